@@ -1,0 +1,111 @@
+/**
+ * servers.json: which language server serves which files, how to start it, how to know it is
+ * ready, and how long to wait. The shipped file sits at the repo root; a user file
+ * (`$XDG_CONFIG_HOME/lspgate/servers.json`) and a workspace file (`<root>/.lspgate/servers.json`)
+ * are merged over it by `id` (see load.ts). servers.schema.json is generated from this for editors.
+ */
+import { z } from 'zod';
+
+export const ReadinessSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('progress'),
+    /** Ready when a `$/progress` whose begin title matches this regex ends (and no other is open). */
+    titlePattern: z.string().optional(),
+    /** If no progress begins within this many ms after initialized, the server counts as ready. */
+    quietMs: z.number().int().nonnegative().default(1500),
+  }),
+  z.object({
+    kind: z.literal('notification'),
+    /** Ready when this server→client notification arrives (e.g. intelephense `indexingEnded`). */
+    method: z.string(),
+    /** Optional notification that signals indexing started (readiness waits for the end). */
+    startMethod: z.string().optional(),
+    quietMs: z.number().int().nonnegative().default(3000),
+  }),
+  z.object({
+    /** Ready when the first real request (documentSymbol on an opened file) answers. */
+    kind: z.literal('first-reply'),
+  }),
+]);
+export type Readiness = z.infer<typeof ReadinessSchema>;
+
+export const TimeoutsSchema = z.object({
+  /** Spawn + initialize must finish within this. */
+  startMs: z.number().int().positive().default(30_000),
+  /** Cold-start budget: how long an operation waits for indexing before answering `indexing`. */
+  readyMs: z.number().int().positive().default(60_000),
+  /** One LSP request. */
+  requestMs: z.number().int().positive().default(30_000),
+  /** shutdown + exit before the process tree is killed. */
+  shutdownMs: z.number().int().positive().default(3_000),
+  /** A session unused for this long is shut down (0 = never). */
+  idleMs: z.number().int().nonnegative().default(0),
+});
+
+export const RestartSchema = z.object({
+  maxCrashes: z.number().int().nonnegative().default(5),
+  windowMs: z.number().int().positive().default(180_000),
+  /** Consecutive request timeouts after which the server is killed and respawned. */
+  maxConsecutiveTimeouts: z.number().int().positive().default(3),
+});
+
+export const ServerEntrySchema = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
+  description: z.string().optional(),
+  /** Language ids (LSP languageId) this server handles, e.g. ["typescript","javascript"]. */
+  languages: z.array(z.string()).min(1),
+  /** File extensions with the dot, mapped to languageId by `languageIds` or the first language. */
+  extensions: z.array(z.string().regex(/^\./)).min(1),
+  languageIds: z.record(z.string(), z.string()).default({}),
+  /**
+   * Command: a bare name is resolved first as `node_modules/<package>/<binPath>` when `package`
+   * and `binPath` are given (never through `.bin`, where two packages may claim one name), then
+   * on PATH (plus `extraPath`).
+   */
+  command: z.string(),
+  args: z.array(z.string()).default([]),
+  package: z.string().optional(),
+  binPath: z.string().optional(),
+  /** Run `binPath` with the current Node (`process.execPath`) instead of as an executable. */
+  node: z.boolean().default(false),
+  extraPath: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  /** Marker files, nearest first wins; order is priority within one directory (go.work before go.mod). */
+  rootMarkers: z.array(z.string()).default([]),
+  initializationOptions: z.record(z.string(), z.unknown()).default({}),
+  /** Answers `workspace/configuration`: section lookups walk this object by dotted path. */
+  settings: z.record(z.string(), z.unknown()).default({}),
+  readiness: ReadinessSchema.default({ kind: 'first-reply' }),
+  timeouts: TimeoutsSchema.default(TimeoutsSchema.parse({})),
+  restart: RestartSchema.default(RestartSchema.parse({})),
+  /** Capabilities the server advertises but must not be used (known broken), by LSP provider name. */
+  disabledCapabilities: z.array(z.string()).default([]),
+  /** Higher wins when two entries claim one extension; `enabled: false` drops an entry. */
+  priority: z.number().int().default(0),
+  enabled: z.boolean().default(true),
+  /** Shown with SERVER_NOT_INSTALLED. */
+  install: z.string(),
+  /** Name of the adapter module in src/adapters (defaults to `generic`). */
+  adapter: z.string().default('generic'),
+});
+export type ServerEntry = z.infer<typeof ServerEntrySchema>;
+export type ServerEntryInput = z.input<typeof ServerEntrySchema>;
+
+export const ServersFileSchema = z.object({
+  $schema: z.string().optional(),
+  servers: z.array(ServerEntrySchema),
+});
+export type ServersFile = z.infer<typeof ServersFileSchema>;
+
+/** Gateway-wide limits (issue: reliability), overridable in `<root>/.lspgate/config.json` and env. */
+export const LimitsSchema = z.object({
+  maxFileBytes: z.number().int().positive().default(1_000_000),
+  maxFiles: z.number().int().positive().default(5_000),
+  maxResults: z.number().int().positive().default(200),
+  maxResponseBytes: z.number().int().positive().default(2_000_000),
+  maxQueryLength: z.number().int().positive().default(2_000),
+  perServerConcurrency: z.number().int().positive().default(8),
+  globalConcurrency: z.number().int().positive().default(32),
+  cacheBytes: z.number().int().positive().default(64 * 1024 * 1024),
+});
+export type Limits = z.infer<typeof LimitsSchema>;

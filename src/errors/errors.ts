@@ -1,0 +1,64 @@
+/**
+ * The one error type every layer throws. A caller can always act on `code`; `details` carries
+ * what it needs to ask again (candidates, install hints, limits). Front-ends map it to their
+ * transport: MCP `isError` results, JSON-RPC errors with `data.code`, CLI exit codes.
+ */
+export const ERROR_CODES = [
+  'INVALID_INPUT',
+  'PATH_OUTSIDE_WORKSPACE',
+  'FILE_NOT_FOUND',
+  'SECRET_FILE',
+  'SYMBOL_NOT_FOUND',
+  'AMBIGUOUS_SYMBOL',
+  'UNSUPPORTED_LANGUAGE',
+  'WORKSPACE_NOT_FOUND',
+  'SERVER_NOT_INSTALLED',
+  'SERVER_START_FAILED',
+  'SERVER_CRASHED',
+  'SERVER_FAILED',
+  'NOT_READY',
+  'TIMEOUT',
+  'CANCELLED',
+  'NOT_SUPPORTED',
+  'CONTENT_MODIFIED',
+  'LIMIT_EXCEEDED',
+  'UNKNOWN_OPERATION',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorPayload {
+  error: string;
+  code: ErrorCode;
+  details?: Record<string, unknown>;
+}
+
+export class LspgateError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'LspgateError';
+    this.code = code;
+    this.details = details;
+  }
+
+  toPayload(): ErrorPayload {
+    return this.details === undefined
+      ? { error: this.message, code: this.code }
+      : { error: this.message, code: this.code, details: this.details };
+  }
+}
+
+export function isLspgateError(e: unknown): e is LspgateError {
+  return e instanceof LspgateError;
+}
+
+/** Wraps anything thrown into an LspgateError; unknown failures become INTERNAL with their message kept. */
+export function toLspgateError(e: unknown): LspgateError {
+  if (e instanceof LspgateError) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  return new LspgateError('INTERNAL', message, undefined, { cause: e });
+}

@@ -1,0 +1,131 @@
+/**
+ * The composition root: config, broker, workspaces (each with its catalog), the operation
+ * runner. Front-ends create one Gateway and call `run`; nothing else.
+ */
+import { createHash } from 'node:crypto';
+import { realpathSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createBroker } from '../broker/broker.js';
+import { createCatalog } from '../catalog/catalog.js';
+import { loadLimits, loadServers } from '../config/load.js';
+import type { Limits } from '../config/schema.js';
+import { LspgateError } from '../errors/errors.js';
+import { operations as allOperations } from '../operations/registry.js';
+import { OperationRunner, type RunOptions, type RunResult, type RunnerHost } from '../operations/runner.js';
+import { SavingsLedger } from '../operations/savings.js';
+import type { Operation } from '../operations/types.js';
+import { createLogger, type Logger } from '../util/logger.js';
+import type { GatewayContext, Workspace } from './types.js';
+
+export interface GatewayOptions {
+  /** The default workspace root (the front-end's --root). */
+  root: string;
+  /** Default: LSPGATE_CACHE_DIR, else ~/.cache/lspgate. */
+  cacheDir?: string;
+  logger?: Logger;
+  /** Extra servers.json files merged after the shipped, user and workspace ones. */
+  serversFiles?: string[];
+  limits?: Partial<Limits>;
+  /** Operations to serve (tests); default: the whole registry. */
+  operations?: readonly Operation[];
+}
+
+export function defaultCacheDir(): string {
+  return process.env.LSPGATE_CACHE_DIR || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'lspgate');
+}
+
+export function workspaceId(root: string): string {
+  return `${path.basename(root) || 'root'}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`;
+}
+
+export class Gateway implements RunnerHost {
+  readonly context: GatewayContext;
+  readonly runner: OperationRunner;
+  readonly savings: SavingsLedger;
+  readonly defaultRoot: string;
+  private readonly open = new Map<string, Workspace>();
+  private closed = false;
+
+  private constructor(root: string, context: GatewayContext, ops: readonly Operation[]) {
+    this.defaultRoot = root;
+    this.context = context;
+    this.savings = new SavingsLedger(context.cacheDir);
+    this.runner = new OperationRunner(ops, this);
+  }
+
+  static async create(opts: GatewayOptions): Promise<Gateway> {
+    const root = realDirectory(opts.root);
+    const logger = opts.logger ?? createLogger();
+    const cacheDir = opts.cacheDir ?? defaultCacheDir();
+    const servers = loadServers({ workspaceRoot: root, extraFiles: opts.serversFiles ?? [], logger });
+    const limits = { ...loadLimits(root), ...opts.limits };
+    const broker = createBroker({ servers, cacheDir, logger: logger.child('broker'), limits });
+    const context: GatewayContext = { servers, broker, limits, cacheDir, logger };
+    return new Gateway(root, context, opts.operations ?? allOperations);
+  }
+
+  operations(): Operation[] {
+    return this.runner.list();
+  }
+
+  run(name: string, input: unknown, opts?: RunOptions): Promise<RunResult> {
+    if (this.closed) return Promise.reject(new LspgateError('SERVER_FAILED', 'the gateway is shut down'));
+    return this.runner.run(name, input, opts);
+  }
+
+  async workspaceFor(idOrPath: string | undefined): Promise<Workspace> {
+    if (idOrPath === undefined || idOrPath === '') return this.openWorkspace(this.defaultRoot);
+    for (const ws of this.open.values()) if (ws.id === idOrPath || ws.root === idOrPath) return ws;
+    const abs = path.resolve(this.defaultRoot, idOrPath);
+    for (const ws of this.open.values()) if (ws.root === abs) return ws;
+    throw new LspgateError('WORKSPACE_NOT_FOUND', `no open workspace ${idOrPath}; open it with index_folder`, {
+      workspaces: [...this.open.values()].map((w) => ({ id: w.id, root: w.root })),
+    });
+  }
+
+  async openWorkspace(p: string): Promise<Workspace> {
+    const root = realDirectory(path.resolve(this.defaultRoot, p));
+    const existing = this.open.get(root);
+    if (existing) return existing;
+    const base = { root, id: workspaceId(root), gateway: this.context };
+    const ws: Workspace = { ...base, catalog: createCatalog(base) };
+    this.open.set(root, ws);
+    return ws;
+  }
+
+  workspaces(): Workspace[] {
+    return [...this.open.values()];
+  }
+
+  async closeWorkspace(idOrPath: string): Promise<boolean> {
+    for (const [root, ws] of this.open) {
+      if (ws.id === idOrPath || root === idOrPath) {
+        this.open.delete(root);
+        await ws.catalog.close?.();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Stops every server and flushes persisted state; idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const ws of this.open.values()) await ws.catalog.close?.();
+    this.savings.flush();
+    await this.context.broker.stop();
+  }
+}
+
+function realDirectory(p: string): string {
+  let real: string;
+  try {
+    real = realpathSync(p);
+  } catch {
+    throw new LspgateError('FILE_NOT_FOUND', `workspace root does not exist: ${p}`, { path: p });
+  }
+  if (!statSync(real).isDirectory()) throw new LspgateError('INVALID_INPUT', `workspace root is not a directory: ${p}`);
+  return real;
+}

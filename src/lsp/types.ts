@@ -1,0 +1,109 @@
+/**
+ * The contract of one language-server session. Implemented in session.ts; everything above the
+ * broker talks to a server only through this interface.
+ */
+import type { ServerCapabilities } from 'vscode-languageserver-protocol';
+import type { ProtocolRequestType, RequestType } from 'vscode-jsonrpc';
+import type { ServerEntry } from '../config/schema.js';
+
+/**
+ * idle → starting → indexing → ready; any → crashed (process died; the broker may restart it);
+ * crashed too often → failed (final); stop() → stopping → stopped.
+ */
+export type SessionState = 'idle' | 'starting' | 'indexing' | 'ready' | 'stopping' | 'stopped' | 'crashed' | 'failed';
+
+export type PositionEncoding = 'utf-16' | 'utf-8' | 'utf-32';
+
+export interface OpenDocument {
+  /** Absolute real path on disk. */
+  path: string;
+  uri: string;
+  languageId: string;
+  /** Increases with every didChange sent; never reused within one server generation. */
+  version: number;
+  text: string;
+  /** sha256 of `text` (hex). */
+  hash: string;
+}
+
+export interface RequestOptions {
+  /** Overrides the entry's `timeouts.requestMs`. */
+  timeoutMs?: number;
+  /** Aborting sends `$/cancelRequest` and rejects with CANCELLED. */
+  signal?: AbortSignal;
+}
+
+export interface TraceEvent {
+  direction: 'send' | 'receive';
+  kind: 'request' | 'response' | 'notification' | 'error';
+  method?: string;
+  id?: number | string;
+  /** ms from send to response, on responses. */
+  durationMs?: number;
+  payload?: unknown;
+}
+
+export interface SessionInfo {
+  serverId: string;
+  root: string;
+  state: SessionState;
+  pid?: number;
+  generation: number;
+  crashes: number;
+  openDocuments: number;
+  /** Titles of `$/progress` operations still open (indexing). */
+  progress: string[];
+  lastError?: string;
+  startedAt?: string;
+  readyAt?: string;
+}
+
+/** Any typed request from vscode-languageserver-protocol (`XxxRequest.type`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRequestType<P, R> = RequestType<P, R, any> | ProtocolRequestType<P, R, any, any, any>;
+
+export interface LspSession {
+  readonly serverId: string;
+  readonly entry: ServerEntry;
+  /** Absolute real path of the project root this server was started at. */
+  readonly root: string;
+  readonly state: SessionState;
+  /** 1 for the first process; +1 on every restart. Caches key on it. */
+  readonly generation: number;
+  readonly capabilities: ServerCapabilities | undefined;
+  readonly positionEncoding: PositionEncoding;
+  readonly pid: number | undefined;
+
+  /** Spawns and initializes (idempotent; concurrent callers share one start). */
+  start(): Promise<void>;
+  /** 'ready' once indexing ended; 'indexing' if `budgetMs` (default: entry readyMs) ran out first. */
+  waitReady(budgetMs?: number): Promise<'ready' | 'indexing'>;
+  /**
+   * A typed request. Rejects with LspgateError: TIMEOUT (after sending $/cancelRequest),
+   * CANCELLED, SERVER_CRASHED (process exited while pending), CONTENT_MODIFIED
+   * (ContentModified / ServerCancelled), NOT_SUPPORTED (MethodNotFound), INTERNAL (other RPC errors,
+   * with the LSP error code in details.lspCode).
+   */
+  request<P, R>(type: AnyRequestType<P, R>, params: P, opts?: RequestOptions): Promise<R>;
+  /** A raw request by method name, for the REPL's `.raw` only. */
+  requestRaw(method: string, params: unknown, opts?: RequestOptions): Promise<unknown>;
+  /**
+   * Opens the file (didOpen) or, when its content on disk (or `text`) differs from what the server
+   * has, sends didChange with the next version. Returns the document as the server now sees it.
+   */
+  syncDocument(absPath: string, text?: string): Promise<OpenDocument>;
+  /** The document as last synced, if open. */
+  getDocument(absPath: string): OpenDocument | undefined;
+  closeDocument(absPath: string): Promise<void>;
+  /** Sends workspace/didChangeWatchedFiles for files changed on disk (created/changed/deleted). */
+  notifyFilesChanged(changes: { path: string; type: 'created' | 'changed' | 'deleted' }[]): void;
+  /** True when the server advertises the provider and servers.json does not disable it. */
+  hasCapability(provider: keyof ServerCapabilities): boolean;
+  info(): SessionInfo;
+  /** Last lines of the server's stderr (bounded). */
+  stderrTail(): string[];
+  onTrace(listener: ((e: TraceEvent) => void) | undefined): void;
+  onStateChange(listener: (state: SessionState, info: SessionInfo) => void): () => void;
+  /** shutdown + exit raced against timeouts.shutdownMs, then the process tree is killed. */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,61 @@
+import { statSync } from 'node:fs';
+import type { IndexState, LimitHit } from '../schema/meta.js';
+import type { LspSession } from '../lsp/types.js';
+
+/**
+ * Handlers report what went into an answer here; the runner turns it into `_meta`.
+ * `addSourceFile` records a file the answer saves the agent from reading (for tokens_saved).
+ */
+export class MetaCollector {
+  readonly servers = new Map<string, { id: string; root: string; state: string }>();
+  readonly sourceFiles = new Map<string, number>();
+  truncated = false;
+  nextCursor: string | undefined;
+  readonly limitsHit: LimitHit[] = [];
+  readonly warnings: string[] = [];
+  indexState: IndexState = 'ready';
+  contentVerified: boolean | undefined;
+
+  addServer(session: LspSession): void {
+    this.servers.set(`${session.serverId}@${session.root}`, { id: session.serverId, root: session.root, state: session.state });
+    if (session.state === 'indexing' || session.state === 'starting') this.setIndexState('indexing');
+  }
+
+  addSourceFile(absPath: string, bytes?: number): void {
+    if (this.sourceFiles.has(absPath)) return;
+    let size = bytes;
+    if (size === undefined) {
+      try {
+        size = statSync(absPath).size;
+      } catch {
+        size = 0;
+      }
+    }
+    this.sourceFiles.set(absPath, size);
+  }
+
+  /** 'indexing' beats 'partial' beats 'ready': the answer is only as complete as its weakest source. */
+  setIndexState(state: IndexState): void {
+    const rank = { ready: 0, partial: 1, indexing: 2 } as const;
+    if (rank[state] > rank[this.indexState]) this.indexState = state;
+  }
+
+  truncate(nextCursor?: string): void {
+    this.truncated = true;
+    if (nextCursor !== undefined) this.nextCursor = nextCursor;
+  }
+
+  limit(hit: LimitHit): void {
+    this.limitsHit.push(hit);
+  }
+
+  warn(message: string): void {
+    if (!this.warnings.includes(message)) this.warnings.push(message);
+  }
+
+  rawBytes(): number {
+    let n = 0;
+    for (const v of this.sourceFiles.values()) n += v;
+    return n;
+  }
+}

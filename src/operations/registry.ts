@@ -1,0 +1,11 @@
+/**
+ * The one table of operations. Each group lives in its own file under defs/ and exports an
+ * array; add the group here and it appears in MCP, the sidecar, the REPL and the CLI at once.
+ */
+import type { Operation } from './types.js';
+
+const groups: Operation[][] = [
+  // navigation, descriptors, repository...: appended by each defs/ module
+];
+
+export const operations: readonly Operation[] = groups.flat();

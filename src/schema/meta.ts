@@ -1,0 +1,38 @@
+/** The `_meta` envelope every result carries (DESIGN.md "Results", seed 001 "Response Envelope"). */
+import { z } from 'zod';
+
+export const IndexStateSchema = z.enum(['ready', 'indexing', 'partial']);
+export type IndexState = z.infer<typeof IndexStateSchema>;
+
+export const ServerRefSchema = z.object({
+  id: z.string(),
+  root: z.string(),
+  state: z.string(),
+});
+
+export const LimitHitSchema = z.object({
+  limit: z.string().describe('Which limit: max_results, max_tokens, max_file_size, max_files, ...'),
+  value: z.number(),
+  detail: z.string().optional(),
+});
+export type LimitHit = z.infer<typeof LimitHitSchema>;
+
+export const MetaSchema = z.object({
+  timing_ms: z.number(),
+  workspace: z.string(),
+  truncated: z.boolean(),
+  next_cursor: z.string().optional(),
+  tokens_saved: z.number().int(),
+  total_tokens_saved: z.number().int(),
+  index_state: IndexStateSchema,
+  servers: z.array(ServerRefSchema),
+  limits_hit: z.array(LimitHitSchema).optional(),
+  content_verified: z.boolean().optional(),
+  warnings: z.array(z.string()).optional(),
+});
+export type Meta = z.infer<typeof MetaSchema>;
+
+/** Adds `_meta` to an operation's result schema: every output schema is built with this. */
+export function withMeta<T extends z.ZodRawShape>(shape: T) {
+  return z.object({ ...shape, _meta: MetaSchema });
+}
