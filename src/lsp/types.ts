@@ -3,7 +3,8 @@
  * broker talks to a server only through this interface.
  */
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
-import type { ProtocolRequestType, RequestType } from 'vscode-jsonrpc';
+import type { ProtocolRequestType } from 'vscode-languageserver-protocol';
+import type { RequestType } from 'vscode-jsonrpc';
 import type { ServerEntry } from '../config/schema.js';
 
 /**
