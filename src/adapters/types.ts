@@ -1,0 +1,66 @@
+/**
+ * What differs per language server: turning documentSymbol + hover (+ source text) into the
+ * descriptors of seed 000. The service does the LSP plumbing and symbol resolution; an adapter
+ * only interprets. One adapter per servers.json `adapter` name; `generic` serves any other server.
+ */
+import type { DocumentSymbol, Position } from 'vscode-languageserver-protocol';
+import type { Workspace } from '../gateway/types.js';
+import type { LspSession } from '../lsp/types.js';
+import type { ClassDescriptor, FunctionDescriptor, SymbolDescriptor, SymbolKind } from '../schema/descriptors.js';
+
+export interface FileContext {
+  absPath: string;
+  /** Workspace-relative, with `/`. */
+  relPath: string;
+  uri: string;
+  /** LSP languageId of the file (typescriptreact, php, ...). */
+  languageId: string;
+  /** Descriptor language: typescript | javascript | go | python | php | <languageId>. */
+  language: string;
+  /** The text the server has (synced). */
+  text: string;
+  lines: string[];
+  /** The file's documentSymbol answer, hierarchical (SymbolInformation[] answers are nested by range first). */
+  symbols: DocumentSymbol[];
+  session: LspSession;
+  workspace: Workspace;
+  /** Hover contents as plain markdown text at a position (cached per file version); undefined when none. */
+  hover(pos: Position): Promise<string | undefined>;
+  /** Another file's context (same workspace), e.g. Go methods declared in sibling files. */
+  loadFile(absPath: string): Promise<FileContext>;
+}
+
+export interface SymbolContext {
+  file: FileContext;
+  symbol: DocumentSymbol;
+  /** Enclosing symbols, outermost first. */
+  parents: DocumentSymbol[];
+}
+
+export interface PackageInfo {
+  package?: string;
+  namespace?: string;
+}
+
+export interface LanguageAdapter {
+  readonly name: string;
+  /** Descriptor language for an LSP languageId. */
+  language(languageId: string): string;
+  /** Package / namespace of a file: Go package clause, Python dotted module, PHP namespace, TS module path. */
+  packageOf(file: FileContext): PackageInfo;
+  /** Exhaustive mapping of the server's SymbolKind (with language knowledge: Go struct vs type). */
+  symbolKind(ctx: SymbolContext): SymbolKind;
+  /** Cheap summary, no round trip beyond the documentSymbol already made. */
+  symbolDescriptor(ctx: SymbolContext): SymbolDescriptor;
+  /** Full type descriptor (fields, methods, relations...), may hover. */
+  classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor>;
+  /** Full function/method descriptor (parameters, returns, modifiers...), may hover. */
+  functionDescriptor(ctx: SymbolContext): Promise<FunctionDescriptor>;
+  /** Whether the symbol is part of its package's public surface (list_package_exports). */
+  isExported(ctx: SymbolContext): boolean;
+  /**
+   * Files (absolute) that make up the package/namespace the caller named, searched in the
+   * workspace; undefined when the adapter cannot tell (the service then matches packageOf).
+   */
+  packageFiles?(workspace: Workspace, name: string, candidates: string[]): Promise<string[] | undefined>;
+}
