@@ -73,6 +73,8 @@ export interface Catalog {
    */
   lookup(name: string, filter?: SymbolFilter): Promise<CatalogSymbol[]>;
   byId(symbolId: string): Promise<CatalogSymbol | undefined>;
+  /** Every cataloged symbol, in file then line order (builds first if needed). */
+  all?(): Promise<CatalogSymbol[]>;
   /** Re-reads the given files (or every file whose hash changed) and re-catalogs them. */
   refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: { file: string; code: string; message: string }[] }>;
   /** Stops watchers and flushes the on-disk snapshot. */
