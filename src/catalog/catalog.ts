@@ -1,0 +1,439 @@
+/**
+ * The symbol catalog of one workspace (issue 4 part 3): documentSymbol of every file that passes
+ * the file-safety pipeline, flattened with stable ids, persisted with file hashes so a restart
+ * re-asks only changed files, kept fresh by a watcher and by a stat check on every answer.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+import { DocumentSymbolRequest } from 'vscode-languageserver-protocol';
+import { LspgateError, toLspgateError } from '../errors/errors.js';
+import type { GatewayContext, Workspace } from '../gateway/types.js';
+import type { LimitHit } from '../schema/meta.js';
+import type { Logger } from '../util/logger.js';
+import { isInside, resolveInWorkspace, toRelative } from '../util/paths.js';
+import { interpretFile } from './adapter-bridge.js';
+import { FileFilter, type SkipReason } from './file-filter.js';
+import { flattenSymbols, sha256, toDocumentSymbols } from './flatten.js';
+import { Limiter } from './limiter.js';
+import { SourceText } from './source-text.js';
+import { deleteSnapshot, INDEX_VERSION, loadSnapshot, saveSnapshot, snapshotPath, type FileEntry, type Snapshot } from './store.js';
+import { SymbolIndex } from './symbol-index.js';
+import type { Catalog, CatalogStatus, CatalogSymbol, SymbolFilter } from './types.js';
+import { walkWorkspace, type WalkedFile } from './walk.js';
+import { DirectoryWatcher } from './watcher.js';
+
+export interface CatalogOptions {
+  extraIgnore?: string[];
+  followSymlinks?: boolean;
+  /** Watch the workspace for changes (default true). */
+  watch?: boolean;
+}
+
+type FileError = { file: string; code: string; message: string };
+
+export class WorkspaceCatalog implements Catalog {
+  readonly index = new SymbolIndex();
+  readonly snapshotFile: string;
+  /** Symbols (id → content hash) as of the last load or build: detect_drift's reference. */
+  baseline = new Map<string, string>();
+  skipped: Partial<Record<SkipReason, number>> = {};
+  limitsHit: LimitHit[] = [];
+  private options: CatalogOptions = {};
+  private filter: FileFilter;
+  private state: CatalogStatus['state'] = 'empty';
+  private readonly errors = new Map<string, FileError>();
+  private building: Promise<CatalogStatus> | undefined;
+  private indexedAt: string | undefined;
+  private gitHead = '';
+  private loaded = false;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private readonly limiters = new Map<string, Limiter>();
+  private readonly inflight = new Map<string, Promise<FileEntry>>();
+  private watcher: DirectoryWatcher | undefined;
+  private readonly logger: Logger;
+  private readonly workspace: Workspace;
+
+  constructor(readonly base: { root: string; id: string; gateway: GatewayContext }) {
+    this.snapshotFile = snapshotPath(base.gateway.cacheDir, base.id);
+    this.logger = base.gateway.logger.child(`catalog:${base.id}`);
+    this.filter = this.makeFilter();
+    this.workspace = { ...base, catalog: this };
+  }
+
+  get root(): string {
+    return this.base.root;
+  }
+
+  /** Changes the walk's options (index_folder); a different walk drops the cataloged set. */
+  configure(opts: CatalogOptions): void {
+    const same = JSON.stringify(opts.extraIgnore ?? []) === JSON.stringify(this.options.extraIgnore ?? []) && !!opts.followSymlinks === !!this.options.followSymlinks;
+    this.options = { ...this.options, ...opts };
+    if (!same) this.filter = this.makeFilter();
+  }
+
+  extensions(): Set<string> {
+    return new Set(this.base.gateway.servers.filter((s) => s.enabled).flatMap((s) => s.extensions.map((e) => e.toLowerCase())));
+  }
+
+  private makeFilter(): FileFilter {
+    return new FileFilter(this.root, { extensions: this.extensions(), extraIgnore: this.options.extraIgnore ?? [] });
+  }
+
+  status(): CatalogStatus {
+    return {
+      state: this.state,
+      files: this.index.files.size,
+      symbols: this.index.symbolCount(),
+      ...(this.indexedAt ? { indexed_at: this.indexedAt } : {}),
+      git_head: this.gitHead,
+      index_version: INDEX_VERSION,
+      errors: [...this.errors.values()].sort((a, b) => a.file.localeCompare(b.file)),
+    };
+  }
+
+  build(opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<CatalogStatus> {
+    this.building ??= this.doBuild(opts).finally(() => (this.building = undefined));
+    return this.building;
+  }
+
+  private async doBuild(opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<CatalogStatus> {
+    this.state = 'building';
+    try {
+      if (!this.loaded) this.loadFromDisk();
+      const limits = this.base.gateway.limits;
+      const walk = await walkWorkspace(this.root, { maxFileBytes: limits.maxFileBytes, maxFiles: limits.maxFiles, followSymlinks: !!this.options.followSymlinks, signal: opts.signal }, this.filter);
+      this.skipped = walk.skipped;
+      this.limitsHit = walk.limitsHit;
+      const keep = new Set(walk.files.map((f) => f.rel));
+      for (const rel of [...this.index.files.keys()]) if (!keep.has(rel)) this.index.removeFile(rel);
+      for (const rel of [...this.errors.keys()]) if (!keep.has(rel)) this.errors.delete(rel);
+      let done = 0;
+      const total = walk.files.length;
+      opts.onProgress?.(0, total);
+      await Promise.all(
+        walk.files.map(async (f) => {
+          if (opts.signal?.aborted) throw new LspgateError('CANCELLED', 'cataloging was cancelled');
+          await this.refreshFile(f).catch((e: unknown) => this.recordError(f.rel, e));
+          opts.onProgress?.(++done, total);
+        }),
+      );
+      this.gitHead = await readGitHead(this.root);
+      this.indexedAt = new Date().toISOString();
+      if (this.baseline.size === 0) this.baseline = this.currentHashes();
+      this.saveNow();
+      if (this.options.watch !== false) this.startWatching(walk.directories);
+    } finally {
+      this.state = this.errors.size ? 'partial' : this.indexedAt ? 'ready' : this.index.files.size ? 'partial' : 'empty';
+    }
+    return this.status();
+  }
+
+  private recordError(rel: string, e: unknown): void {
+    const err = toLspgateError(e);
+    if (err.code === 'CANCELLED') throw err;
+    this.errors.set(rel, { file: rel, code: err.code, message: err.message });
+    this.index.removeFile(rel);
+  }
+
+  private loadFromDisk(): void {
+    this.loaded = true;
+    const snap = loadSnapshot(this.snapshotFile, this.root);
+    if (!snap) return;
+    for (const [rel, entry] of Object.entries(snap.files)) this.index.setFile(rel, entry);
+    this.indexedAt = snap.indexed_at;
+    this.gitHead = snap.git_head;
+    this.baseline = this.currentHashes();
+  }
+
+  currentHashes(): Map<string, string> {
+    const m = new Map<string, string>();
+    for (const s of this.index.all()) m.set(s.symbol_id, s.content_hash);
+    return m;
+  }
+
+  /** Keeps a file's entry if its bytes did not change (mtime+size first, then hash), else re-asks. */
+  private async refreshFile(f: { abs: string; rel: string; size?: number; mtimeMs?: number }, force = false): Promise<FileEntry> {
+    const entry = this.index.files.get(f.rel);
+    if (entry && !force) {
+      const st = f.size !== undefined && f.mtimeMs !== undefined ? { size: f.size, mtimeMs: f.mtimeMs } : await stat(f.abs);
+      if (st.size === entry.size && st.mtimeMs === entry.mtimeMs) return entry;
+      const bytes = await readFile(f.abs);
+      if (sha256(bytes) === entry.hash) {
+        entry.mtimeMs = st.mtimeMs;
+        entry.size = st.size;
+        this.scheduleSave();
+        return entry;
+      }
+    }
+    return this.catalogFile(f.abs, f.rel);
+  }
+
+  /** documentSymbol for one file; concurrent callers of the same file share one request. */
+  private catalogFile(abs: string, rel: string): Promise<FileEntry> {
+    let p = this.inflight.get(rel);
+    if (!p) {
+      p = this.askServer(abs, rel).finally(() => this.inflight.delete(rel));
+      this.inflight.set(rel, p);
+    }
+    return p;
+  }
+
+  private async askServer(abs: string, rel: string): Promise<FileEntry> {
+    const broker = this.base.gateway.broker;
+    const route = broker.route(abs, this.root);
+    if (!route) throw new LspgateError('UNSUPPORTED_LANGUAGE', `no enabled language server handles ${rel}`, { file: rel });
+    const session = await broker.sessionFor(abs, this.root);
+    const key = `${session.serverId}@${session.root}`;
+    let limiter = this.limiters.get(key);
+    if (!limiter) this.limiters.set(key, (limiter = new Limiter(this.base.gateway.limits.perServerConcurrency)));
+    return limiter.run(async () => {
+      const st = await stat(abs);
+      if (st.size > this.base.gateway.limits.maxFileBytes) {
+        throw new LspgateError('LIMIT_EXCEEDED', `${rel} is ${st.size} bytes, over maxFileBytes ${this.base.gateway.limits.maxFileBytes}`, { limit: 'maxFileBytes', file: rel });
+      }
+      const bytes = await readFile(abs);
+      const source = new SourceText(bytes);
+      const wasOpen = session.getDocument(abs) !== undefined;
+      const doc = await session.syncDocument(abs, source.text);
+      const answer = await this.documentSymbols(session, doc.uri, abs, source.text);
+      // Files opened only to catalog them are closed again: tsserver keeps every open file in memory.
+      if (!wasOpen) await session.closeDocument(abs);
+      const symbols = toDocumentSymbols(answer, source);
+      const info = await interpretFile(
+        { absPath: abs, relPath: rel, uri: doc.uri, languageId: route.languageId, adapterName: route.entry.adapter, text: source.text, lines: source.lines, symbols, session, workspace: this.workspace },
+        this.logger,
+      );
+      const entry: FileEntry = {
+        hash: sha256(bytes),
+        size: st.size,
+        mtimeMs: st.mtimeMs,
+        language: info.language,
+        server: session.serverId,
+        symbols: flattenSymbols({ file: rel, language: info.language, server: session.serverId, encoding: session.positionEncoding, source, symbols, kindOf: info.kindOf, ...info.pkg }),
+      };
+      this.index.setFile(rel, entry);
+      this.errors.delete(rel);
+      this.scheduleSave();
+      return entry;
+    });
+  }
+
+  /** ContentModified (the file changed while the server answered): re-sync and ask once more. */
+  private async documentSymbols(session: Awaited<ReturnType<GatewayContext['broker']['sessionFor']>>, uri: string, abs: string, text: string) {
+    const params = { textDocument: { uri } };
+    try {
+      return await session.request(DocumentSymbolRequest.type, params);
+    } catch (e) {
+      if (!(e instanceof LspgateError) || e.code !== 'CONTENT_MODIFIED') throw e;
+      await session.syncDocument(abs, text);
+      return session.request(DocumentSymbolRequest.type, params);
+    }
+  }
+
+  private async ensureBuilt(): Promise<void> {
+    if (this.building) await this.building;
+    else if (this.state === 'empty') await this.build();
+  }
+
+  /** Makes sure the cataloged answer for `rel` matches the disk; false when the file is gone. */
+  private async ensureFresh(rel: string): Promise<boolean> {
+    const abs = path.join(this.root, rel);
+    try {
+      await this.refreshFile({ abs, rel });
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.removeFile(rel);
+        return false;
+      }
+      this.recordError(rel, e);
+      throw toLspgateError(e);
+    }
+  }
+
+  removeFile(rel: string): void {
+    this.index.removeFile(rel);
+    this.errors.delete(rel);
+    this.scheduleSave();
+  }
+
+  async fileSymbols(relPath: string): Promise<CatalogSymbol[]> {
+    const abs = resolveInWorkspace(this.root, relPath, { expect: 'file' });
+    const rel = toRelative(this.root, abs);
+    if (this.building) await this.building;
+    const entry = this.index.files.get(rel) ? await this.refreshFile({ abs, rel }) : await this.catalogFile(abs, rel);
+    return entry.symbols;
+  }
+
+  async lookup(name: string, filter?: SymbolFilter): Promise<CatalogSymbol[]> {
+    if (typeof name !== 'string' || name.trim() === '') throw new LspgateError('INVALID_INPUT', 'symbol name must be a non-empty string');
+    if (name.length > this.base.gateway.limits.maxQueryLength) {
+      throw new LspgateError('INVALID_INPUT', `symbol name is longer than maxQueryLength ${this.base.gateway.limits.maxQueryLength}`);
+    }
+    await this.ensureBuilt();
+    let hits = this.index.find(name, filter);
+    const files = [...new Set(hits.map((h) => h.file))];
+    const before = files.map((f) => this.index.files.get(f));
+    for (const f of files) await this.ensureFresh(f);
+    if (files.some((f, i) => this.index.files.get(f) !== before[i])) hits = this.index.find(name, filter);
+    return hits;
+  }
+
+  async byId(symbolId: string): Promise<CatalogSymbol | undefined> {
+    if (typeof symbolId !== 'string' || !symbolId.includes('::')) {
+      throw new LspgateError('INVALID_INPUT', `not a symbol id (expected path::Qualified.name#kind): ${String(symbolId).slice(0, 200)}`);
+    }
+    const file = symbolId.slice(0, symbolId.indexOf('::'));
+    // The id's path is caller input: it must resolve inside the workspace and not be secret.
+    const abs = resolveInWorkspace(this.root, file, { mustExist: false });
+    const rel = toRelative(this.root, abs);
+    await this.ensureBuilt();
+    if (this.index.files.has(rel)) {
+      if (!(await this.ensureFresh(rel))) return undefined;
+    } else {
+      const exists = await stat(abs).then((s) => s.isFile(), () => false);
+      if (!exists || !this.extensions().has(path.extname(rel).toLowerCase())) return undefined;
+      await this.catalogFile(abs, rel);
+    }
+    return this.index.byId(rel === file ? symbolId : rel + symbolId.slice(file.length));
+  }
+
+  async all(): Promise<CatalogSymbol[]> {
+    await this.ensureBuilt();
+    return [...this.index.files.keys()].sort().flatMap((rel) => [...this.index.files.get(rel)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
+  }
+
+  async refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: FileError[] }> {
+    const refreshed: string[] = [];
+    const errors: FileError[] = [];
+    if (!relPaths) {
+      const before = new Map([...this.index.files].map(([rel, e]) => [rel, e.hash]));
+      const status = await this.build();
+      for (const [rel, e] of this.index.files) if (before.get(rel) !== e.hash) refreshed.push(rel);
+      for (const rel of before.keys()) if (!this.index.files.has(rel)) refreshed.push(rel);
+      return { refreshed: refreshed.sort(), errors: status.errors };
+    }
+    for (const p of relPaths) {
+      let rel = p;
+      try {
+        const abs = resolveInWorkspace(this.root, p, { mustExist: false });
+        rel = toRelative(this.root, abs);
+        const exists = await stat(abs).then((s) => s.isFile(), () => false);
+        if (!exists) this.removeFile(rel);
+        else {
+          await this.catalogFile(abs, rel);
+          this.notifyServers([{ path: abs, type: 'changed' }]);
+        }
+        refreshed.push(rel);
+      } catch (e) {
+        const err = toLspgateError(e);
+        errors.push({ file: rel, code: err.code, message: err.message });
+      }
+    }
+    return { refreshed, errors };
+  }
+
+  /** Drops everything cataloged, in memory and on disk (invalidate_cache). */
+  async invalidate(): Promise<void> {
+    if (this.building) await this.building.catch(() => undefined);
+    this.index.clear();
+    this.errors.clear();
+    this.baseline = new Map();
+    this.state = 'empty';
+    this.indexedAt = undefined;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    deleteSnapshot(this.snapshotFile);
+  }
+
+  private notifyServers(changes: { path: string; type: 'created' | 'changed' | 'deleted' }[]): void {
+    for (const session of this.base.gateway.broker.existing()) {
+      const mine = changes.filter((c) => isInside(session.root, c.path) && session.entry.extensions.includes(path.extname(c.path)));
+      if (mine.length) session.notifyFilesChanged(mine);
+    }
+  }
+
+  private startWatching(directories: string[]): void {
+    if (this.watcher) return;
+    this.watcher = new DirectoryWatcher(this.root, this.filter, (changes) => this.onDiskChanges(changes), this.logger);
+    for (const d of directories) this.watcher.add(d);
+  }
+
+  private async onDiskChanges(abs: string[]): Promise<void> {
+    const notes: { path: string; type: 'created' | 'changed' | 'deleted' }[] = [];
+    for (const file of abs) {
+      const rel = toRelative(this.root, file);
+      if (path.basename(file) === '.gitignore') this.filter.invalidate(path.dirname(rel) === '.' ? '' : path.dirname(rel));
+      const st = await stat(file).catch(() => undefined);
+      if (!st) {
+        this.watcher?.remove(file);
+        if (this.index.files.has(rel)) {
+          this.removeFile(rel);
+          notes.push({ path: file, type: 'deleted' });
+        }
+        continue;
+      }
+      if (st.isDirectory()) {
+        if (rel !== '' && !this.filter.path(rel, true)) this.watcher?.add(file, true);
+        continue;
+      }
+      if (this.filter.path(rel) || st.size > this.base.gateway.limits.maxFileBytes) continue;
+      notes.push({ path: file, type: this.index.files.has(rel) ? 'changed' : 'created' });
+      if (this.state === 'empty') continue;
+      await this.refreshFile({ abs: file, rel }).catch((e: unknown) => this.recordError(rel, e));
+    }
+    this.notifyServers(notes);
+  }
+
+  private scheduleSave(): void {
+    if (this.state === 'empty' && !this.indexedAt) return;
+    this.saveTimer ??= setTimeout(() => this.saveNow(), 500).unref();
+  }
+
+  saveNow(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    const snap: Snapshot = {
+      index_version: INDEX_VERSION,
+      root: this.root,
+      indexed_at: this.indexedAt ?? new Date().toISOString(),
+      git_head: this.gitHead,
+      files: Object.fromEntries(this.index.files),
+    };
+    try {
+      saveSnapshot(this.snapshotFile, snap);
+    } catch (e) {
+      this.logger.warn(`could not write ${this.snapshotFile}`, e);
+    }
+  }
+
+  /** Resolves once every file change seen by the watcher so far is cataloged. */
+  async settled(): Promise<void> {
+    await this.watcher?.settled();
+  }
+
+  async close(): Promise<void> {
+    this.watcher?.close();
+    this.watcher = undefined;
+    if (this.building) await this.building.catch(() => undefined);
+    if (this.saveTimer) this.saveNow();
+  }
+}
+
+async function readGitHead(root: string): Promise<string> {
+  const r = await execa('git', ['rev-parse', 'HEAD'], { cwd: root, reject: false, timeout: 5000 });
+  return r.exitCode === 0 ? String(r.stdout).trim() : '';
+}
+
+export function createCatalog(base: { root: string; id: string; gateway: GatewayContext }): Catalog {
+  return new WorkspaceCatalog(base);
+}
+
+/** The concrete catalog behind a workspace (repository operations need more than the contract). */
+export function catalogOf(ws: Workspace): WorkspaceCatalog {
+  if (!(ws.catalog instanceof WorkspaceCatalog)) throw new LspgateError('INTERNAL', 'workspace catalog is not a WorkspaceCatalog');
+  return ws.catalog;
+}
+
+export type { WalkedFile };

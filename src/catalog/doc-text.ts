@@ -1,0 +1,156 @@
+/**
+ * Reading documentation and signatures straight from source lines: the doc comment above a
+ * declaration (JSDoc, PHPDoc, Go `//`, Python `#`), the Python docstring below the header, and
+ * the declaration's own line(s) as its signature. Servers do not send docs in documentSymbol, and
+ * hovering every symbol of a repository would cost a round trip each.
+ */
+
+const MAX_SIGNATURE = 200;
+const MAX_SUMMARY = 200;
+const MAX_DOC_LINES = 60;
+
+/**
+ * The doc comment of a declaration whose full range starts at `startLine` and whose name is on
+ * `selectionLine` (both 0-based). Some servers (intelephense) start the range at the doc comment
+ * itself, so the lines between the two are searched first, then the lines above.
+ */
+export function docComment(lines: string[], startLine: number, selectionLine: number): string | undefined {
+  for (let l = startLine; l < selectionLine; l++) {
+    const t = (lines[l] ?? '').trim();
+    if (t.startsWith('/*')) return blockFrom(lines, l);
+    if (isLineComment(t)) return lineCommentsFrom(lines, l, 1);
+  }
+  let l = startLine - 1;
+  // Decorators and attributes sit between a doc comment and the declaration.
+  while (l >= 0 && /^(@|#\[)/.test((lines[l] ?? '').trim())) l--;
+  if (l < 0) return undefined;
+  const t = (lines[l] ?? '').trim();
+  if (t.endsWith('*/')) {
+    let top = l;
+    while (top > 0 && top > l - MAX_DOC_LINES && !(lines[top] ?? '').includes('/*')) top--;
+    return (lines[top] ?? '').includes('/*') ? cleanBlock(lines.slice(top, l + 1)) : undefined;
+  }
+  if (isLineComment(t)) return lineCommentsFrom(lines, l, -1);
+  return undefined;
+}
+
+function isLineComment(t: string): boolean {
+  return t.startsWith('//') || (t.startsWith('#') && !t.startsWith('#[') && !t.startsWith('#!'));
+}
+
+function blockFrom(lines: string[], top: number): string | undefined {
+  let end = top;
+  while (end < lines.length && end < top + MAX_DOC_LINES && !(lines[end] ?? '').includes('*/')) end++;
+  return cleanBlock(lines.slice(top, end + 1));
+}
+
+function lineCommentsFrom(lines: string[], from: number, step: 1 | -1): string | undefined {
+  const out: string[] = [];
+  for (let l = from; l >= 0 && l < lines.length && out.length < MAX_DOC_LINES; l += step) {
+    const t = (lines[l] ?? '').trim();
+    if (!isLineComment(t)) break;
+    out.push(t.replace(/^(\/\/\/?|#)\s?/, ''));
+  }
+  if (step === -1) out.reverse();
+  return nonEmpty(out.join('\n'));
+}
+
+function cleanBlock(block: string[]): string | undefined {
+  const text = block
+    .join('\n')
+    .replace(/^\s*\/\*+/, '')
+    .replace(/\*+\/\s*$/, '')
+    .split('\n')
+    .map((l) => l.replace(/^\s*\*(?!\/)\s?/, '').trimEnd())
+    .join('\n');
+  return nonEmpty(text);
+}
+
+/**
+ * A Python docstring: the first statement of the body when it is a string literal. The header
+ * may span lines (`def f(\n a,\n) -> int:`), so it ends at the first line ending with `:`.
+ */
+export function pythonDocstring(lines: string[], selectionLine: number, endLine: number): string | undefined {
+  let l = selectionLine;
+  while (l <= endLine && l < selectionLine + 30 && !/:\s*(#.*)?$/.test(lines[l] ?? '')) l++;
+  l++;
+  while (l <= endLine && (lines[l] ?? '').trim() === '') l++;
+  const first = (lines[l] ?? '').trim();
+  const m = /^[rRuUbB]?("""|'''|"|')/.exec(first);
+  if (!m) return undefined;
+  const quote = m[1]!;
+  const body = first.slice(m[0].length);
+  const closeAt = body.indexOf(quote);
+  if (closeAt >= 0) return nonEmpty(body.slice(0, closeAt));
+  if (quote.length === 1) return undefined;
+  const out = [body];
+  for (let k = l + 1; k <= endLine && k < l + MAX_DOC_LINES; k++) {
+    const line = lines[k] ?? '';
+    const at = line.indexOf(quote);
+    if (at >= 0) {
+      out.push(line.slice(0, at));
+      break;
+    }
+    out.push(line);
+  }
+  return nonEmpty(dedent(out).join('\n'));
+}
+
+function dedent(lines: string[]): string[] {
+  const rest = lines.slice(1).filter((l) => l.trim() !== '');
+  const indent = Math.min(...rest.map((l) => /^\s*/.exec(l)![0].length), Infinity);
+  return [lines[0]!.trim(), ...lines.slice(1).map((l) => (Number.isFinite(indent) ? l.slice(indent) : l).trimEnd())];
+}
+
+function nonEmpty(s: string): string | undefined {
+  const t = s.trim();
+  return t === '' ? undefined : t;
+}
+
+/** First sentence of a doc (tag lines like `@param` dropped), whitespace collapsed, capped. */
+export function firstSentence(doc: string): string {
+  const para = doc
+    .split(/\n\s*\n/)[0]!
+    .split('\n')
+    .filter((l) => !/^\s*@\w+/.test(l))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const m = /^(.+?[.!?])(\s|$)/.exec(para);
+  return cap(m ? m[1]! : para, MAX_SUMMARY);
+}
+
+/** Whether a documentSymbol `detail` reads as a signature of `name` (gopls, intelephense do this). */
+export function isSignatureDetail(detail: string | undefined, name: string): detail is string {
+  return !!detail && (detail.includes(`${name}(`) || detail.includes(`${name}<`));
+}
+
+/**
+ * The declaration's source as a one-line signature: from the name's line, following lines
+ * appended while parentheses are open (multi-line parameter lists), body opener dropped.
+ */
+export function sourceSignature(lines: string[], selectionLine: number, language: string): string {
+  let sig = (lines[selectionLine] ?? '').trim();
+  let depth = balance(sig);
+  for (let l = selectionLine + 1; depth > 0 && l < lines.length && l < selectionLine + 15; l++) {
+    const t = (lines[l] ?? '').trim();
+    sig += (sig.endsWith('(') || t.startsWith(')') ? '' : ' ') + t;
+    depth += balance(t);
+  }
+  sig = sig.replace(/\s+/g, ' ').replace(/\s*\{\s*$/, '');
+  if (language === 'python') sig = sig.replace(/:\s*$/, '');
+  return cap(sig, MAX_SIGNATURE);
+}
+
+function balance(s: string): number {
+  let d = 0;
+  for (const c of s) {
+    if (c === '(') d++;
+    else if (c === ')') d--;
+  }
+  return d;
+}
+
+function cap(s: string, max: number): string {
+  return s.length <= max ? s : s.slice(0, max - 1) + '…';
+}

@@ -1,0 +1,87 @@
+/**
+ * In-memory indexes over the cataloged files: by id, by last name segment, with the filters of
+ * `SymbolFilter`. Pure data; catalog.ts keeps it in step with the files.
+ */
+import type { FileEntry } from './store.js';
+import { globMatcher } from './glob.js';
+import { matchesQuery, splitQualified } from './name-match.js';
+import type { CatalogSymbol, SymbolFilter } from './types.js';
+
+export class SymbolIndex {
+  readonly files = new Map<string, FileEntry>();
+  private readonly ids = new Map<string, CatalogSymbol>();
+  private readonly names = new Map<string, CatalogSymbol[]>();
+
+  setFile(rel: string, entry: FileEntry): void {
+    this.removeFile(rel);
+    this.files.set(rel, entry);
+    for (const s of entry.symbols) {
+      this.ids.set(s.symbol_id, s);
+      const key = lastSegment(s.qualified_name);
+      const list = this.names.get(key);
+      if (list) list.push(s);
+      else this.names.set(key, [s]);
+    }
+  }
+
+  removeFile(rel: string): void {
+    const old = this.files.get(rel);
+    if (!old) return;
+    this.files.delete(rel);
+    for (const s of old.symbols) {
+      this.ids.delete(s.symbol_id);
+      const key = lastSegment(s.qualified_name);
+      const list = this.names.get(key)?.filter((x) => x.file !== rel);
+      if (list?.length) this.names.set(key, list);
+      else this.names.delete(key);
+    }
+  }
+
+  clear(): void {
+    this.files.clear();
+    this.ids.clear();
+    this.names.clear();
+  }
+
+  byId(id: string): CatalogSymbol | undefined {
+    return this.ids.get(id);
+  }
+
+  symbolCount(): number {
+    return this.ids.size;
+  }
+
+  *all(): Iterable<CatalogSymbol> {
+    for (const entry of this.files.values()) yield* entry.symbols;
+  }
+
+  find(name: string, filter?: SymbolFilter): CatalogSymbol[] {
+    const query = splitQualified(name);
+    if (query.length === 0) return [];
+    const hits = (this.names.get(query[query.length - 1]!) ?? []).filter((s) => matchesQuery(s, query));
+    return filter ? hits.filter(symbolFilter(filter, (id) => this.ids.get(id))) : hits;
+  }
+}
+
+function lastSegment(qualified: string): string {
+  const parts = splitQualified(qualified);
+  return parts[parts.length - 1] ?? qualified;
+}
+
+/** A predicate for SymbolFilter; `class_name` matches the enclosing symbol's name. */
+export function symbolFilter(filter: SymbolFilter, byId: (id: string) => CatalogSymbol | undefined): (s: CatalogSymbol) => boolean {
+  const kinds = filter.kind === undefined ? undefined : new Set(Array.isArray(filter.kind) ? filter.kind : [filter.kind]);
+  const glob = filter.file_pattern ? globMatcher(filter.file_pattern) : undefined;
+  return (s) => {
+    if (kinds && !kinds.has(s.kind)) return false;
+    if (filter.language && s.language !== filter.language) return false;
+    if (filter.package && s.package !== filter.package && !s.package?.endsWith(`/${filter.package}`) && !s.package?.endsWith(`.${filter.package}`)) return false;
+    if (filter.namespace && s.namespace !== filter.namespace && s.namespace !== filter.namespace.replace(/^\\/, '')) return false;
+    if (filter.class_name) {
+      const owner = s.parent ? byId(s.parent)?.name : splitQualified(s.qualified_name).slice(-2, -1)[0];
+      if (owner !== filter.class_name) return false;
+    }
+    if (glob && !glob(s.file)) return false;
+    return true;
+  };
+}
