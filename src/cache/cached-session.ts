@@ -1,0 +1,201 @@
+/**
+ * A drop-in LspSession that answers repeated read-only requests from the ResponseCache and
+ * coalesces identical concurrent ones. The broker hands it out instead of the raw session; every
+ * document sync must go through it (or another wrapper over the same cache) so that the epoch
+ * sees every change.
+ */
+import { fileURLToPath } from 'node:url';
+import type { ServerCapabilities } from 'vscode-languageserver-protocol';
+import type {
+  AnyRequestType,
+  LspSession,
+  OpenDocument,
+  PositionEncoding,
+  RequestOptions,
+  SessionInfo,
+  SessionState,
+  TraceEvent,
+} from '../lsp/types.js';
+import type { ServerEntry } from '../config/schema.js';
+import { responseCacheEnabled, type ResponseCache } from './response-cache.js';
+
+/** Answers that depend only on the text of the requested document. */
+const DOCUMENT_LOCAL = new Set(['textDocument/documentSymbol', 'textDocument/foldingRange', 'textDocument/selectionRange']);
+
+/** Answers that may depend on any file the server knows: keyed by the workspace epoch too. */
+const WORKSPACE_WIDE = new Set([
+  'textDocument/definition',
+  'textDocument/declaration',
+  'textDocument/typeDefinition',
+  'textDocument/implementation',
+  'textDocument/references',
+  'textDocument/hover',
+  'textDocument/documentHighlight',
+  'textDocument/signatureHelp',
+  'textDocument/prepareCallHierarchy',
+  'callHierarchy/incomingCalls',
+  'callHierarchy/outgoingCalls',
+  'textDocument/prepareTypeHierarchy',
+  'typeHierarchy/supertypes',
+  'typeHierarchy/subtypes',
+  'workspace/symbol',
+]);
+
+/**
+ * Servers whose answers do not change when a file is merely opened with its on-disk content
+ * (they load the whole project from disk). Every other server — intelephense's references grew
+ * from 9 to 17 as more files were opened (NOTES.md) — bumps the epoch on every open.
+ */
+const OPEN_INSENSITIVE = new Set(['typescript-language-server', 'tsgo', 'gopls', 'pyright']);
+
+export interface CachedSessionOptions {
+  /** Default: LSPGATE_RESPONSE_CACHE is not `off`. Off still coalesces identical in-flight requests. */
+  store?: boolean;
+}
+
+export class CachedSession implements LspSession {
+  private readonly scope: string;
+  private readonly store: boolean;
+
+  constructor(
+    readonly inner: LspSession,
+    readonly cache: ResponseCache,
+    opts: CachedSessionOptions = {},
+  ) {
+    this.scope = `${inner.serverId}\u0000${inner.root}`;
+    this.store = opts.store ?? responseCacheEnabled();
+  }
+
+  get serverId(): string {
+    return this.inner.serverId;
+  }
+  get entry(): ServerEntry {
+    return this.inner.entry;
+  }
+  get root(): string {
+    return this.inner.root;
+  }
+  get state(): SessionState {
+    return this.inner.state;
+  }
+  get generation(): number {
+    return this.inner.generation;
+  }
+  get capabilities(): ServerCapabilities | undefined {
+    return this.inner.capabilities;
+  }
+  get positionEncoding(): PositionEncoding {
+    return this.inner.positionEncoding;
+  }
+  get pid(): number | undefined {
+    return this.inner.pid;
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+  waitReady(budgetMs?: number): Promise<'ready' | 'indexing'> {
+    return this.inner.waitReady(budgetMs);
+  }
+
+  request<P, R>(type: AnyRequestType<P, R>, params: P, opts?: RequestOptions): Promise<R> {
+    const key = this.keyFor(type.method, params);
+    if (key === undefined) {
+      this.cache.noteBypass();
+      return this.inner.request(type, params, opts);
+    }
+    const generation = this.inner.generation;
+    const ready = this.inner.state === 'ready';
+    if (!ready || !this.store) this.cache.noteBypass();
+    // Never cache an answer given while indexing (tsserver answers from its syntax-only server
+    // before the project is loaded: 7 same-file references instead of 98, NOTES.md).
+    const storable = () => this.store && ready && this.inner.state === 'ready' && this.inner.generation === generation;
+    const fetch = (signal: AbortSignal) => this.inner.request(type, params, { ...opts, signal });
+    return this.cache.getOrFetch(key, storable, fetch, opts?.signal);
+  }
+
+  requestRaw(method: string, params: unknown, opts?: RequestOptions): Promise<unknown> {
+    // The REPL's escape hatch: always the server, never a cached answer.
+    return this.inner.requestRaw(method, params, opts);
+  }
+
+  async syncDocument(absPath: string, text?: string): Promise<OpenDocument> {
+    const before = this.inner.getDocument(absPath);
+    const doc = await this.inner.syncDocument(absPath, text);
+    const changed = before ? before.version !== doc.version || before.hash !== doc.hash : !OPEN_INSENSITIVE.has(this.serverId) || text !== undefined;
+    if (changed) this.cache.bumpEpoch(this.scope);
+    return doc;
+  }
+
+  getDocument(absPath: string): OpenDocument | undefined {
+    return this.inner.getDocument(absPath);
+  }
+
+  async closeDocument(absPath: string): Promise<void> {
+    await this.inner.closeDocument(absPath);
+    // After didClose the server reads the file from disk again, which may differ from the text it had.
+    this.cache.bumpEpoch(this.scope);
+  }
+
+  notifyFilesChanged(changes: { path: string; type: 'created' | 'changed' | 'deleted' }[]): void {
+    this.inner.notifyFilesChanged(changes);
+    if (changes.length > 0) this.cache.bumpEpoch(this.scope);
+  }
+
+  hasCapability(provider: keyof ServerCapabilities): boolean {
+    return this.inner.hasCapability(provider);
+  }
+  info(): SessionInfo {
+    return this.inner.info();
+  }
+  stderrTail(): string[] {
+    return this.inner.stderrTail();
+  }
+  onTrace(listener: ((e: TraceEvent) => void) | undefined): void {
+    this.inner.onTrace(listener);
+  }
+  onStateChange(listener: (state: SessionState, info: SessionInfo) => void): () => void {
+    return this.inner.onStateChange(listener);
+  }
+  stop(): Promise<void> {
+    return this.inner.stop();
+  }
+
+  /**
+   * undefined = not cacheable: a method outside the lists, or a document the server has not been
+   * given through syncDocument (its content, hence the answer, is unknown to us).
+   */
+  private keyFor(method: string, params: unknown): string | undefined {
+    const local = DOCUMENT_LOCAL.has(method);
+    if (!local && !WORKSPACE_WIDE.has(method)) return undefined;
+    const uri = (params as { textDocument?: { uri?: unknown } } | null)?.textDocument?.uri;
+    let docHash = '';
+    if (typeof uri === 'string') {
+      const doc = uri.startsWith('file:') ? this.inner.getDocument(fileURLToPath(uri)) : undefined;
+      if (!doc) return undefined;
+      docHash = doc.hash;
+    } else if (local) {
+      return undefined;
+    }
+    const epoch = local ? '' : String(this.cache.epoch(this.scope));
+    return JSON.stringify([this.scope, this.inner.generation, method, docHash, epoch, stripTokens(params)]);
+  }
+}
+
+/** Progress tokens differ per call and say nothing about the answer. */
+function stripTokens(params: unknown): unknown {
+  if (!params || typeof params !== 'object') return params;
+  const { workDoneToken: _w, partialResultToken: _p, ...rest } = params as Record<string, unknown>;
+  return rest;
+}
+
+/** The broker's hook: wraps a session (idempotent: a CachedSession is returned as is). */
+export function createCachedSession(session: LspSession, cache: ResponseCache, opts?: CachedSessionOptions): LspSession {
+  if (session instanceof CachedSession) return session;
+  return new CachedSession(session, cache, opts);
+}
+
+/** The cache behind a session handed out by the broker, if it is a cached one. */
+export function cacheOf(session: LspSession): ResponseCache | undefined {
+  return session instanceof CachedSession ? session.cache : undefined;
+}

@@ -1,0 +1,181 @@
+/**
+ * The response cache: answers of read-only LSP requests, bounded by bytes (lru-cache), keyed so
+ * that a stale answer can never be found. A key holds the server id, root and generation (a
+ * restarted server is a new server), the method and params, the content hash of the requested
+ * document, and — for every answer that can depend on other files — the workspace epoch of that
+ * server, which increments on ANY file change synced or notified to it. Invalidation is therefore
+ * by construction: a change makes new keys, and the old entries age out of the LRU.
+ *
+ * Identical requests in flight at the same time share one server round trip (coalescing).
+ */
+import { LRUCache } from 'lru-cache';
+import { LspgateError } from '../errors/errors.js';
+
+export interface ResponseCacheOptions {
+  /** Upper bound of the stored answers, in bytes of their JSON (limits.cacheBytes). */
+  maxBytes: number;
+  /** Largest single answer kept, in bytes; default a quarter of maxBytes. */
+  maxEntryBytes?: number;
+}
+
+export interface ResponseCacheStats {
+  hits: number;
+  misses: number;
+  /** Requests that joined an identical request already in flight. */
+  coalesced: number;
+  /** Requests that could not be cached (server indexing, document not synced, method not cacheable). */
+  bypassed: number;
+  stored: number;
+  entries: number;
+  bytes: number;
+  /** Epoch increments (file changes) seen, all servers together. */
+  invalidations: number;
+}
+
+interface Stored {
+  json: string;
+}
+
+const live = new Set<WeakRef<ResponseCache>>();
+
+/** Every cache alive in this process: the benchmark clears them to measure uncached warm calls. */
+export function liveResponseCaches(): ResponseCache[] {
+  const out: ResponseCache[] = [];
+  for (const ref of live) {
+    const c = ref.deref();
+    if (c) out.push(c);
+    else live.delete(ref);
+  }
+  return out;
+}
+
+/** `LSPGATE_RESPONSE_CACHE=off` turns the cache (not the coalescing) off, for benchmarks and bisecting. */
+export function responseCacheEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = (env.LSPGATE_RESPONSE_CACHE ?? '').toLowerCase();
+  return !(v === 'off' || v === '0' || v === 'false');
+}
+
+export class ResponseCache {
+  private readonly lru: LRUCache<string, Stored>;
+  private readonly epochs = new Map<string, number>();
+  private readonly inflight = new Map<string, InFlight<unknown>>();
+  private readonly counters = { hits: 0, misses: 0, coalesced: 0, bypassed: 0, stored: 0, invalidations: 0 };
+
+  constructor(opts: ResponseCacheOptions) {
+    this.lru = new LRUCache<string, Stored>({
+      maxSize: opts.maxBytes,
+      maxEntrySize: opts.maxEntryBytes ?? Math.max(1, Math.floor(opts.maxBytes / 4)),
+      sizeCalculation: (v, k) => Buffer.byteLength(v.json) + Buffer.byteLength(k),
+    });
+    live.add(new WeakRef(this));
+  }
+
+  /** The current epoch of one server at one root (0 until the first change). */
+  epoch(scope: string): number {
+    return this.epochs.get(scope) ?? 0;
+  }
+
+  /** A file changed for this server: every workspace-wide answer of it becomes unreachable. */
+  bumpEpoch(scope: string): void {
+    this.epochs.set(scope, this.epoch(scope) + 1);
+    this.counters.invalidations++;
+  }
+
+  /** A fresh copy of the stored answer (callers may sort or mutate what they get). */
+  get(key: string): { value: unknown } | undefined {
+    const hit = this.lru.get(key);
+    if (!hit) return undefined;
+    this.counters.hits++;
+    return { value: JSON.parse(hit.json) };
+  }
+
+  set(key: string, value: unknown): void {
+    // `undefined` (a void answer) has no JSON form; a null answer is a real answer and is kept.
+    const json = JSON.stringify(value === undefined ? null : value);
+    this.lru.set(key, { json });
+    if (this.lru.has(key)) this.counters.stored++;
+  }
+
+  /**
+   * Runs `fetch` once for all concurrent callers of `key`. With `store()` true when it answers, a
+   * successful answer is cached (errors never are). Each caller may abort on its own; the shared
+   * request is cancelled only when every caller waiting on it has aborted.
+   */
+  async getOrFetch<T>(key: string, store: () => boolean, fetch: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const hit = this.get(key);
+    if (hit) return hit.value as T;
+    let flight = this.inflight.get(key) as InFlight<T> | undefined;
+    if (flight) {
+      this.counters.coalesced++;
+      const shared = await flight.join(signal);
+      return (shared === undefined ? undefined : JSON.parse(JSON.stringify(shared))) as T;
+    }
+    this.counters.misses++;
+    flight = new InFlight<T>(fetch);
+    this.inflight.set(key, flight as InFlight<unknown>);
+    flight.promise.then(
+      (value) => {
+        if (this.inflight.get(key) === flight) this.inflight.delete(key);
+        if (store()) this.set(key, value);
+      },
+      () => {
+        if (this.inflight.get(key) === flight) this.inflight.delete(key);
+      },
+    );
+    return flight.join(signal);
+  }
+
+  noteBypass(): void {
+    this.counters.bypassed++;
+  }
+
+  stats(): ResponseCacheStats {
+    return { ...this.counters, entries: this.lru.size, bytes: this.lru.calculatedSize ?? 0 };
+  }
+
+  /** Drops every stored answer (not the epochs, not the counters). */
+  clear(): void {
+    this.lru.clear();
+  }
+
+  resetStats(): void {
+    for (const k of Object.keys(this.counters) as (keyof typeof this.counters)[]) this.counters[k] = 0;
+  }
+}
+
+/** One server round trip shared by every identical concurrent caller. */
+class InFlight<T> {
+  readonly promise: Promise<T>;
+  private readonly controller = new AbortController();
+  private waiting = 0;
+
+  constructor(fetch: (signal: AbortSignal) => Promise<T>) {
+    this.promise = fetch(this.controller.signal);
+    // Callers that abort still leave the shared promise settled; avoid an unhandled rejection.
+    this.promise.catch(() => undefined);
+  }
+
+  join(signal?: AbortSignal): Promise<T> {
+    this.waiting++;
+    if (!signal) return this.promise;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        reject(new LspgateError('CANCELLED', 'request cancelled'));
+        // The last caller gone: cancel the server request itself ($/cancelRequest).
+        if (--this.waiting === 0) this.controller.abort(signal.reason);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.promise.then(
+        (v) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        (e: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      );
+    });
+  }
+}
