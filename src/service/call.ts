@@ -1,0 +1,73 @@
+/**
+ * One operation call's view of the service: the workspace, the `_meta` collector, the abort
+ * signal, and the files loaded so far (each file is synced and asked for its symbols once per call).
+ */
+import type { FileContext, LanguageAdapter } from '../adapters/types.js';
+import { adapterFor } from '../adapters/index.js';
+import type { Workspace } from '../gateway/types.js';
+import type { LspSession } from '../lsp/types.js';
+import type { MetaCollector } from '../operations/meta-collector.js';
+import type { OperationContext } from '../operations/types.js';
+import { resolveInWorkspace, type ResolveOptions } from '../util/paths.js';
+import { loadFileContext } from './file-context.js';
+
+export class ServiceCall {
+  private readonly files = new Map<string, Promise<FileContext>>();
+  private readonly ready = new Map<LspSession, Promise<void>>();
+
+  constructor(
+    readonly workspace: Workspace,
+    readonly meta: MetaCollector,
+    readonly signal?: AbortSignal,
+  ) {}
+
+  static from(ctx: OperationContext): ServiceCall {
+    return new ServiceCall(ctx.workspace, ctx.meta, ctx.signal);
+  }
+
+  get root(): string {
+    return this.workspace.root;
+  }
+
+  /** A caller-supplied path → absolute real path inside the workspace (or a coded error). */
+  resolvePath(input: string, opts?: ResolveOptions): string {
+    return resolveInWorkspace(this.workspace.root, input, opts);
+  }
+
+  /**
+   * The session serving a file, started and waited for. A server still indexing after its
+   * cold-start budget still answers, but the call is marked `indexing` with a warning: tsserver
+   * answers from its syntax server before the project loads (NOTES.md), so lists may be partial.
+   */
+  async session(absPath: string): Promise<LspSession> {
+    const session = await this.workspace.gateway.broker.sessionFor(absPath, this.workspace.root);
+    let wait = this.ready.get(session);
+    if (!wait) {
+      wait = session.waitReady().then((state) => {
+        if (state === 'indexing') {
+          this.meta.setIndexState('indexing');
+          this.meta.warn(`${session.serverId} is still indexing ${session.root}: the answer may be incomplete; ask again when index_state is ready`);
+        }
+      });
+      this.ready.set(session, wait);
+    }
+    await wait;
+    this.meta.addServer(session);
+    return session;
+  }
+
+  /** The file as the server sees it, with its symbols; loaded once per call. */
+  file(absPath: string): Promise<FileContext> {
+    let f = this.files.get(absPath);
+    if (!f) {
+      f = loadFileContext(this, absPath);
+      this.files.set(absPath, f);
+      f.catch(() => this.files.delete(absPath));
+    }
+    return f;
+  }
+
+  adapter(file: FileContext): LanguageAdapter {
+    return adapterFor(file.session.entry.adapter);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * LSP locations → answers: de-duplicated (tsserver repeats a location once per project that
+ * includes the file — NOTES.md), sorted by file then position, paths workspace-relative, lines and
+ * columns 1-based. Locations outside the workspace (lib.d.ts, node_modules of another root) are
+ * kept with `external: true` and their absolute path, unless the path is a secret file: then they
+ * are dropped and counted in a warning.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Location, LocationLink, Range } from 'vscode-languageserver-protocol';
+import type { FileContext } from '../adapters/types.js';
+import { fromLspPosition } from '../lsp/positions.js';
+import type { PositionEncoding } from '../lsp/types.js';
+import { isInside, isSecretPath, toRelative } from '../util/paths.js';
+import type { ServiceCall } from './call.js';
+import { splitLines } from './file-context.js';
+import { comparePositions } from './symbols.js';
+
+export interface ResolvedLocation {
+  absPath: string;
+  /** Workspace-relative (inside) or absolute (external). */
+  file: string;
+  external: boolean;
+  range: Range;
+  /** 1-based. */
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+  /** The file's lines (from the open document when the server has it, else from disk). */
+  lines: string[];
+}
+
+export function toLocations(answer: Location | Location[] | LocationLink[] | null | undefined): Location[] {
+  if (!answer) return [];
+  const list = Array.isArray(answer) ? answer : [answer];
+  return list.map((l) => ('targetUri' in l ? { uri: l.targetUri, range: l.targetSelectionRange ?? l.targetRange } : l));
+}
+
+export function dedupeLocations(list: Location[]): Location[] {
+  const seen = new Set<string>();
+  const out: Location[] = [];
+  for (const l of list) {
+    const key = `${l.uri}\0${l.range.start.line}:${l.range.start.character}:${l.range.end.line}:${l.range.end.character}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(l);
+  }
+  return out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : comparePositions(a.range.start, b.range.start)));
+}
+
+/** Reads lines of files the answer points into, once per call. */
+export class LineSource {
+  private readonly cache = new Map<string, string[]>();
+  constructor(private readonly call: ServiceCall) {}
+
+  lines(absPath: string, session: FileContext['session']): string[] {
+    let l = this.cache.get(absPath);
+    if (!l) {
+      const doc = session.getDocument(absPath);
+      let text = doc?.text;
+      if (text === undefined) {
+        try {
+          text = readFileSync(absPath, 'utf8');
+        } catch {
+          text = '';
+        }
+      }
+      l = splitLines(text);
+      this.cache.set(absPath, l);
+    }
+    return l;
+  }
+
+  get root(): string {
+    return this.call.root;
+  }
+}
+
+/** Converts and filters; secret or unreadable targets are dropped with a warning count. */
+export function resolveLocations(call: ServiceCall, src: LineSource, session: FileContext['session'], list: Location[]): ResolvedLocation[] {
+  const out: ResolvedLocation[] = [];
+  let secret = 0;
+  for (const loc of dedupeLocations(list)) {
+    let abs: string;
+    try {
+      abs = fileURLToPath(loc.uri);
+    } catch {
+      continue;
+    }
+    if (isSecretPath(abs)) {
+      secret++;
+      continue;
+    }
+    const inside = isInside(call.root, abs);
+    const lines = src.lines(abs, session);
+    const enc: PositionEncoding = session.positionEncoding;
+    const text = lines.join('\n');
+    const s = fromLspPosition(text, loc.range.start, enc);
+    const e = fromLspPosition(text, loc.range.end, enc);
+    out.push({
+      absPath: abs,
+      file: inside ? toRelative(call.root, abs) : abs,
+      external: !inside,
+      range: loc.range,
+      line: s.line,
+      column: s.column,
+      end_line: e.line,
+      end_column: e.column,
+      lines,
+    });
+  }
+  if (secret) call.meta.warn(`${secret} location(s) in secret files were left out`);
+  return out;
+}

@@ -1,0 +1,201 @@
+/**
+ * Target selection (DESIGN.md "Symbols and positions"): `symbol` (name or qualified name),
+ * `symbol_id`, or `file` + `line` (+ `column`), narrowed by kind / language / package / namespace /
+ * class_name. Names go through the catalog; an ambiguous name is never guessed.
+ */
+import type { Position } from 'vscode-languageserver-protocol';
+import { z } from 'zod';
+import type { FileContext, SymbolContext } from '../adapters/types.js';
+import type { CatalogSymbol, SymbolFilter } from '../catalog/types.js';
+import { LspgateError } from '../errors/errors.js';
+import { fromLspPosition, toLspPosition } from '../lsp/positions.js';
+import type { ServiceCall } from './call.js';
+import { innermostContainingLine, symbolAtSelection, walkSymbols } from './symbols.js';
+
+/** Input fields every symbol-taking operation accepts. */
+export const targetShape = {
+  symbol: z.string().min(1).max(500).optional().describe('Symbol name or qualified name: `Router`, `Router.ServeHTTP`, `App\\Models\\User::posts`'),
+  symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id `path::Qualified.name#kind` (from search_symbols, get_file_outline or an AMBIGUOUS_SYMBOL error)'),
+  file: z.string().min(1).max(4096).optional().describe('File path relative to the workspace root (with `line`, instead of `symbol`)'),
+  line: z.number().int().optional().describe('1-based line in `file`'),
+  column: z.number().int().optional().describe('1-based column in `line` (UTF-16 code units); without it the symbol declared on / enclosing the line'),
+  ...filterShape(),
+};
+
+export function filterShape() {
+  return {
+    kind: z.string().max(50).optional().describe('Narrow names to one kind: class, interface, function, method, ...'),
+    language: z.string().max(50).optional().describe('Narrow names to one language: typescript, go, python, php, ...'),
+    package: z.string().max(500).optional().describe('Narrow names to a package / module path'),
+    namespace: z.string().max(500).optional().describe('Narrow names to a namespace'),
+    class_name: z.string().max(500).optional().describe('Narrow member names to those of this class / struct / trait'),
+  };
+}
+
+export interface TargetInput {
+  symbol?: string | undefined;
+  symbol_id?: string | undefined;
+  file?: string | undefined;
+  line?: number | undefined;
+  column?: number | undefined;
+  kind?: string | undefined;
+  language?: string | undefined;
+  package?: string | undefined;
+  namespace?: string | undefined;
+  class_name?: string | undefined;
+}
+
+export interface ResolvedTarget {
+  file: FileContext;
+  /** LSP position (server encoding) to ask at: the symbol's name, or the caller's exact position. */
+  position: Position;
+  /** The declaration at the target, when the target is a declaration (or encloses the line). */
+  symbol?: SymbolContext;
+  catalog?: CatalogSymbol;
+  /** What the caller named, for answers: the qualified name or `file:line:column`. */
+  label: string;
+}
+
+export function filterOf(input: TargetInput): SymbolFilter {
+  const f: SymbolFilter = {};
+  if (input.kind) f.kind = input.kind;
+  if (input.language) f.language = input.language;
+  if (input.package) f.package = input.package;
+  if (input.namespace) f.namespace = input.namespace;
+  if (input.class_name) f.class_name = input.class_name;
+  return f;
+}
+
+export async function resolveTarget(call: ServiceCall, input: TargetInput): Promise<ResolvedTarget> {
+  const given = [input.symbol !== undefined, input.symbol_id !== undefined, input.file !== undefined].filter(Boolean).length;
+  if (given !== 1) {
+    throw new LspgateError('INVALID_INPUT', 'give exactly one of: symbol, symbol_id, or file + line (+ column)');
+  }
+  if (input.file !== undefined) return resolvePosition(call, input.file, input.line, input.column);
+  if (input.line !== undefined || input.column !== undefined) throw new LspgateError('INVALID_INPUT', '`line` and `column` go with `file`');
+  if (input.symbol_id !== undefined) {
+    const sym = await call.workspace.catalog.byId(input.symbol_id);
+    if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol with id ${input.symbol_id}`, { symbol_id: input.symbol_id });
+    return fromCatalogSymbol(call, sym);
+  }
+  const sym = await lookupOne(call, input.symbol!, filterOf(input));
+  return fromCatalogSymbol(call, sym);
+}
+
+/** A name → exactly one catalog symbol, or SYMBOL_NOT_FOUND / AMBIGUOUS_SYMBOL. */
+export async function lookupOne(call: ServiceCall, name: string, filter: SymbolFilter, accept?: (s: CatalogSymbol) => boolean): Promise<CatalogSymbol> {
+  let found = await call.workspace.catalog.lookup(name, filter);
+  if (accept) found = found.filter(accept);
+  found = collapseOverloads(found);
+  if (found.length === 1) return found[0]!;
+  if (found.length === 0) {
+    const details: Record<string, unknown> = { symbol: name, filter };
+    const suggestions = await suggest(call, name, filter, accept);
+    if (suggestions.length) details.suggestions = suggestions;
+    throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol named ${name}${describeFilter(filter)}`, details);
+  }
+  throw new LspgateError('AMBIGUOUS_SYMBOL', `${found.length} symbols are named ${name}${describeFilter(filter)}: ask again with symbol_id (or narrow with kind, package, class_name)`, {
+    symbol: name,
+    candidates: found.slice(0, 50).map((s) => ({
+      symbol_id: s.symbol_id,
+      kind: s.kind,
+      name: s.name,
+      qualified_name: s.qualified_name,
+      file: s.file,
+      line: s.selection_line,
+    })),
+  });
+}
+
+function describeFilter(f: SymbolFilter): string {
+  const parts = Object.entries(f).map(([k, v]) => `${k}=${String(v)}`);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
+/**
+ * TypeScript overloads are several declarations of one function (documentSymbol lists each
+ * signature and the implementation): same file, same qualified name, same callable kind → one
+ * symbol, the first declaration (it carries the JSDoc and the hover `(+N overloads)`).
+ */
+export function collapseOverloads(list: CatalogSymbol[]): CatalogSymbol[] {
+  const seen = new Set<string>();
+  const out: CatalogSymbol[] = [];
+  for (const s of [...list].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)) {
+    const callable = s.kind === 'function' || s.kind === 'method';
+    const key = `${s.file}\0${s.qualified_name}\0${s.kind}`;
+    if (callable && seen.has(key)) continue;
+    seen.add(key);
+    out.push(s);
+  }
+  return out;
+}
+
+/** Close names, when cheap: the last segment of a qualified name that was not found. */
+async function suggest(call: ServiceCall, name: string, filter: SymbolFilter, accept?: (s: CatalogSymbol) => boolean): Promise<string[]> {
+  const last = name.split(/::|\\|\.|#/).filter(Boolean).pop();
+  const tries = new Set<string>();
+  if (last && last !== name) tries.add(last);
+  if (name.toLowerCase() !== name) tries.add(name.toLowerCase());
+  const out = new Set<string>();
+  for (const t of tries) {
+    let hits = await call.workspace.catalog.lookup(t, { ...filter, kind: undefined, class_name: undefined });
+    if (accept) hits = hits.filter(accept);
+    for (const h of hits.slice(0, 10)) out.add(h.qualified_name);
+  }
+  return [...out].slice(0, 10);
+}
+
+export async function fromCatalogSymbol(call: ServiceCall, sym: CatalogSymbol): Promise<ResolvedTarget> {
+  const abs = call.resolvePath(sym.file, { expect: 'file' });
+  const file = await call.file(abs);
+  const position = toLspPosition(file.text, sym.selection_line, sym.selection_column, file.session.positionEncoding);
+  const symbol = symbolAtSelection(file, position);
+  const t: ResolvedTarget = { file, position, catalog: sym, label: sym.qualified_name };
+  if (symbol) t.symbol = symbol;
+  return t;
+}
+
+/** `file` + `line` (+ `column`) → a position; lines out of range are INVALID_INPUT, never clamped silently. */
+export async function resolvePosition(call: ServiceCall, fileInput: string, line: number | undefined, column: number | undefined): Promise<ResolvedTarget> {
+  if (line === undefined) throw new LspgateError('INVALID_INPUT', '`file` needs `line` (1-based)');
+  const abs = call.resolvePath(fileInput, { expect: 'file' });
+  const file = await call.file(abs);
+  if (line < 1 || line > file.lines.length) {
+    throw new LspgateError('INVALID_INPUT', `line ${line} is outside ${file.relPath} (1..${file.lines.length})`, { line, lines: file.lines.length });
+  }
+  const text = file.lines[line - 1]!;
+  if (column !== undefined) {
+    if (column < 1 || column > text.length + 1) {
+      throw new LspgateError('INVALID_INPUT', `column ${column} is outside line ${line} of ${file.relPath} (1..${text.length + 1})`, { line, column });
+    }
+    const position = toLspPosition(file.text, line, column, file.session.positionEncoding);
+    const t: ResolvedTarget = { file, position, label: `${file.relPath}:${line}:${column}` };
+    const declared = symbolAtSelection(file, position);
+    if (declared && declared.symbol.selectionRange.start.line === position.line) t.symbol = declared;
+    return t;
+  }
+  // Without a column: the innermost declaration named on this line, else the innermost symbol
+  // enclosing the line, else the first identifier on the line.
+  let declared: SymbolContext | undefined;
+  for (const ctx of walkSymbols(file)) if (ctx.symbol.selectionRange.start.line === line - 1) declared = ctx;
+  const chosen = declared ?? innermostContainingLine(file, line - 1);
+  if (chosen) {
+    const p = fromLspPosition(file.text, chosen.symbol.selectionRange.start, file.session.positionEncoding);
+    return { file, position: chosen.symbol.selectionRange.start, symbol: chosen, label: `${file.relPath}:${p.line}:${p.column}` };
+  }
+  const ident = firstIdentifier(text);
+  if (ident < 0) throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol or identifier on line ${line} of ${file.relPath}`, { file: file.relPath, line });
+  return { file, position: toLspPosition(file.text, line, ident + 1, file.session.positionEncoding), label: `${file.relPath}:${line}:${ident + 1}` };
+}
+
+const KEYWORDS = new Set(
+  'import export from as default const let var function class interface type enum namespace module return new await async if else for while do switch case break continue throw try catch finally public private protected static readonly abstract def func package use fn pub struct impl self this'.split(' '),
+);
+
+/** String index of the first non-keyword identifier on a line, or -1. */
+export function firstIdentifier(text: string): number {
+  const re = /[A-Za-z_$][\w$]*/g;
+  const code = text.replace(/\/\/.*$/, '');
+  for (let m = re.exec(code); m; m = re.exec(code)) if (!KEYWORDS.has(m[0])) return m.index;
+  return -1;
+}
