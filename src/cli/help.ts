@@ -1,0 +1,48 @@
+/** Help texts, generated from the operation table. */
+import type { Operation } from '../operations/types.js';
+import { describeFields, inputFields } from '../frontends/input-fields.js';
+
+export function mainHelp(ops: readonly Operation[], version: string): string {
+  const width = Math.max(12, ...ops.map((o) => o.name.length)) + 2;
+  return [
+    `lspgate ${version}: code intelligence from real language servers`,
+    '',
+    'Usage:',
+    '  lspgate mcp [--root DIR] [--servers FILE]               MCP over stdio',
+    '  lspgate mcp --http [--port N] [--root DIR]              MCP Streamable HTTP on 127.0.0.1 (bearer token)',
+    '  lspgate sidecar [--root DIR]                            JSON-RPC 2.0 over stdio (Content-Length framing)',
+    '  lspgate repl [--root DIR]                               interactive; .help lists commands',
+    '  lspgate tour [--root DIR]                               every operation on a workspace, for a person',
+    '  lspgate servers [--root DIR] [--json]                   configured language servers and whether installed',
+    '  lspgate <operation> [--root DIR] [--<field> value ...] [--json]',
+    '  lspgate <operation> --help                              the fields of one operation',
+    '  lspgate --version',
+    '',
+    'Common flags: --root DIR (workspace, default: current directory), --servers FILE (extra servers.json, repeatable),',
+    '  --json (structured result instead of markdown). Env: LSPGATE_CACHE_DIR, LSPGATE_LOG=debug|info|warn|error, LSPGATE_TOKEN.',
+    '',
+    'Operations:',
+    ...ops.map((o) => `  ${o.name.padEnd(width)}${o.title}${o.repl ? `  (repl .${o.repl.command})` : ''}`),
+    '',
+    'Exit status: 0 success, 2 invalid input or usage, 1 any other error (the code is printed on stderr).',
+  ].join('\n');
+}
+
+export function operationHelp(op: Operation): string {
+  const positional = op.repl?.positional ?? [];
+  return [
+    `lspgate ${op.name}${positional.map((p) => ` [${p}]`).join('')} [--root DIR] [--<field> value ...] [--json]`,
+    '',
+    op.title,
+    '',
+    op.description,
+    '',
+    'Fields:',
+    ...describeFields(inputFields(op)),
+    '',
+    'Arrays: repeat the flag (or give one JSON array). Booleans: --flag / --no-flag.',
+    positional.length ? `Positional words fill: ${positional.join(', ')}.` : '',
+  ]
+    .join('\n')
+    .trimEnd();
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+/**
+ * The `lspgate` command: long-running modes (mcp, sidecar, repl), the tour, `servers`, and every
+ * operation as a one-shot sub-command. Stdout carries only the protocol or the answer; everything
+ * else goes to stderr.
+ */
+import { LspgateError, toLspgateError } from '../errors/errors.js';
+import { Gateway } from '../gateway/gateway.js';
+import { installLifecycle } from '../frontends/lifecycle.js';
+import { runMcpHttp } from '../frontends/mcp/http.js';
+import { runMcpStdio } from '../frontends/mcp/stdio.js';
+import { runRepl } from '../frontends/repl/repl.js';
+import { runSidecar } from '../frontends/sidecar/sidecar.js';
+import { packageVersion } from '../frontends/version.js';
+import { operations } from '../operations/registry.js';
+import { runTour } from '../tour/tour.js';
+import { mainHelp, operationHelp } from './help.js';
+import { COMMON_OPTIONS, guardedParse, parseOperationArgs } from './operation-args.js';
+import { serverStatuses, serversText } from './servers-command.js';
+
+const MODE_OPTIONS = {
+  ...COMMON_OPTIONS,
+  http: { type: 'boolean' },
+  port: { type: 'string' },
+  'max-body-bytes': { type: 'string' },
+} as const;
+
+/** INVALID_INPUT and usage errors exit 2; every other failure exits 1. */
+export function exitCodeFor(e: LspgateError): number {
+  return e.code === 'INVALID_INPUT' || e.code === 'UNKNOWN_OPERATION' ? 2 : 1;
+}
+
+function printError(e: unknown): number {
+  const err = toLspgateError(e);
+  const details = err.details === undefined ? '' : `\n${JSON.stringify(err.details, null, 2)}`;
+  process.stderr.write(`${err.code}: ${err.message}${details}\n`);
+  return exitCodeFor(err);
+}
+
+function exitAfterFlush(code: number): void {
+  process.stdout.write('', () => process.exit(code));
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [cmd, ...rest] = argv;
+  if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    process.stdout.write(mainHelp(operations, packageVersion()) + '\n');
+    return exitAfterFlush(0);
+  }
+  if (cmd === '--version' || cmd === '-v' || cmd === 'version') {
+    process.stdout.write(packageVersion() + '\n');
+    return exitAfterFlush(0);
+  }
+  switch (cmd) {
+    case 'mcp':
+    case 'sidecar':
+    case 'repl':
+      return runMode(cmd, rest);
+    case 'tour':
+    case 'demo':
+      return runTourCommand(rest);
+    case 'servers':
+      return runServers(rest);
+    default:
+      return runOperation(cmd, rest);
+  }
+}
+
+async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promise<void> {
+  const { values } = guardedParse({ args: argv, options: MODE_OPTIONS, strict: true, allowPositionals: false });
+  if (values.help) {
+    process.stdout.write(mainHelp(operations, packageVersion()) + '\n');
+    return exitAfterFlush(0);
+  }
+  const gateway = await Gateway.create({ root: values.root ?? process.cwd(), serversFiles: values.servers ?? [] });
+  if (mode === 'sidecar') return runSidecar(gateway);
+  if (mode === 'repl') return runRepl(gateway);
+  if (!values.http) return runMcpStdio(gateway);
+  const port = values.port === undefined ? 0 : Number(values.port);
+  const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--port must be 0..65535, got ${values.port}`);
+  if (maxBody !== undefined && !(Number.isInteger(maxBody) && maxBody > 0)) throw usage('--max-body-bytes must be a positive integer');
+  await runMcpHttp(gateway, { port, ...(maxBody !== undefined ? { maxBodyBytes: maxBody } : {}) });
+}
+
+async function runTourCommand(argv: string[]): Promise<void> {
+  const { values } = guardedParse({ args: argv, options: COMMON_OPTIONS, strict: true, allowPositionals: false });
+  const gateway = await Gateway.create({ root: values.root ?? process.cwd(), serversFiles: values.servers ?? [] });
+  installLifecycle(gateway, { watchStdin: false, logger: gateway.context.logger });
+  let code = 0;
+  try {
+    const { failures } = await runTour(gateway, { write: (s) => process.stdout.write(s) });
+    code = failures > 0 ? 1 : 0;
+  } catch (e) {
+    code = printError(e);
+  }
+  await gateway.close();
+  exitAfterFlush(code);
+}
+
+async function runServers(argv: string[]): Promise<void> {
+  const { values } = guardedParse({ args: argv, options: COMMON_OPTIONS, strict: true, allowPositionals: false });
+  const list = serverStatuses(values.root ?? process.cwd(), values.servers ?? []);
+  process.stdout.write((values.json ? JSON.stringify(list, null, 2) : serversText(list)) + '\n');
+  exitAfterFlush(0);
+}
+
+async function runOperation(name: string, argv: string[]): Promise<void> {
+  const op = operations.find((o) => o.name === name);
+  if (!op) {
+    throw new LspgateError('UNKNOWN_OPERATION', `unknown command or operation: ${name.slice(0, 100)} (lspgate --help lists them)`, {
+      operations: operations.map((o) => o.name),
+    });
+  }
+  const { input, flags } = parseOperationArgs(op, argv);
+  if (flags.help) {
+    process.stdout.write(operationHelp(op) + '\n');
+    return exitAfterFlush(0);
+  }
+  const gateway = await Gateway.create({ root: flags.root ?? process.cwd(), serversFiles: flags.servers });
+  installLifecycle(gateway, { watchStdin: false, logger: gateway.context.logger });
+  let code = 0;
+  try {
+    const format = flags.json ? 'json' : (input.output_format ?? 'markdown');
+    const { result, text } = await gateway.run(op.name, { ...input, output_format: format });
+    process.stdout.write(flags.json ? JSON.stringify(result, null, 2) + '\n' : text.endsWith('\n') ? text : text + '\n');
+  } catch (e) {
+    code = printError(e);
+  }
+  await gateway.close();
+  exitAfterFlush(code);
+}
+
+function usage(message: string): LspgateError {
+  return new LspgateError('INVALID_INPUT', message);
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  exitAfterFlush(printError(e));
+});

@@ -1,0 +1,82 @@
+/**
+ * One-shot arguments, parsed with node:util parseArgs from options generated out of the
+ * operation's input schema: `--<field> value` (also `--<field-with-dashes>`), booleans as bare
+ * flags (`--no-<flag>` for false), arrays by repeating the flag, positionals filling the fields
+ * the operation lists for the REPL. Numbers and booleans are coerced from the field types.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { LspgateError } from '../errors/errors.js';
+import type { Operation } from '../operations/types.js';
+import { coerceWord, inputFields } from '../frontends/input-fields.js';
+
+export interface CommonFlags {
+  root?: string;
+  servers: string[];
+  json: boolean;
+  help: boolean;
+}
+
+/** Flags every command takes besides its own. */
+export const COMMON_OPTIONS = {
+  root: { type: 'string' },
+  servers: { type: 'string', multiple: true },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+export function parseOperationArgs(op: Operation, argv: string[]): { input: Record<string, unknown>; flags: CommonFlags } {
+  const fields = inputFields(op);
+  const options: NonNullable<ParseArgsConfig['options']> = { ...COMMON_OPTIONS };
+  const flagToField = new Map<string, string>();
+  for (const f of fields) {
+    const opt = f.type === 'boolean' ? { type: 'boolean' as const } : { type: 'string' as const, multiple: f.type === 'array' };
+    for (const flag of new Set([f.name, f.name.replace(/_/g, '-')])) {
+      if (flag in COMMON_OPTIONS) continue;
+      options[flag] = opt;
+      flagToField.set(flag, f.name);
+    }
+  }
+  const parsed = guardedParse({ args: argv, options, allowPositionals: true, strict: true, allowNegative: true });
+  const input: Record<string, unknown> = {};
+  for (const [flag, value] of Object.entries(parsed.values)) {
+    const name = flagToField.get(flag);
+    if (!name || value === undefined) continue;
+    const field = fields.find((f) => f.name === name)!;
+    if (typeof value === 'boolean') input[name] = value;
+    else if (Array.isArray(value)) {
+      // One JSON-array word, or one word per element.
+      const words = value.map(String);
+      const prev = Array.isArray(input[name]) ? (input[name] as unknown[]) : [];
+      input[name] =
+        words.length === 1 && words[0]!.trimStart().startsWith('[') ? coerceWord(field, words[0]!) : [...prev, ...words.map((w) => coerceWord(field, w, true))];
+    } else input[name] = coerceWord(field, String(value));
+  }
+  const positional = op.repl?.positional ?? [];
+  if (parsed.positionals.length > positional.length) {
+    throw new LspgateError('INVALID_INPUT', `unexpected argument ${JSON.stringify(parsed.positionals[positional.length])}; use --<field> value`, {
+      positional,
+    });
+  }
+  parsed.positionals.forEach((word, i) => {
+    const field = fields.find((f) => f.name === positional[i])!;
+    input[field.name] = coerceWord(field, word);
+  });
+  const v = parsed.values as Record<string, unknown>;
+  return {
+    input,
+    flags: { root: v.root as string | undefined, servers: (v.servers as string[] | undefined) ?? [], json: Boolean(v.json), help: Boolean(v.help) },
+  };
+}
+
+/** parseArgs with its TypeErrors (unknown option, missing value) turned into INVALID_INPUT. */
+export function guardedParse<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (e) {
+    const err = e as Error & { code?: string };
+    if (typeof err.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS')) {
+      throw new LspgateError('INVALID_INPUT', err.message, { argument_error: err.code });
+    }
+    throw e;
+  }
+}

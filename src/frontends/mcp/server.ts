@@ -1,0 +1,104 @@
+/**
+ * The MCP face of the operation table: one tool per operation, built by a factory so the SDK's
+ * serving entries (serveStdio, createMcpHandler) can make one instance per connection or per
+ * HTTP request and serve both protocol eras (2025-11-25 and 2026-07-28) from the same definition.
+ */
+import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { toLspgateError } from '../../errors/errors.js';
+import type { Gateway } from '../../gateway/gateway.js';
+import { publicInputSchema } from '../../operations/runner.js';
+import type { Operation } from '../../operations/types.js';
+import { packageVersion } from '../version.js';
+
+export const MCP_SERVER_NAME = 'lspgate';
+
+export function createMcpServer(gateway: Gateway): McpServer {
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, version: packageVersion() },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'lspgate answers code-intelligence questions from real language servers. Start with list_workspaces or get_file_outline; ' +
+        'name symbols by `symbol`, `symbol_id` (from earlier answers) or `file` + `line`. Errors carry a `code` you can act on.',
+    },
+  );
+  for (const op of gateway.operations()) registerOperation(server, gateway, op);
+  return server;
+}
+
+function registerOperation(server: McpServer, gateway: Gateway, op: Operation): void {
+  const a = op.annotations ?? {};
+  server.registerTool(
+    op.name,
+    {
+      title: op.title,
+      description: op.description,
+      inputSchema: listedOnly(publicInputSchema(op)),
+      outputSchema: op.output,
+      annotations: {
+        title: op.title,
+        // Every operation only reads unless it says otherwise; the world is closed (the workspace).
+        readOnlyHint: a.readOnlyHint ?? true,
+        idempotentHint: a.idempotentHint ?? true,
+        destructiveHint: a.destructiveHint ?? false,
+        openWorldHint: a.openWorldHint ?? false,
+      },
+    },
+    (args: unknown, ctx: ServerContext) => callOperation(gateway, op.name, args, ctx),
+  );
+}
+
+/**
+ * Runs one operation for a tools/call. An LspgateError is a result the model can act on
+ * (`isError: true`, the payload as structuredContent and as text); the SDK skips output-schema
+ * validation for isError results on both sides, so the error payload does not have to match it.
+ */
+export async function callOperation(gateway: Gateway, name: string, args: unknown, ctx: ServerContext): Promise<CallToolResult> {
+  const token = ctx.mcpReq._meta?.progressToken;
+  const progress =
+    token === undefined
+      ? undefined
+      : (p: { progress: number; total?: number; message?: string }) => {
+          void ctx.mcpReq
+            .notify({ method: 'notifications/progress', params: { progressToken: token, ...p } })
+            .catch(() => undefined); // the request may already be answered or the client gone: progress is best effort
+        };
+  try {
+    const { result, text } = await gateway.run(name, args ?? {}, { signal: ctx.mcpReq.signal, progress });
+    return { content: [{ type: 'text', text }], structuredContent: result };
+  } catch (e) {
+    const payload = toLspgateError(e).toPayload();
+    const details = payload.details === undefined ? '' : `\n\n${JSON.stringify(payload.details, null, 2)}`;
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `${payload.code}: ${payload.error}${details}` }],
+      structuredContent: payload as unknown as Record<string, unknown>,
+    };
+  }
+}
+
+/**
+ * The real schema for `tools/list`, but no validation by the SDK on `tools/call`: the operation
+ * runner validates and answers INVALID_INPUT with the failing fields as a coded `isError` result,
+ * which the SDK's own validation (a bare text message) would hide from the model.
+ */
+function listedOnly(schema: z.ZodType): StandardSchemaWithJSON {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'lspgate',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: {
+        input: (o) => z.toJSONSchema(schema, { target: targetOf(o.target), io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+        output: (o) => z.toJSONSchema(schema, { target: targetOf(o.target), io: 'output', unrepresentable: 'any' }) as Record<string, unknown>,
+      },
+    },
+  };
+}
+
+function targetOf(t: string): 'draft-2020-12' | 'draft-7' | 'openapi-3.0' {
+  if (t === 'draft-07') return 'draft-7';
+  if (t === 'openapi-3.0') return 'openapi-3.0';
+  return 'draft-2020-12';
+}

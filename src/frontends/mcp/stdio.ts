@@ -1,0 +1,16 @@
+/**
+ * `lspgate mcp`: MCP over stdio. serveStdio owns the era decision per connection (a 2025-11-25
+ * `initialize` or a 2026-07-28 `server/discover` opening) and builds servers from our factory.
+ */
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { Gateway } from '../../gateway/gateway.js';
+import { installLifecycle } from '../lifecycle.js';
+import { createMcpServer } from './server.js';
+
+export function runMcpStdio(gateway: Gateway): void {
+  const logger = gateway.context.logger.child('mcp');
+  const handle = serveStdio(() => createMcpServer(gateway), {
+    onerror: (e) => logger.warn('mcp stdio error', e),
+  });
+  installLifecycle(gateway, { watchStdin: true, closeFrontend: () => handle.close(), logger });
+}

@@ -1,0 +1,57 @@
+/**
+ * `.trace on|off`: raw LSP traffic of every session, existing and future. The broker has no
+ * "session created" event, so sessions are picked up when tracing starts, after every command,
+ * and by a light poll while tracing is on.
+ */
+import type { Broker } from '../../broker/types.js';
+import type { LspSession, TraceEvent } from '../../lsp/types.js';
+
+const MAX_PAYLOAD_CHARS = 2000;
+
+export class TraceTap {
+  private readonly attached = new Set<LspSession>();
+  private timer: NodeJS.Timeout | undefined;
+  enabled = false;
+
+  constructor(
+    private readonly broker: Broker,
+    private readonly write: (line: string) => void,
+  ) {}
+
+  on(): void {
+    this.enabled = true;
+    this.sync();
+    this.timer ??= setInterval(() => this.sync(), 250);
+    this.timer.unref();
+  }
+
+  off(): void {
+    this.enabled = false;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    for (const s of this.attached) s.onTrace(undefined);
+    this.attached.clear();
+  }
+
+  /** Attaches to sessions that appeared since the last look. */
+  sync(): void {
+    if (!this.enabled) return;
+    for (const s of this.broker.existing()) {
+      if (this.attached.has(s)) continue;
+      this.attached.add(s);
+      s.onTrace((e) => this.write(formatTrace(s.serverId, e)));
+    }
+  }
+}
+
+export function formatTrace(serverId: string, e: TraceEvent): string {
+  const arrow = e.direction === 'send' ? '→' : '←';
+  const id = e.id === undefined ? '' : ` #${e.id}`;
+  const took = e.durationMs === undefined ? '' : ` ${e.durationMs.toFixed(1)} ms`;
+  let payload = '';
+  if (e.payload !== undefined) {
+    const s = JSON.stringify(e.payload) ?? '';
+    payload = ' ' + (s.length > MAX_PAYLOAD_CHARS ? `${s.slice(0, MAX_PAYLOAD_CHARS)}… (${s.length} chars)` : s);
+  }
+  return `[trace ${serverId}] ${arrow} ${e.kind}${e.method ? ` ${e.method}` : ''}${id}${took}${payload}`;
+}

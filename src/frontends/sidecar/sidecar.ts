@@ -1,0 +1,112 @@
+/**
+ * `lspgate sidecar`: JSON-RPC 2.0 over stdio with Content-Length framing (vscode-jsonrpc), for
+ * programs. `initialize` lists the operations with their JSON Schemas; every operation is a method
+ * of the same name taking the same params and answering the structured result; `shutdown` then
+ * `exit` end it (as in LSP); `$/cancelRequest` aborts the call. Errors are ResponseErrors whose
+ * `data` is `{ code, details }` with the lspgate code.
+ */
+import type { Readable, Writable } from 'node:stream';
+import {
+  createMessageConnection,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type CancellationToken,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
+import { LspgateError, toLspgateError } from '../../errors/errors.js';
+import type { Gateway } from '../../gateway/gateway.js';
+import { inputJsonSchema, outputJsonSchema } from '../input-fields.js';
+import { installLifecycle } from '../lifecycle.js';
+import { packageVersion } from '../version.js';
+import { JSONRPC_ERROR_CODES, jsonRpcCodeFor } from './error-codes.js';
+
+/** A param the sidecar reads itself (never passed to the operation): `$/progress` notifications go to this token. */
+export const PROGRESS_TOKEN_PARAM = '_progressToken';
+
+export interface SidecarHandle {
+  connection: MessageConnection;
+  /** Resolves when the client sent `exit` (with 0 if `shutdown` came first, else 1) or the stream closed. */
+  exited: Promise<number>;
+}
+
+export function serveSidecar(gateway: Gateway, input: Readable, output: Writable): SidecarHandle {
+  const logger = gateway.context.logger.child('sidecar');
+  const connection = createMessageConnection(new StreamMessageReader(input), new StreamMessageWriter(output));
+  let shutdownRequested = false;
+  let resolveExit!: (code: number) => void;
+  const exited = new Promise<number>((r) => (resolveExit = r));
+
+  connection.onRequest('initialize', () => describe(gateway));
+  connection.onRequest('shutdown', async () => {
+    shutdownRequested = true;
+    await gateway.close();
+    return null;
+  });
+  connection.onNotification('exit', () => resolveExit(shutdownRequested ? 0 : 1));
+  connection.onRequest(async (method: string, params: unknown, token: CancellationToken) => {
+    if (shutdownRequested) throw new ResponseError(-32600, 'the sidecar is shut down', { code: 'SERVER_FAILED' });
+    const ac = new AbortController();
+    const sub = token.onCancellationRequested(() => ac.abort());
+    try {
+      const args = unwrapParams(params);
+      const progressToken = args[PROGRESS_TOKEN_PARAM];
+      delete args[PROGRESS_TOKEN_PARAM];
+      const progress =
+        typeof progressToken === 'string' || typeof progressToken === 'number'
+          ? (value: unknown) => void connection.sendNotification('$/progress', { token: progressToken, value }).catch(() => undefined)
+          : undefined;
+      const { result } = await gateway.run(method, args, { signal: ac.signal, progress });
+      return result;
+    } catch (e) {
+      const err = toLspgateError(e);
+      if (err.code === 'INTERNAL') logger.warn(`${method} failed`, e);
+      throw new ResponseError(jsonRpcCodeFor(err.code), err.message, { code: err.code, details: err.details ?? {} });
+    } finally {
+      sub.dispose();
+    }
+  });
+  connection.onClose(() => resolveExit(shutdownRequested ? 0 : 1));
+  connection.onError(([e]: [Error, unknown, number | undefined]) => logger.warn('sidecar stream error', e));
+  connection.listen();
+  return { connection, exited };
+}
+
+/** By-name params are the operation's input; a by-position call may pass that object as the only element. */
+function unwrapParams(params: unknown): Record<string, unknown> {
+  if (params === undefined || params === null) return {};
+  if (Array.isArray(params)) {
+    if (params.length === 0) return {};
+    if (params.length === 1 && isPlainObject(params[0])) return { ...params[0] };
+    throw new LspgateError('INVALID_INPUT', 'params must be an object (by name), or an array holding one object');
+  }
+  if (isPlainObject(params)) return { ...params };
+  throw new LspgateError('INVALID_INPUT', 'params must be an object');
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function describe(gateway: Gateway) {
+  return {
+    serverInfo: { name: 'lspgate', version: packageVersion() },
+    operations: gateway.operations().map((op) => ({
+      name: op.name,
+      title: op.title,
+      description: op.description,
+      inputSchema: inputJsonSchema(op),
+      outputSchema: outputJsonSchema(op),
+      annotations: op.annotations ?? {},
+    })),
+    errorCodes: JSONRPC_ERROR_CODES,
+  };
+}
+
+/** The CLI entry: serve on this process's stdio until `exit`, EOF or a signal. */
+export function runSidecar(gateway: Gateway): void {
+  const logger = gateway.context.logger.child('sidecar');
+  const { connection, exited } = serveSidecar(gateway, process.stdin, process.stdout);
+  const lifecycle = installLifecycle(gateway, { watchStdin: true, closeFrontend: () => connection.dispose(), logger });
+  void exited.then((code) => lifecycle.shutdown('exit notification', code));
+}
