@@ -47,8 +47,10 @@ export function firstParagraph(doc: string | undefined): string | undefined {
   return p || undefined;
 }
 
-/** Splits at top-level commas (not inside (), [], {}, or quotes). */
-export function splitTopLevel(s: string, sep = ','): string[] {
+/** Splits at top-level commas (not inside (), [], {}, or quotes; `<>` too unless `angles` is false). */
+export function splitTopLevel(s: string, sep = ',', angles = true): string[] {
+  const opens = angles ? '([{<' : '([{';
+  const closes = angles ? ')]}>' : ')]}';
   const out: string[] = [];
   let depth = 0;
   let quote: string | undefined;
@@ -60,8 +62,8 @@ export function splitTopLevel(s: string, sep = ','): string[] {
       continue;
     }
     if (ch === '"' || ch === '`' || ch === "'") quote = ch;
-    else if ('([{<'.includes(ch)) depth++;
-    else if (')]}>'.includes(ch)) depth--;
+    else if (opens.includes(ch)) depth++;
+    else if (closes.includes(ch)) depth--;
     if (ch === sep && depth === 0) {
       out.push(cur.trim());
       cur = '';
