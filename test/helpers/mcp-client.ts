@@ -1,0 +1,78 @@
+/**
+ * MCP clients for tests (the real @modelcontextprotocol/client): in-process over a linked
+ * in-memory transport pair, a spawned `lspgate mcp` over stdio, or Streamable HTTP. `era`
+ * pins the protocol: 'legacy' = the 2025-11-25 `initialize` handshake (the client default),
+ * '2026-07-28' = the modern per-request era.
+ */
+import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Gateway } from '../../src/gateway/gateway.js';
+import { createMcpServer } from '../../src/frontends/mcp/server.js';
+import { childEnv } from './spawn.js';
+
+export type Era = 'legacy' | '2026-07-28';
+
+function newClient(era: Era): Client {
+  return new Client(
+    { name: 'lspgate-tests', version: '0.0.0' },
+    era === 'legacy' ? {} : { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+}
+
+export async function connectInProcess(gateway: Gateway): Promise<{ client: Client; close: () => Promise<void> }> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const server = createMcpServer(gateway);
+  await server.connect(serverSide);
+  const client = newClient('legacy');
+  await client.connect(clientSide);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+export interface StdioConnection {
+  client: Client;
+  transport: StdioClientTransport;
+  /** pid of the spawned lspgate. */
+  pid: number;
+  stderr: () => string;
+}
+
+export async function connectStdio(
+  script: string,
+  args: string[],
+  opts: { cacheDir: string; era?: Era; cwd?: string },
+): Promise<StdioConnection> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [script, ...args],
+    env: childEnv({ LSPGATE_CACHE_DIR: opts.cacheDir }),
+    stderr: 'pipe',
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
+  });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const client = newClient(opts.era ?? 'legacy');
+  await client.connect(transport);
+  if (transport.pid === null) throw new Error('stdio transport has no pid');
+  return { client, transport, pid: transport.pid, stderr: () => err };
+}
+
+export async function connectHttp(url: string, token: string, era: Era = 'legacy'): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  const client = newClient(era);
+  await client.connect(transport);
+  return client;
+}
+
+/** The one text item of a tool result. */
+export function textOf(result: { content?: unknown }): string {
+  const content = (result.content ?? []) as { type: string; text?: string }[];
+  return content.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('');
+}
