@@ -1,0 +1,138 @@
+/**
+ * Owns every server process of one gateway: sessions keyed by (server id, root), started lazily,
+ * concurrent callers sharing one start (two servers for one root is a known bug of other
+ * bridges — NOTES.md), restart limits (in each session's RestartPolicy), idle shutdown, and a
+ * stop() that leaves no process behind.
+ */
+import type { Limits, ServerEntry } from '../config/schema.js';
+import { LimitsSchema } from '../config/schema.js';
+import { LspgateError } from '../errors/errors.js';
+import type { ProtocolOptions } from '../lsp/generation.js';
+import { createSession, type Session } from '../lsp/session.js';
+import type { LspSession, SessionInfo } from '../lsp/types.js';
+import { createLogger, type Logger } from '../util/logger.js';
+import type { Broker, ServerRoute } from './types.js';
+import { entryFor, findRoot } from './route.js';
+import { languageIdFor } from '../lsp/documents.js';
+
+export interface BrokerOptions {
+  servers: ServerEntry[];
+  cacheDir: string;
+  logger?: Logger;
+  limits?: Limits;
+  /** Protocol safety limits for every session (tests use small ones). */
+  protocol?: ProtocolOptions;
+  /** Run servers under the parent-watching reaper (default true). */
+  reaper?: boolean;
+}
+
+export function createBroker(opts: BrokerOptions): SessionBroker {
+  return new SessionBroker(opts);
+}
+
+function key(serverId: string, root: string): string {
+  return `${serverId}\u0000${root}`;
+}
+
+export class SessionBroker implements Broker {
+  private readonly sessions = new Map<string, Session>();
+  private readonly starts = new Map<string, Promise<LspSession>>();
+  private readonly logger: Logger;
+  private readonly limits: Limits;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private stopped: Promise<void> | undefined;
+
+  constructor(private readonly opts: BrokerOptions) {
+    this.logger = opts.logger ?? createLogger('lspgate:broker');
+    this.limits = opts.limits ?? LimitsSchema.parse({});
+    const idle = opts.servers.map((s) => s.timeouts.idleMs).filter((ms) => ms > 0);
+    if (idle.length) {
+      this.idleTimer = setInterval(() => this.reapIdle(), Math.max(250, Math.min(...idle) / 2));
+      this.idleTimer.unref();
+    }
+  }
+
+  get servers(): ServerEntry[] {
+    return this.opts.servers;
+  }
+
+  route(absPath: string, workspaceRoot: string): ServerRoute | undefined {
+    const entry = entryFor(this.opts.servers, absPath);
+    if (!entry) return undefined;
+    return { entry, languageId: languageIdFor(entry, absPath), root: findRoot(entry, absPath, workspaceRoot) };
+  }
+
+  async sessionFor(absPath: string, workspaceRoot: string): Promise<LspSession> {
+    const r = this.route(absPath, workspaceRoot);
+    if (!r) {
+      const exts = [...new Set(this.opts.servers.filter((s) => s.enabled).flatMap((s) => s.extensions))].sort();
+      throw new LspgateError('UNSUPPORTED_LANGUAGE', `no enabled language server handles ${absPath.split('/').pop()}`, { path: absPath, supportedExtensions: exts });
+    }
+    return this.session(r.entry.id, r.root);
+  }
+
+  session(serverId: string, root: string): Promise<LspSession> {
+    if (this.stopped) return Promise.reject(new LspgateError('SERVER_FAILED', 'the broker is shut down'));
+    const entry = this.opts.servers.find((s) => s.id === serverId);
+    if (!entry) {
+      return Promise.reject(new LspgateError('INVALID_INPUT', `unknown server ${serverId}`, { servers: this.opts.servers.map((s) => s.id) }));
+    }
+    if (!entry.enabled) return Promise.reject(new LspgateError('UNSUPPORTED_LANGUAGE', `server ${serverId} is disabled in servers.json`, { server: serverId }));
+    const k = key(serverId, root);
+    const inFlight = this.starts.get(k);
+    if (inFlight) return inFlight;
+    let s = this.sessions.get(k);
+    if (s && (s.state === 'stopped' || s.state === 'stopping')) {
+      this.sessions.delete(k);
+      s = undefined;
+    }
+    if (!s) {
+      s = createSession(entry, root, {
+        cacheDir: this.opts.cacheDir,
+        logger: this.logger,
+        limits: this.limits,
+        protocol: this.opts.protocol,
+        reaper: this.opts.reaper,
+      });
+      this.sessions.set(k, s);
+    }
+    const session = s;
+    if (session.state === 'ready' || session.state === 'indexing') return Promise.resolve(session);
+    const p = session.start().then(() => session as LspSession);
+    this.starts.set(k, p);
+    const clear = () => {
+      if (this.starts.get(k) === p) this.starts.delete(k);
+    };
+    p.then(clear, clear);
+    return p;
+  }
+
+  existing(): LspSession[] {
+    return [...this.sessions.values()];
+  }
+
+  info(): SessionInfo[] {
+    return [...this.sessions.values()].map((s) => s.info());
+  }
+
+  stop(): Promise<void> {
+    if (!this.stopped) {
+      if (this.idleTimer) clearInterval(this.idleTimer);
+      this.stopped = Promise.all([...this.sessions.values()].map((s) => s.stop())).then(() => undefined);
+    }
+    return this.stopped;
+  }
+
+  /** Stops sessions unused for their entry's idleMs (0 = never); the next request starts a new one. */
+  private reapIdle(): void {
+    const now = Date.now();
+    for (const [k, s] of this.sessions) {
+      const idleMs = s.entry.timeouts.idleMs;
+      if (idleMs <= 0 || now - s.lastUsed < idleMs || s.busy) continue;
+      if (s.state !== 'ready' && s.state !== 'indexing' && s.state !== 'crashed') continue;
+      this.logger.info(`${s.serverId} at ${s.root} idle for ${Math.round((now - s.lastUsed) / 1000)} s: stopping`);
+      this.sessions.delete(k);
+      void s.stop();
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Which server serves a file, and at which root. The root is the nearest directory at or above
+ * the file (and at or below the workspace root) holding one of the entry's rootMarkers; within a
+ * directory earlier markers win. Markers listed earlier also win across directories when the
+ * entry says so by order: gopls lists go.work before go.mod, and a go.work anywhere up the chain
+ * (inside the workspace) beats a nearer go.mod, as opencode does — a go.work module set is what
+ * gopls must load to see cross-module references.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { ServerEntry } from '../config/schema.js';
+import { isInside } from '../util/paths.js';
+
+/** Markers that take the whole chain before nearer, later markers (workspace-level files). */
+const WORKSPACE_MARKERS = new Set(['go.work']);
+
+export function entryFor(servers: ServerEntry[], absPath: string): ServerEntry | undefined {
+  const ext = path.extname(absPath).toLowerCase();
+  let best: ServerEntry | undefined;
+  for (const e of servers) {
+    if (!e.enabled || !e.extensions.some((x) => x.toLowerCase() === ext)) continue;
+    if (!best || e.priority > best.priority) best = e;
+  }
+  return best;
+}
+
+/** Directories from the file's directory up to (and including) the workspace root. */
+function chain(absPath: string, workspaceRoot: string): string[] {
+  const dirs: string[] = [];
+  let dir = path.dirname(absPath);
+  if (!isInside(workspaceRoot, dir)) return [workspaceRoot];
+  for (;;) {
+    dirs.push(dir);
+    if (dir === workspaceRoot) break;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return dirs;
+}
+
+export function findRoot(entry: ServerEntry, absPath: string, workspaceRoot: string): string {
+  const dirs = chain(absPath, workspaceRoot);
+  for (const marker of entry.rootMarkers) {
+    if (!WORKSPACE_MARKERS.has(marker)) continue;
+    // the nearest go.work, as the go command itself finds it
+    for (const dir of dirs) if (existsSync(path.join(dir, marker))) return dir;
+  }
+  for (const dir of dirs) {
+    for (const marker of entry.rootMarkers) {
+      if (existsSync(path.join(dir, marker))) return dir;
+    }
+  }
+  return workspaceRoot;
+}

@@ -1,0 +1,268 @@
+/**
+ * Loads servers.json layers (shipped → user → workspace → extra files), merged by `id` with later
+ * layers winning, and the gateway limits. Also resolves an entry's command and expands the
+ * `${packageDir:<pkg>}`, `${cacheDir}`, `${root}` variables in its args/options/settings.
+ */
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { LspgateError } from '../errors/errors.js';
+import type { Logger } from '../util/logger.js';
+import { LimitsSchema, ServerEntrySchema, type Limits, type ServerEntry } from './schema.js';
+
+/** The directory holding lspgate's own package.json (works from src/ under vitest and from dist/). */
+export function packageRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pj = path.join(dir, 'package.json');
+    if (existsSync(pj)) {
+      try {
+        if ((JSON.parse(readFileSync(pj, 'utf8')) as { name?: string }).name === 'lspgate') return dir;
+      } catch {
+        // a broken package.json above us is not ours; keep walking
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new LspgateError('INTERNAL', 'cannot find the lspgate package root (package.json named lspgate)');
+    dir = parent;
+  }
+}
+
+export function shippedServersFile(): string {
+  return path.join(packageRoot(), 'servers.json');
+}
+
+export function userServersFile(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  return path.join(base, 'lspgate', 'servers.json');
+}
+
+export interface LoadServersOptions {
+  workspaceRoot: string;
+  extraFiles?: string[];
+  logger?: Logger;
+  env?: NodeJS.ProcessEnv;
+  /** Tests: replaces the shipped file. */
+  shippedFile?: string;
+}
+
+/** A layer may carry partial entries (only `id` is required); the merged result is validated in full. */
+const PartialEntrySchema = ServerEntrySchema.partial().extend({ id: ServerEntrySchema.shape.id });
+const PartialFileSchema = z.object({ $schema: z.string().optional(), servers: z.array(PartialEntrySchema) });
+
+type RawEntry = Record<string, unknown> & { id: string };
+
+function readLayer(file: string, required: boolean): RawEntry[] | undefined {
+  if (!existsSync(file)) {
+    if (required) throw new LspgateError('INVALID_INPUT', `servers file not found: ${file}`, { file });
+    return undefined;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new LspgateError('INVALID_INPUT', `servers file is not valid JSON: ${file}: ${(e as Error).message}`, { file });
+  }
+  const checked = PartialFileSchema.safeParse(raw);
+  if (!checked.success) {
+    throw new LspgateError('INVALID_INPUT', `invalid servers file ${file}: ${z.prettifyError(checked.error)}`, {
+      file,
+      issues: checked.error.issues,
+    });
+  }
+  // Merge the raw objects, not the parsed ones: parsing would fill defaults that then override earlier layers.
+  return (raw as { servers: RawEntry[] }).servers;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Objects merge key by key (recursively); arrays and scalars are replaced. */
+export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isPlainObject(b) && isPlainObject(v) ? deepMerge(b, v) : v;
+  }
+  return out;
+}
+
+export function loadServers(opts: LoadServersOptions): ServerEntry[] {
+  const env = opts.env ?? process.env;
+  const layers: { file: string; required: boolean }[] = [
+    { file: opts.shippedFile ?? shippedServersFile(), required: true },
+    { file: userServersFile(env), required: false },
+    { file: path.join(opts.workspaceRoot, '.lspgate', 'servers.json'), required: false },
+    ...(opts.extraFiles ?? []).map((f) => ({ file: path.resolve(f), required: true })),
+  ];
+  const merged = new Map<string, { raw: Record<string, unknown>; files: string[] }>();
+  for (const layer of layers) {
+    const entries = readLayer(layer.file, layer.required);
+    if (!entries) continue;
+    opts.logger?.debug(`servers layer ${layer.file}: ${entries.map((e) => e.id).join(', ')}`);
+    for (const e of entries) {
+      const prev = merged.get(e.id);
+      merged.set(e.id, prev ? { raw: deepMerge(prev.raw, e), files: [...prev.files, layer.file] } : { raw: e, files: [layer.file] });
+    }
+  }
+  const out: ServerEntry[] = [];
+  for (const [id, { raw, files }] of merged) {
+    const parsed = ServerEntrySchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new LspgateError('INVALID_INPUT', `server entry "${id}" is incomplete or invalid after merging ${files.join(', ')}: ${z.prettifyError(parsed.error)}`, {
+        file: files[files.length - 1],
+        files,
+        server: id,
+        issues: parsed.error.issues,
+      });
+    }
+    out.push(parsed.data);
+  }
+  return out;
+}
+
+/** `maxFileBytes` ↔ `LSPGATE_MAX_FILE_BYTES`, `perServerConcurrency` ↔ `LSPGATE_PER_SERVER_CONCURRENCY`. */
+export function limitEnvName(key: string): string {
+  return 'LSPGATE_' + key.replace(/([A-Z])/g, '_$1').toUpperCase();
+}
+
+export function loadLimits(root: string, env: NodeJS.ProcessEnv = process.env): Limits {
+  const file = path.join(root, '.lspgate', 'config.json');
+  let fromFile: Record<string, unknown> = {};
+  if (existsSync(file)) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new LspgateError('INVALID_INPUT', `config file is not valid JSON: ${file}: ${(e as Error).message}`, { file });
+    }
+    if (isPlainObject(raw) && isPlainObject(raw.limits)) fromFile = raw.limits;
+    else if (isPlainObject(raw) && raw.limits !== undefined) throw new LspgateError('INVALID_INPUT', `${file}: "limits" must be an object`, { file });
+  }
+  const fromEnv: Record<string, unknown> = {};
+  for (const key of Object.keys(LimitsSchema.shape)) {
+    const v = env[limitEnvName(key)];
+    if (v === undefined || v === '') continue;
+    const n = Number(v);
+    if (!Number.isFinite(n)) throw new LspgateError('INVALID_INPUT', `${limitEnvName(key)} must be a number, got ${JSON.stringify(v)}`, { env: limitEnvName(key) });
+    fromEnv[key] = n;
+  }
+  const parsed = LimitsSchema.strict().safeParse({ ...fromFile, ...fromEnv });
+  if (!parsed.success) {
+    throw new LspgateError('INVALID_INPUT', `invalid limits (${file} / LSPGATE_* env): ${z.prettifyError(parsed.error)}`, {
+      file,
+      issues: parsed.error.issues,
+    });
+  }
+  return parsed.data;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command resolution and variable expansion
+
+const requireHere = createRequire(import.meta.url);
+
+/** Directory of a package installed in lspgate's OWN node_modules (never `.bin`). */
+export function packageDir(pkg: string): string | undefined {
+  try {
+    return path.dirname(requireHere.resolve(`${pkg}/package.json`));
+  } catch {
+    // packages whose "exports" hide package.json: look in the node_modules folders node would search
+    for (const dir of requireHere.resolve.paths(pkg) ?? []) {
+      const candidate = path.join(dir, pkg);
+      if (existsSync(path.join(candidate, 'package.json'))) return candidate;
+    }
+    return undefined;
+  }
+}
+
+export interface ExpandContext {
+  cacheDir: string;
+  root: string;
+}
+
+/** Thrown by expandVariables when `${packageDir:x}` names a package that is not installed. */
+export class MissingPackageError extends Error {
+  constructor(readonly pkg: string) {
+    super(`package ${pkg} is not installed`);
+  }
+}
+
+export function expandString(s: string, ctx: ExpandContext): string {
+  return s.replace(/\$\{(packageDir:([^}]+)|cacheDir|root)\}/g, (_m, what: string, pkg: string | undefined) => {
+    if (what === 'cacheDir') return ctx.cacheDir;
+    if (what === 'root') return ctx.root;
+    const dir = packageDir(pkg!);
+    if (!dir) throw new MissingPackageError(pkg!);
+    return dir;
+  });
+}
+
+export function expandVariables<T>(value: T, ctx: ExpandContext): T {
+  if (typeof value === 'string') return expandString(value, ctx) as T;
+  if (Array.isArray(value)) return value.map((v) => expandVariables(v, ctx)) as T;
+  if (isPlainObject(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandVariables(v, ctx)])) as T;
+  }
+  return value;
+}
+
+export interface ResolvedCommand {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function searchPath(command: string, dirs: string[]): string | undefined {
+  if (command.includes('/')) return isExecutable(path.resolve(command)) ? path.resolve(command) : undefined;
+  for (const dir of dirs) {
+    if (!dir) continue;
+    const candidate = path.join(dir, command);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * How to start `entry`: its package's own bin file (run with this Node when `node: true`), else
+ * `command` on extraPath + PATH. Undefined when it is not installed (or a `${packageDir:x}` it
+ * needs is missing). The env holds only what lspgate adds (entry.env + PATH).
+ */
+export function resolveCommand(entry: ServerEntry, ctx: ExpandContext, env: NodeJS.ProcessEnv = process.env): ResolvedCommand | undefined {
+  let args: string[];
+  let extraEnv: Record<string, string>;
+  try {
+    args = expandVariables(entry.args, ctx);
+    extraEnv = expandVariables(entry.env, ctx);
+  } catch (e) {
+    if (e instanceof MissingPackageError) return undefined;
+    throw e;
+  }
+  const extraPath = expandVariables(entry.extraPath, ctx);
+  const PATH = [...extraPath, env.PATH ?? ''].filter(Boolean).join(path.delimiter);
+  const outEnv = { ...extraEnv, PATH };
+  if (entry.package && entry.binPath) {
+    const dir = packageDir(entry.package);
+    const bin = dir ? path.join(dir, entry.binPath) : undefined;
+    if (bin && existsSync(bin)) {
+      return entry.node ? { file: process.execPath, args: [bin, ...args], env: outEnv } : { file: bin, args, env: outEnv };
+    }
+  }
+  const found = searchPath(entry.command, PATH.split(path.delimiter));
+  if (!found) return undefined;
+  return { file: found, args, env: outEnv };
+}

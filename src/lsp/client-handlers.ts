@@ -1,0 +1,76 @@
+/**
+ * Answers to server→client requests. Every request gets an answer (a server waiting on an
+ * unanswered request can stall): known ones per LSP 3.17, everything else MethodNotFound.
+ */
+import {
+  ApplyWorkspaceEditRequest,
+  ConfigurationRequest,
+  LogMessageNotification,
+  RegistrationRequest,
+  ShowMessageNotification,
+  ShowMessageRequest,
+  UnregistrationRequest,
+  WorkDoneProgressCreateRequest,
+  WorkspaceFoldersRequest,
+  type ConfigurationParams,
+  type WorkspaceFolder,
+} from 'vscode-languageserver-protocol';
+import { ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
+import type { Logger } from '../util/logger.js';
+
+/** `workspace/configuration`: walk the settings by dotted section; null when absent (spec). */
+export function configurationSection(settings: Record<string, unknown>, section: string | undefined): unknown {
+  if (!section) return settings;
+  let cur: unknown = settings;
+  for (const part of section.split('.')) {
+    if (typeof cur !== 'object' || cur === null || Array.isArray(cur) || !(part in cur)) return null;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur ?? null;
+}
+
+export interface ClientHandlerContext {
+  settings: Record<string, unknown>;
+  folders: WorkspaceFolder[];
+  logger: Logger;
+  /** Counts each server→client request method (tests and info). */
+  onServerRequest?: (method: string) => void;
+}
+
+export function registerClientHandlers(conn: MessageConnection, ctx: ClientHandlerContext): void {
+  const seen = (m: string) => ctx.onServerRequest?.(m);
+  conn.onRequest(ConfigurationRequest.type, (params: ConfigurationParams) => {
+    seen(ConfigurationRequest.method);
+    return params.items.map((item) => configurationSection(ctx.settings, item.section));
+  });
+  // Dynamic registrations are accepted; lspgate sends the notifications they ask for anyway
+  // (didChangeWatchedFiles comes from its own watcher).
+  conn.onRequest(RegistrationRequest.type, () => {
+    seen(RegistrationRequest.method);
+  });
+  conn.onRequest(UnregistrationRequest.type, () => {
+    seen(UnregistrationRequest.method);
+  });
+  conn.onRequest(WorkDoneProgressCreateRequest.type, () => {
+    seen(WorkDoneProgressCreateRequest.method);
+  });
+  conn.onRequest(WorkspaceFoldersRequest.type, () => {
+    seen(WorkspaceFoldersRequest.method);
+    return ctx.folders;
+  });
+  conn.onRequest(ShowMessageRequest.type, (p) => {
+    seen(ShowMessageRequest.method);
+    ctx.logger.info(`server asks: ${p.message}`);
+    return null;
+  });
+  conn.onRequest(ApplyWorkspaceEditRequest.type, () => {
+    seen(ApplyWorkspaceEditRequest.method);
+    return { applied: false, failureReason: 'lspgate is read-only' };
+  });
+  conn.onRequest((method) => {
+    seen(method);
+    return new ResponseError(ErrorCodes.MethodNotFound, `lspgate does not handle ${method}`);
+  });
+  conn.onNotification(LogMessageNotification.type, (p) => ctx.logger.debug(`log: ${p.message.slice(0, 2000)}`));
+  conn.onNotification(ShowMessageNotification.type, (p) => ctx.logger.debug(`message: ${p.message.slice(0, 2000)}`));
+}

@@ -1,0 +1,53 @@
+/** Reading documents for the server: size limit, hash, languageId, URI. */
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { URI } from 'vscode-uri';
+import type { ServerEntry } from '../config/schema.js';
+import { LspgateError } from '../errors/errors.js';
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export function fileUri(absPath: string): string {
+  return URI.file(absPath).toString();
+}
+
+export function uriToPath(uri: string): string {
+  return URI.parse(uri).fsPath;
+}
+
+export function languageIdFor(entry: ServerEntry, absPath: string): string {
+  const ext = path.extname(absPath).toLowerCase();
+  return entry.languageIds[ext] ?? entry.languages[0]!;
+}
+
+/** The text to send: `text` if given, else the file on disk; LIMIT_EXCEEDED over `maxBytes`. */
+export async function documentText(absPath: string, text: string | undefined, maxBytes: number): Promise<string> {
+  if (text !== undefined) {
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > maxBytes) throw tooBig(absPath, bytes, maxBytes);
+    return text;
+  }
+  let size: number;
+  try {
+    const st = await stat(absPath);
+    if (!st.isFile()) throw new LspgateError('INVALID_INPUT', `not a file: ${absPath}`, { path: absPath });
+    size = st.size;
+  } catch (e) {
+    if (e instanceof LspgateError) throw e;
+    throw new LspgateError('FILE_NOT_FOUND', `cannot read ${absPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { path: absPath });
+  }
+  if (size > maxBytes) throw tooBig(absPath, size, maxBytes);
+  return readFile(absPath, 'utf8');
+}
+
+function tooBig(absPath: string, bytes: number, maxBytes: number): LspgateError {
+  return new LspgateError('LIMIT_EXCEEDED', `${path.basename(absPath)} is ${bytes} bytes, over the ${maxBytes}-byte limit for files opened in a language server`, {
+    limit: 'maxFileBytes',
+    max: maxBytes,
+    actual: bytes,
+    path: absPath,
+  });
+}

@@ -1,0 +1,173 @@
+/**
+ * One server process and its connection (a session's "generation"). When the process exits,
+ * `die()` settles every pending request at once with the crash error.
+ */
+import {
+  CancellationTokenSource,
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+  type RequestType,
+} from 'vscode-jsonrpc/node';
+import type { ServerCapabilities, WorkspaceFolder } from 'vscode-languageserver-protocol';
+import { LspgateError } from '../errors/errors.js';
+import type { ServerEntry } from '../config/schema.js';
+import type { Logger } from '../util/logger.js';
+import { registerClientHandlers } from './client-handlers.js';
+import { fileUri } from './documents.js';
+import { FrameGuard } from './frame-guard.js';
+import { MessageTap } from './message-tap.js';
+import { ReadinessTracker } from './readiness.js';
+import { fromResponseError, isResponseError } from './rpc-errors.js';
+import type { ServerProcess } from './spawn.js';
+import type { PositionEncoding, TraceEvent } from './types.js';
+
+export interface ProtocolOptions {
+  /** Largest Content-Length accepted from a server (default 64 MiB). */
+  maxMessageBytes?: number;
+  /** A message body incomplete for this long resets the server (default 30 s). */
+  partialFrameMs?: number;
+  /** Notifications per second above which further ones are dropped (default 2000). */
+  maxNotificationsPerSec?: number;
+}
+
+export interface GenerationContext {
+  logger: Logger;
+  settings: Record<string, unknown>;
+  root: string;
+  protocol: ProtocolOptions | undefined;
+  trace: () => ((e: TraceEvent) => void) | undefined;
+  onReadyChange: (ready: boolean) => void;
+  onViolation: (reason: string) => void;
+}
+
+export class Generation {
+  readonly conn: MessageConnection;
+  readonly tap: MessageTap;
+  readonly readiness: ReadinessTracker;
+  capabilities: ServerCapabilities | undefined;
+  positionEncoding: PositionEncoding = 'utf-16';
+  alive = true;
+  crashReason: string | undefined;
+  crashError: LspgateError | undefined;
+  readErrors = 0;
+  readonly serverRequests = new Map<string, number>();
+  private readonly dead: Promise<never>;
+  private kill!: (e: LspgateError) => void;
+
+  constructor(
+    readonly n: number,
+    readonly proc: ServerProcess,
+    private readonly entry: ServerEntry,
+    ctx: GenerationContext,
+  ) {
+    this.dead = new Promise<never>((_, reject) => {
+      this.kill = reject;
+    });
+    this.dead.catch(() => undefined); // observed through race(); never unhandled
+    this.readiness = new ReadinessTracker(entry.readiness, ctx.onReadyChange);
+    const guard = new FrameGuard({
+      maxMessageBytes: ctx.protocol?.maxMessageBytes ?? 64 * 1024 * 1024,
+      partialFrameMs: ctx.protocol?.partialFrameMs ?? 30_000,
+      onViolation: (reason) => ctx.onViolation(`protocol violation on stdout: ${reason}`),
+    });
+    proc.stdout.pipe(guard);
+    const readinessMethods = new Set<string>();
+    if (entry.readiness.kind === 'notification') {
+      readinessMethods.add(entry.readiness.method);
+      if (entry.readiness.startMethod) readinessMethods.add(entry.readiness.startMethod);
+    }
+    this.tap = new MessageTap({
+      trace: ctx.trace,
+      maxNotificationsPerSec: ctx.protocol?.maxNotificationsPerSec ?? 2000,
+      // progress "end" and readiness notifications decide readiness: never dropped
+      keep: (m) =>
+        readinessMethods.has(m.method) || (m.method === '$/progress' && (m.params as { value?: { kind?: string } })?.value?.kind !== 'report'),
+    });
+    const log = ctx.logger;
+    this.conn = createMessageConnection(this.tap.reader(new StreamMessageReader(guard)), this.tap.writer(new StreamMessageWriter(proc.stdin)), {
+      error: (m) => log.debug(`jsonrpc: ${m}`),
+      warn: (m) => log.debug(`jsonrpc: ${m}`),
+      info: (m) => log.debug(`jsonrpc: ${m}`),
+      log: (m) => log.debug(`jsonrpc: ${m}`),
+    });
+    const folders: WorkspaceFolder[] = [{ uri: fileUri(ctx.root), name: ctx.root.split('/').pop() || ctx.root }];
+    registerClientHandlers(this.conn, {
+      settings: ctx.settings,
+      folders,
+      logger: log,
+      onServerRequest: (m) => this.serverRequests.set(m, (this.serverRequests.get(m) ?? 0) + 1),
+    });
+    // $/progress never reaches generic onNotification handlers in vscode-jsonrpc (NOTES.md).
+    this.conn.onUnhandledProgress((p) => this.readiness.progress(p.token, p.value));
+    for (const m of readinessMethods) this.conn.onNotification(m, () => this.readiness.notification(m));
+    // A framed message that is not JSON: the framing is intact (FrameGuard checked it), so the
+    // message is dropped and counted; whatever request it answered runs into its timeout.
+    this.conn.onError(([err]) => {
+      this.readErrors++;
+      log.debug(`unreadable message from ${entry.id}: ${err.message}`);
+    });
+    this.conn.listen();
+  }
+
+  /** Settles every pending request with `err` and releases the connection. */
+  die(err: LspgateError): void {
+    if (!this.alive && this.crashError) return;
+    this.alive = false;
+    this.crashError = err;
+    this.kill(err);
+    this.readiness.dispose();
+    try {
+      this.conn.dispose();
+    } catch {
+      // disposing a connection whose stream already failed may throw; it is gone either way
+    }
+  }
+
+  /** `p` raced against the process's death and a deadline. */
+  race<T>(p: Promise<T>, ms: number, onTimeout: () => LspgateError): Promise<T> {
+    p.catch(() => undefined); // settled through the race below
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(onTimeout()), ms);
+    });
+    return Promise.race([p, this.dead, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  /** A request with deadline and abort; both send `$/cancelRequest` through the token. */
+  async send<R>(method: string, type: RequestType<unknown, R, unknown> | undefined, params: unknown, timeoutMs: number, signal?: AbortSignal): Promise<R> {
+    const cts = new CancellationTokenSource();
+    const sent: Promise<R> = type ? this.conn.sendRequest(type, params, cts.token) : this.conn.sendRequest<R>(method, params, cts.token);
+    sent.catch(() => undefined); // settled through the race below
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        cts.cancel();
+        reject(new LspgateError('TIMEOUT', `${this.entry.id} did not answer ${method} within ${timeoutMs} ms ($/cancelRequest sent)`, { server: this.entry.id, method, timeoutMs }));
+      }, timeoutMs);
+    });
+    const aborted = new Promise<never>((_, reject) => {
+      if (!signal) return;
+      onAbort = () => {
+        cts.cancel();
+        reject(new LspgateError('CANCELLED', `${method} cancelled`, { server: this.entry.id, method }));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([sent, timeout, aborted, this.dead]);
+    } catch (e) {
+      if (e instanceof LspgateError) throw e;
+      if (isResponseError(e)) throw fromResponseError(e, this.entry.id, method);
+      // a write to a dead pipe or a disposed connection: the exit handler has (or will have) the real cause
+      if (this.crashError) throw this.crashError;
+      throw new LspgateError('INTERNAL', `${this.entry.id} ${method}: ${(e as Error).message}`, { server: this.entry.id, method }, { cause: e });
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      cts.dispose();
+    }
+  }
+}

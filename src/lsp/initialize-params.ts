@@ -1,0 +1,52 @@
+/** The `initialize` request: honest client capabilities (only what lspgate really handles). */
+import type { ClientCapabilities, InitializeParams, WorkspaceFolder } from 'vscode-languageserver-protocol';
+import { SymbolKind } from 'vscode-languageserver-protocol';
+
+const ALL_SYMBOL_KINDS = Object.values(SymbolKind).filter((v): v is SymbolKind => typeof v === 'number');
+
+export const CLIENT_CAPABILITIES: ClientCapabilities = {
+  general: { positionEncodings: ['utf-16', 'utf-8'] },
+  window: { workDoneProgress: true, showMessage: { messageActionItem: { additionalPropertiesSupport: false } } },
+  workspace: {
+    configuration: true,
+    workspaceFolders: true,
+    didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
+    symbol: { symbolKind: { valueSet: ALL_SYMBOL_KINDS } },
+    applyEdit: false,
+  },
+  textDocument: {
+    synchronization: { dynamicRegistration: false, didSave: false, willSave: false, willSaveWaitUntil: false },
+    documentSymbol: {
+      hierarchicalDocumentSymbolSupport: true,
+      symbolKind: { valueSet: ALL_SYMBOL_KINDS },
+      labelSupport: true,
+    },
+    definition: { linkSupport: true },
+    declaration: { linkSupport: true },
+    typeDefinition: { linkSupport: true },
+    implementation: { linkSupport: true },
+    references: {},
+    hover: { contentFormat: ['markdown', 'plaintext'] },
+    signatureHelp: {
+      signatureInformation: { documentationFormat: ['markdown', 'plaintext'], parameterInformation: { labelOffsetSupport: true } },
+    },
+    callHierarchy: { dynamicRegistration: false },
+    typeHierarchy: { dynamicRegistration: false },
+    publishDiagnostics: { relatedInformation: false },
+  },
+};
+
+export function initializeParams(root: string, rootUri: string, initializationOptions: unknown): InitializeParams {
+  const folders: WorkspaceFolder[] = [{ uri: rootUri, name: root.split('/').pop() || root }];
+  return {
+    processId: process.pid,
+    clientInfo: { name: 'lspgate', version: '0.1.0' },
+    locale: 'en',
+    rootPath: root,
+    rootUri,
+    workspaceFolders: folders,
+    capabilities: CLIENT_CAPABILITIES,
+    initializationOptions,
+    trace: 'off',
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * When is a server ready (indexing finished)? Per the entry's readiness rule:
+ *  - progress: the work-done progress whose begin title matches `titlePattern` ended and no other
+ *    is open; if none begins within `quietMs` after initialized (or after the latest didOpen while
+ *    nothing was seen — typescript-language-server only loads a project once a file is opened),
+ *    ready. A matching progress that begins later puts the server back to indexing.
+ *  - notification: ready at `method` (intelephense `indexingEnded`); if `startMethod` is not seen
+ *    within `quietMs`, ready.
+ *  - first-reply: ready on the first successful documentSymbol (pyright has no start-up signal).
+ */
+import type { Readiness } from '../config/schema.js';
+
+type ProgressValue = { kind?: string; title?: string };
+
+export class ReadinessTracker {
+  private ready = false;
+  private waiters = new Set<() => void>();
+  private open = new Map<string, string>();
+  private matchedSeen = false;
+  private startSeen = false;
+  private quietTimer: NodeJS.Timeout | undefined;
+  private readonly pattern: RegExp | undefined;
+  private disposed = false;
+
+  constructor(
+    private readonly rule: Readiness,
+    private readonly onChange: (ready: boolean) => void,
+  ) {
+    this.pattern = rule.kind === 'progress' && rule.titlePattern ? new RegExp(rule.titlePattern) : undefined;
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** Titles of work-done progress still open. */
+  openTitles(): string[] {
+    return [...this.open.values()];
+  }
+
+  /** Called once after `initialized` was sent. */
+  started(): void {
+    if (this.rule.kind === 'first-reply') return;
+    this.armQuiet();
+  }
+
+  documentOpened(): void {
+    if (this.rule.kind === 'progress' && !this.ready && !this.matchedSeen) this.armQuiet();
+  }
+
+  progress(token: string | number, value: unknown): void {
+    const v = (value ?? {}) as ProgressValue;
+    const key = String(token);
+    if (v.kind === 'begin') {
+      const title = v.title ?? '';
+      this.open.set(key, title);
+      if (this.rule.kind === 'progress' && (!this.pattern || this.pattern.test(title))) {
+        this.matchedSeen = true;
+        this.clearQuiet();
+        this.setReady(false);
+      }
+    } else if (v.kind === 'end') {
+      this.open.delete(key);
+      this.evaluate();
+    }
+  }
+
+  notification(method: string): void {
+    if (this.rule.kind !== 'notification') return;
+    if (this.rule.startMethod && method === this.rule.startMethod) {
+      this.startSeen = true;
+      this.clearQuiet();
+      this.setReady(false);
+    } else if (method === this.rule.method) {
+      this.clearQuiet();
+      this.setReady(true);
+    }
+  }
+
+  /** A documentSymbol answered. */
+  firstReply(): void {
+    if (this.rule.kind === 'first-reply') this.setReady(true);
+  }
+
+  /** Resolves true when ready, false when `ms` ran out first. */
+  wait(ms: number): Promise<boolean> {
+    if (this.ready) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        this.waiters.delete(done);
+        resolve(this.ready);
+      };
+      const t = setTimeout(done, Math.max(0, ms));
+      this.waiters.add(done);
+    });
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.clearQuiet();
+    for (const w of [...this.waiters]) w();
+  }
+
+  private evaluate(): void {
+    if (this.rule.kind !== 'progress') return;
+    if (this.matchedSeen && this.open.size === 0) this.setReady(true);
+  }
+
+  private armQuiet(): void {
+    this.clearQuiet();
+    const ms = this.rule.kind === 'first-reply' ? 0 : this.rule.quietMs;
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = undefined;
+      if (this.rule.kind === 'progress' && !this.matchedSeen && this.open.size === 0) this.setReady(true);
+      if (this.rule.kind === 'progress' && !this.matchedSeen && this.open.size > 0) this.matchedSeen = true; // wait for what is open
+      if (this.rule.kind === 'notification' && this.rule.startMethod && !this.startSeen) this.setReady(true);
+    }, ms);
+    this.quietTimer.unref();
+  }
+
+  private clearQuiet(): void {
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietTimer = undefined;
+  }
+
+  private setReady(ready: boolean): void {
+    if (this.disposed || this.ready === ready) return;
+    this.ready = ready;
+    this.onChange(ready);
+    if (ready) for (const w of [...this.waiters]) w();
+  }
+}

@@ -1,0 +1,526 @@
+/**
+ * One language-server session: spawn, initialize, readiness, document sync, typed requests with
+ * timeouts/cancellation/concurrency, crash handling and restart (a new generation), shutdown.
+ * The LspSession contract is in types.ts.
+ */
+import {
+  DidChangeConfigurationNotification,
+  DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  DocumentSymbolRequest,
+  ExitNotification,
+  FileChangeType,
+  InitializeRequest,
+  InitializedNotification,
+  ShutdownRequest,
+  type InitializeResult,
+  type ServerCapabilities,
+} from 'vscode-languageserver-protocol';
+import type { RequestType } from 'vscode-jsonrpc/node';
+import { LspgateError } from '../errors/errors.js';
+import { LimitsSchema, type Limits, type ServerEntry } from '../config/schema.js';
+import { expandVariables, MissingPackageError, resolveCommand } from '../config/load.js';
+import { createLogger, type Logger } from '../util/logger.js';
+import { documentText, fileUri, languageIdFor, sha256, uriToPath } from './documents.js';
+import { Generation, type ProtocolOptions } from './generation.js';
+import { initializeParams } from './initialize-params.js';
+import { RestartPolicy } from './restart-policy.js';
+import { Semaphore } from './semaphore.js';
+import { spawnServer } from './spawn.js';
+import type {
+  AnyRequestType,
+  LspSession,
+  OpenDocument,
+  PositionEncoding,
+  RequestOptions,
+  SessionInfo,
+  SessionState,
+  TraceEvent,
+} from './types.js';
+
+export interface SessionOptions {
+  cacheDir: string;
+  logger?: Logger;
+  limits?: Limits;
+  /** Shared with the broker so crashes count across restarts; default from entry.restart. */
+  restartPolicy?: RestartPolicy;
+  protocol?: ProtocolOptions;
+  /** Run the server under the parent-watching reaper (default true). */
+  reaper?: boolean;
+}
+
+type Doc = OpenDocument & { generation: number };
+
+export function createSession(entry: ServerEntry, root: string, opts: SessionOptions): Session {
+  return new Session(entry, root, opts);
+}
+
+export class Session implements LspSession {
+  readonly serverId: string;
+  private _state: SessionState = 'idle';
+  private _generation = 0;
+  private gen: Generation | undefined;
+  private starting: Promise<void> | undefined;
+  private stopping: Promise<void> | undefined;
+  private readonly docs = new Map<string, Doc>();
+  private readonly stateListeners = new Set<(s: SessionState, i: SessionInfo) => void>();
+  private traceListener: ((e: TraceEvent) => void) | undefined;
+  private readonly slots: Semaphore;
+  private readonly policy: RestartPolicy;
+  private readonly logger: Logger;
+  private readonly limits: Limits;
+  private consecutiveTimeouts = 0;
+  private crashCount = 0;
+  private lastError: string | undefined;
+  private startedAt: string | undefined;
+  private readyAt: string | undefined;
+  private lastStderr: string[] = [];
+  /** Last use (request or sync), for the broker's idle shutdown. */
+  lastUsed = Date.now();
+
+  constructor(
+    readonly entry: ServerEntry,
+    readonly root: string,
+    private readonly opts: SessionOptions,
+  ) {
+    this.serverId = entry.id;
+    this.logger = (opts.logger ?? createLogger()).child(`${entry.id}`);
+    this.limits = opts.limits ?? LimitsSchema.parse({});
+    this.policy = opts.restartPolicy ?? new RestartPolicy(entry.restart.maxCrashes, entry.restart.windowMs);
+    this.slots = new Semaphore(this.limits.perServerConcurrency, 10_000, entry.id);
+  }
+
+  get state(): SessionState {
+    return this._state;
+  }
+  get generation(): number {
+    return this._generation;
+  }
+  get capabilities(): ServerCapabilities | undefined {
+    return this.gen?.capabilities;
+  }
+  get positionEncoding(): PositionEncoding {
+    return this.gen?.positionEncoding ?? 'utf-16';
+  }
+  /** True while requests run or wait (idle shutdown skips busy sessions). */
+  get busy(): boolean {
+    return this.slots.inFlight > 0 || this.slots.waiting > 0;
+  }
+  get pid(): number | undefined {
+    return this.gen?.alive ? this.gen.proc.pid : undefined;
+  }
+  /** Diagnostics for tests and `.servers`: the live generation's counters. */
+  get protocolStats(): { droppedNotifications: number; receivedMessages: number; readErrors: number; serverRequests: Record<string, number> } {
+    const g = this.gen;
+    return {
+      droppedNotifications: g?.tap.dropped ?? 0,
+      receivedMessages: g?.tap.received ?? 0,
+      readErrors: g?.readErrors ?? 0,
+      serverRequests: Object.fromEntries(g?.serverRequests ?? []),
+    };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // lifecycle
+
+  start(): Promise<void> {
+    if (this._state === 'failed') return Promise.reject(this.failedError());
+    if (this._state === 'stopping' || this._state === 'stopped') {
+      return Promise.reject(new LspgateError('SERVER_FAILED', `${this.serverId} at ${this.root} was stopped`, { server: this.serverId, state: this._state }));
+    }
+    if (this.starting) return this.starting;
+    if (this.gen?.alive && (this._state === 'ready' || this._state === 'indexing')) return Promise.resolve();
+    this.starting = this.doStart().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async doStart(): Promise<void> {
+    const ctx = { cacheDir: this.opts.cacheDir, root: this.root };
+    let initOptions: unknown;
+    let settings: Record<string, unknown>;
+    try {
+      initOptions = expandVariables(this.entry.initializationOptions, ctx);
+      settings = expandVariables(this.entry.settings, ctx);
+    } catch (e) {
+      if (e instanceof MissingPackageError) throw this.notInstalled(`package ${e.pkg} is not installed`);
+      throw e;
+    }
+    const cmd = resolveCommand(this.entry, ctx);
+    if (!cmd) throw this.notInstalled(`${this.entry.command} not found`);
+    this._generation++;
+    this.consecutiveTimeouts = 0;
+    this.setState('starting');
+    this.startedAt = new Date().toISOString();
+    this.readyAt = undefined;
+    const proc = spawnServer(cmd, { cwd: this.root, logger: this.logger, reaper: this.opts.reaper });
+    const gen = new Generation(this._generation, proc, this.entry, {
+      logger: this.logger,
+      settings,
+      root: this.root,
+      protocol: this.opts.protocol,
+      trace: () => this.traceListener,
+      onReadyChange: (ready) => this.onReadyChange(gen, ready),
+      onViolation: (reason) => this.reset(gen, reason),
+    });
+    this.gen = gen;
+    void proc.exited.then((info) => this.onExit(gen, info.code, info.signal));
+    const rootUri = fileUri(this.root);
+    let result: InitializeResult;
+    try {
+      result = await gen.race(
+        gen.conn.sendRequest(InitializeRequest.type, initializeParams(this.root, rootUri, initOptions)),
+        this.entry.timeouts.startMs,
+        () => new LspgateError('SERVER_START_FAILED', `${this.serverId} did not answer initialize within ${this.entry.timeouts.startMs} ms`),
+      );
+    } catch (e) {
+      return this.startFailed(gen, e);
+    }
+    gen.capabilities = result.capabilities;
+    const enc = result.capabilities.positionEncoding;
+    gen.positionEncoding = enc === 'utf-8' || enc === 'utf-32' ? enc : 'utf-16';
+    await gen.conn.sendNotification(InitializedNotification.type, {});
+    // pyright and gopls read settings on didChangeConfiguration, then pull them via workspace/configuration
+    await gen.conn.sendNotification(DidChangeConfigurationNotification.type, { settings });
+    gen.readiness.started();
+    if (!gen.alive) return this.startFailed(gen, gen.crashError ?? new Error('exited'));
+    this.setState(gen.readiness.isReady ? 'ready' : 'indexing');
+    this.reopenDocuments(gen);
+  }
+
+  private startFailed(gen: Generation, e: unknown): never {
+    const stopping = this._state === 'stopping' || this._state === 'stopped';
+    gen.proc.killTree();
+    if (stopping) throw new LspgateError('CANCELLED', `${this.serverId} was stopped while starting`);
+    const tail = gen.proc.stderr.tail(20);
+    const cause = e instanceof Error ? e.message : String(e);
+    const err = new LspgateError('SERVER_START_FAILED', `${this.serverId} failed to start at ${this.root}: ${cause}`, {
+      server: this.serverId,
+      root: this.root,
+      stderr: tail,
+    }, { cause: e });
+    // The exit handler records the crash when the process dies; mark it here for a live hang.
+    if (gen.alive) {
+      gen.crashReason = `start failed: ${cause}`;
+    }
+    this.lastError = err.message;
+    throw err;
+  }
+
+  private onReadyChange(gen: Generation, ready: boolean): void {
+    if (gen !== this.gen || !gen.alive || this._state === 'starting') return;
+    if (ready && this._state === 'indexing') {
+      this.readyAt = new Date().toISOString();
+      this.setState('ready');
+    } else if (!ready && this._state === 'ready') {
+      this.setState('indexing');
+    }
+  }
+
+  private onExit(gen: Generation, code: number | null, signal: string | null): void {
+    const tail = gen.proc.stderr.tail(20);
+    this.lastStderr = tail;
+    const stopping = this._state === 'stopping' || this._state === 'stopped';
+    const reason = gen.crashReason ?? `exited with ${signal ? `signal ${signal}` : `code ${code}`}`;
+    const err = stopping
+      ? new LspgateError('CANCELLED', `${this.serverId} was stopped`, { server: this.serverId })
+      : new LspgateError('SERVER_CRASHED', `${this.serverId} crashed (${reason}); it restarts on the next request`, {
+          server: this.serverId,
+          root: this.root,
+          exitCode: code,
+          signal,
+          reason,
+          generation: gen.n,
+          stderr: tail,
+        });
+    gen.die(err);
+    if (gen !== this.gen || stopping) return;
+    this.crashCount++;
+    this.lastError = err.message;
+    this.logger.warn(err.message + (tail.length ? `; stderr: ${tail.slice(-5).join(' | ')}` : ''));
+    const give = this.policy.recordCrash(reason);
+    this.setState(give ? 'failed' : 'crashed');
+  }
+
+  /** Kills a generation whose stream or behaviour cannot be trusted; it then restarts on demand. */
+  private reset(gen: Generation, reason: string): void {
+    if (!gen.alive) return;
+    this.logger.warn(`${this.serverId}: resetting the server: ${reason}`);
+    gen.crashReason = reason;
+    gen.proc.killTree();
+  }
+
+  private failedError(): LspgateError {
+    const recent = this.policy.recent();
+    return new LspgateError(
+      'SERVER_FAILED',
+      `${this.serverId} at ${this.root} crashed ${recent.length} times in ${Math.round(this.policy.windowMs / 1000)} s and was given up` +
+        (this.lastStderr.length ? `; last stderr: ${this.lastStderr.slice(-3).join(' | ')}` : ''),
+      { server: this.serverId, root: this.root, crashes: recent.length, reasons: recent.map((c) => c.reason), stderr: this.lastStderr },
+    );
+  }
+
+  private notInstalled(why: string): LspgateError {
+    return new LspgateError('SERVER_NOT_INSTALLED', `${this.serverId} is not installed (${why}). Install: ${this.entry.install}`, {
+      server: this.serverId,
+      install: this.entry.install,
+    });
+  }
+
+  async waitReady(budgetMs: number = this.entry.timeouts.readyMs): Promise<'ready' | 'indexing'> {
+    const t0 = Date.now();
+    await this.start();
+    const gen = this.gen!;
+    if (gen.readiness.isReady) return 'ready';
+    const left = Math.max(0, budgetMs - (Date.now() - t0));
+    if (this.entry.readiness.kind === 'first-reply') {
+      // pyright has no start-up signal: its first documentSymbol answer is the signal (NOTES.md).
+      const doc = [...this.docs.values()].find((d) => d.generation === gen.n);
+      // Nothing open means nothing to probe; the first request's answer marks readiness then.
+      if (!doc) return 'ready';
+      try {
+        await this.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } }, { timeoutMs: Math.max(1, left) });
+      } catch (e) {
+        if (e instanceof LspgateError && e.code === 'TIMEOUT') return 'indexing';
+        throw e;
+      }
+      return 'ready';
+    }
+    const ok = await gen.readiness.wait(left);
+    if (!gen.alive && gen.crashError) throw gen.crashError;
+    return ok ? 'ready' : 'indexing';
+  }
+
+  stop(): Promise<void> {
+    if (!this.stopping) this.stopping = this.doStop();
+    return this.stopping;
+  }
+
+  private async doStop(): Promise<void> {
+    const prev = this._state;
+    this.setState('stopping');
+    const gen = this.gen;
+    if (gen?.alive && prev !== 'starting') {
+      const graceful = (async () => {
+        await gen.conn.sendRequest(ShutdownRequest.type);
+        await gen.conn.sendNotification(ExitNotification.type);
+        await gen.proc.exited;
+      })();
+      graceful.catch(() => undefined); // bounded by the race below; failures end in the kill
+      await Promise.race([graceful, delay(this.entry.timeouts.shutdownMs)]);
+    }
+    if (gen) {
+      // Always kill the group: tsserver children outlive a typescript-language-server that exits (NOTES.md).
+      gen.proc.killTree();
+      await Promise.race([gen.proc.exited, delay(2000)]);
+      gen.die(new LspgateError('CANCELLED', `${this.serverId} was stopped`, { server: this.serverId }));
+    }
+    this.setState('stopped');
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // requests
+
+  async request<P, R>(type: AnyRequestType<P, R>, params: P, opts?: RequestOptions): Promise<R> {
+    try {
+      return await this.requestOnce<R>(type.method, type as RequestType<P, R, unknown>, params, opts);
+    } catch (e) {
+      if (!(e instanceof LspgateError) || e.code !== 'CONTENT_MODIFIED') throw e;
+      // ContentModified / ServerCancelled (LSP 3.17: "the client should re-send the request if it
+      // still needs the result"): re-sync the document, retry once, then give the error.
+      await this.resyncFor(params);
+      try {
+        return await this.requestOnce<R>(type.method, type as RequestType<P, R, unknown>, params, opts);
+      } catch (e2) {
+        if (e2 instanceof LspgateError && e2.code === 'CONTENT_MODIFIED') {
+          throw new LspgateError('CONTENT_MODIFIED', `${e2.message} (after one re-sync and retry)`, { ...e2.details, retried: true });
+        }
+        throw e2;
+      }
+    }
+  }
+
+  requestRaw(method: string, params: unknown, opts?: RequestOptions): Promise<unknown> {
+    return this.requestOnce<unknown>(method, undefined, params, opts);
+  }
+
+  private async requestOnce<R>(method: string, type: RequestType<unknown, R, unknown> | undefined, params: unknown, opts?: RequestOptions): Promise<R> {
+    const timeoutMs = opts?.timeoutMs ?? this.entry.timeouts.requestMs;
+    const deadline = Date.now() + timeoutMs;
+    if (opts?.signal?.aborted) throw new LspgateError('CANCELLED', `${method} cancelled`);
+    this.lastUsed = Date.now();
+    await this.start();
+    const release = await this.slots.acquire(deadline - Date.now(), opts?.signal);
+    try {
+      const gen = this.gen!;
+      if (!gen.alive) throw gen.crashError ?? new LspgateError('SERVER_CRASHED', `${this.serverId} is not running`);
+      const result = await gen.send<R>(method, type, params, Math.max(1, deadline - Date.now()), opts?.signal);
+      this.consecutiveTimeouts = 0;
+      if (method === DocumentSymbolRequest.method) gen.readiness.firstReply();
+      return result;
+    } catch (e) {
+      if (e instanceof LspgateError && e.code === 'TIMEOUT' && !e.details?.queued) this.onTimeout();
+      throw e;
+    } finally {
+      release();
+    }
+  }
+
+  private onTimeout(): void {
+    const gen = this.gen;
+    if (!gen?.alive) return;
+    this.consecutiveTimeouts++;
+    const max = this.entry.restart.maxConsecutiveTimeouts;
+    if (this.consecutiveTimeouts >= max) {
+      this.consecutiveTimeouts = 0;
+      this.reset(gen, `${max} consecutive request timeouts`);
+    }
+  }
+
+  private async resyncFor(params: unknown): Promise<void> {
+    const p = params as { textDocument?: { uri?: string }; item?: { uri?: string } } | undefined;
+    const uri = p?.textDocument?.uri ?? p?.item?.uri;
+    if (!uri) return;
+    const file = uriToPath(uri);
+    const doc = this.docs.get(file);
+    if (doc) await this.syncDocument(file);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // documents
+
+  async syncDocument(absPath: string, text?: string): Promise<OpenDocument> {
+    this.lastUsed = Date.now();
+    const content = await documentText(absPath, text, this.limits.maxFileBytes);
+    await this.start();
+    const gen = this.gen!;
+    // From here to the send, no await: concurrent callers must not both open one document.
+    const hash = sha256(content);
+    const prev = this.docs.get(absPath);
+    if (prev && prev.generation === gen.n && prev.hash === hash) return publicDoc(prev);
+    if (prev && prev.generation === gen.n) {
+      const doc: Doc = { ...prev, text: content, hash, version: prev.version + 1 };
+      this.docs.set(absPath, doc);
+      await gen.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri: doc.uri, version: doc.version },
+        contentChanges: [{ text: content }],
+      });
+      return publicDoc(doc);
+    }
+    const doc: Doc = {
+      path: absPath,
+      uri: fileUri(absPath),
+      languageId: languageIdFor(this.entry, absPath),
+      version: (prev?.version ?? 0) + 1,
+      text: content,
+      hash,
+      generation: gen.n,
+    };
+    this.docs.set(absPath, doc);
+    await gen.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: doc.uri, languageId: doc.languageId, version: doc.version, text: content },
+    });
+    gen.readiness.documentOpened();
+    return publicDoc(doc);
+  }
+
+  /** After a restart: the new process gets every document the old one had. */
+  private reopenDocuments(gen: Generation): void {
+    for (const [p, d] of this.docs) {
+      const doc: Doc = { ...d, version: d.version + 1, generation: gen.n };
+      this.docs.set(p, doc);
+      void gen.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri: doc.uri, languageId: doc.languageId, version: doc.version, text: doc.text },
+      });
+    }
+    if (this.docs.size) gen.readiness.documentOpened();
+  }
+
+  getDocument(absPath: string): OpenDocument | undefined {
+    const d = this.docs.get(absPath);
+    return d ? publicDoc(d) : undefined;
+  }
+
+  async closeDocument(absPath: string): Promise<void> {
+    const d = this.docs.get(absPath);
+    if (!d) return;
+    this.docs.delete(absPath);
+    const gen = this.gen;
+    if (gen?.alive && d.generation === gen.n) {
+      await gen.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: d.uri } });
+    }
+  }
+
+  notifyFilesChanged(changes: { path: string; type: 'created' | 'changed' | 'deleted' }[]): void {
+    const gen = this.gen;
+    if (!gen?.alive || changes.length === 0) return;
+    const type: Record<string, FileChangeType> = { created: FileChangeType.Created, changed: FileChangeType.Changed, deleted: FileChangeType.Deleted };
+    void gen.conn
+      .sendNotification(DidChangeWatchedFilesNotification.type, { changes: changes.map((c) => ({ uri: fileUri(c.path), type: type[c.type]! })) })
+      .catch((e: unknown) => this.logger.debug(`didChangeWatchedFiles not sent: ${(e as Error).message}`));
+  }
+
+  hasCapability(provider: keyof ServerCapabilities): boolean {
+    if (this.entry.disabledCapabilities.includes(provider)) return false;
+    const v = this.gen?.capabilities?.[provider];
+    return v !== undefined && v !== null && v !== false;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // observation
+
+  info(): SessionInfo {
+    const info: SessionInfo = {
+      serverId: this.serverId,
+      root: this.root,
+      state: this._state,
+      generation: this._generation,
+      crashes: this.crashCount,
+      openDocuments: this.docs.size,
+      progress: this.gen?.alive ? this.gen.readiness.openTitles() : [],
+    };
+    if (this.pid !== undefined) info.pid = this.pid;
+    if (this.lastError !== undefined) info.lastError = this._state === 'failed' ? this.failedError().message : this.lastError;
+    if (this.startedAt) info.startedAt = this.startedAt;
+    if (this.readyAt) info.readyAt = this.readyAt;
+    return info;
+  }
+
+  stderrTail(): string[] {
+    return this.gen ? this.gen.proc.stderr.tail() : this.lastStderr;
+  }
+
+  onTrace(listener: ((e: TraceEvent) => void) | undefined): void {
+    this.traceListener = listener;
+  }
+
+  onStateChange(listener: (state: SessionState, info: SessionInfo) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  private setState(s: SessionState): void {
+    if (this._state === s) return;
+    if (s === 'ready' && !this.readyAt) this.readyAt = new Date().toISOString();
+    this._state = s;
+    const info = this.info();
+    for (const l of [...this.stateListeners]) {
+      try {
+        l(s, info);
+      } catch (e) {
+        this.logger.warn(`state listener failed: ${(e as Error).message}`);
+      }
+    }
+  }
+}
+
+function publicDoc(d: Doc): OpenDocument {
+  return { path: d.path, uri: d.uri, languageId: d.languageId, version: d.version, text: d.text, hash: d.hash };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
+}
