@@ -1,0 +1,147 @@
+/**
+ * The lspgate in-process column: Gateway.create + gateway.run on the same queries as the raw
+ * server. Cold = first time each query; warm = asked again with every response cache cleared
+ * first (the server is warm, lspgate does all its work); hit = asked again with the answer cached.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DefinitionRequest } from 'vscode-languageserver-protocol';
+import { cacheOf, createCachedSession } from '../src/cache/cached-session.js';
+import { liveResponseCaches, ResponseCache } from '../src/cache/response-cache.js';
+import { Gateway } from '../src/gateway/gateway.js';
+import { createLogger } from '../src/util/logger.js';
+import type { Query } from './query-set.js';
+import { countError, emptySamples, type SuiteResult } from './suite-types.js';
+import { KINDS, WORKLOADS, type Kind } from './workloads.js';
+
+export interface LspgateSuiteOptions {
+  root: string;
+  queries: Query[];
+  reps: number;
+  cacheDir: string;
+  serversFiles?: string[];
+  /** Operations that exist in this build (others are skipped and reported as NOT_BUILT). */
+  available: Set<string>;
+}
+
+export async function runLspgateSuite(o: LspgateSuiteOptions): Promise<SuiteResult & { persistedCatalogMs?: number }> {
+  const result: SuiteResult & { persistedCatalogMs?: number } = { label: 'lspgate', serverId: '', startToReadyMs: 0, kinds: {}, errors: {} };
+  const logger = createLogger('bench', 'error');
+  const t0 = performance.now();
+  const gateway = await Gateway.create({ root: o.root, cacheDir: o.cacheDir, logger, ...(o.serversFiles ? { serversFiles: o.serversFiles } : {}) });
+  const kinds = KINDS.filter((k) => o.available.has(WORKLOADS[k].op));
+  try {
+    const first = o.queries[0]!;
+    await gateway.run(WORKLOADS.documentSymbol.op, WORKLOADS.documentSymbol.input(first));
+    result.startToReadyMs = performance.now() - t0;
+    result.serverId = gateway.context.broker.existing()[0]?.serverId ?? '';
+    const ask = async (kind: Kind, q: Query) => timeOne(result, () => gateway.run(WORKLOADS[kind].op, WORKLOADS[kind].input(q)));
+
+    for (const kind of kinds) {
+      const samples = (result.kinds[kind] = emptySamples());
+      for (const q of o.queries.filter(WORKLOADS[kind].applies)) pushDefined(samples.cold, await ask(kind, q));
+    }
+    for (let rep = 0; rep < o.reps; rep++) {
+      for (const kind of kinds) {
+        for (const q of o.queries.filter(WORKLOADS[kind].applies)) {
+          for (const c of liveResponseCaches()) c.clear();
+          pushDefined(result.kinds[kind]!.warm, await ask(kind, q));
+        }
+      }
+    }
+    for (const c of liveResponseCaches()) c.resetStats();
+    for (let rep = 0; rep < o.reps; rep++) {
+      for (const kind of kinds) {
+        for (const q of o.queries.filter(WORKLOADS[kind].applies)) {
+          await ask(kind, q); // fills the cache after the clears above (no-op on a hit)
+          pushDefined(result.kinds[kind]!.hit, await ask(kind, q));
+        }
+      }
+    }
+    result.cache = sumStats();
+    result.sessionHitMs = await sessionHitLatency(gateway, o.root, first);
+
+    const ws = await gateway.workspaceFor(undefined);
+    const tc = performance.now();
+    const status = await ws.catalog.build();
+    result.catalogMs = performance.now() - tc;
+    result.catalogFiles = status.files;
+    result.recatalogMs = await recatalogOne(ws.catalog, o.root, first.file);
+  } finally {
+    await gateway.close();
+  }
+  result.persistedCatalogMs = await persistedCatalog(o, logger);
+  return result;
+}
+
+function pushDefined(list: number[], ms: number | undefined): void {
+  if (ms !== undefined) list.push(ms);
+}
+
+async function timeOne(result: SuiteResult, fn: () => Promise<unknown>): Promise<number | undefined> {
+  const t = performance.now();
+  try {
+    await fn();
+    return performance.now() - t;
+  } catch (e) {
+    countError(result, e);
+    return undefined;
+  }
+}
+
+function sumStats(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const c of liveResponseCaches()) for (const [k, v] of Object.entries(c.stats())) out[k] = (out[k] ?? 0) + v;
+  return out;
+}
+
+/** A definition answered from the cache through the session wrapper alone (no operation around it). */
+async function sessionHitLatency(gateway: Gateway, root: string, q: Query): Promise<number[]> {
+  const inner = gateway.context.broker.existing()[0];
+  if (!inner) return [];
+  const session = cacheOf(inner) ? inner : createCachedSession(inner, new ResponseCache({ maxBytes: 8 << 20 }), { store: true });
+  const abs = path.join(root, q.file);
+  await session.syncDocument(abs);
+  const params = { textDocument: { uri: pathToFileURL(abs).href }, position: { line: q.line, character: q.character } };
+  await session.request(DefinitionRequest.type, params);
+  const out: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const t = performance.now();
+    await session.request(DefinitionRequest.type, params);
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+/** Appends a function to one file, times catalog.refresh of it, then restores the file. */
+async function recatalogOne(
+  catalog: { refresh(rel?: string[]): Promise<unknown>; fileSymbols(rel: string): Promise<unknown[]> },
+  root: string,
+  rel: string,
+): Promise<number> {
+  const abs = path.join(root, rel);
+  const original = fs.readFileSync(abs, 'utf8');
+  try {
+    fs.writeFileSync(abs, `${original}\nexport function benchAddedFunction(n: number): number {\n  return n + 1;\n}\n`);
+    const t = performance.now();
+    await catalog.refresh([rel]);
+    return performance.now() - t;
+  } finally {
+    fs.writeFileSync(abs, original);
+    await catalog.refresh([rel]);
+  }
+}
+
+/** A second gateway on the same cache dir: the catalog snapshot is reused (no server round trip per unchanged file). */
+async function persistedCatalog(o: LspgateSuiteOptions, logger: ReturnType<typeof createLogger>): Promise<number | undefined> {
+  const gateway = await Gateway.create({ root: o.root, cacheDir: o.cacheDir, logger, ...(o.serversFiles ? { serversFiles: o.serversFiles } : {}) });
+  try {
+    const ws = await gateway.workspaceFor(undefined);
+    const t = performance.now();
+    await ws.catalog.build();
+    return performance.now() - t;
+  } finally {
+    await gateway.close();
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * `npm run bench -- [--root DIR] [--lang ts|go|py|php] [--queries N] [--reps N] [--json out.json]
+ *                   [--server ID] [--compare ID] [--gen-files N] [--no-gen] [--no-mcp] [--seed N]`
+ *
+ * Without --root: the bundled fixture of the language and, for ts, a generated project of
+ * --gen-files files (default 400, bench/gen-repo.ts). Every workspace is copied to a temp dir first
+ * (node_modules symlinked) because the re-catalog figure edits a file.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { operations } from '../src/operations/registry.js';
+import { generateRepo } from './gen-repo.js';
+import { runLspgateSuite } from './lspgate-suite.js';
+import { runMcpSuite } from './mcp-suite.js';
+import { buildQuerySet, listSourceFiles } from './query-set.js';
+import { loadShippedEntry, packageRoot } from './raw-client.js';
+import { runRawSuite } from './raw-suite.js';
+import { evaluateTargets, renderReport, toJson, type TargetResult, type WorkspaceReport } from './report.js';
+
+const LANG_SERVER: Record<string, { server: string; fixture: string }> = {
+  ts: { server: 'typescript-language-server', fixture: 'fixtures/ts-app' },
+  go: { server: 'gopls', fixture: 'fixtures/go-app' },
+  py: { server: 'pyright', fixture: 'fixtures/py-app' },
+  php: { server: 'intelephense', fixture: 'fixtures/php-app' },
+};
+
+interface Args {
+  root?: string;
+  lang: string;
+  queries: number;
+  reps: number;
+  json: string;
+  server?: string;
+  compare: string[];
+  genFiles: number;
+  gen: boolean;
+  mcp: boolean;
+  seed: number;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7 };
+  for (let i = 0; i < argv.length; i++) {
+    const v = () => {
+      const x = argv[++i];
+      if (x === undefined) throw new Error(`${argv[i - 1]} needs a value`);
+      return x;
+    };
+    switch (argv[i]) {
+      case '--root': a.root = path.resolve(v()); break;
+      case '--lang': a.lang = v(); break;
+      case '--queries': a.queries = Number(v()); break;
+      case '--reps': a.reps = Number(v()); break;
+      case '--json': a.json = path.resolve(v()); break;
+      case '--server': a.server = v(); break;
+      case '--compare': a.compare.push(v()); break;
+      case '--gen-files': a.genFiles = Number(v()); break;
+      case '--no-gen': a.gen = false; break;
+      case '--no-mcp': a.mcp = false; break;
+      case '--seed': a.seed = Number(v()); break;
+      case '--help':
+        process.stdout.write(fs.readFileSync(new URL(import.meta.url)).toString().split('*/')[0]!.replace(/^\/\*\*?/, '') + '\n');
+        process.exit(0);
+      default: throw new Error(`unknown argument ${argv[i]}`);
+    }
+  }
+  if (!LANG_SERVER[a.lang]) throw new Error(`--lang must be one of ${Object.keys(LANG_SERVER).join(', ')}`);
+  return a;
+}
+
+/** A private copy: sources copied, node_modules linked, VCS and build output left out. */
+function copyWorkspace(src: string): string {
+  const dst = fs.mkdtempSync(path.join(os.tmpdir(), `lspgate-bench-${path.basename(src)}-`));
+  for (const d of fs.readdirSync(src, { withFileTypes: true })) {
+    if (d.name === '.git' || d.name === 'dist' || d.name === '.lspgate') continue;
+    const from = path.join(src, d.name);
+    if (d.name === 'node_modules') fs.symlinkSync(from, path.join(dst, d.name));
+    else fs.cpSync(from, path.join(dst, d.name), { recursive: true, dereference: false });
+  }
+  return dst;
+}
+
+/** Makes lspgate pick `serverId` for this workspace (a workspace servers.json override). */
+function preferServer(root: string, serverId: string): void {
+  fs.mkdirSync(path.join(root, '.lspgate'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.lspgate/servers.json'), JSON.stringify({ servers: [{ id: serverId, enabled: true, priority: 100 }] }, null, 2));
+}
+
+async function benchWorkspace(name: string, source: string, a: Args, log: (s: string) => void): Promise<WorkspaceReport> {
+  const root = fs.realpathSync(copyWorkspace(source));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-bench-cache-'));
+  const serverId = a.server ?? LANG_SERVER[a.lang]!.server;
+  if (a.server) preferServer(root, a.server);
+  try {
+    const entry = loadShippedEntry(serverId);
+    const files = listSourceFiles(root, entry);
+    log(`${name}: ${files.length} files, choosing ${a.queries} queries (seed ${a.seed})`);
+    const queries = await buildQuerySet({ root, entry, files, count: a.queries, seed: a.seed, cacheDir: path.join(tmp, 'qs') });
+    if (!queries.length) throw new Error(`${name}: documentSymbol found no function, method or class`);
+    const common = { root, queries, reps: a.reps };
+    log(`${name}: raw ${serverId}`);
+    const raw = await runRawSuite({ ...common, entry, files, cacheDir: path.join(tmp, 'raw'), concurrency: 8 });
+    const rawAlternatives = [];
+    for (const id of a.compare) {
+      log(`${name}: raw ${id}`);
+      rawAlternatives.push(await runRawSuite({ ...common, entry: loadShippedEntry(id), files, cacheDir: path.join(tmp, `raw-${id}`), concurrency: 8 }));
+    }
+    const available = new Set(operations.map((o) => o.name));
+    if (!available.has('get_file_outline')) {
+      log(`${name}: get_file_outline is not in this build: no lspgate columns`);
+      return { name, root: source, files: files.length, queries: queries.length, reps: a.reps, raw, rawAlternatives };
+    }
+    log(`${name}: lspgate in-process`);
+    const lspgate = await runLspgateSuite({ ...common, cacheDir: path.join(tmp, 'lspgate'), available });
+    let mcp;
+    if (a.mcp) {
+      log(`${name}: lspgate over MCP stdio`);
+      mcp = await runMcpSuite({ ...common, cacheDir: path.join(tmp, 'mcp'), available });
+    }
+    return { name, root: source, files: files.length, queries: queries.length, reps: a.reps, raw, rawAlternatives, lspgate, mcp };
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const a = parseArgs(process.argv.slice(2));
+  const log = (s: string) => process.stderr.write(`[bench] ${s}\n`);
+  const targets: { name: string; root: string; cleanup?: () => void }[] = [];
+  if (a.root) targets.push({ name: path.basename(a.root), root: a.root });
+  else {
+    targets.push({ name: LANG_SERVER[a.lang]!.fixture, root: path.join(packageRoot, LANG_SERVER[a.lang]!.fixture) });
+    if (a.lang === 'ts' && a.gen) {
+      const gen = generateRepo({ files: a.genFiles, seed: 42 });
+      targets.push({ name: `generated-${a.genFiles} (bench/gen-repo.ts, seed 42)`, root: gen.root, cleanup: () => fs.rmSync(gen.root, { recursive: true, force: true }) });
+    }
+  }
+  const reports: WorkspaceReport[] = [];
+  const allTargets: TargetResult[] = [];
+  try {
+    for (const t of targets) {
+      const r = await benchWorkspace(t.name, t.root, a, log);
+      reports.push(r);
+      allTargets.push(...evaluateTargets(r));
+    }
+  } finally {
+    for (const t of targets) t.cleanup?.();
+  }
+  process.stdout.write(renderReport(reports, allTargets));
+  const meta = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavg: os.loadavg(), args: a };
+  fs.mkdirSync(path.dirname(a.json), { recursive: true });
+  fs.writeFileSync(a.json, JSON.stringify(toJson(reports, allTargets, meta), null, 2));
+  log(`JSON written to ${a.json}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`[bench] failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);
