@@ -349,10 +349,11 @@ export class Session implements LspSession {
 
   private async requestOnce<R>(method: string, type: RequestType<unknown, R, unknown> | undefined, params: unknown, opts?: RequestOptions): Promise<R> {
     const timeoutMs = opts?.timeoutMs ?? this.entry.timeouts.requestMs;
-    const deadline = Date.now() + timeoutMs;
     if (opts?.signal?.aborted) throw new LspgateError('CANCELLED', `${method} cancelled`);
     this.lastUsed = Date.now();
+    // a (re)start has its own budget (startMs); the request deadline starts once the server runs
     await this.start();
+    const deadline = Date.now() + timeoutMs;
     const release = await this.slots.acquire(deadline - Date.now(), opts?.signal);
     try {
       const gen = this.gen!;
