@@ -1,0 +1,389 @@
+/**
+ * PHP through intelephense 1.18. Its documentSymbol puts the namespace (kind Namespace) as a
+ * sibling before the classes, reports traits as Module, names properties with their `$`, gives
+ * modifiers in `detail` only sometimes, and starts a member's range at its PHPDoc block. So
+ * modifiers, types, PHPDoc and Eloquent facts are read from the source; intelephense supplies the
+ * symbols, their ranges, and definitions (to follow a model's extends chain to Eloquent's Model).
+ */
+import { openSync, readSync, closeSync } from 'node:fs';
+import { DefinitionRequest, SymbolKind as Lsp, type DocumentSymbol, type Location, type LocationLink } from 'vscode-languageserver-protocol';
+import { URI } from 'vscode-uri';
+import { fromLspSymbolKind } from '../catalog/lsp-kind.js';
+import type { Workspace } from '../gateway/types.js';
+import type {
+  ClassDescriptor,
+  FieldDescriptor,
+  FunctionDescriptor,
+  ParamDescriptor,
+  RelationDescriptor,
+  SymbolDescriptor,
+  SymbolKind,
+  SymbolLocation,
+} from '../schema/descriptors.js';
+import { eloquentInfo, MODEL_ROOTS, type EloquentInfo, type ModelMethod } from './php-eloquent.js';
+import {
+  attributesAbove,
+  docBlockAbove,
+  modifiersBefore,
+  parseClassHeader,
+  parsePhpDoc,
+  parsePhpFunctionHeader,
+  phpNamespace,
+  phpUses,
+  propertyInitialiser,
+  resolveGenericArgs,
+  resolvePhpClass,
+} from './php-source.js';
+import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from './types.js';
+
+const TYPE_KINDS: number[] = [Lsp.Class, Lsp.Interface, Lsp.Enum, Lsp.Module, Lsp.Struct];
+const MAX_MODEL_DEPTH = 8;
+
+function location(file: FileContext, s: DocumentSymbol): SymbolLocation {
+  return { file_path: file.relPath, uri: file.uri, start_line: s.range.start.line + 1, end_line: s.range.end.line + 1 };
+}
+
+function bareName(s: DocumentSymbol): string {
+  return s.name.replace(/^\$/, '');
+}
+
+function owner(ctx: SymbolContext): DocumentSymbol | undefined {
+  return [...ctx.parents].reverse().find((p) => TYPE_KINDS.includes(p.kind));
+}
+
+function kindOf(ctx: SymbolContext): SymbolKind {
+  const s = ctx.symbol;
+  switch (s.kind) {
+    case Lsp.Module:
+      // intelephense reports `trait T` as Module.
+      return 'trait';
+    case Lsp.Method:
+      return s.name === '__construct' ? 'constructor' : 'method';
+    case Lsp.Property:
+      return 'property';
+    default:
+      return fromLspSymbolKind(s.kind);
+  }
+}
+
+function ns(file: FileContext): string | undefined {
+  return phpNamespace(file.lines);
+}
+
+function resolver(file: FileContext): (name: string) => string {
+  const uses = phpUses(file.lines);
+  const namespace = ns(file);
+  return (name) => resolvePhpClass(name, uses, namespace);
+}
+
+function fullName(file: FileContext, name: string): string {
+  const namespace = ns(file);
+  return namespace ? `${namespace}\\${name}` : name;
+}
+
+function declLine(file: FileContext, s: DocumentSymbol): string {
+  return (file.lines[s.selectionRange.start.line] ?? '').trim();
+}
+
+function classText(file: FileContext, s: DocumentSymbol): string {
+  return file.lines.slice(s.range.start.line, s.range.end.line + 1).join('\n');
+}
+
+/** Body text of a method: from the `{` after its header to the end of its range. */
+function methodBody(file: FileContext, s: DocumentSymbol): string {
+  const text = file.lines.slice(s.selectionRange.start.line, s.range.end.line + 1).join('\n');
+  const open = text.indexOf('{');
+  return open < 0 ? '' : text.slice(open + 1, text.lastIndexOf('}'));
+}
+
+// ---- Eloquent model detection: follow `extends` through definitions up to a known root. ----
+
+const modelCache = new WeakMap<FileContext, Map<string, Promise<boolean>>>();
+
+function isModel(file: FileContext, cls: DocumentSymbol, depth = 0): Promise<boolean> {
+  let perFile = modelCache.get(file);
+  if (!perFile) modelCache.set(file, (perFile = new Map()));
+  const key = `${cls.name}@${cls.range.start.line}`;
+  let p = perFile.get(key);
+  if (!p) {
+    p = checkModel(file, cls, depth);
+    perFile.set(key, p);
+  }
+  return p;
+}
+
+async function checkModel(file: FileContext, cls: DocumentSymbol, depth: number): Promise<boolean> {
+  if (cls.kind !== Lsp.Class || depth > MAX_MODEL_DEPTH) return false;
+  const header = parseClassHeader(declLine(file, cls));
+  const parent = header?.extends[0];
+  if (!parent) return false;
+  if (MODEL_ROOTS.has(resolver(file)(parent))) return true;
+  const line = file.lines[cls.selectionRange.start.line] ?? '';
+  const at = line.indexOf(parent, line.indexOf('extends'));
+  if (at < 0) return false;
+  const def = await file.session.request(DefinitionRequest.type, {
+    textDocument: { uri: file.uri },
+    position: { line: cls.selectionRange.start.line, character: at + parent.length - 1 },
+  });
+  const target = firstLocation(def);
+  if (!target) return false;
+  const targetFile = URI.parse(target.uri).fsPath;
+  // Outside the workspace (vendor elsewhere): the definition is not readable, so the chain stops.
+  let other: FileContext;
+  try {
+    other = targetFile === file.absPath ? file : await file.loadFile(targetFile);
+  } catch {
+    return false;
+  }
+  const parentName = parent.split('\\').pop()!;
+  const sym = other.symbols.find((s) => s.kind === Lsp.Class && s.name === parentName);
+  if (!sym) return false;
+  if (MODEL_ROOTS.has(fullName(other, parentName))) return true;
+  return isModel(other, sym, depth + 1);
+}
+
+function firstLocation(def: Location | Location[] | LocationLink[] | null): { uri: string } | undefined {
+  if (!def) return undefined;
+  const first = Array.isArray(def) ? def[0] : def;
+  if (!first) return undefined;
+  return 'targetUri' in first ? { uri: first.targetUri } : { uri: first.uri };
+}
+
+function modelMethods(file: FileContext, cls: DocumentSymbol): ModelMethod[] {
+  return (cls.children ?? [])
+    .filter((c) => c.kind === Lsp.Method)
+    .map((c) => {
+      const h = parsePhpFunctionHeader(file.lines, c.selectionRange.start.line);
+      return {
+        name: c.name,
+        body: methodBody(file, c),
+        ...(h?.returnType ? { returnType: h.returnType } : {}),
+        attributes: attributesAbove(file.lines, c.selectionRange.start.line).map((a) => resolver(file)(a)),
+      };
+    });
+}
+
+async function modelInfo(file: FileContext, cls: DocumentSymbol): Promise<EloquentInfo | undefined> {
+  if (!(await isModel(file, cls))) return undefined;
+  return eloquentInfo(cls.name, classText(file, cls), modelMethods(file, cls), resolver(file));
+}
+
+// ---- Functions ----
+
+async function functionDescriptor(ctx: SymbolContext): Promise<FunctionDescriptor> {
+  const { file, symbol } = ctx;
+  const line = symbol.selectionRange.start.line;
+  const header = parsePhpFunctionHeader(file.lines, line);
+  const doc = parsePhpDoc(docBlockAbove(file.lines, line));
+  const cls = owner(ctx);
+  const uses = phpUses(file.lines);
+  const namespace = ns(file);
+  const model = cls ? await modelInfo(file, cls) : undefined;
+  const params: ParamDescriptor[] = (header?.params ?? []).map((p) => {
+    const d = doc.params.get(p.name);
+    const type = p.type ?? d?.type;
+    const out: ParamDescriptor = { name: p.name };
+    if (type) out.type = type;
+    if (p.default !== undefined) Object.assign(out, { default: p.default, optional: true });
+    if (p.variadic) out.variadic = true;
+    if (d?.description) out.description = d.description;
+    return out;
+  });
+  let retType = header?.returnType;
+  // PHPDoc refines a hint (`@return BelongsToMany<Role>` over `: BelongsToMany`) or stands in for a missing one.
+  if (doc.returns && (!retType || /[<{[]/.test(doc.returns.type))) retType = resolveGenericArgs(doc.returns.type, uses, namespace);
+  const relType = model?.relationTypes.get(symbol.name);
+  if (relType) retType = relType;
+  const mods = header?.modifiers ?? modifiersBefore(declLine(file, symbol), symbol.name);
+  const isInterface = cls?.kind === Lsp.Interface;
+  const special = model?.methodKinds.get(symbol.name);
+  const kind: FunctionDescriptor['kind'] = symbol.name === '__construct' ? 'constructor' : special ?? (cls ? 'method' : 'function');
+  const attrs = attributesAbove(file.lines, line);
+  const tags = [...attrs];
+  if (relType) tags.push('relation');
+  const d: FunctionDescriptor = {
+    language: 'php',
+    kind,
+    name: symbol.name,
+    ...(namespace ? { namespace } : {}),
+    ...(cls ? { receiver: cls.name } : {}),
+    signature: header?.text ?? declLine(file, symbol).replace(/\s*\{\s*$/, ''),
+    ...(doc.summary ? { description: doc.summary } : {}),
+    location: location(file, symbol),
+    ...(params.length ? { parameters: params } : {}),
+    ...(retType ? { returns: [{ type: retType, ...(doc.returns?.description ? { description: doc.returns.description } : {}) }] } : {}),
+    visibility: mods.find((m) => m === 'public' || m === 'protected' || m === 'private') ?? 'public',
+    ...(mods.includes('static') ? { is_static: true } : {}),
+    ...(mods.includes('abstract') || isInterface ? { is_abstract: true } : {}),
+    ...(mods.includes('final') ? { is_final: true } : {}),
+    ...(tags.length ? { tags } : {}),
+    metadata: { full_name: cls ? `${fullName(file, cls.name)}::${symbol.name}` : fullName(file, symbol.name) },
+  };
+  return d;
+}
+
+// ---- Classes ----
+
+function fieldOf(file: FileContext, s: DocumentSymbol): FieldDescriptor {
+  const line = declLine(file, s);
+  const name = bareName(s);
+  const mods = modifiersBefore(line, s.kind === Lsp.Property ? `$${name}` : name);
+  const doc = parsePhpDoc(docBlockAbove(file.lines, s.selectionRange.start.line));
+  const tags: string[] = [];
+  let type: string | undefined;
+  let initAt = -1;
+  const text = file.lines.slice(s.selectionRange.start.line, s.range.end.line + 1).join('\n');
+  if (s.kind === Lsp.Property) {
+    const hint = new RegExp(String.raw`(?:public|protected|private|static|readonly|var)\s+([?\w\\|&]+)\s+\$${name}\b`).exec(line)?.[1];
+    type = hint && !['public', 'protected', 'private', 'static', 'readonly', 'var'].includes(hint) ? hint : doc.var;
+    initAt = propertyInitialiser(text, name);
+  } else {
+    tags.push(s.kind === Lsp.EnumMember ? 'case' : 'constant');
+    const eq = text.indexOf('=');
+    initAt = eq < 0 ? -1 : eq + 1;
+  }
+  const raw = initAt < 0 ? undefined : text.slice(initAt, text.indexOf(';', initAt) < 0 ? undefined : text.indexOf(';', initAt));
+  const def = raw?.replace(/\s+/g, ' ').trim();
+  const isConst = s.kind !== Lsp.Property;
+  return {
+    name,
+    ...(type ? { type } : {}),
+    ...(doc.summary ? { description: doc.summary } : {}),
+    visibility: mods.find((m) => m === 'public' || m === 'protected' || m === 'private') ?? 'public',
+    ...(mods.includes('static') || isConst ? { is_static: true } : {}),
+    ...(mods.includes('readonly') || isConst ? { is_readonly: true } : {}),
+    ...(def ? { default: def.length > 200 ? `${def.slice(0, 197)}...` : def } : {}),
+    location: location(file, s),
+    ...(tags.length ? { tags } : {}),
+  };
+}
+
+/** `use HasSlug, Other;` statements inside a class body (trait uses). */
+function traitUses(file: FileContext, cls: DocumentSymbol): string[] {
+  const out: string[] = [];
+  for (let l = cls.selectionRange.start.line + 1; l < cls.range.end.line; l++) {
+    const m = /^\s*use\s+([\w\\,\s]+?)\s*[;{]/.exec(file.lines[l] ?? '');
+    if (m) out.push(...m[1]!.split(',').map((x) => x.trim()).filter(Boolean));
+    if (/\bfunction\b/.test(file.lines[l] ?? '')) break;
+  }
+  return out;
+}
+
+function classKind(s: DocumentSymbol): ClassDescriptor['kind'] {
+  switch (s.kind) {
+    case Lsp.Interface:
+      return 'interface';
+    case Lsp.Module:
+      return 'trait';
+    case Lsp.Enum:
+      return 'enum';
+    default:
+      return 'class';
+  }
+}
+
+async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
+  const { file, symbol } = ctx;
+  const resolve = resolver(file);
+  const headerLine = declLine(file, symbol).replace(/\s*\{.*$/, '');
+  const header = parseClassHeader(headerLine);
+  const doc = parsePhpDoc(docBlockAbove(file.lines, symbol.selectionRange.start.line));
+  const namespace = ns(file);
+  const fields: FieldDescriptor[] = [];
+  const methods: FunctionDescriptor[] = [];
+  const parents = [...ctx.parents, symbol];
+  for (const c of symbol.children ?? []) {
+    if (c.kind === Lsp.Method || c.kind === Lsp.Constructor) methods.push(await functionDescriptor({ file, symbol: c, parents }));
+    else if (c.kind === Lsp.Property || c.kind === Lsp.Constant || c.kind === Lsp.EnumMember) fields.push(fieldOf(file, c));
+  }
+  const rel = (type: string, name: string): RelationDescriptor => ({ type, target: name.split('\\').pop()!, target_full_name: resolve(name) });
+  const relations: RelationDescriptor[] = [
+    ...(header?.extends ?? []).map((n) => rel('extends', n)),
+    ...(header?.implements ?? []).map((n) => rel('implements', n)),
+    ...traitUses(file, symbol).map((n) => rel('uses', n)),
+  ];
+  const model = await modelInfo(file, symbol);
+  if (model) relations.push(...model.relations);
+  const d: ClassDescriptor = {
+    language: 'php',
+    kind: model ? 'model' : classKind(symbol),
+    name: symbol.name,
+    ...(namespace ? { namespace } : {}),
+    full_name: fullName(file, symbol.name),
+    signature: headerLine,
+    ...(doc.summary ? { description: doc.summary } : {}),
+    location: location(file, symbol),
+    ...(fields.length ? { fields } : {}),
+    ...(methods.length ? { methods } : {}),
+    ...(relations.length ? { relations } : {}),
+  };
+  if (model) {
+    d.table = model.table;
+    for (const k of ['fillable', 'hidden', 'visible', 'appends', 'casts', 'scopes', 'attributes'] as const) {
+      if (model[k] !== undefined) Object.assign(d, { [k]: model[k] });
+    }
+  }
+  const tags = header?.modifiers ?? [];
+  if (model) tags.push('eloquent');
+  if (tags.length) d.tags = tags;
+  return d;
+}
+
+function symbolDescriptor(ctx: SymbolContext): SymbolDescriptor {
+  const { file, symbol } = ctx;
+  const namespace = ns(file);
+  const doc = parsePhpDoc(docBlockAbove(file.lines, symbol.selectionRange.start.line));
+  const line = declLine(file, symbol).replace(/\s*\{.*$/, '');
+  const mods = modifiersBefore(line, symbol.name).filter((m) => m !== 'const' && m !== 'var');
+  return {
+    language: 'php',
+    kind: kindOf(ctx),
+    name: bareName(symbol),
+    ...(namespace ? { namespace } : {}),
+    signature: line,
+    ...(doc.summary ? { description: doc.summary } : {}),
+    location: location(file, symbol),
+    ...(mods.length ? { tags: mods } : {}),
+  };
+}
+
+function isExported(ctx: SymbolContext): boolean {
+  if (ctx.symbol.kind === Lsp.Namespace) return false;
+  // PHP has no module privacy: every top-level declaration of a namespace is part of it.
+  return ctx.parents.every((p) => p.kind === Lsp.Namespace);
+}
+
+function namespaceOfFile(abs: string): string | undefined {
+  const fd = openSync(abs, 'r');
+  try {
+    const buf = Buffer.alloc(8192);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return phpNamespace(buf.subarray(0, n).toString('utf8').split('\n'));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Files whose `namespace` clause is the one named (`App\Models`, `App/Models`, `\App\Models`). */
+async function packageFiles(_workspace: Workspace, name: string, candidates: string[]): Promise<string[] | undefined> {
+  const wanted = name.trim().replace(/[/.]/g, '\\').replace(/^\\+|\\+$/g, '');
+  const out = candidates.filter((abs) => /\.(php|phtml)$/.test(abs) && namespaceOfFile(abs) === wanted);
+  return out.length ? out.sort() : undefined;
+}
+
+export const phpAdapter: LanguageAdapter = {
+  name: 'php',
+  language: () => 'php',
+  packageOf(file: FileContext): PackageInfo {
+    const namespace = ns(file);
+    return namespace ? { namespace } : {};
+  },
+  symbolKind: kindOf,
+  symbolDescriptor,
+  classDescriptor,
+  functionDescriptor,
+  isExported,
+  packageFiles,
+};
+
+export default phpAdapter;

@@ -1,0 +1,141 @@
+// Reads fixtures/php-app sources (written for these tests) and PHPDoc strings as intelephense shows them.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { phpStringList, phpStringMap, readPhpValue } from '../../src/adapters/php-array-reader.js';
+import { eloquentInfo, relationCall } from '../../src/adapters/php-eloquent.js';
+import {
+  attributesAbove,
+  docBlockAbove,
+  inferTableName,
+  parseClassHeader,
+  parsePhpDoc,
+  parsePhpFunctionHeader,
+  phpUses,
+  resolveGenericArgs,
+  resolvePhpClass,
+} from '../../src/adapters/php-source.js';
+
+const fixture = (rel: string) => readFileSync(path.join(__dirname, '../../fixtures/php-app', rel), 'utf8');
+
+describe('PHP array reader', () => {
+  it('reads lists, maps, comments, trailing commas, ::class and array()', () => {
+    const src = `[\n  'password', // hidden\n  "remember_token",\n  /* x */ 'a' => X::class, 'n' => 3, 'f' => fn ($x) => [$x, 1],\n]`;
+    const v = readPhpValue(src, 0);
+    expect(phpStringList(v)).toEqual(['password', 'remember_token', 'a', 'n', 'f']);
+    expect(phpStringMap(v)).toEqual({ a: 'X::class', n: '3', f: 'fn ($x) => [$x, 1]' });
+    expect(phpStringList(readPhpValue("array('a', 'b\\'c')", 0))).toEqual(['a', "b'c"]);
+    expect(readPhpValue("  'users';", 0)).toBe('users');
+  });
+});
+
+describe('PHP source helpers', () => {
+  it('uses, name resolution, generic arguments', () => {
+    const lines = fixture('app/Models/User.php').split('\n');
+    const uses = phpUses(lines);
+    expect(uses.get('Builder')).toBe('Illuminate\\Database\\Eloquent\\Builder');
+    expect(uses.get('HasSlug')).toBe('App\\Traits\\HasSlug');
+    expect(uses.has('HasSlug;')).toBe(false);
+    expect(resolvePhpClass('Role', uses, 'App\\Models')).toBe('App\\Models\\Role');
+    expect(resolvePhpClass('\\Foo\\Bar', uses, 'App\\Models')).toBe('Foo\\Bar');
+    expect(resolvePhpClass('string', uses, 'App\\Models')).toBe('string');
+    expect(resolveGenericArgs('BelongsToMany<Role>', uses, 'App\\Models')).toBe('BelongsToMany<App\\Models\\Role>');
+    expect(phpUses(['<?php', 'use A\\B\\{C, D as E};', 'use function f;', 'class X {', 'use T;'])).toEqual(
+      new Map([
+        ['C', 'A\\B\\C'],
+        ['E', 'A\\B\\D'],
+      ]),
+    );
+  });
+
+  it('PHPDoc, headers, attributes, class headers', () => {
+    const doc = parsePhpDoc(
+      '    /**\n     * Upper-cases the first letter of every word.\n     *\n     * @param string $text the text to format\n     * @param int $limit maximum length, 0 for none\n     * @return array<string, int> the result\n     */',
+    );
+    expect(doc.summary).toBe('Upper-cases the first letter of every word.');
+    expect([...doc.params]).toEqual([
+      ['text', { type: 'string', description: 'the text to format' }],
+      ['limit', { type: 'int', description: 'maximum length, 0 for none' }],
+    ]);
+    expect(doc.returns).toEqual({ type: 'array<string, int>', description: 'the result' });
+    expect(parsePhpDoc('/** @var int */').var).toBe('int');
+    const lines = ['    #[Scope]', '    protected function verified(Builder $query,', '        int &$n = 0, string ...$rest', '    ): void', '    {'];
+    expect(attributesAbove(lines, 1)).toEqual(['Scope']);
+    expect(docBlockAbove(lines, 1)).toBeUndefined();
+    expect(parsePhpFunctionHeader(lines, 1)).toEqual({
+      modifiers: ['protected'],
+      name: 'verified',
+      params: [
+        { name: 'query', type: 'Builder' },
+        { name: 'n', type: 'int', default: '0', optional: true, byRef: true },
+        { name: 'rest', type: 'string', variadic: true },
+      ],
+      returnType: 'void',
+      text: 'protected function verified(Builder $query, int &$n = 0, string ...$rest): void',
+    });
+    expect(parsePhpFunctionHeader(['public function __construct(private Formatter $formatter)', '{'], 0)?.params).toEqual([
+      { name: 'formatter', type: 'Formatter', promoted: 'private' },
+    ]);
+    expect(parseClassHeader('final class User extends BaseModel implements Greets, Other')).toEqual({
+      modifiers: ['final'],
+      kind: 'class',
+      name: 'User',
+      extends: ['BaseModel'],
+      implements: ['Greets', 'Other'],
+    });
+    expect(parseClassHeader('enum Status: string')?.kind).toBe('enum');
+  });
+
+  it('infers Eloquent table names', () => {
+    expect(inferTableName('User')).toBe('users');
+    expect(inferTableName('UserProfile')).toBe('user_profiles');
+    expect(inferTableName('TeamMember')).toBe('team_members');
+    expect(inferTableName('Category')).toBe('categories');
+    expect(inferTableName('Address')).toBe('addresses');
+    expect(inferTableName('Person')).toBe('people');
+  });
+});
+
+describe('eloquentInfo on the fixture User model', () => {
+  it('reads arrays, casts() method, scopes, accessors, mutators and relations', () => {
+    const text = fixture('app/Models/User.php');
+    const lines = text.split('\n');
+    const uses = phpUses(lines);
+    const methods = [...text.matchAll(/(#\[Scope\]\s*)?(?:public|protected) function (\w+)\(([^)]*)\)(?::\s*([\w\\]+))?\s*\{([\s\S]*?)\n    \}/g)].map((m) => ({
+      name: m[2]!,
+      body: m[5]!,
+      ...(m[4] ? { returnType: m[4] } : {}),
+      attributes: m[1] ? ['Illuminate\\Database\\Eloquent\\Attributes\\Scope'] : [],
+    }));
+    const info = eloquentInfo('User', text, methods, (n) => resolvePhpClass(n, uses, 'App\\Models'));
+    expect(info.table).toBe('users');
+    expect(info.fillable).toEqual(['name', 'email', 'password']);
+    expect(info.hidden).toEqual(['password', 'remember_token']);
+    expect(info.appends).toEqual(['full_name']);
+    expect(info.visible).toBeUndefined();
+    expect(info.casts).toEqual({ email_verified_at: 'datetime', is_admin: 'boolean', settings: 'array' });
+    expect(info.scopes).toEqual(['active', 'verified']);
+    expect(info.attributes).toEqual(['full_name', 'first_name']);
+    expect(Object.fromEntries(info.methodKinds)).toEqual({
+      scopeActive: 'scope',
+      verified: 'scope',
+      getFullNameAttribute: 'accessor',
+      setPasswordAttribute: 'mutator',
+      firstName: 'accessor',
+    });
+    expect(info.relations).toEqual([
+      { type: 'hasMany', target: 'Post', target_full_name: 'App\\Models\\Post', method: 'posts' },
+      { type: 'belongsToMany', target: 'Role', target_full_name: 'App\\Models\\Role', method: 'roles' },
+      { type: 'hasOne', target: 'Profile', target_full_name: 'App\\Models\\Profile', method: 'profile' },
+      { type: 'hasManyThrough', target: 'Comment', target_full_name: 'App\\Models\\Comment', method: 'comments' },
+    ]);
+    expect(info.relationTypes.get('roles')).toBe('BelongsToMany<App\\Models\\Role>');
+  });
+
+  it('explicit table, $casts property, morphTo', () => {
+    expect(eloquentInfo('Profile', fixture('app/Models/Profile.php'), [], (n) => n).table).toBe('user_profiles');
+    expect(eloquentInfo('Post', fixture('app/Models/Post.php'), [], (n) => n).casts).toEqual({ published_at: 'datetime', meta: 'json' });
+    expect(relationCall('return $this->morphTo();')).toEqual({ type: 'morphTo' });
+    expect(relationCall("return $this->belongsTo('App\\\\Models\\\\User', 'user_id');")).toEqual({ type: 'belongsTo', target: 'App\\Models\\User' });
+  });
+});
