@@ -106,10 +106,16 @@ export class CachedSession implements LspSession {
     }
     const generation = this.inner.generation;
     const ready = this.inner.state === 'ready';
-    if (!ready || !this.store) this.cache.noteBypass();
+    if (!ready) {
+      // Not ready (starting, indexing, crashed): the server is asked. A crashed session restarts on
+      // this request with a new generation; a stored answer of the old one must not stand in for it.
+      this.cache.noteBypass();
+      return this.inner.request(type, params, opts);
+    }
+    if (!this.store) this.cache.noteBypass();
     // Never cache an answer given while indexing (tsserver answers from its syntax-only server
     // before the project is loaded: 7 same-file references instead of 98, NOTES.md).
-    const storable = () => this.store && ready && this.inner.state === 'ready' && this.inner.generation === generation;
+    const storable = () => this.store && this.inner.state === 'ready' && this.inner.generation === generation;
     const fetch = (signal: AbortSignal) => this.inner.request(type, params, { ...opts, signal });
     return this.cache.getOrFetch(key, storable, fetch, opts?.signal);
   }
