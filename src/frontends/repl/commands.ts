@@ -7,6 +7,7 @@ import { toLspgateError, LspgateError } from '../../errors/errors.js';
 import type { Gateway } from '../../gateway/gateway.js';
 import type { LspSession } from '../../lsp/types.js';
 import type { Operation } from '../../operations/types.js';
+import { resolveInWorkspace } from '../../util/paths.js';
 import { describeFields, inputFields } from '../input-fields.js';
 import { splitWords, wordsToInput } from '../words.js';
 import type { TraceTap } from './trace.js';
@@ -125,12 +126,26 @@ async function rawRequest(gateway: Gateway, args: string): Promise<string> {
       }
     }
     const session = await sessionOf(gateway, serverId);
+    params = await openNamedDocument(gateway, session, params);
     const started = performance.now();
     const reply = await session.requestRaw(method, params);
     return `${JSON.stringify(reply, null, 2)}\n(${(performance.now() - started).toFixed(1)} ms from ${serverId} @ ${session.root})`;
   } catch (e) {
     return formatError(e);
   }
+}
+
+/**
+ * Convenience for people: `"textDocument": {"uri": "src/app.ts"}` names a workspace file; it is
+ * resolved like every caller path, opened (didOpen) so servers like tsserver have a project, and
+ * replaced by its file URI. A real `file:` URI is passed through untouched.
+ */
+async function openNamedDocument(gateway: Gateway, session: LspSession, params: unknown): Promise<unknown> {
+  const td = (params as { textDocument?: { uri?: unknown } } | null)?.textDocument;
+  if (!td || typeof td.uri !== 'string' || /^[a-z][a-z0-9+.-]*:/i.test(td.uri)) return params;
+  const abs = resolveInWorkspace(gateway.defaultRoot, td.uri, { expect: 'file' });
+  const doc = await session.syncDocument(abs);
+  return { ...(params as object), textDocument: { ...td, uri: doc.uri } };
 }
 
 /** An existing session of that server under the default root, else one started at the default root. */

@@ -122,8 +122,11 @@ export function startRepl(gateway: Gateway, opts: ReplOptions): ReplHandle {
 
   const closed = new Promise<void>((resolve) => {
     server.once('exit', () => {
-      trace.off();
-      void queue.then(() => resolve());
+      // Piped stdin reaches EOF long before queued commands finish: let them run (and trace) first.
+      void queue.then(() => {
+        trace.off();
+        resolve();
+      });
     });
   });
   return { server, closed };
