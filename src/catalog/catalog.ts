@@ -37,6 +37,7 @@ export class WorkspaceCatalog implements Catalog {
   readonly snapshotFile: string;
   /** Symbols (id → content hash) as of the last load or build: detect_drift's reference. */
   baseline = new Map<string, string>();
+  baselineAt: string | undefined;
   skipped: Partial<Record<SkipReason, number>> = {};
   limitsHit: LimitHit[] = [];
   private options: CatalogOptions = {};
@@ -70,6 +71,11 @@ export class WorkspaceCatalog implements Catalog {
     const same = JSON.stringify(opts.extraIgnore ?? []) === JSON.stringify(this.options.extraIgnore ?? []) && !!opts.followSymlinks === !!this.options.followSymlinks;
     this.options = { ...this.options, ...opts };
     if (!same) this.filter = this.makeFilter();
+  }
+
+  /** Patterns index_folder added (search_text walks with them too). */
+  get extraIgnore(): string[] {
+    return this.options.extraIgnore ?? [];
   }
 
   extensions(): Set<string> {
@@ -120,7 +126,7 @@ export class WorkspaceCatalog implements Catalog {
       );
       this.gitHead = await readGitHead(this.root);
       this.indexedAt = new Date().toISOString();
-      if (this.baseline.size === 0) this.baseline = this.currentHashes();
+      if (this.baseline.size === 0) this.setBaseline();
       this.saveNow();
       if (this.options.watch !== false) this.startWatching(walk.directories);
     } finally {
@@ -143,7 +149,12 @@ export class WorkspaceCatalog implements Catalog {
     for (const [rel, entry] of Object.entries(snap.files)) this.index.setFile(rel, entry);
     this.indexedAt = snap.indexed_at;
     this.gitHead = snap.git_head;
+    this.setBaseline(snap.indexed_at);
+  }
+
+  setBaseline(at = new Date().toISOString()): void {
     this.baseline = this.currentHashes();
+    this.baselineAt = at;
   }
 
   currentHashes(): Map<string, string> {
@@ -299,6 +310,40 @@ export class WorkspaceCatalog implements Catalog {
     return this.index.byId(rel === file ? symbolId : rel + symbolId.slice(file.length));
   }
 
+  /** The cataloged symbol without a freshness check (get_symbol's verify compares it to the disk). */
+  async peek(symbolId: string): Promise<CatalogSymbol | undefined> {
+    await this.ensureBuilt();
+    return this.index.byId(symbolId);
+  }
+
+  /** Re-catalogs any of `files` that changed on disk; true when one did. */
+  async freshen(files: Iterable<string>): Promise<boolean> {
+    let changed = false;
+    for (const rel of new Set(files)) {
+      const before = this.index.files.get(rel);
+      await this.ensureFresh(rel);
+      if (this.index.files.get(rel) !== before) changed = true;
+    }
+    return changed;
+  }
+
+  /** Symbols added, removed and modified (by content hash) since the baseline; `reset` moves it. */
+  async drift(reset = false): Promise<{ added: string[]; removed: string[]; modified: string[]; since: string | undefined }> {
+    await this.refresh();
+    const now = this.currentHashes();
+    const added: string[] = [];
+    const modified: string[] = [];
+    for (const [id, hash] of now) {
+      const before = this.baseline.get(id);
+      if (before === undefined) added.push(id);
+      else if (before !== hash) modified.push(id);
+    }
+    const removed = [...this.baseline.keys()].filter((id) => !now.has(id));
+    const since = this.baselineAt;
+    if (reset) this.setBaseline();
+    return { added: added.sort(), removed: removed.sort(), modified: modified.sort(), since };
+  }
+
   async all(): Promise<CatalogSymbol[]> {
     await this.ensureBuilt();
     return [...this.index.files.keys()].sort().flatMap((rel) => [...this.index.files.get(rel)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
@@ -340,6 +385,7 @@ export class WorkspaceCatalog implements Catalog {
     this.index.clear();
     this.errors.clear();
     this.baseline = new Map();
+    this.baselineAt = undefined;
     this.state = 'empty';
     this.indexedAt = undefined;
     if (this.saveTimer) clearTimeout(this.saveTimer);

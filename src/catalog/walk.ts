@@ -59,7 +59,7 @@ export async function walkWorkspace(root: string, opts: WalkOptions, filter = ne
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const ent of entries) {
       let abs = path.join(dir, ent.name);
-      const rel = toRelative(root, abs);
+      let rel = toRelative(root, abs);
       let isDir = ent.isDirectory();
       if (ent.isSymbolicLink()) {
         if (!opts.followSymlinks) {
@@ -79,6 +79,7 @@ export async function walkWorkspace(root: string, opts: WalkOptions, filter = ne
           continue;
         }
         abs = real;
+        rel = toRelative(root, real);
         isDir = (await stat(real)).isDirectory();
       } else if (!isDir && !ent.isFile()) continue;
       if (isDir) {

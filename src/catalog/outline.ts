@@ -1,0 +1,83 @@
+/**
+ * Repository structure from the catalog: get_repo_outline (directories, languages, symbol kinds)
+ * and get_file_tree (nested tree with language and symbol count per file).
+ */
+import type { FileEntry } from './store.js';
+
+export interface RepoOutline {
+  files: number;
+  symbols: number;
+  directories: { path: string; files: number; symbols: number }[];
+  languages: Record<string, number>;
+  symbol_kinds: Record<string, number>;
+}
+
+export function repoOutline(files: Map<string, FileEntry>, depth: number): RepoOutline {
+  const dirs = new Map<string, { files: number; symbols: number }>();
+  const languages: Record<string, number> = {};
+  const kinds: Record<string, number> = {};
+  let symbols = 0;
+  for (const [rel, entry] of files) {
+    const parts = rel.split('/').slice(0, -1);
+    const dir = parts.slice(0, depth).join('/') || '.';
+    const d = dirs.get(dir) ?? { files: 0, symbols: 0 };
+    d.files++;
+    d.symbols += entry.symbols.length;
+    dirs.set(dir, d);
+    languages[entry.language] = (languages[entry.language] ?? 0) + 1;
+    for (const s of entry.symbols) kinds[s.kind] = (kinds[s.kind] ?? 0) + 1;
+    symbols += entry.symbols.length;
+  }
+  return {
+    files: files.size,
+    symbols,
+    directories: [...dirs].map(([path, d]) => ({ path, ...d })).sort((a, b) => a.path.localeCompare(b.path)),
+    languages: sortRecord(languages),
+    symbol_kinds: sortRecord(kinds),
+  };
+}
+
+function sortRecord(r: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(r).sort(([a, x], [b, y]) => y - x || a.localeCompare(b)));
+}
+
+export interface TreeNode {
+  name: string;
+  path: string;
+  type: 'directory' | 'file';
+  language?: string;
+  symbols?: number;
+  /** Directories: files below (all depths). */
+  files?: number;
+  children?: TreeNode[];
+}
+
+/** Nested tree of the cataloged files under `prefix` (a directory, '' = root), `depth` levels deep. */
+export function fileTree(files: Map<string, FileEntry>, prefix: string, depth: number): TreeNode {
+  const root: TreeNode = { name: prefix.split('/').pop() || '.', path: prefix || '.', type: 'directory', files: 0, symbols: 0, children: [] };
+  for (const [rel, entry] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+    if (prefix && !rel.startsWith(prefix + '/') && rel !== prefix) continue;
+    const parts = (prefix ? rel.slice(prefix.length + 1) : rel).split('/');
+    let node = root;
+    node.files!++;
+    node.symbols! += entry.symbols.length;
+    for (let i = 0; i < parts.length - 1; i++) {
+      if (i >= depth - 1) break;
+      const p = (prefix ? prefix + '/' : '') + parts.slice(0, i + 1).join('/');
+      let child = node.children!.find((c) => c.path === p);
+      if (!child) node.children!.push((child = { name: parts[i]!, path: p, type: 'directory', files: 0, symbols: 0, children: [] }));
+      node = child;
+      node.files!++;
+      node.symbols! += entry.symbols.length;
+    }
+    if (parts.length - 1 < depth) node.children!.push({ name: parts[parts.length - 1]!, path: rel, type: 'file', language: entry.language, symbols: entry.symbols.length });
+  }
+  prune(root);
+  return root;
+}
+
+function prune(node: TreeNode): void {
+  if (!node.children) return;
+  if (node.children.length === 0) delete node.children;
+  else node.children.forEach(prune);
+}

@@ -1,0 +1,63 @@
+/**
+ * search_symbols ranking over name (exact > prefix > substring > fuzzy), qualified name,
+ * signature, summary and docstring. Every word of the query must match somewhere.
+ */
+import type { CatalogSymbol } from './types.js';
+
+const KIND_WEIGHT: Record<string, number> = { class: 3, interface: 3, struct: 3, trait: 3, type: 2, enum: 2, function: 2, method: 2, constructor: 1 };
+
+export interface RankedSymbol {
+  symbol: CatalogSymbol;
+  score: number;
+}
+
+export function rankSymbols(symbols: Iterable<CatalogSymbol>, query: string): RankedSymbol[] {
+  const q = query.trim();
+  const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+  const out: RankedSymbol[] = [];
+  for (const s of symbols) {
+    let total = 0;
+    let all = true;
+    for (const w of words.length > 1 ? words : [q]) {
+      const score = scoreWord(s, w);
+      if (score === 0) {
+        all = false;
+        break;
+      }
+      total += score;
+    }
+    if (all && total > 0) out.push({ symbol: s, score: total + (KIND_WEIGHT[s.kind] ?? 0) });
+  }
+  return out.sort(
+    (a, b) =>
+      b.score - a.score ||
+      a.symbol.name.length - b.symbol.name.length ||
+      a.symbol.file.localeCompare(b.symbol.file) ||
+      a.symbol.line - b.symbol.line,
+  );
+}
+
+function scoreWord(s: CatalogSymbol, word: string): number {
+  const w = word.toLowerCase();
+  const name = s.name.toLowerCase();
+  let score = 0;
+  if (s.name === word) score = 100;
+  else if (name === w) score = 90;
+  else if (name.startsWith(w)) score = 70;
+  else if (name.includes(w)) score = 50;
+  else if (isSubsequence(w, name)) score = 20;
+  const qn = s.qualified_name.toLowerCase();
+  if (w.length > 0 && qn !== name && (qn === w || qn.endsWith(w))) score = Math.max(score, 95);
+  else if (qn.includes(w)) score = Math.max(score, 40);
+  if (s.signature.toLowerCase().includes(w)) score += 15;
+  if (s.summary.toLowerCase().includes(w)) score += 10;
+  if (s.docstring?.toLowerCase().includes(w)) score += 5;
+  return score;
+}
+
+function isSubsequence(needle: string, hay: string): boolean {
+  if (needle.length < 2 || needle.length > hay.length) return false;
+  let i = 0;
+  for (const c of hay) if (c === needle[i] && ++i === needle.length) return true;
+  return false;
+}

@@ -1,0 +1,316 @@
+/**
+ * Repository intelligence (issue 4): opening workspaces (index_folder, index_repo), listing and
+ * invalidating them, refresh, structure (get_repo_outline, get_file_tree) and detect_drift.
+ * Symbol retrieval and search live in search.ts. Handlers are thin: the catalog does the work.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { catalogOf, type WorkspaceCatalog } from '../../catalog/catalog.js';
+import { fileTree, repoOutline, type TreeNode } from '../../catalog/outline.js';
+import { cloneRepo } from '../../catalog/repo-clone.js';
+import { LspgateError } from '../../errors/errors.js';
+import type { Workspace } from '../../gateway/types.js';
+import { withMeta } from '../../schema/meta.js';
+import { resolveInWorkspace, toRelative } from '../../util/paths.js';
+import type { MetaCollector } from '../meta-collector.js';
+import { defineOperation, type Operation, type OperationContext } from '../types.js';
+
+const FileErrorSchema = z.object({ file: z.string(), code: z.string(), message: z.string() });
+const CountsSchema = z.record(z.string(), z.number());
+
+const IndexResultShape = {
+  workspace: z.string().describe('Workspace id: pass it as `workspace` to every other operation'),
+  root: z.string(),
+  state: z.enum(['empty', 'building', 'ready', 'partial']),
+  files: z.number().int(),
+  symbols: z.number().int(),
+  languages: CountsSchema.describe('Files per language'),
+  skipped: CountsSchema.describe('Files and directories left out, per reason (skip_pattern, gitignore, secret, binary, too_large, ...)'),
+  errors: z.array(FileErrorSchema).describe('Files that could not be cataloged, with the error code'),
+  duration_ms: z.number(),
+  git_head: z.string().optional(),
+};
+
+function languagesOf(cat: WorkspaceCatalog): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const e of cat.index.files.values()) out[e.language] = (out[e.language] ?? 0) + 1;
+  return out;
+}
+
+/** The catalog's state as `_meta` sees it: limits hit, partial when files failed. */
+export function reportCatalog(cat: WorkspaceCatalog, meta: MetaCollector): void {
+  for (const hit of cat.limitsHit) meta.limit(hit);
+  const st = cat.status();
+  if (st.state === 'building') meta.setIndexState('indexing');
+  else if (st.state === 'partial') meta.setIndexState('partial');
+}
+
+async function indexWorkspace(ws: Workspace, opts: { extraIgnore?: string[]; followSymlinks?: boolean }, ctx: OperationContext, extra: { git_head?: string } = {}) {
+  const started = performance.now();
+  const cat = catalogOf(ws);
+  cat.configure({ ...(opts.extraIgnore ? { extraIgnore: opts.extraIgnore } : {}), ...(opts.followSymlinks !== undefined ? { followSymlinks: opts.followSymlinks } : {}) });
+  const status = await cat.build({
+    signal: ctx.signal,
+    onProgress: (done, total) => ctx.progress?.({ progress: done, total, message: `cataloged ${done}/${total} files` }),
+  });
+  reportCatalog(cat, ctx.meta);
+  return {
+    workspace: ws.id,
+    root: ws.root,
+    state: status.state,
+    files: status.files,
+    symbols: status.symbols,
+    languages: languagesOf(cat),
+    skipped: cat.skipped as Record<string, number>,
+    errors: status.errors,
+    duration_ms: Math.round(performance.now() - started),
+    ...(extra.git_head ?? status.git_head ? { git_head: extra.git_head ?? status.git_head } : {}),
+  };
+}
+
+function indexMarkdown(r: z.infer<ReturnType<typeof withMeta<typeof IndexResultShape>>>): string {
+  const lines = [`## Indexed ${r.root}`, '', `workspace \`${r.workspace}\`: ${r.files} files, ${r.symbols} symbols, ${r.state}, ${r.duration_ms} ms`];
+  lines.push(`languages: ${Object.entries(r.languages).map(([l, n]) => `${l} ${n}`).join(', ') || 'none'}`);
+  const skipped = Object.entries(r.skipped).filter(([, n]) => n > 0);
+  if (skipped.length) lines.push(`skipped: ${skipped.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  for (const e of r.errors.slice(0, 20)) lines.push(`- failed ${e.file}: ${e.code} ${e.message}`);
+  return lines.join('\n') + '\n';
+}
+
+const ExtraIgnore = z.array(z.string().max(500)).max(200);
+
+export const indexFolder = defineOperation({
+  name: 'index_folder',
+  title: 'Index a local folder',
+  description:
+    'Open a local folder as a workspace and catalog every symbol in it (documentSymbol from the real language servers), through the file-safety pipeline: .gitignore, skip patterns (node_modules, vendor, build...), secret files, binary and oversized files are left out and counted in `skipped`. Returns the workspace id to pass as `workspace` to other operations. Re-running it is cheap: unchanged files are reused from the on-disk catalog.',
+  input: z.object({
+    path: z.string().min(1).max(4096).describe('Folder to open (absolute, or relative to the default root)'),
+    extra_ignore_patterns: ExtraIgnore.optional().describe('More .gitignore-style patterns to leave out'),
+    follow_symlinks: z.boolean().optional().describe('Follow symlinks that stay inside the folder (default false)'),
+  }),
+  output: withMeta(IndexResultShape),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  repl: { command: 'index', positional: ['path'] },
+  async handler(input, ctx) {
+    if (input.path.includes('\0')) throw new LspgateError('INVALID_INPUT', 'path contains a NUL byte');
+    const abs = path.resolve(ctx.gateway.defaultRoot, input.path);
+    let isDir = false;
+    try {
+      isDir = statSync(abs).isDirectory();
+    } catch {
+      throw new LspgateError('FILE_NOT_FOUND', `no such folder: ${input.path}`, { path: input.path });
+    }
+    if (!isDir) throw new LspgateError('INVALID_INPUT', `not a folder: ${input.path}`);
+    const ws = await ctx.gateway.openWorkspace(abs);
+    return indexWorkspace(ws, { extraIgnore: input.extra_ignore_patterns, followSymlinks: input.follow_symlinks }, ctx);
+  },
+  markdown: indexMarkdown,
+});
+
+export const indexRepo = defineOperation({
+  name: 'index_repo',
+  title: 'Clone and index a git repository',
+  description:
+    "Clone a git repository (any URL git accepts: https, ssh, a local path or file://) into lspgate's cache directory (shallow when possible), open it as a workspace and catalog it like index_folder. `ref` picks a branch, tag or commit. Returns the workspace id.",
+  input: z.object({
+    url: z.string().min(1).max(2000).describe('Repository URL or local path'),
+    ref: z.string().max(200).optional().describe('Branch, tag or commit (default: the remote HEAD)'),
+    extra_ignore_patterns: ExtraIgnore.optional(),
+  }),
+  output: withMeta({ ...IndexResultShape, url: z.string(), clone_path: z.string() }),
+  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: true },
+  repl: { command: 'clone', positional: ['url', 'ref'] },
+  async handler(input, ctx) {
+    const { dir, head } = await cloneRepo(ctx.workspace.gateway.cacheDir, input.url, input.ref, ctx.signal);
+    const ws = await ctx.gateway.openWorkspace(dir);
+    const r = await indexWorkspace(ws, { extraIgnore: input.extra_ignore_patterns }, ctx, { git_head: head });
+    return { ...r, url: input.url, clone_path: dir };
+  },
+  markdown: (r) => indexMarkdown(r) + `cloned from ${r.url} into ${r.clone_path}\n`,
+});
+
+const RepoEntrySchema = z.object({
+  workspace: z.string(),
+  root: z.string(),
+  state: z.string(),
+  files: z.number().int(),
+  symbols: z.number().int(),
+  languages: CountsSchema,
+  indexed_at: z.string().optional(),
+  git_head: z.string().optional(),
+  index_version: z.number().int(),
+  failed_files: z.number().int(),
+});
+
+export const listRepos = defineOperation({
+  name: 'list_repos',
+  title: 'List indexed workspaces',
+  description:
+    'Every workspace opened in this lspgate (index_folder / index_repo / the default root): files, symbols, languages, when it was indexed, git HEAD and index version. Use the `workspace` id from here in other calls.',
+  input: z.object({}),
+  output: withMeta({ repos: z.array(RepoEntrySchema) }),
+  annotations: { readOnlyHint: true, idempotentHint: true },
+  repl: { command: 'repos', positional: [] },
+  async handler(_input, ctx) {
+    const repos = ctx.gateway.workspaces().map((ws) => {
+      const cat = catalogOf(ws);
+      const st = cat.status();
+      return {
+        workspace: ws.id,
+        root: ws.root,
+        state: st.state,
+        files: st.files,
+        symbols: st.symbols,
+        languages: languagesOf(cat),
+        ...(st.indexed_at ? { indexed_at: st.indexed_at } : {}),
+        ...(st.git_head ? { git_head: st.git_head } : {}),
+        index_version: st.index_version,
+        failed_files: st.errors.length,
+      };
+    });
+    return { repos };
+  },
+  markdown: (r) =>
+    ['## Workspaces', '', ...r.repos.map((x) => `- \`${x.workspace}\` ${x.root}: ${x.files} files, ${x.symbols} symbols, ${x.state}${x.indexed_at ? `, indexed ${x.indexed_at}` : ''}${x.git_head ? `, HEAD ${x.git_head.slice(0, 12)}` : ''}`)].join('\n') + '\n',
+});
+
+export const invalidateCache = defineOperation({
+  name: 'invalidate_cache',
+  title: 'Drop a workspace catalog',
+  description:
+    "Delete the workspace's cataloged symbols, in memory and on disk (select it with `workspace`). The next call that needs the catalog rebuilds it from the language servers. Use when the catalog seems wrong; ordinary edits are picked up automatically.",
+  input: z.object({}),
+  output: withMeta({ workspace: z.string(), root: z.string(), invalidated: z.boolean() }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+  repl: { command: 'invalidate', positional: [] },
+  async handler(_input, ctx) {
+    await catalogOf(ctx.workspace).invalidate();
+    return { workspace: ctx.workspace.id, root: ctx.workspace.root, invalidated: true };
+  },
+});
+
+export const refresh = defineOperation({
+  name: 'refresh',
+  title: 'Re-sync changed files',
+  description:
+    'Re-read files and re-catalog them: the given `paths`, or (without paths) every file whose content changed since it was cataloged, plus new and deleted files. Edits are normally picked up by the file watcher and a check on every answer; call this after bulk changes (git checkout) to pay the cost once.',
+  input: z.object({ paths: z.array(z.string().max(4096)).max(1000).optional().describe('Workspace-relative files') }),
+  output: withMeta({ refreshed: z.array(z.string()), duration_ms: z.number(), errors: z.array(FileErrorSchema) }),
+  annotations: { readOnlyHint: true, idempotentHint: true },
+  repl: { command: 'refresh', positional: [] },
+  async handler(input, ctx) {
+    const started = performance.now();
+    const cat = catalogOf(ctx.workspace);
+    const r = await cat.refresh(input.paths);
+    reportCatalog(cat, ctx.meta);
+    return { refreshed: r.refreshed, duration_ms: Math.round(performance.now() - started), errors: r.errors };
+  },
+});
+
+export const getRepoOutline = defineOperation({
+  name: 'get_repo_outline',
+  title: 'Repository outline',
+  description:
+    'A high-level map of the workspace: directories with file and symbol counts, files per language, and symbols per kind. Lighter than get_file_tree; start here to explore an unfamiliar repository, then search_symbols or get_file_outline.',
+  input: z.object({ depth: z.number().int().min(1).max(10).optional().describe('Directory depth to group by (default 2)') }),
+  output: withMeta({
+    files: z.number().int(),
+    symbols: z.number().int(),
+    directories: z.array(z.object({ path: z.string(), files: z.number().int(), symbols: z.number().int() })),
+    languages: CountsSchema,
+    symbol_kinds: CountsSchema,
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true },
+  repl: { command: 'repo', positional: [] },
+  async handler(input, ctx) {
+    const cat = catalogOf(ctx.workspace);
+    await cat.all();
+    reportCatalog(cat, ctx.meta);
+    for (const rel of cat.index.files.keys()) ctx.meta.addSourceFile(path.join(cat.root, rel), cat.index.files.get(rel)!.size);
+    return repoOutline(cat.index.files, input.depth ?? 2);
+  },
+  markdown: (r) =>
+    [
+      `## Repository outline: ${r.files} files, ${r.symbols} symbols`,
+      '',
+      `languages: ${Object.entries(r.languages).map(([l, n]) => `${l} ${n}`).join(', ')}`,
+      `kinds: ${Object.entries(r.symbol_kinds).map(([k, n]) => `${k} ${n}`).join(', ')}`,
+      '',
+      ...r.directories.map((d) => `- ${d.path}/ — ${d.files} files, ${d.symbols} symbols`),
+    ].join('\n') + '\n',
+});
+
+const TreeNodeSchema: z.ZodType<TreeNode> = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    path: z.string(),
+    type: z.enum(['directory', 'file']),
+    language: z.string().optional(),
+    symbols: z.number().int().optional(),
+    files: z.number().int().optional(),
+    children: z.array(TreeNodeSchema).optional(),
+  }),
+);
+
+export const getFileTree = defineOperation({
+  name: 'get_file_tree',
+  title: 'File tree',
+  description:
+    'The cataloged files as a nested tree, each file with its language and symbol count, each directory with its file and symbol totals. `path_prefix` narrows to a directory, `depth` limits nesting (deeper files are counted, not listed).',
+  input: z.object({
+    path_prefix: z.string().max(4096).optional().describe('Directory to start from, workspace-relative'),
+    depth: z.number().int().min(1).max(20).optional().describe('Levels to list (default 4)'),
+  }),
+  output: withMeta({ tree: TreeNodeSchema }),
+  annotations: { readOnlyHint: true, idempotentHint: true },
+  repl: { command: 'tree', positional: ['path_prefix'] },
+  async handler(input, ctx) {
+    const cat = catalogOf(ctx.workspace);
+    let prefix = '';
+    if (input.path_prefix && input.path_prefix.replace(/^\.?\/*/, '') !== '') {
+      prefix = toRelative(cat.root, resolveInWorkspace(cat.root, input.path_prefix, { mustExist: false, refuseSecrets: false }));
+    }
+    await cat.all();
+    reportCatalog(cat, ctx.meta);
+    for (const [rel, e] of cat.index.files) if (!prefix || rel.startsWith(prefix + '/')) ctx.meta.addSourceFile(path.join(cat.root, rel), e.size);
+    return { tree: fileTree(cat.index.files, prefix, input.depth ?? 4) };
+  },
+  markdown: (r) => {
+    const out: string[] = [];
+    const walk = (n: TreeNode, depth: number) => {
+      const pad = '  '.repeat(depth);
+      out.push(n.type === 'file' ? `${pad}- ${n.name} (${n.language}, ${n.symbols} symbols)` : `${pad}- ${n.name}/ (${n.files} files, ${n.symbols} symbols)`);
+      for (const c of n.children ?? []) walk(c, depth + 1);
+    };
+    walk(r.tree, 0);
+    return out.join('\n') + '\n';
+  },
+});
+
+export const detectDrift = defineOperation({
+  name: 'detect_drift',
+  title: 'Symbols changed since indexing',
+  description:
+    'Compare the workspace on disk with the catalog as it was saved (when it was loaded or last reset): symbol ids added, removed, and modified (source content hash differs). Re-catalogs changed files on the way. `reset: true` makes the current state the new reference.',
+  input: z.object({ reset: z.boolean().optional().describe('After reporting, take the current state as the new reference') }),
+  output: withMeta({
+    since: z.string().optional().describe('When the reference state was taken'),
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+    modified: z.array(z.string()),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: false },
+  repl: { command: 'drift', positional: [] },
+  async handler(input, ctx) {
+    const cat = catalogOf(ctx.workspace);
+    const d = await cat.drift(input.reset ?? false);
+    reportCatalog(cat, ctx.meta);
+    return { ...(d.since ? { since: d.since } : {}), added: d.added, removed: d.removed, modified: d.modified };
+  },
+  markdown: (r) =>
+    [`## Drift${r.since ? ` since ${r.since}` : ''}`, '', ...(['added', 'removed', 'modified'] as const).flatMap((k) => [`${k}: ${r[k].length}`, ...r[k].slice(0, 50).map((id) => `- ${id}`)])].join('\n') + '\n',
+});
+
+export const repositoryOperations: Operation[] = [indexFolder, indexRepo, listRepos, invalidateCache, refresh, getRepoOutline, getFileTree, detectDrift] as unknown as Operation[];
