@@ -63,4 +63,11 @@ export interface LanguageAdapter {
    * workspace; undefined when the adapter cannot tell (the service then matches packageOf).
    */
   packageFiles?(workspace: Workspace, name: string, candidates: string[]): Promise<string[] | undefined>;
+  /**
+   * How find_references tells writes from reads: 'highlight' (documentHighlight kinds, the default
+   * when the server has documentHighlightProvider) or 'lexical' (assignment operators on the line)
+   * for servers whose highlight kinds are wrong (typescript-language-server 5.3 maps tsserver's
+   * writtenReference to Read).
+   */
+  readonly writeAccess?: 'highlight' | 'lexical';
 }

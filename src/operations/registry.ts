@@ -2,14 +2,20 @@
  * The one table of operations. Each group lives in its own file under defs/ and exports an
  * array; add the group here and it appears in MCP, the sidecar, the REPL and the CLI at once.
  */
+import { descriptorOperations } from './defs/descriptors.js';
+import { navigationOperations } from './defs/navigation.js';
 import { repositoryOperations } from './defs/repository.js';
 import { searchOperations } from './defs/search.js';
+import { workspaceOperations } from './defs/workspaces.js';
 import type { Operation } from './types.js';
 
 const groups: Operation[][] = [
   // navigation, descriptors, repository...: appended by each defs/ module
   repositoryOperations,
   searchOperations,
+  descriptorOperations,
+  navigationOperations,
+  workspaceOperations,
 ];
 
 export const operations: readonly Operation[] = groups.flat();

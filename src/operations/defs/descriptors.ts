@@ -1,0 +1,157 @@
+/**
+ * Descriptor operations (seed 000): find_type_definition → ClassDescriptor, get_function_details →
+ * FunctionDescriptor, list_package_exports → SymbolDescriptor[], get_file_outline → OutlineSymbol tree.
+ */
+import { z } from 'zod';
+import {
+  ClassDescriptorSchema,
+  FunctionDescriptorSchema,
+  OutlineSymbolSchema,
+  SymbolDescriptorSchema,
+  type ClassDescriptor,
+  type FunctionDescriptor,
+  type OutlineSymbol,
+} from '../../schema/descriptors.js';
+import { withMeta } from '../../schema/meta.js';
+import { ServiceCall } from '../../service/call.js';
+import { fileOutline, functionDetails, typeDefinition } from '../../service/descriptors.js';
+import { packageExports } from '../../service/exports.js';
+import { defineOperation, type Operation } from '../types.js';
+
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
+
+const scope = {
+  package: z.string().max(500).optional().describe('Package / module path (TS: `src/util/strings`; Go import path; Python dotted module)'),
+  namespace: z.string().max(500).optional().describe('Namespace (PHP `App\\Models`, TS namespace `Geometry.Factory`)'),
+  language: z.string().max(50).optional().describe('typescript, javascript, go, python, php'),
+};
+
+function loc(l: { file_path?: string | undefined; start_line?: number | undefined; end_line?: number | undefined } | undefined): string {
+  return l?.file_path ? `${l.file_path}:${l.start_line ?? '?'}-${l.end_line ?? '?'}` : '';
+}
+
+function functionMarkdown(f: FunctionDescriptor, level = '##'): string[] {
+  const out = [`${level} ${f.kind} ${f.receiver ? `${f.receiver}.` : ''}${f.name}`, '', '```', f.signature ?? f.name, '```'];
+  if (f.description) out.push('', f.description);
+  const flags = [f.visibility, f.is_static ? 'static' : '', f.is_abstract ? 'abstract' : '', ...(f.tags ?? [])].filter(Boolean);
+  if (flags.length) out.push('', `_${flags.join(', ')}_ — ${loc(f.location)}`);
+  else out.push('', loc(f.location));
+  if (f.parameters?.length) {
+    out.push('', '| parameter | type | default | description |', '|---|---|---|---|');
+    for (const p of f.parameters) out.push(`| ${p.variadic ? '...' : ''}${p.name}${p.optional ? '?' : ''} | ${p.type ?? ''} | ${p.default ?? ''} | ${p.description ?? ''} |`);
+  }
+  for (const r of f.returns ?? []) out.push('', `Returns \`${r.type}\`${r.description ? ` — ${r.description}` : ''}`);
+  const overloads = f.metadata?.overloads;
+  if (Array.isArray(overloads)) out.push('', 'Overloads:', ...overloads.map((o) => `- \`${String(o)}\``));
+  if (f.code) out.push('', '```', f.code, '```');
+  return out;
+}
+
+function classMarkdown(c: ClassDescriptor & { symbol_id?: string }): string {
+  const out = [`## ${c.kind} ${c.full_name ?? c.name}`, '', '```', c.signature ?? c.name, '```'];
+  if (c.description) out.push('', c.description);
+  out.push('', `${loc(c.location)}${c.symbol_id ? ` \`${c.symbol_id}\`` : ''}`);
+  if (c.relations?.length) out.push('', ...c.relations.map((r) => `- ${r.type} **${r.target}**${r.target_full_name ? ` (${r.target_full_name})` : ''}`));
+  if (c.fields?.length) {
+    out.push('', '### Fields', '', '| name | type | modifiers | default | description |', '|---|---|---|---|---|');
+    for (const f of c.fields) {
+      const mods = [f.visibility, f.is_static ? 'static' : '', f.is_readonly ? 'readonly' : '', f.optional ? 'optional' : '', ...(f.tags ?? [])].filter(Boolean).join(' ');
+      out.push(`| ${f.name} | ${f.type ?? ''} | ${mods} | ${f.default ?? ''} | ${f.description ?? ''} |`);
+    }
+  }
+  if (c.methods?.length) {
+    out.push('', '### Methods', '');
+    for (const m of c.methods) out.push(`- \`${m.signature ?? m.name}\`${m.description ? ` — ${m.description.split('\n')[0]}` : ''}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+function outlineMarkdown(r: { file: string; language: string; symbols: OutlineSymbol[] }): string {
+  const out = [`## ${r.file} (${r.language})`, ''];
+  const walk = (list: OutlineSymbol[], depth: number) => {
+    for (const s of list) {
+      out.push(`${'  '.repeat(depth)}- ${s.kind} **${s.name}** — line ${s.location?.start_line ?? '?'}${s.signature ? `: \`${s.signature}\`` : ''}`);
+      walk(s.children ?? [], depth + 1);
+    }
+  };
+  walk(r.symbols, 0);
+  if (!r.symbols.length) out.push('(no symbols)');
+  return out.join('\n') + '\n';
+}
+
+const ExportedSymbolSchema = SymbolDescriptorSchema.extend({ symbol_id: z.string() });
+
+export const descriptorOperations: Operation[] = [
+  defineOperation({
+    name: 'find_type_definition',
+    title: 'Type definition',
+    description:
+      'The full structure of a class, interface, struct, trait, enum or type alias as a ClassDescriptor (seed 000): signature, description, fields (type, visibility, static, readonly, optional, default), methods (FunctionDescriptors with parameters and returns), relations (extends, implements, embeds, Eloquent relations) and location. Narrow an ambiguous name with package / namespace / kind, or pass a name from an AMBIGUOUS_SYMBOL candidate list as its qualified name.',
+    input: z.object({
+      type_name: z.string().min(1).max(500).describe('Type name or qualified name (`User`, `Geometry.Factory`, `App\\Models\\User`)'),
+      ...scope,
+      kind: z.string().max(50).optional().describe('class | interface | struct | trait | enum | type'),
+    }),
+    output: withMeta({ ...ClassDescriptorSchema.shape, symbol_id: z.string() }),
+    annotations: READ_ONLY,
+    repl: { command: 'type', positional: ['type_name'] },
+    handler: (input, ctx) => typeDefinition(ServiceCall.from(ctx), input),
+    markdown: (r) => classMarkdown(r),
+  }),
+  defineOperation({
+    name: 'get_function_details',
+    title: 'Function details',
+    description:
+      'A function, method or constructor as a FunctionDescriptor (seed 000): signature, description (doc comment), parameters (name, type, default, optional, variadic, description), returns, visibility, static/abstract, receiver/owning class, overloads in metadata.overloads, and the code with include_code. Use class_name to pick a method of one class (`describe` in `User`), or a qualified name (`User.describe`).',
+    input: z.object({
+      function_name: z.string().min(1).max(500).describe('Function or method name, or qualified name (`User.login`)'),
+      ...scope,
+      class_name: z.string().max(500).optional().describe('Owning class / struct / trait, for methods'),
+      include_code: z.boolean().optional().describe('Include the source of the function (default false)'),
+    }),
+    output: withMeta({ ...FunctionDescriptorSchema.shape, symbol_id: z.string() }),
+    annotations: READ_ONLY,
+    repl: { command: 'fn', positional: ['function_name'] },
+    handler: (input, ctx) => functionDetails(ServiceCall.from(ctx), input),
+    markdown: (r) => functionMarkdown(r).join('\n') + '\n',
+  }),
+  defineOperation({
+    name: 'list_package_exports',
+    title: 'Package exports',
+    description:
+      "The public surface of a package as SymbolDescriptors: TS module file (`src/util/strings`) or directory with an index (re-exports followed, aliases in metadata.exported_as), Go package (import path or directory), Python module (dotted), PHP namespace. Filter by symbol_type (class, function, interface, type, enum, constant, ...). Use it to learn a module's API without reading it.",
+    input: z.object({
+      ...scope,
+      symbol_type: z.string().max(50).optional().describe('Only this kind: class, interface, function, type, enum, constant, variable, namespace'),
+      max_results: z.number().int().min(1).max(2000).optional().describe('Maximum symbols (default 200)'),
+    }),
+    output: withMeta({ package: z.string(), files: z.array(z.string()), symbols: z.array(ExportedSymbolSchema) }),
+    annotations: READ_ONLY,
+    repl: { command: 'exports', positional: ['package'] },
+    handler: (input, ctx) => packageExports(ServiceCall.from(ctx), input),
+    markdown(r) {
+      const out = [`## Exports of ${r.package}`, '', `files: ${r.files.join(', ')}`, ''];
+      const byKind = new Map<string, typeof r.symbols>();
+      for (const s of r.symbols) byKind.set(s.kind, [...(byKind.get(s.kind) ?? []), s]);
+      for (const [kind, list] of byKind) {
+        out.push(`### ${kind}`, '');
+        for (const s of list) out.push(`- **${s.name}** — \`${s.signature ?? s.name}\` (${loc(s.location)})`);
+        out.push('');
+      }
+      if (!r.symbols.length) out.push('(no exported symbols)');
+      return out.join('\n').trimEnd() + '\n';
+    },
+  }),
+  defineOperation({
+    name: 'get_file_outline',
+    title: 'File outline',
+    description:
+      'The symbols of one file as a tree (classes with their members, namespaces with their contents), each a SymbolDescriptor with its symbol_id, kind, signature and line range. Cheaper than reading the file; follow up with get_function_details, find_type_definition or get_symbol.',
+    input: z.object({ file: z.string().min(1).max(4096).describe('File path relative to the workspace root') }),
+    output: withMeta({ file: z.string(), language: z.string(), symbols: z.array(OutlineSymbolSchema) }),
+    annotations: READ_ONLY,
+    repl: { command: 'outline', positional: ['file'] },
+    handler: (input, ctx) => fileOutline(ServiceCall.from(ctx), input.file),
+    markdown: outlineMarkdown,
+  }),
+];

@@ -1,0 +1,173 @@
+/**
+ * Navigation operations: find_definition, find_references, find_callers, find_callees, open_at.
+ */
+import { z } from 'zod';
+import { withMeta } from '../../schema/meta.js';
+import { ServiceCall } from '../../service/call.js';
+import { callTree, type CallNode } from '../../service/call-tree.js';
+import { PreviewSchema, type Preview } from '../../service/previews.js';
+import { findDefinition, findReferences } from '../../service/references.js';
+import { targetShape } from '../../service/resolve.js';
+import { openAt } from '../../service/workspace-info.js';
+import { defineOperation, type Operation } from '../types.js';
+
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
+
+const DefinitionSchema = z.object({
+  symbol_id: z.string().optional(),
+  name: z.string(),
+  kind: z.string(),
+  file: z.string().describe('Workspace-relative path (absolute when external)'),
+  line: z.number().int(),
+  column: z.number().int(),
+  end_line: z.number().int(),
+  container: z.string().optional().describe('Qualified name of the enclosing symbol'),
+  external: z.boolean().optional().describe('Outside the workspace (standard library, dependency)'),
+  preview: PreviewSchema,
+});
+
+const ReferenceSchema = z.object({
+  file: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+  preview: PreviewSchema,
+  isWrite: z.boolean().describe('Assignment / update rather than a read'),
+  container: z.string().optional().describe('Qualified name of the enclosing function or class'),
+  external: z.boolean().optional(),
+});
+
+type CallNodeShape = CallNode;
+const CallSiteSchema = z.object({ line: z.number().int(), column: z.number().int(), preview: PreviewSchema });
+const CallNodeSchema: z.ZodType<CallNodeShape> = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    kind: z.string(),
+    file: z.string(),
+    line: z.number().int(),
+    detail: z.string().optional(),
+    calls: z.array(CallNodeSchema).optional(),
+    call_sites: z.array(CallSiteSchema).optional(),
+    children: z.array(CallNodeSchema).optional(),
+    cycle: z.boolean().optional().describe('Already on the path from the root: not expanded again'),
+  }),
+);
+
+const treeInput = z.object({
+  ...targetShape,
+  depth: z.number().int().min(1).max(5).optional().describe('Levels of the tree (1..5, default 1)'),
+  max_results: z.number().int().min(1).max(1000).optional().describe('Node budget of the whole tree (default 50)'),
+});
+const treeOutput = withMeta({ symbol: z.string(), root: CallNodeSchema });
+
+function previewText(p: Preview, mark?: number): string {
+  return p.lines.map((l, i) => `${String(p.start_line + i).padStart(5)}${p.start_line + i === mark ? '>' : ' '} ${l}`).join('\n');
+}
+
+function treeMarkdown(title: string, r: { symbol: string; root: CallNode }): string {
+  const out = [`## ${title} of ${r.symbol}`, '', `${r.root.kind} **${r.root.name}** — ${r.root.file}:${r.root.line}`];
+  const walk = (nodes: CallNode[] | undefined, depth: number) => {
+    for (const n of nodes ?? []) {
+      const sites = (n.call_sites ?? []).map((s) => `${s.line}:${s.column}`).join(', ');
+      out.push(`${'  '.repeat(depth)}- ${n.kind} **${n.name}** — ${n.file}:${n.line}${sites ? ` (calls at ${sites})` : ''}${n.cycle ? ' ↻ cycle' : ''}`);
+      walk(n.children, depth + 1);
+    }
+  };
+  walk(r.root.calls, 0);
+  if (!r.root.calls?.length) out.push('', '(none)');
+  return out.join('\n') + '\n';
+}
+
+export const navigationOperations: Operation[] = [
+  defineOperation({
+    name: 'find_definition',
+    title: 'Find definition',
+    description:
+      'Where a symbol is defined. Name it by `symbol` (name or qualified name such as `Router.ServeHTTP`), by `symbol_id`, or by `file` + `line` (+ `column`) of a use. Returns each definition with its kind, enclosing symbol, symbol_id and a 3-line preview. An ambiguous name fails with AMBIGUOUS_SYMBOL listing candidate symbol_ids; ask again with one. Next: get_function_details / find_type_definition for the full descriptor, find_references for uses.',
+    input: z.object(targetShape),
+    output: withMeta({ symbol: z.string(), found: z.boolean(), definitions: z.array(DefinitionSchema) }),
+    annotations: READ_ONLY,
+    repl: { command: 'def', positional: ['symbol'] },
+    handler: (input, ctx) => findDefinition(ServiceCall.from(ctx), input),
+    markdown(r) {
+      const out = [`## Definition of ${r.symbol}`, ''];
+      if (!r.found) out.push('(not found)');
+      for (const d of r.definitions) {
+        out.push(`- ${d.kind} **${d.name}**${d.container ? ` in ${d.container}` : ''} — ${d.file}:${d.line}:${d.column}${d.symbol_id ? ` \`${d.symbol_id}\`` : ''}`, '```', previewText(d.preview, d.line), '```');
+      }
+      return out.join('\n') + '\n';
+    },
+  }),
+  defineOperation({
+    name: 'find_references',
+    title: 'Find references',
+    description:
+      'Every place a symbol is used, from the language server (not text search): file, line, column, a preview, whether it is a write, and the enclosing function/class. Same target forms as find_definition. `total` counts all references; `max_results` (default 100) cuts the list with `_meta.truncated`. Use find_callers instead when you want calling functions as a tree.',
+    input: z.object({
+      ...targetShape,
+      include_declaration: z.boolean().optional().describe('Include the declaration itself (default true)'),
+      max_results: z.number().int().min(1).max(5000).optional().describe('Maximum references listed (default 100)'),
+    }),
+    output: withMeta({ symbol: z.string(), total: z.number().int(), references: z.array(ReferenceSchema) }),
+    annotations: READ_ONLY,
+    repl: { command: 'refs', positional: ['symbol'] },
+    handler: (input, ctx) => findReferences(ServiceCall.from(ctx), input),
+    markdown(r) {
+      const out = [`## ${r.total} reference(s) to ${r.symbol}`, ''];
+      for (const ref of r.references) {
+        out.push(`- ${ref.file}:${ref.line}:${ref.column}${ref.isWrite ? ' (write)' : ''}${ref.container ? ` in ${ref.container}` : ''}`, '```', previewText(ref.preview, ref.line), '```');
+      }
+      return out.join('\n') + '\n';
+    },
+  }),
+  defineOperation({
+    name: 'find_callers',
+    title: 'Find callers',
+    description:
+      'Functions and methods that call the target, as a tree in one answer (`depth` 1..5 levels up the call chain), each with its call sites. Cycles are marked `cycle: true` and not expanded. Same target forms as find_definition. For servers without call hierarchy the callers are derived from references (see _meta.warnings).',
+    input: treeInput,
+    output: treeOutput,
+    annotations: READ_ONLY,
+    repl: { command: 'callers', positional: ['symbol'] },
+    handler: (input, ctx) => callTree(ServiceCall.from(ctx), input, 'incoming'),
+    markdown: (r) => treeMarkdown('Callers', r),
+  }),
+  defineOperation({
+    name: 'find_callees',
+    title: 'Find callees',
+    description:
+      'Functions and methods the target calls, as a tree (`depth` 1..5 levels down), each with the call sites inside the caller. Calls into code outside the workspace (standard library, dependencies) are counted in _meta.warnings, not listed. Same target forms as find_definition.',
+    input: treeInput,
+    output: treeOutput,
+    annotations: READ_ONLY,
+    repl: { command: 'callees', positional: ['symbol'] },
+    handler: (input, ctx) => callTree(ServiceCall.from(ctx), input, 'outgoing'),
+    markdown: (r) => treeMarkdown('Callees', r),
+  }),
+  defineOperation({
+    name: 'open_at',
+    title: 'Open at line',
+    description:
+      'Source lines around a line of a file (`context_lines` before and after, default 10, max 50) and the enclosing symbol. Use it to read a location returned by another tool. Secret files (.env, keys) are refused; a line outside the file is INVALID_INPUT.',
+    input: z.object({
+      file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
+      line: z.number().int().describe('1-based line'),
+      context_lines: z.number().int().min(0).max(50).optional().describe('Lines before and after (default 10)'),
+    }),
+    output: withMeta({
+      file: z.string(),
+      start_line: z.number().int(),
+      end_line: z.number().int(),
+      lines: z.array(z.string()),
+      symbol: z
+        .object({ name: z.string(), kind: z.string(), qualified_name: z.string(), start_line: z.number().int(), end_line: z.number().int() })
+        .optional(),
+    }),
+    annotations: READ_ONLY,
+    repl: { command: 'open', positional: ['file', 'line'] },
+    handler: (input, ctx) => openAt(ServiceCall.from(ctx), input),
+    markdown(r) {
+      const head = `## ${r.file}:${r.start_line}-${r.end_line}${r.symbol ? ` (in ${r.symbol.kind} ${r.symbol.qualified_name})` : ''}`;
+      return [head, '```', previewText({ lines: r.lines.length ? r.lines : [''], start_line: r.start_line }), '```'].join('\n') + '\n';
+    },
+  }),
+];

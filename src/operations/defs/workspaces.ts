@@ -1,0 +1,43 @@
+/**
+ * list_workspaces: open workspaces and the state of each language server serving them.
+ */
+import { z } from 'zod';
+import { withMeta } from '../../schema/meta.js';
+import { ServiceCall } from '../../service/call.js';
+import { listWorkspaces } from '../../service/workspace-info.js';
+import { defineOperation, type Operation } from '../types.js';
+
+const ServerSchema = z.object({
+  id: z.string(),
+  root: z.string(),
+  state: z.string().describe('idle | starting | indexing | ready | crashed | failed | stopping | stopped'),
+  pid: z.number().int().optional(),
+  generation: z.number().int().describe('1 for the first process, +1 per restart'),
+  crashes: z.number().int(),
+  progress: z.array(z.string()).describe('Open $/progress titles (indexing)'),
+});
+
+export const workspaceOperations: Operation[] = [
+  defineOperation({
+    name: 'list_workspaces',
+    title: 'Workspaces',
+    description:
+      'Open workspaces (id, root) with the languages and language servers serving them: state (indexing / ready / crashed / failed), pid, restart generation, crash count and open progress. Servers start lazily, on the first question about a file of their language. Use the id as `workspace` in other calls.',
+    input: z.object({}),
+    output: withMeta({
+      workspaces: z.array(z.object({ id: z.string(), root: z.string(), languages: z.array(z.string()), servers: z.array(ServerSchema) })),
+    }),
+    annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    repl: { command: 'workspaces', positional: [] },
+    handler: async (_input, ctx) => listWorkspaces(ctx.gateway, ServiceCall.from(ctx)),
+    markdown(r) {
+      const out = ['## Workspaces', ''];
+      for (const w of r.workspaces) {
+        out.push(`- **${w.id}** — ${w.root}${w.languages.length ? ` (${w.languages.join(', ')})` : ''}`);
+        for (const s of w.servers) out.push(`  - ${s.id} @ ${s.root}: ${s.state}${s.pid ? ` pid ${s.pid}` : ''}, generation ${s.generation}, crashes ${s.crashes}${s.progress.length ? `, ${s.progress.join('; ')}` : ''}`);
+        if (!w.servers.length) out.push('  - (no server started yet)');
+      }
+      return out.join('\n') + '\n';
+    },
+  }),
+];

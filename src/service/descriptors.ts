@@ -1,0 +1,89 @@
+/**
+ * find_type_definition, get_function_details, get_file_outline: a name (or file) → the adapter's
+ * descriptors.
+ */
+import type { SymbolContext } from '../adapters/types.js';
+import type { CatalogSymbol } from '../catalog/types.js';
+import { LspgateError } from '../errors/errors.js';
+import type { ClassDescriptor, FunctionDescriptor, OutlineSymbol } from '../schema/descriptors.js';
+import { FUNCTION_KINDS, TYPE_KINDS } from '../schema/convert/lsp-kind.js';
+import type { ServiceCall } from './call.js';
+import { fromCatalogSymbol, lookupOne } from './resolve.js';
+import { symbolIdFor } from './symbol-ids.js';
+import type { SymbolFilter } from '../catalog/types.js';
+import { walkSymbols } from './symbols.js';
+
+export interface NameInput {
+  package?: string | undefined;
+  namespace?: string | undefined;
+  kind?: string | undefined;
+  language?: string | undefined;
+  class_name?: string | undefined;
+}
+
+function filterFrom(input: NameInput): SymbolFilter {
+  const f: SymbolFilter = {};
+  if (input.package) f.package = input.package;
+  if (input.namespace) f.namespace = input.namespace;
+  if (input.kind) f.kind = input.kind;
+  if (input.language) f.language = input.language;
+  if (input.class_name) f.class_name = input.class_name;
+  return f;
+}
+
+async function contextOf(call: ServiceCall, sym: CatalogSymbol): Promise<SymbolContext> {
+  const t = await fromCatalogSymbol(call, sym);
+  if (!t.symbol) {
+    throw new LspgateError('SYMBOL_NOT_FOUND', `${sym.qualified_name} is in the catalog but not in the server's symbols of ${sym.file} (the file changed?); run refresh`, {
+      symbol_id: sym.symbol_id,
+    });
+  }
+  call.meta.addSourceFile(t.file.absPath);
+  return t.symbol;
+}
+
+export async function typeDefinition(call: ServiceCall, input: NameInput & { type_name: string }): Promise<ClassDescriptor & { symbol_id: string }> {
+  const sym = await lookupOne(call, input.type_name, filterFrom(input), (s) => TYPE_KINDS.includes(s.kind));
+  const ctx = await contextOf(call, sym);
+  const d = await call.adapter(ctx.file).classDescriptor(ctx);
+  return { ...d, symbol_id: sym.symbol_id };
+}
+
+export async function functionDetails(
+  call: ServiceCall,
+  input: NameInput & { function_name: string; include_code?: boolean | undefined },
+): Promise<FunctionDescriptor & { symbol_id: string }> {
+  const sym = await lookupOne(call, input.function_name, filterFrom(input), (s) => FUNCTION_KINDS.includes(s.kind));
+  const ctx = await contextOf(call, sym);
+  const d = await call.adapter(ctx.file).functionDescriptor(ctx);
+  if (input.include_code && d.location?.start_line && d.location.end_line) {
+    d.code = ctx.file.lines.slice(d.location.start_line - 1, d.location.end_line).join('\n');
+  }
+  return { ...d, symbol_id: sym.symbol_id };
+}
+
+/** Kinds whose children are part of an outline (members), as opposed to locals of a function body. */
+const CONTAINER_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'enum', 'namespace', 'module', 'package', 'type']);
+
+export async function fileOutline(call: ServiceCall, fileInput: string): Promise<{ file: string; language: string; symbols: OutlineSymbol[] }> {
+  const abs = call.resolvePath(fileInput, { expect: 'file' });
+  const file = await call.file(abs);
+  call.meta.addSourceFile(abs);
+  const adapter = call.adapter(file);
+  const nodes = new Map<unknown, OutlineSymbol>();
+  const roots: OutlineSymbol[] = [];
+  for (const ctx of walkSymbols(file)) {
+    const parent = ctx.parents[ctx.parents.length - 1];
+    if (parent && !nodes.has(parent)) continue; // parent was left out
+    const kind = adapter.symbolKind(ctx);
+    if (parent && !CONTAINER_KINDS.has(nodes.get(parent)!.kind)) continue; // locals of a body
+    const node: OutlineSymbol = { ...adapter.symbolDescriptor(ctx), symbol_id: await symbolIdFor(call, ctx) };
+    node.kind = kind;
+    nodes.set(ctx.symbol, node);
+    if (parent) {
+      const p = nodes.get(parent)!;
+      (p.children ??= []).push(node);
+    } else roots.push(node);
+  }
+  return { file: file.relPath, language: file.language, symbols: roots };
+}
