@@ -283,12 +283,29 @@ export class WorkspaceCatalog implements Catalog {
       throw new LspgateError('INVALID_INPUT', `symbol name is longer than maxQueryLength ${this.base.gateway.limits.maxQueryLength}`);
     }
     await this.ensureBuilt();
+    await this.watcher?.settled();
     let hits = this.index.find(name, filter);
-    const files = [...new Set(hits.map((h) => h.file))];
-    const before = files.map((f) => this.index.files.get(f));
-    for (const f of files) await this.ensureFresh(f);
-    if (files.some((f, i) => this.index.files.get(f) !== before[i])) hits = this.index.find(name, filter);
+    if (hits.length === 0) {
+      // "Not found" is the answer a missed watch event would falsify: sweep every file's stat first.
+      if (await this.sweep()) hits = this.index.find(name, filter);
+      return hits;
+    }
+    if (await this.freshen(hits.map((h) => h.file))) hits = this.index.find(name, filter);
     return hits;
+  }
+
+  /** Stats every cataloged file (mtime+size) and re-catalogs the changed ones; true when one was. */
+  async sweep(): Promise<boolean> {
+    const rels = [...this.index.files.keys()];
+    let changed = false;
+    for (let i = 0; i < rels.length; i += 64) {
+      const batch = rels.slice(i, i + 64);
+      const before = batch.map((r) => this.index.files.get(r));
+      // A file that fails is recorded in status().errors by ensureFresh; the sweep goes on.
+      await Promise.all(batch.map((r) => this.ensureFresh(r).catch(() => undefined)));
+      if (batch.some((r, k) => this.index.files.get(r) !== before[k])) changed = true;
+    }
+    return changed;
   }
 
   async byId(symbolId: string): Promise<CatalogSymbol | undefined> {
