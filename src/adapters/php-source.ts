@@ -236,3 +236,27 @@ export function inferTableName(className: string): string {
   parts[parts.length - 1] = pluralize(parts[parts.length - 1]!);
   return parts.join('_');
 }
+
+/** Removes `//`, `#` and `/* *\/` comments outside string literals. */
+export function stripPhpComments(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; ) {
+    const c = text[i]!;
+    if (c === "'" || c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c) j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (text.startsWith('//', i) || (c === '#' && text[i + 1] !== '[')) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl;
+    } else if (text.startsWith('/*', i)) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 2;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}

@@ -33,6 +33,7 @@ import {
   propertyInitialiser,
   resolveGenericArgs,
   resolvePhpClass,
+  stripPhpComments,
 } from './php-source.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from './types.js';
 
@@ -243,7 +244,11 @@ function fieldOf(file: FileContext, s: DocumentSymbol): FieldDescriptor {
     initAt = eq < 0 ? -1 : eq + 1;
   }
   const raw = initAt < 0 ? undefined : text.slice(initAt, text.indexOf(';', initAt) < 0 ? undefined : text.indexOf(';', initAt));
-  const def = raw?.replace(/\s+/g, ' ').trim();
+  const def = (raw === undefined ? undefined : stripPhpComments(raw))
+    ?.replace(/\s+/g, ' ')
+    .replace(/\[\s+/g, '[')
+    .replace(/,?\s*\]/g, ']')
+    .trim();
   const isConst = s.kind !== Lsp.Property;
   return {
     name,
