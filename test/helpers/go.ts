@@ -1,0 +1,36 @@
+/**
+ * Whether the Go tests can run: gopls resolved exactly as the broker resolves it (servers.json
+ * entry: extraPath + PATH) and a `go` binary on that same PATH (gopls fails every request with
+ * "go command required" without one).
+ */
+import { accessSync, constants, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadServers, resolveCommand } from '../../src/config/load.js';
+import { FIXTURES } from './gateway.js';
+
+function executable(file: string): boolean {
+  try {
+    return statSync(file).isFile() && (accessSync(file, constants.X_OK), true);
+  } catch {
+    return false;
+  }
+}
+
+function detect(): { available: boolean; install: string } {
+  const root = path.join(FIXTURES, 'go-app');
+  const entry = loadServers({ workspaceRoot: root }).find((e) => e.id === 'gopls');
+  if (!entry) return { available: false, install: '' };
+  const cmd = resolveCommand(entry, { cacheDir: os.tmpdir(), root });
+  const dirs = (cmd?.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  const go = dirs.some((d) => executable(path.join(d, 'go')));
+  return { available: !!cmd && go, install: entry.install };
+}
+
+const detected = detect();
+export const goAvailable = detected.available;
+export const goInstallHint = detected.install;
+
+if (!goAvailable) {
+  console.warn('GO TESTS SKIPPED: gopls/go not installed — run scripts/install-go.sh');
+}
