@@ -1,0 +1,108 @@
+// Python through pyright on fixtures/py-app (truth in fixtures/py-app/EXPECTED.md).
+import { describe, expect, it } from 'vitest';
+import { openFixture, withoutTiming } from '../helpers/gateway.js';
+
+describe('Python through pyright', async () => {
+  const fx = await openFixture('py-app');
+
+  it('find_type_definition: class attributes, instance attributes, property, methods with decorators, base class', async () => {
+    const r = withoutTiming(await fx.run('find_type_definition', { type_name: 'User' }));
+    expect(r).toMatchObject({
+      language: 'python',
+      kind: 'class',
+      name: 'User',
+      package: 'app.models.user',
+      full_name: 'app.models.user.User',
+      signature: 'class User(Base)',
+      description: 'A person who can sign in.',
+      location: { file_path: 'app/models/user.py', start_line: 29, end_line: 85 },
+      relations: [{ type: 'extends', target: 'Base', target_full_name: 'app.models.user.Base' }],
+    });
+    expect(r.fields.map((f: any) => [f.name, f.type, f.visibility, f.default ?? null, f.tags.join(',')])).toEqual([
+      ['kind', 'str', 'public', '"user"', 'class_attribute'],
+      ['max_roles', 'int', 'public', '5', 'class_attribute'],
+      ['_secret_salt', 'str', 'protected', '"x"', 'class_attribute'],
+      ['first', 'str', 'public', null, 'instance_attribute'],
+      ['last', 'str', 'public', null, 'instance_attribute'],
+      ['roles', 'list[Role]', 'public', null, 'instance_attribute'],
+      ['active', 'bool', 'public', null, 'instance_attribute'],
+      ['display_name', 'str', 'public', null, 'property'],
+    ]);
+    expect(r.methods.map((m: any) => [m.name, m.kind, m.visibility, !!m.is_static, (m.tags ?? []).join(',')])).toEqual([
+      ['__init__', 'constructor', 'public', false, 'dunder'],
+      ['__repr__', 'method', 'public', false, 'dunder'],
+      ['from_email', 'method', 'public', true, 'classmethod'],
+      ['normalize', 'method', 'public', true, 'staticmethod'],
+      ['grant', 'method', 'public', false, 'tracked'],
+      ['_audit', 'method', 'protected', false, ''],
+      ['__log', 'method', 'private', false, ''],
+    ]);
+    const init = r.methods[0];
+    expect(init.parameters).toEqual([
+      { name: 'first', type: 'str' },
+      { name: 'last', type: 'str' },
+      { name: 'roles', type: 'Role', variadic: true },
+      { name: 'active', type: 'bool', default: 'True', optional: true },
+    ]);
+    const role = await fx.run('find_type_definition', { type_name: 'Role' });
+    expect([role.tags, role.fields.map((f: any) => `${f.name}: ${f.type} = ${f.default ?? ''}`)]).toEqual([
+      ['dataclass'],
+      ['name: str = ', 'level: int = 1', 'tags: list[str] = field(default_factory=list)'],
+    ]);
+  });
+
+  it('get_function_details: staticmethod with Google-style docstring sections', async () => {
+    const d = withoutTiming(await fx.run('get_function_details', { function_name: 'normalize', class_name: 'User' }));
+    delete d.symbol_id;
+    expect(d).toEqual({
+      language: 'python',
+      kind: 'method',
+      name: 'normalize',
+      namespace: 'app.models.user',
+      receiver: 'User',
+      signature: 'def normalize(name: str, upper: bool = False) -> str',
+      description: 'Trims a name.',
+      location: { file_path: 'app/models/user.py', uri: expect.stringMatching(/user\.py$/), start_line: 59, end_line: 71 },
+      parameters: [
+        { name: 'name', type: 'str', description: 'The raw name.' },
+        { name: 'upper', type: 'bool', default: 'False', optional: true, description: 'Whether to upper-case it.' },
+      ],
+      returns: [{ type: 'str', description: 'The cleaned name.' }],
+      visibility: 'public',
+      is_static: true,
+      tags: ['staticmethod'],
+      metadata: { qualified_name: 'app.models.user.User.normalize' },
+    });
+    const grant = await fx.run('get_function_details', { function_name: 'User.grant' });
+    expect(grant.parameters).toEqual([
+      { name: 'role', type: 'Role' },
+      { name: 'options', type: 'str', variadic: true },
+    ]);
+  });
+
+  it('list_package_exports: a module, and a package (its direct modules)', async () => {
+    const mod = await fx.run('list_package_exports', { package: 'app.models.user' });
+    expect(mod.symbols.map((s: any) => `${s.kind} ${s.name}`)).toEqual(['class Role', 'class Base', 'class User', 'function format_name']);
+    const pkg = await fx.run('list_package_exports', { package: 'app.services' });
+    expect(pkg.files).toEqual(['app/services/greeter.py', 'app/services/registry.py']);
+    expect(pkg.symbols.map((s: any) => s.name)).toEqual(['greet', 'greet_all', 'shout', 'F', 'CALLS', 'tracked']);
+  });
+
+  it('find_references and find_callers across modules match the fixture truth', async () => {
+    const refs = await fx.run('find_references', { symbol: 'format_name' });
+    expect(refs.references.map((r: any) => `${r.file}:${r.line}`)).toEqual([
+      'app/models/user.py:51',
+      'app/models/user.py:88',
+      'app/services/greeter.py:2',
+      'app/services/greeter.py:16',
+    ]);
+    const callers = await fx.run('find_callers', { symbol: 'greet' });
+    expect(callers.root.calls.map((c: any) => `${c.name}@${c.file}:${c.call_sites.map((s: any) => s.line).join(',')}`)).toEqual([
+      'main@app/main.py:9',
+      'greet_all@app/services/greeter.py:12',
+    ]);
+    const norm = await fx.run('find_callers', { symbol: 'User.normalize' });
+    expect(norm.root.calls.map((c: any) => [c.name, c.call_sites.length])).toEqual([['format_name', 2]]);
+    expect(norm._meta.index_state).toBe('ready');
+  });
+});
