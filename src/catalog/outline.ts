@@ -14,8 +14,9 @@ export interface RepoOutline {
 
 export function repoOutline(files: Map<string, FileEntry>, depth: number): RepoOutline {
   const dirs = new Map<string, { files: number; symbols: number }>();
-  const languages: Record<string, number> = {};
-  const kinds: Record<string, number> = {};
+  // Null-prototype records: a symbol kind is literally `constructor`.
+  const languages: Record<string, number> = Object.create(null) as Record<string, number>;
+  const kinds: Record<string, number> = Object.create(null) as Record<string, number>;
   let symbols = 0;
   for (const [rel, entry] of files) {
     const parts = rel.split('/').slice(0, -1);
@@ -79,5 +80,8 @@ export function fileTree(files: Map<string, FileEntry>, prefix: string, depth: n
 function prune(node: TreeNode): void {
   if (!node.children) return;
   if (node.children.length === 0) delete node.children;
-  else node.children.forEach(prune);
+  else {
+    node.children.sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === 'directory' ? -1 : 1));
+    node.children.forEach(prune);
+  }
 }

@@ -33,7 +33,7 @@ const IndexResultShape = {
 };
 
 function languagesOf(cat: WorkspaceCatalog): Record<string, number> {
-  const out: Record<string, number> = {};
+  const out: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const e of cat.index.files.values()) out[e.language] = (out[e.language] ?? 0) + 1;
   return out;
 }
