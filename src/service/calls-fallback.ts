@@ -90,7 +90,9 @@ export async function incomingCallsFromReferences(ctx: CallFallbackContext, targ
     if (!file) continue;
     const isClass = target.kind === Lsp.Class;
     if (!isClass && !followedByParen(file, ref.range)) continue;
-    const encl = innermostAt(file, ref.range.start, (s) => CALLABLE_KINDS.includes(s.symbol.kind));
+    // intelephense lists closures and arrow functions as Function symbols named `Closure`: the
+    // caller a reader wants is the named function or method around them.
+    const encl = innermostAt(file, ref.range.start, (s) => CALLABLE_KINDS.includes(s.symbol.kind) && s.symbol.name !== 'Closure');
     const item = encl ? itemOf(file, encl.symbol) : fileItem(file);
     const key = `${item.uri}\0${item.selectionRange.start.line}:${item.selectionRange.start.character}`;
     let edge = groups.get(key);
