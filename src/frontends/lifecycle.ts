@@ -13,7 +13,7 @@ export interface LifecycleOptions {
   /** Closes the front-end (transport, HTTP listener) before the gateway. */
   closeFrontend?: () => Promise<void> | void;
   logger: Logger;
-  /** Upper bound for a graceful close before servers are killed (default 15 s). */
+  /** Upper bound for a graceful close before servers are killed (default: the longest shutdownMs + 5 s, at least 10 s). */
   closeTimeoutMs?: number;
 }
 
@@ -35,7 +35,7 @@ export function installLifecycle(gateway: Gateway, opts: LifecycleOptions): Life
       log.warn('graceful close timed out: killing language servers');
       killServers(gateway, log);
       process.exit(exitCode || 1);
-    }, opts.closeTimeoutMs ?? 15_000);
+    }, opts.closeTimeoutMs ?? defaultCloseTimeout(gateway));
     closing = (async () => {
       try {
         await opts.closeFrontend?.();
@@ -70,6 +70,12 @@ export function installLifecycle(gateway: Gateway, opts: LifecycleOptions): Life
     process.stdin.once('close', () => void shutdown('stdin closed'));
   }
   return { shutdown };
+}
+
+/** Sessions stop in parallel, each bounded by its entry's shutdownMs: wait a little longer than the longest. */
+function defaultCloseTimeout(gateway: Gateway): number {
+  const longest = Math.max(0, ...gateway.context.servers.map((s) => s.timeouts.shutdownMs));
+  return Math.max(10_000, longest + 5_000);
 }
 
 /**

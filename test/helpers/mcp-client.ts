@@ -76,3 +76,55 @@ export function textOf(result: { content?: unknown }): string {
   const content = (result.content ?? []) as { type: string; text?: string }[];
   return content.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('');
 }
+
+/**
+ * A minimal MCP stdio driver over a process the test spawned itself (newline-delimited JSON-RPC,
+ * 2025-11-25 handshake), for lifecycle tests that must control stdin EOF and signals exactly:
+ * the SDK client's close() escalates to SIGTERM on its own.
+ */
+export class RawMcpStdio {
+  private buf = '';
+  private nextId = 1;
+  private readonly pending = new Map<number, (msg: { result?: unknown; error?: unknown }) => void>();
+
+  constructor(private readonly child: import('node:child_process').ChildProcess) {
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      this.buf += d;
+      let nl: number;
+      while ((nl = this.buf.indexOf('\n')) >= 0) {
+        const line = this.buf.slice(0, nl).trim();
+        this.buf = this.buf.slice(nl + 1);
+        if (!line) continue;
+        const msg = JSON.parse(line) as { id?: number; result?: unknown; error?: unknown };
+        if (typeof msg.id === 'number' && this.pending.has(msg.id)) {
+          this.pending.get(msg.id)!(msg);
+          this.pending.delete(msg.id);
+        }
+      }
+    });
+  }
+
+  request(method: string, params: unknown): Promise<{ result?: unknown; error?: unknown }> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.child.stdin!.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  }
+
+  notify(method: string, params?: unknown): void {
+    this.child.stdin!.write(JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) }) + '\n');
+  }
+
+  async initialize(): Promise<void> {
+    const r = await this.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
+    if (r.error) throw new Error(`initialize failed: ${JSON.stringify(r.error)}`);
+    this.notify('notifications/initialized');
+  }
+
+  async callTool(name: string, args: Record<string, unknown>): Promise<{ structuredContent?: unknown; isError?: boolean }> {
+    const r = await this.request('tools/call', { name, arguments: args });
+    if (r.error) throw new Error(`tools/call failed: ${JSON.stringify(r.error)}`);
+    return r.result as { structuredContent?: unknown; isError?: boolean };
+  }
+}

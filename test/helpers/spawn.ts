@@ -13,6 +13,8 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const CLI = path.join(REPO, 'dist/src/cli/main.js');
 export const TEST_FRONTEND = path.join(REPO, 'test/helpers/test-frontend.mjs');
 export const TS_APP = path.join(REPO, 'fixtures/ts-app');
+/** The fault-injection language server (issue 5), a real process speaking JSON-RPC. */
+export const FAULT_SERVER = path.join(REPO, 'fixtures/fault-server/server.mjs');
 
 export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npx tsc -p .\` (npm test builds first)`);

@@ -26,7 +26,7 @@ export const PROGRESS_TOKEN_PARAM = '_progressToken';
 
 export interface SidecarHandle {
   connection: MessageConnection;
-  /** Resolves when the client sent `exit` (with 0 if `shutdown` came first, else 1) or the stream closed. */
+  /** Resolves when the client sent `exit` (0 if `shutdown` came first, else 1) or closed the stream (0). */
   exited: Promise<number>;
 }
 
@@ -66,7 +66,9 @@ export function serveSidecar(gateway: Gateway, input: Readable, output: Writable
       sub.dispose();
     }
   });
-  connection.onClose(() => resolveExit(shutdownRequested ? 0 : 1));
+  // The client closing its end is a normal end (as stdin EOF is in every stdio mode); only an
+  // `exit` without `shutdown` is the LSP-style failure status 1.
+  connection.onClose(() => resolveExit(0));
   connection.onError(([e]: [Error, unknown, number | undefined]) => logger.warn('sidecar stream error', e));
   connection.listen();
   return { connection, exited };
