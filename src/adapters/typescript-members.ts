@@ -88,7 +88,19 @@ export function overloadSiblings(ctx: SymbolContext): DocumentSymbol[] {
 
 /** True when the declaration has a body (the implementation), false for an overload signature. */
 function hasBody(file: FileContext, symbol: DocumentSymbol): boolean {
-  return stripComments(tailOf(file, symbol)).trimEnd().endsWith('}');
+  // Not the text after the name: tsserver gives an implementation signature a selectionRange
+  // covering the whole declaration.
+  return stripComments(rangeText(file, symbol.range)).trimEnd().endsWith('}');
+}
+
+/**
+ * The declaration text from its name on. Not "name + text after selectionRange": tsserver gives
+ * constructors and overload implementations a selectionRange covering the whole declaration.
+ */
+function declarationFromName(file: FileContext, symbol: DocumentSymbol): string {
+  const text = stripComments(rangeText(file, symbol.range)).slice(0, 4000);
+  const at = new RegExp(`(^|[^\\w$#])${symbol.name.replace(/[$#]/g, '\\$&')}\\s*[<(]`).exec(text);
+  return at ? text.slice(at.index + at[1]!.length) : symbol.name + tailOf(file, symbol);
 }
 
 /** Source signature of one declaration: `function scale(value: number, factor: number): number`. */
@@ -113,7 +125,7 @@ export async function tsFunctionDescriptor(ctx: SymbolContext, language: string,
   if (owner && isMemberOfType(ctx)) d.receiver = owner.name;
 
   const fromHover = hover ? parseTsCallable(hover.display) : undefined;
-  const fromSource = parseTsCallable(symbol.name + tailOf(file, symbol));
+  const fromSource = parseTsCallable(declarationFromName(file, symbol));
   const params = mergeParameters(fromHover?.parameters, fromSource?.parameters, hover?.params ?? {});
   const returnType = isCtor ? undefined : (fromHover?.returnType ?? fromSource?.returnType);
   const typeParameters = fromSource?.typeParameters ?? fromHover?.typeParameters;

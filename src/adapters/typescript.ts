@@ -36,6 +36,11 @@ function tsSymbolKind(ctx: SymbolContext): SymbolKind {
     const before = (file.lines[symbol.selectionRange.start.line] ?? '').slice(0, symbol.selectionRange.start.character);
     if (/\btype\s+$/.test(before)) return 'type';
   }
+  // tsserver reports `namespace X {}` as Module (2); only `module X` / `declare module` are modules.
+  if (symbol.kind === Lsp.Module) {
+    const before = (file.lines[symbol.selectionRange.start.line] ?? '').slice(0, symbol.selectionRange.start.character);
+    return /\bnamespace\s+$/.test(before) ? 'namespace' : 'module';
+  }
   return fromLspSymbolKind(symbol.kind);
 }
 
@@ -172,7 +177,7 @@ export const typescriptAdapter: LanguageAdapter = {
     if (ns) d.namespace = ns;
     d.package = tsModulePath(ctx.file.relPath);
     d.signature = ['function', 'method', 'constructor'].includes(kind)
-      ? collapseWhitespace(stripComments(rangeText(ctx.file, ctx.symbol.range))).replace(/^export\s+/, '').replace(/\s*\{[\s\S]*$/, '').replace(/;$/, '').slice(0, 300)
+      ? collapseWhitespace(stripComments(rangeText(ctx.file, ctx.symbol.range))).replace(/^export\s+/, '').replace(/\s*\{[\s\S]*$/, '').replace(/;$/, '').replace(/\(\s+/g, '(').replace(/,?\s+\)/g, ')').slice(0, 300)
       : declarationSignature(ctx).replace(/^export\s+/, '');
     d.location = symbolLocation(ctx.file, ctx.symbol.range);
     const tags: string[] = [];
