@@ -1,34 +1,17 @@
 /**
- * The catalog asks the language adapter (src/adapters, written alongside) for symbol kinds and a
- * file's package. The adapter registry is loaded lazily and by a computed specifier so the catalog
- * keeps working (LSP kinds, no package) in a tree where the registry does not exist yet.
+ * The catalog asks the language adapter (src/adapters) for the descriptor language, symbol kinds
+ * (Go struct vs type...) and a file's package/namespace, so catalog ids and kinds agree with the
+ * descriptors the service builds.
  */
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import { HoverRequest, MarkupContent } from 'vscode-languageserver-protocol';
 import type { FileContext, LanguageAdapter, PackageInfo } from '../adapters/types.js';
+import { adapterFor } from '../adapters/index.js';
 import type { Workspace } from '../gateway/types.js';
 import type { LspSession } from '../lsp/types.js';
 import type { SymbolKind } from '../schema/descriptors.js';
 import type { Logger } from '../util/logger.js';
-import { fromLspSymbolKind, languageOf } from './lsp-kind.js';
-
-interface AdapterRegistry {
-  adapterFor(name: string): LanguageAdapter | undefined;
-}
-
-let registry: Promise<AdapterRegistry | undefined> | undefined;
-
-export function loadAdapterRegistry(): Promise<AdapterRegistry | undefined> {
-  const spec = '../adapters/index.js';
-  registry ??= (import(spec) as Promise<Partial<AdapterRegistry>>).then(
-    (m) => (typeof m.adapterFor === 'function' ? (m as AdapterRegistry) : undefined),
-    (e: NodeJS.ErrnoException) => {
-      if (e?.code === 'ERR_MODULE_NOT_FOUND' || /Failed to load url|Cannot find module/.test(String(e?.message))) return undefined;
-      throw e;
-    },
-  );
-  return registry;
-}
+import { fromLspSymbolKind } from './lsp-kind.js';
 
 export interface FileInterpretation {
   language: string;
@@ -41,8 +24,7 @@ export async function interpretFile(
   args: { absPath: string; relPath: string; uri: string; languageId: string; adapterName: string; text: string; lines: string[]; symbols: DocumentSymbol[]; session: LspSession; workspace: Workspace },
   logger: Logger,
 ): Promise<FileInterpretation> {
-  const adapter = (await loadAdapterRegistry())?.adapterFor(args.adapterName);
-  if (!adapter) return { language: languageOf(args.languageId), pkg: {}, kindOf: (s) => fromLspSymbolKind(s.kind) };
+  const adapter = adapterFor(args.adapterName);
   const language = adapter.language(args.languageId);
   const file: FileContext = {
     absPath: args.absPath,
