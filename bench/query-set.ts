@@ -16,6 +16,8 @@ export interface Query {
   file: string;
   name: string;
   kind: 'function' | 'method' | 'class';
+  /** Enclosing symbol names and this one, dot-joined: `User.login`, `Geometry.Factory.circle`. */
+  qualified: string;
   /** 0-based LSP position of the name (selectionRange start). */
   line: number;
   character: number;
@@ -49,14 +51,16 @@ const KINDS: Partial<Record<SymbolKind, Query['kind']>> = {
   [SymbolKind.Class]: 'class',
 };
 
-function flatten(symbols: (DocumentSymbol | SymbolInformation)[], file: string, out: Query[]): void {
+function flatten(symbols: (DocumentSymbol | SymbolInformation)[], file: string, out: Query[], parents: string[] = []): void {
   for (const s of symbols) {
     const kind = KINDS[s.kind];
+    const qualified = [...parents, s.name].join('.');
     if ('selectionRange' in s) {
-      if (kind && NAME.test(s.name)) out.push({ file, name: s.name, kind, line: s.selectionRange.start.line, character: s.selectionRange.start.character });
-      flatten(s.children ?? [], file, out);
+      const { line, character } = s.selectionRange.start;
+      if (kind && NAME.test(s.name)) out.push({ file, name: s.name, kind, qualified, line, character });
+      flatten(s.children ?? [], file, out, [...parents, s.name]);
     } else if (kind && NAME.test(s.name)) {
-      out.push({ file, name: s.name, kind, line: s.location.range.start.line, character: s.location.range.start.character });
+      out.push({ file, name: s.name, kind, qualified: s.containerName ? `${s.containerName}.${s.name}` : s.name, line: s.location.range.start.line, character: s.location.range.start.character });
     }
   }
 }

@@ -2,6 +2,7 @@
  * The benchmark report: one latency table per workspace, the whole-workspace figures, and the
  * issue's targets with PASS/MISS. Targets are reported, never asserted.
  */
+import type { LspgateSuiteResult } from './lspgate-suite.js';
 import type { Summary } from './stats.js';
 import { summarize } from './stats.js';
 import type { KindSamples, SuiteResult } from './suite-types.js';
@@ -16,7 +17,7 @@ export interface WorkspaceReport {
   raw: SuiteResult;
   /** Other raw servers on the same queries (e.g. tsgo next to typescript-language-server). */
   rawAlternatives: SuiteResult[];
-  lspgate?: (SuiteResult & { persistedCatalogMs?: number }) | undefined;
+  lspgate?: LspgateSuiteResult | undefined;
   mcp?: SuiteResult | undefined;
 }
 
@@ -102,7 +103,10 @@ export function wholeTable(w: WorkspaceReport): string {
     ...w.rawAlternatives.map((a) => [`  ${a.serverId} server tree (MB)`, fmt(a.serverRssMb, 0), '', '']),
     ['errors by code', errs(w.raw), errs(l), errs(w.mcp)],
   ];
-  if (l?.cache) rows.push(['response cache (hit pass)', '', `hits ${l.cache.hits}, misses ${l.cache.misses}, coalesced ${l.cache.coalesced}, ${fmt((l.cache.bytes ?? 0) / 1024, 0)} KiB`, '']);
+  if (l?.cache && l.cache.hits !== undefined) {
+    const wired = l.cacheWiredByGateway ? 'wired by the gateway' : 'wired by the bench (withResponseCache)';
+    rows.push(['response cache during the hit pass', '', `hits ${l.cache.hits}, misses ${l.cache.misses}, coalesced ${l.cache.coalesced}, ${fmt((l.cache.bytes ?? 0) / 1024, 0)} KiB; ${wired}`, '']);
+  }
   return table(['figure', 'raw', 'lspgate', 'mcp'], rows);
 }
 
@@ -171,11 +175,17 @@ export function targetsTable(targets: TargetResult[]): string {
   );
 }
 
-export function renderReport(workspaces: WorkspaceReport[], targets: TargetResult[]): string {
-  const parts: string[] = [];
+export function renderReport(workspaces: WorkspaceReport[], targets: TargetResult[], header = ''): string {
+  const parts: string[] = header ? [header, ''] : [];
   for (const w of workspaces) {
     parts.push(`## ${w.name} — ${w.files} files, ${w.queries} queries × ${w.reps} warm repetitions, server ${w.raw.serverId}`);
-    parts.push('Latency in ms as p50/p95/max. cold = first time each query; warm = asked again, response cache cleared; hit = answered from the cache.');
+    parts.push(
+      'Latency in ms as p50/p95/max. cold = first time each query (fresh server); warm = asked again with the server warm and the ' +
+        "answer not cached (lspgate: workspace-wide cached answers invalidated, file outlines kept; documentSymbol: cache cleared); " +
+        'hit = the same call again, answered from the response cache. raw = the server driven directly over JSON-RPC; ' +
+        'warm ratio = lspgate warm p50 / raw warm p50; raw/hit = raw warm p50 / lspgate hit p50. typeDetails and functionDetails: ' +
+        'raw = documentSymbol + hover (a lower bound; lspgate also hovers members and builds the descriptor).',
+    );
     parts.push(latencyTable(w));
     parts.push('');
     parts.push(wholeTable(w));

@@ -9,7 +9,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { operations } from '../src/operations/registry.js';
+import { descriptorOperations } from '../src/operations/defs/descriptors.js';
+import { navigationOperations } from '../src/operations/defs/navigation.js';
+import { operations as registered } from '../src/operations/registry.js';
+import type { Operation } from '../src/operations/types.js';
 import { generateRepo } from './gen-repo.js';
 import { runLspgateSuite } from './lspgate-suite.js';
 import { runMcpSuite } from './mcp-suite.js';
@@ -106,17 +109,22 @@ async function benchWorkspace(name: string, source: string, a: Args, log: (s: st
       log(`${name}: raw ${id}`);
       rawAlternatives.push(await runRawSuite({ ...common, entry: loadShippedEntry(id), files, cacheDir: path.join(tmp, `raw-${id}`), concurrency: 8 }));
     }
-    const available = new Set(operations.map((o) => o.name));
+    // In-process: the registry plus the navigation and descriptor groups even before they are
+    // registered; over MCP: what the registry serves.
+    const ops = new Map<string, Operation>();
+    for (const op of [...registered, ...navigationOperations, ...descriptorOperations]) if (!ops.has(op.name)) ops.set(op.name, op);
+    const available = new Set(ops.keys());
+    const availableMcp = new Set(registered.map((o) => o.name));
     if (!available.has('get_file_outline')) {
       log(`${name}: get_file_outline is not in this build: no lspgate columns`);
       return { name, root: source, files: files.length, queries: queries.length, reps: a.reps, raw, rawAlternatives };
     }
     log(`${name}: lspgate in-process`);
-    const lspgate = await runLspgateSuite({ ...common, cacheDir: path.join(tmp, 'lspgate'), available });
+    const lspgate = await runLspgateSuite({ ...common, cacheDir: path.join(tmp, 'lspgate'), available, operations: [...ops.values()] });
     let mcp;
-    if (a.mcp) {
+    if (a.mcp && availableMcp.has('get_file_outline')) {
       log(`${name}: lspgate over MCP stdio`);
-      mcp = await runMcpSuite({ ...common, cacheDir: path.join(tmp, 'mcp'), available });
+      mcp = await runMcpSuite({ ...common, cacheDir: path.join(tmp, 'mcp'), available: availableMcp });
     }
     return { name, root: source, files: files.length, queries: queries.length, reps: a.reps, raw, rawAlternatives, lspgate, mcp };
   } finally {
@@ -148,8 +156,9 @@ async function main(): Promise<void> {
   } finally {
     for (const t of targets) t.cleanup?.();
   }
-  process.stdout.write(renderReport(reports, allTargets));
   const meta = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavg: os.loadavg(), args: a };
+  const header = `lspgate bench ${meta.date} — node ${meta.node}, ${meta.cpus} CPUs, load average ${meta.loadavg.map((x) => x.toFixed(1)).join(' ')}`;
+  process.stdout.write(renderReport(reports, allTargets, header));
   fs.mkdirSync(path.dirname(a.json), { recursive: true });
   fs.writeFileSync(a.json, JSON.stringify(toJson(reports, allTargets, meta), null, 2));
   log(`JSON written to ${a.json}`);

@@ -11,12 +11,11 @@ import {
   DocumentSymbolRequest,
   HoverRequest,
   ReferencesRequest,
-  TypeDefinitionRequest,
 } from 'vscode-languageserver-protocol';
 import type { Query } from './query-set.js';
 import type { RawLspClient } from './raw-client.js';
 
-export const KINDS = ['documentSymbol', 'definition', 'references', 'callers', 'typeDefinition', 'functionDetails'] as const;
+export const KINDS = ['documentSymbol', 'definition', 'references', 'callers', 'typeDetails', 'functionDetails'] as const;
 export type Kind = (typeof KINDS)[number];
 
 export interface Workload {
@@ -31,6 +30,23 @@ export interface Workload {
 }
 
 const at = (q: Query) => ({ file: q.file, line: q.line + 1, column: q.character + 1, output_format: 'json' });
+
+/**
+ * The descriptor operations take names, not positions: the qualified name, narrowed to the file's
+ * module for TypeScript (whose package is the module path, `src/util/strings`).
+ */
+const byName = (field: 'type_name' | 'function_name') => (q: Query) => {
+  const pkg = /\.(m|c)?[jt]sx?$/.test(q.file) ? { package: q.file.replace(/\.(m|c)?[jt]sx?$/, '') } : {};
+  return { [field]: q.qualified, ...pkg, output_format: 'json' };
+};
+
+/** The least a raw client needs for a descriptor: the outline (ranges, members) and the hover at the name. */
+async function outlineAndHover(c: RawLspClient, root: string, q: Query) {
+  const textDocument = await doc(c, root, q);
+  const symbols = (await c.request(DocumentSymbolRequest.type, { textDocument })).result;
+  const hover = (await c.request(HoverRequest.type, { textDocument, position: { line: q.line, character: q.character } })).result;
+  return { symbols, hover };
+}
 
 async function doc(client: RawLspClient, root: string, q: Query) {
   const abs = path.join(root, q.file);
@@ -77,25 +93,19 @@ export const WORKLOADS: Record<Kind, Workload> = {
     op: 'find_callers',
     input: at,
   },
-  typeDefinition: {
-    kind: 'typeDefinition',
-    applies: () => true,
-    raw: async (c, root, q) => (await c.request(TypeDefinitionRequest.type, await pos(c, root, q))).result,
+  typeDetails: {
+    kind: 'typeDetails',
+    applies: (q) => q.kind === 'class',
+    // lspgate also hovers the members to fill fields and methods: the raw column is a lower bound.
+    raw: outlineAndHover,
     op: 'find_type_definition',
-    input: at,
+    input: byName('type_name'),
   },
   functionDetails: {
     kind: 'functionDetails',
     applies: (q) => q.kind !== 'class',
-    // The least a raw client needs for a function's details: the outline (range, children) and the
-    // hover at its name (signature, doc comment).
-    raw: async (c, root, q) => {
-      const textDocument = await doc(c, root, q);
-      const symbols = (await c.request(DocumentSymbolRequest.type, { textDocument })).result;
-      const hover = (await c.request(HoverRequest.type, { textDocument, position: { line: q.line, character: q.character } })).result;
-      return { symbols, hover };
-    },
+    raw: outlineAndHover,
     op: 'get_function_details',
-    input: at,
+    input: byName('function_name'),
   },
 };

@@ -183,7 +183,7 @@ export class CachedSession implements LspSession {
     } else if (local) {
       return undefined;
     }
-    const epoch = local ? '' : String(this.cache.epoch(this.scope));
+    const epoch = local ? '' : this.cache.epochKey(this.scope);
     return JSON.stringify([this.scope, this.inner.generation, method, docHash, epoch, stripTokens(params)]);
   }
 }

@@ -58,6 +58,8 @@ export function responseCacheEnabled(env: NodeJS.ProcessEnv = process.env): bool
 export class ResponseCache {
   private readonly lru: LRUCache<string, Stored>;
   private readonly epochs = new Map<string, number>();
+  /** Bumped by invalidateWorkspaceAnswers: every server's workspace-wide answers at once. */
+  private globalEpoch = 0;
   private readonly inflight = new Map<string, InFlight<unknown>>();
   private readonly counters = { hits: 0, misses: 0, coalesced: 0, bypassed: 0, stored: 0, invalidations: 0 };
 
@@ -73,6 +75,21 @@ export class ResponseCache {
   /** The current epoch of one server at one root (0 until the first change). */
   epoch(scope: string): number {
     return this.epochs.get(scope) ?? 0;
+  }
+
+  /** What workspace-wide keys of this scope carry: changes to it and global invalidations. */
+  epochKey(scope: string): string {
+    return `${this.globalEpoch}.${this.epoch(scope)}`;
+  }
+
+  /**
+   * Makes every workspace-wide answer (references, definitions, hovers, call hierarchy...) of every
+   * server unreachable; document-local ones (documentSymbol) stay. For callers that learn of
+   * changes the servers were not told about, and for the benchmark's warm-but-not-cached runs.
+   */
+  invalidateWorkspaceAnswers(): void {
+    this.globalEpoch++;
+    this.counters.invalidations++;
   }
 
   /** A file changed for this server: every workspace-wide answer of it becomes unreachable. */

@@ -1,0 +1,146 @@
+/**
+ * Soak (npm run soak; not part of npm test): several concurrent clients run mixed operations
+ * through one Gateway on fixtures/ts-app (stdio servers only, no network) while a chaos loop
+ * SIGKILLs the server process groups at random. Bounded by count and time. Prints calls, errors
+ * by code, p50/p99 latency, and RSS / open descriptors / child processes at start and end.
+ *
+ * Env: LSPGATE_SOAK_SECONDS (default 60), LSPGATE_SOAK_CALLS (default 3000),
+ *      LSPGATE_SOAK_CLIENTS (default 4), LSPGATE_SOAK_KILL_MS (mean ms between kills, default 6000).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Gateway } from '../src/gateway/gateway.js';
+import { packageRoot } from '../src/config/load.js';
+import { isLspgateError } from '../src/errors/errors.js';
+import { createLogger } from '../src/util/logger.js';
+
+const seconds = Number(process.env.LSPGATE_SOAK_SECONDS ?? 60);
+const maxCalls = Number(process.env.LSPGATE_SOAK_CALLS ?? 3000);
+const clients = Number(process.env.LSPGATE_SOAK_CLIENTS ?? 4);
+const killMs = Number(process.env.LSPGATE_SOAK_KILL_MS ?? 6000);
+
+const CALLS: [string, Record<string, unknown>][] = [
+  ['get_file_outline', { file: 'src/models/user.ts' }],
+  ['get_file_outline', { file: 'src/models/shape.ts' }],
+  ['find_definition', { symbol: 'formatName' }],
+  ['find_references', { symbol: 'buildReport' }],
+  ['find_references', { symbol: 'User' }],
+  ['find_callers', { symbol: 'formatName' }],
+  ['find_callees', { symbol: 'buildReport' }],
+  ['search_symbols', { query: 'User' }],
+  ['open_at', { file: 'src/app.ts', line: 5 }],
+];
+
+/** Every descendant of this process (servers, reapers, tsserver children). */
+function childCount(): number {
+  const parent = new Map<number, number>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields[0] !== 'Z') parent.set(Number(name), Number(fields[1]));
+    } catch {
+      // exited while listing
+    }
+  }
+  let n = 0;
+  const queue = [process.pid];
+  while (queue.length) {
+    const p = queue.shift()!;
+    for (const [c, pp] of parent) if (pp === p) (n++, queue.push(c));
+  }
+  return n;
+}
+
+function snapshot() {
+  return { rssMb: Math.round(process.memoryUsage().rss / 1048576), heapMb: Math.round(process.memoryUsage().heapUsed / 1048576), fds: fs.readdirSync('/proc/self/fd').length, children: childCount() };
+}
+
+function pct(sorted: number[], p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function main(): Promise<void> {
+  const root = path.join(packageRoot(), 'fixtures/ts-app');
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-soak-'));
+  // random kills would trip the 5-crashes-in-3-minutes rule: raise it for this run only
+  const override = path.join(cacheDir, 'servers.soak.json');
+  fs.writeFileSync(override, JSON.stringify({ servers: [{ id: 'typescript-language-server', restart: { maxCrashes: 100000, windowMs: 1000 } }] }));
+  const before = snapshot();
+  const gateway = await Gateway.create({ root, cacheDir, serversFiles: [override], logger: createLogger('soak', 'error') });
+  const latencies: number[] = [];
+  const errors = new Map<string, number>();
+  const samples = new Map<string, string>();
+  let calls = 0;
+  let kills = 0;
+  const deadline = Date.now() + seconds * 1000;
+  const more = () => Date.now() < deadline && calls < maxCalls;
+
+  await gateway.run('get_file_outline', { file: 'src/app.ts' }); // warm-up: the server starts and indexes
+  const warm = snapshot();
+
+  const client = async (id: number) => {
+    let i = id;
+    while (more()) {
+      const [name, input] = CALLS[i++ % CALLS.length]!;
+      calls++;
+      const t0 = performance.now();
+      try {
+        await gateway.run(name, input);
+        latencies.push(performance.now() - t0);
+      } catch (e) {
+        const code = isLspgateError(e) ? e.code : 'UNCODED';
+        errors.set(code, (errors.get(code) ?? 0) + 1);
+        if (!samples.has(code)) samples.set(code, `${name}: ${(e as Error).message.slice(0, 300)}`);
+      }
+    }
+  };
+  const chaos = async () => {
+    while (more()) {
+      await new Promise((r) => setTimeout(r, killMs * (0.5 + Math.random())));
+      const live = gateway.context.broker.existing().filter((s) => s.pid !== undefined);
+      const victim = live[Math.floor(Math.random() * live.length)];
+      if (!victim?.pid || !more()) continue;
+      try {
+        process.kill(-victim.pid, 'SIGKILL');
+        kills++;
+      } catch {
+        // already gone
+      }
+    }
+  };
+  const t0 = Date.now();
+  await Promise.all([...Array.from({ length: clients }, (_, i) => client(i)), chaos()]);
+  const elapsed = (Date.now() - t0) / 1000;
+  const beforeClose = snapshot();
+  const info = gateway.context.broker.info();
+  await gateway.close();
+  await new Promise((r) => setTimeout(r, 1000));
+  const after = snapshot();
+  fs.rmSync(cacheDir, { recursive: true, force: true });
+
+  latencies.sort((a, b) => a - b);
+  const out = process.stdout;
+  out.write(`\nlspgate soak: ${clients} clients, ${elapsed.toFixed(1)} s, ${kills} server kills\n\n`);
+  out.write(`| calls | ok | errors | p50 ms | p99 ms | max ms |\n|---:|---:|---:|---:|---:|---:|\n`);
+  out.write(`| ${calls} | ${latencies.length} | ${calls - latencies.length} | ${pct(latencies, 50).toFixed(1)} | ${pct(latencies, 99).toFixed(1)} | ${(latencies.at(-1) ?? 0).toFixed(1)} |\n\n`);
+  out.write(`errors by code: ${errors.size ? [...errors].map(([c, n]) => `${c}=${n}`).join(', ') : 'none'}\n\n`);
+  for (const [code, msg] of samples) out.write(`  first ${code}: ${msg}\n`);
+  out.write(`\n| moment | RSS MB | heap MB | fds | children |\n|---|---:|---:|---:|---:|\n`);
+  for (const [label, s] of [['start', before], ['after warm-up', warm], ['end of load', beforeClose], ['after close', after]] as const) {
+    out.write(`| ${label} | ${s.rssMb} | ${s.heapMb} | ${s.fds} | ${s.children} |\n`);
+  }
+  out.write(`\nsessions at the end of load: ${info.map((i) => `${i.serverId} gen ${i.generation} ${i.state} crashes ${i.crashes}`).join('; ')}\n`);
+  if (after.children !== 0) {
+    out.write(`LEFTOVER CHILD PROCESSES: ${after.children}\n`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`soak failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
