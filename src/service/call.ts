@@ -35,12 +35,15 @@ export class ServiceCall {
   }
 
   /**
-   * The session serving a file, started and waited for. A server still indexing after its
+   * The session serving a file, started, with the file synced, and waited for. A server still indexing after its
    * cold-start budget still answers, but the call is marked `indexing` with a warning: tsserver
    * answers from its syntax server before the project loads (NOTES.md), so lists may be partial.
    */
   async session(absPath: string): Promise<LspSession> {
     const session = await this.workspace.gateway.broker.sessionFor(absPath, this.workspace.root);
+    // Open the file before waiting: typescript-language-server only starts loading a project once
+    // one of its files is open, and answers from its syntax server until then (NOTES.md).
+    await session.syncDocument(absPath);
     let wait = this.ready.get(session);
     if (!wait) {
       wait = session.waitReady().then((state) => {
