@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Three projects with their own budgets. No retries anywhere: a flaky test is a bug to fix.
-// Language-server tests share 2 cores with the servers they start, so they run few at a time.
+// Language-server tests share 2 cores with the servers they start, so they run few at a time, and
+// the projects run one after the other (groupOrder): unit, then integration, then languages.
 export default defineConfig({
   test: {
     retry: 0,
@@ -12,6 +13,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           testTimeout: 10_000,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -21,6 +23,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -30,6 +33,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           maxWorkers: 2,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
