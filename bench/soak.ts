@@ -76,11 +76,12 @@ async function main(): Promise<void> {
   const samples = new Map<string, string>();
   let calls = 0;
   let kills = 0;
-  const deadline = Date.now() + seconds * 1000;
+  let deadline = Number.POSITIVE_INFINITY;
   const more = () => Date.now() < deadline && calls < maxCalls;
 
   await gateway.run('get_file_outline', { file: 'src/app.ts' }); // warm-up: the server starts and indexes
   const warm = snapshot();
+  deadline = Date.now() + seconds * 1000;
 
   const client = async (id: number) => {
     let i = id;
@@ -100,7 +101,8 @@ async function main(): Promise<void> {
   };
   const chaos = async () => {
     while (more()) {
-      await new Promise((r) => setTimeout(r, killMs * (0.5 + Math.random())));
+      const wakeAt = Date.now() + killMs * (0.5 + Math.random());
+      while (more() && Date.now() < wakeAt) await new Promise((r) => setTimeout(r, 200));
       const live = gateway.context.broker.existing().filter((s) => s.pid !== undefined);
       const victim = live[Math.floor(Math.random() * live.length)];
       if (!victim?.pid || !more()) continue;
