@@ -1,0 +1,65 @@
+/**
+ * Token savings on a fixture (README table, like seed 001's): the bytes an agent would read
+ * without lspgate versus the bytes of lspgate's answer, for four everyday tasks. Tokens ≈ bytes/4.
+ * Default: a generated 200-file TypeScript repository (bench/gen-repo.ts, seed 1); `--root DIR`
+ * measures any folder instead. Answers are measured as compact JSON (what the runner counts).
+ *   node dist/bench/token-savings.js [--files 200 | --root fixtures/ts-app]
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { catalogOf } from '../src/catalog/catalog.js';
+import type { CatalogSymbol } from '../src/catalog/types.js';
+import { Gateway } from '../src/gateway/gateway.js';
+import { generateRepo } from './gen-repo.js';
+
+const args = process.argv.slice(2);
+const argOf = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const genDir = argOf('--root') ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-gen-'));
+const root = fs.realpathSync(argOf('--root') ?? generateRepo({ files: Number(argOf('--files') ?? 200), seed: 1, out: path.join(genDir!, 'repo') }).root);
+
+const tokens = (bytes: number) => Math.ceil(bytes / 4);
+const sizeOf = (rel: string) => fs.statSync(path.join(root, rel)).size;
+
+async function main(): Promise<void> {
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-bench-'));
+  const gateway = await Gateway.create({ root, cacheDir });
+  try {
+    const ws = await gateway.openWorkspace(root);
+    const cat = catalogOf(ws);
+    await cat.build();
+    const files = [...cat.index.files.keys()];
+    const allBytes = files.reduce((n, f) => n + sizeOf(f), 0);
+    const answer = async (op: string, input: Record<string, unknown>) => Buffer.byteLength(JSON.stringify((await gateway.run(op, input)).result));
+    const symbols = await cat.all();
+    const fn = pick(symbols, ['function', 'method']);
+    const moduleFile = [...cat.index.files].sort(([, a], [, b]) => b.symbols.length - a.symbols.length)[0]![0];
+    const hasOutline = gateway.operations().some((o) => o.name === 'get_file_outline');
+    const rows: [string, number, number][] = [
+      [`Explore repo structure (${files.length} files)`, allBytes, await answer('get_repo_outline', {})],
+      [`Find a function (\`${fn.name}\`)`, allBytes, await answer('search_symbols', { query: fn.name, max_results: 5 })],
+      [`Read one function body (\`${fn.qualified_name}\`)`, sizeOf(fn.file), await answer('get_symbol', { symbol_id: fn.symbol_id })],
+      [`Understand a module API (\`${moduleFile}\`, search_symbols file_pattern)`, sizeOf(moduleFile), await answer('search_symbols', { query: ' ', file_pattern: moduleFile, max_results: 100 })],
+    ];
+    if (hasOutline) rows.push([`Understand a module API (\`${moduleFile}\`, get_file_outline)`, sizeOf(moduleFile), await answer('get_file_outline', { file: moduleFile })]);
+    process.stdout.write(`Token savings on ${genDir ? `a generated ${files.length}-file TypeScript repo` : root} (tokens ≈ bytes/4, compact JSON answers incl. _meta)\n\n`);
+    process.stdout.write('| Scenario | Raw files | lspgate answer | Savings |\n|---|---:|---:|---:|\n');
+    for (const [name, raw, ans] of rows) {
+      const saved = raw > 0 ? (1 - ans / raw) * 100 : 0;
+      process.stdout.write(`| ${name} | ~${tokens(raw).toLocaleString('en')} tokens | ~${tokens(ans).toLocaleString('en')} tokens | ${saved.toFixed(1)}% |\n`);
+    }
+  } finally {
+    await gateway.close();
+    fs.rmSync(cacheDir, { recursive: true, force: true });
+    if (genDir) fs.rmSync(genDir, { recursive: true, force: true });
+  }
+}
+
+/** The function with the longest body: the case where reading the whole file hurts least. */
+function pick(symbols: CatalogSymbol[], kinds: string[]): CatalogSymbol {
+  const fns = symbols.filter((s) => kinds.includes(s.kind)).sort((a, b) => b.byte_length - a.byte_length || a.symbol_id.localeCompare(b.symbol_id));
+  if (!fns[0]) throw new Error('no function in the fixture');
+  return fns[0];
+}
+
+await main();
