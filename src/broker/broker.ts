@@ -14,6 +14,7 @@ import { createLogger, type Logger } from '../util/logger.js';
 import type { Broker, ServerRoute } from './types.js';
 import { entryFor, findRoot } from './route.js';
 import { languageIdFor } from '../lsp/documents.js';
+import { Semaphore } from '../lsp/semaphore.js';
 
 export interface BrokerOptions {
   servers: ServerEntry[];
@@ -40,11 +41,13 @@ export class SessionBroker implements Broker {
   private readonly logger: Logger;
   private readonly limits: Limits;
   private idleTimer: NodeJS.Timeout | undefined;
+  private readonly globalSlots: Semaphore;
   private stopped: Promise<void> | undefined;
 
   constructor(private readonly opts: BrokerOptions) {
     this.logger = opts.logger ?? createLogger('lspgate:broker');
     this.limits = opts.limits ?? LimitsSchema.parse({});
+    this.globalSlots = new Semaphore(this.limits.globalConcurrency, 10_000, 'lspgate (globalConcurrency)');
     const idle = opts.servers.map((s) => s.timeouts.idleMs).filter((ms) => ms > 0);
     if (idle.length) {
       this.idleTimer = setInterval(() => this.reapIdle(), Math.max(250, Math.min(...idle) / 2));
@@ -93,6 +96,7 @@ export class SessionBroker implements Broker {
         limits: this.limits,
         protocol: this.opts.protocol,
         reaper: this.opts.reaper,
+        globalSlots: this.globalSlots,
       });
       this.sessions.set(k, s);
     }

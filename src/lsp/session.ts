@@ -49,6 +49,8 @@ export interface SessionOptions {
   protocol?: ProtocolOptions;
   /** Run the server under the parent-watching reaper (default true). */
   reaper?: boolean;
+  /** Gateway-wide request slots (limits.globalConcurrency), shared by the broker's sessions. */
+  globalSlots?: Semaphore;
 }
 
 type Doc = OpenDocument & { generation: number };
@@ -354,7 +356,14 @@ export class Session implements LspSession {
     // a (re)start has its own budget (startMs); the request deadline starts once the server runs
     await this.start();
     const deadline = Date.now() + timeoutMs;
-    const release = await this.slots.acquire(deadline - Date.now(), opts?.signal);
+    const releaseGlobal = this.opts.globalSlots ? await this.opts.globalSlots.acquire(deadline - Date.now(), opts?.signal) : undefined;
+    let release: () => void;
+    try {
+      release = await this.slots.acquire(deadline - Date.now(), opts?.signal);
+    } catch (e) {
+      releaseGlobal?.();
+      throw e;
+    }
     try {
       const gen = this.gen!;
       if (!gen.alive) throw gen.crashError ?? new LspgateError('SERVER_CRASHED', `${this.serverId} is not running`);
@@ -367,6 +376,7 @@ export class Session implements LspSession {
       throw e;
     } finally {
       release();
+      releaseGlobal?.();
     }
   }
 

@@ -59,6 +59,27 @@ describe('a server that hangs', () => {
     expect(stats.cancels).toHaveLength(1);
   });
 
+  it('per-server concurrency: requests beyond the limit wait in a queue (and time out there, unsent)', async () => {
+    ws = faultWorkspace();
+    const { LimitsSchema } = await import('../../src/config/schema.js');
+    broker = createBroker({
+      servers: [faultEntry(['--hang-on=textDocument/hover'], { timeouts: { requestMs: 1000 }, restart: { maxConsecutiveTimeouts: 100, maxCrashes: 5, windowMs: 180_000 } })],
+      cacheDir: ws.cacheDir,
+      logger,
+      limits: LimitsSchema.parse({ perServerConcurrency: 2 }),
+    });
+    const s = await broker.sessionFor(ws.file, ws.root);
+    const doc = await s.syncDocument(ws.file);
+    const params = { textDocument: { uri: doc.uri }, position: { line: 0, character: 0 } };
+    // two fill the slots; the third, with a shorter deadline, is still queued when it expires
+    const errs = await Promise.all([1000, 1000, 400].map((timeoutMs) => caught(s.request(HoverRequest.type, params, { timeoutMs }))));
+    expect(errs.map((e) => e.code)).toEqual(['TIMEOUT', 'TIMEOUT', 'TIMEOUT']);
+    expect(errs.map((e) => e.details?.queued === true)).toEqual([false, false, true]);
+    const stats = (await s.requestRaw('fault/stats', {})) as Stats;
+    expect(stats.requests['textDocument/hover']).toBe(2);
+    expect(stats.cancels).toHaveLength(2);
+  });
+
   it('kills and respawns the server after maxConsecutiveTimeouts timeouts', async () => {
     ws = faultWorkspace();
     broker = createBroker({
