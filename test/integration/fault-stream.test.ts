@@ -87,6 +87,17 @@ describe('garbage, oversized frames and floods on stdout', () => {
     expect(s.generation).toBe(1);
   });
 
+  it('a stderr flood is kept in a bounded ring', async () => {
+    const { s } = await open(['--stderr-flood=16']);
+    const heapBefore = process.memoryUsage().heapUsed;
+    await s.requestRaw('fault/stderr', {});
+    expect(await waitFor(() => s.stderrTail().at(-1) === 'last line', 10_000)).toBe(true);
+    const tail = s.stderrTail();
+    expect(tail.length).toBeLessThanOrEqual(200);
+    expect(tail.join('\n').length).toBeLessThan(80 * 1024);
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
+  });
+
   it('a notification flood is throttled: requests still answer, drops are counted, memory stays bounded', async () => {
     const { s, uri } = await open(['--flood=50000'], 30_000, { maxNotificationsPerSec: 1000 });
     const heapBefore = process.memoryUsage().heapUsed;
