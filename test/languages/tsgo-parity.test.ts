@@ -1,0 +1,158 @@
+/**
+ * TypeScript 7's native server (`tsc --lsp --stdio`, servers.json entry `tsgo`, disabled by
+ * default) against typescript-language-server: the same operations on two temp copies of
+ * fixtures/ts-app, one of which enables tsgo through a workspace `.lspgate/servers.json`.
+ *
+ * Differences seen (TypeScript 7.0.2 vs typescript-language-server 5.3 + TypeScript 6.0), which
+ * the comparisons below normalise away and the bench report documents:
+ * - documentSymbol: tsgo also lists every import binding as a Variable symbol (so the outline
+ *   and the catalog gain `formatName#variable` in user.ts, and a bare-name lookup of an imported
+ *   name becomes AMBIGUOUS_SYMBOL); it reports consts as Variable (tsserver: Constant),
+ *   namespaces as Namespace (tsserver: Module), a getter as Property, and no `detail`.
+ * - hover: no inherited JSDoc (a constructor without its own comment gets none, not the class's;
+ *   an implementing method gets none, not the interface method's).
+ * - references: the re-export alias site carries a container name (`toDisplayName`).
+ * - raw definition on an overload lists every signature; typeDefinition on a function is null.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Gateway } from '../../src/gateway/gateway.js';
+import { createLogger } from '../../src/util/logger.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixture = path.join(here, '../../fixtures/ts-app');
+const logger = createLogger('test', 'error');
+
+function copyFixture(enableTsgo: boolean): string {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-tsgo-')));
+  fs.cpSync(fixture, root, { recursive: true });
+  if (enableTsgo) {
+    fs.mkdirSync(path.join(root, '.lspgate'));
+    fs.writeFileSync(path.join(root, '.lspgate/servers.json'), JSON.stringify({ servers: [{ id: 'tsgo', enabled: true, priority: 100 }] }));
+  }
+  return root;
+}
+
+/** 1-based line and column of the first occurrence of `needle` in a fixture file. */
+function at(file: string, needle: string): { file: string; line: number; column: number } {
+  const text = fs.readFileSync(path.join(fixture, file), 'utf8');
+  const idx = text.indexOf(needle);
+  if (idx < 0) throw new Error(`${needle} not in ${file}`);
+  const lines = text.slice(0, idx).split('\n');
+  return { file, line: lines.length, column: lines[lines.length - 1]!.length + 1 };
+}
+
+/** The result without what legitimately differs between two roots and two servers. */
+function comparable(result: Record<string, unknown>): unknown {
+  const { _meta: _m, ...rest } = result;
+  return JSON.parse(JSON.stringify(rest, (k, v: unknown) => (k === 'uri' || k === 'preview' || k === 'container' ? undefined : v)));
+}
+
+interface OutlineSymbol {
+  kind: string;
+  name: string;
+  location?: { start_line?: number };
+  children?: OutlineSymbol[];
+}
+
+describe('tsgo (TypeScript 7 native server) answers like typescript-language-server', () => {
+  const roots: string[] = [];
+  const cacheDirs: string[] = [];
+  let tsls: Gateway;
+  let tsgo: Gateway;
+
+  beforeAll(async () => {
+    const make = async (enable: boolean) => {
+      const root = copyFixture(enable);
+      const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-'));
+      roots.push(root);
+      cacheDirs.push(cacheDir);
+      return Gateway.create({ root, cacheDir, logger });
+    };
+    tsls = await make(false);
+    tsgo = await make(true);
+  });
+  afterAll(async () => {
+    await tsls?.close();
+    await tsgo?.close();
+    for (const d of [...roots, ...cacheDirs]) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  async function both(op: string, input: Record<string, unknown>) {
+    const [a, b] = await Promise.all([tsls.run(op, { ...input, output_format: 'json' }), tsgo.run(op, { ...input, output_format: 'json' })]);
+    return { a: a.result, b: b.result };
+  }
+
+  it('the workspace override routes TypeScript files to tsgo', async () => {
+    const { a, b } = await both('get_file_outline', { file: 'src/util/strings.ts' });
+    expect(a._meta.servers.map((s) => s.id)).toEqual(['typescript-language-server']);
+    expect(b._meta.servers.map((s) => s.id)).toEqual(['tsgo']);
+  });
+
+  it('find_definition at a call site', async () => {
+    const { a, b } = await both('find_definition', at('src/models/user.ts', 'formatName(first, last)'));
+    expect((a as { definitions: { file: string }[] }).definitions[0]!.file).toBe('src/util/strings.ts');
+    expect(comparable(b)).toEqual(comparable(a));
+  });
+
+  it('find_references of a function used across files', async () => {
+    const { a, b } = await both('find_references', { symbol_id: 'src/util/strings.ts::formatName#function' });
+    expect((a as { total: number }).total).toBe(7); // fixtures/ts-app/EXPECTED.md
+    expect(comparable(b)).toEqual(comparable(a));
+  });
+
+  it('find_callers of a function and of an abstract method', async () => {
+    for (const symbol_id of ['src/util/strings.ts::formatName#function', 'src/models/shape.ts::Shape.area#method']) {
+      const { a, b } = await both('find_callers', { symbol_id });
+      expect(comparable(b)).toEqual(comparable(a));
+    }
+  });
+
+  it('find_type_definition builds the same ClassDescriptor, but for inherited doc comments', async () => {
+    const { a, b } = await both('find_type_definition', { type_name: 'User', package: 'src/models/user' });
+    type Method = { name: string; description?: string };
+    const methodsA = (a as { methods: Method[] }).methods;
+    const methodsB = (b as { methods: Method[] }).methods;
+    expect((a as { fields: unknown[] }).fields.length).toBeGreaterThan(5);
+    // tsgo's hover carries no inherited JSDoc: the constructor does not get the class's comment and
+    // `describe` not the one of Describable.describe. Every description tsgo gives, tsserver gives too.
+    for (const m of methodsB) if (m.description) expect(methodsA.find((x) => x.name === m.name)?.description).toBe(m.description);
+    expect(methodsB.find((m) => m.name === 'describe')?.description).toBeUndefined();
+    expect(methodsA.find((m) => m.name === 'describe')?.description).toBe('Returns a one-line description.');
+    const noMethodDocs = (r: Record<string, unknown>) => comparable({ ...r, methods: (r.methods as Method[]).map(({ description: _d, ...m }) => m) });
+    expect(noMethodDocs(b)).toEqual(noMethodDocs(a));
+  });
+
+  it('get_function_details: a function with defaults, an overloaded one, a method', async () => {
+    for (const function_name of ['padLeft', 'scale', 'User.login']) {
+      const { a, b } = await both('get_function_details', { function_name, package: function_name === 'User.login' ? 'src/models/user' : undefined });
+      expect(comparable(b)).toEqual(comparable(a));
+    }
+  });
+
+  it('get_file_outline is the same once tsgo’s import bindings are left out and consts are variables', async () => {
+    const strings = await both('get_file_outline', { file: 'src/util/strings.ts' });
+    // `export const VOWEL_COUNT`: Constant for tsserver, Variable for tsgo.
+    const constAsVariable = (r: Record<string, unknown>) =>
+      JSON.parse(JSON.stringify(comparable(r)).replaceAll('"kind":"constant"', '"kind":"variable"').replaceAll('#constant"', '#variable"'));
+    expect(JSON.stringify(comparable(strings.a))).toContain('"kind":"constant"');
+    expect(constAsVariable(strings.b)).toEqual(constAsVariable(strings.a));
+
+    const { a, b } = await both('get_file_outline', { file: 'src/models/user.ts' });
+    const importLines = new Set(
+      fs
+        .readFileSync(path.join(fixture, 'src/models/user.ts'), 'utf8')
+        .split('\n')
+        .flatMap((l, i) => (l.startsWith('import ') ? [i + 1] : [])),
+    );
+    const withoutImports = (r: Record<string, unknown>) => {
+      const symbols = (r.symbols as OutlineSymbol[]).filter((s) => !(s.kind === 'variable' && importLines.has(s.location?.start_line ?? 0)));
+      return comparable({ ...r, symbols });
+    };
+    expect(importLines.size).toBeGreaterThan(0);
+    expect(withoutImports(b)).toEqual(comparable(a));
+  });
+});
