@@ -39,7 +39,6 @@ async function main(): Promise<void> {
       [`Explore repo structure (${files.length} files)`, allBytes, await answer('get_repo_outline', {})],
       [`Find a function (\`${fn.name}\`)`, allBytes, await answer('search_symbols', { query: fn.name, max_results: 5 })],
       [`Read one function body (\`${fn.qualified_name}\`)`, sizeOf(fn.file), await answer('get_symbol', { symbol_id: fn.symbol_id })],
-      [`Understand a module API (\`${moduleFile}\`, search_symbols file_pattern)`, sizeOf(moduleFile), await answer('search_symbols', { query: ' ', file_pattern: moduleFile, max_results: 100 })],
     ];
     if (hasOutline) rows.push([`Understand a module API (\`${moduleFile}\`, get_file_outline)`, sizeOf(moduleFile), await answer('get_file_outline', { file: moduleFile })]);
     process.stdout.write(`Token savings on ${genDir ? `a generated ${files.length}-file TypeScript repo` : root} (tokens ≈ bytes/4, compact JSON answers incl. _meta)\n\n`);

@@ -14,6 +14,8 @@ export interface RankedSymbol {
 export function rankSymbols(symbols: Iterable<CatalogSymbol>, query: string): RankedSymbol[] {
   const q = query.trim();
   const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+  // A blank query lists every symbol the filters let through, in file and line order.
+  if (words.length === 0) return [...symbols].map((symbol) => ({ symbol, score: 1 })).sort((a, b) => a.symbol.file.localeCompare(b.symbol.file) || a.symbol.line - b.symbol.line);
   const out: RankedSymbol[] = [];
   for (const s of symbols) {
     let total = 0;
