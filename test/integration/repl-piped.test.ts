@@ -42,6 +42,7 @@ describe('lspgate repl with piped stdin', () => {
       '.json off',
       '.fail --code AMBIGUOUS_SYMBOL',
       '.echo x --times nope',
+      '.nope',
       '1 + 1',
       'await run("echo", { text: "from js" }).then((r) => r.text)',
     ]);
@@ -65,6 +66,7 @@ describe('lspgate repl with piped stdin', () => {
       'AMBIGUOUS_SYMBOL: failing on purpose',
       'src/a.ts::A#class',
       'INVALID_INPUT: --times expects an integer',
+      'unknown command .nope',
       '2',
       "'from js'",
     ]);

@@ -71,6 +71,23 @@ export function startRepl(gateway: Gateway, opts: ReplOptions): ReplHandle {
     });
   }
 
+  // Unknown dot-commands: node:repl would print "Invalid REPL keyword" at once, ahead of the
+  // output of commands still queued. It looks commands up in `server.commands`: a proxy answers
+  // unknown keywords with a command that replies through the queue.
+  type CommandTable = Record<string, { help?: string; action: (this: REPLServer, rest: string) => void }>;
+  const mutableCommands = server as unknown as { commands: CommandTable };
+  mutableCommands.commands = new Proxy(mutableCommands.commands, {
+    get(target, key, receiver) {
+      const found = Reflect.get(target, key, receiver) as unknown;
+      if (found !== undefined || typeof key !== 'string') return found;
+      return {
+        action() {
+          void enqueue(async () => write(`unknown command .${key} (.help lists them)`)).finally(() => server.displayPrompt());
+        },
+      };
+    },
+  });
+
   // Serialise JavaScript with the commands, and await what it returns.
   // REPLServer.eval is typed read-only but is a plain writable property (the 'line' handler reads it).
   const mutable = server as unknown as { eval: EvalFn; completer: Completer };

@@ -1,0 +1,68 @@
+/**
+ * REPL tab completion, in-process on fixtures/ts-app with the real operation table and server:
+ * command names, `--field` names from the operation's schema, and symbol names from the catalog
+ * once a command has built it.
+ */
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Gateway } from '../../src/gateway/gateway.js';
+import { startRepl, type ReplHandle } from '../../src/frontends/repl/repl.js';
+import { removeDir, tempDir, TS_APP, waitFor } from '../helpers/spawn.js';
+
+let gateway: Gateway;
+let repl: ReplHandle;
+let input: PassThrough;
+let out = '';
+let cacheDir: string;
+
+type Completer = (line: string, cb: (err: Error | null, r: [string[], string]) => void) => void;
+
+function complete(line: string): Promise<[string[], string]> {
+  const completer = (repl.server as unknown as { completer: Completer }).completer;
+  return new Promise((resolve, reject) => completer.call(repl.server, line, (err, r) => (err ? reject(err) : resolve(r))));
+}
+
+beforeAll(async () => {
+  cacheDir = tempDir();
+  gateway = await Gateway.create({ root: TS_APP, cacheDir });
+  input = new PassThrough();
+  const output = new PassThrough();
+  output.setEncoding('utf8').on('data', (d: string) => (out += d));
+  repl = startRepl(gateway, { input, output, terminal: false });
+});
+
+afterAll(async () => {
+  input?.end();
+  await repl?.closed;
+  await gateway?.close();
+  removeDir(cacheDir);
+});
+
+describe('REPL tab completion', () => {
+  it('completes command names generated from the operation table', async () => {
+    const [hits] = await complete('.de');
+    expect(hits).toContain('def');
+  });
+
+  it('completes --field names of the command from its input schema', async () => {
+    const [hits, word] = await complete('.def --sym');
+    expect(word).toBe('--sym');
+    expect(hits.sort()).toEqual(['--symbol', '--symbol_id']);
+  });
+
+  it('completes symbol names from the catalog once it has been built', async () => {
+    // Nothing cataloged yet: no guesses.
+    expect((await complete('.def formatN'))[0]).toEqual([]);
+    input.write('.def formatName\n');
+    await waitFor(() => out.includes('src/util/strings.ts'), 'the .def answer', 60_000);
+    let hits: string[] = [];
+    for (let i = 0; i < 100 && !hits.includes('formatName'); i++) {
+      hits = (await complete('.refs formatN'))[0];
+      if (!hits.includes('formatName')) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(hits).toContain('formatName');
+    const qualified = (await complete('.fn Registry.'))[0];
+    expect(qualified).toContain('Registry.all');
+    expect(qualified.every((n) => n.startsWith('Registry.'))).toBe(true);
+  });
+});
