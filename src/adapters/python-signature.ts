@@ -52,23 +52,22 @@ export function parsePyDef(code: string): PyDef | undefined {
   return { name: m[2]!, isAsync: !!m[1], params, ...(ret ? { returns: ret } : {}) };
 }
 
-/** One parameter list body. `/` and bare `*` markers are dropped. */
+/**
+ * One parameter list body. `/` and bare `*` markers are dropped. `*args` and `**kwargs` keep their
+ * stars in `name` (both are `variadic`; the stars tell positional from keyword collection, as in
+ * Python's own spelling); a description keyed by the bare name still finds them.
+ */
 export function parsePyParams(list: string): ParamDescriptor[] {
   const out: ParamDescriptor[] = [];
-  for (const part of splitTopLevel(list, ',', false)) {
+  for (const part of joinLambdas(splitTopLevel(list, ',', false))) {
     if (part === '/' || part === '*' || part === '') continue;
     const eq = topLevelIndex(part, '=');
     const head = (eq >= 0 ? part.slice(0, eq) : part).trim();
     const def = eq >= 0 ? part.slice(eq + 1).trim() : undefined;
     const colon = topLevelIndex(head, ':');
-    let name = (colon >= 0 ? head.slice(0, colon) : head).trim();
+    const name = (colon >= 0 ? head.slice(0, colon) : head).trim();
     const type = colon >= 0 ? head.slice(colon + 1).trim() : undefined;
-    let variadic = false;
-    if (name.startsWith('*')) {
-      // `*args` and `**kwargs`: the stars are syntax, the name is what the body uses.
-      name = name.replace(/^\*+/, '');
-      variadic = true;
-    }
+    const variadic = name.startsWith('*');
     const p: ParamDescriptor = { name };
     if (type) p.type = type;
     if (def !== undefined) Object.assign(p, { default: def, optional: true });
@@ -76,6 +75,36 @@ export function parsePyParams(list: string): ParamDescriptor[] {
     out.push(p);
   }
   return out;
+}
+
+/**
+ * A lambda default's own parameters are split on their commas (`key=lambda a, b: a`): glue the
+ * pieces back until the lambda's `:`, which ends its parameter list. The lambda body itself ends
+ * at the next top-level comma, as in the grammar.
+ */
+function joinLambdas(parts: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    let part = parts[i]!;
+    const eq = topLevelIndex(part, '=');
+    const def = eq >= 0 ? part.slice(eq + 1).trim() : '';
+    if (/^lambda\b/.test(def)) {
+      while (topLevelIndex(lambdaParams(part), ':') < 0 && i + 1 < parts.length) part = `${part}, ${parts[++i]!}`;
+    }
+    out.push(part);
+  }
+  return out;
+}
+
+/** The text after the first `lambda` keyword of a part (its parameters, then `:` and the body). */
+function lambdaParams(part: string): string {
+  const m = /\blambda\b/.exec(part);
+  return m ? part.slice(m.index + m[0].length) : '';
+}
+
+/** The parameter name without its `*` / `**` (docstring sections name `*args` either way). */
+export function bareParamName(name: string): string {
+  return name.replace(/^\*+/, '');
 }
 
 /** Index of `ch` outside brackets and quotes; -1 if none. */

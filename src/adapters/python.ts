@@ -22,6 +22,7 @@ import type {
 } from '../schema/descriptors.js';
 import { modulePath } from './python-module.js';
 import {
+  bareParamName,
   classBases,
   decoratorsAbove,
   docSections,
@@ -88,9 +89,12 @@ function headerText(file: FileContext, s: DocumentSymbol): string {
   return headerAt(file.lines, s.selectionRange.start.line)[0].replace(/:\s*$/, '').trim();
 }
 
-/** Inferred types pyright shows for `self`/`cls` (`Self@User`, `type[Self@User]`) say nothing. */
+/**
+ * Inferred types pyright shows for `self`/`cls` (`Self@User`, `type[Self@User]`) say nothing, and
+ * `Unknown` (an unannotated parameter nothing was inferred for) is pyright's word, not a Python type.
+ */
 function usefulType(t: string | undefined): string | undefined {
-  return t && !/Self@/.test(t) ? t : undefined;
+  return t && !/Self@/.test(t) && t !== 'Unknown' ? t : undefined;
 }
 
 async function functionDescriptor(ctx: SymbolContext): Promise<FunctionDescriptor> {
@@ -110,9 +114,9 @@ async function functionDescriptor(ctx: SymbolContext): Promise<FunctionDescripto
   const sections = docSections(doc);
   params = params.map((p) => {
     const q: ParamDescriptor = { ...p };
-    const t = q.type ?? usefulType(inferred?.params.find((x) => x.name === p.name)?.type);
+    const t = q.type ?? usefulType(inferred?.params.find((x) => bareParamName(x.name) === bareParamName(p.name))?.type);
     if (t) q.type = t;
-    const desc = sections.params.get(p.name);
+    const desc = sections.params.get(bareParamName(p.name));
     if (desc) q.description = desc;
     return reorder(q);
   });
@@ -157,17 +161,36 @@ function reorder(p: ParamDescriptor): ParamDescriptor {
   return o;
 }
 
-async function fieldDescriptor(file: FileContext, s: DocumentSymbol): Promise<FieldDescriptor> {
+/** `@dataclass`, `@dataclasses.dataclass(frozen=True)`, attrs' `@define` / `@attr.s` family. */
+const DATACLASS_DECORATOR = /^(dataclasses\.)?dataclass$|^(attrs?\.)?(define|frozen|mutable)$|^attr\.(s|attrs)$/;
+
+/**
+ * What a class-level assignment is. In a dataclass an annotated class-level name is an instance
+ * field the generated `__init__` takes (PEP 557), except `ClassVar[...]` (a real class attribute),
+ * `InitVar[...]` (an `__init__`/`__post_init__` argument only) and the `_: KW_ONLY` marker.
+ */
+function attributeRole(a: ReturnType<typeof parseAssignment>, type: string | undefined, dataclass: boolean): 'instance_attribute' | 'class_attribute' | 'dataclass_field' | 'init_var' | 'kw_only_marker' {
+  if (a?.self) return 'instance_attribute';
+  if (!dataclass || !a?.type) return 'class_attribute';
+  if (/^(dataclasses\.)?KW_ONLY$/.test(a.type)) return 'kw_only_marker';
+  if (/^(typing\.)?ClassVar\b/.test(type ?? '')) return 'class_attribute';
+  if (/^(dataclasses\.)?InitVar\b/.test(a.type)) return 'init_var';
+  return 'dataclass_field';
+}
+
+async function fieldDescriptor(file: FileContext, s: DocumentSymbol, dataclass = false): Promise<FieldDescriptor | undefined> {
   const line = file.lines[s.selectionRange.start.line] ?? '';
   const a = parseAssignment(line);
   let type = a?.type;
   if (!type) {
     const h = parsePyHover(await file.hover(s.selectionRange.start));
-    type = h.code ? /^[\w.]+\s*:\s*(.+)$/.exec(h.code)?.[1]?.trim() : undefined;
+    type = usefulType(h.code ? /^[\w.]+\s*:\s*(.+)$/.exec(h.code)?.[1]?.trim() : undefined);
   }
   const { visibility, dunder } = pyVisibility(s.name);
+  const role = attributeRole(a, type, dataclass);
+  if (role === 'kw_only_marker') return undefined;
   const classVar = !!type && /^(typing\.)?ClassVar\b/.test(type);
-  const tags = [a?.self ? 'instance_attribute' : 'class_attribute'];
+  const tags: string[] = [role];
   if (dunder) tags.push('dunder');
   return {
     name: s.name,
@@ -230,6 +253,7 @@ async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
   const seen = new Set<string>();
   const children = symbol.children ?? [];
   const memberParents = [...ctx.parents, symbol];
+  const dataclass = decos.some((d) => DATACLASS_DECORATOR.test(d));
   for (const c of children) {
     const cctx: SymbolContext = { file, symbol: c, parents: memberParents };
     const ck = kindOf(cctx);
@@ -242,7 +266,8 @@ async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
       methods.push(await functionDescriptor(cctx));
     } else if (ck === 'field' && !seen.has(c.name)) {
       seen.add(c.name);
-      fields.push(await fieldDescriptor(file, c));
+      const f = await fieldDescriptor(file, c, dataclass);
+      if (f) fields.push(f);
     }
   }
   const relations: RelationDescriptor[] = bases

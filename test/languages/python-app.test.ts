@@ -41,14 +41,15 @@ describe('Python through pyright', async () => {
     expect(init.parameters).toEqual([
       { name: 'first', type: 'str' },
       { name: 'last', type: 'str' },
-      { name: 'roles', type: 'Role', variadic: true },
+      { name: '*roles', type: 'Role', variadic: true },
       { name: 'active', type: 'bool', default: 'True', optional: true },
     ]);
     const role = await fx.run('find_type_definition', { type_name: 'Role' });
-    expect([role.tags, role.fields.map((f: any) => `${f.name}: ${f.type} = ${f.default ?? ''}`)]).toEqual([
+    expect([role.tags, role.fields.map((f: any) => `${f.name}: ${f.type} = ${f.default ?? ''} [${f.tags.join(',')}]`)]).toEqual([
       ['dataclass'],
-      ['name: str = ', 'level: int = 1', 'tags: list[str] = field(default_factory=list)'],
+      ['name: str =  [dataclass_field]', 'level: int = 1 [dataclass_field]', 'tags: list[str] = field(default_factory=list) [dataclass_field]'],
     ]);
+    expect(role.fields.some((f: any) => f.is_static)).toBe(false);
   });
 
   it('get_function_details: staticmethod with Google-style docstring sections', async () => {
@@ -76,8 +77,30 @@ describe('Python through pyright', async () => {
     const grant = await fx.run('get_function_details', { function_name: 'User.grant' });
     expect(grant.parameters).toEqual([
       { name: 'role', type: 'Role' },
-      { name: 'options', type: 'str', variadic: true },
+      { name: '**options', type: 'str', variadic: true },
     ]);
+  });
+
+  it('dataclass fields: ClassVar stays a class attribute, KW_ONLY is no field, InitVar is tagged; lambda defaults whole', async () => {
+    const s = await fx.run('find_type_definition', { type_name: 'Settings' });
+    expect(s.tags).toEqual(['dataclass']);
+    expect(s.fields.map((f: any) => [f.name, f.type, f.default ?? null, !!f.is_static, f.tags.join(',')])).toEqual([
+      ['instances', 'ClassVar[int]', '0', true, 'class_attribute'],
+      ['name', 'str', null, false, 'dataclass_field'],
+      ['retries', 'int', '3', false, 'dataclass_field'],
+      ['hosts', 'list[str]', 'field(default_factory=list)', false, 'dataclass_field'],
+      ['debug', 'bool', 'False', false, 'dataclass_field'],
+      ['seed', 'InitVar[int | None]', 'None', false, 'init_var'],
+    ]);
+    const sort = await fx.run('get_function_details', { function_name: 'sort_rows' });
+    expect(sort.parameters).toEqual([
+      { name: 'rows', type: 'list[tuple[int, int]]' },
+      { name: 'key', type: 'Callable[[int, int], int]', default: 'lambda a, b: a + b', optional: true },
+      { name: '*columns', type: 'str', variadic: true },
+      { name: 'reverse', type: 'bool', default: 'False', optional: true },
+      { name: '**options', type: 'object', variadic: true },
+    ]);
+    expect(sort.returns).toEqual([{ type: 'list[int]' }]);
   });
 
   it('list_package_exports: a module, and a package (its direct modules)', async () => {

@@ -57,7 +57,7 @@ describe('parsePyDef on source headers', () => {
         { name: 'self' },
         { name: 'first', type: 'str' },
         { name: 'last', type: 'str' },
-        { name: 'roles', type: 'Role', variadic: true },
+        { name: '*roles', type: 'Role', variadic: true },
         { name: 'active', type: 'bool', default: 'True', optional: true },
       ],
       returns: 'None',
@@ -65,12 +65,28 @@ describe('parsePyDef on source headers', () => {
     expect(parsePyDef('async def fetch(url, /, *, timeout: float = 1.5, **kw) -> dict[str, int]:')).toEqual({
       name: 'fetch',
       isAsync: true,
-      params: [{ name: 'url' }, { name: 'timeout', type: 'float', default: '1.5', optional: true }, { name: 'kw', variadic: true }],
+      params: [{ name: 'url' }, { name: 'timeout', type: 'float', default: '1.5', optional: true }, { name: '**kw', variadic: true }],
       returns: 'dict[str, int]',
     });
     expect(parsePyDef('def f(x: Callable[[int, str], bool] = (1, 2), y="a,b")')?.params).toEqual([
       { name: 'x', type: 'Callable[[int, str], bool]', default: '(1, 2)', optional: true },
       { name: 'y', default: '"a,b"', optional: true },
+    ]);
+  });
+
+  it('keeps lambda defaults whole: their parameters hold commas, their `:` ends them', () => {
+    expect(parsePyDef('def f(rows, key=lambda a, b: a + b, *cols: str, cmp=lambda: 0, k=lambda x, *r, **kw: (x, r), last=1)')?.params).toEqual([
+      { name: 'rows' },
+      { name: 'key', default: 'lambda a, b: a + b', optional: true },
+      { name: '*cols', type: 'str', variadic: true },
+      { name: 'cmp', default: 'lambda: 0', optional: true },
+      { name: 'k', default: 'lambda x, *r, **kw: (x, r)', optional: true },
+      { name: 'last', default: '1', optional: true },
+    ]);
+    // An annotated lambda default: the annotation's `:` is not the lambda's.
+    expect(parsePyDef('def g(key: Callable[[int, int], int] = lambda a, b: a, x=2)')?.params).toEqual([
+      { name: 'key', type: 'Callable[[int, int], int]', default: 'lambda a, b: a', optional: true },
+      { name: 'x', default: '2', optional: true },
     ]);
   });
 
