@@ -4,6 +4,7 @@
  * document sync must go through it (or another wrapper over the same cache) so that the epoch
  * sees every change.
  */
+import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import type {
@@ -53,9 +54,19 @@ export interface CachedSessionOptions {
   store?: boolean;
 }
 
+/** What the file on disk looked like when it was last synced from disk. */
+interface DiskStamp {
+  mtimeMs: number;
+  size: number;
+  ino: number;
+  version: number;
+  generation: number;
+}
+
 export class CachedSession implements LspSession {
   private readonly scope: string;
   private readonly store: boolean;
+  private readonly stamps = new Map<string, DiskStamp>();
 
   constructor(
     readonly inner: LspSession,
@@ -126,11 +137,32 @@ export class CachedSession implements LspSession {
   }
 
   async syncDocument(absPath: string, text?: string): Promise<OpenDocument> {
+    // Every operation syncs each file it touches; re-reading and re-hashing unchanged files was
+    // most of a cached answer's time (bench: ~1 ms per file under load). A file whose mtime, size
+    // and inode are those of its last sync from disk is the document the server already has.
+    const st = text === undefined ? statSync(absPath, { throwIfNoEntry: false }) : undefined;
+    if (st) {
+      const fresh = this.unchangedOnDisk(absPath, st);
+      if (fresh) return fresh;
+    }
     const before = this.inner.getDocument(absPath);
     const doc = await this.inner.syncDocument(absPath, text);
     const changed = before ? before.version !== doc.version || before.hash !== doc.hash : !OPEN_INSENSITIVE.has(this.serverId) || text !== undefined;
     if (changed) this.cache.bumpEpoch(this.scope);
+    // The stat was taken before the session read the file: if it changed in between, the stamp is
+    // older than the text and the next sync reads again (never the other way round).
+    if (st?.isFile()) this.stamps.set(absPath, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, version: doc.version, generation: this.inner.generation });
+    else this.stamps.delete(absPath);
     return doc;
+  }
+
+  private unchangedOnDisk(absPath: string, st: { mtimeMs: number; size: number; ino: number; isFile(): boolean }): OpenDocument | undefined {
+    const stamp = this.stamps.get(absPath);
+    const doc = this.inner.getDocument(absPath);
+    const live = this.inner.state === 'ready' || this.inner.state === 'indexing';
+    if (!stamp || !doc || !live || !st.isFile()) return undefined;
+    const same = st.mtimeMs === stamp.mtimeMs && st.size === stamp.size && st.ino === stamp.ino;
+    return same && doc.version === stamp.version && this.inner.generation === stamp.generation ? doc : undefined;
   }
 
   getDocument(absPath: string): OpenDocument | undefined {
@@ -138,6 +170,7 @@ export class CachedSession implements LspSession {
   }
 
   async closeDocument(absPath: string): Promise<void> {
+    this.stamps.delete(absPath);
     await this.inner.closeDocument(absPath);
     // After didClose the server reads the file from disk again, which may differ from the text it had.
     this.cache.bumpEpoch(this.scope);

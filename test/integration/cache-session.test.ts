@@ -89,6 +89,13 @@ describe('CachedSession over a real server', () => {
     await session.request(HoverRequest.type, hover);
     expect(await serverCount(session, 'textDocument/documentSymbol')).toBe(before + 2);
     expect(await serverCount(session, 'textDocument/hover')).toBe(2);
+
+    // Same size, new bytes (the unchanged-on-disk shortcut compares mtime, size and inode).
+    const v = session.getDocument(file)!.version;
+    fs.writeFileSync(file, 'fault file CHANGED\n');
+    expect((await session.syncDocument(file)).version).toBe(v + 1);
+    await session.request(HoverRequest.type, hover);
+    expect(await serverCount(session, 'textDocument/hover')).toBe(3);
   });
 
   it('drops workspace-wide answers when another file changes, keeps the document-local ones', async () => {
