@@ -45,9 +45,14 @@ describe('real operations over in-process MCP', () => {
     }
   });
 
-  it('find_definition answers the declaration of formatName as structuredContent and markdown', async () => {
-    const r = await client.callTool({ name: 'find_definition', arguments: { symbol: 'formatName' } });
+  it('find_definition answers the declaration of formatName as structuredContent and markdown, with server progress', async () => {
+    // The first call starts typescript-language-server: a client that asked for progress hears about it.
+    const progress: { progress: number; message?: string }[] = [];
+    const r = await client.callTool({ name: 'find_definition', arguments: { symbol: 'formatName' } }, { onprogress: (p) => progress.push(p) });
     expect(r.isError, textOf(r)).toBeFalsy();
+    expect(progress.map((p) => p.message)).toContain('typescript-language-server: ready');
+    expect(progress.some((p) => /^typescript-language-server: (starting|indexing)/.test(p.message ?? ''))).toBe(true);
+    for (let i = 1; i < progress.length; i++) expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
     const sc = r.structuredContent as { definitions: { file: string; line: number; column: number }[]; _meta: { servers: { id: string }[] } };
     expect(sc.definitions.map((d) => `${d.file}:${d.line}:${d.column}`)).toEqual(['src/util/strings.ts:7:17']);
     expect(sc._meta.servers.map((s) => s.id)).toEqual(['typescript-language-server']);

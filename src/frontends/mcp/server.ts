@@ -9,6 +9,7 @@ import { toLspgateError } from '../../errors/errors.js';
 import type { Gateway } from '../../gateway/gateway.js';
 import { publicInputSchema } from '../../operations/runner.js';
 import type { Operation } from '../../operations/types.js';
+import { relayProgress } from '../server-progress.js';
 import { packageVersion } from '../version.js';
 
 export const MCP_SERVER_NAME = 'lspgate';
@@ -56,16 +57,18 @@ function registerOperation(server: McpServer, gateway: Gateway, op: Operation): 
  */
 export async function callOperation(gateway: Gateway, name: string, args: unknown, ctx: ServerContext): Promise<CallToolResult> {
   const token = ctx.mcpReq._meta?.progressToken;
-  const progress =
+  // Only a client that asked for progress (sent a progressToken) gets it: the operation's own and
+  // the language servers' start/indexing states while the call runs.
+  const relay =
     token === undefined
       ? undefined
-      : (p: { progress: number; total?: number; message?: string }) => {
+      : relayProgress(gateway.context.broker, (p) => {
           void ctx.mcpReq
             .notify({ method: 'notifications/progress', params: { progressToken: token, ...p } })
             .catch(() => undefined); // the request may already be answered or the client gone: progress is best effort
-        };
+        });
   try {
-    const { result, text } = await gateway.run(name, args ?? {}, { signal: ctx.mcpReq.signal, progress });
+    const { result, text } = await gateway.run(name, args ?? {}, { signal: ctx.mcpReq.signal, progress: relay?.progress });
     return { content: [{ type: 'text', text }], structuredContent: result };
   } catch (e) {
     const payload = toLspgateError(e).toPayload();
@@ -75,6 +78,8 @@ export async function callOperation(gateway: Gateway, name: string, args: unknow
       content: [{ type: 'text', text: `${payload.code}: ${payload.error}${details}` }],
       structuredContent: payload as unknown as Record<string, unknown>,
     };
+  } finally {
+    relay?.dispose();
   }
 }
 

@@ -18,6 +18,7 @@ import { LspgateError, toLspgateError } from '../../errors/errors.js';
 import type { Gateway } from '../../gateway/gateway.js';
 import { inputJsonSchema, outputJsonSchema } from '../input-fields.js';
 import { installLifecycle } from '../lifecycle.js';
+import { relayProgress, type ProgressRelay } from '../server-progress.js';
 import { packageVersion } from '../version.js';
 import { JSONRPC_ERROR_CODES, jsonRpcCodeFor } from './error-codes.js';
 
@@ -48,15 +49,17 @@ export function serveSidecar(gateway: Gateway, input: Readable, output: Writable
     if (shutdownRequested) throw new ResponseError(-32600, 'the sidecar is shut down', { code: 'SERVER_FAILED' });
     const ac = new AbortController();
     const sub = token.onCancellationRequested(() => ac.abort());
+    let relay: ProgressRelay | undefined;
     try {
       const args = unwrapParams(params);
       const progressToken = args[PROGRESS_TOKEN_PARAM];
       delete args[PROGRESS_TOKEN_PARAM];
-      const progress =
-        typeof progressToken === 'string' || typeof progressToken === 'number'
-          ? (value: unknown) => void connection.sendNotification('$/progress', { token: progressToken, value }).catch(() => undefined)
-          : undefined;
-      const { result } = await gateway.run(method, args, { signal: ac.signal, progress });
+      if (typeof progressToken === 'string' || typeof progressToken === 'number') {
+        relay = relayProgress(gateway.context.broker, (value) => {
+          void connection.sendNotification('$/progress', { token: progressToken, value }).catch(() => undefined);
+        });
+      }
+      const { result } = await gateway.run(method, args, { signal: ac.signal, progress: relay?.progress });
       return result;
     } catch (e) {
       const err = toLspgateError(e);
@@ -64,6 +67,7 @@ export function serveSidecar(gateway: Gateway, input: Readable, output: Writable
       throw new ResponseError(jsonRpcCodeFor(err.code), err.message, { code: err.code, details: err.details ?? {} });
     } finally {
       sub.dispose();
+      relay?.dispose();
     }
   });
   // The client closing its end is a normal end (as stdin EOF is in every stdio mode); only an
