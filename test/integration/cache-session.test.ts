@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DefinitionRequest, DocumentSymbolRequest, HoverRequest } from 'vscode-languageserver-protocol';
 import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
-import { createCachedSession } from '../../src/cache/cached-session.js';
+import { withResponseCache } from '../../src/cache/cached-broker.js';
+import { CachedSession, createCachedSession } from '../../src/cache/cached-session.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import type { LspSession } from '../../src/lsp/types.js';
 import { createLogger } from '../../src/util/logger.js';
@@ -146,5 +147,25 @@ describe('CachedSession over a real server', () => {
     await session.request(DefinitionRequest.type, def);
     expect(await serverCount(session, 'textDocument/definition')).toBe(2);
     expect(cache.stats()).toMatchObject({ hits: 0, stored: 0 });
+  });
+
+  it('withResponseCache hands out one cached wrapper per session', async () => {
+    ws = faultWorkspace();
+    broker = createBroker({ servers: [faultEntry([])], cacheDir: ws.cacheDir, logger });
+    const cache = new ResponseCache({ maxBytes: 1 << 20 });
+    const cached = withResponseCache(broker, cache);
+    expect(withResponseCache(cached, cache)).toBe(cached);
+    const a = await cached.sessionFor(ws.file, ws.root);
+    const b = await cached.session('fault', ws.root);
+    expect(a).toBeInstanceOf(CachedSession);
+    expect(b).toBe(a);
+    expect(cached.existing()).toEqual([a]);
+    const doc = await a.syncDocument(ws.file);
+    await a.waitReady();
+    const def = { textDocument: { uri: doc.uri }, position: { line: 0, character: 2 } };
+    await a.request(DefinitionRequest.type, def);
+    await b.request(DefinitionRequest.type, def);
+    expect(await serverCount(a, 'textDocument/definition')).toBe(1);
+    expect(cache.stats().hits).toBe(1);
   });
 });
