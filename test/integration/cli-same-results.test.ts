@@ -19,6 +19,9 @@ function comparable(r: Result): Result {
 }
 
 const results: Record<string, Result> = {};
+/** Bound for tests that start a real language server in a spawned lspgate (the CI machine is shared). */
+const SERVER_TEST_TIMEOUT_MS = 150_000;
+
 let cacheDir: string;
 
 beforeAll(() => {
@@ -40,7 +43,7 @@ describe('find_definition through every front-end', () => {
     } finally {
       await conn.client.close();
     }
-  });
+  }, SERVER_TEST_TIMEOUT_MS);
 
   it('JSON-RPC sidecar (lspgate sidecar)', async () => {
     const p = spawnNode(CLI, ['sidecar', '--root', TS_APP], { cacheDir });
@@ -57,13 +60,13 @@ describe('find_definition through every front-end', () => {
       conn.dispose();
       if (p.child.exitCode === null) p.child.kill('SIGTERM');
     }
-  });
+  }, SERVER_TEST_TIMEOUT_MS);
 
   it('one-shot CLI (lspgate find_definition --json)', async () => {
     const { code, stdout, stderr } = await runCli(['find_definition', 'formatName', '--root', TS_APP, '--json'], { cacheDir });
     expect(code, stderr).toBe(0);
     results.cli = JSON.parse(stdout) as Result;
-  });
+  }, SERVER_TEST_TIMEOUT_MS);
 
   it('REPL (lspgate repl, .def formatName --json)', async () => {
     const p = spawnNode(CLI, ['repl', '--root', TS_APP], { cacheDir });
@@ -71,7 +74,7 @@ describe('find_definition through every front-end', () => {
     const { code } = await p.exited;
     expect(code, p.stderr()).toBe(0);
     results.repl = JSON.parse(p.stdout()) as Result;
-  });
+  }, SERVER_TEST_TIMEOUT_MS);
 
   it('agree with each other and with the fixture', () => {
     expect(Object.keys(results).sort()).toEqual(['cli', 'mcp', 'repl', 'sidecar']);

@@ -11,6 +11,9 @@ import { operations } from '../../src/operations/registry.js';
 import { connectHttp, connectInProcess, textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, removeDir, spawnNode, tempDir, TS_APP, waitFor } from '../helpers/spawn.js';
 
+/** Bound for tests that start a real language server (the CI machine is shared). */
+const SERVER_TEST_TIMEOUT_MS = 150_000;
+
 describe('real operations over in-process MCP', () => {
   let gateway: Gateway;
   let client: Client;
@@ -57,7 +60,7 @@ describe('real operations over in-process MCP', () => {
     expect(sc.definitions.map((d) => `${d.file}:${d.line}:${d.column}`)).toEqual(['src/util/strings.ts:7:17']);
     expect(sc._meta.servers.map((s) => s.id)).toEqual(['typescript-language-server']);
     expect(textOf(r)).toContain('src/util/strings.ts:7');
-  });
+  }, SERVER_TEST_TIMEOUT_MS);
 
   it('an ambiguous name is an isError result listing candidates with symbol ids', async () => {
     const r = await client.callTool({ name: 'find_definition', arguments: { symbol: 'describe' } });
@@ -90,5 +93,5 @@ describe('real operations over MCP Streamable HTTP (lspgate mcp --http)', () => 
       await p.exited;
       removeDir(cacheDir);
     }
-  });
+  }, SERVER_TEST_TIMEOUT_MS);
 });

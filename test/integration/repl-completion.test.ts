@@ -9,6 +9,9 @@ import { Gateway } from '../../src/gateway/gateway.js';
 import { startRepl, type ReplHandle } from '../../src/frontends/repl/repl.js';
 import { removeDir, tempDir, TS_APP, waitFor } from '../helpers/spawn.js';
 
+/** Bound for tests that start a real language server (the CI machine is shared). */
+const SERVER_TEST_TIMEOUT_MS = 150_000;
+
 let gateway: Gateway;
 let repl: ReplHandle;
 let input: PassThrough;
@@ -64,5 +67,5 @@ describe('REPL tab completion', () => {
     const qualified = (await complete('.fn Registry.'))[0];
     expect(qualified).toContain('Registry.all');
     expect(qualified.every((n) => n.startsWith('Registry.'))).toBe(true);
-  });
+  }, SERVER_TEST_TIMEOUT_MS);
 });

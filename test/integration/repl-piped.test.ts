@@ -7,6 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { assertBuilt, isAlive, removeDir, spawnNode, tempDir, TEST_FRONTEND, TS_APP, waitGone } from '../helpers/spawn.js';
 
+/** Bound for tests that start a real language server (the CI machine is shared). */
+const SERVER_TEST_TIMEOUT_MS = 150_000;
+
 async function runRepl(lines: string[]): Promise<{ code: number | null; out: string; err: string }> {
   const cacheDir = tempDir();
   try {
@@ -97,5 +100,5 @@ describe('lspgate repl with piped stdin', () => {
     // The REPL exited only after gateway.close(): its server is gone (or going) without a signal from us.
     expect(await waitGone([pid], 10_000)).toEqual([]);
     expect(isAlive(pid)).toBe(false);
-  });
+  }, SERVER_TEST_TIMEOUT_MS);
 });
