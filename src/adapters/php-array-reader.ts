@@ -126,6 +126,20 @@ export function readPhpValue(src: string, start: number): PhpValue {
   return new Reader(src, start).value();
 }
 
+/**
+ * The arguments of a call, from just after its `(` to the matching `)`. PHP 8 named arguments
+ * (`name: 'x'`) come back under their name; positional ones by index.
+ */
+export function readPhpArguments(src: string, start: number): { positional: PhpValue[]; named: Map<string, PhpValue> } {
+  const out = { positional: [] as PhpValue[], named: new Map<string, PhpValue>() };
+  for (const { value } of new Reader(src, start).items(')').items) {
+    const named = value && typeof value === 'object' && value.kind === 'expr' ? /^([A-Za-z_]\w*)\s*:(?!:)\s*([\s\S]+)$/.exec(value.text) : null;
+    if (named) out.named.set(named[1]!, readPhpValue(named[2]!, 0));
+    else out.positional.push(value);
+  }
+  return out;
+}
+
 /** A value as text: strings as is, `X::class` and other expressions as written. */
 export function phpValueText(v: PhpValue): string {
   if (v === null) return 'null';

@@ -6,7 +6,7 @@
  * (`$this->hasMany(Post::class)`) with their related model.
  */
 import type { RelationDescriptor } from '../schema/descriptors.js';
-import { phpStringList, phpStringMap, phpValueText, readPhpValue, type PhpValue } from './php-array-reader.js';
+import { phpStringList, phpStringMap, phpValueText, readPhpArguments, readPhpValue, type PhpValue } from './php-array-reader.js';
 import { inferTableName, propertyInitialiser, snake } from './php-source.js';
 
 export const RELATION_METHODS = [
@@ -138,14 +138,16 @@ export function eloquentInfo(className: string, classText: string, methods: Mode
       info.methodKinds.set(m.name, hasGet ? 'accessor' : 'mutator');
       continue;
     }
-    const rel = relationCall(m.body);
+    const rel = relationCall(m.body, m.name);
     if (rel) {
       const target = rel.target ? resolve(rel.target) : undefined;
       info.relations.push({
         type: rel.type,
-        target: rel.target ? rel.target.split('\\').pop()! : '*',
+        // morphTo relates to whichever model the row's type column names: no one class.
+        target: rel.target ? rel.target.split('\\').pop()! : rel.type === 'morphTo' ? 'morph' : '*',
         ...(target ? { target_full_name: target } : {}),
         method: m.name,
+        ...(rel.morph ? { metadata: { polymorphic: true, ...rel.morph } } : {}),
       });
       info.relationTypes.set(m.name, target ? `${RELATION_CLASS[rel.type]}<${target}>` : RELATION_CLASS[rel.type]!);
     }
@@ -160,14 +162,56 @@ export function eloquentInfo(className: string, classText: string, methods: Mode
   return info;
 }
 
-/** The first `$this->hasMany(Target::class, ...)` style call in a method body. */
-export function relationCall(body: string): { type: string; target?: string } | undefined {
+export interface MorphInfo {
+  /** The morph name: `commentable` for the `commentable_type` / `commentable_id` columns. */
+  morph_name?: string;
+  type_column?: string;
+  id_column?: string;
+}
+
+/** Argument `index` (or the named argument) as a plain string, when it is one. */
+function stringArg(args: ReturnType<typeof readPhpArguments>, index: number, name: string): string | undefined {
+  const v = args.named.get(name) ?? args.positional[index];
+  return typeof v === 'string' && v ? v : undefined;
+}
+
+/**
+ * The first `$this->hasMany(Target::class, ...)` style call in a method body. Polymorphic ones
+ * carry their morph columns, with Laravel's defaults: `morphTo($name = <method name>, $type =
+ * "{name}_type", $id = "{name}_id")`; `morphOne/morphMany(Related, $name, $type, $id)`,
+ * `morphToMany/morphedByMany(Related, $name)`.
+ */
+export function relationCall(body: string, methodName?: string): { type: string; target?: string; morph?: MorphInfo } | undefined {
   const re = new RegExp(String.raw`\$this\s*->\s*(${RELATION_METHODS.join('|')})\s*\(`);
   const m = re.exec(body);
   if (!m) return undefined;
-  const args = readPhpValue(body, m.index + m[0].length);
-  const target = m[1] === 'morphTo' ? undefined : classArgument(args);
-  return { type: m[1]!, ...(target ? { target } : {}) };
+  const type = m[1]!;
+  const args = readPhpArguments(body, m.index + m[0].length);
+  if (type === 'morphTo') {
+    // Model::morphTo: `$name ?: guessBelongsToRelation()` (the method's name), then getMorphs(Str::snake($name), $type, $id).
+    const name = stringArg(args, 0, 'name') ?? methodName;
+    const morph: MorphInfo = {};
+    if (name) {
+      morph.morph_name = name;
+      morph.type_column = stringArg(args, 1, 'type') ?? `${snake(name)}_type`;
+      morph.id_column = stringArg(args, 2, 'id') ?? `${snake(name)}_id`;
+    }
+    return { type, morph };
+  }
+  const first = args.named.get('related') ?? args.positional[0];
+  const target = first === undefined ? undefined : classArgument(first);
+  let morph: MorphInfo | undefined;
+  if (type.startsWith('morph')) {
+    const name = stringArg(args, 1, 'name');
+    if (name) {
+      morph = { morph_name: name };
+      if (type === 'morphOne' || type === 'morphMany') {
+        morph.type_column = stringArg(args, 2, 'type') ?? `${name}_type`;
+        morph.id_column = stringArg(args, 3, 'id') ?? `${name}_id`;
+      }
+    }
+  }
+  return { type, ...(target ? { target } : {}), ...(morph ? { morph } : {}) };
 }
 
 export { phpValueText };

@@ -95,8 +95,10 @@ export function parsePhpDoc(block: string | undefined): PhpDoc {
     const rest = m[2]!.replace(/\s*\n\s*/g, ' ').trim();
     doc.tags.push(tag);
     if (tag === 'param') {
-      const p = /^(?:(\S+)\s+)?(?:\.\.\.)?&?\$(\w+)\s*(.*)$/.exec(rest);
-      if (p) doc.params.set(p[2]!, { ...(p[1] ? { type: p[1] } : {}), ...(p[3] ? { description: p[3] } : {}) });
+      // The type may hold spaces inside `<>`/`{}` (`array<int, string> $topics`).
+      const [type, ...after] = /^(\.\.\.)?&?\$/.test(rest) ? ['', rest] : splitTypeAndRest(rest);
+      const p = /^(?:\.\.\.)?&?\$(\w+)\s*(.*)$/.exec(after.join(' '));
+      if (p) doc.params.set(p[1]!, { ...(type ? { type } : {}), ...(p[2] ? { description: p[2] } : {}) });
     } else if (tag === 'return' || tag === 'returns') {
       const [type, ...d] = splitTypeAndRest(rest);
       if (type) doc.returns = { type, ...(d.length && d.join(' ') ? { description: d.join(' ') } : {}) };

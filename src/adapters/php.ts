@@ -263,6 +263,42 @@ function fieldOf(file: FileContext, s: DocumentSymbol): FieldDescriptor {
   };
 }
 
+/**
+ * Constructor property promotion (PHP 8.0: `public function __construct(private Formatter $f,
+ * public readonly int $n = 0)`): each parameter with a visibility or `readonly` modifier declares a
+ * property. `readonly` alone means public (PHP 8.1); a `readonly class` (8.2) makes them all readonly.
+ */
+function promotedFields(file: FileContext, ctor: DocumentSymbol, readonlyClass: boolean): FieldDescriptor[] {
+  const line = ctor.selectionRange.start.line;
+  const header = parsePhpFunctionHeader(file.lines, line);
+  const doc = parsePhpDoc(docBlockAbove(file.lines, line));
+  const out: FieldDescriptor[] = [];
+  for (const p of header?.params ?? []) {
+    if (!p.promoted) continue;
+    const mods = p.promoted.split(/\s+/);
+    const at = file.lines.slice(line, ctor.range.end.line + 1).findIndex((l) => new RegExp(String.raw`\$${p.name}\b`).test(l));
+    const paramLine = at < 0 ? line : line + at;
+    const type = p.type ?? doc.params.get(p.name)?.type;
+    const description = doc.params.get(p.name)?.description;
+    out.push({
+      name: p.name,
+      ...(type ? { type } : {}),
+      ...(description ? { description } : {}),
+      visibility: mods.find((m) => m === 'public' || m === 'protected' || m === 'private') ?? 'public',
+      ...(mods.includes('readonly') || readonlyClass ? { is_readonly: true } : {}),
+      ...(p.default !== undefined ? { default: p.default } : {}),
+      location: { file_path: file.relPath, uri: file.uri, start_line: paramLine + 1, end_line: paramLine + 1 },
+      tags: ['promoted'],
+    });
+  }
+  return out;
+}
+
+function within(inner: DocumentSymbol, outer: DocumentSymbol): boolean {
+  const l = inner.selectionRange.start.line;
+  return l >= outer.range.start.line && l <= outer.range.end.line;
+}
+
 /** `use HasSlug, Other;` statements inside a class body (trait uses). */
 function traitUses(file: FileContext, cls: DocumentSymbol): string[] {
   const out: string[] = [];
@@ -297,10 +333,18 @@ async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
   const fields: FieldDescriptor[] = [];
   const methods: FunctionDescriptor[] = [];
   const parents = [...ctx.parents, symbol];
+  // intelephense 1.18 lists promoted parameters as Property children (ranges inside the
+  // constructor's header), which fieldOf cannot read: the constructor's header describes them.
+  const ctor = (symbol.children ?? []).find((c) => c.name === '__construct');
+  const promoted = new Map(ctor ? promotedFields(file, ctor, !!header?.modifiers.includes('readonly')).map((f) => [f.name, f]) : []);
   for (const c of symbol.children ?? []) {
     if (c.kind === Lsp.Method || c.kind === Lsp.Constructor) methods.push(await functionDescriptor({ file, symbol: c, parents }));
-    else if (c.kind === Lsp.Property || c.kind === Lsp.Constant || c.kind === Lsp.EnumMember) fields.push(fieldOf(file, c));
+    else if (c.kind === Lsp.Property && ctor && promoted.has(bareName(c)) && within(c, ctor)) {
+      fields.push(promoted.get(bareName(c))!);
+      promoted.delete(bareName(c));
+    } else if (c.kind === Lsp.Property || c.kind === Lsp.Constant || c.kind === Lsp.EnumMember) fields.push(fieldOf(file, c));
   }
+  fields.push(...promoted.values());
   const rel = (type: string, name: string): RelationDescriptor => ({ type, target: name.split('\\').pop()!, target_full_name: resolve(name) });
   const relations: RelationDescriptor[] = [
     ...(header?.extends ?? []).map((n) => rel('extends', n)),

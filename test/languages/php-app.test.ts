@@ -56,7 +56,23 @@ describe('PHP through intelephense', async () => {
     const post = await fx.run('find_type_definition', { type_name: 'Post' });
     expect([post.table, post.visible, post.casts]).toEqual(['posts', ['title', 'body'], { published_at: 'datetime', meta: 'json' }]);
     const comment = await fx.run('find_type_definition', { type_name: 'Comment' });
-    expect([comment.kind, comment.relations[1]]).toEqual(['model', { type: 'morphTo', target: '*', method: 'commentable' }]);
+    // morphTo has no one related class: target `morph`, the morph columns (Laravel's defaults from the method name) in metadata.
+    expect([comment.kind, comment.relations[1]]).toEqual([
+      'model',
+      {
+        type: 'morphTo',
+        target: 'morph',
+        method: 'commentable',
+        metadata: { polymorphic: true, morph_name: 'commentable', type_column: 'commentable_type', id_column: 'commentable_id' },
+      },
+    ]);
+    expect(post.relations.find((r: any) => r.method === 'comments')).toEqual({
+      type: 'morphMany',
+      target: 'Comment',
+      target_full_name: 'App\\Models\\Comment',
+      method: 'comments',
+      metadata: { polymorphic: true, morph_name: 'commentable', type_column: 'commentable_type', id_column: 'commentable_id' },
+    });
     // Not a model: a plain final class, an interface, an enum, a trait.
     const fmt = await fx.run('find_type_definition', { type_name: 'Formatter' });
     expect([fmt.kind, fmt.tags, fmt.table]).toEqual(['class', ['final'], undefined]);
@@ -92,6 +108,19 @@ describe('PHP through intelephense', async () => {
     expect([make.is_static, make.returns]).toEqual([true, [{ type: 'static' }]]);
     const scope = await fx.run('get_function_details', { function_name: 'scopeActive' });
     expect(scope.kind).toBe('scope');
+  });
+
+  it('promoted constructor parameters are fields (visibility, readonly, type from hint or PHPDoc, default)', async () => {
+    const job = await fx.run('find_type_definition', { type_name: 'SendDigest' });
+    expect(job.fields.map((f: any) => [f.name, f.type, f.visibility, !!f.is_readonly, f.default ?? null, f.location.start_line, (f.tags ?? []).join(',')])).toEqual([
+      ['tries', 'int', 'public', false, '3', 13, ''],
+      ['user', 'User', 'public', true, null, 20, 'promoted'],
+      ['formatter', 'Formatter', 'private', false, null, 21, 'promoted'],
+      ['topics', 'array', 'protected', false, '[]', 22, 'promoted'],
+      ['subject', '?string', 'public', false, 'null', 24, 'promoted'],
+    ]);
+    expect(job.fields.find((f: any) => f.name === 'topics').description).toBe('Topics the digest covers.');
+    expect(job.methods.map((m: any) => [m.name, m.kind, m.parameters.length])).toEqual([['__construct', 'constructor', 5]]);
   });
 
   it('list_package_exports by namespace', async () => {

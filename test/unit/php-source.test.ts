@@ -59,6 +59,11 @@ describe('PHP source helpers', () => {
     ]);
     expect(doc.returns).toEqual({ type: 'array<string, int>', description: 'the result' });
     expect(parsePhpDoc('/** @var int */').var).toBe('int');
+    expect([...parsePhpDoc('/**\n * @param array<int, string> $topics Topics covered.\n * @param $bare no type\n * @param string ...$rest\n */').params]).toEqual([
+      ['topics', { type: 'array<int, string>', description: 'Topics covered.' }],
+      ['bare', { description: 'no type' }],
+      ['rest', { type: 'string' }],
+    ]);
     const lines = ['    #[Scope]', '    protected function verified(Builder $query,', '        int &$n = 0, string ...$rest', '    ): void', '    {'];
     expect(attributesAbove(lines, 1)).toEqual(['Scope']);
     expect(docBlockAbove(lines, 1)).toBeUndefined();
@@ -135,7 +140,29 @@ describe('eloquentInfo on the fixture User model', () => {
   it('explicit table, $casts property, morphTo', () => {
     expect(eloquentInfo('Profile', fixture('app/Models/Profile.php'), [], (n) => n).table).toBe('user_profiles');
     expect(eloquentInfo('Post', fixture('app/Models/Post.php'), [], (n) => n).casts).toEqual({ published_at: 'datetime', meta: 'json' });
-    expect(relationCall('return $this->morphTo();')).toEqual({ type: 'morphTo' });
+    // morphTo: Laravel's defaults from the method name (snake case), or the names given, positional or named.
+    expect(relationCall('return $this->morphTo();', 'imageable')).toEqual({
+      type: 'morphTo',
+      morph: { morph_name: 'imageable', type_column: 'imageable_type', id_column: 'imageable_id' },
+    });
+    expect(relationCall('return $this->morphTo();', 'parentItem').morph).toEqual({ morph_name: 'parentItem', type_column: 'parent_item_type', id_column: 'parent_item_id' });
+    expect(relationCall("return $this->morphTo('subject', 'subject_kind', 'subject_key');", 'owner').morph).toEqual({
+      morph_name: 'subject',
+      type_column: 'subject_kind',
+      id_column: 'subject_key',
+    });
+    expect(relationCall("return $this->morphTo(name: 'target', id: 'target_uuid');", 'x').morph).toEqual({
+      morph_name: 'target',
+      type_column: 'target_type',
+      id_column: 'target_uuid',
+    });
+    expect(relationCall("return $this->morphMany(Comment::class, 'commentable');")).toEqual({
+      type: 'morphMany',
+      target: 'Comment',
+      morph: { morph_name: 'commentable', type_column: 'commentable_type', id_column: 'commentable_id' },
+    });
+    expect(relationCall("return $this->morphToMany(Tag::class, 'taggable');")).toEqual({ type: 'morphToMany', target: 'Tag', morph: { morph_name: 'taggable' } });
+    expect(relationCall('return $this->hasMany(related: Post::class);')).toEqual({ type: 'hasMany', target: 'Post' });
     expect(relationCall("return $this->belongsTo('App\\\\Models\\\\User', 'user_id');")).toEqual({ type: 'belongsTo', target: 'App\\Models\\User' });
   });
 });
