@@ -125,6 +125,29 @@ export class Generation {
     }
   }
 
+  /** A notification; a closed connection (the process is exiting) is SERVER_CRASHED. */
+  async notify<P>(type: { readonly method: string }, params?: P): Promise<void> {
+    try {
+      // by method name: the protocol's NotificationType0/1 classes do not unify under one generic
+      await (params === undefined ? this.conn.sendNotification(type.method) : this.conn.sendNotification(type.method, params));
+    } catch (e) {
+      throw this.lostError(e);
+    }
+  }
+
+  /**
+   * vscode-jsonrpc throws "Connection is closed" once the server's stdout ended, which can be a
+   * moment before the process's exit is reported: that is the crash, not an internal error.
+   */
+  lostError(e: unknown): LspgateError {
+    if (this.crashError) return this.crashError;
+    return new LspgateError('SERVER_CRASHED', `${this.entry.id} closed its connection (${(e as Error).message})`, {
+      server: this.entry.id,
+      reason: 'connection closed',
+      generation: this.n,
+    });
+  }
+
   /** `p` raced against the process's death and a deadline. */
   race<T>(p: Promise<T>, ms: number, onTimeout: () => LspgateError): Promise<T> {
     p.catch(() => undefined); // settled through the race below
@@ -136,16 +159,36 @@ export class Generation {
   }
 
   /** A request with deadline and abort; both send `$/cancelRequest` through the token. */
-  async send<R>(method: string, type: RequestType<unknown, R, unknown> | undefined, params: unknown, timeoutMs: number, signal?: AbortSignal): Promise<R> {
+  async send<R>(
+    method: string,
+    type: RequestType<unknown, R, unknown> | undefined,
+    params: unknown,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    /** The caller's full timeout, for the message (timeoutMs is what is left of it). */
+    configuredMs = timeoutMs,
+  ): Promise<R> {
     const cts = new CancellationTokenSource();
-    const sent: Promise<R> = type ? this.conn.sendRequest(type, params, cts.token) : this.conn.sendRequest<R>(method, params, cts.token);
+    let sent: Promise<R>;
+    try {
+      sent = type ? this.conn.sendRequest(type, params, cts.token) : this.conn.sendRequest<R>(method, params, cts.token);
+    } catch (e) {
+      cts.dispose();
+      throw this.lostError(e);
+    }
     sent.catch(() => undefined); // settled through the race below
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         cts.cancel();
-        reject(new LspgateError('TIMEOUT', `${this.entry.id} did not answer ${method} within ${timeoutMs} ms ($/cancelRequest sent)`, { server: this.entry.id, method, timeoutMs }));
+        reject(
+          new LspgateError('TIMEOUT', `${this.entry.id} did not answer ${method} within ${configuredMs} ms ($/cancelRequest sent)`, {
+            server: this.entry.id,
+            method,
+            timeoutMs: configuredMs,
+          }),
+        );
       }, timeoutMs);
     });
     const aborted = new Promise<never>((_, reject) => {

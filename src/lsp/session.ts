@@ -184,9 +184,9 @@ export class Session implements LspSession {
     gen.capabilities = result.capabilities;
     const enc = result.capabilities.positionEncoding;
     gen.positionEncoding = enc === 'utf-8' || enc === 'utf-32' ? enc : 'utf-16';
-    await gen.conn.sendNotification(InitializedNotification.type, {});
+    await gen.notify(InitializedNotification.type, {});
     // pyright and gopls read settings on didChangeConfiguration, then pull them via workspace/configuration
-    await gen.conn.sendNotification(DidChangeConfigurationNotification.type, { settings });
+    await gen.notify(DidChangeConfigurationNotification.type, { settings });
     gen.readiness.started();
     if (!gen.alive) return this.startFailed(gen, gen.crashError ?? new Error('exited'));
     this.setState(gen.readiness.isReady ? 'ready' : 'indexing');
@@ -223,6 +223,13 @@ export class Session implements LspSession {
   }
 
   private onExit(gen: Generation, code: number | null, signal: string | null): void {
+    if (gen === this.gen) this.lastStderr = gen.proc.stderr.tail(20);
+    if (!gen.alive) return; // a reset or stop has already settled it
+    this.crashed(gen, code, signal);
+  }
+
+  /** The generation is gone: settle its requests, count the crash, decide crashed or failed. */
+  private crashed(gen: Generation, code: number | null, signal: string | null): void {
     const tail = gen.proc.stderr.tail(20);
     this.lastStderr = tail;
     const stopping = this._state === 'stopping' || this._state === 'stopped';
@@ -253,6 +260,8 @@ export class Session implements LspSession {
     this.logger.warn(`${this.serverId}: resetting the server: ${reason}`);
     gen.crashReason = reason;
     gen.proc.killTree();
+    // at once, not at the exit event: the next request must already go to a new process
+    this.crashed(gen, null, 'SIGKILL');
   }
 
   private failedError(): LspgateError {
@@ -308,10 +317,9 @@ export class Session implements LspSession {
     if (gen?.alive && prev !== 'starting') {
       const graceful = (async () => {
         await gen.conn.sendRequest(ShutdownRequest.type);
-        await gen.conn.sendNotification(ExitNotification.type);
+        await gen.notify(ExitNotification.type);
         await gen.proc.exited;
-      })();
-      graceful.catch(() => undefined); // bounded by the race below; failures end in the kill
+      })().catch((e: unknown) => this.logger.debug(`graceful shutdown failed: ${(e as Error).message}`)); // the kill below follows anyway
       await Promise.race([graceful, delay(this.entry.timeouts.shutdownMs)]);
     }
     if (gen) {
@@ -367,7 +375,7 @@ export class Session implements LspSession {
     try {
       const gen = this.gen!;
       if (!gen.alive) throw gen.crashError ?? new LspgateError('SERVER_CRASHED', `${this.serverId} is not running`);
-      const result = await gen.send<R>(method, type, params, Math.max(1, deadline - Date.now()), opts?.signal);
+      const result = await gen.send<R>(method, type, params, Math.max(1, deadline - Date.now()), opts?.signal, timeoutMs);
       this.consecutiveTimeouts = 0;
       if (method === DocumentSymbolRequest.method) gen.readiness.firstReply();
       return result;
@@ -415,7 +423,7 @@ export class Session implements LspSession {
     if (prev && prev.generation === gen.n) {
       const doc: Doc = { ...prev, text: content, hash, version: prev.version + 1 };
       this.docs.set(absPath, doc);
-      await gen.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+      await gen.notify(DidChangeTextDocumentNotification.type, {
         textDocument: { uri: doc.uri, version: doc.version },
         contentChanges: [{ text: content }],
       });
@@ -431,7 +439,7 @@ export class Session implements LspSession {
       generation: gen.n,
     };
     this.docs.set(absPath, doc);
-    await gen.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+    await gen.notify(DidOpenTextDocumentNotification.type, {
       textDocument: { uri: doc.uri, languageId: doc.languageId, version: doc.version, text: content },
     });
     gen.readiness.documentOpened();
@@ -443,7 +451,7 @@ export class Session implements LspSession {
     for (const [p, d] of this.docs) {
       const doc: Doc = { ...d, version: d.version + 1, generation: gen.n };
       this.docs.set(p, doc);
-      void gen.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+      void gen.notify(DidOpenTextDocumentNotification.type, {
         textDocument: { uri: doc.uri, languageId: doc.languageId, version: doc.version, text: doc.text },
       });
     }
@@ -461,7 +469,7 @@ export class Session implements LspSession {
     this.docs.delete(absPath);
     const gen = this.gen;
     if (gen?.alive && d.generation === gen.n) {
-      await gen.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: d.uri } });
+      await gen.notify(DidCloseTextDocumentNotification.type, { textDocument: { uri: d.uri } });
     }
   }
 
@@ -469,8 +477,8 @@ export class Session implements LspSession {
     const gen = this.gen;
     if (!gen?.alive || changes.length === 0) return;
     const type: Record<string, FileChangeType> = { created: FileChangeType.Created, changed: FileChangeType.Changed, deleted: FileChangeType.Deleted };
-    void gen.conn
-      .sendNotification(DidChangeWatchedFilesNotification.type, { changes: changes.map((c) => ({ uri: fileUri(c.path), type: type[c.type]! })) })
+    void gen
+      .notify(DidChangeWatchedFilesNotification.type, { changes: changes.map((c) => ({ uri: fileUri(c.path), type: type[c.type]! })) })
       .catch((e: unknown) => this.logger.debug(`didChangeWatchedFiles not sent: ${(e as Error).message}`));
   }
 
