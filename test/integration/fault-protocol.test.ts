@@ -72,6 +72,30 @@ describe('protocol behaviour against the fault server', () => {
     expect(stats.open[0]).toMatchObject({ version: doc.version + 1, length: 'changed on disk, longer than before\n'.length });
   });
 
+  it('didClose, didChangeWatchedFiles and state-change events reach their targets', async () => {
+    const { s, file } = await open([]);
+    const states: string[] = [];
+    const off = s.onStateChange((st) => states.push(st));
+    const doc = await s.syncDocument(file);
+    await s.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } });
+    expect(states).toEqual(['ready']); // first-reply readiness
+    s.notifyFilesChanged([
+      { path: file, type: 'changed' },
+      { path: file + '.new', type: 'created' },
+      { path: file + '.old', type: 'deleted' },
+    ]);
+    await s.closeDocument(file);
+    expect(s.getDocument(file)).toBeUndefined();
+    const stats = (await s.requestRaw('fault/stats', {})) as Stats & { watched: { uri: string; type: number }[] };
+    expect(stats.open).toEqual([]);
+    expect(stats.watched.map((w) => w.type)).toEqual([2, 1, 3]);
+    expect(stats.watched[0]!.uri).toBe(doc.uri);
+    off();
+    await broker!.stop();
+    expect(states).toEqual(['ready']);
+    expect(s.state).toBe('stopped');
+  });
+
   it('MethodNotFound is NOT_SUPPORTED', async () => {
     const { s } = await open([]);
     const err = await caught(s.requestRaw('textDocument/prepareCallHierarchy', { textDocument: { uri: 'file:///x' }, position: { line: 0, character: 0 } }));
