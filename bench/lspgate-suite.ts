@@ -25,6 +25,8 @@ export interface LspgateSuiteOptions {
   /** Operations that exist in this build (kinds whose operation is missing are left out). */
   available: Set<string>;
   operations?: Operation[];
+  /** Called before each warm lspgate call with the same query: the raw server's paired sample. */
+  pairWith?: (kind: Kind, q: Query) => Promise<void>;
 }
 
 export type LspgateSuiteResult = SuiteResult & { persistedCatalogMs?: number; cacheWiredByGateway?: boolean };
@@ -56,6 +58,7 @@ export async function runLspgateSuite(o: LspgateSuiteOptions): Promise<LspgateSu
             if (kind === 'documentSymbol') c.clear();
             else c.invalidateWorkspaceAnswers();
           }
+          await o.pairWith?.(kind, q);
           pushDefined(result.kinds[kind]!.warm, await ask(kind, q));
         }
       }

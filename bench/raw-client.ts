@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import {
   ConfigurationRequest,
+  DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
   ExitNotification,
   InitializedNotification,
@@ -193,6 +194,12 @@ export class RawLspClient {
     await this.conn.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri: pathToFileURL(absPath).href, languageId, version: 1, text },
     });
+  }
+
+  /** didClose: a client that only wants the outline does not leave hundreds of files open (tsserver re-checks open files). */
+  async close(absPath: string): Promise<void> {
+    if (!this.opened.delete(absPath)) return;
+    await this.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: pathToFileURL(absPath).href } });
   }
 
   async request<P, R>(type: AnyRequestType<P, R>, params: P): Promise<Timed<R>> {

@@ -9,7 +9,7 @@ import type { ServerEntry } from '../src/config/schema.js';
 import type { Query } from './query-set.js';
 import { RawLspClient, treePeakRssMb } from './raw-client.js';
 import { countError, emptySamples, type SuiteResult } from './suite-types.js';
-import { KINDS, WORKLOADS } from './workloads.js';
+import { KINDS, WORKLOADS, type Kind } from './workloads.js';
 
 export interface RawSuiteOptions {
   entry: ServerEntry;
@@ -23,38 +23,82 @@ export interface RawSuiteOptions {
   concurrency: number;
 }
 
-export async function runRawSuite(o: RawSuiteOptions): Promise<SuiteResult> {
-  const result: SuiteResult = { label: 'raw', serverId: o.entry.id, startToReadyMs: 0, kinds: {}, errors: {} };
-  const t0 = performance.now();
-  const client = await RawLspClient.start(o.entry, o.root, o.cacheDir);
-  try {
-    const first = o.queries[0]!;
-    await client.waitReady(() => WORKLOADS.documentSymbol.raw(client, o.root, first));
-    if (o.entry.readiness.kind !== 'first-reply') await WORKLOADS.documentSymbol.raw(client, o.root, first);
-    result.startToReadyMs = performance.now() - t0;
+/**
+ * The raw server's phases, so that its warm samples can be taken interleaved with lspgate's (one
+ * raw call, then the same lspgate call): on a shared, loaded machine, pairs taken at the same
+ * moment compare better than two phases minutes apart.
+ */
+export class RawRunner {
+  readonly result: SuiteResult;
 
-    for (const kind of KINDS) {
-      const samples = (result.kinds[kind] = emptySamples());
-      for (const q of o.queries.filter(WORKLOADS[kind].applies)) {
-        const ms = await timeOne(result, () => WORKLOADS[kind].raw(client, o.root, q));
-        if (ms !== undefined) samples.cold.push(ms);
-      }
-    }
-    for (let rep = 0; rep < o.reps; rep++) {
+  private constructor(
+    private readonly o: RawSuiteOptions,
+    private readonly client: RawLspClient,
+  ) {
+    this.result = { label: 'raw', serverId: o.entry.id, startToReadyMs: 0, kinds: {}, errors: {} };
+  }
+
+  /** Starts the server, waits for readiness and answers every query once (cold). */
+  static async start(o: RawSuiteOptions): Promise<RawRunner> {
+    const t0 = performance.now();
+    const client = await RawLspClient.start(o.entry, o.root, o.cacheDir);
+    const runner = new RawRunner(o, client);
+    try {
+      const first = o.queries[0]!;
+      await client.waitReady(() => WORKLOADS.documentSymbol.raw(client, o.root, first));
+      if (o.entry.readiness.kind !== 'first-reply') await WORKLOADS.documentSymbol.raw(client, o.root, first);
+      runner.result.startToReadyMs = performance.now() - t0;
       for (const kind of KINDS) {
+        const samples = (runner.result.kinds[kind] = emptySamples());
         for (const q of o.queries.filter(WORKLOADS[kind].applies)) {
-          const ms = await timeOne(result, () => WORKLOADS[kind].raw(client, o.root, q));
-          if (ms !== undefined) result.kinds[kind]!.warm.push(ms);
+          const ms = await timeOne(runner.result, () => WORKLOADS[kind].raw(client, o.root, q));
+          if (ms !== undefined) samples.cold.push(ms);
         }
       }
+    } catch (e) {
+      await client.stop();
+      throw e;
     }
-
-    result.serverRssMb = client.pid ? treePeakRssMb(client.pid) : undefined;
-  } finally {
-    await client.stop();
+    return runner;
   }
-  await wholeWorkspace(o, result);
-  return result;
+
+  async warmOne(kind: Kind, q: Query): Promise<void> {
+    const ms = await timeOne(this.result, () => WORKLOADS[kind].raw(this.client, this.o.root, q));
+    if (ms !== undefined) this.result.kinds[kind]!.warm.push(ms);
+  }
+
+  async warmAll(): Promise<void> {
+    for (let rep = 0; rep < this.o.reps; rep++) {
+      for (const kind of KINDS) for (const q of this.o.queries.filter(WORKLOADS[kind].applies)) await this.warmOne(kind, q);
+    }
+  }
+
+  /** Peak RSS, stop, then the whole-workspace documentSymbol on a fresh server. */
+  async finish(): Promise<SuiteResult> {
+    try {
+      this.result.serverRssMb = this.client.pid ? treePeakRssMb(this.client.pid) : undefined;
+    } finally {
+      await this.client.stop();
+    }
+    await wholeWorkspace(this.o, this.result);
+    return this.result;
+  }
+
+  async abort(): Promise<void> {
+    await this.client.stop();
+  }
+}
+
+/** All phases in a row (the alternative servers' columns). */
+export async function runRawSuite(o: RawSuiteOptions): Promise<SuiteResult> {
+  const runner = await RawRunner.start(o);
+  try {
+    await runner.warmAll();
+  } catch (e) {
+    await runner.abort();
+    throw e;
+  }
+  return runner.finish();
 }
 
 /** documentSymbol of every file on a fresh server once ready: what catalog.build() is compared with. */
@@ -66,8 +110,11 @@ async function wholeWorkspace(o: RawSuiteOptions, result: SuiteResult): Promise<
     const t = performance.now();
     await pool(o.files, o.concurrency, async (rel) => {
       const abs = path.join(o.root, rel);
+      const wasOpen = client.opened.has(abs);
       await client.open(abs);
       await client.request(DocumentSymbolRequest.type, { textDocument: { uri: pathToFileURL(abs).href } });
+      // As the catalog does: files it opened are closed again.
+      if (!wasOpen) await client.close(abs);
     });
     result.catalogMs = performance.now() - t;
     result.catalogFiles = o.files.length;

@@ -16,9 +16,10 @@ import type { Operation } from '../src/operations/types.js';
 import { generateRepo } from './gen-repo.js';
 import { runLspgateSuite } from './lspgate-suite.js';
 import { runMcpSuite } from './mcp-suite.js';
-import { buildQuerySet, listSourceFiles } from './query-set.js';
+import { buildQuerySet, listSourceFiles, type Query } from './query-set.js';
 import { loadShippedEntry, packageRoot } from './raw-client.js';
-import { runRawSuite } from './raw-suite.js';
+import { RawRunner, runRawSuite } from './raw-suite.js';
+import { KINDS, WORKLOADS, type Kind } from './workloads.js';
 import { evaluateTargets, renderReport, toJson, type TargetResult, type WorkspaceReport } from './report.js';
 
 const LANG_SERVER: Record<string, { server: string; fixture: string }> = {
@@ -102,8 +103,6 @@ async function benchWorkspace(name: string, source: string, a: Args, log: (s: st
     const queries = await buildQuerySet({ root, entry, files, count: a.queries, seed: a.seed, cacheDir: path.join(tmp, 'qs') });
     if (!queries.length) throw new Error(`${name}: documentSymbol found no function, method or class`);
     const common = { root, queries, reps: a.reps };
-    log(`${name}: raw ${serverId}`);
-    const raw = await runRawSuite({ ...common, entry, files, cacheDir: path.join(tmp, 'raw'), concurrency: 8 });
     const rawAlternatives = [];
     for (const id of a.compare) {
       log(`${name}: raw ${id}`);
@@ -115,12 +114,26 @@ async function benchWorkspace(name: string, source: string, a: Args, log: (s: st
     for (const op of [...registered, ...navigationOperations, ...descriptorOperations]) if (!ops.has(op.name)) ops.set(op.name, op);
     const available = new Set(ops.keys());
     const availableMcp = new Set(registered.map((o) => o.name));
+    log(`${name}: raw ${serverId} (cold)`);
+    const rawRunner = await RawRunner.start({ ...common, entry, files, cacheDir: path.join(tmp, 'raw'), concurrency: 8 });
     if (!available.has('get_file_outline')) {
       log(`${name}: get_file_outline is not in this build: no lspgate columns`);
-      return { name, root: source, files: files.length, queries: queries.length, reps: a.reps, raw, rawAlternatives };
+      await rawRunner.warmAll();
+      return { name, root: source, files: files.length, queries: queries.length, reps: a.reps, raw: await rawRunner.finish(), rawAlternatives };
     }
-    log(`${name}: lspgate in-process`);
-    const lspgate = await runLspgateSuite({ ...common, cacheDir: path.join(tmp, 'lspgate'), available, operations: [...ops.values()] });
+    log(`${name}: lspgate in-process, warm calls paired with the raw server's`);
+    let lspgate;
+    try {
+      const pairWith = (kind: Kind, q: Query) => rawRunner.warmOne(kind, q);
+      lspgate = await runLspgateSuite({ ...common, cacheDir: path.join(tmp, 'lspgate'), available, operations: [...ops.values()], pairWith });
+    } catch (e) {
+      await rawRunner.abort();
+      throw e;
+    }
+    // Kinds lspgate does not serve still get their raw warm samples.
+    for (const kind of KINDS) if (!available.has(WORKLOADS[kind].op)) for (let r = 0; r < a.reps; r++) for (const q of queries.filter(WORKLOADS[kind].applies)) await rawRunner.warmOne(kind, q);
+    log(`${name}: raw whole-workspace documentSymbol`);
+    const raw = await rawRunner.finish();
     let mcp;
     if (a.mcp && availableMcp.has('get_file_outline')) {
       log(`${name}: lspgate over MCP stdio`);
