@@ -14,6 +14,7 @@ import { loadFileContext } from './file-context.js';
 export class ServiceCall {
   private readonly files = new Map<string, Promise<FileContext>>();
   private readonly ready = new Map<LspSession, Promise<void>>();
+  private readonly foundReady = new Set<LspSession>();
 
   constructor(
     readonly workspace: Workspace,
@@ -23,6 +24,44 @@ export class ServiceCall {
 
   static from(ctx: OperationContext): ServiceCall {
     return new ServiceCall(ctx.workspace, ctx.meta, ctx.signal);
+  }
+
+  /**
+   * Runs one operation's service work. A server found ready may start indexing while it answers:
+   * typescript-language-server counts as ready when its project-loading progress has not begun
+   * within the readiness rule's quiet period, and under load that progress can begin seconds after
+   * the file was opened — its answers until the end come from the syntax server (7 same-file
+   * references instead of 98, NOTES.md). Such an answer is never presented as complete: the work
+   * is done once more after the server is ready again, or marked `indexing` when it is not.
+   */
+  static async run<T>(ctx: OperationContext, work: (call: ServiceCall) => Promise<T>): Promise<T> {
+    const first = ServiceCall.from(ctx);
+    let out: T;
+    try {
+      out = await work(first);
+    } catch (e) {
+      // A partial answer can also surface as an error (nothing to prepare a call hierarchy at).
+      const stale = first.sessionsNoLongerReady();
+      if (stale.length === 0 || ctx.signal?.aborted) throw e;
+      if ((await Promise.all(stale.map((s) => s.waitReady()))).some((st) => st !== 'ready')) throw e;
+      return work(ServiceCall.from(ctx));
+    }
+    const stale = first.sessionsNoLongerReady();
+    if (stale.length === 0) return out;
+    const states = await Promise.all(stale.map((s) => s.waitReady()));
+    if (states.every((st) => st === 'ready')) {
+      ctx.meta.warn(`${stale.map((s) => s.serverId).join(', ')} began indexing while answering: asked again once it was ready`);
+      return work(ServiceCall.from(ctx));
+    }
+    for (const s of stale) ctx.meta.addServer(s);
+    ctx.meta.setIndexState('indexing');
+    ctx.meta.warn(`${stale.map((s) => s.serverId).join(', ')} began indexing while answering: the answer may be incomplete; ask again when index_state is ready`);
+    return out;
+  }
+
+  /** Sessions this call found ready that are indexing now. */
+  sessionsNoLongerReady(): LspSession[] {
+    return [...this.foundReady].filter((s) => s.state === 'indexing' || s.state === 'starting');
   }
 
   get root(): string {
@@ -47,6 +86,7 @@ export class ServiceCall {
     let wait = this.ready.get(session);
     if (!wait) {
       wait = session.waitReady().then((state) => {
+        if (state === 'ready') this.foundReady.add(session);
         if (state === 'indexing') {
           this.meta.setIndexState('indexing');
           this.meta.warn(`${session.serverId} is still indexing ${session.root}: the answer may be incomplete; ask again when index_state is ready`);

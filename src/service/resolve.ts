@@ -174,11 +174,10 @@ export async function resolvePosition(call: ServiceCall, fileInput: string, line
     if (declared && declared.symbol.selectionRange.start.line === position.line) t.symbol = declared;
     return t;
   }
-  // Without a column: the innermost declaration named on this line, else the innermost symbol
-  // enclosing the line, else the first identifier on the line.
-  let declared: SymbolContext | undefined;
-  for (const ctx of walkSymbols(file)) if (ctx.symbol.selectionRange.start.line === line - 1) declared = ctx;
-  const chosen = declared ?? innermostContainingLine(file, line - 1);
+  // Without a column: the outermost declaration named on this line (the function, not its
+  // parameters — pyright lists parameters as child symbols on the `def` line), else the innermost
+  // symbol enclosing the line, else the first identifier on the line.
+  const chosen = outermostDeclaredOn(file, line - 1) ?? innermostContainingLine(file, line - 1);
   if (chosen) {
     const p = fromLspPosition(file.text, chosen.symbol.selectionRange.start, file.session.positionEncoding);
     return { file, position: chosen.symbol.selectionRange.start, symbol: chosen, label: `${file.relPath}:${p.line}:${p.column}` };
@@ -186,6 +185,12 @@ export async function resolvePosition(call: ServiceCall, fileInput: string, line
   const ident = firstIdentifier(text);
   if (ident < 0) throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol or identifier on line ${line} of ${file.relPath}`, { file: file.relPath, line });
   return { file, position: toLspPosition(file.text, line, ident + 1, file.session.positionEncoding), label: `${file.relPath}:${line}:${ident + 1}` };
+}
+
+/** The first symbol, parents before children and in source order, whose name is on `line0`. */
+export function outermostDeclaredOn(file: FileContext, line0: number): SymbolContext | undefined {
+  for (const ctx of walkSymbols(file)) if (ctx.symbol.selectionRange.start.line === line0) return ctx;
+  return undefined;
 }
 
 const KEYWORDS = new Set(

@@ -1,31 +1,77 @@
 /**
- * Stable symbol ids for documentSymbols: the catalog's id when it has the symbol (matched by name
- * position), else the same format built locally: `path::Qualified.name#kind`.
+ * Symbol ids for documentSymbols. One source of ids: the catalog's (`path::Qualified.name#kind`,
+ * src/catalog/flatten.ts). A symbol is matched to the catalog's entry by the position of its name,
+ * not by its name: servers name symbols differently from the catalog (gopls's top-level
+ * `(*Router).Dispatch` is the catalog's `Router.Dispatch`). Files the catalog does not hold (left
+ * out by the walk's limits) get their ids from the catalog's own flattening of the same answer.
  */
+import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import type { SymbolContext } from '../adapters/types.js';
+import { flattenSymbols } from '../catalog/flatten.js';
+import { SourceText } from '../catalog/source-text.js';
 import type { CatalogSymbol } from '../catalog/types.js';
 import { fromLspPosition } from '../lsp/positions.js';
 import type { ServiceCall } from './call.js';
 
-const perCall = new WeakMap<ServiceCall, Map<string, Promise<Map<string, CatalogSymbol>>>>();
+type ById = Map<string, CatalogSymbol[]>;
+const perCall = new WeakMap<ServiceCall, Map<string, Promise<ById>>>();
 
-async function catalogIndex(call: ServiceCall, relPath: string): Promise<Map<string, CatalogSymbol>> {
+function byPosition(list: CatalogSymbol[]): ById {
+  const idx: ById = new Map();
+  for (const s of list) {
+    const key = `${s.selection_line}:${s.selection_column}`;
+    idx.set(key, [...(idx.get(key) ?? []), s]);
+  }
+  return idx;
+}
+
+async function catalogIndex(call: ServiceCall, relPath: string): Promise<ById> {
   let files = perCall.get(call);
   if (!files) perCall.set(call, (files = new Map()));
   let idx = files.get(relPath);
   if (!idx) {
-    idx = call.workspace.catalog.fileSymbols(relPath).then((list) => new Map(list.map((s) => [`${s.selection_line}:${s.selection_column}:${s.name}`, s])));
+    idx = call.workspace.catalog.fileSymbols(relPath).then(byPosition);
     files.set(relPath, idx);
   }
   return idx;
 }
 
-export async function symbolIdFor(call: ServiceCall, ctx: SymbolContext): Promise<string> {
+/** Among catalog symbols whose name starts at the same place, the one that is this symbol. */
+function pick(candidates: CatalogSymbol[] | undefined, symbol: DocumentSymbol): CatalogSymbol | undefined {
+  if (!candidates?.length) return undefined;
+  if (candidates.length === 1) return candidates[0];
+  return candidates.find((c) => c.name === symbol.name) ?? candidates.find((c) => symbol.name.endsWith(`.${c.name}`));
+}
+
+/** The catalog's entry for a documentSymbol of a file, when the catalog holds the file. */
+export async function catalogSymbolFor(call: ServiceCall, ctx: SymbolContext): Promise<CatalogSymbol | undefined> {
   const { file, symbol } = ctx;
   const p = fromLspPosition(file.text, symbol.selectionRange.start, file.session.positionEncoding);
-  const idx = await catalogIndex(call, file.relPath);
-  const hit = idx.get(`${p.line}:${p.column}:${symbol.name}`);
+  return pick((await catalogIndex(call, file.relPath)).get(`${p.line}:${p.column}`), symbol);
+}
+
+export async function symbolIdFor(call: ServiceCall, ctx: SymbolContext): Promise<string> {
+  const hit = await catalogSymbolFor(call, ctx);
+  if (hit) return hit.symbol_id;
+  return localIdFor(call, ctx);
+}
+
+/** The id the catalog would give: its flattening of this file's answer, matched by position. */
+function localIdFor(call: ServiceCall, ctx: SymbolContext): string {
+  const { file, symbol } = ctx;
+  const adapter = call.adapter(file);
+  const flat = flattenSymbols({
+    file: file.relPath,
+    language: file.language,
+    server: file.session.serverId,
+    encoding: file.session.positionEncoding,
+    source: new SourceText(Buffer.from(file.text, 'utf8')),
+    symbols: file.symbols,
+    kindOf: (s, parents) => adapter.symbolKind({ file, symbol: s, parents }),
+  });
+  const p = fromLspPosition(file.text, symbol.selectionRange.start, file.session.positionEncoding);
+  const hit = pick(byPosition(flat).get(`${p.line}:${p.column}`), symbol);
   if (hit) return hit.symbol_id;
   const qualified = [...ctx.parents.map((x) => x.name), symbol.name].join('.');
-  return `${file.relPath}::${qualified}#${call.adapter(file).symbolKind(ctx)}`;
+  return `${file.relPath}::${qualified}#${adapter.symbolKind(ctx)}`;
 }

@@ -95,7 +95,7 @@ export const descriptorOperations: Operation[] = [
     output: withMeta({ ...ClassDescriptorSchema.shape, symbol_id: z.string() }),
     annotations: READ_ONLY,
     repl: { command: 'type', positional: ['type_name'] },
-    handler: (input, ctx) => typeDefinition(ServiceCall.from(ctx), input),
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => typeDefinition(call, input)),
     markdown: (r) => classMarkdown(r),
   }),
   defineOperation({
@@ -112,7 +112,7 @@ export const descriptorOperations: Operation[] = [
     output: withMeta({ ...FunctionDescriptorSchema.shape, symbol_id: z.string() }),
     annotations: READ_ONLY,
     repl: { command: 'fn', positional: ['function_name'] },
-    handler: (input, ctx) => functionDetails(ServiceCall.from(ctx), input),
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => functionDetails(call, input)),
     markdown: (r) => functionMarkdown(r).join('\n') + '\n',
   }),
   defineOperation({
@@ -128,7 +128,7 @@ export const descriptorOperations: Operation[] = [
     output: withMeta({ package: z.string(), files: z.array(z.string()), symbols: z.array(ExportedSymbolSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'exports', positional: ['package'] },
-    handler: (input, ctx) => packageExports(ServiceCall.from(ctx), input),
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => packageExports(call, input)),
     markdown(r) {
       const out = [`## Exports of ${r.package}`, '', `files: ${r.files.join(', ')}`, ''];
       const byKind = new Map<string, typeof r.symbols>();
@@ -151,7 +151,7 @@ export const descriptorOperations: Operation[] = [
     output: withMeta({ file: z.string(), language: z.string(), symbols: z.array(OutlineSymbolSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'outline', positional: ['file'] },
-    handler: (input, ctx) => fileOutline(ServiceCall.from(ctx), input.file),
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => fileOutline(call, input.file)),
     markdown: outlineMarkdown,
   }),
 ];

@@ -87,7 +87,7 @@ export const navigationOperations: Operation[] = [
     output: withMeta({ symbol: z.string(), found: z.boolean(), definitions: z.array(DefinitionSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'def', positional: ['symbol'] },
-    handler: (input, ctx) => findDefinition(ServiceCall.from(ctx), input),
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => findDefinition(call, input)),
     markdown(r) {
       const out = [`## Definition of ${r.symbol}`, ''];
       if (!r.found) out.push('(not found)');
@@ -110,7 +110,7 @@ export const navigationOperations: Operation[] = [
     output: withMeta({ symbol: z.string(), total: z.number().int(), references: z.array(ReferenceSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'refs', positional: ['symbol'] },
-    handler: (input, ctx) => findReferences(ServiceCall.from(ctx), input),
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => findReferences(call, input)),
     markdown(r) {
       const out = [`## ${r.total} reference(s) to ${r.symbol}`, ''];
       for (const ref of r.references) {
@@ -128,7 +128,7 @@ export const navigationOperations: Operation[] = [
     output: treeOutput,
     annotations: READ_ONLY,
     repl: { command: 'callers', positional: ['symbol'] },
-    handler: (input, ctx) => callTree(ServiceCall.from(ctx), input, 'incoming'),
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => callTree(call, input, 'incoming')),
     markdown: (r) => treeMarkdown('Callers', r),
   }),
   defineOperation({
@@ -140,7 +140,7 @@ export const navigationOperations: Operation[] = [
     output: treeOutput,
     annotations: READ_ONLY,
     repl: { command: 'callees', positional: ['symbol'] },
-    handler: (input, ctx) => callTree(ServiceCall.from(ctx), input, 'outgoing'),
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => callTree(call, input, 'outgoing')),
     markdown: (r) => treeMarkdown('Callees', r),
   }),
   defineOperation({
@@ -164,7 +164,7 @@ export const navigationOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'open', positional: ['file', 'line'] },
-    handler: (input, ctx) => openAt(ServiceCall.from(ctx), input),
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => openAt(call, input)),
     markdown(r) {
       const head = `## ${r.file}:${r.start_line}-${r.end_line}${r.symbol ? ` (in ${r.symbol.kind} ${r.symbol.qualified_name})` : ''}`;
       return [head, '```', previewText({ lines: r.lines.length ? r.lines : [''], start_line: r.start_line }), '```'].join('\n') + '\n';
