@@ -299,13 +299,21 @@ function within(inner: DocumentSymbol, outer: DocumentSymbol): boolean {
   return l >= outer.range.start.line && l <= outer.range.end.line;
 }
 
-/** `use HasSlug, Other;` statements inside a class body (trait uses). */
+/**
+ * `use HasSlug, Other;` statements inside a class body (trait uses), one or many lines
+ * (Eloquent's Model spells `use Concerns\HasAttributes,\n    Concerns\HasEvents, ...;`), up to the
+ * `;` or the `{` of a conflict-resolution block.
+ */
 function traitUses(file: FileContext, cls: DocumentSymbol): string[] {
   const out: string[] = [];
   for (let l = cls.selectionRange.start.line + 1; l < cls.range.end.line; l++) {
-    const m = /^\s*use\s+([\w\\,\s]+?)\s*[;{]/.exec(file.lines[l] ?? '');
+    const line = file.lines[l] ?? '';
+    if (/\bfunction\b/.test(line)) break;
+    if (!/^\s*use\s/.test(line)) continue;
+    let text = line;
+    while (!/[;{]/.test(text) && l + 1 < cls.range.end.line) text += ` ${file.lines[++l] ?? ''}`;
+    const m = /^\s*use\s+([\w\\,\s]+?)\s*[;{]/.exec(text);
     if (m) out.push(...m[1]!.split(',').map((x) => x.trim()).filter(Boolean));
-    if (/\bfunction\b/.test(file.lines[l] ?? '')) break;
   }
   return out;
 }

@@ -113,11 +113,16 @@ describe('PHP through intelephense', async () => {
   it('promoted constructor parameters are fields (visibility, readonly, type from hint or PHPDoc, default)', async () => {
     const job = await fx.run('find_type_definition', { type_name: 'SendDigest' });
     expect(job.fields.map((f: any) => [f.name, f.type, f.visibility, !!f.is_readonly, f.default ?? null, f.location.start_line, (f.tags ?? []).join(',')])).toEqual([
-      ['tries', 'int', 'public', false, '3', 13, ''],
-      ['user', 'User', 'public', true, null, 20, 'promoted'],
-      ['formatter', 'Formatter', 'private', false, null, 21, 'promoted'],
-      ['topics', 'array', 'protected', false, '[]', 22, 'promoted'],
-      ['subject', '?string', 'public', false, 'null', 24, 'promoted'],
+      ['tries', 'int', 'public', false, '3', 17, ''],
+      ['user', 'User', 'public', true, null, 24, 'promoted'],
+      ['formatter', 'Formatter', 'private', false, null, 25, 'promoted'],
+      ['topics', 'array', 'protected', false, '[]', 26, 'promoted'],
+      ['subject', '?string', 'public', false, 'null', 28, 'promoted'],
+    ]);
+    // A trait `use` statement over several lines.
+    expect(job.relations).toEqual([
+      { type: 'uses', target: 'HasSlug', target_full_name: 'App\\Traits\\HasSlug' },
+      { type: 'uses', target: 'Retries', target_full_name: 'App\\Jobs\\Retries' },
     ]);
     expect(job.fields.find((f: any) => f.name === 'topics').description).toBe('Topics the digest covers.');
     expect(job.methods.map((m: any) => [m.name, m.kind, m.parameters.length])).toEqual([['__construct', 'constructor', 5]]);
