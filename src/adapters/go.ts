@@ -71,6 +71,21 @@ function importPath(file: FileContext): string | undefined {
   return importPathOf(path.dirname(file.absPath), file.workspace.root);
 }
 
+/**
+ * The doc comment as written, paragraphs kept, lines of a paragraph joined. Preferred over the
+ * hover's: gopls renders doc links (`[io.EOF]`) as pkg.go.dev URLs and escapes brackets (`\[`).
+ */
+function sourceDoc(file: FileContext, s: DocumentSymbol): string | undefined {
+  const raw = goDocAbove(file.lines, s.range.start.line);
+  if (!raw) return undefined;
+  const text = raw
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s*\n\s*/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n\n');
+  return text || undefined;
+}
+
 async function hoverAt(file: FileContext, s: DocumentSymbol) {
   return parseGoHover(await file.hover(s.selectionRange.start));
 }
@@ -117,7 +132,7 @@ async function functionDescriptor(ctx: SymbolContext): Promise<FunctionDescripto
   const decl = hover.declaration?.startsWith('func') ? hover.declaration : undefined;
   const signature = decl ?? sourceSignature(file, symbol);
   const sig = parseGoFuncSignature(signature) ?? detailSignature(symbol);
-  const doc = hover.doc ?? goDocAbove(file.lines, symbol.range.start.line);
+  const doc = sourceDoc(file, symbol) ?? hover.doc;
   const owner = ctx.parents.length ? plainName(ctx.parents[ctx.parents.length - 1]!) : undefined;
   const d = funcDescriptor(file, symbol, sig, signature, doc, owner);
   // Interface methods have no body: the type that satisfies the interface provides it.
@@ -227,7 +242,7 @@ async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
   const pkg = packageName(file);
   const ip = importPath(file);
   const header = (hover.declaration ?? sourceSignature(file, symbol)).split('\n')[0]!.replace(/\s*\{.*$/, '').trim();
-  const doc = hover.doc ?? goDocAbove(file.lines, symbol.range.start.line);
+  const doc = sourceDoc(file, symbol) ?? hover.doc;
   const d: ClassDescriptor = {
     language: 'go',
     kind: kind === 'struct' || kind === 'interface' ? kind : 'type',

@@ -67,7 +67,11 @@ describe.runIf(goAvailable)('Go through gopls', async () => {
     ]);
     const s = await fx.run('find_type_definition', { type_name: 'Stack' });
     expect([s.signature, s.tags, s.metadata.type_params]).toEqual(['type Stack[T any] struct', ['exported', 'generic'], 'T any']);
-    expect(s.methods.map((m: any) => m.receiver + '.' + m.name)).toEqual(['*Stack[T].Push', '*Stack[T].Pop']);
+    expect(s.methods.map((m: any) => m.receiver + '.' + m.name)).toEqual(['*Stack[T].Push', '*Stack[T].Pop', '*Stack[T].Peek']);
+    // The doc comment as written: gopls's hover turns `[Stack.Pop]` into a pkg.go.dev link and escapes brackets.
+    expect(s.methods[2].description).toBe(
+      'Peek returns the top value without removing it, like [Stack.Pop] but leaving the stack as it was.\n\nOn an empty stack it returns the zero value of T and false.',
+    );
   });
 
   it('get_function_details: method with named results, generic function, variadic', async () => {
