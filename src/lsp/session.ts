@@ -5,13 +5,8 @@
  */
 import {
   DidChangeConfigurationNotification,
-  DidChangeTextDocumentNotification,
-  DidChangeWatchedFilesNotification,
-  DidCloseTextDocumentNotification,
-  DidOpenTextDocumentNotification,
   DocumentSymbolRequest,
   ExitNotification,
-  FileChangeType,
   InitializeRequest,
   InitializedNotification,
   ShutdownRequest,
@@ -21,13 +16,14 @@ import {
 import type { RequestType } from 'vscode-jsonrpc/node';
 import { LspgateError } from '../errors/errors.js';
 import { LimitsSchema, type Limits, type ServerEntry } from '../config/schema.js';
-import { expandVariables, MissingPackageError, resolveCommand } from '../config/load.js';
 import { createLogger, type Logger } from '../util/logger.js';
-import { documentText, fileUri, languageIdFor, sha256, uriToPath } from './documents.js';
+import { DocumentSync } from './document-sync.js';
+import { documentText, fileUri, uriToPath } from './documents.js';
 import { Generation, type ProtocolOptions } from './generation.js';
 import { initializeParams } from './initialize-params.js';
 import { RestartPolicy } from './restart-policy.js';
 import { Semaphore } from './semaphore.js';
+import { crashError, failedError, prepareLaunch, startFailedError, stoppedError } from './session-errors.js';
 import { spawnServer } from './spawn.js';
 import type {
   AnyRequestType,
@@ -53,8 +49,6 @@ export interface SessionOptions {
   globalSlots?: Semaphore;
 }
 
-type Doc = OpenDocument & { generation: number };
-
 export function createSession(entry: ServerEntry, root: string, opts: SessionOptions): Session {
   return new Session(entry, root, opts);
 }
@@ -66,7 +60,7 @@ export class Session implements LspSession {
   private gen: Generation | undefined;
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
-  private readonly docs = new Map<string, Doc>();
+  private readonly docs: DocumentSync;
   private readonly stateListeners = new Set<(s: SessionState, i: SessionInfo) => void>();
   private traceListener: ((e: TraceEvent) => void) | undefined;
   private readonly slots: Semaphore;
@@ -91,6 +85,7 @@ export class Session implements LspSession {
     this.logger = (opts.logger ?? createLogger()).child(`${entry.id}`);
     this.limits = opts.limits ?? LimitsSchema.parse({});
     this.policy = opts.restartPolicy ?? new RestartPolicy(entry.restart.maxCrashes, entry.restart.windowMs);
+    this.docs = new DocumentSync(entry, this.logger);
     this.slots = new Semaphore(this.limits.perServerConcurrency, 10_000, entry.id);
   }
 
@@ -141,18 +136,7 @@ export class Session implements LspSession {
   }
 
   private async doStart(): Promise<void> {
-    const ctx = { cacheDir: this.opts.cacheDir, root: this.root };
-    let initOptions: unknown;
-    let settings: Record<string, unknown>;
-    try {
-      initOptions = expandVariables(this.entry.initializationOptions, ctx);
-      settings = expandVariables(this.entry.settings, ctx);
-    } catch (e) {
-      if (e instanceof MissingPackageError) throw this.notInstalled(`package ${e.pkg} is not installed`);
-      throw e;
-    }
-    const cmd = resolveCommand(this.entry, ctx);
-    if (!cmd) throw this.notInstalled(`${this.entry.command} not found`);
+    const { cmd, initOptions, settings } = prepareLaunch(this.entry, { cacheDir: this.opts.cacheDir, root: this.root });
     this._generation++;
     this.consecutiveTimeouts = 0;
     this.setState('starting');
@@ -190,23 +174,18 @@ export class Session implements LspSession {
     gen.readiness.started();
     if (!gen.alive) return this.startFailed(gen, gen.crashError ?? new Error('exited'));
     this.setState(gen.readiness.isReady ? 'ready' : 'indexing');
-    this.reopenDocuments(gen);
+    this.docs.reopenAll(gen);
   }
 
   private startFailed(gen: Generation, e: unknown): never {
     const stopping = this._state === 'stopping' || this._state === 'stopped';
     gen.proc.killTree();
     if (stopping) throw new LspgateError('CANCELLED', `${this.serverId} was stopped while starting`);
-    const tail = gen.proc.stderr.tail(20);
-    const cause = e instanceof Error ? e.message : String(e);
-    const err = new LspgateError('SERVER_START_FAILED', `${this.serverId} failed to start at ${this.root}: ${cause}`, {
-      server: this.serverId,
-      root: this.root,
-      stderr: tail,
-    }, { cause: e });
-    // The exit handler records the crash when the process dies; mark it here for a live hang.
+    const err = startFailedError(this.serverId, this.root, e, gen.proc.stderr.tail(20));
     if (gen.alive) {
-      gen.crashReason = `start failed: ${cause}`;
+      // a hung initialize: count the crash now, so a retry cannot overlap the dying process
+      gen.crashReason = `start failed: ${e instanceof Error ? e.message : String(e)}`;
+      this.crashed(gen, null, 'SIGKILL');
     }
     this.lastError = err.message;
     throw err;
@@ -234,17 +213,7 @@ export class Session implements LspSession {
     this.lastStderr = tail;
     const stopping = this._state === 'stopping' || this._state === 'stopped';
     const reason = gen.crashReason ?? `exited with ${signal ? `signal ${signal}` : `code ${code}`}`;
-    const err = stopping
-      ? new LspgateError('CANCELLED', `${this.serverId} was stopped`, { server: this.serverId })
-      : new LspgateError('SERVER_CRASHED', `${this.serverId} crashed (${reason}); it restarts on the next request`, {
-          server: this.serverId,
-          root: this.root,
-          exitCode: code,
-          signal,
-          reason,
-          generation: gen.n,
-          stderr: tail,
-        });
+    const err = stopping ? stoppedError(this.serverId) : crashError(this.serverId, this.root, { code, signal, reason, generation: gen.n, stderr: tail });
     gen.die(err);
     if (gen !== this.gen || stopping) return;
     this.crashCount++;
@@ -265,20 +234,7 @@ export class Session implements LspSession {
   }
 
   private failedError(): LspgateError {
-    const recent = this.policy.recent();
-    return new LspgateError(
-      'SERVER_FAILED',
-      `${this.serverId} at ${this.root} crashed ${recent.length} times in ${Math.round(this.policy.windowMs / 1000)} s and was given up` +
-        (this.lastStderr.length ? `; last stderr: ${this.lastStderr.slice(-3).join(' | ')}` : ''),
-      { server: this.serverId, root: this.root, crashes: recent.length, reasons: recent.map((c) => c.reason), stderr: this.lastStderr },
-    );
-  }
-
-  private notInstalled(why: string): LspgateError {
-    return new LspgateError('SERVER_NOT_INSTALLED', `${this.serverId} is not installed (${why}). Install: ${this.entry.install}`, {
-      server: this.serverId,
-      install: this.entry.install,
-    });
+    return failedError(this.serverId, this.root, this.policy, this.lastStderr);
   }
 
   async waitReady(budgetMs: number = this.entry.timeouts.readyMs): Promise<'ready' | 'indexing'> {
@@ -289,7 +245,7 @@ export class Session implements LspSession {
     const left = Math.max(0, budgetMs - (Date.now() - t0));
     if (this.entry.readiness.kind === 'first-reply') {
       // pyright has no start-up signal: its first documentSymbol answer is the signal (NOTES.md).
-      const doc = [...this.docs.values()].find((d) => d.generation === gen.n);
+      const doc = this.docs.anyIn(gen);
       // Nothing open means nothing to probe; the first request's answer marks readiness then.
       if (!doc) return 'ready';
       try {
@@ -326,7 +282,7 @@ export class Session implements LspSession {
       // Always kill the group: tsserver children outlive a typescript-language-server that exits (NOTES.md).
       gen.proc.killTree();
       await Promise.race([gen.proc.exited, delay(2000)]);
-      gen.die(new LspgateError('CANCELLED', `${this.serverId} was stopped`, { server: this.serverId }));
+      gen.die(stoppedError(this.serverId));
     }
     this.setState('stopped');
   }
@@ -404,8 +360,7 @@ export class Session implements LspSession {
     const uri = p?.textDocument?.uri ?? p?.item?.uri;
     if (!uri) return;
     const file = uriToPath(uri);
-    const doc = this.docs.get(file);
-    if (doc) await this.syncDocument(file);
+    if (this.docs.has(file)) await this.syncDocument(file);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -415,71 +370,19 @@ export class Session implements LspSession {
     this.lastUsed = Date.now();
     const content = await documentText(absPath, text, this.limits.maxFileBytes);
     await this.start();
-    const gen = this.gen!;
-    // From here to the send, no await: concurrent callers must not both open one document.
-    const hash = sha256(content);
-    const prev = this.docs.get(absPath);
-    if (prev && prev.generation === gen.n && prev.hash === hash) return publicDoc(prev);
-    if (prev && prev.generation === gen.n) {
-      const doc: Doc = { ...prev, text: content, hash, version: prev.version + 1 };
-      this.docs.set(absPath, doc);
-      await gen.notify(DidChangeTextDocumentNotification.type, {
-        textDocument: { uri: doc.uri, version: doc.version },
-        contentChanges: [{ text: content }],
-      });
-      return publicDoc(doc);
-    }
-    const doc: Doc = {
-      path: absPath,
-      uri: fileUri(absPath),
-      languageId: languageIdFor(this.entry, absPath),
-      version: (prev?.version ?? 0) + 1,
-      text: content,
-      hash,
-      generation: gen.n,
-    };
-    this.docs.set(absPath, doc);
-    await gen.notify(DidOpenTextDocumentNotification.type, {
-      textDocument: { uri: doc.uri, languageId: doc.languageId, version: doc.version, text: content },
-    });
-    gen.readiness.documentOpened();
-    return publicDoc(doc);
-  }
-
-  /** After a restart: the new process gets every document the old one had. */
-  private reopenDocuments(gen: Generation): void {
-    for (const [p, d] of this.docs) {
-      const doc: Doc = { ...d, version: d.version + 1, generation: gen.n };
-      this.docs.set(p, doc);
-      void gen.notify(DidOpenTextDocumentNotification.type, {
-        textDocument: { uri: doc.uri, languageId: doc.languageId, version: doc.version, text: doc.text },
-      });
-    }
-    if (this.docs.size) gen.readiness.documentOpened();
+    return this.docs.sync(this.gen!, absPath, content);
   }
 
   getDocument(absPath: string): OpenDocument | undefined {
-    const d = this.docs.get(absPath);
-    return d ? publicDoc(d) : undefined;
+    return this.docs.get(absPath);
   }
 
-  async closeDocument(absPath: string): Promise<void> {
-    const d = this.docs.get(absPath);
-    if (!d) return;
-    this.docs.delete(absPath);
-    const gen = this.gen;
-    if (gen?.alive && d.generation === gen.n) {
-      await gen.notify(DidCloseTextDocumentNotification.type, { textDocument: { uri: d.uri } });
-    }
+  closeDocument(absPath: string): Promise<void> {
+    return this.docs.close(this.gen, absPath);
   }
 
   notifyFilesChanged(changes: { path: string; type: 'created' | 'changed' | 'deleted' }[]): void {
-    const gen = this.gen;
-    if (!gen?.alive || changes.length === 0) return;
-    const type: Record<string, FileChangeType> = { created: FileChangeType.Created, changed: FileChangeType.Changed, deleted: FileChangeType.Deleted };
-    void gen
-      .notify(DidChangeWatchedFilesNotification.type, { changes: changes.map((c) => ({ uri: fileUri(c.path), type: type[c.type]! })) })
-      .catch((e: unknown) => this.logger.debug(`didChangeWatchedFiles not sent: ${(e as Error).message}`));
+    this.docs.filesChanged(this.gen, changes);
   }
 
   hasCapability(provider: keyof ServerCapabilities): boolean {
@@ -534,10 +437,6 @@ export class Session implements LspSession {
       }
     }
   }
-}
-
-function publicDoc(d: Doc): OpenDocument {
-  return { path: d.path, uri: d.uri, languageId: d.languageId, version: d.version, text: d.text, hash: d.hash };
 }
 
 function delay(ms: number): Promise<void> {

@@ -1,0 +1,119 @@
+/**
+ * The documents a session has given its server: didOpen on first sync, a full didChange with the
+ * next version when the content hash differs, didClose, and a re-open of everything after a
+ * restart. Versions only grow, across generations too (LSP: "the version number of a document
+ * will increase after each change").
+ */
+import {
+  DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  FileChangeType,
+} from 'vscode-languageserver-protocol';
+import type { ServerEntry } from '../config/schema.js';
+import type { Logger } from '../util/logger.js';
+import { fileUri, languageIdFor, sha256 } from './documents.js';
+import type { Generation } from './generation.js';
+import type { OpenDocument } from './types.js';
+
+type Doc = OpenDocument & { generation: number };
+
+const CHANGE_TYPE: Record<'created' | 'changed' | 'deleted', FileChangeType> = {
+  created: FileChangeType.Created,
+  changed: FileChangeType.Changed,
+  deleted: FileChangeType.Deleted,
+};
+
+export class DocumentSync {
+  private readonly docs = new Map<string, Doc>();
+
+  constructor(
+    private readonly entry: ServerEntry,
+    private readonly logger: Logger,
+  ) {}
+
+  get size(): number {
+    return this.docs.size;
+  }
+
+  /** Synchronous from lookup to send: concurrent callers never both open one document. */
+  async sync(gen: Generation, absPath: string, content: string): Promise<OpenDocument> {
+    const hash = sha256(content);
+    const prev = this.docs.get(absPath);
+    if (prev && prev.generation === gen.n && prev.hash === hash) return publicDoc(prev);
+    if (prev && prev.generation === gen.n) {
+      const doc: Doc = { ...prev, text: content, hash, version: prev.version + 1 };
+      this.docs.set(absPath, doc);
+      await gen.notify(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri: doc.uri, version: doc.version },
+        contentChanges: [{ text: content }],
+      });
+      return publicDoc(doc);
+    }
+    const doc: Doc = {
+      path: absPath,
+      uri: fileUri(absPath),
+      languageId: languageIdFor(this.entry, absPath),
+      version: (prev?.version ?? 0) + 1,
+      text: content,
+      hash,
+      generation: gen.n,
+    };
+    this.docs.set(absPath, doc);
+    await gen.notify(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: doc.uri, languageId: doc.languageId, version: doc.version, text: content },
+    });
+    gen.readiness.documentOpened();
+    return publicDoc(doc);
+  }
+
+  /** After a restart: the new process gets every document the old one had. */
+  reopenAll(gen: Generation): void {
+    for (const [p, d] of this.docs) {
+      const doc: Doc = { ...d, version: d.version + 1, generation: gen.n };
+      this.docs.set(p, doc);
+      gen
+        .notify(DidOpenTextDocumentNotification.type, {
+          textDocument: { uri: doc.uri, languageId: doc.languageId, version: doc.version, text: doc.text },
+        })
+        .catch((e: unknown) => this.logger.debug(`re-open of ${p} not sent: ${(e as Error).message}`)); // the crash handler has the cause
+    }
+    if (this.docs.size) gen.readiness.documentOpened();
+  }
+
+  get(absPath: string): OpenDocument | undefined {
+    const d = this.docs.get(absPath);
+    return d ? publicDoc(d) : undefined;
+  }
+
+  has(absPath: string): boolean {
+    return this.docs.has(absPath);
+  }
+
+  /** A document open in this generation (the first-reply readiness probe needs one). */
+  anyIn(gen: Generation): OpenDocument | undefined {
+    for (const d of this.docs.values()) if (d.generation === gen.n) return publicDoc(d);
+    return undefined;
+  }
+
+  async close(gen: Generation | undefined, absPath: string): Promise<void> {
+    const d = this.docs.get(absPath);
+    if (!d) return;
+    this.docs.delete(absPath);
+    if (gen?.alive && d.generation === gen.n) {
+      await gen.notify(DidCloseTextDocumentNotification.type, { textDocument: { uri: d.uri } });
+    }
+  }
+
+  filesChanged(gen: Generation | undefined, changes: { path: string; type: 'created' | 'changed' | 'deleted' }[]): void {
+    if (!gen?.alive || changes.length === 0) return;
+    gen
+      .notify(DidChangeWatchedFilesNotification.type, { changes: changes.map((c) => ({ uri: fileUri(c.path), type: CHANGE_TYPE[c.type] })) })
+      .catch((e: unknown) => this.logger.debug(`didChangeWatchedFiles not sent: ${(e as Error).message}`));
+  }
+}
+
+function publicDoc(d: Doc): OpenDocument {
+  return { path: d.path, uri: d.uri, languageId: d.languageId, version: d.version, text: d.text, hash: d.hash };
+}
