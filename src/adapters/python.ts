@@ -20,6 +20,7 @@ import type {
   SymbolKind,
   SymbolLocation,
 } from '../schema/descriptors.js';
+import { matchingBracket } from './go-signature.js';
 import { modulePath } from './python-module.js';
 import {
   bareParamName,
@@ -91,10 +92,14 @@ function headerText(file: FileContext, s: DocumentSymbol): string {
 
 /**
  * Inferred types pyright shows for `self`/`cls` (`Self@User`, `type[Self@User]`) say nothing, and
- * `Unknown` (an unannotated parameter nothing was inferred for) is pyright's word, not a Python type.
+ * `Unknown` (what pyright could not infer: `cls=None` shows `Unknown | None`) is pyright's word,
+ * not a Python type: such a partial type would read as a declared one. Inferred unions come in
+ * parentheses (`(str | LiteralString)`), which are dropped.
  */
 function usefulType(t: string | undefined): string | undefined {
-  return t && !/Self@/.test(t) && t !== 'Unknown' ? t : undefined;
+  if (!t || /Self@/.test(t) || /\bUnknown\b/.test(t)) return undefined;
+  const bare = /^\((.*)\)$/.exec(t)?.[1];
+  return bare !== undefined && matchingBracket(t, 0) === t.length - 1 ? bare : t;
 }
 
 async function functionDescriptor(ctx: SymbolContext): Promise<FunctionDescriptor> {

@@ -101,6 +101,18 @@ describe('Python through pyright', async () => {
       { name: '**options', type: 'object', variadic: true },
     ]);
     expect(sort.returns).toEqual([{ type: 'list[int]' }]);
+    // Unannotated: pyright infers `int` / `str` from the defaults, but `Unknown | None` for
+    // `default=None` and a partly unknown return: those are no types and are left out.
+    const pick = await fx.run('get_function_details', { function_name: 'pick' });
+    expect([pick.parameters, pick.returns]).toEqual([
+      [
+        { name: 'rows' },
+        { name: 'default', default: 'None', optional: true },
+        { name: 'limit', type: 'int', default: '10', optional: true },
+        { name: 'label', type: 'str', default: '"first"', optional: true },
+      ],
+      undefined,
+    ]);
   });
 
   it('list_package_exports: a module, and a package (its direct modules)', async () => {
