@@ -43,7 +43,8 @@ export async function runLspgateSuite(o: LspgateSuiteOptions): Promise<LspgateSu
     await gateway.run(WORKLOADS.documentSymbol.op, WORKLOADS.documentSymbol.input(first));
     result.startToReadyMs = performance.now() - t0;
     result.serverId = gateway.context.broker.existing()[0]?.serverId ?? '';
-    const ask = async (kind: Kind, q: Query) => timeOne(result, () => gateway.run(WORKLOADS[kind].op, WORKLOADS[kind].input(q)));
+    const ask = async (kind: Kind, q: Query) =>
+      timeOne(result, () => gateway.run(WORKLOADS[kind].op, WORKLOADS[kind].input(q)), `${WORKLOADS[kind].op} ${JSON.stringify(WORKLOADS[kind].input(q))}`);
 
     for (const kind of kinds) {
       const samples = (result.kinds[kind] = emptySamples());
@@ -96,13 +97,13 @@ function pushDefined(list: number[], ms: number | undefined): void {
   if (ms !== undefined) list.push(ms);
 }
 
-async function timeOne(result: SuiteResult, fn: () => Promise<unknown>): Promise<number | undefined> {
+async function timeOne(result: SuiteResult, fn: () => Promise<unknown>, context?: string): Promise<number | undefined> {
   const t = performance.now();
   try {
     await fn();
     return performance.now() - t;
   } catch (e) {
-    countError(result, e);
+    countError(result, e, context);
     return undefined;
   }
 }

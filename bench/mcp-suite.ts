@@ -48,7 +48,8 @@ export async function runMcpSuite(o: McpSuiteOptions): Promise<SuiteResult> {
       const answer = (await client.callTool({ name: WORKLOADS[kind].op, arguments: WORKLOADS[kind].input(q) })) as ToolAnswer;
       const ms = performance.now() - t;
       if (answer.isError) {
-        countError(result, { code: answer.structuredContent?.code ?? 'MCP_TOOL_ERROR' });
+        const sc = answer.structuredContent as { code?: string; error?: string } | undefined;
+        countError(result, { code: sc?.code ?? 'MCP_TOOL_ERROR', message: sc?.error }, `${WORKLOADS[kind].op} ${JSON.stringify(WORKLOADS[kind].input(q))}`);
         return undefined;
       }
       return ms;

@@ -26,6 +26,8 @@ export interface SuiteResult {
   serverRssMb?: number;
   /** Failed calls by error code: they are not in the samples. */
   errors: Record<string, number>;
+  /** The first message seen per error code (in the JSON file). */
+  errorSamples?: Record<string, string>;
   cache?: Record<string, number>;
   /** Pure cache-hit latency of a CachedSession request (ms), no operation around it. */
   sessionHitMs?: number[];
@@ -35,8 +37,10 @@ export function emptySamples(): KindSamples {
   return { cold: [], warm: [], hit: [] };
 }
 
-export function countError(result: SuiteResult, e: unknown): void {
+export function countError(result: SuiteResult, e: unknown, context?: string): void {
   const code = (e as { code?: unknown } | null)?.code;
   const key = typeof code === 'string' ? code : e instanceof Error ? e.name : 'unknown';
   result.errors[key] = (result.errors[key] ?? 0) + 1;
+  result.errorSamples ??= {};
+  result.errorSamples[key] ??= `${context ? `${context}: ` : ''}${e instanceof Error ? e.message : String((e as { message?: unknown } | null)?.message ?? '')}`.slice(0, 300);
 }
