@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isInside, toRelative } from '../util/paths.js';
+import { toRelative } from '../util/paths.js';
 
 export function packageClause(lines: string[]): string | undefined {
   for (const line of lines) {
@@ -14,8 +14,13 @@ export function packageClause(lines: string[]): string | undefined {
   return undefined;
 }
 
-/** Nearest go.mod at or above `dir` (not above `stop`): its directory and module path. */
-export function findModule(dir: string, stop: string): { dir: string; module: string } | undefined {
+/**
+ * Nearest go.mod at or above `dir`: its directory and module path. The search goes on above the
+ * workspace root (only a go.mod's `module` line is read there), as gopls's own does: a root
+ * opened inside a module (`/usr/lib/go-1.23/src/net/url`, whose go.mod is GOROOT/src's
+ * `module std`) still has import paths.
+ */
+export function findModule(dir: string): { dir: string; module: string } | undefined {
   for (let d = dir; ; d = path.dirname(d)) {
     let text: string | undefined;
     try {
@@ -27,15 +32,19 @@ export function findModule(dir: string, stop: string): { dir: string; module: st
       const m = /^module\s+(\S+)/m.exec(text);
       if (m) return { dir: d, module: m[1]!.replace(/^"|"$/g, '') };
     }
-    if (d === stop || path.dirname(d) === d || !isInside(stop, path.dirname(d))) return undefined;
+    if (path.dirname(d) === d) return undefined;
   }
 }
 
-/** Import path of the package in `dir`: module path + directory below go.mod. */
-export function importPathOf(dir: string, workspaceRoot: string): string | undefined {
-  const mod = findModule(dir, workspaceRoot);
+/**
+ * Import path of the package in `dir`: module path + directory below go.mod. The standard
+ * library's module `std` is the exception: its packages are `net/url`, not `std/net/url`.
+ */
+export function importPathOf(dir: string): string | undefined {
+  const mod = findModule(dir);
   if (!mod) return undefined;
   const rel = toRelative(mod.dir, dir);
+  if (mod.module === 'std') return rel || undefined;
   return rel ? `${mod.module}/${rel}` : mod.module;
 }
 

@@ -68,7 +68,7 @@ function packageName(file: FileContext): string | undefined {
 }
 
 function importPath(file: FileContext): string | undefined {
-  return importPathOf(path.dirname(file.absPath), file.workspace.root);
+  return importPathOf(path.dirname(file.absPath));
 }
 
 /**
@@ -321,7 +321,7 @@ async function packageFiles(workspace: Workspace, name: string, candidates: stri
   const out: string[] = [];
   for (const [dir, files] of byDir) {
     const rel = toRelative(workspace.root, dir);
-    const ip = importPathOf(dir, workspace.root);
+    const ip = importPathOf(dir);
     if (wanted === ip || wanted === rel || (rel !== '' && ip?.endsWith(`/${wanted}`) && wanted.includes('/'))) out.push(...files);
   }
   return out.length ? out.sort() : undefined;
