@@ -9,8 +9,8 @@ import type { ServiceCall } from './call.js';
 import { LineSource, resolveLocations, toLocations, type ResolvedLocation } from './locations.js';
 import { preview, type Preview } from './previews.js';
 import { resolveTarget, type TargetInput } from './resolve.js';
-import { innermostAt, symbolAtSelection } from './symbols.js';
-import { symbolIdFor } from './symbol-ids.js';
+import { symbolAtSelection } from './symbols.js';
+import { containerAt, symbolIdFor } from './symbol-ids.js';
 
 export interface DefinitionEntry {
   symbol_id?: string;
@@ -97,9 +97,8 @@ export async function findReferences(
     if (loc.external) entry.external = true;
     else {
       call.meta.addSourceFile(loc.absPath);
-      const ref = await call.file(loc.absPath);
-      const enclosing = innermostAt(ref, loc.range.start, (c) => c.symbol.selectionRange.start.line !== loc.range.start.line || c.symbol.selectionRange.start.character !== loc.range.start.character);
-      if (enclosing) entry.container = [...enclosing.parents, enclosing.symbol].map((p) => p.name).join('.');
+      const container = await containerAt(call, loc.file, loc.line, loc.column);
+      if (container) entry.container = container;
     }
     references.push(entry);
   }

@@ -25,15 +25,45 @@ function byPosition(list: CatalogSymbol[]): ById {
   return idx;
 }
 
+const symbolsPerCall = new WeakMap<ServiceCall, Map<string, Promise<CatalogSymbol[]>>>();
+
+/** The catalog's symbols of a workspace file (fresh: the catalog re-asks a changed file), once per call. */
+export function catalogFileSymbols(call: ServiceCall, relPath: string): Promise<CatalogSymbol[]> {
+  let files = symbolsPerCall.get(call);
+  if (!files) symbolsPerCall.set(call, (files = new Map()));
+  let list = files.get(relPath);
+  if (!list) {
+    list = call.workspace.catalog.fileSymbols(relPath);
+    files.set(relPath, list);
+  }
+  return list;
+}
+
 async function catalogIndex(call: ServiceCall, relPath: string): Promise<ById> {
   let files = perCall.get(call);
   if (!files) perCall.set(call, (files = new Map()));
   let idx = files.get(relPath);
   if (!idx) {
-    idx = call.workspace.catalog.fileSymbols(relPath).then(byPosition);
+    idx = catalogFileSymbols(call, relPath).then(byPosition);
     files.set(relPath, idx);
   }
   return idx;
+}
+
+/**
+ * The qualified name of the innermost cataloged symbol whose lines hold a position (1-based),
+ * other than a symbol declared exactly there. From the catalog, not documentSymbol: a reference
+ * list spans many files, and opening each in the server to ask its symbols again cost seconds
+ * per large file on a real repository.
+ */
+export async function containerAt(call: ServiceCall, relPath: string, line: number, column: number): Promise<string | undefined> {
+  let best: CatalogSymbol | undefined;
+  for (const s of await catalogFileSymbols(call, relPath)) {
+    if (s.line > line || s.end_line < line) continue;
+    if (s.selection_line === line && s.selection_column === column) continue;
+    if (!best || s.byte_length < best.byte_length) best = s;
+  }
+  return best?.qualified_name;
 }
 
 /** Among catalog symbols whose name starts at the same place, the one that is this symbol. */
