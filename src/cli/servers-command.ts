@@ -1,6 +1,6 @@
 /** `lspgate servers`: the merged servers.json entries and whether each one's command resolves. */
 import path from 'node:path';
-import { loadServers, resolveCommand } from '../config/load.js';
+import { loadServers, missingRequirement, resolveCommand } from '../config/load.js';
 import { defaultCacheDir } from '../gateway/gateway.js';
 
 export interface ServerStatus {
@@ -18,7 +18,8 @@ export function serverStatuses(root: string, extraFiles: string[]): ServerStatus
   const cacheDir = defaultCacheDir();
   const abs = path.resolve(root);
   return loadServers({ workspaceRoot: abs, extraFiles }).map((entry) => {
-    const resolved = resolveCommand(entry, { cacheDir, root: abs });
+    const ctx = { cacheDir, root: abs };
+    const resolved = missingRequirement(entry, ctx) === undefined ? resolveCommand(entry, ctx) : undefined;
     return {
       id: entry.id,
       languages: entry.languages,

@@ -266,3 +266,9 @@ export function resolveCommand(entry: ServerEntry, ctx: ExpandContext, env: Node
   if (!found) return undefined;
   return { file: found, args, env: outEnv };
 }
+
+/** The first of `entry.requires` that is found neither on extraPath nor on PATH. */
+export function missingRequirement(entry: ServerEntry, ctx: ExpandContext, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const dirs = [...expandVariables(entry.extraPath, ctx), ...(env.PATH ?? '').split(path.delimiter)].filter(Boolean);
+  return entry.requires.find((program) => !searchPath(program, dirs));
+}

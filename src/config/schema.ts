@@ -69,6 +69,12 @@ export const ServerEntrySchema = z.object({
   /** Run `binPath` with the current Node (`process.execPath`) instead of as an executable. */
   node: z.boolean().default(false),
   extraPath: z.array(z.string()).default([]),
+  /**
+   * Other programs the server cannot work without, searched like `command` (extraPath + PATH).
+   * gopls answers every request with "go command required" when `go` is missing: listing `go`
+   * here turns that into SERVER_NOT_INSTALLED before the server is started.
+   */
+  requires: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
   /** Marker files, nearest first wins; order is priority within one directory (go.work before go.mod). */
   rootMarkers: z.array(z.string()).default([]),

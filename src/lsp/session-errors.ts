@@ -2,7 +2,7 @@
  * The coded errors a session's lifecycle produces (with what a caller needs to act on them), and
  * the launch preparation whose failure is SERVER_NOT_INSTALLED.
  */
-import { expandVariables, MissingPackageError, resolveCommand, type ExpandContext, type ResolvedCommand } from '../config/load.js';
+import { expandVariables, MissingPackageError, missingRequirement, resolveCommand, type ExpandContext, type ResolvedCommand } from '../config/load.js';
 import type { ServerEntry } from '../config/schema.js';
 import { LspgateError } from '../errors/errors.js';
 import type { RestartPolicy } from './restart-policy.js';
@@ -72,5 +72,7 @@ export function prepareLaunch(entry: ServerEntry, ctx: ExpandContext): Launch {
   }
   const cmd = resolveCommand(entry, ctx);
   if (!cmd) throw notInstalledError(entry, `${entry.command} not found`);
+  const missing = missingRequirement(entry, ctx);
+  if (missing) throw notInstalledError(entry, `${entry.command} needs ${missing}, which is not found`);
   return { cmd, initOptions, settings };
 }

@@ -7,6 +7,7 @@ import {
   limitEnvName,
   loadLimits,
   loadServers,
+  missingRequirement,
   MissingPackageError,
   packageDir,
   packageRoot,
@@ -142,5 +143,15 @@ describe('variables and command resolution', () => {
     expect(resolveCommand({ ...gopls, command: 'lspgate-not-installed' }, ctx, { PATH: '/usr/bin' })).toBeUndefined();
     // a ${packageDir} that is missing makes the server not installed
     expect(resolveCommand({ ...gopls, args: ['${packageDir:lspgate-no-such-package}'] }, ctx, { PATH: '/usr/bin' })).toBeUndefined();
+  });
+
+  it('a required program (gopls needs go) is searched like the command; the first missing one is named', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'go'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const gopls = loadServers({ workspaceRoot: tempDir(), env: env() }).find((s) => s.id === 'gopls')!;
+    expect(gopls.requires).toEqual(['go']);
+    expect(missingRequirement({ ...gopls, extraPath: [] }, ctx, { PATH: '/nonexistent' })).toBe('go');
+    expect(missingRequirement({ ...gopls, extraPath: [dir] }, ctx, { PATH: '/nonexistent' })).toBeUndefined();
+    expect(missingRequirement({ ...gopls, extraPath: [], requires: [] }, ctx, { PATH: '/nonexistent' })).toBeUndefined();
   });
 });
