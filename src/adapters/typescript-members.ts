@@ -128,7 +128,9 @@ export async function tsFunctionDescriptor(ctx: SymbolContext, language: string,
   const fromSource = parseTsCallable(declarationFromName(file, symbol));
   const params = mergeParameters(fromHover?.parameters, fromSource?.parameters, hover?.params ?? {});
   const returnType = isCtor ? undefined : (fromHover?.returnType ?? fromSource?.returnType);
-  const typeParameters = fromSource?.typeParameters ?? fromHover?.typeParameters;
+  // tsserver's constructor hover carries the class's type parameters (`constructor ZodError<T = any>(…)`):
+  // a constructor has none of its own.
+  const typeParameters = isCtor ? undefined : (fromSource?.typeParameters ?? fromHover?.typeParameters);
   d.signature = buildSignature(kind, symbol.name, mods, typeParameters, params, returnType);
   if (hover?.description) d.description = hover.description;
   const first = decls[0] ?? symbol;
