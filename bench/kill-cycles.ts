@@ -82,9 +82,12 @@ async function waitAllGone(pids: number[], graceMs: number): Promise<number | un
 async function cycle(ending: Ending, root: string, file: string, graceMs: number): Promise<CycleResult> {
   const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'lspgate-kill-'));
   const child = spawn(process.execPath, [cli, 'mcp', '--root', root], {
-    stdio: ['pipe', 'pipe', 'ignore'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, LSPGATE_CACHE_DIR: cacheDir },
   });
+  // The stderr tail explains a cycle whose lspgate died on its own.
+  let stderrTail = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderrTail = (stderrTail + d).slice(-600)));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const result: CycleResult = { ending, treeSize: 0, callMs: 0, survivors: [] };
   try {
@@ -95,7 +98,7 @@ async function cycle(ending: Ending, root: string, file: string, graceMs: number
     result.callMs = performance.now() - t0;
     if (r.error || (r.result as { isError?: boolean }).isError) result.error = JSON.stringify(r.error ?? r.result).slice(0, 200);
   } catch (e) {
-    result.error = (e as Error).message;
+    result.error = `${(e as Error).message}${stderrTail ? `; stderr: ${stderrTail.trim()}` : ''}`;
   }
   const tree = descendants(child.pid!);
   result.treeSize = tree.length;
