@@ -62,3 +62,7 @@ export function toLspgateError(e: unknown): LspgateError {
   const message = e instanceof Error ? e.message : String(e);
   return new LspgateError('INTERNAL', message, undefined, { cause: e });
 }
+
+export function isErrorCode(v: string): v is ErrorCode {
+  return (ERROR_CODES as readonly string[]).includes(v);
+}

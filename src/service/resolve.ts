@@ -7,7 +7,7 @@ import type { Position } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import type { FileContext, SymbolContext } from '../adapters/types.js';
 import type { CatalogSymbol, SymbolFilter } from '../catalog/types.js';
-import { LspgateError } from '../errors/errors.js';
+import { isErrorCode, LspgateError } from '../errors/errors.js';
 import { fromLspPosition, toLspPosition } from '../lsp/positions.js';
 import type { ServiceCall } from './call.js';
 import { innermostContainingLine, symbolAtSelection, walkSymbols } from './symbols.js';
@@ -82,6 +82,30 @@ export async function resolveTarget(call: ServiceCall, input: TargetInput): Prom
   return fromCatalogSymbol(call, sym);
 }
 
+/**
+ * "Not found" is only true when every file could be cataloged. When some could not (no server
+ * installed, a server that failed), the answer is that failure, with what it cost, never a
+ * SYMBOL_NOT_FOUND that reads as "this symbol does not exist".
+ */
+function failedFilesError(call: ServiceCall, name: string): void {
+  const errors = call.workspace.catalog.status().errors;
+  if (errors.length === 0) return;
+  const byCode = new Map<string, typeof errors>();
+  for (const e of errors) byCode.set(e.code, [...(byCode.get(e.code) ?? []), e]);
+  const [code, failed] = [...byCode].sort((a, b) => b[1].length - a[1].length)[0]!;
+  const first = failed[0]!;
+  throw new LspgateError(
+    isErrorCode(code) ? code : 'INTERNAL',
+    `no symbol named ${name} among the files that could be cataloged; ${errors.length} file(s) could not be: ${first.message}`,
+    {
+      symbol: name,
+      failed_files: errors.length,
+      codes: Object.fromEntries([...byCode].map(([c, list]) => [c, list.length])),
+      files: errors.slice(0, 10).map((e) => e.file),
+    },
+  );
+}
+
 /** A name → exactly one catalog symbol, or SYMBOL_NOT_FOUND / AMBIGUOUS_SYMBOL. */
 export async function lookupOne(call: ServiceCall, name: string, filter: SymbolFilter, accept?: (s: CatalogSymbol) => boolean): Promise<CatalogSymbol> {
   let found = await call.workspace.catalog.lookup(name, filter);
@@ -89,6 +113,7 @@ export async function lookupOne(call: ServiceCall, name: string, filter: SymbolF
   found = collapseOverloads(found);
   if (found.length === 1) return found[0]!;
   if (found.length === 0) {
+    failedFilesError(call, name);
     const details: Record<string, unknown> = { symbol: name, filter };
     const suggestions = await suggest(call, name, filter, accept);
     if (suggestions.length) details.suggestions = suggestions;

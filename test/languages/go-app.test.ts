@@ -23,6 +23,24 @@ describe('Go without gopls', () => {
     expect((err as LspgateError).code).toBe('SERVER_NOT_INSTALLED');
     expect(JSON.stringify((err as LspgateError).details)).toContain('scripts/install-go.sh');
   });
+
+  it('a symbol name asked while go itself is missing is SERVER_NOT_INSTALLED, not SYMBOL_NOT_FOUND', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-'));
+    const override = path.join(dir, 'servers.json');
+    fs.writeFileSync(override, JSON.stringify({ servers: [{ id: 'gopls', requires: ['go-that-does-not-exist'] }] }));
+    const gateway = await Gateway.create({ root: path.join(FIXTURES, 'go-app'), cacheDir: dir, serversFiles: [override] });
+    afterAll(() => gateway.close());
+    const err = await gateway.run('find_type_definition', { type_name: 'Router' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(LspgateError);
+    expect((err as LspgateError).code).toBe('SERVER_NOT_INSTALLED');
+    expect((err as LspgateError).message).toContain('go-that-does-not-exist');
+    expect((err as LspgateError).message).toContain('scripts/install-go.sh');
+    // nothing was spawned: the session never got past idle
+    expect(gateway.context.broker.info().map((i) => [i.state, i.pid, i.generation])).toEqual([['idle', undefined, 0]]);
+  });
 });
 
 describe.runIf(goAvailable)('Go through gopls', async () => {
