@@ -22,6 +22,7 @@ import { LineSource } from './locations.js';
 import { fromLspPosition } from '../lsp/positions.js';
 import { preview, type Preview } from './previews.js';
 import { resolveTarget, type TargetInput } from './resolve.js';
+import { catalogIdAt } from './symbol-ids.js';
 
 export interface CallSite {
   line: number;
@@ -34,6 +35,7 @@ export interface CallNode {
   kind: string;
   file: string;
   line: number;
+  symbol_id?: string;
   detail?: string;
   /** Root only: the first level. */
   calls?: CallNode[];
@@ -79,7 +81,7 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
   }
   const item = items[0];
   if (!item) throw new LspgateError('SYMBOL_NOT_FOUND', `no function, method or class at ${target.label} to build a call tree from`, { symbol: target.label });
-  const root = nodeOf(w, item);
+  const root = await nodeOf(w, item);
   root.calls = await expand(w, item, depth, new Set([itemKey(item)]));
   if (w.external) call.meta.warn(`${w.external} call(s) to code outside the workspace (standard library, dependencies) left out`);
   return { symbol: target.label, root };
@@ -97,11 +99,13 @@ function isExternal(w: Walk, item: CallHierarchyItem): boolean {
   }
 }
 
-function nodeOf(w: Walk, item: CallHierarchyItem): CallNode {
+async function nodeOf(w: Walk, item: CallHierarchyItem): Promise<CallNode> {
   const abs = fileURLToPath(item.uri);
   const lines = w.src.lines(abs, w.session);
   const pos = fromLspPosition(lines.join('\n'), item.selectionRange.start, w.session.positionEncoding);
   const node: CallNode = { name: item.name, kind: fromLspSymbolKind(item.kind), file: toRelative(w.call.root, abs), line: pos.line };
+  const id = await catalogIdAt(w.call, node.file, pos.line, pos.column, item.name);
+  if (id) node.symbol_id = id;
   if (item.detail) node.detail = item.detail;
   w.call.meta.addSourceFile(abs);
   return node;
@@ -139,7 +143,7 @@ async function expand(w: Walk, item: CallHierarchyItem, depth: number, path: Set
       break;
     }
     w.used++;
-    const node = nodeOf(w, e.item);
+    const node = await nodeOf(w, e.item);
     node.call_sites = callSites(w, e.sitesUri, e.sites);
     const key = itemKey(e.item);
     if (path.has(key)) node.cycle = true;

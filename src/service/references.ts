@@ -10,7 +10,7 @@ import { LineSource, resolveLocations, toLocations, type ResolvedLocation } from
 import { preview, type Preview } from './previews.js';
 import { resolveTarget, type TargetInput } from './resolve.js';
 import { symbolAtSelection } from './symbols.js';
-import { containerAt, symbolIdFor } from './symbol-ids.js';
+import { catalogFileSymbols, containerIn, symbolIdFor } from './symbol-ids.js';
 
 export interface DefinitionEntry {
   symbol_id?: string;
@@ -97,12 +97,22 @@ export async function findReferences(
     if (loc.external) entry.external = true;
     else {
       call.meta.addSourceFile(loc.absPath);
-      const container = await containerAt(call, loc.file, loc.line, loc.column);
+      const container = await containerOf(call, loc);
       if (container) entry.container = container;
     }
     references.push(entry);
   }
   return { symbol: target.label, total: locs.length, references };
+}
+
+/**
+ * The enclosing symbol's qualified name, from the catalog. A file it does not hold (over
+ * maxFileBytes, no server) could not be opened in a server either: no container there (warned),
+ * the reference itself is kept.
+ */
+async function containerOf(call: ServiceCall, loc: ResolvedLocation): Promise<string | undefined> {
+  const cataloged = await catalogFileSymbols(call, loc.file);
+  return cataloged ? containerIn(cataloged, loc.line, loc.column) : undefined;
 }
 
 function locKey(loc: { absPath: string; range: Location['range'] }): string {

@@ -10,6 +10,7 @@ import type { SymbolContext } from '../adapters/types.js';
 import { flattenSymbols } from '../catalog/flatten.js';
 import { SourceText } from '../catalog/source-text.js';
 import type { CatalogSymbol } from '../catalog/types.js';
+import { LspgateError } from '../errors/errors.js';
 import { fromLspPosition } from '../lsp/positions.js';
 import type { ServiceCall } from './call.js';
 
@@ -25,15 +26,25 @@ function byPosition(list: CatalogSymbol[]): ById {
   return idx;
 }
 
-const symbolsPerCall = new WeakMap<ServiceCall, Map<string, Promise<CatalogSymbol[]>>>();
+const symbolsPerCall = new WeakMap<ServiceCall, Map<string, Promise<CatalogSymbol[] | undefined>>>();
 
-/** The catalog's symbols of a workspace file (fresh: the catalog re-asks a changed file), once per call. */
-export function catalogFileSymbols(call: ServiceCall, relPath: string): Promise<CatalogSymbol[]> {
+/** Why the catalog does not hold a file: then ids and containers come from elsewhere, not an error. */
+const NOT_CATALOGED = new Set(['LIMIT_EXCEEDED', 'UNSUPPORTED_LANGUAGE']);
+
+/**
+ * The catalog's symbols of a workspace file (fresh: the catalog re-asks a changed file), once per
+ * call; undefined when the catalog does not hold it (over maxFileBytes, no server for it).
+ */
+export function catalogFileSymbols(call: ServiceCall, relPath: string): Promise<CatalogSymbol[] | undefined> {
   let files = symbolsPerCall.get(call);
   if (!files) symbolsPerCall.set(call, (files = new Map()));
   let list = files.get(relPath);
   if (!list) {
-    list = call.workspace.catalog.fileSymbols(relPath);
+    list = call.workspace.catalog.fileSymbols(relPath).catch((e: unknown) => {
+      if (!(e instanceof LspgateError) || !NOT_CATALOGED.has(e.code)) throw e;
+      call.meta.warn(`${relPath} is not cataloged (${e.code}): no symbol ids or containers there`);
+      return undefined;
+    });
     files.set(relPath, list);
   }
   return list;
@@ -44,21 +55,21 @@ async function catalogIndex(call: ServiceCall, relPath: string): Promise<ById> {
   if (!files) perCall.set(call, (files = new Map()));
   let idx = files.get(relPath);
   if (!idx) {
-    idx = catalogFileSymbols(call, relPath).then(byPosition);
+    idx = catalogFileSymbols(call, relPath).then((list) => byPosition(list ?? []));
     files.set(relPath, idx);
   }
   return idx;
 }
 
 /**
- * The qualified name of the innermost cataloged symbol whose lines hold a position (1-based),
+ * The qualified name of the innermost symbol of a cataloged file whose lines hold a position (1-based),
  * other than a symbol declared exactly there. From the catalog, not documentSymbol: a reference
  * list spans many files, and opening each in the server to ask its symbols again cost seconds
  * per large file on a real repository.
  */
-export async function containerAt(call: ServiceCall, relPath: string, line: number, column: number): Promise<string | undefined> {
+export function containerIn(symbols: CatalogSymbol[], line: number, column: number): string | undefined {
   let best: CatalogSymbol | undefined;
-  for (const s of await catalogFileSymbols(call, relPath)) {
+  for (const s of symbols) {
     if (s.line > line || s.end_line < line) continue;
     if (s.selection_line === line && s.selection_column === column) continue;
     if (!best || s.byte_length < best.byte_length) best = s;
@@ -66,8 +77,13 @@ export async function containerAt(call: ServiceCall, relPath: string, line: numb
   return best?.qualified_name;
 }
 
+/** The catalog id of the symbol whose name starts at a 1-based position of a workspace file, if any. */
+export async function catalogIdAt(call: ServiceCall, relPath: string, line: number, column: number, name: string): Promise<string | undefined> {
+  return pick((await catalogIndex(call, relPath)).get(`${line}:${column}`), { name })?.symbol_id;
+}
+
 /** Among catalog symbols whose name starts at the same place, the one that is this symbol. */
-function pick(candidates: CatalogSymbol[] | undefined, symbol: DocumentSymbol): CatalogSymbol | undefined {
+function pick(candidates: CatalogSymbol[] | undefined, symbol: Pick<DocumentSymbol, 'name'>): CatalogSymbol | undefined {
   if (!candidates?.length) return undefined;
   if (candidates.length === 1) return candidates[0];
   return candidates.find((c) => c.name === symbol.name) ?? candidates.find((c) => symbol.name.endsWith(`.${c.name}`));

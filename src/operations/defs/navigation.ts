@@ -44,6 +44,7 @@ const CallNodeSchema: z.ZodType<CallNodeShape> = z.lazy(() =>
     kind: z.string(),
     file: z.string(),
     line: z.number().int(),
+    symbol_id: z.string().optional().describe('The catalog id of this function (a target for other operations)'),
     detail: z.string().optional(),
     calls: z.array(CallNodeSchema).optional(),
     call_sites: z.array(CallSiteSchema).optional(),
