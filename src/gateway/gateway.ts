@@ -7,6 +7,8 @@ import { realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createBroker } from '../broker/broker.js';
+import { withResponseCache } from '../cache/cached-broker.js';
+import { ResponseCache } from '../cache/response-cache.js';
 import { createCatalog } from '../catalog/catalog.js';
 import { loadLimits, loadServers } from '../config/load.js';
 import type { Limits } from '../config/schema.js';
@@ -60,7 +62,12 @@ export class Gateway implements RunnerHost {
     const cacheDir = opts.cacheDir ?? defaultCacheDir();
     const servers = loadServers({ workspaceRoot: root, extraFiles: opts.serversFiles ?? [], logger });
     const limits = { ...loadLimits(root), ...opts.limits };
-    const broker = createBroker({ servers, cacheDir, logger: logger.child('broker'), limits });
+    // Every session is handed out behind the response cache (byte-bounded, keyed by server
+    // generation, document hash and workspace epoch; identical in-flight requests coalesced).
+    const broker = withResponseCache(
+      createBroker({ servers, cacheDir, logger: logger.child('broker'), limits }),
+      new ResponseCache({ maxBytes: limits.cacheBytes }),
+    );
     const context: GatewayContext = { servers, broker, limits, cacheDir, logger };
     return new Gateway(root, context, opts.operations ?? allOperations);
   }
