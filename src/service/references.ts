@@ -41,7 +41,16 @@ async function definitionEntry(call: ServiceCall, loc: ResolvedLocation): Promis
   const word = identifierAt(loc.lines[loc.line - 1] ?? '', loc.column - 1);
   if (loc.external) return { ...base, name: word, kind: 'external', external: true };
   call.meta.addSourceFile(loc.absPath);
-  const file = await call.file(loc.absPath);
+  let file: FileContext;
+  try {
+    file = await call.file(loc.absPath);
+  } catch (e) {
+    // A definition in a file no server may open (over maxFileBytes, no server for it) is still a
+    // definition: kept with what its text shows.
+    if (!(e instanceof LspgateError) || (e.code !== 'LIMIT_EXCEEDED' && e.code !== 'UNSUPPORTED_LANGUAGE')) throw e;
+    call.meta.warn(`${loc.file} not opened (${e.code}): its definition has no kind or symbol_id`);
+    return { ...base, name: word, kind: 'unknown' };
+  }
   const ctx = symbolAtSelection(file, loc.range.start);
   if (!ctx) return { ...base, name: word, kind: 'unknown' };
   const adapter = call.adapter(file);

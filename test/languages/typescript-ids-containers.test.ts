@@ -56,5 +56,11 @@ describe('reference containers', () => {
     const r = (await gateway.run('find_references', { file: 'src/util/strings.ts', line: at.line, column: at.column, output_format: 'json' })).result;
     expect(asText(r)).toEqual(REFS_WITH_CONTAINERS.map((x) => x.replace(' in User.constructor', '')));
     expect(r._meta.warnings).toContain('src/models/user.ts is not cataloged (LIMIT_EXCEEDED): no symbol ids or containers there');
+
+    // A definition in such a file is kept, without kind or id.
+    const use = positionOf(root, 'src/services/report.ts', 'user.nickname', { offset: 'user.'.length });
+    const d = (await gateway.run('find_definition', { file: 'src/services/report.ts', line: use.line, column: use.column, output_format: 'json' })).result;
+    expect(d.definitions.map((x: any) => [x.file, x.name, x.kind, x.symbol_id])).toEqual([['src/models/user.ts', 'nickname', 'unknown', undefined]]);
+    expect(d._meta.warnings).toContain('src/models/user.ts not opened (LIMIT_EXCEEDED): its definition has no kind or symbol_id');
   });
 });
