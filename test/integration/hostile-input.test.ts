@@ -1,17 +1,29 @@
 /**
- * The hostile-input corpus (issue 5 part 3): every row goes through the gateway runner and through
- * MCP (in-process client ↔ server); each must fail with its code, and no answer may ever contain
- * the canary planted outside the root or the secret planted inside it.
- * Not run through the JSON-RPC sidecar here (see the report).
+ * The hostile-input corpus (issue 5 part 3): every row goes through the gateway runner, through
+ * MCP (in-process client ↔ server) and through the JSON-RPC sidecar (a vscode-jsonrpc client,
+ * in-process on PassThrough streams and against a spawned `lspgate sidecar --root`); each must
+ * fail with its code, and no answer may ever contain the canary planted outside the root or the
+ * secret planted inside it.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { isLspgateError } from '../../src/errors/errors.js';
+import { serveSidecar } from '../../src/frontends/sidecar/sidecar.js';
+import { jsonRpcCodeFor } from '../../src/frontends/sidecar/error-codes.js';
 import { connectInProcess, textOf } from '../helpers/mcp-client.js';
+import { assertBuilt, CLI, spawnNode, type Spawned } from '../helpers/spawn.js';
+import {
+  createMessageConnection,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
 
 const FIXTURE = path.resolve(__dirname, '../../fixtures/repo-basic');
 const OUTSIDE_CANARY = 'OUTSIDE-CANARY-91d2';
@@ -21,6 +33,10 @@ let root: string;
 let outside: string;
 let gateway: Gateway;
 let mcp: Awaited<ReturnType<typeof connectInProcess>>;
+/** The in-process sidecar's client end, and the spawned `lspgate sidecar` with its client. */
+let sidecar: MessageConnection;
+let spawned: Spawned;
+let spawnedConn: MessageConnection;
 const seen: string[] = [];
 
 interface Row {
@@ -69,6 +85,38 @@ const rows: Row[] = [
   { what: 'ref option injection', op: 'index_repo', input: () => ({ url: '/nonexistent', ref: '--foo' }), code: 'INVALID_INPUT' },
 ];
 
+/** A vscode-jsonrpc client wired to `serveSidecar` over two PassThrough streams (no process). */
+function connectSidecarInProcess(gw: Gateway): MessageConnection {
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  serveSidecar(gw, toServer, toClient);
+  const conn = createMessageConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
+  conn.listen();
+  return conn;
+}
+
+/**
+ * One row through a sidecar: the lspgate code from `error.data.code` ('none' for a result), after
+ * checking the JSON-RPC code is the one the sidecar's table gives for it. Everything the client
+ * received (result, or message + data) goes to `seen` for the canary check.
+ */
+async function viaSidecar(conn: MessageConnection, row: Row): Promise<string> {
+  try {
+    const result = await conn.sendRequest(row.op, row.input());
+    seen.push(JSON.stringify(result));
+    return 'none';
+  } catch (e) {
+    if (!(e instanceof ResponseError)) throw e;
+    seen.push(JSON.stringify({ message: e.message, data: e.data }));
+    const data = e.data as { code?: unknown; details?: unknown } | undefined;
+    expect(typeof data?.code).toBe('string');
+    expect(e.code).toBe(jsonRpcCodeFor(data!.code as string));
+    return data!.code as string;
+  }
+}
+
+const spawnedRows = rows.filter((r) => r.code !== 'SYMBOL_NOT_FOUND');
+
 beforeAll(async () => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-')));
   root = path.join(tmp, 'repo');
@@ -86,9 +134,25 @@ beforeAll(async () => {
   gateway = await Gateway.create({ root, cacheDir: path.join(tmp, 'cache') });
   await gateway.run('index_folder', { path: root, follow_symlinks: true });
   mcp = await connectInProcess(gateway);
+  sidecar = connectSidecarInProcess(gateway);
+  assertBuilt();
+  spawned = spawnNode(CLI, ['sidecar', '--root', root], { cacheDir: path.join(tmp, 'cache-spawned'), cwd: tmp });
+  spawnedConn = createMessageConnection(new StreamMessageReader(spawned.child.stdout!), new StreamMessageWriter(spawned.child.stdin!));
+  spawnedConn.listen();
 });
 
 afterAll(async () => {
+  if (spawnedConn) {
+    // shutdown then exit, as a well-behaved client does; SIGKILL only if it did not end by itself.
+    await spawnedConn.sendRequest('shutdown');
+    await spawnedConn.sendNotification('exit');
+    const bound = setTimeout(() => spawned.child.kill('SIGKILL'), 20_000);
+    const { code } = await spawned.exited;
+    clearTimeout(bound);
+    spawnedConn.dispose();
+    expect(code).toBe(0);
+  }
+  sidecar?.dispose();
   await mcp?.close();
   await gateway.close();
   fs.rmSync(tmp, { recursive: true, force: true });
@@ -130,6 +194,16 @@ describe('hostile input corpus', () => {
     }
   });
 
+  it.each(rows)('sidecar (in-process): $what → $code', async (row) => {
+    expect(await viaSidecar(sidecar, row)).toBe(row.code);
+  });
+
+  // Rows answering SYMBOL_NOT_FOUND need a whole catalog (a TypeScript server started and every
+  // file read) in the spawned process: ~8 s for nothing the in-process passes do not already prove.
+  it.each(spawnedRows)('sidecar (spawned lspgate sidecar): $what → $code', async (row) => {
+    expect(await viaSidecar(spawnedConn, row)).toBe(row.code);
+  });
+
   it('get_symbols reports the secret id as an error entry, not content', async () => {
     const r = (await gateway.run('get_symbols', { symbol_ids: ['keys/server.key::k#variable', '.env::A#variable'], output_format: 'json' })).result as Record<string, any>;
     expect(r.symbols).toEqual([]);
@@ -154,7 +228,7 @@ describe('hostile input corpus', () => {
   });
 
   it('no answer in the whole corpus contained the outside canary or the secret', () => {
-    expect(seen.length).toBeGreaterThan(rows.length * 2);
+    expect(seen.length).toBeGreaterThan(rows.length * 4);
     for (const s of seen) {
       expect(s).not.toContain(OUTSIDE_CANARY);
       expect(s).not.toContain(SECRET_CANARY);
