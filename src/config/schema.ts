@@ -13,6 +13,13 @@ export const ReadinessSchema = z.discriminatedUnion('kind', [
     titlePattern: z.string().optional(),
     /** If no progress begins within this many ms after initialized, the server counts as ready. */
     quietMs: z.number().int().nonnegative().default(1500),
+    /**
+     * The same wait after the first document is opened, when no matching progress was seen yet
+     * (default: quietMs). typescript-language-server loads a project only once a file of it is
+     * opened, and on a loaded machine its progress began >3 s after the didOpen: a short quiet
+     * period declared it ready while it still answered from its syntax-only server.
+     */
+    openQuietMs: z.number().int().nonnegative().optional(),
   }),
   z.object({
     kind: z.literal('notification'),

@@ -1,9 +1,10 @@
 /**
  * When is a server ready (indexing finished)? Per the entry's readiness rule:
  *  - progress: the work-done progress whose begin title matches `titlePattern` ended and no other
- *    is open; if none begins within `quietMs` after initialized (or after the latest didOpen while
- *    nothing was seen — typescript-language-server only loads a project once a file is opened),
- *    ready. A matching progress that begins later puts the server back to indexing.
+ *    is open; if none begins within `quietMs` after initialized, ready — until the first didOpen,
+ *    which (while no matching progress was seen) makes it not ready again for `openQuietMs`:
+ *    typescript-language-server only loads a project once a file of it is opened. A matching
+ *    progress that begins later puts the server back to indexing.
  *  - notification: ready at `method` (intelephense `indexingEnded`); if `startMethod` is not seen
  *    within `quietMs`, ready.
  *  - first-reply: ready on the first successful documentSymbol (pyright has no start-up signal).
@@ -18,6 +19,7 @@ export class ReadinessTracker {
   private open = new Map<string, string>();
   private matchedSeen = false;
   private startSeen = false;
+  private firstOpenSeen = false;
   private quietTimer: NodeJS.Timeout | undefined;
   private readonly pattern: RegExp | undefined;
   private disposed = false;
@@ -45,7 +47,16 @@ export class ReadinessTracker {
   }
 
   documentOpened(): void {
-    if (this.rule.kind === 'progress' && !this.ready && !this.matchedSeen) this.armQuiet();
+    if (this.rule.kind !== 'progress' || this.matchedSeen) return;
+    if (!this.firstOpenSeen) {
+      // The quiet period after `initialized` may have declared the server ready with nothing open;
+      // opening the first file is what makes a project-loading server start its work.
+      this.firstOpenSeen = true;
+      this.setReady(false);
+      this.armQuiet(this.rule.openQuietMs ?? this.rule.quietMs);
+    } else if (!this.ready) {
+      this.armQuiet(this.rule.openQuietMs ?? this.rule.quietMs);
+    }
   }
 
   progress(token: string | number, value: unknown): void {
@@ -107,9 +118,9 @@ export class ReadinessTracker {
     if (this.matchedSeen && this.open.size === 0) this.setReady(true);
   }
 
-  private armQuiet(): void {
+  private armQuiet(quietMs?: number): void {
     this.clearQuiet();
-    const ms = this.rule.kind === 'first-reply' ? 0 : this.rule.quietMs;
+    const ms = this.rule.kind === 'first-reply' ? 0 : (quietMs ?? this.rule.quietMs);
     this.quietTimer = setTimeout(() => {
       this.quietTimer = undefined;
       if (this.rule.kind === 'progress' && !this.matchedSeen && this.open.size === 0) this.setReady(true);

@@ -58,6 +58,31 @@ describe('ReadinessTracker', () => {
     expect(await t.wait(2000)).toBe(true);
   });
 
+  it('progress: the first didOpen withdraws a quiet-period readiness until the project load ends', async () => {
+    const t = new ReadinessTracker({ kind: 'progress', titlePattern: 'Initializing', quietMs: 10, openQuietMs: 60_000 }, () => undefined);
+    t.started();
+    expect(await t.wait(2000)).toBe(true); // nothing open: the quiet period says ready
+    t.documentOpened();
+    expect(t.isReady).toBe(false); // tsserver loads the project only now; its progress may come late
+    expect(await t.wait(50)).toBe(false);
+    t.progress('p', { kind: 'begin', title: 'Initializing JS/TS language features' });
+    t.documentOpened(); // later opens change nothing once the load was seen
+    t.progress('p', { kind: 'end' });
+    expect(t.isReady).toBe(true);
+    t.documentOpened();
+    expect(t.isReady).toBe(true);
+    t.dispose();
+  });
+
+  it('progress: after the first didOpen, openQuietMs without any progress means ready', async () => {
+    const t = new ReadinessTracker({ kind: 'progress', titlePattern: 'Initializing', quietMs: 10, openQuietMs: 30 }, () => undefined);
+    t.started();
+    t.documentOpened();
+    expect(t.isReady).toBe(false);
+    expect(await t.wait(2000)).toBe(true);
+    t.dispose();
+  });
+
   it('notification: start then end method', async () => {
     const t = new ReadinessTracker({ kind: 'notification', method: 'indexingEnded', startMethod: 'indexingStarted', quietMs: 20 }, () => undefined);
     t.started();
