@@ -77,8 +77,11 @@ function modulePathFiles(call: ServiceCall, name: string): string[] | undefined 
   if (existsSync(abs) && statSync(abs).isDirectory()) {
     const index = resolveModuleFile(path.join(abs, 'index'));
     if (index) return [call.resolvePath(index)];
-    const routed = filesIn(abs).filter((f) => call.workspace.gateway.broker.route(f, call.root));
-    if (routed.length) return routed;
+    const routes = filesIn(abs).map((f) => ({ f, route: call.workspace.gateway.broker.route(f, call.root) }));
+    const routed = routes.filter((r) => r.route);
+    // A directory is the package only for languages without their own notion of one: a Go
+    // directory holds _test.go files, a Python package has __init__ rules. Those adapters decide.
+    if (routed.length && routed.every((r) => !adapterFor(r.route!.entry.adapter).packageFiles)) return routed.map((r) => r.f);
   }
   return undefined;
 }
