@@ -151,10 +151,17 @@ export const SymbolDescriptorSchema = z.object({
 });
 export type SymbolDescriptor = z.infer<typeof SymbolDescriptorSchema>;
 
-/** A SymbolDescriptor with its id and children, for outlines. */
-export type OutlineSymbol = SymbolDescriptor & { symbol_id: string; children?: OutlineSymbol[] };
+/**
+ * An outline node: a SymbolDescriptor with its id and children, without what the outline's file
+ * already says once (language, package, namespace, the file's path and URI) and with only the
+ * first sentence of the description. An outline exists to cost fewer tokens than the file.
+ */
+export type OutlineSymbol = Omit<SymbolDescriptor, 'language' | 'package' | 'namespace'> & {
+  symbol_id: string;
+  children?: OutlineSymbol[];
+};
 export const OutlineSymbolSchema: z.ZodType<OutlineSymbol> = z.lazy(() =>
-  SymbolDescriptorSchema.extend({
+  SymbolDescriptorSchema.omit({ language: true, package: true, namespace: true }).extend({
     symbol_id: z.string(),
     children: z.array(OutlineSymbolSchema).optional(),
   }),

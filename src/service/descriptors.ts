@@ -5,7 +5,7 @@
 import type { SymbolContext } from '../adapters/types.js';
 import type { CatalogSymbol } from '../catalog/types.js';
 import { LspgateError } from '../errors/errors.js';
-import type { ClassDescriptor, FunctionDescriptor, OutlineSymbol } from '../schema/descriptors.js';
+import type { ClassDescriptor, FunctionDescriptor, OutlineSymbol, SymbolDescriptor } from '../schema/descriptors.js';
 import { FUNCTION_KINDS, TYPE_KINDS } from '../schema/convert/lsp-kind.js';
 import type { ServiceCall } from './call.js';
 import { fromCatalogSymbol, lookupOne } from './resolve.js';
@@ -65,7 +65,15 @@ export async function functionDetails(
 /** Kinds whose children are part of an outline (members), as opposed to locals of a function body. */
 const CONTAINER_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'enum', 'namespace', 'module', 'package', 'type']);
 
-export async function fileOutline(call: ServiceCall, fileInput: string): Promise<{ file: string; language: string; symbols: OutlineSymbol[] }> {
+export interface FileOutline {
+  file: string;
+  language: string;
+  package?: string;
+  namespace?: string;
+  symbols: OutlineSymbol[];
+}
+
+export async function fileOutline(call: ServiceCall, fileInput: string): Promise<FileOutline> {
   const abs = call.resolvePath(fileInput, { expect: 'file' });
   const file = await call.file(abs);
   call.meta.addSourceFile(abs);
@@ -77,7 +85,7 @@ export async function fileOutline(call: ServiceCall, fileInput: string): Promise
     if (parent && !nodes.has(parent)) continue; // parent was left out
     const kind = adapter.symbolKind(ctx);
     if (parent && !CONTAINER_KINDS.has(nodes.get(parent)!.kind)) continue; // locals of a body
-    const node: OutlineSymbol = { ...adapter.symbolDescriptor(ctx), symbol_id: await symbolIdFor(call, ctx) };
+    const node = outlineNode(adapter.symbolDescriptor(ctx), await symbolIdFor(call, ctx));
     node.kind = kind;
     nodes.set(ctx.symbol, node);
     if (parent) {
@@ -85,5 +93,34 @@ export async function fileOutline(call: ServiceCall, fileInput: string): Promise
       (p.children ??= []).push(node);
     } else roots.push(node);
   }
-  return { file: file.relPath, language: file.language, symbols: roots };
+  const pkg = adapter.packageOf(file);
+  return {
+    file: file.relPath,
+    language: file.language,
+    ...(pkg.package ? { package: pkg.package } : {}),
+    ...(pkg.namespace ? { namespace: pkg.namespace } : {}),
+    symbols: roots,
+  };
+}
+
+function outlineNode(d: SymbolDescriptor, symbol_id: string): OutlineSymbol {
+  const { language: _l, package: _p, namespace: _n, location, description, ...rest } = d;
+  const node: OutlineSymbol = { ...rest, symbol_id };
+  const summary = description ? firstSentence(description) : undefined;
+  if (summary) node.description = summary;
+  if (location) {
+    node.location = {
+      ...(location.start_line !== undefined ? { start_line: location.start_line } : {}),
+      ...(location.end_line !== undefined ? { end_line: location.end_line } : {}),
+    };
+  }
+  return node;
+}
+
+/** The first sentence (or line) of a doc comment, at most 200 characters. */
+function firstSentence(text: string): string {
+  const para = text.trim().split(/\n\s*\n/)[0]!.replace(/\s+/g, ' ');
+  const m = /^(.+?[.!?])(\s|$)/.exec(para);
+  const s = m ? m[1]! : para;
+  return s.length > 200 ? s.slice(0, 199) + '…' : s;
 }

@@ -220,6 +220,12 @@ describe('list_package_exports / get_file_outline (TypeScript)', () => {
         ],
       ],
     ]);
+    // the file's language, package and path are said once, not on every node
+    expect(r.package).toBe('src/services/geometry');
+    const geometry = r.symbols[0];
+    expect(Object.keys(geometry).sort()).not.toContain('language');
+    expect(geometry.location).toEqual({ start_line: expect.any(Number), end_line: expect.any(Number) });
+    expect(geometry.children[0]).not.toHaveProperty('package');
     const md = await fx.runText('get_file_outline', { file: 'src/services/geometry.ts' });
     expect(md).toContain('- function **circle**');
   });

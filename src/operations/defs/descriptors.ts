@@ -146,9 +146,15 @@ export const descriptorOperations: Operation[] = [
     name: 'get_file_outline',
     title: 'File outline',
     description:
-      'The symbols of one file as a tree (classes with their members, namespaces with their contents), each a SymbolDescriptor with its symbol_id, kind, signature and line range. Cheaper than reading the file; follow up with get_function_details, find_type_definition or get_symbol.',
+      'The symbols of one file as a tree (classes with their members, namespaces with their contents): each node a SymbolDescriptor with its symbol_id, kind, signature, one-sentence description and line range (language, package and path are given once for the file). Cheaper than reading the file; follow up with get_function_details, find_type_definition or get_symbol.',
     input: z.object({ file: z.string().min(1).max(4096).describe('File path relative to the workspace root') }),
-    output: withMeta({ file: z.string(), language: z.string(), symbols: z.array(OutlineSymbolSchema) }),
+    output: withMeta({
+      file: z.string(),
+      language: z.string(),
+      package: z.string().optional(),
+      namespace: z.string().optional(),
+      symbols: z.array(OutlineSymbolSchema),
+    }),
     annotations: READ_ONLY,
     repl: { command: 'outline', positional: ['file'] },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => fileOutline(call, input.file)),
