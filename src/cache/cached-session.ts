@@ -18,6 +18,7 @@ import type {
   TraceEvent,
 } from '../lsp/types.js';
 import type { ServerEntry } from '../config/schema.js';
+import { noteFileAccess, noteSessionUse, type StampedSession } from './operation-cache.js';
 import { responseCacheEnabled, type ResponseCache } from './response-cache.js';
 
 /** Answers that depend only on the text of the requested document. */
@@ -63,7 +64,7 @@ interface DiskStamp {
   generation: number;
 }
 
-export class CachedSession implements LspSession {
+export class CachedSession implements LspSession, StampedSession {
   private readonly scope: string;
   private readonly store: boolean;
   private readonly stamps = new Map<string, DiskStamp>();
@@ -109,7 +110,13 @@ export class CachedSession implements LspSession {
     return this.inner.waitReady(budgetMs);
   }
 
+  /** The response cache's stamp of this server at this root (the operation cache's freshness proof). */
+  cacheStamp(): string {
+    return this.cache.stamp(this.scope);
+  }
+
   request<P, R>(type: AnyRequestType<P, R>, params: P, opts?: RequestOptions): Promise<R> {
+    noteSessionUse(this);
     const key = this.keyFor(type.method, params);
     if (key === undefined) {
       this.cache.noteBypass();
@@ -140,7 +147,11 @@ export class CachedSession implements LspSession {
     // Every operation syncs each file it touches; re-reading and re-hashing unchanged files was
     // most of a cached answer's time (bench: ~1 ms per file under load). A file whose mtime, size
     // and inode are those of its last sync from disk is the document the server already has.
+    noteSessionUse(this);
     const st = text === undefined ? statSync(absPath, { throwIfNoEntry: false }) : undefined;
+    // Given text is not the disk's: the operation cache stats the file itself (a later edit on disk
+    // still invalidates what was answered from it).
+    noteFileAccess(absPath, st);
     if (st) {
       const fresh = this.unchangedOnDisk(absPath, st);
       if (fresh) return fresh;
@@ -166,6 +177,7 @@ export class CachedSession implements LspSession {
   }
 
   getDocument(absPath: string): OpenDocument | undefined {
+    noteFileAccess(absPath);
     return this.inner.getDocument(absPath);
   }
 

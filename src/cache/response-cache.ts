@@ -60,6 +60,8 @@ export class ResponseCache {
   private readonly epochs = new Map<string, number>();
   /** Bumped by invalidateWorkspaceAnswers: every server's workspace-wide answers at once. */
   private globalEpoch = 0;
+  /** Bumped by clear(): results built on answers that were dropped must go with them. */
+  private clears = 0;
   private readonly inflight = new Map<string, InFlight<unknown>>();
   private readonly counters = { hits: 0, misses: 0, coalesced: 0, bypassed: 0, stored: 0, invalidations: 0 };
 
@@ -80,6 +82,15 @@ export class ResponseCache {
   /** What workspace-wide keys of this scope carry: changes to it and global invalidations. */
   epochKey(scope: string): string {
     return `${this.globalEpoch}.${this.epoch(scope)}`;
+  }
+
+  /**
+   * One string that changes whenever an answer of this scope could differ from before: a file
+   * change synced or notified to the server, a global invalidation, or a clear. The operation
+   * cache stores it with each result (cheap: no hashing, no allocation beyond the string).
+   */
+  stamp(scope: string): string {
+    return `${this.clears}.${this.globalEpoch}.${this.epoch(scope)}`;
   }
 
   /**
@@ -152,6 +163,7 @@ export class ResponseCache {
 
   /** Drops every stored answer (not the epochs, not the counters). */
   clear(): void {
+    this.clears++;
     this.lru.clear();
   }
 

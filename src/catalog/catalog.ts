@@ -3,10 +3,12 @@
  * the file-safety pipeline, flattened with stable ids, persisted with file hashes so a restart
  * re-asks only changed files, kept fresh by a watcher and by a stat check on every answer.
  */
+import { statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { DocumentSymbolRequest } from 'vscode-languageserver-protocol';
+import { noteFileAccess } from '../cache/operation-cache.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { GatewayContext, Workspace } from '../gateway/types.js';
 import type { LimitHit } from '../schema/meta.js';
@@ -64,6 +66,11 @@ export class WorkspaceCatalog implements Catalog {
 
   get root(): string {
     return this.base.root;
+  }
+
+  /** Bumped whenever a file is re-cataloged or removed. */
+  get version(): number {
+    return this.index.version;
   }
 
   /** Changes the walk's options (index_folder); a different walk drops the cataloged set. */
@@ -167,7 +174,11 @@ export class WorkspaceCatalog implements Catalog {
   private async refreshFile(f: { abs: string; rel: string; size?: number; mtimeMs?: number }, force = false): Promise<FileEntry> {
     const entry = this.index.files.get(f.rel);
     if (entry && !force) {
-      const st = f.size !== undefined && f.mtimeMs !== undefined ? { size: f.size, mtimeMs: f.mtimeMs } : await stat(f.abs);
+      // Synchronous: this runs on every answer that names a cataloged file (containers of each
+      // reference, symbol ids), one after the other; an async stat waits for a thread-pool round
+      // trip each time, which under load cost more than the server's own answer (bench profile).
+      const st = f.size !== undefined && f.mtimeMs !== undefined ? { size: f.size, mtimeMs: f.mtimeMs } : statSync(f.abs);
+      noteFileAccess(f.abs, 'ino' in st ? st : undefined);
       if (st.size === entry.size && st.mtimeMs === entry.mtimeMs) return entry;
       const bytes = await readFile(f.abs);
       if (sha256(bytes) === entry.hash) {

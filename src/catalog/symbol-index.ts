@@ -2,6 +2,7 @@
  * In-memory indexes over the cataloged files: by id, by last name segment, with the filters of
  * `SymbolFilter`. Pure data; catalog.ts keeps it in step with the files.
  */
+import { bumpCatalogChanges } from '../cache/operation-cache.js';
 import type { FileEntry } from './store.js';
 import { globMatcher } from './glob.js';
 import { matchesQuery, splitQualified } from './name-match.js';
@@ -11,9 +12,12 @@ export class SymbolIndex {
   readonly files = new Map<string, FileEntry>();
   private readonly ids = new Map<string, CatalogSymbol>();
   private readonly names = new Map<string, CatalogSymbol[]>();
+  /** Monotonic: bumped whenever a file's symbols are set or removed (the operation cache's proof). */
+  version = 0;
 
   setFile(rel: string, entry: FileEntry): void {
     this.removeFile(rel);
+    this.version = bumpCatalogChanges();
     this.files.set(rel, entry);
     for (const s of entry.symbols) {
       this.ids.set(s.symbol_id, s);
@@ -27,6 +31,7 @@ export class SymbolIndex {
   removeFile(rel: string): void {
     const old = this.files.get(rel);
     if (!old) return;
+    this.version = bumpCatalogChanges();
     this.files.delete(rel);
     for (const s of old.symbols) {
       this.ids.delete(s.symbol_id);
@@ -38,6 +43,7 @@ export class SymbolIndex {
   }
 
   clear(): void {
+    this.version = bumpCatalogChanges();
     this.files.clear();
     this.ids.clear();
     this.names.clear();

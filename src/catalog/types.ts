@@ -79,4 +79,6 @@ export interface Catalog {
   refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: { file: string; code: string; message: string }[] }>;
   /** Stops watchers and flushes the on-disk snapshot. */
   close?(): Promise<void>;
+  /** Monotonic counter, bumped whenever any file is re-cataloged or removed (cheap freshness check). */
+  readonly version?: number;
 }

@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
+import { DependencyRecorder } from '../cache/operation-cache.js';
 import type { IndexState, LimitHit } from '../schema/meta.js';
 import type { LspSession } from '../lsp/types.js';
 
@@ -15,6 +16,11 @@ export class MetaCollector {
   readonly warnings: string[] = [];
   indexState: IndexState = 'ready';
   contentVerified: boolean | undefined;
+  /**
+   * Sessions and files the answer was built from, with their stamps at first use (filled while the
+   * handler runs by CachedSession and the catalog; the runner's operation cache checks them).
+   */
+  readonly dependencies = new DependencyRecorder();
 
   addServer(session: LspSession): void {
     this.servers.set(`${session.serverId}@${session.root}`, { id: session.serverId, root: session.root, state: session.state });
@@ -24,14 +30,17 @@ export class MetaCollector {
   addSourceFile(absPath: string, bytes?: number): void {
     if (this.sourceFiles.has(absPath)) return;
     let size = bytes;
+    let st: Stats | undefined;
     if (size === undefined) {
       try {
-        size = statSync(absPath).size;
+        st = statSync(absPath);
+        size = st.size;
       } catch {
         size = 0;
       }
     }
     this.sourceFiles.set(absPath, size);
+    this.dependencies.noteFile(absPath, st);
   }
 
   /** 'indexing' beats 'partial' beats 'ready': the answer is only as complete as its weakest source. */

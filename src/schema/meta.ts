@@ -29,6 +29,10 @@ export const MetaSchema = z.object({
   limits_hit: z.array(LimitHitSchema).optional(),
   content_verified: z.boolean().optional(),
   warnings: z.array(z.string()).optional(),
+  cached: z
+    .boolean()
+    .optional()
+    .describe('true: the whole answer came from the operation cache (every file, server and catalog stamp it depends on was re-checked)'),
 });
 export type Meta = z.infer<typeof MetaSchema>;
 

@@ -1,0 +1,182 @@
+/**
+ * Where a warm in-process call spends its time: one gateway on a generated (or given) TS repo,
+ * each query asked cold once, then `--iters` warm rounds (workspace-wide cached answers
+ * invalidated before each call, as bench's warm column does) and `--iters` repeated rounds.
+ * Prints per-operation p50s next to the same LSP request sent straight through the session.
+ * Run under `node --cpu-prof` for a profile; `node dist/bench/profile-summary.js FILE` sums it.
+ *
+ *   node [--cpu-prof --cpu-prof-dir DIR] dist/bench/profile-warm.js [--files N] [--root DIR]
+ *        [--queries N] [--iters N] [--ops find_definition,find_references] [--memory]
+ */
+import fs from 'node:fs';
+import { Session as InspectorSession } from 'node:inspector/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DefinitionRequest, ReferencesRequest } from 'vscode-languageserver-protocol';
+import { liveResponseCaches } from '../src/cache/response-cache.js';
+import { Gateway } from '../src/gateway/gateway.js';
+import { descriptorOperations } from '../src/operations/defs/descriptors.js';
+import { navigationOperations } from '../src/operations/defs/navigation.js';
+import { operations as registered } from '../src/operations/registry.js';
+import { publicInputSchema } from '../src/operations/runner.js';
+import type { Operation } from '../src/operations/types.js';
+import { createLogger } from '../src/util/logger.js';
+import { generateRepo } from './gen-repo.js';
+import { buildQuerySet, listSourceFiles, type Query } from './query-set.js';
+import { loadShippedEntry } from './raw-client.js';
+import { summarize } from './stats.js';
+import { WORKLOADS, type Kind } from './workloads.js';
+
+const KIND_OF: Record<string, Kind> = { find_definition: 'definition', find_references: 'references', find_callers: 'callers', get_file_outline: 'documentSymbol' };
+
+function arg(name: string, dflt: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1]! : dflt;
+}
+
+const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
+function memory(phase: string): void {
+  if (!process.argv.includes('--memory')) return;
+  global.gc?.();
+  const m = process.memoryUsage();
+  process.stderr.write(`[mem] ${phase}: rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}\n`);
+}
+
+async function main(): Promise<void> {
+  memory('modules loaded');
+  const files = Number(arg('files', '400'));
+  const given = process.argv.includes('--root') ? path.resolve(arg('root', '.')) : undefined;
+  const root = fs.realpathSync(given ?? generateRepo({ files, seed: 42 }).root);
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-prof-'));
+  const iters = Number(arg('iters', '20'));
+  const ops = arg('ops', 'find_definition,find_references,find_callers').split(',');
+  const entry = loadShippedEntry('typescript-language-server');
+  const queries = await buildQuerySet({ root, entry, files: listSourceFiles(root, entry), count: Number(arg('queries', '10')), seed: 7, cacheDir: path.join(cacheDir, 'qs') });
+  const all = new Map<string, Operation>();
+  for (const op of [...registered, ...navigationOperations, ...descriptorOperations]) if (!all.has(op.name)) all.set(op.name, op);
+  const gateway = await Gateway.create({ root, cacheDir, logger: createLogger('prof', 'error'), operations: [...all.values()] });
+  try {
+    const ask = (op: string, q: Query) => gateway.run(op, WORKLOADS[KIND_OF[op]!].input(q));
+    await ask('get_file_outline', queries[0]!);
+    memory('server ready, one outline');
+    if (process.argv.includes('--catalog')) {
+      const ws = await gateway.workspaceFor(undefined);
+      await ws.catalog.build();
+      memory('catalog built');
+    }
+    for (const op of ops) for (const q of queries) await ask(op, q).catch(() => undefined);
+    memory('cold pass done');
+    const session = gateway.context.broker.existing()[0]!;
+    // --profile FILE: a CPU profile of the warm and repeated passes only (no start-up, no cold
+    // pass); --profile-repeat FILE: of the repeated-call loops only.
+    const profileTo = process.argv.includes('--profile') ? arg('profile', '') : process.argv.includes('--profile-repeat') ? arg('profile-repeat', '') : undefined;
+    const inspector = profileTo ? new InspectorSession() : undefined;
+    const startProfile = async () => {
+      if (!inspector) return;
+      inspector.connect();
+      await inspector.post('Profiler.enable');
+      await inspector.post('Profiler.setSamplingInterval', { interval: 50 });
+      await inspector.post('Profiler.start');
+    };
+    if (process.argv.includes('--profile')) await startProfile();
+    for (const op of ops) {
+      const warm: number[] = [];
+      const hit: number[] = [];
+      const direct: number[] = [];
+      for (let i = 0; i < iters; i++) {
+        for (const q of queries) {
+          for (const c of liveResponseCaches()) c.invalidateWorkspaceAnswers();
+          let t = performance.now();
+          await ask(op, q).catch(() => undefined);
+          warm.push(performance.now() - t);
+          t = performance.now();
+          await ask(op, q).catch(() => undefined);
+          hit.push(performance.now() - t);
+          // The same request straight through the (cached) session, its cache invalidated first.
+          for (const c of liveResponseCaches()) c.invalidateWorkspaceAnswers();
+          const abs = path.join(root, q.file);
+          const params = { textDocument: { uri: pathToFileURL(abs).href }, position: { line: q.line, character: q.character } };
+          t = performance.now();
+          if (op === 'find_references') await session.request(ReferencesRequest.type, { ...params, context: { includeDeclaration: true } });
+          else await session.request(DefinitionRequest.type, params);
+          direct.push(performance.now() - t);
+        }
+      }
+      const s = (x: number[]) => {
+        const v = summarize(x);
+        return `p50 ${v.p50.toFixed(3)} p95 ${v.p95.toFixed(3)}`;
+      };
+      process.stdout.write(`${op}: warm ${s(warm)} | repeated ${s(hit)} | session request (${op === 'find_references' ? 'references' : 'definition'}) ${s(direct)}\n`);
+    }
+    memory('warm passes done');
+    if (process.argv.includes('--profile-repeat')) await startProfile();
+    for (const op of ops) await repeatLoop(gateway, op, queries, iters * 10);
+    for (const op of ops) await runnerStages(gateway, op, WORKLOADS[KIND_OF[op]!].input(queries[0]!));
+    if (inspector && profileTo) {
+      const { profile } = await inspector.post('Profiler.stop');
+      fs.writeFileSync(profileTo, JSON.stringify(profile));
+      inspector.disconnect();
+    }
+  } finally {
+    await gateway.close();
+    fs.rmSync(cacheDir, { recursive: true, force: true });
+    if (!given) fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** Repeated calls only (every answer cached in the session): wall time against this process's CPU time. */
+async function repeatLoop(gateway: Gateway, name: string, queries: Query[], rounds: number): Promise<void> {
+  const inputs = queries.map((q) => WORKLOADS[KIND_OF[name]!].input(q));
+  const cpu = process.cpuUsage();
+  const t = performance.now();
+  let n = 0;
+  for (let i = 0; i < rounds; i++) for (const input of inputs) {
+    await gateway.run(name, input).catch(() => undefined);
+    n++;
+  }
+  const wall = (performance.now() - t) / n;
+  // One query asked again and again: the pure hit latency (p50), no miss in the samples.
+  const one: number[] = [];
+  await gateway.run(name, inputs[0]!).catch(() => undefined);
+  for (let i = 0; i < 2000; i++) {
+    const t1 = performance.now();
+    await gateway.run(name, inputs[0]!).catch(() => undefined);
+    one.push(performance.now() - t1);
+  }
+  const h = summarize(one);
+  process.stdout.write(`  one query x2000: p50 ${(h.p50 * 1000).toFixed(1)} µs, p95 ${(h.p95 * 1000).toFixed(1)} µs\n`);
+  const used = process.cpuUsage(cpu);
+  process.stdout.write(`  operation cache: ${JSON.stringify(gateway.runner.operationCacheStats())}\n`);
+  process.stdout.write(`${name} repeated x${n}: wall ${wall.toFixed(3)} ms/call, cpu ${((used.user + used.system) / 1000 / n).toFixed(3)} ms/call (user ${(used.user / 1000 / n).toFixed(3)}, sys ${(used.system / 1000 / n).toFixed(3)})\n`);
+}
+
+/** The runner's own steps on one real answer, each repeated: what a call costs besides the handler. */
+async function runnerStages(gateway: Gateway, name: string, input: Record<string, unknown>): Promise<void> {
+  const op = gateway.runner.get(name)!;
+  const { result } = await gateway.run(name, input);
+  const { _meta, ...body } = result;
+  const n = 500;
+  const time = (fn: () => unknown) => {
+    const t = performance.now();
+    for (let i = 0; i < n; i++) fn();
+    return ((performance.now() - t) / n).toFixed(4);
+  };
+  const schema = publicInputSchema(op);
+  const parts = {
+    input_parse: time(() => schema.safeParse(input)),
+    body_stringify: time(() => Buffer.byteLength(JSON.stringify(body))),
+    output_parse: time(() => op.output.safeParse(result)),
+    json_text: time(() => JSON.stringify(result, null, 2)),
+    markdown: time(() => op.markdown?.(result)),
+  };
+  process.stdout.write(`${name} runner steps (ms per call, ${JSON.stringify(body).length} body chars): ${JSON.stringify(parts)}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);
