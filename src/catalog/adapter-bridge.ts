@@ -1,12 +1,17 @@
 /**
  * The catalog asks the language adapter (src/adapters) for the descriptor language, symbol kinds
  * (Go struct vs type...) and a file's package/namespace, so catalog ids and kinds agree with the
- * descriptors the service builds.
+ * descriptors the service builds. TypeScript servers differ in what they list (import bindings)
+ * and how they kind consts: both are evened out here so a catalog does not depend on which TS
+ * server built it.
  */
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import { HoverRequest, MarkupContent } from 'vscode-languageserver-protocol';
 import type { FileContext, LanguageAdapter, PackageInfo } from '../adapters/types.js';
 import { adapterFor } from '../adapters/index.js';
+import { withoutImportBindings } from '../adapters/typescript-imports.js';
+import { tsKindAsTsserver } from '../adapters/typescript-kinds.js';
+import type { PositionEncoding } from '../lsp/types.js';
 import type { Workspace } from '../gateway/types.js';
 import type { LspSession } from '../lsp/types.js';
 import type { SymbolKind } from '../schema/descriptors.js';
@@ -17,6 +22,14 @@ export interface FileInterpretation {
   language: string;
   pkg: PackageInfo;
   kindOf(symbol: DocumentSymbol, parents: DocumentSymbol[]): SymbolKind;
+}
+
+/**
+ * Only the symbols that declare something: for the TypeScript adapter (typescript-language-server
+ * and TypeScript 7's `tsc --lsp`), not the import bindings and export-clause specifiers tsgo lists.
+ */
+export function declarationsOnly(adapterName: string | undefined, symbols: DocumentSymbol[], text: string, encoding: PositionEncoding): DocumentSymbol[] {
+  return adapterName === 'typescript' ? withoutImportBindings(symbols, text, encoding) : symbols;
 }
 
 /** Language, package and kind mapping for one file, from its adapter when there is one. */
@@ -58,7 +71,9 @@ export async function interpretFile(
     pkg,
     kindOf: (symbol, parents) => {
       try {
-        return adapter.symbolKind({ file, symbol, parents });
+        const kind = adapter.symbolKind({ file, symbol, parents });
+        // tsserver and tsgo kind consts and type aliases differently: the same id whichever answered.
+        return adapter.name === 'typescript' ? tsKindAsTsserver(kind, args.lines, symbol) : kind;
       } catch (e) {
         logger.warn(`adapter ${adapter.name} symbolKind failed on ${args.relPath}`, e);
         return fromLspSymbolKind(symbol.kind);

@@ -14,7 +14,7 @@ import type { GatewayContext, Workspace } from '../gateway/types.js';
 import type { LimitHit } from '../schema/meta.js';
 import type { Logger } from '../util/logger.js';
 import { isInside, resolveInWorkspace, toRelative } from '../util/paths.js';
-import { interpretFile } from './adapter-bridge.js';
+import { declarationsOnly, interpretFile } from './adapter-bridge.js';
 import { FileFilter, type SkipReason } from './file-filter.js';
 import { flattenSymbols, sha256, toDocumentSymbols } from './flatten.js';
 import { Limiter } from './limiter.js';
@@ -221,7 +221,7 @@ export class WorkspaceCatalog implements Catalog {
       const answer = await this.documentSymbols(session, doc.uri, abs, source.text);
       // Files opened only to catalog them are closed again: tsserver keeps every open file in memory.
       if (!wasOpen) await session.closeDocument(abs);
-      const symbols = toDocumentSymbols(answer, source);
+      const symbols = declarationsOnly(route.entry.adapter, toDocumentSymbols(answer, source), source.text, session.positionEncoding);
       const info = await interpretFile(
         { absPath: abs, relPath: rel, uri: doc.uri, languageId: route.languageId, adapterName: route.entry.adapter, text: source.text, lines: source.lines, symbols, session, workspace: this.workspace },
         this.logger,

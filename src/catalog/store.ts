@@ -7,7 +7,8 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import type { CatalogSymbol } from './types.js';
 
-export const INDEX_VERSION = 1;
+/** 2: TypeScript import bindings left out, tsgo's const Variables are constants. */
+export const INDEX_VERSION = 2;
 
 export interface FileEntry {
   /** sha256 of the file's bytes. */

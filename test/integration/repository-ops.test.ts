@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INDEX_VERSION } from '../../src/catalog/store.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 
 const FIXTURE = path.resolve(__dirname, '../../fixtures/repo-basic');
@@ -48,7 +49,7 @@ describe('repository operations', () => {
     expect(r.state).toBe('ready');
     expect(progress.at(-1)).toBe(4);
     const repos = await run('list_repos', {});
-    expect(repos.repos).toEqual([expect.objectContaining({ workspace: r.workspace, files: 4, symbols: r.symbols, index_version: 1 })]);
+    expect(repos.repos).toEqual([expect.objectContaining({ workspace: r.workspace, files: 4, symbols: r.symbols, index_version: INDEX_VERSION })]);
   });
 
   it('get_repo_outline and get_file_tree describe the structure and count tokens saved', async () => {

@@ -5,10 +5,14 @@
  *
  * Differences seen (TypeScript 7.0.2 vs typescript-language-server 5.3 + TypeScript 6.0), which
  * the comparisons below normalise away and the bench report documents:
- * - documentSymbol: tsgo also lists every import binding as a Variable symbol (so the outline
- *   and the catalog gain `formatName#variable` in user.ts, and a bare-name lookup of an imported
- *   name becomes AMBIGUOUS_SYMBOL); it reports consts as Variable (tsserver: Constant),
- *   namespaces as Namespace (tsserver: Module), a getter as Property, and no `detail`.
+ * - documentSymbol: tsgo also lists every import binding and export-clause specifier as a
+ *   Variable symbol; it reports consts as Variable (tsserver: Constant), type aliases as Class
+ *   (tsserver: Variable), enum members as EnumMember (tsserver: Constant), namespaces as
+ *   Namespace (tsserver: Module), a getter as Property (tsserver: Method), and no `detail`.
+ *   The catalog leaves the import bindings out and kinds consts and type aliases as tsserver does
+ *   (src/adapters/typescript-imports.ts, typescript-kinds.ts), so lookups by name and symbol ids
+ *   agree; enum members and getters keep their kinds. The outline (built by the service from
+ *   its own documentSymbol) still lists tsgo's import bindings and is compared without them.
  * - hover: no inherited JSDoc (a constructor without its own comment gets none, not the class's;
  *   an implementing method gets none, not the interface method's).
  * - references: the re-export alias site carries a container name (`toDisplayName`).
@@ -19,6 +23,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogOf } from '../../src/catalog/catalog.js';
+import type { CatalogSymbol } from '../../src/catalog/types.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { createLogger } from '../../src/util/logger.js';
 
@@ -96,6 +102,41 @@ describe('tsgo (TypeScript 7 native server) answers like typescript-language-ser
     const { a, b } = await both('find_definition', at('src/models/user.ts', 'formatName(first, last)'));
     expect((a as { definitions: { file: string }[] }).definitions[0]!.file).toBe('src/util/strings.ts');
     expect(comparable(b)).toEqual(comparable(a));
+  });
+
+  it('find_definition by name: an imported name is one definition, not its imports (AMBIGUOUS_SYMBOL before)', async () => {
+    // Every one of these is imported by other files of the fixture.
+    for (const symbol of ['formatName', 'padLeft', 'clamp', 'User', 'Registry', 'Named']) {
+      const { a, b } = await both('find_definition', { symbol });
+      expect((a as { definitions: unknown[] }).definitions).toHaveLength(1);
+      expect(comparable(b)).toEqual(comparable(a));
+    }
+  });
+
+  it('the catalogs hold the same symbols with the same ids, and no import binding', async () => {
+    const catalogs = await Promise.all(
+      [tsls, tsgo].map(async (g, i) => {
+        const cat = catalogOf(await g.openWorkspace(roots[i]!));
+        await cat.build();
+        return (await cat.all()).map((s: CatalogSymbol) => ({ id: s.symbol_id, line: s.line, server: s.server }));
+      }),
+    );
+    const [a, b] = catalogs as [{ id: string; line: number; server: string }[], { id: string; line: number; server: string }[]];
+    expect(new Set(a.map((s) => s.server))).toEqual(new Set(['typescript-language-server']));
+    expect(new Set(b.map((s) => s.server))).toEqual(new Set(['tsgo']));
+    // No cataloged symbol sits on an import / re-export line (user.ts imports formatName, index.ts re-exports it).
+    const importish = /^\s*(import\b|export\s*(type\s*)?[{*])/;
+    for (const s of b) {
+      const file = s.id.split('::')[0]!;
+      const line = fs.readFileSync(path.join(fixture, file), 'utf8').split('\n')[s.line - 1]!;
+      expect(importish.test(line), `${s.id} is on '${line}'`).toBe(false);
+    }
+    expect(b.map((s) => s.id)).toContain('src/util/strings.ts::VOWEL_COUNT#constant');
+    expect(b.map((s) => s.id)).toContain('src/models/types.ts::EntityId#type');
+    // What still differs: enum members (tsserver Constant, tsgo EnumMember), getters (Method vs Property).
+    const even = (list: { id: string; line: number }[]) =>
+      list.map((s) => `${s.id.replace(/#enum_member$/, '#constant').replace(/^(src\/services\/registry\.ts::Registry\.size)#property$/, '$1#method')} L${s.line}`);
+    expect(even(b)).toEqual(even(a));
   });
 
   it('find_references of a function used across files', async () => {
