@@ -193,7 +193,10 @@ export async function resolvePosition(call: ServiceCall, fileInput: string, line
     if (column < 1 || column > text.length + 1) {
       throw new LspgateError('INVALID_INPUT', `column ${column} is outside line ${line} of ${file.relPath} (1..${text.length + 1})`, { line, column });
     }
-    const position = toLspPosition(file.text, line, column, file.session.positionEncoding);
+    // A column on a keyword or blank (`export function scale`, column 1: where tsserver's
+    // overload ranges start) asks the server about nothing; the name that follows is meant.
+    const snapped = snapToIdentifier(text, column);
+    const position = toLspPosition(file.text, line, snapped, file.session.positionEncoding);
     const t: ResolvedTarget = { file, position, label: `${file.relPath}:${line}:${column}` };
     const declared = symbolAtSelection(file, position);
     if (declared && declared.symbol.selectionRange.start.line === position.line) t.symbol = declared;
@@ -221,6 +224,22 @@ export function outermostDeclaredOn(file: FileContext, line0: number): SymbolCon
 const KEYWORDS = new Set(
   'import export from as default const let var function class interface type enum namespace module return new await async if else for while do switch case break continue throw try catch finally public private protected static readonly abstract def func package use fn pub struct impl self this'.split(' '),
 );
+
+/**
+ * The 1-based column itself when it is on a non-keyword identifier, else the column of the first
+ * non-keyword identifier after it on the line, else the column unchanged.
+ */
+export function snapToIdentifier(text: string, column: number): number {
+  const re = /[A-Za-z_$][\w$]*/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (end < column - 1) continue; // before the column (a column right after a word still counts as on it)
+    if (KEYWORDS.has(m[0])) continue;
+    return start < column - 1 ? column : start + 1;
+  }
+  return column;
+}
 
 /** String index of the first non-keyword identifier on a line, or -1. */
 export function firstIdentifier(text: string): number {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogSymbol } from '../../src/catalog/types.js';
 import { preview } from '../../src/service/previews.js';
 import { isLexicalWrite } from '../../src/service/references.js';
-import { collapseOverloads, firstIdentifier } from '../../src/service/resolve.js';
+import { collapseOverloads, firstIdentifier, snapToIdentifier } from '../../src/service/resolve.js';
 import { dedupeLocations } from '../../src/service/locations.js';
 
 describe('service helpers', () => {
@@ -29,6 +29,16 @@ describe('service helpers', () => {
   it('finds the first identifier that is not a keyword', () => {
     expect(firstIdentifier("import { User } from './models/user.js';")).toBe(9);
     expect(firstIdentifier('  // only a comment')).toBe(-1);
+  });
+
+  it('snaps a column on a keyword or blank to the name that follows; keeps a column on a name', () => {
+    const line = 'export function scale(values: number[], factor: number): number[];';
+    expect(snapToIdentifier(line, 1)).toBe(17); // `export` → `scale`
+    expect(snapToIdentifier(line, 7)).toBe(17); // the blank after `export`
+    expect(snapToIdentifier(line, 19)).toBe(19); // inside `scale`
+    expect(snapToIdentifier(line, 22)).toBe(22); // right after `scale`
+    expect(snapToIdentifier(line, 24)).toBe(24); // inside `values`
+    expect(snapToIdentifier('   ', 2)).toBe(2);
   });
 
   it('collapses TS overload declarations into one symbol, keeps distinct symbols', () => {
