@@ -177,8 +177,12 @@ export class CachedSession implements LspSession, StampedSession {
   }
 
   getDocument(absPath: string): OpenDocument | undefined {
-    noteFileAccess(absPath);
-    return this.inner.getDocument(absPath);
+    const doc = this.inner.getDocument(absPath);
+    // An open document is the file as of its last sync from disk, not as it is now: its stamp is
+    // that sync's, so an edit on disk since then makes an answer read from it stale.
+    const stamp = doc ? this.stamps.get(absPath) : undefined;
+    noteFileAccess(absPath, stamp && stamp.version === doc!.version ? stamp : undefined);
+    return doc;
   }
 
   async closeDocument(absPath: string): Promise<void> {

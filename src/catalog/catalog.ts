@@ -73,6 +73,11 @@ export class WorkspaceCatalog implements Catalog {
     return this.index.version;
   }
 
+  /** Whether changes on disk reach the catalog and the servers (after the first build). */
+  get watching(): boolean {
+    return this.watcher !== undefined;
+  }
+
   /** Changes the walk's options (index_folder); a different walk drops the cataloged set. */
   configure(opts: CatalogOptions): void {
     const same = JSON.stringify(opts.extraIgnore ?? []) === JSON.stringify(this.options.extraIgnore ?? []) && !!opts.followSymlinks === !!this.options.followSymlinks;

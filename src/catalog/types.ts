@@ -81,4 +81,6 @@ export interface Catalog {
   close?(): Promise<void>;
   /** Monotonic counter, bumped whenever any file is re-cataloged or removed (cheap freshness check). */
   readonly version?: number;
+  /** True while a watcher reports disk changes to the catalog and the servers. */
+  readonly watching?: boolean;
 }

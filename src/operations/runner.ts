@@ -114,6 +114,10 @@ export class OperationRunner {
     if (!this.cacheEnabled || !CACHEABLE_OPERATIONS.has(op.name)) return undefined;
     if (!op.annotations?.readOnlyHint || !op.annotations.idempotentHint) return undefined;
     if (!(workspace.gateway.broker instanceof CachedBroker)) return undefined;
+    // Answers that depend on other files (references, callers, definitions elsewhere) learn of
+    // changes to those files only through the catalog's watcher (it re-catalogs them and tells the
+    // servers, which moves the response cache's stamps); before it watches, nothing is cached.
+    if (workspace.catalog.watching !== true) return undefined;
     // A quarter of the response cache's budget: results are small next to the answers behind them.
     this.opCache ??= new OperationCache(Math.floor(workspace.gateway.limits.cacheBytes / 4));
     // zod's parsed object lists the schema's fields in schema order: the same input, the same key.
