@@ -40,7 +40,17 @@ async function main(): Promise<void> {
       [`Find a function (\`${fn.name}\`)`, allBytes, await answer('search_symbols', { query: fn.name, max_results: 5 })],
       [`Read one function body (\`${fn.qualified_name}\`)`, sizeOf(fn.file), await answer('get_symbol', { symbol_id: fn.symbol_id })],
     ];
-    if (hasOutline) rows.push([`Understand a module API (\`${moduleFile}\`, get_file_outline)`, sizeOf(moduleFile), await answer('get_file_outline', { file: moduleFile })]);
+    // Seed 001's "understand a module API" is a module of several files: the directory with the
+    // most files, answered by list_package_exports; one file's outline is shown as well.
+    const byDir = new Map<string, string[]>();
+    for (const f of files) byDir.set(path.posix.dirname(f), [...(byDir.get(path.posix.dirname(f)) ?? []), f]);
+    const [moduleDir, dirFiles] = [...byDir].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))[0]!;
+    rows.push([
+      `Understand a module API (\`${moduleDir}/\`, ${dirFiles.length} files, list_package_exports)`,
+      dirFiles.reduce((n, f) => n + sizeOf(f), 0),
+      await answer('list_package_exports', { package: moduleDir }),
+    ]);
+    if (hasOutline) rows.push([`Outline one file (\`${moduleFile}\`, get_file_outline)`, sizeOf(moduleFile), await answer('get_file_outline', { file: moduleFile })]);
     process.stdout.write(`Token savings on ${genDir ? `a generated ${files.length}-file TypeScript repo` : root} (tokens ≈ bytes/4, compact JSON answers incl. _meta)\n\n`);
     process.stdout.write('| Scenario | Raw files | lspgate answer | Savings |\n|---|---:|---:|---:|\n');
     for (const [name, raw, ans] of rows) {

@@ -126,7 +126,7 @@ async function collect(call: ServiceCall, abs: string, out: ExportedSymbol[], vi
     const kind = adapter.symbolKind(ctx);
     if (seen.has(`${symbol.name}\0${kind}`)) continue; // overloads: one entry
     seen.add(`${symbol.name}\0${kind}`);
-    const d: ExportedSymbol = { ...adapter.symbolDescriptor(ctx), symbol_id: await symbolIdFor(call, ctx) };
+    const d: ExportedSymbol = { ...listed(adapter.symbolDescriptor(ctx)), symbol_id: await symbolIdFor(call, ctx) };
     if (alias !== symbol.name) {
       d.metadata = { ...(d.metadata ?? {}), exported_as: alias, original_name: symbol.name };
       d.name = alias;
@@ -134,6 +134,16 @@ async function collect(call: ServiceCall, abs: string, out: ExportedSymbol[], vi
     out.push(d);
   }
   if (file.language === 'typescript' || file.language === 'javascript') await followReExports(call, file, out, visited, depth, only);
+}
+
+/**
+ * In a listing, a symbol's location is its file path and lines: the absolute `uri` (seed 000 marks
+ * it omitempty) repeats the workspace root on every entry and is left to single-symbol answers.
+ */
+function listed(d: SymbolDescriptor): SymbolDescriptor {
+  if (!d.location?.uri) return d;
+  const { uri: _uri, ...location } = d.location;
+  return { ...d, location };
 }
 
 async function followReExports(call: ServiceCall, file: FileContext, out: ExportedSymbol[], visited: Set<string>, depth: number, only: Map<string, string> | undefined): Promise<void> {
