@@ -168,13 +168,13 @@ function isIdent(t: Tok | undefined, v?: string): boolean {
   return t !== undefined && t.k === K.Ident && (v === undefined || t.v === v);
 }
 
-/** Statements longer than this many tokens are not import clauses (a misread guard). */
-const MAX_CLAUSE_TOKENS = 5000;
+/** Import attributes (`with { type: 'json' }`) longer than this are not attributes (a misread guard). */
+const MAX_ATTRIBUTE_TOKENS = 200;
 
 /** After a module specifier at `v`: the end of an optional `with { … }` / `assert { … }`. */
 function attributesEnd(toks: Tok[], v: number): number {
   if ((isIdent(toks[v + 1], 'with') || isIdent(toks[v + 1], 'assert')) && isPunct(toks[v + 2], '{')) {
-    for (let w = v + 3; w < toks.length && w < v + MAX_CLAUSE_TOKENS; w++) if (isPunct(toks[w], '}')) return toks[w]!.e;
+    for (let w = v + 3; w < toks.length && w < v + MAX_ATTRIBUTE_TOKENS; w++) if (isPunct(toks[w], '}')) return toks[w]!.e;
   }
   return toks[v]!.e;
 }
@@ -190,7 +190,8 @@ function importEqualsEnd(toks: Tok[], v: number): number | undefined {
 /** End of an import declaration whose clause starts at token `u` (after `import`), if it is one. */
 function importEnd(toks: Tok[], u: number): number | undefined {
   let braces = 0;
-  for (let v = u; v < toks.length && v < u + MAX_CLAUSE_TOKENS; v++) {
+  // Only names, `,`, `*`, braces and strings can come before the module specifier: anything else ends the search.
+  for (let v = u; v < toks.length; v++) {
     const x = toks[v]!;
     if (x.k === K.String) {
       if (braces === 0) return attributesEnd(toks, v); // `import 'm'` or `… from 'm'`
@@ -209,7 +210,7 @@ function importEnd(toks: Tok[], u: number): number | undefined {
 function exportClauseEnd(toks: Tok[], u: number): number | undefined {
   let w = u + 1;
   if (isPunct(toks[u], '{')) {
-    while (w < toks.length && w < u + MAX_CLAUSE_TOKENS && (isIdent(toks[w]) || isPunct(toks[w], ',') || toks[w]!.k === K.String)) w++;
+    while (w < toks.length && (isIdent(toks[w]) || isPunct(toks[w], ',') || toks[w]!.k === K.String)) w++;
     if (!isPunct(toks[w], '}')) return undefined;
     return isIdent(toks[w + 1], 'from') && toks[w + 2]?.k === K.String ? attributesEnd(toks, w + 2) : toks[w]!.e;
   }

@@ -30,11 +30,14 @@ import { createLogger } from '../../src/util/logger.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = path.join(here, '../../fixtures/ts-app');
+/** Every import / export-clause form (imports only itself): copied in as src/forms/. */
+const importForms = path.join(here, '../../fixtures/ts-import-forms/src/forms');
 const logger = createLogger('test', 'error');
 
 function copyFixture(enableTsgo: boolean): string {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-tsgo-')));
   fs.cpSync(fixture, root, { recursive: true });
+  fs.cpSync(importForms, path.join(root, 'src/forms'), { recursive: true });
   if (enableTsgo) {
     fs.mkdirSync(path.join(root, '.lspgate'));
     fs.writeFileSync(path.join(root, '.lspgate/servers.json'), JSON.stringify({ servers: [{ id: 'tsgo', enabled: true, priority: 100 }] }));
@@ -124,13 +127,20 @@ describe('tsgo (TypeScript 7 native server) answers like typescript-language-ser
     const [a, b] = catalogs as [{ id: string; line: number; server: string }[], { id: string; line: number; server: string }[]];
     expect(new Set(a.map((s) => s.server))).toEqual(new Set(['typescript-language-server']));
     expect(new Set(b.map((s) => s.server))).toEqual(new Set(['tsgo']));
-    // No cataloged symbol sits on an import / re-export line (user.ts imports formatName, index.ts re-exports it).
-    const importish = /^\s*(import\b|export\s*(type\s*)?[{*])/;
+    // No cataloged symbol sits on an import / re-export line (user.ts imports formatName, index.ts
+    // re-exports it, src/forms/forms.ts has every form, the multi-line one's `tag` included).
+    const importish = /^\s*(import\b|export\s*(type\s*)?[{*]|label as tag,)/;
     for (const s of b) {
       const file = s.id.split('::')[0]!;
-      const line = fs.readFileSync(path.join(fixture, file), 'utf8').split('\n')[s.line - 1]!;
+      const line = fs.readFileSync(path.join(roots[1]!, file), 'utf8').split('\n')[s.line - 1]!;
       expect(importish.test(line), `${s.id} is on '${line}'`).toBe(false);
     }
+    expect(b.filter((s) => s.id.startsWith('src/forms/forms.ts::')).map((s) => s.id)).toEqual([
+      'src/forms/forms.ts::local#constant',
+      'src/forms/forms.ts::describeForm#function',
+      'src/forms/forms.ts::Inner#namespace',
+      'src/forms/forms.ts::Inner.doubled#constant',
+    ]);
     expect(b.map((s) => s.id)).toContain('src/util/strings.ts::VOWEL_COUNT#constant');
     expect(b.map((s) => s.id)).toContain('src/models/types.ts::EntityId#type');
     // What still differs: enum members (tsserver Constant, tsgo EnumMember), getters (Method vs Property).

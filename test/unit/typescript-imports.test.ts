@@ -82,6 +82,7 @@ describe('importStatementSpans', () => {
       "const a = '}\\'{'; const b = \"`\";",
       "const c = `${'{'}}` + `${ { x: `}` }.x }`;",
       "const d = 1 / 2 / 3; const e = /['`{]/g.test('x');",
+      "const jsx = <p>it's {d}</p>;",
       "import { late } from './late.js';",
     ].join('\n');
     expect(spansOf(text)).toEqual(["import { late } from './late.js'"]);
