@@ -12,6 +12,7 @@ import { parseTsHeritage, stripTypeArguments, tsDeclarationHeader } from '../sch
 import { collapseWhitespace, stripComments } from '../schema/convert/ts-syntax.js';
 import { toLspPosition } from '../lsp/positions.js';
 import { isInside, toRelative } from '../util/paths.js';
+import { tsKindAsTsserver } from './typescript-kinds.js';
 import { childContexts, genericAdapter, qualifiedName, rangeText, symbolLocation } from './generic.js';
 import {
   modifiersOf,
@@ -41,7 +42,8 @@ function tsSymbolKind(ctx: SymbolContext): SymbolKind {
     const before = (file.lines[symbol.selectionRange.start.line] ?? '').slice(0, symbol.selectionRange.start.character);
     return /\bnamespace\s+$/.test(before) ? 'namespace' : 'module';
   }
-  return fromLspSymbolKind(symbol.kind);
+  // TypeScript 7's server: `const` as Variable, `type X =` as Class — the kinds tsserver gives.
+  return tsKindAsTsserver(fromLspSymbolKind(symbol.kind), file.lines, symbol);
 }
 
 function exportedNames(file: FileContext): Set<string> {

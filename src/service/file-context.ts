@@ -12,6 +12,7 @@ import type { LspSession, OpenDocument } from '../lsp/types.js';
 import { fromHoverContents } from '../schema/convert/hover-text.js';
 import { toRelative } from '../util/paths.js';
 import type { ServiceCall } from './call.js';
+import { declarationsOnly } from '../catalog/adapter-bridge.js';
 import { normalizeDocumentSymbols } from './symbols.js';
 
 const hoverCache = new LRUCache<string, Promise<string | undefined>>({ max: 20_000 });
@@ -38,7 +39,8 @@ export async function loadFileContext(call: ServiceCall, absPath: string): Promi
     language: adapter.language(doc.languageId),
     text: doc.text,
     lines,
-    symbols: normalizeDocumentSymbols(answer, lines),
+    // The same declarations the catalog keeps (TypeScript 7's server lists import bindings too).
+    symbols: declarationsOnly(session.entry.adapter, normalizeDocumentSymbols(answer, lines), doc.text, session.positionEncoding),
     session,
     workspace: call.workspace,
     hover(pos) {
