@@ -39,6 +39,7 @@ export class SessionBroker implements Broker {
   private readonly sessions = new Map<string, Session>();
   private readonly starts = new Map<string, Promise<LspSession>>();
   private readonly logger: Logger;
+  private readonly createdListeners = new Set<(session: LspSession) => void>();
   private readonly limits: Limits;
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly globalSlots: Semaphore;
@@ -99,6 +100,7 @@ export class SessionBroker implements Broker {
         globalSlots: this.globalSlots,
       });
       this.sessions.set(k, s);
+      for (const listener of this.createdListeners) listener(s);
     }
     const session = s;
     if (session.state === 'ready' || session.state === 'indexing') return Promise.resolve(session);
@@ -117,6 +119,11 @@ export class SessionBroker implements Broker {
 
   info(): SessionInfo[] {
     return [...this.sessions.values()].map((s) => s.info());
+  }
+
+  onSessionCreated(listener: (session: LspSession) => void): () => void {
+    this.createdListeners.add(listener);
+    return () => this.createdListeners.delete(listener);
   }
 
   stop(): Promise<void> {

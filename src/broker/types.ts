@@ -29,6 +29,11 @@ export interface Broker {
   /** Sessions that exist now (no start). */
   existing(): LspSession[];
   info(): SessionInfo[];
+  /**
+   * Called with every session object the broker creates, before it starts (so a listener sees its
+   * `initialize`). Returns the unsubscribe function.
+   */
+  onSessionCreated?(listener: (session: LspSession) => void): () => void;
   /** Stops every session; idempotent. */
   stop(): Promise<void>;
 }

@@ -37,6 +37,9 @@ export class CachedBroker implements Broker {
   existing(): LspSession[] {
     return this.inner.existing().map((s) => this.wrap(s));
   }
+  onSessionCreated(listener: (session: LspSession) => void): () => void {
+    return this.inner.onSessionCreated?.((s) => listener(this.wrap(s))) ?? (() => undefined);
+  }
   info(): SessionInfo[] {
     return this.inner.info();
   }

@@ -87,6 +87,8 @@ describe('lspgate repl with piped stdin', () => {
     expect(code).toBe(0);
     expectInOrder(out, [
       'trace on',
+      // the server starts while tracing: its session is traced from its first message
+      '[trace typescript-language-server] → request initialize',
       '[trace typescript-language-server] → request textDocument/documentSymbol',
       '[trace typescript-language-server] ← response textDocument/documentSymbol',
       '"name": "formatName"',

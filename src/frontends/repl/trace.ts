@@ -1,7 +1,7 @@
 /**
- * `.trace on|off`: raw LSP traffic of every session, existing and future. The broker has no
- * "session created" event, so sessions are picked up when tracing starts, after every command,
- * and by a light poll while tracing is on.
+ * `.trace on|off`: raw LSP traffic of every session, existing and future: existing ones when
+ * tracing starts, new ones from the broker's session-created event, before their `initialize`
+ * (a broker without the event is polled).
  */
 import type { Broker } from '../../broker/types.js';
 import type { LspSession, TraceEvent } from '../../lsp/types.js';
@@ -11,6 +11,7 @@ const MAX_PAYLOAD_CHARS = 2000;
 export class TraceTap {
   private readonly attached = new Set<LspSession>();
   private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
   enabled = false;
 
   constructor(
@@ -21,14 +22,20 @@ export class TraceTap {
   on(): void {
     this.enabled = true;
     this.sync();
-    this.timer ??= setInterval(() => this.sync(), 250);
-    this.timer.unref();
+    if (this.broker.onSessionCreated) {
+      this.unsubscribe ??= this.broker.onSessionCreated((s) => this.attach(s));
+    } else {
+      this.timer ??= setInterval(() => this.sync(), 250);
+      this.timer.unref();
+    }
   }
 
   off(): void {
     this.enabled = false;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
     for (const s of this.attached) s.onTrace(undefined);
     this.attached.clear();
   }
@@ -36,11 +43,13 @@ export class TraceTap {
   /** Attaches to sessions that appeared since the last look. */
   sync(): void {
     if (!this.enabled) return;
-    for (const s of this.broker.existing()) {
-      if (this.attached.has(s)) continue;
-      this.attached.add(s);
-      s.onTrace((e) => this.write(formatTrace(s.serverId, e)));
-    }
+    for (const s of this.broker.existing()) this.attach(s);
+  }
+
+  private attach(s: LspSession): void {
+    if (!this.enabled || this.attached.has(s)) return;
+    this.attached.add(s);
+    s.onTrace((e) => this.write(formatTrace(s.serverId, e)));
   }
 }
 
