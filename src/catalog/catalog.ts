@@ -239,9 +239,13 @@ export class WorkspaceCatalog implements Catalog {
         server: session.serverId,
         symbols: flattenSymbols({ file: rel, language: info.language, server: session.serverId, encoding: session.positionEncoding, source, symbols, kindOf: info.kindOf, ...info.pkg }),
       };
-      this.index.setFile(rel, entry);
       this.errors.delete(rel);
-      this.scheduleSave();
+      // A file the walk leaves out (ignored, skipped directory) is answered when asked for by
+      // name, but kept out of the index: outlines, search and the snapshot stay the walk's.
+      if (this.filter.path(rel) === undefined) {
+        this.index.setFile(rel, entry);
+        this.scheduleSave();
+      }
       return entry;
     });
   }

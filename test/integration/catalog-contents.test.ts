@@ -127,6 +127,17 @@ describe('catalog contents', () => {
     expect(await cat.lookup('madeLater')).toEqual([]);
   });
 
+  it('answers a file the walk leaves out when asked by name, without adding it to the index', async () => {
+    const skipped = path.join(root, 'build/gen.ts'); // build/ is a skipped directory
+    fs.mkdirSync(path.dirname(skipped), { recursive: true });
+    fs.writeFileSync(skipped, 'export function genHelper(): number {\n  return 2;\n}\n');
+    const syms = await cat.fileSymbols('build/gen.ts');
+    expect(syms.map((s) => s.name)).toEqual(['genHelper']);
+    expect(cat.index.files.has('build/gen.ts')).toBe(false);
+    expect(await cat.lookup('genHelper')).toEqual([]);
+    fs.rmSync(path.dirname(skipped), { recursive: true });
+  });
+
   it('refuses ids whose path leaves the workspace or names a secret', async () => {
     await expect(cat.byId('../outside.ts::x#function')).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
     await expect(cat.byId('.env::x#variable')).rejects.toMatchObject({ code: 'SECRET_FILE' });
