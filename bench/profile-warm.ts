@@ -40,10 +40,40 @@ function memory(phase: string): void {
   if (!process.argv.includes('--memory')) return;
   global.gc?.();
   const m = process.memoryUsage();
-  process.stderr.write(`[mem] ${phase}: rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}\n`);
+  const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1];
+  process.stderr.write(`[mem] ${phase}: peak rss ${hwm ? mb(Number(hwm) * 1024) : '?'} rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}\n`);
+}
+
+/** --spans: wall time spent in a few inner functions, summed per warm call (monkey-patched here only). */
+const spans = new Map<string, number>();
+function spanPatch(proto: object, method: string, label: string): void {
+  const p = proto as Record<string, (...a: unknown[]) => unknown>;
+  const orig = p[method]!;
+  p[method] = function (this: unknown, ...args: unknown[]) {
+    const t = performance.now();
+    const out = orig.apply(this, args);
+    const done = () => spans.set(label, (spans.get(label) ?? 0) + performance.now() - t);
+    if (out instanceof Promise) out.then(done, done);
+    else done();
+    return out;
+  };
+}
+async function installSpans(): Promise<void> {
+  if (!process.argv.includes('--spans')) return;
+  const { ResponseCache } = await import('../src/cache/response-cache.js');
+  const { CachedSession } = await import('../src/cache/cached-session.js');
+  const { WorkspaceCatalog } = await import('../src/catalog/catalog.js');
+  const { OperationRunner } = await import('../src/operations/runner.js');
+  spanPatch(ResponseCache.prototype, 'get', 'ResponseCache.get (sync)');
+  spanPatch(CachedSession.prototype, 'syncDocument', 'CachedSession.syncDocument');
+  spanPatch(CachedSession.prototype, 'request', 'CachedSession.request (incl. server)');
+  spanPatch(WorkspaceCatalog.prototype, 'fileSymbols', 'catalog.fileSymbols');
+  spanPatch(WorkspaceCatalog.prototype, 'lookup', 'catalog.lookup');
+  spanPatch(OperationRunner.prototype, 'run', 'runner.run (total)');
 }
 
 async function main(): Promise<void> {
+  await installSpans();
   memory('modules loaded');
   const files = Number(arg('files', '400'));
   const given = process.argv.includes('--root') ? path.resolve(arg('root', '.')) : undefined;
@@ -64,6 +94,15 @@ async function main(): Promise<void> {
       const ws = await gateway.workspaceFor(undefined);
       await ws.catalog.build();
       memory('catalog built');
+      if (process.argv.includes('--memory')) {
+        const snap = path.join(cacheDir, 'workspaces', ws.id, 'catalog.json');
+        const rc = (gateway.context.broker as { cache?: { stats(): unknown } }).cache?.stats();
+        process.stderr.write(`[mem] catalog snapshot ${fs.existsSync(snap) ? mb(fs.statSync(snap).size) : 'absent'}; response cache ${JSON.stringify(rc)}\n`);
+        if (process.argv.includes('--heap')) {
+          const v8 = await import('node:v8');
+          process.stderr.write(`[mem] heap snapshot ${v8.writeHeapSnapshot(path.join(os.tmpdir(), 'lspgate-catalog.heapsnapshot'))}\n`);
+        }
+      }
     }
     for (const op of ops) for (const q of queries) await ask(op, q).catch(() => undefined);
     memory('cold pass done');
@@ -80,16 +119,26 @@ async function main(): Promise<void> {
       await inspector.post('Profiler.start');
     };
     if (process.argv.includes('--profile')) await startProfile();
+    const sentCount = new Map<string, number>();
+    session.onTrace((e) => {
+      if (e.direction !== 'send') return;
+      const k = `${e.kind} ${e.method ?? ''}`;
+      sentCount.set(k, (sentCount.get(k) ?? 0) + 1);
+    });
     for (const op of ops) {
+      sentCount.clear();
       const warm: number[] = [];
+      const warmSpans = new Map<string, number>();
       const hit: number[] = [];
       const direct: number[] = [];
       for (let i = 0; i < iters; i++) {
         for (const q of queries) {
           for (const c of liveResponseCaches()) c.invalidateWorkspaceAnswers();
+          const before = new Map(spans);
           let t = performance.now();
           await ask(op, q).catch(() => undefined);
           warm.push(performance.now() - t);
+          for (const [k, v] of spans) warmSpans.set(k, (warmSpans.get(k) ?? 0) + v - (before.get(k) ?? 0));
           t = performance.now();
           await ask(op, q).catch(() => undefined);
           hit.push(performance.now() - t);
@@ -107,6 +156,8 @@ async function main(): Promise<void> {
         const v = summarize(x);
         return `p50 ${v.p50.toFixed(3)} p95 ${v.p95.toFixed(3)}`;
       };
+      if (warmSpans.size) process.stdout.write(`  per warm call (ms, mean): ${[...warmSpans].map(([k, v]) => `${k} ${(v / warm.length).toFixed(3)}`).join('; ')}\n`);
+      process.stdout.write(`  sent to the server during ${op} passes: ${JSON.stringify(Object.fromEntries(sentCount))}\n`);
       process.stdout.write(`${op}: warm ${s(warm)} | repeated ${s(hit)} | session request (${op === 'find_references' ? 'references' : 'definition'}) ${s(direct)}\n`);
     }
     memory('warm passes done');

@@ -116,6 +116,19 @@ export class CachedSession implements LspSession, StampedSession {
   }
 
   request<P, R>(type: AnyRequestType<P, R>, params: P, opts?: RequestOptions): Promise<R> {
+    return this.ask(type, params, opts, this.store);
+  }
+
+  /**
+   * Like request (a stored answer is used, identical requests are coalesced), but this answer is
+   * not stored: for answers unlikely to be asked again, such as the catalog's documentSymbol of
+   * files it opens only to catalog them (500 of them were 5.4 MB of a 500-file workspace's cache).
+   */
+  requestTransient<P, R>(type: AnyRequestType<P, R>, params: P, opts?: RequestOptions): Promise<R> {
+    return this.ask(type, params, opts, false);
+  }
+
+  private ask<P, R>(type: AnyRequestType<P, R>, params: P, opts: RequestOptions | undefined, store: boolean): Promise<R> {
     noteSessionUse(this);
     const key = this.keyFor(type.method, params);
     if (key === undefined) {
@@ -130,10 +143,10 @@ export class CachedSession implements LspSession, StampedSession {
       this.cache.noteBypass();
       return this.inner.request(type, params, opts);
     }
-    if (!this.store) this.cache.noteBypass();
+    if (!store) this.cache.noteBypass();
     // Never cache an answer given while indexing (tsserver answers from its syntax-only server
     // before the project is loaded: 7 same-file references instead of 98, NOTES.md).
-    const storable = () => this.store && this.inner.state === 'ready' && this.inner.generation === generation;
+    const storable = () => store && this.inner.state === 'ready' && this.inner.generation === generation;
     const fetch = (signal: AbortSignal) => this.inner.request(type, params, { ...opts, signal });
     return this.cache.getOrFetch(key, storable, fetch, opts?.signal);
   }

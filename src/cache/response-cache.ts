@@ -33,8 +33,36 @@ export interface ResponseCacheStats {
 }
 
 interface Stored {
-  json: string;
+  /** Parsed once when stored, never handed out: every get returns a copy. */
+  value: unknown;
+  size: number;
 }
+
+/**
+ * A deep copy of JSON data (what servers answer, what JSON.parse makes). Copying the parsed tree is
+ * 2-3x faster than parsing its JSON again, which a warm call paid for every documentSymbol answer
+ * it reused (bench/profile-warm: ~0.2-0.4 ms of a warm definition or references call).
+ */
+export function cloneJson<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = cloneJson(v[i]);
+    return out as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x === undefined) continue;
+    // JSON.parse makes "__proto__" an own property; an assignment would set the prototype instead.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: cloneJson(x), enumerable: true, writable: true, configurable: true });
+    else out[k] = cloneJson(x);
+  }
+  return out as T;
+}
+
+/** Objects in the heap take about three times their JSON text: the bound stays one of memory. */
+const OBJECT_FACTOR = 3;
 
 const live = new Set<WeakRef<ResponseCache>>();
 
@@ -69,7 +97,7 @@ export class ResponseCache {
     this.lru = new LRUCache<string, Stored>({
       maxSize: opts.maxBytes,
       maxEntrySize: opts.maxEntryBytes ?? Math.max(1, Math.floor(opts.maxBytes / 4)),
-      sizeCalculation: (v, k) => Buffer.byteLength(v.json) + Buffer.byteLength(k),
+      sizeCalculation: (v, k) => v.size + Buffer.byteLength(k),
     });
     live.add(new WeakRef(this));
   }
@@ -114,13 +142,15 @@ export class ResponseCache {
     const hit = this.lru.get(key);
     if (!hit) return undefined;
     this.counters.hits++;
-    return { value: JSON.parse(hit.json) };
+    return { value: cloneJson(hit.value) };
   }
 
   set(key: string, value: unknown): void {
     // `undefined` (a void answer) has no JSON form; a null answer is a real answer and is kept.
     const json = JSON.stringify(value === undefined ? null : value);
-    this.lru.set(key, { json });
+    const stored: unknown = JSON.parse(json);
+    const size = Buffer.byteLength(json) * (stored !== null && typeof stored === 'object' ? OBJECT_FACTOR : 1);
+    this.lru.set(key, { value: stored, size });
     if (this.lru.has(key)) this.counters.stored++;
   }
 
@@ -136,7 +166,7 @@ export class ResponseCache {
     if (flight) {
       this.counters.coalesced++;
       const shared = await flight.join(signal);
-      return (shared === undefined ? undefined : JSON.parse(JSON.stringify(shared))) as T;
+      return cloneJson(shared);
     }
     this.counters.misses++;
     flight = new InFlight<T>(fetch);

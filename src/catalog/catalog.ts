@@ -8,6 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { DocumentSymbolRequest } from 'vscode-languageserver-protocol';
+import { CachedSession } from '../cache/cached-session.js';
 import { noteFileAccess } from '../cache/operation-cache.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { GatewayContext, Workspace } from '../gateway/types.js';
@@ -227,7 +228,7 @@ export class WorkspaceCatalog implements Catalog {
       const source = new SourceText(bytes);
       const wasOpen = session.getDocument(abs) !== undefined;
       const doc = await session.syncDocument(abs, source.text);
-      const answer = await this.documentSymbols(session, doc.uri, abs, source.text);
+      const answer = await this.documentSymbols(session, doc.uri, abs, source.text, !wasOpen);
       // Files opened only to catalog them are closed again: tsserver keeps every open file in memory.
       if (!wasOpen) await session.closeDocument(abs);
       const symbols = declarationsOnly(route.entry.adapter, toDocumentSymbols(answer, source), source.text, session.positionEncoding);
@@ -255,14 +256,18 @@ export class WorkspaceCatalog implements Catalog {
   }
 
   /** ContentModified (the file changed while the server answered): re-sync and ask once more. */
-  private async documentSymbols(session: Awaited<ReturnType<GatewayContext['broker']['sessionFor']>>, uri: string, abs: string, text: string) {
+  private async documentSymbols(session: Awaited<ReturnType<GatewayContext['broker']['sessionFor']>>, uri: string, abs: string, text: string, transient: boolean) {
     const params = { textDocument: { uri } };
+    // A file opened only to catalog it is not kept in the response cache (every file of the
+    // workspace would be, for answers an operation may never ask for again).
+    const ask = () =>
+      transient && session instanceof CachedSession ? session.requestTransient(DocumentSymbolRequest.type, params) : session.request(DocumentSymbolRequest.type, params);
     try {
-      return await session.request(DocumentSymbolRequest.type, params);
+      return await ask();
     } catch (e) {
       if (!(e instanceof LspgateError) || e.code !== 'CONTENT_MODIFIED') throw e;
       await session.syncDocument(abs, text);
-      return session.request(DocumentSymbolRequest.type, params);
+      return ask();
     }
   }
 
