@@ -29,7 +29,7 @@ export interface LspgateSuiteOptions {
   pairWith?: (kind: Kind, q: Query) => Promise<void>;
 }
 
-export type LspgateSuiteResult = SuiteResult & { persistedCatalogMs?: number; cacheWiredByGateway?: boolean };
+export type LspgateSuiteResult = SuiteResult & { persistedCatalogMs?: number; cacheWiredByGateway?: boolean; opCache?: Record<string, number> };
 
 export async function runLspgateSuite(o: LspgateSuiteOptions): Promise<LspgateSuiteResult> {
   const result: LspgateSuiteResult = { label: 'lspgate', serverId: '', startToReadyMs: 0, kinds: {}, errors: {} };
@@ -65,6 +65,7 @@ export async function runLspgateSuite(o: LspgateSuiteOptions): Promise<LspgateSu
       }
     }
     for (const c of liveResponseCaches()) c.resetStats();
+    const opBefore = gateway.runner.operationCacheStats();
     for (let rep = 0; rep < o.reps; rep++) {
       for (const kind of kinds) {
         for (const q of o.queries.filter(WORKLOADS[kind].applies)) {
@@ -74,6 +75,8 @@ export async function runLspgateSuite(o: LspgateSuiteOptions): Promise<LspgateSu
       }
     }
     result.cache = { ...(gateway.context.broker as CachedBroker).cache.stats() };
+    const opAfter = gateway.runner.operationCacheStats();
+    result.opCache = { hits: opAfter.hits - opBefore.hits, misses: opAfter.misses - opBefore.misses, stale: opAfter.stale - opBefore.stale, entries: opAfter.entries, bytes: opAfter.bytes };
     result.sessionHitMs = await sessionHitLatency(gateway, o.root, first);
   } finally {
     await gateway.close();

@@ -107,6 +107,10 @@ export function wholeTable(w: WorkspaceReport): string {
     const wired = l.cacheWiredByGateway ? 'wired by the gateway' : 'wired by the bench (withResponseCache)';
     rows.push(['response cache during the hit pass', '', `hits ${l.cache.hits}, misses ${l.cache.misses}, coalesced ${l.cache.coalesced}, ${fmt((l.cache.bytes ?? 0) / 1024, 0)} KiB; ${wired}`, '']);
   }
+  if (l?.opCache) {
+    const o = l.opCache;
+    rows.push(['operation cache during the hit pass', '', `hits ${o.hits}, misses ${o.misses} (stale ${o.stale}), ${o.entries} entries, ${fmt((o.bytes ?? 0) / 1024, 0)} KiB`, '']);
+  }
   return table(['figure', 'raw', 'lspgate', 'mcp'], rows);
 }
 
@@ -182,7 +186,7 @@ export function renderReport(workspaces: WorkspaceReport[], targets: TargetResul
     parts.push(
       'Latency in ms as p50/p95/max. cold = first time each query (fresh server); warm = asked again with the server warm and the ' +
         "answer not cached (lspgate: workspace-wide cached answers invalidated, file outlines kept; documentSymbol: cache cleared); " +
-        'hit = the same call again, answered from the response cache. raw = the server driven directly over JSON-RPC; ' +
+        'hit = the same call again, answered from the operation cache (whole result, stamps re-checked) or else the response cache. raw = the server driven directly over JSON-RPC; ' +
         'warm ratio = lspgate warm p50 / raw warm p50; raw/hit = raw warm p50 / lspgate hit p50. typeDetails and functionDetails: ' +
         'raw = documentSymbol + hover (a lower bound; lspgate also hovers members and builds the descriptor).',
     );
