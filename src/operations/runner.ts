@@ -47,7 +47,8 @@ const CACHEABLE_OPERATIONS = new Set([
  */
 export function publicInputSchema(op: Operation): AnyZodObject {
   let schema = publicSchemas.get(op);
-  if (!schema) publicSchemas.set(op, (schema = op.input.extend(commonInputShape)));
+  // strict: a field the operation does not know is INVALID_INPUT naming it, never silently dropped.
+  if (!schema) publicSchemas.set(op, (schema = op.input.extend(commonInputShape).strict()));
   return schema;
 }
 

@@ -42,8 +42,32 @@ async function contextOf(call: ServiceCall, sym: CatalogSymbol): Promise<SymbolC
   return t.symbol;
 }
 
-export async function typeDefinition(call: ServiceCall, input: NameInput & { type_name: string }): Promise<ClassDescriptor & { symbol_id: string }> {
-  const sym = await lookupOne(call, input.type_name, filterFrom(input), (s) => TYPE_KINDS.includes(s.kind));
+/** One symbol named by `name` or by `symbol_id` (exactly one of them), of the accepted kinds. */
+async function named(
+  call: ServiceCall,
+  field: string,
+  name: string | undefined,
+  symbolId: string | undefined,
+  input: NameInput,
+  kinds: readonly string[],
+): Promise<CatalogSymbol> {
+  if ((name === undefined) === (symbolId === undefined)) {
+    throw new LspgateError('INVALID_INPUT', `give exactly one of ${field} and symbol_id`, { [field]: name, symbol_id: symbolId });
+  }
+  if (name !== undefined) return lookupOne(call, name, filterFrom(input), (s) => kinds.includes(s.kind));
+  const sym = await call.workspace.catalog.byId(symbolId!);
+  if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol with id ${symbolId}`, { symbol_id: symbolId });
+  if (!kinds.includes(sym.kind)) {
+    throw new LspgateError('INVALID_INPUT', `${symbolId} is a ${sym.kind}, not one of ${kinds.join(', ')}`, { symbol_id: symbolId, kind: sym.kind });
+  }
+  return sym;
+}
+
+export async function typeDefinition(
+  call: ServiceCall,
+  input: NameInput & { type_name?: string | undefined; symbol_id?: string | undefined },
+): Promise<ClassDescriptor & { symbol_id: string }> {
+  const sym = await named(call, 'type_name', input.type_name, input.symbol_id, input, TYPE_KINDS);
   const ctx = await contextOf(call, sym);
   const d = await call.adapter(ctx.file).classDescriptor(ctx);
   return { ...d, symbol_id: sym.symbol_id };
@@ -51,9 +75,9 @@ export async function typeDefinition(call: ServiceCall, input: NameInput & { typ
 
 export async function functionDetails(
   call: ServiceCall,
-  input: NameInput & { function_name: string; include_code?: boolean | undefined },
+  input: NameInput & { function_name?: string | undefined; symbol_id?: string | undefined; include_code?: boolean | undefined },
 ): Promise<FunctionDescriptor & { symbol_id: string }> {
-  const sym = await lookupOne(call, input.function_name, filterFrom(input), (s) => FUNCTION_KINDS.includes(s.kind));
+  const sym = await named(call, 'function_name', input.function_name, input.symbol_id, input, FUNCTION_KINDS);
   const ctx = await contextOf(call, sym);
   const d = await call.adapter(ctx.file).functionDescriptor(ctx);
   if (input.include_code && d.location?.start_line && d.location.end_line) {

@@ -57,10 +57,10 @@ export async function runTour(gateway: Gateway, opts: TourOptions): Promise<{ fa
     const fn = pickFunction(symbols);
     if (type) {
       await step(`Outline of ${type.file}`, 'get_file_outline', { file: type.file });
-      await step(`Type ${type.qualified_name}`, 'find_type_definition', { type_name: type.name, ...(type.package ? { package: type.package } : {}), ...(type.namespace ? { namespace: type.namespace } : {}), language });
+      await step(`Type ${type.qualified_name}`, 'find_type_definition', { symbol_id: type.symbol_id });
     }
     if (fn) {
-      await step(`Function ${fn.qualified_name}`, 'get_function_details', { symbol_id: fn.symbol_id, function_name: fn.name, language });
+      await step(`Function ${fn.qualified_name}`, 'get_function_details', { symbol_id: fn.symbol_id });
       await step(`References to ${fn.qualified_name}`, 'find_references', { symbol_id: fn.symbol_id, max_results: 10 });
       await step(`Callers of ${fn.qualified_name}`, 'find_callers', { symbol_id: fn.symbol_id, depth: 2 });
     }
@@ -75,6 +75,15 @@ function pickType(symbols: CatalogSymbol[]): CatalogSymbol | undefined {
   return types.sort((a, b) => methodCount(b) - methodCount(a) || a.symbol_id.localeCompare(b.symbol_id))[0];
 }
 
+/** A named function or method (not an anonymous callback), preferring ones with callers to show. */
 function pickFunction(symbols: CatalogSymbol[]): CatalogSymbol | undefined {
-  return symbols.filter((s) => FN_KINDS.has(s.kind) && s.name.length > 2).sort((a, b) => a.symbol_id.localeCompare(b.symbol_id))[0];
+  const byId = new Map(symbols.map((s) => [s.symbol_id, s]));
+  // A method of a class (not of an object literal), else a top-level function.
+  const rank = (s: CatalogSymbol) => {
+    const parent = s.parent ? byId.get(s.parent) : undefined;
+    if (parent && TYPE_KINDS.has(parent.kind)) return 0;
+    return parent ? 2 : 1;
+  };
+  const named = symbols.filter((s) => FN_KINDS.has(s.kind) && /^[A-Za-z_$][\w$]{2,}$/.test(s.name) && !/(^|\/)(test|tests|__tests__)\//.test(s.file));
+  return named.sort((a, b) => rank(a) - rank(b) || a.symbol_id.localeCompare(b.symbol_id))[0];
 }

@@ -88,7 +88,8 @@ export const descriptorOperations: Operation[] = [
     description:
       'The full structure of a class, interface, struct, trait, enum or type alias as a ClassDescriptor (seed 000): signature, description, fields (type, visibility, static, readonly, optional, default), methods (FunctionDescriptors with parameters and returns), relations (extends, implements, embeds, Eloquent relations) and location. Narrow an ambiguous name with package / namespace / kind, or pass a name from an AMBIGUOUS_SYMBOL candidate list as its qualified name.',
     input: z.object({
-      type_name: z.string().min(1).max(500).describe('Type name or qualified name (`User`, `Geometry.Factory`, `App\\Models\\User`)'),
+      type_name: z.string().min(1).max(500).optional().describe('Type name or qualified name (`User`, `Geometry.Factory`, `App\\Models\\User`); or give symbol_id'),
+      symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id (`path::Qualified.name#kind`) instead of type_name'),
       ...scope,
       kind: z.string().max(50).optional().describe('class | interface | struct | trait | enum | type'),
     }),
@@ -104,7 +105,8 @@ export const descriptorOperations: Operation[] = [
     description:
       'A function, method or constructor as a FunctionDescriptor (seed 000): signature, description (doc comment), parameters (name, type, default, optional, variadic, description), returns, visibility, static/abstract, receiver/owning class, overloads in metadata.overloads, and the code with include_code. Use class_name to pick a method of one class (`describe` in `User`), or a qualified name (`User.describe`).',
     input: z.object({
-      function_name: z.string().min(1).max(500).describe('Function or method name, or qualified name (`User.login`)'),
+      function_name: z.string().min(1).max(500).optional().describe('Function or method name, or qualified name (`User.login`); or give symbol_id'),
+      symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id (`path::Qualified.name#kind`) instead of function_name'),
       ...scope,
       class_name: z.string().max(500).optional().describe('Owning class / struct / trait, for methods'),
       include_code: z.boolean().optional().describe('Include the source of the function (default false)'),
