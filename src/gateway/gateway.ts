@@ -86,6 +86,8 @@ export class Gateway implements RunnerHost {
     for (const ws of this.open.values()) if (ws.id === idOrPath || ws.root === idOrPath) return ws;
     const abs = path.resolve(this.defaultRoot, idOrPath);
     for (const ws of this.open.values()) if (ws.root === abs) return ws;
+    // The default root is open from the start in spirit: naming it (by path or id) opens it.
+    if (abs === this.defaultRoot || idOrPath === workspaceId(this.defaultRoot)) return this.openWorkspace(this.defaultRoot);
     throw new LspgateError('WORKSPACE_NOT_FOUND', `no open workspace ${idOrPath}; open it with index_folder`, {
       workspaces: [...this.open.values()].map((w) => ({ id: w.id, root: w.root })),
     });

@@ -167,6 +167,18 @@ describe('get_function_details (TypeScript)', () => {
     expect(e.code).toBe('AMBIGUOUS_SYMBOL');
     expect((e.details!.candidates as any[]).map((c) => c.qualified_name).sort()).toEqual(['Describable.describe', 'Shape.describe', 'User.describe']);
   });
+
+  it('asks again by a candidate symbol_id; a name and an id together, or an id of a type, are INVALID_INPUT', async () => {
+    const e = await fx.runError('get_function_details', { function_name: 'describe' });
+    const id = (e.details!.candidates as any[]).find((c) => c.qualified_name === 'User.describe').symbol_id;
+    const r = await fx.run('get_function_details', { symbol_id: id });
+    expect([r.name, r.kind, r.symbol_id, r.signature]).toEqual(['describe', 'method', id, 'describe(): string']);
+    expect((await fx.runError('get_function_details', { function_name: 'describe', symbol_id: id })).code).toBe('INVALID_INPUT');
+    expect((await fx.runError('get_function_details', { symbol_id: 'src/models/user.ts::User#class' })).code).toBe('INVALID_INPUT');
+    const t = await fx.run('find_type_definition', { symbol_id: 'src/models/user.ts::User#class' });
+    expect([t.kind, t.name]).toEqual(['class', 'User']);
+    expect((await fx.runError('find_type_definition', { type_name: 'User', bogus: 1 })).code).toBe('INVALID_INPUT');
+  });
 });
 
 describe('list_package_exports / get_file_outline (TypeScript)', () => {
