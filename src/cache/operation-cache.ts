@@ -118,6 +118,8 @@ export interface CachedResult {
   /** `_meta` fields that belong to the answer, not to the call. */
   meta: Record<string, unknown>;
   tokensSaved: number;
+  /** The body pretty-printed (JSON.stringify(body, null, 2)), kept after the first json rendering. */
+  bodyPretty?: string;
 }
 
 interface Entry extends CachedResult {

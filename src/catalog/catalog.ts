@@ -442,7 +442,16 @@ export class WorkspaceCatalog implements Catalog {
   private notifyServers(changes: { path: string; type: 'created' | 'changed' | 'deleted' }[]): void {
     for (const session of this.base.gateway.broker.existing()) {
       const mine = changes.filter((c) => isInside(session.root, c.path) && session.entry.extensions.includes(path.extname(c.path)));
-      if (mine.length) session.notifyFilesChanged(mine);
+      if (!mine.length) continue;
+      session.notifyFilesChanged(mine);
+      // didChangeWatchedFiles does not reach a document the server has open: it keeps answering from
+      // the text it was given (tsserver kept a definition's old line after the file was edited on
+      // disk, until an operation happened to re-sync that file). Open documents are re-synced.
+      for (const c of mine) {
+        if (!session.getDocument(c.path)) continue;
+        const sync = c.type === 'deleted' ? session.closeDocument(c.path) : session.syncDocument(c.path).then(() => undefined);
+        sync.catch((e: unknown) => this.logger.debug(`could not re-sync ${c.path} after a change on disk: ${(e as Error).message}`));
+      }
     }
   }
 

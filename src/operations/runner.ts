@@ -1,7 +1,8 @@
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { CachedBroker } from '../cache/cached-broker.js';
 import { OperationCache, startRecording, type CachedResult, type OperationCacheStats } from '../cache/operation-cache.js';
-import { responseCacheEnabled } from '../cache/response-cache.js';
+import { cloneJson, responseCacheEnabled } from '../cache/response-cache.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { Meta } from '../schema/meta.js';
 import type { Workspace } from '../gateway/types.js';
@@ -77,6 +78,8 @@ export interface RunnerHost extends GatewayHandle {
 export class OperationRunner {
   private readonly byName = new Map<string, Operation>();
   private opCache: OperationCache | undefined;
+  private readonly parsedInputs = new LRUCache<string, Record<string, unknown>>({ max: 1000 });
+  private defaultWorkspace: Workspace | undefined;
   private readonly cacheEnabled = responseCacheEnabled();
 
   constructor(
@@ -95,6 +98,36 @@ export class OperationRunner {
 
   get(name: string): Operation | undefined {
     return this.byName.get(name);
+  }
+
+  /**
+   * The input validated by the operation's public schema. Inputs that are plain JSON (what every
+   * transport sends) are remembered by their JSON text: an agent repeats calls, and zod's parse
+   * was a fifth of a cached answer's time. Anything else (undefined values, functions, class
+   * instances: the JSON text would not be the whole input) is parsed every time.
+   */
+  private parseInput(op: Operation, rawInput: unknown): Record<string, unknown> {
+    const plain = isPlainJson(rawInput, 0);
+    const memoKey = plain ? `${op.name}\u0000${JSON.stringify(rawInput)}` : undefined;
+    const known = memoKey !== undefined ? this.parsedInputs.get(memoKey) : undefined;
+    if (known) return cloneJson(known);
+    const parsed = publicInputSchema(op).safeParse(rawInput);
+    if (!parsed.success) {
+      throw new LspgateError('INVALID_INPUT', `invalid input for ${op.name}: ${z.prettifyError(parsed.error)}`, {
+        issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      });
+    }
+    const data = parsed.data as Record<string, unknown>;
+    if (memoKey !== undefined && isPlainJson(data, 0)) this.parsedInputs.set(memoKey, cloneJson(data));
+    return data;
+  }
+
+  /** The default workspace is looked up once while it stays open (the gateway's lookup stats the root). */
+  private async workspace(wsName: string | undefined): Promise<Workspace> {
+    if (wsName !== undefined) return this.host.workspaceFor(wsName);
+    const known = this.defaultWorkspace;
+    if (known && this.host.workspaces().includes(known)) return known;
+    return (this.defaultWorkspace = await this.host.workspaceFor(undefined));
   }
 
   /** Hits, misses and size of the operation-level result cache (zeros before the first call). */
@@ -142,8 +175,17 @@ export class OperationRunner {
       cached: true,
     };
     const result = { ...body, _meta } as RunResult['result'];
+    if (format !== 'json') {
+      _meta.timing_ms = Math.round((performance.now() - started) * 100) / 100;
+      return { result, format, text: this.render(op, result, format) };
+    }
+    // JSON.stringify(result, null, 2) without printing the body again: the stored body's text
+    // with `_meta` appended as its last member (a long reference list took most of a hit).
+    hit.bodyPretty ??= JSON.stringify(body, null, 2);
     _meta.timing_ms = Math.round((performance.now() - started) * 100) / 100;
-    return { result, format, text: this.render(op, result, format) };
+    const metaText = JSON.stringify(_meta, null, 2).replace(/\n/g, '\n  ');
+    const head = hit.bodyPretty === '{}' ? '{' : `${hit.bodyPretty.slice(0, -2)},`;
+    return { result, format, text: `${head}\n  "_meta": ${metaText}\n}` };
   }
 
   private render(op: Operation, result: RunResult['result'], format: OutputFormat): string {
@@ -158,18 +200,12 @@ export class OperationRunner {
         operations: [...this.byName.keys()],
       });
     }
-    const parsed = publicInputSchema(op).safeParse(rawInput ?? {});
-    if (!parsed.success) {
-      throw new LspgateError('INVALID_INPUT', `invalid input for ${name}: ${z.prettifyError(parsed.error)}`, {
-        issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-      });
-    }
-    const { workspace: wsName, output_format, ...input } = parsed.data as Record<string, unknown> & {
+    const { workspace: wsName, output_format, ...input } = this.parseInput(op, rawInput ?? {}) as Record<string, unknown> & {
       workspace?: string;
       output_format?: OutputFormat;
     };
     if (opts.signal?.aborted) throw new LspgateError('CANCELLED', 'cancelled before start');
-    const workspace = await this.host.workspaceFor(wsName);
+    const workspace = await this.workspace(wsName);
     const format: OutputFormat = output_format ?? 'markdown';
     const cacheKey = this.cacheKey(op, workspace, input);
     if (cacheKey !== undefined) {
@@ -230,4 +266,15 @@ export class OperationRunner {
     }
     return { result: data, format, text: this.render(op, data, format) };
   }
+}
+
+/** Strings, finite numbers, booleans, null, arrays and plain objects of them (small depth only). */
+function isPlainJson(v: unknown, depth: number): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v !== 'object' || depth > 4) return false;
+  if (Array.isArray(v)) return v.length <= 100 && v.every((x) => isPlainJson(x, depth + 1));
+  if (Object.getPrototypeOf(v) !== Object.prototype) return false;
+  for (const k in v) if (!isPlainJson((v as Record<string, unknown>)[k], depth + 1)) return false;
+  return true;
 }

@@ -91,6 +91,7 @@ describe('operation cache over typescript-language-server', () => {
     expect(gateway.runner.operationCacheStats().hits).toBe(hits + 1);
     expect(body(second)).toEqual(body(first));
     expect(second.result._meta.index_state).toBe('ready');
+    expect(second.text).toBe(JSON.stringify(second.result, null, 2));
     expect(JSON.parse(second.text)._meta.cached).toBe(true);
     // Another rendering of the same answer is the same entry.
     const md = await gateway.run('find_references', { symbol: 'formatName' });
