@@ -2,7 +2,7 @@
  * Sums a V8 .cpuprofile (from `node --cpu-prof`): self time per function and inclusive time per
  * source file, top N, so a warm-path profile reads without DevTools.
  *
- *   node dist/bench/profile-summary.js FILE.cpuprofile [--top N] [--filter SUBSTRING]
+ *   node dist/bench/profile-summary.js FILE.cpuprofile [--top N] [--filter SUBSTRING] [--under FUNCTION]
  */
 import fs from 'node:fs';
 
@@ -23,6 +23,9 @@ function main(): void {
   const top = Number(process.argv[process.argv.indexOf('--top') + 1]) || 40;
   const fi = process.argv.indexOf('--filter');
   const filter = fi > 0 ? process.argv[fi + 1] : undefined;
+  // --under NAME: only samples whose stack holds a function whose label contains NAME.
+  const ui = process.argv.indexOf('--under');
+  const under = ui > 0 ? process.argv[ui + 1] : undefined;
   const p = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -34,6 +37,11 @@ function main(): void {
   const incl = new Map<string, number>();
   let total = 0;
   for (const [id, us] of selfUs) {
+    if (under) {
+      let found = false;
+      for (let cur: number | undefined = id; cur !== undefined && !found; cur = parent.get(cur)) found = label(byId.get(cur)!).includes(under);
+      if (!found) continue;
+    }
     total += us;
     const n = byId.get(id)!;
     self.set(label(n), (self.get(label(n)) ?? 0) + us);
