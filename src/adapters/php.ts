@@ -8,7 +8,7 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import { DefinitionRequest, SymbolKind as Lsp, type DocumentSymbol, type Location, type LocationLink } from 'vscode-languageserver-protocol';
 import { URI } from 'vscode-uri';
-import { fromLspSymbolKind } from '../catalog/lsp-kind.js';
+import { fromLspSymbolKind } from '../schema/convert/lsp-kind.js';
 import type { Workspace } from '../gateway/types.js';
 import type {
   ClassDescriptor,

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { SymbolKind as Lsp, type DocumentSymbol } from 'vscode-languageserver-protocol';
-import { fromLspSymbolKind } from '../catalog/lsp-kind.js';
+import { fromLspSymbolKind } from '../schema/convert/lsp-kind.js';
 import type { Workspace } from '../gateway/types.js';
 import type {
   ClassDescriptor,

@@ -16,7 +16,7 @@ import type { Workspace } from '../gateway/types.js';
 import type { LspSession } from '../lsp/types.js';
 import type { SymbolKind } from '../schema/descriptors.js';
 import type { Logger } from '../util/logger.js';
-import { fromLspSymbolKind } from './lsp-kind.js';
+import { fromLspSymbolKind } from '../schema/convert/lsp-kind.js';
 
 export interface FileInterpretation {
   language: string;
