@@ -8,9 +8,8 @@ import { LspgateError } from '../errors/errors.js';
 import type { ClassDescriptor, FunctionDescriptor, OutlineSymbol, SymbolDescriptor } from '../schema/descriptors.js';
 import { FUNCTION_KINDS, TYPE_KINDS } from '../schema/convert/lsp-kind.js';
 import type { ServiceCall } from './call.js';
-import { fromCatalogSymbol, lookupOne } from './resolve.js';
+import { filterOf, fromCatalogSymbol, lookupOne } from './resolve.js';
 import { symbolIdFor } from './symbol-ids.js';
-import type { SymbolFilter } from '../catalog/types.js';
 import { walkSymbols } from './symbols.js';
 
 export interface NameInput {
@@ -21,15 +20,6 @@ export interface NameInput {
   class_name?: string | undefined;
 }
 
-function filterFrom(input: NameInput): SymbolFilter {
-  const f: SymbolFilter = {};
-  if (input.package) f.package = input.package;
-  if (input.namespace) f.namespace = input.namespace;
-  if (input.kind) f.kind = input.kind;
-  if (input.language) f.language = input.language;
-  if (input.class_name) f.class_name = input.class_name;
-  return f;
-}
 
 async function contextOf(call: ServiceCall, sym: CatalogSymbol): Promise<SymbolContext> {
   const t = await fromCatalogSymbol(call, sym);
@@ -54,7 +44,7 @@ async function named(
   if ((name === undefined) === (symbolId === undefined)) {
     throw new LspgateError('INVALID_INPUT', `give exactly one of ${field} and symbol_id`, { [field]: name, symbol_id: symbolId });
   }
-  if (name !== undefined) return lookupOne(call, name, filterFrom(input), (s) => kinds.includes(s.kind));
+  if (name !== undefined) return lookupOne(call, name, filterOf(input), (s) => kinds.includes(s.kind));
   const sym = await call.workspace.catalog.byId(symbolId!);
   if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol with id ${symbolId}`, { symbol_id: symbolId });
   if (!kinds.includes(sym.kind)) {
