@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
-import { LspgateError } from '../../src/errors/errors.js';
 import { createLogger } from '../../src/util/logger.js';
 import { faultEntry } from '../../fixtures/fault-server/entry.js';
 import { alive, groupMembers, waitFor } from '../../fixtures/fault-server/proc-utils.js';
+import { caught } from '../helpers/errors.js';
 
 const logger = createLogger('test', 'error');
 const tmp: string[] = [];
@@ -19,16 +19,6 @@ function tree(files: Record<string, string>): string {
   }
   return root;
 }
-async function caught(p: Promise<unknown>): Promise<LspgateError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof LspgateError) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
-}
-
 describe('broker routing and session lifecycle', () => {
   let broker: SessionBroker | undefined;
   afterEach(async () => {

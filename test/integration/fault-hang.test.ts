@@ -1,23 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentSymbolRequest, HoverRequest, type DocumentSymbol } from 'vscode-languageserver-protocol';
 import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
-import { LspgateError } from '../../src/errors/errors.js';
 import { createLogger } from '../../src/util/logger.js';
 import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
 import { alive, groupMembers, waitFor } from '../../fixtures/fault-server/proc-utils.js';
+import { caught } from '../helpers/errors.js';
 
 const logger = createLogger('test', 'error');
 type Stats = { cancels: (number | string)[]; requests: Record<string, number> };
-
-async function caught(p: Promise<unknown>): Promise<LspgateError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof LspgateError) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('a server that hangs', () => {
   let broker: SessionBroker | undefined;

@@ -1,24 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentSymbolRequest, type DocumentSymbol } from 'vscode-languageserver-protocol';
 import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
-import { LspgateError } from '../../src/errors/errors.js';
 import { createLogger } from '../../src/util/logger.js';
 import type { TraceEvent } from '../../src/lsp/types.js';
 import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
 import type { ServerEntryInput } from '../../src/config/schema.js';
+import { caught } from '../helpers/errors.js';
 
 const logger = createLogger('test', 'error');
 type Stats = { requests: Record<string, number>; replies: Record<string, { result?: unknown; error?: number }>; open: { uri: string; version: number; length: number }[] };
-
-async function caught(p: Promise<unknown>): Promise<LspgateError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof LspgateError) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('protocol behaviour against the fault server', () => {
   let broker: SessionBroker | undefined;
