@@ -13,6 +13,8 @@ import { countError, emptySamples, type SuiteResult } from './suite-types.js';
 import { KINDS, WORKLOADS, type Kind } from './workloads.js';
 
 export interface McpSuiteOptions {
+  /** Node flags for the spawned lspgate process (bench --node-flags), e.g. --max-semi-space-size=4. */
+  nodeFlags?: string[];
   root: string;
   queries: Query[];
   reps: number;
@@ -34,7 +36,7 @@ export async function runMcpSuite(o: McpSuiteOptions): Promise<SuiteResult> {
   const t0 = performance.now();
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(packageRoot, 'dist/src/cli/main.js'), 'mcp', '--root', o.root],
+    args: [...(o.nodeFlags ?? []), path.join(packageRoot, 'dist/src/cli/main.js'), 'mcp', '--root', o.root],
     env,
     stderr: 'ignore',
   });

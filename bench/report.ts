@@ -96,7 +96,7 @@ export function wholeTable(w: WorkspaceReport): string {
     [`whole workspace documentSymbol / catalog.build (${w.raw.catalogFiles ?? '?'} files, ms)`, fmt(w.raw.catalogMs), fmt(l?.catalogMs), ''],
     ...w.rawAlternatives.map((a) => [`  ${a.serverId} whole-workspace documentSymbol (ms)`, fmt(a.catalogMs), '', '']),
     ['catalog from the persisted snapshot, new gateway (ms)', '', fmt(l?.persistedCatalogMs), ''],
-    ['one changed file re-cataloged (ms)', '', fmt(l?.recatalogMs), ''],
+    ['one changed file re-cataloged (ms, median of 5)', '', fmt(l?.recatalogMs), ''],
     ['cache hit in the session wrapper p50/p95 (ms)', '', hit ? `${fmt(hit.p50, 4)}/${fmt(hit.p95, 4)}` : '-', ''],
     ['peak RSS lspgate process (MB)', '', '', fmt(w.mcp?.selfRssMb, 0)],
     ['peak RSS server tree (MB, sum of VmHWM)', fmt(w.raw.serverRssMb, 0), '', fmt(w.mcp?.serverRssMb, 0)],
@@ -185,7 +185,8 @@ export function renderReport(workspaces: WorkspaceReport[], targets: TargetResul
     parts.push(`## ${w.name} — ${w.files} files, ${w.queries} queries × ${w.reps} warm repetitions, server ${w.raw.serverId}`);
     parts.push(
       'Latency in ms as p50/p95/max. cold = first time each query (fresh server); warm = asked again with the server warm and the ' +
-        "answer not cached (lspgate: workspace-wide cached answers invalidated, file outlines kept; documentSymbol: cache cleared); " +
+        "answer not cached (lspgate: workspace-wide cached answers invalidated, file outlines kept; documentSymbol: cache cleared), " +
+        'each lspgate warm call paired with the raw call of the same query, the raw one first on every other query; ' +
         'hit = the same call again, answered from the operation cache (whole result, stamps re-checked) or else the response cache. raw = the server driven directly over JSON-RPC; ' +
         'warm ratio = lspgate warm p50 / raw warm p50; raw/hit = raw warm p50 / lspgate hit p50. typeDetails and functionDetails: ' +
         'raw = documentSymbol + hover (a lower bound; lspgate also hovers members and builds the descriptor).',

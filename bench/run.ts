@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- [--root DIR] [--lang ts|go|py|php] [--queries N] [--reps N] [--json out.json]
- *                   [--server ID] [--compare ID] [--gen-files N] [--no-gen] [--no-mcp] [--seed N]`
+ *                   [--server ID] [--compare ID] [--gen-files N] [--no-gen] [--no-mcp] [--seed N]
+ *                   [--node-flags "FLAGS"]`  (node flags of the spawned `lspgate mcp`, shown in the header)
  *
  * Without --root: the bundled fixture of the language and, for ts, a generated project of
  * --gen-files files (default 400, bench/gen-repo.ts). Every workspace is copied to a temp dir first
@@ -41,10 +42,11 @@ interface Args {
   gen: boolean;
   mcp: boolean;
   seed: number;
+  nodeFlags: string[];
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7 };
+  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7, nodeFlags: [] };
   for (let i = 0; i < argv.length; i++) {
     const v = () => {
       const x = argv[++i];
@@ -63,6 +65,7 @@ function parseArgs(argv: string[]): Args {
       case '--no-gen': a.gen = false; break;
       case '--no-mcp': a.mcp = false; break;
       case '--seed': a.seed = Number(v()); break;
+      case '--node-flags': a.nodeFlags = v().split(/\s+/).filter(Boolean); break;
       case '--help':
         process.stdout.write(fs.readFileSync(new URL(import.meta.url)).toString().split('*/')[0]!.replace(/^\/\*\*?/, '') + '\n');
         process.exit(0);
@@ -137,7 +140,7 @@ async function benchWorkspace(name: string, source: string, a: Args, log: (s: st
     let mcp;
     if (a.mcp && availableMcp.has('get_file_outline')) {
       log(`${name}: lspgate over MCP stdio`);
-      mcp = await runMcpSuite({ ...common, cacheDir: path.join(tmp, 'mcp'), available: availableMcp });
+      mcp = await runMcpSuite({ ...common, cacheDir: path.join(tmp, 'mcp'), available: availableMcp, nodeFlags: a.nodeFlags });
     }
     return { name, root: source, files: files.length, queries: queries.length, reps: a.reps, raw, rawAlternatives, lspgate, mcp };
   } finally {
@@ -170,7 +173,8 @@ async function main(): Promise<void> {
     for (const t of targets) t.cleanup?.();
   }
   const meta = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavg: os.loadavg(), args: a };
-  const header = `lspgate bench ${meta.date} — node ${meta.node}, ${meta.cpus} CPUs, load average ${meta.loadavg.map((x) => x.toFixed(1)).join(' ')}`;
+  const flags = a.nodeFlags.length ? `; lspgate mcp spawned with node ${a.nodeFlags.join(' ')}` : '';
+  const header = `lspgate bench ${meta.date} — node ${meta.node}, ${meta.cpus} CPUs, load average ${meta.loadavg.map((x) => x.toFixed(1)).join(' ')}${flags}`;
   process.stdout.write(renderReport(reports, allTargets, header));
   fs.mkdirSync(path.dirname(a.json), { recursive: true });
   fs.writeFileSync(a.json, JSON.stringify(toJson(reports, allTargets, meta), null, 2));
