@@ -55,6 +55,14 @@ export function startRepl(gateway: Gateway, opts: ReplOptions): ReplHandle {
   server.context.gateway = gateway;
   server.context.run = async (name: string, input: unknown) => (await gateway.run(name, input)).result;
 
+  // At EOF of piped input the readline closes while queued commands still run; prompting after
+  // that throws ERR_USE_AFTER_CLOSE on Node 24 (Node 20/22 ignore it).
+  let inputClosed = false;
+  server.once('exit', () => (inputClosed = true));
+  const prompt = () => {
+    if (!inputClosed) server.displayPrompt();
+  };
+
   const names = new SymbolNames(gateway);
   const commands: ReplCommand[] = [];
   commands.push(...operationCommands(gateway, state), ...builtinCommands(gateway, state, trace, () => commands));
@@ -66,7 +74,7 @@ export function startRepl(gateway: Gateway, opts: ReplOptions): ReplHandle {
           write(await cmd.run(args));
           trace.sync();
           names.refresh();
-        }).finally(() => server.displayPrompt());
+        }).finally(prompt);
       },
     });
   }
@@ -82,7 +90,7 @@ export function startRepl(gateway: Gateway, opts: ReplOptions): ReplHandle {
       if (found !== undefined || typeof key !== 'string') return found;
       return {
         action() {
-          void enqueue(async () => write(`unknown command .${key} (.help lists them)`)).finally(() => server.displayPrompt());
+          void enqueue(async () => write(`unknown command .${key} (.help lists them)`)).finally(prompt);
         },
       };
     },
