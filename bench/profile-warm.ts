@@ -24,9 +24,9 @@ import type { Operation } from '../src/operations/types.js';
 import { createLogger } from '../src/util/logger.js';
 import { generateRepo } from './gen-repo.js';
 import { buildQuerySet, listSourceFiles, type Query } from './query-set.js';
-import { loadShippedEntry } from './raw-client.js';
+import { loadShippedEntry, RawLspClient } from './raw-client.js';
 import { summarize } from './stats.js';
-import { WORKLOADS, type Kind } from './workloads.js';
+import { KINDS, WORKLOADS, type Kind } from './workloads.js';
 
 const KIND_OF: Record<string, Kind> = { find_definition: 'definition', find_references: 'references', find_callers: 'callers', get_file_outline: 'documentSymbol' };
 
@@ -105,6 +105,10 @@ async function main(): Promise<void> {
       }
     }
     for (const op of ops) for (const q of queries) await ask(op, q).catch(() => undefined);
+    // --all-cold: the bench's cold pass (every kind, descriptor operations included) first.
+    if (process.argv.includes('--all-cold')) {
+      for (const kind of KINDS) for (const q of queries.filter(WORKLOADS[kind].applies)) await gateway.run(WORKLOADS[kind].op, WORKLOADS[kind].input(q)).catch(() => undefined);
+    }
     memory('cold pass done');
     const session = gateway.context.broker.existing()[0]!;
     // --profile FILE: a CPU profile of the warm and repeated passes only (no start-up, no cold
@@ -119,6 +123,11 @@ async function main(): Promise<void> {
       await inspector.post('Profiler.start');
     };
     if (process.argv.includes('--profile')) await startProfile();
+    // --pair: a raw server on the same root answers the same query right before each warm call
+    // (what the bench does); its time is printed as "raw".
+    const raw = process.argv.includes('--pair') ? await RawLspClient.start(entry, root, path.join(cacheDir, 'raw')) : undefined;
+    if (raw) await raw.waitReady(() => WORKLOADS.documentSymbol.raw(raw, root, queries[0]!));
+    const rawMs: number[] = [];
     const sentCount = new Map<string, number>();
     session.onTrace((e) => {
       if (e.direction !== 'send') return;
@@ -134,6 +143,11 @@ async function main(): Promise<void> {
       for (let i = 0; i < iters; i++) {
         for (const q of queries) {
           for (const c of liveResponseCaches()) c.invalidateWorkspaceAnswers();
+          if (raw) {
+            const tr = performance.now();
+            await WORKLOADS[KIND_OF[op]!].raw(raw, root, q);
+            rawMs.push(performance.now() - tr);
+          }
           const before = new Map(spans);
           let t = performance.now();
           await ask(op, q).catch(() => undefined);
@@ -158,9 +172,11 @@ async function main(): Promise<void> {
       };
       if (warmSpans.size) process.stdout.write(`  per warm call (ms, mean): ${[...warmSpans].map(([k, v]) => `${k} ${(v / warm.length).toFixed(3)}`).join('; ')}\n`);
       process.stdout.write(`  sent to the server during ${op} passes: ${JSON.stringify(Object.fromEntries(sentCount))}\n`);
+      if (rawMs.length) process.stdout.write(`  raw (paired, before each warm call): ${s(rawMs.splice(0))}\n`);
       process.stdout.write(`${op}: warm ${s(warm)} | repeated ${s(hit)} | session request (${op === 'find_references' ? 'references' : 'definition'}) ${s(direct)}\n`);
     }
     memory('warm passes done');
+    await raw?.stop();
     if (process.argv.includes('--profile-repeat')) await startProfile();
     for (const op of ops) await repeatLoop(gateway, op, queries, iters * 10);
     for (const op of ops) await runnerStages(gateway, op, WORKLOADS[KIND_OF[op]!].input(queries[0]!));
