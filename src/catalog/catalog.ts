@@ -122,6 +122,9 @@ export class WorkspaceCatalog implements Catalog {
     try {
       if (!this.loaded) this.loadFromDisk();
       const limits = this.base.gateway.limits;
+      // `git rev-parse` is a process spawn (~50-100 ms under load): it runs while files are cataloged,
+      // not after them (it was a third of catalog.build on the 11-file fixture).
+      const head = readGitHead(this.root);
       const walk = await walkWorkspace(this.root, { maxFileBytes: limits.maxFileBytes, maxFiles: limits.maxFiles, followSymlinks: !!this.options.followSymlinks, signal: opts.signal }, this.filter);
       this.skipped = walk.skipped;
       this.limitsHit = walk.limitsHit;
@@ -138,7 +141,7 @@ export class WorkspaceCatalog implements Catalog {
           opts.onProgress?.(++done, total);
         }),
       );
-      this.gitHead = await readGitHead(this.root);
+      this.gitHead = await head;
       this.indexedAt = new Date().toISOString();
       if (this.baseline.size === 0) this.setBaseline();
       this.saveNow();
