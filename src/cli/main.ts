@@ -1,4 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
+// The young-generation cap is set here because V8 takes it only on the command line: the catalog
+// build's garbage peaked at 151 MB RSS on a 500-file workspace, 126 MB with it (bench/profile-warm).
 /**
  * The `lspgate` command: long-running modes (mcp, sidecar, repl), the tour, `servers`, and every
  * operation as a one-shot sub-command. Stdout carries only the protocol or the answer; everything
