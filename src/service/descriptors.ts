@@ -11,6 +11,7 @@ import type { ServiceCall } from './call.js';
 import { filterOf, fromCatalogSymbol, lookupOne } from './resolve.js';
 import { symbolIdFor } from './symbol-ids.js';
 import { walkSymbols } from './symbols.js';
+import { firstSentence } from '../catalog/doc-text.js';
 
 export interface NameInput {
   package?: string | undefined;
@@ -129,12 +130,4 @@ function outlineNode(d: SymbolDescriptor, symbol_id: string): OutlineSymbol {
     };
   }
   return node;
-}
-
-/** The first sentence (or line) of a doc comment, at most 200 characters. */
-function firstSentence(text: string): string {
-  const para = text.trim().split(/\n\s*\n/)[0]!.replace(/\s+/g, ' ');
-  const m = /^(.+?[.!?])(\s|$)/.exec(para);
-  const s = m ? m[1]! : para;
-  return s.length > 200 ? s.slice(0, 199) + '…' : s;
 }
