@@ -8,7 +8,8 @@ import { isLspgateError, toLspgateError } from '../errors/errors.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { CatalogSymbol } from '../catalog/types.js';
 
-const TYPE_KINDS = new Set(['class', 'struct', 'interface', 'trait']);
+// Types whose methods the tour shows (narrower than find_type_definition's TYPE_KINDS).
+const METHOD_OWNER_KINDS = new Set(['class', 'struct', 'interface', 'trait']);
 const FN_KINDS = new Set(['function', 'method']);
 
 export interface TourOptions {
@@ -70,7 +71,7 @@ export async function runTour(gateway: Gateway, opts: TourOptions): Promise<{ fa
 }
 
 function pickType(symbols: CatalogSymbol[]): CatalogSymbol | undefined {
-  const types = symbols.filter((s) => TYPE_KINDS.has(s.kind));
+  const types = symbols.filter((s) => METHOD_OWNER_KINDS.has(s.kind));
   const methodCount = (t: CatalogSymbol) => symbols.filter((s) => s.parent === t.symbol_id && FN_KINDS.has(s.kind)).length;
   return types.sort((a, b) => methodCount(b) - methodCount(a) || a.symbol_id.localeCompare(b.symbol_id))[0];
 }
@@ -81,7 +82,7 @@ function pickFunction(symbols: CatalogSymbol[]): CatalogSymbol | undefined {
   // A method of a class (not of an object literal), else a top-level function.
   const rank = (s: CatalogSymbol) => {
     const parent = s.parent ? byId.get(s.parent) : undefined;
-    if (parent && TYPE_KINDS.has(parent.kind)) return 0;
+    if (parent && METHOD_OWNER_KINDS.has(parent.kind)) return 0;
     return parent ? 2 : 1;
   };
   const named = symbols.filter((s) => FN_KINDS.has(s.kind) && /^[A-Za-z_$][\w$]{2,}$/.test(s.name) && !/(^|\/)(test|tests|__tests__)\//.test(s.file));
