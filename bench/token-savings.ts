@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { catalogOf } from '../src/catalog/catalog.js';
-import type { CatalogSymbol } from '../src/catalog/types.js';
+
+import type { CatalogSymbol } from '../src/core/catalog.js';
 import { Gateway } from '../src/gateway/gateway.js';
 import { generateRepo } from './gen-repo.js';
 
@@ -26,14 +26,14 @@ async function main(): Promise<void> {
   const gateway = await Gateway.create({ root, cacheDir });
   try {
     const ws = await gateway.openWorkspace(root);
-    const cat = catalogOf(ws);
+    const cat = ws.catalog;
     await cat.build();
-    const files = [...cat.index.files.keys()];
+    const files = [...cat.files().keys()];
     const allBytes = files.reduce((n, f) => n + sizeOf(f), 0);
     const answer = async (op: string, input: Record<string, unknown>) => Buffer.byteLength(JSON.stringify((await gateway.run(op, input)).result));
     const symbols = await cat.all();
     const fn = pick(symbols, ['function', 'method']);
-    const moduleFile = [...cat.index.files].sort(([, a], [, b]) => b.symbols.length - a.symbols.length)[0]![0];
+    const moduleFile = [...cat.files()].sort(([, a], [, b]) => b.symbols.length - a.symbols.length)[0]![0];
     const hasOutline = gateway.operations().some((o) => o.name === 'get_file_outline');
     const rows: [string, number, number][] = [
       [`Explore repo structure (${files.length} files)`, allBytes, await answer('get_repo_outline', {})],

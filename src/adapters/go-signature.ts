@@ -3,6 +3,7 @@
  * doc comment, then for types an "Embedded fields" block and a method-set block) and Go function
  * signatures (`func (r *Router) Handle(path string, h Handler) error`).
  */
+import { matchingBracket, splitTopLevel } from './brackets.js';
 import type { ParamDescriptor, ReturnDescriptor } from '../schema/descriptors.js';
 
 export interface GoHover {
@@ -45,44 +46,6 @@ export function firstParagraph(doc: string | undefined): string | undefined {
   if (!doc) return undefined;
   const p = doc.split(/\n\s*\n/)[0]!.replace(/\s*\n\s*/g, ' ').trim();
   return p || undefined;
-}
-
-/** Splits at top-level commas (not inside (), [], {}, or quotes; `<>` too unless `angles` is false). */
-export function splitTopLevel(s: string, sep = ',', angles = true): string[] {
-  const opens = angles ? '([{<' : '([{';
-  const closes = angles ? ')]}>' : ')]}';
-  const out: string[] = [];
-  let depth = 0;
-  let quote: string | undefined;
-  let cur = '';
-  for (const ch of s) {
-    if (quote) {
-      cur += ch;
-      if (ch === quote) quote = undefined;
-      continue;
-    }
-    if (ch === '"' || ch === '`' || ch === "'") quote = ch;
-    else if (opens.includes(ch)) depth++;
-    else if (closes.includes(ch)) depth--;
-    if (ch === sep && depth === 0) {
-      out.push(cur.trim());
-      cur = '';
-    } else cur += ch;
-  }
-  if (cur.trim()) out.push(cur.trim());
-  return out;
-}
-
-/** Index of the bracket closing the one at `open` (same kind), or -1. */
-export function matchingBracket(s: string, open: number): number {
-  const o = s[open]!;
-  const c = o === '(' ? ')' : o === '[' ? ']' : o === '{' ? '}' : '>';
-  let depth = 0;
-  for (let i = open; i < s.length; i++) {
-    if (s[i] === o) depth++;
-    else if (s[i] === c && --depth === 0) return i;
-  }
-  return -1;
 }
 
 /** `name Type` at top level → [name, Type]; a lone `Type` → [undefined, Type]. */

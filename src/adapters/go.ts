@@ -9,7 +9,6 @@
 import path from 'node:path';
 import { SymbolKind as Lsp, type DocumentSymbol } from 'vscode-languageserver-protocol';
 import { fromLspSymbolKind } from '../schema/convert/lsp-kind.js';
-import type { Workspace } from '../gateway/types.js';
 import type {
   ClassDescriptor,
   FieldDescriptor,
@@ -17,11 +16,11 @@ import type {
   RelationDescriptor,
   SymbolDescriptor,
   SymbolKind,
-  SymbolLocation,
 } from '../schema/descriptors.js';
 import { toRelative } from '../util/paths.js';
 import { fileImports, goDocAbove, importPathOf, packageClause, packageDirFiles, trailingComment } from './go-package.js';
 import { firstParagraph, parseGoFuncSignature, parseGoHover, parseGoStructLine, type GoFuncSignature } from './go-signature.js';
+import { symbolLocation } from './generic.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from './types.js';
 
 /** gopls names methods `(*Router).ServeHTTP` / `(Router).Len` / `(*Stack[T]).Push`. */
@@ -38,10 +37,6 @@ function plainName(s: DocumentSymbol): string {
 
 function isExportedName(name: string): boolean {
   return /^\p{Lu}/u.test(name);
-}
-
-function location(file: FileContext, s: DocumentSymbol): SymbolLocation {
-  return { file_path: file.relPath, uri: file.uri, start_line: s.range.start.line + 1, end_line: s.range.end.line + 1 };
 }
 
 /** The declaration's own source line, without the opening brace: `func (r *Router) Handle(...) error`. */
@@ -110,7 +105,7 @@ function funcDescriptor(
     ...(receiver ? { receiver } : {}),
     signature,
     ...(doc ? { description: doc } : {}),
-    location: location(file, s),
+    location: symbolLocation(file, s.range),
     visibility: isExportedName(name) ? 'public' : 'private',
   };
   if (sig?.parameters.length) d.parameters = sig.parameters;
@@ -159,7 +154,7 @@ function fieldsOf(file: FileContext, s: DocumentSymbol): FieldDescriptor[] {
       visibility: isExportedName(c.name) ? 'public' : 'private',
       ...(parsed?.tag ? { tag: parsed.tag } : {}),
       ...(parsed?.embedded ? { embedded: true } : {}),
-      location: location(file, c),
+      location: symbolLocation(file, c.range),
     };
     if (!f.type) delete f.type;
     out.push(f);
@@ -251,7 +246,7 @@ async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
     full_name: `${ip ?? pkg ?? ''}${ip || pkg ? '.' : ''}${name}`,
     signature: header,
     ...(doc ? { description: doc } : {}),
-    location: location(file, symbol),
+    location: symbolLocation(file, symbol.range),
   };
   const relations: RelationDescriptor[] = [];
   if (symbol.kind === Lsp.Interface) {
@@ -291,7 +286,7 @@ function symbolDescriptor(ctx: SymbolContext): SymbolDescriptor {
     ...(pkg ? { package: pkg } : {}),
     signature: sourceSignature(file, symbol),
     ...(doc ? { description: doc } : {}),
-    location: location(file, symbol),
+    location: symbolLocation(file, symbol.range),
   };
   if (split) d.metadata = { receiver: `${split.pointer ? '*' : ''}${split.receiverType}` };
   return d;
@@ -310,7 +305,7 @@ function isExported(ctx: SymbolContext): boolean {
  * workspace (`router`, `./fixtures/go-app/router`), or by the directory below its module root.
  * Undefined when nothing matches that way (the service then matches the package clause name).
  */
-async function packageFiles(workspace: Workspace, name: string, candidates: string[]): Promise<string[] | undefined> {
+async function packageFiles(root: string, name: string, candidates: string[]): Promise<string[] | undefined> {
   const wanted = name.trim().replace(/^\.\//, '').replace(/\/+$/, '');
   const byDir = new Map<string, string[]>();
   for (const abs of candidates) {
@@ -320,7 +315,7 @@ async function packageFiles(workspace: Workspace, name: string, candidates: stri
   }
   const out: string[] = [];
   for (const [dir, files] of byDir) {
-    const rel = toRelative(workspace.root, dir);
+    const rel = toRelative(root, dir);
     const ip = importPathOf(dir);
     if (wanted === ip || wanted === rel || (rel !== '' && ip?.endsWith(`/${wanted}`) && wanted.includes('/'))) out.push(...files);
   }

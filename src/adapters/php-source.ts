@@ -4,7 +4,7 @@
  * attributes, and property initialisers.
  */
 import type { ParamDescriptor } from '../schema/descriptors.js';
-import { matchingBracket, splitTopLevel } from './go-signature.js';
+import { matchingBracket, splitTopLevel } from './brackets.js';
 
 export function phpNamespace(lines: string[]): string | undefined {
   for (const line of lines) {

@@ -7,9 +7,8 @@
  */
 import { openSync, readSync, closeSync } from 'node:fs';
 import { DefinitionRequest, SymbolKind as Lsp, type DocumentSymbol, type Location, type LocationLink } from 'vscode-languageserver-protocol';
-import { URI } from 'vscode-uri';
+import { pathOfUri } from '../util/uri.js';
 import { fromLspSymbolKind } from '../schema/convert/lsp-kind.js';
-import type { Workspace } from '../gateway/types.js';
 import type {
   ClassDescriptor,
   FieldDescriptor,
@@ -18,7 +17,6 @@ import type {
   RelationDescriptor,
   SymbolDescriptor,
   SymbolKind,
-  SymbolLocation,
 } from '../schema/descriptors.js';
 import { eloquentInfo, MODEL_ROOTS, type EloquentInfo, type ModelMethod } from './php-eloquent.js';
 import {
@@ -35,14 +33,11 @@ import {
   resolvePhpClass,
   stripPhpComments,
 } from './php-source.js';
+import { symbolLocation } from './generic.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from './types.js';
 
 const TYPE_KINDS: number[] = [Lsp.Class, Lsp.Interface, Lsp.Enum, Lsp.Module, Lsp.Struct];
 const MAX_MODEL_DEPTH = 8;
-
-function location(file: FileContext, s: DocumentSymbol): SymbolLocation {
-  return { file_path: file.relPath, uri: file.uri, start_line: s.range.start.line + 1, end_line: s.range.end.line + 1 };
-}
 
 function bareName(s: DocumentSymbol): string {
   return s.name.replace(/^\$/, '');
@@ -128,7 +123,8 @@ async function checkModel(file: FileContext, cls: DocumentSymbol, depth: number)
   });
   const target = firstLocation(def);
   if (!target) return false;
-  const targetFile = URI.parse(target.uri).fsPath;
+  const targetFile = pathOfUri(target.uri);
+  if (targetFile === undefined) return false;
   // Outside the workspace (vendor elsewhere): the definition is not readable, so the chain stops.
   let other: FileContext;
   try {
@@ -210,7 +206,7 @@ async function functionDescriptor(ctx: SymbolContext): Promise<FunctionDescripto
     ...(cls ? { receiver: cls.name } : {}),
     signature: header?.text ?? declLine(file, symbol).replace(/\s*\{\s*$/, ''),
     ...(doc.summary ? { description: doc.summary } : {}),
-    location: location(file, symbol),
+    location: symbolLocation(file, symbol.range),
     ...(params.length ? { parameters: params } : {}),
     ...(retType ? { returns: [{ type: retType, ...(doc.returns?.description ? { description: doc.returns.description } : {}) }] } : {}),
     visibility: mods.find((m) => m === 'public' || m === 'protected' || m === 'private') ?? 'public',
@@ -258,7 +254,7 @@ function fieldOf(file: FileContext, s: DocumentSymbol): FieldDescriptor {
     ...(mods.includes('static') || isConst ? { is_static: true } : {}),
     ...(mods.includes('readonly') || isConst ? { is_readonly: true } : {}),
     ...(def ? { default: def.length > 200 ? `${def.slice(0, 197)}...` : def } : {}),
-    location: location(file, s),
+    location: symbolLocation(file, s.range),
     ...(tags.length ? { tags } : {}),
   };
 }
@@ -369,7 +365,7 @@ async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
     full_name: fullName(file, symbol.name),
     signature: headerLine,
     ...(doc.summary ? { description: doc.summary } : {}),
-    location: location(file, symbol),
+    location: symbolLocation(file, symbol.range),
     ...(fields.length ? { fields } : {}),
     ...(methods.length ? { methods } : {}),
     ...(relations.length ? { relations } : {}),
@@ -399,7 +395,7 @@ function symbolDescriptor(ctx: SymbolContext): SymbolDescriptor {
     ...(namespace ? { namespace } : {}),
     signature: line,
     ...(doc.summary ? { description: doc.summary } : {}),
-    location: location(file, symbol),
+    location: symbolLocation(file, symbol.range),
     ...(mods.length ? { tags: mods } : {}),
   };
 }
@@ -422,7 +418,7 @@ function namespaceOfFile(abs: string): string | undefined {
 }
 
 /** Files whose `namespace` clause is the one named (`App\Models`, `App/Models`, `\App\Models`). */
-async function packageFiles(_workspace: Workspace, name: string, candidates: string[]): Promise<string[] | undefined> {
+async function packageFiles(_root: string, name: string, candidates: string[]): Promise<string[] | undefined> {
   const wanted = name.trim().replace(/[/.]/g, '\\').replace(/^\\+|\\+$/g, '');
   const out = candidates.filter((abs) => /\.(php|phtml)$/.test(abs) && namespaceOfFile(abs) === wanted);
   return out.length ? out.sort() : undefined;

@@ -4,7 +4,7 @@
  * source (Google, NumPy and Sphinx parameter sections), decorators, visibility by naming.
  */
 import type { ParamDescriptor } from '../schema/descriptors.js';
-import { matchingBracket, splitTopLevel } from './go-signature.js';
+import { matchingBracket, splitTopLevel } from './brackets.js';
 
 export interface PyHover {
   /** `method` | `function` | `property` | `variable` | `class` | `parameter` | `constant` ... */
@@ -142,16 +142,21 @@ export function headerAt(lines: string[], line: number): [string, number] {
   return [text, line];
 }
 
-/** The docstring of the body starting after `headerEnd` (0-based), raw, dedented. */
+/**
+ * The docstring of the body starting after `headerEnd` (0-based): the first statement when it is a
+ * string literal (any prefix, triple or single quotes), raw, dedented. The one Python docstring
+ * reader: the catalog's summaries and the descriptors' docs both come from here.
+ */
 export function docstringAfter(lines: string[], headerEnd: number, bodyEnd: number): string | undefined {
   let l = headerEnd + 1;
   while (l <= bodyEnd && (lines[l] ?? '').trim() === '') l++;
   const first = (lines[l] ?? '').trim();
-  const m = /^[rRuU]?("""|''')/.exec(first);
+  const m = /^[rRuUbB]{0,2}("""|'''|"|')/.exec(first);
   if (!m) return undefined;
   const q = m[1]!;
   const rest = first.slice(m[0].length);
   if (rest.includes(q)) return rest.slice(0, rest.indexOf(q)).trim() || undefined;
+  if (q.length === 1) return undefined;
   const body: string[] = [rest];
   for (let k = l + 1; k <= bodyEnd + 1 && k < lines.length; k++) {
     const t = lines[k] ?? '';
@@ -163,6 +168,11 @@ export function docstringAfter(lines: string[], headerEnd: number, bodyEnd: numb
     body.push(t);
   }
   return dedent(body).trim() || undefined;
+}
+
+/** The docstring of the `def` / `class` whose name is on `selectionLine` and whose body ends at `endLine`. */
+export function pythonDocstringOf(lines: string[], selectionLine: number, endLine: number): string | undefined {
+  return docstringAfter(lines, headerAt(lines, selectionLine)[1], endLine);
 }
 
 function dedent(lines: string[]): string {

@@ -8,7 +8,6 @@
 import path from 'node:path';
 import { SymbolKind as Lsp, type DocumentSymbol } from 'vscode-languageserver-protocol';
 import { fromLspSymbolKind } from '../schema/convert/lsp-kind.js';
-import type { Workspace } from '../gateway/types.js';
 import type {
   ClassDescriptor,
   FieldDescriptor,
@@ -18,9 +17,8 @@ import type {
   ReturnDescriptor,
   SymbolDescriptor,
   SymbolKind,
-  SymbolLocation,
 } from '../schema/descriptors.js';
-import { matchingBracket } from './go-signature.js';
+import { matchingBracket } from './brackets.js';
 import { modulePath } from './python-module.js';
 import {
   bareParamName,
@@ -36,14 +34,11 @@ import {
   parsePyHover,
   pyVisibility,
 } from './python-signature.js';
+import { symbolLocation } from './generic.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from './types.js';
 
 const FUNCTION_KINDS: number[] = [Lsp.Method, Lsp.Function, Lsp.Constructor];
 const PROPERTY_DECORATOR = /^(property|functools\.cached_property|cached_property|\w+\.(setter|getter|deleter))$/;
-
-function location(file: FileContext, s: DocumentSymbol): SymbolLocation {
-  return { file_path: file.relPath, uri: file.uri, start_line: s.range.start.line + 1, end_line: s.range.end.line + 1 };
-}
 
 function parentOf(ctx: SymbolContext): DocumentSymbol | undefined {
   return ctx.parents[ctx.parents.length - 1];
@@ -73,7 +68,7 @@ function kindOf(ctx: SymbolContext): SymbolKind {
 }
 
 function moduleOf(file: FileContext): string {
-  return modulePath(file.absPath, file.workspace.root);
+  return modulePath(file.absPath, file.root);
 }
 
 function qualifiedName(ctx: SymbolContext): string {
@@ -142,7 +137,7 @@ async function functionDescriptor(ctx: SymbolContext): Promise<FunctionDescripto
     ...(method ? { receiver: parentOf(ctx)!.name } : {}),
     signature: header,
     ...(description ? { description } : {}),
-    location: location(file, symbol),
+    location: symbolLocation(file, symbol.range),
     ...(params.length ? { parameters: params } : {}),
     ...(returns.length ? { returns } : {}),
     visibility,
@@ -203,7 +198,7 @@ async function fieldDescriptor(file: FileContext, s: DocumentSymbol, dataclass =
     visibility,
     ...(classVar ? { is_static: true } : {}),
     ...(a?.default !== undefined && !a.self ? { default: a.default } : {}),
-    location: location(file, s),
+    location: symbolLocation(file, s.range),
     tags,
   };
 }
@@ -215,7 +210,7 @@ async function propertyField(ctx: SymbolContext, fn: FunctionDescriptor, hasSett
     ...(fn.description ? { description: fn.description } : {}),
     visibility: fn.visibility ?? 'public',
     ...(hasSetter ? {} : { is_readonly: true }),
-    location: location(ctx.file, ctx.symbol),
+    location: symbolLocation(ctx.file, ctx.symbol.range),
     tags: ['property'],
   };
 }
@@ -294,7 +289,7 @@ async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
     full_name: qualifiedName(ctx),
     signature: header,
     ...(description ? { description } : {}),
-    location: location(file, symbol),
+    location: symbolLocation(file, symbol.range),
     ...(fields.length ? { fields } : {}),
     ...(methods.length ? { methods } : {}),
     ...(relations.length ? { relations } : {}),
@@ -319,7 +314,7 @@ function symbolDescriptor(ctx: SymbolContext): SymbolDescriptor {
     package: moduleOf(file),
     signature,
     ...(description ? { description } : {}),
-    location: location(file, symbol),
+    location: symbolLocation(file, symbol.range),
     ...(tags.length ? { tags } : {}),
   };
 }
@@ -335,13 +330,13 @@ function isExported(ctx: SymbolContext): boolean {
  * `app.models` (or `app/models`, `app/models.py`): the module itself, or a package's `__init__`
  * plus its direct submodules. Undefined when no file has that module path.
  */
-async function packageFiles(workspace: Workspace, name: string, candidates: string[]): Promise<string[] | undefined> {
+async function packageFiles(root: string, name: string, candidates: string[]): Promise<string[] | undefined> {
   const wanted = name.trim().replace(/\.pyi?$/, '').replace(/\/__init__$/, '').replace(/[/\\]/g, '.').replace(/^\.+|\.+$/g, '');
   const out: string[] = [];
   for (const abs of candidates) {
     if (!/\.pyi?$/.test(abs)) continue;
-    const mod = modulePath(abs, workspace.root);
-    const relDotted = path.relative(workspace.root, abs).replace(/\.pyi?$/, '').replace(/[/\\]__init__$/, '').split(path.sep).join('.');
+    const mod = modulePath(abs, root);
+    const relDotted = path.relative(root, abs).replace(/\.pyi?$/, '').replace(/[/\\]__init__$/, '').split(path.sep).join('.');
     if (mod === wanted || relDotted === wanted) out.push(abs);
     else if (mod.startsWith(`${wanted}.`) && !mod.slice(wanted.length + 1).includes('.')) out.push(abs);
   }

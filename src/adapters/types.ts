@@ -4,8 +4,7 @@
  * only interprets. One adapter per servers.json `adapter` name; `generic` serves any other server.
  */
 import type { DocumentSymbol, Position } from 'vscode-languageserver-protocol';
-import type { Workspace } from '../gateway/types.js';
-import type { LspSession } from '../lsp/types.js';
+import type { LspSession, PositionEncoding } from '../lsp/types.js';
 import type { ClassDescriptor, FunctionDescriptor, SymbolDescriptor, SymbolKind } from '../schema/descriptors.js';
 
 export interface FileContext {
@@ -23,7 +22,8 @@ export interface FileContext {
   /** The file's documentSymbol answer, hierarchical (SymbolInformation[] answers are nested by range first). */
   symbols: DocumentSymbol[];
   session: LspSession;
-  workspace: Workspace;
+  /** The workspace root (real absolute path). */
+  root: string;
   /** Hover contents as plain markdown text at a position (cached per file version); undefined when none. */
   hover(pos: Position): Promise<string | undefined>;
   /** Another file's context (same workspace), e.g. Go methods declared in sibling files. */
@@ -48,6 +48,11 @@ export interface LanguageAdapter {
   language(languageId: string): string;
   /** Package / namespace of a file: Go package clause, Python dotted module, PHP namespace, TS module path. */
   packageOf(file: FileContext): PackageInfo;
+  /**
+   * The symbols of a normalised documentSymbol tree that declare something (default: all of them).
+   * TypeScript 7's server also lists import bindings and export-clause specifiers.
+   */
+  declarations?(symbols: DocumentSymbol[], text: string, encoding: PositionEncoding): DocumentSymbol[];
   /** Exhaustive mapping of the server's SymbolKind (with language knowledge: Go struct vs type). */
   symbolKind(ctx: SymbolContext): SymbolKind;
   /** Cheap summary, no round trip beyond the documentSymbol already made. */
@@ -62,7 +67,7 @@ export interface LanguageAdapter {
    * Files (absolute) that make up the package/namespace the caller named, searched in the
    * workspace; undefined when the adapter cannot tell (the service then matches packageOf).
    */
-  packageFiles?(workspace: Workspace, name: string, candidates: string[]): Promise<string[] | undefined>;
+  packageFiles?(root: string, name: string, candidates: string[]): Promise<string[] | undefined>;
   /**
    * How find_references tells writes from reads: 'highlight' (documentHighlight kinds, the default
    * when the server has documentHighlightProvider) or 'lexical' (assignment operators on the line)

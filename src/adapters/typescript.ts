@@ -5,13 +5,14 @@
  * full names follow tsserver's fully-qualified form with a relative module: `"src/models/user".User`.
  */
 import { DefinitionRequest, SymbolKind as Lsp, type DocumentSymbol, type Position } from 'vscode-languageserver-protocol';
-import { fileURLToPath } from 'node:url';
 import type { ClassDescriptor, FieldDescriptor, FunctionDescriptor, RelationDescriptor, SymbolDescriptor, SymbolKind } from '../schema/descriptors.js';
 import { fromLspSymbolKind } from '../schema/convert/lsp-kind.js';
 import { parseTsHeritage, stripTypeArguments, tsDeclarationHeader } from '../schema/convert/ts-declaration.js';
 import { collapseWhitespace, stripComments } from '../schema/convert/ts-syntax.js';
 import { toLspPosition } from '../lsp/positions.js';
 import { isInside, toRelative } from '../util/paths.js';
+import { pathOfUri } from '../util/uri.js';
+import { withoutImportBindings } from './typescript-imports.js';
 import { tsKindAsTsserver } from './typescript-kinds.js';
 import { childContexts, genericAdapter, qualifiedName, rangeText, symbolLocation } from './generic.js';
 import {
@@ -136,11 +137,11 @@ async function resolveFullName(file: FileContext, pos: Position): Promise<string
   if (!first) return undefined;
   const uri = 'targetUri' in first ? first.targetUri : first.uri;
   const range = 'targetUri' in first ? first.targetSelectionRange : first.range;
-  const abs = fileURLToPath(uri);
-  if (!isInside(file.workspace.root, abs)) return undefined;
+  const abs = pathOfUri(uri);
+  if (abs === undefined || !isInside(file.root, abs)) return undefined;
   const target = abs === file.absPath ? file : await file.loadFile(abs);
   const path = findPath(target.symbols, range.start, []);
-  if (!path) return `"${tsModulePath(toRelative(file.workspace.root, abs))}"`;
+  if (!path) return `"${tsModulePath(toRelative(file.root, abs))}"`;
   return fullNameOf(target, path.map((s) => s.name).join('.'));
 }
 
@@ -171,6 +172,7 @@ export const typescriptAdapter: LanguageAdapter = {
     return { package: tsModulePath(file.relPath) };
   },
   symbolKind: tsSymbolKind,
+  declarations: withoutImportBindings,
   isExported: isTsExported,
   symbolDescriptor(ctx): SymbolDescriptor {
     const kind = tsSymbolKind(ctx);

@@ -37,7 +37,6 @@ function key(serverId: string, root: string): string {
 
 export class SessionBroker implements Broker {
   private readonly sessions = new Map<string, Session>();
-  private readonly starts = new Map<string, Promise<LspSession>>();
   private readonly logger: Logger;
   private readonly createdListeners = new Set<(session: LspSession) => void>();
   private readonly limits: Limits;
@@ -83,8 +82,6 @@ export class SessionBroker implements Broker {
     }
     if (!entry.enabled) return Promise.reject(new LspgateError('UNSUPPORTED_LANGUAGE', `server ${serverId} is disabled in servers.json`, { server: serverId }));
     const k = key(serverId, root);
-    const inFlight = this.starts.get(k);
-    if (inFlight) return inFlight;
     let s = this.sessions.get(k);
     if (s && (s.state === 'stopped' || s.state === 'stopping')) {
       this.sessions.delete(k);
@@ -104,13 +101,9 @@ export class SessionBroker implements Broker {
     }
     const session = s;
     if (session.state === 'ready' || session.state === 'indexing') return Promise.resolve(session);
-    const p = session.start().then(() => session as LspSession);
-    this.starts.set(k, p);
-    const clear = () => {
-      if (this.starts.get(k) === p) this.starts.delete(k);
-    };
-    p.then(clear, clear);
-    return p;
+    // The session is found or created synchronously above, so concurrent callers hold the same
+    // object, and Session.start() shares one start among them: one process per (server, root).
+    return session.start().then(() => session);
   }
 
   existing(): LspSession[] {

@@ -34,6 +34,11 @@ export interface Broker {
    * `initialize`). Returns the unsubscribe function.
    */
   onSessionCreated?(listener: (session: LspSession) => void): () => void;
+  /**
+   * True when every session handed out stamps its answers (a response cache in front of the
+   * servers): the operation cache can prove an answer fresh only then.
+   */
+  readonly stampsAnswers?: boolean;
   /** Stops every session; idempotent. */
   stop(): Promise<void>;
 }

@@ -10,6 +10,7 @@ import { CachedSession, type CachedSessionOptions } from './cached-session.js';
 import type { ResponseCache } from './response-cache.js';
 
 export class CachedBroker implements Broker {
+  readonly stampsAnswers = true;
   private readonly wrappers = new WeakMap<LspSession, CachedSession>();
 
   constructor(

@@ -5,7 +5,6 @@
  * sees every change.
  */
 import { statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import type {
   AnyRequestType,
@@ -18,7 +17,8 @@ import type {
   TraceEvent,
 } from '../lsp/types.js';
 import type { ServerEntry } from '../config/schema.js';
-import { noteFileAccess, noteSessionUse, type StampedSession } from './operation-cache.js';
+import { noteFileAccess, noteSessionUse, type StampedSession } from '../util/dependency-scope.js';
+import { pathOfUri } from '../util/uri.js';
 import { responseCacheEnabled, type ResponseCache } from './response-cache.js';
 
 /** Answers that depend only on the text of the requested document. */
@@ -116,16 +116,9 @@ export class CachedSession implements LspSession, StampedSession {
   }
 
   request<P, R>(type: AnyRequestType<P, R>, params: P, opts?: RequestOptions): Promise<R> {
-    return this.ask(type, params, opts, this.store);
-  }
-
-  /**
-   * Like request (a stored answer is used, identical requests are coalesced), but this answer is
-   * not stored: for answers unlikely to be asked again, such as the catalog's documentSymbol of
-   * files it opens only to catalog them (500 of them were 5.4 MB of a 500-file workspace's cache).
-   */
-  requestTransient<P, R>(type: AnyRequestType<P, R>, params: P, opts?: RequestOptions): Promise<R> {
-    return this.ask(type, params, opts, false);
+    // A transient answer (500 documentSymbols of files opened only to catalog them were 5.4 MB of a
+    // 500-file workspace's cache) is coalesced with identical requests but not stored.
+    return this.ask(type, params, opts, this.store && !opts?.transient);
   }
 
   private ask<P, R>(type: AnyRequestType<P, R>, params: P, opts: RequestOptions | undefined, store: boolean): Promise<R> {
@@ -239,7 +232,8 @@ export class CachedSession implements LspSession, StampedSession {
     const uri = (params as { textDocument?: { uri?: unknown } } | null)?.textDocument?.uri;
     let docHash = '';
     if (typeof uri === 'string') {
-      const doc = uri.startsWith('file:') ? this.inner.getDocument(fileURLToPath(uri)) : undefined;
+      const abs = pathOfUri(uri);
+      const doc = abs === undefined ? undefined : this.inner.getDocument(abs);
       if (!doc) return undefined;
       docHash = doc.hash;
     } else if (local) {

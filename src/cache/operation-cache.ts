@@ -4,18 +4,18 @@
  *   - every session it used: the same session object, the same generation (a restarted server is
  *     a new server), still ready, and the response cache's stamp of its scope unchanged (any file
  *     change synced or notified to that server, any invalidation or clear, moves the stamp);
- *   - the catalog change counter (any file re-cataloged or removed in any catalog);
+ *   - the version of the workspace's catalog (any file of it re-cataloged or removed);
  *   - (mtime, size, inode) of every file the operation touched, taken when it first touched it,
  *     so that an edit on disk that no watcher reported yet still makes the entry unusable.
  * A hit re-checks all three: a few comparisons and one stat per file.
  *
- * Which files and sessions an operation touched is recorded while it runs: CachedSession and the
- * catalog note each access to every recorder active at that moment. Operations that run
- * concurrently therefore see each other's files too; recording too much only costs a stat on a
- * hit, recording too little would serve stale answers, so the over-approximation is deliberate.
+ * Which files and sessions an operation touched is recorded while it runs: the runner runs the
+ * handler inside util/dependency-scope's recordDependencies, and CachedSession and the catalog note
+ * each access there.
  */
 import { statSync } from 'node:fs';
 import { LRUCache } from 'lru-cache';
+import type { DependencySink, StampedSession } from '../util/dependency-scope.js';
 
 /** What a file looked like when an operation first touched it; ino -1 = it did not exist. */
 export interface FileStamp {
@@ -24,12 +24,9 @@ export interface FileStamp {
   ino: number;
 }
 
-/** The part of a session the stamps need (CachedSession implements it). */
-export interface StampedSession {
-  readonly generation: number;
-  readonly state: string;
-  /** The response cache's stamp of this session's scope right now. */
-  cacheStamp(): string;
+/** The catalog whose version an answer depends on (a workspace's). */
+export interface VersionedCatalog {
+  readonly version: number;
 }
 
 interface SessionStamp {
@@ -53,11 +50,15 @@ function statStamp(absPath: string): FileStamp {
 }
 
 /** The sessions and files one operation call used, with their stamps at first use. */
-export class DependencyRecorder {
+export class DependencyRecorder implements DependencySink {
   readonly files = new Map<string, FileStamp>();
   readonly sessions = new Map<StampedSession, SessionStamp>();
-  /** The catalog change counter when the call began. */
-  readonly catalogVersion = catalogChangeCount();
+  /** The catalog's version when the call began. */
+  readonly catalogVersion: number;
+
+  constructor(readonly catalog: VersionedCatalog) {
+    this.catalogVersion = catalog.version;
+  }
 
   noteFile(absPath: string, st?: { mtimeMs: number; size: number; ino: number }): void {
     if (this.files.has(absPath)) return;
@@ -80,38 +81,6 @@ function sessionFresh(s: SessionStamp): boolean {
   return s.session.state === 'ready' && s.session.generation === s.generation && s.session.cacheStamp() === s.stamp;
 }
 
-const active = new Set<DependencyRecorder>();
-
-/** Starts recording for one call; the returned function stops it. */
-export function startRecording(recorder: DependencyRecorder): () => void {
-  active.add(recorder);
-  return () => active.delete(recorder);
-}
-
-/** A file is being read for an answer (synced to a server, cataloged, read for lines). */
-export function noteFileAccess(absPath: string, st?: { mtimeMs: number; size: number; ino: number }): void {
-  if (active.size === 0) return;
-  for (const r of active) r.noteFile(absPath, st);
-}
-
-/** A session is being asked or given a document for an answer. */
-export function noteSessionUse(session: StampedSession): void {
-  if (active.size === 0) return;
-  for (const r of active) r.noteSession(session);
-}
-
-let catalogChanges = 0;
-
-/** Every catalog calls this when a file's symbols are set or removed (symbol-index.ts). */
-export function bumpCatalogChanges(): number {
-  return ++catalogChanges;
-}
-
-/** Monotonic: how many catalog changes this process has seen. */
-export function catalogChangeCount(): number {
-  return catalogChanges;
-}
-
 export interface CachedResult {
   /** The validated result without `_meta`, as JSON (a fresh copy per hit; callers may mutate). */
   bodyJson: string;
@@ -124,6 +93,7 @@ export interface CachedResult {
 
 interface Entry extends CachedResult {
   sessions: SessionStamp[];
+  catalog: VersionedCatalog;
   catalogVersion: number;
   files: [string, FileStamp][];
 }
@@ -172,10 +142,11 @@ export class OperationCache {
    * the answer may predate that change.
    */
   set(key: string, result: CachedResult, recorder: DependencyRecorder): void {
-    if (!recorder.sessionsUnchanged() || recorder.catalogVersion !== catalogChanges) return;
+    if (!recorder.sessionsUnchanged() || recorder.catalogVersion !== recorder.catalog.version) return;
     this.lru.set(key, {
       ...result,
       sessions: [...recorder.sessions.values()],
+      catalog: recorder.catalog,
       catalogVersion: recorder.catalogVersion,
       files: [...recorder.files],
     });
@@ -192,7 +163,7 @@ export class OperationCache {
 }
 
 function fresh(e: Entry): boolean {
-  if (e.catalogVersion !== catalogChanges) return false;
+  if (e.catalogVersion !== e.catalog.version) return false;
   for (const s of e.sessions) if (!sessionFresh(s)) return false;
   for (const [file, was] of e.files) {
     const now = statStamp(file);

@@ -4,7 +4,7 @@
  * Separators `.`, `::`, `\` and `/` are equivalent, so `Router.ServeHTTP`,
  * `App\Models\User::posts` and `flask.app.Flask.route` all resolve.
  */
-import type { CatalogSymbol } from './types.js';
+import type { CatalogSymbol } from '../core/catalog.js';
 
 export function splitQualified(s: string): string[] {
   return s

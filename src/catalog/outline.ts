@@ -2,7 +2,7 @@
  * Repository structure from the catalog: get_repo_outline (directories, languages, symbol kinds)
  * and get_file_tree (nested tree with language and symbol count per file).
  */
-import type { FileEntry } from './store.js';
+import type { FileEntry } from '../core/catalog.js';
 
 export interface RepoOutline {
   files: number;
@@ -12,7 +12,7 @@ export interface RepoOutline {
   symbol_kinds: Record<string, number>;
 }
 
-export function repoOutline(files: Map<string, FileEntry>, depth: number): RepoOutline {
+export function repoOutline(files: ReadonlyMap<string, FileEntry>, depth: number): RepoOutline {
   const dirs = new Map<string, { files: number; symbols: number }>();
   // Null-prototype records: a symbol kind is literally `constructor`.
   const languages: Record<string, number> = Object.create(null) as Record<string, number>;
@@ -54,7 +54,7 @@ export interface TreeNode {
 }
 
 /** Nested tree of the cataloged files under `prefix` (a directory, '' = root), `depth` levels deep. */
-export function fileTree(files: Map<string, FileEntry>, prefix: string, depth: number): TreeNode {
+export function fileTree(files: ReadonlyMap<string, FileEntry>, prefix: string, depth: number): TreeNode {
   const root: TreeNode = { name: prefix.split('/').pop() || '.', path: prefix || '.', type: 'directory', files: 0, symbols: 0, children: [] };
   for (const [rel, entry] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
     if (prefix && !rel.startsWith(prefix + '/') && rel !== prefix) continue;

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { LspgateError } from '../errors/errors.js';
-import type { MetaCollector } from '../operations/meta-collector.js';
+import type { CallMeta } from '../core/call-meta.js';
 
 interface CursorBody {
   o: number;
@@ -44,7 +44,7 @@ export function tokensOf(item: unknown): number {
  * One page of `items` from `offset`, within `maxResults` items and `maxTokens` tokens (at least
  * one item, so a huge single item still comes back). Marks `_meta` truncated with the next cursor.
  */
-export function paginate<T>(items: T[], opts: { offset: number; maxResults: number; maxTokens?: number; hash: string; meta: MetaCollector; total?: number }): T[] {
+export function paginate<T>(items: T[], opts: { offset: number; maxResults: number; maxTokens?: number; hash: string; meta: CallMeta; total?: number }): T[] {
   const page: T[] = [];
   let tokens = 0;
   let stoppedBy: 'max_results' | 'max_tokens' | undefined;

@@ -5,20 +5,10 @@
  */
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { CatalogSymbol } from './types.js';
+import type { FileEntry } from '../core/catalog.js';
 
 /** 2: TypeScript import bindings left out, tsgo's const Variables are constants. */
 export const INDEX_VERSION = 2;
-
-export interface FileEntry {
-  /** sha256 of the file's bytes. */
-  hash: string;
-  size: number;
-  mtimeMs: number;
-  language: string;
-  server: string;
-  symbols: CatalogSymbol[];
-}
 
 export interface Snapshot {
   index_version: number;

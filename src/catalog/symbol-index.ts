@@ -2,11 +2,10 @@
  * In-memory indexes over the cataloged files: by id, by last name segment, with the filters of
  * `SymbolFilter`. Pure data; catalog.ts keeps it in step with the files.
  */
-import { bumpCatalogChanges } from '../cache/operation-cache.js';
-import type { FileEntry } from './store.js';
+import type { FileEntry } from '../core/catalog.js';
 import { globMatcher } from './glob.js';
 import { matchesQuery, splitQualified } from './name-match.js';
-import type { CatalogSymbol, SymbolFilter } from './types.js';
+import type { CatalogSymbol, SymbolFilter } from '../core/catalog.js';
 
 export class SymbolIndex {
   readonly files = new Map<string, FileEntry>();
@@ -17,7 +16,7 @@ export class SymbolIndex {
 
   setFile(rel: string, entry: FileEntry): void {
     this.removeFile(rel);
-    this.version = bumpCatalogChanges();
+    this.version++;
     this.files.set(rel, entry);
     for (const s of entry.symbols) {
       this.ids.set(s.symbol_id, s);
@@ -31,7 +30,7 @@ export class SymbolIndex {
   removeFile(rel: string): void {
     const old = this.files.get(rel);
     if (!old) return;
-    this.version = bumpCatalogChanges();
+    this.version++;
     this.files.delete(rel);
     for (const s of old.symbols) {
       this.ids.delete(s.symbol_id);
@@ -43,7 +42,7 @@ export class SymbolIndex {
   }
 
   clear(): void {
-    this.version = bumpCatalogChanges();
+    this.version++;
     this.files.clear();
     this.ids.clear();
     this.names.clear();

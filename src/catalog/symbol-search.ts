@@ -2,7 +2,7 @@
  * search_symbols ranking over name (exact > prefix > substring > fuzzy), qualified name,
  * signature, summary and docstring. Every word of the query must match somewhere.
  */
-import type { CatalogSymbol } from './types.js';
+import type { CatalogSymbol } from '../core/catalog.js';
 
 const KIND_WEIGHT: Record<string, number> = { class: 3, interface: 3, struct: 3, trait: 3, type: 2, enum: 2, function: 2, method: 2, constructor: 1 };
 

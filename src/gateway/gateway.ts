@@ -9,7 +9,8 @@ import path from 'node:path';
 import { createBroker } from '../broker/broker.js';
 import { withResponseCache } from '../cache/cached-broker.js';
 import { ResponseCache } from '../cache/response-cache.js';
-import { createCatalog } from '../catalog/catalog.js';
+import { notifyServersOfChanges } from '../broker/file-change-notifier.js';
+import { WorkspaceCatalog } from '../catalog/catalog.js';
 import { loadLimits, loadServers } from '../config/load.js';
 import type { Limits } from '../config/schema.js';
 import { LspgateError } from '../errors/errors.js';
@@ -17,8 +18,10 @@ import { operations as allOperations } from '../operations/registry.js';
 import { OperationRunner, type RunOptions, type RunResult, type RunnerHost } from '../operations/runner.js';
 import { SavingsLedger } from '../operations/savings.js';
 import type { Operation } from '../operations/types.js';
+import type { Workspace } from '../core/workspace.js';
+import { ServiceCataloger } from '../service/cataloger.js';
+import type { ServiceEnv } from '../service/env.js';
 import { createLogger, type Logger } from '../util/logger.js';
-import type { GatewayContext, Workspace } from './types.js';
 
 export interface GatewayOptions {
   /** The default workspace root (the front-end's --root). */
@@ -42,14 +45,14 @@ export function workspaceId(root: string): string {
 }
 
 export class Gateway implements RunnerHost {
-  readonly context: GatewayContext;
+  readonly context: ServiceEnv;
   readonly runner: OperationRunner;
   readonly savings: SavingsLedger;
   readonly defaultRoot: string;
   private readonly open = new Map<string, Workspace>();
   private closed = false;
 
-  private constructor(root: string, context: GatewayContext, ops: readonly Operation[]) {
+  private constructor(root: string, context: ServiceEnv, ops: readonly Operation[]) {
     this.defaultRoot = root;
     this.context = context;
     this.savings = new SavingsLedger(context.cacheDir);
@@ -68,7 +71,7 @@ export class Gateway implements RunnerHost {
       createBroker({ servers, cacheDir, logger: logger.child('broker'), limits }),
       new ResponseCache({ maxBytes: limits.cacheBytes }),
     );
-    const context: GatewayContext = { servers, broker, limits, cacheDir, logger };
+    const context: ServiceEnv = { servers, broker, limits, cacheDir, logger };
     return new Gateway(root, context, opts.operations ?? allOperations);
   }
 
@@ -97,8 +100,18 @@ export class Gateway implements RunnerHost {
     const root = realDirectory(path.resolve(this.defaultRoot, p));
     const existing = this.open.get(root);
     if (existing) return existing;
-    const base = { root, id: workspaceId(root), gateway: this.context };
-    const ws: Workspace = { ...base, catalog: createCatalog(base) };
+    const env = this.context;
+    const id = workspaceId(root);
+    const catalog = new WorkspaceCatalog({
+      root,
+      id,
+      cacheDir: env.cacheDir,
+      logger: env.logger,
+      limits: env.limits,
+      cataloger: new ServiceCataloger(env, root),
+      onFilesChanged: (changes) => notifyServersOfChanges(env.broker, changes, env.logger.child(`catalog:${id}`)),
+    });
+    const ws: Workspace = { root, id, catalog };
     this.open.set(root, ws);
     return ws;
   }
@@ -111,7 +124,7 @@ export class Gateway implements RunnerHost {
     for (const [root, ws] of this.open) {
       if (ws.id === idOrPath || root === idOrPath) {
         this.open.delete(root);
-        await ws.catalog.close?.();
+        await ws.catalog.close();
         return true;
       }
     }
@@ -122,7 +135,7 @@ export class Gateway implements RunnerHost {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const ws of this.open.values()) await ws.catalog.close?.();
+    for (const ws of this.open.values()) await ws.catalog.close();
     this.savings.flush();
     await this.context.broker.stop();
   }

@@ -1,22 +1,12 @@
 /** Reading documents for the server: size limit, hash, languageId, URI. */
-import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { URI } from 'vscode-uri';
 import type { ServerEntry } from '../config/schema.js';
 import { LspgateError } from '../errors/errors.js';
 
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
+export { sha256 } from '../util/hash.js';
 
-export function fileUri(absPath: string): string {
-  return URI.file(absPath).toString();
-}
-
-export function uriToPath(uri: string): string {
-  return URI.parse(uri).fsPath;
-}
+export { fileUri, uriToPath } from '../util/uri.js';
 
 export function languageIdFor(entry: ServerEntry, absPath: string): string {
   const ext = path.extname(absPath).toLowerCase();

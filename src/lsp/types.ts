@@ -32,6 +32,11 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Aborting sends `$/cancelRequest` and rejects with CANCELLED. */
   signal?: AbortSignal;
+  /**
+   * Nobody will ask for this answer again (the catalog's documentSymbol of a file it opened only to
+   * catalog it): caches in front of the session may coalesce it but do not keep it.
+   */
+  transient?: boolean;
 }
 
 export interface TraceEvent {

@@ -1,13 +1,13 @@
 import { statSync, type Stats } from 'node:fs';
-import { DependencyRecorder } from '../cache/operation-cache.js';
+import type { DependencyRecorder } from '../cache/operation-cache.js';
+import type { CallMeta, ServerStateView } from '../core/call-meta.js';
 import type { IndexState, LimitHit } from '../schema/meta.js';
-import type { LspSession } from '../lsp/types.js';
 
 /**
  * Handlers report what went into an answer here; the runner turns it into `_meta`.
  * `addSourceFile` records a file the answer saves the agent from reading (for tokens_saved).
  */
-export class MetaCollector {
+export class MetaCollector implements CallMeta {
   readonly servers = new Map<string, { id: string; root: string; state: string }>();
   readonly sourceFiles = new Map<string, number>();
   truncated = false;
@@ -17,12 +17,12 @@ export class MetaCollector {
   indexState: IndexState = 'ready';
   contentVerified: boolean | undefined;
   /**
-   * Sessions and files the answer was built from, with their stamps at first use (filled while the
-   * handler runs by CachedSession and the catalog; the runner's operation cache checks them).
+   * Sessions and files the answer was built from, with their stamps at first use, when the runner
+   * records them for its operation cache (filled while the handler runs, see util/dependency-scope).
    */
-  readonly dependencies = new DependencyRecorder();
+  constructor(readonly dependencies?: DependencyRecorder) {}
 
-  addServer(session: LspSession): void {
+  addServer(session: ServerStateView): void {
     this.servers.set(`${session.serverId}@${session.root}`, { id: session.serverId, root: session.root, state: session.state });
     if (session.state === 'indexing' || session.state === 'starting') this.setIndexState('indexing');
   }
@@ -40,7 +40,7 @@ export class MetaCollector {
       }
     }
     this.sourceFiles.set(absPath, size);
-    this.dependencies.noteFile(absPath, st);
+    this.dependencies?.noteFile(absPath, st);
   }
 
   /** 'indexing' beats 'partial' beats 'ready': the answer is only as complete as its weakest source. */

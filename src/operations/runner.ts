@@ -1,11 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { CachedBroker } from '../cache/cached-broker.js';
-import { OperationCache, startRecording, type CachedResult, type OperationCacheStats } from '../cache/operation-cache.js';
+import { DependencyRecorder, OperationCache, type CachedResult, type OperationCacheStats } from '../cache/operation-cache.js';
 import { cloneJson, responseCacheEnabled } from '../cache/response-cache.js';
+import type { Workspace } from '../core/workspace.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { Meta } from '../schema/meta.js';
-import type { Workspace } from '../gateway/types.js';
+import type { ServiceEnv } from '../service/env.js';
+import { recordDependencies } from '../util/dependency-scope.js';
 import { genericMarkdown } from './markdown.js';
 import { MetaCollector } from './meta-collector.js';
 import type { SavingsLedger } from './savings.js';
@@ -68,6 +69,8 @@ export interface RunResult {
 
 export interface RunnerHost extends GatewayHandle {
   workspaceFor(idOrPath: string | undefined): Promise<Workspace>;
+  /** What handlers hand to the service. */
+  readonly context: ServiceEnv;
   readonly savings: SavingsLedger;
 }
 
@@ -142,18 +145,18 @@ export class OperationRunner {
 
   /**
    * The operation cache key of this call, or undefined when it may not be cached. Freshness can
-   * only be proven when every session is handed out by the response cache (CachedBroker).
+   * only be proven when every session the broker hands out stamps its answers (the response cache).
    */
   private cacheKey(op: Operation, workspace: Workspace, input: Record<string, unknown>): string | undefined {
     if (!this.cacheEnabled || !CACHEABLE_OPERATIONS.has(op.name)) return undefined;
     if (!op.annotations?.readOnlyHint || !op.annotations.idempotentHint) return undefined;
-    if (!(workspace.gateway.broker instanceof CachedBroker)) return undefined;
+    if (this.host.context.broker.stampsAnswers !== true) return undefined;
     // Answers that depend on other files (references, callers, definitions elsewhere) learn of
     // changes to those files only through the catalog's watcher (it re-catalogs them and tells the
     // servers, which moves the response cache's stamps); before it watches, nothing is cached.
     if (workspace.catalog.watching !== true) return undefined;
     // A quarter of the response cache's budget: results are small next to the answers behind them.
-    this.opCache ??= new OperationCache(Math.floor(workspace.gateway.limits.cacheBytes / 4));
+    this.opCache ??= new OperationCache(Math.floor(this.host.context.limits.cacheBytes / 4));
     // zod's parsed object lists the schema's fields in schema order: the same input, the same key.
     return `${op.name}\u0000${workspace.root}\u0000${JSON.stringify(input)}`;
   }
@@ -212,24 +215,19 @@ export class OperationRunner {
       const hit = this.opCache!.get(cacheKey);
       if (hit) return this.fromCache(op, hit, workspace, started, format);
     }
-    const meta = new MetaCollector();
-    const stopRecording = cacheKey !== undefined ? startRecording(meta.dependencies) : undefined;
+    // The sessions and files a cacheable answer is built from are recorded while its handler runs.
+    const recorder = cacheKey !== undefined ? new DependencyRecorder(workspace.catalog) : undefined;
+    const meta = new MetaCollector(recorder);
+    const ctx = { workspace, env: this.host.context, gateway: this.host, signal: opts.signal, progress: opts.progress, meta };
     let body: Record<string, unknown>;
     try {
-      body = (await op.handler(input, {
-        workspace,
-        gateway: this.host,
-        signal: opts.signal,
-        progress: opts.progress,
-        meta,
-      })) as Record<string, unknown>;
+      const work = () => op.handler(input, ctx);
+      body = (await (recorder ? recordDependencies(recorder, work) : work())) as Record<string, unknown>;
     } catch (e) {
       throw toLspgateError(e);
-    } finally {
-      stopRecording?.();
     }
     const bodyBytes = Buffer.byteLength(JSON.stringify(body));
-    const maxBytes = workspace.gateway.limits.maxResponseBytes;
+    const maxBytes = this.host.context.limits.maxResponseBytes;
     if (bodyBytes > maxBytes) {
       throw new LspgateError('LIMIT_EXCEEDED', `answer of ${bodyBytes} bytes exceeds maxResponseBytes ${maxBytes}; narrow the query or lower max_results`, {
         limit: 'maxResponseBytes',
@@ -262,7 +260,7 @@ export class OperationRunner {
     if (cacheKey !== undefined && meta.indexState === 'ready' && meta.nextCursor === undefined && !opts.signal?.aborted) {
       const { _meta: m, ...validBody } = data;
       const { timing_ms: _t, workspace: _w, tokens_saved: _s, total_tokens_saved: _tt, ...answerMeta } = m;
-      this.opCache!.set(cacheKey, { bodyJson: JSON.stringify(validBody), meta: answerMeta, tokensSaved }, meta.dependencies);
+      this.opCache!.set(cacheKey, { bodyJson: JSON.stringify(validBody), meta: answerMeta, tokensSaved }, recorder!);
     }
     return { result: data, format, text: this.render(op, data, format) };
   }

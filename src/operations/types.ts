@@ -3,8 +3,11 @@
  * sub-commands). An operation is data plus a handler; front-ends never add logic of their own.
  */
 import type { z } from 'zod';
-import type { Workspace } from '../gateway/types.js';
+import type { GatewayHandle, Workspace } from '../core/workspace.js';
+import type { ServiceEnv } from '../service/env.js';
 import type { MetaCollector } from './meta-collector.js';
+
+export type { GatewayHandle };
 
 export interface ProgressUpdate {
   progress: number;
@@ -15,20 +18,13 @@ export interface ProgressUpdate {
 export interface OperationContext {
   /** The workspace the call targets (input `workspace`, else the gateway's default root). */
   workspace: Workspace;
+  /** The servers, broker, limits, cache directory and logger the service works with. */
+  env: ServiceEnv;
   /** Resolves another opened workspace by id or path (index_folder, list_repos...). */
   gateway: GatewayHandle;
   signal?: AbortSignal;
   progress?: (p: ProgressUpdate) => void;
   meta: MetaCollector;
-}
-
-/** What handlers may ask of the gateway beyond their own workspace. */
-export interface GatewayHandle {
-  /** Opens (or returns the already opened) workspace at an absolute or cwd-relative path. */
-  openWorkspace(path: string): Promise<Workspace>;
-  workspaces(): Workspace[];
-  closeWorkspace(idOrPath: string): Promise<boolean>;
-  readonly defaultRoot: string;
 }
 
 export interface OperationAnnotations {

@@ -4,7 +4,6 @@
  * is `max_results` (then `truncated`), callees outside the workspace (lib.d.ts) are counted, not
  * listed. Servers without callHierarchyProvider go through the fallback in calls-fallback.ts.
  */
-import { fileURLToPath } from 'node:url';
 import {
   CallHierarchyIncomingCallsRequest,
   CallHierarchyOutgoingCallsRequest,
@@ -16,6 +15,7 @@ import { LspgateError } from '../errors/errors.js';
 import type { LspSession } from '../lsp/types.js';
 import { fromLspSymbolKind } from '../schema/convert/lsp-kind.js';
 import { isInside, toRelative } from '../util/paths.js';
+import { pathOfUri, uriToPath } from '../util/uri.js';
 import type { ServiceCall } from './call.js';
 import { loadCallFallback, type CallEdge } from './call-fallback-types.js';
 import { LineSource } from './locations.js';
@@ -92,15 +92,12 @@ function itemKey(item: CallHierarchyItem): string {
 }
 
 function isExternal(w: Walk, item: CallHierarchyItem): boolean {
-  try {
-    return !isInside(w.call.root, fileURLToPath(item.uri));
-  } catch {
-    return true;
-  }
+  const abs = pathOfUri(item.uri);
+  return abs === undefined || !isInside(w.call.root, abs);
 }
 
 async function nodeOf(w: Walk, item: CallHierarchyItem): Promise<CallNode> {
-  const abs = fileURLToPath(item.uri);
+  const abs = uriToPath(item.uri);
   const lines = w.src.lines(abs, w.session);
   const pos = fromLspPosition(lines.join('\n'), item.selectionRange.start, w.session.positionEncoding);
   const node: CallNode = { name: item.name, kind: fromLspSymbolKind(item.kind), file: toRelative(w.call.root, abs), line: pos.line };
@@ -158,7 +155,7 @@ async function expand(w: Walk, item: CallHierarchyItem, depth: number, path: Set
 }
 
 function callSites(w: Walk, uri: string, ranges: Range[]): CallSite[] {
-  const abs = fileURLToPath(uri);
+  const abs = uriToPath(uri);
   const lines = w.src.lines(abs, w.session);
   const text = lines.join('\n');
   const seen = new Set<string>();

@@ -2,28 +2,34 @@
  * One operation call's view of the service: the workspace, the `_meta` collector, the abort
  * signal, and the files loaded so far (each file is synced and asked for its symbols once per call).
  */
+import path from 'node:path';
 import type { FileContext, LanguageAdapter } from '../adapters/types.js';
 import { adapterFor } from '../adapters/index.js';
-import type { Workspace } from '../gateway/types.js';
+import type { CallMeta } from '../core/call-meta.js';
+import type { Workspace } from '../core/workspace.js';
 import type { LspSession } from '../lsp/types.js';
-import type { MetaCollector } from '../operations/meta-collector.js';
-import type { OperationContext } from '../operations/types.js';
 import { resolveInWorkspace, type ResolveOptions } from '../util/paths.js';
-import { loadFileContext } from './file-context.js';
+import type { CallScope, ServiceEnv } from './env.js';
+import { loadFileContext, type FileContextSource } from './file-context.js';
 
-export class ServiceCall {
+export class ServiceCall implements FileContextSource {
   private readonly files = new Map<string, Promise<FileContext>>();
   private readonly ready = new Map<LspSession, Promise<void>>();
   private readonly foundReady = new Set<LspSession>();
+  readonly workspace: Workspace;
+  readonly env: ServiceEnv;
+  readonly meta: CallMeta;
+  readonly signal?: AbortSignal;
 
-  constructor(
-    readonly workspace: Workspace,
-    readonly meta: MetaCollector,
-    readonly signal?: AbortSignal,
-  ) {}
+  constructor(scope: CallScope) {
+    this.workspace = scope.workspace;
+    this.env = scope.env;
+    this.meta = scope.meta;
+    this.signal = scope.signal;
+  }
 
-  static from(ctx: OperationContext): ServiceCall {
-    return new ServiceCall(ctx.workspace, ctx.meta, ctx.signal);
+  static from(scope: CallScope): ServiceCall {
+    return new ServiceCall(scope);
   }
 
   /**
@@ -34,7 +40,7 @@ export class ServiceCall {
    * references instead of 98, NOTES.md). Such an answer is never presented as complete: the work
    * is done once more after the server is ready again, or marked `indexing` when it is not.
    */
-  static async run<T>(ctx: OperationContext, work: (call: ServiceCall) => Promise<T>): Promise<T> {
+  static async run<T>(ctx: CallScope, work: (call: ServiceCall) => Promise<T>): Promise<T> {
     const first = ServiceCall.from(ctx);
     let out: T;
     try {
@@ -79,7 +85,7 @@ export class ServiceCall {
    * answers from its syntax server before the project loads (NOTES.md), so lists may be partial.
    */
   async session(absPath: string): Promise<LspSession> {
-    const session = await this.workspace.gateway.broker.sessionFor(absPath, this.workspace.root);
+    const session = await this.env.broker.sessionFor(absPath, this.workspace.root);
     // Open the file before waiting: typescript-language-server only starts loading a project once
     // one of its files is open, and answers from its syntax server until then (NOTES.md).
     await session.syncDocument(absPath);
@@ -108,6 +114,11 @@ export class ServiceCall {
       f.catch(() => this.files.delete(absPath));
     }
     return f;
+  }
+
+  /** Another file an adapter needs (contained in the workspace like any caller path). */
+  otherFile(absPath: string): Promise<FileContext> {
+    return this.file(this.resolvePath(path.resolve(absPath), { expect: 'file' }));
   }
 
   adapter(file: FileContext): LanguageAdapter {

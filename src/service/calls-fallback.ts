@@ -9,7 +9,6 @@
  *   constructor. Definitions outside the workspace are returned as they are; the tree counts them.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   DefinitionRequest,
   ReferencesRequest,
@@ -23,6 +22,7 @@ import {
 import type { FileContext } from '../adapters/types.js';
 import { offsetAt } from '../lsp/positions.js';
 import { isInside } from '../util/paths.js';
+import { pathOfUri } from '../util/uri.js';
 import type { CallEdge, CallFallbackContext } from './call-fallback-types.js';
 import { toLocations } from './locations.js';
 import { comparePositions, innermostAt, rangeContains } from './symbols.js';
@@ -38,11 +38,7 @@ const KEYWORDS = new Set([
 ]);
 
 function absOf(uri: string): string | undefined {
-  try {
-    return fileURLToPath(uri);
-  } catch {
-    return undefined;
-  }
+  return pathOfUri(uri);
 }
 
 async function fileAt(ctx: CallFallbackContext, uri: string): Promise<FileContext | undefined> {

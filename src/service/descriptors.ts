@@ -3,7 +3,7 @@
  * descriptors.
  */
 import type { SymbolContext } from '../adapters/types.js';
-import type { CatalogSymbol } from '../catalog/types.js';
+import type { CatalogSymbol } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
 import type { ClassDescriptor, FunctionDescriptor, OutlineSymbol, SymbolDescriptor } from '../schema/descriptors.js';
 import { FUNCTION_KINDS, TYPE_KINDS } from '../schema/convert/lsp-kind.js';
@@ -11,7 +11,7 @@ import type { ServiceCall } from './call.js';
 import { filterOf, fromCatalogSymbol, lookupOne } from './resolve.js';
 import { symbolIdFor } from './symbol-ids.js';
 import { walkSymbols } from './symbols.js';
-import { firstSentence } from '../catalog/doc-text.js';
+import { firstSentence } from '../adapters/doc-text.js';
 
 export interface NameInput {
   package?: string | undefined;

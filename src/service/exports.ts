@@ -54,9 +54,9 @@ async function packageFilesOf(call: ServiceCall, name: string, isNamespace: bool
   }
   const all = call.workspace.catalog.all ? await call.workspace.catalog.all() : [];
   const candidates = [...new Set(all.map((s) => path.join(call.root, s.file)))];
-  for (const entry of call.workspace.gateway.servers) {
+  for (const entry of call.env.servers) {
     const adapter = adapterFor(entry.adapter);
-    const files = await adapter.packageFiles?.(call.workspace, name, candidates);
+    const files = await adapter.packageFiles?.(call.root, name, candidates);
     if (files?.length) return files;
   }
   const matching = [...new Set(all.filter((s) => s.package === name || s.namespace === name).map((s) => path.join(call.root, s.file)))];
@@ -77,7 +77,7 @@ function modulePathFiles(call: ServiceCall, name: string): string[] | undefined 
   if (existsSync(abs) && statSync(abs).isDirectory()) {
     const index = resolveModuleFile(path.join(abs, 'index'));
     if (index) return [call.resolvePath(index)];
-    const routes = filesIn(abs).map((f) => ({ f, route: call.workspace.gateway.broker.route(f, call.root) }));
+    const routes = filesIn(abs).map((f) => ({ f, route: call.env.broker.route(f, call.root) }));
     const routed = routes.filter((r) => r.route);
     // A directory is the package only for languages without their own notion of one: a Go
     // directory holds _test.go files, a Python package has __init__ rules. Those adapters decide.

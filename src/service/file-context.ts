@@ -1,19 +1,35 @@
 /**
- * FileContext loading: route to the file's server, sync the document (content-hash checked by the
- * session), ask documentSymbol, and give adapters a hover cached per (server generation, file hash,
- * position) so that no position is hovered twice for the same content.
+ * The one symbol pipeline: a file as its server sees it. Route to the file's session, sync the
+ * document (content-hash checked by the session), ask documentSymbol, normalise the answer
+ * (symbols.ts), keep the adapter's declarations, and give adapters a hover cached per (server
+ * generation, file hash, position). Operations (through ServiceCall) and the cataloger (through
+ * cataloger.ts) both load files here, so a file has one symbol model.
  */
-import path from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { DocumentSymbolRequest, HoverRequest, type Position } from 'vscode-languageserver-protocol';
-import type { FileContext } from '../adapters/types.js';
 import { adapterFor } from '../adapters/index.js';
+import type { FileContext } from '../adapters/types.js';
 import type { LspSession, OpenDocument } from '../lsp/types.js';
 import { fromHoverContents } from '../schema/convert/hover-text.js';
 import { toRelative } from '../util/paths.js';
-import type { ServiceCall } from './call.js';
-import { declarationsOnly } from '../catalog/adapter-bridge.js';
 import { normalizeDocumentSymbols } from './symbols.js';
+
+/** Where a file context comes from: a workspace root and a way to reach sessions and other files. */
+export interface FileContextSource {
+  readonly root: string;
+  readonly signal?: AbortSignal;
+  /** The started session serving a file. */
+  session(absPath: string): Promise<LspSession>;
+  /** Another file's context of the same workspace, for adapters (Go methods in sibling files). */
+  otherFile(absPath: string): Promise<FileContext>;
+}
+
+export interface LoadFileOptions {
+  /** The text to sync (a caller that slices the file's bytes read it itself); default: the disk's. */
+  text?: string;
+  /** Nobody will ask for this documentSymbol again: caches in front of the session do not keep it. */
+  transient?: boolean;
+}
 
 const hoverCache = new LRUCache<string, Promise<string | undefined>>({ max: 20_000 });
 
@@ -25,35 +41,34 @@ export function splitLines(text: string): string[] {
   return text.split(/\r\n|\r|\n/);
 }
 
-export async function loadFileContext(call: ServiceCall, absPath: string): Promise<FileContext> {
-  const session = await call.session(absPath);
-  const doc = await session.syncDocument(absPath);
-  const answer = await session.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } }, { signal: call.signal });
+export async function loadFileContext(src: FileContextSource, absPath: string, opts: LoadFileOptions = {}): Promise<FileContext> {
+  const session = await src.session(absPath);
+  const doc = await session.syncDocument(absPath, opts.text);
+  const answer = await session.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } }, { signal: src.signal, transient: opts.transient });
   const lines = splitLines(doc.text);
   const adapter = adapterFor(session.entry.adapter);
-  const file: FileContext = {
+  const tree = normalizeDocumentSymbols(answer, lines);
+  return {
     absPath: doc.path,
-    relPath: toRelative(call.root, doc.path),
+    relPath: toRelative(src.root, doc.path),
     uri: doc.uri,
     languageId: doc.languageId,
     language: adapter.language(doc.languageId),
     text: doc.text,
     lines,
-    // The same declarations the catalog keeps (TypeScript 7's server lists import bindings too).
-    symbols: declarationsOnly(session.entry.adapter, normalizeDocumentSymbols(answer, lines), doc.text, session.positionEncoding),
+    symbols: adapter.declarations?.(tree, doc.text, session.positionEncoding) ?? tree,
     session,
-    workspace: call.workspace,
+    root: src.root,
     hover(pos) {
       const key = hoverKey(session, doc, pos);
       let h = hoverCache.get(key);
       if (!h) {
-        h = session.request(HoverRequest.type, { textDocument: { uri: doc.uri }, position: pos }, { signal: call.signal }).then(fromHoverContents);
+        h = session.request(HoverRequest.type, { textDocument: { uri: doc.uri }, position: pos }, { signal: src.signal }).then(fromHoverContents);
         hoverCache.set(key, h);
         h.catch(() => hoverCache.delete(key));
       }
       return h;
     },
-    loadFile: (other) => call.file(call.resolvePath(path.resolve(other), { expect: 'file' })),
+    loadFile: (other) => src.otherFile(other),
   };
-  return file;
 }

@@ -6,12 +6,12 @@
  * are dropped and counted in a warning.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Location, LocationLink, Range } from 'vscode-languageserver-protocol';
 import type { FileContext } from '../adapters/types.js';
 import { fromLspPosition } from '../lsp/positions.js';
 import type { PositionEncoding } from '../lsp/types.js';
 import { isInside, isSecretPath, toRelative } from '../util/paths.js';
+import { pathOfUri } from '../util/uri.js';
 import type { ServiceCall } from './call.js';
 import { splitLines } from './file-context.js';
 import { comparePositions } from './symbols.js';
@@ -82,12 +82,8 @@ export function resolveLocations(call: ServiceCall, src: LineSource, session: Fi
   const out: ResolvedLocation[] = [];
   let secret = 0;
   for (const loc of dedupeLocations(list)) {
-    let abs: string;
-    try {
-      abs = fileURLToPath(loc.uri);
-    } catch {
-      continue;
-    }
+    const abs = pathOfUri(loc.uri);
+    if (abs === undefined) continue;
     if (isSecretPath(abs)) {
       secret++;
       continue;

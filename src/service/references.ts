@@ -93,7 +93,7 @@ export async function findReferences(
     { signal: call.signal },
   );
   const locs = resolveLocations(call, new LineSource(call), file.session, answer ?? []);
-  const max = Math.min(input.max_results ?? 100, call.workspace.gateway.limits.maxResults * 5);
+  const max = Math.min(input.max_results ?? 100, call.env.limits.maxResults * 5);
   const shown = locs.slice(0, max);
   if (locs.length > max) {
     call.meta.truncate();

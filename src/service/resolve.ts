@@ -6,7 +6,7 @@
 import type { Position } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import type { FileContext, SymbolContext } from '../adapters/types.js';
-import type { CatalogSymbol, SymbolFilter } from '../catalog/types.js';
+import type { CatalogSymbol, SymbolFilter } from '../core/catalog.js';
 import { isErrorCode, LspgateError } from '../errors/errors.js';
 import { fromLspPosition, toLspPosition } from '../lsp/positions.js';
 import type { ServiceCall } from './call.js';

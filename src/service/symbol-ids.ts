@@ -7,9 +7,9 @@
  */
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import type { SymbolContext } from '../adapters/types.js';
-import { flattenSymbols } from '../catalog/flatten.js';
-import { SourceText } from '../catalog/source-text.js';
-import type { CatalogSymbol } from '../catalog/types.js';
+import { flattenSymbols } from './catalog-entry.js';
+import { SourceText } from '../lsp/source-text.js';
+import type { CatalogSymbol } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
 import { fromLspPosition } from '../lsp/positions.js';
 import type { ServiceCall } from './call.js';

@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Position } from 'vscode-languageserver-protocol';
 import { LspgateError, isLspgateError } from '../errors/errors.js';
-import type { GatewayHandle } from '../operations/types.js';
+import type { GatewayHandle } from '../core/workspace.js';
 import { isInside, toRelative } from '../util/paths.js';
 import type { ServiceCall } from './call.js';
 import { splitLines } from './file-context.js';
@@ -26,7 +26,7 @@ export interface OpenAtResult {
 export async function openAt(call: ServiceCall, input: { file: string; line: number; context_lines?: number | undefined }): Promise<OpenAtResult> {
   const abs = call.resolvePath(input.file, { expect: 'file' });
   const size = statSync(abs).size;
-  const max = call.workspace.gateway.limits.maxFileBytes;
+  const max = call.env.limits.maxFileBytes;
   if (size > max) throw new LspgateError('LIMIT_EXCEEDED', `${toRelative(call.root, abs)} is ${size} bytes, over maxFileBytes ${max}`, { limit: 'maxFileBytes', value: max });
   const lines = splitLines(readFileSync(abs, 'utf8'));
   if (input.line < 1 || input.line > lines.length) {
@@ -44,7 +44,7 @@ export async function openAt(call: ServiceCall, input: { file: string; line: num
 
 /** The enclosing symbol when a server serves the file; a file no server claims still opens. */
 async function enclosingSymbol(call: ServiceCall, abs: string, line1: number): Promise<OpenAtResult['symbol']> {
-  if (!call.workspace.gateway.broker.route(abs, call.root)) return undefined;
+  if (!call.env.broker.route(abs, call.root)) return undefined;
   let file;
   try {
     file = await call.file(abs);
@@ -75,7 +75,7 @@ export interface WorkspaceInfo {
 }
 
 export function listWorkspaces(gateway: GatewayHandle, call: ServiceCall): { workspaces: WorkspaceInfo[] } {
-  const broker = call.workspace.gateway.broker;
+  const broker = call.env.broker;
   const sessions = broker.existing();
   const workspaces = gateway.workspaces().map((ws) => {
     const mine = sessions.filter((s) => isInside(ws.root, s.root));

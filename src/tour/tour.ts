@@ -6,7 +6,7 @@
  */
 import { isLspgateError, toLspgateError } from '../errors/errors.js';
 import type { Gateway } from '../gateway/gateway.js';
-import type { CatalogSymbol } from '../catalog/types.js';
+import type { CatalogSymbol } from '../core/catalog.js';
 
 // Types whose methods the tour shows (narrower than find_type_definition's TYPE_KINDS).
 const METHOD_OWNER_KINDS = new Set(['class', 'struct', 'interface', 'trait']);

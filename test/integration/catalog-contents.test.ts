@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogOf, type WorkspaceCatalog } from '../../src/catalog/catalog.js';
+import type { Catalog } from '../../src/core/catalog.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 
 const FIXTURE = path.resolve(__dirname, '../../fixtures/repo-basic');
@@ -11,7 +11,7 @@ let tmp: string;
 let root: string;
 let cacheDir: string;
 let gateway: Gateway;
-let cat: WorkspaceCatalog;
+let cat: Catalog;
 
 beforeAll(async () => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-')));
@@ -19,7 +19,7 @@ beforeAll(async () => {
   cacheDir = path.join(tmp, 'cache');
   fs.cpSync(FIXTURE, root, { recursive: true });
   gateway = await Gateway.create({ root, cacheDir });
-  cat = catalogOf(await gateway.openWorkspace(root));
+  cat = (await gateway.openWorkspace(root)).catalog;
   await cat.build();
 });
 
@@ -35,7 +35,7 @@ describe('catalog contents', () => {
     const st = cat.status();
     expect(st.state).toBe('ready');
     expect(st.errors).toEqual([]);
-    expect([...cat.index.files.keys()].sort()).toEqual(['lib/shapes.py', 'src/café.ts', 'src/greeter.ts', 'src/util/strings.ts']);
+    expect([...cat.files().keys()].sort()).toEqual(['lib/shapes.py', 'src/café.ts', 'src/greeter.ts', 'src/util/strings.ts']);
     const ids = (await cat.all()).map((s) => s.symbol_id);
     for (const id of [
       'src/greeter.ts::Greeter#class',
@@ -120,10 +120,10 @@ describe('catalog contents', () => {
     const created = path.join(root, 'src/fresh/made.ts');
     fs.mkdirSync(path.dirname(created), { recursive: true });
     fs.writeFileSync(created, 'export function madeLater(): number {\n  return 1;\n}\n');
-    await expect.poll(async () => { await cat.settled(); return cat.index.files.has('src/fresh/made.ts'); }, { timeout: 20_000, interval: 100 }).toBe(true);
+    await expect.poll(async () => { await cat.settled(); return cat.files().has('src/fresh/made.ts'); }, { timeout: 20_000, interval: 100 }).toBe(true);
     expect((await cat.lookup('madeLater')).map((s) => s.symbol_id)).toEqual(['src/fresh/made.ts::madeLater#function']);
     fs.rmSync(created);
-    await expect.poll(async () => { await cat.settled(); return cat.index.files.has('src/fresh/made.ts'); }, { timeout: 20_000, interval: 100 }).toBe(false);
+    await expect.poll(async () => { await cat.settled(); return cat.files().has('src/fresh/made.ts'); }, { timeout: 20_000, interval: 100 }).toBe(false);
     expect(await cat.lookup('madeLater')).toEqual([]);
   });
 
@@ -133,7 +133,7 @@ describe('catalog contents', () => {
     fs.writeFileSync(skipped, 'export function genHelper(): number {\n  return 2;\n}\n');
     const syms = await cat.fileSymbols('build/gen.ts');
     expect(syms.map((s) => s.name)).toEqual(['genHelper']);
-    expect(cat.index.files.has('build/gen.ts')).toBe(false);
+    expect(cat.files().has('build/gen.ts')).toBe(false);
     expect(await cat.lookup('genHelper')).toEqual([]);
     fs.rmSync(path.dirname(skipped), { recursive: true });
   });
@@ -157,7 +157,7 @@ describe('persistence', () => {
 
     const g2 = await Gateway.create({ root, cacheDir });
     try {
-      const c2 = catalogOf(await g2.openWorkspace(root));
+      const c2 = (await g2.openWorkspace(root)).catalog;
       await c2.build();
       expect((await c2.all()).map((s) => s.symbol_id).sort()).toEqual(before);
       expect(g2.context.broker.existing()).toHaveLength(0); // no server was even started

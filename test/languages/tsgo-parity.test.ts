@@ -23,8 +23,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogOf } from '../../src/catalog/catalog.js';
-import type { CatalogSymbol } from '../../src/catalog/types.js';
+
+import type { CatalogSymbol } from '../../src/core/catalog.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { createLogger } from '../../src/util/logger.js';
 
@@ -119,7 +119,7 @@ describe('tsgo (TypeScript 7 native server) answers like typescript-language-ser
   it('the catalogs hold the same symbols with the same ids, and no import binding', async () => {
     const catalogs = await Promise.all(
       [tsls, tsgo].map(async (g, i) => {
-        const cat = catalogOf(await g.openWorkspace(roots[i]!));
+        const cat = (await g.openWorkspace(roots[i]!)).catalog;
         await cat.build();
         return (await cat.all()).map((s: CatalogSymbol) => ({ id: s.symbol_id, line: s.line, server: s.server }));
       }),

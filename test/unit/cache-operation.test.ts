@@ -1,13 +1,14 @@
 /**
  * The operation cache's freshness proof on its own: session stamps (ready, generation, response
- * cache stamp), the catalog change counter and file stamps, each able to make an entry unusable.
+ * cache stamp), the workspace catalog's version and file stamps, each able to make an entry unusable.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bumpCatalogChanges, DependencyRecorder, noteFileAccess, noteSessionUse, OperationCache, startRecording, type StampedSession } from '../../src/cache/operation-cache.js';
+import { DependencyRecorder, OperationCache } from '../../src/cache/operation-cache.js';
 import { cloneJson, ResponseCache } from '../../src/cache/response-cache.js';
+import { noteFileAccess, noteSessionUse, recordDependencies, type StampedSession } from '../../src/util/dependency-scope.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-opcache-unit-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -24,13 +25,16 @@ class Session implements StampedSession {
   }
 }
 
+/** A workspace catalog as the operation cache sees it. */
+const catalog = { version: 0 };
+
 /** Records one "call" that touched `files` through `session`, stores its result under `key`. */
-function record(cache: OperationCache, key: string, session: Session, files: string[]): void {
-  const rec = new DependencyRecorder();
-  const stop = startRecording(rec);
-  noteSessionUse(session);
-  for (const f of files) noteFileAccess(f);
-  stop();
+function record(cache: OperationCache, key: string, session: Session, files: string[], cat = catalog): void {
+  const rec = new DependencyRecorder(cat);
+  recordDependencies(rec, () => {
+    noteSessionUse(session);
+    for (const f of files) noteFileAccess(f);
+  });
   cache.set(key, { bodyJson: '{"answer":1}', meta: {}, tokensSaved: 0 }, rec);
 }
 
@@ -83,34 +87,54 @@ describe('operation cache stamps', () => {
     expect(oc.get('indexing')).toBeUndefined();
   });
 
-  it('drops it when any file is re-cataloged', () => {
+  it("drops it when a file of its workspace's catalog is re-cataloged, not another workspace's", () => {
     const oc = new OperationCache(1 << 20);
+    const other = { version: 0 };
     record(oc, 'k', new Session(rc, 's3'), []);
-    bumpCatalogChanges();
+    other.version++;
+    expect(oc.get('k')).toBeDefined();
+    catalog.version++;
     expect(oc.get('k')).toBeUndefined();
   });
 
   it('does not store a result whose session moved while it was computed', () => {
     const oc = new OperationCache(1 << 20);
     const s = new Session(rc, 's4');
-    const rec = new DependencyRecorder();
-    const stop = startRecording(rec);
-    noteSessionUse(s);
-    rc.bumpEpoch('s4'); // a file changed while the answer was being built
-    stop();
+    const rec = new DependencyRecorder(catalog);
+    recordDependencies(rec, () => {
+      noteSessionUse(s);
+      rc.bumpEpoch('s4'); // a file changed while the answer was being built
+    });
     oc.set('k', { bodyJson: '{}', meta: {}, tokensSaved: 0 }, rec);
     expect(oc.stats().stored).toBe(0);
     expect(oc.get('k')).toBeUndefined();
   });
 
   it('records only while recording', () => {
-    const rec = new DependencyRecorder();
+    const rec = new DependencyRecorder(catalog);
     noteFileAccess(file);
-    const stop = startRecording(rec);
-    noteFileAccess(file);
-    stop();
+    recordDependencies(rec, () => noteFileAccess(file));
     noteFileAccess(path.join(dir, 'after.ts'));
     expect([...rec.files.keys()]).toEqual([file]);
+  });
+
+  it('keeps the records of concurrent calls apart, across awaits', async () => {
+    const a = new DependencyRecorder(catalog);
+    const b = new DependencyRecorder(catalog);
+    const other = path.join(dir, 'b.ts');
+    const tick = () => new Promise((r) => setTimeout(r, 5));
+    await Promise.all([
+      recordDependencies(a, async () => {
+        await tick();
+        noteFileAccess(file);
+      }),
+      recordDependencies(b, async () => {
+        noteFileAccess(other);
+        await tick();
+      }),
+    ]);
+    expect([...a.files.keys()]).toEqual([file]);
+    expect([...b.files.keys()]).toEqual([other]);
   });
 });
 

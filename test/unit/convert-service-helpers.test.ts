@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogSymbol } from '../../src/catalog/types.js';
+import type { CatalogSymbol } from '../../src/core/catalog.js';
 import { preview } from '../../src/service/previews.js';
 import { isLexicalWrite } from '../../src/service/references.js';
 import { collapseOverloads, firstIdentifier, snapToIdentifier } from '../../src/service/resolve.js';

@@ -34,7 +34,7 @@ function fileOf(): FileContext {
     lines: TEXT.split('\n'),
     symbols: [cls],
     session: { positionEncoding: 'utf-16' } as FileContext['session'],
-    workspace: { root: '/w' } as FileContext['workspace'],
+    root: '/w',
     hover: async () => HOVER,
     loadFile: () => Promise.reject(new Error('not needed')),
   };

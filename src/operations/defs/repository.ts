@@ -1,20 +1,23 @@
 /**
  * Repository intelligence (issue 4): opening workspaces (index_folder, index_repo), listing and
  * invalidating them, refresh, structure (get_repo_outline, get_file_tree) and detect_drift.
- * Symbol retrieval and search live in search.ts. Handlers are thin: the catalog does the work.
+ * Symbol retrieval and search live in search.ts. Handlers are thin: service/repository.ts answers.
  */
-import { statSync } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
-import { catalogOf, type WorkspaceCatalog } from '../../catalog/catalog.js';
-import { fileTree, repoOutline, type TreeNode } from '../../catalog/outline.js';
-import { cloneRepo } from '../../catalog/repo-clone.js';
-import { LspgateError } from '../../errors/errors.js';
-import type { Workspace } from '../../gateway/types.js';
 import { withMeta } from '../../schema/meta.js';
-import { resolveInWorkspace, toRelative } from '../../util/paths.js';
-import type { MetaCollector } from '../meta-collector.js';
-import { defineOperation, type Operation, type OperationContext } from '../types.js';
+import { ServiceCall } from '../../service/call.js';
+import {
+  cloneAndOpen,
+  driftOf,
+  fileTreeOf,
+  indexWorkspace,
+  listRepos as listRepoEntries,
+  openFolder,
+  refreshWorkspace,
+  repoOutlineOf,
+  type TreeNode,
+} from '../../service/repository.js';
+import { defineOperation, type Operation } from '../types.js';
 
 const FileErrorSchema = z.object({ file: z.string(), code: z.string(), message: z.string() });
 const CountsSchema = z.record(z.string(), z.number());
@@ -31,43 +34,6 @@ const IndexResultShape = {
   duration_ms: z.number(),
   git_head: z.string().optional(),
 };
-
-function languagesOf(cat: WorkspaceCatalog): Record<string, number> {
-  const out: Record<string, number> = Object.create(null) as Record<string, number>;
-  for (const e of cat.index.files.values()) out[e.language] = (out[e.language] ?? 0) + 1;
-  return out;
-}
-
-/** The catalog's state as `_meta` sees it: limits hit, partial when files failed. */
-export function reportCatalog(cat: WorkspaceCatalog, meta: MetaCollector): void {
-  for (const hit of cat.limitsHit) meta.limit(hit);
-  const st = cat.status();
-  if (st.state === 'building') meta.setIndexState('indexing');
-  else if (st.state === 'partial') meta.setIndexState('partial');
-}
-
-async function indexWorkspace(ws: Workspace, opts: { extraIgnore?: string[]; followSymlinks?: boolean }, ctx: OperationContext, extra: { git_head?: string } = {}) {
-  const started = performance.now();
-  const cat = catalogOf(ws);
-  cat.configure({ ...(opts.extraIgnore ? { extraIgnore: opts.extraIgnore } : {}), ...(opts.followSymlinks !== undefined ? { followSymlinks: opts.followSymlinks } : {}) });
-  const status = await cat.build({
-    signal: ctx.signal,
-    onProgress: (done, total) => ctx.progress?.({ progress: done, total, message: `cataloged ${done}/${total} files` }),
-  });
-  reportCatalog(cat, ctx.meta);
-  return {
-    workspace: ws.id,
-    root: ws.root,
-    state: status.state,
-    files: status.files,
-    symbols: status.symbols,
-    languages: languagesOf(cat),
-    skipped: cat.skipped as Record<string, number>,
-    errors: status.errors,
-    duration_ms: Math.round(performance.now() - started),
-    ...(extra.git_head ?? status.git_head ? { git_head: extra.git_head ?? status.git_head } : {}),
-  };
-}
 
 function indexMarkdown(r: z.infer<ReturnType<typeof withMeta<typeof IndexResultShape>>>): string {
   const lines = [`## Indexed ${r.root}`, '', `workspace \`${r.workspace}\`: ${r.files} files, ${r.symbols} symbols, ${r.state}, ${r.duration_ms} ms`];
@@ -94,17 +60,8 @@ export const indexFolder = defineOperation({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   repl: { command: 'index', positional: ['path'] },
   async handler(input, ctx) {
-    if (input.path.includes('\0')) throw new LspgateError('INVALID_INPUT', 'path contains a NUL byte');
-    const abs = path.resolve(ctx.gateway.defaultRoot, input.path);
-    let isDir = false;
-    try {
-      isDir = statSync(abs).isDirectory();
-    } catch {
-      throw new LspgateError('FILE_NOT_FOUND', `no such folder: ${input.path}`, { path: input.path });
-    }
-    if (!isDir) throw new LspgateError('INVALID_INPUT', `not a folder: ${input.path}`);
-    const ws = await ctx.gateway.openWorkspace(abs);
-    return indexWorkspace(ws, { extraIgnore: input.extra_ignore_patterns, followSymlinks: input.follow_symlinks }, ctx);
+    const ws = await openFolder(ctx.gateway, input.path);
+    return indexWorkspace(ws, ServiceCall.from(ctx), { extraIgnore: input.extra_ignore_patterns, followSymlinks: input.follow_symlinks }, ctx.progress);
   },
   markdown: indexMarkdown,
 });
@@ -123,9 +80,9 @@ export const indexRepo = defineOperation({
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: true },
   repl: { command: 'clone', positional: ['url', 'ref'] },
   async handler(input, ctx) {
-    const { dir, head } = await cloneRepo(ctx.workspace.gateway.cacheDir, input.url, input.ref, ctx.signal);
-    const ws = await ctx.gateway.openWorkspace(dir);
-    const r = await indexWorkspace(ws, { extraIgnore: input.extra_ignore_patterns }, ctx, { git_head: head });
+    const call = ServiceCall.from(ctx);
+    const { ws, dir, head } = await cloneAndOpen(ctx.gateway, call, input.url, input.ref);
+    const r = await indexWorkspace(ws, call, { extraIgnore: input.extra_ignore_patterns }, ctx.progress, head);
     return { ...r, url: input.url, clone_path: dir };
   },
   markdown: (r) => indexMarkdown(r) + `cloned from ${r.url} into ${r.clone_path}\n`,
@@ -154,23 +111,7 @@ export const listRepos = defineOperation({
   annotations: { readOnlyHint: true, idempotentHint: true },
   repl: { command: 'repos', positional: [] },
   async handler(_input, ctx) {
-    const repos = ctx.gateway.workspaces().map((ws) => {
-      const cat = catalogOf(ws);
-      const st = cat.status();
-      return {
-        workspace: ws.id,
-        root: ws.root,
-        state: st.state,
-        files: st.files,
-        symbols: st.symbols,
-        languages: languagesOf(cat),
-        ...(st.indexed_at ? { indexed_at: st.indexed_at } : {}),
-        ...(st.git_head ? { git_head: st.git_head } : {}),
-        index_version: st.index_version,
-        failed_files: st.errors.length,
-      };
-    });
-    return { repos };
+    return { repos: listRepoEntries(ctx.gateway) };
   },
   markdown: (r) =>
     ['## Workspaces', '', ...r.repos.map((x) => `- \`${x.workspace}\` ${x.root}: ${x.files} files, ${x.symbols} symbols, ${x.state}${x.indexed_at ? `, indexed ${x.indexed_at}` : ''}${x.git_head ? `, HEAD ${x.git_head.slice(0, 12)}` : ''}`)].join('\n') + '\n',
@@ -186,7 +127,7 @@ export const invalidateCache = defineOperation({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   repl: { command: 'invalidate', positional: [] },
   async handler(_input, ctx) {
-    await catalogOf(ctx.workspace).invalidate();
+    await ctx.workspace.catalog.invalidate();
     return { workspace: ctx.workspace.id, root: ctx.workspace.root, invalidated: true };
   },
 });
@@ -200,13 +141,7 @@ export const refresh = defineOperation({
   output: withMeta({ refreshed: z.array(z.string()), duration_ms: z.number(), errors: z.array(FileErrorSchema) }),
   annotations: { readOnlyHint: true, idempotentHint: true },
   repl: { command: 'refresh', positional: [] },
-  async handler(input, ctx) {
-    const started = performance.now();
-    const cat = catalogOf(ctx.workspace);
-    const r = await cat.refresh(input.paths);
-    reportCatalog(cat, ctx.meta);
-    return { refreshed: r.refreshed, duration_ms: Math.round(performance.now() - started), errors: r.errors };
-  },
+  handler: (input, ctx) => refreshWorkspace(ServiceCall.from(ctx), input.paths),
 });
 
 export const getRepoOutline = defineOperation({
@@ -224,13 +159,7 @@ export const getRepoOutline = defineOperation({
   }),
   annotations: { readOnlyHint: true, idempotentHint: true },
   repl: { command: 'repo', positional: [] },
-  async handler(input, ctx) {
-    const cat = catalogOf(ctx.workspace);
-    await cat.all();
-    reportCatalog(cat, ctx.meta);
-    for (const rel of cat.index.files.keys()) ctx.meta.addSourceFile(path.join(cat.root, rel), cat.index.files.get(rel)!.size);
-    return repoOutline(cat.index.files, input.depth ?? 2);
-  },
+  handler: (input, ctx) => repoOutlineOf(ServiceCall.from(ctx), input.depth ?? 2),
   markdown: (r) =>
     [
       `## Repository outline: ${r.files} files, ${r.symbols} symbols`,
@@ -266,17 +195,7 @@ export const getFileTree = defineOperation({
   output: withMeta({ tree: TreeNodeSchema }),
   annotations: { readOnlyHint: true, idempotentHint: true },
   repl: { command: 'tree', positional: ['path_prefix'] },
-  async handler(input, ctx) {
-    const cat = catalogOf(ctx.workspace);
-    let prefix = '';
-    if (input.path_prefix && input.path_prefix.replace(/^\.?\/*/, '') !== '') {
-      prefix = toRelative(cat.root, resolveInWorkspace(cat.root, input.path_prefix, { mustExist: false, refuseSecrets: false }));
-    }
-    await cat.all();
-    reportCatalog(cat, ctx.meta);
-    for (const [rel, e] of cat.index.files) if (!prefix || rel.startsWith(prefix + '/')) ctx.meta.addSourceFile(path.join(cat.root, rel), e.size);
-    return { tree: fileTree(cat.index.files, prefix, input.depth ?? 4) };
-  },
+  handler: (input, ctx) => fileTreeOf(ServiceCall.from(ctx), input.path_prefix, input.depth ?? 4),
   markdown: (r) => {
     const out: string[] = [];
     const walk = (n: TreeNode, depth: number) => {
@@ -303,12 +222,7 @@ export const detectDrift = defineOperation({
   }),
   annotations: { readOnlyHint: true, idempotentHint: false },
   repl: { command: 'drift', positional: [] },
-  async handler(input, ctx) {
-    const cat = catalogOf(ctx.workspace);
-    const d = await cat.drift(input.reset ?? false);
-    reportCatalog(cat, ctx.meta);
-    return { ...(d.since ? { since: d.since } : {}), added: d.added, removed: d.removed, modified: d.modified };
-  },
+  handler: (input, ctx) => driftOf(ServiceCall.from(ctx), input.reset ?? false),
   markdown: (r) =>
     [`## Drift${r.since ? ` since ${r.since}` : ''}`, '', ...(['added', 'removed', 'modified'] as const).flatMap((k) => [`${k}: ${r[k].length}`, ...r[k].slice(0, 50).map((id) => `- ${id}`)])].join('\n') + '\n',
 });

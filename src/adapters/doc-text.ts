@@ -1,7 +1,6 @@
 /**
  * Reading documentation and signatures straight from source lines: the doc comment above a
- * declaration (JSDoc, PHPDoc, Go `//`, Python `#`), the Python docstring below the header, and
- * the declaration's own line(s) as its signature. Servers do not send docs in documentSymbol, and
+ * declaration (JSDoc, PHPDoc, Go `//`, Python `#`), and the declaration's own line(s) as its signature. Servers do not send docs in documentSymbol, and
  * hovering every symbol of a repository would cost a round trip each.
  */
 
@@ -64,42 +63,6 @@ function cleanBlock(block: string[]): string | undefined {
     .map((l) => l.replace(/^\s*\*(?!\/)\s?/, '').trimEnd())
     .join('\n');
   return nonEmpty(text);
-}
-
-/**
- * A Python docstring: the first statement of the body when it is a string literal. The header
- * may span lines (`def f(\n a,\n) -> int:`), so it ends at the first line ending with `:`.
- */
-export function pythonDocstring(lines: string[], selectionLine: number, endLine: number): string | undefined {
-  let l = selectionLine;
-  while (l <= endLine && l < selectionLine + 30 && !/:\s*(#.*)?$/.test(lines[l] ?? '')) l++;
-  l++;
-  while (l <= endLine && (lines[l] ?? '').trim() === '') l++;
-  const first = (lines[l] ?? '').trim();
-  const m = /^[rRuUbB]?("""|'''|"|')/.exec(first);
-  if (!m) return undefined;
-  const quote = m[1]!;
-  const body = first.slice(m[0].length);
-  const closeAt = body.indexOf(quote);
-  if (closeAt >= 0) return nonEmpty(body.slice(0, closeAt));
-  if (quote.length === 1) return undefined;
-  const out = [body];
-  for (let k = l + 1; k <= endLine && k < l + MAX_DOC_LINES; k++) {
-    const line = lines[k] ?? '';
-    const at = line.indexOf(quote);
-    if (at >= 0) {
-      out.push(line.slice(0, at));
-      break;
-    }
-    out.push(line);
-  }
-  return nonEmpty(dedent(out).join('\n'));
-}
-
-function dedent(lines: string[]): string[] {
-  const rest = lines.slice(1).filter((l) => l.trim() !== '');
-  const indent = Math.min(...rest.map((l) => /^\s*/.exec(l)![0].length), Infinity);
-  return [lines[0]!.trim(), ...lines.slice(1).map((l) => (Number.isFinite(indent) ? l.slice(indent) : l).trimEnd())];
 }
 
 function nonEmpty(s: string): string | undefined {

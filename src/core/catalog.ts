@@ -1,0 +1,158 @@
+/**
+ * The symbol catalog contract (issue 4 builds it out; the service resolves names through it).
+ * A CatalogSymbol is one documentSymbol of one file, flattened, with a stable id
+ * `relative/path::Qualified.name#kind` (seed 001).
+ */
+import type { SymbolKind } from '../schema/descriptors.js';
+import type { LimitHit } from '../schema/meta.js';
+
+export interface CatalogSymbol {
+  symbol_id: string;
+  /** Workspace-relative path with `/`. */
+  file: string;
+  name: string;
+  /** Dot-joined names of the enclosing symbols and this one: `Router.ServeHTTP`. */
+  qualified_name: string;
+  kind: SymbolKind;
+  /** LSP SymbolKind number as the server sent it. */
+  lsp_kind: number;
+  language: string;
+  /** Server id that produced it. */
+  server: string;
+  signature: string;
+  summary: string;
+  docstring?: string;
+  /** symbol_id of the enclosing symbol. */
+  parent?: string;
+  /** Package (Go, Python module path, TS module) or namespace (PHP) of the file. */
+  package?: string;
+  namespace?: string;
+  /** 1-based, inclusive: the full range of the declaration. */
+  line: number;
+  end_line: number;
+  /** 1-based position of the name (selectionRange start), in characters of the line. */
+  selection_line: number;
+  selection_column: number;
+  byte_offset: number;
+  byte_length: number;
+  /** sha256 (hex) of the source bytes [byte_offset, byte_offset + byte_length). */
+  content_hash: string;
+}
+
+/** One cataloged file: its symbols and the stamps that tell whether the disk still matches them. */
+export interface FileEntry {
+  /** sha256 of the file's bytes. */
+  hash: string;
+  size: number;
+  mtimeMs: number;
+  language: string;
+  server: string;
+  symbols: CatalogSymbol[];
+}
+
+/**
+ * What turns one file into a FileEntry: the service's cataloger (the same FileContext pipeline
+ * the operations use). The catalog only indexes and stores what it is given.
+ */
+export interface FileCataloger {
+  /** Throws a coded error (UNSUPPORTED_LANGUAGE, LIMIT_EXCEEDED, SERVER_*) when the file cannot be cataloged. */
+  catalogFile(absPath: string, relPath: string): Promise<FileEntry>;
+  /** The lower-cased extensions some enabled server handles (the walk keeps only those). */
+  extensions(): Set<string>;
+}
+
+/** A change on disk the catalog saw, for whoever keeps servers in step with the disk. */
+export interface FileChange {
+  path: string;
+  type: 'created' | 'changed' | 'deleted';
+}
+
+export interface SymbolFilter {
+  kind?: string | string[];
+  language?: string;
+  package?: string;
+  namespace?: string;
+  /** Enclosing class/struct/trait name for members. */
+  class_name?: string;
+  /** Glob over the relative file path. */
+  file_pattern?: string;
+}
+
+export interface CatalogStatus {
+  state: 'empty' | 'building' | 'ready' | 'partial';
+  files: number;
+  symbols: number;
+  indexed_at?: string;
+  git_head?: string;
+  index_version: number;
+  /** Files that failed (with the error code), never silently dropped. */
+  errors: { file: string; code: string; message: string }[];
+}
+
+/** Why the walk passed over files, with counts (the file-safety pipeline's reasons). */
+export type SkipCounts = Partial<Record<string, number>>;
+
+/** The walk options index_folder sets. */
+export interface CatalogWalkOptions {
+  extraIgnore?: string[];
+  followSymlinks?: boolean;
+  /** Watch the workspace for changes (default true). */
+  watch?: boolean;
+}
+
+export interface CatalogDrift {
+  added: string[];
+  removed: string[];
+  modified: string[];
+  since: string | undefined;
+}
+
+export type CatalogFileError = { file: string; code: string; message: string };
+
+export interface Catalog {
+  /** Builds (or loads from disk and refreshes) the whole catalog; progress per file. */
+  build(opts?: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<CatalogStatus>;
+  status(): CatalogStatus;
+  /** Symbols of one file (catalogs it if it is not cataloged or changed on disk). */
+  fileSymbols(relPath: string): Promise<CatalogSymbol[]>;
+  /**
+   * Every symbol whose name, or qualified name suffix, equals `name` (`ServeHTTP`,
+   * `Router.ServeHTTP`, `App\Models\User::posts`, `flask.app.Flask.route`), filtered.
+   * Builds the catalog first if needed.
+   */
+  lookup(name: string, filter?: SymbolFilter): Promise<CatalogSymbol[]>;
+  byId(symbolId: string): Promise<CatalogSymbol | undefined>;
+  /** The cataloged symbol without a freshness check (get_symbol's verify compares it to the disk). */
+  peek(symbolId: string): Promise<CatalogSymbol | undefined>;
+  /** The indexed symbol now, without building or checking the disk (filters over search results). */
+  cached(symbolId: string): CatalogSymbol | undefined;
+  /** Every cataloged symbol, in file then line order (builds first if needed). */
+  all(): Promise<CatalogSymbol[]>;
+  /** The cataloged files now (relative path → entry); read-only. */
+  files(): ReadonlyMap<string, FileEntry>;
+  /** Re-reads the given files (or every file whose hash changed) and re-catalogs them. */
+  refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: CatalogFileError[] }>;
+  /** Re-catalogs any of `files` that changed on disk; true when one did. */
+  freshen(files: Iterable<string>): Promise<boolean>;
+  /** Symbols added, removed and modified since the baseline; `reset` moves it to now. */
+  drift(reset?: boolean): Promise<CatalogDrift>;
+  /** Drops everything cataloged, in memory and on disk (invalidate_cache). */
+  invalidate(): Promise<void>;
+  /** Changes the walk's options (index_folder); a different walk drops the cataloged set. */
+  configure(opts: CatalogWalkOptions): void;
+  /** Patterns index_folder added (search_text walks with them too). */
+  readonly extraIgnore: string[];
+  /** What the last walk passed over, and the limits it hit. */
+  readonly skipped: SkipCounts;
+  readonly limitsHit: LimitHit[];
+  /** Where the snapshot lives (list_repos shows it). */
+  readonly snapshotFile: string;
+  /** Resolves once every file change seen by the watcher so far is cataloged. */
+  settled(): Promise<void>;
+  /** Stops watchers and flushes the on-disk snapshot. */
+  close(): Promise<void>;
+  /** Monotonic counter, bumped whenever a file is re-cataloged or removed (the operation cache's proof). */
+  readonly version: number;
+  /** True while a watcher reports disk changes to the catalog and the servers. */
+  readonly watching: boolean;
+}

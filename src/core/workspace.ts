@@ -1,0 +1,23 @@
+/**
+ * The workspace contracts every layer shares (types only): a workspace is a real root, a short id
+ * and its catalog; what a layer needs beyond that (a broker, limits, a logger) is handed to it
+ * explicitly by the composition root, never reached through the workspace.
+ */
+import type { Catalog } from './catalog.js';
+
+export interface Workspace {
+  /** Real absolute path. */
+  readonly root: string;
+  /** Short stable id (basename + hash of the path). */
+  readonly id: string;
+  readonly catalog: Catalog;
+}
+
+/** What operations may ask of the gateway beyond their own workspace (index_folder, list_repos...). */
+export interface GatewayHandle {
+  /** Opens (or returns the already opened) workspace at an absolute or cwd-relative path. */
+  openWorkspace(path: string): Promise<Workspace>;
+  workspaces(): Workspace[];
+  closeWorkspace(idOrPath: string): Promise<boolean>;
+  readonly defaultRoot: string;
+}

@@ -1,0 +1,28 @@
+/**
+ * What the service needs from the composition root, handed to it explicitly (the gateway builds
+ * one per process): the servers, the broker that owns their sessions, the limits, the cache
+ * directory and the logger. Operations pass it to every ServiceCall; nothing reaches it through
+ * a workspace.
+ */
+import type { Broker } from '../broker/types.js';
+import type { Limits, ServerEntry } from '../config/schema.js';
+import type { CallMeta } from '../core/call-meta.js';
+import type { Workspace } from '../core/workspace.js';
+import type { Logger } from '../util/logger.js';
+
+export interface ServiceEnv {
+  readonly servers: ServerEntry[];
+  readonly broker: Broker;
+  readonly limits: Limits;
+  /** LSPGATE_CACHE_DIR, default ~/.cache/lspgate. */
+  readonly cacheDir: string;
+  readonly logger: Logger;
+}
+
+/** One call's scope: the workspace it targets, the environment, its `_meta` and its signal. */
+export interface CallScope {
+  readonly workspace: Workspace;
+  readonly env: ServiceEnv;
+  readonly meta: CallMeta;
+  readonly signal?: AbortSignal;
+}

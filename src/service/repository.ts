@@ -1,0 +1,148 @@
+/**
+ * Repository intelligence: opening workspaces (index_folder, index_repo), listing, invalidating
+ * and refreshing them, their structure (repo outline, file tree) and drift. The catalog does the
+ * work; this is where operations reach it, like every other question.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { fileTree, repoOutline, type TreeNode } from '../catalog/outline.js';
+import { cloneRepo } from '../catalog/repo-clone.js';
+import type { CallMeta } from '../core/call-meta.js';
+import type { Catalog, CatalogStatus } from '../core/catalog.js';
+import type { GatewayHandle, Workspace } from '../core/workspace.js';
+import { LspgateError } from '../errors/errors.js';
+import { resolveInWorkspace, toRelative } from '../util/paths.js';
+import type { ServiceCall } from './call.js';
+
+export type { TreeNode };
+
+export interface IndexResult {
+  workspace: string;
+  root: string;
+  state: CatalogStatus['state'];
+  files: number;
+  symbols: number;
+  languages: Record<string, number>;
+  skipped: Record<string, number>;
+  errors: CatalogStatus['errors'];
+  duration_ms: number;
+  git_head?: string;
+}
+
+export interface IndexOptions {
+  extraIgnore?: string[] | undefined;
+  followSymlinks?: boolean | undefined;
+}
+
+export type IndexProgress = (p: { progress: number; total?: number; message?: string }) => void;
+
+function languagesOf(cat: Catalog): Record<string, number> {
+  const out: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const e of cat.files().values()) out[e.language] = (out[e.language] ?? 0) + 1;
+  return out;
+}
+
+/** The catalog's state as `_meta` sees it: limits hit, partial when files failed. */
+export function reportCatalog(cat: Catalog, meta: CallMeta): void {
+  for (const hit of cat.limitsHit) meta.limit(hit);
+  const st = cat.status();
+  if (st.state === 'building') meta.setIndexState('indexing');
+  else if (st.state === 'partial') meta.setIndexState('partial');
+}
+
+export async function indexWorkspace(ws: Workspace, call: ServiceCall, opts: IndexOptions, progress?: IndexProgress, gitHead?: string): Promise<IndexResult> {
+  const started = performance.now();
+  const cat = ws.catalog;
+  cat.configure({ ...(opts.extraIgnore ? { extraIgnore: opts.extraIgnore } : {}), ...(opts.followSymlinks !== undefined ? { followSymlinks: opts.followSymlinks } : {}) });
+  const status = await cat.build({
+    signal: call.signal,
+    onProgress: (done, total) => progress?.({ progress: done, total, message: `cataloged ${done}/${total} files` }),
+  });
+  reportCatalog(cat, call.meta);
+  const head = gitHead ?? status.git_head;
+  return {
+    workspace: ws.id,
+    root: ws.root,
+    state: status.state,
+    files: status.files,
+    symbols: status.symbols,
+    languages: languagesOf(cat),
+    skipped: cat.skipped as Record<string, number>,
+    errors: status.errors,
+    duration_ms: Math.round(performance.now() - started),
+    ...(head ? { git_head: head } : {}),
+  };
+}
+
+/** index_folder: the folder must exist and be a directory; it opens as a workspace. */
+export async function openFolder(gateway: GatewayHandle, folder: string): Promise<Workspace> {
+  if (folder.includes('\0')) throw new LspgateError('INVALID_INPUT', 'path contains a NUL byte');
+  const abs = path.resolve(gateway.defaultRoot, folder);
+  let isDir = false;
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch {
+    throw new LspgateError('FILE_NOT_FOUND', `no such folder: ${folder}`, { path: folder });
+  }
+  if (!isDir) throw new LspgateError('INVALID_INPUT', `not a folder: ${folder}`);
+  return gateway.openWorkspace(abs);
+}
+
+/** index_repo: a clone under the cache directory, opened as a workspace. */
+export async function cloneAndOpen(gateway: GatewayHandle, call: ServiceCall, url: string, ref: string | undefined): Promise<{ ws: Workspace; dir: string; head: string }> {
+  const { dir, head } = await cloneRepo(call.env.cacheDir, url, ref, call.signal);
+  return { ws: await gateway.openWorkspace(dir), dir, head };
+}
+
+export function listRepos(gateway: GatewayHandle) {
+  return gateway.workspaces().map((ws) => {
+    const st = ws.catalog.status();
+    return {
+      workspace: ws.id,
+      root: ws.root,
+      state: st.state,
+      files: st.files,
+      symbols: st.symbols,
+      languages: languagesOf(ws.catalog),
+      ...(st.indexed_at ? { indexed_at: st.indexed_at } : {}),
+      ...(st.git_head ? { git_head: st.git_head } : {}),
+      index_version: st.index_version,
+      failed_files: st.errors.length,
+    };
+  });
+}
+
+export async function refreshWorkspace(call: ServiceCall, paths: string[] | undefined) {
+  const started = performance.now();
+  const cat = call.workspace.catalog;
+  const r = await cat.refresh(paths);
+  reportCatalog(cat, call.meta);
+  return { refreshed: r.refreshed, duration_ms: Math.round(performance.now() - started), errors: r.errors };
+}
+
+export async function repoOutlineOf(call: ServiceCall, depth: number) {
+  const cat = call.workspace.catalog;
+  await cat.all();
+  reportCatalog(cat, call.meta);
+  for (const [rel, e] of cat.files()) call.meta.addSourceFile(path.join(call.root, rel), e.size);
+  return repoOutline(cat.files(), depth);
+}
+
+export async function fileTreeOf(call: ServiceCall, pathPrefix: string | undefined, depth: number): Promise<{ tree: TreeNode }> {
+  const cat = call.workspace.catalog;
+  let prefix = '';
+  if (pathPrefix && pathPrefix.replace(/^\.?\/*/, '') !== '') {
+    prefix = toRelative(call.root, resolveInWorkspace(call.root, pathPrefix, { mustExist: false, refuseSecrets: false }));
+  }
+  await cat.all();
+  reportCatalog(cat, call.meta);
+  for (const [rel, e] of cat.files()) if (!prefix || rel.startsWith(prefix + '/')) call.meta.addSourceFile(path.join(call.root, rel), e.size);
+  return { tree: fileTree(cat.files(), prefix, depth) };
+}
+
+export async function driftOf(call: ServiceCall, reset: boolean) {
+  const cat = call.workspace.catalog;
+  const d = await cat.drift(reset);
+  reportCatalog(cat, call.meta);
+  return { ...(d.since ? { since: d.since } : {}), added: d.added, removed: d.removed, modified: d.modified };
+}

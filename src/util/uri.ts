@@ -1,0 +1,27 @@
+/**
+ * The one place file URIs and paths are converted (vscode-uri, as the servers' own clients do).
+ */
+import { URI } from 'vscode-uri';
+import { LspgateError } from '../errors/errors.js';
+
+export function fileUri(absPath: string): string {
+  return URI.file(absPath).toString();
+}
+
+/** The absolute path of a `file:` URI; undefined for any other scheme (untitled:, jdt:, a library's virtual document). */
+export function pathOfUri(uri: string): string | undefined {
+  let u: URI;
+  try {
+    u = URI.parse(uri, true);
+  } catch {
+    return undefined;
+  }
+  return u.scheme === 'file' ? u.fsPath : undefined;
+}
+
+/** The absolute path of a `file:` URI a server sent where only files can be (INTERNAL otherwise). */
+export function uriToPath(uri: string): string {
+  const p = pathOfUri(uri);
+  if (p === undefined) throw new LspgateError('INTERNAL', `not a file URI: ${uri.slice(0, 200)}`);
+  return p;
+}
