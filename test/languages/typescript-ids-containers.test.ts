@@ -60,7 +60,7 @@ describe('reference containers', () => {
     // A definition in such a file is kept, without kind or id.
     const use = positionOf(root, 'src/services/report.ts', 'user.nickname', { offset: 'user.'.length });
     const d = (await gateway.run('find_definition', { file: 'src/services/report.ts', line: use.line, column: use.column, output_format: 'json' })).result;
-    expect(d.definitions.map((x: any) => [x.file, x.name, x.kind, x.symbol_id])).toEqual([['src/models/user.ts', 'nickname', 'unknown', undefined]]);
+    expect((d.definitions as Record<string, unknown>[]).map((x) => [x.file, x.name, x.kind, x.symbol_id])).toEqual([['src/models/user.ts', 'nickname', 'unknown', undefined]]);
     expect(d._meta.warnings).toContain('src/models/user.ts not opened (LIMIT_EXCEEDED): its definition has no kind or symbol_id');
   });
 });
