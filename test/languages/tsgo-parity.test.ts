@@ -60,13 +60,6 @@ function comparable(result: Record<string, unknown>): unknown {
   return JSON.parse(JSON.stringify(rest, (k, v: unknown) => (k === 'uri' || k === 'preview' || k === 'container' ? undefined : v)));
 }
 
-interface OutlineSymbol {
-  kind: string;
-  name: string;
-  location?: { start_line?: number };
-  children?: OutlineSymbol[];
-}
-
 describe('tsgo (TypeScript 7 native server) answers like typescript-language-server', () => {
   const roots: string[] = [];
   const cacheDirs: string[] = [];

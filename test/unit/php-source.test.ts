@@ -106,7 +106,7 @@ describe('eloquentInfo on the fixture User model', () => {
     const text = fixture('app/Models/User.php');
     const lines = text.split('\n');
     const uses = phpUses(lines);
-    const methods = [...text.matchAll(/(#\[Scope\]\s*)?(?:public|protected) function (\w+)\(([^)]*)\)(?::\s*([\w\\]+))?\s*\{([\s\S]*?)\n    \}/g)].map((m) => ({
+    const methods = [...text.matchAll(/(#\[Scope\]\s*)?(?:public|protected) function (\w+)\(([^)]*)\)(?::\s*([\w\\]+))?\s*\{([\s\S]*?)\n {4}\}/g)].map((m) => ({
       name: m[2]!,
       body: m[5]!,
       ...(m[4] ? { returnType: m[4] } : {}),
