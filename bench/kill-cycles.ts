@@ -126,7 +126,7 @@ function orphansFor(root: string): { pid: number; cmd: string }[] {
     const pid = Number(name);
     const cmd = cmdline(pid);
     if (!/typescript-language-server|tsserver/.test(cmd) || !alive(pid)) continue;
-    let ppid = 0;
+    let ppid: number;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);

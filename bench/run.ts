@@ -66,14 +66,18 @@ function parseArgs(argv: string[]): Args {
       case '--no-mcp': a.mcp = false; break;
       case '--seed': a.seed = Number(v()); break;
       case '--node-flags': a.nodeFlags = v().split(/\s+/).filter(Boolean); break;
-      case '--help':
-        process.stdout.write(fs.readFileSync(new URL(import.meta.url)).toString().split('*/')[0]!.replace(/^\/\*\*?/, '') + '\n');
-        process.exit(0);
+      case '--help': return printHelpAndExit();
       default: throw new Error(`unknown argument ${argv[i]}`);
     }
   }
   if (!LANG_SERVER[a.lang]) throw new Error(`--lang must be one of ${Object.keys(LANG_SERVER).join(', ')}`);
   return a;
+}
+
+/** The usage is this file's header comment. */
+function printHelpAndExit(): never {
+  process.stdout.write(fs.readFileSync(new URL(import.meta.url)).toString().split('*/')[0]!.replace(/^\/\*\*?/, '') + '\n');
+  process.exit(0);
 }
 
 /** A private copy: sources copied, node_modules linked, VCS and build output left out. */

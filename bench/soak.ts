@@ -49,7 +49,11 @@ function childCount(): number {
   const queue = [process.pid];
   while (queue.length) {
     const p = queue.shift()!;
-    for (const [c, pp] of parent) if (pp === p) (n++, queue.push(c));
+    for (const [c, pp] of parent) {
+      if (pp !== p) continue;
+      n++;
+      queue.push(c);
+    }
   }
   return n;
 }

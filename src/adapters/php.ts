@@ -228,7 +228,7 @@ function fieldOf(file: FileContext, s: DocumentSymbol): FieldDescriptor {
   const doc = parsePhpDoc(docBlockAbove(file.lines, s.selectionRange.start.line));
   const tags: string[] = [];
   let type: string | undefined;
-  let initAt = -1;
+  let initAt: number;
   const text = file.lines.slice(s.selectionRange.start.line, s.range.end.line + 1).join('\n');
   if (s.kind === Lsp.Property) {
     const hint = new RegExp(String.raw`(?:public|protected|private|static|readonly|var)\s+([?\w\\|&]+)\s+\$${name}\b`).exec(line)?.[1];

@@ -198,7 +198,7 @@ export function docSections(doc: string | undefined): DocSections {
   if (!doc) return out;
   const lines = doc.split('\n');
   for (const line of lines) {
-    const sp = /^\s*:param\s+(?:[\w\[\], .]+\s+)?(\w+):\s*(.*)$/.exec(line);
+    const sp = /^\s*:param\s+(?:[\w[\], .]+\s+)?(\w+):\s*(.*)$/.exec(line);
     if (sp) out.params.set(sp[1]!, sp[2]!.trim());
     const sr = /^\s*:returns?:\s*(.*)$/.exec(line);
     if (sr) out.returns = sr[1]!.trim();
@@ -227,7 +227,7 @@ export function docSections(doc: string | undefined): DocSections {
     }
     if (section === 'returns') {
       // Google `Returns:\n    text`, NumPy `Returns\n-------\ntype\n    text`.
-      out.returns = indent === itemIndent && /^[\w\[\], .|]+$/.test(t) && lines[i + 1]?.trim() ? out.returns : `${out.returns ?? ''} ${t}`.trim();
+      out.returns = indent === itemIndent && /^[\w[\], .|]+$/.test(t) && lines[i + 1]?.trim() ? out.returns : `${out.returns ?? ''} ${t}`.trim();
       continue;
     }
     const item = indent === itemIndent ? /^(\*{0,2}\w+)(\s*\([^)]*\))?(\s*):\s*(.*)$/.exec(t) : null;

@@ -35,7 +35,7 @@ interface Tok {
 
 /** After these keywords a `/` starts a regular expression; after any other identifier it divides. */
 const REGEX_AFTER = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
-const IDENT = /[\p{ID_Start}$_\\#][\p{ID_Continue}$\u200c\u200d\\]*/uy;
+const IDENT = /[\p{ID_Start}$_\\#](?:[\p{ID_Continue}$\\]|\u200c|\u200d)*/uy;
 const NUMBER = /\.?\d(?:[eE][+-]|[\w.])*/y;
 const FLAGS = /[\p{ID_Continue}$]*/uy;
 

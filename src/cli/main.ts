@@ -89,7 +89,7 @@ async function runTourCommand(argv: string[]): Promise<void> {
   const { values } = guardedParse({ args: argv, options: COMMON_OPTIONS, strict: true, allowPositionals: false });
   const gateway = await Gateway.create({ root: values.root ?? process.cwd(), serversFiles: values.servers ?? [] });
   installLifecycle(gateway, { watchStdin: false, logger: gateway.context.logger });
-  let code = 0;
+  let code: number;
   try {
     const { failures } = await runTour(gateway, { write: (s) => process.stdout.write(s) });
     code = failures > 0 ? 1 : 0;

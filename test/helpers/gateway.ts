@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 import { LspgateError } from '../../src/errors/errors.js';
 import { Gateway } from '../../src/gateway/gateway.js';
+import type { JsonResult } from './results.js';
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures');
 
@@ -16,7 +17,7 @@ export interface FixtureGateway {
   gateway: Gateway;
   root: string;
   cacheDir: string;
-  run(op: string, input?: Record<string, unknown>): Promise<Record<string, any>>;
+  run(op: string, input?: Record<string, unknown>): Promise<JsonResult>;
   runText(op: string, input?: Record<string, unknown>): Promise<string>;
   runError(op: string, input?: Record<string, unknown>): Promise<LspgateError>;
 }
@@ -53,7 +54,7 @@ export async function openFixture(name: string): Promise<FixtureGateway> {
 }
 
 /** A result without the parts that change between runs (timing, totals). */
-export function withoutTiming<T extends Record<string, any>>(result: T): Omit<T, '_meta'> {
+export function withoutTiming<T extends Record<string, unknown>>(result: T): Omit<T, '_meta'> {
   const { _meta, ...rest } = result;
   void _meta;
   return rest;

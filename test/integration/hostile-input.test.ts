@@ -17,6 +17,7 @@ import { serveSidecar } from '../../src/frontends/sidecar/sidecar.js';
 import { jsonRpcCodeFor } from '../../src/frontends/sidecar/error-codes.js';
 import { connectInProcess, textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, spawnNode, type Spawned } from '../helpers/spawn.js';
+import type { JsonResult } from '../helpers/results.js';
 import {
   createMessageConnection,
   ResponseError,
@@ -174,7 +175,7 @@ describe('hostile input corpus', () => {
 
   it.each(rows)('MCP: $what → $code', async (row) => {
     let text: string;
-    let isError = false;
+    let isError: boolean;
     try {
       const r = await mcp.client.callTool({ name: row.op, arguments: row.input() });
       text = textOf(r) + JSON.stringify(r.structuredContent ?? {});
@@ -205,7 +206,7 @@ describe('hostile input corpus', () => {
   });
 
   it('get_symbols reports the secret id as an error entry, not content', async () => {
-    const r = (await gateway.run('get_symbols', { symbol_ids: ['keys/server.key::k#variable', '.env::A#variable'], output_format: 'json' })).result as Record<string, any>;
+    const r = (await gateway.run('get_symbols', { symbol_ids: ['keys/server.key::k#variable', '.env::A#variable'], output_format: 'json' })).result as JsonResult;
     expect(r.symbols).toEqual([]);
     expect(r.errors.map((e: { code: string }) => e.code)).toEqual(['SECRET_FILE', 'SECRET_FILE']);
   });

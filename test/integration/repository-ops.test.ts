@@ -6,13 +6,14 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_VERSION } from '../../src/catalog/store.js';
 import { Gateway } from '../../src/gateway/gateway.js';
+import type { JsonResult } from '../helpers/results.js';
 
 const FIXTURE = path.resolve(__dirname, '../../fixtures/repo-basic');
 let tmp: string;
 let root: string;
 let gateway: Gateway;
 
-type R = Record<string, any>;
+type R = JsonResult;
 const run = async (op: string, input: R): Promise<R> => (await gateway.run(op, { output_format: 'json', ...input })).result as R;
 
 beforeAll(async () => {

@@ -44,7 +44,7 @@ describe('a server that begins loading its project while answering', async () =>
   it('find_references answers the complete list, asked again after the load, and says so', async () => {
     const column = 'function target'.indexOf('target') + 1;
     const r = (await gateway.run('find_references', { file: 'a.late', line: 1, column, output_format: 'json' })).result;
-    expect(r.references.map((x: { file: string }) => x.file)).toEqual(['a.late', 'b.late', 'c.late']);
+    expect((r.references as { file: string }[]).map((x) => x.file)).toEqual(['a.late', 'b.late', 'c.late']);
     expect(r.total).toBe(3);
     expect(r._meta.index_state).toBe('ready');
     expect(r._meta.warnings).toEqual(['late-load began indexing while answering: asked again once it was ready']);

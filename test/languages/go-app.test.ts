@@ -7,6 +7,7 @@ import { Gateway } from '../../src/gateway/gateway.js';
 import { LspgateError } from '../../src/errors/errors.js';
 import { FIXTURES, openFixture, withoutTiming } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
+import type { CallNode, CallSite, ExportedSymbol, FieldDescriptor, FunctionDescriptor, ReferenceEntry } from '../helpers/results.js';
 
 describe('Go without gopls', () => {
   it('answers SERVER_NOT_INSTALLED with the install hint when the gopls command is missing', async () => {
@@ -61,12 +62,12 @@ describe.runIf(goAvailable)('Go through gopls', async () => {
       tags: ['exported'],
       metadata: { import_path: 'example.com/goapp/router' },
     });
-    expect(r.fields.map((f: any) => ({ ...f, location: undefined }))).toEqual([
+    expect(r.fields.map((f: FieldDescriptor) => ({ ...f, location: undefined }))).toEqual([
       { name: 'Logger', type: 'base.Logger', visibility: 'public', embedded: true, location: undefined },
       { name: 'routes', type: 'map[string]Handler', visibility: 'private', location: undefined },
       { name: 'Prefix', type: 'string', visibility: 'public', tag: 'json:"prefix" yaml:"prefix"', location: undefined },
     ]);
-    expect(r.methods.map((m: any) => `${m.receiver}.${m.name}@${m.location?.file_path ?? 'promoted'}`)).toEqual([
+    expect(r.methods.map((m: FunctionDescriptor) => `${m.receiver}.${m.name}@${m.location?.file_path ?? 'promoted'}`)).toEqual([
       '*Router.Dispatch@router/dispatch.go',
       'Router.Count@router/dispatch.go',
       '*Router.Handle@router/router.go',
@@ -79,13 +80,13 @@ describe.runIf(goAvailable)('Go through gopls', async () => {
   it('find_type_definition: interface methods and generic struct', async () => {
     const h = await fx.run('find_type_definition', { type_name: 'Handler' });
     expect(h.kind).toBe('interface');
-    expect(h.methods.map((m: any) => [m.name, m.signature, m.is_abstract, m.description])).toEqual([
+    expect(h.methods.map((m: FunctionDescriptor) => [m.name, m.signature, m.is_abstract, m.description])).toEqual([
       ['Serve', 'func (Handler) Serve(req *Request) error', true, 'Serve answers the request.'],
       ['Name', 'func (Handler) Name() string', true, 'Name identifies the handler in logs.'],
     ]);
     const s = await fx.run('find_type_definition', { type_name: 'Stack' });
     expect([s.signature, s.tags, s.metadata.type_params]).toEqual(['type Stack[T any] struct', ['exported', 'generic'], 'T any']);
-    expect(s.methods.map((m: any) => m.receiver + '.' + m.name)).toEqual(['*Stack[T].Push', '*Stack[T].Pop', '*Stack[T].Peek']);
+    expect(s.methods.map((m: FunctionDescriptor) => m.receiver + '.' + m.name)).toEqual(['*Stack[T].Push', '*Stack[T].Pop', '*Stack[T].Peek']);
     // The doc comment as written: gopls's hover turns `[Stack.Pop]` into a pkg.go.dev link and escapes brackets.
     expect(s.methods[2].description).toBe(
       'Peek returns the top value without removing it, like [Stack.Pop] but leaving the stack as it was.\n\nOn an empty stack it returns the zero value of T and false.',
@@ -132,27 +133,27 @@ describe.runIf(goAvailable)('Go through gopls', async () => {
   it('list_package_exports by import path and by directory: only capitalised names', async () => {
     const byPath = await fx.run('list_package_exports', { package: 'example.com/goapp/router' });
     expect(byPath.files).toEqual(['router/dispatch.go', 'router/router.go']);
-    expect(byPath.symbols.map((s: any) => s.name).sort()).toEqual(['Count', 'Dispatch', 'ErrDuplicate', 'Handle', 'Handler', 'MaxRoutes', 'New', 'Request', 'Router']);
+    expect(byPath.symbols.map((s: ExportedSymbol) => s.name).sort()).toEqual(['Count', 'Dispatch', 'ErrDuplicate', 'Handle', 'Handler', 'MaxRoutes', 'New', 'Request', 'Router']);
     const byDir = await fx.run('list_package_exports', { package: 'router' });
     // router_test.go is in the directory but not in the package's API
     expect(byDir.files).toEqual(['router/dispatch.go', 'router/router.go']);
-    expect(byDir.symbols.map((s: any) => s.name)).toEqual(byPath.symbols.map((s: any) => s.name));
+    expect(byDir.symbols.map((s: ExportedSymbol) => s.name)).toEqual(byPath.symbols.map((s: ExportedSymbol) => s.name));
   });
 
   it('find_references and find_callers across packages match the fixture truth', async () => {
     const refs = await fx.run('find_references', { symbol: 'Router.Handle' });
-    expect(refs.references.map((r: any) => `${r.file}:${r.line}:${r.container ?? ''}`)).toEqual([
+    expect(refs.references.map((r: ReferenceEntry) => `${r.file}:${r.line}:${r.container ?? ''}`)).toEqual([
       'router/router.go:43:',
       'service/service.go:20:Start',
       'service/service.go:29:registerAll',
     ]);
     const callers = await fx.run('find_callers', { symbol: 'Router.Handle' });
-    expect(callers.root.calls.map((c: any) => `${c.name}@${c.file}:${c.call_sites.map((s: any) => s.line).join(',')}`)).toEqual([
+    expect(callers.root.calls.map((c: CallNode) => `${c.name}@${c.file}:${c.call_sites!.map((s: CallSite) => s.line).join(',')}`)).toEqual([
       'Start@service/service.go:20',
       'registerAll@service/service.go:29',
     ]);
     const deep = await fx.run('find_callers', { symbol: 'New', package: 'router', depth: 2 });
-    expect(deep.root.calls.map((c: any) => [c.name, (c.children ?? []).map((k: any) => k.name)])).toEqual([['Start', ['main']]]);
+    expect(deep.root.calls.map((c: CallNode) => [c.name, (c.children ?? []).map((k: CallNode) => k.name)])).toEqual([['Start', ['main']]]);
     expect(deep._meta.index_state).toBe('ready');
   });
 });

@@ -1,6 +1,7 @@
 // PHP through intelephense on fixtures/php-app (truth in fixtures/php-app/EXPECTED.md).
 import { describe, expect, it } from 'vitest';
 import { openFixture, withoutTiming } from '../helpers/gateway.js';
+import type { CallNode, CallSite, ExportedSymbol, FieldDescriptor, FunctionDescriptor, RelationDescriptor } from '../helpers/results.js';
 
 describe('PHP through intelephense', async () => {
   const fx = await openFixture('php-app');
@@ -34,7 +35,7 @@ describe('PHP through intelephense', async () => {
       { type: 'hasOne', target: 'Profile', target_full_name: 'App\\Models\\Profile', method: 'profile' },
       { type: 'hasManyThrough', target: 'Comment', target_full_name: 'App\\Models\\Comment', method: 'comments' },
     ]);
-    expect(r.methods.map((m: any) => `${m.kind} ${m.name}`)).toEqual([
+    expect(r.methods.map((m: FunctionDescriptor) => `${m.kind} ${m.name}`)).toEqual([
       'method casts',
       'method posts',
       'method roles',
@@ -47,7 +48,7 @@ describe('PHP through intelephense', async () => {
       'accessor firstName',
       'method greeting',
     ]);
-    expect(r.fields.find((f: any) => f.name === 'loginCount')).toMatchObject({ type: 'int', visibility: 'public', default: '0' });
+    expect(r.fields.find((f: FieldDescriptor) => f.name === 'loginCount')).toMatchObject({ type: 'int', visibility: 'public', default: '0' });
   });
 
   it('explicit and inferred tables, $casts property, morphTo', async () => {
@@ -66,7 +67,7 @@ describe('PHP through intelephense', async () => {
         metadata: { polymorphic: true, morph_name: 'commentable', type_column: 'commentable_type', id_column: 'commentable_id' },
       },
     ]);
-    expect(post.relations.find((r: any) => r.method === 'comments')).toEqual({
+    expect(post.relations.find((r: RelationDescriptor) => r.method === 'comments')).toEqual({
       type: 'morphMany',
       target: 'Comment',
       target_full_name: 'App\\Models\\Comment',
@@ -79,7 +80,7 @@ describe('PHP through intelephense', async () => {
     expect((await fx.run('find_type_definition', { type_name: 'Greets' })).kind).toBe('interface');
     expect((await fx.run('find_type_definition', { type_name: 'HasSlug' })).kind).toBe('trait');
     const status = await fx.run('find_type_definition', { type_name: 'Status' });
-    expect([status.kind, status.fields.map((f: any) => `${f.name}=${f.default}`)]).toEqual(['enum', ["Draft='draft'", "Published='published'"]]);
+    expect([status.kind, status.fields.map((f: FieldDescriptor) => `${f.name}=${f.default}`)]).toEqual(['enum', ["Draft='draft'", "Published='published'"]]);
   });
 
   it('get_function_details: Eloquent relation return type, PHPDoc types where hints are missing, static', async () => {
@@ -112,7 +113,7 @@ describe('PHP through intelephense', async () => {
 
   it('promoted constructor parameters are fields (visibility, readonly, type from hint or PHPDoc, default)', async () => {
     const job = await fx.run('find_type_definition', { type_name: 'SendDigest' });
-    expect(job.fields.map((f: any) => [f.name, f.type, f.visibility, !!f.is_readonly, f.default ?? null, f.location.start_line, (f.tags ?? []).join(',')])).toEqual([
+    expect(job.fields.map((f: FieldDescriptor) => [f.name, f.type, f.visibility, !!f.is_readonly, f.default ?? null, f.location!.start_line, (f.tags ?? []).join(',')])).toEqual([
       ['tries', 'int', 'public', false, '3', 17, ''],
       ['user', 'User', 'public', true, null, 24, 'promoted'],
       ['formatter', 'Formatter', 'private', false, null, 25, 'promoted'],
@@ -124,28 +125,28 @@ describe('PHP through intelephense', async () => {
       { type: 'uses', target: 'HasSlug', target_full_name: 'App\\Traits\\HasSlug' },
       { type: 'uses', target: 'Retries', target_full_name: 'App\\Jobs\\Retries' },
     ]);
-    expect(job.fields.find((f: any) => f.name === 'topics').description).toBe('Topics the digest covers.');
-    expect(job.methods.map((m: any) => [m.name, m.kind, m.parameters.length])).toEqual([['__construct', 'constructor', 5]]);
+    expect(job.fields.find((f: FieldDescriptor) => f.name === 'topics').description).toBe('Topics the digest covers.');
+    expect(job.methods.map((m: FunctionDescriptor) => [m.name, m.kind, m.parameters!.length])).toEqual([['__construct', 'constructor', 5]]);
   });
 
   it('list_package_exports by namespace', async () => {
     const r = await fx.run('list_package_exports', { namespace: 'App\\Services' });
     expect(r.files).toEqual(['app/Services/Formatter.php', 'app/Services/UserService.php']);
-    expect(r.symbols.map((s: any) => `${s.kind} ${s.name}`)).toEqual(['class Formatter', 'class UserService']);
+    expect(r.symbols.map((s: ExportedSymbol) => `${s.kind} ${s.name}`)).toEqual(['class Formatter', 'class UserService']);
   });
 
   it('find_callers through references (no call hierarchy in intelephense) and find_callees from the body', async () => {
     const callers = await fx.run('find_callers', { symbol: 'Formatter::format' });
-    expect(callers.root.calls.map((c: any) => `${c.name}@${c.file}:${c.call_sites.map((s: any) => s.line).join(',')}`)).toEqual([
+    expect(callers.root.calls.map((c: CallNode) => `${c.name}@${c.file}:${c.call_sites!.map((s: CallSite) => s.line).join(',')}`)).toEqual([
       'join@app/Services/Formatter.php:35',
       'greet@app/Services/UserService.php:15',
       'shout@app/Services/UserService.php:33',
     ]);
     expect(callers._meta.warnings).toContain('intelephense has no call hierarchy: callers derived from references');
     const deep = await fx.run('find_callers', { symbol: 'UserService::greet', depth: 2 });
-    expect(deep.root.calls.map((c: any) => [c.name, (c.children ?? []).map((k: any) => k.name)])).toEqual([['greetAll', ['greet_everyone']]]);
+    expect(deep.root.calls.map((c: CallNode) => [c.name, (c.children ?? []).map((k: CallNode) => k.name)])).toEqual([['greetAll', ['greet_everyone']]]);
     const callees = await fx.run('find_callees', { symbol: 'UserService::shout' });
-    expect(callees.root.calls.map((c: any) => `${c.name}@${c.file}`).sort()).toEqual(['format@app/Services/Formatter.php', 'greeting@app/Models/User.php']);
+    expect(callees.root.calls.map((c: CallNode) => `${c.name}@${c.file}`).sort()).toEqual(['format@app/Services/Formatter.php', 'greeting@app/Models/User.php']);
     const refs = await fx.run('find_references', { symbol: 'Formatter::format' });
     expect(refs.total).toBe(4);
   });

@@ -3,30 +3,31 @@ import { describe, expect, it } from 'vitest';
 import { openFixture } from '../helpers/gateway.js';
 import { positionOf } from '../helpers/positions.js';
 import { goAvailable } from '../helpers/go.js';
+import type { CallNode, ExportedSymbol, ReferenceEntry, WorkspaceInfo } from '../helpers/results.js';
 
 describe('a polyglot workspace', async () => {
   const fx = await openFixture('polyglot');
   const servers = async () => {
     const ws = await fx.run('list_workspaces', {});
-    return ws.workspaces[0].servers.map((s: any) => `${s.id}@${s.root.slice(fx.root.length + 1)}:${s.state}`).sort();
+    return ws.workspaces[0].servers.map((s: WorkspaceInfo['servers'][number]) => `${s.id}@${s.root.slice(fx.root.length + 1)}:${s.state}`).sort();
   };
 
   it('starts only the server a request needs, at the nearest project root of the file', async () => {
     const at = positionOf(fx.root, 'tools/pytool/pytool/cli.py', 'run(args');
     const callers = await fx.run('find_callers', { file: 'tools/pytool/pytool/cli.py', line: at.line, column: at.column });
-    expect(callers.root.calls.map((c: any) => `${c.name}@${c.file}:${c.call_sites[0].line}`)).toEqual(['main@tools/pytool/pytool/cli.py:10']);
+    expect(callers.root.calls.map((c: CallNode) => `${c.name}@${c.file}:${c.call_sites![0]!.line}`)).toEqual(['main@tools/pytool/pytool/cli.py:10']);
     expect(await servers()).toEqual(['pyright@tools/pytool:ready']);
   });
 
   it('routes each language to its own server and root; list_workspaces shows them all', async () => {
     const php = await fx.run('find_callers', { symbol: 'Clock::now' });
-    expect(php.root.calls.map((c: any) => c.name)).toEqual(['stamp']);
+    expect(php.root.calls.map((c: CallNode) => c.name)).toEqual(['stamp']);
     const ts = await fx.run('find_references', { symbol: 'add', language: 'typescript' });
-    expect(ts.references.map((r: any) => `${r.file}:${r.line}`)).toEqual(['web/src/index.ts:2', 'web/src/index.ts:6']);
+    expect(ts.references.map((r: ReferenceEntry) => `${r.file}:${r.line}`)).toEqual(['web/src/index.ts:2', 'web/src/index.ts:6']);
     const expected = ['intelephense@legacy:ready', 'pyright@tools/pytool:ready', 'typescript-language-server@web:ready'];
     if (goAvailable) {
       const go = await fx.run('find_callers', { symbol: 'Health' });
-      expect(go.root.calls.map((c: any) => `${c.name}@${c.file}`)).toEqual(['Status@services/api/api.go']);
+      expect(go.root.calls.map((c: CallNode) => `${c.name}@${c.file}`)).toEqual(['Status@services/api/api.go']);
       expect(go._meta.servers).toEqual([{ id: 'gopls', root: `${fx.root}/services/api`, state: 'ready' }]);
       expected.unshift('gopls@services/api:ready');
     }
@@ -34,6 +35,6 @@ describe('a polyglot workspace', async () => {
     expect(ws.workspaces[0].languages).toEqual(expect.arrayContaining(['go', 'php', 'python', 'typescript']));
     expect((await servers()).filter((s: string) => expected.includes(s)).sort()).toEqual(expected.sort());
     const pkg = await fx.run('list_package_exports', { package: 'pytool.cli' });
-    expect(pkg.symbols.map((s: any) => s.name)).toEqual(['run', 'main']);
+    expect(pkg.symbols.map((s: ExportedSymbol) => s.name)).toEqual(['run', 'main']);
   });
 });

@@ -1,6 +1,7 @@
 // Python through pyright on fixtures/py-app (truth in fixtures/py-app/EXPECTED.md).
 import { describe, expect, it } from 'vitest';
 import { openFixture, withoutTiming } from '../helpers/gateway.js';
+import type { CallNode, CallSite, ExportedSymbol, FieldDescriptor, FunctionDescriptor, ReferenceEntry } from '../helpers/results.js';
 
 describe('Python through pyright', async () => {
   const fx = await openFixture('py-app');
@@ -18,7 +19,7 @@ describe('Python through pyright', async () => {
       location: { file_path: 'app/models/user.py', start_line: 29, end_line: 85 },
       relations: [{ type: 'extends', target: 'Base', target_full_name: 'app.models.user.Base' }],
     });
-    expect(r.fields.map((f: any) => [f.name, f.type, f.visibility, f.default ?? null, f.tags.join(',')])).toEqual([
+    expect(r.fields.map((f: FieldDescriptor) => [f.name, f.type, f.visibility, f.default ?? null, f.tags!.join(',')])).toEqual([
       ['kind', 'str', 'public', '"user"', 'class_attribute'],
       ['max_roles', 'int', 'public', '5', 'class_attribute'],
       ['_secret_salt', 'str', 'protected', '"x"', 'class_attribute'],
@@ -28,7 +29,7 @@ describe('Python through pyright', async () => {
       ['active', 'bool', 'public', null, 'instance_attribute'],
       ['display_name', 'str', 'public', null, 'property'],
     ]);
-    expect(r.methods.map((m: any) => [m.name, m.kind, m.visibility, !!m.is_static, (m.tags ?? []).join(',')])).toEqual([
+    expect(r.methods.map((m: FunctionDescriptor) => [m.name, m.kind, m.visibility, !!m.is_static, (m.tags ?? []).join(',')])).toEqual([
       ['__init__', 'constructor', 'public', false, 'dunder'],
       ['__repr__', 'method', 'public', false, 'dunder'],
       ['from_email', 'method', 'public', true, 'classmethod'],
@@ -45,11 +46,11 @@ describe('Python through pyright', async () => {
       { name: 'active', type: 'bool', default: 'True', optional: true },
     ]);
     const role = await fx.run('find_type_definition', { type_name: 'Role' });
-    expect([role.tags, role.fields.map((f: any) => `${f.name}: ${f.type} = ${f.default ?? ''} [${f.tags.join(',')}]`)]).toEqual([
+    expect([role.tags, role.fields.map((f: FieldDescriptor) => `${f.name}: ${f.type} = ${f.default ?? ''} [${f.tags!.join(',')}]`)]).toEqual([
       ['dataclass'],
       ['name: str =  [dataclass_field]', 'level: int = 1 [dataclass_field]', 'tags: list[str] = field(default_factory=list) [dataclass_field]'],
     ]);
-    expect(role.fields.some((f: any) => f.is_static)).toBe(false);
+    expect(role.fields.some((f: FieldDescriptor) => f.is_static)).toBe(false);
   });
 
   it('get_function_details: staticmethod with Google-style docstring sections', async () => {
@@ -84,7 +85,7 @@ describe('Python through pyright', async () => {
   it('dataclass fields: ClassVar stays a class attribute, KW_ONLY is no field, InitVar is tagged; lambda defaults whole', async () => {
     const s = await fx.run('find_type_definition', { type_name: 'Settings' });
     expect(s.tags).toEqual(['dataclass']);
-    expect(s.fields.map((f: any) => [f.name, f.type, f.default ?? null, !!f.is_static, f.tags.join(',')])).toEqual([
+    expect(s.fields.map((f: FieldDescriptor) => [f.name, f.type, f.default ?? null, !!f.is_static, f.tags!.join(',')])).toEqual([
       ['instances', 'ClassVar[int]', '0', true, 'class_attribute'],
       ['name', 'str', null, false, 'dataclass_field'],
       ['retries', 'int', '3', false, 'dataclass_field'],
@@ -117,27 +118,27 @@ describe('Python through pyright', async () => {
 
   it('list_package_exports: a module, and a package (its direct modules)', async () => {
     const mod = await fx.run('list_package_exports', { package: 'app.models.user' });
-    expect(mod.symbols.map((s: any) => `${s.kind} ${s.name}`)).toEqual(['class Role', 'class Base', 'class User', 'function format_name']);
+    expect(mod.symbols.map((s: ExportedSymbol) => `${s.kind} ${s.name}`)).toEqual(['class Role', 'class Base', 'class User', 'function format_name']);
     const pkg = await fx.run('list_package_exports', { package: 'app.services' });
     expect(pkg.files).toEqual(['app/services/greeter.py', 'app/services/registry.py']);
-    expect(pkg.symbols.map((s: any) => s.name)).toEqual(['greet', 'greet_all', 'shout', 'F', 'CALLS', 'tracked']);
+    expect(pkg.symbols.map((s: ExportedSymbol) => s.name)).toEqual(['greet', 'greet_all', 'shout', 'F', 'CALLS', 'tracked']);
   });
 
   it('find_references and find_callers across modules match the fixture truth', async () => {
     const refs = await fx.run('find_references', { symbol: 'format_name' });
-    expect(refs.references.map((r: any) => `${r.file}:${r.line}`)).toEqual([
+    expect(refs.references.map((r: ReferenceEntry) => `${r.file}:${r.line}`)).toEqual([
       'app/models/user.py:51',
       'app/models/user.py:88',
       'app/services/greeter.py:2',
       'app/services/greeter.py:16',
     ]);
     const callers = await fx.run('find_callers', { symbol: 'greet' });
-    expect(callers.root.calls.map((c: any) => `${c.name}@${c.file}:${c.call_sites.map((s: any) => s.line).join(',')}`)).toEqual([
+    expect(callers.root.calls.map((c: CallNode) => `${c.name}@${c.file}:${c.call_sites!.map((s: CallSite) => s.line).join(',')}`)).toEqual([
       'main@app/main.py:9',
       'greet_all@app/services/greeter.py:12',
     ]);
     const norm = await fx.run('find_callers', { symbol: 'User.normalize' });
-    expect(norm.root.calls.map((c: any) => [c.name, c.call_sites.length])).toEqual([['format_name', 2]]);
+    expect(norm.root.calls.map((c: CallNode) => [c.name, c.call_sites!.length])).toEqual([['format_name', 2]]);
     expect(norm._meta.index_state).toBe('ready');
   });
 });

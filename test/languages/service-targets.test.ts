@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import { lineOf } from '../helpers/positions.js';
+import type { CallNode, DefinitionEntry, ExportedSymbol, ListedSymbol, OutlineSymbol } from '../helpers/results.js';
 
 describe('file + line without a column (pyright, fixtures/py-app)', async () => {
   const fx = await openFixture('py-app');
@@ -27,10 +28,10 @@ describe('file + line without a column (pyright, fixtures/py-app)', async () => 
 
     const callers = await fx.run('find_callers', { file: greeter, line: defLine });
     expect(callers.root).toMatchObject({ name: 'greet', file: greeter, line: defLine });
-    expect(callers.root.calls.map((c: any) => `${c.name}@${c.file}`).sort()).toEqual(['greet_all@app/services/greeter.py', 'main@app/main.py']);
+    expect(callers.root.calls.map((c: CallNode) => `${c.name}@${c.file}`).sort()).toEqual(['greet_all@app/services/greeter.py', 'main@app/main.py']);
 
     const def = await fx.run('find_definition', { file: greeter, line: defLine });
-    expect(def.definitions.map((d: any) => [d.name, d.symbol_id])).toEqual([['greet', 'app/services/greeter.py::greet#function']]);
+    expect(def.definitions.map((d: DefinitionEntry) => [d.name, d.symbol_id])).toEqual([['greet', 'app/services/greeter.py::greet#function']]);
   });
 
   it('a line with only a parameter-less body still resolves to its enclosing function', async () => {
@@ -45,7 +46,7 @@ describe.runIf(goAvailable)('symbol ids are the catalog ids (gopls, fixtures/go-
 
   it('list_package_exports, get_file_outline and find_definition give the ids search_symbols and get_function_details give', async () => {
     const exportsOf = await fx.run('list_package_exports', { package: 'example.com/goapp/router' });
-    const dispatch = exportsOf.symbols.find((s: any) => s.name === 'Dispatch');
+    const dispatch = exportsOf.symbols.find((s: ExportedSymbol) => s.name === 'Dispatch');
     const details = await fx.run('get_function_details', { function_name: 'Dispatch' });
     expect(details.symbol_id).toBe('router/dispatch.go::Router.Dispatch#method');
     expect(dispatch.symbol_id).toBe(details.symbol_id);
@@ -57,17 +58,17 @@ describe.runIf(goAvailable)('symbol ids are the catalog ids (gopls, fixtures/go-
     }
 
     const outline = await fx.run('get_file_outline', { file: 'router/dispatch.go' });
-    const ids = outline.symbols.map((s: any) => s.symbol_id);
+    const ids = outline.symbols.map((s: OutlineSymbol) => s.symbol_id);
     expect(ids).toContain('router/dispatch.go::Router.Dispatch#method');
     expect(ids).toContain('router/dispatch.go::Router.Count#method');
     expect(ids.some((id: string) => id.includes('('))).toBe(false);
 
     const search = await fx.run('search_symbols', { query: 'Dispatch', kind: 'method' });
-    expect(search.results.map((s: any) => s.symbol_id)).toContain(details.symbol_id);
+    expect(search.results.map((s: ListedSymbol) => s.symbol_id)).toContain(details.symbol_id);
 
     const line = lineOf(fx.root, 'router/dispatch.go', 'func (r *Router) Dispatch(');
     const def = await fx.run('find_definition', { file: 'router/dispatch.go', line });
-    expect(def.definitions.map((d: any) => d.symbol_id)).toEqual([details.symbol_id]);
+    expect(def.definitions.map((d: DefinitionEntry) => d.symbol_id)).toEqual([details.symbol_id]);
     // The id found by line is accepted back as a target.
     const callers = await fx.run('find_callers', { symbol_id: def.definitions[0].symbol_id });
     expect(callers.root.name).toContain('Dispatch');

@@ -60,13 +60,6 @@ function comparable(result: Record<string, unknown>): unknown {
   return JSON.parse(JSON.stringify(rest, (k, v: unknown) => (k === 'uri' || k === 'preview' || k === 'container' ? undefined : v)));
 }
 
-interface OutlineSymbol {
-  kind: string;
-  name: string;
-  location?: { start_line?: number };
-  children?: OutlineSymbol[];
-}
-
 describe('tsgo (TypeScript 7 native server) answers like typescript-language-server', () => {
   const roots: string[] = [];
   const cacheDirs: string[] = [];
@@ -103,7 +96,7 @@ describe('tsgo (TypeScript 7 native server) answers like typescript-language-ser
 
   it('find_definition at a call site', async () => {
     const { a, b } = await both('find_definition', at('src/models/user.ts', 'formatName(first, last)'));
-    expect((a as { definitions: { file: string }[] }).definitions[0]!.file).toBe('src/util/strings.ts');
+    expect((a.definitions as { file: string }[])[0]!.file).toBe('src/util/strings.ts');
     expect(comparable(b)).toEqual(comparable(a));
   });
 
@@ -111,7 +104,7 @@ describe('tsgo (TypeScript 7 native server) answers like typescript-language-ser
     // Every one of these is imported by other files of the fixture.
     for (const symbol of ['formatName', 'padLeft', 'clamp', 'User', 'Registry', 'Named']) {
       const { a, b } = await both('find_definition', { symbol });
-      expect((a as { definitions: unknown[] }).definitions).toHaveLength(1);
+      expect(a.definitions as unknown[]).toHaveLength(1);
       expect(comparable(b)).toEqual(comparable(a));
     }
   });
@@ -151,7 +144,7 @@ describe('tsgo (TypeScript 7 native server) answers like typescript-language-ser
 
   it('find_references of a function used across files', async () => {
     const { a, b } = await both('find_references', { symbol_id: 'src/util/strings.ts::formatName#function' });
-    expect((a as { total: number }).total).toBe(7); // fixtures/ts-app/EXPECTED.md
+    expect(a.total).toBe(7); // fixtures/ts-app/EXPECTED.md
     expect(comparable(b)).toEqual(comparable(a));
   });
 
@@ -165,9 +158,9 @@ describe('tsgo (TypeScript 7 native server) answers like typescript-language-ser
   it('find_type_definition builds the same ClassDescriptor, but for inherited doc comments', async () => {
     const { a, b } = await both('find_type_definition', { type_name: 'User', package: 'src/models/user' });
     type Method = { name: string; description?: string };
-    const methodsA = (a as { methods: Method[] }).methods;
-    const methodsB = (b as { methods: Method[] }).methods;
-    expect((a as { fields: unknown[] }).fields.length).toBeGreaterThan(5);
+    const methodsA = a.methods as Method[];
+    const methodsB = b.methods as Method[];
+    expect((a.fields as unknown[]).length).toBeGreaterThan(5);
     // tsgo's hover carries no inherited JSDoc: the constructor does not get the class's comment and
     // `describe` not the one of Describable.describe. Every description tsgo gives, tsserver gives too.
     for (const m of methodsB) if (m.description) expect(methodsA.find((x) => x.name === m.name)?.description).toBe(m.description);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { openFixture, withoutTiming } from '../helpers/gateway.js';
 import { lineOf } from '../helpers/positions.js';
+import type { ExportedSymbol, FieldDescriptor, FunctionDescriptor, ListedSymbol, OutlineSymbol } from '../helpers/results.js';
 
 const fx = await openFixture('ts-app');
 const loc = (file: string, start: number, end: number) => ({ file_path: file, uri: `file://${fx.root}/${file}`, start_line: start, end_line: end });
@@ -68,7 +69,7 @@ describe('find_type_definition (TypeScript)', () => {
 
   it('covers every field modifier of User (static, readonly, optional, protected, private, #private, defaults)', async () => {
     const r = await fx.run('find_type_definition', { type_name: 'User' });
-    const fields = (r.fields as any[]).map(({ location, ...rest }) => rest);
+    const fields = (r.fields as FieldDescriptor[]).map(({ location: _location, ...rest }) => rest);
     expect(fields).toEqual([
       { name: 'created', type: 'number', description: 'Number of users created so far.', visibility: 'public', is_static: true, default: '0' },
       { name: 'id', type: 'number', description: 'Unique id, assigned at construction.', visibility: 'public', is_readonly: true },
@@ -79,7 +80,7 @@ describe('find_type_definition (TypeScript)', () => {
       { name: '#secret', type: 'string', visibility: 'private', default: "'hidden'", tags: ['ecmascript-private'] },
       { name: 'active', type: 'boolean', visibility: 'public', default: 'true' },
     ]);
-    expect((r.methods as any[]).map((m) => m.signature)).toEqual([
+    expect((r.methods as FunctionDescriptor[]).map((m) => m.signature)).toEqual([
       'constructor(first: string, last: string, email: string)',
       'login(when?: Date): number',
       'describe(): string',
@@ -93,7 +94,7 @@ describe('find_type_definition (TypeScript)', () => {
     const reg = await fx.run('find_type_definition', { type_name: 'Registry' });
     expect(reg.metadata).toEqual({ type_parameters: '<T extends Named>' });
     expect(reg.relations).toEqual([{ type: 'implements', target: 'Repository', target_full_name: '"src/models/types".Repository' }]);
-    expect((reg.fields as any[]).map((f) => [f.name, f.type, f.visibility, f.is_readonly ?? false, f.tags ?? []])).toEqual([
+    expect((reg.fields as FieldDescriptor[]).map((f) => [f.name, f.type, f.visibility, f.is_readonly ?? false, f.tags ?? []])).toEqual([
       ['items', 'Map<EntityId, T>', 'private', true, []],
       ['size', 'number', 'public', true, ['getter']],
     ]);
@@ -104,11 +105,11 @@ describe('find_type_definition (TypeScript)', () => {
       [{ type: 'extends', target: 'Describable', target_full_name: '"src/models/types".Describable' }],
     ]);
     const color = await fx.run('find_type_definition', { type_name: 'Color' });
-    expect([color.kind, (color.fields as any[]).map((f) => [f.name, f.default])]).toEqual(['enum', [['Red', "'red'"], ['Green', "'green'"], ['Blue', "'blue'"]]]);
+    expect([color.kind, (color.fields as FieldDescriptor[]).map((f) => [f.name, f.default])]).toEqual(['enum', [['Red', "'red'"], ['Green', "'green'"], ['Blue', "'blue'"]]]);
     const alias = await fx.run('find_type_definition', { type_name: 'EntityId' });
     expect([alias.kind, alias.signature, alias.description]).toEqual(['type', 'export type EntityId = string | number', 'An identifier of a stored entity.']);
     const ns = await fx.run('find_type_definition', { type_name: 'Geometry.Factory' });
-    expect([ns.namespace, ns.full_name, (ns.methods as any[]).map((m) => m.signature), ns.tags]).toEqual([
+    expect([ns.namespace, ns.full_name, (ns.methods as FunctionDescriptor[]).map((m) => m.signature), ns.tags]).toEqual([
       'Geometry',
       '"src/services/geometry".Geometry.Factory',
       ['function circle(r: number): Circle', 'function square(side: number): Square'],
@@ -165,12 +166,12 @@ describe('get_function_details (TypeScript)', () => {
   it('refuses an ambiguous method name with candidates', async () => {
     const e = await fx.runError('get_function_details', { function_name: 'describe' });
     expect(e.code).toBe('AMBIGUOUS_SYMBOL');
-    expect((e.details!.candidates as any[]).map((c) => c.qualified_name).sort()).toEqual(['Describable.describe', 'Shape.describe', 'User.describe']);
+    expect((e.details!.candidates as ListedSymbol[]).map((c) => c.qualified_name).sort()).toEqual(['Describable.describe', 'Shape.describe', 'User.describe']);
   });
 
   it('asks again by a candidate symbol_id; a name and an id together, or an id of a type, are INVALID_INPUT', async () => {
     const e = await fx.runError('get_function_details', { function_name: 'describe' });
-    const id = (e.details!.candidates as any[]).find((c) => c.qualified_name === 'User.describe').symbol_id;
+    const id = (e.details!.candidates as ListedSymbol[]).find((c) => c.qualified_name === 'User.describe')!.symbol_id;
     const r = await fx.run('get_function_details', { symbol_id: id });
     expect([r.name, r.kind, r.symbol_id, r.signature]).toEqual(['describe', 'method', id, 'describe(): string']);
     expect((await fx.runError('get_function_details', { function_name: 'describe', symbol_id: id })).code).toBe('INVALID_INPUT');
@@ -185,7 +186,7 @@ describe('list_package_exports / get_file_outline (TypeScript)', () => {
   it('lists a module file, leaving out what is not exported', async () => {
     const r = await fx.run('list_package_exports', { package: 'src/util/strings' });
     expect(r.files).toEqual(['src/util/strings.ts']);
-    expect((r.symbols as any[]).map((s) => [s.kind, s.name])).toEqual([
+    expect((r.symbols as ExportedSymbol[]).map((s) => [s.kind, s.name])).toEqual([
       ['function', 'formatName'],
       ['function', 'capitalize'],
       ['function', 'padLeft'],
@@ -197,17 +198,17 @@ describe('list_package_exports / get_file_outline (TypeScript)', () => {
   it('follows re-exports of an index, with aliases', async () => {
     const r = await fx.run('list_package_exports', { package: 'src' });
     expect(r.files).toEqual(['src/index.ts']);
-    const names = (r.symbols as any[]).map((s) => s.name);
+    const names = (r.symbols as ExportedSymbol[]).map((s) => s.name);
     expect(names).toEqual(['Shape', 'Circle', 'Square', 'Color', 'EntityId', 'Listener', 'Describable', 'Named', 'Repository', 'User', 'toDisplayName', 'padLeft', 'Registry', 'main']);
-    const alias = (r.symbols as any[]).find((s) => s.name === 'toDisplayName');
-    expect([alias.metadata, alias.location.file_path]).toEqual([{ exported_as: 'toDisplayName', original_name: 'formatName' }, 'src/util/strings.ts']);
+    const alias = (r.symbols as ExportedSymbol[]).find((s) => s.name === 'toDisplayName')!;
+    expect([alias.metadata, alias.location!.file_path]).toEqual([{ exported_as: 'toDisplayName', original_name: 'formatName' }, 'src/util/strings.ts']);
     const classes = await fx.run('list_package_exports', { package: 'src/index.ts', symbol_type: 'interface' });
-    expect((classes.symbols as any[]).map((s) => s.name)).toEqual(['Describable', 'Named', 'Repository']);
+    expect((classes.symbols as ExportedSymbol[]).map((s) => s.name)).toEqual(['Describable', 'Named', 'Repository']);
   });
 
   it('outlines a file hierarchically with symbol ids (no locals)', async () => {
     const r = await fx.run('get_file_outline', { file: 'src/services/geometry.ts' });
-    const tree = (list: any[]): unknown[] => list.map((s) => (s.children ? [s.kind, s.name, s.symbol_id, tree(s.children)] : [s.kind, s.name, s.symbol_id]));
+    const tree = (list: OutlineSymbol[]): unknown[] => list.map((s) => (s.children ? [s.kind, s.name, s.symbol_id, tree(s.children)] : [s.kind, s.name, s.symbol_id]));
     expect([r.file, r.language, tree(r.symbols)]).toEqual([
       'src/services/geometry.ts',
       'typescript',

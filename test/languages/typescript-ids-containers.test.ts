@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { FIXTURES, openFixture } from '../helpers/gateway.js';
 import { positionOf } from '../helpers/positions.js';
+import type { CallNode, JsonResult, ReferenceEntry } from '../helpers/results.js';
 
 const fx = await openFixture('ts-app');
 const REFS_WITH_CONTAINERS = [
@@ -19,14 +20,14 @@ const REFS_WITH_CONTAINERS = [
   'src/services/report.ts:15:52 in summarizeUsers',
   'src/util/strings.ts:7:17',
 ];
-const asText = (r: any) => r.references.map((x: any) => `${x.file}:${x.line}:${x.column}${x.container ? ` in ${x.container}` : ''}`);
+const asText = (r: JsonResult) => r.references.map((x: ReferenceEntry) => `${x.file}:${x.line}:${x.column}${x.container ? ` in ${x.container}` : ''}`);
 
 describe('call trees carry catalog ids', () => {
   it('find_callers: the root and every caller have the id the catalog gives, usable as a target', async () => {
     const tree = await fx.run('find_callers', { symbol: 'formatName', depth: 2 });
     expect(tree.root.symbol_id).toBe('src/util/strings.ts::formatName#function');
-    const nodes: any[] = [];
-    const walk = (list: any[] | undefined) => list?.forEach((n) => (nodes.push(n), walk(n.children)));
+    const nodes: CallNode[] = [];
+    const walk = (list: CallNode[] | undefined) => list?.forEach((n) => (nodes.push(n), walk(n.children)));
     walk(tree.root.calls);
     expect(nodes.length).toBeGreaterThan(1);
     for (const n of nodes) {
@@ -60,7 +61,7 @@ describe('reference containers', () => {
     // A definition in such a file is kept, without kind or id.
     const use = positionOf(root, 'src/services/report.ts', 'user.nickname', { offset: 'user.'.length });
     const d = (await gateway.run('find_definition', { file: 'src/services/report.ts', line: use.line, column: use.column, output_format: 'json' })).result;
-    expect(d.definitions.map((x: any) => [x.file, x.name, x.kind, x.symbol_id])).toEqual([['src/models/user.ts', 'nickname', 'unknown', undefined]]);
+    expect((d.definitions as Record<string, unknown>[]).map((x) => [x.file, x.name, x.kind, x.symbol_id])).toEqual([['src/models/user.ts', 'nickname', 'unknown', undefined]]);
     expect(d._meta.warnings).toContain('src/models/user.ts not opened (LIMIT_EXCEEDED): its definition has no kind or symbol_id');
   });
 });

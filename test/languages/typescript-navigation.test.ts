@@ -6,6 +6,7 @@ import { ReferencesRequest } from 'vscode-languageserver-protocol';
 import { describe, expect, it } from 'vitest';
 import { openFixture } from '../helpers/gateway.js';
 import { lineOf, positionOf } from '../helpers/positions.js';
+import type { CallNode, CallSite, DefinitionEntry, ListedSymbol, ReferenceEntry, WorkspaceInfo } from '../helpers/results.js';
 
 const fx = await openFixture('ts-app');
 
@@ -49,7 +50,7 @@ describe('find_definition', () => {
 
   it('resolves a qualified name and a method with its container', async () => {
     const r = await fx.run('find_definition', { symbol: 'User.fromFullName' });
-    expect(r.definitions.map((d: any) => [d.name, d.kind, d.container, d.file, d.line])).toEqual([
+    expect(r.definitions.map((d: DefinitionEntry) => [d.name, d.kind, d.container, d.file, d.line])).toEqual([
       ['fromFullName', 'method', 'User', 'src/models/user.ts', lineOf(fx.root, 'src/models/user.ts', 'static fromFullName')],
     ]);
   });
@@ -57,7 +58,7 @@ describe('find_definition', () => {
   it('a line without column picks the declaration on that line', async () => {
     const line = lineOf(fx.root, 'src/util/strings.ts', 'export function capitalize');
     const r = await fx.run('find_definition', { file: 'src/util/strings.ts', line });
-    expect(r.definitions.map((d: any) => d.symbol_id)).toEqual(['src/util/strings.ts::capitalize#function']);
+    expect(r.definitions.map((d: DefinitionEntry) => d.symbol_id)).toEqual(['src/util/strings.ts::capitalize#function']);
   });
 });
 
@@ -65,7 +66,7 @@ describe('find_references', () => {
   it('lists the 7 references of formatName (EXPECTED.md) with containers, like the raw server', async () => {
     const r = await fx.run('find_references', { symbol: 'formatName' });
     expect(r.total).toBe(7);
-    expect(r.references.map((x: any) => `${x.file}:${x.line}:${x.column}${x.container ? ` in ${x.container}` : ''}`)).toEqual([
+    expect(r.references.map((x: ReferenceEntry) => `${x.file}:${x.line}:${x.column}${x.container ? ` in ${x.container}` : ''}`)).toEqual([
       'src/index.ts:4:10',
       'src/index.ts:4:24',
       'src/models/user.ts:1:10',
@@ -84,13 +85,13 @@ describe('find_references', () => {
       context: { includeDeclaration: true },
     });
     const rawKeys = [...new Set((raw ?? []).map((l) => `${path.relative(fx.root, new URL(l.uri).pathname)}:${l.range.start.line + 1}:${l.range.start.character + 1}`))].sort();
-    expect(r.references.map((x: any) => `${x.file}:${x.line}:${x.column}`).sort()).toEqual(rawKeys);
+    expect(r.references.map((x: ReferenceEntry) => `${x.file}:${x.line}:${x.column}`).sort()).toEqual(rawKeys);
   });
 
   it('marks writes (lexical check: tsserver highlight kinds are not trustworthy)', async () => {
     const r = await fx.run('find_references', { symbol: 'User.loginCount' });
     const f = 'src/models/user.ts';
-    expect(r.references.map((x: any) => [x.line, x.isWrite, x.container])).toEqual([
+    expect(r.references.map((x: ReferenceEntry) => [x.line, x.isWrite, x.container])).toEqual([
       [lineOf(fx.root, f, 'private loginCount = 0'), true, 'User'],
       [lineOf(fx.root, f, 'this.loginCount += 1'), true, 'User.login'],
       [lineOf(fx.root, f, 'return this.loginCount'), false, 'User.login'],
@@ -137,7 +138,7 @@ describe('find_callers / find_callees', () => {
     expect(treeText(r.root)).toBe(['buildReport src/services/report.ts:6', '  method all src/services/registry.ts:20 @7', '  function summarizeUsers src/services/report.ts:12 @7'].join('\n'));
     expect(r._meta.warnings).toEqual(['1 call(s) to code outside the workspace (standard library, dependencies) left out']);
     const f = await fx.run('find_callees', { symbol: 'formatName' });
-    expect(f.root.calls.map((c: any) => [c.name, c.call_sites.map((s: any) => `${s.line}:${s.column}`)])).toEqual([['capitalize', ['8:13', '8:34']]]);
+    expect(f.root.calls.map((c: CallNode) => [c.name, c.call_sites!.map((s: CallSite) => `${s.line}:${s.column}`)])).toEqual([['capitalize', ['8:13', '8:34']]]);
   });
 
   it('marks a cycle instead of expanding it again (isEven ↔ isOdd)', async () => {
@@ -162,7 +163,7 @@ describe('target errors', () => {
   it('AMBIGUOUS_SYMBOL lists candidates with symbol ids; asking again by id works', async () => {
     const e = await fx.runError('find_references', { symbol: 'describe' });
     expect(e.code).toBe('AMBIGUOUS_SYMBOL');
-    const candidates = e.details!.candidates as any[];
+    const candidates = e.details!.candidates as ListedSymbol[];
     expect(candidates.map((c) => [c.symbol_id, c.kind, c.file])).toEqual([
       ['src/models/shape.ts::Shape.describe#method', 'method', 'src/models/shape.ts'],
       ['src/models/types.ts::Describable.describe#method', 'method', 'src/models/types.ts'],
@@ -201,8 +202,8 @@ describe('open_at / list_workspaces', () => {
 
   it('lists the workspace with its running TypeScript server', async () => {
     const r = await fx.run('list_workspaces');
-    const ws = r.workspaces.find((w: any) => w.root === fx.root);
+    const ws = r.workspaces.find((w: WorkspaceInfo) => w.root === fx.root);
     expect(ws.languages).toContain('typescript');
-    expect(ws.servers.map((s: any) => [s.id, s.state, s.generation, s.crashes, typeof s.pid])).toEqual([['typescript-language-server', 'ready', 1, 0, 'number']]);
+    expect(ws.servers.map((s: WorkspaceInfo['servers'][number]) => [s.id, s.state, s.generation, s.crashes, typeof s.pid])).toEqual([['typescript-language-server', 'ready', 1, 0, 'number']]);
   });
 });

@@ -106,7 +106,7 @@ describe('eloquentInfo on the fixture User model', () => {
     const text = fixture('app/Models/User.php');
     const lines = text.split('\n');
     const uses = phpUses(lines);
-    const methods = [...text.matchAll(/(#\[Scope\]\s*)?(?:public|protected) function (\w+)\(([^)]*)\)(?::\s*([\w\\]+))?\s*\{([\s\S]*?)\n    \}/g)].map((m) => ({
+    const methods = [...text.matchAll(/(#\[Scope\]\s*)?(?:public|protected) function (\w+)\(([^)]*)\)(?::\s*([\w\\]+))?\s*\{([\s\S]*?)\n {4}\}/g)].map((m) => ({
       name: m[2]!,
       body: m[5]!,
       ...(m[4] ? { returnType: m[4] } : {}),
@@ -145,13 +145,13 @@ describe('eloquentInfo on the fixture User model', () => {
       type: 'morphTo',
       morph: { morph_name: 'imageable', type_column: 'imageable_type', id_column: 'imageable_id' },
     });
-    expect(relationCall('return $this->morphTo();', 'parentItem').morph).toEqual({ morph_name: 'parentItem', type_column: 'parent_item_type', id_column: 'parent_item_id' });
-    expect(relationCall("return $this->morphTo('subject', 'subject_kind', 'subject_key');", 'owner').morph).toEqual({
+    expect(relationCall('return $this->morphTo();', 'parentItem')!.morph).toEqual({ morph_name: 'parentItem', type_column: 'parent_item_type', id_column: 'parent_item_id' });
+    expect(relationCall("return $this->morphTo('subject', 'subject_kind', 'subject_key');", 'owner')!.morph).toEqual({
       morph_name: 'subject',
       type_column: 'subject_kind',
       id_column: 'subject_key',
     });
-    expect(relationCall("return $this->morphTo(name: 'target', id: 'target_uuid');", 'x').morph).toEqual({
+    expect(relationCall("return $this->morphTo(name: 'target', id: 'target_uuid');", 'x')!.morph).toEqual({
       morph_name: 'target',
       type_column: 'target_type',
       id_column: 'target_uuid',

@@ -12,7 +12,7 @@ import { isConstBinding, tsKindAsTsserver } from '../../src/adapters/typescript-
 const spansOf = (text: string) => importStatementSpans(text).map(([s, e]) => text.slice(s, e));
 
 /** A documentSymbol for the first occurrence of `name` after `after` in `text`. */
-function sym(text: string, name: string, after = '', kind: number = SymbolKind.Variable, children?: DocumentSymbol[]): DocumentSymbol {
+function sym(text: string, name: string, after = '', kind: SymbolKind = SymbolKind.Variable, children?: DocumentSymbol[]): DocumentSymbol {
   const idx = text.indexOf(name, after ? text.indexOf(after) : 0);
   if (idx < 0) throw new Error(`${name} not found`);
   const lines = text.slice(0, idx).split('\n');

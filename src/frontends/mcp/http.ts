@@ -38,7 +38,8 @@ export async function startMcpHttp(gateway: Gateway, opts: McpHttpOptions): Prom
   });
   const node = toNodeHandler(handler, { maxRequestBodySize: maxBodyBytes, onerror: (e) => logger.warn('mcp http adapter', e) });
   let port = 0;
-  let token: string | undefined;
+  // Read by the request handler before it is set: requests before then are answered 401 'not ready'.
+  let token: string | undefined = undefined;
 
   const server: Server = createServer((req, res) => {
     const verdict = guard(req, port, token);

@@ -9,8 +9,8 @@ import path from 'node:path';
 import repl, { type REPLServer } from 'node:repl';
 import type { Readable, Writable } from 'node:stream';
 import type { Gateway } from '../../gateway/gateway.js';
-import { inputFields } from '../input-fields.js';
-import { builtinCommands, formatError, operationCommands, type ReplCommand, type ReplState } from './commands.js';
+import { builtinCommands, operationCommands, type ReplCommand, type ReplState } from './commands.js';
+import { answerUnknownCommands, completeCommandArgs, SerialQueue, serialiseEval } from './hooks.js';
 import { installLifecycle } from '../lifecycle.js';
 import { TraceTap } from './trace.js';
 
@@ -29,20 +29,12 @@ export interface ReplHandle {
   closed: Promise<void>;
 }
 
-type Completer = (line: string, cb: (err: Error | null, result: [string[], string]) => void) => void;
-type EvalFn = (code: string, context: object, file: string, cb: (err: Error | null, result?: unknown) => void) => void;
-
 export function startRepl(gateway: Gateway, opts: ReplOptions): ReplHandle {
   const terminal = opts.terminal ?? Boolean((opts.output as { isTTY?: boolean }).isTTY);
   const write = (s: string) => opts.output.write(s.endsWith('\n') ? s : s + '\n');
   const state: ReplState = { json: false };
   const trace = new TraceTap(gateway.context.broker, write);
-  let queue: Promise<unknown> = Promise.resolve();
-  const enqueue = <T>(job: () => Promise<T>): Promise<T> => {
-    const next = queue.then(job, job);
-    queue = next.catch(() => undefined);
-    return next;
-  };
+  const queue = new SerialQueue();
 
   const server = repl.start({
     prompt: terminal ? 'lspgate> ' : '',
@@ -70,85 +62,25 @@ export function startRepl(gateway: Gateway, opts: ReplOptions): ReplHandle {
     server.defineCommand(cmd.name, {
       help: cmd.help,
       action(args: string) {
-        void enqueue(async () => {
-          write(await cmd.run(args));
-          trace.sync();
-          names.refresh();
-        }).finally(prompt);
+        void queue
+          .enqueue(async () => {
+            write(await cmd.run(args));
+            trace.sync();
+            names.refresh();
+          })
+          .finally(prompt);
       },
     });
   }
-
-  // Unknown dot-commands: node:repl would print "Invalid REPL keyword" at once, ahead of the
-  // output of commands still queued. It looks commands up in `server.commands`: a proxy answers
-  // unknown keywords with a command that replies through the queue.
-  type CommandTable = Record<string, { help?: string; action: (this: REPLServer, rest: string) => void }>;
-  const mutableCommands = server as unknown as { commands: CommandTable };
-  mutableCommands.commands = new Proxy(mutableCommands.commands, {
-    get(target, key, receiver) {
-      const found = Reflect.get(target, key, receiver) as unknown;
-      if (found !== undefined || typeof key !== 'string') return found;
-      return {
-        action() {
-          void enqueue(async () => write(`unknown command .${key} (.help lists them)`)).finally(prompt);
-        },
-      };
-    },
-  });
-
-  // Serialise JavaScript with the commands, and await what it returns.
-  // REPLServer.eval is typed read-only but is a plain writable property (the 'line' handler reads it).
-  const mutable = server as unknown as { eval: EvalFn; completer: Completer };
-  const defaultEval = mutable.eval;
-  mutable.eval = (code, context, file, cb) => {
-    void enqueue(
-      () =>
-        new Promise<void>((done) => {
-          defaultEval.call(server, code, context, file, (err, result) => {
-            if (err || !isThenable(result)) {
-              cb(err, result);
-              return done();
-            }
-            result.then(
-              (v) => cb(null, v),
-              (e: unknown) => {
-                write(formatError(e));
-                cb(null, undefined);
-              },
-            );
-            void result.then(
-              () => done(),
-              () => done(),
-            );
-          });
-        }),
-    );
-  };
-
-  const defaultCompleter = mutable.completer;
-  mutable.completer = (line, cb) => {
-    const m = /^\s*\.(\S+)\s+(?:.*\s)?(\S*)$/.exec(line);
-    if (!m) return defaultCompleter.call(server, line, cb);
-    const [, cmd, word] = m as unknown as [string, string, string];
-    const op = gateway.operations().find((o) => o.name === cmd || o.repl?.command === cmd);
-    if (word.startsWith('--') && op) {
-      const flags = inputFields(op).map((f) => `--${f.name}`).concat('--json');
-      return cb(null, [flags.filter((f) => f.startsWith(word)), word]);
-    }
-    return cb(null, [names.complete(word), word]);
-  };
-
-  if (terminal) {
-    const file = opts.historyFile ?? path.join(gateway.context.cacheDir || os.tmpdir(), 'repl_history');
-    server.setupHistory(file, (err) => {
-      if (err) gateway.context.logger.debug('repl history unavailable', err);
-    });
-  }
+  answerUnknownCommands(server, queue, write, prompt);
+  serialiseEval(server, queue, write);
+  completeCommandArgs(server, gateway, names);
+  if (terminal) setupHistory(server, gateway, opts.historyFile);
 
   const closed = new Promise<void>((resolve) => {
     server.once('exit', () => {
       // Piped stdin reaches EOF long before queued commands finish: let them run (and trace) first.
-      void queue.then(() => {
+      void queue.idle().then(() => {
         trace.off();
         resolve();
       });
@@ -157,8 +89,11 @@ export function startRepl(gateway: Gateway, opts: ReplOptions): ReplHandle {
   return { server, closed };
 }
 
-function isThenable(v: unknown): v is Promise<unknown> {
-  return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
+function setupHistory(server: REPLServer, gateway: Gateway, historyFile: string | undefined): void {
+  const file = historyFile ?? path.join(gateway.context.cacheDir || os.tmpdir(), 'repl_history');
+  server.setupHistory(file, (err) => {
+    if (err) gateway.context.logger.debug('repl history unavailable', err);
+  });
 }
 
 /** Symbol names for tab completion, from the catalog once it has been built (never builds it itself). */

@@ -1,0 +1,36 @@
+/**
+ * Types for reading operation results in tests, in one place. A result is JSON that the runner has
+ * already validated against the operation's output schema; the tests' assertions check its content.
+ * Callbacks over its lists take the real descriptor and entry types, so a renamed field fails the
+ * type check of the tests instead of turning into `undefined` in an assertion.
+ */
+export type {
+  ClassDescriptor,
+  FieldDescriptor,
+  FunctionDescriptor,
+  OutlineSymbol,
+  RelationDescriptor,
+  SymbolDescriptor,
+} from '../../src/schema/descriptors.js';
+export type { CallNode, CallSite } from '../../src/service/call-tree.js';
+export type { ExportedSymbol } from '../../src/service/exports.js';
+export type { DefinitionEntry, ReferenceEntry } from '../../src/service/references.js';
+export type { WorkspaceInfo } from '../../src/service/workspace-info.js';
+
+/**
+ * A structured result read field by field. Typing every operation's result by name would tie the
+ * tests to the operation table's internals; the output schemas are checked at run time instead.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: the one loose type the tests read results through
+export type JsonResult = Record<string, any>;
+
+/** A symbol as search_symbols, get_repo_outline and AMBIGUOUS_SYMBOL candidates list it. */
+export interface ListedSymbol {
+  symbol_id: string;
+  name: string;
+  qualified_name?: string;
+  kind: string;
+  file?: string;
+  line?: number;
+  children?: ListedSymbol[];
+}
