@@ -3,6 +3,7 @@
  * checks that need I/O (size, binary sniff, generated marker, symlink containment) and the
  * file-count limit with priority to the usual source folders. Every skip is counted.
  */
+import type { Dirent } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { LimitHit } from '../schema/meta.js';
@@ -58,30 +59,13 @@ export async function walkWorkspace(root: string, opts: WalkOptions, filter = ne
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const ent of entries) {
-      let abs = path.join(dir, ent.name);
-      let rel = toRelative(root, abs);
-      let isDir = ent.isDirectory();
-      if (ent.isSymbolicLink()) {
-        if (!opts.followSymlinks) {
-          skip('symlink');
-          continue;
-        }
-        // Followed only while the target stays inside the root (realpath containment).
-        let real: string;
-        try {
-          real = await realpath(abs);
-        } catch {
-          skip('unreadable');
-          continue;
-        }
-        if (!isInside(root, real)) {
-          skip('symlink_outside_root');
-          continue;
-        }
-        abs = real;
-        rel = toRelative(root, real);
-        isDir = (await stat(real)).isDirectory();
-      } else if (!isDir && !ent.isFile()) continue;
+      const found = await entryOf(root, dir, ent, opts);
+      if (found === undefined) continue;
+      if (typeof found === 'string') {
+        skip(found);
+        continue;
+      }
+      const { abs, rel, isDir } = found;
       if (isDir) {
         const why = filter.directory(rel);
         if (why) skip(why);
@@ -103,6 +87,33 @@ export async function walkWorkspace(root: string, opts: WalkOptions, filter = ne
       candidates.push({ abs, rel, size: checked.size, mtimeMs: checked.mtimeMs });
     }
   }
+  return { ...withinLimits(candidates, skipped, opts), directories };
+}
+
+/**
+ * A directory entry as the walk sees it: a symlink is followed only when asked and only while its
+ * target stays inside the root (realpath containment); undefined for what is neither file nor
+ * directory; a skip reason otherwise.
+ */
+async function entryOf(root: string, dir: string, ent: Dirent, opts: WalkOptions): Promise<{ abs: string; rel: string; isDir: boolean } | SkipReason | undefined> {
+  const abs = path.join(dir, ent.name);
+  if (!ent.isSymbolicLink()) {
+    if (!ent.isDirectory() && !ent.isFile()) return undefined;
+    return { abs, rel: toRelative(root, abs), isDir: ent.isDirectory() };
+  }
+  if (!opts.followSymlinks) return 'symlink';
+  let real: string;
+  try {
+    real = await realpath(abs);
+  } catch {
+    return 'unreadable';
+  }
+  if (!isInside(root, real)) return 'symlink_outside_root';
+  return { abs: real, rel: toRelative(root, real), isDir: (await stat(real)).isDirectory() };
+}
+
+/** The maxFiles cut (src/lib/pkg/cmd/internal/app first) and the limits hit, reported. */
+function withinLimits(candidates: WalkedFile[], skipped: WalkResult['skipped'], opts: WalkOptions): Omit<WalkResult, 'directories'> {
   const limitsHit: LimitHit[] = [];
   if (skipped.too_large) {
     limitsHit.push({ limit: 'max_file_size', value: opts.maxFileBytes, detail: `${skipped.too_large} file(s) larger than ${opts.maxFileBytes} bytes skipped` });
@@ -114,7 +125,7 @@ export async function walkWorkspace(root: string, opts: WalkOptions, filter = ne
     limitsHit.push({ limit: 'max_files', value: opts.maxFiles, detail: `${candidates.length} files found, ${files.length} kept (src/lib/pkg/cmd/internal/app first)` });
     files.sort((a, b) => (a.rel < b.rel ? -1 : 1));
   }
-  return { files, skipped, limitsHit, directories };
+  return { files, skipped, limitsHit };
 }
 
 function prioritize(files: WalkedFile[]): WalkedFile[] {

@@ -195,6 +195,22 @@ export class OperationRunner {
     return format === 'json' ? JSON.stringify(result, null, 2) : op.markdown ? op.markdown(result) : genericMarkdown(result, op.title);
   }
 
+  private metaOf(meta: MetaCollector, workspace: Workspace, started: number, tokensSaved: number): Meta {
+    return {
+      timing_ms: Math.round((performance.now() - started) * 100) / 100,
+      workspace: workspace.root,
+      truncated: meta.truncated,
+      ...(meta.nextCursor !== undefined ? { next_cursor: meta.nextCursor } : {}),
+      tokens_saved: tokensSaved,
+      total_tokens_saved: this.host.savings.add(tokensSaved),
+      index_state: meta.indexState,
+      servers: [...meta.servers.values()],
+      ...(meta.limitsHit.length ? { limits_hit: meta.limitsHit } : {}),
+      ...(meta.contentVerified !== undefined ? { content_verified: meta.contentVerified } : {}),
+      ...(meta.warnings.length ? { warnings: meta.warnings } : {}),
+    };
+  }
+
   async run(name: string, rawInput: unknown, opts: RunOptions = {}): Promise<RunResult> {
     const started = performance.now();
     const op = this.byName.get(name);
@@ -236,20 +252,7 @@ export class OperationRunner {
       });
     }
     const tokensSaved = Math.max(0, Math.floor((meta.rawBytes() - bodyBytes) / 4));
-    const _meta: Meta = {
-      timing_ms: Math.round((performance.now() - started) * 100) / 100,
-      workspace: workspace.root,
-      truncated: meta.truncated,
-      ...(meta.nextCursor !== undefined ? { next_cursor: meta.nextCursor } : {}),
-      tokens_saved: tokensSaved,
-      total_tokens_saved: this.host.savings.add(tokensSaved),
-      index_state: meta.indexState,
-      servers: [...meta.servers.values()],
-      ...(meta.limitsHit.length ? { limits_hit: meta.limitsHit } : {}),
-      ...(meta.contentVerified !== undefined ? { content_verified: meta.contentVerified } : {}),
-      ...(meta.warnings.length ? { warnings: meta.warnings } : {}),
-    };
-    const result = { ...body, _meta };
+    const result = { ...body, _meta: this.metaOf(meta, workspace, started, tokensSaved) };
     const checked = op.output.safeParse(result);
     if (!checked.success) {
       throw new LspgateError('INTERNAL', `${name} produced a result that does not match its schema: ${z.prettifyError(checked.error)}`);

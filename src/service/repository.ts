@@ -78,7 +78,7 @@ export async function indexWorkspace(ws: Workspace, call: ServiceCall, opts: Ind
 export async function openFolder(gateway: GatewayHandle, folder: string): Promise<Workspace> {
   if (folder.includes('\0')) throw new LspgateError('INVALID_INPUT', 'path contains a NUL byte');
   const abs = path.resolve(gateway.defaultRoot, folder);
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = statSync(abs).isDirectory();
   } catch {
