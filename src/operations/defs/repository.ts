@@ -227,4 +227,4 @@ export const detectDrift = defineOperation({
     [`## Drift${r.since ? ` since ${r.since}` : ''}`, '', ...(['added', 'removed', 'modified'] as const).flatMap((k) => [`${k}: ${r[k].length}`, ...r[k].slice(0, 50).map((id) => `- ${id}`)])].join('\n') + '\n',
 });
 
-export const repositoryOperations: Operation[] = [indexFolder, indexRepo, listRepos, invalidateCache, refresh, getRepoOutline, getFileTree, detectDrift] as unknown as Operation[];
+export const repositoryOperations: Operation[] = [indexFolder, indexRepo, listRepos, invalidateCache, refresh, getRepoOutline, getFileTree, detectDrift];

@@ -144,4 +144,4 @@ export const searchTextOp = defineOperation({
     [`## ${r.matches.length} match(es) in ${r.files_searched} files`, '', ...r.matches.flatMap((m) => [...(m.before ?? []).map((l) => `  ${l}`), `- ${m.file}:${m.line}:${m.column}: ${m.text.trim()}`, ...(m.after ?? []).map((l) => `  ${l}`)])].join('\n') + '\n',
 });
 
-export const searchOperations: Operation[] = [getSymbol, getSymbols, searchSymbols, searchTextOp] as unknown as Operation[];
+export const searchOperations: Operation[] = [getSymbol, getSymbols, searchSymbols, searchTextOp];
