@@ -87,7 +87,7 @@ export function testOperations({ LspgateError, withMeta }) {
     output: withMeta({ server: z.string(), pid: z.number() }),
     async handler(input, ctx) {
       const abs = path.resolve(ctx.workspace.root, input.file);
-      const session = await ctx.workspace.gateway.broker.sessionFor(abs, ctx.workspace.root);
+      const session = await ctx.env.broker.sessionFor(abs, ctx.workspace.root);
       await session.waitReady();
       return { server: session.serverId, pid: session.pid ?? -1 };
     },
