@@ -10,7 +10,7 @@
  * that an error object is a valid success; text + `_meta` passes every client and keeps the
  * schemas exact.
  */
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
 import { toLspgateError } from '../../errors/errors.js';
 
 export const ERROR_META_KEY = 'lspgate/error';
@@ -22,4 +22,22 @@ export function errorResult(e: unknown): CallToolResult {
     content: [{ type: 'text', text: JSON.stringify(payload, null, 2) }],
     _meta: { [ERROR_META_KEY]: payload as unknown as Record<string, unknown> },
   };
+}
+
+/**
+ * Codes a caller causes by what it asked, not-found included: -32602. (The 2026-07-28 spec answers a
+ * missing resource with -32602 and `data.uri` on every revision; the SDK maps -32002 to it too.)
+ */
+const CALLER = new Set(['SYMBOL_NOT_FOUND', 'FILE_NOT_FOUND', 'WORKSPACE_NOT_FOUND', 'INVALID_INPUT', 'PATH_OUTSIDE_WORKSPACE', 'SECRET_FILE', 'AMBIGUOUS_SYMBOL', 'UNSUPPORTED_LANGUAGE', 'LIMIT_EXCEEDED']);
+
+/**
+ * Resources and prompts have no isError result: their failures are JSON-RPC errors. The lspgate
+ * payload rides in `data` (switch on `data.code`), the message starts with the code for people.
+ */
+export function protocolErrorOf(e: unknown, uri?: string): ProtocolError {
+  const payload = toLspgateError(e).toPayload();
+  const message = `${payload.code}: ${payload.error}`;
+  const data = { ...payload, ...(uri ? { uri } : {}) };
+  if (CALLER.has(payload.code)) return new ProtocolError(ProtocolErrorCode.InvalidParams, message, data);
+  return new ProtocolError(ProtocolErrorCode.InternalError, message, data);
 }

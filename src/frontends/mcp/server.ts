@@ -11,6 +11,10 @@ import type { Operation } from '../../operations/types.js';
 import { relayProgress } from '../server-progress.js';
 import { packageVersion } from '../version.js';
 import { errorResult } from './error-result.js';
+import { installLogging } from './logging.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
+import { installSubscriptions } from './subscriptions.js';
 
 export const MCP_SERVER_NAME = 'lspgate';
 
@@ -21,10 +25,20 @@ export function createMcpServer(gateway: Gateway): McpServer {
       capabilities: { tools: {} },
       instructions:
         'lspgate answers code-intelligence questions from real language servers. Start with list_workspaces or get_file_outline; ' +
-        'name symbols by `symbol`, `symbol_id` (from earlier answers) or `file` + `line`. Errors carry a `code` you can act on.',
+        'name symbols by `symbol`, `symbol_id` (from earlier answers) or `file` + `line`. Errors carry a `code` you can act on. ' +
+        'Resources: lspgate://{workspace}/outline/{file}, lspgate://{workspace}/symbol/{symbol_id}, lspgate://{workspace}/repo-outline.',
     },
   );
   for (const op of gateway.operations()) registerOperation(server, gateway, op);
+  registerResources(server, gateway);
+  registerPrompts(server, gateway);
+  const disposers = [installSubscriptions(server, gateway), installLogging(server, gateway)];
+  // One server per connection (or per stateless HTTP request): its watches and taps end with it.
+  const previous = server.server.onclose;
+  server.server.onclose = () => {
+    previous?.();
+    for (const dispose of disposers.splice(0)) dispose();
+  };
   return server;
 }
 
