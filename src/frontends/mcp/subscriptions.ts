@@ -55,6 +55,11 @@ class FileWatch {
 /** Installs subscribe/unsubscribe; returns the disposer that stops every watch. Call before `connect`. */
 export function installSubscriptions(server: McpServer, gateway: Gateway): () => void {
   const watches = new Map<string, FileWatch>();
+  const logger = gateway.context.logger.child('mcp');
+  const updated = (uri: string) => {
+    logger.debug(`resource updated: ${uri}`);
+    void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
+  };
   server.server.registerCapabilities({ resources: { subscribe: true } });
   server.server.setRequestHandler('resources/subscribe', async (req) => {
     const uri = req.params.uri;
@@ -67,7 +72,7 @@ export function installSubscriptions(server: McpServer, gateway: Gateway): () =>
     await readResource(gateway, uri);
     if (!watches.has(uri)) {
       const abs = path.resolve(await workspaceRoot(gateway, r.workspace), file);
-      watches.set(uri, new FileWatch(abs, () => void server.server.sendResourceUpdated({ uri }).catch(() => undefined)));
+      watches.set(uri, new FileWatch(abs, () => updated(uri)));
     }
     return {};
   });
