@@ -163,7 +163,9 @@ export class ResponseCache {
     const hit = this.get(key);
     if (hit) return hit.value as T;
     let flight = this.inflight.get(key) as InFlight<T> | undefined;
-    if (flight) {
+    // An aborted flight stays in the map until it settles: a new caller must not join it (it would
+    // answer CANCELLED for a request this caller never cancelled), so it starts a fresh one.
+    if (flight && !flight.aborted) {
       this.counters.coalesced++;
       const shared = await flight.join(signal);
       return cloneJson(shared);
@@ -212,6 +214,11 @@ class InFlight<T> {
     this.promise = fetch(this.controller.signal);
     // Callers that abort still leave the shared promise settled; avoid an unhandled rejection.
     this.promise.catch(() => undefined);
+  }
+
+  /** Every waiter left and the server request was cancelled. */
+  get aborted(): boolean {
+    return this.controller.signal.aborted;
   }
 
   join(signal?: AbortSignal): Promise<T> {

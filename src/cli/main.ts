@@ -25,6 +25,8 @@ const MODE_OPTIONS = {
   http: { type: 'boolean' },
   port: { type: 'string' },
   'max-body-bytes': { type: 'string' },
+  stateless: { type: 'boolean' },
+  'session-idle-ms': { type: 'string' },
 } as const;
 
 /** INVALID_INPUT and usage errors exit 2; every other failure exits 1. */
@@ -82,7 +84,14 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
   const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--port must be 0..65535, got ${values.port}`);
   if (maxBody !== undefined && !(Number.isInteger(maxBody) && maxBody > 0)) throw usage('--max-body-bytes must be a positive integer');
-  await runMcpHttp(gateway, { port, ...(maxBody !== undefined ? { maxBodyBytes: maxBody } : {}) });
+  const idle = values['session-idle-ms'] === undefined ? undefined : Number(values['session-idle-ms']);
+  if (idle !== undefined && !(Number.isInteger(idle) && idle > 0)) throw usage('--session-idle-ms must be a positive integer');
+  await runMcpHttp(gateway, {
+    port,
+    ...(maxBody !== undefined ? { maxBodyBytes: maxBody } : {}),
+    ...(values.stateless ? { stateless: true } : {}),
+    ...(idle !== undefined ? { sessionIdleMs: idle } : {}),
+  });
 }
 
 async function runTourCommand(argv: string[]): Promise<void> {

@@ -17,8 +17,8 @@ export const targetShape = {
   symbol: z.string().min(1).max(500).optional().describe('Symbol name or qualified name: `Router`, `Router.ServeHTTP`, `App\\Models\\User::posts`'),
   symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id `path::Qualified.name#kind` (from search_symbols, get_file_outline or an AMBIGUOUS_SYMBOL error)'),
   file: z.string().min(1).max(4096).optional().describe('File path relative to the workspace root (with `line`, instead of `symbol`)'),
-  line: z.number().int().optional().describe('1-based line in `file`'),
-  column: z.number().int().optional().describe('1-based column in `line` (UTF-16 code units); without it the symbol declared on / enclosing the line'),
+  line: z.number().int().min(1).optional().describe('1-based line in `file`'),
+  column: z.number().int().min(1).optional().describe('1-based column in `line` (UTF-16 code units); without it the symbol declared on / enclosing the line'),
   ...filterShape(),
 };
 

@@ -18,8 +18,25 @@ function parseLevel(v: string | undefined): LogLevel {
   return v && v in LEVELS ? (v as LogLevel) : 'warn';
 }
 
+export interface LogLine {
+  level: LogLevel;
+  scope: string;
+  msg: string;
+  extra?: unknown;
+}
+
+/** Listeners that see every line at every level (an MCP client's `logging/setLevel` picks its own). */
+const taps = new Set<(line: LogLine) => void>();
+
+/** Receives every log line from now on, whatever LSPGATE_LOG says; returns the unsubscribe. */
+export function tapLogs(listener: (line: LogLine) => void): () => void {
+  taps.add(listener);
+  return () => taps.delete(listener);
+}
+
 export function createLogger(scope = 'lspgate', level: LogLevel = parseLevel(process.env.LSPGATE_LOG)): Logger {
   const write = (lvl: LogLevel, msg: string, extra?: unknown) => {
+    for (const tap of taps) tap({ level: lvl, scope, msg, extra });
     if (LEVELS[lvl] > LEVELS[level]) return;
     const tail = extra === undefined ? '' : ' ' + (extra instanceof Error ? extra.stack ?? extra.message : safeJson(extra));
     process.stderr.write(`[${new Date().toISOString()}] ${lvl} ${scope}: ${msg}${tail}\n`);

@@ -128,3 +128,15 @@ export class RawMcpStdio {
     return r.result as { structuredContent?: unknown; isError?: boolean };
   }
 }
+
+/**
+ * The coded error of an `isError` tool result: the JSON in its text, which must equal the copy
+ * under `_meta["lspgate/error"]`. Error results carry no structuredContent (see error-result.ts).
+ */
+export function errorOf(result: { content?: unknown; structuredContent?: unknown; _meta?: unknown }): { error: string; code: string; details?: unknown } {
+  const payload = JSON.parse(textOf(result)) as { error: string; code: string; details?: unknown };
+  const meta = (result._meta as Record<string, unknown> | undefined)?.['lspgate/error'];
+  if (JSON.stringify(meta) !== JSON.stringify(payload)) throw new Error(`_meta["lspgate/error"] differs from the text: ${JSON.stringify(meta)}`);
+  if (result.structuredContent !== undefined) throw new Error('an error result must not carry structuredContent');
+  return payload;
+}

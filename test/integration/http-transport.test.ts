@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import { readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttp, textOf, type Era } from '../helpers/mcp-client.js';
+import { connectHttp, errorOf, textOf, type Era } from '../helpers/mcp-client.js';
 import { assertBuilt, removeDir, spawnNode, tempDir, TEST_FRONTEND, TS_APP, waitFor, type Spawned } from '../helpers/spawn.js';
 
 let proc: Spawned;
@@ -85,7 +85,7 @@ describe('MCP Streamable HTTP', () => {
       expect(textOf(r)).toBe('echo: over http\n');
       const bad = await client.callTool({ name: 'fail', arguments: { code: 'TIMEOUT' } });
       expect(bad.isError).toBe(true);
-      expect(bad.structuredContent).toMatchObject({ code: 'TIMEOUT' });
+      expect(errorOf(bad)).toMatchObject({ code: 'TIMEOUT' });
     } finally {
       await client.close();
     }

@@ -8,7 +8,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { LspgateError } from '../../src/errors/errors.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { withMeta } from '../../src/schema/meta.js';
-import { connectInProcess, textOf } from '../helpers/mcp-client.js';
+import { connectInProcess, errorOf, textOf } from '../helpers/mcp-client.js';
 import { removeDir, tempDir, TS_APP } from '../helpers/spawn.js';
 import { testOperations, testState } from '../helpers/test-operations.mjs';
 
@@ -60,19 +60,18 @@ describe('MCP tools from the operation table', () => {
   it('turns an LspgateError into an isError result with the coded payload', async () => {
     const r = await client.callTool({ name: 'fail', arguments: { code: 'AMBIGUOUS_SYMBOL' } });
     expect(r.isError).toBe(true);
-    expect(r.structuredContent).toEqual({
+    // The payload is the text (JSON) and _meta["lspgate/error"]; no structuredContent (error-result.ts).
+    expect(errorOf(r)).toEqual({
       error: 'failing on purpose',
       code: 'AMBIGUOUS_SYMBOL',
       details: { candidates: [{ symbol_id: 'src/a.ts::A#class' }] },
     });
-    expect(textOf(r)).toContain('AMBIGUOUS_SYMBOL: failing on purpose');
-    expect(textOf(r)).toContain('src/a.ts::A#class');
   });
 
   it('reports invalid arguments as a coded INVALID_INPUT result naming the field', async () => {
     const r = await client.callTool({ name: 'echo', arguments: { text: 'x', times: 99 } });
     expect(r.isError).toBe(true);
-    const sc = r.structuredContent as { code: string; details: { issues: { path: string }[] } };
+    const sc = errorOf(r) as { code: string; details: { issues: { path: string }[] } };
     expect(sc.code).toBe('INVALID_INPUT');
     expect(sc.details.issues.map((i) => i.path)).toContain('times');
   });

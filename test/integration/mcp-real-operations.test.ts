@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { operations } from '../../src/operations/registry.js';
-import { connectHttp, connectInProcess, textOf } from '../helpers/mcp-client.js';
+import { connectHttp, connectInProcess, errorOf, textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, removeDir, spawnNode, tempDir, TS_APP, waitFor } from '../helpers/spawn.js';
 
 /** Bound for tests that start a real language server (the CI machine is shared). */
@@ -65,7 +65,7 @@ describe('real operations over in-process MCP', () => {
   it('an ambiguous name is an isError result listing candidates with symbol ids', async () => {
     const r = await client.callTool({ name: 'find_definition', arguments: { symbol: 'describe' } });
     expect(r.isError).toBe(true);
-    const sc = r.structuredContent as { code: string; details: { candidates: { symbol_id: string }[] } };
+    const sc = errorOf(r) as { code: string; details: { candidates: { symbol_id: string }[] } };
     expect(sc.code).toBe('AMBIGUOUS_SYMBOL');
     expect(sc.details.candidates.length).toBeGreaterThanOrEqual(3);
     for (const c of sc.details.candidates) expect(c.symbol_id).toMatch(/::.*describe#/);

@@ -3,7 +3,7 @@
  * the real MCP client in both protocol eras: 2025-11-25 (`initialize`) and 2026-07-28 (pinned).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, textOf, type Era, type StdioConnection } from '../helpers/mcp-client.js';
+import { connectStdio, errorOf, textOf, type Era, type StdioConnection } from '../helpers/mcp-client.js';
 import { assertBuilt, removeDir, tempDir, TEST_FRONTEND, TS_APP } from '../helpers/spawn.js';
 
 const eras: Era[] = ['legacy', '2026-07-28'];
@@ -40,7 +40,7 @@ describe.each(eras)('lspgate mcp over stdio, era %s', (era) => {
     expect(textOf(ok)).toBe('echo: HEY\n');
     const bad = await conn.client.callTool({ name: 'fail', arguments: {} });
     expect(bad.isError).toBe(true);
-    expect(bad.structuredContent).toMatchObject({ code: 'SYMBOL_NOT_FOUND', error: 'failing on purpose' });
+    expect(errorOf(bad)).toMatchObject({ code: 'SYMBOL_NOT_FOUND', error: 'failing on purpose' });
   });
 
   it('forwards progress and cancellation across the process boundary', async () => {

@@ -1,16 +1,18 @@
 /**
- * `lspgate mcp --http`: Streamable HTTP on 127.0.0.1 only, at `/mcp`. createMcpHandler serves the
- * 2026-07-28 revision per request and 2025-era traffic through its stateless fallback, both from
- * the same server factory. Host/Origin (403) and bearer token (401) are checked before the SDK
- * sees the request; bodies over the limit are answered 413 by the Node adapter.
+ * `lspgate mcp --http`: Streamable HTTP on 127.0.0.1 only, at `/mcp`. 2026-07-28 requests go to the
+ * SDK's per-request handler; 2025-era traffic gets sessions (http-sessions.ts: Mcp-Session-Id, GET
+ * stream, resumability, DELETE, idle expiry), or with `stateless` the SDK's stateless fallback.
+ * Host/Origin (403) and bearer token (401) are checked before the SDK sees the request; bodies
+ * over the limit are answered 413 by the Node adapter.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, type McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 import type { Gateway } from '../../gateway/gateway.js';
 import { installLifecycle } from '../lifecycle.js';
 import { checkBearer, checkHostAndOrigin, resolveToken, type GuardVerdict } from './http-guards.js';
+import { HttpSessions } from './http-sessions.js';
 import { createMcpServer } from './server.js';
 
 export const MCP_HTTP_PATH = '/mcp';
@@ -20,6 +22,10 @@ export interface McpHttpOptions {
   /** 0 = any free port (the chosen one is printed). */
   port: number;
   maxBodyBytes?: number;
+  /** No sessions: every 2025-era request is served alone (no GET stream, no resumability). */
+  stateless?: boolean;
+  /** Stateful mode: close a session unused for this long. */
+  sessionIdleMs?: number;
 }
 
 export interface McpHttpServer {
@@ -32,11 +38,22 @@ export interface McpHttpServer {
 export async function startMcpHttp(gateway: Gateway, opts: McpHttpOptions): Promise<McpHttpServer> {
   const logger = gateway.context.logger.child('mcp-http');
   const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const handler = createMcpHandler(() => createMcpServer(gateway), {
+  const factory = () => createMcpServer(gateway);
+  // 2026-07-28 requests carry their own state and go to the SDK's per-request handler; 2025-era
+  // traffic gets sessions (http-sessions.ts), or the SDK's stateless fallback with --stateless.
+  const handler = createMcpHandler(factory, {
     maxRequestBodySize: maxBodyBytes,
     onerror: (e) => logger.debug('mcp http', e),
+    legacy: opts.stateless ? 'stateless' : 'reject',
   });
-  const node = toNodeHandler(handler, { maxRequestBodySize: maxBodyBytes, onerror: (e) => logger.warn('mcp http adapter', e) });
+  const sessions = opts.stateless ? undefined : new HttpSessions(factory, { maxBodyBytes, logger, ...(opts.sessionIdleMs ? { idleMs: opts.sessionIdleMs } : {}) });
+  const routed = sessions
+    ? {
+        fetch: async (request: Request, o?: McpHandlerRequestOptions) =>
+          (await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes })) ? sessions.fetch(request) : handler.fetch(request, o),
+      }
+    : handler;
+  const node = toNodeHandler(routed, { maxRequestBodySize: maxBodyBytes, onerror: (e) => logger.warn('mcp http adapter', e) });
   let port = 0;
   // Read by the request handler before it is set: requests before then are answered 401 'not ready'.
   let token: string | undefined = undefined;
@@ -69,6 +86,7 @@ export async function startMcpHttp(gateway: Gateway, opts: McpHttpOptions): Prom
     port,
     tokenFile: source.file,
     close: async () => {
+      await sessions?.closeAll();
       await handler.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

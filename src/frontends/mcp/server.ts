@@ -5,12 +5,16 @@
  */
 import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { toLspgateError } from '../../errors/errors.js';
 import type { Gateway } from '../../gateway/gateway.js';
 import { publicInputSchema } from '../../operations/runner.js';
 import type { Operation } from '../../operations/types.js';
 import { relayProgress } from '../server-progress.js';
 import { packageVersion } from '../version.js';
+import { errorResult } from './error-result.js';
+import { installLogging } from './logging.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
+import { installSubscriptions } from './subscriptions.js';
 
 export const MCP_SERVER_NAME = 'lspgate';
 
@@ -21,10 +25,20 @@ export function createMcpServer(gateway: Gateway): McpServer {
       capabilities: { tools: {} },
       instructions:
         'lspgate answers code-intelligence questions from real language servers. Start with list_workspaces or get_file_outline; ' +
-        'name symbols by `symbol`, `symbol_id` (from earlier answers) or `file` + `line`. Errors carry a `code` you can act on.',
+        'name symbols by `symbol`, `symbol_id` (from earlier answers) or `file` + `line`. Errors carry a `code` you can act on. ' +
+        'Resources: lspgate://{workspace}/outline/{file}, lspgate://{workspace}/symbol/{symbol_id}, lspgate://{workspace}/repo-outline.',
     },
   );
   for (const op of gateway.operations()) registerOperation(server, gateway, op);
+  registerResources(server, gateway);
+  registerPrompts(server, gateway);
+  const disposers = [installSubscriptions(server, gateway), installLogging(server, gateway)];
+  // One server per connection (or per stateless HTTP request): its watches and taps end with it.
+  const previous = server.server.onclose;
+  server.server.onclose = () => {
+    previous?.();
+    for (const dispose of disposers.splice(0)) dispose();
+  };
   return server;
 }
 
@@ -52,8 +66,7 @@ function registerOperation(server: McpServer, gateway: Gateway, op: Operation): 
 
 /**
  * Runs one operation for a tools/call. An LspgateError is a result the model can act on
- * (`isError: true`, the payload as structuredContent and as text); the SDK skips output-schema
- * validation for isError results on both sides, so the error payload does not have to match it.
+ * (`isError: true`, the coded payload as text and `_meta`: see error-result.ts).
  */
 export async function callOperation(gateway: Gateway, name: string, args: unknown, ctx: ServerContext): Promise<CallToolResult> {
   const token = ctx.mcpReq._meta?.progressToken;
@@ -71,13 +84,7 @@ export async function callOperation(gateway: Gateway, name: string, args: unknow
     const { result, text } = await gateway.run(name, args ?? {}, { signal: ctx.mcpReq.signal, progress: relay?.progress });
     return { content: [{ type: 'text', text }], structuredContent: result };
   } catch (e) {
-    const payload = toLspgateError(e).toPayload();
-    const details = payload.details === undefined ? '' : `\n\n${JSON.stringify(payload.details, null, 2)}`;
-    return {
-      isError: true,
-      content: [{ type: 'text', text: `${payload.code}: ${payload.error}${details}` }],
-      structuredContent: payload as unknown as Record<string, unknown>,
-    };
+    return errorResult(e);
   } finally {
     relay?.dispose();
   }

@@ -151,7 +151,7 @@ export const navigationOperations: Operation[] = [
       'Source lines around a line of a file (`context_lines` before and after, default 10, max 50) and the enclosing symbol. Use it to read a location returned by another tool. Secret files (.env, keys) are refused; a line outside the file is INVALID_INPUT.',
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
-      line: z.number().int().describe('1-based line'),
+      line: z.number().int().min(1).describe('1-based line'),
       context_lines: z.number().int().min(0).max(50).optional().describe('Lines before and after (default 10)'),
     }),
     output: withMeta({

@@ -1,0 +1,113 @@
+/**
+ * The client matrix's calls: for every operation, one valid call and one call per error kind a
+ * caller can cause, on a copy of fixtures/ts-app with a secret file, a text file and a tiny git
+ * repository beside it (see makeMatrixWorkspace). Every operation also gets the two errors any
+ * caller can cause anywhere: an unknown field (INVALID_INPUT) and an unopened workspace
+ * (WORKSPACE_NOT_FOUND).
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { TS_APP } from './spawn.js';
+
+export interface MatrixCall {
+  tool: string;
+  args: Record<string, unknown>;
+  /** undefined = a success result. */
+  code?: string;
+}
+
+export interface MatrixWorkspace {
+  root: string;
+  /** A git repository outside the root, for index_repo. */
+  upstream: string;
+  /** A folder outside the root, for index_folder. */
+  folder: string;
+}
+
+/** Under `dir`: `ws/` (ts-app + `.env` + `notes.txt`), `upstream/` (a one-commit git repo), `folder/`. */
+export function makeMatrixWorkspace(dir: string): MatrixWorkspace {
+  const root = path.join(dir, 'ws');
+  cpSync(TS_APP, root, { recursive: true });
+  writeFileSync(path.join(root, '.env'), 'TOKEN=never-returned\n');
+  writeFileSync(path.join(root, 'notes.txt'), 'plain text, no language server\n');
+  const upstream = path.join(dir, 'upstream');
+  mkdirSync(upstream);
+  writeFileSync(path.join(upstream, 'README.md'), '# upstream\n');
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: upstream, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('add', '.');
+  git('commit', '-q', '-m', 'one');
+  const folder = path.join(dir, 'folder');
+  mkdirSync(folder);
+  writeFileSync(path.join(folder, 'README.md'), '# a folder\n');
+  return { root, upstream, folder };
+}
+
+const SYMBOL_ERRORS = (tool: string, extra: Record<string, unknown> = {}): MatrixCall[] => [
+  { tool, args: { symbol: 'noSuchSymbolAnywhere', ...extra }, code: 'SYMBOL_NOT_FOUND' },
+  { tool, args: { symbol: 'describe', ...extra }, code: 'AMBIGUOUS_SYMBOL' },
+  { tool, args: { file: 'src/missing.ts', line: 1, ...extra }, code: 'FILE_NOT_FOUND' },
+  { tool, args: { file: '../../etc/passwd', line: 1, ...extra }, code: 'PATH_OUTSIDE_WORKSPACE' },
+  { tool, args: { file: 'src/util/strings.ts', line: 9999, ...extra }, code: 'INVALID_INPUT' },
+];
+
+export function matrixCalls(ws: MatrixWorkspace): MatrixCall[] {
+  const perTool: MatrixCall[] = [
+    { tool: 'list_workspaces', args: {} },
+    { tool: 'list_repos', args: {} },
+    { tool: 'get_repo_outline', args: {} },
+    { tool: 'get_file_tree', args: { path_prefix: 'src' } },
+    { tool: 'get_file_tree', args: { path_prefix: '../..' }, code: 'PATH_OUTSIDE_WORKSPACE' },
+    { tool: 'get_file_outline', args: { file: 'src/util/strings.ts' } },
+    { tool: 'get_file_outline', args: { file: 'src/missing.ts' }, code: 'FILE_NOT_FOUND' },
+    { tool: 'get_file_outline', args: { file: '../../etc/passwd' }, code: 'PATH_OUTSIDE_WORKSPACE' },
+    { tool: 'get_file_outline', args: { file: '.env' }, code: 'SECRET_FILE' },
+    { tool: 'get_file_outline', args: { file: 'notes.txt' }, code: 'UNSUPPORTED_LANGUAGE' },
+    { tool: 'open_at', args: { file: 'src/util/strings.ts', line: 7 } },
+    { tool: 'open_at', args: { file: 'src/missing.ts', line: 1 }, code: 'FILE_NOT_FOUND' },
+    { tool: 'open_at', args: { file: '../../etc/passwd', line: 1 }, code: 'PATH_OUTSIDE_WORKSPACE' },
+    { tool: 'open_at', args: { file: '.env', line: 1 }, code: 'SECRET_FILE' },
+    { tool: 'open_at', args: { file: 'src/util/strings.ts', line: 0 }, code: 'INVALID_INPUT' },
+    { tool: 'find_definition', args: { symbol: 'formatName' } },
+    ...SYMBOL_ERRORS('find_definition'),
+    { tool: 'find_references', args: { symbol: 'formatName' } },
+    ...SYMBOL_ERRORS('find_references'),
+    { tool: 'find_callers', args: { symbol: 'formatName', depth: 2 } },
+    ...SYMBOL_ERRORS('find_callers'),
+    { tool: 'find_callees', args: { symbol: 'summarizeUsers' } },
+    ...SYMBOL_ERRORS('find_callees'),
+    { tool: 'find_type_definition', args: { type_name: 'User' } },
+    { tool: 'find_type_definition', args: { type_name: 'NoSuchType' }, code: 'SYMBOL_NOT_FOUND' },
+    { tool: 'get_function_details', args: { function_name: 'formatName' } },
+    { tool: 'get_function_details', args: { function_name: 'noSuchFunction' }, code: 'SYMBOL_NOT_FOUND' },
+    { tool: 'get_function_details', args: { function_name: 'describe' }, code: 'AMBIGUOUS_SYMBOL' },
+    { tool: 'list_package_exports', args: { package: 'src/util/strings.ts' } },
+    { tool: 'list_package_exports', args: { package: 'src/nowhere' }, code: 'SYMBOL_NOT_FOUND' },
+    { tool: 'search_symbols', args: { query: 'format' } },
+    { tool: 'search_symbols', args: { query: 'x', cursor: 'not-a-cursor' }, code: 'INVALID_INPUT' },
+    { tool: 'search_text', args: { query: 'formatName' } },
+    { tool: 'search_text', args: { query: '([', regex: true }, code: 'INVALID_INPUT' },
+    { tool: 'get_symbol', args: { symbol_id: 'src/util/strings.ts::formatName#function' } },
+    { tool: 'get_symbol', args: { symbol_id: 'src/util/strings.ts::nope#function' }, code: 'SYMBOL_NOT_FOUND' },
+    { tool: 'get_symbols', args: { symbol_ids: ['src/util/strings.ts::formatName#function'] } },
+    { tool: 'get_symbols', args: { symbol_ids: [] }, code: 'INVALID_INPUT' },
+    { tool: 'detect_drift', args: {} },
+    { tool: 'refresh', args: { paths: ['src/util/strings.ts'] } },
+    { tool: 'index_folder', args: { path: ws.folder } },
+    { tool: 'index_folder', args: { path: path.join(ws.folder, 'missing') }, code: 'FILE_NOT_FOUND' },
+    { tool: 'index_repo', args: { url: ws.upstream } },
+    { tool: 'index_repo', args: { url: '--upload-pack=touch /tmp/x' }, code: 'INVALID_INPUT' },
+    { tool: 'index_repo', args: { url: path.join(ws.folder, 'no-such-repo') }, code: 'FILE_NOT_FOUND' },
+  ];
+  const valid = new Map<string, Record<string, unknown>>([['invalidate_cache', {}]]);
+  for (const c of perTool) if (c.code === undefined && !valid.has(c.tool)) valid.set(c.tool, c.args);
+  // index_folder / index_repo open a new workspace: they take no `workspace` to look up.
+  const opensWorkspace = new Set(['index_folder', 'index_repo']);
+  const generic = [...valid].flatMap(([tool, args]): MatrixCall[] => [
+    { tool, args: { ...args, bogus_field: 1 }, code: 'INVALID_INPUT' },
+    ...(opensWorkspace.has(tool) ? [] : [{ tool, args: { ...args, workspace: path.join(ws.folder, 'not-open') }, code: 'WORKSPACE_NOT_FOUND' }]),
+  ]);
+  // invalidate_cache last: it drops the catalog the other calls read (the next call rebuilds it).
+  return [...perTool, ...generic, { tool: 'invalidate_cache', args: {} }];
+}
