@@ -37,6 +37,10 @@ export interface CatalogDeps {
 }
 
 type FileError = CatalogFileError;
+
+const PROGRESS_EVERY_MS = 2000;
+/** Failures that may pass: asked once more at the end of a build. */
+const RETRIED_CODES = new Set(['TIMEOUT', 'SERVER_CRASHED', 'CONTENT_MODIFIED', 'SERVER_START_FAILED']);
 type BuildOptions = { signal?: AbortSignal; onProgress?: (done: number, total: number) => void };
 
 export class WorkspaceCatalog implements Catalog {
@@ -69,7 +73,7 @@ export class WorkspaceCatalog implements Catalog {
       root: this.root,
       index: this.index,
       maxFileBytes: deps.limits.maxFileBytes,
-      catalogFile: (abs: string, rel: string) => this.catalogFile(abs, rel),
+      catalogFile: (abs: string, rel: string, background?: boolean) => this.catalogFile(abs, rel, background),
       entryTouched: () => this.snapshot.schedule(),
       removeFile: (rel: string) => this.removeFile(rel),
       recordError: (rel: string, e: unknown) => this.recordError(rel, e),
@@ -168,14 +172,36 @@ export class WorkspaceCatalog implements Catalog {
     let done = 0;
     const total = walk.files.length;
     opts.onProgress?.(0, total);
-    await Promise.all(
-      walk.files.map(async (f) => {
-        if (opts.signal?.aborted) throw new LspgateError('CANCELLED', 'cataloging was cancelled');
-        await this.freshness.refreshFile(f).catch((e: unknown) => this.recordError(f.rel, e));
-        opts.onProgress?.(++done, total);
-      }),
-    );
+    // A large cold build is quiet for long stretches (a server loading its project answers nothing):
+    // progress is repeated at least every 2 s so a client sees it is alive.
+    const heartbeat = setInterval(() => opts.onProgress?.(done, total), PROGRESS_EVERY_MS);
+    try {
+      await Promise.all(
+        walk.files.map(async (f) => {
+          if (opts.signal?.aborted) throw new LspgateError('CANCELLED', 'cataloging was cancelled');
+          await this.freshness.refreshFile(f, true).catch((e: unknown) => this.recordError(f.rel, e));
+          opts.onProgress?.(++done, total);
+        }),
+      );
+      await this.retryFailed(walk.files, opts.signal);
+    } finally {
+      clearInterval(heartbeat);
+    }
     return walk.directories;
+  }
+
+  /**
+   * Files that failed for a passing reason (a timeout, a crashed or busy server) are asked once more,
+   * one at a time, after the flood is over; what fails again stays in status().errors.
+   */
+  private async retryFailed(files: { abs: string; rel: string }[], signal?: AbortSignal): Promise<void> {
+    for (const f of files) {
+      const err = this.errors.get(f.rel);
+      if (!err || !RETRIED_CODES.has(err.code)) continue;
+      if (signal?.aborted) throw new LspgateError('CANCELLED', 'cataloging was cancelled');
+      this.logger.info(`retrying ${f.rel} after ${err.code}`);
+      await this.catalogFile(f.abs, f.rel, true).catch((e: unknown) => this.recordError(f.rel, e));
+    }
   }
 
   private recordError(rel: string, e: unknown): void {
@@ -195,11 +221,11 @@ export class WorkspaceCatalog implements Catalog {
   }
 
   /** The file's entry from the cataloger; concurrent callers of the same file share one request. */
-  private catalogFile(abs: string, rel: string): Promise<FileEntry> {
+  private catalogFile(abs: string, rel: string, background = false): Promise<FileEntry> {
     let p = this.inflight.get(rel);
     if (!p) {
       p = this.deps.cataloger
-        .catalogFile(abs, rel)
+        .catalogFile(abs, rel, { background })
         .then((entry) => this.store(rel, entry))
         .finally(() => this.inflight.delete(rel));
       this.inflight.set(rel, p);

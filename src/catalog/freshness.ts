@@ -14,8 +14,8 @@ import type { SymbolIndex } from './symbol-index.js';
 export interface FreshnessHost {
   readonly root: string;
   readonly index: SymbolIndex;
-  /** Catalogs the file again (concurrent callers share one request). */
-  catalogFile(abs: string, rel: string): Promise<FileEntry>;
+  /** Catalogs the file again (concurrent callers share one request); `background` for bulk work. */
+  catalogFile(abs: string, rel: string, background?: boolean): Promise<FileEntry>;
   /** An entry's stamps moved but its bytes did not: the snapshot should be saved again. */
   entryTouched(): void;
   removeFile(rel: string): void;
@@ -26,9 +26,9 @@ export class Freshness {
   constructor(private readonly host: FreshnessHost) {}
 
   /** Keeps a file's entry if its bytes did not change (mtime+size first, then hash), else re-asks. */
-  async refreshFile(f: { abs: string; rel: string; size?: number; mtimeMs?: number }, force = false): Promise<FileEntry> {
+  async refreshFile(f: { abs: string; rel: string; size?: number; mtimeMs?: number }, background = false): Promise<FileEntry> {
     const entry = this.host.index.files.get(f.rel);
-    if (entry && !force) {
+    if (entry) {
       // Synchronous: this runs on every answer that names a cataloged file (containers of each
       // reference, symbol ids), one after the other; an async stat waits for a thread-pool round
       // trip each time, which under load cost more than the server's own answer (bench profile).
@@ -43,7 +43,7 @@ export class Freshness {
         return entry;
       }
     }
-    return this.host.catalogFile(f.abs, f.rel);
+    return this.host.catalogFile(f.abs, f.rel, background);
   }
 
   /** Makes sure the cataloged answer for `rel` matches the disk; false when the file is gone. */

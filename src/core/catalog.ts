@@ -56,7 +56,7 @@ export interface FileEntry {
  */
 export interface FileCataloger {
   /** Throws a coded error (UNSUPPORTED_LANGUAGE, LIMIT_EXCEEDED, SERVER_*) when the file cannot be cataloged. */
-  catalogFile(absPath: string, relPath: string): Promise<FileEntry>;
+  catalogFile(absPath: string, relPath: string, opts?: { background?: boolean }): Promise<FileEntry>;
   /** The lower-cased extensions some enabled server handles (the walk keeps only those). */
   extensions(): Set<string>;
 }

@@ -336,7 +336,7 @@ export class Session implements LspSession {
       if (method === DocumentSymbolRequest.method) gen.readiness.firstReply();
       return result;
     } catch (e) {
-      if (e instanceof LspgateError && e.code === 'TIMEOUT' && !e.details?.queued) this.onTimeout();
+      if (e instanceof LspgateError && e.code === 'TIMEOUT' && !e.details?.queued && !opts?.background) this.onTimeout();
       throw e;
     } finally {
       release();

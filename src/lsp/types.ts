@@ -37,6 +37,11 @@ export interface RequestOptions {
    * catalog it): caches in front of the session may coalesce it but do not keep it.
    */
   transient?: boolean;
+  /**
+   * Bulk work nobody waits for (the catalog build): its timeouts do not count toward declaring the
+   * server hung — a flood of our own requests slowing a cold server is not the server's failure.
+   */
+  background?: boolean;
 }
 
 export interface TraceEvent {

@@ -192,7 +192,9 @@ export class OperationRunner {
   }
 
   private render(op: Operation, result: RunResult['result'], format: OutputFormat): string {
-    return format === 'json' ? JSON.stringify(result, null, 2) : op.markdown ? op.markdown(result) : genericMarkdown(result, op.title);
+    if (format === 'json') return JSON.stringify(result, null, 2);
+    const body = op.markdown ? op.markdown(result) : genericMarkdown(result, op.title);
+    return incompleteNotice(result._meta) + body;
   }
 
   private metaOf(meta: MetaCollector, workspace: Workspace, started: number, tokensSaved: number): Meta {
@@ -278,4 +280,14 @@ function isPlainJson(v: unknown, depth: number): boolean {
   if (Object.getPrototypeOf(v) !== Object.prototype) return false;
   for (const k in v) if (!isPlainJson((v as Record<string, unknown>)[k], depth + 1)) return false;
   return true;
+}
+
+/**
+ * An answer that is not complete says so in the text an agent reads, not only in `_meta`: a
+ * markdown list of "0 symbol(s)" from a catalog with 65 files missing reads as "none".
+ */
+function incompleteNotice(meta: Meta): string {
+  if (meta.index_state === 'ready') return '';
+  const why = meta.warnings?.length ? `: ${meta.warnings.join('; ')}` : '';
+  return `> **index_state: ${meta.index_state}** — this answer may be incomplete${why}\n\n`;
 }

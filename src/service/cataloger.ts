@@ -36,21 +36,21 @@ export class ServiceCataloger implements FileCataloger {
     return new Set(this.env.servers.filter((s) => s.enabled).flatMap((s) => s.extensions.map((e) => e.toLowerCase())));
   }
 
-  async catalogFile(abs: string, rel: string): Promise<FileEntry> {
+  async catalogFile(abs: string, rel: string, opts: { background?: boolean } = {}): Promise<FileEntry> {
     const route = this.env.broker.route(abs, this.root);
     if (!route) throw new LspgateError('UNSUPPORTED_LANGUAGE', `no enabled language server handles ${rel}`, { file: rel });
     const session = await this.env.broker.sessionFor(abs, this.root);
-    return this.limiterOf(session).run(() => this.entryOf(session, abs, rel));
+    return this.limiterOf(session).run(() => this.entryOf(session, abs, rel, !!opts.background));
   }
 
   private limiterOf(session: LspSession): Limiter {
     const key = `${session.serverId}@${session.root}`;
     let limiter = this.limiters.get(key);
-    if (!limiter) this.limiters.set(key, (limiter = new Limiter(this.env.limits.perServerConcurrency)));
+    if (!limiter) this.limiters.set(key, (limiter = new Limiter({ max: this.env.limits.perServerConcurrency })));
     return limiter;
   }
 
-  private async entryOf(session: LspSession, abs: string, rel: string): Promise<FileEntry> {
+  private async entryOf(session: LspSession, abs: string, rel: string, background: boolean): Promise<FileEntry> {
     const st = await stat(abs);
     const max = this.env.limits.maxFileBytes;
     if (st.size > max) throw new LspgateError('LIMIT_EXCEEDED', `${rel} is ${st.size} bytes, over maxFileBytes ${max}`, { limit: 'maxFileBytes', file: rel });
@@ -66,7 +66,7 @@ export class ServiceCataloger implements FileCataloger {
         abs,
         // A file opened only to catalog it is not kept in the response cache (every file of the
         // workspace would be, for answers an operation may never ask for again)...
-        { text: source.text, transient: !wasOpen },
+        { text: source.text, transient: !wasOpen, background },
       );
     } finally {
       // ...and is closed again: tsserver keeps every open file in memory.

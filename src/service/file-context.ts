@@ -29,6 +29,8 @@ export interface LoadFileOptions {
   text?: string;
   /** Nobody will ask for this documentSymbol again: caches in front of the session do not keep it. */
   transient?: boolean;
+  /** Bulk work (the catalog build): its timeouts do not count against the server. */
+  background?: boolean;
 }
 
 const hoverCache = new LRUCache<string, Promise<string | undefined>>({ max: 20_000 });
@@ -44,7 +46,7 @@ export function splitLines(text: string): string[] {
 export async function loadFileContext(src: FileContextSource, absPath: string, opts: LoadFileOptions = {}): Promise<FileContext> {
   const session = await src.session(absPath);
   const doc = await session.syncDocument(absPath, opts.text);
-  const answer = await session.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } }, { signal: src.signal, transient: opts.transient });
+  const answer = await session.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } }, { signal: src.signal, transient: opts.transient, background: opts.background });
   const lines = splitLines(doc.text);
   const adapter = adapterFor(session.entry.adapter);
   const tree = normalizeDocumentSymbols(answer, lines);

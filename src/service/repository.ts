@@ -42,12 +42,23 @@ function languagesOf(cat: Catalog): Record<string, number> {
   return out;
 }
 
-/** The catalog's state as `_meta` sees it: limits hit, partial when files failed. */
+/** The catalog's state as `_meta` sees it: limits hit, partial when files failed (with how many and why). */
 export function reportCatalog(cat: Catalog, meta: CallMeta): void {
   for (const hit of cat.limitsHit) meta.limit(hit);
   const st = cat.status();
   if (st.state === 'building') meta.setIndexState('indexing');
-  else if (st.state === 'partial') meta.setIndexState('partial');
+  else if (st.state === 'partial') {
+    meta.setIndexState('partial');
+    if (st.errors.length) meta.warn(partialWarning(st.errors));
+  }
+}
+
+/** `3 file(s) could not be cataloged (SERVER_CRASHED 2, TIMEOUT 1): ...` */
+export function partialWarning(errors: CatalogStatus['errors']): string {
+  const byCode = new Map<string, number>();
+  for (const e of errors) byCode.set(e.code, (byCode.get(e.code) ?? 0) + 1);
+  const codes = [...byCode].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ');
+  return `${errors.length} file(s) could not be cataloged (${codes}): their symbols are missing from this answer; index_folder lists them, refresh retries them`;
 }
 
 export async function indexWorkspace(ws: Workspace, call: ServiceCall, opts: IndexOptions, progress?: IndexProgress, gitHead?: string): Promise<IndexResult> {
