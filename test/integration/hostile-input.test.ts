@@ -73,7 +73,11 @@ const rows: Row[] = [
   { what: 'fractional line number', op: 'open_at', input: () => ({ file: 'src/greeter.ts', line: 1.5 }), code: 'INVALID_INPUT' },
   { what: 'giant symbol query', op: 'search_symbols', input: () => ({ query: 'x'.repeat(100_000) }), code: 'INVALID_INPUT' },
   { what: 'giant text query', op: 'search_text', input: () => ({ query: 'y'.repeat(100_000) }), code: 'INVALID_INPUT' },
-  { what: 'catastrophic regex', op: 'search_text', input: () => ({ query: '(x+x+)+y', regex: true }), code: 'INVALID_INPUT' },
+  // RE2 matches in linear time: a catastrophic pattern for V8 is an ordinary search (search-linear.test.ts)
+  { what: 'catastrophic regex', op: 'search_text', input: () => ({ query: '(x+x+)+y', regex: true }), code: 'none' },
+  { what: 'regex with a backreference', op: 'search_text', input: () => ({ query: '(a)\\1', regex: true }), code: 'INVALID_INPUT' },
+  { what: 'reversed glob range', op: 'search_text', input: () => ({ query: 'x', file_pattern: '[z-a]' }), code: 'INVALID_INPUT' },
+  { what: 'reversed glob range in symbol search', op: 'search_symbols', input: () => ({ query: 'x', file_pattern: '[z-a]' }), code: 'INVALID_INPUT' },
   { what: 'forged cursor', op: 'search_symbols', input: () => ({ query: 'greet', cursor: 'eyJvIjotMX0' }), code: 'INVALID_INPUT' },
   { what: 'file tree outside', op: 'get_file_tree', input: () => ({ path_prefix: '../outside' }), code: 'PATH_OUTSIDE_WORKSPACE' },
   { what: 'unknown operation', op: 'rm_rf_everything', input: () => ({}), code: 'UNKNOWN_OPERATION' },
