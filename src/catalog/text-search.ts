@@ -10,6 +10,7 @@ import type { LimitHit } from '../schema/meta.js';
 import { FileFilter } from './file-filter.js';
 import { globMatcher } from './glob.js';
 import { compileLineRegex, MAX_PATTERN } from './line-regex.js';
+import { containsPrivateKey } from '../util/secret-files.js';
 import { walkWorkspace } from './walk.js';
 
 export { MAX_PATTERN };
@@ -73,6 +74,7 @@ export async function searchText(root: string, opts: TextSearchOptions): Promise
     } catch {
       continue; // deleted between walk and read
     }
+    if (containsPrivateKey(text)) continue; // a key block under any name is a secret file
     result.filesSearched++;
     const lines = text.split(/\r\n|\r|\n/);
     const started = performance.now();
