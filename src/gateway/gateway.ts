@@ -18,6 +18,7 @@ import { OperationRunner, type RunOptions, type RunResult, type RunnerHost } fro
 import { SavingsLedger } from '../operations/savings.js';
 import type { Operation } from '../operations/types.js';
 import { createLogger, type Logger } from '../util/logger.js';
+import { configuredAllowedRoots, RootPolicy } from './root-policy.js';
 import type { GatewayContext, Workspace } from './types.js';
 
 export interface GatewayOptions {
@@ -31,6 +32,8 @@ export interface GatewayOptions {
   limits?: Partial<Limits>;
   /** Operations to serve (tests); default: the whole registry. */
   operations?: readonly Operation[];
+  /** Folders index_folder / index_repo may open besides the root and clones (root-policy.ts); default from the user config and LSPGATE_ALLOWED_ROOTS. */
+  allowedRoots?: string[];
 }
 
 export function defaultCacheDir(): string {
@@ -48,9 +51,11 @@ export class Gateway implements RunnerHost {
   readonly defaultRoot: string;
   private readonly open = new Map<string, Workspace>();
   private closed = false;
+  private readonly rootPolicy: RootPolicy;
 
-  private constructor(root: string, context: GatewayContext, ops: readonly Operation[]) {
+  private constructor(root: string, context: GatewayContext, ops: readonly Operation[], allowedRoots: string[]) {
     this.defaultRoot = root;
+    this.rootPolicy = new RootPolicy(root, context.cacheDir, allowedRoots);
     this.context = context;
     this.savings = new SavingsLedger(context.cacheDir);
     this.runner = new OperationRunner(ops, this);
@@ -69,7 +74,7 @@ export class Gateway implements RunnerHost {
       new ResponseCache({ maxBytes: limits.cacheBytes }),
     );
     const context: GatewayContext = { servers, broker, limits, cacheDir, logger };
-    return new Gateway(root, context, opts.operations ?? allOperations);
+    return new Gateway(root, context, opts.operations ?? allOperations, opts.allowedRoots ?? configuredAllowedRoots());
   }
 
   operations(): Operation[] {
@@ -101,6 +106,10 @@ export class Gateway implements RunnerHost {
     const ws: Workspace = { ...base, catalog: createCatalog(base) };
     this.open.set(root, ws);
     return ws;
+  }
+
+  assertAllowedRoot(realDir: string, asked: string): void {
+    this.rootPolicy.check(realDir, asked);
   }
 
   workspaces(): Workspace[] {

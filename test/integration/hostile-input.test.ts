@@ -86,6 +86,13 @@ const rows: Row[] = [
   { what: 'wrong type (object path)', op: 'index_folder', input: () => ({ path: { p: 1 } }), code: 'INVALID_INPUT' },
   { what: 'git option injection', op: 'index_repo', input: () => ({ url: '--upload-pack=touch /tmp/lspgate-pwned' }), code: 'INVALID_INPUT' },
   { what: 'git ext:: transport', op: 'index_repo', input: () => ({ url: 'ext::sh -c touch% /tmp/lspgate-pwned' }), code: 'INVALID_INPUT' },
+  { what: 'index_folder of a system folder', op: 'index_folder', input: () => ({ path: '/etc' }), code: 'PATH_OUTSIDE_WORKSPACE' },
+  { what: 'index_folder of a sibling by ../', op: 'index_folder', input: () => ({ path: '../outside' }), code: 'PATH_OUTSIDE_WORKSPACE' },
+  { what: 'index_folder through a symlink out', op: 'index_folder', input: () => ({ path: 'linked' }), code: 'PATH_OUTSIDE_WORKSPACE' },
+  { what: 'index_repo of a local folder outside', op: 'index_repo', input: () => ({ url: outside }), code: 'PATH_OUTSIDE_WORKSPACE' },
+  { what: 'index_repo of a file:// URL outside', op: 'index_repo', input: () => ({ url: pathToFileURL(outside).href }), code: 'PATH_OUTSIDE_WORKSPACE' },
+  { what: 'git fd:: transport', op: 'index_repo', input: () => ({ url: 'fd::0' }), code: 'INVALID_INPUT' },
+  { what: 'git:// transport', op: 'index_repo', input: () => ({ url: 'git://example.invalid/x.git' }), code: 'INVALID_INPUT' },
   { what: 'ref option injection', op: 'index_repo', input: () => ({ url: '/nonexistent', ref: '--foo' }), code: 'INVALID_INPUT' },
 ];
 

@@ -3,12 +3,13 @@
  * invalidating them, refresh, structure (get_repo_outline, get_file_tree) and detect_drift.
  * Symbol retrieval and search live in search.ts. Handlers are thin: the catalog does the work.
  */
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { catalogOf, type WorkspaceCatalog } from '../../catalog/catalog.js';
 import { fileTree, repoOutline, type TreeNode } from '../../catalog/outline.js';
-import { cloneRepo } from '../../catalog/repo-clone.js';
+import { cloneRepo, validateRepoInput } from '../../catalog/repo-clone.js';
+import { classifyRepoUrl } from '../../catalog/repo-url.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { Workspace } from '../../gateway/types.js';
 import { withMeta } from '../../schema/meta.js';
@@ -84,7 +85,7 @@ export const indexFolder = defineOperation({
   name: 'index_folder',
   title: 'Index a local folder',
   description:
-    'Open a local folder as a workspace and catalog every symbol in it (documentSymbol from the real language servers), through the file-safety pipeline: .gitignore, skip patterns (node_modules, vendor, build...), secret files, binary and oversized files are left out and counted in `skipped`. Returns the workspace id to pass as `workspace` to other operations. Re-running it is cheap: unchanged files are reused from the on-disk catalog.',
+    'Open a local folder as a workspace and catalog every symbol in it (documentSymbol from the real language servers), through the file-safety pipeline: .gitignore, skip patterns (node_modules, vendor, build...), secret files, binary and oversized files are left out and counted in `skipped`. Returns the workspace id to pass as `workspace` to other operations. Re-running it is cheap: unchanged files are reused from the on-disk catalog. Only folders inside the root lspgate serves, the configured allowedRoots, or its own clones may be opened (else PATH_OUTSIDE_WORKSPACE).',
   input: z.object({
     path: z.string().min(1).max(4096).describe('Folder to open (absolute, or relative to the default root)'),
     extra_ignore_patterns: ExtraIgnore.optional().describe('More .gitignore-style patterns to leave out'),
@@ -103,6 +104,7 @@ export const indexFolder = defineOperation({
       throw new LspgateError('FILE_NOT_FOUND', `no such folder: ${input.path}`, { path: input.path });
     }
     if (!isDir) throw new LspgateError('INVALID_INPUT', `not a folder: ${input.path}`);
+    ctx.gateway.assertAllowedRoot(realpathSync(abs), input.path);
     const ws = await ctx.gateway.openWorkspace(abs);
     return indexWorkspace(ws, { extraIgnore: input.extra_ignore_patterns, followSymlinks: input.follow_symlinks }, ctx);
   },
@@ -113,7 +115,7 @@ export const indexRepo = defineOperation({
   name: 'index_repo',
   title: 'Clone and index a git repository',
   description:
-    "Clone a git repository (any URL git accepts: https, ssh, a local path or file://) into lspgate's cache directory (shallow when possible), open it as a workspace and catalog it like index_folder. `ref` picks a branch, tag or commit. Returns the workspace id.",
+    "Clone a git repository (https://, ssh://, user@host:path, file:// or a local path inside a folder lspgate may open) into lspgate's cache directory (shallow when possible), open it as a workspace and catalog it like index_folder. `ref` picks a branch, tag or commit. Returns the workspace id.",
   input: z.object({
     url: z.string().min(1).max(2000).describe('Repository URL or local path'),
     ref: z.string().max(200).optional().describe('Branch, tag or commit (default: the remote HEAD)'),
@@ -123,6 +125,17 @@ export const indexRepo = defineOperation({
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: true },
   repl: { command: 'clone', positional: ['url', 'ref'] },
   async handler(input, ctx) {
+    validateRepoInput(input.url, input.ref);
+    const source = classifyRepoUrl(input.url, ctx.gateway.defaultRoot);
+    if (source.kind === 'local') {
+      let real: string;
+      try {
+        real = realpathSync(source.path);
+      } catch {
+        throw new LspgateError('FILE_NOT_FOUND', `no such repository: ${input.url}`, { url: input.url });
+      }
+      ctx.gateway.assertAllowedRoot(real, input.url);
+    }
     const { dir, head } = await cloneRepo(ctx.workspace.gateway.cacheDir, input.url, input.ref, ctx.signal);
     const ws = await ctx.gateway.openWorkspace(dir);
     const r = await indexWorkspace(ws, { extraIgnore: input.extra_ignore_patterns }, ctx, { git_head: head });
