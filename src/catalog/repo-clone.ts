@@ -9,8 +9,10 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { LspgateError } from '../errors/errors.js';
+import { GIT_ALLOWED_PROTOCOLS } from './repo-url.js';
 
-const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', GCM_INTERACTIVE: 'never' };
+// GIT_ALLOW_PROTOCOL: git itself refuses every other transport (fd::, ext::, git://), submodules too
+const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', GCM_INTERACTIVE: 'never', GIT_ALLOW_PROTOCOL: GIT_ALLOWED_PROTOCOLS };
 const SAFE_CONFIG = ['-c', 'protocol.ext.allow=never', '-c', 'core.hooksPath=/dev/null'];
 const CLONE_TIMEOUT_MS = 300_000;
 

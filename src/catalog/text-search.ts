@@ -1,19 +1,19 @@
 /**
  * search_text in pure Node: the same file-safety walk (any text file, not only source), files read
  * one at a time, literal or RegExp matching per line. `@vscode/ripgrep` is not used: it downloads
- * its binary in a postinstall script. Guards against runaway patterns: a pattern length limit, a
- * refusal of nested quantifiers (`(a+)+`), a cap on the line length a regex sees, and a time
- * budget per file.
+ * its binary in a postinstall script. Regexes run in RE2 (line-regex.ts: linear time), on at most
+ * the first 4,000 characters of a line, under a time budget per file.
  */
 import { readFile } from 'node:fs/promises';
 import { LspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
 import { FileFilter } from './file-filter.js';
 import { globMatcher } from './glob.js';
+import { compileLineRegex, MAX_PATTERN } from './line-regex.js';
+import { containsPrivateKey } from '../util/secret-files.js';
 import { walkWorkspace } from './walk.js';
 
-export const MAX_PATTERN = 500;
-const REGEX_LINE_CAP = 4000;
+export { MAX_PATTERN };
 const FILE_BUDGET_MS = 250;
 const TEXT_CAP = 300;
 
@@ -53,23 +53,7 @@ export interface TextSearchResult {
 
 /** A line matcher: 0-based column of the first match, or -1. */
 export function compileMatcher(query: string, regex: boolean, caseSensitive: boolean): (line: string) => number {
-  if (regex) {
-    if (query.length > MAX_PATTERN) throw new LspgateError('INVALID_INPUT', `regex is longer than ${MAX_PATTERN} characters`, { limit: MAX_PATTERN });
-    // A quantified group that itself ends in a quantifier backtracks exponentially in V8's engine.
-    if (/\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)\s*[+*{]/.test(query)) {
-      throw new LspgateError('INVALID_INPUT', 'regex has nested quantifiers (like (a+)+), which can take exponential time; simplify it', { pattern: query });
-    }
-    let re: RegExp;
-    try {
-      re = new RegExp(query, caseSensitive ? 'u' : 'iu');
-    } catch (e) {
-      throw new LspgateError('INVALID_INPUT', `invalid regex: ${(e as Error).message}`);
-    }
-    return (line) => {
-      const m = re.exec(line.length > REGEX_LINE_CAP ? line.slice(0, REGEX_LINE_CAP) : line);
-      return m ? m.index : -1;
-    };
-  }
+  if (regex) return compileLineRegex(query, caseSensitive);
   if (caseSensitive) return (line) => line.indexOf(query);
   const needle = query.toLowerCase();
   return (line) => line.toLowerCase().indexOf(needle);
@@ -90,12 +74,13 @@ export async function searchText(root: string, opts: TextSearchOptions): Promise
     } catch {
       continue; // deleted between walk and read
     }
+    if (containsPrivateKey(text)) continue; // a key block under any name is a secret file
     result.filesSearched++;
     const lines = text.split(/\r\n|\r|\n/);
     const started = performance.now();
     let found = false;
     for (let i = 0; i < lines.length; i++) {
-      if (i % 256 === 255 && performance.now() - started > FILE_BUDGET_MS) {
+      if (i % 16 === 15 && performance.now() - started > FILE_BUDGET_MS) {
         result.warnings.push(`search in ${f.rel} stopped after ${FILE_BUDGET_MS} ms at line ${i + 1}`);
         result.limitsHit.push({ limit: 'file_time_budget_ms', value: FILE_BUDGET_MS, detail: f.rel });
         result.incomplete = true;

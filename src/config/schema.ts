@@ -91,6 +91,12 @@ export const ServerEntrySchema = z.object({
   readiness: ReadinessSchema.default({ kind: 'first-reply' }),
   timeouts: TimeoutsSchema.default(TimeoutsSchema.parse({})),
   restart: RestartSchema.default(RestartSchema.parse({})),
+  /**
+   * Regexes over the command lines of the server's child processes it cannot answer without
+   * (typescript-language-server's tsserver). Once the server is ready, the death of a matching
+   * child counts as a crash of the server: it restarts, and no answer of it is used.
+   */
+  vitalChildren: z.array(z.string()).default([]),
   /** Capabilities the server advertises but must not be used (known broken), by LSP provider name. */
   disabledCapabilities: z.array(z.string()).default([]),
   /** Higher wins when two entries claim one extension; `enabled: false` drops an entry. */

@@ -20,4 +20,6 @@ export interface GatewayHandle {
   workspaces(): Workspace[];
   closeWorkspace(idOrPath: string): Promise<boolean>;
   readonly defaultRoot: string;
+  /** Throws PATH_OUTSIDE_WORKSPACE unless the real folder may be opened (gateway/root-policy.ts). */
+  assertAllowedRoot(realDir: string, asked: string): void;
 }

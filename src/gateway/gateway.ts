@@ -22,6 +22,7 @@ import type { Workspace } from '../core/workspace.js';
 import { ServiceCataloger } from '../service/cataloger.js';
 import type { ServiceEnv } from '../service/env.js';
 import { createLogger, type Logger } from '../util/logger.js';
+import { configuredAllowedRoots, RootPolicy } from './root-policy.js';
 
 export interface GatewayOptions {
   /** The default workspace root (the front-end's --root). */
@@ -34,6 +35,8 @@ export interface GatewayOptions {
   limits?: Partial<Limits>;
   /** Operations to serve (tests); default: the whole registry. */
   operations?: readonly Operation[];
+  /** Folders index_folder / index_repo may open besides the root and clones (root-policy.ts); default from the user config and LSPGATE_ALLOWED_ROOTS. */
+  allowedRoots?: string[];
 }
 
 export function defaultCacheDir(): string {
@@ -51,9 +54,11 @@ export class Gateway implements RunnerHost {
   readonly defaultRoot: string;
   private readonly open = new Map<string, Workspace>();
   private closed = false;
+  private readonly rootPolicy: RootPolicy;
 
-  private constructor(root: string, context: ServiceEnv, ops: readonly Operation[]) {
+  private constructor(root: string, context: ServiceEnv, ops: readonly Operation[], allowedRoots: string[]) {
     this.defaultRoot = root;
+    this.rootPolicy = new RootPolicy(root, context.cacheDir, allowedRoots);
     this.context = context;
     this.savings = new SavingsLedger(context.cacheDir);
     this.runner = new OperationRunner(ops, this);
@@ -72,7 +77,7 @@ export class Gateway implements RunnerHost {
       new ResponseCache({ maxBytes: limits.cacheBytes }),
     );
     const context: ServiceEnv = { servers, broker, limits, cacheDir, logger };
-    return new Gateway(root, context, opts.operations ?? allOperations);
+    return new Gateway(root, context, opts.operations ?? allOperations, opts.allowedRoots ?? configuredAllowedRoots());
   }
 
   operations(): Operation[] {
@@ -114,6 +119,10 @@ export class Gateway implements RunnerHost {
     const ws: Workspace = { root, id, catalog };
     this.open.set(root, ws);
     return ws;
+  }
+
+  assertAllowedRoot(realDir: string, asked: string): void {
+    this.rootPolicy.check(realDir, asked);
   }
 
   workspaces(): Workspace[] {

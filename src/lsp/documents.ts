@@ -2,6 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServerEntry } from '../config/schema.js';
+import { containsPrivateKey } from '../util/secret-files.js';
 import { LspgateError } from '../errors/errors.js';
 
 export { sha256 } from '../util/hash.js';
@@ -18,7 +19,7 @@ export async function documentText(absPath: string, text: string | undefined, ma
   if (text !== undefined) {
     const bytes = Buffer.byteLength(text, 'utf8');
     if (bytes > maxBytes) throw tooBig(absPath, bytes, maxBytes);
-    return text;
+    return refuseKeys(absPath, text);
   }
   let size: number;
   try {
@@ -30,7 +31,18 @@ export async function documentText(absPath: string, text: string | undefined, ma
     throw new LspgateError('FILE_NOT_FOUND', `cannot read ${absPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { path: absPath });
   }
   if (size > maxBytes) throw tooBig(absPath, size, maxBytes);
-  return readFile(absPath, 'utf8');
+  return refuseKeys(absPath, await readFile(absPath, 'utf8'));
+}
+
+/**
+ * Every file a server is given passes here (catalog, outline, navigation): one holding a private
+ * key is SECRET_FILE whatever its name, so the key reaches neither a server nor an answer.
+ */
+function refuseKeys(absPath: string, text: string): string {
+  if (containsPrivateKey(text)) {
+    throw new LspgateError('SECRET_FILE', `refusing a file that holds a private key: ${path.basename(absPath)}`, { path: absPath, reason: 'private key block' });
+  }
+  return text;
 }
 
 function tooBig(absPath: string, bytes: number, maxBytes: number): LspgateError {

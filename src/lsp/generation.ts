@@ -19,9 +19,10 @@ import { fileUri } from './documents.js';
 import { FrameGuard } from './frame-guard.js';
 import { MessageTap } from './message-tap.js';
 import { ReadinessTracker } from './readiness.js';
-import { fromResponseError, isResponseError } from './rpc-errors.js';
+import { fromResponseError, isResponseError, isTransportError } from './rpc-errors.js';
 import type { ServerProcess } from './spawn.js';
 import type { PositionEncoding, TraceEvent } from './types.js';
+import { VitalChildren } from './vital-children.js';
 
 export interface ProtocolOptions {
   /** Largest Content-Length accepted from a server (default 64 MiB). */
@@ -30,6 +31,23 @@ export interface ProtocolOptions {
   partialFrameMs?: number;
   /** Notifications per second above which further ones are dropped (default 2000). */
   maxNotificationsPerSec?: number;
+}
+
+/** Diagnostics for tests and `.servers`: the live generation's counters. */
+export interface ProtocolStats {
+  droppedNotifications: number;
+  receivedMessages: number;
+  readErrors: number;
+  serverRequests: Record<string, number>;
+}
+
+export function protocolStats(g: Generation | undefined): ProtocolStats {
+  return {
+    droppedNotifications: g?.tap.dropped ?? 0,
+    receivedMessages: g?.tap.received ?? 0,
+    readErrors: g?.readErrors ?? 0,
+    serverRequests: Object.fromEntries(g?.serverRequests ?? []),
+  };
 }
 
 export interface GenerationContext {
@@ -53,6 +71,8 @@ export class Generation {
   crashError: LspgateError | undefined;
   readErrors = 0;
   readonly serverRequests = new Map<string, number>();
+  readonly vital: VitalChildren;
+  private readonly onLost: (reason: string) => void;
   private readonly dead: Promise<never>;
   private kill!: (e: LspgateError) => void;
 
@@ -66,6 +86,8 @@ export class Generation {
       this.kill = reject;
     });
     this.dead.catch(() => undefined); // observed through race(); never unhandled
+    this.vital = new VitalChildren(proc.pid, entry.vitalChildren);
+    this.onLost = ctx.onViolation;
     this.readiness = new ReadinessTracker(entry.readiness, ctx.onReadyChange);
     const guard = new FrameGuard({
       maxMessageBytes: ctx.protocol?.maxMessageBytes ?? 64 * 1024 * 1024,
@@ -111,11 +133,26 @@ export class Generation {
     this.conn.listen();
   }
 
+  /** Once ready, the server's vital children are known; their death resets (kills) the server. */
+  watchVital(): void {
+    const missing = this.vital.capture();
+    if (missing) return this.onLost(`no child process matching ${missing.pattern} once ready`);
+    this.vital.watch(() => this.checkVital());
+  }
+
+  /** True when a vital child is gone (the generation is then reset through onViolation). */
+  checkVital(): boolean {
+    const d = this.alive ? this.vital.firstDead() : undefined;
+    if (d) this.onLost(`its child process ${d.pid} (${d.pattern}) exited`);
+    return d !== undefined;
+  }
+
   /** Settles every pending request with `err` and releases the connection. */
   die(err: LspgateError): void {
     if (!this.alive && this.crashError) return;
     this.alive = false;
     this.crashError = err;
+    this.vital.stop();
     this.kill(err);
     this.readiness.dispose();
     try {
@@ -131,8 +168,18 @@ export class Generation {
       // by method name: the protocol's NotificationType0/1 classes do not unify under one generic
       await (params === undefined ? this.conn.sendNotification(type.method) : this.conn.sendNotification(type.method, params));
     } catch (e) {
-      throw this.lostError(e);
+      throw this.lost(e);
     }
+  }
+
+  /**
+   * The stream to the server failed (EPIPE, a destroyed stream): nothing more can be said to this
+   * process, so it is reset (killed, counted as a crash) and the caller gets SERVER_CRASHED — the
+   * exit event may come a moment later, and until then the error was INTERNAL (issue 16, finding 2).
+   */
+  private lost(e: unknown): LspgateError {
+    if (this.alive) this.onLost(`connection to the server lost (${(e as Error).message})`);
+    return this.lostError(e);
   }
 
   /**
@@ -174,7 +221,7 @@ export class Generation {
       sent = type ? this.conn.sendRequest(type, params, cts.token) : this.conn.sendRequest<R>(method, params, cts.token);
     } catch (e) {
       cts.dispose();
-      throw this.lostError(e);
+      throw this.lost(e);
     }
     sent.catch(() => undefined); // settled through the race below
     let timer: NodeJS.Timeout | undefined;
@@ -203,10 +250,10 @@ export class Generation {
       return await Promise.race([sent, timeout, aborted, this.dead]);
     } catch (e) {
       if (e instanceof LspgateError) throw e;
-      if (isResponseError(e)) throw fromResponseError(e, this.entry.id, method);
       // a write to a dead pipe or a disposed connection: the exit handler has (or will have) the real cause
       if (this.crashError) throw this.crashError;
-      throw new LspgateError('INTERNAL', `${this.entry.id} ${method}: ${(e as Error).message}`, { server: this.entry.id, method }, { cause: e });
+      if (isResponseError(e) && !isTransportError(e)) throw fromResponseError(e, this.entry.id, method);
+      throw this.lost(e);
     } finally {
       clearTimeout(timer);
       if (onAbort) signal?.removeEventListener('abort', onAbort);

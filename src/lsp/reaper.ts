@@ -6,7 +6,9 @@
  *  - is spawned detached, so it leads its own process group; the server and all its children
  *    inherit that group, so `process.kill(-pgid)` reaches the whole tree;
  *  - polls its parent: when lspgate is gone (re-parented), it SIGKILLs its whole group;
- *  - when the server exits, it reports the exit on stderr and kills the group (left-over children).
+ *  - when the server exits, it reports the exit on stderr and kills the group (left-over children);
+ *  - it reports the server's own pid on stderr at spawn (the pid callers see is the server's, not
+ *    the watchdog's: a user who kills "the server" must hit the server).
  * The script is passed with `node -e` so it runs the same from src/ (vitest) and dist/.
  */
 export const REAPER_MARKER = '[lspgate-reaper]';
@@ -17,6 +19,7 @@ const [file, ...args] = process.argv.slice(1);
 const parent = process.ppid;
 const killGroup = () => { try { process.kill(-process.pid, 'SIGKILL'); } catch { process.exit(1); } };
 const child = spawn(file, args, { stdio: 'inherit' });
+if (child.pid) process.stderr.write('${REAPER_MARKER} pid=' + child.pid + '\\n');
 child.on('error', (e) => { process.stderr.write('${REAPER_MARKER} spawn failed: ' + e.message + '\\n'); process.exit(127); });
 child.on('exit', (code, signal) => {
   process.stderr.write('\\n${REAPER_MARKER} exit code=' + code + ' signal=' + signal + '\\n', () => killGroup());
@@ -42,4 +45,10 @@ export function parseReaperExit(lines: string[]): { code: number | null; signal:
     if (m) return { code: m[1] === 'null' ? null : Number(m[1]), signal: m[2] === 'null' ? null : m[2]! };
   }
   return undefined;
+}
+
+/** The server's own pid from the watchdog's spawn report, when `line` is that report. */
+export function parseReaperPid(line: string): number | undefined {
+  const m = /^\[lspgate-reaper\] pid=(\d+)$/.exec(line);
+  return m ? Number(m[1]) : undefined;
 }

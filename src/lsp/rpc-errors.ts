@@ -20,3 +20,11 @@ export function fromResponseError(e: ResponseError<unknown>, serverId: string, m
 export function isResponseError(e: unknown): e is ResponseError<unknown> {
   return e instanceof ResponseError;
 }
+
+/**
+ * vscode-jsonrpc's own codes for a failed stream (a write to a dead pipe, a disposed connection):
+ * the server did not answer anything, the connection is gone.
+ */
+export function isTransportError(e: ResponseError<unknown>): boolean {
+  return e.code === ErrorCodes.MessageWriteError || e.code === ErrorCodes.PendingResponseRejected || e.code === ErrorCodes.ConnectionInactive;
+}

@@ -6,10 +6,8 @@
 import {
   DidChangeConfigurationNotification,
   DocumentSymbolRequest,
-  ExitNotification,
   InitializeRequest,
   InitializedNotification,
-  ShutdownRequest,
   type InitializeResult,
   type ServerCapabilities,
 } from 'vscode-languageserver-protocol';
@@ -19,10 +17,15 @@ import { LimitsSchema, type Limits, type ServerEntry } from '../config/schema.js
 import { createLogger, type Logger } from '../util/logger.js';
 import { DocumentSync } from './document-sync.js';
 import { documentText, fileUri, uriToPath } from './documents.js';
-import { Generation, type ProtocolOptions } from './generation.js';
+import { requestDocumentUri, withContentModifiedRetry } from './content-modified-retry.js';
+import { probeFirstReply } from './first-reply-probe.js';
+import { Generation, protocolStats, type ProtocolStats } from './generation.js';
+import { stopGeneration } from './generation-stop.js';
 import { initializeParams } from './initialize-params.js';
 import { RestartPolicy } from './restart-policy.js';
 import { Semaphore } from './semaphore.js';
+import { sessionInfo, StateListeners } from './session-info.js';
+import type { SessionOptions } from './session-options.js';
 import { crashError, failedError, prepareLaunch, startFailedError, stoppedError } from './session-errors.js';
 import { spawnServer } from './spawn.js';
 import type {
@@ -36,18 +39,7 @@ import type {
   TraceEvent,
 } from './types.js';
 
-export interface SessionOptions {
-  cacheDir: string;
-  logger?: Logger;
-  limits?: Limits;
-  /** Shared with the broker so crashes count across restarts; default from entry.restart. */
-  restartPolicy?: RestartPolicy;
-  protocol?: ProtocolOptions;
-  /** Run the server under the parent-watching reaper (default true). */
-  reaper?: boolean;
-  /** Gateway-wide request slots (limits.globalConcurrency), shared by the broker's sessions. */
-  globalSlots?: Semaphore;
-}
+export type { SessionOptions } from './session-options.js';
 
 export function createSession(entry: ServerEntry, root: string, opts: SessionOptions): Session {
   return new Session(entry, root, opts);
@@ -61,7 +53,7 @@ export class Session implements LspSession {
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
   private readonly docs: DocumentSync;
-  private readonly stateListeners = new Set<(s: SessionState, i: SessionInfo) => void>();
+  private readonly stateListeners: StateListeners;
   private traceListener: ((e: TraceEvent) => void) | undefined;
   private readonly slots: Semaphore;
   private readonly policy: RestartPolicy;
@@ -86,10 +78,13 @@ export class Session implements LspSession {
     this.limits = opts.limits ?? LimitsSchema.parse({});
     this.policy = opts.restartPolicy ?? new RestartPolicy(entry.restart.maxCrashes, entry.restart.windowMs);
     this.docs = new DocumentSync(entry, this.logger);
+    this.stateListeners = new StateListeners(this.logger);
     this.slots = new Semaphore(this.limits.perServerConcurrency, 10_000, entry.id);
   }
 
+  /** Looks at the server's vital children first: a cached answer must not hide their death. */
   get state(): SessionState {
+    this.checkVital();
     return this._state;
   }
   get generation(): number {
@@ -105,18 +100,13 @@ export class Session implements LspSession {
   get busy(): boolean {
     return this.slots.inFlight > 0 || this.slots.waiting > 0;
   }
+  /** The server's own pid (not its watchdog's), while it runs. */
   get pid(): number | undefined {
-    return this.gen?.alive ? this.gen.proc.pid : undefined;
+    return this.gen?.alive ? this.gen.proc.serverPid() : undefined;
   }
   /** Diagnostics for tests and `.servers`: the live generation's counters. */
-  get protocolStats(): { droppedNotifications: number; receivedMessages: number; readErrors: number; serverRequests: Record<string, number> } {
-    const g = this.gen;
-    return {
-      droppedNotifications: g?.tap.dropped ?? 0,
-      receivedMessages: g?.tap.received ?? 0,
-      readErrors: g?.readErrors ?? 0,
-      serverRequests: Object.fromEntries(g?.serverRequests ?? []),
-    };
+  get protocolStats(): ProtocolStats {
+    return protocolStats(this.gen);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -128,6 +118,7 @@ export class Session implements LspSession {
       return Promise.reject(new LspgateError('SERVER_FAILED', `${this.serverId} at ${this.root} was stopped`, { server: this.serverId, state: this._state }));
     }
     if (this.starting) return this.starting;
+    this.checkVital();
     if (this.gen?.alive && (this._state === 'ready' || this._state === 'indexing')) return Promise.resolve();
     this.starting = this.doStart().finally(() => {
       this.starting = undefined;
@@ -174,6 +165,7 @@ export class Session implements LspSession {
     gen.readiness.started();
     if (!gen.alive) return this.startFailed(gen, gen.crashError ?? new Error('exited'));
     this.setState(gen.readiness.isReady ? 'ready' : 'indexing');
+    if (gen.readiness.isReady) gen.watchVital();
     this.docs.reopenAll(gen);
   }
 
@@ -196,6 +188,7 @@ export class Session implements LspSession {
     if (ready && this._state === 'indexing') {
       this.readyAt = new Date().toISOString();
       this.setState('ready');
+      gen.watchVital();
     } else if (!ready && this._state === 'ready') {
       this.setState('indexing');
     }
@@ -233,6 +226,11 @@ export class Session implements LspSession {
     this.crashed(gen, null, 'SIGKILL');
   }
 
+  /** True when the live generation lost a vital child (vital-children.ts): it is then reset. */
+  private checkVital(): boolean {
+    return this.gen?.alive ? this.gen.checkVital() : false;
+  }
+
   private failedError(): LspgateError {
     return failedError(this.serverId, this.root, this.policy, this.lastStderr);
   }
@@ -244,17 +242,9 @@ export class Session implements LspSession {
     if (gen.readiness.isReady) return 'ready';
     const left = Math.max(0, budgetMs - (Date.now() - t0));
     if (this.entry.readiness.kind === 'first-reply') {
-      // pyright has no start-up signal: its first documentSymbol answer is the signal (NOTES.md).
-      const doc = this.docs.anyIn(gen);
-      // Nothing open means nothing to probe; the first request's answer marks readiness then.
-      if (!doc) return 'ready';
-      try {
-        await this.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } }, { timeoutMs: Math.max(1, left) });
-      } catch (e) {
-        if (e instanceof LspgateError && e.code === 'TIMEOUT') return 'indexing';
-        throw e;
-      }
-      return 'ready';
+      return probeFirstReply(this.docs.anyIn(gen)?.uri, (uri) =>
+        this.request(DocumentSymbolRequest.type, { textDocument: { uri } }, { timeoutMs: Math.max(1, left) }),
+      );
     }
     const ok = await gen.readiness.wait(left);
     if (!gen.alive && gen.crashError) throw gen.crashError;
@@ -269,44 +259,18 @@ export class Session implements LspSession {
   private async doStop(): Promise<void> {
     const prev = this._state;
     this.setState('stopping');
-    const gen = this.gen;
-    if (gen?.alive && prev !== 'starting') {
-      const graceful = (async () => {
-        await gen.conn.sendRequest(ShutdownRequest.type);
-        await gen.notify(ExitNotification.type);
-        await gen.proc.exited;
-      })().catch((e: unknown) => this.logger.debug(`graceful shutdown failed: ${(e as Error).message}`)); // the kill below follows anyway
-      await Promise.race([graceful, delay(this.entry.timeouts.shutdownMs)]);
-    }
-    if (gen) {
-      // Always kill the group: tsserver children outlive a typescript-language-server that exits (NOTES.md).
-      gen.proc.killTree();
-      await Promise.race([gen.proc.exited, delay(2000)]);
-      gen.die(stoppedError(this.serverId));
-    }
+    if (this.gen) await stopGeneration(this.gen, this.entry, prev !== 'starting', this.logger);
     this.setState('stopped');
   }
 
   // ---------------------------------------------------------------------------------------------
   // requests
 
-  async request<P, R>(type: AnyRequestType<P, R>, params: P, opts?: RequestOptions): Promise<R> {
-    try {
-      return await this.requestOnce<R>(type.method, type as RequestType<P, R, unknown>, params, opts);
-    } catch (e) {
-      if (!(e instanceof LspgateError) || e.code !== 'CONTENT_MODIFIED') throw e;
-      // ContentModified / ServerCancelled (LSP 3.17: "the client should re-send the request if it
-      // still needs the result"): re-sync the document, retry once, then give the error.
-      await this.resyncFor(params);
-      try {
-        return await this.requestOnce<R>(type.method, type as RequestType<P, R, unknown>, params, opts);
-      } catch (e2) {
-        if (e2 instanceof LspgateError && e2.code === 'CONTENT_MODIFIED') {
-          throw new LspgateError('CONTENT_MODIFIED', `${e2.message} (after one re-sync and retry)`, { ...e2.details, retried: true });
-        }
-        throw e2;
-      }
-    }
+  request<P, R>(type: AnyRequestType<P, R>, params: P, opts?: RequestOptions): Promise<R> {
+    return withContentModifiedRetry(
+      () => this.requestOnce<R>(type.method, type as RequestType<P, R, unknown>, params, opts),
+      () => this.resyncFor(params),
+    );
   }
 
   requestRaw(method: string, params: unknown, opts?: RequestOptions): Promise<unknown> {
@@ -332,6 +296,8 @@ export class Session implements LspSession {
       const gen = this.gen!;
       if (!gen.alive) throw gen.crashError ?? new LspgateError('SERVER_CRASHED', `${this.serverId} is not running`);
       const result = await gen.send<R>(method, type, params, Math.max(1, deadline - Date.now()), opts?.signal, timeoutMs);
+      // an answer given while a vital child died is not an answer (tsserver gone: an empty list)
+      if (this.checkVital()) throw gen.crashError!;
       this.consecutiveTimeouts = 0;
       if (method === DocumentSymbolRequest.method) gen.readiness.firstReply();
       return result;
@@ -356,8 +322,7 @@ export class Session implements LspSession {
   }
 
   private async resyncFor(params: unknown): Promise<void> {
-    const p = params as { textDocument?: { uri?: string }; item?: { uri?: string } } | undefined;
-    const uri = p?.textDocument?.uri ?? p?.item?.uri;
+    const uri = requestDocumentUri(params);
     if (!uri) return;
     const file = uriToPath(uri);
     if (this.docs.has(file)) await this.syncDocument(file);
@@ -395,7 +360,8 @@ export class Session implements LspSession {
   // observation
 
   info(): SessionInfo {
-    const info: SessionInfo = {
+    this.checkVital();
+    return sessionInfo({
       serverId: this.serverId,
       root: this.root,
       state: this._state,
@@ -403,12 +369,11 @@ export class Session implements LspSession {
       crashes: this.crashCount,
       openDocuments: this.docs.size,
       progress: this.gen?.alive ? this.gen.readiness.openTitles() : [],
-    };
-    if (this.pid !== undefined) info.pid = this.pid;
-    if (this.lastError !== undefined) info.lastError = this._state === 'failed' ? this.failedError().message : this.lastError;
-    if (this.startedAt) info.startedAt = this.startedAt;
-    if (this.readyAt) info.readyAt = this.readyAt;
-    return info;
+      pid: this.pid,
+      lastError: this.lastError !== undefined && this._state === 'failed' ? this.failedError().message : this.lastError,
+      startedAt: this.startedAt,
+      readyAt: this.readyAt,
+    });
   }
 
   stderrTail(): string[] {
@@ -420,25 +385,13 @@ export class Session implements LspSession {
   }
 
   onStateChange(listener: (state: SessionState, info: SessionInfo) => void): () => void {
-    this.stateListeners.add(listener);
-    return () => this.stateListeners.delete(listener);
+    return this.stateListeners.add(listener);
   }
 
   private setState(s: SessionState): void {
     if (this._state === s) return;
     if (s === 'ready' && !this.readyAt) this.readyAt = new Date().toISOString();
     this._state = s;
-    const info = this.info();
-    for (const l of [...this.stateListeners]) {
-      try {
-        l(s, info);
-      } catch (e) {
-        this.logger.warn(`state listener failed: ${(e as Error).message}`);
-      }
-    }
+    this.stateListeners.emit(s, this.info());
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms).unref());
 }

@@ -6,7 +6,7 @@ import { execa, type ResultPromise } from 'execa';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../util/logger.js';
 import type { ResolvedCommand } from '../config/load.js';
-import { parseReaperExit, wrapWithReaper } from './reaper.js';
+import { parseReaperExit, parseReaperPid, wrapWithReaper } from './reaper.js';
 import { StderrRing } from './stderr-ring.js';
 
 export interface ExitInfo {
@@ -17,6 +17,8 @@ export interface ExitInfo {
 export interface ServerProcess {
   /** pid of the process-group leader (the reaper, or the server itself without it). */
   readonly pid: number;
+  /** pid of the server itself (under the reaper: from its spawn report; undefined until then). */
+  serverPid(): number | undefined;
   readonly stdin: Writable;
   readonly stdout: Readable;
   readonly stderr: StderrRing;
@@ -53,8 +55,12 @@ export function spawnServer(cmd: ResolvedCommand, opts: SpawnOptions): ServerPro
   const pid = child.pid;
   const ring = new StderrRing();
   const log = opts.logger;
+  let serverPid = opts.reaper === false ? pid : undefined;
   child.stderr!.on('data', (chunk: Buffer) => {
-    for (const line of ring.push(chunk.toString('utf8'))) log.debug(`stderr: ${line}`);
+    for (const line of ring.push(chunk.toString('utf8'))) {
+      serverPid ??= parseReaperPid(line);
+      log.debug(`stderr: ${line}`);
+    }
   });
   // EPIPE after the server died must not become an uncaught exception.
   child.stdin!.on('error', (e) => log.debug(`stdin error: ${(e as Error).message}`));
@@ -96,9 +102,9 @@ export function spawnServer(cmd: ResolvedCommand, opts: SpawnOptions): ServerPro
     }
   };
   if (pid === undefined) {
-    return { pid: -1, stdin: child.stdin!, stdout: child.stdout!, stderr: ring, exited, hasExited: () => true, killTree };
+    return { pid: -1, serverPid: () => undefined, stdin: child.stdin!, stdout: child.stdout!, stderr: ring, exited, hasExited: () => true, killTree };
   }
-  return { pid, stdin: child.stdin!, stdout: child.stdout!, stderr: ring, exited, hasExited: () => done, killTree };
+  return { pid, serverPid: () => serverPid, stdin: child.stdin!, stdout: child.stdout!, stderr: ring, exited, hasExited: () => done, killTree };
 }
 
 /** True while any process of the group `pgid` is alive. */

@@ -12,6 +12,7 @@ import { fromLspPosition } from '../lsp/positions.js';
 import type { PositionEncoding } from '../lsp/types.js';
 import { isInside, isSecretPath, toRelative } from '../util/paths.js';
 import { pathOfUri } from '../util/uri.js';
+import { containsPrivateKey } from '../util/secret-files.js';
 import type { ServiceCall } from './call.js';
 import { splitLines } from './file-context.js';
 import { comparePositions } from './symbols.js';
@@ -92,6 +93,10 @@ export function resolveLocations(call: ServiceCall, src: LineSource, session: Fi
     const lines = src.lines(abs, session);
     const enc: PositionEncoding = session.positionEncoding;
     const text = lines.join('\n');
+    if (containsPrivateKey(text)) {
+      secret++;
+      continue;
+    }
     const s = fromLspPosition(text, loc.range.start, enc);
     const e = fromLspPosition(text, loc.range.end, enc);
     out.push({

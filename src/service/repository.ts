@@ -3,10 +3,11 @@
  * and refreshing them, their structure (repo outline, file tree) and drift. The catalog does the
  * work; this is where operations reach it, like every other question.
  */
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileTree, repoOutline, type TreeNode } from '../catalog/outline.js';
-import { cloneRepo } from '../catalog/repo-clone.js';
+import { cloneRepo, validateRepoInput } from '../catalog/repo-clone.js';
+import { classifyRepoUrl } from '../catalog/repo-url.js';
 import type { CallMeta } from '../core/call-meta.js';
 import type { Catalog, CatalogStatus } from '../core/catalog.js';
 import type { GatewayHandle, Workspace } from '../core/workspace.js';
@@ -96,11 +97,26 @@ export async function openFolder(gateway: GatewayHandle, folder: string): Promis
     throw new LspgateError('FILE_NOT_FOUND', `no such folder: ${folder}`, { path: folder });
   }
   if (!isDir) throw new LspgateError('INVALID_INPUT', `not a folder: ${folder}`);
+  gateway.assertAllowedRoot(realpathSync(abs), folder);
   return gateway.openWorkspace(abs);
 }
 
-/** index_repo: a clone under the cache directory, opened as a workspace. */
+/**
+ * index_repo: a clone under the cache directory, opened as a workspace. A local source must itself
+ * be inside an allowed root (a clone of /etc would open it all the same).
+ */
 export async function cloneAndOpen(gateway: GatewayHandle, call: ServiceCall, url: string, ref: string | undefined): Promise<{ ws: Workspace; dir: string; head: string }> {
+  validateRepoInput(url, ref);
+  const source = classifyRepoUrl(url, gateway.defaultRoot);
+  if (source.kind === 'local') {
+    let real: string;
+    try {
+      real = realpathSync(source.path);
+    } catch {
+      throw new LspgateError('FILE_NOT_FOUND', `no such repository: ${url}`, { url });
+    }
+    gateway.assertAllowedRoot(real, url);
+  }
   const { dir, head } = await cloneRepo(call.env.cacheDir, url, ref, call.signal);
   return { ws: await gateway.openWorkspace(dir), dir, head };
 }

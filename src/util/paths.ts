@@ -6,26 +6,12 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { LspgateError } from '../errors/errors.js';
+import { isSecretName } from './secret-files.js';
 
-const SECRET_BASENAMES = [
-  /^\.env(\..*)?$/i,
-  /\.pem$/i,
-  /\.key$/i,
-  /\.p12$/i,
-  /\.pfx$/i,
-  /\.keystore$/i,
-  /^id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$/i,
-  /^\.?credentials(\..*)?$/i,
-  /^\.netrc$/i,
-  /^\.npmrc$/i,
-  /^\.pypirc$/i,
-  /secrets?\.(json|ya?ml|toml)$/i,
-];
 
 /** True for files whose content lspgate never returns (.env*, keys, credentials). */
 export function isSecretPath(p: string): boolean {
-  const base = path.basename(p);
-  return SECRET_BASENAMES.some((re) => re.test(base));
+  return isSecretName(path.basename(p));
 }
 
 /** True when `child` is `parent` or below it; both must be absolute and normalized. */

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
 import { createLogger } from '../../src/util/logger.js';
 import { faultEntry } from '../../fixtures/fault-server/entry.js';
-import { alive, groupMembers, waitFor } from '../../fixtures/fault-server/proc-utils.js';
+import { alive, groupMembers, processGroup, waitFor } from '../../fixtures/fault-server/proc-utils.js';
 import { caught } from '../helpers/errors.js';
 
 const logger = createLogger('test', 'error');
@@ -85,7 +85,7 @@ describe('broker routing and session lifecycle', () => {
     const other = await broker.sessionFor(path.join(root, 'p2/b.fault'), root);
     expect(other).not.toBe(same[0]);
     expect(broker.info().map((i) => path.relative(root, i.root)).sort()).toEqual(['p1', 'p2']);
-    const pids = broker.existing().map((s) => s.pid!);
+    const pids = broker.existing().map((s) => processGroup(s.pid!));
     await broker.stop();
     expect(await waitFor(() => pids.every((p) => groupMembers(p).length === 0 && !alive(p)), 5000)).toBe(true);
     expect((await caught(broker.sessionFor(a, root))).code).toBe('SERVER_FAILED');

@@ -16,6 +16,7 @@ import { Gateway } from '../../src/gateway/gateway.js';
 import type { RunResult } from '../../src/operations/runner.js';
 import type { TraceEvent } from '../../src/lsp/types.js';
 import { createLogger } from '../../src/util/logger.js';
+import { processGroup } from '../../fixtures/fault-server/proc-utils.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -156,8 +157,7 @@ describe('operation cache over typescript-language-server', () => {
     expect((await run('find_definition', input)).result._meta.cached).toBe(true);
     const s = session();
     const generation = s.generation;
-    const pid = s.pid!;
-    process.kill(-pid, 'SIGKILL'); // the whole process group: typescript-language-server and its tsservers
+    process.kill(-processGroup(s.pid!), 'SIGKILL'); // the whole process group: typescript-language-server and its tsservers
     const deadline = Date.now() + 30_000;
     while (s.state === 'ready' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(s.state).not.toBe('ready');

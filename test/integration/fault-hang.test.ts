@@ -3,7 +3,7 @@ import { DocumentSymbolRequest, HoverRequest, type DocumentSymbol } from 'vscode
 import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
 import { createLogger } from '../../src/util/logger.js';
 import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
-import { alive, groupMembers, waitFor } from '../../fixtures/fault-server/proc-utils.js';
+import { alive, groupMembers, processGroup, waitFor } from '../../fixtures/fault-server/proc-utils.js';
 import { caught } from '../helpers/errors.js';
 
 const logger = createLogger('test', 'error');
@@ -79,7 +79,7 @@ describe('a server that hangs', () => {
     });
     const s = await broker.sessionFor(ws.file, ws.root);
     const doc = await s.syncDocument(ws.file);
-    const pid = s.pid!;
+    const pid = processGroup(s.pid!);
     const params = { textDocument: { uri: doc.uri }, position: { line: 0, character: 0 } };
     for (let i = 0; i < 2; i++) expect((await caught(s.request(HoverRequest.type, params))).code).toBe('TIMEOUT');
     expect(s.generation).toBe(1);
@@ -89,7 +89,7 @@ describe('a server that hangs', () => {
     const symbols = (await s.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } })) as DocumentSymbol[];
     expect(symbols[0]!.name).toBe('FaultSymbol');
     expect(s.generation).toBe(2);
-    expect(s.pid).not.toBe(pid);
+    expect(processGroup(s.pid!)).not.toBe(pid);
     expect(broker.info()[0]!.lastError).toMatch(/3 consecutive request timeouts/);
   });
 
@@ -107,8 +107,7 @@ describe('a server that hangs', () => {
     ws = faultWorkspace();
     broker = createBroker({ servers: [faultEntry(['--hang-shutdown', '--ignore-stdin-eof'], { timeouts: { shutdownMs: 500 } })], cacheDir: ws.cacheDir, logger });
     const s = await broker.sessionFor(ws.file, ws.root);
-    const pid = s.pid!;
-    const members = groupMembers(pid);
+    const members = groupMembers(processGroup(s.pid!));
     expect(members.length).toBeGreaterThanOrEqual(2); // reaper + server
     await broker.stop();
     expect(s.state).toBe('stopped');

@@ -74,7 +74,11 @@ const rows: Row[] = [
   { what: 'fractional line number', op: 'open_at', input: () => ({ file: 'src/greeter.ts', line: 1.5 }), code: 'INVALID_INPUT' },
   { what: 'giant symbol query', op: 'search_symbols', input: () => ({ query: 'x'.repeat(100_000) }), code: 'INVALID_INPUT' },
   { what: 'giant text query', op: 'search_text', input: () => ({ query: 'y'.repeat(100_000) }), code: 'INVALID_INPUT' },
-  { what: 'catastrophic regex', op: 'search_text', input: () => ({ query: '(x+x+)+y', regex: true }), code: 'INVALID_INPUT' },
+  // RE2 matches in linear time: a catastrophic pattern for V8 is an ordinary search (search-linear.test.ts)
+  { what: 'catastrophic regex', op: 'search_text', input: () => ({ query: '(x+x+)+y', regex: true }), code: 'none' },
+  { what: 'regex with a backreference', op: 'search_text', input: () => ({ query: '(a)\\1', regex: true }), code: 'INVALID_INPUT' },
+  { what: 'reversed glob range', op: 'search_text', input: () => ({ query: 'x', file_pattern: '[z-a]' }), code: 'INVALID_INPUT' },
+  { what: 'reversed glob range in symbol search', op: 'search_symbols', input: () => ({ query: 'x', file_pattern: '[z-a]' }), code: 'INVALID_INPUT' },
   { what: 'forged cursor', op: 'search_symbols', input: () => ({ query: 'greet', cursor: 'eyJvIjotMX0' }), code: 'INVALID_INPUT' },
   { what: 'file tree outside', op: 'get_file_tree', input: () => ({ path_prefix: '../outside' }), code: 'PATH_OUTSIDE_WORKSPACE' },
   { what: 'unknown operation', op: 'rm_rf_everything', input: () => ({}), code: 'UNKNOWN_OPERATION' },
@@ -83,6 +87,13 @@ const rows: Row[] = [
   { what: 'wrong type (object path)', op: 'index_folder', input: () => ({ path: { p: 1 } }), code: 'INVALID_INPUT' },
   { what: 'git option injection', op: 'index_repo', input: () => ({ url: '--upload-pack=touch /tmp/lspgate-pwned' }), code: 'INVALID_INPUT' },
   { what: 'git ext:: transport', op: 'index_repo', input: () => ({ url: 'ext::sh -c touch% /tmp/lspgate-pwned' }), code: 'INVALID_INPUT' },
+  { what: 'index_folder of a system folder', op: 'index_folder', input: () => ({ path: '/etc' }), code: 'PATH_OUTSIDE_WORKSPACE' },
+  { what: 'index_folder of a sibling by ../', op: 'index_folder', input: () => ({ path: '../outside' }), code: 'PATH_OUTSIDE_WORKSPACE' },
+  { what: 'index_folder through a symlink out', op: 'index_folder', input: () => ({ path: 'linked' }), code: 'PATH_OUTSIDE_WORKSPACE' },
+  { what: 'index_repo of a local folder outside', op: 'index_repo', input: () => ({ url: outside }), code: 'PATH_OUTSIDE_WORKSPACE' },
+  { what: 'index_repo of a file:// URL outside', op: 'index_repo', input: () => ({ url: pathToFileURL(outside).href }), code: 'PATH_OUTSIDE_WORKSPACE' },
+  { what: 'git fd:: transport', op: 'index_repo', input: () => ({ url: 'fd::0' }), code: 'INVALID_INPUT' },
+  { what: 'git:// transport', op: 'index_repo', input: () => ({ url: 'git://example.invalid/x.git' }), code: 'INVALID_INPUT' },
   { what: 'ref option injection', op: 'index_repo', input: () => ({ url: '/nonexistent', ref: '--foo' }), code: 'INVALID_INPUT' },
 ];
 

@@ -7,7 +7,7 @@ import { DocumentSymbolRequest, type DocumentSymbol } from 'vscode-languageserve
 import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
 import { loadServers } from '../../src/config/load.js';
 import { createLogger } from '../../src/util/logger.js';
-import { alive, descendants, waitFor } from '../../fixtures/fault-server/proc-utils.js';
+import { alive, descendants, processGroup, waitFor } from '../../fixtures/fault-server/proc-utils.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = fs.realpathSync(path.join(here, '../fixtures-local/tiny-ts'));
@@ -63,8 +63,8 @@ describe('typescript-language-server session through the broker', () => {
 
   it('stop leaves no process behind', async () => {
     const session = await broker.sessionFor(shapes, root);
-    const pid = session.pid!;
-    const tree = [pid, ...descendants(pid)];
+    const group = processGroup(session.pid!);
+    const tree = [group, ...descendants(group)];
     // the reaper, typescript-language-server, and its tsserver processes
     expect(tree.length).toBeGreaterThanOrEqual(3);
     await broker.stop();

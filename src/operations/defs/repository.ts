@@ -50,7 +50,7 @@ export const indexFolder = defineOperation({
   name: 'index_folder',
   title: 'Index a local folder',
   description:
-    'Open a local folder as a workspace and catalog every symbol in it (documentSymbol from the real language servers), through the file-safety pipeline: .gitignore, skip patterns (node_modules, vendor, build...), secret files, binary and oversized files are left out and counted in `skipped`. Returns the workspace id to pass as `workspace` to other operations. Re-running it is cheap: unchanged files are reused from the on-disk catalog.',
+    'Open a local folder as a workspace and catalog every symbol in it (documentSymbol from the real language servers), through the file-safety pipeline: .gitignore, skip patterns (node_modules, vendor, build...), secret files, binary and oversized files are left out and counted in `skipped`. Returns the workspace id to pass as `workspace` to other operations. Re-running it is cheap: unchanged files are reused from the on-disk catalog. Only folders inside the root lspgate serves, the configured allowedRoots, or its own clones may be opened (else PATH_OUTSIDE_WORKSPACE).',
   input: z.object({
     path: z.string().min(1).max(4096).describe('Folder to open (absolute, or relative to the default root)'),
     extra_ignore_patterns: ExtraIgnore.optional().describe('More .gitignore-style patterns to leave out'),
@@ -70,7 +70,7 @@ export const indexRepo = defineOperation({
   name: 'index_repo',
   title: 'Clone and index a git repository',
   description:
-    "Clone a git repository (any URL git accepts: https, ssh, a local path or file://) into lspgate's cache directory (shallow when possible), open it as a workspace and catalog it like index_folder. `ref` picks a branch, tag or commit. Returns the workspace id.",
+    "Clone a git repository (https://, ssh://, user@host:path, file:// or a local path inside a folder lspgate may open) into lspgate's cache directory (shallow when possible), open it as a workspace and catalog it like index_folder. `ref` picks a branch, tag or commit. Returns the workspace id.",
   input: z.object({
     url: z.string().min(1).max(2000).describe('Repository URL or local path'),
     ref: z.string().max(200).optional().describe('Branch, tag or commit (default: the remote HEAD)'),

@@ -125,7 +125,7 @@ export const searchTextOp = defineOperation({
   name: 'search_text',
   title: 'Search text',
   description:
-    'Full-text search over the workspace files (any text file that passes the file-safety pipeline: .gitignore, skip patterns, no secrets, no binaries). Literal by default, `regex: true` for a JavaScript regular expression; case-insensitive unless `case_sensitive`. Use it when symbol search misses: string literals, comments, config values. Pages with max_results / max_tokens / cursor.',
+    'Full-text search over the workspace files (any text file that passes the file-safety pipeline: .gitignore, skip patterns, no secrets, no binaries). Literal by default, `regex: true` for a regular expression in RE2 syntax (linear time: no backreferences or lookaround; JavaScript named groups accepted); case-insensitive unless `case_sensitive`. Use it when symbol search misses: string literals, comments, config values. Pages with max_results / max_tokens / cursor.',
   input: z.object({
     query: z.string().min(1).max(2000),
     regex: z.boolean().optional(),

@@ -1,0 +1,34 @@
+/**
+ * Files whose content lspgate never returns, searches, catalogs or sends to a language server:
+ * by name (this table is the README's list, tested row by row) and by content (a private-key
+ * block anywhere in the file, whatever it is called). Issue 16, finding 10: `.envrc`, `prod.env`,
+ * `id_rsa.bak`, `id_ed25519_sk` and `aws_credentials.txt` used to slip through a shorter list.
+ */
+
+/** Basename rules, case-insensitive. */
+export const SECRET_NAME_RULES: { glob: string; re: RegExp }[] = [
+  { glob: '.env, .env.*', re: /^\.env(\..*)?$/i },
+  { glob: '*.env', re: /\.env$/i },
+  { glob: '.envrc', re: /^\.envrc$/i },
+  // SSH keys and their copies (id_rsa.bak, id_ed25519_sk, id_ecdsa.pub); any id_* without an
+  // extension; not source files such as id_utils.py
+  { glob: 'id_rsa*, id_dsa*, id_ecdsa*, id_ed25519* (any suffix), id_* without extension', re: /^id_(rsa|dsa|ecdsa|ed25519)([._-].*)?$|^id_[^.]*$/i },
+  { glob: '*credentials*', re: /credentials/i },
+  { glob: '*.pem, *.key, *.p12, *.pfx, *.keystore, *.jks, *.ppk', re: /\.(pem|key|p12|pfx|keystore|jks|ppk)$/i },
+  { glob: '.netrc, _netrc, .npmrc, .pypirc, .pgpass, .htpasswd', re: /^(\.netrc|_netrc|\.npmrc|\.pypirc|\.pgpass|\.htpasswd)$/i },
+  { glob: 'secret.json|yaml|toml, secrets.*', re: /secrets?\.(json|ya?ml|toml)$/i },
+];
+
+export function isSecretName(basename: string): boolean {
+  return SECRET_NAME_RULES.some((r) => r.re.test(basename));
+}
+
+/** PEM private keys of every kind (RSA, EC, OPENSSH, ENCRYPTED, PGP ... BLOCK). */
+const PRIVATE_KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
+
+/** True when the content holds a private-key block. */
+export function containsPrivateKey(content: string | Buffer): boolean {
+  // the cheap scan first: nearly every file lacks the phrase
+  if (!content.includes('PRIVATE KEY')) return false;
+  return PRIVATE_KEY_BLOCK.test(typeof content === 'string' ? content : content.toString('latin1'));
+}
