@@ -340,6 +340,11 @@ export class WorkspaceCatalog implements Catalog {
     return changed;
   }
 
+  /** Cataloged files with their content hashes (the import graph re-reads only changed files). */
+  files(): { file: string; hash: string }[] {
+    return [...this.index.files].map(([file, e]) => ({ file, hash: e.hash }));
+  }
+
   async byId(symbolId: string): Promise<CatalogSymbol | undefined> {
     if (typeof symbolId !== 'string' || !symbolId.includes('::')) {
       throw new LspgateError('INVALID_INPUT', `not a symbol id (expected path::Qualified.name#kind): ${String(symbolId).slice(0, 200)}`);

@@ -75,6 +75,8 @@ export interface Catalog {
   byId(symbolId: string): Promise<CatalogSymbol | undefined>;
   /** Every cataloged symbol, in file then line order (builds first if needed). */
   all?(): Promise<CatalogSymbol[]>;
+  /** Cataloged files (also those without symbols) with the sha256 of their content. */
+  files?(): { file: string; hash: string }[];
   /** Re-reads the given files (or every file whose hash changed) and re-catalogs them. */
   refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: { file: string; code: string; message: string }[] }>;
   /** Stops watchers and flushes the on-disk snapshot. */

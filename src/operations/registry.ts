@@ -4,6 +4,7 @@
  */
 import { descriptorOperations } from './defs/descriptors.js';
 import { navigationOperations } from './defs/navigation.js';
+import { relationshipOperations } from './defs/relationships.js';
 import { repositoryOperations } from './defs/repository.js';
 import { searchOperations } from './defs/search.js';
 import { workspaceOperations } from './defs/workspaces.js';
@@ -16,6 +17,7 @@ const groups: Operation[][] = [
   descriptorOperations,
   navigationOperations,
   workspaceOperations,
+  relationshipOperations,
 ];
 
 export const operations: readonly Operation[] = groups.flat();
