@@ -16,6 +16,9 @@ export interface ScannedImport {
   specifier: string;
   /** 1-based line of the specifier. */
   line: number;
+  /** 1-based first and last line of the whole statement (a multi-line import binds names above its specifier). */
+  start_line: number;
+  end_line: number;
   /**
    * 1-based positions (line, UTF-16 column) to ask the server's definition at, best first: the
    * specifier itself, then the imported names (pyright and intelephense resolve names, not strings).
@@ -91,9 +94,12 @@ export async function scanImports(relPath: string, text: string): Promise<Scanne
         const spec = m.captures.find((c) => c.name === 'spec')?.node;
         if (!stmt) continue;
         const kind = stmt.name as ImportKind | 'from';
-        if (g === 'php') out.push(...phpImports(stmt.node, kind as ImportKind, starts));
-        else if (g === 'python' && spec) out.push(pythonImport(stmt.node, spec, kind, starts));
-        else if (spec) out.push(jsOrGoImport(stmt.node, spec, kind as ImportKind, starts, g));
+        const span = { start_line: stmt.node.startPosition.row + 1, end_line: stmt.node.endPosition.row + 1 };
+        let found: Omit<ScannedImport, 'start_line' | 'end_line'>[] = [];
+        if (g === 'php') found = phpImports(stmt.node, kind as ImportKind, starts);
+        else if (g === 'python' && spec) found = [pythonImport(stmt.node, spec, kind, starts)];
+        else if (spec) found = [jsOrGoImport(stmt.node, spec, kind as ImportKind, starts, g)];
+        for (const f of found) out.push({ ...f, ...span });
       }
       return out.sort((a, b) => a.line - b.line || (a.ask[0]?.column ?? 0) - (b.ask[0]?.column ?? 0));
     },
@@ -101,7 +107,9 @@ export async function scanImports(relPath: string, text: string): Promise<Scanne
   );
 }
 
-function jsOrGoImport(stmt: SyntaxNode, spec: SyntaxNode, kind: ImportKind, starts: number[], g: Grammar): ScannedImport {
+type Found = Omit<ScannedImport, 'start_line' | 'end_line'>;
+
+function jsOrGoImport(stmt: SyntaxNode, spec: SyntaxNode, kind: ImportKind, starts: number[], g: Grammar): Found {
   const at = startOf(spec, starts);
   const names: string[] = [];
   if (g === 'go') {
@@ -121,7 +129,7 @@ function jsOrGoImport(stmt: SyntaxNode, spec: SyntaxNode, kind: ImportKind, star
   return { kind, specifier: spec.text, line: at.line, ask: [at], names };
 }
 
-function pythonImport(stmt: SyntaxNode, spec: SyntaxNode, kind: ImportKind | 'from', starts: number[]): ScannedImport {
+function pythonImport(stmt: SyntaxNode, spec: SyntaxNode, kind: ImportKind | 'from', starts: number[]): Found {
   // Definition on the last segment of `a.b.c` names the module c; `from .. import q` has no
   // segment, so its imported names are asked instead (each is a module or a package member).
   const ids = spec.descendantsOfType('identifier').filter((n): n is SyntaxNode => !!n);
@@ -143,7 +151,7 @@ function pythonImport(stmt: SyntaxNode, spec: SyntaxNode, kind: ImportKind | 'fr
   return { kind: 'import', specifier: spec.text, line: startOf(spec, starts).line, ask, names };
 }
 
-function phpImports(stmt: SyntaxNode, kind: ImportKind, starts: number[]): ScannedImport[] {
+function phpImports(stmt: SyntaxNode, kind: ImportKind, starts: number[]): Found[] {
   if (kind === 'include') {
     const arg = stmt.namedChildren.find((c) => !!c) ?? stmt;
     const at = startOf(arg, starts);
@@ -153,7 +161,7 @@ function phpImports(stmt: SyntaxNode, kind: ImportKind, starts: number[]): Scann
   // `use A\B\{C, D as E};` → A\B\C and A\B\D; `use A\B;` → A\B.
   const prefixNode = stmt.namedChildren.find((c) => c?.type === 'namespace_name');
   const prefix = prefixNode ? `${prefixNode.text}\\` : '';
-  const out: ScannedImport[] = [];
+  const out: Found[] = [];
   for (const clause of stmt.descendantsOfType('namespace_use_clause')) {
     if (!clause) continue;
     const target = clause.namedChildren.find((c) => c?.type === 'qualified_name' || c?.type === 'name');

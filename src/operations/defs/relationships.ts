@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
+import { analyzeImpact, OPERATIONS } from '../../graph/impact.js';
 import { QUERY_TYPES, queryRelationships } from '../../graph/relationships.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
@@ -25,6 +26,24 @@ export const RelationshipSchema = z.object({
   status: z.enum(['workspace', 'external', 'unresolved']).optional().describe('Imports: resolved to a workspace file, outside the workspace, or not resolved'),
   specifier: z.string().optional().describe('Imports: the module specifier as written'),
   via: z.array(z.enum(['import', 'call'])).optional().describe('Dependencies: import and/or call edges'),
+});
+
+export const RippleEffectSchema = z.object({
+  file: z.string(),
+  impact: z.enum(['direct call', 'reference', 'import', 'indirect dependency', 'test']),
+  severity: z.enum(['minor', 'major', 'breaking']),
+  line: z.number().int().optional().describe('1-based line of the first use that puts the file here'),
+  depth: z.number().int().describe('1 = uses the element itself; n = n call/import steps away'),
+});
+
+export const ImpactSchema = z.object({
+  affected_files: z.number().int().describe('Number of ripple_effects (one per file)'),
+  risk_level: z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']),
+  risk_reason: z.string().describe('The rule that gave risk_level'),
+  ripple_effects: z.array(RippleEffectSchema),
+  total_affected_files: z.number().int().describe('All affected files; more than affected_files only when the page is cut (_meta.truncated)'),
+  references: z.number().int().describe('References to the element outside its declaration (importers, for a file)'),
+  tests: z.array(z.string()).describe('Test files the change reaches'),
 });
 
 export const relationshipOperations: Operation[] = [
@@ -60,6 +79,41 @@ export const relationshipOperations: Operation[] = [
         out.push(`${'  '.repeat(x.depth - 1)}- ${x.from} → ${x.to}${extra} — ${where}`);
       }
       if (!r.results.length) out.push('(none)');
+      return out.join('\n') + '\n';
+    },
+  }),
+  defineOperation({
+    name: 'analyze_impact',
+    title: 'Analyze impact',
+    description:
+      'What a change to a function, class or file would break, from real references and call trees: one ripple effect per affected file with `impact` (`direct call`, `reference`, `import`, `indirect dependency` for transitive callers/importers, `test` for test files) and `severity` for the `operation` (`modify` default, `delete`, `refactor`), plus `risk_level` (LOW..CRITICAL) with the rule that gave it and the test files reached. `element`: name, qualified name, `Class#method`, symbol_id or workspace file; `max_depth` 1..10 (default 3) for transitive callers/importers.',
+    input: z.object({
+      element: z.string().min(1).max(4096).describe('Name, qualified name, `Class#method`, symbol_id, or workspace-relative file'),
+      operation: z.enum(OPERATIONS).optional().describe('modify (default) | delete | refactor'),
+      max_depth: MaxDepth.optional().describe('Levels of transitive callers / importers (1..10, default 3)'),
+      max_results: z.number().int().min(1).max(1000).optional().describe('Ripple effects per page (default 200)'),
+      cursor: Cursor.optional(),
+    }),
+    output: withMeta({ success: z.boolean(), element: z.string(), operation: z.enum(OPERATIONS), impact: ImpactSchema }),
+    annotations: READ_ONLY,
+    repl: { command: 'impact', positional: ['element', 'operation'] },
+    handler: (input, ctx) =>
+      ServiceCall.run(ctx, async (call) => {
+        const operation = input.operation ?? 'modify';
+        const max_depth = input.max_depth ?? 3;
+        const hash = queryHash(['analyze_impact', input.element, operation, max_depth]);
+        const offset = decodeCursor(input.cursor, hash);
+        const r = await analyzeImpact(call, { element: input.element, operation, max_depth });
+        const page = paginate(r.effects, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
+        const impact = { affected_files: page.length, risk_level: r.risk_level, risk_reason: r.risk_reason, ripple_effects: page, total_affected_files: r.effects.length, references: r.references, tests: r.tests };
+        return { success: true, element: r.element, operation, impact };
+      }),
+    markdown(r) {
+      const i = r.impact;
+      const out = [`## Impact of ${r.operation} ${r.element}: ${i.risk_level}`, '', `${i.risk_reason}; ${i.total_affected_files} file(s), ${i.references} reference(s)`, ''];
+      for (const e of i.ripple_effects) out.push(`- ${e.file}${e.line ? `:${e.line}` : ''} — ${e.impact} (${e.severity})`);
+      if (!i.ripple_effects.length) out.push('(nothing else is affected)');
+      if (i.tests.length) out.push('', `Tests reached: ${i.tests.join(', ')}`);
       return out.join('\n') + '\n';
     },
   }),
