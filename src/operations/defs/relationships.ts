@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
+import { changedSymbols } from '../../graph/changed.js';
 import { analyzeImpact, OPERATIONS } from '../../graph/impact.js';
 import { QUERY_TYPES, queryRelationships } from '../../graph/relationships.js';
 import { withMeta } from '../../schema/meta.js';
@@ -114,6 +115,64 @@ export const relationshipOperations: Operation[] = [
       for (const e of i.ripple_effects) out.push(`- ${e.file}${e.line ? `:${e.line}` : ''} — ${e.impact} (${e.severity})`);
       if (!i.ripple_effects.length) out.push('(nothing else is affected)');
       if (i.tests.length) out.push('', `Tests reached: ${i.tests.join(', ')}`);
+      return out.join('\n') + '\n';
+    },
+  }),
+  defineOperation({
+    name: 'changed_symbols',
+    title: 'Changed symbols',
+    description:
+      'What did I touch and what does it break, in one call: the functions, methods and classes whose lines changed in the working tree against `base_ref` (default HEAD; untracked files count as added), from `git diff` mapped onto the catalog\'s symbol ranges, each with its impact summary (affected files, risk level, tests reached; `impact_depth` 1..10, default 2). Changes outside every symbol (imports, top-level code, deleted functions) are listed in `unattributed`. Then: analyze_impact on one symbol for the full ripple list.',
+    input: z.object({
+      base_ref: z.string().min(1).max(200).optional().describe('Git ref to compare the working tree with (default HEAD)'),
+      impact_depth: MaxDepth.optional().describe('max_depth of each impact summary (default 2)'),
+      max_results: z.number().int().min(1).max(200).optional().describe('Symbols per page, each with its impact (default 50)'),
+      cursor: Cursor.optional(),
+    }),
+    output: withMeta({
+      success: z.boolean(),
+      base_ref: z.string(),
+      files_changed: z.number().int(),
+      total: z.number().int(),
+      symbols: z.array(
+        z.object({
+          symbol_id: z.string(),
+          name: z.string(),
+          qualified_name: z.string(),
+          kind: z.string(),
+          file: z.string(),
+          line: z.number().int(),
+          end_line: z.number().int(),
+          change: z.enum(['added', 'modified']),
+          changed_lines: z.number().int().describe('Lines of it added, rewritten or removed'),
+          impact: z.object({ affected_files: z.number().int(), risk_level: z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']), tests: z.array(z.string()) }),
+        }),
+      ),
+      unattributed: z.array(
+        z.object({ file: z.string(), lines: z.array(z.number().int()), removed_lines: z.number().int(), reason: z.enum(['outside symbols', 'not cataloged']) }),
+      ),
+    }),
+    annotations: READ_ONLY,
+    repl: { command: 'changed', positional: ['base_ref'] },
+    handler: (input, ctx) =>
+      ServiceCall.run(ctx, async (call) => {
+        const base_ref = input.base_ref ?? 'HEAD';
+        const hash = queryHash(['changed_symbols', base_ref, input.impact_depth ?? 2]);
+        const offset = decodeCursor(input.cursor, hash);
+        const r = await changedSymbols(call, base_ref);
+        const page = paginate(r.symbols, { offset, maxResults: input.max_results ?? 50, hash, meta: call.meta });
+        const symbols = [];
+        for (const s of page) {
+          const i = await analyzeImpact(call, { element: s.symbol_id, operation: 'modify', max_depth: input.impact_depth ?? 2 });
+          symbols.push({ ...s, impact: { affected_files: i.effects.length, risk_level: i.risk_level, tests: i.tests } });
+        }
+        return { success: true, base_ref, files_changed: r.files, total: r.symbols.length, symbols, unattributed: r.unattributed };
+      }),
+    markdown(r) {
+      const out = [`## ${r.total} changed symbol(s) in ${r.files_changed} file(s) against ${r.base_ref}`, ''];
+      for (const s of r.symbols) out.push(`- ${s.change} ${s.kind} **${s.qualified_name}** — ${s.file}:${s.line}-${s.end_line}: ${s.impact.risk_level}, ${s.impact.affected_files} file(s) affected${s.impact.tests.length ? `, tests ${s.impact.tests.join(', ')}` : ''}`);
+      for (const u of r.unattributed) out.push(`- ${u.file}: ${u.lines.length} line(s) changed, ${u.removed_lines} removed ${u.reason}`);
+      if (!r.symbols.length && !r.unattributed.length) out.push('(no changes)');
       return out.join('\n') + '\n';
     },
   }),
