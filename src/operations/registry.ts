@@ -2,6 +2,7 @@
  * The one table of operations. Each group lives in its own file under defs/ and exports an
  * array; add the group here and it appears in MCP, the sidecar, the REPL and the CLI at once.
  */
+import { analysisOperations } from './defs/analysis.js';
 import { descriptorOperations } from './defs/descriptors.js';
 import { navigationOperations } from './defs/navigation.js';
 import { relationshipOperations } from './defs/relationships.js';
@@ -18,6 +19,7 @@ const groups: Operation[][] = [
   navigationOperations,
   workspaceOperations,
   relationshipOperations,
+  analysisOperations,
 ];
 
 export const operations: readonly Operation[] = groups.flat();

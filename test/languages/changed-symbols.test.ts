@@ -60,10 +60,10 @@ describe('changed_symbols: TypeScript', async () => {
       'modified src/lib/math.ts::add#function MEDIUM 3 tests=test/math.test.ts',
       'added src/lib/math.ts::cube#function LOW 0',
     ]);
-    // The new import line and the blank line before cube belong to no symbol.
+    // The new import line and the blank line git adds after cube belong to no symbol.
     expect(r.unattributed).toEqual([
       { file: 'src/app/report.ts', lines: [3], removed_lines: 0, reason: 'outside symbols' },
-      { file: 'src/lib/math.ts', lines: [16], removed_lines: 0, reason: 'outside symbols' },
+      { file: 'src/lib/math.ts', lines: [20], removed_lines: 0, reason: 'outside symbols' },
     ]);
   });
 
