@@ -107,7 +107,7 @@ export function importsOf(graph: ImportGraph, file: string, maxDepth: number, re
 }
 
 /** depends-on(-me): file-level union of import edges and call edges, breadth first to `maxDepth`. */
-async function dependencies(call: ServiceCall, graph: ImportGraph, file: string, maxDepth: number, reverse: boolean): Promise<Relationship[]> {
+export async function dependencies(call: ServiceCall, graph: ImportGraph, file: string, maxDepth: number, reverse: boolean): Promise<Relationship[]> {
   const out: Relationship[] = [];
   const seen = new Set([file]);
   let frontier = [file];

@@ -1,9 +1,11 @@
 /**
- * Whole-workspace analyses (seed 002 and issue 11): find_dead_code.
+ * Whole-workspace analyses (seed 002 and issue 11): find_dead_code, render_diagram.
  */
 import { z } from 'zod';
 import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
 import { CATEGORIES, findDeadCode } from '../../graph/dead-code.js';
+import { buildDiagram, DIAGRAM_TYPES } from '../../graph/diagram.js';
+import { toDot, toMermaid, toSvg } from '../../graph/diagram-format.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { defineOperation, type Operation } from '../types.js';
@@ -60,6 +62,58 @@ export const analysisOperations: Operation[] = [
       for (const c of r.candidates) out.push(`- [${c.category}] ${c.kind} **${c.qualified_name}** — ${c.file}:${c.line}: ${c.reason}`);
       if (!r.candidates.length) out.push('(none)');
       return out.join('\n') + '\n';
+    },
+  }),
+  defineOperation({
+    name: 'render_diagram',
+    title: 'Render diagram',
+    description:
+      'A diagram of the relationships query_relationships answers: `diagram_type` `dependencies` (files, imports + calls; default), `imports` (files), `calls` (functions), `all` (imports and calls); around `target` (name, `Class#method`, symbol_id or file; both directions to `depth`, 1..10, default 2) or over the whole workspace. `format`: `mermaid` (default) or `dot` text in `text`, `json` for seed 002 GraphData in `diagram`, `svg` laid out by Graphviz. Cut to `max_nodes` (default 60) nearest first, with `_meta.truncated` and `omitted_nodes`.',
+    input: z.object({
+      diagram_type: z.enum(DIAGRAM_TYPES).optional().describe('dependencies (default) | calls | imports | all'),
+      format: z.enum(['mermaid', 'dot', 'json', 'svg']).optional().describe('mermaid (default) | dot | json | svg'),
+      target: z.string().min(1).max(4096).optional().describe('Center the diagram on this name, symbol_id or file (default: whole workspace)'),
+      depth: z.number().int().min(1).max(10).optional().describe('Levels around the target (default 2)'),
+      max_nodes: z.number().int().min(1).max(500).optional().describe('Node budget (default 60)'),
+    }),
+    output: withMeta({
+      success: z.boolean(),
+      diagram_type: z.enum(DIAGRAM_TYPES),
+      format: z.enum(['mermaid', 'dot', 'json', 'svg']),
+      nodes: z.number().int(),
+      edges: z.number().int(),
+      omitted_nodes: z.number().int().describe('Nodes left out by max_nodes (a lower bound: the walk stops once the budget is spent)'),
+      text: z.string().optional().describe('The mermaid / dot / svg text'),
+      diagram: z
+        .object({
+          nodes: z.array(z.object({ id: z.string(), label: z.string(), type: z.enum(['function', 'class', 'component', 'module']) })),
+          edges: z.array(z.object({ from: z.string(), to: z.string(), label: z.string().optional() })),
+        })
+        .optional()
+        .describe('Seed 002 GraphData (format json)'),
+    }),
+    annotations: READ_ONLY,
+    repl: { command: 'diagram', positional: ['diagram_type', 'target'] },
+    handler: (input, ctx) =>
+      ServiceCall.run(ctx, async (call) => {
+        const diagram_type = input.diagram_type ?? 'dependencies';
+        const format = input.format ?? 'mermaid';
+        const max_nodes = input.max_nodes ?? 60;
+        const { graph, omitted_nodes } = await buildDiagram(call, { diagram_type, target: input.target, depth: input.depth ?? 2, max_nodes });
+        if (omitted_nodes) {
+          call.meta.truncate();
+          call.meta.limit({ limit: 'max_nodes', value: max_nodes, detail: `${omitted_nodes} node(s) left out` });
+        }
+        const base = { success: true, diagram_type, format, nodes: graph.nodes.length, edges: graph.edges.length, omitted_nodes };
+        if (format === 'json') return { ...base, diagram: graph };
+        const text = format === 'mermaid' ? toMermaid(graph) : format === 'dot' ? toDot(graph) : await toSvg(graph);
+        return { ...base, text };
+      }),
+    markdown(r) {
+      const head = `## ${r.diagram_type} diagram: ${r.nodes} node(s), ${r.edges} edge(s)${r.omitted_nodes ? `, ${r.omitted_nodes} left out` : ''}`;
+      const body = r.text ?? JSON.stringify(r.diagram, null, 2);
+      const lang = r.format === 'json' ? 'json' : r.format === 'svg' ? 'xml' : r.format;
+      return [head, '', '```' + lang, body.trimEnd(), '```'].join('\n') + '\n';
     },
   }),
 ];
