@@ -6,7 +6,9 @@
  *   2. composition root    src/gateway
  *   3. operations          src/operations
  *   4. service             src/service
- *   5. index and transport src/catalog, src/cache, src/broker, src/graph, src/chunks
+ *   4b. (service floor)    src/graph: relationship queries built from service calls (call trees,
+ *                          references, name resolution), so it sits beside the service
+ *   5. index and transport src/catalog, src/cache, src/broker, src/chunks
  *                          (catalog is a pure index + store: no lsp, broker, cache, adapters, service)
  *   6. servers             src/lsp, src/adapters (adapters may import lsp, not the reverse)
  *   7. ground floor        src/schema, src/config, src/core, src/errors, src/util
@@ -16,8 +18,8 @@
 const FRONT = '^src/(cli|frontends|tour)/';
 const GATEWAY = '^src/gateway/';
 const OPERATIONS = '^src/operations/';
-const SERVICE = '^src/service/';
-const INDEX = '^src/(catalog|cache|broker|graph|chunks)/';
+const SERVICE = '^src/(service|graph)/';
+const INDEX = '^src/(catalog|cache|broker|chunks)/';
 const SERVERS = '^src/(lsp|adapters)/';
 const GROUND = '^src/(schema|config|core|errors|util)/';
 const KNOWN = [FRONT, GATEWAY, OPERATIONS, SERVICE, INDEX, SERVERS, GROUND];

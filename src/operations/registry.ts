@@ -2,8 +2,10 @@
  * The one table of operations. Each group lives in its own file under defs/ and exports an
  * array; add the group here and it appears in MCP, the sidecar, the REPL and the CLI at once.
  */
+import { analysisOperations } from './defs/analysis.js';
 import { descriptorOperations } from './defs/descriptors.js';
 import { navigationOperations } from './defs/navigation.js';
+import { relationshipOperations } from './defs/relationships.js';
 import { repositoryOperations } from './defs/repository.js';
 import { searchOperations } from './defs/search.js';
 import { workspaceOperations } from './defs/workspaces.js';
@@ -16,6 +18,8 @@ const groups: Operation[][] = [
   descriptorOperations,
   navigationOperations,
   workspaceOperations,
+  relationshipOperations,
+  analysisOperations,
 ];
 
 export const operations: readonly Operation[] = groups.flat();

@@ -1,0 +1,119 @@
+/**
+ * Whole-workspace analyses (seed 002 and issue 11): find_dead_code, render_diagram.
+ */
+import { z } from 'zod';
+import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
+import { CATEGORIES, findDeadCode } from '../../graph/dead-code.js';
+import { buildDiagram, DIAGRAM_TYPES } from '../../graph/diagram.js';
+import { toDot, toMermaid, toSvg } from '../../graph/diagram-format.js';
+import { withMeta } from '../../schema/meta.js';
+import { ServiceCall } from '../../service/call.js';
+import { defineOperation, type Operation } from '../types.js';
+
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
+
+export const analysisOperations: Operation[] = [
+  defineOperation({
+    name: 'find_dead_code',
+    title: 'Find dead code',
+    description:
+      'Top-level functions, classes and methods of top-level types that the language servers find no reference to outside their own declaration. Each candidate has a `category`: `dead` (nothing calls it), or — reported separately because something outside the code calls them — `entry_point` (`main`, Go `init`), `test`, `framework_hook` (dunders, PHP magic methods, decorated or attributed declarations such as Flask routes) and `exported_api` (exported symbols when the workspace is a library by its manifest). Each says why in `reason`. `counts` per category; pages with max_results / cursor; `max_symbols` bounds how many declarations are checked (one references request each).',
+    input: z.object({
+      category: z.enum(CATEGORIES).optional().describe('Only this category (default: all)'),
+      max_symbols: z.number().int().min(1).max(20000).optional().describe('Declarations checked (default 5000; the rest are counted in `skipped`)'),
+      max_results: z.number().int().min(1).max(1000).optional().describe('Candidates per page (default 200)'),
+      cursor: z.string().max(1000).optional(),
+    }),
+    output: withMeta({
+      success: z.boolean(),
+      scanned: z.number().int().describe('Declarations checked'),
+      skipped: z.number().int().describe('Declarations not checked (over max_symbols)'),
+      counts: z.record(z.string(), z.number().int()).describe('Candidates per category'),
+      total: z.number().int(),
+      candidates: z.array(
+        z.object({
+          symbol_id: z.string(),
+          name: z.string(),
+          qualified_name: z.string(),
+          kind: z.string(),
+          file: z.string(),
+          line: z.number().int(),
+          category: z.enum(CATEGORIES),
+          reason: z.string(),
+        }),
+      ),
+    }),
+    annotations: READ_ONLY,
+    repl: { command: 'dead', positional: ['category'] },
+    handler: (input, ctx) =>
+      ServiceCall.run(ctx, async (call) => {
+        const maxSymbols = input.max_symbols ?? 5000;
+        const hash = queryHash(['find_dead_code', input.category ?? '', maxSymbols]);
+        const offset = decodeCursor(input.cursor, hash);
+        const r = await findDeadCode(call, maxSymbols);
+        if (r.skipped) call.meta.limit({ limit: 'max_symbols', value: maxSymbols, detail: `${r.skipped} declaration(s) not checked` });
+        const counts = Object.fromEntries(CATEGORIES.map((c) => [c, r.candidates.filter((x) => x.category === c).length]));
+        const list = input.category ? r.candidates.filter((x) => x.category === input.category) : r.candidates;
+        const candidates = paginate(list, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
+        return { success: true, scanned: r.scanned, skipped: r.skipped, counts, total: list.length, candidates };
+      }),
+    markdown(r) {
+      const out = [`## ${r.counts.dead ?? 0} dead declaration(s) among ${r.scanned} checked`, ''];
+      for (const c of r.candidates) out.push(`- [${c.category}] ${c.kind} **${c.qualified_name}** — ${c.file}:${c.line}: ${c.reason}`);
+      if (!r.candidates.length) out.push('(none)');
+      return out.join('\n') + '\n';
+    },
+  }),
+  defineOperation({
+    name: 'render_diagram',
+    title: 'Render diagram',
+    description:
+      'A diagram of the relationships query_relationships answers: `diagram_type` `dependencies` (files, imports + calls; default), `imports` (files), `calls` (functions), `all` (imports and calls); around `target` (name, `Class#method`, symbol_id or file; both directions to `depth`, 1..10, default 2) or over the whole workspace. `format`: `mermaid` (default) or `dot` text in `text`, `json` for seed 002 GraphData in `diagram`, `svg` laid out by Graphviz. Cut to `max_nodes` (default 60) nearest first, with `_meta.truncated` and `omitted_nodes`.',
+    input: z.object({
+      diagram_type: z.enum(DIAGRAM_TYPES).optional().describe('dependencies (default) | calls | imports | all'),
+      format: z.enum(['mermaid', 'dot', 'json', 'svg']).optional().describe('mermaid (default) | dot | json | svg'),
+      target: z.string().min(1).max(4096).optional().describe('Center the diagram on this name, symbol_id or file (default: whole workspace)'),
+      depth: z.number().int().min(1).max(10).optional().describe('Levels around the target (default 2)'),
+      max_nodes: z.number().int().min(1).max(500).optional().describe('Node budget (default 60)'),
+    }),
+    output: withMeta({
+      success: z.boolean(),
+      diagram_type: z.enum(DIAGRAM_TYPES),
+      format: z.enum(['mermaid', 'dot', 'json', 'svg']),
+      nodes: z.number().int(),
+      edges: z.number().int(),
+      omitted_nodes: z.number().int().describe('Nodes left out by max_nodes (a lower bound: the walk stops once the budget is spent)'),
+      text: z.string().optional().describe('The mermaid / dot / svg text'),
+      diagram: z
+        .object({
+          nodes: z.array(z.object({ id: z.string(), label: z.string(), type: z.enum(['function', 'class', 'component', 'module']) })),
+          edges: z.array(z.object({ from: z.string(), to: z.string(), label: z.string().optional() })),
+        })
+        .optional()
+        .describe('Seed 002 GraphData (format json)'),
+    }),
+    annotations: READ_ONLY,
+    repl: { command: 'diagram', positional: ['diagram_type', 'target'] },
+    handler: (input, ctx) =>
+      ServiceCall.run(ctx, async (call) => {
+        const diagram_type = input.diagram_type ?? 'dependencies';
+        const format = input.format ?? 'mermaid';
+        const max_nodes = input.max_nodes ?? 60;
+        const { graph, omitted_nodes } = await buildDiagram(call, { diagram_type, target: input.target, depth: input.depth ?? 2, max_nodes });
+        if (omitted_nodes) {
+          call.meta.truncate();
+          call.meta.limit({ limit: 'max_nodes', value: max_nodes, detail: `${omitted_nodes} node(s) left out` });
+        }
+        const base = { success: true, diagram_type, format, nodes: graph.nodes.length, edges: graph.edges.length, omitted_nodes };
+        if (format === 'json') return { ...base, diagram: graph };
+        const text = format === 'mermaid' ? toMermaid(graph) : format === 'dot' ? toDot(graph) : await toSvg(graph);
+        return { ...base, text };
+      }),
+    markdown(r) {
+      const head = `## ${r.diagram_type} diagram: ${r.nodes} node(s), ${r.edges} edge(s)${r.omitted_nodes ? `, ${r.omitted_nodes} left out` : ''}`;
+      const body = r.text ?? JSON.stringify(r.diagram, null, 2);
+      const lang = r.format === 'json' ? 'json' : r.format === 'svg' ? 'xml' : r.format;
+      return [head, '', '```' + lang, body.trimEnd(), '```'].join('\n') + '\n';
+    },
+  }),
+];

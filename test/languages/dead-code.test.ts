@@ -1,0 +1,65 @@
+// find_dead_code on the rel-* fixtures: each fixture has one dead declaration, and entry points,
+// tests, hooks and library API that nothing in the workspace references but that are not dead.
+import { describe, expect, it } from 'vitest';
+import { openFixture } from '../helpers/gateway.js';
+import { goAvailable } from '../helpers/go.js';
+
+function listed(r: Record<string, any>): string[] {
+  return r.candidates.map((c: any) => `${c.category} ${c.symbol_id}`);
+}
+
+describe('find_dead_code: TypeScript', async () => {
+  const fx = await openFixture('rel-ts');
+
+  it('a recursive but uncalled function is dead; main, a test and exported library API are not', async () => {
+    const r = await fx.run('find_dead_code');
+    expect(listed(r)).toEqual([
+      'dead src/lib/math.ts::neverCalled#function',
+      'entry_point src/main.ts::main#function',
+      'test test/math.test.ts::testAdd#function',
+      'exported_api src/lib/math.ts::unusedHelper#function',
+    ]);
+    expect(r.counts).toEqual({ dead: 1, entry_point: 1, test: 1, framework_hook: 0, exported_api: 1 });
+    expect(r.candidates[3].reason).toContain('package.json exports');
+    const only = await fx.run('find_dead_code', { category: 'dead' });
+    expect(listed(only)).toEqual(['dead src/lib/math.ts::neverCalled#function']);
+  });
+});
+
+describe.runIf(goAvailable)('find_dead_code: Go', async () => {
+  const fx = await openFixture('rel-go');
+
+  it('an unexported uncalled function is dead; main, init and TestX are not', async () => {
+    expect(listed(await fx.run('find_dead_code'))).toEqual([
+      'dead internal/mathx/mathx.go::unusedHelper#function',
+      'entry_point cmd/app/main.go::init#function',
+      'entry_point cmd/app/main.go::main#function',
+      'test format/format_test.go::TestTotal#function',
+    ]);
+  });
+});
+
+describe('find_dead_code: Python', async () => {
+  const fx = await openFixture('rel-py');
+
+  it('a decorated route is a framework hook, not dead', async () => {
+    const r = await fx.run('find_dead_code');
+    expect(listed(r)).toEqual(['dead pkg/mathx.py::unused_helper#function', 'test tests/test_mathx.py::test_add#function', 'framework_hook app/routes.py::index#function']);
+    expect(r.candidates[2].reason).toContain('@web.route');
+  });
+});
+
+describe('find_dead_code: PHP', async () => {
+  const fx = await openFixture('rel-php');
+
+  it('attributed and magic methods are hooks; an uncalled method and an unreferenced class are dead', async () => {
+    expect(listed(await fx.run('find_dead_code'))).toEqual([
+      'dead app/Listeners/OnBoot.php::OnBoot#class',
+      'dead app/Math/Calc.php::Calc.unusedHelper#method',
+      'test tests/CalcTest.php::CalcTest#class',
+      'test tests/CalcTest.php::CalcTest.testAdd#method',
+      'framework_hook app/Listeners/OnBoot.php::OnBoot.handle#method',
+      'framework_hook app/Listeners/OnBoot.php::OnBoot.__toString#method',
+    ]);
+  });
+});
