@@ -2,8 +2,9 @@
  * Progress for callers while language servers start and index, for any operation. During one call,
  * the state of every session (existing ones and those the call creates, from the broker's creation
  * event) is reported with a message naming the server, its state, how long it has been in it and
- * its open `$/progress` titles; while any server is starting or indexing, a heartbeat repeats that
- * message every HEARTBEAT_MS so a client never waits in silence. The value only increases (MCP:
+ * its open `$/progress` titles; a heartbeat repeats that message every HEARTBEAT_MS while any server
+ * is starting or indexing (else says how long the call has been working), so a client never waits
+ * in silence. The value only increases (MCP:
  * "The progress value MUST increase with each notification") and always comes with a `total`:
  * the operation's own when it reports one (index_folder counts files), else two steps per server
  * the call waited for (started, ready).
@@ -82,9 +83,10 @@ export function relayProgress(broker: Broker, emit: (p: ProgressUpdate) => void,
     if (BUSY.has(s.state) && !servers.has(s)) servers.set(s, { state: s.state, since: Date.now(), rounds: 1 });
   }
   if (servers.size) send(describeBusy());
+  const startedAt = Date.now();
+  // After the servers are ready a call may still catalog files for a while: say so too.
   const timer = setInterval(() => {
-    const busy = describeBusy();
-    if (busy) send(busy);
+    send(describeBusy() || `working for ${Math.round((Date.now() - startedAt) / 1000)} s`);
   }, opts.heartbeatMs ?? HEARTBEAT_MS);
   timer.unref();
   return {

@@ -70,6 +70,15 @@ describe('start-up progress', () => {
     expect(updates[ready]).toMatchObject({ progress: 2, total: 2 });
   });
 
+  it('keeps beating while a call works after its servers are ready', async () => {
+    ws = faultWorkspace();
+    broker = createBroker({ servers: [faultEntry([])], cacheDir: ws.cacheDir, logger });
+    const updates: ProgressUpdate[] = [];
+    relay = relayProgress(broker, (p) => updates.push(p), { heartbeatMs: 50 });
+    await waitFor(() => updates.filter((u) => /^working for \d+ s$/.test(u.message ?? '')).length >= 3, 'three working heartbeats');
+    expectWellFormed(updates);
+  });
+
   it("passes an operation's own units and total through", async () => {
     ws = faultWorkspace();
     broker = createBroker({ servers: [faultEntry([])], cacheDir: ws.cacheDir, logger });
