@@ -24,7 +24,8 @@ export interface McpSuiteOptions {
 
 interface ToolAnswer {
   isError?: boolean;
-  structuredContent?: { code?: string };
+  /** Error results carry the lspgate error here (and as JSON text), not in structuredContent. */
+  _meta?: { 'lspgate/error'?: { code?: string; error?: string } };
 }
 
 export async function runMcpSuite(o: McpSuiteOptions): Promise<SuiteResult> {
@@ -50,7 +51,7 @@ export async function runMcpSuite(o: McpSuiteOptions): Promise<SuiteResult> {
       const answer = (await client.callTool({ name: WORKLOADS[kind].op, arguments: WORKLOADS[kind].input(q) })) as ToolAnswer;
       const ms = performance.now() - t;
       if (answer.isError) {
-        const sc = answer.structuredContent as { code?: string; error?: string } | undefined;
+        const sc = answer._meta?.['lspgate/error'];
         countError(result, { code: sc?.code ?? 'MCP_TOOL_ERROR', message: sc?.error }, `${WORKLOADS[kind].op} ${JSON.stringify(WORKLOADS[kind].input(q))}`);
         return undefined;
       }

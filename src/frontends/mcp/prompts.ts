@@ -35,82 +35,89 @@ function ws(workspace: string | undefined): Input {
   return workspace ? { workspace } : {};
 }
 
+type Run = (op: string, input: Input) => Promise<{ result: Record<string, unknown>; text: string }>;
+
 export function registerPrompts(server: McpServer, gateway: Gateway): void {
-  const run = async (op: string, input: Input) => {
+  const run: Run = async (op, input) => {
     try {
       return await gateway.run(op, { ...input, output_format: 'markdown' });
     } catch (e) {
       throw protocolErrorOf(e);
     }
   };
-  const workspaceArg = completable(z.string().optional().describe('Workspace id or root (default: the --root)'), (v) => completeWorkspaces(gateway, v ?? ''));
-  const symbolArg = completable(z.string().min(1).describe('A name (`Router.ServeHTTP`) or a symbol id (`path::Name#kind`)'), (v, ctx) =>
+  const workspace = completable(z.string().optional().describe('Workspace id or root (default: the --root)'), (v) => completeWorkspaces(gateway, v ?? ''));
+  const symbol = completable(z.string().min(1).describe('A name (`Router.ServeHTTP`) or a symbol id (`path::Name#kind`)'), (v, ctx) =>
     completeSymbolNames(gateway, v, ctx?.arguments?.workspace),
   );
-
   server.registerPrompt(
     'explore_repository',
-    { title: 'Explore a repository', description: 'The repository outline and file tree, with how to dig further.', argsSchema: z.object({ workspace: workspaceArg }) },
-    async ({ workspace }) => {
-      const outline = await run('get_repo_outline', ws(workspace));
-      const tree = await run('get_file_tree', { depth: 3, ...ws(workspace) });
-      return message(
-        'Explore this repository and explain its structure: the main packages, what each is for, and where to start reading. ' +
-          'Use search_symbols, get_file_outline and get_symbol (lspgate tools) to look closer.',
-        [section('Repository outline', outline.text), section('File tree', tree.text)],
-      );
-    },
+    { title: 'Explore a repository', description: 'The repository outline and file tree, with how to dig further.', argsSchema: z.object({ workspace }) },
+    (args) => exploreRepository(run, args.workspace),
   );
-
   server.registerPrompt(
     'explain_symbol',
-    { title: 'Explain a symbol', description: 'Its definition, source and callers.', argsSchema: z.object({ symbol: symbolArg, workspace: workspaceArg }) },
-    async ({ symbol, workspace }) => {
-      const def = await run('find_definition', { ...target(symbol), ...ws(workspace) });
-      const id = (def.result as unknown as { definitions: { symbol_id?: string }[] }).definitions[0]?.symbol_id;
-      const source = id ? [section('Source', (await run('get_symbol', { symbol_id: id, ...ws(workspace) })).text)] : [];
-      const callers = await run('find_callers', { ...target(symbol), depth: 2, ...ws(workspace) });
-      return message(`Explain \`${symbol}\`: what it does, how its callers use it, and anything surprising.`, [
-        section('Definition', def.text),
-        ...source,
-        section('Callers', callers.text),
-      ]);
-    },
+    { title: 'Explain a symbol', description: 'Its definition, source and callers.', argsSchema: z.object({ symbol, workspace }) },
+    (args) => explainSymbol(run, args.symbol, args.workspace),
   );
-
   server.registerPrompt(
     'assess_impact',
-    { title: 'Assess the impact of a change', description: 'Every reference and the transitive callers of a symbol.', argsSchema: z.object({ symbol: symbolArg, workspace: workspaceArg }) },
-    async ({ symbol, workspace }) => {
-      const refs = await run('find_references', { ...target(symbol), include_declaration: false, ...ws(workspace) });
-      const callers = await run('find_callers', { ...target(symbol), depth: 3, ...ws(workspace) });
-      return message(
-        `Assess the impact of changing \`${symbol}\`: which code breaks or changes behaviour, which tests cover it, and what to check. ` +
-          'The references and callers below come from the language server, not from text search.',
-        [section('References', refs.text), section('Callers (3 levels)', callers.text)],
-      );
-    },
+    { title: 'Assess the impact of a change', description: 'Every reference and the transitive callers of a symbol.', argsSchema: z.object({ symbol, workspace }) },
+    (args) => assessImpact(run, args.symbol, args.workspace),
   );
-
   server.registerPrompt(
     'review_change',
-    { title: 'Review the working-tree change', description: 'The uncommitted diff, the symbols it changed, and their callers.', argsSchema: z.object({ workspace: workspaceArg }) },
-    async ({ workspace }) => {
-      const drift = await run('detect_drift', ws(workspace));
-      const root = (drift.result as unknown as { _meta: { workspace: string } })._meta.workspace;
-      const changed = drift.result as unknown as { added: string[]; modified: string[] };
-      const callers: string[] = [];
-      for (const id of changed.modified.slice(0, MAX_CHANGED_SYMBOLS)) {
-        const c = await gateway.run('find_callers', { symbol_id: id, depth: 1, output_format: 'markdown', ...ws(workspace) }).catch(() => undefined);
-        if (c) callers.push(c.text);
-      }
-      return message('Review this working-tree change: correctness, callers that need updating, missing tests. Be specific (file:line).', [
-        section('Diff against HEAD', await gitDiff(root)),
-        section('Symbols changed since the catalog was taken', drift.text),
-        ...(callers.length ? [section('Callers of the modified symbols', callers.join('\n'))] : []),
-      ]);
-    },
+    { title: 'Review the working-tree change', description: 'The uncommitted diff, the symbols it changed, and their callers.', argsSchema: z.object({ workspace }) },
+    (args) => reviewChange(run, args.workspace),
   );
+}
+
+async function exploreRepository(run: Run, workspace: string | undefined): Promise<GetPromptResult> {
+  const outline = await run('get_repo_outline', ws(workspace));
+  const tree = await run('get_file_tree', { depth: 3, ...ws(workspace) });
+  return message(
+    'Explore this repository and explain its structure: the main packages, what each is for, and where to start reading. ' +
+      'Use search_symbols, get_file_outline and get_symbol (lspgate tools) to look closer.',
+    [section('Repository outline', outline.text), section('File tree', tree.text)],
+  );
+}
+
+async function explainSymbol(run: Run, symbol: string, workspace: string | undefined): Promise<GetPromptResult> {
+  const def = await run('find_definition', { ...target(symbol), ...ws(workspace) });
+  const id = (def.result as unknown as { definitions: { symbol_id?: string }[] }).definitions[0]?.symbol_id;
+  const source = id ? [section('Source', (await run('get_symbol', { symbol_id: id, ...ws(workspace) })).text)] : [];
+  const callers = await run('find_callers', { ...target(symbol), depth: 2, ...ws(workspace) });
+  return message(`Explain \`${symbol}\`: what it does, how its callers use it, and anything surprising.`, [
+    section('Definition', def.text),
+    ...source,
+    section('Callers', callers.text),
+  ]);
+}
+
+async function assessImpact(run: Run, symbol: string, workspace: string | undefined): Promise<GetPromptResult> {
+  const refs = await run('find_references', { ...target(symbol), include_declaration: false, ...ws(workspace) });
+  const callers = await run('find_callers', { ...target(symbol), depth: 3, ...ws(workspace) });
+  return message(
+    `Assess the impact of changing \`${symbol}\`: which code breaks or changes behaviour, which tests cover it, and what to check. ` +
+      'The references and callers below come from the language server, not from text search.',
+    [section('References', refs.text), section('Callers (3 levels)', callers.text)],
+  );
+}
+
+async function reviewChange(run: Run, workspace: string | undefined): Promise<GetPromptResult> {
+  const drift = await run('detect_drift', ws(workspace));
+  const root = (drift.result as unknown as { _meta: { workspace: string } })._meta.workspace;
+  const changed = drift.result as unknown as { modified: string[] };
+  const callers: string[] = [];
+  for (const id of changed.modified.slice(0, MAX_CHANGED_SYMBOLS)) {
+    // A symbol without callers or a server that cannot say is no reason to fail the review.
+    const c = await run('find_callers', { symbol_id: id, depth: 1, ...ws(workspace) }).catch(() => undefined);
+    if (c) callers.push(c.text);
+  }
+  return message('Review this working-tree change: correctness, callers that need updating, missing tests. Be specific (file:line).', [
+    section('Diff against HEAD', await gitDiff(root)),
+    section('Symbols changed since the catalog was taken', drift.text),
+    ...(callers.length ? [section('Callers of the modified symbols', callers.join('\n'))] : []),
+  ]);
 }
 
 /** `git diff HEAD` of the workspace, cut to MAX_DIFF_BYTES; says so when there is no repository. */

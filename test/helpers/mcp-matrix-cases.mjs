@@ -8,25 +8,17 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { TS_APP } from './spawn.js';
+import { fileURLToPath } from 'node:url';
 
-export interface MatrixCall {
-  tool: string;
-  args: Record<string, unknown>;
-  /** undefined = a success result. */
-  code?: string;
-}
+// Plain JavaScript so that scripts/python-client-matrix.sh can run the same table under Node.
+const TS_APP = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/ts-app');
 
-export interface MatrixWorkspace {
-  root: string;
-  /** A git repository outside the root, for index_repo. */
-  upstream: string;
-  /** A folder outside the root, for index_folder. */
-  folder: string;
-}
+/** @typedef {{ tool: string, args: Record<string, unknown>, code?: string }} MatrixCall  code undefined = a success result */
+/** @typedef {{ root: string, upstream: string, folder: string }} MatrixWorkspace  upstream: a git repository (index_repo); folder: for index_folder */
 
 /** Under `dir`: `ws/` (ts-app + `.env` + `notes.txt`), `upstream/` (a one-commit git repo), `folder/`. */
-export function makeMatrixWorkspace(dir: string): MatrixWorkspace {
+/** @param {string} dir @returns {MatrixWorkspace} */
+export function makeMatrixWorkspace(dir) {
   const root = path.join(dir, 'ws');
   cpSync(TS_APP, root, { recursive: true });
   writeFileSync(path.join(root, '.env'), 'TOKEN=never-returned\n');
@@ -34,7 +26,7 @@ export function makeMatrixWorkspace(dir: string): MatrixWorkspace {
   const upstream = path.join(dir, 'upstream');
   mkdirSync(upstream);
   writeFileSync(path.join(upstream, 'README.md'), '# upstream\n');
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: upstream, stdio: 'ignore' });
+  const git = (...args) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: upstream, stdio: 'ignore' });
   git('init', '-q', '-b', 'main');
   git('add', '.');
   git('commit', '-q', '-m', 'one');
@@ -44,7 +36,8 @@ export function makeMatrixWorkspace(dir: string): MatrixWorkspace {
   return { root, upstream, folder };
 }
 
-const SYMBOL_ERRORS = (tool: string, extra: Record<string, unknown> = {}): MatrixCall[] => [
+/** @returns {MatrixCall[]} */
+const SYMBOL_ERRORS = (tool, extra = {}) => [
   { tool, args: { symbol: 'noSuchSymbolAnywhere', ...extra }, code: 'SYMBOL_NOT_FOUND' },
   { tool, args: { symbol: 'describe', ...extra }, code: 'AMBIGUOUS_SYMBOL' },
   { tool, args: { file: 'src/missing.ts', line: 1, ...extra }, code: 'FILE_NOT_FOUND' },
@@ -52,8 +45,10 @@ const SYMBOL_ERRORS = (tool: string, extra: Record<string, unknown> = {}): Matri
   { tool, args: { file: 'src/util/strings.ts', line: 9999, ...extra }, code: 'INVALID_INPUT' },
 ];
 
-export function matrixCalls(ws: MatrixWorkspace): MatrixCall[] {
-  const perTool: MatrixCall[] = [
+/** @param {MatrixWorkspace} ws @returns {MatrixCall[]} */
+export function matrixCalls(ws) {
+  /** @type {MatrixCall[]} */
+  const perTool = [
     { tool: 'list_workspaces', args: {} },
     { tool: 'list_repos', args: {} },
     { tool: 'get_repo_outline', args: {} },
@@ -100,11 +95,11 @@ export function matrixCalls(ws: MatrixWorkspace): MatrixCall[] {
     { tool: 'index_repo', args: { url: '--upload-pack=touch /tmp/x' }, code: 'INVALID_INPUT' },
     { tool: 'index_repo', args: { url: path.join(ws.folder, 'no-such-repo') }, code: 'FILE_NOT_FOUND' },
   ];
-  const valid = new Map<string, Record<string, unknown>>([['invalidate_cache', {}]]);
+  const valid = new Map([['invalidate_cache', {}]]);
   for (const c of perTool) if (c.code === undefined && !valid.has(c.tool)) valid.set(c.tool, c.args);
   // index_folder / index_repo open a new workspace: they take no `workspace` to look up.
   const opensWorkspace = new Set(['index_folder', 'index_repo']);
-  const generic = [...valid].flatMap(([tool, args]): MatrixCall[] => [
+  const generic = [...valid].flatMap(([tool, args]) => [
     { tool, args: { ...args, bogus_field: 1 }, code: 'INVALID_INPUT' },
     ...(opensWorkspace.has(tool) ? [] : [{ tool, args: { ...args, workspace: path.join(ws.folder, 'not-open') }, code: 'WORKSPACE_NOT_FOUND' }]),
   ]);
