@@ -6,6 +6,7 @@ import { descriptorOperations } from './defs/descriptors.js';
 import { navigationOperations } from './defs/navigation.js';
 import { repositoryOperations } from './defs/repository.js';
 import { searchOperations } from './defs/search.js';
+import { serverKnowledgeOperations } from './defs/server-knowledge.js';
 import { workspaceOperations } from './defs/workspaces.js';
 import type { Operation } from './types.js';
 
@@ -16,6 +17,7 @@ const groups: Operation[][] = [
   descriptorOperations,
   navigationOperations,
   workspaceOperations,
+  serverKnowledgeOperations,
 ];
 
 export const operations: readonly Operation[] = groups.flat();

@@ -1,0 +1,78 @@
+/**
+ * What language servers know beyond navigation: get_diagnostics (issue 13).
+ */
+import { z } from 'zod';
+import { withMeta } from '../../schema/meta.js';
+import { ServiceCall } from '../../service/call.js';
+import { SEVERITIES } from '../../service/diagnostic-entries.js';
+import { getDiagnostics, type DiagnosticsResult } from '../../service/diagnostics.js';
+import { defineOperation, type Operation } from '../types.js';
+
+// Not idempotent: the answer follows the files on disk, and servers are re-synced to them.
+const READS_SERVERS = { readOnlyHint: true, idempotentHint: false, destructiveHint: false, openWorldHint: false };
+
+const SeveritySchema = z.enum(SEVERITIES);
+
+const DiagnosticSchema = z.object({
+  line: z.number().int(),
+  column: z.number().int(),
+  end_line: z.number().int(),
+  end_column: z.number().int(),
+  severity: SeveritySchema,
+  code: z.string().optional(),
+  source: z.string().optional(),
+  message: z.string(),
+  tags: z.array(z.enum(['unnecessary', 'deprecated'])).optional(),
+  related: z.array(z.object({ file: z.string(), line: z.number().int(), column: z.number().int(), message: z.string() })).optional(),
+});
+
+const FileDiagnosticsSchema = z.object({
+  file: z.string(),
+  server: z.string(),
+  mode: z.enum(['pull', 'push']).describe('pull: textDocument/diagnostic; push: publishDiagnostics for this version, after the server settled'),
+  version: z.number().int().describe('Document version the diagnostics were computed for'),
+  content_hash: z.string().describe('sha256 of the file content the diagnostics were computed for'),
+  diagnostics: z.array(DiagnosticSchema),
+});
+
+function diagnosticsMarkdown(r: DiagnosticsResult): string {
+  const c = r.counts;
+  const out = [`## Diagnostics: ${c.error} error(s), ${c.warning} warning(s), ${c.information} info, ${c.hint} hint(s) in ${r.files_checked} file(s)`, ''];
+  for (const f of r.files) {
+    if (!f.diagnostics.length) continue;
+    out.push(`### ${f.file} (v${f.version}, ${f.mode}, ${f.content_hash.slice(0, 12)})`);
+    for (const d of f.diagnostics) out.push(`- ${f.file}:${d.line}:${d.column} **${d.severity}**${d.code ? ` ${d.code}` : ''}${d.source ? ` (${d.source})` : ''}: ${d.message}`);
+    out.push('');
+  }
+  for (const f of r.failed) out.push(`- ${f.file}: ${f.code} ${f.message}`);
+  if (r.total === 0 && !r.failed.length) out.push('(no diagnostics)');
+  return out.join('\n') + '\n';
+}
+
+export const serverKnowledgeOperations: Operation[] = [
+  defineOperation({
+    name: 'get_diagnostics',
+    title: 'Get diagnostics',
+    description:
+      'Errors, warnings and hints from the language servers for the files as they are on disk now: `file`, `files`, `changed: true` (files changed since git HEAD and since the last get_diagnostics answer), or nothing for the whole workspace (at most `max_files`, default 50, with _meta.truncated). Each file carries `mode` (pull or push), the document `version` and `content_hash` the diagnostics were computed for; an edit on disk between two calls is always re-diagnosed. `severity` keeps that level and worse. Lines and columns are 1-based.',
+    input: z.object({
+      file: z.string().min(1).max(4096).optional().describe('One file, relative to the workspace root'),
+      files: z.array(z.string().min(1).max(4096)).min(1).max(500).optional().describe('Several files'),
+      changed: z.boolean().optional().describe('Files changed since HEAD (git) or since the last answer'),
+      severity: SeveritySchema.optional().describe('Minimum severity listed (default hint: all)'),
+      max_files: z.number().int().min(1).max(500).optional().describe('File budget for workspace-wide and changed-file answers (default 50)'),
+      max_results: z.number().int().min(1).max(5000).optional().describe('Diagnostics listed at most (default 500); counts cover all'),
+    }),
+    output: withMeta({
+      files: z.array(FileDiagnosticsSchema),
+      total: z.number().int(),
+      counts: z.object({ error: z.number().int(), warning: z.number().int(), information: z.number().int(), hint: z.number().int() }),
+      files_checked: z.number().int(),
+      failed: z.array(z.object({ file: z.string(), code: z.string(), message: z.string() })).describe('Files that could not be diagnosed, with the error code'),
+    }),
+    annotations: READS_SERVERS,
+    repl: { command: 'diag', positional: ['file'] },
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => getDiagnostics(call, input)),
+    markdown: diagnosticsMarkdown,
+  }),
+];

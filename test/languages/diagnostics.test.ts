@@ -1,0 +1,130 @@
+// get_diagnostics on the four knowledge-* fixtures (copied to a temp dir: the tests edit files).
+// pyright indents the second line of a message with no-break spaces (\u00a0).
+// Exact diagnostics of a file with an unused import and a type error; freshness: an error written
+// into a clean file on disk, then removed, is reflected by each call with the new content's hash.
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { goAvailable } from '../helpers/go.js';
+import { openScratch } from '../helpers/scratch.js';
+
+interface LanguageCase {
+  fixture: string;
+  broken: string;
+  /** [line, column, severity, code, message] of the broken file, in answer order. */
+  expected: [number, number, string, string | undefined, string][];
+  clean: string;
+  /** A line appended to the clean file that makes one error, and that error's [line, code, message]. */
+  bad: { append: string; error: [number, string | undefined, string] };
+  /** A comment line: an edit that changes no diagnostics. */
+  comment: string;
+}
+
+const CASES: LanguageCase[] = [
+  {
+    fixture: 'knowledge-ts',
+    broken: 'src/broken.ts',
+    expected: [
+      [1, 1, 'hint', '6133', "'Circle' is declared but its value is never read."],
+      [3, 14, 'error', '2322', "Type 'string' is not assignable to type 'number'."],
+    ],
+    clean: 'src/clean.ts',
+    bad: { append: "export const bad: number = 'oops';\n", error: [4, '2322', "Type 'string' is not assignable to type 'number'."] },
+    comment: '// note\n',
+  },
+  {
+    fixture: 'knowledge-go',
+    broken: 'broken/broken.go',
+    expected: [
+      [4, 8, 'error', 'UnusedImport', '"strings" imported and not used'],
+      [7, 17, 'error', 'IncompatibleAssign', 'cannot use "three" (untyped string constant) as int value in variable declaration'],
+    ],
+    clean: 'clean/clean.go',
+    bad: { append: 'var Bad int = "oops"\n', error: [8, 'IncompatibleAssign', 'cannot use "oops" (untyped string constant) as int value in variable declaration'] },
+    comment: '// note\n',
+  },
+  {
+    fixture: 'knowledge-py',
+    broken: 'knowledge/broken.py',
+    expected: [
+      [1, 8, 'hint', undefined, '"json" is not accessed'],
+      [3, 14, 'error', 'reportAssignmentType', 'Type "Literal[\'three\']" is not assignable to declared type "int"\n\u00a0\u00a0"Literal[\'three\']" is not assignable to "int"'],
+    ],
+    clean: 'knowledge/clean.py',
+    bad: { append: 'bad: int = "oops"\n', error: [3, 'reportAssignmentType', 'Type "Literal[\'oops\']" is not assignable to declared type "int"\n\u00a0\u00a0"Literal[\'oops\']" is not assignable to "int"'] },
+    comment: '# note\n',
+  },
+  {
+    fixture: 'knowledge-php',
+    broken: 'src/Broken.php',
+    expected: [
+      [7, 1, 'hint', 'P1003', "Symbol 'Circle' is declared but not used."],
+      [15, 6, 'error', 'P1006', "Expected type 'Knowledge\\Shapes\\Square'. Found ''three''."],
+    ],
+    clean: 'src/Clean.php',
+    bad: { append: "double('oops');\n", error: [11, 'P1006', "Expected type 'int'. Found ''oops''."] },
+    comment: '// note\n',
+  },
+];
+
+const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+const brief = (f: any) => f.diagnostics.map((d: any) => [d.line, d.column, d.severity, d.code, d.message]);
+
+for (const c of CASES) {
+  describe.runIf(c.fixture !== 'knowledge-go' || goAvailable)(`get_diagnostics: ${c.fixture}`, async () => {
+    const fx = await openScratch(c.fixture);
+
+    it('an unused import and a type error, exactly, with the stamp of the content on disk', async () => {
+      const r = await fx.run('get_diagnostics', { file: c.broken });
+      expect(r.files).toHaveLength(1);
+      expect(brief(r.files[0])).toEqual(c.expected);
+      expect(r.files[0]).toMatchObject({ file: c.broken, mode: 'push', content_hash: sha(fx.read(c.broken)) });
+      expect(r.counts).toEqual({ error: c.expected.filter((e) => e[2] === 'error').length, warning: 0, information: 0, hint: c.expected.filter((e) => e[2] === 'hint').length });
+      const errorsOnly = await fx.run('get_diagnostics', { file: c.broken, severity: 'error' });
+      expect(brief(errorsOnly.files[0])).toEqual(c.expected.filter((e) => e[2] === 'error'));
+      // unchanged on disk: the same document version answers again
+      expect(errorsOnly.files[0].version).toBe(r.files[0].version);
+    });
+
+    it('freshness: introduce an error on disk, then fix it; each call reflects the current content', async () => {
+      const original = fx.read(c.clean);
+      const before = await fx.run('get_diagnostics', { file: c.clean });
+      expect(before.total).toBe(0);
+
+      const broken = original + c.bad.append;
+      fx.write(c.clean, broken);
+      const during = await fx.run('get_diagnostics', { file: c.clean });
+      expect(during.files[0].content_hash).toBe(sha(broken));
+      expect(during.files[0].version).toBeGreaterThan(before.files[0].version);
+      const [line, code, message] = c.bad.error;
+      expect(during.files[0].diagnostics.filter((d: any) => d.severity === 'error').map((d: any) => [d.line, d.code, d.message])).toEqual([[line, code, message]]);
+
+      fx.write(c.clean, original);
+      const after = await fx.run('get_diagnostics', { file: c.clean });
+      expect(after.files[0].content_hash).toBe(sha(original));
+      expect(after.total).toBe(0);
+    });
+
+    it('an edit that changes no diagnostics is answered for the new content too', async () => {
+      const original = fx.read(c.clean);
+      await fx.run('get_diagnostics', { file: c.clean });
+      fx.write(c.clean, original + c.comment);
+      const r = await fx.run('get_diagnostics', { file: c.clean });
+      expect([r.total, r.files[0].content_hash]).toEqual([0, sha(original + c.comment)]);
+      fx.write(c.clean, original);
+    });
+
+    it('changed: true lists the files edited since the last answer; the workspace is bounded by max_files', async () => {
+      const original = fx.read(c.clean);
+      await fx.run('get_diagnostics', { file: c.clean });
+      fx.write(c.clean, original + c.bad.append);
+      const changed = await fx.run('get_diagnostics', { changed: true });
+      expect(changed.files.map((f: any) => [f.file, f.diagnostics.filter((d: any) => d.severity === 'error').length])).toEqual([[c.clean, 1]]);
+      fx.write(c.clean, original);
+
+      const bounded = await fx.run('get_diagnostics', { max_files: 2 });
+      expect(bounded.files_checked).toBe(2);
+      expect(bounded._meta.truncated).toBe(true);
+      expect(bounded._meta.limits_hit[0]).toMatchObject({ limit: 'max_files', value: 2 });
+    });
+  });
+}
