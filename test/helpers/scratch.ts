@@ -15,10 +15,15 @@ export interface ScratchFixture extends FixtureGateway {
   read(rel: string): string;
 }
 
-export async function openScratch(name: string): Promise<ScratchFixture> {
+/** `extra` files (relative path → text) are written into the copy before the gateway starts. */
+export async function openScratch(name: string, extra: Record<string, string> = {}): Promise<ScratchFixture> {
   const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `lspgate-${name}-`)));
   const root = path.join(tmp, name);
   fs.cpSync(path.join(FIXTURES, name), root, { recursive: true });
+  for (const [rel, text] of Object.entries(extra)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
   const cacheDir = path.join(tmp, 'cache');
   const gateway = await Gateway.create({ root, cacheDir });
   afterAll(async () => {

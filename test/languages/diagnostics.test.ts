@@ -128,3 +128,24 @@ for (const c of CASES) {
     });
   });
 }
+
+describe('get_diagnostics: pull diagnostics (TypeScript 7 native server, which offers textDocument/diagnostic)', async () => {
+  const fx = await openScratch('knowledge-ts', { '.lspgate/servers.json': JSON.stringify({ servers: [{ id: 'tsgo', enabled: true, priority: 100 }] }) });
+
+  it('answers in pull mode, exactly, and follows an edit on disk', async () => {
+    const r = await fx.run('get_diagnostics', { file: 'src/broken.ts' });
+    expect(r.files[0]).toMatchObject({ server: 'tsgo', mode: 'pull', content_hash: sha(fx.read('src/broken.ts')) });
+    // tsgo's unused-import range is the binding, tsserver's the whole import declaration
+    expect(brief(r.files[0])).toEqual([
+      [1, 10, 'hint', '6133', "'Circle' is declared but its value is never read."],
+      [3, 14, 'error', '2322', "Type 'string' is not assignable to type 'number'."],
+    ]);
+    const original = fx.read('src/clean.ts');
+    fx.write('src/clean.ts', original + "export const bad: number = 'oops';\n");
+    const during = await fx.run('get_diagnostics', { file: 'src/clean.ts' });
+    expect([during.files[0].mode, during.total, during.files[0].diagnostics[0].line]).toEqual(['pull', 1, 4]);
+    fx.write('src/clean.ts', original);
+    const after = await fx.run('get_diagnostics', { file: 'src/clean.ts' });
+    expect([after.total, after.files[0].content_hash]).toEqual([0, sha(original)]);
+  });
+});
