@@ -1,15 +1,20 @@
 /**
- * What language servers know beyond navigation: get_diagnostics (issue 13).
+ * What language servers know beyond navigation: get_diagnostics, find_implementations (issue 13).
  */
 import { z } from 'zod';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { SEVERITIES } from '../../service/diagnostic-entries.js';
 import { getDiagnostics, type DiagnosticsResult } from '../../service/diagnostics.js';
+import { findImplementations, type ImplementationsResult } from '../../service/implementations.js';
+import { targetShape } from '../../service/resolve.js';
+import { DefinitionSchema } from './navigation.js';
 import { defineOperation, type Operation } from '../types.js';
 
 // Not idempotent: the answer follows the files on disk, and servers are re-synced to them.
 const READS_SERVERS = { readOnlyHint: true, idempotentHint: false, destructiveHint: false, openWorldHint: false };
+
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
 
 const SeveritySchema = z.enum(SEVERITIES);
 
@@ -49,6 +54,13 @@ function diagnosticsMarkdown(r: DiagnosticsResult): string {
   return out.join('\n') + '\n';
 }
 
+function implementationsMarkdown(r: ImplementationsResult): string {
+  const out = [`## ${r.implementations.length} implementation(s) of ${r.symbol} (${r.source === 'server' ? 'from the server' : "from the catalog's type relations"})`, ''];
+  for (const d of r.implementations) out.push(`- ${d.kind} **${d.name}**${d.container ? ` in ${d.container}` : ''} — ${d.file}:${d.line}:${d.column}${d.symbol_id ? ` \`${d.symbol_id}\`` : ''}`);
+  if (!r.implementations.length) out.push('(none)');
+  return out.join('\n') + '\n';
+}
+
 export const serverKnowledgeOperations: Operation[] = [
   defineOperation({
     name: 'get_diagnostics',
@@ -74,5 +86,17 @@ export const serverKnowledgeOperations: Operation[] = [
     repl: { command: 'diag', positional: ['file'] },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => getDiagnostics(call, input)),
     markdown: diagnosticsMarkdown,
+  }),
+  defineOperation({
+    name: 'find_implementations',
+    title: 'Find implementations',
+    description:
+      'Types that implement or extend the target (an interface, abstract class or class), or for a method the methods that implement or override it. Same target forms as find_definition. `source` says where the answer comes from: `server` (textDocument/implementation: typescript-language-server, gopls — gopls also answers the interfaces a concrete type satisfies) or `catalog` where the server lacks the provider (pyright, intelephense): every type below the target, transitively up to 5 levels, whose declaration header names it as resolved by the server\'s definition (see _meta.warnings). Next: type_hierarchy for the tree, find_references for uses.',
+    input: z.object(targetShape),
+    output: withMeta({ symbol: z.string(), source: z.enum(['server', 'catalog']), implementations: z.array(DefinitionSchema) }),
+    annotations: READ_ONLY,
+    repl: { command: 'impl', positional: ['symbol'] },
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => findImplementations(call, input)),
+    markdown: implementationsMarkdown,
   }),
 ];
