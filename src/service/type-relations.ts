@@ -23,8 +23,9 @@ export interface HeaderReference {
   name: string;
   /** The catalog type it resolves to, when it is one of the workspace's types. */
   target?: CatalogSymbol;
-  /** Where it resolves outside the workspace (standard library, dependencies). */
+  /** Where it resolves outside the workspace (standard library, dependencies): path and 1-based line. */
   external?: string;
+  externalLine?: number;
 }
 
 /**
@@ -45,11 +46,29 @@ function headerLines(lines: string[], sym: CatalogSymbol): { line: number; text:
   return out;
 }
 
+/**
+ * Go: only embedded fields relate types (`struct{ Dog }`, `struct{ *pkg.Base }`, an interface
+ * embedding another); `Name string` is a field of type string, not a relation.
+ */
+function goEmbeddedNames(text: string): { 0: string; index: number }[] {
+  const open = text.indexOf('{');
+  if (open < 0) return [];
+  const out: { 0: string; index: number }[] = [];
+  let at = open + 1;
+  for (const seg of text.slice(open + 1).replace(/}.*$/, '').split(';')) {
+    const m = /^\s*\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)\s*$/.exec(seg);
+    if (m) out.push({ 0: m[1]!, index: at + seg.lastIndexOf(m[1]!) });
+    at += seg.length + 1;
+  }
+  return out;
+}
+
 /** Identifiers of the header other than the type's own name and keywords, with 1-based positions. */
 function headerNames(lines: string[], sym: CatalogSymbol, only?: string): { name: string; line: number; column: number }[] {
   const out: { name: string; line: number; column: number }[] = [];
   for (const h of headerLines(lines, sym)) {
-    for (const m of h.text.matchAll(/[A-Za-z_$][\w$]*/g)) {
+    const names = sym.language === 'go' ? goEmbeddedNames(h.text) : h.text.matchAll(/[A-Za-z_$][\w$]*/g);
+    for (const m of names) {
       const column = m.index + 1;
       if (h.line === sym.selection_line && column === sym.selection_column) continue;
       if (only ? m[0] !== only : HEADER_KEYWORDS.has(m[0])) continue;
@@ -61,7 +80,8 @@ function headerNames(lines: string[], sym: CatalogSymbol, only?: string): { name
   return out;
 }
 
-async function typeAt(call: ServiceCall, absPath: string, line0: number): Promise<CatalogSymbol | undefined> {
+/** The workspace type declared at a 0-based line of a file (its name's line, else the enclosing top-level type). */
+export async function typeAt(call: ServiceCall, absPath: string, line0: number): Promise<CatalogSymbol | undefined> {
   const rel = path.relative(call.root, absPath).split(path.sep).join('/');
   if (rel.startsWith('..')) return undefined;
   const list = await call.workspace.catalog.fileSymbols(rel);
@@ -82,7 +102,7 @@ export async function headerReferences(call: ServiceCall, sym: CatalogSymbol, on
       const key = target ? target.symbol_id : abs;
       if (seen.has(key) || target?.symbol_id === sym.symbol_id) continue;
       seen.add(key);
-      out.push(target ? { name: n.name, target } : { name: n.name, external: abs });
+      out.push(target ? { name: n.name, target } : { name: n.name, external: abs, externalLine: loc.range.start.line + 1 });
     }
   }
   return out;

@@ -1,5 +1,5 @@
 /**
- * What language servers know beyond navigation: get_diagnostics, find_implementations (issue 13).
+ * What language servers know beyond navigation: get_diagnostics, find_implementations, type_hierarchy (issue 13).
  */
 import { z } from 'zod';
 import { withMeta } from '../../schema/meta.js';
@@ -8,6 +8,7 @@ import { SEVERITIES } from '../../service/diagnostic-entries.js';
 import { getDiagnostics, type DiagnosticsResult } from '../../service/diagnostics.js';
 import { findImplementations, type ImplementationsResult } from '../../service/implementations.js';
 import { targetShape } from '../../service/resolve.js';
+import { typeHierarchy, type TypeHierarchyResult, type TypeNode } from '../../service/type-hierarchy.js';
 import { DefinitionSchema } from './navigation.js';
 import { defineOperation, type Operation } from '../types.js';
 
@@ -61,6 +62,36 @@ function implementationsMarkdown(r: ImplementationsResult): string {
   return out.join('\n') + '\n';
 }
 
+const TypeNodeSchema: z.ZodType<TypeNode> = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    kind: z.string(),
+    file: z.string(),
+    line: z.number().int(),
+    symbol_id: z.string().optional(),
+    detail: z.string().optional(),
+    external: z.boolean().optional().describe('Outside the workspace (standard library, dependency): not expanded'),
+    supertypes: z.array(TypeNodeSchema).optional(),
+    subtypes: z.array(TypeNodeSchema).optional(),
+    cycle: z.boolean().optional().describe('Already on the path from the root: not expanded again'),
+  }),
+);
+
+function hierarchyMarkdown(r: TypeHierarchyResult): string {
+  const out = [`## Type hierarchy of ${r.symbol} (${r.direction}, ${r.source === 'server' ? 'from the server' : "from the catalog's type relations"})`, ''];
+  const line = (n: TypeNode) => `${n.kind} **${n.name}** — ${n.file}:${n.line}${n.cycle ? ' ↻ cycle' : ''}`;
+  out.push(line(r.root));
+  const walk = (nodes: TypeNode[] | undefined, edge: 'supertypes' | 'subtypes', depth: number) => {
+    for (const n of nodes ?? []) {
+      out.push(`${'  '.repeat(depth)}- ${edge === 'supertypes' ? '↑' : '↓'} ${line(n)}`);
+      walk(n[edge], edge, depth + 1);
+    }
+  };
+  walk(r.root.supertypes, 'supertypes', 0);
+  walk(r.root.subtypes, 'subtypes', 0);
+  return out.join('\n') + '\n';
+}
+
 export const serverKnowledgeOperations: Operation[] = [
   defineOperation({
     name: 'get_diagnostics',
@@ -98,5 +129,22 @@ export const serverKnowledgeOperations: Operation[] = [
     repl: { command: 'impl', positional: ['symbol'] },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => findImplementations(call, input)),
     markdown: implementationsMarkdown,
+  }),
+  defineOperation({
+    name: 'type_hierarchy',
+    title: 'Type hierarchy',
+    description:
+      'Supertypes and/or subtypes of a type as a tree in one answer (`direction`: supertypes | subtypes | both, default both; `depth` 1..5 levels, default 3; `max_results` node budget, default 100). Same target forms as find_definition. `source: server` uses the LSP type-hierarchy requests; servers without them (typescript-language-server 5.3, gopls 0.16, pyright, intelephense) answer `source: catalog`: names in declaration headers (extends, implements, Python bases, Go embedded fields) resolved with the server\'s definition, and for Go the interfaces gopls says a type satisfies. Supertypes outside the workspace are leaves with `external: true`.',
+    input: z.object({
+      ...targetShape,
+      direction: z.enum(['supertypes', 'subtypes', 'both']).optional().describe('Default both'),
+      depth: z.number().int().min(1).max(5).optional().describe('Levels of the tree (1..5, default 3)'),
+      max_results: z.number().int().min(1).max(1000).optional().describe('Node budget of the whole tree (default 100)'),
+    }),
+    output: withMeta({ symbol: z.string(), direction: z.enum(['supertypes', 'subtypes', 'both']), source: z.enum(['server', 'catalog']), root: TypeNodeSchema }),
+    annotations: READ_ONLY,
+    repl: { command: 'hier', positional: ['symbol'] },
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => typeHierarchy(call, input)),
+    markdown: hierarchyMarkdown,
   }),
 ];
