@@ -1,12 +1,15 @@
 /**
- * What language servers know beyond navigation: get_diagnostics, find_implementations, type_hierarchy (issue 13).
+ * What language servers know beyond navigation: get_diagnostics, find_implementations, type_hierarchy,
+ * get_hover, signature_help (issue 13).
  */
 import { z } from 'zod';
+import { ParamDescriptorSchema, ReturnDescriptorSchema } from '../../schema/descriptors.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { SEVERITIES } from '../../service/diagnostic-entries.js';
 import { getDiagnostics, type DiagnosticsResult } from '../../service/diagnostics.js';
 import { findImplementations, type ImplementationsResult } from '../../service/implementations.js';
+import { getHover, signatureHelp, type HoverResult, type SignatureHelpResult } from '../../service/hover.js';
 import { targetShape } from '../../service/resolve.js';
 import { typeHierarchy, type TypeHierarchyResult, type TypeNode } from '../../service/type-hierarchy.js';
 import { DefinitionSchema } from './navigation.js';
@@ -92,6 +95,21 @@ function hierarchyMarkdown(r: TypeHierarchyResult): string {
   return out.join('\n') + '\n';
 }
 
+function hoverMarkdown(r: HoverResult): string {
+  if (!r.found) return `## Hover at ${r.symbol}\n\n(nothing)\n`;
+  return `## Hover at ${r.symbol}\n\n${r.markdown}\n`;
+}
+
+function signatureMarkdown(r: SignatureHelpResult): string {
+  const out = [`## Signature help at ${r.position}`, ''];
+  r.signatures.forEach((s, i) => {
+    out.push(`${i === r.active_signature ? '→ ' : '  '}\`${s.label}\``);
+    s.parameters.forEach((p, j) => out.push(`    ${j === r.active_parameter && i === r.active_signature ? '→' : '-'} \`${p.label}\`${p.documentation ? `: ${p.documentation}` : ''}`));
+  });
+  if (!r.signatures.length) out.push('(no call here)');
+  return out.join('\n') + '\n';
+}
+
 export const serverKnowledgeOperations: Operation[] = [
   defineOperation({
     name: 'get_diagnostics',
@@ -146,5 +164,51 @@ export const serverKnowledgeOperations: Operation[] = [
     repl: { command: 'hier', positional: ['symbol'] },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => typeHierarchy(call, input)),
     markdown: hierarchyMarkdown,
+  }),
+  defineOperation({
+    name: 'get_hover',
+    title: 'Hover',
+    description:
+      "The language server's hover for a symbol (by `symbol`, `symbol_id`, or `file` + `line` + `column` of a use): the markdown as the server wrote it, its code blocks and documentation prose apart, and for functions and methods the parsed signature (parameters with types and defaults, return types) of the declaration the name resolves to. `found: false` when the server has nothing to show at that position.",
+    input: z.object(targetShape),
+    output: withMeta({
+      symbol: z.string(),
+      found: z.boolean(),
+      markdown: z.string(),
+      code: z.array(z.string()),
+      documentation: z.string(),
+      signature: z
+        .object({
+          text: z.string(),
+          parameters: z.array(ParamDescriptorSchema).optional(),
+          returns: z.array(ReturnDescriptorSchema).optional(),
+        })
+        .optional(),
+    }),
+    annotations: READ_ONLY,
+    repl: { command: 'hover', positional: ['symbol'] },
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => getHover(call, input)),
+    markdown: hoverMarkdown,
+  }),
+  defineOperation({
+    name: 'signature_help',
+    title: 'Signature help',
+    description:
+      'The signatures the server offers at a call site (`file`, `line`, `column` inside the argument list), with each parameter\'s label and documentation and the active signature and parameter. An empty `signatures` list means the server sees no call at that position.',
+    input: z.object({
+      file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
+      line: z.number().int().describe('1-based line'),
+      column: z.number().int().describe('1-based column inside the call\'s parentheses'),
+    }),
+    output: withMeta({
+      position: z.string(),
+      signatures: z.array(z.object({ label: z.string(), documentation: z.string().optional(), parameters: z.array(z.object({ label: z.string(), documentation: z.string().optional() })) })),
+      active_signature: z.number().int().optional(),
+      active_parameter: z.number().int().optional(),
+    }),
+    annotations: READ_ONLY,
+    repl: { command: 'sig', positional: ['file', 'line', 'column'] },
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => signatureHelp(call, input)),
+    markdown: signatureMarkdown,
   }),
 ];
