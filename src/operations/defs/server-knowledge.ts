@@ -1,6 +1,6 @@
 /**
  * What language servers know beyond navigation: get_diagnostics, find_implementations, type_hierarchy,
- * get_hover, signature_help (issue 13).
+ * get_hover, signature_help, rename_symbol (issue 13).
  */
 import { z } from 'zod';
 import { ParamDescriptorSchema, ReturnDescriptorSchema } from '../../schema/descriptors.js';
@@ -10,6 +10,7 @@ import { SEVERITIES } from '../../service/diagnostic-entries.js';
 import { getDiagnostics, type DiagnosticsResult } from '../../service/diagnostics.js';
 import { findImplementations, type ImplementationsResult } from '../../service/implementations.js';
 import { getHover, signatureHelp, type HoverResult, type SignatureHelpResult } from '../../service/hover.js';
+import { renameSymbol, type RenameResult } from '../../service/rename.js';
 import { targetShape } from '../../service/resolve.js';
 import { typeHierarchy, type TypeHierarchyResult, type TypeNode } from '../../service/type-hierarchy.js';
 import { DefinitionSchema } from './navigation.js';
@@ -107,6 +108,23 @@ function signatureMarkdown(r: SignatureHelpResult): string {
     s.parameters.forEach((p, j) => out.push(`    ${j === r.active_parameter && i === r.active_signature ? '→' : '-'} \`${p.label}\`${p.documentation ? `: ${p.documentation}` : ''}`));
   });
   if (!r.signatures.length) out.push('(no call here)');
+  return out.join('\n') + '\n';
+}
+
+// Writes files when asked (apply: true): destructive, and never idempotent.
+const WRITES = { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false };
+
+const EditFileSchema = z.object({
+  file: z.string(),
+  content_hash: z.string().describe('sha256 of the content the edit was computed for (pass back in expected_hashes to apply)'),
+  edits: z.number().int(),
+  diff: z.string().describe('Unified diff of the file'),
+  new_hash: z.string().optional().describe('sha256 of the written content (apply only)'),
+});
+
+function editMarkdown(r: RenameResult): string {
+  const out = [`## Rename ${r.old_name} → ${r.new_name}: ${r.total_edits} edit(s) in ${r.total_files} file(s)${r.applied ? ' (applied)' : ' (preview)'}`, ''];
+  for (const f of r.files) out.push('```diff', f.diff.trimEnd(), '```');
   return out.join('\n') + '\n';
 }
 
@@ -210,5 +228,30 @@ export const serverKnowledgeOperations: Operation[] = [
     repl: { command: 'sig', positional: ['file', 'line', 'column'] },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => signatureHelp(call, input)),
     markdown: signatureMarkdown,
+  }),
+  defineOperation({
+    name: 'rename_symbol',
+    title: 'Rename symbol',
+    description:
+      'Renames a symbol everywhere the language server knows it (prepareRename, then rename). Same target forms as find_definition. Without `apply` (default false) nothing is written: the answer is a unified diff per file with edit counts and each file\'s content_hash. With `apply: true` the edit is written only if every file still has the content it was computed for — and, when `expected_hashes` ({file: content_hash} from the preview) is given, the preview\'s content — else CONTENT_MODIFIED and nothing is written; each file is replaced atomically, never outside the workspace, and the servers and catalog are re-synced. Invalid names and positions the server will not rename are INVALID_INPUT with the server\'s message; servers without rename (intelephense without a licence) answer NOT_SUPPORTED.',
+    input: z.object({
+      ...targetShape,
+      new_name: z.string().min(1).max(500).describe('The new name'),
+      apply: z.boolean().optional().describe('Write the edit (default false: preview only)'),
+      expected_hashes: z.record(z.string(), z.string()).optional().describe('{file: content_hash} from the preview: apply only if the files are still those'),
+    }),
+    output: withMeta({
+      symbol: z.string(),
+      old_name: z.string(),
+      new_name: z.string(),
+      applied: z.boolean(),
+      total_edits: z.number().int(),
+      total_files: z.number().int(),
+      files: z.array(EditFileSchema),
+    }),
+    annotations: WRITES,
+    repl: { command: 'rename', positional: ['symbol', 'new_name'] },
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => renameSymbol(call, input)),
+    markdown: editMarkdown,
   }),
 ];
