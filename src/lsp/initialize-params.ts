@@ -31,6 +31,17 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
       signatureInformation: { documentationFormat: ['markdown', 'plaintext'], parameterInformation: { labelOffsetSupport: true } },
     },
     callHierarchy: { dynamicRegistration: false },
+    rename: { prepareSupport: true },
+    // Literal actions with their edits (code_actions previews them); without codeActionLiteralSupport
+    // servers answer bare Commands, which only the server itself can carry out.
+    codeAction: {
+      codeActionLiteralSupport: {
+        codeActionKind: { valueSet: ['', 'quickfix', 'refactor', 'refactor.extract', 'refactor.inline', 'refactor.rewrite', 'source', 'source.organizeImports', 'source.fixAll'] },
+      },
+      isPreferredSupport: true,
+      dataSupport: true,
+      resolveSupport: { properties: ['edit'] },
+    },
     typeHierarchy: { dynamicRegistration: false },
     // versionSupport: servers that can say which document version a publish is for, say it
     // (get_diagnostics never answers diagnostics of an older content).

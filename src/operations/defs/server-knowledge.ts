@@ -1,6 +1,6 @@
 /**
  * What language servers know beyond navigation: get_diagnostics, find_implementations, type_hierarchy,
- * get_hover, signature_help, rename_symbol (issue 13).
+ * get_hover, signature_help, rename_symbol, code_actions (issue 13).
  */
 import { z } from 'zod';
 import { ParamDescriptorSchema, ReturnDescriptorSchema } from '../../schema/descriptors.js';
@@ -10,6 +10,7 @@ import { SEVERITIES } from '../../service/diagnostic-entries.js';
 import { getDiagnostics, type DiagnosticsResult } from '../../service/diagnostics.js';
 import { findImplementations, type ImplementationsResult } from '../../service/implementations.js';
 import { getHover, signatureHelp, type HoverResult, type SignatureHelpResult } from '../../service/hover.js';
+import { ACTION_KINDS, codeActions, type CodeActionsResult } from '../../service/code-actions.js';
 import { renameSymbol, type RenameResult } from '../../service/rename.js';
 import { targetShape } from '../../service/resolve.js';
 import { typeHierarchy, type TypeHierarchyResult, type TypeNode } from '../../service/type-hierarchy.js';
@@ -125,6 +126,15 @@ const EditFileSchema = z.object({
 function editMarkdown(r: RenameResult): string {
   const out = [`## Rename ${r.old_name} → ${r.new_name}: ${r.total_edits} edit(s) in ${r.total_files} file(s)${r.applied ? ' (applied)' : ' (preview)'}`, ''];
   for (const f of r.files) out.push('```diff', f.diff.trimEnd(), '```');
+  return out.join('\n') + '\n';
+}
+
+function actionsMarkdown(r: CodeActionsResult): string {
+  const out = [`## ${r.actions.length} code action(s) for ${r.file}${r.applied !== undefined ? ` (applied #${r.applied})` : ''}`, ''];
+  for (const a of r.actions) {
+    out.push(`${a.index}. **${a.title}**${a.kind ? ` (${a.kind})` : ''}${a.is_preferred ? ' ★' : ''}${a.command ? ` — command ${a.command}, no edit` : ''}`);
+    for (const f of a.files) out.push('```diff', f.diff.trimEnd(), '```');
+  }
   return out.join('\n') + '\n';
 }
 
@@ -253,5 +263,38 @@ export const serverKnowledgeOperations: Operation[] = [
     repl: { command: 'rename', positional: ['symbol', 'new_name'] },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => renameSymbol(call, input)),
     markdown: editMarkdown,
+  }),
+  defineOperation({
+    name: 'code_actions',
+    title: 'Code actions',
+    description:
+      'The code actions the server offers for a file or lines of it (`start_line`..`end_line`), with the file\'s current diagnostics in the request as editors send them; `only` narrows to quickfix | refactor | source | source.organizeImports | source.fixAll. Each action is listed with its index, kind, the diagnostics it fixes and its edit as unified diffs with content hashes; an action that is only a server command has no diff. Nothing is written unless `apply` gives an action index: then the same rules as rename_symbol (`expected_hashes` from the preview, CONTENT_MODIFIED, atomic writes, re-sync).',
+    input: z.object({
+      file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
+      start_line: z.number().int().optional().describe('First line of the range (1-based; default the whole file)'),
+      end_line: z.number().int().optional().describe('Last line of the range (default start_line, or the end of the file)'),
+      only: z.enum(ACTION_KINDS).optional().describe('Only actions of this kind'),
+      apply: z.number().int().min(0).optional().describe('Index of the action to apply (default: preview only)'),
+      expected_hashes: z.record(z.string(), z.string()).optional().describe('{file: content_hash} from the preview'),
+    }),
+    output: withMeta({
+      file: z.string(),
+      applied: z.number().int().optional(),
+      actions: z.array(
+        z.object({
+          index: z.number().int(),
+          title: z.string(),
+          kind: z.string().optional(),
+          is_preferred: z.boolean().optional(),
+          fixes: z.array(z.string()).optional().describe('Messages of the diagnostics it fixes'),
+          command: z.string().optional().describe('A server command with no edit: cannot be previewed or applied'),
+          files: z.array(EditFileSchema),
+        }),
+      ),
+    }),
+    annotations: WRITES,
+    repl: { command: 'actions', positional: ['file'] },
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => codeActions(call, input)),
+    markdown: actionsMarkdown,
   }),
 ];
