@@ -2,7 +2,10 @@
 // pyright indents the second line of a message with no-break spaces (\u00a0).
 // Exact diagnostics of a file with an unused import and a type error; freshness: an error written
 // into a clean file on disk, then removed, is reflected by each call with the new content's hash.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { goAvailable } from '../helpers/go.js';
 import { openScratch } from '../helpers/scratch.js';
@@ -147,5 +150,25 @@ describe('get_diagnostics: pull diagnostics (TypeScript 7 native server, which o
     fx.write('src/clean.ts', original);
     const after = await fx.run('get_diagnostics', { file: 'src/clean.ts' });
     expect([after.total, after.files[0].content_hash]).toEqual([0, sha(original)]);
+  });
+});
+
+describe('get_diagnostics: changed: true in a git work tree', async () => {
+  const fx = await openScratch('knowledge-ts');
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@lspgate', '-c', 'user.name=t', ...args], { cwd: fx.root, stdio: 'pipe' });
+
+  it('lists exactly the files modified or added since HEAD (deleted ones have nothing to diagnose)', async () => {
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'fixture');
+    fx.write('src/clean.ts', fx.read('src/clean.ts') + "export const bad: number = 'oops';\n");
+    fx.write('src/added.ts', 'export const fine = 1;\n');
+    fs.rmSync(path.join(fx.root, 'src/broken.ts'));
+    const r = await fx.run('get_diagnostics', { changed: true });
+    expect(r.files.map((f: any) => [f.file, f.diagnostics.length])).toEqual([
+      ['src/added.ts', 0],
+      ['src/clean.ts', 1],
+    ]);
+    expect(r._meta.warnings ?? []).not.toContain('not a git work tree: only files changed since the last get_diagnostics answer are listed');
   });
 });
