@@ -17,6 +17,7 @@ import type {
   TraceEvent,
 } from '../lsp/types.js';
 import type { ServerEntry } from '../config/schema.js';
+import type { DiagnosticsFeed } from '../lsp/diagnostics-feed.js';
 import { noteFileAccess, noteSessionUse, type StampedSession } from '../util/dependency-scope.js';
 import { pathOfUri } from '../util/uri.js';
 import { responseCacheEnabled, type ResponseCache } from './response-cache.js';
@@ -101,6 +102,9 @@ export class CachedSession implements LspSession, StampedSession {
   }
   get pid(): number | undefined {
     return this.inner.pid;
+  }
+  get diagnostics(): DiagnosticsFeed | undefined {
+    return this.inner.diagnostics;
   }
 
   start(): Promise<void> {

@@ -1,6 +1,6 @@
 /** The `initialize` request: honest client capabilities (only what lspgate really handles). */
 import type { ClientCapabilities, InitializeParams, WorkspaceFolder } from 'vscode-languageserver-protocol';
-import { SymbolKind } from 'vscode-languageserver-protocol';
+import { DiagnosticTag, SymbolKind } from 'vscode-languageserver-protocol';
 
 const ALL_SYMBOL_KINDS = Object.values(SymbolKind).filter((v): v is SymbolKind => typeof v === 'number');
 
@@ -31,8 +31,23 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
       signatureInformation: { documentationFormat: ['markdown', 'plaintext'], parameterInformation: { labelOffsetSupport: true } },
     },
     callHierarchy: { dynamicRegistration: false },
+    rename: { prepareSupport: true },
+    // Literal actions with their edits (code_actions previews them); without codeActionLiteralSupport
+    // servers answer bare Commands, which only the server itself can carry out.
+    codeAction: {
+      codeActionLiteralSupport: {
+        codeActionKind: { valueSet: ['', 'quickfix', 'refactor', 'refactor.extract', 'refactor.inline', 'refactor.rewrite', 'source', 'source.organizeImports', 'source.fixAll'] },
+      },
+      isPreferredSupport: true,
+      dataSupport: true,
+      resolveSupport: { properties: ['edit'] },
+    },
     typeHierarchy: { dynamicRegistration: false },
-    publishDiagnostics: { relatedInformation: false },
+    // versionSupport: servers that can say which document version a publish is for, say it
+    // (get_diagnostics never answers diagnostics of an older content).
+    publishDiagnostics: { relatedInformation: true, versionSupport: true, tagSupport: { valueSet: [DiagnosticTag.Unnecessary, DiagnosticTag.Deprecated] } },
+    // Pull diagnostics (LSP 3.17) where a server offers them statically; no dynamic registration.
+    diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
   },
 };
 

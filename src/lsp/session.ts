@@ -15,6 +15,7 @@ import type { RequestType } from 'vscode-jsonrpc/node';
 import { LspgateError } from '../errors/errors.js';
 import { LimitsSchema, type Limits, type ServerEntry } from '../config/schema.js';
 import { createLogger, type Logger } from '../util/logger.js';
+import { DiagnosticsFeed } from './diagnostics-feed.js';
 import { DocumentSync } from './document-sync.js';
 import { documentText, fileUri, uriToPath } from './documents.js';
 import { requestDocumentUri, withContentModifiedRetry } from './content-modified-retry.js';
@@ -53,6 +54,8 @@ export class Session implements LspSession {
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
   private readonly docs: DocumentSync;
+  /** publishDiagnostics of every generation, matched to document versions (get_diagnostics). */
+  readonly diagnostics = new DiagnosticsFeed();
   private readonly stateListeners: StateListeners;
   private traceListener: ((e: TraceEvent) => void) | undefined;
   private readonly slots: Semaphore;
@@ -144,6 +147,7 @@ export class Session implements LspSession {
       onViolation: (reason) => this.reset(gen, reason),
     });
     this.gen = gen;
+    this.diagnostics.attach(gen.conn, gen.n);
     void proc.exited.then((info) => this.onExit(gen, info.code, info.signal));
     const rootUri = fileUri(this.root);
     let result: InitializeResult;
@@ -335,7 +339,9 @@ export class Session implements LspSession {
     this.lastUsed = Date.now();
     const content = await documentText(absPath, text, this.limits.maxFileBytes);
     await this.start();
-    return this.docs.sync(this.gen!, absPath, content);
+    const doc = await this.docs.sync(this.gen!, absPath, content);
+    this.diagnostics.noteSynced(doc.uri, doc.version, this._generation);
+    return doc;
   }
 
   getDocument(absPath: string): OpenDocument | undefined {

@@ -6,6 +6,7 @@ import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import type { ProtocolRequestType } from 'vscode-languageserver-protocol';
 import type { RequestType } from 'vscode-jsonrpc';
 import type { ServerEntry } from '../config/schema.js';
+import type { DiagnosticsFeed } from './diagnostics-feed.js';
 
 /**
  * idle → starting → indexing → ready; any → crashed (process died; the broker may restart it);
@@ -84,6 +85,8 @@ export interface LspSession {
   readonly capabilities: ServerCapabilities | undefined;
   readonly positionEncoding: PositionEncoding;
   readonly pid: number | undefined;
+  /** Diagnostics the server pushed (publishDiagnostics), per document version; absent in test doubles. */
+  readonly diagnostics?: DiagnosticsFeed;
 
   /** Spawns and initializes (idempotent; concurrent callers share one start). */
   start(): Promise<void>;

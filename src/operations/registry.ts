@@ -8,6 +8,7 @@ import { navigationOperations } from './defs/navigation.js';
 import { relationshipOperations } from './defs/relationships.js';
 import { repositoryOperations } from './defs/repository.js';
 import { searchOperations } from './defs/search.js';
+import { serverKnowledgeOperations } from './defs/server-knowledge.js';
 import { workspaceOperations } from './defs/workspaces.js';
 import type { Operation } from './types.js';
 
@@ -20,6 +21,7 @@ const groups: Operation[][] = [
   workspaceOperations,
   relationshipOperations,
   analysisOperations,
+  serverKnowledgeOperations,
 ];
 
 export const operations: readonly Operation[] = groups.flat();

@@ -36,7 +36,7 @@ export async function findDefinition(call: ServiceCall, input: TargetInput): Pro
   return { symbol: target.label, found: definitions.length > 0, definitions };
 }
 
-async function definitionEntry(call: ServiceCall, loc: ResolvedLocation): Promise<DefinitionEntry> {
+export async function definitionEntry(call: ServiceCall, loc: ResolvedLocation): Promise<DefinitionEntry> {
   const base = { file: loc.file, line: loc.line, column: loc.column, end_line: loc.end_line, preview: preview(loc.lines, loc.line) };
   const word = identifierAt(loc.lines[loc.line - 1] ?? '', loc.column - 1);
   if (loc.external) return { ...base, name: word, kind: 'external', external: true };

@@ -13,7 +13,7 @@ import { defineOperation, type Operation } from '../types.js';
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
 
-const DefinitionSchema = z.object({
+export const DefinitionSchema = z.object({
   symbol_id: z.string().optional(),
   name: z.string(),
   kind: z.string(),

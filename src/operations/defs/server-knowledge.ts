@@ -1,0 +1,300 @@
+/**
+ * What language servers know beyond navigation: get_diagnostics, find_implementations, type_hierarchy,
+ * get_hover, signature_help, rename_symbol, code_actions (issue 13).
+ */
+import { z } from 'zod';
+import { ParamDescriptorSchema, ReturnDescriptorSchema } from '../../schema/descriptors.js';
+import { withMeta } from '../../schema/meta.js';
+import { ServiceCall } from '../../service/call.js';
+import { SEVERITIES } from '../../service/diagnostic-entries.js';
+import { getDiagnostics, type DiagnosticsResult } from '../../service/diagnostics.js';
+import { findImplementations, type ImplementationsResult } from '../../service/implementations.js';
+import { getHover, signatureHelp, type HoverResult, type SignatureHelpResult } from '../../service/hover.js';
+import { ACTION_KINDS, codeActions, type CodeActionsResult } from '../../service/code-actions.js';
+import { renameSymbol, type RenameResult } from '../../service/rename.js';
+import { targetShape } from '../../service/resolve.js';
+import { typeHierarchy, type TypeHierarchyResult, type TypeNode } from '../../service/type-hierarchy.js';
+import { DefinitionSchema } from './navigation.js';
+import { defineOperation, type Operation } from '../types.js';
+
+// Not idempotent: the answer follows the files on disk, and servers are re-synced to them.
+const READS_SERVERS = { readOnlyHint: true, idempotentHint: false, destructiveHint: false, openWorldHint: false };
+
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
+
+const SeveritySchema = z.enum(SEVERITIES);
+
+const DiagnosticSchema = z.object({
+  line: z.number().int(),
+  column: z.number().int(),
+  end_line: z.number().int(),
+  end_column: z.number().int(),
+  severity: SeveritySchema,
+  code: z.string().optional(),
+  source: z.string().optional(),
+  message: z.string(),
+  tags: z.array(z.enum(['unnecessary', 'deprecated'])).optional(),
+  related: z.array(z.object({ file: z.string(), line: z.number().int(), column: z.number().int(), message: z.string() })).optional(),
+});
+
+const FileDiagnosticsSchema = z.object({
+  file: z.string(),
+  server: z.string(),
+  mode: z.enum(['pull', 'push']).describe('pull: textDocument/diagnostic; push: publishDiagnostics for this version, after the server settled'),
+  version: z.number().int().describe('Document version the diagnostics were computed for'),
+  content_hash: z.string().describe('sha256 of the file content the diagnostics were computed for'),
+  diagnostics: z.array(DiagnosticSchema),
+});
+
+function diagnosticsMarkdown(r: DiagnosticsResult): string {
+  const c = r.counts;
+  const out = [`## Diagnostics: ${c.error} error(s), ${c.warning} warning(s), ${c.information} info, ${c.hint} hint(s) in ${r.files_checked} file(s)`, ''];
+  for (const f of r.files) {
+    if (!f.diagnostics.length) continue;
+    out.push(`### ${f.file} (v${f.version}, ${f.mode}, ${f.content_hash.slice(0, 12)})`);
+    for (const d of f.diagnostics) out.push(`- ${f.file}:${d.line}:${d.column} **${d.severity}**${d.code ? ` ${d.code}` : ''}${d.source ? ` (${d.source})` : ''}: ${d.message}`);
+    out.push('');
+  }
+  for (const f of r.failed) out.push(`- ${f.file}: ${f.code} ${f.message}`);
+  if (r.total === 0 && !r.failed.length) out.push('(no diagnostics)');
+  return out.join('\n') + '\n';
+}
+
+function implementationsMarkdown(r: ImplementationsResult): string {
+  const out = [`## ${r.implementations.length} implementation(s) of ${r.symbol} (${r.source === 'server' ? 'from the server' : "from the catalog's type relations"})`, ''];
+  for (const d of r.implementations) out.push(`- ${d.kind} **${d.name}**${d.container ? ` in ${d.container}` : ''} — ${d.file}:${d.line}:${d.column}${d.symbol_id ? ` \`${d.symbol_id}\`` : ''}`);
+  if (!r.implementations.length) out.push('(none)');
+  return out.join('\n') + '\n';
+}
+
+const TypeNodeSchema: z.ZodType<TypeNode> = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    kind: z.string(),
+    file: z.string(),
+    line: z.number().int(),
+    symbol_id: z.string().optional(),
+    detail: z.string().optional(),
+    external: z.boolean().optional().describe('Outside the workspace (standard library, dependency): not expanded'),
+    supertypes: z.array(TypeNodeSchema).optional(),
+    subtypes: z.array(TypeNodeSchema).optional(),
+    cycle: z.boolean().optional().describe('Already on the path from the root: not expanded again'),
+  }),
+);
+
+function hierarchyMarkdown(r: TypeHierarchyResult): string {
+  const out = [`## Type hierarchy of ${r.symbol} (${r.direction}, ${r.source === 'server' ? 'from the server' : "from the catalog's type relations"})`, ''];
+  const line = (n: TypeNode) => `${n.kind} **${n.name}** — ${n.file}:${n.line}${n.cycle ? ' ↻ cycle' : ''}`;
+  out.push(line(r.root));
+  const walk = (nodes: TypeNode[] | undefined, edge: 'supertypes' | 'subtypes', depth: number) => {
+    for (const n of nodes ?? []) {
+      out.push(`${'  '.repeat(depth)}- ${edge === 'supertypes' ? '↑' : '↓'} ${line(n)}`);
+      walk(n[edge], edge, depth + 1);
+    }
+  };
+  walk(r.root.supertypes, 'supertypes', 0);
+  walk(r.root.subtypes, 'subtypes', 0);
+  return out.join('\n') + '\n';
+}
+
+function hoverMarkdown(r: HoverResult): string {
+  if (!r.found) return `## Hover at ${r.symbol}\n\n(nothing)\n`;
+  return `## Hover at ${r.symbol}\n\n${r.markdown}\n`;
+}
+
+function signatureMarkdown(r: SignatureHelpResult): string {
+  const out = [`## Signature help at ${r.position}`, ''];
+  r.signatures.forEach((s, i) => {
+    out.push(`${i === r.active_signature ? '→ ' : '  '}\`${s.label}\``);
+    s.parameters.forEach((p, j) => out.push(`    ${j === r.active_parameter && i === r.active_signature ? '→' : '-'} \`${p.label}\`${p.documentation ? `: ${p.documentation}` : ''}`));
+  });
+  if (!r.signatures.length) out.push('(no call here)');
+  return out.join('\n') + '\n';
+}
+
+// Writes files when asked (apply: true): destructive, and never idempotent.
+const WRITES = { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false };
+
+const EditFileSchema = z.object({
+  file: z.string(),
+  content_hash: z.string().describe('sha256 of the content the edit was computed for (pass back in expected_hashes to apply)'),
+  edits: z.number().int(),
+  diff: z.string().describe('Unified diff of the file'),
+  new_hash: z.string().optional().describe('sha256 of the written content (apply only)'),
+});
+
+function editMarkdown(r: RenameResult): string {
+  const out = [`## Rename ${r.old_name} → ${r.new_name}: ${r.total_edits} edit(s) in ${r.total_files} file(s)${r.applied ? ' (applied)' : ' (preview)'}`, ''];
+  for (const f of r.files) out.push('```diff', f.diff.trimEnd(), '```');
+  return out.join('\n') + '\n';
+}
+
+function actionsMarkdown(r: CodeActionsResult): string {
+  const out = [`## ${r.actions.length} code action(s) for ${r.file}${r.applied !== undefined ? ` (applied #${r.applied})` : ''}`, ''];
+  for (const a of r.actions) {
+    out.push(`${a.index}. **${a.title}**${a.kind ? ` (${a.kind})` : ''}${a.is_preferred ? ' ★' : ''}${a.command ? ` — command ${a.command}, no edit` : ''}`);
+    for (const f of a.files) out.push('```diff', f.diff.trimEnd(), '```');
+  }
+  return out.join('\n') + '\n';
+}
+
+export const serverKnowledgeOperations: Operation[] = [
+  defineOperation({
+    name: 'get_diagnostics',
+    title: 'Get diagnostics',
+    description:
+      'Errors, warnings and hints from the language servers for the files as they are on disk now: `file`, `files`, `changed: true` (files changed since git HEAD and since the last get_diagnostics answer), or nothing for the whole workspace (at most `max_files`, default 50, with _meta.truncated). Each file carries `mode` (pull or push), the document `version` and `content_hash` the diagnostics were computed for; an edit on disk between two calls is always re-diagnosed. `severity` keeps that level and worse. Lines and columns are 1-based.',
+    input: z.object({
+      file: z.string().min(1).max(4096).optional().describe('One file, relative to the workspace root'),
+      files: z.array(z.string().min(1).max(4096)).min(1).max(500).optional().describe('Several files'),
+      changed: z.boolean().optional().describe('Files changed since HEAD (git) or since the last answer'),
+      severity: SeveritySchema.optional().describe('Minimum severity listed (default hint: all)'),
+      max_files: z.number().int().min(1).max(500).optional().describe('File budget for workspace-wide and changed-file answers (default 50)'),
+      max_results: z.number().int().min(1).max(5000).optional().describe('Diagnostics listed at most (default 500); counts cover all'),
+    }),
+    output: withMeta({
+      files: z.array(FileDiagnosticsSchema),
+      total: z.number().int(),
+      counts: z.object({ error: z.number().int(), warning: z.number().int(), information: z.number().int(), hint: z.number().int() }),
+      files_checked: z.number().int(),
+      failed: z.array(z.object({ file: z.string(), code: z.string(), message: z.string() })).describe('Files that could not be diagnosed, with the error code'),
+    }),
+    annotations: READS_SERVERS,
+    repl: { command: 'diag', positional: ['file'] },
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => getDiagnostics(call, input)),
+    markdown: diagnosticsMarkdown,
+  }),
+  defineOperation({
+    name: 'find_implementations',
+    title: 'Find implementations',
+    description:
+      'Types that implement or extend the target (an interface, abstract class or class), or for a method the methods that implement or override it. Same target forms as find_definition. `source` says where the answer comes from: `server` (textDocument/implementation: typescript-language-server, gopls — gopls also answers the interfaces a concrete type satisfies) or `catalog` where the server lacks the provider (pyright, intelephense): every type below the target, transitively up to 5 levels, whose declaration header names it as resolved by the server\'s definition (see _meta.warnings). Next: type_hierarchy for the tree, find_references for uses.',
+    input: z.object(targetShape),
+    output: withMeta({ symbol: z.string(), source: z.enum(['server', 'catalog']), implementations: z.array(DefinitionSchema) }),
+    annotations: READ_ONLY,
+    repl: { command: 'impl', positional: ['symbol'] },
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => findImplementations(call, input)),
+    markdown: implementationsMarkdown,
+  }),
+  defineOperation({
+    name: 'type_hierarchy',
+    title: 'Type hierarchy',
+    description:
+      'Supertypes and/or subtypes of a type as a tree in one answer (`direction`: supertypes | subtypes | both, default both; `depth` 1..5 levels, default 3; `max_results` node budget, default 100). Same target forms as find_definition. `source: server` uses the LSP type-hierarchy requests; servers without them (typescript-language-server 5.3, gopls 0.16, pyright, intelephense) answer `source: catalog`: names in declaration headers (extends, implements, Python bases, Go embedded fields) resolved with the server\'s definition, and for Go the interfaces gopls says a type satisfies. Supertypes outside the workspace are leaves with `external: true`.',
+    input: z.object({
+      ...targetShape,
+      direction: z.enum(['supertypes', 'subtypes', 'both']).optional().describe('Default both'),
+      depth: z.number().int().min(1).max(5).optional().describe('Levels of the tree (1..5, default 3)'),
+      max_results: z.number().int().min(1).max(1000).optional().describe('Node budget of the whole tree (default 100)'),
+    }),
+    output: withMeta({ symbol: z.string(), direction: z.enum(['supertypes', 'subtypes', 'both']), source: z.enum(['server', 'catalog']), root: TypeNodeSchema }),
+    annotations: READ_ONLY,
+    repl: { command: 'hier', positional: ['symbol'] },
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => typeHierarchy(call, input)),
+    markdown: hierarchyMarkdown,
+  }),
+  defineOperation({
+    name: 'get_hover',
+    title: 'Hover',
+    description:
+      "The language server's hover for a symbol (by `symbol`, `symbol_id`, or `file` + `line` + `column` of a use): the markdown as the server wrote it, its code blocks and documentation prose apart, and for functions and methods the parsed signature (parameters with types and defaults, return types) of the declaration the name resolves to. `found: false` when the server has nothing to show at that position.",
+    input: z.object(targetShape),
+    output: withMeta({
+      symbol: z.string(),
+      found: z.boolean(),
+      markdown: z.string(),
+      code: z.array(z.string()),
+      documentation: z.string(),
+      signature: z
+        .object({
+          text: z.string(),
+          parameters: z.array(ParamDescriptorSchema).optional(),
+          returns: z.array(ReturnDescriptorSchema).optional(),
+        })
+        .optional(),
+    }),
+    annotations: READ_ONLY,
+    repl: { command: 'hover', positional: ['symbol'] },
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => getHover(call, input)),
+    markdown: hoverMarkdown,
+  }),
+  defineOperation({
+    name: 'signature_help',
+    title: 'Signature help',
+    description:
+      'The signatures the server offers at a call site (`file`, `line`, `column` inside the argument list), with each parameter\'s label and documentation and the active signature and parameter. An empty `signatures` list means the server sees no call at that position.',
+    input: z.object({
+      file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
+      line: z.number().int().describe('1-based line'),
+      column: z.number().int().describe('1-based column inside the call\'s parentheses'),
+    }),
+    output: withMeta({
+      position: z.string(),
+      signatures: z.array(z.object({ label: z.string(), documentation: z.string().optional(), parameters: z.array(z.object({ label: z.string(), documentation: z.string().optional() })) })),
+      active_signature: z.number().int().optional(),
+      active_parameter: z.number().int().optional(),
+    }),
+    annotations: READ_ONLY,
+    repl: { command: 'sig', positional: ['file', 'line', 'column'] },
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => signatureHelp(call, input)),
+    markdown: signatureMarkdown,
+  }),
+  defineOperation({
+    name: 'rename_symbol',
+    title: 'Rename symbol',
+    description:
+      'Renames a symbol everywhere the language server knows it (prepareRename, then rename). Same target forms as find_definition. Without `apply` (default false) nothing is written: the answer is a unified diff per file with edit counts and each file\'s content_hash. With `apply: true` the edit is written only if every file still has the content it was computed for — and, when `expected_hashes` ({file: content_hash} from the preview) is given, the preview\'s content — else CONTENT_MODIFIED and nothing is written; each file is replaced atomically, never outside the workspace, and the servers and catalog are re-synced. Invalid names and positions the server will not rename are INVALID_INPUT with the server\'s message; servers without rename (intelephense without a licence) answer NOT_SUPPORTED.',
+    input: z.object({
+      ...targetShape,
+      new_name: z.string().min(1).max(500).describe('The new name'),
+      apply: z.boolean().optional().describe('Write the edit (default false: preview only)'),
+      expected_hashes: z.record(z.string(), z.string()).optional().describe('{file: content_hash} from the preview: apply only if the files are still those'),
+    }),
+    output: withMeta({
+      symbol: z.string(),
+      old_name: z.string(),
+      new_name: z.string(),
+      applied: z.boolean(),
+      total_edits: z.number().int(),
+      total_files: z.number().int(),
+      files: z.array(EditFileSchema),
+    }),
+    annotations: WRITES,
+    repl: { command: 'rename', positional: ['symbol', 'new_name'] },
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => renameSymbol(call, input)),
+    markdown: editMarkdown,
+  }),
+  defineOperation({
+    name: 'code_actions',
+    title: 'Code actions',
+    description:
+      'The code actions the server offers for a file or lines of it (`start_line`..`end_line`), with the file\'s current diagnostics in the request as editors send them; `only` narrows to quickfix | refactor | source | source.organizeImports | source.fixAll. Each action is listed with its index, kind, the diagnostics it fixes and its edit as unified diffs with content hashes; an action that is only a server command has no diff. Nothing is written unless `apply` gives an action index: then the same rules as rename_symbol (`expected_hashes` from the preview, CONTENT_MODIFIED, atomic writes, re-sync).',
+    input: z.object({
+      file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
+      start_line: z.number().int().optional().describe('First line of the range (1-based; default the whole file)'),
+      end_line: z.number().int().optional().describe('Last line of the range (default start_line, or the end of the file)'),
+      only: z.enum(ACTION_KINDS).optional().describe('Only actions of this kind'),
+      apply: z.number().int().min(0).optional().describe('Index of the action to apply (default: preview only)'),
+      expected_hashes: z.record(z.string(), z.string()).optional().describe('{file: content_hash} from the preview'),
+    }),
+    output: withMeta({
+      file: z.string(),
+      applied: z.number().int().optional(),
+      actions: z.array(
+        z.object({
+          index: z.number().int(),
+          title: z.string(),
+          kind: z.string().optional(),
+          is_preferred: z.boolean().optional(),
+          fixes: z.array(z.string()).optional().describe('Messages of the diagnostics it fixes'),
+          command: z.string().optional().describe('A server command with no edit: cannot be previewed or applied'),
+          files: z.array(EditFileSchema),
+        }),
+      ),
+    }),
+    annotations: WRITES,
+    repl: { command: 'actions', positional: ['file'] },
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => codeActions(call, input)),
+    markdown: actionsMarkdown,
+  }),
+];
