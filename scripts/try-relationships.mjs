@@ -5,6 +5,7 @@
 //      typescript-language-server's incoming calls followed to the same depth (same cycle rule).
 //   2. imports-me of a module against `tsc --traceResolution` (the compiler's own resolution).
 //   3. changed_symbols after editing known functions lists exactly those functions.
+//   4. imports-me again after that edit (the graph re-resolves the changed file only).
 // Prints each comparison with its counts and timings. Build first (npm run build).
 // Usage: node scripts/try-relationships.mjs [function] [module]   Work dir: $LSPGATE_TRY_DIR.
 import { execFileSync } from 'node:child_process';
@@ -123,6 +124,11 @@ try {
   const got = ch.symbols.map((s) => s.symbol_id).sort();
   const want = fns.map((f) => f.symbol_id).sort();
   console.log(`changed_symbols after editing ${want.join(', ')}: ${JSON.stringify(got)} ${JSON.stringify(got) === JSON.stringify(want) ? 'EXACT' : 'DIFFERENT'}; impacts ${ch.symbols.map((s) => `${s.name}:${s.impact.risk_level}/${s.impact.affected_files}`).join(' ')}`);
+
+  // 4. the import graph after that edit: only the changed file is scanned and resolved again
+  t0 = performance.now();
+  const after = await run('query_relationships', { query_type: 'imports-me', target: MODULE, max_depth: 1, max_results: 1000 });
+  console.log(`imports-me ${MODULE} after editing it: ${new Set(after.results.map((r) => r.from)).size} files (${ms(t0)}, graph updated for one changed file)`);
 } finally {
   await gw.close();
   fs.rmSync(cacheDir, { recursive: true, force: true });
