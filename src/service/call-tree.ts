@@ -19,7 +19,7 @@ import { pathOfUri, uriToPath } from '../util/uri.js';
 import type { ServiceCall } from './call.js';
 import { loadCallFallback, type CallEdge } from './call-fallback-types.js';
 import { LineSource } from './locations.js';
-import { fromLspPosition } from '../lsp/positions.js';
+import { lineColumnOf } from '../lsp/line-position.js';
 import { preview, type Preview } from './previews.js';
 import { resolveTarget, type TargetInput } from './resolve.js';
 import { catalogIdAt } from './symbol-ids.js';
@@ -99,7 +99,7 @@ function isExternal(w: Walk, item: CallHierarchyItem): boolean {
 async function nodeOf(w: Walk, item: CallHierarchyItem): Promise<CallNode> {
   const abs = uriToPath(item.uri);
   const lines = w.src.lines(abs, w.session);
-  const pos = fromLspPosition(lines.join('\n'), item.selectionRange.start, w.session.positionEncoding);
+  const pos = lineColumnOf(lines, item.selectionRange.start, w.session.positionEncoding);
   const node: CallNode = { name: item.name, kind: fromLspSymbolKind(item.kind), file: toRelative(w.call.root, abs), line: pos.line };
   const id = await catalogIdAt(w.call, node.file, pos.line, pos.column, item.name);
   if (id) node.symbol_id = id;
@@ -157,14 +157,13 @@ async function expand(w: Walk, item: CallHierarchyItem, depth: number, path: Set
 function callSites(w: Walk, uri: string, ranges: Range[]): CallSite[] {
   const abs = uriToPath(uri);
   const lines = w.src.lines(abs, w.session);
-  const text = lines.join('\n');
   const seen = new Set<string>();
   const out: CallSite[] = [];
   for (const r of [...ranges].sort((a, b) => a.start.line - b.start.line || a.start.character - b.start.character)) {
     const key = `${r.start.line}:${r.start.character}`;
     if (seen.has(key)) continue; // tsserver repeats a call site once per overload/project
     seen.add(key);
-    const p = fromLspPosition(text, r.start, w.session.positionEncoding);
+    const p = lineColumnOf(lines, r.start, w.session.positionEncoding);
     out.push({ line: p.line, column: p.column, preview: preview(lines, p.line, 0, 0) });
   }
   return out;

@@ -1,8 +1,9 @@
 /**
- * Whole-workspace analyses (seed 002 and issue 11): find_dead_code, render_diagram.
+ * Analyses (seed 002 and issue 11): find_dead_code, render_diagram, analyze_complexity.
  */
 import { z } from 'zod';
 import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
+import { analyzeComplexity } from '../../graph/complexity.js';
 import { CATEGORIES, findDeadCode } from '../../graph/dead-code.js';
 import { buildDiagram, DIAGRAM_TYPES } from '../../graph/diagram.js';
 import { toDot, toMermaid, toSvg } from '../../graph/diagram-format.js';
@@ -115,5 +116,41 @@ export const analysisOperations: Operation[] = [
       const lang = r.format === 'json' ? 'json' : r.format === 'svg' ? 'xml' : r.format;
       return [head, '', '```' + lang, body.trimEnd(), '```'].join('\n') + '\n';
     },
+  }),
+  defineOperation({
+    name: 'analyze_complexity',
+    title: 'Analyze complexity',
+    description:
+      'Seed 002 ComplexityMetrics of a function, class or file: `lines_of_code` (lines with code), `cyclomatic_complexity` (1 + decision points counted on a tree-sitter syntax tree: branches, loops, cases, catches, conditional expressions, && / || / ??), `dependencies` (import statements of the file + distinct callees of a function), `test_coverage` (0..1 from an lcov, Go coverprofile, coverage.py JSON or Clover/Cobertura file in the workspace; null with the reason in `note` when there is none). `element`: name, `Class#method`, symbol_id or workspace file.',
+    input: z.object({ element: z.string().min(1).max(4096).describe('Name, qualified name, `Class#method`, symbol_id, or workspace-relative file') }),
+    output: withMeta({
+      success: z.boolean(),
+      element: z.string(),
+      note: z.string(),
+      context: z.object({
+        lines_of_code: z.number().int(),
+        cyclomatic_complexity: z.number().int(),
+        dependencies: z.number().int(),
+        test_coverage: z.number().min(0).max(1).nullable(),
+      }),
+      file: z.string(),
+      start_line: z.number().int(),
+      end_line: z.number().int(),
+    }),
+    annotations: READ_ONLY,
+    repl: { command: 'complexity', positional: ['element'] },
+    handler: (input, ctx) =>
+      ServiceCall.run(ctx, async (call) => {
+        const r = await analyzeComplexity(call, input.element);
+        return {
+          success: true,
+          element: r.element,
+          note: r.note,
+          context: { lines_of_code: r.lines_of_code, cyclomatic_complexity: r.cyclomatic_complexity, dependencies: r.dependencies, test_coverage: r.test_coverage },
+          file: r.file,
+          start_line: r.start_line,
+          end_line: r.end_line,
+        };
+      }),
   }),
 ];
