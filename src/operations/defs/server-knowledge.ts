@@ -225,8 +225,8 @@ export const serverKnowledgeOperations: Operation[] = [
       'The signatures the server offers at a call site (`file`, `line`, `column` inside the argument list), with each parameter\'s label and documentation and the active signature and parameter. An empty `signatures` list means the server sees no call at that position.',
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
-      line: z.number().int().describe('1-based line'),
-      column: z.number().int().describe('1-based column inside the call\'s parentheses'),
+      line: z.number().int().min(1).describe('1-based line'),
+      column: z.number().int().min(1).describe('1-based column inside the call\'s parentheses'),
     }),
     output: withMeta({
       position: z.string(),
@@ -271,8 +271,8 @@ export const serverKnowledgeOperations: Operation[] = [
       'The code actions the server offers for a file or lines of it (`start_line`..`end_line`), with the file\'s current diagnostics in the request as editors send them; `only` narrows to quickfix | refactor | source | source.organizeImports | source.fixAll. Each action is listed with its index, kind, the diagnostics it fixes and its edit as unified diffs with content hashes; an action that is only a server command has no diff. Nothing is written unless `apply` gives an action index: then the same rules as rename_symbol (`expected_hashes` from the preview, CONTENT_MODIFIED, atomic writes, re-sync).',
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
-      start_line: z.number().int().optional().describe('First line of the range (1-based; default the whole file)'),
-      end_line: z.number().int().optional().describe('Last line of the range (default start_line, or the end of the file)'),
+      start_line: z.number().int().min(1).optional().describe('First line of the range (1-based; default the whole file)'),
+      end_line: z.number().int().min(1).optional().describe('Last line of the range (default start_line, or the end of the file)'),
       only: z.enum(ACTION_KINDS).optional().describe('Only actions of this kind'),
       apply: z.number().int().min(0).optional().describe('Index of the action to apply (default: preview only)'),
       expected_hashes: z.record(z.string(), z.string()).optional().describe('{file: content_hash} from the preview'),
