@@ -30,6 +30,11 @@ export function makeMatrixWorkspace(dir) {
   git('init', '-q', '-b', 'main');
   git('add', '.');
   git('commit', '-q', '-m', 'one');
+  // The workspace is a git repository too (changed_symbols diffs the working tree against HEAD).
+  const gitWs = (...args) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: root, stdio: 'ignore' });
+  gitWs('init', '-q', '-b', 'main');
+  gitWs('add', '.');
+  gitWs('commit', '-q', '-m', 'fixture');
   const folder = path.join(dir, 'folder');
   mkdirSync(folder);
   writeFileSync(path.join(folder, 'README.md'), '# a folder\n');
@@ -94,6 +99,36 @@ export function matrixCalls(ws) {
     { tool: 'index_repo', args: { url: ws.upstream } },
     { tool: 'index_repo', args: { url: '--upload-pack=touch /tmp/x' }, code: 'INVALID_INPUT' },
     { tool: 'index_repo', args: { url: path.join(ws.folder, 'no-such-repo') }, code: 'FILE_NOT_FOUND' },
+    // What the servers know beyond navigation (issue 13).
+    { tool: 'get_diagnostics', args: { file: 'src/util/strings.ts' } },
+    { tool: 'get_diagnostics', args: { file: 'src/missing.ts' }, code: 'FILE_NOT_FOUND' },
+    { tool: 'get_diagnostics', args: { file: '../../etc/passwd' }, code: 'PATH_OUTSIDE_WORKSPACE' },
+    { tool: 'find_implementations', args: { symbol: 'Shape' } },
+    ...SYMBOL_ERRORS('find_implementations'),
+    { tool: 'type_hierarchy', args: { symbol: 'Circle', direction: 'supertypes' } },
+    ...SYMBOL_ERRORS('type_hierarchy'),
+    { tool: 'get_hover', args: { symbol: 'formatName' } },
+    ...SYMBOL_ERRORS('get_hover'),
+    { tool: 'signature_help', args: { file: 'src/services/report.ts', line: 15, column: 65 } },
+    { tool: 'signature_help', args: { file: 'src/missing.ts', line: 1, column: 1 }, code: 'FILE_NOT_FOUND' },
+    { tool: 'signature_help', args: { file: 'src/services/report.ts', line: 15, column: 0 }, code: 'INVALID_INPUT' },
+    { tool: 'rename_symbol', args: { symbol: 'formatName', new_name: 'formatFullName' } },
+    ...SYMBOL_ERRORS('rename_symbol', { new_name: 'renamed' }),
+    { tool: 'code_actions', args: { file: 'src/util/strings.ts' } },
+    { tool: 'code_actions', args: { file: 'src/missing.ts' }, code: 'FILE_NOT_FOUND' },
+    // Relationships and analysis (issue 11).
+    { tool: 'query_relationships', args: { query_type: 'calls-me', target: 'formatName' } },
+    { tool: 'query_relationships', args: { query_type: 'calls-me', target: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' },
+    { tool: 'query_relationships', args: { query_type: 'calls-me', target: 'describe' }, code: 'AMBIGUOUS_SYMBOL' },
+    { tool: 'analyze_impact', args: { element: 'formatName' } },
+    { tool: 'analyze_impact', args: { element: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' },
+    { tool: 'changed_symbols', args: {} },
+    { tool: 'changed_symbols', args: { base_ref: '--output=/tmp/x' }, code: 'INVALID_INPUT' },
+    { tool: 'find_dead_code', args: {} },
+    { tool: 'render_diagram', args: { target: 'formatName' } },
+    { tool: 'render_diagram', args: { target: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' },
+    { tool: 'analyze_complexity', args: { element: 'formatName' } },
+    { tool: 'analyze_complexity', args: { element: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' },
   ];
   const valid = new Map([['invalidate_cache', {}]]);
   for (const c of perTool) if (c.code === undefined && !valid.has(c.tool)) valid.set(c.tool, c.args);

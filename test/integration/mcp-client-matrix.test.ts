@@ -43,12 +43,16 @@ beforeAll(async () => {
   dir = tempDir('lspgate-matrix-');
   ws = makeMatrixWorkspace(dir);
   calls = matrixCalls(ws);
+  // index_folder / index_repo open folders beside the workspace: the user allows them, as anyone
+  // indexing a folder outside the --root must (the servers spawned below inherit it).
+  process.env.LSPGATE_ALLOWED_ROOTS = dir;
   http = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', ws.root], { cacheDir: path.join(dir, 'cache-http'), env: { LSPGATE_TOKEN: TOKEN } });
   await waitFor(() => /listening on (http:\/\/\S+)/.test(http.stderr()), 'the HTTP listening line');
   httpUrl = /listening on (http:\/\/\S+)/.exec(http.stderr())![1]!;
 });
 
 afterAll(async () => {
+  delete process.env.LSPGATE_ALLOWED_ROOTS;
   http?.child.kill('SIGTERM');
   await http?.exited;
   if (dir) removeDir(dir);
