@@ -76,7 +76,6 @@ export class DiagnosticsFeed {
   /** The next publish for `uri` arriving within `ms`, or undefined (also when aborted). */
   next(uri: string, ms: number, signal?: AbortSignal): Promise<PublishedDiagnostics | undefined> {
     return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
       const done = (p: PublishedDiagnostics | undefined) => {
         clearTimeout(timer);
         this.waiters.delete(waiter);
@@ -90,7 +89,7 @@ export class DiagnosticsFeed {
       if (signal?.aborted) return resolve(undefined);
       this.waiters.add(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
-      timer = setTimeout(() => done(undefined), Math.max(0, ms));
+      const timer = setTimeout(() => done(undefined), Math.max(0, ms));
     });
   }
 }

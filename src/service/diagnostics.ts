@@ -93,7 +93,12 @@ async function diagnoseFile(call: ServiceCall, abs: string, min: Severity): Prom
 function budget(call: ServiceCall, files: FileDiagnostics[], max: number): Pick<DiagnosticsResult, 'files' | 'total' | 'counts'> {
   const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Counts;
   let total = 0;
-  for (const f of files) for (const d of f.diagnostics) (counts[d.severity]++, total++);
+  for (const f of files) {
+    for (const d of f.diagnostics) {
+      counts[d.severity]++;
+      total++;
+    }
+  }
   if (total <= max) return { files, total, counts };
   call.meta.truncate();
   call.meta.limit({ limit: 'max_results', value: max, detail: `${total} diagnostics, ${max} listed` });

@@ -13,8 +13,14 @@ export type {
   SymbolDescriptor,
 } from '../../src/schema/descriptors.js';
 export type { CallNode, CallSite } from '../../src/service/call-tree.js';
+export type { ActionEntry } from '../../src/service/code-actions.js';
+export type { DiagnosticEntry } from '../../src/service/diagnostic-entries.js';
+export type { FileDiagnostics } from '../../src/service/diagnostics.js';
 export type { ExportedSymbol } from '../../src/service/exports.js';
+export type { SignatureEntry } from '../../src/service/hover.js';
 export type { DefinitionEntry, ReferenceEntry } from '../../src/service/references.js';
+export type { EditFileEntry } from '../../src/service/rename.js';
+export type { TypeNode } from '../../src/service/type-hierarchy.js';
 export type { WorkspaceInfo } from '../../src/service/workspace-info.js';
 
 /**

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, ReadResourceResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { outlineUri, repoOutlineUri, symbolUri } from '../../src/frontends/mcp/resources.js';
@@ -31,8 +31,8 @@ function textOfPrompt(r: { messages: { content: { type: string; text?: string } 
   return r.messages.map((m) => (m.content.type === 'text' ? m.content.text : '')).join('\n');
 }
 
-function textOfResource(r: { contents: { text?: string }[] }): string {
-  return r.contents.map((c) => c.text ?? '').join('');
+function textOfResource(r: ReadResourceResult): string {
+  return r.contents.map((c) => ('text' in c ? c.text : '')).join('');
 }
 
 beforeAll(async () => {

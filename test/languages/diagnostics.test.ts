@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { goAvailable } from '../helpers/go.js';
+import type { DiagnosticEntry, FileDiagnostics } from '../helpers/results.js';
 import { openScratch } from '../helpers/scratch.js';
 
 interface LanguageCase {
@@ -70,7 +71,7 @@ const CASES: LanguageCase[] = [
 ];
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
-const brief = (f: any) => f.diagnostics.map((d: any) => [d.line, d.column, d.severity, d.code, d.message]);
+const brief = (f: FileDiagnostics) => f.diagnostics.map((d: DiagnosticEntry) => [d.line, d.column, d.severity, d.code, d.message]);
 
 for (const c of CASES) {
   describe.runIf(c.fixture !== 'knowledge-go' || goAvailable)(`get_diagnostics: ${c.fixture}`, async () => {
@@ -99,7 +100,7 @@ for (const c of CASES) {
       expect(during.files[0].content_hash).toBe(sha(broken));
       expect(during.files[0].version).toBeGreaterThan(before.files[0].version);
       const [line, code, message] = c.bad.error;
-      expect(during.files[0].diagnostics.filter((d: any) => d.severity === 'error').map((d: any) => [d.line, d.code, d.message])).toEqual([[line, code, message]]);
+      expect(during.files[0].diagnostics.filter((d: DiagnosticEntry) => d.severity === 'error').map((d: DiagnosticEntry) => [d.line, d.code, d.message])).toEqual([[line, code, message]]);
 
       fx.write(c.clean, original);
       const after = await fx.run('get_diagnostics', { file: c.clean });
@@ -121,7 +122,7 @@ for (const c of CASES) {
       await fx.run('get_diagnostics', { file: c.clean });
       fx.write(c.clean, original + c.bad.append);
       const changed = await fx.run('get_diagnostics', { changed: true });
-      expect(changed.files.map((f: any) => [f.file, f.diagnostics.filter((d: any) => d.severity === 'error').length])).toEqual([[c.clean, 1]]);
+      expect(changed.files.map((f: FileDiagnostics) => [f.file, f.diagnostics.filter((d: DiagnosticEntry) => d.severity === 'error').length])).toEqual([[c.clean, 1]]);
       fx.write(c.clean, original);
 
       const bounded = await fx.run('get_diagnostics', { max_files: 2 });
@@ -165,7 +166,7 @@ describe('get_diagnostics: changed: true in a git work tree', async () => {
     fx.write('src/added.ts', 'export const fine = 1;\n');
     fs.rmSync(path.join(fx.root, 'src/broken.ts'));
     const r = await fx.run('get_diagnostics', { changed: true });
-    expect(r.files.map((f: any) => [f.file, f.diagnostics.length])).toEqual([
+    expect(r.files.map((f: FileDiagnostics) => [f.file, f.diagnostics.length])).toEqual([
       ['src/added.ts', 0],
       ['src/clean.ts', 1],
     ]);

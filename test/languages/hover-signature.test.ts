@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import { positionOf } from '../helpers/positions.js';
+import type { SignatureEntry } from '../helpers/results.js';
 
 const CASES = [
   {
@@ -83,7 +84,7 @@ for (const c of CASES) {
     it('signature help inside a call through an import alias', async () => {
       const p = positionOf(fx.root, c.call[0]!, c.call[1]!);
       const r = await fx.run('signature_help', { file: c.call[0], line: p.line, column: p.column });
-      expect(r.signatures.map((s: any) => [s.label, s.parameters.map((x: any) => x.label)])).toEqual([[c.help.label, c.help.parameters]]);
+      expect(r.signatures.map((s: SignatureEntry) => [s.label, s.parameters.map((x) => x.label)])).toEqual([[c.help.label, c.help.parameters]]);
       expect(r.active_signature).toBe(0);
     });
   });

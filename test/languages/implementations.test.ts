@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
+import type { DefinitionEntry, JsonResult } from '../helpers/results.js';
 
-const brief = (r: any) => r.implementations.map((d: any) => `${d.symbol_id} @${d.line}:${d.column}`);
+const brief = (r: JsonResult) => r.implementations.map((d: DefinitionEntry) => `${d.symbol_id} @${d.line}:${d.column}`);
 
 describe('find_implementations: TypeScript (server)', async () => {
   const fx = await openFixture('knowledge-ts');

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { goAvailable } from '../helpers/go.js';
 import { positionOf } from '../helpers/positions.js';
+import type { EditFileEntry, ReferenceEntry } from '../helpers/results.js';
 import { openScratch } from '../helpers/scratch.js';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -53,9 +54,9 @@ for (const c of CASES) {
       const before = c.files.map((f) => fx.read(f));
       const refs = await fx.run('find_references', { symbol: c.old, include_declaration: true });
       const r = await fx.run('rename_symbol', { symbol: c.old, new_name: c.new });
-      expect(r.files.map((f: any) => [f.file, f.edits, f.content_hash])).toEqual(c.files.map((f, i) => [f, c.edits[i], sha(before[i]!)]));
+      expect(r.files.map((f: EditFileEntry) => [f.file, f.edits, f.content_hash])).toEqual(c.files.map((f, i) => [f, c.edits[i], sha(before[i]!)]));
       // tsserver's references also list the uses of an import alias (`money(...)`), which a rename keeps
-      const named = refs.references.filter((x: any) => x.preview.lines[x.line - x.preview.start_line].slice(x.column - 1).startsWith(c.old));
+      const named = refs.references.filter((x: ReferenceEntry) => x.preview.lines[x.line - x.preview.start_line].slice(x.column - 1).startsWith(c.old));
       expect([r.old_name, r.applied, r.total_files, r.total_edits]).toEqual([c.old, false, 3, named.length + c.commentEdits]);
       expect(r.files[2].diff).toContain(`+${c.aliasLine}`);
       expect(r.files[0].diff).toMatch(/^--- a\//);
@@ -64,7 +65,7 @@ for (const c of CASES) {
 
     it('apply with a file changed since the preview: CONTENT_MODIFIED, nothing written', async () => {
       const preview = await fx.run('rename_symbol', { symbol: c.old, new_name: c.new });
-      const expected = Object.fromEntries(preview.files.map((f: any) => [f.file, f.content_hash]));
+      const expected = Object.fromEntries(preview.files.map((f: EditFileEntry) => [f.file, f.content_hash]));
       const original = fx.read(c.files[1]!);
       fx.write(c.files[1]!, original + '\n');
       const err = await fx.runError('rename_symbol', { symbol: c.old, new_name: c.new, apply: true, expected_hashes: expected });
@@ -76,10 +77,10 @@ for (const c of CASES) {
     it('apply: files written, the project still type-checks, references to the new name equal the old count', async () => {
       const refs = await fx.run('find_references', { symbol: c.old });
       const preview = await fx.run('rename_symbol', { symbol: c.old, new_name: c.new });
-      const expected = Object.fromEntries(preview.files.map((f: any) => [f.file, f.content_hash]));
+      const expected = Object.fromEntries(preview.files.map((f: EditFileEntry) => [f.file, f.content_hash]));
       const r = await fx.run('rename_symbol', { symbol: c.old, new_name: c.new, apply: true, expected_hashes: expected });
       expect([r.applied, r.total_edits]).toEqual([true, preview.total_edits]);
-      expect(r.files.map((f: any) => f.new_hash)).toEqual(c.files.map((f) => sha(fx.read(f))));
+      expect(r.files.map((f: EditFileEntry) => f.new_hash)).toEqual(c.files.map((f) => sha(fx.read(f))));
       expect(fx.read(c.files[2]!).split('\n')).toContain(c.aliasLine);
       const diag = await fx.run('get_diagnostics', { files: c.files, severity: 'error' });
       expect([diag.counts.error, diag.failed]).toEqual([0, []]);

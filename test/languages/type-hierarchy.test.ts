@@ -5,10 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
+import type { JsonResult, TypeNode } from '../helpers/results.js';
 
-function tree(r: any): string[] {
+function tree(r: JsonResult): string[] {
   const out = [`${r.root.kind} ${r.root.name} ${r.root.file}:${r.root.line}`];
-  const walk = (nodes: any[] | undefined, edge: 'supertypes' | 'subtypes', depth: number) => {
+  const walk = (nodes: TypeNode[] | undefined, edge: 'supertypes' | 'subtypes', depth: number) => {
     for (const n of nodes ?? []) {
       out.push(`${'  '.repeat(depth)}${edge === 'supertypes' ? '↑' : '↓'} ${n.kind} ${n.name} ${n.external ? '(external)' : `${n.file}:${n.line}`}${n.cycle ? ' cycle' : ''}`);
       walk(n[edge], edge, depth + 1);
