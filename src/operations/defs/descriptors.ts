@@ -16,6 +16,7 @@ import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { fileOutline, functionDetails, typeDefinition } from '../../service/descriptors.js';
 import { packageExports } from '../../service/exports.js';
+import { strictField } from '../../service/resolve.js';
 import { defineOperation, type Operation } from '../types.js';
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
@@ -91,6 +92,7 @@ export const descriptorOperations: Operation[] = [
       type_name: z.string().min(1).max(500).optional().describe('Type name or qualified name (`User`, `Geometry.Factory`, `App\\Models\\User`); or give symbol_id'),
       symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id (`path::Qualified.name#kind`) instead of type_name'),
       ...scope,
+      strict: strictField(),
       kind: z.string().max(50).optional().describe('class | interface | struct | trait | enum | type'),
     }),
     output: withMeta({ ...ClassDescriptorSchema.shape, symbol_id: z.string() }),
@@ -108,6 +110,7 @@ export const descriptorOperations: Operation[] = [
       function_name: z.string().min(1).max(500).optional().describe('Function or method name, or qualified name (`User.login`); or give symbol_id'),
       symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id (`path::Qualified.name#kind`) instead of function_name'),
       ...scope,
+      strict: strictField(),
       class_name: z.string().max(500).optional().describe('Owning class / struct / trait, for methods'),
       include_code: z.boolean().optional().describe('Include the source of the function (default false)'),
     }),
