@@ -23,6 +23,8 @@ const MEMBER_HOLDERS = new Set(['class', 'interface', 'trait', 'struct', 'enum',
 /** Kinds that are only a place in the module tree: what they hold is still module-level. */
 const TRANSPARENT = new Set(['namespace', 'module', 'package', 'file']);
 const CALLABLE = new Set(['function', 'method', 'constructor']);
+/** Kinds that are members wherever the server lists them (gopls lists methods at the top level). */
+const MEMBER_KINDS = new Set(['method', 'constructor', 'field', 'property', 'enum_member']);
 const CORE_TYPES = new Set(['class', 'interface', 'trait', 'struct', 'type', 'enum']);
 
 const SCOPE_RANK: Record<Scope, number> = { module: 0, member: 1, local: 2 };
@@ -58,7 +60,7 @@ export function scopeOf(sym: CatalogSymbol, parentOf: ParentOf): Scope {
     else if (!TRANSPARENT.has(p.kind)) return 'local';
     id = p.parent;
   }
-  return scope;
+  return scope === 'module' && MEMBER_KINDS.has(sym.kind) ? 'member' : scope;
 }
 
 function lastSegment(name: string): string {

@@ -87,7 +87,7 @@ export const descriptorOperations: Operation[] = [
     name: 'find_type_definition',
     title: 'Type definition',
     description:
-      'The full structure of a class, interface, struct, trait, enum or type alias as a ClassDescriptor (seed 000): signature, description, fields (type, visibility, static, readonly, optional, default), methods (FunctionDescriptors with parameters and returns), relations (extends, implements, embeds, Eloquent relations) and location. Narrow an ambiguous name with package / namespace / kind, or pass a name from an AMBIGUOUS_SYMBOL candidate list as its qualified name.',
+      'The full structure of a class, interface, struct, trait, enum or type alias as a ClassDescriptor (seed 000): signature, description, fields (type, visibility, static, readonly, optional, default), methods (FunctionDescriptors with parameters and returns), relations (extends, implements, embeds, Eloquent relations) and location. Among several types of that name the one a developer would pick is answered (classes and interfaces before namespaces, module-level before nested, source before tests; the others in _meta.alternatives); a real tie is AMBIGUOUS_SYMBOL: narrow with package / namespace / kind, or pass the symbol_id of a candidate. `strict: true` never picks.',
     input: z.object({
       type_name: z.string().min(1).max(500).optional().describe('Type name or qualified name (`User`, `Geometry.Factory`, `App\\Models\\User`); or give symbol_id'),
       symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id (`path::Qualified.name#kind`) instead of type_name'),
@@ -105,7 +105,7 @@ export const descriptorOperations: Operation[] = [
     name: 'get_function_details',
     title: 'Function details',
     description:
-      'A function, method or constructor as a FunctionDescriptor (seed 000): signature, description (doc comment), parameters (name, type, default, optional, variadic, description), returns, visibility, static/abstract, receiver/owning class, overloads in metadata.overloads, and the code with include_code. Use class_name to pick a method of one class (`describe` in `User`), or a qualified name (`User.describe`).',
+      'A function, method or constructor as a FunctionDescriptor (seed 000): signature, description (doc comment), parameters (name, type, default, optional, variadic, description), returns, visibility, static/abstract, receiver/owning class, overloads in metadata.overloads, and the code with include_code. Use class_name to pick a method of one class (`describe` in `User`), or a qualified name (`User.describe`). A name shared by several is resolved by the same policy as find_definition (others in _meta.alternatives; a real tie is AMBIGUOUS_SYMBOL; `strict: true` never picks).',
     input: z.object({
       function_name: z.string().min(1).max(500).optional().describe('Function or method name, or qualified name (`User.login`); or give symbol_id'),
       symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id (`path::Qualified.name#kind`) instead of function_name'),
