@@ -4,7 +4,7 @@
  * resolution policy (`strict: true`: several declarations are always AMBIGUOUS_SYMBOL) and now.
  * Prints the share answered directly / ambiguous / not found, the share of names with exactly one
  * module-level source declaration answered with it, and writes every answer the policy picked
- * (with its alternatives) to `--out` for checking by hand.
+ * (with its alternatives) and the leaders of every remaining tie to `--out` for checking by hand.
  *   node dist/bench/resolution-share.js --root DIR [--names 150] [--out picks.json]
  */
 import fs from 'node:fs';
@@ -66,6 +66,10 @@ async function main(): Promise<void> {
       if (top.length === 1) {
         oneTop++;
         if (defs.some((d) => d.file === top[0]!.symbol.file && d.line === top[0]!.symbol.selection_line)) oneTopRight++;
+      }
+      if (after.outcome === 'ambiguous') {
+        const leaders = ranked.filter((c) => c.key.join() === ranked[0]!.key.join());
+        picks.push({ name, tie: leaders.map((c) => `${c.symbol.kind} ${c.scope} ${c.role} ${c.symbol.file}:${c.symbol.selection_line}`) });
       }
       if (before.outcome === 'ambiguous' && after.outcome === 'direct') {
         const meta = after.result!._meta as { alternatives?: unknown[] };

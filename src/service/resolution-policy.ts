@@ -7,7 +7,8 @@
  *   (c) role of the file: source before tests, examples, docs, benchmarks (util/test-paths),
  *   (d) exact case of the name.
  * One candidate strictly ahead on that key is the answer (the others go to `_meta.alternatives`);
- * leaders with equal keys are a real tie (AMBIGUOUS_SYMBOL, candidates ranked). `strict` never picks.
+ * leaders with equal keys are a real tie (AMBIGUOUS_SYMBOL, candidates ranked), unless they are
+ * the merged declarations of one TypeScript symbol. `strict` never picks.
  * Pure: the caller supplies the parent lookup.
  */
 import type { CatalogSymbol } from '../core/catalog.js';
@@ -91,11 +92,27 @@ export function rankCandidates(list: CatalogSymbol[], asked: string, fit: KindFi
 
 export type Resolution = { kind: 'chosen'; chosen: RankedCandidate; alternatives: RankedCandidate[] } | { kind: 'tie'; ranked: RankedCandidate[] };
 
+/**
+ * TypeScript declaration merging: an `interface X` and a `const X` (or a class and a namespace) of
+ * one module are one symbol to the compiler (definition on either lists both), so leaders that are
+ * all such declarations of one file and one qualified name are not a choice between symbols.
+ */
+function oneMergedSymbol(leaders: RankedCandidate[]): boolean {
+  const [a] = leaders;
+  if (!a || !['typescript', 'javascript'].includes(a.symbol.language)) return false;
+  const kinds = new Set(leaders.map((c) => c.symbol.kind));
+  return kinds.size === leaders.length && leaders.every((c) => c.symbol.file === a.symbol.file && c.symbol.qualified_name === a.symbol.qualified_name);
+}
+
 /** A strict leader, or a tie (always a tie under `strict` when there are several). */
 export function choose(ranked: RankedCandidate[], strict: boolean): Resolution {
   const [first, second] = ranked;
   if (first && !second) return { kind: 'chosen', chosen: first, alternatives: [] };
-  if (!strict && first && second && compareKeys(first.key, second.key) < 0) return { kind: 'chosen', chosen: first, alternatives: ranked.slice(1) };
+  if (strict || !first || !second) return { kind: 'tie', ranked };
+  if (compareKeys(first.key, second.key) < 0) return { kind: 'chosen', chosen: first, alternatives: ranked.slice(1) };
+  const leaders = ranked.filter((c) => compareKeys(c.key, first.key) === 0);
+  // Equal keys keep line order: the first declaration of the merged symbol is answered.
+  if (oneMergedSymbol(leaders)) return { kind: 'chosen', chosen: first, alternatives: ranked.slice(1) };
   return { kind: 'tie', ranked };
 }
 

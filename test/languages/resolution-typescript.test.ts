@@ -47,6 +47,12 @@ describe('name resolution policy, TypeScript', async () => {
     expect(c.map((x) => `${x.file} ${x.scope} ${x.role}`)).toEqual(['src/legacy/config.ts module source', 'src/settings/config.ts module source']);
   });
 
+  it('declaration merging: an interface and a const of one module are one symbol, answered at the first declaration', async () => {
+    const r = await fx.run('find_definition', { symbol: 'Point' });
+    expect(r.definitions.map((d: { file: string; line: number }) => `${d.file}:${d.line}`)).toContain('src/point.ts:2');
+    expect(r._meta.alternatives).toEqual([expect.objectContaining({ file: 'src/point.ts', line: 7, kind: 'constant', scope: 'module' })]);
+  });
+
   it('strict: true never picks, even with a clear leader', async () => {
     const err = await fx.runError('find_definition', { symbol: 'Registry', strict: true });
     expect(err.code).toBe('AMBIGUOUS_SYMBOL');
