@@ -17,6 +17,8 @@ import { ServiceCall } from '../../service/call.js';
 import { fileOutline, functionDetails, typeDefinition } from '../../service/descriptors.js';
 import { packageExports } from '../../service/exports.js';
 import { strictField } from '../../service/resolve.js';
+import { shapeOutline } from '../../service/outline-detail.js';
+import { CompactOutlineNodeSchema, OutlineDetailSchema, type CompactOutlineNode } from '../../schema/outline.js';
 import { defineOperation, type Operation } from '../types.js';
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
@@ -67,11 +69,12 @@ function classMarkdown(c: ClassDescriptor & { symbol_id?: string }): string {
   return out.join('\n') + '\n';
 }
 
-function outlineMarkdown(r: { file: string; language: string; symbols: OutlineSymbol[] }): string {
+function outlineMarkdown(r: { file: string; language: string; symbols: (OutlineSymbol | CompactOutlineNode)[] }): string {
   const out = [`## ${r.file} (${r.language})`, ''];
-  const walk = (list: OutlineSymbol[], depth: number) => {
+  const walk = (list: (OutlineSymbol | CompactOutlineNode)[], depth: number) => {
     for (const s of list) {
-      out.push(`${'  '.repeat(depth)}- ${s.kind} **${s.name}** — line ${s.location?.start_line ?? '?'}${s.signature ? `: \`${s.signature}\`` : ''}`);
+      const line = 'lines' in s ? `lines ${s.lines[0]}-${s.lines[1]}` : `line ${s.location?.start_line ?? '?'}`;
+      out.push(`${'  '.repeat(depth)}- ${s.kind} **${s.name}** — ${line}${s.signature ? `: \`${s.signature}\`` : ''}`);
       walk(s.children ?? [], depth + 1);
     }
   };
@@ -151,18 +154,27 @@ export const descriptorOperations: Operation[] = [
     name: 'get_file_outline',
     title: 'File outline',
     description:
-      'The symbols of one file as a tree (classes with their members, namespaces with their contents): each node a SymbolDescriptor with its symbol_id, kind, signature, one-sentence description and line range (language, package and path are given once for the file). Cheaper than reading the file; follow up with get_function_details, find_type_definition or get_symbol.',
-    input: z.object({ file: z.string().min(1).max(4096).describe('File path relative to the workspace root') }),
+      'The symbols of one file as a tree (classes with their members, namespaces with their contents). `detail`: signatures (default) gives kind, name, signature and line range per node; names only kind, name and lines; full each node as a SymbolDescriptor with its symbol_id and one-sentence description. `depth` 1 keeps top-level symbols only. Cheaper than reading the file; follow up with get_function_details, find_type_definition, search_symbols (ids) or get_symbol.',
+    input: z.object({
+      file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
+      detail: OutlineDetailSchema.optional().describe(
+        'names: kind, name, line range, nesting; signatures (default): and the signature; full: every node a SymbolDescriptor with its symbol_id and first sentence of its doc',
+      ),
+      depth: z.number().int().min(1).max(10).optional().describe('Levels of nesting kept (1: top-level symbols only; default all)'),
+    }),
     output: withMeta({
       file: z.string(),
       language: z.string(),
       package: z.string().optional(),
       namespace: z.string().optional(),
-      symbols: z.array(OutlineSymbolSchema),
+      symbols: z.array(z.union([OutlineSymbolSchema, CompactOutlineNodeSchema])),
     }),
     annotations: READ_ONLY,
     repl: { command: 'outline', positional: ['file'] },
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => fileOutline(call, input.file)),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => {
+      const o = await fileOutline(call, input.file);
+      return { ...o, symbols: shapeOutline(o.symbols, input.detail ?? 'signatures', input.depth) };
+    }),
     markdown: outlineMarkdown,
   }),
 ];
