@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { CatalogSymbol } from '../src/core/catalog.js';
 import { Gateway } from '../src/gateway/gateway.js';
 import { generateRepo } from './gen-repo.js';
+import { outlineRatios } from './outline-ratio.js';
 
 const args = process.argv.slice(2);
 const argOf = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
       const saved = raw > 0 ? (1 - ans / raw) * 100 : 0;
       process.stdout.write(`| ${name} | ~${tokens(raw).toLocaleString('en')} tokens | ~${tokens(ans).toLocaleString('en')} tokens | ${saved.toFixed(1)}% |\n`);
     }
+    if (hasOutline) process.stdout.write(`\nget_file_outline answer ÷ file, by file size (median of each bucket):\n\n${await outlineRatios(gateway, root, files)}`);
   } finally {
     await gateway.close();
     fs.rmSync(cacheDir, { recursive: true, force: true });

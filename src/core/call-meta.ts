@@ -2,7 +2,9 @@
  * What the code answering one call reports for the result's `_meta` (types only). The operation
  * runner's MetaCollector implements it; the service and the catalog's paging write to it.
  */
-import type { IndexState, LimitHit } from '../schema/meta.js';
+import type { IndexState, LimitHit, SymbolAlternative } from '../schema/meta.js';
+
+export type { SymbolAlternative };
 
 /** The part of a language-server session `_meta.servers` shows. */
 export interface ServerStateView {
@@ -20,5 +22,7 @@ export interface CallMeta {
   truncate(nextCursor?: string): void;
   limit(hit: LimitHit): void;
   warn(message: string): void;
+  /** The declarations a name resolution passed over for the one answered (`_meta.alternatives`). */
+  addAlternatives(list: SymbolAlternative[]): void;
   contentVerified: boolean | undefined;
 }

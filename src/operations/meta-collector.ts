@@ -1,7 +1,7 @@
 import { statSync, type Stats } from 'node:fs';
 import type { DependencyRecorder } from '../cache/operation-cache.js';
 import type { CallMeta, ServerStateView } from '../core/call-meta.js';
-import type { IndexState, LimitHit } from '../schema/meta.js';
+import type { IndexState, LimitHit, SymbolAlternative } from '../schema/meta.js';
 
 /**
  * Handlers report what went into an answer here; the runner turns it into `_meta`.
@@ -14,6 +14,7 @@ export class MetaCollector implements CallMeta {
   nextCursor: string | undefined;
   readonly limitsHit: LimitHit[] = [];
   readonly warnings: string[] = [];
+  readonly alternatives: SymbolAlternative[] = [];
   indexState: IndexState = 'ready';
   contentVerified: boolean | undefined;
   /**
@@ -60,6 +61,10 @@ export class MetaCollector implements CallMeta {
 
   warn(message: string): void {
     if (!this.warnings.includes(message)) this.warnings.push(message);
+  }
+
+  addAlternatives(list: SymbolAlternative[]): void {
+    for (const a of list) if (!this.alternatives.some((b) => b.symbol_id === a.symbol_id)) this.alternatives.push(a);
   }
 
   rawBytes(): number {

@@ -175,6 +175,7 @@ export class OperationRunner {
       ...(stored.limits_hit ? { limits_hit: stored.limits_hit } : {}),
       ...(stored.content_verified !== undefined ? { content_verified: stored.content_verified } : {}),
       ...(stored.warnings ? { warnings: stored.warnings } : {}),
+      ...(stored.alternatives ? { alternatives: stored.alternatives } : {}),
       cached: true,
     };
     const result = { ...body, _meta } as RunResult['result'];
@@ -210,6 +211,7 @@ export class OperationRunner {
       ...(meta.limitsHit.length ? { limits_hit: meta.limitsHit } : {}),
       ...(meta.contentVerified !== undefined ? { content_verified: meta.contentVerified } : {}),
       ...(meta.warnings.length ? { warnings: meta.warnings } : {}),
+      ...(meta.alternatives.length ? { alternatives: meta.alternatives } : {}),
     };
   }
 

@@ -17,6 +17,16 @@ export const LimitHitSchema = z.object({
 });
 export type LimitHit = z.infer<typeof LimitHitSchema>;
 
+export const AlternativeSchema = z.object({
+  symbol_id: z.string(),
+  kind: z.string(),
+  file: z.string(),
+  line: z.number().int(),
+  scope: z.enum(['module', 'member', 'local']).describe('Where it is declared: module-level, a class member, or local to a function body / callback'),
+  role: z.enum(['source', 'test', 'example', 'doc', 'bench']).describe('What its file is for'),
+});
+export type SymbolAlternative = z.infer<typeof AlternativeSchema>;
+
 export const MetaSchema = z.object({
   timing_ms: z.number(),
   workspace: z.string(),
@@ -29,6 +39,10 @@ export const MetaSchema = z.object({
   limits_hit: z.array(LimitHitSchema).optional(),
   content_verified: z.boolean().optional(),
   warnings: z.array(z.string()).optional(),
+  alternatives: z
+    .array(AlternativeSchema)
+    .optional()
+    .describe('Other declarations with the name asked for, ranked, when one was ahead of them and answered (ask again with a symbol_id to pick one; `strict: true` never picks)'),
   cached: z
     .boolean()
     .optional()

@@ -64,7 +64,7 @@ interface Walk {
 }
 
 export async function callTree(call: ServiceCall, input: CallTreeInput, direction: Direction): Promise<{ symbol: string; root: CallNode }> {
-  const target = await resolveTarget(call, input);
+  const target = await resolveTarget(call, input, 'callable');
   const { file } = target;
   const session = file.session;
   const depth = input.depth ?? 1;

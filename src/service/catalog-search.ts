@@ -16,6 +16,7 @@ import { LspgateError, toLspgateError } from '../errors/errors.js';
 import { sha256 } from '../util/hash.js';
 import type { ServiceCall } from './call.js';
 import { reportCatalog } from './repository.js';
+import { policyOrder } from './resolution-policy.js';
 
 export interface SymbolSource {
   symbol: CatalogSymbol;
@@ -126,7 +127,8 @@ export async function searchSymbols(call: ServiceCall, input: SymbolSearchInput)
   const offset = decodeCursor(input.cursor, hash);
   const run = async () => {
     const filter = symbolFilter({ kind: input.kind, language: input.language, file_pattern: input.file_pattern }, (id) => cat.cached(id));
-    return rankSymbols((await cat.all()).filter(filter), input.query).map(({ symbol: s, score }) => toHit(s, score));
+    const ranked = policyOrder(rankSymbols((await cat.all()).filter(filter), input.query), input.query, (id) => cat.cached(id));
+    return ranked.map(({ symbol: s, score }) => toHit(s, score));
   };
   let hits = await run();
   const pageOf = (list: SymbolHit[], meta: CallMeta) => paginate(list, { offset, maxResults: input.max_results ?? 20, maxTokens: input.max_tokens, hash, meta });

@@ -19,6 +19,7 @@ export interface NameInput {
   kind?: string | undefined;
   language?: string | undefined;
   class_name?: string | undefined;
+  strict?: boolean | undefined;
 }
 
 
@@ -45,7 +46,8 @@ async function named(
   if ((name === undefined) === (symbolId === undefined)) {
     throw new LspgateError('INVALID_INPUT', `give exactly one of ${field} and symbol_id`, { [field]: name, symbol_id: symbolId });
   }
-  if (name !== undefined) return lookupOne(call, name, filterOf(input), (s) => kinds.includes(s.kind));
+  const fit = kinds === TYPE_KINDS ? 'type' : 'callable';
+  if (name !== undefined) return lookupOne(call, name, filterOf(input), (s) => kinds.includes(s.kind), { fit, strict: input.strict });
   const sym = await call.workspace.catalog.byId(symbolId!);
   if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol with id ${symbolId}`, { symbol_id: symbolId });
   if (!kinds.includes(sym.kind)) {

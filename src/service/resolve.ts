@@ -1,7 +1,8 @@
 /**
  * Target selection (DESIGN.md "Symbols and positions"): `symbol` (name or qualified name),
  * `symbol_id`, or `file` + `line` (+ `column`), narrowed by kind / language / package / namespace /
- * class_name. Names go through the catalog; an ambiguous name is never guessed.
+ * class_name. Names go through the catalog and the resolution policy (resolution-policy.ts): a
+ * clear leader is answered with the others in `_meta.alternatives`, a real tie is AMBIGUOUS_SYMBOL.
  */
 import type { Position } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
@@ -10,6 +11,7 @@ import type { CatalogSymbol, SymbolFilter } from '../core/catalog.js';
 import { isErrorCode, LspgateError } from '../errors/errors.js';
 import { fromLspPosition, toLspPosition } from '../lsp/positions.js';
 import type { ServiceCall } from './call.js';
+import { alternativeOf, choose, rankCandidates, type KindFit } from './resolution-policy.js';
 import { innermostContainingLine, symbolAtSelection, walkSymbols } from './symbols.js';
 
 /** Input fields every symbol-taking operation accepts. */
@@ -20,7 +22,15 @@ export const targetShape = {
   line: z.number().int().min(1).optional().describe('1-based line in `file`'),
   column: z.number().int().min(1).optional().describe('1-based column in `line` (UTF-16 code units); without it the symbol declared on / enclosing the line'),
   ...filterShape(),
+  strict: strictField(),
 };
+
+export function strictField() {
+  return z
+    .boolean()
+    .optional()
+    .describe('Never pick among several declarations of the name: answer AMBIGUOUS_SYMBOL instead of the ranked leader (default false)');
+}
 
 export function filterShape() {
   return {
@@ -43,6 +53,7 @@ export interface TargetInput {
   package?: string | undefined;
   namespace?: string | undefined;
   class_name?: string | undefined;
+  strict?: boolean | undefined;
 }
 
 export interface ResolvedTarget {
@@ -66,7 +77,8 @@ export function filterOf(input: TargetInput): SymbolFilter {
   return f;
 }
 
-export async function resolveTarget(call: ServiceCall, input: TargetInput): Promise<ResolvedTarget> {
+/** `fit`: the kinds the operation is about (find_callers: callables), ranked first among same-named symbols. */
+export async function resolveTarget(call: ServiceCall, input: TargetInput, fit: KindFit = 'any'): Promise<ResolvedTarget> {
   const given = [input.symbol !== undefined, input.symbol_id !== undefined, input.file !== undefined].filter(Boolean).length;
   if (given !== 1) {
     throw new LspgateError('INVALID_INPUT', 'give exactly one of: symbol, symbol_id, or file + line (+ column)');
@@ -78,7 +90,7 @@ export async function resolveTarget(call: ServiceCall, input: TargetInput): Prom
     if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol with id ${input.symbol_id}`, { symbol_id: input.symbol_id });
     return fromCatalogSymbol(call, sym);
   }
-  const sym = await lookupOne(call, input.symbol!, filterOf(input));
+  const sym = await lookupOne(call, input.symbol!, filterOf(input), undefined, { fit, strict: input.strict });
   return fromCatalogSymbol(call, sym);
 }
 
@@ -106,12 +118,25 @@ function failedFilesError(call: ServiceCall, name: string): void {
   );
 }
 
-/** A name → exactly one catalog symbol, or SYMBOL_NOT_FOUND / AMBIGUOUS_SYMBOL. */
-export async function lookupOne(call: ServiceCall, name: string, filter: SymbolFilter, accept?: (s: CatalogSymbol) => boolean): Promise<CatalogSymbol> {
+export interface LookupPolicy {
+  fit?: KindFit | undefined;
+  strict?: boolean | undefined;
+}
+
+/**
+ * A name → one catalog symbol: the only one, or the policy's strict leader (the others reported in
+ * `_meta.alternatives`); else SYMBOL_NOT_FOUND / AMBIGUOUS_SYMBOL with the candidates ranked.
+ */
+export async function lookupOne(
+  call: ServiceCall,
+  name: string,
+  filter: SymbolFilter,
+  accept?: (s: CatalogSymbol) => boolean,
+  policy: LookupPolicy = {},
+): Promise<CatalogSymbol> {
   let found = await call.workspace.catalog.lookup(name, filter);
   if (accept) found = found.filter(accept);
   found = collapseOverloads(found);
-  if (found.length === 1) return found[0]!;
   if (found.length === 0) {
     failedFilesError(call, name);
     const details: Record<string, unknown> = { symbol: name, filter };
@@ -119,15 +144,26 @@ export async function lookupOne(call: ServiceCall, name: string, filter: SymbolF
     if (suggestions.length) details.suggestions = suggestions;
     throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol named ${name}${describeFilter(filter)}`, details);
   }
-  throw new LspgateError('AMBIGUOUS_SYMBOL', `${found.length} symbols are named ${name}${describeFilter(filter)}: ask again with symbol_id (or narrow with kind, package, class_name)`, {
+  const catalog = call.workspace.catalog;
+  const ranked = rankCandidates(found, name, policy.fit ?? 'any', (id) => catalog.cached(id));
+  const r = choose(ranked, policy.strict === true);
+  if (r.kind === 'chosen') {
+    if (r.alternatives.length) call.meta.addAlternatives(r.alternatives.slice(0, 50).map(alternativeOf));
+    if (r.alternatives.length > 50) call.meta.warn(`${r.alternatives.length} other declarations are named ${name}; 50 listed in _meta.alternatives`);
+    return r.chosen.symbol;
+  }
+  const why = policy.strict ? 'strict: true never picks' : 'the leaders tie on kind, scope, file role and case';
+  throw new LspgateError('AMBIGUOUS_SYMBOL', `${found.length} symbols are named ${name}${describeFilter(filter)} (${why}): ask again with symbol_id (or narrow with kind, package, class_name)`, {
     symbol: name,
-    candidates: found.slice(0, 50).map((s) => ({
-      symbol_id: s.symbol_id,
-      kind: s.kind,
-      name: s.name,
-      qualified_name: s.qualified_name,
-      file: s.file,
-      line: s.selection_line,
+    candidates: r.ranked.slice(0, 50).map((c) => ({
+      symbol_id: c.symbol.symbol_id,
+      kind: c.symbol.kind,
+      name: c.symbol.name,
+      qualified_name: c.symbol.qualified_name,
+      file: c.symbol.file,
+      line: c.symbol.selection_line,
+      scope: c.scope,
+      role: c.role,
     })),
   });
 }

@@ -57,7 +57,7 @@ describe.runIf(goAvailable)('symbol ids are the catalog ids (gopls, fixtures/go-
       expect(src.symbol.symbol_id).toBe(s.symbol_id);
     }
 
-    const outline = await fx.run('get_file_outline', { file: 'router/dispatch.go' });
+    const outline = await fx.run('get_file_outline', { file: 'router/dispatch.go', detail: 'full' });
     const ids = outline.symbols.map((s: OutlineSymbol) => s.symbol_id);
     expect(ids).toContain('router/dispatch.go::Router.Dispatch#method');
     expect(ids).toContain('router/dispatch.go::Router.Count#method');

@@ -207,7 +207,7 @@ describe('list_package_exports / get_file_outline (TypeScript)', () => {
   });
 
   it('outlines a file hierarchically with symbol ids (no locals)', async () => {
-    const r = await fx.run('get_file_outline', { file: 'src/services/geometry.ts' });
+    const r = await fx.run('get_file_outline', { file: 'src/services/geometry.ts', detail: 'full' });
     const tree = (list: OutlineSymbol[]): unknown[] => list.map((s) => (s.children ? [s.kind, s.name, s.symbol_id, tree(s.children)] : [s.kind, s.name, s.symbol_id]));
     expect([r.file, r.language, tree(r.symbols)]).toEqual([
       'src/services/geometry.ts',

@@ -16,6 +16,9 @@ import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { fileOutline, functionDetails, typeDefinition } from '../../service/descriptors.js';
 import { packageExports } from '../../service/exports.js';
+import { strictField } from '../../service/resolve.js';
+import { shapeOutline } from '../../service/outline-detail.js';
+import { CompactOutlineNodeSchema, OutlineDetailSchema, type CompactOutlineNode } from '../../schema/outline.js';
 import { defineOperation, type Operation } from '../types.js';
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
@@ -66,11 +69,12 @@ function classMarkdown(c: ClassDescriptor & { symbol_id?: string }): string {
   return out.join('\n') + '\n';
 }
 
-function outlineMarkdown(r: { file: string; language: string; symbols: OutlineSymbol[] }): string {
+function outlineMarkdown(r: { file: string; language: string; symbols: (OutlineSymbol | CompactOutlineNode)[] }): string {
   const out = [`## ${r.file} (${r.language})`, ''];
-  const walk = (list: OutlineSymbol[], depth: number) => {
+  const walk = (list: (OutlineSymbol | CompactOutlineNode)[], depth: number) => {
     for (const s of list) {
-      out.push(`${'  '.repeat(depth)}- ${s.kind} **${s.name}** — line ${s.location?.start_line ?? '?'}${s.signature ? `: \`${s.signature}\`` : ''}`);
+      const line = 'lines' in s ? `lines ${s.lines[0]}-${s.lines[1]}` : `line ${s.location?.start_line ?? '?'}`;
+      out.push(`${'  '.repeat(depth)}- ${s.kind} **${s.name}** — ${line}${s.signature ? `: \`${s.signature}\`` : ''}`);
       walk(s.children ?? [], depth + 1);
     }
   };
@@ -86,11 +90,12 @@ export const descriptorOperations: Operation[] = [
     name: 'find_type_definition',
     title: 'Type definition',
     description:
-      'The full structure of a class, interface, struct, trait, enum or type alias as a ClassDescriptor (seed 000): signature, description, fields (type, visibility, static, readonly, optional, default), methods (FunctionDescriptors with parameters and returns), relations (extends, implements, embeds, Eloquent relations) and location. Narrow an ambiguous name with package / namespace / kind, or pass a name from an AMBIGUOUS_SYMBOL candidate list as its qualified name.',
+      'The full structure of a class, interface, struct, trait, enum or type alias as a ClassDescriptor (seed 000): signature, description, fields (type, visibility, static, readonly, optional, default), methods (FunctionDescriptors with parameters and returns), relations (extends, implements, embeds, Eloquent relations) and location. Among several types of that name the one a developer would pick is answered (classes and interfaces before namespaces, module-level before nested, source before tests; the others in _meta.alternatives); a real tie is AMBIGUOUS_SYMBOL: narrow with package / namespace / kind, or pass the symbol_id of a candidate. `strict: true` never picks.',
     input: z.object({
       type_name: z.string().min(1).max(500).optional().describe('Type name or qualified name (`User`, `Geometry.Factory`, `App\\Models\\User`); or give symbol_id'),
       symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id (`path::Qualified.name#kind`) instead of type_name'),
       ...scope,
+      strict: strictField(),
       kind: z.string().max(50).optional().describe('class | interface | struct | trait | enum | type'),
     }),
     output: withMeta({ ...ClassDescriptorSchema.shape, symbol_id: z.string() }),
@@ -103,11 +108,12 @@ export const descriptorOperations: Operation[] = [
     name: 'get_function_details',
     title: 'Function details',
     description:
-      'A function, method or constructor as a FunctionDescriptor (seed 000): signature, description (doc comment), parameters (name, type, default, optional, variadic, description), returns, visibility, static/abstract, receiver/owning class, overloads in metadata.overloads, and the code with include_code. Use class_name to pick a method of one class (`describe` in `User`), or a qualified name (`User.describe`).',
+      'A function, method or constructor as a FunctionDescriptor (seed 000): signature, description (doc comment), parameters (name, type, default, optional, variadic, description), returns, visibility, static/abstract, receiver/owning class, overloads in metadata.overloads, and the code with include_code. Use class_name to pick a method of one class (`describe` in `User`), or a qualified name (`User.describe`). A name shared by several is resolved by the same policy as find_definition (others in _meta.alternatives; a real tie is AMBIGUOUS_SYMBOL; `strict: true` never picks).',
     input: z.object({
       function_name: z.string().min(1).max(500).optional().describe('Function or method name, or qualified name (`User.login`); or give symbol_id'),
       symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id (`path::Qualified.name#kind`) instead of function_name'),
       ...scope,
+      strict: strictField(),
       class_name: z.string().max(500).optional().describe('Owning class / struct / trait, for methods'),
       include_code: z.boolean().optional().describe('Include the source of the function (default false)'),
     }),
@@ -148,18 +154,27 @@ export const descriptorOperations: Operation[] = [
     name: 'get_file_outline',
     title: 'File outline',
     description:
-      'The symbols of one file as a tree (classes with their members, namespaces with their contents): each node a SymbolDescriptor with its symbol_id, kind, signature, one-sentence description and line range (language, package and path are given once for the file). Cheaper than reading the file; follow up with get_function_details, find_type_definition or get_symbol.',
-    input: z.object({ file: z.string().min(1).max(4096).describe('File path relative to the workspace root') }),
+      'The symbols of one file as a tree (classes with their members, namespaces with their contents). `detail`: signatures (default) gives kind, name, signature and line range per node; names only kind, name and lines; full each node as a SymbolDescriptor with its symbol_id and one-sentence description. `depth` 1 keeps top-level symbols only. Cheaper than reading the file; follow up with get_function_details, find_type_definition, search_symbols (ids) or get_symbol.',
+    input: z.object({
+      file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
+      detail: OutlineDetailSchema.optional().describe(
+        'names: kind, name, line range, nesting; signatures (default): and the signature; full: every node a SymbolDescriptor with its symbol_id and first sentence of its doc',
+      ),
+      depth: z.number().int().min(1).max(10).optional().describe('Levels of nesting kept (1: top-level symbols only; default all)'),
+    }),
     output: withMeta({
       file: z.string(),
       language: z.string(),
       package: z.string().optional(),
       namespace: z.string().optional(),
-      symbols: z.array(OutlineSymbolSchema),
+      symbols: z.array(z.union([OutlineSymbolSchema, CompactOutlineNodeSchema])),
     }),
     annotations: READ_ONLY,
     repl: { command: 'outline', positional: ['file'] },
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => fileOutline(call, input.file)),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => {
+      const o = await fileOutline(call, input.file);
+      return { ...o, symbols: shapeOutline(o.symbols, input.detail ?? 'signatures', input.depth) };
+    }),
     markdown: outlineMarkdown,
   }),
 ];

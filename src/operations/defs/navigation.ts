@@ -83,7 +83,7 @@ export const navigationOperations: Operation[] = [
     name: 'find_definition',
     title: 'Find definition',
     description:
-      'Where a symbol is defined. Name it by `symbol` (name or qualified name such as `Router.ServeHTTP`), by `symbol_id`, or by `file` + `line` (+ `column`) of a use. Returns each definition with its kind, enclosing symbol, symbol_id and a 3-line preview. An ambiguous name fails with AMBIGUOUS_SYMBOL listing candidate symbol_ids; ask again with one. Next: get_function_details / find_type_definition for the full descriptor, find_references for uses.',
+      'Where a symbol is defined. Name it by `symbol` (name or qualified name such as `Router.ServeHTTP`), by `symbol_id`, or by `file` + `line` (+ `column`) of a use. Returns each definition with its kind, enclosing symbol, symbol_id and a 3-line preview. When several declarations share the name, the one a developer would pick is answered (module-level before class members before locals, source before tests) and the others are listed in _meta.alternatives; a real tie fails with AMBIGUOUS_SYMBOL listing ranked candidate symbol_ids (ask again with one); `strict: true` never picks. Next: get_function_details / find_type_definition for the full descriptor, find_references for uses.',
     input: z.object(targetShape),
     output: withMeta({ symbol: z.string(), found: z.boolean(), definitions: z.array(DefinitionSchema) }),
     annotations: READ_ONLY,
@@ -124,7 +124,7 @@ export const navigationOperations: Operation[] = [
     name: 'find_callers',
     title: 'Find callers',
     description:
-      'Functions and methods that call the target, as a tree in one answer (`depth` 1..5 levels up the call chain), each with its call sites. Cycles are marked `cycle: true` and not expanded. Same target forms as find_definition. For servers without call hierarchy the callers are derived from references (see _meta.warnings).',
+      'Functions and methods that call the target, as a tree in one answer (`depth` 1..5 levels up the call chain), each with its call sites. Cycles are marked `cycle: true` and not expanded. Same target forms as find_definition; a name prefers functions and methods. For servers without call hierarchy the callers are derived from references (see _meta.warnings).',
     input: treeInput,
     output: treeOutput,
     annotations: READ_ONLY,

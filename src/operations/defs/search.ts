@@ -95,7 +95,7 @@ export const searchSymbols = defineOperation({
   name: 'search_symbols',
   title: 'Search symbols',
   description:
-    'Find symbols across the workspace catalog by name (exact > prefix > substring > fuzzy), qualified name, signature, summary and docstring, best first. Filter by `kind` (function, method, class...), `language`, `file_pattern` (glob like `src/**/*.ts` or `*.py`). Returns ids for get_symbol; pages with max_results / max_tokens and `_meta.next_cursor`.',
+    'Find symbols across the workspace catalog by name (exact > prefix > substring > fuzzy), qualified name, signature, summary and docstring, best first; among equal name matches, source before tests/examples and module-level before members before locals. Filter by `kind` (function, method, class...), `language`, `file_pattern` (glob like `src/**/*.ts` or `*.py`). Returns ids for get_symbol; pages with max_results / max_tokens and `_meta.next_cursor`.',
   input: z.object({
     query: z.string().min(1).max(2000),
     kind: z.union([SymbolKindSchema, z.array(SymbolKindSchema)]).optional(),
