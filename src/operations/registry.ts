@@ -2,6 +2,7 @@
  * The one table of operations. Each group lives in its own file under defs/ and exports an
  * array; add the group here and it appears in MCP, the sidecar, the REPL and the CLI at once.
  */
+import { chunkOperations } from './defs/chunks.js';
 import { descriptorOperations } from './defs/descriptors.js';
 import { navigationOperations } from './defs/navigation.js';
 import { repositoryOperations } from './defs/repository.js';
@@ -16,6 +17,7 @@ const groups: Operation[][] = [
   descriptorOperations,
   navigationOperations,
   workspaceOperations,
+  chunkOperations,
 ];
 
 export const operations: readonly Operation[] = groups.flat();
