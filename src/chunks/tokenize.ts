@@ -25,9 +25,17 @@ export function tokenizeCode(text: string): string[] {
   return out;
 }
 
+/** Code repeats its words: ~3k distinct terms in zod's 90k tokens, so stemming each once pays. */
+const memo = new Map<string, string | null>();
+const MEMO_MAX = 100_000;
+
 /** Lower-case, drop filler and one-letter terms, Porter-stem words (not numbers). */
 export function normalizeTerm(term: string): string | null {
+  const hit = memo.get(term);
+  if (hit !== undefined) return hit;
   const t = term.toLowerCase();
-  if (t.length < 2 || STOP.has(t)) return null;
-  return /^[a-z]+$/.test(t) ? stemmer(t) : t;
+  const out = t.length < 2 || STOP.has(t) ? null : /^[a-z]+$/.test(t) ? stemmer(t) : t;
+  if (memo.size >= MEMO_MAX) memo.clear();
+  memo.set(term, out);
+  return out;
 }

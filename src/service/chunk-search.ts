@@ -7,16 +7,16 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Bm25Hit } from '../chunks/chunk-index.js';
 import { contentSha256, linesText, splitLines } from '../chunks/ids.js';
 import { citationOf, type Chunk, type ChunkFilter, type Citation, type HitScore } from '../chunks/types.js';
 import { tokensOf } from '../catalog/paging.js';
 import { LspgateError } from '../errors/errors.js';
 import type { ServiceCall } from './call.js';
+import { rankChunks, type RankedChunk, type SearchMode } from './chunk-ranking.js';
 import { syncChunks } from './chunk-sync.js';
 import { reportCatalog } from './repository.js';
 
-export type SearchMode = 'bm25' | 'vector' | 'hybrid';
+export type { SearchMode };
 
 export interface SearchCodeInput {
   query: string;
@@ -67,25 +67,23 @@ export { FileLines };
 function checkInput(call: ServiceCall, input: SearchCodeInput): void {
   const max = call.env.limits.maxQueryLength;
   if (input.query.length > max) throw new LspgateError('INVALID_INPUT', `query is longer than maxQueryLength ${max}`);
-  if (input.mode === 'vector' || input.mode === 'hybrid') {
-    throw new LspgateError('NOT_SUPPORTED', `mode ${input.mode} needs an embedder, and none is configured; use mode bm25`, { mode: input.mode, hint: 'mode: "bm25"' });
-  }
 }
 
-async function bm25Hits(call: ServiceCall, input: SearchCodeInput): Promise<{ hits: Bm25Hit[]; head: string; files: FileLines }> {
+async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: SearchMode): Promise<{ hits: RankedChunk[]; head: string; files: FileLines }> {
   const cat = call.workspace.catalog;
   await cat.all();
   await cat.settled();
   const limit = input.limit ?? 10;
   let sync = await syncChunks(call.workspace, call.env.limits);
   let files = new FileLines(call.root);
-  let hits = sync.index.search(input.query, input.filter, limit);
+  const rank = (index: typeof sync.index) => rankChunks(index, input.query, input.filter, limit, mode, undefined, call.signal);
+  let hits = await rank(sync.index);
   const changed = new Set<string>();
   for (const h of hits) if (!(await contentHolds(files, h.chunk))) changed.add(h.chunk.file);
   if (changed.size > 0 && (await cat.freshen(changed))) {
     sync = await syncChunks(call.workspace, call.env.limits);
     files = new FileLines(call.root);
-    hits = sync.index.search(input.query, input.filter, limit);
+    hits = await rank(sync.index);
   }
   return { hits, head: sync.head, files };
 }
@@ -95,12 +93,12 @@ function symbolOf(call: ServiceCall, c: Chunk): HitSymbol | undefined {
   return sym && { symbol_id: sym.symbol_id, name: sym.qualified_name, kind: sym.kind, signature: sym.signature };
 }
 
-async function toHit(call: ServiceCall, h: Bm25Hit, top: number, head: string, files: FileLines, includeText: boolean): Promise<CodeHit> {
+async function toHit(call: ServiceCall, h: RankedChunk, head: string, files: FileLines, includeText: boolean): Promise<CodeHit> {
   const { text, docstring, ...rest } = h.chunk;
   void docstring;
   const stale = h.chunk.commit_hash !== head || !(await contentHolds(files, h.chunk));
   const lines = text.split('\n').slice(0, PREVIEW_LINES);
-  const score: HitScore = { normalized: top > 0 ? h.bm25 / top : 0, vector_distance: 0, vector_rank: 0, bm25_score: h.bm25, hybrid_rank: 0 };
+  const score: HitScore = h.score;
   const symbol = symbolOf(call, h.chunk);
   return {
     chunk: includeText ? { ...rest, text } : rest,
@@ -131,12 +129,12 @@ function withinTokens(call: ServiceCall, hits: CodeHit[], maxTokens: number | un
 
 export async function searchCode(call: ServiceCall, input: SearchCodeInput): Promise<{ query: string; mode: SearchMode; hits: CodeHit[]; total: number }> {
   checkInput(call, input);
-  const { hits, head, files } = await bm25Hits(call, input);
-  const top = hits[0]?.bm25 ?? 0;
+  const mode = input.mode ?? 'bm25';
+  const { hits, head, files } = await rankedHits(call, input, mode);
   const out: CodeHit[] = [];
-  for (const h of hits) out.push(await toHit(call, h, top, head, files, !!input.include_text));
+  for (const h of hits) out.push(await toHit(call, h, head, files, !!input.include_text));
   for (const h of out) call.meta.addSourceFile(path.join(call.root, h.citation.file));
   reportCatalog(call.workspace.catalog, call.meta);
   const page = withinTokens(call, out, input.max_tokens);
-  return { query: input.query, mode: 'bm25', hits: page, total: hits.length };
+  return { query: input.query, mode, hits: page, total: hits.length };
 }

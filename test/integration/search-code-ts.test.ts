@@ -4,7 +4,7 @@
  * ranges, long functions are cut at statement boundaries, the header and Markdown sections are
  * chunks, a hit's symbol_id feeds get_function_details, an edit makes the old citation stale (and
  * says where the lines moved) while the new hit is fresh, only the edited file is re-chunked, and
- * a commit moves commit_hash.
+ * a commit moves commit_hash; vector and hybrid modes rank with the local embedder.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -153,8 +153,17 @@ describe('search_code over typescript-language-server', () => {
     expect(pinned).toEqual([]);
   });
 
-  it('vector and hybrid modes without an embedder are refused with a code', async () => {
-    await expect(gateway.run('search_code', { query: 'x', mode: 'hybrid' })).rejects.toMatchObject({ code: 'NOT_SUPPORTED' });
+  it('vector mode scores by cosine, hybrid fuses both ranks', async () => {
+    type Scored = Hit & { score: { vector_distance: number; vector_rank: number; hybrid_rank: number } };
+    const vec = (await search('pad a value on the left', { mode: 'vector' })) as Scored[];
+    expect(vec[0]!.chunk.symbol_name).toBe('padLeft');
+    expect(vec.map((h) => h.score.vector_rank)).toEqual(vec.map((_, i) => i + 1));
+    expect(vec[0]!.score.normalized).toBeCloseTo(1 - vec[0]!.score.vector_distance / 2, 6);
+    const hyb = (await search('pad a value on the left', { mode: 'hybrid', limit: 5 })) as Scored[];
+    expect(hyb[0]!.chunk.symbol_name).toBe('padLeft');
+    expect(hyb.map((h) => h.score.hybrid_rank)).toEqual([1, 2, 3, 4, 5]);
+    expect(hyb[0]!.score.bm25_score).toBeGreaterThan(0);
+    expect(hyb[0]!.score.vector_rank).toBe(1);
   });
 
   it('answers seed 003 search with anchor, preview and score', async () => {

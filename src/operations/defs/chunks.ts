@@ -52,12 +52,12 @@ export const searchCodeOp = defineOperation({
   name: 'search_code',
   title: 'Search code (ranked chunks with citations)',
   description:
-    'Natural-language or keyword search over code chunks (whole functions, methods, types; long functions in pieces; import headers; Markdown sections), ranked by BM25 with a code-aware tokenizer (camelCase, snake_case, paths, dotted names). Every hit has a citation {file, start_line, end_line, commit_hash}; `stale_citation` is true when the cited lines changed or HEAD moved. Pass a hit\'s `symbol.symbol_id` to find_type_definition / get_function_details / get_symbol for the structure. `include_text` adds each chunk\'s text.',
+    'Natural-language or keyword search over code chunks (whole functions, methods, types; long functions in pieces; import headers; Markdown sections), ranked by BM25 with a code-aware tokenizer (camelCase, snake_case, paths, dotted names), by vectors, or both fused (`mode: hybrid`). Every hit has a citation {file, start_line, end_line, commit_hash}; `stale_citation` is true when the cited lines changed or HEAD moved. Pass a hit\'s `symbol.symbol_id` to find_type_definition / get_function_details / get_symbol for the structure. `include_text` adds each chunk\'s text.',
   input: z.object({
     query: Query,
     filter: FilterSchema.optional(),
     limit: z.number().int().min(1).max(100).optional().describe('Default 10'),
-    mode: z.enum(['bm25', 'vector', 'hybrid']).optional().describe('Default bm25 (vector and hybrid need an embedder)'),
+    mode: z.enum(['bm25', 'vector', 'hybrid']).optional().describe('Default bm25; vector = cosine over embeddings (the model-free local embedder); hybrid = reciprocal-rank fusion of both'),
     max_tokens: z.number().int().min(1).max(1_000_000).optional(),
     include_text: z.boolean().optional(),
   }),
