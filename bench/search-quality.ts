@@ -100,13 +100,19 @@ async function main(): Promise<void> {
         warm.push(performance.now() - t);
       }
     }
-    fs.appendFileSync(path.join(root, repo.touch), '\n# touched\n'.replace('#', repo.touch.endsWith('.py') ? '#' : '//'));
-    t = performance.now();
-    await ws.catalog.refresh([repo.touch]);
-    const recatalogMs = performance.now() - t;
-    t = performance.now();
-    const re = await syncChunks(ws, gateway.context.limits);
-    const rechunkMs = performance.now() - t;
+    // Three edits of one file: the median of each step (the machine is shared; one sample is noise).
+    const recatalog: number[] = [];
+    const rechunk: number[] = [];
+    let rechunked: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      fs.appendFileSync(path.join(root, repo.touch), `\n${repo.touch.endsWith('.py') ? '#' : '//'} touched ${i}\n`);
+      t = performance.now();
+      await ws.catalog.refresh([repo.touch]);
+      recatalog.push(performance.now() - t);
+      t = performance.now();
+      rechunked = (await syncChunks(ws, gateway.context.limits)).rechunked;
+      rechunk.push(performance.now() - t);
+    }
     const out = {
       repo: repo.name,
       files: status.files,
@@ -119,9 +125,9 @@ async function main(): Promise<void> {
       overhead_pct: Math.round((chunkMs / catalogMs) * 1000) / 10,
       bm25_p50_ms: Math.round(p50(warm) * 100) / 100,
       hybrid_p50_ms: Math.round(p50(hybridWarm) * 100) / 100,
-      changed_file_recatalog_ms: Math.round(recatalogMs * 10) / 10,
-      changed_file_rechunk_ms: Math.round(rechunkMs * 10) / 10,
-      rechunked: re.rechunked,
+      changed_file_recatalog_p50_ms: Math.round(p50(recatalog) * 10) / 10,
+      changed_file_rechunk_p50_ms: Math.round(p50(rechunk) * 10) / 10,
+      rechunked,
       modes,
       load_average: os.loadavg()[0]!.toFixed(1),
     };

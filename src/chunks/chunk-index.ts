@@ -47,6 +47,7 @@ export class ChunkIndex {
     tokenize: tokenizeCode,
     processTerm: normalizeTerm,
     searchOptions: { boost: BOOST, prefix: (term) => term.length >= 5 },
+    autoVacuum: false,
   });
   builtAt = '';
   indexedHead = '';

@@ -21,6 +21,14 @@ export function embeddingText(c: Chunk): string {
   return [c.symbol_name ?? '', c.signature ?? '', c.docstring ?? '', c.file, c.text].join('\n').slice(0, EMBED_CHARS);
 }
 
+/** Unit length, so cosine is a dot product (HTTP endpoints need not normalise). */
+export function unit(v: Float32Array): Float32Array {
+  let n = 0;
+  for (const x of v) n += x * x;
+  n = Math.sqrt(n);
+  return n > 0 && Math.abs(n - 1) > 1e-6 ? v.map((x) => x / n) : v;
+}
+
 function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
@@ -50,7 +58,7 @@ export class ChunkVectors {
     for (let i = 0; i < missing.length; i += BATCH) {
       const batch = missing.slice(i, i + BATCH);
       const vecs = await this.embedder.embed(batch.map(embeddingText), signal);
-      batch.forEach((c, j) => this.vectors.set(c.id, vecs[j]!));
+      batch.forEach((c, j) => this.vectors.set(c.id, unit(vecs[j]!)));
     }
     return missing.length;
   }
@@ -61,11 +69,12 @@ export class ChunkVectors {
 
   search(index: ChunkIndex, query: Float32Array, k: number, filter: ChunkFilter | undefined): VectorHit[] {
     const match = chunkMatcher(filter);
+    const q = unit(query);
     const hits: VectorHit[] = [];
     for (const file of index.indexedFiles()) {
       for (const c of index.fileChunks(file)) {
         const v = this.vectors.get(c.id);
-        if (v && match(c)) hits.push({ chunk: c, distance: 1 - dot(query, v) });
+        if (v && match(c)) hits.push({ chunk: c, distance: 1 - dot(q, v) });
       }
     }
     return hits.sort((a, b) => a.distance - b.distance).slice(0, k);

@@ -12,7 +12,8 @@ import { citationOf, type Chunk, type ChunkFilter, type Citation, type HitScore 
 import { tokensOf } from '../catalog/paging.js';
 import { LspgateError } from '../errors/errors.js';
 import type { ServiceCall } from './call.js';
-import { rankChunks, type RankedChunk, type SearchMode } from './chunk-ranking.js';
+import { defaultEmbedder, rankChunks, type RankedChunk, type SearchMode } from './chunk-ranking.js';
+import { configuredEmbedder } from './embedder-config.js';
 import { syncChunks } from './chunk-sync.js';
 import { reportCatalog } from './repository.js';
 
@@ -76,7 +77,7 @@ async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: Searc
   const limit = input.limit ?? 10;
   let sync = await syncChunks(call.workspace, call.env.limits);
   let files = new FileLines(call.root);
-  const rank = (index: typeof sync.index) => rankChunks(index, input.query, input.filter, limit, mode, undefined, call.signal);
+  const rank = (index: typeof sync.index) => rankWithFallback(call, index, input, limit, mode);
   let hits = await rank(sync.index);
   const changed = new Set<string>();
   for (const h of hits) if (!(await contentHolds(files, h.chunk))) changed.add(h.chunk.file);
@@ -86,6 +87,21 @@ async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: Searc
     hits = await rank(sync.index);
   }
   return { hits, head: sync.head, files };
+}
+
+/**
+ * An embedding endpoint that fails (down, erroring, too slow) makes a hybrid search a BM25 one with
+ * a warning — the answer is still useful — while an explicit vector search fails with the code.
+ */
+async function rankWithFallback(call: ServiceCall, index: Parameters<typeof rankChunks>[0], input: SearchCodeInput, limit: number, mode: SearchMode): Promise<RankedChunk[]> {
+  const embedder = configuredEmbedder() ?? defaultEmbedder;
+  try {
+    return await rankChunks(index, input.query, input.filter, limit, mode, embedder, call.signal);
+  } catch (e) {
+    if (mode !== 'hybrid' || !(e instanceof LspgateError) || (e.code !== 'SERVER_FAILED' && e.code !== 'TIMEOUT')) throw e;
+    call.meta.warn(`${e.message}; answered with BM25 only`);
+    return rankChunks(index, input.query, input.filter, limit, 'bm25');
+  }
 }
 
 function symbolOf(call: ServiceCall, c: Chunk): HitSymbol | undefined {
@@ -129,7 +145,7 @@ function withinTokens(call: ServiceCall, hits: CodeHit[], maxTokens: number | un
 
 export async function searchCode(call: ServiceCall, input: SearchCodeInput): Promise<{ query: string; mode: SearchMode; hits: CodeHit[]; total: number }> {
   checkInput(call, input);
-  const mode = input.mode ?? 'bm25';
+  const mode = input.mode ?? (configuredEmbedder() ? 'hybrid' : 'bm25');
   const { hits, head, files } = await rankedHits(call, input, mode);
   const out: CodeHit[] = [];
   for (const h of hits) out.push(await toHit(call, h, head, files, !!input.include_text));
