@@ -3,6 +3,7 @@
  * array; add the group here and it appears in MCP, the sidecar, the REPL and the CLI at once.
  */
 import { analysisOperations } from './defs/analysis.js';
+import { chunkOperations } from './defs/chunks.js';
 import { descriptorOperations } from './defs/descriptors.js';
 import { navigationOperations } from './defs/navigation.js';
 import { relationshipOperations } from './defs/relationships.js';
@@ -22,6 +23,7 @@ const groups: Operation[][] = [
   relationshipOperations,
   analysisOperations,
   serverKnowledgeOperations,
+  chunkOperations,
 ];
 
 export const operations: readonly Operation[] = groups.flat();

@@ -1,0 +1,130 @@
+/**
+ * The chunks of one workspace and their BM25 index, kept per file so a changed file re-chunks and
+ * re-indexes only itself: `replaceFile` discards the file's old documents and adds the new ones.
+ * BM25 is MiniSearch's (BM25+ over several fields, with our code tokenizer); it was chosen over
+ * FlexSearch (no BM25: its own contextual score) and Orama (heavier, async API) — see the README.
+ */
+import MiniSearch from 'minisearch';
+import { chunkMatcher } from './filter.js';
+import { normalizeTerm, tokenizeCode } from './tokenize.js';
+import { CHUNK_SCHEMA_VERSION, type Chunk, type ChunkFilter } from './types.js';
+
+interface IndexedFile {
+  /** The catalog's (or for Markdown, our own) sha256 of the file bytes the chunks were made from. */
+  hash: string;
+  chunks: Chunk[];
+}
+
+interface Doc {
+  id: string;
+  name: string;
+  signature: string;
+  doc: string;
+  path: string;
+  text: string;
+}
+
+export interface Bm25Hit {
+  chunk: Chunk;
+  bm25: number;
+}
+
+/** Field weights: a question names what a function does, which is mostly in its name and signature. */
+const BOOST = { name: 4, signature: 2, doc: 2, path: 1, text: 1 };
+const RETIRED_MAX = 20_000;
+
+const CONTAINER_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'enum']);
+const CONTAINER_HEAD_LINES = 60;
+
+/**
+ * A class's members are chunks of their own: indexing a long class's whole body would let it match
+ * every question about any member (a 500-line class outranked the method that answered). Its head
+ * (declaration, docs, first members) stays indexed; its citation still covers the whole range.
+ */
+function indexedText(c: Chunk): string {
+  if (!c.symbol_kind || !CONTAINER_KINDS.has(c.symbol_kind) || c.end_line - c.start_line < CONTAINER_HEAD_LINES) return c.text;
+  return c.text.split('\n', CONTAINER_HEAD_LINES).join('\n');
+}
+
+function docOf(c: Chunk): Doc {
+  return { id: c.id, name: c.symbol_name ?? '', signature: c.signature ?? '', doc: c.docstring ?? '', path: c.file, text: indexedText(c) };
+}
+
+export class ChunkIndex {
+  private readonly files = new Map<string, IndexedFile>();
+  private readonly byId = new Map<string, Chunk>();
+  /** Chunks replaced by a re-index, by id: verify_citation can still say what an old citation held. */
+  private readonly retired = new Map<string, Chunk>();
+  private readonly bm25 = new MiniSearch<Doc>({
+    fields: ['name', 'signature', 'doc', 'path', 'text'],
+    tokenize: tokenizeCode,
+    processTerm: normalizeTerm,
+    searchOptions: { boost: BOOST, prefix: (term) => term.length >= 5 },
+    autoVacuum: false,
+  });
+  builtAt = '';
+  indexedHead = '';
+
+  fileHash(file: string): string | undefined {
+    return this.files.get(file)?.hash;
+  }
+
+  indexedFiles(): string[] {
+    return [...this.files.keys()];
+  }
+
+  get chunkCount(): number {
+    return this.byId.size;
+  }
+
+  get(id: string): Chunk | undefined {
+    return this.byId.get(id) ?? this.retired.get(id);
+  }
+
+  /** The chunk a citation was made from: indexed now, or replaced by a re-index. */
+  byCitation(file: string, start: number, end: number, commit: string): Chunk | undefined {
+    const same = (c: Chunk) => c.file === file && c.start_line === start && c.end_line === end;
+    const now = this.fileChunks(file).find((c) => same(c) && c.commit_hash === commit);
+    if (now) return now;
+    let last: Chunk | undefined;
+    for (const c of this.retired.values()) if (same(c) && (c.commit_hash === commit || !last)) last = c;
+    return last ?? this.fileChunks(file).find(same);
+  }
+
+  fileChunks(file: string): readonly Chunk[] {
+    return this.files.get(file)?.chunks ?? [];
+  }
+
+  replaceFile(file: string, hash: string, chunks: Chunk[]): void {
+    this.removeFile(file);
+    const unique = chunks.filter((c, i) => chunks.findIndex((o) => o.id === c.id) === i && !this.byId.has(c.id));
+    for (const c of unique) this.byId.set(c.id, c);
+    this.bm25.addAll(unique.map(docOf));
+    this.files.set(file, { hash, chunks: unique });
+  }
+
+  removeFile(file: string): void {
+    const old = this.files.get(file);
+    if (!old) return;
+    for (const c of old.chunks) {
+      this.byId.delete(c.id);
+      this.bm25.discard(c.id);
+      this.retired.set(c.id, c);
+    }
+    this.files.delete(file);
+    if (this.retired.size > RETIRED_MAX) this.retired.delete(this.retired.keys().next().value!);
+  }
+
+  /** BM25 hits best first, filtered before the cut so `limit` filtered hits come back when they exist. */
+  search(query: string, filter: ChunkFilter | undefined, limit: number): Bm25Hit[] {
+    const match = chunkMatcher(filter);
+    const results = this.bm25.search(query, { filter: (r) => match(this.byId.get(r.id as string)!) });
+    return results.slice(0, limit).map((r) => ({ chunk: this.byId.get(r.id as string)!, bm25: r.score }));
+  }
+
+  stats() {
+    let textBytes = 0;
+    for (const c of this.byId.values()) textBytes += Buffer.byteLength(c.text);
+    return { chunk_count: this.byId.size, file_count: this.files.size, bm25_terms: this.bm25.termCount, text_bytes: textBytes, indexed_head: this.indexedHead, built_at: this.builtAt, schema_version: CHUNK_SCHEMA_VERSION };
+  }
+}

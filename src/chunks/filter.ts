@@ -1,0 +1,23 @@
+/**
+ * Seed 004's Filter.Matches: every set field must match (AND); an empty field matches anything.
+ * Unlike the seed's filepath.Match, `path` takes `**` (the catalog's glob matcher, the same one
+ * search_symbols' file_pattern uses).
+ */
+import { globMatcher } from '../catalog/glob.js';
+import type { Chunk, ChunkFilter } from './types.js';
+
+export function isZeroFilter(f: ChunkFilter | undefined): boolean {
+  return !f || (!f.language && !f.path && !f.symbol_kinds?.length && !f.commit_hash);
+}
+
+export function chunkMatcher(f: ChunkFilter | undefined): (c: Chunk) => boolean {
+  if (!f || isZeroFilter(f)) return () => true;
+  const glob = f.path ? globMatcher(f.path) : undefined;
+  const kinds = f.symbol_kinds?.length ? new Set(f.symbol_kinds.map((k) => k.toLowerCase())) : undefined;
+  const language = f.language?.toLowerCase();
+  return (c) =>
+    (!language || c.language.toLowerCase() === language) &&
+    (!glob || glob(c.file)) &&
+    (!kinds || (c.symbol_kind !== undefined && kinds.has(c.symbol_kind))) &&
+    (!f.commit_hash || c.commit_hash.startsWith(f.commit_hash));
+}

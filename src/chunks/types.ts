@@ -1,0 +1,78 @@
+/**
+ * The chunk contracts of seed 004 (Chunk, Citation, Filter, Hit, HitScore, Stats), restricted to
+ * the fields lspgate fills. Field names are the seed's JSON names so a seed-004 client reads them
+ * unchanged; a Chunk maps onto seed 000's CodeChunk (Type ← symbol_kind, Name ← symbol_name,
+ * FilePath ← file, StartLine/EndLine, Code ← text).
+ */
+import type { SymbolKind } from '../schema/descriptors.js';
+
+export type ChunkKind = 'symbol' | 'function_split' | 'file_header' | 'doc';
+
+export interface Chunk {
+  /** chunkId(file, start_line, end_line, content_sha256). */
+  id: string;
+  /** Workspace-relative with `/`. */
+  file: string;
+  /** 1-based, inclusive. */
+  start_line: number;
+  end_line: number;
+  language: string;
+  is_test: boolean;
+  symbol_name?: string;
+  symbol_kind?: SymbolKind;
+  /** The catalog symbol the chunk is (or is a piece of): find_type_definition / get_function_details take it. */
+  symbol_id?: string;
+  chunk_kind: ChunkKind;
+  /** git HEAD when the chunk was made; '' outside git. */
+  commit_hash: string;
+  /** sha256 of `text` (the raw lines start_line..end_line joined by '\n', no normalisation). */
+  content_sha256: string;
+  text: string;
+  /** The symbol's signature: heads the indexed text of every piece of a split function. */
+  signature?: string;
+  /** The symbol's doc comment (the catalog's; often outside the symbol's range): indexed, not cited. */
+  docstring?: string;
+}
+
+export interface Citation {
+  file: string;
+  start_line: number;
+  end_line: number;
+  commit_hash: string;
+}
+
+export interface ChunkFilter {
+  language?: string;
+  /** Glob over the workspace-relative path; `**` crosses directories. */
+  path?: string;
+  symbol_kinds?: string[];
+  commit_hash?: string;
+}
+
+export interface HitScore {
+  /** Higher is better, in [0, 1]. */
+  normalized: number;
+  /** Cosine distance in [0, 2]; 0 when the hit has no vector rank. */
+  vector_distance: number;
+  /** 1-based among the vector hits; 0 when not ranked by vectors. */
+  vector_rank: number;
+  bm25_score: number;
+  /** 1-based after reciprocal-rank fusion; 0 outside hybrid mode. */
+  hybrid_rank: number;
+}
+
+export interface IndexStats {
+  chunk_count: number;
+  file_count: number;
+  embedding_model: string;
+  embedding_dim: number;
+  indexed_head: string;
+  built_at: string;
+  schema_version: string;
+}
+
+export const CHUNK_SCHEMA_VERSION = '1.0';
+
+export function citationOf(c: Chunk): Citation {
+  return { file: c.file, start_line: c.start_line, end_line: c.end_line, commit_hash: c.commit_hash };
+}
