@@ -5,6 +5,7 @@ import path from 'node:path';
 import { URI } from 'vscode-uri';
 import type { ServerEntry } from '../config/schema.js';
 import { containsPrivateKey } from '../util/secret-files.js';
+import { refuseBinary } from '../util/text-content.js';
 import { LspgateError } from '../errors/errors.js';
 
 export function sha256(text: string): string {
@@ -46,9 +47,11 @@ export async function documentText(absPath: string, text: string | undefined, ma
 
 /**
  * Every file a server is given passes here (catalog, outline, navigation): one holding a private
- * key is SECRET_FILE whatever its name, so the key reaches neither a server nor an answer.
+ * key is SECRET_FILE whatever its name, so the key reaches neither a server nor an answer; a
+ * binary one is INVALID_INPUT (text-content.ts).
  */
 function refuseKeys(absPath: string, text: string): string {
+  refuseBinary(path.basename(absPath), text);
   if (containsPrivateKey(text)) {
     throw new LspgateError('SECRET_FILE', `refusing a file that holds a private key: ${path.basename(absPath)}`, { path: absPath, reason: 'private key block' });
   }
