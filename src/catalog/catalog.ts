@@ -19,6 +19,7 @@ import { declarationsOnly, interpretFile } from './adapter-bridge.js';
 import { FileFilter, type SkipReason } from './file-filter.js';
 import { flattenSymbols, sha256, toDocumentSymbols } from './flatten.js';
 import { Limiter } from './limiter.js';
+import { decodeUtf8 } from '../util/utf8-text.js';
 import { SourceText } from './source-text.js';
 import { deleteSnapshot, INDEX_VERSION, loadSnapshot, saveSnapshot, snapshotPath, type FileEntry, type Snapshot } from './store.js';
 import { SymbolIndex } from './symbol-index.js';
@@ -228,6 +229,7 @@ export class WorkspaceCatalog implements Catalog {
         throw new LspgateError('LIMIT_EXCEEDED', `${rel} is ${st.size} bytes, over maxFileBytes ${this.base.gateway.limits.maxFileBytes}`, { limit: 'maxFileBytes', file: rel });
       }
       const bytes = await readFile(abs);
+      decodeUtf8(bytes, rel); // byte offsets must be offsets of the real bytes (utf8-text.ts)
       const source = new SourceText(bytes);
       const wasOpen = session.getDocument(abs) !== undefined;
       const doc = await session.syncDocument(abs, source.text);

@@ -6,6 +6,7 @@ import { URI } from 'vscode-uri';
 import type { ServerEntry } from '../config/schema.js';
 import { containsPrivateKey } from '../util/secret-files.js';
 import { refuseBinary } from '../util/text-content.js';
+import { decodeUtf8 } from '../util/utf8-text.js';
 import { LspgateError } from '../errors/errors.js';
 
 export function sha256(text: string): string {
@@ -42,7 +43,7 @@ export async function documentText(absPath: string, text: string | undefined, ma
     throw new LspgateError('FILE_NOT_FOUND', `cannot read ${absPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { path: absPath });
   }
   if (size > maxBytes) throw tooBig(absPath, size, maxBytes);
-  return refuseKeys(absPath, await readFile(absPath, 'utf8'));
+  return refuseKeys(absPath, decodeUtf8(await readFile(absPath), path.basename(absPath)));
 }
 
 /**
