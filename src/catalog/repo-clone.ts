@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { LspgateError } from '../errors/errors.js';
+import { parseReaperExit, REAPER_MARKER, wrapWithReaper } from '../lsp/reaper.js';
 import { GIT_ALLOWED_PROTOCOLS } from './repo-url.js';
 
 // GIT_ALLOW_PROTOCOL: git itself refuses every other transport (fd::, ext::, git://), submodules too
@@ -39,8 +40,7 @@ export async function cloneRepo(cacheDir: string, url: string, ref: string | und
   mkdirSync(path.dirname(dir), { recursive: true });
   // A fresh clone each time: simpler than reconciling fetches, and the catalog reuses unchanged files by hash.
   if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
-  const git = (args: string[], cwd?: string) =>
-    execa('git', [...SAFE_CONFIG, ...args], { cwd, env: GIT_ENV, reject: false, timeout: CLONE_TIMEOUT_MS, cancelSignal: signal, stdin: 'ignore' });
+  const git = (args: string[], cwd?: string) => runGit(args, cwd, signal);
   let r = await git(['clone', '--depth', '1', ...(ref ? ['--branch', ref] : []), '--', url, dir]);
   if (r.exitCode !== 0 && ref) {
     // `--branch` takes branches and tags only; a commit needs a full clone and a checkout.
@@ -57,4 +57,31 @@ export async function cloneRepo(cacheDir: string, url: string, ref: string | und
   }
   const head = await git(['rev-parse', 'HEAD'], dir);
   return { dir, head: head.exitCode === 0 ? String(head.stdout).trim() : '' };
+}
+
+interface GitResult {
+  exitCode: number | undefined;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  shortMessage: string;
+}
+
+/**
+ * git runs under the same watchdog as the language servers (lsp/reaper.ts), in its own process
+ * group: a SIGKILLed lspgate used to leave `git clone` and its `git remote-*` helpers running.
+ * The watchdog reports git's own exit code on stderr; its lines are taken out of git's stderr.
+ */
+async function runGit(args: string[], cwd: string | undefined, signal: AbortSignal | undefined): Promise<GitResult> {
+  const argv = wrapWithReaper('git', [...SAFE_CONFIG, ...args]);
+  const r = await execa(argv.file, argv.args, { cwd, env: GIT_ENV, reject: false, timeout: CLONE_TIMEOUT_MS, cancelSignal: signal, stdin: 'ignore', detached: true });
+  const lines = String(r.stderr ?? '').split('\n');
+  const exit = parseReaperExit(lines);
+  return {
+    exitCode: exit ? (exit.code ?? undefined) : r.exitCode,
+    stdout: String(r.stdout ?? ''),
+    stderr: lines.filter((l) => l.trim() !== '' && !l.startsWith(REAPER_MARKER)).join('\n'),
+    timedOut: r.timedOut,
+    shortMessage: r.shortMessage ?? '',
+  };
 }

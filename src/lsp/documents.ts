@@ -3,6 +3,8 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServerEntry } from '../config/schema.js';
 import { containsPrivateKey } from '../util/secret-files.js';
+import { refuseBinary } from '../util/text-content.js';
+import { decodeUtf8 } from '../util/utf8-text.js';
 import { LspgateError } from '../errors/errors.js';
 
 export { sha256 } from '../util/hash.js';
@@ -31,14 +33,16 @@ export async function documentText(absPath: string, text: string | undefined, ma
     throw new LspgateError('FILE_NOT_FOUND', `cannot read ${absPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { path: absPath });
   }
   if (size > maxBytes) throw tooBig(absPath, size, maxBytes);
-  return refuseKeys(absPath, await readFile(absPath, 'utf8'));
+  return refuseKeys(absPath, decodeUtf8(await readFile(absPath), path.basename(absPath)));
 }
 
 /**
  * Every file a server is given passes here (catalog, outline, navigation): one holding a private
- * key is SECRET_FILE whatever its name, so the key reaches neither a server nor an answer.
+ * key is SECRET_FILE whatever its name, so the key reaches neither a server nor an answer; a
+ * binary one is INVALID_INPUT (text-content.ts).
  */
 function refuseKeys(absPath: string, text: string): string {
+  refuseBinary(path.basename(absPath), text);
   if (containsPrivateKey(text)) {
     throw new LspgateError('SECRET_FILE', `refusing a file that holds a private key: ${path.basename(absPath)}`, { path: absPath, reason: 'private key block' });
   }

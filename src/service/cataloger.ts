@@ -15,6 +15,7 @@ import type { LspSession } from '../lsp/types.js';
 import { fromLspSymbolKind } from '../schema/convert/lsp-kind.js';
 import type { SymbolKind } from '../schema/descriptors.js';
 import { sha256 } from '../util/hash.js';
+import { decodeUtf8 } from '../util/utf8-text.js';
 import type { Logger } from '../util/logger.js';
 import { flattenSymbols } from './catalog-entry.js';
 import type { ServiceEnv } from './env.js';
@@ -57,6 +58,7 @@ export class ServiceCataloger implements FileCataloger {
     // The bytes are read once: byte offsets and hashes are of these bytes, and the server is given
     // their text (not a second read that could differ).
     const bytes = await readFile(abs);
+    decodeUtf8(bytes, rel); // byte offsets must be offsets of the real bytes (utf8-text.ts)
     const source = new SourceText(bytes);
     const wasOpen = session.getDocument(abs) !== undefined;
     let file: FileContext;

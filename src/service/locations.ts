@@ -13,6 +13,7 @@ import type { PositionEncoding } from '../lsp/types.js';
 import { isInside, isSecretPath, toRelative } from '../util/paths.js';
 import { pathOfUri } from '../util/uri.js';
 import { containsPrivateKey } from '../util/secret-files.js';
+import { isLibraryPath } from './library-paths.js';
 import type { ServiceCall } from './call.js';
 import { splitLines } from './file-context.js';
 import { comparePositions } from './symbols.js';
@@ -90,6 +91,11 @@ export function resolveLocations(call: ServiceCall, src: LineSource, session: Fi
       continue;
     }
     const inside = isInside(call.root, abs);
+    if (!inside && !isLibraryPath(abs)) {
+      // outside the workspace and not library code: the location, never the file's text
+      out.push(unquoted(abs, loc));
+      continue;
+    }
     const lines = src.lines(abs, session);
     const enc: PositionEncoding = session.positionEncoding;
     const text = lines.join('\n');
@@ -113,4 +119,10 @@ export function resolveLocations(call: ServiceCall, src: LineSource, session: Fi
   }
   if (secret) call.meta.warn(`${secret} location(s) in secret files were left out`);
   return out;
+}
+
+/** 1-based line and column straight from the LSP position (no text to measure the column with). */
+function unquoted(abs: string, loc: Location): ResolvedLocation {
+  const { start, end } = loc.range;
+  return { absPath: abs, file: abs, external: true, range: loc.range, line: start.line + 1, column: start.character + 1, end_line: end.line + 1, end_column: end.character + 1, lines: [] };
 }

@@ -22,7 +22,13 @@ export interface DefinitionEntry {
   end_line: number;
   container?: string;
   external?: boolean;
-  preview: Preview;
+  /** Absent for a file outside the workspace that is not library code (library-paths.ts). */
+  preview?: Preview;
+}
+
+/** A preview when the location's text may be quoted (resolveLocations leaves `lines` empty otherwise). */
+function previewOf(loc: ResolvedLocation): { preview?: Preview } {
+  return loc.lines.length > 0 ? { preview: preview(loc.lines, loc.line) } : {};
 }
 
 export async function findDefinition(call: ServiceCall, input: TargetInput): Promise<{ symbol: string; found: boolean; definitions: DefinitionEntry[] }> {
@@ -37,7 +43,7 @@ export async function findDefinition(call: ServiceCall, input: TargetInput): Pro
 }
 
 export async function definitionEntry(call: ServiceCall, loc: ResolvedLocation): Promise<DefinitionEntry> {
-  const base = { file: loc.file, line: loc.line, column: loc.column, end_line: loc.end_line, preview: preview(loc.lines, loc.line) };
+  const base = { file: loc.file, line: loc.line, column: loc.column, end_line: loc.end_line, ...previewOf(loc) };
   const word = identifierAt(loc.lines[loc.line - 1] ?? '', loc.column - 1);
   if (loc.external) return { ...base, name: word, kind: 'external', external: true };
   call.meta.addSourceFile(loc.absPath);
@@ -75,7 +81,7 @@ export interface ReferenceEntry {
   file: string;
   line: number;
   column: number;
-  preview: Preview;
+  preview?: Preview;
   isWrite: boolean;
   container?: string;
   external?: boolean;
@@ -102,7 +108,7 @@ export async function findReferences(
   const writes = await writeAccess(call, file, shown);
   const references: ReferenceEntry[] = [];
   for (const loc of shown) {
-    const entry: ReferenceEntry = { file: loc.file, line: loc.line, column: loc.column, preview: preview(loc.lines, loc.line), isWrite: writes.has(locKey(loc)) };
+    const entry: ReferenceEntry = { file: loc.file, line: loc.line, column: loc.column, ...previewOf(loc), isWrite: writes.has(locKey(loc)) };
     if (loc.external) entry.external = true;
     else {
       call.meta.addSourceFile(loc.absPath);

@@ -7,6 +7,7 @@ import { LspgateError, isLspgateError } from '../errors/errors.js';
 import type { GatewayHandle } from '../core/workspace.js';
 import { isInside, toRelative } from '../util/paths.js';
 import { containsPrivateKey } from '../util/secret-files.js';
+import { refuseBinary } from '../util/text-content.js';
 import type { ServiceCall } from './call.js';
 import { splitLines } from './file-context.js';
 import { innermostContainingLine } from './symbols.js';
@@ -30,6 +31,7 @@ export async function openAt(call: ServiceCall, input: { file: string; line: num
   const max = call.env.limits.maxFileBytes;
   if (size > max) throw new LspgateError('LIMIT_EXCEEDED', `${toRelative(call.root, abs)} is ${size} bytes, over maxFileBytes ${max}`, { limit: 'maxFileBytes', value: max });
   const text = readFileSync(abs, 'utf8');
+  refuseBinary(toRelative(call.root, abs), text);
   if (containsPrivateKey(text)) throw new LspgateError('SECRET_FILE', `refusing a file that holds a private key: ${toRelative(call.root, abs)}`, { path: toRelative(call.root, abs), reason: 'private key block' });
   const lines = splitLines(text);
   if (input.line < 1 || input.line > lines.length) {

@@ -20,6 +20,7 @@ import { inputJsonSchema, outputJsonSchema } from '../input-fields.js';
 import { installLifecycle } from '../lifecycle.js';
 import { relayProgress, type ProgressRelay } from '../server-progress.js';
 import { packageVersion } from '../version.js';
+import { guardClientInput } from './client-framing.js';
 import { JSONRPC_ERROR_CODES, jsonRpcCodeFor } from './error-codes.js';
 
 /** A param the sidecar reads itself (never passed to the operation): `$/progress` notifications go to this token. */
@@ -33,10 +34,14 @@ export interface SidecarHandle {
 
 export function serveSidecar(gateway: Gateway, input: Readable, output: Writable): SidecarHandle {
   const logger = gateway.context.logger.child('sidecar');
-  const connection = createMessageConnection(new StreamMessageReader(input), new StreamMessageWriter(output));
-  let shutdownRequested = false;
   let resolveExit!: (code: number) => void;
   const exited = new Promise<number>((r) => (resolveExit = r));
+  const guarded = guardClientInput(input, output, (reason) => {
+    logger.warn(`closing: the client broke the message framing (${reason})`);
+    resolveExit(1);
+  });
+  const connection = createMessageConnection(new StreamMessageReader(guarded), new StreamMessageWriter(output));
+  let shutdownRequested = false;
 
   connection.onRequest('initialize', () => describe(gateway));
   connection.onRequest('shutdown', async () => {

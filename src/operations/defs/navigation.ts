@@ -23,14 +23,14 @@ export const DefinitionSchema = z.object({
   end_line: z.number().int(),
   container: z.string().optional().describe('Qualified name of the enclosing symbol'),
   external: z.boolean().optional().describe('Outside the workspace (standard library, dependency)'),
-  preview: PreviewSchema,
+  preview: PreviewSchema.optional().describe('Absent for a file outside the workspace that is not library code'),
 });
 
 const ReferenceSchema = z.object({
   file: z.string(),
   line: z.number().int(),
   column: z.number().int(),
-  preview: PreviewSchema,
+  preview: PreviewSchema.optional().describe('Absent for a file outside the workspace that is not library code'),
   isWrite: z.boolean().describe('Assignment / update rather than a read'),
   container: z.string().optional().describe('Qualified name of the enclosing function or class'),
   external: z.boolean().optional(),
@@ -93,7 +93,7 @@ export const navigationOperations: Operation[] = [
       const out = [`## Definition of ${r.symbol}`, ''];
       if (!r.found) out.push('(not found)');
       for (const d of r.definitions) {
-        out.push(`- ${d.kind} **${d.name}**${d.container ? ` in ${d.container}` : ''} — ${d.file}:${d.line}:${d.column}${d.symbol_id ? ` \`${d.symbol_id}\`` : ''}`, '```', previewText(d.preview, d.line), '```');
+        out.push(`- ${d.kind} **${d.name}**${d.container ? ` in ${d.container}` : ''} — ${d.file}:${d.line}:${d.column}${d.symbol_id ? ` \`${d.symbol_id}\`` : ''}`, ...(d.preview ? ['```', previewText(d.preview, d.line), '```'] : []));
       }
       return out.join('\n') + '\n';
     },
@@ -115,7 +115,7 @@ export const navigationOperations: Operation[] = [
     markdown(r) {
       const out = [`## ${r.total} reference(s) to ${r.symbol}`, ''];
       for (const ref of r.references) {
-        out.push(`- ${ref.file}:${ref.line}:${ref.column}${ref.isWrite ? ' (write)' : ''}${ref.container ? ` in ${ref.container}` : ''}`, '```', previewText(ref.preview, ref.line), '```');
+        out.push(`- ${ref.file}:${ref.line}:${ref.column}${ref.isWrite ? ' (write)' : ''}${ref.container ? ` in ${ref.container}` : ''}`, ...(ref.preview ? ['```', previewText(ref.preview, ref.line), '```'] : []));
       }
       return out.join('\n') + '\n';
     },
