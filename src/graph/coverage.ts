@@ -36,7 +36,7 @@ export function parseLcov(root: string, text: string): Hits {
 
 /** `import/path/file.go:12.3,15.2 3 1`: the import path's module prefix is the go.mod module. */
 export function parseGoProfile(root: string, text: string): Hits {
-  let mod = '';
+  let mod: string;
   try {
     mod = /^module\s+(\S+)/m.exec(readFileSync(path.join(root, 'go.mod'), 'utf8'))?.[1] ?? '';
   } catch {

@@ -90,7 +90,7 @@ class Effects {
 export async function analyzeImpact(call: ServiceCall, input: { element: string; operation: ChangeOperation; max_depth: number }): Promise<ImpactResult> {
   const parsed = parseTarget(call, input.element);
   const effects = new Effects();
-  let references = 0;
+  let references: number;
   let label: string;
   if (parsed.kind === 'file') {
     const graph = await importGraph(call);

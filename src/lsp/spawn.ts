@@ -36,6 +36,32 @@ export interface SpawnOptions {
   reaper?: boolean;
 }
 
+/** The process's end: under the reaper, with the server's own exit code from the reaper's report. */
+function exitOf(child: ResultPromise, ring: StderrRing, log: SpawnOptions['logger'], state: { done: boolean }): Promise<ExitInfo> {
+  return new Promise<ExitInfo>((resolve) => {
+    child.on('exit', (code, signal) => {
+      state.done = true;
+      // Under the reaper the real exit code of the server is in the reaper's report, which may
+      // still be in flight on stderr when 'exit' fires ('close' could wait forever on a
+      // grandchild holding the pipe): wait briefly for the end of stderr.
+      const finish = () => resolve(parseReaperExit(ring.tail(5)) ?? { code, signal });
+      if (child.stderr!.readableEnded) return finish();
+      const t = setTimeout(finish, 150);
+      child.stderr!.once('end', () => {
+        clearTimeout(t);
+        finish();
+      });
+    });
+    child.on('error', (e) => {
+      log.debug(`process error: ${e.message}`);
+      if (child.pid === undefined) {
+        state.done = true;
+        resolve({ code: null, signal: null });
+      }
+    });
+  });
+}
+
 export function spawnServer(cmd: ResolvedCommand, opts: SpawnOptions): ServerProcess {
   const argv = opts.reaper === false ? { file: cmd.file, args: cmd.args } : wrapWithReaper(cmd.file, cmd.args);
   const child: ResultPromise = execa(argv.file, argv.args, {
@@ -65,29 +91,8 @@ export function spawnServer(cmd: ResolvedCommand, opts: SpawnOptions): ServerPro
   // EPIPE after the server died must not become an uncaught exception.
   child.stdin!.on('error', (e) => log.debug(`stdin error: ${(e as Error).message}`));
   child.stdout!.on('error', (e) => log.debug(`stdout error: ${(e as Error).message}`));
-  let done = false;
-  const exited = new Promise<ExitInfo>((resolve) => {
-    child.on('exit', (code, signal) => {
-      done = true;
-      // Under the reaper the real exit code of the server is in the reaper's report, which may
-      // still be in flight on stderr when 'exit' fires ('close' could wait forever on a
-      // grandchild holding the pipe): wait briefly for the end of stderr.
-      const finish = () => resolve(parseReaperExit(ring.tail(5)) ?? { code, signal });
-      if (child.stderr!.readableEnded) return finish();
-      const t = setTimeout(finish, 150);
-      child.stderr!.once('end', () => {
-        clearTimeout(t);
-        finish();
-      });
-    });
-    child.on('error', (e) => {
-      log.debug(`process error: ${e.message}`);
-      if (child.pid === undefined) {
-        done = true;
-        resolve({ code: null, signal: null });
-      }
-    });
-  });
+  const state = { done: false };
+  const exited = exitOf(child, ring, log, state);
   // execa's own promise settles with the result; it is not used (reject: false), only kept quiet.
   void child.then(
     () => undefined,
@@ -104,7 +109,7 @@ export function spawnServer(cmd: ResolvedCommand, opts: SpawnOptions): ServerPro
   if (pid === undefined) {
     return { pid: -1, serverPid: () => undefined, stdin: child.stdin!, stdout: child.stdout!, stderr: ring, exited, hasExited: () => true, killTree };
   }
-  return { pid, serverPid: () => serverPid, stdin: child.stdin!, stdout: child.stdout!, stderr: ring, exited, hasExited: () => done, killTree };
+  return { pid, serverPid: () => serverPid, stdin: child.stdin!, stdout: child.stdout!, stderr: ring, exited, hasExited: () => state.done, killTree };
 }
 
 /** True while any process of the group `pgid` is alive. */

@@ -6,8 +6,8 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileTree, repoOutline, type TreeNode } from '../catalog/outline.js';
-import { cloneRepo, validateRepoInput } from '../catalog/repo-clone.js';
-import { classifyRepoUrl } from '../catalog/repo-url.js';
+import { cloneRepo, validateRepoInput } from './repo-clone.js';
+import { classifyRepoUrl } from './repo-url.js';
 import type { CallMeta } from '../core/call-meta.js';
 import type { Catalog, CatalogStatus } from '../core/catalog.js';
 import type { GatewayHandle, Workspace } from '../core/workspace.js';

@@ -22,6 +22,11 @@ export type { DefinitionEntry, ReferenceEntry } from '../../src/service/referenc
 export type { EditFileEntry } from '../../src/service/rename.js';
 export type { TypeNode } from '../../src/service/type-hierarchy.js';
 export type { WorkspaceInfo } from '../../src/service/workspace-info.js';
+export type { ChangedSymbol } from '../../src/graph/changed.js';
+export type { DeadCodeCandidate } from '../../src/graph/dead-code.js';
+export type { GraphNode } from '../../src/graph/diagram-format.js';
+export type { RippleEffect } from '../../src/graph/impact.js';
+export type { Relationship } from '../../src/graph/relationships.js';
 
 /**
  * A structured result read field by field. Typing every operation's result by name would tie the

@@ -35,7 +35,7 @@ describe('sidecar after bad framing from its client', () => {
     proc.child.stdin!.on('error', () => undefined); // it may close before all the junk is written
     proc.child.stdin!.write(junk);
     proc.child.stdin!.write(valid);
-    const msg = (await first) as { id: unknown; error?: { code: number; message: string } };
+    const msg = (await first) as unknown as { id: unknown; error?: { code: number; message: string } };
     expect(msg.id).toBeNull();
     expect(msg.error?.code).toBe(-32700);
     const { code } = await proc.exited;

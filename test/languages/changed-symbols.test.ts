@@ -8,6 +8,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { LspgateError } from '../../src/errors/errors.js';
 import { FIXTURES } from '../helpers/gateway.js';
+import type { ChangedSymbol, JsonResult } from '../helpers/results.js';
+
+/** A changed symbol as changed_symbols lists it: with its impact summary. */
+type ListedChange = ChangedSymbol & { impact: { risk_level: string; affected_files: number; tests: string[] } };
 
 const GIT_ID = ['-c', 'user.name=lspgate-test', '-c', 'user.email=test@lspgate.invalid', '-c', 'commit.gpgsign=false'];
 
@@ -32,12 +36,12 @@ async function gitCopy(fixture: string) {
     if (!text.includes(from)) throw new Error(`${rel} has no ${from}`);
     fs.writeFileSync(file, text.replace(from, to));
   };
-  const run = async (input: Record<string, unknown> = {}) => (await gateway.run('changed_symbols', { ...input, output_format: 'json' })).result;
+  const run = async (input: Record<string, unknown> = {}): Promise<JsonResult> => (await gateway.run('changed_symbols', { ...input, output_format: 'json' })).result;
   return { root, git, edit, run, gateway };
 }
 
-function summary(r: Record<string, any>): string[] {
-  return r.symbols.map((s: any) => `${s.change} ${s.symbol_id} ${s.impact.risk_level} ${s.impact.affected_files}${s.impact.tests.length ? ` tests=${s.impact.tests.join(',')}` : ''}`);
+function summary(r: JsonResult): string[] {
+  return r.symbols.map((s: ListedChange) => `${s.change} ${s.symbol_id} ${s.impact.risk_level} ${s.impact.affected_files}${s.impact.tests.length ? ` tests=${s.impact.tests.join(',')}` : ''}`);
 }
 
 describe('changed_symbols: TypeScript', async () => {
@@ -73,7 +77,7 @@ describe('changed_symbols: TypeScript', async () => {
     expect((await fx.run()).total).toBe(0);
     fx.edit('src/app/lazy.ts', 'export function later(): number {\n  return 1;\n}\n', '');
     const r = await fx.run({ base_ref: 'HEAD~1' });
-    expect(r.symbols.map((s: any) => s.symbol_id)).toEqual(['src/extra.ts::extra#function', 'src/lib/math.ts::add#function', 'src/lib/math.ts::cube#function']);
+    expect(r.symbols.map((s: ListedChange) => s.symbol_id)).toEqual(['src/extra.ts::extra#function', 'src/lib/math.ts::add#function', 'src/lib/math.ts::cube#function']);
     expect(r.unattributed).toContainEqual({ file: 'src/app/lazy.ts', lines: [], removed_lines: 3, reason: 'outside symbols' });
   });
 

@@ -3,9 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
+import type { DeadCodeCandidate, JsonResult } from '../helpers/results.js';
 
-function listed(r: Record<string, any>): string[] {
-  return r.candidates.map((c: any) => `${c.category} ${c.symbol_id}`);
+function listed(r: JsonResult): string[] {
+  return r.candidates.map((c: DeadCodeCandidate & { category: string }) => `${c.category} ${c.symbol_id}`);
 }
 
 describe('find_dead_code: TypeScript', async () => {

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { openFixture } from '../helpers/gateway.js';
 import { layoutDot, parseMermaid } from '../helpers/diagram-parsers.js';
+import type { GraphNode, JsonResult } from '../helpers/results.js';
 
 /** `from -label-> to` by node labels. */
 function edges(d: { nodes: { id: string; label: string }[]; edges: { from: string; to: string; label?: string }[] }): string[] {
@@ -25,7 +26,7 @@ describe('render_diagram: TypeScript', async () => {
       'src/main.ts -call+import-> src/app/lazy.ts',
       'test/math.test.ts -call+import-> src/lib/math.ts',
     ]);
-    expect(r.diagram.nodes.every((n: any) => n.type === 'module')).toBe(true);
+    expect(r.diagram.nodes.every((n: GraphNode) => n.type === 'module')).toBe(true);
   });
 
   it('mermaid text parses with mermaid and names every node', async () => {
@@ -50,7 +51,7 @@ describe('render_diagram: TypeScript', async () => {
     expect(r.result.nodes).toBe(4);
     expect(r.result.omitted_nodes).toBeGreaterThan(0);
     expect(r.result._meta.truncated).toBe(true);
-    expect(r.result.diagram.nodes.map((n: any) => n.label)).toEqual(['src/app/report.ts', 'src/lib/format.ts', 'src/lib/math.ts', 'src/main.ts']);
+    expect((r.result as JsonResult).diagram.nodes.map((n: GraphNode) => n.label)).toEqual(['src/app/report.ts', 'src/lib/format.ts', 'src/lib/math.ts', 'src/main.ts']);
   });
 
   it('a file target for a call diagram is INVALID_INPUT', async () => {

@@ -3,10 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
+import type { JsonResult, RippleEffect } from '../helpers/results.js';
 
 /** `file:line impact severity`: one line per ripple effect, in answer order. */
-function effects(r: Record<string, any>): string[] {
-  return r.impact.ripple_effects.map((e: any) => `${e.file}:${e.line} ${e.impact} ${e.severity}`);
+function effects(r: JsonResult): string[] {
+  return r.impact.ripple_effects.map((e: RippleEffect) => `${e.file}:${e.line} ${e.impact} ${e.severity}`);
 }
 
 describe('analyze_impact: TypeScript', async () => {

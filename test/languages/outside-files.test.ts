@@ -49,7 +49,7 @@ async function codeOf(op: string, input: Record<string, unknown>): Promise<strin
 describe('files outside the workspace and binary files', () => {
   it('a definition in a sibling folder: its location, external, without a preview', async () => {
     const r = await gateway.run('find_definition', { file: 'src/main.ts', line: 3, column: col('export const a = sib();', 'sib'), output_format: 'json' });
-    const defs = (r.result as { definitions: { file: string; external?: boolean; preview?: unknown; line: number }[] }).definitions;
+    const defs = (r.result as unknown as { definitions: { file: string; external?: boolean; preview?: unknown; line: number }[] }).definitions;
     expect(defs).toHaveLength(1);
     expect(defs[0]).toMatchObject({ file: path.join(fs.realpathSync(tmp), 'proj', 'sibling', 'x.ts'), external: true, line: 1 });
     expect(defs[0]!.preview).toBeUndefined();
@@ -60,7 +60,7 @@ describe('files outside the workspace and binary files', () => {
 
   it('a definition in library code (lib.d.ts under node_modules) keeps its preview', async () => {
     const r = await gateway.run('find_definition', { file: 'src/main.ts', line: 4, column: col('export const b = Math.max(1, 2);', 'max'), output_format: 'json' });
-    const defs = (r.result as { definitions: { file: string; external?: boolean; preview?: { lines: string[] } }[] }).definitions;
+    const defs = (r.result as unknown as { definitions: { file: string; external?: boolean; preview?: { lines: string[] } }[] }).definitions;
     expect(defs.length).toBeGreaterThan(0);
     expect(defs.every((d) => d.external && d.file.includes('node_modules'))).toBe(true);
     expect(defs.some((d) => d.preview?.lines.some((l) => l.includes('max(')))).toBe(true);

@@ -7,10 +7,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { FIXTURES, openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
+import type { JsonResult, Relationship } from '../helpers/results.js';
+
+/** A relationship as query_relationships lists it (imports add their specifier and how it was reached). */
+type ListedRelationship = Relationship & { specifier?: string; via?: string[] };
 
 /** `depth from -> to @file:line [status]`: one line per relationship, in answer order. */
-function lines(r: Record<string, any>): string[] {
-  return r.results.map((x: any) => `${x.depth} ${x.from} -> ${x.to} @${x.file}:${x.line}${x.status ? ` [${x.status}]` : ''}${x.via ? ` (${x.via.join('+')})` : ''}`);
+function lines(r: JsonResult): string[] {
+  return r.results.map((x: ListedRelationship) => `${x.depth} ${x.from} -> ${x.to} @${x.file}:${x.line}${x.status ? ` [${x.status}]` : ''}${x.via ? ` (${x.via.join('+')})` : ''}`);
 }
 
 describe('query_relationships: TypeScript', async () => {
@@ -51,7 +55,7 @@ describe('query_relationships: TypeScript', async () => {
       '1 src/main.ts -> src/lib/format.ts @src/main.ts:6 [workspace]',
       '1 src/main.ts -> src/app/lazy.ts @src/main.ts:10 [workspace]',
     ]);
-    expect(r.results.map((x: any) => x.specifier)).toEqual(['./app/report', 'node:fs', './nope', '@lib/format', './app/lazy']);
+    expect(r.results.map((x: ListedRelationship) => x.specifier)).toEqual(['./app/report', 'node:fs', './nope', '@lib/format', './app/lazy']);
   });
 
   it('imports-me: the files importing a module (as tsc --traceResolution resolves them), then their importers', async () => {
@@ -105,7 +109,7 @@ describe('query_relationships: the import graph follows edits', async () => {
     fs.rmSync(cacheDir, { recursive: true, force: true });
   });
   const importers = async () =>
-    (await gateway.run('query_relationships', { query_type: 'imports-me', target: 'src/lib/math.ts', max_depth: 1, output_format: 'json' })).result.results.map((x: any) => x.from);
+    ((await gateway.run('query_relationships', { query_type: 'imports-me', target: 'src/lib/math.ts', max_depth: 1, output_format: 'json' })).result as JsonResult).results.map((x: ListedRelationship) => x.from);
 
   it('a new importing file and a removed import change imports-me after refresh', async () => {
     expect(await importers()).toEqual(['src/app/report.ts', 'src/lib/format.ts', 'test/math.test.ts']);

@@ -56,7 +56,7 @@ for (const c of CASES) {
       const r = await fx.run('rename_symbol', { symbol: c.old, new_name: c.new });
       expect(r.files.map((f: EditFileEntry) => [f.file, f.edits, f.content_hash])).toEqual(c.files.map((f, i) => [f, c.edits[i], sha(before[i]!)]));
       // tsserver's references also list the uses of an import alias (`money(...)`), which a rename keeps
-      const named = refs.references.filter((x: ReferenceEntry) => x.preview.lines[x.line - x.preview.start_line].slice(x.column - 1).startsWith(c.old));
+      const named = refs.references.filter((x: ReferenceEntry) => x.preview!.lines[x.line - x.preview!.start_line]!.slice(x.column - 1).startsWith(c.old));
       expect([r.old_name, r.applied, r.total_files, r.total_edits]).toEqual([c.old, false, 3, named.length + c.commentEdits]);
       expect(r.files[2].diff).toContain(`+${c.aliasLine}`);
       expect(r.files[0].diff).toMatch(/^--- a\//);
