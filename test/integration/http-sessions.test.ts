@@ -204,7 +204,9 @@ describe('stateful Streamable HTTP', () => {
 
 describe('session expiry and stateless mode', () => {
   it('closes a session left idle (404 afterwards)', async () => {
-    const s = await start(root, path.join(dir, 'cache-b'), ['--session-idle-ms', '300']);
+    // Long enough that opening the session (initialize, then initialized) never outlasts it on a
+    // loaded machine (300 ms expired between the two under a load average of 17), short enough to wait for.
+    const s = await start(root, path.join(dir, 'cache-b'), ['--session-idle-ms', '2000']);
     procs.push(s.proc);
     const { session } = await openSession(s.url);
     await waitFor(() => s.proc.stderr().includes(`mcp http session ${session} closed: idle`), 'the idle session to be closed');
