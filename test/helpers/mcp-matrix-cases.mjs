@@ -129,6 +129,14 @@ export function matrixCalls(ws) {
     { tool: 'render_diagram', args: { target: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' },
     { tool: 'analyze_complexity', args: { element: 'formatName' } },
     { tool: 'analyze_complexity', args: { element: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' },
+    // Code search with citations (issue 12).
+    { tool: 'search_code', args: { query: 'format a display name' } },
+    { tool: 'search_code', args: { query: 'format', limit: 0 }, code: 'INVALID_INPUT' },
+    { tool: 'search', args: { query: 'format a display name' } },
+    { tool: 'search', args: { query: 'format', limit: 0 }, code: 'INVALID_INPUT' },
+    { tool: 'verify_citation', args: { citation: { file: 'src/util/strings.ts', start_line: 7, end_line: 9, commit_hash: '' }, content_sha256: '0'.repeat(64) } },
+    { tool: 'verify_citation', args: { citation: { file: 'src/util/strings.ts', start_line: 9, end_line: 7, commit_hash: '' } }, code: 'INVALID_INPUT' },
+    { tool: 'index_stats', args: {} },
   ];
   const valid = new Map([['invalidate_cache', {}]]);
   for (const c of perTool) if (c.code === undefined && !valid.has(c.tool)) valid.set(c.tool, c.args);
