@@ -130,16 +130,21 @@ export function limitEnvName(key: string): string {
   return 'LSPGATE_' + key.replace(/([A-Z])/g, '_$1').toUpperCase();
 }
 
+/** A JSON config file's content; undefined when it does not exist; INVALID_INPUT when it is not JSON. */
+export function readJsonConfig(file: string): unknown {
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new LspgateError('INVALID_INPUT', `config file is not valid JSON: ${file}: ${(e as Error).message}`, { file });
+  }
+}
+
 export function loadLimits(root: string, env: NodeJS.ProcessEnv = process.env): Limits {
   const file = path.join(root, '.lspgate', 'config.json');
   let fromFile: Record<string, unknown> = {};
-  if (existsSync(file)) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (e) {
-      throw new LspgateError('INVALID_INPUT', `config file is not valid JSON: ${file}: ${(e as Error).message}`, { file });
-    }
+  const raw = readJsonConfig(file);
+  if (raw !== undefined) {
     if (isPlainObject(raw) && isPlainObject(raw.limits)) fromFile = raw.limits;
     else if (isPlainObject(raw) && raw.limits !== undefined) throw new LspgateError('INVALID_INPUT', `${file}: "limits" must be an object`, { file });
   }

@@ -7,10 +7,11 @@
  * repository would grant itself the machine. Paths are compared after realpath, so a symlink
  * inside a workspace leads nowhere it could not go by name.
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LspgateError } from '../errors/errors.js';
+import { readJsonConfig } from '../config/load.js';
 import { isInside } from '../util/paths.js';
 
 export function userConfigFile(env: NodeJS.ProcessEnv = process.env): string {
@@ -22,13 +23,8 @@ export function userConfigFile(env: NodeJS.ProcessEnv = process.env): string {
 export function configuredAllowedRoots(env: NodeJS.ProcessEnv = process.env): string[] {
   const out: string[] = [];
   const file = userConfigFile(env);
-  if (existsSync(file)) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (e) {
-      throw new LspgateError('INVALID_INPUT', `config file is not valid JSON: ${file}: ${(e as Error).message}`, { file });
-    }
+  const raw = readJsonConfig(file);
+  if (raw !== undefined) {
     const roots = (raw as { allowedRoots?: unknown } | null)?.allowedRoots;
     if (roots !== undefined && !(Array.isArray(roots) && roots.every((r) => typeof r === 'string'))) {
       throw new LspgateError('INVALID_INPUT', `${file}: "allowedRoots" must be an array of folder paths`, { file });
