@@ -16,16 +16,19 @@ const EXAMPLE_DIRS = new Set(['example', 'examples', 'sample', 'samples', 'demo'
 const DOC_DIRS = new Set(['doc', 'docs', 'documentation']);
 const BENCH_DIRS = new Set(['bench', 'benches', 'benchmark', 'benchmarks']);
 
-/** Test files by each language's own convention, then a test directory anywhere on the path. */
+/**
+ * Seed 004's IsTestPath: test files by each language's own convention, then (except for Go) a test
+ * directory anywhere on the path.
+ */
 export function isTestPath(relPath: string, language?: string): boolean {
   const parts = segments(relPath);
   const base = parts[parts.length - 1] ?? '';
   const dirs = parts.slice(0, -1);
   switch (language) {
     case 'go':
-      // `go test` compiles exactly the `_test.go` files; `testdata` is ignored by the go tool.
-      if (base.endsWith('_test.go')) return true;
-      break;
+      // `go test` compiles exactly the `_test.go` files (the seed's one Go rule); a `testdata` file is
+      // a test's input, not a test: pathRole calls it 'test' for ranking.
+      return base.endsWith('_test.go');
     case 'python':
       // pytest's default discovery: test_*.py and *_test.py, plus conftest.py fixtures.
       if (/^test_.*\.pyi?$/.test(base) || /_test\.pyi?$/.test(base) || base === 'conftest.py') return true;
@@ -43,8 +46,8 @@ export function isTestPath(relPath: string, language?: string): boolean {
 
 /** source, or the kind of non-source file the path is (tests before examples, docs, benchmarks). */
 export function pathRole(relPath: string, language?: string): PathRole {
-  if (isTestPath(relPath, language)) return 'test';
   const dirs = segments(relPath).slice(0, -1);
+  if (isTestPath(relPath, language) || dirs.some((d) => TEST_DIRS.has(d))) return 'test';
   if (dirs.some((d) => EXAMPLE_DIRS.has(d))) return 'example';
   if (dirs.some((d) => DOC_DIRS.has(d))) return 'doc';
   if (dirs.some((d) => BENCH_DIRS.has(d))) return 'bench';

@@ -6,7 +6,7 @@ describe('isTestPath / pathRole', () => {
     const cases: [string, string, boolean][] = [
       ['router/router_test.go', 'go', true],
       ['router/router.go', 'go', false],
-      ['internal/testdata/x.go', 'go', true],
+      ['internal/testdata/x.go', 'go', false],
       ['src/a.test.ts', 'typescript', true],
       ['src/a.spec.tsx', 'typescript', true],
       ['src/__tests__/a.ts', 'typescript', true],
@@ -21,6 +21,11 @@ describe('isTestPath / pathRole', () => {
       ['tests/Feature/Helpers.php', 'php', true],
     ];
     expect(cases.map(([p, l]) => [p, isTestPath(p, l)])).toEqual(cases.map(([p, , t]) => [p, t]));
+  });
+
+  it('ranks test inputs with tests: a Go testdata file is no test (seed 004) but is not source either', () => {
+    expect(pathRole('internal/testdata/x.go', 'go')).toBe('test');
+    expect(pathRole('internal/x.go', 'go')).toBe('source');
   });
 
   it('tells examples, docs and benchmarks from source', () => {

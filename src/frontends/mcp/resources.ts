@@ -53,7 +53,7 @@ export function parseResourceUri(uri: string): LspgateResource | undefined {
 /** The operation call behind a resource. */
 function operationOf(r: LspgateResource): { op: string; input: Record<string, unknown> } {
   const workspace = { workspace: r.workspace };
-  if (r.kind === 'outline') return { op: 'get_file_outline', input: { file: r.file, ...workspace } };
+  if (r.kind === 'outline') return { op: 'get_file_outline', input: { file: r.file, detail: 'full', ...workspace } };
   if (r.kind === 'symbol') return { op: 'get_symbol', input: { symbol_id: r.symbolId, ...workspace } };
   return { op: 'get_repo_outline', input: workspace };
 }
