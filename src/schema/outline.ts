@@ -13,8 +13,8 @@ export interface CompactOutlineNode {
   kind: z.infer<typeof SymbolKindSchema>;
   name: string;
   signature?: string;
-  /** 1-based first and last line of the declaration. */
-  lines: [number, number];
+  /** 1-based first and last line of the declaration: [first, last]. */
+  lines: number[];
   children?: CompactOutlineNode[];
 }
 
@@ -23,7 +23,9 @@ export const CompactOutlineNodeSchema: z.ZodType<CompactOutlineNode> = z.lazy(()
     kind: SymbolKindSchema,
     name: z.string(),
     signature: z.string().optional(),
-    lines: z.tuple([z.number().int(), z.number().int()]).describe('First and last line (1-based)'),
+    // Two numbers as an array of length 2, not a tuple: a tuple's JSON Schema (prefixItems + items: false)
+    // reads as "no items" to draft-07 validators such as the 1.x SDK client's, which then rejected every outline.
+    lines: z.array(z.number().int()).length(2).describe('First and last line (1-based)'),
     children: z.array(CompactOutlineNodeSchema).optional(),
   }),
 );
