@@ -70,7 +70,7 @@ function checkInput(call: ServiceCall, input: SearchCodeInput): void {
   if (input.query.length > max) throw new LspgateError('INVALID_INPUT', `query is longer than maxQueryLength ${max}`);
 }
 
-async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: SearchMode): Promise<{ hits: RankedChunk[]; head: string; files: FileLines }> {
+async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: SearchMode): Promise<{ hits: RankedChunk[]; head: string; files: FileLines; used: SearchMode }> {
   const cat = call.workspace.catalog;
   await cat.all();
   await cat.settled();
@@ -78,29 +78,36 @@ async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: Searc
   let sync = await syncChunks(call.workspace, call.env.limits);
   let files = new FileLines(call.root);
   const rank = (index: typeof sync.index) => rankWithFallback(call, index, input, limit, mode);
-  let hits = await rank(sync.index);
+  let { hits, used } = await rank(sync.index);
   const changed = new Set<string>();
   for (const h of hits) if (!(await contentHolds(files, h.chunk))) changed.add(h.chunk.file);
   if (changed.size > 0 && (await cat.freshen(changed))) {
     sync = await syncChunks(call.workspace, call.env.limits);
     files = new FileLines(call.root);
-    hits = await rank(sync.index);
+    ({ hits, used } = await rank(sync.index));
   }
-  return { hits, head: sync.head, files };
+  return { hits, head: sync.head, files, used };
 }
 
 /**
  * An embedding endpoint that fails (down, erroring, too slow) makes a hybrid search a BM25 one with
- * a warning — the answer is still useful — while an explicit vector search fails with the code.
+ * a warning — the answer is still useful, and its `mode` says which ranking it is — while an
+ * explicit vector search fails with the code.
  */
-async function rankWithFallback(call: ServiceCall, index: Parameters<typeof rankChunks>[0], input: SearchCodeInput, limit: number, mode: SearchMode): Promise<RankedChunk[]> {
+async function rankWithFallback(
+  call: ServiceCall,
+  index: Parameters<typeof rankChunks>[0],
+  input: SearchCodeInput,
+  limit: number,
+  mode: SearchMode,
+): Promise<{ hits: RankedChunk[]; used: SearchMode }> {
   const embedder = configuredEmbedder() ?? defaultEmbedder;
   try {
-    return await rankChunks(index, input.query, input.filter, limit, mode, embedder, call.signal);
+    return { hits: await rankChunks(index, input.query, input.filter, limit, mode, embedder, call.signal), used: mode };
   } catch (e) {
     if (mode !== 'hybrid' || !(e instanceof LspgateError) || (e.code !== 'SERVER_FAILED' && e.code !== 'TIMEOUT')) throw e;
     call.meta.warn(`${e.message}; answered with BM25 only`);
-    return rankChunks(index, input.query, input.filter, limit, 'bm25');
+    return { hits: await rankChunks(index, input.query, input.filter, limit, 'bm25'), used: 'bm25' };
   }
 }
 
@@ -146,11 +153,11 @@ function withinTokens(call: ServiceCall, hits: CodeHit[], maxTokens: number | un
 export async function searchCode(call: ServiceCall, input: SearchCodeInput): Promise<{ query: string; mode: SearchMode; hits: CodeHit[]; total: number }> {
   checkInput(call, input);
   const mode = input.mode ?? (configuredEmbedder() ? 'hybrid' : 'bm25');
-  const { hits, head, files } = await rankedHits(call, input, mode);
+  const { hits, head, files, used } = await rankedHits(call, input, mode);
   const out: CodeHit[] = [];
   for (const h of hits) out.push(await toHit(call, h, head, files, !!input.include_text));
   for (const h of out) call.meta.addSourceFile(path.join(call.root, h.citation.file));
   reportCatalog(call.workspace.catalog, call.meta);
   const page = withinTokens(call, out, input.max_tokens);
-  return { query: input.query, mode, hits: page, total: hits.length };
+  return { query: input.query, mode: used, hits: page, total: hits.length };
 }

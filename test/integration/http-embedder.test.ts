@@ -96,7 +96,9 @@ describe('HTTP embedder against a local server', () => {
     expect(e.message).toContain('unreachable');
 
     Object.assign(process.env, { LSPGATE_EMBED_URL: srv.url, LSPGATE_EMBED_API: 'ollama', LSPGATE_EMBED_MODEL: 'm', LSPGATE_EMBED_DIM: '8' });
-    const r = (await fx.run('search_code', { query: 'pad a value on the left' })) as unknown as { hits: { chunk: { symbol_name?: string }; score: { vector_rank: number } }[]; _meta: { warnings?: string[] } };
+    const r = (await fx.run('search_code', { query: 'pad a value on the left' })) as unknown as { mode: string; hits: { chunk: { symbol_name?: string }; score: { vector_rank: number } }[]; _meta: { warnings?: string[] } };
+    // Asked as hybrid (an embedder is configured), answered by BM25: the mode says which.
+    expect(r.mode).toBe('bm25');
     expect(r.hits[0]!.chunk.symbol_name).toBe('padLeft');
     expect(r.hits[0]!.score.vector_rank).toBe(0);
     expect(r._meta.warnings?.join('\n')).toContain('answered with BM25 only');
