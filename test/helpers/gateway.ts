@@ -30,6 +30,11 @@ export async function openFixture(name: string): Promise<FixtureGateway> {
     await gateway.close();
     fs.rmSync(cacheDir, { recursive: true, force: true });
   });
+  return fixtureGateway(gateway, root, cacheDir);
+}
+
+/** run / runText / runError over a gateway (openFixture's and openScratch's). */
+export function fixtureGateway(gateway: Gateway, root: string, cacheDir: string): FixtureGateway {
   return {
     gateway,
     root,

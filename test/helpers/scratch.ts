@@ -7,8 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 import { Gateway } from '../../src/gateway/gateway.js';
-import { FIXTURES, type FixtureGateway } from './gateway.js';
-import { LspgateError } from '../../src/errors/errors.js';
+import { FIXTURES, fixtureGateway, type FixtureGateway } from './gateway.js';
 
 export interface ScratchFixture extends FixtureGateway {
   write(rel: string, text: string): void;
@@ -31,24 +30,7 @@ export async function openScratch(name: string, extra: Record<string, string> = 
     fs.rmSync(tmp, { recursive: true, force: true });
   });
   return {
-    gateway,
-    root,
-    cacheDir,
-    async run(op, input = {}) {
-      return (await gateway.run(op, { ...input, output_format: 'json' })).result;
-    },
-    async runText(op, input = {}) {
-      return (await gateway.run(op, { ...input, output_format: 'markdown' })).text;
-    },
-    async runError(op, input = {}) {
-      try {
-        await gateway.run(op, input);
-      } catch (e) {
-        if (e instanceof LspgateError) return e;
-        throw e;
-      }
-      throw new Error(`${op} succeeded but an error was expected`);
-    },
+    ...fixtureGateway(gateway, root, cacheDir),
     write: (rel, text) => fs.writeFileSync(path.join(root, rel), text),
     read: (rel) => fs.readFileSync(path.join(root, rel), 'utf8'),
   };
