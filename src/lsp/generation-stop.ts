@@ -9,6 +9,9 @@ import type { Generation } from './generation.js';
 import { stoppedError } from './session-errors.js';
 
 export async function stopGeneration(gen: Generation, entry: ServerEntry, graceful: boolean, logger: Logger): Promise<void> {
+  // A server told to shut down ends its own children (typescript-language-server ends tsserver):
+  // that is the stop we asked for, not a vital child lost.
+  gen.vital.stop();
   if (gen.alive && graceful) {
     const polite = (async () => {
       await gen.conn.sendRequest(ShutdownRequest.type);

@@ -223,6 +223,7 @@ export class Session implements LspSession {
   /** Kills a generation whose stream or behaviour cannot be trusted; it then restarts on demand. */
   private reset(gen: Generation, reason: string): void {
     if (!gen.alive) return;
+    if (this._state === 'stopping' || this._state === 'stopped') return; // the stop kills it anyway
     this.logger.warn(`${this.serverId}: resetting the server: ${reason}`);
     gen.crashReason = reason;
     gen.proc.killTree();
