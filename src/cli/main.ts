@@ -27,6 +27,7 @@ const MODE_OPTIONS = {
   'max-body-bytes': { type: 'string' },
   stateless: { type: 'boolean' },
   'session-idle-ms': { type: 'string' },
+  'max-sessions': { type: 'string' },
 } as const;
 
 /** INVALID_INPUT and usage errors exit 2; every other failure exits 1. */
@@ -86,11 +87,14 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
   if (maxBody !== undefined && !(Number.isInteger(maxBody) && maxBody > 0)) throw usage('--max-body-bytes must be a positive integer');
   const idle = values['session-idle-ms'] === undefined ? undefined : Number(values['session-idle-ms']);
   if (idle !== undefined && !(Number.isInteger(idle) && idle > 0)) throw usage('--session-idle-ms must be a positive integer');
+  const maxSessions = values['max-sessions'] === undefined ? undefined : Number(values['max-sessions']);
+  if (maxSessions !== undefined && !(Number.isInteger(maxSessions) && maxSessions > 0)) throw usage('--max-sessions must be a positive integer');
   await runMcpHttp(gateway, {
     port,
     ...(maxBody !== undefined ? { maxBodyBytes: maxBody } : {}),
     ...(values.stateless ? { stateless: true } : {}),
     ...(idle !== undefined ? { sessionIdleMs: idle } : {}),
+    ...(maxSessions !== undefined ? { maxSessions } : {}),
   });
 }
 

@@ -4,7 +4,7 @@
  * without one and 404 for an unknown one, the GET stream carrying server-initiated messages (a
  * resource update after the file changed), resumability (event ids, a priming event with empty
  * data and `retry`, replay after `Last-Event-ID` of what was sent while disconnected), DELETE,
- * idle expiry, and `--stateless` keeping no sessions.
+ * idle expiry, the cap on open sessions, and `--stateless` keeping no sessions.
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -211,6 +211,20 @@ describe('session expiry and stateless mode', () => {
     const { session } = await openSession(s.url);
     await waitFor(() => s.proc.stderr().includes(`mcp http session ${session} closed: idle`), 'the idle session to be closed');
     expect((await post(s.url, { jsonrpc: '2.0', id: 6, method: 'ping' }, session)).status).toBe(404);
+  });
+
+  it('--max-sessions closes the least recently used session to open another (404 for it, the others live)', async () => {
+    const s = await start(root, path.join(dir, 'cache-d'), ['--max-sessions', '2']);
+    procs.push(s.proc);
+    const a = (await openSession(s.url)).session;
+    const b = (await openSession(s.url)).session;
+    // a is used again: b is now the least recently used
+    expect((await post(s.url, { jsonrpc: '2.0', id: 7, method: 'ping' }, a)).status).toBe(200);
+    const c = (await openSession(s.url)).session;
+    await waitFor(() => s.proc.stderr().includes(`mcp http session ${b} closed: least recently used`), 'the LRU session to be closed');
+    expect((await post(s.url, { jsonrpc: '2.0', id: 8, method: 'ping' }, b)).status).toBe(404);
+    expect((await post(s.url, { jsonrpc: '2.0', id: 9, method: 'ping' }, a)).status).toBe(200);
+    expect((await post(s.url, { jsonrpc: '2.0', id: 10, method: 'ping' }, c)).status).toBe(200);
   });
 
   it('--stateless answers without sessions and has no GET stream', async () => {

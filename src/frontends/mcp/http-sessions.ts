@@ -14,6 +14,12 @@ import { MemoryEventStore } from './event-store.js';
 
 /** A session nobody has used for this long is closed (its client must initialize again: 404). */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+/**
+ * Sessions open at once. Each holds an MCP server instance and up to MAX_EVENT_BYTES of replayable
+ * events: past the cap the least recently used session is closed (its client gets 404 and
+ * initializes again, as after an idle close), so clients that never DELETE cannot grow the process.
+ */
+export const DEFAULT_MAX_SESSIONS = 32;
 /** What the priming event's `retry` field asks a client to wait before reconnecting. */
 export const SSE_RETRY_MS = 2000;
 
@@ -25,6 +31,7 @@ interface Session {
 
 export interface HttpSessionsOptions {
   idleMs?: number;
+  maxSessions?: number;
   maxBodyBytes: number;
   logger: Logger;
 }
@@ -36,12 +43,14 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 export class HttpSessions {
   private readonly sessions = new Map<string, Session>();
   private readonly idleMs: number;
+  private readonly maxSessions: number;
 
   constructor(
     private readonly factory: () => McpServer,
     private readonly opts: HttpSessionsOptions,
   ) {
     this.idleMs = opts.idleMs ?? DEFAULT_SESSION_IDLE_MS;
+    this.maxSessions = Math.max(1, opts.maxSessions ?? DEFAULT_MAX_SESSIONS);
   }
 
   get size(): number {
@@ -70,6 +79,7 @@ export class HttpSessions {
       retryInterval: SSE_RETRY_MS,
       maxRequestBodySize: this.opts.maxBodyBytes,
       onsessioninitialized: (sid) => {
+        this.makeRoom();
         const s: Session = { transport, server };
         this.sessions.set(sid, s);
         this.touch(sid, s);
@@ -81,7 +91,18 @@ export class HttpSessions {
     return transport.handleRequest(request);
   }
 
+  /** Closes the least recently used sessions until one more fits under maxSessions. */
+  private makeRoom(): void {
+    for (const id of this.sessions.keys()) {
+      if (this.sessions.size < this.maxSessions) return;
+      void this.close(id, `least recently used of ${this.maxSessions} open sessions`);
+    }
+  }
+
   private touch(id: string, s: Session): void {
+    // Map order is use order: the first key is the least recently used session.
+    this.sessions.delete(id);
+    this.sessions.set(id, s);
     if (s.timer) clearTimeout(s.timer);
     s.timer = setTimeout(() => void this.close(id, `idle for ${this.idleMs} ms`), this.idleMs);
     s.timer.unref();

@@ -26,6 +26,8 @@ export interface McpHttpOptions {
   stateless?: boolean;
   /** Stateful mode: close a session unused for this long. */
   sessionIdleMs?: number;
+  /** Stateful mode: sessions open at once (the least recently used is closed past it). */
+  maxSessions?: number;
 }
 
 export interface McpHttpServer {
@@ -46,7 +48,12 @@ export async function startMcpHttp(gateway: Gateway, opts: McpHttpOptions): Prom
     onerror: (e) => logger.debug('mcp http', e),
     legacy: opts.stateless ? 'stateless' : 'reject',
   });
-  const sessions = opts.stateless ? undefined : new HttpSessions(factory, { maxBodyBytes, logger, ...(opts.sessionIdleMs ? { idleMs: opts.sessionIdleMs } : {}) });
+  const sessions = opts.stateless ? undefined : new HttpSessions(factory, {
+        maxBodyBytes,
+        logger,
+        ...(opts.sessionIdleMs ? { idleMs: opts.sessionIdleMs } : {}),
+        ...(opts.maxSessions ? { maxSessions: opts.maxSessions } : {}),
+      });
   const routed = sessions
     ? {
         fetch: async (request: Request, o?: McpHandlerRequestOptions) =>
