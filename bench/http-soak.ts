@@ -93,13 +93,15 @@ async function main(): Promise<void> {
     child.on('exit', (code) => reject(new Error(`lspgate exited ${code}: ${stderr.slice(-2000)}`)));
   });
   const pid = child.pid!;
+  // an HTTP server outlives its parent (no stdin to watch): a failed run must not leave it behind
+  process.once('exit', () => child.kill('SIGTERM'));
   const start = sample(pid);
 
   process.stderr.write(`lspgate at ${url}; indexing ${files} files\n`);
   const first = await connect(url, token);
   await first.callTool({ name: 'index_folder', arguments: {} }, { timeout: 900_000 });
   const rels = repo.files;
-  const outline = (await first.callTool({ name: 'search_symbols', arguments: { query: 'Service', max_results: 100 } }, { timeout: 900_000 })).structuredContent as {
+  const outline = (await first.callTool({ name: 'search_symbols', arguments: { query: 'Service', kind: 'function', max_results: 100 } }, { timeout: 900_000 })).structuredContent as {
     results?: { name: string; symbol_id: string }[];
   };
   const names = [...new Set((outline.results ?? []).map((s) => s.name))];
@@ -107,6 +109,10 @@ async function main(): Promise<void> {
   if (names.length === 0) throw new Error('no symbols found in the generated repository');
   const warm = sample(pid);
   process.stderr.write(`indexed; ${names.length} names; load starts\n`);
+  if (heap) {
+    child.kill('SIGUSR2'); // a snapshot of what lives after indexing, to compare with the end
+    await new Promise((r) => setTimeout(r, 8000));
+  }
 
   const samples: Sample[] = [];
   const timer = setInterval(() => samples.push(sample(pid)), 250);

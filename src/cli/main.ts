@@ -6,6 +6,7 @@
  * operation as a one-shot sub-command. Stdout carries only the protocol or the answer; everything
  * else goes to stderr.
  */
+import v8 from 'node:v8';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import { Gateway } from '../gateway/gateway.js';
 import { installLifecycle } from '../frontends/lifecycle.js';
@@ -29,6 +30,21 @@ const MODE_OPTIONS = {
   'session-idle-ms': { type: 'string' },
   'max-sessions': { type: 'string' },
 } as const;
+
+/**
+ * V8 flags of the long-running modes, set at start (GC heuristics are read at each collection, so
+ * they take effect although the VM is already up). `--optimize-for-size` keeps the old generation
+ * close to what is alive instead of letting garbage double it: under 8 MCP HTTP clients x 200 mixed
+ * calls on 500 files (npm run soak:http) lspgate's RSS peaked at 167 MB with it against 254 MB
+ * without (live heap ~70 MB either way), for ~15% more CPU in JSON-heavy work. LSPGATE_V8_FLAGS
+ * replaces them ('' = V8's defaults).
+ */
+export const DEFAULT_V8_FLAGS = '--optimize-for-size';
+
+function tuneHeap(): void {
+  const flags = (process.env.LSPGATE_V8_FLAGS ?? DEFAULT_V8_FLAGS).trim();
+  if (flags) v8.setFlagsFromString(flags);
+}
 
 /** INVALID_INPUT and usage errors exit 2; every other failure exits 1. */
 export function exitCodeFor(e: LspgateError): number {
@@ -60,6 +76,7 @@ async function main(argv: string[]): Promise<void> {
     case 'mcp':
     case 'sidecar':
     case 'repl':
+      tuneHeap();
       return runMode(cmd, rest);
     case 'tour':
     case 'demo':
