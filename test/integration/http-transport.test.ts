@@ -97,6 +97,21 @@ describe('MCP Streamable HTTP', () => {
     expect(r.body).toContain('"serverInfo"');
   });
 
+  it('answers a client that was busy for over 5 s after its last answer (it reused a socket Node had closed: other side closed)', async () => {
+    const client = await connectHttp(url, token);
+    try {
+      for (const busyMs of [5500, 7000]) {
+        await client.listTools();
+        const until = Date.now() + busyMs;
+        while (Date.now() < until); // busy, as an SDK client compiling 40+ output schemas on a loaded machine
+        const r = await client.callTool({ name: 'echo', arguments: { text: 'still here' } });
+        expect(r.isError).toBeFalsy();
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
   it('refuses a missing or wrong bearer token with 401', async () => {
     const none = await raw({});
     expect(none.status).toBe(401);

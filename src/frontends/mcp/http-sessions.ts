@@ -30,8 +30,8 @@ interface Session {
 }
 
 export interface HttpSessionsOptions {
-  idleMs?: number;
-  maxSessions?: number;
+  idleMs?: number | undefined;
+  maxSessions?: number | undefined;
   maxBodyBytes: number;
   logger: Logger;
 }

@@ -17,6 +17,8 @@ import { createMcpServer } from './server.js';
 
 export const MCP_HTTP_PATH = '/mcp';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** How long an idle keep-alive connection stays open (Node's default is 5 s). */
+export const KEEP_ALIVE_MS = 65_000;
 
 export interface McpHttpOptions {
   /** 0 = any free port (the chosen one is printed). */
@@ -48,12 +50,7 @@ export async function startMcpHttp(gateway: Gateway, opts: McpHttpOptions): Prom
     onerror: (e) => logger.debug('mcp http', e),
     legacy: opts.stateless ? 'stateless' : 'reject',
   });
-  const sessions = opts.stateless ? undefined : new HttpSessions(factory, {
-        maxBodyBytes,
-        logger,
-        ...(opts.sessionIdleMs ? { idleMs: opts.sessionIdleMs } : {}),
-        ...(opts.maxSessions ? { maxSessions: opts.maxSessions } : {}),
-      });
+  const sessions = opts.stateless ? undefined : new HttpSessions(factory, { maxBodyBytes, logger, idleMs: opts.sessionIdleMs, maxSessions: opts.maxSessions });
   const routed = sessions
     ? {
         fetch: async (request: Request, o?: McpHandlerRequestOptions) =>
@@ -79,6 +76,7 @@ export async function startMcpHttp(gateway: Gateway, opts: McpHttpOptions): Prom
       else res.end();
     });
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     // Loopback only: nothing else on the network can connect.
@@ -101,6 +99,16 @@ export async function startMcpHttp(gateway: Gateway, opts: McpHttpOptions): Prom
       });
     },
   };
+}
+
+/**
+ * Node closes an idle keep-alive socket after 5 s: a client still busy with the last answer (an SDK
+ * client compiling 40 tools' output schemas on a loaded machine) then sends its next request on a
+ * socket already closed and gets "other side closed". Idle loopback sockets cost nothing.
+ */
+function keepIdleConnections(server: Server): void {
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1000;
 }
 
 function guard(req: IncomingMessage, port: number, token: string | undefined): GuardVerdict {
