@@ -258,7 +258,8 @@ export class WorkspaceCatalog implements Catalog {
   async fileSymbols(relPath: string): Promise<CatalogSymbol[]> {
     const abs = resolveInWorkspace(this.root, relPath, { expect: 'file' });
     const rel = toRelative(this.root, abs);
-    if (this.building) await this.building;
+    // One file's symbols never wait for a running build (interactive first, issue 14): the file is
+    // brought up to date on its own; a request the build already has in flight for it is shared.
     const entry = this.index.files.get(rel) ? await this.freshness.refreshFile({ abs, rel }) : await this.catalogFile(abs, rel);
     return entry.symbols;
   }
@@ -297,7 +298,8 @@ export class WorkspaceCatalog implements Catalog {
     // The id's path is caller input: it must resolve inside the workspace and not be secret.
     const abs = resolveInWorkspace(this.root, file, { mustExist: false });
     const rel = toRelative(this.root, abs);
-    await this.ensureBuilt();
+    // a symbol id names its file: that file alone is brought up to date, without waiting for a running build
+    if (!this.building) await this.ensureBuilt();
     if (this.index.files.has(rel)) {
       if (!(await this.freshness.ensureFresh(rel))) return undefined;
     } else {
