@@ -2,8 +2,8 @@
  * Issue 14 item 3: interactive operations go ahead of background work. The fault server (a real
  * process) holds every documentSymbol of the `bulk-*` files until told (`--hold-symbols`), so a
  * running catalog build fills the server with requests that do not come back. An interactive
- * find_definition issued then must be answered while the bulk is still held — before any bulk
- * answer — and the catalog must still complete once the server lets its answers go. With one
+ * find_definition issued then (on z.fault, which the walk puts behind the bulk files) must be answered
+ * while the bulk is still held — before any bulk answer — and the catalog must still complete once the server lets its answers go. With one
  * FIFO queue the held catalog requests took every request slot and find_definition waited behind
  * them (it timed out here).
  */
@@ -38,7 +38,7 @@ describe('interactive first', () => {
     const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-first-')));
     const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-cache-'));
     tmp.push(root, cacheDir);
-    fs.writeFileSync(path.join(root, 'a.fault'), 'FaultSymbol here\n');
+    fs.writeFileSync(path.join(root, 'z.fault'), 'FaultSymbol here\n');
     for (let i = 0; i < BULK; i++) fs.writeFileSync(path.join(root, `bulk-${String(i).padStart(2, '0')}.fault`), `bulk ${i}\n`);
     const serversFile = path.join(cacheDir, 'servers.json');
     fs.writeFileSync(serversFile, JSON.stringify({ servers: [faultEntry(['--hold-symbols=bulk'], { timeouts: { requestMs: 60_000 } })] }));
@@ -49,11 +49,11 @@ describe('interactive first', () => {
     const catalog = gateway.run('index_folder', { path: root, output_format: 'json' });
     // the catalog is running: the server sits on its bulk requests
     await until(async () => gateway!.context.broker.existing().length > 0 && (await stats()).held >= 2, 'held bulk documentSymbol requests');
-    const def = await gateway.run('find_definition', { file: 'a.fault', line: 1, column: 2, output_format: 'json' });
-    expect(JSON.stringify(def.result)).toContain('a.fault');
+    const def = await gateway.run('find_definition', { file: 'z.fault', line: 1, column: 2, output_format: 'json' });
+    expect(JSON.stringify(def.result)).toContain('z.fault');
     const during = await stats();
     expect(during.held).toBeGreaterThanOrEqual(2);
-    expect(during.answered).toContain('textDocument/definition a.fault');
+    expect(during.answered).toContain('textDocument/definition z.fault');
     expect(during.answered.filter((a) => a.includes('bulk-'))).toEqual([]);
 
     await session().requestRaw('fault/release', {});
@@ -61,7 +61,7 @@ describe('interactive first', () => {
     expect(done.result).toMatchObject({ state: 'ready', files: BULK + 1, errors: [] });
     const after = (await stats()).answered;
     const firstBulk = after.findIndex((a) => a.includes('bulk-'));
-    expect(after.indexOf('textDocument/definition a.fault')).toBeLessThan(firstBulk);
-    expect(after.filter((a) => a.startsWith('textDocument/documentSymbol bulk-'))).toHaveLength(BULK);
+    expect(after.indexOf('textDocument/definition z.fault')).toBeLessThan(firstBulk);
+    expect(new Set(after.filter((a) => a.startsWith('textDocument/documentSymbol bulk-'))).size).toBe(BULK);
   });
 });
