@@ -2,7 +2,7 @@
  * Issue 14 item 0: what a cold catalog of a (multi-package) repository costs with each root strategy,
  * against one raw server per language at the root. One mode per process, so memory figures do not mix:
  *
- *   node dist/bench/root-strategy.js --root DIR --mode workspace|nearest-marker|raw [--sample N]
+ *   node dist/bench/root-strategy.js --root DIR --mode workspace|nearest-marker|raw [--sample N] [--dump FILE]
  *
  * lspgate modes: index_folder from a fresh cache dir (every entry's rootStrategy set to the mode), then
  * sessions per server, the RSS of lspgate itself + every server process tree (now, and the peak of a
@@ -82,6 +82,7 @@ async function answersDigest(gateway: Gateway, sample: number): Promise<{ querie
   const symbols = (await ws.catalog.all()).filter((s) => s.kind === 'function' || s.kind === 'class');
   const picked = symbols.filter((_, i) => i % Math.max(1, Math.floor(symbols.length / sample)) === 0).slice(0, sample);
   const hash = createHash('sha256');
+  const dump: { symbol: string; references: string[] }[] = [];
   let references = 0;
   for (const s of picked) {
     // an error is an answer too: its code goes into the digest
@@ -92,7 +93,11 @@ async function answersDigest(gateway: Gateway, sample: number): Promise<{ querie
     const list = 'error' in r ? [`error ${r.error}`] : (r.references ?? []).map((x) => `${x.file}:${x.line}`).sort();
     references += list.length;
     hash.update(`${s.symbol_id}\n${list.join('\n')}\n`);
+    dump.push({ symbol: s.symbol_id, references: list });
   }
+  // --dump FILE: the answers themselves, to diff two modes
+  const file = arg('--dump');
+  if (file) fs.writeFileSync(file, JSON.stringify(dump, null, 1));
   return { queries: picked.length, references, sha: hash.digest('hex').slice(0, 16) };
 }
 
