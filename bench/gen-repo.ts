@@ -5,13 +5,19 @@
  * real fan-in. Deterministic from the seed. There is no network on the bench machines, so this
  * stands in for "a real repository of a few hundred files".
  *
- *   node dist/bench/gen-repo.js [--files N] [--seed S] [--out DIR]
+ * With `--packages K` it is a monorepo: the modules are spread over K packages
+ * (`packages/<name>/` with their own package.json and tsconfig.json, importing each other by relative
+ * path), and with `--go-modules M` it also holds M Go modules under one go.work (gen-go-work.ts) —
+ * the shape where a server per project root used to start a server per package.
+ *
+ *   node dist/bench/gen-repo.js [--files N] [--seed S] [--out DIR] [--packages K] [--go-modules M]
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRng, type Rng } from './seeded-random.js';
+import { generateGoWork } from './gen-go-work.js';
 
 const DOMAINS = [
   'user', 'order', 'invoice', 'payment', 'cart', 'catalog', 'shipping', 'auth', 'report', 'audit',
@@ -35,6 +41,10 @@ export interface GenOptions {
   files?: number;
   seed?: number;
   out?: string;
+  /** Spread the modules over this many packages, each with its own package.json and tsconfig.json. */
+  packages?: number;
+  /** Also write this many Go modules under one go.work (in go/). */
+  goModules?: number;
 }
 
 export interface GeneratedRepo {
@@ -45,7 +55,12 @@ export interface GeneratedRepo {
 const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 const kebab = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 
-function planFiles(count: number, rng: Rng): GenFile[] {
+/** The package directory of a domain in a multi-package repository (domains dealt round-robin). */
+function packageDir(domain: string, packages: number): string {
+  return `packages/pkg${DOMAINS.indexOf(domain) % packages}`;
+}
+
+function planFiles(count: number, rng: Rng, packages = 0): GenFile[] {
   const used = new Set<string>();
   const files: GenFile[] = [];
   for (let i = 0; i < count; i++) {
@@ -57,7 +72,7 @@ function planFiles(count: number, rng: Rng): GenFile[] {
     files.push({
       index: i,
       module: domain,
-      rel: `src/${domain}/${kebab(base)}.ts`,
+      rel: `${packages > 0 ? `${packageDir(domain, packages)}/` : ''}src/${domain}/${kebab(base)}.ts`,
       className: base,
       iface: `${base}Options`,
       fnA: `${verb}${base}`,
@@ -132,23 +147,11 @@ export function generateRepo(opts: GenOptions = {}): GeneratedRepo {
   const seed = opts.seed ?? 42;
   const root = opts.out ?? fs.mkdtempSync(path.join(os.tmpdir(), `lspgate-gen-${count}-`));
   const rng = createRng(seed);
-  const files = planFiles(count, rng);
+  const packages = opts.packages ?? 0;
+  const files = planFiles(count, rng, packages);
   fs.mkdirSync(root, { recursive: true });
-  fs.writeFileSync(
-    path.join(root, 'package.json'),
-    JSON.stringify({ name: `generated-${count}`, version: '1.0.0', private: true, type: 'module' }, null, 2) + '\n',
-  );
-  fs.writeFileSync(
-    path.join(root, 'tsconfig.json'),
-    JSON.stringify(
-      {
-        compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, types: [] },
-        include: ['src/**/*.ts'],
-      },
-      null,
-      2,
-    ) + '\n',
-  );
+  writeProject(root, `generated-${count}`);
+  for (let p = 0; p < packages; p++) writeProject(path.join(root, `packages/pkg${p}`), `pkg${p}`);
   for (const f of files) {
     // Dependencies only on earlier files: an acyclic import graph with long call chains.
     const earlier = files.slice(Math.max(0, f.index - 40), f.index);
@@ -157,9 +160,21 @@ export function generateRepo(opts: GenOptions = {}): GeneratedRepo {
     fs.mkdirSync(path.dirname(abs), { recursive: true });
     fs.writeFileSync(abs, renderFile(f, deps, rng));
   }
-  const index = files.filter((_, i) => i % 10 === 0).map((f) => `export { ${f.className} } from './${f.rel.slice(4).replace(/\.ts$/, '.js')}';`);
-  fs.writeFileSync(path.join(root, 'src/index.ts'), index.join('\n') + '\n');
-  return { root, files: [...files.map((f) => f.rel), 'src/index.ts'] };
+  const indexLines = files.filter((_, i) => i % 10 === 0).map((f) => {
+    const rel = path.posix.relative('src', f.rel).replace(/\.ts$/, '.js');
+    return `export { ${f.className} } from '${rel.startsWith('.') ? rel : `./${rel}`}';`;
+  });
+  fs.mkdirSync(path.join(root, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'src/index.ts'), indexLines.join('\n') + '\n');
+  const goFiles = opts.goModules ? generateGoWork(root, opts.goModules, rng) : [];
+  return { root, files: [...files.map((f) => f.rel), 'src/index.ts', ...goFiles] };
+}
+
+function writeProject(dir: string, name: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', private: true, type: 'module' }, null, 2) + '\n');
+  const compilerOptions = { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, types: [] };
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['src/**/*.ts'] }, null, 2) + '\n');
 }
 
 function argValue(argv: string[], name: string): string | undefined {
@@ -172,10 +187,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const filesArg = argValue(argv, '--files');
   const seedArg = argValue(argv, '--seed');
   const out = argValue(argv, '--out');
+  const packagesArg = argValue(argv, '--packages');
+  const goArg = argValue(argv, '--go-modules');
   const repo = generateRepo({
     ...(filesArg ? { files: Number(filesArg) } : {}),
     ...(seedArg ? { seed: Number(seedArg) } : {}),
     ...(out ? { out: path.resolve(out) } : {}),
+    ...(packagesArg ? { packages: Number(packagesArg) } : {}),
+    ...(goArg ? { goModules: Number(goArg) } : {}),
   });
   process.stdout.write(`${repo.root} (${repo.files.length} files)\n`);
 }

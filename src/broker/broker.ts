@@ -1,8 +1,8 @@
 /**
  * Owns every server process of one gateway: sessions keyed by (server id, root), started lazily,
  * concurrent callers sharing one start (two servers for one root is a known bug of other
- * bridges — NOTES.md), restart limits (in each session's RestartPolicy), idle shutdown, and a
- * stop() that leaves no process behind.
+ * bridges — NOTES.md), restart limits (in each session's RestartPolicy), idle shutdown, the
+ * memory budget (limits.serverMemoryMb, memory-budget.ts), and a stop() that leaves no process behind.
  */
 import type { Limits, ServerEntry } from '../config/schema.js';
 import { LimitsSchema } from '../config/schema.js';
@@ -15,6 +15,7 @@ import type { Broker, ServerRoute } from './types.js';
 import { entryFor, findRoot } from './route.js';
 import { languageIdFor } from '../lsp/documents.js';
 import { Semaphore } from '../lsp/semaphore.js';
+import { evictedInfo, planEviction, sessionRss, type Eviction } from './memory-budget.js';
 
 export interface BrokerOptions {
   servers: ServerEntry[];
@@ -25,6 +26,8 @@ export interface BrokerOptions {
   protocol?: ProtocolOptions;
   /** Run servers under the parent-watching reaper (default true). */
   reaper?: boolean;
+  /** How often the memory budget is checked, when limits.serverMemoryMb is set (default 5000 ms). */
+  memoryCheckMs?: number;
 }
 
 export function createBroker(opts: BrokerOptions): SessionBroker {
@@ -41,6 +44,8 @@ export class SessionBroker implements Broker {
   private readonly createdListeners = new Set<(session: LspSession) => void>();
   private readonly limits: Limits;
   private idleTimer: NodeJS.Timeout | undefined;
+  private memoryTimer: NodeJS.Timeout | undefined;
+  private readonly evicted = new Map<string, Eviction>();
   private readonly globalSlots: Semaphore;
   private stopped: Promise<void> | undefined;
 
@@ -52,6 +57,10 @@ export class SessionBroker implements Broker {
     if (idle.length) {
       this.idleTimer = setInterval(() => this.reapIdle(), Math.max(250, Math.min(...idle) / 2));
       this.idleTimer.unref();
+    }
+    if (this.limits.serverMemoryMb > 0) {
+      this.memoryTimer = setInterval(() => this.enforceBudget(), opts.memoryCheckMs ?? 5000);
+      this.memoryTimer.unref();
     }
   }
 
@@ -88,6 +97,8 @@ export class SessionBroker implements Broker {
       s = undefined;
     }
     if (!s) {
+      const evicted = this.evicted.get(k);
+      this.evicted.delete(k);
       s = createSession(entry, root, {
         cacheDir: this.opts.cacheDir,
         logger: this.logger,
@@ -96,6 +107,10 @@ export class SessionBroker implements Broker {
         reaper: this.opts.reaper,
         globalSlots: this.globalSlots,
       });
+      if (evicted) {
+        s.startReason = `evicted ${Math.round((Date.now() - evicted.at) / 1000)} s ago under the memory budget: starting it again`;
+        this.logger.info(`${serverId} at ${root}: ${s.startReason}`);
+      }
       this.sessions.set(k, s);
       for (const listener of this.createdListeners) listener(s);
     }
@@ -103,15 +118,26 @@ export class SessionBroker implements Broker {
     if (session.state === 'ready' || session.state === 'indexing') return Promise.resolve(session);
     // The session is found or created synchronously above, so concurrent callers hold the same
     // object, and Session.start() shares one start among them: one process per (server, root).
-    return session.start().then(() => session);
+    // a server that just started is when memory grows: the budget is checked then, not only on the timer
+    return session.start().then(() => {
+      this.enforceBudget();
+      return session;
+    });
   }
 
   existing(): LspSession[] {
     return [...this.sessions.values()];
   }
 
+  /** Every session, with the RSS of its process tree measured now, and the sessions evicted since. */
   info(): SessionInfo[] {
-    return [...this.sessions.values()].map((s) => s.info());
+    const rss = sessionRss(this.sessions.values());
+    const live = [...this.sessions.values()].map((s) => {
+      const i = s.info();
+      const bytes = rss.get(s);
+      return bytes === undefined ? i : { ...i, rssBytes: bytes };
+    });
+    return [...live, ...[...this.evicted.values()].map(evictedInfo)];
   }
 
   onSessionCreated(listener: (session: LspSession) => void): () => void {
@@ -122,9 +148,25 @@ export class SessionBroker implements Broker {
   stop(): Promise<void> {
     if (!this.stopped) {
       if (this.idleTimer) clearInterval(this.idleTimer);
+      if (this.memoryTimer) clearInterval(this.memoryTimer);
       this.stopped = Promise.all([...this.sessions.values()].map((s) => s.stop())).then(() => undefined);
     }
     return this.stopped;
+  }
+
+  /** Over the memory budget: idle sessions are stopped, least recently used first (memory-budget.ts). */
+  enforceBudget(): void {
+    if (this.stopped || this.limits.serverMemoryMb <= 0) return;
+    const budget = this.limits.serverMemoryMb * 1024 * 1024;
+    const { evict, totalBytes, rss } = planEviction([...this.sessions.values()], budget);
+    for (const s of evict) {
+      const k = key(s.serverId, s.root);
+      const mb = (n: number) => Math.round(n / 1024 / 1024);
+      this.logger.info(`servers use ${mb(totalBytes)} MiB, over the ${this.limits.serverMemoryMb} MiB budget: stopping ${s.serverId} at ${s.root} (${mb(rss.get(s)!)} MiB, least recently used)`);
+      this.sessions.delete(k);
+      this.evicted.set(k, { serverId: s.serverId, root: s.root, rssBytes: rss.get(s)!, at: Date.now() });
+      void s.stop();
+    }
   }
 
   /** Stops sessions unused for their entry's idleMs (0 = never); the next request starts a new one. */

@@ -1,7 +1,9 @@
 /**
- * Which server serves a file, and at which root. The root is the nearest directory at or above
- * the file (and at or below the workspace root) holding one of the entry's rootMarkers; within a
- * directory earlier markers win. Markers listed earlier also win across directories when the
+ * Which server serves a file, and at which root. With the entry's `rootStrategy: "workspace"`
+ * (the default) the root is the workspace root: one session per (server, workspace), since
+ * tsserver, gopls, pyright and intelephense each serve many projects from one process. With
+ * `nearest-marker` it is the nearest directory at or above the file (and at or below the
+ * workspace root) holding one of the entry's rootMarkers; within a directory earlier markers win. Markers listed earlier also win across directories when the
  * entry says so by order: gopls lists go.work before go.mod, and a go.work anywhere up the chain
  * (inside the workspace) beats a nearer go.mod, as opencode does — a go.work module set is what
  * gopls must load to see cross-module references.
@@ -40,6 +42,7 @@ function chain(absPath: string, workspaceRoot: string): string[] {
 }
 
 export function findRoot(entry: ServerEntry, absPath: string, workspaceRoot: string): string {
+  if (entry.rootStrategy !== 'nearest-marker') return workspaceRoot;
   const dirs = chain(absPath, workspaceRoot);
   for (const marker of entry.rootMarkers) {
     if (!WORKSPACE_MARKERS.has(marker)) continue;

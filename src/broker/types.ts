@@ -4,7 +4,10 @@ import type { LspSession, SessionInfo } from '../lsp/types.js';
 export interface ServerRoute {
   entry: ServerEntry;
   languageId: string;
-  /** Nearest project root (by the entry's rootMarkers) inside the workspace, else the workspace root. */
+  /**
+   * The workspace root (rootStrategy `workspace`, the default), or the nearest project root by the
+   * entry's rootMarkers inside the workspace (`nearest-marker`), else the workspace root.
+   */
   root: string;
 }
 
@@ -14,9 +17,9 @@ export interface ServerRoute {
  */
 export interface Broker {
   /**
-   * Which server serves this file (by extension) and at which root: the nearest directory with one
-   * of the entry's rootMarkers, searched upward from the file but never above `workspaceRoot`
-   * (which is the fallback). Undefined when no enabled entry claims the extension.
+   * Which server serves this file (by extension) and at which root: `workspaceRoot` for entries
+   * with rootStrategy `workspace`; for `nearest-marker`, the nearest directory with one of the
+   * entry's rootMarkers, searched upward from the file but never above `workspaceRoot` (the fallback). Undefined when no enabled entry claims the extension.
    */
   route(absPath: string, workspaceRoot: string): ServerRoute | undefined;
   /**

@@ -56,7 +56,7 @@ export class WorkspaceCatalog implements Catalog {
   private indexedAt: string | undefined;
   private gitHead = '';
   private loaded = false;
-  private readonly inflight = new Map<string, Promise<FileEntry>>();
+  private readonly inflight = new Map<string, { promise: Promise<FileEntry>; background: boolean }>();
   private readonly logger: Logger;
   private readonly snapshot: SnapshotKeeper;
   private readonly baseline = new DriftBaseline(this.index);
@@ -222,15 +222,18 @@ export class WorkspaceCatalog implements Catalog {
 
   /** The file's entry from the cataloger; concurrent callers of the same file share one request. */
   private catalogFile(abs: string, rel: string, background = false): Promise<FileEntry> {
-    let p = this.inflight.get(rel);
-    if (!p) {
-      p = this.deps.cataloger
-        .catalogFile(abs, rel, { background })
-        .then((entry) => this.store(rel, entry))
-        .finally(() => this.inflight.delete(rel));
-      this.inflight.set(rel, p);
-    }
-    return p;
+    const running = this.inflight.get(rel);
+    // An interactive caller does not join a background request: that one may still be queued
+    // behind the rest of a cold build (a find_definition waited 132 s for the whole catalog).
+    if (running && (running.background === background || !running.background)) return running.promise;
+    const promise = this.deps.cataloger
+      .catalogFile(abs, rel, { background })
+      .then((entry) => this.store(rel, entry))
+      .finally(() => {
+        if (this.inflight.get(rel)?.promise === promise) this.inflight.delete(rel);
+      });
+    this.inflight.set(rel, { promise, background });
+    return promise;
   }
 
   private store(rel: string, entry: FileEntry): FileEntry {
@@ -258,7 +261,8 @@ export class WorkspaceCatalog implements Catalog {
   async fileSymbols(relPath: string): Promise<CatalogSymbol[]> {
     const abs = resolveInWorkspace(this.root, relPath, { expect: 'file' });
     const rel = toRelative(this.root, abs);
-    if (this.building) await this.building;
+    // One file's symbols never wait for a running build (interactive first, issue 14): the file is
+    // brought up to date on its own; a request the build already has in flight for it is shared.
     const entry = this.index.files.get(rel) ? await this.freshness.refreshFile({ abs, rel }) : await this.catalogFile(abs, rel);
     return entry.symbols;
   }
@@ -297,7 +301,8 @@ export class WorkspaceCatalog implements Catalog {
     // The id's path is caller input: it must resolve inside the workspace and not be secret.
     const abs = resolveInWorkspace(this.root, file, { mustExist: false });
     const rel = toRelative(this.root, abs);
-    await this.ensureBuilt();
+    // a symbol id names its file: that file alone is brought up to date, without waiting for a running build
+    if (!this.building) await this.ensureBuilt();
     if (this.index.files.has(rel)) {
       if (!(await this.freshness.ensureFresh(rel))) return undefined;
     } else {

@@ -83,8 +83,20 @@ export const ServerEntrySchema = z.object({
    */
   requires: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
-  /** Marker files, nearest first wins; order is priority within one directory (go.work before go.mod). */
+  /**
+   * Marker files for `rootStrategy: "nearest-marker"`: nearest first wins; order is priority within
+   * one directory (go.work before go.mod).
+   */
   rootMarkers: z.array(z.string()).default([]),
+  /**
+   * Where a session's root is. `workspace` (default): one server at the workspace root serves every
+   * file of the workspace — tsserver loads each file's own tsconfig, gopls makes a view per module
+   * (go.work or its zero-config views), pyright gets one execution environment per project; a
+   * monorepo then runs one server, not one per package. `nearest-marker`: the nearest directory
+   * at or above the file (never above the workspace root) holding one of `rootMarkers`, for a
+   * server that only understands one project per process.
+   */
+  rootStrategy: z.enum(['workspace', 'nearest-marker']).default('workspace'),
   initializationOptions: z.record(z.string(), z.unknown()).default({}),
   /** Answers `workspace/configuration`: section lookups walk this object by dotted path. */
   settings: z.record(z.string(), z.unknown()).default({}),
@@ -126,5 +138,10 @@ export const LimitsSchema = z.object({
   perServerConcurrency: z.number().int().positive().default(8),
   globalConcurrency: z.number().int().positive().default(32),
   cacheBytes: z.number().int().positive().default(64 * 1024 * 1024),
+  /**
+   * Budget for the resident memory of all language-server process trees together, in MiB (0: none).
+   * Over it, idle sessions are shut down least recently used first; the next request for one starts it again.
+   */
+  serverMemoryMb: z.number().int().nonnegative().default(0),
 });
 export type Limits = z.infer<typeof LimitsSchema>;

@@ -105,5 +105,6 @@ export function relayProgress(broker: Broker, emit: (p: ProgressUpdate) => void,
 function describe(state: SessionState, info: SessionInfo, elapsedMs: number): string {
   const titles = info.progress.length ? ` (${info.progress.join('; ')})` : '';
   const elapsed = elapsedMs >= 1000 ? ` for ${Math.round(elapsedMs / 1000)} s` : '';
-  return `${info.serverId}: ${state}${elapsed}${titles}`;
+  const why = state === 'starting' && info.startReason ? ` (${info.startReason})` : '';
+  return `${info.serverId}: ${state}${elapsed}${titles}${why}`;
 }

@@ -5,21 +5,23 @@
 import type { Logger } from '../util/logger.js';
 import type { SessionInfo, SessionState } from './types.js';
 
-export interface SessionFacts extends Omit<SessionInfo, 'pid' | 'lastError' | 'startedAt' | 'readyAt'> {
+export interface SessionFacts extends Omit<SessionInfo, 'pid' | 'lastError' | 'startedAt' | 'readyAt' | 'rssBytes' | 'startReason'> {
   pid: number | undefined;
   lastError: string | undefined;
   startedAt: string | undefined;
   readyAt: string | undefined;
+  startReason?: string;
 }
 
 /** SessionInfo without the keys whose value is unknown (the JSON shape leaves them out). */
 export function sessionInfo(f: SessionFacts): SessionInfo {
-  const { pid, lastError, startedAt, readyAt, ...always } = f;
+  const { pid, lastError, startedAt, readyAt, startReason, ...always } = f;
   const info: SessionInfo = always;
   if (pid !== undefined) info.pid = pid;
   if (lastError !== undefined) info.lastError = lastError;
   if (startedAt) info.startedAt = startedAt;
   if (readyAt) info.readyAt = readyAt;
+  if (startReason) info.startReason = startReason;
   return info;
 }
 

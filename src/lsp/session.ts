@@ -68,8 +68,10 @@ export class Session implements LspSession {
   private startedAt: string | undefined;
   private readyAt: string | undefined;
   private lastStderr: string[] = [];
-  /** Last use (request or sync), for the broker's idle shutdown. */
+  /** Last use (request or sync), for the broker's idle shutdown and memory budget. */
   lastUsed = Date.now();
+  /** Why the broker started this session, if not for a first request (shown in progress and info). */
+  startReason: string | undefined;
 
   constructor(
     readonly entry: ServerEntry,
@@ -106,6 +108,10 @@ export class Session implements LspSession {
   /** The server's own pid (not its watchdog's), while it runs. */
   get pid(): number | undefined {
     return this.gen?.alive ? this.gen.proc.serverPid() : undefined;
+  }
+  /** The process group of the server's tree (its reaper, or itself), while it runs. */
+  get processGroup(): number | undefined {
+    return this.gen?.alive && this.gen.proc.pid > 0 ? this.gen.proc.pid : undefined;
   }
   /** Diagnostics for tests and `.servers`: the live generation's counters. */
   get protocolStats(): ProtocolStats {
@@ -289,10 +295,12 @@ export class Session implements LspSession {
     // a (re)start has its own budget (startMs); the request deadline starts once the server runs
     await this.start();
     const deadline = Date.now() + timeoutMs;
-    const releaseGlobal = this.opts.globalSlots ? await this.opts.globalSlots.acquire(deadline - Date.now(), opts?.signal) : undefined;
+    // interactive requests go ahead of background (bulk) work in both queues (semaphore.ts)
+    const bg = !!opts?.background;
+    const releaseGlobal = this.opts.globalSlots ? await this.opts.globalSlots.acquire(deadline - Date.now(), opts?.signal, bg) : undefined;
     let release: () => void;
     try {
-      release = await this.slots.acquire(deadline - Date.now(), opts?.signal);
+      release = await this.slots.acquire(deadline - Date.now(), opts?.signal, bg);
     } catch (e) {
       releaseGlobal?.();
       throw e;
@@ -380,6 +388,7 @@ export class Session implements LspSession {
       lastError: this.lastError !== undefined && this._state === 'failed' ? this.failedError().message : this.lastError,
       startedAt: this.startedAt,
       readyAt: this.readyAt,
+      startReason: this.startReason,
     });
   }
 

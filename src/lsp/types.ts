@@ -10,9 +10,11 @@ import type { DiagnosticsFeed } from './diagnostics-feed.js';
 
 /**
  * idle → starting → indexing → ready; any → crashed (process died; the broker may restart it);
- * crashed too often → failed (final); stop() → stopping → stopped.
+ * crashed too often → failed (final); stop() → stopping → stopped. `evicted` is never a session's
+ * own state: the broker reports it for a session it shut down under the memory budget (the next
+ * request starts a new one).
  */
-export type SessionState = 'idle' | 'starting' | 'indexing' | 'ready' | 'stopping' | 'stopped' | 'crashed' | 'failed';
+export type SessionState = 'idle' | 'starting' | 'indexing' | 'ready' | 'stopping' | 'stopped' | 'crashed' | 'failed' | 'evicted';
 
 export type PositionEncoding = 'utf-16' | 'utf-8' | 'utf-32';
 
@@ -68,6 +70,10 @@ export interface SessionInfo {
   lastError?: string;
   startedAt?: string;
   readyAt?: string;
+  /** Resident memory of the server's whole process tree, when the broker measured it. */
+  rssBytes?: number;
+  /** Why this session (re)started, when not simply for a first request (e.g. after an eviction). */
+  startReason?: string;
 }
 
 /** Any typed request from vscode-languageserver-protocol (`XxxRequest.type`). */

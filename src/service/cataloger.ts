@@ -41,7 +41,9 @@ export class ServiceCataloger implements FileCataloger {
     const route = this.env.broker.route(abs, this.root);
     if (!route) throw new LspgateError('UNSUPPORTED_LANGUAGE', `no enabled language server handles ${rel}`, { file: rel });
     const session = await this.env.broker.sessionFor(abs, this.root);
-    return this.limiterOf(session).run(() => this.entryOf(session, abs, rel, !!opts.background));
+    // the adaptive limiter paces bulk work only: a file someone waits for is not queued behind the build
+    if (!opts.background) return this.entryOf(session, abs, rel, false);
+    return this.limiterOf(session).run(() => this.entryOf(session, abs, rel, true));
   }
 
   private limiterOf(session: LspSession): Limiter {

@@ -76,12 +76,14 @@ export interface WorkspaceInfo {
   id: string;
   root: string;
   languages: string[];
-  servers: { id: string; root: string; state: string; pid?: number; generation: number; crashes: number; progress: string[] }[];
+  servers: { id: string; root: string; state: string; pid?: number; rss_bytes?: number; generation: number; crashes: number; progress: string[] }[];
 }
 
 export function listWorkspaces(gateway: GatewayHandle, call: ServiceCall): { workspaces: WorkspaceInfo[] } {
   const broker = call.env.broker;
   const sessions = broker.existing();
+  // info(): live sessions with the RSS of their process trees, and the ones evicted under the memory budget
+  const infos = broker.info();
   const workspaces = gateway.workspaces().map((ws) => {
     const mine = sessions.filter((s) => isInside(ws.root, s.root));
     const languages = [...new Set(mine.flatMap((s) => s.entry.languages))].sort();
@@ -89,12 +91,14 @@ export function listWorkspaces(gateway: GatewayHandle, call: ServiceCall): { wor
       id: ws.id,
       root: ws.root,
       languages,
-      servers: mine.map((s) => {
-        const i = s.info();
-        const entry: WorkspaceInfo['servers'][number] = { id: i.serverId, root: i.root, state: i.state, generation: i.generation, crashes: i.crashes, progress: i.progress };
-        if (i.pid !== undefined) entry.pid = i.pid;
-        return entry;
-      }),
+      servers: infos
+        .filter((i) => isInside(ws.root, i.root))
+        .map((i) => {
+          const entry: WorkspaceInfo['servers'][number] = { id: i.serverId, root: i.root, state: i.state, generation: i.generation, crashes: i.crashes, progress: i.progress };
+          if (i.pid !== undefined) entry.pid = i.pid;
+          if (i.rssBytes !== undefined) entry.rss_bytes = i.rssBytes;
+          return entry;
+        }),
     };
   });
   return { workspaces };

@@ -38,7 +38,17 @@ describe('broker routing and session lifecycle', () => {
     expect(broker.route(path.join(root, 'a.txt'), root)).toBeUndefined();
   });
 
-  it('root = nearest marker directory inside the workspace; earlier markers win in one directory', () => {
+  it('default rootStrategy workspace: one root (the workspace) for every file, whatever markers sit below', () => {
+    const root = tree({ 'pkg/a/tsconfig.json': '{}', 'pkg/a/src/x.fault': '', 'pkg/b/package.json': '{}', 'pkg/b/y.fault': '', 'go.work': '', 'm/go.mod': '', 'm/z.fault': '' });
+    const e = faultEntry([], { rootMarkers: ['go.work', 'tsconfig.json', 'package.json', 'go.mod'] });
+    expect(e.rootStrategy).toBe('workspace');
+    broker = createBroker({ servers: [e], cacheDir: root, logger });
+    for (const f of ['pkg/a/src/x.fault', 'pkg/b/y.fault', 'm/z.fault']) expect(broker.route(path.join(root, f), root)?.root).toBe(root);
+    const inner = path.join(root, 'pkg/a');
+    expect(broker.route(path.join(inner, 'src/x.fault'), inner)?.root).toBe(inner);
+  });
+
+  it('nearest-marker: root = nearest marker directory inside the workspace; earlier markers win in one directory', () => {
     const root = tree({
       'pkg/a/tsconfig.json': '{}',
       'pkg/a/package.json': '{}',
@@ -47,7 +57,7 @@ describe('broker routing and session lifecycle', () => {
       'pkg/b/y.fault': '',
       'loose/z.fault': '',
     });
-    const e = faultEntry([], { rootMarkers: ['tsconfig.json', 'package.json'] });
+    const e = faultEntry([], { rootMarkers: ['tsconfig.json', 'package.json'], rootStrategy: 'nearest-marker' });
     broker = createBroker({ servers: [e], cacheDir: root, logger });
     expect(broker.route(path.join(root, 'pkg/a/src/deep/x.fault'), root)?.root).toBe(path.join(root, 'pkg/a'));
     expect(broker.route(path.join(root, 'pkg/b/y.fault'), root)?.root).toBe(path.join(root, 'pkg/b'));
@@ -57,9 +67,9 @@ describe('broker routing and session lifecycle', () => {
     expect(broker.route(path.join(inner, 'deep/x.fault'), inner)?.root).toBe(inner);
   });
 
-  it('gopls style: go.work up the chain beats a nearer go.mod', () => {
+  it('nearest-marker, gopls style: go.work up the chain beats a nearer go.mod', () => {
     const root = tree({ 'go.work': 'go 1.23', 'mod1/go.mod': 'module m1', 'mod1/pkg/a.fault': '', 'solo/go.mod': 'module s' });
-    const e = faultEntry([], { rootMarkers: ['go.work', 'go.mod'] });
+    const e = faultEntry([], { rootMarkers: ['go.work', 'go.mod'], rootStrategy: 'nearest-marker' });
     broker = createBroker({ servers: [e], cacheDir: root, logger });
     expect(broker.route(path.join(root, 'mod1/pkg/a.fault'), root)?.root).toBe(root);
     const noWork = tree({ 'mod1/go.mod': 'module m1', 'mod1/pkg/a.fault': '' });
@@ -75,9 +85,18 @@ describe('broker routing and session lifecycle', () => {
     expect((await caught(broker.session('nope', root))).code).toBe('INVALID_INPUT');
   });
 
-  it('concurrent callers share one start; two roots get two sessions', async () => {
+  it('default: two packages of one workspace share one session', async () => {
     const root = tree({ 'p1/package.json': '{}', 'p1/a.fault': '', 'p2/package.json': '{}', 'p2/b.fault': '' });
     broker = createBroker({ servers: [faultEntry([], { rootMarkers: ['package.json'] })], cacheDir: root, logger });
+    const a = await broker.sessionFor(path.join(root, 'p1/a.fault'), root);
+    const b = await broker.sessionFor(path.join(root, 'p2/b.fault'), root);
+    expect(b).toBe(a);
+    expect(broker.info().map((i) => i.root)).toEqual([root]);
+  });
+
+  it('concurrent callers share one start; two roots get two sessions (nearest-marker)', async () => {
+    const root = tree({ 'p1/package.json': '{}', 'p1/a.fault': '', 'p2/package.json': '{}', 'p2/b.fault': '' });
+    broker = createBroker({ servers: [faultEntry([], { rootMarkers: ['package.json'], rootStrategy: 'nearest-marker' })], cacheDir: root, logger });
     const a = path.join(root, 'p1/a.fault');
     const same = await Promise.all(Array.from({ length: 8 }, () => broker!.sessionFor(a, root)));
     expect(new Set(same).size).toBe(1);

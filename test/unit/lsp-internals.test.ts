@@ -168,4 +168,36 @@ describe('Semaphore', () => {
     r2(); // idempotent
     expect(s.inFlight).toBe(0);
   });
+
+  it('interactive first: background never takes the last slot, queues behind interactive waiters, and yields to interactive work', async () => {
+    const s = new Semaphore(3);
+    const order: string[] = [];
+    const take = (name: string, background: boolean) =>
+      s.acquire(5000, undefined, background).then((release) => {
+        order.push(name);
+        return release;
+      });
+    const b1 = await take('b1', true);
+    const b2 = await take('b2', true);
+    // the third slot stays free for an interactive request: b3 waits, i1 goes at once
+    const b3 = take('b3', true);
+    const i1 = await take('i1', false);
+    expect(order).toEqual(['b1', 'b2', 'i1']);
+    // all slots busy: a later interactive waiter is granted before the earlier background one
+    const i2 = take('i2', false);
+    b1();
+    const releaseI2 = await i2;
+    expect(order).toEqual(['b1', 'b2', 'i1', 'i2']);
+    // while interactive work runs, background gets a slot only with no other background in flight
+    b2();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(order).toEqual(['b1', 'b2', 'i1', 'i2', 'b3']);
+    const b4 = take('b4', true);
+    i1();
+    releaseI2();
+    (await b3)();
+    (await b4)();
+    expect(order.at(-1)).toBe('b4');
+    expect(s.inFlight).toBe(0);
+  });
 });

@@ -105,7 +105,7 @@ function serversText(gateway: Gateway): string {
   lines.push(infos.length ? 'sessions:' : 'sessions: (none started yet)');
   for (const i of infos) {
     lines.push(
-      `  ${i.serverId} @ ${i.root}: ${i.state}${i.pid ? ` pid ${i.pid}` : ''}, generation ${i.generation}, crashes ${i.crashes}, ` +
+      `  ${i.serverId} @ ${i.root}: ${i.state}${i.pid ? ` pid ${i.pid}` : ''}${i.rssBytes !== undefined ? `, ${Math.round(i.rssBytes / 1048576)} MiB` : ''}, generation ${i.generation}, crashes ${i.crashes}, ` +
         `${i.openDocuments} open docs${i.progress.length ? `, progress: ${i.progress.join('; ')}` : ''}${i.lastError ? `, last error: ${i.lastError}` : ''}`,
     );
   }

@@ -1,0 +1,67 @@
+/**
+ * Issue 14 item 3: interactive operations go ahead of background work. The fault server (a real
+ * process) holds every documentSymbol of the `bulk-*` files until told (`--hold-symbols`), so a
+ * running catalog build fills the server with requests that do not come back. An interactive
+ * find_definition issued then (on z.fault, which the walk puts behind the bulk files) must be answered
+ * while the bulk is still held — before any bulk answer — and the catalog must still complete once the server lets its answers go. With one
+ * FIFO queue the held catalog requests took every request slot and find_definition waited behind
+ * them (it timed out here).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Gateway } from '../../src/gateway/gateway.js';
+import type { LspSession } from '../../src/lsp/types.js';
+import { faultEntry } from '../../fixtures/fault-server/entry.js';
+
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; !(await check()); i++) {
+    if (i > 1500) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+type Stats = { held: number; answered: string[] };
+const BULK = 12;
+
+describe('interactive first', () => {
+  const tmp: string[] = [];
+  let gateway: Gateway | undefined;
+  afterEach(async () => {
+    await gateway?.close();
+    gateway = undefined;
+    for (const d of tmp.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('an interactive request overtakes a running bulk catalog', async () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-first-')));
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-cache-'));
+    tmp.push(root, cacheDir);
+    fs.writeFileSync(path.join(root, 'z.fault'), 'FaultSymbol here\n');
+    for (let i = 0; i < BULK; i++) fs.writeFileSync(path.join(root, `bulk-${String(i).padStart(2, '0')}.fault`), `bulk ${i}\n`);
+    const serversFile = path.join(cacheDir, 'servers.json');
+    fs.writeFileSync(serversFile, JSON.stringify({ servers: [faultEntry(['--hold-symbols=bulk'], { timeouts: { requestMs: 60_000 } })] }));
+    gateway = await Gateway.create({ root, cacheDir, serversFiles: [serversFile], limits: { perServerConcurrency: 3 } });
+    const session = (): LspSession => gateway!.context.broker.existing()[0]!;
+    const stats = async () => (await session().requestRaw('fault/stats', {})) as Stats;
+
+    const catalog = gateway.run('index_folder', { path: root, output_format: 'json' });
+    // the catalog is running: the server sits on its bulk requests
+    await until(async () => gateway!.context.broker.existing().length > 0 && (await stats()).held >= 2, 'held bulk documentSymbol requests');
+    const def = await gateway.run('find_definition', { file: 'z.fault', line: 1, column: 2, output_format: 'json' });
+    expect(JSON.stringify(def.result)).toContain('z.fault');
+    const during = await stats();
+    expect(during.held).toBeGreaterThanOrEqual(2);
+    expect(during.answered).toContain('textDocument/definition z.fault');
+    expect(during.answered.filter((a) => a.includes('bulk-'))).toEqual([]);
+
+    await session().requestRaw('fault/release', {});
+    const done = await catalog;
+    expect(done.result).toMatchObject({ state: 'ready', files: BULK + 1, errors: [] });
+    const after = (await stats()).answered;
+    const firstBulk = after.findIndex((a) => a.includes('bulk-'));
+    expect(after.indexOf('textDocument/definition z.fault')).toBeLessThan(firstBulk);
+    expect(new Set(after.filter((a) => a.startsWith('textDocument/documentSymbol bulk-'))).size).toBe(BULK);
+  });
+});
