@@ -47,8 +47,27 @@ export async function resolveFileImports(call: ServiceCall, relPath: string): Pr
   if (!scanned) return undefined;
   const src = new LineSource(call);
   const imports: ResolvedImport[] = [];
-  for (const imp of scanned) imports.push(imp.kind === 'include' ? includeTarget(call, file, imp) : await definitionTarget(call, src, file, imp));
+  for (const imp of scanned) if (!imp.member) imports.push(imp.kind === 'include' ? includeTarget(call, file, imp) : await definitionTarget(call, src, file, imp));
+  const statements = new Map(imports.map((i) => [i.start_line, i]));
+  for (const imp of scanned) {
+    if (!imp.member) continue;
+    const stmt = statements.get(imp.start_line);
+    // Only a package has submodules: `from pkg.mod import name` names a member of mod.py.
+    if (stmt?.target && !/^\.+$/.test(stmt.specifier) && !isPackageInit(stmt.target)) continue;
+    const r = await definitionTarget(call, src, file, imp);
+    if (r.target && isModuleNamed(r.target, imp.member) && !imports.some((i) => i.start_line === imp.start_line && i.target === r.target)) imports.push(r);
+  }
+  imports.sort((a, b) => a.line - b.line || (a.ask[0]?.column ?? 0) - (b.ask[0]?.column ?? 0));
   return { file: file.relPath, imports };
+}
+
+const isPackageInit = (target: string) => /(^|[/\\])__init__\.pyi?$/.test(target);
+
+/** `name.py`, `name.pyi` or `name/__init__.py(i)`: the definition of an imported name landed on a module. */
+function isModuleNamed(target: string, name: string): boolean {
+  const parts = target.split(/[/\\]/);
+  const base = parts[parts.length - 1]!;
+  return base === `${name}.py` || base === `${name}.pyi` || (isPackageInit(target) && parts[parts.length - 2] === name);
 }
 
 async function definitionTarget(call: ServiceCall, src: LineSource, file: FileContext, imp: ScannedImport): Promise<ResolvedImport> {
