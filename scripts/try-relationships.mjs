@@ -36,7 +36,7 @@ const GO_MODULE = 'lspgate.test/gostd';
 const PYLIB = process.env.PYLIB ?? execFileSync('python3', ['-c', 'import json,os;print(os.path.dirname(os.path.dirname(json.__file__)))']).toString().trim();
 
 const LANGS = {
-  ts: { dir: 'zod', fn: 'core/util.ts::defineLazy#function', module: 'core/util.ts', edit: 'core/util.ts', comment: '//', prepare: prepareTs, importers: traceImporters },
+  ts: { dir: 'zod', fn: 'core/util.ts::normalizeParams#function', module: 'core/util.ts', edit: 'core/util.ts', comment: '//', prepare: prepareTs, importers: traceImporters },
   go: { dir: 'gostd', fn: 'go/token/position.go::Pos.IsValid#method', module: 'go/token/token.go', edit: 'go/token/token.go', comment: '//', prepare: prepareGo, importers: goImporters },
   py: { dir: 'pystd', fn: 'email/utils.py::unquote#function', module: 'email/errors.py', edit: 'email/utils.py', comment: '#', prepare: preparePy, importers: pyImporters },
 };
