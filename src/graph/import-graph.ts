@@ -32,8 +32,8 @@ interface Cached {
 const cache = new WeakMap<Catalog, Cached>();
 const building = new WeakMap<Catalog, Promise<ImportGraph>>();
 
-/** Files resolved at once: one definition request per import each, the server queues the rest. */
-const RESOLVE_CONCURRENCY = 4;
+/** Files resolved at once (each with up to 4 definition requests in flight, import-resolve.ts). */
+const RESOLVE_CONCURRENCY = 2;
 
 /** The import graph of the call's workspace, fresh for the current catalog version. */
 export function importGraph(call: ServiceCall): Promise<ImportGraph> {
