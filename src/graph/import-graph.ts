@@ -27,6 +27,8 @@ interface Cached {
   entries: Map<string, { hash: string; imports: FileImports }>;
   /** The files the graph was built over: a file added or removed can change unresolved imports. */
   present: Set<string>;
+  /** Files that failed (TIMEOUT...), by content hash: asked again when they change or a file comes or goes. */
+  failedHashes: Map<string, string>;
 }
 
 const cache = new WeakMap<Catalog, Cached>();
@@ -36,14 +38,17 @@ const building = new WeakMap<Catalog, Promise<ImportGraph>>();
 const RESOLVE_CONCURRENCY = 2;
 
 /** The import graph of the call's workspace, fresh for the current catalog version. */
-export function importGraph(call: ServiceCall): Promise<ImportGraph> {
+export async function importGraph(call: ServiceCall): Promise<ImportGraph> {
   const catalog = call.workspace.catalog;
   let p = building.get(catalog);
   if (!p) {
     p = build(call).finally(() => building.delete(catalog));
     building.set(catalog, p);
   }
-  return p;
+  const graph = await p;
+  // Every answer built on an incomplete graph says so, not only the one that built it.
+  if (graph.failed.size) call.meta.warn(`${graph.failed.size} file(s) left out of the import graph (${[...new Set(graph.failed.values())].join(', ')}); asked again when they change`);
+  return graph;
 }
 
 async function build(call: ServiceCall): Promise<ImportGraph> {
@@ -57,7 +62,15 @@ async function build(call: ServiceCall): Promise<ImportGraph> {
   const setChanged = !prev || prev.present.size !== present.size || listed.some((f) => !prev.present.has(f.file));
   const entries = new Map<string, { hash: string; imports: FileImports } | undefined>();
   const todo: { file: string; hash: string }[] = [];
+  const failed = new Map<string, string>();
   for (const f of listed) {
+    // A file that failed (a TIMEOUT under load) is not asked again on every update: only once it
+    // changed or the file set did; until then answers warn that it is left out.
+    const failedCode = prev?.graph.failed.get(f.file);
+    if (failedCode && !setChanged && prev?.failedHashes.get(f.file) === f.hash) {
+      failed.set(f.file, failedCode);
+      continue;
+    }
     const old = prev?.entries.get(f.file);
     // Unchanged content keeps its imports; unresolved ones are asked again only when a file
     // appeared or went (nothing else can make them resolve).
@@ -67,12 +80,13 @@ async function build(call: ServiceCall): Promise<ImportGraph> {
       todo.push(f);
     }
   }
-  const failed = await resolveAll(call, todo, entries);
-  if (failed.size) call.meta.warn(`${failed.size} file(s) left out of the import graph (${[...new Set(failed.values())].join(', ')})`);
+  for (const [file, code] of await resolveAll(call, todo, entries)) failed.set(file, code);
   const kept = new Map<string, { hash: string; imports: FileImports }>();
   for (const [file, e] of entries) if (e) kept.set(file, e);
   const graph = assemble(kept, failed);
-  cache.set(catalog, { version: catalog.version, graph, entries: kept, present });
+  const hashes = new Map(listed.map((f) => [f.file, f.hash]));
+  const failedHashes = new Map([...failed.keys()].map((f) => [f, hashes.get(f)!]));
+  cache.set(catalog, { version: catalog.version, graph, entries: kept, present, failedHashes });
   return graph;
 }
 
