@@ -164,6 +164,39 @@ async function recatalogOne(
 }
 
 /**
+ * The import graph: built once (the first imports-me), then five times a function appended to one
+ * file, the file re-cataloged (as the watcher does; not timed) and imports-me asked again (timed:
+ * the graph's update for one changed file plus the query). The median is reported.
+ */
+async function importGraphFigures(
+  gateway: Gateway,
+  catalog: { refresh(rel?: string[]): Promise<unknown> },
+  root: string,
+  rel: string,
+): Promise<{ importGraphBuildMs: number; importGraphUpdateMs: number }> {
+  const ask = () => gateway.run('query_relationships', { query_type: 'imports-me', target: rel, max_depth: 1, output_format: 'json' });
+  let t = performance.now();
+  await ask();
+  const importGraphBuildMs = performance.now() - t;
+  const abs = path.join(root, rel);
+  const original = fs.readFileSync(abs, 'utf8');
+  const samples: number[] = [];
+  try {
+    for (let i = 0; i < 5; i++) {
+      fs.writeFileSync(abs, `${original}\nexport function benchGraphFunction${i}(n: number): number {\n  return n * ${i};\n}\n`);
+      await catalog.refresh([rel]);
+      t = performance.now();
+      await ask();
+      samples.push(performance.now() - t);
+    }
+  } finally {
+    fs.writeFileSync(abs, original);
+    await catalog.refresh([rel]);
+  }
+  return { importGraphBuildMs, importGraphUpdateMs: summarize(samples).p50 };
+}
+
+/**
  * The catalog on a fresh gateway (its own cache dir), server ready first, so that nothing the query
  * passes did is reused: catalog.build() is then compared with the raw server answering
  * documentSymbol for every file. Then one changed file, then a second gateway on the same cache
@@ -182,6 +215,7 @@ async function catalogFigures(o: LspgateSuiteOptions, logger: ReturnType<typeof 
     result.catalogMs = performance.now() - t;
     result.catalogFiles = status.files;
     result.recatalogMs = await recatalogOne(ws.catalog, o.root, o.queries[0]!.file);
+    if (o.available.has('query_relationships')) Object.assign(result, await importGraphFigures(gateway, ws.catalog, o.root, o.queries[0]!.file));
   } finally {
     await gateway.close();
   }

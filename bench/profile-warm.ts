@@ -28,7 +28,7 @@ import { loadShippedEntry, RawLspClient } from './raw-client.js';
 import { summarize } from './stats.js';
 import { KINDS, WORKLOADS, type Kind } from './workloads.js';
 
-const KIND_OF: Record<string, Kind> = { find_definition: 'definition', find_references: 'references', find_callers: 'callers', get_file_outline: 'documentSymbol' };
+const KIND_OF: Record<string, Kind> = { find_definition: 'definition', find_references: 'references', find_callers: 'callers', get_file_outline: 'documentSymbol', query_relationships: 'callsMe3', analyze_impact: 'impact3' };
 
 function arg(name: string, dflt: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -141,7 +141,7 @@ async function main(): Promise<void> {
       const hit: number[] = [];
       const direct: number[] = [];
       for (let i = 0; i < iters; i++) {
-        for (const q of queries) {
+        for (const q of queries.filter(WORKLOADS[KIND_OF[op]!].applies)) {
           for (const c of liveResponseCaches()) c.invalidateWorkspaceAnswers();
           if (raw) {
             const tr = performance.now();

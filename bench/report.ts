@@ -97,6 +97,8 @@ export function wholeTable(w: WorkspaceReport): string {
     ...w.rawAlternatives.map((a) => [`  ${a.serverId} whole-workspace documentSymbol (ms)`, fmt(a.catalogMs), '', '']),
     ['catalog from the persisted snapshot, new gateway (ms)', '', fmt(l?.persistedCatalogMs), ''],
     ['one changed file re-cataloged (ms, median of 5)', '', fmt(l?.recatalogMs), ''],
+    ['import graph: first build (imports-me answered, ms)', '', fmt(l?.importGraphBuildMs), ''],
+    ['import graph: updated after one changed file (imports-me answered, ms, median of 5)', '', fmt(l?.importGraphUpdateMs), ''],
     ['cache hit in the session wrapper p50/p95 (ms)', '', hit ? `${fmt(hit.p50, 4)}/${fmt(hit.p95, 4)}` : '-', ''],
     ['peak RSS lspgate process (MB)', '', '', fmt(w.mcp?.selfRssMb, 0)],
     ['peak RSS server tree (MB, sum of VmHWM)', fmt(w.raw.serverRssMb, 0), '', fmt(w.mcp?.serverRssMb, 0)],
@@ -162,6 +164,18 @@ export function evaluateTargets(w: WorkspaceReport): TargetResult[] {
   });
   const re = w.lspgate?.recatalogMs;
   out.push({ workspace: ws, target: 'one changed file re-cataloged ≤ 50 ms', measured: re !== undefined ? `${fmt(re)} ms` : 'not measured', pass: re !== undefined ? re <= 50 : undefined });
+  const ig = w.lspgate?.importGraphUpdateMs;
+  out.push({ workspace: ws, target: 'import graph updated for one changed file ≤ 50 ms', measured: ig !== undefined ? `${fmt(ig)} ms` : 'not measured', pass: ig !== undefined ? ig <= 50 : undefined });
+  for (const k of ['callsMe3', 'impact3'] as const) {
+    const raw = sum(w.raw, k, 'warm');
+    const lg = sum(w.lspgate, k, 'warm');
+    out.push({
+      workspace: ws,
+      target: `warm ${k === 'callsMe3' ? 'calls-me' : 'analyze_impact'} depth 3 p50 ≤ 3 × its raw requests`,
+      measured: raw && lg ? `${fmt(lg.p50)} ms vs raw ${fmt(raw.p50)} ms = ${fmt(lg.p50 / raw.p50, 2)}x` : 'not measured',
+      pass: raw && lg ? lg.p50 <= raw.p50 * 3 : undefined,
+    });
+  }
   const rss = w.mcp?.selfRssMb;
   out.push({
     workspace: ws,
@@ -189,7 +203,9 @@ export function renderReport(workspaces: WorkspaceReport[], targets: TargetResul
         'each lspgate warm call paired with the raw call of the same query, the raw one first on every other query; ' +
         'hit = the same call again, answered from the operation cache (whole result, stamps re-checked) or else the response cache. raw = the server driven directly over JSON-RPC; ' +
         'warm ratio = lspgate warm p50 / raw warm p50; raw/hit = raw warm p50 / lspgate hit p50. typeDetails and functionDetails: ' +
-        'raw = documentSymbol + hover (a lower bound; lspgate also hovers members and builds the descriptor).',
+        'raw = documentSymbol + hover (a lower bound; lspgate also hovers members and builds the descriptor). callsMe3 = query_relationships ' +
+        'calls-me to depth 3, raw = prepareCallHierarchy + incomingCalls of every caller to depth 3, one request at a time, each item once; ' +
+        'impact3 = analyze_impact modify to depth 3, raw = references + the same incoming-call walk.',
     );
     parts.push(latencyTable(w));
     parts.push('');

@@ -21,6 +21,10 @@ export interface SuiteResult {
   catalogFiles?: number;
   /** catalog.refresh of one changed file, ms. */
   recatalogMs?: number;
+  /** The first full import graph (imports-me answered), ms. */
+  importGraphBuildMs?: number;
+  /** imports-me answered after one changed file was re-cataloged: the graph's incremental update, ms (median of 5). */
+  importGraphUpdateMs?: number;
   /** Peak RSS (VmHWM) in MB. */
   selfRssMb?: number;
   serverRssMb?: number;

@@ -11,11 +11,13 @@ import {
   DocumentSymbolRequest,
   HoverRequest,
   ReferencesRequest,
+  type CallHierarchyIncomingCall,
+  type CallHierarchyItem,
 } from 'vscode-languageserver-protocol';
 import type { Query } from './query-set.js';
 import type { RawLspClient } from './raw-client.js';
 
-export const KINDS = ['documentSymbol', 'definition', 'references', 'callers', 'typeDetails', 'functionDetails'] as const;
+export const KINDS = ['documentSymbol', 'definition', 'references', 'callers', 'typeDetails', 'functionDetails', 'callsMe3', 'impact3'] as const;
 export type Kind = (typeof KINDS)[number];
 
 export interface Workload {
@@ -56,6 +58,42 @@ async function doc(client: RawLspClient, root: string, q: Query) {
 
 async function pos(client: RawLspClient, root: string, q: Query) {
   return { textDocument: await doc(client, root, q), position: { line: q.line, character: q.character } };
+}
+
+/** The catalog's id of the query's symbol (`path::Qualified.name#kind`): the seed's `target`. */
+const symbolId = (q: Query) => `${q.file}::${q.qualified}#${q.kind}`;
+
+/**
+ * What a raw client must send for "who calls this, to depth 3": prepare, then incomingCalls for
+ * every caller found, level by level, one request at a time, each item asked once (a caller
+ * reached along two paths reuses the answer). Callers outside the workspace are not expanded and a
+ * caller already on the path is not expanded again (lspgate's rules).
+ */
+async function incomingToDepth(c: RawLspClient, root: string, q: Query, depth: number): Promise<number> {
+  const items = (await c.request(CallHierarchyPrepareRequest.type, await pos(c, root, q))).result;
+  if (!items?.length) return 0;
+  const key = (i: CallHierarchyItem) => `${i.uri}\0${i.selectionRange.start.line}:${i.selectionRange.start.character}`;
+  const inside = pathToFileURL(root).href + '/';
+  let edges = 0;
+  const asked = new Map<string, CallHierarchyIncomingCall[]>();
+  const incoming = async (item: CallHierarchyItem) => {
+    let got = asked.get(key(item));
+    if (!got) asked.set(key(item), (got = (await c.request(CallHierarchyIncomingCallsRequest.type, { item })).result ?? []));
+    return got;
+  };
+  let level = [{ item: items[0]!, path: new Set([key(items[0]!)]) }];
+  for (let d = 1; d <= depth && level.length; d++) {
+    const next: typeof level = [];
+    for (const { item, path: onPath } of level) {
+      for (const call of await incoming(item)) {
+        if (!call.from.uri.startsWith(inside)) continue;
+        edges++;
+        if (!onPath.has(key(call.from))) next.push({ item: call.from, path: new Set(onPath).add(key(call.from)) });
+      }
+    }
+    level = next;
+  }
+  return edges;
 }
 
 export const WORKLOADS: Record<Kind, Workload> = {
@@ -107,5 +145,23 @@ export const WORKLOADS: Record<Kind, Workload> = {
     raw: outlineAndHover,
     op: 'get_function_details',
     input: byName('function_name'),
+  },
+  callsMe3: {
+    kind: 'callsMe3',
+    applies: (q) => q.kind !== 'class',
+    raw: (c, root, q) => incomingToDepth(c, root, q, 3),
+    op: 'query_relationships',
+    input: (q) => ({ query_type: 'calls-me', target: symbolId(q), max_depth: 3, output_format: 'json' }),
+  },
+  impact3: {
+    kind: 'impact3',
+    applies: (q) => q.kind !== 'class',
+    // analyze_impact of a symbol: its references, then its callers to depth 3.
+    raw: async (c, root, q) => {
+      await c.request(ReferencesRequest.type, { ...(await pos(c, root, q)), context: { includeDeclaration: false } });
+      return incomingToDepth(c, root, q, 3);
+    },
+    op: 'analyze_impact',
+    input: (q) => ({ element: symbolId(q), operation: 'modify', max_depth: 3, output_format: 'json' }),
   },
 };

@@ -100,23 +100,29 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
   } else {
     const target = await resolveTarget(call, parsed.input);
     label = target.label;
-    const graph = await importGraph(call);
-    references = await referenceEffects(call, target, effects, graph);
-    await callerEffects(call, target, effects, graph, input.max_depth);
+    // The graph, the references and the caller tree are independent: asked at once.
+    const graphP = importGraph(call);
+    const treeP = callerTree(call, target, input.max_depth);
+    graphP.catch(() => undefined);
+    treeP.catch(() => undefined);
+    const answer = await referencesOf(call, target);
+    const graph = await graphP;
+    references = referenceEffects(call, target, answer, effects, graph);
+    callerEffects(await treeP, effects, graph);
   }
   const list = effects.list(input.operation);
   const risk = riskOf(input.operation, list.length, references);
   return { element: label, risk_level: risk.level, risk_reason: risk.reason, effects: list, tests: list.filter((e) => e.impact === 'test').map((e) => e.file), references };
 }
 
-/** References other than the declaration: `import` when on an import statement of their file, else `reference`. */
-async function referenceEffects(call: ServiceCall, target: ResolvedTarget, effects: Effects, graph: ImportGraph): Promise<number> {
+function referencesOf(call: ServiceCall, target: ResolvedTarget) {
   const { file } = target;
-  const answer = await file.session.request(
-    ReferencesRequest.type,
-    { textDocument: { uri: file.uri }, position: target.position, context: { includeDeclaration: false } },
-    { signal: call.signal },
-  );
+  return file.session.request(ReferencesRequest.type, { textDocument: { uri: file.uri }, position: target.position, context: { includeDeclaration: false } }, { signal: call.signal });
+}
+
+/** References other than the declaration: `import` when on an import statement of their file, else `reference`. */
+function referenceEffects(call: ServiceCall, target: ResolvedTarget, answer: Awaited<ReturnType<typeof referencesOf>>, effects: Effects, graph: ImportGraph): number {
+  const { file } = target;
   const decl = target.symbol?.symbol.selectionRange.start ?? target.position;
   let n = 0;
   for (const loc of resolveLocations(call, new LineSource(call), file.session, answer ?? [])) {
@@ -139,17 +145,19 @@ function onImportLine(graph: ImportGraph, file: string, line: number | undefined
  * (types, fields) have none. The PHP fallback counts every reference to a class as a call, the
  * `use` statement's too (attributed to the file): a "call" on an import line is an import.
  */
-async function callerEffects(call: ServiceCall, target: ResolvedTarget, effects: Effects, graph: ImportGraph, maxDepth: number): Promise<void> {
-  let tree;
+async function callerTree(call: ServiceCall, target: ResolvedTarget, maxDepth: number): Promise<Awaited<ReturnType<typeof callTree>> | undefined> {
   try {
-    tree = await callTree(call, target.catalog ? { symbol_id: target.catalog.symbol_id, depth: maxDepth, max_results: WALK_BUDGET } : { file: target.file.relPath, line: target.position.line + 1, depth: maxDepth, max_results: WALK_BUDGET }, 'incoming');
+    return await callTree(call, target.catalog ? { symbol_id: target.catalog.symbol_id, depth: maxDepth, max_results: WALK_BUDGET } : { file: target.file.relPath, line: target.position.line + 1, depth: maxDepth, max_results: WALK_BUDGET }, 'incoming');
   } catch (e) {
-    if (e instanceof LspgateError && e.code === 'SYMBOL_NOT_FOUND') return;
+    if (e instanceof LspgateError && e.code === 'SYMBOL_NOT_FOUND') return undefined;
     throw e;
   }
+}
+
+function callerEffects(tree: Awaited<ReturnType<typeof callTree>> | undefined, effects: Effects, graph: ImportGraph): void {
+  if (!tree) return;
   for (const r of flattenCalls(tree.root, true)) {
     const kind = r.depth > 1 ? 'indirect dependency' : onImportLine(graph, r.file, r.line) ? 'import' : 'direct call';
     effects.add(r.file, kind, r.depth, r.line);
   }
 }
-

@@ -46,9 +46,45 @@ export async function resolveFileImports(call: ServiceCall, relPath: string): Pr
   const scanned = await scanImports(relPath, file.text);
   if (!scanned) return undefined;
   const src = new LineSource(call);
-  const imports: ResolvedImport[] = [];
-  for (const imp of scanned) imports.push(imp.kind === 'include' ? includeTarget(call, file, imp) : await definitionTarget(call, src, file, imp));
+  const statements = scanned.filter((imp) => !imp.member);
+  const imports = await mapBounded(statements, (imp) => (imp.kind === 'include' ? Promise.resolve(includeTarget(call, file, imp)) : definitionTarget(call, src, file, imp)));
+  const byLine = new Map(imports.map((i) => [i.start_line, i]));
+  // Only a package has submodules: `from pkg.mod import name` names a member of mod.py.
+  const members = scanned.filter((imp) => {
+    const stmt = imp.member ? byLine.get(imp.start_line) : undefined;
+    return imp.member && !(stmt?.target && !/^\.+$/.test(stmt.specifier) && !isPackageInit(stmt.target));
+  });
+  for (const [i, r] of (await mapBounded(members, (imp) => definitionTarget(call, src, file, imp))).entries()) {
+    if (r.target && isModuleNamed(r.target, members[i]!.member!) && !imports.some((x) => x.start_line === r.start_line && x.target === r.target)) imports.push(r);
+  }
+  imports.sort((a, b) => a.line - b.line || (a.ask[0]?.column ?? 0) - (b.ask[0]?.column ?? 0));
   return { file: file.relPath, imports };
+}
+
+/** Definition requests of one file in flight at once: the file's imports are asked together, not in turn. */
+const PER_FILE_CONCURRENCY = 4;
+
+/** `fn` over `items`, at most PER_FILE_CONCURRENCY at once, results in the items' order. */
+async function mapBounded<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PER_FILE_CONCURRENCY, items.length) }, worker));
+  return out;
+}
+
+const isPackageInit = (target: string) => /(^|[/\\])__init__\.pyi?$/.test(target);
+
+/** `name.py`, `name.pyi` or `name/__init__.py(i)`: the definition of an imported name landed on a module. */
+function isModuleNamed(target: string, name: string): boolean {
+  const parts = target.split(/[/\\]/);
+  const base = parts[parts.length - 1]!;
+  return base === `${name}.py` || base === `${name}.pyi` || (isPackageInit(target) && parts[parts.length - 2] === name);
 }
 
 async function definitionTarget(call: ServiceCall, src: LineSource, file: FileContext, imp: ScannedImport): Promise<ResolvedImport> {

@@ -28,6 +28,11 @@ export interface ScannedImport {
   names: string[];
   /** PHP include of `__DIR__ . '/x.php'` or a plain literal: the path as written, for include resolution. */
   path?: string;
+  /**
+   * Python `from pkg import name`: the name, asked on its own, because a name can be a submodule
+   * (`from email import errors` loads email/errors.py). Kept only where it resolves to that module.
+   */
+  member?: string;
 }
 
 const TS_QUERY = `
@@ -97,7 +102,7 @@ export async function scanImports(relPath: string, text: string): Promise<Scanne
         const span = { start_line: stmt.node.startPosition.row + 1, end_line: stmt.node.endPosition.row + 1 };
         let found: Omit<ScannedImport, 'start_line' | 'end_line'>[] = [];
         if (g === 'php') found = phpImports(stmt.node, kind as ImportKind, starts);
-        else if (g === 'python' && spec) found = [pythonImport(stmt.node, spec, kind, starts)];
+        else if (g === 'python' && spec) found = pythonImport(stmt.node, spec, kind, starts);
         else if (spec) found = [jsOrGoImport(stmt.node, spec, kind as ImportKind, starts, g)];
         for (const f of found) out.push({ ...f, ...span });
       }
@@ -129,26 +134,32 @@ function jsOrGoImport(stmt: SyntaxNode, spec: SyntaxNode, kind: ImportKind, star
   return { kind, specifier: spec.text, line: at.line, ask: [at], names };
 }
 
-function pythonImport(stmt: SyntaxNode, spec: SyntaxNode, kind: ImportKind | 'from', starts: number[]): Found {
+function pythonImport(stmt: SyntaxNode, spec: SyntaxNode, kind: ImportKind | 'from', starts: number[]): Found[] {
   // Definition on the last segment of `a.b.c` names the module c; `from .. import q` has no
   // segment, so its imported names are asked instead (each is a module or a package member).
   const ids = spec.descendantsOfType('identifier').filter((n): n is SyntaxNode => !!n);
   const ask = ids.length ? [startOf(ids[ids.length - 1]!, starts)] : [];
   const names: string[] = [];
+  const members: Found[] = [];
   if (kind === 'from') {
     for (const n of stmt.childrenForFieldName('name')) {
       if (!n) continue;
       const name = n.type === 'aliased_import' ? n.childForFieldName('name') : n;
       if (!name) continue;
       names.push(name.text);
-      if (!ids.length) ask.push(startOf(name, starts));
+      const at = startOf(name, starts);
+      if (!ids.length) ask.push(at);
+      if (/^[\w]+$/.test(name.text)) {
+        const specifier = spec.text.endsWith('.') ? `${spec.text}${name.text}` : `${spec.text}.${name.text}`;
+        members.push({ kind: 'import', specifier, line: at.line, ask: [at], names: [name.text], member: name.text });
+      }
     }
     if (stmt.descendantsOfType('wildcard_import').length) names.push('*');
   } else {
     const alias = spec.parent?.type === 'aliased_import' ? spec.parent.childForFieldName('alias') : null;
     names.push(alias ? alias.text : spec.text);
   }
-  return { kind: 'import', specifier: spec.text, line: startOf(spec, starts).line, ask, names };
+  return [{ kind: 'import', specifier: spec.text, line: startOf(spec, starts).line, ask, names }, ...members];
 }
 
 function phpImports(stmt: SyntaxNode, kind: ImportKind, starts: number[]): Found[] {

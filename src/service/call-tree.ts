@@ -23,6 +23,7 @@ import { lineColumnOf } from '../lsp/line-position.js';
 import { preview, type Preview } from './previews.js';
 import { resolveTarget, type TargetInput } from './resolve.js';
 import { catalogIdAt } from './symbol-ids.js';
+import { Limiter } from './limiter.js';
 
 export interface CallSite {
   line: number;
@@ -61,14 +62,21 @@ interface Walk {
   external: number;
   src: LineSource;
   viaFallback: boolean;
+  /** One request per item and walk: an item reached along several paths is asked once. */
+  memo: Map<string, Promise<CallEdge[]>>;
+  /** Requests in flight at once (the next callers are asked while this level's nodes are built). */
+  limiter: Limiter;
 }
+
+/** Call-hierarchy requests one walk keeps in flight: gopls answers them in parallel, tsserver queues them. */
+const WALK_CONCURRENCY = 4;
 
 export async function callTree(call: ServiceCall, input: CallTreeInput, direction: Direction): Promise<{ symbol: string; root: CallNode }> {
   const target = await resolveTarget(call, input, 'callable');
   const { file } = target;
   const session = file.session;
   const depth = input.depth ?? 1;
-  const w: Walk = { call, session, direction, budget: input.max_results ?? 50, used: 0, external: 0, src: new LineSource(call), viaFallback: false };
+  const w: Walk = { call, session, direction, budget: input.max_results ?? 50, used: 0, external: 0, src: new LineSource(call), viaFallback: false, memo: new Map(), limiter: new Limiter(WALK_CONCURRENCY) };
   let items: CallHierarchyItem[];
   if (session.hasCapability('callHierarchyProvider')) {
     items = (await session.request(CallHierarchyPrepareRequest.type, { textDocument: { uri: file.uri }, position: target.position }, { signal: call.signal })) ?? [];
@@ -125,13 +133,38 @@ async function edges(w: Walk, item: CallHierarchyItem): Promise<CallEdge[]> {
   return res.map((c) => ({ item: c.to, sites: c.fromRanges, sitesUri: item.uri }));
 }
 
+/** The edges of an item, asked once per walk. */
+function edgesOnce(w: Walk, item: CallHierarchyItem): Promise<CallEdge[]> {
+  const key = itemKey(item);
+  let p = w.memo.get(key);
+  if (!p) {
+    p = w.limiter.run(() => edges(w, item));
+    w.memo.set(key, p);
+  }
+  return p;
+}
+
+/**
+ * Asks for the next level of every node of this level that will be expanded (within the budget,
+ * not a cycle) before the depth-first walk reaches it, so the server works while nodes are built.
+ */
+function prefetch(w: Walk, list: CallEdge[], path: Set<string>): void {
+  const room = w.budget - w.used;
+  for (const e of list.slice(0, Math.max(0, room))) {
+    if (path.has(itemKey(e.item))) continue;
+    // Awaited (and its error thrown) when the walk reaches the node; never an unhandled rejection.
+    edgesOnce(w, e.item).catch(() => undefined);
+  }
+}
+
 async function expand(w: Walk, item: CallHierarchyItem, depth: number, path: Set<string>): Promise<CallNode[]> {
-  const list = (await edges(w, item)).filter((e) => {
+  const list = (await edgesOnce(w, item)).filter((e) => {
     if (!isExternal(w, e.item)) return true;
     w.external++;
     return false;
   });
   list.sort((a, b) => (a.item.uri < b.item.uri ? -1 : a.item.uri > b.item.uri ? 1 : a.item.selectionRange.start.line - b.item.selectionRange.start.line));
+  if (depth > 1) prefetch(w, list, path);
   const out: CallNode[] = [];
   for (const e of list) {
     if (w.used >= w.budget) {

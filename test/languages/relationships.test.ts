@@ -185,12 +185,23 @@ describe('query_relationships: Python', async () => {
     ]);
   });
 
-  it('imports-me: relative (`from .mathx`), aliased (`import pkg.mathx as m`) and absolute imports', async () => {
+  it('imports-me: relative (`from .mathx`), aliased (`import pkg.mathx as m`), absolute and submodule (`from pkg import mathx`) imports', async () => {
     const r = await fx.run('query_relationships', { query_type: 'imports-me', target: 'pkg/mathx.py', max_depth: 1 });
     expect(lines(r)).toEqual([
+      '1 app/bundle.py -> pkg/mathx.py @app/bundle.py:2 [workspace]',
       '1 app/report.py -> pkg/mathx.py @app/report.py:2 [workspace]',
       '1 pkg/format.py -> pkg/mathx.py @pkg/format.py:2 [workspace]',
       '1 tests/test_mathx.py -> pkg/mathx.py @tests/test_mathx.py:1 [workspace]',
+    ]);
+  });
+
+  it('`from pkg import a, b` imports the package and each name that is a submodule; `from . import m` the module m', async () => {
+    const r = await fx.run('query_relationships', { query_type: 'imports', target: 'app/bundle.py', max_depth: 1 });
+    expect(lines(r)).toEqual([
+      '1 app/bundle.py -> pkg/__init__.py @app/bundle.py:2 [workspace]',
+      '1 app/bundle.py -> pkg/format.py @app/bundle.py:2 [workspace]',
+      '1 app/bundle.py -> pkg/mathx.py @app/bundle.py:2 [workspace]',
+      '1 app/bundle.py -> app/report.py @app/bundle.py:3 [workspace]',
     ]);
   });
 });
