@@ -68,6 +68,8 @@ async function definitionTarget(call: ServiceCall, src: LineSource, file: FileCo
     const best = pickLocation(locs);
     if (best) return withTarget(call, imp, best);
   }
+  // Go's `unsafe` and cgo's `C` are built into the compiler: gopls has no file to point at, yet they resolve.
+  if (file.relPath.endsWith('.go') && (imp.specifier === 'unsafe' || imp.specifier === 'C')) return { ...imp, status: 'external', resolved_by: 'none' };
   return { ...imp, status: 'unresolved', resolved_by: 'none' };
 }
 

@@ -98,13 +98,13 @@ describe('TypeScript (rel-ts)', async () => {
 describe.runIf(goAvailable)('Go (rel-go)', async () => {
   const fx = await openFixture('rel-go');
 
-  it('validate_references: a broken import (gopls answers its definition with an error) and an undeclared name', async () => {
+  it('validate_references: a broken import (gopls answers its definition with an error) and an undeclared name; `unsafe` resolves', async () => {
     const r = await fx.run('validate_references');
     expect(errors(r)).toEqual([
-      'broken/broken.go:4 unresolved_import example.com/relgo/nothere [diagnostic+import_graph] BrokenImport',
-      'broken/broken.go:6 undefined_name notDeclaredAnywhere [diagnostic] UndeclaredName',
+      'broken/broken.go:5 unresolved_import example.com/relgo/nothere [diagnostic+import_graph] BrokenImport',
+      'broken/broken.go:8 undefined_name notDeclaredAnywhere [diagnostic] UndeclaredName',
     ]);
-    expect(r.validation.valid_references).toBe(5);
+    expect(r.validation.valid_references).toBe(6);
   });
 
   it('coverage_report: the test references format.Total only', async () => {
