@@ -8,9 +8,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-type Hits = Map<string, Map<number, number>>;
+/** Per workspace file: instrumented line → hit count. */
+export type Hits = Map<string, Map<number, number>>;
 
-const CANDIDATES = ['coverage/lcov.info', 'lcov.info', 'coverage.out', 'cover.out', 'coverage.json', 'coverage/clover.xml', 'clover.xml', 'coverage.xml'];
+export const COVERAGE_FILES = ['coverage/lcov.info', 'lcov.info', 'coverage.out', 'cover.out', 'coverage.json', 'coverage/clover.xml', 'clover.xml', 'coverage.xml'];
 const cache = new Map<string, { mtimeMs: number; hits: Hits }>();
 
 function add(hits: Hits, file: string, line: number, count: number): void {
@@ -83,9 +84,9 @@ function parse(root: string, name: string, text: string): Hits {
 }
 
 /** Every coverage file present (a polyglot workspace has one per language), each file's data from the first that has it. */
-function load(root: string): { file: string; hits: Hits }[] | undefined {
+export function coverageData(root: string): { file: string; hits: Hits }[] | undefined {
   const found: { file: string; hits: Hits }[] = [];
-  for (const c of CANDIDATES) {
+  for (const c of COVERAGE_FILES) {
     const abs = path.join(root, c);
     let mtimeMs: number;
     try {
@@ -107,8 +108,8 @@ function load(root: string): { file: string; hits: Hits }[] | undefined {
 
 /** Share (0..1) of the instrumented lines in [from, to] of a file that ran, or null with why. */
 export function lineCoverage(root: string, file: string, from: number, to: number): { ratio: number | null; note: string } {
-  const all = load(root);
-  if (!all) return { ratio: null, note: `no coverage file in the workspace (looked for ${CANDIDATES.join(', ')})` };
+  const all = coverageData(root);
+  if (!all) return { ratio: null, note: `no coverage file in the workspace (looked for ${COVERAGE_FILES.join(', ')})` };
   const cov = all.find((c) => c.hits.has(file));
   if (!cov) return { ratio: null, note: `${all.map((c) => c.file).join(', ')} has no data for ${file}` };
   const lines = cov.hits.get(file)!;

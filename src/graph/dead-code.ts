@@ -8,11 +8,10 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ReferencesRequest } from 'vscode-languageserver-protocol';
 import type { CatalogSymbol } from '../core/catalog.js';
-import { toLspPosition } from '../lsp/positions.js';
 import type { ServiceCall } from '../service/call.js';
-import { LineSource, resolveLocations } from '../service/locations.js';
+import { LineSource } from '../service/locations.js';
+import { checkedDeclarations, outsideReferences } from './declarations.js';
 import { isTestFile } from './test-files.js';
 
 export const CATEGORIES = ['dead', 'entry_point', 'test', 'framework_hook', 'exported_api'] as const;
@@ -30,21 +29,17 @@ export interface DeadCodeCandidate {
   reason: string;
 }
 
-const KINDS = new Set(['function', 'method', 'class']);
-const TYPE_KINDS = new Set(['class', 'struct', 'interface', 'trait', 'enum', 'type']);
-
 export async function findDeadCode(call: ServiceCall, maxSymbols: number): Promise<{ scanned: number; candidates: DeadCodeCandidate[]; skipped: number }> {
   const catalog = call.workspace.catalog;
   await catalog.build(call.signal ? { signal: call.signal } : {});
   const all = catalog.all ? await catalog.all() : [];
-  const byId = new Map(all.map((s) => [s.symbol_id, s]));
-  const eligible = all.filter((s) => KINDS.has(s.kind) && (!s.parent || (byId.get(s.parent) && TYPE_KINDS.has(byId.get(s.parent)!.kind) && !byId.get(s.parent)!.parent)));
+  const eligible = checkedDeclarations(all);
   const scan = eligible.slice(0, maxSymbols);
   const library = new LibraryRules(call.root);
   const out: DeadCodeCandidate[] = [];
   const src = new LineSource(call);
   for (const s of scan) {
-    if (await referencedElsewhere(call, src, s)) continue;
+    if ((await outsideReferences(call, src, s)).length) continue;
     const lines = src.lines(call.resolvePath(s.file), (await call.file(call.resolvePath(s.file))).session);
     const [category, why] = classify(s, lines, library);
     out.push({ symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, kind: s.kind, file: s.file, line: s.selection_line, category, reason: `no reference outside its declaration; ${why}` });
@@ -52,18 +47,6 @@ export async function findDeadCode(call: ServiceCall, maxSymbols: number): Promi
   const order = new Map(CATEGORIES.map((c, i) => [c, i]));
   out.sort((a, b) => order.get(a.category)! - order.get(b.category)! || a.file.localeCompare(b.file) || a.line - b.line);
   return { scanned: scan.length, candidates: out, skipped: eligible.length - scan.length };
-}
-
-async function referencedElsewhere(call: ServiceCall, src: LineSource, s: CatalogSymbol): Promise<boolean> {
-  const file = await call.file(call.resolvePath(s.file));
-  const position = toLspPosition(file.text, s.selection_line, s.selection_column, file.session.positionEncoding);
-  const refs = await file.session.request(ReferencesRequest.type, { textDocument: { uri: file.uri }, position, context: { includeDeclaration: false } }, { signal: call.signal });
-  for (const loc of resolveLocations(call, src, file.session, refs ?? [])) {
-    // The declaration itself (some servers list it anyway) and recursion inside its own body.
-    if (loc.file === s.file && loc.line >= s.line && loc.line <= s.end_line) continue;
-    return true;
-  }
-  return false;
 }
 
 const PHP_MAGIC = /^__(construct|destruct|call|callStatic|get|set|isset|unset|sleep|wakeup|serialize|unserialize|toString|invoke|set_state|clone|debugInfo)$/;

@@ -9,7 +9,8 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { DefinitionRequest } from 'vscode-languageserver-protocol';
+import { DefinitionRequest, type Definition, type DefinitionLink } from 'vscode-languageserver-protocol';
+import { LspgateError } from '../errors/errors.js';
 import type { FileContext } from '../adapters/types.js';
 import { toLspPosition } from '../lsp/positions.js';
 import type { ServiceCall } from '../service/call.js';
@@ -90,11 +91,21 @@ function isModuleNamed(target: string, name: string): boolean {
 async function definitionTarget(call: ServiceCall, src: LineSource, file: FileContext, imp: ScannedImport): Promise<ResolvedImport> {
   for (const at of imp.ask) {
     const position = toLspPosition(file.text, at.line, at.column, file.session.positionEncoding);
-    const answer = await file.session.request(DefinitionRequest.type, { textDocument: { uri: file.uri }, position }, { signal: call.signal });
+    let answer: Definition | DefinitionLink[] | null;
+    try {
+      answer = await file.session.request(DefinitionRequest.type, { textDocument: { uri: file.uri }, position }, { signal: call.signal });
+    } catch (e) {
+      // gopls answers definition on an import it cannot resolve with an error response ("failed to
+      // resolve import", code 0), not an empty answer: that is this import's answer, not a failure of the file.
+      if (e instanceof LspgateError && e.code === 'INTERNAL' && e.details?.lspCode !== undefined) continue;
+      throw e;
+    }
     const locs = resolveLocations(call, src, file.session, toLocations(answer));
     const best = pickLocation(locs);
     if (best) return withTarget(call, imp, best);
   }
+  // Go's `unsafe` and cgo's `C` are built into the compiler: gopls has no file to point at, yet they resolve.
+  if (file.relPath.endsWith('.go') && (imp.specifier === 'unsafe' || imp.specifier === 'C')) return { ...imp, status: 'external', resolved_by: 'none' };
   return { ...imp, status: 'unresolved', resolved_by: 'none' };
 }
 

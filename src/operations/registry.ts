@@ -6,6 +6,7 @@ import { analysisOperations } from './defs/analysis.js';
 import { chunkOperations } from './defs/chunks.js';
 import { descriptorOperations } from './defs/descriptors.js';
 import { navigationOperations } from './defs/navigation.js';
+import { projectOperations } from './defs/project.js';
 import { relationshipOperations } from './defs/relationships.js';
 import { repositoryOperations } from './defs/repository.js';
 import { searchOperations } from './defs/search.js';
@@ -22,6 +23,7 @@ const groups: Operation[][] = [
   workspaceOperations,
   relationshipOperations,
   analysisOperations,
+  projectOperations,
   serverKnowledgeOperations,
   chunkOperations,
 ];

@@ -50,7 +50,10 @@ const CACHEABLE_OPERATIONS = new Set([
 export function publicInputSchema(op: Operation): AnyZodObject {
   let schema = publicSchemas.get(op);
   // strict: a field the operation does not know is INVALID_INPUT naming it, never silently dropped.
-  if (!schema) publicSchemas.set(op, (schema = op.input.extend(commonInputShape).strict()));
+  // An operation that declares its own `output_format` (project_context: seed 002's json | markdown |
+  // both) keeps it; its `json` and `markdown` still choose the text rendering (ownFormat).
+  const own = op.input.shape.output_format ? { output_format: op.input.shape.output_format } : {};
+  if (!schema) publicSchemas.set(op, (schema = op.input.extend({ ...commonInputShape, ...own }).strict()));
   return schema;
 }
 
@@ -225,11 +228,13 @@ export class OperationRunner {
     }
     const { workspace: wsName, output_format, ...input } = this.parseInput(op, rawInput ?? {}) as Record<string, unknown> & {
       workspace?: string;
-      output_format?: OutputFormat;
+      output_format?: OutputFormat | 'both';
     };
+    if (op.input.shape.output_format && output_format !== undefined) input.output_format = output_format;
     if (opts.signal?.aborted) throw new LspgateError('CANCELLED', 'cancelled before start');
     const workspace = await this.workspace(wsName);
-    const format: OutputFormat = output_format ?? 'markdown';
+    // `both` (project_context) is the structured result with its markdown inside, rendered as markdown.
+    const format: OutputFormat = output_format === 'both' ? 'markdown' : (output_format ?? 'markdown');
     const cacheKey = this.cacheKey(op, workspace, input);
     if (cacheKey !== undefined) {
       const hit = this.opCache!.get(cacheKey);

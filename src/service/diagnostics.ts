@@ -54,26 +54,35 @@ export async function getDiagnostics(call: ServiceCall, input: DiagnosticsInput)
     call.meta.truncate();
     call.meta.limit({ limit: 'max_files', value: maxFiles, detail: `${targets.files.length} files, ${maxFiles} diagnosed` });
   }
-  const results: (FileDiagnostics | undefined)[] = new Array(shown.length);
+  const { files, failed } = await diagnoseFiles(call, shown, input.severity ?? 'hint', targets.single);
+  rememberAnswered(call.root, files.map((f) => ({ absPath: `${call.root}/${f.file}`, hash: f.content_hash })));
+  return { ...budget(call, files, input.max_results ?? DEFAULT_MAX_RESULTS), files_checked: files.length, failed };
+}
+
+/**
+ * Diagnostics of each file, CONCURRENCY at a time; a file that fails is listed in `failed` (or, for
+ * a single file, thrown), never dropped. Remembers nothing: get_diagnostics' `changed` mode counts
+ * only its own answers.
+ */
+export async function diagnoseFiles(call: ServiceCall, absPaths: string[], min: Severity, single = false): Promise<{ files: FileDiagnostics[]; failed: DiagnosticsResult['failed'] }> {
+  const results: (FileDiagnostics | undefined)[] = new Array(absPaths.length);
   const failed: DiagnosticsResult['failed'] = [];
   let next = 0;
   const worker = async () => {
-    while (next < shown.length) {
+    while (next < absPaths.length) {
       const i = next++;
-      const abs = shown[i]!;
+      const abs = absPaths[i]!;
       try {
-        results[i] = await diagnoseFile(call, abs, input.severity ?? 'hint');
+        results[i] = await diagnoseFile(call, abs, min);
       } catch (e) {
         const err = toLspgateError(e);
-        if (targets.single || err.code === 'CANCELLED') throw err;
+        if (single || err.code === 'CANCELLED') throw err;
         failed.push({ file: toRelative(call.root, abs), code: err.code, message: err.message });
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, shown.length) }, worker));
-  const files = results.filter((r): r is FileDiagnostics => r !== undefined);
-  rememberAnswered(call.root, files.map((f) => ({ absPath: `${call.root}/${f.file}`, hash: f.content_hash })));
-  return { ...budget(call, files, input.max_results ?? DEFAULT_MAX_RESULTS), files_checked: files.length, failed };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, absPaths.length) }, worker));
+  return { files: results.filter((r): r is FileDiagnostics => r !== undefined), failed };
 }
 
 async function diagnoseFile(call: ServiceCall, abs: string, min: Severity): Promise<FileDiagnostics> {

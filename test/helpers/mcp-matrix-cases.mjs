@@ -129,6 +129,12 @@ export function matrixCalls(ws) {
     { tool: 'render_diagram', args: { target: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' },
     { tool: 'analyze_complexity', args: { element: 'formatName' } },
     { tool: 'analyze_complexity', args: { element: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' },
+    { tool: 'coverage_report', args: { format: 'detailed' } },
+    { tool: 'coverage_report', args: { format: 'full' }, code: 'INVALID_INPUT' },
+    { tool: 'project_context', args: { output_format: 'both' } },
+    { tool: 'project_context', args: { max_elements: 0 }, code: 'INVALID_INPUT' },
+    { tool: 'validate_references', args: { pattern: 'src/**/*.ts' } },
+    { tool: 'validate_references', args: { pattern: '/etc/**' }, code: 'INVALID_INPUT' },
     // Code search with citations (issue 12).
     { tool: 'search_code', args: { query: 'format a display name' } },
     { tool: 'search_code', args: { query: 'format', limit: 0 }, code: 'INVALID_INPUT' },

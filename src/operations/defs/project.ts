@@ -1,0 +1,198 @@
+/**
+ * Whole-project reports (seed 002 and issue 11): coverage_report, project_context, validate_references.
+ */
+import { z } from 'zod';
+import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
+import { coverageReport } from '../../graph/coverage-report.js';
+import { contextMarkdown, shapeContext } from '../../graph/project-context-format.js';
+import { PACKAGE_KINDS, projectContext } from '../../graph/project-context.js';
+import { REFERENCE_KINDS, validateReferences } from '../../graph/validate-refs.js';
+import { withMeta } from '../../schema/meta.js';
+import { ServiceCall } from '../../service/call.js';
+import { defineOperation, type Operation } from '../types.js';
+
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
+const Cursor = z.string().max(1000);
+const Ratio = z.number().min(0).max(1);
+
+const FileCoverageSchema = z.object({
+  file: z.string(),
+  coverage: Ratio,
+  covered: z.number().int().describe('Lines that ran (line mode) or declarations a test references (reference mode)'),
+  total: z.number().int().describe('Instrumented lines (line mode) or checked declarations (reference mode)'),
+  uncovered_lines: z.array(z.object({ start: z.number().int(), end: z.number().int() })).optional().describe('Line mode: instrumented line ranges that never ran'),
+  untested_symbols: z.array(z.string()).optional().describe('Reference mode: declarations no test file references'),
+});
+
+const ElementSchema = z.object({
+  name: z.string(),
+  type: z.enum(['function', 'class', 'component', 'hook', 'interface', 'type']),
+  file: z.string(),
+  line: z.number().int(),
+  symbol_id: z.string(),
+});
+
+const PatternInfoSchema = z.object({ files: z.array(z.string()), usage: z.number().int(), description: z.string() });
+
+const ContextSchema = z.object({
+  project_summary: z.string(),
+  summary: z.object({
+    languages: z.record(z.string(), z.number().int()).describe('Cataloged files per language'),
+    packages: z.array(z.object({ name: z.string(), kind: z.enum(PACKAGE_KINDS), path: z.string() })),
+    entry_points: z.array(z.object({ file: z.string(), line: z.number().int().optional(), name: z.string().optional(), reason: z.string() })),
+  }),
+  elements: z.array(ElementSchema),
+  dependencies: z.record(z.string(), z.array(z.string())).describe('Importing file → workspace files it imports (Go: package directories)'),
+  test_patterns: z.record(z.string(), PatternInfoSchema),
+  architecture_notes: z.string(),
+});
+
+export const projectOperations: Operation[] = [
+  defineOperation({
+    name: 'coverage_report',
+    title: 'Coverage report',
+    description:
+      "Seed 002 CoverageReport of the workspace: `coverage.overall` and `coverage.by_file` (0..1), `coverage.untested_files` (coverage 0). With a coverage file at the root (lcov, Go coverprofile, coverage.py JSON, Clover/Cobertura) it is line coverage (`mode: line`); without one it is reference coverage (`mode: reference`): the share of each file's top-level functions, classes and methods that a test file references, by the language server's references — not line coverage, and `basis` says so. `format: detailed` adds `files` with uncovered line ranges or untested symbols. Files page with max_results / cursor.",
+    input: z.object({
+      format: z.enum(['summary', 'detailed']).optional().describe('summary (default) | detailed'),
+      max_symbols: z.number().int().min(1).max(20000).optional().describe('Reference mode: declarations checked (default 5000; one references request each)'),
+      max_results: z.number().int().min(1).max(1000).optional().describe('Files per page (default 200)'),
+      cursor: Cursor.optional(),
+    }),
+    output: withMeta({
+      success: z.boolean(),
+      format: z.enum(['summary', 'detailed']),
+      mode: z.enum(['line', 'reference']),
+      basis: z.string().describe('What the numbers measure'),
+      sources: z.array(z.string()).describe('Coverage files read (line mode)'),
+      coverage: z.object({
+        overall: Ratio.describe('Over every file, not just this page'),
+        by_file: z.record(z.string(), Ratio).describe('This page of files'),
+        untested_files: z.array(z.string()).describe('Files of this page with coverage 0'),
+      }),
+      covered: z.number().int(),
+      total: z.number().int(),
+      total_files: z.number().int(),
+      total_untested_files: z.number().int(),
+      files_without_data: z.array(z.string()).describe('Line mode: non-test source files no coverage file covers (first 200)'),
+      scanned: z.number().int().describe('Reference mode: declarations checked'),
+      skipped: z.number().int().describe('Reference mode: declarations over max_symbols, not checked'),
+      files: z.array(FileCoverageSchema).optional().describe('format detailed: this page of files'),
+    }),
+    annotations: READ_ONLY,
+    repl: { command: 'coverage', positional: ['format'] },
+    handler: (input, ctx) =>
+      ServiceCall.run(ctx, async (call) => {
+        const format = input.format ?? 'summary';
+        const maxSymbols = input.max_symbols ?? 5000;
+        const hash = queryHash(['coverage_report', format, maxSymbols]);
+        const offset = decodeCursor(input.cursor, hash);
+        const r = await coverageReport(call, maxSymbols);
+        if (r.skipped) call.meta.limit({ limit: 'max_symbols', value: maxSymbols, detail: `${r.skipped} declaration(s) not checked` });
+        const page = paginate(r.files, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
+        const coverage = { overall: r.overall, by_file: Object.fromEntries(page.map((f) => [f.file, f.coverage])), untested_files: page.filter((f) => r.untested_files.includes(f.file)).map((f) => f.file) };
+        const without = r.files_without_data.slice(0, 200);
+        if (without.length < r.files_without_data.length) call.meta.limit({ limit: 'files_without_data', value: 200, detail: `${r.files_without_data.length} files have no coverage data` });
+        const base = { success: true, format, mode: r.mode, basis: r.basis, sources: r.sources, coverage, covered: r.covered, total: r.total, total_files: r.files.length, total_untested_files: r.untested_files.length, files_without_data: without, scanned: r.scanned, skipped: r.skipped };
+        return format === 'detailed' ? { ...base, files: page } : base;
+      }),
+    markdown(r) {
+      const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
+      const out = [`## ${r.mode === 'line' ? 'Line' : 'Reference'} coverage: ${pct(r.coverage.overall)} (${r.covered}/${r.total})`, '', r.basis, ''];
+      for (const [f, c] of Object.entries(r.coverage.by_file)) out.push(`- ${f}: ${pct(c)}`);
+      if (r.coverage.untested_files.length) out.push('', `Untested: ${r.coverage.untested_files.join(', ')}`);
+      if (r.files_without_data.length) out.push('', `No coverage data: ${r.files_without_data.join(', ')}`);
+      return out.join('\n') + '\n';
+    },
+  }),
+  defineOperation({
+    name: 'project_context',
+    title: 'Project context',
+    description:
+      'Seed 002 ProjectContext, an orientation before working in a workspace: `project_summary`; `summary` with languages (files each), packages (manifests, Go packages, Python packages, PHP namespaces) and entry points (`main`, `__main__` scripts, package.json main/bin/exports, composer bin); top-level `elements` (functions, classes, interfaces, types); `dependencies`, the module dependency map from the import graph (as the language servers resolve imports); `test_patterns` (test files by runner convention); `architecture_notes` (directory-level imports). `output_format`: `json` (default), `markdown` (the same as one document in `markdown`), `both`. Elements page with max_elements / cursor; dependencies are cut at max_dependencies files.',
+    input: z.object({
+      output_format: z.enum(['json', 'markdown', 'both']).optional().describe('json (default) | markdown | both (the markdown document in `markdown` beside the structured context)'),
+      max_elements: z.number().int().min(1).max(5000).optional().describe('Elements per page (default 200)'),
+      max_dependencies: z.number().int().min(1).max(5000).optional().describe('Files of the dependency map (default 300)'),
+      cursor: Cursor.optional().describe('Next page of elements'),
+    }),
+    output: withMeta({
+      success: z.boolean(),
+      format: z.enum(['json', 'markdown', 'both']),
+      context: ContextSchema,
+      total_elements: z.number().int(),
+      total_dependency_files: z.number().int(),
+      markdown: z.string().optional().describe('output_format markdown / both'),
+    }),
+    annotations: READ_ONLY,
+    repl: { command: 'context', positional: [] },
+    handler: (input, ctx) =>
+      ServiceCall.run(ctx, async (call) => {
+        const format = input.output_format ?? 'json';
+        const hash = queryHash(['project_context', input.max_dependencies ?? 300]);
+        const offset = decodeCursor(input.cursor, hash);
+        const data = await projectContext(call);
+        const elements = paginate(data.elements, { offset, maxResults: input.max_elements ?? 200, hash, meta: call.meta });
+        const context = shapeContext(call, data, elements, input.max_dependencies ?? 300);
+        const base = { success: true, format, context, total_elements: data.elements.length, total_dependency_files: Object.keys(data.dependencies).length };
+        return format === 'json' ? base : { ...base, markdown: contextMarkdown(context) };
+      }),
+    markdown(r) {
+      return r.markdown ?? contextMarkdown(r.context);
+    },
+  }),
+  defineOperation({
+    name: 'validate_references',
+    title: 'Validate references',
+    description:
+      'Seed 002 ValidationReport: references that do not resolve — unresolved imports, undefined names, missing exports, missing members — each with file, line, `reference` (the name or specifier as written), `error`, `kind` and `sources`: the language servers\' diagnostics (kept by their codes) and the import graph\'s unresolved imports (which also sees imports a `@ts-expect-error` silences and PHP `use`/`require` lines). `pattern`: a glob over workspace-relative paths (default every file a server serves). `valid_references` counts the imports of the checked files that resolved. Files are cut at max_files; errors page with max_results / cursor.',
+    input: z.object({
+      pattern: z.string().min(1).max(1000).optional().describe('Glob of files to check, e.g. `src/**/*.ts` (default: all)'),
+      max_files: z.number().int().min(1).max(5000).optional().describe('Files diagnosed (default 300)'),
+      max_results: z.number().int().min(1).max(1000).optional().describe('Errors per page (default 200)'),
+      cursor: Cursor.optional(),
+    }),
+    output: withMeta({
+      success: z.boolean(),
+      pattern: z.string(),
+      validation: z.object({
+        valid_references: z.number().int().describe('Imports of the checked files that resolved'),
+        invalid_references: z.number().int().describe('All unresolved references (every page)'),
+        errors: z.array(
+          z.object({
+            file: z.string(),
+            line: z.number().int(),
+            column: z.number().int().optional(),
+            reference: z.string(),
+            error: z.string(),
+            kind: z.enum(REFERENCE_KINDS),
+            code: z.string().optional().describe('The server\'s diagnostic code'),
+            sources: z.array(z.enum(['diagnostic', 'import_graph'])),
+          }),
+        ),
+      }),
+      files_matched: z.number().int(),
+      files_checked: z.number().int(),
+      failed: z.array(z.object({ file: z.string(), code: z.string(), message: z.string() })).describe('Files whose diagnostics could not be had'),
+    }),
+    annotations: READ_ONLY,
+    repl: { command: 'validate', positional: ['pattern'] },
+    handler: (input, ctx) =>
+      ServiceCall.run(ctx, async (call) => {
+        const maxFiles = input.max_files ?? 300;
+        const hash = queryHash(['validate_references', input.pattern ?? '', maxFiles]);
+        const offset = decodeCursor(input.cursor, hash);
+        const r = await validateReferences(call, input.pattern, maxFiles);
+        const errors = paginate(r.errors, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
+        return { success: true, pattern: r.pattern, validation: { valid_references: r.valid_references, invalid_references: r.errors.length, errors }, files_matched: r.files_matched, files_checked: r.files_checked, failed: r.failed };
+      }),
+    markdown(r) {
+      const v = r.validation;
+      const out = [`## ${v.invalid_references} unresolved reference(s) in ${r.files_checked} file(s) (${r.pattern}); ${v.valid_references} import(s) resolved`, ''];
+      for (const e of v.errors) out.push(`- ${e.file}:${e.line} \`${e.reference}\` — ${e.kind}: ${e.error}${e.code ? ` (${e.code})` : ''}`);
+      if (!v.errors.length) out.push('(every reference resolves)');
+      for (const f of r.failed) out.push(`- not checked: ${f.file} (${f.code})`);
+      return out.join('\n') + '\n';
+    },
+  }),
+];
