@@ -16,6 +16,7 @@ import { toLspPosition } from '../lsp/positions.js';
 import type { ServiceCall } from '../service/call.js';
 import { typeDefinition } from '../service/descriptors.js';
 import { toLocations } from '../service/locations.js';
+import { isInside } from '../util/paths.js';
 import { headerReferences, TYPE_KINDS, typeAt } from '../service/type-relations.js';
 import { scanFile, type PatternHit } from './pattern-scan.js';
 
@@ -116,6 +117,43 @@ function describeGroup(name: string, sites: PatternSite[], base: string): string
   return `${base}: ${sites.length} use(s) in ${files} file(s)`;
 }
 
+/** Drops bracketed parts, innermost first: generic arguments `<...>` (or Python subscripts `[...]`). */
+function withoutBrackets(text: string, open: string, close: string): string {
+  const inner = new RegExp(`\\${open}[^\\${open}\\${close}]*\\${close}`, 'g');
+  let prev;
+  do {
+    prev = text;
+    text = text.replace(inner, ' ');
+  } while (text !== prev);
+  return text;
+}
+
+/**
+ * The names a type's header names as its bases: what follows `extends` / `implements` (outside
+ * generic arguments: `T extends $ZodType` in `<...>` is a constraint, not a base), or a Python
+ * class's parenthesised bases (not `metaclass=`). A dotted name counts by its last part, where the
+ * server's definition is asked.
+ */
+export function baseNames(header: string, language: string): string[] {
+  const names = new Set<string>();
+  if (language === 'python') {
+    const m = /\bclass\s+\w+\s*\(([^)]*)\)/.exec(withoutBrackets(header, '[', ']'));
+    for (const part of m?.[1]?.split(',') ?? []) {
+      const base = /^\s*([\w.]+)\s*$/.exec(part)?.[1];
+      if (base) names.add(base.split('.').pop()!);
+    }
+    return [...names];
+  }
+  const head = withoutBrackets(header.split('{')[0] ?? '', '<', '>');
+  const at = head.search(/\b(extends|implements)\b/);
+  if (at < 0) return [];
+  for (const m of head.slice(at).matchAll(/[A-Za-z_$\\][\w$.\\]*/g)) {
+    const name = m[0].split(/[.\\]/).pop()!;
+    if (name && name !== 'extends' && name !== 'implements') names.add(name);
+  }
+  return [...names];
+}
+
 /** Subtype groups: header names resolved by the server (non-Go), gopls implementations of Go interfaces. */
 async function inheritance(call: ServiceCall, types: CatalogSymbol[], groups: Groups): Promise<void> {
   for (const t of types) {
@@ -124,14 +162,18 @@ async function inheritance(call: ServiceCall, types: CatalogSymbol[], groups: Gr
       if (t.kind === 'interface') await goImplementations(call, t, groups);
       continue;
     }
-    for (const ref of await headerReferences(call, t)) {
-      const site = { file: t.file, line: t.selection_line, symbol_id: t.symbol_id };
-      if (ref.target) {
-        const verb = ref.target.kind === 'interface' ? 'implement' : 'extend';
-        groups.add('inheritance', `subtypes of ${ref.target.qualified_name}`, `types that ${verb} ${ref.target.kind} ${ref.target.qualified_name} (${ref.target.file}:${ref.target.selection_line})`, site);
-      } else {
-        const where = ref.external ? path.basename(ref.external) : 'outside the workspace';
-        groups.add('inheritance', `subtypes of ${ref.name} (external)`, `types that extend or implement ${ref.name}, declared outside the workspace (${where})`, site);
+    const file = await call.file(path.join(call.root, t.file));
+    const header = file.lines.slice(t.line - 1, Math.min(t.end_line, t.selection_line + 5)).join(' ');
+    const site = { file: t.file, line: t.selection_line, symbol_id: t.symbol_id };
+    for (const name of baseNames(header, t.language)) {
+      for (const ref of await headerReferences(call, t, name)) {
+        if (ref.target) {
+          const verb = ref.target.kind === 'interface' ? 'implement' : 'extend';
+          groups.add('inheritance', `subtypes of ${ref.target.qualified_name}`, `types that ${verb} ${ref.target.kind} ${ref.target.qualified_name} (${ref.target.file}:${ref.target.selection_line})`, site);
+        } else if (ref.external && !isInside(call.root, ref.external)) {
+          groups.add('inheritance', `subtypes of ${ref.name} (external)`, `types that extend or implement ${ref.name}, declared outside the workspace (${path.basename(ref.external)})`, site);
+        }
+        // a name that resolves inside the workspace but not to a type (an import binding, a namespace) is no base
       }
     }
   }
