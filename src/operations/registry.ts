@@ -10,6 +10,7 @@ import { relationshipOperations } from './defs/relationships.js';
 import { repositoryOperations } from './defs/repository.js';
 import { searchOperations } from './defs/search.js';
 import { serverKnowledgeOperations } from './defs/server-knowledge.js';
+import { tagOperations } from './defs/tags.js';
 import { workspaceOperations } from './defs/workspaces.js';
 import type { Operation } from './types.js';
 
@@ -24,6 +25,7 @@ const groups: Operation[][] = [
   analysisOperations,
   serverKnowledgeOperations,
   chunkOperations,
+  tagOperations,
 ];
 
 export const operations: readonly Operation[] = groups.flat();
