@@ -162,6 +162,8 @@ async function inheritance(call: ServiceCall, types: CatalogSymbol[], groups: Gr
       if (t.kind === 'interface') await goImplementations(call, t, groups);
       continue;
     }
+    // a type alias's `extends` is a conditional type or a constraint, never a base
+    if (t.kind === 'type') continue;
     const file = await call.file(path.join(call.root, t.file));
     const header = file.lines.slice(t.line - 1, Math.min(t.end_line, t.selection_line + 5)).join(' ');
     const site = { file: t.file, line: t.selection_line, symbol_id: t.symbol_id };

@@ -50,6 +50,7 @@ describe('find_patterns: TypeScript', async () => {
     expect(Object.keys(first.patterns)).toEqual(['@logged', 'routes app.get', 'subtypes of Error (external)']);
     expect(first._meta.truncated).toBe(true);
     expect(first.total).toBe(10);
+    expect(first.files_scanned).toBe(5);
     const next = await fx.run('find_patterns', { limit: 3, cursor: first._meta.next_cursor });
     expect(Object.keys(next.patterns)).toEqual(['subtypes of Shape', 'promise .catch()', 'routes app.post']);
   });
