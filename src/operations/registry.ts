@@ -11,6 +11,7 @@ import { relationshipOperations } from './defs/relationships.js';
 import { repositoryOperations } from './defs/repository.js';
 import { searchOperations } from './defs/search.js';
 import { serverKnowledgeOperations } from './defs/server-knowledge.js';
+import { tagOperations } from './defs/tags.js';
 import { workspaceOperations } from './defs/workspaces.js';
 import type { Operation } from './types.js';
 
@@ -26,6 +27,7 @@ const groups: Operation[][] = [
   projectOperations,
   serverKnowledgeOperations,
   chunkOperations,
+  tagOperations,
 ];
 
 export const operations: readonly Operation[] = groups.flat();

@@ -167,9 +167,31 @@ export async function fileTreeOf(call: ServiceCall, pathPrefix: string | undefin
   return { tree: fileTree(cat.files(), prefix, depth) };
 }
 
+export interface DriftDetail {
+  element: string;
+  change_type: 'added' | 'removed' | 'modified';
+  file: string;
+  symbol_id: string;
+}
+
+/** `src/a.ts::Router.serve#method~2` → file `src/a.ts`, element `Router.serve`. */
+function driftDetail(id: string, change_type: DriftDetail['change_type']): DriftDetail {
+  const at = id.indexOf('::');
+  const file = at >= 0 ? id.slice(0, at) : id;
+  const rest = at >= 0 ? id.slice(at + 2) : id;
+  const hash = rest.lastIndexOf('#');
+  return { element: hash >= 0 ? rest.slice(0, hash) : rest, change_type, file, symbol_id: id };
+}
+
 export async function driftOf(call: ServiceCall, reset: boolean) {
   const cat = call.workspace.catalog;
   const d = await cat.drift(reset);
   reportCatalog(cat, call.meta);
-  return { ...(d.since ? { since: d.since } : {}), added: d.added, removed: d.removed, modified: d.modified };
+  const details = [
+    ...d.added.map((id) => driftDetail(id, 'added')),
+    ...d.removed.map((id) => driftDetail(id, 'removed')),
+    ...d.modified.map((id) => driftDetail(id, 'modified')),
+  ];
+  const drift_report = { added_elements: d.added.length, removed_elements: d.removed.length, modified_elements: d.modified.length, details };
+  return { ...(d.since ? { since: d.since } : {}), added: d.added, removed: d.removed, modified: d.modified, success: true, drift_report };
 }

@@ -23,6 +23,10 @@ export function makeMatrixWorkspace(dir) {
   cpSync(TS_APP, root, { recursive: true });
   writeFileSync(path.join(root, '.env'), 'TOKEN=never-returned\n');
   writeFileSync(path.join(root, 'notes.txt'), 'plain text, no language server\n');
+  // tag_elements writes only here: a scratch file inside the copied workspace (names of its own,
+  // so that no other call's symbol becomes ambiguous)
+  mkdirSync(path.join(root, 'tag-scratch'));
+  writeFileSync(path.join(root, 'tag-scratch/tagme.ts'), 'export function tagScratchOnly(): number {\n  return 1;\n}\n\nexport class TagScratchBox {}\n');
   const upstream = path.join(dir, 'upstream');
   mkdirSync(upstream);
   writeFileSync(path.join(upstream, 'README.md'), '# upstream\n');
@@ -127,6 +131,13 @@ export function matrixCalls(ws) {
     { tool: 'find_dead_code', args: {} },
     { tool: 'render_diagram', args: { target: 'formatName' } },
     { tool: 'render_diagram', args: { target: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' },
+    { tool: 'find_patterns', args: { limit: 5 } },
+    { tool: 'find_patterns', args: { limit: 0 }, code: 'INVALID_INPUT' },
+    { tool: 'tag_elements', args: { path: 'src/util' } },
+    { tool: 'tag_elements', args: { path: 'tag-scratch', dry_run: false } },
+    { tool: 'tag_elements', args: { path: '../../etc', dry_run: false }, code: 'PATH_OUTSIDE_WORKSPACE' },
+    { tool: 'tag_elements', args: { path: '.env', dry_run: false }, code: 'SECRET_FILE' },
+    { tool: 'tag_elements', args: { path: 'src/missing.ts' }, code: 'FILE_NOT_FOUND' },
     { tool: 'analyze_complexity', args: { element: 'formatName' } },
     { tool: 'analyze_complexity', args: { element: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' },
     { tool: 'coverage_report', args: { format: 'detailed' } },

@@ -46,6 +46,8 @@ describe('real operations over in-process MCP', () => {
         openWorldHint: a.openWorldHint ?? false,
       });
     }
+    // the tools that write files say so: rename/code-action apply, and tag_elements with dry_run: false
+    for (const name of ['rename_symbol', 'tag_elements']) expect(tools.find((t) => t.name === name)!.annotations, name).toMatchObject({ readOnlyHint: false, destructiveHint: true });
   });
 
   it('find_definition answers the declaration of formatName as structuredContent and markdown, with server progress', async () => {

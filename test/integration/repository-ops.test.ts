@@ -141,6 +141,22 @@ describe('repository operations', () => {
     expect(d.added).toEqual(['lib/extra.py::added_later#function']);
     expect(d.removed).toEqual(expect.arrayContaining(['src/greeter.ts::makeGreeter#function']));
     expect(d.modified).toEqual(['src/greeter.ts::format#function~3']);
+    // seed 002 DriftOutput: counts and one detail per id, with the element's name and file
+    expect(d.success).toBe(true);
+    expect(d.drift_report).toMatchObject({ added_elements: 1, removed_elements: d.removed.length, modified_elements: 1 });
+    expect(d.drift_report.details).toHaveLength(2 + d.removed.length);
+    expect(d.drift_report.details).toEqual(
+      expect.arrayContaining([
+        { element: 'added_later', change_type: 'added', file: 'lib/extra.py', symbol_id: 'lib/extra.py::added_later#function' },
+        { element: 'makeGreeter', change_type: 'removed', file: 'src/greeter.ts', symbol_id: 'src/greeter.ts::makeGreeter#function' },
+        { element: 'format', change_type: 'modified', file: 'src/greeter.ts', symbol_id: 'src/greeter.ts::format#function~3' },
+      ]),
+    );
+    const page = await run('detect_drift', { max_results: 1 });
+    expect(page.drift_report.details).toEqual([d.drift_report.details[0]]);
+    expect(page._meta.truncated).toBe(true);
+    const next = await run('detect_drift', { max_results: 1, cursor: page._meta.next_cursor });
+    expect(next.drift_report.details).toEqual([d.drift_report.details[1]]);
     const r = await run('refresh', { paths: ['lib/extra.py', '../escape.py'] });
     expect(r.refreshed).toEqual(['lib/extra.py']);
     expect(r.errors).toEqual([expect.objectContaining({ code: 'PATH_OUTSIDE_WORKSPACE' })]);

@@ -1,5 +1,5 @@
 /**
- * Analyses (seed 002 and issue 11): find_dead_code, render_diagram, analyze_complexity.
+ * Analyses (seed 002 and issue 11): find_dead_code, render_diagram, analyze_complexity, find_patterns.
  */
 import { z } from 'zod';
 import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
@@ -7,6 +7,7 @@ import { analyzeComplexity } from '../../graph/complexity.js';
 import { CATEGORIES, findDeadCode } from '../../graph/dead-code.js';
 import { buildDiagram, DIAGRAM_TYPES } from '../../graph/diagram.js';
 import { toDot, toMermaid, toSvg } from '../../graph/diagram-format.js';
+import { findPatterns, PATTERN_TYPES } from '../../graph/patterns.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { defineOperation, type Operation } from '../types.js';
@@ -152,5 +153,55 @@ export const analysisOperations: Operation[] = [
           end_line: r.end_line,
         };
       }),
+  }),
+  defineOperation({
+    name: 'find_patterns',
+    title: 'Find patterns',
+    description:
+      'Recurring structures of the workspace (seed 002 PatternsOutput), each with `files`, `usage` (occurrences), `description` and its first `sites`. `pattern_type`: `inheritance` — types extending or implementing the same base (names in declaration headers resolved by the server\'s definition; Go interfaces by gopls implementation), listed once two or more types share a base; `framework` — Eloquent models (PHP adapter) and HTTP route registrations (`app.get(\'/x\')`, `@app.route`, `Route::get`, `http.HandleFunc`); `decorators` — decorator and PHP attribute usage; `error-handling` — try/catch, caught and thrown error types, Go `if err != nil`, `%w` wrapping, panic. Default: all types. `limit` 1..100 patterns per page (default 10), most used first; `_meta.next_cursor` for more.',
+    input: z.object({
+      pattern_type: z.enum(PATTERN_TYPES).optional().describe('inheritance | framework | decorators | error-handling (default: all)'),
+      limit: z.number().int().min(1).max(100).optional().describe('Patterns per page (default 10)'),
+      cursor: z.string().max(1000).optional(),
+      max_files: z.number().int().min(1).max(20000).optional().describe('Files parsed for syntax patterns (default 5000)'),
+      max_types: z.number().int().min(1).max(20000).optional().describe('Types checked for inheritance and models (default 2000; one definition request per base name)'),
+    }),
+    output: withMeta({
+      success: z.boolean(),
+      pattern_type: z.string().describe('The pattern_type asked for, or `all`'),
+      limit: z.number().int(),
+      total: z.number().int().describe('Patterns found (all pages)'),
+      files_scanned: z.number().int(),
+      types_checked: z.number().int(),
+      patterns: z.record(
+        z.string(),
+        z.object({
+          files: z.array(z.string()),
+          usage: z.number().int(),
+          description: z.string(),
+          pattern_type: z.enum(PATTERN_TYPES),
+          sites: z.array(z.object({ file: z.string(), line: z.number().int(), symbol_id: z.string().optional() })).describe('First occurrences (at most 5)'),
+        }),
+      ),
+    }),
+    annotations: READ_ONLY,
+    repl: { command: 'patterns', positional: ['pattern_type'] },
+    handler: (input, ctx) =>
+      ServiceCall.run(ctx, async (call) => {
+        const limit = input.limit ?? 10;
+        const limits = { max_files: input.max_files ?? 5000, max_types: input.max_types ?? 2000 };
+        const hash = queryHash(['find_patterns', input.pattern_type ?? 'all', limits.max_files, limits.max_types]);
+        const offset = decodeCursor(input.cursor, hash);
+        const r = await findPatterns(call, input.pattern_type ? [input.pattern_type] : PATTERN_TYPES, limits);
+        const page = paginate(r.patterns, { offset, maxResults: limit, hash, meta: call.meta });
+        const patterns = Object.fromEntries(page.map((p) => [p.name, { files: p.files, usage: p.usage, description: p.description, pattern_type: p.pattern_type, sites: p.sites }]));
+        return { success: true, pattern_type: input.pattern_type ?? 'all', limit, total: r.patterns.length, files_scanned: r.files_scanned, types_checked: r.types_checked, patterns };
+      }),
+    markdown(r) {
+      const out = [`## ${r.total} pattern(s) (${r.pattern_type})`, ''];
+      for (const [name, p] of Object.entries(r.patterns)) out.push(`- **${name}** [${p.pattern_type}] ×${p.usage} in ${p.files.length} file(s) — ${p.description}`);
+      if (!r.total) out.push('(none)');
+      return out.join('\n') + '\n';
+    },
   }),
 ];

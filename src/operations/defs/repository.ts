@@ -4,6 +4,7 @@
  * Symbol retrieval and search live in search.ts. Handlers are thin: service/repository.ts answers.
  */
 import { z } from 'zod';
+import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import {
@@ -212,17 +213,34 @@ export const detectDrift = defineOperation({
   name: 'detect_drift',
   title: 'Symbols changed since indexing',
   description:
-    'Compare the workspace on disk with the catalog as it was saved (when it was loaded or last reset): symbol ids added, removed, and modified (source content hash differs). Re-catalogs changed files on the way. `reset: true` makes the current state the new reference.',
-  input: z.object({ reset: z.boolean().optional().describe('After reporting, take the current state as the new reference') }),
+    'Compare the workspace on disk with the catalog as it was saved (when it was loaded or last reset): symbol ids added, removed, and modified (source content hash differs). Re-catalogs changed files on the way. `reset: true` makes the current state the new reference. The same answer in seed 002\'s DriftOutput shape: `success` and `drift_report` {added_elements, removed_elements, modified_elements (counts), details [{element, change_type, file, symbol_id}]}; `details` pages with max_results / cursor (page without `reset`: a reset moves the reference).',
+  input: z.object({
+    reset: z.boolean().optional().describe('After reporting, take the current state as the new reference'),
+    max_results: z.number().int().min(1).max(5000).optional().describe('drift_report.details per page (default 500; the counts cover all)'),
+    cursor: z.string().max(1000).optional(),
+  }),
   output: withMeta({
     since: z.string().optional().describe('When the reference state was taken'),
     added: z.array(z.string()),
     removed: z.array(z.string()),
     modified: z.array(z.string()),
+    success: z.boolean(),
+    drift_report: z.object({
+      added_elements: z.number().int(),
+      removed_elements: z.number().int(),
+      modified_elements: z.number().int(),
+      details: z.array(z.object({ element: z.string().describe('Qualified name'), change_type: z.enum(['added', 'removed', 'modified']), file: z.string(), symbol_id: z.string() })),
+    }),
   }),
   annotations: { readOnlyHint: true, idempotentHint: false },
   repl: { command: 'drift', positional: [] },
-  handler: (input, ctx) => driftOf(ServiceCall.from(ctx), input.reset ?? false),
+  handler: async (input, ctx) => {
+    const hash = queryHash(['detect_drift']);
+    const offset = decodeCursor(input.cursor, hash);
+    const r = await driftOf(ServiceCall.from(ctx), input.reset ?? false);
+    const details = paginate(r.drift_report.details, { offset, maxResults: input.max_results ?? 500, hash, meta: ctx.meta });
+    return { ...r, drift_report: { ...r.drift_report, details } };
+  },
   markdown: (r) =>
     [`## Drift${r.since ? ` since ${r.since}` : ''}`, '', ...(['added', 'removed', 'modified'] as const).flatMap((k) => [`${k}: ${r[k].length}`, ...r[k].slice(0, 50).map((id) => `- ${id}`)])].join('\n') + '\n',
 });

@@ -1,0 +1,86 @@
+/**
+ * tag_elements (seed 002 TagInput / TagOutput). Writes files when asked (`dry_run: false`), so its
+ * MCP annotation is destructive, like rename_symbol's.
+ */
+import { z } from 'zod';
+import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
+import { withMeta } from '../../schema/meta.js';
+import { ServiceCall } from '../../service/call.js';
+import { TAG_CODES, type ElementType } from '../../service/tag-plan.js';
+import { DEFAULT_LANG, tagElements, type TagResult } from '../../service/tags.js';
+import { defineOperation, type Operation } from '../types.js';
+
+const WRITES = { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false };
+const ELEMENT_TYPES = Object.keys(TAG_CODES) as [ElementType, ...ElementType[]];
+
+/** Seed 002's TagOutput text: "Tagged 45 elements in 12 files:\n - 18 functions (@Fn) ...". */
+function summary(r: TagResult): string {
+  const done = r.elements.filter((e) => e.action !== 'skip');
+  const head = `${r.dry_run ? 'Would tag' : 'Tagged'} ${done.length} element(s) in ${r.files.length} file(s)${done.length ? ':' : ''}`;
+  const lines = ELEMENT_TYPES.map((t) => [t, done.filter((e) => e.element_type === t).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([t, n]) => ` - ${n} ${t === 'class' ? 'classe' : t}s (@${TAG_CODES[t]})`);
+  const skipped = r.elements.length - done.length;
+  return [head, ...lines, ...(skipped ? [`${skipped} element(s) already tagged (force or update_lineno to rewrite)`] : [])].join('\n');
+}
+
+export const tagOperations: Operation[] = [
+  defineOperation({
+    name: 'tag_elements',
+    title: 'Tag code elements',
+    description:
+      'Seed 002 tags: a one-line comment above each function, method, class, interface and type of a file or directory (above its decorators and doc comment), `// @Fn/<file>#<qualified name>:<line>` (`#` in Python; codes Fn function, Mt method, Cl class/struct/trait/enum, Cp component, Hk hook, If interface, Ty type), the line being the declaration\'s own once tagged. `dry_run` defaults to TRUE: it reports the elements and the unified diffs and writes nothing. With `dry_run: false` it writes (atomically, content hashes checked) after copying each changed file to `backup_dir` under lspgate\'s cache directory. Elements already tagged are skipped unless `force` (rewrite) or `update_lineno` (rewrite stale lines). `include_private` adds `_names`, private/protected members and Go unexported names; `lang` comma-separated extensions (default all lspgate catalogs); `exclude` comma-separated globs. Only inside the workspace (PATH_OUTSIDE_WORKSPACE, symlinks resolved first); secret files are never written.',
+    input: z.object({
+      path: z.string().min(1).max(4096).describe('File or directory to tag, relative to the workspace root (`.` for all)'),
+      dry_run: z.boolean().optional().describe('Report only (default true); false writes the tags'),
+      force: z.boolean().optional().describe('Rewrite tags that are already there'),
+      verbose: z.boolean().optional().describe('Accepted for the seed; every element is always listed'),
+      update_lineno: z.boolean().optional().describe('Rewrite existing tags whose line number is stale'),
+      include_private: z.boolean().optional().describe('Also tag private declarations'),
+      lang: z.string().max(200).optional().describe(`Comma-separated file extensions (default ${DEFAULT_LANG})`),
+      exclude: z.string().max(2000).optional().describe('Comma-separated glob patterns to leave out'),
+      max_results: z.number().int().min(1).max(5000).optional().describe('Elements listed per page (default 500; all are tagged)'),
+      cursor: z.string().max(1000).optional(),
+    }),
+    output: withMeta({
+      success: z.boolean(),
+      dry_run: z.boolean(),
+      path: z.string(),
+      text: z.string().describe("Seed 002 TagOutput: 'Tagged N elements in M files:' and counts per tag"),
+      counts: z.record(z.string(), z.number().int()).describe('Elements tagged (or to tag) per element type'),
+      total: z.number().int(),
+      elements: z.array(
+        z.object({
+          file: z.string(),
+          line: z.number().int().describe('Line of the declaration name before tagging'),
+          name: z.string(),
+          qualified_name: z.string(),
+          symbol_id: z.string(),
+          element_type: z.enum(ELEMENT_TYPES),
+          tag: z.string(),
+          action: z.enum(['tag', 'retag', 'skip']),
+        }),
+      ),
+      files: z.array(z.object({ file: z.string(), content_hash: z.string(), new_hash: z.string().optional(), tags: z.number().int(), diff: z.string() })),
+      backup_dir: z.string().optional().describe('Where the originals of the written files were copied (writes only)'),
+    }),
+    annotations: WRITES,
+    repl: { command: 'tag', positional: ['path'] },
+    handler: (input, ctx) =>
+      ServiceCall.run(ctx, async (call) => {
+        const hash = queryHash(['tag_elements', input.path, input.dry_run ?? true, input.force ?? false, input.include_private ?? false, input.lang ?? '', input.exclude ?? '']);
+        const offset = decodeCursor(input.cursor, hash);
+        const r = await tagElements(call, input);
+        const done = r.elements.filter((e) => e.action !== 'skip');
+        const counts = Object.fromEntries(ELEMENT_TYPES.map((t) => [t, done.filter((e) => e.element_type === t).length]));
+        const elements = paginate(r.elements, { offset, maxResults: input.max_results ?? 500, hash, meta: call.meta });
+        return { success: true, dry_run: r.dry_run, path: r.path, text: summary(r), counts, total: r.elements.length, elements, files: r.files, ...(r.backup_dir ? { backup_dir: r.backup_dir } : {}) };
+      }),
+    markdown(r) {
+      const out = [`## ${r.text.split('\n')[0]}${r.dry_run ? ' (dry run: nothing written)' : ''}`, '', ...r.text.split('\n').slice(1)];
+      if (r.backup_dir) out.push('', `Backups: ${r.backup_dir}`);
+      for (const f of r.files) out.push('', '```diff', f.diff.trimEnd(), '```');
+      return out.join('\n') + '\n';
+    },
+  }),
+];
