@@ -26,6 +26,8 @@ export interface McpHttpOptions {
   stateless?: boolean;
   /** Stateful mode: close a session unused for this long. */
   sessionIdleMs?: number;
+  /** The tools to list (a tool profile); all when absent. */
+  tools?: ReadonlySet<string>;
 }
 
 export interface McpHttpServer {
@@ -38,7 +40,7 @@ export interface McpHttpServer {
 export async function startMcpHttp(gateway: Gateway, opts: McpHttpOptions): Promise<McpHttpServer> {
   const logger = gateway.context.logger.child('mcp-http');
   const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const factory = () => createMcpServer(gateway);
+  const factory = () => createMcpServer(gateway, opts.tools);
   // 2026-07-28 requests carry their own state and go to the SDK's per-request handler; 2025-era
   // traffic gets sessions (http-sessions.ts), or the SDK's stateless fallback with --stateless.
   const handler = createMcpHandler(factory, {
