@@ -69,8 +69,17 @@ async function refOf(call: ServiceCall, n: CallNode, from: string): Promise<Cont
 }
 
 /** One hop of find_callers / find_callees (the same service function and defaults), nearest first. */
-async function oneHop(call: ServiceCall, target: TargetInput, direction: 'incoming' | 'outgoing', from: string): Promise<ContextRef[]> {
-  const tree = await callTree(call, { ...target, depth: 1 }, direction);
+async function oneHop(call: ServiceCall, target: TargetInput, direction: 'incoming' | 'outgoing', from: string): Promise<ContextRef[] | undefined> {
+  let tree: Awaited<ReturnType<typeof callTree>>;
+  try {
+    tree = await callTree(call, { ...target, depth: 1 }, direction);
+  } catch (e) {
+    // tsserver prepares no call hierarchy item at some functions (a test's `describe(…)` callback):
+    // the part is not there, which is not "no callers"; the rest of the context still is.
+    if (!(e instanceof LspgateError) || (e.code !== 'SYMBOL_NOT_FOUND' && e.code !== 'NOT_SUPPORTED')) throw e;
+    call.meta.warn(`${direction === 'incoming' ? 'callers' : 'callees'}: not available (${e.code}: ${e.message})`);
+    return undefined;
+  }
   const refs: ContextRef[] = [];
   for (const n of tree.root.calls ?? []) refs.push(await refOf(call, n, from));
   // Stable: within one proximity, the call tree's own order (file, then line).
@@ -122,7 +131,10 @@ export async function contextBundle(call: ServiceCall, input: ContextInput, meta
   const callable = CALLABLE.has(sym.kind);
   for (const [part, dir] of [['callers', 'incoming'], ['callees', 'outgoing']] as const) {
     if (!want.has(part)) continue;
-    if (callable) g.lists[part] = await oneHop(call, by, dir, sym.file);
+    if (callable) {
+      const hop = await oneHop(call, by, dir, sym.file);
+      if (hop) g.lists[part] = hop;
+    }
     else call.meta.warn(`${part}: ${sym.qualified_name} is a ${sym.kind}, not a function or method: ask find_callers / find_references for its uses`);
   }
   if (want.has('types')) {

@@ -100,6 +100,14 @@ contextSuite({ fixture: 'ctx-php', symbol: 'Cart.total', callers: ['checkout', '
 
 describe('get_context: errors a caller can cause', async () => {
   const fx = await openFixture('ctx-ts');
+  it('a function tsserver prepares no call hierarchy at (a test callback) still gets its context; callers say why they are absent', async () => {
+    const r = await fx.run('get_context', { symbol_id: "test/cart.test.ts::describeCart('cart') callback#function" });
+    expect(r.source.text).toContain('testCartTotal();');
+    expect(r.callers).toBeUndefined();
+    expect(r.callees).toBeUndefined();
+    expect(r._meta.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^callers: not available \(SYMBOL_NOT_FOUND/), expect.stringMatching(/^callees: not available/)]));
+  });
+
   it('an unknown name is SYMBOL_NOT_FOUND; a budget under 600 is INVALID_INPUT', async () => {
     expect((await fx.runError('get_context', { symbol: 'noSuchThing' })).code).toBe('SYMBOL_NOT_FOUND');
     expect((await fx.runError('get_context', { symbol: 'cartTotal', max_tokens: 599 })).code).toBe('INVALID_INPUT');
