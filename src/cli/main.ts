@@ -15,6 +15,8 @@ import { runMcpStdio } from '../frontends/mcp/stdio.js';
 import { runRepl } from '../frontends/repl/repl.js';
 import { runSidecar } from '../frontends/sidecar/sidecar.js';
 import { packageVersion } from '../frontends/version.js';
+import { loadToolsSetting } from '../config/load.js';
+import { parseToolsFlag, selectTools } from '../operations/profiles.js';
 import { operations } from '../operations/registry.js';
 import { runTour } from '../tour/tour.js';
 import { mainHelp, operationHelp } from './help.js';
@@ -29,6 +31,7 @@ const MODE_OPTIONS = {
   stateless: { type: 'boolean' },
   'session-idle-ms': { type: 'string' },
   'max-sessions': { type: 'string' },
+  tools: { type: 'string' },
 } as const;
 
 /**
@@ -94,10 +97,15 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
     process.stdout.write(mainHelp(operations, packageVersion()) + '\n');
     return exitAfterFlush(0);
   }
-  const gateway = await Gateway.create({ root: values.root ?? process.cwd(), serversFiles: values.servers ?? [] });
+  const root = values.root ?? process.cwd();
+  // Checked before any server starts: a typo in --tools is a startup error, not a missing tool later.
+  if (values.tools !== undefined && mode !== 'mcp') throw usage('--tools applies to lspgate mcp only');
+  const setting = mode !== 'mcp' ? undefined : values.tools !== undefined ? parseToolsFlag(values.tools) : loadToolsSetting(root);
+  const tools = setting === undefined ? undefined : selectTools(setting, operations);
+  const gateway = await Gateway.create({ root, serversFiles: values.servers ?? [] });
   if (mode === 'sidecar') return runSidecar(gateway);
   if (mode === 'repl') return runRepl(gateway);
-  if (!values.http) return runMcpStdio(gateway);
+  if (!values.http) return runMcpStdio(gateway, tools);
   const port = values.port === undefined ? 0 : Number(values.port);
   const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--port must be 0..65535, got ${values.port}`);
@@ -112,6 +120,7 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
     ...(values.stateless ? { stateless: true } : {}),
     ...(idle !== undefined ? { sessionIdleMs: idle } : {}),
     ...(maxSessions !== undefined ? { maxSessions } : {}),
+    ...(tools ? { tools } : {}),
   });
 }
 

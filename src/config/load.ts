@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { LspgateError } from '../errors/errors.js';
 import type { Logger } from '../util/logger.js';
-import { LimitsSchema, ServerEntrySchema, type Limits, type ServerEntry } from './schema.js';
+import { LimitsSchema, ServerEntrySchema, ToolsSettingSchema, type Limits, type ServerEntry, type ToolsSetting } from './schema.js';
 
 /** The directory holding lspgate's own package.json (works from src/ under vitest and from dist/). */
 export function packageRoot(): string {
@@ -138,6 +138,22 @@ export function readJsonConfig(file: string): unknown {
   } catch (e) {
     throw new LspgateError('INVALID_INPUT', `config file is not valid JSON: ${file}: ${(e as Error).message}`, { file });
   }
+}
+
+/**
+ * The MCP tool profile from config (`"tools"`): the workspace's `.lspgate/config.json` first, then
+ * the user's `$XDG_CONFIG_HOME/lspgate/config.json`; undefined when neither sets it.
+ */
+export function loadToolsSetting(root: string, env: NodeJS.ProcessEnv = process.env): ToolsSetting | undefined {
+  const files = [path.join(root, '.lspgate', 'config.json'), path.join(env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'lspgate', 'config.json')];
+  for (const file of files) {
+    const raw = readJsonConfig(file);
+    if (!isPlainObject(raw) || raw.tools === undefined) continue;
+    const parsed = ToolsSettingSchema.safeParse(raw.tools);
+    if (!parsed.success) throw new LspgateError('INVALID_INPUT', `${file}: "tools" must be "core", "all" or a list of operation names`, { file });
+    return parsed.data;
+  }
+  return undefined;
 }
 
 export function loadLimits(root: string, env: NodeJS.ProcessEnv = process.env): Limits {

@@ -4,6 +4,7 @@
  */
 import { analysisOperations } from './defs/analysis.js';
 import { chunkOperations } from './defs/chunks.js';
+import { contextOperations } from './defs/context.js';
 import { descriptorOperations } from './defs/descriptors.js';
 import { navigationOperations } from './defs/navigation.js';
 import { projectOperations } from './defs/project.js';
@@ -21,6 +22,7 @@ const groups: Operation[][] = [
   searchOperations,
   descriptorOperations,
   navigationOperations,
+  contextOperations,
   workspaceOperations,
   relationshipOperations,
   analysisOperations,

@@ -19,8 +19,9 @@ function shapeNode(n: OutlineSymbol, detail: OutlineDetail, depth: number, level
   }
   const start = n.location?.start_line ?? 0;
   const node: CompactOutlineNode = { kind: n.kind, name: n.name, lines: [start, n.location?.end_line ?? start] };
-  // A signature that only repeats the name (a Go field, a PHP constant) says nothing more.
-  if (detail === 'signatures' && n.signature && n.signature !== n.name) node.signature = oneLine(n.signature);
+  // A signature that only repeats the name (a Go field, a PHP constant) or the kind and the name
+  // (`interface Foo`, `class Bar`: most of a declaration-dense file's containers) says nothing more.
+  if (detail === 'signatures' && n.signature && !saysNothingMore(n)) node.signature = oneLine(n.signature);
   if (kids) node.children = kids as CompactOutlineNode[];
   return node;
 }
@@ -32,4 +33,9 @@ function oneLine(signature: string): string {
   const first = signature.split('\n', 1)[0]!.trimEnd();
   const cut = first.length > SIGNATURE_CHARS ? `${first.slice(0, SIGNATURE_CHARS - 1)}…` : first;
   return cut.length < signature.length && !cut.endsWith('…') ? `${cut} …` : cut;
+}
+
+function saysNothingMore(n: OutlineSymbol): boolean {
+  const sig = n.signature!.replace(/^(export\s+)?(default\s+)?(declare\s+)?/, '').trim();
+  return sig === n.name || sig === `${n.kind} ${n.name}`;
 }

@@ -21,6 +21,10 @@ describe('get_file_outline detail and depth', async () => {
     const fullCircle = flat(full.symbols).find((n) => n.name === 'circle') as Node & { location: { start_line: number; end_line: number } };
     expect(nodes.find((n) => n.name === 'circle')!.lines).toEqual([fullCircle.location.start_line, fullCircle.location.end_line]);
     expect(JSON.stringify(r.symbols).length).toBeLessThan(JSON.stringify(full.symbols).length / 2);
+    // A signature that is only the kind and the name (`namespace Geometry`) is left out of the default.
+    const bare = flat(full.symbols).filter((n) => n.signature?.replace(/^export\s+/, '') === `${n.kind} ${n.name}`);
+    expect(bare.map((n) => n.name)).toContain('Geometry');
+    for (const b of bare) expect(nodes.find((n) => n.name === b.name && n.kind === b.kind)!.signature).toBeUndefined();
   });
 
   it('names: no signatures; depth 1: top-level symbols only', async () => {

@@ -30,6 +30,8 @@ export interface McpHttpOptions {
   sessionIdleMs?: number;
   /** Stateful mode: sessions open at once (the least recently used is closed past it). */
   maxSessions?: number;
+  /** The tools to list (a tool profile); all when absent. */
+  tools?: ReadonlySet<string>;
 }
 
 export interface McpHttpServer {
@@ -42,7 +44,7 @@ export interface McpHttpServer {
 export async function startMcpHttp(gateway: Gateway, opts: McpHttpOptions): Promise<McpHttpServer> {
   const logger = gateway.context.logger.child('mcp-http');
   const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const factory = () => createMcpServer(gateway);
+  const factory = () => createMcpServer(gateway, opts.tools);
   // 2026-07-28 requests carry their own state and go to the SDK's per-request handler; 2025-era
   // traffic gets sessions (http-sessions.ts), or the SDK's stateless fallback with --stateless.
   const handler = createMcpHandler(factory, {

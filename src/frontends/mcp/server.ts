@@ -18,7 +18,8 @@ import { installSubscriptions } from './subscriptions.js';
 
 export const MCP_SERVER_NAME = 'lspgate';
 
-export function createMcpServer(gateway: Gateway): McpServer {
+/** `tools`: the operations to list (a tool profile, operations/profiles.ts); all when absent. */
+export function createMcpServer(gateway: Gateway, tools?: ReadonlySet<string>): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: packageVersion() },
     {
@@ -29,7 +30,7 @@ export function createMcpServer(gateway: Gateway): McpServer {
         'Resources: lspgate://{workspace}/outline/{file}, lspgate://{workspace}/symbol/{symbol_id}, lspgate://{workspace}/repo-outline.',
     },
   );
-  for (const op of gateway.operations()) registerOperation(server, gateway, op);
+  for (const op of gateway.operations()) if (!tools || tools.has(op.name)) registerOperation(server, gateway, op);
   registerResources(server, gateway);
   registerPrompts(server, gateway);
   const disposers = [installSubscriptions(server, gateway), installLogging(server, gateway)];

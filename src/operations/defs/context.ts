@@ -1,0 +1,142 @@
+/**
+ * get_context (issue 10): one symbol's source, callers, callees, signature types, tests and
+ * references in one answer within a token budget.
+ */
+import { z } from 'zod';
+import { tokensOf } from '../../catalog/paging.js';
+import { withMeta } from '../../schema/meta.js';
+import { ServiceCall } from '../../service/call.js';
+import { contextBundle, DEFAULT_CONTEXT_TOKENS } from '../../service/context-bundle.js';
+import { CONTEXT_PARTS } from '../../service/context-budget.js';
+import { targetShape } from '../../service/resolve.js';
+import type { MetaCollector } from '../meta-collector.js';
+import { defineOperation, type Operation } from '../types.js';
+
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
+
+const PartSchema = z.enum(CONTEXT_PARTS);
+
+const RefSchema = z.object({
+  name: z.string(),
+  kind: z.string(),
+  file: z.string(),
+  line: z.number().int(),
+  proximity: z.enum(['same_file', 'same_dir', 'elsewhere']).describe('Where it is, seen from the symbol: ranked nearest first'),
+  symbol_id: z.string().optional(),
+  signature: z.string().optional(),
+  summary: z.string().optional().describe('First sentence of its doc comment'),
+  call_lines: z.array(z.number().int()).describe('Lines of the calls, in the calling file'),
+});
+
+const TypeSchema = z.object({
+  name: z.string(),
+  kind: z.string(),
+  file: z.string(),
+  line: z.number().int(),
+  symbol_id: z.string().optional(),
+  signature: z.string().optional(),
+  summary: z.string().optional(),
+});
+
+const SiteSchema = z.object({ file: z.string(), line: z.number().int(), container: z.string().optional().describe('Enclosing function / class') });
+
+const OmittedSchema = z.object({
+  part: PartSchema,
+  count: z.number().int().describe('Items left out (lines, for source)'),
+  fetch: z.object({ operation: z.string(), input: z.record(z.string(), z.unknown()) }).describe('The call that returns what was left out'),
+});
+
+/**
+ * What `_meta` will cost once the runner adds it: the collector's lists as they are, and the widest
+ * values of the fields the runner fills in afterwards (timing, savings). 40 tokens cover one more
+ * warning (a server that began indexing while answering makes the service ask again).
+ */
+function metaTokens(meta: MetaCollector, workspace: string): number {
+  const worst = {
+    timing_ms: 9999999.99,
+    workspace,
+    truncated: false,
+    tokens_saved: 999999999,
+    total_tokens_saved: 999999999999,
+    index_state: 'indexing',
+    servers: [...meta.servers.values()],
+    limits_hit: meta.limitsHit,
+    warnings: meta.warnings,
+    alternatives: meta.alternatives,
+  };
+  return tokensOf(worst) + 40;
+}
+
+export const contextOperations: Operation[] = [
+  defineOperation({
+    name: 'get_context',
+    title: 'Context of a symbol',
+    description:
+      "Everything needed to work on one function, method or type, in one call within `max_tokens` (default 4000, counted as bytes/4 of the JSON answer including _meta): its source; the signature and first doc sentence of the functions that call it and that it calls (one hop, as find_callers / find_callees answer them, nearest first: same file, same directory, elsewhere); the workspace types named in its signature (resolved by the language server); the tests that reference it; its other references. Parts are filled in that priority order; `include` picks parts. When something does not fit, `truncated` is true and `omitted` lists each part's left-out count with the call that fetches it. Same target forms as find_definition (name, symbol_id, or file + line).",
+    input: z.object({
+      ...targetShape,
+      max_tokens: z.number().int().min(600).max(100000).optional().describe(`Token budget of the whole answer (bytes/4; default ${DEFAULT_CONTEXT_TOKENS})`),
+      include: z.array(PartSchema).min(1).max(6).optional().describe('Parts to return (default all): source, callers, callees, types, tests, references'),
+    }),
+    output: withMeta({
+      symbol: z.string(),
+      symbol_id: z.string(),
+      kind: z.string(),
+      file: z.string(),
+      line: z.number().int(),
+      end_line: z.number().int(),
+      signature: z.string(),
+      summary: z.string().optional(),
+      source: z.object({ start_line: z.number().int(), end_line: z.number().int(), text: z.string() }).optional(),
+      callers: z.array(RefSchema).optional(),
+      callees: z.array(RefSchema).optional(),
+      types: z.array(TypeSchema).optional(),
+      tests: z.array(SiteSchema).optional(),
+      references: z.array(SiteSchema).optional(),
+      truncated: z.boolean().describe('Something asked for did not fit max_tokens (see omitted)'),
+      omitted: z.array(OmittedSchema),
+    }),
+    annotations: READ_ONLY,
+    repl: { command: 'ctx', positional: ['symbol'] },
+    handler: (input, ctx) =>
+      ServiceCall.run(ctx, async (call) => (await contextBundle(call, input, () => metaTokens(ctx.meta, ctx.workspace.root))).body as never),
+    markdown: (r) => contextMarkdown(r),
+  }),
+];
+
+type Ref = z.infer<typeof RefSchema>;
+type Site = z.infer<typeof SiteSchema>;
+
+function contextMarkdown(r: {
+  symbol: string;
+  kind: string;
+  file: string;
+  line: number;
+  end_line: number;
+  signature: string;
+  summary?: string | undefined;
+  source?: { start_line: number; end_line: number; text: string } | undefined;
+  callers?: Ref[] | undefined;
+  callees?: Ref[] | undefined;
+  types?: z.infer<typeof TypeSchema>[] | undefined;
+  tests?: Site[] | undefined;
+  references?: Site[] | undefined;
+  omitted: z.infer<typeof OmittedSchema>[];
+}): string {
+  const out = [`## ${r.kind} ${r.symbol} — ${r.file}:${r.line}-${r.end_line}`, '', `\`${r.signature}\``];
+  if (r.summary) out.push('', r.summary);
+  if (r.source) out.push('', '```', r.source.text, '```');
+  const refs = (title: string, list: Ref[] | undefined) => {
+    if (!list) return;
+    out.push('', `### ${title}`, ...list.map((x) => `- ${x.kind} **${x.name}** — ${x.file}:${x.line} (${x.proximity})${x.signature ? `: \`${x.signature}\`` : ''}${x.summary ? ` — ${x.summary}` : ''}`));
+    if (!list.length) out.push('(none)');
+  };
+  refs('Callers', r.callers);
+  refs('Callees', r.callees);
+  if (r.types) out.push('', '### Types', ...r.types.map((x) => `- ${x.kind} **${x.name}** — ${x.file}:${x.line}${x.signature ? `: \`${x.signature}\`` : ''}`), ...(r.types.length ? [] : ['(none)']));
+  for (const [title, list] of [['Tests', r.tests], ['References', r.references]] as const) {
+    if (list) out.push('', `### ${title}`, ...list.map((x) => `- ${x.file}:${x.line}${x.container ? ` in ${x.container}` : ''}`), ...(list.length ? [] : ['(none)']));
+  }
+  if (r.omitted.length) out.push('', '### Left out (max_tokens)', ...r.omitted.map((o) => `- ${o.part}: ${o.count} — \`${o.fetch.operation} ${JSON.stringify(o.fetch.input)}\``));
+  return out.join('\n') + '\n';
+}
