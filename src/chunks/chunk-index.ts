@@ -81,6 +81,11 @@ export class ChunkIndex {
     return this.byId.get(id) ?? this.retired.get(id);
   }
 
+  /** A chunk indexed now (not a replaced one). */
+  live(id: string): Chunk | undefined {
+    return this.byId.get(id);
+  }
+
   /** The chunk a citation was made from: indexed now, or replaced by a re-index. */
   byCitation(file: string, start: number, end: number, commit: string): Chunk | undefined {
     const same = (c: Chunk) => c.file === file && c.start_line === start && c.end_line === end;
