@@ -287,11 +287,18 @@ export class FileVectorStore implements VectorStore {
     if (query.length !== this.manifest.identity.dim) throw new LspgateError('INTERNAL', `a ${query.length}-dimensional query for an index of dim ${this.manifest.identity.dim}`);
     const q = unitCopy(query);
     const match = chunkMatcher<StoredChunk>(filter);
-    const hits: StoreHit[] = [];
+    // The k best so far, nearest first: most rows lose to the k-th and cost one comparison.
+    const top: StoreHit[] = [];
     for (const { chunk, vector } of this.rows.values()) {
-      if (match(chunk) && (!accept || accept(chunk))) hits.push({ chunk, distance: 1 - dot(q, vector) });
+      const distance = 1 - dot(q, vector);
+      if (top.length >= k && distance >= top[top.length - 1]!.distance) continue;
+      if (!match(chunk) || (accept && !accept(chunk))) continue;
+      let i = top.length;
+      while (i > 0 && top[i - 1]!.distance > distance) i--;
+      top.splice(i, 0, { chunk, distance });
+      if (top.length > k) top.pop();
     }
-    return hits.sort((a, b) => a.distance - b.distance).slice(0, k);
+    return top;
   }
 
   fileRecords(file: string): { chunk: StoredChunk; vector: Float32Array }[] {
