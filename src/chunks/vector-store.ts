@@ -9,15 +9,18 @@
  *
  * Layout: `manifest.json` (schema version, the embedder identity and its checksum, the live segment
  * list) and append-only segments `seg-<n>.bin`: magic, a JSON header (files deleted, then records)
- * and a Float32 matrix, one row per record. Every write is a new segment written to a temp file and
- * renamed, then the manifest is renamed over the old one, so a crash leaves the last complete state;
+ * and a Float32 matrix. A record names its matrix row, or -1 when its vector is already stored under
+ * the same embed_key (a chunk that moved: only its record is written again). Every write is a new
+ * segment written to a temp file and renamed, then the manifest is renamed over the old one, so a
+ * crashed process leaves the last complete state (no fsync: a power loss may lose the last writes,
+ * which are re-embedded then);
  * a segment the manifest does not name is garbage and removed on open. Replaying segments in order
  * gives the live set (a segment's deletes first, then its records, later ids overriding earlier).
  * When the segments hold more dead rows than live ones (or there are many), they are compacted into
  * one. Search is exact cosine over the live rows (unit vectors, so a dot product): a flat scan of
  * ~10,000 512-float rows takes a few milliseconds, less than an ANN index would save.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { LspgateError } from '../errors/errors.js';
 import { identityChecksum, type EmbeddingIdentity } from './embedder.js';
@@ -77,11 +80,13 @@ interface SegmentHeader {
   dim: number;
   deleted_files: string[];
   records: StoredChunk[];
+  /** Per record: its row of this segment's matrix, or -1 for the vector stored under its embed_key. */
+  rows: number[];
 }
 
 const MAGIC = 'LGV1';
 const MAX_SEGMENTS = 24;
-export const STORE_SCHEMA_VERSION = `${CHUNK_SCHEMA_VERSION}+vectors-1`;
+export const STORE_SCHEMA_VERSION = `${CHUNK_SCHEMA_VERSION}+vectors-2`;
 
 function unitCopy(v: Float32Array): Float32Array {
   let n = 0;
@@ -90,6 +95,13 @@ function unitCopy(v: Float32Array): Float32Array {
   const out = new Float32Array(v.length);
   for (let i = 0; i < v.length; i++) out[i] = n > 0 ? v[i]! / n : 0;
   return out;
+}
+
+/** Whether `b`, normalised, is `a` (a unit vector). */
+function sameVector(a: Float32Array, b: Float32Array): boolean {
+  const u = unitCopy(b);
+  for (let i = 0; i < a.length; i++) if (Math.abs(a[i]! - u[i]!) > 1e-6) return false;
+  return a.length === b.length;
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -103,7 +115,6 @@ function writeAtomic(file: string, parts: Buffer[]): void {
   const fd = openSync(tmp, 'w');
   try {
     for (const p of parts) writeSync(fd, p);
-    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
@@ -128,9 +139,10 @@ function decodeSegment(buf: Buffer): { header: SegmentHeader; vectors: Float32Ar
   let off = 8 + len;
   off += (4 - (off % 4)) % 4;
   const rowBytes = header.dim * 4;
-  if (buf.length - off !== header.records.length * rowBytes) throw new Error('vector segment is truncated');
+  const n = header.rows.filter((r) => r >= 0).length;
+  if (header.rows.length !== header.records.length || buf.length - off !== n * rowBytes) throw new Error('vector segment is truncated');
   const all = new Float32Array(buf.buffer.slice(buf.byteOffset + off, buf.byteOffset + buf.length));
-  return { header, vectors: header.records.map((_, i) => all.subarray(i * header.dim, (i + 1) * header.dim)) };
+  return { header, vectors: Array.from({ length: n }, (_, i) => all.subarray(i * header.dim, (i + 1) * header.dim)) };
 }
 
 export interface OpenOptions {
@@ -142,6 +154,8 @@ export interface OpenOptions {
 export class FileVectorStore implements VectorStore {
   private readonly rows = new Map<string, { chunk: StoredChunk; vector: Float32Array }>();
   private readonly byFile = new Map<string, Set<string>>();
+  /** Every vector written to the live segments, by embed_key (records may point at one with row -1). */
+  private readonly byKey = new Map<string, Float32Array>();
   /** Rows written to the live segments, live or not: dead = written − live. */
   private written = 0;
   private closed = false;
@@ -213,7 +227,13 @@ export class FileVectorStore implements VectorStore {
   private load(): void {
     for (const name of this.manifest.segments) {
       const { header, vectors } = decodeSegment(readFileSync(path.join(this.dir, name)));
-      this.apply(header.deleted_files, header.records, vectors);
+      const resolved = header.records.map((r, i) => {
+        const v = header.rows[i]! >= 0 ? vectors[header.rows[i]!] : this.byKey.get(r.embed_key);
+        if (!v) throw new Error(`record ${r.id} names no stored vector`);
+        this.byKey.set(r.embed_key, v);
+        return v;
+      });
+      this.apply(header.deleted_files, header.records, resolved);
       this.written += header.records.length;
     }
     const live = new Set([...this.manifest.segments, 'manifest.json']);
@@ -250,11 +270,23 @@ export class FileVectorStore implements VectorStore {
     const bad = embeddings.find((v) => v.length !== dim);
     if (bad) throw new LspgateError('INTERNAL', `a ${bad.length}-dimensional vector for an index of dim ${dim}`);
     if (files.length === 0 && chunks.length === 0) return;
-    const vectors = embeddings.map(unitCopy);
     const records = chunks.map((c) => ({ ...c }));
+    const fresh: Float32Array[] = [];
+    const rows: number[] = [];
+    const vectors = embeddings.map((e, i) => {
+      const key = records[i]!.embed_key;
+      const known = this.byKey.get(key);
+      const v = known && (known === e || sameVector(known, e)) ? known : unitCopy(e);
+      if (v !== known) {
+        this.byKey.set(key, v);
+        fresh.push(v);
+      }
+      rows.push(v === known ? -1 : fresh.length - 1);
+      return v;
+    });
     const name = `seg-${String(this.manifest.next).padStart(6, '0')}.bin`;
     mkdirSync(this.dir, { recursive: true });
-    writeAtomic(path.join(this.dir, name), encodeSegment({ dim, deleted_files: files, records }, vectors));
+    writeAtomic(path.join(this.dir, name), encodeSegment({ dim, deleted_files: files, records, rows }, fresh));
     this.apply(files, records, vectors);
     this.written += records.length;
     this.manifest = { ...this.manifest, next: this.manifest.next + 1, segments: [...this.manifest.segments, name], chunk_count: this.rows.size, built_at: new Date().toISOString() };
@@ -275,7 +307,11 @@ export class FileVectorStore implements VectorStore {
     const old = this.manifest.segments;
     const name = `seg-${String(this.manifest.next).padStart(6, '0')}.bin`;
     const live = [...this.rows.values()];
-    writeAtomic(path.join(this.dir, name), encodeSegment({ dim: this.manifest.identity.dim, deleted_files: [], records: live.map((r) => r.chunk) }, live.map((r) => r.vector)));
+    const rowOf = new Map<Float32Array, number>();
+    const rows = live.map((r) => rowOf.get(r.vector) ?? rowOf.set(r.vector, rowOf.size).get(r.vector)!);
+    writeAtomic(path.join(this.dir, name), encodeSegment({ dim: this.manifest.identity.dim, deleted_files: [], records: live.map((r) => r.chunk), rows }, [...rowOf.keys()]));
+    this.byKey.clear();
+    for (const r of live) this.byKey.set(r.chunk.embed_key, r.vector);
     this.manifest = { ...this.manifest, next: this.manifest.next + 1, segments: [name] };
     this.writeManifest();
     this.written = live.length;

@@ -57,7 +57,7 @@ export const searchCodeOp = defineOperation({
     query: Query,
     filter: FilterSchema.optional(),
     limit: z.number().int().min(1).max(100).optional().describe('Default 10'),
-    mode: z.enum(['bm25', 'vector', 'hybrid']).optional().describe('Default bm25; vector = cosine over embeddings (the model-free local embedder); hybrid = reciprocal-rank fusion of both'),
+    mode: z.enum(['bm25', 'vector', 'hybrid']).optional().describe('Default: hybrid when LSPGATE_EMBED_URL configures an embedder, else bm25. vector = cosine over embeddings (the configured embedder, else the model-free local one); hybrid = reciprocal-rank fusion of both'),
     max_tokens: z.number().int().min(1).max(1_000_000).optional(),
     include_text: z.boolean().optional(),
     reindex: z.boolean().optional().describe('Drop the stored vector index and rebuild it with the embedder in use (the fix for INDEX_MISMATCH)'),
