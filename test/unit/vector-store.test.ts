@@ -4,7 +4,7 @@
  * compaction, and the embedder checksum (another identity is INDEX_MISMATCH with a reindex hint).
  * ChunkVectors on top: a moved chunk keeps its vector (only new text is embedded).
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -105,6 +105,25 @@ describe('FileVectorStore', () => {
     expect(segs.length).toBeLessThanOrEqual(24);
     const again = FileVectorStore.open(dir, ID3);
     expect(again.fileRecords('a.ts').map((r) => r.chunk.start_line).sort((a, b) => a - b)).toEqual([30, 130]);
+  });
+
+  it('a moved chunk is written as a record pointing at its stored vector, not a second copy', () => {
+    const dir = tmp();
+    const s = FileVectorStore.open(dir, { ...ID3, dim: 256 });
+    const big = (x: number) => Float32Array.from({ length: 256 }, (_, i) => Math.sin(i * x));
+    const before = [rec('a.ts', 1, { embed_key: 'k1' }), rec('a.ts', 2, { embed_key: 'k2' })];
+    s.upsert(before, [big(1), big(2)]);
+    const moved = [rec('a.ts', 11, { embed_key: 'k1' }), rec('a.ts', 12, { embed_key: 'k2' })];
+    s.replace(['a.ts'], moved, s.fileRecords('a.ts').sort((x, y) => x.chunk.start_line - y.chunk.start_line).map((r) => r.vector));
+    const segs = readdirSync(dir).filter((f) => f.startsWith('seg-')).sort();
+    expect(segs).toHaveLength(2);
+    expect(statSync(path.join(dir, segs[1]!)).size).toBeLessThan(256 * 4);
+    const again = FileVectorStore.open(dir, { ...ID3, dim: 256 });
+    const got = again.fileRecords('a.ts').sort((x, y) => x.chunk.start_line - y.chunk.start_line);
+    expect(got.map((r) => r.chunk.start_line)).toEqual([11, 12]);
+    const hit = again.search(big(2), 1)[0]!;
+    expect(hit.chunk.start_line).toBe(12);
+    expect(hit.distance).toBeCloseTo(0, 5);
   });
 
   it('refuses an index built by another embedder with INDEX_MISMATCH and a reindex hint; reindex rebuilds', async () => {
