@@ -17,7 +17,9 @@
  * a segment the manifest does not name is garbage and removed on open. Replaying segments in order
  * gives the live set (a segment's deletes first, then its records, later ids overriding earlier).
  * When the segments hold more dead rows than live ones (or there are many), they are compacted into
- * one. Search is exact cosine over the live rows (unit vectors, so a dot product): a flat scan of
+ * one. One writer at a time is the design; two processes writing the same index lose each other's
+ * manifest updates, which costs a rebuild (a record naming a vector that is gone fails the open),
+ * never a wrong vector: a vector is found by the hash of the text it embeds, under one identity. Search is exact cosine over the live rows (unit vectors, so a dot product): a flat scan of
  * ~10,000 512-float rows takes a few milliseconds, less than an ANN index would save.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
@@ -255,6 +257,11 @@ export class FileVectorStore implements VectorStore {
     });
   }
 
+  /** Numbered in order, with the writer's pid: two processes writing at once never overwrite a segment. */
+  private segmentName(): string {
+    return `seg-${String(this.manifest.next).padStart(6, '0')}-${process.pid}.bin`;
+  }
+
   private writeManifest(): void {
     writeAtomic(path.join(this.dir, 'manifest.json'), [Buffer.from(JSON.stringify(this.manifest))]);
   }
@@ -284,7 +291,7 @@ export class FileVectorStore implements VectorStore {
       rows.push(v === known ? -1 : fresh.length - 1);
       return v;
     });
-    const name = `seg-${String(this.manifest.next).padStart(6, '0')}.bin`;
+    const name = this.segmentName();
     mkdirSync(this.dir, { recursive: true });
     writeAtomic(path.join(this.dir, name), encodeSegment({ dim, deleted_files: files, records, rows }, fresh));
     this.apply(files, records, vectors);
@@ -305,7 +312,7 @@ export class FileVectorStore implements VectorStore {
   /** Rewrites the live rows as one segment and drops the others. */
   private compact(): void {
     const old = this.manifest.segments;
-    const name = `seg-${String(this.manifest.next).padStart(6, '0')}.bin`;
+    const name = this.segmentName();
     const live = [...this.rows.values()];
     const rowOf = new Map<Float32Array, number>();
     const rows = live.map((r) => rowOf.get(r.vector) ?? rowOf.set(r.vector, rowOf.size).get(r.vector)!);

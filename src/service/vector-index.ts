@@ -53,9 +53,3 @@ export function storedVectorStats(ws: Workspace, cacheDir: string): VectorStoreS
   if (!m) return undefined;
   return { chunk_count: m.chunk_count ?? 0, embedding_model: m.identity.model, embedding_dim: m.identity.dim, embedder_checksum: m.checksum, indexed_head: m.indexed_head, built_at: m.built_at, schema_version: m.schema_version, size_bytes: FileVectorStore.sizeOnDisk(dir) };
 }
-
-/** Closes the workspace's store (gateway shutdown, workspace closed). */
-export function closeVectors(ws: Workspace): void {
-  open.get(ws.catalog)?.store.close();
-  open.delete(ws.catalog);
-}

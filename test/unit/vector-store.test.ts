@@ -90,11 +90,13 @@ describe('FileVectorStore', () => {
   it('ignores and removes a segment the manifest does not name (a crash between segment and manifest)', () => {
     const dir = tmp();
     FileVectorStore.open(dir, ID3).upsert([rec('a.ts', 1)], [v(1, 0, 0)]);
-    writeFileSync(path.join(dir, 'seg-000099.bin'), 'half written');
+    const [seg] = readdirSync(dir).filter((f) => f.startsWith('seg-'));
+    expect(seg).toMatch(new RegExp(`^seg-000001-${process.pid}\\.bin$`));
+    writeFileSync(path.join(dir, 'seg-000099-1.bin'), 'half written');
     writeFileSync(path.join(dir, 'manifest.json.123.tmp'), '{');
     const s = FileVectorStore.open(dir, ID3);
     expect(s.size).toBe(1);
-    expect(readdirSync(dir).sort()).toEqual(['manifest.json', 'seg-000001.bin']);
+    expect(readdirSync(dir).sort()).toEqual(['manifest.json', seg]);
   });
 
   it('compacts many segments into one with the same live rows', () => {
@@ -146,7 +148,7 @@ describe('FileVectorStore', () => {
   it('starts afresh when a named segment is gone (the cache dir was cleared)', () => {
     const dir = tmp();
     FileVectorStore.open(dir, ID3).upsert([rec('a.ts', 1)], [v(1, 0, 0)]);
-    rmSync(path.join(dir, 'seg-000001.bin'));
+    for (const f of readdirSync(dir).filter((x) => x.startsWith('seg-'))) rmSync(path.join(dir, f));
     const s = FileVectorStore.open(dir, ID3);
     expect(s.size).toBe(0);
     expect(existsSync(path.join(dir, 'manifest.json'))).toBe(true);
