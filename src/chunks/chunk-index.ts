@@ -1,10 +1,14 @@
 /**
  * The chunks of one workspace and their BM25 index, kept per file so a changed file re-chunks and
- * re-indexes only itself: `replaceFile` discards the file's old documents and adds the new ones.
+ * re-indexes only itself. BM25 documents are keyed by what they index (file, content hash, name,
+ * signature, docstring, kind), not by chunk id: an edit that shifts the chunks below it changes
+ * their ids but not their documents, so `replaceFile` re-tokenises only chunks whose text changed
+ * and re-points the rest at their new lines.
  * BM25 is MiniSearch's (BM25+ over several fields, with our code tokenizer); it was chosen over
  * FlexSearch (no BM25: its own contextual score) and Orama (heavier, async API) — see the README.
  */
 import MiniSearch from 'minisearch';
+import { sha256 } from '../util/hash.js';
 import { chunkMatcher } from './filter.js';
 import { normalizeTerm, tokenizeCode } from './tokenize.js';
 import { CHUNK_SCHEMA_VERSION, type Chunk, type ChunkFilter } from './types.js';
@@ -13,6 +17,8 @@ interface IndexedFile {
   /** The catalog's (or for Markdown, our own) sha256 of the file bytes the chunks were made from. */
   hash: string;
   chunks: Chunk[];
+  /** BM25 document key → the chunk it indexes now. */
+  docs: Map<string, Chunk>;
 }
 
 interface Doc {
@@ -46,8 +52,16 @@ function indexedText(c: Chunk): string {
   return c.text.split('\n', CONTAINER_HEAD_LINES).join('\n');
 }
 
-function docOf(c: Chunk): Doc {
-  return { id: c.id, name: c.symbol_name ?? '', signature: c.signature ?? '', doc: c.docstring ?? '', path: c.file, text: indexedText(c) };
+/** What a chunk's BM25 document depends on; the n-th identical chunk of a file gets `#n`. */
+function docKey(c: Chunk, seen: Map<string, number>): string {
+  const base = sha256(JSON.stringify([c.file, c.content_sha256, c.symbol_name, c.signature, c.docstring, c.symbol_kind, c.chunk_kind]));
+  const n = seen.get(base) ?? 0;
+  seen.set(base, n + 1);
+  return n ? `${base}#${n}` : base;
+}
+
+function docOf(key: string, c: Chunk): Doc {
+  return { id: key, name: c.symbol_name ?? '', signature: c.signature ?? '', doc: c.docstring ?? '', path: c.file, text: indexedText(c) };
 }
 
 export class ChunkIndex {
@@ -55,6 +69,8 @@ export class ChunkIndex {
   private readonly byId = new Map<string, Chunk>();
   /** Chunks replaced by a re-index, by id: verify_citation can still say what an old citation held. */
   private readonly retired = new Map<string, Chunk>();
+  /** BM25 document key → the chunk it stands for now. */
+  private readonly docs = new Map<string, Chunk>();
   private readonly bm25 = new MiniSearch<Doc>({
     fields: ['name', 'signature', 'doc', 'path', 'text'],
     tokenize: tokenizeCode,
@@ -81,6 +97,11 @@ export class ChunkIndex {
     return this.byId.get(id) ?? this.retired.get(id);
   }
 
+  /** A chunk indexed now (not a replaced one). */
+  live(id: string): Chunk | undefined {
+    return this.byId.get(id);
+  }
+
   /** The chunk a citation was made from: indexed now, or replaced by a re-index. */
   byCitation(file: string, start: number, end: number, commit: string): Chunk | undefined {
     const same = (c: Chunk) => c.file === file && c.start_line === start && c.end_line === end;
@@ -95,31 +116,57 @@ export class ChunkIndex {
     return this.files.get(file)?.chunks ?? [];
   }
 
-  replaceFile(file: string, hash: string, chunks: Chunk[]): void {
-    this.removeFile(file);
-    const unique = chunks.filter((c, i) => chunks.findIndex((o) => o.id === c.id) === i && !this.byId.has(c.id));
-    for (const c of unique) this.byId.set(c.id, c);
-    this.bm25.addAll(unique.map(docOf));
-    this.files.set(file, { hash, chunks: unique });
+  /** Says how many BM25 documents were tokenised anew, kept (re-pointed at moved lines) and discarded. */
+  replaceFile(file: string, hash: string, chunks: Chunk[]): { added: number; kept: number; discarded: number } {
+    const old = this.files.get(file);
+    for (const c of old?.chunks ?? []) this.byId.delete(c.id);
+    const ids = new Set<string>();
+    const unique = chunks.filter((c) => !ids.has(c.id) && !this.byId.has(c.id) && !!ids.add(c.id));
+    const seen = new Map<string, number>();
+    const docs = new Map(unique.map((c) => [docKey(c, seen), c] as const));
+    const added: Doc[] = [];
+    let discarded = 0;
+    for (const [key, c] of docs) {
+      this.byId.set(c.id, c);
+      if (old?.docs.has(key)) this.docs.set(key, c);
+      else added.push(docOf(key, c));
+    }
+    for (const [key, c] of old?.docs ?? []) {
+      if (!docs.has(key)) {
+        this.bm25.discard(key);
+        this.docs.delete(key);
+        discarded++;
+      }
+      if (!this.byId.has(c.id)) this.retire(c);
+    }
+    for (const d of added) this.docs.set(d.id, docs.get(d.id)!);
+    this.bm25.addAll(added);
+    this.files.set(file, { hash, chunks: unique, docs });
+    return { added: added.length, kept: docs.size - added.length, discarded };
   }
 
   removeFile(file: string): void {
     const old = this.files.get(file);
     if (!old) return;
-    for (const c of old.chunks) {
+    for (const [key, c] of old.docs) {
       this.byId.delete(c.id);
-      this.bm25.discard(c.id);
-      this.retired.set(c.id, c);
+      this.bm25.discard(key);
+      this.docs.delete(key);
+      this.retire(c);
     }
     this.files.delete(file);
+  }
+
+  private retire(c: Chunk): void {
+    this.retired.set(c.id, c);
     if (this.retired.size > RETIRED_MAX) this.retired.delete(this.retired.keys().next().value!);
   }
 
   /** BM25 hits best first, filtered before the cut so `limit` filtered hits come back when they exist. */
   search(query: string, filter: ChunkFilter | undefined, limit: number): Bm25Hit[] {
     const match = chunkMatcher(filter);
-    const results = this.bm25.search(query, { filter: (r) => match(this.byId.get(r.id as string)!) });
-    return results.slice(0, limit).map((r) => ({ chunk: this.byId.get(r.id as string)!, bm25: r.score }));
+    const results = this.bm25.search(query, { filter: (r) => match(this.docs.get(r.id as string)!) });
+    return results.slice(0, limit).map((r) => ({ chunk: this.docs.get(r.id as string)!, bm25: r.score }));
   }
 
   stats() {

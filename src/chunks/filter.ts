@@ -10,7 +10,8 @@ export function isZeroFilter(f: ChunkFilter | undefined): boolean {
   return !f || (!f.language && !f.path && !f.symbol_kinds?.length && !f.commit_hash);
 }
 
-export function chunkMatcher(f: ChunkFilter | undefined): (c: Chunk) => boolean {
+/** Works on anything with a chunk's filterable fields (a Chunk, or a vector store's record). */
+export function chunkMatcher<T extends Pick<Chunk, 'language' | 'file' | 'symbol_kind' | 'commit_hash'> = Chunk>(f: ChunkFilter | undefined): (c: T) => boolean {
   if (!f || isZeroFilter(f)) return () => true;
   const glob = f.path ? globMatcher(f.path) : undefined;
   const kinds = f.symbol_kinds?.length ? new Set(f.symbol_kinds.map((k) => k.toLowerCase())) : undefined;

@@ -1,19 +1,32 @@
 /**
- * Chunk vectors in memory, keyed by chunk id (a chunk's id changes with its content, so a cached
- * vector is never out of date), searched by exact cosine over the filtered chunks: a flat scan of a
- * few thousand 512-float vectors costs about a millisecond, below what an ANN index would save.
- * The vectors belong to one embedder identity; a different one starts an empty store.
+ * Keeps a VectorStore in step with a ChunkIndex for one embedder. A file whose indexed chunk ids
+ * differ from the stored ones is replaced in the store (seed 004's DeleteByFile + Upsert, in one
+ * durable step); only chunks whose embedded text is new are sent to the embedder — a chunk that
+ * merely moved (new lines, so a new id) keeps its vector, found by the hash of what was embedded.
+ * Files no longer indexed are deleted. Search maps the store's hits back to the live chunks.
  */
+import { sha256 } from '../util/hash.js';
 import type { ChunkIndex } from './chunk-index.js';
 import { identityChecksum, type Embedder } from './embedder.js';
 import { chunkMatcher } from './filter.js';
 import type { Chunk, ChunkFilter } from './types.js';
+import type { StoredChunk, VectorStore } from './vector-store.js';
 
 const EMBED_CHARS = 4000;
+/** Chunks embedded and written per store step: a crash mid-build keeps what was done. */
+const STEP_CHUNKS = 256;
 
 export interface VectorHit {
   chunk: Chunk;
   distance: number;
+}
+
+export interface VectorUpdate {
+  /** Chunks sent to the embedder. */
+  embedded: number;
+  /** Chunks whose stored vector was reused under a new id. */
+  reused: number;
+  files: number;
 }
 
 /** What is embedded: name, signature and docstring at the head, so a cut keeps them. */
@@ -21,62 +34,79 @@ export function embeddingText(c: Chunk): string {
   return [c.symbol_name ?? '', c.signature ?? '', c.docstring ?? '', c.file, c.text].join('\n').slice(0, EMBED_CHARS);
 }
 
-/** Unit length, so cosine is a dot product (HTTP endpoints need not normalise). */
-export function unit(v: Float32Array): Float32Array {
-  let n = 0;
-  for (const x of v) n += x * x;
-  n = Math.sqrt(n);
-  return n > 0 && Math.abs(n - 1) > 1e-6 ? v.map((x) => x / n) : v;
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+function stored(c: Chunk, key: string): StoredChunk {
+  const s: StoredChunk = { id: c.id, file: c.file, start_line: c.start_line, end_line: c.end_line, language: c.language, is_test: c.is_test, commit_hash: c.commit_hash, content_sha256: c.content_sha256, embed_key: key };
+  if (c.symbol_kind) s.symbol_kind = c.symbol_kind;
   return s;
 }
 
 export class ChunkVectors {
-  private readonly vectors = new Map<string, Float32Array>();
   readonly checksum: string;
 
-  constructor(readonly embedder: Embedder) {
+  constructor(
+    public embedder: Embedder,
+    readonly store: VectorStore,
+  ) {
     this.checksum = identityChecksum(embedder.identity());
   }
 
-  /** Embeds the chunks that have no vector yet and forgets those no longer indexed. */
-  async update(index: ChunkIndex, signal?: AbortSignal): Promise<number> {
-    const live = new Set<string>();
-    const missing: Chunk[] = [];
-    for (const file of index.indexedFiles()) {
-      for (const c of index.fileChunks(file)) {
-        live.add(c.id);
-        if (!this.vectors.has(c.id)) missing.push(c);
-      }
+  /** Files whose indexed chunks are not exactly the stored ones, and stored files no longer indexed. */
+  private changes(index: ChunkIndex): { changed: string[]; gone: string[] } {
+    const indexed = index.indexedFiles();
+    const live = new Set(indexed);
+    const gone = this.store.files().filter((f) => !live.has(f));
+    const changed: string[] = [];
+    for (const file of indexed) {
+      const chunks = index.fileChunks(file);
+      const have = new Set(this.store.fileRecords(file).map((r) => r.chunk.id));
+      if (have.size !== chunks.length || !chunks.every((c) => have.has(c.id))) changed.push(file);
     }
-    for (const id of this.vectors.keys()) if (!live.has(id)) this.vectors.delete(id);
-    const BATCH = 64;
-    for (let i = 0; i < missing.length; i += BATCH) {
-      const batch = missing.slice(i, i + BATCH);
-      const vecs = await this.embedder.embed(batch.map(embeddingText), signal);
-      batch.forEach((c, j) => this.vectors.set(c.id, unit(vecs[j]!)));
-    }
-    return missing.length;
+    return { changed, gone };
   }
 
-  get size(): number {
-    return this.vectors.size;
+  /** Embeds what is new and writes the changed files' chunks, STEP_CHUNKS at a time. */
+  async update(index: ChunkIndex, head: string, signal?: AbortSignal): Promise<VectorUpdate> {
+    const { changed, gone } = this.changes(index);
+    const report: VectorUpdate = { embedded: 0, reused: 0, files: changed.length + gone.length };
+    let files: string[] = gone;
+    let chunks: Chunk[] = [];
+    const flush = async () => {
+      await this.write(files, chunks, report, signal);
+      files = [];
+      chunks = [];
+    };
+    for (const file of changed) {
+      files.push(file);
+      chunks.push(...index.fileChunks(file));
+      if (chunks.length >= STEP_CHUNKS) await flush();
+    }
+    if (files.length || chunks.length) await flush();
+    this.store.setHead(head);
+    return report;
   }
 
+  private async write(files: string[], chunks: Chunk[], report: VectorUpdate, signal?: AbortSignal): Promise<void> {
+    const known = new Map<string, Float32Array>();
+    for (const f of files) for (const r of this.store.fileRecords(f)) known.set(r.chunk.embed_key, r.vector);
+    const keys = chunks.map((c) => sha256(embeddingText(c)));
+    const missing = [...new Set(keys.filter((k) => !known.has(k)))];
+    if (missing.length) {
+      const text = new Map(chunks.map((c, i) => [keys[i]!, c] as const));
+      const vecs = await this.embedder.embed(missing.map((k) => embeddingText(text.get(k)!)), signal);
+      missing.forEach((k, i) => known.set(k, vecs[i]!));
+    }
+    report.embedded += missing.length;
+    report.reused += chunks.length - missing.length;
+    this.store.replace(files, chunks.map((c, i) => stored(c, keys[i]!)), keys.map((k) => known.get(k)!));
+  }
+
+  /** The k nearest live chunks that pass `filter` (matched on the live chunk, whose commit may be newer). */
   search(index: ChunkIndex, query: Float32Array, k: number, filter: ChunkFilter | undefined): VectorHit[] {
     const match = chunkMatcher(filter);
-    const q = unit(query);
-    const hits: VectorHit[] = [];
-    for (const file of index.indexedFiles()) {
-      for (const c of index.fileChunks(file)) {
-        const v = this.vectors.get(c.id);
-        if (v && match(c)) hits.push({ chunk: c, distance: 1 - dot(q, v) });
-      }
-    }
-    return hits.sort((a, b) => a.distance - b.distance).slice(0, k);
+    const accept = (s: StoredChunk) => {
+      const c = index.live(s.id);
+      return !!c && match(c);
+    };
+    return this.store.search(query, k, undefined, accept).map((h) => ({ chunk: index.live(h.chunk.id)!, distance: h.distance }));
   }
 }

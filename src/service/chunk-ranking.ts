@@ -9,7 +9,8 @@ import type { Embedder } from '../chunks/embedder.js';
 import { LocalHashEmbedder } from '../chunks/local-embedder.js';
 import { reciprocalRankFusion } from '../chunks/rrf.js';
 import type { Chunk, ChunkFilter, HitScore } from '../chunks/types.js';
-import { ChunkVectors } from '../chunks/vectors.js';
+import type { ChunkVectors } from '../chunks/vectors.js';
+import { LspgateError } from '../errors/errors.js';
 
 export type SearchMode = 'bm25' | 'vector' | 'hybrid';
 
@@ -19,13 +20,6 @@ export interface RankedChunk {
 }
 
 const OVERFETCH = 5;
-const vectorsOf = new WeakMap<ChunkIndex, ChunkVectors>();
-
-function storeFor(index: ChunkIndex, embedder: Embedder): ChunkVectors {
-  let v = vectorsOf.get(index);
-  if (!v || v.embedder !== embedder) vectorsOf.set(index, (v = new ChunkVectors(embedder)));
-  return v;
-}
 
 export const defaultEmbedder: Embedder = new LocalHashEmbedder();
 
@@ -33,7 +27,8 @@ function emptyScore(): HitScore {
   return { normalized: 0, vector_distance: 0, vector_rank: 0, bm25_score: 0, hybrid_rank: 0 };
 }
 
-export async function rankChunks(index: ChunkIndex, query: string, filter: ChunkFilter | undefined, limit: number, mode: SearchMode, embedder: Embedder = defaultEmbedder, signal?: AbortSignal): Promise<RankedChunk[]> {
+/** `vectors` (the workspace's, brought up to date by the caller) is needed by the vector and hybrid modes. */
+export async function rankChunks(index: ChunkIndex, query: string, filter: ChunkFilter | undefined, limit: number, mode: SearchMode, vectors?: ChunkVectors, signal?: AbortSignal): Promise<RankedChunk[]> {
   const fetch = mode === 'hybrid' ? Math.max(50, limit * OVERFETCH) : limit;
   const scores = new Map<string, { chunk: Chunk; score: HitScore }>();
   const entry = (c: Chunk) => scores.get(c.id) ?? scores.set(c.id, { chunk: c, score: emptyScore() }).get(c.id)!;
@@ -50,10 +45,9 @@ export async function rankChunks(index: ChunkIndex, query: string, filter: Chunk
     }
   }
   if (mode !== 'bm25') {
-    const store = storeFor(index, embedder);
-    await store.update(index, signal);
-    const [q] = await embedder.embed([query], signal);
-    store.search(index, q!, fetch, filter).forEach((h, i) => {
+    if (!vectors) throw new LspgateError('INTERNAL', `mode ${mode} needs the workspace's vectors`);
+    const [q] = await vectors.embedder.embed([query], signal);
+    vectors.search(index, q!, fetch, filter).forEach((h, i) => {
       const e = entry(h.chunk);
       e.score.vector_distance = h.distance;
       e.score.vector_rank = i + 1;

@@ -14,7 +14,8 @@ import { LspgateError } from '../errors/errors.js';
 import type { ServiceCall } from './call.js';
 import { defaultEmbedder, rankChunks, type RankedChunk, type SearchMode } from './chunk-ranking.js';
 import { configuredEmbedder } from './embedder-config.js';
-import { syncChunks } from './chunk-sync.js';
+import { syncChunks, type SyncReport } from './chunk-sync.js';
+import { updatedVectors } from './vector-index.js';
 import { reportCatalog } from './repository.js';
 
 export type { SearchMode };
@@ -26,6 +27,8 @@ export interface SearchCodeInput {
   mode?: SearchMode | undefined;
   max_tokens?: number | undefined;
   include_text?: boolean | undefined;
+  /** Drop the workspace's vector index and rebuild it with the embedder in use. */
+  reindex?: boolean | undefined;
 }
 
 export interface HitSymbol {
@@ -76,15 +79,16 @@ async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: Searc
   await cat.settled();
   const limit = input.limit ?? 10;
   let sync = await syncChunks(call.workspace, call.env.limits);
+  if (input.reindex) await updatedVectors(call, sync, configuredEmbedder() ?? defaultEmbedder, true);
   let files = new FileLines(call.root);
-  const rank = (index: typeof sync.index) => rankWithFallback(call, index, input, limit, mode);
-  let { hits, used } = await rank(sync.index);
+  const rank = (s: SyncReport) => rankWithFallback(call, s, input, limit, mode);
+  let { hits, used } = await rank(sync);
   const changed = new Set<string>();
   for (const h of hits) if (!(await contentHolds(files, h.chunk))) changed.add(h.chunk.file);
   if (changed.size > 0 && (await cat.freshen(changed))) {
     sync = await syncChunks(call.workspace, call.env.limits);
     files = new FileLines(call.root);
-    ({ hits, used } = await rank(sync.index));
+    ({ hits, used } = await rank(sync));
   }
   return { hits, head: sync.head, files, used };
 }
@@ -92,18 +96,14 @@ async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: Searc
 /**
  * An embedding endpoint that fails (down, erroring, too slow) makes a hybrid search a BM25 one with
  * a warning — the answer is still useful, and its `mode` says which ranking it is — while an
- * explicit vector search fails with the code.
+ * explicit vector search fails with the code. A vector index built by another embedder is
+ * INDEX_MISMATCH in both modes: a silent BM25 answer would hide that the index needs a rebuild.
  */
-async function rankWithFallback(
-  call: ServiceCall,
-  index: Parameters<typeof rankChunks>[0],
-  input: SearchCodeInput,
-  limit: number,
-  mode: SearchMode,
-): Promise<{ hits: RankedChunk[]; used: SearchMode }> {
-  const embedder = configuredEmbedder() ?? defaultEmbedder;
+async function rankWithFallback(call: ServiceCall, sync: SyncReport, input: SearchCodeInput, limit: number, mode: SearchMode): Promise<{ hits: RankedChunk[]; used: SearchMode }> {
+  const index = sync.index;
   try {
-    return { hits: await rankChunks(index, input.query, input.filter, limit, mode, embedder, call.signal), used: mode };
+    const vectors = mode === 'bm25' ? undefined : await updatedVectors(call, sync, configuredEmbedder() ?? defaultEmbedder, false);
+    return { hits: await rankChunks(index, input.query, input.filter, limit, mode, vectors, call.signal), used: mode };
   } catch (e) {
     if (mode !== 'hybrid' || !(e instanceof LspgateError) || (e.code !== 'SERVER_FAILED' && e.code !== 'TIMEOUT')) throw e;
     call.meta.warn(`${e.message}; answered with BM25 only`);

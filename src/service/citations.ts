@@ -4,13 +4,19 @@
  * back, or remembered by the index for citations it handed out); a move is found by hashing every
  * window of the same number of lines, so a block shifted by an edit above it is found exactly.
  */
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { identityChecksum } from '../chunks/embedder.js';
+import { snapshotPath } from '../catalog/store.js';
 import { contentSha256, linesText } from '../chunks/ids.js';
 import type { Citation } from '../chunks/types.js';
 import { LspgateError } from '../errors/errors.js';
 import type { ServiceCall } from './call.js';
 import { FileLines } from './chunk-search.js';
+import { defaultEmbedder } from './chunk-ranking.js';
 import { syncChunks } from './chunk-sync.js';
+import { configuredEmbedder } from './embedder-config.js';
+import { storedVectorStats } from './vector-index.js';
 
 export interface CitationCheck {
   citation: Citation;
@@ -61,9 +67,26 @@ export async function verifyCitation(call: ServiceCall, citation: Citation, cont
   return out;
 }
 
-/** index_stats: seed 004's Stats of the workspace's chunk index, brought up to date first. */
+/**
+ * index_stats: seed 004's Stats of the workspace's chunk index, brought up to date first, with the
+ * stored vector index's embedder (read from its manifest, so a mismatched index is reported, not
+ * refused) and the bytes the workspace's index takes on disk (catalog snapshot + vectors).
+ */
 export async function indexStats(call: ServiceCall) {
   await call.workspace.catalog.all();
   const sync = await syncChunks(call.workspace, call.env.limits);
-  return { ...sync.index.stats(), embedding_model: 'none', embedding_dim: 0 };
+  const vec = storedVectorStats(call.workspace, call.env.cacheDir);
+  const checksum = identityChecksum((configuredEmbedder() ?? defaultEmbedder).identity());
+  const catalogBytes = await stat(snapshotPath(call.env.cacheDir, call.workspace.id)).then((s) => s.size, () => 0);
+  return {
+    ...sync.index.stats(),
+    embedding_model: vec?.embedding_model ?? 'none',
+    embedding_dim: vec?.embedding_dim ?? 0,
+    embedder_checksum: vec?.embedder_checksum ?? '',
+    embedder_matches: vec ? vec.embedder_checksum === checksum : true,
+    vector_count: vec?.chunk_count ?? 0,
+    vector_index_bytes: vec?.size_bytes ?? 0,
+    catalog_bytes: catalogBytes,
+    index_size_bytes: catalogBytes + (vec?.size_bytes ?? 0),
+  };
 }

@@ -57,9 +57,10 @@ export const searchCodeOp = defineOperation({
     query: Query,
     filter: FilterSchema.optional(),
     limit: z.number().int().min(1).max(100).optional().describe('Default 10'),
-    mode: z.enum(['bm25', 'vector', 'hybrid']).optional().describe('Default bm25; vector = cosine over embeddings (the model-free local embedder); hybrid = reciprocal-rank fusion of both'),
+    mode: z.enum(['bm25', 'vector', 'hybrid']).optional().describe('Default: hybrid when LSPGATE_EMBED_URL configures an embedder, else bm25. vector = cosine over embeddings (the configured embedder, else the model-free local one); hybrid = reciprocal-rank fusion of both'),
     max_tokens: z.number().int().min(1).max(1_000_000).optional(),
     include_text: z.boolean().optional(),
+    reindex: z.boolean().optional().describe('Drop the stored vector index and rebuild it with the embedder in use (the fix for INDEX_MISMATCH)'),
   }),
   output: withMeta({ query: z.string(), mode: z.enum(['bm25', 'vector', 'hybrid']), hits: z.array(HitSchema), total: z.number().int() }),
   annotations: { readOnlyHint: true, idempotentHint: true },
@@ -121,7 +122,8 @@ export const verifyCitationOp = defineOperation({
 export const indexStatsOp = defineOperation({
   name: 'index_stats',
   title: 'Chunk index statistics',
-  description: 'The search index of the workspace (seed 004 Stats): chunk and file counts, BM25 terms, text bytes, embedding model and dimension, the HEAD it was indexed at, when, and the schema version.',
+  description:
+    'The search index of the workspace (seed 004 Stats): chunk and file counts, BM25 terms, text bytes, the HEAD it was indexed at, when, the schema version; the stored vector index: embedding model and dimension, embedder checksum and whether it matches the embedder in use (else search_code answers INDEX_MISMATCH until `reindex`), vectors stored; bytes on disk (catalog snapshot + vectors).',
   input: z.object({}),
   output: withMeta({
     chunk_count: z.number().int(),
@@ -130,13 +132,20 @@ export const indexStatsOp = defineOperation({
     text_bytes: z.number().int(),
     embedding_model: z.string(),
     embedding_dim: z.number().int(),
+    embedder_checksum: z.string(),
+    embedder_matches: z.boolean(),
+    vector_count: z.number().int(),
+    vector_index_bytes: z.number().int(),
+    catalog_bytes: z.number().int(),
+    index_size_bytes: z.number().int(),
     indexed_head: z.string(),
     built_at: z.string(),
     schema_version: z.string(),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true },
   handler: (_input, ctx) => indexStats(ServiceCall.from(ctx)),
-  markdown: (r) => `${r.chunk_count} chunks in ${r.file_count} files, ${r.bm25_terms} terms, ${r.text_bytes} bytes; embeddings: ${r.embedding_model}; HEAD ${r.indexed_head || '(not git)'}; built ${r.built_at}\n`,
+  markdown: (r) =>
+    `${r.chunk_count} chunks in ${r.file_count} files, ${r.bm25_terms} terms, ${r.text_bytes} bytes; embeddings: ${r.embedding_model} (dim ${r.embedding_dim}, ${r.vector_count} vectors${r.embedder_matches ? '' : ', built by another embedder: reindex'}); ${r.index_size_bytes} bytes on disk; HEAD ${r.indexed_head || '(not git)'}; built ${r.built_at}\n`,
 });
 
 export const chunkOperations: Operation[] = [searchCodeOp, searchOp, verifyCitationOp, indexStatsOp];

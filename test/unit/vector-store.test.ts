@@ -1,0 +1,202 @@
+/**
+ * The on-disk VectorStore (seed 004's Upsert, DeleteByFile, Search with a filter, Stats, Close):
+ * exact cosine against distances computed here, filters, persistence across opens, crash leftovers,
+ * compaction, and the embedder checksum (another identity is INDEX_MISMATCH with a reindex hint).
+ * ChunkVectors on top: a moved chunk keeps its vector (only new text is embedded).
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChunkIndex } from '../../src/chunks/chunk-index.js';
+import type { Embedder, EmbeddingIdentity } from '../../src/chunks/embedder.js';
+import { chunkId, contentSha256 } from '../../src/chunks/ids.js';
+import type { Chunk } from '../../src/chunks/types.js';
+import { FileVectorStore, type StoredChunk } from '../../src/chunks/vector-store.js';
+import { ChunkVectors } from '../../src/chunks/vectors.js';
+import { LspgateError } from '../../src/errors/errors.js';
+
+const dirs: string[] = [];
+function tmp(): string {
+  const d = mkdtempSync(path.join(os.tmpdir(), 'lspgate-vs-'));
+  dirs.push(d);
+  return path.join(d, 'vectors');
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const ID3: EmbeddingIdentity = { provider: 'test', model: 'three', dim: 3, pooling: 'mean', normalize: 'l2' };
+
+function rec(file: string, n: number, extra: Partial<StoredChunk> = {}): StoredChunk {
+  const sha = contentSha256(`${file}:${n}`);
+  return { id: chunkId(file, n, n, sha), file, start_line: n, end_line: n, language: 'typescript', is_test: false, commit_hash: 'c1', content_sha256: sha, embed_key: sha, ...extra };
+}
+
+const v = (...xs: number[]) => Float32Array.from(xs);
+
+function cosineDistance(a: Float32Array, b: Float32Array): number {
+  const dot = a.reduce((s, x, i) => s + x * b[i]!, 0);
+  return 1 - dot / (Math.hypot(...a) * Math.hypot(...b));
+}
+
+async function failure(f: () => unknown): Promise<LspgateError> {
+  try {
+    await f();
+  } catch (e) {
+    if (e instanceof LspgateError) return e;
+    throw e;
+  }
+  throw new Error('expected a coded failure');
+}
+
+describe('FileVectorStore', () => {
+  it('searches by exact cosine, nearest first, with the filter applied before the cut', () => {
+    const s = FileVectorStore.open(tmp(), ID3);
+    const vecs = [v(1, 0, 0), v(1, 1, 0), v(0, 1, 0), v(0, 0, 2)];
+    const recs = [rec('a.ts', 1), rec('a.ts', 2), rec('b.py', 3, { language: 'python' }), rec('src/deep/c.ts', 4, { symbol_kind: 'function' })];
+    s.upsert(recs, vecs);
+    const q = v(2, 1, 0);
+    const hits = s.search(q, 10);
+    const expected = recs.map((r, i) => ({ id: r.id, d: cosineDistance(q, vecs[i]!) })).sort((a, b) => a.d - b.d);
+    expect(hits.map((h) => h.chunk.id)).toEqual(expected.map((e) => e.id));
+    hits.forEach((h, i) => expect(h.distance).toBeCloseTo(expected[i]!.d, 5));
+    expect(s.search(q, 1).map((h) => h.chunk.id)).toEqual([expected[0]!.id]);
+    expect(s.search(q, 1, { language: 'python' }).map((h) => h.chunk.file)).toEqual(['b.py']);
+    expect(s.search(q, 5, { path: 'src/**/*.ts' }).map((h) => h.chunk.file)).toEqual(['src/deep/c.ts']);
+    expect(s.search(q, 5, { symbol_kinds: ['function'] })).toHaveLength(1);
+    expect(s.search(q, 5, undefined, (c) => c.file !== 'a.ts').map((h) => h.chunk.file).sort()).toEqual(['b.py', 'src/deep/c.ts']);
+    expect(s.stats()).toMatchObject({ chunk_count: 4, embedding_model: 'three', embedding_dim: 3 });
+    expect(s.stats().size_bytes).toBeGreaterThan(4 * 3 * 4);
+  });
+
+  it('persists: a second open sees the same rows, deletes and replacements; Close is idempotent', () => {
+    const dir = tmp();
+    const s = FileVectorStore.open(dir, ID3);
+    s.upsert([rec('a.ts', 1), rec('a.ts', 2), rec('b.ts', 3)], [v(1, 0, 0), v(0, 1, 0), v(0, 0, 1)]);
+    s.deleteByFile('a.ts');
+    s.replace(['b.ts'], [rec('b.ts', 4)], [v(1, 1, 1)]);
+    s.setHead('abc');
+    s.close();
+    s.close();
+    const again = FileVectorStore.open(dir, ID3);
+    expect(again.files()).toEqual(['b.ts']);
+    expect(again.fileRecords('b.ts').map((r) => r.chunk.start_line)).toEqual([4]);
+    expect([...again.fileRecords('b.ts')[0]!.vector].map((x) => +x.toFixed(4))).toEqual([0.5774, 0.5774, 0.5774]);
+    expect(again.stats()).toMatchObject({ chunk_count: 1, indexed_head: 'abc' });
+    expect(FileVectorStore.readManifest(dir)?.chunk_count).toBe(1);
+  });
+
+  it('ignores and removes a segment the manifest does not name (a crash between segment and manifest)', () => {
+    const dir = tmp();
+    FileVectorStore.open(dir, ID3).upsert([rec('a.ts', 1)], [v(1, 0, 0)]);
+    const [seg] = readdirSync(dir).filter((f) => f.startsWith('seg-'));
+    expect(seg).toMatch(new RegExp(`^seg-000001-${process.pid}\\.bin$`));
+    writeFileSync(path.join(dir, 'seg-000099-1.bin'), 'half written');
+    writeFileSync(path.join(dir, 'manifest.json.123.tmp'), '{');
+    const s = FileVectorStore.open(dir, ID3);
+    expect(s.size).toBe(1);
+    expect(readdirSync(dir).sort()).toEqual(['manifest.json', seg]);
+  });
+
+  it('compacts many segments into one with the same live rows', () => {
+    const dir = tmp();
+    const s = FileVectorStore.open(dir, ID3);
+    for (let i = 1; i <= 30; i++) s.replace(['a.ts'], [rec('a.ts', i), rec('a.ts', i + 100)], [v(i, 1, 0), v(0, i, 1)]);
+    const segs = readdirSync(dir).filter((f) => f.startsWith('seg-'));
+    expect(segs.length).toBeLessThanOrEqual(24);
+    const again = FileVectorStore.open(dir, ID3);
+    expect(again.fileRecords('a.ts').map((r) => r.chunk.start_line).sort((a, b) => a - b)).toEqual([30, 130]);
+  });
+
+  it('a moved chunk is written as a record pointing at its stored vector, not a second copy', () => {
+    const dir = tmp();
+    const s = FileVectorStore.open(dir, { ...ID3, dim: 256 });
+    const big = (x: number) => Float32Array.from({ length: 256 }, (_, i) => Math.sin(i * x));
+    const before = [rec('a.ts', 1, { embed_key: 'k1' }), rec('a.ts', 2, { embed_key: 'k2' })];
+    s.upsert(before, [big(1), big(2)]);
+    const moved = [rec('a.ts', 11, { embed_key: 'k1' }), rec('a.ts', 12, { embed_key: 'k2' })];
+    s.replace(['a.ts'], moved, s.fileRecords('a.ts').sort((x, y) => x.chunk.start_line - y.chunk.start_line).map((r) => r.vector));
+    const segs = readdirSync(dir).filter((f) => f.startsWith('seg-')).sort();
+    expect(segs).toHaveLength(2);
+    expect(statSync(path.join(dir, segs[1]!)).size).toBeLessThan(256 * 4);
+    const again = FileVectorStore.open(dir, { ...ID3, dim: 256 });
+    const got = again.fileRecords('a.ts').sort((x, y) => x.chunk.start_line - y.chunk.start_line);
+    expect(got.map((r) => r.chunk.start_line)).toEqual([11, 12]);
+    const hit = again.search(big(2), 1)[0]!;
+    expect(hit.chunk.start_line).toBe(12);
+    expect(hit.distance).toBeCloseTo(0, 5);
+  });
+
+  it('refuses an index built by another embedder with INDEX_MISMATCH and a reindex hint; reindex rebuilds', async () => {
+    const dir = tmp();
+    FileVectorStore.open(dir, ID3).upsert([rec('a.ts', 1)], [v(1, 0, 0)]);
+    for (const other of [{ ...ID3, model: 'four' }, { ...ID3, dim: 4 }, { ...ID3, provider: 'ollama' }, { ...ID3, pooling: 'cls' }, { ...ID3, normalize: 'none' }]) {
+      const e = await failure(() => FileVectorStore.open(dir, other));
+      expect(e.code).toBe('INDEX_MISMATCH');
+      expect(e.message).toContain('reindex');
+      expect(e.details).toMatchObject({ index_embedder: ID3, configured_embedder: other });
+      expect(String(e.details?.hint)).toContain('reindex: true');
+    }
+    expect(FileVectorStore.open(dir, ID3).size).toBe(1);
+    const rebuilt = FileVectorStore.open(dir, { ...ID3, dim: 4 }, { reindex: true });
+    expect(rebuilt.size).toBe(0);
+    expect(rebuilt.stats()).toMatchObject({ embedding_dim: 4 });
+    expect(FileVectorStore.open(dir, { ...ID3, dim: 4 }).size).toBe(0);
+  });
+
+  it('starts afresh when a named segment is gone (the cache dir was cleared)', () => {
+    const dir = tmp();
+    FileVectorStore.open(dir, ID3).upsert([rec('a.ts', 1)], [v(1, 0, 0)]);
+    for (const f of readdirSync(dir).filter((x) => x.startsWith('seg-'))) rmSync(path.join(dir, f));
+    const s = FileVectorStore.open(dir, ID3);
+    expect(s.size).toBe(0);
+    expect(existsSync(path.join(dir, 'manifest.json'))).toBe(true);
+  });
+});
+
+/** Counts what it embeds: a vector of the text's length and first char codes. */
+class CountingEmbedder implements Embedder {
+  readonly maxInputTokens = 1000;
+  embedded: string[] = [];
+  identity(): EmbeddingIdentity {
+    return ID3;
+  }
+  embed(batch: string[]): Promise<Float32Array[]> {
+    this.embedded.push(...batch);
+    return Promise.resolve(batch.map((t) => v(t.length, t.charCodeAt(t.length - 1) || 1, 1)));
+  }
+}
+
+function chunk(file: string, start: number, text: string, name: string): Chunk {
+  const sha = contentSha256(text);
+  const end = start + text.split('\n').length - 1;
+  return { id: chunkId(file, start, end, sha), file, start_line: start, end_line: end, language: 'typescript', is_test: false, symbol_name: name, chunk_kind: 'symbol', commit_hash: '', content_sha256: sha, text };
+}
+
+describe('ChunkVectors over the store', () => {
+  it('embeds only new text: a chunk that moved keeps its vector; a second process re-embeds nothing', async () => {
+    const dir = tmp();
+    const index = new ChunkIndex();
+    index.replaceFile('a.ts', 'h1', [chunk('a.ts', 1, 'function alpha() {}', 'alpha'), chunk('a.ts', 3, 'function beta() {}', 'beta')]);
+    const emb = new CountingEmbedder();
+    const cv = new ChunkVectors(emb, FileVectorStore.open(dir, ID3));
+    expect(await cv.update(index, 'h')).toMatchObject({ embedded: 2, reused: 0 });
+    // An edit above both: they move (new ids), one changes.
+    index.replaceFile('a.ts', 'h2', [chunk('a.ts', 2, 'function alpha() {}', 'alpha'), chunk('a.ts', 4, 'function beta() { return 1; }', 'beta')]);
+    emb.embedded = [];
+    expect(await cv.update(index, 'h')).toMatchObject({ embedded: 1, reused: 1, files: 1 });
+    expect(emb.embedded).toHaveLength(1);
+    expect(emb.embedded[0]).toContain('return 1');
+    expect(await cv.update(index, 'h')).toMatchObject({ embedded: 0, files: 0 });
+    const hits = cv.search(index, (await emb.embed(['a.ts\nfunction beta() { return 1; }']))[0]!, 2, undefined);
+    expect(hits.map((h) => h.chunk.symbol_name).sort()).toEqual(['alpha', 'beta']);
+    const second = new CountingEmbedder();
+    const cv2 = new ChunkVectors(second, FileVectorStore.open(dir, ID3));
+    expect(await cv2.update(index, 'h')).toMatchObject({ embedded: 0, files: 0 });
+    expect(second.embedded).toEqual([]);
+    index.removeFile('a.ts');
+    expect(await cv2.update(index, 'h')).toMatchObject({ files: 1 });
+    expect(FileVectorStore.open(dir, ID3).size).toBe(0);
+  });
+});
