@@ -14,7 +14,7 @@ import { FIXTURES } from '../helpers/gateway.js';
 import type { DefinitionEntry, ReferenceEntry } from '../helpers/results.js';
 
 /** A temp copy of a fixture with symlinks (link path → target) made inside it, and a gateway on it. */
-async function loopedCopy(name: string, links: Record<string, string>): Promise<{ gateway: Gateway; root: string }> {
+async function loopedCopy(name: string, links: Record<string, string>, override?: object): Promise<{ gateway: Gateway; root: string }> {
   const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `lspgate-loop-${name}-`)));
   const root = path.join(tmp, name);
   fs.cpSync(path.join(FIXTURES, name), root, { recursive: true });
@@ -22,7 +22,12 @@ async function loopedCopy(name: string, links: Record<string, string>): Promise<
     fs.mkdirSync(path.dirname(path.join(root, link)), { recursive: true });
     fs.symlinkSync(target, path.join(root, link));
   }
-  const gateway = await Gateway.create({ root, cacheDir: path.join(tmp, 'cache') });
+  const serversFiles: string[] = [];
+  if (override) {
+    serversFiles.push(path.join(tmp, 'servers.override.json'));
+    fs.writeFileSync(serversFiles[0]!, JSON.stringify({ servers: [override] }));
+  }
+  const gateway = await Gateway.create({ root, cacheDir: path.join(tmp, 'cache'), serversFiles });
   afterAll(async () => {
     await gateway.close();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -54,6 +59,18 @@ describe('a symlink loop inside a PHP workspace', () => {
     const ws = await gateway.run('list_workspaces', { output_format: 'json' });
     const servers = JSON.stringify(ws.result);
     expect(servers).not.toContain('loop/up');
+  });
+});
+
+describe('a symlink loop that intelephense walks', () => {
+  it('references it answers under loop paths are counted once, at their real paths', { timeout: 180_000 }, async () => {
+    // The exclusion moved off an unused setting: intelephense walks `loop/up` (one link: a walk
+    // that ends, ~40 levels deep) and answers every reference once per copy; lspgate's one
+    // de-duplication by real path is what keeps the answer at 3.
+    const { gateway } = await loopedCopy('rel-php', { 'loop/up': '..' }, { id: 'intelephense', symlinkExcludeSetting: 'lspgateTest.unused' });
+    const r = await references(gateway, { file: 'app/Math/Calc.php', line: 7, column: 28 });
+    expect(r.references.map((x) => x.file)).toEqual(['app/Format/Formatter.php', 'app/Math/Calc.php', 'tests/CalcTest.php']);
+    expect(r.total).toBe(3);
   });
 });
 
