@@ -100,6 +100,13 @@ export const ServerEntrySchema = z.object({
   initializationOptions: z.record(z.string(), z.unknown()).default({}),
   /** Answers `workspace/configuration`: section lookups walk this object by dotted path. */
   settings: z.record(z.string(), z.unknown()).default({}),
+  /**
+   * Dotted path into `settings` of a list of exclude globs (intelephense: `intelephense.files.exclude`)
+   * to which lspgate appends `<symlink>/**` for every directory symlink in the root when it starts
+   * the server: a server that follows them indexes a symlink loop over and over and answers each
+   * reference once per copy.
+   */
+  symlinkExcludeSetting: z.string().optional(),
   readiness: ReadinessSchema.default({ kind: 'first-reply' }),
   timeouts: TimeoutsSchema.default(TimeoutsSchema.parse({})),
   restart: RestartSchema.default(RestartSchema.parse({})),

@@ -15,6 +15,7 @@ import type { RequestType } from 'vscode-jsonrpc/node';
 import { LspgateError } from '../errors/errors.js';
 import { LimitsSchema, type Limits, type ServerEntry } from '../config/schema.js';
 import { createLogger, type Logger } from '../util/logger.js';
+import { withSymlinkExcludes } from './symlink-excludes.js';
 import { DiagnosticsFeed } from './diagnostics-feed.js';
 import { DocumentSync } from './document-sync.js';
 import { documentText, fileUri, uriToPath } from './documents.js';
@@ -136,7 +137,9 @@ export class Session implements LspSession {
   }
 
   private async doStart(): Promise<void> {
-    const { cmd, initOptions, settings } = prepareLaunch(this.entry, { cacheDir: this.opts.cacheDir, root: this.root });
+    const launch = prepareLaunch(this.entry, { cacheDir: this.opts.cacheDir, root: this.root });
+    const { cmd, initOptions } = launch;
+    const settings = withSymlinkExcludes(this.entry, launch.settings, this.root, this.logger);
     this._generation++;
     this.consecutiveTimeouts = 0;
     this.setState('starting');

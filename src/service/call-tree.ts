@@ -4,6 +4,7 @@
  * is `max_results` (then `truncated`), callees outside the workspace (lib.d.ts) are counted, not
  * listed. Servers without callHierarchyProvider go through the fallback in calls-fallback.ts.
  */
+import { canonicalPath } from '../util/symlinks.js';
 import {
   CallHierarchyIncomingCallsRequest,
   CallHierarchyOutgoingCallsRequest,
@@ -105,7 +106,7 @@ function isExternal(w: Walk, item: CallHierarchyItem): boolean {
 }
 
 async function nodeOf(w: Walk, item: CallHierarchyItem): Promise<CallNode> {
-  const abs = uriToPath(item.uri);
+  const abs = canonicalPath(w.call.root, uriToPath(item.uri));
   const lines = w.src.lines(abs, w.session);
   const pos = lineColumnOf(lines, item.selectionRange.start, w.session.positionEncoding);
   const node: CallNode = { name: item.name, kind: fromLspSymbolKind(item.kind), file: toRelative(w.call.root, abs), line: pos.line };

@@ -8,6 +8,7 @@
  *   each resolved with textDocument/definition and kept when it lands on a function, method or
  *   constructor. Definitions outside the workspace are returned as they are; the tree counts them.
  */
+import { canonicalPath } from '../util/symlinks.js';
 import path from 'node:path';
 import {
   DefinitionRequest,
@@ -37,12 +38,13 @@ const KEYWORDS = new Set([
   'new', 'clone', 'instanceof', 'and', 'or', 'xor', 'not', 'eval', 'sizeof', 'typeof', 'yield', 'await', 'throw',
 ]);
 
-function absOf(uri: string): string | undefined {
-  return pathOfUri(uri);
+function absOf(ctx: CallFallbackContext, uri: string): string | undefined {
+  const abs = pathOfUri(uri);
+  return abs === undefined ? undefined : canonicalPath(ctx.call.root, abs);
 }
 
 async function fileAt(ctx: CallFallbackContext, uri: string): Promise<FileContext | undefined> {
-  const abs = absOf(uri);
+  const abs = absOf(ctx, uri);
   if (!abs || !isInside(ctx.call.root, abs)) return undefined;
   return ctx.call.file(abs);
 }

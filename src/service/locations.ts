@@ -1,5 +1,5 @@
 /**
- * LSP locations → answers: de-duplicated (tsserver repeats a location once per project that
+ * LSP locations → answers: on their real paths, de-duplicated (tsserver repeats a location once per project that
  * includes the file — NOTES.md), sorted by file then position, paths workspace-relative, lines and
  * columns 1-based. Locations outside the workspace (lib.d.ts, node_modules of another root) are
  * kept with `external: true` and their absolute path, unless the path is a secret file: then they
@@ -11,7 +11,8 @@ import type { FileContext } from '../adapters/types.js';
 import { fromLspPosition } from '../lsp/positions.js';
 import type { PositionEncoding } from '../lsp/types.js';
 import { isInside, isSecretPath, toRelative } from '../util/paths.js';
-import { pathOfUri } from '../util/uri.js';
+import { canonicalPath } from '../util/symlinks.js';
+import { fileUri, pathOfUri } from '../util/uri.js';
 import { containsPrivateKey } from '../util/secret-files.js';
 import { isLibraryPath } from './library-paths.js';
 import type { ServiceCall } from './call.js';
@@ -37,6 +38,22 @@ export function toLocations(answer: Location | Location[] | LocationLink[] | nul
   if (!answer) return [];
   const list = Array.isArray(answer) ? answer : [answer];
   return list.map((l) => ('targetUri' in l ? { uri: l.targetUri, range: l.targetSelectionRange ?? l.targetRange } : l));
+}
+
+/**
+ * Locations on their real paths (a server that walked `loop/up -> ..` answers `loop/up/src/a.php`
+ * beside `src/a.php`: util/symlinks.ts), then de-duplicated and sorted.
+ */
+export function canonicalLocations(root: string, list: Location[]): Location[] {
+  const cache = new Map<string, string>();
+  const out: Location[] = [];
+  for (const l of list) {
+    const abs = pathOfUri(l.uri);
+    if (abs === undefined) continue;
+    const real = canonicalPath(root, abs, cache);
+    out.push(real === abs ? l : { ...l, uri: fileUri(real) });
+  }
+  return dedupeLocations(out);
 }
 
 export function dedupeLocations(list: Location[]): Location[] {
@@ -83,7 +100,7 @@ export class LineSource {
 export function resolveLocations(call: ServiceCall, src: LineSource, session: FileContext['session'], list: Location[]): ResolvedLocation[] {
   const out: ResolvedLocation[] = [];
   let secret = 0;
-  for (const loc of dedupeLocations(list)) {
+  for (const loc of canonicalLocations(call.root, list)) {
     const abs = pathOfUri(loc.uri);
     if (abs === undefined) continue;
     if (isSecretPath(abs)) {

@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { isLspgateError } from '../../src/errors/errors.js';
@@ -18,6 +17,7 @@ import { jsonRpcCodeFor } from '../../src/frontends/sidecar/error-codes.js';
 import { connectInProcess, textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, spawnNode, type Spawned } from '../helpers/spawn.js';
 import type { JsonResult } from '../helpers/results.js';
+import { buildHostileWorkspace, hostileRows, OUTSIDE_CANARY, SECRET_CANARY, type HostileWorkspace, type Row } from '../helpers/hostile-corpus.js';
 import {
   createMessageConnection,
   ResponseError,
@@ -26,12 +26,8 @@ import {
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 
-const FIXTURE = path.resolve(__dirname, '../../fixtures/repo-basic');
-const OUTSIDE_CANARY = 'OUTSIDE-CANARY-91d2';
-const SECRET_CANARY = 'SECRET-CANARY-55ab';
 let tmp: string;
-let root: string;
-let outside: string;
+const w: HostileWorkspace = { root: '', outside: '' };
 let gateway: Gateway;
 let mcp: Awaited<ReturnType<typeof connectInProcess>>;
 /** The in-process sidecar's client end, and the spawned `lspgate sidecar` with its client. */
@@ -39,63 +35,7 @@ let sidecar: MessageConnection;
 let spawned: Spawned;
 let spawnedConn: MessageConnection;
 const seen: string[] = [];
-
-interface Row {
-  what: string;
-  op: string;
-  input: () => Record<string, unknown>;
-  code: string;
-}
-
-const id = (file: string) => `${file}::x#function`;
-const rows: Row[] = [
-  { what: '../ escape in a symbol id', op: 'get_symbol', input: () => ({ symbol_id: id('../outside/canary.ts') }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'deep ../ escape', op: 'get_symbol', input: () => ({ symbol_id: id('src/../../../../../../etc/passwd') }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'absolute path outside', op: 'get_symbol', input: () => ({ symbol_id: id(path.join(outside, 'canary.ts')) }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'file:// URL outside', op: 'get_symbol', input: () => ({ symbol_id: id(pathToFileURL(path.join(outside, 'canary.ts')).href) }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'symlinked file pointing out', op: 'get_symbol', input: () => ({ symbol_id: id('src/link-out.ts') }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'symlinked parent directory pointing out', op: 'get_symbol', input: () => ({ symbol_id: id('linked/canary.ts') }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'sibling-prefix path', op: 'get_symbol', input: () => ({ symbol_id: id(`${root}-evil/canary.ts`) }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'NUL byte', op: 'get_symbol', input: () => ({ symbol_id: id('src/greeter.ts\0.txt') }), code: 'INVALID_INPUT' },
-  { what: 'URL-encoded traversal (taken literally)', op: 'get_symbol', input: () => ({ symbol_id: id('..%2F..%2Foutside%2Fcanary.ts') }), code: 'SYMBOL_NOT_FOUND' },
-  { what: 'Windows drive path', op: 'get_symbol', input: () => ({ symbol_id: id('C:\\Windows\\win.ini') }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'Windows-separator traversal', op: 'get_symbol', input: () => ({ symbol_id: id('..\\outside\\canary.ts') }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'UNC path', op: 'get_symbol', input: () => ({ symbol_id: id('\\\\server\\share\\x.ts') }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'unicode look-alike (NFD) of an existing file', op: 'get_symbol', input: () => ({ symbol_id: 'src/cafe\u0301.ts::brew#function' }), code: 'SYMBOL_NOT_FOUND' },
-  { what: '.env through get_symbol', op: 'get_symbol', input: () => ({ symbol_id: '.env::API_TOKEN#variable' }), code: 'SECRET_FILE' },
-  { what: 'key file through get_symbols', op: 'get_symbols', input: () => ({ symbol_ids: ['keys/server.key::k#variable'] }), code: 'none' },
-  { what: '.env through open_at', op: 'open_at', input: () => ({ file: '.env', line: 1 }), code: 'SECRET_FILE' },
-  { what: 'key through open_at', op: 'open_at', input: () => ({ file: 'keys/server.key', line: 1 }), code: 'SECRET_FILE' },
-  { what: 'outside file through open_at', op: 'open_at', input: () => ({ file: '../outside/canary.ts', line: 1 }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'symlink out through open_at', op: 'open_at', input: () => ({ file: 'src/link-out.ts', line: 1 }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: '.env through get_file_outline', op: 'get_file_outline', input: () => ({ file: '.env' }), code: 'SECRET_FILE' },
-  { what: 'huge line number', op: 'open_at', input: () => ({ file: 'src/greeter.ts', line: 1e9 }), code: 'INVALID_INPUT' },
-  { what: 'negative line number', op: 'open_at', input: () => ({ file: 'src/greeter.ts', line: -5 }), code: 'INVALID_INPUT' },
-  { what: 'fractional line number', op: 'open_at', input: () => ({ file: 'src/greeter.ts', line: 1.5 }), code: 'INVALID_INPUT' },
-  { what: 'giant symbol query', op: 'search_symbols', input: () => ({ query: 'x'.repeat(100_000) }), code: 'INVALID_INPUT' },
-  { what: 'giant text query', op: 'search_text', input: () => ({ query: 'y'.repeat(100_000) }), code: 'INVALID_INPUT' },
-  // RE2 matches in linear time: a catastrophic pattern for V8 is an ordinary search (search-linear.test.ts)
-  { what: 'catastrophic regex', op: 'search_text', input: () => ({ query: '(x+x+)+y', regex: true }), code: 'none' },
-  { what: 'regex with a backreference', op: 'search_text', input: () => ({ query: '(a)\\1', regex: true }), code: 'INVALID_INPUT' },
-  { what: 'reversed glob range', op: 'search_text', input: () => ({ query: 'x', file_pattern: '[z-a]' }), code: 'INVALID_INPUT' },
-  { what: 'reversed glob range in symbol search', op: 'search_symbols', input: () => ({ query: 'x', file_pattern: '[z-a]' }), code: 'INVALID_INPUT' },
-  { what: 'forged cursor', op: 'search_symbols', input: () => ({ query: 'greet', cursor: 'eyJvIjotMX0' }), code: 'INVALID_INPUT' },
-  { what: 'file tree outside', op: 'get_file_tree', input: () => ({ path_prefix: '../outside' }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'unknown operation', op: 'rm_rf_everything', input: () => ({}), code: 'UNKNOWN_OPERATION' },
-  { what: 'wrong type (number id)', op: 'get_symbol', input: () => ({ symbol_id: 42 }), code: 'INVALID_INPUT' },
-  { what: 'wrong type (array query)', op: 'search_symbols', input: () => ({ query: ['a'] }), code: 'INVALID_INPUT' },
-  { what: 'wrong type (object path)', op: 'index_folder', input: () => ({ path: { p: 1 } }), code: 'INVALID_INPUT' },
-  { what: 'git option injection', op: 'index_repo', input: () => ({ url: '--upload-pack=touch /tmp/lspgate-pwned' }), code: 'INVALID_INPUT' },
-  { what: 'git ext:: transport', op: 'index_repo', input: () => ({ url: 'ext::sh -c touch% /tmp/lspgate-pwned' }), code: 'INVALID_INPUT' },
-  { what: 'index_folder of a system folder', op: 'index_folder', input: () => ({ path: '/etc' }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'index_folder of a sibling by ../', op: 'index_folder', input: () => ({ path: '../outside' }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'index_folder through a symlink out', op: 'index_folder', input: () => ({ path: 'linked' }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'index_repo of a local folder outside', op: 'index_repo', input: () => ({ url: outside }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'index_repo of a file:// URL outside', op: 'index_repo', input: () => ({ url: pathToFileURL(outside).href }), code: 'PATH_OUTSIDE_WORKSPACE' },
-  { what: 'git fd:: transport', op: 'index_repo', input: () => ({ url: 'fd::0' }), code: 'INVALID_INPUT' },
-  { what: 'git:// transport', op: 'index_repo', input: () => ({ url: 'git://example.invalid/x.git' }), code: 'INVALID_INPUT' },
-  { what: 'ref option injection', op: 'index_repo', input: () => ({ url: '/nonexistent', ref: '--foo' }), code: 'INVALID_INPUT' },
-];
+const rows = hostileRows(w);
 
 /** A vscode-jsonrpc client wired to `serveSidecar` over two PassThrough streams (no process). */
 function connectSidecarInProcess(gw: Gateway): MessageConnection {
@@ -131,24 +71,13 @@ const spawnedRows = rows.filter((r) => r.code !== 'SYMBOL_NOT_FOUND');
 
 beforeAll(async () => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-')));
-  root = path.join(tmp, 'repo');
-  outside = path.join(tmp, 'outside');
-  fs.cpSync(FIXTURE, root, { recursive: true });
-  fs.mkdirSync(outside);
-  fs.writeFileSync(path.join(outside, 'canary.ts'), `export function x(): string {\n  return '${OUTSIDE_CANARY}';\n}\n`);
-  fs.mkdirSync(`${root}-evil`);
-  fs.writeFileSync(path.join(`${root}-evil`, 'canary.ts'), `export const x = '${OUTSIDE_CANARY}';\n`);
-  fs.symlinkSync(path.join(outside, 'canary.ts'), path.join(root, 'src/link-out.ts'));
-  fs.symlinkSync(outside, path.join(root, 'linked'));
-  fs.writeFileSync(path.join(root, '.env'), `API_TOKEN=${SECRET_CANARY}\n`);
-  fs.mkdirSync(path.join(root, 'keys'));
-  fs.writeFileSync(path.join(root, 'keys/server.key'), `-----BEGIN PRIVATE KEY-----\n${SECRET_CANARY}\n`);
-  gateway = await Gateway.create({ root, cacheDir: path.join(tmp, 'cache') });
-  await gateway.run('index_folder', { path: root, follow_symlinks: true });
+  buildHostileWorkspace(tmp, w);
+  gateway = await Gateway.create({ root: w.root, cacheDir: path.join(tmp, 'cache') });
+  await gateway.run('index_folder', { path: w.root, follow_symlinks: true });
   mcp = await connectInProcess(gateway);
   sidecar = connectSidecarInProcess(gateway);
   assertBuilt();
-  spawned = spawnNode(CLI, ['sidecar', '--root', root], { cacheDir: path.join(tmp, 'cache-spawned'), cwd: tmp });
+  spawned = spawnNode(CLI, ['sidecar', '--root', w.root], { cacheDir: path.join(tmp, 'cache-spawned'), cwd: tmp });
   spawnedConn = createMessageConnection(new StreamMessageReader(spawned.child.stdout!), new StreamMessageWriter(spawned.child.stdin!));
   spawnedConn.listen();
 });

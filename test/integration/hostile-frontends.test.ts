@@ -1,0 +1,125 @@
+/**
+ * The hostile-input corpus (test/helpers/hostile-corpus.ts) through the front-ends as a user
+ * starts them: `lspgate mcp` over stdio and `lspgate mcp --http` (both spawned, a real MCP SDK
+ * client each), and the one-shot CLI (spawned per row). One process per long-lived front-end is
+ * shared by every row. Each row answers its code (or a safe result), neither canary appears in
+ * any output, and the process still answers afterwards.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/client';
+import { connectHttp, connectStdio, textOf, type StdioConnection } from '../helpers/mcp-client.js';
+import { assertBuilt, CLI, runCli, spawnNode, waitFor, type Spawned } from '../helpers/spawn.js';
+import { buildHostileWorkspace, hostileRows, OUTSIDE_CANARY, SECRET_CANARY, type HostileWorkspace, type Row } from '../helpers/hostile-corpus.js';
+
+let tmp: string;
+const w: HostileWorkspace = { root: '', outside: '' };
+const rows = hostileRows(w);
+const seen: string[] = [];
+let stdio: StdioConnection;
+let http: Spawned;
+let httpClient: Client;
+
+// Rows answering SYMBOL_NOT_FOUND need a whole catalog in each spawned process (hostile-input.test.ts
+// proves them in-process); NUL bytes cannot be written into argv, and the CLI reads every value as
+// text, so the wrong-type rows are the MCP clients' to prove.
+const spawnedRows = rows.filter((r) => r.code !== 'SYMBOL_NOT_FOUND');
+const cliRows = spawnedRows.filter((r) => !r.what.startsWith('wrong type') && !JSON.stringify(r.input()).includes('\\u0000'));
+
+async function viaMcp(client: Client, row: Row): Promise<void> {
+  let text: string;
+  let isError: boolean;
+  try {
+    const r = await client.callTool({ name: row.op, arguments: row.input() });
+    text = textOf(r) + JSON.stringify(r.structuredContent ?? {});
+    isError = r.isError === true;
+  } catch (e) {
+    text = String((e as Error).message);
+    isError = true;
+  }
+  seen.push(text);
+  if (row.code === 'none') expect(isError, text).toBe(false);
+  else {
+    expect(isError).toBe(true);
+    if (row.code === 'UNKNOWN_OPERATION') expect(text).toMatch(/UNKNOWN_OPERATION|rm_rf_everything not found/);
+    else expect(text).toContain(row.code);
+  }
+}
+
+/** The row's input as CLI flags: `--field=value` (a value may start with `--`), arrays repeated, booleans bare. */
+function cliArgs(input: Record<string, unknown>): string[] {
+  const args: string[] = [];
+  for (const [k, v] of Object.entries(input)) {
+    if (typeof v === 'boolean') {
+      args.push(v ? `--${k}` : `--no-${k}`);
+      continue;
+    }
+    for (const one of Array.isArray(v) ? v : [v]) args.push(`--${k}=${typeof one === 'string' ? one : JSON.stringify(one)}`);
+  }
+  return args;
+}
+
+beforeAll(async () => {
+  assertBuilt();
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-')));
+  buildHostileWorkspace(tmp, w);
+  stdio = await connectStdio(CLI, ['mcp', '--root', w.root], { cacheDir: path.join(tmp, 'cache-stdio'), cwd: tmp });
+  http = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', w.root], { cacheDir: path.join(tmp, 'cache-http'), cwd: tmp });
+  await waitFor(() => /bearer token written to (\S+)/.test(http.stderr()), 'the token file line on stderr');
+  const url = /listening on (http:\/\/\S+)/.exec(http.stderr())![1]!;
+  const token = fs.readFileSync(/bearer token written to (\S+)/.exec(http.stderr())![1]!, 'utf8').trim();
+  httpClient = await connectHttp(url, token);
+}, 60_000);
+
+afterAll(async () => {
+  await stdio?.client.close();
+  await httpClient?.close();
+  if (http) {
+    http.child.kill('SIGTERM');
+    const bound = setTimeout(() => http.child.kill('SIGKILL'), 20_000);
+    await http.exited;
+    clearTimeout(bound);
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('hostile input corpus through spawned front-ends', () => {
+  it.each(spawnedRows)('MCP stdio (lspgate mcp): $what → $code', async (row) => {
+    await viaMcp(stdio.client, row);
+  });
+
+  it.each(spawnedRows)('MCP HTTP (lspgate mcp --http): $what → $code', async (row) => {
+    await viaMcp(httpClient, row);
+  });
+
+  it.each(cliRows)('one-shot CLI: $what → $code', async (row) => {
+    const { code, stdout, stderr } = await runCli([row.op, '--root', w.root, '--json', ...cliArgs(row.input())], { cacheDir: path.join(tmp, 'cache-cli'), cwd: tmp });
+    seen.push(stdout, stderr);
+    if (row.code === 'none') expect(code, stderr).toBe(0);
+    else {
+      expect(code).not.toBe(0);
+      expect(stderr).toContain(row.code === 'UNKNOWN_OPERATION' ? 'rm_rf_everything' : row.code);
+    }
+  });
+
+  it('both MCP processes still answer after the corpus', async () => {
+    for (const client of [stdio.client, httpClient]) {
+      const r = await client.callTool({ name: 'get_file_tree', arguments: {} });
+      expect(r.isError).not.toBe(true);
+      seen.push(textOf(r));
+    }
+    expect(http.child.exitCode).toBe(null);
+  });
+
+  it('no output of any front-end contained the outside canary or a secret', () => {
+    expect(seen.length).toBeGreaterThan(spawnedRows.length * 2 + cliRows.length);
+    for (const s of seen) {
+      expect(s).not.toContain(OUTSIDE_CANARY);
+      expect(s).not.toContain(SECRET_CANARY);
+    }
+    expect(stdio.stderr()).not.toContain(SECRET_CANARY);
+    expect(http.stderr()).not.toContain(SECRET_CANARY);
+  });
+});
