@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'CONTENT_MODIFIED',
   'LIMIT_EXCEEDED',
   'UNKNOWN_OPERATION',
+  'DAEMON_FAILED',
   'INTERNAL',
 ] as const;
 
