@@ -126,17 +126,26 @@ function cliScript(): string {
   return fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 }
 
-/** Starts `lspgate daemon` detached (own session, no terminal), its stderr to the log beside the socket. */
-export function startDaemon(paths: DaemonPaths): number | undefined {
+/**
+ * A launcher that starts the daemon and exits at once, so the daemon is nobody's child (it is
+ * re-parented to init or the session's subreaper): a client that started it can end, be killed
+ * or be waited for without the daemon and its servers counting as that client's processes.
+ * Node cannot fork without exec, hence a second tiny Node process (no shell: an argument array).
+ */
+const LAUNCHER = `const { spawn } = require('node:child_process');
+const [file, ...args] = process.argv.slice(1);
+spawn(file, args, { detached: true, stdio: 'inherit' }).unref();`;
+
+/** Starts `lspgate daemon` detached (own session, no terminal, no parent), its stderr to the log beside the socket. */
+export function startDaemon(paths: DaemonPaths): void {
   const log = openSync(paths.log, 'a', 0o600);
   try {
-    const child = spawn(process.execPath, ['--max-semi-space-size=4', cliScript(), 'daemon'], {
+    const launcher = spawn(process.execPath, ['-e', LAUNCHER, process.execPath, '--max-semi-space-size=4', cliScript(), 'daemon'], {
       detached: true,
       stdio: ['ignore', 'ignore', log],
       env: process.env,
     });
-    child.unref();
-    return child.pid;
+    launcher.unref();
   } finally {
     closeSync(log);
   }

@@ -30,6 +30,7 @@ export class RemoteGateway implements FrontendGateway {
   private readonly progress = new Map<number, (p: ProgressUpdate) => void>();
   private nextToken = 1;
   private closed = false;
+  private expectClose = false;
   daemonPid = 0;
 
   private constructor(
@@ -44,7 +45,7 @@ export class RemoteGateway implements FrontendGateway {
       if (typeof p?.token === 'number' && p.value) this.progress.get(p.token)?.(p.value);
     });
     connection.onClose(() => {
-      if (!this.closed) logger.warn('the lspgate daemon closed the connection');
+      if (!this.closed && !this.expectClose) logger.warn('the lspgate daemon closed the connection');
     });
   }
 
@@ -67,9 +68,11 @@ export class RemoteGateway implements FrontendGateway {
   }
 
   async stop(ifIdle = false): Promise<{ stopping: boolean; clients: number }> {
-    const r = await this.request<{ stopping: boolean; clients: number }>(STOP, { if_idle: ifIdle });
     // the daemon closes this connection as it goes: not a failure to warn about
+    this.expectClose = true;
+    const r = await this.request<{ stopping: boolean; clients: number }>(STOP, { if_idle: ifIdle });
     if (r.stopping) this.closed = true;
+    else this.expectClose = false;
     return r;
   }
 
