@@ -59,8 +59,12 @@ async function daemonPid(d: DaemonSetup): Promise<number | undefined> {
   }
 }
 
+/** typescript-language-server processes under `pid` (not their lspgate-reaper watchdogs, whose command line names it too). */
 function serversUnder(pid: number): number {
-  return descendants(pid).filter((p) => /typescript-language-server\/lib\/cli/.test(cmdline(p))).length;
+  return descendants(pid).filter((p) => {
+    const cmd = cmdline(p);
+    return /typescript-language-server\/lib\/cli/.test(cmd) && !cmd.includes('lspgate-reaper');
+  }).length;
 }
 
 function cmdline(pid: number): string {

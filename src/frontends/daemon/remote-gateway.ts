@@ -70,7 +70,9 @@ export class RemoteGateway implements FrontendGateway {
   async stop(ifIdle = false): Promise<{ stopping: boolean; clients: number }> {
     // the daemon closes this connection as it goes: not a failure to warn about
     this.expectClose = true;
-    const r = await this.request<{ stopping: boolean; clients: number }>(STOP, { if_idle: ifIdle });
+    // a daemon that closes the socket before its answer arrives has stopped all the same
+    const gone = new Promise<{ stopping: boolean; clients: number }>((resolve) => this.connection.onClose(() => resolve({ stopping: true, clients: 0 })));
+    const r = await Promise.race([this.request<{ stopping: boolean; clients: number }>(STOP, { if_idle: ifIdle }), gone]);
     if (r.stopping) this.closed = true;
     else this.expectClose = false;
     return r;

@@ -163,7 +163,7 @@ class Daemon {
     const others = [...this.clients].filter((c) => c !== self).length;
     if (p.success && p.data.if_idle && others > 0) return { stopping: false, clients: others };
     // answered first: the reply must leave before the sockets close
-    setImmediate(() => void this.lifecycle.shutdown('lspgate daemon stop'));
+    setTimeout(() => void this.lifecycle.shutdown('lspgate daemon stop'), 100);
     return { stopping: true, clients: others };
   }
 
