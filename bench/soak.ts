@@ -173,11 +173,16 @@ async function main(): Promise<void> {
       const live = await target.serverPids();
       const victim = live[Math.floor(Math.random() * live.length)];
       if (!victim || !more()) continue;
-      try {
-        process.kill(-victim, 'SIGKILL');
-        kills++;
-      } catch {
-        // already gone
+      // the server's group when it leads one, else the server alone (under lspgate's reaper watchdog,
+      // which leads the group, the server's own pid is no group id)
+      for (const target of [-victim, victim]) {
+        try {
+          process.kill(target, 'SIGKILL');
+          kills++;
+          break;
+        } catch {
+          // no such group / already gone
+        }
       }
     }
   };
