@@ -5,14 +5,23 @@
  * lspgate by SIGTERM, SIGKILL or stdin EOF (in turn), and waits up to --grace-ms for every process
  * of that tree to disappear. Prints a table per ending and the surviving language-server processes
  * (must be 0). Exit status 1 if any survived.
+ *
+ * `--daemon`: every cycle's `lspgate mcp --daemon require` attaches to one daemon (private
+ * XDG_RUNTIME_DIR and cache dir). The killed client's own tree must vanish, the daemon must keep
+ * exactly one language-server tree whatever its clients do, and after the run `lspgate daemon stop`
+ * must leave no process of the daemon's tree behind.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { alive, descendants } from '../fixtures/fault-server/proc-utils.js';
+import { connect } from '../src/frontends/daemon/client.js';
+import { RemoteGateway } from '../src/frontends/daemon/remote-gateway.js';
+import { daemonPaths } from '../src/frontends/daemon/socket-dir.js';
+import { createLogger } from '../src/util/logger.js';
 
 type Ending = 'SIGTERM' | 'SIGKILL' | 'EOF';
 const ENDINGS: Ending[] = ['SIGTERM', 'SIGKILL', 'EOF'];
@@ -28,6 +37,34 @@ interface CycleResult {
   goneMs?: number;
   survivors: { pid: number; cmd: string }[];
   error?: string;
+  /** Daemon mode: language-server processes (typescript-language-server) under the daemon after the cycle. */
+  daemonServers?: number;
+}
+
+/** Daemon mode: one runtime dir and cache dir for every cycle. */
+interface DaemonSetup {
+  env: Record<string, string>;
+  cacheDir: string;
+  socket: string;
+}
+
+async function daemonPid(d: DaemonSetup): Promise<number | undefined> {
+  const socket = await connect(d.socket);
+  if (!socket) return undefined;
+  const remote = RemoteGateway.open(socket, repo, createLogger('bench', 'error'), d.cacheDir);
+  try {
+    return (await remote.status()).pid;
+  } finally {
+    await remote.close();
+  }
+}
+
+/** typescript-language-server processes under `pid` (not their lspgate-reaper watchdogs, whose command line names it too). */
+function serversUnder(pid: number): number {
+  return descendants(pid).filter((p) => {
+    const cmd = cmdline(p);
+    return /typescript-language-server\/lib\/cli/.test(cmd) && !cmd.includes('lspgate-reaper');
+  }).length;
 }
 
 function cmdline(pid: number): string {
@@ -79,11 +116,11 @@ async function waitAllGone(pids: number[], graceMs: number): Promise<number | un
   return pids.some(alive) ? undefined : Date.now() - start;
 }
 
-async function cycle(ending: Ending, root: string, file: string, graceMs: number): Promise<CycleResult> {
-  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'lspgate-kill-'));
-  const child = spawn(process.execPath, [cli, 'mcp', '--root', root], {
+async function cycle(ending: Ending, root: string, file: string, graceMs: number, daemon?: DaemonSetup): Promise<CycleResult> {
+  const cacheDir = daemon ? daemon.cacheDir : mkdtempSync(path.join(os.tmpdir(), 'lspgate-kill-'));
+  const child = spawn(process.execPath, [cli, 'mcp', '--root', root, '--daemon', daemon ? 'require' : 'off'], {
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, LSPGATE_CACHE_DIR: cacheDir },
+    env: { ...process.env, LSPGATE_CACHE_DIR: cacheDir, ...daemon?.env },
   });
   // The stderr tail explains a cycle whose lspgate died on its own.
   let stderrTail = '';
@@ -114,8 +151,35 @@ async function cycle(ending: Ending, root: string, file: string, graceMs: number
       // already gone
     }
   }
-  rmSync(cacheDir, { recursive: true, force: true });
+  if (daemon) {
+    const pid = await daemonPid(daemon);
+    result.daemonServers = pid === undefined ? 0 : serversUnder(pid);
+  } else rmSync(cacheDir, { recursive: true, force: true });
   return result;
+}
+
+function daemonSetup(): DaemonSetup {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'lspgate-kill-daemon-'));
+  const run = path.join(base, 'run');
+  mkdirSync(run, { mode: 0o700 });
+  const cacheDir = path.join(base, 'cache');
+  const env = { XDG_RUNTIME_DIR: run };
+  return { env, cacheDir, socket: daemonPaths(cacheDir, env).socket };
+}
+
+/** Stops the daemon and returns the processes of its tree still alive after graceMs. */
+async function stopDaemon(d: DaemonSetup, graceMs: number): Promise<{ pid: number; cmd: string }[]> {
+  const pid = await daemonPid(d);
+  if (pid === undefined) return [];
+  const tree = [pid, ...descendants(pid)];
+  const socket = await connect(d.socket);
+  if (socket) {
+    const remote = RemoteGateway.open(socket, repo, createLogger('bench', 'error'), d.cacheDir);
+    await remote.stop(false).catch(() => undefined);
+    await remote.close();
+  }
+  await waitAllGone(tree, graceMs);
+  return tree.filter(alive).map((p) => ({ pid: p, cmd: cmdline(p) }));
 }
 
 /** Language-server processes anywhere on the machine that belong to this root and have no lspgate parent. */
@@ -159,18 +223,21 @@ async function main(): Promise<void> {
       root: { type: 'string', default: path.join(repo, 'fixtures/ts-app') },
       file: { type: 'string', default: 'src/util/strings.ts' },
       'grace-ms': { type: 'string', default: '20000' },
+      daemon: { type: 'boolean', default: false },
     },
   });
+  const daemon = values.daemon ? daemonSetup() : undefined;
   const cycles = Number(values.cycles);
   const root = path.resolve(values.root);
   const graceMs = Number(values['grace-ms']);
   const results: CycleResult[] = [];
   for (let i = 0; i < cycles; i++) {
-    const r = await cycle(ENDINGS[i % ENDINGS.length]!, root, values.file, graceMs);
+    const r = await cycle(ENDINGS[i % ENDINGS.length]!, root, values.file, graceMs, daemon);
     results.push(r);
     process.stderr.write(
       `cycle ${i + 1}/${cycles} ${r.ending}: tree ${r.treeSize}, call ${r.callMs.toFixed(0)} ms, gone ${r.goneMs === undefined ? 'NO' : `${r.goneMs} ms`}` +
-        `${r.survivors.length ? `, ${r.survivors.length} SURVIVOR(S)` : ''}${r.error ? `, call error ${r.error}` : ''}\n`,
+        `${r.survivors.length ? `, ${r.survivors.length} SURVIVOR(S)` : ''}${r.error ? `, call error ${r.error}` : ''}` +
+        `${r.daemonServers !== undefined ? `, servers under the daemon ${r.daemonServers}` : ''}\n`,
     );
   }
   const lines = ['| ending | cycles | call errors | tree size (min-max) | gone p50 ms | gone max ms | survivors |', '|---|---|---|---|---|---|---|'];
@@ -183,9 +250,15 @@ async function main(): Promise<void> {
       `| ${ending} | ${rs.length} | ${rs.filter((r) => r.error).length} | ${Math.min(...sizes)}-${Math.max(...sizes)} | ${pct(gone, 50)} | ${gone.length ? Math.max(...gone) : 'n/a'} | ${rs.reduce((n, r) => n + r.survivors.length, 0)} |`,
     );
   }
-  const survivors = results.flatMap((r) => r.survivors);
+  const daemonLeft = daemon ? await stopDaemon(daemon, graceMs) : [];
+  const survivors = [...results.flatMap((r) => r.survivors), ...daemonLeft];
   const orphans = orphansFor(root);
-  process.stdout.write(`\nlspgate mcp start/kill cycles on ${root}\n\n${lines.join('\n')}\n\n`);
+  process.stdout.write(`\nlspgate mcp${daemon ? ' --daemon require' : ''} start/kill cycles on ${root}\n\n${lines.join('\n')}\n\n`);
+  if (daemon) {
+    const counts = results.map((r) => r.daemonServers ?? 0);
+    process.stdout.write(`language-server trees under the daemon after each cycle: min ${Math.min(...counts)}, max ${Math.max(...counts)} (want 1)\n`);
+    process.stdout.write(`daemon processes left after \`lspgate daemon stop\`: ${daemonLeft.length}\n`);
+  }
   process.stdout.write(`surviving language-server processes: ${survivors.length}\n`);
   for (const s of survivors) process.stdout.write(`  ${s.pid} ${s.cmd}\n`);
   process.stdout.write(`orphaned (ppid 1) language servers for this root after the run: ${orphans.length}\n`);

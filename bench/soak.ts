@@ -6,10 +6,19 @@
  *
  * Env: LSPGATE_SOAK_SECONDS (default 60), LSPGATE_SOAK_CALLS (default 3000),
  *      LSPGATE_SOAK_CLIENTS (default 4), LSPGATE_SOAK_KILL_MS (mean ms between kills, default 6000).
+ *      LSPGATE_SOAK_DAEMON=1: the clients are connections to a real `lspgate daemon` (a child of
+ *      this process, private XDG_RUNTIME_DIR), each attached with its own view; the chaos loop kills
+ *      the servers the daemon's status lists; at the end the daemon is stopped and must leave no
+ *      child process behind.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { connect } from '../src/frontends/daemon/client.js';
+import { RemoteGateway } from '../src/frontends/daemon/remote-gateway.js';
+import { daemonPaths } from '../src/frontends/daemon/socket-dir.js';
 import { Gateway } from '../src/gateway/gateway.js';
 import { packageRoot } from '../src/config/load.js';
 import { isLspgateError } from '../src/errors/errors.js';
@@ -62,6 +71,59 @@ function snapshot() {
   return { rssMb: Math.round(process.memoryUsage().rss / 1048576), heapMb: Math.round(process.memoryUsage().heapUsed / 1048576), fds: fs.readdirSync('/proc/self/fd').length, children: childCount() };
 }
 
+interface Target {
+  /** One runner per client (in-process: the same gateway for all). */
+  clients: { run(name: string, input: unknown): Promise<unknown> }[];
+  /** pids of the language servers now (the chaos loop's victims). */
+  serverPids(): Promise<number[]>;
+  sessions(): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function inProcess(root: string, cacheDir: string, override: string): Promise<Target> {
+  const gateway = await Gateway.create({ root, cacheDir, serversFiles: [override], logger: createLogger('soak', 'error') });
+  const broker = gateway.context.broker;
+  return {
+    clients: Array.from({ length: clients }, () => gateway),
+    serverPids: async () => broker.existing().flatMap((s) => (s.pid !== undefined ? [s.pid] : [])),
+    sessions: async () => broker.info().map((i) => `${i.serverId} gen ${i.generation} ${i.state} crashes ${i.crashes}`).join('; '),
+    close: () => gateway.close(),
+  };
+}
+
+async function viaDaemon(root: string, cacheDir: string, override: string): Promise<Target> {
+  const run = path.join(cacheDir, 'run');
+  fs.mkdirSync(run, { mode: 0o700 });
+  fs.mkdirSync(path.join(cacheDir, 'config', 'lspgate'), { recursive: true });
+  fs.copyFileSync(override, path.join(cacheDir, 'config', 'lspgate', 'servers.json'));
+  const env = { ...process.env, XDG_RUNTIME_DIR: run, XDG_CONFIG_HOME: path.join(cacheDir, 'config'), LSPGATE_CACHE_DIR: cacheDir };
+  const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli/main.js');
+  const daemon = spawn(process.execPath, [cli, 'daemon'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const socketPath = daemonPaths(cacheDir, env).socket;
+  const logger = createLogger('soak', 'error');
+  const open = async () => {
+    for (;;) {
+      const s = await connect(socketPath);
+      if (s) return RemoteGateway.open(s, root, logger, cacheDir);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const remotes = await Promise.all(Array.from({ length: clients }, open));
+  for (const r of remotes) await r.attach('soak');
+  const status = () => remotes[0]!.status();
+  return {
+    clients: remotes,
+    serverPids: async () => (await status()).sessions.flatMap((s) => (s.pid !== undefined ? [s.pid] : [])),
+    sessions: async () => (await status()).sessions.map((i) => `${i.server} gen ${i.generation} ${i.state} crashes ${i.crashes} ${Math.round((i.rss_bytes ?? 0) / 1048576)} MB`).join('; '),
+    close: async () => {
+      for (const r of remotes.slice(1)) await r.close();
+      await remotes[0]!.stop();
+      await remotes[0]!.close();
+      await new Promise((r) => daemon.once('exit', r));
+    },
+  };
+}
+
 function pct(sorted: number[], p: number): number {
   if (!sorted.length) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -74,7 +136,8 @@ async function main(): Promise<void> {
   const override = path.join(cacheDir, 'servers.soak.json');
   fs.writeFileSync(override, JSON.stringify({ servers: [{ id: 'typescript-language-server', restart: { maxCrashes: 100000, windowMs: 1000 } }] }));
   const before = snapshot();
-  const gateway = await Gateway.create({ root, cacheDir, serversFiles: [override], logger: createLogger('soak', 'error') });
+  const daemonMode = process.env.LSPGATE_SOAK_DAEMON === '1';
+  const target = await (daemonMode ? viaDaemon : inProcess)(root, cacheDir, override);
   const latencies: number[] = [];
   const errors = new Map<string, number>();
   const samples = new Map<string, string>();
@@ -83,7 +146,7 @@ async function main(): Promise<void> {
   let deadline = Number.POSITIVE_INFINITY;
   const more = () => Date.now() < deadline && calls < maxCalls;
 
-  await gateway.run('get_file_outline', { file: 'src/app.ts' }); // warm-up: the server starts and indexes
+  await target.clients[0]!.run('get_file_outline', { file: 'src/app.ts' }); // warm-up: the server starts and indexes
   const warm = snapshot();
   deadline = Date.now() + seconds * 1000;
 
@@ -94,7 +157,7 @@ async function main(): Promise<void> {
       calls++;
       const t0 = performance.now();
       try {
-        await gateway.run(name, input);
+        await target.clients[id]!.run(name, input);
         latencies.push(performance.now() - t0);
       } catch (e) {
         const code = isLspgateError(e) ? e.code : 'UNCODED';
@@ -107,14 +170,19 @@ async function main(): Promise<void> {
     while (more()) {
       const wakeAt = Date.now() + killMs * (0.5 + Math.random());
       while (more() && Date.now() < wakeAt) await new Promise((r) => setTimeout(r, 200));
-      const live = gateway.context.broker.existing().filter((s) => s.pid !== undefined);
+      const live = await target.serverPids();
       const victim = live[Math.floor(Math.random() * live.length)];
-      if (!victim?.pid || !more()) continue;
-      try {
-        process.kill(-victim.pid, 'SIGKILL');
-        kills++;
-      } catch {
-        // already gone
+      if (!victim || !more()) continue;
+      // the server's group when it leads one, else the server alone (under lspgate's reaper watchdog,
+      // which leads the group, the server's own pid is no group id)
+      for (const target of [-victim, victim]) {
+        try {
+          process.kill(target, 'SIGKILL');
+          kills++;
+          break;
+        } catch {
+          // no such group / already gone
+        }
       }
     }
   };
@@ -122,15 +190,15 @@ async function main(): Promise<void> {
   await Promise.all([...Array.from({ length: clients }, (_, i) => client(i)), chaos()]);
   const elapsed = (Date.now() - t0) / 1000;
   const beforeClose = snapshot();
-  const info = gateway.context.broker.info();
-  await gateway.close();
+  const info = await target.sessions();
+  await target.close();
   await new Promise((r) => setTimeout(r, 1000));
   const after = snapshot();
   fs.rmSync(cacheDir, { recursive: true, force: true });
 
   latencies.sort((a, b) => a - b);
   const out = process.stdout;
-  out.write(`\nlspgate soak: ${clients} clients, ${elapsed.toFixed(1)} s, ${kills} server kills\n\n`);
+  out.write(`\nlspgate soak${daemonMode ? ' (through lspgate daemon)' : ''}: ${clients} clients, ${elapsed.toFixed(1)} s, ${kills} server kills\n\n`);
   out.write(`| calls | ok | errors | p50 ms | p99 ms | max ms |\n|---:|---:|---:|---:|---:|---:|\n`);
   out.write(`| ${calls} | ${latencies.length} | ${calls - latencies.length} | ${pct(latencies, 50).toFixed(1)} | ${pct(latencies, 99).toFixed(1)} | ${(latencies.at(-1) ?? 0).toFixed(1)} |\n\n`);
   out.write(`errors by code: ${errors.size ? [...errors].map(([c, n]) => `${c}=${n}`).join(', ') : 'none'}\n\n`);
@@ -139,7 +207,7 @@ async function main(): Promise<void> {
   for (const [label, s] of [['start', before], ['after warm-up', warm], ['end of load', beforeClose], ['after close', after]] as const) {
     out.write(`| ${label} | ${s.rssMb} | ${s.heapMb} | ${s.fds} | ${s.children} |\n`);
   }
-  out.write(`\nsessions at the end of load: ${info.map((i) => `${i.serverId} gen ${i.generation} ${i.state} crashes ${i.crashes}`).join('; ')}\n`);
+  out.write(`\nsessions at the end of load: ${info}\n`);
   if (after.children !== 0) {
     out.write(`LEFTOVER CHILD PROCESSES: ${after.children}\n`);
     process.exitCode = 1;

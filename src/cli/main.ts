@@ -14,6 +14,10 @@ import { runMcpHttp } from '../frontends/mcp/http.js';
 import { runMcpStdio } from '../frontends/mcp/stdio.js';
 import { runRepl } from '../frontends/repl/repl.js';
 import { runSidecar } from '../frontends/sidecar/sidecar.js';
+import { attachToDaemon, daemonMode } from '../frontends/daemon/client.js';
+import type { FrontendGateway } from '../frontends/host.js';
+import { createLogger } from '../util/logger.js';
+import { runDaemonCommand } from './daemon-command.js';
 import { packageVersion } from '../frontends/version.js';
 import { loadToolsSetting } from '../config/load.js';
 import { parseToolsFlag, selectTools } from '../operations/profiles.js';
@@ -86,6 +90,9 @@ async function main(argv: string[]): Promise<void> {
       return runTourCommand(rest);
     case 'servers':
       return runServers(rest);
+    case 'daemon':
+      tuneHeap();
+      return runDaemonCommand(rest);
     default:
       return runOperation(cmd, rest);
   }
@@ -102,9 +109,11 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
   if (values.tools !== undefined && mode !== 'mcp') throw usage('--tools applies to lspgate mcp only');
   const setting = mode !== 'mcp' ? undefined : values.tools !== undefined ? parseToolsFlag(values.tools) : loadToolsSetting(root);
   const tools = setting === undefined ? undefined : selectTools(setting, operations);
-  const gateway = await Gateway.create({ root, serversFiles: values.servers ?? [] });
+  const serversFiles = values.servers ?? [];
+  // The REPL's .raw and .trace talk to the servers themselves: it always runs them in-process.
+  if (mode === 'repl') return runRepl(await Gateway.create({ root, serversFiles }));
+  const gateway = await gatewayFor(values.daemon, root, serversFiles, mode === 'mcp' && values.http ? 'mcp-http' : mode);
   if (mode === 'sidecar') return runSidecar(gateway);
-  if (mode === 'repl') return runRepl(gateway);
   if (!values.http) return runMcpStdio(gateway, tools);
   const port = values.port === undefined ? 0 : Number(values.port);
   const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
@@ -158,7 +167,7 @@ async function runOperation(name: string, argv: string[]): Promise<void> {
     process.stdout.write(operationHelp(op) + '\n');
     return exitAfterFlush(0);
   }
-  const gateway = await Gateway.create({ root: flags.root ?? process.cwd(), serversFiles: flags.servers });
+  const gateway = await gatewayFor(flags.daemon, flags.root ?? process.cwd(), flags.servers, 'cli');
   installLifecycle(gateway, { watchStdin: false, logger: gateway.context.logger });
   let code = 0;
   try {
@@ -170,6 +179,16 @@ async function runOperation(name: string, argv: string[]): Promise<void> {
   }
   await gateway.close();
   exitAfterFlush(code);
+}
+
+/** Attached to the user's daemon (--daemon auto|require, the default auto), else a gateway in this process. */
+async function gatewayFor(flag: string | undefined, root: string, serversFiles: string[], frontend: string): Promise<FrontendGateway> {
+  const mode = daemonMode(flag);
+  if (mode !== 'off') {
+    const remote = await attachToDaemon({ mode, root, serversFiles, frontend, logger: createLogger() });
+    if (remote) return remote;
+  }
+  return Gateway.create({ root, serversFiles });
 }
 
 function usage(message: string): LspgateError {

@@ -14,6 +14,8 @@ export interface CommonFlags {
   servers: string[];
   json: boolean;
   help: boolean;
+  /** --daemon auto|off|require (validated by daemonMode). */
+  daemon?: string;
 }
 
 /** Flags every command takes besides its own. */
@@ -22,6 +24,7 @@ export const COMMON_OPTIONS = {
   servers: { type: 'string', multiple: true },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  daemon: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 export function parseOperationArgs(op: Operation, argv: string[]): { input: Record<string, unknown>; flags: CommonFlags } {
@@ -64,7 +67,7 @@ export function parseOperationArgs(op: Operation, argv: string[]): { input: Reco
   const v = parsed.values as Record<string, unknown>;
   return {
     input,
-    flags: { root: v.root as string | undefined, servers: (v.servers as string[] | undefined) ?? [], json: Boolean(v.json), help: Boolean(v.help) },
+    flags: { root: v.root as string | undefined, servers: (v.servers as string[] | undefined) ?? [], json: Boolean(v.json), help: Boolean(v.help), daemon: v.daemon as string | undefined },
   };
 }
 

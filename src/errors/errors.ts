@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'LIMIT_EXCEEDED',
   'INDEX_MISMATCH',
   'UNKNOWN_OPERATION',
+  'DAEMON_FAILED',
   'INTERNAL',
 ] as const;
 

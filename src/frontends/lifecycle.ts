@@ -4,7 +4,7 @@
  * process tree), then the process exits. A second signal does not wait: it kills the servers'
  * process groups and exits at once. A stuck close is bounded by a watchdog that does the same.
  */
-import type { Gateway } from '../gateway/gateway.js';
+import type { FrontendGateway } from './host.js';
 import type { Logger } from '../util/logger.js';
 
 export interface LifecycleOptions {
@@ -24,7 +24,7 @@ export interface Lifecycle {
 
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
-export function installLifecycle(gateway: Gateway, opts: LifecycleOptions): Lifecycle {
+export function installLifecycle(gateway: FrontendGateway, opts: LifecycleOptions): Lifecycle {
   let closing: Promise<void> | undefined;
   const log = opts.logger;
 
@@ -73,7 +73,7 @@ export function installLifecycle(gateway: Gateway, opts: LifecycleOptions): Life
 }
 
 /** Sessions stop in parallel, each bounded by its entry's shutdownMs: wait a little longer than the longest. */
-function defaultCloseTimeout(gateway: Gateway): number {
+function defaultCloseTimeout(gateway: FrontendGateway): number {
   const longest = Math.max(0, ...gateway.context.servers.map((s) => s.timeouts.shutdownMs));
   return Math.max(10_000, longest + 5_000);
 }
@@ -82,7 +82,7 @@ function defaultCloseTimeout(gateway: Gateway): number {
  * Kills every server's process group (sessions spawn their servers as group leaders, so tsserver
  * children of typescript-language-server die too), falling back to the pid alone.
  */
-export function killServers(gateway: Gateway, log?: Logger): void {
+export function killServers(gateway: FrontendGateway, log?: Logger): void {
   let infos: { pid?: number }[] = [];
   try {
     infos = gateway.context.broker.info();

@@ -9,7 +9,7 @@
  * the operation's own when it reports one (index_folder counts files), else two steps per server
  * the call waited for (started, ready).
  */
-import type { Broker } from '../broker/types.js';
+import type { WatchedBroker } from './host.js';
 import type { LspSession, SessionInfo, SessionState } from '../lsp/types.js';
 import type { ProgressUpdate } from '../operations/types.js';
 import { watchSessions } from './session-events.js';
@@ -40,7 +40,7 @@ function stepsDone(state: SessionState): number {
   return state === 'indexing' ? 1 : 2;
 }
 
-export function relayProgress(broker: Broker, emit: (p: ProgressUpdate) => void, opts: { heartbeatMs?: number } = {}): ProgressRelay {
+export function relayProgress(broker: WatchedBroker, emit: (p: ProgressUpdate) => void, opts: { heartbeatMs?: number } = {}): ProgressRelay {
   const servers = new Map<LspSession, Watched>();
   let last = 0;
   let opTotal: number | undefined;

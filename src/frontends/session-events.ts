@@ -2,13 +2,13 @@
  * Every language-server session's state changes, existing sessions and those created later, from
  * the broker's creation event (no polling): what MCP logging and start-up progress report.
  */
-import type { Broker } from '../broker/types.js';
+import type { WatchedBroker } from './host.js';
 import type { LspSession, SessionInfo, SessionState } from '../lsp/types.js';
 
 export type SessionStateListener = (state: SessionState, info: SessionInfo, session: LspSession) => void;
 
 /** Calls `listener` on every state change of every session until the returned function is called. */
-export function watchSessions(broker: Broker, listener: SessionStateListener): () => void {
+export function watchSessions(broker: WatchedBroker, listener: SessionStateListener): () => void {
   const offs = new Map<LspSession, () => void>();
   const follow = (s: LspSession) => {
     if (offs.has(s)) return;

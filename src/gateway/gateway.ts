@@ -47,21 +47,55 @@ export function workspaceId(root: string): string {
   return `${path.basename(root) || 'root'}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`;
 }
 
+/** What a gateway and the client views made from it share (the daemon: one of each for every client). */
+interface Shared {
+  open: Map<string, Workspace>;
+  savings: SavingsLedger;
+  /** Client views alive now; a workspace no view and not the owner holds is closed. */
+  views: Set<Gateway>;
+}
+
 export class Gateway implements RunnerHost {
   readonly context: ServiceEnv;
   readonly runner: OperationRunner;
   readonly savings: SavingsLedger;
   readonly defaultRoot: string;
-  private readonly open = new Map<string, Workspace>();
+  private readonly open: Map<string, Workspace>;
   private closed = false;
   private readonly rootPolicy: RootPolicy;
+  private readonly shared: Shared;
+  /**
+   * A client view (forClient) sees only the workspaces it opened itself: another client's root is
+   * unreachable unless this client opened it too (and was allowed to). Undefined: the owner, sees all.
+   */
+  private readonly visible: Set<string> | undefined;
 
-  private constructor(root: string, context: ServiceEnv, ops: readonly Operation[], allowedRoots: string[]) {
+  private constructor(root: string, context: ServiceEnv, ops: readonly Operation[], allowedRoots: string[], shared?: Shared) {
     this.defaultRoot = root;
     this.rootPolicy = new RootPolicy(root, context.cacheDir, allowedRoots);
     this.context = context;
-    this.savings = new SavingsLedger(context.cacheDir);
+    this.shared = shared ?? { open: new Map(), savings: new SavingsLedger(context.cacheDir), views: new Set() };
+    this.open = this.shared.open;
+    this.savings = this.shared.savings;
+    this.visible = shared ? new Set() : undefined;
     this.runner = new OperationRunner(ops, this);
+  }
+
+  /**
+   * A gateway for one client of a shared gateway (the daemon): the same broker, sessions,
+   * catalogs and savings, its own default root, allowed roots (`root` plus the configured ones)
+   * and visible workspaces. close() on a view releases what it opened, never the servers.
+   */
+  forClient(root: string, allowedRoots: string[] = configuredAllowedRoots()): Gateway {
+    if (this.visible) throw new Error('forClient on a client view');
+    const view = new Gateway(realDirectory(root), this.context, this.runner.list(), allowedRoots, this.shared);
+    this.shared.views.add(view);
+    return view;
+  }
+
+  /** The client views alive now (the daemon's status). */
+  clientViews(): Gateway[] {
+    return [...this.shared.views];
   }
 
   static async create(opts: GatewayOptions): Promise<Gateway> {
@@ -91,18 +125,20 @@ export class Gateway implements RunnerHost {
 
   async workspaceFor(idOrPath: string | undefined): Promise<Workspace> {
     if (idOrPath === undefined || idOrPath === '') return this.openWorkspace(this.defaultRoot);
-    for (const ws of this.open.values()) if (ws.id === idOrPath || ws.root === idOrPath) return ws;
+    const mine = this.workspaces();
+    for (const ws of mine) if (ws.id === idOrPath || ws.root === idOrPath) return ws;
     const abs = path.resolve(this.defaultRoot, idOrPath);
-    for (const ws of this.open.values()) if (ws.root === abs) return ws;
+    for (const ws of mine) if (ws.root === abs) return ws;
     // The default root is open from the start in spirit: naming it (by path or id) opens it.
     if (abs === this.defaultRoot || idOrPath === workspaceId(this.defaultRoot)) return this.openWorkspace(this.defaultRoot);
     throw new LspgateError('WORKSPACE_NOT_FOUND', `no open workspace ${idOrPath}; open it with index_folder`, {
-      workspaces: [...this.open.values()].map((w) => ({ id: w.id, root: w.root })),
+      workspaces: mine.map((w) => ({ id: w.id, root: w.root })),
     });
   }
 
   async openWorkspace(p: string): Promise<Workspace> {
     const root = realDirectory(path.resolve(this.defaultRoot, p));
+    this.visible?.add(root);
     const existing = this.open.get(root);
     if (existing) return existing;
     const env = this.context;
@@ -126,24 +162,43 @@ export class Gateway implements RunnerHost {
   }
 
   workspaces(): Workspace[] {
-    return [...this.open.values()];
+    const all = [...this.open.values()];
+    return this.visible ? all.filter((ws) => this.visible!.has(ws.root)) : all;
   }
 
   async closeWorkspace(idOrPath: string): Promise<boolean> {
-    for (const [root, ws] of this.open) {
-      if (ws.id === idOrPath || root === idOrPath) {
-        this.open.delete(root);
-        await ws.catalog.close();
+    for (const ws of this.workspaces()) {
+      if (ws.id === idOrPath || ws.root === idOrPath) {
+        this.visible?.delete(ws.root);
+        await this.release(ws.root);
         return true;
       }
     }
     return false;
   }
 
-  /** Stops every server and flushes persisted state; idempotent. */
+  /** Closes the shared workspace at `root` unless a client view still holds it. */
+  private async release(root: string): Promise<void> {
+    if (this.visible && [...this.shared.views].some((v) => v.visible!.has(root))) return;
+    const ws = this.open.get(root);
+    if (!ws) return;
+    this.open.delete(root);
+    await ws.catalog.close();
+  }
+
+  /**
+   * Stops every server and flushes persisted state; idempotent. On a client view: forgets the
+   * view; the servers and catalogs stay for the other and the next clients.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.visible) {
+      // The catalogs stay open for the next client (the daemon: a one-shot CLI call finds them warm).
+      this.shared.views.delete(this);
+      this.visible.clear();
+      return;
+    }
     for (const ws of this.open.values()) await ws.catalog.close();
     this.savings.flush();
     await this.context.broker.stop();

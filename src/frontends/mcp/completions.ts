@@ -3,7 +3,7 @@
  * (search_symbols over the catalog), file paths (get_file_tree), workspace ids (list_workspaces).
  * An unknown workspace or a failed lookup offers nothing: completion is a hint, never an answer.
  */
-import type { Gateway } from '../../gateway/gateway.js';
+import type { FrontendGateway } from '../host.js';
 
 /** MCP caps a completion list at 100 values. */
 export const MAX_COMPLETIONS = 100;
@@ -19,7 +19,7 @@ interface TreeNode {
   children?: TreeNode[];
 }
 
-async function results<T>(gateway: Gateway, op: string, input: Record<string, unknown>): Promise<T | undefined> {
+async function results<T>(gateway: FrontendGateway, op: string, input: Record<string, unknown>): Promise<T | undefined> {
   try {
     return (await gateway.run(op, input)).result as T;
   } catch {
@@ -31,7 +31,7 @@ function workspaceInput(workspace: string | undefined): Record<string, unknown> 
   return workspace ? { workspace } : {};
 }
 
-async function symbols(gateway: Gateway, prefix: string, workspace?: string): Promise<SymbolHit[]> {
+async function symbols(gateway: FrontendGateway, prefix: string, workspace?: string): Promise<SymbolHit[]> {
   // search_symbols needs a query; with nothing typed yet there is nothing to rank by.
   if (prefix.trim() === '') return [];
   const r = await results<{ results: SymbolHit[] }>(gateway, 'search_symbols', { query: prefix, max_results: MAX_COMPLETIONS, ...workspaceInput(workspace) });
@@ -39,21 +39,21 @@ async function symbols(gateway: Gateway, prefix: string, workspace?: string): Pr
 }
 
 /** Symbol ids: what the prefix matches by name, and ids that start with the prefix (a path typed). */
-export async function completeSymbolIds(gateway: Gateway, value: string, workspace?: string): Promise<string[]> {
+export async function completeSymbolIds(gateway: FrontendGateway, value: string, workspace?: string): Promise<string[]> {
   const query = value.includes('::') ? value.slice(value.indexOf('::') + 2).replace(/#.*$/, '') : value.replace(/^.*\//, '');
   const hits = await symbols(gateway, query, workspace);
   return unique(hits.map((h) => h.symbol_id).filter((id) => !value.includes('/') || id.startsWith(value) || id.includes(value)));
 }
 
 /** Names and qualified names (`Router`, `Router.ServeHTTP`) starting with what was typed, best first. */
-export async function completeSymbolNames(gateway: Gateway, value: string, workspace?: string): Promise<string[]> {
+export async function completeSymbolNames(gateway: FrontendGateway, value: string, workspace?: string): Promise<string[]> {
   const hits = await symbols(gateway, value, workspace);
   const lower = value.toLowerCase();
   return unique(hits.flatMap((h) => [h.qualified_name, h.name]).filter((n) => n.toLowerCase().startsWith(lower)));
 }
 
 /** Cataloged file paths starting with what was typed. */
-export async function completeFiles(gateway: Gateway, value: string, workspace?: string): Promise<string[]> {
+export async function completeFiles(gateway: FrontendGateway, value: string, workspace?: string): Promise<string[]> {
   const dir = value.includes('/') ? value.slice(0, value.lastIndexOf('/')) : '';
   const r = await results<{ tree: TreeNode }>(gateway, 'get_file_tree', { ...(dir ? { path_prefix: dir } : {}), depth: 20, ...workspaceInput(workspace) });
   const out: string[] = [];
@@ -65,7 +65,7 @@ export async function completeFiles(gateway: Gateway, value: string, workspace?:
   return out.sort().slice(0, MAX_COMPLETIONS);
 }
 
-export async function completeWorkspaces(gateway: Gateway, value: string): Promise<string[]> {
+export async function completeWorkspaces(gateway: FrontendGateway, value: string): Promise<string[]> {
   const r = await results<{ workspaces: { id: string }[] }>(gateway, 'list_workspaces', {});
   return (r?.workspaces ?? []).map((w) => w.id).filter((id) => id.startsWith(value));
 }

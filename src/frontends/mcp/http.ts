@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type McpHandlerRequestOptions } from '@modelcontextprotocol/server';
-import type { Gateway } from '../../gateway/gateway.js';
+import type { FrontendGateway } from '../host.js';
 import { installLifecycle } from '../lifecycle.js';
 import { checkBearer, checkHostAndOrigin, resolveToken, type GuardVerdict } from './http-guards.js';
 import { HttpSessions } from './http-sessions.js';
@@ -41,7 +41,7 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
-export async function startMcpHttp(gateway: Gateway, opts: McpHttpOptions): Promise<McpHttpServer> {
+export async function startMcpHttp(gateway: FrontendGateway, opts: McpHttpOptions): Promise<McpHttpServer> {
   const logger = gateway.context.logger.child('mcp-http');
   const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const factory = () => createMcpServer(gateway, opts.tools);
@@ -127,7 +127,7 @@ function reject(res: ServerResponse, v: Exclude<GuardVerdict, { ok: true }>): vo
 }
 
 /** The CLI entry: start, print where to connect (stderr), run until a signal. */
-export async function runMcpHttp(gateway: Gateway, opts: McpHttpOptions): Promise<void> {
+export async function runMcpHttp(gateway: FrontendGateway, opts: McpHttpOptions): Promise<void> {
   const logger = gateway.context.logger.child('mcp-http');
   const http = await startMcpHttp(gateway, opts);
   process.stderr.write(`lspgate: MCP Streamable HTTP listening on ${http.url}\n`);

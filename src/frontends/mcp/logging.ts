@@ -5,7 +5,7 @@
  * events and warnings, not the debug trace).
  */
 import type { LoggingLevel, McpServer } from '@modelcontextprotocol/server';
-import type { Gateway } from '../../gateway/gateway.js';
+import type { FrontendGateway } from '../host.js';
 import type { SessionInfo, SessionState } from '../../lsp/types.js';
 import { tapLogs, type LogLevel, type LogLine } from '../../util/logger.js';
 import { watchSessions } from '../session-events.js';
@@ -25,7 +25,7 @@ function lifecycleLevel(state: SessionState): LoggingLevel {
  * Installs the setLevel handler and forwards log lines and session state changes; returns the
  * disposer (call it when the connection closes). Call before `connect`.
  */
-export function installLogging(server: McpServer, gateway: Gateway): () => void {
+export function installLogging(server: McpServer, gateway: FrontendGateway): () => void {
   let threshold = SEVERITY.indexOf(DEFAULT_LEVEL);
   server.server.registerCapabilities({ logging: {} });
   // Our own handler: the SDK's sends every level until a client sets one; we default to info.

@@ -7,7 +7,7 @@
 import { completable, type GetPromptResult, type McpServer } from '@modelcontextprotocol/server';
 import { execa } from 'execa';
 import { z } from 'zod';
-import type { Gateway } from '../../gateway/gateway.js';
+import type { FrontendGateway } from '../host.js';
 import { completeSymbolNames, completeWorkspaces } from './completions.js';
 import { protocolErrorOf } from './error-result.js';
 
@@ -37,7 +37,7 @@ function ws(workspace: string | undefined): Input {
 
 type Run = (op: string, input: Input) => Promise<{ result: Record<string, unknown>; text: string }>;
 
-export function registerPrompts(server: McpServer, gateway: Gateway): void {
+export function registerPrompts(server: McpServer, gateway: FrontendGateway): void {
   const run: Run = async (op, input) => {
     try {
       return await gateway.run(op, { ...input, output_format: 'markdown' });

@@ -5,7 +5,7 @@
  * Variables are percent-encoded in URIs (a symbol id holds `/`, `::` and `#`).
  */
 import { ResourceNotFoundError, ResourceTemplate, UriTemplate, type McpServer, type ReadResourceResult, type Variables } from '@modelcontextprotocol/server';
-import type { Gateway } from '../../gateway/gateway.js';
+import type { FrontendGateway } from '../host.js';
 import { completeFiles, completeSymbolIds, completeWorkspaces } from './completions.js';
 import { protocolErrorOf } from './error-result.js';
 
@@ -58,7 +58,7 @@ function operationOf(r: LspgateResource): { op: string; input: Record<string, un
   return { op: 'get_repo_outline', input: workspace };
 }
 
-export async function readResource(gateway: Gateway, uri: string): Promise<ReadResourceResult> {
+export async function readResource(gateway: FrontendGateway, uri: string): Promise<ReadResourceResult> {
   const r = parseResourceUri(uri);
   if (!r) throw new ResourceNotFoundError(uri);
   const { op, input } = operationOf(r);
@@ -73,7 +73,7 @@ export async function readResource(gateway: Gateway, uri: string): Promise<ReadR
   }
 }
 
-export function registerResources(server: McpServer, gateway: Gateway): void {
+export function registerResources(server: McpServer, gateway: FrontendGateway): void {
   const workspace = (value: string) => completeWorkspaces(gateway, value);
   const ws = (ctx?: { arguments?: Record<string, string> }) => ctx?.arguments?.workspace;
   const read = (uri: URL) => readResource(gateway, uri.href);

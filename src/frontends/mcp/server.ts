@@ -5,7 +5,7 @@
  */
 import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Gateway } from '../../gateway/gateway.js';
+import type { FrontendGateway } from '../host.js';
 import { publicInputSchema } from '../../operations/runner.js';
 import type { Operation } from '../../operations/types.js';
 import { relayProgress } from '../server-progress.js';
@@ -19,7 +19,7 @@ import { installSubscriptions } from './subscriptions.js';
 export const MCP_SERVER_NAME = 'lspgate';
 
 /** `tools`: the operations to list (a tool profile, operations/profiles.ts); all when absent. */
-export function createMcpServer(gateway: Gateway, tools?: ReadonlySet<string>): McpServer {
+export function createMcpServer(gateway: FrontendGateway, tools?: ReadonlySet<string>): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: packageVersion() },
     {
@@ -43,7 +43,7 @@ export function createMcpServer(gateway: Gateway, tools?: ReadonlySet<string>): 
   return server;
 }
 
-function registerOperation(server: McpServer, gateway: Gateway, op: Operation): void {
+function registerOperation(server: McpServer, gateway: FrontendGateway, op: Operation): void {
   const a = op.annotations ?? {};
   server.registerTool(
     op.name,
@@ -69,7 +69,7 @@ function registerOperation(server: McpServer, gateway: Gateway, op: Operation): 
  * Runs one operation for a tools/call. An LspgateError is a result the model can act on
  * (`isError: true`, the coded payload as text and `_meta`: see error-result.ts).
  */
-export async function callOperation(gateway: Gateway, name: string, args: unknown, ctx: ServerContext): Promise<CallToolResult> {
+export async function callOperation(gateway: FrontendGateway, name: string, args: unknown, ctx: ServerContext): Promise<CallToolResult> {
   const token = ctx.mcpReq._meta?.progressToken;
   // Only a client that asked for progress (sent a progressToken) gets it: the operation's own and
   // the language servers' start/indexing states while the call runs.

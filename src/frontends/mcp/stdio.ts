@@ -3,12 +3,12 @@
  * `initialize` or a 2026-07-28 `server/discover` opening) and builds servers from our factory.
  */
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import type { Gateway } from '../../gateway/gateway.js';
+import type { FrontendGateway } from '../host.js';
 import { installLifecycle } from '../lifecycle.js';
 import { createMcpServer } from './server.js';
 import { MAX_STDIO_MESSAGE_BYTES, StdioSizeGuard } from './stdio-size-guard.js';
 
-export function runMcpStdio(gateway: Gateway, tools?: ReadonlySet<string>): void {
+export function runMcpStdio(gateway: FrontendGateway, tools?: ReadonlySet<string>): void {
   const logger = gateway.context.logger.child('mcp');
   const guard = new StdioSizeGuard(
     MAX_STDIO_MESSAGE_BYTES,

@@ -9,7 +9,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type McpServer } from '@modelcontextprotocol/server';
-import type { Gateway } from '../../gateway/gateway.js';
+import type { FrontendGateway } from '../host.js';
 import { protocolErrorOf } from './error-result.js';
 import { parseResourceUri, readResource, type LspgateResource } from './resources.js';
 
@@ -22,7 +22,7 @@ function fileOf(r: LspgateResource): string | undefined {
   return undefined;
 }
 
-async function workspaceRoot(gateway: Gateway, workspace: string): Promise<string> {
+async function workspaceRoot(gateway: FrontendGateway, workspace: string): Promise<string> {
   try {
     const { result } = await gateway.run('list_repos', { workspace });
     return (result as unknown as { _meta: { workspace: string } })._meta.workspace;
@@ -53,7 +53,7 @@ class FileWatch {
 }
 
 /** Installs subscribe/unsubscribe; returns the disposer that stops every watch. Call before `connect`. */
-export function installSubscriptions(server: McpServer, gateway: Gateway): () => void {
+export function installSubscriptions(server: McpServer, gateway: FrontendGateway): () => void {
   const watches = new Map<string, FileWatch>();
   const logger = gateway.context.logger.child('mcp');
   const updated = (uri: string) => {

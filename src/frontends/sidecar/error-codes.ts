@@ -30,6 +30,7 @@ export const JSONRPC_ERROR_CODES: Partial<Record<ErrorCode, number>> = {
   NOT_SUPPORTED: -32030,
   LIMIT_EXCEEDED: -32031,
   INDEX_MISMATCH: -32032,
+  DAEMON_FAILED: -32040,
 };
 
 /** Codes added to ERROR_CODES later and not yet in the table answer the generic server error. */

@@ -15,7 +15,8 @@ import {
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 import { LspgateError, toLspgateError } from '../../errors/errors.js';
-import type { Gateway } from '../../gateway/gateway.js';
+import type { Logger } from '../../util/logger.js';
+import type { FrontendGateway } from '../host.js';
 import { inputJsonSchema, outputJsonSchema } from '../input-fields.js';
 import { installLifecycle } from '../lifecycle.js';
 import { relayProgress, type ProgressRelay } from '../server-progress.js';
@@ -32,7 +33,7 @@ export interface SidecarHandle {
   exited: Promise<number>;
 }
 
-export function serveSidecar(gateway: Gateway, input: Readable, output: Writable): SidecarHandle {
+export function serveSidecar(gateway: FrontendGateway, input: Readable, output: Writable): SidecarHandle {
   const logger = gateway.context.logger.child('sidecar');
   let resolveExit!: (code: number) => void;
   const exited = new Promise<number>((r) => (resolveExit = r));
@@ -50,9 +51,39 @@ export function serveSidecar(gateway: Gateway, input: Readable, output: Writable
     return null;
   });
   connection.onNotification('exit', () => resolveExit(shutdownRequested ? 0 : 1));
+  serveOperations(connection, gateway, logger, { isOpen: () => !shutdownRequested });
+  // The client closing its end is a normal end (as stdin EOF is in every stdio mode); only an
+  // `exit` without `shutdown` is the LSP-style failure status 1.
+  connection.onClose(() => resolveExit(0));
+  connection.onError(([e]: [Error, unknown, number | undefined]) => logger.warn('sidecar stream error', e));
+  connection.listen();
+  return { connection, exited };
+}
+
+export interface ServeOperationsOptions {
+  /** False after `shutdown`: later calls answer an error. */
+  isOpen?: () => boolean;
+  /** Answer `{ result, format, text }` (a RemoteGateway's RunResult) instead of the structured result alone. */
+  fullResult?: boolean;
+}
+
+/**
+ * Every operation as a JSON-RPC method on `connection` (the sidecar over stdio, each client of
+ * the daemon over its socket): `$/cancelRequest` aborts the call, `$/progress` goes to the caller's
+ * `_progressToken`, errors are ResponseErrors carrying the lspgate code. Returns a function that
+ * aborts every call still running on this connection (its client is gone).
+ */
+export function serveOperations(
+  connection: MessageConnection,
+  gateway: FrontendGateway,
+  logger: Logger,
+  opts: ServeOperationsOptions = {},
+): () => void {
+  const running = new Set<AbortController>();
   connection.onRequest(async (method: string, params: unknown, token: CancellationToken) => {
-    if (shutdownRequested) throw new ResponseError(-32600, 'the sidecar is shut down', { code: 'SERVER_FAILED' });
+    if (opts.isOpen && !opts.isOpen()) throw new ResponseError(-32600, 'the sidecar is shut down', { code: 'SERVER_FAILED' });
     const ac = new AbortController();
+    running.add(ac);
     const sub = token.onCancellationRequested(() => ac.abort());
     let relay: ProgressRelay | undefined;
     try {
@@ -64,23 +95,21 @@ export function serveSidecar(gateway: Gateway, input: Readable, output: Writable
           void connection.sendNotification('$/progress', { token: progressToken, value }).catch(() => undefined);
         });
       }
-      const { result } = await gateway.run(method, args, { signal: ac.signal, progress: relay?.progress });
-      return result;
+      const run = await gateway.run(method, args, { signal: ac.signal, progress: relay?.progress });
+      return opts.fullResult ? run : run.result;
     } catch (e) {
       const err = toLspgateError(e);
       if (err.code === 'INTERNAL') logger.warn(`${method} failed`, e);
       throw new ResponseError(jsonRpcCodeFor(err.code), err.message, { code: err.code, details: err.details ?? {} });
     } finally {
+      running.delete(ac);
       sub.dispose();
       relay?.dispose();
     }
   });
-  // The client closing its end is a normal end (as stdin EOF is in every stdio mode); only an
-  // `exit` without `shutdown` is the LSP-style failure status 1.
-  connection.onClose(() => resolveExit(0));
-  connection.onError(([e]: [Error, unknown, number | undefined]) => logger.warn('sidecar stream error', e));
-  connection.listen();
-  return { connection, exited };
+  return () => {
+    for (const ac of running) ac.abort();
+  };
 }
 
 /** By-name params are the operation's input; a by-position call may pass that object as the only element. */
@@ -99,7 +128,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function describe(gateway: Gateway) {
+export function describe(gateway: FrontendGateway) {
   return {
     serverInfo: { name: 'lspgate', version: packageVersion() },
     operations: gateway.operations().map((op) => ({
@@ -115,7 +144,7 @@ export function describe(gateway: Gateway) {
 }
 
 /** The CLI entry: serve on this process's stdio until `exit`, EOF or a signal. */
-export function runSidecar(gateway: Gateway): void {
+export function runSidecar(gateway: FrontendGateway): void {
   const logger = gateway.context.logger.child('sidecar');
   const { connection, exited } = serveSidecar(gateway, process.stdin, process.stdout);
   const lifecycle = installLifecycle(gateway, { watchStdin: true, closeFrontend: () => connection.dispose(), logger });

@@ -1,0 +1,180 @@
+/**
+ * How a front-end finds its gateway: `--daemon off` builds one in this process; `auto` (the
+ * default) and `require` attach to the user's daemon, starting it detached when no daemon answers.
+ * `auto` falls back to an in-process gateway when the daemon cannot serve this client (it was
+ * started with extra --servers files or the root has its own .lspgate config, which are per
+ * process; or the daemon cannot be reached); `require` answers DAEMON_FAILED instead. A daemon of
+ * another version is stopped and started again when no other client is attached, else refused.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LspgateError, toLspgateError } from '../../errors/errors.js';
+import { defaultCacheDir } from '../../gateway/gateway.js';
+import type { Logger } from '../../util/logger.js';
+import { RemoteGateway } from './remote-gateway.js';
+import { daemonPaths, ensurePrivateDir, type DaemonPaths } from './socket-dir.js';
+
+export const DAEMON_MODES = ['auto', 'off', 'require'] as const;
+export type DaemonMode = (typeof DAEMON_MODES)[number];
+
+/** The --daemon flag, else LSPGATE_DAEMON, else auto. */
+export function daemonMode(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): DaemonMode {
+  const raw = flag ?? (env.LSPGATE_DAEMON || 'auto');
+  if ((DAEMON_MODES as readonly string[]).includes(raw)) return raw as DaemonMode;
+  throw new LspgateError('INVALID_INPUT', `--daemon (or LSPGATE_DAEMON) must be auto, off or require, got ${raw.slice(0, 40)}`);
+}
+
+export interface AttachOptions {
+  mode: DaemonMode;
+  root: string;
+  /** Extra servers.json files: per process, so such a client runs in-process. */
+  serversFiles: string[];
+  frontend: string;
+  logger: Logger;
+  /** How long to wait for a daemon this client started (default 30 s). */
+  startTimeoutMs?: number;
+}
+
+/** The remote gateway, or undefined when this client should build its own (off, or auto falling back). */
+export async function attachToDaemon(opts: AttachOptions): Promise<RemoteGateway | undefined> {
+  if (opts.mode === 'off') return undefined;
+  const log = opts.logger.child('daemon-client');
+  const why = perProcessConfig(opts);
+  if (why) {
+    if (opts.mode === 'require') throw new LspgateError('DAEMON_FAILED', `the daemon cannot serve this client: ${why}`, { reason: 'per_process_config' });
+    log.info(`not using the daemon: ${why}`);
+    return undefined;
+  }
+  try {
+    return await attachOrStart(opts, daemonPaths(defaultCacheDir()));
+  } catch (e) {
+    const err = toLspgateError(e);
+    if (opts.mode === 'require' || err.details?.reason === 'version_skew' || err.details?.reason === 'socket_dir_unsafe') throw err;
+    log.warn(`the lspgate daemon is not available, running in this process: ${err.message}`);
+    return undefined;
+  }
+}
+
+function perProcessConfig(opts: AttachOptions): string | undefined {
+  if (opts.serversFiles.length) return '--servers files are read per process';
+  for (const f of ['servers.json', 'config.json']) {
+    if (existsSync(path.join(opts.root, '.lspgate', f))) return `${path.join(opts.root, '.lspgate', f)} is read per process`;
+  }
+  return undefined;
+}
+
+async function attachOrStart(opts: AttachOptions, paths: DaemonPaths): Promise<RemoteGateway> {
+  ensurePrivateDir(paths.dir);
+  let socket = await connect(paths.socket);
+  if (!socket) {
+    startDaemon(paths);
+    socket = await waitForDaemon(paths, opts.startTimeoutMs ?? 30_000);
+  }
+  const remote = RemoteGateway.open(socket, opts.root, opts.logger, defaultCacheDir());
+  try {
+    await remote.attach(opts.frontend);
+    return remote;
+  } catch (e) {
+    await remote.close();
+    const err = toLspgateError(e);
+    if (err.details?.reason !== 'version_skew') throw err;
+    return restartForSkew(opts, paths, err);
+  }
+}
+
+/** Another version answers: restart it if nobody else uses it, else refuse with the versions named. */
+async function restartForSkew(opts: AttachOptions, paths: DaemonPaths, skew: LspgateError): Promise<RemoteGateway> {
+  if (Number(skew.details?.clients ?? 1) > 0) {
+    throw new LspgateError(
+      'DAEMON_FAILED',
+      `${skew.message}, and ${String(skew.details?.clients)} client(s) still use it: stop them (or run \`lspgate daemon stop\`) to restart it, or use --daemon off`,
+      skew.details,
+    );
+  }
+  const socket = await connect(paths.socket);
+  if (!socket) throw skew;
+  const old = RemoteGateway.open(socket, opts.root, opts.logger, defaultCacheDir());
+  const { stopping, clients } = await old.stop(true);
+  await old.close();
+  if (!stopping) throw new LspgateError('DAEMON_FAILED', `${skew.message}, and ${clients} client(s) attached meanwhile`, skew.details);
+  opts.logger.info(`restarting the lspgate daemon: it was version ${String(skew.details?.daemon_version)}`);
+  await waitUntilGone(paths.socket, opts.startTimeoutMs ?? 30_000);
+  startDaemon(paths);
+  const fresh = RemoteGateway.open(await waitForDaemon(paths, opts.startTimeoutMs ?? 30_000), opts.root, opts.logger, defaultCacheDir());
+  await fresh.attach(opts.frontend);
+  return fresh;
+}
+
+/** A connected socket, or undefined when no daemon listens there. */
+export function connect(socketPath: string): Promise<net.Socket | undefined> {
+  return new Promise((resolve) => {
+    if (!existsSync(socketPath)) return resolve(undefined);
+    const s = net.connect(socketPath);
+    s.once('connect', () => {
+      s.removeAllListeners('error');
+      resolve(s);
+    });
+    s.once('error', () => resolve(undefined));
+  });
+}
+
+/** The CLI script this module was built with (dist/src/cli/main.js). */
+function cliScript(): string {
+  return fileURLToPath(new URL('../../cli/main.js', import.meta.url));
+}
+
+/**
+ * A launcher that starts the daemon and exits at once, so the daemon is nobody's child (it is
+ * re-parented to init or the session's subreaper): a client that started it can end, be killed
+ * or be waited for without the daemon and its servers counting as that client's processes.
+ * Node cannot fork without exec, hence a second tiny Node process (no shell: an argument array).
+ */
+const LAUNCHER = `const { spawn } = require('node:child_process');
+const [file, ...args] = process.argv.slice(1);
+spawn(file, args, { detached: true, stdio: 'inherit' }).unref();`;
+
+/** Starts `lspgate daemon` detached (own session, no terminal, no parent), its stderr to the log beside the socket. */
+export function startDaemon(paths: DaemonPaths): void {
+  const log = openSync(paths.log, 'a', 0o600);
+  try {
+    const launcher = spawn(process.execPath, ['-e', LAUNCHER, process.execPath, '--max-semi-space-size=4', cliScript(), 'daemon'], {
+      detached: true,
+      stdio: ['ignore', 'ignore', log],
+      env: process.env,
+    });
+    launcher.unref();
+  } finally {
+    closeSync(log);
+  }
+}
+
+async function waitForDaemon(paths: DaemonPaths, limitMs: number): Promise<net.Socket> {
+  const until = Date.now() + limitMs;
+  for (;;) {
+    const s = await connect(paths.socket);
+    if (s) return s;
+    if (Date.now() > until) {
+      throw new LspgateError('DAEMON_FAILED', `the lspgate daemon did not start within ${limitMs} ms; its log: ${paths.log}`, {
+        reason: 'start_timeout',
+        log_tail: tail(paths.log),
+      });
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function waitUntilGone(socketPath: string, limitMs: number): Promise<void> {
+  const until = Date.now() + limitMs;
+  while (existsSync(socketPath) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+}
+
+function tail(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').slice(-2000);
+  } catch {
+    return '';
+  }
+}

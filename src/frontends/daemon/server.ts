@@ -1,0 +1,266 @@
+/**
+ * `lspgate daemon`: one Gateway for every client of this user (per cache directory), on a Unix
+ * domain socket in a private directory (socket-dir.ts). Each connection speaks the sidecar's
+ * JSON-RPC (operations, `$/progress`, `$/cancelRequest`) after an `lspgate/attach` handshake that
+ * carries the client's version and root; the client gets a view of the gateway (Gateway.forClient)
+ * that reaches only its own root and what it opens, while each (server, root) session and each
+ * catalog exists once. A client that disconnects aborts only its own calls. With no client
+ * attached for `idleMs` the daemon stops every server and exits.
+ */
+import { existsSync, unlinkSync } from 'node:fs';
+import net from 'node:net';
+import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { LspgateError, toLspgateError } from '../../errors/errors.js';
+import { defaultCacheDir, Gateway } from '../../gateway/gateway.js';
+import { treeRssBytes } from '../../util/proc-tree.js';
+import type { Logger } from '../../util/logger.js';
+import type { FrontendGateway } from '../host.js';
+import { installLifecycle, type Lifecycle } from '../lifecycle.js';
+import { guardClientInput } from '../sidecar/client-framing.js';
+import { jsonRpcCodeFor } from '../sidecar/error-codes.js';
+import { serveOperations } from '../sidecar/sidecar.js';
+import { packageVersion } from '../version.js';
+import { ATTACH, AttachParams, STATUS, STOP, StopParams, type AttachResult, type DaemonClientStatus, type DaemonStatus } from './protocol.js';
+import { daemonPaths, ensurePrivateDir } from './socket-dir.js';
+
+export const DEFAULT_IDLE_MS = 10 * 60_000;
+
+export interface DaemonOptions {
+  /** Exit after this long without an attached client (default 10 min; LSPGATE_DAEMON_IDLE_MS). */
+  idleMs?: number;
+}
+
+interface Client {
+  status: DaemonClientStatus;
+  view: Gateway;
+  running: () => number;
+}
+
+class Daemon {
+  private readonly clients = new Set<Client>();
+  private readonly sockets = new Set<net.Socket>();
+  private idleTimer: NodeJS.Timeout | undefined;
+  private nextId = 1;
+  private readonly startedAt = new Date().toISOString();
+  lifecycle!: Lifecycle;
+
+  constructor(
+    readonly core: Gateway,
+    readonly socketPath: string,
+    readonly idleMs: number,
+    readonly logger: Logger,
+  ) {}
+
+  accept(socket: net.Socket): void {
+    this.sockets.add(socket);
+    const guarded = guardClientInput(socket, socket, (reason) => {
+      this.logger.warn(`closing a client that broke the message framing (${reason})`);
+      socket.destroy();
+    });
+    const connection = createMessageConnection(new StreamMessageReader(guarded), new StreamMessageWriter(socket));
+    let client: Client | undefined;
+    connection.onRequest(ATTACH, (params: unknown) => {
+      if (client) throw new ResponseError(-32600, 'already attached', { code: 'INVALID_INPUT', details: {} });
+      const attached = this.attach(params);
+      client = { ...attached, running: () => running.size };
+      this.clients.add(client);
+      this.armIdle();
+      return { version: packageVersion(), pid: process.pid, client_id: client.status.id } satisfies AttachResult;
+    });
+    connection.onRequest(STATUS, () => this.status());
+    connection.onRequest(STOP, (params: unknown) => this.stop(params, client));
+    const running = new Set<number>();
+    let seq = 0;
+    const abortAll = serveOperations(connection, this.lazyView(() => client?.view, running, () => seq++), this.logger, { fullResult: true });
+    const gone = () => {
+      if (!this.sockets.delete(socket)) return;
+      abortAll();
+      connection.dispose();
+      if (client) void this.detach(client);
+    };
+    socket.on('close', gone);
+    socket.on('error', (e) => this.logger.debug('client socket error', e));
+    connection.onClose(gone);
+    connection.listen();
+  }
+
+  private attach(params: unknown): Omit<Client, 'running'> {
+    const parsed = AttachParams.safeParse(params);
+    if (!parsed.success) throw rpcError(new LspgateError('INVALID_INPUT', `bad ${ATTACH} params: ${parsed.error.message}`));
+    const p = parsed.data;
+    if (p.version !== packageVersion()) {
+      throw rpcError(
+        new LspgateError('DAEMON_FAILED', `the running lspgate daemon is version ${packageVersion()}, this client is ${p.version}`, {
+          reason: 'version_skew',
+          daemon_version: packageVersion(),
+          client_version: p.version,
+          clients: this.clients.size,
+          daemon_pid: process.pid,
+        }),
+      );
+    }
+    let view: Gateway;
+    try {
+      view = this.core.forClient(p.root);
+    } catch (e) {
+      throw rpcError(toLspgateError(e));
+    }
+    const status: DaemonClientStatus = {
+      id: this.nextId++,
+      frontend: p.frontend,
+      ...(p.pid !== undefined ? { pid: p.pid } : {}),
+      root: view.defaultRoot,
+      attached_at: new Date().toISOString(),
+      running_requests: 0,
+    };
+    this.logger.info(`client ${status.id} attached (${p.frontend}, pid ${p.pid ?? '?'}, root ${view.defaultRoot})`);
+    return { status, view };
+  }
+
+  /** Operations run on the client's view; before attach they answer DAEMON_FAILED. */
+  private lazyView(view: () => Gateway | undefined, running: Set<number>, next: () => number): FrontendGateway {
+    const core = this.core;
+    return {
+      defaultRoot: core.defaultRoot,
+      context: core.context,
+      operations: () => core.operations(),
+      close: async () => undefined,
+      run: async (name, input, opts) => {
+        const v = view();
+        if (!v) throw new LspgateError('DAEMON_FAILED', `send ${ATTACH} before any operation`, { reason: 'not_attached' });
+        const id = next();
+        running.add(id);
+        try {
+          return await v.run(name, input, opts);
+        } finally {
+          running.delete(id);
+        }
+      },
+    };
+  }
+
+  private async detach(client: Client): Promise<void> {
+    this.clients.delete(client);
+    this.logger.info(`client ${client.status.id} detached`);
+    try {
+      await client.view.close();
+    } catch (e) {
+      this.logger.warn(`releasing client ${client.status.id} failed`, e);
+    }
+    this.armIdle();
+  }
+
+  /** With no client attached, exit after idleMs; an attach cancels it. */
+  armIdle(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    if (this.clients.size > 0) return;
+    this.idleTimer = setTimeout(() => void this.lifecycle.shutdown(`no client for ${this.idleMs} ms`), this.idleMs);
+  }
+
+  private stop(params: unknown, self: Client | undefined): { stopping: boolean; clients: number } {
+    const p = StopParams.safeParse(params ?? {});
+    const others = [...this.clients].filter((c) => c !== self).length;
+    if (p.success && p.data.if_idle && others > 0) return { stopping: false, clients: others };
+    // answered first: the reply must leave before the sockets close
+    setTimeout(() => void this.lifecycle.shutdown('lspgate daemon stop'), 100);
+    return { stopping: true, clients: others };
+  }
+
+  status(): DaemonStatus {
+    const holders = (root: string) => [...this.clients].filter((c) => c.view.workspaces().some((w) => w.root === root)).length;
+    return {
+      version: packageVersion(),
+      pid: process.pid,
+      socket: this.socketPath,
+      started_at: this.startedAt,
+      idle_exit_ms: this.idleMs,
+      rss_bytes: process.memoryUsage.rss(),
+      clients: [...this.clients].map((c) => ({ ...c.status, running_requests: c.running() })),
+      sessions: this.core.context.broker.info().map((s) => {
+        const rss = s.pid !== undefined ? treeRssBytes(s.pid) : undefined;
+        return {
+          server: s.serverId,
+          root: s.root,
+          state: s.state,
+          ...(s.pid !== undefined ? { pid: s.pid } : {}),
+          ...(rss !== undefined ? { rss_bytes: rss } : {}),
+          generation: s.generation,
+          crashes: s.crashes,
+          open_documents: s.openDocuments,
+        };
+      }),
+      workspaces: this.core.workspaces().map((w) => ({ id: w.id, root: w.root, clients: holders(w.root) })),
+    };
+  }
+
+  closeSockets(): void {
+    clearTimeout(this.idleTimer);
+    for (const s of this.sockets) s.destroy();
+  }
+}
+
+function rpcError(e: LspgateError): ResponseError<unknown> {
+  return new ResponseError(jsonRpcCodeFor(e.code), e.message, { code: e.code, details: e.details ?? {} });
+}
+
+export function idleMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.LSPGATE_DAEMON_IDLE_MS;
+  if (raw === undefined || raw === '') return DEFAULT_IDLE_MS;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new LspgateError('INVALID_INPUT', `LSPGATE_DAEMON_IDLE_MS must be a positive integer, got ${raw}`);
+  return n;
+}
+
+/** Runs the daemon in this process until stop, idle exit or a signal. */
+export async function runDaemon(opts: DaemonOptions = {}): Promise<void> {
+  const cacheDir = defaultCacheDir();
+  const paths = daemonPaths(cacheDir);
+  ensurePrivateDir(paths.dir);
+  await clearStaleSocket(paths.socket);
+  // The daemon's own root is its private directory: no workspace config there, and no client's root.
+  const core = await Gateway.create({ root: paths.dir, cacheDir });
+  const logger = core.context.logger.child('daemon');
+  const daemon = new Daemon(core, paths.socket, opts.idleMs ?? idleMsFromEnv(), logger);
+  const server = net.createServer((socket) => daemon.accept(socket));
+  daemon.lifecycle = installLifecycle(core, {
+    watchStdin: false,
+    logger,
+    closeFrontend: () =>
+      new Promise<void>((resolve) => {
+        daemon.closeSockets();
+        server.close(() => resolve());
+        removeSocket(paths.socket);
+      }),
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(paths.socket, () => resolve());
+  });
+  server.on('error', (e) => logger.warn('daemon socket error', e));
+  daemon.armIdle();
+  logger.info(`lspgate daemon ${packageVersion()} listening on ${paths.socket} (pid ${process.pid}, idle exit ${daemon.idleMs} ms)`);
+}
+
+/** A socket file nobody answers on is left from a daemon that died: remove it. One that answers: refuse. */
+async function clearStaleSocket(socketPath: string): Promise<void> {
+  if (!existsSync(socketPath)) return;
+  const alive = await new Promise<boolean>((resolve) => {
+    const s = net.connect(socketPath);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+  if (alive) throw new LspgateError('DAEMON_FAILED', `an lspgate daemon already listens on ${socketPath}`, { reason: 'already_running', socket: socketPath });
+  removeSocket(socketPath);
+}
+
+function removeSocket(socketPath: string): void {
+  try {
+    unlinkSync(socketPath);
+  } catch {
+    // already gone
+  }
+}
