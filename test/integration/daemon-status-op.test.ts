@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/gateway/gateway.js';
-import type { DaemonStatusAnswer } from '../../src/service/daemon-status.js';
+import type { DaemonStatusAnswer } from '../helpers/results.js';
 import { faultEntry } from '../../fixtures/fault-server/entry.js';
 
 describe('daemon_status without a daemon', () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancellationTokenSource, createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { connect } from '../../src/frontends/daemon/client.js';
-import type { DaemonStatusAnswer } from '../../src/service/daemon-status.js';
+import type { DaemonStatusAnswer } from '../helpers/results.js';
 import { daemonStatus, daemonWorld, faultServersUnder, sidecarClient, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
 import { assertBuilt, descendants, isAlive, removeDir, runCli, waitFor, type Spawned } from '../helpers/spawn.js';
 
