@@ -18,6 +18,7 @@ import { operations as allOperations } from '../operations/registry.js';
 import { OperationRunner, type RunOptions, type RunResult, type RunnerHost } from '../operations/runner.js';
 import { SavingsLedger } from '../operations/savings.js';
 import type { Operation } from '../operations/types.js';
+import type { DaemonStatusProvider } from '../core/daemon-status.js';
 import type { Workspace } from '../core/workspace.js';
 import { ServiceCataloger } from '../service/cataloger.js';
 import type { ServiceEnv } from '../service/env.js';
@@ -91,6 +92,11 @@ export class Gateway implements RunnerHost {
     const view = new Gateway(realDirectory(root), this.context, this.runner.list(), allowedRoots, this.shared);
     this.shared.views.add(view);
     return view;
+  }
+
+  /** The daemon registers its status here at start; every client view shares the context, so daemon_status sees it. */
+  provideDaemonStatus(provider: DaemonStatusProvider): void {
+    this.context.daemonStatus = provider;
   }
 
   /** The client views alive now (the daemon's status). */

@@ -7,6 +7,7 @@
 import type { Broker } from '../broker/types.js';
 import type { Limits, ServerEntry } from '../config/schema.js';
 import type { CallMeta } from '../core/call-meta.js';
+import type { DaemonStatusProvider } from '../core/daemon-status.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Logger } from '../util/logger.js';
 
@@ -17,6 +18,8 @@ export interface ServiceEnv {
   /** LSPGATE_CACHE_DIR, default ~/.cache/lspgate. */
   readonly cacheDir: string;
   readonly logger: Logger;
+  /** Set by `lspgate daemon` at start (Gateway.provideDaemonStatus): the daemon_status operation's source. */
+  daemonStatus?: DaemonStatusProvider;
 }
 
 /** One call's scope: the workspace it targets, the environment, its `_meta` and its signal. */

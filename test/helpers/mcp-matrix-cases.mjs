@@ -59,6 +59,7 @@ export function matrixCalls(ws) {
   /** @type {MatrixCall[]} */
   const perTool = [
     { tool: 'list_workspaces', args: {} },
+    { tool: 'daemon_status', args: {} },
     { tool: 'list_repos', args: {} },
     { tool: 'get_repo_outline', args: {} },
     { tool: 'get_file_tree', args: { path_prefix: 'src' } },

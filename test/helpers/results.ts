@@ -22,6 +22,7 @@ export type { DefinitionEntry, ReferenceEntry } from '../../src/service/referenc
 export type { EditFileEntry } from '../../src/service/rename.js';
 export type { TypeNode } from '../../src/service/type-hierarchy.js';
 export type { WorkspaceInfo } from '../../src/service/workspace-info.js';
+export type { DaemonStatusAnswer } from '../../src/service/daemon-status.js';
 export type { ChangedSymbol } from '../../src/graph/changed.js';
 export type { FileCoverage } from '../../src/graph/coverage-report.js';
 export type { DeadCodeCandidate } from '../../src/graph/dead-code.js';

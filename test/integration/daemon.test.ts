@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancellationTokenSource, createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { connect } from '../../src/frontends/daemon/client.js';
+import type { DaemonStatusAnswer } from '../helpers/results.js';
 import { daemonStatus, daemonWorld, faultServersUnder, sidecarClient, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
 import { assertBuilt, descendants, isAlive, removeDir, runCli, waitFor, type Spawned } from '../helpers/spawn.js';
 
@@ -77,6 +78,20 @@ describe('lspgate daemon shared by clients', () => {
     expect(faultServersUnder(s.pid)).toEqual([s.sessions[0]!.pid]);
     expect(faultServersUnder(a.proc.child.pid!)).toEqual([]);
     expect(faultServersUnder(b.proc.child.pid!)).toEqual([]);
+  });
+
+  it('the daemon_status operation, asked by a client, lists both clients and the shared session', async () => {
+    const r = (await a.conn.sendRequest('daemon_status', {})) as DaemonStatusAnswer;
+    const s = (await daemonStatus(w))!;
+    expect(r).toMatchObject({ daemon: true, pid: s.pid, version: s.version, socket: w.socket, idle_exit_ms: s.idle_exit_ms });
+    expect(r.uptime_ms).toBeGreaterThan(0);
+    expect(r.clients!.map((c) => c.pid).sort()).toEqual([a.proc.child.pid, b.proc.child.pid].sort());
+    expect(r.clients!.every((c) => c.root === w.ws && c.frontend === 'sidecar' && c.attached_ms >= 0)).toBe(true);
+    // the asking client's own call is in flight while the daemon answers it
+    expect(r.clients!.find((c) => c.pid === a.proc.child.pid)!.in_flight).toBe(1);
+    expect(r.sessions).toHaveLength(1);
+    expect(r.sessions[0]).toMatchObject({ server: 'fault', root: w.ws, state: 'ready', pid: s.sessions[0]!.pid });
+    expect(r.sessions[0]!.rss_bytes).toBeGreaterThan(0);
   });
 
   it("one client's $/cancelRequest cancels its own call only", async () => {

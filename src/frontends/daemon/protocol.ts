@@ -30,36 +30,4 @@ export const StopParams = z.object({
   if_idle: z.boolean().optional(),
 });
 
-export interface DaemonClientStatus {
-  id: number;
-  frontend: string;
-  pid?: number;
-  root: string;
-  attached_at: string;
-  running_requests: number;
-}
-
-export interface DaemonSessionStatus {
-  server: string;
-  root: string;
-  state: string;
-  pid?: number;
-  /** RSS of the server's process tree (undefined where /proc cannot be read). */
-  rss_bytes?: number;
-  generation: number;
-  crashes: number;
-  open_documents: number;
-}
-
-export interface DaemonStatus {
-  version: string;
-  pid: number;
-  socket: string;
-  started_at: string;
-  idle_exit_ms: number;
-  /** RSS of the daemon process alone. */
-  rss_bytes: number;
-  clients: DaemonClientStatus[];
-  sessions: DaemonSessionStatus[];
-  workspaces: { id: string; root: string; clients: number }[];
-}
+export type { DaemonClientStatus, DaemonSessionStatus, DaemonStatus } from '../../core/daemon-status.js';

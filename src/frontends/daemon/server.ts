@@ -12,7 +12,7 @@ import net from 'node:net';
 import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { LspgateError, toLspgateError } from '../../errors/errors.js';
 import { defaultCacheDir, Gateway } from '../../gateway/gateway.js';
-import { treeRssBytes } from '../../util/proc-tree.js';
+import { sessionStatuses } from '../../service/daemon-status.js';
 import type { Logger } from '../../util/logger.js';
 import type { FrontendGateway } from '../host.js';
 import { installLifecycle, type Lifecycle } from '../lifecycle.js';
@@ -177,19 +177,7 @@ class Daemon {
       idle_exit_ms: this.idleMs,
       rss_bytes: process.memoryUsage.rss(),
       clients: [...this.clients].map((c) => ({ ...c.status, running_requests: c.running() })),
-      sessions: this.core.context.broker.info().map((s) => {
-        const rss = s.pid !== undefined ? treeRssBytes(s.pid) : undefined;
-        return {
-          server: s.serverId,
-          root: s.root,
-          state: s.state,
-          ...(s.pid !== undefined ? { pid: s.pid } : {}),
-          ...(rss !== undefined ? { rss_bytes: rss } : {}),
-          generation: s.generation,
-          crashes: s.crashes,
-          open_documents: s.openDocuments,
-        };
-      }),
+      sessions: sessionStatuses(this.core.context.broker),
       workspaces: this.core.workspaces().map((w) => ({ id: w.id, root: w.root, clients: holders(w.root) })),
     };
   }
@@ -238,6 +226,7 @@ export async function runDaemon(opts: DaemonOptions = {}): Promise<void> {
     server.listen(paths.socket, () => resolve());
   });
   server.on('error', (e) => logger.warn('daemon socket error', e));
+  core.provideDaemonStatus(() => daemon.status());
   daemon.armIdle();
   logger.info(`lspgate daemon ${packageVersion()} listening on ${paths.socket} (pid ${process.pid}, idle exit ${daemon.idleMs} ms)`);
 }

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
+import { daemonStatusAnswer } from '../../service/daemon-status.js';
 import { listWorkspaces } from '../../service/workspace-info.js';
 import { defineOperation, type Operation } from '../types.js';
 
@@ -18,7 +19,7 @@ const ServerSchema = z.object({
   progress: z.array(z.string()).describe('Open $/progress titles (indexing)'),
 });
 
-export const workspaceOperations: Operation[] = [
+const listWorkspacesOperations: Operation[] = [
   defineOperation({
     name: 'list_workspaces',
     title: 'Workspaces',
@@ -42,3 +43,57 @@ export const workspaceOperations: Operation[] = [
     },
   }),
 ];
+
+const SessionStatusSchema = z.object({
+  server: z.string(),
+  root: z.string(),
+  state: z.string().describe('idle | starting | indexing | ready | crashed | failed | stopping | stopped | evicted'),
+  pid: z.number().int().optional(),
+  rss_bytes: z.number().int().optional().describe("Resident memory of the server's whole process tree"),
+  generation: z.number().int(),
+  crashes: z.number().int(),
+  open_documents: z.number().int(),
+});
+
+const ClientStatusSchema = z.object({
+  id: z.number().int(),
+  frontend: z.string().describe('mcp | mcp-http | sidecar | repl | cli'),
+  root: z.string().describe("The client's --root"),
+  pid: z.number().int().optional(),
+  attached_ms: z.number().int().describe('How long the client has been attached'),
+  in_flight: z.number().int().describe("The client's requests running now (this call included)"),
+});
+
+export const daemonStatusOperation = defineOperation({
+  name: 'daemon_status',
+  title: 'Daemon status',
+  description:
+    'What `lspgate daemon status` shows. Through the shared daemon: daemon: true, its pid, version, socket, uptime, idle exit, memory, the attached clients (frontend, root, pid, requests in flight) and every language-server session (server, root, state, pid, RSS of the process tree). In a process of its own (--daemon off): daemon: false and this process\'s sessions. Use list_workspaces for the workspaces this client sees.',
+  input: z.object({}),
+  output: withMeta({
+    daemon: z.boolean().describe('true when this call was answered by the shared lspgate daemon'),
+    pid: z.number().int().optional(),
+    version: z.string().optional(),
+    socket: z.string().optional(),
+    uptime_ms: z.number().int().optional(),
+    idle_exit_ms: z.number().int().optional(),
+    rss_bytes: z.number().int().optional().describe('RSS of the daemon process alone'),
+    clients: z.array(ClientStatusSchema).optional(),
+    sessions: z.array(SessionStatusSchema),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+  repl: { command: 'daemon', positional: [] },
+  handler: async (_input, ctx) => daemonStatusAnswer(ctx.env),
+  markdown(r) {
+    const mib = (n: number | undefined) => (n === undefined ? '' : `, ${Math.round(n / 1048576)} MiB`);
+    const out = r.daemon
+      ? [`## lspgate daemon ${r.version} (pid ${r.pid})`, '', `${r.socket}, up ${Math.round((r.uptime_ms ?? 0) / 1000)} s, idle exit ${r.idle_exit_ms} ms${mib(r.rss_bytes)}`, '', `### ${r.clients?.length ?? 0} client(s)`]
+      : ['## No daemon: sessions of this process', ''];
+    for (const c of r.clients ?? []) out.push(`- #${c.id} ${c.frontend}${c.pid ? ` pid ${c.pid}` : ''} @ ${c.root}: attached ${Math.round(c.attached_ms / 1000)} s, ${c.in_flight} in flight`);
+    out.push('', `### ${r.sessions.length} session(s)`);
+    for (const s of r.sessions) out.push(`- ${s.server} @ ${s.root}: ${s.state}${s.pid ? ` pid ${s.pid}` : ''}${mib(s.rss_bytes)}, generation ${s.generation}, crashes ${s.crashes}, ${s.open_documents} open document(s)`);
+    return out.join('\n') + '\n';
+  },
+});
+
+export const workspaceOperations: Operation[] = [...listWorkspacesOperations, daemonStatusOperation];

@@ -1,0 +1,41 @@
+/**
+ * What `lspgate daemon status` (lspgate/status) and the daemon_status operation report: types
+ * only, so the daemon (a front-end) can hand its status to operations through ServiceEnv.
+ */
+
+export interface DaemonClientStatus {
+  id: number;
+  frontend: string;
+  pid?: number;
+  root: string;
+  attached_at: string;
+  running_requests: number;
+}
+
+export interface DaemonSessionStatus {
+  server: string;
+  root: string;
+  state: string;
+  pid?: number;
+  /** RSS of the server's process tree (undefined where /proc cannot be read). */
+  rss_bytes?: number;
+  generation: number;
+  crashes: number;
+  open_documents: number;
+}
+
+export interface DaemonStatus {
+  version: string;
+  pid: number;
+  socket: string;
+  started_at: string;
+  idle_exit_ms: number;
+  /** RSS of the daemon process alone. */
+  rss_bytes: number;
+  clients: DaemonClientStatus[];
+  sessions: DaemonSessionStatus[];
+  workspaces: { id: string; root: string; clients: number }[];
+}
+
+/** Registered on the ServiceEnv by the daemon at start; absent in a process that is no daemon. */
+export type DaemonStatusProvider = () => DaemonStatus;
