@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildHostileWorkspace, hostileRows, OUTSIDE_CANARY, SECRET_CANARY, type HostileWorkspace, type Row } from '../test/helpers/hostile-corpus.js';
 import { REPO } from '../test/helpers/spawn.js';
+import { daemonPaths } from '../src/frontends/daemon/socket-dir.js';
 import { extendHostileWorkspace, extraRows } from './redteam-workspace.js';
 import { cliCanCarry, mcpHttp, mcpStdio, oneShotCli, sidecar, SAFE, type Frontend, type Outcome } from './redteam-frontends.js';
 import { framingCases } from './redteam-framing.js';
@@ -102,8 +103,9 @@ async function main(): Promise<number> {
       lines.push({ what: c.what, frontend: c.frontend, expected: 'coded refusal, process answers or closes cleanly', outcome: r.outcome, pass, ms: Math.round(performance.now() - t0) });
     }
     for (const fe of [stdio, http, side]) lines.push(await stillAnswers(fe));
-    const stderrLeak = fes.some((fe) => leaks(fe.stderr()));
-    lines.push({ what: 'no canary or secret in any stderr log', frontend: 'all', expected: 'none', outcome: stderrLeak ? 'leaked' : 'none', pass: !stderrLeak, ms: 0 });
+    const log = daemonPaths(cache).log;
+    const stderrLeak = fes.some((fe) => leaks(fe.stderr())) || (fs.existsSync(log) && leaks(fs.readFileSync(log, 'utf8')));
+    lines.push({ what: 'no canary or secret in any stderr log (front-ends and the daemon log)', frontend: 'all', expected: 'none', outcome: stderrLeak ? 'leaked' : 'none', pass: !stderrLeak, ms: 0 });
   } finally {
     for (const fe of fes) await fe.close().catch(() => undefined);
   }
