@@ -45,7 +45,9 @@ async function runRow(fe: Frontend, row: Row): Promise<Line> {
   const bound = new Promise<Outcome>((resolve) => setTimeout(() => resolve({ outcome: 'no answer in 180 s', text: '' }), 180_000).unref());
   const got = await Promise.race([fe.call(row.op, row.input()), bound]);
   const ms = Math.round(performance.now() - t0);
-  const outcome = leaks(got.text) ? `${got.outcome} — LEAKED A CANARY` : got.outcome;
+  const total = got.outcome === SAFE ? /"total":\s*(\d+)/.exec(got.text) : null;
+  const shown = total ? `${got.outcome} (total ${total[1]})` : got.outcome;
+  const outcome = leaks(got.text) ? `${shown} — LEAKED A CANARY` : shown;
   return { what: row.what, frontend: fe.name, expected: row.code === 'none' ? SAFE : row.code, outcome, pass: judge(row, got), ms };
 }
 
