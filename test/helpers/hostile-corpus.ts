@@ -8,7 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-export const FIXTURE = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../fixtures/repo-basic');
+/** fixtures/repo-basic, found upwards from here (this file also runs compiled, from dist/test/helpers, in bench/redteam). */
+export const FIXTURE = ((): string => {
+  let dir = path.dirname(new URL(import.meta.url).pathname);
+  while (!fs.existsSync(path.join(dir, 'fixtures/repo-basic')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return path.join(dir, 'fixtures/repo-basic');
+})();
 export const OUTSIDE_CANARY = 'OUTSIDE-CANARY-91d2';
 export const SECRET_CANARY = 'SECRET-CANARY-55ab';
 

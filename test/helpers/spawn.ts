@@ -9,7 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The checkout: the first folder upwards holding package.json (this file also runs compiled, from dist/test/helpers, in bench/redteam). */
+export const REPO = ((): string => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+})();
 export const CLI = path.join(REPO, 'dist/src/cli/main.js');
 export const TEST_FRONTEND = path.join(REPO, 'test/helpers/test-frontend.mjs');
 export const TS_APP = path.join(REPO, 'fixtures/ts-app');
