@@ -112,6 +112,23 @@ describe('MCP Streamable HTTP', () => {
     }
   });
 
+  it('an SDK client sending 11 MiB gets the 413 answer, never a reset connection, and goes on', async () => {
+    const client = await connectHttp(url, token);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const err = await client.callTool({ name: 'echo', arguments: { text: 'x'.repeat(11 * 1024 * 1024) } }).then(
+          () => undefined,
+          (e: unknown) => e as Error,
+        );
+        expect(String(err?.message)).toMatch(/Payload Too Large|413/);
+        expect(String(err?.message)).not.toMatch(/fetch failed/);
+      }
+      expect((await client.callTool({ name: 'echo', arguments: { text: 'after' } })).isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
   it('refuses a missing or wrong bearer token with 401', async () => {
     const none = await raw({});
     expect(none.status).toBe(401);

@@ -72,6 +72,7 @@ export async function startMcpHttp(gateway: FrontendGateway, opts: McpHttpOption
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found; the MCP endpoint is ${MCP_HTTP_PATH}\n`);
       return;
     }
+    if (refuseAnnouncedOversize(req, res, maxBodyBytes)) return;
     node(req, res).catch((e: unknown) => {
       logger.warn('mcp http request failed', e);
       if (!res.headersSent) res.writeHead(500).end();
@@ -111,6 +112,26 @@ export async function startMcpHttp(gateway: FrontendGateway, opts: McpHttpOption
 function keepIdleConnections(server: Server): void {
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.headersTimeout = KEEP_ALIVE_MS + 1000;
+}
+
+/** Announced bodies up to this size are read (and dropped) before the 413, beyond it the socket is closed. */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A body whose Content-Length is over the limit: answered 413 with the adapter's JSON-RPC error, but
+ * only once the body has been read. Answering while the client still uploads and closing the socket
+ * made the client see a reset instead of the answer in 1 of 5 red-team runs ("fetch failed").
+ */
+function refuseAnnouncedOversize(req: IncomingMessage, res: ServerResponse, limit: number): boolean {
+  const announced = Number(req.headers['content-length']);
+  if (!Number.isFinite(announced) || announced <= limit) return false;
+  const reply = () => {
+    const body = { jsonrpc: '2.0', error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${limit} bytes` }, id: null };
+    res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(body));
+  };
+  if (announced > DRAIN_LIMIT_BYTES) reply();
+  else req.once('end', reply).once('error', () => res.destroy()).resume();
+  return true;
 }
 
 function guard(req: IncomingMessage, port: number, token: string | undefined): GuardVerdict {
