@@ -11,7 +11,7 @@ import { createMessageConnection, ResponseError, StreamMessageReader, StreamMess
 import { ERROR_CODES } from '../src/errors/errors.js';
 import { connectHttp, connectStdio, textOf, type StdioConnection } from '../test/helpers/mcp-client.js';
 import { CLI, runCli, spawnNode, waitFor, type Spawned } from '../test/helpers/spawn.js';
-import type { Row } from '../test/helpers/hostile-corpus.js';
+import { cliArgs } from '../test/helpers/hostile-corpus.js';
 
 export const SAFE = 'safe answer';
 
@@ -121,24 +121,6 @@ export function sidecar(root: string, cacheDir: string, cwd: string): Frontend {
       await stopProcess(p);
     },
   };
-}
-
-/** The row's input as CLI flags: `--field=value`, arrays repeated, booleans bare. */
-function cliArgs(input: Record<string, unknown>): string[] {
-  const args: string[] = [];
-  for (const [k, v] of Object.entries(input)) {
-    if (typeof v === 'boolean') {
-      args.push(v ? `--${k}` : `--no-${k}`);
-      continue;
-    }
-    for (const one of Array.isArray(v) ? v : [v]) args.push(`--${k}=${typeof one === 'string' ? one : JSON.stringify(one)}`);
-  }
-  return args;
-}
-
-/** Rows the one-shot CLI cannot carry: NUL bytes do not fit in argv, and argv values are text. */
-export function cliCanCarry(row: Row): boolean {
-  return !row.what.startsWith('wrong type') && !JSON.stringify(row.input()).includes('\\u0000');
 }
 
 export function oneShotCli(root: string, cacheDir: string, cwd: string): Frontend {

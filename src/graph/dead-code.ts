@@ -6,13 +6,13 @@
  * `init`), tests, framework hooks (dunders and PHP magic methods, decorated or attributed
  * declarations such as Flask routes and Laravel `#[Scope]`), and a library's exported API.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CatalogSymbol } from '../core/catalog.js';
 import type { ServiceCall } from '../service/call.js';
 import { LineSource } from '../service/locations.js';
 import { checkedDeclarations, outsideReferences } from './declarations.js';
 import { isTestFile } from './test-files.js';
+import { readJsonObjectIfAny, readTextIfAny } from '../util/optional-files.js';
 
 export const CATEGORIES = ['dead', 'entry_point', 'test', 'framework_hook', 'exported_api'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -83,9 +83,9 @@ class LibraryRules {
   private readonly pyproject: string | undefined;
 
   constructor(root: string) {
-    this.pkg = readJson(path.join(root, 'package.json'));
-    this.composer = readJson(path.join(root, 'composer.json'));
-    this.pyproject = readText(path.join(root, 'pyproject.toml'));
+    this.pkg = readJsonObjectIfAny(path.join(root, 'package.json'));
+    this.composer = readJsonObjectIfAny(path.join(root, 'composer.json'));
+    this.pyproject = readTextIfAny(path.join(root, 'pyproject.toml'));
   }
 
   exported(s: CatalogSymbol): boolean {
@@ -108,21 +108,3 @@ class LibraryRules {
   }
 }
 
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-function readJson(file: string): Record<string, unknown> | undefined {
-  const text = readText(file);
-  if (text === undefined) return undefined;
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}

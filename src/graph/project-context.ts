@@ -4,13 +4,13 @@
  * map (the import graph, as the language servers resolve imports) and how its tests are laid out.
  * Everything comes from the catalog, the import graph and the manifests; nothing is guessed.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CatalogSymbol } from '../core/catalog.js';
 import type { ServiceCall } from '../service/call.js';
 import { isTestPath } from '../util/test-paths.js';
 import { importGraph } from './import-graph.js';
 import { TEST_CONVENTIONS, testConvention } from './test-conventions.js';
+import { readJsonObjectIfAny, readTextIfAny } from '../util/optional-files.js';
 
 export type ElementType = 'function' | 'class' | 'component' | 'hook' | 'interface' | 'type';
 
@@ -71,10 +71,11 @@ export async function projectContext(call: ServiceCall): Promise<ProjectContextD
     if (to.size) dependencies[file] = [...to].sort();
   }
   const testFiles = files.filter(([f, e]) => isTestPath(f, e.language)).map(([f, e]) => ({ file: f, language: e.language }));
+  const manifests = readManifests(call.root);
   return {
     languages,
-    packages: packagesOf(call.root, files.map(([f]) => f), all),
-    entry_points: entryPoints(call.root, files.map(([f, e]) => ({ file: f, language: e.language })), all),
+    packages: packagesOf(manifests, files.map(([f]) => f), all),
+    entry_points: entryPoints(call.root, manifests, files.map(([f, e]) => ({ file: f, language: e.language })), all),
     elements: all.filter((s) => !s.parent && !isTestPath(s.file, s.language)).flatMap((s) => element(s) ?? []),
     dependencies,
     test_patterns: testPatterns(testFiles, all),
@@ -94,33 +95,31 @@ function element(s: CatalogSymbol): CodeElement | undefined {
   return type ? { name: s.name, type, file: s.file, line: s.selection_line, symbol_id: s.symbol_id } : undefined;
 }
 
-function readJson(file: string): Record<string, unknown> | undefined {
-  try {
-    const v = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+interface Manifests {
+  pkg: Record<string, unknown> | undefined;
+  composer: Record<string, unknown> | undefined;
+  goMod: string | undefined;
+  pyproject: string | undefined;
 }
 
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+/** The root's manifests, read once per answer. */
+function readManifests(root: string): Manifests {
+  return {
+    pkg: readJsonObjectIfAny(path.join(root, 'package.json')),
+    composer: readJsonObjectIfAny(path.join(root, 'composer.json')),
+    goMod: readTextIfAny(path.join(root, 'go.mod')),
+    pyproject: readTextIfAny(path.join(root, 'pyproject.toml')),
+  };
 }
 
 /** Root manifests (package.json, go.mod, pyproject.toml, composer.json), then Go packages, Python packages and PHP namespaces of the catalog. */
-function packagesOf(root: string, files: string[], all: CatalogSymbol[]): PackageInfo[] {
+function packagesOf({ pkg, composer, goMod, pyproject }: Manifests, files: string[], all: CatalogSymbol[]): PackageInfo[] {
   const out: PackageInfo[] = [];
-  const pkg = readJson(path.join(root, 'package.json'));
   if (typeof pkg?.name === 'string') out.push({ name: pkg.name, kind: 'npm', path: 'package.json' });
-  const mod = /^module\s+(\S+)/m.exec(readText(path.join(root, 'go.mod')) ?? '')?.[1];
+  const mod = /^module\s+(\S+)/m.exec(goMod ?? '')?.[1];
   if (mod) out.push({ name: mod, kind: 'go-module', path: 'go.mod' });
-  const py = /^\[project\][^[]*?^name\s*=\s*["']([^"']+)["']/ms.exec(readText(path.join(root, 'pyproject.toml')) ?? '')?.[1];
+  const py = /^\[project\][^[]*?^name\s*=\s*["']([^"']+)["']/ms.exec(pyproject ?? '')?.[1];
   if (py) out.push({ name: py, kind: 'python-distribution', path: 'pyproject.toml' });
-  const composer = readJson(path.join(root, 'composer.json'));
   if (typeof composer?.name === 'string') out.push({ name: composer.name, kind: 'composer', path: 'composer.json' });
   const goDirs = new Map<string, string>();
   const phpNs = new Map<string, string>();
@@ -139,21 +138,19 @@ function packagesOf(root: string, files: string[], all: CatalogSymbol[]): Packag
 }
 
 /** Top-level `main`, Python `if __name__ == "__main__":` modules, package.json main/bin, composer.json bin. */
-function entryPoints(root: string, files: { file: string; language: string }[], all: CatalogSymbol[]): EntryPoint[] {
+function entryPoints(root: string, { pkg, composer }: Manifests, files: { file: string; language: string }[], all: CatalogSymbol[]): EntryPoint[] {
   const out: EntryPoint[] = [];
   for (const s of all) {
     if (!s.parent && s.name === 'main' && (s.kind === 'function' || s.kind === 'method')) out.push({ file: s.file, line: s.selection_line, name: s.name, reason: 'top-level `main`' });
   }
   for (const f of files) {
     if (f.language !== 'python' || isTestPath(f.file, f.language)) continue;
-    const lines = (readText(path.join(root, f.file)) ?? '').split('\n');
+    const lines = (readTextIfAny(path.join(root, f.file)) ?? '').split('\n');
     const i = lines.findIndex((l) => /^if\s+__name__\s*==\s*["']__main__["']\s*:/.test(l));
     if (i >= 0) out.push({ file: f.file, line: i + 1, reason: '`if __name__ == "__main__":` runs it as a script' });
   }
   const manifestFiles = (field: string, v: unknown): [string, string][] =>
     typeof v === 'string' ? [[v, field]] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').map((x) => [x, field]) : v && typeof v === 'object' ? Object.values(v).flatMap((x) => manifestFiles(field, x)) : [];
-  const pkg = readJson(path.join(root, 'package.json'));
-  const composer = readJson(path.join(root, 'composer.json'));
   const declared = [...manifestFiles('package.json main', pkg?.main), ...manifestFiles('package.json bin', pkg?.bin), ...manifestFiles('package.json exports', pkg?.exports), ...manifestFiles('composer.json bin', composer?.bin)];
   for (const [file, why] of declared) out.push({ file: path.posix.normalize(file.replace(/^\.\//, '')), reason: why });
   return out.sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));

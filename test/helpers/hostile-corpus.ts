@@ -123,3 +123,21 @@ export function hostileRows(w: HostileWorkspace): Row[] {
   { what: 'file tree through a symlink loop', op: 'get_file_tree', input: () => ({ path_prefix: 'loop/up/loop/up' }), code: 'none' },
 ];
 }
+
+/** The row's input as CLI flags: `--field=value` (a value may start with `--`), arrays repeated, booleans bare. */
+export function cliArgs(input: Record<string, unknown>): string[] {
+  const args: string[] = [];
+  for (const [k, v] of Object.entries(input)) {
+    if (typeof v === 'boolean') {
+      args.push(v ? `--${k}` : `--no-${k}`);
+      continue;
+    }
+    for (const one of Array.isArray(v) ? v : [v]) args.push(`--${k}=${typeof one === 'string' ? one : JSON.stringify(one)}`);
+  }
+  return args;
+}
+
+/** Rows the one-shot CLI cannot carry: NUL bytes do not fit in argv, and argv values are text. */
+export function cliCanCarry(row: Row): boolean {
+  return !row.what.startsWith('wrong type') && !JSON.stringify(row.input()).includes('\\u0000');
+}

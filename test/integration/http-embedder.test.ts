@@ -4,28 +4,20 @@
  * dimension, and the server being down (SERVER_FAILED; a hybrid search_code still answers from
  * BM25 with a warning, an explicit vector search fails with the code).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { HttpEmbedder } from '../../src/chunks/http-embedder.js';
 import { LspgateError } from '../../src/errors/errors.js';
-import { FIXTURES, openFixture } from '../helpers/gateway.js';
+import { startEmbedServer, type EmbedServer } from '../helpers/embed-server.js';
+import { openFixture } from '../helpers/gateway.js';
 
 const started: ChildProcess[] = [];
 const fx = await openFixture('ts-app');
 
-async function startServer(...args: string[]): Promise<{ url: string; proc: ChildProcess; stats: () => Promise<{ requests: number; batches: number[] }> }> {
-  const proc = spawn(process.execPath, [path.join(FIXTURES, 'embed-server/server.mjs'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  started.push(proc);
-  const port = await new Promise<string>((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => {
-      const m = /PORT (\d+)/.exec(d.toString());
-      if (m) resolve(m[1]!);
-    });
-    proc.on('exit', (code) => reject(new Error(`embed server exited ${code}`)));
-  });
-  const url = `http://127.0.0.1:${port}`;
-  return { url, proc, stats: async () => (await fetch(`${url}/stats`)).json() as Promise<{ requests: number; batches: number[] }> };
+async function startServer(...args: string[]): Promise<EmbedServer> {
+  const srv = await startEmbedServer(...args);
+  started.push(srv.proc);
+  return srv;
 }
 
 function stop(proc: ChildProcess): Promise<void> {

@@ -6,10 +6,11 @@
  * INDEX_MISMATCH and the reindex hint (vector and default hybrid mode alike), and `--reindex`
  * rebuilds the index with the new model. Fourteen processes each start tsserver: a long test.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbedServer } from '../helpers/embed-server.js';
 import { assertBuilt, removeDir, REPO, runCli, tempDir } from '../helpers/spawn.js';
 
 interface Server {
@@ -25,17 +26,9 @@ let a: Server;
 let b: Server;
 
 async function startServer(dim: number): Promise<Server> {
-  const proc = spawn(process.execPath, [path.join(REPO, 'fixtures/embed-server/server.mjs'), '--dim', String(dim)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  started.push(proc);
-  const port = await new Promise<string>((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => {
-      const m = /PORT (\d+)/.exec(d.toString());
-      if (m) resolve(m[1]!);
-    });
-    proc.on('exit', (code) => reject(new Error(`embed server exited ${code}`)));
-  });
-  const url = `http://127.0.0.1:${port}`;
-  return { url, proc, inputs: async () => ((await (await fetch(`${url}/stats`)).json()) as { inputs: number }).inputs };
+  const srv = await startEmbedServer('--dim', String(dim));
+  started.push(srv.proc);
+  return { url: srv.url, proc: srv.proc, inputs: async () => (await srv.stats()).inputs };
 }
 
 function embedEnv(s: Server, model: string, dim: number): Record<string, string> {

@@ -1,0 +1,30 @@
+/** The embedding endpoint fixture (fixtures/embed-server) as a real process, for tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { REPO } from './spawn.js';
+
+export interface EmbedServerStats {
+  requests: number;
+  batches: number[];
+  inputs: number;
+}
+
+export interface EmbedServer {
+  url: string;
+  proc: ChildProcess;
+  stats: () => Promise<EmbedServerStats>;
+}
+
+/** Starts fixtures/embed-server/server.mjs with `args` and resolves once it prints its port. */
+export async function startEmbedServer(...args: string[]): Promise<EmbedServer> {
+  const proc = spawn(process.execPath, [path.join(REPO, 'fixtures/embed-server/server.mjs'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve, reject) => {
+    proc.stdout!.on('data', (d: Buffer) => {
+      const m = /PORT (\d+)/.exec(d.toString());
+      if (m) resolve(m[1]!);
+    });
+    proc.on('exit', (code) => reject(new Error(`embed server exited ${code}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return { url, proc, stats: async () => (await fetch(`${url}/stats`)).json() as Promise<EmbedServerStats> };
+}
