@@ -5,6 +5,8 @@
  * started with extra --servers files or the root has its own .lspgate config, which are per
  * process; or the daemon cannot be reached); `require` answers DAEMON_FAILED instead. A daemon of
  * another version is stopped and started again when no other client is attached, else refused.
+ * An attached client that loses its daemon (killed, crashed) dials again on its next call,
+ * starting a daemon when none answers (RemoteGateway.reconnectWith).
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
@@ -48,8 +50,10 @@ export async function attachToDaemon(opts: AttachOptions): Promise<RemoteGateway
     log.info(`not using the daemon: ${why}`);
     return undefined;
   }
+  const paths = daemonPaths(defaultCacheDir());
   try {
-    return await attachOrStart(opts, daemonPaths(defaultCacheDir()));
+    const remote = await attachOrStart(opts, paths);
+    return remote.reconnectWith(() => dial(paths, opts.startTimeoutMs ?? 30_000));
   } catch (e) {
     const err = toLspgateError(e);
     if (opts.mode === 'require' || err.details?.reason === 'version_skew' || err.details?.reason === 'socket_dir_unsafe') throw err;
@@ -66,13 +70,17 @@ function perProcessConfig(opts: AttachOptions): string | undefined {
   return undefined;
 }
 
-async function attachOrStart(opts: AttachOptions, paths: DaemonPaths): Promise<RemoteGateway> {
+/** A socket to the daemon, started detached when none answers. */
+async function dial(paths: DaemonPaths, startTimeoutMs: number): Promise<net.Socket> {
   ensurePrivateDir(paths.dir);
-  let socket = await connect(paths.socket);
-  if (!socket) {
-    startDaemon(paths);
-    socket = await waitForDaemon(paths, opts.startTimeoutMs ?? 30_000);
-  }
+  const socket = await connect(paths.socket);
+  if (socket) return socket;
+  startDaemon(paths);
+  return waitForDaemon(paths, startTimeoutMs);
+}
+
+async function attachOrStart(opts: AttachOptions, paths: DaemonPaths): Promise<RemoteGateway> {
+  const socket = await dial(paths, opts.startTimeoutMs ?? 30_000);
   const remote = RemoteGateway.open(socket, opts.root, opts.logger, defaultCacheDir());
   try {
     await remote.attach(opts.frontend);

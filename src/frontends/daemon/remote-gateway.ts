@@ -4,6 +4,11 @@
  * caller's progress callback by token; an aborted signal sends `$/cancelRequest` for that call
  * only. Operations are listed from this process's own registry (the daemon runs the same
  * version: attach refuses another).
+ *
+ * When the daemon dies (killed, crashed, stopped by someone else), the calls in flight answer
+ * DAEMON_FAILED (reason connection) at once; with a dialer (`reconnectWith`, what attachToDaemon
+ * sets) the next call dials the daemon again — starting one if none answers — and re-attaches
+ * under the same front-end name before it is sent.
  */
 import { realpathSync } from 'node:fs';
 import type net from 'node:net';
@@ -15,7 +20,7 @@ import {
   StreamMessageWriter,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
-import { ERROR_CODES, LspgateError, type ErrorCode } from '../../errors/errors.js';
+import { ERROR_CODES, LspgateError, toLspgateError, type ErrorCode } from '../../errors/errors.js';
 import type { RunOptions, RunResult } from '../../operations/runner.js';
 import { operations as registry } from '../../operations/registry.js';
 import type { Operation, ProgressUpdate } from '../../operations/types.js';
@@ -25,42 +30,94 @@ import { PROGRESS_TOKEN_PARAM } from '../sidecar/sidecar.js';
 import { packageVersion } from '../version.js';
 import { ATTACH, STATUS, STOP, type AttachResult, type DaemonStatus } from './protocol.js';
 
+/** Connects to the daemon, starting it when none answers (client.ts). */
+export type DaemonDialer = () => Promise<net.Socket>;
+
 export class RemoteGateway implements FrontendGateway {
   readonly context: FrontendGateway['context'];
   private readonly progress = new Map<number, (p: ProgressUpdate) => void>();
   private nextToken = 1;
   private closed = false;
   private expectClose = false;
+  /** The daemon closed the connection unasked: the next call dials again (if it may). */
+  private lost = false;
+  private relinking: Promise<void> | undefined;
+  private dialer: DaemonDialer | undefined;
+  private frontend: string | undefined;
+  private connection!: MessageConnection;
+  private socket!: net.Socket;
   daemonPid = 0;
 
   private constructor(
     readonly defaultRoot: string,
-    private readonly connection: MessageConnection,
-    private readonly socket: net.Socket,
-    logger: Logger,
+    socket: net.Socket,
+    private readonly logger: Logger,
     cacheDir: string,
   ) {
     this.context = { logger, cacheDir, servers: [], broker: { existing: () => [], info: () => [] } };
-    connection.onNotification('$/progress', (p: { token?: unknown; value?: ProgressUpdate }) => {
-      if (typeof p?.token === 'number' && p.value) this.progress.get(p.token)?.(p.value);
-    });
-    connection.onClose(() => {
-      if (!this.closed && !this.expectClose) logger.warn('the lspgate daemon closed the connection');
-    });
+    this.bind(socket);
   }
 
   /** Connects on an open socket (no attach yet). */
   static open(socket: net.Socket, root: string, logger: Logger, cacheDir: string): RemoteGateway {
+    return new RemoteGateway(safeReal(root), socket, logger, cacheDir);
+  }
+
+  /** A JSON-RPC connection on `socket` becomes the current one. */
+  private bind(socket: net.Socket): void {
     const connection = createMessageConnection(new StreamMessageReader(socket), new StreamMessageWriter(socket));
+    connection.onNotification('$/progress', (p: { token?: unknown; value?: ProgressUpdate }) => {
+      if (typeof p?.token === 'number' && p.value) this.progress.get(p.token)?.(p.value);
+    });
+    connection.onClose(() => {
+      if (connection !== this.connection || this.closed || this.expectClose) return;
+      this.lost = true;
+      this.logger.warn(`the lspgate daemon closed the connection${this.dialer ? '; the next call starts it again' : ''}`);
+      // vscode-jsonrpc leaves the calls in flight pending on close; dispose settles them (DAEMON_FAILED, reason connection)
+      connection.dispose();
+      socket.destroy();
+    });
     connection.listen();
-    return new RemoteGateway(safeReal(root), connection, socket, logger, cacheDir);
+    this.connection = connection;
+    this.socket = socket;
+    this.lost = false;
+  }
+
+  /** After the daemon is lost, the next call dials it again with `dialer` and re-attaches (attach first). */
+  reconnectWith(dialer: DaemonDialer): this {
+    this.dialer = dialer;
+    return this;
   }
 
   /** The handshake: throws DAEMON_FAILED (details.reason version_skew, with the daemon's client count) on another version. */
   async attach(frontend: string): Promise<AttachResult> {
-    const r = await this.request<AttachResult>(ATTACH, { version: packageVersion(), root: this.defaultRoot, frontend, pid: process.pid });
+    const r = await this.send<AttachResult>(ATTACH, { version: packageVersion(), root: this.defaultRoot, frontend, pid: process.pid });
     this.daemonPid = r.pid;
+    this.frontend = frontend;
     return r;
+  }
+
+  /** Dials the daemon again (starting it if none answers) and re-attaches; calls arriving meanwhile wait for it. */
+  private relink(method: string): Promise<void> {
+    const { dialer, frontend } = this;
+    if (!dialer || frontend === undefined) return Promise.reject(lostConnection(method, 'no reconnect for this connection'));
+    this.relinking ??= (async () => {
+      const before = this.daemonPid;
+      try {
+        this.bind(await dialer());
+        await this.attach(frontend);
+        this.logger.info(`re-attached to the lspgate daemon (pid ${this.daemonPid}; the lost one was pid ${before})`);
+      } catch (e) {
+        this.lost = true;
+        this.connection.dispose();
+        this.socket.destroy();
+        const err = toLspgateError(e);
+        throw err.code === 'DAEMON_FAILED' ? err : new LspgateError('DAEMON_FAILED', `reconnecting to the lspgate daemon failed: ${err.message}`, { reason: 'reconnect', cause: err.code });
+      } finally {
+        this.relinking = undefined;
+      }
+    })();
+    return this.relinking;
   }
 
   status(): Promise<DaemonStatus> {
@@ -100,12 +157,21 @@ export class RemoteGateway implements FrontendGateway {
 
   private async request<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T> {
     if (this.closed) throw new LspgateError('DAEMON_FAILED', 'detached from the lspgate daemon', { reason: 'closed' });
+    if (this.relinking) await this.relinking;
+    else if (this.lost) await this.relink(method);
+    return this.send<T>(method, params, signal);
+  }
+
+  /** One request on the current connection; a connection lost meanwhile answers DAEMON_FAILED (reason connection). */
+  private async send<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T> {
+    const connection = this.connection;
     const cts = new CancellationTokenSource();
     const onAbort = () => cts.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return (await this.connection.sendRequest(method, params, cts.token)) as T;
+      return (await connection.sendRequest(method, params, cts.token)) as T;
     } catch (e) {
+      if (this.lost || connection !== this.connection) throw lostConnection(method, 'it exited or was killed');
       throw fromRpcError(e, method);
     } finally {
       signal?.removeEventListener('abort', onAbort);
@@ -129,6 +195,10 @@ function fromRpcError(e: unknown, method: string): LspgateError {
     return new LspgateError(code, e.message, data?.details);
   }
   return new LspgateError('DAEMON_FAILED', `${method}: the lspgate daemon did not answer (${(e as Error)?.message ?? String(e)})`, { reason: 'connection' });
+}
+
+function lostConnection(method: string, why: string): LspgateError {
+  return new LspgateError('DAEMON_FAILED', `${method}: the lspgate daemon closed the connection (${why})`, { reason: 'connection' });
 }
 
 function safeReal(p: string): string {
