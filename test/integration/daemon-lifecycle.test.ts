@@ -7,15 +7,19 @@
  * - `lspgate mcp --http` attached to the daemon shares one server process with a sidecar client;
  * - the daemon killed (SIGKILL) under an `lspgate mcp --http` client: the call in flight answers
  *   DAEMON_FAILED (reason connection), the dead daemon's servers end, and the client's next call
- *   starts a daemon again and answers.
+ *   starts a daemon again and answers; killed with no call in flight, a call made right after is
+ *   answered by a new daemon.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { connect } from '../../src/frontends/daemon/client.js';
+import { RemoteGateway } from '../../src/frontends/daemon/remote-gateway.js';
 import { daemonPaths } from '../../src/frontends/daemon/socket-dir.js';
+import { createLogger } from '../../src/util/logger.js';
 import { daemonStatus, daemonWorld, faultServersUnder, sidecarClient, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
 import { faultServers, mcpHttpClient, worldProcesses, type McpHttpClient } from '../helpers/daemon-procs.js';
 import { errorOf } from '../helpers/mcp-client.js';
-import { assertBuilt, descendants, removeDir, runCli, waitFor, waitGone, type Spawned } from '../helpers/spawn.js';
+import { assertBuilt, CLI, descendants, removeDir, runCli, spawnNode, waitFor, waitGone, type Spawned } from '../helpers/spawn.js';
 
 type Definition = { found: boolean; definitions: { file: string }[] };
 
@@ -39,6 +43,19 @@ function newWorld(...args: Parameters<typeof daemonWorld>): DaemonWorld {
   assertBuilt();
   world = daemonWorld(...args);
   return world;
+}
+
+/**
+ * Whether every thread of `pid` has exited (it is a zombie or gone): only then has it released its
+ * files. The leader shows as a zombie, and its fd list empty, while other threads still run.
+ */
+function allThreadsExited(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z') && readdirSync(`/proc/${pid}/task`).length <= 1;
+  } catch {
+    return true;
+  }
 }
 
 /** Waits until the daemon lists a client of `pid` with a call running (the call is on the wire). */
@@ -139,5 +156,53 @@ describe('lspgate daemon lifetime', () => {
     expect(s.pid).not.toBe(dead.pid);
     expect(s.clients.map((c) => [c.frontend, c.pid])).toEqual([['mcp-http', h.proc.child.pid]]);
     expect(faultServersUnder(s.pid)).toEqual([s.sessions[0]!.pid]);
+
+    // killed with no call in flight, and called again as soon as its pid is gone (before the client
+    // may have seen its socket close): that call never reached the dead daemon, so it is answered
+    const second = [s.pid, ...descendants(s.pid)];
+    process.kill(s.pid, 'SIGKILL');
+    expect(await waitGone([s.pid])).toEqual([]);
+    const right = await h.client.callTool({ name: 'find_definition', arguments: { symbol: 'FaultSymbol' } });
+    expect(right.isError, JSON.stringify(right.content)).toBeFalsy();
+    expect(await waitGone(second)).toEqual([]);
+    const third = (await daemonStatus(w))!;
+    expect(third.pid).not.toBe(s.pid);
+    expect(third.clients.map((c) => c.pid)).toEqual([h.proc.child.pid]);
+  });
+
+  it('a call written to a daemon that died before the client noticed goes to the next daemon', { timeout: 180_000 }, async () => {
+    const w = newWorld([]);
+    const daemons: Spawned[] = [];
+    const dial = async () => {
+      const d = spawnNode(CLI, ['daemon'], { cacheDir: w.cacheDir, env: w.env });
+      daemons.push(d);
+      spawned.push(d);
+      for (;;) {
+        const s = await connect(w.socket);
+        if (s) return s;
+        if (d.child.exitCode !== null) throw new Error(`the daemon exited: ${d.stderr()}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const remote = RemoteGateway.open(await dial(), w.ws, createLogger('test', 'error'), w.cacheDir).reconnectWith(dial);
+    try {
+      await remote.attach('test');
+      expect((await remote.run('find_definition', { symbol: 'FaultSymbol' })).result).toMatchObject({ found: true });
+      const first = daemons[0]!.child.pid!;
+      const tree = [first, ...descendants(first)];
+      process.kill(first, 'SIGKILL');
+      // No await until the call is written: this process's event loop must not see the socket close
+      // first. Wait (without yielding) until its last thread is gone, so its end of the socket is closed.
+      const until = Date.now() + 10_000;
+      while (!allThreadsExited(first) && Date.now() < until);
+      expect(allThreadsExited(first)).toBe(true);
+      const r = await remote.run('find_definition', { symbol: 'FaultSymbol' });
+      expect(r.result).toMatchObject({ found: true });
+      expect(daemons).toHaveLength(2);
+      expect(remote.daemonPid).toBe(daemons[1]!.child.pid);
+      expect(await waitGone(tree)).toEqual([]);
+    } finally {
+      await remote.close();
+    }
   });
 });

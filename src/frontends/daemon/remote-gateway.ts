@@ -15,6 +15,7 @@ import type net from 'node:net';
 import {
   CancellationTokenSource,
   createMessageConnection,
+  ErrorCodes,
   ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
@@ -70,17 +71,21 @@ export class RemoteGateway implements FrontendGateway {
       if (typeof p?.token === 'number' && p.value) this.progress.get(p.token)?.(p.value);
     });
     connection.onClose(() => {
-      if (connection !== this.connection || this.closed || this.expectClose) return;
-      this.lost = true;
-      this.logger.warn(`the lspgate daemon closed the connection${this.dialer ? '; the next call starts it again' : ''}`);
-      // vscode-jsonrpc leaves the calls in flight pending on close; dispose settles them (DAEMON_FAILED, reason connection)
-      connection.dispose();
-      socket.destroy();
+      if (!this.closed && !this.expectClose) this.drop(connection);
     });
     connection.listen();
     this.connection = connection;
     this.socket = socket;
     this.lost = false;
+  }
+
+  /** The daemon is gone: vscode-jsonrpc leaves the calls in flight pending on close; dispose settles them (DAEMON_FAILED, reason connection). */
+  private drop(connection: MessageConnection): void {
+    if (connection !== this.connection || this.lost) return;
+    this.lost = true;
+    this.logger.warn(`the lspgate daemon closed the connection${this.dialer ? '; the next call starts it again' : ''}`);
+    connection.dispose();
+    this.socket.destroy();
   }
 
   /** After the daemon is lost, the next call dials it again with `dialer` and re-attaches (attach first). */
@@ -157,9 +162,19 @@ export class RemoteGateway implements FrontendGateway {
 
   private async request<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T> {
     if (this.closed) throw new LspgateError('DAEMON_FAILED', 'detached from the lspgate daemon', { reason: 'closed' });
-    if (this.relinking) await this.relinking;
-    else if (this.lost) await this.relink(method);
-    return this.send<T>(method, params, signal);
+    for (let attempt = 0; ; attempt++) {
+      if (this.relinking) await this.relinking;
+      else if (this.lost) await this.relink(method);
+      const connection = this.connection;
+      try {
+        return await this.send<T>(method, params, signal);
+      } catch (e) {
+        // A daemon that died before this process noticed it: the write failed, so it never saw the
+        // call, which goes to the next daemon (once). A call it had received fails (in flight).
+        if (attempt > 0 || !(e instanceof LspgateError) || e.details?.sent !== false || !this.dialer) throw e;
+        this.drop(connection);
+      }
+    }
   }
 
   /** One request on the current connection; a connection lost meanwhile answers DAEMON_FAILED (reason connection). */
@@ -171,6 +186,9 @@ export class RemoteGateway implements FrontendGateway {
     try {
       return (await connection.sendRequest(method, params, cts.token)) as T;
     } catch (e) {
+      if (e instanceof ResponseError && e.code === ErrorCodes.MessageWriteError) {
+        throw new LspgateError('DAEMON_FAILED', `${method}: could not be sent to the lspgate daemon (${e.message})`, { reason: 'connection', sent: false });
+      }
       if (this.lost || connection !== this.connection) throw lostConnection(method, 'it exited or was killed');
       throw fromRpcError(e, method);
     } finally {
