@@ -78,6 +78,15 @@ export class RemoteGateway implements FrontendGateway {
     return r;
   }
 
+  /** One of the daemon's own methods (e.g. the REPL's, repl-protocol.ts), its errors coded. */
+  call<T>(method: string, params: unknown): Promise<T> {
+    return this.request<T>(method, params);
+  }
+
+  onNotification(method: string, handler: (params: unknown) => void): void {
+    this.connection.onNotification(method, handler);
+  }
+
   operations(): Operation[] {
     return [...registry];
   }
