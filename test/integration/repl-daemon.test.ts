@@ -3,7 +3,7 @@
  * the real typescript-language-server on fixtures/ts-app: an operation, `.raw`, `.trace` (the
  * shared session's traffic, not the sessions of another client's root), `.servers`; a sidecar
  * client on the same root uses the same single server tree; `.raw` outside what this client holds
- * is a coded error; after EOF the REPL has detached and the server still runs under the daemon.
+ * is a coded error; after `.exit` (and, in the second test, EOF) the REPL has detached and the server still runs under the daemon.
  * Then a REPL in this process on a RemoteGateway: symbol-name completion and `.daemon` attached.
  */
 import { PassThrough } from 'node:stream';
@@ -135,8 +135,10 @@ describe('lspgate repl attached to the daemon', () => {
         'PATH_OUTSIDE_WORKSPACE: path is outside the workspace',
       ]);
 
-      // EOF: the REPL detaches and exits; the daemon and its server stay
-      repl.child.stdin!.end();
+      out = await send(['.help']);
+      expect(out).toContain("Detach from the lspgate daemon and exit (the daemon's servers keep running)");
+      // .exit (stdin still open): the REPL detaches and exits; the daemon and its server stay
+      repl.child.stdin!.write('.exit\n');
       expect((await repl.exited).code).toBe(0);
       const st = await runCli(['daemon', 'status', '--json'], { cacheDir: w.cacheDir, env: w.env });
       expect(st.code).toBe(0);
@@ -176,6 +178,7 @@ describe('lspgate repl attached to the daemon', () => {
       expect((await complete('.fn Registry.'))[0]).toContain('Registry.all');
       input.write('.daemon\n');
       await waitFor(() => out.includes(`repl pid ${process.pid}`), 'the .daemon answer listing this client', 30_000);
+      // EOF detaches this one
       input.end();
       await handle.closed;
       await remote.close();
