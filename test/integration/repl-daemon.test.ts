@@ -5,6 +5,7 @@
  * client on the same root uses the same single server tree; `.raw` outside what this client holds
  * is a coded error; after `.exit` (and, in the second test, EOF) the REPL has detached and the server still runs under the daemon.
  * Then a REPL in this process on a RemoteGateway: symbol-name completion and `.daemon` attached.
+ * And a daemon stopped while a REPL call is in flight: the call answers DAEMON_FAILED, the REPL goes on.
  */
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -189,6 +190,41 @@ describe('lspgate repl attached to the daemon', () => {
       }
       expect(s.clients.map((c) => c.pid)).not.toContain(process.pid);
       expect(s.sessions.filter((x) => x.server === TSLS && x.state === 'ready')).toHaveLength(1);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe('lspgate repl when the daemon goes away mid-call', () => {
+  let w: DaemonWorld;
+  let repl: Spawned | undefined;
+
+  afterAll(async () => {
+    if (repl && repl.child.exitCode === null) repl.child.kill('SIGKILL');
+    await stopDaemon(w);
+    removeDir(w.base);
+  });
+
+  it(
+    'answers the pending call DAEMON_FAILED and keeps reading input',
+    async () => {
+      assertBuilt();
+      // the fault server takes 3 s per definition: the call is surely in flight when the daemon stops
+      w = daemonWorld();
+      repl = spawnNode(CLI, ['repl', '--daemon', 'require', '--root', w.ws], { cacheDir: w.cacheDir, env: w.env });
+      const r = repl;
+      r.child.stdin!.write('.def FaultSymbol\n');
+      let s: DaemonStatus | undefined;
+      for (let i = 0; i < 600 && !s?.clients.some((c) => c.pid === r.child.pid && c.running_requests > 0); i++) {
+        await new Promise((res) => setTimeout(res, 100));
+        s = await daemonStatus(w);
+      }
+      expect(s?.clients.some((c) => c.pid === r.child.pid && c.running_requests > 0)).toBe(true);
+      await stopDaemon(w);
+      await waitFor(() => r.stdout().includes('DAEMON_FAILED'), 'the pending call to fail', 30_000);
+      r.child.stdin!.write("'still here'\n.exit\n");
+      expect((await r.exited).code).toBe(0);
+      expect(r.stdout()).toMatch(/DAEMON_FAILED: find_definition: the lspgate daemon closed the connection before answering[\s\S]*'still here'/);
     },
     TEST_TIMEOUT_MS,
   );

@@ -10,6 +10,7 @@ import type net from 'node:net';
 import {
   CancellationTokenSource,
   createMessageConnection,
+  ErrorCodes,
   ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
@@ -46,6 +47,8 @@ export class RemoteGateway implements FrontendGateway {
     });
     connection.onClose(() => {
       if (!this.closed && !this.expectClose) logger.warn('the lspgate daemon closed the connection');
+      // vscode-jsonrpc leaves calls pending on close, for ever: disposing rejects them (DAEMON_FAILED below)
+      connection.dispose();
     });
   }
 
@@ -72,7 +75,11 @@ export class RemoteGateway implements FrontendGateway {
     this.expectClose = true;
     // a daemon that closes the socket before its answer arrives has stopped all the same
     const gone = new Promise<{ stopping: boolean; clients: number }>((resolve) => this.connection.onClose(() => resolve({ stopping: true, clients: 0 })));
-    const r = await Promise.race([this.request<{ stopping: boolean; clients: number }>(STOP, { if_idle: ifIdle }), gone]);
+    const asked = this.request<{ stopping: boolean; clients: number }>(STOP, { if_idle: ifIdle }).catch((e: unknown) => {
+      if (e instanceof LspgateError && e.details?.reason === 'connection') return gone;
+      throw e;
+    });
+    const r = await Promise.race([asked, gone]);
     if (r.stopping) this.closed = true;
     else this.expectClose = false;
     return r;
@@ -132,6 +139,9 @@ export class RemoteGateway implements FrontendGateway {
 
 /** The daemon's ResponseError back to the LspgateError it was made from; a lost connection is DAEMON_FAILED. */
 function fromRpcError(e: unknown, method: string): LspgateError {
+  if (e instanceof ResponseError && e.code === ErrorCodes.PendingResponseRejected) {
+    return new LspgateError('DAEMON_FAILED', `${method}: the lspgate daemon closed the connection before answering`, { reason: 'connection' });
+  }
   if (e instanceof ResponseError) {
     const data = e.data as { code?: unknown; details?: Record<string, unknown> } | undefined;
     const code = (ERROR_CODES as readonly string[]).includes(String(data?.code)) ? (data!.code as ErrorCode) : 'INTERNAL';
