@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/frontends/daemon/client.js';
 import type { DaemonStatus } from '../../src/frontends/daemon/protocol.js';
 import { RemoteGateway } from '../../src/frontends/daemon/remote-gateway.js';
-import { startRepl } from '../../src/frontends/repl/repl.js';
+import { startRepl, type ReplHandle } from '../../src/frontends/repl/repl.js';
 import { createLogger } from '../../src/util/logger.js';
 import { daemonStatus, daemonWorld, faultServersUnder, sidecarClient, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
 import { assertBuilt, CLI, commandLine, descendants, isAlive, removeDir, runCli, spawnNode, TS_APP, waitFor, type Spawned } from '../helpers/spawn.js';
@@ -42,6 +42,24 @@ function expectInOrder(text: string, fragments: string[], from = 0): number {
     at = i + f.length;
   }
   return at;
+}
+
+/** A REPL in this process on a RemoteGateway attached to the world's daemon at fixtures/ts-app. */
+async function attachedRepl(w: DaemonWorld): Promise<{ remote: RemoteGateway; handle: ReplHandle; input: PassThrough; out: () => string }> {
+  // the spawned REPL of beforeAll starts the daemon: wait for it to listen
+  let socket = await connect(w.socket);
+  for (let i = 0; i < 600 && !socket; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    socket = await connect(w.socket);
+  }
+  const remote = RemoteGateway.open(socket!, TS_APP, createLogger('test', 'error'), w.cacheDir);
+  await remote.attach('repl');
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let text = '';
+  output.setEncoding('utf8').on('data', (d: string) => (text += d));
+  const handle = startRepl(remote, { input, output, terminal: false });
+  return { remote, handle, input, out: () => text };
 }
 
 describe('lspgate repl attached to the daemon', () => {
@@ -155,21 +173,14 @@ describe('lspgate repl attached to the daemon', () => {
   it(
     'completes symbol names from the catalog in the daemon and answers .daemon, attached in this process',
     async () => {
-      const socket = await connect(w.socket);
-      const remote = RemoteGateway.open(socket!, TS_APP, createLogger('test', 'error'), w.cacheDir);
-      await remote.attach('repl');
-      const input = new PassThrough();
-      const output = new PassThrough();
-      let out = '';
-      output.setEncoding('utf8').on('data', (d: string) => (out += d));
-      const handle = startRepl(remote, { input, output, terminal: false });
+      const { remote, handle, input, out } = await attachedRepl(w);
       type Completer = (line: string, cb: (err: Error | null, r: [string[], string]) => void) => void;
       const completer = (handle.server as unknown as { completer: Completer }).completer;
       const complete = (line: string) =>
         new Promise<[string[], string]>((resolve, reject) => completer.call(handle.server, line, (err, r) => (err ? reject(err) : resolve(r))));
       expect((await complete('.dae'))[0]).toContain('daemon');
       input.write('.def formatName\n');
-      await waitFor(() => out.includes('src/util/strings.ts'), 'the .def answer', 120_000);
+      await waitFor(() => out().includes('src/util/strings.ts'), 'the .def answer', 120_000);
       let hits: string[] = [];
       for (let i = 0; i < 100 && !hits.includes('formatName'); i++) {
         hits = (await complete('.refs formatN'))[0];
@@ -178,7 +189,7 @@ describe('lspgate repl attached to the daemon', () => {
       expect(hits).toContain('formatName');
       expect((await complete('.fn Registry.'))[0]).toContain('Registry.all');
       input.write('.daemon\n');
-      await waitFor(() => out.includes(`repl pid ${process.pid}`), 'the .daemon answer listing this client', 30_000);
+      await waitFor(() => out().includes(`repl pid ${process.pid}`), 'the .daemon answer listing this client', 30_000);
       // EOF detaches this one
       input.end();
       await handle.closed;
@@ -190,6 +201,33 @@ describe('lspgate repl attached to the daemon', () => {
       }
       expect(s.clients.map((c) => c.pid)).not.toContain(process.pid);
       expect(s.sessions.filter((x) => x.server === TSLS && x.state === 'ready')).toHaveLength(1);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'two REPLs tracing one shared session both see its traffic; one leaving does not end the other trace',
+    async () => {
+      const a = await attachedRepl(w);
+      const b = await attachedRepl(w);
+      a.input.write('.trace on\n');
+      b.input.write('.trace on\n');
+      await waitFor(() => a.out().includes('trace on') && b.out().includes('trace on'), 'both traces on');
+      a.input.write(`${SYMBOLS.replace('util/strings.ts', 'services/registry.ts')}\n`);
+      const line = `[trace ${TSLS}] → request textDocument/documentSymbol`;
+      await waitFor(() => a.out().includes('ms from') && b.out().includes(line), "A's answer and its request in B's trace", 120_000);
+      expect(a.out()).toContain(line);
+      // B leaves (EOF detaches it); A's trace goes on
+      b.input.end();
+      await b.handle.closed;
+      await b.remote.close();
+      const before = a.out().length;
+      a.input.write(`${SYMBOLS}\n`);
+      await waitFor(() => a.out().slice(before).includes('ms from'), "A's second answer", 120_000);
+      expect(a.out().slice(before)).toContain(`[trace ${TSLS}] ← response textDocument/documentSymbol`);
+      a.input.end();
+      await a.handle.closed;
+      await a.remote.close();
     },
     TEST_TIMEOUT_MS,
   );
