@@ -110,9 +110,8 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
   const setting = mode !== 'mcp' ? undefined : values.tools !== undefined ? parseToolsFlag(values.tools) : loadToolsSetting(root);
   const tools = setting === undefined ? undefined : selectTools(setting, operations);
   const serversFiles = values.servers ?? [];
-  // The REPL's .raw and .trace talk to the servers themselves: it always runs them in-process.
-  if (mode === 'repl') return runRepl(await Gateway.create({ root, serversFiles }));
   const gateway = await gatewayFor(values.daemon, root, serversFiles, mode === 'mcp' && values.http ? 'mcp-http' : mode);
+  if (mode === 'repl') return runRepl(gateway);
   if (mode === 'sidecar') return runSidecar(gateway);
   if (!values.http) return runMcpStdio(gateway, tools);
   const port = values.port === undefined ? 0 : Number(values.port);

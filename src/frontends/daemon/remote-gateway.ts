@@ -37,6 +37,7 @@ export type DaemonDialer = () => Promise<net.Socket>;
 export class RemoteGateway implements FrontendGateway {
   readonly context: FrontendGateway['context'];
   private readonly progress = new Map<number, (p: ProgressUpdate) => void>();
+  private readonly notifications = new Map<string, (params: unknown) => void>();
   private nextToken = 1;
   private closed = false;
   private expectClose = false;
@@ -70,6 +71,7 @@ export class RemoteGateway implements FrontendGateway {
     connection.onNotification('$/progress', (p: { token?: unknown; value?: ProgressUpdate }) => {
       if (typeof p?.token === 'number' && p.value) this.progress.get(p.token)?.(p.value);
     });
+    for (const [method, handler] of this.notifications) connection.onNotification(method, handler);
     connection.onClose(() => {
       if (!this.closed && !this.expectClose) this.drop(connection);
     });
@@ -134,10 +136,25 @@ export class RemoteGateway implements FrontendGateway {
     this.expectClose = true;
     // a daemon that closes the socket before its answer arrives has stopped all the same
     const gone = new Promise<{ stopping: boolean; clients: number }>((resolve) => this.connection.onClose(() => resolve({ stopping: true, clients: 0 })));
-    const r = await Promise.race([this.request<{ stopping: boolean; clients: number }>(STOP, { if_idle: ifIdle }), gone]);
+    const asked = this.request<{ stopping: boolean; clients: number }>(STOP, { if_idle: ifIdle }).catch((e: unknown) => {
+      if (e instanceof LspgateError && e.details?.reason === 'connection') return gone;
+      throw e;
+    });
+    const r = await Promise.race([asked, gone]);
     if (r.stopping) this.closed = true;
     else this.expectClose = false;
     return r;
+  }
+
+  /** One of the daemon's own methods (e.g. the REPL's, repl-protocol.ts), its errors coded. */
+  call<T>(method: string, params: unknown): Promise<T> {
+    return this.request<T>(method, params);
+  }
+
+  /** A handler for one of the daemon's notifications, kept across reconnects (what it subscribed to is not). */
+  onNotification(method: string, handler: (params: unknown) => void): void {
+    this.notifications.set(method, handler);
+    this.connection.onNotification(method, handler);
   }
 
   operations(): Operation[] {
@@ -207,6 +224,9 @@ export class RemoteGateway implements FrontendGateway {
 
 /** The daemon's ResponseError back to the LspgateError it was made from; a lost connection is DAEMON_FAILED. */
 function fromRpcError(e: unknown, method: string): LspgateError {
+  if (e instanceof ResponseError && e.code === ErrorCodes.PendingResponseRejected) {
+    return new LspgateError('DAEMON_FAILED', `${method}: the lspgate daemon closed the connection before answering`, { reason: 'connection' });
+  }
   if (e instanceof ResponseError) {
     const data = e.data as { code?: unknown; details?: Record<string, unknown> } | undefined;
     const code = (ERROR_CODES as readonly string[]).includes(String(data?.code)) ? (data!.code as ErrorCode) : 'INTERNAL';

@@ -20,6 +20,7 @@ import { guardClientInput } from '../sidecar/client-framing.js';
 import { jsonRpcCodeFor } from '../sidecar/error-codes.js';
 import { serveOperations } from '../sidecar/sidecar.js';
 import { packageVersion } from '../version.js';
+import { registerReplMethods } from './repl-methods.js';
 import { ATTACH, AttachParams, STATUS, STOP, StopParams, type AttachResult, type DaemonClientStatus, type DaemonStatus } from './protocol.js';
 import { daemonPaths, ensurePrivateDir } from './socket-dir.js';
 
@@ -69,6 +70,7 @@ class Daemon {
     });
     connection.onRequest(STATUS, () => this.status());
     connection.onRequest(STOP, (params: unknown) => this.stop(params, client));
+    registerReplMethods(connection, () => client?.view, this.core, this.logger);
     const running = new Set<number>();
     let seq = 0;
     const abortAll = serveOperations(connection, this.lazyView(() => client?.view, running, () => seq++), this.logger, { fullResult: true });

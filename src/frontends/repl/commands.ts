@@ -4,13 +4,12 @@
  * `CODE: message` with details, never thrown at the REPL.
  */
 import { toLspgateError, LspgateError } from '../../errors/errors.js';
-import type { Gateway } from '../../gateway/gateway.js';
-import type { LspSession } from '../../lsp/types.js';
 import type { Operation } from '../../operations/types.js';
-import { resolveInWorkspace } from '../../util/paths.js';
+import type { FrontendGateway } from '../host.js';
 import { describeFields, inputFields } from '../input-fields.js';
 import { splitWords, wordsToInput } from '../words.js';
-import type { TraceTap } from './trace.js';
+import type { ReplBackend } from './backend-types.js';
+import type { ServersView } from './lsp-access.js';
 
 export interface ReplState {
   json: boolean;
@@ -22,7 +21,7 @@ export interface ReplCommand {
   run(args: string): Promise<string>;
 }
 
-export function operationCommands(gateway: Gateway, state: ReplState): ReplCommand[] {
+export function operationCommands(gateway: FrontendGateway, state: ReplState): ReplCommand[] {
   const out: ReplCommand[] = [];
   const taken = new Set<string>();
   for (const op of gateway.operations()) {
@@ -38,7 +37,7 @@ export function operationCommands(gateway: Gateway, state: ReplState): ReplComma
   return out;
 }
 
-async function runOperation(gateway: Gateway, state: ReplState, op: Operation, args: string, positional: string[]): Promise<string> {
+async function runOperation(gateway: FrontendGateway, state: ReplState, op: Operation, args: string, positional: string[]): Promise<string> {
   try {
     const { input, extra } = wordsToInput(op, splitWords(args), positional, ['json']);
     const asJson = extra.json !== undefined ? extra.json !== 'false' : state.json;
@@ -56,21 +55,32 @@ export function formatError(e: unknown): string {
   return `${err.code}: ${err.message}${details}`;
 }
 
-export function builtinCommands(gateway: Gateway, state: ReplState, trace: TraceTap, all: () => ReplCommand[]): ReplCommand[] {
+export function builtinCommands(gateway: FrontendGateway, state: ReplState, backend: ReplBackend, all: () => ReplCommand[]): ReplCommand[] {
+  const trace = backend.trace;
   return [
     {
       name: 'servers',
       help: 'Configured servers and running sessions (state, pid, open documents, progress)',
-      run: async () => serversText(gateway),
+      run: async () => {
+        try {
+          return serversText(await backend.servers());
+        } catch (e) {
+          return formatError(e);
+        }
+      },
     },
     {
       name: 'trace',
       help: 'Raw LSP traffic with timings: .trace on|off',
       run: async (args) => {
         const w = args.trim();
-        if (w === 'on') trace.on();
-        else if (w === 'off') trace.off();
-        else if (w !== '') return 'usage: .trace on|off';
+        try {
+          if (w === 'on') await trace.on();
+          else if (w === 'off') await trace.off();
+          else if (w !== '') return 'usage: .trace on|off';
+        } catch (e) {
+          return formatError(e);
+        }
         return `trace ${trace.enabled ? 'on' : 'off'}`;
       },
     },
@@ -87,21 +97,21 @@ export function builtinCommands(gateway: Gateway, state: ReplState, trace: Trace
     },
     {
       name: 'raw',
-      help: 'A raw LSP request to one server of the default root: .raw <server-id> <method> [json-params]',
-      run: (args) => rawRequest(gateway, args),
+      help: 'A raw LSP request to one server of the default root (or a workspace you opened): .raw [--workspace W] <server-id> <method> [json-params]',
+      run: (args) => rawCommand(backend, args),
     },
     {
       name: 'help',
       help: 'List commands, or the fields of one: .help [command]',
-      run: async (args) => helpText(gateway, all(), args.trim().replace(/^\./, '')),
+      run: async (args) => helpText(gateway, backend, all(), args.trim().replace(/^\./, '')),
     },
   ];
 }
 
-function serversText(gateway: Gateway): string {
+function serversText(view: ServersView): string {
   const lines = ['configured servers:'];
-  for (const s of gateway.context.servers) lines.push(`  ${s.id}  ${s.languages.join(',')}  ${s.extensions.join(' ')}`);
-  const infos = gateway.context.broker.info();
+  for (const s of view.servers) lines.push(`  ${s.id}  ${s.languages.join(',')}  ${s.extensions.join(' ')}`);
+  const infos = view.sessions;
   lines.push(infos.length ? 'sessions:' : 'sessions: (none started yet)');
   for (const i of infos) {
     lines.push(
@@ -112,10 +122,12 @@ function serversText(gateway: Gateway): string {
   return lines.join('\n');
 }
 
-async function rawRequest(gateway: Gateway, args: string): Promise<string> {
-  const m = /^\s*(\S+)\s+(\S+)\s*([\s\S]*)$/.exec(args);
-  if (!m) return 'usage: .raw <server-id> <method> [json-params]';
-  const [, serverId, method, json] = m as unknown as [string, string, string, string];
+const RAW_USAGE = 'usage: .raw [--workspace <id|path>] <server-id> <method> [json-params]';
+
+async function rawCommand(backend: ReplBackend, args: string): Promise<string> {
+  const m = /^\s*(?:--workspace\s+(\S+)\s+)?(\S+)\s+(\S+)\s*([\s\S]*)$/.exec(args);
+  if (!m) return RAW_USAGE;
+  const [, workspace, server, method, json] = m as unknown as [string, string | undefined, string, string, string];
   try {
     let params: unknown = null;
     if (json.trim()) {
@@ -125,45 +137,14 @@ async function rawRequest(gateway: Gateway, args: string): Promise<string> {
         throw new LspgateError('INVALID_INPUT', `params are not JSON: ${json.slice(0, 100)}`);
       }
     }
-    const session = await sessionOf(gateway, serverId);
-    params = await openNamedDocument(gateway, session, params);
-    const started = performance.now();
-    const reply = await session.requestRaw(method, params);
-    return `${JSON.stringify(reply, null, 2)}\n(${(performance.now() - started).toFixed(1)} ms from ${serverId} @ ${session.root})`;
+    const a = await backend.raw({ server, method, params, ...(workspace ? { workspace } : {}) });
+    return `${JSON.stringify(a.result, null, 2)}\n(${a.ms.toFixed(1)} ms from ${a.server} @ ${a.root})`;
   } catch (e) {
     return formatError(e);
   }
 }
 
-/**
- * Convenience for people: `"textDocument": {"uri": "src/app.ts"}` names a workspace file; it is
- * resolved like every caller path, opened (didOpen) so servers like tsserver have a project, and
- * replaced by its file URI. A real `file:` URI is passed through untouched.
- */
-async function openNamedDocument(gateway: Gateway, session: LspSession, params: unknown): Promise<unknown> {
-  const td = (params as { textDocument?: { uri?: unknown } } | null)?.textDocument;
-  if (!td || typeof td.uri !== 'string' || /^[a-z][a-z0-9+.-]*:/i.test(td.uri)) return params;
-  const abs = resolveInWorkspace(gateway.defaultRoot, td.uri, { expect: 'file' });
-  const doc = await session.syncDocument(abs);
-  return { ...(params as object), textDocument: { ...td, uri: doc.uri } };
-}
-
-/** An existing session of that server under the default root, else one started at the default root. */
-async function sessionOf(gateway: Gateway, serverId: string): Promise<LspSession> {
-  const { broker, servers } = gateway.context;
-  if (!servers.some((s) => s.id === serverId)) {
-    throw new LspgateError('INVALID_INPUT', `no configured server ${serverId}`, { servers: servers.map((s) => s.id) });
-  }
-  const root = gateway.defaultRoot;
-  const existing = broker.existing().filter((s) => s.serverId === serverId && (s.root === root || s.root.startsWith(root + '/')));
-  const exact = existing.find((s) => s.root === root) ?? existing[0];
-  if (exact) return exact;
-  const session = await broker.session(serverId, root);
-  await session.waitReady();
-  return session;
-}
-
-function helpText(gateway: Gateway, commands: ReplCommand[], topic: string): string {
+function helpText(gateway: FrontendGateway, backend: ReplBackend, commands: ReplCommand[], topic: string): string {
   if (topic) {
     const cmd = commands.find((c) => c.name === topic);
     if (!cmd) return `no command .${topic}`;
@@ -175,7 +156,7 @@ function helpText(gateway: Gateway, commands: ReplCommand[], topic: string): str
   const width = Math.max(...commands.map((c) => c.name.length)) + 2;
   return [
     ...commands.map((c) => `.${c.name.padEnd(width)}${c.help}`),
-    `.${'exit'.padEnd(width)}Stop every server and exit`,
+    `.${'exit'.padEnd(width)}${backend.exitHelp}`,
     '',
     'Anything else is JavaScript with `gateway` and `run(name, input)` in scope (await works).',
   ].join('\n');

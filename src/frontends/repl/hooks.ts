@@ -4,7 +4,7 @@
  * results, and completion of operation flags and symbol names.
  */
 import type { REPLServer } from 'node:repl';
-import type { Gateway } from '../../gateway/gateway.js';
+import type { FrontendGateway } from '../host.js';
 import { inputFields } from '../input-fields.js';
 import { formatError } from './commands.js';
 
@@ -82,7 +82,7 @@ export function serialiseEval(server: REPLServer, queue: SerialQueue, write: (s:
 }
 
 /** After `.command `: `--` completes the operation's flags, anything else a symbol name. */
-export function completeCommandArgs(server: REPLServer, gateway: Gateway, names: { complete(prefix: string): string[] }): void {
+export function completeCommandArgs(server: REPLServer, gateway: FrontendGateway, names: { complete(prefix: string): string[] }): void {
   const mutable = server as unknown as { completer: Completer };
   const defaultCompleter = mutable.completer;
   mutable.completer = (line, cb) => {

@@ -2,17 +2,21 @@
  * `lspgate repl`: node:repl for people debugging lspgate. Dot-commands come from the operation
  * table; plain input is JavaScript with `gateway` and `run` in scope. Every command and every
  * evaluation goes through one queue, so with piped stdin the outputs come out in input order and
- * EOF waits for the last one before every server is stopped.
+ * EOF waits for the last one before every server is stopped — or, attached to `lspgate daemon`,
+ * before this client detaches (the daemon's servers stay). `.raw`, `.trace`, `.servers` and
+ * completion go through the backend of the gateway it has (backend.ts).
  */
 import os from 'node:os';
 import path from 'node:path';
 import repl, { type REPLServer } from 'node:repl';
 import type { Readable, Writable } from 'node:stream';
-import type { Gateway } from '../../gateway/gateway.js';
 import { builtinCommands, operationCommands, type ReplCommand, type ReplState } from './commands.js';
 import { answerUnknownCommands, completeCommandArgs, SerialQueue, serialiseEval } from './hooks.js';
+import type { Logger } from '../../util/logger.js';
 import { installLifecycle } from '../lifecycle.js';
-import { TraceTap } from './trace.js';
+import type { FrontendGateway } from '../host.js';
+import type { ReplBackend } from './backend-types.js';
+import { replBackendFor } from './backend.js';
 
 export interface ReplOptions {
   input: Readable;
@@ -29,11 +33,12 @@ export interface ReplHandle {
   closed: Promise<void>;
 }
 
-export function startRepl(gateway: Gateway, opts: ReplOptions): ReplHandle {
+export function startRepl(gateway: FrontendGateway, opts: ReplOptions): ReplHandle {
   const terminal = opts.terminal ?? Boolean((opts.output as { isTTY?: boolean }).isTTY);
   const write = (s: string) => opts.output.write(s.endsWith('\n') ? s : s + '\n');
   const state: ReplState = { json: false };
-  const trace = new TraceTap(gateway.context.broker, write);
+  const backend = replBackendFor(gateway, write);
+  const trace = backend.trace;
   const queue = new SerialQueue();
 
   const server = repl.start({
@@ -55,9 +60,9 @@ export function startRepl(gateway: Gateway, opts: ReplOptions): ReplHandle {
     if (!inputClosed) server.displayPrompt();
   };
 
-  const names = new SymbolNames(gateway);
+  const names = new SymbolNames(backend, gateway.context.logger);
   const commands: ReplCommand[] = [];
-  commands.push(...operationCommands(gateway, state), ...builtinCommands(gateway, state, trace, () => commands));
+  commands.push(...operationCommands(gateway, state), ...builtinCommands(gateway, state, backend, () => commands));
   for (const cmd of commands) {
     server.defineCommand(cmd.name, {
       help: cmd.help,
@@ -80,8 +85,9 @@ export function startRepl(gateway: Gateway, opts: ReplOptions): ReplHandle {
   const closed = new Promise<void>((resolve) => {
     server.once('exit', () => {
       // Piped stdin reaches EOF long before queued commands finish: let them run (and trace) first.
-      void queue.idle().then(() => {
-        trace.off();
+      void queue.idle().then(async () => {
+        // attached: the daemon drops this client's trace when it detaches anyway
+        if (trace.enabled) await trace.off().catch(() => undefined);
         resolve();
       });
     });
@@ -89,7 +95,7 @@ export function startRepl(gateway: Gateway, opts: ReplOptions): ReplHandle {
   return { server, closed };
 }
 
-function setupHistory(server: REPLServer, gateway: Gateway, historyFile: string | undefined): void {
+function setupHistory(server: REPLServer, gateway: FrontendGateway, historyFile: string | undefined): void {
   const file = historyFile ?? path.join(gateway.context.cacheDir || os.tmpdir(), 'repl_history');
   server.setupHistory(file, (err) => {
     if (err) gateway.context.logger.debug('repl history unavailable', err);
@@ -101,25 +107,20 @@ class SymbolNames {
   private names: string[] = [];
   private loading = false;
 
-  constructor(private readonly gateway: Gateway) {}
+  constructor(
+    private readonly backend: ReplBackend,
+    private readonly logger: Logger,
+  ) {}
 
   refresh(): void {
     if (this.loading) return;
     this.loading = true;
     void (async () => {
       try {
-        const ws = await this.gateway.workspaceFor(undefined);
-        const st = ws.catalog.status();
-        if ((st.state === 'ready' || st.state === 'partial') && ws.catalog.all) {
-          const set = new Set<string>();
-          for (const s of await ws.catalog.all()) {
-            set.add(s.name);
-            set.add(s.qualified_name);
-          }
-          this.names = [...set].sort();
-        }
+        const names = await this.backend.symbolNames();
+        if (names.length) this.names = names;
       } catch (e) {
-        this.gateway.context.logger.debug('completion names unavailable', e);
+        this.logger.debug('completion names unavailable', e);
       } finally {
         this.loading = false;
       }
@@ -131,8 +132,8 @@ class SymbolNames {
   }
 }
 
-/** The CLI entry: a REPL on this process's stdio; `.exit` or EOF stops every server and exits. */
-export function runRepl(gateway: Gateway): void {
+/** The CLI entry: a REPL on this process's stdio; `.exit` or EOF stops every server (attached: detaches) and exits. */
+export function runRepl(gateway: FrontendGateway): void {
   const logger = gateway.context.logger.child('repl');
   const { server, closed } = startRepl(gateway, { input: process.stdin, output: process.stdout });
   // EOF is seen by the REPL itself ('exit'), which waits for queued commands: do not also watch stdin.

@@ -53,14 +53,26 @@ export class TraceTap {
   }
 }
 
+/** A trace event as it crosses the daemon's socket: the payload already JSON, clipped to what is printed. */
+export interface WireTraceEvent extends Omit<TraceEvent, 'payload'> {
+  payload?: string;
+}
+
+export function clipTrace(e: TraceEvent): WireTraceEvent {
+  const { payload, ...rest } = e;
+  if (payload === undefined) return rest;
+  const s = JSON.stringify(payload) ?? '';
+  return { ...rest, payload: s.length > MAX_PAYLOAD_CHARS ? `${s.slice(0, MAX_PAYLOAD_CHARS)}… (${s.length} chars)` : s };
+}
+
 export function formatTrace(serverId: string, e: TraceEvent): string {
+  return formatWireTrace(serverId, clipTrace(e));
+}
+
+export function formatWireTrace(serverId: string, e: WireTraceEvent): string {
   const arrow = e.direction === 'send' ? '→' : '←';
   const id = e.id === undefined ? '' : ` #${e.id}`;
   const took = e.durationMs === undefined ? '' : ` ${e.durationMs.toFixed(1)} ms`;
-  let payload = '';
-  if (e.payload !== undefined) {
-    const s = JSON.stringify(e.payload) ?? '';
-    payload = ' ' + (s.length > MAX_PAYLOAD_CHARS ? `${s.slice(0, MAX_PAYLOAD_CHARS)}… (${s.length} chars)` : s);
-  }
+  const payload = e.payload === undefined ? '' : ` ${e.payload}`;
   return `[trace ${serverId}] ${arrow} ${e.kind}${e.method ? ` ${e.method}` : ''}${id}${took}${payload}`;
 }

@@ -1,0 +1,57 @@
+/**
+ * The REPL's backend attached to the daemon: `.raw`, `.trace`, `.servers` and completion names
+ * through the daemon's REPL methods (repl-protocol.ts), for the sessions of this client's
+ * workspaces. Trace lines arrive as `lspgate/trace` notifications on the same connection as the
+ * answers, so a traced call's lines print before its answer.
+ */
+import type { ReplBackend, ReplTrace } from '../repl/backend-types.js';
+import type { RawAnswer, RawRequest, ServersView } from '../repl/lsp-access.js';
+import { formatWireTrace } from '../repl/trace.js';
+import type { RemoteGateway } from './remote-gateway.js';
+import { RAW, SERVERS, SYMBOL_NAMES, TRACE, type TraceNotification } from './repl-protocol.js';
+
+export class RemoteReplBackend implements ReplBackend {
+  readonly exitHelp = "Detach from the lspgate daemon and exit (the daemon's servers keep running)";
+  readonly trace: ReplTrace;
+
+  constructor(
+    private readonly remote: RemoteGateway,
+    write: (line: string) => void,
+  ) {
+    let enabled = false;
+    remote.onNotification(TRACE, (p) => {
+      const n = p as TraceNotification;
+      if (enabled && n?.event) write(formatWireTrace(n.server, n.event));
+    });
+    // Set first: a line the daemon sends right after subscribing may arrive before its answer.
+    const set = async (on: boolean) => {
+      enabled = on;
+      try {
+        await remote.call(TRACE, { on });
+      } catch (e) {
+        if (on) enabled = false;
+        throw e;
+      }
+    };
+    this.trace = {
+      get enabled() {
+        return enabled;
+      },
+      on: () => set(true),
+      off: () => set(false),
+      sync: () => undefined,
+    };
+  }
+
+  raw(req: RawRequest): Promise<RawAnswer> {
+    return this.remote.call<RawAnswer>(RAW, req);
+  }
+
+  servers(): Promise<ServersView> {
+    return this.remote.call<ServersView>(SERVERS, {});
+  }
+
+  symbolNames(): Promise<string[]> {
+    return this.remote.call<string[]>(SYMBOL_NAMES, {});
+  }
+}
