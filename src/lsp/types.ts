@@ -43,6 +43,8 @@ export interface RequestOptions {
   /**
    * Bulk work nobody waits for (the catalog build): its timeouts do not count toward declaring the
    * server hung — a flood of our own requests slowing a cold server is not the server's failure.
+   * Default: whether the request is made under `asBackground` (src/util/work-class.ts: import-graph
+   * and call-edge building, chunking, embedding).
    */
   background?: boolean;
 }
