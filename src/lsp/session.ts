@@ -358,6 +358,10 @@ export class Session implements LspSession {
     return doc;
   }
 
+  backgroundUnit<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.slots.unit(work, signal);
+  }
+
   getDocument(absPath: string): OpenDocument | undefined {
     return this.docs.get(absPath);
   }

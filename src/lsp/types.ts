@@ -114,6 +114,12 @@ export interface LspSession {
    * has, sends didChange with the next version. Returns the document as the server now sees it.
    */
   syncDocument(absPath: string, text?: string): Promise<OpenDocument>;
+  /**
+   * Runs one unit of bulk work (open → request → close of a file) once background work may start:
+   * held while interactive requests run, wait or ended a moment ago, except one unit at a time
+   * (src/lsp/semaphore.ts).
+   */
+  backgroundUnit<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T>;
   /** The document as last synced, if open. */
   getDocument(absPath: string): OpenDocument | undefined;
   closeDocument(absPath: string): Promise<void>;
