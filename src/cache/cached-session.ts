@@ -186,6 +186,10 @@ export class CachedSession implements LspSession, StampedSession {
     return same && doc.version === stamp.version && this.inner.generation === stamp.generation ? doc : undefined;
   }
 
+  backgroundUnit<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.inner.backgroundUnit(work, signal);
+  }
+
   getDocument(absPath: string): OpenDocument | undefined {
     const doc = this.inner.getDocument(absPath);
     // An open document is the file as of its last sync from disk, not as it is now: its stamp is

@@ -8,6 +8,7 @@
 import { sha256 } from '../util/hash.js';
 import type { ChunkIndex } from './chunk-index.js';
 import { identityChecksum, type Embedder } from './embedder.js';
+import { yieldToEventLoop } from '../util/work-class.js';
 import { chunkMatcher } from './filter.js';
 import type { Chunk, ChunkFilter } from './types.js';
 import type { StoredChunk, VectorStore } from './vector-store.js';
@@ -71,6 +72,9 @@ export class ChunkVectors {
     let files: string[] = gone;
     let chunks: Chunk[] = [];
     const flush = async () => {
+      // embedding is CPU work (the local embedder) or a long wait: between steps the event loop runs,
+      // so an interactive operation arriving meanwhile is not held behind the whole index
+      await yieldToEventLoop();
       await this.write(files, chunks, report, signal);
       files = [];
       chunks = [];

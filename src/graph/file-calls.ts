@@ -7,6 +7,7 @@ import { LspgateError } from '../errors/errors.js';
 import type { ServiceCall } from '../service/call.js';
 import { callTree, type Direction } from '../service/call-tree.js';
 import { catalogFileSymbols } from '../service/symbol-ids.js';
+import { asBackground, yieldToEventLoop } from '../util/work-class.js';
 
 export const CALLABLE_KINDS = new Set(['function', 'method', 'constructor']);
 
@@ -17,12 +18,21 @@ export interface FileCallEdge {
   line: number;
 }
 
-/** Other files calling into (incoming) or called from (outgoing) `file`, one edge per file. */
-export async function fileCallEdges(call: ServiceCall, file: string, direction: Direction): Promise<FileCallEdge[]> {
+/**
+ * Other files calling into (incoming) or called from (outgoing) `file`, one edge per file. A call
+ * tree per function of the file, for every file a depends-on walk or diagram visits: bulk work, so
+ * its requests are background (src/util/work-class.ts) and it yields between functions.
+ */
+export function fileCallEdges(call: ServiceCall, file: string, direction: Direction): Promise<FileCallEdge[]> {
+  return asBackground(() => collectEdges(call, file, direction));
+}
+
+async function collectEdges(call: ServiceCall, file: string, direction: Direction): Promise<FileCallEdge[]> {
   const symbols = (await catalogFileSymbols(call, file)) ?? [];
   const edges = new Map<string, number>();
   for (const s of symbols) {
     if (!CALLABLE_KINDS.has(s.kind)) continue;
+    await yieldToEventLoop();
     let nodes;
     try {
       nodes = (await callTree(call, { symbol_id: s.symbol_id, depth: 1, max_results: 1000 }, direction)).root.calls ?? [];

@@ -11,6 +11,7 @@ import type { Catalog } from '../core/catalog.js';
 import type { ServiceCall } from '../service/call.js';
 import { grammarFor } from './syntax.js';
 import { resolveFileImports, type FileImports, type ResolvedImport } from './import-resolve.js';
+import { asBackground, yieldToEventLoop } from '../util/work-class.js';
 
 export interface ImportGraph {
   /** Imports per importing file (workspace-relative). */
@@ -42,7 +43,9 @@ export async function importGraph(call: ServiceCall): Promise<ImportGraph> {
   const catalog = call.workspace.catalog;
   let p = building.get(catalog);
   if (!p) {
-    p = build(call).finally(() => building.delete(catalog));
+    // Building the graph is bulk work (a definition request per import of every file): its requests
+    // queue behind interactive ones and never take a session's last free slot (semaphore.ts).
+    p = asBackground(() => build(call)).finally(() => building.delete(catalog));
     building.set(catalog, p);
   }
   const graph = await p;
@@ -100,6 +103,8 @@ async function resolveAll(call: ServiceCall, todo: { file: string; hash: string 
   const worker = async () => {
     while (next < todo.length) {
       const { file, hash } = todo[next++]!;
+      // between files, whatever else the process has to do (an interactive answer) runs first
+      await yieldToEventLoop();
       try {
         const imports = await resolveFileImports(call, file);
         if (imports) entries.set(file, { hash, imports });

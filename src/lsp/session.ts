@@ -30,6 +30,7 @@ import { sessionInfo, StateListeners } from './session-info.js';
 import type { SessionOptions } from './session-options.js';
 import { crashError, failedError, prepareLaunch, startFailedError, stoppedError } from './session-errors.js';
 import { spawnServer } from './spawn.js';
+import { inBackground } from '../util/work-class.js';
 import type {
   AnyRequestType,
   LspSession,
@@ -298,8 +299,9 @@ export class Session implements LspSession {
     // a (re)start has its own budget (startMs); the request deadline starts once the server runs
     await this.start();
     const deadline = Date.now() + timeoutMs;
-    // interactive requests go ahead of background (bulk) work in both queues (semaphore.ts)
-    const bg = !!opts?.background;
+    // interactive requests go ahead of background (bulk) work in both queues (semaphore.ts); bulk
+    // work run under asBackground (graph building, chunking) is background without saying so here
+    const bg = opts?.background ?? inBackground();
     const releaseGlobal = this.opts.globalSlots ? await this.opts.globalSlots.acquire(deadline - Date.now(), opts?.signal, bg) : undefined;
     let release: () => void;
     try {
@@ -318,7 +320,7 @@ export class Session implements LspSession {
       if (method === DocumentSymbolRequest.method) gen.readiness.firstReply();
       return result;
     } catch (e) {
-      if (e instanceof LspgateError && e.code === 'TIMEOUT' && !e.details?.queued && !opts?.background) this.onTimeout();
+      if (e instanceof LspgateError && e.code === 'TIMEOUT' && !e.details?.queued && !bg) this.onTimeout();
       throw e;
     } finally {
       release();
@@ -354,6 +356,10 @@ export class Session implements LspSession {
     const doc = await this.docs.sync(this.gen!, absPath, content);
     this.diagnostics.noteSynced(doc.uri, doc.version, this._generation);
     return doc;
+  }
+
+  backgroundUnit<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.slots.unit(work, signal);
   }
 
   getDocument(absPath: string): OpenDocument | undefined {

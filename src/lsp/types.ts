@@ -43,6 +43,8 @@ export interface RequestOptions {
   /**
    * Bulk work nobody waits for (the catalog build): its timeouts do not count toward declaring the
    * server hung — a flood of our own requests slowing a cold server is not the server's failure.
+   * Default: whether the request is made under `asBackground` (src/util/work-class.ts: import-graph
+   * and call-edge building, chunking, embedding).
    */
   background?: boolean;
 }
@@ -112,6 +114,12 @@ export interface LspSession {
    * has, sends didChange with the next version. Returns the document as the server now sees it.
    */
   syncDocument(absPath: string, text?: string): Promise<OpenDocument>;
+  /**
+   * Runs one unit of bulk work (open → request → close of a file) once background work may start:
+   * held while interactive requests run, wait or ended a moment ago, except one unit at a time
+   * (src/lsp/semaphore.ts).
+   */
+  backgroundUnit<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T>;
   /** The document as last synced, if open. */
   getDocument(absPath: string): OpenDocument | undefined;
   closeDocument(absPath: string): Promise<void>;

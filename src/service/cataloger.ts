@@ -43,7 +43,13 @@ export class ServiceCataloger implements FileCataloger {
     const session = await this.env.broker.sessionFor(abs, this.root);
     // the adaptive limiter paces bulk work only: a file someone waits for is not queued behind the build
     if (!opts.background) return this.entryOf(session, abs, rel, false);
-    return this.limiterOf(session).run(() => this.entryOf(session, abs, rel, true));
+    // a bulk file's didOpen waits too while interactive work runs (semaphore.ts: background units)
+    return this.limiterOf(session).run((began) =>
+      session.backgroundUnit(() => {
+        began();
+        return this.entryOf(session, abs, rel, true);
+      }),
+    );
   }
 
   private limiterOf(session: LspSession): Limiter {

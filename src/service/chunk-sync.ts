@@ -15,6 +15,7 @@ import { walkWorkspace } from '../catalog/walk.js';
 import type { Catalog } from '../core/catalog.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Limits } from '../config/schema.js';
+import { asBackground, yieldToEventLoop } from '../util/work-class.js';
 
 const MARKDOWN = new Set(['.md', '.markdown']);
 
@@ -47,6 +48,8 @@ async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string, report:
   const entries = ws.catalog.files();
   for (const [rel, entry] of entries) {
     if (s.index.fileHash(rel) === entry.hash) continue;
+    // chunking is CPU work per file: interactive work waiting on the event loop goes first
+    await yieldToEventLoop();
     let text: string;
     try {
       text = await readFile(path.join(ws.root, rel), 'utf8');
@@ -114,7 +117,8 @@ async function doSync(ws: Workspace, limits: Limits, s: WorkspaceChunks): Promis
 /** Brings the workspace's chunks up to date with its catalog (which must be built) and the disk's Markdown. */
 export function syncChunks(ws: Workspace, limits: Limits): Promise<SyncReport> {
   const s = stateOf(ws.catalog);
-  const run = s.pending.then(() => doSync(ws, limits, s));
+  // background work (src/util/work-class.ts): it yields between files
+  const run = s.pending.then(() => asBackground(() => doSync(ws, limits, s)));
   s.pending = run.catch(() => undefined);
   return run;
 }

@@ -31,13 +31,18 @@ export class Limiter {
     return Math.floor(this.limit);
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task` when a slot is free. The latency judged is from the task's start, or from when it
+   * calls `began()` (a task that first waits for its turn elsewhere, e.g. behind interactive work,
+   * is not a slow server).
+   */
+  async run<T>(task: (began: () => void) => Promise<T>): Promise<T> {
     while (this.active >= Math.floor(this.limit)) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.active++;
-    const started = performance.now();
+    let started = performance.now();
     let overloaded = false;
     try {
-      return await task().catch((e: unknown) => {
+      return await task(() => (started = performance.now())).catch((e: unknown) => {
         overloaded = (e as { code?: string }).code === 'TIMEOUT';
         throw e;
       });

@@ -13,6 +13,7 @@ import type { Catalog } from '../core/catalog.js';
 import type { Workspace } from '../core/workspace.js';
 import type { ServiceCall } from './call.js';
 import type { SyncReport } from './chunk-sync.js';
+import { asBackground } from '../util/work-class.js';
 
 const open = new WeakMap<Catalog, ChunkVectors>();
 
@@ -39,7 +40,7 @@ export function vectorsFor(ws: Workspace, cacheDir: string, embedder: Embedder, 
 /** The workspace's vectors, brought up to date with the synced chunks (embedding only what is new). */
 export async function updatedVectors(call: ServiceCall, sync: SyncReport, embedder: Embedder, reindex: boolean): Promise<ChunkVectors> {
   const v = vectorsFor(call.workspace, call.env.cacheDir, embedder, { reindex });
-  const r = await v.update(sync.index, sync.head, call.signal);
+  const r = await asBackground(() => v.update(sync.index, sync.head, call.signal));
   if (r.files) call.env.logger.debug(`vectors: ${r.files} file(s) updated, ${r.embedded} chunk(s) embedded, ${r.reused} reused`);
   return v;
 }

@@ -200,4 +200,41 @@ describe('Semaphore', () => {
     expect(order.at(-1)).toBe('b4');
     expect(s.inFlight).toBe(0);
   });
+
+  it('background units: run freely while nothing interactive is active, one at a time while it is and a moment after', async () => {
+    const s = new Semaphore(3, 100, 'x', 40);
+    const started: string[] = [];
+    const gates = new Map<string, () => void>();
+    const unit = (name: string) =>
+      s.unit(() => {
+        started.push(name);
+        return new Promise<void>((resolve) => gates.set(name, resolve));
+      });
+    const a = unit('a');
+    const b = unit('b');
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(['a', 'b']); // no interactive work: units run side by side
+    const release = await s.acquire(1000); // an interactive request in flight
+    const c = unit('c');
+    await new Promise((r) => setTimeout(r, 5));
+    expect(started).toEqual(['a', 'b']);
+    expect(s.unitsWaiting).toBe(1);
+    gates.get('a')!();
+    gates.get('b')!();
+    await Promise.all([a, b]);
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(['a', 'b', 'c']); // one unit at a time still runs beside interactive work
+    const d = unit('d');
+    release();
+    // right after the interactive request the quiet period still holds d behind c...
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(['a', 'b', 'c']);
+    // ...and once it is over d starts although c still runs
+    await new Promise((r) => setTimeout(r, 80));
+    expect(started).toEqual(['a', 'b', 'c', 'd']);
+    gates.get('c')!();
+    gates.get('d')!();
+    await Promise.all([c, d]);
+  });
 });
+

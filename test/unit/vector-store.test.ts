@@ -199,4 +199,21 @@ describe('ChunkVectors over the store', () => {
     expect(await cv2.update(index, 'h')).toMatchObject({ files: 1 });
     expect(FileVectorStore.open(dir, ID3).size).toBe(0);
   });
+
+  it('yields to the event loop between embedding steps (background work does not hold the process)', async () => {
+    const index = new ChunkIndex();
+    for (let f = 0; f < 60; f++) {
+      const file = `f${f}.ts`;
+      index.replaceFile(file, `h${f}`, Array.from({ length: 10 }, (_, i) => chunk(file, i * 2 + 1, `function fn${f}_${i}() {}`, `fn${f}_${i}`)));
+    }
+    const emb = new CountingEmbedder();
+    const cv = new ChunkVectors(emb, FileVectorStore.open(tmp(), ID3));
+    const update = cv.update(index, 'h');
+    // a macrotask queued now (an interactive request's answer arriving) runs while the 600 chunks
+    // are still being embedded, not after all of them: without the yields it saw all 600 embedded
+    const seenByOtherWork = new Promise<number>((resolve) => setImmediate(() => resolve(emb.embedded.length)));
+    expect(await update).toMatchObject({ embedded: 600 });
+    expect(await seenByOtherWork).toBeLessThan(600);
+  });
 });
+
