@@ -53,6 +53,8 @@ export class WorkspaceCatalog implements Catalog {
   private state: CatalogStatus['state'] = 'empty';
   private readonly errors = new Map<string, FileError>();
   private building: Promise<CatalogStatus> | undefined;
+  /** all()'s ordered list and the index version it was built at. */
+  private ordered: { version: number; list: CatalogSymbol[] } | undefined;
   private indexedAt: string | undefined;
   private gitHead = '';
   private loaded = false;
@@ -333,9 +335,18 @@ export class WorkspaceCatalog implements Catalog {
     return this.index.files;
   }
 
+  /**
+   * Every symbol in file then byte order. The ordered list is kept until the index changes (its
+   * version): sorting 500 files' symbols on every search_symbols and get_repo_outline was a third
+   * of those answers. Callers get their own copy of the array.
+   */
   async all(): Promise<CatalogSymbol[]> {
     await this.ensureBuilt();
-    return [...this.index.files.keys()].sort().flatMap((rel) => [...this.index.files.get(rel)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
+    if (this.ordered?.version !== this.index.version) {
+      const list = [...this.index.files.keys()].sort().flatMap((rel) => [...this.index.files.get(rel)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
+      this.ordered = { version: this.index.version, list };
+    }
+    return this.ordered.list.slice();
   }
 
   async refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: FileError[] }> {
