@@ -21,6 +21,7 @@ import { Freshness } from './freshness.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
 import { INDEX_VERSION, snapshotPath } from './store.js';
 import { SymbolIndex } from './symbol-index.js';
+import { SearchTexts } from './symbol-search.js';
 import { walkWorkspace } from './walk.js';
 
 
@@ -54,7 +55,7 @@ export class WorkspaceCatalog implements Catalog {
   private readonly errors = new Map<string, FileError>();
   private building: Promise<CatalogStatus> | undefined;
   /** all()'s ordered list and the index version it was built at. */
-  private ordered: { version: number; list: CatalogSymbol[] } | undefined;
+  private ordered: { version: number; list: CatalogSymbol[]; texts?: SearchTexts } | undefined;
   private indexedAt: string | undefined;
   private gitHead = '';
   private loaded = false;
@@ -347,6 +348,13 @@ export class WorkspaceCatalog implements Catalog {
       this.ordered = { version: this.index.version, list };
     }
     return this.ordered.list.slice();
+  }
+
+  /** all()'s symbols with their searched texts lower-cased once (search_symbols), kept as long as all()'s list. */
+  async searchTexts(): Promise<SearchTexts> {
+    const list = await this.all();
+    this.ordered!.texts ??= new SearchTexts(list);
+    return this.ordered!.texts;
   }
 
   async refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: FileError[] }> {
