@@ -7,6 +7,7 @@ import type { Summary } from './stats.js';
 import { summarize } from './stats.js';
 import type { KindSamples, SuiteResult } from './suite-types.js';
 import { KINDS, type Kind } from './workloads.js';
+import { renderWarmLatency, warmLatencySummary, type WarmLatencyResult } from './warm-latency-suite.js';
 
 export interface WorkspaceReport {
   name: string;
@@ -19,6 +20,8 @@ export interface WorkspaceReport {
   rawAlternatives: SuiteResult[];
   lspgate?: LspgateSuiteResult | undefined;
   mcp?: SuiteResult | undefined;
+  /** Issue 14: catalog operations over MCP against an empty call; warm definition against raw (bench/warm-latency-suite.ts). */
+  warmLatency?: WarmLatencyResult | undefined;
 }
 
 export interface TargetResult {
@@ -211,6 +214,7 @@ export function renderReport(workspaces: WorkspaceReport[], targets: TargetResul
     parts.push('');
     parts.push(wholeTable(w));
     parts.push('');
+    if (w.warmLatency) parts.push(renderWarmLatency(w.warmLatency, `${w.name}: catalog operations over MCP stdio vs an empty call; warm definition vs raw (issue 14)`));
   }
   parts.push('## Targets');
   parts.push(targetsTable(targets));
@@ -229,7 +233,7 @@ export function toJson(workspaces: WorkspaceReport[], targets: TargetResult[], m
     };
   return {
     ...meta,
-    workspaces: workspaces.map((w) => ({ ...w, raw: suite(w.raw), rawAlternatives: w.rawAlternatives.map(suite), lspgate: suite(w.lspgate), mcp: suite(w.mcp) })),
+    workspaces: workspaces.map((w) => ({ ...w, raw: suite(w.raw), rawAlternatives: w.rawAlternatives.map(suite), lspgate: suite(w.lspgate), mcp: suite(w.mcp), warmLatency: w.warmLatency && warmLatencySummary(w.warmLatency) })),
     targets,
   };
 }

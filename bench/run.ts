@@ -20,6 +20,7 @@ import { runMcpSuite } from './mcp-suite.js';
 import { buildQuerySet, listSourceFiles, type Query } from './query-set.js';
 import { loadShippedEntry, packageRoot } from './raw-client.js';
 import { RawRunner, runRawSuite } from './raw-suite.js';
+import { runWarmLatency } from './warm-latency-suite.js';
 import { KINDS, WORKLOADS, type Kind } from './workloads.js';
 import { evaluateTargets, renderReport, toJson, type TargetResult, type WorkspaceReport } from './report.js';
 
@@ -43,10 +44,11 @@ interface Args {
   mcp: boolean;
   seed: number;
   nodeFlags: string[];
+  warmLatency: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7, nodeFlags: [] };
+  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7, nodeFlags: [], warmLatency: true };
   for (let i = 0; i < argv.length; i++) {
     const v = () => {
       const x = argv[++i];
@@ -64,6 +66,7 @@ function parseArgs(argv: string[]): Args {
       case '--gen-files': a.genFiles = Number(v()); break;
       case '--no-gen': a.gen = false; break;
       case '--no-mcp': a.mcp = false; break;
+      case '--no-warm-latency': a.warmLatency = false; break;
       case '--seed': a.seed = Number(v()); break;
       case '--node-flags': a.nodeFlags = v().split(/\s+/).filter(Boolean); break;
       case '--help': return printHelpAndExit();
@@ -146,7 +149,12 @@ async function benchWorkspace(name: string, source: string, a: Args, log: (s: st
       log(`${name}: lspgate over MCP stdio`);
       mcp = await runMcpSuite({ ...common, cacheDir: path.join(tmp, 'mcp'), available: availableMcp, nodeFlags: a.nodeFlags });
     }
-    return { name, root: source, files: files.length, queries: queries.length, reps: a.reps, raw, rawAlternatives, lspgate, mcp };
+    let warmLatency;
+    if (a.mcp && a.warmLatency && availableMcp.has('search_symbols')) {
+      log(`${name}: warm latency (catalog operations over MCP vs an empty call; definition vs raw)`);
+      warmLatency = await runWarmLatency({ ...common, entry, cacheDir: path.join(tmp, 'warm'), operations: [...ops.values()], nodeFlags: a.nodeFlags }, log);
+    }
+    return { name, root: source, files: files.length, queries: queries.length, reps: a.reps, raw, rawAlternatives, lspgate, mcp, warmLatency };
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -21,6 +21,7 @@ import { Freshness } from './freshness.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
 import { INDEX_VERSION, snapshotPath } from './store.js';
 import { SymbolIndex } from './symbol-index.js';
+import { SearchTexts } from './symbol-search.js';
 import { walkWorkspace } from './walk.js';
 
 
@@ -53,6 +54,8 @@ export class WorkspaceCatalog implements Catalog {
   private state: CatalogStatus['state'] = 'empty';
   private readonly errors = new Map<string, FileError>();
   private building: Promise<CatalogStatus> | undefined;
+  /** all()'s ordered list and the index version it was built at. */
+  private ordered: { version: number; list: CatalogSymbol[]; texts?: SearchTexts } | undefined;
   private indexedAt: string | undefined;
   private gitHead = '';
   private loaded = false;
@@ -333,9 +336,25 @@ export class WorkspaceCatalog implements Catalog {
     return this.index.files;
   }
 
+  /**
+   * Every symbol in file then byte order. The ordered list is kept until the index changes (its
+   * version): sorting 500 files' symbols on every search_symbols and get_repo_outline was a third
+   * of those answers. Callers get their own copy of the array.
+   */
   async all(): Promise<CatalogSymbol[]> {
     await this.ensureBuilt();
-    return [...this.index.files.keys()].sort().flatMap((rel) => [...this.index.files.get(rel)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
+    if (this.ordered?.version !== this.index.version) {
+      const list = [...this.index.files.keys()].sort().flatMap((rel) => [...this.index.files.get(rel)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
+      this.ordered = { version: this.index.version, list };
+    }
+    return this.ordered.list.slice();
+  }
+
+  /** all()'s symbols with their searched texts lower-cased once (search_symbols), kept as long as all()'s list. */
+  async searchTexts(): Promise<SearchTexts> {
+    const list = await this.all();
+    this.ordered!.texts ??= new SearchTexts(list);
+    return this.ordered!.texts;
   }
 
   async refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: FileError[] }> {

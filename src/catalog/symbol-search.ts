@@ -63,3 +63,76 @@ function isSubsequence(needle: string, hay: string): boolean {
   for (const c of hay) if (c === needle[i] && ++i === needle.length) return true;
   return false;
 }
+
+/**
+ * The catalog's searched texts, lower-cased once per catalog version into one string (a region
+ * per symbol: name, qualified name, signature, summary, docstring), so that a query finds the
+ * symbols it could match with one `indexOf` scan instead of lower-casing and scanning every
+ * text of every symbol (24k symbols: ~30 ms of CPU per search_symbols). Every non-zero score
+ * needs the lower-cased word inside one of those texts, or (fuzzy) a subsequence of the name:
+ * the candidates are a superset of the matches, then ranked by rankSymbols exactly as before,
+ * in the same order.
+ */
+export class SearchTexts {
+  private readonly text: string;
+  /** starts[i]: where symbol i's region begins; starts[n] = text.length. */
+  private readonly starts: Int32Array;
+  private readonly names: string[];
+
+  constructor(readonly symbols: readonly CatalogSymbol[]) {
+    const parts: string[] = [];
+    this.starts = new Int32Array(symbols.length + 1);
+    this.names = [];
+    let offset = 0;
+    symbols.forEach((s, i) => {
+      const name = s.name.toLowerCase();
+      this.names.push(name);
+      const region = `${name}\u0000${s.qualified_name.toLowerCase()}\u0000${s.signature.toLowerCase()}\u0000${s.summary.toLowerCase()}\u0000${s.docstring?.toLowerCase() ?? ''}\u0001`;
+      this.starts[i] = offset;
+      parts.push(region);
+      offset += region.length;
+    });
+    this.starts[symbols.length] = offset;
+    this.text = parts.join('');
+  }
+
+  /** rankSymbols over the symbols `keep` lets through, for `query`; identical to ranking them all. */
+  rank(query: string, keep: (s: CatalogSymbol) => boolean): RankedSymbol[] {
+    const q = query.trim();
+    const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+    if (words.length === 0) return rankSymbols(this.symbols.filter(keep), query);
+    let hit: Uint8Array | undefined;
+    for (const w of words.length > 1 ? words : [q.toLowerCase()]) {
+      const mine = this.mark(w);
+      if (hit) for (let i = 0; i < hit.length; i++) hit[i]! &= mine[i]!;
+      else hit = mine;
+    }
+    const candidates: CatalogSymbol[] = [];
+    for (let i = 0; i < this.symbols.length; i++) if (hit![i] && keep(this.symbols[i]!)) candidates.push(this.symbols[i]!);
+    return rankSymbols(candidates, query);
+  }
+
+  /** 1 for each symbol one of whose texts holds `w`, or whose name has it as a subsequence. */
+  private mark(w: string): Uint8Array {
+    const out = new Uint8Array(this.symbols.length);
+    for (let at = this.text.indexOf(w); at >= 0; ) {
+      const i = this.regionOf(at);
+      out[i] = 1;
+      at = this.text.indexOf(w, this.starts[i + 1]!);
+    }
+    for (let i = 0; i < this.names.length; i++) if (!out[i] && isSubsequence(w, this.names[i]!)) out[i] = 1;
+    return out;
+  }
+
+  /** The symbol whose region holds text offset `at` (binary search over the region starts). */
+  private regionOf(at: number): number {
+    let lo = 0;
+    let hi = this.symbols.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+}

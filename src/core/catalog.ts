@@ -128,6 +128,8 @@ export interface Catalog {
   cached(symbolId: string): CatalogSymbol | undefined;
   /** Every cataloged symbol, in file then line order (builds first if needed). */
   all(): Promise<CatalogSymbol[]>;
+  /** search_symbols' ranking over all(), its texts prepared once per catalog version. */
+  searchTexts(): Promise<SymbolRanker>;
   /** The cataloged files now (relative path → entry); read-only. */
   files(): ReadonlyMap<string, FileEntry>;
   /** Re-reads the given files (or every file whose hash changed) and re-catalogs them. */
@@ -155,4 +157,10 @@ export interface Catalog {
   readonly version: number;
   /** True while a watcher reports disk changes to the catalog and the servers. */
   readonly watching: boolean;
+}
+
+/** Ranks the catalog's symbols for a search_symbols query (catalog/symbol-search.ts). */
+export interface SymbolRanker {
+  /** Matching symbols that `keep` lets through with their scores, best first. */
+  rank(query: string, keep: (s: CatalogSymbol) => boolean): { symbol: CatalogSymbol; score: number }[];
 }

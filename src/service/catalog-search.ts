@@ -7,7 +7,6 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decodeCursor, paginate, queryHash } from '../catalog/paging.js';
 import { symbolFilter } from '../catalog/symbol-index.js';
-import { rankSymbols } from '../catalog/symbol-search.js';
 import { searchText as runTextSearch, type TextMatch } from '../catalog/text-search.js';
 import type { CallMeta } from '../core/call-meta.js';
 import type { CatalogSymbol } from '../core/catalog.js';
@@ -127,7 +126,7 @@ export async function searchSymbols(call: ServiceCall, input: SymbolSearchInput)
   const offset = decodeCursor(input.cursor, hash);
   const run = async () => {
     const filter = symbolFilter({ kind: input.kind, language: input.language, file_pattern: input.file_pattern }, (id) => cat.cached(id));
-    const ranked = policyOrder(rankSymbols((await cat.all()).filter(filter), input.query), input.query, (id) => cat.cached(id));
+    const ranked = policyOrder((await cat.searchTexts()).rank(input.query, filter), input.query, (id) => cat.cached(id));
     return ranked.map(({ symbol: s, score }) => toHit(s, score));
   };
   let hits = await run();

@@ -64,8 +64,14 @@ export function scopeOf(sym: CatalogSymbol, parentOf: ParentOf): Scope {
   return scope === 'module' && MEMBER_KINDS.has(sym.kind) ? 'member' : scope;
 }
 
+/** The last segment asked for, kept for the next call: a search ranks every hit against one name. */
+let lastAsked: { name: string; segment: string } | undefined;
+
 function lastSegment(name: string): string {
-  return name.split(/::|\\|\.|\/|->/).filter(Boolean).pop() ?? name;
+  if (lastAsked?.name === name) return lastAsked.segment;
+  const segment = name.split(/::|\\|\.|\/|->/).filter(Boolean).pop() ?? name;
+  lastAsked = { name, segment };
+  return segment;
 }
 
 export function rankCandidate(sym: CatalogSymbol, asked: string, fit: KindFit, parentOf: ParentOf): RankedCandidate {

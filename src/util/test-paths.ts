@@ -44,8 +44,26 @@ export function isTestPath(relPath: string, language?: string): boolean {
   return dirs.some((d) => TEST_DIRS.has(d));
 }
 
+/**
+ * Roles already worked out, by language and path: search ranking asks for every matching symbol's
+ * file on each query (thousands of calls of the same few hundred paths). Pure, so bounded by
+ * clearing when full.
+ */
+const roles = new Map<string, PathRole>();
+const MAX_ROLES = 50_000;
+
 /** source, or the kind of non-source file the path is (tests before examples, docs, benchmarks). */
 export function pathRole(relPath: string, language?: string): PathRole {
+  const key = `${language ?? ''}\u0000${relPath}`;
+  let role = roles.get(key);
+  if (role === undefined) {
+    if (roles.size >= MAX_ROLES) roles.clear();
+    roles.set(key, (role = roleOf(relPath, language)));
+  }
+  return role;
+}
+
+function roleOf(relPath: string, language?: string): PathRole {
   const dirs = segments(relPath).slice(0, -1);
   if (isTestPath(relPath, language) || dirs.some((d) => TEST_DIRS.has(d))) return 'test';
   if (dirs.some((d) => EXAMPLE_DIRS.has(d))) return 'example';

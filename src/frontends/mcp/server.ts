@@ -51,7 +51,7 @@ function registerOperation(server: McpServer, gateway: FrontendGateway, op: Oper
       title: op.title,
       description: op.description,
       inputSchema: listedOnly(publicInputSchema(op)),
-      outputSchema: op.output,
+      outputSchema: checkedByRunner(op.output),
       annotations: {
         title: op.title,
         // Every operation only reads unless it says otherwise; the world is closed (the workspace).
@@ -106,6 +106,23 @@ function listedOnly(schema: z.ZodType): StandardSchemaWithJSON {
         input: (o) => z.toJSONSchema(schema, { target: targetOf(o.target), io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
         output: (o) => z.toJSONSchema(schema, { target: targetOf(o.target), io: 'output', unrepresentable: 'any' }) as Record<string, unknown>,
       },
+    },
+  };
+}
+
+/**
+ * The operation's output schema for `tools/list` (zod's own JSON Schema, as the SDK would print
+ * it), without a second validation on `tools/call`: the runner has already parsed every result
+ * with this very schema (OperationRunner.run), and the SDK's repeat of that parse cost as much as
+ * the runner's own on large answers.
+ */
+function checkedByRunner(schema: z.ZodType): StandardSchemaWithJSON {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'lspgate',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: schema['~standard'].jsonSchema,
     },
   };
 }
