@@ -8,7 +8,9 @@
  * - the daemon killed (SIGKILL) under an `lspgate mcp --http` client: the call in flight answers
  *   DAEMON_FAILED (reason connection), the dead daemon's servers end, and the client's next call
  *   starts a daemon again and answers; killed with no call in flight, a call made right after is
- *   answered by a new daemon.
+ *   answered by a new daemon; two clients reconnecting at once end on one new daemon and server;
+ *   `lspgate daemon stop` under an attached client is a restart for it;
+ * - a call written to a daemon that died before the client noticed is sent to the next daemon.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -168,6 +170,49 @@ describe('lspgate daemon lifetime', () => {
     const third = (await daemonStatus(w))!;
     expect(third.pid).not.toBe(s.pid);
     expect(third.clients.map((c) => c.pid)).toEqual([h.proc.child.pid]);
+  });
+
+  it('two mcp --http clients whose daemon is killed reconnect at once to one new daemon with one server', { timeout: 240_000 }, async () => {
+    const w = newWorld([]);
+    const [h1, h2] = await Promise.all([mcpHttpClient(w), mcpHttpClient(w)]);
+    for (const h of [h1!, h2!]) {
+      clients.push(h);
+      spawned.push(h.proc);
+    }
+    const call = (h: McpHttpClient) => h.client.callTool({ name: 'find_definition', arguments: { symbol: 'FaultSymbol' } });
+    for (const r of await Promise.all([call(h1!), call(h2!)])) expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+    const dead = (await daemonStatus(w))!;
+    expect(dead.clients).toHaveLength(2);
+    const deadTree = [dead.pid, ...descendants(dead.pid)];
+    process.kill(dead.pid, 'SIGKILL');
+    expect(await waitGone(deadTree)).toEqual([]);
+    // both start a daemon; one wins the socket, the other gives up and both clients attach to the winner
+    for (const r of await Promise.all([call(h1!), call(h2!)])) expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+    const s = (await daemonStatus(w))!;
+    expect(s.pid).not.toBe(dead.pid);
+    expect(s.clients.map((c) => c.pid).sort()).toEqual([h1!.proc.child.pid, h2!.proc.child.pid].sort());
+    const mine = [h1!.proc.child.pid!, h2!.proc.child.pid!, s.pid, ...descendants(s.pid)];
+    await waitFor(() => worldProcesses(w).every((p) => mine.includes(p.pid)), 'only the clients and one daemon tree to remain');
+    expect(faultServers(worldProcesses(w)).map((p) => p.pid)).toEqual([s.sessions[0]!.pid]);
+  });
+
+  it('lspgate daemon stop with a client attached: the old daemon ends, the client\'s next call restarts one', { timeout: 180_000 }, async () => {
+    const w = newWorld([]);
+    const h = await mcpHttpClient(w);
+    clients.push(h);
+    spawned.push(h.proc);
+    const call = () => h.client.callTool({ name: 'find_definition', arguments: { symbol: 'FaultSymbol' } });
+    expect((await call()).isError).toBeFalsy();
+    const old = (await daemonStatus(w))!;
+    const oldTree = [old.pid, ...descendants(old.pid)];
+    const stop = await runCli(['daemon', 'stop'], { cacheDir: w.cacheDir, env: w.env });
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(await waitGone(oldTree)).toEqual([]);
+    const next = await call();
+    expect(next.isError, JSON.stringify(next.content)).toBeFalsy();
+    const s = (await daemonStatus(w))!;
+    expect(s.pid).not.toBe(old.pid);
+    expect(s.clients.map((c) => c.pid)).toEqual([h.proc.child.pid]);
   });
 
   it('a call written to a daemon that died before the client noticed goes to the next daemon', { timeout: 180_000 }, async () => {

@@ -106,25 +106,33 @@ export class RemoteGateway implements FrontendGateway {
 
   /** Dials the daemon again (starting it if none answers) and re-attaches; calls arriving meanwhile wait for it. */
   private relink(method: string): Promise<void> {
-    const { dialer, frontend } = this;
-    if (!dialer || frontend === undefined) return Promise.reject(lostConnection(method, 'no reconnect for this connection'));
-    this.relinking ??= (async () => {
-      const before = this.daemonPid;
-      try {
-        this.bind(await dialer());
-        await this.attach(frontend);
-        this.logger.info(`re-attached to the lspgate daemon (pid ${this.daemonPid}; the lost one was pid ${before})`);
-      } catch (e) {
-        this.lost = true;
-        this.connection.dispose();
-        this.socket.destroy();
-        const err = toLspgateError(e);
-        throw err.code === 'DAEMON_FAILED' ? err : new LspgateError('DAEMON_FAILED', `reconnecting to the lspgate daemon failed: ${err.message}`, { reason: 'reconnect', cause: err.code });
-      } finally {
-        this.relinking = undefined;
-      }
-    })();
+    if (!this.relinking) {
+      const p = this.dialAgain(method);
+      this.relinking = p;
+      const done = () => {
+        if (this.relinking === p) this.relinking = undefined;
+      };
+      p.then(done, done);
+    }
     return this.relinking;
+  }
+
+  private async dialAgain(method: string): Promise<void> {
+    const { dialer, frontend } = this;
+    if (!dialer || frontend === undefined) throw lostConnection(method, 'no reconnect for this connection');
+    const before = this.daemonPid;
+    try {
+      this.bind(await dialer());
+      await this.attach(frontend);
+      this.logger.info(`re-attached to the lspgate daemon (pid ${this.daemonPid}; the lost one was pid ${before})`);
+    } catch (e) {
+      this.lost = true;
+      this.connection.dispose();
+      this.socket.destroy();
+      const err = toLspgateError(e);
+      if (err.code === 'DAEMON_FAILED') throw err;
+      throw new LspgateError('DAEMON_FAILED', `reconnecting to the lspgate daemon failed: ${err.message}`, { reason: 'reconnect', cause: err.code });
+    }
   }
 
   status(): Promise<DaemonStatus> {
