@@ -85,7 +85,8 @@ try {
         rest_p50: pct(bs.map((b) => b.totalMs - b.beforeFirstSendMs - b.serverMs), 50),
         outstanding_at_send_p50: pct(bs.map((b) => b.outstandingAtSend), 50),
         requests: Object.entries(bs.flatMap((b) => b.requests).reduce<Record<string, number>>((m, r) => ((m[r] = (m[r] ?? 0) + 1), m), {})),
-        samples: bs.map((b) => [Math.round(b.beforeFirstSendMs), Math.round(b.serverMs), Math.round(b.totalMs), b.outstandingAtSend]),
+        // [before first send, server, total, outstanding at send, didOpen of the file (first touch) or -1]
+        samples: bs.map((b) => [Math.round(b.beforeFirstSendMs), Math.round(b.serverMs), Math.round(b.totalMs), b.outstandingAtSend, Math.round(b.openedAtMs ?? -1)]),
       };
     }
   }

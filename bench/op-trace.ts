@@ -25,11 +25,15 @@ export interface OpBreakdown {
   requests: string[];
   /** lspgate requests outstanding at the server when the first one of this operation was sent. */
   outstandingAtSend: number;
+  /** Window start → the didOpen of the operation's file, when the operation opened it (first touch). */
+  openedAtMs?: number;
 }
 
 export class OpTrace {
   private readonly sent = new Map<number | string, Sent>();
   private readonly log: Sent[] = [];
+  /** didOpen notifications sent: when and for which URI. */
+  private readonly opens: { uri: string; at: number }[] = [];
   private attached?: LspSession;
 
   attach(session: LspSession | undefined): void {
@@ -40,6 +44,10 @@ export class OpTrace {
 
   private record(e: TraceEvent): void {
     const now = performance.now();
+    if (e.direction === 'send' && e.kind === 'notification' && e.method === 'textDocument/didOpen') {
+      const uri = (e.payload as { textDocument?: { uri?: string } } | undefined)?.textDocument?.uri;
+      if (uri) this.opens.push({ uri, at: now });
+    }
     if (e.direction === 'send' && e.kind === 'request' && e.id !== undefined) {
       const uri = (e.payload as { textDocument?: { uri?: string } } | undefined)?.textDocument?.uri;
       const s: Sent = { id: e.id, method: e.method ?? '?', at: now, ...(uri ? { uri } : {}) };
@@ -68,6 +76,14 @@ export class OpTrace {
       if (b > a) serverMs += b - a;
       coveredTo = Math.max(coveredTo, b);
     }
-    return { totalMs: end - start, beforeFirstSendMs: first ? first.at - start : end - start, serverMs, requests: mine.map((s) => s.method), outstandingAtSend: outstanding };
+    const opened = this.opens.find((o) => o.at >= start && o.at <= end && o.uri.endsWith(file));
+    return {
+      totalMs: end - start,
+      beforeFirstSendMs: first ? first.at - start : end - start,
+      serverMs,
+      requests: mine.map((s) => s.method),
+      outstandingAtSend: outstanding,
+      ...(opened ? { openedAtMs: opened.at - start } : {}),
+    };
   }
 }

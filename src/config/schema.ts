@@ -116,6 +116,13 @@ export const ServerEntrySchema = z.object({
    * child counts as a crash of the server: it restarts, and no answer of it is used.
    */
   vitalChildren: z.array(z.string()).default([]),
+  /**
+   * The most catalog files (didOpen → documentSymbol → didClose) in flight at once at this server,
+   * below limits.perServerConcurrency; the catalog adapts down from it on slow answers. A server that
+   * answers one request at a time (tsserver) gains nothing from a deeper queue, and an interactive
+   * request arriving meanwhile waits behind all of it. Default: limits.perServerConcurrency.
+   */
+  catalogConcurrency: z.number().int().min(1).optional(),
   /** Capabilities the server advertises but must not be used (known broken), by LSP provider name. */
   disabledCapabilities: z.array(z.string()).default([]),
   /** Higher wins when two entries claim one extension; `enabled: false` drops an entry. */

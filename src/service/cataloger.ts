@@ -55,7 +55,8 @@ export class ServiceCataloger implements FileCataloger {
   private limiterOf(session: LspSession): Limiter {
     const key = `${session.serverId}@${session.root}`;
     let limiter = this.limiters.get(key);
-    if (!limiter) this.limiters.set(key, (limiter = new Limiter({ max: this.env.limits.perServerConcurrency })));
+    const max = Math.min(this.env.limits.perServerConcurrency, session.entry.catalogConcurrency ?? Infinity);
+    if (!limiter) this.limiters.set(key, (limiter = new Limiter({ max })));
     return limiter;
   }
 

@@ -127,5 +127,19 @@ describe('interactive first', () => {
     await session().requestRaw('fault/release', {});
     expect(JSON.stringify((await def).result)).toContain('z.fault');
   });
+
+  it("a server entry's catalogConcurrency caps the catalog's files in flight at that server", async () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-first-cap-')));
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-cache-'));
+    tmp.push(root, cacheDir);
+    for (let i = 0; i < BULK; i++) fs.writeFileSync(path.join(root, `bulk-${String(i).padStart(2, '0')}.fault`), `bulk ${i}\n`);
+    const serversFile = path.join(cacheDir, 'servers.json');
+    fs.writeFileSync(serversFile, JSON.stringify({ servers: [faultEntry([], { catalogConcurrency: 1 })] }));
+    gateway = await Gateway.create({ root, cacheDir, serversFiles: [serversFile], limits: { perServerConcurrency: 4 } });
+    expect((await gateway.run('index_folder', { path: root, output_format: 'json' })).result).toMatchObject({ state: 'ready', files: BULK });
+    const s = (await gateway.context.broker.existing()[0]!.requestRaw('fault/stats', {})) as Stats;
+    // one file open at a time; 4 at once (perServerConcurrency) without the entry's cap
+    expect(s.maxOpen).toBe(1);
+  });
 });
 
