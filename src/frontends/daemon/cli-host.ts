@@ -1,0 +1,46 @@
+/**
+ * `lspgate/cli`: one one-shot CLI call of a thin client, run in the daemon on a view of the
+ * client's `--root` (resolved against the client's directory) and answered as what the CLI prints
+ * (one-shot.ts: the same bytes as in the client's own process). A call whose settings are read
+ * per process (--servers, --daemon off, the root's .lspgate config) is refused: the thin client
+ * then runs the full CLI, which handles it as before.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { ResponseError } from 'vscode-jsonrpc/node';
+import type { Gateway } from '../../gateway/gateway.js';
+import { findOperation, runOneShot, type OneShotOutput } from '../one-shot.js';
+import { parseOperationArgs } from '../operation-args.js';
+import { clientFrontend, type ClientViewOptions } from './client-view.js';
+import { CliParams } from './protocol.js';
+
+/** Why the client must run this call itself, or undefined. */
+function perProcess(argv: readonly string[], cwd: string): string | undefined {
+  try {
+    const [name = '', ...rest] = argv;
+    const { flags } = parseOperationArgs(findOperation(name), rest);
+    if (flags.servers.length) return '--servers files are read per process';
+    if (flags.daemon === 'off') return '--daemon off';
+    const root = path.resolve(cwd, flags.root ?? '.');
+    if (['servers.json', 'config.json'].some((f) => existsSync(path.join(root, '.lspgate', f)))) return 'the root has its own .lspgate config';
+  } catch {
+    // a usage error: answered by runOneShot as the CLI prints it
+  }
+  return undefined;
+}
+
+export async function runCli(core: Gateway, params: unknown, opts: Omit<ClientViewOptions, 'closeView'>): Promise<OneShotOutput> {
+  const parsed = CliParams.safeParse(params);
+  if (!parsed.success) throw new ResponseError(-32602, `bad lspgate/cli params: ${parsed.error.message}`, { code: 'INVALID_INPUT', details: {} });
+  const { argv, cwd } = parsed.data;
+  const why = perProcess(argv, cwd);
+  if (why) throw new ResponseError(-32001, `the daemon cannot run this call: ${why}`, { code: 'DAEMON_FAILED', details: { reason: 'per_process_config' } });
+  return runOneShot(
+    argv,
+    async (flags) => {
+      const view = core.forClient(path.resolve(cwd, flags.root ?? '.'));
+      return clientFrontend(core, () => view, { ...opts, closeView: true });
+    },
+    opts.lifetime,
+  );
+}

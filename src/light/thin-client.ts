@@ -1,0 +1,116 @@
+/**
+ * The thin client: when thinPlan allows it, this process only talks to the daemon — one
+ * `lspgate/attach` (with `relay` for mcp and sidecar, whose front-end then runs in the daemon on
+ * this client's view while this process pipes stdin to the socket and the socket to stdout), or a
+ * plain attach and one `lspgate/cli` call whose answer is the one-shot's stdout, stderr and exit
+ * code. Light floor: node builtins only. Any refusal or oddity before the pipe starts (no daemon
+ * and it would not start, another version, a bad --tools, a root the daemon refuses) returns
+ * false: the full CLI then runs and does what the README says (restart on version skew, auto's
+ * fallback to in-process, require's errors, usage errors with exit 2).
+ */
+import type net from 'node:net';
+import { encodeFrame, readFrame, type JsonRpcReply } from './frame.js';
+import { daemonPaths, defaultCacheDir, ensurePrivateDir, packageVersion, type DaemonPaths } from './paths.js';
+import type { ThinPlan } from './plan.js';
+import { SidecarWatch } from './sidecar-watch.js';
+import { connect, startDaemon, waitForDaemon } from './start.js';
+
+const START_TIMEOUT_MS = 30_000;
+
+/** Sends one request and reads its reply; leftover bytes after it come back with it. */
+function call(socket: net.Socket, id: number, method: string, params: unknown): Promise<{ reply: JsonRpcReply; rest: Buffer } | undefined> {
+  return new Promise((resolve) => {
+    let buf = Buffer.alloc(0);
+    const done = (v: { reply: JsonRpcReply; rest: Buffer } | undefined) => {
+      socket.off('data', onData);
+      socket.off('close', onClose);
+      socket.off('error', onClose);
+      socket.pause();
+      resolve(v);
+    };
+    const onData = (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      const r = readFrame(buf);
+      if (r.kind === 'more') return;
+      if (r.kind === 'bad') return done(undefined);
+      const reply = r.message as JsonRpcReply;
+      done(reply && reply.id === id ? { reply, rest: r.rest } : undefined);
+    };
+    const onClose = () => done(undefined);
+    socket.on('data', onData);
+    socket.once('close', onClose);
+    socket.once('error', onClose);
+    // a socket paused after an earlier call does not flow again by itself
+    socket.resume();
+    socket.write(encodeFrame({ jsonrpc: '2.0', id, method, params }));
+  });
+}
+
+async function reach(paths: DaemonPaths): Promise<net.Socket | undefined> {
+  try {
+    ensurePrivateDir(paths.dir);
+    const socket = await connect(paths.socket);
+    if (socket) return socket;
+    startDaemon(paths);
+    return await waitForDaemon(paths, START_TIMEOUT_MS);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `plan` through the daemon; false when the full CLI must take over (nothing was written). */
+export async function runThin(plan: ThinPlan): Promise<boolean> {
+  const socket = await reach(daemonPaths(defaultCacheDir()));
+  if (!socket) return false;
+  const attach = {
+    version: packageVersion(),
+    root: plan.root,
+    frontend: plan.kind === 'relay' ? plan.relay : 'cli',
+    pid: process.pid,
+    ...(plan.kind === 'relay' ? { relay: plan.relay, ...(plan.tools !== undefined ? { tools: plan.tools } : {}) } : {}),
+  };
+  const attached = await call(socket, 1, 'lspgate/attach', attach);
+  if (!attached || attached.reply.error) return refuse(socket);
+  if (plan.kind === 'relay') {
+    pipe(socket, attached.rest, plan.relay);
+    return true;
+  }
+  const answer = await call(socket, 2, 'lspgate/cli', { argv: plan.argv, cwd: process.cwd() });
+  const out = answer?.reply.result as { stdout?: unknown; stderr?: unknown; exit_code?: unknown } | undefined;
+  if (!out || typeof out.stdout !== 'string' || typeof out.stderr !== 'string' || typeof out.exit_code !== 'number') return refuse(socket);
+  socket.destroy();
+  const code = out.exit_code;
+  process.stderr.write(out.stderr);
+  process.stdout.write(out.stdout, () => process.exit(code));
+  return true;
+}
+
+function refuse(socket: net.Socket): false {
+  socket.destroy();
+  return false;
+}
+
+/**
+ * stdin → socket, socket → stdout. stdin's end half-closes the socket (the hosted front-end sees
+ * EOF, as on stdio); the daemon closing the socket ends this process: 0 after the client's own end
+ * (stdin EOF; a sidecar's `exit`, 1 without `shutdown` first), else the daemon is gone: said on
+ * stderr, exit status 1.
+ */
+function pipe(socket: net.Socket, already: Buffer, relay: 'mcp' | 'sidecar'): void {
+  if (already.length) process.stdout.write(already);
+  let inputEnded = false;
+  const watch = relay === 'sidecar' ? new SidecarWatch() : undefined;
+  process.stdin.on('end', () => {
+    inputEnded = true;
+  });
+  if (watch) process.stdin.on('data', (chunk: Buffer) => watch.feed(chunk));
+  process.stdin.pipe(socket);
+  socket.pipe(process.stdout, { end: false });
+  socket.resume();
+  socket.on('error', () => undefined);
+  socket.on('close', () => {
+    const code = watch?.exitCode ?? (inputEnded ? 0 : 1);
+    if (watch?.exitCode === undefined && !inputEnded) process.stderr.write('lspgate: the lspgate daemon closed the connection\n');
+    process.stdout.write('', () => process.exit(code));
+  });
+}
