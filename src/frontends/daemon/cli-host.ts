@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import type { Gateway } from '../../gateway/gateway.js';
+import type { Logger } from '../../util/logger.js';
 import { findOperation, runOneShot, type OneShotOutput } from '../one-shot.js';
 import { parseOperationArgs } from '../operation-args.js';
 import { clientFrontend, type ClientViewOptions } from './client-view.js';
@@ -29,17 +30,18 @@ function perProcess(argv: readonly string[], cwd: string): string | undefined {
   return undefined;
 }
 
-export async function runCli(core: Gateway, params: unknown, opts: Omit<ClientViewOptions, 'closeView'>): Promise<OneShotOutput> {
+export async function runCli(core: Gateway, params: unknown, opts: Omit<ClientViewOptions, 'closeView'> & { logger: Logger }): Promise<OneShotOutput> {
   const parsed = CliParams.safeParse(params);
   if (!parsed.success) throw new ResponseError(-32602, `bad lspgate/cli params: ${parsed.error.message}`, { code: 'INVALID_INPUT', details: {} });
   const { argv, cwd } = parsed.data;
   const why = perProcess(argv, cwd);
   if (why) throw new ResponseError(-32001, `the daemon cannot run this call: ${why}`, { code: 'DAEMON_FAILED', details: { reason: 'per_process_config' } });
+  opts.logger.info(`one-shot ${argv[0]}`);
   return runOneShot(
     argv,
     async (flags) => {
       const view = core.forClient(path.resolve(cwd, flags.root ?? '.'));
-      return clientFrontend(core, () => view, { ...opts, closeView: true });
+      return clientFrontend(core, () => view, { lifetime: opts.lifetime, running: opts.running, closeView: true });
     },
     opts.lifetime,
   );

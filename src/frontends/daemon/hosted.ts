@@ -71,6 +71,7 @@ export function hostRelay(d: HostingDaemon, socket: net.Socket, id: unknown, par
   socket.write(encodeFrame({ jsonrpc: '2.0', id, result: { version: packageVersion(), pid: process.pid, client_id: status.id } satisfies AttachResult }));
   if (rest.length) socket.unshift(rest);
   const log = d.logger.child(`client-${status.id}`);
+  d.logger.info(`client ${status.id}: hosting its ${attached.params.relay} front-end`);
   let closeFrontend: () => unknown;
   if (attached.params.relay === 'mcp') {
     const guard = new StdioSizeGuard(MAX_STDIO_MESSAGE_BYTES, (line) => socket.write(line), (m) => log.warn(m));

@@ -83,7 +83,7 @@ class Daemon implements HostingDaemon {
     connection.onRequest(STOP, (params: unknown) => this.stop(params, client));
     connection.onRequest(CLI, (params: unknown) => {
       if (!client) throw rpcError(new LspgateError('DAEMON_FAILED', `send ${ATTACH} before ${CLI}`, { reason: 'not_attached' }));
-      return runCli(this.core, params, { lifetime: lifetime.signal, running });
+      return runCli(this.core, params, { lifetime: lifetime.signal, running, logger: this.logger.child(`client-${client.status.id}`) });
     });
     const abortAll = serveOperations(
       connection,
