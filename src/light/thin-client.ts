@@ -12,6 +12,7 @@ import type net from 'node:net';
 import { encodeFrame, readFrame, type JsonRpcReply } from './frame.js';
 import { daemonPaths, defaultCacheDir, ensurePrivateDir, packageVersion, type DaemonPaths } from './paths.js';
 import type { ThinPlan } from './plan.js';
+import { McpPending } from './mcp-pending.js';
 import { SidecarWatch } from './sidecar-watch.js';
 import { connect, startDaemon, waitForDaemon } from './start.js';
 
@@ -93,24 +94,34 @@ function refuse(socket: net.Socket): false {
 /**
  * stdin → socket, socket → stdout. stdin's end half-closes the socket (the hosted front-end sees
  * EOF, as on stdio); the daemon closing the socket ends this process: 0 after the client's own end
- * (stdin EOF; a sidecar's `exit`, 1 without `shutdown` first), else the daemon is gone: said on
- * stderr, exit status 1.
+ * (stdin EOF; a sidecar's `exit`, 1 without `shutdown` first). Else the daemon is gone: an MCP
+ * client's requests still waiting are answered with a DAEMON_FAILED error, stderr says so, and the
+ * exit status is 1.
  */
 function pipe(socket: net.Socket, already: Buffer, relay: 'mcp' | 'sidecar'): void {
-  if (already.length) process.stdout.write(already);
+  const sidecar = relay === 'sidecar' ? new SidecarWatch() : undefined;
+  const mcp = relay === 'mcp' ? new McpPending() : undefined;
+  if (already.length) {
+    mcp?.fromDaemon.feed(already);
+    process.stdout.write(already);
+  }
   let inputEnded = false;
-  const watch = relay === 'sidecar' ? new SidecarWatch() : undefined;
   process.stdin.on('end', () => {
     inputEnded = true;
   });
-  if (watch) process.stdin.on('data', (chunk: Buffer) => watch.feed(chunk));
+  process.stdin.on('data', (chunk: Buffer) => (sidecar ?? mcp?.fromClient)?.feed(chunk));
+  if (mcp) socket.on('data', (chunk: Buffer) => mcp.fromDaemon.feed(chunk));
   process.stdin.pipe(socket);
   socket.pipe(process.stdout, { end: false });
   socket.resume();
   socket.on('error', () => undefined);
   socket.on('close', () => {
-    const code = watch?.exitCode ?? (inputEnded ? 0 : 1);
-    if (watch?.exitCode === undefined && !inputEnded) process.stderr.write('lspgate: the lspgate daemon closed the connection\n');
-    process.stdout.write('', () => process.exit(code));
+    const normal = sidecar?.exitCode !== undefined || inputEnded;
+    if (!normal) {
+      const why = 'the lspgate daemon closed the connection';
+      if (mcp) process.stdout.write(mcp.failAll(why));
+      process.stderr.write(`lspgate: ${why}; exiting (the next start of this client starts the daemon again)\n`);
+    }
+    process.stdout.write('', () => process.exit(sidecar?.exitCode ?? (normal ? 0 : 1)));
   });
 }
