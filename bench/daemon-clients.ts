@@ -34,10 +34,12 @@ mkdirSync(run, { mode: 0o700 });
 const env: Record<string, string> = {
   ...(Object.fromEntries(Object.entries(process.env).filter(([, v]) => typeof v === 'string')) as Record<string, string>),
   XDG_RUNTIME_DIR: run,
-  LSPGATE_CACHE_DIR: path.join(tmp, 'cache'),
   LSPGATE_DAEMON: 'require',
 };
-const paths = daemonPaths(env.LSPGATE_CACHE_DIR!, env);
+/** Each phase from a cold cache of its own (so a daemon of its own): the catalog is built, not loaded. */
+function phase(name: string): void {
+  env.LSPGATE_CACHE_DIR = path.join(tmp, `cache-${name}`);
+}
 
 /** RSS and PSS of one process in bytes (0 if it is gone). */
 function memory(pid: number): { rss: number; pss: number } {
@@ -74,11 +76,12 @@ function everything(clientPids: number[]): number[] {
   return [...clientPids, d, ...descendants(d)];
 }
 
-async function measureClients(root: string, n: number) {
+async function measureClients(root: string, symbol: string, n: number) {
   const clients = [];
   for (let i = 0; i < n; i++) clients.push(await mcpClient(root));
   await clients[0]!.client.callTool({ name: 'index_folder', arguments: { path: root } }, { timeout: 600_000 });
-  for (const c of clients) await c.client.callTool({ name: 'get_repo_outline', arguments: {} });
+  // every client asks the server itself (the catalog alone would answer without starting it)
+  for (const c of clients) await c.client.callTool({ name: 'find_definition', arguments: { symbol } }, { timeout: 300_000 });
   await new Promise((r) => setTimeout(r, 2000));
   const all = sum(everything(clients.map((c) => c.pid)));
   const perClient = clients.map((c) => memory(c.pid));
@@ -89,8 +92,9 @@ async function measureClients(root: string, n: number) {
 
 function stopDaemon(): void {
   spawnSync(process.execPath, [cli, 'daemon', 'stop'], { env });
+  const socket = daemonPaths(env.LSPGATE_CACHE_DIR!, env).socket;
   const until = Date.now() + 30_000;
-  while (existsSync(paths.socket) && Date.now() < until) spawnSync('sleep', ['0.2']);
+  while (existsSync(socket) && Date.now() < until) spawnSync('sleep', ['0.2']);
 }
 
 function wallMs(args: string[], extraEnv: Record<string, string> = {}): number {
@@ -104,13 +108,15 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   const repo = generateRepo({ files: FILES, out: path.join(tmp, 'repo') });
-  const one = await measureClients(repo.root, 1);
+  const symbol = repo.files
+    .map((f) => /export (?:function|class) (\w+)/.exec(readFileSync(path.join(repo.root, f), 'utf8'))?.[1])
+    .find((n) => n !== undefined)!;
+  phase('one');
+  const one = await measureClients(repo.root, symbol, 1);
   stopDaemon();
-  const many = await measureClients(repo.root, CLIENTS);
+  phase('many');
+  const many = await measureClients(repo.root, symbol, CLIENTS);
   // the daemon is warm (the catalog and tsserver of this root): one-shot calls through it
-  const symbol = (JSON.parse(spawnSync(process.execPath, [cli, 'search_symbols', '--root', repo.root, '--query', 'create', '--json'], { env, encoding: 'utf8' }).stdout) as {
-    symbols: { name: string }[];
-  }).symbols[0]!.name;
   const def = [process.execPath, cli, 'find_definition', '--root', repo.root, '--symbol', symbol];
   const thin = Array.from({ length: CLI_RUNS }, () => wallMs(def));
   const bare = Array.from({ length: CLI_RUNS }, () => wallMs([process.execPath, '-e', '0']));

@@ -3,6 +3,8 @@
  * handshake, so a thin client need not load vscode-jsonrpc. The reader is bounded: a header over
  * 8 KiB, a missing or non-numeric length, or a body over the cap ends it with an error.
  */
+import type { Socket } from 'node:net';
+
 export const MAX_HEADER_BYTES = 8192;
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
@@ -38,4 +40,39 @@ export interface JsonRpcReply {
   id?: unknown;
   result?: unknown;
   error?: { code: number; message: string; data?: { code?: string; details?: Record<string, unknown> } };
+}
+
+export interface SocketFrame {
+  /** The parsed message; undefined when the bytes are not a well-framed JSON message. */
+  message: unknown;
+  /** Every byte read (to push back). */
+  raw: Buffer;
+  /** The bytes after the message. */
+  rest: Buffer;
+}
+
+/** The next framed message on `socket` (left paused after it), or undefined if the socket closed first. */
+export function nextFrame(socket: Socket): Promise<SocketFrame | undefined> {
+  return new Promise((resolve) => {
+    let raw = Buffer.alloc(0);
+    const done = (v: SocketFrame | undefined) => {
+      socket.off('data', onData);
+      socket.off('close', onClose);
+      socket.off('error', onClose);
+      socket.pause();
+      resolve(v);
+    };
+    const onData = (chunk: Buffer) => {
+      raw = Buffer.concat([raw, chunk]);
+      const r = readFrame(raw);
+      if (r.kind === 'more') return;
+      done(r.kind === 'bad' ? { message: undefined, raw, rest: Buffer.alloc(0) } : { message: r.message, raw, rest: r.rest });
+    };
+    const onClose = () => done(undefined);
+    socket.on('data', onData);
+    socket.once('close', onClose);
+    socket.once('error', onClose);
+    // a socket paused after an earlier message does not flow again by itself
+    socket.resume();
+  });
 }

@@ -9,7 +9,7 @@
  * fallback to in-process, require's errors, usage errors with exit 2).
  */
 import type net from 'node:net';
-import { encodeFrame, readFrame, type JsonRpcReply } from './frame.js';
+import { encodeFrame, nextFrame, type JsonRpcReply } from './frame.js';
 import { daemonPaths, defaultCacheDir, ensurePrivateDir, packageVersion, type DaemonPaths } from './paths.js';
 import type { ThinPlan } from './plan.js';
 import { McpPending } from './mcp-pending.js';
@@ -19,32 +19,12 @@ import { connect, startDaemon, waitForDaemon } from './start.js';
 const START_TIMEOUT_MS = 30_000;
 
 /** Sends one request and reads its reply; leftover bytes after it come back with it. */
-function call(socket: net.Socket, id: number, method: string, params: unknown): Promise<{ reply: JsonRpcReply; rest: Buffer } | undefined> {
-  return new Promise((resolve) => {
-    let buf = Buffer.alloc(0);
-    const done = (v: { reply: JsonRpcReply; rest: Buffer } | undefined) => {
-      socket.off('data', onData);
-      socket.off('close', onClose);
-      socket.off('error', onClose);
-      socket.pause();
-      resolve(v);
-    };
-    const onData = (chunk: Buffer) => {
-      buf = Buffer.concat([buf, chunk]);
-      const r = readFrame(buf);
-      if (r.kind === 'more') return;
-      if (r.kind === 'bad') return done(undefined);
-      const reply = r.message as JsonRpcReply;
-      done(reply && reply.id === id ? { reply, rest: r.rest } : undefined);
-    };
-    const onClose = () => done(undefined);
-    socket.on('data', onData);
-    socket.once('close', onClose);
-    socket.once('error', onClose);
-    // a socket paused after an earlier call does not flow again by itself
-    socket.resume();
-    socket.write(encodeFrame({ jsonrpc: '2.0', id, method, params }));
-  });
+async function call(socket: net.Socket, id: number, method: string, params: unknown): Promise<{ reply: JsonRpcReply; rest: Buffer } | undefined> {
+  const next = nextFrame(socket);
+  socket.write(encodeFrame({ jsonrpc: '2.0', id, method, params }));
+  const frame = await next;
+  const reply = frame?.message as JsonRpcReply | undefined;
+  return reply && typeof reply === 'object' && reply.id === id ? { reply, rest: frame!.rest } : undefined;
 }
 
 async function reach(paths: DaemonPaths): Promise<net.Socket | undefined> {
