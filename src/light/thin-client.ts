@@ -45,7 +45,8 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
   if (!socket) return false;
   const attach = {
     version: packageVersion(),
-    root: plan.root,
+    // a one-shot call's view is made per call from its own --root (which may not exist: the call says so)
+    root: plan.kind === 'cli' ? process.cwd() : plan.root,
     frontend: plan.kind === 'relay' ? plan.relay : 'cli',
     pid: process.pid,
     ...(plan.kind === 'relay' ? { relay: plan.relay, ...(plan.tools !== undefined ? { tools: plan.tools } : {}) } : {}),

@@ -1,7 +1,7 @@
 /**
  * The one-shot CLI as a thin client of the daemon (`lspgate/cli`): the same stdout, stderr and
  * exit status as the same call run in its own process (`--daemon off`) — markdown, --json, an
- * INVALID_INPUT usage error, UNKNOWN_OPERATION, an operation's --help — on a real
+ * INVALID_INPUT usage error, UNKNOWN_OPERATION, an operation's --help, a missing relative --root — on a real
  * typescript-language-server (--json: but for the call's timing and the process's savings total); the daemon's log shows each call was run there. A bad --tools given
  * to a thin `lspgate mcp` is still a startup error (exit 2, the message).
  */
@@ -16,6 +16,7 @@ const CASES: [string, string[]][] = [
   ['INVALID_INPUT', ['find_definition', '--root', TS_APP, '--no-such-flag', 'x']],
   ['UNKNOWN_OPERATION', ['no_such_operation', '--root', TS_APP]],
   ["an operation's --help", ['find_definition', '--help']],
+  ['a root that does not exist (relative)', ['get_file_tree', '--root', 'no/such/dir']],
 ];
 
 /** --json carries the call's own timing and the process's running savings total: those two may differ. */

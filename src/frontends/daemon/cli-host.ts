@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ResponseError } from 'vscode-jsonrpc/node';
+import { LspgateError, toLspgateError } from '../../errors/errors.js';
 import type { Gateway } from '../../gateway/gateway.js';
 import type { Logger } from '../../util/logger.js';
 import { findOperation, runOneShot, type OneShotOutput } from '../one-shot.js';
@@ -30,6 +31,21 @@ function perProcess(argv: readonly string[], cwd: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The client's view of its --root. The CLI in its own process names a root that does not exist
+ * as it was given (relative or not): so does this, though the daemon resolves it against `cwd`.
+ */
+function forRoot(core: Gateway, cwd: string, given: string | undefined): Gateway {
+  const resolved = path.resolve(cwd, given ?? '.');
+  try {
+    return core.forClient(resolved);
+  } catch (e) {
+    const err = toLspgateError(e);
+    if (given === undefined || given === resolved || err.details?.path !== resolved) throw err;
+    throw new LspgateError(err.code, err.message.replace(resolved, given), { ...err.details, path: given });
+  }
+}
+
 export async function runCli(core: Gateway, params: unknown, opts: Omit<ClientViewOptions, 'closeView'> & { logger: Logger }): Promise<OneShotOutput> {
   const parsed = CliParams.safeParse(params);
   if (!parsed.success) throw new ResponseError(-32602, `bad lspgate/cli params: ${parsed.error.message}`, { code: 'INVALID_INPUT', details: {} });
@@ -40,7 +56,7 @@ export async function runCli(core: Gateway, params: unknown, opts: Omit<ClientVi
   return runOneShot(
     argv,
     async (flags) => {
-      const view = core.forClient(path.resolve(cwd, flags.root ?? '.'));
+      const view = forRoot(core, cwd, flags.root);
       return clientFrontend(core, () => view, { lifetime: opts.lifetime, running: opts.running, closeView: true });
     },
     opts.lifetime,
