@@ -58,6 +58,8 @@ describe('front-ends hosted in the daemon', () => {
 
   it('two lspgate mcp clients share one typescript-language-server and answer real operations', async () => {
     const a = await mcpThin(w, w.ws);
+    const logsOfA: string[] = [];
+    a.client.setNotificationHandler('notifications/message', (n) => void logsOfA.push(JSON.stringify(n.params.data)));
     const b = await mcpThin(w, w.ws);
     clients.push(a, b);
     const [ra, rb] = await Promise.all(
@@ -66,6 +68,10 @@ describe('front-ends hosted in the daemon', () => {
     expect(textOf(ra!)).toContain('src/util/strings.ts:7');
     expect(textOf(rb!)).toContain('src/util/strings.ts:7');
     expect(count(daemon.stderr(), 'hosting its mcp front-end')).toBe(2);
+    // a's MCP log: its server's lifecycle, never the daemon's lines about other clients
+    expect(logsOfA.some((l) => l.includes('typescript-language-server'))).toBe(true);
+    expect(logsOfA.filter((l) => l.includes(`pid ${b.pid}`) || l.includes('attached'))).toEqual([]);
+    expect(daemon.stderr()).toContain(`pid ${b.pid}`);
     expect(tsServersUnder(daemon.child.pid!)).toHaveLength(1);
     // the clients are thin: no server of theirs, no process under them
     expect(descendants(a.pid)).toEqual([]);
