@@ -51,16 +51,26 @@ export function startDaemon(paths: DaemonPaths): void {
   }
 }
 
+let startFailure: LightError | undefined;
+
+/**
+ * The daemon this process started that did not come up in time (the thin client's try): the full
+ * CLI, loaded next in the same process, reports it instead of starting and waiting a second time.
+ */
+export function previousStartFailure(): LightError | undefined {
+  return startFailure;
+}
+
 export async function waitForDaemon(paths: DaemonPaths, limitMs: number): Promise<net.Socket> {
   const until = Date.now() + limitMs;
   for (;;) {
     const s = await connect(paths.socket);
     if (s) return s;
     if (Date.now() > until) {
-      throw new LightError('DAEMON_FAILED', `the lspgate daemon did not start within ${limitMs} ms; its log: ${paths.log}`, {
+      throw (startFailure = new LightError('DAEMON_FAILED', `the lspgate daemon did not start within ${limitMs} ms; its log: ${paths.log}`, {
         reason: 'start_timeout',
         log_tail: tail(paths.log),
-      });
+      }));
     }
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -3,9 +3,12 @@
  * exit status as the same call run in its own process (`--daemon off`) — markdown, --json, an
  * INVALID_INPUT usage error, UNKNOWN_OPERATION, an operation's --help, a missing relative --root — on a real
  * typescript-language-server (--json: but for the call's timing and the process's savings total); the daemon's log shows each call was run there. A bad --tools given
- * to a thin `lspgate mcp` is still a startup error (exit 2, the message).
+ * to a thin `lspgate mcp` is still a startup error (exit 2, the message). A daemon that does not
+ * start is started and waited for once, not again by the full CLI the thin client falls back to.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daemonPaths } from '../../src/light/paths.js';
 import { daemonWorld, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
 import { assertBuilt, removeDir, runCli, TS_APP, type Spawned } from '../helpers/spawn.js';
 import { count, startLoggingDaemon } from '../helpers/thin.js';
@@ -63,4 +66,20 @@ describe('one-shot CLI through the daemon', () => {
     expect(r.stderr).toContain('INVALID_INPUT: unknown tool no_such_tool');
     expect(r.stdout).toBe('');
   });
+});
+
+describe('a daemon that does not start', () => {
+  it('is started and waited for once: the full CLI reports the thin try instead of trying again', async () => {
+    // the daemon refuses this setting at start and exits
+    const w = daemonWorld(undefined, { LSPGATE_DAEMON_IDLE_MS: 'soon' });
+    try {
+      const r = await runCli(['find_definition', '--symbol', 'formatName', '--root', TS_APP, '--daemon', 'require'], { cacheDir: w.cacheDir, env: w.env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('DAEMON_FAILED: the lspgate daemon did not start within');
+      const log = readFileSync(daemonPaths(w.cacheDir, w.env).log, 'utf8');
+      expect(count(log, 'LSPGATE_DAEMON_IDLE_MS must be a positive integer')).toBe(1);
+    } finally {
+      removeDir(w.base);
+    }
+  }, 120_000);
 });

@@ -13,7 +13,7 @@ import { defaultCacheDir } from '../../gateway/gateway.js';
 import type { Logger } from '../../util/logger.js';
 import { RemoteGateway } from './remote-gateway.js';
 import { daemonPaths, ensurePrivateDir, type DaemonPaths } from './socket-dir.js';
-import { connect, startDaemon, waitForDaemon as lightWait, waitUntilGone } from '../../light/start.js';
+import { connect, previousStartFailure, startDaemon, waitForDaemon as lightWait, waitUntilGone } from '../../light/start.js';
 
 async function waitForDaemon(paths: DaemonPaths, limitMs: number) {
   try {
@@ -76,6 +76,8 @@ async function attachOrStart(opts: AttachOptions, paths: DaemonPaths): Promise<R
   ensurePrivateDir(paths.dir);
   let socket = await connect(paths.socket);
   if (!socket) {
+    const failed = previousStartFailure();
+    if (failed) throw toLspgateError(failed);
     startDaemon(paths);
     socket = await waitForDaemon(paths, opts.startTimeoutMs ?? 30_000);
   }
