@@ -12,7 +12,7 @@ import type net from 'node:net';
 import { encodeFrame, nextFrame, type JsonRpcReply } from './frame.js';
 import { daemonPaths, defaultCacheDir, ensurePrivateDir, packageVersion, type DaemonPaths } from './paths.js';
 import type { ThinPlan } from './plan.js';
-import { McpPending } from './mcp-pending.js';
+import { relayMcp } from './mcp-relay.js';
 import { SidecarWatch } from './sidecar-watch.js';
 import { connect, startDaemon, waitForDaemon } from './start.js';
 
@@ -41,7 +41,8 @@ async function reach(paths: DaemonPaths): Promise<net.Socket | undefined> {
 
 /** Runs `plan` through the daemon; false when the full CLI must take over (nothing was written). */
 export async function runThin(plan: ThinPlan): Promise<boolean> {
-  const socket = await reach(daemonPaths(defaultCacheDir()));
+  const paths = daemonPaths(defaultCacheDir());
+  const socket = await reach(paths);
   if (!socket) return false;
   const attach = {
     version: packageVersion(),
@@ -53,8 +54,25 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
   };
   const attached = await call(socket, 1, 'lspgate/attach', attach);
   if (!attached || attached.reply.error) return refuse(socket);
+  if (plan.kind === 'relay' && plan.relay === 'mcp') {
+    relayMcp(socket, attached.rest, async () => {
+      // A daemon killed a moment ago may still accept a connection it then drops: try a few times.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        if (attempt) await new Promise((r) => setTimeout(r, 300));
+        // no daemon and none would start (reach waited for it): give up
+        const again = await reach(paths);
+        if (!again) return undefined;
+        const reply = await call(again, 1, 'lspgate/attach', attach);
+        if (reply && !reply.reply.error) return { socket: again, rest: reply.rest };
+        again.destroy();
+        if (reply?.reply.error) return undefined;
+      }
+      return undefined;
+    });
+    return true;
+  }
   if (plan.kind === 'relay') {
-    pipe(socket, attached.rest, plan.relay);
+    pipeSidecar(socket, attached.rest);
     return true;
   }
   const answer = await call(socket, 2, 'lspgate/cli', { argv: plan.argv, cwd: process.cwd() });
@@ -73,36 +91,25 @@ function refuse(socket: net.Socket): false {
 }
 
 /**
- * stdin → socket, socket → stdout. stdin's end half-closes the socket (the hosted front-end sees
- * EOF, as on stdio); the daemon closing the socket ends this process: 0 after the client's own end
- * (stdin EOF; a sidecar's `exit`, 1 without `shutdown` first). Else the daemon is gone: an MCP
- * client's requests still waiting are answered with a DAEMON_FAILED error, stderr says so, and the
- * exit status is 1.
+ * stdin → socket, socket → stdout for a thin sidecar. stdin's end half-closes the socket; the
+ * daemon closing it ends this process: as the sidecar would after the client's `exit` (0 after
+ * `shutdown`, else 1) or stdin EOF (0); else the daemon is gone: stderr says so, exit status 1.
  */
-function pipe(socket: net.Socket, already: Buffer, relay: 'mcp' | 'sidecar'): void {
-  const sidecar = relay === 'sidecar' ? new SidecarWatch() : undefined;
-  const mcp = relay === 'mcp' ? new McpPending() : undefined;
-  if (already.length) {
-    mcp?.fromDaemon.feed(already);
-    process.stdout.write(already);
-  }
+function pipeSidecar(socket: net.Socket, already: Buffer): void {
+  const watch = new SidecarWatch();
+  if (already.length) process.stdout.write(already);
   let inputEnded = false;
   process.stdin.on('end', () => {
     inputEnded = true;
   });
-  process.stdin.on('data', (chunk: Buffer) => (sidecar ?? mcp?.fromClient)?.feed(chunk));
-  if (mcp) socket.on('data', (chunk: Buffer) => mcp.fromDaemon.feed(chunk));
+  process.stdin.on('data', (chunk: Buffer) => watch.feed(chunk));
   process.stdin.pipe(socket);
   socket.pipe(process.stdout, { end: false });
   socket.resume();
   socket.on('error', () => undefined);
   socket.on('close', () => {
-    const normal = sidecar?.exitCode !== undefined || inputEnded;
-    if (!normal) {
-      const why = 'the lspgate daemon closed the connection';
-      if (mcp) process.stdout.write(mcp.failAll(why));
-      process.stderr.write(`lspgate: ${why}; exiting (the next start of this client starts the daemon again)\n`);
-    }
-    process.stdout.write('', () => process.exit(sidecar?.exitCode ?? (normal ? 0 : 1)));
+    const normal = watch.exitCode !== undefined || inputEnded;
+    if (!normal) process.stderr.write('lspgate: the lspgate daemon closed the connection; exiting\n');
+    process.stdout.write('', () => process.exit(watch.exitCode ?? (normal ? 0 : 1)));
   });
 }

@@ -32,7 +32,11 @@ export async function mcpThin(w: DaemonWorld, root: string, args: string[] = [])
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
   const client = new Client({ name: 'lspgate-thin-tests', version: '0.0.0' });
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (e) {
+    throw new Error(`lspgate mcp did not connect (${(e as Error).message}); its stderr: ${err}`);
+  }
   return { client, transport, pid: transport.pid!, stderr: () => err };
 }
 

@@ -76,7 +76,7 @@ export function hostRelay(d: HostingDaemon, socket: net.Socket, id: unknown, par
   if (attached.params.relay === 'mcp') {
     const guard = new StdioSizeGuard(MAX_STDIO_MESSAGE_BYTES, (line) => socket.write(line), (m) => log.warn(m));
     socket.pipe(guard);
-    const handle = serveStdio(() => createMcpServer(gateway, tools), {
+    const handle = serveStdio(() => createMcpServer(gateway, tools, { forwardLogs: false }), {
       transport: new StdioServerTransport(guard, socket),
       onerror: (e) => log.debug('mcp relay error', e),
     });
