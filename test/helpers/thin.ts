@@ -35,7 +35,7 @@ export async function mcpThin(w: DaemonWorld, root: string, args: string[] = [])
   try {
     await client.connect(transport);
   } catch (e) {
-    throw new Error(`lspgate mcp did not connect (${(e as Error).message}); its stderr: ${err}`);
+    throw new Error(`lspgate mcp did not connect (${(e as Error).message}); its stderr: ${err}`, { cause: e });
   }
   return { client, transport, pid: transport.pid!, stderr: () => err };
 }
