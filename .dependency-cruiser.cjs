@@ -11,7 +11,9 @@
  *   5. index and transport src/catalog, src/cache, src/broker, src/chunks
  *                          (catalog is a pure index + store: no lsp, broker, cache, adapters, service)
  *   6. servers             src/lsp, src/adapters (adapters may import lsp, not the reverse)
- *   7. ground floor        src/schema, src/config, src/core, src/errors, src/util
+ *   7. ground floor        src/schema, src/config, src/core, src/errors, src/util, src/light
+ *                          (light: what the `lspgate` entry loads before it knows it needs more —
+ *                          node builtins and each other only, see the light-* rules)
  * bench/ and test/ may import anything; src/ never imports them.
  * Type-only imports count (tsPreCompilationDeps): a contract on a high floor is an arrow up all the same.
  */
@@ -21,7 +23,7 @@ const OPERATIONS = '^src/operations/';
 const SERVICE = '^src/(service|graph)/';
 const INDEX = '^src/(catalog|cache|broker|chunks)/';
 const SERVERS = '^src/(lsp|adapters)/';
-const GROUND = '^src/(schema|config|core|errors|util)/';
+const GROUND = '^src/(schema|config|core|errors|util|light)/';
 const KNOWN = [FRONT, GATEWAY, OPERATIONS, SERVICE, INDEX, SERVERS, GROUND];
 
 /** A rule forbidding `from` to import any of `above`. */
@@ -79,6 +81,28 @@ module.exports = {
       to: { path: '^src/', pathNot: GROUND },
     },
     {
+      name: 'light-only-builtins',
+      severity: 'error',
+      comment:
+        'src/light is what a thin client of the daemon loads: node builtins and other src/light modules only (a one-shot call through the daemon must not load the MCP SDK, zod or vscode-jsonrpc).',
+      from: { path: '^src/light/' },
+      to: { dependencyTypesNot: ['core'], pathNot: '^src/light/' },
+    },
+    {
+      name: 'light-entry',
+      severity: 'error',
+      comment: 'The bin entry (src/cli/main.ts) imports node builtins and src/light only; the full CLI only by dynamic import().',
+      from: { path: '^src/cli/main\\.ts$' },
+      to: { dependencyTypesNot: ['core'], pathNot: ['^src/light/', '^src/cli/full-main\\.ts$'] },
+    },
+    {
+      name: 'light-entry-full-cli-dynamic',
+      severity: 'error',
+      comment: 'The bin entry loads the full CLI with import() only when the thin path does not apply.',
+      from: { path: '^src/cli/main\\.ts$' },
+      to: { path: '^src/cli/full-main\\.ts$', dependencyTypesNot: ['dynamic-import'] },
+    },
+    {
       name: 'src-not-to-bench-or-test',
       severity: 'error',
       comment: 'Shipped code never depends on benchmarks or tests.',
@@ -95,7 +119,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|node_modules)/|^fixtures/.*/node_modules/' },
+    exclude: { path: '^dist/|^fixtures/.*/node_modules/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

@@ -10,7 +10,7 @@ import { runDaemon } from '../frontends/daemon/server.js';
 import { daemonPaths } from '../frontends/daemon/socket-dir.js';
 import { defaultCacheDir } from '../gateway/gateway.js';
 import { createLogger } from '../util/logger.js';
-import { guardedParse } from './operation-args.js';
+import { guardedParse } from '../frontends/operation-args.js';
 
 const OPTIONS = {
   json: { type: 'boolean' },

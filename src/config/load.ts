@@ -7,29 +7,13 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../light/paths.js';
 import { z } from 'zod';
 import { LspgateError } from '../errors/errors.js';
 import type { Logger } from '../util/logger.js';
 import { LimitsSchema, ServerEntrySchema, ToolsSettingSchema, type Limits, type ServerEntry, type ToolsSetting } from './schema.js';
 
-/** The directory holding lspgate's own package.json (works from src/ under vitest and from dist/). */
-export function packageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pj = path.join(dir, 'package.json');
-    if (existsSync(pj)) {
-      try {
-        if ((JSON.parse(readFileSync(pj, 'utf8')) as { name?: string }).name === 'lspgate') return dir;
-      } catch {
-        // a broken package.json above us is not ours; keep walking
-      }
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new LspgateError('INTERNAL', 'cannot find the lspgate package root (package.json named lspgate)');
-    dir = parent;
-  }
-}
+export { packageRoot } from '../light/paths.js';
 
 export function shippedServersFile(): string {
   return path.join(packageRoot(), 'servers.json');

@@ -3,6 +3,8 @@
  * what it needs to ask again (candidates, install hints, limits). Front-ends map it to their
  * transport: MCP `isError` results, JSON-RPC errors with `data.code`, CLI exit codes.
  */
+import { LightError } from '../light/paths.js';
+
 export const ERROR_CODES = [
   'INVALID_INPUT',
   'PATH_OUTSIDE_WORKSPACE',
@@ -61,6 +63,8 @@ export function isLspgateError(e: unknown): e is LspgateError {
 /** Wraps anything thrown into an LspgateError; unknown failures become INTERNAL with their message kept. */
 export function toLspgateError(e: unknown): LspgateError {
   if (e instanceof LspgateError) return e;
+  // src/light's errors (raised below this module) carry a code and details: keep both.
+  if (e instanceof LightError && isErrorCode(e.code)) return new LspgateError(e.code, e.message, e.details, { cause: e });
   const message = e instanceof Error ? e.message : String(e);
   return new LspgateError('INTERNAL', message, undefined, { cause: e });
 }

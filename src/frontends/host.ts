@@ -4,7 +4,9 @@
  * broker is narrowed to what front-ends watch: the sessions this process can see (none in a client
  * attached to the daemon, whose progress arrives with each call instead).
  */
+import path from 'node:path';
 import type { Broker } from '../broker/types.js';
+import type { LspSession } from '../lsp/types.js';
 import type { ServerEntry } from '../config/schema.js';
 import type { RunOptions, RunResult } from '../operations/runner.js';
 import type { Operation } from '../operations/types.js';
@@ -24,4 +26,25 @@ export interface FrontendGateway {
   run(name: string, input: unknown, opts?: RunOptions): Promise<RunResult>;
   /** In-process: stops every server. Attached: detaches from the daemon (its servers stay). */
   close(): Promise<void>;
+}
+
+/** Whether `p` is `root` or inside it. */
+function within(p: string, root: string): boolean {
+  return p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+/**
+ * The broker as one client of the daemon may watch it: only sessions whose root lies in one of
+ * `roots()` (the client's open workspaces, read at each look), so a front-end hosted in the daemon
+ * relays progress of its own client's servers, never of another client's.
+ */
+export function clientBroker(broker: WatchedBroker, roots: () => readonly string[]): WatchedBroker {
+  const mine = (root: string) => roots().some((r) => within(root, r));
+  return {
+    existing: () => broker.existing().filter((s) => mine(s.info().root)),
+    info: () => broker.info().filter((i) => mine(i.root)),
+    ...(broker.onSessionCreated
+      ? { onSessionCreated: (listener: (s: LspSession) => void) => broker.onSessionCreated!((s) => (mine(s.info().root) ? listener(s) : undefined)) }
+      : {}),
+  };
 }

@@ -1,11 +1,2 @@
-/** The package version, read once from lspgate's own package.json. */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { packageRoot } from '../config/load.js';
-
-let cached: string | undefined;
-
-export function packageVersion(): string {
-  cached ??= (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-  return cached;
-}
+/** The package version, read once from lspgate's own package.json (one copy: src/light/paths.ts). */
+export { packageVersion } from '../light/paths.js';

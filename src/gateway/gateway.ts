@@ -4,7 +4,6 @@
  */
 import { createHash } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createBroker } from '../broker/broker.js';
 import { withResponseCache } from '../cache/cached-broker.js';
@@ -23,6 +22,7 @@ import type { Workspace } from '../core/workspace.js';
 import { ServiceCataloger } from '../service/cataloger.js';
 import type { ServiceEnv } from '../service/env.js';
 import { createLogger, type Logger } from '../util/logger.js';
+import { defaultCacheDir } from '../light/paths.js';
 import { configuredAllowedRoots, RootPolicy } from './root-policy.js';
 
 export interface GatewayOptions {
@@ -40,9 +40,8 @@ export interface GatewayOptions {
   allowedRoots?: string[];
 }
 
-export function defaultCacheDir(): string {
-  return process.env.LSPGATE_CACHE_DIR || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'lspgate');
-}
+/** LSPGATE_CACHE_DIR, else ~/.cache/lspgate (one copy: src/light/paths.ts, which the thin entry needs). */
+export { defaultCacheDir };
 
 export function workspaceId(root: string): string {
   return `${path.basename(root) || 'root'}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`;

@@ -8,16 +8,23 @@
  * An attached client that loses its daemon (killed, crashed) dials again on its next call,
  * starting a daemon when none answers (RemoteGateway.reconnectWith).
  */
-import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import net from 'node:net';
+import { existsSync } from 'node:fs';
+import type net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { LspgateError, toLspgateError } from '../../errors/errors.js';
 import { defaultCacheDir } from '../../gateway/gateway.js';
 import type { Logger } from '../../util/logger.js';
 import { RemoteGateway } from './remote-gateway.js';
 import { daemonPaths, ensurePrivateDir, type DaemonPaths } from './socket-dir.js';
+import { connect, previousStartFailure, startDaemon, waitForDaemon as lightWait, waitUntilGone } from '../../light/start.js';
+
+async function waitForDaemon(paths: DaemonPaths, limitMs: number) {
+  try {
+    return await lightWait(paths, limitMs);
+  } catch (e) {
+    throw toLspgateError(e);
+  }
+}
 
 export const DAEMON_MODES = ['auto', 'off', 'require'] as const;
 export type DaemonMode = (typeof DAEMON_MODES)[number];
@@ -75,6 +82,8 @@ async function dial(paths: DaemonPaths, startTimeoutMs: number): Promise<net.Soc
   ensurePrivateDir(paths.dir);
   const socket = await connect(paths.socket);
   if (socket) return socket;
+  const failed = previousStartFailure();
+  if (failed) throw toLspgateError(failed);
   startDaemon(paths);
   return waitForDaemon(paths, startTimeoutMs);
 }
@@ -116,73 +125,4 @@ async function restartForSkew(opts: AttachOptions, paths: DaemonPaths, skew: Lsp
   return fresh;
 }
 
-/** A connected socket, or undefined when no daemon listens there. */
-export function connect(socketPath: string): Promise<net.Socket | undefined> {
-  return new Promise((resolve) => {
-    if (!existsSync(socketPath)) return resolve(undefined);
-    const s = net.connect(socketPath);
-    s.once('connect', () => {
-      s.removeAllListeners('error');
-      resolve(s);
-    });
-    s.once('error', () => resolve(undefined));
-  });
-}
-
-/** The CLI script this module was built with (dist/src/cli/main.js). */
-function cliScript(): string {
-  return fileURLToPath(new URL('../../cli/main.js', import.meta.url));
-}
-
-/**
- * A launcher that starts the daemon and exits at once, so the daemon is nobody's child (it is
- * re-parented to init or the session's subreaper): a client that started it can end, be killed
- * or be waited for without the daemon and its servers counting as that client's processes.
- * Node cannot fork without exec, hence a second tiny Node process (no shell: an argument array).
- */
-const LAUNCHER = `const { spawn } = require('node:child_process');
-const [file, ...args] = process.argv.slice(1);
-spawn(file, args, { detached: true, stdio: 'inherit' }).unref();`;
-
-/** Starts `lspgate daemon` detached (own session, no terminal, no parent), its stderr to the log beside the socket. */
-export function startDaemon(paths: DaemonPaths): void {
-  const log = openSync(paths.log, 'a', 0o600);
-  try {
-    const launcher = spawn(process.execPath, ['-e', LAUNCHER, process.execPath, '--max-semi-space-size=4', cliScript(), 'daemon'], {
-      detached: true,
-      stdio: ['ignore', 'ignore', log],
-      env: process.env,
-    });
-    launcher.unref();
-  } finally {
-    closeSync(log);
-  }
-}
-
-async function waitForDaemon(paths: DaemonPaths, limitMs: number): Promise<net.Socket> {
-  const until = Date.now() + limitMs;
-  for (;;) {
-    const s = await connect(paths.socket);
-    if (s) return s;
-    if (Date.now() > until) {
-      throw new LspgateError('DAEMON_FAILED', `the lspgate daemon did not start within ${limitMs} ms; its log: ${paths.log}`, {
-        reason: 'start_timeout',
-        log_tail: tail(paths.log),
-      });
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function waitUntilGone(socketPath: string, limitMs: number): Promise<void> {
-  const until = Date.now() + limitMs;
-  while (existsSync(socketPath) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-}
-
-function tail(file: string): string {
-  try {
-    return readFileSync(file, 'utf8').slice(-2000);
-  } catch {
-    return '';
-  }
-}
+export { connect, startDaemon } from '../../light/start.js';

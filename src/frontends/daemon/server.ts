@@ -14,14 +14,17 @@ import { LspgateError, toLspgateError } from '../../errors/errors.js';
 import { defaultCacheDir, Gateway } from '../../gateway/gateway.js';
 import { sessionStatuses } from '../../service/daemon-status.js';
 import type { Logger } from '../../util/logger.js';
-import type { FrontendGateway } from '../host.js';
 import { installLifecycle, type Lifecycle } from '../lifecycle.js';
 import { guardClientInput } from '../sidecar/client-framing.js';
 import { jsonRpcCodeFor } from '../sidecar/error-codes.js';
 import { serveOperations } from '../sidecar/sidecar.js';
 import { packageVersion } from '../version.js';
 import { registerReplMethods } from './repl-methods.js';
-import { ATTACH, AttachParams, STATUS, STOP, StopParams, type AttachResult, type DaemonClientStatus, type DaemonStatus } from './protocol.js';
+import { ATTACH, AttachParams, CLI, STATUS, STOP, StopParams, type AttachResult, type DaemonClientStatus, type DaemonStatus } from './protocol.js';
+import { clientFrontend, type Client } from './client-view.js';
+import { runCli } from './cli-host.js';
+import { readFirstMessage } from './first-message.js';
+import { hostRelay, type HostingDaemon } from './hosted.js';
 import { daemonPaths, ensurePrivateDir } from './socket-dir.js';
 
 export const DEFAULT_IDLE_MS = 10 * 60_000;
@@ -31,13 +34,7 @@ export interface DaemonOptions {
   idleMs?: number;
 }
 
-interface Client {
-  status: DaemonClientStatus;
-  view: Gateway;
-  running: () => number;
-}
-
-class Daemon {
+class Daemon implements HostingDaemon {
   private readonly clients = new Set<Client>();
   private readonly sockets = new Set<net.Socket>();
   private idleTimer: NodeJS.Timeout | undefined;
@@ -54,39 +51,68 @@ class Daemon {
 
   accept(socket: net.Socket): void {
     this.sockets.add(socket);
+    socket.on('error', (e) => this.logger.debug('client socket error', e));
+    socket.once('close', () => this.sockets.delete(socket));
+    void readFirstMessage(socket).then((first) => {
+      if (!first) return;
+      const m = first.message;
+      const relay = m?.method === ATTACH && typeof m.params === 'object' && m.params !== null && 'relay' in m.params;
+      if (relay) return hostRelay(this, socket, m.id, m.params, first.rest);
+      socket.unshift(first.raw);
+      this.serveRpc(socket);
+    });
+  }
+
+  /** Today's protocol: the sidecar's JSON-RPC on the socket (RemoteGateway clients, status, stop, one-shot calls). */
+  private serveRpc(socket: net.Socket): void {
     const guarded = guardClientInput(socket, socket, (reason) => {
       this.logger.warn(`closing a client that broke the message framing (${reason})`);
       socket.destroy();
     });
     const connection = createMessageConnection(new StreamMessageReader(guarded), new StreamMessageWriter(socket));
     let client: Client | undefined;
+    const running = new Set<number>();
+    const lifetime = new AbortController();
     connection.onRequest(ATTACH, (params: unknown) => {
       if (client) throw new ResponseError(-32600, 'already attached', { code: 'INVALID_INPUT', details: {} });
       const attached = this.attach(params);
-      client = { ...attached, running: () => running.size };
-      this.clients.add(client);
-      this.armIdle();
+      client = { status: attached.status, view: attached.view, running: () => running.size };
+      this.register(client);
       return { version: packageVersion(), pid: process.pid, client_id: client.status.id } satisfies AttachResult;
     });
     connection.onRequest(STATUS, () => this.status());
     connection.onRequest(STOP, (params: unknown) => this.stop(params, client));
     registerReplMethods(connection, () => client?.view, this.core, this.logger);
-    const running = new Set<number>();
-    let seq = 0;
-    const abortAll = serveOperations(connection, this.lazyView(() => client?.view, running, () => seq++), this.logger, { fullResult: true });
+    connection.onRequest(CLI, (params: unknown) => {
+      if (!client) throw rpcError(new LspgateError('DAEMON_FAILED', `send ${ATTACH} before ${CLI}`, { reason: 'not_attached' }));
+      return runCli(this.core, params, { lifetime: lifetime.signal, running, logger: this.logger.child(`client-${client.status.id}`) });
+    });
+    const abortAll = serveOperations(
+      connection,
+      clientFrontend(this.core, () => client?.view, { lifetime: lifetime.signal, running }),
+      this.logger,
+      { fullResult: true },
+    );
+    let done = false;
     const gone = () => {
-      if (!this.sockets.delete(socket)) return;
+      if (done) return;
+      done = true;
+      lifetime.abort();
       abortAll();
       connection.dispose();
       if (client) void this.detach(client);
     };
     socket.on('close', gone);
-    socket.on('error', (e) => this.logger.debug('client socket error', e));
     connection.onClose(gone);
     connection.listen();
   }
 
-  private attach(params: unknown): Omit<Client, 'running'> {
+  register(client: Client): void {
+    this.clients.add(client);
+    this.armIdle();
+  }
+
+  attach(params: unknown): { status: DaemonClientStatus; view: Gateway; params: AttachParams } {
     const parsed = AttachParams.safeParse(params);
     if (!parsed.success) throw rpcError(new LspgateError('INVALID_INPUT', `bad ${ATTACH} params: ${parsed.error.message}`));
     const p = parsed.data;
@@ -116,32 +142,10 @@ class Daemon {
       running_requests: 0,
     };
     this.logger.info(`client ${status.id} attached (${p.frontend}, pid ${p.pid ?? '?'}, root ${view.defaultRoot})`);
-    return { status, view };
+    return { status, view, params: p };
   }
 
-  /** Operations run on the client's view; before attach they answer DAEMON_FAILED. */
-  private lazyView(view: () => Gateway | undefined, running: Set<number>, next: () => number): FrontendGateway {
-    const core = this.core;
-    return {
-      defaultRoot: core.defaultRoot,
-      context: core.context,
-      operations: () => core.operations(),
-      close: async () => undefined,
-      run: async (name, input, opts) => {
-        const v = view();
-        if (!v) throw new LspgateError('DAEMON_FAILED', `send ${ATTACH} before any operation`, { reason: 'not_attached' });
-        const id = next();
-        running.add(id);
-        try {
-          return await v.run(name, input, opts);
-        } finally {
-          running.delete(id);
-        }
-      },
-    };
-  }
-
-  private async detach(client: Client): Promise<void> {
+  async detach(client: Client): Promise<void> {
     this.clients.delete(client);
     this.logger.info(`client ${client.status.id} detached`);
     try {

@@ -22,10 +22,11 @@ function lifecycleLevel(state: SessionState): LoggingLevel {
 }
 
 /**
- * Installs the setLevel handler and forwards log lines and session state changes; returns the
+ * Installs the setLevel handler and forwards log lines (unless `forwardLogs` is false) and session
+ * state changes; returns the
  * disposer (call it when the connection closes). Call before `connect`.
  */
-export function installLogging(server: McpServer, gateway: FrontendGateway): () => void {
+export function installLogging(server: McpServer, gateway: FrontendGateway, forwardLogs = true): () => void {
   let threshold = SEVERITY.indexOf(DEFAULT_LEVEL);
   server.server.registerCapabilities({ logging: {} });
   // Our own handler: the SDK's sends every level until a client sets one; we default to info.
@@ -44,7 +45,7 @@ export function installLogging(server: McpServer, gateway: FrontendGateway): () 
       sending = false;
     }
   };
-  const offLogs = tapLogs((line: LogLine) => send(FROM_LSPGATE[line.level], line.scope, lineData(line)));
+  const offLogs = forwardLogs ? tapLogs((line: LogLine) => send(FROM_LSPGATE[line.level], line.scope, lineData(line))) : () => undefined;
   const offSessions = watchSessions(gateway.context.broker, (state, info) => send(lifecycleLevel(state), LIFECYCLE_LOGGER, lifecycleData(state, info)));
   return () => {
     offLogs();

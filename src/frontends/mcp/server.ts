@@ -18,8 +18,17 @@ import { installSubscriptions } from './subscriptions.js';
 
 export const MCP_SERVER_NAME = 'lspgate';
 
+export interface McpServerOptions {
+  /**
+   * Forward this process's log lines to the client (default true). False in the daemon: its log
+   * speaks of every client (their roots, pids), so a hosted server forwards only its own client's
+   * server lifecycle events.
+   */
+  forwardLogs?: boolean;
+}
+
 /** `tools`: the operations to list (a tool profile, operations/profiles.ts); all when absent. */
-export function createMcpServer(gateway: FrontendGateway, tools?: ReadonlySet<string>): McpServer {
+export function createMcpServer(gateway: FrontendGateway, tools?: ReadonlySet<string>, opts: McpServerOptions = {}): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: packageVersion() },
     {
@@ -33,7 +42,7 @@ export function createMcpServer(gateway: FrontendGateway, tools?: ReadonlySet<st
   for (const op of gateway.operations()) if (!tools || tools.has(op.name)) registerOperation(server, gateway, op);
   registerResources(server, gateway);
   registerPrompts(server, gateway);
-  const disposers = [installSubscriptions(server, gateway), installLogging(server, gateway)];
+  const disposers = [installSubscriptions(server, gateway), installLogging(server, gateway, opts.forwardLogs ?? true)];
   // One server per connection (or per stateless HTTP request): its watches and taps end with it.
   const previous = server.server.onclose;
   server.server.onclose = () => {

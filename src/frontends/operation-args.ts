@@ -7,7 +7,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { LspgateError } from '../errors/errors.js';
 import type { Operation } from '../operations/types.js';
-import { coerceWord, inputFields } from '../frontends/input-fields.js';
+import { coerceWord, inputFields } from './input-fields.js';
 
 export interface CommonFlags {
   root?: string;

@@ -1,6 +1,6 @@
 /** Help texts, generated from the operation table. */
 import type { Operation } from '../operations/types.js';
-import { describeFields, inputFields } from '../frontends/input-fields.js';
+import { describeFields, inputFields } from './input-fields.js';
 
 export function mainHelp(ops: readonly Operation[], version: string): string {
   const width = Math.max(12, ...ops.map((o) => o.name.length)) + 2;
