@@ -45,6 +45,11 @@ export interface RequestOptions {
    * server hung — a flood of our own requests slowing a cold server is not the server's failure.
    */
   background?: boolean;
+  /**
+   * The caller never changes the answer: a cache in front of the session may hand out the answer
+   * it keeps (deep-frozen) instead of a copy of it.
+   */
+  readOnly?: boolean;
 }
 
 export interface TraceEvent {
