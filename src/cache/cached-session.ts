@@ -145,7 +145,7 @@ export class CachedSession implements LspSession, StampedSession {
     // before the project is loaded: 7 same-file references instead of 98, NOTES.md).
     const storable = () => store && this.inner.state === 'ready' && this.inner.generation === generation;
     const fetch = (signal: AbortSignal) => this.inner.request(type, params, { ...opts, signal });
-    return this.cache.getOrFetch(key, storable, fetch, opts?.signal);
+    return this.cache.getOrFetch(key, storable, fetch, opts?.signal, opts?.readOnly === true);
   }
 
   requestRaw(method: string, params: unknown, opts?: RequestOptions): Promise<unknown> {

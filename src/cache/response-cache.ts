@@ -61,6 +61,13 @@ export function cloneJson<T>(v: T): T {
   return out as T;
 }
 
+/** Freezes JSON data and everything in it (what the cache keeps may be handed out uncopied). */
+function deepFreeze<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  for (const x of Object.values(v)) deepFreeze(x);
+  return Object.freeze(v);
+}
+
 /** Objects in the heap take about three times their JSON text: the bound stays one of memory. */
 const OBJECT_FACTOR = 3;
 
@@ -137,18 +144,22 @@ export class ResponseCache {
     this.counters.invalidations++;
   }
 
-  /** A fresh copy of the stored answer (callers may sort or mutate what they get). */
-  get(key: string): { value: unknown } | undefined {
+  /**
+   * A fresh copy of the stored answer (callers may sort or mutate what they get); with `copy`
+   * false, the stored answer itself, deep-frozen (for callers that only read it: copying a large
+   * file's documentSymbol answer was the largest single cost of a warm find_definition).
+   */
+  get(key: string, copy = true): { value: unknown } | undefined {
     const hit = this.lru.get(key);
     if (!hit) return undefined;
     this.counters.hits++;
-    return { value: cloneJson(hit.value) };
+    return { value: copy ? cloneJson(hit.value) : hit.value };
   }
 
   set(key: string, value: unknown): void {
     // `undefined` (a void answer) has no JSON form; a null answer is a real answer and is kept.
     const json = JSON.stringify(value === undefined ? null : value);
-    const stored: unknown = JSON.parse(json);
+    const stored: unknown = deepFreeze(JSON.parse(json));
     const size = Buffer.byteLength(json) * (stored !== null && typeof stored === 'object' ? OBJECT_FACTOR : 1);
     this.lru.set(key, { value: stored, size });
     if (this.lru.has(key)) this.counters.stored++;
@@ -159,8 +170,8 @@ export class ResponseCache {
    * successful answer is cached (errors never are). Each caller may abort on its own; the shared
    * request is cancelled only when every caller waiting on it has aborted.
    */
-  async getOrFetch<T>(key: string, store: () => boolean, fetch: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const hit = this.get(key);
+  async getOrFetch<T>(key: string, store: () => boolean, fetch: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal, readOnly = false): Promise<T> {
+    const hit = this.get(key, !readOnly);
     if (hit) return hit.value as T;
     let flight = this.inflight.get(key) as InFlight<T> | undefined;
     // An aborted flight stays in the map until it settles: a new caller must not join it (it would

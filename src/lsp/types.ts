@@ -47,6 +47,11 @@ export interface RequestOptions {
    * and call-edge building, chunking, embedding).
    */
   background?: boolean;
+  /**
+   * The caller never changes the answer: a cache in front of the session may hand out the answer
+   * it keeps (deep-frozen) instead of a copy of it.
+   */
+  readOnly?: boolean;
 }
 
 export interface TraceEvent {

@@ -21,6 +21,8 @@ const WATCH_INTERVAL_MS = 1000;
 export class VitalChildren {
   private watched: { pid: number; pattern: string }[] | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Every recorded child was alive at a check earlier in this turn of the event loop. */
+  private aliveThisTurn = false;
 
   constructor(
     /** The server's process group (every child inherits it). */
@@ -67,9 +69,20 @@ export class VitalChildren {
     this.timer = undefined;
   }
 
-  /** The first recorded child that is gone (exited or a zombie), if any. */
+  /**
+   * The first recorded child that is gone (exited or a zombie), if any. "All alive" is kept until
+   * the event loop's next turn: one operation read a session's state a dozen times in the same
+   * turn (broker routing, cache stamps, _meta), each a /proc read per child (an eighth of a warm
+   * get_file_outline's CPU). Any check in a later turn — a request before and after asking,
+   * the 1 s watcher — reads /proc again, so a death is seen as soon as before.
+   */
   firstDead(): VitalDeath | undefined {
+    if (this.aliveThisTurn) return undefined;
     for (const w of this.watched ?? []) if (!aliveInGroup(w.pid, this.pgid)) return w;
+    this.aliveThisTurn = true;
+    setImmediate(() => {
+      this.aliveThisTurn = false;
+    });
     return undefined;
   }
 }

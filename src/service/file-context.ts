@@ -46,7 +46,8 @@ export function splitLines(text: string): string[] {
 export async function loadFileContext(src: FileContextSource, absPath: string, opts: LoadFileOptions = {}): Promise<FileContext> {
   const session = await src.session(absPath);
   const doc = await session.syncDocument(absPath, opts.text);
-  const answer = await session.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } }, { signal: src.signal, transient: opts.transient, background: opts.background });
+  // Read only: normalizeDocumentSymbols builds new arrays and never changes the answer's objects.
+  const answer = await session.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } }, { signal: src.signal, transient: opts.transient, background: opts.background, readOnly: true });
   const lines = splitLines(doc.text);
   const adapter = adapterFor(session.entry.adapter);
   const tree = normalizeDocumentSymbols(answer, lines);

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Location, LocationLink, Range } from 'vscode-languageserver-protocol';
 import type { FileContext } from '../adapters/types.js';
-import { fromLspPosition } from '../lsp/positions.js';
+import { fromLspPosition, lineStarts } from '../lsp/positions.js';
 import type { PositionEncoding } from '../lsp/types.js';
 import { isInside, isSecretPath, toRelative } from '../util/paths.js';
 import { canonicalPath } from '../util/symlinks.js';
@@ -68,9 +68,19 @@ export function dedupeLocations(list: Location[]): Location[] {
   return out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : comparePositions(a.range.start, b.range.start)));
 }
 
+/** One file's lines as read for an answer, with what every location in it needs (made once). */
+interface LinesOf {
+  lines: string[];
+  /** The lines joined with `\n` (what positions are measured in). */
+  text: string;
+  secret: boolean;
+  starts: number[];
+}
+
 /** Reads lines of files the answer points into, once per call. */
 export class LineSource {
   private readonly cache = new Map<string, string[]>();
+  private readonly measured = new Map<string, LinesOf>();
   constructor(private readonly call: ServiceCall) {}
 
   lines(absPath: string, session: FileContext['session']): string[] {
@@ -89,6 +99,22 @@ export class LineSource {
       this.cache.set(absPath, l);
     }
     return l;
+  }
+
+  /**
+   * The file's lines, their text, whether it holds a private key and its line starts: once per
+   * file per answer, not once per location (references repeated the join, the key scan and two
+   * line-start scans of the whole file for every location in it).
+   */
+  file(absPath: string, session: FileContext['session']): LinesOf {
+    let f = this.measured.get(absPath);
+    if (!f) {
+      const lines = this.lines(absPath, session);
+      const text = lines.join('\n');
+      f = { lines, text, secret: containsPrivateKey(text), starts: lineStarts(text) };
+      this.measured.set(absPath, f);
+    }
+    return f;
   }
 
   get root(): string {
@@ -113,15 +139,14 @@ export function resolveLocations(call: ServiceCall, src: LineSource, session: Fi
       out.push(unquoted(abs, loc));
       continue;
     }
-    const lines = src.lines(abs, session);
+    const { lines, text, secret: holdsKey, starts } = src.file(abs, session);
     const enc: PositionEncoding = session.positionEncoding;
-    const text = lines.join('\n');
-    if (containsPrivateKey(text)) {
+    if (holdsKey) {
       secret++;
       continue;
     }
-    const s = fromLspPosition(text, loc.range.start, enc);
-    const e = fromLspPosition(text, loc.range.end, enc);
+    const s = fromLspPosition(text, loc.range.start, enc, starts);
+    const e = fromLspPosition(text, loc.range.end, enc, starts);
     out.push({
       absPath: abs,
       file: inside ? toRelative(call.root, abs) : abs,

@@ -5,7 +5,7 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileTree, repoOutline, type TreeNode } from '../catalog/outline.js';
+import { fileTree, repoOutlineAt, type TreeNode } from '../catalog/outline.js';
 import { cloneRepo, validateRepoInput } from './repo-clone.js';
 import { classifyRepoUrl } from './repo-url.js';
 import type { CallMeta } from '../core/call-meta.js';
@@ -152,7 +152,7 @@ export async function repoOutlineOf(call: ServiceCall, depth: number) {
   await cat.all();
   reportCatalog(cat, call.meta);
   for (const [rel, e] of cat.files()) call.meta.addSourceFile(path.join(call.root, rel), e.size);
-  return repoOutline(cat.files(), depth);
+  return repoOutlineAt(cat.files(), cat.version, depth);
 }
 
 export async function fileTreeOf(call: ServiceCall, pathPrefix: string | undefined, depth: number): Promise<{ tree: TreeNode }> {
