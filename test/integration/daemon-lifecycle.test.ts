@@ -160,11 +160,17 @@ describe('lspgate daemon lifetime', () => {
     expect(faultServersUnder(s.pid)).toEqual([s.sessions[0]!.pid]);
 
     // killed with no call in flight, and called again as soon as its pid is gone (before the client
-    // may have seen its socket close): that call never reached the dead daemon, so it is answered
+    // may have seen its socket close): a call whose write fails is sent again and answered; one the
+    // kernel still accepted in the ~50 ms while the dead daemon's threads exit fails like a call in
+    // flight (README, When the daemon dies) — under load either happens — and the call after it answers
     const second = [s.pid, ...descendants(s.pid)];
     process.kill(s.pid, 'SIGKILL');
     expect(await waitGone([s.pid])).toEqual([]);
-    const right = await h.client.callTool({ name: 'find_definition', arguments: { symbol: 'FaultSymbol' } });
+    let right = await h.client.callTool({ name: 'find_definition', arguments: { symbol: 'FaultSymbol' } });
+    if (right.isError) {
+      expect(errorOf(right)).toMatchObject({ code: 'DAEMON_FAILED', details: { reason: 'connection' } });
+      right = await h.client.callTool({ name: 'find_definition', arguments: { symbol: 'FaultSymbol' } });
+    }
     expect(right.isError, JSON.stringify(right.content)).toBeFalsy();
     expect(await waitGone(second)).toEqual([]);
     const third = (await daemonStatus(w))!;
