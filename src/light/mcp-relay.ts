@@ -2,8 +2,9 @@
  * A thin `lspgate mcp`'s copy loop (light floor): stdin lines to the daemon, the daemon's lines to
  * stdout. When the daemon dies, every request still waiting is answered with a JSON-RPC error
  * (DAEMON_FAILED, reason connection); then the client reaches the daemon again (starting it),
- * attaches and replays the remembered `initialize` and `notifications/initialized` (the replayed
- * initialize's answer is swallowed), and what the client wrote meanwhile follows. If that fails,
+ * attaches and replays the remembered `initialize`, `notifications/initialized`, log level and
+ * resource subscriptions (the replayed requests' answers are swallowed; a refusal goes to stderr),
+ * and what the client wrote meanwhile follows. If that fails,
  * stderr says so and the exit status is 1. stdin's end half-closes the socket (the hosted server
  * sees EOF, as on stdio) and the daemon closing it then ends this process with status 0.
  */
@@ -20,7 +21,10 @@ export function relayMcp(first: net.Socket, already: Buffer, reattach: Reattach)
   let inputEnded = false;
   let reconnects = 0;
   const queue: Buffer[] = [];
-  const pending = new McpPending((line) => process.stdout.write(line + '\n'));
+  const pending = new McpPending(
+    (line) => process.stdout.write(line + '\n'),
+    (line) => process.stderr.write(line + '\n'),
+  );
 
   const use = (s: net.Socket, rest: Buffer) => {
     socket = s;
@@ -42,7 +46,8 @@ export function relayMcp(first: net.Socket, already: Buffer, reattach: Reattach)
       process.stderr.write(`lspgate: ${why}; exiting (the next start of this client starts the daemon again)\n`);
       return process.stdout.write('', () => process.exit(1));
     }
-    process.stderr.write(`lspgate: ${why}; attached again (daemon restarted), the session's earlier state is gone\n`);
+    const kept = `log level ${pending.level ?? 'default'}, ${pending.subscriptions.size} resource subscription(s)`;
+    process.stderr.write(`lspgate: ${why}; attached again (daemon restarted); replayed the session's initialize, ${kept}\n`);
     use(again.socket, again.rest);
     again.socket.write(replay!);
     for (const chunk of queue.splice(0)) again.socket.write(chunk);
