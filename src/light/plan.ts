@@ -4,16 +4,20 @@
  * require, no --servers, no per-workspace config (`<root>/.lspgate/servers.json|config.json` is
  * read per process), and `mcp` (stdio, flags --root --daemon --tools only), `sidecar` (--root
  * --daemon only) or a one-shot operation. Anything else — and anything odd — is the full path's.
+ * A bad `mcp --tools` is answered here (tools.ts): the full CLI's error, no daemon reached.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { toolsFlagError } from './tools.js';
 
 /** Commands the CLI runs itself: never forwarded as an operation. */
 const LOCAL = new Set(['mcp', 'sidecar', 'repl', 'tour', 'demo', 'servers', 'daemon', 'help', 'version', '--help', '-h', '--version', '-v']);
 
 export type ThinPlan =
   | { kind: 'relay'; relay: 'mcp' | 'sidecar'; root: string; tools?: string }
-  | { kind: 'cli'; root: string; argv: string[] };
+  | { kind: 'cli'; root: string; argv: string[] }
+  /** The full CLI's usage error, said without a daemon (a bad `mcp --tools`). */
+  | { kind: 'usage'; stderr: string };
 
 interface Scan {
   values: Map<string, string[]>;
@@ -70,6 +74,8 @@ export function thinPlan(argv: string[], env: NodeJS.ProcessEnv = process.env, c
     const root = path.resolve(cwd, one(s, 'root') ?? '.');
     if (perProcessConfig(root)) return undefined;
     const tools = one(s, 'tools');
+    const bad = tools === undefined ? undefined : toolsFlagError(tools);
+    if (bad !== undefined) return { kind: 'usage', stderr: bad };
     return { kind: 'relay', relay: cmd, root, ...(tools !== undefined ? { tools } : {}) };
   }
   if (LOCAL.has(cmd)) return undefined;

@@ -3,8 +3,9 @@
  * `lspgate/attach` (with `relay` for mcp and sidecar, whose front-end then runs in the daemon on
  * this client's view while this process pipes stdin to the socket and the socket to stdout), or a
  * plain attach and one `lspgate/cli` call whose answer is the one-shot's stdout, stderr and exit
- * code. Light floor: node builtins only. Any refusal or oddity before the pipe starts (no daemon
- * and it would not start, another version, a bad --tools, a root the daemon refuses) returns
+ * code. Light floor: node builtins only. A bad `mcp --tools` (plan kind usage) is the full CLI's
+ * error, exit 2, with no daemon reached. Any refusal or oddity before the pipe starts (no daemon
+ * and it would not start, another version, a root the daemon refuses) returns
  * false: the full CLI then runs and does what the README says (restart on version skew, auto's
  * fallback to in-process, require's errors, usage errors with exit 2).
  */
@@ -41,6 +42,10 @@ async function reach(paths: DaemonPaths): Promise<net.Socket | undefined> {
 
 /** Runs `plan` through the daemon; false when the full CLI must take over (nothing was written). */
 export async function runThin(plan: ThinPlan): Promise<boolean> {
+  if (plan.kind === 'usage') {
+    process.stderr.write(plan.stderr, () => process.exit(2));
+    return true;
+  }
   const paths = daemonPaths(defaultCacheDir());
   const socket = await reach(paths);
   if (!socket) return false;

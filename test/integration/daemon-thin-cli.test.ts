@@ -3,10 +3,11 @@
  * exit status as the same call run in its own process (`--daemon off`) — markdown, --json, an
  * INVALID_INPUT usage error, UNKNOWN_OPERATION, an operation's --help, a missing relative --root — on a real
  * typescript-language-server (--json: but for the call's timing and the process's savings total); the daemon's log shows each call was run there. A bad --tools given
- * to a thin `lspgate mcp` is still a startup error (exit 2, the message). A daemon that does not
+ * to a thin `lspgate mcp` is the full CLI's startup error (exit 2, the same text), said without
+ * attaching to the daemon or starting one. A daemon that does not
  * start is started and waited for once, not again by the full CLI the thin client falls back to.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPaths } from '../../src/light/paths.js';
 import { daemonWorld, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
@@ -60,11 +61,31 @@ describe('one-shot CLI through the daemon', () => {
     if (_name === 'UNKNOWN_OPERATION') expect(thin.stderr).toMatch(/^UNKNOWN_OPERATION: /);
   });
 
-  it('a bad --tools of a thin lspgate mcp is a startup error with exit status 2', async () => {
+  it('a bad --tools of a thin lspgate mcp is a startup error with exit status 2, the daemon not attached', async () => {
+    const before = count(daemon.stderr(), ' attached (');
     const r = await runCli(['mcp', '--root', TS_APP, '--tools', 'no_such_tool', '--daemon', 'require'], { cacheDir: w.cacheDir, env: w.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('INVALID_INPUT: unknown tool no_such_tool');
     expect(r.stdout).toBe('');
+    expect(count(daemon.stderr(), ' attached (')).toBe(before);
+  });
+});
+
+describe('a bad --tools with no daemon running', () => {
+  it.each([['no_such_tool'], [' , ']])('%j: the full CLI error, exit 2, and no daemon started', async (tools) => {
+    const w = daemonWorld();
+    try {
+      const thin = await runCli(['mcp', '--root', TS_APP, '--tools', tools], { cacheDir: w.cacheDir, env: { ...w.env, LSPGATE_DAEMON: 'auto' } });
+      const own = await runCli(['mcp', '--root', TS_APP, '--tools', tools, '--daemon', 'off'], { cacheDir: w.cacheDir, env: w.env });
+      expect(thin).toEqual(own);
+      expect(thin.code).toBe(2);
+      expect(thin.stderr).toMatch(/^INVALID_INPUT: /);
+      // nothing reached for a daemon: no socket, no log of a start
+      expect(existsSync(w.socket)).toBe(false);
+      expect(existsSync(daemonPaths(w.cacheDir, w.env).log)).toBe(false);
+    } finally {
+      removeDir(w.base);
+    }
   });
 });
 
