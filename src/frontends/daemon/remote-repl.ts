@@ -8,7 +8,7 @@ import type { ReplBackend, ReplTrace } from '../repl/backend-types.js';
 import type { RawAnswer, RawRequest, ServersView } from '../repl/lsp-access.js';
 import { formatWireTrace } from '../repl/trace.js';
 import type { RemoteGateway } from './remote-gateway.js';
-import { RAW, SERVERS, SYMBOL_NAMES, TRACE, type TraceNotification } from './repl-protocol.js';
+import { RAW, SERVERS, SYMBOL_NAMES, TRACE, type TraceDropped, type TraceNotification } from './repl-protocol.js';
 
 export class RemoteReplBackend implements ReplBackend {
   readonly exitHelp = "Detach from the lspgate daemon and exit (the daemon's servers keep running)";
@@ -20,8 +20,10 @@ export class RemoteReplBackend implements ReplBackend {
   ) {
     let enabled = false;
     remote.onNotification(TRACE, (p) => {
-      const n = p as TraceNotification;
-      if (enabled && n?.event) write(formatWireTrace(n.server, n.event));
+      const n = p as Partial<TraceNotification & TraceDropped> | undefined;
+      if (!enabled || !n) return;
+      if (n.event && n.server) write(formatWireTrace(n.server, n.event));
+      else if (typeof n.dropped === 'number') write(`[trace] ${n.dropped} line(s) dropped (the daemon sends at most ${n.per_second} a second to a client, fewer when it falls behind)`);
     });
     // Set first: a line the daemon sends right after subscribing may arrive before its answer.
     const set = async (on: boolean) => {

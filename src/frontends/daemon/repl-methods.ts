@@ -16,11 +16,14 @@ import { catalogNames, heldRoots, isUnder, rawRequest, serversView } from '../re
 import { clipTrace } from '../repl/trace.js';
 import { jsonRpcCodeFor } from '../sidecar/error-codes.js';
 import { ATTACH } from './protocol.js';
-import { RAW, RawParams, SERVERS, SYMBOL_NAMES, TRACE, TraceParams, type TraceNotification } from './repl-protocol.js';
+import { RAW, RawParams, SERVERS, SYMBOL_NAMES, TRACE, TraceParams, type TraceDropped, type TraceNotification } from './repl-protocol.js';
+import { TraceLimiter } from './trace-limit.js';
 
 interface Subscriber {
   wants(session: LspSession): boolean;
   send(session: LspSession, e: TraceEvent): void;
+  /** Tracing ended for this client. */
+  stop(): void;
 }
 
 /** The one trace listener of every session of a broker, while any client traces. */
@@ -38,6 +41,7 @@ class TraceHub {
   }
 
   remove(s: Subscriber): void {
+    s.stop();
     if (!this.subscribers.delete(s) || this.subscribers.size > 0) return;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
@@ -67,26 +71,37 @@ function rpcError(e: unknown): ResponseError<unknown> {
   return new ResponseError(jsonRpcCodeFor(err.code), err.message, { code: err.code, details: err.details ?? {} });
 }
 
-/** Sends `lspgate/trace` to this client for sessions at or under a root it holds. */
-function traceSubscriber(connection: MessageConnection, view: () => Gateway | undefined, logger: Logger): Subscriber {
+/** Where a client's trace goes and how fast (trace-limit.ts). */
+export interface TraceOutlet {
+  perSecond: number;
+  /** Bytes the client's socket has not sent yet. */
+  backlog: () => number;
+}
+
+/** Sends `lspgate/trace` to this client for sessions at or under a root it holds, within its outlet's bound. */
+function traceSubscriber(connection: MessageConnection, view: () => Gateway | undefined, logger: Logger, outlet: TraceOutlet): Subscriber {
+  const notify = (note: TraceNotification | TraceDropped) => {
+    try {
+      connection.sendNotification(TRACE, note).catch((err: unknown) => logger.debug('trace notification not sent', err));
+    } catch (err) {
+      logger.debug('trace notification not sent', err);
+    }
+  };
+  const limiter = new TraceLimiter(outlet.perSecond, outlet.backlog, (dropped) => notify({ dropped, per_second: outlet.perSecond }));
   return {
     wants: (session) => {
       const v = view();
       return v !== undefined && isUnder(session.root, heldRoots(v));
     },
     send: (session, e) => {
-      const note: TraceNotification = { server: session.serverId, root: session.root, event: clipTrace(e) };
-      try {
-        connection.sendNotification(TRACE, note).catch((err: unknown) => logger.debug('trace notification not sent', err));
-      } catch (err) {
-        logger.debug('trace notification not sent', err);
-      }
+      if (limiter.admit()) notify({ server: session.serverId, root: session.root, event: clipTrace(e) });
     },
+    stop: () => limiter.close(),
   };
 }
 
 /** Registers the REPL methods on a client's connection; `view` is the client's gateway once attached. */
-export function registerReplMethods(connection: MessageConnection, view: () => Gateway | undefined, core: Gateway, logger: Logger): void {
+export function registerReplMethods(connection: MessageConnection, view: () => Gateway | undefined, core: Gateway, logger: Logger, outlet: TraceOutlet): void {
   const attached = (): Gateway => {
     const v = view();
     if (!v) throw new LspgateError('DAEMON_FAILED', `send ${ATTACH} before any operation`, { reason: 'not_attached' });
@@ -118,7 +133,7 @@ export function registerReplMethods(connection: MessageConnection, view: () => G
     handle(() => catalogNames(attached())),
   );
   const hub = hubOf(core.context.broker);
-  const subscriber = traceSubscriber(connection, view, logger);
+  const subscriber = traceSubscriber(connection, view, logger, outlet);
   connection.onRequest(
     TRACE,
     handle((params) => {

@@ -7,7 +7,7 @@ import type { WireTraceEvent } from '../repl/trace.js';
 
 /** A raw LSP request → the server's raw reply: {result, server, root, ms} (RawAnswer). */
 export const RAW = 'lspgate/raw';
-/** Request {on}: → {on}. Notification daemon → client while on: TraceNotification. */
+/** Request {on}: → {on}. Notification daemon → client while on: TraceNotification, or TraceDropped (trace-limit.ts). */
 export const TRACE = 'lspgate/trace';
 /** → {servers, sessions} (ServersView): configured servers, sessions of this client's roots. */
 export const SERVERS = 'lspgate/servers';
@@ -28,4 +28,10 @@ export interface TraceNotification {
   server: string;
   root: string;
   event: WireTraceEvent;
+}
+
+/** Lines of this client's trace the daemon dropped in the last second (over `per_second`, or the client fell behind). */
+export interface TraceDropped {
+  dropped: number;
+  per_second: number;
 }

@@ -26,12 +26,15 @@ import { runCli } from './cli-host.js';
 import { readFirstMessage } from './first-message.js';
 import { hostRelay, type HostingDaemon } from './hosted.js';
 import { daemonPaths, ensurePrivateDir } from './socket-dir.js';
+import { traceLimitFromEnv } from './trace-limit.js';
 
 export const DEFAULT_IDLE_MS = 10 * 60_000;
 
 export interface DaemonOptions {
   /** Exit after this long without an attached client (default 10 min; LSPGATE_DAEMON_IDLE_MS). */
   idleMs?: number;
+  /** Trace lines a second per tracing client (default 200; LSPGATE_DAEMON_TRACE_MAX). */
+  tracePerSecond?: number;
 }
 
 class Daemon implements HostingDaemon {
@@ -47,6 +50,7 @@ class Daemon implements HostingDaemon {
     readonly socketPath: string,
     readonly idleMs: number,
     readonly logger: Logger,
+    readonly tracePerSecond: number,
   ) {}
 
   accept(socket: net.Socket): void {
@@ -82,7 +86,7 @@ class Daemon implements HostingDaemon {
     });
     connection.onRequest(STATUS, () => this.status());
     connection.onRequest(STOP, (params: unknown) => this.stop(params, client));
-    registerReplMethods(connection, () => client?.view, this.core, this.logger);
+    registerReplMethods(connection, () => client?.view, this.core, this.logger, { perSecond: this.tracePerSecond, backlog: () => socket.writableLength });
     connection.onRequest(CLI, (params: unknown) => {
       if (!client) throw rpcError(new LspgateError('DAEMON_FAILED', `send ${ATTACH} before ${CLI}`, { reason: 'not_attached' }));
       return runCli(this.core, params, { lifetime: lifetime.signal, running, logger: this.logger.child(`client-${client.status.id}`) });
@@ -215,7 +219,7 @@ export async function runDaemon(opts: DaemonOptions = {}): Promise<void> {
   // The daemon's own root is its private directory: no workspace config there, and no client's root.
   const core = await Gateway.create({ root: paths.dir, cacheDir });
   const logger = core.context.logger.child('daemon');
-  const daemon = new Daemon(core, paths.socket, opts.idleMs ?? idleMsFromEnv(), logger);
+  const daemon = new Daemon(core, paths.socket, opts.idleMs ?? idleMsFromEnv(), logger, opts.tracePerSecond ?? traceLimitFromEnv());
   const server = net.createServer((socket) => daemon.accept(socket));
   daemon.lifecycle = installLifecycle(core, {
     watchStdin: false,
