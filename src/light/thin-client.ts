@@ -15,6 +15,7 @@ import { daemonPaths, defaultCacheDir, ensurePrivateDir, packageVersion, type Da
 import type { ThinPlan } from './plan.js';
 import { relayMcp } from './mcp-relay.js';
 import { SidecarWatch } from './sidecar-watch.js';
+import { configEnv } from './config-env.js';
 import { connect, startDaemon, waitForDaemon } from './start.js';
 
 const START_TIMEOUT_MS = 30_000;
@@ -55,6 +56,7 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
     root: plan.kind === 'cli' ? process.cwd() : plan.root,
     frontend: plan.kind === 'relay' ? plan.relay : 'cli',
     pid: process.pid,
+    env: configEnv(),
     ...(plan.kind === 'relay' ? { relay: plan.relay, ...(plan.tools !== undefined ? { tools: plan.tools } : {}) } : {}),
   };
   const attached = await call(socket, 1, 'lspgate/attach', attach);

@@ -16,6 +16,7 @@ import { defaultCacheDir } from '../../gateway/gateway.js';
 import type { Logger } from '../../util/logger.js';
 import { RemoteGateway } from './remote-gateway.js';
 import { daemonPaths, ensurePrivateDir, type DaemonPaths } from './socket-dir.js';
+import { configEnv } from '../../light/config-env.js';
 import { connect, previousStartFailure, startDaemon, waitForDaemon as lightWait, waitUntilGone } from '../../light/start.js';
 
 async function waitForDaemon(paths: DaemonPaths, limitMs: number) {
@@ -64,7 +65,8 @@ export async function attachToDaemon(opts: AttachOptions): Promise<RemoteGateway
   } catch (e) {
     const err = toLspgateError(e);
     if (opts.mode === 'require' || err.details?.reason === 'version_skew' || err.details?.reason === 'socket_dir_unsafe') throw err;
-    log.warn(`the lspgate daemon is not available, running in this process: ${err.message}`);
+    const why = err.details?.reason === 'env_differs' ? 'not using the lspgate daemon' : 'the lspgate daemon is not available';
+    log.warn(`${why}, running in this process: ${err.message}`);
     return undefined;
   }
 }
@@ -91,6 +93,7 @@ async function dial(paths: DaemonPaths, startTimeoutMs: number): Promise<net.Soc
 async function attachOrStart(opts: AttachOptions, paths: DaemonPaths): Promise<RemoteGateway> {
   const socket = await dial(paths, opts.startTimeoutMs ?? 30_000);
   const remote = RemoteGateway.open(socket, opts.root, opts.logger, defaultCacheDir());
+  remote.attachEnv = configEnv();
   try {
     await remote.attach(opts.frontend);
     return remote;
@@ -121,6 +124,7 @@ async function restartForSkew(opts: AttachOptions, paths: DaemonPaths, skew: Lsp
   await waitUntilGone(paths.socket, opts.startTimeoutMs ?? 30_000);
   startDaemon(paths);
   const fresh = RemoteGateway.open(await waitForDaemon(paths, opts.startTimeoutMs ?? 30_000), opts.root, opts.logger, defaultCacheDir());
+  fresh.attachEnv = configEnv();
   await fresh.attach(opts.frontend);
   return fresh;
 }

@@ -31,6 +31,11 @@ export const AttachParams = z.object({
   relay: z.enum(['mcp', 'sidecar']).optional(),
   /** With relay mcp: the client's --tools (else the root's or the user's config decides). */
   tools: z.string().max(10_000).optional(),
+  /**
+   * The client's answer-relevant environment, hashed (light/config-env.ts): a daemon started under
+   * another refuses (reason env_differs). Absent: not checked (a program attaching on its own).
+   */
+  env: z.record(z.string().max(200), z.string().max(64)).optional(),
 });
 export type AttachParams = z.infer<typeof AttachParams>;
 

@@ -90,6 +90,9 @@ export class RemoteGateway implements FrontendGateway {
     this.socket.destroy();
   }
 
+  /** Sent with every attach (light/config-env.ts): a daemon started under another environment refuses (reason env_differs). */
+  attachEnv: Record<string, string> | undefined;
+
   /** After the daemon is lost, the next call dials it again with `dialer` and re-attaches (attach first). */
   reconnectWith(dialer: DaemonDialer): this {
     this.dialer = dialer;
@@ -98,7 +101,8 @@ export class RemoteGateway implements FrontendGateway {
 
   /** The handshake: throws DAEMON_FAILED (details.reason version_skew, with the daemon's client count) on another version. */
   async attach(frontend: string): Promise<AttachResult> {
-    const r = await this.send<AttachResult>(ATTACH, { version: packageVersion(), root: this.defaultRoot, frontend, pid: process.pid });
+    const env = this.attachEnv ? { env: this.attachEnv } : {};
+    const r = await this.send<AttachResult>(ATTACH, { version: packageVersion(), root: this.defaultRoot, frontend, pid: process.pid, ...env });
     this.daemonPid = r.pid;
     this.frontend = frontend;
     return r;

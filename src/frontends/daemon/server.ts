@@ -27,6 +27,7 @@ import { readFirstMessage } from './first-message.js';
 import { hostRelay, type HostingDaemon } from './hosted.js';
 import { daemonPaths, ensurePrivateDir } from './socket-dir.js';
 import { traceLimitFromEnv } from './trace-limit.js';
+import { configEnv, envDifference } from '../../light/config-env.js';
 
 export const DEFAULT_IDLE_MS = 10 * 60_000;
 
@@ -43,6 +44,8 @@ class Daemon implements HostingDaemon {
   private idleTimer: NodeJS.Timeout | undefined;
   private nextId = 1;
   private readonly startedAt = new Date().toISOString();
+  /** Its own answer-relevant environment, as clients send theirs. */
+  private readonly env = configEnv();
   lifecycle!: Lifecycle;
 
   constructor(
@@ -129,6 +132,16 @@ class Daemon implements HostingDaemon {
           clients: this.clients.size,
           daemon_pid: process.pid,
         }),
+      );
+    }
+    const differs = p.env === undefined ? [] : envDifference(p.env, this.env);
+    if (differs.length) {
+      throw rpcError(
+        new LspgateError(
+          'DAEMON_FAILED',
+          `the running lspgate daemon (pid ${process.pid}) was started with another environment: ${differs.join(', ')} ${differs.length > 1 ? 'differ' : 'differs'} (set, unset or another value); it would answer under its own settings, not this client's — run \`lspgate daemon stop\` to restart it with this environment (it serves ${this.clients.size} client(s) now), or use --daemon off`,
+          { reason: 'env_differs', variables: differs, clients: this.clients.size, daemon_pid: process.pid },
+        ),
       );
     }
     let view: Gateway;
