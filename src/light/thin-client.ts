@@ -72,7 +72,11 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
         const reply = await call(again, 1, 'lspgate/attach', attach);
         if (reply && !reply.reply.error) return { socket: again, rest: reply.rest };
         again.destroy();
-        if (reply?.reply.error) return undefined;
+        if (reply?.reply.error) {
+          // e.g. a daemon another client started under another environment (env_differs)
+          process.stderr.write(`lspgate: the new daemon refused this client: ${reply.reply.error.message}\n`);
+          return undefined;
+        }
       }
       return undefined;
     });
