@@ -10,7 +10,8 @@
  * (the same digest in both modes = identical answers). raw mode: one raw server per language of the
  * repository at its root, every file opened, asked documentSymbol and closed (what the catalog asks), the
  * RSS of its tree and lspgate-free baseline for the ratio. lspgate modes also print each server's RSS
- * (rss_mb_by_server) and lspgate's own heap, to compare server for server with the raw run.
+ * (rss_mb_by_server) and lspgate's own heap, to compare server for server with the raw run; both print
+ * rss_anon_mb, the trees' private memory (treeAnon).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -33,6 +34,25 @@ function treeRss(pid: number): number {
   for (const p of processTree(pid)) {
     try {
       const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'));
+      sum += m ? Number(m[1]) * 1024 : 0;
+    } catch {
+      // gone
+    }
+  }
+  return sum;
+}
+
+/**
+ * RssAnon summed over the tree: the memory its processes hold privately. VmRSS also counts file-backed
+ * pages shared by every process mapping them — each Node process (lspgate, the watchdog under each
+ * server, typescript-language-server, tsserver) counts the ~34 MB of the node binary it shares with the
+ * others, so a sum of VmRSS counts that binary once per Node process.
+ */
+function treeAnon(pid: number): number {
+  let sum = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const m = /^RssAnon:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'));
       sum += m ? Number(m[1]) * 1024 : 0;
     } catch {
       // gone
@@ -66,12 +86,14 @@ async function lspgateRun(root: string, mode: string, sample: number): Promise<v
       rssByServer[i.serverId] = (rssByServer[i.serverId] ?? 0) + Math.round((i.rssBytes ?? 0) / MB);
     }
     const now = total();
+    const anon = treeAnon(process.pid);
     const digest = await answersDigest(gateway, sample);
     const out = {
       mode, state: r.state, files: r.files, failed: r.errors.length, build_s: +buildS.toFixed(1), sessions: perServer,
       roots: infos.map((i) => path.relative(root, i.root) || '.'),
       rss_mb_now: Math.round(now / MB), rss_mb_peak: Math.round(peak / MB), lspgate_rss_mb: Math.round(process.memoryUsage().rss / MB),
-      lspgate_heap_mb: Math.round(process.memoryUsage().heapUsed / MB), rss_mb_by_server: rssByServer,
+      lspgate_heap_mb: Math.round(process.memoryUsage().heapUsed / MB), rss_mb_by_server: rssByServer, rss_anon_mb: Math.round(anon / MB),
+      lspgate_anon_mb: Math.round(Number(/^RssAnon:\s+(\d+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024),
       answers: digest,
     };
     process.stdout.write(JSON.stringify(out) + '\n');
@@ -111,6 +133,7 @@ async function rawRun(root: string): Promise<void> {
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-rootstrat-raw-'));
   const result: Record<string, unknown> = { mode: 'raw' };
   let sum = 0;
+  let anonSum = 0;
   const clients: RawLspClient[] = [];
   try {
     for (const id of ['typescript-language-server', 'gopls', 'pyright']) {
@@ -131,10 +154,13 @@ async function rawRun(root: string): Promise<void> {
       // --settle MS: wait before measuring (a server may still be loading after its last answer)
       await new Promise((r) => setTimeout(r, Number(arg('--settle') ?? 0)));
       const rss = treeRss(client.pid!);
+      const anon = treeAnon(client.pid!);
       sum += rss;
-      result[id] = { files: files.length, build_s: +((performance.now() - t0) / 1000).toFixed(1), rss_mb: Math.round(rss / MB) };
+      anonSum += anon;
+      result[id] = { files: files.length, build_s: +((performance.now() - t0) / 1000).toFixed(1), rss_mb: Math.round(rss / MB), rss_anon_mb: Math.round(anon / MB) };
     }
     result.rss_mb_now = Math.round(sum / MB);
+    result.rss_anon_mb = Math.round(anonSum / MB);
     process.stdout.write(JSON.stringify(result) + '\n');
   } finally {
     for (const c of clients) await c.stop();
