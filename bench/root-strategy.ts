@@ -2,14 +2,16 @@
  * Issue 14 item 0: what a cold catalog of a (multi-package) repository costs with each root strategy,
  * against one raw server per language at the root. One mode per process, so memory figures do not mix:
  *
- *   node dist/bench/root-strategy.js --root DIR --mode workspace|nearest-marker|raw [--sample N] [--dump FILE]
+ *   node dist/bench/root-strategy.js --root DIR --mode workspace|nearest-marker|raw [--sample N] [--dump FILE] [--settle MS]
  *
  * lspgate modes: index_folder from a fresh cache dir (every entry's rootStrategy set to the mode), then
  * sessions per server, the RSS of lspgate itself + every server process tree (now, and the peak of a
  * 500 ms sampling during the build), and a digest of find_references for N cataloged functions/classes
  * (the same digest in both modes = identical answers). raw mode: one raw server per language of the
  * repository at its root, every file opened, asked documentSymbol and closed (what the catalog asks), the
- * RSS of its tree and lspgate-free baseline for the ratio.
+ * RSS of its tree and lspgate-free baseline for the ratio. lspgate modes also print each server's RSS
+ * (rss_mb_by_server) and lspgate's own heap, to compare server for server with the raw run; both print
+ * rss_anon_mb, the trees' private memory (treeAnon).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -40,6 +42,25 @@ function treeRss(pid: number): number {
   return sum;
 }
 
+/**
+ * RssAnon summed over the tree: the memory its processes hold privately. VmRSS also counts file-backed
+ * pages shared by every process mapping them — each Node process (lspgate, the watchdog under each
+ * server, typescript-language-server, tsserver) counts the ~34 MB of the node binary it shares with the
+ * others, so a sum of VmRSS counts that binary once per Node process.
+ */
+function treeAnon(pid: number): number {
+  let sum = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const m = /^RssAnon:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'));
+      sum += m ? Number(m[1]) * 1024 : 0;
+    } catch {
+      // gone
+    }
+  }
+  return sum;
+}
+
 async function lspgateRun(root: string, mode: string, sample: number): Promise<void> {
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-rootstrat-'));
   const ids = ['typescript-language-server', 'tsgo', 'pyright', 'intelephense', 'gopls'];
@@ -59,13 +80,20 @@ async function lspgateRun(root: string, mode: string, sample: number): Promise<v
     peak = Math.max(peak, total());
     const infos = gateway.context.broker.info();
     const perServer: Record<string, number> = {};
-    for (const i of infos) perServer[i.serverId] = (perServer[i.serverId] ?? 0) + 1;
+    const rssByServer: Record<string, number> = {};
+    for (const i of infos) {
+      perServer[i.serverId] = (perServer[i.serverId] ?? 0) + 1;
+      rssByServer[i.serverId] = (rssByServer[i.serverId] ?? 0) + Math.round((i.rssBytes ?? 0) / MB);
+    }
     const now = total();
+    const anon = treeAnon(process.pid);
     const digest = await answersDigest(gateway, sample);
     const out = {
       mode, state: r.state, files: r.files, failed: r.errors.length, build_s: +buildS.toFixed(1), sessions: perServer,
       roots: infos.map((i) => path.relative(root, i.root) || '.'),
       rss_mb_now: Math.round(now / MB), rss_mb_peak: Math.round(peak / MB), lspgate_rss_mb: Math.round(process.memoryUsage().rss / MB),
+      lspgate_heap_mb: Math.round(process.memoryUsage().heapUsed / MB), rss_mb_by_server: rssByServer, rss_anon_mb: Math.round(anon / MB),
+      lspgate_anon_mb: Math.round(Number(/^RssAnon:\s+(\d+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024),
       answers: digest,
     };
     process.stdout.write(JSON.stringify(out) + '\n');
@@ -105,6 +133,7 @@ async function rawRun(root: string): Promise<void> {
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-rootstrat-raw-'));
   const result: Record<string, unknown> = { mode: 'raw' };
   let sum = 0;
+  let anonSum = 0;
   const clients: RawLspClient[] = [];
   try {
     for (const id of ['typescript-language-server', 'gopls', 'pyright']) {
@@ -122,11 +151,16 @@ async function rawRun(root: string): Promise<void> {
       };
       await client.waitReady(() => symbols(files[0]!));
       for (let i = 1; i < files.length; i += 8) await Promise.all(files.slice(i, i + 8).map(symbols));
+      // --settle MS: wait before measuring (a server may still be loading after its last answer)
+      await new Promise((r) => setTimeout(r, Number(arg('--settle') ?? 0)));
       const rss = treeRss(client.pid!);
+      const anon = treeAnon(client.pid!);
       sum += rss;
-      result[id] = { files: files.length, build_s: +((performance.now() - t0) / 1000).toFixed(1), rss_mb: Math.round(rss / MB) };
+      anonSum += anon;
+      result[id] = { files: files.length, build_s: +((performance.now() - t0) / 1000).toFixed(1), rss_mb: Math.round(rss / MB), rss_anon_mb: Math.round(anon / MB) };
     }
     result.rss_mb_now = Math.round(sum / MB);
+    result.rss_anon_mb = Math.round(anonSum / MB);
     process.stdout.write(JSON.stringify(result) + '\n');
   } finally {
     for (const c of clients) await c.stop();

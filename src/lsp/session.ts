@@ -351,9 +351,9 @@ export class Session implements LspSession {
 
   async syncDocument(absPath: string, text?: string): Promise<OpenDocument> {
     this.lastUsed = Date.now();
-    const content = await documentText(absPath, text, this.limits.maxFileBytes);
+    const content = documentText(absPath, text, this.limits.maxFileBytes);
     await this.start();
-    const doc = await this.docs.sync(this.gen!, absPath, content);
+    const doc = this.docs.sync(this.gen!, absPath, content);
     this.diagnostics.noteSynced(doc.uri, doc.version, this._generation);
     return doc;
   }

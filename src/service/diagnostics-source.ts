@@ -37,7 +37,7 @@ export interface SourceOptions {
 
 export async function documentDiagnostics(session: LspSession, absPath: string, opts: SourceOptions): Promise<DocumentDiagnostics> {
   // Read here, not through the session's stat shortcut: the stamp must be the bytes on disk now.
-  const text = await documentText(absPath, undefined, opts.maxFileBytes);
+  const text = documentText(absPath, undefined, opts.maxFileBytes);
   const doc = await session.syncDocument(absPath, text);
   if (session.hasCapability('diagnosticProvider')) {
     const report = await session.request(DocumentDiagnosticRequest.type, { textDocument: { uri: doc.uri } }, { signal: opts.signal });
