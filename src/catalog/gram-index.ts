@@ -98,10 +98,12 @@ export class GramIndex {
     if (word.length < 2) return undefined;
     const buckets = new Set<number>();
     eachGram(word, (b) => buckets.add(b));
-    // Rarest buckets first; a few intersections leave few false candidates for the caller to verify.
+    // Rarest buckets first; a few intersections leave few false candidates for the caller to
+    // verify. A bucket much longer than the candidates left costs more to decode than verifying
+    // the few it would drop.
     const order = [...buckets].sort((x, y) => this.length(x) - this.length(y));
     let docs = this.decode(order[0]!);
-    for (let i = 1; i < order.length && i < 6 && docs.length > 16; i++) docs = this.intersect(docs, order[i]!);
+    for (let i = 1; i < order.length && i < 6 && docs.length > 16 && this.length(order[i]!) <= docs.length * 16; i++) docs = this.intersect(docs, order[i]!);
     return docs;
   }
 

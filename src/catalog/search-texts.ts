@@ -52,8 +52,11 @@ export class SearchTexts implements SymbolRanker {
   /** stamp[i] === stampNow: symbol i was scored in this query's first word already. */
   private readonly stamp: Int32Array;
   private stampNow = 0;
-  /** The lower-cased names' character sets, apart (the fuzzy pass reads only these). */
-  private readonly nameMasks: Int32Array;
+  /**
+   * The fuzzy pass's view: the distinct lower-cased names (far fewer than symbols) with their
+   * character sets, and the symbols of each (those of names[u] are bearers[from[u] .. from[u + 1]]).
+   */
+  private readonly names: { text: string[]; masks: Int32Array; from: Int32Array; bearers: Int32Array };
   /** One query's matches (positions, scores), reused: a query is answered synchronously. */
   private readonly scratchIds: Int32Array;
   private readonly scratchScores: Int32Array;
@@ -62,7 +65,6 @@ export class SearchTexts implements SymbolRanker {
     const n = symbols.length;
     this.lower = new Array<string>(n * FIELDS);
     this.masks = new Int32Array(n * FIELDS);
-    this.nameMasks = new Int32Array(n);
     this.nameHashes = new Int32Array(n);
     this.qualifiedHashes = new Int32Array(n);
     this.kindWeight = new Int8Array(n);
@@ -70,6 +72,7 @@ export class SearchTexts implements SymbolRanker {
     this.scratchIds = new Int32Array(n);
     this.scratchScores = new Int32Array(n);
     for (let i = 0; i < n; i++) this.prepare(i, symbols[i]!);
+    this.names = this.distinctNames();
     this.grams = new GramIndex(this.lower, FIELDS);
     const files = [...new Set(symbols.map((s) => s.file))].sort((a, b) => a.localeCompare(b));
     const rankOf = new Map<string, number>();
@@ -95,10 +98,29 @@ export class SearchTexts implements SymbolRanker {
       this.lower[o + f] = texts[f]!;
       this.masks[o + f] = maskOf(texts[f]!);
     }
-    this.nameMasks[i] = this.masks[o]!;
     this.nameHashes[i] = textHash(name);
     this.qualifiedHashes[i] = textHash(qn);
     this.kindWeight[i] = KIND_WEIGHT[s.kind] ?? 0;
+  }
+
+  private distinctNames(): SearchTexts['names'] {
+    const n = this.symbols.length;
+    const idOf = new Map<string, number>();
+    const text: string[] = [];
+    const nameId = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const name = this.lower[i * FIELDS]!;
+      let u = idOf.get(name);
+      if (u === undefined) idOf.set(name, (u = text.push(name) - 1));
+      nameId[i] = u;
+    }
+    const from = new Int32Array(text.length + 1);
+    for (let i = 0; i < n; i++) from[nameId[i]! + 1]!++;
+    for (let u = 0; u < text.length; u++) from[u + 1]! += from[u]!;
+    const at = from.slice(0, text.length);
+    const bearers = new Int32Array(n);
+    for (let i = 0; i < n; i++) bearers[at[nameId[i]!]!++] = i;
+    return { text, masks: Int32Array.from(text, maskOf), from, bearers };
   }
 
   /** The lower-cased name of the symbol at position `pos`. */
@@ -190,7 +212,9 @@ export class SearchTexts implements SymbolRanker {
     if (!candidates) {
       for (let i = 0; i < n; i++) {
         const sc = this.score(i, word, w, wm);
-        if (sc !== 0) (ids[count] = i), (scores[count++] = sc);
+        if (sc === 0) continue;
+        ids[count] = i;
+        scores[count++] = sc;
       }
       return count;
     }
@@ -199,12 +223,20 @@ export class SearchTexts implements SymbolRanker {
     for (const i of candidates) {
       stamp[i] = now;
       const sc = this.score(i, word, w, wm);
-      if (sc !== 0) (ids[count] = i), (scores[count++] = sc);
+      if (sc === 0) continue;
+      ids[count] = i;
+      scores[count++] = sc;
     }
     // Not a candidate: none of its texts holds the word, so only a fuzzy name match (20) is left.
-    const masks = this.nameMasks;
-    for (let i = 0; i < n; i++) {
-      if ((wm & ~masks[i]!) === 0 && stamp[i] !== now && fuzzyName(w, this.lower[i * FIELDS]!)) (ids[count] = i), (scores[count++] = 20);
+    const { text, masks, from, bearers } = this.names;
+    for (let u = 0; u < text.length; u++) {
+      if ((wm & ~masks[u]!) !== 0 || !fuzzyName(w, text[u]!)) continue;
+      for (let p = from[u]!; p < from[u + 1]!; p++) {
+        const i = bearers[p]!;
+        if (stamp[i] === now) continue;
+        ids[count] = i;
+        scores[count++] = 20;
+      }
     }
     return count;
   }
