@@ -56,7 +56,9 @@ export class SearchTexts implements SymbolRanker {
    * The fuzzy pass's view: the distinct lower-cased names (far fewer than symbols) with their
    * character sets, and the symbols of each (those of names[u] are bearers[from[u] .. from[u + 1]]).
    */
-  private readonly names: { text: string[]; masks: Int32Array; from: Int32Array; bearers: Int32Array };
+  private readonly names: { text: string[]; masks: Int32Array; from: Int32Array; bearers: Int32Array; idOf: Int32Array };
+  /** fuzzy[u] === stampNow: distinct name u has this query's first word as a subsequence. */
+  private readonly fuzzy: Int32Array;
   /** One query's matches (positions, scores), reused: a query is answered synchronously. */
   private readonly scratchIds: Int32Array;
   private readonly scratchScores: Int32Array;
@@ -73,6 +75,7 @@ export class SearchTexts implements SymbolRanker {
     this.scratchScores = new Int32Array(n);
     for (let i = 0; i < n; i++) this.prepare(i, symbols[i]!);
     this.names = this.distinctNames();
+    this.fuzzy = new Int32Array(this.names.text.length);
     this.grams = new GramIndex(this.lower, FIELDS);
     const files = [...new Set(symbols.map((s) => s.file))].sort((a, b) => a.localeCompare(b));
     const rankOf = new Map<string, number>();
@@ -120,7 +123,7 @@ export class SearchTexts implements SymbolRanker {
     const at = from.slice(0, text.length);
     const bearers = new Int32Array(n);
     for (let i = 0; i < n; i++) bearers[at[nameId[i]!]!++] = i;
-    return { text, masks: Int32Array.from(text, maskOf), from, bearers };
+    return { text, masks: Int32Array.from(text, maskOf), from, bearers, idOf: nameId };
   }
 
   /** The lower-cased name of the symbol at position `pos`. */
@@ -220,17 +223,20 @@ export class SearchTexts implements SymbolRanker {
     }
     const stamp = this.stamp;
     const now = ++this.stampNow;
+    // The fuzzy test once per distinct name, for the candidates' scores and the fuzzy-only matches.
+    const { text, masks, from, bearers } = this.names;
+    const fuzzy = this.fuzzy;
+    for (let u = 0; u < text.length; u++) if ((wm & ~masks[u]!) === 0 && fuzzyName(w, text[u]!)) fuzzy[u] = now;
     for (const i of candidates) {
       stamp[i] = now;
-      const sc = this.score(i, word, w, wm);
+      const sc = this.score(i, word, w, wm, now);
       if (sc === 0) continue;
       ids[count] = i;
       scores[count++] = sc;
     }
     // Not a candidate: none of its texts holds the word, so only a fuzzy name match (20) is left.
-    const { text, masks, from, bearers } = this.names;
     for (let u = 0; u < text.length; u++) {
-      if ((wm & ~masks[u]!) !== 0 || !fuzzyName(w, text[u]!)) continue;
+      if (fuzzy[u] !== now) continue;
       for (let p = from[u]!; p < from[u + 1]!; p++) {
         const i = bearers[p]!;
         if (stamp[i] === now) continue;
@@ -241,8 +247,11 @@ export class SearchTexts implements SymbolRanker {
     return count;
   }
 
-  /** scoreWord(symbols[i], word) from the lower-cased texts (`w` = word lower-cased, `wm` its character set). */
-  private score(i: number, word: string, w: string, wm: number): number {
+  /**
+   * scoreWord(symbols[i], word) from the lower-cased texts (`w` = word lower-cased, `wm` its
+   * character set); with `fuzzyNow`, the fuzzy test is the first word's, made per distinct name.
+   */
+  private score(i: number, word: string, w: string, wm: number, fuzzyNow?: number): number {
     const o = i * FIELDS;
     const m = this.masks;
     const name = this.lower[o]!;
@@ -252,7 +261,7 @@ export class SearchTexts implements SymbolRanker {
       if (name === w) score = this.symbols[i]!.name === word ? 100 : 90;
       else if (name.startsWith(w)) score = 70;
       else if (name.includes(w)) score = 50;
-      else if (fuzzyName(w, name)) score = 20;
+      else if (fuzzyNow !== undefined ? this.fuzzy[this.names.idOf[i]!] === fuzzyNow : fuzzyName(w, name)) score = 20;
     }
     if ((wm & ~m[o + 1]!) === 0) {
       const qn = this.lower[o + 1]!;
