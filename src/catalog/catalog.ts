@@ -21,7 +21,7 @@ import { Freshness } from './freshness.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
 import { INDEX_VERSION, snapshotPath } from './store.js';
 import { SymbolIndex } from './symbol-index.js';
-import { SearchTexts } from './symbol-search.js';
+import { SearchTexts } from './search-texts.js';
 import { walkWorkspace } from './walk.js';
 
 
@@ -55,7 +55,7 @@ export class WorkspaceCatalog implements Catalog {
   private readonly errors = new Map<string, FileError>();
   private building: Promise<CatalogStatus> | undefined;
   /** all()'s ordered list and the index version it was built at. */
-  private ordered: { version: number; list: CatalogSymbol[]; texts?: SearchTexts } | undefined;
+  private orderedList: { version: number; list: CatalogSymbol[]; texts?: SearchTexts } | undefined;
   private indexedAt: string | undefined;
   private gitHead = '';
   private loaded = false;
@@ -342,19 +342,23 @@ export class WorkspaceCatalog implements Catalog {
    * of those answers. Callers get their own copy of the array.
    */
   async all(): Promise<CatalogSymbol[]> {
-    await this.ensureBuilt();
-    if (this.ordered?.version !== this.index.version) {
-      const list = [...this.index.files.keys()].sort().flatMap((rel) => [...this.index.files.get(rel)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
-      this.ordered = { version: this.index.version, list };
-    }
-    return this.ordered.list.slice();
+    return (await this.ordered()).list.slice();
   }
 
-  /** all()'s symbols with their searched texts lower-cased once (search_symbols), kept as long as all()'s list. */
+  private async ordered(): Promise<{ version: number; list: CatalogSymbol[]; texts?: SearchTexts }> {
+    await this.ensureBuilt();
+    if (this.orderedList?.version !== this.index.version) {
+      const list = [...this.index.files.keys()].sort().flatMap((rel) => [...this.index.files.get(rel)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
+      this.orderedList = { version: this.index.version, list };
+    }
+    return this.orderedList;
+  }
+
+  /** all()'s symbols with their searched texts lower-cased and indexed once (search_symbols), kept as long as all()'s list. */
   async searchTexts(): Promise<SearchTexts> {
-    const list = await this.all();
-    this.ordered!.texts ??= new SearchTexts(list);
-    return this.ordered!.texts;
+    const ordered = await this.ordered();
+    ordered.texts ??= new SearchTexts(ordered.list);
+    return ordered.texts;
   }
 
   async refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: FileError[] }> {

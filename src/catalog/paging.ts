@@ -53,7 +53,8 @@ export function paginate<T>(items: T[], opts: { offset: number; maxResults: numb
       stoppedBy = 'max_results';
       break;
     }
-    const t = tokensOf(items[i]);
+    // Measured only under a token budget: serialising each item was a tenth of a search_symbols call.
+    const t = opts.maxTokens === undefined ? 0 : tokensOf(items[i]);
     if (opts.maxTokens !== undefined && page.length > 0 && tokens + t > opts.maxTokens) {
       stoppedBy = 'max_tokens';
       break;

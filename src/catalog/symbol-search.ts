@@ -4,7 +4,7 @@
  */
 import type { CatalogSymbol } from '../core/catalog.js';
 
-const KIND_WEIGHT: Record<string, number> = { class: 3, interface: 3, struct: 3, trait: 3, type: 2, enum: 2, function: 2, method: 2, constructor: 1 };
+export const KIND_WEIGHT: Record<string, number> = { class: 3, interface: 3, struct: 3, trait: 3, type: 2, enum: 2, function: 2, method: 2, constructor: 1 };
 
 export interface RankedSymbol {
   symbol: CatalogSymbol;
@@ -57,7 +57,7 @@ function scoreWord(s: CatalogSymbol, word: string): number {
   return score;
 }
 
-function isSubsequence(needle: string, hay: string): boolean {
+export function isSubsequence(needle: string, hay: string): boolean {
   if (needle.length < 2 || needle.length > hay.length) return false;
   let i = 0;
   for (const c of hay) if (c === needle[i] && ++i === needle.length) return true;
@@ -65,74 +65,44 @@ function isSubsequence(needle: string, hay: string): boolean {
 }
 
 /**
- * The catalog's searched texts, lower-cased once per catalog version into one string (a region
- * per symbol: name, qualified name, signature, summary, docstring), so that a query finds the
- * symbols it could match with one `indexOf` scan instead of lower-casing and scanning every
- * text of every symbol (24k symbols: ~30 ms of CPU per search_symbols). Every non-zero score
- * needs the lower-cased word inside one of those texts, or (fuzzy) a subsequence of the name:
- * the candidates are a superset of the matches, then ranked by rankSymbols exactly as before,
- * in the same order.
+ * isSubsequence by code unit, without a string per character: a surrogate pair is one character
+ * there (never equal to one code unit of the needle), so a pair is skipped whole here.
  */
-export class SearchTexts {
-  private readonly text: string;
-  /** starts[i]: where symbol i's region begins; starts[n] = text.length. */
-  private readonly starts: Int32Array;
-  private readonly names: string[];
-
-  constructor(readonly symbols: readonly CatalogSymbol[]) {
-    const parts: string[] = [];
-    this.starts = new Int32Array(symbols.length + 1);
-    this.names = [];
-    let offset = 0;
-    symbols.forEach((s, i) => {
-      const name = s.name.toLowerCase();
-      this.names.push(name);
-      const region = `${name}\u0000${s.qualified_name.toLowerCase()}\u0000${s.signature.toLowerCase()}\u0000${s.summary.toLowerCase()}\u0000${s.docstring?.toLowerCase() ?? ''}\u0001`;
-      this.starts[i] = offset;
-      parts.push(region);
-      offset += region.length;
-    });
-    this.starts[symbols.length] = offset;
-    this.text = parts.join('');
-  }
-
-  /** rankSymbols over the symbols `keep` lets through, for `query`; identical to ranking them all. */
-  rank(query: string, keep: (s: CatalogSymbol) => boolean): RankedSymbol[] {
-    const q = query.trim();
-    const words = q.toLowerCase().split(/\s+/).filter(Boolean);
-    if (words.length === 0) return rankSymbols(this.symbols.filter(keep), query);
-    let hit: Uint8Array | undefined;
-    for (const w of words.length > 1 ? words : [q.toLowerCase()]) {
-      const mine = this.mark(w);
-      if (hit) for (let i = 0; i < hit.length; i++) hit[i]! &= mine[i]!;
-      else hit = mine;
+export function fuzzyName(needle: string, hay: string): boolean {
+  const n = needle.length;
+  if (n < 2 || n > hay.length) return false;
+  let i = 0;
+  let want = needle.charCodeAt(0);
+  for (let j = 0; j < hay.length; j++) {
+    const c = hay.charCodeAt(j);
+    if (c >= 0xd800 && c <= 0xdbff && j + 1 < hay.length) {
+      const d = hay.charCodeAt(j + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        j++;
+        continue;
+      }
     }
-    const candidates: CatalogSymbol[] = [];
-    for (let i = 0; i < this.symbols.length; i++) if (hit![i] && keep(this.symbols[i]!)) candidates.push(this.symbols[i]!);
-    return rankSymbols(candidates, query);
-  }
-
-  /** 1 for each symbol one of whose texts holds `w`, or whose name has it as a subsequence. */
-  private mark(w: string): Uint8Array {
-    const out = new Uint8Array(this.symbols.length);
-    for (let at = this.text.indexOf(w); at >= 0; ) {
-      const i = this.regionOf(at);
-      out[i] = 1;
-      at = this.text.indexOf(w, this.starts[i + 1]!);
+    if (c === want) {
+      if (++i === n) return true;
+      want = needle.charCodeAt(i);
     }
-    for (let i = 0; i < this.names.length; i++) if (!out[i] && isSubsequence(w, this.names[i]!)) out[i] = 1;
-    return out;
   }
+  return false;
+}
 
-  /** The symbol whose region holds text offset `at` (binary search over the region starts). */
-  private regionOf(at: number): number {
-    let lo = 0;
-    let hi = this.symbols.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= at) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+/** A 32-bit set of the code units of `s`: a–z exactly, the others folded onto six bits. */
+export function maskOf(s: string): number {
+  let m = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    m |= c >= 97 && c <= 122 ? 1 << (c - 97) : 1 << (26 + (c % 6));
   }
+  return m;
+}
+
+/** A 32-bit hash of a text (equal texts, equal hashes): a cheap first test of name equality. */
+export function textHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
 }

@@ -161,6 +161,26 @@ export interface Catalog {
 
 /** Ranks the catalog's symbols for a search_symbols query (catalog/symbol-search.ts). */
 export interface SymbolRanker {
+  /** The catalog's symbols (all()'s order) the ranker was made for; positions index it. */
+  readonly symbols: readonly CatalogSymbol[];
   /** Matching symbols that `keep` lets through with their scores, best first. */
-  rank(query: string, keep: (s: CatalogSymbol) => boolean): { symbol: CatalogSymbol; score: number }[];
+  rank(query: string, keep?: (s: CatalogSymbol) => boolean): { symbol: CatalogSymbol; score: number }[];
+  /**
+   * The first `k` of rank()'s list, or, given `major` (a key per symbol position, lower first),
+   * of that list re-ordered by `major` first (stable); `total` counts every match.
+   */
+  top(query: string, keep: ((s: CatalogSymbol) => boolean) | undefined, k: number, major?: (pos: number) => number): RankedPage;
+  /** The lower-cased name of the symbol at position `pos`. */
+  lowerName(pos: number): string;
+  /**
+   * False when neither the lower-cased name of the symbol at `pos` has hash `hash` nor its
+   * lower-cased qualified name `qualifiedHash` (catalog/symbol-search.ts textHash): then it is
+   * named neither text. Reads no symbol object.
+   */
+  mayBeNamed(pos: number, hash: number, qualifiedHash: number): boolean;
+}
+
+export interface RankedPage {
+  top: { symbol: CatalogSymbol; score: number }[];
+  total: number;
 }

@@ -15,7 +15,7 @@ import { LspgateError, toLspgateError } from '../errors/errors.js';
 import { sha256 } from '../util/hash.js';
 import type { ServiceCall } from './call.js';
 import { reportCatalog } from './repository.js';
-import { policyOrder } from './resolution-policy.js';
+import { searchPolicyKey } from './resolution-policy.js';
 
 export interface SymbolSource {
   symbol: CatalogSymbol;
@@ -124,19 +124,23 @@ export async function searchSymbols(call: ServiceCall, input: SymbolSearchInput)
   checkQuery(call, input.query);
   const hash = queryHash({ q: input.query, k: input.kind, l: input.language, f: input.file_pattern });
   const offset = decodeCursor(input.cursor, hash);
+  const maxResults = input.max_results ?? 20;
+  // Only the matches up to this page are ordered and made hits; the others are counted.
   const run = async () => {
-    const filter = symbolFilter({ kind: input.kind, language: input.language, file_pattern: input.file_pattern }, (id) => cat.cached(id));
-    const ranked = policyOrder((await cat.searchTexts()).rank(input.query, filter), input.query, (id) => cat.cached(id));
-    return ranked.map(({ symbol: s, score }) => toHit(s, score));
+    const filtered = input.kind !== undefined || !!input.language || !!input.file_pattern;
+    const filter = filtered ? symbolFilter({ kind: input.kind, language: input.language, file_pattern: input.file_pattern }, (id) => cat.cached(id)) : undefined;
+    const ranker = await cat.searchTexts();
+    const { top, total } = ranker.top(input.query, filter, offset + maxResults, searchPolicyKey(ranker, input.query, (id) => cat.cached(id)));
+    return { hits: top.map(({ symbol: s, score }) => toHit(s, score)), total };
   };
-  let hits = await run();
-  const pageOf = (list: SymbolHit[], meta: CallMeta) => paginate(list, { offset, maxResults: input.max_results ?? 20, maxTokens: input.max_tokens, hash, meta });
+  let r = await run();
+  const pageOf = (list: SymbolHit[], total: number, meta: CallMeta) => paginate(list, { offset, maxResults, maxTokens: input.max_tokens, hash, meta, total });
   // Answers never come from a stale file: re-check the files of this page, re-rank if one changed.
-  if (await cat.freshen(pageOf(hits, scratchMeta()).map((h) => h.file))) hits = await run();
-  const results = pageOf(hits, call.meta);
+  if (await cat.freshen(pageOf(r.hits, r.total, scratchMeta()).map((h) => h.file))) r = await run();
+  const results = pageOf(r.hits, r.total, call.meta);
   for (const f of new Set(results.map((h) => h.file))) call.meta.addSourceFile(path.join(call.root, f), cat.files().get(f)?.size);
   reportCatalog(cat, call.meta);
-  return { results, total: hits.length };
+  return { results, total: r.total };
 }
 
 export interface TextSearchInput {

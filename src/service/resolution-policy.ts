@@ -11,9 +11,10 @@
  * the merged declarations of one TypeScript symbol. `strict` never picks.
  * Pure: the caller supplies the parent lookup.
  */
-import type { CatalogSymbol } from '../core/catalog.js';
+import type { CatalogSymbol, SymbolRanker } from '../core/catalog.js';
 import type { SymbolAlternative } from '../core/call-meta.js';
 import { pathRole, type PathRole } from '../util/test-paths.js';
+import { textHash } from '../catalog/symbol-search.js';
 
 /** What kinds an operation is about. */
 export type KindFit = 'any' | 'callable' | 'type';
@@ -149,4 +150,40 @@ export function policyOrder<T extends { symbol: CatalogSymbol; score: number }>(
     })
     .sort((a, b) => compareKeys(a.key, b.key) || a.i - b.i)
     .map((x) => x.h);
+}
+
+/** Per catalog version (its ordered symbol list): role * 3 + scope of each position, 255 = not worked out yet. */
+const fixedKeys = new WeakMap<readonly CatalogSymbol[], Uint8Array>();
+
+/**
+ * policyOrder's key of the symbol at each position of `ranker`, as one number (tier, then role,
+ * then scope; lower first), for SymbolRanker.top: the same order as policyOrder without ranking
+ * every match. Role and scope do not depend on the query and are kept per catalog version.
+ * Undefined for a blank query (policyOrder keeps file and line order).
+ */
+export function searchPolicyKey(ranker: SymbolRanker, query: string, parentOf: ParentOf): ((pos: number) => number) | undefined {
+  const q = query.trim();
+  if (q === '') return undefined;
+  const last = lastSegment(q);
+  const lastLower = last.toLowerCase();
+  const lastHash = textHash(lastLower);
+  const queryHash = textHash(q.toLowerCase());
+  const symbols = ranker.symbols;
+  let fixed = fixedKeys.get(symbols);
+  if (!fixed) fixedKeys.set(symbols, (fixed = new Uint8Array(symbols.length).fill(255)));
+  const keys = fixed;
+  const tierOf = (pos: number) => {
+    // Each test below needs the lower-cased name to be q's or last's, or the qualified name q's.
+    if (!ranker.mayBeNamed(pos, lastHash, queryHash) && !ranker.mayBeNamed(pos, queryHash, queryHash)) return 2;
+    const s = symbols[pos]!;
+    return s.name === q || s.name === last || s.qualified_name === q ? 0 : ranker.lowerName(pos) === lastLower ? 1 : 2;
+  };
+  return (pos) => {
+    let f = keys[pos]!;
+    if (f === 255) {
+      const s = symbols[pos]!;
+      keys[pos] = f = ROLE_RANK[pathRole(s.file, s.language)] * 3 + SCOPE_RANK[scopeOf(s, parentOf)];
+    }
+    return tierOf(pos) * 6 + f;
+  };
 }

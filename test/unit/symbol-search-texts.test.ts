@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogSymbol } from '../../src/core/catalog.js';
-import { rankSymbols, SearchTexts } from '../../src/catalog/symbol-search.js';
+import { rankSymbols } from '../../src/catalog/symbol-search.js';
+import { SearchTexts } from '../../src/catalog/search-texts.js';
 import { pathRole } from '../../src/util/test-paths.js';
 
 function sym(name: string, i: number, over: Partial<CatalogSymbol> = {}): CatalogSymbol {
