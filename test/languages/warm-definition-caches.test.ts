@@ -4,7 +4,8 @@
  * a location's text per content, and the text of a library file outside the root (not open in
  * the server) per (mtime, size, inode): an edit on disk and a file replaced by a symlink are seen
  * by the next call, and an input file that became a symlink out of the root is refused even
- * after every cache was warm with it.
+ * after every cache was warm with it. get_file_outline's outline, kept per file model, follows an
+ * edit on disk.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -72,7 +73,7 @@ async function definitionAt(input: Record<string, unknown>): Promise<Def> {
   return defs[0]!;
 }
 
-describe('warm find_definition caches', () => {
+describe('warm find_definition and get_file_outline caches', () => {
   it('a library file outside the root edited on disk, then replaced by a symlink: the preview is the new text each time', async () => {
     const first = await definitionAt(at(4, 'depFn', 0));
     expect(first).toMatchObject({ external: true, line: 2 });
@@ -112,6 +113,18 @@ describe('warm find_definition caches', () => {
     }
     expect(now).toMatchObject({ name: 'greet', file: 'src/lib.ts', line: 2, end_line: 5, symbol_id: 'src/lib.ts::greet#function' });
     expect(now!.preview?.lines).toContain('// moved down one line');
+  });
+
+  it('get_file_outline after its file is edited on disk: the new symbols, not the kept outline', async () => {
+    const names = async (depth: number) => {
+      const r = await gateway.run('get_file_outline', { file: 'src/lib.ts', depth, output_format: 'json' });
+      return (r.result as unknown as { symbols: { name: string; lines: number[] }[] }).symbols.map((s) => `${s.name}@${s.lines.join('-')}`);
+    };
+    const before = await names(10);
+    expect(before).toEqual(['greet@2-5']);
+    expect(await names(9)).toEqual(before);
+    fs.appendFileSync(path.join(root, 'src/lib.ts'), 'export function wave(): string {\n  return "o/";\n}\n');
+    expect(await names(8)).toEqual(['greet@2-5', 'wave@6-8']);
   });
 
   it('an input file that became a symlink out of the root is refused, warm caches or not', async () => {
