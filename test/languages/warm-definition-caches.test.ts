@@ -134,7 +134,7 @@ describe('warm find_definition and get_file_outline caches', () => {
     fs.rmSync(path.join(root, 'src/main.ts'));
     fs.symlinkSync(outside, path.join(root, 'src/main.ts'));
     let code = 'none';
-    let text = '';
+    let text: string;
     try {
       text = JSON.stringify((await gateway.run('find_definition', { ...at(5, 'greet', 4), output_format: 'json' })).result);
     } catch (e) {
