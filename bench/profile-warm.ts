@@ -140,6 +140,7 @@ async function main(): Promise<void> {
       sentCount.clear();
       const warm: number[] = [];
       let warmCpu = 0;
+      let directCpu = 0;
       const warmSpans = new Map<string, number>();
       const hit: number[] = [];
       const direct: number[] = [];
@@ -166,10 +167,13 @@ async function main(): Promise<void> {
           for (const c of liveResponseCaches()) c.invalidateWorkspaceAnswers();
           const abs = path.join(root, q.file);
           const params = { textDocument: { uri: pathToFileURL(abs).href }, position: { line: q.line, character: q.character } };
+          const d0 = process.cpuUsage();
           t = performance.now();
           if (op === 'find_references') await session.request(ReferencesRequest.type, { ...params, context: { includeDeclaration: true } });
           else await session.request(DefinitionRequest.type, params);
           direct.push(performance.now() - t);
+          const d1 = process.cpuUsage(d0);
+          directCpu += (d1.user + d1.system) / 1000;
         }
       }
       const s = (x: number[]) => {
@@ -179,7 +183,7 @@ async function main(): Promise<void> {
       if (warmSpans.size) process.stdout.write(`  per warm call (ms, mean): ${[...warmSpans].map(([k, v]) => `${k} ${(v / warm.length).toFixed(3)}`).join('; ')}\n`);
       process.stdout.write(`  sent to the server during ${op} passes: ${JSON.stringify(Object.fromEntries(sentCount))}\n`);
       if (rawMs.length) process.stdout.write(`  raw (paired, before each warm call): ${s(rawMs.splice(0))}\n`);
-      process.stdout.write(`${op}: warm ${s(warm)} cpu ${(warmCpu / warm.length).toFixed(3)} ms/call | repeated ${s(hit)} | session request (${op === 'find_references' ? 'references' : 'definition'}) ${s(direct)}\n`);
+      process.stdout.write(`${op}: warm ${s(warm)} cpu ${(warmCpu / warm.length).toFixed(3)} ms/call | repeated ${s(hit)} | session request (${op === 'find_references' ? 'references' : 'definition'}) ${s(direct)} cpu ${(directCpu / direct.length).toFixed(3)} ms/call\n`);
     }
     memory('warm passes done');
     if (inspector && profileTo && process.argv.includes('--profile-warm')) await stopProfile(inspector, profileTo);
