@@ -7,6 +7,7 @@
  *
  *   node [--cpu-prof --cpu-prof-dir DIR] dist/bench/profile-warm.js [--files N] [--root DIR]
  *        [--queries N] [--iters N] [--ops find_definition,find_references] [--memory]
+ *        [--pair] [--profile FILE | --profile-warm FILE | --profile-repeat FILE]
  */
 import fs from 'node:fs';
 import { Session as InspectorSession } from 'node:inspector/promises';
@@ -113,7 +114,8 @@ async function main(): Promise<void> {
     const session = gateway.context.broker.existing()[0]!;
     // --profile FILE: a CPU profile of the warm and repeated passes only (no start-up, no cold
     // pass); --profile-repeat FILE: of the repeated-call loops only.
-    const profileTo = process.argv.includes('--profile') ? arg('profile', '') : process.argv.includes('--profile-repeat') ? arg('profile-repeat', '') : undefined;
+    // --profile-warm FILE: of the warm passes only.
+    const profileTo = process.argv.includes('--profile') ? arg('profile', '') : process.argv.includes('--profile-repeat') ? arg('profile-repeat', '') : process.argv.includes('--profile-warm') ? arg('profile-warm', '') : undefined;
     const inspector = profileTo ? new InspectorSession() : undefined;
     const startProfile = async () => {
       if (!inspector) return;
@@ -122,7 +124,7 @@ async function main(): Promise<void> {
       await inspector.post('Profiler.setSamplingInterval', { interval: 50 });
       await inspector.post('Profiler.start');
     };
-    if (process.argv.includes('--profile')) await startProfile();
+    if (process.argv.includes('--profile') || process.argv.includes('--profile-warm')) await startProfile();
     // --pair: a raw server on the same root answers the same query right before each warm call
     // (what the bench does); its time is printed as "raw".
     const raw = process.argv.includes('--pair') ? await RawLspClient.start(entry, root, path.join(cacheDir, 'raw')) : undefined;
@@ -137,6 +139,8 @@ async function main(): Promise<void> {
     for (const op of ops) {
       sentCount.clear();
       const warm: number[] = [];
+      let warmCpu = 0;
+      let directCpu = 0;
       const warmSpans = new Map<string, number>();
       const hit: number[] = [];
       const direct: number[] = [];
@@ -149,9 +153,12 @@ async function main(): Promise<void> {
             rawMs.push(performance.now() - tr);
           }
           const before = new Map(spans);
+          const c0 = process.cpuUsage();
           let t = performance.now();
           await ask(op, q).catch(() => undefined);
           warm.push(performance.now() - t);
+          const c1 = process.cpuUsage(c0);
+          warmCpu += (c1.user + c1.system) / 1000;
           for (const [k, v] of spans) warmSpans.set(k, (warmSpans.get(k) ?? 0) + v - (before.get(k) ?? 0));
           t = performance.now();
           await ask(op, q).catch(() => undefined);
@@ -160,10 +167,13 @@ async function main(): Promise<void> {
           for (const c of liveResponseCaches()) c.invalidateWorkspaceAnswers();
           const abs = path.join(root, q.file);
           const params = { textDocument: { uri: pathToFileURL(abs).href }, position: { line: q.line, character: q.character } };
+          const d0 = process.cpuUsage();
           t = performance.now();
           if (op === 'find_references') await session.request(ReferencesRequest.type, { ...params, context: { includeDeclaration: true } });
           else await session.request(DefinitionRequest.type, params);
           direct.push(performance.now() - t);
+          const d1 = process.cpuUsage(d0);
+          directCpu += (d1.user + d1.system) / 1000;
         }
       }
       const s = (x: number[]) => {
@@ -173,23 +183,26 @@ async function main(): Promise<void> {
       if (warmSpans.size) process.stdout.write(`  per warm call (ms, mean): ${[...warmSpans].map(([k, v]) => `${k} ${(v / warm.length).toFixed(3)}`).join('; ')}\n`);
       process.stdout.write(`  sent to the server during ${op} passes: ${JSON.stringify(Object.fromEntries(sentCount))}\n`);
       if (rawMs.length) process.stdout.write(`  raw (paired, before each warm call): ${s(rawMs.splice(0))}\n`);
-      process.stdout.write(`${op}: warm ${s(warm)} | repeated ${s(hit)} | session request (${op === 'find_references' ? 'references' : 'definition'}) ${s(direct)}\n`);
+      process.stdout.write(`${op}: warm ${s(warm)} cpu ${(warmCpu / warm.length).toFixed(3)} ms/call | repeated ${s(hit)} | session request (${op === 'find_references' ? 'references' : 'definition'}) ${s(direct)} cpu ${(directCpu / direct.length).toFixed(3)} ms/call\n`);
     }
     memory('warm passes done');
+    if (inspector && profileTo && process.argv.includes('--profile-warm')) await stopProfile(inspector, profileTo);
     await raw?.stop();
     if (process.argv.includes('--profile-repeat')) await startProfile();
     for (const op of ops) await repeatLoop(gateway, op, queries, iters * 10);
     for (const op of ops) await runnerStages(gateway, op, WORKLOADS[KIND_OF[op]!].input(queries[0]!));
-    if (inspector && profileTo) {
-      const { profile } = await inspector.post('Profiler.stop');
-      fs.writeFileSync(profileTo, JSON.stringify(profile));
-      inspector.disconnect();
-    }
+    if (inspector && profileTo && !process.argv.includes('--profile-warm')) await stopProfile(inspector, profileTo);
   } finally {
     await gateway.close();
     fs.rmSync(cacheDir, { recursive: true, force: true });
     if (!given) fs.rmSync(root, { recursive: true, force: true });
   }
+}
+
+async function stopProfile(inspector: InspectorSession, to: string): Promise<void> {
+  const { profile } = await inspector.post('Profiler.stop');
+  fs.writeFileSync(to, JSON.stringify(profile));
+  inspector.disconnect();
 }
 
 /** Repeated calls only (every answer cached in the session): wall time against this process's CPU time. */

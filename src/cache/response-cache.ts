@@ -10,6 +10,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { LspgateError } from '../errors/errors.js';
+import { deepFreeze } from '../util/freeze.js';
 
 export interface ResponseCacheOptions {
   /** Upper bound of the stored answers, in bytes of their JSON (limits.cacheBytes). */
@@ -61,12 +62,6 @@ export function cloneJson<T>(v: T): T {
   return out as T;
 }
 
-/** Freezes JSON data and everything in it (what the cache keeps may be handed out uncopied). */
-function deepFreeze<T>(v: T): T {
-  if (v === null || typeof v !== 'object') return v;
-  for (const x of Object.values(v)) deepFreeze(x);
-  return Object.freeze(v);
-}
 
 /** Objects in the heap take about three times their JSON text: the bound stays one of memory. */
 const OBJECT_FACTOR = 3;

@@ -2,16 +2,17 @@
  * find_type_definition, get_function_details, get_file_outline: a name (or file) → the adapter's
  * descriptors.
  */
-import type { SymbolContext } from '../adapters/types.js';
+import type { FileContext, SymbolContext } from '../adapters/types.js';
 import type { CatalogSymbol } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
 import type { ClassDescriptor, FunctionDescriptor, OutlineSymbol, SymbolDescriptor } from '../schema/descriptors.js';
 import { FUNCTION_KINDS, TYPE_KINDS } from '../schema/convert/lsp-kind.js';
 import type { ServiceCall } from './call.js';
 import { filterOf, fromCatalogSymbol, lookupOne } from './resolve.js';
-import { symbolIdFor } from './symbol-ids.js';
+import { catalogFileSymbols, symbolIdFor } from './symbol-ids.js';
 import { walkSymbols } from './symbols.js';
 import { firstSentence } from '../adapters/doc-text.js';
+import { deepFreeze } from '../util/freeze.js';
 
 export interface NameInput {
   package?: string | undefined;
@@ -90,10 +91,49 @@ export interface FileOutline {
   symbols: OutlineSymbol[];
 }
 
+/** What an outline was made from besides the file model it is kept under. */
+interface KeptOutline {
+  relPath: string;
+  adapter: string;
+  /** The catalog's symbol list of the file its ids came from (undefined: ids from the file's own answer). */
+  cataloged: CatalogSymbol[] | undefined;
+  roots: OutlineSymbol[];
+}
+
+/**
+ * Per file model (its frozen symbol list, shared while the cached documentSymbol answer and the
+ * document's content are unchanged, file-context.ts): the full outline made from it, deep-frozen.
+ * A descriptor is a function of the file model alone (adapters make them synchronously from its
+ * text and symbols); the ids also depend on the catalog's entry for the file, so the outline is
+ * reused only while that entry is the same list (the catalog makes a new one when it re-catalogs).
+ */
+const outlines = new WeakMap<object, KeptOutline>();
+
 export async function fileOutline(call: ServiceCall, fileInput: string): Promise<FileOutline> {
   const abs = call.resolvePath(fileInput, { expect: 'file' });
   const file = await call.file(abs);
   call.meta.addSourceFile(abs);
+  const adapter = call.adapter(file);
+  const shared = Object.isFrozen(file.symbols) && file.symbols.length > 0;
+  const cataloged = shared ? await catalogFileSymbols(call, file.relPath) : undefined;
+  const known = shared ? outlines.get(file.symbols) : undefined;
+  let roots: OutlineSymbol[];
+  if (known && known.relPath === file.relPath && known.adapter === file.session.entry.adapter && known.cataloged === cataloged) roots = known.roots;
+  else {
+    roots = await outlineRoots(call, file);
+    if (shared) outlines.set(file.symbols, { relPath: file.relPath, adapter: file.session.entry.adapter, cataloged, roots: deepFreeze(roots) });
+  }
+  const pkg = adapter.packageOf(file);
+  return {
+    file: file.relPath,
+    language: file.language,
+    ...(pkg.package ? { package: pkg.package } : {}),
+    ...(pkg.namespace ? { namespace: pkg.namespace } : {}),
+    symbols: roots,
+  };
+}
+
+async function outlineRoots(call: ServiceCall, file: FileContext): Promise<OutlineSymbol[]> {
   const adapter = call.adapter(file);
   const nodes = new Map<unknown, OutlineSymbol>();
   const roots: OutlineSymbol[] = [];
@@ -110,14 +150,7 @@ export async function fileOutline(call: ServiceCall, fileInput: string): Promise
       (p.children ??= []).push(node);
     } else roots.push(node);
   }
-  const pkg = adapter.packageOf(file);
-  return {
-    file: file.relPath,
-    language: file.language,
-    ...(pkg.package ? { package: pkg.package } : {}),
-    ...(pkg.namespace ? { namespace: pkg.namespace } : {}),
-    symbols: roots,
-  };
+  return roots;
 }
 
 function outlineNode(d: SymbolDescriptor, symbol_id: string): OutlineSymbol {

@@ -6,11 +6,12 @@
  * cataloger.ts) both load files here, so a file has one symbol model.
  */
 import { LRUCache } from 'lru-cache';
-import { DocumentSymbolRequest, HoverRequest, type Position } from 'vscode-languageserver-protocol';
+import { DocumentSymbolRequest, HoverRequest, type DocumentSymbol, type Position } from 'vscode-languageserver-protocol';
 import { adapterFor } from '../adapters/index.js';
-import type { FileContext } from '../adapters/types.js';
+import type { FileContext, LanguageAdapter } from '../adapters/types.js';
 import type { LspSession, OpenDocument } from '../lsp/types.js';
 import { fromHoverContents } from '../schema/convert/hover-text.js';
+import { deepFreeze } from '../util/freeze.js';
 import { toRelative } from '../util/paths.js';
 import { normalizeDocumentSymbols } from './symbols.js';
 
@@ -43,14 +44,45 @@ export function splitLines(text: string): string[] {
   return text.split(/\r\n|\r|\n/);
 }
 
+interface SymbolModel {
+  /** What the model was made from besides the answer: the document's content, adapter and encoding. */
+  hash: string;
+  adapter: string;
+  encoding: string;
+  lines: string[];
+  symbols: DocumentSymbol[];
+}
+
+/** Per documentSymbol answer the response cache hands out (frozen, shared): its file model. */
+const models = new WeakMap<object, SymbolModel>();
+
+/**
+ * The file's lines and normalised symbols (the adapter's declarations). Made once per cached
+ * answer and document content: a warm call rebuilt them for every file it touched (the
+ * TypeScript adapter tokenises the whole file to drop import bindings; ~1 ms on zod's large
+ * files). Only answers the response cache keeps are remembered (it hands out the same frozen
+ * object while the document's content is unchanged; its key holds the content hash), and the
+ * model is frozen like them: no caller can change what the next call reads.
+ */
+function symbolModel(answer: unknown, doc: OpenDocument, session: LspSession, adapter: LanguageAdapter): SymbolModel {
+  const shared = answer !== null && typeof answer === 'object' && Object.isFrozen(answer);
+  const known = shared ? models.get(answer) : undefined;
+  if (known && known.hash === doc.hash && known.adapter === session.entry.adapter && known.encoding === session.positionEncoding) return known;
+  const lines = splitLines(doc.text);
+  const tree = normalizeDocumentSymbols(answer as Parameters<typeof normalizeDocumentSymbols>[0], lines);
+  const symbols = adapter.declarations?.(tree, doc.text, session.positionEncoding) ?? tree;
+  const model: SymbolModel = { hash: doc.hash, adapter: session.entry.adapter, encoding: session.positionEncoding, lines: deepFreeze(lines), symbols: deepFreeze(symbols) };
+  if (shared) models.set(answer, model);
+  return model;
+}
+
 export async function loadFileContext(src: FileContextSource, absPath: string, opts: LoadFileOptions = {}): Promise<FileContext> {
   const session = await src.session(absPath);
   const doc = await session.syncDocument(absPath, opts.text);
   // Read only: normalizeDocumentSymbols builds new arrays and never changes the answer's objects.
   const answer = await session.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } }, { signal: src.signal, transient: opts.transient, background: opts.background, readOnly: true });
-  const lines = splitLines(doc.text);
   const adapter = adapterFor(session.entry.adapter);
-  const tree = normalizeDocumentSymbols(answer, lines);
+  const { lines, symbols } = symbolModel(answer, doc, session, adapter);
   return {
     absPath: doc.path,
     relPath: toRelative(src.root, doc.path),
@@ -59,7 +91,7 @@ export async function loadFileContext(src: FileContextSource, absPath: string, o
     language: adapter.language(doc.languageId),
     text: doc.text,
     lines,
-    symbols: adapter.declarations?.(tree, doc.text, session.positionEncoding) ?? tree,
+    symbols,
     session,
     root: src.root,
     hover(pos) {

@@ -5,7 +5,8 @@
  * kept with `external: true` and their absolute path, unless the path is a secret file: then they
  * are dropped and counted in a warning.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { LRUCache } from 'lru-cache';
 import type { Location, LocationLink, Range } from 'vscode-languageserver-protocol';
 import type { FileContext } from '../adapters/types.js';
 import { fromLspPosition, lineStarts } from '../lsp/positions.js';
@@ -79,26 +80,11 @@ interface LinesOf {
 
 /** Reads lines of files the answer points into, once per call. */
 export class LineSource {
-  private readonly cache = new Map<string, string[]>();
   private readonly measured = new Map<string, LinesOf>();
   constructor(private readonly call: ServiceCall) {}
 
   lines(absPath: string, session: FileContext['session']): string[] {
-    let l = this.cache.get(absPath);
-    if (!l) {
-      const doc = session.getDocument(absPath);
-      let text = doc?.text;
-      if (text === undefined) {
-        try {
-          text = readFileSync(absPath, 'utf8');
-        } catch {
-          text = '';
-        }
-      }
-      l = splitLines(text);
-      this.cache.set(absPath, l);
-    }
-    return l;
+    return this.file(absPath, session).lines;
   }
 
   /**
@@ -109,9 +95,7 @@ export class LineSource {
   file(absPath: string, session: FileContext['session']): LinesOf {
     let f = this.measured.get(absPath);
     if (!f) {
-      const lines = this.lines(absPath, session);
-      const text = lines.join('\n');
-      f = { lines, text, secret: containsPrivateKey(text), starts: lineStarts(text) };
+      f = measure(sourceText(absPath, session));
       this.measured.set(absPath, f);
     }
     return f;
@@ -120,6 +104,48 @@ export class LineSource {
   get root(): string {
     return this.call.root;
   }
+}
+
+/**
+ * What a text's locations need, made once per content: a warm definition measured its target
+ * file every call (split, join, key scan, line starts: ~1 ms for typescript's lib.es5.d.ts,
+ * where many of zod's definitions land). Keyed by the text itself, so never stale; frozen.
+ */
+const measuredTexts = new LRUCache<string, LinesOf>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (v, k) => 4 * (k.length + 1) });
+
+function measure(source: string): LinesOf {
+  const known = measuredTexts.get(source);
+  if (known) return known;
+  const lines = Object.freeze(splitLines(source)) as string[];
+  const text = lines.join('\n');
+  const f: LinesOf = Object.freeze({ lines, text, secret: containsPrivateKey(text), starts: lineStarts(text) });
+  measuredTexts.set(source, f);
+  return f;
+}
+
+/** Text of files not open in the server, with the stat it was read at (re-read when the stat moves). */
+const diskTexts = new LRUCache<string, { mtimeMs: number; size: number; ino: number; text: string }>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (v) => 2 * (v.text.length + 1) });
+
+/**
+ * The text a location is measured in: the open document when the server has it, else the disk's
+ * (re-read unless mtime, size and inode are those of the last read, the rule CachedSession
+ * trusts for open documents; '' when unreadable).
+ */
+function sourceText(absPath: string, session: FileContext['session']): string {
+  const doc = session.getDocument(absPath);
+  if (doc) return doc.text;
+  const st = statSync(absPath, { throwIfNoEntry: false });
+  if (!st?.isFile()) return '';
+  const known = diskTexts.get(absPath);
+  if (known && known.mtimeMs === st.mtimeMs && known.size === st.size && known.ino === st.ino) return known.text;
+  let text: string;
+  try {
+    text = readFileSync(absPath, 'utf8');
+  } catch {
+    return '';
+  }
+  diskTexts.set(absPath, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, text });
+  return text;
 }
 
 /** Converts and filters; secret or unreadable targets are dropped with a warning count. */

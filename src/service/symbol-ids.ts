@@ -17,6 +17,9 @@ import type { ServiceCall } from './call.js';
 type ById = Map<string, CatalogSymbol[]>;
 const perCall = new WeakMap<ServiceCall, Map<string, Promise<ById>>>();
 
+/** Per catalog entry's symbol list (a new list when the file is cataloged again): its index by position. */
+const indexes = new WeakMap<CatalogSymbol[], ById>();
+
 function byPosition(list: CatalogSymbol[]): ById {
   const idx: ById = new Map();
   for (const s of list) {
@@ -55,7 +58,12 @@ async function catalogIndex(call: ServiceCall, relPath: string): Promise<ById> {
   if (!files) perCall.set(call, (files = new Map()));
   let idx = files.get(relPath);
   if (!idx) {
-    idx = catalogFileSymbols(call, relPath).then((list) => byPosition(list ?? []));
+    idx = catalogFileSymbols(call, relPath).then((list) => {
+      if (!list) return new Map();
+      let known = indexes.get(list);
+      if (!known) indexes.set(list, (known = byPosition(list)));
+      return known;
+    });
     files.set(relPath, idx);
   }
   return idx;

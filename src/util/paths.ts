@@ -68,7 +68,7 @@ export function resolveInWorkspace(root: string, input: string, opts: ResolveOpt
   }
   let real: string;
   try {
-    real = realpathSync(abs);
+    real = realpathSync.native(abs);
   } catch {
     if (mustExist) throw new LspgateError('FILE_NOT_FOUND', `no such file or directory: ${toRelative(root, abs)}`, { path: input });
     real = realpathOfNearestParent(abs);

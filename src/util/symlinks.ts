@@ -61,7 +61,7 @@ export function canonicalPath(root: string, abs: string, cache?: Map<string, str
   if (hit !== undefined) return hit;
   let real = abs;
   try {
-    const r = realpathSync(abs);
+    const r = realpathSync.native(abs);
     if (isInside(root, r)) real = r;
   } catch {
     // missing file: keep the server's path
