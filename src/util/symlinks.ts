@@ -51,9 +51,11 @@ function pointsToDirectory(abs: string): boolean {
 }
 
 /**
- * The real path of a location inside `root` when it is reached through a symlink that stays
- * inside the root (`loop/up/src/a.php` → `src/a.php`); the path as given otherwise (outside the
- * root, missing, or a link out of the root: containment is decided by the caller).
+ * The real path of a location the server reports under `root`: `loop/up/src/a.php` → `src/a.php`
+ * for a symlink that stays inside the root, and the real path outside the root for a link out of
+ * it (`src/link.ts -> /elsewhere/b.ts` → `/elsewhere/b.ts`), so callers, which decide containment
+ * on the path this returns, never quote a file outside the root through a link inside it. The
+ * path as given when it is outside the root already or missing.
  */
 export function canonicalPath(root: string, abs: string, cache?: Map<string, string>): string {
   if (!isInside(root, abs)) return abs;
@@ -61,8 +63,7 @@ export function canonicalPath(root: string, abs: string, cache?: Map<string, str
   if (hit !== undefined) return hit;
   let real = abs;
   try {
-    const r = realpathSync.native(abs);
-    if (isInside(root, r)) real = r;
+    real = realpathSync.native(abs);
   } catch {
     // missing file: keep the server's path
   }

@@ -47,4 +47,18 @@ describe('directory symlinks of a root', () => {
     expect(canonicalPath(root, path.join(root, 'loop/up/loop/up/src/a.php'))).toBe(path.join(root, 'src/a.php'));
     expect(canonicalPath(root, '/usr/lib/x.php')).toBe('/usr/lib/x.php');
   });
+
+  it('puts a path reached through a link out of the root on its real path outside (callers then never quote it)', () => {
+    const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-links-out-')));
+    try {
+      fs.writeFileSync(path.join(outside, 'b.php'), '<?php\n');
+      fs.symlinkSync(path.join(outside, 'b.php'), path.join(root, 'src/out-link.php'));
+      expect(canonicalPath(root, path.join(root, 'src/out-link.php'))).toBe(path.join(outside, 'b.php'));
+      // missing: the path as given
+      expect(canonicalPath(root, path.join(root, 'src/missing.php'))).toBe(path.join(root, 'src/missing.php'));
+    } finally {
+      fs.rmSync(path.join(root, 'src/out-link.php'), { force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
 });
