@@ -7,9 +7,9 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSyn
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import type { DaemonWorld } from './daemon.js';
+import { stopDaemon, type DaemonWorld } from './daemon.js';
 import { connectHttp } from './mcp-client.js';
-import { CLI, commandLine, descendants, isAlive, REPO, spawnNode, waitFor, type Spawned } from './spawn.js';
+import { CLI, commandLine, descendants, isAlive, removeDir, REPO, spawnNode, waitFor, type Spawned } from './spawn.js';
 
 export interface WorldProcess {
   pid: number;
@@ -43,6 +43,31 @@ export function worldProcesses(w: DaemonWorld, roots: number[] = []): WorldProce
     for (const d of descendants(r)) if (isAlive(d)) found.add(d);
   }
   return [...found].map((pid) => ({ pid, cmd: commandLine(pid) }));
+}
+
+/**
+ * Ends a daemon test world: stops its daemon, then waits for every process of the world to exit —
+ * a client that lost its daemon re-attaches and may have started a new one that was not yet
+ * listening when it was asked to stop (it would idle out only after 10 minutes) — and stops
+ * that one too; anything still alive after that is killed and named on stderr. Then removes it.
+ */
+export async function endWorld(w: DaemonWorld): Promise<void> {
+  await stopDaemon(w);
+  const deadline = Date.now() + 10_000;
+  while (worldProcesses(w).length > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    await stopDaemon(w);
+  }
+  const left = worldProcesses(w);
+  for (const p of left) {
+    process.stderr.write(`endWorld: killing ${p.pid} (${p.cmd.slice(0, 120)}), still alive 10 s after the daemon was stopped\n`);
+    try {
+      process.kill(p.pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  removeDir(w.base);
 }
 
 /** The fault-server processes (not their watchdogs) among `procs`. */

@@ -15,7 +15,8 @@ import { RemoteGateway } from '../../src/frontends/daemon/remote-gateway.js';
 import { startRepl, type ReplHandle } from '../../src/frontends/repl/repl.js';
 import { createLogger } from '../../src/util/logger.js';
 import { daemonStatus, daemonWorld, faultServersUnder, sidecarClient, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
-import { assertBuilt, CLI, commandLine, descendants, isAlive, removeDir, runCli, spawnNode, TS_APP, waitFor, type Spawned } from '../helpers/spawn.js';
+import { endWorld } from '../helpers/daemon-procs.js';
+import { assertBuilt, CLI, commandLine, descendants, isAlive, runCli, spawnNode, TS_APP, waitFor, type Spawned } from '../helpers/spawn.js';
 
 const TEST_TIMEOUT_MS = 240_000;
 const TSLS = 'typescript-language-server';
@@ -90,7 +91,7 @@ describe('lspgate repl attached to the daemon', () => {
     for (const p of spawned) if (p.child.exitCode === null) p.child.kill('SIGKILL');
     await stopDaemon(w);
     if (daemonPid) await waitFor(() => !isAlive(daemonPid), 'the daemon to exit');
-    removeDir(w.base);
+    await endWorld(w);
   });
 
   it(
@@ -239,8 +240,8 @@ describe('lspgate repl when the daemon goes away mid-call', () => {
 
   afterAll(async () => {
     if (repl && repl.child.exitCode === null) repl.child.kill('SIGKILL');
-    await stopDaemon(w);
-    removeDir(w.base);
+    // the REPL re-attached after the loss and started a new daemon: end it too
+    await endWorld(w);
   });
 
   it(
