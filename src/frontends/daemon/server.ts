@@ -26,7 +26,7 @@ import { runCli } from './cli-host.js';
 import { readFirstMessage } from './first-message.js';
 import { hostRelay, type HostingDaemon } from './hosted.js';
 import { daemonPaths, ensurePrivateDir } from './socket-dir.js';
-import { traceLimitFromEnv } from './trace-limit.js';
+import { positiveIntFromEnv, traceLimitFromEnv } from './trace-limit.js';
 import { configEnv, envDifference } from '../../light/config-env.js';
 
 export const DEFAULT_IDLE_MS = 10 * 60_000;
@@ -216,11 +216,7 @@ function rpcError(e: LspgateError): ResponseError<unknown> {
 }
 
 export function idleMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.LSPGATE_DAEMON_IDLE_MS;
-  if (raw === undefined || raw === '') return DEFAULT_IDLE_MS;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new LspgateError('INVALID_INPUT', `LSPGATE_DAEMON_IDLE_MS must be a positive integer, got ${raw}`);
-  return n;
+  return positiveIntFromEnv('LSPGATE_DAEMON_IDLE_MS', DEFAULT_IDLE_MS, env);
 }
 
 /** Runs the daemon in this process until stop, idle exit or a signal. */

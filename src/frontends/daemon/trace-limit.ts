@@ -12,13 +12,18 @@ export const DEFAULT_TRACE_PER_SECOND = 200;
 export const MAX_TRACE_BACKLOG_BYTES = 1024 * 1024;
 const WINDOW_MS = 1000;
 
+/** A positive integer daemon setting from the environment (`fallback` when unset or empty). */
+export function positiveIntFromEnv(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new LspgateError('INVALID_INPUT', `${name} must be a positive integer, got ${raw}`);
+  return n;
+}
+
 /** LSPGATE_DAEMON_TRACE_MAX (trace lines a second per client), read once by the daemon. */
 export function traceLimitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.LSPGATE_DAEMON_TRACE_MAX;
-  if (raw === undefined || raw === '') return DEFAULT_TRACE_PER_SECOND;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new LspgateError('INVALID_INPUT', `LSPGATE_DAEMON_TRACE_MAX must be a positive integer, got ${raw}`);
-  return n;
+  return positiveIntFromEnv('LSPGATE_DAEMON_TRACE_MAX', DEFAULT_TRACE_PER_SECOND, env);
 }
 
 export class TraceLimiter {
