@@ -1,30 +1,35 @@
 /**
  * The layer rules of ../shared/DESIGN.md, checked by `npm run lint` (dependency-cruiser).
  * Layers, top to bottom; a module may import its own layer or a lower one only:
- *   1. front-ends          src/cli, src/frontends, src/tour  (cli may import frontends and tour;
- *                          nothing else imports a front-end)
+ *   1. entry and hosts     src/cli (the `lspgate` command; src/cli/thin: the daemon's thin client),
+ *                          src/daemon (the shared daemon, hosting front-ends for its clients),
+ *                          src/frontends (MCP, sidecar, REPL, one-shot; attaching to the daemon),
+ *                          src/tour. Only src/cli imports src/daemon and src/tour; only src/cli and
+ *                          src/daemon import src/frontends; nothing imports src/cli.
  *   2. composition root    src/gateway
  *   3. operations          src/operations
- *   4. service             src/service
- *   4b. (service floor)    src/graph: relationship queries built from service calls (call trees,
- *                          references, name resolution), so it sits beside the service
- *   5. index and transport src/catalog, src/cache, src/broker, src/chunks
+ *   4. analysis            src/analysis: relationships, impact, reports, patterns, diagrams, built
+ *                          from service calls (call trees, references, name resolution)
+ *   5. service             src/service
+ *   6. index and transport src/catalog, src/cache, src/broker, src/chunks
  *                          (catalog is a pure index + store: no lsp, broker, cache, adapters, service)
- *   6. servers             src/lsp, src/adapters (adapters may import lsp, not the reverse)
- *   7. ground floor        src/schema, src/config, src/core, src/errors, src/util, src/light
- *                          (light: what the `lspgate` entry loads before it knows it needs more —
- *                          node builtins and each other only, see the light-* rules)
+ *   7. servers and syntax  src/lsp, src/adapters, src/syntax (adapters may import lsp and syntax;
+ *                          lsp and syntax import neither adapters nor each other)
+ *   8. ground floor        src/schema, src/config, src/core, src/errors, src/util, src/link
+ *                          (link: where this user's daemon lives and how to reach it, start it and
+ *                          frame its messages — node builtins only, so the thin client may load it)
  * bench/ and test/ may import anything; src/ never imports them.
  * Type-only imports count (tsPreCompilationDeps): a contract on a high floor is an arrow up all the same.
  */
-const FRONT = '^src/(cli|frontends|tour)/';
+const FRONT = '^src/(cli|daemon|frontends|tour)/';
 const GATEWAY = '^src/gateway/';
 const OPERATIONS = '^src/operations/';
-const SERVICE = '^src/(service|graph)/';
+const ANALYSIS = '^src/analysis/';
+const SERVICE = '^src/service/';
 const INDEX = '^src/(catalog|cache|broker|chunks)/';
-const SERVERS = '^src/(lsp|adapters)/';
-const GROUND = '^src/(schema|config|core|errors|util|light)/';
-const KNOWN = [FRONT, GATEWAY, OPERATIONS, SERVICE, INDEX, SERVERS, GROUND];
+const SERVERS = '^src/(lsp|adapters|syntax)/';
+const GROUND = '^src/(schema|config|core|errors|util|link)/';
+const KNOWN = [FRONT, GATEWAY, OPERATIONS, ANALYSIS, SERVICE, INDEX, SERVERS, GROUND];
 
 /** A rule forbidding `from` to import any of `above`. */
 function below(name, from, above, comment) {
@@ -43,9 +48,16 @@ module.exports = {
     {
       name: 'not-to-frontend',
       severity: 'error',
-      comment: 'Front-ends are leaves: only src/cli may import src/frontends or src/tour, nothing imports src/cli.',
-      from: { path: '^src/', pathNot: ['^src/cli/', '^src/frontends/'] },
+      comment: 'Front-ends are leaves: only src/cli and the daemon that hosts them import src/frontends.',
+      from: { path: '^src/', pathNot: ['^src/cli/', '^src/daemon/', '^src/frontends/'] },
       to: { path: '^src/frontends/' },
+    },
+    {
+      name: 'not-to-daemon',
+      severity: 'error',
+      comment: 'The daemon is a host started by the CLI: only src/cli imports it (front-ends reach it through src/frontends/daemon-client).',
+      from: { path: '^src/', pathNot: ['^src/cli/', '^src/daemon/'] },
+      to: { path: '^src/daemon/' },
     },
     {
       name: 'not-to-tour',
@@ -63,16 +75,18 @@ module.exports = {
     },
     below('gateway-downward', GATEWAY, FRONT, 'The composition root builds on the layers below it, never on a front-end.'),
     below('operations-downward', OPERATIONS, [FRONT, GATEWAY], 'Operations see the service and lower layers; contracts they share live in src/core.'),
-    below('service-downward', SERVICE, [FRONT, GATEWAY, OPERATIONS], 'The service must not reach back into operations or the composition root.'),
-    below('index-downward', INDEX, [FRONT, GATEWAY, OPERATIONS, SERVICE], 'catalog/cache/broker sit below the service.'),
+    below('analysis-downward', ANALYSIS, [FRONT, GATEWAY, OPERATIONS], 'Analyses are built on the service; operations call them.'),
+    below('service-downward', SERVICE, [FRONT, GATEWAY, OPERATIONS, ANALYSIS], 'The service must not reach back into analyses, operations or the composition root.'),
+    below('index-downward', INDEX, [FRONT, GATEWAY, OPERATIONS, ANALYSIS, SERVICE], 'catalog/cache/broker sit below the service.'),
     below(
       'catalog-pure-index',
       '^src/catalog/',
       '^src/(lsp|broker|cache|adapters|service)/',
       'The catalog is a pure index + store: the service-level cataloger asks the servers and feeds it.',
     ),
-    below('servers-downward', SERVERS, [FRONT, GATEWAY, OPERATIONS, SERVICE, INDEX], 'lsp/adapters sit below the broker and catalog.'),
-    below('lsp-not-to-adapters', '^src/lsp/', '^src/adapters/', 'The LSP client is language-neutral; adapters build on it.'),
+    below('servers-downward', SERVERS, [FRONT, GATEWAY, OPERATIONS, ANALYSIS, SERVICE, INDEX], 'lsp/adapters/syntax sit below the broker and catalog.'),
+    below('lsp-not-to-adapters', '^src/lsp/', '^src/(adapters|syntax)/', 'The LSP client is language-neutral; adapters build on it.'),
+    below('syntax-not-to-adapters', '^src/syntax/', '^src/(adapters|lsp)/', 'The syntax layer is language-neutral machinery; adapters bring the grammars and queries.'),
     {
       name: 'ground-floor-only',
       severity: 'error',
@@ -81,22 +95,29 @@ module.exports = {
       to: { path: '^src/', pathNot: GROUND },
     },
     {
-      name: 'light-only-builtins',
+      name: 'link-only-builtins',
+      severity: 'error',
+      comment: 'src/link is loaded by the thin client before anything else: node builtins and other src/link modules only.',
+      from: { path: '^src/link/' },
+      to: { dependencyTypesNot: ['core'], pathNot: '^src/link/' },
+    },
+    {
+      name: 'thin-only-builtins',
       severity: 'error',
       comment:
-        'src/light is what a thin client of the daemon loads: node builtins and other src/light modules only (a one-shot call through the daemon must not load the MCP SDK, zod or vscode-jsonrpc).',
-      from: { path: '^src/light/' },
-      to: { dependencyTypesNot: ['core'], pathNot: '^src/light/' },
+        'src/cli/thin is what a thin client of the daemon loads: node builtins, src/link and itself only (a one-shot call through the daemon must not load the MCP SDK, zod or vscode-jsonrpc).',
+      from: { path: '^src/cli/thin/' },
+      to: { dependencyTypesNot: ['core'], pathNot: ['^src/cli/thin/', '^src/link/'] },
     },
     {
-      name: 'light-entry',
+      name: 'thin-entry',
       severity: 'error',
-      comment: 'The bin entry (src/cli/main.ts) imports node builtins and src/light only; the full CLI only by dynamic import().',
+      comment: 'The bin entry (src/cli/main.ts) imports node builtins, src/cli/thin and src/link only; the full CLI only by dynamic import().',
       from: { path: '^src/cli/main\\.ts$' },
-      to: { dependencyTypesNot: ['core'], pathNot: ['^src/light/', '^src/cli/full-main\\.ts$'] },
+      to: { dependencyTypesNot: ['core'], pathNot: ['^src/cli/thin/', '^src/link/', '^src/cli/full-main\\.ts$'] },
     },
     {
-      name: 'light-entry-full-cli-dynamic',
+      name: 'thin-entry-full-cli-dynamic',
       severity: 'error',
       comment: 'The bin entry loads the full CLI with import() only when the thin path does not apply.',
       from: { path: '^src/cli/main\\.ts$' },

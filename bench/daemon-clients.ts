@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { descendants } from '../fixtures/fault-server/proc-utils.js';
-import { daemonPaths } from '../src/light/paths.js';
+import { daemonPaths } from '../src/link/paths.js';
 import { generateRepo } from './gen-repo.js';
 
 const { values } = parseArgs({ options: { files: { type: 'string' }, clients: { type: 'string' }, 'cli-runs': { type: 'string' } } });

@@ -18,7 +18,7 @@ import { daemonStatus, stopDaemon, type DaemonWorld } from '../test/helpers/daem
 import { mcpHttpClient, worldProcesses } from '../test/helpers/daemon-procs.js';
 import { errorOf, textOf } from '../test/helpers/mcp-client.js';
 import { commandLine, descendants, waitGone } from '../test/helpers/spawn.js';
-import { daemonPaths } from '../src/frontends/daemon/socket-dir.js';
+import { daemonPaths } from '../src/frontends/daemon-client/socket-dir.js';
 
 const { values } = parseArgs({
   options: {

@@ -18,9 +18,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { alive, descendants } from '../fixtures/fault-server/proc-utils.js';
-import { connect } from '../src/frontends/daemon/client.js';
-import { RemoteGateway } from '../src/frontends/daemon/remote-gateway.js';
-import { daemonPaths } from '../src/frontends/daemon/socket-dir.js';
+import { connect } from '../src/frontends/daemon-client/client.js';
+import { RemoteGateway } from '../src/frontends/daemon-client/remote-gateway.js';
+import { daemonPaths } from '../src/frontends/daemon-client/socket-dir.js';
 import { createLogger } from '../src/util/logger.js';
 
 type Ending = 'SIGTERM' | 'SIGKILL' | 'EOF';

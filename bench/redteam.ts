@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildHostileWorkspace, cliCanCarry, hostileRows, OUTSIDE_CANARY, SECRET_CANARY, type HostileWorkspace, type Row } from '../test/helpers/hostile-corpus.js';
 import { REPO } from '../test/helpers/spawn.js';
-import { daemonPaths } from '../src/frontends/daemon/socket-dir.js';
+import { daemonPaths } from '../src/frontends/daemon-client/socket-dir.js';
 import { extendHostileWorkspace, extraRows } from './redteam-workspace.js';
 import { mcpHttp, mcpStdio, oneShotCli, sidecar, SAFE, type Frontend, type Outcome } from './redteam-frontends.js';
 import { framingCases } from './redteam-framing.js';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { CatalogSymbol } from '../src/core/catalog.js';
 import { LspgateError } from '../src/errors/errors.js';
 import { Gateway } from '../src/gateway/gateway.js';
-import { rankCandidates } from '../src/service/resolution-policy.js';
+import { rankCandidates } from '../src/service/navigation/resolution-policy.js';
 
 const args = process.argv.slice(2);
 const argOf = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);

@@ -7,7 +7,7 @@ import type { DocumentSymbol, Range } from 'vscode-languageserver-protocol';
 import type { ClassDescriptor, FieldDescriptor, FunctionDescriptor, SymbolDescriptor, SymbolKind, SymbolLocation } from '../schema/descriptors.js';
 import { splitHoverMarkdown } from '../schema/convert/hover-text.js';
 import { FIELD_KINDS, FUNCTION_KINDS, fromLspSymbolKind } from '../schema/convert/lsp-kind.js';
-import { collapseWhitespace } from '../schema/convert/ts-syntax.js';
+import { collapseWhitespace } from './typescript/source-text.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from './types.js';
 
 /** 1-based location of a range in a file, workspace-relative. */

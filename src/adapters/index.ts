@@ -3,11 +3,11 @@
  * to the generic adapter. Language adapters add one line each here.
  */
 import { genericAdapter } from './generic.js';
-import { goAdapter } from './go.js';
-import { phpAdapter } from './php.js';
-import { pythonAdapter } from './python.js';
+import { goAdapter } from './go/adapter.js';
+import { phpAdapter } from './php/adapter.js';
+import { pythonAdapter } from './python/adapter.js';
 import type { LanguageAdapter } from './types.js';
-import { typescriptAdapter } from './typescript.js';
+import { typescriptAdapter } from './typescript/adapter.js';
 
 const adapters = new Map<string, LanguageAdapter>([
   ['generic', genericAdapter],

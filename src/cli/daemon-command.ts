@@ -3,11 +3,11 @@
  * sessions with their memory and state, workspaces) and `lspgate daemon stop`.
  */
 import { LspgateError } from '../errors/errors.js';
-import { connect } from '../frontends/daemon/client.js';
-import type { DaemonStatus } from '../frontends/daemon/protocol.js';
-import { RemoteGateway } from '../frontends/daemon/remote-gateway.js';
-import { runDaemon } from '../frontends/daemon/server.js';
-import { daemonPaths } from '../frontends/daemon/socket-dir.js';
+import { connect } from '../frontends/daemon-client/client.js';
+import type { DaemonStatus } from '../frontends/daemon-client/protocol.js';
+import { RemoteGateway } from '../frontends/daemon-client/remote-gateway.js';
+import { runDaemon } from '../daemon/server.js';
+import { daemonPaths } from '../frontends/daemon-client/socket-dir.js';
 import { defaultCacheDir } from '../gateway/gateway.js';
 import { createLogger } from '../util/logger.js';
 import { guardedParse } from '../frontends/operation-args.js';

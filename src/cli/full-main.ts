@@ -12,7 +12,7 @@ import { runMcpHttp } from '../frontends/mcp/http.js';
 import { runMcpStdio } from '../frontends/mcp/stdio.js';
 import { runRepl } from '../frontends/repl/repl.js';
 import { runSidecar } from '../frontends/sidecar/sidecar.js';
-import { attachToDaemon, daemonMode } from '../frontends/daemon/client.js';
+import { attachToDaemon, daemonMode } from '../frontends/daemon-client/client.js';
 import type { FrontendGateway } from '../frontends/host.js';
 import { createLogger } from '../util/logger.js';
 import { runDaemonCommand } from './daemon-command.js';

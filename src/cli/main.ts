@@ -2,13 +2,13 @@
 // The young-generation cap is set here because V8 takes it only on the command line: the catalog
 // build's garbage peaked at 151 MB RSS on a 500-file workspace, 126 MB with it (bench/profile-warm).
 /**
- * The `lspgate` entry. It imports only node builtins and src/light (a dependency-cruiser rule):
+ * The `lspgate` entry. It imports only node builtins, src/cli/thin and src/link (a dependency-cruiser rule):
  * a call the shared daemon can serve — `mcp` on stdio, `sidecar`, a one-shot operation — is a thin
- * client of it (light/plan.ts says which), and Node loads nothing else. Every other call, and any
+ * client of it (thin/plan.ts says which), and Node loads nothing else. Every other call, and any
  * thin call the daemon refuses, loads the full CLI (full-main.ts).
  */
-import { thinPlan } from '../light/plan.js';
-import { runThin } from '../light/thin-client.js';
+import { thinPlan } from './thin/plan.js';
+import { runThin } from './thin/thin-client.js';
 
 const plan = thinPlan(process.argv.slice(2));
 if (!plan || !(await runThin(plan))) await import('./full-main.js');

@@ -7,13 +7,13 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { packageRoot } from '../light/paths.js';
+import { packageRoot } from '../link/paths.js';
 import { z } from 'zod';
 import { LspgateError } from '../errors/errors.js';
 import type { Logger } from '../util/logger.js';
 import { LimitsSchema, ServerEntrySchema, ToolsSettingSchema, type Limits, type ServerEntry, type ToolsSetting } from './schema.js';
 
-export { packageRoot } from '../light/paths.js';
+export { packageRoot } from '../link/paths.js';
 
 export function shippedServersFile(): string {
   return path.join(packageRoot(), 'servers.json');

@@ -3,7 +3,7 @@
  * what it needs to ask again (candidates, install hints, limits). Front-ends map it to their
  * transport: MCP `isError` results, JSON-RPC errors with `data.code`, CLI exit codes.
  */
-import { LightError } from '../light/paths.js';
+import { LinkError } from '../link/paths.js';
 
 export const ERROR_CODES = [
   'INVALID_INPUT',
@@ -63,8 +63,8 @@ export function isLspgateError(e: unknown): e is LspgateError {
 /** Wraps anything thrown into an LspgateError; unknown failures become INTERNAL with their message kept. */
 export function toLspgateError(e: unknown): LspgateError {
   if (e instanceof LspgateError) return e;
-  // src/light's errors (raised below this module) carry a code and details: keep both.
-  if (e instanceof LightError && isErrorCode(e.code)) return new LspgateError(e.code, e.message, e.details, { cause: e });
+  // src/link's errors (raised below this module) carry a code and details: keep both.
+  if (e instanceof LinkError && isErrorCode(e.code)) return new LspgateError(e.code, e.message, e.details, { cause: e });
   const message = e instanceof Error ? e.message : String(e);
   return new LspgateError('INTERNAL', message, undefined, { cause: e });
 }

@@ -1,2 +1,2 @@
-/** The package version, read once from lspgate's own package.json (one copy: src/light/paths.ts). */
-export { packageVersion } from '../light/paths.js';
+/** The package version, read once from lspgate's own package.json (one copy: src/link/paths.ts). */
+export { packageVersion } from '../link/paths.js';

@@ -19,10 +19,10 @@ import { SavingsLedger } from '../operations/savings.js';
 import type { Operation } from '../operations/types.js';
 import type { DaemonStatusProvider } from '../core/daemon-status.js';
 import type { Workspace } from '../core/workspace.js';
-import { ServiceCataloger } from '../service/cataloger.js';
+import { ServiceCataloger } from '../service/cataloging/cataloger.js';
 import type { ServiceEnv } from '../service/env.js';
 import { createLogger, type Logger } from '../util/logger.js';
-import { defaultCacheDir } from '../light/paths.js';
+import { defaultCacheDir } from '../link/paths.js';
 import { configuredAllowedRoots, RootPolicy } from './root-policy.js';
 
 export interface GatewayOptions {
@@ -40,7 +40,7 @@ export interface GatewayOptions {
   allowedRoots?: string[];
 }
 
-/** LSPGATE_CACHE_DIR, else ~/.cache/lspgate (one copy: src/light/paths.ts, which the thin entry needs). */
+/** LSPGATE_CACHE_DIR, else ~/.cache/lspgate (one copy: src/link/paths.ts, which the thin entry needs). */
 export { defaultCacheDir };
 
 export function workspaceId(root: string): string {

@@ -7,7 +7,7 @@
  */
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import type { SymbolContext } from '../adapters/types.js';
-import { flattenSymbols } from './catalog-entry.js';
+import { flattenSymbols } from './cataloging/catalog-entry.js';
 import { SourceText } from '../lsp/source-text.js';
 import type { CatalogSymbol } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';

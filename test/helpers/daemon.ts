@@ -8,10 +8,10 @@ import { chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { FAULT_SERVER } from '../../fixtures/fault-server/entry.js';
-import { connect } from '../../src/frontends/daemon/client.js';
-import type { DaemonStatus } from '../../src/frontends/daemon/protocol.js';
-import { RemoteGateway } from '../../src/frontends/daemon/remote-gateway.js';
-import { daemonPaths } from '../../src/frontends/daemon/socket-dir.js';
+import { connect } from '../../src/frontends/daemon-client/client.js';
+import type { DaemonStatus } from '../../src/frontends/daemon-client/protocol.js';
+import { RemoteGateway } from '../../src/frontends/daemon-client/remote-gateway.js';
+import { daemonPaths } from '../../src/frontends/daemon-client/socket-dir.js';
 import { createLogger } from '../../src/util/logger.js';
 import { CLI, commandLine, descendants, spawnNode, tempDir, type Spawned } from './spawn.js';
 

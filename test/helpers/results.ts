@@ -12,25 +12,25 @@ export type {
   RelationDescriptor,
   SymbolDescriptor,
 } from '../../src/schema/descriptors.js';
-export type { CallNode, CallSite } from '../../src/service/call-tree.js';
-export type { ActionEntry } from '../../src/service/code-actions.js';
-export type { DiagnosticEntry } from '../../src/service/diagnostic-entries.js';
-export type { FileDiagnostics } from '../../src/service/diagnostics.js';
-export type { ExportedSymbol } from '../../src/service/exports.js';
-export type { SignatureEntry } from '../../src/service/hover.js';
-export type { DefinitionEntry, ReferenceEntry } from '../../src/service/references.js';
-export type { EditFileEntry } from '../../src/service/rename.js';
-export type { TypeNode } from '../../src/service/type-hierarchy.js';
-export type { WorkspaceInfo } from '../../src/service/workspace-info.js';
-export type { DaemonStatusAnswer } from '../../src/service/daemon-status.js';
-export type { ChangedSymbol } from '../../src/graph/changed.js';
-export type { FileCoverage } from '../../src/graph/coverage-report.js';
-export type { DeadCodeCandidate } from '../../src/graph/dead-code.js';
-export type { CodeElement } from '../../src/graph/project-context.js';
-export type { ValidationError } from '../../src/graph/validate-refs.js';
-export type { GraphNode } from '../../src/graph/diagram-format.js';
-export type { RippleEffect } from '../../src/graph/impact.js';
-export type { Relationship } from '../../src/graph/relationships.js';
+export type { CallNode, CallSite } from '../../src/service/navigation/call-tree.js';
+export type { ActionEntry } from '../../src/service/editing/code-actions.js';
+export type { DiagnosticEntry } from '../../src/service/diagnostics/diagnostic-entries.js';
+export type { FileDiagnostics } from '../../src/service/diagnostics/diagnostics.js';
+export type { ExportedSymbol } from '../../src/service/descriptors/exports.js';
+export type { SignatureEntry } from '../../src/service/navigation/hover.js';
+export type { DefinitionEntry, ReferenceEntry } from '../../src/service/navigation/references.js';
+export type { EditFileEntry } from '../../src/service/editing/rename.js';
+export type { TypeNode } from '../../src/service/relations/type-hierarchy.js';
+export type { WorkspaceInfo } from '../../src/service/workspace/workspace-info.js';
+export type { DaemonStatusAnswer } from '../../src/service/workspace/daemon-status.js';
+export type { ChangedSymbol } from '../../src/analysis/reports/changed.js';
+export type { FileCoverage } from '../../src/analysis/reports/coverage-report.js';
+export type { DeadCodeCandidate } from '../../src/analysis/reports/dead-code.js';
+export type { CodeElement } from '../../src/analysis/reports/project-context.js';
+export type { ValidationError } from '../../src/analysis/reports/validate-refs.js';
+export type { GraphNode } from '../../src/analysis/diagrams/diagram-format.js';
+export type { RippleEffect } from '../../src/analysis/relationships/impact.js';
+export type { Relationship } from '../../src/analysis/relationships/relationships.js';
 
 /**
  * A structured result read field by field. Typing every operation's result by name would tie the

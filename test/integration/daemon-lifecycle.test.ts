@@ -14,9 +14,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect } from '../../src/frontends/daemon/client.js';
-import { RemoteGateway } from '../../src/frontends/daemon/remote-gateway.js';
-import { daemonPaths } from '../../src/frontends/daemon/socket-dir.js';
+import { connect } from '../../src/frontends/daemon-client/client.js';
+import { RemoteGateway } from '../../src/frontends/daemon-client/remote-gateway.js';
+import { daemonPaths } from '../../src/frontends/daemon-client/socket-dir.js';
 import { createLogger } from '../../src/util/logger.js';
 import { daemonStatus, daemonWorld, faultServersUnder, sidecarClient, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
 import { faultServers, mcpHttpClient, worldProcesses, type McpHttpClient } from '../helpers/daemon-procs.js';

@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonPaths } from '../../src/light/paths.js';
+import { daemonPaths } from '../../src/link/paths.js';
 import { daemonWorld, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
 import { assertBuilt, removeDir, runCli, TS_APP, type Spawned } from '../helpers/spawn.js';
 import { count, startLoggingDaemon } from '../helpers/thin.js';

@@ -9,9 +9,9 @@
  */
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '../../src/frontends/daemon/client.js';
-import type { DaemonStatus } from '../../src/frontends/daemon/protocol.js';
-import { RemoteGateway } from '../../src/frontends/daemon/remote-gateway.js';
+import { connect } from '../../src/frontends/daemon-client/client.js';
+import type { DaemonStatus } from '../../src/frontends/daemon-client/protocol.js';
+import { RemoteGateway } from '../../src/frontends/daemon-client/remote-gateway.js';
 import { startRepl, type ReplHandle } from '../../src/frontends/repl/repl.js';
 import { createLogger } from '../../src/util/logger.js';
 import { daemonStatus, daemonWorld, faultServersUnder, sidecarClient, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';

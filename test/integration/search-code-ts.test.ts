@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/gateway/gateway.js';
-import { syncChunks } from '../../src/service/chunk-sync.js';
+import { syncChunks } from '../../src/service/search/chunk-sync.js';
 import { FIXTURES } from '../helpers/gateway.js';
 
 type Hit = {

@@ -1,4 +1,4 @@
-// The resolution policy (src/service/resolution-policy.ts) on fixtures/resolution-go through
+// The resolution policy (src/service/navigation/resolution-policy.ts) on fixtures/resolution-go through
 // gopls: one name per rule, answered as a developer would pick it. gopls lists no symbols inside
 // function bodies, so Go's scope rule is package-level before methods.
 import { describe, expect, it } from 'vitest';

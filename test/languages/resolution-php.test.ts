@@ -1,4 +1,4 @@
-// The resolution policy (src/service/resolution-policy.ts) on fixtures/resolution-php through
+// The resolution policy (src/service/navigation/resolution-policy.ts) on fixtures/resolution-php through
 // intelephense: one name per rule, answered as a developer would pick it. intelephense lists no
 // symbols inside function bodies, so PHP's scope rule is namespace-level before class members.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Target selection and symbol ids across languages (src/service/resolve.ts, src/service/symbol-ids.ts):
+// Target selection and symbol ids across languages (src/service/navigation/resolve.ts, src/service/symbol-ids.ts):
 // `file` + `line` without a column names the outermost declaration on the line (pyright lists a
 // function's parameters as child symbols on the `def` line); every symbol_id in any answer is the
 // catalog's id (gopls names methods `(*Router).Dispatch`, the catalog `Router.Dispatch`).

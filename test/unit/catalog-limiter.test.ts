@@ -1,7 +1,7 @@
 /** The catalog's per-server limiter halves its concurrency when the server times out and earns it back on answers. */
 import { describe, expect, it } from 'vitest';
 import { LspgateError } from '../../src/errors/errors.js';
-import { Limiter } from '../../src/service/limiter.js';
+import { Limiter } from '../../src/service/cataloging/limiter.js';
 
 describe('adaptive limiter', () => {
   it('never runs more than its limit at once, and halves on timeouts down to 1', async () => {

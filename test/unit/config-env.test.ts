@@ -1,9 +1,9 @@
 /**
- * Which variables a daemon's answers depend on (src/light/config-env.ts), and the difference of two
+ * Which variables a daemon's answers depend on (src/link/config-env.ts), and the difference of two
  * clients' sets: names only, values hashed.
  */
 import { describe, expect, it } from 'vitest';
-import { configEnv, envDifference } from '../../src/light/config-env.js';
+import { configEnv, envDifference } from '../../src/link/config-env.js';
 
 describe('configEnv', () => {
   it('keeps the LSPGATE_* settings, PATH, XDG_CONFIG_HOME and HOME, hashed; not the daemon’s own or unset ones', () => {

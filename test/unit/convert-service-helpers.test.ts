@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogSymbol } from '../../src/core/catalog.js';
 import { preview } from '../../src/service/previews.js';
-import { isLexicalWrite } from '../../src/service/references.js';
-import { collapseOverloads, firstIdentifier, snapToIdentifier } from '../../src/service/resolve.js';
+import { isLexicalWrite } from '../../src/service/navigation/references.js';
+import { collapseOverloads, firstIdentifier, snapToIdentifier } from '../../src/service/navigation/resolve.js';
 import { dedupeLocations } from '../../src/service/locations.js';
 
 describe('service helpers', () => {

@@ -1,7 +1,7 @@
 // Diagram text with hostile labels must still parse with mermaid's and Graphviz's own parsers, and
 // the parsers must reject broken text (so the checks below can fail).
 import { describe, expect, it } from 'vitest';
-import { toDot, toMermaid, type GraphData } from '../../src/graph/diagram-format.js';
+import { toDot, toMermaid, type GraphData } from '../../src/analysis/diagrams/diagram-format.js';
 import { layoutDot, parseMermaid } from '../helpers/diagram-parsers.js';
 
 const hostile: GraphData = {

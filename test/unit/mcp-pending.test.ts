@@ -1,11 +1,11 @@
 /**
- * What a thin `lspgate mcp` replays on a new daemon (src/light/mcp-pending.ts): the initialize,
+ * What a thin `lspgate mcp` replays on a new daemon (src/cli/thin/mcp-pending.ts): the initialize,
  * the last log level and the subscriptions the daemon accepted and the client did not undo; the
  * replayed requests' answers are not passed on, and a refused replayed subscription is dropped
  * and said. (The real-daemon check is test/integration/daemon-relay-resume.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import { McpPending } from '../../src/light/mcp-pending.js';
+import { McpPending } from '../../src/cli/thin/mcp-pending.js';
 
 const line = (m: object) => Buffer.from(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
 

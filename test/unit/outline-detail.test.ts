@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OutlineSymbol } from '../../src/schema/descriptors.js';
-import { shapeOutline } from '../../src/service/outline-detail.js';
+import { shapeOutline } from '../../src/service/descriptors/outline-detail.js';
 
 const node = (name: string, signature: string, children?: OutlineSymbol[]): OutlineSymbol => ({
   kind: 'interface',

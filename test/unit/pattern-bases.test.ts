@@ -1,6 +1,6 @@
 // baseNames: which names of a declaration header find_patterns asks the server about.
 import { describe, expect, it } from 'vitest';
-import { baseNames } from '../../src/graph/patterns.js';
+import { baseNames } from '../../src/analysis/patterns/patterns.js';
 
 describe('baseNames', () => {
   it('TypeScript: extends / implements outside generic arguments', () => {

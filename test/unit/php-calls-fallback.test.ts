@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callSitesIn, maskCommentsAndStrings } from '../../src/service/calls-fallback.js';
+import { callSitesIn, maskCommentsAndStrings } from '../../src/service/navigation/calls-fallback.js';
 
 describe('call sites in a body (references fallback for servers without call hierarchy)', () => {
   it('finds calls, skipping keywords, declarations, constructions, variable calls, comments and strings', () => {

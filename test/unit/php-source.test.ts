@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { phpStringList, phpStringMap, readPhpValue } from '../../src/adapters/php-array-reader.js';
-import { eloquentInfo, relationCall } from '../../src/adapters/php-eloquent.js';
+import { phpStringList, phpStringMap, readPhpValue } from '../../src/adapters/php/array-reader.js';
+import { eloquentInfo, relationCall } from '../../src/adapters/php/eloquent.js';
 import {
   attributesAbove,
   docBlockAbove,
@@ -14,7 +14,7 @@ import {
   phpUses,
   resolveGenericArgs,
   resolvePhpClass,
-} from '../../src/adapters/php-source.js';
+} from '../../src/adapters/php/source.js';
 
 const fixture = (rel: string) => readFileSync(path.join(__dirname, '../../fixtures/php-app', rel), 'utf8');
 

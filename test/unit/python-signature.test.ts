@@ -11,7 +11,7 @@ import {
   parsePyDef,
   parsePyHover,
   pyVisibility,
-} from '../../src/adapters/python-signature.js';
+} from '../../src/adapters/python/signature.js';
 
 describe('parsePyHover', () => {
   it('reads a multi-line method hover with its docstring', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogSymbol } from '../../src/core/catalog.js';
 import { SearchTexts } from '../../src/catalog/search-texts.js';
 import { rankSymbols } from '../../src/catalog/symbol-search.js';
-import { policyOrder, searchPolicyKey } from '../../src/service/resolution-policy.js';
+import { policyOrder, searchPolicyKey } from '../../src/service/navigation/resolution-policy.js';
 import { selectTop } from '../../src/catalog/top-k.js';
 import { createRng } from '../../bench/seeded-random.js';
 

@@ -1,12 +1,12 @@
 /**
- * Which calls the `lspgate` entry sends down the thin path (src/light/plan.ts) and which it leaves
+ * Which calls the `lspgate` entry sends down the thin path (src/cli/thin/plan.ts) and which it leaves
  * to the full CLI: everything the daemon cannot serve exactly as the client's own process would.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { thinPlan } from '../../src/light/plan.js';
+import { thinPlan } from '../../src/cli/thin/plan.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'thin-plan-'));
 const configured = path.join(dir, 'configured');

@@ -1,12 +1,12 @@
 /**
- * The light floor's `--tools` check (src/light/tools.ts) is the full CLI's: the same operation
+ * The light floor's `--tools` check (src/cli/thin/tools.ts) is the full CLI's: the same operation
  * names in the same order as the registry, and for each value the same stderr text (or none) as
  * parseToolsFlag + selectTools printed by errorText.
  */
 import { describe, expect, it } from 'vitest';
 import { errorText } from '../../src/frontends/one-shot.js';
-import { OPERATION_NAMES, toolsFlagError } from '../../src/light/tools.js';
-import { thinPlan } from '../../src/light/plan.js';
+import { OPERATION_NAMES, toolsFlagError } from '../../src/cli/thin/tools.js';
+import { thinPlan } from '../../src/cli/thin/plan.js';
 import { parseToolsFlag, selectTools } from '../../src/operations/profiles.js';
 import { operations } from '../../src/operations/registry.js';
 

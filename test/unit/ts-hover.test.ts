@@ -1,8 +1,8 @@
 // Hover strings captured from typescript-language-server 5.3 + TypeScript 6.0 on fixtures/ts-app.
 import { describe, expect, it } from 'vitest';
-import { fromTsHover, parseTsMemberDisplay } from '../../src/schema/convert/ts-hover.js';
-import { parseTsCallable, parseTsParameters } from '../../src/schema/convert/ts-signature.js';
-import { parseTsHeritage, parseTsMemberTail, parseTsModifiers, tsDeclarationHeader } from '../../src/schema/convert/ts-declaration.js';
+import { fromTsHover, parseTsMemberDisplay } from '../../src/adapters/typescript/hover.js';
+import { parseTsCallable, parseTsParameters } from '../../src/adapters/typescript/signature.js';
+import { parseTsHeritage, parseTsMemberTail, parseTsModifiers, tsDeclarationHeader } from '../../src/adapters/typescript/declaration.js';
 
 const LOGIN = '\n```typescript\n(method) User.login(when?: Date): number\n```\nRecords a login.\n\n*@param* `when` — The login time.  \n\n*@returns* — The new login count.';
 const FORMAT = '\n```typescript\nfunction formatName(first: string, last: string): string\n```\nFormats a person\'s name for display.\n\n*@param* `first` — Given name.  \n\n*@param* `last` — Family name.  \n\n*@returns* — The name as "Last, First".';

@@ -3,8 +3,8 @@
 // and hover markdown cleaned of server quirks.
 import { describe, expect, it } from 'vitest';
 import { LspgateError } from '../../src/errors/errors.js';
-import { applyTextEdits, textEditsByFile } from '../../src/service/workspace-edit.js';
-import { cleanMarkdown } from '../../src/service/hover.js';
+import { applyTextEdits, textEditsByFile } from '../../src/service/editing/workspace-edit.js';
+import { cleanMarkdown } from '../../src/service/navigation/hover.js';
 
 const range = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
 

@@ -3,11 +3,11 @@
  */
 import { z } from 'zod';
 import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
-import { analyzeComplexity } from '../../graph/complexity.js';
-import { CATEGORIES, findDeadCode } from '../../graph/dead-code.js';
-import { buildDiagram, DIAGRAM_TYPES } from '../../graph/diagram.js';
-import { toDot, toMermaid, toSvg } from '../../graph/diagram-format.js';
-import { findPatterns, PATTERN_TYPES } from '../../graph/patterns.js';
+import { analyzeComplexity } from '../../analysis/reports/complexity.js';
+import { CATEGORIES, findDeadCode } from '../../analysis/reports/dead-code.js';
+import { buildDiagram, DIAGRAM_TYPES } from '../../analysis/diagrams/diagram.js';
+import { toDot, toMermaid, toSvg } from '../../analysis/diagrams/diagram-format.js';
+import { findPatterns, PATTERN_TYPES } from '../../analysis/patterns/patterns.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { defineOperation, type Operation } from '../types.js';

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { SymbolKindSchema } from '../../schema/descriptors.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
-import { searchCode } from '../../service/chunk-search.js';
-import { indexStats, verifyCitation } from '../../service/citations.js';
+import { searchCode } from '../../service/search/chunk-search.js';
+import { indexStats, verifyCitation } from '../../service/search/citations.js';
 import { defineOperation, type Operation } from '../types.js';
 
 const CitationSchema = z.object({ file: z.string().min(1).max(4096), start_line: z.number().int().min(1), end_line: z.number().int().min(1), commit_hash: z.string().max(64) });

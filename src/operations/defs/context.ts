@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { tokensOf } from '../../catalog/paging.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
-import { contextBundle, DEFAULT_CONTEXT_TOKENS } from '../../service/context-bundle.js';
-import { CONTEXT_PARTS } from '../../service/context-budget.js';
-import { targetShape } from '../../service/resolve.js';
+import { contextBundle, DEFAULT_CONTEXT_TOKENS } from '../../service/context/context-bundle.js';
+import { CONTEXT_PARTS } from '../../service/context/context-budget.js';
+import { targetShape } from '../../service/navigation/resolve.js';
 import type { MetaCollector } from '../meta-collector.js';
 import { defineOperation, type Operation } from '../types.js';
 

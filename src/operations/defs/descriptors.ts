@@ -14,10 +14,10 @@ import {
 } from '../../schema/descriptors.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
-import { fileOutline, functionDetails, typeDefinition } from '../../service/descriptors.js';
-import { packageExports } from '../../service/exports.js';
-import { strictField } from '../../service/resolve.js';
-import { shapeOutline } from '../../service/outline-detail.js';
+import { fileOutline, functionDetails, typeDefinition } from '../../service/descriptors/descriptors.js';
+import { packageExports } from '../../service/descriptors/exports.js';
+import { strictField } from '../../service/navigation/resolve.js';
+import { shapeOutline } from '../../service/descriptors/outline-detail.js';
 import { CompactOutlineNodeSchema, OutlineDetailSchema, type CompactOutlineNode } from '../../schema/outline.js';
 import { defineOperation, type Operation } from '../types.js';
 

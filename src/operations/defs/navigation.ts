@@ -4,11 +4,11 @@
 import { z } from 'zod';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
-import { callTree, type CallNode } from '../../service/call-tree.js';
+import { callTree, type CallNode } from '../../service/navigation/call-tree.js';
 import { PreviewSchema, type Preview } from '../../service/previews.js';
-import { findDefinition, findReferences } from '../../service/references.js';
-import { targetShape } from '../../service/resolve.js';
-import { openAt } from '../../service/workspace-info.js';
+import { findDefinition, findReferences } from '../../service/navigation/references.js';
+import { targetShape } from '../../service/navigation/resolve.js';
+import { openAt } from '../../service/workspace/workspace-info.js';
 import { defineOperation, type Operation } from '../types.js';
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };

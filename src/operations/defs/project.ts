@@ -3,10 +3,10 @@
  */
 import { z } from 'zod';
 import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
-import { coverageReport } from '../../graph/coverage-report.js';
-import { contextMarkdown, shapeContext } from '../../graph/project-context-format.js';
-import { PACKAGE_KINDS, projectContext } from '../../graph/project-context.js';
-import { REFERENCE_KINDS, validateReferences } from '../../graph/validate-refs.js';
+import { coverageReport } from '../../analysis/reports/coverage-report.js';
+import { contextMarkdown, shapeContext } from '../../analysis/reports/project-context-format.js';
+import { PACKAGE_KINDS, projectContext } from '../../analysis/reports/project-context.js';
+import { REFERENCE_KINDS, validateReferences } from '../../analysis/reports/validate-refs.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { defineOperation, type Operation } from '../types.js';

@@ -3,9 +3,9 @@
  */
 import { z } from 'zod';
 import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
-import { changedSymbols } from '../../graph/changed.js';
-import { analyzeImpact, OPERATIONS } from '../../graph/impact.js';
-import { QUERY_TYPES, queryRelationships } from '../../graph/relationships.js';
+import { changedSymbols } from '../../analysis/reports/changed.js';
+import { analyzeImpact, OPERATIONS } from '../../analysis/relationships/impact.js';
+import { QUERY_TYPES, queryRelationships } from '../../analysis/relationships/relationships.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { defineOperation, type Operation } from '../types.js';

@@ -17,7 +17,7 @@ import {
   refreshWorkspace,
   repoOutlineOf,
   type TreeNode,
-} from '../../service/repository.js';
+} from '../../service/workspace/repository.js';
 import { defineOperation, type Operation } from '../types.js';
 
 const FileErrorSchema = z.object({ file: z.string(), code: z.string(), message: z.string() });

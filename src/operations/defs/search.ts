@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { SymbolKindSchema } from '../../schema/descriptors.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
-import { getSymbol as symbolSourceOf, getSymbols as symbolSourcesOf, searchSymbols as rankedSymbols, searchText, type SymbolSource } from '../../service/catalog-search.js';
+import { getSymbol as symbolSourceOf, getSymbols as symbolSourcesOf, searchSymbols as rankedSymbols, searchText, type SymbolSource } from '../../service/search/catalog-search.js';
 import { defineOperation, type Operation } from '../types.js';
 
 export const CatalogSymbolSchema = z.object({

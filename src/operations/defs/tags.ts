@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
-import { TAG_CODES, type ElementType } from '../../service/tag-plan.js';
-import { DEFAULT_LANG, tagElements, type TagResult } from '../../service/tags.js';
+import { TAG_CODES, type ElementType } from '../../service/editing/tag-plan.js';
+import { DEFAULT_LANG, tagElements, type TagResult } from '../../service/editing/tags.js';
 import { defineOperation, type Operation } from '../types.js';
 
 const WRITES = { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false };

@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
-import { daemonStatusAnswer } from '../../service/daemon-status.js';
-import { listWorkspaces } from '../../service/workspace-info.js';
+import { daemonStatusAnswer } from '../../service/workspace/daemon-status.js';
+import { listWorkspaces } from '../../service/workspace/workspace-info.js';
 import { defineOperation, type Operation } from '../types.js';
 
 const ServerSchema = z.object({

@@ -1,0 +1,244 @@
+/**
+ * typescript-language-server / tsserver (and tsgo): descriptors from documentSymbol + hover + the
+ * declaration's source text. A TS "package" is a module path relative to the workspace root
+ * without extension (`src/util/strings`); namespaces are TS `namespace` blocks (`Geometry.Factory`);
+ * full names follow tsserver's fully-qualified form with a relative module: `"src/models/user".User`.
+ */
+import { DefinitionRequest, SymbolKind as Lsp, type DocumentSymbol, type Position } from 'vscode-languageserver-protocol';
+import type { ClassDescriptor, FieldDescriptor, FunctionDescriptor, RelationDescriptor, SymbolDescriptor, SymbolKind } from '../../schema/descriptors.js';
+import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
+import { parseTsHeritage, stripTypeArguments, tsDeclarationHeader } from './declaration.js';
+import { collapseWhitespace, stripComments } from './source-text.js';
+import { toLspPosition } from '../../lsp/positions.js';
+import { isInside, toRelative } from '../../util/paths.js';
+import { pathOfUri } from '../../util/uri.js';
+import { withoutImportBindings } from './imports.js';
+import { tsKindAsTsserver } from './kinds.js';
+import { childContexts, genericAdapter, qualifiedName, rangeText, symbolLocation } from '../generic.js';
+import {
+  modifiersOf,
+  overloadSiblings,
+  tsFieldDescriptor,
+  tsFunctionDescriptor,
+  tsHoverOf,
+  tsNamespaceOf,
+} from './members.js';
+import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
+
+const TS_EXTENSIONS = /\.(d\.)?(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+
+export function tsModulePath(relPath: string): string {
+  return relPath.replace(TS_EXTENSIONS, '');
+}
+
+function tsSymbolKind(ctx: SymbolContext): SymbolKind {
+  const { symbol, file } = ctx;
+  // tsserver reports type aliases as Variable (13) symbols: the keyword before the name tells.
+  if (symbol.kind === Lsp.Variable || symbol.kind === Lsp.Constant) {
+    const before = (file.lines[symbol.selectionRange.start.line] ?? '').slice(0, symbol.selectionRange.start.character);
+    if (/\btype\s+$/.test(before)) return 'type';
+  }
+  // tsserver reports `namespace X {}` as Module (2); only `module X` / `declare module` are modules.
+  if (symbol.kind === Lsp.Module) {
+    const before = (file.lines[symbol.selectionRange.start.line] ?? '').slice(0, symbol.selectionRange.start.character);
+    return /\bnamespace\s+$/.test(before) ? 'namespace' : 'module';
+  }
+  // TypeScript 7's server: `const` as Variable, `type X =` as Class — the kinds tsserver gives.
+  return tsKindAsTsserver(fromLspSymbolKind(symbol.kind), file.lines, symbol);
+}
+
+function exportedNames(file: FileContext): Set<string> {
+  // `export { a, b as c }` lists without `from` export local declarations.
+  const names = new Set<string>();
+  const re = /export\s*(?:type\s*)?\{([^}]*)\}(?!\s*from)/g;
+  const text = stripComments(file.text);
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    for (const part of m[1]!.split(',')) {
+      const local = part.trim().split(/\s+as\s+/)[0]?.replace(/^type\s+/, '').trim();
+      if (local) names.add(local);
+    }
+  }
+  return names;
+}
+
+function isTsExported(ctx: SymbolContext): boolean {
+  const parent = ctx.parents[ctx.parents.length - 1];
+  if (parent && ![Lsp.Namespace, Lsp.Module].includes(parent.kind as 2)) return false;
+  if (modifiersOf(ctx.file, ctx.symbol).includes('export')) return true;
+  if (ctx.parents.length === 0) {
+    const line = ctx.file.lines[ctx.symbol.range.start.line] ?? '';
+    if (/^\s*export\b/.test(line)) return true;
+    return exportedNames(ctx.file).has(ctx.symbol.name);
+  }
+  return false;
+}
+
+function fullNameOf(file: FileContext, qualified: string): string {
+  return `"${tsModulePath(file.relPath)}".${qualified}`;
+}
+
+function classKindOf(ctx: SymbolContext): ClassDescriptor['kind'] {
+  switch (tsSymbolKind(ctx)) {
+    case 'class':
+      return 'class';
+    case 'interface':
+      return 'interface';
+    case 'enum':
+      return 'enum';
+    default:
+      return 'type';
+  }
+}
+
+/** Position (server encoding) of a string index in the file text. */
+function positionAtIndex(file: FileContext, index: number): Position {
+  const before = file.text.slice(0, index);
+  const line = before.split(/\r\n|\r|\n/).length;
+  const col = index - Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) ;
+  return toLspPosition(file.text, line, col, file.session.positionEncoding);
+}
+
+function indexOfPosition(file: FileContext, pos: Position): number {
+  let idx = 0;
+  for (let l = 0; l < pos.line; l++) idx += (file.lines[l] ?? '').length + 1;
+  return idx + pos.character;
+}
+
+/** extends / implements from the declaration header, resolved to full names by definition when inside the workspace. */
+async function relationsOf(ctx: SymbolContext, header: string): Promise<{ relations: RelationDescriptor[]; typeParameters?: string }> {
+  const heritage = parseTsHeritage(header);
+  const relations: RelationDescriptor[] = [];
+  const raw = rangeText(ctx.file, { start: ctx.symbol.selectionRange.end, end: ctx.symbol.range.end });
+  const rawStart = indexOfPosition(ctx.file, ctx.symbol.selectionRange.end);
+  let searchFrom = 0;
+  for (const [type, list] of [['extends', heritage.extends], ['implements', heritage.implements]] as const) {
+    for (const written of list) {
+      const target = stripTypeArguments(written);
+      const rel: RelationDescriptor = { type, target };
+      const at = raw.indexOf(target, searchFrom);
+      if (at >= 0) {
+        searchFrom = at + target.length;
+        const dotted = target.lastIndexOf('.');
+        const full = await resolveFullName(ctx.file, positionAtIndex(ctx.file, rawStart + at + (dotted >= 0 ? dotted + 1 : 0)));
+        if (full) rel.target_full_name = full;
+      }
+      relations.push(rel);
+    }
+  }
+  const out: { relations: RelationDescriptor[]; typeParameters?: string } = { relations };
+  if (heritage.typeParameters) out.typeParameters = heritage.typeParameters;
+  return out;
+}
+
+async function resolveFullName(file: FileContext, pos: Position): Promise<string | undefined> {
+  const answer = await file.session.request(DefinitionRequest.type, { textDocument: { uri: file.uri }, position: pos });
+  const list = answer ? (Array.isArray(answer) ? answer : [answer]) : [];
+  const first = list[0];
+  if (!first) return undefined;
+  const uri = 'targetUri' in first ? first.targetUri : first.uri;
+  const range = 'targetUri' in first ? first.targetSelectionRange : first.range;
+  const abs = pathOfUri(uri);
+  if (abs === undefined || !isInside(file.root, abs)) return undefined;
+  const target = abs === file.absPath ? file : await file.loadFile(abs);
+  const path = findPath(target.symbols, range.start, []);
+  if (!path) return `"${tsModulePath(toRelative(file.root, abs))}"`;
+  return fullNameOf(target, path.map((s) => s.name).join('.'));
+}
+
+function findPath(nodes: DocumentSymbol[], pos: Position, parents: DocumentSymbol[]): DocumentSymbol[] | undefined {
+  for (const s of nodes) {
+    const sel = s.selectionRange.start;
+    if (sel.line === pos.line && sel.character === pos.character) return [...parents, s];
+    const inner = s.children?.length ? findPath(s.children, pos, [...parents, s]) : undefined;
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+function declarationSignature(ctx: SymbolContext): string {
+  const text = rangeText(ctx.file, ctx.symbol.range).slice(0, 4000);
+  if (tsSymbolKind(ctx) === 'type') return collapseWhitespace(stripComments(text)).replace(/;$/, '').slice(0, 500);
+  return tsDeclarationHeader(text).slice(0, 500);
+}
+
+export const typescriptAdapter: LanguageAdapter = {
+  ...genericAdapter,
+  name: 'typescript',
+  writeAccess: 'lexical',
+  language(languageId) {
+    return languageId === 'javascript' || languageId === 'javascriptreact' ? 'javascript' : 'typescript';
+  },
+  packageOf(file): PackageInfo {
+    return { package: tsModulePath(file.relPath) };
+  },
+  symbolKind: tsSymbolKind,
+  declarations: withoutImportBindings,
+  isExported: isTsExported,
+  symbolDescriptor(ctx): SymbolDescriptor {
+    const kind = tsSymbolKind(ctx);
+    const d: SymbolDescriptor = { language: ctx.file.language, kind, name: ctx.symbol.name };
+    const ns = tsNamespaceOf(ctx);
+    if (ns) d.namespace = ns;
+    d.package = tsModulePath(ctx.file.relPath);
+    d.signature = ['function', 'method', 'constructor'].includes(kind)
+      ? collapseWhitespace(stripComments(rangeText(ctx.file, ctx.symbol.range))).replace(/^export\s+/, '').replace(/\s*\{[\s\S]*$/, '').replace(/;$/, '').replace(/\(\s+/g, '(').replace(/,?\s+\)/g, ')').slice(0, 300)
+      : declarationSignature(ctx).replace(/^export\s+/, '');
+    d.location = symbolLocation(ctx.file, ctx.symbol.range);
+    const tags: string[] = [];
+    if (isTsExported(ctx)) tags.push('exported');
+    if (overloadSiblings(ctx).length > 1 && ['function', 'method'].includes(kind)) tags.push('overloaded');
+    if (tags.length) d.tags = tags;
+    return d;
+  },
+  async classDescriptor(ctx): Promise<ClassDescriptor> {
+    const { file, symbol } = ctx;
+    const d: ClassDescriptor = { language: file.language, kind: classKindOf(ctx), name: symbol.name };
+    const ns = tsNamespaceOf(ctx);
+    if (ns) d.namespace = ns;
+    d.package = tsModulePath(file.relPath);
+    d.full_name = fullNameOf(file, qualifiedName(ctx));
+    const signature = declarationSignature(ctx);
+    d.signature = signature;
+    const hover = await tsHoverOf(file, symbol);
+    if (hover?.description) d.description = hover.description;
+    d.location = symbolLocation(file, symbol.range);
+    const children = childContexts(ctx);
+    const fieldJobs: Promise<FieldDescriptor>[] = [];
+    const methodJobs: Promise<FunctionDescriptor>[] = [];
+    const seenCallables = new Set<string>();
+    const isNamespace = symbol.kind === Lsp.Namespace || symbol.kind === Lsp.Module;
+    for (const child of children) {
+      const kind = tsSymbolKind(child);
+      const mods = modifiersOf(file, child.symbol);
+      const accessor = mods.includes('get') || mods.includes('set');
+      if ((kind === 'method' || kind === 'function' || kind === 'constructor') && !accessor) {
+        // Overload signatures and their implementation are one method.
+        const key = `${kind}\0${child.symbol.name}`;
+        if (seenCallables.has(key)) continue;
+        seenCallables.add(key);
+        methodJobs.push(tsFunctionDescriptor(child, file.language, isNamespace ? isTsExported(child) : false));
+      } else if (accessor) {
+        if (mods.includes('set') && children.some((c) => c.symbol !== child.symbol && c.symbol.name === child.symbol.name)) continue;
+        fieldJobs.push(tsFieldDescriptor(child));
+      } else if (['property', 'field', 'constant', 'variable', 'enum_member'].includes(kind)) {
+        fieldJobs.push(tsFieldDescriptor(child));
+      }
+    }
+    const [fields, methods, rel] = await Promise.all([Promise.all(fieldJobs), Promise.all(methodJobs), relationsOf(ctx, signature)]);
+    if (fields.length) d.fields = fields;
+    if (methods.length) d.methods = methods;
+    if (rel.relations.length) d.relations = rel.relations;
+    const mods = modifiersOf(file, symbol);
+    const tags: string[] = [];
+    if (mods.includes('abstract')) tags.push('abstract');
+    if (mods.includes('declare')) tags.push('declare');
+    if (isNamespace) tags.push('namespace');
+    if (isTsExported(ctx)) tags.push('exported');
+    if (tags.length) d.tags = tags;
+    if (rel.typeParameters) d.metadata = { type_parameters: rel.typeParameters };
+    return d;
+  },
+  async functionDescriptor(ctx): Promise<FunctionDescriptor> {
+    return tsFunctionDescriptor(ctx, ctx.file.language, isTsExported(ctx));
+  },
+};

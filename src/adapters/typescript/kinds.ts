@@ -1,0 +1,37 @@
+/**
+ * Symbol kinds where TypeScript 7's server (`tsc --lsp`, servers.json `tsgo`) and
+ * typescript-language-server 5.3 (tsserver) disagree about the same declaration, evened out to
+ * what tsserver says so that a catalog id (`path::Name#kind`) does not depend on the server:
+ * - `const` bindings: tsserver Constant, tsgo Variable;
+ * - `type X = …`: tsserver Variable (the TypeScript adapter makes it `type`), tsgo Class.
+ * Left as they are (see test/languages/tsgo-parity.test.ts): enum members (tsserver Constant,
+ * tsgo EnumMember) and getters (tsserver Method, tsgo Property).
+ */
+import type { DocumentSymbol } from 'vscode-languageserver-protocol';
+import { SymbolKind as Lsp } from 'vscode-languageserver-protocol';
+import type { SymbolKind } from '../../schema/descriptors.js';
+
+function textBeforeName(lines: string[], symbol: DocumentSymbol): string {
+  const { line, character } = symbol.selectionRange.start;
+  return (lines[line] ?? '').slice(0, character);
+}
+
+/**
+ * A Variable declared with `const` on its own line (nearest declaration keyword before the name,
+ * no `;` between): `export const`, `declare const`, `const a = 1, b = 2`, `const { a, b } = o`,
+ * `for (const x of …)`. A destructuring spread over several lines is not seen.
+ */
+export function isConstBinding(lines: string[], symbol: DocumentSymbol): boolean {
+  if (symbol.kind !== Lsp.Variable) return false;
+  const before = textBeforeName(lines, symbol);
+  // The nearest keyword wins: `const a = 1; let b` is not a constant.
+  const last = [...before.matchAll(/(?<![\w$.])(const|let|var)\b/g)].pop();
+  return last?.[1] === 'const' && !before.slice(last.index!).includes(';');
+}
+
+/** The kind the TypeScript adapter gave, evened out between tsserver and tsgo (see above). */
+export function tsKindAsTsserver(kind: SymbolKind, lines: string[], symbol: DocumentSymbol): SymbolKind {
+  if (kind === 'variable' && isConstBinding(lines, symbol)) return 'constant';
+  if (kind === 'class' && symbol.kind === Lsp.Class && /(?<![\w$.])type\s+$/.test(textBeforeName(lines, symbol))) return 'type';
+  return kind;
+}

@@ -1,0 +1,149 @@
+/**
+ * Where each import of a file points, as the language server sees it: textDocument/definition at
+ * the specifier (or at the imported name where the server resolves names, not strings), so path
+ * aliases, tsconfig paths, Go modules and Python packages resolve as the compiler resolves them.
+ * A definition inside the workspace is a `workspace` edge; outside it (lib.d.ts, GOROOT, typeshed,
+ * vendor stubs) `external`; no answer `unresolved`. PHP `require`/`include` name a path, not a
+ * symbol, and no server resolves them: a literal or `__DIR__`-relative path is resolved against the
+ * including file's directory (PHP's own rule for `__DIR__`), anything computed stays unresolved.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { DefinitionRequest, type Definition, type DefinitionLink } from 'vscode-languageserver-protocol';
+import { LspgateError } from '../../errors/errors.js';
+import type { FileContext } from '../../adapters/types.js';
+import { toLspPosition } from '../../lsp/positions.js';
+import type { ServiceCall } from '../../service/call.js';
+import { LineSource, resolveLocations, toLocations, type ResolvedLocation } from '../../service/locations.js';
+import { catalogIdAt } from '../../service/symbol-ids.js';
+import { isInside, isSecretPath, toRelative } from '../../util/paths.js';
+import { scanImports, type ScannedImport } from './import-scan.js';
+
+export type ImportStatus = 'workspace' | 'external' | 'unresolved';
+
+export interface ResolvedImport extends ScannedImport {
+  status: ImportStatus;
+  /** Workspace-relative file (status workspace) or absolute path (external). */
+  target?: string;
+  /** 1-based line the definition landed on (a module answers line 1). */
+  target_line?: number;
+  /** The catalog symbol the definition landed on (`use App\Math\Calc` → the class). */
+  target_symbol_id?: string;
+  resolved_by: 'definition' | 'include-path' | 'none';
+  /** Go: the imported package's directory and its non-test files (set by the import graph). */
+  target_package?: string;
+  target_files?: string[];
+}
+
+export interface FileImports {
+  file: string;
+  imports: ResolvedImport[];
+}
+
+/** The imports of one workspace file, each resolved; undefined when no grammar covers the file. */
+export async function resolveFileImports(call: ServiceCall, relPath: string): Promise<FileImports | undefined> {
+  const abs = call.resolvePath(relPath, { expect: 'file' });
+  const file = await call.file(abs);
+  const scanned = await scanImports(relPath, file.text);
+  if (!scanned) return undefined;
+  const src = new LineSource(call);
+  const statements = scanned.filter((imp) => !imp.member);
+  const imports = await mapBounded(statements, (imp) => (imp.kind === 'include' ? Promise.resolve(includeTarget(call, file, imp)) : definitionTarget(call, src, file, imp)));
+  const byLine = new Map(imports.map((i) => [i.start_line, i]));
+  // Only a package has submodules: `from pkg.mod import name` names a member of mod.py.
+  const members = scanned.filter((imp) => {
+    const stmt = imp.member ? byLine.get(imp.start_line) : undefined;
+    return imp.member && !(stmt?.target && !/^\.+$/.test(stmt.specifier) && !isPackageInit(stmt.target));
+  });
+  for (const [i, r] of (await mapBounded(members, (imp) => definitionTarget(call, src, file, imp))).entries()) {
+    if (r.target && isModuleNamed(r.target, members[i]!.member!) && !imports.some((x) => x.start_line === r.start_line && x.target === r.target)) imports.push(r);
+  }
+  imports.sort((a, b) => a.line - b.line || (a.ask[0]?.column ?? 0) - (b.ask[0]?.column ?? 0));
+  return { file: file.relPath, imports };
+}
+
+/** Definition requests of one file in flight at once: the file's imports are asked together, not in turn. */
+const PER_FILE_CONCURRENCY = 4;
+
+/** `fn` over `items`, at most PER_FILE_CONCURRENCY at once, results in the items' order. */
+async function mapBounded<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PER_FILE_CONCURRENCY, items.length) }, worker));
+  return out;
+}
+
+const isPackageInit = (target: string) => /(^|[/\\])__init__\.pyi?$/.test(target);
+
+/** `name.py`, `name.pyi` or `name/__init__.py(i)`: the definition of an imported name landed on a module. */
+function isModuleNamed(target: string, name: string): boolean {
+  const parts = target.split(/[/\\]/);
+  const base = parts[parts.length - 1]!;
+  return base === `${name}.py` || base === `${name}.pyi` || (isPackageInit(target) && parts[parts.length - 2] === name);
+}
+
+async function definitionTarget(call: ServiceCall, src: LineSource, file: FileContext, imp: ScannedImport): Promise<ResolvedImport> {
+  for (const at of imp.ask) {
+    const position = toLspPosition(file.text, at.line, at.column, file.session.positionEncoding);
+    let answer: Definition | DefinitionLink[] | null;
+    try {
+      answer = await file.session.request(DefinitionRequest.type, { textDocument: { uri: file.uri }, position }, { signal: call.signal });
+    } catch (e) {
+      // gopls answers definition on an import it cannot resolve with an error response ("failed to
+      // resolve import", code 0), not an empty answer: that is this import's answer, not a failure of the file.
+      if (e instanceof LspgateError && e.code === 'INTERNAL' && e.details?.lspCode !== undefined) continue;
+      throw e;
+    }
+    const locs = resolveLocations(call, src, file.session, toLocations(answer));
+    const best = pickLocation(locs);
+    if (best) return withTarget(call, imp, best);
+  }
+  // Go's `unsafe` and cgo's `C` are built into the compiler: gopls has no file to point at, yet they resolve.
+  if (file.relPath.endsWith('.go') && (imp.specifier === 'unsafe' || imp.specifier === 'C')) return { ...imp, status: 'external', resolved_by: 'none' };
+  return { ...imp, status: 'unresolved', resolved_by: 'none' };
+}
+
+/**
+ * A specifier can answer several definitions (gopls: one per file of the package; tsserver: one per
+ * project). Workspace locations first, then the earliest file in path order, so the answer is stable.
+ */
+function pickLocation(locs: ResolvedLocation[]): ResolvedLocation | undefined {
+  return [...locs].sort((a, b) => Number(a.external) - Number(b.external) || a.file.localeCompare(b.file) || a.line - b.line)[0];
+}
+
+async function withTarget(call: ServiceCall, imp: ScannedImport, loc: ResolvedLocation): Promise<ResolvedImport> {
+  // tsserver answers an unresolvable relative specifier (`./nope`) with a location in a file that
+  // does not exist: that is no resolution.
+  if (!isFile(loc.absPath)) return { ...imp, status: 'unresolved', resolved_by: 'none' };
+  if (loc.external) return { ...imp, status: 'external', target: loc.file, target_line: loc.line, resolved_by: 'definition' };
+  const out: ResolvedImport = { ...imp, status: 'workspace', target: loc.file, target_line: loc.line, resolved_by: 'definition' };
+  const word = /^[\w$]+/.exec((loc.lines[loc.line - 1] ?? '').slice(loc.column - 1))?.[0];
+  if (word) {
+    const id = await catalogIdAt(call, loc.file, loc.line, loc.column, word);
+    if (id) out.target_symbol_id = id;
+  }
+  return out;
+}
+
+function isFile(abs: string): boolean {
+  try {
+    return statSync(abs).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function includeTarget(call: ServiceCall, file: FileContext, imp: ScannedImport): ResolvedImport {
+  if (!imp.path) return { ...imp, status: 'unresolved', resolved_by: 'none' };
+  const rest = imp.path.startsWith('__DIR__') ? imp.path.slice('__DIR__'.length) : imp.path;
+  const abs = path.resolve(path.dirname(file.absPath), rest.replace(/^\/+/, ''));
+  if (isSecretPath(abs) || !isFile(abs)) return { ...imp, status: 'unresolved', resolved_by: 'none' };
+  if (!isInside(call.root, abs)) return { ...imp, status: 'external', target: abs, target_line: 1, resolved_by: 'include-path' };
+  return { ...imp, status: 'workspace', target: toRelative(call.root, abs), target_line: 1, resolved_by: 'include-path' };
+}

@@ -1,0 +1,206 @@
+/**
+ * find_patterns (seed 002 PatternsOutput): recurring structures of a workspace.
+ * - inheritance: types that extend or implement the same base, from the catalog's types and the
+ *   server's own resolution of the names in their headers (type-relations.ts), or for Go
+ *   interfaces gopls's textDocument/implementation; a base counts once two or more types share it.
+ * - framework: Eloquent models (the PHP adapter's model detection, the same as find_type_definition)
+ *   and HTTP route registrations (pattern-scan.ts).
+ * - decorators, error-handling: forms of code found on tree-sitter trees (pattern-scan.ts).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ImplementationRequest } from 'vscode-languageserver-protocol';
+import type { CatalogSymbol } from '../../core/catalog.js';
+import { toLspPosition } from '../../lsp/positions.js';
+import type { ServiceCall } from '../../service/call.js';
+import { typeDefinition } from '../../service/descriptors/descriptors.js';
+import { toLocations } from '../../service/locations.js';
+import { isInside } from '../../util/paths.js';
+import { headerReferences, TYPE_KINDS, typeAt } from '../../service/relations/type-relations.js';
+import { scanFile, type PatternHit } from './pattern-scan.js';
+
+export const PATTERN_TYPES = ['inheritance', 'framework', 'decorators', 'error-handling'] as const;
+export type PatternType = (typeof PATTERN_TYPES)[number];
+
+export interface PatternSite {
+  file: string;
+  line: number;
+  symbol_id?: string;
+}
+
+export interface Pattern {
+  name: string;
+  pattern_type: PatternType;
+  /** Distinct files, sorted. */
+  files: string[];
+  usage: number;
+  description: string;
+  /** The first occurrences (at most MAX_SITES), file then line order. */
+  sites: PatternSite[];
+}
+
+export interface PatternsLimits {
+  max_files: number;
+  max_types: number;
+}
+
+const MAX_SITES = 5;
+
+class Groups {
+  private readonly map = new Map<string, { type: PatternType; description: string; sites: PatternSite[] }>();
+
+  add(type: PatternType, name: string, description: string, site: PatternSite): void {
+    let g = this.map.get(name);
+    if (!g) this.map.set(name, (g = { type, description, sites: [] }));
+    // a base with several declarations (tsserver: lib's `interface Error` and `var Error`) counts a type once
+    if (site.symbol_id && g.sites.some((s) => s.symbol_id === site.symbol_id)) return;
+    g.sites.push(site);
+  }
+
+  patterns(minUsage: (type: PatternType) => number, describe?: (name: string, sites: PatternSite[], base: string) => string): Pattern[] {
+    const out: Pattern[] = [];
+    for (const [name, g] of this.map) {
+      if (g.sites.length < minUsage(g.type)) continue;
+      const sites = [...g.sites].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+      const files = [...new Set(sites.map((s) => s.file))].sort();
+      out.push({ name, pattern_type: g.type, files, usage: sites.length, description: describe ? describe(name, sites, g.description) : g.description, sites: sites.slice(0, MAX_SITES) });
+    }
+    return out;
+  }
+}
+
+export async function findPatterns(call: ServiceCall, types: readonly PatternType[], limits: PatternsLimits): Promise<{ patterns: Pattern[]; files_scanned: number; types_checked: number }> {
+  const catalog = call.workspace.catalog;
+  await catalog.build(call.signal ? { signal: call.signal } : {});
+  const groups = new Groups();
+  let files_scanned = 0;
+  let types_checked = 0;
+  if (types.includes('inheritance') || types.includes('framework')) {
+    const all = await catalog.all();
+    const typeSyms = all.filter((s) => TYPE_KINDS.has(s.kind));
+    const checked = typeSyms.slice(0, limits.max_types);
+    if (typeSyms.length > checked.length) call.meta.limit({ limit: 'max_types', value: limits.max_types, detail: `${typeSyms.length - checked.length} type(s) not checked` });
+    types_checked = checked.length;
+    if (types.includes('inheritance')) await inheritance(call, checked, groups);
+    if (types.includes('framework')) await eloquentModels(call, checked, groups);
+  }
+  const scanTypes = new Set<string>(types.filter((t) => t !== 'inheritance'));
+  if (scanTypes.size) {
+    const files = [...catalog.files().keys()].sort();
+    const scanned = files.slice(0, limits.max_files);
+    if (files.length > scanned.length) call.meta.limit({ limit: 'max_files', value: limits.max_files, detail: `${files.length - scanned.length} file(s) not scanned` });
+    for (const rel of scanned) {
+      if (call.signal?.aborted) break;
+      for (const h of await scanHits(call, rel)) if (scanTypes.has(h.pattern_type)) groups.add(h.pattern_type, h.name, h.description, { file: rel, line: h.line });
+    }
+    files_scanned = scanned.length;
+  }
+  const patterns = groups.patterns((t) => (t === 'inheritance' ? 2 : 1), describeGroup);
+  patterns.sort((a, b) => b.usage - a.usage || a.name.localeCompare(b.name));
+  return { patterns, files_scanned, types_checked };
+}
+
+async function scanHits(call: ServiceCall, rel: string): Promise<PatternHit[]> {
+  let text: string;
+  try {
+    text = readFileSync(path.join(call.root, rel), 'utf8');
+  } catch (e) {
+    call.meta.warn(`find_patterns could not read ${rel}: ${(e as Error).message}`);
+    return [];
+  }
+  return scanFile(rel, text);
+}
+
+function describeGroup(name: string, sites: PatternSite[], base: string): string {
+  const files = new Set(sites.map((s) => s.file)).size;
+  return `${base}: ${sites.length} use(s) in ${files} file(s)`;
+}
+
+/** Drops bracketed parts, innermost first: generic arguments `<...>` (or Python subscripts `[...]`). */
+function withoutBrackets(text: string, open: string, close: string): string {
+  const inner = new RegExp(`\\${open}[^\\${open}\\${close}]*\\${close}`, 'g');
+  let prev;
+  do {
+    prev = text;
+    text = text.replace(inner, ' ');
+  } while (text !== prev);
+  return text;
+}
+
+/**
+ * The names a type's header names as its bases: what follows `extends` / `implements` (outside
+ * generic arguments: `T extends $ZodType` in `<...>` is a constraint, not a base), or a Python
+ * class's parenthesised bases (not `metaclass=`). A dotted name counts by its last part, where the
+ * server's definition is asked.
+ */
+export function baseNames(header: string, language: string): string[] {
+  const names = new Set<string>();
+  if (language === 'python') {
+    const m = /\bclass\s+\w+\s*\(([^)]*)\)/.exec(withoutBrackets(header, '[', ']'));
+    for (const part of m?.[1]?.split(',') ?? []) {
+      const base = /^\s*([\w.]+)\s*$/.exec(part)?.[1];
+      if (base) names.add(base.split('.').pop()!);
+    }
+    return [...names];
+  }
+  const head = withoutBrackets(header.split('{')[0] ?? '', '<', '>');
+  const at = head.search(/\b(extends|implements)\b/);
+  if (at < 0) return [];
+  for (const m of head.slice(at).matchAll(/[A-Za-z_$\\][\w$.\\]*/g)) {
+    const name = m[0].split(/[.\\]/).pop()!;
+    if (name && name !== 'extends' && name !== 'implements') names.add(name);
+  }
+  return [...names];
+}
+
+/** Subtype groups: header names resolved by the server (non-Go), gopls implementations of Go interfaces. */
+async function inheritance(call: ServiceCall, types: CatalogSymbol[], groups: Groups): Promise<void> {
+  for (const t of types) {
+    if (call.signal?.aborted) return;
+    if (t.language === 'go') {
+      if (t.kind === 'interface') await goImplementations(call, t, groups);
+      continue;
+    }
+    // a type alias's `extends` is a conditional type or a constraint, never a base
+    if (t.kind === 'type') continue;
+    const file = await call.file(path.join(call.root, t.file));
+    const header = file.lines.slice(t.line - 1, Math.min(t.end_line, t.selection_line + 5)).join(' ');
+    const site = { file: t.file, line: t.selection_line, symbol_id: t.symbol_id };
+    for (const name of baseNames(header, t.language)) {
+      for (const ref of await headerReferences(call, t, name)) {
+        if (ref.target) {
+          const verb = ref.target.kind === 'interface' ? 'implement' : 'extend';
+          groups.add('inheritance', `subtypes of ${ref.target.qualified_name}`, `types that ${verb} ${ref.target.kind} ${ref.target.qualified_name} (${ref.target.file}:${ref.target.selection_line})`, site);
+        } else if (ref.external && !isInside(call.root, ref.external)) {
+          groups.add('inheritance', `subtypes of ${ref.name} (external)`, `types that extend or implement ${ref.name}, declared outside the workspace (${path.basename(ref.external)})`, site);
+        }
+        // a name that resolves inside the workspace but not to a type (an import binding, a namespace) is no base
+      }
+    }
+  }
+}
+
+async function goImplementations(call: ServiceCall, iface: CatalogSymbol, groups: Groups): Promise<void> {
+  const file = await call.file(path.join(call.root, iface.file));
+  if (!file.session.hasCapability('implementationProvider')) return;
+  const position = toLspPosition(file.text, iface.selection_line, iface.selection_column, file.session.positionEncoding);
+  const answer = await file.session.request(ImplementationRequest.type, { textDocument: { uri: file.uri }, position }, { signal: call.signal });
+  const seen = new Set<string>();
+  for (const loc of toLocations(answer)) {
+    const impl = await typeAt(call, fileURLToPath(loc.uri), loc.range.start.line);
+    if (!impl || impl.kind === 'interface' || seen.has(impl.symbol_id)) continue;
+    seen.add(impl.symbol_id);
+    groups.add('inheritance', `subtypes of ${iface.qualified_name}`, `types that implement interface ${iface.qualified_name} (${iface.file}:${iface.selection_line})`, { file: impl.file, line: impl.selection_line, symbol_id: impl.symbol_id });
+  }
+}
+
+/** PHP classes the adapter recognises as Eloquent models (their extends chain reaches Eloquent's Model). */
+async function eloquentModels(call: ServiceCall, types: CatalogSymbol[], groups: Groups): Promise<void> {
+  for (const t of types) {
+    if (t.language !== 'php' || t.kind !== 'class' || !/\bextends\b/.test(t.signature)) continue;
+    const d = await typeDefinition(call, { symbol_id: t.symbol_id });
+    if (d.kind !== 'model') continue;
+    groups.add('framework', 'Eloquent models', 'Laravel Eloquent models (classes whose extends chain reaches Illuminate\\Database\\Eloquent\\Model)', { file: t.file, line: t.selection_line, symbol_id: t.symbol_id });
+  }
+}

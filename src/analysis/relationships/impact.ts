@@ -1,0 +1,163 @@
+/**
+ * analyze_impact (seed 002 ImpactInput → ImpactOutput): which files a change to an element reaches,
+ * from the servers' references, the transitive callers (call tree), and — for a file — its importers
+ * and the files depending on them. One ripple effect per file, its strongest reason:
+ * `direct call` > `reference` > `import` > `indirect dependency`; a test file is `test` whatever
+ * reached it. The risk rule is in riskOf (and the README).
+ */
+import { ReferencesRequest } from 'vscode-languageserver-protocol';
+import { LspgateError } from '../../errors/errors.js';
+import type { ServiceCall } from '../../service/call.js';
+import { callTree } from '../../service/navigation/call-tree.js';
+import { LineSource, resolveLocations } from '../../service/locations.js';
+import { resolveTarget, type ResolvedTarget } from '../../service/navigation/resolve.js';
+import { importGraph, type ImportGraph } from '../imports/import-graph.js';
+import { flattenCalls, importsOf, WALK_BUDGET } from './relationships.js';
+import { parseTarget } from '../target.js';
+import { isTestFile } from '../test-files.js';
+
+export const OPERATIONS = ['modify', 'delete', 'refactor'] as const;
+export type ChangeOperation = (typeof OPERATIONS)[number];
+export type ImpactKind = 'direct call' | 'reference' | 'import' | 'indirect dependency' | 'test';
+export type Severity = 'minor' | 'major' | 'breaking';
+export type RiskLevel = 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
+
+export interface RippleEffect {
+  file: string;
+  impact: ImpactKind;
+  severity: Severity;
+  /** 1-based line of the first use that puts the file here. */
+  line?: number;
+  /** 1 for direct uses, n for files n call/import steps away. */
+  depth: number;
+}
+
+export interface ImpactResult {
+  element: string;
+  risk_level: RiskLevel;
+  risk_reason: string;
+  effects: RippleEffect[];
+  tests: string[];
+  references: number;
+}
+
+const RANK: Record<Exclude<ImpactKind, 'test'>, number> = { 'direct call': 0, reference: 1, import: 2, 'indirect dependency': 3 };
+
+/** Severity of one ripple effect for an operation (README "Impact"). */
+export function severityOf(op: ChangeOperation, impact: ImpactKind): Severity {
+  if (impact === 'indirect dependency') return op === 'delete' ? 'major' : 'minor';
+  if (op === 'delete') return 'breaking';
+  if (op === 'refactor') return 'major';
+  return impact === 'direct call' || impact === 'test' ? 'major' : 'minor';
+}
+
+/**
+ * The risk rule. n = affected files. delete: LOW when nothing uses the element, else HIGH, CRITICAL
+ * from 10 files. refactor: LOW at 0, MEDIUM 1–3, HIGH 4–9, CRITICAL from 10. modify: LOW 0–2,
+ * MEDIUM 3–9, HIGH from 10.
+ */
+export function riskOf(op: ChangeOperation, n: number, references: number): { level: RiskLevel; reason: string } {
+  if (op === 'delete') {
+    if (n === 0 && references === 0) return { level: 'LOW', reason: 'delete of an element nothing references' };
+    if (n >= 10) return { level: 'CRITICAL', reason: `delete of an element used in ${n} files (10 or more)` };
+    return { level: 'HIGH', reason: `delete of an element with ${references} reference(s), ${n} file(s) affected` };
+  }
+  if (op === 'refactor') {
+    const level: RiskLevel = n === 0 ? 'LOW' : n <= 3 ? 'MEDIUM' : n <= 9 ? 'HIGH' : 'CRITICAL';
+    return { level, reason: `refactor reaching ${n} file(s) (LOW 0, MEDIUM 1-3, HIGH 4-9, CRITICAL 10+)` };
+  }
+  const level: RiskLevel = n <= 2 ? 'LOW' : n <= 9 ? 'MEDIUM' : 'HIGH';
+  return { level, reason: `modify reaching ${n} file(s) (LOW 0-2, MEDIUM 3-9, HIGH 10+)` };
+}
+
+class Effects {
+  private readonly byFile = new Map<string, { impact: Exclude<ImpactKind, 'test'>; line?: number; depth: number }>();
+  add(file: string, impact: Exclude<ImpactKind, 'test'>, depth: number, line?: number): void {
+    const old = this.byFile.get(file);
+    if (old && (RANK[old.impact] < RANK[impact] || (old.impact === impact && (old.line ?? Infinity) <= (line ?? Infinity)))) return;
+    this.byFile.set(file, { impact, depth, ...(line !== undefined ? { line } : {}) });
+  }
+  list(op: ChangeOperation): RippleEffect[] {
+    return [...this.byFile]
+      .map(([file, e]) => {
+        const impact: ImpactKind = isTestFile(file) ? 'test' : e.impact;
+        return { file, impact, severity: severityOf(op, impact), depth: e.depth, ...(e.line !== undefined ? { line: e.line } : {}) };
+      })
+      .sort((a, b) => a.depth - b.depth || a.file.localeCompare(b.file));
+  }
+}
+
+export async function analyzeImpact(call: ServiceCall, input: { element: string; operation: ChangeOperation; max_depth: number }): Promise<ImpactResult> {
+  const parsed = parseTarget(call, input.element);
+  const effects = new Effects();
+  let references: number;
+  let label: string;
+  if (parsed.kind === 'file') {
+    const graph = await importGraph(call);
+    label = parsed.file;
+    for (const r of importsOf(graph, parsed.file, input.max_depth, true)) effects.add(r.from, r.depth === 1 ? 'import' : 'indirect dependency', r.depth, r.line);
+    references = graph.importers.get(parsed.file)?.length ?? 0;
+  } else {
+    const target = await resolveTarget(call, parsed.input);
+    label = target.label;
+    // The graph, the references and the caller tree are independent: asked at once.
+    const graphP = importGraph(call);
+    const treeP = callerTree(call, target, input.max_depth);
+    graphP.catch(() => undefined);
+    treeP.catch(() => undefined);
+    const answer = await referencesOf(call, target);
+    const graph = await graphP;
+    references = referenceEffects(call, target, answer, effects, graph);
+    callerEffects(await treeP, effects, graph);
+  }
+  const list = effects.list(input.operation);
+  const risk = riskOf(input.operation, list.length, references);
+  return { element: label, risk_level: risk.level, risk_reason: risk.reason, effects: list, tests: list.filter((e) => e.impact === 'test').map((e) => e.file), references };
+}
+
+function referencesOf(call: ServiceCall, target: ResolvedTarget) {
+  const { file } = target;
+  return file.session.request(ReferencesRequest.type, { textDocument: { uri: file.uri }, position: target.position, context: { includeDeclaration: false } }, { signal: call.signal });
+}
+
+/** References other than the declaration: `import` when on an import statement of their file, else `reference`. */
+function referenceEffects(call: ServiceCall, target: ResolvedTarget, answer: Awaited<ReturnType<typeof referencesOf>>, effects: Effects, graph: ImportGraph): number {
+  const { file } = target;
+  const decl = target.symbol?.symbol.selectionRange.start ?? target.position;
+  let n = 0;
+  for (const loc of resolveLocations(call, new LineSource(call), file.session, answer ?? [])) {
+    // Some servers list the declaration even with includeDeclaration: false.
+    if (loc.absPath === file.absPath && loc.range.start.line === decl.line && loc.range.start.character === decl.character) continue;
+    if (loc.external) continue;
+    n++;
+    const onImport = onImportLine(graph, loc.file, loc.line);
+    effects.add(loc.file, onImport ? 'import' : 'reference', 1, loc.line);
+  }
+  return n;
+}
+
+function onImportLine(graph: ImportGraph, file: string, line: number | undefined): boolean {
+  return line !== undefined && !!graph.files.get(file)?.imports.some((i) => line >= i.start_line && line <= i.end_line);
+}
+
+/**
+ * Callers: depth 1 `direct call`, deeper `indirect dependency`. Elements without call hierarchy
+ * (types, fields) have none. The PHP fallback counts every reference to a class as a call, the
+ * `use` statement's too (attributed to the file): a "call" on an import line is an import.
+ */
+async function callerTree(call: ServiceCall, target: ResolvedTarget, maxDepth: number): Promise<Awaited<ReturnType<typeof callTree>> | undefined> {
+  try {
+    return await callTree(call, target.catalog ? { symbol_id: target.catalog.symbol_id, depth: maxDepth, max_results: WALK_BUDGET } : { file: target.file.relPath, line: target.position.line + 1, depth: maxDepth, max_results: WALK_BUDGET }, 'incoming');
+  } catch (e) {
+    if (e instanceof LspgateError && e.code === 'SYMBOL_NOT_FOUND') return undefined;
+    throw e;
+  }
+}
+
+function callerEffects(tree: Awaited<ReturnType<typeof callTree>> | undefined, effects: Effects, graph: ImportGraph): void {
+  if (!tree) return;
+  for (const r of flattenCalls(tree.root, true)) {
+    const kind = r.depth > 1 ? 'indirect dependency' : onImportLine(graph, r.file, r.line) ? 'import' : 'direct call';
+    effects.add(r.file, kind, r.depth, r.line);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * query_relationships (seed 002 QueryInput → QueryOutput): calls / calls-me from the call tree
+ * (call hierarchy, or the references fallback where a server has none), imports / imports-me from
+ * the resolved import graph, depends-on / depends-on-me as the union of both at file level, each
+ * followed to `max_depth`. Never by name matching: every edge is a server's answer.
+ */
+import type { ServiceCall } from '../../service/call.js';
+import { callTree, type CallNode } from '../../service/navigation/call-tree.js';
+import { fileCallEdges } from './file-calls.js';
+import { importGraph, type ImportGraph } from '../imports/import-graph.js';
+import type { ImportStatus } from '../imports/import-resolve.js';
+import { parseTarget, resolveSymbolTarget, targetFile } from '../target.js';
+
+export const QUERY_TYPES = ['calls', 'calls-me', 'imports', 'imports-me', 'depends-on', 'depends-on-me'] as const;
+export type QueryType = (typeof QUERY_TYPES)[number];
+
+export interface Relationship {
+  from: string;
+  to: string;
+  type: 'import' | 'call' | 'dependency';
+  /** Where the relationship is written (the caller's file, the importing file). */
+  file: string;
+  line?: number;
+  /** 1 for direct relationships of the target, n for those found n steps away. */
+  depth: number;
+  from_symbol_id?: string;
+  to_symbol_id?: string;
+  /** Imports: where the specifier resolved (workspace file, outside the workspace, nowhere). */
+  status?: ImportStatus;
+  specifier?: string;
+  /** Dependencies: what the file-level edge is made of. */
+  via?: ('import' | 'call')[];
+}
+
+/** Internal cap on the nodes one query walks; the answer pages over what it found. */
+export const WALK_BUDGET = 5000;
+
+export async function queryRelationships(call: ServiceCall, input: { query_type: QueryType; target: string; max_depth: number }): Promise<{ target: string; results: Relationship[] }> {
+  const parsed = parseTarget(call, input.target);
+  if (input.query_type === 'calls' || input.query_type === 'calls-me') {
+    const t = await resolveSymbolTarget(call, parsed, input.query_type);
+    const incoming = input.query_type === 'calls-me';
+    const tree = await callTree(call, { ...(t.catalog ? { symbol_id: t.catalog.symbol_id } : { file: t.file.relPath, line: t.position.line + 1 }), depth: input.max_depth, max_results: WALK_BUDGET }, incoming ? 'incoming' : 'outgoing');
+    return { target: tree.symbol, results: flattenCalls(tree.root, incoming) };
+  }
+  const { file, label } = await targetFile(call, parsed);
+  const graph = await importGraph(call);
+  if (input.query_type === 'imports') return { target: label, results: importsOf(graph, file, input.max_depth, false) };
+  if (input.query_type === 'imports-me') return { target: label, results: importsOf(graph, file, input.max_depth, true) };
+  return { target: label, results: await dependencies(call, graph, file, input.max_depth, input.query_type === 'depends-on-me') };
+}
+
+function nameOf(n: CallNode): string {
+  // The id holds the qualified name (`path::Calc.add#method`); the node only the short one.
+  const m = n.symbol_id ? /::(.+)#[^#]+$/.exec(n.symbol_id) : null;
+  return m ? m[1]!.replace(/~\d+$/, '') : n.name;
+}
+
+/** The call tree as edges, breadth first; cycles appear once (their node is not expanded). */
+export function flattenCalls(root: CallNode, incoming: boolean): Relationship[] {
+  const out: Relationship[] = [];
+  let level: { parent: CallNode; nodes: CallNode[] }[] = [{ parent: root, nodes: root.calls ?? [] }];
+  for (let depth = 1; level.length; depth++) {
+    const next: typeof level = [];
+    for (const { parent, nodes } of level) {
+      for (const n of nodes) {
+        const [from, to] = incoming ? [n, parent] : [parent, n];
+        const r: Relationship = { from: nameOf(from), to: nameOf(to), type: 'call', file: from.file, depth };
+        const site = n.call_sites?.[0];
+        if (site) r.line = site.line;
+        if (from.symbol_id) r.from_symbol_id = from.symbol_id;
+        if (to.symbol_id) r.to_symbol_id = to.symbol_id;
+        out.push(r);
+        if (n.children?.length) next.push({ parent: n, nodes: n.children });
+      }
+    }
+    level = next;
+  }
+  return out;
+}
+
+/** Imports of a file (or importers of it, `reverse`), followed through workspace files to `maxDepth`. */
+export function importsOf(graph: ImportGraph, file: string, maxDepth: number, reverse: boolean): Relationship[] {
+  const out: Relationship[] = [];
+  const seen = new Set([file]);
+  let frontier = [file];
+  for (let depth = 1; depth <= maxDepth && frontier.length; depth++) {
+    const next: string[] = [];
+    for (const f of frontier) {
+      const edges = reverse ? (graph.importers.get(f) ?? []) : (graph.files.get(f)?.imports ?? []).map((imp) => ({ file: f, imp }));
+      for (const { file: from, imp } of edges) {
+        const to = imp.status === 'workspace' ? (imp.target_package ?? imp.target!) : imp.specifier;
+        const r: Relationship = { from, to, type: 'import', file: from, line: imp.line, depth, status: imp.status, specifier: imp.specifier };
+        if (imp.target_symbol_id) r.to_symbol_id = imp.target_symbol_id;
+        out.push(r);
+        const follow = reverse ? [from] : imp.status === 'workspace' ? (imp.target_files ?? [imp.target!]) : [];
+        for (const f2 of follow) {
+          if (seen.has(f2)) continue;
+          seen.add(f2);
+          next.push(f2);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return out;
+}
+
+/** depends-on(-me): file-level union of import edges and call edges, breadth first to `maxDepth`. */
+export async function dependencies(call: ServiceCall, graph: ImportGraph, file: string, maxDepth: number, reverse: boolean): Promise<Relationship[]> {
+  const out: Relationship[] = [];
+  const seen = new Set([file]);
+  let frontier = [file];
+  for (let depth = 1; depth <= maxDepth && frontier.length && out.length < WALK_BUDGET; depth++) {
+    const next: string[] = [];
+    for (const f of frontier) {
+      const edges = new Map<string, Relationship>();
+      const add = (other: string, line: number | undefined, via: 'import' | 'call') => {
+        const [from, to] = reverse ? [other, f] : [f, other];
+        let r = edges.get(other);
+        if (!r) edges.set(other, (r = { from, to, type: 'dependency', file: from, depth, via: [] }));
+        if (line !== undefined && r.line === undefined) r.line = line;
+        if (!r.via!.includes(via)) r.via!.push(via);
+      };
+      if (reverse) for (const { file: imp, imp: i } of graph.importers.get(f) ?? []) add(imp, i.line, 'import');
+      else for (const i of graph.files.get(f)?.imports ?? []) if (i.status === 'workspace') for (const t of i.target_files ?? [i.target!]) if (t !== f) add(t, i.line, 'import');
+      for (const e of await fileCallEdges(call, f, reverse ? 'incoming' : 'outgoing')) add(e.file, e.line, 'call');
+      for (const [other, r] of [...edges].sort((a, b) => a[0].localeCompare(b[0]))) {
+        r.via!.sort();
+        out.push(r);
+        if (!seen.has(other)) {
+          seen.add(other);
+          next.push(other);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return out;
+}

@@ -1,0 +1,147 @@
+/**
+ * coverage_report (seed 002 CoverageReport). With a coverage file in the workspace (coverage.ts:
+ * lcov, Go coverprofile, coverage.py JSON, Clover/Cobertura): line coverage, per file the share of
+ * instrumented lines that ran. Without one: reference coverage, per source file the share of its
+ * checked declarations (declarations.ts) that a test file references, found with the language
+ * server's textDocument/references — a different measure, labelled as such, never passed off as
+ * line coverage.
+ */
+import type { CatalogSymbol } from '../../core/catalog.js';
+import type { ServiceCall } from '../../service/call.js';
+import { LineSource } from '../../service/locations.js';
+import { isTestPath } from '../../util/test-paths.js';
+import { coverageData, COVERAGE_FILES, type Hits } from './coverage.js';
+import { checkedDeclarations, outsideReferences } from './declarations.js';
+
+export type CoverageMode = 'line' | 'reference';
+
+export interface FileCoverage {
+  file: string;
+  /** 0..1, rounded to 3 places. */
+  coverage: number;
+  /** Lines that ran (line mode) or declarations referenced from a test (reference mode). */
+  covered: number;
+  /** Instrumented lines (line mode) or checked declarations (reference mode). */
+  total: number;
+  /** Line mode: runs of instrumented lines that never ran. */
+  uncovered_lines?: { start: number; end: number }[];
+  /** Reference mode: declarations no test file references (qualified names). */
+  untested_symbols?: string[];
+}
+
+export interface CoverageReportData {
+  mode: CoverageMode;
+  /** What the numbers measure, in a sentence. */
+  basis: string;
+  /** Coverage files read (line mode). */
+  sources: string[];
+  overall: number;
+  covered: number;
+  total: number;
+  /** In file order. */
+  files: FileCoverage[];
+  /** Files with coverage 0. */
+  untested_files: string[];
+  /** Line mode: cataloged non-test source files no coverage file has data for. */
+  files_without_data: string[];
+  /** Reference mode: declarations checked, and left unchecked over max_symbols. */
+  scanned: number;
+  skipped: number;
+}
+
+const ratio = (covered: number, total: number): number => (total ? Math.round((covered / total) * 1000) / 1000 : 0);
+
+export async function coverageReport(call: ServiceCall, maxSymbols: number): Promise<CoverageReportData> {
+  const catalog = call.workspace.catalog;
+  await catalog.build(call.signal ? { signal: call.signal } : {});
+  const data = coverageData(call.root);
+  return data ? lineReport(call, data) : referenceReport(call, maxSymbols);
+}
+
+function sourceFiles(call: ServiceCall): string[] {
+  return [...call.workspace.catalog.files()].filter(([f, e]) => !isTestPath(f, e.language)).map(([f]) => f);
+}
+
+function lineReport(call: ServiceCall, data: { file: string; hits: Hits }[]): CoverageReportData {
+  const files: FileCoverage[] = [];
+  const seen = new Set<string>();
+  for (const { hits } of data) {
+    for (const [file, lines] of hits) {
+      // Each file's data from the first coverage file that has it (as analyze_complexity reads it);
+      // paths that leave the workspace are another checkout's.
+      if (seen.has(file) || file.startsWith('../')) continue;
+      seen.add(file);
+      const uncovered = [...lines].filter(([, n]) => n === 0).map(([l]) => l).sort((a, b) => a - b);
+      const covered = lines.size - uncovered.length;
+      files.push({ file, coverage: ratio(covered, lines.size), covered, total: lines.size, uncovered_lines: runs(uncovered, lines) });
+    }
+  }
+  files.sort((a, b) => a.file.localeCompare(b.file));
+  const covered = files.reduce((n, f) => n + f.covered, 0);
+  const total = files.reduce((n, f) => n + f.total, 0);
+  const sources = data.map((d) => d.file);
+  return {
+    mode: 'line',
+    basis: `line coverage: instrumented lines that ran, from ${sources.join(', ')}`,
+    sources,
+    overall: ratio(covered, total),
+    covered,
+    total,
+    files,
+    untested_files: files.filter((f) => f.total > 0 && f.covered === 0).map((f) => f.file),
+    files_without_data: sourceFiles(call).filter((f) => !seen.has(f)).sort(),
+    scanned: 0,
+    skipped: 0,
+  };
+}
+
+/** Sorted uncovered lines → ranges; a gap of lines that are not instrumented (blank, comments) does not split a range. */
+function runs(uncovered: number[], instrumented: Map<number, number>): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  for (const l of uncovered) {
+    const last = out[out.length - 1];
+    let joined = last !== undefined;
+    for (let k = (last?.end ?? 0) + 1; joined && k < l; k++) if (instrumented.has(k)) joined = false;
+    if (joined) last!.end = l;
+    else out.push({ start: l, end: l });
+  }
+  return out;
+}
+
+async function referenceReport(call: ServiceCall, maxSymbols: number): Promise<CoverageReportData> {
+  const all = await call.workspace.catalog.all();
+  const eligible = checkedDeclarations(all).filter((s) => !isTestPath(s.file, s.language));
+  const scan = eligible.slice(0, maxSymbols);
+  const src = new LineSource(call);
+  const perFile = new Map<string, { covered: number; total: number; untested: string[] }>();
+  for (const s of scan) {
+    let f = perFile.get(s.file);
+    if (!f) perFile.set(s.file, (f = { covered: 0, total: 0, untested: [] }));
+    f.total++;
+    if (await referencedFromTest(call, src, s)) f.covered++;
+    else f.untested.push(s.qualified_name);
+  }
+  const files = [...perFile]
+    .map(([file, f]): FileCoverage => ({ file, coverage: ratio(f.covered, f.total), covered: f.covered, total: f.total, untested_symbols: f.untested }))
+    .sort((a, b) => a.file.localeCompare(b.file));
+  const covered = files.reduce((n, f) => n + f.covered, 0);
+  const total = files.reduce((n, f) => n + f.total, 0);
+  return {
+    mode: 'reference',
+    basis: `reference coverage, not line coverage: no coverage file in the workspace (looked for ${COVERAGE_FILES.join(', ')}), so each share is the declarations (top-level functions, classes, methods of top-level types) that a test file references, by the language server's references`,
+    sources: [],
+    overall: ratio(covered, total),
+    covered,
+    total,
+    files,
+    untested_files: files.filter((f) => f.covered === 0).map((f) => f.file),
+    files_without_data: [],
+    scanned: scan.length,
+    skipped: eligible.length - scan.length,
+  };
+}
+
+async function referencedFromTest(call: ServiceCall, src: LineSource, s: CatalogSymbol): Promise<boolean> {
+  const refs = await outsideReferences(call, src, s);
+  return refs.some((r) => !r.external && isTestPath(r.file, call.workspace.catalog.files().get(r.file)?.language ?? s.language));
+}

@@ -1,0 +1,126 @@
+/**
+ * The thin client: when thinPlan allows it, this process only talks to the daemon — one
+ * `lspgate/attach` (with `relay` for mcp and sidecar, whose front-end then runs in the daemon on
+ * this client's view while this process pipes stdin to the socket and the socket to stdout), or a
+ * plain attach and one `lspgate/cli` call whose answer is the one-shot's stdout, stderr and exit
+ * code. Light floor: node builtins only. A bad `mcp --tools` (plan kind usage) is the full CLI's
+ * error, exit 2, with no daemon reached. Any refusal or oddity before the pipe starts (no daemon
+ * and it would not start, another version, a root the daemon refuses) returns
+ * false: the full CLI then runs and does what the README says (restart on version skew, auto's
+ * fallback to in-process, require's errors, usage errors with exit 2).
+ */
+import type net from 'node:net';
+import { encodeFrame, nextFrame, type JsonRpcReply } from '../../link/frame.js';
+import { daemonPaths, defaultCacheDir, ensurePrivateDir, packageVersion, type DaemonPaths } from '../../link/paths.js';
+import type { ThinPlan } from './plan.js';
+import { relayMcp } from './mcp-relay.js';
+import { SidecarWatch } from './sidecar-watch.js';
+import { configEnv } from '../../link/config-env.js';
+import { connect, startDaemon, waitForDaemon } from '../../link/start.js';
+
+const START_TIMEOUT_MS = 30_000;
+
+/** Sends one request and reads its reply; leftover bytes after it come back with it. */
+async function call(socket: net.Socket, id: number, method: string, params: unknown): Promise<{ reply: JsonRpcReply; rest: Buffer } | undefined> {
+  const next = nextFrame(socket);
+  socket.write(encodeFrame({ jsonrpc: '2.0', id, method, params }));
+  const frame = await next;
+  const reply = frame?.message as JsonRpcReply | undefined;
+  return reply && typeof reply === 'object' && reply.id === id ? { reply, rest: frame!.rest } : undefined;
+}
+
+async function reach(paths: DaemonPaths): Promise<net.Socket | undefined> {
+  try {
+    ensurePrivateDir(paths.dir);
+    const socket = await connect(paths.socket);
+    if (socket) return socket;
+    startDaemon(paths);
+    return await waitForDaemon(paths, START_TIMEOUT_MS);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `plan` through the daemon; false when the full CLI must take over (nothing was written). */
+export async function runThin(plan: ThinPlan): Promise<boolean> {
+  if (plan.kind === 'usage') {
+    process.stderr.write(plan.stderr, () => process.exit(2));
+    return true;
+  }
+  const paths = daemonPaths(defaultCacheDir());
+  const socket = await reach(paths);
+  if (!socket) return false;
+  const attach = {
+    version: packageVersion(),
+    // a one-shot call's view is made per call from its own --root (which may not exist: the call says so)
+    root: plan.kind === 'cli' ? process.cwd() : plan.root,
+    frontend: plan.kind === 'relay' ? plan.relay : 'cli',
+    pid: process.pid,
+    env: configEnv(),
+    ...(plan.kind === 'relay' ? { relay: plan.relay, ...(plan.tools !== undefined ? { tools: plan.tools } : {}) } : {}),
+  };
+  const attached = await call(socket, 1, 'lspgate/attach', attach);
+  if (!attached || attached.reply.error) return refuse(socket);
+  if (plan.kind === 'relay' && plan.relay === 'mcp') {
+    relayMcp(socket, attached.rest, async () => {
+      // A daemon killed a moment ago may still accept a connection it then drops: try a few times.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        if (attempt) await new Promise((r) => setTimeout(r, 300));
+        // no daemon and none would start (reach waited for it): give up
+        const again = await reach(paths);
+        if (!again) return undefined;
+        const reply = await call(again, 1, 'lspgate/attach', attach);
+        if (reply && !reply.reply.error) return { socket: again, rest: reply.rest };
+        again.destroy();
+        if (reply?.reply.error) {
+          // e.g. a daemon another client started under another environment (env_differs)
+          process.stderr.write(`lspgate: the new daemon refused this client: ${reply.reply.error.message}\n`);
+          return undefined;
+        }
+      }
+      return undefined;
+    });
+    return true;
+  }
+  if (plan.kind === 'relay') {
+    pipeSidecar(socket, attached.rest);
+    return true;
+  }
+  const answer = await call(socket, 2, 'lspgate/cli', { argv: plan.argv, cwd: process.cwd() });
+  const out = answer?.reply.result as { stdout?: unknown; stderr?: unknown; exit_code?: unknown } | undefined;
+  if (!out || typeof out.stdout !== 'string' || typeof out.stderr !== 'string' || typeof out.exit_code !== 'number') return refuse(socket);
+  socket.destroy();
+  const code = out.exit_code;
+  process.stderr.write(out.stderr);
+  process.stdout.write(out.stdout, () => process.exit(code));
+  return true;
+}
+
+function refuse(socket: net.Socket): false {
+  socket.destroy();
+  return false;
+}
+
+/**
+ * stdin → socket, socket → stdout for a thin sidecar. stdin's end half-closes the socket; the
+ * daemon closing it ends this process: as the sidecar would after the client's `exit` (0 after
+ * `shutdown`, else 1) or stdin EOF (0); else the daemon is gone: stderr says so, exit status 1.
+ */
+function pipeSidecar(socket: net.Socket, already: Buffer): void {
+  const watch = new SidecarWatch();
+  if (already.length) process.stdout.write(already);
+  let inputEnded = false;
+  process.stdin.on('end', () => {
+    inputEnded = true;
+  });
+  process.stdin.on('data', (chunk: Buffer) => watch.feed(chunk));
+  process.stdin.pipe(socket);
+  socket.pipe(process.stdout, { end: false });
+  socket.resume();
+  socket.on('error', () => undefined);
+  socket.on('close', () => {
+    const normal = watch.exitCode !== undefined || inputEnded;
+    if (!normal) process.stderr.write('lspgate: the lspgate daemon closed the connection; exiting\n');
+    process.stdout.write('', () => process.exit(watch.exitCode ?? (normal ? 0 : 1)));
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * Front-ends hosted in the daemon for thin clients (src/cli/thin/thin-client.ts): after an
+ * `lspgate/attach` with `relay`, the client's socket is the byte stream of its front-end, run
+ * here on the client's view — `mcp`: the same serveStdio / StdioServerTransport / createMcpServer
+ * as `lspgate mcp` on stdio, behind the StdioSizeGuard, with the client's tool profile; `sidecar`:
+ * serveSidecar on the socket. The client only pipes its stdin and stdout. The client's end of
+ * input (EOF) or its death closes the socket: its calls still running are aborted.
+ */
+import type net from 'node:net';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { ResponseError } from 'vscode-jsonrpc/node';
+import { loadToolsSetting } from '../config/load.js';
+import { toLspgateError } from '../errors/errors.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { encodeFrame } from '../link/frame.js';
+import { parseToolsFlag, selectTools } from '../operations/profiles.js';
+import { operations } from '../operations/registry.js';
+import type { Logger } from '../util/logger.js';
+import { createMcpServer } from '../frontends/mcp/server.js';
+import { MAX_STDIO_MESSAGE_BYTES, StdioSizeGuard } from '../frontends/mcp/stdio-size-guard.js';
+import { jsonRpcCodeFor } from '../frontends/sidecar/error-codes.js';
+import { serveSidecar } from '../frontends/sidecar/sidecar.js';
+import { packageVersion } from '../frontends/version.js';
+import { clientFrontend, type Client } from './client-view.js';
+import type { AttachParams, AttachResult, DaemonClientStatus } from '../frontends/daemon-client/protocol.js';
+
+export interface HostingDaemon {
+  readonly core: Gateway;
+  readonly logger: Logger;
+  /** Checks the attach params and makes the client's view; throws a ResponseError to answer. */
+  attach(params: unknown): { status: DaemonClientStatus; view: Gateway; params: AttachParams };
+  register(client: Client): void;
+  detach(client: Client): Promise<void>;
+}
+
+function toolsFor(p: AttachParams, root: string): ReadonlySet<string> | undefined {
+  if (p.relay !== 'mcp') return undefined;
+  const setting = p.tools !== undefined ? parseToolsFlag(p.tools) : loadToolsSetting(root);
+  return setting === undefined ? undefined : selectTools(setting, operations);
+}
+
+function errorBody(e: unknown): { code: number; message: string; data: unknown } {
+  if (e instanceof ResponseError) return { code: e.code, message: e.message, data: e.data };
+  const err = toLspgateError(e);
+  return { code: jsonRpcCodeFor(err.code), message: err.message, data: { code: err.code, details: err.details ?? {} } };
+}
+
+/** Answers the relay attach on `socket`, then serves the front-end on it; `rest` is what the client sent after the attach. */
+export function hostRelay(d: HostingDaemon, socket: net.Socket, id: unknown, params: unknown, rest: Buffer): void {
+  let attached: ReturnType<HostingDaemon['attach']>;
+  let tools: ReadonlySet<string> | undefined;
+  try {
+    attached = d.attach(params);
+    try {
+      tools = toolsFor(attached.params, attached.view.defaultRoot);
+    } catch (e) {
+      void attached.view.close();
+      throw e;
+    }
+  } catch (e) {
+    // The thin client falls back to the full CLI, which reports this the way it always has (--tools: exit 2).
+    socket.end(encodeFrame({ jsonrpc: '2.0', id, error: errorBody(e) }));
+    return;
+  }
+  const running = new Set<number>();
+  const lifetime = new AbortController();
+  const { view, status } = attached;
+  const client: Client = { status, view, running: () => running.size };
+  d.register(client);
+  const gateway = clientFrontend(d.core, () => view, { lifetime: lifetime.signal, running });
+  socket.write(encodeFrame({ jsonrpc: '2.0', id, result: { version: packageVersion(), pid: process.pid, client_id: status.id } satisfies AttachResult }));
+  if (rest.length) socket.unshift(rest);
+  const log = d.logger.child(`client-${status.id}`);
+  d.logger.info(`client ${status.id}: hosting its ${attached.params.relay} front-end`);
+  let closeFrontend: () => unknown;
+  if (attached.params.relay === 'mcp') {
+    const guard = new StdioSizeGuard(MAX_STDIO_MESSAGE_BYTES, (line) => socket.write(line), (m) => log.warn(m));
+    socket.pipe(guard);
+    const handle = serveStdio(() => createMcpServer(gateway, tools, { forwardLogs: false }), {
+      transport: new StdioServerTransport(guard, socket),
+      onerror: (e) => log.debug('mcp relay error', e),
+    });
+    closeFrontend = () => handle.close();
+  } else {
+    const { connection, exited } = serveSidecar(gateway, socket, socket);
+    void exited.then(() => socket.end());
+    closeFrontend = () => connection.dispose();
+  }
+  socket.once('close', () => {
+    lifetime.abort();
+    void Promise.resolve()
+      .then(closeFrontend)
+      .catch((e: unknown) => log.debug('closing a hosted front-end failed', e))
+      .then(() => d.detach(client));
+  });
+  socket.resume();
+}

@@ -1,0 +1,274 @@
+/**
+ * `lspgate daemon`: one Gateway for every client of this user (per cache directory), on a Unix
+ * domain socket in a private directory (socket-dir.ts). Each connection speaks the sidecar's
+ * JSON-RPC (operations, `$/progress`, `$/cancelRequest`) after an `lspgate/attach` handshake that
+ * carries the client's version and root; the client gets a view of the gateway (Gateway.forClient)
+ * that reaches only its own root and what it opens, while each (server, root) session and each
+ * catalog exists once. A client that disconnects aborts only its own calls. With no client
+ * attached for `idleMs` the daemon stops every server and exits.
+ */
+import { existsSync, unlinkSync } from 'node:fs';
+import net from 'node:net';
+import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { LspgateError, toLspgateError } from '../errors/errors.js';
+import { defaultCacheDir, Gateway } from '../gateway/gateway.js';
+import { sessionStatuses } from '../service/workspace/daemon-status.js';
+import type { Logger } from '../util/logger.js';
+import { installLifecycle, type Lifecycle } from '../frontends/lifecycle.js';
+import { guardClientInput } from '../frontends/sidecar/client-framing.js';
+import { jsonRpcCodeFor } from '../frontends/sidecar/error-codes.js';
+import { serveOperations } from '../frontends/sidecar/sidecar.js';
+import { packageVersion } from '../frontends/version.js';
+import { registerReplMethods } from './repl-methods.js';
+import { ATTACH, AttachParams, CLI, STATUS, STOP, StopParams, type AttachResult, type DaemonClientStatus, type DaemonStatus } from '../frontends/daemon-client/protocol.js';
+import { clientFrontend, type Client } from './client-view.js';
+import { runCli } from './cli-host.js';
+import { readFirstMessage } from './first-message.js';
+import { hostRelay, type HostingDaemon } from './hosted.js';
+import { daemonPaths, ensurePrivateDir } from '../frontends/daemon-client/socket-dir.js';
+import { positiveIntFromEnv, traceLimitFromEnv } from './trace-limit.js';
+import { configEnv, envDifference } from '../link/config-env.js';
+
+export const DEFAULT_IDLE_MS = 10 * 60_000;
+
+export interface DaemonOptions {
+  /** Exit after this long without an attached client (default 10 min; LSPGATE_DAEMON_IDLE_MS). */
+  idleMs?: number;
+  /** Trace lines a second per tracing client (default 200; LSPGATE_DAEMON_TRACE_MAX). */
+  tracePerSecond?: number;
+}
+
+class Daemon implements HostingDaemon {
+  private readonly clients = new Set<Client>();
+  private readonly sockets = new Set<net.Socket>();
+  private idleTimer: NodeJS.Timeout | undefined;
+  private nextId = 1;
+  private readonly startedAt = new Date().toISOString();
+  /** Its own answer-relevant environment, as clients send theirs. */
+  private readonly env = configEnv();
+  lifecycle!: Lifecycle;
+
+  constructor(
+    readonly core: Gateway,
+    readonly socketPath: string,
+    readonly idleMs: number,
+    readonly logger: Logger,
+    readonly tracePerSecond: number,
+  ) {}
+
+  accept(socket: net.Socket): void {
+    this.sockets.add(socket);
+    socket.on('error', (e) => this.logger.debug('client socket error', e));
+    socket.once('close', () => this.sockets.delete(socket));
+    void readFirstMessage(socket).then((first) => {
+      if (!first) return;
+      const m = first.message;
+      const relay = m?.method === ATTACH && typeof m.params === 'object' && m.params !== null && 'relay' in m.params;
+      if (relay) return hostRelay(this, socket, m.id, m.params, first.rest);
+      socket.unshift(first.raw);
+      this.serveRpc(socket);
+    });
+  }
+
+  /** Today's protocol: the sidecar's JSON-RPC on the socket (RemoteGateway clients, status, stop, one-shot calls). */
+  private serveRpc(socket: net.Socket): void {
+    const guarded = guardClientInput(socket, socket, (reason) => {
+      this.logger.warn(`closing a client that broke the message framing (${reason})`);
+      socket.destroy();
+    });
+    const connection = createMessageConnection(new StreamMessageReader(guarded), new StreamMessageWriter(socket));
+    let client: Client | undefined;
+    const running = new Set<number>();
+    const lifetime = new AbortController();
+    connection.onRequest(ATTACH, (params: unknown) => {
+      if (client) throw new ResponseError(-32600, 'already attached', { code: 'INVALID_INPUT', details: {} });
+      const attached = this.attach(params);
+      client = { status: attached.status, view: attached.view, running: () => running.size };
+      this.register(client);
+      return { version: packageVersion(), pid: process.pid, client_id: client.status.id } satisfies AttachResult;
+    });
+    connection.onRequest(STATUS, () => this.status());
+    connection.onRequest(STOP, (params: unknown) => this.stop(params, client));
+    registerReplMethods(connection, () => client?.view, this.core, this.logger, { perSecond: this.tracePerSecond, backlog: () => socket.writableLength });
+    connection.onRequest(CLI, (params: unknown) => {
+      if (!client) throw rpcError(new LspgateError('DAEMON_FAILED', `send ${ATTACH} before ${CLI}`, { reason: 'not_attached' }));
+      return runCli(this.core, params, { lifetime: lifetime.signal, running, logger: this.logger.child(`client-${client.status.id}`) });
+    });
+    const abortAll = serveOperations(
+      connection,
+      clientFrontend(this.core, () => client?.view, { lifetime: lifetime.signal, running }),
+      this.logger,
+      { fullResult: true },
+    );
+    let done = false;
+    const gone = () => {
+      if (done) return;
+      done = true;
+      lifetime.abort();
+      abortAll();
+      connection.dispose();
+      if (client) void this.detach(client);
+    };
+    socket.on('close', gone);
+    connection.onClose(gone);
+    connection.listen();
+  }
+
+  register(client: Client): void {
+    this.clients.add(client);
+    this.armIdle();
+  }
+
+  attach(params: unknown): { status: DaemonClientStatus; view: Gateway; params: AttachParams } {
+    const parsed = AttachParams.safeParse(params);
+    if (!parsed.success) throw rpcError(new LspgateError('INVALID_INPUT', `bad ${ATTACH} params: ${parsed.error.message}`));
+    const p = parsed.data;
+    if (p.version !== packageVersion()) {
+      throw rpcError(
+        new LspgateError('DAEMON_FAILED', `the running lspgate daemon is version ${packageVersion()}, this client is ${p.version}`, {
+          reason: 'version_skew',
+          daemon_version: packageVersion(),
+          client_version: p.version,
+          clients: this.clients.size,
+          daemon_pid: process.pid,
+        }),
+      );
+    }
+    const differs = p.env === undefined ? [] : envDifference(p.env, this.env);
+    if (differs.length) {
+      throw rpcError(
+        new LspgateError(
+          'DAEMON_FAILED',
+          `the running lspgate daemon (pid ${process.pid}) was started with another environment: ${differs.join(', ')} ${differs.length > 1 ? 'differ' : 'differs'} (set, unset or another value); it would answer under its own settings, not this client's — run \`lspgate daemon stop\` to restart it with this environment (it serves ${this.clients.size} client(s) now), or use --daemon off`,
+          { reason: 'env_differs', variables: differs, clients: this.clients.size, daemon_pid: process.pid },
+        ),
+      );
+    }
+    let view: Gateway;
+    try {
+      view = this.core.forClient(p.root);
+    } catch (e) {
+      throw rpcError(toLspgateError(e));
+    }
+    const status: DaemonClientStatus = {
+      id: this.nextId++,
+      frontend: p.frontend,
+      ...(p.pid !== undefined ? { pid: p.pid } : {}),
+      root: view.defaultRoot,
+      attached_at: new Date().toISOString(),
+      running_requests: 0,
+    };
+    this.logger.info(`client ${status.id} attached (${p.frontend}, pid ${p.pid ?? '?'}, root ${view.defaultRoot})`);
+    return { status, view, params: p };
+  }
+
+  async detach(client: Client): Promise<void> {
+    this.clients.delete(client);
+    this.logger.info(`client ${client.status.id} detached`);
+    try {
+      await client.view.close();
+    } catch (e) {
+      this.logger.warn(`releasing client ${client.status.id} failed`, e);
+    }
+    this.armIdle();
+  }
+
+  /** With no client attached, exit after idleMs; an attach cancels it. */
+  armIdle(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    if (this.clients.size > 0) return;
+    this.idleTimer = setTimeout(() => void this.lifecycle.shutdown(`no client for ${this.idleMs} ms`), this.idleMs);
+  }
+
+  private stop(params: unknown, self: Client | undefined): { stopping: boolean; clients: number } {
+    const p = StopParams.safeParse(params ?? {});
+    const others = [...this.clients].filter((c) => c !== self).length;
+    if (p.success && p.data.if_idle && others > 0) return { stopping: false, clients: others };
+    // answered first: the reply must leave before the sockets close
+    setTimeout(() => void this.lifecycle.shutdown('lspgate daemon stop'), 100);
+    return { stopping: true, clients: others };
+  }
+
+  status(): DaemonStatus {
+    const holders = (root: string) => [...this.clients].filter((c) => c.view.workspaces().some((w) => w.root === root)).length;
+    return {
+      version: packageVersion(),
+      pid: process.pid,
+      socket: this.socketPath,
+      started_at: this.startedAt,
+      idle_exit_ms: this.idleMs,
+      rss_bytes: process.memoryUsage.rss(),
+      clients: [...this.clients].map((c) => ({ ...c.status, running_requests: c.running() })),
+      sessions: sessionStatuses(this.core.context.broker),
+      workspaces: this.core.workspaces().map((w) => ({ id: w.id, root: w.root, clients: holders(w.root) })),
+    };
+  }
+
+  closeSockets(): void {
+    clearTimeout(this.idleTimer);
+    for (const s of this.sockets) s.destroy();
+  }
+}
+
+function rpcError(e: LspgateError): ResponseError<unknown> {
+  return new ResponseError(jsonRpcCodeFor(e.code), e.message, { code: e.code, details: e.details ?? {} });
+}
+
+export function idleMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  return positiveIntFromEnv('LSPGATE_DAEMON_IDLE_MS', DEFAULT_IDLE_MS, env);
+}
+
+/** Runs the daemon in this process until stop, idle exit or a signal. */
+export async function runDaemon(opts: DaemonOptions = {}): Promise<void> {
+  const cacheDir = defaultCacheDir();
+  const paths = daemonPaths(cacheDir);
+  ensurePrivateDir(paths.dir);
+  await clearStaleSocket(paths.socket);
+  // The daemon's own root is its private directory: no workspace config there, and no client's root.
+  const core = await Gateway.create({ root: paths.dir, cacheDir });
+  const logger = core.context.logger.child('daemon');
+  const daemon = new Daemon(core, paths.socket, opts.idleMs ?? idleMsFromEnv(), logger, opts.tracePerSecond ?? traceLimitFromEnv());
+  const server = net.createServer((socket) => daemon.accept(socket));
+  daemon.lifecycle = installLifecycle(core, {
+    watchStdin: false,
+    logger,
+    closeFrontend: () =>
+      new Promise<void>((resolve) => {
+        daemon.closeSockets();
+        server.close(() => resolve());
+        removeSocket(paths.socket);
+      }),
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(paths.socket, () => resolve());
+  });
+  server.on('error', (e) => logger.warn('daemon socket error', e));
+  core.provideDaemonStatus(() => daemon.status());
+  daemon.armIdle();
+  logger.info(`lspgate daemon ${packageVersion()} listening on ${paths.socket} (pid ${process.pid}, idle exit ${daemon.idleMs} ms)`);
+}
+
+/** A socket file nobody answers on is left from a daemon that died: remove it. One that answers: refuse. */
+async function clearStaleSocket(socketPath: string): Promise<void> {
+  if (!existsSync(socketPath)) return;
+  const alive = await new Promise<boolean>((resolve) => {
+    const s = net.connect(socketPath);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+  if (alive) throw new LspgateError('DAEMON_FAILED', `an lspgate daemon already listens on ${socketPath}`, { reason: 'already_running', socket: socketPath });
+  removeSocket(socketPath);
+}
+
+function removeSocket(socketPath: string): void {
+  try {
+    unlinkSync(socketPath);
+  } catch {
+    // already gone
+  }
+}

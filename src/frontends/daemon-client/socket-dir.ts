@@ -1,0 +1,26 @@
+/**
+ * Where the daemon listens (src/link/paths.ts holds the one copy; the entry needs it before
+ * anything heavy loads): a Unix domain socket in a directory only this user can enter. Here its
+ * refusals become LspgateErrors.
+ */
+import { toLspgateError } from '../../errors/errors.js';
+import * as light from '../../link/paths.js';
+
+export { daemonPaths, type DaemonPaths } from '../../link/paths.js';
+
+/** Creates `dir` (0700) if absent; throws DAEMON_FAILED if it is not a private directory of this user. */
+export function ensurePrivateDir(dir: string): void {
+  try {
+    light.ensurePrivateDir(dir);
+  } catch (e) {
+    throw toLspgateError(e);
+  }
+}
+
+export function checkPrivateDir(dir: string): void {
+  try {
+    light.checkPrivateDir(dir);
+  } catch (e) {
+    throw toLspgateError(e);
+  }
+}

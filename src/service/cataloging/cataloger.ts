@@ -1,0 +1,124 @@
+/**
+ * The service's cataloger: one file → one catalog FileEntry, through the same FileContext
+ * pipeline the operations use (file-context.ts), so a file's catalog symbols, ids and kinds are
+ * the ones the descriptors see. The catalog (src/catalog) only indexes and stores the entries.
+ * Bulk cataloging is bounded per server (limits.perServerConcurrency).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import type { DocumentSymbol } from 'vscode-languageserver-protocol';
+import { adapterFor } from '../../adapters/index.js';
+import type { FileContext, LanguageAdapter, PackageInfo } from '../../adapters/types.js';
+import type { FileCataloger, FileEntry } from '../../core/catalog.js';
+import { LspgateError } from '../../errors/errors.js';
+import { SourceText } from '../../lsp/source-text.js';
+import type { LspSession } from '../../lsp/types.js';
+import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
+import type { SymbolKind } from '../../schema/descriptors.js';
+import { sha256 } from '../../util/hash.js';
+import { decodeUtf8 } from '../../util/utf8-text.js';
+import type { Logger } from '../../util/logger.js';
+import { flattenSymbols } from './catalog-entry.js';
+import type { ServiceEnv } from '../env.js';
+import { loadFileContext } from '../file-context.js';
+import { Limiter } from './limiter.js';
+
+export class ServiceCataloger implements FileCataloger {
+  private readonly limiters = new Map<string, Limiter>();
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly env: ServiceEnv,
+    private readonly root: string,
+  ) {
+    this.logger = env.logger.child('cataloger');
+  }
+
+  extensions(): Set<string> {
+    return new Set(this.env.servers.filter((s) => s.enabled).flatMap((s) => s.extensions.map((e) => e.toLowerCase())));
+  }
+
+  async catalogFile(abs: string, rel: string, opts: { background?: boolean } = {}): Promise<FileEntry> {
+    const route = this.env.broker.route(abs, this.root);
+    if (!route) throw new LspgateError('UNSUPPORTED_LANGUAGE', `no enabled language server handles ${rel}`, { file: rel });
+    const session = await this.env.broker.sessionFor(abs, this.root);
+    // the adaptive limiter paces bulk work only: a file someone waits for is not queued behind the build
+    if (!opts.background) return this.entryOf(session, abs, rel, false);
+    // a bulk file's didOpen waits too while interactive work runs (semaphore.ts: background units)
+    return this.limiterOf(session).run((began) =>
+      session.backgroundUnit(() => {
+        began();
+        return this.entryOf(session, abs, rel, true);
+      }),
+    );
+  }
+
+  private limiterOf(session: LspSession): Limiter {
+    const key = `${session.serverId}@${session.root}`;
+    let limiter = this.limiters.get(key);
+    const max = Math.min(this.env.limits.perServerConcurrency, session.entry.catalogConcurrency ?? Infinity);
+    if (!limiter) this.limiters.set(key, (limiter = new Limiter({ max })));
+    return limiter;
+  }
+
+  private async entryOf(session: LspSession, abs: string, rel: string, background: boolean): Promise<FileEntry> {
+    const st = await stat(abs);
+    const max = this.env.limits.maxFileBytes;
+    if (st.size > max) throw new LspgateError('LIMIT_EXCEEDED', `${rel} is ${st.size} bytes, over maxFileBytes ${max}`, { limit: 'maxFileBytes', file: rel });
+    // The bytes are read once: byte offsets and hashes are of these bytes, and the server is given
+    // their text (not a second read that could differ).
+    const bytes = await readFile(abs);
+    decodeUtf8(bytes, rel); // byte offsets must be offsets of the real bytes (utf8-text.ts)
+    const source = new SourceText(bytes);
+    const wasOpen = session.getDocument(abs) !== undefined;
+    let file: FileContext;
+    try {
+      file = await loadFileContext(
+        { root: this.root, session: async () => session, otherFile: () => Promise.reject(new LspgateError('INTERNAL', 'other files are not loaded while cataloging')) },
+        abs,
+        // A file opened only to catalog it is not kept in the response cache (every file of the
+        // workspace would be, for answers an operation may never ask for again)...
+        { text: source.text, transient: !wasOpen, background },
+      );
+    } finally {
+      // ...and is closed again: tsserver keeps every open file in memory.
+      if (!wasOpen) await session.closeDocument(abs);
+    }
+    const adapter = adapterFor(session.entry.adapter);
+    return {
+      hash: sha256(bytes),
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      language: file.language,
+      server: session.serverId,
+      symbols: flattenSymbols({
+        file: rel,
+        language: file.language,
+        server: session.serverId,
+        encoding: session.positionEncoding,
+        source,
+        symbols: file.symbols,
+        kindOf: (symbol, parents) => this.kindOf(adapter, file, symbol, parents),
+        ...this.packageOf(adapter, file),
+      }),
+    };
+  }
+
+  /** An adapter that fails on one file costs that file its package, never the whole file. */
+  private packageOf(adapter: LanguageAdapter, file: FileContext): PackageInfo {
+    try {
+      return adapter.packageOf(file);
+    } catch (e) {
+      this.logger.warn(`adapter ${adapter.name} packageOf failed on ${file.relPath}`, e);
+      return {};
+    }
+  }
+
+  private kindOf(adapter: LanguageAdapter, file: FileContext, symbol: DocumentSymbol, parents: DocumentSymbol[]): SymbolKind {
+    try {
+      return adapter.symbolKind({ file, symbol, parents });
+    } catch (e) {
+      this.logger.warn(`adapter ${adapter.name} symbolKind failed on ${file.relPath}`, e);
+      return fromLspSymbolKind(symbol.kind);
+    }
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * find_type_definition, get_function_details, get_file_outline: a name (or file) → the adapter's
+ * descriptors.
+ */
+import type { FileContext, SymbolContext } from '../../adapters/types.js';
+import type { CatalogSymbol } from '../../core/catalog.js';
+import { LspgateError } from '../../errors/errors.js';
+import type { ClassDescriptor, FunctionDescriptor, OutlineSymbol, SymbolDescriptor } from '../../schema/descriptors.js';
+import { FUNCTION_KINDS, TYPE_KINDS } from '../../schema/convert/lsp-kind.js';
+import type { ServiceCall } from '../call.js';
+import { filterOf, fromCatalogSymbol, lookupOne } from '../navigation/resolve.js';
+import { catalogFileSymbols, symbolIdFor } from '../symbol-ids.js';
+import { walkSymbols } from '../symbols.js';
+import { firstSentence } from '../../adapters/doc-text.js';
+import { deepFreeze } from '../../util/freeze.js';
+
+export interface NameInput {
+  package?: string | undefined;
+  namespace?: string | undefined;
+  kind?: string | undefined;
+  language?: string | undefined;
+  class_name?: string | undefined;
+  strict?: boolean | undefined;
+}
+
+
+async function contextOf(call: ServiceCall, sym: CatalogSymbol): Promise<SymbolContext> {
+  const t = await fromCatalogSymbol(call, sym);
+  if (!t.symbol) {
+    throw new LspgateError('SYMBOL_NOT_FOUND', `${sym.qualified_name} is in the catalog but not in the server's symbols of ${sym.file} (the file changed?); run refresh`, {
+      symbol_id: sym.symbol_id,
+    });
+  }
+  call.meta.addSourceFile(t.file.absPath);
+  return t.symbol;
+}
+
+/** One symbol named by `name` or by `symbol_id` (exactly one of them), of the accepted kinds. */
+async function named(
+  call: ServiceCall,
+  field: string,
+  name: string | undefined,
+  symbolId: string | undefined,
+  input: NameInput,
+  kinds: readonly string[],
+): Promise<CatalogSymbol> {
+  if ((name === undefined) === (symbolId === undefined)) {
+    throw new LspgateError('INVALID_INPUT', `give exactly one of ${field} and symbol_id`, { [field]: name, symbol_id: symbolId });
+  }
+  const fit = kinds === TYPE_KINDS ? 'type' : 'callable';
+  if (name !== undefined) return lookupOne(call, name, filterOf(input), (s) => kinds.includes(s.kind), { fit, strict: input.strict });
+  const sym = await call.workspace.catalog.byId(symbolId!);
+  if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol with id ${symbolId}`, { symbol_id: symbolId });
+  if (!kinds.includes(sym.kind)) {
+    throw new LspgateError('INVALID_INPUT', `${symbolId} is a ${sym.kind}, not one of ${kinds.join(', ')}`, { symbol_id: symbolId, kind: sym.kind });
+  }
+  return sym;
+}
+
+export async function typeDefinition(
+  call: ServiceCall,
+  input: NameInput & { type_name?: string | undefined; symbol_id?: string | undefined },
+): Promise<ClassDescriptor & { symbol_id: string }> {
+  const sym = await named(call, 'type_name', input.type_name, input.symbol_id, input, TYPE_KINDS);
+  const ctx = await contextOf(call, sym);
+  const d = await call.adapter(ctx.file).classDescriptor(ctx);
+  return { ...d, symbol_id: sym.symbol_id };
+}
+
+export async function functionDetails(
+  call: ServiceCall,
+  input: NameInput & { function_name?: string | undefined; symbol_id?: string | undefined; include_code?: boolean | undefined },
+): Promise<FunctionDescriptor & { symbol_id: string }> {
+  const sym = await named(call, 'function_name', input.function_name, input.symbol_id, input, FUNCTION_KINDS);
+  const ctx = await contextOf(call, sym);
+  const d = await call.adapter(ctx.file).functionDescriptor(ctx);
+  if (input.include_code && d.location?.start_line && d.location.end_line) {
+    d.code = ctx.file.lines.slice(d.location.start_line - 1, d.location.end_line).join('\n');
+  }
+  return { ...d, symbol_id: sym.symbol_id };
+}
+
+/** Kinds whose children are part of an outline (members), as opposed to locals of a function body. */
+const CONTAINER_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'enum', 'namespace', 'module', 'package', 'type']);
+
+export interface FileOutline {
+  file: string;
+  language: string;
+  package?: string;
+  namespace?: string;
+  symbols: OutlineSymbol[];
+}
+
+/** What an outline was made from besides the file model it is kept under. */
+interface KeptOutline {
+  relPath: string;
+  adapter: string;
+  /** The catalog's symbol list of the file its ids came from (undefined: ids from the file's own answer). */
+  cataloged: CatalogSymbol[] | undefined;
+  roots: OutlineSymbol[];
+}
+
+/**
+ * Per file model (its frozen symbol list, shared while the cached documentSymbol answer and the
+ * document's content are unchanged, file-context.ts): the full outline made from it, deep-frozen.
+ * A descriptor is a function of the file model alone (adapters make them synchronously from its
+ * text and symbols); the ids also depend on the catalog's entry for the file, so the outline is
+ * reused only while that entry is the same list (the catalog makes a new one when it re-catalogs).
+ */
+const outlines = new WeakMap<object, KeptOutline>();
+
+export async function fileOutline(call: ServiceCall, fileInput: string): Promise<FileOutline> {
+  const abs = call.resolvePath(fileInput, { expect: 'file' });
+  const file = await call.file(abs);
+  call.meta.addSourceFile(abs);
+  const adapter = call.adapter(file);
+  const shared = Object.isFrozen(file.symbols) && file.symbols.length > 0;
+  const cataloged = shared ? await catalogFileSymbols(call, file.relPath) : undefined;
+  const known = shared ? outlines.get(file.symbols) : undefined;
+  let roots: OutlineSymbol[];
+  if (known && known.relPath === file.relPath && known.adapter === file.session.entry.adapter && known.cataloged === cataloged) roots = known.roots;
+  else {
+    roots = await outlineRoots(call, file);
+    if (shared) outlines.set(file.symbols, { relPath: file.relPath, adapter: file.session.entry.adapter, cataloged, roots: deepFreeze(roots) });
+  }
+  const pkg = adapter.packageOf(file);
+  return {
+    file: file.relPath,
+    language: file.language,
+    ...(pkg.package ? { package: pkg.package } : {}),
+    ...(pkg.namespace ? { namespace: pkg.namespace } : {}),
+    symbols: roots,
+  };
+}
+
+async function outlineRoots(call: ServiceCall, file: FileContext): Promise<OutlineSymbol[]> {
+  const adapter = call.adapter(file);
+  const nodes = new Map<unknown, OutlineSymbol>();
+  const roots: OutlineSymbol[] = [];
+  for (const ctx of walkSymbols(file)) {
+    const parent = ctx.parents[ctx.parents.length - 1];
+    if (parent && !nodes.has(parent)) continue; // parent was left out
+    const kind = adapter.symbolKind(ctx);
+    if (parent && !CONTAINER_KINDS.has(nodes.get(parent)!.kind)) continue; // locals of a body
+    const node = outlineNode(adapter.symbolDescriptor(ctx), await symbolIdFor(call, ctx));
+    node.kind = kind;
+    nodes.set(ctx.symbol, node);
+    if (parent) {
+      const p = nodes.get(parent)!;
+      (p.children ??= []).push(node);
+    } else roots.push(node);
+  }
+  return roots;
+}
+
+function outlineNode(d: SymbolDescriptor, symbol_id: string): OutlineSymbol {
+  const { language: _l, package: _p, namespace: _n, location, description, ...rest } = d;
+  const node: OutlineSymbol = { ...rest, symbol_id };
+  const summary = description ? firstSentence(description) : undefined;
+  if (summary) node.description = summary;
+  if (location) {
+    node.location = {
+      ...(location.start_line !== undefined ? { start_line: location.start_line } : {}),
+      ...(location.end_line !== undefined ? { end_line: location.end_line } : {}),
+    };
+  }
+  return node;
+}

@@ -1,0 +1,57 @@
+/**
+ * Files changed since HEAD (git: modified, added, renamed, untracked; deleted ones have nothing to
+ * diagnose), and files changed since the last get_diagnostics answer of a workspace (by content hash).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { sha256 } from '../../lsp/documents.js';
+
+/** Absolute paths, or undefined when the root is not in a git work tree. */
+export async function gitChangedFiles(root: string, signal?: AbortSignal): Promise<string[] | undefined> {
+  // -z: paths verbatim (no quoting of unusual names); -uall: untracked files one by one, not their directory.
+  const r = await execa('git', ['status', '--porcelain=v1', '-z', '-uall', '--', '.'], { cwd: root, reject: false, timeout: 10_000, cancelSignal: signal, stdin: 'ignore' });
+  if (r.exitCode !== 0) return undefined;
+  const top = await execa('git', ['rev-parse', '--show-toplevel'], { cwd: root, reject: false, timeout: 5000, stdin: 'ignore' });
+  if (top.exitCode !== 0) return undefined;
+  const base = top.stdout.trim();
+  const out: string[] = [];
+  const fields = r.stdout.split('\0');
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
+    if (f.length < 4) continue;
+    const status = f.slice(0, 2);
+    // A rename or copy is followed by its source path in the next field.
+    if (status[0] === 'R' || status[0] === 'C') i++;
+    if (status.includes('D')) continue;
+    out.push(path.join(base, f.slice(3)));
+  }
+  return out;
+}
+
+/** Content hashes of the files each workspace's last answer covered. */
+const answered = new Map<string, Map<string, string>>();
+
+export function rememberAnswered(root: string, files: { absPath: string; hash: string }[]): void {
+  let m = answered.get(root);
+  if (!m) answered.set(root, (m = new Map()));
+  for (const f of files) m.set(f.absPath, f.hash);
+}
+
+/** Files answered before whose content differs now (or that are gone: left out). */
+export function changedSinceAnswered(root: string): string[] {
+  const m = answered.get(root);
+  if (!m) return [];
+  const out: string[] = [];
+  for (const [abs, hash] of m) {
+    let text: string;
+    try {
+      text = readFileSync(abs, 'utf8');
+    } catch {
+      m.delete(abs);
+      continue;
+    }
+    if (sha256(text) !== hash) out.push(abs);
+  }
+  return out;
+}

@@ -1,0 +1,115 @@
+/**
+ * rename_symbol: prepareRename (where the server offers it), then rename; the WorkspaceEdit as
+ * per-file unified diffs with counts and the content hashes it was computed for. `apply: true`
+ * writes it through edit-apply.ts. Refusals come from the server's own answer: a null
+ * prepareRename, or the error its rename answers with (gopls: "invalid identifier"), are
+ * INVALID_INPUT carrying the server's message.
+ */
+import { PrepareRenameRequest, RenameRequest, type PrepareRenameResult, type WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { FileContext } from '../../adapters/types.js';
+import { LspgateError } from '../../errors/errors.js';
+import { sha256 as sha } from '../../lsp/documents.js';
+import type { ServiceCall } from '../call.js';
+import { applyFileEdits } from './edit-apply.js';
+import { resolveTarget, type TargetInput } from '../navigation/resolve.js';
+import { previewEdits, type FileEdit } from './workspace-edit.js';
+
+export interface RenameInput extends TargetInput {
+  new_name: string;
+  apply?: boolean | undefined;
+  expected_hashes?: Record<string, string> | undefined;
+}
+
+export interface EditFileEntry {
+  file: string;
+  content_hash: string;
+  edits: number;
+  diff: string;
+  new_hash?: string;
+}
+
+export interface RenameResult {
+  symbol: string;
+  old_name: string;
+  new_name: string;
+  applied: boolean;
+  total_edits: number;
+  total_files: number;
+  files: EditFileEntry[];
+}
+
+export async function renameSymbol(call: ServiceCall, input: RenameInput): Promise<RenameResult> {
+  const target = await resolveTarget(call, input);
+  const { file } = target;
+  const session = file.session;
+  if (!session.hasCapability('renameProvider')) {
+    throw new LspgateError('NOT_SUPPORTED', `${session.serverId} has no rename provider`, { server: session.serverId });
+  }
+  const params = { textDocument: { uri: file.uri }, position: target.position };
+  const old = await prepared(call, file, params);
+  const ask = async (): Promise<FileEdit[]> => {
+    let edit: WorkspaceEdit | null;
+    try {
+      edit = await session.request(RenameRequest.type, { ...params, newName: input.new_name }, { signal: call.signal });
+    } catch (e) {
+      throw serverRefusal(e, `${session.serverId} refused to rename ${target.label} to ${input.new_name}`);
+    }
+    if (!edit) throw new LspgateError('INVALID_INPUT', `${session.serverId} has nothing to rename at ${target.label}`, { symbol: target.label });
+    return previewEdits(call.root, session, edit);
+  };
+  let files: FileEdit[];
+  try {
+    files = await ask();
+  } catch (e) {
+    // A file the server holds open changed on disk since it was synced: sync it, ask once more.
+    const stale = e instanceof LspgateError && e.code === 'CONTENT_MODIFIED' ? e.details?.stale : undefined;
+    if (typeof stale !== 'string') throw e;
+    await session.syncDocument(stale);
+    files = await ask();
+  }
+  for (const f of files) call.meta.addSourceFile(f.absPath);
+  if (input.apply) await applyFileEdits(call, files, input.expected_hashes);
+  return result(target.label, old ?? nameAt(file.lines, target.position), input, files);
+}
+
+/** prepareRename where offered: null means the server will not rename here. */
+async function prepared(call: ServiceCall, file: FileContext, params: { textDocument: { uri: string }; position: { line: number; character: number } }): Promise<string | undefined> {
+  const provider = file.session.capabilities?.renameProvider;
+  if (typeof provider !== 'object' || !provider.prepareProvider) return undefined;
+  let answer: PrepareRenameResult | null;
+  try {
+    answer = await file.session.request(PrepareRenameRequest.type, params, { signal: call.signal });
+  } catch (e) {
+    throw serverRefusal(e, `${file.session.serverId} cannot rename at ${file.relPath}:${params.position.line + 1}`);
+  }
+  if (!answer) throw new LspgateError('INVALID_INPUT', `${file.session.serverId} says the symbol at ${file.relPath}:${params.position.line + 1} cannot be renamed`, { file: file.relPath });
+  if ('placeholder' in answer) return answer.placeholder;
+  return undefined;
+}
+
+/** A request error of the server that is about the caller's input → INVALID_INPUT with its message. */
+function serverRefusal(e: unknown, what: string): unknown {
+  if (!(e instanceof LspgateError) || e.code !== 'INTERNAL' || e.details?.lspCode === undefined) return e;
+  return new LspgateError('INVALID_INPUT', `${what}: ${String(e.details.lspMessage)}`, { ...e.details });
+}
+
+function nameAt(lines: string[], pos: { line: number; character: number }): string {
+  const text = lines[pos.line] ?? '';
+  return /^[\w$]+/.exec(text.slice(pos.character))?.[0] ?? '';
+}
+
+function result(label: string, oldName: string, input: RenameInput, files: FileEdit[]): RenameResult {
+  return {
+    symbol: label,
+    old_name: oldName,
+    new_name: input.new_name,
+    applied: !!input.apply,
+    total_edits: files.reduce((n, f) => n + f.edits, 0),
+    total_files: files.length,
+    files: files.map((f) => {
+      const e: EditFileEntry = { file: f.file, content_hash: f.content_hash, edits: f.edits, diff: f.diff };
+      if (input.apply) e.new_hash = sha(f.after);
+      return e;
+    }),
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * tag_elements (seed 002 TagInput): the cataloged functions, methods, classes, interfaces and types
+ * of a file or directory get a tag comment (tag-plan.ts). A dry run (the default) only reports.
+ * A write goes through the same path as rename's apply (edit-apply.ts: content hashes checked,
+ * atomic writes, servers and catalog re-synced), after a backup of every file it changes under
+ * lspgate's cache directory. Paths are contained in the workspace (symlinks resolved first), and
+ * secret files are never written.
+ */
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { globMatcher } from '../../catalog/glob.js';
+import type { CatalogSymbol } from '../../core/catalog.js';
+import { LspgateError } from '../../errors/errors.js';
+import { sha256 } from '../../util/hash.js';
+import { isInside, isSecretPath, toRelative } from '../../util/paths.js';
+import type { ServiceCall } from '../call.js';
+import { applyFileEdits } from './edit-apply.js';
+import { elementType, isPrivate, planFile, type PlannedTag } from './tag-plan.js';
+import type { FileEdit } from './workspace-edit.js';
+
+export interface TagInput {
+  path: string;
+  dry_run?: boolean | undefined;
+  force?: boolean | undefined;
+  update_lineno?: boolean | undefined;
+  include_private?: boolean | undefined;
+  lang?: string | undefined;
+  exclude?: string | undefined;
+}
+
+export interface TaggedFile {
+  file: string;
+  content_hash: string;
+  new_hash?: string;
+  tags: number;
+  diff: string;
+}
+
+export interface TagResult {
+  dry_run: boolean;
+  path: string;
+  elements: (PlannedTag & { file: string })[];
+  files: TaggedFile[];
+  backup_dir?: string;
+}
+
+/** Every language lspgate catalogs; the seed's default (`ts,tsx,js,jsx`) covered one. */
+export const DEFAULT_LANG = 'ts,tsx,js,jsx,mts,cts,mjs,cjs,go,py,php';
+const TYPE_KINDS = new Set(['class', 'struct', 'interface', 'trait', 'enum', 'type']);
+
+function filesUnder(call: ServiceCall, input: TagInput): { files: string[]; single: boolean } {
+  const abs = call.resolvePath(input.path);
+  if (isSecretPath(abs)) throw new LspgateError('SECRET_FILE', `${input.path} is a secret file: never tagged`, { path: input.path });
+  const rel = toRelative(call.root, abs);
+  const exts = new Set((input.lang ?? DEFAULT_LANG).split(',').map((e) => e.trim().replace(/^\./, '').toLowerCase()).filter(Boolean));
+  const excludes = (input.exclude ?? '').split(',').map((e) => e.trim()).filter(Boolean).map(globMatcher);
+  const keep = (f: string) => exts.has(path.extname(f).slice(1).toLowerCase()) && !excludes.some((m) => m(f)) && !isSecretPath(f);
+  const all = [...call.workspace.catalog.files().keys()];
+  const single = all.includes(rel) || (rel !== '' && !all.some((f) => f.startsWith(rel + '/')));
+  const files = single ? [rel] : all.filter((f) => rel === '' || f.startsWith(rel + '/'));
+  return { files: files.filter(keep).sort(), single };
+}
+
+/** Top-level declarations and members of top-level types, of a tagged type, public unless asked. */
+function taggable(symbols: CatalogSymbol[], file: string, includePrivate: boolean) {
+  const byId = new Map(symbols.map((s) => [s.symbol_id, s]));
+  const out: { sym: CatalogSymbol; type: NonNullable<ReturnType<typeof elementType>> }[] = [];
+  for (const s of symbols) {
+    const parent = s.parent ? byId.get(s.parent) : undefined;
+    if (s.parent && (!parent || parent.parent || !TYPE_KINDS.has(parent.kind))) continue;
+    const type = elementType(s, file);
+    if (!type || (!includePrivate && isPrivate(s))) continue;
+    out.push({ sym: s, type });
+  }
+  return out;
+}
+
+async function planOne(call: ServiceCall, rel: string, input: TagInput): Promise<{ edit?: FileEdit; tags: PlannedTag[] }> {
+  // realpath'd and contained again: a file may be a symlink the walk listed by its own name
+  const abs = call.resolvePath(rel, { expect: 'file' });
+  if (isSecretPath(abs)) return { tags: [] };
+  const symbols = await call.workspace.catalog.fileSymbols(rel);
+  const before = readFileSync(abs, 'utf8');
+  const entry = call.workspace.catalog.files().get(rel);
+  if (entry && entry.hash !== sha256(readFileSync(abs))) {
+    call.meta.warn(`${rel} changed while its symbols were read: not tagged; run again`);
+    return { tags: [] };
+  }
+  const elements = taggable(symbols, rel, input.include_private ?? false);
+  if (!elements.length) return { tags: [] };
+  const plan = planFile(rel, before, elements, { force: input.force ?? false, updateLineno: input.update_lineno ?? false });
+  if (plan.after === before) return { tags: plan.tags };
+  const diff = createTwoFilesPatch(`a/${rel}`, `b/${rel}`, before, plan.after, undefined, undefined, { context: 1 }).replace(/^=+\n/, '');
+  const edits = plan.tags.filter((t) => t.action !== 'skip').length;
+  return { tags: plan.tags, edit: { absPath: abs, file: rel, before, content_hash: sha256(before), after: plan.after, edits, diff } };
+}
+
+/** Copies every file about to change to `<cacheDir>/backups/<workspace id>/<time>/<relative path>`. */
+function backup(call: ServiceCall, edits: FileEdit[]): string {
+  const dir = path.join(call.env.cacheDir, 'backups', call.workspace.id, new Date().toISOString().replace(/[:.]/g, '-'));
+  for (const e of edits) {
+    const to = path.join(dir, e.file);
+    if (!isInside(dir, to)) throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `${e.file} would be backed up outside ${dir}`, { file: e.file });
+    mkdirSync(path.dirname(to), { recursive: true });
+    copyFileSync(e.absPath, to);
+  }
+  return dir;
+}
+
+export async function tagElements(call: ServiceCall, input: TagInput): Promise<TagResult> {
+  const catalog = call.workspace.catalog;
+  await catalog.build(call.signal ? { signal: call.signal } : {});
+  const dryRun = input.dry_run ?? true;
+  const { files } = filesUnder(call, input);
+  const edits: FileEdit[] = [];
+  const elements: TagResult['elements'] = [];
+  for (const rel of files) {
+    if (call.signal?.aborted) throw new LspgateError('CANCELLED', 'tag_elements was cancelled: nothing was written');
+    const r = await planOne(call, rel, input);
+    elements.push(...r.tags.map((t) => ({ ...t, file: rel })));
+    if (r.edit) edits.push(r.edit);
+  }
+  const result: TagResult = { dry_run: dryRun, path: toRelative(call.root, call.resolvePath(input.path)) || '.', elements, files: [] };
+  result.files = edits.map((e) => ({ file: e.file, content_hash: e.content_hash, tags: e.edits, diff: e.diff }));
+  if (dryRun || !edits.length) return result;
+  result.backup_dir = backup(call, edits);
+  await applyFileEdits(call, edits, undefined);
+  result.files = edits.map((e) => ({ file: e.file, content_hash: e.content_hash, new_hash: sha256(e.after), tags: e.edits, diff: e.diff }));
+  return result;
+}

@@ -1,0 +1,204 @@
+/**
+ * find_callers / find_callees: a call tree in one answer from callHierarchy (prepare, then
+ * incoming/outgoing calls per level up to `depth`). Cycles are cut (`cycle: true`), the node budget
+ * is `max_results` (then `truncated`), callees outside the workspace (lib.d.ts) are counted, not
+ * listed. Servers without callHierarchyProvider go through the fallback in calls-fallback.ts.
+ */
+import { canonicalPath } from '../../util/symlinks.js';
+import {
+  CallHierarchyIncomingCallsRequest,
+  CallHierarchyOutgoingCallsRequest,
+  CallHierarchyPrepareRequest,
+  type CallHierarchyItem,
+  type Range,
+} from 'vscode-languageserver-protocol';
+import { LspgateError } from '../../errors/errors.js';
+import type { LspSession } from '../../lsp/types.js';
+import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
+import { isInside, toRelative } from '../../util/paths.js';
+import { pathOfUri, uriToPath } from '../../util/uri.js';
+import type { ServiceCall } from '../call.js';
+import { loadCallFallback, type CallEdge } from './call-fallback-types.js';
+import { LineSource } from '../locations.js';
+import { lineColumnOf } from '../../lsp/line-position.js';
+import { preview, type Preview } from '../previews.js';
+import { resolveTarget, type TargetInput } from './resolve.js';
+import { catalogIdAt } from '../symbol-ids.js';
+import { Limiter } from '../cataloging/limiter.js';
+
+export interface CallSite {
+  line: number;
+  column: number;
+  preview: Preview;
+}
+
+export interface CallNode {
+  name: string;
+  kind: string;
+  file: string;
+  line: number;
+  symbol_id?: string;
+  detail?: string;
+  /** Root only: the first level. */
+  calls?: CallNode[];
+  call_sites?: CallSite[];
+  /** Next levels (depth > 1). */
+  children?: CallNode[];
+  cycle?: boolean;
+}
+
+export type Direction = 'incoming' | 'outgoing';
+
+export interface CallTreeInput extends TargetInput {
+  depth?: number | undefined;
+  max_results?: number | undefined;
+}
+
+interface Walk {
+  call: ServiceCall;
+  session: LspSession;
+  direction: Direction;
+  budget: number;
+  used: number;
+  external: number;
+  src: LineSource;
+  viaFallback: boolean;
+  /** One request per item and walk: an item reached along several paths is asked once. */
+  memo: Map<string, Promise<CallEdge[]>>;
+  /** Requests in flight at once (the next callers are asked while this level's nodes are built). */
+  limiter: Limiter;
+}
+
+/** Call-hierarchy requests one walk keeps in flight: gopls answers them in parallel, tsserver queues them. */
+const WALK_CONCURRENCY = 4;
+
+export async function callTree(call: ServiceCall, input: CallTreeInput, direction: Direction): Promise<{ symbol: string; root: CallNode }> {
+  const target = await resolveTarget(call, input, 'callable');
+  const { file } = target;
+  const session = file.session;
+  const depth = input.depth ?? 1;
+  const w: Walk = { call, session, direction, budget: input.max_results ?? 50, used: 0, external: 0, src: new LineSource(call), viaFallback: false, memo: new Map(), limiter: new Limiter(WALK_CONCURRENCY) };
+  let items: CallHierarchyItem[];
+  if (session.hasCapability('callHierarchyProvider')) {
+    items = (await session.request(CallHierarchyPrepareRequest.type, { textDocument: { uri: file.uri }, position: target.position }, { signal: call.signal })) ?? [];
+  } else {
+    w.viaFallback = true;
+    const sym = target.symbol;
+    if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no function or method declared at ${target.label}`);
+    items = [{ name: sym.symbol.name, kind: sym.symbol.kind, uri: file.uri, range: sym.symbol.range, selectionRange: sym.symbol.selectionRange }];
+    call.meta.warn(`${session.serverId} has no call hierarchy: ${direction === 'incoming' ? 'callers derived from references' : 'callees derived from the calls in the body'}`);
+  }
+  const item = items[0];
+  if (!item) throw new LspgateError('SYMBOL_NOT_FOUND', `no function, method or class at ${target.label} to build a call tree from`, { symbol: target.label });
+  const root = await nodeOf(w, item);
+  root.calls = await expand(w, item, depth, new Set([itemKey(item)]));
+  if (w.external) call.meta.warn(`${w.external} call(s) to code outside the workspace (standard library, dependencies) left out`);
+  return { symbol: target.label, root };
+}
+
+function itemKey(item: CallHierarchyItem): string {
+  return `${item.uri}\0${item.selectionRange.start.line}:${item.selectionRange.start.character}`;
+}
+
+function isExternal(w: Walk, item: CallHierarchyItem): boolean {
+  const abs = pathOfUri(item.uri);
+  return abs === undefined || !isInside(w.call.root, abs);
+}
+
+async function nodeOf(w: Walk, item: CallHierarchyItem): Promise<CallNode> {
+  const abs = canonicalPath(w.call.root, uriToPath(item.uri));
+  const lines = w.src.lines(abs, w.session);
+  const pos = lineColumnOf(lines, item.selectionRange.start, w.session.positionEncoding);
+  const node: CallNode = { name: item.name, kind: fromLspSymbolKind(item.kind), file: toRelative(w.call.root, abs), line: pos.line };
+  const id = await catalogIdAt(w.call, node.file, pos.line, pos.column, item.name);
+  if (id) node.symbol_id = id;
+  if (item.detail) node.detail = item.detail;
+  w.call.meta.addSourceFile(abs);
+  return node;
+}
+
+async function edges(w: Walk, item: CallHierarchyItem): Promise<CallEdge[]> {
+  const { call, session } = w;
+  if (w.viaFallback) {
+    const fb = await loadCallFallback();
+    if (!fb) throw new LspgateError('NOT_SUPPORTED', `${session.serverId} has no call hierarchy and the references fallback is not available`);
+    return w.direction === 'incoming' ? fb.incomingCallsFromReferences({ call, session }, item) : fb.outgoingCallsFromBody({ call, session }, item);
+  }
+  if (w.direction === 'incoming') {
+    const res = (await session.request(CallHierarchyIncomingCallsRequest.type, { item }, { signal: call.signal })) ?? [];
+    // Incoming: fromRanges are in the caller's file.
+    return res.map((c) => ({ item: c.from, sites: c.fromRanges, sitesUri: c.from.uri }));
+  }
+  const res = (await session.request(CallHierarchyOutgoingCallsRequest.type, { item }, { signal: call.signal })) ?? [];
+  // Outgoing: fromRanges are in the file of the item being expanded (LSP 3.17 §3.16.2).
+  return res.map((c) => ({ item: c.to, sites: c.fromRanges, sitesUri: item.uri }));
+}
+
+/** The edges of an item, asked once per walk. */
+function edgesOnce(w: Walk, item: CallHierarchyItem): Promise<CallEdge[]> {
+  const key = itemKey(item);
+  let p = w.memo.get(key);
+  if (!p) {
+    p = w.limiter.run(() => edges(w, item));
+    w.memo.set(key, p);
+  }
+  return p;
+}
+
+/**
+ * Asks for the next level of every node of this level that will be expanded (within the budget,
+ * not a cycle) before the depth-first walk reaches it, so the server works while nodes are built.
+ */
+function prefetch(w: Walk, list: CallEdge[], path: Set<string>): void {
+  const room = w.budget - w.used;
+  for (const e of list.slice(0, Math.max(0, room))) {
+    if (path.has(itemKey(e.item))) continue;
+    // Awaited (and its error thrown) when the walk reaches the node; never an unhandled rejection.
+    edgesOnce(w, e.item).catch(() => undefined);
+  }
+}
+
+async function expand(w: Walk, item: CallHierarchyItem, depth: number, path: Set<string>): Promise<CallNode[]> {
+  const list = (await edgesOnce(w, item)).filter((e) => {
+    if (!isExternal(w, e.item)) return true;
+    w.external++;
+    return false;
+  });
+  list.sort((a, b) => (a.item.uri < b.item.uri ? -1 : a.item.uri > b.item.uri ? 1 : a.item.selectionRange.start.line - b.item.selectionRange.start.line));
+  if (depth > 1) prefetch(w, list, path);
+  const out: CallNode[] = [];
+  for (const e of list) {
+    if (w.used >= w.budget) {
+      w.call.meta.truncate();
+      w.call.meta.limit({ limit: 'max_results', value: w.budget, detail: 'call tree nodes' });
+      break;
+    }
+    w.used++;
+    const node = await nodeOf(w, e.item);
+    node.call_sites = callSites(w, e.sitesUri, e.sites);
+    const key = itemKey(e.item);
+    if (path.has(key)) node.cycle = true;
+    else if (depth > 1) {
+      const next = new Set(path).add(key);
+      const children = await expand(w, e.item, depth - 1, next);
+      if (children.length) node.children = children;
+    }
+    out.push(node);
+  }
+  return out;
+}
+
+function callSites(w: Walk, uri: string, ranges: Range[]): CallSite[] {
+  const abs = uriToPath(uri);
+  const lines = w.src.lines(abs, w.session);
+  const seen = new Set<string>();
+  const out: CallSite[] = [];
+  for (const r of [...ranges].sort((a, b) => a.start.line - b.start.line || a.start.character - b.start.character)) {
+    const key = `${r.start.line}:${r.start.character}`;
+    if (seen.has(key)) continue; // tsserver repeats a call site once per overload/project
+    seen.add(key);
+    const p = lineColumnOf(lines, r.start, w.session.positionEncoding);
+    out.push({ line: p.line, column: p.column, preview: preview(lines, p.line, 0, 0) });
+  }
+  return out;
+}

@@ -1,0 +1,142 @@
+/**
+ * get_hover and signature_help. The hover is the server's markdown (fromHoverContents), split into
+ * code and prose (splitHoverMarkdown); its parsed signature comes from the same adapter parsers
+ * that build FunctionDescriptors, applied to the declaration the hovered name resolves to.
+ */
+import { fileURLToPath } from 'node:url';
+import { DefinitionRequest, HoverRequest, SignatureHelpRequest, type MarkupContent, type SignatureInformation } from 'vscode-languageserver-protocol';
+import type { SymbolContext } from '../../adapters/types.js';
+import { LspgateError } from '../../errors/errors.js';
+import type { FunctionDescriptor } from '../../schema/descriptors.js';
+import { FUNCTION_KINDS } from '../../schema/convert/lsp-kind.js';
+import { fromHoverContents, splitHoverMarkdown } from '../../schema/convert/hover-text.js';
+import { toLspPosition } from '../../lsp/positions.js';
+import { isInside } from '../../util/paths.js';
+import type { ServiceCall } from '../call.js';
+import { toLocations } from '../locations.js';
+import { resolvePosition, resolveTarget, type ResolvedTarget, type TargetInput } from './resolve.js';
+import { symbolAtSelection } from '../symbols.js';
+
+export interface ParsedSignature {
+  text: string;
+  parameters?: FunctionDescriptor['parameters'];
+  returns?: FunctionDescriptor['returns'];
+}
+
+export interface HoverResult {
+  symbol: string;
+  found: boolean;
+  markdown: string;
+  code: string[];
+  documentation: string;
+  signature?: ParsedSignature;
+}
+
+export async function getHover(call: ServiceCall, input: TargetInput): Promise<HoverResult> {
+  const target = await resolveTarget(call, input);
+  const { file } = target;
+  const answer = await file.session.request(HoverRequest.type, { textDocument: { uri: file.uri }, position: target.position }, { signal: call.signal });
+  const raw = fromHoverContents(answer);
+  const markdown = raw === undefined ? undefined : cleanMarkdown(raw);
+  // "Nothing to show here" is an answer of a ready server, not an unknown.
+  if (!markdown) return { symbol: target.label, found: false, markdown: '', code: [], documentation: '' };
+  const parts = splitHoverMarkdown(markdown);
+  const out: HoverResult = { symbol: target.label, found: true, markdown, code: parts.code, documentation: parts.prose.replace(/\n{3,}/g, '\n\n') };
+  const signature = await parsedSignature(call, target);
+  if (signature) out.signature = signature;
+  else if (parts.code[0]) out.signature = { text: parts.code[0] };
+  return out;
+}
+
+/**
+ * Server quirks that are noise to a reader: intelephense opens every PHP code block with `<?php`
+ * and ends declarations with ` { }`; pyright separates code from docs with a `---` rule; gopls and
+ * intelephense leave runs of blank lines.
+ */
+export function cleanMarkdown(text: string): string {
+  return text
+    .replace(/```php\n<\?php\n/g, '```php\n')
+    .replace(/ \{ \}\n```/g, '\n```')
+    .replace(/(```\n)---\n/g, '$1')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** The FunctionDescriptor of the function the target declares or resolves to (workspace only). */
+async function parsedSignature(call: ServiceCall, target: ResolvedTarget): Promise<ParsedSignature | undefined> {
+  const decl = target.symbol ?? (await declarationOf(call, target));
+  if (!decl) return undefined;
+  const adapter = call.adapter(decl.file);
+  if (!(FUNCTION_KINDS as readonly string[]).includes(adapter.symbolKind(decl))) return undefined;
+  const d = await adapter.functionDescriptor(decl);
+  if (!d.signature) return undefined;
+  return { text: d.signature, parameters: d.parameters, returns: d.returns };
+}
+
+async function declarationOf(call: ServiceCall, target: ResolvedTarget): Promise<SymbolContext | undefined> {
+  const { file } = target;
+  const answer = await file.session.request(DefinitionRequest.type, { textDocument: { uri: file.uri }, position: target.position }, { signal: call.signal });
+  const loc = toLocations(answer)[0];
+  if (!loc) return undefined;
+  const abs = fileURLToPath(loc.uri);
+  if (!isInside(call.root, abs)) return undefined;
+  const other = await call.file(abs);
+  return symbolAtSelection(other, loc.range.start);
+}
+
+export interface SignatureEntry {
+  label: string;
+  documentation?: string;
+  parameters: { label: string; documentation?: string }[];
+}
+
+export interface SignatureHelpResult {
+  position: string;
+  signatures: SignatureEntry[];
+  active_signature?: number;
+  active_parameter?: number;
+}
+
+export async function signatureHelp(call: ServiceCall, input: { file: string; line: number; column: number }): Promise<SignatureHelpResult> {
+  const target = await resolvePosition(call, input.file, input.line, input.column);
+  const { file } = target;
+  if (!file.session.hasCapability('signatureHelpProvider')) {
+    throw new LspgateError('NOT_SUPPORTED', `${file.session.serverId} has no signature help provider`, { server: file.session.serverId });
+  }
+  // The caller's exact column (inside the parentheses), not the identifier resolvePosition snaps to.
+  const position = toLspPosition(file.text, input.line, input.column, file.session.positionEncoding);
+  const help = await file.session.request(
+    SignatureHelpRequest.type,
+    { textDocument: { uri: file.uri }, position, context: { triggerKind: 1, isRetrigger: false } },
+    { signal: call.signal },
+  );
+  const out: SignatureHelpResult = { position: `${file.relPath}:${input.line}:${input.column}`, signatures: (help?.signatures ?? []).map(toSignatureEntry) };
+  if (help && out.signatures.length) {
+    out.active_signature = help.activeSignature ?? 0;
+    const active = help.signatures[out.active_signature];
+    const param = active?.activeParameter ?? help.activeParameter;
+    if (typeof param === 'number') out.active_parameter = param;
+  }
+  return out;
+}
+
+function docText(d: string | MarkupContent | undefined): string | undefined {
+  if (d === undefined) return undefined;
+  const t = (typeof d === 'string' ? d : d.value).trim();
+  return t.length ? t : undefined;
+}
+
+/** LSP: a parameter label is a substring of the signature label, or its [start, end) offsets in it. */
+function toSignatureEntry(s: SignatureInformation): SignatureEntry {
+  const entry: SignatureEntry = {
+    label: s.label,
+    parameters: (s.parameters ?? []).map((p) => {
+      const label = typeof p.label === 'string' ? p.label : s.label.slice(p.label[0], p.label[1]);
+      const doc = docText(p.documentation);
+      return doc ? { label, documentation: doc } : { label };
+    }),
+  };
+  const doc = docText(s.documentation);
+  if (doc) entry.documentation = doc;
+  return entry;
+}

@@ -1,0 +1,171 @@
+/**
+ * find_definition and find_references: typed LSP requests at the resolved target, locations
+ * de-duplicated and sorted, each with a preview and the enclosing symbol.
+ */
+import { DefinitionRequest, DocumentHighlightKind, DocumentHighlightRequest, ReferencesRequest, type Location } from 'vscode-languageserver-protocol';
+import type { FileContext } from '../../adapters/types.js';
+import { LspgateError } from '../../errors/errors.js';
+import type { ServiceCall } from '../call.js';
+import { LineSource, resolveLocations, toLocations, type ResolvedLocation } from '../locations.js';
+import { preview, type Preview } from '../previews.js';
+import { resolveTarget, type TargetInput } from './resolve.js';
+import { symbolAtSelection } from '../symbols.js';
+import { catalogFileSymbols, containerIn, symbolIdFor } from '../symbol-ids.js';
+
+export interface DefinitionEntry {
+  symbol_id?: string;
+  name: string;
+  kind: string;
+  file: string;
+  line: number;
+  column: number;
+  end_line: number;
+  container?: string;
+  external?: boolean;
+  /** Absent for a file outside the workspace that is not library code (library-paths.ts). */
+  preview?: Preview;
+}
+
+/** A preview when the location's text may be quoted (resolveLocations leaves `lines` empty otherwise). */
+function previewOf(loc: ResolvedLocation): { preview?: Preview } {
+  return loc.lines.length > 0 ? { preview: preview(loc.lines, loc.line) } : {};
+}
+
+export async function findDefinition(call: ServiceCall, input: TargetInput): Promise<{ symbol: string; found: boolean; definitions: DefinitionEntry[] }> {
+  const target = await resolveTarget(call, input);
+  const { file } = target;
+  const answer = await file.session.request(DefinitionRequest.type, { textDocument: { uri: file.uri }, position: target.position }, { signal: call.signal });
+  const src = new LineSource(call);
+  const locs = resolveLocations(call, src, file.session, toLocations(answer));
+  const definitions: DefinitionEntry[] = [];
+  for (const loc of locs) definitions.push(await definitionEntry(call, loc));
+  return { symbol: target.label, found: definitions.length > 0, definitions };
+}
+
+export async function definitionEntry(call: ServiceCall, loc: ResolvedLocation): Promise<DefinitionEntry> {
+  const base = { file: loc.file, line: loc.line, column: loc.column, end_line: loc.end_line, ...previewOf(loc) };
+  const word = identifierAt(loc.lines[loc.line - 1] ?? '', loc.column - 1);
+  if (loc.external) return { ...base, name: word, kind: 'external', external: true };
+  call.meta.addSourceFile(loc.absPath);
+  let file: FileContext;
+  try {
+    file = await call.file(loc.absPath);
+  } catch (e) {
+    // A definition in a file no server may open (over maxFileBytes, no server for it) is still a
+    // definition: kept with what its text shows.
+    if (!(e instanceof LspgateError) || (e.code !== 'LIMIT_EXCEEDED' && e.code !== 'UNSUPPORTED_LANGUAGE')) throw e;
+    call.meta.warn(`${loc.file} not opened (${e.code}): its definition has no kind or symbol_id`);
+    return { ...base, name: word, kind: 'unknown' };
+  }
+  const ctx = symbolAtSelection(file, loc.range.start);
+  if (!ctx) return { ...base, name: word, kind: 'unknown' };
+  const adapter = call.adapter(file);
+  const entry: DefinitionEntry = {
+    ...base,
+    name: ctx.symbol.name,
+    kind: adapter.symbolKind(ctx),
+    end_line: ctx.symbol.range.end.line + 1,
+  };
+  const id = await symbolIdFor(call, ctx);
+  if (id) entry.symbol_id = id;
+  if (ctx.parents.length) entry.container = ctx.parents.map((p) => p.name).join('.');
+  return entry;
+}
+
+function identifierAt(line: string, index: number): string {
+  const m = /^[\w$#]+/.exec(line.slice(index));
+  return m ? m[0] : line.slice(index, index + 40).trim();
+}
+
+export interface ReferenceEntry {
+  file: string;
+  line: number;
+  column: number;
+  preview?: Preview;
+  isWrite: boolean;
+  container?: string;
+  external?: boolean;
+}
+
+export async function findReferences(
+  call: ServiceCall,
+  input: TargetInput & { include_declaration?: boolean | undefined; max_results?: number | undefined },
+): Promise<{ symbol: string; total: number; references: ReferenceEntry[] }> {
+  const target = await resolveTarget(call, input);
+  const { file } = target;
+  const answer = await file.session.request(
+    ReferencesRequest.type,
+    { textDocument: { uri: file.uri }, position: target.position, context: { includeDeclaration: input.include_declaration ?? true } },
+    { signal: call.signal },
+  );
+  const locs = resolveLocations(call, new LineSource(call), file.session, answer ?? []);
+  const max = Math.min(input.max_results ?? 100, call.env.limits.maxResults * 5);
+  const shown = locs.slice(0, max);
+  if (locs.length > max) {
+    call.meta.truncate();
+    call.meta.limit({ limit: 'max_results', value: max, detail: `${locs.length} references, ${max} shown` });
+  }
+  const writes = await writeAccess(call, file, shown);
+  const references: ReferenceEntry[] = [];
+  for (const loc of shown) {
+    const entry: ReferenceEntry = { file: loc.file, line: loc.line, column: loc.column, ...previewOf(loc), isWrite: writes.has(locKey(loc)) };
+    if (loc.external) entry.external = true;
+    else {
+      call.meta.addSourceFile(loc.absPath);
+      const container = await containerOf(call, loc);
+      if (container) entry.container = container;
+    }
+    references.push(entry);
+  }
+  return { symbol: target.label, total: locs.length, references };
+}
+
+/**
+ * The enclosing symbol's qualified name, from the catalog. A file it does not hold (over
+ * maxFileBytes, no server) could not be opened in a server either: no container there (warned),
+ * the reference itself is kept.
+ */
+async function containerOf(call: ServiceCall, loc: ResolvedLocation): Promise<string | undefined> {
+  const cataloged = await catalogFileSymbols(call, loc.file);
+  return cataloged ? containerIn(cataloged, loc.line, loc.column) : undefined;
+}
+
+function locKey(loc: { absPath: string; range: Location['range'] }): string {
+  return `${loc.absPath}\0${loc.range.start.line}:${loc.range.start.character}`;
+}
+
+/**
+ * Writes among the references: documentHighlight kinds when the server has the provider and its
+ * adapter trusts them, else a lexical check of the text after (or before) the name on its line.
+ */
+async function writeAccess(call: ServiceCall, file: FileContext, locs: ResolvedLocation[]): Promise<Set<string>> {
+  const writes = new Set<string>();
+  const useHighlight = call.adapter(file).writeAccess !== 'lexical' && file.session.hasCapability('documentHighlightProvider');
+  if (!useHighlight) {
+    for (const loc of locs) if (isLexicalWrite(loc.lines[loc.line - 1] ?? '', loc.column - 1, loc.end_line === loc.line ? loc.end_column - 1 : undefined)) writes.add(locKey(loc));
+    return writes;
+  }
+  const byFile = new Map<string, ResolvedLocation>();
+  for (const loc of locs) if (!loc.external && !byFile.has(loc.absPath)) byFile.set(loc.absPath, loc);
+  for (const loc of byFile.values()) {
+    const f = await call.file(loc.absPath);
+    const hl = await f.session.request(DocumentHighlightRequest.type, { textDocument: { uri: f.uri }, position: loc.range.start }, { signal: call.signal });
+    for (const h of hl ?? []) if (h.kind === DocumentHighlightKind.Write) writes.add(`${loc.absPath}\0${h.range.start.line}:${h.range.start.character}`);
+  }
+  return writes;
+}
+
+const ASSIGN_AFTER = /^\s*(?:=(?![=>])|\+=|-=|\*\*=|\*=|\/=|%=|<<=|>>>=|>>=|&&=|\|\|=|\?\?=|&=|\|=|\^=|\.=|\+\+|--|:=)/;
+const INCDEC_BEFORE = /(?:\+\+|--)\s*$/;
+
+/** `x = …`, `x += …`, `x++`, `++x` (and `:=`, `.=` for Go/PHP) on the line. */
+export function isLexicalWrite(line: string, start: number, end?: number): boolean {
+  const m = /^[\w$#]+/.exec(line.slice(start));
+  const stop = end ?? start + (m ? m[0].length : 0);
+  return ASSIGN_AFTER.test(line.slice(stop)) || INCDEC_BEFORE.test(line.slice(0, start).replace(/(this|self)\.$|\$$/, ''));
+}
+
+export function assertFound<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new LspgateError('SYMBOL_NOT_FOUND', `${what} not found`);
+  return value;
+}

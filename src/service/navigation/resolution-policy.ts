@@ -1,0 +1,189 @@
+/**
+ * How a name becomes one declaration, as a developer would pick it (DESIGN.md "Symbols and
+ * positions"). Candidates are ranked, in this order, by
+ *   (a) kind fit with the operation (find_type_definition wants types, find_callers callables),
+ *   (b) scope: module-level before class members before locals (symbols nested in function
+ *       bodies, callbacks, variable initialisers; parameters),
+ *   (c) role of the file: source before tests, examples, docs, benchmarks (util/test-paths),
+ *   (d) exact case of the name.
+ * One candidate strictly ahead on that key is the answer (the others go to `_meta.alternatives`);
+ * leaders with equal keys are a real tie (AMBIGUOUS_SYMBOL, candidates ranked), unless they are
+ * the merged declarations of one TypeScript symbol. `strict` never picks.
+ * Pure: the caller supplies the parent lookup.
+ */
+import type { CatalogSymbol, SymbolRanker } from '../../core/catalog.js';
+import type { SymbolAlternative } from '../../core/call-meta.js';
+import { pathRole, type PathRole } from '../../util/test-paths.js';
+import { textHash } from '../../catalog/symbol-search.js';
+
+/** What kinds an operation is about. */
+export type KindFit = 'any' | 'callable' | 'type';
+export type Scope = 'module' | 'member' | 'local';
+
+/** Kinds that hold members without making them locals. */
+const MEMBER_HOLDERS = new Set(['class', 'interface', 'trait', 'struct', 'enum', 'type']);
+/** Kinds that are only a place in the module tree: what they hold is still module-level. */
+const TRANSPARENT = new Set(['namespace', 'module', 'package', 'file']);
+const CALLABLE = new Set(['function', 'method', 'constructor']);
+/** Kinds that are members wherever the server lists them (gopls lists methods at the top level). */
+const MEMBER_KINDS = new Set(['method', 'constructor', 'field', 'property', 'enum_member']);
+const CORE_TYPES = new Set(['class', 'interface', 'trait', 'struct', 'type', 'enum']);
+
+const SCOPE_RANK: Record<Scope, number> = { module: 0, member: 1, local: 2 };
+const ROLE_RANK: Record<PathRole, number> = { source: 0, test: 1, example: 1, doc: 1, bench: 1 };
+
+export interface RankedCandidate {
+  symbol: CatalogSymbol;
+  scope: Scope;
+  role: PathRole;
+  /** Lexicographic: [kind fit, scope, role, case]; lower is better. */
+  key: number[];
+}
+
+export type ParentOf = (symbolId: string) => CatalogSymbol | undefined;
+
+export function kindFit(kind: string, fit: KindFit): number {
+  if (fit === 'callable') return CALLABLE.has(kind) ? 0 : 1;
+  // namespace and module pass the type operations' kind filter (a PHP namespace, a TS namespace),
+  // but an import binding pyright reports as a module is not the type a caller means.
+  if (fit === 'type') return CORE_TYPES.has(kind) ? 0 : 1;
+  return 0;
+}
+
+/** Module-level unless an enclosing symbol is a class-like (member) or anything else (local). */
+export function scopeOf(sym: CatalogSymbol, parentOf: ParentOf): Scope {
+  let scope: Scope = 'module';
+  const seen = new Set<string>();
+  for (let id = sym.parent; id !== undefined && !seen.has(id); ) {
+    seen.add(id);
+    const p = parentOf(id);
+    if (!p) break;
+    if (MEMBER_HOLDERS.has(p.kind)) scope = 'member';
+    else if (!TRANSPARENT.has(p.kind)) return 'local';
+    id = p.parent;
+  }
+  return scope === 'module' && MEMBER_KINDS.has(sym.kind) ? 'member' : scope;
+}
+
+/** The last segment asked for, kept for the next call: a search ranks every hit against one name. */
+let lastAsked: { name: string; segment: string } | undefined;
+
+function lastSegment(name: string): string {
+  if (lastAsked?.name === name) return lastAsked.segment;
+  const segment = name.split(/::|\\|\.|\/|->/).filter(Boolean).pop() ?? name;
+  lastAsked = { name, segment };
+  return segment;
+}
+
+export function rankCandidate(sym: CatalogSymbol, asked: string, fit: KindFit, parentOf: ParentOf): RankedCandidate {
+  const scope = scopeOf(sym, parentOf);
+  const role = pathRole(sym.file, sym.language);
+  const exactCase = sym.name === lastSegment(asked) ? 0 : 1;
+  return { symbol: sym, scope, role, key: [kindFit(sym.kind, fit), SCOPE_RANK[scope], ROLE_RANK[role], exactCase] };
+}
+
+export function compareKeys(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Best first; equal keys keep file then line order so answers are stable. */
+export function rankCandidates(list: CatalogSymbol[], asked: string, fit: KindFit, parentOf: ParentOf): RankedCandidate[] {
+  return list
+    .map((s) => rankCandidate(s, asked, fit, parentOf))
+    .sort((a, b) => compareKeys(a.key, b.key) || a.symbol.file.localeCompare(b.symbol.file) || a.symbol.line - b.symbol.line);
+}
+
+export type Resolution = { kind: 'chosen'; chosen: RankedCandidate; alternatives: RankedCandidate[] } | { kind: 'tie'; ranked: RankedCandidate[] };
+
+/**
+ * TypeScript declaration merging: an `interface X` and a `const X` (or a class and a namespace) of
+ * one module are one symbol to the compiler (definition on either lists both), so leaders that are
+ * all such declarations of one file and one qualified name are not a choice between symbols.
+ */
+function oneMergedSymbol(leaders: RankedCandidate[]): boolean {
+  const [a] = leaders;
+  if (!a || !['typescript', 'javascript'].includes(a.symbol.language)) return false;
+  const kinds = new Set(leaders.map((c) => c.symbol.kind));
+  return kinds.size === leaders.length && leaders.every((c) => c.symbol.file === a.symbol.file && c.symbol.qualified_name === a.symbol.qualified_name);
+}
+
+/** A strict leader, or a tie (always a tie under `strict` when there are several). */
+export function choose(ranked: RankedCandidate[], strict: boolean): Resolution {
+  const [first, second] = ranked;
+  if (first && !second) return { kind: 'chosen', chosen: first, alternatives: [] };
+  if (strict || !first || !second) return { kind: 'tie', ranked };
+  if (compareKeys(first.key, second.key) < 0) return { kind: 'chosen', chosen: first, alternatives: ranked.slice(1) };
+  const leaders = ranked.filter((c) => compareKeys(c.key, first.key) === 0);
+  // Equal keys keep line order: the first declaration of the merged symbol is answered.
+  if (oneMergedSymbol(leaders)) return { kind: 'chosen', chosen: first, alternatives: ranked.slice(1) };
+  return { kind: 'tie', ranked };
+}
+
+export function alternativeOf(c: RankedCandidate): SymbolAlternative {
+  return { symbol_id: c.symbol.symbol_id, kind: c.symbol.kind, file: c.symbol.file, line: c.symbol.selection_line, scope: c.scope, role: c.role };
+}
+
+/**
+ * search_symbols: the text match decides first (the exact name, case-sensitive, then the exact
+ * name in another case, then partial matches), then the same scope and file-role rules as name
+ * resolution, then the text score. An exact-name source class thus comes before partial matches
+ * and before a test method named after it.
+ */
+export function policyOrder<T extends { symbol: CatalogSymbol; score: number }>(hits: T[], query: string, parentOf: ParentOf): T[] {
+  const q = query.trim();
+  // A blank query lists symbols in file and line order: there is no name to rank against.
+  if (q === '') return hits;
+  const last = lastSegment(q);
+  const tier = (s: CatalogSymbol): number => {
+    if (s.name === q || s.name === last || s.qualified_name === q) return 0;
+    if (s.name.toLowerCase() === last.toLowerCase()) return 1;
+    return 2;
+  };
+  return hits
+    .map((h, i) => {
+      const r = rankCandidate(h.symbol, q, 'any', parentOf);
+      return { h, i, key: [tier(h.symbol), r.key[2]!, r.key[1]!] };
+    })
+    .sort((a, b) => compareKeys(a.key, b.key) || a.i - b.i)
+    .map((x) => x.h);
+}
+
+/** Per catalog version (its ordered symbol list): role * 3 + scope of each position, 255 = not worked out yet. */
+const fixedKeys = new WeakMap<readonly CatalogSymbol[], Uint8Array>();
+
+/**
+ * policyOrder's key of the symbol at each position of `ranker`, as one number (tier, then role,
+ * then scope; lower first), for SymbolRanker.top: the same order as policyOrder without ranking
+ * every match. Role and scope do not depend on the query and are kept per catalog version.
+ * Undefined for a blank query (policyOrder keeps file and line order).
+ */
+export function searchPolicyKey(ranker: SymbolRanker, query: string, parentOf: ParentOf): ((pos: number) => number) | undefined {
+  const q = query.trim();
+  if (q === '') return undefined;
+  const last = lastSegment(q);
+  const lastLower = last.toLowerCase();
+  const lastHash = textHash(lastLower);
+  const queryHash = textHash(q.toLowerCase());
+  const symbols = ranker.symbols;
+  let fixed = fixedKeys.get(symbols);
+  if (!fixed) fixedKeys.set(symbols, (fixed = new Uint8Array(symbols.length).fill(255)));
+  const keys = fixed;
+  const tierOf = (pos: number) => {
+    // Each test below needs the lower-cased name to be q's or last's, or the qualified name q's.
+    if (!ranker.mayBeNamed(pos, lastHash, queryHash) && !ranker.mayBeNamed(pos, queryHash, queryHash)) return 2;
+    const s = symbols[pos]!;
+    return s.name === q || s.name === last || s.qualified_name === q ? 0 : ranker.lowerName(pos) === lastLower ? 1 : 2;
+  };
+  return (pos) => {
+    let f = keys[pos]!;
+    if (f === 255) {
+      const s = symbols[pos]!;
+      keys[pos] = f = ROLE_RANK[pathRole(s.file, s.language)] * 3 + SCOPE_RANK[scopeOf(s, parentOf)];
+    }
+    return tierOf(pos) * 6 + f;
+  };
+}

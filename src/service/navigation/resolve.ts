@@ -1,0 +1,286 @@
+/**
+ * Target selection (DESIGN.md "Symbols and positions"): `symbol` (name or qualified name),
+ * `symbol_id`, or `file` + `line` (+ `column`), narrowed by kind / language / package / namespace /
+ * class_name. Names go through the catalog and the resolution policy (resolution-policy.ts): a
+ * clear leader is answered with the others in `_meta.alternatives`, a real tie is AMBIGUOUS_SYMBOL.
+ */
+import type { Position } from 'vscode-languageserver-protocol';
+import { z } from 'zod';
+import type { FileContext, SymbolContext } from '../../adapters/types.js';
+import type { CatalogSymbol, SymbolFilter } from '../../core/catalog.js';
+import { isErrorCode, LspgateError } from '../../errors/errors.js';
+import { fromLspPosition, toLspPosition } from '../../lsp/positions.js';
+import type { ServiceCall } from '../call.js';
+import { alternativeOf, choose, rankCandidates, type KindFit } from './resolution-policy.js';
+import { innermostContainingLine, symbolAtSelection, walkSymbols } from '../symbols.js';
+
+/** Input fields every symbol-taking operation accepts. */
+export const targetShape = {
+  symbol: z.string().min(1).max(500).optional().describe('Symbol name or qualified name: `Router`, `Router.ServeHTTP`, `App\\Models\\User::posts`'),
+  symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id `path::Qualified.name#kind` (from search_symbols, get_file_outline or an AMBIGUOUS_SYMBOL error)'),
+  file: z.string().min(1).max(4096).optional().describe('File path relative to the workspace root (with `line`, instead of `symbol`)'),
+  line: z.number().int().min(1).optional().describe('1-based line in `file`'),
+  column: z.number().int().min(1).optional().describe('1-based column in `line` (UTF-16 code units); without it the symbol declared on / enclosing the line'),
+  ...filterShape(),
+  strict: strictField(),
+};
+
+export function strictField() {
+  return z
+    .boolean()
+    .optional()
+    .describe('Never pick among several declarations of the name: answer AMBIGUOUS_SYMBOL instead of the ranked leader (default false)');
+}
+
+export function filterShape() {
+  return {
+    kind: z.string().max(50).optional().describe('Narrow names to one kind: class, interface, function, method, ...'),
+    language: z.string().max(50).optional().describe('Narrow names to one language: typescript, go, python, php, ...'),
+    package: z.string().max(500).optional().describe('Narrow names to a package / module path'),
+    namespace: z.string().max(500).optional().describe('Narrow names to a namespace'),
+    class_name: z.string().max(500).optional().describe('Narrow member names to those of this class / struct / trait'),
+  };
+}
+
+export interface TargetInput {
+  symbol?: string | undefined;
+  symbol_id?: string | undefined;
+  file?: string | undefined;
+  line?: number | undefined;
+  column?: number | undefined;
+  kind?: string | undefined;
+  language?: string | undefined;
+  package?: string | undefined;
+  namespace?: string | undefined;
+  class_name?: string | undefined;
+  strict?: boolean | undefined;
+}
+
+export interface ResolvedTarget {
+  file: FileContext;
+  /** LSP position (server encoding) to ask at: the symbol's name, or the caller's exact position. */
+  position: Position;
+  /** The declaration at the target, when the target is a declaration (or encloses the line). */
+  symbol?: SymbolContext;
+  catalog?: CatalogSymbol;
+  /** What the caller named, for answers: the qualified name or `file:line:column`. */
+  label: string;
+}
+
+export function filterOf(input: TargetInput): SymbolFilter {
+  const f: SymbolFilter = {};
+  if (input.kind) f.kind = input.kind;
+  if (input.language) f.language = input.language;
+  if (input.package) f.package = input.package;
+  if (input.namespace) f.namespace = input.namespace;
+  if (input.class_name) f.class_name = input.class_name;
+  return f;
+}
+
+/** `fit`: the kinds the operation is about (find_callers: callables), ranked first among same-named symbols. */
+export async function resolveTarget(call: ServiceCall, input: TargetInput, fit: KindFit = 'any'): Promise<ResolvedTarget> {
+  const given = [input.symbol !== undefined, input.symbol_id !== undefined, input.file !== undefined].filter(Boolean).length;
+  if (given !== 1) {
+    throw new LspgateError('INVALID_INPUT', 'give exactly one of: symbol, symbol_id, or file + line (+ column)');
+  }
+  if (input.file !== undefined) return resolvePosition(call, input.file, input.line, input.column);
+  if (input.line !== undefined || input.column !== undefined) throw new LspgateError('INVALID_INPUT', '`line` and `column` go with `file`');
+  if (input.symbol_id !== undefined) {
+    const sym = await call.workspace.catalog.byId(input.symbol_id);
+    if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol with id ${input.symbol_id}`, { symbol_id: input.symbol_id });
+    return fromCatalogSymbol(call, sym);
+  }
+  const sym = await lookupOne(call, input.symbol!, filterOf(input), undefined, { fit, strict: input.strict });
+  return fromCatalogSymbol(call, sym);
+}
+
+/**
+ * "Not found" is only true when every file could be cataloged. When some could not (no server
+ * installed, a server that failed), the answer is that failure, with what it cost, never a
+ * SYMBOL_NOT_FOUND that reads as "this symbol does not exist".
+ */
+function failedFilesError(call: ServiceCall, name: string): void {
+  const errors = call.workspace.catalog.status().errors;
+  if (errors.length === 0) return;
+  const byCode = new Map<string, typeof errors>();
+  for (const e of errors) byCode.set(e.code, [...(byCode.get(e.code) ?? []), e]);
+  const [code, failed] = [...byCode].sort((a, b) => b[1].length - a[1].length)[0]!;
+  const first = failed[0]!;
+  throw new LspgateError(
+    isErrorCode(code) ? code : 'INTERNAL',
+    `no symbol named ${name} among the files that could be cataloged; ${errors.length} file(s) could not be: ${first.message}`,
+    {
+      symbol: name,
+      failed_files: errors.length,
+      codes: Object.fromEntries([...byCode].map(([c, list]) => [c, list.length])),
+      files: errors.slice(0, 10).map((e) => e.file),
+    },
+  );
+}
+
+export interface LookupPolicy {
+  fit?: KindFit | undefined;
+  strict?: boolean | undefined;
+}
+
+/**
+ * A name → one catalog symbol: the only one, or the policy's strict leader (the others reported in
+ * `_meta.alternatives`); else SYMBOL_NOT_FOUND / AMBIGUOUS_SYMBOL with the candidates ranked.
+ */
+export async function lookupOne(
+  call: ServiceCall,
+  name: string,
+  filter: SymbolFilter,
+  accept?: (s: CatalogSymbol) => boolean,
+  policy: LookupPolicy = {},
+): Promise<CatalogSymbol> {
+  let found = await call.workspace.catalog.lookup(name, filter);
+  if (accept) found = found.filter(accept);
+  found = collapseOverloads(found);
+  if (found.length === 0) {
+    failedFilesError(call, name);
+    const details: Record<string, unknown> = { symbol: name, filter };
+    const suggestions = await suggest(call, name, filter, accept);
+    if (suggestions.length) details.suggestions = suggestions;
+    throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol named ${name}${describeFilter(filter)}`, details);
+  }
+  const catalog = call.workspace.catalog;
+  const ranked = rankCandidates(found, name, policy.fit ?? 'any', (id) => catalog.cached(id));
+  const r = choose(ranked, policy.strict === true);
+  if (r.kind === 'chosen') {
+    if (r.alternatives.length) call.meta.addAlternatives(r.alternatives.slice(0, 50).map(alternativeOf));
+    if (r.alternatives.length > 50) call.meta.warn(`${r.alternatives.length} other declarations are named ${name}; 50 listed in _meta.alternatives`);
+    return r.chosen.symbol;
+  }
+  const why = policy.strict ? 'strict: true never picks' : 'the leaders tie on kind, scope, file role and case';
+  throw new LspgateError('AMBIGUOUS_SYMBOL', `${found.length} symbols are named ${name}${describeFilter(filter)} (${why}): ask again with symbol_id (or narrow with kind, package, class_name)`, {
+    symbol: name,
+    candidates: r.ranked.slice(0, 50).map((c) => ({
+      symbol_id: c.symbol.symbol_id,
+      kind: c.symbol.kind,
+      name: c.symbol.name,
+      qualified_name: c.symbol.qualified_name,
+      file: c.symbol.file,
+      line: c.symbol.selection_line,
+      scope: c.scope,
+      role: c.role,
+    })),
+  });
+}
+
+function describeFilter(f: SymbolFilter): string {
+  const parts = Object.entries(f).map(([k, v]) => `${k}=${String(v)}`);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
+/**
+ * TypeScript overloads are several declarations of one function (documentSymbol lists each
+ * signature and the implementation): same file, same qualified name, same callable kind → one
+ * symbol, the first declaration (it carries the JSDoc and the hover `(+N overloads)`).
+ */
+export function collapseOverloads(list: CatalogSymbol[]): CatalogSymbol[] {
+  const seen = new Set<string>();
+  const out: CatalogSymbol[] = [];
+  for (const s of [...list].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)) {
+    const callable = s.kind === 'function' || s.kind === 'method';
+    const key = `${s.file}\0${s.qualified_name}\0${s.kind}`;
+    if (callable && seen.has(key)) continue;
+    seen.add(key);
+    out.push(s);
+  }
+  return out;
+}
+
+/** Close names, when cheap: the last segment of a qualified name that was not found. */
+async function suggest(call: ServiceCall, name: string, filter: SymbolFilter, accept?: (s: CatalogSymbol) => boolean): Promise<string[]> {
+  const last = name.split(/::|\\|\.|#/).filter(Boolean).pop();
+  const tries = new Set<string>();
+  if (last && last !== name) tries.add(last);
+  if (name.toLowerCase() !== name) tries.add(name.toLowerCase());
+  const out = new Set<string>();
+  for (const t of tries) {
+    let hits = await call.workspace.catalog.lookup(t, { ...filter, kind: undefined, class_name: undefined });
+    if (accept) hits = hits.filter(accept);
+    for (const h of hits.slice(0, 10)) out.add(h.qualified_name);
+  }
+  return [...out].slice(0, 10);
+}
+
+export async function fromCatalogSymbol(call: ServiceCall, sym: CatalogSymbol): Promise<ResolvedTarget> {
+  const abs = call.resolvePath(sym.file, { expect: 'file' });
+  const file = await call.file(abs);
+  const position = toLspPosition(file.text, sym.selection_line, sym.selection_column, file.session.positionEncoding);
+  const symbol = symbolAtSelection(file, position);
+  const t: ResolvedTarget = { file, position, catalog: sym, label: sym.qualified_name };
+  if (symbol) t.symbol = symbol;
+  return t;
+}
+
+/** `file` + `line` (+ `column`) → a position; lines out of range are INVALID_INPUT, never clamped silently. */
+export async function resolvePosition(call: ServiceCall, fileInput: string, line: number | undefined, column: number | undefined): Promise<ResolvedTarget> {
+  if (line === undefined) throw new LspgateError('INVALID_INPUT', '`file` needs `line` (1-based)');
+  const abs = call.resolvePath(fileInput, { expect: 'file' });
+  const file = await call.file(abs);
+  if (line < 1 || line > file.lines.length) {
+    throw new LspgateError('INVALID_INPUT', `line ${line} is outside ${file.relPath} (1..${file.lines.length})`, { line, lines: file.lines.length });
+  }
+  const text = file.lines[line - 1]!;
+  if (column !== undefined) {
+    if (column < 1 || column > text.length + 1) {
+      throw new LspgateError('INVALID_INPUT', `column ${column} is outside line ${line} of ${file.relPath} (1..${text.length + 1})`, { line, column });
+    }
+    // A column on a keyword or blank (`export function scale`, column 1: where tsserver's
+    // overload ranges start) asks the server about nothing; the name that follows is meant.
+    const snapped = snapToIdentifier(text, column);
+    const position = toLspPosition(file.text, line, snapped, file.session.positionEncoding);
+    const t: ResolvedTarget = { file, position, label: `${file.relPath}:${line}:${column}` };
+    const declared = symbolAtSelection(file, position);
+    if (declared && declared.symbol.selectionRange.start.line === position.line) t.symbol = declared;
+    return t;
+  }
+  // Without a column: the outermost declaration named on this line (the function, not its
+  // parameters — pyright lists parameters as child symbols on the `def` line), else the innermost
+  // symbol enclosing the line, else the first identifier on the line.
+  const chosen = outermostDeclaredOn(file, line - 1) ?? innermostContainingLine(file, line - 1);
+  if (chosen) {
+    const p = fromLspPosition(file.text, chosen.symbol.selectionRange.start, file.session.positionEncoding);
+    return { file, position: chosen.symbol.selectionRange.start, symbol: chosen, label: `${file.relPath}:${p.line}:${p.column}` };
+  }
+  const ident = firstIdentifier(text);
+  if (ident < 0) throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol or identifier on line ${line} of ${file.relPath}`, { file: file.relPath, line });
+  return { file, position: toLspPosition(file.text, line, ident + 1, file.session.positionEncoding), label: `${file.relPath}:${line}:${ident + 1}` };
+}
+
+/** The first symbol, parents before children and in source order, whose name is on `line0`. */
+export function outermostDeclaredOn(file: FileContext, line0: number): SymbolContext | undefined {
+  for (const ctx of walkSymbols(file)) if (ctx.symbol.selectionRange.start.line === line0) return ctx;
+  return undefined;
+}
+
+const KEYWORDS = new Set(
+  'import export from as default const let var function class interface type enum namespace module return new await async if else for while do switch case break continue throw try catch finally public private protected static readonly abstract def func package use fn pub struct impl self this'.split(' '),
+);
+
+/**
+ * The 1-based column itself when it is on a non-keyword identifier, else the column of the first
+ * non-keyword identifier after it on the line, else the column unchanged.
+ */
+export function snapToIdentifier(text: string, column: number): number {
+  const re = /[A-Za-z_$][\w$]*/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (end < column - 1) continue; // before the column (a column right after a word still counts as on it)
+    if (KEYWORDS.has(m[0])) continue;
+    return start < column - 1 ? column : start + 1;
+  }
+  return column;
+}
+
+/** String index of the first non-keyword identifier on a line, or -1. */
+export function firstIdentifier(text: string): number {
+  const re = /[A-Za-z_$][\w$]*/g;
+  const code = text.replace(/\/\/.*$/, '');
+  for (let m = re.exec(code); m; m = re.exec(code)) if (!KEYWORDS.has(m[0])) return m.index;
+  return -1;
+}

@@ -1,0 +1,189 @@
+/**
+ * type_hierarchy: supertypes and/or subtypes of a type as a tree (depth ≤ 5, cycles cut, a node
+ * budget). The LSP type-hierarchy requests where a server offers them; otherwise the catalog's
+ * relations (type-relations.ts): names in declaration headers resolved with definition, and for Go,
+ * whose types satisfy interfaces without naming them, gopls's implementation answers as well.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  ImplementationRequest,
+  TypeHierarchyPrepareRequest,
+  TypeHierarchySubtypesRequest,
+  TypeHierarchySupertypesRequest,
+  type TypeHierarchyItem,
+} from 'vscode-languageserver-protocol';
+import type { CatalogSymbol } from '../../core/catalog.js';
+import { LspgateError } from '../../errors/errors.js';
+import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
+import { isInside, toRelative } from '../../util/paths.js';
+import type { ServiceCall } from '../call.js';
+import { targetSymbol } from './implementations.js';
+import { toLocations } from '../locations.js';
+import { resolveTarget, type TargetInput } from '../navigation/resolve.js';
+import { catalogIdAt } from '../symbol-ids.js';
+import { directSubtypes, headerReferences, typeAt, TYPE_KINDS } from './type-relations.js';
+import { toLspPosition } from '../../lsp/positions.js';
+
+export type HierarchyDirection = 'supertypes' | 'subtypes' | 'both';
+
+export interface TypeNode {
+  name: string;
+  kind: string;
+  file: string;
+  line: number;
+  symbol_id?: string;
+  detail?: string;
+  external?: boolean;
+  supertypes?: TypeNode[];
+  subtypes?: TypeNode[];
+  cycle?: boolean;
+}
+
+export interface TypeHierarchyInput extends TargetInput {
+  direction?: HierarchyDirection | undefined;
+  depth?: number | undefined;
+  max_results?: number | undefined;
+}
+
+export interface TypeHierarchyResult {
+  symbol: string;
+  direction: HierarchyDirection;
+  source: 'server' | 'catalog';
+  root: TypeNode;
+}
+
+type Edge = 'supertypes' | 'subtypes';
+
+/** One way to find a node's neighbours; the tree walk is shared. */
+interface Expander<N> {
+  node(n: N): Promise<TypeNode>;
+  key(n: N): string;
+  next(n: N, edge: Edge): Promise<N[]>;
+}
+
+interface Budget {
+  left: number;
+  call: ServiceCall;
+}
+
+export async function typeHierarchy(call: ServiceCall, input: TypeHierarchyInput): Promise<TypeHierarchyResult> {
+  const direction = input.direction ?? 'both';
+  const depth = input.depth ?? 3;
+  const budget: Budget = { left: input.max_results ?? 100, call };
+  const target = await resolveTarget(call, input);
+  const edges: Edge[] = direction === 'both' ? ['supertypes', 'subtypes'] : [direction];
+  const session = target.file.session;
+  if (session.hasCapability('typeHierarchyProvider')) {
+    const items = await session.request(TypeHierarchyPrepareRequest.type, { textDocument: { uri: target.file.uri }, position: target.position }, { signal: call.signal });
+    const item = items?.[0];
+    if (!item) throw new LspgateError('SYMBOL_NOT_FOUND', `${session.serverId} has no type at ${target.label}`, { symbol: target.label });
+    const root = await grow(serverExpander(call), item, edges, depth, budget, new Set());
+    return { symbol: target.label, direction, source: 'server', root };
+  }
+  const sym = await targetSymbol(call, target);
+  if (!TYPE_KINDS.has(sym.kind)) throw new LspgateError('INVALID_INPUT', `${sym.qualified_name} is a ${sym.kind}, not a type`, { symbol_id: sym.symbol_id, kind: sym.kind });
+  call.meta.warn(`${session.serverId} has no type hierarchy provider: built from the catalog's type relations (names in declaration headers resolved with definition${sym.language === 'go' ? ', and gopls implementation answers' : ''})`);
+  const root = await grow(catalogExpander(call), { sym }, edges, depth, budget, new Set());
+  return { symbol: target.label, direction, source: 'catalog', root };
+}
+
+async function grow<N>(x: Expander<N>, n: N, edges: Edge[], depth: number, budget: Budget, path: Set<string>): Promise<TypeNode> {
+  const node = await x.node(n);
+  const key = x.key(n);
+  if (path.has(key)) return { ...node, cycle: true };
+  if (depth <= 0) return node;
+  const inner = new Set(path).add(key);
+  for (const edge of edges) {
+    const list: TypeNode[] = [];
+    for (const m of await x.next(n, edge)) {
+      if (budget.left <= 0) {
+        budget.call.meta.truncate();
+        budget.call.meta.limit({ limit: 'max_results', value: 0, detail: 'node budget of the hierarchy used up' });
+        break;
+      }
+      budget.left--;
+      list.push(await grow(x, m, [edge], depth - 1, budget, inner));
+    }
+    node[edge] = list;
+  }
+  return node;
+}
+
+function serverExpander(call: ServiceCall): Expander<TypeHierarchyItem> {
+  return {
+    key: (i) => `${i.uri}#${i.selectionRange.start.line}:${i.selectionRange.start.character}`,
+    async node(i) {
+      const abs = fileURLToPath(i.uri);
+      const inside = isInside(call.root, abs);
+      const n: TypeNode = { name: i.name, kind: fromLspSymbolKind(i.kind), file: inside ? toRelative(call.root, abs) : abs, line: i.selectionRange.start.line + 1 };
+      if (i.detail) n.detail = i.detail;
+      if (!inside) n.external = true;
+      else {
+        const id = await catalogIdAt(call, n.file, n.line, i.selectionRange.start.character + 1, i.name);
+        if (id) n.symbol_id = id;
+      }
+      return n;
+    },
+    async next(i, edge) {
+      const abs = fileURLToPath(i.uri);
+      if (!isInside(call.root, abs)) return [];
+      const session = (await call.file(abs)).session;
+      const type = edge === 'supertypes' ? TypeHierarchySupertypesRequest.type : TypeHierarchySubtypesRequest.type;
+      return (await session.request(type, { item: i }, { signal: call.signal })) ?? [];
+    },
+  };
+}
+
+/** A catalog type, or a supertype outside the workspace (a leaf). */
+interface CatalogNode {
+  sym?: CatalogSymbol;
+  external?: { name: string; file: string; line: number };
+}
+
+function catalogExpander(call: ServiceCall): Expander<CatalogNode> {
+  return {
+    key: (n) => n.sym?.symbol_id ?? `${n.external!.file}:${n.external!.line}`,
+    async node(n) {
+      if (n.external) return { name: n.external.name, kind: 'external', file: n.external.file, line: n.external.line, external: true };
+      const s = n.sym!;
+      return { name: s.name, kind: s.kind, file: s.file, line: s.selection_line, symbol_id: s.symbol_id, detail: s.signature };
+    },
+    async next(n, edge) {
+      if (!n.sym) return [];
+      const sym = n.sym;
+      const found: CatalogNode[] = [];
+      if (edge === 'supertypes') {
+        for (const r of await headerReferences(call, sym)) {
+          found.push(r.target ? { sym: r.target } : { external: { name: r.name, file: r.external!, line: r.externalLine ?? 1 } });
+        }
+      } else {
+        for (const sub of await directSubtypes(call, sym)) found.push({ sym: sub });
+      }
+      if (sym.language === 'go') for (const t of await goImplementations(call, sym, edge)) found.push({ sym: t });
+      const seen = new Set<string>();
+      return found.filter((f) => {
+        const k = f.sym?.symbol_id ?? `${f.external!.file}:${f.external!.line}`;
+        return !seen.has(k) && (seen.add(k), true);
+      });
+    },
+  };
+}
+
+/**
+ * gopls's implementation answer at a type: for an interface, the types that satisfy it
+ * (subtypes); for a concrete type, the interfaces it satisfies (supertypes).
+ */
+async function goImplementations(call: ServiceCall, sym: CatalogSymbol, edge: Edge): Promise<CatalogSymbol[]> {
+  if ((edge === 'subtypes') !== (sym.kind === 'interface')) return [];
+  const file = await call.file(path.join(call.root, sym.file));
+  if (!file.session.hasCapability('implementationProvider')) return [];
+  const pos = toLspPosition(file.text, sym.selection_line, sym.selection_column, file.session.positionEncoding);
+  const answer = await file.session.request(ImplementationRequest.type, { textDocument: { uri: file.uri }, position: pos }, { signal: call.signal });
+  const out: CatalogSymbol[] = [];
+  for (const loc of toLocations(answer)) {
+    const t = await typeAt(call, fileURLToPath(loc.uri), loc.range.start.line);
+    if (t && t.symbol_id !== sym.symbol_id) out.push(t);
+  }
+  return out;
+}

@@ -1,0 +1,163 @@
+/**
+ * search_code (seed 004's Hit over the workspace's chunks) and its seed-003 alias `search`.
+ * Every hit carries its citation; a hit whose lines no longer hold the indexed content, or whose
+ * commit is not HEAD, is still returned with `stale_citation: true` (seed 004). Before flagging,
+ * the files of content-stale hits are re-cataloged once (the watcher may not have caught up), so
+ * an edit on disk shows as fresh chunks, not as stale ones.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { contentSha256, linesText, splitLines } from '../../chunks/ids.js';
+import { citationOf, type Chunk, type ChunkFilter, type Citation, type HitScore } from '../../chunks/types.js';
+import { tokensOf } from '../../catalog/paging.js';
+import { LspgateError } from '../../errors/errors.js';
+import type { ServiceCall } from '../call.js';
+import { defaultEmbedder, rankChunks, type RankedChunk, type SearchMode } from './chunk-ranking.js';
+import { configuredEmbedder } from './embedder-config.js';
+import { syncChunks, type SyncReport } from './chunk-sync.js';
+import { updatedVectors } from './vector-index.js';
+import { reportCatalog } from '../workspace/repository.js';
+
+export type { SearchMode };
+
+export interface SearchCodeInput {
+  query: string;
+  filter?: ChunkFilter | undefined;
+  limit?: number | undefined;
+  mode?: SearchMode | undefined;
+  max_tokens?: number | undefined;
+  include_text?: boolean | undefined;
+  /** Drop the workspace's vector index and rebuild it with the embedder in use. */
+  reindex?: boolean | undefined;
+}
+
+export interface HitSymbol {
+  symbol_id: string;
+  name: string;
+  kind: string;
+  signature: string;
+}
+
+export interface CodeHit {
+  chunk: Omit<Chunk, 'text' | 'docstring'> & { text?: string };
+  citation: Citation;
+  score: HitScore;
+  stale_citation: boolean;
+  preview: { start_line: number; lines: string[] };
+  symbol?: HitSymbol;
+}
+
+const PREVIEW_LINES = 10;
+
+/** Per call: each file read once, split into lines. */
+class FileLines {
+  private readonly cache = new Map<string, Promise<string[] | undefined>>();
+  constructor(private readonly root: string) {}
+  get(rel: string): Promise<string[] | undefined> {
+    let p = this.cache.get(rel);
+    if (!p) this.cache.set(rel, (p = readFile(path.join(this.root, rel), 'utf8').then(splitLines, () => undefined)));
+    return p;
+  }
+}
+
+/** Whether the cited lines of the file on disk still hash to the chunk's content_sha256. */
+export async function contentHolds(files: FileLines, c: Pick<Chunk, 'file' | 'start_line' | 'end_line' | 'content_sha256'>): Promise<boolean> {
+  const lines = await files.get(c.file);
+  return !!lines && c.end_line <= lines.length && contentSha256(linesText(lines, c.start_line, c.end_line)) === c.content_sha256;
+}
+
+export { FileLines };
+
+function checkInput(call: ServiceCall, input: SearchCodeInput): void {
+  const max = call.env.limits.maxQueryLength;
+  if (input.query.length > max) throw new LspgateError('INVALID_INPUT', `query is longer than maxQueryLength ${max}`);
+}
+
+async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: SearchMode): Promise<{ hits: RankedChunk[]; head: string; files: FileLines; used: SearchMode }> {
+  const cat = call.workspace.catalog;
+  await cat.all();
+  await cat.settled();
+  const limit = input.limit ?? 10;
+  let sync = await syncChunks(call.workspace, call.env.limits);
+  if (input.reindex) await updatedVectors(call, sync, configuredEmbedder() ?? defaultEmbedder, true);
+  let files = new FileLines(call.root);
+  const rank = (s: SyncReport) => rankWithFallback(call, s, input, limit, mode);
+  let { hits, used } = await rank(sync);
+  const changed = new Set<string>();
+  for (const h of hits) if (!(await contentHolds(files, h.chunk))) changed.add(h.chunk.file);
+  if (changed.size > 0 && (await cat.freshen(changed))) {
+    sync = await syncChunks(call.workspace, call.env.limits);
+    files = new FileLines(call.root);
+    ({ hits, used } = await rank(sync));
+  }
+  return { hits, head: sync.head, files, used };
+}
+
+/**
+ * An embedding endpoint that fails (down, erroring, too slow) makes a hybrid search a BM25 one with
+ * a warning — the answer is still useful, and its `mode` says which ranking it is — while an
+ * explicit vector search fails with the code. A vector index built by another embedder is
+ * INDEX_MISMATCH in both modes: a silent BM25 answer would hide that the index needs a rebuild.
+ */
+async function rankWithFallback(call: ServiceCall, sync: SyncReport, input: SearchCodeInput, limit: number, mode: SearchMode): Promise<{ hits: RankedChunk[]; used: SearchMode }> {
+  const index = sync.index;
+  try {
+    const vectors = mode === 'bm25' ? undefined : await updatedVectors(call, sync, configuredEmbedder() ?? defaultEmbedder, false);
+    return { hits: await rankChunks(index, input.query, input.filter, limit, mode, vectors, call.signal), used: mode };
+  } catch (e) {
+    if (mode !== 'hybrid' || !(e instanceof LspgateError) || (e.code !== 'SERVER_FAILED' && e.code !== 'TIMEOUT')) throw e;
+    call.meta.warn(`${e.message}; answered with BM25 only`);
+    return { hits: await rankChunks(index, input.query, input.filter, limit, 'bm25'), used: 'bm25' };
+  }
+}
+
+function symbolOf(call: ServiceCall, c: Chunk): HitSymbol | undefined {
+  const sym = c.symbol_id ? call.workspace.catalog.cached(c.symbol_id) : undefined;
+  return sym && { symbol_id: sym.symbol_id, name: sym.qualified_name, kind: sym.kind, signature: sym.signature };
+}
+
+async function toHit(call: ServiceCall, h: RankedChunk, head: string, files: FileLines, includeText: boolean): Promise<CodeHit> {
+  const { text, docstring, ...rest } = h.chunk;
+  void docstring;
+  const stale = h.chunk.commit_hash !== head || !(await contentHolds(files, h.chunk));
+  const lines = text.split('\n').slice(0, PREVIEW_LINES);
+  const score: HitScore = h.score;
+  const symbol = symbolOf(call, h.chunk);
+  return {
+    chunk: includeText ? { ...rest, text } : rest,
+    citation: citationOf(h.chunk),
+    score,
+    stale_citation: stale,
+    preview: { start_line: h.chunk.start_line, lines },
+    ...(symbol ? { symbol } : {}),
+  };
+}
+
+/** Hits within `max_tokens` (at least one), `_meta.limits_hit` saying so when it cut. */
+function withinTokens(call: ServiceCall, hits: CodeHit[], maxTokens: number | undefined): CodeHit[] {
+  if (maxTokens === undefined) return hits;
+  let used = 0;
+  const out: CodeHit[] = [];
+  for (const h of hits) {
+    const t = tokensOf(h);
+    if (out.length > 0 && used + t > maxTokens) {
+      call.meta.limit({ limit: 'max_tokens', value: maxTokens, detail: `${hits.length - out.length} more hit(s) left out` });
+      break;
+    }
+    used += t;
+    out.push(h);
+  }
+  return out;
+}
+
+export async function searchCode(call: ServiceCall, input: SearchCodeInput): Promise<{ query: string; mode: SearchMode; hits: CodeHit[]; total: number }> {
+  checkInput(call, input);
+  const mode = input.mode ?? (configuredEmbedder() ? 'hybrid' : 'bm25');
+  const { hits, head, files, used } = await rankedHits(call, input, mode);
+  const out: CodeHit[] = [];
+  for (const h of hits) out.push(await toHit(call, h, head, files, !!input.include_text));
+  for (const h of out) call.meta.addSourceFile(path.join(call.root, h.citation.file));
+  reportCatalog(call.workspace.catalog, call.meta);
+  const page = withinTokens(call, out, input.max_tokens);
+  return { query: input.query, mode: used, hits: page, total: hits.length };
+}

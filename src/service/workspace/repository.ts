@@ -1,0 +1,197 @@
+/**
+ * Repository intelligence: opening workspaces (index_folder, index_repo), listing, invalidating
+ * and refreshing them, their structure (repo outline, file tree) and drift. The catalog does the
+ * work; this is where operations reach it, like every other question.
+ */
+import { realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileTree, repoOutlineAt, type TreeNode } from '../../catalog/outline.js';
+import { cloneRepo, validateRepoInput } from './repo-clone.js';
+import { classifyRepoUrl } from './repo-url.js';
+import type { CallMeta } from '../../core/call-meta.js';
+import type { Catalog, CatalogStatus } from '../../core/catalog.js';
+import type { GatewayHandle, Workspace } from '../../core/workspace.js';
+import { LspgateError } from '../../errors/errors.js';
+import { resolveInWorkspace, toRelative } from '../../util/paths.js';
+import type { ServiceCall } from '../call.js';
+
+export type { TreeNode };
+
+export interface IndexResult {
+  workspace: string;
+  root: string;
+  state: CatalogStatus['state'];
+  files: number;
+  symbols: number;
+  languages: Record<string, number>;
+  skipped: Record<string, number>;
+  errors: CatalogStatus['errors'];
+  duration_ms: number;
+  git_head?: string;
+}
+
+export interface IndexOptions {
+  extraIgnore?: string[] | undefined;
+  followSymlinks?: boolean | undefined;
+}
+
+export type IndexProgress = (p: { progress: number; total?: number; message?: string }) => void;
+
+function languagesOf(cat: Catalog): Record<string, number> {
+  const out: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const e of cat.files().values()) out[e.language] = (out[e.language] ?? 0) + 1;
+  return out;
+}
+
+/** The catalog's state as `_meta` sees it: limits hit, partial when files failed (with how many and why). */
+export function reportCatalog(cat: Catalog, meta: CallMeta): void {
+  for (const hit of cat.limitsHit) meta.limit(hit);
+  const st = cat.status();
+  if (st.state === 'building') meta.setIndexState('indexing');
+  else if (st.state === 'partial') {
+    meta.setIndexState('partial');
+    if (st.errors.length) meta.warn(partialWarning(st.errors));
+  }
+}
+
+/** `3 file(s) could not be cataloged (SERVER_CRASHED 2, TIMEOUT 1): ...` */
+export function partialWarning(errors: CatalogStatus['errors']): string {
+  const byCode = new Map<string, number>();
+  for (const e of errors) byCode.set(e.code, (byCode.get(e.code) ?? 0) + 1);
+  const codes = [...byCode].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ');
+  return `${errors.length} file(s) could not be cataloged (${codes}): their symbols are missing from this answer; index_folder lists them, refresh retries them`;
+}
+
+export async function indexWorkspace(ws: Workspace, call: ServiceCall, opts: IndexOptions, progress?: IndexProgress, gitHead?: string): Promise<IndexResult> {
+  const started = performance.now();
+  const cat = ws.catalog;
+  cat.configure({ ...(opts.extraIgnore ? { extraIgnore: opts.extraIgnore } : {}), ...(opts.followSymlinks !== undefined ? { followSymlinks: opts.followSymlinks } : {}) });
+  const status = await cat.build({
+    signal: call.signal,
+    onProgress: (done, total) => progress?.({ progress: done, total, message: `cataloged ${done}/${total} files` }),
+  });
+  reportCatalog(cat, call.meta);
+  const head = gitHead ?? status.git_head;
+  return {
+    workspace: ws.id,
+    root: ws.root,
+    state: status.state,
+    files: status.files,
+    symbols: status.symbols,
+    languages: languagesOf(cat),
+    skipped: cat.skipped as Record<string, number>,
+    errors: status.errors,
+    duration_ms: Math.round(performance.now() - started),
+    ...(head ? { git_head: head } : {}),
+  };
+}
+
+/** index_folder: the folder must exist and be a directory; it opens as a workspace. */
+export async function openFolder(gateway: GatewayHandle, folder: string): Promise<Workspace> {
+  if (folder.includes('\0')) throw new LspgateError('INVALID_INPUT', 'path contains a NUL byte');
+  const abs = path.resolve(gateway.defaultRoot, folder);
+  let isDir: boolean;
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch {
+    throw new LspgateError('FILE_NOT_FOUND', `no such folder: ${folder}`, { path: folder });
+  }
+  if (!isDir) throw new LspgateError('INVALID_INPUT', `not a folder: ${folder}`);
+  gateway.assertAllowedRoot(realpathSync(abs), folder);
+  return gateway.openWorkspace(abs);
+}
+
+/**
+ * index_repo: a clone under the cache directory, opened as a workspace. A local source must itself
+ * be inside an allowed root (a clone of /etc would open it all the same).
+ */
+export async function cloneAndOpen(gateway: GatewayHandle, call: ServiceCall, url: string, ref: string | undefined): Promise<{ ws: Workspace; dir: string; head: string }> {
+  validateRepoInput(url, ref);
+  const source = classifyRepoUrl(url, gateway.defaultRoot);
+  if (source.kind === 'local') {
+    let real: string;
+    try {
+      real = realpathSync(source.path);
+    } catch {
+      throw new LspgateError('FILE_NOT_FOUND', `no such repository: ${url}`, { url });
+    }
+    gateway.assertAllowedRoot(real, url);
+  }
+  const { dir, head } = await cloneRepo(call.env.cacheDir, url, ref, call.signal);
+  return { ws: await gateway.openWorkspace(dir), dir, head };
+}
+
+export function listRepos(gateway: GatewayHandle) {
+  return gateway.workspaces().map((ws) => {
+    const st = ws.catalog.status();
+    return {
+      workspace: ws.id,
+      root: ws.root,
+      state: st.state,
+      files: st.files,
+      symbols: st.symbols,
+      languages: languagesOf(ws.catalog),
+      ...(st.indexed_at ? { indexed_at: st.indexed_at } : {}),
+      ...(st.git_head ? { git_head: st.git_head } : {}),
+      index_version: st.index_version,
+      failed_files: st.errors.length,
+    };
+  });
+}
+
+export async function refreshWorkspace(call: ServiceCall, paths: string[] | undefined) {
+  const started = performance.now();
+  const cat = call.workspace.catalog;
+  const r = await cat.refresh(paths);
+  reportCatalog(cat, call.meta);
+  return { refreshed: r.refreshed, duration_ms: Math.round(performance.now() - started), errors: r.errors };
+}
+
+export async function repoOutlineOf(call: ServiceCall, depth: number) {
+  const cat = call.workspace.catalog;
+  await cat.all();
+  reportCatalog(cat, call.meta);
+  for (const [rel, e] of cat.files()) call.meta.addSourceFile(path.join(call.root, rel), e.size);
+  return repoOutlineAt(cat.files(), cat.version, depth);
+}
+
+export async function fileTreeOf(call: ServiceCall, pathPrefix: string | undefined, depth: number): Promise<{ tree: TreeNode }> {
+  const cat = call.workspace.catalog;
+  let prefix = '';
+  if (pathPrefix && pathPrefix.replace(/^\.?\/*/, '') !== '') {
+    prefix = toRelative(call.root, resolveInWorkspace(call.root, pathPrefix, { mustExist: false, refuseSecrets: false }));
+  }
+  await cat.all();
+  reportCatalog(cat, call.meta);
+  for (const [rel, e] of cat.files()) if (!prefix || rel.startsWith(prefix + '/')) call.meta.addSourceFile(path.join(call.root, rel), e.size);
+  return { tree: fileTree(cat.files(), prefix, depth) };
+}
+
+export interface DriftDetail {
+  element: string;
+  change_type: 'added' | 'removed' | 'modified';
+  file: string;
+  symbol_id: string;
+}
+
+/** `src/a.ts::Router.serve#method~2` → file `src/a.ts`, element `Router.serve`. */
+function driftDetail(id: string, change_type: DriftDetail['change_type']): DriftDetail {
+  const at = id.indexOf('::');
+  const file = at >= 0 ? id.slice(0, at) : id;
+  const rest = at >= 0 ? id.slice(at + 2) : id;
+  const hash = rest.lastIndexOf('#');
+  return { element: hash >= 0 ? rest.slice(0, hash) : rest, change_type, file, symbol_id: id };
+}
+
+export async function driftOf(call: ServiceCall, reset: boolean) {
+  const cat = call.workspace.catalog;
+  const d = await cat.drift(reset);
+  reportCatalog(cat, call.meta);
+  const details = [
+    ...d.added.map((id) => driftDetail(id, 'added')),
+    ...d.removed.map((id) => driftDetail(id, 'removed')),
+    ...d.modified.map((id) => driftDetail(id, 'modified')),
+  ];
+  const drift_report = { added_elements: d.added.length, removed_elements: d.removed.length, modified_elements: d.modified.length, details };
+  return { ...(d.since ? { since: d.since } : {}), added: d.added, removed: d.removed, modified: d.modified, success: true, drift_report };
+}
