@@ -11,7 +11,7 @@ import path from 'node:path';
 
 import type { CatalogSymbol } from '../src/core/catalog.js';
 import { Gateway } from '../src/gateway/gateway.js';
-import { isTestPath } from '../src/util/test-paths.js';
+import { isTestPath } from '../src/adapters/test-files.js';
 import { generateRepo } from './gen-repo.js';
 import { outlineRatios } from './outline-ratio.js';
 import { toolsListSizes, toolsListTable } from './tools-list.js';

@@ -9,6 +9,7 @@ import { splitHoverMarkdown } from '../schema/convert/hover-text.js';
 import { FIELD_KINDS, FUNCTION_KINDS, fromLspSymbolKind } from '../schema/convert/lsp-kind.js';
 import { collapseWhitespace } from './typescript/source-text.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from './types.js';
+import { languageOfId } from './languages.js';
 
 /** 1-based location of a range in a file, workspace-relative. */
 export function symbolLocation(file: FileContext, range: Range): SymbolLocation {
@@ -70,11 +71,9 @@ function functionKindOf(kind: SymbolKind): FunctionDescriptor['kind'] {
 
 export const genericAdapter: LanguageAdapter = {
   name: 'generic',
-  language(languageId) {
-    if (languageId === 'typescriptreact') return 'typescript';
-    if (languageId === 'javascriptreact') return 'javascript';
-    return languageId;
-  },
+  // whatever language the server names: a known languageId is its profile's language (`typescriptreact` → typescript)
+  languages: [],
+  language: languageOfId,
   packageOf(): PackageInfo {
     return {};
   },

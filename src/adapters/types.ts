@@ -2,9 +2,14 @@
  * What differs per language server: turning documentSymbol + hover (+ source text) into the
  * descriptors of seed 000. The service does the LSP plumbing and symbol resolution; an adapter
  * only interprets. One adapter per servers.json `adapter` name; `generic` serves any other server.
+ * What differs per language whatever the server (grammars, syntax queries, test conventions …) is
+ * the language's profile (language-profile.ts); an adapter names the profiles it serves. New
+ * per-language hooks of the servers (e.g. an identifier grammar for edits) are optional members
+ * here, each with a default in the service, so an adapter that lacks one still works.
  */
 import type { DocumentSymbol, Position } from 'vscode-languageserver-protocol';
 import type { LspSession, PositionEncoding } from '../lsp/types.js';
+import type { LanguageProfile } from './language-profile.js';
 import type { ClassDescriptor, FunctionDescriptor, SymbolDescriptor, SymbolKind } from '../schema/descriptors.js';
 
 export interface FileContext {
@@ -44,7 +49,13 @@ export interface PackageInfo {
 
 export interface LanguageAdapter {
   readonly name: string;
-  /** Descriptor language for an LSP languageId. */
+  /**
+   * The languages this adapter serves, as profiles of the language registry (languages.ts): the
+   * typescript adapter serves typescript and javascript. Empty for the generic adapter, which serves
+   * whatever language its server names.
+   */
+  readonly languages: readonly LanguageProfile[];
+  /** Descriptor language for an LSP languageId: the name of one of `languages` (or the id itself for the generic adapter). */
   language(languageId: string): string;
   /** Package / namespace of a file: Go package clause, Python dotted module, PHP namespace, TS module path. */
   packageOf(file: FileContext): PackageInfo;

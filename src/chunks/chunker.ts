@@ -6,7 +6,8 @@
  */
 import type { CatalogSymbol } from '../core/catalog.js';
 import type { SymbolKind } from '../schema/descriptors.js';
-import { isTestPath } from '../util/test-paths.js';
+import { profileOf } from '../adapters/languages.js';
+import { isTestPath } from '../adapters/test-files.js';
 import { chunkId, contentSha256, linesText, splitLines } from './ids.js';
 import { splitRange, statementBoundaries } from './split.js';
 import type { Chunk, ChunkKind } from './types.js';
@@ -56,7 +57,7 @@ function makeChunk(src: ChunkSource, lines: readonly string[], start: number, en
 function symbolChunks(src: ChunkSource, lines: readonly string[], sym: CatalogSymbol): Chunk[] {
   const extra: Partial<Chunk> = { symbol_name: sym.qualified_name, symbol_kind: sym.kind, symbol_id: sym.symbol_id, signature: sym.signature, ...(sym.docstring ? { docstring: sym.docstring } : {}) };
   const end = Math.min(sym.end_line, lines.length);
-  const pieces = SPLITTABLE.has(sym.kind) ? splitRange(sym.line, end, statementBoundaries(lines, sym.line, end, src.language === 'python')) : [[sym.line, end] as [number, number]];
+  const pieces = SPLITTABLE.has(sym.kind) ? splitRange(sym.line, end, statementBoundaries(lines, sym.line, end, profileOf(src.file, src.language)?.chunks.blocks === 'indentation')) : [[sym.line, end] as [number, number]];
   if (pieces.length === 1) return [makeChunk(src, lines, sym.line, end, 'symbol', extra)];
   return pieces.map(([s, e]) => makeChunk(src, lines, s, e, 'function_split', extra));
 }

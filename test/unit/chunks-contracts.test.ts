@@ -8,7 +8,7 @@ import { chunkMatcher, isZeroFilter } from '../../src/chunks/filter.js';
 import { chunkId, contentSha256 } from '../../src/chunks/ids.js';
 import { normalizeTerm, tokenizeCode } from '../../src/chunks/tokenize.js';
 import type { Chunk } from '../../src/chunks/types.js';
-import { isTestPath } from '../../src/util/test-paths.js';
+import { isTestPath } from '../../src/adapters/test-files.js';
 
 const hex = (s: string) => createHash('sha256').update(Buffer.from(s, 'utf8')).digest('hex');
 
@@ -34,7 +34,8 @@ describe('isTestPath', () => {
   const cases: [string, string, boolean][] = [
     ['pkg/router_test.go', 'go', true],
     ['pkg/router.go', 'go', false],
-    ['pkg/testdata/x.go', 'go', false],
+    // testdata/ holds a Go test's inputs: part of the tests (the go tool never builds it into the package)
+    ['pkg/testdata/x.go', 'go', true],
     ['src/a.test.ts', 'typescript', true],
     ['src/a.spec.tsx', 'typescript', true],
     ['src/__tests__/a.ts', 'typescript', true],

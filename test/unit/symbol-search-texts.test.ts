@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogSymbol } from '../../src/core/catalog.js';
 import { rankSymbols } from '../../src/catalog/symbol-search.js';
 import { SearchTexts } from '../../src/catalog/search-texts.js';
-import { pathRole } from '../../src/util/test-paths.js';
+import { pathRole } from '../../src/adapters/test-files.js';
 
 function sym(name: string, i: number, over: Partial<CatalogSymbol> = {}): CatalogSymbol {
   return {

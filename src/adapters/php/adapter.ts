@@ -33,6 +33,7 @@ import {
 import { symbolLocation } from '../generic.js';
 import { declLine, fullName, modelInfo, ns, resolver } from './model.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
+import { phpProfile } from './profile.js';
 
 const TYPE_KINDS: number[] = [Lsp.Class, Lsp.Interface, Lsp.Enum, Lsp.Module, Lsp.Struct];
 
@@ -320,7 +321,8 @@ async function packageFiles(_root: string, name: string, candidates: string[]): 
 
 export const phpAdapter: LanguageAdapter = {
   name: 'php',
-  language: () => 'php',
+  languages: [phpProfile],
+  language: () => phpProfile.name,
   packageOf(file: FileContext): PackageInfo {
     const namespace = ns(file);
     return namespace ? { namespace } : {};

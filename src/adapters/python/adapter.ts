@@ -36,6 +36,7 @@ import {
 } from './signature.js';
 import { symbolLocation } from '../generic.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
+import { pythonProfile } from './profile.js';
 
 const FUNCTION_KINDS: number[] = [Lsp.Method, Lsp.Function, Lsp.Constructor];
 const PROPERTY_DECORATOR = /^(property|functools\.cached_property|cached_property|\w+\.(setter|getter|deleter))$/;
@@ -345,7 +346,8 @@ async function packageFiles(root: string, name: string, candidates: string[]): P
 
 export const pythonAdapter: LanguageAdapter = {
   name: 'python',
-  language: () => 'python',
+  languages: [pythonProfile],
+  language: () => pythonProfile.name,
   packageOf(file: FileContext): PackageInfo {
     const mod = moduleOf(file);
     return mod ? { package: mod } : {};

@@ -24,6 +24,8 @@ import {
   tsNamespaceOf,
 } from './members.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
+import { languageProfile } from '../languages.js';
+import { javascriptProfile, typescriptProfile } from './profile.js';
 
 const TS_EXTENSIONS = /\.(d\.)?(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 
@@ -164,9 +166,10 @@ function declarationSignature(ctx: SymbolContext): string {
 export const typescriptAdapter: LanguageAdapter = {
   ...genericAdapter,
   name: 'typescript',
+  languages: [typescriptProfile, javascriptProfile],
   writeAccess: 'lexical',
   language(languageId) {
-    return languageId === 'javascript' || languageId === 'javascriptreact' ? 'javascript' : 'typescript';
+    return languageProfile(languageId) === javascriptProfile ? javascriptProfile.name : typescriptProfile.name;
   },
   packageOf(file): PackageInfo {
     return { package: tsModulePath(file.relPath) };

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { LspgateError } from '../../errors/errors.js';
 import type { Catalog } from '../../core/catalog.js';
 import type { ServiceCall } from '../../service/call.js';
-import { grammarFor } from '../../syntax/syntax.js';
+import { syntaxOf } from '../../adapters/languages.js';
+import { isRunnerTestFile } from '../../adapters/test-files.js';
 import { resolveFileImports, type FileImports, type ResolvedImport } from './import-resolve.js';
 import { asBackground, yieldToEventLoop } from '../../util/work-class.js';
 
@@ -62,7 +63,7 @@ async function build(call: ServiceCall): Promise<ImportGraph> {
   else await catalog.build({ ...(call.signal ? { signal: call.signal } : {}) });
   const prev = cache.get(catalog);
   if (prev && prev.version !== undefined && prev.version === catalog.version) return prev.graph;
-  const listed = [...catalog.files()].map(([file, e]) => ({ file, hash: e.hash })).filter((f) => grammarFor(f.file));
+  const listed = [...catalog.files()].map(([file, e]) => ({ file, hash: e.hash })).filter((f) => syntaxOf(f.file));
   listed.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const present = new Set(listed.map((f) => f.file));
   const setChanged = !prev || prev.present.size !== present.size || listed.some((f) => !prev.present.has(f.file));
@@ -119,23 +120,23 @@ async function resolveAll(call: ServiceCall, todo: { file: string; hash: string 
 }
 
 function stale(imp: ResolvedImport, present: Set<string>): boolean {
-  return imp.status === 'unresolved' || (imp.status === 'workspace' && imp.target !== undefined && !present.has(imp.target) && grammarFor(imp.target) !== undefined);
+  return imp.status === 'unresolved' || (imp.status === 'workspace' && imp.target !== undefined && !present.has(imp.target) && syntaxOf(imp.target) !== undefined);
 }
 
-/**
- * A Go import names a package, and gopls answers its definition with one file of it (the one with
- * the package doc): the import reaches every non-test file of that directory.
- */
-function goPackageFiles(target: string, byDir: Map<string, string[]>): string[] | undefined {
-  if (!target.endsWith('.go')) return undefined;
+/** An import names a directory (Go: a package), so its definition lands on one file of it (gopls: the one with the package doc). */
+const namesDirectory = (file: string) => syntaxOf(file)?.profile.syntax.imports?.namesDirectory === true;
+
+/** Such an import reaches every file of that directory the package is built from (not its `_test.go` files). */
+function packageFiles(target: string, byDir: Map<string, string[]>): string[] | undefined {
+  if (!namesDirectory(target)) return undefined;
   return byDir.get(path.posix.dirname(target)) ?? [];
 }
 
-/** Non-test Go files per directory (one pass, not one scan of every file per import). */
-function goFilesByDir(files: Iterable<string>): Map<string, string[]> {
+/** Package files per directory, for the languages whose imports name directories (one pass, not one scan of every file per import). */
+function packageFilesByDir(files: Iterable<string>): Map<string, string[]> {
   const byDir = new Map<string, string[]>();
   for (const f of files) {
-    if (!f.endsWith('.go') || f.endsWith('_test.go')) continue;
+    if (!namesDirectory(f) || isRunnerTestFile(f)) continue;
     const dir = path.posix.dirname(f);
     const list = byDir.get(dir);
     if (list) list.push(f);
@@ -147,12 +148,12 @@ function goFilesByDir(files: Iterable<string>): Map<string, string[]> {
 function assemble(entries: Map<string, { hash: string; imports: FileImports }>, failed: Map<string, string>): ImportGraph {
   const files = new Map<string, FileImports>();
   const importers = new Map<string, { file: string; imp: ResolvedImport }[]>();
-  const byDir = goFilesByDir(entries.keys());
+  const byDir = packageFilesByDir(entries.keys());
   for (const [file, { imports }] of entries) {
     files.set(file, imports);
     for (const imp of imports.imports) {
       if (imp.status !== 'workspace' || !imp.target) continue;
-      const pkg = goPackageFiles(imp.target, byDir);
+      const pkg = packageFiles(imp.target, byDir);
       if (pkg) {
         imp.target_package = path.posix.dirname(imp.target);
         imp.target_files = pkg;

@@ -17,6 +17,7 @@ import type { ServiceCall } from '../../service/call.js';
 import { LineSource, resolveLocations, toLocations, type ResolvedLocation } from '../../service/locations.js';
 import { catalogIdAt } from '../../service/symbol-ids.js';
 import { isInside, isSecretPath, toRelative } from '../../util/paths.js';
+import { syntaxOf } from '../../adapters/languages.js';
 import { scanImports, type ScannedImport } from './import-scan.js';
 
 export type ImportStatus = 'workspace' | 'external' | 'unresolved';
@@ -50,13 +51,15 @@ export async function resolveFileImports(call: ServiceCall, relPath: string): Pr
   const statements = scanned.filter((imp) => !imp.member);
   const imports = await mapBounded(statements, (imp) => (imp.kind === 'include' ? Promise.resolve(includeTarget(call, file, imp)) : definitionTarget(call, src, file, imp)));
   const byLine = new Map(imports.map((i) => [i.start_line, i]));
+  const rules = syntaxOf(relPath)?.profile.syntax.imports;
+  const isPackageModule = (target: string) => rules?.isPackageModule?.(target) ?? false;
   // Only a package has submodules: `from pkg.mod import name` names a member of mod.py.
   const members = scanned.filter((imp) => {
     const stmt = imp.member ? byLine.get(imp.start_line) : undefined;
-    return imp.member && !(stmt?.target && !/^\.+$/.test(stmt.specifier) && !isPackageInit(stmt.target));
+    return imp.member && !(stmt?.target && !/^\.+$/.test(stmt.specifier) && !isPackageModule(stmt.target));
   });
   for (const [i, r] of (await mapBounded(members, (imp) => definitionTarget(call, src, file, imp))).entries()) {
-    if (r.target && isModuleNamed(r.target, members[i]!.member!) && !imports.some((x) => x.start_line === r.start_line && x.target === r.target)) imports.push(r);
+    if (r.target && rules?.isModuleNamed?.(r.target, members[i]!.member!) && !imports.some((x) => x.start_line === r.start_line && x.target === r.target)) imports.push(r);
   }
   imports.sort((a, b) => a.line - b.line || (a.ask[0]?.column ?? 0) - (b.ask[0]?.column ?? 0));
   return { file: file.relPath, imports };
@@ -79,15 +82,6 @@ async function mapBounded<T, R>(items: T[], fn: (item: T) => Promise<R>): Promis
   return out;
 }
 
-const isPackageInit = (target: string) => /(^|[/\\])__init__\.pyi?$/.test(target);
-
-/** `name.py`, `name.pyi` or `name/__init__.py(i)`: the definition of an imported name landed on a module. */
-function isModuleNamed(target: string, name: string): boolean {
-  const parts = target.split(/[/\\]/);
-  const base = parts[parts.length - 1]!;
-  return base === `${name}.py` || base === `${name}.pyi` || (isPackageInit(target) && parts[parts.length - 2] === name);
-}
-
 async function definitionTarget(call: ServiceCall, src: LineSource, file: FileContext, imp: ScannedImport): Promise<ResolvedImport> {
   for (const at of imp.ask) {
     const position = toLspPosition(file.text, at.line, at.column, file.session.positionEncoding);
@@ -104,8 +98,8 @@ async function definitionTarget(call: ServiceCall, src: LineSource, file: FileCo
     const best = pickLocation(locs);
     if (best) return withTarget(call, imp, best);
   }
-  // Go's `unsafe` and cgo's `C` are built into the compiler: gopls has no file to point at, yet they resolve.
-  if (file.relPath.endsWith('.go') && (imp.specifier === 'unsafe' || imp.specifier === 'C')) return { ...imp, status: 'external', resolved_by: 'none' };
+  // specifiers the compiler provides (Go's `unsafe`, cgo's `C`) have no file to point at, yet they resolve
+  if (syntaxOf(file.relPath)?.profile.syntax.imports?.builtins?.includes(imp.specifier)) return { ...imp, status: 'external', resolved_by: 'none' };
   return { ...imp, status: 'unresolved', resolved_by: 'none' };
 }
 

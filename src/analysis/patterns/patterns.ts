@@ -1,9 +1,9 @@
 /**
  * find_patterns (seed 002 PatternsOutput): recurring structures of a workspace.
  * - inheritance: types that extend or implement the same base, from the catalog's types and the
- *   server's own resolution of the names in their headers (type-relations.ts), or for Go
- *   interfaces gopls's textDocument/implementation; a base counts once two or more types share it.
- * - framework: Eloquent models (the PHP adapter's model detection, the same as find_type_definition)
+ *   server's own resolution of the names in their headers (type-relations.ts), or for interfaces
+ *   satisfied implicitly (Go) the server's textDocument/implementation; a base counts once two or more types share it.
+ * - framework: framework models (the PHP adapter's Eloquent model detection, the same as find_type_definition)
  *   and HTTP route registrations (pattern-scan.ts).
  * - decorators, error-handling: forms of code found on tree-sitter trees (pattern-scan.ts).
  */
@@ -19,6 +19,8 @@ import { toLocations } from '../../service/locations.js';
 import { isInside } from '../../util/paths.js';
 import { headerReferences, TYPE_KINDS, typeAt } from '../../service/relations/type-relations.js';
 import { scanFile, type PatternHit } from './pattern-scan.js';
+import { heritageNames } from '../../adapters/header-text.js';
+import { languageProfile } from '../../adapters/languages.js';
 
 export const PATTERN_TYPES = ['inheritance', 'framework', 'decorators', 'error-handling'] as const;
 export type PatternType = (typeof PATTERN_TYPES)[number];
@@ -83,7 +85,7 @@ export async function findPatterns(call: ServiceCall, types: readonly PatternTyp
     if (typeSyms.length > checked.length) call.meta.limit({ limit: 'max_types', value: limits.max_types, detail: `${typeSyms.length - checked.length} type(s) not checked` });
     types_checked = checked.length;
     if (types.includes('inheritance')) await inheritance(call, checked, groups);
-    if (types.includes('framework')) await eloquentModels(call, checked, groups);
+    if (types.includes('framework')) await frameworkModels(call, checked, groups);
   }
   const scanTypes = new Set<string>(types.filter((t) => t !== 'inheritance'));
   if (scanTypes.size) {
@@ -117,49 +119,23 @@ function describeGroup(name: string, sites: PatternSite[], base: string): string
   return `${base}: ${sites.length} use(s) in ${files} file(s)`;
 }
 
-/** Drops bracketed parts, innermost first: generic arguments `<...>` (or Python subscripts `[...]`). */
-function withoutBrackets(text: string, open: string, close: string): string {
-  const inner = new RegExp(`\\${open}[^\\${open}\\${close}]*\\${close}`, 'g');
-  let prev;
-  do {
-    prev = text;
-    text = text.replace(inner, ' ');
-  } while (text !== prev);
-  return text;
-}
-
 /**
- * The names a type's header names as its bases: what follows `extends` / `implements` (outside
- * generic arguments: `T extends $ZodType` in `<...>` is a constraint, not a base), or a Python
- * class's parenthesised bases (not `metaclass=`). A dotted name counts by its last part, where the
- * server's definition is asked.
+ * The names a type's header names as its bases, by its language's rule (the language profile's
+ * `types.baseNames`: what follows `extends` / `implements` outside generic arguments, a Python
+ * class's parenthesised bases). A language with no profile (a server added in servers.json) gets the
+ * `extends` / `implements` reading most class-based languages share.
  */
 export function baseNames(header: string, language: string): string[] {
-  const names = new Set<string>();
-  if (language === 'python') {
-    const m = /\bclass\s+\w+\s*\(([^)]*)\)/.exec(withoutBrackets(header, '[', ']'));
-    for (const part of m?.[1]?.split(',') ?? []) {
-      const base = /^\s*([\w.]+)\s*$/.exec(part)?.[1];
-      if (base) names.add(base.split('.').pop()!);
-    }
-    return [...names];
-  }
-  const head = withoutBrackets(header.split('{')[0] ?? '', '<', '>');
-  const at = head.search(/\b(extends|implements)\b/);
-  if (at < 0) return [];
-  for (const m of head.slice(at).matchAll(/[A-Za-z_$\\][\w$.\\]*/g)) {
-    const name = m[0].split(/[.\\]/).pop()!;
-    if (name && name !== 'extends' && name !== 'implements') names.add(name);
-  }
-  return [...names];
+  const profile = languageProfile(language);
+  return profile ? (profile.types.baseNames?.(header) ?? []) : heritageNames(header);
 }
 
-/** Subtype groups: header names resolved by the server (non-Go), gopls implementations of Go interfaces. */
+/** Subtype groups: header names resolved by the server, or the server's implementations of implicitly satisfied interfaces (Go). */
 async function inheritance(call: ServiceCall, types: CatalogSymbol[], groups: Groups): Promise<void> {
   for (const t of types) {
     if (call.signal?.aborted) return;
-    if (t.language === 'go') {
-      if (t.kind === 'interface') await goImplementations(call, t, groups);
+    if (languageProfile(t.language)?.types.implicitInterfaces) {
+      if (t.kind === 'interface') await implicitImplementations(call, t, groups);
       continue;
     }
     // a type alias's `extends` is a conditional type or a constraint, never a base
@@ -181,7 +157,8 @@ async function inheritance(call: ServiceCall, types: CatalogSymbol[], groups: Gr
   }
 }
 
-async function goImplementations(call: ServiceCall, iface: CatalogSymbol, groups: Groups): Promise<void> {
+/** Implementations of an interface that types satisfy without naming it (Go): the server's implementation answer. */
+async function implicitImplementations(call: ServiceCall, iface: CatalogSymbol, groups: Groups): Promise<void> {
   const file = await call.file(path.join(call.root, iface.file));
   if (!file.session.hasCapability('implementationProvider')) return;
   const position = toLspPosition(file.text, iface.selection_line, iface.selection_column, file.session.positionEncoding);
@@ -195,12 +172,16 @@ async function goImplementations(call: ServiceCall, iface: CatalogSymbol, groups
   }
 }
 
-/** PHP classes the adapter recognises as Eloquent models (their extends chain reaches Eloquent's Model). */
-async function eloquentModels(call: ServiceCall, types: CatalogSymbol[], groups: Groups): Promise<void> {
+/**
+ * Classes the adapter gives a framework's kind `model` (the PHP adapter's Eloquent models: their
+ * extends chain reaches Eloquent's Model), for the languages whose profile names such models.
+ */
+async function frameworkModels(call: ServiceCall, types: CatalogSymbol[], groups: Groups): Promise<void> {
   for (const t of types) {
-    if (t.language !== 'php' || t.kind !== 'class' || !/\bextends\b/.test(t.signature)) continue;
+    const models = languageProfile(t.language)?.syntax.patterns?.models;
+    if (!models || t.kind !== 'class' || !/\bextends\b/.test(t.signature)) continue;
     const d = await typeDefinition(call, { symbol_id: t.symbol_id });
     if (d.kind !== 'model') continue;
-    groups.add('framework', 'Eloquent models', 'Laravel Eloquent models (classes whose extends chain reaches Illuminate\\Database\\Eloquent\\Model)', { file: t.file, line: t.selection_line, symbol_id: t.symbol_id });
+    groups.add('framework', models.name, models.description, { file: t.file, line: t.selection_line, symbol_id: t.symbol_id });
   }
 }

@@ -14,7 +14,7 @@ import { resolveTarget, type ResolvedTarget } from '../../service/navigation/res
 import { importGraph, type ImportGraph } from '../imports/import-graph.js';
 import { flattenCalls, importsOf, WALK_BUDGET } from './relationships.js';
 import { parseTarget } from '../target.js';
-import { isTestFile } from '../test-files.js';
+import { isTestPath } from '../../adapters/test-files.js';
 
 export const OPERATIONS = ['modify', 'delete', 'refactor'] as const;
 export type ChangeOperation = (typeof OPERATIONS)[number];
@@ -80,7 +80,7 @@ class Effects {
   list(op: ChangeOperation): RippleEffect[] {
     return [...this.byFile]
       .map(([file, e]) => {
-        const impact: ImpactKind = isTestFile(file) ? 'test' : e.impact;
+        const impact: ImpactKind = isTestPath(file) ? 'test' : e.impact;
         return { file, impact, severity: severityOf(op, impact), depth: e.depth, ...(e.line !== undefined ? { line: e.line } : {}) };
       })
       .sort((a, b) => a.depth - b.depth || a.file.localeCompare(b.file));

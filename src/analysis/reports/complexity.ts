@@ -11,21 +11,10 @@ import { callTree } from '../../service/navigation/call-tree.js';
 import { LspgateError } from '../../errors/errors.js';
 import { lineCoverage } from './coverage.js';
 import { importGraph } from '../imports/import-graph.js';
-import { grammarFor, withSyntaxTree, type Grammar, type SyntaxNode } from '../../syntax/syntax.js';
+import { languageProfiles, syntaxOf } from '../../adapters/languages.js';
+import { withSyntaxTree, type SyntaxNode, type SyntaxQuery } from '../../syntax/syntax.js';
 import { parseTarget } from '../target.js';
 import { resolveTarget } from '../../service/navigation/resolve.js';
-
-const DECISIONS: Record<'js' | 'go' | 'python' | 'php', string[]> = {
-  js: ['if_statement', 'for_statement', 'for_in_statement', 'while_statement', 'do_statement', 'switch_case', 'catch_clause', 'ternary_expression'],
-  go: ['if_statement', 'for_statement', 'expression_case', 'type_case', 'communication_case'],
-  python: ['if_statement', 'elif_clause', 'for_statement', 'while_statement', 'except_clause', 'conditional_expression', 'case_clause', 'for_in_clause', 'if_clause'],
-  php: ['if_statement', 'else_if_clause', 'for_statement', 'foreach_statement', 'while_statement', 'do_statement', 'case_statement', 'catch_clause', 'conditional_expression', 'match_conditional_expression'],
-};
-const SHORT_CIRCUIT = new Set(['&&', '||', '??', 'and', 'or']);
-
-function family(g: Grammar): keyof typeof DECISIONS {
-  return g === 'go' || g === 'python' || g === 'php' ? g : 'js';
-}
 
 export interface ComplexityResult {
   element: string;
@@ -39,22 +28,24 @@ export interface ComplexityResult {
   note: string;
 }
 
-/** Decision points and code lines within 1-based lines [from, to] of a parsed file. */
-export function measure(root: SyntaxNode, g: Grammar, lines: string[], from: number, to: number): { cyclomatic: number; loc: number } {
+/**
+ * Decision points and code lines within 1-based lines [from, to] of a parsed file: `query` is the
+ * language profile's complexity query (`@decision` on decision points, `@comment` on comments).
+ */
+export function measure(root: SyntaxNode, query: SyntaxQuery, lines: string[], from: number, to: number): { cyclomatic: number; loc: number } {
   const inside = (n: SyntaxNode) => n.startPosition.row + 1 >= from && n.startPosition.row + 1 <= to;
-  let decisions = root.descendantsOfType(DECISIONS[family(g)]).filter((n): n is SyntaxNode => !!n && inside(n)).length;
-  for (const n of root.descendantsOfType(['binary_expression', 'boolean_operator'])) {
-    if (!n || !inside(n)) continue;
-    const op = n.childForFieldName('operator');
-    if (op && SHORT_CIRCUIT.has(op.type)) decisions++;
-  }
+  let decisions = 0;
   const commentOnly = new Set<number>();
-  for (const c of root.descendantsOfType('comment')) {
-    if (!c) continue;
-    for (let r = c.startPosition.row; r <= c.endPosition.row; r++) {
+  for (const { name, node } of query.captures(root)) {
+    if (name === 'decision') {
+      if (inside(node)) decisions++;
+      continue;
+    }
+    if (name !== 'comment') continue;
+    for (let r = node.startPosition.row; r <= node.endPosition.row; r++) {
       const text = lines[r] ?? '';
-      const before = r === c.startPosition.row ? text.slice(0, c.startPosition.column) : '';
-      const after = r === c.endPosition.row ? text.slice(c.endPosition.column) : '';
+      const before = r === node.startPosition.row ? text.slice(0, node.startPosition.column) : '';
+      const after = r === node.endPosition.row ? text.slice(node.endPosition.column) : '';
       if (!before.trim() && !after.trim()) commentOnly.add(r + 1);
     }
   }
@@ -63,16 +54,25 @@ export function measure(root: SyntaxNode, g: Grammar, lines: string[], from: num
   return { cyclomatic: 1 + decisions, loc };
 }
 
+/** The languages whose profile counts decision points, for the NOT_SUPPORTED message. */
+function complexityLanguages(): string {
+  return languageProfiles()
+    .filter((p) => p.syntax.complexity)
+    .map((p) => p.name)
+    .join(', ');
+}
+
 export async function analyzeComplexity(call: ServiceCall, element: string): Promise<ComplexityResult> {
   const parsed = parseTarget(call, element);
   const t = parsed.kind === 'symbol' ? await resolveTarget(call, parsed.input) : undefined;
   const rel = t ? t.file.relPath : parsed.kind === 'file' ? parsed.file : '';
-  const g = grammarFor(rel);
-  if (!g) throw new LspgateError('NOT_SUPPORTED', `no syntax tree for ${rel}: complexity covers TypeScript/JavaScript, Go, Python and PHP`, { file: rel });
+  const syntax = syntaxOf(rel);
+  const complexity = syntax?.profile.syntax.complexity;
+  if (!syntax || !complexity) throw new LspgateError('NOT_SUPPORTED', `no syntax tree for ${rel}: complexity covers ${complexityLanguages()}`, { file: rel });
   const file = t?.file ?? (await call.file(call.resolvePath(rel, { expect: 'file' })));
   const from = t?.catalog?.line ?? (t?.symbol ? t.symbol.symbol.range.start.line + 1 : 1);
   const to = t?.catalog?.end_line ?? (t?.symbol ? t.symbol.symbol.range.end.line + 1 : file.lines.length);
-  const m = await withSyntaxTree(g, file.text, (root) => measure(root, g, file.lines, from, to));
+  const m = await withSyntaxTree(syntax.grammar, file.text, (root, query) => measure(root, query!, file.lines, from, to), complexity.query);
   const graph = await importGraph(call);
   let dependencies = graph.files.get(rel)?.imports.length ?? 0;
   if (t?.catalog && ['function', 'method', 'constructor'].includes(t.catalog.kind)) {
@@ -89,6 +89,6 @@ export async function analyzeComplexity(call: ServiceCall, element: string): Pro
     cyclomatic_complexity: m.cyclomatic,
     dependencies,
     test_coverage: cov.ratio,
-    note: `cyclomatic complexity from the ${g} syntax tree; dependencies = import statements of the file${t?.catalog ? ' + distinct callees' : ''}; ${cov.note}`,
+    note: `cyclomatic complexity from the ${syntax.grammar} syntax tree; dependencies = import statements of the file${t?.catalog ? ' + distinct callees' : ''}; ${cov.note}`,
   };
 }

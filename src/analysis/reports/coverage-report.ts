@@ -9,7 +9,7 @@
 import type { CatalogSymbol } from '../../core/catalog.js';
 import type { ServiceCall } from '../../service/call.js';
 import { LineSource } from '../../service/locations.js';
-import { isTestPath } from '../../util/test-paths.js';
+import { isTestPath } from '../../adapters/test-files.js';
 import { coverageData, COVERAGE_FILES, type Hits } from './coverage.js';
 import { checkedDeclarations, outsideReferences } from './declarations.js';
 

@@ -3,16 +3,18 @@
  * finds a reference to outside their own declaration (textDocument/references; uses inside the
  * symbol's own body — recursion — do not keep it alive). Zero-reference symbols that something
  * outside the code calls are reported in their own categories, not as dead: entry points (`main`,
- * `init`), tests, framework hooks (dunders and PHP magic methods, decorated or attributed
- * declarations such as Flask routes and Laravel `#[Scope]`), and a library's exported API.
+ * Go's `init`), tests, framework hooks (dunders and PHP magic methods, decorated or attributed
+ * declarations such as Flask routes and Laravel `#[Scope]`), and a library's exported API (by the
+ * workspace's manifests) — each language's rules in its profile (src/adapters/<lang>/profile.ts).
  */
-import path from 'node:path';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import type { ServiceCall } from '../../service/call.js';
 import { LineSource } from '../../service/locations.js';
 import { checkedDeclarations, outsideReferences } from './declarations.js';
-import { isTestFile } from '../test-files.js';
-import { readJsonObjectIfAny, readTextIfAny } from '../../util/optional-files.js';
+import type { ManifestReader } from '../../adapters/language-profile.js';
+import { profileOf } from '../../adapters/languages.js';
+import { isTestFunctionName, isTestPath } from '../../adapters/test-files.js';
+import { manifestReader } from '../manifests.js';
 
 export const CATEGORIES = ['dead', 'entry_point', 'test', 'framework_hook', 'exported_api'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -35,13 +37,13 @@ export async function findDeadCode(call: ServiceCall, maxSymbols: number): Promi
   const all = catalog.all ? await catalog.all() : [];
   const eligible = checkedDeclarations(all);
   const scan = eligible.slice(0, maxSymbols);
-  const library = new LibraryRules(call.root);
+  const manifests = manifestReader(call.root);
   const out: DeadCodeCandidate[] = [];
   const src = new LineSource(call);
   for (const s of scan) {
     if ((await outsideReferences(call, src, s)).length) continue;
     const lines = src.lines(call.resolvePath(s.file), (await call.file(call.resolvePath(s.file))).session);
-    const [category, why] = classify(s, lines, library);
+    const [category, why] = classify(s, lines, manifests);
     out.push({ symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, kind: s.kind, file: s.file, line: s.selection_line, category, reason: `no reference outside its declaration; ${why}` });
   }
   const order = new Map(CATEGORIES.map((c, i) => [c, i]));
@@ -49,62 +51,25 @@ export async function findDeadCode(call: ServiceCall, maxSymbols: number): Promi
   return { scanned: scan.length, candidates: out, skipped: eligible.length - scan.length };
 }
 
-const PHP_MAGIC = /^__(construct|destruct|call|callStatic|get|set|isset|unset|sleep|wakeup|serialize|unserialize|toString|invoke|set_state|clone|debugInfo)$/;
-
-function classify(s: CatalogSymbol, lines: string[], library: LibraryRules): [Category, string] {
-  if (isTestFile(s.file) || /^(Test|Benchmark|Example|Fuzz)[A-Z_]/.test(s.name) || /^test_?/.test(s.name)) return ['test', 'a test (its runner calls it)'];
-  if (!s.parent && (s.name === 'main' || (s.name === 'init' && s.language === 'go'))) return ['entry_point', `\`${s.name}\` is called by the runtime`];
-  if (/^__\w+__$/.test(s.name) || (s.language === 'php' && PHP_MAGIC.test(s.name))) return ['framework_hook', 'a dunder / magic method the language calls'];
-  const marker = decoration(s, lines);
+function classify(s: CatalogSymbol, lines: string[], manifests: ManifestReader): [Category, string] {
+  const profile = profileOf(s.file, s.language);
+  if (isTestPath(s.file, s.language) || isTestFunctionName(s.name, profile)) return ['test', 'a test (its runner calls it)'];
+  if (!s.parent && (profile?.deadCode.entryPoints ?? ['main']).includes(s.name)) return ['entry_point', `\`${s.name}\` is called by the runtime`];
+  if (profile?.deadCode.languageHooks?.test(s.name)) return ['framework_hook', 'a dunder / magic method the language calls'];
+  const marker = profile?.declarations.decoratorAt && decoration(s, lines, profile.declarations.decoratorAt);
   if (marker) return ['framework_hook', `registered by \`${marker}\` (a decorator or attribute calls or registers it)`];
-  if (library.exported(s)) return ['exported_api', `exported API of a library (${library.why(s)}): callers may live outside the workspace`];
+  const api = profile?.deadCode.exportedApi?.(s, manifests);
+  if (api) return ['exported_api', `exported API of a library (${api}): callers may live outside the workspace`];
   return ['dead', 'nothing calls it'];
 }
 
 /** A decorator (`@app.route(...)`) or attribute (`#[Scope]`) on the declaration, from its own lines and the lines just above. */
-function decoration(s: CatalogSymbol, lines: string[]): string | undefined {
+function decoration(s: CatalogSymbol, lines: string[], decoratorAt: (line: string) => string | undefined): string | undefined {
   let first = s.line - 1;
-  while (first > 0 && /^\s*(@|#\[)/.test(lines[first - 1] ?? '')) first--;
+  while (first > 0 && decoratorAt(lines[first - 1] ?? '') !== undefined) first--;
   for (let l = first; l < s.selection_line - 1 && l < lines.length; l++) {
-    const m = /^\s*(@[\w.]+|#\[[\w\\]+)/.exec(lines[l] ?? '');
-    if (m) return m[1]!.startsWith('#[') ? `${m[1]!}]` : m[1]!;
+    const marker = decoratorAt(lines[l] ?? '');
+    if (marker) return marker;
   }
   return undefined;
 }
-
-/**
- * Whether the workspace is a library, from its manifests: package.json with `exports`/`main` and not
- * `private`; composer.json of type `library`; pyproject.toml with a `[build-system]`; for Go, any
- * package other than `main` outside `internal/`. Then exported symbols are API, not dead.
- */
-class LibraryRules {
-  private readonly pkg: Record<string, unknown> | undefined;
-  private readonly composer: Record<string, unknown> | undefined;
-  private readonly pyproject: string | undefined;
-
-  constructor(root: string) {
-    this.pkg = readJsonObjectIfAny(path.join(root, 'package.json'));
-    this.composer = readJsonObjectIfAny(path.join(root, 'composer.json'));
-    this.pyproject = readTextIfAny(path.join(root, 'pyproject.toml'));
-  }
-
-  exported(s: CatalogSymbol): boolean {
-    return this.why(s) !== undefined;
-  }
-
-  why(s: CatalogSymbol): string | undefined {
-    if (s.language === 'go') {
-      const pkgPath = path.posix.dirname(s.file);
-      if (/^[A-Z]/.test(s.name) && s.package !== 'main' && !/(^|\/)internal(\/|$)/.test(pkgPath)) return `exported from package ${s.package ?? pkgPath}`;
-      return undefined;
-    }
-    if (s.language === 'typescript' || s.language === 'javascript') {
-      const lib = this.pkg && this.pkg.private !== true && (this.pkg.exports !== undefined || this.pkg.main !== undefined);
-      return lib && /^\s*export\b/.test(s.signature) ? 'package.json exports' : lib && s.parent ? 'a member of an exported type' : undefined;
-    }
-    if (s.language === 'python') return this.pyproject && /^\s*\[build-system\]/m.test(this.pyproject) && !s.name.startsWith('_') ? 'pyproject.toml builds a distribution' : undefined;
-    if (s.language === 'php') return this.composer?.type === 'library' && !/\b(private|protected)\b/.test(s.signature) ? 'composer.json type library' : undefined;
-    return undefined;
-  }
-}
-

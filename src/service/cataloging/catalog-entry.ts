@@ -5,7 +5,7 @@
  */
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import { docComment, firstSentence, isSignatureDetail, sourceSignature } from '../../adapters/doc-text.js';
-import { pythonDocstringOf } from '../../adapters/python/signature.js';
+import { languageProfile } from '../../adapters/languages.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import type { SourceText } from '../../lsp/source-text.js';
 import type { PositionEncoding } from '../../lsp/types.js';
@@ -62,7 +62,7 @@ function toCatalogSymbol(
   const endLine = node.range.end.character === 0 && node.range.end.line > node.range.start.line ? node.range.end.line - 1 : node.range.end.line;
   const signature = isSignatureDetail(node.detail, name) ? node.detail.trim() : sourceSignature(source.lines, selLine, input.language);
   const docstring =
-    (input.language === 'python' ? pythonDocstringOf(source.lines, selLine, endLine) : undefined) ??
+    languageProfile(input.language)?.declarations.bodyDocstring?.(source.lines, selLine, endLine) ??
     docComment(source.lines, node.range.start.line, selLine);
   return {
     symbol_id: n === 1 ? base : `${base}~${n}`,

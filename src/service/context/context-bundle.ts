@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { LspgateError } from '../../errors/errors.js';
 import { FUNCTION_KINDS } from '../../schema/convert/lsp-kind.js';
-import { isTestPath } from '../../util/test-paths.js';
+import { isTestPath } from '../../adapters/test-files.js';
 import type { ServiceCall } from '../call.js';
 import { callTree, type CallNode } from '../navigation/call-tree.js';
 import { CONTEXT_PARTS, fillBudget, type ContextPart, type Fetch, type Filled, type Gathered, type ListPart } from './context-budget.js';

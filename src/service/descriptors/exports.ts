@@ -8,6 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FileContext, SymbolContext } from '../../adapters/types.js';
 import { adapterFor } from '../../adapters/index.js';
+import { languageProfile } from '../../adapters/languages.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { SymbolDescriptor } from '../../schema/descriptors.js';
 import { stripComments } from '../../adapters/typescript/source-text.js';
@@ -133,7 +134,7 @@ async function collect(call: ServiceCall, abs: string, out: ExportedSymbol[], vi
     }
     out.push(d);
   }
-  if (file.language === 'typescript' || file.language === 'javascript') await followReExports(call, file, out, visited, depth, only);
+  if (languageProfile(file.language)?.declarations.reExports) await followReExports(call, file, out, visited, depth, only);
 }
 
 /**

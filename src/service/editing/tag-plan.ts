@@ -6,6 +6,8 @@
  * `@Fn` / `@Cl` / `@Cp` form: `// @Fn/src/util/strings.ts#capitalize:12` (`#` comments in Python).
  * The line is the declaration's name line once the tags above it are in. Pure: text in, text out.
  */
+import type { CommentRules } from '../../adapters/language-profile.js';
+import { profileOf } from '../../adapters/languages.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 
 /** Seed 002 CodeElement types and their tag codes. */
@@ -33,11 +35,9 @@ export interface TagOptions {
 
 /** The element type of a declaration, or undefined when it is not tagged (variables, fields, locals...). */
 export function elementType(s: CatalogSymbol, file: string): ElementType | undefined {
-  const jsx = /\.(tsx|jsx)$/.test(file);
   switch (s.kind) {
     case 'function':
-      if ((s.language === 'typescript' || s.language === 'javascript') && /^use[A-Z]/.test(s.name)) return 'hook';
-      return jsx && /^[A-Z]/.test(s.name) ? 'component' : 'function';
+      return profileOf(file, s.language)?.declarations.elementType?.(s, file) ?? 'function';
     case 'method':
       return 'method';
     case 'class':
@@ -54,24 +54,25 @@ export function elementType(s: CatalogSymbol, file: string): ElementType | undef
   }
 }
 
-/** Private by the language's own rule: `_name` / `#name`, Go's lower-case names, private/protected modifiers. */
+/** Private by the language's own rule: `_name` / `#name`, the profile's rule (Go's lower-case names), private/protected modifiers. */
 export function isPrivate(s: CatalogSymbol): boolean {
   if (s.name.startsWith('_') || s.name.startsWith('#')) return !/^__\w+__$/.test(s.name);
-  if (s.language === 'go') return !/^[A-Z]/.test(s.name);
+  const own = profileOf(s.file, s.language)?.declarations.isPrivate;
+  if (own) return own(s);
   return /^\s*(?:(?:public|static|readonly|abstract|final|async|override)\s+)*(private|protected)\b/.test(s.signature);
 }
 
 /** First line (0-based) of the declaration's leading block: decorators, attributes, doc comment lines. */
 function blockStart(lines: string[], s: CatalogSymbol): number {
-  const python = s.language === 'python';
+  const leading = commentsOf(s).leading;
   let at = s.line - 1;
-  while (at > 0) {
-    const above = lines[at - 1] ?? '';
-    const lead = python ? /^\s*(@|#)/.test(above) : /^\s*(@|#\[|\/\/|\/\*|\*)/.test(above);
-    if (!lead) break;
-    at--;
-  }
+  while (at > 0 && leading.test(lines[at - 1] ?? '')) at--;
   return at;
+}
+
+/** The comment rules of a declaration's language; C-style for a language with no profile. */
+function commentsOf(s: CatalogSymbol): CommentRules {
+  return profileOf(s.file, s.language)?.comments ?? { line: '//', leading: /^\s*(@|#\[|\/\/|\/\*|\*)/ };
 }
 
 export interface FilePlan {
@@ -87,7 +88,7 @@ export interface FilePlan {
  */
 export function planFile(file: string, text: string, elements: { sym: CatalogSymbol; type: ElementType }[], opts: TagOptions): FilePlan {
   const lines = text.split('\n');
-  const comment = elements[0]?.sym.language === 'python' ? '#' : '//';
+  const comment = elements[0] ? commentsOf(elements[0].sym).line : '//';
   const sorted = [...elements].sort((a, b) => a.sym.line - b.sym.line);
   const cr = text.includes('\r\n') ? '\r' : '';
   const inserts = new Map<number, string>();

@@ -4,7 +4,7 @@
  *   (a) kind fit with the operation (find_type_definition wants types, find_callers callables),
  *   (b) scope: module-level before class members before locals (symbols nested in function
  *       bodies, callbacks, variable initialisers; parameters),
- *   (c) role of the file: source before tests, examples, docs, benchmarks (util/test-paths),
+ *   (c) role of the file: source before tests, examples, docs, benchmarks (adapters/test-files),
  *   (d) exact case of the name.
  * One candidate strictly ahead on that key is the answer (the others go to `_meta.alternatives`);
  * leaders with equal keys are a real tie (AMBIGUOUS_SYMBOL, candidates ranked), unless they are
@@ -13,7 +13,8 @@
  */
 import type { CatalogSymbol, SymbolRanker } from '../../core/catalog.js';
 import type { SymbolAlternative } from '../../core/call-meta.js';
-import { pathRole, type PathRole } from '../../util/test-paths.js';
+import { languageProfile } from '../../adapters/languages.js';
+import { pathRole, type PathRole } from '../../adapters/test-files.js';
 import { textHash } from '../../catalog/symbol-search.js';
 
 /** What kinds an operation is about. */
@@ -100,13 +101,13 @@ export function rankCandidates(list: CatalogSymbol[], asked: string, fit: KindFi
 export type Resolution = { kind: 'chosen'; chosen: RankedCandidate; alternatives: RankedCandidate[] } | { kind: 'tie'; ranked: RankedCandidate[] };
 
 /**
- * TypeScript declaration merging: an `interface X` and a `const X` (or a class and a namespace) of
- * one module are one symbol to the compiler (definition on either lists both), so leaders that are
+ * Declaration merging (TypeScript's): an `interface X` and a `const X` (or a class and a namespace)
+ * of one module are one symbol to the compiler (definition on either lists both), so leaders that are
  * all such declarations of one file and one qualified name are not a choice between symbols.
  */
 function oneMergedSymbol(leaders: RankedCandidate[]): boolean {
   const [a] = leaders;
-  if (!a || !['typescript', 'javascript'].includes(a.symbol.language)) return false;
+  if (!a || !languageProfile(a.symbol.language)?.declarations.mergesDeclarations) return false;
   const kinds = new Set(leaders.map((c) => c.symbol.kind));
   return kinds.size === leaders.length && leaders.every((c) => c.symbol.file === a.symbol.file && c.symbol.qualified_name === a.symbol.qualified_name);
 }

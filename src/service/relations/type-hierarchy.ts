@@ -13,6 +13,7 @@ import {
   TypeHierarchySupertypesRequest,
   type TypeHierarchyItem,
 } from 'vscode-languageserver-protocol';
+import { languageProfile } from '../../adapters/languages.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
@@ -83,7 +84,7 @@ export async function typeHierarchy(call: ServiceCall, input: TypeHierarchyInput
   }
   const sym = await targetSymbol(call, target);
   if (!TYPE_KINDS.has(sym.kind)) throw new LspgateError('INVALID_INPUT', `${sym.qualified_name} is a ${sym.kind}, not a type`, { symbol_id: sym.symbol_id, kind: sym.kind });
-  call.meta.warn(`${session.serverId} has no type hierarchy provider: built from the catalog's type relations (names in declaration headers resolved with definition${sym.language === 'go' ? ', and gopls implementation answers' : ''})`);
+  call.meta.warn(`${session.serverId} has no type hierarchy provider: built from the catalog's type relations (names in declaration headers resolved with definition${languageProfile(sym.language)?.types.implicitInterfaces ? `, and ${session.serverId} implementation answers` : ''})`);
   const root = await grow(catalogExpander(call), { sym }, edges, depth, budget, new Set());
   return { symbol: target.label, direction, source: 'catalog', root };
 }
@@ -160,7 +161,8 @@ function catalogExpander(call: ServiceCall): Expander<CatalogNode> {
       } else {
         for (const sub of await directSubtypes(call, sym)) found.push({ sym: sub });
       }
-      if (sym.language === 'go') for (const t of await goImplementations(call, sym, edge)) found.push({ sym: t });
+      // interfaces satisfied implicitly (Go): only the server's implementation answer relates types to them
+      if (languageProfile(sym.language)?.types.implicitInterfaces) for (const t of await goImplementations(call, sym, edge)) found.push({ sym: t });
       const seen = new Set<string>();
       return found.filter((f) => {
         const k = f.sym?.symbol_id ?? `${f.external!.file}:${f.external!.line}`;

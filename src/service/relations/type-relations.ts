@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DefinitionRequest } from 'vscode-languageserver-protocol';
+import { languageProfile } from '../../adapters/languages.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { toLspPosition } from '../../lsp/positions.js';
 import type { ServiceCall } from '../call.js';
@@ -40,34 +41,26 @@ function headerLines(lines: string[], sym: CatalogSymbol): { line: number; text:
     const text = lines[l - 1] ?? '';
     const brace = text.indexOf('{');
     // the body of a one-line class is not its header; Go's `struct{ Dog }` braces hold embeddings
-    out.push({ line: l, text: brace >= 0 && sym.language !== 'go' ? text.slice(0, brace) : text });
+    out.push({ line: l, text: brace >= 0 && !embeddedNamesOf(sym) ? text.slice(0, brace) : text });
     if (l >= sym.selection_line && (text.includes('{') || /:\s*(#.*)?$/.test(text))) break;
   }
   return out;
 }
 
 /**
- * Go: only embedded fields relate types (`struct{ Dog }`, `struct{ *pkg.Base }`, an interface
- * embedding another); `Name string` is a field of type string, not a relation.
+ * Where only embedded fields relate types (Go: `struct{ Dog }`, an interface embedding another; the
+ * braces of a header hold them), the language's reader of those names.
  */
-function goEmbeddedNames(text: string): { 0: string; index: number }[] {
-  const open = text.indexOf('{');
-  if (open < 0) return [];
-  const out: { 0: string; index: number }[] = [];
-  let at = open + 1;
-  for (const seg of text.slice(open + 1).replace(/}.*$/, '').split(';')) {
-    const m = /^\s*\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)\s*$/.exec(seg);
-    if (m) out.push({ 0: m[1]!, index: at + seg.lastIndexOf(m[1]!) });
-    at += seg.length + 1;
-  }
-  return out;
+function embeddedNamesOf(sym: CatalogSymbol): ((line: string) => { 0: string; index: number }[]) | undefined {
+  return languageProfile(sym.language)?.types.embeddedNames;
 }
 
 /** Identifiers of the header other than the type's own name and keywords, with 1-based positions. */
 function headerNames(lines: string[], sym: CatalogSymbol, only?: string): { name: string; line: number; column: number }[] {
   const out: { name: string; line: number; column: number }[] = [];
   for (const h of headerLines(lines, sym)) {
-    const names = sym.language === 'go' ? goEmbeddedNames(h.text) : h.text.matchAll(/[A-Za-z_$][\w$]*/g);
+    const embedded = embeddedNamesOf(sym);
+    const names = embedded ? embedded(h.text) : h.text.matchAll(/[A-Za-z_$][\w$]*/g);
     for (const m of names) {
       const column = m.index + 1;
       if (h.line === sym.selection_line && column === sym.selection_column) continue;

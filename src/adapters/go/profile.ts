@@ -1,0 +1,55 @@
+/** The Go language profile (language-profile.ts), served by the go adapter (gopls). */
+import path from 'node:path';
+import type { LanguageProfile, ProjectPackage } from '../language-profile.js';
+import { GO_COMPLEXITY, GO_IMPORTS, GO_PATTERNS, goEmbeddedNames } from './syntax.js';
+
+function goModule(text: string | undefined): string | undefined {
+  return /^module\s+(\S+)/m.exec(text ?? '')?.[1];
+}
+
+export const goProfile: LanguageProfile = {
+  name: 'go',
+  languageIds: [],
+  grammars: { '.go': 'go' },
+  syntax: { imports: GO_IMPORTS, patterns: GO_PATTERNS, complexity: GO_COMPLEXITY },
+  tests: {
+    runners: [{ runner: 'go test', description: '`go test` compiles *_test.go files', files: /_test\.go$/ }],
+    // testdata: the go tool ignores it (test inputs); test/: external test programs and their helpers
+    // (GOROOT's test/, the common layout's /test), not a package's source.
+    directories: ['test', 'tests', 'testdata', 'fixtures'],
+    // `go test` runs TestXxx, BenchmarkXxx, ExampleXxx and FuzzXxx, Xxx not starting with a lower-case letter.
+    functionNames: /^(Test|Benchmark|Example|Fuzz)($|[^a-z])/,
+  },
+  comments: { line: '//', leading: /^\s*(\/\/|\/\*|\*)/ },
+  declarations: {
+    // Go's rule: a name is exported when it starts with an upper-case letter.
+    isPrivate: (s) => !/^[A-Z]/.test(s.name),
+  },
+  types: { embeddedNames: goEmbeddedNames, implicitInterfaces: true },
+  deadCode: {
+    entryPoints: ['main', 'init'],
+    exportedApi(s) {
+      const pkgPath = path.posix.dirname(s.file);
+      if (/^[A-Z]/.test(s.name) && s.package !== 'main' && !/(^|\/)internal(\/|$)/.test(pkgPath)) return `exported from package ${s.package ?? pkgPath}`;
+      return undefined;
+    },
+  },
+  project: {
+    packageKinds: ['go-module', 'go-package'],
+    manifestPackages(m) {
+      const mod = goModule(m.text('go.mod'));
+      return mod ? [{ name: mod, kind: 'go-module', path: 'go.mod' }] : [];
+    },
+    catalogPackages(symbols, _files, m) {
+      const mod = goModule(m.text('go.mod'));
+      const dirs = new Map<string, string>();
+      for (const s of symbols) {
+        const dir = path.posix.dirname(s.file);
+        // a _test.go file may declare the external test package `x_test`
+        if (s.package && !dirs.has(dir) && !s.file.endsWith('_test.go')) dirs.set(dir, s.package);
+      }
+      return [...dirs].sort().map(([dir, name]): ProjectPackage => ({ name: mod ? (dir === '.' ? mod : `${mod}/${dir}`) : name, kind: 'go-package', path: dir }));
+    },
+  },
+  chunks: { blocks: 'brackets' },
+};

@@ -1,0 +1,73 @@
+/**
+ * Syntax hooks of Go: import specs (with their alias), error handling (`if err != nil`, `panic`,
+ * `errors.New`, `fmt.Errorf` with and without `%w`), HTTP route registrations on a router
+ * (`mux.HandleFunc("/x", h)`, `r.GET(...)`), complexity decision points, and the embedded types a
+ * struct or interface header names.
+ */
+import type { ComplexitySyntax, ImportSyntax, PatternFinding, PatternSyntax } from '../language-profile.js';
+import { calleeText, errorHandling, firstArgument, routeRegistration, stringValue } from '../syntax-forms.js';
+import type { SyntaxNode } from '../../syntax/syntax.js';
+
+export const GO_IMPORTS: ImportSyntax = {
+  query: `
+(import_spec path: (interpreted_string_literal (interpreted_string_literal_content) @spec)) @import
+(import_spec path: (raw_string_literal (raw_string_literal_content) @spec)) @import
+`,
+  read(stmt, _kind, spec, at) {
+    if (!spec) return [];
+    const where = at(spec);
+    const alias = stmt.childForFieldName('name');
+    return [{ kind: 'import', specifier: spec.text, line: where.line, ask: [where], names: alias ? [alias.text] : [] }];
+  },
+  // `unsafe` and cgo's `C` are built into the compiler: gopls has no file to point at, yet they resolve.
+  builtins: ['unsafe', 'C'],
+  // An import names a package; gopls answers its definition with one file of it (the one with the package doc).
+  namesDirectory: true,
+};
+
+/** Method names of routers that register a handler for a path (net/http's ServeMux, gorilla/mux, gin, echo, chi). */
+const ROUTERS = new Set(['HandleFunc', 'Handle', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'Get', 'Post', 'Put', 'Patch', 'Delete']);
+
+function hit(n: SyntaxNode): PatternFinding | undefined {
+  if (n.type === 'if_statement') {
+    const cond = n.childForFieldName('condition')?.text.replace(/\s+/g, ' ') ?? '';
+    return /^\w*[eE]rr\w* != nil$/.test(cond) ? errorHandling('if err != nil', 'errors checked and handled where they are returned (`if err != nil`)') : undefined;
+  }
+  const fn = calleeText(n);
+  if (fn === 'panic') return errorHandling('panic', 'failures raised with panic(...)');
+  if (fn === 'errors.New') return errorHandling('errors.New', 'errors created with errors.New');
+  if (fn === 'fmt.Errorf') {
+    const wraps = /%w/.test(stringValue(firstArgument(n)) ?? '');
+    return wraps ? errorHandling('fmt.Errorf %w', 'errors wrapped with fmt.Errorf("...: %w", err)') : errorHandling('fmt.Errorf', 'errors created with fmt.Errorf (not wrapping)');
+  }
+  const field = n.childForFieldName('function')?.childForFieldName('field')?.text ?? '';
+  return ROUTERS.has(field) ? routeRegistration(fn, n, true) : undefined;
+}
+
+export const GO_PATTERNS: PatternSyntax = { query: '[(if_statement) (call_expression)] @node', hit };
+
+export const GO_COMPLEXITY: ComplexitySyntax = {
+  query: `
+[(if_statement) (for_statement) (expression_case) (type_case) (communication_case)] @decision
+(binary_expression operator: ["&&" "||"]) @decision
+(comment) @comment
+`,
+};
+
+/**
+ * Only embedded fields relate Go types (`struct{ Dog }`, `struct{ *pkg.Base }`, an interface
+ * embedding another); `Name string` is a field of type string, not a relation. The names inside the
+ * braces of one header line, with their index in it.
+ */
+export function goEmbeddedNames(text: string): { 0: string; index: number }[] {
+  const open = text.indexOf('{');
+  if (open < 0) return [];
+  const out: { 0: string; index: number }[] = [];
+  let at = open + 1;
+  for (const seg of text.slice(open + 1).replace(/}.*$/, '').split(';')) {
+    const m = /^\s*\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)\s*$/.exec(seg);
+    if (m) out.push({ 0: m[1]!, index: at + seg.lastIndexOf(m[1]!) });
+    at += seg.length + 1;
+  }
+  return out;
+}

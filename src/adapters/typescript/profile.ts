@@ -1,0 +1,51 @@
+/**
+ * The TypeScript and JavaScript language profiles (language-profile.ts). Both are served by the
+ * typescript adapter (typescript-language-server, or tsgo); they differ in their grammars and in
+ * TypeScript-only syntax (`import x = require()`), and share the rest.
+ */
+import type { LanguageProfile } from '../language-profile.js';
+import { heritageNames } from '../header-text.js';
+import { nodeExportedApi, NODE_PROJECT } from './package-json.js';
+import { JS_COMPLEXITY, JS_IMPORTS, JS_PATTERNS, TS_IMPORTS } from './syntax.js';
+
+const shared: Omit<LanguageProfile, 'name' | 'languageIds' | 'grammars' | 'syntax'> = {
+  tests: {
+    runners: [{ runner: 'jest/vitest', description: 'jest, vitest and mocha pick *.test.* and *.spec.* files', files: /\.(test|spec)\.([cm]?[jt]sx?|d\.[cm]?ts)$/i }],
+    // jest's __tests__ and __mocks__, mocha's test/, jasmine's spec/, and fixtures (test inputs)
+    directories: ['test', 'tests', '__tests__', 'spec', 'specs', '__mocks__', 'testdata', 'fixtures'],
+    functionNames: /^test/,
+  },
+  comments: { line: '//', leading: /^\s*(@|\/\/|\/\*|\*)/ },
+  declarations: {
+    elementType(s, file) {
+      if (s.kind !== 'function') return undefined;
+      if (/^use[A-Z]/.test(s.name)) return 'hook';
+      return /\.(tsx|jsx)$/.test(file) && /^[A-Z]/.test(s.name) ? 'component' : undefined;
+    },
+    // `interface X` and `const X` (or a class and a namespace) of one module are one symbol to the compiler
+    mergesDeclarations: true,
+    reExports: true,
+    decoratorAt: (line) => /^\s*(@[\w.]+)/.exec(line)?.[1],
+  },
+  types: { baseNames: heritageNames },
+  deadCode: { entryPoints: ['main'], exportedApi: nodeExportedApi },
+  project: NODE_PROJECT,
+  chunks: { blocks: 'brackets' },
+};
+
+export const typescriptProfile: LanguageProfile = {
+  ...shared,
+  name: 'typescript',
+  languageIds: ['typescriptreact'],
+  grammars: { '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'tsx' },
+  syntax: { imports: TS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY },
+};
+
+export const javascriptProfile: LanguageProfile = {
+  ...shared,
+  name: 'javascript',
+  languageIds: ['javascriptreact'],
+  // The JavaScript grammar parses JSX too.
+  grammars: { '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascript' },
+  syntax: { imports: JS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY },
+};

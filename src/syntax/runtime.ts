@@ -1,0 +1,61 @@
+/**
+ * The tree-sitter runtime and its grammars, through @vscode/tree-sitter-wasm: one npm package,
+ * maintained by the VS Code team, shipping the runtime and prebuilt WASM grammars (TypeScript, TSX,
+ * JavaScript, Go, Python, PHP, Java, C#, C++, Rust, Ruby, Bash, CSS …) with no install scripts and no
+ * native build. A grammar is loaded by its name (`tree-sitter-<name>.wasm`), once per process, on
+ * first use. Which files use which grammar is language knowledge: the language profiles say it.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Language, Parser as ParserType, Query as QueryType } from '@vscode/tree-sitter-wasm';
+import { LspgateError } from '../errors/errors.js';
+
+export interface TreeSitterModule {
+  Parser: typeof ParserType;
+  Language: typeof Language;
+  Query: typeof QueryType;
+}
+
+const require = createRequire(import.meta.url);
+let runtime: Promise<TreeSitterModule> | undefined;
+const grammars = new Map<string, Promise<Language>>();
+
+function wasmDir(): string {
+  return path.dirname(require.resolve('@vscode/tree-sitter-wasm'));
+}
+
+const GRAMMAR_FILE = /^tree-sitter-(.+)\.wasm$/;
+
+/** The names of the grammars the package ships (`typescript`, `tsx`, `go`, `rust` …), sorted. */
+export function shippedGrammars(): string[] {
+  return readdirSync(wasmDir())
+    .map((f) => GRAMMAR_FILE.exec(f)?.[1])
+    .filter((g): g is string => g !== undefined)
+    .sort();
+}
+
+export function loadRuntime(): Promise<TreeSitterModule> {
+  runtime ??= (async () => {
+    // The package is UMD (CommonJS under Node): required, not imported.
+    const mod = require('@vscode/tree-sitter-wasm') as TreeSitterModule;
+    await mod.Parser.init({ locateFile: (file: string) => path.join(wasmDir(), file) });
+    return mod;
+  })();
+  return runtime;
+}
+
+/** The grammar of that name; INTERNAL when the package ships none (a profile naming a grammar that is not there). */
+export function loadGrammar(name: string): Promise<Language> {
+  let lang = grammars.get(name);
+  if (!lang) {
+    const file = path.join(wasmDir(), `tree-sitter-${name}.wasm`);
+    if (!GRAMMAR_FILE.test(path.basename(file)) || name.includes('/') || !existsSync(file)) {
+      return Promise.reject(new LspgateError('INTERNAL', `no tree-sitter grammar named ${name} (shipped: ${shippedGrammars().join(', ')})`, { grammar: name }));
+    }
+    lang = loadRuntime().then((m) => m.Language.load(file));
+    grammars.set(name, lang);
+    lang.catch(() => grammars.delete(name));
+  }
+  return lang;
+}
