@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# `npm run lint`: the type checks, ESLint and the layer rules, in that order. Each runs even when an
-# earlier one failed, so one run shows every finding; the exit status is non-zero if any failed.
+# `npm run lint`: the type checks, ESLint, the layer rules and the language-name check, in that
+# order. Each runs even when an earlier one failed, so one run shows every finding; the exit status
+# is non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 failed=()
-for check in lint:types lint:eslint lint:deps; do
+for check in lint:types lint:eslint lint:deps lint:languages; do
   npm run --silent "$check" || failed+=("$check")
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "lint: failed: ${failed[*]}" >&2
   exit 1
 fi
-echo "lint: types, eslint and layer rules passed"
+echo "lint: types, eslint, layer rules and language names passed"
