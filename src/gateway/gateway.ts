@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createBroker } from '../broker/broker.js';
 import { withResponseCache } from '../cache/cached-broker.js';
 import { ResponseCache } from '../cache/response-cache.js';
-import { notifyServersOfChanges } from '../broker/file-change-notifier.js';
+import { serverNotifier } from '../broker/file-change-notifier.js';
 import { WorkspaceCatalog } from '../catalog/catalog.js';
 import { loadLimits, loadServers } from '../config/load.js';
 import type { Limits } from '../config/schema.js';
@@ -148,15 +148,9 @@ export class Gateway implements RunnerHost {
     if (existing) return existing;
     const env = this.context;
     const id = workspaceId(root);
-    const catalog = new WorkspaceCatalog({
-      root,
-      id,
-      cacheDir: env.cacheDir,
-      logger: env.logger,
-      limits: env.limits,
-      cataloger: new ServiceCataloger(env, root),
-      onFilesChanged: (changes) => notifyServersOfChanges(env.broker, changes, env.logger.child(`catalog:${id}`)),
-    });
+    const catalog = new WorkspaceCatalog({ root, id, cacheDir: env.cacheDir, logger: env.logger, limits: env.limits, cataloger: new ServiceCataloger(env, root) });
+    // the servers learn of changes from the catalog's one feed, as every other listener does
+    catalog.changes.subscribe(serverNotifier(env.broker, env.logger.child(`catalog:${id}`)));
     const ws: Workspace = { root, id, catalog };
     this.open.set(root, ws);
     return ws;
