@@ -22,6 +22,7 @@ import type { Workspace } from '../core/workspace.js';
 import { ServiceCataloger } from '../service/cataloging/cataloger.js';
 import type { ServiceEnv } from '../service/env.js';
 import { createLogger, type Logger } from '../util/logger.js';
+import { resolveInWorkspace, toRelative } from '../util/paths.js';
 import { defaultCacheDir } from '../link/paths.js';
 import { configuredAllowedRoots, RootPolicy } from './root-policy.js';
 
@@ -154,6 +155,21 @@ export class Gateway implements RunnerHost {
     const ws: Workspace = { root, id, catalog };
     this.open.set(root, ws);
     return ws;
+  }
+
+  /**
+   * The MCP resource subscriptions' way to a workspace's change feed: `onChange` after each change of
+   * `file` (the catalog's name for it: its real path relative to the root). The catalog starts
+   * watching if nothing does yet; the listener ends with the workspace.
+   */
+  async watchFile(workspace: string | undefined, file: string, onChange: () => void): Promise<() => void> {
+    const ws = await this.workspaceFor(workspace);
+    const rel = toRelative(ws.root, resolveInWorkspace(ws.root, file, { mustExist: false }));
+    const off = ws.catalog.changes.subscribe((batch) => {
+      if (batch.reset || batch.changes.some((c) => c.rel === rel)) onChange();
+    });
+    await ws.catalog.watch();
+    return off;
   }
 
   assertAllowedRoot(realDir: string, asked: string): void {
