@@ -37,6 +37,8 @@ export class CatalogFiles {
 
   /** Known files at `rel` or below it (a directory that went). */
   knownUnder(rel: string): string[] {
+    // a file that went (the common case) is named by itself: no scan of every known file
+    if (this.knows(rel)) return [rel];
     const prefix = rel === '' ? '' : rel + '/';
     return [...new Set([...this.deps.index.files.keys(), ...this.errors.keys()])].filter((f) => f === rel || f.startsWith(prefix));
   }

@@ -142,15 +142,6 @@ export class WorkspaceCatalog implements Catalog {
     return new FileGate(this.root, { extensions: this.extensions(), extraIgnore: this.options.extraIgnore ?? [], followSymlinks: !!this.options.followSymlinks, maxFileBytes });
   }
 
-  /**
-   * A gate with this catalog's walk options for other files than the catalog's (the chunk index's
-   * Markdown): the same containment, secret, size, binary and private-key rules.
-   */
-  gateFor(extensions: Set<string>): FileGate {
-    const { maxFileBytes } = this.deps.limits;
-    return new FileGate(this.root, { extensions, extraIgnore: this.options.extraIgnore ?? [], followSymlinks: !!this.options.followSymlinks, maxFileBytes });
-  }
-
   status(): CatalogStatus {
     return {
       state: this.state,
