@@ -70,7 +70,9 @@ export class CatalogFiles {
         this.removeFile(rel);
         throw refused;
       }
-      // left out by the walk's rules: answered, not indexed
+      // left out by the walk's rules (ignored since, a skipped directory): answered, not indexed —
+      // and no longer indexed if it was, as the next walk would leave it out
+      if (this.knows(rel)) this.removeFile(rel);
       return this.deps.cataloger.catalogFile(abs, rel, { background });
     }
     const { abs: at, rel: as } = a === WALKED ? { abs, rel } : a;

@@ -124,4 +124,18 @@ describe('files entering the catalog after the first walk pass the same gate', (
     // what is inside and ordinary still enters
     expect(await answer('search_symbols', { query: 'sentinelArrived' })).toContain('src/sentinel.ts');
   }, 240_000);
+
+  it('a cataloged file the gate leaves out later (ignored since) leaves the catalog, by the watcher and by refresh', async () => {
+    const ws = await gateway.workspaceFor(undefined);
+    expect(ws.catalog.files().has('src/util/math.ts')).toBe(true);
+    fs.writeFileSync(path.join(root, '.gitignore'), 'src/sentinel.ts\nsrc/util/math.ts\n');
+    fs.appendFileSync(path.join(root, 'src/sentinel.ts'), '// touched after .gitignore\n');
+    await waitFor(() => !ws.catalog.files().has('src/sentinel.ts'), 'the watcher to drop the newly ignored src/sentinel.ts');
+    // the .gitignore is read again; refresh by name judges math.ts as the walk now would
+    await answer('refresh', { paths: ['src/util/math.ts'] });
+    expect(ws.catalog.files().has('src/util/math.ts')).toBe(false);
+    // asked for by name it still answers (the walk's rules leave it out of the index only)
+    expect(await codeOf('get_file_outline', { file: 'src/util/math.ts' })).toBe('none');
+    expect(ws.catalog.files().has('src/util/math.ts')).toBe(false);
+  }, 120_000);
 });
