@@ -4,6 +4,17 @@ import eslint from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
+const WATCH_MESSAGE = 'watch files through the catalog\'s change feed (catalog.changes), not a watcher of your own: src/catalog/watcher.ts is the only one';
+const WATCH_IMPORTS = [
+  ...['node:fs', 'fs'].map((name) => ({ name, importNames: ['watch', 'watchFile', 'unwatchFile'], message: WATCH_MESSAGE })),
+  ...['node:fs/promises', 'fs/promises'].map((name) => ({ name, importNames: ['watch'], message: WATCH_MESSAGE })),
+  { name: 'chokidar', message: WATCH_MESSAGE },
+];
+// fs.watch(...) / fsp.watch(...) through a default or namespace import of the fs modules
+const WATCH_CALLS = [
+  { selector: "CallExpression[callee.object.name=/^(fs|fsp|fsPromises|promises|nodeFs)$/][callee.property.name=/^(watch|watchFile)$/]", message: WATCH_MESSAGE },
+];
+
 export default defineConfig(
   { ignores: ['dist/**', 'node_modules/**', 'fixtures/**', 'scripts/**', '**/*.d.mts'] },
   {
@@ -27,6 +38,16 @@ export default defineConfig(
       'no-console': 'error',
       'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+      // One watcher: the catalog's (src/catalog/watcher.ts). Everything else learns of changes on disk
+      // from the catalog's change feed, after its gate — a second watcher sees files the gate refuses
+      // and tells its listeners what the servers, the import graph and the chunk index never hear.
+      'no-restricted-imports': ['error', { paths: WATCH_IMPORTS }],
+      'no-restricted-syntax': ['error', ...WATCH_CALLS],
     },
+  },
+  {
+    // the allow-list: the catalog's directory watcher is the one place fs.watch runs
+    files: ['src/catalog/watcher.ts'],
+    rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
   },
 );

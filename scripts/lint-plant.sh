@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Proves that `npm run lint` catches what it claims to, on a copy of this checkout with two planted
+# Proves that `npm run lint` catches what it claims to, on a copy of this checkout with three planted
 # violations:
 #   (a) src/lsp/planted.ts imports from src/frontends/   -> dependency-cruiser (layer rules)
 #   (b) a console.log in src/util/paths.ts               -> ESLint no-console
+#   (c) src/service/planted-watch.ts runs fs.watch twice  -> ESLint no-restricted-imports and
+#       (a named import and a namespace call)               no-restricted-syntax (one watcher: the catalog's)
 # The plants are valid TypeScript (tsc is run on them too), so it is the linters that catch them,
 # not a compile error. Prints, per plant, the rules that caught it; exits non-zero if one was missed.
 # The checkout itself is never modified. Usage: scripts/lint-plant.sh
@@ -34,6 +36,13 @@ export function plantedLog(): void {
 }
 TS
 
+cat > src/service/planted-watch.ts <<'TS'
+// Planted by scripts/lint-plant.sh: a watcher of its own beside the catalog's.
+import fs, { watch } from 'node:fs';
+
+export const plantedWatchers = [watch('.', () => undefined), fs.watch('.', () => undefined)];
+TS
+
 bin=node_modules/.bin
 echo "== tsc (the plants compile, so only the linters can catch them)"
 if "$bin/tsc" --noEmit -p tsconfig.json; then echo "tsc: plants type-check"; else echo "tsc: FAILED on the plants" >&2; exit 2; fi
@@ -45,6 +54,13 @@ eslint_rules=$(node -e '
   const file = out.find((r) => r.filePath.endsWith("/src/util/paths.ts"));
   const hits = (file ? file.messages : []).filter((m) => m.ruleId === "no-console");
   console.log([...new Set(hits.map((m) => `${m.ruleId} (src/util/paths.ts:${m.line})`))].join(", "));
+' "$WORK/eslint.json")
+watch_rules=$(node -e '
+  const out = require(process.argv[1]);
+  const file = out.find((r) => r.filePath.endsWith("/src/service/planted-watch.ts"));
+  const hits = (file ? file.messages : []).filter((m) => m.ruleId === "no-restricted-imports" || m.ruleId === "no-restricted-syntax");
+  const rules = new Set(hits.map((m) => m.ruleId));
+  console.log(rules.size === 2 ? hits.map((m) => `${m.ruleId} (src/service/planted-watch.ts:${m.line}:${m.column})`).join(", ") : "");
 ' "$WORK/eslint.json")
 
 echo "== dependency-cruiser"
@@ -65,5 +81,10 @@ if [ -n "$eslint_rules" ]; then
   echo "CAUGHT (b) console.log in src/util/paths.ts by ESLint: $eslint_rules"
 else
   echo "MISSED (b) console.log in src/util/paths.ts" >&2; missed=1
+fi
+if [ -n "$watch_rules" ]; then
+  echo "CAUGHT (c) fs.watch in src/service/planted-watch.ts by ESLint: $watch_rules"
+else
+  echo "MISSED (c) fs.watch (named import and namespace call) in src/service/planted-watch.ts" >&2; missed=1
 fi
 exit "$missed"

@@ -9,6 +9,7 @@
  */
 import type { LanguageProfile, TestConventions } from './language-profile.js';
 import { languageProfiles, profileOf } from './languages.js';
+import { BoundedMemo, ENTRY_OVERHEAD, stringBytes } from '../util/bounded-memo.js';
 
 export type PathRole = 'source' | 'test' | 'example' | 'doc' | 'bench';
 
@@ -82,20 +83,16 @@ export function isTestFunctionName(name: string, profile: LanguageProfile | unde
 
 /**
  * Roles already worked out, by language and path: search ranking asks for every matching symbol's
- * file on each query (thousands of calls of the same few hundred paths). Pure, so bounded by
- * clearing when full.
+ * file on each query (thousands of calls of the same few hundred paths). A pure memo, process-wide,
+ * bounded in bytes (~20k paths of 60 characters).
  */
-const roles = new Map<string, PathRole>();
-const MAX_ROLES = 50_000;
+export const ROLE_MEMO = new BoundedMemo<string, PathRole>(4 * 1024 * 1024, (k) => stringBytes(k) + ENTRY_OVERHEAD);
 
 /** source, or the kind of non-source file the path is (tests before examples, docs, benchmarks). */
 export function pathRole(relPath: string, language?: string): PathRole {
   const key = `${language ?? ''}\u0000${relPath}`;
-  let role = roles.get(key);
-  if (role === undefined) {
-    if (roles.size >= MAX_ROLES) roles.clear();
-    roles.set(key, (role = roleOf(relPath, language)));
-  }
+  let role = ROLE_MEMO.get(key);
+  if (role === undefined) ROLE_MEMO.set(key, (role = roleOf(relPath, language)));
   return role;
 }
 

@@ -7,14 +7,19 @@
  *   - the version of the workspace's catalog (any file of it re-cataloged or removed);
  *   - (mtime, size, inode) of every file the operation touched, taken when it first touched it,
  *     so that an edit on disk that no watcher reported yet still makes the entry unusable.
- * A hit re-checks all three: a few comparisons and one stat per file.
+ * A hit re-checks all three: a few comparisons and one stat per file. Those checks are the safety
+ * net: the cache learns of changes from each workspace's change feed (the catalog's), and drops that
+ * workspace's answers at once, and all of them when the workspace is closed (a slot in its catalog's
+ * DerivedState listens for it), so no answer outlives the workspace it was made in.
  *
  * Which files and sessions an operation touched is recorded while it runs: the runner runs the
  * handler inside util/dependency-scope's recordDependencies, and CachedSession and the catalog note
  * each access there.
  */
 import { statSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import type { ChangeFeed, Derived, DerivedKey, DerivedState } from '../core/catalog.js';
 import type { DependencySink, StampedSession } from '../util/dependency-scope.js';
 
 /** What a file looked like when an operation first touched it; ino -1 = it did not exist. */
@@ -24,10 +29,17 @@ export interface FileStamp {
   ino: number;
 }
 
-/** The catalog whose version an answer depends on (a workspace's). */
+/**
+ * The catalog whose version an answer depends on (a workspace's), with its feed and derived state
+ * (a catalog without them is proven fresh by its version alone).
+ */
 export interface VersionedCatalog {
   readonly version: number;
+  readonly changes?: ChangeFeed;
+  readonly derived?: DerivedState;
 }
+
+type FedCatalog = Required<VersionedCatalog>;
 
 interface SessionStamp {
   session: StampedSession;
@@ -107,16 +119,81 @@ export interface OperationCacheStats {
   bytes: number;
 }
 
+/** The memory an entry is counted for: its JSON and key (UTF-16) and a share per file stamp. */
+function entryBytes(v: Entry, k: string): number {
+  return v.bodyJson.length * 2 + k.length * 2 + v.files.length * 120 + 200;
+}
+
+/** This cache's part of one workspace: the keys of its answers, dropped on each change and at close. */
+class WorkspaceAnswers implements Derived {
+  readonly keys = new Set<string>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly cache: OperationCache,
+    private readonly catalog: FedCatalog,
+  ) {
+    this.unsubscribe = catalog.changes.subscribe(() => cache.dropWorkspace(catalog));
+  }
+
+  bytes(): number {
+    return this.cache.bytesOf(this.keys);
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    this.cache.dropWorkspace(this.catalog);
+  }
+}
+
 export class OperationCache {
   private readonly lru: LRUCache<string, Entry>;
   private readonly counters = { hits: 0, misses: 0, stale: 0, stored: 0 };
+  /** Each runner's cache has its own slot in a workspace's derived state. */
+  private readonly slot: DerivedKey<WorkspaceAnswers> = { name: `operation_cache:${randomUUID().slice(0, 8)}` };
+  private readonly byCatalog = new Map<VersionedCatalog, WorkspaceAnswers>();
 
   constructor(maxBytes: number) {
     this.lru = new LRUCache<string, Entry>({
       maxSize: Math.max(1, maxBytes),
       maxEntrySize: Math.max(1, Math.floor(maxBytes / 8)),
-      sizeCalculation: (v, k) => v.bodyJson.length * 2 + k.length * 2 + v.files.length * 120 + 200,
+      sizeCalculation: entryBytes,
+      dispose: (v, k) => this.forget(v.catalog, k),
     });
+  }
+
+  /** Drops every answer made in the workspace of `catalog` (a change reached its feed, or it closed). */
+  dropWorkspace(catalog: VersionedCatalog): void {
+    const answers = this.byCatalog.get(catalog);
+    if (!answers) return;
+    for (const k of [...answers.keys]) this.lru.delete(k);
+  }
+
+  /** The bytes counted for `keys` (a workspace's share, for its status). */
+  bytesOf(keys: Iterable<string>): number {
+    let n = 0;
+    for (const k of keys) {
+      const v = this.lru.peek(k);
+      if (v) n += entryBytes(v, k);
+    }
+    return n;
+  }
+
+  private track(catalog: VersionedCatalog, key: string): void {
+    if (!catalog.changes || !catalog.derived) return;
+    let answers = this.byCatalog.get(catalog);
+    if (!answers) {
+      answers = catalog.derived.get(this.slot, () => new WorkspaceAnswers(this, catalog as FedCatalog));
+      this.byCatalog.set(catalog, answers);
+    }
+    answers.keys.add(key);
+  }
+
+  private forget(catalog: VersionedCatalog, key: string): void {
+    const answers = this.byCatalog.get(catalog);
+    if (!answers) return;
+    answers.keys.delete(key);
+    if (answers.keys.size === 0) this.byCatalog.delete(catalog);
   }
 
   /** The stored result if every stamp still holds; a stale entry is dropped. */
@@ -150,7 +227,9 @@ export class OperationCache {
       catalogVersion: recorder.catalogVersion,
       files: [...recorder.files],
     });
-    if (this.lru.has(key)) this.counters.stored++;
+    if (!this.lru.has(key)) return;
+    this.counters.stored++;
+    this.track(recorder.catalog, key);
   }
 
   clear(): void {

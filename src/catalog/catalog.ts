@@ -1,29 +1,36 @@
 /**
- * The symbol catalog of one workspace: a pure index and store. The files that pass the
- * file-safety pipeline are handed to a FileCataloger (the service's, which asks the language
- * servers), and their entries are indexed with stable ids, persisted with file hashes so a restart
- * re-asks only changed files, kept fresh by a watcher (disk-changes.ts) and by a stat check on
- * every answer (freshness.ts). The catalog itself never talks to a server.
+ * The symbol catalog of one workspace: a pure index and store. The files the gate admits
+ * (file-gate.ts: the file-safety rules, for the first walk and every later path) are handed to a
+ * FileCataloger (the service's, which asks the language servers), and their entries are indexed with
+ * stable ids, persisted with file hashes so a restart re-asks only changed files, kept fresh by a
+ * watcher (disk-changes.ts) and by a stat check on every answer (freshness.ts). Every change reaches
+ * one feed (change-feed.ts) that the servers, subscriptions and derived indexes listen to; what is
+ * derived from the catalog lives in its DerivedState and goes with it. The catalog never talks to a
+ * server.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import type { Limits } from '../config/schema.js';
-import type { Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions, FileCataloger, FileChange, FileEntry, SymbolFilter } from '../core/catalog.js';
+import type { Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions, FileCataloger, FileEntry, SymbolFilter } from '../core/catalog.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
 import type { Logger } from '../util/logger.js';
 import { resolveInWorkspace, toRelative } from '../util/paths.js';
+import { buildWalk, type BuildOptions } from './build-walk.js';
+import { CatalogFiles } from './catalog-files.js';
+import { ChangeFeed } from './change-feed.js';
+import { DerivedState } from './derived-state.js';
 import { DiskChanges } from './disk-changes.js';
 import { DriftBaseline } from './drift-baseline.js';
-import { FileFilter, type SkipReason } from './file-filter.js';
+import type { SkipReason } from './file-filter.js';
+import { FileGate, type Admission } from './file-gate.js';
 import { Freshness } from './freshness.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
 import { INDEX_VERSION, snapshotPath } from './store.js';
 import { SymbolIndex } from './symbol-index.js';
 import { SearchTexts } from './search-texts.js';
 import { walkWorkspace } from './walk.js';
-
 
 /** Everything a catalog is given: nothing is reached through a shared context. */
 export interface CatalogDeps {
@@ -33,34 +40,28 @@ export interface CatalogDeps {
   logger: Logger;
   limits: Pick<Limits, 'maxFileBytes' | 'maxFiles' | 'maxQueryLength'>;
   cataloger: FileCataloger;
-  /** Told of every change on disk the watcher sees (the servers must learn of them too). */
-  onFilesChanged?: (changes: FileChange[]) => void;
 }
 
 type FileError = CatalogFileError;
 
-const PROGRESS_EVERY_MS = 2000;
-/** Failures that may pass: asked once more at the end of a build. */
-const RETRIED_CODES = new Set(['TIMEOUT', 'SERVER_CRASHED', 'CONTENT_MODIFIED', 'SERVER_START_FAILED']);
-type BuildOptions = { signal?: AbortSignal; onProgress?: (done: number, total: number) => void };
-
 export class WorkspaceCatalog implements Catalog {
   readonly index = new SymbolIndex();
   readonly root: string;
+  readonly derived: DerivedState;
   skipped: Partial<Record<SkipReason, number>> = {};
   limitsHit: LimitHit[] = [];
   private options: CatalogWalkOptions = {};
-  private filter: FileFilter;
+  private gate: FileGate;
   private state: CatalogStatus['state'] = 'empty';
-  private readonly errors = new Map<string, FileError>();
   private building: Promise<CatalogStatus> | undefined;
   /** all()'s ordered list and the index version it was built at. */
   private orderedList: { version: number; list: CatalogSymbol[]; texts?: SearchTexts } | undefined;
   private indexedAt: string | undefined;
   private gitHead = '';
   private loaded = false;
-  private readonly inflight = new Map<string, { promise: Promise<FileEntry>; background: boolean }>();
   private readonly logger: Logger;
+  private readonly feed: ChangeFeed;
+  private readonly entries: CatalogFiles;
   private readonly snapshot: SnapshotKeeper;
   private readonly baseline = new DriftBaseline(this.index);
   private readonly freshness: Freshness;
@@ -69,24 +70,35 @@ export class WorkspaceCatalog implements Catalog {
   constructor(private readonly deps: CatalogDeps) {
     this.root = deps.root;
     this.logger = deps.logger.child(`catalog:${deps.id}`);
-    this.filter = this.makeFilter();
+    this.gate = this.makeGate();
+    this.feed = new ChangeFeed(this.logger);
+    this.derived = new DerivedState(this.logger);
     const head = () => ({ indexedAt: this.indexedAt, gitHead: this.gitHead, quiet: this.state === 'building' || (this.state === 'empty' && !this.indexedAt) });
     this.snapshot = new SnapshotKeeper(snapshotPath(deps.cacheDir, deps.id), this.root, this.index, head, this.logger);
-    const host = {
+    const entries = new CatalogFiles({ root: this.root, index: this.index, feed: this.feed, cataloger: deps.cataloger, gate: () => this.gate, touched: () => this.snapshot.schedule() });
+    this.entries = entries;
+    this.freshness = new Freshness({
       root: this.root,
       index: this.index,
-      maxFileBytes: deps.limits.maxFileBytes,
-      catalogFile: (abs: string, rel: string, background?: boolean) => this.catalogFile(abs, rel, background),
+      catalogFile: (abs, rel, background, admission) => entries.catalogFile(abs, rel, background, admission),
       entryTouched: () => this.snapshot.schedule(),
-      removeFile: (rel: string) => this.removeFile(rel),
-      recordError: (rel: string, e: unknown) => this.recordError(rel, e),
-      filter: () => this.filter,
-      cataloged: () => this.state !== 'empty',
-      refreshFile: (f: { abs: string; rel: string }) => this.freshness.refreshFile(f),
-      notify: (changes: FileChange[]) => this.notify(changes),
-    };
-    this.freshness = new Freshness(host);
-    this.disk = new DiskChanges(host, this.logger);
+      removeFile: (rel) => entries.removeFile(rel),
+      recordError: (rel, e) => entries.recordError(rel, e),
+    });
+    this.disk = new DiskChanges(
+      {
+        root: this.root,
+        feed: this.feed,
+        gate: () => this.gate,
+        cataloged: () => this.state !== 'empty',
+        knows: (rel) => entries.knows(rel),
+        knownUnder: (rel) => entries.knownUnder(rel),
+        removeFile: (rel) => entries.removeFile(rel),
+        refreshFile: (f: Admission & { admitted: true }) => this.freshness.refreshFile(f, false, f),
+        recordError: (rel, e) => entries.recordError(rel, e),
+      },
+      this.logger,
+    );
   }
 
   get snapshotFile(): string {
@@ -103,11 +115,16 @@ export class WorkspaceCatalog implements Catalog {
     return this.disk.watching;
   }
 
+  /** The one change stream: every file added, changed or removed, after the gate. */
+  get changes(): ChangeFeed {
+    return this.feed;
+  }
+
   /** Changes the walk's options (index_folder); a different walk drops the cataloged set. */
   configure(opts: CatalogWalkOptions): void {
     const same = JSON.stringify(opts.extraIgnore ?? []) === JSON.stringify(this.options.extraIgnore ?? []) && !!opts.followSymlinks === !!this.options.followSymlinks;
     this.options = { ...this.options, ...opts };
-    if (!same) this.filter = this.makeFilter();
+    if (!same) this.gate = this.makeGate();
   }
 
   /** Patterns index_folder added (search_text walks with them too). */
@@ -119,8 +136,10 @@ export class WorkspaceCatalog implements Catalog {
     return this.deps.cataloger.extensions();
   }
 
-  private makeFilter(): FileFilter {
-    return new FileFilter(this.root, { extensions: this.extensions(), extraIgnore: this.options.extraIgnore ?? [] });
+  /** The gate every file passes to enter this catalog (file-gate.ts), for the walk's options now. */
+  private makeGate(): FileGate {
+    const { maxFileBytes } = this.deps.limits;
+    return new FileGate(this.root, { extensions: this.extensions(), extraIgnore: this.options.extraIgnore ?? [], followSymlinks: !!this.options.followSymlinks, maxFileBytes });
   }
 
   status(): CatalogStatus {
@@ -131,7 +150,7 @@ export class WorkspaceCatalog implements Catalog {
       ...(this.indexedAt ? { indexed_at: this.indexedAt } : {}),
       git_head: this.gitHead,
       index_version: INDEX_VERSION,
-      errors: [...this.errors.values()].sort((a, b) => a.file.localeCompare(b.file)),
+      errors: [...this.entries.errors.values()].sort((a, b) => a.file.localeCompare(b.file)),
     };
   }
 
@@ -143,75 +162,41 @@ export class WorkspaceCatalog implements Catalog {
   private async doBuild(opts: BuildOptions): Promise<CatalogStatus> {
     this.state = 'building';
     let saved = false;
+    // a rebuild's changes reach the feed's listeners as one batch
+    const release = this.feed.hold();
     try {
       if (!this.loaded) this.loadFromDisk();
       // `git rev-parse` is a process spawn (~50-100 ms under load): it runs while files are cataloged,
       // not after them (it was a third of catalog.build on the 11-file fixture).
       const head = readGitHead(this.root);
-      const directories = await this.catalogWalk(opts);
+      const walk = await buildWalk({ root: this.root, index: this.index, files: this.entries, freshness: this.freshness, gate: this.gate, logger: this.logger, limits: this.deps.limits, options: this.options }, opts);
+      this.skipped = walk.skipped;
+      this.limitsHit = walk.limitsHit;
       this.gitHead = await head;
       this.indexedAt = new Date().toISOString();
       if (this.baseline.size === 0) this.baseline.set();
       this.snapshot.saveNow();
       saved = true;
-      if (this.options.watch !== false) this.disk.start(directories);
+      this.entries.live = true;
+      if (this.options.watch !== false) this.disk.start(walk.directories);
     } finally {
-      this.state = this.errors.size ? 'partial' : this.indexedAt ? 'ready' : this.index.files.size ? 'partial' : 'empty';
+      this.state = this.entries.errors.size ? 'partial' : this.indexedAt ? 'ready' : this.index.files.size ? 'partial' : 'empty';
       // A build that stopped half-way still keeps what it cataloged.
       if (!saved) this.snapshot.schedule();
+      release();
     }
     return this.status();
   }
 
-  /** Walks the workspace and brings every walked file up to date; the walked directories. */
-  private async catalogWalk(opts: BuildOptions): Promise<string[]> {
-    const { limits } = this.deps;
-    const walk = await walkWorkspace(this.root, { maxFileBytes: limits.maxFileBytes, maxFiles: limits.maxFiles, followSymlinks: !!this.options.followSymlinks, signal: opts.signal }, this.filter);
-    this.skipped = walk.skipped;
-    this.limitsHit = walk.limitsHit;
-    const keep = new Set(walk.files.map((f) => f.rel));
-    for (const rel of [...this.index.files.keys()]) if (!keep.has(rel)) this.index.removeFile(rel);
-    for (const rel of [...this.errors.keys()]) if (!keep.has(rel)) this.errors.delete(rel);
-    let done = 0;
-    const total = walk.files.length;
-    opts.onProgress?.(0, total);
-    // A large cold build is quiet for long stretches (a server loading its project answers nothing):
-    // progress is repeated at least every 2 s so a client sees it is alive.
-    const heartbeat = setInterval(() => opts.onProgress?.(done, total), PROGRESS_EVERY_MS);
-    try {
-      await Promise.all(
-        walk.files.map(async (f) => {
-          if (opts.signal?.aborted) throw new LspgateError('CANCELLED', 'cataloging was cancelled');
-          await this.freshness.refreshFile(f, true).catch((e: unknown) => this.recordError(f.rel, e));
-          opts.onProgress?.(++done, total);
-        }),
-      );
-      await this.retryFailed(walk.files, opts.signal);
-    } finally {
-      clearInterval(heartbeat);
-    }
-    return walk.directories;
-  }
-
   /**
-   * Files that failed for a passing reason (a timeout, a crashed or busy server) are asked once more,
-   * one at a time, after the flood is over; what fails again stays in status().errors.
+   * Makes sure changes on disk reach the feed (a resource subscription needs them) without waiting
+   * for a build: the directories the gate would enter are watched at once; until the first build,
+   * changes are passed on but not cataloged.
    */
-  private async retryFailed(files: { abs: string; rel: string }[], signal?: AbortSignal): Promise<void> {
-    for (const f of files) {
-      const err = this.errors.get(f.rel);
-      if (!err || !RETRIED_CODES.has(err.code)) continue;
-      if (signal?.aborted) throw new LspgateError('CANCELLED', 'cataloging was cancelled');
-      this.logger.info(`retrying ${f.rel} after ${err.code}`);
-      await this.catalogFile(f.abs, f.rel, true).catch((e: unknown) => this.recordError(f.rel, e));
-    }
-  }
-
-  private recordError(rel: string, e: unknown): void {
-    const err = toLspgateError(e);
-    if (err.code === 'CANCELLED') throw err;
-    this.errors.set(rel, { file: rel, code: err.code, message: err.message });
-    this.index.removeFile(rel);
+  async watch(): Promise<void> {
+    if (this.disk.watching || this.options.watch === false) return;
+    const walk = await walkWorkspace(this.root, { maxFileBytes: this.deps.limits.maxFileBytes, maxFiles: this.deps.limits.maxFiles, followSymlinks: !!this.options.followSymlinks, directoriesOnly: true }, this.gate);
+    this.disk.start(walk.directories);
   }
 
   private loadFromDisk(): void {
@@ -223,42 +208,13 @@ export class WorkspaceCatalog implements Catalog {
     this.baseline.set(head.indexedAt);
   }
 
-  /** The file's entry from the cataloger; concurrent callers of the same file share one request. */
-  private catalogFile(abs: string, rel: string, background = false): Promise<FileEntry> {
-    const running = this.inflight.get(rel);
-    // An interactive caller does not join a background request: that one may still be queued
-    // behind the rest of a cold build (a find_definition waited 132 s for the whole catalog).
-    if (running && (running.background === background || !running.background)) return running.promise;
-    const promise = this.deps.cataloger
-      .catalogFile(abs, rel, { background })
-      .then((entry) => this.store(rel, entry))
-      .finally(() => {
-        if (this.inflight.get(rel)?.promise === promise) this.inflight.delete(rel);
-      });
-    this.inflight.set(rel, { promise, background });
-    return promise;
-  }
-
-  private store(rel: string, entry: FileEntry): FileEntry {
-    this.errors.delete(rel);
-    // A file the walk leaves out (ignored, skipped directory) is answered when asked for by
-    // name, but kept out of the index: outlines, search and the snapshot stay the walk's.
-    if (this.filter.path(rel) === undefined) {
-      this.index.setFile(rel, entry);
-      this.snapshot.schedule();
-    }
-    return entry;
-  }
-
   private async ensureBuilt(): Promise<void> {
     if (this.building) await this.building;
     else if (this.state === 'empty') await this.build();
   }
 
   removeFile(rel: string): void {
-    this.index.removeFile(rel);
-    this.errors.delete(rel);
-    this.snapshot.schedule();
+    this.entries.removeFile(rel);
   }
 
   async fileSymbols(relPath: string): Promise<CatalogSymbol[]> {
@@ -266,7 +222,7 @@ export class WorkspaceCatalog implements Catalog {
     const rel = toRelative(this.root, abs);
     // One file's symbols never wait for a running build (interactive first, issue 14): the file is
     // brought up to date on its own; a request the build already has in flight for it is shared.
-    const entry = this.index.files.get(rel) ? await this.freshness.refreshFile({ abs, rel }) : await this.catalogFile(abs, rel);
+    const entry = this.index.files.get(rel) ? await this.freshness.refreshFile({ abs, rel }) : await this.entries.catalogFile(abs, rel);
     return entry.symbols;
   }
 
@@ -311,7 +267,7 @@ export class WorkspaceCatalog implements Catalog {
     } else {
       const exists = await stat(abs).then((s) => s.isFile(), () => false);
       if (!exists || !this.extensions().has(path.extname(rel).toLowerCase())) return undefined;
-      await this.catalogFile(abs, rel);
+      await this.entries.catalogFile(abs, rel);
     }
     return this.index.byId(rel === file ? symbolId : rel + symbolId.slice(file.length));
   }
@@ -363,6 +319,10 @@ export class WorkspaceCatalog implements Catalog {
 
   async refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: FileError[] }> {
     if (!relPaths) return this.refreshAll();
+    return this.feed.batch(() => this.refreshPaths(relPaths));
+  }
+
+  private async refreshPaths(relPaths: string[]): Promise<{ refreshed: string[]; errors: FileError[] }> {
     const refreshed: string[] = [];
     const errors: FileError[] = [];
     for (const p of relPaths) {
@@ -372,10 +332,7 @@ export class WorkspaceCatalog implements Catalog {
         rel = toRelative(this.root, abs);
         const exists = await stat(abs).then((s) => s.isFile(), () => false);
         if (!exists) this.removeFile(rel);
-        else {
-          await this.catalogFile(abs, rel);
-          this.notify([{ path: abs, type: 'changed' }]);
-        }
+        else await this.entries.catalogFile(abs, rel);
         refreshed.push(rel);
       } catch (e) {
         const err = toLspgateError(e);
@@ -397,16 +354,12 @@ export class WorkspaceCatalog implements Catalog {
   /** Drops everything cataloged, in memory and on disk (invalidate_cache). */
   async invalidate(): Promise<void> {
     if (this.building) await this.building.catch(() => undefined);
-    this.index.clear();
-    this.errors.clear();
+    this.entries.clear();
+    this.derived.clear();
     this.baseline.clear();
     this.state = 'empty';
     this.indexedAt = undefined;
     this.snapshot.delete();
-  }
-
-  private notify(changes: FileChange[]): void {
-    if (changes.length) this.deps.onFilesChanged?.(changes);
   }
 
   /** Resolves once every file change seen by the watcher so far is cataloged. */
@@ -414,9 +367,12 @@ export class WorkspaceCatalog implements Catalog {
     await this.disk.settled();
   }
 
+  /** Stops the watcher, drops what was derived and the feed's listeners, and flushes the snapshot. */
   async close(): Promise<void> {
     this.disk.close();
     if (this.building) await this.building.catch(() => undefined);
+    this.derived.close();
+    this.feed.close();
     if (this.snapshot.pending) this.snapshot.saveNow();
   }
 }

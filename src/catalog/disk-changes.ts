@@ -1,28 +1,32 @@
 /**
- * Changes on disk after the first build: the directory watcher's batches become catalog updates
- * (removed, re-cataloged, newly walked directories) and a list of file changes for whoever keeps
- * the language servers in step with the disk (the broker's notifier, wired by the gateway).
+ * Changes on disk seen by the directory watcher become catalog updates, each file through the
+ * catalog's gate (file-gate.ts) exactly as the first walk judged it: a file the gate admits is
+ * cataloged again, one it refuses now (turned into a symlink out of the root, a private key written
+ * into it) or that is gone leaves the catalog, a new directory is watched only if the gate would
+ * have entered it (never a symlinked one, so nothing outside the root is watched). The catalog's
+ * change feed tells everyone else; a watcher batch reaches its listeners as one batch.
  */
-import { stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { FileChange } from '../core/catalog.js';
 import type { Logger } from '../util/logger.js';
 import { toRelative } from '../util/paths.js';
-import type { FileFilter } from './file-filter.js';
-import type { SymbolIndex } from './symbol-index.js';
+import type { ChangeFeed } from './change-feed.js';
+import type { Admission, FileGate } from './file-gate.js';
 import { DirectoryWatcher } from './watcher.js';
 
 export interface DiskChangeHost {
   readonly root: string;
-  readonly index: SymbolIndex;
-  readonly maxFileBytes: number;
-  filter(): FileFilter;
-  /** False before the first build: changes are passed on but not cataloged. */
+  readonly feed: ChangeFeed;
+  gate(): FileGate;
+  /** False before the first build (or after invalidate_cache): changes are passed on but not cataloged. */
   cataloged(): boolean;
+  /** Whether the catalog has the file (cataloged, or failed and recorded). */
+  knows(rel: string): boolean;
+  /** Known files at or below `rel`. */
+  knownUnder(rel: string): string[];
   removeFile(rel: string): void;
-  refreshFile(f: { abs: string; rel: string }): Promise<unknown>;
+  refreshFile(f: Admission & { admitted: true }): Promise<unknown>;
   recordError(rel: string, e: unknown): void;
-  notify(changes: FileChange[]): void;
 }
 
 export class DiskChanges {
@@ -37,9 +41,9 @@ export class DiskChanges {
     return this.watcher !== undefined;
   }
 
+  /** Watches `directories` (the walk's: each one the gate entered); more are added to a running watcher. */
   start(directories: string[]): void {
-    if (this.watcher) return;
-    this.watcher = new DirectoryWatcher(this.host.root, this.host.filter(), (changes) => this.apply(changes), this.logger);
+    this.watcher ??= new DirectoryWatcher(this.host.root, this.host.gate().filter, (changes) => this.apply(changes), this.logger);
     for (const d of directories) this.watcher.add(d);
   }
 
@@ -54,32 +58,37 @@ export class DiskChanges {
   }
 
   private async apply(abs: string[]): Promise<void> {
-    const notes: FileChange[] = [];
-    for (const file of abs) {
-      const note = await this.applyOne(file);
-      if (note) notes.push(note);
-    }
-    this.host.notify(notes);
+    await this.host.feed.batch(async () => {
+      for (const file of abs) await this.applyOne(file);
+    });
   }
 
-  private async applyOne(file: string): Promise<FileChange | undefined> {
+  private async applyOne(file: string): Promise<void> {
     const { host } = this;
     const rel = toRelative(host.root, file);
-    if (path.basename(file) === '.gitignore') host.filter().invalidate(path.dirname(rel) === '.' ? '' : path.dirname(rel));
-    const st = await stat(file).catch(() => undefined);
+    const gate = host.gate();
+    if (path.basename(file) === '.gitignore') gate.filter.invalidate(path.dirname(rel) === '.' ? '' : path.dirname(rel));
+    const st = await lstat(file).catch(() => undefined);
     if (!st) {
       this.watcher?.remove(file);
-      if (!host.index.files.has(rel)) return undefined;
-      host.removeFile(rel);
-      return { path: file, type: 'deleted' };
+      for (const known of host.knownUnder(rel)) host.removeFile(known);
+      return;
     }
-    if (st.isDirectory()) {
-      if (rel !== '' && !host.filter().path(rel, true)) this.watcher?.add(file, true);
-      return undefined;
+    if (st.isDirectory() || (st.isSymbolicLink() && (await stat(file).then((t) => t.isDirectory(), () => false)))) {
+      if (rel === '') return;
+      const entered = await gate.enterDirectory(file);
+      if (typeof entered !== 'string') this.watcher?.add(entered.abs, true);
+      return;
     }
-    if (host.filter().path(rel) || st.size > host.maxFileBytes) return undefined;
-    const note: FileChange = { path: file, type: host.index.files.has(rel) ? 'changed' : 'created' };
-    if (host.cataloged()) await host.refreshFile({ abs: file, rel }).catch((e: unknown) => host.recordError(rel, e));
-    return note;
+    const a = await gate.admit(file);
+    if (!a.admitted) {
+      if (host.knows(rel)) host.removeFile(rel);
+      return;
+    }
+    if (!host.cataloged()) {
+      host.feed.emit({ rel: a.rel, path: a.abs, kind: host.knows(a.rel) ? 'changed' : 'added' });
+      return;
+    }
+    await host.refreshFile(a).catch((e: unknown) => host.recordError(a.rel, e));
   }
 }

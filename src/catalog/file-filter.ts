@@ -62,6 +62,8 @@ export type SkipReason =
   | 'generated'
   | 'symlink'
   | 'symlink_outside_root'
+  | 'outside_root'
+  | 'private_key'
   | 'over_max_files'
   | 'unreadable';
 

@@ -9,13 +9,17 @@ import type { FileEntry } from '../core/catalog.js';
 import { toLspgateError } from '../errors/errors.js';
 import { noteFileAccess } from '../util/dependency-scope.js';
 import { sha256 } from '../util/hash.js';
+import { GateRefusal, WALKED, type GateAnswer } from './file-gate.js';
 import type { SymbolIndex } from './symbol-index.js';
 
 export interface FreshnessHost {
   readonly root: string;
   readonly index: SymbolIndex;
-  /** Catalogs the file again (concurrent callers share one request); `background` for bulk work. */
-  catalogFile(abs: string, rel: string, background?: boolean): Promise<FileEntry>;
+  /**
+   * Catalogs the file again through the catalog's gate (concurrent callers share one request);
+   * `background` for bulk work; `admission`: the gate's answer the caller already has.
+   */
+  catalogFile(abs: string, rel: string, background?: boolean, admission?: GateAnswer): Promise<FileEntry>;
   /** An entry's stamps moved but its bytes did not: the snapshot should be saved again. */
   entryTouched(): void;
   removeFile(rel: string): void;
@@ -26,7 +30,7 @@ export class Freshness {
   constructor(private readonly host: FreshnessHost) {}
 
   /** Keeps a file's entry if its bytes did not change (mtime+size first, then hash), else re-asks. */
-  async refreshFile(f: { abs: string; rel: string; size?: number; mtimeMs?: number }, background = false): Promise<FileEntry> {
+  async refreshFile(f: { abs: string; rel: string; size?: number; mtimeMs?: number }, background = false, admission?: GateAnswer): Promise<FileEntry> {
     const entry = this.host.index.files.get(f.rel);
     if (entry) {
       // Synchronous: this runs on every answer that names a cataloged file (containers of each
@@ -35,7 +39,7 @@ export class Freshness {
       const st = f.size !== undefined && f.mtimeMs !== undefined ? { size: f.size, mtimeMs: f.mtimeMs } : statSync(f.abs);
       noteFileAccess(f.abs, 'ino' in st ? st : undefined);
       if (st.size === entry.size && st.mtimeMs === entry.mtimeMs) return entry;
-      const bytes = await readFile(f.abs);
+      const bytes = admission && admission !== WALKED && admission.admitted ? admission.bytes : await readFile(f.abs);
       if (sha256(bytes) === entry.hash) {
         entry.mtimeMs = st.mtimeMs;
         entry.size = st.size;
@@ -43,7 +47,7 @@ export class Freshness {
         return entry;
       }
     }
-    return this.host.catalogFile(f.abs, f.rel, background);
+    return this.host.catalogFile(f.abs, f.rel, background, admission);
   }
 
   /** Makes sure the cataloged answer for `rel` matches the disk; false when the file is gone. */
@@ -53,7 +57,8 @@ export class Freshness {
       await this.refreshFile({ abs, rel });
       return true;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      // gone, or refused by the gate now (the catalog dropped it): no longer a cataloged file
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' || e instanceof GateRefusal) {
         this.host.removeFile(rel);
         return false;
       }

@@ -15,9 +15,14 @@
 import picomatch from 'picomatch';
 import { RE2JS } from 're2js';
 import { LspgateError } from '../errors/errors.js';
+import { BoundedMemo, ENTRY_OVERHEAD } from '../util/bounded-memo.js';
 
 const MAX_GLOB = 500;
-const cache = new Map<string, RE2JS>();
+/**
+ * Compiled globs by pattern: a pure memo, process-wide, bounded in bytes (the compiled program
+ * counted at 4 KiB plus 64 bytes a pattern character: ~500 short patterns).
+ */
+export const GLOB_MEMO = new BoundedMemo<string, RE2JS>(2 * 1024 * 1024, (k) => 4096 + 64 * k.length + ENTRY_OVERHEAD);
 
 export function globMatcher(pattern: string): (relPath: string) => boolean {
   const p = pattern.trim().replace(/^\.\//, '');
@@ -29,7 +34,7 @@ export function globMatcher(pattern: string): (relPath: string) => boolean {
 const DOT_GUARDS = ['(?!(?:^|\\/)\\.{1,2}(?:\\/|$))', '(?!\\.{1,2}(?:\\/|$))', '(?!\\.{0,1}(?:\\/|$))', '(?!\\.)', '(?=.)'];
 
 function compile(pattern: string): RE2JS {
-  const hit = cache.get(pattern);
+  const hit = GLOB_MEMO.get(pattern);
   if (hit) return hit;
   if (pattern.length > MAX_GLOB) throw invalid(pattern, `longer than ${MAX_GLOB} characters`);
   let source: string;
@@ -46,8 +51,7 @@ function compile(pattern: string): RE2JS {
   } catch (e) {
     throw invalid(pattern, (e as Error).message);
   }
-  if (cache.size > 500) cache.clear();
-  cache.set(pattern, re);
+  GLOB_MEMO.set(pattern, re);
   return re;
 }
 

@@ -7,7 +7,6 @@
 import { readFile } from 'node:fs/promises';
 import { LspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
-import { FileFilter } from './file-filter.js';
 import { globMatcher } from './glob.js';
 import { compileLineRegex, MAX_PATTERN } from './line-regex.js';
 import { containsPrivateKey } from '../util/secret-files.js';
@@ -61,8 +60,7 @@ export function compileMatcher(query: string, regex: boolean, caseSensitive: boo
 
 export async function searchText(root: string, opts: TextSearchOptions): Promise<TextSearchResult> {
   const match = compileMatcher(opts.query, opts.regex, opts.caseSensitive);
-  const filter = new FileFilter(root, { extraIgnore: opts.extraIgnore ?? [] });
-  const walk = await walkWorkspace(root, { maxFileBytes: opts.maxFileBytes, maxFiles: opts.maxFiles, signal: opts.signal }, filter);
+  const walk = await walkWorkspace(root, { extraIgnore: opts.extraIgnore ?? [], maxFileBytes: opts.maxFileBytes, maxFiles: opts.maxFiles, signal: opts.signal });
   const glob = opts.filePattern ? globMatcher(opts.filePattern) : undefined;
   const result: TextSearchResult = { matches: [], filesSearched: 0, matchedFiles: [], limitsHit: [...walk.limitsHit], warnings: [], incomplete: walk.limitsHit.some((l) => l.limit === 'max_files') };
   for (const f of walk.files) {
@@ -74,7 +72,7 @@ export async function searchText(root: string, opts: TextSearchOptions): Promise
     } catch {
       continue; // deleted between walk and read
     }
-    if (containsPrivateKey(text)) continue; // a key block under any name is a secret file
+    if (containsPrivateKey(text)) continue; // the walk's gate refused key blocks; this is a later read of the file
     result.filesSearched++;
     const lines = text.split(/\r\n|\r|\n/);
     const started = performance.now();

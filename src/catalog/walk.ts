@@ -1,20 +1,22 @@
 /**
- * The workspace walk: every file that passes the file-safety pipeline (file-filter.ts), plus the
- * checks that need I/O (size, binary sniff, generated marker, symlink containment) and the
- * file-count limit with priority to the usual source folders. Every skip is counted.
+ * The workspace walk: every file the gate (file-gate.ts: containment, the per-path rules of
+ * file-filter.ts, size, binary, generated and private-key content) admits, and the file-count limit
+ * with priority to the usual source folders. Every skip is counted.
  */
 import type { Dirent } from 'node:fs';
-import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { LimitHit } from '../schema/meta.js';
-import { isInside, toRelative } from '../util/paths.js';
-import { FileFilter, hasNulByte, looksGenerated, type FilterOptions, type SkipReason } from './file-filter.js';
+import { FileGate } from './file-gate.js';
+import type { FilterOptions, SkipReason } from './file-filter.js';
 
 export interface WalkOptions extends FilterOptions {
   maxFileBytes: number;
   maxFiles: number;
   followSymlinks?: boolean;
   signal?: AbortSignal;
+  /** Only the directories the gate enters (what a watcher needs), no file read. */
+  directoriesOnly?: boolean;
 }
 
 export interface WalkedFile {
@@ -33,10 +35,9 @@ export interface WalkResult {
   directories: string[];
 }
 
-const SNIFF_BYTES = 8192;
 const PRIORITY_DIRS = new Set(['src', 'lib', 'pkg', 'cmd', 'internal', 'app']);
 
-export async function walkWorkspace(root: string, opts: WalkOptions, filter = new FileFilter(root, opts)): Promise<WalkResult> {
+export async function walkWorkspace(root: string, opts: WalkOptions, gate = new FileGate(root, opts)): Promise<WalkResult> {
   const skipped: WalkResult['skipped'] = {};
   const skip = (why: SkipReason) => void (skipped[why] = (skipped[why] ?? 0) + 1);
   const candidates: WalkedFile[] = [];
@@ -59,57 +60,45 @@ export async function walkWorkspace(root: string, opts: WalkOptions, filter = ne
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const ent of entries) {
-      const found = await entryOf(root, dir, ent, opts);
+      if (opts.directoriesOnly && !ent.isDirectory() && !ent.isSymbolicLink()) continue;
+      const found = await judgeEntry(gate, dir, ent, !!opts.followSymlinks);
       if (found === undefined) continue;
-      if (typeof found === 'string') {
-        skip(found);
-        continue;
+      if (typeof found === 'string') skip(found);
+      else if ('dir' in found) queue.push(found.dir);
+      else if (!opts.directoriesOnly && !seenFiles.has(found.file.rel)) {
+        seenFiles.add(found.file.rel);
+        candidates.push(found.file);
       }
-      const { abs, rel, isDir } = found;
-      if (isDir) {
-        const why = filter.directory(rel);
-        if (why) skip(why);
-        else queue.push(abs);
-        continue;
-      }
-      if (seenFiles.has(rel)) continue;
-      seenFiles.add(rel);
-      const why = filter.file(rel);
-      if (why) {
-        skip(why);
-        continue;
-      }
-      const checked = await checkFile(abs, opts.maxFileBytes);
-      if (typeof checked === 'string') {
-        skip(checked);
-        continue;
-      }
-      candidates.push({ abs, rel, size: checked.size, mtimeMs: checked.mtimeMs });
     }
   }
   return { ...withinLimits(candidates, skipped, opts), directories };
 }
 
 /**
- * A directory entry as the walk sees it: a symlink is followed only when asked and only while its
- * target stays inside the root (realpath containment); undefined for what is neither file nor
- * directory; a skip reason otherwise.
+ * One directory entry through the gate: a directory to enter, an admitted file, a skip reason, or
+ * undefined for what is neither file nor directory. An entry that is not a symlink, read from a
+ * directory the walk entered, is its own real path below checked directories; a symlink is resolved
+ * by the gate (followed only when asked, never out of the root).
  */
-async function entryOf(root: string, dir: string, ent: Dirent, opts: WalkOptions): Promise<{ abs: string; rel: string; isDir: boolean } | SkipReason | undefined> {
+async function judgeEntry(gate: FileGate, dir: string, ent: Dirent, follow: boolean): Promise<{ dir: string } | { file: WalkedFile } | SkipReason | undefined> {
   const abs = path.join(dir, ent.name);
-  if (!ent.isSymbolicLink()) {
-    if (!ent.isDirectory() && !ent.isFile()) return undefined;
-    return { abs, rel: toRelative(root, abs), isDir: ent.isDirectory() };
+  let isDir = ent.isDirectory();
+  const link = ent.isSymbolicLink();
+  if (link) {
+    // not followed: the target is not even looked at
+    if (!follow) return 'symlink';
+    const target = await realpath(abs).then((r) => stat(r), () => undefined);
+    if (!target) return 'unreadable';
+    isDir = target.isDirectory();
+  } else if (!isDir && !ent.isFile()) return undefined;
+  const known = link ? {} : { real: true, dirsChecked: true };
+  if (isDir) {
+    const entered = await gate.enterDirectory(abs, known);
+    return typeof entered === 'string' ? entered : { dir: entered.abs };
   }
-  if (!opts.followSymlinks) return 'symlink';
-  let real: string;
-  try {
-    real = await realpath(abs);
-  } catch {
-    return 'unreadable';
-  }
-  if (!isInside(root, real)) return 'symlink_outside_root';
-  return { abs: real, rel: toRelative(root, real), isDir: (await stat(real)).isDirectory() };
+  const a = await gate.admit(abs, known);
+  if (!a.admitted) return a.reason;
+  return { file: { abs: a.abs, rel: a.rel, size: a.size, mtimeMs: a.mtimeMs } };
 }
 
 /** The maxFiles cut (src/lib/pkg/cmd/internal/app first) and the limits hit, reported. */
@@ -131,32 +120,4 @@ function withinLimits(candidates: WalkedFile[], skipped: WalkResult['skipped'], 
 function prioritize(files: WalkedFile[]): WalkedFile[] {
   const rank = (f: WalkedFile) => (f.rel.split('/').slice(0, -1).some((d) => PRIORITY_DIRS.has(d)) ? 0 : 1);
   return [...files].sort((a, b) => rank(a) - rank(b) || (a.rel < b.rel ? -1 : 1));
-}
-
-/** Size limit, binary sniff (NUL in the first 8 KiB) and generated marker, in one open. */
-export async function checkFile(abs: string, maxFileBytes: number): Promise<{ size: number; mtimeMs: number } | SkipReason> {
-  let st;
-  try {
-    st = await stat(abs);
-  } catch {
-    return 'unreadable';
-  }
-  if (!st.isFile()) return 'unreadable';
-  if (st.size > maxFileBytes) return 'too_large';
-  let head: Buffer;
-  try {
-    const fh = await open(abs, 'r');
-    try {
-      const buf = Buffer.alloc(Math.min(SNIFF_BYTES, st.size));
-      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-      head = buf.subarray(0, bytesRead);
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    return 'unreadable';
-  }
-  if (hasNulByte(head)) return 'binary';
-  if (looksGenerated(head)) return 'generated';
-  return { size: st.size, mtimeMs: st.mtimeMs };
 }

@@ -169,6 +169,14 @@ export class ChunkIndex {
     return results.slice(0, limit).map((r) => ({ chunk: this.docs.get(r.id as string)!, bm25: r.score }));
   }
 
+  /** An estimate of the memory it holds: chunk texts (UTF-16, retired ones too), a share per chunk and per BM25 term. */
+  approxBytes(): number {
+    let chars = 0;
+    for (const c of this.byId.values()) chars += c.text.length;
+    for (const c of this.retired.values()) chars += c.text.length;
+    return 2 * chars + 400 * (this.byId.size + this.retired.size) + 120 * this.bm25.termCount;
+  }
+
   stats() {
     let textBytes = 0;
     for (const c of this.byId.values()) textBytes += Buffer.byteLength(c.text);

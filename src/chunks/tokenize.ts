@@ -8,6 +8,7 @@
  * "parses" apart.
  */
 import { stemmer } from 'stemmer';
+import { BoundedMemo, ENTRY_OVERHEAD, stringBytes } from '../util/bounded-memo.js';
 
 const WORD = /[A-Za-z0-9_$]+/g;
 const CAMEL = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
@@ -25,17 +26,18 @@ export function tokenizeCode(text: string): string[] {
   return out;
 }
 
-/** Code repeats its words: ~3k distinct terms in zod's 90k tokens, so stemming each once pays. */
-const memo = new Map<string, string | null>();
-const MEMO_MAX = 100_000;
+/**
+ * Code repeats its words: ~3k distinct terms in zod's 90k tokens, so stemming each once pays. A
+ * pure memo, process-wide, bounded in bytes (~60k terms of 10 characters).
+ */
+export const TERM_MEMO = new BoundedMemo<string, string | null>(8 * 1024 * 1024, (k, v) => stringBytes(k) + stringBytes(v) + ENTRY_OVERHEAD);
 
 /** Lower-case, drop filler and one-letter terms, Porter-stem words (not numbers). */
 export function normalizeTerm(term: string): string | null {
-  const hit = memo.get(term);
+  const hit = TERM_MEMO.get(term);
   if (hit !== undefined) return hit;
   const t = term.toLowerCase();
   const out = t.length < 2 || STOP.has(t) ? null : /^[a-z]+$/.test(t) ? stemmer(t) : t;
-  if (memo.size >= MEMO_MAX) memo.clear();
-  memo.set(term, out);
+  TERM_MEMO.set(term, out);
   return out;
 }

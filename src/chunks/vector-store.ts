@@ -62,6 +62,8 @@ export interface VectorStore {
   /** The stored records of one file with their vectors. */
   fileRecords(file: string): { chunk: StoredChunk; vector: Float32Array }[];
   files(): string[];
+  /** Vectors stored now. */
+  readonly size: number;
   setHead(head: string): void;
   stats(): VectorStoreStats;
   close(): void;

@@ -50,21 +50,85 @@ export interface FileEntry {
   symbols: CatalogSymbol[];
 }
 
+/** A file's bytes with the stamps of the same open (fstat before the read). */
+export interface FileContent {
+  bytes: Buffer;
+  size: number;
+  mtimeMs: number;
+}
+
 /**
  * What turns one file into a FileEntry: the service's cataloger (the same FileContext pipeline
  * the operations use). The catalog only indexes and stores what it is given.
  */
 export interface FileCataloger {
-  /** Throws a coded error (UNSUPPORTED_LANGUAGE, LIMIT_EXCEEDED, SERVER_*) when the file cannot be cataloged. */
-  catalogFile(absPath: string, relPath: string, opts?: { background?: boolean }): Promise<FileEntry>;
+  /**
+   * Throws a coded error (UNSUPPORTED_LANGUAGE, LIMIT_EXCEEDED, SERVER_*) when the file cannot be
+   * cataloged. `content`: the file's bytes and stamps as the catalog's gate read and judged them
+   * (then the file is not read again, so what is cataloged is what was admitted).
+   */
+  catalogFile(absPath: string, relPath: string, opts?: { background?: boolean; content?: FileContent }): Promise<FileEntry>;
   /** The lower-cased extensions some enabled server handles (the walk keeps only those). */
   extensions(): Set<string>;
 }
 
-/** A change on disk the catalog saw, for whoever keeps servers in step with the disk. */
-export interface FileChange {
+/**
+ * One file that entered (`added`), changed in (`changed`) or left (`removed`) the catalog's set of
+ * admitted files — after the gate, whoever found out (the watcher, refresh, a freshness check, a
+ * lookup by name, a rebuild).
+ */
+export interface CatalogChange {
+  /** Workspace-relative with `/`. */
+  rel: string;
+  /** Absolute. */
   path: string;
-  type: 'created' | 'changed' | 'deleted';
+  kind: 'added' | 'changed' | 'removed';
+}
+
+/** What the feed delivers at once: the changes of one batch (a watcher batch, a refresh, a build). */
+export interface CatalogChanges {
+  readonly changes: readonly CatalogChange[];
+  /** The catalog was dropped (invalidate_cache): whatever was derived from it starts again. */
+  readonly reset?: boolean;
+}
+
+/**
+ * The catalog's one change stream: the servers, MCP resource subscriptions, the import graph, the
+ * chunk index and the operation cache learn of changes here. Listeners run synchronously after the
+ * catalog changed (they read its new state); they record what changed and schedule their work.
+ */
+export interface ChangeFeed {
+  /** Calls `listener` with every batch from now on; returns the function that stops it. */
+  subscribe(listener: (batch: CatalogChanges) => void): () => void;
+}
+
+/** A value derived from one workspace's catalog, kept in its DerivedState (see there). */
+export interface Derived {
+  /** An estimate of the memory it holds (status answers, the README's table of caches). */
+  bytes(): number;
+  /** Releases what it holds beyond memory (open files, listeners); called when dropped. */
+  dispose?(): void;
+}
+
+/** The slot a derived value is kept under: one per kind of index (import graph, chunks, vectors...). */
+export interface DerivedKey<T extends Derived> {
+  readonly name: string;
+  /** Phantom: the slot's value type. */
+  readonly type?: T;
+}
+
+/**
+ * The indexes and caches derived from one workspace's catalog (import graph, chunk index, vectors,
+ * outlines...): made on first use, listening to the catalog's feed, dropped with the catalog
+ * (close, invalidate_cache) so that nothing derived from a closed workspace outlives it.
+ */
+export interface DerivedState {
+  /** The value kept under `key`, made by `make` the first time. */
+  get<T extends Derived>(key: DerivedKey<T>, make: () => T): T;
+  /** The value kept under `key`, if any (never makes one). */
+  peek<T extends Derived>(key: DerivedKey<T>): T | undefined;
+  /** What is kept now, by slot name, with each one's size estimate in bytes. */
+  sizes(): Record<string, number>;
 }
 
 export interface SymbolFilter {
@@ -157,6 +221,12 @@ export interface Catalog {
   readonly version: number;
   /** True while a watcher reports disk changes to the catalog and the servers. */
   readonly watching: boolean;
+  /** Starts watching the workspace if nothing does yet (without waiting for a build): the feed then reports changes on disk. */
+  watch(): Promise<void>;
+  /** The one change stream (added / changed / removed, after the gate). */
+  readonly changes: ChangeFeed;
+  /** What is derived from this catalog, dropped with it. */
+  readonly derived: DerivedState;
 }
 
 /** Ranks the catalog's symbols for a search_symbols query (catalog/symbol-search.ts). */

@@ -39,6 +39,11 @@ export function clientFrontend(core: Gateway, view: () => Gateway | undefined, o
     close: async () => {
       if (opts.closeView) await view()?.close();
     },
+    watchFile: (workspace, file, onChange) => {
+      const v = view();
+      if (!v) return Promise.reject(new LspgateError('DAEMON_FAILED', `send ${ATTACH} before any operation`, { reason: 'not_attached' }));
+      return v.watchFile(workspace, file, onChange);
+    },
     run: async (name, input, runOpts) => {
       const v = view();
       if (!v) throw new LspgateError('DAEMON_FAILED', `send ${ATTACH} before any operation`, { reason: 'not_attached' });

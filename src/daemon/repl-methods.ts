@@ -66,7 +66,7 @@ function hubOf(broker: Broker): TraceHub {
   return hub;
 }
 
-function rpcError(e: unknown): ResponseError<unknown> {
+export function rpcError(e: unknown): ResponseError<unknown> {
   const err = toLspgateError(e);
   return new ResponseError(jsonRpcCodeFor(err.code), err.message, { code: err.code, details: err.details ?? {} });
 }

@@ -19,6 +19,7 @@ import { guardClientInput } from '../frontends/sidecar/client-framing.js';
 import { jsonRpcCodeFor } from '../frontends/sidecar/error-codes.js';
 import { serveOperations } from '../frontends/sidecar/sidecar.js';
 import { packageVersion } from '../frontends/version.js';
+import { registerWatchMethods } from './watch-methods.js';
 import { registerReplMethods } from './repl-methods.js';
 import { ATTACH, AttachParams, CLI, STATUS, STOP, StopParams, type AttachResult, type DaemonClientStatus, type DaemonStatus } from '../frontends/daemon-client/protocol.js';
 import { clientFrontend, type Client } from './client-view.js';
@@ -90,6 +91,7 @@ class Daemon implements HostingDaemon {
     connection.onRequest(STATUS, () => this.status());
     connection.onRequest(STOP, (params: unknown) => this.stop(params, client));
     registerReplMethods(connection, () => client?.view, this.core, this.logger, { perSecond: this.tracePerSecond, backlog: () => socket.writableLength });
+    registerWatchMethods(connection, () => client?.view, this.logger);
     connection.onRequest(CLI, (params: unknown) => {
       if (!client) throw rpcError(new LspgateError('DAEMON_FAILED', `send ${ATTACH} before ${CLI}`, { reason: 'not_attached' }));
       return runCli(this.core, params, { lifetime: lifetime.signal, running, logger: this.logger.child(`client-${client.status.id}`) });

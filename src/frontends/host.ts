@@ -24,6 +24,13 @@ export interface FrontendGateway {
   };
   operations(): Operation[];
   run(name: string, input: unknown, opts?: RunOptions): Promise<RunResult>;
+  /**
+   * Calls `onChange` after each change of `file` (a path of the workspace, as operations take it) in
+   * the workspace's change feed — the catalog's, after its gate — and resolves to the function that
+   * stops it. Starts watching the workspace if nothing does yet. The workspace as operations name it
+   * (undefined: the default one); an unknown one is WORKSPACE_NOT_FOUND.
+   */
+  watchFile(workspace: string | undefined, file: string, onChange: () => void): Promise<() => void>;
   /** In-process: stops every server. Attached: detaches from the daemon (its servers stay). */
   close(): Promise<void>;
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createBroker } from '../broker/broker.js';
 import { withResponseCache } from '../cache/cached-broker.js';
 import { ResponseCache } from '../cache/response-cache.js';
-import { notifyServersOfChanges } from '../broker/file-change-notifier.js';
+import { serverNotifier } from '../broker/file-change-notifier.js';
 import { WorkspaceCatalog } from '../catalog/catalog.js';
 import { loadLimits, loadServers } from '../config/load.js';
 import type { Limits } from '../config/schema.js';
@@ -22,6 +22,7 @@ import type { Workspace } from '../core/workspace.js';
 import { ServiceCataloger } from '../service/cataloging/cataloger.js';
 import type { ServiceEnv } from '../service/env.js';
 import { createLogger, type Logger } from '../util/logger.js';
+import { resolveInWorkspace, toRelative } from '../util/paths.js';
 import { defaultCacheDir } from '../link/paths.js';
 import { configuredAllowedRoots, RootPolicy } from './root-policy.js';
 
@@ -148,18 +149,27 @@ export class Gateway implements RunnerHost {
     if (existing) return existing;
     const env = this.context;
     const id = workspaceId(root);
-    const catalog = new WorkspaceCatalog({
-      root,
-      id,
-      cacheDir: env.cacheDir,
-      logger: env.logger,
-      limits: env.limits,
-      cataloger: new ServiceCataloger(env, root),
-      onFilesChanged: (changes) => notifyServersOfChanges(env.broker, changes, env.logger.child(`catalog:${id}`)),
-    });
+    const catalog = new WorkspaceCatalog({ root, id, cacheDir: env.cacheDir, logger: env.logger, limits: env.limits, cataloger: new ServiceCataloger(env, root) });
+    // the servers learn of changes from the catalog's one feed, as every other listener does
+    catalog.changes.subscribe(serverNotifier(env.broker, env.logger.child(`catalog:${id}`)));
     const ws: Workspace = { root, id, catalog };
     this.open.set(root, ws);
     return ws;
+  }
+
+  /**
+   * The MCP resource subscriptions' way to a workspace's change feed: `onChange` after each change of
+   * `file` (the catalog's name for it: its real path relative to the root). The catalog starts
+   * watching if nothing does yet; the listener ends with the workspace.
+   */
+  async watchFile(workspace: string | undefined, file: string, onChange: () => void): Promise<() => void> {
+    const ws = await this.workspaceFor(workspace);
+    const rel = toRelative(ws.root, resolveInWorkspace(ws.root, file, { mustExist: false }));
+    const off = ws.catalog.changes.subscribe((batch) => {
+      if (batch.reset || batch.changes.some((c) => c.rel === rel)) onChange();
+    });
+    await ws.catalog.watch();
+    return off;
   }
 
   assertAllowedRoot(realDir: string, asked: string): void {

@@ -84,7 +84,8 @@ export interface RunnerHost extends GatewayHandle {
 export class OperationRunner {
   private readonly byName = new Map<string, Operation>();
   private opCache: OperationCache | undefined;
-  private readonly parsedInputs = new LRUCache<string, Record<string, unknown>>({ max: 1000 });
+  /** Validated inputs by their JSON text (parseInput): a pure memo per runner, bounded in bytes (the parsed copy counted as its text again). */
+  private readonly parsedInputs = new LRUCache<string, Record<string, unknown>>({ maxSize: 4 * 1024 * 1024, maxEntrySize: 256 * 1024, sizeCalculation: (_v, k) => 4 * k.length + 64 });
   private defaultWorkspace: Workspace | undefined;
   private readonly cacheEnabled = responseCacheEnabled();
 

@@ -11,6 +11,7 @@ import { adapterFor } from '../adapters/index.js';
 import type { FileContext, LanguageAdapter } from '../adapters/types.js';
 import type { LspSession, OpenDocument } from '../lsp/types.js';
 import { fromHoverContents } from '../schema/convert/hover-text.js';
+import { ENTRY_OVERHEAD, stringBytes } from '../util/bounded-memo.js';
 import { deepFreeze } from '../util/freeze.js';
 import { toRelative } from '../util/paths.js';
 import { normalizeDocumentSymbols } from './symbols.js';
@@ -34,7 +35,12 @@ export interface LoadFileOptions {
   background?: boolean;
 }
 
-const hoverCache = new LRUCache<string, Promise<string | undefined>>({ max: 20_000 });
+/**
+ * Hover texts by (server, root, generation, file hash, position): a process-wide memo of server
+ * answers (sessions are shared by every workspace on their root), bounded in bytes. A pending hover
+ * is counted at its key and 1 KiB; once it answers, at its text.
+ */
+export const HOVER_MEMO = new LRUCache<string, Promise<string | undefined>>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (_v, k) => stringBytes(k) + 1024 });
 
 function hoverKey(session: LspSession, doc: OpenDocument, pos: Position): string {
   return `${session.serverId}\0${session.root}\0${session.generation}\0${doc.path}\0${doc.hash}\0${pos.line}:${pos.character}`;
@@ -51,10 +57,16 @@ interface SymbolModel {
   encoding: string;
   lines: string[];
   symbols: DocumentSymbol[];
+  /** Characters of the document's text (the memo's size estimate). */
+  textLength: number;
 }
 
-/** Per documentSymbol answer the response cache hands out (frozen, shared): its file model. */
-const models = new WeakMap<object, SymbolModel>();
+/**
+ * Per documentSymbol answer the response cache hands out (frozen, shared): its file model. A
+ * process-wide memo, bounded in bytes (lines at their text, and the answer beside them, counted at
+ * twice the text); it holds the answer until it is evicted.
+ */
+export const MODEL_MEMO = new LRUCache<object, SymbolModel>({ maxSize: 48 * 1024 * 1024, sizeCalculation: (m) => 4 * m.textLength + ENTRY_OVERHEAD * (m.lines.length + 1) });
 
 /**
  * The file's lines and normalised symbols (the adapter's declarations). Made once per cached
@@ -66,13 +78,13 @@ const models = new WeakMap<object, SymbolModel>();
  */
 function symbolModel(answer: unknown, doc: OpenDocument, session: LspSession, adapter: LanguageAdapter): SymbolModel {
   const shared = answer !== null && typeof answer === 'object' && Object.isFrozen(answer);
-  const known = shared ? models.get(answer) : undefined;
+  const known = shared ? MODEL_MEMO.get(answer) : undefined;
   if (known && known.hash === doc.hash && known.adapter === session.entry.adapter && known.encoding === session.positionEncoding) return known;
   const lines = splitLines(doc.text);
   const tree = normalizeDocumentSymbols(answer as Parameters<typeof normalizeDocumentSymbols>[0], lines);
   const symbols = adapter.declarations?.(tree, doc.text, session.positionEncoding) ?? tree;
-  const model: SymbolModel = { hash: doc.hash, adapter: session.entry.adapter, encoding: session.positionEncoding, lines: deepFreeze(lines), symbols: deepFreeze(symbols) };
-  if (shared) models.set(answer, model);
+  const model: SymbolModel = { hash: doc.hash, adapter: session.entry.adapter, encoding: session.positionEncoding, lines: deepFreeze(lines), symbols: deepFreeze(symbols), textLength: doc.text.length };
+  if (shared) MODEL_MEMO.set(answer, model);
   return model;
 }
 
@@ -96,11 +108,16 @@ export async function loadFileContext(src: FileContextSource, absPath: string, o
     root: src.root,
     hover(pos) {
       const key = hoverKey(session, doc, pos);
-      let h = hoverCache.get(key);
+      let h = HOVER_MEMO.get(key);
       if (!h) {
-        h = session.request(HoverRequest.type, { textDocument: { uri: doc.uri }, position: pos }, { signal: src.signal }).then(fromHoverContents);
-        hoverCache.set(key, h);
-        h.catch(() => hoverCache.delete(key));
+        const asked = session.request(HoverRequest.type, { textDocument: { uri: doc.uri }, position: pos }, { signal: src.signal }).then(fromHoverContents);
+        HOVER_MEMO.set(key, asked);
+        // counted again at its real size once it answers (if it is still the one kept)
+        asked.then(
+          (text) => HOVER_MEMO.peek(key) === asked && HOVER_MEMO.set(key, asked, { size: stringBytes(key) + stringBytes(text) + ENTRY_OVERHEAD }),
+          () => HOVER_MEMO.delete(key),
+        );
+        h = asked;
       }
       return h;
     },

@@ -5,19 +5,16 @@
  * kept with `external: true` and their absolute path, unless the path is a secret file: then they
  * are dropped and counted in a warning.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { LRUCache } from 'lru-cache';
 import type { Location, LocationLink, Range } from 'vscode-languageserver-protocol';
 import type { FileContext } from '../adapters/types.js';
-import { fromLspPosition, lineStarts } from '../lsp/positions.js';
+import { fromLspPosition } from '../lsp/positions.js';
 import type { PositionEncoding } from '../lsp/types.js';
 import { isInside, isSecretPath, toRelative } from '../util/paths.js';
 import { canonicalPath } from '../util/symlinks.js';
 import { fileUri, pathOfUri } from '../util/uri.js';
-import { containsPrivateKey } from '../util/secret-files.js';
 import { isLibraryPath } from './library-paths.js';
 import type { ServiceCall } from './call.js';
-import { splitLines } from './file-context.js';
+import { measure, sourceText, type LinesOf } from './location-texts.js';
 import { comparePositions } from './symbols.js';
 
 export interface ResolvedLocation {
@@ -69,15 +66,6 @@ export function dedupeLocations(list: Location[]): Location[] {
   return out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : comparePositions(a.range.start, b.range.start)));
 }
 
-/** One file's lines as read for an answer, with what every location in it needs (made once). */
-interface LinesOf {
-  lines: string[];
-  /** The lines joined with `\n` (what positions are measured in). */
-  text: string;
-  secret: boolean;
-  starts: number[];
-}
-
 /** Reads lines of files the answer points into, once per call. */
 export class LineSource {
   private readonly measured = new Map<string, LinesOf>();
@@ -104,48 +92,6 @@ export class LineSource {
   get root(): string {
     return this.call.root;
   }
-}
-
-/**
- * What a text's locations need, made once per content: a warm definition measured its target
- * file every call (split, join, key scan, line starts: ~1 ms for typescript's lib.es5.d.ts,
- * where many of zod's definitions land). Keyed by the text itself, so never stale; frozen.
- */
-const measuredTexts = new LRUCache<string, LinesOf>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (v, k) => 4 * (k.length + 1) });
-
-function measure(source: string): LinesOf {
-  const known = measuredTexts.get(source);
-  if (known) return known;
-  const lines = Object.freeze(splitLines(source)) as string[];
-  const text = lines.join('\n');
-  const f: LinesOf = Object.freeze({ lines, text, secret: containsPrivateKey(text), starts: lineStarts(text) });
-  measuredTexts.set(source, f);
-  return f;
-}
-
-/** Text of files not open in the server, with the stat it was read at (re-read when the stat moves). */
-const diskTexts = new LRUCache<string, { mtimeMs: number; size: number; ino: number; text: string }>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (v) => 2 * (v.text.length + 1) });
-
-/**
- * The text a location is measured in: the open document when the server has it, else the disk's
- * (re-read unless mtime, size and inode are those of the last read, the rule CachedSession
- * trusts for open documents; '' when unreadable).
- */
-function sourceText(absPath: string, session: FileContext['session']): string {
-  const doc = session.getDocument(absPath);
-  if (doc) return doc.text;
-  const st = statSync(absPath, { throwIfNoEntry: false });
-  if (!st?.isFile()) return '';
-  const known = diskTexts.get(absPath);
-  if (known && known.mtimeMs === st.mtimeMs && known.size === st.size && known.ino === st.ino) return known.text;
-  let text: string;
-  try {
-    text = readFileSync(absPath, 'utf8');
-  } catch {
-    return '';
-  }
-  diskTexts.set(absPath, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, text });
-  return text;
 }
 
 /** Converts and filters; secret or unreadable targets are dropped with a warning count. */

@@ -1,13 +1,17 @@
 /**
  * The workspace's file-level import graph: every cataloged file's imports (import-scan.ts),
  * resolved by its language server (import-resolve.ts), with the reverse index (who imports a file).
- * Built once per catalog version and kept per workspace: when the catalog changes, only files whose
- * content hash changed are scanned and resolved again; when a file appeared or went, also the files
- * whose imports were unresolved or pointed at a file that is gone (only then can they point elsewhere).
+ * Derived state of the workspace (kept in its catalog's DerivedState, dropped with it), it learns of
+ * changes from the catalog's change feed: a changed file is marked stale at once, and the next
+ * answer that needs the graph scans and resolves again only the stale files — plus, when a file
+ * appeared or went, the files whose imports were unresolved or pointed at a file that is gone (only
+ * then can they point elsewhere). Comparing every entry's content hash with the one its imports were
+ * resolved at stays as the cheap safety net behind the feed.
  */
 import path from 'node:path';
 import { LspgateError } from '../../errors/errors.js';
-import type { Catalog } from '../../core/catalog.js';
+import type { CatalogChanges, Derived, DerivedKey } from '../../core/catalog.js';
+import type { Workspace } from '../../core/workspace.js';
 import type { ServiceCall } from '../../service/call.js';
 import { syntaxOf } from '../../adapters/languages.js';
 import { isRunnerTestFile } from '../../adapters/test-files.js';
@@ -33,21 +37,63 @@ interface Cached {
   failedHashes: Map<string, string>;
 }
 
-const cache = new WeakMap<Catalog, Cached>();
-const building = new WeakMap<Catalog, Promise<ImportGraph>>();
+/** One workspace's graph: the last one built, the build running, and what the feed said changed since. */
+export class GraphState implements Derived {
+  cached: Cached | undefined;
+  building: Promise<ImportGraph> | undefined;
+  /** Files the feed said changed (or came, or went) since the graph was built. */
+  readonly stale = new Set<string>();
+  /** A file came or went since the graph was built: unresolved imports may resolve now. */
+  setChanged = false;
+  private readonly unsubscribe: () => void;
+
+  constructor(ws: Workspace) {
+    this.unsubscribe = ws.catalog.changes.subscribe((batch) => this.onChanges(batch));
+  }
+
+  private onChanges(batch: CatalogChanges): void {
+    if (batch.reset) {
+      this.cached = undefined;
+      this.stale.clear();
+      return;
+    }
+    for (const c of batch.changes) {
+      this.stale.add(c.rel);
+      if (c.kind !== 'changed') this.setChanged = true;
+    }
+  }
+
+  bytes(): number {
+    let n = 0;
+    // per import: its specifier, target and status strings, counted twice (files and importers)
+    for (const e of this.cached?.entries.values() ?? []) n += 200 + 2 * 300 * e.imports.imports.length;
+    return n;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+}
+
+const GRAPH: DerivedKey<GraphState> = { name: 'import_graph' };
+
+/** The workspace's graph state, made (listening to the feed) on first use. */
+export function graphStateOf(ws: Workspace): GraphState {
+  return ws.catalog.derived.get(GRAPH, () => new GraphState(ws));
+}
 
 /** Files resolved at once (each with up to 4 definition requests in flight, import-resolve.ts). */
 const RESOLVE_CONCURRENCY = 2;
 
 /** The import graph of the call's workspace, fresh for the current catalog version. */
 export async function importGraph(call: ServiceCall): Promise<ImportGraph> {
-  const catalog = call.workspace.catalog;
-  let p = building.get(catalog);
+  const state = graphStateOf(call.workspace);
+  let p = state.building;
   if (!p) {
     // Building the graph is bulk work (a definition request per import of every file): its requests
     // queue behind interactive ones and never take a session's last free slot (semaphore.ts).
-    p = asBackground(() => build(call)).finally(() => building.delete(catalog));
-    building.set(catalog, p);
+    p = asBackground(() => build(call, state)).finally(() => (state.building = undefined));
+    state.building = p;
   }
   const graph = await p;
   // Every answer built on an incomplete graph says so, not only the one that built it.
@@ -55,14 +101,19 @@ export async function importGraph(call: ServiceCall): Promise<ImportGraph> {
   return graph;
 }
 
-async function build(call: ServiceCall): Promise<ImportGraph> {
+async function build(call: ServiceCall, state: GraphState): Promise<ImportGraph> {
   const catalog = call.workspace.catalog;
   // A watched catalog is kept fresh by its watcher: wait for the changes it saw, not a new build
   // (a build walks the tree, spawns git and writes the snapshot: ~3 s per query on 500 files, loaded).
   if (catalog.watching) await catalog.settled();
   else await catalog.build({ ...(call.signal ? { signal: call.signal } : {}) });
-  const prev = cache.get(catalog);
-  if (prev && prev.version !== undefined && prev.version === catalog.version) return prev.graph;
+  const prev = state.cached;
+  // the feed said nothing changed, and the version proves it
+  if (prev && state.stale.size === 0 && !state.setChanged && prev.version === catalog.version) return prev.graph;
+  // what the feed reported is taken now: changes arriving while this build runs stay for the next
+  const stale = new Set(state.stale);
+  state.stale.clear();
+  state.setChanged = false;
   const listed = [...catalog.files()].map(([file, e]) => ({ file, hash: e.hash })).filter((f) => syntaxOf(f.file));
   listed.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const present = new Set(listed.map((f) => f.file));
@@ -74,14 +125,15 @@ async function build(call: ServiceCall): Promise<ImportGraph> {
     // A file that failed (a TIMEOUT under load) is not asked again on every update: only once it
     // changed or the file set did; until then answers warn that it is left out.
     const failedCode = prev?.graph.failed.get(f.file);
-    if (failedCode && !setChanged && prev?.failedHashes.get(f.file) === f.hash) {
+    if (failedCode && !setChanged && !stale.has(f.file) && prev?.failedHashes.get(f.file) === f.hash) {
       failed.set(f.file, failedCode);
       continue;
     }
     const old = prev?.entries.get(f.file);
-    // Unchanged content keeps its imports; unresolved ones are asked again only when a file
-    // appeared or went (nothing else can make them resolve).
-    if (old && old.hash === f.hash && !(setChanged && old.imports.imports.some((i) => stale(i, present)))) entries.set(f.file, old);
+    // Unchanged content keeps its imports (the feed did not name it, and its hash is the one they
+    // were resolved at); unresolved ones are asked again only when a file appeared or went (nothing
+    // else can make them resolve).
+    if (old && !stale.has(f.file) && old.hash === f.hash && !(setChanged && old.imports.imports.some((i) => mayPointElsewhere(i, present)))) entries.set(f.file, old);
     else {
       entries.set(f.file, undefined); // keeps the path order
       todo.push(f);
@@ -93,7 +145,7 @@ async function build(call: ServiceCall): Promise<ImportGraph> {
   const graph = assemble(kept, failed);
   const hashes = new Map(listed.map((f) => [f.file, f.hash]));
   const failedHashes = new Map([...failed.keys()].map((f) => [f, hashes.get(f)!]));
-  cache.set(catalog, { version: catalog.version, graph, entries: kept, present, failedHashes });
+  state.cached = { version: catalog.version, graph, entries: kept, present, failedHashes };
   return graph;
 }
 
@@ -119,7 +171,7 @@ async function resolveAll(call: ServiceCall, todo: { file: string; hash: string 
   return failed;
 }
 
-function stale(imp: ResolvedImport, present: Set<string>): boolean {
+function mayPointElsewhere(imp: ResolvedImport, present: Set<string>): boolean {
   return imp.status === 'unresolved' || (imp.status === 'workspace' && imp.target !== undefined && !present.has(imp.target) && syntaxOf(imp.target) !== undefined);
 }
 

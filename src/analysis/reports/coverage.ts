@@ -7,12 +7,23 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { BoundedMemo, ENTRY_OVERHEAD, stringBytes } from '../../util/bounded-memo.js';
 
 /** Per workspace file: instrumented line → hit count. */
 export type Hits = Map<string, Map<number, number>>;
 
 export const COVERAGE_FILES = ['coverage/lcov.info', 'lcov.info', 'coverage.out', 'cover.out', 'coverage.json', 'coverage/clover.xml', 'clover.xml', 'coverage.xml'];
-const cache = new Map<string, { mtimeMs: number; hits: Hits }>();
+/**
+ * Parsed coverage files by path and mtime: a pure memo, process-wide, bounded in bytes (each file's
+ * line map counted at 40 bytes a line); a report larger than the bound is parsed on every ask.
+ */
+export const COVERAGE_MEMO = new BoundedMemo<string, { mtimeMs: number; hits: Hits }>(64 * 1024 * 1024, (k, v) => stringBytes(k) + hitsBytes(v.hits));
+
+function hitsBytes(hits: Hits): number {
+  let n = ENTRY_OVERHEAD;
+  for (const [file, lines] of hits) n += stringBytes(file) + ENTRY_OVERHEAD + 40 * lines.size;
+  return n;
+}
 
 function add(hits: Hits, file: string, line: number, count: number): void {
   let m = hits.get(file);
@@ -96,10 +107,10 @@ export function coverageData(root: string): { file: string; hits: Hits }[] | und
     } catch {
       continue;
     }
-    let hit = cache.get(abs);
+    let hit = COVERAGE_MEMO.get(abs);
     if (!hit || hit.mtimeMs !== mtimeMs) {
       hit = { mtimeMs, hits: parse(root, c, readFileSync(abs, 'utf8')) };
-      cache.set(abs, hit);
+      COVERAGE_MEMO.set(abs, hit);
     }
     found.push({ file: c, hits: hit.hits });
   }

@@ -30,6 +30,7 @@ import type { FrontendGateway } from '../host.js';
 import { PROGRESS_TOKEN_PARAM } from '../sidecar/sidecar.js';
 import { packageVersion } from '../version.js';
 import { ATTACH, STATUS, STOP, type AttachResult, type DaemonStatus } from './protocol.js';
+import { FILE_CHANGED, UNWATCH_FILE, WATCH_FILE, type FileChangedNotification } from './watch-protocol.js';
 
 /** Connects to the daemon, starting it when none answers (client.ts). */
 export type DaemonDialer = () => Promise<net.Socket>;
@@ -38,6 +39,9 @@ export class RemoteGateway implements FrontendGateway {
   readonly context: FrontendGateway['context'];
   private readonly progress = new Map<number, (p: ProgressUpdate) => void>();
   private readonly notifications = new Map<string, (params: unknown) => void>();
+  /** File watches (watch-protocol.ts) by id: sent again to the daemon after a reconnect. */
+  private readonly watches = new Map<number, { workspace: string | undefined; file: string; onChange: () => void }>();
+  private nextWatch = 1;
   private nextToken = 1;
   private closed = false;
   private expectClose = false;
@@ -128,6 +132,7 @@ export class RemoteGateway implements FrontendGateway {
     try {
       this.bind(await dialer());
       await this.attach(frontend);
+      await this.rewatch();
       this.logger.info(`re-attached to the lspgate daemon (pid ${this.daemonPid}; the lost one was pid ${before})`);
     } catch (e) {
       this.lost = true;
@@ -171,6 +176,32 @@ export class RemoteGateway implements FrontendGateway {
 
   operations(): Operation[] {
     return [...registry];
+  }
+
+  async watchFile(workspace: string | undefined, file: string, onChange: () => void): Promise<() => void> {
+    if (!this.notifications.has(FILE_CHANGED)) this.onNotification(FILE_CHANGED, (p) => this.watches.get((p as FileChangedNotification | undefined)?.id ?? -1)?.onChange());
+    const id = this.nextWatch++;
+    this.watches.set(id, { workspace, file, onChange });
+    try {
+      await this.request(WATCH_FILE, { id, ...(workspace !== undefined ? { workspace } : {}), file });
+    } catch (e) {
+      this.watches.delete(id);
+      throw e;
+    }
+    return () => {
+      if (!this.watches.delete(id) || this.closed) return;
+      this.request(UNWATCH_FILE, { id }).catch((e: unknown) => this.logger.debug('unwatching a file failed', e));
+    };
+  }
+
+  /** A new daemon knows none of this client's watches: they are asked for again (one it refuses is dropped). */
+  private async rewatch(): Promise<void> {
+    for (const [id, w] of [...this.watches]) {
+      await this.send(WATCH_FILE, { id, ...(w.workspace !== undefined ? { workspace: w.workspace } : {}), file: w.file }).catch((e: unknown) => {
+        this.watches.delete(id);
+        this.logger.warn(`the file watch on ${w.file} was not renewed after reconnecting: ${(e as Error).message}`);
+      });
+    }
   }
 
   async run(name: string, input: unknown, opts: RunOptions = {}): Promise<RunResult> {

@@ -1,20 +1,16 @@
 /**
  * `resources/subscribe`: a client subscribed to a file outline or a symbol's source gets
- * `notifications/resources/updated` when that file changes on disk. The resource is read once on
- * subscribe (so an unknown file or symbol, or a path outside the workspace, is refused with the
- * operation's own error); the file is then watched through its directory, which also sees editors
- * that save by writing a new file and renaming it over the old one. A re-read answers the new
- * content: the catalog re-checks a file's (mtime, size) on every answer.
+ * `notifications/resources/updated` when that file changes. The resource is read once on subscribe
+ * (so an unknown file or symbol, or a path outside the workspace, is refused with the operation's
+ * own error); the subscription then listens to the workspace's change feed (the catalog's, after
+ * its gate: the same changes the servers, the import graph and the chunk index learn of), reached
+ * through the front-end's gateway — in process, or over the daemon's socket. A re-read answers the
+ * new content: the catalog re-checks a file's (mtime, size) on every answer.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import path from 'node:path';
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type McpServer } from '@modelcontextprotocol/server';
 import type { FrontendGateway } from '../host.js';
 import { protocolErrorOf } from './error-result.js';
 import { parseResourceUri, readResource, type LspgateResource } from './resources.js';
-
-/** Saves come as several events (truncate, write, rename): one notification per burst. */
-const DEBOUNCE_MS = 100;
 
 function fileOf(r: LspgateResource): string | undefined {
   if (r.kind === 'outline') return r.file;
@@ -22,40 +18,11 @@ function fileOf(r: LspgateResource): string | undefined {
   return undefined;
 }
 
-async function workspaceRoot(gateway: FrontendGateway, workspace: string): Promise<string> {
-  try {
-    const { result } = await gateway.run('list_repos', { workspace });
-    return (result as unknown as { _meta: { workspace: string } })._meta.workspace;
-  } catch (e) {
-    throw protocolErrorOf(e);
-  }
-}
-
-class FileWatch {
-  private readonly watcher: FSWatcher;
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(abs: string, onChange: () => void) {
-    const base = path.basename(abs);
-    this.watcher = watch(path.dirname(abs), { persistent: false }, (_event, name) => {
-      if (name !== null && name.toString() !== base) return;
-      if (this.timer) clearTimeout(this.timer);
-      this.timer = setTimeout(onChange, DEBOUNCE_MS);
-      this.timer.unref();
-    });
-    this.watcher.on('error', () => this.close());
-  }
-
-  close(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.watcher.close();
-  }
-}
-
-/** Installs subscribe/unsubscribe; returns the disposer that stops every watch. Call before `connect`. */
+/** Installs subscribe/unsubscribe; returns the disposer that ends every subscription. Call before `connect`. */
 export function installSubscriptions(server: McpServer, gateway: FrontendGateway): () => void {
-  const watches = new Map<string, FileWatch>();
+  const watches = new Map<string, () => void>();
   const logger = gateway.context.logger.child('mcp');
+  let closed = false;
   const updated = (uri: string) => {
     logger.debug(`resource updated: ${uri}`);
     void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
@@ -71,18 +38,26 @@ export function installSubscriptions(server: McpServer, gateway: FrontendGateway
     }
     await readResource(gateway, uri);
     if (!watches.has(uri)) {
-      const abs = path.resolve(await workspaceRoot(gateway, r.workspace), file);
-      watches.set(uri, new FileWatch(abs, () => updated(uri)));
+      let off: () => void;
+      try {
+        off = await gateway.watchFile(r.workspace, file, () => updated(uri));
+      } catch (e) {
+        throw protocolErrorOf(e);
+      }
+      // unsubscribed or closed while the watch was being set up
+      if (closed || watches.has(uri)) off();
+      else watches.set(uri, off);
     }
     return {};
   });
   server.server.setRequestHandler('resources/unsubscribe', (req) => {
-    watches.get(req.params.uri)?.close();
+    watches.get(req.params.uri)?.();
     watches.delete(req.params.uri);
     return {};
   });
   return () => {
-    for (const w of watches.values()) w.close();
+    closed = true;
+    for (const off of watches.values()) off();
     watches.clear();
   };
 }

@@ -27,7 +27,17 @@ const listWorkspacesOperations: Operation[] = [
       'Open workspaces (id, root) with the languages and language servers serving them: state (indexing / ready / crashed / failed / evicted), pid, memory (RSS of the process tree), restart generation, crash count and open progress. Servers start lazily, on the first question about a file of their language. Use the id as `workspace` in other calls.',
     input: z.object({}),
     output: withMeta({
-      workspaces: z.array(z.object({ id: z.string(), root: z.string(), languages: z.array(z.string()), servers: z.array(ServerSchema) })),
+      workspaces: z.array(
+        z.object({
+          id: z.string(),
+          root: z.string(),
+          languages: z.array(z.string()),
+          servers: z.array(ServerSchema),
+          derived_bytes: z
+            .record(z.string(), z.number().int())
+            .describe('Memory held by what is derived from the workspace catalog (import_graph, chunk_index, vectors, outlines, operation_cache:*, ...), estimated, per index; dropped when the workspace is closed'),
+        }),
+      ),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
     repl: { command: 'workspaces', positional: [] },
@@ -38,6 +48,8 @@ const listWorkspacesOperations: Operation[] = [
         out.push(`- **${w.id}** — ${w.root}${w.languages.length ? ` (${w.languages.join(', ')})` : ''}`);
         for (const s of w.servers) out.push(`  - ${s.id} @ ${s.root}: ${s.state}${s.pid ? ` pid ${s.pid}` : ''}${s.rss_bytes !== undefined ? `, ${Math.round(s.rss_bytes / 1048576)} MiB` : ''}, generation ${s.generation}, crashes ${s.crashes}${s.progress.length ? `, ${s.progress.join('; ')}` : ''}`);
         if (!w.servers.length) out.push('  - (no server started yet)');
+        const derived = Object.entries(w.derived_bytes).filter(([, n]) => n > 0);
+        if (derived.length) out.push(`  - derived: ${derived.map(([k, n]) => `${k} ${Math.ceil(n / 1024)} KiB`).join(', ')}`);
       }
       return out.join('\n') + '\n';
     },

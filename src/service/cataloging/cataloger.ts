@@ -8,7 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import { adapterFor } from '../../adapters/index.js';
 import type { FileContext, LanguageAdapter, PackageInfo } from '../../adapters/types.js';
-import type { FileCataloger, FileEntry } from '../../core/catalog.js';
+import type { FileCataloger, FileContent, FileEntry } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import { SourceText } from '../../lsp/source-text.js';
 import type { LspSession } from '../../lsp/types.js';
@@ -37,17 +37,17 @@ export class ServiceCataloger implements FileCataloger {
     return new Set(this.env.servers.filter((s) => s.enabled).flatMap((s) => s.extensions.map((e) => e.toLowerCase())));
   }
 
-  async catalogFile(abs: string, rel: string, opts: { background?: boolean } = {}): Promise<FileEntry> {
+  async catalogFile(abs: string, rel: string, opts: { background?: boolean; content?: FileContent } = {}): Promise<FileEntry> {
     const route = this.env.broker.route(abs, this.root);
     if (!route) throw new LspgateError('UNSUPPORTED_LANGUAGE', `no enabled language server handles ${rel}`, { file: rel });
     const session = await this.env.broker.sessionFor(abs, this.root);
     // the adaptive limiter paces bulk work only: a file someone waits for is not queued behind the build
-    if (!opts.background) return this.entryOf(session, abs, rel, false);
+    if (!opts.background) return this.entryOf(session, abs, rel, false, opts.content);
     // a bulk file's didOpen waits too while interactive work runs (semaphore.ts: background units)
     return this.limiterOf(session).run((began) =>
       session.backgroundUnit(() => {
         began();
-        return this.entryOf(session, abs, rel, true);
+        return this.entryOf(session, abs, rel, true, opts.content);
       }),
     );
   }
@@ -60,13 +60,10 @@ export class ServiceCataloger implements FileCataloger {
     return limiter;
   }
 
-  private async entryOf(session: LspSession, abs: string, rel: string, background: boolean): Promise<FileEntry> {
-    const st = await stat(abs);
-    const max = this.env.limits.maxFileBytes;
-    if (st.size > max) throw new LspgateError('LIMIT_EXCEEDED', `${rel} is ${st.size} bytes, over maxFileBytes ${max}`, { limit: 'maxFileBytes', file: rel });
-    // The bytes are read once: byte offsets and hashes are of these bytes, and the server is given
-    // their text (not a second read that could differ).
-    const bytes = await readFile(abs);
+  private async entryOf(session: LspSession, abs: string, rel: string, background: boolean, content?: FileContent): Promise<FileEntry> {
+    // The bytes are read once (by the catalog's gate when it passes them): byte offsets and hashes
+    // are of these bytes, and the server is given their text (not a second read that could differ).
+    const { bytes, ...st } = content ?? (await this.read(abs, rel));
     decodeUtf8(bytes, rel); // byte offsets must be offsets of the real bytes (utf8-text.ts)
     const source = new SourceText(bytes);
     const wasOpen = session.getDocument(abs) !== undefined;
@@ -101,6 +98,13 @@ export class ServiceCataloger implements FileCataloger {
         ...this.packageOf(adapter, file),
       }),
     };
+  }
+
+  private async read(abs: string, rel: string): Promise<FileContent> {
+    const st = await stat(abs);
+    const max = this.env.limits.maxFileBytes;
+    if (st.size > max) throw new LspgateError('LIMIT_EXCEEDED', `${rel} is ${st.size} bytes, over maxFileBytes ${max}`, { limit: 'maxFileBytes', file: rel });
+    return { bytes: await readFile(abs), size: st.size, mtimeMs: st.mtimeMs };
   }
 
   /** An adapter that fails on one file costs that file its package, never the whole file. */

@@ -13,6 +13,7 @@ import { catalogFileSymbols, symbolIdFor } from '../symbol-ids.js';
 import { walkSymbols } from '../symbols.js';
 import { firstSentence } from '../../adapters/doc-text.js';
 import { deepFreeze } from '../../util/freeze.js';
+import { outlinesOf } from './outline-memo.js';
 
 export interface NameInput {
   package?: string | undefined;
@@ -91,37 +92,21 @@ export interface FileOutline {
   symbols: OutlineSymbol[];
 }
 
-/** What an outline was made from besides the file model it is kept under. */
-interface KeptOutline {
-  relPath: string;
-  adapter: string;
-  /** The catalog's symbol list of the file its ids came from (undefined: ids from the file's own answer). */
-  cataloged: CatalogSymbol[] | undefined;
-  roots: OutlineSymbol[];
-}
-
-/**
- * Per file model (its frozen symbol list, shared while the cached documentSymbol answer and the
- * document's content are unchanged, file-context.ts): the full outline made from it, deep-frozen.
- * A descriptor is a function of the file model alone (adapters make them synchronously from its
- * text and symbols); the ids also depend on the catalog's entry for the file, so the outline is
- * reused only while that entry is the same list (the catalog makes a new one when it re-catalogs).
- */
-const outlines = new WeakMap<object, KeptOutline>();
-
 export async function fileOutline(call: ServiceCall, fileInput: string): Promise<FileOutline> {
   const abs = call.resolvePath(fileInput, { expect: 'file' });
   const file = await call.file(abs);
   call.meta.addSourceFile(abs);
   const adapter = call.adapter(file);
+  // A file model shared by every call (the frozen list of a cached answer) keeps its full outline
+  // (outline-memo.ts): building descriptors was ~40% of a warm outline's CPU.
   const shared = Object.isFrozen(file.symbols) && file.symbols.length > 0;
   const cataloged = shared ? await catalogFileSymbols(call, file.relPath) : undefined;
-  const known = shared ? outlines.get(file.symbols) : undefined;
-  let roots: OutlineSymbol[];
-  if (known && known.relPath === file.relPath && known.adapter === file.session.entry.adapter && known.cataloged === cataloged) roots = known.roots;
-  else {
+  const adapterName = file.session.entry.adapter;
+  const memo = shared ? outlinesOf(call.workspace) : undefined;
+  let roots = memo?.get(file.relPath, file.symbols, adapterName, cataloged);
+  if (!roots) {
     roots = await outlineRoots(call, file);
-    if (shared) outlines.set(file.symbols, { relPath: file.relPath, adapter: file.session.entry.adapter, cataloged, roots: deepFreeze(roots) });
+    memo?.set(file.relPath, { symbols: file.symbols, adapter: adapterName, cataloged, roots: deepFreeze(roots) });
   }
   const pkg = adapter.packageOf(file);
   return {

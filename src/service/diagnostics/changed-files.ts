@@ -1,11 +1,14 @@
 /**
  * Files changed since HEAD (git: modified, added, renamed, untracked; deleted ones have nothing to
- * diagnose), and files changed since the last get_diagnostics answer of a workspace (by content hash).
+ * diagnose), and files changed since the last get_diagnostics answers of a workspace (by content hash).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
+import type { Derived, DerivedKey } from '../../core/catalog.js';
+import type { Workspace } from '../../core/workspace.js';
 import { sha256 } from '../../lsp/documents.js';
+import { ENTRY_OVERHEAD, stringBytes } from '../../util/bounded-memo.js';
 
 /** Absolute paths, or undefined when the root is not in a git work tree. */
 export async function gitChangedFiles(root: string, signal?: AbortSignal): Promise<string[] | undefined> {
@@ -29,18 +32,30 @@ export async function gitChangedFiles(root: string, signal?: AbortSignal): Promi
   return out;
 }
 
-/** Content hashes of the files each workspace's last answer covered. */
-const answered = new Map<string, Map<string, string>>();
+/**
+ * Content hashes of the files a workspace's get_diagnostics answers covered: derived state of the
+ * workspace (its catalog's DerivedState, dropped with it), one hash per file the answers named.
+ */
+class Answered implements Derived {
+  readonly hashes = new Map<string, string>();
 
-export function rememberAnswered(root: string, files: { absPath: string; hash: string }[]): void {
-  let m = answered.get(root);
-  if (!m) answered.set(root, (m = new Map()));
+  bytes(): number {
+    let n = 0;
+    for (const [abs, hash] of this.hashes) n += stringBytes(abs) + stringBytes(hash) + ENTRY_OVERHEAD;
+    return n;
+  }
+}
+
+const ANSWERED: DerivedKey<Answered> = { name: 'diagnostics_answered' };
+
+export function rememberAnswered(ws: Workspace, files: { absPath: string; hash: string }[]): void {
+  const m = ws.catalog.derived.get(ANSWERED, () => new Answered()).hashes;
   for (const f of files) m.set(f.absPath, f.hash);
 }
 
 /** Files answered before whose content differs now (or that are gone: left out). */
-export function changedSinceAnswered(root: string): string[] {
-  const m = answered.get(root);
+export function changedSinceAnswered(ws: Workspace): string[] {
+  const m = ws.catalog.derived.peek(ANSWERED)?.hashes;
   if (!m) return [];
   const out: string[] = [];
   for (const [abs, hash] of m) {

@@ -55,7 +55,7 @@ export async function getDiagnostics(call: ServiceCall, input: DiagnosticsInput)
     call.meta.limit({ limit: 'max_files', value: maxFiles, detail: `${targets.files.length} files, ${maxFiles} diagnosed` });
   }
   const { files, failed } = await diagnoseFiles(call, shown, input.severity ?? 'hint', targets.single);
-  rememberAnswered(call.root, files.map((f) => ({ absPath: `${call.root}/${f.file}`, hash: f.content_hash })));
+  rememberAnswered(call.workspace, files.map((f) => ({ absPath: `${call.root}/${f.file}`, hash: f.content_hash })));
   return { ...budget(call, files, input.max_results ?? DEFAULT_MAX_RESULTS), files_checked: files.length, failed };
 }
 
@@ -132,7 +132,7 @@ async function targetFiles(call: ServiceCall, input: DiagnosticsInput): Promise<
 async function changedFiles(call: ServiceCall): Promise<string[]> {
   const fromGit = await gitChangedFiles(call.root, call.signal);
   if (!fromGit) call.meta.warn('not a git work tree: only files changed since the last get_diagnostics answer are listed');
-  const all = unique([...(fromGit ?? []), ...changedSinceAnswered(call.root)]);
+  const all = unique([...(fromGit ?? []), ...changedSinceAnswered(call.workspace)]);
   return all.filter((abs) => isInside(call.root, abs) && call.env.broker.route(abs, call.root) !== undefined);
 }
 

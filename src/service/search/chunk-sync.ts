@@ -1,97 +1,160 @@
 /**
- * Keeps a workspace's ChunkIndex in step with its catalog, incrementally: a file whose catalog
- * entry hash differs from the hash its chunks were made from is re-read and re-chunked, a file
- * gone from the catalog is dropped (seed 004's DeleteByFile), and nothing else is touched. The
- * catalog stays a pure index with no listeners: its entries' hashes are the change signal.
- * Markdown files (no language server, so not cataloged) are walked through the same file-safety
- * pipeline when the catalog changed, and re-read when their size or mtime changed.
+ * Keeps a workspace's ChunkIndex in step with its catalog. The index is derived state of the
+ * workspace (kept in its catalog's DerivedState, dropped with it) and learns of changes from the
+ * catalog's change feed: once built, a batch of changed files is re-chunked in the background at
+ * once, so a search after an edit finds the index current. Each sync is incremental: a file whose
+ * catalog entry hash differs from the hash its chunks were made from is read again and re-chunked,
+ * a file gone from the catalog is dropped (seed 004's DeleteByFile), and nothing else is touched —
+ * that comparison over all entries is the cheap safety net behind the feed. Every file is read
+ * through the catalog's gate (file-gate.ts): a file swapped for a symlink out of the root or holding
+ * a private key is never chunked. Markdown files (no language server, so not cataloged) are walked
+ * through the same gate when the catalog changed, and re-read when their size or mtime changed.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ChunkIndex } from '../../chunks/chunk-index.js';
 import { chunkMarkdown, chunkSourceFile } from '../../chunks/chunker.js';
 import { currentGitHead } from '../../chunks/git-head.js';
+import { FileGate } from '../../catalog/file-gate.js';
 import { walkWorkspace } from '../../catalog/walk.js';
-import type { Catalog } from '../../core/catalog.js';
+import type { CatalogChanges, Derived, DerivedKey } from '../../core/catalog.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { Limits } from '../../config/schema.js';
+import { sha256 } from '../../util/hash.js';
 import { asBackground, yieldToEventLoop } from '../../util/work-class.js';
 
 const MARKDOWN = new Set(['.md', '.markdown']);
 
-interface WorkspaceChunks {
-  index: ChunkIndex;
-  /** Catalog version when Markdown was last walked (-1: never). */
-  docsAtVersion: number;
-  docs: Map<string, string>;
-  /** Serialises syncs: two searches at once must not re-chunk the same file twice. */
-  pending: Promise<unknown>;
-}
-
-const states = new WeakMap<Catalog, WorkspaceChunks>();
-
-function stateOf(cat: Catalog): WorkspaceChunks {
-  let s = states.get(cat);
-  if (!s) states.set(cat, (s = { index: new ChunkIndex(), docsAtVersion: -1, docs: new Map(), pending: Promise.resolve() }));
-  return s;
-}
-
 export interface SyncReport {
   index: ChunkIndex;
   head: string;
-  /** Files re-chunked by this sync. */
+  /** Files re-chunked since the last report (by this sync, or in the background after a change). */
   rechunked: string[];
   removed: string[];
 }
 
-async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string, report: SyncReport): Promise<void> {
+/** One workspace's chunks: its index, the Markdown it walked, and what changed since the last report. */
+export class WorkspaceChunks implements Derived {
+  index = new ChunkIndex();
+  /** Catalog version when Markdown was last walked (-1: never). */
+  docsAtVersion = -1;
+  docs = new Map<string, string>();
+  /** Serialises syncs: two searches at once must not re-chunk the same file twice. */
+  pending: Promise<unknown> = Promise.resolve();
+  /** Re-chunked and removed since the last report (the background sync reports to the next caller). */
+  rechunked = new Set<string>();
+  removed = new Set<string>();
+  private gates: { key: string; code: FileGate; docs: FileGate } | undefined;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly limits: Limits,
+  ) {
+    this.unsubscribe = ws.catalog.changes.subscribe((batch) => this.onChanges(batch));
+  }
+
+  /** The gates files are read through: any text file the catalog has, and Markdown; with the catalog's ignore patterns. */
+  gate(kind: 'code' | 'docs'): FileGate {
+    const extraIgnore = this.ws.catalog.extraIgnore;
+    const key = JSON.stringify(extraIgnore);
+    if (this.gates?.key !== key) {
+      const opts = { extraIgnore, maxFileBytes: this.limits.maxFileBytes };
+      this.gates = { key, code: new FileGate(this.ws.root, opts), docs: new FileGate(this.ws.root, { ...opts, extensions: MARKDOWN }) };
+    }
+    return this.gates[kind];
+  }
+
+  bytes(): number {
+    return this.index.approxBytes();
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  /** The feed: a reset starts again from nothing; changes are re-chunked now if the index was ever built. */
+  private onChanges(batch: CatalogChanges): void {
+    if (batch.reset) {
+      this.index = new ChunkIndex();
+      this.docs.clear();
+      this.docsAtVersion = -1;
+      return;
+    }
+    if (!this.index.builtAt || batch.changes.length === 0) return;
+    const run = this.pending.then(() => asBackground(() => syncCode(this.ws, this, currentGitHead(this.ws.root))));
+    this.pending = run.catch(() => undefined);
+  }
+
+  /** Resolves once the syncs started so far are done (tests, status). */
+  async settled(): Promise<void> {
+    await this.pending;
+  }
+}
+
+const CHUNKS: DerivedKey<WorkspaceChunks> = { name: 'chunk_index' };
+
+/** The workspace's chunk state, made on first use. */
+export function chunksOf(ws: Workspace, limits: Limits): WorkspaceChunks {
+  return ws.catalog.derived.get(CHUNKS, () => new WorkspaceChunks(ws, limits));
+}
+
+/** The workspace's chunk state if it was ever made (never makes one). */
+export function existingChunks(ws: Workspace): WorkspaceChunks | undefined {
+  return ws.catalog.derived.peek(CHUNKS);
+}
+
+async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string): Promise<void> {
   const entries = ws.catalog.files();
   for (const [rel, entry] of entries) {
     if (s.index.fileHash(rel) === entry.hash) continue;
     // chunking is CPU work per file: interactive work waiting on the event loop goes first
     await yieldToEventLoop();
-    let text: string;
-    try {
-      text = await readFile(path.join(ws.root, rel), 'utf8');
-    } catch {
-      // Deleted between the catalog's look and ours: the next catalog change drops it.
+    const a = await s.gate('code').admit(path.join(ws.root, rel));
+    if (!a.admitted) {
+      if (s.index.fileHash(rel) !== undefined) drop(s, rel);
       continue;
     }
+    // Changed again since it was cataloged: its symbols' ranges are not those of these bytes; the
+    // catalog's next change brings it here again.
+    if (sha256(a.bytes) !== entry.hash) continue;
+    const text = a.bytes.toString('utf8');
     s.index.replaceFile(rel, entry.hash, chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols }));
-    report.rechunked.push(rel);
+    s.rechunked.add(rel);
+    s.removed.delete(rel);
   }
-  for (const rel of s.index.indexedFiles()) {
-    if (!entries.has(rel) && !s.docs.has(rel)) {
-      s.index.removeFile(rel);
-      report.removed.push(rel);
-    }
-  }
+  for (const rel of s.index.indexedFiles()) if (!entries.has(rel) && !s.docs.has(rel)) drop(s, rel);
 }
 
-async function syncDocs(ws: Workspace, limits: Limits, s: WorkspaceChunks, head: string, report: SyncReport): Promise<void> {
+function drop(s: WorkspaceChunks, rel: string): void {
+  s.index.removeFile(rel);
+  s.removed.add(rel);
+  s.rechunked.delete(rel);
+}
+
+async function syncDocs(ws: Workspace, limits: Limits, s: WorkspaceChunks, head: string): Promise<void> {
   if (s.docsAtVersion !== ws.catalog.version) {
-    const walk = await walkWorkspace(ws.root, { extensions: MARKDOWN, extraIgnore: ws.catalog.extraIgnore, maxFileBytes: limits.maxFileBytes, maxFiles: limits.maxFiles });
+    const walk = await walkWorkspace(ws.root, { extensions: MARKDOWN, extraIgnore: ws.catalog.extraIgnore, maxFileBytes: limits.maxFileBytes, maxFiles: limits.maxFiles }, s.gate('docs'));
     const found = new Set(walk.files.map((f) => f.rel));
     for (const rel of [...s.docs.keys()].filter((r) => !found.has(r))) {
-      s.index.removeFile(rel);
+      drop(s, rel);
       s.docs.delete(rel);
-      report.removed.push(rel);
     }
     for (const rel of found) if (!s.docs.has(rel)) s.docs.set(rel, '');
     s.docsAtVersion = ws.catalog.version;
   }
   for (const [rel, stamp] of s.docs) {
-    const st = await stat(path.join(ws.root, rel)).catch(() => undefined);
+    const abs = path.join(ws.root, rel);
+    const st = await stat(abs).catch(() => undefined);
     const now = st ? `${st.size}:${st.mtimeMs}` : '';
     if (now === stamp) continue;
     s.docs.set(rel, now);
-    const text = st ? await readFile(path.join(ws.root, rel), 'utf8').catch(() => undefined) : undefined;
-    if (text === undefined) {
-      s.index.removeFile(rel);
-      report.removed.push(rel);
-    } else {
-      s.index.replaceFile(rel, now, chunkMarkdown({ file: rel, language: 'markdown', text, commitHash: head }));
-      report.rechunked.push(rel);
+    const a = st ? await s.gate('docs').admit(abs) : undefined;
+    if (!a?.admitted) drop(s, rel);
+    else {
+      s.index.replaceFile(rel, now, chunkMarkdown({ file: rel, language: 'markdown', text: a.bytes.toString('utf8'), commitHash: head }));
+      s.rechunked.add(rel);
+      s.removed.delete(rel);
     }
   }
 }
@@ -103,10 +166,12 @@ function restamp(index: ChunkIndex, head: string): void {
 
 async function doSync(ws: Workspace, limits: Limits, s: WorkspaceChunks): Promise<SyncReport> {
   const head = currentGitHead(ws.root);
-  const report: SyncReport = { index: s.index, head, rechunked: [], removed: [] };
-  await syncCode(ws, s, head, report);
-  await syncDocs(ws, limits, s, head, report);
+  await syncCode(ws, s, head);
+  await syncDocs(ws, limits, s, head);
   if (s.index.indexedHead !== head) restamp(s.index, head);
+  const report: SyncReport = { index: s.index, head, rechunked: [...s.rechunked].sort(), removed: [...s.removed].sort() };
+  s.rechunked.clear();
+  s.removed.clear();
   if (report.rechunked.length || report.removed.length || s.index.indexedHead !== head || !s.index.builtAt) {
     s.index.indexedHead = head;
     s.index.builtAt = new Date().toISOString();
@@ -116,7 +181,7 @@ async function doSync(ws: Workspace, limits: Limits, s: WorkspaceChunks): Promis
 
 /** Brings the workspace's chunks up to date with its catalog (which must be built) and the disk's Markdown. */
 export function syncChunks(ws: Workspace, limits: Limits): Promise<SyncReport> {
-  const s = stateOf(ws.catalog);
+  const s = chunksOf(ws, limits);
   // background work (src/util/work-class.ts): it yields between files
   const run = s.pending.then(() => asBackground(() => doSync(ws, limits, s)));
   s.pending = run.catch(() => undefined);

@@ -1,6 +1,7 @@
 /**
  * The vector index of a workspace: one FileVectorStore under `<cacheDir>/workspaces/<id>/vectors/`,
- * opened once per process for the embedder in use. The store records the embedder's identity
+ * opened once per workspace for the embedder in use and kept in its catalog's DerivedState (closed
+ * when the workspace is). The store records the embedder's identity
  * checksum; opening it with another embedder is INDEX_MISMATCH with a reindex hint (never scores
  * from two vector spaces), and `reindex` drops it and starts again with the embedder in use.
  * A second process on the same cache dir opens the stored vectors and embeds only what changed.
@@ -9,13 +10,33 @@ import path from 'node:path';
 import { identityChecksum, type Embedder } from '../../chunks/embedder.js';
 import { ChunkVectors } from '../../chunks/vectors.js';
 import { FileVectorStore, type VectorStoreStats } from '../../chunks/vector-store.js';
-import type { Catalog } from '../../core/catalog.js';
+import type { Derived, DerivedKey } from '../../core/catalog.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { ServiceCall } from '../call.js';
 import type { SyncReport } from './chunk-sync.js';
 import { asBackground } from '../../util/work-class.js';
 
-const open = new WeakMap<Catalog, ChunkVectors>();
+/** The slot: the vectors open now (undefined until a vector search asks), closed with the workspace. */
+class OpenVectors implements Derived {
+  vectors: ChunkVectors | undefined;
+
+  bytes(): number {
+    // the store keeps every vector in memory: 4 bytes a dimension, and its row's fields
+    const v = this.vectors;
+    return v ? v.store.size * (4 * v.embedder.identity().dim + 300) : 0;
+  }
+
+  dispose(): void {
+    this.vectors?.store.close();
+    this.vectors = undefined;
+  }
+}
+
+const VECTORS: DerivedKey<OpenVectors> = { name: 'vectors' };
+
+function slotOf(ws: Workspace): OpenVectors {
+  return ws.catalog.derived.get(VECTORS, () => new OpenVectors());
+}
 
 export function vectorDir(cacheDir: string, ws: Workspace): string {
   return path.join(cacheDir, 'workspaces', ws.id, 'vectors');
@@ -23,17 +44,17 @@ export function vectorDir(cacheDir: string, ws: Workspace): string {
 
 /** The workspace's vectors for `embedder`, opened (or with `reindex`, rebuilt) as needed. */
 export function vectorsFor(ws: Workspace, cacheDir: string, embedder: Embedder, opts: { reindex?: boolean } = {}): ChunkVectors {
-  const have = open.get(ws.catalog);
+  const slot = slotOf(ws);
+  const have = slot.vectors;
   const checksum = identityChecksum(embedder.identity());
   if (have && have.checksum === checksum && !opts.reindex) {
     have.embedder = embedder;
     return have;
   }
-  have?.store.close();
-  open.delete(ws.catalog);
+  slot.dispose();
   const store = FileVectorStore.open(vectorDir(cacheDir, ws), embedder.identity(), opts);
   const v = new ChunkVectors(embedder, store);
-  open.set(ws.catalog, v);
+  slot.vectors = v;
   return v;
 }
 
@@ -47,7 +68,7 @@ export async function updatedVectors(call: ServiceCall, sync: SyncReport, embedd
 
 /** The stored index's stats without opening it for an embedder (index_stats must not refuse). */
 export function storedVectorStats(ws: Workspace, cacheDir: string): VectorStoreStats | undefined {
-  const v = open.get(ws.catalog);
+  const v = ws.catalog.derived.peek(VECTORS)?.vectors;
   if (v) return v.store.stats();
   const dir = vectorDir(cacheDir, ws);
   const m = FileVectorStore.readManifest(dir);

@@ -77,6 +77,8 @@ export interface WorkspaceInfo {
   root: string;
   languages: string[];
   servers: { id: string; root: string; state: string; pid?: number; rss_bytes?: number; generation: number; crashes: number; progress: string[] }[];
+  /** What is derived from the workspace's catalog, per index, with its estimated memory (dropped with the workspace). */
+  derived_bytes: Record<string, number>;
 }
 
 export function listWorkspaces(gateway: GatewayHandle, call: ServiceCall): { workspaces: WorkspaceInfo[] } {
@@ -99,6 +101,7 @@ export function listWorkspaces(gateway: GatewayHandle, call: ServiceCall): { wor
           if (i.rssBytes !== undefined) entry.rss_bytes = i.rssBytes;
           return entry;
         }),
+      derived_bytes: ws.catalog.derived.sizes(),
     };
   });
   return { workspaces };

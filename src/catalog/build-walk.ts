@@ -1,0 +1,70 @@
+/**
+ * One build's walk: every file the gate admits is brought up to date (kept when its stamps or hash
+ * still match, else cataloged again), files no longer walked leave the catalog, and files that
+ * failed for a passing reason are asked once more at the end. Progress is reported at least every
+ * 2 s: a large cold build is quiet for long stretches (a server loading its project answers nothing).
+ */
+import type { CatalogWalkOptions } from '../core/catalog.js';
+import { LspgateError } from '../errors/errors.js';
+import type { Logger } from '../util/logger.js';
+import type { CatalogFiles } from './catalog-files.js';
+import { WALKED, type FileGate } from './file-gate.js';
+import type { Freshness } from './freshness.js';
+import type { SymbolIndex } from './symbol-index.js';
+import { walkWorkspace, type WalkResult } from './walk.js';
+
+const PROGRESS_EVERY_MS = 2000;
+/** Failures that may pass: asked once more at the end of a build. */
+const RETRIED_CODES = new Set(['TIMEOUT', 'SERVER_CRASHED', 'CONTENT_MODIFIED', 'SERVER_START_FAILED']);
+
+export type BuildOptions = { signal?: AbortSignal; onProgress?: (done: number, total: number) => void };
+
+export interface BuildWalkHost {
+  readonly root: string;
+  readonly index: SymbolIndex;
+  readonly files: CatalogFiles;
+  readonly freshness: Freshness;
+  readonly gate: FileGate;
+  readonly logger: Logger;
+  readonly limits: { maxFileBytes: number; maxFiles: number };
+  readonly options: CatalogWalkOptions;
+}
+
+/** Walks the workspace and brings every walked file up to date; the walk (skips, limits, directories). */
+export async function buildWalk(host: BuildWalkHost, opts: BuildOptions): Promise<WalkResult> {
+  const { limits, files, freshness } = host;
+  const walk = await walkWorkspace(host.root, { maxFileBytes: limits.maxFileBytes, maxFiles: limits.maxFiles, followSymlinks: !!host.options.followSymlinks, signal: opts.signal }, host.gate);
+  const keep = new Set(walk.files.map((f) => f.rel));
+  for (const rel of [...host.index.files.keys(), ...files.errors.keys()]) if (!keep.has(rel)) files.removeFile(rel, true);
+  let done = 0;
+  const total = walk.files.length;
+  opts.onProgress?.(0, total);
+  const heartbeat = setInterval(() => opts.onProgress?.(done, total), PROGRESS_EVERY_MS);
+  try {
+    await Promise.all(
+      walk.files.map(async (f) => {
+        if (opts.signal?.aborted) throw new LspgateError('CANCELLED', 'cataloging was cancelled');
+        await freshness.refreshFile(f, true, WALKED).catch((e: unknown) => files.recordError(f.rel, e, true));
+        opts.onProgress?.(++done, total);
+      }),
+    );
+    await retryFailed(host, walk.files, opts.signal);
+  } finally {
+    clearInterval(heartbeat);
+  }
+  return walk;
+}
+
+/**
+ * Files that failed for a passing reason (a timeout, a crashed or busy server) are asked once more,
+ * one at a time, after the flood is over; what fails again stays in status().errors.
+ */
+async function retryFailed(host: BuildWalkHost, walked: { abs: string; rel: string }[], signal?: AbortSignal): Promise<void> {
+  for (const f of walked) {
+    const err = host.files.errors.get(f.rel);
+    if (!err || !RETRIED_CODES.has(err.code)) continue;
+    if (signal?.aborted) throw new LspgateError('CANCELLED', 'cataloging was cancelled');
+    host.logger.info(`retrying ${f.rel} after ${err.code}`);
+    await host.files.catalogFile(f.abs, f.rel, true, WALKED).catch((e: unknown) => host.files.recordError(f.rel, e, true));
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The one gate for files entering the catalog, and for the indexes that read workspace files beside
+ * it (the chunk index's Markdown): the first walk, the watcher, `refresh`, the freshness checks and a
+ * lookup by name all ask `admit`, and get the file — its real path and the bytes the decision was made
+ * on — or the reason it stays out. The rules, in order:
+ *   1. containment: lexically inside the root, then by real path — a symlink (the file itself or a
+ *      directory above it) is followed only with `followSymlinks`, and never out of the root;
+ *   2. the per-path rules of file-filter.ts: skipped directories, secret names, extensions,
+ *      .gitignore, extra ignore patterns (every directory above the file as well);
+ *   3. one bounded read: size, binary (a NUL byte in the first 8 KiB), the generated marker, and a
+ *      private-key block anywhere in the file, whatever it is called.
+ * A file that appears after the first walk (a symlink made later pointing out of the root, a key
+ * written into a source file) is judged exactly as the walk would have judged it.
+ */
+import { constants } from 'node:fs';
+import { open, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { LspgateError, type ErrorCode } from '../errors/errors.js';
+import { isInside, toRelative } from '../util/paths.js';
+import { containsPrivateKey } from '../util/secret-files.js';
+import { FileFilter, hasNulByte, looksGenerated, type FilterOptions, type SkipReason } from './file-filter.js';
+
+export interface GateOptions extends FilterOptions {
+  maxFileBytes: number;
+  followSymlinks?: boolean;
+}
+
+export type Admission =
+  | { admitted: true; abs: string; rel: string; size: number; mtimeMs: number; bytes: Buffer }
+  | { admitted: false; abs: string; rel: string; reason: SkipReason };
+
+/** The walk admitted the file just now (its bytes were not kept: the cataloger reads them). */
+export const WALKED: unique symbol = Symbol('admitted by the walk');
+
+/** The gate's answer a caller already has. */
+export type GateAnswer = Admission | typeof WALKED;
+
+/** What a caller already knows of a path (the walk: a directory entry that is not a symlink, below entered directories). */
+export interface KnownPath {
+  /** The path is its own real path (no symlink in it). */
+  real?: boolean;
+  /** Every directory above it already passed the directory rules. */
+  dirsChecked?: boolean;
+}
+
+/** The binary sniff window (git's test) and how far the generated marker may be. */
+const SNIFF_BYTES = 8192;
+
+export class FileGate {
+  readonly filter: FileFilter;
+
+  constructor(
+    readonly root: string,
+    private readonly opts: GateOptions,
+    filter?: FileFilter,
+  ) {
+    this.filter = filter ?? new FileFilter(root, opts);
+  }
+
+  /** Whether the file at `abs` may enter, with its bytes when it may. */
+  async admit(abs: string, known: KnownPath = {}): Promise<Admission> {
+    const where = await this.place(abs, known);
+    if (typeof where === 'string') return { admitted: false, abs, rel: this.relOf(abs), reason: where };
+    const why = where.dirsChecked ? this.filter.file(where.rel) : this.filter.path(where.rel);
+    if (why) return { admitted: false, abs: where.abs, rel: where.rel, reason: why };
+    return this.read(where.abs, where.rel);
+  }
+
+  /** Whether the walk (or the watcher) may enter the directory at `abs`: its real path, or why not. */
+  async enterDirectory(abs: string, known: KnownPath = {}): Promise<{ abs: string; rel: string } | SkipReason> {
+    const where = await this.place(abs, known);
+    if (typeof where === 'string') return where;
+    if (where.rel === '') return where;
+    const why = where.dirsChecked ? this.filter.directory(where.rel) : this.filter.path(where.rel, true);
+    return why ?? { abs: where.abs, rel: where.rel };
+  }
+
+  /** Containment by real path and the symlink rule; the path to judge (real) or why it stays out. */
+  private async place(abs: string, known: KnownPath): Promise<{ abs: string; rel: string; dirsChecked: boolean } | SkipReason> {
+    if (!isInside(this.root, abs)) return 'outside_root';
+    if (known.real) return { abs, rel: this.relOf(abs), dirsChecked: !!known.dirsChecked };
+    let real: string;
+    try {
+      real = await realpath(abs);
+    } catch {
+      return 'unreadable';
+    }
+    if (real === abs) return { abs, rel: this.relOf(abs), dirsChecked: !!known.dirsChecked };
+    // A symlink is followed only when asked, and never out of the root (checked first when
+    // following, so the skip says where it led).
+    if (!this.opts.followSymlinks) return 'symlink';
+    if (!isInside(this.root, real)) return 'symlink_outside_root';
+    return { abs: real, rel: this.relOf(real), dirsChecked: false };
+  }
+
+  private relOf(abs: string): string {
+    return toRelative(this.root, abs);
+  }
+
+  /**
+   * Size, binary, generated and private-key rules on the bytes of one open: no path is followed
+   * again (O_NOFOLLOW: a file swapped for a symlink since its real path was taken is not read).
+   */
+  private async read(abs: string, rel: string): Promise<Admission> {
+    const out = (reason: SkipReason): Admission => ({ admitted: false, abs, rel, reason });
+    let fh;
+    try {
+      fh = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch (e) {
+      return out((e as NodeJS.ErrnoException).code === 'ELOOP' ? 'symlink' : 'unreadable');
+    }
+    try {
+      const st = await fh.stat();
+      if (!st.isFile()) return out('unreadable');
+      if (st.size > this.opts.maxFileBytes) return out('too_large');
+      const bytes = Buffer.alloc(st.size);
+      let got = 0;
+      while (got < bytes.length) {
+        const { bytesRead } = await fh.read(bytes, got, bytes.length - got, got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      const body = got < bytes.length ? bytes.subarray(0, got) : bytes;
+      const head = body.subarray(0, SNIFF_BYTES);
+      if (hasNulByte(head)) return out('binary');
+      if (looksGenerated(head)) return out('generated');
+      if (containsPrivateKey(body)) return out('private_key');
+      return { admitted: true, abs, rel, size: st.size, mtimeMs: st.mtimeMs, bytes: body };
+    } catch {
+      return out('unreadable');
+    } finally {
+      await fh.close();
+    }
+  }
+}
+
+/** The gate's refusal of a file (not a failure to catalog it): the catalog drops the file. */
+export class GateRefusal extends LspgateError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly reason: SkipReason,
+    details: Record<string, unknown>,
+  ) {
+    super(code, message, { ...details, skipped: reason });
+  }
+}
+
+/** Reasons that refuse a file whoever asks; the others (ignore rules, extensions...) only keep it out of the index. */
+const REFUSALS: Partial<Record<SkipReason, [ErrorCode, (rel: string) => string]>> = {
+  outside_root: ['PATH_OUTSIDE_WORKSPACE', (rel) => `path is outside the workspace: ${rel}`],
+  symlink_outside_root: ['PATH_OUTSIDE_WORKSPACE', (rel) => `path resolves (through a symlink) outside the workspace: ${rel}`],
+  secret: ['SECRET_FILE', (rel) => `refusing to read a secret file: ${rel}`],
+  private_key: ['SECRET_FILE', (rel) => `refusing a file that holds a private key: ${path.basename(rel)}`],
+  binary: ['INVALID_INPUT', (rel) => `${rel} is a binary file (it holds NUL bytes), not source text`],
+  too_large: ['LIMIT_EXCEEDED', (rel) => `${rel} is over the maxFileBytes limit`],
+  unreadable: ['FILE_NOT_FOUND', (rel) => `cannot read ${rel}`],
+};
+
+/** The coded error for a file the gate refuses outright, or undefined when it is only left out of the index. */
+export function refusalOf(a: Admission): GateRefusal | undefined {
+  if (a.admitted) return undefined;
+  const r = REFUSALS[a.reason];
+  return r ? new GateRefusal(r[0], r[1](a.rel), a.reason, { path: a.rel }) : undefined;
+}

@@ -1,0 +1,58 @@
+/**
+ * Every process-wide memo is bounded in bytes (README, Caches): filled far past its bound, each
+ * still counts at most its bound, and still answers (a pure memo loses only time).
+ */
+import { describe, expect, it } from 'vitest';
+import { COVERAGE_MEMO, type Hits } from '../../src/analysis/reports/coverage.js';
+import { GLOB_MEMO, globMatcher } from '../../src/catalog/glob.js';
+import { normalizeTerm, TERM_MEMO } from '../../src/chunks/tokenize.js';
+import { HOVER_MEMO, MODEL_MEMO } from '../../src/service/file-context.js';
+import { DISK_TEXTS, measure, TEXT_MEASURES } from '../../src/service/location-texts.js';
+import { BoundedMemo } from '../../src/util/bounded-memo.js';
+import { pathRole, ROLE_MEMO } from '../../src/adapters/test-files.js';
+
+const word = (i: number, len = 12) => `w${i.toString(36)}`.padEnd(len, 'x');
+
+describe('bounded memos', () => {
+  it('BoundedMemo keeps its count under the bound, starts again when full, and never keeps an entry larger than the bound', () => {
+    const m = new BoundedMemo<string, string>(1000, (k, v) => 2 * (k.length + v.length));
+    for (let i = 0; i < 500; i++) {
+      m.set(`k${i}`, 'v'.repeat(20));
+      expect(m.bytes).toBeLessThanOrEqual(1000);
+    }
+    expect(m.get('k499')).toBe('v'.repeat(20));
+    m.set('huge', 'x'.repeat(1000));
+    expect(m.has('huge')).toBe(false);
+    m.set('k499', 'w');
+    expect(m.get('k499')).toBe('w');
+    expect(m.bytes).toBeLessThanOrEqual(1000);
+  });
+
+  it('the term, path-role, glob and coverage memos stay within their bounds', () => {
+    for (let i = 0; i < 250_000; i++) normalizeTerm(word(i, 16));
+    expect(TERM_MEMO.bytes).toBeLessThanOrEqual(TERM_MEMO.maxBytes);
+    expect(normalizeTerm('Running')).toBe('run');
+    for (let i = 0; i < 60_000; i++) pathRole(`src/${word(i, 60)}/file.ts`, 'typescript');
+    expect(ROLE_MEMO.bytes).toBeLessThanOrEqual(ROLE_MEMO.maxBytes);
+    expect(pathRole('test/a.test.ts', 'typescript')).toBe('test');
+    for (let i = 0; i < 2000; i++) globMatcher(`src/**/${word(i)}*.ts`);
+    expect(GLOB_MEMO.bytes).toBeLessThanOrEqual(GLOB_MEMO.maxBytes);
+    expect(globMatcher('*.ts')('a/b.ts')).toBe(true);
+    const big: Hits = new Map([['src/a.ts', new Map(Array.from({ length: 200_000 }, (_, i) => [i + 1, 1] as [number, number]))]]);
+    for (let i = 0; i < 20; i++) COVERAGE_MEMO.set(`/r/coverage-${i}.info`, { mtimeMs: i, hits: big });
+    expect(COVERAGE_MEMO.bytes).toBeLessThanOrEqual(COVERAGE_MEMO.maxBytes);
+  });
+
+  it('the hover, file-model, measured-text and disk-text caches stay within their byte bounds', () => {
+    for (let i = 0; i < 40_000; i++) HOVER_MEMO.set(`srv\0/root\0${i}\0/root/src/${word(i, 200)}.ts\0hash\0${i}:0`, Promise.resolve('x'));
+    expect(HOVER_MEMO.calculatedSize).toBeLessThanOrEqual(HOVER_MEMO.maxSize);
+    const text = 'x'.repeat(100_000);
+    for (let i = 0; i < 200; i++) MODEL_MEMO.set({ answer: i }, { hash: `${i}`, adapter: 'a', encoding: 'utf-16', lines: [text], symbols: [], textLength: text.length });
+    expect(MODEL_MEMO.calculatedSize).toBeLessThanOrEqual(MODEL_MEMO.maxSize);
+    for (let i = 0; i < 200; i++) measure(`${i}\n${text}`);
+    expect(TEXT_MEASURES.calculatedSize).toBeLessThanOrEqual(TEXT_MEASURES.maxSize);
+    expect(measure('a\nb').lines).toEqual(['a', 'b']);
+    for (let i = 0; i < 400; i++) DISK_TEXTS.set(`/lib/${i}.d.ts`, { mtimeMs: i, size: text.length, ino: i, text });
+    expect(DISK_TEXTS.calculatedSize).toBeLessThanOrEqual(DISK_TEXTS.maxSize);
+  });
+});
