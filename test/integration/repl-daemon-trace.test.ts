@@ -4,8 +4,9 @@
  * dropped — the typescript-language-server's start alone is many more messages than that.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonWorld, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
-import { assertBuilt, CLI, removeDir, spawnNode, TS_APP, waitFor, type Spawned } from '../helpers/spawn.js';
+import { daemonWorld, type DaemonWorld } from '../helpers/daemon.js';
+import { endWorld } from '../helpers/daemon-procs.js';
+import { assertBuilt, CLI, spawnNode, TS_APP, waitFor, type Spawned } from '../helpers/spawn.js';
 
 const TSLS = 'typescript-language-server';
 const SYMBOLS = `.raw ${TSLS} textDocument/documentSymbol {"textDocument":{"uri":"src/util/strings.ts"}}`;
@@ -23,8 +24,9 @@ describe('.trace through the daemon', () => {
 
   afterAll(async () => {
     if (repl.child.exitCode === null) repl.child.kill('SIGKILL');
-    await stopDaemon(w);
-    removeDir(w.base);
+    // the daemon's servers may still write under the world's directory after it was told to stop:
+    // endWorld waits until no process of the world is left before removing it
+    await endWorld(w);
   });
 
   it('sends at most the limit a second and says how many lines it dropped', async () => {
