@@ -12,7 +12,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 
 import { createMcpServer } from '../src/frontends/mcp/server.js';
 import { Gateway } from '../src/gateway/gateway.js';
-import { CORE_TOOLS, selectTools } from '../src/operations/profiles.js';
+import { profileTools, selectTools } from '../src/operations/profiles.js';
 
 export interface ProfileSize {
   profile: string;
@@ -59,7 +59,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-tools-'));
   const gateway = await Gateway.create({ root, cacheDir: path.join(root, '.cache') });
   try {
-    process.stdout.write(`tools/list per profile (core = ${CORE_TOOLS.join(', ')})\n\n${toolsListTable(await toolsListSizes(gateway))}`);
+    process.stdout.write(`tools/list per profile (core = ${profileTools('core', gateway.operations()).join(', ')})\n\n${toolsListTable(await toolsListSizes(gateway))}`);
   } finally {
     await gateway.close();
     fs.rmSync(root, { recursive: true, force: true });

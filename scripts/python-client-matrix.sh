@@ -18,8 +18,10 @@ run="$work/run-$$"
 rm -rf "$run" && mkdir -p "$run"
 node --input-type=module -e "
   const m = await import('$repo/test/helpers/mcp-matrix-cases.mjs');
+  const { operations } = await import('$repo/dist/src/operations/registry.js');
+  const { clientMatrix } = await import('$repo/dist/src/operations/client-cases.js');
   const ws = m.makeMatrixWorkspace('$run');
-  process.stdout.write(JSON.stringify({ root: ws.root, calls: m.matrixCalls(ws) }));
+  process.stdout.write(JSON.stringify({ root: ws.root, calls: clientMatrix(operations, ws) }));
 " >"$run/cases.json"
 root=$(node -e "process.stdout.write(JSON.parse(require('fs').readFileSync('$run/cases.json','utf8')).root)")
 token="pymatrix-$RANDOM$RANDOM"

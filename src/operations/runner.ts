@@ -27,22 +27,6 @@ export const commonInputShape = {
 const publicSchemas = new WeakMap<Operation, AnyZodObject>();
 
 /**
- * Operations whose whole answer may be served from the operation cache: read-only, idempotent, and
- * built only from what the dependency recorder sees (sessions behind the response cache, the files
- * synced to them or read through them, the catalog). Text search, repository listings and drift
- * read the disk by other paths and are always run.
- */
-const CACHEABLE_OPERATIONS = new Set([
-  'find_definition',
-  'find_references',
-  'find_callers',
-  'find_callees',
-  'find_type_definition',
-  'get_function_details',
-  'get_file_outline',
-]);
-
-/**
  * The full input schema front-ends publish: the operation's own fields plus the common ones.
  * Built once per operation: `extend` makes a new schema that zod compiles again on first parse,
  * which showed as a fixed cost on every call in the benchmark.
@@ -151,7 +135,7 @@ export class OperationRunner {
    * only be proven when every session the broker hands out stamps its answers (the response cache).
    */
   private cacheKey(op: Operation, workspace: Workspace, input: Record<string, unknown>): string | undefined {
-    if (!this.cacheEnabled || !CACHEABLE_OPERATIONS.has(op.name)) return undefined;
+    if (!this.cacheEnabled || op.cacheable !== true) return undefined;
     if (!op.annotations?.readOnlyHint || !op.annotations.idempotentHint) return undefined;
     if (this.host.context.broker.stampsAnswers !== true) return undefined;
     // Answers that depend on other files (references, callers, definitions elsewhere) learn of

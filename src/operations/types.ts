@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { GatewayHandle, Workspace } from '../core/workspace.js';
+import type { ErrorCode } from '../errors/errors.js';
 import type { ServiceEnv } from '../service/env.js';
 import type { MetaCollector } from './meta-collector.js';
 
@@ -34,6 +35,35 @@ export interface OperationAnnotations {
   openWorldHint: boolean;
 }
 
+/**
+ * The smallest MCP tool profile that lists an operation: `core` (one tool per step of an agent's
+ * loop) is part of `all`; `name`: listed only when asked for by name (`--tools search`), for an
+ * operation that answers another's question in a seed's shape.
+ */
+export type ToolProfile = 'core' | 'all' | 'name';
+
+/**
+ * Calls the client matrix makes with every MCP client, on a copy of fixtures/ts-app (operations/
+ * client-cases.ts builds the whole matrix from these). `ok` succeed with structured content;
+ * `errors` fail with their code. Each operation also gets an unknown field (INVALID_INPUT) and,
+ * unless it opens a workspace, an unopened `workspace` (WORKSPACE_NOT_FOUND), built from `ok[0]`.
+ */
+export interface ClientCases {
+  ok: Record<string, unknown>[];
+  errors?: { args: Record<string, unknown>; code: ErrorCode }[];
+  /** It opens a workspace instead of looking one up (index_folder, index_repo). */
+  opensWorkspace?: boolean;
+  /** Runs after every other call: it drops what the others read (invalidate_cache). */
+  last?: boolean;
+}
+
+/** Beside the matrix workspace: a one-commit git repository (index_repo) and a plain folder (index_folder). */
+export interface ClientCaseWorkspace {
+  root: string;
+  upstream: string;
+  folder: string;
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyZodObject = z.ZodObject<any>;
 
@@ -48,6 +78,17 @@ export interface Operation<I extends AnyZodObject = AnyZodObject, O extends AnyZ
   /** Result schema including `_meta` (build it with withMeta from schema/meta.ts). */
   output: O;
   annotations?: Partial<OperationAnnotations>;
+  /** Default `all`. */
+  profile?: ToolProfile;
+  /**
+   * Its whole answer may come from the operation cache: read-only, idempotent, and built only from
+   * what the dependency recorder sees (sessions behind the response cache, the files synced to them
+   * or read through them, the catalog). An operation that reads the disk by another path (text
+   * search, repository listings, drift) must not say so: a hit could not prove itself fresh.
+   */
+  cacheable?: boolean;
+  /** Its calls in the MCP client matrix (1.x/2.x SDKs, the Python SDK). */
+  clientCases: ClientCases | ((ws: ClientCaseWorkspace) => ClientCases);
   /** REPL dot-command (without the dot) and which input fields its positional words fill. */
   repl?: { command: string; positional: string[] };
   handler(input: z.infer<I>, ctx: OperationContext): Promise<Omit<z.infer<O>, '_meta'>>;

@@ -65,6 +65,7 @@ export const searchCodeOp = defineOperation({
   output: withMeta({ query: z.string(), mode: z.enum(['bm25', 'vector', 'hybrid']), hits: z.array(HitSchema), total: z.number().int() }),
   annotations: { readOnlyHint: true, idempotentHint: true },
   repl: { command: 'code', positional: ['query'] },
+  clientCases: { ok: [{ query: 'format a display name' }], errors: [{ args: { query: 'format', limit: 0 }, code: 'INVALID_INPUT' }] },
   handler: (input, ctx) => searchCode(ServiceCall.from(ctx), input),
   markdown: (r) =>
     [
@@ -87,6 +88,7 @@ export const searchOp = defineOperation({
   input: z.object({ query: Query, directory: z.string().max(1000).optional(), language: z.string().max(50).optional(), limit: z.number().int().min(1).max(100).optional() }),
   output: withMeta({ query: z.string(), total: z.number().int().nonnegative(), returned: z.number().int().nonnegative(), results: z.array(SearchResultSchema) }),
   annotations: { readOnlyHint: true, idempotentHint: true },
+  clientCases: { ok: [{ query: 'format a display name' }], errors: [{ args: { query: 'format', limit: 0 }, code: 'INVALID_INPUT' }] },
   handler: async (input, ctx) => {
     const call = ServiceCall.from(ctx);
     const dir = input.directory?.replace(/^\.?\/+|\/+$/g, '');
@@ -114,6 +116,10 @@ export const verifyCitationOp = defineOperation({
     moved_to: CitationSchema.optional(),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true },
+  clientCases: {
+  ok: [{ citation: { file: 'src/util/strings.ts', start_line: 7, end_line: 9, commit_hash: '' }, content_sha256: '0'.repeat(64) }],
+  errors: [{ args: { citation: { file: 'src/util/strings.ts', start_line: 9, end_line: 7, commit_hash: '' } }, code: 'INVALID_INPUT' }],
+},
   handler: (input, ctx) => verifyCitation(ServiceCall.from(ctx), input.citation, input.content_sha256),
   markdown: (r) =>
     `${r.citation.file}:${r.citation.start_line}-${r.citation.end_line}: ${r.stale ? 'stale' : 'holds'} (content ${r.content_matches ? 'matches' : 'differs'}, commit ${r.commit_moved ? `moved to ${r.current_head.slice(0, 12)}` : 'is HEAD'})${r.moved_to ? `; now at lines ${r.moved_to.start_line}-${r.moved_to.end_line}` : ''}\n`,
@@ -143,6 +149,7 @@ export const indexStatsOp = defineOperation({
     schema_version: z.string(),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true },
+  clientCases: { ok: [{}] },
   handler: (_input, ctx) => indexStats(ServiceCall.from(ctx)),
   markdown: (r) =>
     `${r.chunk_count} chunks in ${r.file_count} files, ${r.bm25_terms} terms, ${r.text_bytes} bytes; embeddings: ${r.embedding_model} (dim ${r.embedding_dim}, ${r.vector_count} vectors${r.embedder_matches ? '' : ', built by another embedder: reindex'}); ${r.index_size_bytes} bytes on disk; HEAD ${r.indexed_head || '(not git)'}; built ${r.built_at}\n`,

@@ -10,6 +10,7 @@ import { contextBundle, DEFAULT_CONTEXT_TOKENS } from '../../service/context/con
 import { CONTEXT_PARTS } from '../../service/context/context-budget.js';
 import { targetShape } from '../../service/navigation/resolve.js';
 import type { MetaCollector } from '../meta-collector.js';
+import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
@@ -98,6 +99,11 @@ export const contextOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'ctx', positional: ['symbol'] },
+    profile: 'core',
+    clientCases: {
+      ok: [{ symbol: 'formatName', max_tokens: 1500 }],
+      errors: [{ args: { symbol: 'formatName', max_tokens: 10 }, code: 'INVALID_INPUT' }, ...symbolErrorCases()],
+    },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => (await contextBundle(call, input, () => metaTokens(ctx.meta, ctx.workspace.root))).body as never),
     markdown: (r) => contextMarkdown(r),

@@ -9,6 +9,7 @@ import { PreviewSchema, type Preview } from '../../service/previews.js';
 import { findDefinition, findReferences } from '../../service/navigation/references.js';
 import { targetShape } from '../../service/navigation/resolve.js';
 import { openAt } from '../../service/workspace/workspace-info.js';
+import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
@@ -88,6 +89,9 @@ export const navigationOperations: Operation[] = [
     output: withMeta({ symbol: z.string(), found: z.boolean(), definitions: z.array(DefinitionSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'def', positional: ['symbol'] },
+    profile: 'core',
+    cacheable: true,
+    clientCases: { ok: [{ symbol: 'formatName' }], errors: symbolErrorCases() },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => findDefinition(call, input)),
     markdown(r) {
       const out = [`## Definition of ${r.symbol}`, ''];
@@ -111,6 +115,9 @@ export const navigationOperations: Operation[] = [
     output: withMeta({ symbol: z.string(), total: z.number().int(), references: z.array(ReferenceSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'refs', positional: ['symbol'] },
+    profile: 'core',
+    cacheable: true,
+    clientCases: { ok: [{ symbol: 'formatName' }], errors: symbolErrorCases() },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => findReferences(call, input)),
     markdown(r) {
       const out = [`## ${r.total} reference(s) to ${r.symbol}`, ''];
@@ -129,6 +136,9 @@ export const navigationOperations: Operation[] = [
     output: treeOutput,
     annotations: READ_ONLY,
     repl: { command: 'callers', positional: ['symbol'] },
+    profile: 'core',
+    cacheable: true,
+    clientCases: { ok: [{ symbol: 'formatName', depth: 2 }], errors: symbolErrorCases() },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => callTree(call, input, 'incoming')),
     markdown: (r) => treeMarkdown('Callers', r),
   }),
@@ -141,6 +151,8 @@ export const navigationOperations: Operation[] = [
     output: treeOutput,
     annotations: READ_ONLY,
     repl: { command: 'callees', positional: ['symbol'] },
+    cacheable: true,
+    clientCases: { ok: [{ symbol: 'summarizeUsers' }], errors: symbolErrorCases() },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => callTree(call, input, 'outgoing')),
     markdown: (r) => treeMarkdown('Callees', r),
   }),
@@ -165,6 +177,15 @@ export const navigationOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'open', positional: ['file', 'line'] },
+    clientCases: {
+      ok: [{ file: 'src/util/strings.ts', line: 7 }],
+      errors: [
+        { args: { file: 'src/missing.ts', line: 1 }, code: 'FILE_NOT_FOUND' },
+        { args: { file: '../../etc/passwd', line: 1 }, code: 'PATH_OUTSIDE_WORKSPACE' },
+        { args: { file: '.env', line: 1 }, code: 'SECRET_FILE' },
+        { args: { file: 'src/util/strings.ts', line: 0 }, code: 'INVALID_INPUT' },
+      ],
+    },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => openAt(call, input)),
     markdown(r) {
       const head = `## ${r.file}:${r.start_line}-${r.end_line}${r.symbol ? ` (in ${r.symbol.kind} ${r.symbol.qualified_name})` : ''}`;

@@ -63,6 +63,13 @@ export const relationshipOperations: Operation[] = [
     output: withMeta({ success: z.boolean(), query_type: z.enum(QUERY_TYPES), target: z.string(), total: z.number().int(), results: z.array(RelationshipSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'rel', positional: ['query_type', 'target'] },
+    clientCases: {
+      ok: [{ query_type: 'calls-me', target: 'formatName' }],
+      errors: [
+        { args: { query_type: 'calls-me', target: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' },
+        { args: { query_type: 'calls-me', target: 'describe' }, code: 'AMBIGUOUS_SYMBOL' },
+      ],
+    },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const max_depth = input.max_depth ?? 3;
@@ -98,6 +105,7 @@ export const relationshipOperations: Operation[] = [
     output: withMeta({ success: z.boolean(), element: z.string(), operation: z.enum(OPERATIONS), impact: ImpactSchema }),
     annotations: READ_ONLY,
     repl: { command: 'impact', positional: ['element', 'operation'] },
+    clientCases: { ok: [{ element: 'formatName' }], errors: [{ args: { element: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' }] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const operation = input.operation ?? 'modify';
@@ -154,6 +162,7 @@ export const relationshipOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'changed', positional: ['base_ref'] },
+    clientCases: { ok: [{}], errors: [{ args: { base_ref: '--output=/tmp/x' }, code: 'INVALID_INPUT' }] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const base_ref = input.base_ref ?? 'HEAD';

@@ -62,6 +62,11 @@ export const getSymbol = defineOperation({
   output: withMeta({ symbol: CatalogSymbolSchema, source: z.string(), context: ContextSchema.optional() }),
   annotations: { readOnlyHint: true, idempotentHint: true },
   repl: { command: 'symbol', positional: ['symbol_id'] },
+  profile: 'core',
+  clientCases: {
+  ok: [{ symbol_id: 'src/util/strings.ts::formatName#function' }],
+  errors: [{ args: { symbol_id: 'src/util/strings.ts::nope#function' }, code: 'SYMBOL_NOT_FOUND' }],
+},
   handler: (input, ctx) => symbolSourceOf(ServiceCall.from(ctx), input.symbol_id, { verify: input.verify, contextLines: input.context_lines }),
   markdown: (r) => sourceMarkdown(r),
 });
@@ -73,6 +78,7 @@ export const getSymbols = defineOperation({
   input: z.object({ symbol_ids: z.array(z.string().min(1).max(4096)).min(1).max(100), verify: z.boolean().optional() }),
   output: withMeta({ symbols: z.array(SymbolSourceSchema), errors: z.array(z.object({ symbol_id: z.string(), code: z.string(), message: z.string() })) }),
   annotations: { readOnlyHint: true, idempotentHint: true },
+  clientCases: { ok: [{ symbol_ids: ['src/util/strings.ts::formatName#function'] }], errors: [{ args: { symbol_ids: [] }, code: 'INVALID_INPUT' }] },
   handler: (input, ctx) => symbolSourcesOf(ServiceCall.from(ctx), input.symbol_ids, input.verify),
   markdown: (r) => r.symbols.map(sourceMarkdown).join('\n') + r.errors.map((e) => `- ${e.symbol_id}: ${e.code} ${e.message}\n`).join(''),
 });
@@ -108,6 +114,8 @@ export const searchSymbols = defineOperation({
   output: withMeta({ results: z.array(SearchHitSchema), total: z.number().int() }),
   annotations: { readOnlyHint: true, idempotentHint: true },
   repl: { command: 'search', positional: ['query'] },
+  profile: 'core',
+  clientCases: { ok: [{ query: 'format' }], errors: [{ args: { query: 'x', cursor: 'not-a-cursor' }, code: 'INVALID_INPUT' }] },
   handler: (input, ctx) => rankedSymbols(ServiceCall.from(ctx), input),
   markdown: (r) => [`## ${r.total} symbol(s)`, '', ...r.results.map((h) => `- \`${h.symbol_id}\` ${h.file}:${h.line} — ${h.signature}${h.summary !== h.signature ? ` — ${h.summary}` : ''}`)].join('\n') + '\n',
 });
@@ -139,6 +147,8 @@ export const searchTextOp = defineOperation({
   output: withMeta({ matches: z.array(TextMatchSchema), files_searched: z.number().int() }),
   annotations: { readOnlyHint: true, idempotentHint: true },
   repl: { command: 'grep', positional: ['query'] },
+  profile: 'core',
+  clientCases: { ok: [{ query: 'formatName' }], errors: [{ args: { query: '([', regex: true }, code: 'INVALID_INPUT' }] },
   handler: (input, ctx) => searchText(ServiceCall.from(ctx), input),
   markdown: (r) =>
     [`## ${r.matches.length} match(es) in ${r.files_searched} files`, '', ...r.matches.flatMap((m) => [...(m.before ?? []).map((l) => `  ${l}`), `- ${m.file}:${m.line}:${m.column}: ${m.text.trim()}`, ...(m.after ?? []).map((l) => `  ${l}`)])].join('\n') + '\n',

@@ -15,6 +15,7 @@ import { renameSymbol, type RenameResult } from '../../service/editing/rename.js
 import { targetShape } from '../../service/navigation/resolve.js';
 import { typeHierarchy, type TypeHierarchyResult, type TypeNode } from '../../service/relations/type-hierarchy.js';
 import { DefinitionSchema } from './navigation.js';
+import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
 
 // Not idempotent: the answer follows the files on disk, and servers are re-synced to them.
@@ -161,6 +162,14 @@ export const serverKnowledgeOperations: Operation[] = [
     }),
     annotations: READS_SERVERS,
     repl: { command: 'diag', positional: ['file'] },
+    profile: 'core',
+    clientCases: {
+      ok: [{ file: 'src/util/strings.ts' }],
+      errors: [
+        { args: { file: 'src/missing.ts' }, code: 'FILE_NOT_FOUND' },
+        { args: { file: '../../etc/passwd' }, code: 'PATH_OUTSIDE_WORKSPACE' },
+      ],
+    },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => getDiagnostics(call, input)),
     markdown: diagnosticsMarkdown,
   }),
@@ -173,6 +182,7 @@ export const serverKnowledgeOperations: Operation[] = [
     output: withMeta({ symbol: z.string(), source: z.enum(['server', 'catalog']), implementations: z.array(DefinitionSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'impl', positional: ['symbol'] },
+    clientCases: { ok: [{ symbol: 'Shape' }], errors: symbolErrorCases() },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => findImplementations(call, input)),
     markdown: implementationsMarkdown,
   }),
@@ -190,6 +200,7 @@ export const serverKnowledgeOperations: Operation[] = [
     output: withMeta({ symbol: z.string(), direction: z.enum(['supertypes', 'subtypes', 'both']), source: z.enum(['server', 'catalog']), root: TypeNodeSchema }),
     annotations: READ_ONLY,
     repl: { command: 'hier', positional: ['symbol'] },
+    clientCases: { ok: [{ symbol: 'Circle', direction: 'supertypes' }], errors: symbolErrorCases() },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => typeHierarchy(call, input)),
     markdown: hierarchyMarkdown,
   }),
@@ -215,6 +226,7 @@ export const serverKnowledgeOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'hover', positional: ['symbol'] },
+    clientCases: { ok: [{ symbol: 'formatName' }], errors: symbolErrorCases() },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => getHover(call, input)),
     markdown: hoverMarkdown,
   }),
@@ -236,6 +248,13 @@ export const serverKnowledgeOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'sig', positional: ['file', 'line', 'column'] },
+    clientCases: {
+      ok: [{ file: 'src/services/report.ts', line: 15, column: 65 }],
+      errors: [
+        { args: { file: 'src/missing.ts', line: 1, column: 1 }, code: 'FILE_NOT_FOUND' },
+        { args: { file: 'src/services/report.ts', line: 15, column: 0 }, code: 'INVALID_INPUT' },
+      ],
+    },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => signatureHelp(call, input)),
     markdown: signatureMarkdown,
   }),
@@ -261,6 +280,7 @@ export const serverKnowledgeOperations: Operation[] = [
     }),
     annotations: WRITES,
     repl: { command: 'rename', positional: ['symbol', 'new_name'] },
+    clientCases: { ok: [{ symbol: 'formatName', new_name: 'formatFullName' }], errors: symbolErrorCases({ new_name: 'renamed' }) },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => renameSymbol(call, input)),
     markdown: editMarkdown,
   }),
@@ -294,6 +314,7 @@ export const serverKnowledgeOperations: Operation[] = [
     }),
     annotations: WRITES,
     repl: { command: 'actions', positional: ['file'] },
+    clientCases: { ok: [{ file: 'src/util/strings.ts' }], errors: [{ args: { file: 'src/missing.ts' }, code: 'FILE_NOT_FOUND' }] },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => codeActions(call, input)),
     markdown: actionsMarkdown,
   }),

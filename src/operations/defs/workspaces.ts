@@ -31,6 +31,7 @@ const listWorkspacesOperations: Operation[] = [
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
     repl: { command: 'workspaces', positional: [] },
+    clientCases: { ok: [{}] },
     handler: async (_input, ctx) => listWorkspaces(ctx.gateway, ServiceCall.from(ctx)),
     markdown(r) {
       const out = ['## Workspaces', ''];
@@ -83,6 +84,7 @@ export const daemonStatusOperation = defineOperation({
   }),
   annotations: { readOnlyHint: true, idempotentHint: false, destructiveHint: false, openWorldHint: false },
   repl: { command: 'daemon', positional: [] },
+  clientCases: { ok: [{}] },
   handler: async (_input, ctx) => daemonStatusAnswer(ctx.env),
   markdown(r) {
     const mib = (n: number | undefined) => (n === undefined ? '' : `, ${Math.round(n / 1048576)} MiB`);
