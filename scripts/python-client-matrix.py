@@ -57,11 +57,13 @@ async def run_calls(session, calls):
 
 
 async def main(argv):
-    calls = json.load(open(argv[1]))["calls"]
+    cases = json.load(open(argv[1]))
+    calls = cases["calls"]
     mode = argv[2]
     if mode == "stdio":
         node, cli, root, cache = argv[3:7]
-        params = StdioServerParameters(command=node, args=[cli, "mcp", "--root", root], env={"LSPGATE_CACHE_DIR": cache})
+        # every tool, those listed only by name included
+        params = StdioServerParameters(command=node, args=[cli, "mcp", "--root", root, "--tools", cases["tools"]], env={"LSPGATE_CACHE_DIR": cache})
         async with stdio_client(params) as streams:
             async with ClientSession(*streams[:2]) as session:
                 passed, failures = await run_calls(session, calls)

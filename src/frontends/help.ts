@@ -2,6 +2,7 @@
  * `lspgate <operation> --help`, generated from the operation table (the build writes each into the
  * thin entry's operation list; `lspgate --help` is src/cli/thin/help-text.ts).
  */
+import { describeOperation } from '../operations/describe.js';
 import type { Operation } from '../operations/types.js';
 import { describeFields, inputFields } from './input-fields.js';
 
@@ -12,7 +13,7 @@ export function operationHelp(op: Operation): string {
     '',
     op.title,
     '',
-    op.description,
+    describeOperation(op),
     '',
     'Fields:',
     ...describeFields(inputFields(op)),

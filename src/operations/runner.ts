@@ -20,8 +20,9 @@ export const commonInputShape = {
   workspace: z
     .string()
     .optional()
-    .describe('Workspace id or root path (from list_workspaces / index_folder); default: the root lspgate was started with'),
-  output_format: OutputFormatSchema.optional().describe('Text rendering of the result: markdown (default) or json'),
+    .describe('Id or root; default: the served root'),
+  // the text content's rendering; the structured result is the same either way (default markdown)
+  output_format: OutputFormatSchema.optional(),
 };
 
 const publicSchemas = new WeakMap<Operation, AnyZodObject>();
@@ -136,7 +137,7 @@ export class OperationRunner {
    */
   private cacheKey(op: Operation, workspace: Workspace, input: Record<string, unknown>): string | undefined {
     if (!this.cacheEnabled || op.cacheable !== true) return undefined;
-    if (!op.annotations?.readOnlyHint || !op.annotations.idempotentHint) return undefined;
+    if (!op.annotations.readOnlyHint || !op.annotations.idempotentHint) return undefined;
     if (this.host.context.broker.stampsAnswers !== true) return undefined;
     // Answers that depend on other files (references, callers, definitions elsewhere) learn of
     // changes to those files only through the catalog's watcher (it re-catalogs them and tells the

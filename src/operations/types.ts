@@ -28,6 +28,7 @@ export interface OperationContext {
   meta: MetaCollector;
 }
 
+/** MCP tool annotations, each stated by every operation (annotations.ts names the usual sets and says why). */
 export interface OperationAnnotations {
   readOnlyHint: boolean;
   idempotentHint: boolean;
@@ -71,13 +72,22 @@ export interface Operation<I extends AnyZodObject = AnyZodObject, O extends AnyZ
   /** snake_case; the MCP tool name, the sidecar method and the CLI sub-command. */
   name: string;
   title: string;
-  /** Written for agents: when to use it, what it returns, what to call next. */
+  /**
+   * Written for agents: what it answers, when to use it, what it returns. Names no other operation:
+   * a profile may not list it (see `related`).
+   */
   description: string;
+  /**
+   * Other operations worth naming beside this one, each with the phrase that follows its name
+   * ("for its uses", "instead for text that is no symbol name"). A tool's listed description
+   * names only those its profile lists (describe.ts).
+   */
+  related?: Readonly<Record<string, string>>;
   /** Input fields of this operation; `workspace` and `output_format` are added by the registry. */
   input: I;
   /** Result schema including `_meta` (build it with withMeta from schema/meta.ts). */
   output: O;
-  annotations?: Partial<OperationAnnotations>;
+  annotations: OperationAnnotations;
   /** Default `all`. */
   profile?: ToolProfile;
   /**

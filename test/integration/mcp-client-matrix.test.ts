@@ -19,6 +19,8 @@ import { assertBuilt, CLI, removeDir, spawnNode, tempDir, waitFor, type Spawned 
 
 /** Bound for a whole client run: it starts a real tsserver on a shared 2-core machine. */
 const RUN_TIMEOUT_MS = 240_000;
+/** Every operation, those listed only when named included. */
+const TOOLS = operations.map((o) => o.name).join(',');
 const TOKEN = 'matrix-token-0123456789abcdef';
 
 interface CallResult {
@@ -48,7 +50,7 @@ beforeAll(async () => {
   // index_folder / index_repo open folders beside the workspace: the user allows them, as anyone
   // indexing a folder outside the --root must (the servers spawned below inherit it).
   process.env.LSPGATE_ALLOWED_ROOTS = dir;
-  http = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', ws.root], { cacheDir: path.join(dir, 'cache-http'), env: { LSPGATE_TOKEN: TOKEN } });
+  http = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', ws.root, '--tools', TOOLS], { cacheDir: path.join(dir, 'cache-http'), env: { LSPGATE_TOKEN: TOKEN } });
   await waitFor(() => /listening on (http:\/\/\S+)/.test(http.stderr()), 'the HTTP listening line');
   httpUrl = /listening on (http:\/\/\S+)/.exec(http.stderr())![1]!;
 });
@@ -98,12 +100,12 @@ async function runMatrix(client: AnyClient): Promise<void> {
 
 describe('MCP client matrix: every tool, valid and erroneous, per client and transport', () => {
   it('1.x SDK client over stdio', async () => {
-    const { client } = await connectStdioV1(CLI, ['mcp', '--root', ws.root], { cacheDir: path.join(dir, 'cache-stdio-v1') });
+    const { client } = await connectStdioV1(CLI, ['mcp', '--root', ws.root, '--tools', TOOLS], { cacheDir: path.join(dir, 'cache-stdio-v1') });
     await runMatrix(client);
   }, RUN_TIMEOUT_MS);
 
   it('2.x SDK client over stdio', async () => {
-    const { client } = await connectStdio(CLI, ['mcp', '--root', ws.root], { cacheDir: path.join(dir, 'cache-stdio-v2') });
+    const { client } = await connectStdio(CLI, ['mcp', '--root', ws.root, '--tools', TOOLS], { cacheDir: path.join(dir, 'cache-stdio-v2') });
     await runMatrix(client);
   }, RUN_TIMEOUT_MS);
 

@@ -9,10 +9,9 @@ import { PreviewSchema, type Preview } from '../../service/previews.js';
 import { findDefinition, findReferences } from '../../service/navigation/references.js';
 import { targetShape } from '../../service/navigation/resolve.js';
 import { openAt } from '../../service/workspace/workspace-info.js';
+import { READ_ONLY } from '../annotations.js';
 import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
-
-const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
 
 export const DefinitionSchema = z.object({
   symbol_id: z.string().optional(),
@@ -84,7 +83,8 @@ export const navigationOperations: Operation[] = [
     name: 'find_definition',
     title: 'Find definition',
     description:
-      'Where a symbol is defined. Name it by `symbol` (name or qualified name such as `Router.ServeHTTP`), by `symbol_id`, or by `file` + `line` (+ `column`) of a use. Returns each definition with its kind, enclosing symbol, symbol_id and a 3-line preview. When several declarations share the name, the one a developer would pick is answered (module-level before class members before locals, source before tests) and the others are listed in _meta.alternatives; a real tie fails with AMBIGUOUS_SYMBOL listing ranked candidate symbol_ids (ask again with one); `strict: true` never picks. Next: get_function_details / find_type_definition for the full descriptor, find_references for uses.',
+      'Where a symbol is declared: each definition with its kind, enclosing symbol, symbol_id and a 3-line preview. Name it by `symbol`, `symbol_id`, or `file` + `line` (+ `column`) of a use.',
+    related: { find_references: 'for its uses', get_symbol: 'for its source' },
     input: z.object(targetShape),
     output: withMeta({ symbol: z.string(), found: z.boolean(), definitions: z.array(DefinitionSchema) }),
     annotations: READ_ONLY,
@@ -106,7 +106,8 @@ export const navigationOperations: Operation[] = [
     name: 'find_references',
     title: 'Find references',
     description:
-      'Every place a symbol is used, from the language server (not text search): file, line, column, a preview, whether it is a write, and the enclosing function/class. Same target forms as find_definition. `total` counts all references; `max_results` (default 100) cuts the list with `_meta.truncated`. Use find_callers instead when you want calling functions as a tree.',
+      'Every use of a symbol, from the language server (not text search): file, line, column, a preview, whether it writes, the enclosing function. `total` counts all; `max_results` (default 100) cuts the list.',
+    related: { find_callers: 'instead for the calling functions as a tree' },
     input: z.object({
       ...targetShape,
       include_declaration: z.boolean().optional().describe('Include the declaration itself (default true)'),
@@ -131,7 +132,8 @@ export const navigationOperations: Operation[] = [
     name: 'find_callers',
     title: 'Find callers',
     description:
-      'Functions and methods that call the target, as a tree in one answer (`depth` 1..5 levels up the call chain), each with its call sites. Cycles are marked `cycle: true` and not expanded. Same target forms as find_definition; a name prefers functions and methods. For servers without call hierarchy the callers are derived from references (see _meta.warnings).',
+      'The functions that call the target, as a tree to `depth` (1..5) with each call site; cycles are marked, not expanded. Where the server has no call hierarchy, callers come from references (said in _meta.warnings).',
+    related: { find_callees: 'for what it calls', get_context: 'for one hop of callers and callees with the source' },
     input: treeInput,
     output: treeOutput,
     annotations: READ_ONLY,
@@ -146,7 +148,8 @@ export const navigationOperations: Operation[] = [
     name: 'find_callees',
     title: 'Find callees',
     description:
-      'Functions and methods the target calls, as a tree (`depth` 1..5 levels down), each with the call sites inside the caller. Calls into code outside the workspace (standard library, dependencies) are counted in _meta.warnings, not listed. Same target forms as find_definition.',
+      'The functions the target calls, as a tree to `depth` (1..5) with the call sites; calls into libraries are counted in _meta.warnings, not listed.',
+    related: { find_callers: 'for who calls it' },
     input: treeInput,
     output: treeOutput,
     annotations: READ_ONLY,
@@ -160,7 +163,7 @@ export const navigationOperations: Operation[] = [
     name: 'open_at',
     title: 'Open at line',
     description:
-      'Source lines around a line of a file (`context_lines` before and after, default 10, max 50) and the enclosing symbol. Use it to read a location returned by another tool. Secret files (.env, keys) are refused; a line outside the file is INVALID_INPUT.',
+      'Lines around a line of a file (`context_lines` each side, default 10) and the symbol enclosing it: to read a location an answer gave. Secret files are refused.',
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
       line: z.number().int().min(1).describe('1-based line'),

@@ -9,6 +9,7 @@ import { SymbolKindSchema } from '../../schema/descriptors.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { getSymbol as symbolSourceOf, getSymbols as symbolSourcesOf, searchSymbols as rankedSymbols, searchText, type SymbolSource } from '../../service/search/catalog-search.js';
+import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
 
 export const CatalogSymbolSchema = z.object({
@@ -53,14 +54,15 @@ export const getSymbol = defineOperation({
   name: 'get_symbol',
   title: 'Source of one symbol',
   description:
-    'The exact source of one symbol by its `symbol_id` (`path::Qualified.name#kind`, from search_symbols or get_file_outline), read by byte offset — no need to read the whole file. `verify: true` re-hashes the bytes and sets `_meta.content_verified` (false means the file changed; it is re-cataloged and the current source returned). `context_lines` adds lines around it.',
+    'The exact source of one symbol by its `symbol_id`, read by byte offset: no need to read its file. `verify: true` re-hashes the bytes (`_meta.content_verified`; a changed file is re-cataloged and its current source returned); `context_lines` adds lines around it.',
+  related: { get_symbols: 'for several at once', get_context: 'for its callers, callees, types and tests as well' },
   input: z.object({
     symbol_id: z.string().min(1).max(4096),
     verify: z.boolean().optional(),
     context_lines: z.number().int().min(0).max(50).optional(),
   }),
   output: withMeta({ symbol: CatalogSymbolSchema, source: z.string(), context: ContextSchema.optional() }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_ONLY,
   repl: { command: 'symbol', positional: ['symbol_id'] },
   profile: 'core',
   clientCases: {
@@ -74,10 +76,11 @@ export const getSymbol = defineOperation({
 export const getSymbols = defineOperation({
   name: 'get_symbols',
   title: 'Source of several symbols',
-  description: 'Batch get_symbol: the source of each id that exists, and an error entry (with its code) for each that does not.',
+  description:
+    'The source of several symbols in one call (by id), and an error entry with its code for each that cannot be read.',
   input: z.object({ symbol_ids: z.array(z.string().min(1).max(4096)).min(1).max(100), verify: z.boolean().optional() }),
   output: withMeta({ symbols: z.array(SymbolSourceSchema), errors: z.array(z.object({ symbol_id: z.string(), code: z.string(), message: z.string() })) }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_ONLY,
   clientCases: { ok: [{ symbol_ids: ['src/util/strings.ts::formatName#function'] }], errors: [{ args: { symbol_ids: [] }, code: 'INVALID_INPUT' }] },
   handler: (input, ctx) => symbolSourcesOf(ServiceCall.from(ctx), input.symbol_ids, input.verify),
   markdown: (r) => r.symbols.map(sourceMarkdown).join('\n') + r.errors.map((e) => `- ${e.symbol_id}: ${e.code} ${e.message}\n`).join(''),
@@ -101,7 +104,8 @@ export const searchSymbols = defineOperation({
   name: 'search_symbols',
   title: 'Search symbols',
   description:
-    'Find symbols across the workspace catalog by name (exact > prefix > substring > fuzzy), qualified name, signature, summary and docstring, best first; among equal name matches, source before tests/examples and module-level before members before locals. Filter by `kind` (function, method, class...), `language`, `file_pattern` (glob like `src/**/*.ts` or `*.py`). Returns ids for get_symbol; pages with max_results / max_tokens and `_meta.next_cursor`.',
+    'Find declarations by name across the catalog: exact > prefix > substring > fuzzy over names, then qualified names, signatures and docs; source before tests, module-level before members. Filter by `kind`, `language`, `file_pattern` (a glob). Returns symbol_ids; pages with max_results / max_tokens / cursor.',
+  related: { search_text: 'instead for text that names no declaration (strings, comments, config)', search_code: 'instead to find code by what it does', get_symbol: 'to read one' },
   input: z.object({
     query: z.string().min(1).max(2000),
     kind: z.union([SymbolKindSchema, z.array(SymbolKindSchema)]).optional(),
@@ -112,7 +116,7 @@ export const searchSymbols = defineOperation({
     cursor: Cursor.optional().describe('`_meta.next_cursor` of the previous page of the same query'),
   }),
   output: withMeta({ results: z.array(SearchHitSchema), total: z.number().int() }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_ONLY,
   repl: { command: 'search', positional: ['query'] },
   profile: 'core',
   clientCases: { ok: [{ query: 'format' }], errors: [{ args: { query: 'x', cursor: 'not-a-cursor' }, code: 'INVALID_INPUT' }] },
@@ -133,7 +137,8 @@ export const searchTextOp = defineOperation({
   name: 'search_text',
   title: 'Search text',
   description:
-    'Full-text search over the workspace files (any text file that passes the file-safety pipeline: .gitignore, skip patterns, no secrets, no binaries). Literal by default, `regex: true` for a regular expression in RE2 syntax (linear time: no backreferences or lookaround; JavaScript named groups accepted); case-insensitive unless `case_sensitive`. Use it when symbol search misses: string literals, comments, config values. Pages with max_results / max_tokens / cursor.',
+    'Search the text of workspace files (secrets and binaries never): literal, or `regex: true` in RE2 syntax (no backreferences or lookaround); case-insensitive unless `case_sensitive`. For what no declaration is named after: string literals, comments, config values. Pages with max_results / max_tokens / cursor.',
+  related: { search_symbols: 'instead for declarations by name', search_code: 'instead to find code by what it does' },
   input: z.object({
     query: z.string().min(1).max(2000),
     regex: z.boolean().optional(),
@@ -145,7 +150,7 @@ export const searchTextOp = defineOperation({
     cursor: Cursor.optional(),
   }),
   output: withMeta({ matches: z.array(TextMatchSchema), files_searched: z.number().int() }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_ONLY,
   repl: { command: 'grep', positional: ['query'] },
   profile: 'core',
   clientCases: { ok: [{ query: 'formatName' }], errors: [{ args: { query: '([', regex: true }, code: 'INVALID_INPUT' }] },

@@ -16,11 +16,11 @@ import { innermostContainingLine, symbolAtSelection, walkSymbols } from '../symb
 
 /** Input fields every symbol-taking operation accepts. */
 export const targetShape = {
-  symbol: z.string().min(1).max(500).optional().describe('Symbol name or qualified name: `Router`, `Router.ServeHTTP`, `App\\Models\\User::posts`'),
-  symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id `path::Qualified.name#kind` (from search_symbols, get_file_outline or an AMBIGUOUS_SYMBOL error)'),
-  file: z.string().min(1).max(4096).optional().describe('File path relative to the workspace root (with `line`, instead of `symbol`)'),
-  line: z.number().int().min(1).optional().describe('1-based line in `file`'),
-  column: z.number().int().min(1).optional().describe('1-based column in `line` (UTF-16 code units); without it the symbol declared on / enclosing the line'),
+  symbol: z.string().min(1).max(500).optional().describe('Name or qualified name: `Router.ServeHTTP`, `App\\Models\\User::posts`'),
+  symbol_id: z.string().min(1).max(1000).optional().describe('Id `path::Qualified.name#kind` from an earlier answer'),
+  file: z.string().min(1).max(4096).optional().describe('Workspace-relative path, with `line` instead of a name'),
+  line: z.number().int().min(1).optional().describe('1-based'),
+  column: z.number().int().min(1).optional().describe('1-based; default: the symbol on the line'),
   ...filterShape(),
   strict: strictField(),
 };
@@ -29,16 +29,17 @@ export function strictField() {
   return z
     .boolean()
     .optional()
-    .describe('Never pick among several declarations of the name: answer AMBIGUOUS_SYMBOL instead of the ranked leader (default false)');
+    .describe('AMBIGUOUS_SYMBOL instead of picking the ranked leader');
 }
 
 export function filterShape() {
   return {
-    kind: z.string().max(50).optional().describe('Narrow names to one kind: class, interface, function, method, ...'),
-    language: z.string().max(50).optional().describe('Narrow names to one language: typescript, go, python, php, ...'),
-    package: z.string().max(500).optional().describe('Narrow names to a package / module path'),
-    namespace: z.string().max(500).optional().describe('Narrow names to a namespace'),
-    class_name: z.string().max(500).optional().describe('Narrow member names to those of this class / struct / trait'),
+    // narrow a name; their names say to what
+    kind: z.string().max(50).optional().describe('function, class, method, ...'),
+    language: z.string().max(50).optional(),
+    package: z.string().max(500).optional(),
+    namespace: z.string().max(500).optional(),
+    class_name: z.string().max(500).optional().describe('The type a member belongs to'),
   };
 }
 
