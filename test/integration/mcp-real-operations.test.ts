@@ -60,7 +60,7 @@ describe('real operations over in-process MCP', () => {
   }, SERVER_TEST_TIMEOUT_MS);
 
   it('an ambiguous name is an isError result listing candidates with symbol ids', async () => {
-    const r = await client.callTool({ name: 'find_definition', arguments: { symbol: 'describe' } });
+    const r = await client.callTool({ name: 'find_references', arguments: { symbol: 'describe' } });
     expect(r.isError).toBe(true);
     const sc = errorOf(r) as { code: string; details: { candidates: { symbol_id: string }[] } };
     expect(sc.code).toBe('AMBIGUOUS_SYMBOL');

@@ -83,19 +83,30 @@ export const navigationOperations: Operation[] = [
     name: 'find_definition',
     title: 'Find definition',
     description:
-      'Where a symbol is declared: each definition with its kind, enclosing symbol, symbol_id and a 3-line preview. Name it by `symbol`, `symbol_id`, or `file` + `line` (+ `column`) of a use.',
+      'Where a symbol is declared: each definition with its kind, enclosing symbol, symbol_id and a 3-line preview. Name it by `symbol`, `symbol_id`, or `file` + `line` (+ `column`) of a use. A name several declarations share equally answers them ranked (`tied`; `total` counts them).',
     related: { find_references: 'for its uses', get_symbol: 'for its source' },
     input: z.object(targetShape),
-    output: withMeta({ symbol: z.string(), found: z.boolean(), definitions: z.array(DefinitionSchema) }),
+    output: withMeta({
+      symbol: z.string(),
+      found: z.boolean(),
+      total: z.number().int().describe('Definitions found; on a tie, the declarations that tie (the first few are listed)'),
+      definitions: z.array(DefinitionSchema),
+      tied: z.literal(true).optional().describe('Several declarations of the name tie: each is listed, ranked'),
+    }),
     annotations: READ_ONLY,
     repl: { command: 'def', positional: ['symbol'] },
     profile: 'core',
     cacheable: true,
-    clientCases: { ok: [{ symbol: 'formatName' }], errors: symbolErrorCases() },
+    clientCases: {
+      // several classes of ts-app declare `describe`: the tie is answered, unless strict
+      ok: [{ symbol: 'formatName' }, { symbol: 'describe' }],
+      errors: [...symbolErrorCases().filter((c) => c.code !== 'AMBIGUOUS_SYMBOL'), { args: { symbol: 'describe', strict: true }, code: 'AMBIGUOUS_SYMBOL' }],
+    },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => findDefinition(call, input)),
     markdown(r) {
       const out = [`## Definition of ${r.symbol}`, ''];
       if (!r.found) out.push('(not found)');
+      if (r.tied) out.push(`${r.total} declarations of this name tie; ${r.definitions.length} listed:`, '');
       for (const d of r.definitions) {
         out.push(`- ${d.kind} **${d.name}**${d.container ? ` in ${d.container}` : ''} — ${d.file}:${d.line}:${d.column}${d.symbol_id ? ` \`${d.symbol_id}\`` : ''}`, ...(d.preview ? ['```', previewText(d.preview, d.line), '```'] : []));
       }

@@ -9,7 +9,11 @@ import { SymbolKindSchema } from '../../schema/descriptors.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { getSymbol as symbolSourceOf, getSymbols as symbolSourcesOf, searchSymbols as rankedSymbols, searchText, type SymbolSource } from '../../service/search/catalog-search.js';
+import { LspgateError } from '../../errors/errors.js';
+import { targetShape } from '../../service/navigation/resolve.js';
+import { targetSymbolId } from '../../service/search/symbol-target.js';
 import { READ_ONLY } from '../annotations.js';
+import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
 
 export const CatalogSymbolSchema = z.object({
@@ -54,22 +58,25 @@ export const getSymbol = defineOperation({
   name: 'get_symbol',
   title: 'Source of one symbol',
   description:
-    'The exact source of one symbol by its `symbol_id`, read by byte offset: no need to read its file. `verify: true` re-hashes the bytes (`_meta.content_verified`; a changed file is re-cataloged and its current source returned); `context_lines` adds lines around it.',
+    'The exact source of one symbol, read by byte offset from the catalog: no need to read its file. Name it by `symbol` (a name, qualified name or id), `symbol_id`, or `file` + `line`. `verify: true` re-hashes the bytes (`_meta.content_verified`; a changed file is re-cataloged and its current source returned); `context_lines` adds lines around it.',
   related: { get_symbols: 'for several at once', get_context: 'for its callers, callees, types and tests as well' },
   input: z.object({
-    symbol_id: z.string().min(1).max(4096),
+    ...targetShape,
     verify: z.boolean().optional(),
     context_lines: z.number().int().min(0).max(50).optional(),
   }),
   output: withMeta({ symbol: CatalogSymbolSchema, source: z.string(), context: ContextSchema.optional() }),
   annotations: READ_ONLY,
-  repl: { command: 'symbol', positional: ['symbol_id'] },
+  repl: { command: 'symbol', positional: ['symbol'] },
   profile: 'core',
   clientCases: {
-  ok: [{ symbol_id: 'src/util/strings.ts::formatName#function' }],
-  errors: [{ args: { symbol_id: 'src/util/strings.ts::nope#function' }, code: 'SYMBOL_NOT_FOUND' }],
-},
-  handler: (input, ctx) => symbolSourceOf(ServiceCall.from(ctx), input.symbol_id, { verify: input.verify, contextLines: input.context_lines }),
+    ok: [{ symbol_id: 'src/util/strings.ts::formatName#function' }, { symbol: 'formatName' }, { file: 'src/util/strings.ts', line: 8 }],
+    errors: [{ args: { symbol_id: 'src/util/strings.ts::nope#function' }, code: 'SYMBOL_NOT_FOUND' }, ...symbolErrorCases()],
+  },
+  async handler(input, ctx) {
+    const call = ServiceCall.from(ctx);
+    return symbolSourceOf(call, await targetSymbolId(call, input), { verify: input.verify, contextLines: input.context_lines });
+  },
   markdown: (r) => sourceMarkdown(r),
 });
 
@@ -77,13 +84,29 @@ export const getSymbols = defineOperation({
   name: 'get_symbols',
   title: 'Source of several symbols',
   description:
-    'The source of several symbols in one call (by id), and an error entry with its code for each that cannot be read.',
-  input: z.object({ symbol_ids: z.array(z.string().min(1).max(4096)).min(1).max(100), verify: z.boolean().optional() }),
-  output: withMeta({ symbols: z.array(SymbolSourceSchema), errors: z.array(z.object({ symbol_id: z.string(), code: z.string(), message: z.string() })) }),
+    'The source of several symbols in one call, named by `symbols` (names, qualified names or ids) or `symbol_ids`, and an error entry with its code for each that cannot be read.',
+  input: z.object({
+    symbols: z.array(z.string().min(1).max(4096)).min(1).max(100).optional(),
+    symbol_ids: z.array(z.string().min(1).max(4096)).min(1).max(100).optional(),
+    verify: z.boolean().optional(),
+  }),
+  output: withMeta({
+    symbols: z.array(SymbolSourceSchema),
+    errors: z.array(z.object({ symbol_id: z.string().optional(), symbol: z.string().optional(), code: z.string(), message: z.string() })),
+  }),
   annotations: READ_ONLY,
-  clientCases: { ok: [{ symbol_ids: ['src/util/strings.ts::formatName#function'] }], errors: [{ args: { symbol_ids: [] }, code: 'INVALID_INPUT' }] },
-  handler: (input, ctx) => symbolSourcesOf(ServiceCall.from(ctx), input.symbol_ids, input.verify),
-  markdown: (r) => r.symbols.map(sourceMarkdown).join('\n') + r.errors.map((e) => `- ${e.symbol_id}: ${e.code} ${e.message}\n`).join(''),
+  clientCases: {
+    ok: [{ symbol_ids: ['src/util/strings.ts::formatName#function'] }, { symbols: ['formatName', 'src/util/strings.ts::formatName#function', 'describe'] }],
+    errors: [
+      { args: { symbol_ids: [] }, code: 'INVALID_INPUT' },
+      { args: {}, code: 'INVALID_INPUT' },
+    ],
+  },
+  handler: (input, ctx) => {
+    if (!input.symbols && !input.symbol_ids) throw new LspgateError('INVALID_INPUT', 'give `symbols` (names or ids) or `symbol_ids`');
+    return symbolSourcesOf(ServiceCall.from(ctx), input.symbol_ids ?? [], input.verify, input.symbols ?? []);
+  },
+  markdown: (r) => r.symbols.map(sourceMarkdown).join('\n') + r.errors.map((e) => `- ${e.symbol_id ?? e.symbol}: ${e.code} ${e.message}\n`).join(''),
 });
 
 const SearchHitSchema = z.object({
@@ -97,6 +120,7 @@ const SearchHitSchema = z.object({
   end_line: z.number().int(),
   signature: z.string(),
   summary: z.string(),
+  scope: z.enum(['module', 'member', 'local']).describe('Declared at module level, as a member of a type, or inside a function body'),
   score: z.number(),
 });
 
