@@ -14,6 +14,7 @@ import {
 } from '../../schema/descriptors.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
+import { catalogOutline } from '../../service/descriptors/catalog-outline.js';
 import { fileOutline, functionDetails, typeDefinition } from '../../service/descriptors/descriptors.js';
 import { packageExports } from '../../service/descriptors/exports.js';
 import { strictField } from '../../service/navigation/resolve.js';
@@ -197,8 +198,9 @@ export const descriptorOperations: Operation[] = [
       ],
     },
     handler: (input, ctx) => ServiceCall.run(ctx, async (call) => {
-      const o = await fileOutline(call, input.file);
-      return { ...o, symbols: shapeOutline(o.symbols, input.detail ?? 'signatures', input.depth) };
+      const detail = input.detail ?? 'signatures';
+      const o = detail === 'full' ? await fileOutline(call, input.file) : await catalogOutline(call, input.file);
+      return { ...o, symbols: shapeOutline(o.symbols, detail, input.depth) };
     }),
     markdown: outlineMarkdown,
   }),
