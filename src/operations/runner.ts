@@ -72,6 +72,8 @@ export class OperationRunner {
   private readonly parsedInputs = new LRUCache<string, Record<string, unknown>>({ max: 1000 });
   private defaultWorkspace: Workspace | undefined;
   private readonly cacheEnabled = responseCacheEnabled();
+  /** Tokens this runner's answers saved: one client's session (its own process, or its view in the daemon). */
+  private sessionSaved = 0;
 
   constructor(
     operations: readonly Operation[],
@@ -121,6 +123,16 @@ export class OperationRunner {
     return (this.defaultWorkspace = await this.host.workspaceFor(undefined));
   }
 
+  /**
+   * `_meta.total_tokens_saved` is this session's running total: it means something to the agent
+   * reading it, and ends with the session. Every client's savings also go to the persisted ledger
+   * (`<cacheDir>/savings.json`), which daemon_status reports.
+   */
+  private saved(tokens: number): number {
+    this.host.savings.add(tokens);
+    return (this.sessionSaved += tokens);
+  }
+
   /** Hits, misses and size of the operation-level result cache (zeros before the first call). */
   operationCacheStats(): OperationCacheStats {
     return this.opCache?.stats() ?? { hits: 0, misses: 0, stale: 0, stored: 0, entries: 0, bytes: 0 };
@@ -157,7 +169,7 @@ export class OperationRunner {
       workspace: workspace.root,
       truncated: stored.truncated,
       tokens_saved: hit.tokensSaved,
-      total_tokens_saved: this.host.savings.add(hit.tokensSaved),
+      total_tokens_saved: this.saved(hit.tokensSaved),
       index_state: stored.index_state,
       servers: stored.servers,
       ...(stored.limits_hit ? { limits_hit: stored.limits_hit } : {}),
@@ -193,7 +205,7 @@ export class OperationRunner {
       truncated: meta.truncated,
       ...(meta.nextCursor !== undefined ? { next_cursor: meta.nextCursor } : {}),
       tokens_saved: tokensSaved,
-      total_tokens_saved: this.host.savings.add(tokensSaved),
+      total_tokens_saved: this.saved(tokensSaved),
       index_state: meta.indexState,
       servers: [...meta.servers.values()],
       ...(meta.limitsHit.length ? { limits_hit: meta.limitsHit } : {}),
@@ -228,7 +240,8 @@ export class OperationRunner {
     // The sessions and files a cacheable answer is built from are recorded while its handler runs.
     const recorder = cacheKey !== undefined ? new DependencyRecorder(workspace.catalog) : undefined;
     const meta = new MetaCollector(recorder);
-    const ctx = { workspace, env: this.host.context, gateway: this.host, signal: opts.signal, progress: opts.progress, meta };
+    const savedTokens = () => ({ session: this.sessionSaved, total: this.host.savings.value });
+    const ctx = { workspace, env: this.host.context, gateway: this.host, signal: opts.signal, progress: opts.progress, meta, savedTokens };
     let body: Record<string, unknown>;
     try {
       const work = () => op.handler(input, ctx);

@@ -26,6 +26,8 @@ export interface OperationContext {
   signal?: AbortSignal;
   progress?: (p: ProgressUpdate) => void;
   meta: MetaCollector;
+  /** Tokens saved so far: by this client's session, and by every client of this cache directory (persisted). */
+  savedTokens(): { session: number; total: number };
 }
 
 /** MCP tool annotations, each stated by every operation (annotations.ts names the usual sets and says why). */

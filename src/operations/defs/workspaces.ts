@@ -99,11 +99,12 @@ export const daemonStatusOperation = defineOperation({
     rss_bytes: z.number().int().optional().describe('RSS of the daemon process alone'),
     clients: z.array(ClientStatusSchema).optional(),
     sessions: z.array(SessionStatusSchema),
+    total_tokens_saved: z.number().int().describe("Tokens every client's answers saved with this cache directory, persisted across runs"),
   }),
   annotations: READ_ONLY,
   repl: { command: 'daemon', positional: [] },
   clientCases: { ok: [{}] },
-  handler: async (_input, ctx) => daemonStatusAnswer(ctx.env),
+  handler: async (_input, ctx) => ({ ...daemonStatusAnswer(ctx.env), total_tokens_saved: ctx.savedTokens().total }),
   markdown(r) {
     const mib = (n: number | undefined) => (n === undefined ? '' : `, ${Math.round(n / 1048576)} MiB`);
     const out = r.daemon
