@@ -63,7 +63,9 @@ async def main(argv):
     if mode == "stdio":
         node, cli, root, cache = argv[3:7]
         # every tool, those listed only by name included
-        params = StdioServerParameters(command=node, args=[cli, "mcp", "--root", root, "--tools", cases["tools"]], env={"LSPGATE_CACHE_DIR": cache})
+        # index_folder / index_repo open folders beside the workspace: the user allows them
+        env = {"LSPGATE_CACHE_DIR": cache, "LSPGATE_ALLOWED_ROOTS": cases["allowed_roots"]}
+        params = StdioServerParameters(command=node, args=[cli, "mcp", "--root", root, "--tools", cases["tools"]], env=env)
         async with stdio_client(params) as streams:
             async with ClientSession(*streams[:2]) as session:
                 passed, failures = await run_calls(session, calls)

@@ -20,7 +20,7 @@ export const commonInputShape = {
   workspace: z
     .string()
     .optional()
-    .describe('Id or root; default: the served root'),
+    .describe('Default: the served root'),
   // the text content's rendering; the structured result is the same either way (default markdown)
   output_format: OutputFormatSchema.optional(),
 };

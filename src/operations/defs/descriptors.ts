@@ -168,7 +168,7 @@ export const descriptorOperations: Operation[] = [
     name: 'get_file_outline',
     title: 'File outline',
     description:
-      'The symbols of one file as a tree (types with their members). `detail`: `signatures` (default: kind, name, signature, line range), `names`, or `full` (SymbolDescriptors with symbol_id and a one-sentence doc); `depth: 1` keeps the top level. Cheaper than reading the file.',
+      'The symbols of one file as a tree, from the catalog. `detail`: `signatures` (default), `names`, or `full` (SymbolDescriptors with ids and doc sentences); `depth: 1` keeps the top level. Cheaper than reading the file.',
     related: { get_symbol: 'to read one symbol', find_type_definition: 'for a type\'s whole structure' },
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),

@@ -58,7 +58,7 @@ export const getSymbol = defineOperation({
   name: 'get_symbol',
   title: 'Source of one symbol',
   description:
-    'The exact source of one symbol, read by byte offset from the catalog: no need to read its file. Name it by `symbol` (a name, qualified name or id), `symbol_id`, or `file` + `line`. `verify: true` re-hashes the bytes (`_meta.content_verified`; a changed file is re-cataloged and its current source returned); `context_lines` adds lines around it.',
+    'The exact source of one symbol, by byte offset from the catalog: no need to read its file. `symbol` takes a name, qualified name or id. `verify: true` re-hashes it (`_meta.content_verified`; a changed file is re-cataloged first); `context_lines` adds lines around it.',
   related: { get_symbols: 'for several at once', get_context: 'for its callers, callees, types and tests as well' },
   input: z.object({
     ...targetShape,
@@ -128,7 +128,7 @@ export const searchSymbols = defineOperation({
   name: 'search_symbols',
   title: 'Search symbols',
   description:
-    'Find declarations by name across the catalog: exact > prefix > substring > fuzzy over names, then qualified names, signatures and docs; source before tests, module-level before members. Filter by `kind`, `language`, `file_pattern` (a glob). Returns symbol_ids; pages with max_results / max_tokens / cursor.',
+    'Find declarations by name: exact > prefix > substring > fuzzy, also over qualified names, signatures and docs; source before tests, module-level before members. Filters: `kind`, `language`, `file_pattern` (glob). Pages with max_results / max_tokens / cursor.',
   related: { search_text: 'instead for text that names no declaration (strings, comments, config)', search_code: 'instead to find code by what it does', get_symbol: 'to read one' },
   input: z.object({
     query: z.string().min(1).max(2000),

@@ -137,7 +137,7 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'get_diagnostics',
     title: 'Get diagnostics',
     description:
-      'Errors and warnings from the language servers for the files as they are on disk now: `file`, `files`, `changed: true` (changed since git HEAD or since the last answer) or the whole workspace (at most `max_files`, default 50). `severity` keeps that level and worse. Each file names the content hash its diagnostics are for. Use it to check an edit.',
+      'Errors and warnings from the language servers for the files as they are on disk now: `file`, `files`, `changed: true` (changed since git HEAD or since the last answer) or the whole workspace (at most `max_files`, default 50). `severity` keeps that level and worse. Use it to check an edit.',
     input: z.object({
       file: z.string().min(1).max(4096).optional().describe('One file, relative to the workspace root'),
       files: z.array(z.string().min(1).max(4096)).min(1).max(500).optional().describe('Several files'),

@@ -16,9 +16,9 @@ import { innermostContainingLine, symbolAtSelection, walkSymbols } from '../symb
 
 /** Input fields every symbol-taking operation accepts. */
 export const targetShape = {
-  symbol: z.string().min(1).max(500).optional().describe('Name or qualified name: `Router.ServeHTTP`, `App\\Models\\User::posts`'),
+  symbol: z.string().min(1).max(500).optional().describe('Name or qualified name (`Router.ServeHTTP`)'),
   symbol_id: z.string().min(1).max(1000).optional().describe('Id `path::Qualified.name#kind` from an earlier answer'),
-  file: z.string().min(1).max(4096).optional().describe('Workspace-relative path, with `line` instead of a name'),
+  file: z.string().min(1).max(4096).optional().describe('Workspace-relative; with `line`'),
   line: z.number().int().min(1).optional().describe('1-based'),
   column: z.number().int().min(1).optional().describe('1-based; default: the symbol on the line'),
   ...filterShape(),
@@ -29,7 +29,7 @@ export function strictField() {
   return z
     .boolean()
     .optional()
-    .describe('AMBIGUOUS_SYMBOL instead of picking the ranked leader');
+    .describe('Never pick: AMBIGUOUS_SYMBOL');
 }
 
 export function filterShape() {
