@@ -14,12 +14,14 @@ import { descriptorOperations } from '../src/operations/defs/descriptors.js';
 import { navigationOperations } from '../src/operations/defs/navigation.js';
 import { operations as registered } from '../src/operations/registry.js';
 import type { Operation } from '../src/operations/types.js';
+import { cliStart, cliStartTable } from './cli-start.js';
 import { generateRepo } from './gen-repo.js';
 import { runLspgateSuite } from './lspgate-suite.js';
 import { runMcpSuite } from './mcp-suite.js';
 import { buildQuerySet, listSourceFiles, type Query } from './query-set.js';
 import { loadShippedEntry, packageRoot } from './raw-client.js';
 import { RawRunner, runRawSuite } from './raw-suite.js';
+import { toolsListReport } from './tools-list.js';
 import { runWarmLatency } from './warm-latency-suite.js';
 import { KINDS, WORKLOADS, type Kind } from './workloads.js';
 import { evaluateTargets, renderReport, toJson, type TargetResult, type WorkspaceReport } from './report.js';
@@ -173,6 +175,11 @@ async function main(): Promise<void> {
       targets.push({ name: `generated-${a.genFiles} (bench/gen-repo.ts, seed 42)`, root: gen.root, cleanup: () => fs.rmSync(gen.root, { recursive: true, force: true }) });
     }
   }
+  // What an agent and a person meet first: no workspace, no language server.
+  log('tools/list per profile, CLI start');
+  const tools = await toolsListReport();
+  const start = cliStart();
+  const surface = `## Agent surface\n\n${tools.text}\nCLI start (median of 15 runs interleaved with \`node -e 0\`):\n\n${cliStartTable(start)}\n`;
   const reports: WorkspaceReport[] = [];
   const allTargets: TargetResult[] = [];
   try {
@@ -187,9 +194,10 @@ async function main(): Promise<void> {
   const meta = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavg: os.loadavg(), args: a };
   const flags = a.nodeFlags.length ? `; lspgate mcp spawned with node ${a.nodeFlags.join(' ')}` : '';
   const header = `lspgate bench ${meta.date} — node ${meta.node}, ${meta.cpus} CPUs, load average ${meta.loadavg.map((x) => x.toFixed(1)).join(' ')}${flags}`;
-  process.stdout.write(renderReport(reports, allTargets, header));
+  process.stdout.write(renderReport(reports, allTargets, `${header}\n\n${surface}`));
   fs.mkdirSync(path.dirname(a.json), { recursive: true });
-  fs.writeFileSync(a.json, JSON.stringify(toJson(reports, allTargets, meta), null, 2));
+  const json = { ...(toJson(reports, allTargets, meta) as object), tools_list: tools.rows, cli_start: start };
+  fs.writeFileSync(a.json, JSON.stringify(json, null, 2));
   log(`JSON written to ${a.json}`);
 }
 

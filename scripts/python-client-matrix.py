@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The client matrix with the Python MCP SDK (`mcp`): every tool once with valid input and once per
-error a caller can cause (the table in test/helpers/mcp-matrix-cases.mjs), over stdio and over
+error a caller can cause (each operation's clientCases, src/operations/client-cases.ts), over stdio and over
 Streamable HTTP; each result must be a success with structured content, or an isError result whose
 text JSON carries the expected code. Run through scripts/python-client-matrix.sh.
 
@@ -57,11 +57,15 @@ async def run_calls(session, calls):
 
 
 async def main(argv):
-    calls = json.load(open(argv[1]))["calls"]
+    cases = json.load(open(argv[1]))
+    calls = cases["calls"]
     mode = argv[2]
     if mode == "stdio":
         node, cli, root, cache = argv[3:7]
-        params = StdioServerParameters(command=node, args=[cli, "mcp", "--root", root], env={"LSPGATE_CACHE_DIR": cache})
+        # every tool, those listed only by name included
+        # index_folder / index_repo open folders beside the workspace: the user allows them
+        env = {"LSPGATE_CACHE_DIR": cache, "LSPGATE_ALLOWED_ROOTS": cases["allowed_roots"]}
+        params = StdioServerParameters(command=node, args=[cli, "mcp", "--root", root, "--tools", cases["tools"]], env=env)
         async with stdio_client(params) as streams:
             async with ClientSession(*streams[:2]) as session:
                 passed, failures = await run_calls(session, calls)

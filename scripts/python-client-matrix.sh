@@ -18,12 +18,16 @@ run="$work/run-$$"
 rm -rf "$run" && mkdir -p "$run"
 node --input-type=module -e "
   const m = await import('$repo/test/helpers/mcp-matrix-cases.mjs');
+  const { operations } = await import('$repo/dist/src/operations/registry.js');
+  const { clientMatrix } = await import('$repo/dist/src/operations/client-cases.js');
   const ws = m.makeMatrixWorkspace('$run');
-  process.stdout.write(JSON.stringify({ root: ws.root, calls: m.matrixCalls(ws) }));
+  const tools = operations.map((o) => o.name).join(',');
+  process.stdout.write(JSON.stringify({ root: ws.root, tools, allowed_roots: '$run', calls: clientMatrix(operations, ws) }));
 " >"$run/cases.json"
 root=$(node -e "process.stdout.write(JSON.parse(require('fs').readFileSync('$run/cases.json','utf8')).root)")
+tools=$(node -e "process.stdout.write(JSON.parse(require('fs').readFileSync('$run/cases.json','utf8')).tools)")
 token="pymatrix-$RANDOM$RANDOM"
-LSPGATE_TOKEN="$token" LSPGATE_CACHE_DIR="$run/cache-http" node dist/src/cli/main.js mcp --http --port 0 --root "$root" 2>"$run/http.err" &
+LSPGATE_TOKEN="$token" LSPGATE_CACHE_DIR="$run/cache-http" LSPGATE_ALLOWED_ROOTS="$run" node dist/src/cli/main.js mcp --http --port 0 --root "$root" --tools "$tools" 2>"$run/http.err" &
 http_pid=$!
 trap 'kill $http_pid 2>/dev/null || true; rm -rf "$run"' EXIT
 for _ in $(seq 1 200); do url=$(grep -o 'http://[^ ]*' "$run/http.err" | head -n 1 || true); [ -n "$url" ] && break; sleep 0.1; done

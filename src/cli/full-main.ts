@@ -21,7 +21,7 @@ import { loadToolsSetting } from '../config/load.js';
 import { parseToolsFlag, selectTools } from '../operations/profiles.js';
 import { operations } from '../operations/registry.js';
 import { runTour } from '../tour/tour.js';
-import { mainHelp } from '../frontends/help.js';
+import { mainHelp } from './thin/help-text.js';
 import { COMMON_OPTIONS, guardedParse } from '../frontends/operation-args.js';
 import { serverStatuses, serversText } from './servers-command.js';
 
@@ -51,6 +51,13 @@ function tuneHeap(): void {
   if (flags) v8.setFlagsFromString(flags);
 }
 
+function fullHelp(): string {
+  return mainHelp(
+    operations.map((o) => ({ name: o.name, title: o.title, ...(o.repl ? { repl: o.repl.command } : {}) })),
+    packageVersion(),
+  );
+}
+
 function printError(e: unknown): number {
   const { text, code } = errorText(e);
   process.stderr.write(text);
@@ -64,7 +71,7 @@ function exitAfterFlush(code: number): void {
 async function main(argv: string[]): Promise<void> {
   const [cmd, ...rest] = argv;
   if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') {
-    process.stdout.write(mainHelp(operations, packageVersion()) + '\n');
+    process.stdout.write(fullHelp() + '\n');
     return exitAfterFlush(0);
   }
   if (cmd === '--version' || cmd === '-v' || cmd === 'version') {
@@ -93,7 +100,7 @@ async function main(argv: string[]): Promise<void> {
 async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promise<void> {
   const { values } = guardedParse({ args: argv, options: MODE_OPTIONS, strict: true, allowPositionals: false });
   if (values.help) {
-    process.stdout.write(mainHelp(operations, packageVersion()) + '\n');
+    process.stdout.write(fullHelp() + '\n');
     return exitAfterFlush(0);
   }
   const root = values.root ?? process.cwd();

@@ -3,12 +3,23 @@
 // build's garbage peaked at 151 MB RSS on a 500-file workspace, 126 MB with it (bench/profile-warm).
 /**
  * The `lspgate` entry. It imports only node builtins, src/cli/thin and src/link (a dependency-cruiser rule):
- * a call the shared daemon can serve — `mcp` on stdio, `sidecar`, a one-shot operation — is a thin
+ * what needs no workspace (--version, --help, daemon status…) is answered here (thin/local.ts); a
+ * call the shared daemon can serve — `mcp` on stdio, `sidecar`, a one-shot operation — is a thin
  * client of it (thin/plan.ts says which), and Node loads nothing else. Every other call, and any
  * thin call the daemon refuses, loads the full CLI (full-main.ts).
  */
-import { thinPlan } from './thin/plan.js';
-import { runThin } from './thin/thin-client.js';
+import { localAnswer } from './thin/local.js';
 
-const plan = thinPlan(process.argv.slice(2));
-if (!plan || !(await runThin(plan))) await import('./full-main.js');
+const argv = process.argv.slice(2);
+const local = await localAnswer(argv);
+if (local) {
+  process.exitCode = local.exit_code;
+  if (local.stderr) process.stderr.write(local.stderr);
+  process.stdout.write(local.stdout);
+} else {
+  // loaded only now: --version and --help need none of the daemon client's modules
+  const { thinPlan } = await import('./thin/plan.js');
+  const { runThin } = await import('./thin/thin-client.js');
+  const plan = thinPlan(argv);
+  if (!plan || !(await runThin(plan))) await import('./full-main.js');
+}

@@ -7,24 +7,14 @@ import { LspgateError } from '../errors/errors.js';
 import type { Operation } from './types.js';
 
 /**
- * What an agent reaches for in most sessions, one tool per step of its loop: orient
- * (get_repo_outline, get_file_outline), find (search_symbols, search_text), read (get_symbol,
- * get_context), navigate (find_definition, find_references, find_callers, find_type_definition),
- * check its edit (get_diagnostics). README "Tool profiles" says why each.
+ * Which operations a default profile lists: `core` the operations whose `profile` is core (one tool
+ * per step of an agent's loop: orient, find, read, navigate, check an edit; README "Tool profiles"
+ * says why each), `all` every operation but those listed by name only.
  */
-export const CORE_TOOLS = [
-  'get_repo_outline',
-  'get_file_outline',
-  'search_symbols',
-  'search_text',
-  'get_symbol',
-  'get_context',
-  'find_definition',
-  'find_references',
-  'find_callers',
-  'find_type_definition',
-  'get_diagnostics',
-] as const;
+export function profileTools(profile: 'core' | 'all', ops: readonly Operation[]): string[] {
+  const wanted = (op: Operation) => (op.profile ?? 'all') === 'core' || (profile === 'all' && (op.profile ?? 'all') === 'all');
+  return ops.filter(wanted).map((o) => o.name);
+}
 
 /** `--tools` as typed: a profile name or comma-separated operation names. */
 export function parseToolsFlag(flag: string): ToolsSetting {
@@ -37,9 +27,9 @@ export function parseToolsFlag(flag: string): ToolsSetting {
 
 /** The names of the operations a setting lists; an unknown name is INVALID_INPUT naming it and the valid ones. */
 export function selectTools(setting: ToolsSetting, ops: readonly Operation[]): Set<string> {
+  if (setting === 'core' || setting === 'all') return new Set(profileTools(setting, ops));
   const valid = ops.map((o) => o.name);
-  if (setting === 'all') return new Set(valid);
-  const wanted: readonly string[] = setting === 'core' ? CORE_TOOLS.filter((n) => valid.includes(n)) : setting;
+  const wanted: readonly string[] = setting;
   const unknown = wanted.filter((n) => !valid.includes(n));
   if (unknown.length) {
     throw new LspgateError('INVALID_INPUT', `unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in --tools / "tools"; valid: core, all, ${valid.join(', ')}`, {

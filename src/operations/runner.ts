@@ -20,27 +20,12 @@ export const commonInputShape = {
   workspace: z
     .string()
     .optional()
-    .describe('Workspace id or root path (from list_workspaces / index_folder); default: the root lspgate was started with'),
-  output_format: OutputFormatSchema.optional().describe('Text rendering of the result: markdown (default) or json'),
+    .describe('Default: the served root'),
+  // the text content's rendering; the structured result is the same either way (default markdown)
+  output_format: OutputFormatSchema.optional(),
 };
 
 const publicSchemas = new WeakMap<Operation, AnyZodObject>();
-
-/**
- * Operations whose whole answer may be served from the operation cache: read-only, idempotent, and
- * built only from what the dependency recorder sees (sessions behind the response cache, the files
- * synced to them or read through them, the catalog). Text search, repository listings and drift
- * read the disk by other paths and are always run.
- */
-const CACHEABLE_OPERATIONS = new Set([
-  'find_definition',
-  'find_references',
-  'find_callers',
-  'find_callees',
-  'find_type_definition',
-  'get_function_details',
-  'get_file_outline',
-]);
 
 /**
  * The full input schema front-ends publish: the operation's own fields plus the common ones.
@@ -88,6 +73,8 @@ export class OperationRunner {
   private readonly parsedInputs = new LRUCache<string, Record<string, unknown>>({ maxSize: 4 * 1024 * 1024, maxEntrySize: 256 * 1024, sizeCalculation: (_v, k) => 4 * k.length + 64 });
   private defaultWorkspace: Workspace | undefined;
   private readonly cacheEnabled = responseCacheEnabled();
+  /** Tokens this runner's answers saved: one client's session (its own process, or its view in the daemon). */
+  private sessionSaved = 0;
 
   constructor(
     operations: readonly Operation[],
@@ -137,6 +124,16 @@ export class OperationRunner {
     return (this.defaultWorkspace = await this.host.workspaceFor(undefined));
   }
 
+  /**
+   * `_meta.total_tokens_saved` is this session's running total: it means something to the agent
+   * reading it, and ends with the session. Every client's savings also go to the persisted ledger
+   * (`<cacheDir>/savings.json`), which daemon_status reports.
+   */
+  private saved(tokens: number): number {
+    this.host.savings.add(tokens);
+    return (this.sessionSaved += tokens);
+  }
+
   /** Hits, misses and size of the operation-level result cache (zeros before the first call). */
   operationCacheStats(): OperationCacheStats {
     return this.opCache?.stats() ?? { hits: 0, misses: 0, stale: 0, stored: 0, entries: 0, bytes: 0 };
@@ -152,8 +149,8 @@ export class OperationRunner {
    * only be proven when every session the broker hands out stamps its answers (the response cache).
    */
   private cacheKey(op: Operation, workspace: Workspace, input: Record<string, unknown>): string | undefined {
-    if (!this.cacheEnabled || !CACHEABLE_OPERATIONS.has(op.name)) return undefined;
-    if (!op.annotations?.readOnlyHint || !op.annotations.idempotentHint) return undefined;
+    if (!this.cacheEnabled || op.cacheable !== true) return undefined;
+    if (!op.annotations.readOnlyHint || !op.annotations.idempotentHint) return undefined;
     if (this.host.context.broker.stampsAnswers !== true) return undefined;
     // Answers that depend on other files (references, callers, definitions elsewhere) learn of
     // changes to those files only through the catalog's watcher (it re-catalogs them and tells the
@@ -173,7 +170,7 @@ export class OperationRunner {
       workspace: workspace.root,
       truncated: stored.truncated,
       tokens_saved: hit.tokensSaved,
-      total_tokens_saved: this.host.savings.add(hit.tokensSaved),
+      total_tokens_saved: this.saved(hit.tokensSaved),
       index_state: stored.index_state,
       servers: stored.servers,
       ...(stored.limits_hit ? { limits_hit: stored.limits_hit } : {}),
@@ -209,7 +206,7 @@ export class OperationRunner {
       truncated: meta.truncated,
       ...(meta.nextCursor !== undefined ? { next_cursor: meta.nextCursor } : {}),
       tokens_saved: tokensSaved,
-      total_tokens_saved: this.host.savings.add(tokensSaved),
+      total_tokens_saved: this.saved(tokensSaved),
       index_state: meta.indexState,
       servers: [...meta.servers.values()],
       ...(meta.limitsHit.length ? { limits_hit: meta.limitsHit } : {}),
@@ -244,7 +241,8 @@ export class OperationRunner {
     // The sessions and files a cacheable answer is built from are recorded while its handler runs.
     const recorder = cacheKey !== undefined ? new DependencyRecorder(workspace.catalog) : undefined;
     const meta = new MetaCollector(recorder);
-    const ctx = { workspace, env: this.host.context, gateway: this.host, signal: opts.signal, progress: opts.progress, meta };
+    const savedTokens = () => ({ session: this.sessionSaved, total: this.host.savings.value });
+    const ctx = { workspace, env: this.host.context, gateway: this.host, signal: opts.signal, progress: opts.progress, meta, savedTokens };
     let body: Record<string, unknown>;
     try {
       const work = () => op.handler(input, ctx);

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { GatewayHandle, Workspace } from '../core/workspace.js';
+import type { ErrorCode } from '../errors/errors.js';
 import type { ServiceEnv } from '../service/env.js';
 import type { MetaCollector } from './meta-collector.js';
 
@@ -25,13 +26,45 @@ export interface OperationContext {
   signal?: AbortSignal;
   progress?: (p: ProgressUpdate) => void;
   meta: MetaCollector;
+  /** Tokens saved so far: by this client's session, and by every client of this cache directory (persisted). */
+  savedTokens(): { session: number; total: number };
 }
 
+/** MCP tool annotations, each stated by every operation (annotations.ts names the usual sets and says why). */
 export interface OperationAnnotations {
   readOnlyHint: boolean;
   idempotentHint: boolean;
   destructiveHint: boolean;
   openWorldHint: boolean;
+}
+
+/**
+ * The smallest MCP tool profile that lists an operation: `core` (one tool per step of an agent's
+ * loop) is part of `all`; `name`: listed only when asked for by name (`--tools search`), for an
+ * operation that answers another's question in a seed's shape.
+ */
+export type ToolProfile = 'core' | 'all' | 'name';
+
+/**
+ * Calls the client matrix makes with every MCP client, on a copy of fixtures/ts-app (operations/
+ * client-cases.ts builds the whole matrix from these). `ok` succeed with structured content;
+ * `errors` fail with their code. Each operation also gets an unknown field (INVALID_INPUT) and,
+ * unless it opens a workspace, an unopened `workspace` (WORKSPACE_NOT_FOUND), built from `ok[0]`.
+ */
+export interface ClientCases {
+  ok: Record<string, unknown>[];
+  errors?: { args: Record<string, unknown>; code: ErrorCode }[];
+  /** It opens a workspace instead of looking one up (index_folder, index_repo). */
+  opensWorkspace?: boolean;
+  /** Runs after every other call: it drops what the others read (invalidate_cache). */
+  last?: boolean;
+}
+
+/** Beside the matrix workspace: a one-commit git repository (index_repo) and a plain folder (index_folder). */
+export interface ClientCaseWorkspace {
+  root: string;
+  upstream: string;
+  folder: string;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -41,13 +74,33 @@ export interface Operation<I extends AnyZodObject = AnyZodObject, O extends AnyZ
   /** snake_case; the MCP tool name, the sidecar method and the CLI sub-command. */
   name: string;
   title: string;
-  /** Written for agents: when to use it, what it returns, what to call next. */
+  /**
+   * Written for agents: what it answers, when to use it, what it returns. Names no other operation:
+   * a profile may not list it (see `related`).
+   */
   description: string;
+  /**
+   * Other operations worth naming beside this one, each with the phrase that follows its name
+   * ("for its uses", "instead for text that is no symbol name"). A tool's listed description
+   * names only those its profile lists (describe.ts).
+   */
+  related?: Readonly<Record<string, string>>;
   /** Input fields of this operation; `workspace` and `output_format` are added by the registry. */
   input: I;
   /** Result schema including `_meta` (build it with withMeta from schema/meta.ts). */
   output: O;
-  annotations?: Partial<OperationAnnotations>;
+  annotations: OperationAnnotations;
+  /** Default `all`. */
+  profile?: ToolProfile;
+  /**
+   * Its whole answer may come from the operation cache: read-only, idempotent, and built only from
+   * what the dependency recorder sees (sessions behind the response cache, the files synced to them
+   * or read through them, the catalog). An operation that reads the disk by another path (text
+   * search, repository listings, drift) must not say so: a hit could not prove itself fresh.
+   */
+  cacheable?: boolean;
+  /** Its calls in the MCP client matrix (1.x/2.x SDKs, the Python SDK). */
+  clientCases: ClientCases | ((ws: ClientCaseWorkspace) => ClientCases);
   /** REPL dot-command (without the dot) and which input fields its positional words fill. */
   repl?: { command: string; positional: string[] };
   handler(input: z.infer<I>, ctx: OperationContext): Promise<Omit<z.infer<O>, '_meta'>>;

@@ -19,9 +19,10 @@ function newClient(era: Era): Client {
   );
 }
 
-export async function connectInProcess(gateway: Gateway): Promise<{ client: Client; close: () => Promise<void> }> {
+/** `tools`: the profile's tool names (all when absent). */
+export async function connectInProcess(gateway: Gateway, tools?: ReadonlySet<string>): Promise<{ client: Client; close: () => Promise<void> }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const server = createMcpServer(gateway);
+  const server = createMcpServer(gateway, tools);
   await server.connect(serverSide);
   const client = newClient('legacy');
   await client.connect(clientSide);

@@ -1,12 +1,5 @@
-// Types for the plain-JS client matrix table (mcp-matrix-cases.mjs stays JS so that
+// Types for the plain-JS client matrix workspace (mcp-matrix-cases.mjs stays JS so that
 // scripts/python-client-matrix.sh can run it under Node); the type-check of test/ reads this declaration.
-
-/** One call; `code` undefined = a success result. */
-export interface MatrixCall {
-  tool: string;
-  args: Record<string, unknown>;
-  code?: string;
-}
 
 /** `upstream`: a git repository (index_repo); `folder`: for index_folder. */
 export interface MatrixWorkspace {
@@ -16,5 +9,3 @@ export interface MatrixWorkspace {
 }
 
 export declare function makeMatrixWorkspace(dir: string): MatrixWorkspace;
-
-export declare function matrixCalls(ws: MatrixWorkspace): MatrixCall[];

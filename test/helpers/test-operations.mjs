@@ -8,6 +8,9 @@
 import path from 'node:path';
 import { z } from 'zod';
 
+/** What every test operation says of itself (each answers from its input or this process). */
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
+
 /** Per-process counters the `stats` operation reports (to prove cancellation reached the handler). */
 export const testState = { cancelled: 0, waiting: 0 };
 
@@ -19,6 +22,7 @@ export function testOperations({ LspgateError, withMeta }) {
     name: 'echo',
     title: 'Echo',
     description: 'Echoes its input (test operation).',
+    annotations: READ_ONLY,
     input: z.object({
       text: z.string().describe('What to echo'),
       times: z.number().int().min(1).max(5).optional().describe('How many times'),
@@ -26,7 +30,6 @@ export function testOperations({ LspgateError, withMeta }) {
       loud: z.boolean().optional(),
     }),
     output: withMeta({ text: z.string(), tags: z.array(z.string()), loud: z.boolean() }),
-    annotations: { readOnlyHint: true, idempotentHint: true },
     repl: { command: 'echo', positional: ['text'] },
     async handler(input) {
       const text = Array(input.times ?? 1).fill(input.loud ? input.text.toUpperCase() : input.text).join(' ');
@@ -39,6 +42,7 @@ export function testOperations({ LspgateError, withMeta }) {
     name: 'fail',
     title: 'Fail',
     description: 'Always fails with the given code (test operation).',
+    annotations: READ_ONLY,
     input: z.object({ code: z.string().optional() }),
     output: withMeta({}),
     async handler(input) {
@@ -52,6 +56,7 @@ export function testOperations({ LspgateError, withMeta }) {
     name: 'wait',
     title: 'Wait',
     description: 'Reports progress, then waits until cancelled (test operation).',
+    annotations: READ_ONLY,
     input: z.object({ steps: z.number().int().optional() }),
     output: withMeta({ done: z.boolean() }),
     async handler(input, ctx) {
@@ -72,6 +77,7 @@ export function testOperations({ LspgateError, withMeta }) {
     name: 'stats',
     title: 'Stats',
     description: 'Counters of this process (test operation).',
+    annotations: READ_ONLY,
     input: z.object({}),
     output: withMeta({ cancelled: z.number(), waiting: z.number() }),
     async handler() {
@@ -83,6 +89,7 @@ export function testOperations({ LspgateError, withMeta }) {
     name: 'start_server',
     title: 'Start server',
     description: 'Starts (or reuses) the language server of a file and waits until it is ready (test operation).',
+    annotations: READ_ONLY,
     input: z.object({ file: z.string() }),
     output: withMeta({ server: z.string(), pid: z.number() }),
     async handler(input, ctx) {

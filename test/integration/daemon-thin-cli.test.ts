@@ -1,11 +1,12 @@
 /**
  * The one-shot CLI as a thin client of the daemon (`lspgate/cli`): the same stdout, stderr and
  * exit status as the same call run in its own process (`--daemon off`) — markdown, --json, an
- * INVALID_INPUT usage error, UNKNOWN_OPERATION, an operation's --help, a missing relative --root — on a real
+ * INVALID_INPUT usage error, UNKNOWN_OPERATION, a missing relative --root — on a real
  * typescript-language-server (--json: but for the call's timing and the process's savings total); the daemon's log shows each call was run there. A bad --tools given
  * to a thin `lspgate mcp` is the full CLI's startup error (exit 2, the same text), said without
  * attaching to the daemon or starting one. A daemon that does not
  * start is started and waited for once, not again by the full CLI the thin client falls back to.
+ * (An operation's --help needs no daemon: the entry answers it, test/integration/thin-local.test.ts.)
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,6 @@ const CASES: [string, string[]][] = [
   ['--json', ['find_definition', '--symbol', 'formatName', '--root', TS_APP, '--json']],
   ['INVALID_INPUT', ['find_definition', '--root', TS_APP, '--no-such-flag', 'x']],
   ['UNKNOWN_OPERATION', ['no_such_operation', '--root', TS_APP]],
-  ["an operation's --help", ['find_definition', '--help']],
   ['a root that does not exist (relative)', ['get_file_tree', '--root', 'no/such/dir']],
 ];
 

@@ -3,7 +3,7 @@
  * structured results against output schemas, also on error results, once it has listed the tools)
  * and the 2.x client, each over stdio and Streamable HTTP against a spawned `lspgate mcp` on a copy
  * of fixtures/ts-app. Each tool is called once with valid input and once per error kind a caller
- * can cause (test/helpers/mcp-matrix-cases.mjs); the client must see a success with structured
+ * can cause (each operation's `clientCases`, src/operations/client-cases.ts); the client must see a success with structured
  * content, or an isError result whose code is the expected one. One HTTP server serves both
  * clients; stdio is one process per client (a stdio server has one peer).
  */
@@ -12,11 +12,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttp, connectStdio, errorOf } from '../helpers/mcp-client.js';
 import { connectHttpV1, connectStdioV1 } from '../helpers/mcp-client-v1.js';
-import { makeMatrixWorkspace, matrixCalls, type MatrixCall, type MatrixWorkspace } from '../helpers/mcp-matrix-cases.mjs';
+import { clientMatrix, type ClientCall } from '../../src/operations/client-cases.js';
+import { operations } from '../../src/operations/registry.js';
+import { makeMatrixWorkspace, type MatrixWorkspace } from '../helpers/mcp-matrix-cases.mjs';
 import { assertBuilt, CLI, removeDir, spawnNode, tempDir, waitFor, type Spawned } from '../helpers/spawn.js';
 
 /** Bound for a whole client run: it starts a real tsserver on a shared 2-core machine. */
 const RUN_TIMEOUT_MS = 240_000;
+/** Every operation, those listed only when named included. */
+const TOOLS = operations.map((o) => o.name).join(',');
 const TOKEN = 'matrix-token-0123456789abcdef';
 
 interface CallResult {
@@ -36,17 +40,17 @@ let dir: string;
 let ws: MatrixWorkspace;
 let http: Spawned;
 let httpUrl: string;
-let calls: MatrixCall[];
+let calls: ClientCall[];
 
 beforeAll(async () => {
   assertBuilt();
   dir = tempDir('lspgate-matrix-');
   ws = makeMatrixWorkspace(dir);
-  calls = matrixCalls(ws);
+  calls = clientMatrix(operations, ws);
   // index_folder / index_repo open folders beside the workspace: the user allows them, as anyone
   // indexing a folder outside the --root must (the servers spawned below inherit it).
   process.env.LSPGATE_ALLOWED_ROOTS = dir;
-  http = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', ws.root], { cacheDir: path.join(dir, 'cache-http'), env: { LSPGATE_TOKEN: TOKEN } });
+  http = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', ws.root, '--tools', TOOLS], { cacheDir: path.join(dir, 'cache-http'), env: { LSPGATE_TOKEN: TOKEN } });
   await waitFor(() => /listening on (http:\/\/\S+)/.test(http.stderr()), 'the HTTP listening line');
   httpUrl = /listening on (http:\/\/\S+)/.exec(http.stderr())![1]!;
 });
@@ -59,7 +63,7 @@ afterAll(async () => {
 });
 
 /** What the client saw for one call, compared with what was expected; '' when they agree. */
-async function outcome(client: AnyClient, call: MatrixCall): Promise<string> {
+async function outcome(client: AnyClient, call: ClientCall): Promise<string> {
   const label = `${call.tool} ${JSON.stringify(call.args)}`;
   let r: CallResult;
   try {
@@ -96,12 +100,12 @@ async function runMatrix(client: AnyClient): Promise<void> {
 
 describe('MCP client matrix: every tool, valid and erroneous, per client and transport', () => {
   it('1.x SDK client over stdio', async () => {
-    const { client } = await connectStdioV1(CLI, ['mcp', '--root', ws.root], { cacheDir: path.join(dir, 'cache-stdio-v1') });
+    const { client } = await connectStdioV1(CLI, ['mcp', '--root', ws.root, '--tools', TOOLS], { cacheDir: path.join(dir, 'cache-stdio-v1') });
     await runMatrix(client);
   }, RUN_TIMEOUT_MS);
 
   it('2.x SDK client over stdio', async () => {
-    const { client } = await connectStdio(CLI, ['mcp', '--root', ws.root], { cacheDir: path.join(dir, 'cache-stdio-v2') });
+    const { client } = await connectStdio(CLI, ['mcp', '--root', ws.root, '--tools', TOOLS], { cacheDir: path.join(dir, 'cache-stdio-v2') });
     await runMatrix(client);
   }, RUN_TIMEOUT_MS);
 

@@ -36,7 +36,8 @@ describe('MCP tools from the operation table', () => {
     const echo = tools.find((t) => t.name === 'echo')!;
     expect(echo.title).toBe('Echo');
     expect(echo.description).toBe('Echoes its input (test operation).');
-    expect(echo.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false });
+    // read-only: the spec gives destructiveHint and idempotentHint meaning only for tools that write
+    expect(echo.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     const props = (echo.inputSchema as { properties: Record<string, { type?: string; description?: string }> }).properties;
     expect(Object.keys(props).sort()).toEqual(['loud', 'output_format', 'tags', 'text', 'times', 'workspace']);
     expect(props.text).toMatchObject({ type: 'string', description: 'What to echo' });

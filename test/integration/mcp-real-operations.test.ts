@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { Gateway } from '../../src/gateway/gateway.js';
+import { listedAnnotations } from '../../src/frontends/mcp/server.js';
+import { profileTools } from '../../src/operations/profiles.js';
 import { operations } from '../../src/operations/registry.js';
 import { connectHttp, connectInProcess, errorOf, textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, removeDir, spawnNode, tempDir, TS_APP, waitFor } from '../helpers/spawn.js';
@@ -32,19 +34,12 @@ describe('real operations over in-process MCP', () => {
     removeDir(cacheDir);
   });
 
-  it('lists exactly the registry, each tool with an output schema and its annotations', async () => {
+  it('lists the all profile of the registry, each tool with an output schema and its annotations', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(operations.map((o) => o.name).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(profileTools('all', operations).sort());
     for (const t of tools) {
       expect(t.outputSchema, t.name).toBeDefined();
-      // The operation's own annotations, else read-only, idempotent, closed-world.
-      const a = operations.find((o) => o.name === t.name)!.annotations ?? {};
-      expect(t.annotations, t.name).toMatchObject({
-        readOnlyHint: a.readOnlyHint ?? true,
-        idempotentHint: a.idempotentHint ?? true,
-        destructiveHint: a.destructiveHint ?? false,
-        openWorldHint: a.openWorldHint ?? false,
-      });
+      expect(t.annotations, t.name).toEqual(listedAnnotations(operations.find((o) => o.name === t.name)!.annotations));
     }
     // the tools that write files say so: rename/code-action apply, and tag_elements with dry_run: false
     for (const name of ['rename_symbol', 'tag_elements']) expect(tools.find((t) => t.name === name)!.annotations, name).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -65,7 +60,7 @@ describe('real operations over in-process MCP', () => {
   }, SERVER_TEST_TIMEOUT_MS);
 
   it('an ambiguous name is an isError result listing candidates with symbol ids', async () => {
-    const r = await client.callTool({ name: 'find_definition', arguments: { symbol: 'describe' } });
+    const r = await client.callTool({ name: 'find_references', arguments: { symbol: 'describe' } });
     expect(r.isError).toBe(true);
     const sc = errorOf(r) as { code: string; details: { candidates: { symbol_id: string }[] } };
     expect(sc.code).toBe('AMBIGUOUS_SYMBOL');

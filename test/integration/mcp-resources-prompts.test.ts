@@ -107,6 +107,15 @@ describe('MCP resources, completions, prompts, logging', () => {
     expect(names.completion.values).toContain('formatName');
   }, SERVER_TEST_TIMEOUT_MS);
 
+  it('completes no local of a function body (`lines` in buildReport), though the catalog holds it', async () => {
+    const found = (await gateway.run('search_symbols', { query: 'lines', output_format: 'json' })).result as unknown as { results: { qualified_name: string; scope: string }[] };
+    expect(found.results).toContainEqual(expect.objectContaining({ qualified_name: 'buildReport.lines', scope: 'local' }));
+    const names = await client.complete({ ref: { type: 'ref/prompt', name: 'explain_symbol' }, argument: { name: 'symbol', value: 'lines' } });
+    expect(names.completion.values.filter((v) => /(^|\.)lines$/.test(v))).toEqual([]);
+    const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'lspgate://{workspace}/symbol/{symbol_id}' }, argument: { name: 'symbol_id', value: 'lines' } });
+    expect(ids.completion.values.filter((v) => v.includes('buildReport.lines'))).toEqual([]);
+  }, SERVER_TEST_TIMEOUT_MS);
+
   it('expands the prompts into the operations results', async () => {
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(['assess_impact', 'explain_symbol', 'explore_repository', 'review_change']);

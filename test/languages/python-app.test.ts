@@ -116,6 +116,20 @@ describe('Python through pyright', async () => {
     ]);
   });
 
+  it("parameters are no symbols: search and outlines list neither __init__'s nor any function's (pyright lists them as variables)", async () => {
+    const found = (await fx.run('search_symbols', { query: 'first', max_results: 50 })).results as { qualified_name: string; scope: string }[];
+    const names = found.map((h) => h.qualified_name);
+    // the instance attribute `self.first` and the local `first, last = ...` of from_email stay
+    expect(names).toEqual(expect.arrayContaining(['User.first', 'User.from_email.first']));
+    expect(names.filter((n) => ['User.__init__.first', 'format_name.first'].includes(n))).toEqual([]);
+    const outline = await fx.run('get_file_outline', { file: 'app/models/user.py', detail: 'full' });
+    const user = (outline.symbols as { name: string; children?: { name: string; children?: unknown[] }[] }[]).find((n) => n.name === 'User')!;
+    expect(user.children!.find((c) => c.name === '__init__')!.children).toBeUndefined();
+    expect(user.children!.filter((c) => c.name === 'first')).toHaveLength(1);
+    const normalize = (await fx.run('search_symbols', { query: 'upper', max_results: 50 })).results as { qualified_name: string }[];
+    expect(normalize.map((h) => h.qualified_name)).not.toContain('User.normalize.upper');
+  });
+
   it('list_package_exports: a module, and a package (its direct modules)', async () => {
     const mod = await fx.run('list_package_exports', { package: 'app.models.user' });
     expect(mod.symbols.map((s: ExportedSymbol) => `${s.kind} ${s.name}`)).toEqual(['class Role', 'class Base', 'class User', 'function format_name']);

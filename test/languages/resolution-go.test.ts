@@ -22,11 +22,14 @@ describe.runIf(goAvailable)('name resolution policy, Go', async () => {
     expect(r._meta.alternatives).toEqual([expect.objectContaining({ file: 'widget/widget_test.go', role: 'test', scope: 'module' })]);
   });
 
-  it('kind fit: find_callers takes the function, find_definition calls the variable and the function a tie', async () => {
+  it('kind fit: find_callers takes the function; to find_definition the variable and the function tie, and both are answered', async () => {
     const r = await fx.run('find_callers', { symbol: 'Loader' });
     expect([r.root.file, r.root.calls.map((c: { name: string }) => c.name)]).toEqual(['loader/loader.go', ['LoadAll']]);
     expect(r._meta.alternatives).toEqual([expect.objectContaining({ file: 'limits/limits.go', kind: 'variable' })]);
-    expect((await fx.runError('find_definition', { symbol: 'Loader' })).code).toBe('AMBIGUOUS_SYMBOL');
+    // a list answers a tie: both declarations, ranked, instead of AMBIGUOUS_SYMBOL
+    const d = await fx.run('find_definition', { symbol: 'Loader' });
+    expect([d.tied, d.total]).toEqual([true, 2]);
+    expect(d.definitions.map((x: { file: string }) => x.file).sort()).toEqual(['limits/limits.go', 'loader/loader.go']);
   });
 
   it('a real tie (two package-level source types) stays AMBIGUOUS_SYMBOL with the candidates ranked', async () => {

@@ -21,11 +21,14 @@ describe('name resolution policy, PHP', async () => {
     expect(r._meta.alternatives).toEqual([expect.objectContaining({ file: 'tests/Fakes/Widget.php', role: 'test', scope: 'module' })]);
   });
 
-  it('kind fit: find_callers takes the function, find_definition calls the constant and the function a tie', async () => {
+  it('kind fit: find_callers takes the function; to find_definition the constant and the function tie, and both are answered', async () => {
     const r = await fx.run('find_callers', { symbol: 'loader' });
     expect([r.root.file, r.root.calls.map((c: { name: string }) => c.name)]).toEqual(['app/functions.php', ['loadAll']]);
     expect(r._meta.alternatives).toEqual([expect.objectContaining({ file: 'app/Limits.php', kind: 'constant' })]);
-    expect((await fx.runError('find_definition', { symbol: 'loader' })).code).toBe('AMBIGUOUS_SYMBOL');
+    // a list answers a tie: both declarations, ranked, instead of AMBIGUOUS_SYMBOL
+    const d = await fx.run('find_definition', { symbol: 'loader' });
+    expect([d.tied, d.total]).toEqual([true, 2]);
+    expect(d.definitions.map((x: { file: string }) => x.file).sort()).toEqual(['app/Limits.php', 'app/functions.php']);
   });
 
   it('kind fit: find_type_definition takes the class before a namespace of the same name', async () => {

@@ -26,12 +26,14 @@ describe('name resolution policy, TypeScript', async () => {
     expect(r._meta.alternatives).toEqual([expect.objectContaining({ file: 'spec/widget.spec.ts', role: 'test', scope: 'module', kind: 'class' })]);
   });
 
-  it('kind fit: find_callers takes the function, find_definition calls the constant and the function a tie', async () => {
+  it('kind fit: find_callers takes the function; to find_definition the constant and the function tie, and both are answered', async () => {
     const r = await fx.run('find_callers', { symbol: 'loader' });
     expect([r.root.file, r.root.calls.map((c: { name: string }) => c.name)]).toEqual(['src/loader.ts', ['loadAll']]);
     expect(r._meta.alternatives).toEqual([expect.objectContaining({ file: 'src/limits.ts', kind: 'constant' })]);
-    const err = await fx.runError('find_definition', { symbol: 'loader' });
-    expect(err.code).toBe('AMBIGUOUS_SYMBOL');
+    // a list answers a tie: both declarations, ranked, instead of AMBIGUOUS_SYMBOL
+    const d = await fx.run('find_definition', { symbol: 'loader' });
+    expect([d.tied, d.total]).toEqual([true, 2]);
+    expect(d.definitions.map((x: { file: string }) => x.file).sort()).toEqual(['src/limits.ts', 'src/loader.ts']);
   });
 
   it('kind fit: find_type_definition takes the class before a namespace', async () => {

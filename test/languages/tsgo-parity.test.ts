@@ -89,7 +89,8 @@ describe('tsgo (TypeScript 7 native server) answers like typescript-language-ser
   }
 
   it('the workspace override routes TypeScript files to tsgo', async () => {
-    const { a, b } = await both('get_file_outline', { file: 'src/util/strings.ts' });
+    // `full`: the server's file model (the other details answer from the catalog)
+    const { a, b } = await both('get_file_outline', { file: 'src/util/strings.ts', detail: 'full' });
     expect(a._meta.servers.map((s) => s.id)).toEqual(['typescript-language-server']);
     expect(b._meta.servers.map((s) => s.id)).toEqual(['tsgo']);
   });

@@ -159,6 +159,42 @@ describe('find_callers / find_callees', () => {
   });
 });
 
+describe('get_symbol and get_symbols take a name, a qualified name, an id or a line', () => {
+  it('every form gives the same exact source, from the catalog', async () => {
+    const byId = await fx.run('get_symbol', { symbol_id: 'src/util/strings.ts::formatName#function' });
+    expect(byId.source).toMatch(/^export function formatName/);
+    for (const input of [{ symbol: 'formatName' }, { symbol: 'src/util/strings.ts::formatName#function' }, { file: 'src/util/strings.ts', line: 8 }]) {
+      const r = await fx.run('get_symbol', input);
+      expect([r.symbol.symbol_id, r.source]).toEqual([byId.symbol.symbol_id, byId.source]);
+    }
+    const member = await fx.run('get_symbol', { symbol: 'User.describe' });
+    expect(member.symbol.symbol_id).toBe('src/models/user.ts::User.describe#method');
+    // one target: a tie stays AMBIGUOUS_SYMBOL
+    expect((await fx.runError('get_symbol', { symbol: 'describe' })).code).toBe('AMBIGUOUS_SYMBOL');
+    const many = await fx.run('get_symbols', { symbols: ['formatName', 'src/util/strings.ts::capitalize#function', 'describe'] });
+    expect(many.symbols.map((x: { symbol: { name: string } }) => x.symbol.name)).toEqual(['formatName', 'capitalize']);
+    expect(many.errors).toEqual([expect.objectContaining({ symbol: 'describe', code: 'AMBIGUOUS_SYMBOL' })]);
+  });
+});
+
+describe('a name several declarations share equally', () => {
+  it('find_definition answers the tied declarations ranked, with the count; operations needing one target keep AMBIGUOUS_SYMBOL', async () => {
+    const r = await fx.run('find_definition', { symbol: 'describe' });
+    expect([r.found, r.tied, r.total]).toEqual([true, true, 3]);
+    // ranked as the AMBIGUOUS_SYMBOL candidates are, each a declaration with its id and preview
+    expect(r.definitions.map((d: { symbol_id: string; file: string; line: number }) => [d.symbol_id, d.file])).toEqual([
+      ['src/models/shape.ts::Shape.describe#method', 'src/models/shape.ts'],
+      ['src/models/types.ts::Describable.describe#method', 'src/models/types.ts'],
+      ['src/models/user.ts::User.describe#method', 'src/models/user.ts'],
+    ]);
+    for (const d of r.definitions) expect(d.preview.lines.join('\n')).toContain('describe');
+    expect(r.definitions.map((d: { container: string }) => d.container)).toEqual(['Shape', 'Describable', 'User']);
+    expect(r._meta.warnings.join(' ')).toMatch(/3 declarations named describe tie/);
+    expect((await fx.runError('find_definition', { symbol: 'describe', strict: true })).code).toBe('AMBIGUOUS_SYMBOL');
+    expect((await fx.runError('find_references', { symbol: 'describe' })).code).toBe('AMBIGUOUS_SYMBOL');
+  });
+});
+
 describe('target errors', () => {
   it('AMBIGUOUS_SYMBOL lists candidates with symbol ids; asking again by id works', async () => {
     const e = await fx.runError('find_references', { symbol: 'describe' });

@@ -1,11 +1,14 @@
 /**
- * The light floor's `--tools` check (src/cli/thin/tools.ts) is the full CLI's: the same operation
- * names in the same order as the registry, and for each value the same stderr text (or none) as
- * parseToolsFlag + selectTools printed by errorText.
+ * The thin entry's view of the operation table (src/cli/thin/operations.json, written by the build
+ * from the table) is the table's: the same names in the same order, titles, REPL commands,
+ * profiles and `--help` texts; its `--tools` check prints, for each value, the same stderr text
+ * (or none) as the full CLI's parseToolsFlag + selectTools printed by errorText.
  */
 import { describe, expect, it } from 'vitest';
+import { mainHelp } from '../../src/cli/thin/help-text.js';
 import { errorText } from '../../src/frontends/one-shot.js';
-import { OPERATION_NAMES, toolsFlagError } from '../../src/cli/thin/tools.js';
+import { operationHelp } from '../../src/frontends/help.js';
+import { listedOperations, operationNames, toolsFlagError } from '../../src/cli/thin/tools.js';
 import { thinPlan } from '../../src/cli/thin/plan.js';
 import { parseToolsFlag, selectTools } from '../../src/operations/profiles.js';
 import { operations } from '../../src/operations/registry.js';
@@ -21,9 +24,13 @@ function fullCliText(flag: string): string | undefined {
   }
 }
 
-describe('the light --tools check', () => {
-  it('knows every operation, in the registry order', () => {
-    expect(OPERATION_NAMES).toEqual(operations.map((o) => o.name));
+describe('the thin entry\'s operation list', () => {
+  it('is the table: names in order, titles, REPL commands, profiles, --help texts (npm run build regenerates it)', () => {
+    expect(operationNames()).toEqual(operations.map((o) => o.name));
+    expect(listedOperations()).toEqual(
+      operations.map((op) => ({ name: op.name, title: op.title, ...(op.repl ? { repl: op.repl.command } : {}), profile: op.profile ?? 'all', help: operationHelp(op) })),
+    );
+    expect(mainHelp(listedOperations(), '0.0.0')).toContain('  find_definition');
   });
 
   it.each(['core', ' all ', 'find_definition,get_symbol', 'get_symbol,', 'no_such_tool', 'a,b,get_symbol', ' , ', ''])('%j: the full CLI text', (flag) => {

@@ -20,6 +20,7 @@ import type {
 } from '../../schema/descriptors.js';
 import { matchingBracket } from '../brackets.js';
 import { modulePath } from './module.js';
+import { pythonDeclarations } from './parameters.js';
 import {
   bareParamName,
   classBases,
@@ -352,6 +353,7 @@ export const pythonAdapter: LanguageAdapter = {
     const mod = moduleOf(file);
     return mod ? { package: mod } : {};
   },
+  declarations: pythonDeclarations,
   symbolKind: kindOf,
   symbolDescriptor,
   classDescriptor,

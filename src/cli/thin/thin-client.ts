@@ -10,24 +10,15 @@
  * fallback to in-process, require's errors, usage errors with exit 2).
  */
 import type net from 'node:net';
-import { encodeFrame, nextFrame, type JsonRpcReply } from '../../link/frame.js';
 import { daemonPaths, defaultCacheDir, ensurePrivateDir, packageVersion, type DaemonPaths } from '../../link/paths.js';
 import type { ThinPlan } from './plan.js';
 import { relayMcp } from './mcp-relay.js';
 import { SidecarWatch } from './sidecar-watch.js';
 import { configEnv } from '../../link/config-env.js';
 import { connect, startDaemon, waitForDaemon } from '../../link/start.js';
+import { call } from './rpc.js';
 
 const START_TIMEOUT_MS = 30_000;
-
-/** Sends one request and reads its reply; leftover bytes after it come back with it. */
-async function call(socket: net.Socket, id: number, method: string, params: unknown): Promise<{ reply: JsonRpcReply; rest: Buffer } | undefined> {
-  const next = nextFrame(socket);
-  socket.write(encodeFrame({ jsonrpc: '2.0', id, method, params }));
-  const frame = await next;
-  const reply = frame?.message as JsonRpcReply | undefined;
-  return reply && typeof reply === 'object' && reply.id === id ? { reply, rest: frame!.rest } : undefined;
-}
 
 async function reach(paths: DaemonPaths): Promise<net.Socket | undefined> {
   try {

@@ -12,6 +12,7 @@ interface SymbolHit {
   symbol_id: string;
   name: string;
   qualified_name: string;
+  scope?: 'module' | 'member' | 'local';
 }
 interface TreeNode {
   path: string;
@@ -35,7 +36,8 @@ async function symbols(gateway: FrontendGateway, prefix: string, workspace?: str
   // search_symbols needs a query; with nothing typed yet there is nothing to rank by.
   if (prefix.trim() === '') return [];
   const r = await results<{ results: SymbolHit[] }>(gateway, 'search_symbols', { query: prefix, max_results: MAX_COMPLETIONS, ...workspaceInput(workspace) });
-  return r?.results ?? [];
+  // A variable inside a function body is no symbol anyone names from outside it: no completion.
+  return (r?.results ?? []).filter((h) => h.scope !== 'local');
 }
 
 /** Symbol ids: what the prefix matches by name, and ids that start with the prefix (a path typed). */

@@ -5,6 +5,7 @@
  * Host/Origin (403) and bearer token (401) are checked before the SDK sees the request; bodies
  * over the limit are answered 413 by the Node adapter.
  */
+import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
@@ -88,12 +89,14 @@ export async function startMcpHttp(gateway: FrontendGateway, opts: McpHttpOption
   port = (server.address() as AddressInfo).port;
   const source = resolveToken(gateway.context.cacheDir, port);
   token = source.token;
+  const forgetToken = removeOnExit(source.file);
   const url = `http://127.0.0.1:${port}${MCP_HTTP_PATH}`;
   return {
     url,
     port,
     tokenFile: source.file,
     close: async () => {
+      forgetToken();
       await sessions?.closeAll();
       await handler.close();
       await new Promise<void>((resolve) => {
@@ -102,6 +105,25 @@ export async function startMcpHttp(gateway: FrontendGateway, opts: McpHttpOption
       });
     },
   };
+}
+
+/**
+ * A generated token's file lives as long as the server: removed on close, and on any exit of the
+ * process (a signal's graceful close, a second signal, the close watchdog all end in process.exit),
+ * so no token of a server that is gone stays on disk. Returns the remover.
+ */
+function removeOnExit(file: string | undefined): () => void {
+  if (file === undefined) return () => undefined;
+  const remove = () => {
+    process.off('exit', remove);
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      // a cache directory made read-only meanwhile: nothing more to do on the way out
+    }
+  };
+  process.on('exit', remove);
+  return remove;
 }
 
 /**

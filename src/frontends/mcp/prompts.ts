@@ -37,7 +37,8 @@ function ws(workspace: string | undefined): Input {
 
 type Run = (op: string, input: Input) => Promise<{ result: Record<string, unknown>; text: string }>;
 
-export function registerPrompts(server: McpServer, gateway: FrontendGateway): void {
+/** `listed`: the tools the profile lists; a prompt's hint names no other. */
+export function registerPrompts(server: McpServer, gateway: FrontendGateway, listed: (name: string) => boolean = () => true): void {
   const run: Run = async (op, input) => {
     try {
       return await gateway.run(op, { ...input, output_format: 'markdown' });
@@ -52,7 +53,7 @@ export function registerPrompts(server: McpServer, gateway: FrontendGateway): vo
   server.registerPrompt(
     'explore_repository',
     { title: 'Explore a repository', description: 'The repository outline and file tree, with how to dig further.', argsSchema: z.object({ workspace }) },
-    (args) => exploreRepository(run, args.workspace),
+    (args) => exploreRepository(run, args.workspace, listed),
   );
   server.registerPrompt(
     'explain_symbol',
@@ -71,14 +72,18 @@ export function registerPrompts(server: McpServer, gateway: FrontendGateway): vo
   );
 }
 
-async function exploreRepository(run: Run, workspace: string | undefined): Promise<GetPromptResult> {
+/** The tools an explorer looks closer with. */
+const LOOK_CLOSER = ['search_symbols', 'get_file_outline', 'get_symbol'];
+
+async function exploreRepository(run: Run, workspace: string | undefined, listed: (name: string) => boolean): Promise<GetPromptResult> {
   const outline = await run('get_repo_outline', ws(workspace));
   const tree = await run('get_file_tree', { depth: 3, ...ws(workspace) });
-  return message(
-    'Explore this repository and explain its structure: the main packages, what each is for, and where to start reading. ' +
-      'Use search_symbols, get_file_outline and get_symbol (lspgate tools) to look closer.',
-    [section('Repository outline', outline.text), section('File tree', tree.text)],
-  );
+  const tools = LOOK_CLOSER.filter(listed);
+  const hint = tools.length ? ` Use ${tools.join(', ')} (lspgate tools) to look closer.` : '';
+  return message('Explore this repository and explain its structure: the main packages, what each is for, and where to start reading.' + hint, [
+    section('Repository outline', outline.text),
+    section('File tree', tree.text),
+  ]);
 }
 
 async function explainSymbol(run: Run, symbol: string, workspace: string | undefined): Promise<GetPromptResult> {

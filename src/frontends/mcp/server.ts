@@ -7,7 +7,9 @@ import { McpServer, type CallToolResult, type ServerContext, type StandardSchema
 import { z } from 'zod';
 import type { FrontendGateway } from '../host.js';
 import { publicInputSchema } from '../../operations/runner.js';
-import type { Operation } from '../../operations/types.js';
+import { describeOperation } from '../../operations/describe.js';
+import { profileTools } from '../../operations/profiles.js';
+import type { Operation, OperationAnnotations } from '../../operations/types.js';
 import { relayProgress } from '../server-progress.js';
 import { packageVersion } from '../version.js';
 import { errorResult } from './error-result.js';
@@ -15,6 +17,7 @@ import { installLogging } from './logging.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { installSubscriptions } from './subscriptions.js';
+import { compactInputSchema, compactOutputSchema } from './tool-schema.js';
 
 export const MCP_SERVER_NAME = 'lspgate';
 
@@ -27,21 +30,14 @@ export interface McpServerOptions {
   forwardLogs?: boolean;
 }
 
-/** `tools`: the operations to list (a tool profile, operations/profiles.ts); all when absent. */
+/** `tools`: the operations to list (a tool profile, operations/profiles.ts); the `all` profile when absent. */
 export function createMcpServer(gateway: FrontendGateway, tools?: ReadonlySet<string>, opts: McpServerOptions = {}): McpServer {
-  const server = new McpServer(
-    { name: MCP_SERVER_NAME, version: packageVersion() },
-    {
-      capabilities: { tools: {} },
-      instructions:
-        'lspgate answers code-intelligence questions from real language servers. Start with list_workspaces or get_file_outline; ' +
-        'name symbols by `symbol`, `symbol_id` (from earlier answers) or `file` + `line`. Errors carry a `code` you can act on. ' +
-        'Resources: lspgate://{workspace}/outline/{file}, lspgate://{workspace}/symbol/{symbol_id}, lspgate://{workspace}/repo-outline.',
-    },
-  );
-  for (const op of gateway.operations()) if (!tools || tools.has(op.name)) registerOperation(server, gateway, op);
+  const shown = tools ?? new Set(profileTools('all', gateway.operations()));
+  const listed = (name: string) => shown.has(name);
+  const server = new McpServer({ name: MCP_SERVER_NAME, version: packageVersion() }, { capabilities: { tools: {} }, instructions: serverInstructions(listed) });
+  for (const op of gateway.operations()) if (listed(op.name)) registerOperation(server, gateway, op, listed);
   registerResources(server, gateway);
-  registerPrompts(server, gateway);
+  registerPrompts(server, gateway, listed);
   const disposers = [installSubscriptions(server, gateway), installLogging(server, gateway, opts.forwardLogs ?? true)];
   // One server per connection (or per stateless HTTP request): its watches and taps end with it.
   const previous = server.server.onclose;
@@ -52,26 +48,46 @@ export function createMcpServer(gateway: FrontendGateway, tools?: ReadonlySet<st
   return server;
 }
 
-function registerOperation(server: McpServer, gateway: FrontendGateway, op: Operation): void {
-  const a = op.annotations ?? {};
+/** The tools an agent starts with, in the order it would try them. */
+const ORIENTING = ['get_repo_outline', 'list_workspaces', 'get_file_outline', 'search_symbols'];
+
+/**
+ * The server's instructions, naming only tools the profile lists (an agent would call the others in
+ * vain). How a name resolves is said here once instead of in every tool that takes one.
+ */
+export function serverInstructions(listed: (name: string) => boolean): string {
+  const start = ORIENTING.filter(listed).slice(0, 2);
+  return [
+    'lspgate answers code-intelligence questions from real language servers.',
+    ...(start.length ? [`Start with ${start.join(' or ')}.`] : []),
+    'Name a symbol by `symbol` (a name or qualified name), `symbol_id` (from an earlier answer) or `file` + `line`;',
+    'a name several declarations share answers the one a developer would pick (module-level before members before locals, source before tests;',
+    'the others in `_meta.alternatives`), a real tie is AMBIGUOUS_SYMBOL with ranked candidates, and `strict: true` never picks.',
+    'Errors carry a `code` you can act on.',
+    'Resources: lspgate://{workspace}/outline/{file}, lspgate://{workspace}/symbol/{symbol_id}, lspgate://{workspace}/repo-outline.',
+  ].join(' ');
+}
+
+function registerOperation(server: McpServer, gateway: FrontendGateway, op: Operation, listed: (name: string) => boolean): void {
   server.registerTool(
     op.name,
     {
       title: op.title,
-      description: op.description,
+      description: describeOperation(op, listed),
       inputSchema: listedOnly(publicInputSchema(op)),
       outputSchema: checkedByRunner(op.output),
-      annotations: {
-        title: op.title,
-        // Every operation only reads unless it says otherwise; the world is closed (the workspace).
-        readOnlyHint: a.readOnlyHint ?? true,
-        idempotentHint: a.idempotentHint ?? true,
-        destructiveHint: a.destructiveHint ?? false,
-        openWorldHint: a.openWorldHint ?? false,
-      },
+      annotations: listedAnnotations(op.annotations),
     },
     (args: unknown, ctx: ServerContext) => callOperation(gateway, op.name, args, ctx),
   );
+}
+
+/**
+ * The annotations as listed: the MCP spec gives destructiveHint and idempotentHint meaning only when
+ * readOnlyHint is false, so a read-only tool lists readOnlyHint and openWorldHint alone.
+ */
+export function listedAnnotations(a: OperationAnnotations): Partial<OperationAnnotations> {
+  return a.readOnlyHint ? { readOnlyHint: true, openWorldHint: a.openWorldHint } : { ...a };
 }
 
 /**
@@ -112,8 +128,8 @@ function listedOnly(schema: z.ZodType): StandardSchemaWithJSON {
       vendor: 'lspgate',
       validate: (value: unknown) => ({ value }),
       jsonSchema: {
-        input: (o) => z.toJSONSchema(schema, { target: targetOf(o.target), io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
-        output: (o) => z.toJSONSchema(schema, { target: targetOf(o.target), io: 'output', unrepresentable: 'any' }) as Record<string, unknown>,
+        input: (o) => compactInputSchema(z.toJSONSchema(schema, { target: targetOf(o.target), io: 'input', unrepresentable: 'any' }) as Record<string, unknown>),
+        output: (o) => compactInputSchema(z.toJSONSchema(schema, { target: targetOf(o.target), io: 'output', unrepresentable: 'any' }) as Record<string, unknown>),
       },
     },
   };
@@ -131,7 +147,10 @@ function checkedByRunner(schema: z.ZodType): StandardSchemaWithJSON {
       version: 1,
       vendor: 'lspgate',
       validate: (value: unknown) => ({ value }),
-      jsonSchema: schema['~standard'].jsonSchema,
+      jsonSchema: {
+        input: (o) => compactOutputSchema(schema['~standard'].jsonSchema.input(o)),
+        output: (o) => compactOutputSchema(schema['~standard'].jsonSchema.output(o)),
+      },
     },
   };
 }

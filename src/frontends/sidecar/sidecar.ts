@@ -5,6 +5,7 @@
  * `exit` end it (as in LSP); `$/cancelRequest` aborts the call. Errors are ResponseErrors whose
  * `data` is `{ code, details }` with the lspgate code.
  */
+import { describeOperation } from '../../operations/describe.js';
 import type { Readable, Writable } from 'node:stream';
 import {
   createMessageConnection,
@@ -134,10 +135,10 @@ export function describe(gateway: FrontendGateway) {
     operations: gateway.operations().map((op) => ({
       name: op.name,
       title: op.title,
-      description: op.description,
+      description: describeOperation(op),
       inputSchema: inputJsonSchema(op),
       outputSchema: outputJsonSchema(op),
-      annotations: op.annotations ?? {},
+      annotations: op.annotations,
     })),
     errorCodes: JSONRPC_ERROR_CODES,
   };

@@ -10,16 +10,15 @@ import { toDot, toMermaid, toSvg } from '../../analysis/diagrams/diagram-format.
 import { findPatterns, PATTERN_TYPES } from '../../analysis/patterns/patterns.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
+import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
-
-const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
 
 export const analysisOperations: Operation[] = [
   defineOperation({
     name: 'find_dead_code',
     title: 'Find dead code',
     description:
-      'Top-level functions, classes and methods of top-level types that the language servers find no reference to outside their own declaration. Each candidate has a `category`: `dead` (nothing calls it), or — reported separately because something outside the code calls them — `entry_point` (`main`, Go `init`), `test`, `framework_hook` (dunders, PHP magic methods, decorated or attributed declarations such as Flask routes) and `exported_api` (exported symbols when the workspace is a library by its manifest). Each says why in `reason`. `counts` per category; pages with max_results / cursor; `max_symbols` bounds how many declarations are checked (one references request each).',
+      'Top-level functions, classes and methods no reference reaches outside their own declaration, each with a `category` and a `reason`: `dead`, or apart because something outside the code calls them, `entry_point`, `test`, `framework_hook`, `exported_api`. `counts` per category; `max_symbols` bounds the declarations checked (one references request each); pages with max_results / cursor.',
     input: z.object({
       category: z.enum(CATEGORIES).optional().describe('Only this category (default: all)'),
       max_symbols: z.number().int().min(1).max(20000).optional().describe('Declarations checked (default 5000; the rest are counted in `skipped`)'),
@@ -47,6 +46,7 @@ export const analysisOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'dead', positional: ['category'] },
+    clientCases: { ok: [{}] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const maxSymbols = input.max_symbols ?? 5000;
@@ -70,7 +70,7 @@ export const analysisOperations: Operation[] = [
     name: 'render_diagram',
     title: 'Render diagram',
     description:
-      'A diagram of the relationships query_relationships answers: `diagram_type` `dependencies` (files, imports + calls; default), `imports` (files), `calls` (functions), `all` (imports and calls); around `target` (name, `Class#method`, symbol_id or file; both directions to `depth`, 1..10, default 2) or over the whole workspace. `format`: `mermaid` (default) or `dot` text in `text`, `json` for seed 002 GraphData in `diagram`, `svg` laid out by Graphviz. Cut to `max_nodes` (default 60) nearest first, with `_meta.truncated` and `omitted_nodes`.',
+      'A diagram of the workspace\'s relationships: `diagram_type` dependencies (files; default), imports, calls (functions) or all, around `target` to `depth` (default 2) or over the whole workspace. `format`: mermaid (default) or dot text, svg (Graphviz), or json graph data. At most `max_nodes` (default 60), nearest first; the rest is counted.',
     input: z.object({
       diagram_type: z.enum(DIAGRAM_TYPES).optional().describe('dependencies (default) | calls | imports | all'),
       format: z.enum(['mermaid', 'dot', 'json', 'svg']).optional().describe('mermaid (default) | dot | json | svg'),
@@ -92,10 +92,11 @@ export const analysisOperations: Operation[] = [
           edges: z.array(z.object({ from: z.string(), to: z.string(), label: z.string().optional() })),
         })
         .optional()
-        .describe('Seed 002 GraphData (format json)'),
+        .describe('The graph (format json)'),
     }),
     annotations: READ_ONLY,
     repl: { command: 'diagram', positional: ['diagram_type', 'target'] },
+    clientCases: { ok: [{ target: 'formatName' }], errors: [{ args: { target: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' }] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const diagram_type = input.diagram_type ?? 'dependencies';
@@ -122,7 +123,7 @@ export const analysisOperations: Operation[] = [
     name: 'analyze_complexity',
     title: 'Analyze complexity',
     description:
-      'Seed 002 ComplexityMetrics of a function, class or file: `lines_of_code` (lines with code), `cyclomatic_complexity` (1 + decision points counted on a tree-sitter syntax tree: branches, loops, cases, catches, conditional expressions, && / || / ??), `dependencies` (import statements of the file + distinct callees of a function), `test_coverage` (0..1 from an lcov, Go coverprofile, coverage.py JSON or Clover/Cobertura file in the workspace; null with the reason in `note` when there is none). `element`: name, `Class#method`, symbol_id or workspace file.',
+      'Complexity of a function, class or file: lines of code, cyclomatic complexity (decision points on the syntax tree), dependencies (imports, distinct callees), test coverage (0..1 from a coverage file in the workspace; null with the reason in `note` without one). `element`: a name, `Class#method`, symbol_id or file.',
     input: z.object({ element: z.string().min(1).max(4096).describe('Name, qualified name, `Class#method`, symbol_id, or workspace-relative file') }),
     output: withMeta({
       success: z.boolean(),
@@ -140,6 +141,7 @@ export const analysisOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'complexity', positional: ['element'] },
+    clientCases: { ok: [{ element: 'formatName' }], errors: [{ args: { element: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' }] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const r = await analyzeComplexity(call, input.element);
@@ -158,7 +160,7 @@ export const analysisOperations: Operation[] = [
     name: 'find_patterns',
     title: 'Find patterns',
     description:
-      'Recurring structures of the workspace (seed 002 PatternsOutput), each with `files`, `usage` (occurrences), `description` and its first `sites`. `pattern_type`: `inheritance` — types extending or implementing the same base (names in declaration headers resolved by the server\'s definition; Go interfaces by gopls implementation), listed once two or more types share a base; `framework` — Eloquent models (PHP adapter) and HTTP route registrations (`app.get(\'/x\')`, `@app.route`, `Route::get`, `http.HandleFunc`); `decorators` — decorator and PHP attribute usage; `error-handling` — try/catch, caught and thrown error types, Go `if err != nil`, `%w` wrapping, panic. Default: all types. `limit` 1..100 patterns per page (default 10), most used first; `_meta.next_cursor` for more.',
+      'Recurring structures, most used first, each with files, usage count, description and first sites. `pattern_type`: `inheritance` (types sharing a base, resolved by the server), `framework` (Eloquent models, HTTP route registrations), `decorators` (and PHP attributes), `error-handling` (try/catch, thrown types, Go error checks and wrapping); default all. `limit` 1..100 per page (default 10); cursor for more.',
     input: z.object({
       pattern_type: z.enum(PATTERN_TYPES).optional().describe('inheritance | framework | decorators | error-handling (default: all)'),
       limit: z.number().int().min(1).max(100).optional().describe('Patterns per page (default 10)'),
@@ -186,6 +188,7 @@ export const analysisOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'patterns', positional: ['pattern_type'] },
+    clientCases: { ok: [{ limit: 5 }], errors: [{ args: { limit: 0 }, code: 'INVALID_INPUT' }] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const limit = input.limit ?? 10;

@@ -9,6 +9,7 @@ import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { searchCode } from '../../service/search/chunk-search.js';
 import { indexStats, verifyCitation } from '../../service/search/citations.js';
+import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
 
 const CitationSchema = z.object({ file: z.string().min(1).max(4096), start_line: z.number().int().min(1), end_line: z.number().int().min(1), commit_hash: z.string().max(64) });
@@ -52,7 +53,8 @@ export const searchCodeOp = defineOperation({
   name: 'search_code',
   title: 'Search code (ranked chunks with citations)',
   description:
-    'Natural-language or keyword search over code chunks (whole functions, methods, types; long functions in pieces; import headers; Markdown sections), ranked by BM25 with a code-aware tokenizer (camelCase, snake_case, paths, dotted names), by vectors, or both fused (`mode: hybrid`). Every hit has a citation {file, start_line, end_line, commit_hash}; `stale_citation` is true when the cited lines changed or HEAD moved. Pass a hit\'s `symbol.symbol_id` to find_type_definition / get_function_details / get_symbol for the structure. `include_text` adds each chunk\'s text.',
+    'Find code by what it does: natural-language or keyword search over code chunks (functions, types, long functions in pieces, Markdown sections), ranked by BM25 with a code-aware tokenizer, by vectors, or both (`mode: hybrid`). Each hit has a citation (file, lines, commit) and `stale_citation` once its lines or HEAD changed; `include_text` adds the chunk\'s text.',
+  related: { search_symbols: 'instead for declarations by name', search_text: 'instead for an exact string', verify_citation: 'to check a citation later' },
   input: z.object({
     query: Query,
     filter: FilterSchema.optional(),
@@ -63,8 +65,9 @@ export const searchCodeOp = defineOperation({
     reindex: z.boolean().optional().describe('Drop the stored vector index and rebuild it with the embedder in use (the fix for INDEX_MISMATCH)'),
   }),
   output: withMeta({ query: z.string(), mode: z.enum(['bm25', 'vector', 'hybrid']), hits: z.array(HitSchema), total: z.number().int() }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_ONLY,
   repl: { command: 'code', positional: ['query'] },
+  clientCases: { ok: [{ query: 'format a display name' }], errors: [{ args: { query: 'format', limit: 0 }, code: 'INVALID_INPUT' }] },
   handler: (input, ctx) => searchCode(ServiceCall.from(ctx), input),
   markdown: (r) =>
     [
@@ -82,11 +85,16 @@ const SearchResultSchema = z.object({
 
 export const searchOp = defineOperation({
   name: 'search',
-  title: 'Search code (seed 003 shape)',
-  description: 'search_code answered in the anchor / preview / score shape: absolute file path and line of each hit, up to 10 lines of preview, a score in [0, 1]. `directory` narrows to a folder of the workspace.',
+  title: 'Search code (anchor / preview shape)',
+  description:
+    'Code-chunk search answered in the anchor / preview / score shape: each hit\'s absolute path and line, up to 10 preview lines, a score in [0, 1]; `directory` narrows to a folder.',
+  related: { search_code: 'for the same search with citations' },
   input: z.object({ query: Query, directory: z.string().max(1000).optional(), language: z.string().max(50).optional(), limit: z.number().int().min(1).max(100).optional() }),
   output: withMeta({ query: z.string(), total: z.number().int().nonnegative(), returned: z.number().int().nonnegative(), results: z.array(SearchResultSchema) }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_ONLY,
+  // the code search in another shape: listed only when asked for by name
+  profile: 'name',
+  clientCases: { ok: [{ query: 'format a display name' }], errors: [{ args: { query: 'format', limit: 0 }, code: 'INVALID_INPUT' }] },
   handler: async (input, ctx) => {
     const call = ServiceCall.from(ctx);
     const dir = input.directory?.replace(/^\.?\/+|\/+$/g, '');
@@ -101,7 +109,7 @@ export const verifyCitationOp = defineOperation({
   name: 'verify_citation',
   title: 'Verify a citation',
   description:
-    'Whether a citation from search_code still holds: the cited lines hash to the chunk\'s content (`content_matches`), HEAD is still the cited commit (`commit_moved`), and, when the lines moved within the file, where they are now (`moved_to`). Pass the hit\'s `chunk.content_sha256` for citations from another process.',
+    'Whether a code-search citation still holds: the cited lines still hash to the chunk (`content_matches`), HEAD is still its commit (`commit_moved`), and where the lines moved within the file (`moved_to`). Pass the hit\'s `chunk.content_sha256` for a citation from another process.',
   input: z.object({ citation: CitationSchema, content_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }),
   output: withMeta({
     citation: CitationSchema,
@@ -113,7 +121,11 @@ export const verifyCitationOp = defineOperation({
     stale: z.boolean(),
     moved_to: CitationSchema.optional(),
   }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_ONLY,
+  clientCases: {
+  ok: [{ citation: { file: 'src/util/strings.ts', start_line: 7, end_line: 9, commit_hash: '' }, content_sha256: '0'.repeat(64) }],
+  errors: [{ args: { citation: { file: 'src/util/strings.ts', start_line: 9, end_line: 7, commit_hash: '' } }, code: 'INVALID_INPUT' }],
+},
   handler: (input, ctx) => verifyCitation(ServiceCall.from(ctx), input.citation, input.content_sha256),
   markdown: (r) =>
     `${r.citation.file}:${r.citation.start_line}-${r.citation.end_line}: ${r.stale ? 'stale' : 'holds'} (content ${r.content_matches ? 'matches' : 'differs'}, commit ${r.commit_moved ? `moved to ${r.current_head.slice(0, 12)}` : 'is HEAD'})${r.moved_to ? `; now at lines ${r.moved_to.start_line}-${r.moved_to.end_line}` : ''}\n`,
@@ -123,7 +135,7 @@ export const indexStatsOp = defineOperation({
   name: 'index_stats',
   title: 'Chunk index statistics',
   description:
-    'The search index of the workspace (seed 004 Stats): chunk and file counts, BM25 terms, text bytes, the HEAD it was indexed at, when, the schema version; the stored vector index: embedding model and dimension, embedder checksum and whether it matches the embedder in use (else search_code answers INDEX_MISMATCH until `reindex`), vectors stored; bytes on disk (catalog snapshot + vectors).',
+    'The code-search index: chunk, file and term counts, text bytes, indexed HEAD and time, schema version; the vector index\'s model, dimension and whether it matches the embedder in use (else code search answers INDEX_MISMATCH until `reindex`); bytes on disk.',
   input: z.object({}),
   output: withMeta({
     chunk_count: z.number().int(),
@@ -142,7 +154,8 @@ export const indexStatsOp = defineOperation({
     built_at: z.string(),
     schema_version: z.string(),
   }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_ONLY,
+  clientCases: { ok: [{}] },
   handler: (_input, ctx) => indexStats(ServiceCall.from(ctx)),
   markdown: (r) =>
     `${r.chunk_count} chunks in ${r.file_count} files, ${r.bm25_terms} terms, ${r.text_bytes} bytes; embeddings: ${r.embedding_model} (dim ${r.embedding_dim}, ${r.vector_count} vectors${r.embedder_matches ? '' : ', built by another embedder: reindex'}); ${r.index_size_bytes} bytes on disk; HEAD ${r.indexed_head || '(not git)'}; built ${r.built_at}\n`,

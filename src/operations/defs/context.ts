@@ -10,9 +10,9 @@ import { contextBundle, DEFAULT_CONTEXT_TOKENS } from '../../service/context/con
 import { CONTEXT_PARTS } from '../../service/context/context-budget.js';
 import { targetShape } from '../../service/navigation/resolve.js';
 import type { MetaCollector } from '../meta-collector.js';
+import { READ_ONLY } from '../annotations.js';
+import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
-
-const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
 
 const PartSchema = z.enum(CONTEXT_PARTS);
 
@@ -72,7 +72,7 @@ export const contextOperations: Operation[] = [
     name: 'get_context',
     title: 'Context of a symbol',
     description:
-      "Everything needed to work on one function, method or type, in one call within `max_tokens` (default 4000, counted as bytes/4 of the JSON answer including _meta): its source; the signature and first doc sentence of the functions that call it and that it calls (one hop, as find_callers / find_callees answer them, nearest first: same file, same directory, elsewhere); the workspace types named in its signature (resolved by the language server); the tests that reference it; its other references. Parts are filled in that priority order; `include` picks parts. When something does not fit, `truncated` is true and `omitted` lists each part's left-out count with the call that fetches it. Same target forms as find_definition (name, symbol_id, or file + line).",
+      'What to read before changing a function, method or type, in one answer within `max_tokens` (default 4000): its source; callers and callees one hop away, nearest first; the workspace types its signature names; its tests and other references. Filled in that order (`include` picks parts); what does not fit is counted in `omitted` with the call that fetches it.',
     input: z.object({
       ...targetShape,
       max_tokens: z.number().int().min(600).max(100000).optional().describe(`Token budget of the whole answer (bytes/4; default ${DEFAULT_CONTEXT_TOKENS})`),
@@ -98,6 +98,11 @@ export const contextOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'ctx', positional: ['symbol'] },
+    profile: 'core',
+    clientCases: {
+      ok: [{ symbol: 'formatName', max_tokens: 1500 }],
+      errors: [{ args: { symbol: 'formatName', max_tokens: 10 }, code: 'INVALID_INPUT' }, ...symbolErrorCases()],
+    },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => (await contextBundle(call, input, () => metaTokens(ctx.meta, ctx.workspace.root))).body as never),
     markdown: (r) => contextMarkdown(r),

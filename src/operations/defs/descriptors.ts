@@ -14,14 +14,14 @@ import {
 } from '../../schema/descriptors.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
+import { catalogOutline } from '../../service/descriptors/catalog-outline.js';
 import { fileOutline, functionDetails, typeDefinition } from '../../service/descriptors/descriptors.js';
 import { packageExports } from '../../service/descriptors/exports.js';
 import { strictField } from '../../service/navigation/resolve.js';
 import { shapeOutline } from '../../service/descriptors/outline-detail.js';
 import { CompactOutlineNodeSchema, OutlineDetailSchema, type CompactOutlineNode } from '../../schema/outline.js';
+import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
-
-const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
 
 const scope = {
   package: z.string().max(500).optional().describe('Package / module path (TS: `src/util/strings`; Go import path; Python dotted module)'),
@@ -90,7 +90,8 @@ export const descriptorOperations: Operation[] = [
     name: 'find_type_definition',
     title: 'Type definition',
     description:
-      'The full structure of a class, interface, struct, trait, enum or type alias as a ClassDescriptor (seed 000): signature, description, fields (type, visibility, static, readonly, optional, default), methods (FunctionDescriptors with parameters and returns), relations (extends, implements, embeds, Eloquent relations) and location. Among several types of that name the one a developer would pick is answered (classes and interfaces before namespaces, module-level before nested, source before tests; the others in _meta.alternatives); a real tie is AMBIGUOUS_SYMBOL: narrow with package / namespace / kind, or pass the symbol_id of a candidate. `strict: true` never picks.',
+      'A class, interface, struct, trait, enum or type alias as a ClassDescriptor: fields, methods with parameters and returns, relations (extends, implements, embeds, Eloquent), docs and location. Name it by `type_name` (narrow with package / namespace / kind) or `symbol_id`.',
+    related: { get_function_details: 'for one function or method' },
     input: z.object({
       type_name: z.string().min(1).max(500).optional().describe('Type name or qualified name (`User`, `Geometry.Factory`, `App\\Models\\User`); or give symbol_id'),
       symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id (`path::Qualified.name#kind`) instead of type_name'),
@@ -101,6 +102,9 @@ export const descriptorOperations: Operation[] = [
     output: withMeta({ ...ClassDescriptorSchema.shape, symbol_id: z.string() }),
     annotations: READ_ONLY,
     repl: { command: 'type', positional: ['type_name'] },
+    profile: 'core',
+    cacheable: true,
+    clientCases: { ok: [{ type_name: 'User' }], errors: [{ args: { type_name: 'NoSuchType' }, code: 'SYMBOL_NOT_FOUND' }] },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => typeDefinition(call, input)),
     markdown: (r) => classMarkdown(r),
   }),
@@ -108,7 +112,8 @@ export const descriptorOperations: Operation[] = [
     name: 'get_function_details',
     title: 'Function details',
     description:
-      'A function, method or constructor as a FunctionDescriptor (seed 000): signature, description (doc comment), parameters (name, type, default, optional, variadic, description), returns, visibility, static/abstract, receiver/owning class, overloads in metadata.overloads, and the code with include_code. Use class_name to pick a method of one class (`describe` in `User`), or a qualified name (`User.describe`). A name shared by several is resolved by the same policy as find_definition (others in _meta.alternatives; a real tie is AMBIGUOUS_SYMBOL; `strict: true` never picks).',
+      'A function, method or constructor as a FunctionDescriptor: signature, docs, parameters (type, default, optional, variadic), returns, visibility, static/abstract, owning type, overloads (`metadata.overloads`); its code with `include_code`. `class_name` or a qualified name (`User.describe`) picks a method.',
+    related: { find_type_definition: 'for a whole type' },
     input: z.object({
       function_name: z.string().min(1).max(500).optional().describe('Function or method name, or qualified name (`User.login`); or give symbol_id'),
       symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id (`path::Qualified.name#kind`) instead of function_name'),
@@ -120,6 +125,14 @@ export const descriptorOperations: Operation[] = [
     output: withMeta({ ...FunctionDescriptorSchema.shape, symbol_id: z.string() }),
     annotations: READ_ONLY,
     repl: { command: 'fn', positional: ['function_name'] },
+    cacheable: true,
+    clientCases: {
+      ok: [{ function_name: 'formatName' }],
+      errors: [
+        { args: { function_name: 'noSuchFunction' }, code: 'SYMBOL_NOT_FOUND' },
+        { args: { function_name: 'describe' }, code: 'AMBIGUOUS_SYMBOL' },
+      ],
+    },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => functionDetails(call, input)),
     markdown: (r) => functionMarkdown(r).join('\n') + '\n',
   }),
@@ -127,7 +140,7 @@ export const descriptorOperations: Operation[] = [
     name: 'list_package_exports',
     title: 'Package exports',
     description:
-      "The public surface of a package as SymbolDescriptors: TS module file (`src/util/strings`) or directory with an index (re-exports followed, aliases in metadata.exported_as), Go package (import path or directory), Python module (dotted), PHP namespace. Filter by symbol_type (class, function, interface, type, enum, constant, ...). Use it to learn a module's API without reading it.",
+      'The public surface of a package as SymbolDescriptors: a TypeScript module file or directory with an index (re-exports followed), a Go package (import path or directory), a Python module (dotted) or a PHP namespace. `symbol_type` filters by kind. A module\'s API without reading it.',
     input: z.object({
       ...scope,
       symbol_type: z.string().max(50).optional().describe('Only this kind: class, interface, function, type, enum, constant, variable, namespace'),
@@ -136,6 +149,7 @@ export const descriptorOperations: Operation[] = [
     output: withMeta({ package: z.string(), files: z.array(z.string()), symbols: z.array(ExportedSymbolSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'exports', positional: ['package'] },
+    clientCases: { ok: [{ package: 'src/util/strings.ts' }], errors: [{ args: { package: 'src/nowhere' }, code: 'SYMBOL_NOT_FOUND' }] },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => packageExports(call, input)),
     markdown(r) {
       const out = [`## Exports of ${r.package}`, '', `files: ${r.files.join(', ')}`, ''];
@@ -154,7 +168,8 @@ export const descriptorOperations: Operation[] = [
     name: 'get_file_outline',
     title: 'File outline',
     description:
-      'The symbols of one file as a tree (classes with their members, namespaces with their contents). `detail`: signatures (default) gives kind, name, signature and line range per node; names only kind, name and lines; full each node as a SymbolDescriptor with its symbol_id and one-sentence description. `depth` 1 keeps top-level symbols only. Cheaper than reading the file; follow up with get_function_details, find_type_definition, search_symbols (ids) or get_symbol.',
+      'The symbols of one file as a tree, from the catalog. `detail`: `signatures` (default), `names`, or `full` (SymbolDescriptors with ids and doc sentences); `depth: 1` keeps the top level. Cheaper than reading the file.',
+    related: { get_symbol: 'to read one symbol', find_type_definition: 'for a type\'s whole structure' },
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
       detail: OutlineDetailSchema.optional().describe(
@@ -171,9 +186,21 @@ export const descriptorOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'outline', positional: ['file'] },
+    profile: 'core',
+    cacheable: true,
+    clientCases: {
+      ok: [{ file: 'src/util/strings.ts' }],
+      errors: [
+        { args: { file: 'src/missing.ts' }, code: 'FILE_NOT_FOUND' },
+        { args: { file: '../../etc/passwd' }, code: 'PATH_OUTSIDE_WORKSPACE' },
+        { args: { file: '.env' }, code: 'SECRET_FILE' },
+        { args: { file: 'notes.txt' }, code: 'UNSUPPORTED_LANGUAGE' },
+      ],
+    },
     handler: (input, ctx) => ServiceCall.run(ctx, async (call) => {
-      const o = await fileOutline(call, input.file);
-      return { ...o, symbols: shapeOutline(o.symbols, input.detail ?? 'signatures', input.depth) };
+      const detail = input.detail ?? 'signatures';
+      const o = detail === 'full' ? await fileOutline(call, input.file) : await catalogOutline(call, input.file);
+      return { ...o, symbols: shapeOutline(o.symbols, detail, input.depth) };
     }),
     markdown: outlineMarkdown,
   }),

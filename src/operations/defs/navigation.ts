@@ -9,9 +9,9 @@ import { PreviewSchema, type Preview } from '../../service/previews.js';
 import { findDefinition, findReferences } from '../../service/navigation/references.js';
 import { targetShape } from '../../service/navigation/resolve.js';
 import { openAt } from '../../service/workspace/workspace-info.js';
+import { READ_ONLY } from '../annotations.js';
+import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
-
-const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
 
 export const DefinitionSchema = z.object({
   symbol_id: z.string().optional(),
@@ -83,15 +83,30 @@ export const navigationOperations: Operation[] = [
     name: 'find_definition',
     title: 'Find definition',
     description:
-      'Where a symbol is defined. Name it by `symbol` (name or qualified name such as `Router.ServeHTTP`), by `symbol_id`, or by `file` + `line` (+ `column`) of a use. Returns each definition with its kind, enclosing symbol, symbol_id and a 3-line preview. When several declarations share the name, the one a developer would pick is answered (module-level before class members before locals, source before tests) and the others are listed in _meta.alternatives; a real tie fails with AMBIGUOUS_SYMBOL listing ranked candidate symbol_ids (ask again with one); `strict: true` never picks. Next: get_function_details / find_type_definition for the full descriptor, find_references for uses.',
+      'Where a symbol is declared: each definition with its kind, enclosing symbol, symbol_id and a 3-line preview. Name it by `symbol`, `symbol_id`, or `file` + `line` (+ `column`) of a use. A name several declarations share equally answers them ranked (`tied`; `total` counts them).',
+    related: { find_references: 'for its uses', get_symbol: 'for its source' },
     input: z.object(targetShape),
-    output: withMeta({ symbol: z.string(), found: z.boolean(), definitions: z.array(DefinitionSchema) }),
+    output: withMeta({
+      symbol: z.string(),
+      found: z.boolean(),
+      total: z.number().int().describe('Definitions found; on a tie, the declarations that tie (the first few are listed)'),
+      definitions: z.array(DefinitionSchema),
+      tied: z.literal(true).optional().describe('Several declarations of the name tie: each is listed, ranked'),
+    }),
     annotations: READ_ONLY,
     repl: { command: 'def', positional: ['symbol'] },
+    profile: 'core',
+    cacheable: true,
+    clientCases: {
+      // several classes of ts-app declare `describe`: the tie is answered, unless strict
+      ok: [{ symbol: 'formatName' }, { symbol: 'describe' }],
+      errors: [...symbolErrorCases().filter((c) => c.code !== 'AMBIGUOUS_SYMBOL'), { args: { symbol: 'describe', strict: true }, code: 'AMBIGUOUS_SYMBOL' }],
+    },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => findDefinition(call, input)),
     markdown(r) {
       const out = [`## Definition of ${r.symbol}`, ''];
       if (!r.found) out.push('(not found)');
+      if (r.tied) out.push(`${r.total} declarations of this name tie; ${r.definitions.length} listed:`, '');
       for (const d of r.definitions) {
         out.push(`- ${d.kind} **${d.name}**${d.container ? ` in ${d.container}` : ''} — ${d.file}:${d.line}:${d.column}${d.symbol_id ? ` \`${d.symbol_id}\`` : ''}`, ...(d.preview ? ['```', previewText(d.preview, d.line), '```'] : []));
       }
@@ -102,7 +117,8 @@ export const navigationOperations: Operation[] = [
     name: 'find_references',
     title: 'Find references',
     description:
-      'Every place a symbol is used, from the language server (not text search): file, line, column, a preview, whether it is a write, and the enclosing function/class. Same target forms as find_definition. `total` counts all references; `max_results` (default 100) cuts the list with `_meta.truncated`. Use find_callers instead when you want calling functions as a tree.',
+      'Every use of a symbol, from the language server (not text search): file, line, column, a preview, whether it writes, the enclosing function. `total` counts all; `max_results` (default 100) cuts the list.',
+    related: { find_callers: 'instead for the calling functions as a tree' },
     input: z.object({
       ...targetShape,
       include_declaration: z.boolean().optional().describe('Include the declaration itself (default true)'),
@@ -111,6 +127,9 @@ export const navigationOperations: Operation[] = [
     output: withMeta({ symbol: z.string(), total: z.number().int(), references: z.array(ReferenceSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'refs', positional: ['symbol'] },
+    profile: 'core',
+    cacheable: true,
+    clientCases: { ok: [{ symbol: 'formatName' }], errors: symbolErrorCases() },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => findReferences(call, input)),
     markdown(r) {
       const out = [`## ${r.total} reference(s) to ${r.symbol}`, ''];
@@ -124,11 +143,15 @@ export const navigationOperations: Operation[] = [
     name: 'find_callers',
     title: 'Find callers',
     description:
-      'Functions and methods that call the target, as a tree in one answer (`depth` 1..5 levels up the call chain), each with its call sites. Cycles are marked `cycle: true` and not expanded. Same target forms as find_definition; a name prefers functions and methods. For servers without call hierarchy the callers are derived from references (see _meta.warnings).',
+      'The functions that call the target, as a tree to `depth` (1..5) with each call site; cycles are marked, not expanded. Where the server has no call hierarchy, callers come from references (said in _meta.warnings).',
+    related: { find_callees: 'for what it calls', get_context: 'for one hop of callers and callees with the source' },
     input: treeInput,
     output: treeOutput,
     annotations: READ_ONLY,
     repl: { command: 'callers', positional: ['symbol'] },
+    profile: 'core',
+    cacheable: true,
+    clientCases: { ok: [{ symbol: 'formatName', depth: 2 }], errors: symbolErrorCases() },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => callTree(call, input, 'incoming')),
     markdown: (r) => treeMarkdown('Callers', r),
   }),
@@ -136,11 +159,14 @@ export const navigationOperations: Operation[] = [
     name: 'find_callees',
     title: 'Find callees',
     description:
-      'Functions and methods the target calls, as a tree (`depth` 1..5 levels down), each with the call sites inside the caller. Calls into code outside the workspace (standard library, dependencies) are counted in _meta.warnings, not listed. Same target forms as find_definition.',
+      'The functions the target calls, as a tree to `depth` (1..5) with the call sites; calls into libraries are counted in _meta.warnings, not listed.',
+    related: { find_callers: 'for who calls it' },
     input: treeInput,
     output: treeOutput,
     annotations: READ_ONLY,
     repl: { command: 'callees', positional: ['symbol'] },
+    cacheable: true,
+    clientCases: { ok: [{ symbol: 'summarizeUsers' }], errors: symbolErrorCases() },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => callTree(call, input, 'outgoing')),
     markdown: (r) => treeMarkdown('Callees', r),
   }),
@@ -148,7 +174,7 @@ export const navigationOperations: Operation[] = [
     name: 'open_at',
     title: 'Open at line',
     description:
-      'Source lines around a line of a file (`context_lines` before and after, default 10, max 50) and the enclosing symbol. Use it to read a location returned by another tool. Secret files (.env, keys) are refused; a line outside the file is INVALID_INPUT.',
+      'Lines around a line of a file (`context_lines` each side, default 10) and the symbol enclosing it: to read a location an answer gave. Secret files are refused.',
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
       line: z.number().int().min(1).describe('1-based line'),
@@ -165,6 +191,15 @@ export const navigationOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'open', positional: ['file', 'line'] },
+    clientCases: {
+      ok: [{ file: 'src/util/strings.ts', line: 7 }],
+      errors: [
+        { args: { file: 'src/missing.ts', line: 1 }, code: 'FILE_NOT_FOUND' },
+        { args: { file: '../../etc/passwd', line: 1 }, code: 'PATH_OUTSIDE_WORKSPACE' },
+        { args: { file: '.env', line: 1 }, code: 'SECRET_FILE' },
+        { args: { file: 'src/util/strings.ts', line: 0 }, code: 'INVALID_INPUT' },
+      ],
+    },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => openAt(call, input)),
     markdown(r) {
       const head = `## ${r.file}:${r.start_line}-${r.end_line}${r.symbol ? ` (in ${r.symbol.kind} ${r.symbol.qualified_name})` : ''}`;

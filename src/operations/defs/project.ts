@@ -9,9 +9,9 @@ import { PACKAGE_KINDS, projectContext } from '../../analysis/reports/project-co
 import { REFERENCE_KINDS, validateReferences } from '../../analysis/reports/validate-refs.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
+import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
 
-const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
 const Cursor = z.string().max(1000);
 const Ratio = z.number().min(0).max(1);
 
@@ -52,7 +52,7 @@ export const projectOperations: Operation[] = [
     name: 'coverage_report',
     title: 'Coverage report',
     description:
-      "Seed 002 CoverageReport of the workspace: `coverage.overall` and `coverage.by_file` (0..1), `coverage.untested_files` (coverage 0). With a coverage file at the root (lcov, Go coverprofile, coverage.py JSON, Clover/Cobertura) it is line coverage (`mode: line`); without one it is reference coverage (`mode: reference`): the share of each file's top-level functions, classes and methods that a test file references, by the language server's references — not line coverage, and `basis` says so. `format: detailed` adds `files` with uncovered line ranges or untested symbols. Files page with max_results / cursor.",
+      'Test coverage of the workspace: overall, per file, untested files (0..1). With a coverage file at the root (lcov, Go coverprofile, coverage.py JSON, Clover/Cobertura): line coverage; without one, reference coverage, the share of each file\'s top-level declarations a test references (`mode` and `basis` say which). `format: detailed` adds uncovered lines or untested symbols per file; pages with max_results / cursor.',
     input: z.object({
       format: z.enum(['summary', 'detailed']).optional().describe('summary (default) | detailed'),
       max_symbols: z.number().int().min(1).max(20000).optional().describe('Reference mode: declarations checked (default 5000; one references request each)'),
@@ -81,6 +81,7 @@ export const projectOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'coverage', positional: ['format'] },
+    clientCases: { ok: [{ format: 'detailed' }], errors: [{ args: { format: 'full' }, code: 'INVALID_INPUT' }] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const format = input.format ?? 'summary';
@@ -109,7 +110,7 @@ export const projectOperations: Operation[] = [
     name: 'project_context',
     title: 'Project context',
     description:
-      'Seed 002 ProjectContext, an orientation before working in a workspace: `project_summary`; `summary` with languages (files each), packages (manifests, Go packages, Python packages, PHP namespaces) and entry points (`main`, `__main__` scripts, package.json main/bin/exports, composer bin); top-level `elements` (functions, classes, interfaces, types); `dependencies`, the module dependency map from the import graph (as the language servers resolve imports); `test_patterns` (test files by runner convention); `architecture_notes` (directory-level imports). `output_format`: `json` (default), `markdown` (the same as one document in `markdown`), `both`. Elements page with max_elements / cursor; dependencies are cut at max_dependencies files.',
+      'An orientation in a workspace: a summary (languages, packages, entry points), top-level elements, the module dependency map from the import graph, test patterns and directory-level architecture notes. `output_format`: json (default), markdown or both. Elements page with max_elements / cursor; dependencies are cut at max_dependencies.',
     input: z.object({
       output_format: z.enum(['json', 'markdown', 'both']).optional().describe('json (default) | markdown | both (the markdown document in `markdown` beside the structured context)'),
       max_elements: z.number().int().min(1).max(5000).optional().describe('Elements per page (default 200)'),
@@ -126,6 +127,7 @@ export const projectOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'context', positional: [] },
+    clientCases: { ok: [{ output_format: 'both' }], errors: [{ args: { max_elements: 0 }, code: 'INVALID_INPUT' }] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const format = input.output_format ?? 'json';
@@ -145,7 +147,7 @@ export const projectOperations: Operation[] = [
     name: 'validate_references',
     title: 'Validate references',
     description:
-      'Seed 002 ValidationReport: references that do not resolve — unresolved imports, undefined names, missing exports, missing members — each with file, line, `reference` (the name or specifier as written), `error`, `kind` and `sources`: the language servers\' diagnostics (kept by their codes) and the import graph\'s unresolved imports (which also sees imports a `@ts-expect-error` silences and PHP `use`/`require` lines). `pattern`: a glob over workspace-relative paths (default every file a server serves). `valid_references` counts the imports of the checked files that resolved. Files are cut at max_files; errors page with max_results / cursor.',
+      'References that do not resolve (unresolved imports, undefined names, missing exports or members), each with file, line, the reference as written, error, kind and sources (the servers\' diagnostics, the import graph). `pattern`: a glob of files (default every file a server serves). Files are cut at max_files; errors page with max_results / cursor.',
     input: z.object({
       pattern: z.string().min(1).max(1000).optional().describe('Glob of files to check, e.g. `src/**/*.ts` (default: all)'),
       max_files: z.number().int().min(1).max(5000).optional().describe('Files diagnosed (default 300)'),
@@ -177,6 +179,7 @@ export const projectOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'validate', positional: ['pattern'] },
+    clientCases: { ok: [{ pattern: 'src/**/*.ts' }], errors: [{ args: { pattern: '/etc/**' }, code: 'INVALID_INPUT' }] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const maxFiles = input.max_files ?? 300;

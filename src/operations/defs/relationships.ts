@@ -8,9 +8,8 @@ import { analyzeImpact, OPERATIONS } from '../../analysis/relationships/impact.j
 import { QUERY_TYPES, queryRelationships } from '../../analysis/relationships/relationships.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
+import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
-
-const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
 
 const Cursor = z.string().max(1000);
 const MaxDepth = z.number().int().min(1).max(10);
@@ -52,7 +51,8 @@ export const relationshipOperations: Operation[] = [
     name: 'query_relationships',
     title: 'Query relationships',
     description:
-      'Relationships of a function, class or file, from the language servers (never name matching). `query_type`: `calls` (what the target calls), `calls-me` (who calls it), `imports` (what a file imports; a symbol stands for its file), `imports-me` (files importing it), `depends-on` / `depends-on-me` (file level: imports and calls together). Followed to `max_depth` (1..10, default 3); each result says its `depth`. `target`: a name, qualified name, `Class#method`, a symbol_id, or a workspace file. Imports say whether each specifier resolved to a workspace file (`status: workspace`), outside it (`external`) or nowhere (`unresolved`). Pages with max_results and `_meta.next_cursor`.',
+      'Relationships from the language servers (never name matching), followed to `max_depth` (1..10, default 3): `calls`, `calls-me`, `imports`, `imports-me` (a symbol stands for its file), `depends-on`, `depends-on-me` (files: imports and calls). `target`: a name, `Class#method`, symbol_id or file. Imports carry `status` workspace / external / unresolved. Pages with max_results / cursor.',
+    related: { render_diagram: 'to draw them' },
     input: z.object({
       query_type: z.enum(QUERY_TYPES),
       target: z.string().min(1).max(4096).describe('Name, qualified name, `Class#method`, symbol_id, or workspace-relative file'),
@@ -63,6 +63,13 @@ export const relationshipOperations: Operation[] = [
     output: withMeta({ success: z.boolean(), query_type: z.enum(QUERY_TYPES), target: z.string(), total: z.number().int(), results: z.array(RelationshipSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'rel', positional: ['query_type', 'target'] },
+    clientCases: {
+      ok: [{ query_type: 'calls-me', target: 'formatName' }],
+      errors: [
+        { args: { query_type: 'calls-me', target: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' },
+        { args: { query_type: 'calls-me', target: 'describe' }, code: 'AMBIGUOUS_SYMBOL' },
+      ],
+    },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const max_depth = input.max_depth ?? 3;
@@ -87,7 +94,7 @@ export const relationshipOperations: Operation[] = [
     name: 'analyze_impact',
     title: 'Analyze impact',
     description:
-      'What a change to a function, class or file would break, from real references and call trees: one ripple effect per affected file with `impact` (`direct call`, `reference`, `import`, `indirect dependency` for transitive callers/importers, `test` for test files) and `severity` for the `operation` (`modify` default, `delete`, `refactor`), plus `risk_level` (LOW..CRITICAL) with the rule that gave it and the test files reached. `element`: name, qualified name, `Class#method`, symbol_id or workspace file; `max_depth` 1..10 (default 3) for transitive callers/importers.',
+      'What a change to a function, class or file would break, from real references and call trees: one ripple effect per affected file (`impact`: direct call, reference, import, indirect dependency, test; `severity` for the `operation` modify / delete / refactor), the `risk_level` with its reason and the tests reached. `max_depth` 1..10 (default 3).',
     input: z.object({
       element: z.string().min(1).max(4096).describe('Name, qualified name, `Class#method`, symbol_id, or workspace-relative file'),
       operation: z.enum(OPERATIONS).optional().describe('modify (default) | delete | refactor'),
@@ -98,6 +105,7 @@ export const relationshipOperations: Operation[] = [
     output: withMeta({ success: z.boolean(), element: z.string(), operation: z.enum(OPERATIONS), impact: ImpactSchema }),
     annotations: READ_ONLY,
     repl: { command: 'impact', positional: ['element', 'operation'] },
+    clientCases: { ok: [{ element: 'formatName' }], errors: [{ args: { element: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' }] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const operation = input.operation ?? 'modify';
@@ -122,7 +130,8 @@ export const relationshipOperations: Operation[] = [
     name: 'changed_symbols',
     title: 'Changed symbols',
     description:
-      'What did I touch and what does it break, in one call: the functions, methods and classes whose lines changed in the working tree against `base_ref` (default HEAD; untracked files count as added), from `git diff` mapped onto the catalog\'s symbol ranges, each with its impact summary (affected files, risk level, tests reached; `impact_depth` 1..10, default 2). Changes outside every symbol (imports, top-level code, deleted functions) are listed in `unattributed`. Then: analyze_impact on one symbol for the full ripple list.',
+      'The functions, methods and classes whose lines changed in the working tree against `base_ref` (default HEAD; untracked files count as added), each with its impact (affected files, risk, tests; `impact_depth`, default 2). Changes outside every symbol are listed in `unattributed`.',
+    related: { analyze_impact: 'for one symbol\'s whole ripple list' },
     input: z.object({
       base_ref: z.string().min(1).max(200).optional().describe('Git ref to compare the working tree with (default HEAD)'),
       impact_depth: MaxDepth.optional().describe('max_depth of each impact summary (default 2)'),
@@ -154,6 +163,7 @@ export const relationshipOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'changed', positional: ['base_ref'] },
+    clientCases: { ok: [{}], errors: [{ args: { base_ref: '--output=/tmp/x' }, code: 'INVALID_INPUT' }] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const base_ref = input.base_ref ?? 'HEAD';

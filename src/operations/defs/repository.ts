@@ -3,6 +3,7 @@
  * invalidating them, refresh, structure (get_repo_outline, get_file_tree) and detect_drift.
  * Symbol retrieval and search live in search.ts. Handlers are thin: service/repository.ts answers.
  */
+import path from 'node:path';
 import { z } from 'zod';
 import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
 import { withMeta } from '../../schema/meta.js';
@@ -18,6 +19,7 @@ import {
   repoOutlineOf,
   type TreeNode,
 } from '../../service/workspace/repository.js';
+import { DROPS_STATE, FETCHES, READ_ONLY, UPDATES_INDEX } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
 
 const FileErrorSchema = z.object({ file: z.string(), code: z.string(), message: z.string() });
@@ -51,15 +53,20 @@ export const indexFolder = defineOperation({
   name: 'index_folder',
   title: 'Index a local folder',
   description:
-    'Open a local folder as a workspace and catalog every symbol in it (documentSymbol from the real language servers), through the file-safety pipeline: .gitignore, skip patterns (node_modules, vendor, build...), secret files, binary and oversized files are left out and counted in `skipped`. Returns the workspace id to pass as `workspace` to other operations. Re-running it is cheap: unchanged files are reused from the on-disk catalog. Only folders inside the root lspgate serves, the configured allowedRoots, or its own clones may be opened (else PATH_OUTSIDE_WORKSPACE).',
+    'Open a local folder as a workspace and catalog its symbols from the language servers. Files are filtered first (.gitignore, skip patterns, secrets, binary and oversized files, counted in `skipped`). Returns the workspace id for `workspace`; running it again reuses unchanged files. Only folders inside the served root, the configured allowedRoots or lspgate\'s clones (else PATH_OUTSIDE_WORKSPACE).',
   input: z.object({
     path: z.string().min(1).max(4096).describe('Folder to open (absolute, or relative to the default root)'),
     extra_ignore_patterns: ExtraIgnore.optional().describe('More .gitignore-style patterns to leave out'),
     follow_symlinks: z.boolean().optional().describe('Follow symlinks that stay inside the folder (default false)'),
   }),
   output: withMeta(IndexResultShape),
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: UPDATES_INDEX,
   repl: { command: 'index', positional: ['path'] },
+  clientCases: (ws) => ({
+  ok: [{ path: ws.folder }],
+  errors: [{ args: { path: path.join(ws.folder, 'missing') }, code: 'FILE_NOT_FOUND' }],
+  opensWorkspace: true,
+}),
   async handler(input, ctx) {
     const ws = await openFolder(ctx.gateway, input.path);
     return indexWorkspace(ws, ServiceCall.from(ctx), { extraIgnore: input.extra_ignore_patterns, followSymlinks: input.follow_symlinks }, ctx.progress);
@@ -71,15 +78,23 @@ export const indexRepo = defineOperation({
   name: 'index_repo',
   title: 'Clone and index a git repository',
   description:
-    "Clone a git repository (https://, ssh://, user@host:path, file:// or a local path inside a folder lspgate may open) into lspgate's cache directory (shallow when possible), open it as a workspace and catalog it like index_folder. `ref` picks a branch, tag or commit. Returns the workspace id.",
+    'Clone a git repository (https://, ssh://, user@host:path, file:// or an allowed local path) into lspgate\'s cache, shallow when possible, and catalog it as a workspace. `ref`: a branch, tag or commit. Returns the workspace id.',
   input: z.object({
     url: z.string().min(1).max(2000).describe('Repository URL or local path'),
     ref: z.string().max(200).optional().describe('Branch, tag or commit (default: the remote HEAD)'),
     extra_ignore_patterns: ExtraIgnore.optional(),
   }),
   output: withMeta({ ...IndexResultShape, url: z.string(), clone_path: z.string() }),
-  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: FETCHES,
   repl: { command: 'clone', positional: ['url', 'ref'] },
+  clientCases: (ws) => ({
+  ok: [{ url: ws.upstream }],
+  errors: [
+    { args: { url: '--upload-pack=touch /tmp/x' }, code: 'INVALID_INPUT' },
+    { args: { url: path.join(ws.folder, 'no-such-repo') }, code: 'FILE_NOT_FOUND' },
+  ],
+  opensWorkspace: true,
+}),
   async handler(input, ctx) {
     const call = ServiceCall.from(ctx);
     const { ws, dir, head } = await cloneAndOpen(ctx.gateway, call, input.url, input.ref);
@@ -106,11 +121,15 @@ export const listRepos = defineOperation({
   name: 'list_repos',
   title: 'List indexed workspaces',
   description:
-    'Every workspace opened in this lspgate (index_folder / index_repo / the default root): files, symbols, languages, when it was indexed, git HEAD and index version. Use the `workspace` id from here in other calls.',
+    'Every open workspace with its catalog: files, symbols, languages, when it was indexed, git HEAD, index version (the repository-listing shape).',
+  related: { list_workspaces: 'for the same workspaces with their language servers' },
   input: z.object({}),
   output: withMeta({ repos: z.array(RepoEntrySchema) }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_ONLY,
   repl: { command: 'repos', positional: [] },
+  // what list_workspaces answers too: listed only when asked for by name
+  profile: 'name',
+  clientCases: { ok: [{}] },
   async handler(_input, ctx) {
     return { repos: listRepoEntries(ctx.gateway) };
   },
@@ -122,11 +141,12 @@ export const invalidateCache = defineOperation({
   name: 'invalidate_cache',
   title: 'Drop a workspace catalog',
   description:
-    "Delete the workspace's cataloged symbols, in memory and on disk (select it with `workspace`). The next call that needs the catalog rebuilds it from the language servers. Use when the catalog seems wrong; ordinary edits are picked up automatically.",
+    'Delete the workspace\'s catalog, in memory and on disk; the next call that needs it rebuilds it from the language servers. For a catalog that seems wrong: edits are picked up without it.',
   input: z.object({}),
   output: withMeta({ workspace: z.string(), root: z.string(), invalidated: z.boolean() }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+  annotations: DROPS_STATE,
   repl: { command: 'invalidate', positional: [] },
+  clientCases: { ok: [{}], last: true },
   async handler(_input, ctx) {
     await ctx.workspace.catalog.invalidate();
     return { workspace: ctx.workspace.id, root: ctx.workspace.root, invalidated: true };
@@ -137,11 +157,12 @@ export const refresh = defineOperation({
   name: 'refresh',
   title: 'Re-sync changed files',
   description:
-    'Re-read files and re-catalog them: the given `paths`, or (without paths) every file whose content changed since it was cataloged, plus new and deleted files. Edits are normally picked up by the file watcher and a check on every answer; call this after bulk changes (git checkout) to pay the cost once.',
+    'Re-catalog files now: `paths`, or every file changed, added or deleted since it was cataloged. Edits are picked up anyway (a watcher, and a check on every answer); use it after bulk changes such as a checkout, to pay the cost once.',
   input: z.object({ paths: z.array(z.string().max(4096)).max(1000).optional().describe('Workspace-relative files') }),
   output: withMeta({ refreshed: z.array(z.string()), duration_ms: z.number(), errors: z.array(FileErrorSchema) }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: UPDATES_INDEX,
   repl: { command: 'refresh', positional: [] },
+  clientCases: { ok: [{ paths: ['src/util/strings.ts'] }] },
   handler: (input, ctx) => refreshWorkspace(ServiceCall.from(ctx), input.paths),
 });
 
@@ -149,7 +170,8 @@ export const getRepoOutline = defineOperation({
   name: 'get_repo_outline',
   title: 'Repository outline',
   description:
-    'A high-level map of the workspace: directories with file and symbol counts, files per language, and symbols per kind. Lighter than get_file_tree; start here to explore an unfamiliar repository, then search_symbols or get_file_outline.',
+    'A map of the workspace: directories with file and symbol counts, files per language, symbols per kind. Start here in an unfamiliar repository.',
+  related: { get_file_tree: 'for every file', search_symbols: 'to find a declaration by name', get_file_outline: 'for the symbols of one file' },
   input: z.object({ depth: z.number().int().min(1).max(10).optional().describe('Directory depth to group by (default 2)') }),
   output: withMeta({
     files: z.number().int(),
@@ -158,8 +180,10 @@ export const getRepoOutline = defineOperation({
     languages: CountsSchema,
     symbol_kinds: CountsSchema,
   }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_ONLY,
   repl: { command: 'repo', positional: [] },
+  profile: 'core',
+  clientCases: { ok: [{}] },
   handler: (input, ctx) => repoOutlineOf(ServiceCall.from(ctx), input.depth ?? 2),
   markdown: (r) =>
     [
@@ -188,14 +212,15 @@ export const getFileTree = defineOperation({
   name: 'get_file_tree',
   title: 'File tree',
   description:
-    'The cataloged files as a nested tree, each file with its language and symbol count, each directory with its file and symbol totals. `path_prefix` narrows to a directory, `depth` limits nesting (deeper files are counted, not listed).',
+    'The cataloged files as a tree: each file\'s language and symbol count, each directory\'s totals. `path_prefix` narrows to a directory; `depth` limits nesting (deeper files are counted, not listed).',
   input: z.object({
     path_prefix: z.string().max(4096).optional().describe('Directory to start from, workspace-relative'),
     depth: z.number().int().min(1).max(20).optional().describe('Levels to list (default 4)'),
   }),
   output: withMeta({ tree: TreeNodeSchema }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_ONLY,
   repl: { command: 'tree', positional: ['path_prefix'] },
+  clientCases: { ok: [{ path_prefix: 'src' }], errors: [{ args: { path_prefix: '../..' }, code: 'PATH_OUTSIDE_WORKSPACE' }] },
   handler: (input, ctx) => fileTreeOf(ServiceCall.from(ctx), input.path_prefix, input.depth ?? 4),
   markdown: (r) => {
     const out: string[] = [];
@@ -213,7 +238,7 @@ export const detectDrift = defineOperation({
   name: 'detect_drift',
   title: 'Symbols changed since indexing',
   description:
-    'Compare the workspace on disk with the catalog as it was saved (when it was loaded or last reset): symbol ids added, removed, and modified (source content hash differs). Re-catalogs changed files on the way. `reset: true` makes the current state the new reference. The same answer in seed 002\'s DriftOutput shape: `success` and `drift_report` {added_elements, removed_elements, modified_elements (counts), details [{element, change_type, file, symbol_id}]}; `details` pages with max_results / cursor (page without `reset`: a reset moves the reference).',
+    'Symbols added, removed and modified (by content hash) since the catalog\'s reference state (when it was loaded or last reset); changed files are re-cataloged on the way. `reset: true` makes now the reference. Also in the DriftOutput shape: `success` and `drift_report` with counts and `details` (paged by max_results / cursor; page without `reset`).',
   input: z.object({
     reset: z.boolean().optional().describe('After reporting, take the current state as the new reference'),
     max_results: z.number().int().min(1).max(5000).optional().describe('drift_report.details per page (default 500; the counts cover all)'),
@@ -232,8 +257,9 @@ export const detectDrift = defineOperation({
       details: z.array(z.object({ element: z.string().describe('Qualified name'), change_type: z.enum(['added', 'removed', 'modified']), file: z.string(), symbol_id: z.string() })),
     }),
   }),
-  annotations: { readOnlyHint: true, idempotentHint: false },
+  annotations: DROPS_STATE,
   repl: { command: 'drift', positional: [] },
+  clientCases: { ok: [{}] },
   handler: async (input, ctx) => {
     const hash = queryHash(['detect_drift']);
     const offset = decodeCursor(input.cursor, hash);

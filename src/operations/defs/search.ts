@@ -9,6 +9,11 @@ import { SymbolKindSchema } from '../../schema/descriptors.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { getSymbol as symbolSourceOf, getSymbols as symbolSourcesOf, searchSymbols as rankedSymbols, searchText, type SymbolSource } from '../../service/search/catalog-search.js';
+import { LspgateError } from '../../errors/errors.js';
+import { targetShape } from '../../service/navigation/resolve.js';
+import { targetSymbolId } from '../../service/search/symbol-target.js';
+import { READ_ONLY } from '../annotations.js';
+import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
 
 export const CatalogSymbolSchema = z.object({
@@ -53,28 +58,55 @@ export const getSymbol = defineOperation({
   name: 'get_symbol',
   title: 'Source of one symbol',
   description:
-    'The exact source of one symbol by its `symbol_id` (`path::Qualified.name#kind`, from search_symbols or get_file_outline), read by byte offset — no need to read the whole file. `verify: true` re-hashes the bytes and sets `_meta.content_verified` (false means the file changed; it is re-cataloged and the current source returned). `context_lines` adds lines around it.',
+    'The exact source of one symbol, by byte offset from the catalog: no need to read its file. `symbol` takes a name, qualified name or id. `verify: true` re-hashes it (`_meta.content_verified`; a changed file is re-cataloged first); `context_lines` adds lines around it.',
+  related: { get_symbols: 'for several at once', get_context: 'for its callers, callees, types and tests as well' },
   input: z.object({
-    symbol_id: z.string().min(1).max(4096),
+    ...targetShape,
     verify: z.boolean().optional(),
     context_lines: z.number().int().min(0).max(50).optional(),
   }),
   output: withMeta({ symbol: CatalogSymbolSchema, source: z.string(), context: ContextSchema.optional() }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
-  repl: { command: 'symbol', positional: ['symbol_id'] },
-  handler: (input, ctx) => symbolSourceOf(ServiceCall.from(ctx), input.symbol_id, { verify: input.verify, contextLines: input.context_lines }),
+  annotations: READ_ONLY,
+  repl: { command: 'symbol', positional: ['symbol'] },
+  profile: 'core',
+  clientCases: {
+    ok: [{ symbol_id: 'src/util/strings.ts::formatName#function' }, { symbol: 'formatName' }, { file: 'src/util/strings.ts', line: 8 }],
+    errors: [{ args: { symbol_id: 'src/util/strings.ts::nope#function' }, code: 'SYMBOL_NOT_FOUND' }, ...symbolErrorCases()],
+  },
+  async handler(input, ctx) {
+    const call = ServiceCall.from(ctx);
+    return symbolSourceOf(call, await targetSymbolId(call, input), { verify: input.verify, contextLines: input.context_lines });
+  },
   markdown: (r) => sourceMarkdown(r),
 });
 
 export const getSymbols = defineOperation({
   name: 'get_symbols',
   title: 'Source of several symbols',
-  description: 'Batch get_symbol: the source of each id that exists, and an error entry (with its code) for each that does not.',
-  input: z.object({ symbol_ids: z.array(z.string().min(1).max(4096)).min(1).max(100), verify: z.boolean().optional() }),
-  output: withMeta({ symbols: z.array(SymbolSourceSchema), errors: z.array(z.object({ symbol_id: z.string(), code: z.string(), message: z.string() })) }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
-  handler: (input, ctx) => symbolSourcesOf(ServiceCall.from(ctx), input.symbol_ids, input.verify),
-  markdown: (r) => r.symbols.map(sourceMarkdown).join('\n') + r.errors.map((e) => `- ${e.symbol_id}: ${e.code} ${e.message}\n`).join(''),
+  description:
+    'The source of several symbols in one call, named by `symbols` (names, qualified names or ids) or `symbol_ids`, and an error entry with its code for each that cannot be read.',
+  input: z.object({
+    symbols: z.array(z.string().min(1).max(4096)).min(1).max(100).optional(),
+    symbol_ids: z.array(z.string().min(1).max(4096)).min(1).max(100).optional(),
+    verify: z.boolean().optional(),
+  }),
+  output: withMeta({
+    symbols: z.array(SymbolSourceSchema),
+    errors: z.array(z.object({ symbol_id: z.string().optional(), symbol: z.string().optional(), code: z.string(), message: z.string() })),
+  }),
+  annotations: READ_ONLY,
+  clientCases: {
+    ok: [{ symbol_ids: ['src/util/strings.ts::formatName#function'] }, { symbols: ['formatName', 'src/util/strings.ts::formatName#function', 'describe'] }],
+    errors: [
+      { args: { symbol_ids: [] }, code: 'INVALID_INPUT' },
+      { args: {}, code: 'INVALID_INPUT' },
+    ],
+  },
+  handler: (input, ctx) => {
+    if (!input.symbols && !input.symbol_ids) throw new LspgateError('INVALID_INPUT', 'give `symbols` (names or ids) or `symbol_ids`');
+    return symbolSourcesOf(ServiceCall.from(ctx), input.symbol_ids ?? [], input.verify, input.symbols ?? []);
+  },
+  markdown: (r) => r.symbols.map(sourceMarkdown).join('\n') + r.errors.map((e) => `- ${e.symbol_id ?? e.symbol}: ${e.code} ${e.message}\n`).join(''),
 });
 
 const SearchHitSchema = z.object({
@@ -88,6 +120,7 @@ const SearchHitSchema = z.object({
   end_line: z.number().int(),
   signature: z.string(),
   summary: z.string(),
+  scope: z.enum(['module', 'member', 'local']).describe('Declared at module level, as a member of a type, or inside a function body'),
   score: z.number(),
 });
 
@@ -95,7 +128,8 @@ export const searchSymbols = defineOperation({
   name: 'search_symbols',
   title: 'Search symbols',
   description:
-    'Find symbols across the workspace catalog by name (exact > prefix > substring > fuzzy), qualified name, signature, summary and docstring, best first; among equal name matches, source before tests/examples and module-level before members before locals. Filter by `kind` (function, method, class...), `language`, `file_pattern` (glob like `src/**/*.ts` or `*.py`). Returns ids for get_symbol; pages with max_results / max_tokens and `_meta.next_cursor`.',
+    'Find declarations by name: exact > prefix > substring > fuzzy, also over qualified names, signatures and docs; source before tests, module-level before members. Filters: `kind`, `language`, `file_pattern` (glob). Pages with max_results / max_tokens / cursor.',
+  related: { search_text: 'instead for text that names no declaration (strings, comments, config)', search_code: 'instead to find code by what it does', get_symbol: 'to read one' },
   input: z.object({
     query: z.string().min(1).max(2000),
     kind: z.union([SymbolKindSchema, z.array(SymbolKindSchema)]).optional(),
@@ -106,8 +140,10 @@ export const searchSymbols = defineOperation({
     cursor: Cursor.optional().describe('`_meta.next_cursor` of the previous page of the same query'),
   }),
   output: withMeta({ results: z.array(SearchHitSchema), total: z.number().int() }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_ONLY,
   repl: { command: 'search', positional: ['query'] },
+  profile: 'core',
+  clientCases: { ok: [{ query: 'format' }], errors: [{ args: { query: 'x', cursor: 'not-a-cursor' }, code: 'INVALID_INPUT' }] },
   handler: (input, ctx) => rankedSymbols(ServiceCall.from(ctx), input),
   markdown: (r) => [`## ${r.total} symbol(s)`, '', ...r.results.map((h) => `- \`${h.symbol_id}\` ${h.file}:${h.line} — ${h.signature}${h.summary !== h.signature ? ` — ${h.summary}` : ''}`)].join('\n') + '\n',
 });
@@ -125,7 +161,8 @@ export const searchTextOp = defineOperation({
   name: 'search_text',
   title: 'Search text',
   description:
-    'Full-text search over the workspace files (any text file that passes the file-safety pipeline: .gitignore, skip patterns, no secrets, no binaries). Literal by default, `regex: true` for a regular expression in RE2 syntax (linear time: no backreferences or lookaround; JavaScript named groups accepted); case-insensitive unless `case_sensitive`. Use it when symbol search misses: string literals, comments, config values. Pages with max_results / max_tokens / cursor.',
+    'Search the text of workspace files (secrets and binaries never): literal, or `regex: true` in RE2 syntax (no backreferences or lookaround); case-insensitive unless `case_sensitive`. For what no declaration is named after: string literals, comments, config values. Pages with max_results / max_tokens / cursor.',
+  related: { search_symbols: 'instead for declarations by name', search_code: 'instead to find code by what it does' },
   input: z.object({
     query: z.string().min(1).max(2000),
     regex: z.boolean().optional(),
@@ -137,8 +174,10 @@ export const searchTextOp = defineOperation({
     cursor: Cursor.optional(),
   }),
   output: withMeta({ matches: z.array(TextMatchSchema), files_searched: z.number().int() }),
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_ONLY,
   repl: { command: 'grep', positional: ['query'] },
+  profile: 'core',
+  clientCases: { ok: [{ query: 'formatName' }], errors: [{ args: { query: '([', regex: true }, code: 'INVALID_INPUT' }] },
   handler: (input, ctx) => searchText(ServiceCall.from(ctx), input),
   markdown: (r) =>
     [`## ${r.matches.length} match(es) in ${r.files_searched} files`, '', ...r.matches.flatMap((m) => [...(m.before ?? []).map((l) => `  ${l}`), `- ${m.file}:${m.line}:${m.column}: ${m.text.trim()}`, ...(m.after ?? []).map((l) => `  ${l}`)])].join('\n') + '\n',

@@ -15,12 +15,9 @@ import { renameSymbol, type RenameResult } from '../../service/editing/rename.js
 import { targetShape } from '../../service/navigation/resolve.js';
 import { typeHierarchy, type TypeHierarchyResult, type TypeNode } from '../../service/relations/type-hierarchy.js';
 import { DefinitionSchema } from './navigation.js';
+import { READ_ONLY, WRITES_FILES } from '../annotations.js';
+import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
-
-// Not idempotent: the answer follows the files on disk, and servers are re-synced to them.
-const READS_SERVERS = { readOnlyHint: true, idempotentHint: false, destructiveHint: false, openWorldHint: false };
-
-const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
 
 const SeveritySchema = z.enum(SEVERITIES);
 
@@ -112,9 +109,6 @@ function signatureMarkdown(r: SignatureHelpResult): string {
   return out.join('\n') + '\n';
 }
 
-// Writes files when asked (apply: true): destructive, and never idempotent.
-const WRITES = { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false };
-
 const EditFileSchema = z.object({
   file: z.string(),
   content_hash: z.string().describe('sha256 of the content the edit was computed for (pass back in expected_hashes to apply)'),
@@ -143,7 +137,7 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'get_diagnostics',
     title: 'Get diagnostics',
     description:
-      'Errors, warnings and hints from the language servers for the files as they are on disk now: `file`, `files`, `changed: true` (files changed since git HEAD and since the last get_diagnostics answer), or nothing for the whole workspace (at most `max_files`, default 50, with _meta.truncated). Each file carries `mode` (pull or push), the document `version` and `content_hash` the diagnostics were computed for; an edit on disk between two calls is always re-diagnosed. `severity` keeps that level and worse. Lines and columns are 1-based.',
+      'Errors and warnings from the language servers for the files as they are on disk now: `file`, `files`, `changed: true` (changed since git HEAD or since the last answer) or the whole workspace (at most `max_files`, default 50). `severity` keeps that level and worse. Use it to check an edit.',
     input: z.object({
       file: z.string().min(1).max(4096).optional().describe('One file, relative to the workspace root'),
       files: z.array(z.string().min(1).max(4096)).min(1).max(500).optional().describe('Several files'),
@@ -159,8 +153,16 @@ export const serverKnowledgeOperations: Operation[] = [
       files_checked: z.number().int(),
       failed: z.array(z.object({ file: z.string(), code: z.string(), message: z.string() })).describe('Files that could not be diagnosed, with the error code'),
     }),
-    annotations: READS_SERVERS,
+    annotations: READ_ONLY,
     repl: { command: 'diag', positional: ['file'] },
+    profile: 'core',
+    clientCases: {
+      ok: [{ file: 'src/util/strings.ts' }],
+      errors: [
+        { args: { file: 'src/missing.ts' }, code: 'FILE_NOT_FOUND' },
+        { args: { file: '../../etc/passwd' }, code: 'PATH_OUTSIDE_WORKSPACE' },
+      ],
+    },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => getDiagnostics(call, input)),
     markdown: diagnosticsMarkdown,
   }),
@@ -168,11 +170,13 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'find_implementations',
     title: 'Find implementations',
     description:
-      'Types that implement or extend the target (an interface, abstract class or class), or for a method the methods that implement or override it. Same target forms as find_definition. `source` says where the answer comes from: `server` (textDocument/implementation: typescript-language-server, gopls — gopls also answers the interfaces a concrete type satisfies) or `catalog` where the server lacks the provider (pyright, intelephense): every type below the target, transitively up to 5 levels, whose declaration header names it as resolved by the server\'s definition (see _meta.warnings). Next: type_hierarchy for the tree, find_references for uses.',
+      'Types implementing or extending the target, or for a method the methods implementing or overriding it. From the server where it answers the request; else (`source: catalog`) from declaration headers resolved by the server, up to 5 levels (said in _meta.warnings).',
+    related: { type_hierarchy: 'for the whole tree' },
     input: z.object(targetShape),
     output: withMeta({ symbol: z.string(), source: z.enum(['server', 'catalog']), implementations: z.array(DefinitionSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'impl', positional: ['symbol'] },
+    clientCases: { ok: [{ symbol: 'Shape' }], errors: symbolErrorCases() },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => findImplementations(call, input)),
     markdown: implementationsMarkdown,
   }),
@@ -180,7 +184,8 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'type_hierarchy',
     title: 'Type hierarchy',
     description:
-      'Supertypes and/or subtypes of a type as a tree in one answer (`direction`: supertypes | subtypes | both, default both; `depth` 1..5 levels, default 3; `max_results` node budget, default 100). Same target forms as find_definition. `source: server` uses the LSP type-hierarchy requests; servers without them (typescript-language-server 5.3, gopls 0.16, pyright, intelephense) answer `source: catalog`: names in declaration headers (extends, implements, Python bases, Go embedded fields) resolved with the server\'s definition, and for Go the interfaces gopls says a type satisfies. Supertypes outside the workspace are leaves with `external: true`.',
+      'Supertypes and/or subtypes of a type as a tree (`direction` supertypes | subtypes | both; `depth` 1..5, default 3; `max_results` nodes). From the server\'s type-hierarchy requests where it has them, else (`source: catalog`) from declaration headers resolved by the server; supertypes outside the workspace are leaves (`external`).',
+    related: { find_implementations: 'for the implementations of a method' },
     input: z.object({
       ...targetShape,
       direction: z.enum(['supertypes', 'subtypes', 'both']).optional().describe('Default both'),
@@ -190,6 +195,7 @@ export const serverKnowledgeOperations: Operation[] = [
     output: withMeta({ symbol: z.string(), direction: z.enum(['supertypes', 'subtypes', 'both']), source: z.enum(['server', 'catalog']), root: TypeNodeSchema }),
     annotations: READ_ONLY,
     repl: { command: 'hier', positional: ['symbol'] },
+    clientCases: { ok: [{ symbol: 'Circle', direction: 'supertypes' }], errors: symbolErrorCases() },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => typeHierarchy(call, input)),
     markdown: hierarchyMarkdown,
   }),
@@ -197,7 +203,7 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'get_hover',
     title: 'Hover',
     description:
-      "The language server's hover for a symbol (by `symbol`, `symbol_id`, or `file` + `line` + `column` of a use): the markdown as the server wrote it, its code blocks and documentation prose apart, and for functions and methods the parsed signature (parameters with types and defaults, return types) of the declaration the name resolves to. `found: false` when the server has nothing to show at that position.",
+      'The language server\'s hover for a symbol, or at `file` + `line` + `column`: its markdown, code blocks and prose apart, and for a function the parsed signature. `found: false` when the server shows nothing there.',
     input: z.object(targetShape),
     output: withMeta({
       symbol: z.string(),
@@ -215,6 +221,7 @@ export const serverKnowledgeOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'hover', positional: ['symbol'] },
+    clientCases: { ok: [{ symbol: 'formatName' }], errors: symbolErrorCases() },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => getHover(call, input)),
     markdown: hoverMarkdown,
   }),
@@ -222,7 +229,7 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'signature_help',
     title: 'Signature help',
     description:
-      'The signatures the server offers at a call site (`file`, `line`, `column` inside the argument list), with each parameter\'s label and documentation and the active signature and parameter. An empty `signatures` list means the server sees no call at that position.',
+      'The signatures the server offers at a call site (`file`, `line`, `column` inside the arguments): each parameter\'s label and documentation, the active signature and parameter. An empty list: no call there.',
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
       line: z.number().int().min(1).describe('1-based line'),
@@ -236,6 +243,13 @@ export const serverKnowledgeOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'sig', positional: ['file', 'line', 'column'] },
+    clientCases: {
+      ok: [{ file: 'src/services/report.ts', line: 15, column: 65 }],
+      errors: [
+        { args: { file: 'src/missing.ts', line: 1, column: 1 }, code: 'FILE_NOT_FOUND' },
+        { args: { file: 'src/services/report.ts', line: 15, column: 0 }, code: 'INVALID_INPUT' },
+      ],
+    },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => signatureHelp(call, input)),
     markdown: signatureMarkdown,
   }),
@@ -243,7 +257,7 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'rename_symbol',
     title: 'Rename symbol',
     description:
-      'Renames a symbol everywhere the language server knows it (prepareRename, then rename). Same target forms as find_definition. Without `apply` (default false) nothing is written: the answer is a unified diff per file with edit counts and each file\'s content_hash. With `apply: true` the edit is written only if every file still has the content it was computed for — and, when `expected_hashes` ({file: content_hash} from the preview) is given, the preview\'s content — else CONTENT_MODIFIED and nothing is written; each file is replaced atomically, never outside the workspace, and the servers and catalog are re-synced. Invalid names and positions the server will not rename are INVALID_INPUT with the server\'s message; servers without rename (intelephense without a licence) answer NOT_SUPPORTED.',
+      'Rename a symbol everywhere the language server knows it. Without `apply` nothing is written: a unified diff per file with edit counts and content hashes. `apply: true` writes only if every file still has that content (or `expected_hashes` from the preview), else CONTENT_MODIFIED; files are replaced atomically and the servers and catalog re-synced. NOT_SUPPORTED where the server has no rename.',
     input: z.object({
       ...targetShape,
       new_name: z.string().min(1).max(500).describe('The new name'),
@@ -259,8 +273,9 @@ export const serverKnowledgeOperations: Operation[] = [
       total_files: z.number().int(),
       files: z.array(EditFileSchema),
     }),
-    annotations: WRITES,
+    annotations: WRITES_FILES,
     repl: { command: 'rename', positional: ['symbol', 'new_name'] },
+    clientCases: { ok: [{ symbol: 'formatName', new_name: 'formatFullName' }], errors: symbolErrorCases({ new_name: 'renamed' }) },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => renameSymbol(call, input)),
     markdown: editMarkdown,
   }),
@@ -268,7 +283,7 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'code_actions',
     title: 'Code actions',
     description:
-      'The code actions the server offers for a file or lines of it (`start_line`..`end_line`), with the file\'s current diagnostics in the request as editors send them; `only` narrows to quickfix | refactor | source | source.organizeImports | source.fixAll. Each action is listed with its index, kind, the diagnostics it fixes and its edit as unified diffs with content hashes; an action that is only a server command has no diff. Nothing is written unless `apply` gives an action index: then the same rules as rename_symbol (`expected_hashes` from the preview, CONTENT_MODIFIED, atomic writes, re-sync).',
+      'The server\'s code actions for a file or lines of it (`start_line`..`end_line`; `only`: quickfix, refactor, source, ...), each with its index, kind, the diagnostics it fixes and its edit as diffs. Nothing is written unless `apply` names an index; then a rename\'s rules hold (`expected_hashes`, CONTENT_MODIFIED, atomic writes).',
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
       start_line: z.number().int().min(1).optional().describe('First line of the range (1-based; default the whole file)'),
@@ -292,8 +307,9 @@ export const serverKnowledgeOperations: Operation[] = [
         }),
       ),
     }),
-    annotations: WRITES,
+    annotations: WRITES_FILES,
     repl: { command: 'actions', positional: ['file'] },
+    clientCases: { ok: [{ file: 'src/util/strings.ts' }], errors: [{ args: { file: 'src/missing.ts' }, code: 'FILE_NOT_FOUND' }] },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => codeActions(call, input)),
     markdown: actionsMarkdown,
   }),

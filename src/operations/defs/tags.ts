@@ -8,9 +8,9 @@ import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { TAG_CODES, type ElementType } from '../../service/editing/tag-plan.js';
 import { DEFAULT_LANG, tagElements, type TagResult } from '../../service/editing/tags.js';
+import { WRITES_FILES } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
 
-const WRITES = { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false };
 const ELEMENT_TYPES = Object.keys(TAG_CODES) as [ElementType, ...ElementType[]];
 
 /** Seed 002's TagOutput text: "Tagged 45 elements in 12 files:\n - 18 functions (@Fn) ...". */
@@ -29,12 +29,12 @@ export const tagOperations: Operation[] = [
     name: 'tag_elements',
     title: 'Tag code elements',
     description:
-      'Seed 002 tags: a one-line comment above each function, method, class, interface and type of a file or directory (above its decorators and doc comment), `// @Fn/<file>#<qualified name>:<line>` (`#` in Python; codes Fn function, Mt method, Cl class/struct/trait/enum, Cp component, Hk hook, If interface, Ty type), the line being the declaration\'s own once tagged. `dry_run` defaults to TRUE: it reports the elements and the unified diffs and writes nothing. With `dry_run: false` it writes (atomically, content hashes checked) after copying each changed file to `backup_dir` under lspgate\'s cache directory. Elements already tagged are skipped unless `force` (rewrite) or `update_lineno` (rewrite stale lines). `include_private` adds `_names`, private/protected members and Go unexported names; `lang` comma-separated extensions (default all lspgate catalogs); `exclude` comma-separated globs. Only inside the workspace (PATH_OUTSIDE_WORKSPACE, symlinks resolved first); secret files are never written.',
+      'Tag comments above each function, method, class, interface and type of a file or directory: `// @Fn/<file>#<name>:<line>` (`#` in Python; Fn, Mt, Cl, Cp, Hk, If, Ty). `dry_run` defaults to TRUE: the elements and diffs, nothing written. `dry_run: false` writes atomically (hashes checked) after a backup of each file in the cache. Tagged elements are skipped unless `force` or `update_lineno`; `include_private`, `lang` (extensions) and `exclude` (globs) choose. Never outside the workspace nor into a secret file.',
     input: z.object({
       path: z.string().min(1).max(4096).describe('File or directory to tag, relative to the workspace root (`.` for all)'),
       dry_run: z.boolean().optional().describe('Report only (default true); false writes the tags'),
       force: z.boolean().optional().describe('Rewrite tags that are already there'),
-      verbose: z.boolean().optional().describe('Accepted for the seed; every element is always listed'),
+      verbose: z.boolean().optional().describe('Accepted; every element is always listed'),
       update_lineno: z.boolean().optional().describe('Rewrite existing tags whose line number is stale'),
       include_private: z.boolean().optional().describe('Also tag private declarations'),
       lang: z.string().max(200).optional().describe(`Comma-separated file extensions (default ${DEFAULT_LANG})`),
@@ -46,7 +46,7 @@ export const tagOperations: Operation[] = [
       success: z.boolean(),
       dry_run: z.boolean(),
       path: z.string(),
-      text: z.string().describe("Seed 002 TagOutput: 'Tagged N elements in M files:' and counts per tag"),
+      text: z.string().describe('\'Tagged N elements in M files:\' and counts per tag'),
       counts: z.record(z.string(), z.number().int()).describe('Elements tagged (or to tag) per element type'),
       total: z.number().int(),
       elements: z.array(
@@ -64,8 +64,17 @@ export const tagOperations: Operation[] = [
       files: z.array(z.object({ file: z.string(), content_hash: z.string(), new_hash: z.string().optional(), tags: z.number().int(), diff: z.string() })),
       backup_dir: z.string().optional().describe('Where the originals of the written files were copied (writes only)'),
     }),
-    annotations: WRITES,
+    annotations: WRITES_FILES,
     repl: { command: 'tag', positional: ['path'] },
+    clientCases: {
+      // writes only in tag-scratch/, a file of its own in the matrix workspace (no other call's names)
+      ok: [{ path: 'src/util' }, { path: 'tag-scratch', dry_run: false }],
+      errors: [
+        { args: { path: '../../etc', dry_run: false }, code: 'PATH_OUTSIDE_WORKSPACE' },
+        { args: { path: '.env', dry_run: false }, code: 'SECRET_FILE' },
+        { args: { path: 'src/missing.ts' }, code: 'FILE_NOT_FOUND' },
+      ],
+    },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const hash = queryHash(['tag_elements', input.path, input.dry_run ?? true, input.force ?? false, input.include_private ?? false, input.lang ?? '', input.exclude ?? '']);

@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { daemonStatusAnswer } from '../../service/workspace/daemon-status.js';
+import { listRepos } from '../../service/workspace/repository.js';
 import { listWorkspaces } from '../../service/workspace/workspace-info.js';
+import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
 
 const ServerSchema = z.object({
@@ -19,12 +21,22 @@ const ServerSchema = z.object({
   progress: z.array(z.string()).describe('Open $/progress titles (indexing)'),
 });
 
+const CatalogSchema = z.object({
+  state: z.string(),
+  files: z.number().int(),
+  symbols: z.number().int(),
+  languages: z.record(z.string(), z.number()).describe('Cataloged files per language'),
+  indexed_at: z.string().optional(),
+  git_head: z.string().optional(),
+  failed_files: z.number().int(),
+});
+
 const listWorkspacesOperations: Operation[] = [
   defineOperation({
     name: 'list_workspaces',
     title: 'Workspaces',
     description:
-      'Open workspaces (id, root) with the languages and language servers serving them: state (indexing / ready / crashed / failed / evicted), pid, memory (RSS of the process tree), restart generation, crash count and open progress. Servers start lazily, on the first question about a file of their language. Use the id as `workspace` in other calls.',
+      'The open workspaces: id and root, the catalog (state, files, symbols, languages, indexed_at, git HEAD, failed files) and each language server (state, pid, memory, restarts, progress). Servers start on the first question about their language. Use an id as `workspace`.',
     input: z.object({}),
     output: withMeta({
       workspaces: z.array(
@@ -32,6 +44,7 @@ const listWorkspacesOperations: Operation[] = [
           id: z.string(),
           root: z.string(),
           languages: z.array(z.string()),
+          catalog: CatalogSchema,
           servers: z.array(ServerSchema),
           derived_bytes: z
             .record(z.string(), z.number().int())
@@ -39,13 +52,19 @@ const listWorkspacesOperations: Operation[] = [
         }),
       ),
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    annotations: READ_ONLY,
     repl: { command: 'workspaces', positional: [] },
-    handler: async (_input, ctx) => listWorkspaces(ctx.gateway, ServiceCall.from(ctx)),
+    clientCases: { ok: [{}] },
+    handler: async (_input, ctx) => {
+      // one tool for the workspaces: the servers serving each, and what its catalog holds
+      const catalogs = new Map(listRepos(ctx.gateway).map(({ workspace, root: _r, index_version: _v, ...c }) => [workspace, c]));
+      const { workspaces } = listWorkspaces(ctx.gateway, ServiceCall.from(ctx));
+      return { workspaces: workspaces.map((w) => ({ ...w, catalog: catalogs.get(w.id) ?? { state: 'empty', files: 0, symbols: 0, languages: {}, failed_files: 0 } })) };
+    },
     markdown(r) {
       const out = ['## Workspaces', ''];
       for (const w of r.workspaces) {
-        out.push(`- **${w.id}** — ${w.root}${w.languages.length ? ` (${w.languages.join(', ')})` : ''}`);
+        out.push(`- **${w.id}** — ${w.root}${w.languages.length ? ` (${w.languages.join(', ')})` : ''}: ${w.catalog.files} files, ${w.catalog.symbols} symbols, ${w.catalog.state}${w.catalog.indexed_at ? `, indexed ${w.catalog.indexed_at}` : ''}${w.catalog.git_head ? `, HEAD ${w.catalog.git_head.slice(0, 12)}` : ''}`);
         for (const s of w.servers) out.push(`  - ${s.id} @ ${s.root}: ${s.state}${s.pid ? ` pid ${s.pid}` : ''}${s.rss_bytes !== undefined ? `, ${Math.round(s.rss_bytes / 1048576)} MiB` : ''}, generation ${s.generation}, crashes ${s.crashes}${s.progress.length ? `, ${s.progress.join('; ')}` : ''}`);
         if (!w.servers.length) out.push('  - (no server started yet)');
         const derived = Object.entries(w.derived_bytes).filter(([, n]) => n > 0);
@@ -80,7 +99,8 @@ export const daemonStatusOperation = defineOperation({
   name: 'daemon_status',
   title: 'Daemon status',
   description:
-    'What `lspgate daemon status` shows. Through the shared daemon: daemon: true, its pid, version, socket, uptime, idle exit, memory, the attached clients (frontend, root, pid, requests in flight) and every language-server session (server, root, state, pid, RSS of the process tree). In a process of its own (--daemon off): daemon: false and this process\'s sessions. Use list_workspaces for the workspaces this client sees.',
+    'The shared lspgate daemon: pid, version, socket, uptime, idle exit, memory, attached clients and every language-server session (state, pid, memory). In a process of its own: `daemon: false` and its sessions.',
+  related: { list_workspaces: 'for the workspaces this client sees' },
   input: z.object({}),
   output: withMeta({
     daemon: z.boolean().describe('true when this call was answered by the shared lspgate daemon'),
@@ -92,10 +112,12 @@ export const daemonStatusOperation = defineOperation({
     rss_bytes: z.number().int().optional().describe('RSS of the daemon process alone'),
     clients: z.array(ClientStatusSchema).optional(),
     sessions: z.array(SessionStatusSchema),
+    total_tokens_saved: z.number().int().describe("Tokens every client's answers saved with this cache directory, persisted across runs"),
   }),
-  annotations: { readOnlyHint: true, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+  annotations: READ_ONLY,
   repl: { command: 'daemon', positional: [] },
-  handler: async (_input, ctx) => daemonStatusAnswer(ctx.env),
+  clientCases: { ok: [{}] },
+  handler: async (_input, ctx) => ({ ...daemonStatusAnswer(ctx.env), total_tokens_saved: ctx.savedTokens().total }),
   markdown(r) {
     const mib = (n: number | undefined) => (n === undefined ? '' : `, ${Math.round(n / 1048576)} MiB`);
     const out = r.daemon

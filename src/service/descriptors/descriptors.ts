@@ -82,7 +82,7 @@ export async function functionDetails(
 }
 
 /** Kinds whose children are part of an outline (members), as opposed to locals of a function body. */
-const CONTAINER_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'enum', 'namespace', 'module', 'package', 'type']);
+export const CONTAINER_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'enum', 'namespace', 'module', 'package', 'type']);
 
 export interface FileOutline {
   file: string;

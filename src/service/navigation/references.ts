@@ -8,7 +8,8 @@ import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../call.js';
 import { LineSource, resolveLocations, toLocations, type ResolvedLocation } from '../locations.js';
 import { preview, type Preview } from '../previews.js';
-import { resolveTarget, type TargetInput } from './resolve.js';
+import { resolveTarget, resolveTargetOrTie, type TargetInput } from './resolve.js';
+import { tiedDefinitions } from './tied-definitions.js';
 import { symbolAtSelection } from '../symbols.js';
 import { catalogFileSymbols, containerIn, symbolIdFor } from '../symbol-ids.js';
 
@@ -31,15 +32,19 @@ function previewOf(loc: ResolvedLocation): { preview?: Preview } {
   return loc.lines.length > 0 ? { preview: preview(loc.lines, loc.line) } : {};
 }
 
-export async function findDefinition(call: ServiceCall, input: TargetInput): Promise<{ symbol: string; found: boolean; definitions: DefinitionEntry[] }> {
-  const target = await resolveTarget(call, input);
+export async function findDefinition(
+  call: ServiceCall,
+  input: TargetInput,
+): Promise<{ symbol: string; found: boolean; total: number; definitions: DefinitionEntry[]; tied?: true }> {
+  const target = await resolveTargetOrTie(call, input);
+  if (target.kind === 'tie') return { symbol: input.symbol!, found: true, ...(await tiedDefinitions(call, input.symbol!, target)), tied: true };
   const { file } = target;
   const answer = await file.session.request(DefinitionRequest.type, { textDocument: { uri: file.uri }, position: target.position }, { signal: call.signal });
   const src = new LineSource(call);
   const locs = resolveLocations(call, src, file.session, toLocations(answer));
   const definitions: DefinitionEntry[] = [];
   for (const loc of locs) definitions.push(await definitionEntry(call, loc));
-  return { symbol: target.label, found: definitions.length > 0, definitions };
+  return { symbol: target.label, found: definitions.length > 0, total: definitions.length, definitions };
 }
 
 export async function definitionEntry(call: ServiceCall, loc: ResolvedLocation): Promise<DefinitionEntry> {

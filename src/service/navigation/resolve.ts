@@ -11,16 +11,16 @@ import type { CatalogSymbol, SymbolFilter } from '../../core/catalog.js';
 import { isErrorCode, LspgateError } from '../../errors/errors.js';
 import { fromLspPosition, toLspPosition } from '../../lsp/positions.js';
 import type { ServiceCall } from '../call.js';
-import { alternativeOf, choose, rankCandidates, type KindFit } from './resolution-policy.js';
+import { alternativeOf, choose, compareKeys, rankCandidates, type KindFit, type RankedCandidate } from './resolution-policy.js';
 import { innermostContainingLine, symbolAtSelection, walkSymbols } from '../symbols.js';
 
 /** Input fields every symbol-taking operation accepts. */
 export const targetShape = {
-  symbol: z.string().min(1).max(500).optional().describe('Symbol name or qualified name: `Router`, `Router.ServeHTTP`, `App\\Models\\User::posts`'),
-  symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id `path::Qualified.name#kind` (from search_symbols, get_file_outline or an AMBIGUOUS_SYMBOL error)'),
-  file: z.string().min(1).max(4096).optional().describe('File path relative to the workspace root (with `line`, instead of `symbol`)'),
-  line: z.number().int().min(1).optional().describe('1-based line in `file`'),
-  column: z.number().int().min(1).optional().describe('1-based column in `line` (UTF-16 code units); without it the symbol declared on / enclosing the line'),
+  symbol: z.string().min(1).max(500).optional().describe('Name or qualified name (`Router.ServeHTTP`)'),
+  symbol_id: z.string().min(1).max(1000).optional().describe('Id `path::Qualified.name#kind` from an earlier answer'),
+  file: z.string().min(1).max(4096).optional().describe('Workspace-relative; with `line`'),
+  line: z.number().int().min(1).optional().describe('1-based'),
+  column: z.number().int().min(1).optional().describe('1-based; default: the symbol on the line'),
   ...filterShape(),
   strict: strictField(),
 };
@@ -29,16 +29,17 @@ export function strictField() {
   return z
     .boolean()
     .optional()
-    .describe('Never pick among several declarations of the name: answer AMBIGUOUS_SYMBOL instead of the ranked leader (default false)');
+    .describe('Never pick: AMBIGUOUS_SYMBOL');
 }
 
 export function filterShape() {
   return {
-    kind: z.string().max(50).optional().describe('Narrow names to one kind: class, interface, function, method, ...'),
-    language: z.string().max(50).optional().describe('Narrow names to one language: typescript, go, python, php, ...'),
-    package: z.string().max(500).optional().describe('Narrow names to a package / module path'),
-    namespace: z.string().max(500).optional().describe('Narrow names to a namespace'),
-    class_name: z.string().max(500).optional().describe('Narrow member names to those of this class / struct / trait'),
+    // narrow a name; their names say to what
+    kind: z.string().max(50).optional().describe('function, class, method, ...'),
+    language: z.string().max(50).optional(),
+    package: z.string().max(500).optional(),
+    namespace: z.string().max(500).optional(),
+    class_name: z.string().max(500).optional().describe('The type a member belongs to'),
   };
 }
 
@@ -79,6 +80,23 @@ export function filterOf(input: TargetInput): SymbolFilter {
 
 /** `fit`: the kinds the operation is about (find_callers: callables), ranked first among same-named symbols. */
 export async function resolveTarget(call: ServiceCall, input: TargetInput, fit: KindFit = 'any'): Promise<ResolvedTarget> {
+  const r = await resolveTargetOrTie(call, input, fit);
+  if (r.kind === 'tie') throw ambiguousError(input.symbol!, filterOf(input), r.ranked, false);
+  return r;
+}
+
+/** A name several declarations share equally: the tied leaders first, then the rest, ranked. */
+export interface NameTie {
+  kind: 'tie';
+  leaders: CatalogSymbol[];
+  ranked: RankedCandidate[];
+}
+
+/**
+ * As resolveTarget, but a real tie among the declarations of a name (not under `strict`) comes back
+ * instead of failing: an operation whose answer is a list (find_definition) answers every one.
+ */
+export async function resolveTargetOrTie(call: ServiceCall, input: TargetInput, fit: KindFit = 'any'): Promise<(ResolvedTarget & { kind?: undefined }) | NameTie> {
   const given = [input.symbol !== undefined, input.symbol_id !== undefined, input.file !== undefined].filter(Boolean).length;
   if (given !== 1) {
     throw new LspgateError('INVALID_INPUT', 'give exactly one of: symbol, symbol_id, or file + line (+ column)');
@@ -90,8 +108,12 @@ export async function resolveTarget(call: ServiceCall, input: TargetInput, fit: 
     if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol with id ${input.symbol_id}`, { symbol_id: input.symbol_id });
     return fromCatalogSymbol(call, sym);
   }
-  const sym = await lookupOne(call, input.symbol!, filterOf(input), undefined, { fit, strict: input.strict });
-  return fromCatalogSymbol(call, sym);
+  const r = await lookupRanked(call, input.symbol!, filterOf(input), undefined, { fit, strict: input.strict });
+  if (r.kind === 'tie') {
+    if (input.strict) throw ambiguousError(input.symbol!, filterOf(input), r.ranked, true);
+    return r;
+  }
+  return fromCatalogSymbol(call, r.symbol);
 }
 
 /**
@@ -134,6 +156,19 @@ export async function lookupOne(
   accept?: (s: CatalogSymbol) => boolean,
   policy: LookupPolicy = {},
 ): Promise<CatalogSymbol> {
+  const r = await lookupRanked(call, name, filter, accept, policy);
+  if (r.kind === 'tie') throw ambiguousError(name, filter, r.ranked, policy.strict === true);
+  return r.symbol;
+}
+
+/** As lookupOne, but a tie (or several under `strict`) comes back ranked instead of failing. */
+export async function lookupRanked(
+  call: ServiceCall,
+  name: string,
+  filter: SymbolFilter,
+  accept?: (s: CatalogSymbol) => boolean,
+  policy: LookupPolicy = {},
+): Promise<{ kind: 'chosen'; symbol: CatalogSymbol } | NameTie> {
   let found = await call.workspace.catalog.lookup(name, filter);
   if (accept) found = found.filter(accept);
   found = collapseOverloads(found);
@@ -150,12 +185,17 @@ export async function lookupOne(
   if (r.kind === 'chosen') {
     if (r.alternatives.length) call.meta.addAlternatives(r.alternatives.slice(0, 50).map(alternativeOf));
     if (r.alternatives.length > 50) call.meta.warn(`${r.alternatives.length} other declarations are named ${name}; 50 listed in _meta.alternatives`);
-    return r.chosen.symbol;
+    return { kind: 'chosen', symbol: r.chosen.symbol };
   }
-  const why = policy.strict ? 'strict: true never picks' : 'the leaders tie on kind, scope, file role and case';
-  throw new LspgateError('AMBIGUOUS_SYMBOL', `${found.length} symbols are named ${name}${describeFilter(filter)} (${why}): ask again with symbol_id (or narrow with kind, package, class_name)`, {
+  const first = r.ranked[0]!;
+  return { kind: 'tie', leaders: r.ranked.filter((c) => compareKeys(c.key, first.key) === 0).map((c) => c.symbol), ranked: r.ranked };
+}
+
+function ambiguousError(name: string, filter: SymbolFilter, ranked: RankedCandidate[], strict: boolean): LspgateError {
+  const why = strict ? 'strict: true never picks' : 'the leaders tie on kind, scope, file role and case';
+  return new LspgateError('AMBIGUOUS_SYMBOL', `${ranked.length} symbols are named ${name}${describeFilter(filter)} (${why}): ask again with symbol_id (or narrow with kind, package, class_name)`, {
     symbol: name,
-    candidates: r.ranked.slice(0, 50).map((c) => ({
+    candidates: ranked.slice(0, 50).map((c) => ({
       symbol_id: c.symbol.symbol_id,
       kind: c.symbol.kind,
       name: c.symbol.name,

@@ -15,7 +15,8 @@ import { LspgateError, toLspgateError } from '../../errors/errors.js';
 import { sha256 } from '../../util/hash.js';
 import type { ServiceCall } from '../call.js';
 import { reportCatalog } from '../workspace/repository.js';
-import { searchPolicyKey } from '../navigation/resolution-policy.js';
+import { scopeOf, searchPolicyKey, type ParentOf, type Scope } from '../navigation/resolution-policy.js';
+import { idOrName } from './symbol-target.js';
 
 export interface SymbolSource {
   symbol: CatalogSymbol;
@@ -69,17 +70,22 @@ export async function getSymbol(call: ServiceCall, id: string, opts: { verify?: 
   return r;
 }
 
-/** Each id's source, or an error entry with its code for each that fails (cancellation and internal errors fail the batch). */
-export async function getSymbols(call: ServiceCall, ids: string[], verify: boolean | undefined) {
+/**
+ * Each one's source, or an error entry with its code for each that fails (cancellation and internal
+ * errors fail the batch): `ids` are symbol ids, `names` names or ids (symbol-target.ts resolves them).
+ */
+export async function getSymbols(call: ServiceCall, ids: string[], verify: boolean | undefined, names: string[] = []) {
   const symbols: SymbolSource[] = [];
-  const errors: { symbol_id: string; code: string; message: string }[] = [];
-  for (const id of ids) {
+  const errors: { symbol_id?: string; symbol?: string; code: string; message: string }[] = [];
+  const asked = [...ids.map((id) => ({ id })), ...names.map((name) => ({ name }))];
+  for (const a of asked) {
     try {
+      const id = 'id' in a ? a.id : await idOrName(call, a.name);
       symbols.push(await symbolSource(call, id, { verify }));
     } catch (e) {
       const err = toLspgateError(e);
       if (err.code === 'CANCELLED' || err.code === 'INTERNAL') throw err;
-      errors.push({ symbol_id: id, code: err.code, message: err.message });
+      errors.push({ ...('id' in a ? { symbol_id: a.id } : { symbol: a.name }), code: err.code, message: err.message });
     }
   }
   reportCatalog(call.workspace.catalog, call.meta);
@@ -107,11 +113,14 @@ export interface SymbolHit {
   end_line: number;
   signature: string;
   summary: string;
+  /** module-level, a member of a type, or local to a function body */
+  scope: Scope;
   score: number;
 }
 
-function toHit(s: CatalogSymbol, score: number): SymbolHit {
-  return { symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, kind: s.kind, language: s.language, file: s.file, line: s.line, end_line: s.end_line, signature: s.signature, summary: s.summary, score };
+function toHit(s: CatalogSymbol, score: number, parentOf: ParentOf): SymbolHit {
+  const scope = scopeOf(s, parentOf);
+  return { symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, kind: s.kind, language: s.language, file: s.file, line: s.line, end_line: s.end_line, signature: s.signature, summary: s.summary, scope, score };
 }
 
 /** A throwaway collector for a trial pagination (its truncation must not reach the answer). */
@@ -131,7 +140,7 @@ export async function searchSymbols(call: ServiceCall, input: SymbolSearchInput)
     const filter = filtered ? symbolFilter({ kind: input.kind, language: input.language, file_pattern: input.file_pattern }, (id) => cat.cached(id)) : undefined;
     const ranker = await cat.searchTexts();
     const { top, total } = ranker.top(input.query, filter, offset + maxResults, searchPolicyKey(ranker, input.query, (id) => cat.cached(id)));
-    return { hits: top.map(({ symbol: s, score }) => toHit(s, score)), total };
+    return { hits: top.map(({ symbol: s, score }) => toHit(s, score, (id) => cat.cached(id))), total };
   };
   let r = await run();
   const pageOf = (list: SymbolHit[], total: number, meta: CallMeta) => paginate(list, { offset, maxResults, maxTokens: input.max_tokens, hash, meta, total });

@@ -1,0 +1,49 @@
+/**
+ * `lspgate --help` and `lspgate daemon --help` (node builtins only: the thin entry prints them
+ * without loading the operations; the full CLI prints the same). The operations' part comes from
+ * the table (tools.ts reads its generated copy).
+ */
+
+export interface HelpEntry {
+  name: string;
+  title: string;
+  /** REPL dot-command, without the dot. */
+  repl?: string;
+}
+
+export function mainHelp(ops: readonly HelpEntry[], version: string): string {
+  const width = Math.max(12, ...ops.map((o) => o.name.length)) + 2;
+  return [
+    `lspgate ${version}: code intelligence from real language servers`,
+    '',
+    'Usage:',
+    '  lspgate mcp [--root DIR] [--servers FILE]               MCP over stdio',
+    '      [--tools core|all|name,name...]                     tool profile (stdio and --http; default all, or "tools" in config)',
+    '  lspgate mcp --http [--port N] [--root DIR]              MCP Streamable HTTP on 127.0.0.1 (bearer token)',
+    '      [--stateless] [--session-idle-ms N]                 no sessions / end sessions idle this long (30 min)',
+    '      [--max-sessions N]                                  sessions open at once; the least recently used closes (32)',
+    '  lspgate sidecar [--root DIR]                            JSON-RPC 2.0 over stdio (Content-Length framing)',
+    '  lspgate repl [--root DIR]                               interactive; .help lists commands',
+    '  lspgate tour [--root DIR]                               every operation on a workspace, for a person',
+    '  lspgate servers [--root DIR] [--json]                   configured language servers and whether installed',
+    '  lspgate daemon [status|stop] [--idle-ms N] [--json]     the shared daemon: run it / its clients and servers / stop it',
+    '  lspgate <operation> [--root DIR] [--<field> value ...] [--json]',
+    '  lspgate <operation> --help                              the fields of one operation',
+    '  lspgate --version',
+    '',
+    'Common flags: --root DIR (workspace, default: current directory), --servers FILE (extra servers.json, repeatable),',
+    '  --json (structured result instead of markdown), --daemon auto|off|require (attach to the shared daemon; default auto).',
+    '  Env: LSPGATE_CACHE_DIR, LSPGATE_LOG=debug|info|warn|error, LSPGATE_TOKEN, LSPGATE_DAEMON, LSPGATE_DAEMON_IDLE_MS.',
+    '',
+    'Operations:',
+    ...ops.map((o) => `  ${o.name.padEnd(width)}${o.title}${o.repl ? `  (repl .${o.repl})` : ''}`),
+    '',
+    'Exit status: 0 success, 2 invalid input or usage, 1 any other error (the code is printed on stderr).',
+  ].join('\n');
+}
+
+export const DAEMON_HELP = [
+  'lspgate daemon [--idle-ms N]     run the shared daemon in the foreground (exits after N ms without clients; default 600000)',
+  'lspgate daemon status [--json]   clients, language-server sessions (state, memory) and workspaces of the running daemon',
+  'lspgate daemon stop              stop the running daemon (its servers with it)',
+].join('\n');

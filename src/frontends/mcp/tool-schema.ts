@@ -1,0 +1,63 @@
+/**
+ * The JSON Schemas `tools/list` publishes, made small: every listed schema costs each turn of an
+ * agent's context. zod's output is valid but verbose: a `$schema` URL per schema, ±2^53-1 bounds on
+ * every integer (zod's safe-integer range, which JSON numbers hold anyway), `additionalProperties:
+ * false` on every result object, string length caps no honest call comes near, and the whole `_meta`
+ * envelope (about 2 KB) in every output schema. Output schemas keep the shape of a result (field
+ * names and types), not its prose or which fields are always there. Nothing here loosens validation:
+ * the operation runner checks every call's input, and every result, with the zod schemas themselves.
+ */
+
+type Json = Record<string, unknown>;
+
+/** What the `_meta` envelope of every result holds (README "The _meta envelope"), in a line. */
+export const META_SUMMARY = 'timing_ms, workspace, truncated, next_cursor, tokens_saved, index_state, servers, warnings, limits_hit, alternatives';
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** zod's default bounds of `.int()`: said by the type already. */
+function dropSafeIntegerBounds(node: Json): void {
+  if (node.minimum === Number.MIN_SAFE_INTEGER) delete node.minimum;
+  if (node.maximum === Number.MAX_SAFE_INTEGER) delete node.maximum;
+}
+
+function compactNode(node: unknown, output: boolean): unknown {
+  if (Array.isArray(node)) return node.map((n) => compactNode(n, output));
+  if (!isObject(node)) return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === '$schema') continue;
+    // String length caps guard against abuse (a 4 KiB path, a 2,000-character query): no honest call
+    // comes near them, and the runner still answers INVALID_INPUT past them.
+    if (k === 'maxLength' && node.type === 'string') continue;
+    // JSON object keys are strings
+    if (k === 'propertyNames' && isObject(v) && v.type === 'string' && Object.keys(v).length === 1) continue;
+    // A result object may gain fields in a later version; a client must not reject it for that.
+    if (output && k === 'additionalProperties' && v === false) continue;
+    // A result shows its values: the meaning of its fields is the tool description's and the README's,
+    // and which of them an answer leaves out, the answer itself.
+    if (output && ((k === 'description' && typeof v === 'string') || (k === 'required' && Array.isArray(v)))) continue;
+    out[k] = compactNode(v, output);
+  }
+  dropSafeIntegerBounds(out);
+  return out;
+}
+
+/** A tool's input schema as listed. */
+export function compactInputSchema(schema: Json): Json {
+  return compactNode(schema, false) as Json;
+}
+
+/**
+ * A tool's output schema as listed: the result's own fields in full, `_meta` as an object whose keys
+ * the description names (the 1.x SDK client validates structured results against this schema, so it
+ * must accept every `_meta` the runner builds: any object does).
+ */
+export function compactOutputSchema(schema: Json): Json {
+  const out = compactNode(schema, true) as Json;
+  const props = out.properties;
+  if (isObject(props) && props._meta !== undefined) props._meta = { type: 'object', description: META_SUMMARY };
+  return out;
+}

@@ -1,0 +1,67 @@
+/**
+ * find_definition of a name several declarations share equally (the same function in two
+ * packages, a helper each test file declares): the answer is a list, so it lists them, ranked,
+ * instead of failing with AMBIGUOUS_SYMBOL and costing the caller a second call. A few are listed
+ * (each straight from the catalog: a declaration is its own definition), `total` counts them all,
+ * and a warning says how to pick one. Operations that need one target still fail on a tie.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { CatalogSymbol } from '../../core/catalog.js';
+import type { ServiceCall } from '../call.js';
+import { preview, type Preview } from '../previews.js';
+import type { NameTie } from './resolve.js';
+import { alternativeOf } from './resolution-policy.js';
+
+/** A find_definition entry (references.ts's DefinitionEntry) made from a declaration in the catalog. */
+export interface TiedDefinition {
+  symbol_id: string;
+  name: string;
+  kind: string;
+  file: string;
+  line: number;
+  column: number;
+  end_line: number;
+  container?: string;
+  preview: Preview;
+}
+
+/** Tied declarations listed in full; the others count in `total` and are in `_meta.alternatives`. */
+export const MAX_TIED_DEFINITIONS = 5;
+
+async function entryOf(call: ServiceCall, s: CatalogSymbol, texts: Map<string, string[]>): Promise<TiedDefinition> {
+  let lines = texts.get(s.file);
+  if (!lines) {
+    const abs = path.join(call.root, s.file);
+    const text = await readFile(abs, 'utf8');
+    call.meta.addSourceFile(abs, Buffer.byteLength(text));
+    texts.set(s.file, (lines = text.split(/\r\n|\r|\n/)));
+  }
+  const tail = `.${s.name}`;
+  const container = s.qualified_name.endsWith(tail) ? s.qualified_name.slice(0, -tail.length) : undefined;
+  return {
+    symbol_id: s.symbol_id,
+    name: s.name,
+    kind: s.kind,
+    file: s.file,
+    line: s.selection_line,
+    column: s.selection_column,
+    end_line: s.end_line,
+    ...(container ? { container } : {}),
+    preview: preview(lines, s.selection_line),
+  };
+}
+
+export async function tiedDefinitions(call: ServiceCall, name: string, tie: NameTie): Promise<{ definitions: TiedDefinition[]; total: number }> {
+  const shown = tie.leaders.slice(0, MAX_TIED_DEFINITIONS);
+  const texts = new Map<string, string[]>();
+  const definitions: TiedDefinition[] = [];
+  for (const s of shown) definitions.push(await entryOf(call, s, texts));
+  const rest = tie.ranked.filter((c) => !shown.includes(c.symbol));
+  if (rest.length) call.meta.addAlternatives(rest.slice(0, 50).map(alternativeOf));
+  call.meta.warn(
+    `${tie.leaders.length} declarations named ${name} tie (kind, scope, file role and case): ${shown.length} listed` +
+      `${rest.length ? `, the others in _meta.alternatives` : ''}; ask with a symbol_id (or narrow with kind, package, class_name) for one`,
+  );
+  return { definitions, total: tie.leaders.length };
+}
