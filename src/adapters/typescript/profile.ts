@@ -25,6 +25,7 @@ const shared: Omit<LanguageProfile, 'name' | 'languageIds' | 'grammars' | 'synta
     // `interface X` and `const X` (or a class and a namespace) of one module are one symbol to the compiler
     mergesDeclarations: true,
     reExports: true,
+    outlineSignaturePrefix: /^(export\s+)(default\s+)?/,
     decoratorAt: (line) => /^\s*(@[\w.]+)/.exec(line)?.[1],
   },
   types: { baseNames: heritageNames },

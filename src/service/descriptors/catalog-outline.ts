@@ -7,17 +7,17 @@
  * for each symbol's SymbolDescriptor, which the language adapters build from the server's model.
  */
 import path from 'node:path';
+import { languageProfile } from '../../adapters/languages.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import type { OutlineSymbol } from '../../schema/descriptors.js';
 import type { ServiceCall } from '../call.js';
 import { reportCatalog } from '../workspace/repository.js';
 import { CONTAINER_KINDS, type FileOutline } from './descriptors.js';
 
-/** What a TypeScript or JavaScript outline node's signature leaves out (the descriptors do the same). */
-const TS_PREFIX = /^(export\s+)(default\s+)?/;
-
 function outlineNode(s: CatalogSymbol): OutlineSymbol {
-  const signature = s.language === 'typescript' || s.language === 'javascript' ? s.signature.replace(TS_PREFIX, '') : s.signature;
+  // what the language's outline signatures leave out (the descriptors do the same)
+  const prefix = languageProfile(s.language)?.declarations.outlineSignaturePrefix;
+  const signature = prefix ? s.signature.replace(prefix, '') : s.signature;
   return {
     kind: s.kind,
     name: s.name,
