@@ -6,9 +6,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseMermaid } from '../helpers/diagram-parsers.js';
+import { parseMermaid, readSvg } from '../helpers/diagram-parsers.js';
 import { connectStdio, textOf, type StdioConnection } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, removeDir, runCli, tempDir } from '../helpers/spawn.js';
 
@@ -49,11 +48,10 @@ describe('render_diagram labels through the spawned CLI and MCP stdio', () => {
     const r = await mcp.client.callTool({ name: 'render_diagram', arguments: { diagram_type: 'imports', format: 'svg', output_format: 'json' } });
     expect(r.isError).not.toBe(true);
     const svg = (r.structuredContent as { text: string }).text;
-    const doc = new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
-    expect(doc.querySelector('parsererror')).toBeNull();
-    expect(doc.getElementsByTagName('img')).toHaveLength(0);
-    const labels = [...doc.querySelectorAll('g.node text')].map((t) => t.textContent).sort();
-    expect(labels).toEqual([`src/${DIRECTIVE}.ts`, `src/${MARKUP}.ts`, 'src/main.ts'].sort());
+    const doc = await readSvg(svg);
+    expect(doc.parsed).toBe(true);
+    expect(doc.count('img')).toBe(0);
+    expect(doc.labels('node').sort()).toEqual([`src/${DIRECTIVE}.ts`, `src/${MARKUP}.ts`, 'src/main.ts'].sort());
     expect(textOf(r)).toContain('<svg');
   });
 });
