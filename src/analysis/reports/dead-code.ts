@@ -12,7 +12,8 @@ import type { ServiceCall } from '../../service/call.js';
 import { LineSource } from '../../service/locations.js';
 import { checkedDeclarations, outsideReferences } from './declarations.js';
 import { isTestFile } from '../test-files.js';
-import { readJsonObjectIfAny, readTextIfAny } from '../../util/optional-files.js';
+import { readJsonObjectIfAny, readTextIfAny, type ReadBound } from '../../util/optional-files.js';
+import { manifestBound } from './project-context.js';
 
 export const CATEGORIES = ['dead', 'entry_point', 'test', 'framework_hook', 'exported_api'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -35,7 +36,7 @@ export async function findDeadCode(call: ServiceCall, maxSymbols: number): Promi
   const all = catalog.all ? await catalog.all() : [];
   const eligible = checkedDeclarations(all);
   const scan = eligible.slice(0, maxSymbols);
-  const library = new LibraryRules(call.root);
+  const library = new LibraryRules(call.root, manifestBound(call));
   const out: DeadCodeCandidate[] = [];
   const src = new LineSource(call);
   for (const s of scan) {
@@ -82,10 +83,10 @@ class LibraryRules {
   private readonly composer: Record<string, unknown> | undefined;
   private readonly pyproject: string | undefined;
 
-  constructor(root: string) {
-    this.pkg = readJsonObjectIfAny(path.join(root, 'package.json'));
-    this.composer = readJsonObjectIfAny(path.join(root, 'composer.json'));
-    this.pyproject = readTextIfAny(path.join(root, 'pyproject.toml'));
+  constructor(root: string, bound: ReadBound) {
+    this.pkg = readJsonObjectIfAny(path.join(root, 'package.json'), bound);
+    this.composer = readJsonObjectIfAny(path.join(root, 'composer.json'), bound);
+    this.pyproject = readTextIfAny(path.join(root, 'pyproject.toml'), bound);
   }
 
   exported(s: CatalogSymbol): boolean {

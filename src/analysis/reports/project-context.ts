@@ -10,7 +10,7 @@ import type { ServiceCall } from '../../service/call.js';
 import { isTestPath } from '../../util/test-paths.js';
 import { importGraph } from '../imports/import-graph.js';
 import { TEST_CONVENTIONS, testConvention } from './test-conventions.js';
-import { readJsonObjectIfAny, readTextIfAny } from '../../util/optional-files.js';
+import { readJsonObjectIfAny, readTextIfAny, type ReadBound } from '../../util/optional-files.js';
 
 export type ElementType = 'function' | 'class' | 'component' | 'hook' | 'interface' | 'type';
 
@@ -71,11 +71,12 @@ export async function projectContext(call: ServiceCall): Promise<ProjectContextD
     if (to.size) dependencies[file] = [...to].sort();
   }
   const testFiles = files.filter(([f, e]) => isTestPath(f, e.language)).map(([f, e]) => ({ file: f, language: e.language }));
-  const manifests = readManifests(call.root);
+  const bound = manifestBound(call);
+  const manifests = readManifests(call.root, bound);
   return {
     languages,
     packages: packagesOf(manifests, files.map(([f]) => f), all),
-    entry_points: entryPoints(call.root, manifests, files.map(([f, e]) => ({ file: f, language: e.language })), all),
+    entry_points: entryPoints(call.root, bound, manifests, files.map(([f, e]) => ({ file: f, language: e.language })), all),
     elements: all.filter((s) => !s.parent && !isTestPath(s.file, s.language)).flatMap((s) => element(s) ?? []),
     dependencies,
     test_patterns: testPatterns(testFiles, all),
@@ -102,13 +103,19 @@ interface Manifests {
   pyproject: string | undefined;
 }
 
+/** Manifests and scripts are read up to maxFileBytes; a larger one is left out and `_meta.limits_hit` says so. */
+export function manifestBound(call: ServiceCall): ReadBound {
+  const maxBytes = call.env.limits.maxFileBytes;
+  return { maxBytes, tooLarge: (file, bytes) => call.meta.limit({ limit: 'maxFileBytes', value: maxBytes, detail: `${path.relative(call.root, file)} is ${bytes} bytes: not read` }) };
+}
+
 /** The root's manifests, read once per answer. */
-function readManifests(root: string): Manifests {
+function readManifests(root: string, bound: ReadBound): Manifests {
   return {
-    pkg: readJsonObjectIfAny(path.join(root, 'package.json')),
-    composer: readJsonObjectIfAny(path.join(root, 'composer.json')),
-    goMod: readTextIfAny(path.join(root, 'go.mod')),
-    pyproject: readTextIfAny(path.join(root, 'pyproject.toml')),
+    pkg: readJsonObjectIfAny(path.join(root, 'package.json'), bound),
+    composer: readJsonObjectIfAny(path.join(root, 'composer.json'), bound),
+    goMod: readTextIfAny(path.join(root, 'go.mod'), bound),
+    pyproject: readTextIfAny(path.join(root, 'pyproject.toml'), bound),
   };
 }
 
@@ -138,14 +145,14 @@ function packagesOf({ pkg, composer, goMod, pyproject }: Manifests, files: strin
 }
 
 /** Top-level `main`, Python `if __name__ == "__main__":` modules, package.json main/bin, composer.json bin. */
-function entryPoints(root: string, { pkg, composer }: Manifests, files: { file: string; language: string }[], all: CatalogSymbol[]): EntryPoint[] {
+function entryPoints(root: string, bound: ReadBound, { pkg, composer }: Manifests, files: { file: string; language: string }[], all: CatalogSymbol[]): EntryPoint[] {
   const out: EntryPoint[] = [];
   for (const s of all) {
     if (!s.parent && s.name === 'main' && (s.kind === 'function' || s.kind === 'method')) out.push({ file: s.file, line: s.selection_line, name: s.name, reason: 'top-level `main`' });
   }
   for (const f of files) {
     if (f.language !== 'python' || isTestPath(f.file, f.language)) continue;
-    const lines = (readTextIfAny(path.join(root, f.file)) ?? '').split('\n');
+    const lines = (readTextIfAny(path.join(root, f.file), bound) ?? '').split('\n');
     const i = lines.findIndex((l) => /^if\s+__name__\s*==\s*["']__main__["']\s*:/.test(l));
     if (i >= 0) out.push({ file: f.file, line: i + 1, reason: '`if __name__ == "__main__":` runs it as a script' });
   }
