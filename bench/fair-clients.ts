@@ -9,7 +9,10 @@
  *      search_symbols one after another until A's last answer arrives.
  * Prints a markdown table (B's p50 / p95 / max in each phase, A's flood wall time and errors) and
  * one JSON line. `--slots N` sets the daemon's LSPGATE_DAEMON_CALLS (default 4; 1000 = every call
- * starts at once, as before the fair scheduler); `--only <operation>` floods with that kind alone.
+ * starts at once, as before the fair scheduler); `--only <operation>` floods with that kind alone;
+ * `--profile DIR` runs the daemon under --cpu-prof (the profile lands in DIR when it stops). The
+ * response cache is on, as it is for users: identical requests in flight are shared, repeated ones
+ * answered from the cache.
  * The daemon is stopped at the end.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -24,7 +27,7 @@ import { daemonPaths } from '../src/link/paths.js';
 import { generateRepo } from './gen-repo.js';
 import { summarize, type Summary } from './stats.js';
 
-const { values } = parseArgs({ options: { files: { type: 'string' }, flood: { type: 'string' }, samples: { type: 'string' }, root: { type: 'string' }, slots: { type: 'string' }, only: { type: 'string' } } });
+const { values } = parseArgs({ options: { files: { type: 'string' }, flood: { type: 'string' }, samples: { type: 'string' }, root: { type: 'string' }, slots: { type: 'string' }, only: { type: 'string' }, profile: { type: 'string' } } });
 const FILES = Number(values.files ?? 400);
 const FLOOD = Number(values.flood ?? 50);
 const SAMPLES = Number(values.samples ?? 40);
@@ -38,8 +41,6 @@ const env: Record<string, string> = {
   XDG_RUNTIME_DIR: run,
   LSPGATE_CACHE_DIR: path.join(tmp, 'cache'),
   LSPGATE_DAEMON: 'require',
-  // every heavy call does its work: no answer comes from a cache
-  LSPGATE_RESPONSE_CACHE: 'off',
   // --slots 1000: as good as no scheduler (every call starts at once), the comparison
   ...(values.slots ? { LSPGATE_DAEMON_CALLS: values.slots } : {}),
 };
@@ -93,6 +94,12 @@ function heavyCalls(n: Names, only?: string): [string, Record<string, unknown>][
   return Array.from({ length: FLOOD }, (_, i) => kinds[i % kinds.length]!(n, i));
 }
 
+/** Whether the catalog answers with index_state ready (every file cataloged by its server). */
+async function ready(c: Client): Promise<boolean> {
+  const r = await c.callTool({ name: 'search_symbols', arguments: { query: 'x', output_format: 'json' } }, { timeout: 600_000 });
+  return (r.structuredContent as { _meta?: { index_state?: string } } | undefined)?._meta?.index_state === 'ready';
+}
+
 async function interactive(b: Client, queries: string[], until: () => boolean, min: number): Promise<number[]> {
   const ms: number[] = [];
   for (let i = 0; ms.length < min || !until(); i++) {
@@ -108,12 +115,16 @@ const fmt = (s: Summary) => `${s.n} | ${s.p50.toFixed(0)} | ${s.p95.toFixed(0)} 
 async function main(): Promise<void> {
   const repo = values.root ? { root: path.resolve(values.root), files: [] as string[] } : generateRepo({ files: FILES, out: path.join(tmp, 'repo') });
   const n = names(repo.root, repo.files);
-  const daemon: ChildProcess = spawn(process.execPath, [cli, 'daemon'], { env, stdio: 'ignore' });
+  const prof = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : [];
+  const daemon: ChildProcess = spawn(process.execPath, [...prof, cli, 'daemon'], { env, stdio: 'ignore' });
   const socket = daemonPaths(env.LSPGATE_CACHE_DIR!, env).socket;
   while (!existsSync(socket)) await new Promise((r) => setTimeout(r, 100));
   const a = await mcpClient(repo.root, 'flooding-client');
   const b = await mcpClient(repo.root, 'interactive-client');
   await call(b, 'index_folder', { path: repo.root });
+  // measured once the servers have cataloged every file: a catalog still filling in re-indexes its
+  // symbol search and saves its snapshot as it goes, stalls that are the catalog's, not the flood's
+  for (let i = 0; i < 600 && !(await ready(b)); i++) await new Promise((r) => setTimeout(r, 500));
   const queries = [...n.classes.slice(0, 10), ...n.functions.slice(0, 10)];
   const calls = heavyCalls(n, values.only);
   // warm: each kind of heavy call once (servers loaded, chunk index built), B's queries once
@@ -125,7 +136,8 @@ async function main(): Promise<void> {
   const flood = Promise.all(calls.map(([name, args]) => call(a, name, args).finally(() => open--)));
   const loaded = summarize(await interactive(b, queries, () => open === 0, SAMPLES));
   const results = await flood;
-  const floodMs = performance.now() - t0;
+  const floodEnd = performance.now();
+  const floodMs = floodEnd - t0;
   const errors = results.filter((r) => r.error).map((r) => r.error!);
   const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
   process.stdout.write(`\nfairness: ${calls.length} heavy calls from client A, search_symbols from client B, one daemon with ${values.slots ?? 'default'} call slots (${repo.root === values.root ? repo.root : `${FILES} generated files`}; load ${load}; ${os.cpus().length} cores; node ${process.version})\n\n`);
@@ -135,6 +147,7 @@ async function main(): Promise<void> {
   process.stdout.write(JSON.stringify({ flood: FLOOD, unloaded, loaded, flood_ms: Math.round(floodMs), errors }) + '\n');
   await a.close();
   await b.close();
+  if (values.profile) process.stdout.write(`profile: the flood ran from ${((performance.now() - t0) / 1000).toFixed(1)} s to ${((performance.now() - floodEnd) / 1000).toFixed(1)} s before the daemon was stopped\n`);
   spawnSync(process.execPath, [cli, 'daemon', 'stop'], { env });
   await new Promise((r) => daemon.once('exit', r));
 }
