@@ -2,7 +2,8 @@
  * `npm run redteam` (issue 16): the hostile-input corpus (test/helpers/hostile-corpus.ts, plus
  * bench/redteam-workspace.ts) through every front-end as a user starts it — spawned MCP stdio,
  * MCP HTTP and sidecar (one process each, shared by all rows) and the one-shot CLI (one process
- * per row) — plus the framing and oversize cases (bench/redteam-framing.ts). Prints a markdown
+ * per row) — plus the framing and oversize cases (bench/redteam-framing.ts) and the coverage-file
+ * and embedder-answer cases (bench/redteam-bounded.ts). Prints a markdown
  * table case × front-end → outcome, pass/fail, ms, and a summary line; exits 1 if any case fails.
  * Pass = the row's error code (or a safe answer where the row expects one; 'any' = a coded error
  * other than INTERNAL or a safe answer), neither canary in what the client got, and afterwards
@@ -21,6 +22,7 @@ import { extendHostileWorkspace, extraRows } from './redteam-workspace.js';
 import { mcpHttp, mcpStdio, oneShotCli, sidecar, SAFE, type Frontend, type Outcome } from './redteam-frontends.js';
 import { framingCases } from './redteam-framing.js';
 import { leftovers, startRegistry, stopDaemon } from './redteam-procs.js';
+import { boundedCases } from './redteam-bounded.js';
 
 interface Line {
   what: string;
@@ -104,6 +106,8 @@ async function main(): Promise<number> {
       const pass = r.pass && !leaks(r.text);
       lines.push({ what: c.what, frontend: c.frontend, expected: 'coded refusal, process answers or closes cleanly', outcome: r.outcome, pass, ms: Math.round(performance.now() - t0) });
     }
+    // coverage files and embedder answers (bounded parsers, a validated embedder): workspaces of their own
+    if (!only || /coverage|embedder/.test(only)) lines.push(...(await boundedCases(tmp, cache)));
     for (const fe of [stdio, http, side]) lines.push(await stillAnswers(fe));
     const log = daemonPaths(cache).log;
     const stderrLeak = fes.some((fe) => leaks(fe.stderr())) || (fs.existsSync(log) && leaks(fs.readFileSync(log, 'utf8')));

@@ -2,12 +2,17 @@
  * File → chunks, purely from what the catalog already holds (exact symbol ranges from the language
  * servers) and the file's text: one `symbol` chunk per declaration worth citing, long functions in
  * `function_split` pieces, the lines above the first declaration as the `file_header` (imports),
- * and Markdown heading sections as `doc` chunks. No I/O: the caller reads the file.
+ * and Markdown heading sections as `doc` chunks. No I/O: the caller reads the file. A file that
+ * holds a private-key block gives no chunk at all, whatever its kind: it is a secret file by its
+ * content (util/secret-files.ts), and a chunk is text that search hands back. The catalog already
+ * keeps such source files out; Markdown is walked here, not by the catalog, so the check is the
+ * chunker's own, for every file it cuts.
  */
 import type { CatalogSymbol } from '../core/catalog.js';
 import type { SymbolKind } from '../schema/descriptors.js';
 import { profileOf } from '../adapters/languages.js';
 import { isTestPath } from '../adapters/test-files.js';
+import { containsPrivateKey } from '../util/secret-files.js';
 import { chunkId, contentSha256, linesText, splitLines } from './ids.js';
 import { splitRange, statementBoundaries } from './split.js';
 import type { Chunk, ChunkKind } from './types.js';
@@ -72,6 +77,7 @@ function headerChunk(src: ChunkSource, lines: readonly string[], firstLine: numb
 }
 
 export function chunkSourceFile(src: ChunkSource): Chunk[] {
+  if (containsPrivateKey(src.text)) return [];
   const lines = splitLines(src.text);
   const byId = new Map(src.symbols.map((s) => [s.symbol_id, s]));
   const chosen = src.symbols.filter((s) => chunkable(s, byId));
@@ -87,6 +93,7 @@ const FENCE = /^\s*(```|~~~)/;
 
 /** Markdown: one `doc` chunk per heading section (to the next heading), and the text above the first. */
 export function chunkMarkdown(src: Omit<ChunkSource, 'symbols'>): Chunk[] {
+  if (containsPrivateKey(src.text)) return [];
   const lines = splitLines(src.text);
   const starts: { line: number; title: string }[] = [];
   let fenced = false;

@@ -1,12 +1,14 @@
 /**
  * An Embedder over HTTP: OpenAI-compatible `POST {url}/v1/embeddings` or Ollama `POST {url}/api/embed`
  * (both take {model, input: string[]}). Inputs go in batches; a network error, 429 or 5xx is retried
- * with exponential backoff; every request has a timeout; the answer's dimension is checked against
- * the configured one (vectors of another size would be compared meaninglessly). Failures are
- * coded: SERVER_FAILED (endpoint down or answering errors), TIMEOUT, CANCELLED.
+ * with exponential backoff; every request has a deadline for the whole exchange; the answer is read
+ * up to a byte cap and validated (embedding-answer.ts: JSON, shape, count, dimension, finite values).
+ * Failures are coded: SERVER_FAILED (endpoint down, answering errors or a bad answer; `details.reason`
+ * says which), TIMEOUT, CANCELLED — so a hybrid search can fall back to BM25 on any of them.
  */
 import { LspgateError } from '../errors/errors.js';
 import type { Embedder, EmbeddingIdentity } from './embedder.js';
+import { answerByteCap, BadAnswer, parseEmbeddings, readCapped } from './embedding-answer.js';
 
 export interface HttpEmbedderOptions {
   url: string;
@@ -21,6 +23,8 @@ export interface HttpEmbedderOptions {
 }
 
 const RETRY_STATUS = (s: number) => s === 429 || s >= 500;
+/** An error answer is read this far (its first 200 characters are quoted). */
+const ERROR_BODY_BYTES = 64 * 1024;
 
 export class HttpEmbedder implements Embedder {
   readonly maxInputTokens = 8192;
@@ -54,28 +58,44 @@ export class HttpEmbedder implements Embedder {
     }
   }
 
-  private fail(message: string, retryable: boolean, cause?: unknown): LspgateError {
-    return new LspgateError('SERVER_FAILED', `embedding endpoint ${this.endpoint}: ${message}`, { embedder: this.endpoint, retryable }, { cause });
+  private fail(message: string, retryable: boolean, reason: string, cause?: unknown): LspgateError {
+    return new LspgateError('SERVER_FAILED', `embedding endpoint ${this.endpoint}: ${message}`, { embedder: this.endpoint, retryable, reason }, { cause });
   }
 
+  /**
+   * One request, from connect to the answer's last byte, within `timeoutMs`: a server that sends
+   * its headers and then drips the body is as slow as one that never answers.
+   */
   private async request(inputs: string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 30_000);
+    const ms = this.opts.timeoutMs ?? 30_000;
+    const timeout = AbortSignal.timeout(ms);
+    const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
+    const stopped = (e: unknown): LspgateError => {
+      if (signal?.aborted) return new LspgateError('CANCELLED', 'embedding request cancelled');
+      if (timeout.aborted) return new LspgateError('TIMEOUT', `embedding endpoint ${this.endpoint} did not answer within ${ms} ms (the whole answer, body included)`, { embedder: this.endpoint, timeoutMs: ms });
+      if (e instanceof BadAnswer) return this.fail(e.message, false, e.reason);
+      return this.fail(`connection failed while reading the answer (${(e as Error).message})`, true, 'connection', e);
+    };
     let res: Response;
     try {
-      res = await fetch(this.endpoint, { method: 'POST', headers, body: JSON.stringify({ model: this.opts.model, input: inputs }), signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      res = await fetch(this.endpoint, { method: 'POST', headers, body: JSON.stringify({ model: this.opts.model, input: inputs }), signal: both });
     } catch (e) {
-      if (signal?.aborted) throw new LspgateError('CANCELLED', 'embedding request cancelled');
-      if (timeout.aborted) throw new LspgateError('TIMEOUT', `embedding endpoint ${this.endpoint} did not answer within ${this.opts.timeoutMs ?? 30_000} ms`, { embedder: this.endpoint });
-      throw this.fail(`unreachable (${(e as Error & { cause?: { code?: string } }).cause?.code ?? (e as Error).message})`, true, e);
+      if (signal?.aborted || timeout.aborted) throw stopped(e);
+      throw this.fail(`unreachable (${(e as Error & { cause?: { code?: string } }).cause?.code ?? (e as Error).message})`, true, 'unreachable', e);
     }
-    if (!res.ok) throw this.fail(`HTTP ${res.status} ${(await res.text()).slice(0, 200)}`, RETRY_STATUS(res.status));
-    const body = (await res.json()) as { data?: { index: number; embedding: number[] }[]; embeddings?: number[][] };
-    const vectors = this.opts.api === 'openai' ? [...(body.data ?? [])].sort((a, b) => a.index - b.index).map((d) => d.embedding) : (body.embeddings ?? []);
-    if (vectors.length !== inputs.length) throw this.fail(`answered ${vectors.length} vectors for ${inputs.length} inputs`, false);
-    const wrong = vectors.find((v) => v.length !== this.opts.dim);
-    if (wrong) throw this.fail(`answered ${wrong.length}-dimensional vectors, configured dim is ${this.opts.dim}`, false);
-    return vectors.map((v) => Float32Array.from(v));
+    let raw: Buffer;
+    try {
+      raw = await readCapped(res.body, res.ok ? answerByteCap(inputs.length, this.opts.dim) : ERROR_BODY_BYTES);
+    } catch (e) {
+      throw res.ok || !(e instanceof BadAnswer) ? stopped(e) : this.fail(`HTTP ${res.status} (a body over ${ERROR_BODY_BYTES} bytes)`, RETRY_STATUS(res.status), 'http_status');
+    }
+    if (!res.ok) throw this.fail(`HTTP ${res.status} ${raw.toString('utf8').slice(0, 200)}`, RETRY_STATUS(res.status), 'http_status');
+    try {
+      return parseEmbeddings(raw, this.opts.api, inputs.length, this.opts.dim);
+    } catch (e) {
+      throw stopped(e);
+    }
   }
 }

@@ -8,8 +8,9 @@
  * install script on Node 20 and 22 (README "Vector store" has the measurements).
  *
  * Layout: `manifest.json` (schema version, the embedder identity and its checksum, the live segment
- * list) and append-only segments `seg-<n>.bin`: magic, a JSON header (files deleted, then records)
- * and a Float32 matrix. A record names its matrix row, or -1 when its vector is already stored under
+ * list) and append-only segments `seg-<n>.bin` (vector-segment.ts): magic, a JSON header (files
+ * deleted, then records) and a Float32 matrix of finite values (a segment holding another is
+ * refused on open and the index rebuilt). A record names its matrix row, or -1 when its vector is already stored under
  * the same embed_key (a chunk that moved: only its record is written again). Every write is a new
  * segment written to a temp file and renamed, then the manifest is renamed over the old one, so a
  * crashed process leaves the last complete state (no fsync: a power loss may lose the last writes,
@@ -22,12 +23,14 @@
  * never a wrong vector: a vector is found by the hash of the text it embeds, under one identity. Search is exact cosine over the live rows (unit vectors, so a dot product): a flat scan of
  * ~10,000 512-float rows takes a few milliseconds, less than an ANN index would save.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { LspgateError } from '../errors/errors.js';
 import { identityChecksum, type EmbeddingIdentity } from './embedder.js';
 import { chunkMatcher } from './filter.js';
 import { CHUNK_SCHEMA_VERSION, type Chunk, type ChunkFilter } from './types.js';
+import { allFinite } from './embedding-answer.js';
+import { BadSegment, decodeSegment, encodeSegment, writeAtomic } from './vector-segment.js';
 
 /** What the store keeps of a chunk: enough to filter and to cite, not its text. */
 export type StoredChunk = Pick<Chunk, 'id' | 'file' | 'start_line' | 'end_line' | 'language' | 'is_test' | 'symbol_kind' | 'commit_hash' | 'content_sha256'> & {
@@ -67,6 +70,8 @@ export interface VectorStore {
   setHead(head: string): void;
   stats(): VectorStoreStats;
   close(): void;
+  /** Why the stored index was dropped and rebuilt when it was opened, for the first caller to report. */
+  rebuiltBecause?: string | undefined;
 }
 
 interface Manifest {
@@ -80,15 +85,6 @@ interface Manifest {
   segments: string[];
 }
 
-interface SegmentHeader {
-  dim: number;
-  deleted_files: string[];
-  records: StoredChunk[];
-  /** Per record: its row of this segment's matrix, or -1 for the vector stored under its embed_key. */
-  rows: number[];
-}
-
-const MAGIC = 'LGV1';
 const MAX_SEGMENTS = 24;
 export const STORE_SCHEMA_VERSION = `${CHUNK_SCHEMA_VERSION}+vectors-2`;
 
@@ -114,41 +110,6 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-function writeAtomic(file: string, parts: Buffer[]): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w');
-  try {
-    for (const p of parts) writeSync(fd, p);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
-}
-
-function encodeSegment(header: SegmentHeader, vectors: Float32Array[]): Buffer[] {
-  const json = Buffer.from(JSON.stringify(header));
-  const head = Buffer.alloc(8);
-  head.write(MAGIC, 0, 'latin1');
-  head.writeUInt32LE(json.length, 4);
-  const pad = Buffer.alloc((4 - ((8 + json.length) % 4)) % 4, 0x20);
-  const matrix = Buffer.alloc(vectors.length * header.dim * 4);
-  vectors.forEach((v, i) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).copy(matrix, i * header.dim * 4));
-  return [head, json, pad, matrix];
-}
-
-function decodeSegment(buf: Buffer): { header: SegmentHeader; vectors: Float32Array[] } {
-  if (buf.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a vector segment');
-  const len = buf.readUInt32LE(4);
-  const header = JSON.parse(buf.toString('utf8', 8, 8 + len)) as SegmentHeader;
-  let off = 8 + len;
-  off += (4 - (off % 4)) % 4;
-  const rowBytes = header.dim * 4;
-  const n = header.rows.filter((r) => r >= 0).length;
-  if (header.rows.length !== header.records.length || buf.length - off !== n * rowBytes) throw new Error('vector segment is truncated');
-  const all = new Float32Array(buf.buffer.slice(buf.byteOffset + off, buf.byteOffset + buf.length));
-  return { header, vectors: Array.from({ length: n }, (_, i) => all.subarray(i * header.dim, (i + 1) * header.dim)) };
-}
-
 export interface OpenOptions {
   /** Drop an index built by another embedder (or an older schema) instead of refusing it. */
   reindex?: boolean;
@@ -163,6 +124,8 @@ export class FileVectorStore implements VectorStore {
   /** Rows written to the live segments, live or not: dead = written − live. */
   private written = 0;
   private closed = false;
+  /** Set when open() found an index it could not use for a reason a caller should hear (read once). */
+  rebuiltBecause: string | undefined;
 
   private constructor(
     readonly dir: string,
@@ -188,16 +151,21 @@ export class FileVectorStore implements VectorStore {
         { index_embedder: found.identity, index_checksum: found.checksum, configured_embedder: identity, configured_checksum: checksum, hint: 'pass reindex: true to search_code or index_folder (CLI: --reindex), or set the embedder the index was built with' },
       );
     }
+    let why: string | undefined;
     if (found && !opts.reindex) {
       const store = new FileVectorStore(dir, found);
       try {
         store.load();
         return store;
-      } catch {
-        // A segment is missing or damaged (the workspace's cache dir was cleared under us): rebuild.
+      } catch (e) {
+        // A segment is missing or damaged (the workspace's cache dir was cleared under us) — or it
+        // holds non-finite vectors, which no search can use: rebuild, and say so when it matters.
+        if (e instanceof BadSegment && e.reason === 'non_finite') why = `the stored vector index held non-finite vectors (${e.message}): rebuilt`;
       }
     }
-    return FileVectorStore.create(dir, identity, checksum);
+    const fresh = FileVectorStore.create(dir, identity, checksum);
+    fresh.rebuiltBecause = why;
+    return fresh;
   }
 
   private static create(dir: string, identity: EmbeddingIdentity, checksum: string): FileVectorStore {
@@ -230,7 +198,7 @@ export class FileVectorStore implements VectorStore {
 
   private load(): void {
     for (const name of this.manifest.segments) {
-      const { header, vectors } = decodeSegment(readFileSync(path.join(this.dir, name)));
+      const { header, vectors } = decodeSegment<StoredChunk>(readFileSync(path.join(this.dir, name)), name);
       const resolved = header.records.map((r, i) => {
         const v = header.rows[i]! >= 0 ? vectors[header.rows[i]!] : this.byKey.get(r.embed_key);
         if (!v) throw new Error(`record ${r.id} names no stored vector`);
@@ -278,6 +246,8 @@ export class FileVectorStore implements VectorStore {
     const dim = this.manifest.identity.dim;
     const bad = embeddings.find((v) => v.length !== dim);
     if (bad) throw new LspgateError('INTERNAL', `a ${bad.length}-dimensional vector for an index of dim ${dim}`);
+    // embedders validate their answers; this is the last line: nothing non-finite is ever written
+    if (!allFinite(embeddings)) throw new LspgateError('INTERNAL', 'a vector with a non-finite value: not stored');
     if (files.length === 0 && chunks.length === 0) return;
     const records = chunks.map((c) => ({ ...c }));
     const fresh: Float32Array[] = [];

@@ -5,7 +5,9 @@
  * merely moved (new lines, so a new id) keeps its vector, found by the hash of what was embedded.
  * Files no longer indexed are deleted. Search maps the store's hits back to the live chunks.
  */
+import { LspgateError } from '../errors/errors.js';
 import { sha256 } from '../util/hash.js';
+import { allFinite } from './embedding-answer.js';
 import type { ChunkIndex } from './chunk-index.js';
 import { identityChecksum, type Embedder } from './embedder.js';
 import { yieldToEventLoop } from '../util/work-class.js';
@@ -96,12 +98,25 @@ export class ChunkVectors {
     const missing = [...new Set(keys.filter((k) => !known.has(k)))];
     if (missing.length) {
       const text = new Map(chunks.map((c, i) => [keys[i]!, c] as const));
-      const vecs = await this.embedder.embed(missing.map((k) => embeddingText(text.get(k)!)), signal);
+      const vecs = await this.embed(missing.map((k) => embeddingText(text.get(k)!)), signal);
       missing.forEach((k, i) => known.set(k, vecs[i]!));
     }
     report.embedded += missing.length;
     report.reused += chunks.length - missing.length;
     this.store.replace(files, chunks.map((c, i) => stored(c, keys[i]!)), keys.map((k) => known.get(k)!));
+  }
+
+  /**
+   * The embedder's vectors for `texts`, refused unless there is one per text, each of the index's
+   * dimension and finite: whatever the embedder, nothing invalid reaches the store or a query.
+   */
+  async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    const vecs = await this.embedder.embed(texts, signal);
+    const dim = this.embedder.identity().dim;
+    if (vecs.length !== texts.length || vecs.some((v) => v.length !== dim) || !allFinite(vecs)) {
+      throw new LspgateError('SERVER_FAILED', `the embedder answered ${vecs.length} vector(s) for ${texts.length} text(s), not each of dim ${dim} with finite values: nothing stored`, { reason: 'bad_vectors' });
+    }
+    return vecs;
   }
 
   /** The k nearest live chunks that pass `filter` (matched on the live chunk, whose commit may be newer). */

@@ -153,6 +153,11 @@ export const LimitsSchema = z.object({
   globalConcurrency: z.number().int().positive().default(32),
   cacheBytes: z.number().int().positive().default(64 * 1024 * 1024),
   /**
+   * Largest coverage file (lcov, Go coverprofile, coverage.py JSON, Clover/Cobertura XML) lspgate parses;
+   * a larger one is not read, and the answer says so in `_meta.limits_hit`.
+   */
+  maxCoverageBytes: z.number().int().positive().default(64 * 1024 * 1024),
+  /**
    * Budget for the resident memory of all language-server process trees together, in MiB (0: none).
    * Over it, idle sessions are shut down least recently used first; the next request for one starts it again.
    */

@@ -9,7 +9,10 @@ export interface DaemonClientStatus {
   pid?: number;
   root: string;
   attached_at: string;
+  /** Calls in flight, those waiting for their turn at the fair scheduler included. */
   running_requests: number;
+  /** Of those, the calls waiting for their turn. */
+  queued_requests?: number;
 }
 
 export interface DaemonSessionStatus {

@@ -1,19 +1,22 @@
 /**
  * What one client of the daemon runs its calls on: its view of the shared gateway
  * (Gateway.forClient), seen by front-ends through a broker narrowed to its own workspaces (no
- * progress of another client's servers), with its calls counted for status and aborted when the
- * client is gone.
+ * progress of another client's servers), with its calls counted for status, taking their turn at
+ * the daemon's fair scheduler (fair-scheduler.ts), and aborted when the client is gone.
  */
 import { LspgateError } from '../errors/errors.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { DaemonClientStatus } from '../core/daemon-status.js';
 import { clientBroker, type FrontendGateway } from '../frontends/host.js';
 import { ATTACH } from '../frontends/daemon-client/protocol.js';
+import type { ClientQueue } from './fair-scheduler.js';
 
 export interface Client {
   status: DaemonClientStatus;
   view: Gateway;
+  /** Calls in flight: running, or waiting for their turn. */
   running: () => number;
+  queue: ClientQueue;
 }
 
 export interface ClientViewOptions {
@@ -23,6 +26,8 @@ export interface ClientViewOptions {
   running: Set<number>;
   /** close() releases the view (a one-shot call's own view); else the daemon releases it at detach. */
   closeView?: boolean;
+  /** The client's place at the daemon's fair scheduler: its calls wait their turn there. */
+  queue?: ClientQueue;
 }
 
 let nextCall = 1;
@@ -51,7 +56,8 @@ export function clientFrontend(core: Gateway, view: () => Gateway | undefined, o
       opts.running.add(id);
       try {
         const signal = runOpts?.signal ? AbortSignal.any([runOpts.signal, opts.lifetime]) : opts.lifetime;
-        return await v.run(name, input, { ...runOpts, signal });
+        const work = () => v.run(name, input, { ...runOpts, signal });
+        return await (opts.queue ? opts.queue.run(work, signal) : work());
       } finally {
         opts.running.delete(id);
       }

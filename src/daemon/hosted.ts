@@ -22,11 +22,13 @@ import { jsonRpcCodeFor } from '../frontends/sidecar/error-codes.js';
 import { serveSidecar } from '../frontends/sidecar/sidecar.js';
 import { packageVersion } from '../frontends/version.js';
 import { clientFrontend, type Client } from './client-view.js';
+import type { FairScheduler } from './fair-scheduler.js';
 import type { AttachParams, AttachResult, DaemonClientStatus } from '../frontends/daemon-client/protocol.js';
 
 export interface HostingDaemon {
   readonly core: Gateway;
   readonly logger: Logger;
+  readonly scheduler: FairScheduler;
   /** Checks the attach params and makes the client's view; throws a ResponseError to answer. */
   attach(params: unknown): { status: DaemonClientStatus; view: Gateway; params: AttachParams };
   register(client: Client): void;
@@ -65,9 +67,10 @@ export function hostRelay(d: HostingDaemon, socket: net.Socket, id: unknown, par
   const running = new Set<number>();
   const lifetime = new AbortController();
   const { view, status } = attached;
-  const client: Client = { status, view, running: () => running.size };
+  const queue = d.scheduler.client();
+  const client: Client = { status, view, running: () => running.size, queue };
   d.register(client);
-  const gateway = clientFrontend(d.core, () => view, { lifetime: lifetime.signal, running });
+  const gateway = clientFrontend(d.core, () => view, { lifetime: lifetime.signal, running, queue });
   socket.write(encodeFrame({ jsonrpc: '2.0', id, result: { version: packageVersion(), pid: process.pid, client_id: status.id } satisfies AttachResult }));
   if (rest.length) socket.unshift(rest);
   const log = d.logger.child(`client-${status.id}`);
@@ -88,6 +91,7 @@ export function hostRelay(d: HostingDaemon, socket: net.Socket, id: unknown, par
   }
   socket.once('close', () => {
     lifetime.abort();
+    queue.close();
     void Promise.resolve()
       .then(closeFrontend)
       .catch((e: unknown) => log.debug('closing a hosted front-end failed', e))

@@ -28,15 +28,20 @@ import { readFirstMessage } from './first-message.js';
 import { hostRelay, type HostingDaemon } from './hosted.js';
 import { daemonPaths, ensurePrivateDir } from '../frontends/daemon-client/socket-dir.js';
 import { positiveIntFromEnv, traceLimitFromEnv } from './trace-limit.js';
+import { FairScheduler } from './fair-scheduler.js';
 import { configEnv, envDifference } from '../link/config-env.js';
 
 export const DEFAULT_IDLE_MS = 10 * 60_000;
+/** Operation calls running at once over all clients (fair-scheduler.ts); LSPGATE_DAEMON_CALLS. */
+export const DEFAULT_CALL_SLOTS = 4;
 
 export interface DaemonOptions {
   /** Exit after this long without an attached client (default 10 min; LSPGATE_DAEMON_IDLE_MS). */
   idleMs?: number;
   /** Trace lines a second per tracing client (default 200; LSPGATE_DAEMON_TRACE_MAX). */
   tracePerSecond?: number;
+  /** Operation calls running at once over all clients (default 4; LSPGATE_DAEMON_CALLS). */
+  callSlots?: number;
 }
 
 class Daemon implements HostingDaemon {
@@ -55,6 +60,7 @@ class Daemon implements HostingDaemon {
     readonly idleMs: number,
     readonly logger: Logger,
     readonly tracePerSecond: number,
+    readonly scheduler: FairScheduler,
   ) {}
 
   accept(socket: net.Socket): void {
@@ -81,10 +87,11 @@ class Daemon implements HostingDaemon {
     let client: Client | undefined;
     const running = new Set<number>();
     const lifetime = new AbortController();
+    const queue = this.scheduler.client();
     connection.onRequest(ATTACH, (params: unknown) => {
       if (client) throw new ResponseError(-32600, 'already attached', { code: 'INVALID_INPUT', details: {} });
       const attached = this.attach(params);
-      client = { status: attached.status, view: attached.view, running: () => running.size };
+      client = { status: attached.status, view: attached.view, running: () => running.size, queue };
       this.register(client);
       return { version: packageVersion(), pid: process.pid, client_id: client.status.id } satisfies AttachResult;
     });
@@ -94,11 +101,11 @@ class Daemon implements HostingDaemon {
     registerWatchMethods(connection, () => client?.view, this.logger);
     connection.onRequest(CLI, (params: unknown) => {
       if (!client) throw rpcError(new LspgateError('DAEMON_FAILED', `send ${ATTACH} before ${CLI}`, { reason: 'not_attached' }));
-      return runCli(this.core, params, { lifetime: lifetime.signal, running, logger: this.logger.child(`client-${client.status.id}`) });
+      return runCli(this.core, params, { lifetime: lifetime.signal, running, queue, logger: this.logger.child(`client-${client.status.id}`) });
     });
     const abortAll = serveOperations(
       connection,
-      clientFrontend(this.core, () => client?.view, { lifetime: lifetime.signal, running }),
+      clientFrontend(this.core, () => client?.view, { lifetime: lifetime.signal, running, queue }),
       this.logger,
       { fullResult: true },
     );
@@ -107,6 +114,7 @@ class Daemon implements HostingDaemon {
       if (done) return;
       done = true;
       lifetime.abort();
+      queue.close();
       abortAll();
       connection.dispose();
       if (client) void this.detach(client);
@@ -201,7 +209,7 @@ class Daemon implements HostingDaemon {
       started_at: this.startedAt,
       idle_exit_ms: this.idleMs,
       rss_bytes: process.memoryUsage.rss(),
-      clients: [...this.clients].map((c) => ({ ...c.status, running_requests: c.running() })),
+      clients: [...this.clients].map((c) => ({ ...c.status, running_requests: c.running(), queued_requests: c.queue.counts().queued })),
       sessions: sessionStatuses(this.core.context.broker),
       workspaces: this.core.workspaces().map((w) => ({ id: w.id, root: w.root, clients: holders(w.root) })),
     };
@@ -230,7 +238,8 @@ export async function runDaemon(opts: DaemonOptions = {}): Promise<void> {
   // The daemon's own root is its private directory: no workspace config there, and no client's root.
   const core = await Gateway.create({ root: paths.dir, cacheDir });
   const logger = core.context.logger.child('daemon');
-  const daemon = new Daemon(core, paths.socket, opts.idleMs ?? idleMsFromEnv(), logger, opts.tracePerSecond ?? traceLimitFromEnv());
+  const slots = opts.callSlots ?? positiveIntFromEnv('LSPGATE_DAEMON_CALLS', DEFAULT_CALL_SLOTS);
+  const daemon = new Daemon(core, paths.socket, opts.idleMs ?? idleMsFromEnv(), logger, opts.tracePerSecond ?? traceLimitFromEnv(), new FairScheduler(slots));
   const server = net.createServer((socket) => daemon.accept(socket));
   daemon.lifecycle = installLifecycle(core, {
     watchStdin: false,

@@ -7,12 +7,20 @@ export interface EmbedServerStats {
   requests: number;
   batches: number[];
   inputs: number;
+  /** Body bytes the server wrote (a client that stops reading stops the stream). */
+  bytes_sent: number;
+  mode: EmbedMode;
 }
+
+/** The fixture's answer modes: `ok`, or a hostile one (fixtures/embed-server/server.mjs). */
+export type EmbedMode = 'ok' | 'huge' | 'not-json' | 'drip' | 'non-finite' | 'bad-shape';
 
 export interface EmbedServer {
   url: string;
   proc: ChildProcess;
   stats: () => Promise<EmbedServerStats>;
+  /** Switches the running server's mode (`ok` "fixes" the endpoint). */
+  setMode: (mode: EmbedMode) => Promise<void>;
 }
 
 /** Starts fixtures/embed-server/server.mjs with `args` and resolves once it prints its port. */
@@ -26,5 +34,9 @@ export async function startEmbedServer(...args: string[]): Promise<EmbedServer> 
     proc.on('exit', (code) => reject(new Error(`embed server exited ${code}`)));
   });
   const url = `http://127.0.0.1:${port}`;
-  return { url, proc, stats: async () => (await fetch(`${url}/stats`)).json() as Promise<EmbedServerStats> };
+  const setMode = async (mode: EmbedMode) => {
+    const r = await fetch(`${url}/mode`, { method: 'POST', body: JSON.stringify({ mode }) });
+    if (!r.ok) throw new Error(`embed server refused mode ${mode}: ${await r.text()}`);
+  };
+  return { url, proc, stats: async () => (await fetch(`${url}/stats`)).json() as Promise<EmbedServerStats>, setMode };
 }

@@ -1,7 +1,7 @@
 /**
  * The HTTP embedder against a real local embedding server process (fixtures/embed-server) speaking
  * both the OpenAI-compatible and the Ollama API: batching, retries after 503, a wrong key, a wrong
- * dimension, and the server being down (SERVER_FAILED; a hybrid search_code still answers from
+ * dimension, bad answers (HTML, Infinity, wrong shapes, a huge body, a drip), and the server being down (SERVER_FAILED; a hybrid search_code still answers from
  * BM25 with a warning, an explicit vector search fails with the code).
  */
 import type { ChildProcess } from 'node:child_process';
@@ -78,6 +78,26 @@ describe('HTTP embedder against a local server', () => {
     const dim = await failure(new HttpEmbedder({ url: srv.url, api: 'openai', model: 'm', dim: 32, apiKey: 'secret' }).embed(['x']));
     expect(dim.message).toContain('configured dim is 32');
     expect((await srv.stats()).requests).toBe(1);
+  });
+
+  it.each(['openai', 'ollama'] as const)('%s API: a bad answer is a coded failure naming its reason, never retried', async (api) => {
+    const srv = await startServer('--dim', '8', '--huge-bytes', String(64 * 1024 * 1024));
+    const emb = new HttpEmbedder({ url: srv.url, api, model: 'm', dim: 8, timeoutMs: 1000, backoffMs: 10 });
+    const cases: [string, string, string][] = [
+      ['not-json', 'SERVER_FAILED', 'not_json'],
+      ['non-finite', 'SERVER_FAILED', 'non_finite'],
+      ['bad-shape', 'SERVER_FAILED', 'bad_shape'],
+      ['huge', 'SERVER_FAILED', 'too_large'],
+      ['drip', 'TIMEOUT', ''],
+    ];
+    for (const [mode, code, reason] of cases) {
+      await srv.setMode(mode as Parameters<typeof srv.setMode>[0]);
+      const e = await failure(emb.embed(['alpha', 'beta']));
+      expect([mode, e.code, e.details?.reason ?? '']).toEqual([mode, code, reason]);
+    }
+    const s = await srv.stats();
+    expect(s.requests).toBe(cases.length);
+    expect(s.bytes_sent).toBeLessThan(16 * 1024 * 1024);
   });
 
   it('a server that is down: SERVER_FAILED; hybrid search_code answers from BM25 with a warning', async () => {

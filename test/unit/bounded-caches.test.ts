@@ -3,7 +3,6 @@
  * still counts at most its bound, and still answers (a pure memo loses only time).
  */
 import { describe, expect, it } from 'vitest';
-import { COVERAGE_MEMO, type Hits } from '../../src/analysis/reports/coverage.js';
 import { GLOB_MEMO, globMatcher } from '../../src/catalog/glob.js';
 import { normalizeTerm, TERM_MEMO } from '../../src/chunks/tokenize.js';
 import { HOVER_MEMO, MODEL_MEMO } from '../../src/service/file-context.js';
@@ -28,7 +27,7 @@ describe('bounded memos', () => {
     expect(m.bytes).toBeLessThanOrEqual(1000);
   });
 
-  it('the term, path-role, glob and coverage memos stay within their bounds', () => {
+  it('the term, path-role and glob memos stay within their bounds', () => {
     for (let i = 0; i < 250_000; i++) normalizeTerm(word(i, 16));
     expect(TERM_MEMO.bytes).toBeLessThanOrEqual(TERM_MEMO.maxBytes);
     expect(normalizeTerm('Running')).toBe('run');
@@ -38,9 +37,6 @@ describe('bounded memos', () => {
     for (let i = 0; i < 2000; i++) globMatcher(`src/**/${word(i)}*.ts`);
     expect(GLOB_MEMO.bytes).toBeLessThanOrEqual(GLOB_MEMO.maxBytes);
     expect(globMatcher('*.ts')('a/b.ts')).toBe(true);
-    const big: Hits = new Map([['src/a.ts', new Map(Array.from({ length: 200_000 }, (_, i) => [i + 1, 1] as [number, number]))]]);
-    for (let i = 0; i < 20; i++) COVERAGE_MEMO.set(`/r/coverage-${i}.info`, { mtimeMs: i, hits: big });
-    expect(COVERAGE_MEMO.bytes).toBeLessThanOrEqual(COVERAGE_MEMO.maxBytes);
   });
 
   it('the hover, file-model, measured-text and disk-text caches stay within their byte bounds', () => {

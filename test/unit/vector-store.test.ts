@@ -4,7 +4,7 @@
  * compaction, and the embedder checksum (another identity is INDEX_MISMATCH with a reindex hint).
  * ChunkVectors on top: a moved chunk keeps its vector (only new text is embedded).
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -152,6 +152,25 @@ describe('FileVectorStore', () => {
     const s = FileVectorStore.open(dir, ID3);
     expect(s.size).toBe(0);
     expect(existsSync(path.join(dir, 'manifest.json'))).toBe(true);
+  });
+
+  it('never writes a non-finite value; an index on disk holding one is rebuilt, and open says why', async () => {
+    const dir = tmp();
+    const s = FileVectorStore.open(dir, ID3);
+    expect((await failure(() => s.upsert([rec('a.ts', 1)], [v(Number.POSITIVE_INFINITY, 0, 0)]))).code).toBe('INTERNAL');
+    expect(s.size).toBe(0);
+    s.upsert([rec('a.ts', 1), rec('a.ts', 2)], [v(1, 0, 0), v(0, 1, 0)]);
+    s.close();
+    // what an older lspgate wrote from an endpoint's 1e999: a NaN in the last row
+    const seg = readdirSync(dir).find((f) => f.startsWith('seg-'))!;
+    const buf = readFileSync(path.join(dir, seg));
+    buf.writeFloatLE(Number.NaN, buf.length - 4);
+    writeFileSync(path.join(dir, seg), buf);
+    const again = FileVectorStore.open(dir, ID3);
+    expect(again.size).toBe(0);
+    expect(again.rebuiltBecause).toMatch(/non-finite.*rebuilt/);
+    const clean = FileVectorStore.open(dir, ID3);
+    expect(clean.rebuiltBecause).toBeUndefined();
   });
 });
 

@@ -79,7 +79,7 @@ export async function analyzeComplexity(call: ServiceCall, element: string): Pro
     const tree = await callTree(call, { symbol_id: t.catalog.symbol_id, depth: 1, max_results: 1000 }, 'outgoing');
     dependencies += tree.root.calls?.length ?? 0;
   }
-  const cov = lineCoverage(call.root, rel, from, to);
+  const cov = await lineCoverage(call, rel, from, to);
   return {
     element: t?.label ?? rel,
     file: rel,

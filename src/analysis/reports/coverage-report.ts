@@ -10,7 +10,7 @@ import type { CatalogSymbol } from '../../core/catalog.js';
 import type { ServiceCall } from '../../service/call.js';
 import { LineSource } from '../../service/locations.js';
 import { isTestPath } from '../../adapters/test-files.js';
-import { coverageData, COVERAGE_FILES, type Hits } from './coverage.js';
+import { coverageData, COVERAGE_FILES, reportCoverage, type CoverageData, type FileHits } from './coverage.js';
 import { checkedDeclarations, outsideReferences } from './declarations.js';
 
 export type CoverageMode = 'line' | 'reference';
@@ -54,32 +54,33 @@ const ratio = (covered: number, total: number): number => (total ? Math.round((c
 export async function coverageReport(call: ServiceCall, maxSymbols: number): Promise<CoverageReportData> {
   const catalog = call.workspace.catalog;
   await catalog.build(call.signal ? { signal: call.signal } : {});
-  const data = coverageData(call.root);
-  return data ? lineReport(call, data) : referenceReport(call, maxSymbols);
+  const data = await coverageData(call);
+  reportCoverage(call, data);
+  return data.sources.length ? lineReport(call, data) : referenceReport(call, maxSymbols, data);
 }
 
 function sourceFiles(call: ServiceCall): string[] {
   return [...call.workspace.catalog.files()].filter(([f, e]) => !isTestPath(f, e.language)).map(([f]) => f);
 }
 
-function lineReport(call: ServiceCall, data: { file: string; hits: Hits }[]): CoverageReportData {
+function lineReport(call: ServiceCall, data: CoverageData): CoverageReportData {
   const files: FileCoverage[] = [];
   const seen = new Set<string>();
-  for (const { hits } of data) {
+  for (const { hits } of data.sources) {
     for (const [file, lines] of hits) {
       // Each file's data from the first coverage file that has it (as analyze_complexity reads it);
-      // paths that leave the workspace are another checkout's.
-      if (seen.has(file) || file.startsWith('../')) continue;
+      // paths that leave the workspace (another checkout's) were left out by the parser.
+      if (seen.has(file)) continue;
       seen.add(file);
-      const uncovered = [...lines].filter(([, n]) => n === 0).map(([l]) => l).sort((a, b) => a - b);
-      const covered = lines.size - uncovered.length;
-      files.push({ file, coverage: ratio(covered, lines.size), covered, total: lines.size, uncovered_lines: runs(uncovered, lines) });
+      const uncovered = runs(lines);
+      const covered = lines.counts.reduce((n, c) => n + (c > 0 ? 1 : 0), 0);
+      files.push({ file, coverage: ratio(covered, lines.lines.length), covered, total: lines.lines.length, uncovered_lines: uncovered });
     }
   }
   files.sort((a, b) => a.file.localeCompare(b.file));
   const covered = files.reduce((n, f) => n + f.covered, 0);
   const total = files.reduce((n, f) => n + f.total, 0);
-  const sources = data.map((d) => d.file);
+  const sources = data.sources.map((d) => d.file);
   return {
     mode: 'line',
     basis: `line coverage: instrumented lines that ran, from ${sources.join(', ')}`,
@@ -95,20 +96,23 @@ function lineReport(call: ServiceCall, data: { file: string; hits: Hits }[]): Co
   };
 }
 
-/** Sorted uncovered lines → ranges; a gap of lines that are not instrumented (blank, comments) does not split a range. */
-function runs(uncovered: number[], instrumented: Map<number, number>): { start: number; end: number }[] {
+/**
+ * The runs of instrumented lines that never ran: consecutive instrumented lines (in line order) with
+ * count 0 form one range, so a gap of lines that are not instrumented (blank, comments) does not
+ * split it. Linear in the instrumented lines, whatever the line numbers are.
+ */
+function runs(hits: FileHits): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
-  for (const l of uncovered) {
-    const last = out[out.length - 1];
-    let joined = last !== undefined;
-    for (let k = (last?.end ?? 0) + 1; joined && k < l; k++) if (instrumented.has(k)) joined = false;
-    if (joined) last!.end = l;
-    else out.push({ start: l, end: l });
+  let open: { start: number; end: number } | undefined;
+  for (let i = 0; i < hits.lines.length; i++) {
+    if (hits.counts[i]! > 0) open = undefined;
+    else if (open) open.end = hits.lines[i]!;
+    else out.push((open = { start: hits.lines[i]!, end: hits.lines[i]! }));
   }
   return out;
 }
 
-async function referenceReport(call: ServiceCall, maxSymbols: number): Promise<CoverageReportData> {
+async function referenceReport(call: ServiceCall, maxSymbols: number, data: CoverageData): Promise<CoverageReportData> {
   const all = await call.workspace.catalog.all();
   const eligible = checkedDeclarations(all).filter((s) => !isTestPath(s.file, s.language));
   const scan = eligible.slice(0, maxSymbols);
@@ -128,7 +132,7 @@ async function referenceReport(call: ServiceCall, maxSymbols: number): Promise<C
   const total = files.reduce((n, f) => n + f.total, 0);
   return {
     mode: 'reference',
-    basis: `reference coverage, not line coverage: no coverage file in the workspace (looked for ${COVERAGE_FILES.join(', ')}), so each share is the declarations (top-level functions, classes, methods of top-level types) that a test file references, by the language server's references`,
+    basis: `reference coverage, not line coverage: no ${data.problems.length ? `usable coverage file in the workspace (${data.problems.map((p) => p.file).join(', ')} could not be used: see _meta.warnings)` : `coverage file in the workspace (looked for ${COVERAGE_FILES.join(', ')})`}, so each share is the declarations (top-level functions, classes, methods of top-level types) that a test file references, by the language server's references`,
     sources: [],
     overall: ratio(covered, total),
     covered,

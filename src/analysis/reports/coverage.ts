@@ -2,134 +2,218 @@
  * Line coverage from the coverage file a workspace's test run left behind, whichever of the four
  * common formats it is: lcov (`lcov.info`, `coverage/lcov.info`), a Go coverprofile (`coverage.out`,
  * `cover.out`), coverage.py JSON (`coverage.json`), Clover or Cobertura XML (`clover.xml`,
- * `coverage.xml`, `coverage/clover.xml`). Per file: instrumented line → hit count. Without a file
+ * `coverage.xml`, `coverage/clover.xml`). Per file: instrumented lines → hit counts. Without a file
  * the answer is null with a note, never a guess.
+ *
+ * A coverage file is input, not trusted: one over `maxCoverageBytes` is not read; the others are
+ * read asynchronously, hashed off the event loop (WebCrypto), and parsed in a worker thread under a
+ * deadline and a heap cap (coverage-worker.ts, with the bounded parsers of coverage-formats.ts), so
+ * a hostile file costs its own call a bounded time and never stalls another client's. Outcomes —
+ * failures included — are cached by content: a file that failed is not parsed again until it
+ * changes. (Line counts of the source files, which clamp the ranges, are read at parse time: a
+ * coverage file older than its sources is stale whatever lspgate does.)
  */
-import { readFileSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { webcrypto } from 'node:crypto';
 import path from 'node:path';
-import { BoundedMemo, ENTRY_OVERHEAD, stringBytes } from '../../util/bounded-memo.js';
+import { LRUCache } from 'lru-cache';
+import type { Catalog, Derived, DerivedKey } from '../../core/catalog.js';
+import { isLspgateError } from '../../errors/errors.js';
+import type { ServiceCall } from '../../service/call.js';
+import { ENTRY_OVERHEAD, stringBytes } from '../../util/bounded-memo.js';
+import { isInside } from '../../util/paths.js';
+import { runWorker, workerScript } from '../../util/worker-script.js';
+import { MAX_COVERAGE_LINES, type FileHits } from './coverage-formats.js';
+import type { CoverageAnswer, CoverageJob } from './coverage-worker.js';
 
-/** Per workspace file: instrumented line → hit count. */
-export type Hits = Map<string, Map<number, number>>;
+export type { FileHits };
+/** Per workspace file: its instrumented lines and hit counts. */
+export type Hits = Map<string, FileHits>;
 
 export const COVERAGE_FILES = ['coverage/lcov.info', 'lcov.info', 'coverage.out', 'cover.out', 'coverage.json', 'coverage/clover.xml', 'clover.xml', 'coverage.xml'];
-/**
- * Parsed coverage files by path and mtime: a pure memo, process-wide, bounded in bytes (each file's
- * line map counted at 40 bytes a line); a report larger than the bound is parsed on every ask.
- */
-export const COVERAGE_MEMO = new BoundedMemo<string, { mtimeMs: number; hits: Hits }>(64 * 1024 * 1024, (k, v) => stringBytes(k) + hitsBytes(v.hits));
 
-function hitsBytes(hits: Hits): number {
-  let n = ENTRY_OVERHEAD;
-  for (const [file, lines] of hits) n += stringBytes(file) + ENTRY_OVERHEAD + 40 * lines.size;
+export interface CoverageSource {
+  file: string;
+  hits: Hits;
+  /** Lines left out because they lie past their source file's end (or are no line number). */
+  clamped: number;
+  /** MAX_COVERAGE_LINES was reached: the rest of the file was left out. */
+  capped: boolean;
+}
+
+export interface CoverageProblem {
+  file: string;
+  reason: 'too_large' | 'invalid' | 'outside' | 'failed';
+  message: string;
+}
+
+/** The coverage files found: those that parsed, and those that could not be used, with why. */
+export interface CoverageData {
+  sources: CoverageSource[];
+  problems: CoverageProblem[];
+}
+
+type Outcome = { ok: true; source: Omit<CoverageSource, 'file'> } | { ok: false; reason: CoverageProblem['reason']; message: string; code?: string };
+
+const PARSE_DEADLINE_MS = 60_000;
+const PARSE_HEAP_MB = 512;
+
+/** The memory a parsed outcome holds: its line and count arrays and its file names. */
+function outcomeBytes(o: Outcome): number {
+  let n = ENTRY_OVERHEAD + (o.ok ? 0 : stringBytes(o.message));
+  if (o.ok) for (const [file, h] of o.source.hits) n += stringBytes(file) + ENTRY_OVERHEAD + h.lines.byteLength + h.counts.byteLength;
   return n;
 }
 
-function add(hits: Hits, file: string, line: number, count: number): void {
-  let m = hits.get(file);
-  if (!m) hits.set(file, (m = new Map()));
-  m.set(line, Math.max(m.get(line) ?? 0, count));
-}
+/** Parsed outcomes kept per workspace, at most (a larger one is parsed again on every ask). */
+const COVERAGE_CACHE_BYTES = 64 * 1024 * 1024;
 
-function rel(root: string, p: string): string {
-  return (path.isAbsolute(p) ? path.relative(root, p) : p).split(path.sep).join('/').replace(/^\.\//, '');
-}
+/**
+ * One workspace's parsed coverage files, by name and stat stamp and by content hash: derived state
+ * of the workspace (its catalog's DerivedState, dropped with it), bounded in bytes.
+ */
+class CoverageCache implements Derived {
+  /** Worker parses started (tests, status): a cached outcome starts none. */
+  parses = 0;
+  readonly byName = new Map<string, { stamp: string; outcome: Outcome }>();
+  readonly byContent = new LRUCache<string, Outcome>({ maxSize: COVERAGE_CACHE_BYTES, sizeCalculation: (o) => Math.max(1, outcomeBytes(o)) });
+  readonly inFlight = new Map<string, Promise<Outcome>>();
 
-export function parseLcov(root: string, text: string): Hits {
-  const hits: Hits = new Map();
-  let file = '';
-  for (const line of text.split('\n')) {
-    if (line.startsWith('SF:')) file = rel(root, line.slice(3).trim());
-    const m = /^DA:(\d+),(\d+)/.exec(line);
-    if (m && file) add(hits, file, Number(m[1]), Number(m[2]));
+  bytes(): number {
+    const kept = new Set<Outcome>([...this.byContent.values(), ...[...this.byName.values()].map((k) => k.outcome)]);
+    let n = 0;
+    for (const o of kept) n += outcomeBytes(o);
+    return n;
   }
-  return hits;
 }
 
-/** `import/path/file.go:12.3,15.2 3 1`: the import path's module prefix is the go.mod module. */
-export function parseGoProfile(root: string, text: string): Hits {
-  let mod: string;
+const COVERAGE: DerivedKey<CoverageCache> = { name: 'coverage' };
+
+async function goModule(root: string): Promise<string> {
   try {
-    mod = /^module\s+(\S+)/m.exec(readFileSync(path.join(root, 'go.mod'), 'utf8'))?.[1] ?? '';
-  } catch {
-    mod = '';
-  }
-  const hits: Hits = new Map();
-  for (const line of text.split('\n')) {
-    const m = /^(.+\.go):(\d+)\.\d+,(\d+)\.\d+ \d+ (\d+)$/.exec(line.trim());
-    if (!m) continue;
-    const file = mod && m[1]!.startsWith(`${mod}/`) ? m[1]!.slice(mod.length + 1) : m[1]!;
-    for (let l = Number(m[2]); l <= Number(m[3]); l++) add(hits, file, l, Number(m[4]));
-  }
-  return hits;
-}
-
-export function parseCoveragePy(root: string, text: string): Hits {
-  const hits: Hits = new Map();
-  const data = JSON.parse(text) as { files?: Record<string, { executed_lines?: number[]; missing_lines?: number[] }> };
-  for (const [f, d] of Object.entries(data.files ?? {})) {
-    for (const l of d.executed_lines ?? []) add(hits, rel(root, f), l, 1);
-    for (const l of d.missing_lines ?? []) add(hits, rel(root, f), l, 0);
-  }
-  return hits;
-}
-
-/** Clover `<file path|name><line num count>` and Cobertura `<class filename><line number hits>`. */
-export function parseXmlCoverage(root: string, text: string): Hits {
-  const hits: Hits = new Map();
-  const blocks = text.split(/(?=<file\b|<class\b)/);
-  for (const b of blocks) {
-    const head = /^<(?:file|class)\b[^>]*?\b(?:path|filename)="([^"]+)"/.exec(b) ?? /^<file\b[^>]*?\bname="([^"]+)"/.exec(b);
-    if (!head) continue;
-    const file = rel(root, head[1]!);
-    for (const m of b.matchAll(/<line\b[^>]*?\b(?:num|number)="(\d+)"[^>]*?\b(?:count|hits)="(\d+)"/g)) add(hits, file, Number(m[1]), Number(m[2]));
-  }
-  return hits;
-}
-
-function parse(root: string, name: string, text: string): Hits {
-  if (name.endsWith('.info')) return parseLcov(root, text);
-  if (name.endsWith('.out')) return parseGoProfile(root, text);
-  if (name.endsWith('.json')) return parseCoveragePy(root, text);
-  return parseXmlCoverage(root, text);
-}
-
-/** Every coverage file present (a polyglot workspace has one per language), each file's data from the first that has it. */
-export function coverageData(root: string): { file: string; hits: Hits }[] | undefined {
-  const found: { file: string; hits: Hits }[] = [];
-  for (const c of COVERAGE_FILES) {
-    const abs = path.join(root, c);
-    let mtimeMs: number;
+    const fh = await open(path.join(root, 'go.mod'), 'r');
     try {
-      const st = statSync(abs);
-      if (!st.isFile()) continue;
-      mtimeMs = st.mtimeMs;
-    } catch {
-      continue;
+      const buf = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+      return /^module\s+(\S+)/m.exec(buf.toString('utf8', 0, bytesRead))?.[1] ?? '';
+    } finally {
+      await fh.close();
     }
-    let hit = COVERAGE_MEMO.get(abs);
-    if (!hit || hit.mtimeMs !== mtimeMs) {
-      hit = { mtimeMs, hits: parse(root, c, readFileSync(abs, 'utf8')) };
-      COVERAGE_MEMO.set(abs, hit);
-    }
-    found.push({ file: c, hits: hit.hits });
+  } catch {
+    return '';
   }
-  return found.length ? found : undefined;
+}
+
+async function parseInWorker(name: string, bytes: Buffer, call: ServiceCall): Promise<Outcome> {
+  const job: CoverageJob = { name, bytes, root: call.root, module: name.endsWith('.out') ? await goModule(call.root) : '', maxFileBytes: call.env.limits.maxFileBytes };
+  const what = `parsing ${name}`;
+  try {
+    const a = await runWorker<CoverageAnswer>(workerScript(import.meta.url, 'coverage-worker'), job, { what, deadlineMs: PARSE_DEADLINE_MS, maxHeapMb: PARSE_HEAP_MB, transferList: [bytes.buffer as ArrayBuffer] });
+    if (!a.ok) return { ok: false, reason: 'invalid', message: `${name} is not valid coverage data: ${a.message}` };
+    return { ok: true, source: { hits: new Map(a.files.map((f) => [f.file, f.hits])), clamped: a.clamped, capped: a.capped } };
+  } catch (e) {
+    return isLspgateError(e) ? { ok: false, reason: 'failed', message: `${e.code}: ${e.message}`, code: e.code } : { ok: false, reason: 'failed', message: `${what} failed: ${String(e)}` };
+  }
+}
+
+/** A deterministic outcome is kept for the content; a timeout or crash may pass, so it is asked again next time. */
+// (a parse over the heap cap is LIMIT_EXCEEDED: the same content would fail the same way)
+const cacheable = (o: Outcome) => o.ok || o.reason !== 'failed' || o.code === 'LIMIT_EXCEEDED';
+
+async function outcomeOf(cache: CoverageCache, name: string, abs: string, call: ServiceCall): Promise<Outcome | undefined> {
+  let st;
+  try {
+    st = statSync(abs);
+  } catch {
+    return undefined;
+  }
+  if (!st.isFile()) return undefined;
+  const stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
+  const known = cache.byName.get(name);
+  if (known?.stamp === stamp) return known.outcome;
+  const max = call.env.limits.maxCoverageBytes;
+  let outcome: Outcome;
+  if (!isInside(realpathSync(call.root), realpathSync(abs))) outcome = { ok: false, reason: 'outside', message: `${name} is a link out of the workspace: not read` };
+  else if (st.size > max) outcome = { ok: false, reason: 'too_large', message: `${name} is ${st.size} bytes, over maxCoverageBytes ${max}: not read` };
+  else {
+    const read = await readFile(abs);
+    // its memory is handed to the worker (transferred): a Buffer that shares a pooled block is copied first
+    const bytes = read.byteOffset === 0 && read.byteLength === read.buffer.byteLength ? read : Buffer.from(read);
+    const sha = Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
+    const byContent = cache.byContent.get(sha);
+    let running = cache.inFlight.get(sha);
+    if (byContent) outcome = byContent;
+    else {
+      if (!running) {
+        cache.parses++;
+        running = parseInWorker(name, bytes, call).finally(() => cache.inFlight.delete(sha));
+        cache.inFlight.set(sha, running);
+      }
+      outcome = await running;
+      if (cacheable(outcome)) cache.byContent.set(sha, outcome);
+    }
+  }
+  if (cacheable(outcome)) cache.byName.set(name, { stamp, outcome });
+  return outcome;
+}
+
+/** How many coverage files the workspace of `catalog` has parsed so far. */
+export function coverageParses(catalog: Catalog): number {
+  return catalog.derived.peek(COVERAGE)?.parses ?? 0;
+}
+
+/** Every coverage file present (a polyglot workspace has one per language), in COVERAGE_FILES order. */
+export async function coverageData(call: ServiceCall): Promise<CoverageData> {
+  const cache = call.workspace.catalog.derived.get(COVERAGE, () => new CoverageCache());
+  const data: CoverageData = { sources: [], problems: [] };
+  for (const name of COVERAGE_FILES) {
+    const o = await outcomeOf(cache, name, path.join(call.root, name), call);
+    if (!o) continue;
+    if (o.ok) data.sources.push({ file: name, ...o.source });
+    else data.problems.push({ file: name, reason: o.reason, message: o.message });
+  }
+  return data;
+}
+
+/** What the answer's `_meta` says about the coverage files: each one not used, each one cut. */
+export function reportCoverage(call: ServiceCall, data: CoverageData): void {
+  for (const p of data.problems) {
+    call.meta.warn(`coverage file ${p.message}`);
+    if (p.reason === 'too_large') call.meta.limit({ limit: 'maxCoverageBytes', value: call.env.limits.maxCoverageBytes, detail: p.message });
+  }
+  for (const s of data.sources) {
+    if (s.capped) call.meta.limit({ limit: 'coverage_lines', value: MAX_COVERAGE_LINES, detail: `${s.file}: only its first ${MAX_COVERAGE_LINES} instrumented lines were read` });
+    if (s.clamped) call.meta.limit({ limit: 'coverage_line_range', value: s.clamped, detail: `${s.file}: ${s.clamped} line(s) past the end of their source file left out (ranges clamped to the file's length)` });
+  }
+}
+
+/** Index of the first line ≥ `line` in the ascending `lines`. */
+function lowerBound(lines: Int32Array, line: number): number {
+  let lo = 0;
+  let hi = lines.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (lines[mid]! < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Share (0..1) of the instrumented lines in [from, to] of a file that ran, or null with why. */
-export function lineCoverage(root: string, file: string, from: number, to: number): { ratio: number | null; note: string } {
-  const all = coverageData(root);
-  if (!all) return { ratio: null, note: `no coverage file in the workspace (looked for ${COVERAGE_FILES.join(', ')})` };
-  const cov = all.find((c) => c.hits.has(file));
-  if (!cov) return { ratio: null, note: `${all.map((c) => c.file).join(', ')} has no data for ${file}` };
-  const lines = cov.hits.get(file)!;
+export async function lineCoverage(call: ServiceCall, file: string, from: number, to: number): Promise<{ ratio: number | null; note: string }> {
+  const data = await coverageData(call);
+  reportCoverage(call, data);
+  const unused = data.problems.length ? ` (not used: ${data.problems.map((p) => p.file).join(', ')})` : '';
+  if (!data.sources.length) return { ratio: null, note: `no ${data.problems.length ? 'usable ' : ''}coverage file in the workspace (looked for ${COVERAGE_FILES.join(', ')})${unused}` };
+  const cov = data.sources.find((c) => c.hits.has(file));
+  if (!cov) return { ratio: null, note: `${data.sources.map((c) => c.file).join(', ')} has no data for ${file}${unused}` };
+  const { lines, counts } = cov.hits.get(file)!;
   let total = 0;
   let covered = 0;
-  for (const [l, n] of lines) {
-    if (l < from || l > to) continue;
+  for (let i = lowerBound(lines, from); i < lines.length && lines[i]! <= to; i++) {
     total++;
-    if (n > 0) covered++;
+    if (counts[i]! > 0) covered++;
   }
   if (total === 0) return { ratio: null, note: `${cov.file} instruments no line of ${file}:${from}-${to}` };
   return { ratio: Math.round((covered / total) * 1000) / 1000, note: `test_coverage from ${cov.file} (${covered}/${total} instrumented lines ran)` };

@@ -14,7 +14,7 @@ import { checkedDeclarations, outsideReferences } from './declarations.js';
 import type { ManifestReader } from '../../adapters/language-profile.js';
 import { profileOf } from '../../adapters/languages.js';
 import { isTestFunctionName, isTestPath } from '../../adapters/test-files.js';
-import { manifestReader } from '../manifests.js';
+import { manifestBound, manifestReader } from '../manifests.js';
 
 export const CATEGORIES = ['dead', 'entry_point', 'test', 'framework_hook', 'exported_api'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -37,7 +37,7 @@ export async function findDeadCode(call: ServiceCall, maxSymbols: number): Promi
   const all = catalog.all ? await catalog.all() : [];
   const eligible = checkedDeclarations(all);
   const scan = eligible.slice(0, maxSymbols);
-  const manifests = manifestReader(call.root);
+  const manifests = manifestReader(call.root, manifestBound(call));
   const out: DeadCodeCandidate[] = [];
   const src = new LineSource(call);
   for (const s of scan) {

@@ -11,8 +11,8 @@ import type { ManifestReader, ProjectPackage, ProjectRules } from '../../adapter
 import { languageProfiles, profileOf } from '../../adapters/languages.js';
 import { isTestFunctionName, isTestPath, TEST_DIRECTORY, testConvention, testConventionDescription } from '../../adapters/test-files.js';
 import { importGraph } from '../imports/import-graph.js';
-import { manifestReader } from '../manifests.js';
-import { readTextIfAny } from '../../util/optional-files.js';
+import { manifestBound, manifestReader } from '../manifests.js';
+import { readTextIfAny, type ReadBound } from '../../util/optional-files.js';
 
 export type ElementType = 'function' | 'class' | 'component' | 'hook' | 'interface' | 'type';
 
@@ -70,11 +70,12 @@ export async function projectContext(call: ServiceCall): Promise<ProjectContextD
   }
   const listed = files.map(([file, e]) => ({ file, language: e.language }));
   const testFiles = listed.filter((f) => isTestPath(f.file, f.language));
-  const manifests = manifestReader(call.root);
+  const bound = manifestBound(call);
+  const manifests = manifestReader(call.root, bound);
   return {
     languages,
     packages: packagesOf(manifests, listed, all),
-    entry_points: entryPoints(call.root, manifests, listed, all),
+    entry_points: entryPoints(call.root, bound, manifests, listed, all),
     elements: all.filter((s) => !s.parent && !isTestPath(s.file, s.language)).flatMap((s) => element(s) ?? []),
     dependencies,
     test_patterns: testPatterns(testFiles, all),
@@ -112,7 +113,7 @@ function packagesOf(m: ManifestReader, files: { file: string; language: string }
 }
 
 /** Top-level `main`, scripts by their language's rule (Python `if __name__ == "__main__":`), and the files manifests declare (package.json main/bin/exports, composer.json bin). */
-function entryPoints(root: string, m: ManifestReader, files: { file: string; language: string }[], all: CatalogSymbol[]): EntryPoint[] {
+function entryPoints(root: string, bound: ReadBound, m: ManifestReader, files: { file: string; language: string }[], all: CatalogSymbol[]): EntryPoint[] {
   const out: EntryPoint[] = [];
   for (const s of all) {
     if (!s.parent && s.name === 'main' && (s.kind === 'function' || s.kind === 'method')) out.push({ file: s.file, line: s.selection_line, name: s.name, reason: 'top-level `main`' });
@@ -120,7 +121,7 @@ function entryPoints(root: string, m: ManifestReader, files: { file: string; lan
   for (const f of files) {
     const script = profileOf(f.file, f.language)?.project.scriptEntry;
     if (!script || isTestPath(f.file, f.language)) continue;
-    const found = script(readTextIfAny(path.join(root, f.file)) ?? '');
+    const found = script(readTextIfAny(path.join(root, f.file), bound) ?? '');
     if (found) out.push({ file: f.file, line: found.line, reason: found.reason });
   }
   for (const rules of projectRules()) out.push(...(rules.manifestEntryPoints?.(m) ?? []));

@@ -16,7 +16,7 @@ export interface StatusView {
   started_at: string;
   idle_exit_ms: number;
   rss_bytes: number;
-  clients: { id: number; frontend: string; pid?: number; root: string; running_requests: number }[];
+  clients: { id: number; frontend: string; pid?: number; root: string; running_requests: number; queued_requests?: number }[];
   sessions: { server: string; root: string; state: string; pid?: number; rss_bytes?: number; generation: number; crashes: number }[];
   workspaces: { id: string; root: string; clients: number }[];
 }
@@ -36,7 +36,7 @@ export function statusText(s: StatusView): string {
     `lspgate daemon ${s.version}, pid ${s.pid}, ${mb(s.rss_bytes)}, since ${s.started_at}, idle exit after ${s.idle_exit_ms} ms without clients`,
     `socket ${s.socket}`,
     `clients (${s.clients.length}):`,
-    ...s.clients.map((c) => `  #${c.id} ${c.frontend} pid ${c.pid ?? '?'} root ${c.root} running ${c.running_requests}`),
+    ...s.clients.map((c) => `  #${c.id} ${c.frontend} pid ${c.pid ?? '?'} root ${c.root} running ${c.running_requests}${c.queued_requests ? ` (${c.queued_requests} waiting their turn)` : ''}`),
     `sessions (${s.sessions.length}):`,
     ...s.sessions.map((x) => `  ${x.server} ${x.state} pid ${x.pid ?? '-'} ${mb(x.rss_bytes)} root ${x.root} generation ${x.generation} crashes ${x.crashes}`),
     `workspaces (${s.workspaces.length}):`,

@@ -46,7 +46,7 @@ export async function rankChunks(index: ChunkIndex, query: string, filter: Chunk
   }
   if (mode !== 'bm25') {
     if (!vectors) throw new LspgateError('INTERNAL', `mode ${mode} needs the workspace's vectors`);
-    const [q] = await vectors.embedder.embed([query], signal);
+    const [q] = await vectors.embed([query], signal);
     vectors.search(index, q!, fetch, filter).forEach((h, i) => {
       const e = entry(h.chunk);
       e.score.vector_distance = h.distance;

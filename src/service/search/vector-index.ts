@@ -61,6 +61,11 @@ export function vectorsFor(ws: Workspace, cacheDir: string, embedder: Embedder, 
 /** The workspace's vectors, brought up to date with the synced chunks (embedding only what is new). */
 export async function updatedVectors(call: ServiceCall, sync: SyncReport, embedder: Embedder, reindex: boolean): Promise<ChunkVectors> {
   const v = vectorsFor(call.workspace, call.env.cacheDir, embedder, { reindex });
+  if (v.store.rebuiltBecause) {
+    call.meta.warn(v.store.rebuiltBecause);
+    call.env.logger.warn(v.store.rebuiltBecause);
+    v.store.rebuiltBecause = undefined;
+  }
   const r = await asBackground(() => v.update(sync.index, sync.head, call.signal));
   if (r.files) call.env.logger.debug(`vectors: ${r.files} file(s) updated, ${r.embedded} chunk(s) embedded, ${r.reused} reused`);
   return v;
