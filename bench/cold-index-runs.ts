@@ -1,5 +1,5 @@
 /**
- * Issue 14: `index_folder` of a ~500-file TypeScript repository from a cold cache must complete
+ * `index_folder` of a ~500-file TypeScript repository from a cold cache must complete
  * (0 failed files) in 5 of 5 runs, including with the machine loaded by another job. Each run is a
  * new gateway on a new cache dir (cold servers, cold catalog); `--load K` keeps K busy-looping
  * processes running meanwhile (the "other job"); the load average is reported per run.

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 3: interactive find_definition / find_references while lspgate builds a cold catalog
+ * Interactive find_definition / find_references while lspgate builds a cold catalog
  * of a ~500-file repository, against a raw server at the same moment. The raw server (its own
  * process, project loaded first) and lspgate (fresh cache dir, index_folder started and not awaited)
  * are asked the same questions in turn, interleaved, for as long as the catalog builds; p50/p90 of

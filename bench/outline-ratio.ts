@@ -1,5 +1,5 @@
 /**
- * Outline cost per file size bucket (issue 10's target: at the default detail, an outline of any
+ * Outline cost per file size bucket(the target: at the default detail, an outline of any
  * file over 200 lines costs ≤ 30% of the file's tokens). Up to `perBucket` files per bucket, in
  * path order; answers measured as compact JSON including `_meta`, as the runner counts them.
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Peer comparison for issue 13: cclsp (an LSP-to-MCP bridge; install it anywhere with
+// Peer comparison : cclsp (an LSP-to-MCP bridge; install it anywhere with
 // `npm install cclsp` and pass its dist/index.js) against lspgate on copies of the knowledge-*
 // fixtures, through each one's MCP tools: get_diagnostics on the file with an unused import and a
 // type error, the same after an error is written into a clean file on disk and after it is removed

@@ -132,7 +132,7 @@ export class RawLspClient {
     this.conn.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
     this.conn.onRequest(RegistrationRequest.type, () => undefined);
     this.conn.onRequest(WorkspaceFoldersRequest.type, () => [{ uri: pathToFileURL(this.root).href, name: path.basename(this.root) }]);
-    // $/progress never reaches generic notification handlers in vscode-jsonrpc (NOTES.md).
+    // $/progress never reaches generic notification handlers in vscode-jsonrpc.
     this.conn.onUnhandledProgress(({ token, value }) => {
       const v = value as { kind?: string; title?: string };
       if (v.kind === 'begin') this.openProgress.set(token, v.title ?? '');
@@ -223,7 +223,7 @@ export class RawLspClient {
       // The server may already be gone; the tree is killed below either way.
     }
     await Promise.race([exited, sleep(3000)]);
-    // tsserver children outlive a parent that exits without a clean shutdown (NOTES.md).
+    // tsserver children outlive a parent that exits without a clean shutdown.
     for (const pid of pids) killQuietly(pid);
     this.conn.dispose();
   }

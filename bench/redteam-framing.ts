@@ -1,5 +1,5 @@
 /**
- * Issue 16's framing and oversize cases for `npm run redteam`: a spawned `lspgate sidecar` fed bad
+ * The framing and oversize cases for `npm run redteam`: a spawned `lspgate sidecar` fed bad
  * Content-Length framing (one fresh process per case: after broken framing it answers -32700 with
  * id null, logs why and exits), and an MCP message of 11 MiB over stdio and over HTTP (refused,
  * and the same process answers the next call).

@@ -1,6 +1,6 @@
 /**
  * What `npm run redteam` adds to the hostile-input corpus's workspace (test/helpers/hostile-corpus.ts)
- * so that it holds everything issue 16 describes: the rest of the README's secret-file table, a huge
+ * so that it holds every hostile case the red-team covers: the rest of the README's secret-file table, a huge
  * file, an import of a sibling folder reached by ../ (no preview of it may come back), a PHP project
  * (intelephense, under the workspace's symlink loop) and a JS project with dependencies (tsserver's
  * type acquisition must not ask the registry). The extra rows go through every front-end like the

@@ -1,5 +1,5 @@
 /**
- * `npm run redteam` (issue 16): the hostile-input corpus (test/helpers/hostile-corpus.ts, plus
+ * `npm run redteam`: the hostile-input corpus (test/helpers/hostile-corpus.ts, plus
  * bench/redteam-workspace.ts) through every front-end as a user starts it — spawned MCP stdio,
  * MCP HTTP and sidecar (one process each, shared by all rows) and the one-shot CLI (one process
  * per row) — plus the framing and oversize cases (bench/redteam-framing.ts) and the coverage-file

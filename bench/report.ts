@@ -20,7 +20,7 @@ export interface WorkspaceReport {
   rawAlternatives: SuiteResult[];
   lspgate?: LspgateSuiteResult | undefined;
   mcp?: SuiteResult | undefined;
-  /** Issue 14: catalog operations over MCP against an empty call; warm definition against raw (bench/warm-latency-suite.ts). */
+  /** Catalog operations over MCP against an empty call; warm definition against raw (bench/warm-latency-suite.ts). */
   warmLatency?: WarmLatencyResult | undefined;
 }
 
@@ -214,7 +214,7 @@ export function renderReport(workspaces: WorkspaceReport[], targets: TargetResul
     parts.push('');
     parts.push(wholeTable(w));
     parts.push('');
-    if (w.warmLatency) parts.push(renderWarmLatency(w.warmLatency, `${w.name}: catalog operations over MCP stdio vs an empty call; warm definition vs raw (issue 14)`));
+    if (w.warmLatency) parts.push(renderWarmLatency(w.warmLatency, `${w.name}: catalog operations over MCP stdio vs an empty call; warm definition vs raw`));
   }
   parts.push('## Targets');
   parts.push(targetsTable(targets));

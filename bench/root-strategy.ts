@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 0: what a cold catalog of a (multi-package) repository costs with each root strategy,
+ * What a cold catalog of a (multi-package) repository costs with each root strategy,
  * against one raw server per language at the root. One mode per process, so memory figures do not mix:
  *
  *   node dist/bench/root-strategy.js --root DIR --mode workspace|nearest-marker|raw [--sample N] [--dump FILE] [--settle MS]

@@ -1,5 +1,5 @@
 /**
- * Issue 14, performance: (1) operations answered from the catalog through `lspgate mcp --daemon off`
+ * Performance: (1) operations answered from the catalog through `lspgate mcp --daemon off`
  * over stdio against an empty call measured in the same run, and (2) warm find_definition /
  * find_references in-process and over MCP against the raw server, all interleaved in one loop.
  *

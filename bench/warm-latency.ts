@@ -1,5 +1,5 @@
 /**
- * Issue 14's warm-latency goals alone (bench/warm-latency-suite.ts; `npm run bench` runs the same
+ * The warm-latency goals alone (bench/warm-latency-suite.ts; `npm run bench` runs the same
  * suite on each of its workspaces):
  *
  *   node dist/bench/warm-latency.js [--root DIR] [--files 500] [--queries 20] [--reps 3]

@@ -5,11 +5,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 failed=()
-for check in lint:types lint:eslint lint:deps lint:languages; do
+for check in lint:types lint:eslint lint:deps lint:languages lint:citations; do
   npm run --silent "$check" || failed+=("$check")
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "lint: failed: ${failed[*]}" >&2
   exit 1
 fi
-echo "lint: types, eslint, layer rules and language names passed"
+echo "lint: types, eslint, layer rules, language names and comment citations passed"

@@ -4,7 +4,7 @@
 // Prints, per workspace: files, timings, coverage mode and overall, untested files, elements, packages,
 // entry points, dependency files, test patterns, unresolved references by kind and code.
 // Used on copies of zod's src/v4 (node_modules/zod), GOROOT net/url (with a `go test -coverprofile`
-// coverage.out) and the Python stdlib json package; see the closing notes of issue 11.
+// coverage.out) and the Python stdlib json package.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

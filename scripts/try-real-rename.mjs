@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Acceptance of issue 13's rename on real code that is not part of lspgate (copied out, never the
+// Acceptance of rename on real code that is not part of lspgate (copied out, never the
 // originals): zod's v3 sources (node_modules/zod/src/v3), Go's encoding/json (GOROOT, in a module of
 // its own) and Python's json package (the local standard library). For each: find_references of the
 // symbol (with its declaration), the rename preview's edit count, apply with the preview's hashes,

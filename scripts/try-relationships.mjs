@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Acceptance of issue 11 on real code that is not part of lspgate, as a new user would try it:
+// Acceptance of the relationship queries on real code that is not part of lspgate, as a new user would try it:
 //   ts: zod's v4 sources (shipped in node_modules/zod/src; tests and locales left out);
 //   go: GOROOT's go/token, go/scanner, go/ast, go/parser, go/printer, go/format (and what they
 //       import of go/...) copied into a module of their own, imports rewritten to the module path;

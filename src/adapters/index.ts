@@ -20,7 +20,3 @@ const adapters = new Map<string, LanguageAdapter>([
 export function adapterFor(name: string | undefined): LanguageAdapter {
   return (name && adapters.get(name)) || genericAdapter;
 }
-
-export function adapterNames(): string[] {
-  return [...adapters.keys()];
-}

@@ -1,7 +1,7 @@
 /**
  * Owns every server process of one gateway: sessions keyed by (server id, root), started lazily,
  * concurrent callers sharing one start (two servers for one root is a known bug of other
- * bridges — NOTES.md), restart limits (in each session's RestartPolicy), idle shutdown, the
+ * bridges), restart limits (in each session's RestartPolicy), idle shutdown, the
  * memory budget (limits.serverMemoryMb, memory-budget.ts), and a stop() that leaves no process behind.
  */
 import type { Limits, ServerEntry } from '../config/schema.js';

@@ -47,7 +47,7 @@ const WORKSPACE_WIDE = new Set([
 /**
  * Servers whose answers do not change when a file is merely opened with its on-disk content
  * (they load the whole project from disk). Every other server — intelephense's references grew
- * from 9 to 17 as more files were opened (NOTES.md) — bumps the epoch on every open.
+ * from 9 to 17 as more files were opened — bumps the epoch on every open.
  */
 const OPEN_INSENSITIVE = new Set(['typescript-language-server', 'tsgo', 'gopls', 'pyright']);
 
@@ -142,7 +142,7 @@ export class CachedSession implements LspSession, StampedSession {
     }
     if (!store) this.cache.noteBypass();
     // Never cache an answer given while indexing (tsserver answers from its syntax-only server
-    // before the project is loaded: 7 same-file references instead of 98, NOTES.md).
+    // before the project is loaded: 7 same-file references instead of 98).
     const storable = () => store && this.inner.state === 'ready' && this.inner.generation === generation;
     const fetch = (signal: AbortSignal) => this.inner.request(type, params, { ...opts, signal });
     return this.cache.getOrFetch(key, storable, fetch, opts?.signal, opts?.readOnly === true);

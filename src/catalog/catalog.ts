@@ -223,7 +223,7 @@ export class WorkspaceCatalog implements Catalog {
     // The entry the snapshot holds answers as soon as it is checked fresh: no server for an
     // unchanged file (an outline must not wait for a server start).
     if (!this.loaded && !this.building) this.loadFromDisk();
-    // One file's symbols never wait for a running build (interactive first, issue 14): the file is
+    // One file's symbols never wait for a running build (interactive first): the file is
     // brought up to date on its own; a request the build already has in flight for it is shared.
     const entry = this.index.files.get(rel) ? await this.freshness.refreshFile({ abs, rel }) : await this.entries.catalogFile(abs, rel);
     return entry.symbols;

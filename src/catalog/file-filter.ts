@@ -1,5 +1,5 @@
 /**
- * The per-path rules of the file-safety pipeline (issue 4 part 2): skip patterns, `.gitignore`
+ * The per-path rules of the file-safety pipeline: skip patterns, `.gitignore`
  * (nested, via the `ignore` package), extra ignore patterns, secret files, extensions. Shared by
  * the walker, the watcher and search_text, so every path is judged the same way.
  */

@@ -4,8 +4,8 @@
  * workspace-relative path.
  *
  * picomatch parses the glob (its semantics are the well-tested ones), but its regexes run in V8's
- * backtracking engine, where `*a*a*a*a*a*b` took 2.5 s on a 100-character name (issue 16, finding
- * 6). So its regex runs in RE2 (re2js, linear time) instead. RE2 has no lookaround; picomatch's
+ * backtracking engine, where `*a*a*a*a*a*b` took 2.5 s on a 100-character name.
+ * So its regex runs in RE2 (re2js, linear time) instead. RE2 has no lookaround; picomatch's
  * only lookarounds with `dot: true` keep `*` from matching `.`/`..` segments and empty names, which
  * the walker's normalized relative paths never contain, so they are dropped. Anything else that
  * needs lookaround (extglob negation `!(x)`) is INVALID_INPUT, as is a malformed glob (`[z-a]`:

@@ -112,10 +112,32 @@ export class GramIndex {
   }
 
   private decode(b: number): Int32Array {
+    const out = new Int32Array(this.length(b));
+    let n = 0;
+    this.eachDoc(b, (doc) => {
+      out[n++] = doc;
+      return true;
+    });
+    return out.subarray(0, n);
+  }
+
+  /** The documents of `docs` that are in bucket b too (both ascending). */
+  private intersect(docs: Int32Array, b: number): Int32Array {
+    const out = new Int32Array(docs.length);
+    let n = 0;
+    let i = 0;
+    this.eachDoc(b, (doc) => {
+      while (i < docs.length && docs[i]! < doc) i++;
+      if (docs[i] === doc) out[n++] = docs[i++]!;
+      return i < docs.length;
+    });
+    return out.subarray(0, n);
+  }
+
+  /** Visits bucket b's documents in ascending order (its delta varints decoded) until visit says stop. */
+  private eachDoc(b: number, visit: (doc: number) => boolean): void {
     const bytes = this.bytes;
     const end = this.offsets[b + 1]!;
-    const out = new Int32Array(end - this.offsets[b]!);
-    let n = 0;
     let doc = -1;
     for (let p = this.offsets[b]!; p < end; ) {
       let d = 0;
@@ -127,32 +149,7 @@ export class GramIndex {
         shift += 7;
       } while (x & 0x80);
       doc += d;
-      out[n++] = doc;
+      if (!visit(doc)) return;
     }
-    return out.subarray(0, n);
-  }
-
-  /** The documents of `docs` that are in bucket b too (both ascending). */
-  private intersect(docs: Int32Array, b: number): Int32Array {
-    const bytes = this.bytes;
-    const end = this.offsets[b + 1]!;
-    const out = new Int32Array(docs.length);
-    let n = 0;
-    let i = 0;
-    let doc = -1;
-    for (let p = this.offsets[b]!; p < end && i < docs.length; ) {
-      let d = 0;
-      let shift = 0;
-      let x: number;
-      do {
-        x = bytes[p++]!;
-        d += (x & 0x7f) * 2 ** shift;
-        shift += 7;
-      } while (x & 0x80);
-      doc += d;
-      while (i < docs.length && docs[i]! < doc) i++;
-      if (docs[i] === doc) out[n++] = docs[i++]!;
-    }
-    return out.subarray(0, n);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * search_text's regex mode runs in RE2 (re2js, a pure-JS port with no install script): matching
  * is linear in the line length, so no pattern can pin the event loop. V8's backtracking engine
- * froze the whole process on `((a+))+X`, `(a|aa)+X` or `a*a*a*a*a*a*Q` (issue 16, finding 6), and a
+ * froze the whole process on `((a+))+X`, `(a|aa)+X` or `a*a*a*a*a*a*Q`, and a
  * check for nested quantifiers was easy to get around. RE2 has no backreferences or lookaround:
  * such a pattern is INVALID_INPUT with the engine's reason.
  */

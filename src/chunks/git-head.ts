@@ -1,6 +1,6 @@
 /**
  * The current git HEAD read from the repository files, not by spawning `git rev-parse` (~50-100 ms
- * under load, NOTES.md): stale detection asks on every search. Handles a `.git` file (worktrees,
+ * under load): stale detection asks on every search. Handles a `.git` file (worktrees,
  * submodules: `gitdir: ...`, refs in the `commondir`), loose refs and packed-refs. '' outside git.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * A deterministic embedder that needs no model (none ships on npm and nothing downloads here,
- * NOTES.md): the feature-hashed bag of a text's code terms (the search tokenizer's, stemmed) and
+ * A deterministic embedder that needs no model (none ships on npm and nothing downloads here):
+ * the feature-hashed bag of a text's code terms (the search tokenizer's, stemmed) and
  * of their character trigrams, signed to cancel collisions on average, L2-normalised. Trigrams let
  * `slug` meet `slugify` and `hex` meet `hexToUint8Array`, which BM25's whole terms miss; it is
  * lexical, not semantic, and says so in its identity.

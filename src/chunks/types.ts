@@ -60,17 +60,6 @@ export interface HitScore {
   /** 1-based after reciprocal-rank fusion; 0 outside hybrid mode. */
   hybrid_rank: number;
 }
-
-export interface IndexStats {
-  chunk_count: number;
-  file_count: number;
-  embedding_model: string;
-  embedding_dim: number;
-  indexed_head: string;
-  built_at: string;
-  schema_version: string;
-}
-
 export const CHUNK_SCHEMA_VERSION = '1.0';
 
 export function citationOf(c: Chunk): Citation {

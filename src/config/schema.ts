@@ -140,9 +140,7 @@ export const ServersFileSchema = z.object({
   $schema: z.string().optional(),
   servers: z.array(ServerEntrySchema),
 });
-export type ServersFile = z.infer<typeof ServersFileSchema>;
-
-/** Gateway-wide limits (issue: reliability), overridable in `<root>/.lspgate/config.json` and env. */
+/** Gateway-wide limits, overridable in `<root>/.lspgate/config.json` and env. */
 export const LimitsSchema = z.object({
   maxFileBytes: z.number().int().positive().default(1_000_000),
   maxFiles: z.number().int().positive().default(5_000),

@@ -1,10 +1,24 @@
 /**
- * The symbol catalog contract (issue 4 builds it out; the service resolves names through it).
+ * The symbol catalog contract (the service resolves names through it).
  * A CatalogSymbol is one documentSymbol of one file, flattened, with a stable id
  * `relative/path::Qualified.name#kind` (seed 001).
  */
 import type { SymbolKind } from '../schema/descriptors.js';
 import type { LimitHit } from '../schema/meta.js';
+
+/**
+ * How an answer names one cataloged declaration (a search hit, a dead-code candidate, a changed
+ * symbol): its id, its names, its kind and the 1-based line it starts on, in the catalog's terms.
+ */
+export interface SymbolRef {
+  symbol_id: string;
+  name: string;
+  qualified_name: string;
+  kind: string;
+  /** Workspace-relative path with `/`. */
+  file: string;
+  line: number;
+}
 
 export interface CatalogSymbol {
   symbol_id: string;

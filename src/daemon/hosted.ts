@@ -8,9 +8,7 @@
  */
 import type net from 'node:net';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { ResponseError } from 'vscode-jsonrpc/node';
 import { loadToolsSetting } from '../config/load.js';
-import { toLspgateError } from '../errors/errors.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { encodeFrame } from '../link/frame.js';
 import { parseToolsFlag, selectTools } from '../operations/profiles.js';
@@ -18,7 +16,7 @@ import { operations } from '../operations/registry.js';
 import type { Logger } from '../util/logger.js';
 import { createMcpServer } from '../frontends/mcp/server.js';
 import { MAX_STDIO_MESSAGE_BYTES, StdioSizeGuard } from '../frontends/mcp/stdio-size-guard.js';
-import { jsonRpcCodeFor } from '../frontends/sidecar/error-codes.js';
+import { rpcErrorBody } from './rpc-error.js';
 import { serveSidecar } from '../frontends/sidecar/sidecar.js';
 import { packageVersion } from '../frontends/version.js';
 import { clientFrontend, type Client } from './client-view.js';
@@ -41,12 +39,6 @@ function toolsFor(p: AttachParams, root: string): ReadonlySet<string> | undefine
   return setting === undefined ? undefined : selectTools(setting, operations);
 }
 
-function errorBody(e: unknown): { code: number; message: string; data: unknown } {
-  if (e instanceof ResponseError) return { code: e.code, message: e.message, data: e.data };
-  const err = toLspgateError(e);
-  return { code: jsonRpcCodeFor(err.code), message: err.message, data: { code: err.code, details: err.details ?? {} } };
-}
-
 /** Answers the relay attach on `socket`, then serves the front-end on it; `rest` is what the client sent after the attach. */
 export function hostRelay(d: HostingDaemon, socket: net.Socket, id: unknown, params: unknown, rest: Buffer): void {
   let attached: ReturnType<HostingDaemon['attach']>;
@@ -61,7 +53,7 @@ export function hostRelay(d: HostingDaemon, socket: net.Socket, id: unknown, par
     }
   } catch (e) {
     // The thin client falls back to the full CLI, which reports this the way it always has (--tools: exit 2).
-    socket.end(encodeFrame({ jsonrpc: '2.0', id, error: errorBody(e) }));
+    socket.end(encodeFrame({ jsonrpc: '2.0', id, error: rpcErrorBody(e) }));
     return;
   }
   const running = new Set<number>();

@@ -6,15 +6,14 @@
  * it. One TraceHub per daemon owns the sessions' single trace listener and fans events out.
  */
 import type { MessageConnection } from 'vscode-jsonrpc/node';
-import { ResponseError } from 'vscode-jsonrpc/node';
 import type { Broker } from '../broker/types.js';
-import { LspgateError, toLspgateError } from '../errors/errors.js';
+import { LspgateError } from '../errors/errors.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { LspSession, TraceEvent } from '../lsp/types.js';
 import type { Logger } from '../util/logger.js';
 import { catalogNames, heldRoots, isUnder, rawRequest, serversView } from '../frontends/repl/lsp-access.js';
 import { clipTrace } from '../frontends/repl/trace.js';
-import { jsonRpcCodeFor } from '../frontends/sidecar/error-codes.js';
+import { rpcError } from './rpc-error.js';
 import { ATTACH } from '../frontends/daemon-client/protocol.js';
 import { RAW, RawParams, SERVERS, SYMBOL_NAMES, TRACE, TraceParams, type TraceDropped, type TraceNotification } from '../frontends/daemon-client/repl-protocol.js';
 import { TraceLimiter } from './trace-limit.js';
@@ -64,11 +63,6 @@ function hubOf(broker: Broker): TraceHub {
   let hub = hubs.get(broker);
   if (!hub) hubs.set(broker, (hub = new TraceHub(broker)));
   return hub;
-}
-
-export function rpcError(e: unknown): ResponseError<unknown> {
-  const err = toLspgateError(e);
-  return new ResponseError(jsonRpcCodeFor(err.code), err.message, { code: err.code, details: err.details ?? {} });
 }
 
 /** Where a client's trace goes and how fast (trace-limit.ts). */

@@ -16,7 +16,7 @@ import { sessionStatuses } from '../service/workspace/daemon-status.js';
 import type { Logger } from '../util/logger.js';
 import { installLifecycle, type Lifecycle } from '../frontends/lifecycle.js';
 import { guardClientInput } from '../frontends/sidecar/client-framing.js';
-import { jsonRpcCodeFor } from '../frontends/sidecar/error-codes.js';
+import { rpcError } from './rpc-error.js';
 import { serveOperations } from '../frontends/sidecar/sidecar.js';
 import { packageVersion } from '../frontends/version.js';
 import { registerWatchMethods } from './watch-methods.js';
@@ -219,10 +219,6 @@ class Daemon implements HostingDaemon {
     clearTimeout(this.idleTimer);
     for (const s of this.sockets) s.destroy();
   }
-}
-
-function rpcError(e: LspgateError): ResponseError<unknown> {
-  return new ResponseError(jsonRpcCodeFor(e.code), e.message, { code: e.code, details: e.details ?? {} });
 }
 
 export function idleMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {

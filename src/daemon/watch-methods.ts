@@ -9,7 +9,7 @@ import type { Gateway } from '../gateway/gateway.js';
 import type { Logger } from '../util/logger.js';
 import { ATTACH } from '../frontends/daemon-client/protocol.js';
 import { FILE_CHANGED, UNWATCH_FILE, UnwatchFileParams, WATCH_FILE, WatchFileParams, type FileChangedNotification } from '../frontends/daemon-client/watch-protocol.js';
-import { rpcError } from './repl-methods.js';
+import { rpcError } from './rpc-error.js';
 
 export function registerWatchMethods(connection: MessageConnection, view: () => Gateway | undefined, logger: Logger): void {
   const watches = new Map<number, () => void>();

@@ -1,5 +1,5 @@
 /**
- * Which folders index_folder / index_repo may open (issue 16, finding 9: `index_folder /etc` then
+ * Which folders index_folder / index_repo may open (`index_folder /etc` then
  * `search_text` returned /etc/shadow lines). Allowed: the gateway's own root (`--root`), the
  * folders the user lists as `allowedRoots` in `$XDG_CONFIG_HOME/lspgate/config.json` or in
  * `LSPGATE_ALLOWED_ROOTS` (path-delimiter separated), and clones under lspgate's cache

@@ -1,5 +1,5 @@
 /**
- * pyright has no start-up signal: its first documentSymbol answer is the signal (NOTES.md). The
+ * pyright has no start-up signal: its first documentSymbol answer is the signal. The
  * probe asks it about an open document within what is left of the readiness budget.
  */
 import { LspgateError } from '../errors/errors.js';

@@ -6,7 +6,7 @@
  * Content-Length no larger than `maxMessageBytes`, and a started body must complete within
  * `partialFrameMs`. On the first violation it stops passing data and reports it: the session then
  * resets the server, because nothing after that point can be trusted.
- * Content-Length counts bytes (NOTES.md: slicing by string length breaks on non-ASCII).
+ * Content-Length counts bytes (slicing by string length breaks on non-ASCII).
  */
 import { Transform, type TransformCallback } from 'node:stream';
 

@@ -20,7 +20,7 @@ export async function stopGeneration(gen: Generation, entry: ServerEntry, gracef
     })().catch((e: unknown) => logger.debug(`graceful shutdown failed: ${(e as Error).message}`)); // the kill below follows anyway
     await Promise.race([polite, delay(entry.timeouts.shutdownMs)]);
   }
-  // Always kill the group: tsserver children outlive a typescript-language-server that exits (NOTES.md).
+  // Always kill the group: tsserver children outlive a typescript-language-server that exits.
   gen.proc.killTree();
   await Promise.race([gen.proc.exited, delay(2000)]);
   gen.die(stoppedError(entry.id));

@@ -121,7 +121,7 @@ export class Generation {
       logger: log,
       onServerRequest: (m) => this.serverRequests.set(m, (this.serverRequests.get(m) ?? 0) + 1),
     });
-    // $/progress never reaches generic onNotification handlers in vscode-jsonrpc (NOTES.md).
+    // $/progress never reaches generic onNotification handlers in vscode-jsonrpc.
     this.conn.onUnhandledProgress((p) => this.readiness.progress(p.token, p.value));
     for (const m of readinessMethods) this.conn.onNotification(m, () => this.readiness.notification(m));
     // A framed message that is not JSON: the framing is intact (FrameGuard checked it), so the
@@ -175,7 +175,7 @@ export class Generation {
   /**
    * The stream to the server failed (EPIPE, a destroyed stream): nothing more can be said to this
    * process, so it is reset (killed, counted as a crash) and the caller gets SERVER_CRASHED — the
-   * exit event may come a moment later, and until then the error was INTERNAL (issue 16, finding 2).
+   * exit event may come a moment later, and until then the error was INTERNAL.
    */
   private lost(e: unknown): LspgateError {
     if (this.alive) this.onLost(`connection to the server lost (${(e as Error).message})`);

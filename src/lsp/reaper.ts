@@ -2,7 +2,7 @@
  * Every server runs under a tiny Node watchdog so that it dies with lspgate, even when lspgate is
  * killed with SIGKILL (no exit handler runs then). Servers are supposed to watch `processId` from
  * `initialize` and exit on stdin EOF, but tsserver children outlive a typescript-language-server
- * that dies without a clean shutdown (NOTES.md). The watchdog:
+ * that dies without a clean shutdown. The watchdog:
  *  - is spawned detached, so it leads its own process group; the server and all its children
  *    inherit that group, so `process.kill(-pgid)` reaches the whole tree;
  *  - polls its parent: when lspgate is gone (re-parented), it SIGKILLs its whole group;

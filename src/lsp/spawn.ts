@@ -111,13 +111,3 @@ export function spawnServer(cmd: ResolvedCommand, opts: SpawnOptions): ServerPro
   }
   return { pid, serverPid: () => serverPid, stdin: child.stdin!, stdout: child.stdout!, stderr: ring, exited, hasExited: () => state.done, killTree };
 }
-
-/** True while any process of the group `pgid` is alive. */
-export function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -1,7 +1,7 @@
 /**
  * Child processes a server cannot answer without. typescript-language-server stays up when its
  * tsserver child dies (it only shuts its client down) and from then on answers every request with
- * an empty list: to lspgate that looked like "ready, found nothing" for good (issue 16, finding 1).
+ * an empty list: to lspgate that looked like "ready, found nothing" for good.
  * Its window/logMessage on the event is a log line, not a contract, so the process tree is the
  * signal: the children whose command line matches the entry's `vitalChildren` patterns are
  * recorded once the server is ready, and the death of any of them is a crash of the server.

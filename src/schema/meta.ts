@@ -1,4 +1,4 @@
-/** The `_meta` envelope every result carries (DESIGN.md "Results", seed 001 "Response Envelope"). */
+/** The `_meta` envelope every result carries (seed 001 "Response Envelope"). */
 import { z } from 'zod';
 
 export const IndexStateSchema = z.enum(['ready', 'indexing', 'partial']);

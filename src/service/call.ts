@@ -37,7 +37,7 @@ export class ServiceCall implements FileContextSource {
    * typescript-language-server counts as ready when its project-loading progress has not begun
    * within the readiness rule's quiet period, and under load that progress can begin seconds after
    * the file was opened — its answers until the end come from the syntax server (7 same-file
-   * references instead of 98, NOTES.md). Such an answer is never presented as complete: the work
+   * references instead of 98). Such an answer is never presented as complete: the work
    * is done once more after the server is ready again, or marked `indexing` when it is not.
    */
   static async run<T>(ctx: CallScope, work: (call: ServiceCall) => Promise<T>): Promise<T> {
@@ -82,12 +82,12 @@ export class ServiceCall implements FileContextSource {
   /**
    * The session serving a file, started, with the file synced, and waited for. A server still indexing after its
    * cold-start budget still answers, but the call is marked `indexing` with a warning: tsserver
-   * answers from its syntax server before the project loads (NOTES.md), so lists may be partial.
+   * answers from its syntax server before the project loads, so lists may be partial.
    */
   async session(absPath: string): Promise<LspSession> {
     const session = await this.env.broker.sessionFor(absPath, this.workspace.root);
     // Open the file before waiting: typescript-language-server only starts loading a project once
-    // one of its files is open, and answers from its syntax server until then (NOTES.md).
+    // one of its files is open, and answers from its syntax server until then.
     await session.syncDocument(absPath);
     let wait = this.ready.get(session);
     if (!wait) {

@@ -1,5 +1,5 @@
 /**
- * Which files outside the workspace an answer may quote (issue 16, finding 11: a relative import
+ * Which files outside the workspace an answer may quote (a relative import
  * of `../../sibling/x.ts` returned a preview of that file). Library code is what a definition in
  * the standard library or a dependency shows: node_modules, vendor, site-packages / dist-packages,
  * typeshed stubs, Go's module cache and GOROOT, Python's standard library. Any other outside file

@@ -1,6 +1,6 @@
 /**
  * LSP locations → answers: on their real paths, de-duplicated (tsserver repeats a location once per project that
- * includes the file — NOTES.md), sorted by file then position, paths workspace-relative, lines and
+ * includes the file), sorted by file then position, paths workspace-relative, lines and
  * columns 1-based. Locations outside the workspace (lib.d.ts, node_modules of another root) are
  * kept with `external: true` and their absolute path, unless the path is a secret file: then they
  * are dropped and counted in a warning.

@@ -1,7 +1,7 @@
 /**
  * Files whose content lspgate never returns, searches, catalogs or sends to a language server:
  * by name (this table is the README's list, tested row by row) and by content (a private-key
- * block anywhere in the file, whatever it is called). Issue 16, finding 10: `.envrc`, `prod.env`,
+ * block anywhere in the file, whatever it is called). `.envrc`, `prod.env`,
  * `id_rsa.bak`, `id_ed25519_sk` and `aws_credentials.txt` used to slip through a shorter list.
  */
 

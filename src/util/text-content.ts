@@ -1,7 +1,7 @@
 /**
  * What lspgate reads as text. A file with a source extension may still be binary (a renamed
  * archive, a compiled blob): the catalog's walk skips those, but open_at returned their raw bytes
- * and get_file_outline answered OK on them (issue 16, finding 12). git's test: a NUL byte in the
+ * and get_file_outline answered OK on them. git's test: a NUL byte in the
  * first 8,000 bytes means binary.
  */
 import { LspgateError } from '../errors/errors.js';

@@ -3,7 +3,7 @@
  * file's UTF-8 bytes. A file in another encoding (Latin-1: `é` is the single byte 0xE9) decodes
  * with replacement characters whose UTF-8 re-encoding is longer than the real bytes, so every
  * offset after the first such byte pointed at the wrong bytes while get_symbol said
- * `content_verified: true` (issue 16, finding 3). Such files are refused with a clear error.
+ * `content_verified: true`. Such files are refused with a clear error.
  */
 import { LspgateError } from '../errors/errors.js';
 

@@ -22,7 +22,7 @@ export interface HostileWorkspace {
   outside: string;
 }
 
-/** The secret files of issue 16 item 10, each holding the secret canary. */
+/** The secret files of the secret-file table, each holding the secret canary. */
 export const SECRET_TABLE = ['.envrc', 'prod.env', 'id_rsa.bak', 'id_ed25519_sk', 'aws_credentials.txt', '.netrc', 'certs/site.pem', 'certs/client.p12'];
 
 /** Builds the workspace in `tmp` (repo/ and its sibling outside/); `w` is filled in place. */
@@ -108,7 +108,7 @@ export function hostileRows(w: HostileWorkspace): Row[] {
   { what: 'git fd:: transport', op: 'index_repo', input: () => ({ url: 'fd::0' }), code: 'INVALID_INPUT' },
   { what: 'git:// transport', op: 'index_repo', input: () => ({ url: 'git://example.invalid/x.git' }), code: 'INVALID_INPUT' },
   { what: 'ref option injection', op: 'index_repo', input: () => ({ url: '/nonexistent', ref: '--foo' }), code: 'INVALID_INPUT' },
-  // issue 16: every finding where a row applies
+  // every hostile case where a row applies
   ...SECRET_TABLE.map((file): Row => ({ what: `secret file ${file} through open_at`, op: 'open_at', input: () => ({ file, line: 1 }), code: 'SECRET_FILE' })),
   { what: 'private key under an innocent name through open_at', op: 'open_at', input: () => ({ file: 'src/notes.ts', line: 1 }), code: 'SECRET_FILE' },
   { what: 'secret content through search_text', op: 'search_text', input: () => ({ query: 'CANARY' }), code: 'none' },

@@ -18,7 +18,7 @@ export const REPO = ((): string => {
 export const CLI = path.join(REPO, 'dist/src/cli/main.js');
 export const TEST_FRONTEND = path.join(REPO, 'test/helpers/test-frontend.mjs');
 export const TS_APP = path.join(REPO, 'fixtures/ts-app');
-/** The fault-injection language server (issue 5), a real process speaking JSON-RPC. */
+/** The fault-injection language server, a real process speaking JSON-RPC. */
 export const FAULT_SERVER = path.join(REPO, 'fixtures/fault-server/server.mjs');
 
 export function assertBuilt(): void {

@@ -1,5 +1,5 @@
 /**
- * Issue 15: a cancelled call must not spoil the next identical one. Identical concurrent requests
+ * A cancelled call must not spoil the next identical one. Identical concurrent requests
  * share one server round trip (the response cache's in-flight coalescing); when its last waiter
  * cancels, the round trip is aborted ($/cancelRequest) but stays in the in-flight map until it
  * settles. A new, uncancelled caller arriving in that window must get a fresh request and a real

@@ -1,5 +1,5 @@
 /**
- * A cold catalog build must not get its server killed by its own flood (issue 14): timeouts of the
+ * A cold catalog build must not get its server killed by its own flood: timeouts of the
  * build's background requests do not count toward "hung", files that failed are asked once more at
  * the end, and an incomplete catalog says so in the text an agent reads.
  * The fault server never answers documentSymbol, so every file times out.

@@ -1,5 +1,5 @@
 /**
- * Issue 16, finding 14: git runs under the watchdog. A clone that hangs (an https server that
+ * Git runs under the watchdog. A clone that hangs (an https server that
  * accepts and never answers) must not outlive a SIGKILLed lspgate: before, `git clone` and its
  * `git remote-https` helper kept running.
  */

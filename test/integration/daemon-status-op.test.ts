@@ -1,5 +1,5 @@
 /**
- * Issue 14: daemon_status in a process of its own (no daemon): `daemon: false` and this
+ * Daemon_status in a process of its own (no daemon): `daemon: false` and this
  * process's sessions (a real fault-server process), with pid, state and the RSS of its tree.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 3, a file's first interactive touch: during a cold catalog, 20-130 ms passed
+ * A file's first interactive touch: during a cold catalog, 20-130 ms passed
  * between an operation's call and the didOpen of its file (README "Sessions"). The file was read
  * through the thread pool (stat, then open/fstat/read/close), and the didOpen's write was waited
  * for (vscode-jsonrpc writes on setImmediate) before the documentSymbol request: each of those

@@ -1,5 +1,5 @@
 /**
- * The hostile-input corpus (issue 5 part 3): every row goes through the gateway runner, through
+ * The hostile-input corpus: every row goes through the gateway runner, through
  * MCP (in-process client ↔ server) and through the JSON-RPC sidecar (a vscode-jsonrpc client,
  * in-process on PassThrough streams and against a spawned `lspgate sidecar --root`); each must
  * fail with its code, and no answer may ever contain the canary planted outside the root or the

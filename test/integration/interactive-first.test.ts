@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 3: interactive operations go ahead of background work. The fault server (a real
+ * Interactive operations go ahead of background work. The fault server (a real
  * process) holds every documentSymbol of the `bulk-*` files until told (`--hold-symbols`), so a
  * running catalog build fills the server with requests that do not come back. An interactive
  * find_definition issued then (on z.fault, which the walk puts behind the bulk files) must be answered

@@ -1,5 +1,5 @@
 /**
- * Issue 16, finding 7: an MCP stdio request of 10 MiB or more overflowed the SDK's read buffer and
+ * An MCP stdio request of 10 MiB or more overflowed the SDK's read buffer and
  * the session stopped answering. It is now refused with a coded error, and the session goes on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 2: a memory budget for all server process trees (limits.serverMemoryMb). Two
+ * A memory budget for all server process trees (limits.serverMemoryMb). Two
  * languages (two fault-server entries, real processes) under a 1 MiB budget that any server is
  * over: the least recently used session is shut down (never the one used last, never one with a
  * request in flight), list_workspaces shows it `evicted` with the RSS it had and the RSS of the

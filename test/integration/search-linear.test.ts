@@ -1,5 +1,5 @@
 /**
- * Issue 16, finding 6: no search_text regex and no file_pattern glob may pin the event loop. A
+ * No search_text regex and no file_pattern glob may pin the event loop. A
  * spawned `lspgate sidecar` on a workspace holding long lines of `a`s gets each pattern that froze
  * V8's backtracking engine, together with a cheap call: both must answer (a frozen process answers
  * neither, and the test runs into its timeout).

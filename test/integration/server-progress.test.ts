@@ -1,5 +1,5 @@
 /**
- * Start-up progress for callers (issue 15): while a server starts and indexes, every update has a
+ * Start-up progress for callers: while a server starts and indexes, every update has a
  * `total`, values only increase, and a heartbeat repeats what is going on (server, state, open
  * `$/progress` titles) so a client never waits in silence. The fault server is a real process
  * whose indexing ($/progress "Indexing fault") never ends, or ends when told. Sessions created

@@ -1,5 +1,5 @@
 // A server found ready that begins loading its project while it answers (typescript-language-server
-// on a loaded machine: NOTES.md) must not have its partial answer presented as complete: the
+// on a loaded machine) must not have its partial answer presented as complete: the
 // service asks again once the server is ready (src/service/call.ts ServiceCall.run).
 // fixtures/late-load-server answers the first references request with the same-file hit only,
 // after announcing its project load; once loaded it lists every `.late` file.

@@ -1,5 +1,5 @@
 /**
- * Issue 16, finding 8: a spawned `lspgate sidecar` fed broken framing answers a JSON-RPC parse
+ * A spawned `lspgate sidecar` fed broken framing answers a JSON-RPC parse
  * error (-32700, id null), logs the reason on stderr and exits 1, instead of jamming silently.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 16, finding 3: a Latin-1 file's byte offsets were computed on its UTF-8 re-encoding, so
+ * A Latin-1 file's byte offsets were computed on its UTF-8 re-encoding, so
  * get_symbol returned the wrong bytes with `content_verified: true`. Such a file is now refused
  * with an encoding error naming the first bad byte; UTF-8 files around it are unaffected.
  */

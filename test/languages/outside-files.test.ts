@@ -1,5 +1,5 @@
 /**
- * Issue 16, findings 11 and 12, with typescript-language-server: a definition in a file outside
+ * With typescript-language-server: a definition in a file outside
  * the workspace that is not library code keeps its location but no preview (its text is never
  * read); a library definition (TypeScript's lib.d.ts in node_modules) keeps its preview; a binary
  * file with a source extension is INVALID_INPUT in open_at and get_file_outline.

@@ -1,8 +1,8 @@
-// Issue 3, readiness: no operation answers from a server that is still loading. A generated
+// No operation answers from a server that is still loading. A generated
 // project (hundreds of files, written into a temp dir by this test) keeps intelephense and
 // tsserver busy indexing for a moment after start; the first find_references must either be
 // complete (every generated call site) or say `_meta.index_state: "indexing"` — never a partial
-// list presented as ready. Both servers answer partial lists while they load (NOTES.md: tsserver's
+// list presented as ready. Both servers answer partial lists while they load (tsserver's
 // syntax server gives same-file hits only; intelephense's answer grows with its index).
 import fs from 'node:fs';
 import os from 'node:os';

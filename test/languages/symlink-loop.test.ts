@@ -1,4 +1,4 @@
-// Issue 16, item 5: a symlink loop inside the workspace (`loop/up -> ..`) made intelephense index
+// A symlink loop inside the workspace (`loop/up -> ..`) made intelephense index
 // the project again under loop/up/loop/up/... and answer every reference once per copy (82 instead
 // of 2); the references under loop paths then started more intelephense sessions at the loop's
 // composer.json (the first find_references did not answer within a minute). Locations are put back

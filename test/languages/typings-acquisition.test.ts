@@ -1,5 +1,5 @@
 /**
- * Issue 16, finding 13: tsserver's automatic type acquisition ran `npm install @types/...` against
+ * Tsserver's automatic type acquisition ran `npm install @types/...` against
  * the package registry (and wrote under ~/.cache/typescript) when a JavaScript file of a workspace
  * with dependencies was opened. With it disabled, tsserver starts no typings installer, and a
  * stand-in registry (fixtures/fake-registry) that npm is pointed at gets no request.

@@ -1,5 +1,5 @@
 /**
- * Issue 14: the caches behind a warm find_definition (typescript-language-server) never answer
+ * The caches behind a warm find_definition (typescript-language-server) never answer
  * from what a file was. Each file model is kept per cached documentSymbol answer and content,
  * a location's text per content, and the text of a library file outside the root (not open in
  * the server) per (mtime, size, inode): an edit on disk and a file replaced by a symlink are seen

@@ -5,7 +5,7 @@
  * lines belong to the symbol that encloses both their neighbours. Lines outside every symbol
  * (imports, top-level statements, a wholly deleted function) are listed per file, never dropped.
  */
-import type { CatalogSymbol } from '../../core/catalog.js';
+import type { CatalogSymbol, SymbolRef } from '../../core/catalog.js';
 import type { ServiceCall } from '../../service/call.js';
 import { catalogFileSymbols } from '../../service/symbol-ids.js';
 import { changedLines, type FileChange } from './git-diff.js';
@@ -13,13 +13,7 @@ import { changedLines, type FileChange } from './git-diff.js';
 /** Kinds a change is attributed to; anything else only when it is top-level (a module constant). */
 const CODE_KINDS = new Set(['function', 'method', 'constructor', 'class', 'interface', 'trait', 'struct', 'type', 'enum', 'namespace', 'module']);
 
-export interface ChangedSymbol {
-  symbol_id: string;
-  name: string;
-  qualified_name: string;
-  kind: string;
-  file: string;
-  line: number;
+export interface ChangedSymbol extends SymbolRef {
   end_line: number;
   /** `added`: every line of it is new; `modified`: some lines changed or were removed. */
   change: 'added' | 'modified';

@@ -7,7 +7,7 @@
  * declarations such as Flask routes and Laravel `#[Scope]`), and a library's exported API (by the
  * workspace's manifests) — each language's rules in its profile (src/adapters/<lang>/profile.ts).
  */
-import type { CatalogSymbol } from '../../core/catalog.js';
+import type { CatalogSymbol, SymbolRef } from '../../core/catalog.js';
 import type { ServiceCall } from '../../service/call.js';
 import { LineSource } from '../../service/locations.js';
 import { checkedDeclarations, outsideReferences } from './declarations.js';
@@ -19,13 +19,7 @@ import { manifestBound, manifestReader } from '../manifests.js';
 export const CATEGORIES = ['dead', 'entry_point', 'test', 'framework_hook', 'exported_api'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-export interface DeadCodeCandidate {
-  symbol_id: string;
-  name: string;
-  qualified_name: string;
-  kind: string;
-  file: string;
-  line: number;
+export interface DeadCodeCandidate extends SymbolRef {
   category: Category;
   /** Why it is listed, and why in this category. */
   reason: string;

@@ -3,15 +3,13 @@
  * (search_symbols over the catalog), file paths (get_file_tree), workspace ids (list_workspaces).
  * An unknown workspace or a failed lookup offers nothing: completion is a hint, never an answer.
  */
+import type { SymbolRef } from '../../core/catalog.js';
 import type { FrontendGateway } from '../host.js';
 
 /** MCP caps a completion list at 100 values. */
 export const MAX_COMPLETIONS = 100;
 
-interface SymbolHit {
-  symbol_id: string;
-  name: string;
-  qualified_name: string;
+interface SymbolHit extends Pick<SymbolRef, 'symbol_id' | 'name' | 'qualified_name'> {
   scope?: 'module' | 'member' | 'local';
 }
 interface TreeNode {

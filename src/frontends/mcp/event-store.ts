@@ -4,8 +4,7 @@
  * bounded by count and by bytes (the oldest events go first): a client that was away longer than
  * the bound re-reads its results instead (the spec lets a server not replay). Events are kept as
  * their JSON text: a tool result held as objects costs several times its serialized size, and 8
- * sessions × 1,000 results of find_references were most of lspgate's growth under load (issue 16,
- * finding 15).
+ * sessions × 1,000 results of find_references were most of lspgate's growth under load.
  */
 import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server';
 

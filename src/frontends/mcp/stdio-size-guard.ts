@@ -1,7 +1,7 @@
 /**
  * MCP stdio messages are newline-delimited JSON. The SDK's read buffer throws once it holds
  * 10 MiB, and the transport then closes: a single oversized request left the session answering
- * nothing more (issue 16, finding 7). This guard sits between stdin and the SDK's transport and
+ * nothing more. This guard sits between stdin and the SDK's transport and
  * passes complete lines only; a line over `maxBytes` is dropped without being buffered (only its
  * first and last KiB are kept, to find its id: clients write it first or last), answered with a JSON-RPC error carrying LIMIT_EXCEEDED, and
  * the session goes on.

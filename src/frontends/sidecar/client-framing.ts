@@ -1,5 +1,5 @@
 /**
- * The sidecar's guard on what its client sends (issue 16, finding 8): after a wrong, negative or
+ * The sidecar's guard on what its client sends: after a wrong, negative or
  * non-numeric Content-Length, a missing header or a 100 MB announced length, vscode-jsonrpc's
  * reader went on from an unknown point in the stream (or buffered whatever was announced) and
  * later valid requests got no answer and no error. The same FrameGuard that checks servers' stdout

@@ -1,5 +1,5 @@
 /**
- * Analyses (seed 002 and issue 11): find_dead_code, render_diagram, analyze_complexity, find_patterns.
+ * Analyses (seed 002): find_dead_code, render_diagram, analyze_complexity, find_patterns.
  */
 import { z } from 'zod';
 import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';

@@ -1,5 +1,5 @@
 /**
- * Chunk search (seed 004, issue 12): search_code over chunks cut at the catalog's exact symbol
+ * Chunk search (seed 004): search_code over chunks cut at the catalog's exact symbol
  * ranges, with citations and stale detection; `search`, seed 003's shape of the same search;
  * verify_citation; index_stats. Handlers are thin: service/chunk-search.ts and citations.ts answer.
  */

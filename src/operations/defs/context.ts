@@ -1,5 +1,5 @@
 /**
- * get_context (issue 10): one symbol's source, callers, callees, signature types, tests and
+ * get_context: one symbol's source, callers, callees, signature types, tests and
  * references in one answer within a token budget.
  */
 import { z } from 'zod';

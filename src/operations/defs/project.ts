@@ -1,5 +1,5 @@
 /**
- * Whole-project reports (seed 002 and issue 11): coverage_report, project_context, validate_references.
+ * Whole-project reports (seed 002): coverage_report, project_context, validate_references.
  */
 import { z } from 'zod';
 import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';

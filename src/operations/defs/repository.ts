@@ -1,5 +1,5 @@
 /**
- * Repository intelligence (issue 4): opening workspaces (index_folder, index_repo), listing and
+ * Repository intelligence: opening workspaces (index_folder, index_repo), listing and
  * invalidating them, refresh, structure (get_repo_outline, get_file_tree) and detect_drift.
  * Symbol retrieval and search live in search.ts. Handlers are thin: service/repository.ts answers.
  */

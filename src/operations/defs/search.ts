@@ -1,5 +1,5 @@
 /**
- * Symbol retrieval and search (issue 4 part 4): get_symbol / get_symbols (exact source by byte
+ * Symbol retrieval and search: get_symbol / get_symbols (exact source by byte
  * offset, optional re-hash), search_symbols (ranked over the catalog) and search_text (a pure-Node
  * grep through the file-safety pipeline). List results take max_results / max_tokens / cursor.
  * Handlers are thin: service/catalog-search.ts answers.

@@ -1,6 +1,6 @@
 /**
  * What language servers know beyond navigation: get_diagnostics, find_implementations, type_hierarchy,
- * get_hover, signature_help, rename_symbol, code_actions (issue 13).
+ * get_hover, signature_help, rename_symbol, code_actions.
  */
 import { z } from 'zod';
 import { ParamDescriptorSchema, ReturnDescriptorSchema } from '../../schema/descriptors.js';

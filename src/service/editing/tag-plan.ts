@@ -8,7 +8,7 @@
  */
 import type { CommentRules } from '../../adapters/language-profile.js';
 import { profileOf } from '../../adapters/languages.js';
-import type { CatalogSymbol } from '../../core/catalog.js';
+import type { CatalogSymbol, SymbolRef } from '../../core/catalog.js';
 
 /** Seed 002 CodeElement types and their tag codes. */
 export const TAG_CODES = { function: 'Fn', method: 'Mt', class: 'Cl', component: 'Cp', hook: 'Hk', interface: 'If', type: 'Ty' } as const;
@@ -16,10 +16,7 @@ export type ElementType = keyof typeof TAG_CODES;
 
 const TAG_LINE = /^\s*(?:\/\/|#)\s*@(?:Fn|Mt|Cl|Cp|Hk|If|Ty)\/\S+#\S+:\d+\s*$/;
 
-export interface PlannedTag {
-  symbol_id: string;
-  name: string;
-  qualified_name: string;
+export interface PlannedTag extends Pick<SymbolRef, 'symbol_id' | 'name' | 'qualified_name'> {
   element_type: ElementType;
   /** 1-based line of the declaration's name before tagging. */
   line: number;

@@ -169,8 +169,3 @@ export function isLexicalWrite(line: string, start: number, end?: number): boole
   const stop = end ?? start + (m ? m[0].length : 0);
   return ASSIGN_AFTER.test(line.slice(stop)) || INCDEC_BEFORE.test(line.slice(0, start).replace(/(this|self)\.$|\$$/, ''));
 }
-
-export function assertFound<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new LspgateError('SYMBOL_NOT_FOUND', `${what} not found`);
-  return value;
-}

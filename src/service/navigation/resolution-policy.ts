@@ -1,6 +1,6 @@
 /**
- * How a name becomes one declaration, as a developer would pick it (DESIGN.md "Symbols and
- * positions"). Candidates are ranked, in this order, by
+ * How a name becomes one declaration, as a developer would pick it.
+ * Candidates are ranked, in this order, by
  *   (a) kind fit with the operation (find_type_definition wants types, find_callers callables),
  *   (b) scope: module-level before class members before locals (symbols nested in function
  *       bodies, callbacks, variable initialisers; parameters),

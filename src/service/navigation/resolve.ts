@@ -1,5 +1,5 @@
 /**
- * Target selection (DESIGN.md "Symbols and positions"): `symbol` (name or qualified name),
+ * Target selection: `symbol` (name or qualified name),
  * `symbol_id`, or `file` + `line` (+ `column`), narrowed by kind / language / package / namespace /
  * class_name. Names go through the catalog and the resolution policy (resolution-policy.ts): a
  * clear leader is answered with the others in `_meta.alternatives`, a real tie is AMBIGUOUS_SYMBOL.

@@ -9,7 +9,7 @@ import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
 import { symbolFilter } from '../../catalog/symbol-index.js';
 import { searchText as runTextSearch, type TextMatch } from '../../catalog/text-search.js';
 import type { CallMeta } from '../../core/call-meta.js';
-import type { CatalogSymbol } from '../../core/catalog.js';
+import type { CatalogSymbol, SymbolRef } from '../../core/catalog.js';
 import type { SymbolKind } from '../../schema/descriptors.js';
 import { LspgateError, toLspgateError } from '../../errors/errors.js';
 import { sha256 } from '../../util/hash.js';
@@ -102,14 +102,9 @@ export interface SymbolSearchInput {
   cursor?: string | undefined;
 }
 
-export interface SymbolHit {
-  symbol_id: string;
-  name: string;
-  qualified_name: string;
+export interface SymbolHit extends SymbolRef {
   kind: SymbolKind;
   language: string;
-  file: string;
-  line: number;
   end_line: number;
   signature: string;
   summary: string;

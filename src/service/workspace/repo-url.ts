@@ -1,5 +1,5 @@
 /**
- * What index_repo may clone (issue 16, finding 14: `fd::0` hung for the whole clone timeout, and
+ * What index_repo may clone (`fd::0` hung for the whole clone timeout, and
  * git's other transports run helpers). Allowed: `https://`, `ssh://`, scp-like `user@host:path`,
  * `file://` and local paths; a local source must also be inside a folder lspgate may open
  * (root-policy.ts), which the caller checks. Everything else is INVALID_INPUT. git enforces the
