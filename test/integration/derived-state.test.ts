@@ -47,7 +47,8 @@ async function deriveEverything(): Promise<{ id: string; refs: WeakRef<object>[]
   await ws.catalog.build();
   await run('query_relationships', { query_type: 'imports', target: 'src/services/report.ts' });
   await run('search_code', { query: 'report of all users', mode: 'vector' });
-  for (let i = 0; i < 50 && gateway.runner.operationCacheStats().entries === 0; i++) await run('get_file_outline', { file: 'src/util/math.ts' });
+  // The outline memo holds full outlines (the default detail answers from the catalog entry).
+  for (let i = 0; i < 50 && gateway.runner.operationCacheStats().entries === 0; i++) await run('get_file_outline', { file: 'src/util/math.ts', detail: 'full' });
   const chunks = existingChunks(ws)!;
   return { id: ws.id, refs: [new WeakRef(chunks), new WeakRef(chunks.index), new WeakRef(graphStateOf(ws))], feed: ws.catalog.changes as ChangeFeed };
 }
