@@ -4,6 +4,7 @@
  * only interprets. One adapter per servers.json `adapter` name; `generic` serves any other server.
  */
 import type { DocumentSymbol, Position } from 'vscode-languageserver-protocol';
+import type { Located } from '../core/location.js';
 import type { LspSession, PositionEncoding } from '../lsp/types.js';
 import type { ClassDescriptor, FunctionDescriptor, SymbolDescriptor, SymbolKind } from '../schema/descriptors.js';
 
@@ -28,6 +29,8 @@ export interface FileContext {
   hover(pos: Position): Promise<string | undefined>;
   /** Another file's context (same workspace), e.g. Go methods declared in sibling files. */
   loadFile(absPath: string): Promise<FileContext>;
+  /** A URI the server answered, on its real path: inside the workspace, external or refused (the service's one conversion). */
+  locate(uri: string): Located;
 }
 
 export interface SymbolContext {
