@@ -29,4 +29,33 @@ export default defineConfig(
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
     },
   },
+  {
+    // One conversion of file URLs and paths: server locations go through src/service/locate.ts (the
+    // real path, inside / external / refused), file URIs for the servers through src/util/uri.ts. A
+    // site converting by itself misses the symlink and secret rules, as eight did before.
+    files: ['src/**/*.ts'],
+    ignores: [
+      'src/util/uri.ts',
+      'src/service/locate.ts',
+      'src/service/locations.ts',
+      // the ground floor that finds lspgate's own files from import.meta.url: src/link may import node builtins only
+      'src/link/start.ts',
+      'src/link/paths.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...['node:url', 'url'].map((name) => ({
+              name,
+              importNames: ['fileURLToPath', 'pathToFileURL'],
+              message: 'convert a server location with locate() (src/service/locate.ts), a path for a server with fileUri() (src/util/uri.ts)',
+            })),
+            { name: 'vscode-uri', message: 'URIs are converted in src/util/uri.ts and src/service/locate.ts only' },
+          ],
+        },
+      ],
+    },
+  },
 );

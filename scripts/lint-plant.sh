@@ -3,6 +3,8 @@
 # violations:
 #   (a) src/lsp/planted.ts imports from src/frontends/   -> dependency-cruiser (layer rules)
 #   (b) a console.log in src/util/paths.ts               -> ESLint no-console
+#   (c) src/service/navigation/planted-uri.ts converts a server URI with fileURLToPath itself
+#                                                        -> ESLint no-restricted-imports (one location path)
 # The plants are valid TypeScript (tsc is run on them too), so it is the linters that catch them,
 # not a compile error. Prints, per plant, the rules that caught it; exits non-zero if one was missed.
 # The checkout itself is never modified. Usage: scripts/lint-plant.sh
@@ -33,6 +35,12 @@ export function plantedLog(): void {
   console.log('planted');
 }
 TS
+cat > src/service/navigation/planted-uri.ts <<'TS'
+// Planted by scripts/lint-plant.sh: a server URI converted without locate().
+import { fileURLToPath } from 'node:url';
+
+export const plantedPath = (uri: string): string => fileURLToPath(uri);
+TS
 
 bin=node_modules/.bin
 echo "== tsc (the plants compile, so only the linters can catch them)"
@@ -45,6 +53,12 @@ eslint_rules=$(node -e '
   const file = out.find((r) => r.filePath.endsWith("/src/util/paths.ts"));
   const hits = (file ? file.messages : []).filter((m) => m.ruleId === "no-console");
   console.log([...new Set(hits.map((m) => `${m.ruleId} (src/util/paths.ts:${m.line})`))].join(", "));
+' "$WORK/eslint.json")
+uri_rules=$(node -e '
+  const out = require(process.argv[1]);
+  const file = out.find((r) => r.filePath.endsWith("/src/service/navigation/planted-uri.ts"));
+  const hits = (file ? file.messages : []).filter((m) => m.ruleId === "no-restricted-imports");
+  console.log([...new Set(hits.map((m) => `${m.ruleId} (planted-uri.ts:${m.line})`))].join(", "));
 ' "$WORK/eslint.json")
 
 echo "== dependency-cruiser"
@@ -65,5 +79,10 @@ if [ -n "$eslint_rules" ]; then
   echo "CAUGHT (b) console.log in src/util/paths.ts by ESLint: $eslint_rules"
 else
   echo "MISSED (b) console.log in src/util/paths.ts" >&2; missed=1
+fi
+if [ -n "$uri_rules" ]; then
+  echo "CAUGHT (c) fileURLToPath outside the URI and location modules by ESLint: $uri_rules"
+else
+  echo "MISSED (c) fileURLToPath in src/service/navigation/planted-uri.ts" >&2; missed=1
 fi
 exit "$missed"

@@ -78,4 +78,9 @@ export interface LanguageAdapter {
    * writtenReference to Read).
    */
   readonly writeAccess?: 'highlight' | 'lexical';
+  /**
+   * Why `name` is not an identifier of the language (rename_symbol's new name), undefined when it is;
+   * without one, adapters/identifier.ts's rule for any language applies.
+   */
+  newNameProblem?(name: string): string | undefined;
 }

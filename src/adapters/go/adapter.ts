@@ -22,6 +22,7 @@ import { fileImports, goDocAbove, importPathOf, packageClause, packageDirFiles, 
 import { firstParagraph, parseGoFuncSignature, parseGoHover, parseGoStructLine, type GoFuncSignature } from './signature.js';
 import { symbolLocation } from '../generic.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
+import { goNameProblem } from './identifier.js';
 
 /** gopls names methods `(*Router).ServeHTTP` / `(Router).Len` / `(*Stack[T]).Push`. */
 const GO_METHOD = /^\((\*?)([\w.]+)(\[[^\]]*\])?\)\.(\w+)$/;
@@ -324,6 +325,7 @@ async function packageFiles(root: string, name: string, candidates: string[]): P
 
 export const goAdapter: LanguageAdapter = {
   name: 'go',
+  newNameProblem: goNameProblem,
   language: () => 'go',
   packageOf(file: FileContext): PackageInfo {
     const pkg = packageName(file);

@@ -33,6 +33,7 @@ import {
 import { symbolLocation } from '../generic.js';
 import { declLine, fullName, modelInfo, ns, resolver } from './model.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
+import { phpNameProblem } from './identifier.js';
 
 const TYPE_KINDS: number[] = [Lsp.Class, Lsp.Interface, Lsp.Enum, Lsp.Module, Lsp.Struct];
 
@@ -320,6 +321,7 @@ async function packageFiles(_root: string, name: string, candidates: string[]): 
 
 export const phpAdapter: LanguageAdapter = {
   name: 'php',
+  newNameProblem: phpNameProblem,
   language: () => 'php',
   packageOf(file: FileContext): PackageInfo {
     const namespace = ns(file);

@@ -36,6 +36,7 @@ import {
 } from './signature.js';
 import { symbolLocation } from '../generic.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
+import { pythonNameProblem } from './identifier.js';
 
 const FUNCTION_KINDS: number[] = [Lsp.Method, Lsp.Function, Lsp.Constructor];
 const PROPERTY_DECORATOR = /^(property|functools\.cached_property|cached_property|\w+\.(setter|getter|deleter))$/;
@@ -345,6 +346,7 @@ async function packageFiles(root: string, name: string, candidates: string[]): P
 
 export const pythonAdapter: LanguageAdapter = {
   name: 'python',
+  newNameProblem: pythonNameProblem,
   language: () => 'python',
   packageOf(file: FileContext): PackageInfo {
     const mod = moduleOf(file);

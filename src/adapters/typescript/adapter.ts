@@ -22,6 +22,7 @@ import {
   tsNamespaceOf,
 } from './members.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
+import { tsNameProblem } from './identifier.js';
 
 const TS_EXTENSIONS = /\.(d\.)?(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 
@@ -162,6 +163,7 @@ function declarationSignature(ctx: SymbolContext): string {
 export const typescriptAdapter: LanguageAdapter = {
   ...genericAdapter,
   name: 'typescript',
+  newNameProblem: tsNameProblem,
   writeAccess: 'lexical',
   language(languageId) {
     return languageId === 'javascript' || languageId === 'javascriptreact' ? 'javascript' : 'typescript';
