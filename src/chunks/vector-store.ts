@@ -22,9 +22,10 @@
  * never a wrong vector: a vector is found by the hash of the text it embeds, under one identity. Search is exact cosine over the live rows (unit vectors, so a dot product): a flat scan of
  * ~10,000 512-float rows takes a few milliseconds, less than an ANN index would save.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { LspgateError } from '../errors/errors.js';
+import { createPrivateFile, mkdirPrivate } from '../util/private-files.js';
 import { identityChecksum, type EmbeddingIdentity } from './embedder.js';
 import { chunkMatcher } from './filter.js';
 import { CHUNK_SCHEMA_VERSION, type Chunk, type ChunkFilter } from './types.js';
@@ -114,7 +115,8 @@ function dot(a: Float32Array, b: Float32Array): number {
 
 function writeAtomic(file: string, parts: Buffer[]): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w');
+  // the cache is private: vectors are derived from the workspace's source (0600 from creation)
+  const fd = createPrivateFile(tmp);
   try {
     for (const p of parts) writeSync(fd, p);
   } finally {
@@ -200,7 +202,7 @@ export class FileVectorStore implements VectorStore {
 
   private static create(dir: string, identity: EmbeddingIdentity, checksum: string): FileVectorStore {
     rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
+    mkdirPrivate(dir);
     const fresh: Manifest = { schema_version: STORE_SCHEMA_VERSION, identity, checksum, built_at: new Date().toISOString(), indexed_head: '', chunk_count: 0, next: 1, segments: [] };
     const store = new FileVectorStore(dir, fresh);
     store.writeManifest();
@@ -292,7 +294,7 @@ export class FileVectorStore implements VectorStore {
       return v;
     });
     const name = this.segmentName();
-    mkdirSync(this.dir, { recursive: true });
+    mkdirPrivate(this.dir);
     writeAtomic(path.join(this.dir, name), encodeSegment({ dim, deleted_files: files, records, rows }, fresh));
     this.apply(files, records, vectors);
     this.written += records.length;

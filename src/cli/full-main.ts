@@ -24,6 +24,7 @@ import { runTour } from '../tour/tour.js';
 import { mainHelp } from '../frontends/help.js';
 import { COMMON_OPTIONS, guardedParse } from '../frontends/operation-args.js';
 import { serverStatuses, serversText } from './servers-command.js';
+import { runRecoverCommand } from './recover-command.js';
 
 const MODE_OPTIONS = {
   ...COMMON_OPTIONS,
@@ -82,6 +83,8 @@ async function main(argv: string[]): Promise<void> {
       return runTourCommand(rest);
     case 'servers':
       return runServers(rest);
+    case 'recover':
+      return exitAfterFlush(runRecoverCommand(rest));
     case 'daemon':
       tuneHeap();
       return runDaemonCommand(rest);

@@ -45,12 +45,12 @@ export interface StdioConnection {
 export async function connectStdio(
   script: string,
   args: string[],
-  opts: { cacheDir: string; era?: Era; cwd?: string },
+  opts: { cacheDir: string; era?: Era; cwd?: string; env?: Record<string, string> },
 ): Promise<StdioConnection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [script, ...args],
-    env: childEnv({ LSPGATE_CACHE_DIR: opts.cacheDir }),
+    env: childEnv({ LSPGATE_CACHE_DIR: opts.cacheDir, ...opts.env }),
     stderr: 'pipe',
     ...(opts.cwd ? { cwd: opts.cwd } : {}),
   });

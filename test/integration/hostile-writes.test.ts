@@ -1,7 +1,8 @@
 /**
  * The write path on hostile workspaces (test/helpers/hostile-writes.ts) through the front-ends as a
- * user starts them: the one-shot CLI (a thin client of the daemon it starts) and `lspgate mcp` over
- * stdio (a real MCP SDK client). Each front-end gets its own copy of the workspace. Every case answers
+ * user starts them: the one-shot CLI and `lspgate mcp` over stdio (a real MCP SDK client), both thin
+ * clients of one daemon (`--daemon auto`, the default; a private socket directory). Each front-end
+ * gets its own copy of the workspace. Every case answers
  * its code, no output holds the outside canary or the secret, nothing outside the root (nor .env, nor
  * the file with the key) changed, no temp file was left anywhere, and a symlink inside the root is
  * edited through its target and stays a symlink.
@@ -17,6 +18,8 @@ import { buildWriteWorkspace, changedPaths, clones, treeState, writeCases, type 
 
 let tmp: string;
 let cache: string;
+/** The default daemon mode (tests otherwise run lspgate in-process), with this file's own socket directory. */
+let env: Record<string, string>;
 const worlds: Record<'cli' | 'mcp', WriteWorkspace> = {} as Record<'cli' | 'mcp', WriteWorkspace>;
 let stdio: StdioConnection;
 const cases = writeCases();
@@ -31,7 +34,7 @@ const CODE = /\b(PATH_OUTSIDE_WORKSPACE|SECRET_FILE|INVALID_INPUT|FILE_NOT_FOUND
 async function viaCli(w: WriteWorkspace, c: WriteCase): Promise<Got> {
   const { workspace, ...input } = c.input(w);
   const root = typeof workspace === 'string' ? workspace : w.root;
-  const r = await runCli([c.op, '--root', root, '--json', ...cliArgs(input)], { cacheDir: cache, cwd: tmp });
+  const r = await runCli([c.op, '--root', root, '--json', ...cliArgs(input)], { cacheDir: cache, cwd: tmp, env });
   return { code: r.code === 0 ? 'none' : (CODE.exec(r.stderr)?.[1] ?? `exit ${r.code}: ${r.stderr.slice(0, 200)}`), text: r.stdout + r.stderr };
 }
 
@@ -45,13 +48,15 @@ beforeAll(async () => {
   assertBuilt();
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-writes-')));
   cache = path.join(tmp, 'cache');
+  fs.mkdirSync(path.join(tmp, 'run'), { mode: 0o700 });
+  env = { LSPGATE_DAEMON: 'auto', XDG_RUNTIME_DIR: path.join(tmp, 'run') };
   for (const fe of ['cli', 'mcp'] as const) {
     fs.mkdirSync(path.join(tmp, fe));
     worlds[fe] = buildWriteWorkspace(path.join(tmp, fe));
   }
-  stdio = await connectStdio(CLI, ['mcp', '--root', worlds.mcp.root], { cacheDir: cache, cwd: tmp });
+  stdio = await connectStdio(CLI, ['mcp', '--root', worlds.mcp.root], { cacheDir: cache, cwd: tmp, env });
   // the clone of the repository with the absolute symlink, opened once per front-end
-  const cli = await runCli(['index_repo', '--root', worlds.cli.root, '--json', `--url=${worlds.cli.repo}`], { cacheDir: cache, cwd: tmp });
+  const cli = await runCli(['index_repo', '--root', worlds.cli.root, '--json', `--url=${worlds.cli.repo}`], { cacheDir: cache, cwd: tmp, env });
   expect(cli.code, cli.stderr).toBe(0);
   clones.set(worlds.cli.repo, (JSON.parse(cli.stdout) as { root: string }).root);
   const mcp = await stdio.client.callTool({ name: 'index_repo', arguments: { url: worlds.mcp.repo } }, { timeout: 170_000 });
@@ -61,7 +66,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stdio?.client.close();
-  await runCli(['daemon', 'stop'], { cacheDir: cache, cwd: tmp });
+  if (env) await runCli(['daemon', 'stop'], { cacheDir: cache, cwd: tmp, env });
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 

@@ -16,6 +16,7 @@ import type { ThinPlan } from './plan.js';
 import { relayMcp } from './mcp-relay.js';
 import { SidecarWatch } from './sidecar-watch.js';
 import { configEnv } from '../../link/config-env.js';
+import { describeJournals, journalSummaries } from '../../link/journals.js';
 import { connect, startDaemon, waitForDaemon } from '../../link/start.js';
 
 const START_TIMEOUT_MS = 30_000;
@@ -62,6 +63,7 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
   const attached = await call(socket, 1, 'lspgate/attach', attach);
   if (!attached || attached.reply.error) return refuse(socket);
   if (plan.kind === 'relay' && plan.relay === 'mcp') {
+    const journalsOf = (pid: number | undefined) => (pid === undefined ? [] : journalSummaries(defaultCacheDir(), { pid }));
     relayMcp(socket, attached.rest, async () => {
       // A daemon killed a moment ago may still accept a connection it then drops: try a few times.
       for (let attempt = 0; attempt < 5; attempt++) {
@@ -70,7 +72,7 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
         const again = await reach(paths);
         if (!again) return undefined;
         const reply = await call(again, 1, 'lspgate/attach', attach);
-        if (reply && !reply.reply.error) return { socket: again, rest: reply.rest };
+        if (reply && !reply.reply.error) return { socket: again, rest: reply.rest, pid: pidOf(reply.reply) };
         again.destroy();
         if (reply?.reply.error) {
           // e.g. a daemon another client started under another environment (env_differs)
@@ -79,7 +81,7 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
         }
       }
       return undefined;
-    });
+    }, pidOf(attached.reply), journalsOf);
     return true;
   }
   if (plan.kind === 'relay') {
@@ -87,6 +89,8 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
     return true;
   }
   const answer = await call(socket, 2, 'lspgate/cli', { argv: plan.argv, cwd: process.cwd() });
+  // The daemon may have run part of the call (an apply half-written): never run it again here.
+  if (!answer) return daemonDiedMidCall(socket, pidOf(attached.reply));
   const out = answer?.reply.result as { stdout?: unknown; stderr?: unknown; exit_code?: unknown } | undefined;
   if (!out || typeof out.stdout !== 'string' || typeof out.stderr !== 'string' || typeof out.exit_code !== 'number') return refuse(socket);
   socket.destroy();
@@ -94,6 +98,27 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
   process.stderr.write(out.stderr);
   process.stdout.write(out.stdout, () => process.exit(code));
   return true;
+}
+
+/**
+ * The connection closed before the daemon answered a one-shot call: DAEMON_FAILED with what the
+ * apply journals of that daemon say was written (exit 1). Falling back to the full CLI here ran the
+ * operation a second time, in this process, on whatever the first run had left.
+ */
+function daemonDiedMidCall(socket: net.Socket, daemonPid: number | undefined): true {
+  socket.destroy();
+  const journals = daemonPid !== undefined ? journalSummaries(defaultCacheDir(), { pid: daemonPid }) : [];
+  const details = { reason: 'connection', ...(daemonPid !== undefined ? { daemon_pid: daemonPid } : {}), journals };
+  process.stderr.write(
+    `DAEMON_FAILED: the lspgate daemon closed the connection before answering; the call was not run again. ${describeJournals(journals)}\n${JSON.stringify(details, null, 2)}\n`,
+    () => process.exit(1),
+  );
+  return true;
+}
+
+function pidOf(reply: JsonRpcReply): number | undefined {
+  const pid = (reply.result as { pid?: unknown } | undefined)?.pid;
+  return typeof pid === 'number' ? pid : undefined;
 }
 
 function refuse(socket: net.Socket): false {

@@ -37,6 +37,8 @@ export interface RenameResult {
   total_edits: number;
   total_files: number;
   files: EditFileEntry[];
+  /** Where the old contents were copied (apply only). */
+  backup_dir?: string;
 }
 
 export async function renameSymbol(call: ServiceCall, input: RenameInput): Promise<RenameResult> {
@@ -70,8 +72,10 @@ export async function renameSymbol(call: ServiceCall, input: RenameInput): Promi
     files = await ask();
   }
   for (const f of files) call.meta.addSourceFile(f.absPath);
-  if (input.apply) await applyFileEdits(call, files, input.expected_hashes);
-  return result(target.label, old ?? nameAt(file.lines, target.position), input, files);
+  const applied = input.apply ? await applyFileEdits(call, files, input.expected_hashes, 'rename_symbol') : undefined;
+  const out = result(target.label, old ?? nameAt(file.lines, target.position), input, files);
+  if (applied) out.backup_dir = applied.backup_dir;
+  return out;
 }
 
 /**

@@ -6,13 +6,13 @@
  * lspgate's cache directory. Paths are contained in the workspace (symlinks resolved first), and
  * secret files are never written.
  */
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { globMatcher } from '../../catalog/glob.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import { sha256 } from '../../util/hash.js';
-import { isInside, isSecretPath, toRelative } from '../../util/paths.js';
+import { isSecretPath, toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { applyFileEdits } from './edit-apply.js';
 import { elementType, isPrivate, planFile, type PlannedTag } from './tag-plan.js';
@@ -102,18 +102,6 @@ async function planOne(call: ServiceCall, rel: string, input: TagInput, single: 
   return { tags: plan.tags, edit: { absPath: abs, file: target.file, before, content_hash: sha256(before), after: plan.after, edits, diff: unifiedDiff(target.file, before, plan.after, 1) } };
 }
 
-/** Copies every file about to change to `<cacheDir>/backups/<workspace id>/<time>/<relative path>`. */
-function backup(call: ServiceCall, edits: FileEdit[]): string {
-  const dir = path.join(call.env.cacheDir, 'backups', call.workspace.id, new Date().toISOString().replace(/[:.]/g, '-'));
-  for (const e of edits) {
-    const to = path.join(dir, e.file);
-    if (!isInside(dir, to)) throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `${e.file} would be backed up outside ${dir}`, { file: e.file });
-    mkdirSync(path.dirname(to), { recursive: true });
-    copyFileSync(e.absPath, to);
-  }
-  return dir;
-}
-
 export async function tagElements(call: ServiceCall, input: TagInput): Promise<TagResult> {
   const catalog = call.workspace.catalog;
   await catalog.build(call.signal ? { signal: call.signal } : {});
@@ -130,8 +118,7 @@ export async function tagElements(call: ServiceCall, input: TagInput): Promise<T
   const result: TagResult = { dry_run: dryRun, path: toRelative(call.root, call.resolvePath(input.path)) || '.', elements, files: [] };
   result.files = edits.map((e) => ({ file: e.file, content_hash: e.content_hash, tags: e.edits, diff: e.diff }));
   if (dryRun || !edits.length) return result;
-  result.backup_dir = backup(call, edits);
-  await applyFileEdits(call, edits, undefined);
+  result.backup_dir = (await applyFileEdits(call, edits, undefined, 'tag_elements')).backup_dir;
   result.files = edits.map((e) => ({ file: e.file, content_hash: e.content_hash, new_hash: sha256(e.after), tags: e.edits, diff: e.diff }));
   return result;
 }
