@@ -96,12 +96,17 @@ export function listJournals(cacheDir: string, root?: string): JournalState[] {
   return out;
 }
 
-/** The start time of a process (/proc/<pid>/stat field 22), undefined when there is no such process. */
+/**
+ * The start time of a running process (/proc/<pid>/stat field 22); undefined when there is no such
+ * process or it is a zombie (a SIGKILLed daemon stays one until its parent — init, or a container's
+ * first process that may never reap it — collects it: it runs no more code).
+ */
 export function processStart(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // the command name is in parentheses and may hold spaces: fields count from after the last ')'
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[0] === 'Z' || fields[0] === 'X' ? undefined : fields[19];
   } catch {
     return undefined;
   }

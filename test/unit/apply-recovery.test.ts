@@ -47,7 +47,7 @@ describe('apply journal recovery', () => {
     const edits = files(5);
     const j = ApplyJournal.open(cache, { root, id: 'ws' }, 'rename_symbol', edits);
     fs.writeFileSync(j.begin.files[0]!.tmp, 'half a temp file');
-    const [r] = recoverJournals(cache, root);
+    const [r] = recoverJournals(cache, root, { ownIsDead: true });
     expect(r!.action).toBe('rolled_back');
     expect(r!.message).toContain('had not written any file');
     expect(contents(edits)).toEqual(edits.map((e) => e.before));
@@ -61,7 +61,7 @@ describe('apply journal recovery', () => {
     j.stage();
     // the crash: two renames done, four not
     for (const step of j.begin.files.slice(0, 2)) fs.renameSync(step.tmp, step.abs);
-    const [r] = recoverJournals(cache, root);
+    const [r] = recoverJournals(cache, root, { ownIsDead: true });
     expect(r!.action).toBe('completed');
     expect(r!.message).toContain('the last 4 file(s) were moved into place');
     expect(contents(edits)).toEqual(edits.map((e) => e.after));
@@ -80,7 +80,7 @@ describe('apply journal recovery', () => {
     j.stage();
     fs.renameSync(j.begin.files[0]!.tmp, j.begin.files[0]!.abs);
     fs.writeFileSync(edits[2]!.absPath, 'edited by hand\n');
-    const [r] = recoverJournals(cache, root);
+    const [r] = recoverJournals(cache, root, { ownIsDead: true });
     expect(r!.action).toBe('rolled_back');
     expect(r!.conflicts).toEqual(['src/f2.ts']);
     expect(contents(edits)).toEqual([edits[0]!.before, edits[1]!.before, 'edited by hand\n', edits[3]!.before]);
@@ -109,8 +109,12 @@ describe('apply journal recovery', () => {
     // another live process as the owner: this test's parent
     const text = fs.readFileSync(j.path, 'utf8').replace(`"pid":${process.pid},`, `"pid":${process.ppid},`).replace(/"pid_start":"\d+",/, '');
     fs.writeFileSync(j.path, text);
-    const [r] = recoverJournals(cache, root);
+    const [r] = recoverJournals(cache, root, { ownIsDead: true });
     expect(r!.action).toBe('in_progress');
+    // and one of this process, unless the caller plays the crash in-process
+    const own = ApplyJournal.open(cache, { root: `${root}-2`, id: 'ws2' }, 'rename_symbol', []);
+    expect(recoverJournals(cache, `${root}-2`).map((x) => x.action)).toEqual(['in_progress']);
+    own.abandon();
     expect(listJournals(cache)).toHaveLength(1);
   });
 

@@ -25,9 +25,14 @@ export interface RecoveryOutcome {
   message: string;
 }
 
-/** Recovers every journal of `root` (every journal when undefined) whose owner is gone. */
-export function recoverJournals(cacheDir: string, root?: string): RecoveryOutcome[] {
-  return listJournals(cacheDir, root).map((j) => (ownerAlive(j.begin) && j.begin.pid !== process.pid ? inProgress(j) : recoverOne(j)));
+/**
+ * Recovers every journal of `root` (every journal when undefined) whose owner is gone. A journal of
+ * this very process is an apply of its own still running (a workspace closed and opened again meanwhile),
+ * unless `ownIsDead` (tests that play the crash in-process).
+ */
+export function recoverJournals(cacheDir: string, root?: string, opts: { ownIsDead?: boolean } = {}): RecoveryOutcome[] {
+  const running = (j: JournalState) => (j.begin.pid === process.pid ? !opts.ownIsDead : ownerAlive(j.begin));
+  return listJournals(cacheDir, root).map((j) => (running(j) ? inProgress(j) : recoverOne(j)));
 }
 
 function outcome(j: JournalState, action: RecoveryOutcome['action'], conflicts: string[], message: string): RecoveryOutcome {
