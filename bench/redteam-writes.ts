@@ -7,7 +7,7 @@
  * `lspgate recover`); and the cache read by a second local user. Each check is a line of the
  * redteam's table.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { OUTSIDE_CANARY, SECRET_CANARY } from '../test/helpers/hostile-corpus.js';
@@ -162,9 +162,10 @@ export function cacheAsOtherUser(tmp: string, caches: string[]): Line {
   try {
     const paths = caches.filter((c) => fs.existsSync(c)).flatMap(allPaths);
     const script = 'while IFS= read -r f; do if [ -d "$f" ]; then ls "$f" >/dev/null 2>&1 && echo "$f"; else head -c1 "$f" >/dev/null 2>&1 && echo "$f"; fi; done';
-    const readable = execFileSync('runuser', ['-u', user, '--', 'sh', '-c', script], { input: [control, ...paths].join('\n') + '\n', encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean);
+    // the loop's status is its last test's: only what it printed counts
+    const r = spawnSync('runuser', ['-u', user, '--', 'sh', '-c', script], { input: [control, ...paths].join('\n') + '\n', encoding: 'utf8' });
+    if (r.error || r.stdout === null) throw r.error ?? new Error(`runuser: ${r.stderr}`);
+    const readable = r.stdout.split('\n').filter(Boolean);
     const leaked = readable.filter((p) => p !== control);
     const ok = readable.includes(control) && leaked.length === 0;
     const outcome = `${paths.length} cache paths, ${leaked.length} readable${leaked.length ? `: ${leaked.slice(0, 3).join(', ')}` : ''}; control file ${readable.includes(control) ? 'readable' : 'NOT readable (check void)'}`;

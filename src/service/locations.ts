@@ -46,8 +46,7 @@ export function toLocations(answer: Location | Location[] | LocationLink[] | nul
  * Locations on their real paths (a server that walked `loop/up -> ..` answers `loop/up/src/a.php`
  * beside `src/a.php`: util/symlinks.ts), then de-duplicated and sorted. Non-file URIs are dropped.
  */
-export function canonicalLocations(root: string, list: Location[]): Location[] {
-  const cache = new Map<string, string>();
+export function canonicalLocations(root: string, list: Location[], cache = new Map<string, string>()): Location[] {
   const out: Location[] = [];
   for (const l of list) {
     const named = pathOfUri(l.uri);
@@ -138,9 +137,10 @@ function sourceText(absPath: string, session: FileContext['session']): string {
 export function resolveLocations(call: ServiceCall, src: LineSource, session: FileContext['session'], list: Location[]): ResolvedLocation[] {
   const out: ResolvedLocation[] = [];
   let secret = 0;
+  // one realpath per file for the whole answer (a real path maps to itself)
   const cache = new Map<string, string>();
   const holdsKey = (abs: string) => src.file(abs, session).secret;
-  for (const loc of canonicalLocations(call.root, list)) {
+  for (const loc of canonicalLocations(call.root, list, cache)) {
     const where = locate(call.root, loc.uri, { cache, holdsKey });
     if (where.where === 'refused') {
       if (where.reason !== 'not_file_uri') secret++;

@@ -7,7 +7,8 @@
  * error, exit 2, with no daemon reached. Any refusal or oddity before the pipe starts (no daemon
  * and it would not start, another version, a root the daemon refuses) returns
  * false: the full CLI then runs and does what the README says (restart on version skew, auto's
- * fallback to in-process, require's errors, usage errors with exit 2).
+ * fallback to in-process, require's errors, usage errors with exit 2). A one-shot call once sent is
+ * never handed to the full CLI: the daemon may have run part of it (an apply).
  */
 import type net from 'node:net';
 import { encodeFrame, nextFrame, type JsonRpcReply } from '../../link/frame.js';
@@ -91,7 +92,7 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
   const answer = await call(socket, 2, 'lspgate/cli', { argv: plan.argv, cwd: process.cwd() });
   // The daemon may have run part of the call (an apply half-written): never run it again here.
   if (!answer) return daemonDiedMidCall(socket, pidOf(attached.reply));
-  const out = answer?.reply.result as { stdout?: unknown; stderr?: unknown; exit_code?: unknown } | undefined;
+  const out = answer.reply.result as { stdout?: unknown; stderr?: unknown; exit_code?: unknown } | undefined;
   if (!out || typeof out.stdout !== 'string' || typeof out.stderr !== 'string' || typeof out.exit_code !== 'number') return refuse(socket);
   socket.destroy();
   const code = out.exit_code;

@@ -132,11 +132,14 @@ export class ApplyJournal {
     const dirs = new Set<string>();
     for (const step of this.begin.files) {
       const st = lstatSync(step.abs, { throwIfNoEntry: false });
-      if (!st?.isFile() || hashOf(step.abs) !== step.before) {
+      if (!st?.isFile() || hashOf(step.abs) !== step.before) throw changedError(step.file, this.rollBack());
+      try {
+        renameSync(step.tmp, step.abs);
+      } catch (e) {
+        // a rename the file system refuses (permissions, a read-only mount): undo, leave nothing behind
         const restored = this.rollBack();
-        throw changedError(step.file, restored);
+        throw new LspgateError('INTERNAL', `could not write ${step.file}: ${(e as Error).message}; nothing was written (${restored} file(s) restored)`, { file: step.file }, { cause: e });
       }
-      renameSync(step.tmp, step.abs);
       this.renamed++;
       // the page cache keeps what a killed process wrote: only the end of the renames is fsynced
       this.append({ t: 'renamed', file: step.file }, false);
