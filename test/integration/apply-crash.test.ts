@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectStdio, textOf, type StdioConnection } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, runCli } from '../helpers/spawn.js';
 import { killAtJournal, NEW_NAME, OLD_NAME, treeVerdict, writeRenameRepo, type RenameRepo } from '../helpers/apply-crash.js';
+import { removeWhenQuiet } from '../helpers/quiet-dir.js';
 
 const FILES = 150;
 let tmp: string;
@@ -22,8 +23,8 @@ beforeAll(() => {
   assertBuilt();
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-crash-')));
 });
-afterAll(() => {
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+afterAll(async () => {
+  if (tmp) await removeWhenQuiet(tmp);
 });
 
 /** Each world has its own daemon: its cache dir and socket directory (tests otherwise run lspgate in-process). */

@@ -15,6 +15,7 @@ import { connectStdio, textOf, type StdioConnection } from '../helpers/mcp-clien
 import { assertBuilt, CLI, runCli } from '../helpers/spawn.js';
 import { cliArgs, OUTSIDE_CANARY, SECRET_CANARY } from '../helpers/hostile-corpus.js';
 import { buildWriteWorkspace, changedPaths, clones, treeState, writeCases, type WriteCase, type WriteWorkspace } from '../helpers/hostile-writes.js';
+import { removeWhenQuiet } from '../helpers/quiet-dir.js';
 
 let tmp: string;
 let cache: string;
@@ -67,7 +68,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stdio?.client.close();
   if (env) await runCli(['daemon', 'stop'], { cacheDir: cache, cwd: tmp, env });
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  if (tmp) await removeWhenQuiet(tmp);
 });
 
 function check(fe: 'cli' | 'mcp', c: WriteCase, got: Got, before: Map<string, string>): void {

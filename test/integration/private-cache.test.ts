@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, CLI, runCli, spawnNode, waitFor } from '../helpers/spawn.js';
+import { removeWhenQuiet } from '../helpers/quiet-dir.js';
 
 let tmp: string;
 let root: string;
@@ -66,7 +67,7 @@ beforeAll(() => {
 
 afterAll(async () => {
   if (cache) await cli(['daemon', 'stop']);
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  if (tmp) await removeWhenQuiet(tmp);
 });
 
 describe('the cache directory is private', () => {
