@@ -15,6 +15,18 @@ const WATCH_CALLS = [
   { selector: "CallExpression[callee.object.name=/^(fs|fsp|fsPromises|promises|nodeFs)$/][callee.property.name=/^(watch|watchFile)$/]", message: WATCH_MESSAGE },
 ];
 
+// One conversion of file URLs and paths: server locations go through src/service/locate.ts (the
+// real path, inside / external / refused), file URIs for the servers through src/util/uri.ts. A
+// site converting by itself misses the symlink and secret rules, as eight did before.
+const URI_IMPORTS = [
+  ...['node:url', 'url'].map((name) => ({
+    name,
+    importNames: ['fileURLToPath', 'pathToFileURL'],
+    message: 'convert a server location with locate() (src/service/locate.ts), a path for a server with fileUri() (src/util/uri.ts)',
+  })),
+  { name: 'vscode-uri', message: 'URIs are converted in src/util/uri.ts and src/service/locate.ts only' },
+];
+
 export default defineConfig(
   { ignores: ['dist/**', 'node_modules/**', 'fixtures/**', 'scripts/**', '**/*.d.mts'] },
   {
@@ -41,13 +53,20 @@ export default defineConfig(
       // One watcher: the catalog's (src/catalog/watcher.ts). Everything else learns of changes on disk
       // from the catalog's change feed, after its gate — a second watcher sees files the gate refuses
       // and tells its listeners what the servers, the import graph and the chunk index never hear.
-      'no-restricted-imports': ['error', { paths: WATCH_IMPORTS }],
+      'no-restricted-imports': ['error', { paths: [...WATCH_IMPORTS, ...URI_IMPORTS] }],
       'no-restricted-syntax': ['error', ...WATCH_CALLS],
     },
   },
   {
     // the allow-list: the catalog's directory watcher is the one place fs.watch runs
     files: ['src/catalog/watcher.ts'],
-    rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
+    rules: { 'no-restricted-imports': ['error', { paths: URI_IMPORTS }], 'no-restricted-syntax': 'off' },
+  },
+  {
+    // the allow-list of the one location path: the URI module, the location modules, and the modules
+    // that find lspgate's own files from import.meta.url (src/link may import node builtins only; a
+    // worker's script path)
+    files: ['src/util/uri.ts', 'src/service/locate.ts', 'src/service/locations.ts', 'src/link/start.ts', 'src/link/paths.ts', 'src/util/worker-script.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: WATCH_IMPORTS }] },
   },
 );

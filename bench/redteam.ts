@@ -23,6 +23,8 @@ import { mcpHttp, mcpStdio, oneShotCli, sidecar, SAFE, type Frontend, type Outco
 import { framingCases } from './redteam-framing.js';
 import { leftovers, startRegistry, stopDaemon } from './redteam-procs.js';
 import { boundedCases } from './redteam-bounded.js';
+import { cacheAsOtherUser, killRows, writeRows } from './redteam-writes.js';
+import { runCli } from '../test/helpers/spawn.js';
 
 interface Line {
   what: string;
@@ -51,6 +53,11 @@ async function runRow(fe: Frontend, row: Row): Promise<Line> {
   const shown = total ? `${got.outcome} (total ${total[1]})` : got.outcome;
   const outcome = leaks(got.text) ? `${shown} — LEAKED A CANARY` : shown;
   return { what: row.what, frontend: fe.name, expected: row.code === 'none' ? SAFE : row.code, outcome, pass: judge(row, got), ms };
+}
+
+function report(line: Line, lines: Line[]): void {
+  lines.push(line);
+  process.stderr.write(`${line.pass ? 'ok  ' : 'FAIL'} ${line.frontend}: ${line.what} → ${line.outcome} (${line.ms} ms)\n`);
 }
 
 /** Every row through one front-end, in order (a long-lived process serves them one after another). */
@@ -109,6 +116,14 @@ async function main(): Promise<number> {
     // coverage files and embedder answers (bounded parsers, a validated embedder): workspaces of their own
     if (!only || /coverage|embedder/.test(only)) lines.push(...(await boundedCases(tmp, cache)));
     for (const fe of [stdio, http, side]) lines.push(await stillAnswers(fe));
+    if (!only || only.startsWith('write')) {
+      // the write path: each front-end on its own copy of the write workspace, then kills during applies
+      for (const l of await writeRows(tmp, cache)) report(l, lines);
+      for (const l of await killRows(tmp)) report(l, lines);
+      // the default cache dir (no LSPGATE_CACHE_DIR: $XDG_CACHE_HOME/lspgate), for the permission check
+      await runCli(['get_file_tree', '--root', w.root, '--json'], { cacheDir: '', cwd: tmp });
+      await runCli(['daemon', 'stop'], { cacheDir: '', cwd: tmp });
+    }
     const log = daemonPaths(cache).log;
     const stderrLeak = fes.some((fe) => leaks(fe.stderr())) || (fs.existsSync(log) && leaks(fs.readFileSync(log, 'utf8')));
     lines.push({ what: 'no canary or secret in any stderr log (front-ends and the daemon log)', frontend: 'all', expected: 'none', outcome: stderrLeak ? 'leaked' : 'none', pass: !stderrLeak, ms: 0 });
@@ -121,6 +136,8 @@ async function main(): Promise<number> {
   lines.push(await stopDaemon(cache));
   const left = await leftovers(tmp, spawned);
   lines.push({ what: 'processes left behind after closing', frontend: 'all', expected: 'none', outcome: left.length ? left.join('; ') : 'none', pass: left.length === 0, ms: 0 });
+  const caches = [cache, path.join(tmp, 'xdg-cache', 'lspgate'), ...fs.readdirSync(tmp).filter((n) => n.startsWith('kill-')).map((n) => path.join(tmp, n, 'cache'))];
+  lines.push(cacheAsOtherUser(tmp, caches));
   const failed = lines.filter((l) => !l.pass);
   const load = os.loadavg().map((n) => n.toFixed(2)).join(' ');
   process.stdout.write(`${table(lines)}\n\n`);

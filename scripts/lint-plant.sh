@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Proves that `npm run lint` catches what it claims to, on a copy of this checkout with three planted
+# Proves that `npm run lint` catches what it claims to, on a copy of this checkout with four planted
 # violations:
 #   (a) src/lsp/planted.ts imports from src/frontends/   -> dependency-cruiser (layer rules)
 #   (b) a console.log in src/util/paths.ts               -> ESLint no-console
 #   (c) src/service/planted-watch.ts runs fs.watch twice  -> ESLint no-restricted-imports and
 #       (a named import and a namespace call)               no-restricted-syntax (one watcher: the catalog's)
+#   (d) src/service/navigation/planted-uri.ts converts a server URI with fileURLToPath itself
+#                                                        -> ESLint no-restricted-imports (one location path)
 # The plants are valid TypeScript (tsc is run on them too), so it is the linters that catch them,
 # not a compile error. Prints, per plant, the rules that caught it; exits non-zero if one was missed.
 # The checkout itself is never modified. Usage: scripts/lint-plant.sh
@@ -35,6 +37,12 @@ export function plantedLog(): void {
   console.log('planted');
 }
 TS
+cat > src/service/navigation/planted-uri.ts <<'TS'
+// Planted by scripts/lint-plant.sh: a server URI converted without locate().
+import { fileURLToPath } from 'node:url';
+
+export const plantedPath = (uri: string): string => fileURLToPath(uri);
+TS
 
 cat > src/service/planted-watch.ts <<'TS'
 // Planted by scripts/lint-plant.sh: a watcher of its own beside the catalog's.
@@ -62,6 +70,12 @@ watch_rules=$(node -e '
   const rules = new Set(hits.map((m) => m.ruleId));
   console.log(rules.size === 2 ? hits.map((m) => `${m.ruleId} (src/service/planted-watch.ts:${m.line}:${m.column})`).join(", ") : "");
 ' "$WORK/eslint.json")
+uri_rules=$(node -e '
+  const out = require(process.argv[1]);
+  const file = out.find((r) => r.filePath.endsWith("/src/service/navigation/planted-uri.ts"));
+  const hits = (file ? file.messages : []).filter((m) => m.ruleId === "no-restricted-imports");
+  console.log([...new Set(hits.map((m) => `${m.ruleId} (planted-uri.ts:${m.line})`))].join(", "));
+' "$WORK/eslint.json")
 
 echo "== dependency-cruiser"
 "$bin/depcruise" src bench test --config .dependency-cruiser.cjs --output-type json > depcruise.json || true
@@ -86,5 +100,10 @@ if [ -n "$watch_rules" ]; then
   echo "CAUGHT (c) fs.watch in src/service/planted-watch.ts by ESLint: $watch_rules"
 else
   echo "MISSED (c) fs.watch (named import and namespace call) in src/service/planted-watch.ts" >&2; missed=1
+fi
+if [ -n "$uri_rules" ]; then
+  echo "CAUGHT (d) fileURLToPath outside the URI and location modules by ESLint: $uri_rules"
+else
+  echo "MISSED (d) fileURLToPath in src/service/navigation/planted-uri.ts" >&2; missed=1
 fi
 exit "$missed"

@@ -8,6 +8,7 @@
  * here, each with a default in the service, so an adapter that lacks one still works.
  */
 import type { DocumentSymbol, Position } from 'vscode-languageserver-protocol';
+import type { Located } from '../core/location.js';
 import type { LspSession, PositionEncoding } from '../lsp/types.js';
 import type { LanguageProfile } from './language-profile.js';
 import type { ClassDescriptor, FunctionDescriptor, SymbolDescriptor, SymbolKind } from '../schema/descriptors.js';
@@ -33,6 +34,8 @@ export interface FileContext {
   hover(pos: Position): Promise<string | undefined>;
   /** Another file's context (same workspace), e.g. Go methods declared in sibling files. */
   loadFile(absPath: string): Promise<FileContext>;
+  /** A URI the server answered, on its real path: inside the workspace, external or refused (the service's one conversion). */
+  locate(uri: string): Located;
 }
 
 export interface SymbolContext {
@@ -86,4 +89,9 @@ export interface LanguageAdapter {
    * writtenReference to Read).
    */
   readonly writeAccess?: 'highlight' | 'lexical';
+  /**
+   * Why `name` is not an identifier of the language (rename_symbol's new name), undefined when it is;
+   * without one, adapters/identifier.ts's rule for any language applies.
+   */
+  newNameProblem?(name: string): string | undefined;
 }

@@ -3,9 +3,10 @@
  * Written atomically (tmp + rename) so a crash never leaves half a file; a snapshot with another
  * index_version or root is ignored (full rebuild).
  */
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { FileEntry } from '../core/catalog.js';
+import { createPrivateFile, mkdirPrivate } from '../util/private-files.js';
 
 /** 2: TypeScript import bindings left out, tsgo's const Variables are constants. */
 export const INDEX_VERSION = 2;
@@ -44,9 +45,10 @@ export function loadSnapshot(file: string, root: string): Snapshot | undefined {
  * lspgate's peak RSS (bench --gen-files 500). The result is the same JSON.
  */
 export function saveSnapshot(file: string, snap: Snapshot): void {
-  mkdirSync(path.dirname(file), { recursive: true });
+  // the cache is private (signatures and docstrings of the workspace): 0700 directories, a 0600 file from creation
+  mkdirPrivate(path.dirname(file));
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const fd = openSync(tmp, 'w');
+  const fd = createPrivateFile(tmp);
   try {
     const { files, ...head } = snap;
     const prefix = JSON.stringify(head);

@@ -6,7 +6,8 @@
  * written from an endpoint's Infinity (before answers were validated) makes every cosine with that
  * row NaN, and its rows would be reused by their text's hash for good.
  */
-import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, renameSync, writeSync } from 'node:fs';
+import { createPrivateFile } from '../util/private-files.js';
 
 export interface SegmentHeader<R> {
   dim: number;
@@ -30,7 +31,8 @@ export class BadSegment extends Error {
 
 export function writeAtomic(file: string, parts: Buffer[]): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w');
+  // the cache is private: vectors are derived from the workspace's source (0600 from creation)
+  const fd = createPrivateFile(tmp);
   try {
     for (const p of parts) writeSync(fd, p);
   } finally {

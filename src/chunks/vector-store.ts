@@ -23,9 +23,10 @@
  * never a wrong vector: a vector is found by the hash of the text it embeds, under one identity. Search is exact cosine over the live rows (unit vectors, so a dot product): a flat scan of
  * ~10,000 512-float rows takes a few milliseconds, less than an ANN index would save.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { LspgateError } from '../errors/errors.js';
+import { mkdirPrivate } from '../util/private-files.js';
 import { identityChecksum, type EmbeddingIdentity } from './embedder.js';
 import { chunkMatcher } from './filter.js';
 import { CHUNK_SCHEMA_VERSION, type Chunk, type ChunkFilter } from './types.js';
@@ -170,7 +171,7 @@ export class FileVectorStore implements VectorStore {
 
   private static create(dir: string, identity: EmbeddingIdentity, checksum: string): FileVectorStore {
     rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
+    mkdirPrivate(dir);
     const fresh: Manifest = { schema_version: STORE_SCHEMA_VERSION, identity, checksum, built_at: new Date().toISOString(), indexed_head: '', chunk_count: 0, next: 1, segments: [] };
     const store = new FileVectorStore(dir, fresh);
     store.writeManifest();
@@ -264,7 +265,7 @@ export class FileVectorStore implements VectorStore {
       return v;
     });
     const name = this.segmentName();
-    mkdirSync(this.dir, { recursive: true });
+    mkdirPrivate(this.dir);
     writeAtomic(path.join(this.dir, name), encodeSegment({ dim, deleted_files: files, records, rows }, fresh));
     this.apply(files, records, vectors);
     this.written += records.length;

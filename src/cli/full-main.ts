@@ -24,6 +24,7 @@ import { runTour } from '../tour/tour.js';
 import { mainHelp } from './thin/help-text.js';
 import { COMMON_OPTIONS, guardedParse } from '../frontends/operation-args.js';
 import { serverStatuses, serversText } from './servers-command.js';
+import { runRecoverCommand } from './recover-command.js';
 
 const MODE_OPTIONS = {
   ...COMMON_OPTIONS,
@@ -89,6 +90,8 @@ async function main(argv: string[]): Promise<void> {
       return runTourCommand(rest);
     case 'servers':
       return runServers(rest);
+    case 'recover':
+      return exitAfterFlush(runRecoverCommand(rest));
     case 'daemon':
       tuneHeap();
       return runDaemonCommand(rest);

@@ -11,6 +11,11 @@ export interface Workspace {
   /** Short stable id (basename + hash of the path). */
   readonly id: string;
   readonly catalog: Catalog;
+  /**
+   * Said once, in the `_meta.warnings` of the next answer on this workspace: what opening it found
+   * and did (an interrupted apply completed or rolled back).
+   */
+  readonly notices?: string[];
 }
 
 /** What operations may ask of the gateway beyond their own workspace (index_folder, list_repos...). */

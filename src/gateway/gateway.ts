@@ -20,9 +20,11 @@ import type { Operation } from '../operations/types.js';
 import type { DaemonStatusProvider } from '../core/daemon-status.js';
 import type { Workspace } from '../core/workspace.js';
 import { ServiceCataloger } from '../service/cataloging/cataloger.js';
+import { recoverJournals } from '../service/editing/recovery.js';
 import type { ServiceEnv } from '../service/env.js';
 import { createLogger, type Logger } from '../util/logger.js';
 import { resolveInWorkspace, toRelative } from '../util/paths.js';
+import { privateCacheRoot } from '../util/private-files.js';
 import { defaultCacheDir } from '../link/paths.js';
 import { configuredAllowedRoots, RootPolicy } from './root-policy.js';
 
@@ -43,6 +45,35 @@ export interface GatewayOptions {
 
 /** LSPGATE_CACHE_DIR, else ~/.cache/lspgate (one copy: src/link/paths.ts, which the thin entry needs). */
 export { defaultCacheDir };
+
+/** The cache holds source: private to this user from the start (util/private-files.ts). */
+function privateCache(cacheDir: string, logger: Logger): void {
+  try {
+    const done = privateCacheRoot(cacheDir);
+    if (done === 'narrowed') logger.warn(`${cacheDir} was readable by other users: its mode is now 0700 (it holds source: catalogs, backups, clones)`);
+    if (done === 'left') logger.warn(`${cacheDir} is not a directory of this user: lspgate cannot make it private`);
+  } catch (e) {
+    logger.warn(`cache directory ${cacheDir}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Applies a crash interrupted in this workspace are completed or rolled back before anything reads
+ * its files (service/editing/recovery.ts); the log and the next answer say which.
+ */
+function recoverApplies(env: ServiceEnv, root: string): string[] {
+  const log = env.logger.child('recovery');
+  try {
+    return recoverJournals(env.cacheDir, root).map((r) => {
+      log.warn(r.message);
+      return r.message;
+    });
+  } catch (e) {
+    const message = `recovery of an interrupted apply in ${root} failed: ${(e as Error).message}; run \`lspgate recover --root ${root}\``;
+    log.error(message);
+    return [message];
+  }
+}
 
 export function workspaceId(root: string): string {
   return `${path.basename(root) || 'root'}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`;
@@ -108,6 +139,7 @@ export class Gateway implements RunnerHost {
     const root = realDirectory(opts.root);
     const logger = opts.logger ?? createLogger();
     const cacheDir = opts.cacheDir ?? defaultCacheDir();
+    privateCache(cacheDir, logger);
     const servers = loadServers({ workspaceRoot: root, extraFiles: opts.serversFiles ?? [], logger });
     const limits = { ...loadLimits(root), ...opts.limits };
     // Every session is handed out behind the response cache (byte-bounded, keyed by server
@@ -152,7 +184,7 @@ export class Gateway implements RunnerHost {
     const catalog = new WorkspaceCatalog({ root, id, cacheDir: env.cacheDir, logger: env.logger, limits: env.limits, cataloger: new ServiceCataloger(env, root) });
     // the servers learn of changes from the catalog's one feed, as every other listener does
     catalog.changes.subscribe(serverNotifier(env.broker, env.logger.child(`catalog:${id}`)));
-    const ws: Workspace = { root, id, catalog };
+    const ws: Workspace = { root, id, catalog, notices: recoverApplies(env, root) };
     this.open.set(root, ws);
     return ws;
   }

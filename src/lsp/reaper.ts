@@ -13,9 +13,18 @@
  */
 export const REAPER_MARKER = '[lspgate-reaper]';
 
+/**
+ * Set in the environment of a command whose files must be private (git cloning into lspgate's cache):
+ * the watchdog applies this umask (octal) before it spawns the command, and removes the variable.
+ * A umask set by lspgate itself would apply to every file the process writes, workspace edits included.
+ */
+export const UMASK_VAR = 'LSPGATE_REAPER_UMASK';
+
 const REAPER_SOURCE = `
 const { spawn } = require('node:child_process');
 const [file, ...args] = process.argv.slice(1);
+const umask = process.env.${UMASK_VAR};
+if (umask) { process.umask(parseInt(umask, 8)); delete process.env.${UMASK_VAR}; }
 const parent = process.ppid;
 const killGroup = () => { try { process.kill(-process.pid, 'SIGKILL'); } catch { process.exit(1); } };
 const child = spawn(file, args, { stdio: 'inherit' });

@@ -233,7 +233,9 @@ export class OperationRunner {
     const workspace = await this.workspace(wsName);
     // `both` (project_context) is the structured result with its markdown inside, rendered as markdown.
     const format: OutputFormat = output_format === 'both' ? 'markdown' : (output_format ?? 'markdown');
-    const cacheKey = this.cacheKey(op, workspace, input);
+    // what opening the workspace did (an interrupted apply recovered) is said once, in this answer, never cached
+    const notices = workspace.notices?.splice(0) ?? [];
+    const cacheKey = notices.length ? undefined : this.cacheKey(op, workspace, input);
     if (cacheKey !== undefined) {
       const hit = this.opCache!.get(cacheKey);
       if (hit) return this.fromCache(op, hit, workspace, started, format);
@@ -241,6 +243,7 @@ export class OperationRunner {
     // The sessions and files a cacheable answer is built from are recorded while its handler runs.
     const recorder = cacheKey !== undefined ? new DependencyRecorder(workspace.catalog) : undefined;
     const meta = new MetaCollector(recorder);
+    for (const n of notices) meta.warn(n);
     const savedTokens = () => ({ session: this.sessionSaved, total: this.host.savings.value });
     const ctx = { workspace, env: this.host.context, gateway: this.host, signal: opts.signal, progress: opts.progress, meta, savedTokens };
     let body: Record<string, unknown>;
@@ -248,6 +251,8 @@ export class OperationRunner {
       const work = () => op.handler(input, ctx);
       body = (await (recorder ? recordDependencies(recorder, work) : work())) as Record<string, unknown>;
     } catch (e) {
+      // an error answer has no _meta: the notices wait for the next answer
+      workspace.notices?.unshift(...notices);
       throw toLspgateError(e);
     }
     const bodyBytes = Buffer.byteLength(JSON.stringify(body));

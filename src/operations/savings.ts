@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writePrivateFile } from '../util/private-files.js';
 import path from 'node:path';
 
 /**
@@ -31,10 +32,7 @@ export class SavingsLedger {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     try {
-      mkdirSync(path.dirname(this.file), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ total_tokens_saved: this.total, updated_at: new Date().toISOString() }));
-      renameSync(tmp, this.file);
+      writePrivateFile(this.file, JSON.stringify({ total_tokens_saved: this.total, updated_at: new Date().toISOString() }));
     } catch {
       // A read-only cache dir must not fail the call that produced the savings.
     }

@@ -15,6 +15,7 @@ import { ENTRY_OVERHEAD, stringBytes } from '../util/bounded-memo.js';
 import { deepFreeze } from '../util/freeze.js';
 import { toRelative } from '../util/paths.js';
 import { normalizeDocumentSymbols } from './symbols.js';
+import { locate } from './locate.js';
 
 /** Where a file context comes from: a workspace root and a way to reach sessions and other files. */
 export interface FileContextSource {
@@ -122,5 +123,6 @@ export async function loadFileContext(src: FileContextSource, absPath: string, o
       return h;
     },
     loadFile: (other) => src.otherFile(other),
+    locate: (uri) => locate(src.root, uri),
   };
 }

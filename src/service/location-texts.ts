@@ -1,13 +1,13 @@
 /**
  * The texts locations are measured in, and what measuring them makes, kept process-wide and bounded
- * in bytes: both are pure memos (of a text; of a file's (path, mtime, size, inode)), shared by every
- * workspace since a location may land in any file, a library's included.
+ * in bytes: a pure memo of a text (the disk's texts are disk-texts.ts), shared by every workspace
+ * since a location may land in any file, a library's included.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { LRUCache } from 'lru-cache';
 import type { FileContext } from '../adapters/types.js';
 import { lineStarts } from '../lsp/positions.js';
 import { containsPrivateKey } from '../util/secret-files.js';
+import { diskText } from './disk-texts.js';
 import { splitLines } from './file-context.js';
 
 /** One file's lines as read for an answer, with what every location in it needs (made once). */
@@ -36,27 +36,9 @@ export function measure(source: string): LinesOf {
   return f;
 }
 
-/** Text of files not open in the server, with the stat it was read at (re-read when the stat moves). */
-export const DISK_TEXTS = new LRUCache<string, { mtimeMs: number; size: number; ino: number; text: string }>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (v) => 2 * (v.text.length + 1) });
-
-/**
- * The text a location is measured in: the open document when the server has it, else the disk's
- * (re-read unless mtime, size and inode are those of the last read, the rule CachedSession
- * trusts for open documents; '' when unreadable).
- */
+/** The text a location is measured in: the open document when the server has it, else the disk's ('' when unreadable). */
 export function sourceText(absPath: string, session: FileContext['session']): string {
   const doc = session.getDocument(absPath);
   if (doc) return doc.text;
-  const st = statSync(absPath, { throwIfNoEntry: false });
-  if (!st?.isFile()) return '';
-  const known = DISK_TEXTS.get(absPath);
-  if (known && known.mtimeMs === st.mtimeMs && known.size === st.size && known.ino === st.ino) return known.text;
-  let text: string;
-  try {
-    text = readFileSync(absPath, 'utf8');
-  } catch {
-    return '';
-  }
-  DISK_TEXTS.set(absPath, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, text });
-  return text;
+  return diskText(absPath) ?? '';
 }

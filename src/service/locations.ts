@@ -1,21 +1,23 @@
 /**
- * LSP locations → answers: on their real paths, de-duplicated (tsserver repeats a location once per project that
- * includes the file), sorted by file then position, paths workspace-relative, lines and
- * columns 1-based. Locations outside the workspace (lib.d.ts, node_modules of another root) are
- * kept with `external: true` and their absolute path, unless the path is a secret file: then they
- * are dropped and counted in a warning.
+ * LSP locations → answers: each put through `locate` (locate.ts: the real path, inside / external /
+ * refused), de-duplicated (tsserver repeats a location once per project that includes the file), sorted by file then position, paths workspace-relative, lines and columns
+ * 1-based.
+ * Locations outside the workspace (lib.d.ts, node_modules of another root) are kept with
+ * `external: true` and their absolute path; secret files (by name or private-key content) are
+ * dropped and counted in a warning.
  */
 import type { Location, LocationLink, Range } from 'vscode-languageserver-protocol';
 import type { FileContext } from '../adapters/types.js';
 import { fromLspPosition } from '../lsp/positions.js';
 import type { PositionEncoding } from '../lsp/types.js';
-import { isInside, isSecretPath, toRelative } from '../util/paths.js';
 import { canonicalPath } from '../util/symlinks.js';
 import { fileUri, pathOfUri } from '../util/uri.js';
-import { isLibraryPath } from './library-paths.js';
 import type { ServiceCall } from './call.js';
 import { measure, sourceText, type LinesOf } from './location-texts.js';
+import { locate } from './locate.js';
 import { comparePositions } from './symbols.js';
+
+export { locate, refusalError, type LocateOptions, type Located, type LocationRefusal } from './locate.js';
 
 export interface ResolvedLocation {
   absPath: string;
@@ -40,16 +42,15 @@ export function toLocations(answer: Location | Location[] | LocationLink[] | nul
 
 /**
  * Locations on their real paths (a server that walked `loop/up -> ..` answers `loop/up/src/a.php`
- * beside `src/a.php`: util/symlinks.ts), then de-duplicated and sorted.
+ * beside `src/a.php`: util/symlinks.ts), then de-duplicated and sorted. Non-file URIs are dropped.
  */
-export function canonicalLocations(root: string, list: Location[]): Location[] {
-  const cache = new Map<string, string>();
+export function canonicalLocations(root: string, list: Location[], cache = new Map<string, string>()): Location[] {
   const out: Location[] = [];
   for (const l of list) {
-    const abs = pathOfUri(l.uri);
-    if (abs === undefined) continue;
-    const real = canonicalPath(root, abs, cache);
-    out.push(real === abs ? l : { ...l, uri: fileUri(real) });
+    const named = pathOfUri(l.uri);
+    if (named === undefined) continue;
+    const real = canonicalPath(root, named, cache);
+    out.push(real === named ? l : { ...l, uri: fileUri(real) });
   }
   return dedupeLocations(out);
 }
@@ -98,31 +99,28 @@ export class LineSource {
 export function resolveLocations(call: ServiceCall, src: LineSource, session: FileContext['session'], list: Location[]): ResolvedLocation[] {
   const out: ResolvedLocation[] = [];
   let secret = 0;
-  for (const loc of canonicalLocations(call.root, list)) {
-    const abs = pathOfUri(loc.uri);
-    if (abs === undefined) continue;
-    if (isSecretPath(abs)) {
-      secret++;
+  // one realpath per file for the whole answer (a real path maps to itself)
+  const cache = new Map<string, string>();
+  const holdsKey = (abs: string) => src.file(abs, session).secret;
+  for (const loc of canonicalLocations(call.root, list, cache)) {
+    const where = locate(call.root, loc.uri, { cache, holdsKey });
+    if (where.where === 'refused') {
+      if (where.reason !== 'not_file_uri') secret++;
       continue;
     }
-    const inside = isInside(call.root, abs);
-    if (!inside && !isLibraryPath(abs)) {
-      // outside the workspace and not library code: the location, never the file's text
-      out.push(unquoted(abs, loc));
+    // outside the workspace and not library code: the location, never the file's text
+    if (where.where === 'external' && !where.library) {
+      out.push(unquoted(where.abs, loc));
       continue;
     }
-    const { lines, text, secret: holdsKey, starts } = src.file(abs, session);
+    const { lines, text, starts } = src.file(where.abs, session);
     const enc: PositionEncoding = session.positionEncoding;
-    if (holdsKey) {
-      secret++;
-      continue;
-    }
     const s = fromLspPosition(text, loc.range.start, enc, starts);
     const e = fromLspPosition(text, loc.range.end, enc, starts);
     out.push({
-      absPath: abs,
-      file: inside ? toRelative(call.root, abs) : abs,
-      external: !inside,
+      absPath: where.abs,
+      file: where.file,
+      external: where.where === 'external',
       range: loc.range,
       line: s.line,
       column: s.column,

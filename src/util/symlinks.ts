@@ -68,5 +68,7 @@ export function canonicalPath(root: string, abs: string, cache?: Map<string, str
     // missing file: keep the server's path
   }
   cache?.set(abs, real);
+  // a real path is its own (a location already put on it is not resolved again)
+  cache?.set(real, real);
   return real;
 }

@@ -1,6 +1,7 @@
 /**
  * The one place file URIs and paths are converted (vscode-uri, as the servers' own clients do).
  */
+import { fileURLToPath } from 'node:url';
 import { URI } from 'vscode-uri';
 import { LspgateError } from '../errors/errors.js';
 
@@ -24,4 +25,13 @@ export function uriToPath(uri: string): string {
   const p = pathOfUri(uri);
   if (p === undefined) throw new LspgateError('INTERNAL', `not a file URI: ${uri.slice(0, 200)}`);
   return p;
+}
+
+/**
+ * The local path of a `file://` URL a caller gave (index_repo's source), as git reads it: Node's
+ * strict reading, which refuses a remote host (`file://server/share`) and encoded slashes instead of
+ * making a UNC-style path of them. Not for server locations (service/locate.ts is their one way in).
+ */
+export function localPathOfFileUrl(url: string): string {
+  return fileURLToPath(url);
 }

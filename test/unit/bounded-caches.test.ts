@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { GLOB_MEMO, globMatcher } from '../../src/catalog/glob.js';
 import { normalizeTerm, TERM_MEMO } from '../../src/chunks/tokenize.js';
 import { HOVER_MEMO, MODEL_MEMO } from '../../src/service/file-context.js';
-import { DISK_TEXTS, measure, TEXT_MEASURES } from '../../src/service/location-texts.js';
+import { DISK_TEXTS } from '../../src/service/disk-texts.js';
+import { measure, TEXT_MEASURES } from '../../src/service/location-texts.js';
 import { BoundedMemo } from '../../src/util/bounded-memo.js';
 import { pathRole, ROLE_MEMO } from '../../src/adapters/test-files.js';
 

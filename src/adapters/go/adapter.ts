@@ -23,6 +23,7 @@ import { firstParagraph, parseGoFuncSignature, parseGoHover, parseGoStructLine, 
 import { symbolLocation } from '../generic.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
 import { goProfile } from './profile.js';
+import { goNameProblem } from './identifier.js';
 
 /** gopls names methods `(*Router).ServeHTTP` / `(Router).Len` / `(*Stack[T]).Push`. */
 const GO_METHOD = /^\((\*?)([\w.]+)(\[[^\]]*\])?\)\.(\w+)$/;
@@ -327,6 +328,7 @@ export const goAdapter: LanguageAdapter = {
   name: 'go',
   languages: [goProfile],
   language: () => goProfile.name,
+  newNameProblem: goNameProblem,
   packageOf(file: FileContext): PackageInfo {
     const pkg = packageName(file);
     return pkg ? { package: pkg } : {};

@@ -34,6 +34,7 @@ import { symbolLocation } from '../generic.js';
 import { declLine, fullName, modelInfo, ns, resolver } from './model.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
 import { phpProfile } from './profile.js';
+import { phpNameProblem } from './identifier.js';
 
 const TYPE_KINDS: number[] = [Lsp.Class, Lsp.Interface, Lsp.Enum, Lsp.Module, Lsp.Struct];
 
@@ -323,6 +324,7 @@ export const phpAdapter: LanguageAdapter = {
   name: 'php',
   languages: [phpProfile],
   language: () => phpProfile.name,
+  newNameProblem: phpNameProblem,
   packageOf(file: FileContext): PackageInfo {
     const namespace = ns(file);
     return namespace ? { namespace } : {};

@@ -4,7 +4,6 @@
  * intelephense's definitions (the one place this adapter asks the server), reaches a known root.
  */
 import { DefinitionRequest, SymbolKind as Lsp, type DocumentSymbol, type Location, type LocationLink } from 'vscode-languageserver-protocol';
-import { pathOfUri } from '../../util/uri.js';
 import { eloquentInfo, MODEL_ROOTS, type EloquentInfo, type ModelMethod } from './eloquent.js';
 import { attributesAbove, parseClassHeader, parsePhpFunctionHeader, phpNamespace, phpUses, resolvePhpClass } from './source.js';
 import type { FileContext } from '../types.js';
@@ -72,12 +71,12 @@ async function checkModel(file: FileContext, cls: DocumentSymbol, depth: number)
   });
   const target = firstLocation(def);
   if (!target) return false;
-  const targetFile = pathOfUri(target.uri);
-  if (targetFile === undefined) return false;
-  // Outside the workspace (vendor elsewhere): the definition is not readable, so the chain stops.
+  // Outside the workspace (vendor elsewhere, a link out of the root): the definition is not read, so the chain stops.
+  const where = file.locate(target.uri);
+  if (where.where !== 'inside') return false;
   let other: FileContext;
   try {
-    other = targetFile === file.absPath ? file : await file.loadFile(targetFile);
+    other = where.abs === file.absPath ? file : await file.loadFile(where.abs);
   } catch {
     return false;
   }

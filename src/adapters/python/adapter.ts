@@ -38,6 +38,7 @@ import {
 import { symbolLocation } from '../generic.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
 import { pythonProfile } from './profile.js';
+import { pythonNameProblem } from './identifier.js';
 
 const FUNCTION_KINDS: number[] = [Lsp.Method, Lsp.Function, Lsp.Constructor];
 const PROPERTY_DECORATOR = /^(property|functools\.cached_property|cached_property|\w+\.(setter|getter|deleter))$/;
@@ -349,6 +350,7 @@ export const pythonAdapter: LanguageAdapter = {
   name: 'python',
   languages: [pythonProfile],
   language: () => pythonProfile.name,
+  newNameProblem: pythonNameProblem,
   packageOf(file: FileContext): PackageInfo {
     const mod = moduleOf(file);
     return mod ? { package: mod } : {};

@@ -10,8 +10,6 @@ import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
 import { parseTsHeritage, stripTypeArguments, tsDeclarationHeader } from './declaration.js';
 import { collapseWhitespace, stripComments } from './source-text.js';
 import { toLspPosition } from '../../lsp/positions.js';
-import { isInside, toRelative } from '../../util/paths.js';
-import { pathOfUri } from '../../util/uri.js';
 import { withoutImportBindings } from './imports.js';
 import { tsKindAsTsserver } from './kinds.js';
 import { childContexts, genericAdapter, qualifiedName, rangeText, symbolLocation } from '../generic.js';
@@ -26,6 +24,7 @@ import {
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
 import { languageProfile } from '../languages.js';
 import { javascriptProfile, typescriptProfile } from './profile.js';
+import { tsNameProblem } from './identifier.js';
 
 const TS_EXTENSIONS = /\.(d\.)?(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 
@@ -139,11 +138,11 @@ async function resolveFullName(file: FileContext, pos: Position): Promise<string
   if (!first) return undefined;
   const uri = 'targetUri' in first ? first.targetUri : first.uri;
   const range = 'targetUri' in first ? first.targetSelectionRange : first.range;
-  const abs = pathOfUri(uri);
-  if (abs === undefined || !isInside(file.root, abs)) return undefined;
-  const target = abs === file.absPath ? file : await file.loadFile(abs);
+  const where = file.locate(uri);
+  if (where.where !== 'inside') return undefined;
+  const target = where.abs === file.absPath ? file : await file.loadFile(where.abs);
   const path = findPath(target.symbols, range.start, []);
-  if (!path) return `"${tsModulePath(toRelative(file.root, abs))}"`;
+  if (!path) return `"${tsModulePath(where.file)}"`;
   return fullNameOf(target, path.map((s) => s.name).join('.'));
 }
 
@@ -167,6 +166,7 @@ export const typescriptAdapter: LanguageAdapter = {
   ...genericAdapter,
   name: 'typescript',
   languages: [typescriptProfile, javascriptProfile],
+  newNameProblem: tsNameProblem,
   writeAccess: 'lexical',
   language(languageId) {
     return languageProfile(languageId) === javascriptProfile ? javascriptProfile.name : typescriptProfile.name;

@@ -9,13 +9,12 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ImplementationRequest } from 'vscode-languageserver-protocol';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { toLspPosition } from '../../lsp/positions.js';
 import type { ServiceCall } from '../../service/call.js';
 import { typeDefinition } from '../../service/descriptors/descriptors.js';
-import { toLocations } from '../../service/locations.js';
+import { locate, toLocations } from '../../service/locations.js';
 import { isInside } from '../../util/paths.js';
 import { headerReferences, TYPE_KINDS, typeAt } from '../../service/relations/type-relations.js';
 import { scanFile, type PatternHit } from './pattern-scan.js';
@@ -165,7 +164,7 @@ async function implicitImplementations(call: ServiceCall, iface: CatalogSymbol, 
   const answer = await file.session.request(ImplementationRequest.type, { textDocument: { uri: file.uri }, position }, { signal: call.signal });
   const seen = new Set<string>();
   for (const loc of toLocations(answer)) {
-    const impl = await typeAt(call, fileURLToPath(loc.uri), loc.range.start.line);
+    const impl = await typeAt(call, locate(call.root, loc.uri), loc.range.start.line);
     if (!impl || impl.kind === 'interface' || seen.has(impl.symbol_id)) continue;
     seen.add(impl.symbol_id);
     groups.add('inheritance', `subtypes of ${iface.qualified_name}`, `types that implement interface ${iface.qualified_name} (${iface.file}:${iface.selection_line})`, { file: impl.file, line: impl.selection_line, symbol_id: impl.symbol_id });

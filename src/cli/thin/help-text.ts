@@ -27,6 +27,7 @@ export function mainHelp(ops: readonly HelpEntry[], version: string): string {
     '  lspgate tour [--root DIR]                               every operation on a workspace, for a person',
     '  lspgate servers [--root DIR] [--json]                   configured language servers and whether installed',
     '  lspgate daemon [status|stop] [--idle-ms N] [--json]     the shared daemon: run it / its clients and servers / stop it',
+    '  lspgate recover [--root DIR | --all] [--json]           complete or roll back edits a crash interrupted',
     '  lspgate <operation> [--root DIR] [--<field> value ...] [--json]',
     '  lspgate <operation> --help                              the fields of one operation',
     '  lspgate --version',

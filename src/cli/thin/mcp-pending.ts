@@ -104,11 +104,15 @@ export class McpPending {
     else this.subscriptions.delete(s.uri);
   }
 
-  /** One error line per request still waiting (a setting it carried is not applied). */
-  failAll(message: string): string {
+  get waiting(): number {
+    return this.pending.size;
+  }
+
+  /** One error line per request still waiting (a setting it carried is not applied); `details` beside the reason. */
+  failAll(message: string, details: Record<string, unknown> = {}): string {
     const lines = [...this.pending.values()].map(
       (id) =>
-        JSON.stringify({ jsonrpc: '2.0', id, error: { code: DAEMON_FAILED_RPC_CODE, message, data: { code: 'DAEMON_FAILED', details: { reason: 'connection' } } } }) + '\n',
+        JSON.stringify({ jsonrpc: '2.0', id, error: { code: DAEMON_FAILED_RPC_CODE, message, data: { code: 'DAEMON_FAILED', details: { reason: 'connection', ...details } } } }) + '\n',
     );
     this.pending.clear();
     this.settings.clear();

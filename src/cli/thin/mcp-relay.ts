@@ -9,15 +9,20 @@
  * sees EOF, as on stdio) and the daemon closing it then ends this process with status 0.
  */
 import type net from 'node:net';
+import { describeJournals, type JournalSummary } from '../../link/journals.js';
 import { McpPending } from './mcp-pending.js';
 
-/** A new socket attached with the same relay parameters, its bytes after the attach answer; undefined when that failed. */
-export type Reattach = () => Promise<{ socket: net.Socket; rest: Buffer } | undefined>;
+/** A new socket attached with the same relay parameters, its bytes after the attach answer and the daemon's pid; undefined when that failed. */
+export type Reattach = () => Promise<{ socket: net.Socket; rest: Buffer; pid?: number } | undefined>;
+
+/** What the apply journals of the daemon with this pid say was written (it died with requests in flight). */
+export type JournalsOf = (daemonPid: number | undefined) => JournalSummary[];
 
 const MAX_RECONNECTS = 3;
 
-export function relayMcp(first: net.Socket, already: Buffer, reattach: Reattach): void {
+export function relayMcp(first: net.Socket, already: Buffer, reattach: Reattach, firstPid: number | undefined, journalsOf: JournalsOf): void {
   let socket: net.Socket | undefined;
+  let daemonPid = firstPid;
   let inputEnded = false;
   let reconnects = 0;
   const queue: Buffer[] = [];
@@ -39,7 +44,11 @@ export function relayMcp(first: net.Socket, already: Buffer, reattach: Reattach)
     socket = undefined;
     if (inputEnded) return process.stdout.write('', () => process.exit(0));
     const why = 'the lspgate daemon closed the connection';
-    process.stdout.write(pending.failAll(why));
+    if (pending.waiting) {
+      // a call in flight may have been an apply: say what its journal says was written (never run again)
+      const journals = journalsOf(daemonPid);
+      process.stdout.write(pending.failAll(`${why} before answering; the call was not run again. ${describeJournals(journals)}`, { ...(daemonPid ? { daemon_pid: daemonPid } : {}), journals }));
+    }
     const replay = pending.replay();
     const again = replay && reconnects++ < MAX_RECONNECTS ? await reattach() : undefined;
     if (!again) {
@@ -48,6 +57,7 @@ export function relayMcp(first: net.Socket, already: Buffer, reattach: Reattach)
     }
     const kept = `log level ${pending.level ?? 'default'}, ${pending.subscriptions.size} resource subscription(s)`;
     process.stderr.write(`lspgate: ${why}; attached again (daemon restarted); replayed the session's initialize, ${kept}\n`);
+    daemonPid = again.pid;
     use(again.socket, again.rest);
     again.socket.write(replay!);
     for (const chunk of queue.splice(0)) again.socket.write(chunk);

@@ -7,14 +7,17 @@
  * error, exit 2, with no daemon reached. Any refusal or oddity before the pipe starts (no daemon
  * and it would not start, another version, a root the daemon refuses) returns
  * false: the full CLI then runs and does what the README says (restart on version skew, auto's
- * fallback to in-process, require's errors, usage errors with exit 2).
+ * fallback to in-process, require's errors, usage errors with exit 2). A one-shot call once sent is
+ * never handed to the full CLI: the daemon may have run part of it (an apply).
  */
 import type net from 'node:net';
+import type { JsonRpcReply } from '../../link/frame.js';
 import { daemonPaths, defaultCacheDir, ensurePrivateDir, packageVersion, type DaemonPaths } from '../../link/paths.js';
 import type { ThinPlan } from './plan.js';
 import { relayMcp } from './mcp-relay.js';
 import { SidecarWatch } from './sidecar-watch.js';
 import { configEnv } from '../../link/config-env.js';
+import { describeJournals, journalSummaries } from '../../link/journals.js';
 import { connect, startDaemon, waitForDaemon } from '../../link/start.js';
 import { call } from './rpc.js';
 
@@ -53,6 +56,7 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
   const attached = await call(socket, 1, 'lspgate/attach', attach);
   if (!attached || attached.reply.error) return refuse(socket);
   if (plan.kind === 'relay' && plan.relay === 'mcp') {
+    const journalsOf = (pid: number | undefined) => (pid === undefined ? [] : journalSummaries(defaultCacheDir(), { pid }));
     relayMcp(socket, attached.rest, async () => {
       // A daemon killed a moment ago may still accept a connection it then drops: try a few times.
       for (let attempt = 0; attempt < 5; attempt++) {
@@ -61,7 +65,7 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
         const again = await reach(paths);
         if (!again) return undefined;
         const reply = await call(again, 1, 'lspgate/attach', attach);
-        if (reply && !reply.reply.error) return { socket: again, rest: reply.rest };
+        if (reply && !reply.reply.error) return { socket: again, rest: reply.rest, pid: pidOf(reply.reply) };
         again.destroy();
         if (reply?.reply.error) {
           // e.g. a daemon another client started under another environment (env_differs)
@@ -70,7 +74,7 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
         }
       }
       return undefined;
-    });
+    }, pidOf(attached.reply), journalsOf);
     return true;
   }
   if (plan.kind === 'relay') {
@@ -78,13 +82,36 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
     return true;
   }
   const answer = await call(socket, 2, 'lspgate/cli', { argv: plan.argv, cwd: process.cwd() });
-  const out = answer?.reply.result as { stdout?: unknown; stderr?: unknown; exit_code?: unknown } | undefined;
+  // The daemon may have run part of the call (an apply half-written): never run it again here.
+  if (!answer) return daemonDiedMidCall(socket, pidOf(attached.reply));
+  const out = answer.reply.result as { stdout?: unknown; stderr?: unknown; exit_code?: unknown } | undefined;
   if (!out || typeof out.stdout !== 'string' || typeof out.stderr !== 'string' || typeof out.exit_code !== 'number') return refuse(socket);
   socket.destroy();
   const code = out.exit_code;
   process.stderr.write(out.stderr);
   process.stdout.write(out.stdout, () => process.exit(code));
   return true;
+}
+
+/**
+ * The connection closed before the daemon answered a one-shot call: DAEMON_FAILED with what the
+ * apply journals of that daemon say was written (exit 1). Falling back to the full CLI here ran the
+ * operation a second time, in this process, on whatever the first run had left.
+ */
+function daemonDiedMidCall(socket: net.Socket, daemonPid: number | undefined): true {
+  socket.destroy();
+  const journals = daemonPid !== undefined ? journalSummaries(defaultCacheDir(), { pid: daemonPid }) : [];
+  const details = { reason: 'connection', ...(daemonPid !== undefined ? { daemon_pid: daemonPid } : {}), journals };
+  process.stderr.write(
+    `DAEMON_FAILED: the lspgate daemon closed the connection before answering; the call was not run again. ${describeJournals(journals)}\n${JSON.stringify(details, null, 2)}\n`,
+    () => process.exit(1),
+  );
+  return true;
+}
+
+function pidOf(reply: JsonRpcReply): number | undefined {
+  const pid = (reply.result as { pid?: unknown } | undefined)?.pid;
+  return typeof pid === 'number' ? pid : undefined;
 }
 
 function refuse(socket: net.Socket): false {

@@ -31,6 +31,18 @@ import { PROGRESS_TOKEN_PARAM } from '../sidecar/sidecar.js';
 import { packageVersion } from '../version.js';
 import { ATTACH, STATUS, STOP, type AttachResult, type DaemonStatus } from './protocol.js';
 import { FILE_CHANGED, UNWATCH_FILE, WATCH_FILE, type FileChangedNotification } from './watch-protocol.js';
+import { describeJournals, journalSummaries } from '../../link/journals.js';
+
+/**
+ * A call the dying daemon had received may have been an apply: its error says what that daemon's
+ * apply journals say was written (the call is never run again; recovery finishes the journals).
+ */
+function withJournals(e: unknown, cacheDir: string, daemonPid: number): unknown {
+  if (!(e instanceof LspgateError) || e.code !== 'DAEMON_FAILED' || e.details?.reason !== 'connection' || e.details.sent === false || !daemonPid) return e;
+  const journals = journalSummaries(cacheDir, { pid: daemonPid });
+  if (!journals.length) return e;
+  return new LspgateError('DAEMON_FAILED', `${e.message}. ${describeJournals(journals)}`, { ...e.details, daemon_pid: daemonPid, journals });
+}
 
 /** Connects to the daemon, starting it when none answers (client.ts). */
 export type DaemonDialer = () => Promise<net.Socket>;
@@ -213,8 +225,11 @@ export class RemoteGateway implements FrontendGateway {
       params[PROGRESS_TOKEN_PARAM] = token;
       this.progress.set(token, opts.progress);
     }
+    const pid = this.daemonPid;
     try {
       return await this.request<RunResult>(name, params, opts.signal);
+    } catch (e) {
+      throw withJournals(e, this.context.cacheDir, pid);
     } finally {
       if (token !== undefined) this.progress.delete(token);
     }

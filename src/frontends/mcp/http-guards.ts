@@ -4,7 +4,7 @@
  * → 401. The body limit (413) is applied by the Node adapter while it reads the body.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writePrivateFile } from '../../util/private-files.js';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 
@@ -58,10 +58,8 @@ export function resolveToken(cacheDir: string, port: number, env: NodeJS.Process
   if (fromEnv) return { token: fromEnv };
   const token = randomBytes(32).toString('hex');
   const dir = path.join(cacheDir, 'http');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, `token-${port}`);
-  writeFileSync(file, token + '\n', { mode: 0o600 });
-  // writeFileSync keeps the mode of a file that already existed: force it.
-  chmodSync(file, 0o600);
+  // a new 0600 file renamed over any older one (whose mode a plain write would keep)
+  writePrivateFile(file, token + '\n');
   return { token, file };
 }

@@ -120,6 +120,7 @@ const EditFileSchema = z.object({
 function editMarkdown(r: RenameResult): string {
   const out = [`## Rename ${r.old_name} → ${r.new_name}: ${r.total_edits} edit(s) in ${r.total_files} file(s)${r.applied ? ' (applied)' : ' (preview)'}`, ''];
   for (const f of r.files) out.push('```diff', f.diff.trimEnd(), '```');
+  if (r.backup_dir) out.push('', `backups: ${r.backup_dir}`);
   return out.join('\n') + '\n';
 }
 
@@ -272,6 +273,7 @@ export const serverKnowledgeOperations: Operation[] = [
       total_edits: z.number().int(),
       total_files: z.number().int(),
       files: z.array(EditFileSchema),
+      backup_dir: z.string().optional().describe('apply only: where the old contents were copied (<cache>/backups/<workspace id>/<journal id>/<file>)'),
     }),
     annotations: WRITES_FILES,
     repl: { command: 'rename', positional: ['symbol', 'new_name'] },
@@ -295,6 +297,7 @@ export const serverKnowledgeOperations: Operation[] = [
     output: withMeta({
       file: z.string(),
       applied: z.number().int().optional(),
+      backup_dir: z.string().optional().describe('apply only: where the old contents were copied'),
       actions: z.array(
         z.object({
           index: z.number().int(),

@@ -2,11 +2,10 @@
  * LSP Diagnostic → the answer's entry: 1-based lines and columns in characters of the line, the
  * severity as a word, codes as strings, related information with workspace-relative paths.
  */
-import { fileURLToPath } from 'node:url';
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver-protocol';
 import { fromLspPosition } from '../../lsp/positions.js';
 import type { PositionEncoding } from '../../lsp/types.js';
-import { isInside, isSecretPath, toRelative } from '../../util/paths.js';
+import { locate } from '../locations.js';
 
 export const SEVERITIES = ['error', 'warning', 'information', 'hint'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -67,16 +66,11 @@ export function toDiagnosticEntry(d: Diagnostic, ctx: EntryContext): DiagnosticE
   const tags = (d.tags ?? []).map((t): 'unnecessary' | 'deprecated' => (t === DiagnosticTag.Unnecessary ? 'unnecessary' : 'deprecated'));
   if (tags.length) out.tags = tags;
   const related = (d.relatedInformation ?? []).flatMap((r): RelatedEntry[] => {
-    let abs: string;
-    try {
-      abs = fileURLToPath(r.location.uri);
-    } catch {
-      return [];
-    }
-    if (isSecretPath(abs)) return [];
+    // on its real path like every location; a secret file or a virtual document is left out
+    const where = locate(ctx.root, r.location.uri);
+    if (where.where === 'refused') return [];
     // Other files' positions are given as the server counts them (0-based + 1): their text is not read.
-    const file = isInside(ctx.root, abs) ? toRelative(ctx.root, abs) : abs;
-    return [{ file, line: r.location.range.start.line + 1, column: r.location.range.start.character + 1, message: messageText(r.message) }];
+    return [{ file: where.file, line: r.location.range.start.line + 1, column: r.location.range.start.character + 1, message: messageText(r.message) }];
   });
   if (related.length) out.related = related;
   return out;

@@ -49,6 +49,8 @@ export interface ActionEntry {
 export interface CodeActionsResult {
   file: string;
   applied?: number;
+  /** Where the old contents were copied (apply only). */
+  backup_dir?: string;
   actions: ActionEntry[];
 }
 
@@ -77,7 +79,7 @@ export async function codeActions(call: ServiceCall, input: CodeActionsInput): P
     if (chosen.command !== undefined || !edits[input.apply]!.length) {
       throw new LspgateError('NOT_SUPPORTED', `"${chosen.title}" has no edit to apply (the server would run it as a command)`, { title: chosen.title });
     }
-    await applyFileEdits(call, edits[input.apply]!, input.expected_hashes);
+    out.backup_dir = (await applyFileEdits(call, edits[input.apply]!, input.expected_hashes, 'code_actions')).backup_dir;
     out.applied = input.apply;
     for (const f of chosen.files) f.new_hash = sha256(edits[input.apply]!.find((e) => e.file === f.file)!.after);
   }

@@ -1,17 +1,18 @@
 /**
  * Writing a previewed edit: every file must still have the content the preview was computed for
  * (and, when the caller passes them, the hashes its preview showed), else CONTENT_MODIFIED and
- * nothing is written. Each file is written atomically (a temp file in the same directory, then
- * rename over the original, keeping its mode); then the servers and the catalog are re-synced.
+ * nothing is written. The files are written through an apply journal (apply-journal.ts): backups
+ * and the new contents first, all fsynced, then the renames — so a crash leaves the workspace wholly
+ * as before or completable, and recovery (recovery.ts) says which. Then the servers and the catalog
+ * are re-synced.
  */
-import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { LspgateError } from '../../errors/errors.js';
 import { sha256 } from '../../lsp/documents.js';
 import { isInside } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
-import type { FileEdit } from './workspace-edit.js';
+import { ApplyJournal } from './apply-journal.js';
+import { editTargetOfPath, type FileEdit } from './workspace-edit.js';
 
 function currentHash(abs: string): string | undefined {
   try {
@@ -35,32 +36,32 @@ export function checkHashes(call: ServiceCall, files: FileEdit[], expected: Reco
   if (changed.length) {
     throw new LspgateError('CONTENT_MODIFIED', `${changed.join(', ')} no longer match${changed.length === 1 ? 'es' : ''} the preview: nothing was written; preview again`, { files: changed });
   }
-  for (const f of files) if (!isInside(call.root, f.absPath)) throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `${f.absPath} is outside the workspace`, { path: f.absPath });
-}
-
-function writeAtomically(abs: string, text: string): void {
-  const mode = statSync(abs).mode;
-  const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.lspgate-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    writeFileSync(tmp, text, { mode });
-    renameSync(tmp, abs);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw new LspgateError('INTERNAL', `could not write ${abs}: ${(e as Error).message}`, { path: abs }, { cause: e });
-  }
-}
-
-/** Checks, writes every file, re-syncs the servers that serve the workspace and the catalog. */
-export async function applyFileEdits(call: ServiceCall, files: FileEdit[], expected: Record<string, string> | undefined): Promise<void> {
-  checkHashes(call, files, expected);
+  // the write gate once more: a file swapped for a symlink (or a key written into it) since the preview is refused
   for (const f of files) {
-    // the last moment a concurrent edit can be noticed without losing it
-    if (currentHash(f.absPath) !== f.content_hash) {
-      throw new LspgateError('CONTENT_MODIFIED', `${f.file} changed while the edit was being written; files written so far: ${files.slice(0, files.indexOf(f)).map((x) => x.file).join(', ') || 'none'}`, { file: f.file });
-    }
-    writeAtomically(f.absPath, f.after);
+    const target = editTargetOfPath(call.root, f.absPath);
+    if (target.abs !== f.absPath) throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `${f.file} is no longer the file the preview was made for: nothing was written`, { file: f.file });
   }
+}
+
+export interface Applied {
+  /** Where the old contents were copied (`<cacheDir>/backups/<workspace id>/<journal id>/<relative path>`). */
+  backup_dir: string;
+}
+
+/** Checks, writes every file through a journal, re-syncs the servers that serve the workspace and the catalog. */
+export async function applyFileEdits(call: ServiceCall, files: FileEdit[], expected: Record<string, string> | undefined, operation: string): Promise<Applied> {
+  checkHashes(call, files, expected);
+  const journal = ApplyJournal.open(call.env.cacheDir, call.workspace, operation, files);
+  try {
+    journal.stage();
+  } catch (e) {
+    journal.abandon();
+    throw e;
+  }
+  // past this point a crash is completed or rolled back by recovery; an error here rolled back itself
+  journal.commit();
   await resync(call, files);
+  return { backup_dir: journal.begin.backup_dir };
 }
 
 async function resync(call: ServiceCall, files: FileEdit[]): Promise<void> {

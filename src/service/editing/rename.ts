@@ -6,6 +6,7 @@
  * INVALID_INPUT carrying the server's message.
  */
 import { PrepareRenameRequest, RenameRequest, type PrepareRenameResult, type WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { genericNameProblem } from '../../adapters/identifier.js';
 import type { FileContext } from '../../adapters/types.js';
 import { LspgateError } from '../../errors/errors.js';
 import { sha256 as sha } from '../../lsp/documents.js';
@@ -36,6 +37,8 @@ export interface RenameResult {
   total_edits: number;
   total_files: number;
   files: EditFileEntry[];
+  /** Where the old contents were copied (apply only). */
+  backup_dir?: string;
 }
 
 export async function renameSymbol(call: ServiceCall, input: RenameInput): Promise<RenameResult> {
@@ -45,6 +48,7 @@ export async function renameSymbol(call: ServiceCall, input: RenameInput): Promi
   if (!session.hasCapability('renameProvider')) {
     throw new LspgateError('NOT_SUPPORTED', `${session.serverId} has no rename provider`, { server: session.serverId });
   }
+  checkNewName(call, file, input.new_name);
   const params = { textDocument: { uri: file.uri }, position: target.position };
   const old = await prepared(call, file, params);
   const ask = async (): Promise<FileEdit[]> => {
@@ -68,8 +72,20 @@ export async function renameSymbol(call: ServiceCall, input: RenameInput): Promi
     files = await ask();
   }
   for (const f of files) call.meta.addSourceFile(f.absPath);
-  if (input.apply) await applyFileEdits(call, files, input.expected_hashes);
-  return result(target.label, old ?? nameAt(file.lines, target.position), input, files);
+  const applied = input.apply ? await applyFileEdits(call, files, input.expected_hashes, 'rename_symbol') : undefined;
+  const out = result(target.label, old ?? nameAt(file.lines, target.position), input, files);
+  if (applied) out.backup_dir = applied.backup_dir;
+  return out;
+}
+
+/**
+ * The new name must be an identifier of the file's language (the adapter's grammar) before a server
+ * sees it: servers splice the name they are given into every edited file as it is.
+ */
+function checkNewName(call: ServiceCall, file: FileContext, name: string): void {
+  const adapter = call.adapter(file);
+  const problem = (adapter.newNameProblem ?? genericNameProblem)(name);
+  if (problem) throw new LspgateError('INVALID_INPUT', `new_name ${JSON.stringify(name.slice(0, 80))}: ${problem}; nothing is renamed`, { new_name: name.slice(0, 200), language: file.language });
 }
 
 /** prepareRename where offered: null means the server will not rename here. */

@@ -6,18 +6,17 @@
  * lspgate's cache directory. Paths are contained in the workspace (symlinks resolved first), and
  * secret files are never written.
  */
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createTwoFilesPatch } from 'diff';
 import { globMatcher } from '../../catalog/glob.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import { sha256 } from '../../util/hash.js';
-import { isInside, isSecretPath, toRelative } from '../../util/paths.js';
+import { isSecretPath, toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { applyFileEdits } from './edit-apply.js';
 import { elementType, isPrivate, planFile, type PlannedTag } from './tag-plan.js';
-import type { FileEdit } from './workspace-edit.js';
+import { editTargetOfPath, unifiedDiff, type FileEdit } from './workspace-edit.js';
 
 export interface TagInput {
   path: string;
@@ -76,10 +75,18 @@ function taggable(symbols: CatalogSymbol[], file: string, includePrivate: boolea
   return out;
 }
 
-async function planOne(call: ServiceCall, rel: string, input: TagInput): Promise<{ edit?: FileEdit; tags: PlannedTag[] }> {
-  // realpath'd and contained again: a file may be a symlink the walk listed by its own name
-  const abs = call.resolvePath(rel, { expect: 'file' });
-  if (isSecretPath(abs)) return { tags: [] };
+async function planOne(call: ServiceCall, rel: string, input: TagInput, single: boolean): Promise<{ edit?: FileEdit; tags: PlannedTag[] }> {
+  // the edit path's gate: a regular file whose real path is inside, no secret by name or content
+  // (a file the walk listed by its own name may be a symlink; it is tagged through its target)
+  let target: { abs: string; file: string };
+  try {
+    target = editTargetOfPath(call.root, call.resolvePath(rel, { expect: 'file' }));
+  } catch (e) {
+    if (single || !(e instanceof LspgateError)) throw e;
+    call.meta.warn(`${rel} not tagged: ${e.code}`);
+    return { tags: [] };
+  }
+  const { abs } = target;
   const symbols = await call.workspace.catalog.fileSymbols(rel);
   const before = readFileSync(abs, 'utf8');
   const entry = call.workspace.catalog.files().get(rel);
@@ -91,41 +98,27 @@ async function planOne(call: ServiceCall, rel: string, input: TagInput): Promise
   if (!elements.length) return { tags: [] };
   const plan = planFile(rel, before, elements, { force: input.force ?? false, updateLineno: input.update_lineno ?? false });
   if (plan.after === before) return { tags: plan.tags };
-  const diff = createTwoFilesPatch(`a/${rel}`, `b/${rel}`, before, plan.after, undefined, undefined, { context: 1 }).replace(/^=+\n/, '');
   const edits = plan.tags.filter((t) => t.action !== 'skip').length;
-  return { tags: plan.tags, edit: { absPath: abs, file: rel, before, content_hash: sha256(before), after: plan.after, edits, diff } };
-}
-
-/** Copies every file about to change to `<cacheDir>/backups/<workspace id>/<time>/<relative path>`. */
-function backup(call: ServiceCall, edits: FileEdit[]): string {
-  const dir = path.join(call.env.cacheDir, 'backups', call.workspace.id, new Date().toISOString().replace(/[:.]/g, '-'));
-  for (const e of edits) {
-    const to = path.join(dir, e.file);
-    if (!isInside(dir, to)) throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `${e.file} would be backed up outside ${dir}`, { file: e.file });
-    mkdirSync(path.dirname(to), { recursive: true });
-    copyFileSync(e.absPath, to);
-  }
-  return dir;
+  return { tags: plan.tags, edit: { absPath: abs, file: target.file, before, content_hash: sha256(before), after: plan.after, edits, diff: unifiedDiff(target.file, before, plan.after, 1) } };
 }
 
 export async function tagElements(call: ServiceCall, input: TagInput): Promise<TagResult> {
   const catalog = call.workspace.catalog;
   await catalog.build(call.signal ? { signal: call.signal } : {});
   const dryRun = input.dry_run ?? true;
-  const { files } = filesUnder(call, input);
+  const { files, single } = filesUnder(call, input);
   const edits: FileEdit[] = [];
   const elements: TagResult['elements'] = [];
   for (const rel of files) {
     if (call.signal?.aborted) throw new LspgateError('CANCELLED', 'tag_elements was cancelled: nothing was written');
-    const r = await planOne(call, rel, input);
+    const r = await planOne(call, rel, input, single);
     elements.push(...r.tags.map((t) => ({ ...t, file: rel })));
     if (r.edit) edits.push(r.edit);
   }
   const result: TagResult = { dry_run: dryRun, path: toRelative(call.root, call.resolvePath(input.path)) || '.', elements, files: [] };
   result.files = edits.map((e) => ({ file: e.file, content_hash: e.content_hash, tags: e.edits, diff: e.diff }));
   if (dryRun || !edits.length) return result;
-  result.backup_dir = backup(call, edits);
-  await applyFileEdits(call, edits, undefined);
+  result.backup_dir = (await applyFileEdits(call, edits, undefined, 'tag_elements')).backup_dir;
   result.files = edits.map((e) => ({ file: e.file, content_hash: e.content_hash, new_hash: sha256(e.after), tags: e.edits, diff: e.diff }));
   return result;
 }

@@ -4,7 +4,6 @@
  * is `max_results` (then `truncated`), callees outside the workspace (lib.d.ts) are counted, not
  * listed. Servers without callHierarchyProvider go through the fallback in calls-fallback.ts.
  */
-import { canonicalPath } from '../../util/symlinks.js';
 import {
   CallHierarchyIncomingCallsRequest,
   CallHierarchyOutgoingCallsRequest,
@@ -15,11 +14,9 @@ import {
 import { LspgateError } from '../../errors/errors.js';
 import type { LspSession } from '../../lsp/types.js';
 import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
-import { isInside, toRelative } from '../../util/paths.js';
-import { pathOfUri, uriToPath } from '../../util/uri.js';
 import type { ServiceCall } from '../call.js';
 import { loadCallFallback, type CallEdge } from './call-fallback-types.js';
-import { LineSource } from '../locations.js';
+import { LineSource, locate } from '../locations.js';
 import { lineColumnOf } from '../../lsp/line-position.js';
 import { preview, type Preview } from '../previews.js';
 import { resolveTarget, type TargetInput } from './resolve.js';
@@ -67,6 +64,8 @@ interface Walk {
   memo: Map<string, Promise<CallEdge[]>>;
   /** Requests in flight at once (the next callers are asked while this level's nodes are built). */
   limiter: Limiter;
+  /** Real paths of the files the walk met (one realpath per file). */
+  realPaths: Map<string, string>;
 }
 
 /** Call-hierarchy requests one walk keeps in flight: gopls answers them in parallel, tsserver queues them. */
@@ -77,7 +76,7 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
   const { file } = target;
   const session = file.session;
   const depth = input.depth ?? 1;
-  const w: Walk = { call, session, direction, budget: input.max_results ?? 50, used: 0, external: 0, src: new LineSource(call), viaFallback: false, memo: new Map(), limiter: new Limiter(WALK_CONCURRENCY) };
+  const w: Walk = { call, session, direction, budget: input.max_results ?? 50, used: 0, external: 0, src: new LineSource(call), viaFallback: false, memo: new Map(), limiter: new Limiter(WALK_CONCURRENCY), realPaths: new Map() };
   let items: CallHierarchyItem[];
   if (session.hasCapability('callHierarchyProvider')) {
     items = (await session.request(CallHierarchyPrepareRequest.type, { textDocument: { uri: file.uri }, position: target.position }, { signal: call.signal })) ?? [];
@@ -100,16 +99,24 @@ function itemKey(item: CallHierarchyItem): string {
   return `${item.uri}\0${item.selectionRange.start.line}:${item.selectionRange.start.character}`;
 }
 
+/** Outside the workspace on its real path (a link out of the root included), a secret file, or no file at all. */
 function isExternal(w: Walk, item: CallHierarchyItem): boolean {
-  const abs = pathOfUri(item.uri);
-  return abs === undefined || !isInside(w.call.root, abs);
+  return insidePath(w, item.uri) === undefined;
+}
+
+/** The real path of an item of the walk, inside the workspace (isExternal let only those through). */
+function insidePath(w: Walk, uri: string): { abs: string; file: string } | undefined {
+  const where = locate(w.call.root, uri, { cache: w.realPaths, holdsKey: (abs) => w.src.file(abs, w.session).secret });
+  return where.where === 'inside' ? where : undefined;
 }
 
 async function nodeOf(w: Walk, item: CallHierarchyItem): Promise<CallNode> {
-  const abs = canonicalPath(w.call.root, uriToPath(item.uri));
+  const where = insidePath(w, item.uri);
+  if (!where) throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `${item.name} is declared outside the workspace`, { symbol: item.name });
+  const { abs, file } = where;
   const lines = w.src.lines(abs, w.session);
   const pos = lineColumnOf(lines, item.selectionRange.start, w.session.positionEncoding);
-  const node: CallNode = { name: item.name, kind: fromLspSymbolKind(item.kind), file: toRelative(w.call.root, abs), line: pos.line };
+  const node: CallNode = { name: item.name, kind: fromLspSymbolKind(item.kind), file, line: pos.line };
   const id = await catalogIdAt(w.call, node.file, pos.line, pos.column, item.name);
   if (id) node.symbol_id = id;
   if (item.detail) node.detail = item.detail;
@@ -189,8 +196,9 @@ async function expand(w: Walk, item: CallHierarchyItem, depth: number, path: Set
 }
 
 function callSites(w: Walk, uri: string, ranges: Range[]): CallSite[] {
-  const abs = uriToPath(uri);
-  const lines = w.src.lines(abs, w.session);
+  const where = insidePath(w, uri);
+  if (!where) return [];
+  const lines = w.src.lines(where.abs, w.session);
   const seen = new Set<string>();
   const out: CallSite[] = [];
   for (const r of [...ranges].sort((a, b) => a.start.line - b.start.line || a.start.character - b.start.character)) {

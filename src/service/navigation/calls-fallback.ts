@@ -8,7 +8,6 @@
  *   each resolved with textDocument/definition and kept when it lands on a function, method or
  *   constructor. Definitions outside the workspace are returned as they are; the tree counts them.
  */
-import { canonicalPath } from '../../util/symlinks.js';
 import path from 'node:path';
 import {
   DefinitionRequest,
@@ -22,10 +21,8 @@ import {
 } from 'vscode-languageserver-protocol';
 import type { FileContext } from '../../adapters/types.js';
 import { offsetAt } from '../../lsp/positions.js';
-import { isInside } from '../../util/paths.js';
-import { pathOfUri } from '../../util/uri.js';
 import type { CallEdge, CallFallbackContext } from './call-fallback-types.js';
-import { toLocations } from '../locations.js';
+import { locate, toLocations } from '../locations.js';
 import { comparePositions, innermostAt, rangeContains } from '../symbols.js';
 
 const CALLABLE_KINDS: number[] = [Lsp.Function, Lsp.Method, Lsp.Constructor];
@@ -38,15 +35,10 @@ const KEYWORDS = new Set([
   'new', 'clone', 'instanceof', 'and', 'or', 'xor', 'not', 'eval', 'sizeof', 'typeof', 'yield', 'await', 'throw',
 ]);
 
-function absOf(ctx: CallFallbackContext, uri: string): string | undefined {
-  const abs = pathOfUri(uri);
-  return abs === undefined ? undefined : canonicalPath(ctx.call.root, abs);
-}
-
 async function fileAt(ctx: CallFallbackContext, uri: string): Promise<FileContext | undefined> {
-  const abs = absOf(ctx, uri);
-  if (!abs || !isInside(ctx.call.root, abs)) return undefined;
-  return ctx.call.file(abs);
+  const where = locate(ctx.call.root, uri);
+  if (where.where !== 'inside') return undefined;
+  return ctx.call.file(where.abs);
 }
 
 function itemOf(file: FileContext, s: DocumentSymbol): CallHierarchyItem {

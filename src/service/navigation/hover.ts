@@ -3,7 +3,6 @@
  * code and prose (splitHoverMarkdown); its parsed signature comes from the same adapter parsers
  * that build FunctionDescriptors, applied to the declaration the hovered name resolves to.
  */
-import { fileURLToPath } from 'node:url';
 import { DefinitionRequest, HoverRequest, SignatureHelpRequest, type MarkupContent, type SignatureInformation } from 'vscode-languageserver-protocol';
 import type { SymbolContext } from '../../adapters/types.js';
 import { LspgateError } from '../../errors/errors.js';
@@ -11,9 +10,8 @@ import type { FunctionDescriptor } from '../../schema/descriptors.js';
 import { FUNCTION_KINDS } from '../../schema/convert/lsp-kind.js';
 import { fromHoverContents, splitHoverMarkdown } from '../../schema/convert/hover-text.js';
 import { toLspPosition } from '../../lsp/positions.js';
-import { isInside } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
-import { toLocations } from '../locations.js';
+import { locate, toLocations } from '../locations.js';
 import { resolvePosition, resolveTarget, type ResolvedTarget, type TargetInput } from './resolve.js';
 import { symbolAtSelection } from '../symbols.js';
 
@@ -78,9 +76,10 @@ async function declarationOf(call: ServiceCall, target: ResolvedTarget): Promise
   const answer = await file.session.request(DefinitionRequest.type, { textDocument: { uri: file.uri }, position: target.position }, { signal: call.signal });
   const loc = toLocations(answer)[0];
   if (!loc) return undefined;
-  const abs = fileURLToPath(loc.uri);
-  if (!isInside(call.root, abs)) return undefined;
-  const other = await call.file(abs);
+  // only a declaration whose real path is inside the workspace is read (a link out of it is external)
+  const where = locate(call.root, loc.uri);
+  if (where.where !== 'inside') return undefined;
+  const other = await call.file(where.abs);
   return symbolAtSelection(other, loc.range.start);
 }
 

@@ -5,7 +5,6 @@
  * whose types satisfy interfaces without naming them, gopls's implementation answers as well.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   ImplementationRequest,
   TypeHierarchyPrepareRequest,
@@ -17,10 +16,9 @@ import { languageProfile } from '../../adapters/languages.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
-import { isInside, toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { targetSymbol } from './implementations.js';
-import { toLocations } from '../locations.js';
+import { locate, toLocations } from '../locations.js';
 import { resolveTarget, type TargetInput } from '../navigation/resolve.js';
 import { catalogIdAt } from '../symbol-ids.js';
 import { directSubtypes, headerReferences, typeAt, TYPE_KINDS } from './type-relations.js';
@@ -115,9 +113,9 @@ function serverExpander(call: ServiceCall): Expander<TypeHierarchyItem> {
   return {
     key: (i) => `${i.uri}#${i.selectionRange.start.line}:${i.selectionRange.start.character}`,
     async node(i) {
-      const abs = fileURLToPath(i.uri);
-      const inside = isInside(call.root, abs);
-      const n: TypeNode = { name: i.name, kind: fromLspSymbolKind(i.kind), file: inside ? toRelative(call.root, abs) : abs, line: i.selectionRange.start.line + 1 };
+      const where = locate(call.root, i.uri);
+      const inside = where.where === 'inside';
+      const n: TypeNode = { name: i.name, kind: fromLspSymbolKind(i.kind), file: where.file, line: i.selectionRange.start.line + 1 };
       if (i.detail) n.detail = i.detail;
       if (!inside) n.external = true;
       else {
@@ -127,11 +125,13 @@ function serverExpander(call: ServiceCall): Expander<TypeHierarchyItem> {
       return n;
     },
     async next(i, edge) {
-      const abs = fileURLToPath(i.uri);
-      if (!isInside(call.root, abs)) return [];
-      const session = (await call.file(abs)).session;
+      const where = locate(call.root, i.uri);
+      if (where.where !== 'inside') return [];
+      const session = (await call.file(where.abs)).session;
       const type = edge === 'supertypes' ? TypeHierarchySupertypesRequest.type : TypeHierarchySubtypesRequest.type;
-      return (await session.request(type, { item: i }, { signal: call.signal })) ?? [];
+      const items = (await session.request(type, { item: i }, { signal: call.signal })) ?? [];
+      // an item in a secret file (by name or content) or a virtual document is left out, as in every location list
+      return items.filter((x) => locate(call.root, x.uri).where !== 'refused');
     },
   };
 }
@@ -184,7 +184,7 @@ async function goImplementations(call: ServiceCall, sym: CatalogSymbol, edge: Ed
   const answer = await file.session.request(ImplementationRequest.type, { textDocument: { uri: file.uri }, position: pos }, { signal: call.signal });
   const out: CatalogSymbol[] = [];
   for (const loc of toLocations(answer)) {
-    const t = await typeAt(call, fileURLToPath(loc.uri), loc.range.start.line);
+    const t = await typeAt(call, locate(call.root, loc.uri), loc.range.start.line);
     if (t && t.symbol_id !== sym.symbol_id) out.push(t);
   }
   return out;

@@ -6,13 +6,12 @@
  * other type's declaration.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DefinitionRequest } from 'vscode-languageserver-protocol';
 import { languageProfile } from '../../adapters/languages.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { toLspPosition } from '../../lsp/positions.js';
 import type { ServiceCall } from '../call.js';
-import { toLocations } from '../locations.js';
+import { locate, toLocations, type Located } from '../locations.js';
 
 export const TYPE_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'type', 'model', 'enum']);
 /** Lines of a declaration searched for its header (decorators, multi-line extends lists). */
@@ -73,11 +72,10 @@ function headerNames(lines: string[], sym: CatalogSymbol, only?: string): { name
   return out;
 }
 
-/** The workspace type declared at a 0-based line of a file (its name's line, else the enclosing top-level type). */
-export async function typeAt(call: ServiceCall, absPath: string, line0: number): Promise<CatalogSymbol | undefined> {
-  const rel = path.relative(call.root, absPath).split(path.sep).join('/');
-  if (rel.startsWith('..')) return undefined;
-  const list = await call.workspace.catalog.fileSymbols(rel);
+/** The workspace type declared at a 0-based line of a located file (its name's line, else the enclosing top-level type). */
+export async function typeAt(call: ServiceCall, where: Located, line0: number): Promise<CatalogSymbol | undefined> {
+  if (where.where !== 'inside') return undefined;
+  const list = await call.workspace.catalog.fileSymbols(where.file);
   return list.find((s) => TYPE_KINDS.has(s.kind) && s.selection_line === line0 + 1) ?? list.find((s) => TYPE_KINDS.has(s.kind) && s.line <= line0 + 1 && line0 + 1 <= s.end_line && !s.parent);
 }
 
@@ -90,8 +88,11 @@ export async function headerReferences(call: ServiceCall, sym: CatalogSymbol, on
     const pos = toLspPosition(file.text, n.line, n.column, file.session.positionEncoding);
     const answer = await file.session.request(DefinitionRequest.type, { textDocument: { uri: file.uri }, position: pos }, { signal: call.signal });
     for (const loc of toLocations(answer)) {
-      const abs = fileURLToPath(loc.uri);
-      const target = await typeAt(call, abs, loc.range.start.line);
+      const where = locate(call.root, loc.uri);
+      // a secret file or a virtual document names no base anyone may see
+      if (where.where === 'refused') continue;
+      const abs = where.abs;
+      const target = await typeAt(call, where, loc.range.start.line);
       const key = target ? target.symbol_id : abs;
       if (seen.has(key) || target?.symbol_id === sym.symbol_id) continue;
       seen.add(key);

@@ -5,15 +5,17 @@
  * both are refused; prompts are disabled so a private URL fails instead of hanging.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { LspgateError } from '../../errors/errors.js';
-import { parseReaperExit, REAPER_MARKER, wrapWithReaper } from '../../lsp/reaper.js';
+import { parseReaperExit, REAPER_MARKER, UMASK_VAR, wrapWithReaper } from '../../lsp/reaper.js';
+import { mkdirPrivate } from '../../util/private-files.js';
 import { GIT_ALLOWED_PROTOCOLS } from './repo-url.js';
 
 // GIT_ALLOW_PROTOCOL: git itself refuses every other transport (fd::, ext::, git://), submodules too
-const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', GCM_INTERACTIVE: 'never', GIT_ALLOW_PROTOCOL: GIT_ALLOWED_PROTOCOLS };
+// UMASK_VAR: the clone lives in the private cache, so git creates its files 0600 and directories 0700
+const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', GCM_INTERACTIVE: 'never', GIT_ALLOW_PROTOCOL: GIT_ALLOWED_PROTOCOLS, [UMASK_VAR]: '077' };
 const SAFE_CONFIG = ['-c', 'protocol.ext.allow=never', '-c', 'core.hooksPath=/dev/null'];
 const CLONE_TIMEOUT_MS = 300_000;
 
@@ -37,15 +39,17 @@ export function cloneDir(cacheDir: string, url: string, ref?: string): string {
 export async function cloneRepo(cacheDir: string, url: string, ref: string | undefined, signal?: AbortSignal): Promise<{ dir: string; head: string }> {
   validateRepoInput(url, ref);
   const dir = cloneDir(cacheDir, url, ref);
-  mkdirSync(path.dirname(dir), { recursive: true });
+  mkdirPrivate(path.dirname(dir));
   // A fresh clone each time: simpler than reconciling fetches, and the catalog reuses unchanged files by hash.
   if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
   const git = (args: string[], cwd?: string) => runGit(args, cwd, signal);
-  let r = await git(['clone', '--depth', '1', ...(ref ? ['--branch', ref] : []), '--', url, dir]);
+  // --no-hardlinks: a local source's objects are copied (private, under the umask above), not linked
+  // to the source repository's inodes, whose modes are the source's
+  let r = await git(['clone', '--no-hardlinks', '--depth', '1', ...(ref ? ['--branch', ref] : []), '--', url, dir]);
   if (r.exitCode !== 0 && ref) {
     // `--branch` takes branches and tags only; a commit needs a full clone and a checkout.
     rmSync(dir, { recursive: true, force: true });
-    r = await git(['clone', '--', url, dir]);
+    r = await git(['clone', '--no-hardlinks', '--', url, dir]);
     if (r.exitCode === 0) r = await git(['checkout', '--detach', ref, '--'], dir);
   }
   if (r.exitCode !== 0) {

@@ -6,8 +6,8 @@
  * same list itself through GIT_ALLOW_PROTOCOL (repo-clone.ts), submodules included.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { LspgateError } from '../../errors/errors.js';
+import { localPathOfFileUrl } from '../../util/uri.js';
 
 export type RepoSource = { kind: 'remote'; url: string } | { kind: 'local'; path: string };
 
@@ -18,7 +18,7 @@ export function classifyRepoUrl(url: string, base: string): RepoSource {
   if (/^(https|ssh):\/\/[^/]/i.test(url)) return { kind: 'remote', url };
   if (/^file:\/\//i.test(url)) {
     try {
-      return { kind: 'local', path: fileURLToPath(url) };
+      return { kind: 'local', path: localPathOfFileUrl(url) };
     } catch (e) {
       throw new LspgateError('INVALID_INPUT', `not a valid file:// URL: ${(e as Error).message}`, { url });
     }

@@ -1,0 +1,188 @@
+/**
+ * A multi-file apply that a crash cannot leave half-done without saying so. The journal
+ * (src/link/journals.ts has its format) is written and fsynced before anything else; then every old
+ * content is copied to the backup directory and every new content is written to a temp file beside
+ * its target, all fsynced, and the journal says `staged`; only then are the temp files renamed over
+ * their targets, each rename recorded. A crash before `staged` changed nothing in the workspace (the
+ * temp files are removed by recovery); a crash after it can always be completed from the temp files,
+ * or rolled back from the backups (recovery.ts). Temp files carry the target's mode (and owner when
+ * lspgate may set it); backups and the journal are private (0600 in 0700 directories).
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { LspgateError } from '../../errors/errors.js';
+import { journalDir, processStart, type JournalBegin, type JournalFileStep } from '../../link/journals.js';
+import { sha256 } from '../../util/hash.js';
+import { isInside } from '../../util/paths.js';
+import { createPrivateFile, mkdirPrivate } from '../../util/private-files.js';
+import type { FileEdit } from './workspace-edit.js';
+
+/** fsync of a directory: the renames and creations in it are on disk. */
+export function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // a file system without directory fsync: the data itself was fsynced
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Writes `data` to a new file `file` with `mode` (and the owner of `like` when it is not ours), fsynced. */
+export function writeDurably(file: string, data: Buffer, mode: number, like?: { uid: number; gid: number }): void {
+  const fd = openSync(file, 'wx', 0o600);
+  try {
+    // fchmod is not narrowed by the umask: the file gets exactly the target's mode
+    fchmodSync(fd, mode & 0o7777);
+    if (like && typeof process.getuid === 'function' && like.uid !== process.getuid()) {
+      try {
+        fchownSync(fd, like.uid, like.gid);
+      } catch {
+        // not permitted: the file is ours, as any file we create
+      }
+    }
+    let off = 0;
+    while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+    fsyncSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    rmSync(file, { force: true });
+    throw e;
+  }
+  closeSync(fd);
+}
+
+export function hashOf(file: string): string | undefined {
+  try {
+    return sha256(readFileSync(file));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The temp file of a step: beside its target (a rename never crosses file systems), named for the journal. */
+export function tempPathFor(abs: string, journalId: string): string {
+  return path.join(path.dirname(abs), `.${path.basename(abs)}.lspgate-${journalId}.tmp`);
+}
+
+export class ApplyJournal {
+  private readonly fd: number;
+  readonly path: string;
+  private renamed = 0;
+
+  private constructor(
+    readonly begin: JournalBegin,
+    private readonly edits: FileEdit[],
+    cacheDir: string,
+  ) {
+    const dir = journalDir(cacheDir);
+    mkdirPrivate(dir);
+    this.path = path.join(dir, `${begin.id}.journal`);
+    this.fd = createPrivateFile(this.path);
+    this.append(begin);
+    syncDir(dir);
+  }
+
+  /** The journal of one apply, durable before anything else is written. */
+  static open(cacheDir: string, ws: { root: string; id: string }, operation: string, edits: FileEdit[]): ApplyJournal {
+    const time = new Date().toISOString().replace(/[:.]/g, '-');
+    const id = `${time}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    const backupDir = path.join(cacheDir, 'backups', ws.id, id);
+    const files: JournalFileStep[] = edits.map((e) => {
+      const backup = path.join(backupDir, e.file);
+      if (!isInside(backupDir, backup)) throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `${e.file} would be backed up outside ${backupDir}`, { file: e.file });
+      return { file: e.file, abs: e.absPath, tmp: tempPathFor(e.absPath, id), backup, before: sha256(Buffer.from(e.before, 'utf8')), after: sha256(Buffer.from(e.after, 'utf8')) };
+    });
+    const start = processStart(process.pid);
+    const begin: JournalBegin = { t: 'begin', v: 1, id, root: ws.root, workspace: ws.id, operation, pid: process.pid, ...(start ? { pid_start: start } : {}), time: new Date().toISOString(), backup_dir: backupDir, files };
+    return new ApplyJournal(begin, edits, cacheDir);
+  }
+
+  private append(rec: object, sync = true): void {
+    writeSync(this.fd, JSON.stringify(rec) + '\n');
+    if (sync) fsyncSync(this.fd);
+  }
+
+  /** Backups and temp files written and fsynced, then `staged`: from here the apply can be completed. */
+  stage(): void {
+    const dirs = new Set<string>();
+    for (const [i, step] of this.begin.files.entries()) {
+      const edit = this.edits[i]!;
+      const st = statSync(step.abs);
+      const old = readFileSync(step.abs);
+      if (sha256(old) !== step.before) throw changedError(step.file, 0);
+      mkdirPrivate(path.dirname(step.backup));
+      writeDurably(step.backup, old, 0o600);
+      writeDurably(step.tmp, Buffer.from(edit.after, 'utf8'), st.mode, st);
+      dirs.add(path.dirname(step.tmp)).add(path.dirname(step.backup));
+    }
+    for (const d of dirs) syncDir(d);
+    this.append({ t: 'staged' });
+  }
+
+  /**
+   * Moves every temp file over its target, each checked at the last moment (still the content the
+   * edit was computed for, still a regular file): a file changed meanwhile rolls back what was
+   * already moved and answers CONTENT_MODIFIED with nothing written.
+   */
+  commit(): void {
+    const dirs = new Set<string>();
+    for (const step of this.begin.files) {
+      const st = lstatSync(step.abs, { throwIfNoEntry: false });
+      if (!st?.isFile() || hashOf(step.abs) !== step.before) throw changedError(step.file, this.rollBack());
+      try {
+        renameSync(step.tmp, step.abs);
+      } catch (e) {
+        // a rename the file system refuses (permissions, a read-only mount): undo, leave nothing behind
+        const restored = this.rollBack();
+        throw new LspgateError('INTERNAL', `could not write ${step.file}: ${(e as Error).message}; nothing was written (${restored} file(s) restored)`, { file: step.file }, { cause: e });
+      }
+      this.renamed++;
+      // the page cache keeps what a killed process wrote: only the end of the renames is fsynced
+      this.append({ t: 'renamed', file: step.file }, false);
+      dirs.add(path.dirname(step.abs));
+    }
+    for (const d of dirs) syncDir(d);
+    this.append({ t: 'done' });
+    this.close();
+  }
+
+  /** Before `commit`: removes the temp files and the journal (nothing of the workspace was changed). */
+  abandon(): void {
+    for (const step of this.begin.files) rmSync(step.tmp, { force: true });
+    this.close();
+  }
+
+  /** The files already moved get their backup back (through a temp file, then rename); returns how many. */
+  private rollBack(): number {
+    const moved = this.begin.files.slice(0, this.renamed);
+    for (const step of moved) restoreFromBackup(step, this.begin.id);
+    for (const step of this.begin.files.slice(this.renamed)) rmSync(step.tmp, { force: true });
+    this.close();
+    return moved.length;
+  }
+
+  private close(): void {
+    closeSync(this.fd);
+    rmSync(this.path, { force: true });
+    syncDir(path.dirname(this.path));
+  }
+}
+
+/** The old content back in place, byte for byte, with the file's current mode. */
+export function restoreFromBackup(step: JournalFileStep, journalId: string): void {
+  const st = statSync(step.abs);
+  const tmp = tempPathFor(step.abs, `${journalId}-restore`);
+  rmSync(tmp, { force: true });
+  writeDurably(tmp, readFileSync(step.backup), st.mode, st);
+  renameSync(tmp, step.abs);
+  syncDir(path.dirname(step.abs));
+}
+
+function changedError(file: string, restored: number): LspgateError {
+  const undone = restored ? ` (${restored} file(s) already written were restored from their backups)` : '';
+  return new LspgateError('CONTENT_MODIFIED', `${file} changed while the edit was being written: nothing was written${undone}; preview again`, { file });
+}

@@ -1,0 +1,85 @@
+/**
+ * After a crash: the apply journals a dead process left (src/link/journals.ts) are finished, byte for
+ * byte, one way or the other. Before `staged` nothing of the workspace had changed: the temp files
+ * are removed (rolled back). After it, when every file is either already new or still old with its
+ * new content intact in its temp file, the renames are completed; otherwise (someone changed a file
+ * since, a temp file is gone) the files already moved get their backups back and the rest is left
+ * as it is — rolled back, naming the files that were changed by someone else. A journal whose owner
+ * still runs is an apply in progress and is left alone. Run when a workspace opens and by
+ * `lspgate recover`.
+ */
+import { renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { listJournals, ownerAlive, type JournalFileStep, type JournalState } from '../../link/journals.js';
+import { hashOf, restoreFromBackup, syncDir } from './apply-journal.js';
+
+export interface RecoveryOutcome {
+  journal: string;
+  operation: string;
+  root: string;
+  action: 'completed' | 'rolled_back' | 'in_progress';
+  files: number;
+  /** Files someone changed after the crash: left as they are. */
+  conflicts: string[];
+  backup_dir: string;
+  message: string;
+}
+
+/**
+ * Recovers every journal of `root` (every journal when undefined) whose owner is gone. A journal of
+ * this very process is an apply of its own still running (a workspace closed and opened again meanwhile),
+ * unless `ownIsDead` (tests that play the crash in-process).
+ */
+export function recoverJournals(cacheDir: string, root?: string, opts: { ownIsDead?: boolean } = {}): RecoveryOutcome[] {
+  const running = (j: JournalState) => (j.begin.pid === process.pid ? !opts.ownIsDead : ownerAlive(j.begin));
+  return listJournals(cacheDir, root).map((j) => (running(j) ? inProgress(j) : recoverOne(j)));
+}
+
+function outcome(j: JournalState, action: RecoveryOutcome['action'], conflicts: string[], message: string): RecoveryOutcome {
+  return { journal: path.basename(j.path), operation: j.begin.operation, root: j.begin.root, action, files: j.begin.files.length, conflicts, backup_dir: j.begin.backup_dir, message };
+}
+
+function inProgress(j: JournalState): RecoveryOutcome {
+  return outcome(j, 'in_progress', [], `${j.begin.operation} in ${j.begin.root} is being applied by process ${j.begin.pid}: left to it`);
+}
+
+type FileState = 'new' | 'old' | 'other';
+
+function stateOf(step: JournalFileStep): FileState {
+  const h = hashOf(step.abs);
+  return h === step.after ? 'new' : h === step.before ? 'old' : 'other';
+}
+
+function recoverOne(j: JournalState): RecoveryOutcome {
+  const { files } = j.begin;
+  const what = `${j.begin.operation} of ${files.length} file(s) in ${j.begin.root} (interrupted ${j.begin.time})`;
+  if (!j.staged && !j.done) {
+    // the new contents were still being written to temp files: the workspace never changed
+    finish(j);
+    return outcome(j, 'rolled_back', [], `${what}: rolled back — it had not written any file yet; every file is as before`);
+  }
+  const states = files.map(stateOf);
+  const completable = files.every((f, i) => states[i] === 'new' || (states[i] === 'old' && hashOf(f.tmp) === f.after));
+  if (completable) {
+    for (const [i, f] of files.entries()) if (states[i] === 'old') renameSync(f.tmp, f.abs);
+    for (const d of new Set(files.map((f) => path.dirname(f.abs)))) syncDir(d);
+    finish(j);
+    const moved = files.filter((_f, i) => states[i] === 'old').length;
+    return outcome(j, 'completed', [], `${what}: completed — the last ${moved} file(s) were moved into place; every file has its new content`);
+  }
+  const conflicts: string[] = [];
+  for (const [i, f] of files.entries()) {
+    if (states[i] === 'new' && hashOf(f.backup) === f.before) restoreFromBackup(f, j.begin.id);
+    else if (states[i] !== 'old') conflicts.push(f.file);
+  }
+  finish(j);
+  const left = conflicts.length ? `; ${conflicts.length} file(s) changed since were left as they are: ${conflicts.slice(0, 20).join(', ')}` : '';
+  return outcome(j, 'rolled_back', conflicts, `${what}: rolled back — it could not be completed, so the files it had written got their backups back${left}`);
+}
+
+/** Removes the temp files and the journal. */
+function finish(j: JournalState): void {
+  for (const f of j.begin.files) rmSync(f.tmp, { force: true });
+  rmSync(j.path, { force: true });
+  syncDir(path.dirname(j.path));
+}
