@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/frontends/daemon-client/client.js';
 import { RemoteGateway } from '../../src/frontends/daemon-client/remote-gateway.js';
 import { createLogger } from '../../src/util/logger.js';
-import { daemonWorld, sidecarClient, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
-import { assertBuilt, removeDir, waitFor, type Spawned } from '../helpers/spawn.js';
+import { endWorld } from '../helpers/daemon-procs.js';
+import { daemonWorld, sidecarClient, type DaemonWorld } from '../helpers/daemon.js';
+import { assertBuilt, waitFor, type Spawned } from '../helpers/spawn.js';
 
 describe('file watches through the daemon', () => {
   let w: DaemonWorld;
@@ -30,8 +31,8 @@ describe('file watches through the daemon', () => {
 
   afterAll(async () => {
     if (proc?.child.exitCode === null) proc.child.kill('SIGKILL');
-    await stopDaemon(w);
-    removeDir(w.base);
+    // endWorld waits until no process of the world is left before removing it
+    await endWorld(w);
   });
 
   it('a client hears of each change of a watched file, and is refused what operations refuse', async () => {
