@@ -45,7 +45,10 @@ export const TimeoutsSchema = z.object({
   requestMs: z.number().int().positive().default(30_000),
   /** shutdown + exit before the process tree is killed. */
   shutdownMs: z.number().int().positive().default(3_000),
-  /** A session unused for this long is shut down (0 = never). */
+  /**
+   * A session unused for this long is shut down (0: the gateway's own setting — in the daemon its
+   * session idle time, 10 min by default; in a process of its own never).
+   */
   idleMs: z.number().int().nonnegative().default(0),
 });
 
@@ -153,10 +156,11 @@ export const LimitsSchema = z.object({
   globalConcurrency: z.number().int().positive().default(32),
   cacheBytes: z.number().int().positive().default(64 * 1024 * 1024),
   /**
-   * Budget for the resident memory of all language-server process trees together, in MiB (0: none).
-   * Over it, idle sessions are shut down least recently used first; the next request for one starts it again.
+   * Budget for the resident memory of all language-server process trees together, in MiB (0: none;
+   * unset: half of the machine's memory). Over it, idle sessions are shut down least recently used
+   * first; the next request for one starts it again.
    */
-  serverMemoryMb: z.number().int().nonnegative().default(0),
+  serverMemoryMb: z.number().int().nonnegative().optional(),
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 

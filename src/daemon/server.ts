@@ -28,12 +28,17 @@ import { hostRelay, type HostingDaemon } from './hosted.js';
 import { daemonPaths, ensurePrivateDir } from '../frontends/daemon-client/socket-dir.js';
 import { positiveIntFromEnv, traceLimitFromEnv } from './trace-limit.js';
 import { configEnv, envDifference } from '../link/config-env.js';
+import { serverMemoryBudgetMb } from '../broker/memory-budget.js';
 
 export const DEFAULT_IDLE_MS = 10 * 60_000;
+/** A session nobody used for this long stops with its server; the next call starts it again. */
+export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
 
 export interface DaemonOptions {
   /** Exit after this long without an attached client (default 10 min; LSPGATE_DAEMON_IDLE_MS). */
   idleMs?: number;
+  /** Stop a session unused this long (default 10 min, 0 never; LSPGATE_DAEMON_SERVER_IDLE_MS). */
+  sessionIdleMs?: number;
   /** Trace lines a second per tracing client (default 200; LSPGATE_DAEMON_TRACE_MAX). */
   tracePerSecond?: number;
 }
@@ -54,6 +59,7 @@ class Daemon implements HostingDaemon {
     readonly idleMs: number,
     readonly logger: Logger,
     readonly tracePerSecond: number,
+    readonly sessionIdleMs: number,
   ) {}
 
   accept(socket: net.Socket): void {
@@ -192,15 +198,20 @@ class Daemon implements HostingDaemon {
 
   status(): DaemonStatus {
     const holders = (root: string) => [...this.clients].filter((c) => c.view.workspaces().some((w) => w.root === root)).length;
+    const sessions = sessionStatuses(this.core.context.broker);
+    const budget = serverMemoryBudgetMb(this.core.context.limits.serverMemoryMb);
+    const running = sessions.filter((x) => x.state !== 'evicted' && x.state !== 'stopped');
     return {
       version: packageVersion(),
       pid: process.pid,
       socket: this.socketPath,
       started_at: this.startedAt,
       idle_exit_ms: this.idleMs,
+      server_idle_ms: this.sessionIdleMs,
+      memory_budget: { limit_bytes: budget.mb * 1024 * 1024, source: budget.source, servers_bytes: running.reduce((a, x) => a + (x.rss_bytes ?? 0), 0) },
       rss_bytes: process.memoryUsage.rss(),
       clients: [...this.clients].map((c) => ({ ...c.status, running_requests: c.running() })),
-      sessions: sessionStatuses(this.core.context.broker),
+      sessions,
       workspaces: this.core.workspaces().map((w) => ({ id: w.id, root: w.root, clients: holders(w.root) })),
     };
   }
@@ -219,16 +230,21 @@ export function idleMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   return positiveIntFromEnv('LSPGATE_DAEMON_IDLE_MS', DEFAULT_IDLE_MS, env);
 }
 
+export function sessionIdleMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  return positiveIntFromEnv('LSPGATE_DAEMON_SERVER_IDLE_MS', DEFAULT_SESSION_IDLE_MS, env, 0);
+}
+
 /** Runs the daemon in this process until stop, idle exit or a signal. */
 export async function runDaemon(opts: DaemonOptions = {}): Promise<void> {
   const cacheDir = defaultCacheDir();
   const paths = daemonPaths(cacheDir);
   ensurePrivateDir(paths.dir);
   await clearStaleSocket(paths.socket);
+  const sessionIdleMs = opts.sessionIdleMs ?? sessionIdleMsFromEnv();
   // The daemon's own root is its private directory: no workspace config there, and no client's root.
-  const core = await Gateway.create({ root: paths.dir, cacheDir });
+  const core = await Gateway.create({ root: paths.dir, cacheDir, sessionIdleMs });
   const logger = core.context.logger.child('daemon');
-  const daemon = new Daemon(core, paths.socket, opts.idleMs ?? idleMsFromEnv(), logger, opts.tracePerSecond ?? traceLimitFromEnv());
+  const daemon = new Daemon(core, paths.socket, opts.idleMs ?? idleMsFromEnv(), logger, opts.tracePerSecond ?? traceLimitFromEnv(), sessionIdleMs);
   const server = net.createServer((socket) => daemon.accept(socket));
   daemon.lifecycle = installLifecycle(core, {
     watchStdin: false,
@@ -247,7 +263,7 @@ export async function runDaemon(opts: DaemonOptions = {}): Promise<void> {
   server.on('error', (e) => logger.warn('daemon socket error', e));
   core.provideDaemonStatus(() => daemon.status());
   daemon.armIdle();
-  logger.info(`lspgate daemon ${packageVersion()} listening on ${paths.socket} (pid ${process.pid}, idle exit ${daemon.idleMs} ms)`);
+  logger.info(`lspgate daemon ${packageVersion()} listening on ${paths.socket} (pid ${process.pid}, idle exit ${daemon.idleMs} ms, session idle stop ${sessionIdleMs || 'never'} ms)`);
 }
 
 /** A socket file nobody answers on is left from a daemon that died: remove it. One that answers: refuse. */

@@ -17,7 +17,7 @@ export function mainHelp(ops: readonly Operation[], version: string): string {
     '  lspgate repl [--root DIR]                               interactive; .help lists commands',
     '  lspgate tour [--root DIR]                               every operation on a workspace, for a person',
     '  lspgate servers [--root DIR] [--json]                   configured language servers and whether installed',
-    '  lspgate daemon [status|stop] [--idle-ms N] [--json]     the shared daemon: run it / its clients and servers / stop it',
+    '  lspgate daemon [status|stop] [--idle-ms N] [--server-idle-ms N] [--json]  the shared daemon: run it / status / stop it',
     '  lspgate <operation> [--root DIR] [--<field> value ...] [--json]',
     '  lspgate <operation> --help                              the fields of one operation',
     '  lspgate --version',

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 const NOT_ANSWER_SETTINGS = new Set([
   'LSPGATE_DAEMON',
   'LSPGATE_DAEMON_IDLE_MS',
+  'LSPGATE_DAEMON_SERVER_IDLE_MS',
   'LSPGATE_DAEMON_TRACE_MAX',
   // already in the socket's name: another cache directory is another daemon
   'LSPGATE_CACHE_DIR',
