@@ -160,11 +160,12 @@ async function runOperation(name: string, argv: string[]): Promise<void> {
 /** Attached to the user's daemon (--daemon auto|require, the default auto), else a gateway in this process. */
 async function gatewayFor(flag: string | undefined, root: string, serversFiles: string[], frontend: string): Promise<FrontendGateway> {
   const mode = daemonMode(flag);
+  const notices: string[] = [];
   if (mode !== 'off') {
-    const remote = await attachToDaemon({ mode, root, serversFiles, frontend, logger: createLogger() });
+    const remote = await attachToDaemon({ mode, root, serversFiles, frontend, logger: createLogger(), onInProcess: (w) => notices.push(w) });
     if (remote) return remote;
   }
-  return Gateway.create({ root, serversFiles });
+  return Gateway.create({ root, serversFiles, notices });
 }
 
 function usage(message: string): LspgateError {

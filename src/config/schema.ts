@@ -85,6 +85,19 @@ export const ServerEntrySchema = z.object({
    * here turns that into SERVER_NOT_INSTALLED before the server is started.
    */
   requires: z.array(z.string()).default([]),
+  /**
+   * Programs the server runs from PATH when it has them, besides `requires` (pyright asks `python3`
+   * or `python` for its search paths). With `requires` and the command, they decide whether two
+   * clients of the shared daemon would get the same server: a client whose PATH finds another one
+   * does not share the daemon's sessions.
+   */
+  runsPrograms: z.array(z.string()).default([]),
+  /**
+   * Environment variables the server reads that change its answers (gopls: GOFLAGS, GOPATH…; pyright:
+   * VIRTUAL_ENV…). A client of the shared daemon with another value of one does not share its sessions;
+   * variables no enabled server lists (and those its `env` sets) do not matter.
+   */
+  readsEnv: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
   /**
    * Marker files for `rootStrategy: "nearest-marker"`: nearest first wins; order is priority within

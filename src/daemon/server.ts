@@ -27,7 +27,8 @@ import { readFirstMessage } from './first-message.js';
 import { hostRelay, type HostingDaemon } from './hosted.js';
 import { daemonPaths, ensurePrivateDir } from '../frontends/daemon-client/socket-dir.js';
 import { positiveIntFromEnv, traceLimitFromEnv } from './trace-limit.js';
-import { configEnv, envDifference } from '../link/config-env.js';
+import { attachEnvironment } from '../link/config-env.js';
+import { envDifferences, envDiffersError } from './env-check.js';
 import { serverMemoryBudgetMb } from '../broker/memory-budget.js';
 
 export const DEFAULT_IDLE_MS = 10 * 60_000;
@@ -49,8 +50,8 @@ class Daemon implements HostingDaemon {
   private idleTimer: NodeJS.Timeout | undefined;
   private nextId = 1;
   private readonly startedAt = new Date().toISOString();
-  /** Its own answer-relevant environment, as clients send theirs. */
-  private readonly env = configEnv();
+  /** Its own environment, as clients send theirs. */
+  private readonly env = attachEnvironment();
   lifecycle!: Lifecycle;
 
   constructor(
@@ -140,16 +141,8 @@ class Daemon implements HostingDaemon {
         }),
       );
     }
-    const differs = p.env === undefined ? [] : envDifference(p.env, this.env);
-    if (differs.length) {
-      throw rpcError(
-        new LspgateError(
-          'DAEMON_FAILED',
-          `the running lspgate daemon (pid ${process.pid}) was started with another environment: ${differs.join(', ')} ${differs.length > 1 ? 'differ' : 'differs'} (set, unset or another value); it would answer under its own settings, not this client's — run \`lspgate daemon stop\` to restart it with this environment (it serves ${this.clients.size} client(s) now), or use --daemon off`,
-          { reason: 'env_differs', variables: differs, clients: this.clients.size, daemon_pid: process.pid },
-        ),
-      );
-    }
+    const differs = p.environment && envDifferences(p.environment, this.env, this.core.context.servers, this.core.context.cacheDir);
+    if (differs) throw rpcError(envDiffersError(differs, this.clients.size));
     let view: Gateway;
     try {
       view = this.core.forClient(p.root);

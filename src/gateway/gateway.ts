@@ -40,6 +40,8 @@ export interface GatewayOptions {
   allowedRoots?: string[];
   /** Stop a server session unused this long (entries without their own idleMs; default never; the daemon sets it). */
   sessionIdleMs?: number;
+  /** Warnings every answer carries in `_meta.warnings` (why this process runs its own servers). */
+  notices?: string[];
 }
 
 /** LSPGATE_CACHE_DIR, else ~/.cache/lspgate (one copy: src/link/paths.ts, which the thin entry needs). */
@@ -117,7 +119,7 @@ export class Gateway implements RunnerHost {
       createBroker({ servers, cacheDir, logger: logger.child('broker'), limits, sessionIdleMs: opts.sessionIdleMs }),
       new ResponseCache({ maxBytes: limits.cacheBytes }),
     );
-    const context: ServiceEnv = { servers, broker, limits, cacheDir, logger };
+    const context: ServiceEnv = { servers, broker, limits, cacheDir, logger, ...(opts.notices?.length ? { notices: opts.notices } : {}) };
     return new Gateway(root, context, opts.operations ?? allOperations, opts.allowedRoots ?? configuredAllowedRoots());
   }
 

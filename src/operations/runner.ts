@@ -243,6 +243,7 @@ export class OperationRunner {
     // The sessions and files a cacheable answer is built from are recorded while its handler runs.
     const recorder = cacheKey !== undefined ? new DependencyRecorder(workspace.catalog) : undefined;
     const meta = new MetaCollector(recorder);
+    for (const notice of this.host.context.notices ?? []) meta.warn(notice);
     const ctx = { workspace, env: this.host.context, gateway: this.host, signal: opts.signal, progress: opts.progress, meta };
     let body: Record<string, unknown>;
     try {
