@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { LspgateError } from '../../errors/errors.js';
-import { parseReaperExit, REAPER_MARKER, wrapWithReaper } from '../../lsp/reaper.js';
+import { wrapWithReaper } from '../../lsp/reaper.js';
 import { GIT_ALLOWED_PROTOCOLS } from './repo-url.js';
 
 // GIT_ALLOW_PROTOCOL: git itself refuses every other transport (fd::, ext::, git://), submodules too
@@ -69,18 +69,35 @@ interface GitResult {
 
 /**
  * git runs under the same watchdog as the language servers (lsp/reaper.ts), in its own process
- * group: a SIGKILLed lspgate used to leave `git clone` and its `git remote-*` helpers running.
- * The watchdog reports git's own exit code on stderr; its lines are taken out of git's stderr.
+ * group: a SIGKILLed lspgate used to leave `git clone` and its `git remote-*` helpers running. The
+ * watchdog needs its pipe as fd 3; when git exits, its helpers and the watchdog go with it.
  */
 async function runGit(args: string[], cwd: string | undefined, signal: AbortSignal | undefined): Promise<GitResult> {
   const argv = wrapWithReaper('git', [...SAFE_CONFIG, ...args]);
-  const r = await execa(argv.file, argv.args, { cwd, env: GIT_ENV, reject: false, timeout: CLONE_TIMEOUT_MS, cancelSignal: signal, stdin: 'ignore', detached: true });
-  const lines = String(r.stderr ?? '').split('\n');
-  const exit = parseReaperExit(lines);
+  const sub = execa(argv.file, argv.args, {
+    cwd,
+    env: GIT_ENV,
+    reject: false,
+    timeout: CLONE_TIMEOUT_MS,
+    cancelSignal: signal,
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  sub.once('exit', () => {
+    try {
+      process.kill(-sub.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
+  });
+  const r = await sub;
   return {
-    exitCode: exit ? (exit.code ?? undefined) : r.exitCode,
+    exitCode: r.exitCode,
     stdout: String(r.stdout ?? ''),
-    stderr: lines.filter((l) => l.trim() !== '' && !l.startsWith(REAPER_MARKER)).join('\n'),
+    stderr: String(r.stderr ?? '')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .join('\n'),
     timedOut: r.timedOut,
     shortMessage: r.shortMessage ?? '',
   };
