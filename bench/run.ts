@@ -1,7 +1,10 @@
 /**
  * `npm run bench -- [--root DIR] [--lang ts|go|py|php] [--queries N] [--reps N] [--json out.json]
  *                   [--server ID] [--compare ID] [--gen-files N] [--no-gen] [--no-mcp] [--seed N]
- *                   [--node-flags "FLAGS"]`  (node flags of the spawned `lspgate mcp`, shown in the header)
+ *                   [--node-flags "FLAGS"] [--no-memory]`  (node flags of the spawned `lspgate mcp`, shown in the header)
+ *
+ * Last, the memory goals (bench/memory-goals.ts: the daemon after four roots used once and left,
+ * monorepo and four-client ratios, each met/missed; `--no-memory` leaves them out).
  *
  * Without --root: the bundled fixture of the language and, for ts, a generated project of
  * --gen-files files (default 400, bench/gen-repo.ts). Every workspace is copied to a temp dir first
@@ -22,6 +25,7 @@ import { loadShippedEntry, packageRoot } from './raw-client.js';
 import { RawRunner, runRawSuite } from './raw-suite.js';
 import { runWarmLatency } from './warm-latency-suite.js';
 import { KINDS, WORKLOADS, type Kind } from './workloads.js';
+import { renderMemoryGoals, runMemoryGoals } from './memory-goals.js';
 import { evaluateTargets, renderReport, toJson, type TargetResult, type WorkspaceReport } from './report.js';
 
 const LANG_SERVER: Record<string, { server: string; fixture: string }> = {
@@ -45,10 +49,11 @@ interface Args {
   seed: number;
   nodeFlags: string[];
   warmLatency: boolean;
+  memory: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7, nodeFlags: [], warmLatency: true };
+  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7, nodeFlags: [], warmLatency: true, memory: true };
   for (let i = 0; i < argv.length; i++) {
     const v = () => {
       const x = argv[++i];
@@ -67,6 +72,7 @@ function parseArgs(argv: string[]): Args {
       case '--no-gen': a.gen = false; break;
       case '--no-mcp': a.mcp = false; break;
       case '--no-warm-latency': a.warmLatency = false; break;
+      case '--no-memory': a.memory = false; break;
       case '--seed': a.seed = Number(v()); break;
       case '--node-flags': a.nodeFlags = v().split(/\s+/).filter(Boolean); break;
       case '--help': return printHelpAndExit();
@@ -188,8 +194,10 @@ async function main(): Promise<void> {
   const flags = a.nodeFlags.length ? `; lspgate mcp spawned with node ${a.nodeFlags.join(' ')}` : '';
   const header = `lspgate bench ${meta.date} — node ${meta.node}, ${meta.cpus} CPUs, load average ${meta.loadavg.map((x) => x.toFixed(1)).join(' ')}${flags}`;
   process.stdout.write(renderReport(reports, allTargets, header));
+  const memory = a.memory ? runMemoryGoals(log) : [];
+  if (memory.length) process.stdout.write(renderMemoryGoals(memory));
   fs.mkdirSync(path.dirname(a.json), { recursive: true });
-  fs.writeFileSync(a.json, JSON.stringify(toJson(reports, allTargets, meta), null, 2));
+  fs.writeFileSync(a.json, JSON.stringify({ ...(toJson(reports, allTargets, meta) as Record<string, unknown>), memory_goals: memory }, null, 2));
   log(`JSON written to ${a.json}`);
 }
 
