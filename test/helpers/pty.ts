@@ -15,8 +15,8 @@ export interface PtyProgram {
   keys(text: string): void;
   /** Everything drawn so far, escape sequences and carriage returns removed. */
   screen(): string;
-  /** Waits until the screen, after offset `from`, holds `text`. */
-  waitFor(text: string, what?: string, from?: number): Promise<void>;
+  /** Waits until the screen, after offset `from`, holds `text` (a hang guard of `limitMs`, default 60 s). */
+  waitFor(text: string, what?: string, from?: number, limitMs?: number): Promise<void>;
   exited: Promise<number | null>;
   kill(): void;
 }
@@ -43,7 +43,7 @@ export function runInPty(command: string, args: string[], opts: { env?: Record<s
   return {
     keys: (text) => child.stdin.write(text),
     screen,
-    waitFor: (text, what, from = 0) => waitFor(() => screen().indexOf(text, from) >= 0, what ?? JSON.stringify(text), 60_000).catch((e: Error) => {
+    waitFor: (text, what, from = 0, limitMs = 60_000) => waitFor(() => screen().indexOf(text, from) >= 0, what ?? JSON.stringify(text), limitMs).catch((e: Error) => {
       throw new Error(`${e.message}; the screen:\n${screen()}`);
     }),
     exited,

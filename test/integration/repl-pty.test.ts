@@ -16,7 +16,7 @@ import { endWorld } from '../helpers/daemon-procs.js';
 import { runInPty, type PtyProgram } from '../helpers/pty.js';
 import { assertBuilt, CLI, removeDir, tempDir, TEST_FRONTEND, TS_APP } from '../helpers/spawn.js';
 
-const TEST_TIMEOUT_MS = 120_000;
+const TEST_TIMEOUT_MS = 240_000;
 
 /** Types a line and waits until the REPL has taken it (readline echoes the Enter as a new line before it handles the line). */
 async function typeLine(p: PtyProgram, line: string): Promise<number> {
@@ -105,7 +105,8 @@ describe('lspgate repl in a terminal, attached to the daemon', () => {
       w = daemonWorld(['--slow-on=textDocument/definition', '--slow-ms=600000']);
       const p = runInPty(process.execPath, [CLI, 'repl', '--root', w.ws, '--daemon', 'require'], { env: { ...w.env, LSPGATE_CACHE_DIR: w.cacheDir } });
       try {
-        await p.waitFor('lspgate> ', 'the first prompt');
+        // the REPL starts the daemon first: on a loaded machine that alone took most of a minute
+        await p.waitFor('lspgate> ', 'the first prompt', 0, 150_000);
         expect(await ask(p, 'foo', 'lspgate> ')).toContain('ReferenceError: foo is not defined\n');
         const at = await typeLine(p, '.def FaultSymbol');
         p.keys('\x03');
