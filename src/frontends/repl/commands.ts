@@ -117,7 +117,7 @@ function serversText(view: ServersView): string {
   for (const i of infos) {
     lines.push(
       `  ${i.serverId} @ ${i.root}: ${i.state}${i.pid ? ` pid ${i.pid}` : ''}${i.rssBytes !== undefined ? `, ${Math.round(i.rssBytes / 1048576)} MiB` : ''}, generation ${i.generation}, crashes ${i.crashes}, ` +
-        `${i.openDocuments} open docs${i.progress.length ? `, progress: ${i.progress.join('; ')}` : ''}${i.lastError ? `, last error: ${i.lastError}` : ''}`,
+        `${i.openDocuments} open docs${i.progress.length ? `, progress: ${i.progress.join('; ')}` : ''}${i.lastError ? `, last error: ${i.lastError}` : ''}${i.stopReason ? ` (${i.stopReason})` : ''}`,
     );
   }
   return lines.join('\n');

@@ -11,7 +11,7 @@ import { defineOperation, type Operation } from '../types.js';
 const ServerSchema = z.object({
   id: z.string(),
   root: z.string(),
-  state: z.string().describe('idle | starting | indexing | ready | crashed | failed | stopping | stopped | evicted (shut down under the memory budget; the next request starts it again)'),
+  state: z.string().describe('idle | starting | indexing | ready | crashed | failed | stopping | stopped (also: unused for its idle time) | evicted (shut down under the memory budget); the next request starts it again'),
   pid: z.number().int().optional(),
   rss_bytes: z.number().int().optional().describe("Resident memory of the server's whole process tree (for evicted: when it was shut down)"),
   generation: z.number().int().describe('1 for the first process, +1 per restart'),
