@@ -3,8 +3,8 @@
  * a typo prints one line (`ReferenceError: foo is not defined`, no stack) and every command still
  * runs after it — node:repl reports a throwing line through its domain, not the callback the
  * REPL's queue waited for, and the REPL used to hang there; Tab completes a command; Ctrl-C
- * cancels the call that runs (an operation, or `run()` in an awaited line, or a synchronous loop)
- * and the REPL goes on; `.exit` ends it with status 0; a cache directory that does not exist yet
+ * cancels the call that runs (an operation, or `run()` in an awaited line, or a synchronous loop,
+ * or an awaited promise of the user's own) and the REPL goes on; `.exit` ends it with status 0; a cache directory that does not exist yet
  * gets the history file without "Could not open history file". Then the real `lspgate repl`
  * attached to a daemon: Ctrl-C cancels a call the daemon's server is slow to answer.
  */
@@ -78,6 +78,11 @@ describe('lspgate repl in a terminal', () => {
         p.keys('\x03');
         await p.waitFor('Script execution was interrupted', 'the loop to be interrupted', at);
         expect(await ask(p, '.echo and-here', 'echo: and-here')).toBeTruthy();
+        // an awaited promise that no call of lspgate's holds: one Ctrl-C ends the wait (it took two)
+        at = await typeLine(p, 'await new Promise(() => {})');
+        p.keys('\x03');
+        await p.waitFor('Script execution was interrupted', 'the await to be interrupted', at);
+        expect(await ask(p, '.echo there-too', 'echo: there-too')).toBeTruthy();
 
         await typeLine(p, '.exit');
         expect(await p.exited).toBe(0);

@@ -18,19 +18,24 @@ import { formatError } from './commands.js';
 type EvalCallback = (err: Error | null, result?: unknown) => void;
 type EvalFn = (code: string, context: object, file: string, cb: EvalCallback) => void;
 
-/** Runs jobs one after the other; a failed job does not stop the next; the running one can be cancelled. */
+/**
+ * Runs jobs one after the other; a failed job does not stop the next; the running one can be
+ * cancelled. A job queued `signalOnRequest` (JavaScript) listens to its signal only once it asked
+ * for it through `signal` (a `run()` call): an awaited promise of the user's own never would, so
+ * Ctrl-C is left to node:repl, which ends that wait (aborting first swallowed the first Ctrl-C).
+ */
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
-  private running: AbortController | undefined;
+  private running: { controller: AbortController; listened: boolean } | undefined;
 
-  enqueue<T>(job: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  enqueue<T>(job: (signal: AbortSignal) => Promise<T>, opts: { signalOnRequest?: boolean } = {}): Promise<T> {
     const run = async () => {
-      const controller = new AbortController();
-      this.running = controller;
+      const mine = { controller: new AbortController(), listened: !opts.signalOnRequest };
+      this.running = mine;
       try {
-        return await job(controller.signal);
+        return await job(mine.controller.signal);
       } finally {
-        if (this.running === controller) this.running = undefined;
+        if (this.running === mine) this.running = undefined;
       }
     };
     const next = this.tail.then(run, run);
@@ -40,13 +45,16 @@ export class SerialQueue {
 
   /** The running job's signal (JavaScript's `run()` passes it on), if a job runs. */
   get signal(): AbortSignal | undefined {
-    return this.running?.signal;
+    if (!this.running) return undefined;
+    this.running.listened = true;
+    return this.running.controller.signal;
   }
 
-  /** Cancels the running job; false when none runs. */
+  /** Cancels the running job; false when none runs that listens to its signal. */
   cancelRunning(): boolean {
-    if (!this.running || this.running.signal.aborted) return false;
-    this.running.abort(new LspgateError('CANCELLED', 'cancelled with Ctrl-C'));
+    const running = this.running;
+    if (!running || !running.listened || running.controller.signal.aborted) return false;
+    running.controller.abort(new LspgateError('CANCELLED', 'cancelled with Ctrl-C'));
     return true;
   }
 
@@ -114,6 +122,7 @@ export function serialiseEval(server: REPLServer, queue: SerialQueue, write: (s:
             );
           });
         }),
+      { signalOnRequest: true },
     );
   };
 }
