@@ -20,7 +20,7 @@ import { generateRepo } from './gen-repo.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The `lspgate` command's own young-generation cap (its shebang). */
-const NODE_FLAGS = ['--max-semi-space-size=4'];
+const NODE_FLAGS = ['--max-semi-space-size=2'];
 
 export interface MemoryGoal {
   goal: string;
