@@ -6,7 +6,8 @@
  *
  * Env: LSPGATE_SOAK_FILES (500), LSPGATE_SOAK_CLIENTS (8), LSPGATE_SOAK_CALLS (200 per client),
  *      LSPGATE_SOAK_HEAP=1 (spawn with --heapsnapshot-signal=SIGUSR2 and write a snapshot at the end,
- *      in the temp dir: for finding what grows).
+ *      in the temp dir: for finding what grows), LSPGATE_SOAK_NODE_FLAGS (node's flags instead of
+ *      those of the `lspgate` command's shebang: for comparing V8 settings).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,6 +36,24 @@ function rssKb(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  try {
+    // fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15
+    const rest = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(rest[11]) + Number(rest[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The node flags of the `lspgate` command: those its shebang line gives (`#!/usr/bin/env -S node …`). */
+function commandFlags(cli: string): string[] {
+  if (process.env.LSPGATE_SOAK_NODE_FLAGS !== undefined) return process.env.LSPGATE_SOAK_NODE_FLAGS.split(/\s+/).filter(Boolean);
+  const first = fs.readFileSync(cli, 'utf8').split('\n', 1)[0]!;
+  return /^#!.*\bnode\b(.*)$/.exec(first)?.[1]!.trim().split(/\s+/).filter(Boolean) ?? [];
 }
 
 function sample(pid: number): Sample {
@@ -74,10 +93,14 @@ async function main(): Promise<void> {
   const repo = generateRepo({ files, out: path.join(tmp, 'repo') });
   const cli = path.join(packageRoot(), 'dist/src/cli/main.js');
   const token = 'soak-token';
-  const args = [...(heap ? ['--heapsnapshot-signal=SIGUSR2'] : []), cli, 'mcp', '--http', '--port', '0', '--root', repo.root];
+  // as the `lspgate` command runs (its shebang caps V8's young generation)
+  const nodeFlags = commandFlags(cli);
+  const args = [...nodeFlags, ...(heap ? ['--heapsnapshot-signal=SIGUSR2'] : []), cli, 'mcp', '--http', '--port', '0', '--root', repo.root];
   const child = spawn(process.execPath, args, {
     cwd: tmp,
-    env: { ...process.env, LSPGATE_TOKEN: token, LSPGATE_CACHE_DIR: path.join(tmp, 'cache') },
+    // in its own process with its own servers (what is measured): attached to a daemon, the daemon would
+    // hold the servers and catalogs, and this run would leave that daemon behind
+    env: { ...process.env, LSPGATE_TOKEN: token, LSPGATE_CACHE_DIR: path.join(tmp, 'cache'), LSPGATE_DAEMON: 'off' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -96,6 +119,7 @@ async function main(): Promise<void> {
   // an HTTP server outlives its parent (no stdin to watch): a failed run must not leave it behind
   process.once('exit', () => child.kill('SIGTERM'));
   const start = sample(pid);
+  const cpuStart = cpuSeconds(pid);
 
   process.stderr.write(`lspgate at ${url}; indexing ${files} files\n`);
   const first = await connect(url, token);
@@ -108,6 +132,7 @@ async function main(): Promise<void> {
   const ids = (outline.results ?? []).map((s) => s.symbol_id);
   if (names.length === 0) throw new Error('no symbols found in the generated repository');
   const warm = sample(pid);
+  const cpuWarm = cpuSeconds(pid);
   process.stderr.write(`indexed; ${names.length} names; load starts\n`);
   if (heap) {
     child.kill('SIGUSR2'); // a snapshot of what lives after indexing, to compare with the end
@@ -139,6 +164,7 @@ async function main(): Promise<void> {
   const seconds = (Date.now() - t0) / 1000;
   clearInterval(timer);
   const end = sample(pid);
+  const cpuEnd = cpuSeconds(pid);
   if (global.gc) global.gc();
   await new Promise((r) => setTimeout(r, 2000));
   const settled = sample(pid);
@@ -153,7 +179,8 @@ async function main(): Promise<void> {
   const peakOwn = Math.max(...samples.map((s) => s.ownMb), end.ownMb);
   const peakServers = Math.max(...samples.map((s) => s.serversMb), end.serversMb);
   const out = process.stdout;
-  out.write(`\nlspgate HTTP soak: ${files} files, ${clients} clients x ${perClient} calls, ${seconds.toFixed(1)} s, ${ok} ok, ${errors} error results\n\n`);
+  out.write(`\nlspgate HTTP soak: ${files} files, ${clients} clients x ${perClient} calls, ${seconds.toFixed(1)} s, ${ok} ok, ${errors} error results\n`);
+  out.write(`node flags: ${nodeFlags.join(' ') || '(none)'}; lspgate CPU: index_folder ${(cpuWarm - cpuStart).toFixed(1)} s, load ${(cpuEnd - cpuWarm).toFixed(1)} s\n\n`);
   if (errorCodes.size) out.write(`error results by tool and code: ${[...errorCodes].map(([k, n]) => `${k}=${n}`).join(', ')}\n\n`);
   out.write('| moment | lspgate RSS MB | servers RSS MB |\n|---|---:|---:|\n');
   for (const [label, s] of [

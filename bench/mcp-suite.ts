@@ -13,7 +13,7 @@ import { countError, emptySamples, type SuiteResult } from './suite-types.js';
 import { KINDS, WORKLOADS, type Kind } from './workloads.js';
 
 export interface McpSuiteOptions {
-  /** Node flags for the spawned lspgate process (bench --node-flags), e.g. --max-semi-space-size=4. */
+  /** Node flags for the spawned lspgate process (bench --node-flags), e.g. --max-semi-space-size=2. */
   nodeFlags?: string[];
   root: string;
   queries: Query[];

@@ -2,7 +2,7 @@
  * What a cold catalog of a (multi-package) repository costs with each root strategy,
  * against one raw server per language at the root. One mode per process, so memory figures do not mix:
  *
- *   node dist/bench/root-strategy.js --root DIR --mode workspace|nearest-marker|raw [--sample N] [--dump FILE] [--settle MS]
+ *   node --max-semi-space-size=2 dist/bench/root-strategy.js --root DIR --mode workspace|nearest-marker|raw [--sample N] [--dump FILE] [--settle MS]
  *
  * lspgate modes: index_folder from a fresh cache dir (every entry's rootStrategy set to the mode), then
  * sessions per server, the RSS of lspgate itself + every server process tree (now, and the peak of a
@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { DocumentSymbolRequest } from 'vscode-languageserver-protocol';
 import { Gateway } from '../src/gateway/gateway.js';
 import { listSourceFiles } from './query-set.js';
@@ -168,6 +169,9 @@ async function rawRun(root: string): Promise<void> {
   }
 }
 
+// lspgate as its long-running modes run it: src/cli/full-main.ts sets these V8 flags at start, and the
+// `lspgate` command's shebang caps the young generation (run this bench with --max-semi-space-size=2)
+v8.setFlagsFromString(process.env.LSPGATE_V8_FLAGS ?? '--optimize-for-size');
 const root = fs.realpathSync(path.resolve(arg('--root') ?? '.'));
 const mode = arg('--mode') ?? 'workspace';
 if (mode === 'raw') await rawRun(root);

@@ -1,7 +1,10 @@
 /**
  * `npm run bench -- [--root DIR] [--lang ts|go|py|php] [--queries N] [--reps N] [--json out.json]
  *                   [--server ID] [--compare ID] [--gen-files N] [--no-gen] [--no-mcp] [--seed N]
- *                   [--node-flags "FLAGS"]`  (node flags of the spawned `lspgate mcp`, shown in the header)
+ *                   [--node-flags "FLAGS"] [--no-memory]`  (node flags of the spawned `lspgate mcp`, shown in the header)
+ *
+ * Last, the memory goals (bench/memory-goals.ts: the daemon after four roots used once and left,
+ * monorepo and four-client ratios, each met/missed; `--no-memory` leaves them out).
  *
  * Without --root: the bundled fixture of the language and, for ts, a generated project of
  * --gen-files files (default 400, bench/gen-repo.ts). Every workspace is copied to a temp dir first
@@ -24,6 +27,7 @@ import { RawRunner, runRawSuite } from './raw-suite.js';
 import { toolsListReport } from './tools-list.js';
 import { runWarmLatency } from './warm-latency-suite.js';
 import { KINDS, WORKLOADS, type Kind } from './workloads.js';
+import { renderMemoryGoals, runMemoryGoals } from './memory-goals.js';
 import { evaluateTargets, renderReport, toJson, type TargetResult, type WorkspaceReport } from './report.js';
 
 const LANG_SERVER: Record<string, { server: string; fixture: string }> = {
@@ -47,10 +51,11 @@ interface Args {
   seed: number;
   nodeFlags: string[];
   warmLatency: boolean;
+  memory: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7, nodeFlags: [], warmLatency: true };
+  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7, nodeFlags: [], warmLatency: true, memory: true };
   for (let i = 0; i < argv.length; i++) {
     const v = () => {
       const x = argv[++i];
@@ -69,6 +74,7 @@ function parseArgs(argv: string[]): Args {
       case '--no-gen': a.gen = false; break;
       case '--no-mcp': a.mcp = false; break;
       case '--no-warm-latency': a.warmLatency = false; break;
+      case '--no-memory': a.memory = false; break;
       case '--seed': a.seed = Number(v()); break;
       case '--node-flags': a.nodeFlags = v().split(/\s+/).filter(Boolean); break;
       case '--help': return printHelpAndExit();
@@ -195,8 +201,10 @@ async function main(): Promise<void> {
   const flags = a.nodeFlags.length ? `; lspgate mcp spawned with node ${a.nodeFlags.join(' ')}` : '';
   const header = `lspgate bench ${meta.date} — node ${meta.node}, ${meta.cpus} CPUs, load average ${meta.loadavg.map((x) => x.toFixed(1)).join(' ')}${flags}`;
   process.stdout.write(renderReport(reports, allTargets, `${header}\n\n${surface}`));
+  const memory = a.memory ? runMemoryGoals(log) : [];
+  if (memory.length) process.stdout.write(renderMemoryGoals(memory));
   fs.mkdirSync(path.dirname(a.json), { recursive: true });
-  const json = { ...(toJson(reports, allTargets, meta) as object), tools_list: tools.rows, cli_start: start };
+  const json = { ...(toJson(reports, allTargets, meta) as object), tools_list: tools.rows, cli_start: start, memory_goals: memory };
   fs.writeFileSync(a.json, JSON.stringify(json, null, 2));
   log(`JSON written to ${a.json}`);
 }

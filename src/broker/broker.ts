@@ -15,7 +15,7 @@ import type { Broker, ServerRoute } from './types.js';
 import { entryFor, findRoot } from './route.js';
 import { languageIdFor } from '../lsp/documents.js';
 import { Semaphore } from '../lsp/semaphore.js';
-import { evictedInfo, planEviction, sessionRss, type Eviction } from './memory-budget.js';
+import { evictedInfo, planEviction, serverMemoryBudgetMb, sessionRss, type Eviction } from './memory-budget.js';
 
 export interface BrokerOptions {
   servers: ServerEntry[];
@@ -26,8 +26,13 @@ export interface BrokerOptions {
   protocol?: ProtocolOptions;
   /** Run servers under the parent-watching reaper (default true). */
   reaper?: boolean;
-  /** How often the memory budget is checked, when limits.serverMemoryMb is set (default 5000 ms). */
+  /** How often the memory budget is checked, when there is one (default 5000 ms). */
   memoryCheckMs?: number;
+  /**
+   * Stop a session unused for this long, for entries whose timeouts.idleMs is 0 (0 or unset:
+   * never). The daemon sets it: a root no client uses any more must not keep its servers.
+   */
+  sessionIdleMs?: number;
 }
 
 export function createBroker(opts: BrokerOptions): SessionBroker {
@@ -48,20 +53,29 @@ export class SessionBroker implements Broker {
   private readonly evicted = new Map<string, Eviction>();
   private readonly globalSlots: Semaphore;
   private stopped: Promise<void> | undefined;
+  /** The memory budget in effect (MiB, 0: none) and where it comes from. */
+  readonly memoryBudget: { mb: number; source: 'config' | 'machine' };
 
   constructor(private readonly opts: BrokerOptions) {
     this.logger = opts.logger ?? createLogger('lspgate:broker');
     this.limits = opts.limits ?? LimitsSchema.parse({});
     this.globalSlots = new Semaphore(this.limits.globalConcurrency, 10_000, 'lspgate (globalConcurrency)');
-    const idle = opts.servers.map((s) => s.timeouts.idleMs).filter((ms) => ms > 0);
+    this.memoryBudget = serverMemoryBudgetMb(this.limits.serverMemoryMb);
+    const idle = opts.servers.map((s) => this.idleMsOf(s)).filter((ms) => ms > 0);
     if (idle.length) {
-      this.idleTimer = setInterval(() => this.reapIdle(), Math.max(250, Math.min(...idle) / 2));
+      // checked often enough that a session stops within a quarter of its idle time past it
+      this.idleTimer = setInterval(() => this.reapIdle(), Math.min(30_000, Math.max(250, Math.min(...idle) / 4)));
       this.idleTimer.unref();
     }
-    if (this.limits.serverMemoryMb > 0) {
+    if (this.memoryBudget.mb > 0) {
       this.memoryTimer = setInterval(() => this.enforceBudget(), opts.memoryCheckMs ?? 5000);
       this.memoryTimer.unref();
     }
+  }
+
+  /** How long a session of `entry` may stay unused (0: forever): its own idleMs, else the broker's. */
+  private idleMsOf(entry: ServerEntry): number {
+    return entry.timeouts.idleMs > 0 ? entry.timeouts.idleMs : (this.opts.sessionIdleMs ?? 0);
   }
 
   get servers(): ServerEntry[] {
@@ -108,7 +122,8 @@ export class SessionBroker implements Broker {
         globalSlots: this.globalSlots,
       });
       if (evicted) {
-        s.startReason = `evicted ${Math.round((Date.now() - evicted.at) / 1000)} s ago under the memory budget: starting it again`;
+        const ago = `${Math.round((Date.now() - evicted.at) / 1000)} s ago`;
+        s.startReason = evicted.why === 'idle' ? `stopped ${ago} unused: starting it again` : `evicted ${ago} under the memory budget: starting it again`;
         this.logger.info(`${serverId} at ${root}: ${s.startReason}`);
       }
       this.sessions.set(k, s);
@@ -156,28 +171,29 @@ export class SessionBroker implements Broker {
 
   /** Over the memory budget: idle sessions are stopped, least recently used first (memory-budget.ts). */
   enforceBudget(): void {
-    if (this.stopped || this.limits.serverMemoryMb <= 0) return;
-    const budget = this.limits.serverMemoryMb * 1024 * 1024;
+    if (this.stopped || this.memoryBudget.mb <= 0) return;
+    const budget = this.memoryBudget.mb * 1024 * 1024;
     const { evict, totalBytes, rss } = planEviction([...this.sessions.values()], budget);
     for (const s of evict) {
       const k = key(s.serverId, s.root);
       const mb = (n: number) => Math.round(n / 1024 / 1024);
-      this.logger.info(`servers use ${mb(totalBytes)} MiB, over the ${this.limits.serverMemoryMb} MiB budget: stopping ${s.serverId} at ${s.root} (${mb(rss.get(s)!)} MiB, least recently used)`);
+      this.logger.info(`servers use ${mb(totalBytes)} MiB, over the ${this.memoryBudget.mb} MiB budget: stopping ${s.serverId} at ${s.root} (${mb(rss.get(s)!)} MiB, least recently used)`);
       this.sessions.delete(k);
-      this.evicted.set(k, { serverId: s.serverId, root: s.root, rssBytes: rss.get(s)!, at: Date.now() });
+      this.evicted.set(k, { serverId: s.serverId, root: s.root, rssBytes: rss.get(s)!, at: Date.now(), why: 'memory' });
       void s.stop();
     }
   }
 
-  /** Stops sessions unused for their entry's idleMs (0 = never); the next request starts a new one. */
+  /** Stops sessions unused for their idle time (idleMsOf; 0 = never); the next request starts a new one. */
   private reapIdle(): void {
     const now = Date.now();
     for (const [k, s] of this.sessions) {
-      const idleMs = s.entry.timeouts.idleMs;
+      const idleMs = this.idleMsOf(s.entry);
       if (idleMs <= 0 || now - s.lastUsed < idleMs || s.busy) continue;
       if (s.state !== 'ready' && s.state !== 'indexing' && s.state !== 'crashed') continue;
-      this.logger.info(`${s.serverId} at ${s.root} idle for ${Math.round((now - s.lastUsed) / 1000)} s: stopping`);
+      this.logger.info(`${s.serverId} at ${s.root} unused for ${Math.round((now - s.lastUsed) / 1000)} s: stopping it`);
       this.sessions.delete(k);
+      this.evicted.set(k, { serverId: s.serverId, root: s.root, at: now, why: 'idle' });
       void s.stop();
     }
   }

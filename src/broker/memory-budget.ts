@@ -6,15 +6,28 @@
  * stopped and started again for every request). The broker remembers what it evicted, so
  * list_workspaces shows it and the next start says why it happens.
  */
+import os from 'node:os';
 import type { Session } from '../lsp/session.js';
 import type { SessionInfo } from '../lsp/types.js';
 import { groupRss } from '../util/process-memory.js';
 
+/** A session the broker stopped by itself: over the memory budget, or unused for its idle time. */
 export interface Eviction {
   serverId: string;
   root: string;
-  rssBytes: number;
+  rssBytes?: number;
   at: number;
+  why: 'memory' | 'idle';
+}
+
+/**
+ * The budget in MiB: the configured one (0: none), else half of the machine's memory — a daemon
+ * that serves every root of a user must not grow until the machine swaps, and a budget only ever
+ * stops idle sessions, never the one used last.
+ */
+export function serverMemoryBudgetMb(configured: number | undefined): { mb: number; source: 'config' | 'machine' } {
+  if (configured !== undefined) return { mb: configured, source: 'config' };
+  return { mb: Math.floor(os.totalmem() / 1024 / 1024 / 2), source: 'machine' };
 }
 
 const EVICTABLE = new Set(['ready', 'indexing', 'crashed']);
@@ -50,7 +63,10 @@ export function planEviction(sessions: Session[], budgetBytes: number): { evict:
   return { evict, totalBytes, rss };
 }
 
-/** How an evicted session shows in list_workspaces until it is started again. */
+/** How a session the broker stopped shows in list_workspaces until it is started again. */
 export function evictedInfo(e: Eviction): SessionInfo {
-  return { serverId: e.serverId, root: e.root, state: 'evicted', generation: 0, crashes: 0, openDocuments: 0, progress: [], rssBytes: e.rssBytes };
+  const ago = `${Math.round((Date.now() - e.at) / 1000)} s ago`;
+  const base = { serverId: e.serverId, root: e.root, generation: 0, crashes: 0, openDocuments: 0, progress: [] };
+  if (e.why === 'idle') return { ...base, state: 'stopped', stopReason: `stopped ${ago}: unused for its idle time` };
+  return { ...base, state: 'evicted', stopReason: `stopped ${ago}: over the memory budget`, ...(e.rssBytes !== undefined ? { rssBytes: e.rssBytes } : {}) };
 }

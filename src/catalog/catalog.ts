@@ -10,7 +10,7 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
+import { runProgram } from '../util/run-program.js';
 import type { Limits } from '../config/schema.js';
 import type { Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions, FileCataloger, FileEntry, SymbolFilter } from '../core/catalog.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
@@ -381,6 +381,6 @@ export class WorkspaceCatalog implements Catalog {
 }
 
 async function readGitHead(root: string): Promise<string> {
-  const r = await execa('git', ['rev-parse', 'HEAD'], { cwd: root, reject: false, timeout: 5000 });
+  const r = await runProgram('git', ['rev-parse', 'HEAD'], { cwd: root, timeout: 5000 });
   return r.exitCode === 0 ? String(r.stdout).trim() : '';
 }

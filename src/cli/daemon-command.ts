@@ -11,6 +11,7 @@ import { DAEMON_HELP } from './thin/help-text.js';
 const OPTIONS = {
   json: { type: 'boolean' },
   'idle-ms': { type: 'string' },
+  'server-idle-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -22,13 +23,20 @@ export async function runDaemonCommand(argv: string[]): Promise<void> {
     return;
   }
   if (sub === undefined) {
-    const idle = values['idle-ms'] === undefined ? undefined : Number(values['idle-ms']);
-    if (idle !== undefined && !(Number.isInteger(idle) && idle > 0)) throw new LspgateError('INVALID_INPUT', '--idle-ms must be a positive integer');
-    return runDaemon(idle !== undefined ? { idleMs: idle } : {});
+    const idle = intFlag(values['idle-ms'], '--idle-ms', 1);
+    const sessionIdle = intFlag(values['server-idle-ms'], '--server-idle-ms', 0);
+    return runDaemon({ ...(idle !== undefined ? { idleMs: idle } : {}), ...(sessionIdle !== undefined ? { sessionIdleMs: sessionIdle } : {}) });
   }
   if (sub !== 'status' && sub !== 'stop') throw new LspgateError('INVALID_INPUT', `unknown daemon command ${sub.slice(0, 40)}: status or stop`);
   const out = await daemonQuery(sub, values.json ?? false);
   process.stderr.write(out.stderr);
   process.stdout.write(out.stdout);
   process.exitCode = out.exit_code;
+}
+
+function intFlag(raw: string | undefined, flag: string, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new LspgateError('INVALID_INPUT', `${flag} must be a ${min > 0 ? 'positive' : 'non-negative'} integer`);
+  return n;
 }

@@ -8,19 +8,13 @@ import { LspgateError } from '../errors/errors.js';
 import { errorText, runOneShot } from '../frontends/one-shot.js';
 import { Gateway } from '../gateway/gateway.js';
 import { installLifecycle } from '../frontends/lifecycle.js';
-import { runMcpHttp } from '../frontends/mcp/http.js';
-import { runMcpStdio } from '../frontends/mcp/stdio.js';
-import { runRepl } from '../frontends/repl/repl.js';
-import { runSidecar } from '../frontends/sidecar/sidecar.js';
 import { attachToDaemon, daemonMode } from '../frontends/daemon-client/client.js';
 import type { FrontendGateway } from '../frontends/host.js';
 import { createLogger } from '../util/logger.js';
-import { runDaemonCommand } from './daemon-command.js';
 import { packageVersion } from '../frontends/version.js';
 import { loadToolsSetting } from '../config/load.js';
 import { parseToolsFlag, selectTools } from '../operations/profiles.js';
 import { operations } from '../operations/registry.js';
-import { runTour } from '../tour/tour.js';
 import { mainHelp } from './thin/help-text.js';
 import { COMMON_OPTIONS, guardedParse } from '../frontends/operation-args.js';
 import { serverStatuses, serversText } from './servers-command.js';
@@ -94,7 +88,8 @@ async function main(argv: string[]): Promise<void> {
       return exitAfterFlush(runRecoverCommand(rest));
     case 'daemon':
       tuneHeap();
-      return runDaemonCommand(rest);
+      // each mode loads its own front-end: the daemon runs none (it hosts them on demand), nor the tour or the REPL
+      return (await import('./daemon-command.js')).runDaemonCommand(rest);
     default:
       return runOperation(cmd, rest);
   }
@@ -113,9 +108,9 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
   const tools = setting === undefined ? undefined : selectTools(setting, operations);
   const serversFiles = values.servers ?? [];
   const gateway = await gatewayFor(values.daemon, root, serversFiles, mode === 'mcp' && values.http ? 'mcp-http' : mode);
-  if (mode === 'repl') return runRepl(gateway);
-  if (mode === 'sidecar') return runSidecar(gateway);
-  if (!values.http) return runMcpStdio(gateway, tools);
+  if (mode === 'repl') return (await import('../frontends/repl/repl.js')).runRepl(gateway);
+  if (mode === 'sidecar') return (await import('../frontends/sidecar/sidecar.js')).runSidecar(gateway);
+  if (!values.http) return (await import('../frontends/mcp/stdio.js')).runMcpStdio(gateway, tools);
   const port = values.port === undefined ? 0 : Number(values.port);
   const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--port must be 0..65535, got ${values.port}`);
@@ -124,6 +119,7 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
   if (idle !== undefined && !(Number.isInteger(idle) && idle > 0)) throw usage('--session-idle-ms must be a positive integer');
   const maxSessions = values['max-sessions'] === undefined ? undefined : Number(values['max-sessions']);
   if (maxSessions !== undefined && !(Number.isInteger(maxSessions) && maxSessions > 0)) throw usage('--max-sessions must be a positive integer');
+  const { runMcpHttp } = await import('../frontends/mcp/http.js');
   await runMcpHttp(gateway, {
     port,
     ...(maxBody !== undefined ? { maxBodyBytes: maxBody } : {}),
@@ -140,6 +136,7 @@ async function runTourCommand(argv: string[]): Promise<void> {
   installLifecycle(gateway, { watchStdin: false, logger: gateway.context.logger });
   let code: number;
   try {
+    const { runTour } = await import('../tour/tour.js');
     const { failures } = await runTour(gateway, { write: (s) => process.stdout.write(s) });
     code = failures > 0 ? 1 : 0;
   } catch (e) {
@@ -170,11 +167,12 @@ async function runOperation(name: string, argv: string[]): Promise<void> {
 /** Attached to the user's daemon (--daemon auto|require, the default auto), else a gateway in this process. */
 async function gatewayFor(flag: string | undefined, root: string, serversFiles: string[], frontend: string): Promise<FrontendGateway> {
   const mode = daemonMode(flag);
+  const notices: string[] = [];
   if (mode !== 'off') {
-    const remote = await attachToDaemon({ mode, root, serversFiles, frontend, logger: createLogger() });
+    const remote = await attachToDaemon({ mode, root, serversFiles, frontend, logger: createLogger(), onInProcess: (w) => notices.push(w) });
     if (remote) return remote;
   }
-  return Gateway.create({ root, serversFiles });
+  return Gateway.create({ root, serversFiles, notices });
 }
 
 function usage(message: string): LspgateError {

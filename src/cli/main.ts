@@ -1,6 +1,8 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
+#!/usr/bin/env -S node --max-semi-space-size=2
 // The young-generation cap is set here because V8 takes it only on the command line: the catalog
-// build's garbage peaked at 151 MB RSS on a 500-file workspace, 126 MB with it (bench/profile-warm).
+// build's garbage peaked at 151 MB RSS on a 500-file workspace, 126 MB with a cap of 4 MB
+// (bench/profile-warm); under 8 HTTP clients (npm run soak:http) lspgate peaked at 152-157 MB with
+// 4 and 146-151 MB with 2, for the same CPU.
 /**
  * The `lspgate` entry. It imports only node builtins, src/cli/thin and src/link (a dependency-cruiser rule):
  * what needs no workspace (--version, --help, daemon status…) is answered here (thin/local.ts); a

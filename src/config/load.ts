@@ -232,7 +232,8 @@ function isExecutable(file: string): boolean {
   }
 }
 
-function searchPath(command: string, dirs: string[]): string | undefined {
+/** The executable `command` names: itself when it holds a `/`, else the first in `dirs` (PATH order). */
+export function searchPath(command: string, dirs: string[]): string | undefined {
   if (command.includes('/')) return isExecutable(path.resolve(command)) ? path.resolve(command) : undefined;
   for (const dir of dirs) {
     if (!dir) continue;

@@ -45,7 +45,10 @@ export const TimeoutsSchema = z.object({
   requestMs: z.number().int().positive().default(30_000),
   /** shutdown + exit before the process tree is killed. */
   shutdownMs: z.number().int().positive().default(3_000),
-  /** A session unused for this long is shut down (0 = never). */
+  /**
+   * A session unused for this long is shut down (0: the gateway's own setting — in the daemon its
+   * session idle time, 10 min by default; in a process of its own never).
+   */
   idleMs: z.number().int().nonnegative().default(0),
 });
 
@@ -82,6 +85,19 @@ export const ServerEntrySchema = z.object({
    * here turns that into SERVER_NOT_INSTALLED before the server is started.
    */
   requires: z.array(z.string()).default([]),
+  /**
+   * Programs the server runs from PATH when it has them, besides `requires` (pyright asks `python3`
+   * or `python` for its search paths). With `requires` and the command, they decide whether two
+   * clients of the shared daemon would get the same server: a client whose PATH finds another one
+   * does not share the daemon's sessions.
+   */
+  runsPrograms: z.array(z.string()).default([]),
+  /**
+   * Environment variables the server reads that change its answers (gopls: GOFLAGS, GOPATH…; pyright:
+   * VIRTUAL_ENV…). A client of the shared daemon with another value of one does not share its sessions;
+   * variables no enabled server lists (and those its `env` sets) do not matter.
+   */
+  readsEnv: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
   /**
    * Marker files for `rootStrategy: "nearest-marker"`: nearest first wins; order is priority within
@@ -156,10 +172,11 @@ export const LimitsSchema = z.object({
    */
   maxCoverageBytes: z.number().int().positive().default(64 * 1024 * 1024),
   /**
-   * Budget for the resident memory of all language-server process trees together, in MiB (0: none).
-   * Over it, idle sessions are shut down least recently used first; the next request for one starts it again.
+   * Budget for the resident memory of all language-server process trees together, in MiB (0: none;
+   * unset: half of the machine's memory). Over it, idle sessions are shut down least recently used
+   * first; the next request for one starts it again.
    */
-  serverMemoryMb: z.number().int().nonnegative().default(0),
+  serverMemoryMb: z.number().int().nonnegative().optional(),
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 

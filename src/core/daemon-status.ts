@@ -25,6 +25,16 @@ export interface DaemonSessionStatus {
   generation: number;
   crashes: number;
   open_documents: number;
+  /** Why it is stopped or evicted (the broker stopped it: unused, over the memory budget). */
+  note?: string;
+}
+
+export interface DaemonMemoryBudget {
+  limit_bytes: number;
+  /** `config`: limits.serverMemoryMb (config.json, LSPGATE_SERVER_MEMORY_MB); `machine`: half of its memory. */
+  source: 'config' | 'machine';
+  /** The RSS of every running server's process tree, summed. */
+  servers_bytes: number;
 }
 
 export interface DaemonStatus {
@@ -33,6 +43,10 @@ export interface DaemonStatus {
   socket: string;
   started_at: string;
   idle_exit_ms: number;
+  /** A session unused this long stops with its server (0: never). */
+  server_idle_ms: number;
+  /** The budget for all servers' memory (0: none), where it comes from, and what they use now. */
+  memory_budget: DaemonMemoryBudget;
   /** RSS of the daemon process alone. */
   rss_bytes: number;
   clients: DaemonClientStatus[];

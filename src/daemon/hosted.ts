@@ -7,20 +7,18 @@
  * input (EOF) or its death closes the socket: its calls still running are aborted.
  */
 import type net from 'node:net';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { loadToolsSetting } from '../config/load.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { encodeFrame } from '../link/frame.js';
 import { parseToolsFlag, selectTools } from '../operations/profiles.js';
 import { operations } from '../operations/registry.js';
 import type { Logger } from '../util/logger.js';
-import { createMcpServer } from '../frontends/mcp/server.js';
-import { MAX_STDIO_MESSAGE_BYTES, StdioSizeGuard } from '../frontends/mcp/stdio-size-guard.js';
 import { rpcErrorBody } from './rpc-error.js';
 import { serveSidecar } from '../frontends/sidecar/sidecar.js';
 import { packageVersion } from '../frontends/version.js';
 import { clientFrontend, type Client } from './client-view.js';
 import type { FairScheduler } from './fair-scheduler.js';
+import type { FrontendGateway } from '../frontends/host.js';
 import type { AttachParams, AttachResult, DaemonClientStatus } from '../frontends/daemon-client/protocol.js';
 
 export interface HostingDaemon {
@@ -67,27 +65,45 @@ export function hostRelay(d: HostingDaemon, socket: net.Socket, id: unknown, par
   if (rest.length) socket.unshift(rest);
   const log = d.logger.child(`client-${status.id}`);
   d.logger.info(`client ${status.id}: hosting its ${attached.params.relay} front-end`);
-  let closeFrontend: () => unknown;
+  let closeFrontend: Promise<() => unknown>;
   if (attached.params.relay === 'mcp') {
-    const guard = new StdioSizeGuard(MAX_STDIO_MESSAGE_BYTES, (line) => socket.write(line), (m) => log.warn(m));
-    socket.pipe(guard);
-    const handle = serveStdio(() => createMcpServer(gateway, tools, { forwardLogs: false }), {
-      transport: new StdioServerTransport(guard, socket),
-      onerror: (e) => log.debug('mcp relay error', e),
-    });
-    closeFrontend = () => handle.close();
+    // the MCP server and its SDK are loaded when a first thin mcp client comes, not at the daemon's start
+    socket.pause();
+    closeFrontend = hostMcp(socket, gateway, tools, log);
   } else {
     const { connection, exited } = serveSidecar(gateway, socket, socket);
     void exited.then(() => socket.end());
-    closeFrontend = () => connection.dispose();
+    closeFrontend = Promise.resolve(() => connection.dispose());
   }
   socket.once('close', () => {
     lifetime.abort();
     queue.close();
-    void Promise.resolve()
-      .then(closeFrontend)
+    void closeFrontend
+      .then((close) => close())
       .catch((e: unknown) => log.debug('closing a hosted front-end failed', e))
       .then(() => d.detach(client));
   });
-  socket.resume();
+  void closeFrontend.then(
+    () => socket.resume(),
+    (e: unknown) => {
+      log.warn('could not host the mcp front-end', e);
+      socket.destroy();
+    },
+  );
+}
+
+/** `lspgate mcp` on the socket: the same server, transport and size guard as on stdio. */
+async function hostMcp(socket: net.Socket, gateway: FrontendGateway, tools: ReadonlySet<string> | undefined, log: Logger): Promise<() => unknown> {
+  const [{ serveStdio, StdioServerTransport }, { createMcpServer }, { MAX_STDIO_MESSAGE_BYTES, StdioSizeGuard }] = await Promise.all([
+    import('@modelcontextprotocol/server/stdio'),
+    import('../frontends/mcp/server.js'),
+    import('../frontends/mcp/stdio-size-guard.js'),
+  ]);
+  const guard = new StdioSizeGuard(MAX_STDIO_MESSAGE_BYTES, (line) => socket.write(line), (m) => log.warn(m));
+  socket.pipe(guard);
+  const handle = serveStdio(() => createMcpServer(gateway, tools, { forwardLogs: false }), {
+    transport: new StdioServerTransport(guard, socket),
+    onerror: (e) => log.debug('mcp relay error', e),
+  });
+  return () => handle.close();
 }

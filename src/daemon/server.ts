@@ -29,15 +29,21 @@ import { hostRelay, type HostingDaemon } from './hosted.js';
 import { daemonPaths, ensurePrivateDir } from '../frontends/daemon-client/socket-dir.js';
 import { positiveIntFromEnv, traceLimitFromEnv } from './trace-limit.js';
 import { FairScheduler } from './fair-scheduler.js';
-import { configEnv, envDifference } from '../link/config-env.js';
+import { attachEnvironment } from '../link/config-env.js';
+import { envDifferences, envDiffersError } from './env-check.js';
+import { serverMemoryBudgetMb } from '../broker/memory-budget.js';
 
 export const DEFAULT_IDLE_MS = 10 * 60_000;
 /** Operation calls running at once over all clients (fair-scheduler.ts); LSPGATE_DAEMON_CALLS. */
 export const DEFAULT_CALL_SLOTS = 4;
+/** A session nobody used for this long stops with its server; the next call starts it again. */
+export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
 
 export interface DaemonOptions {
   /** Exit after this long without an attached client (default 10 min; LSPGATE_DAEMON_IDLE_MS). */
   idleMs?: number;
+  /** Stop a session unused this long (default 10 min, 0 never; LSPGATE_DAEMON_SERVER_IDLE_MS). */
+  sessionIdleMs?: number;
   /** Trace lines a second per tracing client (default 200; LSPGATE_DAEMON_TRACE_MAX). */
   tracePerSecond?: number;
   /** Operation calls running at once over all clients (default 4; LSPGATE_DAEMON_CALLS). */
@@ -50,8 +56,8 @@ class Daemon implements HostingDaemon {
   private idleTimer: NodeJS.Timeout | undefined;
   private nextId = 1;
   private readonly startedAt = new Date().toISOString();
-  /** Its own answer-relevant environment, as clients send theirs. */
-  private readonly env = configEnv();
+  /** Its own environment, as clients send theirs. */
+  private readonly env = attachEnvironment();
   lifecycle!: Lifecycle;
 
   constructor(
@@ -61,6 +67,7 @@ class Daemon implements HostingDaemon {
     readonly logger: Logger,
     readonly tracePerSecond: number,
     readonly scheduler: FairScheduler,
+    readonly sessionIdleMs: number,
   ) {}
 
   accept(socket: net.Socket): void {
@@ -144,16 +151,8 @@ class Daemon implements HostingDaemon {
         }),
       );
     }
-    const differs = p.env === undefined ? [] : envDifference(p.env, this.env);
-    if (differs.length) {
-      throw rpcError(
-        new LspgateError(
-          'DAEMON_FAILED',
-          `the running lspgate daemon (pid ${process.pid}) was started with another environment: ${differs.join(', ')} ${differs.length > 1 ? 'differ' : 'differs'} (set, unset or another value); it would answer under its own settings, not this client's — run \`lspgate daemon stop\` to restart it with this environment (it serves ${this.clients.size} client(s) now), or use --daemon off`,
-          { reason: 'env_differs', variables: differs, clients: this.clients.size, daemon_pid: process.pid },
-        ),
-      );
-    }
+    const differs = p.environment && envDifferences(p.environment, this.env, this.core.context.servers, this.core.context.cacheDir);
+    if (differs) throw rpcError(envDiffersError(differs, this.clients.size));
     let view: Gateway;
     try {
       view = this.core.forClient(p.root);
@@ -202,15 +201,20 @@ class Daemon implements HostingDaemon {
 
   status(): DaemonStatus {
     const holders = (root: string) => [...this.clients].filter((c) => c.view.workspaces().some((w) => w.root === root)).length;
+    const sessions = sessionStatuses(this.core.context.broker);
+    const budget = serverMemoryBudgetMb(this.core.context.limits.serverMemoryMb);
+    const running = sessions.filter((x) => x.state !== 'evicted' && x.state !== 'stopped');
     return {
       version: packageVersion(),
       pid: process.pid,
       socket: this.socketPath,
       started_at: this.startedAt,
       idle_exit_ms: this.idleMs,
+      server_idle_ms: this.sessionIdleMs,
+      memory_budget: { limit_bytes: budget.mb * 1024 * 1024, source: budget.source, servers_bytes: running.reduce((a, x) => a + (x.rss_bytes ?? 0), 0) },
       rss_bytes: process.memoryUsage.rss(),
       clients: [...this.clients].map((c) => ({ ...c.status, running_requests: c.running(), queued_requests: c.queue.counts().queued })),
-      sessions: sessionStatuses(this.core.context.broker),
+      sessions,
       workspaces: this.core.workspaces().map((w) => ({ id: w.id, root: w.root, clients: holders(w.root) })),
     };
   }
@@ -225,17 +229,22 @@ export function idleMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   return positiveIntFromEnv('LSPGATE_DAEMON_IDLE_MS', DEFAULT_IDLE_MS, env);
 }
 
+export function sessionIdleMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  return positiveIntFromEnv('LSPGATE_DAEMON_SERVER_IDLE_MS', DEFAULT_SESSION_IDLE_MS, env, 0);
+}
+
 /** Runs the daemon in this process until stop, idle exit or a signal. */
 export async function runDaemon(opts: DaemonOptions = {}): Promise<void> {
   const cacheDir = defaultCacheDir();
   const paths = daemonPaths(cacheDir);
   ensurePrivateDir(paths.dir);
   await clearStaleSocket(paths.socket);
+  const sessionIdleMs = opts.sessionIdleMs ?? sessionIdleMsFromEnv();
   // The daemon's own root is its private directory: no workspace config there, and no client's root.
-  const core = await Gateway.create({ root: paths.dir, cacheDir });
+  const core = await Gateway.create({ root: paths.dir, cacheDir, sessionIdleMs });
   const logger = core.context.logger.child('daemon');
   const slots = opts.callSlots ?? positiveIntFromEnv('LSPGATE_DAEMON_CALLS', DEFAULT_CALL_SLOTS);
-  const daemon = new Daemon(core, paths.socket, opts.idleMs ?? idleMsFromEnv(), logger, opts.tracePerSecond ?? traceLimitFromEnv(), new FairScheduler(slots));
+  const daemon = new Daemon(core, paths.socket, opts.idleMs ?? idleMsFromEnv(), logger, opts.tracePerSecond ?? traceLimitFromEnv(), new FairScheduler(slots), sessionIdleMs);
   const server = net.createServer((socket) => daemon.accept(socket));
   daemon.lifecycle = installLifecycle(core, {
     watchStdin: false,
@@ -254,7 +263,7 @@ export async function runDaemon(opts: DaemonOptions = {}): Promise<void> {
   server.on('error', (e) => logger.warn('daemon socket error', e));
   core.provideDaemonStatus(() => daemon.status());
   daemon.armIdle();
-  logger.info(`lspgate daemon ${packageVersion()} listening on ${paths.socket} (pid ${process.pid}, idle exit ${daemon.idleMs} ms)`);
+  logger.info(`lspgate daemon ${packageVersion()} listening on ${paths.socket} (pid ${process.pid}, idle exit ${daemon.idleMs} ms, session idle stop ${sessionIdleMs || 'never'} ms)`);
 }
 
 /** A socket file nobody answers on is left from a daemon that died: remove it. One that answers: refuse. */

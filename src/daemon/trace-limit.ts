@@ -12,12 +12,12 @@ export const DEFAULT_TRACE_PER_SECOND = 200;
 export const MAX_TRACE_BACKLOG_BYTES = 1024 * 1024;
 const WINDOW_MS = 1000;
 
-/** A positive integer daemon setting from the environment (`fallback` when unset or empty). */
-export function positiveIntFromEnv(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+/** A positive (`min` 0: non-negative) integer daemon setting from the environment (`fallback` when unset or empty). */
+export function positiveIntFromEnv(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env, min = 1): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new LspgateError('INVALID_INPUT', `${name} must be a positive integer, got ${raw}`);
+  if (!Number.isInteger(n) || n < min) throw new LspgateError('INVALID_INPUT', `${name} must be a ${min > 0 ? 'positive' : 'non-negative'} integer, got ${raw}`);
   return n;
 }
 

@@ -13,6 +13,8 @@ export interface LifecycleOptions {
   /** Closes the front-end (transport, HTTP listener) before the gateway. */
   closeFrontend?: () => Promise<void> | void;
   logger: Logger;
+  /** The signals that end the process (default SIGINT, SIGTERM, SIGHUP). */
+  signals?: readonly NodeJS.Signals[];
   /** Upper bound for a graceful close before servers are killed (default: the longest shutdownMs + 5 s, at least 10 s). */
   closeTimeoutMs?: number;
 }
@@ -54,7 +56,7 @@ export function installLifecycle(gateway: FrontendGateway, opts: LifecycleOption
     return closing;
   };
 
-  for (const sig of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) {
+  for (const sig of opts.signals ?? (Object.keys(SIGNAL_EXIT) as NodeJS.Signals[])) {
     process.on(sig, () => {
       if (closing) {
         // Second signal: the user does not want to wait for shutdown handshakes.

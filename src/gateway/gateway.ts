@@ -41,6 +41,10 @@ export interface GatewayOptions {
   operations?: readonly Operation[];
   /** Folders index_folder / index_repo may open besides the root and clones (root-policy.ts); default from the user config and LSPGATE_ALLOWED_ROOTS. */
   allowedRoots?: string[];
+  /** Stop a server session unused this long (entries without their own idleMs; default never; the daemon sets it). */
+  sessionIdleMs?: number;
+  /** Warnings every answer carries in `_meta.warnings` (why this process runs its own servers). */
+  notices?: string[];
 }
 
 /** LSPGATE_CACHE_DIR, else ~/.cache/lspgate (one copy: src/link/paths.ts, which the thin entry needs). */
@@ -145,10 +149,10 @@ export class Gateway implements RunnerHost {
     // Every session is handed out behind the response cache (byte-bounded, keyed by server
     // generation, document hash and workspace epoch; identical in-flight requests coalesced).
     const broker = withResponseCache(
-      createBroker({ servers, cacheDir, logger: logger.child('broker'), limits }),
+      createBroker({ servers, cacheDir, logger: logger.child('broker'), limits, sessionIdleMs: opts.sessionIdleMs }),
       new ResponseCache({ maxBytes: limits.cacheBytes }),
     );
-    const context: ServiceEnv = { servers, broker, limits, cacheDir, logger };
+    const context: ServiceEnv = { servers, broker, limits, cacheDir, logger, ...(opts.notices?.length ? { notices: opts.notices } : {}) };
     return new Gateway(root, context, opts.operations ?? allOperations, opts.allowedRoots ?? configuredAllowedRoots());
   }
 

@@ -40,7 +40,7 @@ spawn(file, args, { detached: true, stdio: 'inherit' }).unref();`;
 export function startDaemon(paths: DaemonPaths): void {
   const log = openSync(paths.log, 'a', 0o600);
   try {
-    const launcher = spawn(process.execPath, ['-e', LAUNCHER, process.execPath, '--max-semi-space-size=4', cliScript(), 'daemon'], {
+    const launcher = spawn(process.execPath, ['-e', LAUNCHER, process.execPath, '--max-semi-space-size=2', cliScript(), 'daemon'], {
       detached: true,
       stdio: ['ignore', 'ignore', log],
       env: process.env,

@@ -73,8 +73,14 @@ export class Generation {
   readonly serverRequests = new Map<string, number>();
   readonly vital: VitalChildren;
   private readonly onLost: (reason: string) => void;
-  private readonly dead: Promise<never>;
-  private kill!: (e: LspgateError) => void;
+  /**
+   * Whoever waits for this process's death: each request while it runs, and only then. Not one
+   * promise every request races against: Promise.race leaves a reaction on each input that holds the
+   * race's resolving functions, so a promise settling only at the process's death kept every answer
+   * the server ever gave alive until then (the DocumentSymbol trees of a whole catalog, ~4 MB of
+   * heap on 493 files, and more with every call).
+   */
+  private readonly deathWaiters = new Set<(e: LspgateError) => void>();
 
   constructor(
     readonly n: number,
@@ -82,10 +88,6 @@ export class Generation {
     private readonly entry: ServerEntry,
     ctx: GenerationContext,
   ) {
-    this.dead = new Promise<never>((_, reject) => {
-      this.kill = reject;
-    });
-    this.dead.catch(() => undefined); // observed through race(); never unhandled
     this.vital = new VitalChildren(proc.pid, entry.vitalChildren);
     this.onLost = ctx.onViolation;
     this.readiness = new ReadinessTracker(entry.readiness, ctx.onReadyChange);
@@ -153,7 +155,8 @@ export class Generation {
     this.alive = false;
     this.crashError = err;
     this.vital.stop();
-    this.kill(err);
+    for (const fail of this.deathWaiters) fail(err);
+    this.deathWaiters.clear();
     this.readiness.dispose();
     try {
       this.conn.dispose();
@@ -195,6 +198,16 @@ export class Generation {
     });
   }
 
+  /** Rejects with the crash when the process dies (at once if it has); `release` once no longer waiting. */
+  private untilDead(): { dead: Promise<never>; release: () => void } {
+    let fail!: (e: LspgateError) => void;
+    const dead = new Promise<never>((_, reject) => (fail = reject));
+    dead.catch(() => undefined); // observed through the caller's race; never unhandled
+    if (!this.alive && this.crashError) fail(this.crashError);
+    else this.deathWaiters.add(fail);
+    return { dead, release: () => this.deathWaiters.delete(fail) };
+  }
+
   /** `p` raced against the process's death and a deadline. */
   race<T>(p: Promise<T>, ms: number, onTimeout: () => LspgateError): Promise<T> {
     p.catch(() => undefined); // settled through the race below
@@ -202,7 +215,11 @@ export class Generation {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(onTimeout()), ms);
     });
-    return Promise.race([p, this.dead, timeout]).finally(() => clearTimeout(timer));
+    const { dead, release } = this.untilDead();
+    return Promise.race([p, dead, timeout]).finally(() => {
+      clearTimeout(timer);
+      release();
+    });
   }
 
   /** A request with deadline and abort; both send `$/cancelRequest` through the token. */
@@ -246,8 +263,9 @@ export class Generation {
       };
       signal.addEventListener('abort', onAbort, { once: true });
     });
+    const { dead, release } = this.untilDead();
     try {
-      return await Promise.race([sent, timeout, aborted, this.dead]);
+      return await Promise.race([sent, timeout, aborted, dead]);
     } catch (e) {
       if (e instanceof LspgateError) throw e;
       // a write to a dead pipe or a disposed connection: the exit handler has (or will have) the real cause
@@ -256,6 +274,7 @@ export class Generation {
       throw this.lost(e);
     } finally {
       clearTimeout(timer);
+      release();
       if (onAbort) signal?.removeEventListener('abort', onAbort);
       cts.dispose();
     }

@@ -1,12 +1,15 @@
 /**
- * Starts one server process: execa from an argument array (never a shell), detached so it leads
- * its own process group, under the reaper watchdog (reaper.ts). Kills the whole tree.
+ * Starts one server process from an argument array (never a shell that parses it: the watchdog's
+ * shell only passes it on), detached so it leads its own process group, under the watchdog
+ * (reaper.ts). Kills the whole tree: when asked, and when the server exits (its left-over children
+ * and the watchdog with them).
  */
-import { execa, type ResultPromise } from 'execa';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../util/logger.js';
 import type { ResolvedCommand } from '../config/load.js';
-import { parseReaperExit, parseReaperPid, wrapWithReaper } from './reaper.js';
+import { wrapWithReaper } from './reaper.js';
 import { StderrRing } from './stderr-ring.js';
 
 export interface ExitInfo {
@@ -15,9 +18,9 @@ export interface ExitInfo {
 }
 
 export interface ServerProcess {
-  /** pid of the process-group leader (the reaper, or the server itself without it). */
+  /** pid of the server, which leads its process group. */
   readonly pid: number;
-  /** pid of the server itself (under the reaper: from its spawn report; undefined until then). */
+  /** pid of the server itself (the same: the watchdog's shell becomes the server). */
   serverPid(): number | undefined;
   readonly stdin: Writable;
   readonly stdout: Readable;
@@ -32,25 +35,26 @@ export interface ServerProcess {
 export interface SpawnOptions {
   cwd: string;
   logger: Logger;
-  /** Run under the parent-watching reaper (default true). */
+  /** Run under the parent-watching watchdog (default true). */
   reaper?: boolean;
 }
 
-/** The process's end: under the reaper, with the server's own exit code from the reaper's report. */
-function exitOf(child: ResultPromise, ring: StderrRing, log: SpawnOptions['logger'], state: { done: boolean }): Promise<ExitInfo> {
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone
+  }
+}
+
+function exitOf(child: ChildProcess, log: Logger, state: { done: boolean }): Promise<ExitInfo> {
   return new Promise<ExitInfo>((resolve) => {
     child.on('exit', (code, signal) => {
       state.done = true;
-      // Under the reaper the real exit code of the server is in the reaper's report, which may
-      // still be in flight on stderr when 'exit' fires ('close' could wait forever on a
-      // grandchild holding the pipe): wait briefly for the end of stderr.
-      const finish = () => resolve(parseReaperExit(ring.tail(5)) ?? { code, signal });
-      if (child.stderr!.readableEnded) return finish();
-      const t = setTimeout(finish, 150);
-      child.stderr!.once('end', () => {
-        clearTimeout(t);
-        finish();
-      });
+      // what the server left behind (a tsserver child, the watchdog) goes with it
+      killGroup(child.pid, 'SIGKILL');
+      resolve({ code, signal });
     });
     child.on('error', (e) => {
       log.debug(`process error: ${e.message}`);
@@ -62,52 +66,40 @@ function exitOf(child: ResultPromise, ring: StderrRing, log: SpawnOptions['logge
   });
 }
 
+/** lspgate's end of the watchdog's pipe: open for the process's life, never keeping lspgate alive. */
+function holdLifeline(child: ChildProcess): void {
+  const lifeline = child.stdio[3] as Socket | null | undefined;
+  if (!lifeline) return;
+  lifeline.on('error', () => undefined);
+  // read, so that its end (the group gone) is seen and the handle closes
+  lifeline.resume();
+  lifeline.unref();
+}
+
 export function spawnServer(cmd: ResolvedCommand, opts: SpawnOptions): ServerProcess {
-  const argv = opts.reaper === false ? { file: cmd.file, args: cmd.args } : wrapWithReaper(cmd.file, cmd.args);
-  const child: ResultPromise = execa(argv.file, argv.args, {
+  const watched = opts.reaper !== false;
+  const argv = watched ? wrapWithReaper(cmd.file, cmd.args) : { file: cmd.file, args: cmd.args };
+  const child = spawn(argv.file, argv.args, {
     cwd: opts.cwd,
     env: { ...process.env, ...cmd.env },
-    extendEnv: false,
     detached: true,
-    stdin: 'pipe',
-    stdout: 'pipe',
-    stderr: 'pipe',
-    buffer: false,
-    reject: false,
-    cleanup: false,
-    forceKillAfterDelay: false,
-    encoding: 'buffer',
+    stdio: watched ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
   });
+  if (watched) holdLifeline(child);
   const pid = child.pid;
   const ring = new StderrRing();
   const log = opts.logger;
-  let serverPid = opts.reaper === false ? pid : undefined;
   child.stderr!.on('data', (chunk: Buffer) => {
-    for (const line of ring.push(chunk.toString('utf8'))) {
-      serverPid ??= parseReaperPid(line);
-      log.debug(`stderr: ${line}`);
-    }
+    for (const line of ring.push(chunk.toString('utf8'))) log.debug(`stderr: ${line}`);
   });
   // EPIPE after the server died must not become an uncaught exception.
-  child.stdin!.on('error', (e) => log.debug(`stdin error: ${(e as Error).message}`));
-  child.stdout!.on('error', (e) => log.debug(`stdout error: ${(e as Error).message}`));
+  child.stdin!.on('error', (e) => log.debug(`stdin error: ${e.message}`));
+  child.stdout!.on('error', (e) => log.debug(`stdout error: ${e.message}`));
   const state = { done: false };
-  const exited = exitOf(child, ring, log, state);
-  // execa's own promise settles with the result; it is not used (reject: false), only kept quiet.
-  void child.then(
-    () => undefined,
-    () => undefined,
-  );
-  const killTree = (signal: NodeJS.Signals = 'SIGKILL') => {
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // ESRCH: the group is already gone
-    }
-  };
+  const exited = exitOf(child, log, state);
+  const killTree = (signal: NodeJS.Signals = 'SIGKILL') => killGroup(pid, signal);
   if (pid === undefined) {
     return { pid: -1, serverPid: () => undefined, stdin: child.stdin!, stdout: child.stdout!, stderr: ring, exited, hasExited: () => true, killTree };
   }
-  return { pid, serverPid: () => serverPid, stdin: child.stdin!, stdout: child.stdout!, stderr: ring, exited, hasExited: () => state.done, killTree };
+  return { pid, serverPid: () => pid, stdin: child.stdin!, stdout: child.stdout!, stderr: ring, exited, hasExited: () => state.done, killTree };
 }

@@ -81,6 +81,8 @@ export interface SessionInfo {
   rssBytes?: number;
   /** Why this session (re)started, when not simply for a first request (e.g. after an eviction). */
   startReason?: string;
+  /** Why the broker stopped it by itself (unused for its idle time, over the memory budget). */
+  stopReason?: string;
 }
 
 /** Any typed request from vscode-languageserver-protocol (`XxxRequest.type`). */

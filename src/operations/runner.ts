@@ -244,6 +244,7 @@ export class OperationRunner {
     const recorder = cacheKey !== undefined ? new DependencyRecorder(workspace.catalog) : undefined;
     const meta = new MetaCollector(recorder);
     for (const n of notices) meta.warn(n);
+    for (const notice of this.host.context.notices ?? []) meta.warn(notice);
     const savedTokens = () => ({ session: this.sessionSaved, total: this.host.savings.value });
     const ctx = { workspace, env: this.host.context, gateway: this.host, signal: opts.signal, progress: opts.progress, meta, savedTokens };
     let body: Record<string, unknown>;

@@ -20,6 +20,8 @@ export interface ServiceEnv {
   readonly logger: Logger;
   /** Set by `lspgate daemon` at start (Gateway.provideDaemonStatus): the daemon_status operation's source. */
   daemonStatus?: DaemonStatusProvider;
+  /** Warnings every answer of this process carries in `_meta.warnings` (it runs its own servers because the daemon refused it). */
+  readonly notices?: readonly string[];
 }
 
 /** One call's scope: the workspace it targets, the environment, its `_meta` and its signal. */

@@ -23,7 +23,11 @@ export interface DaemonWorld {
   socket: string;
 }
 
-export function daemonWorld(faultArgs: string[] = ['--slow-on=textDocument/definition', '--slow-ms=3000'], extraEnv: Record<string, string> = {}): DaemonWorld {
+export function daemonWorld(
+  faultArgs: string[] = ['--slow-on=textDocument/definition', '--slow-ms=3000'],
+  extraEnv: Record<string, string> = {},
+  entryFields: Record<string, unknown> = {},
+): DaemonWorld {
   const base = realpathSync(tempDir('lspgate-daemon-'));
   const ws = path.join(base, 'ws');
   const run = path.join(base, 'run');
@@ -41,6 +45,7 @@ export function daemonWorld(faultArgs: string[] = ['--slow-on=textDocument/defin
     install: 'it is in fixtures/fault-server',
     readiness: { kind: 'first-reply' },
     timeouts: { startMs: 20_000, readyMs: 20_000, requestMs: 30_000, shutdownMs: 1_000, idleMs: 0 },
+    ...entryFields,
   };
   writeFileSync(path.join(cfg, 'servers.json'), JSON.stringify({ servers: [entry] }));
   const env = {

@@ -3,7 +3,7 @@
  * untracked files (wholly added). Only the new side is kept, as line sets per file, with the places
  * where lines were removed (a deletion sits between two new-side lines).
  */
-import { execa } from 'execa';
+import { runProgram } from '../../util/run-program.js';
 import { LspgateError } from '../../errors/errors.js';
 
 export interface FileChange {
@@ -22,7 +22,7 @@ const REF = /^(?!-)[\w./~^@{}:+-]{1,200}$/;
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
 async function git(root: string, args: string[]): Promise<string> {
-  const r = await execa('git', args, { cwd: root, reject: false, timeout: 30_000, maxBuffer: 64 * 1024 * 1024 });
+  const r = await runProgram('git', args, { cwd: root, timeout: 30_000, maxBuffer: 64 * 1024 * 1024 });
   if (r.exitCode !== 0) throw Object.assign(new Error(r.stderr || `git ${args[0]} failed`), { exitCode: r.exitCode });
   return r.stdout;
 }

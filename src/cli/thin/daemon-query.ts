@@ -15,9 +15,12 @@ export interface StatusView {
   socket: string;
   started_at: string;
   idle_exit_ms: number;
+  /** Unused language servers stop after this long (0: never). */
+  server_idle_ms?: number;
+  memory_budget?: { limit_bytes?: number; source?: string; servers_bytes?: number };
   rss_bytes: number;
   clients: { id: number; frontend: string; pid?: number; root: string; running_requests: number; queued_requests?: number }[];
-  sessions: { server: string; root: string; state: string; pid?: number; rss_bytes?: number; generation: number; crashes: number }[];
+  sessions: { server: string; root: string; state: string; pid?: number; rss_bytes?: number; generation: number; crashes: number; note?: string }[];
   workspaces: { id: string; root: string; clients: number }[];
 }
 
@@ -31,14 +34,22 @@ function mb(bytes: number | undefined): string {
   return bytes === undefined ? '?' : `${Math.round(bytes / 1048576)} MB`;
 }
 
+function serversLine(s: StatusView): string {
+  const b = s.memory_budget ?? {};
+  const stop = s.server_idle_ms ? `${s.server_idle_ms} ms unused` : 'never (session idle stop off)';
+  const budget = b.limit_bytes ? `${mb(b.limit_bytes)} (${b.source === 'machine' ? "half of the machine's memory" : 'configured'})` : 'none';
+  return `language servers stop after ${stop}; memory budget ${budget}, servers use ${mb(b.servers_bytes)}`;
+}
+
 export function statusText(s: StatusView): string {
   const lines = [
     `lspgate daemon ${s.version}, pid ${s.pid}, ${mb(s.rss_bytes)}, since ${s.started_at}, idle exit after ${s.idle_exit_ms} ms without clients`,
     `socket ${s.socket}`,
+    ...(s.memory_budget ? [serversLine(s)] : []),
     `clients (${s.clients.length}):`,
     ...s.clients.map((c) => `  #${c.id} ${c.frontend} pid ${c.pid ?? '?'} root ${c.root} running ${c.running_requests}${c.queued_requests ? ` (${c.queued_requests} waiting their turn)` : ''}`),
     `sessions (${s.sessions.length}):`,
-    ...s.sessions.map((x) => `  ${x.server} ${x.state} pid ${x.pid ?? '-'} ${mb(x.rss_bytes)} root ${x.root} generation ${x.generation} crashes ${x.crashes}`),
+    ...s.sessions.map((x) => `  ${x.server} ${x.state} pid ${x.pid ?? '-'} ${mb(x.rss_bytes)} root ${x.root} generation ${x.generation} crashes ${x.crashes}${x.note ? ` (${x.note})` : ''}`),
     `workspaces (${s.workspaces.length}):`,
     ...s.workspaces.map((w) => `  ${w.id} ${w.root} (${w.clients} client(s))`),
   ];

@@ -26,7 +26,7 @@ export function mainHelp(ops: readonly HelpEntry[], version: string): string {
     '  lspgate repl [--root DIR]                               interactive; .help lists commands',
     '  lspgate tour [--root DIR]                               every operation on a workspace, for a person',
     '  lspgate servers [--root DIR] [--json]                   configured language servers and whether installed',
-    '  lspgate daemon [status|stop] [--idle-ms N] [--json]     the shared daemon: run it / its clients and servers / stop it',
+    '  lspgate daemon [status|stop] [--idle-ms N] [--server-idle-ms N] [--json]  the shared daemon: run it / status / stop it',
     '  lspgate recover [--root DIR | --all] [--json]           complete or roll back edits a crash interrupted',
     '  lspgate <operation> [--root DIR] [--<field> value ...] [--json]',
     '  lspgate <operation> --help                              the fields of one operation',
@@ -44,7 +44,9 @@ export function mainHelp(ops: readonly HelpEntry[], version: string): string {
 }
 
 export const DAEMON_HELP = [
-  'lspgate daemon [--idle-ms N]     run the shared daemon in the foreground (exits after N ms without clients; default 600000)',
+  'lspgate daemon [--idle-ms N] [--server-idle-ms N]',
+  '                                 run the shared daemon in the foreground: it exits after --idle-ms without clients (default 600000),',
+  '                                 and stops a language server nobody used for --server-idle-ms (default 600000; 0: never)',
   'lspgate daemon status [--json]   clients, language-server sessions (state, memory) and workspaces of the running daemon',
   'lspgate daemon stop              stop the running daemon (its servers with it)',
 ].join('\n');

@@ -16,7 +16,7 @@ import { daemonPaths, defaultCacheDir, ensurePrivateDir, packageVersion, type Da
 import type { ThinPlan } from './plan.js';
 import { relayMcp } from './mcp-relay.js';
 import { SidecarWatch } from './sidecar-watch.js';
-import { configEnv } from '../../link/config-env.js';
+import { attachEnvironment } from '../../link/config-env.js';
 import { describeJournals, journalSummaries } from '../../link/journals.js';
 import { connect, startDaemon, waitForDaemon } from '../../link/start.js';
 import { call } from './rpc.js';
@@ -50,7 +50,7 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
     root: plan.kind === 'cli' ? process.cwd() : plan.root,
     frontend: plan.kind === 'relay' ? plan.relay : 'cli',
     pid: process.pid,
-    env: configEnv(),
+    environment: attachEnvironment(),
     ...(plan.kind === 'relay' ? { relay: plan.relay, ...(plan.tools !== undefined ? { tools: plan.tools } : {}) } : {}),
   };
   const attached = await call(socket, 1, 'lspgate/attach', attach);

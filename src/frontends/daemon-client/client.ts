@@ -16,7 +16,7 @@ import { defaultCacheDir } from '../../gateway/gateway.js';
 import type { Logger } from '../../util/logger.js';
 import { RemoteGateway } from './remote-gateway.js';
 import { daemonPaths, ensurePrivateDir, type DaemonPaths } from './socket-dir.js';
-import { configEnv } from '../../link/config-env.js';
+import { attachEnvironment } from '../../link/config-env.js';
 import { connect, previousStartFailure, startDaemon, waitForDaemon as lightWait, waitUntilGone } from '../../link/start.js';
 
 async function waitForDaemon(paths: DaemonPaths, limitMs: number) {
@@ -46,6 +46,11 @@ export interface AttachOptions {
   logger: Logger;
   /** How long to wait for a daemon this client started (default 30 s). */
   startTimeoutMs?: number;
+  /**
+   * Told why, when `auto` runs in this process because the daemon would answer under another
+   * environment: the in-process answers carry it in `_meta.warnings`.
+   */
+  onInProcess?: (warning: string) => void;
 }
 
 /** The remote gateway, or undefined when this client should build its own (off, or auto falling back). */
@@ -65,8 +70,9 @@ export async function attachToDaemon(opts: AttachOptions): Promise<RemoteGateway
   } catch (e) {
     const err = toLspgateError(e);
     if (opts.mode === 'require' || err.details?.reason === 'version_skew' || err.details?.reason === 'socket_dir_unsafe') throw err;
-    const why = err.details?.reason === 'env_differs' ? 'not using the lspgate daemon' : 'the lspgate daemon is not available';
-    log.warn(`${why}, running in this process: ${err.message}`);
+    const differs = err.details?.reason === 'env_differs';
+    log.warn(`${differs ? 'not using the lspgate daemon' : 'the lspgate daemon is not available'}, running in this process: ${err.message}`);
+    if (differs) opts.onInProcess?.(`not using the shared lspgate daemon, this process runs its own language servers: ${err.message}`);
     return undefined;
   }
 }
@@ -93,7 +99,7 @@ async function dial(paths: DaemonPaths, startTimeoutMs: number): Promise<net.Soc
 async function attachOrStart(opts: AttachOptions, paths: DaemonPaths): Promise<RemoteGateway> {
   const socket = await dial(paths, opts.startTimeoutMs ?? 30_000);
   const remote = RemoteGateway.open(socket, opts.root, opts.logger, defaultCacheDir());
-  remote.attachEnv = configEnv();
+  remote.attachEnv = attachEnvironment();
   try {
     await remote.attach(opts.frontend);
     return remote;
@@ -124,7 +130,7 @@ async function restartForSkew(opts: AttachOptions, paths: DaemonPaths, skew: Lsp
   await waitUntilGone(paths.socket, opts.startTimeoutMs ?? 30_000);
   startDaemon(paths);
   const fresh = RemoteGateway.open(await waitForDaemon(paths, opts.startTimeoutMs ?? 30_000), opts.root, opts.logger, defaultCacheDir());
-  fresh.attachEnv = configEnv();
+  fresh.attachEnv = attachEnvironment();
   await fresh.attach(opts.frontend);
   return fresh;
 }

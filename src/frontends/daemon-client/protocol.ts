@@ -16,6 +16,9 @@ export const CliParams = z.object({
   cwd: z.string().min(1),
 });
 
+/** Variable (or file) name → a hash of its value. */
+const HashedVariables = z.record(z.string().max(10_000), z.string().max(64)).refine((r) => Object.keys(r).length <= 10_000, 'too many variables');
+
 export const AttachParams = z.object({
   /** The client's lspgate version: a daemon of another version refuses it (reason version_skew). */
   version: z.string(),
@@ -32,10 +35,19 @@ export const AttachParams = z.object({
   /** With relay mcp: the client's --tools (else the root's or the user's config decides). */
   tools: z.string().max(10_000).optional(),
   /**
-   * The client's answer-relevant environment, hashed (src/link/config-env.ts): a daemon started under
-   * another refuses (reason env_differs). Absent: not checked (a program attaching on its own).
+   * The client's environment (src/link/config-env.ts): a daemon whose answers would differ under it
+   * refuses (reason env_differs; src/daemon/env-check.ts). Absent: not checked (a program attaching
+   * on its own).
    */
-  env: z.record(z.string().max(200), z.string().max(64)).optional(),
+  environment: z
+    .object({
+      settings: HashedVariables,
+      variables: HashedVariables,
+      path: z.string().max(1_000_000),
+      node: z.string().max(10_000),
+      user_files: HashedVariables,
+    })
+    .optional(),
 });
 export type AttachParams = z.infer<typeof AttachParams>;
 

@@ -30,6 +30,7 @@ import type { FrontendGateway } from '../host.js';
 import { PROGRESS_TOKEN_PARAM } from '../sidecar/sidecar.js';
 import { packageVersion } from '../version.js';
 import { ATTACH, STATUS, STOP, type AttachResult, type DaemonStatus } from './protocol.js';
+import type { AttachEnvironment } from '../../link/config-env.js';
 import { FILE_CHANGED, UNWATCH_FILE, WATCH_FILE, type FileChangedNotification } from './watch-protocol.js';
 import { describeJournals, journalSummaries } from '../../link/journals.js';
 
@@ -106,8 +107,8 @@ export class RemoteGateway implements FrontendGateway {
     this.socket.destroy();
   }
 
-  /** Sent with every attach (src/link/config-env.ts): a daemon started under another environment refuses (reason env_differs). */
-  attachEnv: Record<string, string> | undefined;
+  /** Sent with every attach (src/link/config-env.ts): a daemon whose answers would differ under it refuses (reason env_differs). */
+  attachEnv: AttachEnvironment | undefined;
 
   /** After the daemon is lost, the next call dials it again with `dialer` and re-attaches (attach first). */
   reconnectWith(dialer: DaemonDialer): this {
@@ -117,7 +118,7 @@ export class RemoteGateway implements FrontendGateway {
 
   /** The handshake: throws DAEMON_FAILED (details.reason version_skew, with the daemon's client count) on another version. */
   async attach(frontend: string): Promise<AttachResult> {
-    const env = this.attachEnv ? { env: this.attachEnv } : {};
+    const env = this.attachEnv ? { environment: this.attachEnv } : {};
     const r = await this.send<AttachResult>(ATTACH, { version: packageVersion(), root: this.defaultRoot, frontend, pid: process.pid, ...env });
     this.daemonPid = r.pid;
     this.frontend = frontend;

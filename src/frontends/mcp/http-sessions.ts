@@ -5,19 +5,26 @@
  * `Mcp-Session-Id` on every answer, 404 for an unknown session, DELETE to end one, the GET SSE
  * stream for server-initiated messages (list changes, resource updates, log messages), event ids
  * with a priming event and `retry`, and replay after `Last-Event-ID` (event-store.ts). This file
- * only routes requests to sessions and ends sessions left idle.
+ * routes requests to sessions, ends sessions left idle or past the cap (never one still in its
+ * handshake), tells a client whose session ended why and to initialize again, and makes SSE
+ * streams behave (sse-streams.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from '../../util/logger.js';
 import { MemoryEventStore } from './event-store.js';
+import { EndedSessions, sessionNotFound, type EndReason } from './ended-sessions.js';
+import { streamAtOnce } from './sse-streams.js';
 
 /** A session nobody has used for this long is closed (its client must initialize again: 404). */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 /**
  * Sessions open at once. Each holds an MCP server instance and up to MAX_EVENT_BYTES of replayable
- * events: past the cap the least recently used session is closed (its client gets 404 and
- * initializes again, as after an idle close), so clients that never DELETE cannot grow the process.
+ * events: past the cap the least recently used session whose handshake is over is closed (its
+ * client gets 404 with the reason and initializes again, as after an idle close), so clients that
+ * never DELETE cannot grow the process. A session still in its handshake (initialize answered,
+ * `notifications/initialized` not yet received) is never closed for room: 40 clients connecting at
+ * once with a cap of 32 all finish their handshake, and the cap holds again as they do.
  */
 export const DEFAULT_MAX_SESSIONS = 32;
 /** What the priming event's `retry` field asks a client to wait before reconnecting. */
@@ -27,6 +34,8 @@ interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
   timer?: NodeJS.Timeout;
+  /** `notifications/initialized` received: the handshake is over, the session may be closed for room. */
+  initialized: boolean;
 }
 
 export interface HttpSessionsOptions {
@@ -42,6 +51,7 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 
 export class HttpSessions {
   private readonly sessions = new Map<string, Session>();
+  private readonly ended = new EndedSessions();
   private readonly idleMs: number;
   private readonly maxSessions: number;
 
@@ -61,14 +71,15 @@ export class HttpSessions {
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
       const s = this.sessions.get(id);
-      if (!s) return jsonRpcError(404, -32001, 'Session not found: initialize a new one');
+      if (!s) return sessionNotFound(request, this.ended.get(id));
       this.touch(id, s);
-      return s.transport.handleRequest(request);
+      const dropped = () => this.opts.logger.debug(`mcp http session ${id}: the client dropped its ${request.method} stream`);
+      return streamAtOnce(await s.transport.handleRequest(request), request.signal, dropped);
     }
     if (request.method !== 'POST' || !isInitializeRequest(await request.clone().json().catch(() => undefined))) {
       return jsonRpcError(400, -32000, 'Bad Request: no Mcp-Session-Id; send initialize first');
     }
-    return this.open(request);
+    return streamAtOnce(await this.open(request), request.signal);
   }
 
   private async open(request: Request): Promise<Response> {
@@ -79,23 +90,29 @@ export class HttpSessions {
       retryInterval: SSE_RETRY_MS,
       maxRequestBodySize: this.opts.maxBodyBytes,
       onsessioninitialized: (sid) => {
-        this.makeRoom();
-        const s: Session = { transport, server };
+        const s: Session = { transport, server, initialized: false };
         this.sessions.set(sid, s);
         this.touch(sid, s);
         this.opts.logger.debug(`mcp http session ${sid} opened`);
+        const previous = server.server.oninitialized;
+        server.server.oninitialized = () => {
+          previous?.();
+          s.initialized = true;
+          this.makeRoom();
+        };
+        this.makeRoom();
       },
-      onsessionclosed: (sid) => void this.close(sid, 'deleted by the client'),
+      onsessionclosed: (sid) => void this.close(sid, 'deleted', 'deleted by the client'),
     });
     await server.connect(transport);
     return transport.handleRequest(request);
   }
 
-  /** Closes the least recently used sessions until one more fits under maxSessions. */
+  /** Closes the least recently used sessions past their handshake until the open ones fit under maxSessions. */
   private makeRoom(): void {
-    for (const id of this.sessions.keys()) {
-      if (this.sessions.size < this.maxSessions) return;
-      void this.close(id, `least recently used of ${this.maxSessions} open sessions`);
+    for (const [id, s] of this.sessions) {
+      if (this.sessions.size <= this.maxSessions) return;
+      if (s.initialized) void this.close(id, 'evicted', `least recently used of ${this.maxSessions} open sessions (--max-sessions)`);
     }
   }
 
@@ -104,20 +121,21 @@ export class HttpSessions {
     this.sessions.delete(id);
     this.sessions.set(id, s);
     if (s.timer) clearTimeout(s.timer);
-    s.timer = setTimeout(() => void this.close(id, `idle for ${this.idleMs} ms`), this.idleMs);
+    s.timer = setTimeout(() => void this.close(id, 'idle', `idle for ${this.idleMs} ms (--session-idle-ms)`), this.idleMs);
     s.timer.unref();
   }
 
-  async close(id: string, why: string): Promise<void> {
+  async close(id: string, reason: EndReason, why: string): Promise<void> {
     const s = this.sessions.get(id);
     if (!s) return;
     this.sessions.delete(id);
+    this.ended.note(id, reason, why);
     if (s.timer) clearTimeout(s.timer);
     this.opts.logger.debug(`mcp http session ${id} closed: ${why}`);
     await s.server.close().catch(() => undefined);
   }
 
   async closeAll(): Promise<void> {
-    await Promise.all([...this.sessions.keys()].map((id) => this.close(id, 'server shutting down')));
+    await Promise.all([...this.sessions.keys()].map((id) => this.close(id, 'shutdown', 'server shutting down')));
   }
 }

@@ -18,7 +18,8 @@ export interface ReplState {
 export interface ReplCommand {
   name: string;
   help: string;
-  run(args: string): Promise<string>;
+  /** `signal`: Ctrl-C while the command runs (operations pass it on: the call is cancelled). */
+  run(args: string, signal?: AbortSignal): Promise<string>;
 }
 
 export function operationCommands(gateway: FrontendGateway, state: ReplState): ReplCommand[] {
@@ -27,7 +28,7 @@ export function operationCommands(gateway: FrontendGateway, state: ReplState): R
   for (const op of gateway.operations()) {
     const positional = op.repl?.positional ?? [];
     const usage = `${positional.map((p) => `<${p}>`).join(' ')}${positional.length ? ' ' : ''}[--field value ...]`;
-    const run = (args: string) => runOperation(gateway, state, op, args, positional);
+    const run = (args: string, signal?: AbortSignal) => runOperation(gateway, state, op, args, positional, signal);
     for (const name of [op.repl?.command, op.name]) {
       if (!name || taken.has(name)) continue;
       taken.add(name);
@@ -37,12 +38,12 @@ export function operationCommands(gateway: FrontendGateway, state: ReplState): R
   return out;
 }
 
-async function runOperation(gateway: FrontendGateway, state: ReplState, op: Operation, args: string, positional: string[]): Promise<string> {
+async function runOperation(gateway: FrontendGateway, state: ReplState, op: Operation, args: string, positional: string[], signal?: AbortSignal): Promise<string> {
   try {
     const { input, extra } = wordsToInput(op, splitWords(args), positional, ['json']);
     const asJson = extra.json !== undefined ? extra.json !== 'false' : state.json;
     if (input.output_format === undefined) input.output_format = asJson ? 'json' : 'markdown';
-    const { text } = await gateway.run(op.name, input);
+    const { text } = await gateway.run(op.name, input, signal ? { signal } : undefined);
     return text;
   } catch (e) {
     return formatError(e);
@@ -116,7 +117,7 @@ function serversText(view: ServersView): string {
   for (const i of infos) {
     lines.push(
       `  ${i.serverId} @ ${i.root}: ${i.state}${i.pid ? ` pid ${i.pid}` : ''}${i.rssBytes !== undefined ? `, ${Math.round(i.rssBytes / 1048576)} MiB` : ''}, generation ${i.generation}, crashes ${i.crashes}, ` +
-        `${i.openDocuments} open docs${i.progress.length ? `, progress: ${i.progress.join('; ')}` : ''}${i.lastError ? `, last error: ${i.lastError}` : ''}`,
+        `${i.openDocuments} open docs${i.progress.length ? `, progress: ${i.progress.join('; ')}` : ''}${i.lastError ? `, last error: ${i.lastError}` : ''}${i.stopReason ? ` (${i.stopReason})` : ''}`,
     );
   }
   return lines.join('\n');

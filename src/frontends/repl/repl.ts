@@ -6,12 +6,14 @@
  * before this client detaches (the daemon's servers stay). `.raw`, `.trace`, `.servers` and
  * completion go through the backend of the gateway it has (backend.ts).
  */
+import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import repl, { type REPLServer } from 'node:repl';
 import type { Readable, Writable } from 'node:stream';
 import { builtinCommands, operationCommands, type ReplCommand, type ReplState } from './commands.js';
-import { answerUnknownCommands, completeCommandArgs, SerialQueue, serialiseEval } from './hooks.js';
+import { answerUnknownCommands, completeCommandArgs } from './hooks.js';
+import { SerialQueue, serialiseEval } from './eval-queue.js';
 import type { Logger } from '../../util/logger.js';
 import { installLifecycle } from '../lifecycle.js';
 import type { FrontendGateway } from '../host.js';
@@ -48,9 +50,16 @@ export function startRepl(gateway: FrontendGateway, opts: ReplOptions): ReplHand
     terminal,
     useGlobal: false,
     ignoreUndefined: true,
+    // node:repl holds back every key while an awaited line runs, Ctrl-C included, unless this is
+    // set: then Ctrl-C reaches the SIGINT handler below (and interrupts a synchronous loop too)
+    breakEvalOnSigint: true,
   });
   server.context.gateway = gateway;
-  server.context.run = async (name: string, input: unknown) => (await gateway.run(name, input)).result;
+  // Ctrl-C cancels the call of the line that runs it (queue.signal: the running job's)
+  server.context.run = async (name: string, input: unknown) => {
+    const signal = queue.signal;
+    return (await gateway.run(name, input, signal ? { signal } : undefined)).result;
+  };
 
   // At EOF of piped input the readline closes while queued commands still run; prompting after
   // that throws ERR_USE_AFTER_CLOSE on Node 24 (Node 20/22 ignore it).
@@ -68,8 +77,8 @@ export function startRepl(gateway: FrontendGateway, opts: ReplOptions): ReplHand
       help: cmd.help,
       action(args: string) {
         void queue
-          .enqueue(async () => {
-            write(await cmd.run(args));
+          .enqueue(async (signal) => {
+            write(await cmd.run(args, signal));
             trace.sync();
             names.refresh();
           })
@@ -78,7 +87,8 @@ export function startRepl(gateway: FrontendGateway, opts: ReplOptions): ReplHand
     });
   }
   answerUnknownCommands(server, queue, write, prompt);
-  serialiseEval(server, queue, write);
+  serialiseEval(server, queue, write, prompt);
+  cancelOnCtrlC(server, queue);
   completeCommandArgs(server, gateway, names);
   if (terminal) setupHistory(server, gateway, opts.historyFile);
 
@@ -95,8 +105,28 @@ export function startRepl(gateway: FrontendGateway, opts: ReplOptions): ReplHand
   return { server, closed };
 }
 
+/**
+ * Ctrl-C while a command or evaluation runs cancels it (its call answers CANCELLED) and the REPL
+ * goes on; with nothing running it is node:repl's own (clear the line, twice to exit).
+ */
+function cancelOnCtrlC(server: REPLServer, queue: SerialQueue): void {
+  const own = server.listeners('SIGINT') as ((...a: unknown[]) => void)[];
+  server.removeAllListeners('SIGINT');
+  server.on('SIGINT', (...a: unknown[]) => {
+    if (queue.cancelRunning()) return;
+    for (const listener of own) listener.apply(server, a);
+  });
+}
+
 function setupHistory(server: REPLServer, gateway: FrontendGateway, historyFile: string | undefined): void {
   const file = historyFile ?? path.join(gateway.context.cacheDir || os.tmpdir(), 'repl_history');
+  // node:repl opens the file but makes no directory: in a cache directory not made yet it printed
+  // "Could not open history file" into the first session.
+  try {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  } catch (e) {
+    gateway.context.logger.debug('repl history directory unavailable', e);
+  }
   server.setupHistory(file, (err) => {
     if (err) gateway.context.logger.debug('repl history unavailable', err);
   });
@@ -136,7 +166,10 @@ class SymbolNames {
 export function runRepl(gateway: FrontendGateway): void {
   const logger = gateway.context.logger.child('repl');
   const { server, closed } = startRepl(gateway, { input: process.stdin, output: process.stdout });
+  // On a terminal, Ctrl-C is the REPL's (a key, or during a synchronous line node:repl's own SIGINT
+  // watchdog, which a process SIGINT listener defeats: Node then died of the signal).
+  const signals: NodeJS.Signals[] = process.stdout.isTTY ? ['SIGTERM', 'SIGHUP'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
   // EOF is seen by the REPL itself ('exit'), which waits for queued commands: do not also watch stdin.
-  const lifecycle = installLifecycle(gateway, { watchStdin: false, closeFrontend: () => server.close(), logger });
+  const lifecycle = installLifecycle(gateway, { watchStdin: false, closeFrontend: () => server.close(), logger, signals });
   void closed.then(() => lifecycle.shutdown('repl closed'));
 }

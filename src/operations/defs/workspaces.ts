@@ -13,7 +13,7 @@ import { defineOperation, type Operation } from '../types.js';
 const ServerSchema = z.object({
   id: z.string(),
   root: z.string(),
-  state: z.string().describe('idle | starting | indexing | ready | crashed | failed | stopping | stopped | evicted (shut down under the memory budget; the next request starts it again)'),
+  state: z.string().describe('idle | starting | indexing | ready | crashed | failed | stopping | stopped (also: unused for its idle time) | evicted (shut down under the memory budget); the next request starts it again'),
   pid: z.number().int().optional(),
   rss_bytes: z.number().int().optional().describe("Resident memory of the server's whole process tree (for evicted: when it was shut down)"),
   generation: z.number().int().describe('1 for the first process, +1 per restart'),
@@ -84,6 +84,7 @@ const SessionStatusSchema = z.object({
   generation: z.number().int(),
   crashes: z.number().int(),
   open_documents: z.number().int(),
+  note: z.string().optional().describe('Why it is stopped or evicted (unused for the session idle time, over the memory budget)'),
 });
 
 const ClientStatusSchema = z.object({
@@ -99,7 +100,7 @@ export const daemonStatusOperation = defineOperation({
   name: 'daemon_status',
   title: 'Daemon status',
   description:
-    'The shared lspgate daemon: pid, version, socket, uptime, idle exit, memory, attached clients and every language-server session (state, pid, memory). In a process of its own: `daemon: false` and its sessions.',
+    'The shared lspgate daemon: pid, version, socket, uptime, idle exit, when unused servers stop, the memory budget, memory, attached clients and every language-server session (state, pid, memory). In a process of its own: `daemon: false` and its sessions.',
   related: { list_workspaces: 'for the workspaces this client sees' },
   input: z.object({}),
   output: withMeta({
@@ -109,6 +110,15 @@ export const daemonStatusOperation = defineOperation({
     socket: z.string().optional(),
     uptime_ms: z.number().int().optional(),
     idle_exit_ms: z.number().int().optional(),
+    server_idle_ms: z.number().int().optional().describe('A language-server session unused this long stops with its server (0: never)'),
+    memory_budget: z
+      .object({
+        limit_bytes: z.number().int().describe('0: none'),
+        source: z.enum(['config', 'machine']).describe("config: limits.serverMemoryMb; machine: half of the machine's memory"),
+        servers_bytes: z.number().int().describe("RSS of every running server's process tree, summed"),
+      })
+      .optional()
+      .describe('Over the budget, idle sessions stop, least recently used first'),
     rss_bytes: z.number().int().optional().describe('RSS of the daemon process alone'),
     clients: z.array(ClientStatusSchema).optional(),
     sessions: z.array(SessionStatusSchema),
@@ -121,11 +131,18 @@ export const daemonStatusOperation = defineOperation({
   markdown(r) {
     const mib = (n: number | undefined) => (n === undefined ? '' : `, ${Math.round(n / 1048576)} MiB`);
     const out = r.daemon
-      ? [`## lspgate daemon ${r.version} (pid ${r.pid})`, '', `${r.socket}, up ${Math.round((r.uptime_ms ?? 0) / 1000)} s, idle exit ${r.idle_exit_ms} ms${mib(r.rss_bytes)}`, '', `### ${r.clients?.length ?? 0} client(s)`]
+      ? [
+          `## lspgate daemon ${r.version} (pid ${r.pid})`,
+          '',
+          `${r.socket}, up ${Math.round((r.uptime_ms ?? 0) / 1000)} s, idle exit ${r.idle_exit_ms} ms${mib(r.rss_bytes)}`,
+          `servers stop after ${r.server_idle_ms ? `${r.server_idle_ms} ms unused` : 'never'}; memory budget ${r.memory_budget?.limit_bytes ? `${Math.round(r.memory_budget.limit_bytes / 1048576)} MiB (${r.memory_budget.source})` : 'none'}, servers use${mib(r.memory_budget?.servers_bytes) || ' ?'}`,
+          '',
+          `### ${r.clients?.length ?? 0} client(s)`,
+        ]
       : ['## No daemon: sessions of this process', ''];
     for (const c of r.clients ?? []) out.push(`- #${c.id} ${c.frontend}${c.pid ? ` pid ${c.pid}` : ''} @ ${c.root}: attached ${Math.round(c.attached_ms / 1000)} s, ${c.in_flight} in flight`);
     out.push('', `### ${r.sessions.length} session(s)`);
-    for (const s of r.sessions) out.push(`- ${s.server} @ ${s.root}: ${s.state}${s.pid ? ` pid ${s.pid}` : ''}${mib(s.rss_bytes)}, generation ${s.generation}, crashes ${s.crashes}, ${s.open_documents} open document(s)`);
+    for (const s of r.sessions) out.push(`- ${s.server} @ ${s.root}: ${s.state}${s.pid ? ` pid ${s.pid}` : ''}${mib(s.rss_bytes)}, generation ${s.generation}, crashes ${s.crashes}, ${s.open_documents} open document(s)${s.note ? ` (${s.note})` : ''}`);
     return out.join('\n') + '\n';
   },
 });

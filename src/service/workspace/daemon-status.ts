@@ -3,7 +3,7 @@
  * place: the daemon's lspgate/status uses sessionStatuses, the operation daemonStatusAnswer.
  */
 import type { Broker } from '../../broker/types.js';
-import type { DaemonSessionStatus } from '../../core/daemon-status.js';
+import type { DaemonMemoryBudget, DaemonSessionStatus } from '../../core/daemon-status.js';
 import type { ServiceEnv } from '../env.js';
 
 /** Every session of the broker (live, and evicted under the memory budget) with its tree's RSS. */
@@ -17,6 +17,7 @@ export function sessionStatuses(broker: Broker): DaemonSessionStatus[] {
     generation: s.generation,
     crashes: s.crashes,
     open_documents: s.openDocuments,
+    ...(s.stopReason !== undefined ? { note: s.stopReason } : {}),
   }));
 }
 
@@ -36,6 +37,8 @@ export interface DaemonStatusAnswer {
   socket?: string;
   uptime_ms?: number;
   idle_exit_ms?: number;
+  server_idle_ms?: number;
+  memory_budget?: DaemonMemoryBudget;
   rss_bytes?: number;
   clients?: DaemonClientAnswer[];
   sessions: DaemonSessionStatus[];
@@ -58,6 +61,8 @@ export function daemonStatusAnswer(env: ServiceEnv, now = Date.now()): DaemonSta
     socket: s.socket,
     uptime_ms: since(s.started_at, now),
     idle_exit_ms: s.idle_exit_ms,
+    server_idle_ms: s.server_idle_ms,
+    memory_budget: s.memory_budget,
     rss_bytes: s.rss_bytes,
     clients: s.clients.map((c) => ({
       id: c.id,

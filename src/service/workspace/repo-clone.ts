@@ -1,15 +1,15 @@
 /**
  * index_repo's clone: any URL git accepts (https, ssh, a local path, file://) into
- * `<cacheDir>/repos/<name>-<hash>`, through execa without a shell. The URL and ref are caller
+ * `<cacheDir>/repos/<name>-<hash>`, without a shell. The URL and ref are caller
  * input: a leading `-` would be read as an option, and the `ext::` transport runs commands, so
  * both are refused; prompts are disabled so a private URL fails instead of hanging.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
+import { runProgram } from '../../util/run-program.js';
 import { LspgateError } from '../../errors/errors.js';
-import { parseReaperExit, REAPER_MARKER, UMASK_VAR, wrapWithReaper } from '../../lsp/reaper.js';
+import { UMASK_VAR, wrapWithReaper } from '../../lsp/reaper.js';
 import { mkdirPrivate } from '../../util/private-files.js';
 import { GIT_ALLOWED_PROTOCOLS } from './repo-url.js';
 
@@ -73,19 +73,20 @@ interface GitResult {
 
 /**
  * git runs under the same watchdog as the language servers (lsp/reaper.ts), in its own process
- * group: a SIGKILLed lspgate used to leave `git clone` and its `git remote-*` helpers running.
- * The watchdog reports git's own exit code on stderr; its lines are taken out of git's stderr.
+ * group: a SIGKILLed lspgate used to leave `git clone` and its `git remote-*` helpers running. When
+ * git exits, its helpers and the watchdog go with it (runProgram's `watched`).
  */
 async function runGit(args: string[], cwd: string | undefined, signal: AbortSignal | undefined): Promise<GitResult> {
   const argv = wrapWithReaper('git', [...SAFE_CONFIG, ...args]);
-  const r = await execa(argv.file, argv.args, { cwd, env: GIT_ENV, reject: false, timeout: CLONE_TIMEOUT_MS, cancelSignal: signal, stdin: 'ignore', detached: true });
-  const lines = String(r.stderr ?? '').split('\n');
-  const exit = parseReaperExit(lines);
+  const r = await runProgram(argv.file, argv.args, { cwd, env: GIT_ENV, timeout: CLONE_TIMEOUT_MS, signal, watched: true });
   return {
-    exitCode: exit ? (exit.code ?? undefined) : r.exitCode,
-    stdout: String(r.stdout ?? ''),
-    stderr: lines.filter((l) => l.trim() !== '' && !l.startsWith(REAPER_MARKER)).join('\n'),
+    exitCode: r.exitCode,
+    stdout: r.stdout,
+    stderr: r.stderr
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .join('\n'),
     timedOut: r.timedOut,
-    shortMessage: r.shortMessage ?? '',
+    shortMessage: r.shortMessage,
   };
 }
