@@ -62,7 +62,8 @@ describe('the daemon stops sessions nobody uses', () => {
     const op = await cli(['daemon_status', '--json']);
     expect(JSON.parse(op.stdout) as DaemonStatusAnswer).toMatchObject({ daemon: true, server_idle_ms: IDLE_MS, memory_budget: { source: 'machine' } });
 
-    const again = await cli(['get_file_outline', '--file', 'a.fault']);
+    // the full outline asks the server (the default detail answers from the catalog entry)
+    const again = await cli(['get_file_outline', '--file', 'a.fault', '--detail', 'full']);
     expect(again.stdout).toContain('FaultSymbol');
     const back = (await fault())!;
     expect(back.state).toBe('ready');
