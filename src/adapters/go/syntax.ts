@@ -1,8 +1,7 @@
 /**
  * Syntax hooks of Go: import specs (with their alias), error handling (`if err != nil`, `panic`,
  * `errors.New`, `fmt.Errorf` with and without `%w`), HTTP route registrations on a router
- * (`mux.HandleFunc("/x", h)`, `r.GET(...)`), complexity decision points, and the embedded types a
- * struct or interface header names.
+ * (`mux.HandleFunc("/x", h)`, `r.GET(...)`) and complexity decision points.
  */
 import type { ComplexitySyntax, ImportSyntax, PatternFinding, PatternSyntax } from '../language-profile.js';
 import { calleeText, errorHandling, firstArgument, routeRegistration, stringValue } from '../syntax-forms.js';
@@ -53,21 +52,3 @@ export const GO_COMPLEXITY: ComplexitySyntax = {
 (comment) @comment
 `,
 };
-
-/**
- * Only embedded fields relate Go types (`struct{ Dog }`, `struct{ *pkg.Base }`, an interface
- * embedding another); `Name string` is a field of type string, not a relation. The names inside the
- * braces of one header line, with their index in it.
- */
-export function goEmbeddedNames(text: string): { 0: string; index: number }[] {
-  const open = text.indexOf('{');
-  if (open < 0) return [];
-  const out: { 0: string; index: number }[] = [];
-  let at = open + 1;
-  for (const seg of text.slice(open + 1).replace(/}.*$/, '').split(';')) {
-    const m = /^\s*\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)\s*$/.exec(seg);
-    if (m) out.push({ 0: m[1]!, index: at + seg.lastIndexOf(m[1]!) });
-    at += seg.length + 1;
-  }
-  return out;
-}

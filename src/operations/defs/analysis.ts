@@ -158,7 +158,7 @@ export const analysisOperations: Operation[] = [
     name: 'find_patterns',
     title: 'Find patterns',
     description:
-      'Recurring structures of the workspace (seed 002 PatternsOutput), each with `files`, `usage` (occurrences), `description` and its first `sites`. `pattern_type`: `inheritance` — types extending or implementing the same base (names in declaration headers resolved by the server\'s definition; Go interfaces by gopls implementation), listed once two or more types share a base; `framework` — Eloquent models (PHP adapter) and HTTP route registrations (`app.get(\'/x\')`, `@app.route`, `Route::get`, `http.HandleFunc`); `decorators` — decorator and PHP attribute usage; `error-handling` — try/catch, caught and thrown error types, Go `if err != nil`, `%w` wrapping, panic. Default: all types. `limit` 1..100 patterns per page (default 10), most used first; `_meta.next_cursor` for more.',
+      'Recurring structures of the workspace (seed 002 PatternsOutput), each with `files`, `usage` (occurrences), `description` and its first `sites`. `pattern_type`: `inheritance` — types extending or implementing the same base (the bases declaration headers name, read from parse trees and resolved by the server\'s definition: `source: syntax+server`; Go interfaces by gopls implementation: `source: server`), listed once two or more types share a base; `framework` — Eloquent models (PHP adapter) and HTTP route registrations (`app.get(\'/x\')`, `@app.route`, `Route::get`, `http.HandleFunc`); `decorators` — decorator and PHP attribute usage; `error-handling` — try/catch, caught and thrown error types, Go `if err != nil`, `%w` wrapping, panic. Default: all types. `limit` 1..100 patterns per page (default 10), most used first; `_meta.next_cursor` for more.',
     input: z.object({
       pattern_type: z.enum(PATTERN_TYPES).optional().describe('inheritance | framework | decorators | error-handling (default: all)'),
       limit: z.number().int().min(1).max(100).optional().describe('Patterns per page (default 10)'),
@@ -180,6 +180,7 @@ export const analysisOperations: Operation[] = [
           usage: z.number().int(),
           description: z.string(),
           pattern_type: z.enum(PATTERN_TYPES),
+          source: z.enum(['syntax', 'syntax+server', 'server']).describe('syntax: forms of parse trees; syntax+server: bases read from parse trees, resolved by the server; server: the server\'s answers'),
           sites: z.array(z.object({ file: z.string(), line: z.number().int(), symbol_id: z.string().optional() })).describe('First occurrences (at most 5)'),
         }),
       ),
@@ -194,7 +195,7 @@ export const analysisOperations: Operation[] = [
         const offset = decodeCursor(input.cursor, hash);
         const r = await findPatterns(call, input.pattern_type ? [input.pattern_type] : PATTERN_TYPES, limits);
         const page = paginate(r.patterns, { offset, maxResults: limit, hash, meta: call.meta });
-        const patterns = Object.fromEntries(page.map((p) => [p.name, { files: p.files, usage: p.usage, description: p.description, pattern_type: p.pattern_type, sites: p.sites }]));
+        const patterns = Object.fromEntries(page.map((p) => [p.name, { files: p.files, usage: p.usage, description: p.description, pattern_type: p.pattern_type, source: p.source, sites: p.sites }]));
         return { success: true, pattern_type: input.pattern_type ?? 'all', limit, total: r.patterns.length, files_scanned: r.files_scanned, types_checked: r.types_checked, patterns };
       }),
     markdown(r) {

@@ -61,7 +61,7 @@ function diagnosticsMarkdown(r: DiagnosticsResult): string {
 }
 
 function implementationsMarkdown(r: ImplementationsResult): string {
-  const out = [`## ${r.implementations.length} implementation(s) of ${r.symbol} (${r.source === 'server' ? 'from the server' : "from the catalog's type relations"})`, ''];
+  const out = [`## ${r.implementations.length} implementation(s) of ${r.symbol} (${r.source === 'server' ? 'from the server' : 'from declaration headers read from parse trees, resolved by the server'})`, ''];
   for (const d of r.implementations) out.push(`- ${d.kind} **${d.name}**${d.container ? ` in ${d.container}` : ''} — ${d.file}:${d.line}:${d.column}${d.symbol_id ? ` \`${d.symbol_id}\`` : ''}`);
   if (!r.implementations.length) out.push('(none)');
   return out.join('\n') + '\n';
@@ -75,6 +75,7 @@ const TypeNodeSchema: z.ZodType<TypeNode> = z.lazy(() =>
     line: z.number().int(),
     symbol_id: z.string().optional(),
     detail: z.string().optional(),
+    relation: z.enum(['extends', 'implements', 'embeds']).optional().describe('How the node relates to its parent: a base its header names, or `implements` by the server (Go)'),
     external: z.boolean().optional().describe('Outside the workspace (standard library, dependency): not expanded'),
     supertypes: z.array(TypeNodeSchema).optional(),
     subtypes: z.array(TypeNodeSchema).optional(),
@@ -168,9 +169,9 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'find_implementations',
     title: 'Find implementations',
     description:
-      'Types that implement or extend the target (an interface, abstract class or class), or for a method the methods that implement or override it. Same target forms as find_definition. `source` says where the answer comes from: `server` (textDocument/implementation: typescript-language-server, gopls — gopls also answers the interfaces a concrete type satisfies) or `catalog` where the server lacks the provider (pyright, intelephense): every type below the target, transitively up to 5 levels, whose declaration header names it as resolved by the server\'s definition (see _meta.warnings). Next: type_hierarchy for the tree, find_references for uses.',
+      'Types that implement or extend the target (an interface, abstract class or class), or for a method the methods that implement or override it. Same target forms as find_definition. `source` says where the answer comes from: `server` (textDocument/implementation: typescript-language-server, gopls — gopls also answers the interfaces a concrete type satisfies) or `syntax+server` where the server lacks the provider (pyright, intelephense): every type below the target, transitively up to 5 levels, whose declaration header (read from its parse tree: extends, implements, Python bases, wherever they are written) names it as resolved by the server\'s definition (see _meta.warnings). Next: type_hierarchy for the tree, find_references for uses.',
     input: z.object(targetShape),
-    output: withMeta({ symbol: z.string(), source: z.enum(['server', 'catalog']), implementations: z.array(DefinitionSchema) }),
+    output: withMeta({ symbol: z.string(), source: z.enum(['server', 'syntax+server']), implementations: z.array(DefinitionSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'impl', positional: ['symbol'] },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => findImplementations(call, input)),
@@ -180,14 +181,14 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'type_hierarchy',
     title: 'Type hierarchy',
     description:
-      'Supertypes and/or subtypes of a type as a tree in one answer (`direction`: supertypes | subtypes | both, default both; `depth` 1..5 levels, default 3; `max_results` node budget, default 100). Same target forms as find_definition. `source: server` uses the LSP type-hierarchy requests; servers without them (typescript-language-server 5.3, gopls 0.16, pyright, intelephense) answer `source: catalog`: names in declaration headers (extends, implements, Python bases, Go embedded fields) resolved with the server\'s definition, and for Go the interfaces gopls says a type satisfies. Supertypes outside the workspace are leaves with `external: true`.',
+      'Supertypes and/or subtypes of a type as a tree in one answer (`direction`: supertypes | subtypes | both, default both; `depth` 1..5 levels, default 3; `max_results` node budget, default 100). Same target forms as find_definition. `source: server` uses the LSP type-hierarchy requests; servers without them (typescript-language-server 5.3, gopls 0.16, pyright, intelephense) answer `source: syntax+server`: the bases declaration headers name, read from parse trees (extends, implements, Python bases, Go embedded fields; never generic constraints or type arguments), each resolved with the server\'s definition, and for Go the interfaces gopls says a type satisfies; each node\'s `relation` says which. Supertypes outside the workspace are leaves with `external: true`.',
     input: z.object({
       ...targetShape,
       direction: z.enum(['supertypes', 'subtypes', 'both']).optional().describe('Default both'),
       depth: z.number().int().min(1).max(5).optional().describe('Levels of the tree (1..5, default 3)'),
       max_results: z.number().int().min(1).max(1000).optional().describe('Node budget of the whole tree (default 100)'),
     }),
-    output: withMeta({ symbol: z.string(), direction: z.enum(['supertypes', 'subtypes', 'both']), source: z.enum(['server', 'catalog']), root: TypeNodeSchema }),
+    output: withMeta({ symbol: z.string(), direction: z.enum(['supertypes', 'subtypes', 'both']), source: z.enum(['server', 'syntax+server']), root: TypeNodeSchema }),
     annotations: READ_ONLY,
     repl: { command: 'hier', positional: ['symbol'] },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => typeHierarchy(call, input)),

@@ -9,7 +9,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ChunkIndex } from '../../chunks/chunk-index.js';
-import { chunkMarkdown, chunkSourceFile } from '../../chunks/chunker.js';
+import { chunkSourceFile } from '../../chunks/chunker.js';
+import { chunkMarkdown } from '../../chunks/doc-chunks.js';
 import { currentGitHead } from '../../chunks/git-head.js';
 import { walkWorkspace } from '../../catalog/walk.js';
 import type { Catalog } from '../../core/catalog.js';
@@ -57,7 +58,7 @@ async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string, report:
       // Deleted between the catalog's look and ours: the next catalog change drops it.
       continue;
     }
-    s.index.replaceFile(rel, entry.hash, chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols }));
+    s.index.replaceFile(rel, entry.hash, await chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols }));
     report.rechunked.push(rel);
   }
   for (const rel of s.index.indexedFiles()) {

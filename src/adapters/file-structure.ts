@@ -1,0 +1,123 @@
+/**
+ * The structure of one file read from its parse tree through its language profile's hooks: type
+ * declarations with the bases their headers name, imports that rename, declarations with their
+ * decorators or attributes and the first line of the block that leads to them (doc comments
+ * included), and function bodies with their statements. Syntax only: a base is a name written in a
+ * header, which the server's definition then resolves (or not). Pure: text in, structure out.
+ */
+import type { BaseRelation, DeclaredBase, ImportAlias, LanguageProfile, SyntaxHook, TypeHeader } from './language-profile.js';
+import { syntaxOf } from './languages.js';
+import { namedChildren } from './structure-forms.js';
+import { compileQuery, withSyntaxTree, type SyntaxNode, type SyntaxQuery } from '../syntax/syntax.js';
+import { lineStartsOf, startOf, type SourcePosition } from '../syntax/positions.js';
+
+export type { BaseRelation, DeclaredBase, ImportAlias, TypeHeader };
+
+export interface Decoration {
+  name: string;
+  /** Where the declaration's name is. */
+  at: SourcePosition;
+  /** As find_patterns names them (`@app.route`, `#[Scope]`), in source order, with their 1-based lines. */
+  decorators: { name: string; line: number }[];
+  /** 1-based first line of the declaration's leading block: decorators, attributes, `export`, and the comments right above it. */
+  leading_line: number;
+}
+
+export interface FileStructure {
+  types: TypeHeader[];
+  aliases: ImportAlias[];
+  decorations: Decoration[];
+}
+
+export interface FunctionBody {
+  /** UTF-16 offsets of the body in the text (`{ … }`, or a Python block). */
+  start: number;
+  end: number;
+  /** 1-based. */
+  start_line: number;
+  end_line: number;
+  /** 1-based first lines of the body's statements (comments included), in order. */
+  statements: number[];
+}
+
+type Hooks = Pick<LanguageProfile['syntax'], 'typeHeaders' | 'aliases' | 'decorations' | 'bodies'>;
+
+/** The compiled queries of the hooks a profile has (undefined for a hook it lacks). */
+async function compiled<K extends keyof Hooks>(grammar: string, profile: LanguageProfile, keys: K[]): Promise<Partial<Record<K, SyntaxQuery>>> {
+  const out: Partial<Record<K, SyntaxQuery>> = {};
+  for (const k of keys) {
+    const hook = profile.syntax[k] as SyntaxHook | undefined;
+    if (hook) out[k] = await compileQuery(grammar, hook.query);
+  }
+  return out;
+}
+
+/** The structure of a file, or undefined when lspgate has no grammar for it. */
+export async function fileStructure(relPath: string, text: string): Promise<FileStructure | undefined> {
+  const syntax = syntaxOf(relPath);
+  if (!syntax) return undefined;
+  const { profile, grammar } = syntax;
+  const q = await compiled(grammar, profile, ['typeHeaders', 'aliases', 'decorations']);
+  return withSyntaxTree(grammar, text, (root) => {
+    const starts = lineStartsOf(text);
+    const at = (n: SyntaxNode) => startOf(n, starts);
+    const types: TypeHeader[] = [];
+    for (const c of q.typeHeaders?.captures(root) ?? []) {
+      const t = c.name === 'type' ? profile.syntax.typeHeaders!.read(c.node, at) : undefined;
+      if (t) types.push(t);
+    }
+    const decorations: Decoration[] = [];
+    for (const c of q.decorations?.captures(root) ?? []) {
+      const d = c.name === 'declaration' ? profile.syntax.decorations!.read(c.node) : undefined;
+      if (d) decorations.push({ name: d.name.text, at: at(d.name), decorators: d.decorators.map((x) => ({ name: x.name, line: at(x.node).line })), leading_line: at(leadingComments(d.first)).line });
+    }
+    return { types, aliases: q.aliases ? aliasesOf(q.aliases, root) : [], decorations };
+  });
+}
+
+/** The comments written right above a node (no blank line between), or the node itself: where its leading block starts. */
+function leadingComments(first: SyntaxNode): SyntaxNode {
+  let top = first;
+  for (let s = first.previousNamedSibling; s && s.type === 'comment' && s.endPosition.row >= top.startPosition.row - 1; s = s.previousNamedSibling) {
+    // a comment after code on its line (`x = 1  # note`) belongs to that code
+    if (s.previousSibling && s.previousSibling.endPosition.row === s.startPosition.row) break;
+    top = s;
+  }
+  return top;
+}
+
+/** `@local` and `@imported` of each match; an imported name is its last part (`Base` of `A\\Base`). */
+function aliasesOf(query: SyntaxQuery, root: SyntaxNode): ImportAlias[] {
+  const out: ImportAlias[] = [];
+  for (const m of query.matches(root)) {
+    const local = m.captures.find((c) => c.name === 'local')?.node;
+    let imported = m.captures.find((c) => c.name === 'imported')?.node;
+    if (!local) continue;
+    while (imported && imported.namedChildCount > 0) imported = namedChildren(imported).pop();
+    out.push(imported ? { local: local.text, imported: imported.text } : { local: local.text });
+  }
+  return out;
+}
+
+/** The bodies of a file's functions and methods, outermost first by position; undefined without a grammar or a body hook. */
+export async function functionBodies(relPath: string, text: string): Promise<FunctionBody[] | undefined> {
+  const syntax = syntaxOf(relPath);
+  const hook = syntax?.profile.syntax.bodies;
+  if (!syntax || !hook) return undefined;
+  return withSyntaxTree(
+    syntax.grammar,
+    text,
+    (root, query) => {
+      const starts = lineStartsOf(text);
+      const out: FunctionBody[] = [];
+      for (const c of query!.captures(root)) {
+        if (c.name !== 'body') continue;
+        const n = c.node;
+        const statements = namedChildren(n).map((s) => startOf(s, starts).line);
+        out.push({ start: n.startIndex, end: n.endIndex, start_line: startOf(n, starts).line, end_line: n.endPosition.row + 1, statements });
+      }
+      return out.sort((a, b) => a.start - b.start || b.end - a.end);
+    },
+    hook.query,
+  );
+}

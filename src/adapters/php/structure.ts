@@ -1,0 +1,58 @@
+/**
+ * Structure hooks of PHP, read from parse trees: the bases of a class, interface or enum header
+ * (`extends`, `implements`; a namespaced name by its last part), wherever the header sits below a
+ * docblock and attributes; `use A\B as C` bindings; attributes (`#[Scope]`); function bodies.
+ */
+import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, TypeHeaderSyntax } from '../language-profile.js';
+import { baseAt, namedChildren } from '../structure-forms.js';
+import type { SyntaxNode } from '../../syntax/syntax.js';
+
+/** `Base` of `Base`, `\App\Base`, `Models\Base`. */
+function lastName(n: SyntaxNode): SyntaxNode | undefined {
+  if (n.type === 'name') return n;
+  if (n.type === 'qualified_name') return namedChildren(n).filter((c) => c.type === 'name').pop();
+  return undefined;
+}
+
+export const PHP_TYPE_HEADERS: TypeHeaderSyntax = {
+  query: '[(class_declaration) (interface_declaration) (trait_declaration) (enum_declaration)] @type',
+  read(decl, at) {
+    const name = decl.childForFieldName('name');
+    if (!name) return undefined;
+    const bases: DeclaredBase[] = [];
+    for (const clause of namedChildren(decl)) {
+      const relation = clause.type === 'base_clause' ? 'extends' : clause.type === 'class_interface_clause' ? 'implements' : undefined;
+      if (!relation) continue;
+      for (const ref of namedChildren(clause)) {
+        const last = lastName(ref);
+        if (last) bases.push(baseAt(last, ref, relation, at));
+      }
+    }
+    return { name: name.text, at: at(name), bases };
+  },
+};
+
+export const PHP_ALIASES: AliasSyntax = {
+  query: '(namespace_use_clause . [(name) (qualified_name)] @imported alias: (name) @local)',
+};
+
+export const PHP_DECORATIONS: DecorationSyntax = {
+  query: '[(class_declaration) (interface_declaration) (trait_declaration) (enum_declaration) (method_declaration) (function_definition)] @declaration',
+  read(decl) {
+    const name = decl.childForFieldName('name');
+    if (!name) return undefined;
+    const decorators: { name: string; node: SyntaxNode }[] = [];
+    for (const a of decl.childForFieldName('attributes')?.descendantsOfType('attribute') ?? []) {
+      if (a) decorators.push({ name: `#[${namedChildren(a)[0]?.text ?? a.text}]`, node: a });
+    }
+    return { name, decorators, first: decl };
+  },
+};
+
+export const PHP_BODIES: BodySyntax = {
+  query: `
+(method_declaration body: (_) @body)
+(function_definition body: (_) @body)
+(anonymous_function body: (_) @body)
+`,
+};

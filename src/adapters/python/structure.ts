@@ -1,0 +1,53 @@
+/**
+ * Structure hooks of Python, read from parse trees: a class's bases (`class A(B, m.C, Generic[T],
+ * metaclass=M)`: B, C and Generic — keyword arguments are no bases, a subscript names its value),
+ * `from m import A as B` bindings, decorators, and function bodies.
+ */
+import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, TypeHeaderSyntax } from '../language-profile.js';
+import { baseAt, decoratorNodes, namedChildren, outermost } from '../structure-forms.js';
+import { calleeText } from '../syntax-forms.js';
+import type { SyntaxNode } from '../../syntax/syntax.js';
+
+/** The identifier a base expression names (`B`, `m.C`, `Generic[T]`), or undefined for a call or anything else. */
+function baseName(n: SyntaxNode): SyntaxNode | undefined {
+  if (n.type === 'identifier') return n;
+  if (n.type === 'attribute') return n.childForFieldName('attribute') ?? undefined;
+  if (n.type === 'subscript') {
+    const value = n.childForFieldName('value');
+    return value ? baseName(value) : undefined;
+  }
+  return undefined;
+}
+
+export const PY_TYPE_HEADERS: TypeHeaderSyntax = {
+  query: '(class_definition) @type',
+  read(decl, at) {
+    const name = decl.childForFieldName('name');
+    if (!name) return undefined;
+    const bases: DeclaredBase[] = [];
+    const list = decl.childForFieldName('superclasses');
+    for (const arg of list ? namedChildren(list) : []) {
+      const ref = arg.type === 'subscript' ? (arg.childForFieldName('value') ?? arg) : arg;
+      const base = baseName(arg);
+      if (base) bases.push(baseAt(base, ref, 'extends', at));
+    }
+    return { name: name.text, at: at(name), bases };
+  },
+};
+
+export const PY_ALIASES: AliasSyntax = {
+  query: '(import_from_statement name: (aliased_import name: (dotted_name (identifier) @imported .) alias: (identifier) @local))',
+};
+
+export const PY_DECORATIONS: DecorationSyntax = {
+  query: '[(function_definition) (class_definition)] @declaration',
+  read(decl) {
+    const name = decl.childForFieldName('name');
+    if (!name) return undefined;
+    const first = outermost(decl, ['decorated_definition']);
+    const decorators = (first === decl ? [] : decoratorNodes(first)).map((d) => ({ name: `@${calleeText(namedChildren(d)[0] ?? d)}`, node: d }));
+    return { name, decorators, first };
+  },
+};
+
+export const PY_BODIES: BodySyntax = { query: '(function_definition body: (_) @body)' };

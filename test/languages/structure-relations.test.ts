@@ -1,0 +1,104 @@
+// Type relations read from parse trees and resolved with the server's definition, on the struct-*
+// fixtures: the shapes regexes and fixed line windows got wrong on real code — a `$` in a type's
+// name, a heritage clause past a declaration's sixth line, generic constraints and type arguments
+// that are no bases, aliased and dotted Python bases, PHP `implements` below a long docblock and
+// attributes, Go fields embedded on later lines.
+import { describe, expect, it } from 'vitest';
+import { openFixture } from '../helpers/gateway.js';
+import { goAvailable } from '../helpers/go.js';
+import type { DefinitionEntry, JsonResult, TypeNode } from '../helpers/results.js';
+
+/** The direct neighbours of a type_hierarchy answer, sorted: `name` or `name (external)`. */
+function level(r: JsonResult, edge: 'supertypes' | 'subtypes'): string[] {
+  return ((r.root[edge] ?? []) as TypeNode[]).map((n) => (n.external ? `${n.name} (external)` : n.name)).sort();
+}
+
+async function supertypes(fx: Awaited<ReturnType<typeof openFixture>>, symbol: string, extra: Record<string, unknown> = {}): Promise<string[]> {
+  const r = await fx.run('type_hierarchy', { symbol, direction: 'supertypes', depth: 1, ...extra });
+  expect(r.source).toBe('syntax+server');
+  return level(r, 'supertypes');
+}
+
+async function subtypes(fx: Awaited<ReturnType<typeof openFixture>>, symbol: string, extra: Record<string, unknown> = {}): Promise<string[]> {
+  const r = await fx.run('type_hierarchy', { symbol, direction: 'subtypes', depth: 1, ...extra });
+  expect(r.source).toBe('syntax+server');
+  return level(r, 'subtypes');
+}
+
+const inheritance = (r: JsonResult) =>
+  Object.fromEntries(
+    Object.entries(r.patterns as Record<string, { pattern_type: string; sites: { symbol_id: string }[]; source?: string }>)
+      .filter(([, p]) => p.pattern_type === 'inheritance')
+      .map(([name, p]) => [name, p.sites.map((s) => s.symbol_id.replace(/^.*::/, '')).sort()]),
+  );
+
+describe('type relations from parse trees: TypeScript', async () => {
+  const fx = await openFixture('struct-ts');
+
+  it('subtypes of a `$` name, declared over more than six lines, through aliases and namespaces', async () => {
+    expect(await subtypes(fx, '$Core')).toEqual(['$Long', 'Aliased', 'Holder', 'Spread']);
+    expect(await subtypes(fx, 'Base', { kind: 'class' })).toEqual(['Boxed', 'Decorated', 'Dotted', 'Renamed', 'Spread']);
+  });
+
+  it('supertypes: heritage clauses on later lines, never a generic constraint or a type argument', async () => {
+    expect(await supertypes(fx, '$Long')).toEqual(['$Core']);
+    expect(await supertypes(fx, 'Spread')).toEqual(['$Core', 'Base', 'Other']);
+    expect(await supertypes(fx, 'Holder')).toEqual(['$Core']);
+    expect(await supertypes(fx, 'Boxed')).toEqual(['Base']);
+    expect(await supertypes(fx, 'Decorated')).toEqual(['Base']);
+  });
+
+  it('find_patterns inheritance groups them, and says the relations are syntax resolved by the server', async () => {
+    const r = await fx.run('find_patterns', { pattern_type: 'inheritance' });
+    expect(inheritance(r)).toEqual({
+      'subtypes of $Core': ['$Long#interface', 'Aliased#class', 'Holder#class', 'Spread#class'],
+      'subtypes of Base': ['Boxed#class', 'Decorated#class', 'Dotted#class', 'Renamed#class', 'Spread#class'],
+    });
+    expect(r.patterns['subtypes of $Core'].source).toBe('syntax+server');
+  });
+});
+
+describe('type relations from parse trees: Python', async () => {
+  const fx = await openFixture('struct-py');
+
+  it('bases through `import x as y`, `from x import A as B`, dotted names and a long decorator', async () => {
+    expect(await subtypes(fx, 'Base')).toEqual(['Aliased', 'Decorated', 'Dotted', 'FullyDotted', 'ModuleAliased']);
+    expect(await subtypes(fx, 'Mixin')).toEqual(['Dotted']);
+    expect(await supertypes(fx, 'Decorated')).toEqual(['Base', 'Generic (external)']);
+    expect(await supertypes(fx, 'Dotted')).toEqual(['Base', 'Mixin']);
+  });
+
+  it('find_implementations (pyright has no provider) lists the same subtypes', async () => {
+    const r = await fx.run('find_implementations', { symbol: 'Base' });
+    expect(r.source).toBe('syntax+server');
+    expect(r.implementations.map((d: DefinitionEntry) => d.name).sort()).toEqual(['Aliased', 'Decorated', 'Dotted', 'FullyDotted', 'ModuleAliased']);
+  });
+});
+
+describe('type relations from parse trees: PHP', async () => {
+  const fx = await openFixture('struct-php');
+
+  it('implementations below a long docblock and attributes, on later lines, and through a `use … as` alias', async () => {
+    const r = await fx.run('find_implementations', { symbol: 'Greets' });
+    expect(r.source).toBe('syntax+server');
+    expect(r.implementations.map((d: DefinitionEntry) => d.name).sort()).toEqual(['Documented', 'Multi', 'Plain']);
+    const names = await fx.run('find_implementations', { symbol: 'Names' });
+    expect(names.implementations.map((d: DefinitionEntry) => d.name)).toEqual(['Documented']);
+  });
+
+  it('supertypes of the documented class', async () => {
+    expect(await supertypes(fx, 'Documented')).toEqual(['Base', 'Greets', 'Names']);
+    expect(await supertypes(fx, 'Multi')).toEqual(['Base', 'Countable (external)', 'Greets']);
+  });
+});
+
+describe.runIf(goAvailable)('type relations from parse trees: Go', async () => {
+  const fx = await openFixture('struct-go');
+
+  it('fields embedded on later lines of a struct or an interface, by pointer, by package, generic', async () => {
+    expect(await supertypes(fx, 'Multi')).toEqual(['Base', 'Local', 'Thing']);
+    expect(await supertypes(fx, 'Generic')).toEqual(['Inner', 'Local']);
+    expect(await supertypes(fx, 'ReadNamer')).toEqual(['Named', 'Reader (external)']);
+    expect(await subtypes(fx, 'Local')).toEqual(['Generic', 'Multi']);
+  });
+});
