@@ -102,3 +102,29 @@ describe.runIf(goAvailable)('type relations from parse trees: Go', async () => {
     expect(await subtypes(fx, 'Local')).toEqual(['Generic', 'Multi']);
   });
 });
+
+describe('decorations from parse trees: find_dead_code', async () => {
+  const fx = await openFixture('struct-py');
+
+  it('a decorator written over several lines makes a framework hook; an undecorated uncalled function is dead', async () => {
+    const r = await fx.run('find_dead_code', { category: 'framework_hook' });
+    expect(r.candidates.map((c: { symbol_id: string; reason: string }) => [c.symbol_id, /`@(route|dataclass)`/.exec(c.reason)?.[1]])).toEqual([
+      ['shop/kinds.py::Decorated#class', 'dataclass'],
+      ['shop/views.py::index#function', 'route'],
+    ]);
+    const dead = await fx.run('find_dead_code', { category: 'dead' });
+    expect(dead.candidates.map((c: { symbol_id: string }) => c.symbol_id)).toContain('shop/views.py::orphan#function');
+  });
+});
+
+describe('decorations from parse trees: find_dead_code on PHP', async () => {
+  const fx = await openFixture('struct-php');
+
+  it('an attribute on the line of its method, and attributes below a long docblock, make framework hooks', async () => {
+    const r = await fx.run('find_dead_code', { category: 'framework_hook' });
+    expect(r.candidates.map((c: { symbol_id: string; reason: string }) => [c.symbol_id, /`(#\[\w+\])`/.exec(c.reason)?.[1]])).toEqual([
+      ['src/Documented.php::Documented#class', '#[Marker]'],
+      ['src/Hooks.php::Hooks.onBoot#method', '#[Marker]'],
+    ]);
+  });
+});
