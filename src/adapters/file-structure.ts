@@ -94,7 +94,8 @@ function aliasesOf(query: SyntaxQuery, root: SyntaxNode): ImportAlias[] {
     let imported = m.captures.find((c) => c.name === 'imported')?.node;
     if (!local) continue;
     while (imported && imported.namedChildCount > 0) imported = namedChildren(imported).pop();
-    out.push(imported ? { local: local.text, imported: imported.text } : { local: local.text });
+    const assigned = m.captures.some((c) => c.name === 'assigned') ? { assigned: true } : {};
+    out.push(imported ? { local: local.text, imported: imported.text, ...assigned } : { local: local.text, ...assigned });
   }
   return out;
 }

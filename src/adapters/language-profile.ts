@@ -156,14 +156,19 @@ export interface TypeHeaderSyntax extends SyntaxHook {
   read(decl: SyntaxNode, at: (node: SyntaxNode) => SourcePosition): TypeHeader | undefined;
 }
 
-/** `import { Base as Root }`: `Root` names what the module exports as `Base`. */
+/** `import { Base as Root }`: `Root` names what the module exports as `Base`; or `_PyFuture = Future` at a module's top level. */
 export interface ImportAlias {
   local: string;
-  /** The imported name's last part; undefined when the import can bind any name (a default import). */
+  /** The imported (or assigned) name's last part; undefined when the import can bind any name (a default import). */
   imported?: string;
+  /** A module-level assignment: other modules reach the name through it (`futures._PyFuture`). */
+  assigned?: boolean;
 }
 
-/** One match per binding: the bound name as `@local`, the imported name (where there is one) as `@imported`. */
+/**
+ * One match per binding: the bound name as `@local`, the imported name (where there is one) as
+ * `@imported`, and a module-level assignment of a name to a name captured whole as `@assigned`.
+ */
 export type AliasSyntax = SyntaxHook;
 
 /** A declaration's decorators or attributes, as find_patterns names them (`@app.route`, `#[Scope]`). */

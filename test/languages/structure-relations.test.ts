@@ -61,8 +61,9 @@ describe('type relations from parse trees: TypeScript', async () => {
 describe('type relations from parse trees: Python', async () => {
   const fx = await openFixture('struct-py');
 
-  it('bases through `import x as y`, `from x import A as B`, dotted names and a long decorator', async () => {
-    expect(await subtypes(fx, 'Base')).toEqual(['Aliased', 'Decorated', 'Dotted', 'FullyDotted', 'ModuleAliased']);
+  it('bases through `import x as y`, `from x import A as B`, dotted names, a long decorator and a name assigned the class', async () => {
+    expect(await subtypes(fx, 'Base')).toEqual(['Aliased', 'Decorated', 'Dotted', 'FullyDotted', 'Legacy', 'ModuleAliased']);
+    expect(await supertypes(fx, 'Legacy')).toEqual(['Base']);
     expect(await subtypes(fx, 'Mixin')).toEqual(['Dotted']);
     expect(await supertypes(fx, 'Decorated')).toEqual(['Base', 'Generic (external)']);
     expect(await supertypes(fx, 'Dotted')).toEqual(['Base', 'Mixin']);
@@ -71,7 +72,7 @@ describe('type relations from parse trees: Python', async () => {
   it('find_implementations (pyright has no provider) lists the same subtypes', async () => {
     const r = await fx.run('find_implementations', { symbol: 'Base' });
     expect(r.source).toBe('syntax+server');
-    expect(r.implementations.map((d: DefinitionEntry) => d.name).sort()).toEqual(['Aliased', 'Decorated', 'Dotted', 'FullyDotted', 'ModuleAliased']);
+    expect(r.implementations.map((d: DefinitionEntry) => d.name).sort()).toEqual(['Aliased', 'Decorated', 'Dotted', 'FullyDotted', 'Legacy', 'ModuleAliased']);
   });
 });
 

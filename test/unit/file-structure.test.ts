@@ -53,7 +53,11 @@ describe('type headers from parse trees', () => {
 
   it('renaming imports: `as` forms and default imports', async () => {
     expect((await fileStructure('a.ts', "import D, { A as B, C } from './x';\n"))?.aliases).toEqual([{ local: 'D' }, { local: 'B', imported: 'A' }]);
-    expect((await fileStructure('a.py', 'from m import Base as Root, Other\nimport x.y as z\n'))?.aliases).toEqual([{ local: 'Root', imported: 'Base' }]);
+    expect((await fileStructure('a.py', 'from m import Base as Root, Other\nimport x.y as z\n_PyFuture = Future\nX = m.Base\ny = 1\n'))?.aliases).toEqual([
+      { local: 'Root', imported: 'Base' },
+      { local: '_PyFuture', imported: 'Future', assigned: true },
+      { local: 'X', imported: 'Base', assigned: true },
+    ]);
     expect((await fileStructure('a.php', '<?php\nuse App\\Contracts\\Greets as G;\nuse A\\{B as C, D};\n'))?.aliases).toEqual([
       { local: 'G', imported: 'Greets' },
       { local: 'C', imported: 'B' },

@@ -1,7 +1,8 @@
 /**
  * Structure hooks of Python, read from parse trees: a class's bases (`class A(B, m.C, Generic[T],
  * metaclass=M)`: B, C and Generic — keyword arguments are no bases, a subscript names its value),
- * `from m import A as B` bindings, decorators, and function bodies.
+ * `from m import A as B` bindings and module-level `B = A` assignments, decorators, and function
+ * bodies.
  */
 import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, TypeHeaderSyntax } from '../language-profile.js';
 import { baseAt, decoratorNodes, namedChildren, outermost } from '../structure-forms.js';
@@ -36,7 +37,10 @@ export const PY_TYPE_HEADERS: TypeHeaderSyntax = {
 };
 
 export const PY_ALIASES: AliasSyntax = {
-  query: '(import_from_statement name: (aliased_import name: (dotted_name (identifier) @imported .) alias: (identifier) @local))',
+  query: `
+(import_from_statement name: (aliased_import name: (dotted_name (identifier) @imported .) alias: (identifier) @local))
+(module (expression_statement (assignment left: (identifier) @local right: [(identifier) (attribute)] @imported)) @assigned)
+`,
 };
 
 export const PY_DECORATIONS: DecorationSyntax = {

@@ -8,12 +8,13 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DefinitionRequest } from 'vscode-languageserver-protocol';
+import { DefinitionRequest, TypeDefinitionRequest, type Location } from 'vscode-languageserver-protocol';
 import type { BaseRelation, DeclaredBase, TypeHeader } from '../../adapters/file-structure.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { toLspPosition } from '../../lsp/positions.js';
 import type { ServiceCall } from '../call.js';
 import { toLocations } from '../locations.js';
+import { isInside } from '../../util/paths.js';
 import { structureOfText, syncedStructures } from '../structure-index.js';
 
 export const TYPE_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'type', 'model', 'enum']);
@@ -53,6 +54,40 @@ export async function declaredBases(call: ServiceCall, sym: CatalogSymbol, keep?
   return (header?.bases ?? []).filter((b) => !keep || keep(b));
 }
 
+/** Where a base resolves: workspace types, and places outside the workspace (each a 0-based line). */
+interface Resolved {
+  targets: CatalogSymbol[];
+  outside: { abs: string; line: number }[];
+  /** A location inside the workspace that is no type (an alias assignment `_PyFuture = Future`, an import binding). */
+  other: boolean;
+}
+
+async function resolvedAt(call: ServiceCall, locations: Location[]): Promise<Resolved> {
+  const r: Resolved = { targets: [], outside: [], other: false };
+  for (const loc of locations) {
+    const abs = fileURLToPath(loc.uri);
+    const target = await typeAt(call, abs, loc.range.start.line);
+    if (target) r.targets.push(target);
+    else if (isInside(call.root, abs)) r.other = true;
+    else r.outside.push({ abs, line: loc.range.start.line });
+  }
+  return r;
+}
+
+/**
+ * The server's definition of a base; where it lands only on something in the workspace that is no
+ * type (a name assigned a class, `_PyFuture = Future`), the server's type definition of the same
+ * name, which goes through the assignment to the class. A definition that also lands on a type
+ * (zod's `const $ZodType` merged with `interface $ZodType`) is the type.
+ */
+async function resolveBase(call: ServiceCall, file: Awaited<ReturnType<ServiceCall['file']>>, b: DeclaredBase): Promise<Resolved> {
+  const position = toLspPosition(file.text, b.at.line, b.at.column, file.session.positionEncoding);
+  const params = { textDocument: { uri: file.uri }, position };
+  const found = await resolvedAt(call, toLocations(await file.session.request(DefinitionRequest.type, params, { signal: call.signal })));
+  if (found.targets.length || found.outside.length || !found.other || !file.session.hasCapability('typeDefinitionProvider')) return found;
+  return resolvedAt(call, toLocations(await file.session.request(TypeDefinitionRequest.type, params, { signal: call.signal })));
+}
+
 /** The server's definition of each base in `sym`'s header (optionally only the bases `keep` keeps). */
 export async function headerReferences(call: ServiceCall, sym: CatalogSymbol, keep?: (b: DeclaredBase) => boolean): Promise<HeaderReference[]> {
   const bases = await declaredBases(call, sym, keep);
@@ -61,27 +96,29 @@ export async function headerReferences(call: ServiceCall, sym: CatalogSymbol, ke
   const out: HeaderReference[] = [];
   const seen = new Set<string>();
   for (const b of bases) {
-    const pos = toLspPosition(file.text, b.at.line, b.at.column, file.session.positionEncoding);
-    const answer = await file.session.request(DefinitionRequest.type, { textDocument: { uri: file.uri }, position: pos }, { signal: call.signal });
-    for (const loc of toLocations(answer)) {
-      const abs = fileURLToPath(loc.uri);
-      const target = await typeAt(call, abs, loc.range.start.line);
-      const key = target ? target.symbol_id : `${abs}:${loc.range.start.line}`;
-      if (seen.has(key) || target?.symbol_id === sym.symbol_id) continue;
-      seen.add(key);
-      out.push(target ? { name: b.name, relation: b.relation, target } : { name: b.name, relation: b.relation, external: abs, externalLine: loc.range.start.line + 1 });
+    const { targets, outside } = await resolveBase(call, file, b);
+    for (const target of targets) {
+      if (seen.has(target.symbol_id) || target.symbol_id === sym.symbol_id) continue;
+      seen.add(target.symbol_id);
+      out.push({ name: b.name, relation: b.relation, target });
+    }
+    for (const o of outside) {
+      if (seen.has(`${o.abs}:${o.line}`)) continue;
+      seen.add(`${o.abs}:${o.line}`);
+      out.push({ name: b.name, relation: b.relation, external: o.abs, externalLine: o.line + 1 });
     }
   }
   return out;
 }
 
 /**
- * Whether a base may name `name`: written as it (`Base`, `core.Base`), or through an import that
- * binds it under another name (`import { Base as Root }`, a default import, `use A\Base as Root`).
+ * Whether a base may name `name`: written as it (`Base`, `core.Base`), through an import that binds
+ * it under another name (`import { Base as Root }`, a default import, `use A\Base as Root`), or as a
+ * name some module assigns it to (`futures._PyFuture` where futures.py says `_PyFuture = Future`).
  * The server decides; this only spares asking about bases that cannot be it.
  */
-function mayName(b: DeclaredBase, name: string, aliases: ReadonlyMap<string, string | undefined>): boolean {
-  if (b.name === name) return true;
+function mayName(b: DeclaredBase, name: string, aliases: ReadonlyMap<string, string | undefined>, assigned: ReadonlySet<string>): boolean {
+  if (b.name === name || assigned.has(b.name)) return true;
   if (b.head !== b.name || !aliases.has(b.name)) return false;
   const imported = aliases.get(b.name);
   return imported === undefined || imported === name;
@@ -91,15 +128,18 @@ function mayName(b: DeclaredBase, name: string, aliases: ReadonlyMap<string, str
 export async function directSubtypes(call: ServiceCall, sym: CatalogSymbol): Promise<{ sub: CatalogSymbol; relation: BaseRelation }[]> {
   const out: { sub: CatalogSymbol; relation: BaseRelation }[] = [];
   await call.workspace.catalog.all();
-  for (const [rel, { structure }] of await syncedStructures(call.workspace, sym.language)) {
+  const structures = await syncedStructures(call.workspace, sym.language);
+  const assigned = new Set<string>();
+  for (const { structure } of structures.values()) for (const a of structure.aliases) if (a.assigned && a.imported === sym.name) assigned.add(a.local);
+  for (const [rel, { structure }] of structures) {
     const aliases = new Map(structure.aliases.map((a) => [a.local, a.imported] as const));
-    const naming = structure.types.filter((t) => t.bases.some((b) => mayName(b, sym.name, aliases)));
+    const naming = structure.types.filter((t) => t.bases.some((b) => mayName(b, sym.name, aliases, assigned)));
     if (!naming.length) continue;
     const symbols = (await call.workspace.catalog.fileSymbols(rel)).filter((s) => TYPE_KINDS.has(s.kind));
     for (const t of naming) {
       const c = symbols.find((s) => s.name === t.name && s.selection_line === t.at.line);
       if (!c || c.symbol_id === sym.symbol_id) continue;
-      const ref = (await headerReferences(call, c, (b) => mayName(b, sym.name, aliases))).find((r) => r.target?.symbol_id === sym.symbol_id);
+      const ref = (await headerReferences(call, c, (b) => mayName(b, sym.name, aliases, assigned))).find((r) => r.target?.symbol_id === sym.symbol_id);
       if (ref) out.push({ sub: c, relation: ref.relation });
     }
   }
