@@ -8,7 +8,7 @@
 import type { BaseRelation, DeclaredBase, ImportAlias, LanguageProfile, SyntaxHook, TypeHeader } from './language-profile.js';
 import { syntaxOf } from './languages.js';
 import { namedChildren } from './structure-forms.js';
-import { compileQuery, withSyntaxTree, type SyntaxNode, type SyntaxQuery } from '../syntax/syntax.js';
+import { compiledQuery, parseLoaded, prepareGrammar, type SyntaxNode, type SyntaxQuery } from '../syntax/syntax.js';
 import { lineStartsOf, startOf, type SourcePosition } from '../syntax/positions.js';
 
 export type { BaseRelation, DeclaredBase, ImportAlias, TypeHeader };
@@ -41,37 +41,54 @@ export interface FunctionBody {
 }
 
 type Hooks = Pick<LanguageProfile['syntax'], 'typeHeaders' | 'aliases' | 'decorations' | 'bodies'>;
+const HOOKS: (keyof Hooks)[] = ['typeHeaders', 'aliases', 'decorations', 'bodies'];
 
-/** The compiled queries of the hooks a profile has (undefined for a hook it lacks). */
-async function compiled<K extends keyof Hooks>(grammar: string, profile: LanguageProfile, keys: K[]): Promise<Partial<Record<K, SyntaxQuery>>> {
-  const out: Partial<Record<K, SyntaxQuery>> = {};
-  for (const k of keys) {
-    const hook = profile.syntax[k] as SyntaxHook | undefined;
-    if (hook) out[k] = await compileQuery(grammar, hook.query);
-  }
-  return out;
+/** The query sources of the structure hooks a profile has. */
+function hookQueries(profile: LanguageProfile): string[] {
+  return HOOKS.map((k) => (profile.syntax[k] as SyntaxHook | undefined)?.query).filter((q): q is string => q !== undefined);
+}
+
+/**
+ * Loads the grammar of a path and compiles its profile's structure queries, so that structureNow
+ * answers synchronously; false when lspgate has no grammar for the path.
+ */
+export async function prepareStructure(relPath: string): Promise<boolean> {
+  const syntax = syntaxOf(relPath);
+  if (!syntax) return false;
+  await prepareGrammar(syntax.grammar, hookQueries(syntax.profile));
+  return true;
+}
+
+/** A hook's query, compiled by prepareStructure. */
+function query(grammar: string, hook: SyntaxHook | undefined): SyntaxQuery | undefined {
+  return hook ? compiledQuery(grammar, hook.query) : undefined;
 }
 
 /** The structure of a file, or undefined when lspgate has no grammar for it. */
 export async function fileStructure(relPath: string, text: string): Promise<FileStructure | undefined> {
+  return (await prepareStructure(relPath)) ? structureNow(relPath, text) : undefined;
+}
+
+/** fileStructure in the caller's turn, for a path prepareStructure prepared; undefined otherwise. */
+export function structureNow(relPath: string, text: string): FileStructure | undefined {
   const syntax = syntaxOf(relPath);
   if (!syntax) return undefined;
   const { profile, grammar } = syntax;
-  const q = await compiled(grammar, profile, ['typeHeaders', 'aliases', 'decorations']);
-  return withSyntaxTree(grammar, text, (root) => {
+  return parseLoaded(grammar, text, (root) => {
     const starts = lineStartsOf(text);
     const at = (n: SyntaxNode) => startOf(n, starts);
     const types: TypeHeader[] = [];
-    for (const c of q.typeHeaders?.captures(root) ?? []) {
+    for (const c of query(grammar, profile.syntax.typeHeaders)?.captures(root) ?? []) {
       const t = c.name === 'type' ? profile.syntax.typeHeaders!.read(c.node, at) : undefined;
       if (t) types.push(t);
     }
     const decorations: Decoration[] = [];
-    for (const c of q.decorations?.captures(root) ?? []) {
+    for (const c of query(grammar, profile.syntax.decorations)?.captures(root) ?? []) {
       const d = c.name === 'declaration' ? profile.syntax.decorations!.read(c.node) : undefined;
       if (d) decorations.push({ name: d.name.text, at: at(d.name), decorators: d.decorators.map((x) => ({ name: x.name, line: at(x.node).line })), leading_line: at(leadingComments(d.first)).line });
     }
-    return { types, aliases: q.aliases ? aliasesOf(q.aliases, root) : [], decorations };
+    const aliases = query(grammar, profile.syntax.aliases);
+    return { types, aliases: aliases ? aliasesOf(aliases, root) : [], decorations };
   });
 }
 
@@ -100,25 +117,41 @@ function aliasesOf(query: SyntaxQuery, root: SyntaxNode): ImportAlias[] {
   return out;
 }
 
+/** A file's type header for a documentSymbol (the declaration whose name is where the symbol's selection starts). */
+export function typeHeaderOf(file: { structure(): FileStructure | undefined }, symbol: { name: string; selectionRange: { start: { line: number } } }): TypeHeader | undefined {
+  const line = symbol.selectionRange.start.line + 1;
+  const types = file.structure()?.types ?? [];
+  return types.find((t) => t.at.line === line && t.name === symbol.name) ?? types.find((t) => t.at.line === line);
+}
+
+/** A file's decorations for a documentSymbol, by its selection's line and name. */
+export function decorationsOf(file: { structure(): FileStructure | undefined }, symbol: { name: string; selectionRange: { start: { line: number } } }): Decoration | undefined {
+  const line = symbol.selectionRange.start.line + 1;
+  return file.structure()?.decorations.find((d) => d.at.line === line && d.name === symbol.name);
+}
+
+/** A declaration's attributes or decorators by name without their marks: `#[\\Foo\\Bar(1)]` → `Foo\\Bar`, `@app.route("/")` → `app.route`. */
+export function decoratorNames(file: { structure(): FileStructure | undefined }, symbol: { name: string; selectionRange: { start: { line: number } } }): string[] {
+  return (decorationsOf(file, symbol)?.decorators ?? []).map((d) => {
+    const bare = d.name.startsWith('#[') ? d.name.slice(2, -1) : d.name.startsWith('@') ? d.name.slice(1) : d.name;
+    return bare.startsWith('\\') ? bare.slice(1) : bare;
+  });
+}
+
 /** The bodies of a file's functions and methods, outermost first by position; undefined without a grammar or a body hook. */
 export async function functionBodies(relPath: string, text: string): Promise<FunctionBody[] | undefined> {
   const syntax = syntaxOf(relPath);
-  const hook = syntax?.profile.syntax.bodies;
-  if (!syntax || !hook) return undefined;
-  return withSyntaxTree(
-    syntax.grammar,
-    text,
-    (root, query) => {
-      const starts = lineStartsOf(text);
-      const out: FunctionBody[] = [];
-      for (const c of query!.captures(root)) {
-        if (c.name !== 'body') continue;
-        const n = c.node;
-        const statements = namedChildren(n).map((s) => startOf(s, starts).line);
-        out.push({ start: n.startIndex, end: n.endIndex, start_line: startOf(n, starts).line, end_line: n.endPosition.row + 1, statements });
-      }
-      return out.sort((a, b) => a.start - b.start || b.end - a.end);
-    },
-    hook.query,
-  );
+  if (!syntax?.profile.syntax.bodies || !(await prepareStructure(relPath))) return undefined;
+  const bodies = query(syntax.grammar, syntax.profile.syntax.bodies)!;
+  return parseLoaded(syntax.grammar, text, (root) => {
+    const starts = lineStartsOf(text);
+    const out: FunctionBody[] = [];
+    for (const c of bodies.captures(root)) {
+      if (c.name !== 'body') continue;
+      const n = c.node;
+      const statements = namedChildren(n).map((s) => startOf(s, starts).line);
+      out.push({ start: n.startIndex, end: n.endIndex, start_line: startOf(n, starts).line, end_line: n.endPosition.row + 1, statements });
+    }
+    return out.sort((a, b) => a.start - b.start || b.end - a.end);
+  });
 }

@@ -140,6 +140,10 @@ export interface DeclaredBase {
   relation: BaseRelation;
   /** Where `name` is: the server's definition is asked there. */
   at: SourcePosition;
+  /** The reference without generic arguments: `core.Base`, `\App\Base`, `Generic` of `Generic[T]`. */
+  text: string;
+  /** The reference as written, generic arguments included (`Repository<T, Id>`, `Generic[T]`), whitespace collapsed. */
+  written: string;
 }
 
 /** A type declaration read from a parse tree. */
@@ -149,6 +153,15 @@ export interface TypeHeader {
   at: SourcePosition;
   /** In the header's order; generic parameters, constraints and type arguments are never bases. */
   bases: DeclaredBase[];
+  /** Modifiers written in the header (`abstract`, `final`, `readonly`), in order. */
+  modifiers: string[];
+  /** The generic parameter list as written (`<T extends Named>`, Go `[T any]`), whitespace collapsed. */
+  type_parameters?: string;
+  /**
+   * The declaration up to its body, keywords and modifiers included, decorators and comments left
+   * out, whitespace collapsed: `export abstract class Shape<T> implements Describable`.
+   */
+  header?: string;
 }
 
 export interface TypeHeaderSyntax extends SyntaxHook {

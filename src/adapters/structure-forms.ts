@@ -13,14 +13,48 @@ export function namedChildren(n: SyntaxNode): SyntaxNode[] {
   return n.namedChildren.filter((c): c is SyntaxNode => !!c);
 }
 
+const WHITESPACE = new Set([' ', '\t', '\n', '\r', '\f', '\v']);
+
+/** A node's text with each run of whitespace (line breaks of a multi-line header) as one space. */
+export function collapsed(n: SyntaxNode | string): string {
+  let out = '';
+  let gap = false;
+  for (const ch of typeof n === 'string' ? n : n.text) {
+    if (WHITESPACE.has(ch)) gap = out.length > 0;
+    else {
+      out += gap ? ` ${ch}` : ch;
+      gap = false;
+    }
+  }
+  return out;
+}
+
 /**
- * A base named by `name` (the identifier the server resolves) inside the written reference `whole`
- * (`core.Base`, `\App\Base`, `pkg.Thing`): its head is the leftmost identifier of `whole`.
+ * A base named by `name` (the identifier the server resolves) inside the reference `path`
+ * (`core.Base`, `\App\Base`, `pkg.Thing`: no generic arguments), written as `written` (with them):
+ * its head is the leftmost identifier of `path`.
  */
-export function baseAt(name: SyntaxNode, whole: SyntaxNode, relation: BaseRelation, at: (n: SyntaxNode) => SourcePosition): DeclaredBase {
-  let head: SyntaxNode = whole;
+export function baseAt(name: SyntaxNode, path: SyntaxNode, relation: BaseRelation, at: (n: SyntaxNode) => SourcePosition, written: SyntaxNode | string = path): DeclaredBase {
+  let head: SyntaxNode = path;
   while (head.namedChildCount > 0 && head !== name) head = namedChildren(head)[0]!;
-  return { name: name.text, head: head.text, relation, at: at(name) };
+  return { name: name.text, head: head.text, relation, at: at(name), text: collapsed(path), written: collapsed(written) };
+}
+
+/**
+ * The text of `outer` from `from` (its start by default) to `end` (where its body opens), the
+ * comments inside left out, whitespace collapsed: a declaration's header.
+ */
+export function headerText(outer: SyntaxNode, end: number, from = outer.startIndex): string {
+  const text = outer.text;
+  const slice = (a: number, b: number) => text.slice(a - outer.startIndex, b - outer.startIndex);
+  let out = '';
+  let at = from;
+  for (const c of outer.descendantsOfType('comment')) {
+    if (!c || c.startIndex < at || c.startIndex >= end) continue;
+    out += `${slice(at, c.startIndex)} `;
+    at = c.endIndex;
+  }
+  return collapsed(out + slice(at, end));
 }
 
 /** The decorators of a declaration: its own `decorator` children and the ones written right before it among its siblings. */

@@ -10,6 +10,7 @@
 import type { DocumentSymbol, Position } from 'vscode-languageserver-protocol';
 import type { LspSession, PositionEncoding } from '../lsp/types.js';
 import type { LanguageProfile } from './language-profile.js';
+import type { FileStructure } from './file-structure.js';
 import type { ClassDescriptor, FunctionDescriptor, SymbolDescriptor, SymbolKind } from '../schema/descriptors.js';
 
 export interface FileContext {
@@ -33,6 +34,11 @@ export interface FileContext {
   hover(pos: Position): Promise<string | undefined>;
   /** Another file's context (same workspace), e.g. Go methods declared in sibling files. */
   loadFile(absPath: string): Promise<FileContext>;
+  /**
+   * The file's parse-tree structure (type headers with their bases, decorations), read on first
+   * use and kept with the document's content; undefined when lspgate has no grammar for the file.
+   */
+  structure(): FileStructure | undefined;
 }
 
 export interface SymbolContext {

@@ -51,6 +51,21 @@ describe('type headers from parse trees', () => {
     });
   });
 
+  it('headers: modifiers, type parameters, bases as written, decorators and comments left out', async () => {
+    const ts = await fileStructure('a.ts', ['@sealed', '/** doc */ export class Registry<T extends Named> // why', '  implements Repository<T, EntityId> {', '  private x = 1;', '}', 'export abstract class A extends core.Base<T> {}', 'export namespace Geo.Shapes {}'].join('\n'));
+    expect(ts?.types.map((t) => [t.name, t.header, t.type_parameters, t.modifiers, t.bases.map((b) => `${b.text}|${b.written}`)])).toEqual([
+      ['Registry', 'export class Registry<T extends Named> implements Repository<T, EntityId>', '<T extends Named>', [], ['Repository|Repository<T, EntityId>']],
+      ['A', 'export abstract class A extends core.Base<T>', undefined, ['abstract'], ['core.Base|core.Base<T>']],
+      ['Geo.Shapes', 'export namespace Geo.Shapes', undefined, [], []],
+    ]);
+    const php = await fileStructure('a.php', ['<?php', '/** Doc. */', '#[Attr]', 'final readonly class User extends \\App\\Model implements', '    Greets, Other', '{', '}'].join('\n'));
+    expect(php?.types.map((t) => [t.header, t.modifiers, t.bases.map((b) => `${b.relation} ${b.written}`)])).toEqual([
+      ['final readonly class User extends \\App\\Model implements Greets, Other', ['final', 'readonly'], ['extends \\App\\Model', 'implements Greets', 'implements Other']],
+    ]);
+    const py = await fileStructure('a.py', 'class User(Base, Generic[T], metaclass=Meta):\n    pass\n');
+    expect(py?.types[0]?.bases.map((b) => b.written)).toEqual(['Base', 'Generic[T]']);
+  });
+
   it('renaming imports: `as` forms and default imports', async () => {
     expect((await fileStructure('a.ts', "import D, { A as B, C } from './x';\n"))?.aliases).toEqual([{ local: 'D' }, { local: 'B', imported: 'A' }]);
     expect((await fileStructure('a.py', 'from m import Base as Root, Other\nimport x.y as z\n_PyFuture = Future\nX = m.Base\ny = 1\n'))?.aliases).toEqual([

@@ -5,10 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { phpStringList, phpStringMap, readPhpValue } from '../../src/adapters/php/array-reader.js';
 import { eloquentInfo, relationCall } from '../../src/adapters/php/eloquent.js';
 import {
-  attributesAbove,
   docBlockAbove,
   inferTableName,
-  parseClassHeader,
   parsePhpDoc,
   parsePhpFunctionHeader,
   phpUses,
@@ -65,7 +63,6 @@ describe('PHP source helpers', () => {
       ['rest', { type: 'string' }],
     ]);
     const lines = ['    #[Scope]', '    protected function verified(Builder $query,', '        int &$n = 0, string ...$rest', '    ): void', '    {'];
-    expect(attributesAbove(lines, 1)).toEqual(['Scope']);
     expect(docBlockAbove(lines, 1)).toBeUndefined();
     expect(parsePhpFunctionHeader(lines, 1)).toEqual({
       modifiers: ['protected'],
@@ -81,14 +78,6 @@ describe('PHP source helpers', () => {
     expect(parsePhpFunctionHeader(['public function __construct(private Formatter $formatter)', '{'], 0)?.params).toEqual([
       { name: 'formatter', type: 'Formatter', promoted: 'private' },
     ]);
-    expect(parseClassHeader('final class User extends BaseModel implements Greets, Other')).toEqual({
-      modifiers: ['final'],
-      kind: 'class',
-      name: 'User',
-      extends: ['BaseModel'],
-      implements: ['Greets', 'Other'],
-    });
-    expect(parseClassHeader('enum Status: string')?.kind).toBe('enum');
   });
 
   it('infers Eloquent table names', () => {

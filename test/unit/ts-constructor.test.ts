@@ -37,6 +37,7 @@ function fileOf(): FileContext {
     root: '/w',
     hover: async () => HOVER,
     loadFile: () => Promise.reject(new Error('not needed')),
+    structure: () => undefined,
   };
 }
 

@@ -5,7 +5,7 @@
  * set, neither a relation. Interfaces a type satisfies are the server's answer (implicitInterfaces).
  */
 import type { BodySyntax, DeclaredBase, DecorationSyntax, TypeHeaderSyntax } from '../language-profile.js';
-import { baseAt, namedChildren } from '../structure-forms.js';
+import { baseAt, collapsed, namedChildren } from '../structure-forms.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
 
 /** The type name of an embedded type (`Base`, `pkg.Thing`, `Inner[T]`), or undefined for any other type expression. */
@@ -42,9 +42,10 @@ export const GO_TYPE_HEADERS: TypeHeaderSyntax = {
     const bases: DeclaredBase[] = [];
     for (const t of embedded(type)) {
       const n = embeddedName(t);
-      if (n) bases.push(baseAt(n, t, 'embeds', at));
+      if (n) bases.push(baseAt(n, t.type === 'generic_type' ? (t.childForFieldName('type') ?? t) : t, 'embeds', at, t));
     }
-    return { name: name.text, at: at(name), bases };
+    const params = decl.childForFieldName('type_parameters');
+    return { name: name.text, at: at(name), bases, modifiers: [], ...(params ? { type_parameters: collapsed(params) } : {}) };
   },
 };
 

@@ -18,10 +18,8 @@ import type {
   SymbolKind,
 } from '../../schema/descriptors.js';
 import {
-  attributesAbove,
   docBlockAbove,
   modifiersBefore,
-  parseClassHeader,
   parsePhpDoc,
   parsePhpFunctionHeader,
   phpNamespace,
@@ -32,6 +30,7 @@ import {
 } from './source.js';
 import { symbolLocation } from '../generic.js';
 import { declLine, fullName, modelInfo, ns, resolver } from './model.js';
+import { decoratorNames, typeHeaderOf } from '../file-structure.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
 import { phpProfile } from './profile.js';
 
@@ -90,7 +89,7 @@ async function functionDescriptor(ctx: SymbolContext): Promise<FunctionDescripto
   const isInterface = cls?.kind === Lsp.Interface;
   const special = model?.methodKinds.get(symbol.name);
   const kind: FunctionDescriptor['kind'] = symbol.name === '__construct' ? 'constructor' : special ?? (cls ? 'method' : 'function');
-  const attrs = attributesAbove(file.lines, line);
+  const attrs = decoratorNames(file, symbol);
   const tags = [...attrs];
   if (relType) tags.push('relation');
   const d: FunctionDescriptor = {
@@ -225,8 +224,11 @@ function classKind(s: DocumentSymbol): ClassDescriptor['kind'] {
 async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
   const { file, symbol } = ctx;
   const resolve = resolver(file);
-  const headerLine = declLine(file, symbol).replace(/\s*\{.*$/, '');
-  const header = parseClassHeader(headerLine);
+  // extends / implements / modifiers from the parse tree, wherever a docblock and attributes put them
+  const typeHeader = typeHeaderOf(file, symbol);
+  const bases = (relation: string) => (typeHeader?.bases ?? []).filter((b) => b.relation === relation).map((b) => b.written);
+  const header = typeHeader && { extends: bases('extends'), implements: bases('implements'), modifiers: [...typeHeader.modifiers] };
+  const headerLine = typeHeader?.header ?? symbol.name;
   const doc = parsePhpDoc(docBlockAbove(file.lines, symbol.selectionRange.start.line));
   const namespace = ns(file);
   const fields: FieldDescriptor[] = [];

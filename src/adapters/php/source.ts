@@ -184,27 +184,6 @@ export function modifiersBefore(line: string, name: string): string[] {
   return [...before.matchAll(/\b(public|protected|private|static|abstract|final|readonly|var|const)\b/g)].map((m) => m[1]!);
 }
 
-/** `#[Scope]`, `#[\Foo\Bar(1)]` attribute names on the lines directly above `declLine`. */
-export function attributesAbove(lines: string[], declLine: number): string[] {
-  const out: string[] = [];
-  for (let l = declLine - 1; l >= 0; l--) {
-    const t = (lines[l] ?? '').trim();
-    if (!t.startsWith('#[')) break;
-    for (const m of t.matchAll(/(?:#\[|,)\s*\\?([\w\\]+)/g)) out.unshift(m[1]!);
-  }
-  return out;
-}
-
-/** `class A extends B implements C, D` → parts; `interface I extends J, K` puts J, K in extends. */
-export function parseClassHeader(header: string): { kind: string; name: string; extends: string[]; implements: string[]; modifiers: string[] } | undefined {
-  const m = /^((?:(?:abstract|final|readonly)\s+)*)(class|interface|trait|enum)\s+(\w+)(?:\s*:\s*\w+)?(?:\s+extends\s+([\w\\,\s]+?))?(?:\s+implements\s+([\w\\,\s]+?))?\s*\{?\s*$/.exec(
-    header.trim(),
-  );
-  if (!m) return undefined;
-  const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
-  return { modifiers: list(m[1]?.replace(/\s+/g, ',')), kind: m[2]!, name: m[3]!, extends: list(m[4]), implements: list(m[5]) };
-}
-
 /** Offset of the initialiser of `$name` (just after `=`) in a class body, or -1. */
 export function propertyInitialiser(text: string, name: string): number {
   const re = new RegExp(String.raw`(?:public|protected|private|var|static|readonly)[\w\s?|\\]*\$${name}\s*=`, 'g');

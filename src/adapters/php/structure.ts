@@ -4,7 +4,7 @@
  * docblock and attributes; `use A\B as C` bindings; attributes (`#[Scope]`); function bodies.
  */
 import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, TypeHeaderSyntax } from '../language-profile.js';
-import { baseAt, namedChildren } from '../structure-forms.js';
+import { baseAt, headerText, namedChildren } from '../structure-forms.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
 
 /** `Base` of `Base`, `\App\Base`, `Models\Base`. */
@@ -28,9 +28,15 @@ export const PHP_TYPE_HEADERS: TypeHeaderSyntax = {
         if (last) bases.push(baseAt(last, ref, relation, at));
       }
     }
-    return { name: name.text, at: at(name), bases };
+    const modifiers = namedChildren(decl).filter((c) => MODIFIERS.has(c.type)).map((c) => c.text);
+    // the header starts after the attributes and ends where the body opens
+    const attributes = decl.childForFieldName('attributes');
+    const header = headerText(decl, decl.childForFieldName('body')?.startIndex ?? decl.endIndex, attributes?.endIndex ?? decl.startIndex);
+    return { name: name.text, at: at(name), bases, modifiers, header };
   },
 };
+
+const MODIFIERS = new Set(['abstract_modifier', 'final_modifier', 'readonly_modifier']);
 
 export const PHP_ALIASES: AliasSyntax = {
   query: '(namespace_use_clause . [(name) (qualified_name)] @imported alias: (name) @local)',

@@ -22,8 +22,6 @@ import { matchingBracket } from '../brackets.js';
 import { modulePath } from './module.js';
 import {
   bareParamName,
-  classBases,
-  decoratorsAbove,
   docSections,
   docstringAfter,
   dunderAll,
@@ -35,6 +33,7 @@ import {
   pyVisibility,
 } from './signature.js';
 import { symbolLocation } from '../generic.js';
+import { decoratorNames, typeHeaderOf } from '../file-structure.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
 import { pythonProfile } from './profile.js';
 
@@ -49,8 +48,9 @@ function inClass(ctx: SymbolContext): boolean {
   return parentOf(ctx)?.kind === Lsp.Class;
 }
 
+/** `@staticmethod`, `@functools.cache`, `@app.route("/x")` → `staticmethod`, `functools.cache`, `app.route` (from the parse tree). */
 function decorators(file: FileContext, s: DocumentSymbol): string[] {
-  return decoratorsAbove(file.lines, s.selectionRange.start.line);
+  return decoratorNames(file, s);
 }
 
 function kindOf(ctx: SymbolContext): SymbolKind {
@@ -241,7 +241,8 @@ function resolveName(file: FileContext, name: string): string | undefined {
 async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
   const { file, symbol } = ctx;
   const header = headerText(file, symbol);
-  const bases = classBases(header);
+  // as written, generic arguments included (`Generic[T]`); keyword arguments (`metaclass=`) are no bases
+  const bases = (typeHeaderOf(file, symbol)?.bases ?? []).map((b) => b.written);
   const decos = decorators(file, symbol);
   const description = firstParagraphPy(docOf(file, symbol));
   const kind = bases.some((b) => /(^|\.)(Enum|IntEnum|StrEnum|Flag|IntFlag)$/.test(b))

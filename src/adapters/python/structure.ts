@@ -30,9 +30,9 @@ export const PY_TYPE_HEADERS: TypeHeaderSyntax = {
     for (const arg of list ? namedChildren(list) : []) {
       const ref = arg.type === 'subscript' ? (arg.childForFieldName('value') ?? arg) : arg;
       const base = baseName(arg);
-      if (base) bases.push(baseAt(base, ref, 'extends', at));
+      if (base) bases.push(baseAt(base, ref, 'extends', at, arg));
     }
-    return { name: name.text, at: at(name), bases };
+    return { name: name.text, at: at(name), bases, modifiers: [] };
   },
 };
 

@@ -6,10 +6,15 @@
  * (its class heritage is the expression itself), so JavaScript has a type query of its own.
  */
 import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, TypeHeaderSyntax } from '../language-profile.js';
-import { baseAt, decoratorNodes, namedChildren, outermost } from '../structure-forms.js';
+import { baseAt, collapsed, decoratorNodes, headerText, namedChildren, outermost } from '../structure-forms.js';
 import { calleeText } from '../syntax-forms.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
 import type { SourcePosition } from '../../syntax/positions.js';
+
+/** The reference without its generic arguments: `Base` of `Base<T>`, `core.Base`. */
+function pathOf(n: SyntaxNode): SyntaxNode {
+  return n.type === 'generic_type' ? (n.childForFieldName('name') ?? n) : n;
+}
 
 /** The identifier a heritage reference names (`Base`, `core.Base`, `Base<T>`), or undefined for an expression (`mixin(Base)`). */
 function referencedName(n: SyntaxNode): SyntaxNode | undefined {
@@ -32,14 +37,16 @@ function referencedName(n: SyntaxNode): SyntaxNode | undefined {
 
 function headerBases(decl: SyntaxNode, at: (n: SyntaxNode) => SourcePosition): DeclaredBase[] {
   const out: DeclaredBase[] = [];
-  const add = (ref: SyntaxNode | null | undefined, relation: DeclaredBase['relation']) => {
+  const add = (ref: SyntaxNode | null | undefined, relation: DeclaredBase['relation'], written?: string) => {
     const name = ref ? referencedName(ref) : undefined;
-    if (ref && name) out.push(baseAt(name, ref, relation, at));
+    if (ref && name) out.push(baseAt(name, pathOf(ref), relation, at, written ?? ref));
   };
   for (const part of namedChildren(decl)) {
     if (part.type === 'class_heritage') {
       for (const clause of namedChildren(part)) {
-        if (clause.type === 'extends_clause') add(clause.childForFieldName('value'), 'extends');
+        const value = clause.childForFieldName('value');
+        // `extends Base<T>`: the class's base is an expression, its type arguments a field beside it
+        if (clause.type === 'extends_clause') add(value, 'extends', value ? value.text + (clause.childForFieldName('type_arguments')?.text ?? '') : undefined);
         else if (clause.type === 'implements_clause') for (const t of namedChildren(clause)) add(t, 'implements');
         // JavaScript: `class A extends <expression>`
         else add(clause, 'extends');
@@ -54,11 +61,19 @@ function headerBases(decl: SyntaxNode, at: (n: SyntaxNode) => SourcePosition): D
 const TYPE_READER: Omit<TypeHeaderSyntax, 'query'> = {
   read(decl, at) {
     const name = decl.childForFieldName('name');
-    return name ? { name: name.text, at: at(name), bases: headerBases(decl, at) } : undefined;
+    if (!name) return undefined;
+    const params = decl.childForFieldName('type_parameters');
+    const modifiers = decl.type === 'abstract_class_declaration' ? ['abstract'] : [];
+    const outer = outermost(decl, ['export_statement', 'ambient_declaration', 'expression_statement']);
+    const decorators = decoratorNodes(outer);
+    const body = decl.childForFieldName('body');
+    const header = headerText(outer, body?.startIndex ?? decl.endIndex, decorators.length ? decorators[decorators.length - 1]!.endIndex : outer.startIndex);
+    return { name: name.text, at: at(name), bases: headerBases(decl, at), modifiers, header, ...(params ? { type_parameters: collapsed(params) } : {}) };
   },
 };
 
-export const TS_TYPE_HEADERS: TypeHeaderSyntax = { ...TYPE_READER, query: '[(class_declaration) (abstract_class_declaration) (interface_declaration)] @type' };
+/** Enums and namespaces have headers and no bases. */
+export const TS_TYPE_HEADERS: TypeHeaderSyntax = { ...TYPE_READER, query: '[(class_declaration) (abstract_class_declaration) (interface_declaration) (enum_declaration) (internal_module) (module)] @type' };
 export const JS_TYPE_HEADERS: TypeHeaderSyntax = { ...TYPE_READER, query: '(class_declaration) @type' };
 
 export const TS_ALIASES: AliasSyntax = {
