@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Proves that `npm run lint` catches what it claims to, on a copy of this checkout with two planted
+# Proves that `npm run lint` catches what it claims to, on a copy of this checkout with three planted
 # violations:
 #   (a) src/lsp/planted.ts imports from src/frontends/   -> dependency-cruiser (layer rules)
 #   (b) a console.log in src/util/paths.ts               -> ESLint no-console
+#   (c) a regex reading bases in src/service/relations/  -> ESLint no-restricted-syntax (structure
+#       comes from parse trees: eslint.config.js STRUCTURE_MODULES)
 # The plants are valid TypeScript (tsc is run on them too), so it is the linters that catch them,
 # not a compile error. Prints, per plant, the rules that caught it; exits non-zero if one was missed.
 # The checkout itself is never modified. Usage: scripts/lint-plant.sh
@@ -34,6 +36,11 @@ export function plantedLog(): void {
 }
 TS
 
+cat > src/service/relations/planted.ts <<'TS'
+// Planted by scripts/lint-plant.sh: bases read from a header's text instead of its parse tree.
+export const plantedBases = (header: string): string[] => [...header.matchAll(/extends\s+(\w+)/g)].map((m) => m[1]!);
+TS
+
 bin=node_modules/.bin
 echo "== tsc (the plants compile, so only the linters can catch them)"
 if "$bin/tsc" --noEmit -p tsconfig.json; then echo "tsc: plants type-check"; else echo "tsc: FAILED on the plants" >&2; exit 2; fi
@@ -45,6 +52,12 @@ eslint_rules=$(node -e '
   const file = out.find((r) => r.filePath.endsWith("/src/util/paths.ts"));
   const hits = (file ? file.messages : []).filter((m) => m.ruleId === "no-console");
   console.log([...new Set(hits.map((m) => `${m.ruleId} (src/util/paths.ts:${m.line})`))].join(", "));
+' "$WORK/eslint.json")
+structure_rules=$(node -e '
+  const out = require(process.argv[1]);
+  const file = out.find((r) => r.filePath.endsWith("/src/service/relations/planted.ts"));
+  const hits = (file ? file.messages : []).filter((m) => m.ruleId === "no-restricted-syntax");
+  console.log([...new Set(hits.map((m) => `${m.ruleId} (src/service/relations/planted.ts:${m.line})`))].join(", "));
 ' "$WORK/eslint.json")
 
 echo "== dependency-cruiser"
@@ -65,5 +78,10 @@ if [ -n "$eslint_rules" ]; then
   echo "CAUGHT (b) console.log in src/util/paths.ts by ESLint: $eslint_rules"
 else
   echo "MISSED (b) console.log in src/util/paths.ts" >&2; missed=1
+fi
+if [ -n "$structure_rules" ]; then
+  echo "CAUGHT (c) regex in src/service/relations/planted.ts by ESLint: $structure_rules"
+else
+  echo "MISSED (c) regex in src/service/relations/planted.ts" >&2; missed=1
 fi
 exit "$missed"

@@ -40,8 +40,8 @@ export interface FunctionBody {
   statements: number[];
 }
 
-type Hooks = Pick<LanguageProfile['syntax'], 'typeHeaders' | 'aliases' | 'decorations' | 'bodies'>;
-const HOOKS: (keyof Hooks)[] = ['typeHeaders', 'aliases', 'decorations', 'bodies'];
+type Hooks = Pick<LanguageProfile['syntax'], 'typeHeaders' | 'aliases' | 'decorations' | 'bodies' | 'scriptEntry'>;
+const HOOKS: (keyof Hooks)[] = ['typeHeaders', 'aliases', 'decorations', 'bodies', 'scriptEntry'];
 
 /** The query sources of the structure hooks a profile has. */
 function hookQueries(profile: LanguageProfile): string[] {
@@ -115,6 +115,14 @@ function aliasesOf(query: SyntaxQuery, root: SyntaxNode): ImportAlias[] {
     out.push(imported ? { local: local.text, imported: imported.text, ...assigned } : { local: local.text, ...assigned });
   }
   return out;
+}
+
+/** The statements that run a file as a script (1-based lines, with the language's reason); undefined without the hook. */
+export async function scriptEntries(relPath: string, text: string): Promise<{ line: number; reason: string }[] | undefined> {
+  const syntax = syntaxOf(relPath);
+  const hook = syntax?.profile.syntax.scriptEntry;
+  if (!syntax || !hook || !(await prepareStructure(relPath))) return undefined;
+  return parseLoaded(syntax.grammar, text, (root) => query(syntax.grammar, hook)!.captures(root).filter((c) => c.name === 'entry').map((c) => ({ line: c.node.startPosition.row + 1, reason: hook.reason })));
 }
 
 /** A file's type header for a documentSymbol (the declaration whose name is where the symbol's selection starts). */

@@ -55,6 +55,8 @@ export interface SyntaxHooks {
   readonly decorations?: DecorationSyntax;
   /** Function and method bodies: a class chunk leaves them out, a long function is cut between their statements. */
   readonly bodies?: BodySyntax;
+  /** The statement that runs a file as a script (Python's `if __name__ == "__main__":`): project_context's entry points. */
+  readonly scriptEntry?: ScriptEntrySyntax;
 }
 
 export type ImportKind = 'import' | 'export' | 'require' | 'dynamic' | 'use' | 'include';
@@ -201,6 +203,11 @@ export interface DecorationSyntax extends SyntaxHook {
 /** Captures `@body` on the body of every function, method and function expression. */
 export type BodySyntax = SyntaxHook;
 
+export interface ScriptEntrySyntax extends SyntaxHook {
+  /** The query captures the statement as `@entry`; `reason` says why it is an entry point. */
+  readonly reason: string;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 export interface TestRunnerRule {
@@ -282,8 +289,6 @@ export interface ProjectRules {
   catalogPackages?(symbols: readonly CatalogSymbol[], files: readonly string[], m: ManifestReader): ProjectPackage[];
   /** Entry points the manifests declare (package.json main/bin/exports, composer.json bin). */
   manifestEntryPoints?(m: ManifestReader): ProjectEntry[];
-  /** A source file the language runs as a script (Python's `if __name__ == "__main__":`): its 1-based line. */
-  scriptEntry?(text: string): { line: number; reason: string } | undefined;
 }
 
 export interface ChunkRules {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { LanguageProfile } from '../language-profile.js';
 import { pythonDocstringOf } from './signature.js';
 import { PY_COMPLEXITY, PY_IMPORTS, PY_PATTERNS } from './syntax.js';
-import { PY_ALIASES, PY_BODIES, PY_DECORATIONS, PY_TYPE_HEADERS } from './structure.js';
+import { PY_ALIASES, PY_BODIES, PY_DECORATIONS, PY_SCRIPT_ENTRY, PY_TYPE_HEADERS } from './structure.js';
 
 function builds(pyproject: string | undefined): boolean {
   return !!pyproject && /^\s*\[build-system\]/m.test(pyproject);
@@ -13,7 +13,7 @@ export const pythonProfile: LanguageProfile = {
   name: 'python',
   languageIds: [],
   grammars: { '.py': 'python', '.pyi': 'python' },
-  syntax: { imports: PY_IMPORTS, patterns: PY_PATTERNS, complexity: PY_COMPLEXITY, typeHeaders: PY_TYPE_HEADERS, aliases: PY_ALIASES, decorations: PY_DECORATIONS, bodies: PY_BODIES },
+  syntax: { imports: PY_IMPORTS, patterns: PY_PATTERNS, complexity: PY_COMPLEXITY, typeHeaders: PY_TYPE_HEADERS, aliases: PY_ALIASES, decorations: PY_DECORATIONS, bodies: PY_BODIES, scriptEntry: PY_SCRIPT_ENTRY },
   tests: {
     // pytest's default discovery: test_*.py and *_test.py, plus conftest.py fixtures.
     runners: [{ runner: 'pytest', description: 'pytest collects test_*.py and *_test.py (conftest.py holds fixtures)', files: /^(test_.*\.pyi?|.*_test\.pyi?|conftest\.py)$/i }],
@@ -45,10 +45,6 @@ export const pythonProfile: LanguageProfile = {
           const dir = path.posix.dirname(f);
           return { name: dir.split('/').join('.'), kind: 'python-package', path: dir };
         });
-    },
-    scriptEntry(text) {
-      const i = text.split('\n').findIndex((l) => /^if\s+__name__\s*==\s*["']__main__["']\s*:/.test(l));
-      return i >= 0 ? { line: i + 1, reason: '`if __name__ == "__main__":` runs it as a script' } : undefined;
     },
   },
   chunks: { elision: '...' },

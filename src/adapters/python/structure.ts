@@ -4,7 +4,7 @@
  * `from m import A as B` bindings and module-level `B = A` assignments, decorators, and function
  * bodies.
  */
-import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, TypeHeaderSyntax } from '../language-profile.js';
+import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, ScriptEntrySyntax, TypeHeaderSyntax } from '../language-profile.js';
 import { baseAt, decoratorNodes, namedChildren, outermost } from '../structure-forms.js';
 import { calleeText } from '../syntax-forms.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
@@ -55,3 +55,11 @@ export const PY_DECORATIONS: DecorationSyntax = {
 };
 
 export const PY_BODIES: BodySyntax = { query: '(function_definition body: (_) @body)' };
+
+/** `if __name__ == "__main__":` (either quote) at a module's top level. */
+export const PY_SCRIPT_ENTRY: ScriptEntrySyntax = {
+  query: `
+(module (if_statement condition: (comparison_operator (identifier) @_name operators: "==" (string (string_content) @_value)) (#eq? @_name "__name__") (#eq? @_value "__main__")) @entry)
+`,
+  reason: '`if __name__ == "__main__":` runs it as a script',
+};
