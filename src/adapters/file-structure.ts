@@ -23,10 +23,21 @@ export interface Decoration {
   leading_line: number;
 }
 
+/** A declaration a doc comment can document, and the doc comment right above it (where it has one). */
+export interface DocSpan {
+  /** 1-based lines of the declaration, its attributes included. */
+  start_line: number;
+  end_line: number;
+  /** UTF-16 offsets of its doc comment in the text. */
+  doc?: { start: number; end: number };
+}
+
 export interface FileStructure {
   types: TypeHeader[];
   aliases: ImportAlias[];
   decorations: Decoration[];
+  /** Empty without the profile's docComments hook. */
+  docs: DocSpan[];
 }
 
 export interface FunctionBody {
@@ -40,8 +51,8 @@ export interface FunctionBody {
   statements: number[];
 }
 
-type Hooks = Pick<LanguageProfile['syntax'], 'typeHeaders' | 'aliases' | 'decorations' | 'bodies' | 'scriptEntry'>;
-const HOOKS: (keyof Hooks)[] = ['typeHeaders', 'aliases', 'decorations', 'bodies', 'scriptEntry'];
+type Hooks = Pick<LanguageProfile['syntax'], 'typeHeaders' | 'aliases' | 'decorations' | 'bodies' | 'scriptEntry' | 'docComments'>;
+const HOOKS: (keyof Hooks)[] = ['typeHeaders', 'aliases', 'decorations', 'bodies', 'scriptEntry', 'docComments'];
 
 /** The query sources of the structure hooks a profile has. */
 function hookQueries(profile: LanguageProfile): string[] {
@@ -88,8 +99,35 @@ export function structureNow(relPath: string, text: string): FileStructure | und
       if (d) decorations.push({ name: d.name.text, at: at(d.name), decorators: d.decorators.map((x) => ({ name: x.name, line: at(x.node).line })), leading_line: at(leadingComments(d.first)).line });
     }
     const aliases = query(grammar, profile.syntax.aliases);
-    return { types, aliases: aliases ? aliasesOf(aliases, root) : [], decorations };
+    return { types, aliases: aliases ? aliasesOf(aliases, root) : [], decorations, docs: docSpans(profile, grammar, root) };
   });
+}
+
+function docSpans(profile: LanguageProfile, grammar: string, root: SyntaxNode): DocSpan[] {
+  const hook = profile.syntax.docComments;
+  const out: DocSpan[] = [];
+  for (const c of query(grammar, hook)?.captures(root) ?? []) {
+    if (c.name !== 'declaration') continue;
+    const decl = c.node;
+    const span: DocSpan = { start_line: decl.startPosition.row + 1, end_line: decl.endPosition.row + 1 };
+    const above = decl.previousNamedSibling;
+    // right above (no blank line between), and not a comment after code on its own line
+    if (above?.type === 'comment' && above.endPosition.row >= decl.startPosition.row - 1 && hook!.isDoc(above) && above.previousSibling?.endPosition.row !== above.startPosition.row) {
+      span.doc = { start: above.startIndex, end: above.endIndex };
+    }
+    out.push(span);
+  }
+  return out;
+}
+
+/** The doc comment of the innermost declaration spanning a 0-based line, as written; undefined when that declaration has none. */
+export function docCommentAt(file: { text: string; structure(): FileStructure | undefined }, line0: number): string | undefined {
+  const line = line0 + 1;
+  let inner: DocSpan | undefined;
+  for (const d of file.structure()?.docs ?? []) {
+    if (d.start_line <= line && line <= d.end_line && (!inner || d.start_line > inner.start_line || (d.start_line === inner.start_line && d.end_line <= inner.end_line))) inner = d;
+  }
+  return inner?.doc ? file.text.slice(inner.doc.start, inner.doc.end) : undefined;
 }
 
 /** The comments written right above a node (no blank line between), or the node itself: where its leading block starts. */

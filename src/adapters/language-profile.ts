@@ -57,6 +57,8 @@ export interface SyntaxHooks {
   readonly bodies?: BodySyntax;
   /** The statement that runs a file as a script (Python's `if __name__ == "__main__":`): project_context's entry points. */
   readonly scriptEntry?: ScriptEntrySyntax;
+  /** Declarations a doc comment right above documents (PHPDoc), wherever attributes put their header. */
+  readonly docComments?: DocCommentSyntax;
 }
 
 export type ImportKind = 'import' | 'export' | 'require' | 'dynamic' | 'use' | 'include';
@@ -202,6 +204,14 @@ export interface DecorationSyntax extends SyntaxHook {
 
 /** Captures `@body` on the body of every function, method and function expression. */
 export type BodySyntax = SyntaxHook;
+
+/**
+ * Captures `@declaration` on each declaration a doc comment can document (its attributes inside
+ * it); `isDoc` says whether a comment ending on the line above one is its doc comment.
+ */
+export interface DocCommentSyntax extends SyntaxHook {
+  isDoc(comment: SyntaxNode): boolean;
+}
 
 export interface ScriptEntrySyntax extends SyntaxHook {
   /** The query captures the statement as `@entry`; `reason` says why it is an entry point. */

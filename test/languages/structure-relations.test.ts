@@ -91,6 +91,17 @@ describe('type relations from parse trees: PHP', async () => {
     expect(await supertypes(fx, 'Documented')).toEqual(['Base', 'Greets', 'Names']);
     expect(await supertypes(fx, 'Multi')).toEqual(['Base', 'Countable (external)', 'Greets']);
   });
+
+  it('the docblock above attributes written over several lines documents its class, method and property', async () => {
+    const documented = await fx.run('find_type_definition', { type_name: 'Documented' });
+    expect(documented.description).toBe('A class with a long docblock.');
+    const described = await fx.run('find_type_definition', { type_name: 'Described' });
+    expect(described.description).toBe('A class whose members carry attributes written over several lines.');
+    const methods = Object.fromEntries(described.methods.map((m: { name: string; description?: string }) => [m.name, m.description]));
+    // a member without a docblock does not take its class's
+    expect(methods).toEqual({ boot: 'Boots the described hooks.', plain: undefined });
+    expect(described.fields.find((f: { name: string }) => f.name === 'retries').description).toBe('The retry count.');
+  });
 });
 
 describe.runIf(goAvailable)('type relations from parse trees: Go', async () => {
@@ -124,6 +135,7 @@ describe('decorations from parse trees: find_dead_code on PHP', async () => {
   it('an attribute on the line of its method, and attributes below a long docblock, make framework hooks', async () => {
     const r = await fx.run('find_dead_code', { category: 'framework_hook' });
     expect(r.candidates.map((c: { symbol_id: string; reason: string }) => [c.symbol_id, /`(#\[\w+\])`/.exec(c.reason)?.[1]])).toEqual([
+      ['src/Described.php::Described.boot#method', '#[Marker]'],
       ['src/Documented.php::Documented#class', '#[Marker]'],
       ['src/Hooks.php::Hooks.onBoot#method', '#[Marker]'],
     ]);

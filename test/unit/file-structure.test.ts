@@ -4,7 +4,7 @@
 // their statements. Syntax only: which base is which type is the server's answer (the language
 // tests), here only what the header names.
 import { describe, expect, it } from 'vitest';
-import { fileStructure, functionBodies, type FileStructure } from '../../src/adapters/file-structure.js';
+import { docCommentAt, fileStructure, functionBodies, type FileStructure } from '../../src/adapters/file-structure.js';
 
 const bases = (s: FileStructure | undefined) => Object.fromEntries((s?.types ?? []).map((t) => [t.name, t.bases.map((b) => `${b.relation} ${b.head === b.name ? b.name : `${b.head}…${b.name}`}@${b.at.line}:${b.at.column}`)]));
 
@@ -101,6 +101,15 @@ describe('decorations from parse trees', () => {
   it('Go: a doc comment leads a function and a lone type; a blank line ends it', async () => {
     const text = ['package p', '', '// Stray.', '', '// F does.', 'func F() {}', '', '// T is.', 'type T struct{}'].join('\n');
     expect(brief(await fileStructure('a.go', text))).toEqual(['F@6 lead 5 []', 'T@9 lead 8 []']);
+  });
+});
+
+describe('doc comments from parse trees', () => {
+  it('PHP: the docblock above attributes over several lines, on members, not inherited from the class', async () => {
+    const text = ['<?php', '/** Café — a class. */', '#[A(', '    x: 1,', ')]', 'class C', '{', '    /**', '     * Naïve boot.', '     */', '    #[B(', '    )]', '    public function boot(): void {}', '', '    /** Count. */', '    #[B] public int $n = 1;', '    public function plain(): void {}', '}'].join('\n');
+    const file = { text, structure: () => structure };
+    const structure = await fileStructure('a.php', text);
+    expect([5, 12, 15, 16].map((line0) => docCommentAt(file, line0))).toEqual(['/** Café — a class. */', '/**\n     * Naïve boot.\n     */', '/** Count. */', undefined]);
   });
 });
 

@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { phpStringList, phpStringMap, readPhpValue } from '../../src/adapters/php/array-reader.js';
 import { eloquentInfo, relationCall } from '../../src/adapters/php/eloquent.js';
 import {
-  docBlockAbove,
   inferTableName,
   parsePhpDoc,
   parsePhpFunctionHeader,
@@ -63,7 +62,6 @@ describe('PHP source helpers', () => {
       ['rest', { type: 'string' }],
     ]);
     const lines = ['    #[Scope]', '    protected function verified(Builder $query,', '        int &$n = 0, string ...$rest', '    ): void', '    {'];
-    expect(docBlockAbove(lines, 1)).toBeUndefined();
     expect(parsePhpFunctionHeader(lines, 1)).toEqual({
       modifiers: ['protected'],
       name: 'verified',

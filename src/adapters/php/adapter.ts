@@ -18,7 +18,6 @@ import type {
   SymbolKind,
 } from '../../schema/descriptors.js';
 import {
-  docBlockAbove,
   modifiersBefore,
   parsePhpDoc,
   parsePhpFunctionHeader,
@@ -30,7 +29,7 @@ import {
 } from './source.js';
 import { symbolLocation } from '../generic.js';
 import { declLine, fullName, modelInfo, ns, resolver } from './model.js';
-import { decoratorNames, typeHeaderOf } from '../file-structure.js';
+import { decoratorNames, docCommentAt, typeHeaderOf } from '../file-structure.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
 import { phpProfile } from './profile.js';
 
@@ -65,7 +64,7 @@ async function functionDescriptor(ctx: SymbolContext): Promise<FunctionDescripto
   const { file, symbol } = ctx;
   const line = symbol.selectionRange.start.line;
   const header = parsePhpFunctionHeader(file.lines, line);
-  const doc = parsePhpDoc(docBlockAbove(file.lines, line));
+  const doc = parsePhpDoc(docCommentAt(file, line));
   const cls = owner(ctx);
   const uses = phpUses(file.lines);
   const namespace = ns(file);
@@ -119,7 +118,7 @@ function fieldOf(file: FileContext, s: DocumentSymbol): FieldDescriptor {
   const line = declLine(file, s);
   const name = bareName(s);
   const mods = modifiersBefore(line, s.kind === Lsp.Property ? `$${name}` : name);
-  const doc = parsePhpDoc(docBlockAbove(file.lines, s.selectionRange.start.line));
+  const doc = parsePhpDoc(docCommentAt(file, s.selectionRange.start.line));
   const tags: string[] = [];
   let type: string | undefined;
   let initAt: number;
@@ -161,7 +160,7 @@ function fieldOf(file: FileContext, s: DocumentSymbol): FieldDescriptor {
 function promotedFields(file: FileContext, ctor: DocumentSymbol, readonlyClass: boolean): FieldDescriptor[] {
   const line = ctor.selectionRange.start.line;
   const header = parsePhpFunctionHeader(file.lines, line);
-  const doc = parsePhpDoc(docBlockAbove(file.lines, line));
+  const doc = parsePhpDoc(docCommentAt(file, line));
   const out: FieldDescriptor[] = [];
   for (const p of header?.params ?? []) {
     if (!p.promoted) continue;
@@ -229,7 +228,7 @@ async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
   const bases = (relation: string) => (typeHeader?.bases ?? []).filter((b) => b.relation === relation).map((b) => b.written);
   const header = typeHeader && { extends: bases('extends'), implements: bases('implements'), modifiers: [...typeHeader.modifiers] };
   const headerLine = typeHeader?.header ?? symbol.name;
-  const doc = parsePhpDoc(docBlockAbove(file.lines, symbol.selectionRange.start.line));
+  const doc = parsePhpDoc(docCommentAt(file, symbol.selectionRange.start.line));
   const namespace = ns(file);
   const fields: FieldDescriptor[] = [];
   const methods: FunctionDescriptor[] = [];
@@ -282,7 +281,7 @@ async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
 function symbolDescriptor(ctx: SymbolContext): SymbolDescriptor {
   const { file, symbol } = ctx;
   const namespace = ns(file);
-  const doc = parsePhpDoc(docBlockAbove(file.lines, symbol.selectionRange.start.line));
+  const doc = parsePhpDoc(docCommentAt(file, symbol.selectionRange.start.line));
   const line = declLine(file, symbol).replace(/\s*\{.*$/, '');
   const mods = modifiersBefore(line, symbol.name).filter((m) => m !== 'const' && m !== 'var');
   return {

@@ -1,7 +1,8 @@
 /**
  * PHP facts read from source text: namespace and `use` imports (for resolving short names to
- * fully qualified ones), PHPDoc blocks, declaration headers (modifiers, parameters, return type),
- * attributes, and property initialisers.
+ * fully qualified ones), the contents of PHPDoc blocks (which block documents a declaration is
+ * the parse tree's answer: docCommentAt), declaration headers (modifiers, parameters, return
+ * type), and property initialisers.
  */
 import type { ParamDescriptor } from '../../schema/descriptors.js';
 import { matchingBracket, splitTopLevel } from '../brackets.js';
@@ -63,16 +64,6 @@ export interface PhpDoc {
   returns?: { type: string; description?: string };
   var?: string;
   tags: string[];
-}
-
-/** The `/** ... *\/` block ending right above `declLine` (0-based), skipping attribute lines. */
-export function docBlockAbove(lines: string[], declLine: number): string | undefined {
-  let l = declLine - 1;
-  while (l >= 0 && /^\s*#\[/.test(lines[l] ?? '')) l--;
-  if (l < 0 || !(lines[l] ?? '').trim().endsWith('*/')) return undefined;
-  let top = l;
-  while (top >= 0 && !(lines[top] ?? '').includes('/**')) top--;
-  return top < 0 ? undefined : lines.slice(top, l + 1).join('\n');
 }
 
 export function parsePhpDoc(block: string | undefined): PhpDoc {

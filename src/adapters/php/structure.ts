@@ -1,9 +1,10 @@
 /**
  * Structure hooks of PHP, read from parse trees: the bases of a class, interface or enum header
  * (`extends`, `implements`; a namespaced name by its last part), wherever the header sits below a
- * docblock and attributes; `use A\B as C` bindings; attributes (`#[Scope]`); function bodies.
+ * docblock and attributes; `use A\B as C` bindings; attributes (`#[Scope]`); function bodies; the
+ * docblock of a declaration above its attributes.
  */
-import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, TypeHeaderSyntax } from '../language-profile.js';
+import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, DocCommentSyntax, TypeHeaderSyntax } from '../language-profile.js';
 import { baseAt, headerText, namedChildren } from '../structure-forms.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
 
@@ -61,4 +62,13 @@ export const PHP_BODIES: BodySyntax = {
 (function_definition body: (_) @body)
 (anonymous_function body: (_) @body)
 `,
+};
+
+/** A declaration's attributes are part of its node, so the docblock is the comment right above the first of them. */
+export const PHP_DOC_COMMENTS: DocCommentSyntax = {
+  query: `[
+  (class_declaration) (interface_declaration) (trait_declaration) (enum_declaration) (enum_case)
+  (method_declaration) (function_definition) (property_declaration) (const_declaration)
+] @declaration`,
+  isDoc: (comment) => comment.text.startsWith('/**'),
 };
