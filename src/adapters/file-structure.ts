@@ -5,7 +5,7 @@
  * included), and function bodies with their statements. Syntax only: a base is a name written in a
  * header, which the server's definition then resolves (or not). Pure: text in, structure out.
  */
-import type { BaseRelation, DeclaredBase, ImportAlias, LanguageProfile, SyntaxHook, TypeHeader } from './language-profile.js';
+import type { AliasSyntax, BaseRelation, DeclaredBase, ImportAlias, LanguageProfile, SyntaxHook, TypeHeader } from './language-profile.js';
 import { syntaxOf } from './languages.js';
 import { namedChildren } from './structure-forms.js';
 import { compiledQuery, parseLoaded, prepareGrammar, type SyntaxNode, type SyntaxQuery } from '../syntax/syntax.js';
@@ -99,7 +99,7 @@ export function structureNow(relPath: string, text: string): FileStructure | und
       if (d) decorations.push({ name: d.name.text, at: at(d.name), decorators: d.decorators.map((x) => ({ name: x.name, line: at(x.node).line })), leading_line: at(leadingComments(d.first)).line });
     }
     const aliases = query(grammar, profile.syntax.aliases);
-    return { types, aliases: aliases ? aliasesOf(aliases, root) : [], decorations, docs: docSpans(profile, grammar, root) };
+    return { types, aliases: aliases ? aliasesOf(profile.syntax.aliases!, aliases, root) : [], decorations, docs: docSpans(profile, grammar, root) };
   });
 }
 
@@ -141,16 +141,26 @@ function leadingComments(first: SyntaxNode): SyntaxNode {
   return top;
 }
 
-/** `@local` and `@imported` of each match; an imported name is its last part (`Base` of `A\\Base`). */
-function aliasesOf(query: SyntaxQuery, root: SyntaxNode): ImportAlias[] {
+/** A name's last part (`Base` of `A\\Base`, `core.Base`). */
+function lastPart(n: SyntaxNode): SyntaxNode {
+  let last = n;
+  while (last.namedChildCount > 0) last = namedChildren(last).pop()!;
+  return last;
+}
+
+/** `@local` and `@imported` of each match; an imported or bound name is its last part (`Base` of `A\\Base`). */
+function aliasesOf(hook: AliasSyntax, query: SyntaxQuery, root: SyntaxNode): ImportAlias[] {
   const out: ImportAlias[] = [];
   for (const m of query.matches(root)) {
     const local = m.captures.find((c) => c.name === 'local')?.node;
-    let imported = m.captures.find((c) => c.name === 'imported')?.node;
-    if (!local) continue;
-    while (imported && imported.namedChildCount > 0) imported = namedChildren(imported).pop();
-    const assigned = m.captures.some((c) => c.name === 'assigned') ? { assigned: true } : {};
-    out.push(imported ? { local: local.text, imported: imported.text, ...assigned } : { local: local.text, ...assigned });
+    const imported = m.captures.find((c) => c.name === 'imported')?.node;
+    // error recovery's empty name (a trailing comma in a PHP group) binds nothing
+    if (!local || lastPart(local).text === '') continue;
+    const alias: ImportAlias = { local: lastPart(local).text };
+    if (imported) alias.imported = lastPart(imported).text;
+    if (m.captures.some((c) => c.name === 'assigned')) alias.assigned = true;
+    if (imported && hook.full) alias.full = hook.full(imported);
+    out.push(alias);
   }
   return out;
 }

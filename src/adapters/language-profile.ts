@@ -166,6 +166,8 @@ export interface TypeHeader {
    * out, whitespace collapsed: `export abstract class Shape<T> implements Describable`.
    */
   header?: string;
+  /** PHP: the traits the body's `use` statements name, as written (`Concerns\\HasEvents`), in order. */
+  traits?: string[];
 }
 
 export interface TypeHeaderSyntax extends SyntaxHook {
@@ -180,13 +182,18 @@ export interface ImportAlias {
   imported?: string;
   /** A module-level assignment: other modules reach the name through it (`futures._PyFuture`). */
   assigned?: boolean;
+  /** The imported name in full where the import spells it (PHP: `App\\Models\\User` of `use App\\Models\\{User}`), without a leading `\\`. */
+  full?: string;
 }
 
 /**
  * One match per binding: the bound name as `@local`, the imported name (where there is one) as
  * `@imported`, and a module-level assignment of a name to a name captured whole as `@assigned`.
  */
-export type AliasSyntax = SyntaxHook;
+export interface AliasSyntax extends SyntaxHook {
+  /** The full name of an `@imported` node (its group's prefix included); without it, aliases have no `full`. */
+  full?(imported: SyntaxNode): string;
+}
 
 /** A declaration's decorators or attributes, as find_patterns names them (`@app.route`, `#[Scope]`). */
 export interface DeclarationDecorations {

@@ -102,6 +102,14 @@ describe('type relations from parse trees: PHP', async () => {
     expect(methods).toEqual({ boot: 'Boots the described hooks.', plain: undefined });
     expect(described.fields.find((f: { name: string }) => f.name === 'retries').description).toBe('The retry count.');
   });
+
+  it('traits a class uses after its methods, named through a group import over several lines', async () => {
+    const slugged = await fx.run('find_type_definition', { type_name: 'Slugged' });
+    expect(slugged.relations).toEqual([
+      { type: 'uses', target: 'HasSlug', target_full_name: 'Shop\\Concerns\\HasSlug' },
+      { type: 'uses', target: 'HasTitle', target_full_name: 'Shop\\Concerns\\HasTitle' },
+    ]);
+  });
 });
 
 describe.runIf(goAvailable)('type relations from parse trees: Go', async () => {

@@ -73,9 +73,11 @@ describe('type headers from parse trees', () => {
       { local: '_PyFuture', imported: 'Future', assigned: true },
       { local: 'X', imported: 'Base', assigned: true },
     ]);
-    expect((await fileStructure('a.php', '<?php\nuse App\\Contracts\\Greets as G;\nuse A\\{B as C, D};\n'))?.aliases).toEqual([
-      { local: 'G', imported: 'Greets' },
-      { local: 'C', imported: 'B' },
+    // PHP: every class import, with its full name (the group's prefix joined); `use function` is none
+    expect((await fileStructure('a.php', '<?php\nuse App\\Contracts\\Greets as G;\nuse A\\{B as C, D};\nuse function f;\n'))?.aliases).toEqual([
+      { local: 'G', imported: 'Greets', full: 'App\\Contracts\\Greets' },
+      { local: 'C', imported: 'B', full: 'A\\B' },
+      { local: 'D', imported: 'D', full: 'A\\D' },
     ]);
   });
 });

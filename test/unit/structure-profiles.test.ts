@@ -21,6 +21,7 @@ const FUNCTIONS: Record<string, 'tree' | 'names' | 'paths' | 'manifests' | 'docs
   'syntax.typeHeaders.read': 'tree',
   'syntax.decorations.read': 'tree',
   'syntax.docComments.isDoc': 'tree',
+  'syntax.aliases.full': 'tree',
   'declarations.isPrivate': 'names',
   'declarations.elementType': 'names',
   // a Python docstring's text, from the lines of a declaration the server delimited: the one reader

@@ -22,13 +22,12 @@ import {
   parsePhpDoc,
   parsePhpFunctionHeader,
   phpNamespace,
-  phpUses,
   propertyInitialiser,
   resolveGenericArgs,
   stripPhpComments,
 } from './source.js';
 import { symbolLocation } from '../generic.js';
-import { declLine, fullName, modelInfo, ns, resolver } from './model.js';
+import { declLine, fullName, modelInfo, ns, phpUses, resolver } from './model.js';
 import { decoratorNames, docCommentAt, typeHeaderOf } from '../file-structure.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
 import { phpProfile } from './profile.js';
@@ -66,7 +65,7 @@ async function functionDescriptor(ctx: SymbolContext): Promise<FunctionDescripto
   const header = parsePhpFunctionHeader(file.lines, line);
   const doc = parsePhpDoc(docCommentAt(file, line));
   const cls = owner(ctx);
-  const uses = phpUses(file.lines);
+  const uses = phpUses(file);
   const namespace = ns(file);
   const model = cls ? await modelInfo(file, cls) : undefined;
   const params: ParamDescriptor[] = (header?.params ?? []).map((p) => {
@@ -188,25 +187,6 @@ function within(inner: DocumentSymbol, outer: DocumentSymbol): boolean {
   return l >= outer.range.start.line && l <= outer.range.end.line;
 }
 
-/**
- * `use HasSlug, Other;` statements inside a class body (trait uses), one or many lines
- * (Eloquent's Model spells `use Concerns\HasAttributes,\n    Concerns\HasEvents, ...;`), up to the
- * `;` or the `{` of a conflict-resolution block.
- */
-function traitUses(file: FileContext, cls: DocumentSymbol): string[] {
-  const out: string[] = [];
-  for (let l = cls.selectionRange.start.line + 1; l < cls.range.end.line; l++) {
-    const line = file.lines[l] ?? '';
-    if (/\bfunction\b/.test(line)) break;
-    if (!/^\s*use\s/.test(line)) continue;
-    let text = line;
-    while (!/[;{]/.test(text) && l + 1 < cls.range.end.line) text += ` ${file.lines[++l] ?? ''}`;
-    const m = /^\s*use\s+([\w\\,\s]+?)\s*[;{]/.exec(text);
-    if (m) out.push(...m[1]!.split(',').map((x) => x.trim()).filter(Boolean));
-  }
-  return out;
-}
-
 function classKind(s: DocumentSymbol): ClassDescriptor['kind'] {
   switch (s.kind) {
     case Lsp.Interface:
@@ -249,7 +229,7 @@ async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
   const relations: RelationDescriptor[] = [
     ...(header?.extends ?? []).map((n) => rel('extends', n)),
     ...(header?.implements ?? []).map((n) => rel('implements', n)),
-    ...traitUses(file, symbol).map((n) => rel('uses', n)),
+    ...(typeHeader?.traits ?? []).map((n) => rel('uses', n)),
   ];
   const model = await modelInfo(file, symbol);
   if (model) relations.push(...model.relations);

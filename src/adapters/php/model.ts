@@ -6,7 +6,7 @@
 import { DefinitionRequest, SymbolKind as Lsp, type DocumentSymbol, type Location, type LocationLink } from 'vscode-languageserver-protocol';
 import { pathOfUri } from '../../util/uri.js';
 import { eloquentInfo, MODEL_ROOTS, type EloquentInfo, type ModelMethod } from './eloquent.js';
-import { parsePhpFunctionHeader, phpNamespace, phpUses, resolvePhpClass } from './source.js';
+import { parsePhpFunctionHeader, phpNamespace, resolvePhpClass } from './source.js';
 import { decoratorNames, typeHeaderOf } from '../file-structure.js';
 import { toLspPosition } from '../../lsp/positions.js';
 import type { FileContext } from '../types.js';
@@ -17,8 +17,13 @@ export function ns(file: FileContext): string | undefined {
   return phpNamespace(file.lines);
 }
 
+/** The file's class imports, local name → full name, from its parse tree (grouped `use` over any number of lines included). */
+export function phpUses(file: FileContext): Map<string, string> {
+  return new Map((file.structure()?.aliases ?? []).flatMap((a) => (a.full === undefined ? [] : [[a.local, a.full] as const])));
+}
+
 export function resolver(file: FileContext): (name: string) => string {
-  const uses = phpUses(file.lines);
+  const uses = phpUses(file);
   const namespace = ns(file);
   return (name) => resolvePhpClass(name, uses, namespace);
 }

@@ -1,6 +1,6 @@
 /**
- * PHP facts read from source text: namespace and `use` imports (for resolving short names to
- * fully qualified ones), the contents of PHPDoc blocks (which block documents a declaration is
+ * PHP facts read from source text: the namespace and resolving short names to fully qualified
+ * ones (the `use` imports come from the parse tree: model.ts phpUses), the contents of PHPDoc blocks (which block documents a declaration is
  * the parse tree's answer: docCommentAt), declaration headers (modifiers, parameters, return
  * type), and property initialisers.
  */
@@ -13,24 +13,6 @@ export function phpNamespace(lines: string[]): string | undefined {
     if (m) return m[1];
   }
   return undefined;
-}
-
-/** Top-level `use A\B\C;`, `use A\B\{C, D as E};`, `use A\B as C;` → alias → FQN (class imports only). */
-export function phpUses(lines: string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const line of lines) {
-    const t = line.trim();
-    if (/^(abstract\s+|final\s+|readonly\s+)*(class|interface|trait|enum)\s/.test(t)) break;
-    const m = /^use\s+(?!function\s|const\s)([\w\\]+)(?:\\\{([^}]*)\}|\s+as\s+(\w+))?\s*;/.exec(t);
-    if (!m) continue;
-    if (m[2] !== undefined) {
-      for (const part of m[2].split(',')) {
-        const [name, alias] = part.trim().split(/\s+as\s+/);
-        if (name) out.set(alias ?? name.split('\\').pop()!, `${m[1]}\\${name}`);
-      }
-    } else out.set(m[3] ?? m[1]!.split('\\').pop()!, m[1]!);
-  }
-  return out;
 }
 
 const BUILTIN_TYPES = new Set([

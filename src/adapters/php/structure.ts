@@ -33,14 +33,35 @@ export const PHP_TYPE_HEADERS: TypeHeaderSyntax = {
     // the header starts after the attributes and ends where the body opens
     const attributes = decl.childForFieldName('attributes');
     const header = headerText(decl, decl.childForFieldName('body')?.startIndex ?? decl.endIndex, attributes?.endIndex ?? decl.startIndex);
-    return { name: name.text, at: at(name), bases, modifiers, header };
+    return { name: name.text, at: at(name), bases, modifiers, header, traits: traitsOf(decl) };
   },
 };
 
+/** `use A, B\\C { … }` statements anywhere in a class or trait body, each over however many lines. */
+function traitsOf(decl: SyntaxNode): string[] {
+  const body = decl.childForFieldName('body');
+  const uses = body ? namedChildren(body).filter((c) => c.type === 'use_declaration') : [];
+  return uses.flatMap((u) => namedChildren(u).filter((n) => n.type === 'name' || n.type === 'qualified_name').map((n) => n.text));
+}
+
 const MODIFIERS = new Set(['abstract_modifier', 'final_modifier', 'readonly_modifier']);
 
+/**
+ * Class imports (`use function` / `use const` left out), renaming or not, grouped or not: a
+ * renaming one lets a base named by its alias be found, each gives the full name descriptors
+ * resolve short names with.
+ */
 export const PHP_ALIASES: AliasSyntax = {
-  query: '(namespace_use_clause . [(name) (qualified_name)] @imported alias: (name) @local)',
+  query: `
+(namespace_use_clause !type . [(name) (qualified_name)] @imported alias: (name) @local)
+(namespace_use_clause !type !alias . [(name) (qualified_name)] @imported @local)
+`,
+  full(imported) {
+    const group = imported.parent?.parent;
+    const prefix = group?.type === 'namespace_use_group' ? namedChildren(group.parent!).find((c) => c.type === 'namespace_name')?.text : undefined;
+    const name = prefix ? `${prefix}\\${imported.text}` : imported.text;
+    return name.startsWith('\\') ? name.slice(1) : name;
+  },
 };
 
 export const PHP_DECORATIONS: DecorationSyntax = {
