@@ -159,7 +159,8 @@ function aliasesOf(hook: AliasSyntax, query: SyntaxQuery, root: SyntaxNode): Imp
     const alias: ImportAlias = { local: lastPart(local).text };
     if (imported) alias.imported = lastPart(imported).text;
     if (m.captures.some((c) => c.name === 'assigned')) alias.assigned = true;
-    if (imported && hook.full) alias.full = hook.full(imported);
+    const full = imported && !alias.assigned ? hook.full?.(imported, local) : undefined;
+    if (full !== undefined) alias.full = full;
     out.push(alias);
   }
   return out;

@@ -182,7 +182,7 @@ export interface ImportAlias {
   imported?: string;
   /** A module-level assignment: other modules reach the name through it (`futures._PyFuture`). */
   assigned?: boolean;
-  /** The imported name in full where the import spells it (PHP: `App\\Models\\User` of `use App\\Models\\{User}`), without a leading `\\`. */
+  /** The imported name in full where the import spells it (PHP: `App\\Models\\User` of `use App\\Models\\{User}`, no leading `\\`; Python: `.base.Mixin`). */
   full?: string;
 }
 
@@ -191,8 +191,12 @@ export interface ImportAlias {
  * `@imported`, and a module-level assignment of a name to a name captured whole as `@assigned`.
  */
 export interface AliasSyntax extends SyntaxHook {
-  /** The full name of an `@imported` node (its group's prefix included); without it, aliases have no `full`. */
-  full?(imported: SyntaxNode): string;
+  /**
+   * The full name an import binds `@local` to, as the import spells it (PHP: the group's prefix
+   * joined; Python: `.base.Mixin` of `from .base import Mixin`, leading dots kept for the module
+   * to resolve); undefined for a binding that is no import. Without it, aliases have no `full`.
+   */
+  full?(imported: SyntaxNode, local: SyntaxNode): string | undefined;
 }
 
 /** A declaration's decorators or attributes, as find_patterns names them (`@app.route`, `#[Scope]`). */

@@ -62,9 +62,9 @@ describe('type relations from parse trees: Python', async () => {
   const fx = await openFixture('struct-py');
 
   it('bases through `import x as y`, `from x import A as B`, dotted names, a long decorator and a name assigned the class', async () => {
-    expect(await subtypes(fx, 'Base')).toEqual(['Aliased', 'Decorated', 'Dotted', 'FullyDotted', 'Legacy', 'ModuleAliased']);
+    expect(await subtypes(fx, 'Base')).toEqual(['Aliased', 'Decorated', 'Dotted', 'FullyDotted', 'Grouped', 'Legacy', 'ModuleAliased']);
     expect(await supertypes(fx, 'Legacy')).toEqual(['Base']);
-    expect(await subtypes(fx, 'Mixin')).toEqual(['Dotted']);
+    expect(await subtypes(fx, 'Mixin')).toEqual(['Dotted', 'Grouped']);
     expect(await supertypes(fx, 'Decorated')).toEqual(['Base', 'Generic (external)']);
     expect(await supertypes(fx, 'Dotted')).toEqual(['Base', 'Mixin']);
   });
@@ -72,7 +72,16 @@ describe('type relations from parse trees: Python', async () => {
   it('find_implementations (pyright has no provider) lists the same subtypes', async () => {
     const r = await fx.run('find_implementations', { symbol: 'Base' });
     expect(r.source).toBe('syntax+server');
-    expect(r.implementations.map((d: DefinitionEntry) => d.name).sort()).toEqual(['Aliased', 'Decorated', 'Dotted', 'FullyDotted', 'Legacy', 'ModuleAliased']);
+    expect(r.implementations.map((d: DefinitionEntry) => d.name).sort()).toEqual(['Aliased', 'Decorated', 'Dotted', 'FullyDotted', 'Grouped', 'Legacy', 'ModuleAliased']);
+  });
+
+  it("a class descriptor's bases in full, imported over several lines, relatively, renamed", async () => {
+    const grouped = await fx.run('find_type_definition', { type_name: 'Grouped' });
+    expect(grouped.relations).toEqual([
+      { type: 'extends', target: 'Mix', target_full_name: 'shop.base.Mixin' },
+      { type: 'extends', target: 'Tagged', target_full_name: 'shop.base.Tagged' },
+      { type: 'extends', target: 'sb.Base', target_full_name: 'shop.base.Base' },
+    ]);
   });
 });
 

@@ -68,8 +68,14 @@ describe('type headers from parse trees', () => {
 
   it('renaming imports: `as` forms and default imports', async () => {
     expect((await fileStructure('a.ts', "import D, { A as B, C } from './x';\n"))?.aliases).toEqual([{ local: 'D' }, { local: 'B', imported: 'A' }]);
-    expect((await fileStructure('a.py', 'from m import Base as Root, Other\nimport x.y as z\n_PyFuture = Future\nX = m.Base\ny = 1\n'))?.aliases).toEqual([
-      { local: 'Root', imported: 'Base' },
+    // Python: every import binding with its full name as written (relative dots kept), and assignments
+    expect((await fileStructure('a.py', 'from m import Base as Root, Other\nimport x.y as z\nimport a.b\nfrom .. import (\n    p,\n    q as r,\n)\n_PyFuture = Future\nX = m.Base\ny = 1\n'))?.aliases).toEqual([
+      { local: 'Root', imported: 'Base', full: 'm.Base' },
+      { local: 'Other', imported: 'Other', full: 'm.Other' },
+      { local: 'z', imported: 'y', full: 'x.y' },
+      { local: 'a', imported: 'b', full: 'a' },
+      { local: 'p', imported: 'p', full: '..p' },
+      { local: 'r', imported: 'q', full: '..q' },
       { local: '_PyFuture', imported: 'Future', assigned: true },
       { local: 'X', imported: 'Base', assigned: true },
     ]);

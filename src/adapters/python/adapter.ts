@@ -216,23 +216,19 @@ async function propertyField(ctx: SymbolContext, fn: FunctionDescriptor, hasSett
   };
 }
 
-/** Resolves a name used in this module through its imports (`from a.b import C as D`). */
+/**
+ * Resolves a name used in this module through its imports (`from a.b import C as D`, over several
+ * lines or not, relative ones from this module), read from its parse tree.
+ */
 function resolveName(file: FileContext, name: string): string | undefined {
-  const head = name.split('.')[0]!;
+  const [head, ...rest] = name.split('.');
   const mod = moduleOf(file);
-  for (const line of file.lines) {
-    const from = /^from\s+(\.*)([\w.]*)\s+import\s+(.+)$/.exec(line.trim());
-    if (from) {
-      for (const item of from[3]!.replace(/[()]/g, '').split(',')) {
-        const [orig, alias] = item.trim().split(/\s+as\s+/);
-        if ((alias ?? orig) !== head) continue;
-        let base = from[2]!;
-        if (from[1]) base = [...mod.split('.').slice(0, -from[1].length), ...(base ? [base] : [])].join('.');
-        return [base, orig, ...name.split('.').slice(1)].join('.');
-      }
-    }
-    const imp = /^import\s+([\w.]+)(?:\s+as\s+(\w+))?$/.exec(line.trim());
-    if (imp && (imp[2] ?? imp[1]!.split('.')[0]) === head) return imp[2] ? [imp[1], ...name.split('.').slice(1)].join('.') : name;
+  const full = file.structure()?.aliases.find((a) => a.local === head && a.full !== undefined)?.full;
+  if (full !== undefined) {
+    let dots = 0;
+    while (full[dots] === '.') dots++;
+    const absolute = dots ? [...mod.split('.').slice(0, -dots), full.slice(dots)].filter(Boolean).join('.') : full;
+    return [absolute, ...rest].join('.');
   }
   if (file.symbols.some((s) => s.name === head && s.kind === Lsp.Class)) return `${mod}.${name}`;
   return undefined;

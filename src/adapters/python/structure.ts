@@ -36,11 +36,27 @@ export const PY_TYPE_HEADERS: TypeHeaderSyntax = {
   },
 };
 
+/**
+ * Every name an import binds (`from m import A as B`, `from m import A`, `import a.b as c`,
+ * `import a.b` binding `a`), parenthesized over several lines or not, with its full name, and
+ * module-level `Name = Other` assignments.
+ */
 export const PY_ALIASES: AliasSyntax = {
   query: `
 (import_from_statement name: (aliased_import name: (dotted_name (identifier) @imported .) alias: (identifier) @local))
+(import_from_statement name: (dotted_name (identifier) @imported @local .))
+(import_statement name: (aliased_import name: (dotted_name) @imported alias: (identifier) @local))
+(import_statement name: (dotted_name . (identifier) @local) @imported)
 (module (expression_statement (assignment left: (identifier) @local right: [(identifier) (attribute)] @imported)) @assigned)
 `,
+  full(imported, local) {
+    let stmt: SyntaxNode | null = imported;
+    while (stmt && stmt.type !== 'import_from_statement' && stmt.type !== 'import_statement') stmt = stmt.parent;
+    if (!stmt) return undefined;
+    if (stmt.type === 'import_statement') return local.parent?.type === 'aliased_import' ? imported.text : local.text;
+    const module = stmt.childForFieldName('module_name')?.text ?? '';
+    return module.endsWith('.') ? `${module}${imported.text}` : `${module}.${imported.text}`;
+  },
 };
 
 export const PY_DECORATIONS: DecorationSyntax = {
