@@ -130,6 +130,16 @@ describe.runIf(goAvailable)('type relations from parse trees: Go', async () => {
     expect(await supertypes(fx, 'ReadNamer')).toEqual(['Named', 'Reader (external)']);
     expect(await subtypes(fx, 'Local')).toEqual(['Generic', 'Multi']);
   });
+
+  it("a type descriptor's embeds relations and embedded fields, also on the declaration's own line", async () => {
+    const embeds = async (name: string) => (((await fx.run('find_type_definition', { type_name: name })).relations ?? []) as { type: string; target: string }[]).map((r) => `${r.type} ${r.target}`);
+    expect(await embeds('Multi')).toEqual(['embeds base.Base', 'embeds Local', 'embeds base.Thing']);
+    expect(await embeds('ReadNamer')).toEqual(['embeds io.Reader', 'embeds base.Named']);
+    expect(await embeds('Pair')).toEqual(['embeds base.Base']);
+    expect(await embeds('OneLine')).toEqual(['embeds base.Named']);
+    const pair = await fx.run('find_type_definition', { type_name: 'Pair' });
+    expect(pair.fields.map((f: { name: string; embedded?: boolean }) => `${f.name}${f.embedded ? ' (embedded)' : ''}`)).toEqual(['Base (embedded)', 'n']);
+  });
 });
 
 describe('decorations from parse trees: find_dead_code', async () => {
