@@ -14,8 +14,10 @@
  * truth's transitive closure. Edges are `sub → base`, types keyed by `file:line` of their name,
  * bases outside the corpus by `ext:<Name>`. Agreement = matched / |truth ∪ found|.
  *
- * Usage: npm run build && node dist/bench/truth-structure.js [ts] [go] [py]
- * Work dir: $LSPGATE_TRUTH_DIR (default: a directory under the OS temp dir).
+ * Usage: npm run build && node dist/bench/truth-structure.js [ts] [go] [py] [--json FILE]
+ * Work dir: $LSPGATE_TRUTH_DIR (default: a directory under the OS temp dir). --json writes the rows
+ * in `npm run truth`'s row shape (analysis, lang, defect, truth, agreement, partial, failures), so
+ * its table can take them.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -40,6 +42,8 @@ const TYPE_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'type', 'mo
 interface Corpus {
   lang: string;
   language: string;
+  /** What the truth is, as `npm run truth`'s rows name it. */
+  oracle: string;
   dir: string;
   prepare(root: string): void;
   truth(root: string): RelationTruth & { unresolved?: string[] };
@@ -56,6 +60,7 @@ const CORPORA: Corpus[] = [
   {
     lang: 'ts',
     language: 'typescript',
+    oracle: 'TypeScript compiler API (heritage symbols, aliases followed)',
     dir: 'zod',
     prepare(root) {
       const src = path.join(HERE, 'node_modules/zod/src/v4');
@@ -68,6 +73,7 @@ const CORPORA: Corpus[] = [
   {
     lang: 'go',
     language: 'go',
+    oracle: 'go/types (embedded fields and interfaces)',
     dir: 'gostd',
     relation: 'embeds',
     prepare(root) {
@@ -87,6 +93,7 @@ const CORPORA: Corpus[] = [
   {
     lang: 'py',
     language: 'python',
+    oracle: 'Python ast + import resolver',
     dir: 'pystd',
     implementations: true,
     prepare(root) {
@@ -202,21 +209,51 @@ async function measure(c: Corpus): Promise<{ rows: Row[]; notes: string[] }> {
   }
 }
 
+/** A row as `npm run truth` writes them (its bench/truth/table.ts Row). */
+interface TruthRow {
+  analysis: string;
+  lang: string;
+  defect: string;
+  truth: string;
+  agreement: string;
+  partial: string;
+  failures: string;
+}
+
+function truthRow(c: Corpus, r: Row): TruthRow {
+  const union = r.a.truth + r.a.extra.length;
+  return {
+    analysis: `type relations (syntax+server): ${r.analysis}`,
+    lang: c.lang,
+    defect: 'structure from parse trees',
+    truth: c.oracle,
+    agreement: `${r.a.matched}/${union} (${agreementPct(r.a)}) of the union agree; only lspgate ${r.a.extra.length}, only truth ${r.a.missing.length}`,
+    partial: '-',
+    failures: r.failures ? `${r.failures} failed calls` : '-',
+  };
+}
+
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
+  const argv = process.argv.slice(2);
+  const at = argv.indexOf('--json');
+  const json = at >= 0 ? argv.splice(at, 2)[1] : undefined;
+  const wanted = argv;
   const corpora = CORPORA.filter((c) => !wanted.length || wanted.includes(c.lang));
+  const rows: TruthRow[] = [];
   const table = ['| language | analysis | truth edges | found | matched | missing | extra | failures | agreement |', '|---|---|---:|---:|---:|---:|---:|---:|---:|'];
   const details: string[] = [];
   for (const c of corpora) {
-    const { rows, notes } = await measure(c);
+    const { rows: measured, notes } = await measure(c);
     details.push(...notes);
-    for (const r of rows) {
+    for (const r of measured) {
+      rows.push(truthRow(c, r));
       table.push(`| ${c.lang} | ${r.analysis} | ${r.a.truth} | ${r.a.found} | ${r.a.matched} | ${r.a.missing.length} | ${r.a.extra.length} | ${r.failures} | ${agreementPct(r.a)} |`);
       for (const m of r.a.missing.slice(0, 8)) details.push(`${c.lang} ${r.analysis} missing: ${m}`);
       for (const x of r.a.extra.slice(0, 8)) details.push(`${c.lang} ${r.analysis} extra: ${x}`);
     }
   }
   process.stdout.write(`${table.join('\n')}\n\n${details.join('\n')}\n`);
+  if (json) fs.writeFileSync(path.resolve(json), JSON.stringify({ at: new Date().toISOString(), rows }, null, 2));
 }
 
 await main();
