@@ -25,6 +25,21 @@ const URI_IMPORTS = [
     message: 'convert a server location with locate() (src/service/locate.ts), a path for a server with fileUri() (src/util/uri.ts)',
   })),
   { name: 'vscode-uri', message: 'URIs are converted in src/util/uri.ts and src/service/locate.ts only' },
+
+/** Where structure is decided: see the last block below (and README "Architecture", the lint checks). */
+export const STRUCTURE_MODULES = [
+  'src/syntax/**/*.ts',
+  'src/adapters/file-structure.ts',
+  'src/adapters/structure-forms.ts',
+  'src/adapters/syntax-forms.ts',
+  'src/adapters/*/structure.ts',
+  'src/adapters/*/syntax.ts',
+  'src/service/structure-index.ts',
+  'src/service/relations/**/*.ts',
+  'src/analysis/patterns/**/*.ts',
+  'src/analysis/reports/dead-code.ts',
+  'src/chunks/chunker.ts',
+  'src/chunks/split.ts',
 ];
 
 export default defineConfig(
@@ -68,5 +83,21 @@ export default defineConfig(
     // worker's script path)
     files: ['src/util/uri.ts', 'src/service/locate.ts', 'src/service/locations.ts', 'src/link/start.ts', 'src/link/paths.ts', 'src/util/worker-script.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: WATCH_IMPORTS }] },
+  },
+  {
+    // The modules that decide structure — type relations, declaration headers, decorators and
+    // attributes, syntax patterns, chunk boundaries — read it from parse trees: a regex here would
+    // read it from text again. A rule over a name, a path or a literal's content that must stay says
+    // so in an eslint-disable comment with its reason.
+    files: STRUCTURE_MODULES,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        // a later entry replaces a rule rather than adding to it: the watcher rule is repeated here
+        ...WATCH_CALLS,
+        { selector: 'Literal[regex]', message: 'Structure comes from parse trees (src/adapters/file-structure.ts): no regex here; a rule over a name or path says so in an eslint-disable comment.' },
+        { selector: "NewExpression[callee.name='RegExp'], CallExpression[callee.name='RegExp']", message: 'Structure comes from parse trees (src/adapters/file-structure.ts): no RegExp here.' },
+      ],
+    },
   },
 );

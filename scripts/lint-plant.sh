@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proves that `npm run lint` catches what it claims to, on a copy of this checkout with four planted
+# Proves that `npm run lint` catches what it claims to, on a copy of this checkout with five planted
 # violations:
 #   (a) src/lsp/planted.ts imports from src/frontends/   -> dependency-cruiser (layer rules)
 #   (b) a console.log in src/util/paths.ts               -> ESLint no-console
@@ -7,6 +7,8 @@
 #       (a named import and a namespace call)               no-restricted-syntax (one watcher: the catalog's)
 #   (d) src/service/navigation/planted-uri.ts converts a server URI with fileURLToPath itself
 #                                                        -> ESLint no-restricted-imports (one location path)
+#   (e) a regex reading bases in src/service/relations/  -> ESLint no-restricted-syntax (structure
+#       comes from parse trees: eslint.config.js STRUCTURE_MODULES)
 # The plants are valid TypeScript (tsc is run on them too), so it is the linters that catch them,
 # not a compile error. Prints, per plant, the rules that caught it; exits non-zero if one was missed.
 # The checkout itself is never modified. Usage: scripts/lint-plant.sh
@@ -51,6 +53,11 @@ import fs, { watch } from 'node:fs';
 export const plantedWatchers = [watch('.', () => undefined), fs.watch('.', () => undefined)];
 TS
 
+cat > src/service/relations/planted.ts <<'TS'
+// Planted by scripts/lint-plant.sh: bases read from a header's text instead of its parse tree.
+export const plantedBases = (header: string): string[] => [...header.matchAll(/extends\s+(\w+)/g)].map((m) => m[1]!);
+TS
+
 bin=node_modules/.bin
 echo "== tsc (the plants compile, so only the linters can catch them)"
 if "$bin/tsc" --noEmit -p tsconfig.json; then echo "tsc: plants type-check"; else echo "tsc: FAILED on the plants" >&2; exit 2; fi
@@ -75,6 +82,12 @@ uri_rules=$(node -e '
   const file = out.find((r) => r.filePath.endsWith("/src/service/navigation/planted-uri.ts"));
   const hits = (file ? file.messages : []).filter((m) => m.ruleId === "no-restricted-imports");
   console.log([...new Set(hits.map((m) => `${m.ruleId} (planted-uri.ts:${m.line})`))].join(", "));
+' "$WORK/eslint.json")
+structure_rules=$(node -e '
+  const out = require(process.argv[1]);
+  const file = out.find((r) => r.filePath.endsWith("/src/service/relations/planted.ts"));
+  const hits = (file ? file.messages : []).filter((m) => m.ruleId === "no-restricted-syntax");
+  console.log([...new Set(hits.map((m) => `${m.ruleId} (src/service/relations/planted.ts:${m.line})`))].join(", "));
 ' "$WORK/eslint.json")
 
 echo "== dependency-cruiser"
@@ -105,5 +118,10 @@ if [ -n "$uri_rules" ]; then
   echo "CAUGHT (d) fileURLToPath outside the URI and location modules by ESLint: $uri_rules"
 else
   echo "MISSED (d) fileURLToPath in src/service/navigation/planted-uri.ts" >&2; missed=1
+fi
+if [ -n "$structure_rules" ]; then
+  echo "CAUGHT (e) regex in src/service/relations/planted.ts by ESLint: $structure_rules"
+else
+  echo "MISSED (e) regex in src/service/relations/planted.ts" >&2; missed=1
 fi
 exit "$missed"

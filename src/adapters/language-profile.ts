@@ -47,6 +47,18 @@ export interface SyntaxHooks {
   readonly imports?: ImportSyntax;
   readonly patterns?: PatternSyntax;
   readonly complexity?: ComplexitySyntax;
+  /** Type declarations and the bases their headers name (extends, implements, embedded types). */
+  readonly typeHeaders?: TypeHeaderSyntax;
+  /** Imports that bind a name under another one (`import { A as B }`), so a base named `B` is asked about `A`. */
+  readonly aliases?: AliasSyntax;
+  /** Declarations with their decorators or attributes, and where the block leading to them starts. */
+  readonly decorations?: DecorationSyntax;
+  /** Function and method bodies: a class chunk leaves them out, a long function is cut between their statements. */
+  readonly bodies?: BodySyntax;
+  /** The statement that runs a file as a script (Python's `if __name__ == "__main__":`): project_context's entry points. */
+  readonly scriptEntry?: ScriptEntrySyntax;
+  /** Declarations a doc comment right above documents (PHPDoc), wherever attributes put their header. */
+  readonly docComments?: DocCommentSyntax;
 }
 
 export type ImportKind = 'import' | 'export' | 'require' | 'dynamic' | 'use' | 'include';
@@ -120,6 +132,103 @@ export interface PatternSyntax extends SyntaxHook {
  */
 export type ComplexitySyntax = SyntaxHook;
 
+/** How a type's header relates it to a base: `extends`, `implements`, or a Go embedded field or interface. */
+export type BaseRelation = 'extends' | 'implements' | 'embeds';
+
+/** One base a type declaration's header names. */
+export interface DeclaredBase {
+  /** The name the server resolves: the last part of a dotted or namespaced name (`Base` of `core.Base`). */
+  name: string;
+  /** The first part (`core` of `core.Base`; the name itself when it has one part): an import alias is looked up by it. */
+  head: string;
+  relation: BaseRelation;
+  /** Where `name` is: the server's definition is asked there. */
+  at: SourcePosition;
+  /** The reference without generic arguments: `core.Base`, `\App\Base`, `Generic` of `Generic[T]`. */
+  text: string;
+  /** The reference as written, generic arguments included (`Repository<T, Id>`, `Generic[T]`), whitespace collapsed. */
+  written: string;
+}
+
+/** A type declaration read from a parse tree. */
+export interface TypeHeader {
+  name: string;
+  /** Where the name is (a catalog symbol's selection position). */
+  at: SourcePosition;
+  /** In the header's order; generic parameters, constraints and type arguments are never bases. */
+  bases: DeclaredBase[];
+  /** Modifiers written in the header (`abstract`, `final`, `readonly`), in order. */
+  modifiers: string[];
+  /** The generic parameter list as written (`<T extends Named>`, Go `[T any]`), whitespace collapsed. */
+  type_parameters?: string;
+  /**
+   * The declaration up to its body, keywords and modifiers included, decorators and comments left
+   * out, whitespace collapsed: `export abstract class Shape<T> implements Describable`.
+   */
+  header?: string;
+  /** PHP: the traits the body's `use` statements name, as written (`Concerns\\HasEvents`), in order. */
+  traits?: string[];
+}
+
+export interface TypeHeaderSyntax extends SyntaxHook {
+  /** The query captures each type declaration as `@type`; undefined when the node declares no named type. */
+  read(decl: SyntaxNode, at: (node: SyntaxNode) => SourcePosition): TypeHeader | undefined;
+}
+
+/** `import { Base as Root }`: `Root` names what the module exports as `Base`; or `_PyFuture = Future` at a module's top level. */
+export interface ImportAlias {
+  local: string;
+  /** The imported (or assigned) name's last part; undefined when the import can bind any name (a default import). */
+  imported?: string;
+  /** A module-level assignment: other modules reach the name through it (`futures._PyFuture`). */
+  assigned?: boolean;
+  /** The imported name in full where the import spells it (PHP: `App\\Models\\User` of `use App\\Models\\{User}`, no leading `\\`; Python: `.base.Mixin`). */
+  full?: string;
+}
+
+/**
+ * One match per binding: the bound name as `@local`, the imported name (where there is one) as
+ * `@imported`, and a module-level assignment of a name to a name captured whole as `@assigned`.
+ */
+export interface AliasSyntax extends SyntaxHook {
+  /**
+   * The full name an import binds `@local` to, as the import spells it (PHP: the group's prefix
+   * joined; Python: `.base.Mixin` of `from .base import Mixin`, leading dots kept for the module
+   * to resolve); undefined for a binding that is no import. Without it, aliases have no `full`.
+   */
+  full?(imported: SyntaxNode, local: SyntaxNode): string | undefined;
+}
+
+/** A declaration's decorators or attributes, as find_patterns names them (`@app.route`, `#[Scope]`). */
+export interface DeclarationDecorations {
+  /** The declaration's name node. */
+  name: SyntaxNode;
+  decorators: { name: string; node: SyntaxNode }[];
+  /** The first node of the declaration with its decorators, attributes and `export` keyword. */
+  first: SyntaxNode;
+}
+
+export interface DecorationSyntax extends SyntaxHook {
+  /** The query captures each declaration that can be decorated or documented as `@declaration`. */
+  read(decl: SyntaxNode): DeclarationDecorations | undefined;
+}
+
+/** Captures `@body` on the body of every function, method and function expression. */
+export type BodySyntax = SyntaxHook;
+
+/**
+ * Captures `@declaration` on each declaration a doc comment can document (its attributes inside
+ * it); `isDoc` says whether a comment ending on the line above one is its doc comment.
+ */
+export interface DocCommentSyntax extends SyntaxHook {
+  isDoc(comment: SyntaxNode): boolean;
+}
+
+export interface ScriptEntrySyntax extends SyntaxHook {
+  /** The query captures the statement as `@entry`; `reason` says why it is an entry point. */
+  readonly reason: string;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 export interface TestRunnerRule {
@@ -144,8 +253,6 @@ export interface TestConventions {
 export interface CommentRules {
   /** A line comment's opening (tag_elements writes its tags with it). */
   readonly line: string;
-  /** A line that belongs to the leading block of a declaration: decorators, attributes, doc comments. */
-  readonly leading: RegExp;
 }
 
 export interface DeclarationRules {
@@ -164,18 +271,9 @@ export interface DeclarationRules {
   readonly reExports?: boolean;
   /** A docstring written inside the declaration (Python), read before any comment above it. */
   bodyDocstring?(lines: string[], selectionLine: number, endLine: number): string | undefined;
-  /** Decorator or attribute at the start of a line (`@app.route`, `#[Scope]`): what it names. */
-  decoratorAt?(line: string): string | undefined;
 }
 
 export interface TypeRules {
-  /** The names a declaration header names as the type's bases (find_patterns asks the server where each points). */
-  baseNames?(header: string): string[];
-  /**
-   * Go: the braces of a type's header hold embedded types (`struct{ Dog }`), not a body, and only
-   * embedded fields relate types; the names with their index in one header line.
-   */
-  embeddedNames?(line: string): { 0: string; index: number }[];
   /** Interfaces are satisfied implicitly (Go): only the server's implementation answer relates a type to one. */
   readonly implicitInterfaces?: boolean;
 }
@@ -217,11 +315,9 @@ export interface ProjectRules {
   catalogPackages?(symbols: readonly CatalogSymbol[], files: readonly string[], m: ManifestReader): ProjectPackage[];
   /** Entry points the manifests declare (package.json main/bin/exports, composer.json bin). */
   manifestEntryPoints?(m: ManifestReader): ProjectEntry[];
-  /** A source file the language runs as a script (Python's `if __name__ == "__main__":`): its 1-based line. */
-  scriptEntry?(text: string): { line: number; reason: string } | undefined;
 }
 
 export interface ChunkRules {
-  /** How a long function is cut into statements: by bracket depth, or by indentation (Python). */
-  readonly blocks: 'brackets' | 'indentation';
+  /** What stands for a body a class chunk leaves out: `{ … }`, Python's `...`. */
+  readonly elision: string;
 }

@@ -5,6 +5,7 @@
  * own way stays in that language's profile.
  */
 import type { PatternFinding } from './language-profile.js';
+import { collapsed } from './structure-forms.js';
 import type { SyntaxNode } from '../syntax/syntax.js';
 
 /** Method names that register an HTTP route on a router object (`app.get`, `router.post`, `Route::any`). */
@@ -13,8 +14,16 @@ export const HTTP_VERBS: ReadonlySet<string> = new Set(['get', 'post', 'put', 'p
 /** `app.route` of `app.route('/x')`, `Component` of `Component({...})`. */
 export function calleeText(n: SyntaxNode): string {
   const target = n.type === 'call_expression' || n.type === 'call' ? (n.childForFieldName('function') ?? n) : n;
-  return target.text.replace(/\s+/g, '');
+  return compact(target.text);
 }
+
+/** A text without its whitespace: `app . route` → `app.route`, a catch type list over two lines → one word. */
+export function compact(text: string): string {
+  return collapsed(text).split(' ').join('');
+}
+
+/** The parts of a string literal's node that are its value, in the shipped grammars. */
+const STRING_PARTS = new Set(['string_fragment', 'string_content', 'escape_sequence', 'interpreted_string_literal_content', 'raw_string_literal_content']);
 
 export function firstArgument(call: SyntaxNode): SyntaxNode | undefined {
   const args = call.childForFieldName('arguments');
@@ -22,10 +31,13 @@ export function firstArgument(call: SyntaxNode): SyntaxNode | undefined {
   return first?.type === 'argument' ? (first.namedChildren[0] ?? undefined) : (first ?? undefined);
 }
 
-/** The text of a string literal without its quotes (and prefixes such as Python's `f`), else undefined. */
+/** The value of a string literal, from its content nodes (quotes, prefixes such as Python's `f` and substitutions left out), else undefined. */
 export function stringValue(n: SyntaxNode | undefined): string | undefined {
-  if (!n || !/string/.test(n.type)) return undefined;
-  return n.text.replace(/^[a-zA-Z]*["'`]+|["'`]+$/g, '');
+  if (!n || !n.type.includes('string')) return undefined;
+  return n.children
+    .filter((c): c is SyntaxNode => !!c && STRING_PARTS.has(c.type))
+    .map((c) => c.text)
+    .join('');
 }
 
 export const errorHandling = (name: string, description: string): PatternFinding => ({ pattern_type: 'error-handling', name, description });

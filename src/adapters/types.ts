@@ -11,6 +11,7 @@ import type { DocumentSymbol, Position } from 'vscode-languageserver-protocol';
 import type { Located } from '../core/location.js';
 import type { LspSession, PositionEncoding } from '../lsp/types.js';
 import type { LanguageProfile } from './language-profile.js';
+import type { FileStructure } from './file-structure.js';
 import type { ClassDescriptor, FunctionDescriptor, SymbolDescriptor, SymbolKind } from '../schema/descriptors.js';
 
 export interface FileContext {
@@ -36,6 +37,11 @@ export interface FileContext {
   loadFile(absPath: string): Promise<FileContext>;
   /** A URI the server answered, on its real path: inside the workspace, external or refused (the service's one conversion). */
   locate(uri: string): Located;
+  /**
+   * The file's parse-tree structure (type headers with their bases, decorations), read on first
+   * use and kept with the document's content; undefined when lspgate has no grammar for the file.
+   */
+  structure(): FileStructure | undefined;
 }
 
 export interface SymbolContext {

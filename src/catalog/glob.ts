@@ -24,10 +24,14 @@ const MAX_GLOB = 500;
  */
 export const GLOB_MEMO = new BoundedMemo<string, RE2JS>(2 * 1024 * 1024, (k) => 4096 + 64 * k.length + ENTRY_OVERHEAD);
 
-export function globMatcher(pattern: string): (relPath: string) => boolean {
+/**
+ * `wholePath`: the pattern always matches the whole relative path (`*.go` only the root's files),
+ * as search_code's `filter.path` does (seed 004's Filter.PathGlob is over the path).
+ */
+export function globMatcher(pattern: string, opts: { wholePath?: boolean } = {}): (relPath: string) => boolean {
   const p = pattern.trim().replace(/^\.\//, '');
   const re = compile(p);
-  return p.includes('/') ? (rel) => re.matches(rel) : (rel) => re.matches(rel.slice(rel.lastIndexOf('/') + 1));
+  return p.includes('/') || opts.wholePath ? (rel) => re.matches(rel) : (rel) => re.matches(rel.slice(rel.lastIndexOf('/') + 1));
 }
 
 /** picomatch's lookarounds that only guard against `.`/`..` segments and empty names. */

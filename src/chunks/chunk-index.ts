@@ -39,18 +39,6 @@ export interface Bm25Hit {
 const BOOST = { name: 4, signature: 2, doc: 2, path: 1, text: 1 };
 const RETIRED_MAX = 20_000;
 
-const CONTAINER_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'enum']);
-const CONTAINER_HEAD_LINES = 60;
-
-/**
- * A class's members are chunks of their own: indexing a long class's whole body would let it match
- * every question about any member (a 500-line class outranked the method that answered). Its head
- * (declaration, docs, first members) stays indexed; its citation still covers the whole range.
- */
-function indexedText(c: Chunk): string {
-  if (!c.symbol_kind || !CONTAINER_KINDS.has(c.symbol_kind) || c.end_line - c.start_line < CONTAINER_HEAD_LINES) return c.text;
-  return c.text.split('\n', CONTAINER_HEAD_LINES).join('\n');
-}
 
 /** What a chunk's BM25 document depends on; the n-th identical chunk of a file gets `#n`. */
 function docKey(c: Chunk, seen: Map<string, number>): string {
@@ -61,7 +49,7 @@ function docKey(c: Chunk, seen: Map<string, number>): string {
 }
 
 function docOf(key: string, c: Chunk): Doc {
-  return { id: key, name: c.symbol_name ?? '', signature: c.signature ?? '', doc: c.docstring ?? '', path: c.file, text: indexedText(c) };
+  return { id: key, name: c.symbol_name ?? '', signature: c.signature ?? '', doc: c.docstring ?? '', path: c.file, text: c.text };
 }
 
 export class ChunkIndex {

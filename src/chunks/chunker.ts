@@ -1,20 +1,21 @@
 /**
- * File → chunks, purely from what the catalog already holds (exact symbol ranges from the language
- * servers) and the file's text: one `symbol` chunk per declaration worth citing, long functions in
- * `function_split` pieces, the lines above the first declaration as the `file_header` (imports),
- * and Markdown heading sections as `doc` chunks. No I/O: the caller reads the file. A file that
- * holds a private-key block gives no chunk at all, whatever its kind: it is a secret file by its
- * content (util/secret-files.ts), and a chunk is text that search hands back. The catalog already
- * keeps such source files out; Markdown is walked here, not by the catalog, so the check is the
- * chunker's own, for every file it cuts.
+ * File → chunks, from what the catalog already holds (exact symbol ranges from the language
+ * servers) and the file's parse tree: one `symbol` chunk per declaration worth citing; a class (or
+ * trait, struct, enum) is its header, fields and member signatures with its methods' bodies left
+ * out, since each method is a chunk of its own; long functions in `function_split` pieces cut
+ * between the statements of their body; the lines above the first declaration as the `file_header`
+ * (imports). No I/O: the caller reads the file. A file that holds a private-key block gives no chunk
+ * at all, whatever its kind (doc-chunks.ts checks Markdown the same way): it is a secret file by its
+ * content (util/secret-files.ts), and a chunk is text that search hands back.
  */
 import type { CatalogSymbol } from '../core/catalog.js';
 import type { SymbolKind } from '../schema/descriptors.js';
+import { functionBodies, type FunctionBody } from '../adapters/file-structure.js';
 import { profileOf } from '../adapters/languages.js';
 import { isTestPath } from '../adapters/test-files.js';
 import { containsPrivateKey } from '../util/secret-files.js';
 import { chunkId, contentSha256, linesText, splitLines } from './ids.js';
-import { splitRange, statementBoundaries } from './split.js';
+import { splitRange } from './split.js';
 import type { Chunk, ChunkKind } from './types.js';
 
 export interface ChunkSource {
@@ -27,6 +28,8 @@ export interface ChunkSource {
 
 const DECLARATIONS = new Set<SymbolKind>(['function', 'method', 'constructor', 'class', 'interface', 'trait', 'struct', 'type', 'enum']);
 const CONTAINERS = new Set<SymbolKind>(['class', 'interface', 'trait', 'struct', 'enum', 'namespace', 'module', 'package']);
+/** Types whose text is an outline: their members' bodies are chunks of their own. */
+const OUTLINED = new Set<SymbolKind>(['class', 'interface', 'trait', 'struct', 'enum']);
 const SPLITTABLE = new Set<SymbolKind>(['function', 'method', 'constructor', 'variable', 'constant']);
 const HEADER_MAX_LINES = 200;
 
@@ -41,9 +44,14 @@ function chunkable(sym: CatalogSymbol, byId: ReadonlyMap<string, CatalogSymbol>)
   return !parent && (sym.kind === 'variable' || sym.kind === 'constant') && sym.end_line > sym.line;
 }
 
-function makeChunk(src: ChunkSource, lines: readonly string[], start: number, end: number, kind: ChunkKind, extra: Partial<Chunk>): Chunk {
-  const text = linesText(lines, start, end);
-  const sha = contentSha256(text);
+/**
+ * A chunk of lines [start, end]. Its id and content_sha256 are those of the raw cited lines, so a
+ * citation is checked against the file as for every chunk; `shown` replaces the text a class chunk
+ * indexes and shows (its outline).
+ */
+export function makeChunk(src: ChunkSource, lines: readonly string[], start: number, end: number, kind: ChunkKind, extra: Partial<Chunk>, shown?: string): Chunk {
+  const raw = linesText(lines, start, end);
+  const sha = contentSha256(raw);
   return {
     id: chunkId(src.file, start, end, sha),
     file: src.file,
@@ -54,15 +62,60 @@ function makeChunk(src: ChunkSource, lines: readonly string[], start: number, en
     chunk_kind: kind,
     commit_hash: src.commitHash,
     content_sha256: sha,
-    text,
+    text: shown ?? raw,
     ...extra,
   };
 }
 
-function symbolChunks(src: ChunkSource, lines: readonly string[], sym: CatalogSymbol): Chunk[] {
+/** Where each line starts in the text (UTF-16 offsets, as the parse tree's), by the catalog's line rule. */
+function lineOffsets(text: string, lines: readonly string[]): number[] {
+  const out: number[] = [];
+  let at = 0;
+  for (const l of lines) {
+    out.push(at);
+    at += l.length;
+    at += text.startsWith('\r\n', at) ? 2 : 1;
+  }
+  out.push(text.length);
+  return out;
+}
+
+/** The outermost bodies inside [from, to) in the text, in order (bodies come sorted outermost first). */
+function outermostWithin(bodies: readonly FunctionBody[], from: number, to: number): FunctionBody[] {
+  const out: FunctionBody[] = [];
+  for (const b of bodies) if (b.start >= from && b.end <= to && !(out.length && b.start < out[out.length - 1]!.end)) out.push(b);
+  return out;
+}
+
+/** A type's lines with its members' bodies replaced by the language's elision (`{ … }`, `...`). */
+function outline(src: ChunkSource, lines: readonly string[], offsets: readonly number[], sym: CatalogSymbol, end: number, bodies: readonly FunctionBody[]): string | undefined {
+  const from = offsets[sym.line - 1]!;
+  const to = offsets[end - 1]! + lines[end - 1]!.length;
+  const inner = outermostWithin(bodies, from, to);
+  if (!inner.length) return undefined;
+  const elision = profileOf(src.file, src.language)?.chunks.elision ?? '{ … }';
+  let out = '';
+  let at = from;
+  for (const b of inner) {
+    out += src.text.slice(at, b.start) + elision;
+    at = b.end;
+  }
+  out += src.text.slice(at, to);
+  return splitLines(out).join('\n');
+}
+
+/** The statements a function's own body is cut between: the widest body inside its range. */
+function statementsOf(sym: CatalogSymbol, end: number, bodies: readonly FunctionBody[]): number[] {
+  const inside = bodies.filter((b) => b.start_line >= sym.line && b.end_line <= end);
+  const own = inside.reduce<FunctionBody | undefined>((best, b) => (!best || b.end_line - b.start_line > best.end_line - best.start_line ? b : best), undefined);
+  return own?.statements ?? [];
+}
+
+function symbolChunks(src: ChunkSource, lines: readonly string[], offsets: readonly number[], sym: CatalogSymbol, bodies: readonly FunctionBody[]): Chunk[] {
   const extra: Partial<Chunk> = { symbol_name: sym.qualified_name, symbol_kind: sym.kind, symbol_id: sym.symbol_id, signature: sym.signature, ...(sym.docstring ? { docstring: sym.docstring } : {}) };
   const end = Math.min(sym.end_line, lines.length);
-  const pieces = SPLITTABLE.has(sym.kind) ? splitRange(sym.line, end, statementBoundaries(lines, sym.line, end, profileOf(src.file, src.language)?.chunks.blocks === 'indentation')) : [[sym.line, end] as [number, number]];
+  if (OUTLINED.has(sym.kind)) return [makeChunk(src, lines, sym.line, end, 'symbol', extra, outline(src, lines, offsets, sym, end, bodies))];
+  const pieces = SPLITTABLE.has(sym.kind) ? splitRange(sym.line, end, statementsOf(sym, end, bodies)) : [[sym.line, end] as [number, number]];
   if (pieces.length === 1) return [makeChunk(src, lines, sym.line, end, 'symbol', extra)];
   return pieces.map(([s, e]) => makeChunk(src, lines, s, e, 'function_split', extra));
 }
@@ -76,39 +129,16 @@ function headerChunk(src: ChunkSource, lines: readonly string[], firstLine: numb
   return makeChunk(src, lines, 1, end, 'file_header', { symbol_name: name, symbol_kind: 'file' });
 }
 
-export function chunkSourceFile(src: ChunkSource): Chunk[] {
+export async function chunkSourceFile(src: ChunkSource): Promise<Chunk[]> {
   if (containsPrivateKey(src.text)) return [];
   const lines = splitLines(src.text);
+  const bodies = (await functionBodies(src.file, src.text)) ?? [];
+  const offsets = lineOffsets(src.text, lines);
   const byId = new Map(src.symbols.map((s) => [s.symbol_id, s]));
   const chosen = src.symbols.filter((s) => chunkable(s, byId));
   const first = chosen.reduce((m, s) => Math.min(m, s.line), lines.length + 1);
   const header = headerChunk(src, lines, first);
   const out = header ? [header] : [];
-  for (const sym of chosen) out.push(...symbolChunks(src, lines, sym));
-  return out;
-}
-
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
-const FENCE = /^\s*(```|~~~)/;
-
-/** Markdown: one `doc` chunk per heading section (to the next heading), and the text above the first. */
-export function chunkMarkdown(src: Omit<ChunkSource, 'symbols'>): Chunk[] {
-  if (containsPrivateKey(src.text)) return [];
-  const lines = splitLines(src.text);
-  const starts: { line: number; title: string }[] = [];
-  let fenced = false;
-  lines.forEach((l, i) => {
-    if (FENCE.test(l)) fenced = !fenced;
-    const m = fenced ? null : HEADING.exec(l);
-    if (m) starts.push({ line: i + 1, title: m[2]! });
-  });
-  if (starts[0]?.line !== 1) starts.unshift({ line: 1, title: src.file.slice(src.file.lastIndexOf('/') + 1) });
-  const out: Chunk[] = [];
-  starts.forEach((s, i) => {
-    let end = (starts[i + 1]?.line ?? lines.length + 1) - 1;
-    while (end > s.line && lines[end - 1]!.trim() === '') end--;
-    if (linesText(lines, s.line, end).trim() === '') return;
-    out.push(makeChunk({ ...src, symbols: [] }, lines, s.line, end, 'doc', { symbol_name: s.title }));
-  });
+  for (const sym of chosen) out.push(...symbolChunks(src, lines, offsets, sym, bodies));
   return out;
 }

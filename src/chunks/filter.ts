@@ -1,24 +1,27 @@
 /**
  * Seed 004's Filter.Matches: every set field must match (AND); an empty field matches anything.
- * Unlike the seed's filepath.Match, `path` takes `**` (the catalog's glob matcher, the same one
- * search_symbols' file_pattern uses).
+ * `path` is a glob over the whole workspace-relative path, as the seed's filepath.Match is (`*` stays
+ * within one directory: `*.go` is the root's Go files), with `**` crossing directories
+ * (`**\/*.go`: all of them) — the catalog's glob engine in its whole-path mode. `is_test` keeps test
+ * chunks only (true) or leaves them out (false).
  */
 import { globMatcher } from '../catalog/glob.js';
 import type { Chunk, ChunkFilter } from './types.js';
 
 export function isZeroFilter(f: ChunkFilter | undefined): boolean {
-  return !f || (!f.language && !f.path && !f.symbol_kinds?.length && !f.commit_hash);
+  return !f || (!f.language && !f.path && !f.symbol_kinds?.length && !f.commit_hash && f.is_test === undefined);
 }
 
 /** Works on anything with a chunk's filterable fields (a Chunk, or a vector store's record). */
-export function chunkMatcher<T extends Pick<Chunk, 'language' | 'file' | 'symbol_kind' | 'commit_hash'> = Chunk>(f: ChunkFilter | undefined): (c: T) => boolean {
+export function chunkMatcher<T extends Pick<Chunk, 'language' | 'file' | 'symbol_kind' | 'commit_hash' | 'is_test'> = Chunk>(f: ChunkFilter | undefined): (c: T) => boolean {
   if (!f || isZeroFilter(f)) return () => true;
-  const glob = f.path ? globMatcher(f.path) : undefined;
+  const glob = f.path ? globMatcher(f.path, { wholePath: true }) : undefined;
   const kinds = f.symbol_kinds?.length ? new Set(f.symbol_kinds.map((k) => k.toLowerCase())) : undefined;
   const language = f.language?.toLowerCase();
   return (c) =>
     (!language || c.language.toLowerCase() === language) &&
     (!glob || glob(c.file)) &&
     (!kinds || (c.symbol_kind !== undefined && kinds.has(c.symbol_kind))) &&
-    (!f.commit_hash || c.commit_hash.startsWith(f.commit_hash));
+    (!f.commit_hash || c.commit_hash.startsWith(f.commit_hash)) &&
+    (f.is_test === undefined || c.is_test === f.is_test);
 }

@@ -47,6 +47,8 @@ export interface ChunkFilter {
   path?: string;
   symbol_kinds?: string[];
   commit_hash?: string;
+  /** true: test chunks only; false: no test chunks. */
+  is_test?: boolean;
 }
 
 export interface HitScore {

@@ -7,6 +7,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { DocumentSymbolRequest, HoverRequest, type DocumentSymbol, type Position } from 'vscode-languageserver-protocol';
+import { prepareStructure, structureNow, type FileStructure } from '../adapters/file-structure.js';
 import { adapterFor } from '../adapters/index.js';
 import type { FileContext, LanguageAdapter } from '../adapters/types.js';
 import type { LspSession, OpenDocument } from '../lsp/types.js';
@@ -60,6 +61,8 @@ interface SymbolModel {
   symbols: DocumentSymbol[];
   /** Characters of the document's text (the memo's size estimate). */
   textLength: number;
+  /** The parse-tree structure of the same content, read on first use (null: no grammar). */
+  structure?: FileStructure | null;
 }
 
 /**
@@ -95,10 +98,14 @@ export async function loadFileContext(src: FileContextSource, absPath: string, o
   // Read only: normalizeDocumentSymbols builds new arrays and never changes the answer's objects.
   const answer = await session.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } }, { signal: src.signal, transient: opts.transient, background: opts.background, readOnly: true });
   const adapter = adapterFor(session.entry.adapter);
-  const { lines, symbols } = symbolModel(answer, doc, session, adapter);
+  const model = symbolModel(answer, doc, session, adapter);
+  const { lines, symbols } = model;
+  const relPath = toRelative(src.root, doc.path);
+  // the grammar and structure queries loaded now, so that adapters may read the tree synchronously
+  await prepareStructure(relPath);
   return {
     absPath: doc.path,
-    relPath: toRelative(src.root, doc.path),
+    relPath,
     uri: doc.uri,
     languageId: doc.languageId,
     language: adapter.language(doc.languageId),
@@ -124,5 +131,12 @@ export async function loadFileContext(src: FileContextSource, absPath: string, o
     },
     loadFile: (other) => src.otherFile(other),
     locate: (uri) => locate(src.root, uri),
+    structure() {
+      if (model.structure === undefined) {
+        const s = structureNow(relPath, doc.text);
+        model.structure = s ? deepFreeze(s) : null;
+      }
+      return model.structure ?? undefined;
+    },
   };
 }

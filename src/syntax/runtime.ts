@@ -20,11 +20,21 @@ export interface TreeSitterModule {
 const require = createRequire(import.meta.url);
 let runtime: Promise<TreeSitterModule> | undefined;
 const grammars = new Map<string, Promise<Language>>();
+/** What has finished loading, for callers that parse synchronously once it has (syntax.ts parseLoaded). */
+let loadedRuntime: TreeSitterModule | undefined;
+const loadedGrammars = new Map<string, Language>();
+
+/** The runtime and a grammar when both have been loaded (loadRuntime, loadGrammar), else undefined. */
+export function loaded(grammar: string): { runtime: TreeSitterModule; language: Language } | undefined {
+  const language = loadedGrammars.get(grammar);
+  return loadedRuntime && language ? { runtime: loadedRuntime, language } : undefined;
+}
 
 function wasmDir(): string {
   return path.dirname(require.resolve('@vscode/tree-sitter-wasm'));
 }
 
+// eslint-disable-next-line no-restricted-syntax -- a rule over the package's file names, not over source text
 const GRAMMAR_FILE = /^tree-sitter-(.+)\.wasm$/;
 
 /** The names of the grammars the package ships (`typescript`, `tsx`, `go`, `rust` …), sorted. */
@@ -40,6 +50,7 @@ export function loadRuntime(): Promise<TreeSitterModule> {
     // The package is UMD (CommonJS under Node): required, not imported.
     const mod = require('@vscode/tree-sitter-wasm') as TreeSitterModule;
     await mod.Parser.init({ locateFile: (file: string) => path.join(wasmDir(), file) });
+    loadedRuntime = mod;
     return mod;
   })();
   return runtime;
@@ -53,7 +64,9 @@ export function loadGrammar(name: string): Promise<Language> {
     if (!GRAMMAR_FILE.test(path.basename(file)) || name.includes('/') || !existsSync(file)) {
       return Promise.reject(new LspgateError('INTERNAL', `no tree-sitter grammar named ${name} (shipped: ${shippedGrammars().join(', ')})`, { grammar: name }));
     }
-    lang = loadRuntime().then((m) => m.Language.load(file));
+    lang = loadRuntime()
+      .then((m) => m.Language.load(file))
+      .then((l) => (loadedGrammars.set(name, l), l));
     grammars.set(name, lang);
     lang.catch(() => grammars.delete(name));
   }

@@ -7,7 +7,7 @@
  */
 import type { Node, Query as QueryType } from '@vscode/tree-sitter-wasm';
 import { LspgateError } from '../errors/errors.js';
-import { loadGrammar, loadRuntime } from './runtime.js';
+import { loadGrammar, loadRuntime, loaded } from './runtime.js';
 
 export type { Node as SyntaxNode, QueryCapture as SyntaxCapture, QueryMatch as SyntaxMatch, Query as SyntaxQuery } from '@vscode/tree-sitter-wasm';
 export { shippedGrammars } from './runtime.js';
@@ -32,6 +32,41 @@ export function compileQuery(grammar: string, source: string): Promise<QueryType
     q.catch(() => queries.delete(key));
   }
   return q;
+}
+
+/** Loads the runtime and a grammar, and compiles queries for it: afterwards parseLoaded and compiledQuery answer synchronously. */
+export async function prepareGrammar(grammar: string, querySources: readonly string[]): Promise<void> {
+  await loadGrammar(grammar);
+  for (const q of querySources) compiledQueries.set(`${grammar}\0${q}`, await compileQuery(grammar, q));
+}
+
+const compiledQueries = new Map<string, QueryType>();
+
+/** A query prepareGrammar compiled, or undefined. */
+export function compiledQuery(grammar: string, source: string): QueryType | undefined {
+  return compiledQueries.get(`${grammar}\0${source}`);
+}
+
+/**
+ * withSyntaxTree for a grammar already loaded (prepareGrammar): parses in the caller's turn, so a
+ * synchronous reader (an adapter interpreting a file) can use a tree. Undefined when not loaded.
+ */
+export function parseLoaded<T>(grammar: string, text: string, use: (root: Node) => T): T | undefined {
+  const ready = loaded(grammar);
+  if (!ready) return undefined;
+  const parser = new ready.runtime.Parser();
+  try {
+    parser.setLanguage(ready.language);
+    const tree = parser.parse(text);
+    if (!tree) throw new LspgateError('INTERNAL', `the ${grammar} parser returned no tree`);
+    try {
+      return use(tree.rootNode);
+    } finally {
+      tree.delete();
+    }
+  } finally {
+    parser.delete();
+  }
 }
 
 /**

@@ -58,7 +58,7 @@ for (const c of CATALOG_CASES) {
     const fx = await openFixture(c.fixture);
     it('subtypes transitively, overriding methods, and a warning that says where they come from', async () => {
       const shape = await fx.run('find_implementations', { symbol: 'Shape' });
-      expect([shape.source, brief(shape)]).toEqual(['catalog', c.shape]);
+      expect([shape.source, brief(shape)]).toEqual(['syntax+server', c.shape]);
       expect(shape._meta.warnings.join('\n')).toContain(`${c.server} has no implementation provider`);
       expect(brief(await fx.run('find_implementations', { symbol: 'Shape.area' }))).toEqual(c.area);
       expect(brief(await fx.run('find_implementations', { symbol: 'Animal' }))).toEqual(c.animal);

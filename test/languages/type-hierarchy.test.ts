@@ -36,7 +36,7 @@ for (const c of CASES) {
 
     it('a three-level chain up from the leaf and down from the root, as a tree', async () => {
       const up = await fx.run('type_hierarchy', { symbol: 'Puppy', direction: 'supertypes', ...c.filter });
-      expect(up.source).toBe('catalog');
+      expect(up.source).toBe('syntax+server');
       expect(up._meta.warnings.join('\n')).toContain(`${c.server} has no type hierarchy provider`);
       expect(tree(up)).toEqual([
         `${c.kind} Puppy ${at(c.animals, 'Puppy')}:${puppy}`,

@@ -1,22 +1,35 @@
 /**
- * Statement boundaries for function_split: a Python body is cut only before a statement at the
- * body's indentation (never before its `else`/`except`), a brace body only where brackets are
- * balanced and the previous line does not continue an expression; Markdown sections end at the
- * next heading, headings inside code fences do not count.
+ * Chunks cut from parse trees and catalog ranges: a long function is cut between the statements of
+ * its body (never inside a compound statement: Python's `else`, a brace `if … else`); a class chunk
+ * is its header, fields and member signatures, its methods' bodies left out (each method is a
+ * chunk of its own), while its citation and content_sha256 stay those of its lines; Markdown
+ * sections end at the next heading (fenced headings do not count) and a long section is cut at
+ * paragraph breaks within the size budget.
  */
 import { describe, expect, it } from 'vitest';
-import { chunkMarkdown } from '../../src/chunks/chunker.js';
-import { splitRange, statementBoundaries } from '../../src/chunks/split.js';
+import { chunkSourceFile } from '../../src/chunks/chunker.js';
+import { chunkMarkdown, DOC_MAX_CHARS, DOC_MAX_LINES } from '../../src/chunks/doc-chunks.js';
+import { contentSha256, linesText } from '../../src/chunks/ids.js';
+import { splitRange } from '../../src/chunks/split.js';
+import type { CatalogSymbol } from '../../src/core/catalog.js';
 
-describe('statement boundaries', () => {
-  it('Python: body-level statements only, not clauses of a compound statement', () => {
-    const src = ['def f(x):', '    a = 1', '    if a:', '        b = 2', '    else:', '        b = 3', '    c = foo(', '        a,', '    )', '    return c'];
-    expect(statementBoundaries(src, 1, src.length, true)).toEqual([3, 7, 10]);
-  });
+/** A catalog symbol over lines [line, end_line] of `file` (what a server's documentSymbol gives). */
+function sym(file: string, language: string, qualified: string, kind: CatalogSymbol['kind'], line: number, end_line: number, parent?: string): CatalogSymbol {
+  const name = qualified.split('.').pop()!;
+  return { symbol_id: `${file}::${qualified}#${kind}`, file, name, qualified_name: qualified, kind, lsp_kind: 0, language, server: 's', signature: name, summary: '', line, end_line, selection_line: line, selection_column: 1, byte_offset: 0, byte_length: 0, content_hash: '', ...(parent ? { parent: `${file}::${parent}` } : {}) };
+}
 
-  it('brace languages: balanced brackets and no continued expression', () => {
-    const src = ['function f() {', '  const a = g(', '    1,', '  );', '  const b = a +', '    2;', '  if (b) {', '    return "}";', '  }', '  return b;', '}'];
-    expect(statementBoundaries(src, 1, src.length, false)).toEqual([2, 5, 7, 10]);
+describe('function_split between the statements of the parse tree', () => {
+  it('Python: never before an else; every piece starts at a statement of the body', async () => {
+    const body: string[] = [];
+    for (let i = 0; i < 30; i++) body.push(`    if x > ${i}:`, `        y = ${i}`, '    else:', `        y = -${i}`);
+    const lines = ['def f(x):', ...body, '    return y'];
+    const text = lines.join('\n');
+    const chunks = await chunkSourceFile({ file: 'm.py', language: 'python', text, commitHash: '', symbols: [sym('m.py', 'python', 'f', 'function', 1, lines.length)] });
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.every((c) => c.chunk_kind === 'function_split')).toBe(true);
+    for (const c of chunks.slice(1)) expect(lines[c.start_line - 1]).toMatch(/^ {4}(if|return)/);
+    expect(chunks.map((c) => [c.start_line, c.end_line]).flat()).toEqual(expect.arrayContaining([1, lines.length]));
   });
 
   it('splitRange leaves short ranges whole and cuts long ones into contiguous pieces', () => {
@@ -33,6 +46,49 @@ describe('statement boundaries', () => {
   });
 });
 
+describe('class chunks: header, fields and member signatures', () => {
+  const ts = [
+    '/** A cart. */', //                           1
+    'export class Cart extends Base implements Priced {', // 2
+    '  private items: Item[] = [];', //            3
+    '  constructor(readonly owner: string) {', //  4
+    '    super();', //                             5
+    '  }', //                                      6
+    '  total(): number {', //                      7
+    '    return this.items.reduce((s, i) => s + i.price, 0);', // 8
+    '  }', //                                      9
+    '  readonly label = "cart";', //               10
+    '}', //                                        11
+  ];
+
+  it("TypeScript: bodies elided, fields whole; the citation and hash are the class's lines; methods are their own chunks", async () => {
+    const text = ts.join('\n');
+    const symbols = [sym('c.ts', 'typescript', 'Cart', 'class', 2, 11), sym('c.ts', 'typescript', 'Cart.constructor', 'constructor', 4, 6, 'Cart#class'), sym('c.ts', 'typescript', 'Cart.total', 'method', 7, 9, 'Cart#class')];
+    const chunks = await chunkSourceFile({ file: 'c.ts', language: 'typescript', text, commitHash: '', symbols });
+    const cart = chunks.find((c) => c.symbol_name === 'Cart')!;
+    expect(cart.text).toBe(
+      [
+        'export class Cart extends Base implements Priced {',
+        '  private items: Item[] = [];',
+        '  constructor(readonly owner: string) { … }',
+        '  total(): number { … }',
+        '  readonly label = "cart";',
+        '}',
+      ].join('\n'),
+    );
+    expect([cart.start_line, cart.end_line, cart.content_sha256]).toEqual([2, 11, contentSha256(linesText(ts, 2, 11))]);
+    expect(chunks.find((c) => c.symbol_name === 'Cart.total')!.text).toContain('reduce');
+    expect(chunks.map((c) => c.symbol_name)).toEqual(['c.ts', 'Cart', 'Cart.constructor', 'Cart.total']);
+  });
+
+  it('Python: method bodies become `...`, class attributes and decorators stay', async () => {
+    const py = ['class Cart(Base):', '    tax = 0.2', '', '    @property', '    def total(self) -> float:', '        """Sum."""', '        return sum(self.items)', '', '    def add(self, item):', '        self.items.append(item)'];
+    const symbols = [sym('c.py', 'python', 'Cart', 'class', 1, 10), sym('c.py', 'python', 'Cart.total', 'method', 4, 7, 'Cart#class'), sym('c.py', 'python', 'Cart.add', 'method', 9, 10, 'Cart#class')];
+    const chunks = await chunkSourceFile({ file: 'c.py', language: 'python', text: py.join('\n'), commitHash: '', symbols });
+    expect(chunks.find((c) => c.symbol_name === 'Cart')!.text).toBe(['class Cart(Base):', '    tax = 0.2', '', '    @property', '    def total(self) -> float:', '        ...', '', '    def add(self, item):', '        ...'].join('\n'));
+  });
+});
+
 describe('Markdown doc chunks', () => {
   it('one chunk per heading section; fenced headings are text', () => {
     const text = ['Intro line', '', '# Title', 'para', '```sh', '# not a heading', '```', '', '## Sub', 'more', ''].join('\n');
@@ -42,5 +98,27 @@ describe('Markdown doc chunks', () => {
       ['Title', 3, 7, 'doc'],
       ['Sub', 9, 10, 'doc'],
     ]);
+  });
+
+  it('a 2,000-line section is cut at paragraph breaks into bounded pieces that cover it', () => {
+    const lines = ['# Changelog', ''];
+    for (let i = 0; i < 400; i++) lines.push(`Release ${i} fixed the first thing.`, `It also changed the second thing ${i}.`, 'And a third line of prose.', `Closing words ${i}.`, '');
+    const chunks = chunkMarkdown({ file: 'CHANGES.md', language: 'markdown', text: lines.join('\n'), commitHash: '' });
+    expect(chunks.length).toBeGreaterThan(20);
+    for (const c of chunks) {
+      expect(c.end_line - c.start_line + 1).toBeLessThanOrEqual(DOC_MAX_LINES);
+      expect(c.text.length).toBeLessThanOrEqual(DOC_MAX_CHARS);
+      expect(c.symbol_name).toBe('Changelog');
+      // a piece ends at a paragraph's end
+      expect(lines[c.end_line]?.trim() ?? '').toBe('');
+    }
+    const covered = chunks.flatMap((c) => Array.from({ length: c.end_line - c.start_line + 1 }, (_, k) => c.start_line + k));
+    expect(lines.every((l, i) => l.trim() === '' || covered.includes(i + 1))).toBe(true);
+  });
+
+  it('a paragraph longer than the budget is cut at the budget', () => {
+    const text = ['# Dump', ...Array.from({ length: 300 }, (_, i) => `row ${i}`)].join('\n');
+    const chunks = chunkMarkdown({ file: 'd.md', language: 'markdown', text, commitHash: '' });
+    expect(chunks.map((c) => c.end_line - c.start_line + 1)).toEqual([DOC_MAX_LINES, DOC_MAX_LINES, DOC_MAX_LINES, 301 - 3 * DOC_MAX_LINES]);
   });
 });

@@ -4,19 +4,24 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { phpStringList, phpStringMap, readPhpValue } from '../../src/adapters/php/array-reader.js';
 import { eloquentInfo, relationCall } from '../../src/adapters/php/eloquent.js';
+import { fileStructure } from '../../src/adapters/file-structure.js';
+import { phpUses } from '../../src/adapters/php/model.js';
+import type { FileContext } from '../../src/adapters/types.js';
 import {
-  attributesAbove,
-  docBlockAbove,
   inferTableName,
-  parseClassHeader,
   parsePhpDoc,
   parsePhpFunctionHeader,
-  phpUses,
   resolveGenericArgs,
   resolvePhpClass,
 } from '../../src/adapters/php/source.js';
 
 const fixture = (rel: string) => readFileSync(path.join(__dirname, '../../fixtures/php-app', rel), 'utf8');
+
+/** A file's class imports as the adapter reads them: from its parse tree. */
+async function usesOf(text: string): Promise<Map<string, string>> {
+  const structure = await fileStructure('a.php', text);
+  return phpUses({ structure: () => structure } as unknown as FileContext);
+}
 
 describe('PHP array reader', () => {
   it('reads lists, maps, comments, trailing commas, ::class and array()', () => {
@@ -30,9 +35,8 @@ describe('PHP array reader', () => {
 });
 
 describe('PHP source helpers', () => {
-  it('uses, name resolution, generic arguments', () => {
-    const lines = fixture('app/Models/User.php').split('\n');
-    const uses = phpUses(lines);
+  it('uses, name resolution, generic arguments', async () => {
+    const uses = await usesOf(fixture('app/Models/User.php'));
     expect(uses.get('Builder')).toBe('Illuminate\\Database\\Eloquent\\Builder');
     expect(uses.get('HasSlug')).toBe('App\\Traits\\HasSlug');
     expect(uses.has('HasSlug;')).toBe(false);
@@ -40,10 +44,13 @@ describe('PHP source helpers', () => {
     expect(resolvePhpClass('\\Foo\\Bar', uses, 'App\\Models')).toBe('Foo\\Bar');
     expect(resolvePhpClass('string', uses, 'App\\Models')).toBe('string');
     expect(resolveGenericArgs('BelongsToMany<Role>', uses, 'App\\Models')).toBe('BelongsToMany<App\\Models\\Role>');
-    expect(phpUses(['<?php', 'use A\\B\\{C, D as E};', 'use function f;', 'class X {', 'use T;'])).toEqual(
+    expect(await usesOf(['<?php', 'use A\\B\\{C, D as E};', 'use \\G\\H;', 'use function f;', 'use I\\{', '    J,', '    K\\L,', '};', 'class X {', 'use T;', '}'].join('\n'))).toEqual(
       new Map([
         ['C', 'A\\B\\C'],
         ['E', 'A\\B\\D'],
+        ['H', 'G\\H'],
+        ['J', 'I\\J'],
+        ['L', 'I\\K\\L'],
       ]),
     );
   });
@@ -65,8 +72,6 @@ describe('PHP source helpers', () => {
       ['rest', { type: 'string' }],
     ]);
     const lines = ['    #[Scope]', '    protected function verified(Builder $query,', '        int &$n = 0, string ...$rest', '    ): void', '    {'];
-    expect(attributesAbove(lines, 1)).toEqual(['Scope']);
-    expect(docBlockAbove(lines, 1)).toBeUndefined();
     expect(parsePhpFunctionHeader(lines, 1)).toEqual({
       modifiers: ['protected'],
       name: 'verified',
@@ -81,14 +86,6 @@ describe('PHP source helpers', () => {
     expect(parsePhpFunctionHeader(['public function __construct(private Formatter $formatter)', '{'], 0)?.params).toEqual([
       { name: 'formatter', type: 'Formatter', promoted: 'private' },
     ]);
-    expect(parseClassHeader('final class User extends BaseModel implements Greets, Other')).toEqual({
-      modifiers: ['final'],
-      kind: 'class',
-      name: 'User',
-      extends: ['BaseModel'],
-      implements: ['Greets', 'Other'],
-    });
-    expect(parseClassHeader('enum Status: string')?.kind).toBe('enum');
   });
 
   it('infers Eloquent table names', () => {
@@ -102,10 +99,9 @@ describe('PHP source helpers', () => {
 });
 
 describe('eloquentInfo on the fixture User model', () => {
-  it('reads arrays, casts() method, scopes, accessors, mutators and relations', () => {
+  it('reads arrays, casts() method, scopes, accessors, mutators and relations', async () => {
     const text = fixture('app/Models/User.php');
-    const lines = text.split('\n');
-    const uses = phpUses(lines);
+    const uses = await usesOf(text);
     const methods = [...text.matchAll(/(#\[Scope\]\s*)?(?:public|protected) function (\w+)\(([^)]*)\)(?::\s*([\w\\]+))?\s*\{([\s\S]*?)\n {4}\}/g)].map((m) => ({
       name: m[2]!,
       body: m[5]!,

@@ -1,8 +1,6 @@
 // Hover strings below were captured from pyright 1.1.414 on fixtures/py-app with scripts/capture-hover.ts.
 import { describe, expect, it } from 'vitest';
 import {
-  classBases,
-  decoratorsAbove,
   docSections,
   docstringAfter,
   dunderAll,
@@ -128,15 +126,11 @@ describe('docstring sections', () => {
 });
 
 describe('source helpers', () => {
-  it('decorators, visibility, bases, assignments, __all__', () => {
-    expect(decoratorsAbove(['class A:', '    @staticmethod', '    @functools.cache', '    def f():'], 3)).toEqual(['staticmethod', 'functools.cache']);
-    expect(decoratorsAbove(['x = 1', '', 'def f():'], 2)).toEqual([]);
+  it('visibility, assignments, __all__', () => {
     expect(pyVisibility('__init__')).toEqual({ visibility: 'public', dunder: true });
     expect(pyVisibility('__log')).toEqual({ visibility: 'private', dunder: false });
     expect(pyVisibility('_audit')).toEqual({ visibility: 'protected', dunder: false });
     expect(pyVisibility('grant')).toEqual({ visibility: 'public', dunder: false });
-    expect(classBases('class User(Base, Generic[T], metaclass=Meta)')).toEqual(['Base', 'Generic[T]']);
-    expect(classBases('class Plain')).toEqual([]);
     expect(parseAssignment('    kind: str = "user"')).toEqual({ name: 'kind', self: false, type: 'str', default: '"user"' });
     expect(parseAssignment('        self.first = first')).toEqual({ name: 'first', self: true, default: 'first' });
     expect(parseAssignment('    registry: ClassVar[dict[str, int]] = {}')).toEqual({

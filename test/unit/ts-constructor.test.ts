@@ -38,6 +38,7 @@ function fileOf(): FileContext {
     hover: async () => HOVER,
     loadFile: () => Promise.reject(new Error('not needed')),
     locate: () => { throw new Error('not needed'); },
+    structure: () => undefined,
   };
 }
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromTsHover, parseTsMemberDisplay } from '../../src/adapters/typescript/hover.js';
 import { parseTsCallable, parseTsParameters } from '../../src/adapters/typescript/signature.js';
-import { parseTsHeritage, parseTsMemberTail, parseTsModifiers, tsDeclarationHeader } from '../../src/adapters/typescript/declaration.js';
+import { parseTsMemberTail, parseTsModifiers, tsDeclarationHeader } from '../../src/adapters/typescript/declaration.js';
 
 const LOGIN = '\n```typescript\n(method) User.login(when?: Date): number\n```\nRecords a login.\n\n*@param* `when` — The login time.  \n\n*@returns* — The new login count.';
 const FORMAT = '\n```typescript\nfunction formatName(first: string, last: string): string\n```\nFormats a person\'s name for display.\n\n*@param* `first` — Given name.  \n\n*@param* `last` — Family name.  \n\n*@returns* — The name as "Last, First".';
@@ -98,10 +98,7 @@ describe('TS declaration text', () => {
     expect(parseTsMemberTail(" = 'red',")).toEqual({ initializer: "'red'" });
   });
 
-  it('reads headers and heritage clauses', () => {
-    const header = tsDeclarationHeader('export class Registry<T extends Named> implements Repository<T, EntityId> {\n  private x = 1;\n}');
-    expect(header).toBe('export class Registry<T extends Named> implements Repository<T, EntityId>');
-    expect(parseTsHeritage(header)).toEqual({ typeParameters: '<T extends Named>', extends: [], implements: ['Repository<T, EntityId>'] });
-    expect(parseTsHeritage('export interface Named extends Describable, Other<X>')).toEqual({ extends: ['Describable', 'Other<X>'], implements: [] });
+  it('cuts a declaration at its body (variables and other non-type declarations)', () => {
+    expect(tsDeclarationHeader('export const table = {\n  a: 1,\n};')).toBe('export const table =');
   });
 });

@@ -21,6 +21,7 @@ import { toRelative } from '../../util/paths.js';
 import { fileImports, goDocAbove, importPathOf, packageClause, packageDirFiles, trailingComment } from './package.js';
 import { firstParagraph, parseGoFuncSignature, parseGoHover, parseGoStructLine, type GoFuncSignature } from './signature.js';
 import { symbolLocation } from '../generic.js';
+import { typeHeaderOf } from '../file-structure.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
 import { goProfile } from './profile.js';
 import { goNameProblem } from './identifier.js';
@@ -144,6 +145,8 @@ function detailSignature(s: DocumentSymbol): GoFuncSignature | undefined {
 
 function fieldsOf(file: FileContext, s: DocumentSymbol): FieldDescriptor[] {
   const out: FieldDescriptor[] = [];
+  // which fields are embedded is the parse tree's answer (an embedded field is named by its type's last identifier)
+  const embedded = new Set((typeHeaderOf(file, s)?.bases ?? []).filter((b) => b.relation === 'embeds').map((b) => b.name));
   for (const c of s.children ?? []) {
     if (c.kind !== Lsp.Field) continue;
     const line = file.lines[c.selectionRange.start.line] ?? '';
@@ -155,7 +158,7 @@ function fieldsOf(file: FileContext, s: DocumentSymbol): FieldDescriptor[] {
       ...(doc ? { description: doc } : {}),
       visibility: isExportedName(c.name) ? 'public' : 'private',
       ...(parsed?.tag ? { tag: parsed.tag } : {}),
-      ...(parsed?.embedded ? { embedded: true } : {}),
+      ...(embedded.has(c.name) ? { embedded: true } : {}),
       location: symbolLocation(file, c.range),
     };
     if (!f.type) delete f.type;
@@ -164,14 +167,12 @@ function fieldsOf(file: FileContext, s: DocumentSymbol): FieldDescriptor[] {
   return out;
 }
 
-/** Embedded interfaces of an interface body: lines that are a bare (qualified) type name. */
-function embeddedInterfaces(file: FileContext, s: DocumentSymbol): string[] {
-  const out: string[] = [];
-  for (let l = s.range.start.line + 1; l < s.range.end.line; l++) {
-    const t = (file.lines[l] ?? '').replace(/\/\/.*$/, '').trim();
-    if (/^[A-Za-z_][\w.]*(\[[^\]]*\])?$/.test(t)) out.push(t);
-  }
-  return out;
+/**
+ * The types a struct or interface embeds, as written (`base.Base`, `Local` of `*Local`,
+ * `Inner[T]`), from the parse tree: wherever they are written, the declaration's own line included.
+ */
+function embeddedTypes(file: FileContext, s: DocumentSymbol): string[] {
+  return (typeHeaderOf(file, s)?.bases ?? []).filter((b) => b.relation === 'embeds').map((b) => b.written);
 }
 
 function resolveTypeName(file: FileContext, typeName: string): string | undefined {
@@ -257,11 +258,11 @@ async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
       if (c.kind === Lsp.Method) methods.push(await functionDescriptor({ file, symbol: c, parents: [...ctx.parents, symbol] }));
     }
     if (methods.length) d.methods = methods;
-    for (const e of embeddedInterfaces(file, symbol)) relations.push(relation(file, 'embeds', e));
+    for (const e of embeddedTypes(file, symbol)) relations.push(relation(file, 'embeds', e));
   } else {
     const fields = fieldsOf(file, symbol);
     if (fields.length) d.fields = fields;
-    for (const f of fields) if (f.embedded) relations.push(relation(file, 'embeds', f.type ?? f.name));
+    for (const e of embeddedTypes(file, symbol)) relations.push(relation(file, 'embeds', e));
     const methods = [...(await ownMethods(file, name)), ...promotedMethods(hover.methodSet, name)];
     if (methods.length) d.methods = methods;
   }

@@ -1,7 +1,8 @@
 /** The Go language profile (language-profile.ts), served by the go adapter (gopls). */
 import path from 'node:path';
 import type { LanguageProfile, ProjectPackage } from '../language-profile.js';
-import { GO_COMPLEXITY, GO_IMPORTS, GO_PATTERNS, goEmbeddedNames } from './syntax.js';
+import { GO_COMPLEXITY, GO_IMPORTS, GO_PATTERNS } from './syntax.js';
+import { GO_BODIES, GO_DECORATIONS, GO_TYPE_HEADERS } from './structure.js';
 
 function goModule(text: string | undefined): string | undefined {
   return /^module\s+(\S+)/m.exec(text ?? '')?.[1];
@@ -11,7 +12,7 @@ export const goProfile: LanguageProfile = {
   name: 'go',
   languageIds: [],
   grammars: { '.go': 'go' },
-  syntax: { imports: GO_IMPORTS, patterns: GO_PATTERNS, complexity: GO_COMPLEXITY },
+  syntax: { imports: GO_IMPORTS, patterns: GO_PATTERNS, complexity: GO_COMPLEXITY, typeHeaders: GO_TYPE_HEADERS, decorations: GO_DECORATIONS, bodies: GO_BODIES },
   tests: {
     runners: [{ runner: 'go test', description: '`go test` compiles *_test.go files', files: /_test\.go$/ }],
     // testdata: the go tool ignores it (test inputs); test/: external test programs and their helpers
@@ -20,12 +21,12 @@ export const goProfile: LanguageProfile = {
     // `go test` runs TestXxx, BenchmarkXxx, ExampleXxx and FuzzXxx, Xxx not starting with a lower-case letter.
     functionNames: /^(Test|Benchmark|Example|Fuzz)($|[^a-z])/,
   },
-  comments: { line: '//', leading: /^\s*(\/\/|\/\*|\*)/ },
+  comments: { line: '//' },
   declarations: {
     // Go's rule: a name is exported when it starts with an upper-case letter.
     isPrivate: (s) => !/^[A-Z]/.test(s.name),
   },
-  types: { embeddedNames: goEmbeddedNames, implicitInterfaces: true },
+  types: { implicitInterfaces: true },
   deadCode: {
     entryPoints: ['main', 'init'],
     exportedApi(s) {
@@ -51,5 +52,5 @@ export const goProfile: LanguageProfile = {
       return [...dirs].sort().map(([dir, name]): ProjectPackage => ({ name: mod ? (dir === '.' ? mod : `${mod}/${dir}`) : name, kind: 'go-package', path: dir }));
     },
   },
-  chunks: { blocks: 'brackets' },
+  chunks: { elision: '{ … }' },
 };

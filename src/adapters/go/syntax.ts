@@ -1,8 +1,7 @@
 /**
  * Syntax hooks of Go: import specs (with their alias), error handling (`if err != nil`, `panic`,
  * `errors.New`, `fmt.Errorf` with and without `%w`), HTTP route registrations on a router
- * (`mux.HandleFunc("/x", h)`, `r.GET(...)`), complexity decision points, and the embedded types a
- * struct or interface header names.
+ * (`mux.HandleFunc("/x", h)`, `r.GET(...)`) and complexity decision points.
  */
 import type { ComplexitySyntax, ImportSyntax, PatternFinding, PatternSyntax } from '../language-profile.js';
 import { calleeText, errorHandling, firstArgument, routeRegistration, stringValue } from '../syntax-forms.js';
@@ -28,16 +27,24 @@ export const GO_IMPORTS: ImportSyntax = {
 /** Method names of routers that register a handler for a path (net/http's ServeMux, gorilla/mux, gin, echo, chi). */
 const ROUTERS = new Set(['HandleFunc', 'Handle', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'Get', 'Post', 'Put', 'Patch', 'Delete']);
 
+/** Names Go code gives its errors (`err`, `readErr`, `errClose`): a name rule, applied to an identifier node. */
+// eslint-disable-next-line no-restricted-syntax -- a rule over an identifier's name, not over source text
+const ERROR_NAME = /^\w*[eE]rr\w*$/;
+
+/** `if err != nil` (any error-named identifier), from the condition's tree. */
+function checksError(ifStatement: SyntaxNode): boolean {
+  const cond = ifStatement.childForFieldName('condition');
+  const left = cond?.childForFieldName('left');
+  return cond?.type === 'binary_expression' && cond.childForFieldName('operator')?.text === '!=' && cond.childForFieldName('right')?.type === 'nil' && left?.type === 'identifier' && ERROR_NAME.test(left.text);
+}
+
 function hit(n: SyntaxNode): PatternFinding | undefined {
-  if (n.type === 'if_statement') {
-    const cond = n.childForFieldName('condition')?.text.replace(/\s+/g, ' ') ?? '';
-    return /^\w*[eE]rr\w* != nil$/.test(cond) ? errorHandling('if err != nil', 'errors checked and handled where they are returned (`if err != nil`)') : undefined;
-  }
+  if (n.type === 'if_statement') return checksError(n) ? errorHandling('if err != nil', 'errors checked and handled where they are returned (`if err != nil`)') : undefined;
   const fn = calleeText(n);
   if (fn === 'panic') return errorHandling('panic', 'failures raised with panic(...)');
   if (fn === 'errors.New') return errorHandling('errors.New', 'errors created with errors.New');
   if (fn === 'fmt.Errorf') {
-    const wraps = /%w/.test(stringValue(firstArgument(n)) ?? '');
+    const wraps = (stringValue(firstArgument(n)) ?? '').includes('%w');
     return wraps ? errorHandling('fmt.Errorf %w', 'errors wrapped with fmt.Errorf("...: %w", err)') : errorHandling('fmt.Errorf', 'errors created with fmt.Errorf (not wrapping)');
   }
   const field = n.childForFieldName('function')?.childForFieldName('field')?.text ?? '';
@@ -53,21 +60,3 @@ export const GO_COMPLEXITY: ComplexitySyntax = {
 (comment) @comment
 `,
 };
-
-/**
- * Only embedded fields relate Go types (`struct{ Dog }`, `struct{ *pkg.Base }`, an interface
- * embedding another); `Name string` is a field of type string, not a relation. The names inside the
- * braces of one header line, with their index in it.
- */
-export function goEmbeddedNames(text: string): { 0: string; index: number }[] {
-  const open = text.indexOf('{');
-  if (open < 0) return [];
-  const out: { 0: string; index: number }[] = [];
-  let at = open + 1;
-  for (const seg of text.slice(open + 1).replace(/}.*$/, '').split(';')) {
-    const m = /^\s*\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)\s*$/.exec(seg);
-    if (m) out.push({ 0: m[1]!, index: at + seg.lastIndexOf(m[1]!) });
-    at += seg.length + 1;
-  }
-  return out;
-}

@@ -18,20 +18,17 @@ import type {
   SymbolKind,
 } from '../../schema/descriptors.js';
 import {
-  attributesAbove,
-  docBlockAbove,
   modifiersBefore,
-  parseClassHeader,
   parsePhpDoc,
   parsePhpFunctionHeader,
   phpNamespace,
-  phpUses,
   propertyInitialiser,
   resolveGenericArgs,
   stripPhpComments,
 } from './source.js';
 import { symbolLocation } from '../generic.js';
-import { declLine, fullName, modelInfo, ns, resolver } from './model.js';
+import { declLine, fullName, modelInfo, ns, phpUses, resolver } from './model.js';
+import { decoratorNames, docCommentAt, typeHeaderOf } from '../file-structure.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
 import { phpProfile } from './profile.js';
 import { phpNameProblem } from './identifier.js';
@@ -67,9 +64,9 @@ async function functionDescriptor(ctx: SymbolContext): Promise<FunctionDescripto
   const { file, symbol } = ctx;
   const line = symbol.selectionRange.start.line;
   const header = parsePhpFunctionHeader(file.lines, line);
-  const doc = parsePhpDoc(docBlockAbove(file.lines, line));
+  const doc = parsePhpDoc(docCommentAt(file, line));
   const cls = owner(ctx);
-  const uses = phpUses(file.lines);
+  const uses = phpUses(file);
   const namespace = ns(file);
   const model = cls ? await modelInfo(file, cls) : undefined;
   const params: ParamDescriptor[] = (header?.params ?? []).map((p) => {
@@ -91,7 +88,7 @@ async function functionDescriptor(ctx: SymbolContext): Promise<FunctionDescripto
   const isInterface = cls?.kind === Lsp.Interface;
   const special = model?.methodKinds.get(symbol.name);
   const kind: FunctionDescriptor['kind'] = symbol.name === '__construct' ? 'constructor' : special ?? (cls ? 'method' : 'function');
-  const attrs = attributesAbove(file.lines, line);
+  const attrs = decoratorNames(file, symbol);
   const tags = [...attrs];
   if (relType) tags.push('relation');
   const d: FunctionDescriptor = {
@@ -121,7 +118,7 @@ function fieldOf(file: FileContext, s: DocumentSymbol): FieldDescriptor {
   const line = declLine(file, s);
   const name = bareName(s);
   const mods = modifiersBefore(line, s.kind === Lsp.Property ? `$${name}` : name);
-  const doc = parsePhpDoc(docBlockAbove(file.lines, s.selectionRange.start.line));
+  const doc = parsePhpDoc(docCommentAt(file, s.selectionRange.start.line));
   const tags: string[] = [];
   let type: string | undefined;
   let initAt: number;
@@ -163,7 +160,7 @@ function fieldOf(file: FileContext, s: DocumentSymbol): FieldDescriptor {
 function promotedFields(file: FileContext, ctor: DocumentSymbol, readonlyClass: boolean): FieldDescriptor[] {
   const line = ctor.selectionRange.start.line;
   const header = parsePhpFunctionHeader(file.lines, line);
-  const doc = parsePhpDoc(docBlockAbove(file.lines, line));
+  const doc = parsePhpDoc(docCommentAt(file, line));
   const out: FieldDescriptor[] = [];
   for (const p of header?.params ?? []) {
     if (!p.promoted) continue;
@@ -191,25 +188,6 @@ function within(inner: DocumentSymbol, outer: DocumentSymbol): boolean {
   return l >= outer.range.start.line && l <= outer.range.end.line;
 }
 
-/**
- * `use HasSlug, Other;` statements inside a class body (trait uses), one or many lines
- * (Eloquent's Model spells `use Concerns\HasAttributes,\n    Concerns\HasEvents, ...;`), up to the
- * `;` or the `{` of a conflict-resolution block.
- */
-function traitUses(file: FileContext, cls: DocumentSymbol): string[] {
-  const out: string[] = [];
-  for (let l = cls.selectionRange.start.line + 1; l < cls.range.end.line; l++) {
-    const line = file.lines[l] ?? '';
-    if (/\bfunction\b/.test(line)) break;
-    if (!/^\s*use\s/.test(line)) continue;
-    let text = line;
-    while (!/[;{]/.test(text) && l + 1 < cls.range.end.line) text += ` ${file.lines[++l] ?? ''}`;
-    const m = /^\s*use\s+([\w\\,\s]+?)\s*[;{]/.exec(text);
-    if (m) out.push(...m[1]!.split(',').map((x) => x.trim()).filter(Boolean));
-  }
-  return out;
-}
-
 function classKind(s: DocumentSymbol): ClassDescriptor['kind'] {
   switch (s.kind) {
     case Lsp.Interface:
@@ -226,9 +204,12 @@ function classKind(s: DocumentSymbol): ClassDescriptor['kind'] {
 async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
   const { file, symbol } = ctx;
   const resolve = resolver(file);
-  const headerLine = declLine(file, symbol).replace(/\s*\{.*$/, '');
-  const header = parseClassHeader(headerLine);
-  const doc = parsePhpDoc(docBlockAbove(file.lines, symbol.selectionRange.start.line));
+  // extends / implements / modifiers from the parse tree, wherever a docblock and attributes put them
+  const typeHeader = typeHeaderOf(file, symbol);
+  const bases = (relation: string) => (typeHeader?.bases ?? []).filter((b) => b.relation === relation).map((b) => b.written);
+  const header = typeHeader && { extends: bases('extends'), implements: bases('implements'), modifiers: [...typeHeader.modifiers] };
+  const headerLine = typeHeader?.header ?? symbol.name;
+  const doc = parsePhpDoc(docCommentAt(file, symbol.selectionRange.start.line));
   const namespace = ns(file);
   const fields: FieldDescriptor[] = [];
   const methods: FunctionDescriptor[] = [];
@@ -249,7 +230,7 @@ async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
   const relations: RelationDescriptor[] = [
     ...(header?.extends ?? []).map((n) => rel('extends', n)),
     ...(header?.implements ?? []).map((n) => rel('implements', n)),
-    ...traitUses(file, symbol).map((n) => rel('uses', n)),
+    ...(typeHeader?.traits ?? []).map((n) => rel('uses', n)),
   ];
   const model = await modelInfo(file, symbol);
   if (model) relations.push(...model.relations);
@@ -281,7 +262,7 @@ async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
 function symbolDescriptor(ctx: SymbolContext): SymbolDescriptor {
   const { file, symbol } = ctx;
   const namespace = ns(file);
-  const doc = parsePhpDoc(docBlockAbove(file.lines, symbol.selectionRange.start.line));
+  const doc = parsePhpDoc(docCommentAt(file, symbol.selectionRange.start.line));
   const line = declLine(file, symbol).replace(/\s*\{.*$/, '');
   const mods = modifiersBefore(line, symbol.name).filter((m) => m !== 'const' && m !== 'var');
   return {

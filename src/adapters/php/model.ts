@@ -5,7 +5,9 @@
  */
 import { DefinitionRequest, SymbolKind as Lsp, type DocumentSymbol, type Location, type LocationLink } from 'vscode-languageserver-protocol';
 import { eloquentInfo, MODEL_ROOTS, type EloquentInfo, type ModelMethod } from './eloquent.js';
-import { attributesAbove, parseClassHeader, parsePhpFunctionHeader, phpNamespace, phpUses, resolvePhpClass } from './source.js';
+import { parsePhpFunctionHeader, phpNamespace, resolvePhpClass } from './source.js';
+import { decoratorNames, typeHeaderOf } from '../file-structure.js';
+import { toLspPosition } from '../../lsp/positions.js';
 import type { FileContext } from '../types.js';
 
 const MAX_MODEL_DEPTH = 8;
@@ -14,8 +16,13 @@ export function ns(file: FileContext): string | undefined {
   return phpNamespace(file.lines);
 }
 
+/** The file's class imports, local name → full name, from its parse tree (grouped `use` over any number of lines included). */
+export function phpUses(file: FileContext): Map<string, string> {
+  return new Map((file.structure()?.aliases ?? []).flatMap((a) => (a.full === undefined ? [] : [[a.local, a.full] as const])));
+}
+
 export function resolver(file: FileContext): (name: string) => string {
-  const uses = phpUses(file.lines);
+  const uses = phpUses(file);
   const namespace = ns(file);
   return (name) => resolvePhpClass(name, uses, namespace);
 }
@@ -58,16 +65,13 @@ function isModel(file: FileContext, cls: DocumentSymbol, depth = 0): Promise<boo
 
 async function checkModel(file: FileContext, cls: DocumentSymbol, depth: number): Promise<boolean> {
   if (cls.kind !== Lsp.Class || depth > MAX_MODEL_DEPTH) return false;
-  const header = parseClassHeader(declLine(file, cls));
-  const parent = header?.extends[0];
-  if (!parent) return false;
-  if (MODEL_ROOTS.has(resolver(file)(parent))) return true;
-  const line = file.lines[cls.selectionRange.start.line] ?? '';
-  const at = line.indexOf(parent, line.indexOf('extends'));
-  if (at < 0) return false;
+  // the class's `extends`, from its parse tree (below any docblock and attributes)
+  const base = typeHeaderOf(file, cls)?.bases.find((b) => b.relation === 'extends');
+  if (!base) return false;
+  if (MODEL_ROOTS.has(resolver(file)(base.written))) return true;
   const def = await file.session.request(DefinitionRequest.type, {
     textDocument: { uri: file.uri },
-    position: { line: cls.selectionRange.start.line, character: at + parent.length - 1 },
+    position: toLspPosition(file.text, base.at.line, base.at.column, file.session.positionEncoding),
   });
   const target = firstLocation(def);
   if (!target) return false;
@@ -80,7 +84,7 @@ async function checkModel(file: FileContext, cls: DocumentSymbol, depth: number)
   } catch {
     return false;
   }
-  const parentName = parent.split('\\').pop()!;
+  const parentName = base.name;
   const sym = other.symbols.find((s) => s.kind === Lsp.Class && s.name === parentName);
   if (!sym) return false;
   if (MODEL_ROOTS.has(fullName(other, parentName))) return true;
@@ -103,7 +107,7 @@ function modelMethods(file: FileContext, cls: DocumentSymbol): ModelMethod[] {
         name: c.name,
         body: methodBody(file, c),
         ...(h?.returnType ? { returnType: h.returnType } : {}),
-        attributes: attributesAbove(file.lines, c.selectionRange.start.line).map((a) => resolver(file)(a)),
+        attributes: decoratorNames(file, c).map((a) => resolver(file)(a)),
       };
     });
 }

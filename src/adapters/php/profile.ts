@@ -1,9 +1,9 @@
 /** The PHP language profile (language-profile.ts), served by the php adapter (intelephense). */
 import path from 'node:path';
 import type { LanguageProfile, ProjectPackage } from '../language-profile.js';
-import { heritageNames } from '../header-text.js';
 import { manifestFiles } from '../manifest-files.js';
 import { PHP_COMPLEXITY, PHP_IMPORTS, PHP_PATTERNS } from './syntax.js';
+import { PHP_ALIASES, PHP_BODIES, PHP_DECORATIONS, PHP_DOC_COMMENTS, PHP_TYPE_HEADERS } from './structure.js';
 
 /** Methods PHP calls itself. */
 const MAGIC_METHODS = /^__(construct|destruct|call|callStatic|get|set|isset|unset|sleep|wakeup|serialize|unserialize|toString|invoke|set_state|clone|debugInfo)$/;
@@ -13,7 +13,7 @@ export const phpProfile: LanguageProfile = {
   name: 'php',
   languageIds: [],
   grammars: { '.php': 'php' },
-  syntax: { imports: PHP_IMPORTS, patterns: PHP_PATTERNS, complexity: PHP_COMPLEXITY },
+  syntax: { imports: PHP_IMPORTS, patterns: PHP_PATTERNS, complexity: PHP_COMPLEXITY, typeHeaders: PHP_TYPE_HEADERS, aliases: PHP_ALIASES, decorations: PHP_DECORATIONS, bodies: PHP_BODIES, docComments: PHP_DOC_COMMENTS },
   tests: {
     // PHPUnit's default suffix, case-sensitive (`Latest.php` is not a test).
     runners: [{ runner: 'phpunit', description: "PHPUnit's *Test.php suffix", files: /.Test\.php$/ }],
@@ -21,14 +21,9 @@ export const phpProfile: LanguageProfile = {
     directories: ['test', 'tests', 'spec', 'testdata', 'fixtures'],
     functionNames: /^test/,
   },
-  comments: { line: '//', leading: /^\s*(#\[|\/\/|\/\*|\*)/ },
-  declarations: {
-    decoratorAt(line) {
-      const m = /^\s*#\[([\w\\]+)/.exec(line);
-      return m ? `#[${m[1]!}]` : undefined;
-    },
-  },
-  types: { baseNames: heritageNames },
+  comments: { line: '//' },
+  declarations: {},
+  types: {},
   deadCode: {
     entryPoints: ['main'],
     languageHooks: MAGIC_METHODS,
@@ -49,5 +44,5 @@ export const phpProfile: LanguageProfile = {
       return manifestFiles('composer.json bin', m.json('composer.json')?.bin);
     },
   },
-  chunks: { blocks: 'brackets' },
+  chunks: { elision: '{ … }' },
 };

@@ -1,7 +1,8 @@
 /**
- * PHP facts read from source text: namespace and `use` imports (for resolving short names to
- * fully qualified ones), PHPDoc blocks, declaration headers (modifiers, parameters, return type),
- * attributes, and property initialisers.
+ * PHP facts read from source text: the namespace and resolving short names to fully qualified
+ * ones (the `use` imports come from the parse tree: model.ts phpUses), the contents of PHPDoc blocks (which block documents a declaration is
+ * the parse tree's answer: docCommentAt), declaration headers (modifiers, parameters, return
+ * type), and property initialisers.
  */
 import type { ParamDescriptor } from '../../schema/descriptors.js';
 import { matchingBracket, splitTopLevel } from '../brackets.js';
@@ -12,24 +13,6 @@ export function phpNamespace(lines: string[]): string | undefined {
     if (m) return m[1];
   }
   return undefined;
-}
-
-/** Top-level `use A\B\C;`, `use A\B\{C, D as E};`, `use A\B as C;` → alias → FQN (class imports only). */
-export function phpUses(lines: string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const line of lines) {
-    const t = line.trim();
-    if (/^(abstract\s+|final\s+|readonly\s+)*(class|interface|trait|enum)\s/.test(t)) break;
-    const m = /^use\s+(?!function\s|const\s)([\w\\]+)(?:\\\{([^}]*)\}|\s+as\s+(\w+))?\s*;/.exec(t);
-    if (!m) continue;
-    if (m[2] !== undefined) {
-      for (const part of m[2].split(',')) {
-        const [name, alias] = part.trim().split(/\s+as\s+/);
-        if (name) out.set(alias ?? name.split('\\').pop()!, `${m[1]}\\${name}`);
-      }
-    } else out.set(m[3] ?? m[1]!.split('\\').pop()!, m[1]!);
-  }
-  return out;
 }
 
 const BUILTIN_TYPES = new Set([
@@ -63,16 +46,6 @@ export interface PhpDoc {
   returns?: { type: string; description?: string };
   var?: string;
   tags: string[];
-}
-
-/** The `/** ... *\/` block ending right above `declLine` (0-based), skipping attribute lines. */
-export function docBlockAbove(lines: string[], declLine: number): string | undefined {
-  let l = declLine - 1;
-  while (l >= 0 && /^\s*#\[/.test(lines[l] ?? '')) l--;
-  if (l < 0 || !(lines[l] ?? '').trim().endsWith('*/')) return undefined;
-  let top = l;
-  while (top >= 0 && !(lines[top] ?? '').includes('/**')) top--;
-  return top < 0 ? undefined : lines.slice(top, l + 1).join('\n');
 }
 
 export function parsePhpDoc(block: string | undefined): PhpDoc {
@@ -182,27 +155,6 @@ export function modifiersBefore(line: string, name: string): string[] {
   const at = line.indexOf(name);
   const before = at >= 0 ? line.slice(0, at) : line;
   return [...before.matchAll(/\b(public|protected|private|static|abstract|final|readonly|var|const)\b/g)].map((m) => m[1]!);
-}
-
-/** `#[Scope]`, `#[\Foo\Bar(1)]` attribute names on the lines directly above `declLine`. */
-export function attributesAbove(lines: string[], declLine: number): string[] {
-  const out: string[] = [];
-  for (let l = declLine - 1; l >= 0; l--) {
-    const t = (lines[l] ?? '').trim();
-    if (!t.startsWith('#[')) break;
-    for (const m of t.matchAll(/(?:#\[|,)\s*\\?([\w\\]+)/g)) out.unshift(m[1]!);
-  }
-  return out;
-}
-
-/** `class A extends B implements C, D` → parts; `interface I extends J, K` puts J, K in extends. */
-export function parseClassHeader(header: string): { kind: string; name: string; extends: string[]; implements: string[]; modifiers: string[] } | undefined {
-  const m = /^((?:(?:abstract|final|readonly)\s+)*)(class|interface|trait|enum)\s+(\w+)(?:\s*:\s*\w+)?(?:\s+extends\s+([\w\\,\s]+?))?(?:\s+implements\s+([\w\\,\s]+?))?\s*\{?\s*$/.exec(
-    header.trim(),
-  );
-  if (!m) return undefined;
-  const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
-  return { modifiers: list(m[1]?.replace(/\s+/g, ',')), kind: m[2]!, name: m[3]!, extends: list(m[4]), implements: list(m[5]) };
 }
 
 /** Offset of the initialiser of `$name` (just after `=`) in a class body, or -1. */

@@ -4,7 +4,7 @@
  * and complexity decision points (`and`/`or` included).
  */
 import type { ComplexitySyntax, FoundImport, ImportKind, ImportSyntax, PatternFinding, PatternSyntax } from '../language-profile.js';
-import { errorHandling, HTTP_VERBS, routeRegistration } from '../syntax-forms.js';
+import { compact, errorHandling, HTTP_VERBS, routeRegistration } from '../syntax-forms.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
 import type { SourcePosition } from '../../syntax/positions.js';
 
@@ -36,7 +36,8 @@ function readImport(stmt: SyntaxNode, kind: string, _spec: SyntaxNode | undefine
     const last = target.type === 'name' ? target : (target.namedChildren.filter((c) => c?.type === 'name').pop() ?? target);
     const alias = clause.childForFieldName('alias');
     const where = at(last);
-    out.push({ kind: kind as ImportKind, specifier: `${prefix}${target.text}`.replace(/^\\/, ''), line: where.line, ask: [where], names: [alias ? alias.text : last.text] });
+    const specifier = `${prefix}${target.text}`;
+    out.push({ kind: kind as ImportKind, specifier: specifier.startsWith('\\') ? specifier.slice(1) : specifier, line: where.line, ask: [where], names: [alias ? alias.text : last.text] });
   }
   return out;
 }
@@ -61,7 +62,7 @@ function hit(n: SyntaxNode): PatternFinding | undefined {
     case 'try_statement':
       return errorHandling('try/catch', 'errors handled with try/catch blocks');
     case 'catch_clause': {
-      const types = n.childForFieldName('type')?.text.replace(/\s+/g, '') ?? '';
+      const types = compact(n.childForFieldName('type')?.text ?? '');
       return errorHandling(`catch ${types}`, `exceptions caught as \`catch (${types} $e)\``);
     }
     case 'throw_expression': {

@@ -23,8 +23,6 @@ import { modulePath } from './module.js';
 import { pythonDeclarations } from './parameters.js';
 import {
   bareParamName,
-  classBases,
-  decoratorsAbove,
   docSections,
   docstringAfter,
   dunderAll,
@@ -36,6 +34,7 @@ import {
   pyVisibility,
 } from './signature.js';
 import { symbolLocation } from '../generic.js';
+import { decoratorNames, typeHeaderOf } from '../file-structure.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
 import { pythonProfile } from './profile.js';
 import { pythonNameProblem } from './identifier.js';
@@ -51,8 +50,9 @@ function inClass(ctx: SymbolContext): boolean {
   return parentOf(ctx)?.kind === Lsp.Class;
 }
 
+/** `@staticmethod`, `@functools.cache`, `@app.route("/x")` → `staticmethod`, `functools.cache`, `app.route` (from the parse tree). */
 function decorators(file: FileContext, s: DocumentSymbol): string[] {
-  return decoratorsAbove(file.lines, s.selectionRange.start.line);
+  return decoratorNames(file, s);
 }
 
 function kindOf(ctx: SymbolContext): SymbolKind {
@@ -218,23 +218,19 @@ async function propertyField(ctx: SymbolContext, fn: FunctionDescriptor, hasSett
   };
 }
 
-/** Resolves a name used in this module through its imports (`from a.b import C as D`). */
+/**
+ * Resolves a name used in this module through its imports (`from a.b import C as D`, over several
+ * lines or not, relative ones from this module), read from its parse tree.
+ */
 function resolveName(file: FileContext, name: string): string | undefined {
-  const head = name.split('.')[0]!;
+  const [head, ...rest] = name.split('.');
   const mod = moduleOf(file);
-  for (const line of file.lines) {
-    const from = /^from\s+(\.*)([\w.]*)\s+import\s+(.+)$/.exec(line.trim());
-    if (from) {
-      for (const item of from[3]!.replace(/[()]/g, '').split(',')) {
-        const [orig, alias] = item.trim().split(/\s+as\s+/);
-        if ((alias ?? orig) !== head) continue;
-        let base = from[2]!;
-        if (from[1]) base = [...mod.split('.').slice(0, -from[1].length), ...(base ? [base] : [])].join('.');
-        return [base, orig, ...name.split('.').slice(1)].join('.');
-      }
-    }
-    const imp = /^import\s+([\w.]+)(?:\s+as\s+(\w+))?$/.exec(line.trim());
-    if (imp && (imp[2] ?? imp[1]!.split('.')[0]) === head) return imp[2] ? [imp[1], ...name.split('.').slice(1)].join('.') : name;
+  const full = file.structure()?.aliases.find((a) => a.local === head && a.full !== undefined)?.full;
+  if (full !== undefined) {
+    let dots = 0;
+    while (full[dots] === '.') dots++;
+    const absolute = dots ? [...mod.split('.').slice(0, -dots), full.slice(dots)].filter(Boolean).join('.') : full;
+    return [absolute, ...rest].join('.');
   }
   if (file.symbols.some((s) => s.name === head && s.kind === Lsp.Class)) return `${mod}.${name}`;
   return undefined;
@@ -243,7 +239,8 @@ function resolveName(file: FileContext, name: string): string | undefined {
 async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
   const { file, symbol } = ctx;
   const header = headerText(file, symbol);
-  const bases = classBases(header);
+  // as written, generic arguments included (`Generic[T]`); keyword arguments (`metaclass=`) are no bases
+  const bases = (typeHeaderOf(file, symbol)?.bases ?? []).map((b) => b.written);
   const decos = decorators(file, symbol);
   const description = firstParagraphPy(docOf(file, symbol));
   const kind = bases.some((b) => /(^|\.)(Enum|IntEnum|StrEnum|Flag|IntFlag)$/.test(b))

@@ -1,20 +1,9 @@
 /** The Python language profile (language-profile.ts), served by the python adapter (pyright). */
 import path from 'node:path';
 import type { LanguageProfile } from '../language-profile.js';
-import { withoutBrackets } from '../header-text.js';
 import { pythonDocstringOf } from './signature.js';
 import { PY_COMPLEXITY, PY_IMPORTS, PY_PATTERNS } from './syntax.js';
-
-/** A class's parenthesised bases (not `metaclass=` or other keywords, not subscripts); a dotted name by its last part. */
-function pythonBases(header: string): string[] {
-  const names = new Set<string>();
-  const m = /\bclass\s+\w+\s*\(([^)]*)\)/.exec(withoutBrackets(header, '[', ']'));
-  for (const part of m?.[1]?.split(',') ?? []) {
-    const base = /^\s*([\w.]+)\s*$/.exec(part)?.[1];
-    if (base) names.add(base.split('.').pop()!);
-  }
-  return [...names];
-}
+import { PY_ALIASES, PY_BODIES, PY_DECORATIONS, PY_SCRIPT_ENTRY, PY_TYPE_HEADERS } from './structure.js';
 
 function builds(pyproject: string | undefined): boolean {
   return !!pyproject && /^\s*\[build-system\]/m.test(pyproject);
@@ -24,7 +13,7 @@ export const pythonProfile: LanguageProfile = {
   name: 'python',
   languageIds: [],
   grammars: { '.py': 'python', '.pyi': 'python' },
-  syntax: { imports: PY_IMPORTS, patterns: PY_PATTERNS, complexity: PY_COMPLEXITY },
+  syntax: { imports: PY_IMPORTS, patterns: PY_PATTERNS, complexity: PY_COMPLEXITY, typeHeaders: PY_TYPE_HEADERS, aliases: PY_ALIASES, decorations: PY_DECORATIONS, bodies: PY_BODIES, scriptEntry: PY_SCRIPT_ENTRY },
   tests: {
     // pytest's default discovery: test_*.py and *_test.py, plus conftest.py fixtures.
     runners: [{ runner: 'pytest', description: 'pytest collects test_*.py and *_test.py (conftest.py holds fixtures)', files: /^(test_.*\.pyi?|.*_test\.pyi?|conftest\.py)$/i }],
@@ -32,12 +21,11 @@ export const pythonProfile: LanguageProfile = {
     directories: ['test', 'tests', 'testdata', 'fixtures'],
     functionNames: /^test/,
   },
-  comments: { line: '#', leading: /^\s*(@|#)/ },
+  comments: { line: '#' },
   declarations: {
     bodyDocstring: pythonDocstringOf,
-    decoratorAt: (line) => /^\s*(@[\w.]+)/.exec(line)?.[1],
   },
-  types: { baseNames: pythonBases },
+  types: {},
   deadCode: {
     entryPoints: ['main'],
     languageHooks: /^__\w+__$/,
@@ -58,10 +46,6 @@ export const pythonProfile: LanguageProfile = {
           return { name: dir.split('/').join('.'), kind: 'python-package', path: dir };
         });
     },
-    scriptEntry(text) {
-      const i = text.split('\n').findIndex((l) => /^if\s+__name__\s*==\s*["']__main__["']\s*:/.test(l));
-      return i >= 0 ? { line: i + 1, reason: '`if __name__ == "__main__":` runs it as a script' } : undefined;
-    },
   },
-  chunks: { blocks: 'indentation' },
+  chunks: { elision: '...' },
 };

@@ -240,38 +240,12 @@ export function docSections(doc: string | undefined): DocSections {
   return out;
 }
 
-/** `@staticmethod`, `@functools.cache`, `@app.route("/x")` → `staticmethod`, `functools.cache`, `app.route`. */
-export function decoratorsAbove(lines: string[], defLine: number): string[] {
-  const out: string[] = [];
-  for (let l = defLine - 1; l >= 0; l--) {
-    const t = (lines[l] ?? '').trim();
-    if (t.startsWith('#') || t === '') {
-      if (t === '') break;
-      continue;
-    }
-    const m = /^@([\w.]+)/.exec(t);
-    if (!m) break;
-    out.unshift(m[1]!);
-  }
-  return out;
-}
-
 /** Naming conventions: `__x__` special (public), `__x` private (name-mangled), `_x` protected. */
 export function pyVisibility(name: string): { visibility: 'public' | 'protected' | 'private'; dunder: boolean } {
   if (/^__\w+__$/.test(name)) return { visibility: 'public', dunder: true };
   if (name.startsWith('__')) return { visibility: 'private', dunder: false };
   if (name.startsWith('_')) return { visibility: 'protected', dunder: false };
   return { visibility: 'public', dunder: false };
-}
-
-/** `class User(Base, metaclass=M):` → ['Base'] (keyword arguments dropped). */
-export function classBases(header: string): string[] {
-  const s = header.trim();
-  const open = s.indexOf('(');
-  if (!/^class\s/.test(s) || open < 0) return [];
-  const close = matchingBracket(s, open);
-  if (close < 0) return [];
-  return splitTopLevel(s.slice(open + 1, close), ',', false).filter((b) => b && !/^\w+\s*=/.test(b));
 }
 
 /** `name: T = v` / `name = v` / `self.name: T = v` at the start of a line → parts. */

@@ -5,6 +5,7 @@
  */
 import type { ComplexitySyntax, FoundImport, ImportSyntax, PatternFinding, PatternSyntax } from '../language-profile.js';
 import { calleeText, errorHandling, HTTP_VERBS, routeRegistration } from '../syntax-forms.js';
+import { collapsed } from '../structure-forms.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
 import type { SourcePosition } from '../../syntax/positions.js';
 
@@ -24,7 +25,8 @@ function readImport(stmt: SyntaxNode, kind: string, spec: SyntaxNode | undefined
       names.push(name.text);
       const where = at(name);
       if (!ids.length) ask.push(where);
-      if (/^[\w]+$/.test(name.text)) {
+      // one name (`from email import errors`), not a dotted one: it can be a submodule
+      if (name.type === 'dotted_name' && name.namedChildCount === 1) {
         const specifier = spec.text.endsWith('.') ? `${spec.text}${name.text}` : `${spec.text}.${name.text}`;
         members.push({ kind: 'import', specifier, line: where.line, ask: [where], names: [name.text], member: name.text });
       }
@@ -37,6 +39,7 @@ function readImport(stmt: SyntaxNode, kind: string, spec: SyntaxNode | undefined
   return [{ kind: 'import', specifier: spec.text, line: at(spec).line, ask, names }, ...members];
 }
 
+// eslint-disable-next-line no-restricted-syntax -- a rule over a file's path, not over source text
 const isPackageModule = (target: string) => /(^|[/\\])__init__\.pyi?$/.test(target);
 
 export const PY_IMPORTS: ImportSyntax = {
@@ -48,6 +51,7 @@ export const PY_IMPORTS: ImportSyntax = {
   read: readImport,
   isPackageModule,
   isModuleNamed(target, name) {
+    // eslint-disable-next-line no-restricted-syntax -- a path's parts, not source text
     const parts = target.split(/[/\\]/);
     const base = parts[parts.length - 1]!;
     return base === `${name}.py` || base === `${name}.pyi` || (isPackageModule(target) && parts[parts.length - 2] === name);
@@ -73,7 +77,7 @@ function hit(n: SyntaxNode): PatternFinding | undefined {
       const value = n.namedChildren.find((c) => c && c.type !== 'block');
       if (!value) return errorHandling('bare except', 'bare `except:` clauses that catch everything');
       const types = value.type === 'as_pattern' ? value.namedChildren[0] : value;
-      return errorHandling(`except ${types?.text.replace(/\s+/g, ' ') ?? value.text}`, `exceptions caught as \`except ${types?.text ?? ''}\``);
+      return errorHandling(`except ${types ? collapsed(types) : value.text}`, `exceptions caught as \`except ${types?.text ?? ''}\``);
     }
     case 'raise_statement': {
       const v = n.namedChildren[0];

@@ -7,7 +7,7 @@
 import { DefinitionRequest, SymbolKind as Lsp, type DocumentSymbol, type Position } from 'vscode-languageserver-protocol';
 import type { ClassDescriptor, FieldDescriptor, FunctionDescriptor, RelationDescriptor, SymbolDescriptor, SymbolKind } from '../../schema/descriptors.js';
 import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
-import { parseTsHeritage, stripTypeArguments, tsDeclarationHeader } from './declaration.js';
+import { tsDeclarationHeader } from './declaration.js';
 import { collapseWhitespace, stripComments } from './source-text.js';
 import { toLspPosition } from '../../lsp/positions.js';
 import { withoutImportBindings } from './imports.js';
@@ -22,6 +22,7 @@ import {
   tsNamespaceOf,
 } from './members.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
+import { typeHeaderOf, type TypeHeader } from '../file-structure.js';
 import { languageProfile } from '../languages.js';
 import { javascriptProfile, typescriptProfile } from './profile.js';
 import { tsNameProblem } from './identifier.js';
@@ -91,43 +92,20 @@ function classKindOf(ctx: SymbolContext): ClassDescriptor['kind'] {
   }
 }
 
-/** Position (server encoding) of a string index in the file text. */
-function positionAtIndex(file: FileContext, index: number): Position {
-  const before = file.text.slice(0, index);
-  const line = before.split(/\r\n|\r|\n/).length;
-  const col = index - Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) ;
-  return toLspPosition(file.text, line, col, file.session.positionEncoding);
-}
-
-function indexOfPosition(file: FileContext, pos: Position): number {
-  let idx = 0;
-  for (let l = 0; l < pos.line; l++) idx += (file.lines[l] ?? '').length + 1;
-  return idx + pos.character;
-}
-
-/** extends / implements from the declaration header, resolved to full names by definition when inside the workspace. */
-async function relationsOf(ctx: SymbolContext, header: string): Promise<{ relations: RelationDescriptor[]; typeParameters?: string }> {
-  const heritage = parseTsHeritage(header);
+/**
+ * extends / implements as the declaration's parse tree has them (type-relations' header hook),
+ * each resolved to a full name by definition at the base's name when inside the workspace.
+ */
+async function relationsOf(ctx: SymbolContext, header: TypeHeader | undefined): Promise<{ relations: RelationDescriptor[]; typeParameters?: string }> {
   const relations: RelationDescriptor[] = [];
-  const raw = rangeText(ctx.file, { start: ctx.symbol.selectionRange.end, end: ctx.symbol.range.end });
-  const rawStart = indexOfPosition(ctx.file, ctx.symbol.selectionRange.end);
-  let searchFrom = 0;
-  for (const [type, list] of [['extends', heritage.extends], ['implements', heritage.implements]] as const) {
-    for (const written of list) {
-      const target = stripTypeArguments(written);
-      const rel: RelationDescriptor = { type, target };
-      const at = raw.indexOf(target, searchFrom);
-      if (at >= 0) {
-        searchFrom = at + target.length;
-        const dotted = target.lastIndexOf('.');
-        const full = await resolveFullName(ctx.file, positionAtIndex(ctx.file, rawStart + at + (dotted >= 0 ? dotted + 1 : 0)));
-        if (full) rel.target_full_name = full;
-      }
-      relations.push(rel);
-    }
+  for (const b of header?.bases ?? []) {
+    const rel: RelationDescriptor = { type: b.relation === 'implements' ? 'implements' : 'extends', target: b.text };
+    const full = await resolveFullName(ctx.file, toLspPosition(ctx.file.text, b.at.line, b.at.column, ctx.file.session.positionEncoding));
+    if (full) rel.target_full_name = full;
+    relations.push(rel);
   }
   const out: { relations: RelationDescriptor[]; typeParameters?: string } = { relations };
-  if (heritage.typeParameters) out.typeParameters = heritage.typeParameters;
+  if (header?.type_parameters) out.typeParameters = header.type_parameters;
   return out;
 }
 
@@ -156,10 +134,14 @@ function findPath(nodes: DocumentSymbol[], pos: Position, parents: DocumentSymbo
   return undefined;
 }
 
-function declarationSignature(ctx: SymbolContext): string {
+/**
+ * A type's header from its parse tree (class, interface, enum, namespace: up to the body); a type
+ * alias is its whole text; any other declaration its text up to a body or initialiser object.
+ */
+function declarationSignature(ctx: SymbolContext, header = typeHeaderOf(ctx.file, ctx.symbol)): string {
   const text = rangeText(ctx.file, ctx.symbol.range).slice(0, 4000);
   if (tsSymbolKind(ctx) === 'type') return collapseWhitespace(stripComments(text)).replace(/;$/, '').slice(0, 500);
-  return tsDeclarationHeader(text).slice(0, 500);
+  return (header?.header ?? tsDeclarationHeader(text)).slice(0, 500);
 }
 
 export const typescriptAdapter: LanguageAdapter = {
@@ -200,8 +182,8 @@ export const typescriptAdapter: LanguageAdapter = {
     if (ns) d.namespace = ns;
     d.package = tsModulePath(file.relPath);
     d.full_name = fullNameOf(file, qualifiedName(ctx));
-    const signature = declarationSignature(ctx);
-    d.signature = signature;
+    const header = typeHeaderOf(file, symbol);
+    d.signature = declarationSignature(ctx, header);
     const hover = await tsHoverOf(file, symbol);
     if (hover?.description) d.description = hover.description;
     d.location = symbolLocation(file, symbol.range);
@@ -227,7 +209,7 @@ export const typescriptAdapter: LanguageAdapter = {
         fieldJobs.push(tsFieldDescriptor(child));
       }
     }
-    const [fields, methods, rel] = await Promise.all([Promise.all(fieldJobs), Promise.all(methodJobs), relationsOf(ctx, signature)]);
+    const [fields, methods, rel] = await Promise.all([Promise.all(fieldJobs), Promise.all(methodJobs), relationsOf(ctx, header)]);
     if (fields.length) d.fields = fields;
     if (methods.length) d.methods = methods;
     if (rel.relations.length) d.relations = rel.relations;

@@ -3,7 +3,7 @@
  * text the documentSymbol ranges cover: for members, from the range start (which may include the
  * JSDoc) to the name; after the name, up to the end of the declaration.
  */
-import { collapseWhitespace, indexOfTopLevel, splitTopLevel, stripComments } from './source-text.js';
+import { collapseWhitespace, indexOfTopLevel, stripComments } from './source-text.js';
 
 export const TS_MODIFIERS = [
   'export',
@@ -61,40 +61,4 @@ export function tsDeclarationHeader(text: string): string {
   const clean = stripComments(text);
   const brace = indexOfTopLevel(clean, '{');
   return collapseWhitespace(brace >= 0 ? clean.slice(0, brace) : clean).replace(/;$/, '');
-}
-
-export interface TsHeritage {
-  typeParameters?: string;
-  extends: string[];
-  implements: string[];
-}
-
-/** `class Registry<T extends Named> implements Repository<T, EntityId>` → type parameters and heritage clauses. */
-export function parseTsHeritage(header: string): TsHeritage {
-  const out: TsHeritage = { extends: [], implements: [] };
-  const kw = /\b(class|interface)\s+[\w$]+\s*/.exec(header);
-  if (!kw) return out;
-  let rest = header.slice(kw.index + kw[0].length);
-  if (rest.startsWith('<')) {
-    let depth = 0;
-    let i = 0;
-    for (; i < rest.length; i++) {
-      if (rest[i] === '<') depth++;
-      else if (rest[i] === '>' && rest[i - 1] !== '=' && --depth === 0) break;
-    }
-    out.typeParameters = rest.slice(0, i + 1);
-    rest = rest.slice(i + 1);
-  }
-  const clauses = rest.split(/\b(extends|implements)\b/);
-  for (let i = 1; i < clauses.length; i += 2) {
-    const list = splitTopLevel(clauses[i + 1] ?? '');
-    (clauses[i] === 'extends' ? out.extends : out.implements).push(...list);
-  }
-  return out;
-}
-
-/** `Repository<T, EntityId>` → `Repository`; `ns.Base` → `ns.Base`. */
-export function stripTypeArguments(type: string): string {
-  const lt = type.indexOf('<');
-  return (lt >= 0 ? type.slice(0, lt) : type).trim();
 }

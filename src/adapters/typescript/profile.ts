@@ -4,9 +4,9 @@
  * TypeScript-only syntax (`import x = require()`), and share the rest.
  */
 import type { LanguageProfile } from '../language-profile.js';
-import { heritageNames } from '../header-text.js';
 import { nodeExportedApi, NODE_PROJECT } from './package-json.js';
 import { JS_COMPLEXITY, JS_IMPORTS, JS_PATTERNS, TS_IMPORTS } from './syntax.js';
+import { JS_BODIES, JS_DECORATIONS, JS_TYPE_HEADERS, TS_ALIASES, TS_DECORATIONS, TS_TYPE_HEADERS } from './structure.js';
 
 const shared: Omit<LanguageProfile, 'name' | 'languageIds' | 'grammars' | 'syntax'> = {
   tests: {
@@ -15,7 +15,7 @@ const shared: Omit<LanguageProfile, 'name' | 'languageIds' | 'grammars' | 'synta
     directories: ['test', 'tests', '__tests__', 'spec', 'specs', '__mocks__', 'testdata', 'fixtures'],
     functionNames: /^test/,
   },
-  comments: { line: '//', leading: /^\s*(@|\/\/|\/\*|\*)/ },
+  comments: { line: '//' },
   declarations: {
     elementType(s, file) {
       if (s.kind !== 'function') return undefined;
@@ -26,12 +26,11 @@ const shared: Omit<LanguageProfile, 'name' | 'languageIds' | 'grammars' | 'synta
     mergesDeclarations: true,
     reExports: true,
     outlineSignaturePrefix: /^(export\s+)(default\s+)?/,
-    decoratorAt: (line) => /^\s*(@[\w.]+)/.exec(line)?.[1],
   },
-  types: { baseNames: heritageNames },
+  types: {},
   deadCode: { entryPoints: ['main'], exportedApi: nodeExportedApi },
   project: NODE_PROJECT,
-  chunks: { blocks: 'brackets' },
+  chunks: { elision: '{ … }' },
 };
 
 export const typescriptProfile: LanguageProfile = {
@@ -39,7 +38,7 @@ export const typescriptProfile: LanguageProfile = {
   name: 'typescript',
   languageIds: ['typescriptreact'],
   grammars: { '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'tsx' },
-  syntax: { imports: TS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY },
+  syntax: { imports: TS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY, typeHeaders: TS_TYPE_HEADERS, aliases: TS_ALIASES, decorations: TS_DECORATIONS, bodies: JS_BODIES },
 };
 
 export const javascriptProfile: LanguageProfile = {
@@ -48,5 +47,5 @@ export const javascriptProfile: LanguageProfile = {
   languageIds: ['javascriptreact'],
   // The JavaScript grammar parses JSX too.
   grammars: { '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascript' },
-  syntax: { imports: JS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY },
+  syntax: { imports: JS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY, typeHeaders: JS_TYPE_HEADERS, aliases: TS_ALIASES, decorations: JS_DECORATIONS, bodies: JS_BODIES },
 };

@@ -1,8 +1,9 @@
 /**
  * find_patterns (seed 002 PatternsOutput): recurring structures of a workspace.
- * - inheritance: types that extend or implement the same base, from the catalog's types and the
- *   server's own resolution of the names in their headers (type-relations.ts), or for interfaces
- *   satisfied implicitly (Go) the server's textDocument/implementation; a base counts once two or more types share it.
+ * - inheritance: types that extend or implement the same base, from the bases their headers name
+ *   (read from parse trees) as the server's own definition resolves them (type-relations.ts), or for
+ *   interfaces satisfied implicitly (Go) the server's textDocument/implementation; a base counts once
+ *   two or more types share it.
  * - framework: framework models (the PHP adapter's Eloquent model detection, the same as find_type_definition)
  *   and HTTP route registrations (pattern-scan.ts).
  * - decorators, error-handling: forms of code found on tree-sitter trees (pattern-scan.ts).
@@ -16,9 +17,8 @@ import type { ServiceCall } from '../../service/call.js';
 import { typeDefinition } from '../../service/descriptors/descriptors.js';
 import { locate, toLocations } from '../../service/locations.js';
 import { isInside } from '../../util/paths.js';
-import { headerReferences, TYPE_KINDS, typeAt } from '../../service/relations/type-relations.js';
+import { declaredBases, headerReferences, SYNTAX_SOURCE, TYPE_KINDS, typeAt } from '../../service/relations/type-relations.js';
 import { scanFile, type PatternHit } from './pattern-scan.js';
-import { heritageNames } from '../../adapters/header-text.js';
 import { languageProfile } from '../../adapters/languages.js';
 
 export const PATTERN_TYPES = ['inheritance', 'framework', 'decorators', 'error-handling'] as const;
@@ -30,9 +30,13 @@ export interface PatternSite {
   symbol_id?: string;
 }
 
+/** Where a pattern was found: forms of parse trees, bases of parse trees resolved by the server, or the server's answers. */
+export type PatternSource = 'syntax' | typeof SYNTAX_SOURCE | 'server';
+
 export interface Pattern {
   name: string;
   pattern_type: PatternType;
+  source: PatternSource;
   /** Distinct files, sorted. */
   files: string[];
   usage: number;
@@ -49,11 +53,11 @@ export interface PatternsLimits {
 const MAX_SITES = 5;
 
 class Groups {
-  private readonly map = new Map<string, { type: PatternType; description: string; sites: PatternSite[] }>();
+  private readonly map = new Map<string, { type: PatternType; source: PatternSource; description: string; sites: PatternSite[] }>();
 
-  add(type: PatternType, name: string, description: string, site: PatternSite): void {
+  add(type: PatternType, name: string, description: string, site: PatternSite, source: PatternSource = 'syntax'): void {
     let g = this.map.get(name);
-    if (!g) this.map.set(name, (g = { type, description, sites: [] }));
+    if (!g) this.map.set(name, (g = { type, source, description, sites: [] }));
     // a base with several declarations (tsserver: lib's `interface Error` and `var Error`) counts a type once
     if (site.symbol_id && g.sites.some((s) => s.symbol_id === site.symbol_id)) return;
     g.sites.push(site);
@@ -65,7 +69,7 @@ class Groups {
       if (g.sites.length < minUsage(g.type)) continue;
       const sites = [...g.sites].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
       const files = [...new Set(sites.map((s) => s.file))].sort();
-      out.push({ name, pattern_type: g.type, files, usage: sites.length, description: describe ? describe(name, sites, g.description) : g.description, sites: sites.slice(0, MAX_SITES) });
+      out.push({ name, pattern_type: g.type, source: g.source, files, usage: sites.length, description: describe ? describe(name, sites, g.description) : g.description, sites: sites.slice(0, MAX_SITES) });
     }
     return out;
   }
@@ -118,17 +122,6 @@ function describeGroup(name: string, sites: PatternSite[], base: string): string
   return `${base}: ${sites.length} use(s) in ${files} file(s)`;
 }
 
-/**
- * The names a type's header names as its bases, by its language's rule (the language profile's
- * `types.baseNames`: what follows `extends` / `implements` outside generic arguments, a Python
- * class's parenthesised bases). A language with no profile (a server added in servers.json) gets the
- * `extends` / `implements` reading most class-based languages share.
- */
-export function baseNames(header: string, language: string): string[] {
-  const profile = languageProfile(language);
-  return profile ? (profile.types.baseNames?.(header) ?? []) : heritageNames(header);
-}
-
 /** Subtype groups: header names resolved by the server, or the server's implementations of implicitly satisfied interfaces (Go). */
 async function inheritance(call: ServiceCall, types: CatalogSymbol[], groups: Groups): Promise<void> {
   for (const t of types) {
@@ -137,21 +130,16 @@ async function inheritance(call: ServiceCall, types: CatalogSymbol[], groups: Gr
       if (t.kind === 'interface') await implicitImplementations(call, t, groups);
       continue;
     }
-    // a type alias's `extends` is a conditional type or a constraint, never a base
-    if (t.kind === 'type') continue;
-    const file = await call.file(path.join(call.root, t.file));
-    const header = file.lines.slice(t.line - 1, Math.min(t.end_line, t.selection_line + 5)).join(' ');
     const site = { file: t.file, line: t.selection_line, symbol_id: t.symbol_id };
-    for (const name of baseNames(header, t.language)) {
-      for (const ref of await headerReferences(call, t, name)) {
-        if (ref.target) {
-          const verb = ref.target.kind === 'interface' ? 'implement' : 'extend';
-          groups.add('inheritance', `subtypes of ${ref.target.qualified_name}`, `types that ${verb} ${ref.target.kind} ${ref.target.qualified_name} (${ref.target.file}:${ref.target.selection_line})`, site);
-        } else if (ref.external && !isInside(call.root, ref.external)) {
-          groups.add('inheritance', `subtypes of ${ref.name} (external)`, `types that extend or implement ${ref.name}, declared outside the workspace (${path.basename(ref.external)})`, site);
-        }
-        // a name that resolves inside the workspace but not to a type (an import binding, a namespace) is no base
+    // a type alias's `extends` is a conditional type or a constraint, never a base: the header hook reads no aliases
+    for (const ref of await headerReferences(call, t)) {
+      if (ref.target) {
+        const verb = ref.target.kind === 'interface' ? 'implement' : 'extend';
+        groups.add('inheritance', `subtypes of ${ref.target.qualified_name}`, `types that ${verb} ${ref.target.kind} ${ref.target.qualified_name} (${ref.target.file}:${ref.target.selection_line})`, site, SYNTAX_SOURCE);
+      } else if (ref.external && !isInside(call.root, ref.external)) {
+        groups.add('inheritance', `subtypes of ${ref.name} (external)`, `types that extend or implement ${ref.name}, declared outside the workspace (${path.basename(ref.external)})`, site, SYNTAX_SOURCE);
       }
+      // a name that resolves inside the workspace but not to a type (an import binding, a namespace) is no base
     }
   }
 }
@@ -167,7 +155,7 @@ async function implicitImplementations(call: ServiceCall, iface: CatalogSymbol, 
     const impl = await typeAt(call, locate(call.root, loc.uri), loc.range.start.line);
     if (!impl || impl.kind === 'interface' || seen.has(impl.symbol_id)) continue;
     seen.add(impl.symbol_id);
-    groups.add('inheritance', `subtypes of ${iface.qualified_name}`, `types that implement interface ${iface.qualified_name} (${iface.file}:${iface.selection_line})`, { file: impl.file, line: impl.selection_line, symbol_id: impl.symbol_id });
+    groups.add('inheritance', `subtypes of ${iface.qualified_name}`, `types that implement interface ${iface.qualified_name} (${iface.file}:${iface.selection_line})`, { file: impl.file, line: impl.selection_line, symbol_id: impl.symbol_id }, 'server');
   }
 }
 
@@ -178,9 +166,9 @@ async function implicitImplementations(call: ServiceCall, iface: CatalogSymbol, 
 async function frameworkModels(call: ServiceCall, types: CatalogSymbol[], groups: Groups): Promise<void> {
   for (const t of types) {
     const models = languageProfile(t.language)?.syntax.patterns?.models;
-    if (!models || t.kind !== 'class' || !/\bextends\b/.test(t.signature)) continue;
+    if (!models || t.kind !== 'class' || !(await declaredBases(call, t, (b) => b.relation === 'extends')).length) continue;
     const d = await typeDefinition(call, { symbol_id: t.symbol_id });
     if (d.kind !== 'model') continue;
-    groups.add('framework', models.name, models.description, { file: t.file, line: t.selection_line, symbol_id: t.symbol_id });
+    groups.add('framework', models.name, models.description, { file: t.file, line: t.selection_line, symbol_id: t.symbol_id }, 'server');
   }
 }

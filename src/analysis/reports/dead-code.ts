@@ -10,6 +10,7 @@
 import type { CatalogSymbol, SymbolRef } from '../../core/catalog.js';
 import type { ServiceCall } from '../../service/call.js';
 import { LineSource } from '../../service/locations.js';
+import { decorationOf } from '../../service/structure-index.js';
 import { checkedDeclarations, outsideReferences } from './declarations.js';
 import type { ManifestReader } from '../../adapters/language-profile.js';
 import { profileOf } from '../../adapters/languages.js';
@@ -36,8 +37,8 @@ export async function findDeadCode(call: ServiceCall, maxSymbols: number): Promi
   const src = new LineSource(call);
   for (const s of scan) {
     if ((await outsideReferences(call, src, s)).length) continue;
-    const lines = src.lines(call.resolvePath(s.file), (await call.file(call.resolvePath(s.file))).session);
-    const [category, why] = classify(s, lines, manifests);
+    const decoration = await decorationOf(call.workspace, s, (await call.file(call.resolvePath(s.file))).text);
+    const [category, why] = classify(s, decoration?.decorators[0]?.name, manifests);
     out.push({ symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, kind: s.kind, file: s.file, line: s.selection_line, category, reason: `no reference outside its declaration; ${why}` });
   }
   const order = new Map(CATEGORIES.map((c, i) => [c, i]));
@@ -45,25 +46,15 @@ export async function findDeadCode(call: ServiceCall, maxSymbols: number): Promi
   return { scanned: scan.length, candidates: out, skipped: eligible.length - scan.length };
 }
 
-function classify(s: CatalogSymbol, lines: string[], manifests: ManifestReader): [Category, string] {
+/** `marker`: the declaration's first decorator or attribute (read from its parse tree). */
+function classify(s: CatalogSymbol, marker: string | undefined, manifests: ManifestReader): [Category, string] {
   const profile = profileOf(s.file, s.language);
   if (isTestPath(s.file, s.language) || isTestFunctionName(s.name, profile)) return ['test', 'a test (its runner calls it)'];
   if (!s.parent && (profile?.deadCode.entryPoints ?? ['main']).includes(s.name)) return ['entry_point', `\`${s.name}\` is called by the runtime`];
   if (profile?.deadCode.languageHooks?.test(s.name)) return ['framework_hook', 'a dunder / magic method the language calls'];
-  const marker = profile?.declarations.decoratorAt && decoration(s, lines, profile.declarations.decoratorAt);
   if (marker) return ['framework_hook', `registered by \`${marker}\` (a decorator or attribute calls or registers it)`];
   const api = profile?.deadCode.exportedApi?.(s, manifests);
   if (api) return ['exported_api', `exported API of a library (${api}): callers may live outside the workspace`];
   return ['dead', 'nothing calls it'];
 }
 
-/** A decorator (`@app.route(...)`) or attribute (`#[Scope]`) on the declaration, from its own lines and the lines just above. */
-function decoration(s: CatalogSymbol, lines: string[], decoratorAt: (line: string) => string | undefined): string | undefined {
-  let first = s.line - 1;
-  while (first > 0 && decoratorAt(lines[first - 1] ?? '') !== undefined) first--;
-  for (let l = first; l < s.selection_line - 1 && l < lines.length; l++) {
-    const marker = decoratorAt(lines[l] ?? '');
-    if (marker) return marker;
-  }
-  return undefined;
-}

@@ -4,6 +4,7 @@
  * map (the import graph, as the language servers resolve imports) and how its tests are laid out.
  * Everything comes from the catalog, the import graph and the manifests; nothing is guessed.
  */
+import { scriptEntries } from '../../adapters/file-structure.js';
 import path from 'node:path';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import type { ServiceCall } from '../../service/call.js';
@@ -75,7 +76,7 @@ export async function projectContext(call: ServiceCall): Promise<ProjectContextD
   return {
     languages,
     packages: packagesOf(manifests, listed, all),
-    entry_points: entryPoints(call.root, bound, manifests, listed, all),
+    entry_points: await entryPoints(call.root, bound, manifests, listed, all),
     elements: all.filter((s) => !s.parent && !isTestPath(s.file, s.language)).flatMap((s) => element(s) ?? []),
     dependencies,
     test_patterns: testPatterns(testFiles, all),
@@ -113,16 +114,15 @@ function packagesOf(m: ManifestReader, files: { file: string; language: string }
 }
 
 /** Top-level `main`, scripts by their language's rule (Python `if __name__ == "__main__":`), and the files manifests declare (package.json main/bin/exports, composer.json bin). */
-function entryPoints(root: string, bound: ReadBound, m: ManifestReader, files: { file: string; language: string }[], all: CatalogSymbol[]): EntryPoint[] {
+async function entryPoints(root: string, bound: ReadBound, m: ManifestReader, files: { file: string; language: string }[], all: CatalogSymbol[]): Promise<EntryPoint[]> {
   const out: EntryPoint[] = [];
   for (const s of all) {
     if (!s.parent && s.name === 'main' && (s.kind === 'function' || s.kind === 'method')) out.push({ file: s.file, line: s.selection_line, name: s.name, reason: 'top-level `main`' });
   }
   for (const f of files) {
-    const script = profileOf(f.file, f.language)?.project.scriptEntry;
-    if (!script || isTestPath(f.file, f.language)) continue;
-    const found = script(readTextIfAny(path.join(root, f.file), bound) ?? '');
-    if (found) out.push({ file: f.file, line: found.line, reason: found.reason });
+    if (!profileOf(f.file, f.language)?.syntax.scriptEntry || isTestPath(f.file, f.language)) continue;
+    // the statement that runs it, read from its parse tree
+    for (const found of (await scriptEntries(f.file, readTextIfAny(path.join(root, f.file), bound) ?? '')) ?? []) out.push({ file: f.file, line: found.line, reason: found.reason });
   }
   for (const rules of projectRules()) out.push(...(rules.manifestEntryPoints?.(m) ?? []));
   return out.sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));

@@ -160,7 +160,7 @@ export const analysisOperations: Operation[] = [
     name: 'find_patterns',
     title: 'Find patterns',
     description:
-      'Recurring structures, most used first, each with files, usage count, description and first sites. `pattern_type`: `inheritance` (types sharing a base, resolved by the server), `framework` (Eloquent models, HTTP route registrations), `decorators` (and PHP attributes), `error-handling` (try/catch, thrown types, Go error checks and wrapping); default all. `limit` 1..100 per page (default 10); cursor for more.',
+      'Recurring structures, most used first, each with files, usage count, description and first sites. `pattern_type`: `inheritance` (types sharing a base read from parse trees, resolved by the server), `framework` (Eloquent models, HTTP route registrations), `decorators` (and PHP attributes), `error-handling` (try/catch, thrown types, Go error checks and wrapping); default all. `limit` 1..100 per page (default 10); cursor for more.',
     input: z.object({
       pattern_type: z.enum(PATTERN_TYPES).optional().describe('inheritance | framework | decorators | error-handling (default: all)'),
       limit: z.number().int().min(1).max(100).optional().describe('Patterns per page (default 10)'),
@@ -182,6 +182,7 @@ export const analysisOperations: Operation[] = [
           usage: z.number().int(),
           description: z.string(),
           pattern_type: z.enum(PATTERN_TYPES),
+          source: z.enum(['syntax', 'syntax+server', 'server']).describe('syntax: forms of parse trees; syntax+server: bases read from parse trees, resolved by the server; server: the server\'s answers'),
           sites: z.array(z.object({ file: z.string(), line: z.number().int(), symbol_id: z.string().optional() })).describe('First occurrences (at most 5)'),
         }),
       ),
@@ -197,7 +198,7 @@ export const analysisOperations: Operation[] = [
         const offset = decodeCursor(input.cursor, hash);
         const r = await findPatterns(call, input.pattern_type ? [input.pattern_type] : PATTERN_TYPES, limits);
         const page = paginate(r.patterns, { offset, maxResults: limit, hash, meta: call.meta });
-        const patterns = Object.fromEntries(page.map((p) => [p.name, { files: p.files, usage: p.usage, description: p.description, pattern_type: p.pattern_type, sites: p.sites }]));
+        const patterns = Object.fromEntries(page.map((p) => [p.name, { files: p.files, usage: p.usage, description: p.description, pattern_type: p.pattern_type, source: p.source, sites: p.sites }]));
         return { success: true, pattern_type: input.pattern_type ?? 'all', limit, total: r.patterns.length, files_scanned: r.files_scanned, types_checked: r.types_checked, patterns };
       }),
     markdown(r) {

@@ -38,14 +38,22 @@ const HitSchema = z.object({
   stale_citation: z.boolean(),
   preview: z.object({ start_line: z.number().int(), lines: z.array(z.string()).max(10) }),
   symbol: z.object({ symbol_id: z.string(), name: z.string(), kind: z.string(), signature: z.string() }).optional(),
+  duplicates: z
+    .object({ count: z.number().int().min(1), citations: z.array(CitationSchema).max(10) })
+    .optional()
+    .describe('Identical chunks elsewhere (the same declaration and text in copies of a file), folded into this hit: how many, and the first ones cited'),
 });
 
-const FilterSchema = z.object({
-  language: z.string().max(50).optional(),
-  path: z.string().max(500).optional().describe('Glob over the relative path; `**` crosses directories (`src/**/*.ts`)'),
-  symbol_kinds: z.array(SymbolKindSchema).max(20).optional(),
-  commit_hash: z.string().max(64).optional().describe('Only chunks indexed at this commit (prefix)'),
-});
+// strict: a filter key search_code does not know is INVALID_INPUT naming it, never a filter silently not applied
+const FilterSchema = z
+  .object({
+    language: z.string().max(50).optional(),
+    path: z.string().max(500).optional().describe('Glob over the whole relative path: `*` stays in one directory (`*.go`: the root\'s Go files), `**` crosses directories (`**/*.go`, `src/**/*.ts`)'),
+    symbol_kinds: z.array(SymbolKindSchema).max(20).optional(),
+    commit_hash: z.string().max(64).optional().describe('Only chunks indexed at this commit (prefix)'),
+    is_test: z.boolean().optional().describe('true: only chunks of test files; false: none of them (the test-file rule of each language)'),
+  })
+  .strict();
 
 const Query = z.string().min(1).max(2000);
 

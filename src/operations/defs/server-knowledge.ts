@@ -58,7 +58,7 @@ function diagnosticsMarkdown(r: DiagnosticsResult): string {
 }
 
 function implementationsMarkdown(r: ImplementationsResult): string {
-  const out = [`## ${r.implementations.length} implementation(s) of ${r.symbol} (${r.source === 'server' ? 'from the server' : "from the catalog's type relations"})`, ''];
+  const out = [`## ${r.implementations.length} implementation(s) of ${r.symbol} (${r.source === 'server' ? 'from the server' : 'from declaration headers read from parse trees, resolved by the server'})`, ''];
   for (const d of r.implementations) out.push(`- ${d.kind} **${d.name}**${d.container ? ` in ${d.container}` : ''} — ${d.file}:${d.line}:${d.column}${d.symbol_id ? ` \`${d.symbol_id}\`` : ''}`);
   if (!r.implementations.length) out.push('(none)');
   return out.join('\n') + '\n';
@@ -72,6 +72,7 @@ const TypeNodeSchema: z.ZodType<TypeNode> = z.lazy(() =>
     line: z.number().int(),
     symbol_id: z.string().optional(),
     detail: z.string().optional(),
+    relation: z.enum(['extends', 'implements', 'embeds']).optional().describe('How the node relates to its parent: a base its header names, or `implements` by the server (Go)'),
     external: z.boolean().optional().describe('Outside the workspace (standard library, dependency): not expanded'),
     supertypes: z.array(TypeNodeSchema).optional(),
     subtypes: z.array(TypeNodeSchema).optional(),
@@ -171,10 +172,10 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'find_implementations',
     title: 'Find implementations',
     description:
-      'Types implementing or extending the target, or for a method the methods implementing or overriding it. From the server where it answers the request; else (`source: catalog`) from declaration headers resolved by the server, up to 5 levels (said in _meta.warnings).',
+      'Types implementing or extending the target, or for a method the methods implementing or overriding it. From the server where it answers the request; else (`source: syntax+server`) from declaration headers read from parse trees and resolved by the server, up to 5 levels (said in _meta.warnings).',
     related: { type_hierarchy: 'for the whole tree' },
     input: z.object(targetShape),
-    output: withMeta({ symbol: z.string(), source: z.enum(['server', 'catalog']), implementations: z.array(DefinitionSchema) }),
+    output: withMeta({ symbol: z.string(), source: z.enum(['server', 'syntax+server']), implementations: z.array(DefinitionSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'impl', positional: ['symbol'] },
     clientCases: { ok: [{ symbol: 'Shape' }], errors: symbolErrorCases() },
@@ -185,7 +186,7 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'type_hierarchy',
     title: 'Type hierarchy',
     description:
-      'Supertypes and/or subtypes of a type as a tree (`direction` supertypes | subtypes | both; `depth` 1..5, default 3; `max_results` nodes). From the server\'s type-hierarchy requests where it has them, else (`source: catalog`) from declaration headers resolved by the server; supertypes outside the workspace are leaves (`external`).',
+      'Supertypes and/or subtypes of a type as a tree (`direction` supertypes | subtypes | both; `depth` 1..5, default 3; `max_results` nodes). From the server\'s type-hierarchy requests where it has them, else (`source: syntax+server`) from declaration headers read from parse trees (never generic constraints), each resolved by the server; supertypes outside the workspace are leaves (`external`).',
     related: { find_implementations: 'for the implementations of a method' },
     input: z.object({
       ...targetShape,
@@ -193,7 +194,7 @@ export const serverKnowledgeOperations: Operation[] = [
       depth: z.number().int().min(1).max(5).optional().describe('Levels of the tree (1..5, default 3)'),
       max_results: z.number().int().min(1).max(1000).optional().describe('Node budget of the whole tree (default 100)'),
     }),
-    output: withMeta({ symbol: z.string(), direction: z.enum(['supertypes', 'subtypes', 'both']), source: z.enum(['server', 'catalog']), root: TypeNodeSchema }),
+    output: withMeta({ symbol: z.string(), direction: z.enum(['supertypes', 'subtypes', 'both']), source: z.enum(['server', 'syntax+server']), root: TypeNodeSchema }),
     annotations: READ_ONLY,
     repl: { command: 'hier', positional: ['symbol'] },
     clientCases: { ok: [{ symbol: 'Circle', direction: 'supertypes' }], errors: symbolErrorCases() },

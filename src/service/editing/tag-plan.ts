@@ -4,9 +4,9 @@
  * declaration (above its decorators, attributes and doc comment, so none of them is separated
  * from what it annotates) naming the element's type, file, name and line, in the seed's
  * `@Fn` / `@Cl` / `@Cp` form: `// @Fn/src/util/strings.ts#capitalize:12` (`#` comments in Python).
- * The line is the declaration's name line once the tags above it are in. Pure: text in, text out.
+ * The line is the declaration's name line once the tags above it are in. Where the leading block
+ * starts is read from the file's parse tree by the caller. Pure: text in, text out.
  */
-import type { CommentRules } from '../../adapters/language-profile.js';
 import { profileOf } from '../../adapters/languages.js';
 import type { CatalogSymbol, SymbolRef } from '../../core/catalog.js';
 
@@ -59,17 +59,16 @@ export function isPrivate(s: CatalogSymbol): boolean {
   return /^\s*(?:(?:public|static|readonly|abstract|final|async|override)\s+)*(private|protected)\b/.test(s.signature);
 }
 
-/** First line (0-based) of the declaration's leading block: decorators, attributes, doc comment lines. */
-function blockStart(lines: string[], s: CatalogSymbol): number {
-  const leading = commentsOf(s).leading;
-  let at = s.line - 1;
-  while (at > 0 && leading.test(lines[at - 1] ?? '')) at--;
-  return at;
+/** A line comment's opening in a declaration's language; `//` for a language with no profile. */
+function lineComment(s: CatalogSymbol): string {
+  return profileOf(s.file, s.language)?.comments.line ?? '//';
 }
 
-/** The comment rules of a declaration's language; C-style for a language with no profile. */
-function commentsOf(s: CatalogSymbol): CommentRules {
-  return profileOf(s.file, s.language)?.comments ?? { line: '//', leading: /^\s*(@|#\[|\/\/|\/\*|\*)/ };
+/** An element to tag, and the 1-based first line of its leading block (decorators, attributes, doc comments) when known. */
+export interface TagElement {
+  sym: CatalogSymbol;
+  type: ElementType;
+  leading?: number;
 }
 
 export interface FilePlan {
@@ -83,17 +82,17 @@ export interface FilePlan {
  * whose leading block already holds a tag is skipped, unless `force` (always rewritten) or
  * `updateLineno` (rewritten when its text is out of date).
  */
-export function planFile(file: string, text: string, elements: { sym: CatalogSymbol; type: ElementType }[], opts: TagOptions): FilePlan {
+export function planFile(file: string, text: string, elements: TagElement[], opts: TagOptions): FilePlan {
   const lines = text.split('\n');
-  const comment = elements[0] ? commentsOf(elements[0].sym).line : '//';
+  const comment = elements[0] ? lineComment(elements[0].sym) : '//';
   const sorted = [...elements].sort((a, b) => a.sym.line - b.sym.line);
   const cr = text.includes('\r\n') ? '\r' : '';
   const inserts = new Map<number, string>();
   const insertedAt: number[] = [];
   const replaces = new Map<number, string>();
   const tags: PlannedTag[] = [];
-  for (const { sym, type } of sorted) {
-    const start = blockStart(lines, sym);
+  for (const { sym, type, leading } of sorted) {
+    const start = Math.min(leading ?? sym.line, sym.line) - 1;
     let existing: number | undefined;
     for (let l = start; l < sym.line - 1; l++) if (TAG_LINE.test(lines[l] ?? '')) existing = l;
     // the declaration's line after tagging: each new tag line above it pushes it down by one

@@ -15,7 +15,8 @@ import { sha256 } from '../../util/hash.js';
 import { isSecretPath, toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { applyFileEdits } from './edit-apply.js';
-import { elementType, isPrivate, planFile, type PlannedTag } from './tag-plan.js';
+import { decorationOf } from '../structure-index.js';
+import { elementType, isPrivate, planFile, type PlannedTag, type TagElement } from './tag-plan.js';
 import { editTargetOfPath, unifiedDiff, type FileEdit } from './workspace-edit.js';
 
 export interface TagInput {
@@ -53,7 +54,7 @@ function filesUnder(call: ServiceCall, input: TagInput): { files: string[]; sing
   if (isSecretPath(abs)) throw new LspgateError('SECRET_FILE', `${input.path} is a secret file: never tagged`, { path: input.path });
   const rel = toRelative(call.root, abs);
   const exts = new Set((input.lang ?? DEFAULT_LANG).split(',').map((e) => e.trim().replace(/^\./, '').toLowerCase()).filter(Boolean));
-  const excludes = (input.exclude ?? '').split(',').map((e) => e.trim()).filter(Boolean).map(globMatcher);
+  const excludes = (input.exclude ?? '').split(',').map((e) => e.trim()).filter(Boolean).map((g) => globMatcher(g));
   const keep = (f: string) => exts.has(path.extname(f).slice(1).toLowerCase()) && !excludes.some((m) => m(f)) && !isSecretPath(f);
   const all = [...call.workspace.catalog.files().keys()];
   const single = all.includes(rel) || (rel !== '' && !all.some((f) => f.startsWith(rel + '/')));
@@ -64,7 +65,7 @@ function filesUnder(call: ServiceCall, input: TagInput): { files: string[]; sing
 /** Top-level declarations and members of top-level types, of a tagged type, public unless asked. */
 function taggable(symbols: CatalogSymbol[], file: string, includePrivate: boolean) {
   const byId = new Map(symbols.map((s) => [s.symbol_id, s]));
-  const out: { sym: CatalogSymbol; type: NonNullable<ReturnType<typeof elementType>> }[] = [];
+  const out: TagElement[] = [];
   for (const s of symbols) {
     const parent = s.parent ? byId.get(s.parent) : undefined;
     if (s.parent && (!parent || parent.parent || !TYPE_KINDS.has(parent.kind))) continue;
@@ -96,6 +97,7 @@ async function planOne(call: ServiceCall, rel: string, input: TagInput, single: 
   }
   const elements = taggable(symbols, rel, input.include_private ?? false);
   if (!elements.length) return { tags: [] };
+  for (const e of elements) e.leading = (await decorationOf(call.workspace, e.sym, before))?.leading_line;
   const plan = planFile(rel, before, elements, { force: input.force ?? false, updateLineno: input.update_lineno ?? false });
   if (plan.after === before) return { tags: plan.tags };
   const edits = plan.tags.filter((t) => t.action !== 'skip').length;

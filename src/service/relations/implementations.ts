@@ -1,7 +1,8 @@
 /**
  * find_implementations: `textDocument/implementation` where the server offers it; otherwise the
- * catalog's type relations (type-relations.ts): every type below the target (transitively, at most
- * MAX_DEPTH levels), or for a method, the members of those types with the method's name.
+ * type relations of parse trees resolved by the server (type-relations.ts): every type below the
+ * target (transitively, at most MAX_DEPTH levels), or for a method, the members of those types with
+ * the method's name.
  */
 import path from 'node:path';
 import { ImplementationRequest } from 'vscode-languageserver-protocol';
@@ -13,13 +14,13 @@ import { preview } from '../previews.js';
 import { definitionEntry, type DefinitionEntry } from '../navigation/references.js';
 import { resolveTarget, type ResolvedTarget, type TargetInput } from '../navigation/resolve.js';
 import { catalogSymbolFor } from '../symbol-ids.js';
-import { directSubtypes, membersNamed, TYPE_KINDS } from './type-relations.js';
+import { directSubtypes, membersNamed, SYNTAX_SOURCE, TYPE_KINDS } from './type-relations.js';
 
 export const MAX_DEPTH = 5;
 
 export interface ImplementationsResult {
   symbol: string;
-  source: 'server' | 'catalog';
+  source: 'server' | typeof SYNTAX_SOURCE;
   implementations: DefinitionEntry[];
 }
 
@@ -33,8 +34,8 @@ export async function findImplementations(call: ServiceCall, input: TargetInput)
     return { symbol: target.label, source: 'server', implementations };
   }
   const sym = await targetSymbol(call, target);
-  call.meta.warn(`${file.session.serverId} has no implementation provider: built from the catalog's type relations (names in declaration headers, resolved with definition)`);
-  return { symbol: target.label, source: 'catalog', implementations: await catalogImplementations(call, sym) };
+  call.meta.warn(`${file.session.serverId} has no implementation provider: built from the bases declaration headers name (read from parse trees), each resolved with ${file.session.serverId}'s definition`);
+  return { symbol: target.label, source: SYNTAX_SOURCE, implementations: await catalogImplementations(call, sym) };
 }
 
 export async function targetSymbol(call: ServiceCall, target: ResolvedTarget): Promise<CatalogSymbol> {
@@ -62,7 +63,7 @@ async function descendants(call: ServiceCall, sym: CatalogSymbol): Promise<Catal
   for (let depth = 0; depth < MAX_DEPTH && level.length; depth++) {
     const next: CatalogSymbol[] = [];
     for (const t of level) {
-      for (const sub of await directSubtypes(call, t)) {
+      for (const { sub } of await directSubtypes(call, t)) {
         if (seen.has(sub.symbol_id)) continue;
         seen.add(sub.symbol_id);
         next.push(sub);

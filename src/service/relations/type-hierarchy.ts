@@ -1,8 +1,8 @@
 /**
  * type_hierarchy: supertypes and/or subtypes of a type as a tree (depth ≤ 5, cycles cut, a node
- * budget). The LSP type-hierarchy requests where a server offers them; otherwise the catalog's
- * relations (type-relations.ts): names in declaration headers resolved with definition, and for Go,
- * whose types satisfy interfaces without naming them, gopls's implementation answers as well.
+ * budget). The LSP type-hierarchy requests where a server offers them; otherwise the relations of
+ * parse trees (type-relations.ts): the bases declaration headers name, resolved with definition,
+ * and for Go, whose types satisfy interfaces without naming them, gopls's implementation answers.
  */
 import path from 'node:path';
 import {
@@ -21,7 +21,7 @@ import { targetSymbol } from './implementations.js';
 import { locate, toLocations } from '../locations.js';
 import { resolveTarget, type TargetInput } from '../navigation/resolve.js';
 import { catalogIdAt } from '../symbol-ids.js';
-import { directSubtypes, headerReferences, typeAt, TYPE_KINDS } from './type-relations.js';
+import { directSubtypes, headerReferences, SYNTAX_SOURCE, typeAt, TYPE_KINDS, type HeaderReference } from './type-relations.js';
 import { toLspPosition } from '../../lsp/positions.js';
 
 export type HierarchyDirection = 'supertypes' | 'subtypes' | 'both';
@@ -33,6 +33,8 @@ export interface TypeNode {
   line: number;
   symbol_id?: string;
   detail?: string;
+  /** How the node relates to its parent in the tree: a base its header names (`extends`, `implements`, Go `embeds`), or `implements` by the server's answer. */
+  relation?: HeaderReference['relation'];
   external?: boolean;
   supertypes?: TypeNode[];
   subtypes?: TypeNode[];
@@ -48,7 +50,7 @@ export interface TypeHierarchyInput extends TargetInput {
 export interface TypeHierarchyResult {
   symbol: string;
   direction: HierarchyDirection;
-  source: 'server' | 'catalog';
+  source: 'server' | typeof SYNTAX_SOURCE;
   root: TypeNode;
 }
 
@@ -82,9 +84,9 @@ export async function typeHierarchy(call: ServiceCall, input: TypeHierarchyInput
   }
   const sym = await targetSymbol(call, target);
   if (!TYPE_KINDS.has(sym.kind)) throw new LspgateError('INVALID_INPUT', `${sym.qualified_name} is a ${sym.kind}, not a type`, { symbol_id: sym.symbol_id, kind: sym.kind });
-  call.meta.warn(`${session.serverId} has no type hierarchy provider: built from the catalog's type relations (names in declaration headers resolved with definition${languageProfile(sym.language)?.types.implicitInterfaces ? `, and ${session.serverId} implementation answers` : ''})`);
+  call.meta.warn(`${session.serverId} has no type hierarchy provider: built from the bases declaration headers name (read from parse trees), each resolved with ${session.serverId}'s definition${languageProfile(sym.language)?.types.implicitInterfaces ? `, and ${session.serverId}'s implementation answers` : ''}`);
   const root = await grow(catalogExpander(call), { sym }, edges, depth, budget, new Set());
-  return { symbol: target.label, direction, source: 'catalog', root };
+  return { symbol: target.label, direction, source: SYNTAX_SOURCE, root };
 }
 
 async function grow<N>(x: Expander<N>, n: N, edges: Edge[], depth: number, budget: Budget, path: Set<string>): Promise<TypeNode> {
@@ -136,19 +138,21 @@ function serverExpander(call: ServiceCall): Expander<TypeHierarchyItem> {
   };
 }
 
-/** A catalog type, or a supertype outside the workspace (a leaf). */
+/** A catalog type, or a supertype outside the workspace (a leaf), with how it relates to its parent. */
 interface CatalogNode {
   sym?: CatalogSymbol;
   external?: { name: string; file: string; line: number };
+  relation?: HeaderReference['relation'];
 }
 
 function catalogExpander(call: ServiceCall): Expander<CatalogNode> {
   return {
     key: (n) => n.sym?.symbol_id ?? `${n.external!.file}:${n.external!.line}`,
     async node(n) {
-      if (n.external) return { name: n.external.name, kind: 'external', file: n.external.file, line: n.external.line, external: true };
+      const relation = n.relation ? { relation: n.relation } : {};
+      if (n.external) return { name: n.external.name, kind: 'external', file: n.external.file, line: n.external.line, ...relation, external: true };
       const s = n.sym!;
-      return { name: s.name, kind: s.kind, file: s.file, line: s.selection_line, symbol_id: s.symbol_id, detail: s.signature };
+      return { name: s.name, kind: s.kind, file: s.file, line: s.selection_line, symbol_id: s.symbol_id, detail: s.signature, ...relation };
     },
     async next(n, edge) {
       if (!n.sym) return [];
@@ -156,13 +160,13 @@ function catalogExpander(call: ServiceCall): Expander<CatalogNode> {
       const found: CatalogNode[] = [];
       if (edge === 'supertypes') {
         for (const r of await headerReferences(call, sym)) {
-          found.push(r.target ? { sym: r.target } : { external: { name: r.name, file: r.external!, line: r.externalLine ?? 1 } });
+          found.push(r.target ? { sym: r.target, relation: r.relation } : { external: { name: r.name, file: r.external!, line: r.externalLine ?? 1 }, relation: r.relation });
         }
       } else {
-        for (const sub of await directSubtypes(call, sym)) found.push({ sym: sub });
+        for (const { sub, relation } of await directSubtypes(call, sym)) found.push({ sym: sub, relation });
       }
       // interfaces satisfied implicitly (Go): only the server's implementation answer relates types to them
-      if (languageProfile(sym.language)?.types.implicitInterfaces) for (const t of await goImplementations(call, sym, edge)) found.push({ sym: t });
+      if (languageProfile(sym.language)?.types.implicitInterfaces) for (const t of await goImplementations(call, sym, edge)) found.push({ sym: t, relation: 'implements' });
       const seen = new Set<string>();
       return found.filter((f) => {
         const k = f.sym?.symbol_id ?? `${f.external!.file}:${f.external!.line}`;

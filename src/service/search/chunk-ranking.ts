@@ -2,7 +2,9 @@
  * The three rankings of search_code over one synced ChunkIndex: BM25 alone, vectors alone
  * (cosine, seed 004's normalized = 1 − distance/2), and hybrid = reciprocal-rank fusion of both
  * lists, each over-fetched so fusion has head-room. Vectors come from the workspace's embedder —
- * the model-free local one unless another is configured — and are kept per chunk id.
+ * the model-free local one unless another is configured — and are kept per chunk id. Identical
+ * chunks (the same declaration with the same text in two files: a vendored or copied file) fold
+ * into the best-ranked one, which lists the others, so copies do not fill the result's slots.
  */
 import type { ChunkIndex } from '../../chunks/chunk-index.js';
 import type { Embedder } from '../../chunks/embedder.js';
@@ -17,9 +19,32 @@ export type SearchMode = 'bm25' | 'vector' | 'hybrid';
 export interface RankedChunk {
   chunk: Chunk;
   score: HitScore;
+  /** Identical chunks of other places, folded into this one (ranked below it). */
+  duplicates?: Chunk[];
 }
 
 const OVERFETCH = 5;
+
+/** What makes two chunks copies of each other: the same kind, name and text. */
+function copyKey(c: Chunk): string {
+  return `${c.chunk_kind}\0${c.symbol_name ?? ''}\0${c.content_sha256}`;
+}
+
+/** The ranked list with each chunk's copies folded into its first (best-ranked) occurrence, cut to `limit`. */
+export function foldCopies(ranked: RankedChunk[], limit: number): RankedChunk[] {
+  const first = new Map<string, RankedChunk>();
+  const out: RankedChunk[] = [];
+  for (const r of ranked) {
+    const key = copyKey(r.chunk);
+    const kept = first.get(key);
+    if (kept) (kept.duplicates ??= []).push(r.chunk);
+    else if (out.length < limit) {
+      first.set(key, r);
+      out.push(r);
+    }
+  }
+  return out;
+}
 
 export const defaultEmbedder: Embedder = new LocalHashEmbedder();
 
@@ -29,7 +54,8 @@ function emptyScore(): HitScore {
 
 /** `vectors` (the workspace's, brought up to date by the caller) is needed by the vector and hybrid modes. */
 export async function rankChunks(index: ChunkIndex, query: string, filter: ChunkFilter | undefined, limit: number, mode: SearchMode, vectors?: ChunkVectors, signal?: AbortSignal): Promise<RankedChunk[]> {
-  const fetch = mode === 'hybrid' ? Math.max(50, limit * OVERFETCH) : limit;
+  // over-fetched in every mode: copies fold away before the cut
+  const fetch = Math.max(50, limit * OVERFETCH);
   const scores = new Map<string, { chunk: Chunk; score: HitScore }>();
   const entry = (c: Chunk) => scores.get(c.id) ?? scores.set(c.id, { chunk: c, score: emptyScore() }).get(c.id)!;
   const bm25Ids: string[] = [];
@@ -55,13 +81,13 @@ export async function rankChunks(index: ChunkIndex, query: string, filter: Chunk
       vecIds.push(h.chunk.id);
     });
   }
-  if (mode !== 'hybrid') return [...(mode === 'bm25' ? bm25Ids : vecIds)].slice(0, limit).map((id) => scores.get(id)!);
-  const fused = reciprocalRankFusion([bm25Ids, vecIds]).slice(0, limit);
+  if (mode !== 'hybrid') return foldCopies((mode === 'bm25' ? bm25Ids : vecIds).map((id) => scores.get(id)!), limit);
+  const fused = reciprocalRankFusion([bm25Ids, vecIds]);
   const best = fused[0]?.score ?? 0;
-  return fused.map((f, i) => {
+  const ranked = fused.map((f) => {
     const e = scores.get(f.id)!;
-    e.score.hybrid_rank = i + 1;
     e.score.normalized = best > 0 ? f.score / best : 0;
     return e;
   });
+  return foldCopies(ranked, limit).map((e, i) => ((e.score.hybrid_rank = i + 1), e));
 }

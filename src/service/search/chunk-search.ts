@@ -45,7 +45,11 @@ export interface CodeHit {
   stale_citation: boolean;
   preview: { start_line: number; lines: string[] };
   symbol?: HitSymbol;
+  /** Identical chunks elsewhere (copies of the file), folded into this hit: how many, and the first citations. */
+  duplicates?: { count: number; citations: Citation[] };
 }
+
+const MAX_DUPLICATE_CITATIONS = 10;
 
 const PREVIEW_LINES = 10;
 
@@ -111,6 +115,15 @@ async function rankWithFallback(call: ServiceCall, sync: SyncReport, input: Sear
   }
 }
 
+/**
+ * The cited lines a preview shows from its start line: the chunk's text, or for a class chunk
+ * (whose text is its outline) the lines on disk while they still hold the cited content.
+ */
+async function previewText(files: FileLines, c: Chunk): Promise<string> {
+  if (contentSha256(c.text) === c.content_sha256 || !(await contentHolds(files, c))) return c.text;
+  return linesText((await files.get(c.file))!, c.start_line, c.end_line);
+}
+
 function symbolOf(call: ServiceCall, c: Chunk): HitSymbol | undefined {
   const sym = c.symbol_id ? call.workspace.catalog.cached(c.symbol_id) : undefined;
   return sym && { symbol_id: sym.symbol_id, name: sym.qualified_name, kind: sym.kind, signature: sym.signature };
@@ -120,7 +133,7 @@ async function toHit(call: ServiceCall, h: RankedChunk, head: string, files: Fil
   const { text, docstring, ...rest } = h.chunk;
   void docstring;
   const stale = h.chunk.commit_hash !== head || !(await contentHolds(files, h.chunk));
-  const lines = text.split('\n').slice(0, PREVIEW_LINES);
+  const lines = (await previewText(files, h.chunk)).split('\n').slice(0, PREVIEW_LINES);
   const score: HitScore = h.score;
   const symbol = symbolOf(call, h.chunk);
   return {
@@ -130,6 +143,7 @@ async function toHit(call: ServiceCall, h: RankedChunk, head: string, files: Fil
     stale_citation: stale,
     preview: { start_line: h.chunk.start_line, lines },
     ...(symbol ? { symbol } : {}),
+    ...(h.duplicates?.length ? { duplicates: { count: h.duplicates.length, citations: h.duplicates.slice(0, MAX_DUPLICATE_CITATIONS).map(citationOf) } } : {}),
   };
 }
 

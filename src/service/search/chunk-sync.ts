@@ -13,7 +13,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ChunkIndex } from '../../chunks/chunk-index.js';
-import { chunkMarkdown, chunkSourceFile } from '../../chunks/chunker.js';
+import { chunkSourceFile } from '../../chunks/chunker.js';
+import { chunkMarkdown } from '../../chunks/doc-chunks.js';
 import { currentGitHead } from '../../chunks/git-head.js';
 import { FileGate } from '../../catalog/file-gate.js';
 import { walkWorkspace } from '../../catalog/walk.js';
@@ -119,7 +120,7 @@ async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string): Promis
     // catalog's next change brings it here again.
     if (sha256(a.bytes) !== entry.hash) continue;
     const text = a.bytes.toString('utf8');
-    s.index.replaceFile(rel, entry.hash, chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols }));
+    s.index.replaceFile(rel, entry.hash, await chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols }));
     s.rechunked.add(rel);
     s.removed.delete(rel);
   }
