@@ -261,10 +261,11 @@ export interface DeclarationRules {
   /** A function some framework convention names otherwise: React `useX` hooks, components in .tsx/.jsx. */
   elementType?(s: Pick<CatalogSymbol, 'name' | 'kind'>, file: string): 'hook' | 'component' | undefined;
   /**
-   * Words a one-line outline signature leaves out, as the adapter's descriptors do (TypeScript's
-   * `export` / `export default`: the outline says what a symbol is, the export is its module's).
+   * Leading words a one-line outline signature leaves out, in order, as the adapter's descriptors do
+   * (TypeScript's `export` / `export default`: the outline says what a symbol is, the export is its
+   * module's). A word is dropped only where the one before it was.
    */
-  readonly outlineSignaturePrefix?: RegExp;
+  readonly outlineSignatureLeadingWords?: readonly string[];
   /** Several declarations of one name in one module are one symbol to the compiler (TypeScript declaration merging). */
   readonly mergesDeclarations?: boolean;
   /** list_package_exports follows `export … from` re-exports. */

@@ -25,7 +25,7 @@ const shared: Omit<LanguageProfile, 'name' | 'languageIds' | 'grammars' | 'synta
     // `interface X` and `const X` (or a class and a namespace) of one module are one symbol to the compiler
     mergesDeclarations: true,
     reExports: true,
-    outlineSignaturePrefix: /^(export\s+)(default\s+)?/,
+    outlineSignatureLeadingWords: ['export', 'default'],
   },
   types: {},
   deadCode: { entryPoints: ['main'], exportedApi: nodeExportedApi },

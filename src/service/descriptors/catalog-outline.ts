@@ -14,10 +14,21 @@ import type { ServiceCall } from '../call.js';
 import { reportCatalog } from '../workspace/repository.js';
 import { CONTAINER_KINDS, type FileOutline } from './descriptors.js';
 
+/** `signature` without the leading `words` (each only after the one before it, and only as a whole word). */
+function withoutLeadingWords(signature: string, words: readonly string[]): string {
+  let rest = signature;
+  for (const w of words) {
+    const after = rest.startsWith(w) ? rest.slice(w.length) : undefined;
+    if (after === undefined || after.trimStart() === after) break;
+    rest = after.trimStart();
+  }
+  return rest;
+}
+
 function outlineNode(s: CatalogSymbol): OutlineSymbol {
   // what the language's outline signatures leave out (the descriptors do the same)
-  const prefix = languageProfile(s.language)?.declarations.outlineSignaturePrefix;
-  const signature = prefix ? s.signature.replace(prefix, '') : s.signature;
+  const words = languageProfile(s.language)?.declarations.outlineSignatureLeadingWords;
+  const signature = words ? withoutLeadingWords(s.signature, words) : s.signature;
   return {
     kind: s.kind,
     name: s.name,
