@@ -25,6 +25,7 @@ const URI_IMPORTS = [
     message: 'convert a server location with locate() (src/service/locate.ts), a path for a server with fileUri() (src/util/uri.ts)',
   })),
   { name: 'vscode-uri', message: 'URIs are converted in src/util/uri.ts and src/service/locate.ts only' },
+];
 
 /** Where structure is decided: see the last block below (and README "Architecture", the lint checks). */
 export const STRUCTURE_MODULES = [
