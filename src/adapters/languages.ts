@@ -67,8 +67,8 @@ export interface DeclaredQuery {
 export function syntaxQueries(profile: LanguageProfile): DeclaredQuery[] {
   const grammars = [...new Set(Object.values(profile.grammars))];
   const out: DeclaredQuery[] = [];
-  for (const [concern, hook] of Object.entries(profile.syntax) as [string, SyntaxHook | undefined][]) {
-    if (hook) for (const grammar of grammars) out.push({ profile: profile.name, concern, grammar, source: hook.query });
+  for (const [concern, hook] of Object.entries(profile.syntax) as [string, Partial<SyntaxHook> | undefined][]) {
+    if (hook?.query !== undefined) for (const grammar of grammars) out.push({ profile: profile.name, concern, grammar, source: hook.query });
   }
   return out;
 }

@@ -48,6 +48,11 @@ export interface FileEntry {
   language: string;
   server: string;
   symbols: CatalogSymbol[];
+  /**
+   * `syntax`: read from the file's syntax tree (tree-sitter and its language profile's declarations
+   * hook) while its server has not cataloged it, or where it has none; absent: from the server.
+   */
+  tier?: 'syntax';
 }
 
 /**

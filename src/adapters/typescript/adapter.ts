@@ -13,7 +13,8 @@ import { toLspPosition } from '../../lsp/positions.js';
 import { isInside, toRelative } from '../../util/paths.js';
 import { pathOfUri } from '../../util/uri.js';
 import { withoutImportBindings } from './imports.js';
-import { tsKindAsTsserver } from './kinds.js';
+import { tsKindAsTsserver, tsKindOf } from './kinds.js';
+import { tsModulePath } from './module-path.js';
 import { childContexts, genericAdapter, qualifiedName, rangeText, symbolLocation } from '../generic.js';
 import {
   modifiersOf,
@@ -27,26 +28,14 @@ import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '.
 import { languageProfile } from '../languages.js';
 import { javascriptProfile, typescriptProfile } from './profile.js';
 
-const TS_EXTENSIONS = /\.(d\.)?(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
-
-export function tsModulePath(relPath: string): string {
-  return relPath.replace(TS_EXTENSIONS, '');
-}
+export { tsModulePath };
 
 function tsSymbolKind(ctx: SymbolContext): SymbolKind {
   const { symbol, file } = ctx;
-  // tsserver reports type aliases as Variable (13) symbols: the keyword before the name tells.
-  if (symbol.kind === Lsp.Variable || symbol.kind === Lsp.Constant) {
-    const before = (file.lines[symbol.selectionRange.start.line] ?? '').slice(0, symbol.selectionRange.start.character);
-    if (/\btype\s+$/.test(before)) return 'type';
-  }
-  // tsserver reports `namespace X {}` as Module (2); only `module X` / `declare module` are modules.
-  if (symbol.kind === Lsp.Module) {
-    const before = (file.lines[symbol.selectionRange.start.line] ?? '').slice(0, symbol.selectionRange.start.character);
-    return /\bnamespace\s+$/.test(before) ? 'namespace' : 'module';
-  }
+  const before = (file.lines[symbol.selectionRange.start.line] ?? '').slice(0, symbol.selectionRange.start.character);
+  const kind = tsKindOf(symbol.kind, before);
   // TypeScript 7's server: `const` as Variable, `type X =` as Class — the kinds tsserver gives.
-  return tsKindAsTsserver(fromLspSymbolKind(symbol.kind), file.lines, symbol);
+  return kind === fromLspSymbolKind(symbol.kind) ? tsKindAsTsserver(kind, file.lines, symbol) : kind;
 }
 
 function exportedNames(file: FileContext): Set<string> {

@@ -10,6 +10,7 @@
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import { SymbolKind as Lsp } from 'vscode-languageserver-protocol';
 import type { SymbolKind } from '../../schema/descriptors.js';
+import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
 
 function textBeforeName(lines: string[], symbol: DocumentSymbol): string {
   const { line, character } = symbol.selectionRange.start;
@@ -27,6 +28,17 @@ export function isConstBinding(lines: string[], symbol: DocumentSymbol): boolean
   // The nearest keyword wins: `const a = 1; let b` is not a constant.
   const last = [...before.matchAll(/(?<![\w$.])(const|let|var)\b/g)].pop();
   return last?.[1] === 'const' && !before.slice(last.index!).includes(';');
+}
+
+/**
+ * The kind the TypeScript adapter makes of a symbol of LSP kind `lspKind` whose name follows `before`
+ * on its line: tsserver reports type aliases as Variable (13) symbols, and `namespace X {}` as
+ * Module (2) like `module X` / `declare module`; the keyword before the name tells them apart.
+ */
+export function tsKindOf(lspKind: number, before: string): SymbolKind {
+  if ((lspKind === Lsp.Variable || lspKind === Lsp.Constant) && /\btype\s+$/.test(before)) return 'type';
+  if (lspKind === Lsp.Module) return /\bnamespace\s+$/.test(before) ? 'namespace' : 'module';
+  return fromLspSymbolKind(lspKind);
 }
 
 /** The kind the TypeScript adapter gave, evened out between tsserver and tsgo (see above). */
