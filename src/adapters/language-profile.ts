@@ -79,7 +79,14 @@ export interface DeclarationSyntax {
   readonly query?: string;
   read(root: SyntaxNode, text: string, captures: readonly SyntaxCapture[]): SyntaxSymbol[];
   /** The file's package or namespace as the language's adapter names it (CatalogSymbol.package / .namespace). */
-  packageOf?(relPath: string, root: SyntaxNode, text: string): { package?: string; namespace?: string };
+  packageOf?(file: SyntaxFileInfo, tree: SyntaxNode, text: string): { package?: string; namespace?: string };
+}
+
+/** Where a parsed file is: what a profile's package rule may look at (Python walks up its `__init__.py` packages). */
+export interface SyntaxFileInfo {
+  relPath: string;
+  absPath: string;
+  workspaceRoot: string;
 }
 
 export type ImportKind = 'import' | 'export' | 'require' | 'dynamic' | 'use' | 'include';

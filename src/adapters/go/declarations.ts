@@ -161,8 +161,8 @@ function read(root: SyntaxNode): SyntaxSymbol[] {
 
 export const GO_DECLARATIONS: DeclarationSyntax = {
   read,
-  packageOf: (_relPath, root) => {
-    const clause = root.namedChildren.find((c) => c?.type === 'package_clause');
+  packageOf: (_file, tree) => {
+    const clause = tree.namedChildren.find((c) => c?.type === 'package_clause');
     const name = clause ? packageClause([clause.text]) : undefined;
     return name ? { package: name } : {};
   },

@@ -13,7 +13,7 @@ import { toLspPosition } from '../../lsp/positions.js';
 import { isInside, toRelative } from '../../util/paths.js';
 import { pathOfUri } from '../../util/uri.js';
 import { withoutImportBindings } from './imports.js';
-import { tsKindAsTsserver, tsKindOf } from './kinds.js';
+import { tsDescriptorKind } from './kinds.js';
 import { tsModulePath } from './module-path.js';
 import { childContexts, genericAdapter, qualifiedName, rangeText, symbolLocation } from '../generic.js';
 import {
@@ -32,10 +32,8 @@ export { tsModulePath };
 
 function tsSymbolKind(ctx: SymbolContext): SymbolKind {
   const { symbol, file } = ctx;
-  const before = (file.lines[symbol.selectionRange.start.line] ?? '').slice(0, symbol.selectionRange.start.character);
-  const kind = tsKindOf(symbol.kind, before);
   // TypeScript 7's server: `const` as Variable, `type X =` as Class — the kinds tsserver gives.
-  return kind === fromLspSymbolKind(symbol.kind) ? tsKindAsTsserver(kind, file.lines, symbol) : kind;
+  return tsDescriptorKind(symbol.kind, (file.lines[symbol.selectionRange.start.line] ?? '').slice(0, symbol.selectionRange.start.character));
 }
 
 function exportedNames(file: FileContext): Set<string> {

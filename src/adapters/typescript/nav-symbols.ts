@@ -7,9 +7,9 @@
  * the selection only where the name lies in that span (every later span of a merged item selects
  * its start), `<function>` and `<class>` items only when something inside them is listed.
  */
-import type { DeclarationSyntax, SyntaxSymbol } from '../language-profile.js';
+import type { DeclarationSyntax, SyntaxFileInfo, SyntaxSymbol } from '../language-profile.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
-import { tsKindOf } from './kinds.js';
+import { tsDescriptorKind } from './kinds.js';
 import { tsModulePath } from './module-path.js';
 import { NAV_KIND, NavTreeBuilder, type NavItem } from './nav-tree.js';
 
@@ -101,7 +101,7 @@ function toSymbols(items: Marked[], text: string, lineStart: (at: number) => num
     const named = !item.later && item.nameAt !== undefined && item.nameAt >= item.start && item.nameAt <= item.end;
     const selection = named ? item.nameAt! : item.start;
     const before = text.slice(lineStart(selection), selection);
-    out.push({ name: item.name, lspKind: item.lspKind, kind: tsKindOf(item.lspKind, before), start: item.start, end: item.end, selection, children });
+    out.push({ name: item.name, lspKind: item.lspKind, kind: tsDescriptorKind(item.lspKind, before), start: item.start, end: item.end, selection, children });
   }
   return out;
 }
@@ -118,7 +118,7 @@ function reader(js: boolean): DeclarationSyntax['read'] {
   };
 }
 
-const packageOf = (relPath: string) => ({ package: tsModulePath(relPath) });
+const packageOf = (file: SyntaxFileInfo) => ({ package: tsModulePath(file.relPath) });
 
 export const TS_DECLARATIONS: DeclarationSyntax = { read: reader(false), packageOf };
 export const JS_DECLARATIONS: DeclarationSyntax = { read: reader(true), packageOf };

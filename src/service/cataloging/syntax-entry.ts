@@ -22,6 +22,9 @@ export const SYNTAX_SERVER = 'tree-sitter';
 
 export interface SyntaxFile {
   rel: string;
+  abs: string;
+  /** The workspace root (real path). */
+  root: string;
   bytes: Buffer;
   size: number;
   mtimeMs: number;
@@ -43,7 +46,7 @@ export async function syntaxEntry(file: SyntaxFile): Promise<FileEntry | undefin
   const { symbols, pkg } = await withSyntaxTree(
     syntax.grammar,
     text,
-    (root, query) => ({ symbols: hook.read(root, text, query ? query.captures(root) : []), pkg: hook.packageOf?.(file.rel, root, text) ?? {} }),
+    (root, query) => ({ symbols: hook.read(root, text, query ? query.captures(root) : []), pkg: hook.packageOf?.({ relPath: file.rel, absPath: file.abs, workspaceRoot: file.root }, root, text) ?? {} }),
     hook.query,
   );
   const kinds = new Map<DocumentSymbol, SymbolKind>();
