@@ -6,7 +6,6 @@
  */
 import { DefinitionRequest, SymbolKind as Lsp, type DocumentSymbol, type Position } from 'vscode-languageserver-protocol';
 import type { ClassDescriptor, FieldDescriptor, FunctionDescriptor, RelationDescriptor, SymbolDescriptor, SymbolKind } from '../../schema/descriptors.js';
-import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
 import { parseTsHeritage, stripTypeArguments, tsDeclarationHeader } from './declaration.js';
 import { collapseWhitespace, stripComments } from './source-text.js';
 import { toLspPosition } from '../../lsp/positions.js';
