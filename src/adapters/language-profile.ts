@@ -32,6 +32,11 @@ export interface LanguageProfile {
   readonly deadCode: DeadCodeRules;
   readonly project: ProjectRules;
   readonly chunks: ChunkRules;
+  /**
+   * A language server commonly used for the language, when servers.json has no entry for it: what
+   * SERVER_NOT_INSTALLED names (semantic operations need a server; the syntax tier answers the rest).
+   */
+  readonly server?: { readonly name: string; readonly install: string };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import type { Limits } from '../config/schema.js';
-import type { Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions, FileCataloger, FileChange, FileEntry, SymbolFilter } from '../core/catalog.js';
+import type { Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions, FileCataloger, FileChange, FileEntry, ReadOptions, SymbolFilter } from '../core/catalog.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
 import type { Logger } from '../util/logger.js';
@@ -22,7 +22,8 @@ import { SnapshotKeeper } from './snapshot-keeper.js';
 import { INDEX_VERSION, snapshotPath } from './store.js';
 import { SymbolIndex } from './symbol-index.js';
 import { SearchTexts } from './search-texts.js';
-import { walkWorkspace } from './walk.js';
+import { SyntaxTier } from './syntax-tier.js';
+import { walkWorkspace, type WalkedFile } from './walk.js';
 
 
 /** Everything a catalog is given: nothing is reached through a shared context. */
@@ -46,6 +47,7 @@ type BuildOptions = { signal?: AbortSignal; onProgress?: (done: number, total: n
 
 export class WorkspaceCatalog implements Catalog {
   readonly index = new SymbolIndex();
+  readonly tier = new SyntaxTier();
   readonly root: string;
   skipped: Partial<Record<SkipReason, number>> = {};
   limitsHit: LimitHit[] = [];
@@ -77,12 +79,14 @@ export class WorkspaceCatalog implements Catalog {
       index: this.index,
       maxFileBytes: deps.limits.maxFileBytes,
       catalogFile: (abs: string, rel: string, background?: boolean) => this.catalogFile(abs, rel, background),
+      catalogEarly: (abs: string, rel: string) => this.catalogEarly(abs, rel),
+      wantsServer: (rel: string, entry: FileEntry) => this.wantsServer(rel, entry),
       entryTouched: () => this.snapshot.schedule(),
       removeFile: (rel: string) => this.removeFile(rel),
       recordError: (rel: string, e: unknown) => this.recordError(rel, e),
       filter: () => this.filter,
       cataloged: () => this.state !== 'empty',
-      refreshFile: (f: { abs: string; rel: string }) => this.freshness.refreshFile(f),
+      refreshFile: (f: { abs: string; rel: string }) => this.refreshChanged(f),
       notify: (changes: FileChange[]) => this.notify(changes),
     };
     this.freshness = new Freshness(host);
@@ -115,8 +119,9 @@ export class WorkspaceCatalog implements Catalog {
     return this.options.extraIgnore ?? [];
   }
 
+  /** What the walk keeps: files some enabled server catalogs, and files the syntax tier parses. */
   extensions(): Set<string> {
-    return this.deps.cataloger.extensions();
+    return new Set([...this.deps.cataloger.extensions(), ...(this.deps.cataloger.syntax?.extensions() ?? [])]);
   }
 
   private makeFilter(): FileFilter {
@@ -132,6 +137,7 @@ export class WorkspaceCatalog implements Catalog {
       git_head: this.gitHead,
       index_version: INDEX_VERSION,
       errors: [...this.errors.values()].sort((a, b) => a.file.localeCompare(b.file)),
+      ...(this.deps.cataloger.syntax ? { tiers: this.tier.status(this.index.files) } : {}),
     };
   }
 
@@ -142,6 +148,7 @@ export class WorkspaceCatalog implements Catalog {
 
   private async doBuild(opts: BuildOptions): Promise<CatalogStatus> {
     this.state = 'building';
+    this.tier.restart(false);
     let saved = false;
     try {
       if (!this.loaded) this.loadFromDisk();
@@ -156,6 +163,7 @@ export class WorkspaceCatalog implements Catalog {
       saved = true;
       if (this.options.watch !== false) this.disk.start(directories);
     } finally {
+      this.tier.markReady();
       this.state = this.errors.size ? 'partial' : this.indexedAt ? 'ready' : this.index.files.size ? 'partial' : 'empty';
       // A build that stopped half-way still keeps what it cataloged.
       if (!saved) this.snapshot.schedule();
@@ -179,18 +187,95 @@ export class WorkspaceCatalog implements Catalog {
     // progress is repeated at least every 2 s so a client sees it is alive.
     const heartbeat = setInterval(() => opts.onProgress?.(done, total), PROGRESS_EVERY_MS);
     try {
+      // the syntax pass (worker threads) answers early questions while the servers catalog beside it
+      const syntaxPass = this.syntaxPass(walk.files, opts.signal);
       await Promise.all(
         walk.files.map(async (f) => {
           if (opts.signal?.aborted) throw new LspgateError('CANCELLED', 'cataloging was cancelled');
-          await this.freshness.refreshFile(f, true).catch((e: unknown) => this.recordError(f.rel, e));
+          await this.serverFile(f).catch((e: unknown) => this.recordError(f.rel, e));
           opts.onProgress?.(++done, total);
         }),
       );
+      await syntaxPass;
       await this.retryFailed(walk.files, opts.signal);
     } finally {
       clearInterval(heartbeat);
     }
     return walk.directories;
+  }
+
+  /** One walked file's server entry (kept when fresh); a file no server catalogs keeps its syntax entry. */
+  private async serverFile(f: WalkedFile): Promise<unknown> {
+    const syntax = this.deps.cataloger.syntax;
+    if (syntax && !syntax.hasServer(f.rel)) {
+      this.tier.syntaxOnly.set(f.rel, 'NO_SERVER');
+      return this.tier.whenReady();
+    }
+    return this.freshness.refreshFile(f, true);
+  }
+
+  /**
+   * Every walked file the syntax tier parses and the index does not hold as it is on disk, parsed on
+   * worker threads; entries are stored as they come unless a server entry of the same bytes is
+   * there already. Early answers wait for this pass only.
+   */
+  private async syntaxPass(files: WalkedFile[], signal?: AbortSignal): Promise<void> {
+    const syntax = this.deps.cataloger.syntax;
+    try {
+      if (!syntax) return;
+      const parsed = syntax.extensions();
+      const todo = files.filter((f) => {
+        if (!parsed.has(path.extname(f.rel).toLowerCase())) return false;
+        const e = this.index.files.get(f.rel);
+        return !e || e.size !== f.size || e.mtimeMs !== f.mtimeMs;
+      });
+      await syntax.catalogMany(todo, (rel, entry, error) => {
+        if (entry) this.storeSyntax(rel, entry);
+        // a file only the syntax tier catalogs fails here as the server cataloger would have failed it
+        else if (error && !syntax.hasServer(rel)) this.recordError(rel, new LspgateError(error.code as 'INTERNAL', error.message, { file: rel }));
+      }, signal);
+    } catch (e) {
+      if (toLspgateError(e).code === 'CANCELLED') throw e;
+      this.logger.warn('the syntax pass failed; the servers catalog without it', e);
+    } finally {
+      this.tier.markReady();
+    }
+  }
+
+  /** A syntax entry goes into the index unless the server's entry of the same bytes is there. */
+  private storeSyntax(rel: string, entry: FileEntry): void {
+    const current = this.index.files.get(rel);
+    if (current && current.tier !== 'syntax' && current.hash === entry.hash) return;
+    if (this.filter.path(rel) !== undefined) return;
+    this.index.setFile(rel, entry);
+    this.snapshot.schedule();
+  }
+
+  private wantsServer(rel: string, entry: FileEntry): boolean {
+    const syntax = this.deps.cataloger.syntax;
+    return entry.tier === 'syntax' && !!syntax && syntax.hasServer(rel) && this.tier.syntaxOnly.get(rel) === undefined;
+  }
+
+  /** An early reader's file: parsed from syntax (and stored) where the syntax tier has it, else the server's. */
+  private async catalogEarly(abs: string, rel: string): Promise<FileEntry> {
+    const entry = await this.deps.cataloger.syntax?.catalogOne(abs, rel);
+    if (!entry) return this.catalogFile(abs, rel);
+    this.storeSyntax(rel, entry);
+    return this.index.files.get(rel) ?? entry;
+  }
+
+  /**
+   * A file the watcher saw change: its syntax entry first (milliseconds: early answers see the edit
+   * at once), then its server's entry where a server catalogs it.
+   */
+  private async refreshChanged(f: { abs: string; rel: string }): Promise<unknown> {
+    const syntax = this.deps.cataloger.syntax;
+    if (syntax?.extensions().has(path.extname(f.rel).toLowerCase())) {
+      const entry = await syntax.catalogOne(f.abs, f.rel).catch(() => undefined);
+      if (entry) this.storeSyntax(f.rel, entry);
+      if (!syntax.hasServer(f.rel) && entry) return entry;
+    }
+    return this.freshness.refreshFile(f);
   }
 
   /**
@@ -210,8 +295,16 @@ export class WorkspaceCatalog implements Catalog {
   private recordError(rel: string, e: unknown): void {
     const err = toLspgateError(e);
     if (err.code === 'CANCELLED') throw err;
+    const syntaxEntry = this.index.files.get(rel)?.tier === 'syntax';
+    // a language whose server is missing keeps its syntax entries: no failure, the syntax tier's answer
+    if (syntaxEntry && (err.code === 'SERVER_NOT_INSTALLED' || err.code === 'UNSUPPORTED_LANGUAGE')) {
+      this.tier.syntaxOnly.set(rel, err.code);
+      this.errors.delete(rel);
+      return;
+    }
     this.errors.set(rel, { file: rel, code: err.code, message: err.message });
-    this.index.removeFile(rel);
+    // a server that failed a file leaves its syntax entry answering (marked syntax), never nothing
+    if (!syntaxEntry) this.index.removeFile(rel);
   }
 
   private loadFromDisk(): void {
@@ -241,6 +334,8 @@ export class WorkspaceCatalog implements Catalog {
 
   private store(rel: string, entry: FileEntry): FileEntry {
     this.errors.delete(rel);
+    this.tier.compare(this.index.files.get(rel), entry);
+    this.tier.syntaxOnly.delete(rel);
     // A file the walk leaves out (ignored, skipped directory) is answered when asked for by
     // name, but kept out of the index: outlines, search and the snapshot stay the walk's.
     if (this.filter.path(rel) === undefined) {
@@ -250,7 +345,13 @@ export class WorkspaceCatalog implements Catalog {
     return entry;
   }
 
-  private async ensureBuilt(): Promise<void> {
+  /** Waits for the build, or with `early` for its syntax pass only (starting a build if none ran). */
+  private async ensureBuilt(early = false): Promise<void> {
+    if (early && this.deps.cataloger.syntax) {
+      if (!this.building && this.state === 'empty') this.build().catch((e: unknown) => this.logger.warn('catalog build failed', e));
+      if (this.building) await this.tier.whenReady();
+      return;
+    }
     if (this.building) await this.building;
     else if (this.state === 'empty') await this.build();
   }
@@ -292,11 +393,22 @@ export class WorkspaceCatalog implements Catalog {
   }
 
   /** Re-catalogs any of `files` that changed on disk; true when one did. */
-  freshen(files: Iterable<string>): Promise<boolean> {
-    return this.freshness.freshen(files);
+  freshen(files: Iterable<string>, opts: ReadOptions = {}): Promise<boolean> {
+    return this.freshness.freshen(files, opts.early);
   }
 
-  async byId(symbolId: string): Promise<CatalogSymbol | undefined> {
+  /** One file's entry for an early answer (outlines before the server is ready): never waits for a build. */
+  async earlyFile(relPath: string): Promise<FileEntry> {
+    const abs = resolveInWorkspace(this.root, relPath, { expect: 'file' });
+    const rel = toRelative(this.root, abs);
+    if (this.index.files.has(rel)) {
+      await this.freshness.refreshFile({ abs, rel }, false, true);
+      return this.index.files.get(rel) ?? (await this.catalogEarly(abs, rel));
+    }
+    return this.catalogEarly(abs, rel);
+  }
+
+  async byId(symbolId: string, opts: ReadOptions = {}): Promise<CatalogSymbol | undefined> {
     if (typeof symbolId !== 'string' || !symbolId.includes('::')) {
       throw new LspgateError('INVALID_INPUT', `not a symbol id (expected path::Qualified.name#kind): ${String(symbolId).slice(0, 200)}`);
     }
@@ -305,20 +417,20 @@ export class WorkspaceCatalog implements Catalog {
     const abs = resolveInWorkspace(this.root, file, { mustExist: false });
     const rel = toRelative(this.root, abs);
     // a symbol id names its file: that file alone is brought up to date, without waiting for a running build
-    if (!this.building) await this.ensureBuilt();
+    if (!this.building) await this.ensureBuilt(opts.early);
     if (this.index.files.has(rel)) {
-      if (!(await this.freshness.ensureFresh(rel))) return undefined;
+      if (!(await this.freshness.ensureFresh(rel, opts.early))) return undefined;
     } else {
       const exists = await stat(abs).then((s) => s.isFile(), () => false);
       if (!exists || !this.extensions().has(path.extname(rel).toLowerCase())) return undefined;
-      await this.catalogFile(abs, rel);
+      await (opts.early ? this.catalogEarly(abs, rel) : this.catalogFile(abs, rel));
     }
     return this.index.byId(rel === file ? symbolId : rel + symbolId.slice(file.length));
   }
 
   /** The cataloged symbol without a freshness check (get_symbol's verify compares it to the disk). */
   async peek(symbolId: string): Promise<CatalogSymbol | undefined> {
-    await this.ensureBuilt();
+    await this.ensureBuilt(true);
     return this.index.byId(symbolId);
   }
 
@@ -341,12 +453,12 @@ export class WorkspaceCatalog implements Catalog {
    * version): sorting 500 files' symbols on every search_symbols and get_repo_outline was a third
    * of those answers. Callers get their own copy of the array.
    */
-  async all(): Promise<CatalogSymbol[]> {
-    return (await this.ordered()).list.slice();
+  async all(opts: ReadOptions = {}): Promise<CatalogSymbol[]> {
+    return (await this.ordered(opts.early)).list.slice();
   }
 
-  private async ordered(): Promise<{ version: number; list: CatalogSymbol[]; texts?: SearchTexts }> {
-    await this.ensureBuilt();
+  private async ordered(early = false): Promise<{ version: number; list: CatalogSymbol[]; texts?: SearchTexts }> {
+    await this.ensureBuilt(early);
     if (this.orderedList?.version !== this.index.version) {
       const list = [...this.index.files.keys()].sort().flatMap((rel) => [...this.index.files.get(rel)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
       this.orderedList = { version: this.index.version, list };
@@ -355,8 +467,8 @@ export class WorkspaceCatalog implements Catalog {
   }
 
   /** all()'s symbols with their searched texts lower-cased and indexed once (search_symbols), kept as long as all()'s list. */
-  async searchTexts(): Promise<SearchTexts> {
-    const ordered = await this.ordered();
+  async searchTexts(opts: ReadOptions = {}): Promise<SearchTexts> {
+    const ordered = await this.ordered(opts.early);
     ordered.texts ??= new SearchTexts(ordered.list);
     return ordered.texts;
   }

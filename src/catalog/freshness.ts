@@ -16,6 +16,10 @@ export interface FreshnessHost {
   readonly index: SymbolIndex;
   /** Catalogs the file again (concurrent callers share one request); `background` for bulk work. */
   catalogFile(abs: string, rel: string, background?: boolean): Promise<FileEntry>;
+  /** An early answer's re-catalog: from syntax where the file has it (milliseconds), else from its server. */
+  catalogEarly(abs: string, rel: string): Promise<FileEntry>;
+  /** Whether a syntax-tier entry of this file is still to be replaced by its server's (a server catalogs it). */
+  wantsServer(rel: string, entry: FileEntry): boolean;
   /** An entry's stamps moved but its bytes did not: the snapshot should be saved again. */
   entryTouched(): void;
   removeFile(rel: string): void;
@@ -25,9 +29,14 @@ export interface FreshnessHost {
 export class Freshness {
   constructor(private readonly host: FreshnessHost) {}
 
-  /** Keeps a file's entry if its bytes did not change (mtime+size first, then hash), else re-asks. */
-  async refreshFile(f: { abs: string; rel: string; size?: number; mtimeMs?: number }, background = false): Promise<FileEntry> {
+  /**
+   * Keeps a file's entry if its bytes did not change (mtime+size first, then hash), else re-asks.
+   * An early reader takes a syntax-tier entry as it is and has a changed file parsed again; every
+   * other reader gets the server's entry of a file a server catalogs.
+   */
+  async refreshFile(f: { abs: string; rel: string; size?: number; mtimeMs?: number }, background = false, early = false): Promise<FileEntry> {
     const entry = this.host.index.files.get(f.rel);
+    if (entry && !early && this.host.wantsServer(f.rel, entry)) return this.host.catalogFile(f.abs, f.rel, background);
     if (entry) {
       // Synchronous: this runs on every answer that names a cataloged file (containers of each
       // reference, symbol ids), one after the other; an async stat waits for a thread-pool round
@@ -43,14 +52,14 @@ export class Freshness {
         return entry;
       }
     }
-    return this.host.catalogFile(f.abs, f.rel, background);
+    return early ? this.host.catalogEarly(f.abs, f.rel) : this.host.catalogFile(f.abs, f.rel, background);
   }
 
   /** Makes sure the cataloged answer for `rel` matches the disk; false when the file is gone. */
-  async ensureFresh(rel: string): Promise<boolean> {
+  async ensureFresh(rel: string, early = false): Promise<boolean> {
     const abs = path.join(this.host.root, rel);
     try {
-      await this.refreshFile({ abs, rel });
+      await this.refreshFile({ abs, rel }, false, early);
       return true;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
@@ -63,11 +72,11 @@ export class Freshness {
   }
 
   /** Re-catalogs any of `files` that changed on disk; true when one did. */
-  async freshen(files: Iterable<string>): Promise<boolean> {
+  async freshen(files: Iterable<string>, early = false): Promise<boolean> {
     let changed = false;
     for (const rel of new Set(files)) {
       const before = this.host.index.files.get(rel);
-      await this.ensureFresh(rel);
+      await this.ensureFresh(rel, early);
       if (this.host.index.files.get(rel) !== before) changed = true;
     }
     return changed;

@@ -62,8 +62,27 @@ export interface FileEntry {
 export interface FileCataloger {
   /** Throws a coded error (UNSUPPORTED_LANGUAGE, LIMIT_EXCEEDED, SERVER_*) when the file cannot be cataloged. */
   catalogFile(absPath: string, relPath: string, opts?: { background?: boolean }): Promise<FileEntry>;
-  /** The lower-cased extensions some enabled server handles (the walk keeps only those). */
+  /** The lower-cased extensions some enabled server handles (the walk keeps these and the syntax tier's). */
   extensions(): Set<string>;
+  /** The syntax tier: entries read from syntax trees, first on a cold workspace and where no server catalogs. */
+  readonly syntax?: SyntaxCataloger;
+}
+
+/** One file the syntax tier is asked to catalog. */
+export interface SyntaxFileJob {
+  abs: string;
+  rel: string;
+}
+
+export interface SyntaxCataloger {
+  /** The lower-cased extensions it parses. */
+  extensions(): Set<string>;
+  /** Whether a language server is configured to catalog this file later (else its syntax entry is its last). */
+  hasServer(relPath: string): boolean;
+  /** Entries for many files (worker threads); each answered as it comes, entry or coded error. */
+  catalogMany(files: SyntaxFileJob[], onEntry: (rel: string, entry: FileEntry | undefined, error?: { code: string; message: string }) => void, signal?: AbortSignal): Promise<void>;
+  /** One file's entry, parsed in the process (a changed file, an early question); undefined: no syntax for it. */
+  catalogOne(absPath: string, relPath: string): Promise<FileEntry | undefined>;
 }
 
 /** A change on disk the catalog saw, for whoever keeps servers in step with the disk. */
@@ -92,6 +111,42 @@ export interface CatalogStatus {
   index_version: number;
   /** Files that failed (with the error code), never silently dropped. */
   errors: { file: string; code: string; message: string }[];
+  /** The syntax tier beside the servers' (catalog/syntax-tier.ts). */
+  tiers?: TierStatus;
+}
+
+export interface TierDisagreement {
+  /** Files whose syntax entry a server entry of the same content replaced. */
+  files_compared: number;
+  /** Of those files: symbols each tier listed. */
+  syntax_symbols: number;
+  server_symbols: number;
+  /** Ids only the syntax tier listed, only the server listed, and listed by both with another range or kind. */
+  only_syntax: number;
+  only_server: number;
+  differing: number;
+  /** (only_syntax + only_server + differing) / server_symbols, 0 when nothing was compared. */
+  rate: number;
+}
+
+export interface TierStatus {
+  /** Whether the first syntax pass of the current build is done (early answers need no more). */
+  syntax_ready: boolean;
+  /** Cataloged files now answered from syntax, and from their servers. */
+  syntax_files: number;
+  server_files: number;
+  /** Files that stay at the syntax tier because their language has no server here, by reason (SERVER_NOT_INSTALLED …). */
+  syntax_only: Record<string, number>;
+  disagreement: TierDisagreement;
+}
+
+/**
+ * Early answers (outlines, symbol search, sources, repository structure, chunks) take the catalog
+ * as soon as its syntax pass is done, and syntax-tier entries as they are; every other reader waits
+ * for the whole build and gets a file's server entry whenever a server catalogs it.
+ */
+export interface ReadOptions {
+  early?: boolean;
 }
 
 /** Why the walk passed over files, with counts (the file-safety pipeline's reasons). */
@@ -121,26 +176,31 @@ export interface Catalog {
   /** Symbols of one file (catalogs it if it is not cataloged or changed on disk). */
   fileSymbols(relPath: string): Promise<CatalogSymbol[]>;
   /**
+   * One file's entry for an early answer: the cataloged one while the disk still matches it, else
+   * its syntax entry (parsed now); the server's when it has no syntax tier. Never waits for a build.
+   */
+  earlyFile(relPath: string): Promise<FileEntry>;
+  /**
    * Every symbol whose name, or qualified name suffix, equals `name` (`ServeHTTP`,
    * `Router.ServeHTTP`, `App\Models\User::posts`, `flask.app.Flask.route`), filtered.
    * Builds the catalog first if needed.
    */
   lookup(name: string, filter?: SymbolFilter): Promise<CatalogSymbol[]>;
-  byId(symbolId: string): Promise<CatalogSymbol | undefined>;
+  byId(symbolId: string, opts?: ReadOptions): Promise<CatalogSymbol | undefined>;
   /** The cataloged symbol without a freshness check (get_symbol's verify compares it to the disk). */
   peek(symbolId: string): Promise<CatalogSymbol | undefined>;
   /** The indexed symbol now, without building or checking the disk (filters over search results). */
   cached(symbolId: string): CatalogSymbol | undefined;
   /** Every cataloged symbol, in file then line order (builds first if needed). */
-  all(): Promise<CatalogSymbol[]>;
+  all(opts?: ReadOptions): Promise<CatalogSymbol[]>;
   /** search_symbols' ranking over all(), its texts prepared once per catalog version. */
-  searchTexts(): Promise<SymbolRanker>;
+  searchTexts(opts?: ReadOptions): Promise<SymbolRanker>;
   /** The cataloged files now (relative path → entry); read-only. */
   files(): ReadonlyMap<string, FileEntry>;
   /** Re-reads the given files (or every file whose hash changed) and re-catalogs them. */
   refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: CatalogFileError[] }>;
   /** Re-catalogs any of `files` that changed on disk; true when one did. */
-  freshen(files: Iterable<string>): Promise<boolean>;
+  freshen(files: Iterable<string>, opts?: ReadOptions): Promise<boolean>;
   /** Symbols added, removed and modified since the baseline; `reset` moves it to now. */
   drift(reset?: boolean): Promise<CatalogDrift>;
   /** Drops everything cataloged, in memory and on disk (invalidate_cache). */

@@ -21,16 +21,19 @@ import { flattenSymbols } from './catalog-entry.js';
 import type { ServiceEnv } from '../env.js';
 import { loadFileContext } from '../file-context.js';
 import { Limiter } from './limiter.js';
+import { ServiceSyntaxCataloger } from './syntax-cataloger.js';
 
 export class ServiceCataloger implements FileCataloger {
   private readonly limiters = new Map<string, Limiter>();
   private readonly logger: Logger;
+  readonly syntax: ServiceSyntaxCataloger;
 
   constructor(
     private readonly env: ServiceEnv,
     private readonly root: string,
   ) {
     this.logger = env.logger.child('cataloger');
+    this.syntax = new ServiceSyntaxCataloger(env, root);
   }
 
   extensions(): Set<string> {

@@ -13,6 +13,9 @@ import { catalogFileSymbols, symbolIdFor } from '../symbol-ids.js';
 import { walkSymbols } from '../symbols.js';
 import { firstSentence } from '../../adapters/doc-text.js';
 import { deepFreeze } from '../../util/freeze.js';
+import { toRelative } from '../../util/paths.js';
+import { hasSyntaxTier } from '../cataloging/syntax-entry.js';
+import { catalogOutline, CONTAINER_KINDS, serverMayAnswer, type FileOutline } from './catalog-outline.js';
 
 export interface NameInput {
   package?: string | undefined;
@@ -80,16 +83,8 @@ export async function functionDetails(
   return { ...d, symbol_id: sym.symbol_id };
 }
 
-/** Kinds whose children are part of an outline (members), as opposed to locals of a function body. */
-const CONTAINER_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'enum', 'namespace', 'module', 'package', 'type']);
 
-export interface FileOutline {
-  file: string;
-  language: string;
-  package?: string;
-  namespace?: string;
-  symbols: OutlineSymbol[];
-}
+export type { FileOutline };
 
 /** What an outline was made from besides the file model it is kept under. */
 interface KeptOutline {
@@ -109,8 +104,24 @@ interface KeptOutline {
  */
 const outlines = new WeakMap<object, KeptOutline>();
 
+/** Why a server's failure to start still leaves a file its syntax outline. */
+const SERVERLESS = new Set(['SERVER_NOT_INSTALLED', 'SERVER_START_FAILED', 'SERVER_FAILED', 'UNSUPPORTED_LANGUAGE']);
+
 export async function fileOutline(call: ServiceCall, fileInput: string): Promise<FileOutline> {
   const abs = call.resolvePath(fileInput, { expect: 'file' });
+  const rel = toRelative(call.root, abs);
+  const syntax = hasSyntaxTier(rel);
+  // while the file's server loads, or where it has none, the catalog's entry answers (syntax tier)
+  if (syntax && !serverMayAnswer(call, abs)) return catalogOutline(call, rel, abs);
+  try {
+    return await serverOutline(call, abs);
+  } catch (e) {
+    if (!syntax || !(e instanceof LspgateError) || !SERVERLESS.has(e.code)) throw e;
+    return catalogOutline(call, rel, abs, `${e.code}: ${e.message}`);
+  }
+}
+
+async function serverOutline(call: ServiceCall, abs: string): Promise<FileOutline> {
   const file = await call.file(abs);
   call.meta.addSourceFile(abs);
   const adapter = call.adapter(file);

@@ -47,7 +47,9 @@ export interface SyncReport {
 async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string, report: SyncReport): Promise<void> {
   const entries = ws.catalog.files();
   for (const [rel, entry] of entries) {
-    if (s.index.fileHash(rel) === entry.hash) continue;
+    // a server entry that replaced a syntax entry of the same bytes re-cuts the file at the server's ranges
+    const stamp = entry.tier === 'syntax' ? `${entry.hash}:syntax` : entry.hash;
+    if (s.index.fileHash(rel) === stamp) continue;
     // chunking is CPU work per file: interactive work waiting on the event loop goes first
     await yieldToEventLoop();
     let text: string;
@@ -57,7 +59,7 @@ async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string, report:
       // Deleted between the catalog's look and ours: the next catalog change drops it.
       continue;
     }
-    s.index.replaceFile(rel, entry.hash, chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols }));
+    s.index.replaceFile(rel, stamp, chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols }));
     report.rechunked.push(rel);
   }
   for (const rel of s.index.indexedFiles()) {
