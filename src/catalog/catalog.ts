@@ -57,7 +57,9 @@ export class WorkspaceCatalog implements Catalog {
   private readonly errors = new Map<string, FileError>();
   private building: Promise<CatalogStatus> | undefined;
   /** all()'s ordered list and the index version it was built at. */
-  private orderedList: { version: number; list: CatalogSymbol[]; texts?: SearchTexts } | undefined;
+  private orderedList: { version: number; list: CatalogSymbol[] } | undefined;
+  /** search_symbols' texts, kept in step with the index file by file (search-texts.ts). */
+  private texts: SearchTexts | undefined;
   private indexedAt: string | undefined;
   private gitHead = '';
   private loaded = false;
@@ -457,7 +459,7 @@ export class WorkspaceCatalog implements Catalog {
     return (await this.ordered(opts.early)).list.slice();
   }
 
-  private async ordered(early = false): Promise<{ version: number; list: CatalogSymbol[]; texts?: SearchTexts }> {
+  private async ordered(early = false): Promise<{ version: number; list: CatalogSymbol[] }> {
     await this.ensureBuilt(early);
     if (this.orderedList?.version !== this.index.version) {
       const list = [...this.index.files.keys()].sort().flatMap((rel) => [...this.index.files.get(rel)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
@@ -466,11 +468,14 @@ export class WorkspaceCatalog implements Catalog {
     return this.orderedList;
   }
 
-  /** all()'s symbols with their searched texts lower-cased and indexed once (search_symbols), kept as long as all()'s list. */
+  /**
+   * search_symbols' ranking: the symbols' searched texts lower-cased and indexed, brought up to date
+   * with the index at each call — only the files changed since the last one are re-read.
+   */
   async searchTexts(opts: ReadOptions = {}): Promise<SearchTexts> {
-    const ordered = await this.ordered(opts.early);
-    ordered.texts ??= new SearchTexts(ordered.list);
-    return ordered.texts;
+    await this.ensureBuilt(opts.early);
+    this.texts = this.texts ? this.texts.sync(this.index) : SearchTexts.of(this.index);
+    return this.texts;
   }
 
   async refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: FileError[] }> {

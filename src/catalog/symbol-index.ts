@@ -7,16 +7,48 @@ import { globMatcher } from './glob.js';
 import { matchesQuery, splitQualified } from './name-match.js';
 import type { CatalogSymbol, SymbolFilter } from '../core/catalog.js';
 
+const JOURNAL_MAX = 4096;
+
 export class SymbolIndex {
   readonly files = new Map<string, FileEntry>();
   private readonly ids = new Map<string, CatalogSymbol>();
   private readonly names = new Map<string, CatalogSymbol[]>();
   /** Monotonic: bumped whenever a file's symbols are set or removed (the operation cache's proof). */
   version = 0;
+  /**
+   * Which file changed at which version, the last JOURNAL_MAX of them: what structures derived
+   * from the index and kept in step with it at query time (search_symbols' texts) re-read, instead
+   * of rebuilding from every file. The change feed tells listeners later, in batches; these must
+   * answer from exactly what the index holds when they are asked.
+   */
+  private journal: { version: number; rel: string }[] = [];
+  private journalFrom = 0;
+
+  get sequence(): number {
+    return this.version;
+  }
+
+  /** Files set or removed after `version`; undefined when the journal no longer reaches that far back. */
+  changedSince(version: number): string[] | undefined {
+    if (version < this.journalFrom) return undefined;
+    const out: string[] = [];
+    for (let i = this.journal.length - 1; i >= 0 && this.journal[i]!.version > version; i--) out.push(this.journal[i]!.rel);
+    return out;
+  }
+
+  private note(rel: string): void {
+    this.journal.push({ version: this.version, rel });
+    if (this.journal.length > JOURNAL_MAX) {
+      const cut = this.journal.length - JOURNAL_MAX / 2;
+      this.journalFrom = this.journal[cut - 1]!.version;
+      this.journal = this.journal.slice(cut);
+    }
+  }
 
   setFile(rel: string, entry: FileEntry): void {
     this.removeFile(rel);
     this.version++;
+    this.note(rel);
     this.files.set(rel, entry);
     for (const s of entry.symbols) {
       this.ids.set(s.symbol_id, s);
@@ -31,6 +63,7 @@ export class SymbolIndex {
     const old = this.files.get(rel);
     if (!old) return;
     this.version++;
+    this.note(rel);
     this.files.delete(rel);
     for (const s of old.symbols) {
       this.ids.delete(s.symbol_id);
@@ -43,6 +76,8 @@ export class SymbolIndex {
 
   clear(): void {
     this.version++;
+    this.journal = [];
+    this.journalFrom = this.version;
     this.files.clear();
     this.ids.clear();
     this.names.clear();

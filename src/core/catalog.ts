@@ -226,8 +226,8 @@ export interface Catalog {
 
 /** Ranks the catalog's symbols for a search_symbols query (catalog/symbol-search.ts). */
 export interface SymbolRanker {
-  /** The catalog's symbols (all()'s order) the ranker was made for; positions index it. */
-  readonly symbols: readonly CatalogSymbol[];
+  /** The catalog's symbols by position (a slot); undefined at a slot freed since (its file changed). */
+  readonly symbols: readonly (CatalogSymbol | undefined)[];
   /** Matching symbols that `keep` lets through with their scores, best first. */
   rank(query: string, keep?: (s: CatalogSymbol) => boolean): { symbol: CatalogSymbol; score: number }[];
   /**
