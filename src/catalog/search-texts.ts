@@ -52,8 +52,10 @@ export class SearchTexts extends SearchSlots implements SymbolRanker {
   private sequence = -1;
 
   /** The texts of `symbols`, given in the catalog's order (file in code-unit order, then byte offset). */
-  constructor(symbols: readonly CatalogSymbol[] = []) {
+  constructor(symbols?: readonly CatalogSymbol[]) {
     super();
+    // SearchTexts.of fills the slots itself, then indexes them once
+    if (!symbols) return;
     const byFile = new Map<string, CatalogSymbol[]>();
     for (const s of symbols) {
       const list = byFile.get(s.file);

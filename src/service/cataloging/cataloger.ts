@@ -26,14 +26,15 @@ import { ServiceSyntaxCataloger } from './syntax-cataloger.js';
 export class ServiceCataloger implements FileCataloger {
   private readonly limiters = new Map<string, Limiter>();
   private readonly logger: Logger;
-  readonly syntax: ServiceSyntaxCataloger;
+  /** The syntax tier; `LSPGATE_SYNTAX=off` leaves it out (every answer then waits for the servers, as before it existed). */
+  readonly syntax: ServiceSyntaxCataloger | undefined;
 
   constructor(
     private readonly env: ServiceEnv,
     private readonly root: string,
   ) {
     this.logger = env.logger.child('cataloger');
-    this.syntax = new ServiceSyntaxCataloger(env, root);
+    this.syntax = process.env.LSPGATE_SYNTAX === 'off' ? undefined : new ServiceSyntaxCataloger(env, root);
   }
 
   extensions(): Set<string> {
