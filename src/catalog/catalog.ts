@@ -244,10 +244,13 @@ export class WorkspaceCatalog implements Catalog {
     }
   }
 
-  /** A syntax entry goes into the index unless the server's entry of the same bytes is there. */
+  /** A syntax entry goes into the index unless the server's entry of the same bytes is there (then the two are compared). */
   private storeSyntax(rel: string, entry: FileEntry): void {
     const current = this.index.files.get(rel);
-    if (current && current.tier !== 'syntax' && current.hash === entry.hash) return;
+    if (current && current.tier !== 'syntax' && current.hash === entry.hash) {
+      this.tier.compare(entry, current);
+      return;
+    }
     if (this.filter.path(rel) !== undefined) return;
     this.index.setFile(rel, entry);
     this.snapshot.schedule();
