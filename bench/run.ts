@@ -1,7 +1,9 @@
 /**
  * `npm run bench -- [--root DIR] [--lang ts|go|py|php] [--queries N] [--reps N] [--json out.json]
  *                   [--server ID] [--compare ID] [--gen-files N] [--no-gen] [--no-mcp] [--seed N]
- *                   [--node-flags "FLAGS"]`  (node flags of the spawned `lspgate mcp`, shown in the header)
+ *                   [--node-flags "FLAGS"] [--no-cold-start] [--cold-runs N]`
+ *  (node flags of the spawned `lspgate mcp`, shown in the header; the cold start — with and without
+ *  the syntax tier, beside the raw server's time to ready — runs on every workspace: bench/cold-start.ts)
  *
  * Without --root: the bundled fixture of the language and, for ts, a generated project of
  * --gen-files files (default 400, bench/gen-repo.ts). Every workspace is copied to a temp dir first
@@ -21,6 +23,7 @@ import { buildQuerySet, listSourceFiles, type Query } from './query-set.js';
 import { loadShippedEntry, packageRoot } from './raw-client.js';
 import { RawRunner, runRawSuite } from './raw-suite.js';
 import { runWarmLatency } from './warm-latency-suite.js';
+import { coldStart, coldStartTable } from './cold-start.js';
 import { KINDS, WORKLOADS, type Kind } from './workloads.js';
 import { evaluateTargets, renderReport, toJson, type TargetResult, type WorkspaceReport } from './report.js';
 
@@ -45,10 +48,12 @@ interface Args {
   seed: number;
   nodeFlags: string[];
   warmLatency: boolean;
+  coldStart: boolean;
+  coldRuns: number;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7, nodeFlags: [], warmLatency: true };
+  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7, nodeFlags: [], warmLatency: true, coldStart: true, coldRuns: 1 };
   for (let i = 0; i < argv.length; i++) {
     const v = () => {
       const x = argv[++i];
@@ -67,6 +72,8 @@ function parseArgs(argv: string[]): Args {
       case '--no-gen': a.gen = false; break;
       case '--no-mcp': a.mcp = false; break;
       case '--no-warm-latency': a.warmLatency = false; break;
+      case '--no-cold-start': a.coldStart = false; break;
+      case '--cold-runs': a.coldRuns = Number(v()); break;
       case '--seed': a.seed = Number(v()); break;
       case '--node-flags': a.nodeFlags = v().split(/\s+/).filter(Boolean); break;
       case '--help': return printHelpAndExit();
@@ -175,11 +182,13 @@ async function main(): Promise<void> {
   }
   const reports: WorkspaceReport[] = [];
   const allTargets: TargetResult[] = [];
+  const cold: string[] = [];
   try {
     for (const t of targets) {
       const r = await benchWorkspace(t.name, t.root, a, log);
       reports.push(r);
       allTargets.push(...evaluateTargets(r));
+      if (a.coldStart) cold.push(coldStartTable(t.name, await coldStart(fs.realpathSync(t.root), a.lang, 'Service', a.coldRuns, log)));
     }
   } finally {
     for (const t of targets) t.cleanup?.();
@@ -188,6 +197,7 @@ async function main(): Promise<void> {
   const flags = a.nodeFlags.length ? `; lspgate mcp spawned with node ${a.nodeFlags.join(' ')}` : '';
   const header = `lspgate bench ${meta.date} — node ${meta.node}, ${meta.cpus} CPUs, load average ${meta.loadavg.map((x) => x.toFixed(1)).join(' ')}${flags}`;
   process.stdout.write(renderReport(reports, allTargets, header));
+  if (cold.length) process.stdout.write(`\n## Cold start: the syntax tier, the servers only, the raw server\n\n${cold.join('\n\n')}\n`);
   fs.mkdirSync(path.dirname(a.json), { recursive: true });
   fs.writeFileSync(a.json, JSON.stringify(toJson(reports, allTargets, meta), null, 2));
   log(`JSON written to ${a.json}`);

@@ -23,12 +23,15 @@ export interface FileOutline {
 /** Kinds whose children are part of an outline (members), as opposed to locals of a function body. */
 export const CONTAINER_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'enum', 'namespace', 'module', 'package', 'type']);
 
-/** Whether the file's server can answer now: configured, and not still starting or indexing (or failed). */
+/**
+ * Whether to ask the file's server: one is configured and it is not still starting or indexing
+ * (a server that failed to start is asked again: its error says why the syntax tier answers).
+ */
 export function serverMayAnswer(call: ServiceCall, abs: string): boolean {
   const route = call.env.broker.route(abs, call.root);
   if (!route) return false;
   const session = call.env.broker.existing().find((s) => s.serverId === route.entry.id && s.root === route.root);
-  return !session || session.state === 'ready';
+  return session?.state !== 'starting' && session?.state !== 'indexing';
 }
 
 function node(s: CatalogSymbol): OutlineSymbol {

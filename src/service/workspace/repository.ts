@@ -70,7 +70,8 @@ function reportTier(cat: Catalog, st: CatalogStatus, meta: CallMeta, early: { fi
   const pending = tiers.syntax_files - serverless;
   if (answered.length === 0 && !(early.wide && (tiers.syntax_files > 0 || st.state === 'building'))) return false;
   meta.setIndexState('syntax');
-  if (pending > 0 || st.state === 'building') {
+  // files of this answer no build has cataloged yet (a question before any build) wait for nothing: no warning of waiting
+  if (pending > 0 && (st.state === 'building' || st.state === 'ready' || st.state === 'partial')) {
     meta.warn(`${pending} of ${st.files} file(s) are answered from syntax trees while their language servers catalog them: ids, kinds and ranges follow each server's rules but are not yet its answer; ask again when index_state is ready`);
   }
   if (serverless > 0) {
