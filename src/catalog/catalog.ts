@@ -22,7 +22,7 @@ import { SnapshotKeeper } from './snapshot-keeper.js';
 import { INDEX_VERSION, snapshotPath } from './store.js';
 import { SymbolIndex } from './symbol-index.js';
 import { SearchTexts } from './search-texts.js';
-import { SyntaxTier } from './syntax-tier.js';
+import { SyntaxEntries, SyntaxTier } from './syntax-tier.js';
 import { walkWorkspace, type WalkedFile } from './walk.js';
 
 
@@ -69,6 +69,8 @@ export class WorkspaceCatalog implements Catalog {
   private readonly baseline = new DriftBaseline(this.index);
   private readonly freshness: Freshness;
   private readonly disk: DiskChanges;
+  /** The syntax tier's work on this catalog: its pass, early entries, changed files. */
+  private readonly syntax: SyntaxEntries;
 
   constructor(private readonly deps: CatalogDeps) {
     this.root = deps.root;
@@ -81,18 +83,29 @@ export class WorkspaceCatalog implements Catalog {
       index: this.index,
       maxFileBytes: deps.limits.maxFileBytes,
       catalogFile: (abs: string, rel: string, background?: boolean) => this.catalogFile(abs, rel, background),
-      catalogEarly: (abs: string, rel: string) => this.catalogEarly(abs, rel),
-      wantsServer: (rel: string, entry: FileEntry) => this.wantsServer(rel, entry),
+      catalogEarly: (abs: string, rel: string) => this.syntax.early(abs, rel),
+      wantsServer: (rel: string, entry: FileEntry) => this.syntax.wantsServer(rel, entry),
       entryTouched: () => this.snapshot.schedule(),
       removeFile: (rel: string) => this.removeFile(rel),
       recordError: (rel: string, e: unknown) => this.recordError(rel, e),
       filter: () => this.filter,
       cataloged: () => this.state !== 'empty',
-      refreshFile: (f: { abs: string; rel: string }) => this.refreshChanged(f),
+      refreshFile: (f: { abs: string; rel: string }) => this.syntax.changed(f),
       notify: (changes: FileChange[]) => this.notify(changes),
     };
     this.freshness = new Freshness(host);
     this.disk = new DiskChanges(host, this.logger);
+    this.syntax = new SyntaxEntries({
+      index: this.index,
+      tier: this.tier,
+      syntax: deps.cataloger.syntax,
+      logger: this.logger,
+      admits: (rel) => this.filter.path(rel) === undefined,
+      touched: () => this.snapshot.schedule(),
+      recordError: (rel, e) => this.recordError(rel, e),
+      catalogFile: (abs, rel) => this.catalogFile(abs, rel),
+      refreshFile: (f) => this.freshness.refreshFile(f),
+    });
   }
 
   get snapshotFile(): string {
@@ -190,7 +203,7 @@ export class WorkspaceCatalog implements Catalog {
     const heartbeat = setInterval(() => opts.onProgress?.(done, total), PROGRESS_EVERY_MS);
     try {
       // the syntax pass (worker threads) answers early questions while the servers catalog beside it
-      const syntaxPass = this.syntaxPass(walk.files, opts.signal);
+      const syntaxPass = this.syntax.pass(walk.files, opts.signal);
       await Promise.all(
         walk.files.map(async (f) => {
           if (opts.signal?.aborted) throw new LspgateError('CANCELLED', 'cataloging was cancelled');
@@ -214,73 +227,6 @@ export class WorkspaceCatalog implements Catalog {
       return this.tier.whenReady();
     }
     return this.freshness.refreshFile(f, true);
-  }
-
-  /**
-   * Every walked file the syntax tier parses and the index does not hold as it is on disk, parsed on
-   * worker threads; entries are stored as they come unless a server entry of the same bytes is
-   * there already. Early answers wait for this pass only.
-   */
-  private async syntaxPass(files: WalkedFile[], signal?: AbortSignal): Promise<void> {
-    const syntax = this.deps.cataloger.syntax;
-    try {
-      if (!syntax) return;
-      const parsed = syntax.extensions();
-      const todo = files.filter((f) => {
-        if (!parsed.has(path.extname(f.rel).toLowerCase())) return false;
-        const e = this.index.files.get(f.rel);
-        return !e || e.size !== f.size || e.mtimeMs !== f.mtimeMs;
-      });
-      await syntax.catalogMany(todo, (rel, entry, error) => {
-        if (entry) this.storeSyntax(rel, entry);
-        // a file only the syntax tier catalogs fails here as the server cataloger would have failed it
-        else if (error && !syntax.hasServer(rel)) this.recordError(rel, new LspgateError(error.code as 'INTERNAL', error.message, { file: rel }));
-      }, signal);
-    } catch (e) {
-      if (toLspgateError(e).code === 'CANCELLED') throw e;
-      this.logger.warn('the syntax pass failed; the servers catalog without it', e);
-    } finally {
-      this.tier.markReady();
-    }
-  }
-
-  /** A syntax entry goes into the index unless the server's entry of the same bytes is there (then the two are compared). */
-  private storeSyntax(rel: string, entry: FileEntry): void {
-    const current = this.index.files.get(rel);
-    if (current && current.tier !== 'syntax' && current.hash === entry.hash) {
-      this.tier.compare(entry, current);
-      return;
-    }
-    if (this.filter.path(rel) !== undefined) return;
-    this.index.setFile(rel, entry);
-    this.snapshot.schedule();
-  }
-
-  private wantsServer(rel: string, entry: FileEntry): boolean {
-    const syntax = this.deps.cataloger.syntax;
-    return entry.tier === 'syntax' && !!syntax && syntax.hasServer(rel) && this.tier.syntaxOnly.get(rel) === undefined;
-  }
-
-  /** An early reader's file: parsed from syntax (and stored) where the syntax tier has it, else the server's. */
-  private async catalogEarly(abs: string, rel: string): Promise<FileEntry> {
-    const entry = await this.deps.cataloger.syntax?.catalogOne(abs, rel);
-    if (!entry) return this.catalogFile(abs, rel);
-    this.storeSyntax(rel, entry);
-    return this.index.files.get(rel) ?? entry;
-  }
-
-  /**
-   * A file the watcher saw change: its syntax entry first (milliseconds: early answers see the edit
-   * at once), then its server's entry where a server catalogs it.
-   */
-  private async refreshChanged(f: { abs: string; rel: string }): Promise<unknown> {
-    const syntax = this.deps.cataloger.syntax;
-    if (syntax?.extensions().has(path.extname(f.rel).toLowerCase())) {
-      const entry = await syntax.catalogOne(f.abs, f.rel).catch(() => undefined);
-      if (entry) this.storeSyntax(f.rel, entry);
-      if (!syntax.hasServer(f.rel) && entry) return entry;
-    }
-    return this.freshness.refreshFile(f);
   }
 
   /**
@@ -408,9 +354,9 @@ export class WorkspaceCatalog implements Catalog {
     const rel = toRelative(this.root, abs);
     if (this.index.files.has(rel)) {
       await this.freshness.refreshFile({ abs, rel }, false, true);
-      return this.index.files.get(rel) ?? (await this.catalogEarly(abs, rel));
+      return this.index.files.get(rel) ?? (await this.syntax.early(abs, rel));
     }
-    return this.catalogEarly(abs, rel);
+    return this.syntax.early(abs, rel);
   }
 
   async byId(symbolId: string, opts: ReadOptions = {}): Promise<CatalogSymbol | undefined> {
@@ -428,7 +374,7 @@ export class WorkspaceCatalog implements Catalog {
     } else {
       const exists = await stat(abs).then((s) => s.isFile(), () => false);
       if (!exists || !this.extensions().has(path.extname(rel).toLowerCase())) return undefined;
-      await (opts.early ? this.catalogEarly(abs, rel) : this.catalogFile(abs, rel));
+      await (opts.early ? this.syntax.early(abs, rel) : this.catalogFile(abs, rel));
     }
     return this.index.byId(rel === file ? symbolId : rel + symbolId.slice(file.length));
   }

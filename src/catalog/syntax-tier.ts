@@ -7,7 +7,12 @@
  * when a server entry replaces a syntax entry of the same content, the server wins and every symbol
  * one of them lists that the other does not, or lists with another range or kind, is counted.
  */
-import type { CatalogSymbol, FileEntry, TierStatus } from '../core/catalog.js';
+import path from 'node:path';
+import type { CatalogSymbol, FileEntry, SyntaxCataloger, TierStatus } from '../core/catalog.js';
+import { LspgateError, toLspgateError } from '../errors/errors.js';
+import type { Logger } from '../util/logger.js';
+import type { SymbolIndex } from './symbol-index.js';
+import type { WalkedFile } from './walk.js';
 
 function sameSymbol(a: CatalogSymbol, b: CatalogSymbol): boolean {
   return a.byte_offset === b.byte_offset && a.byte_length === b.byte_length && a.selection_line === b.selection_line && a.selection_column === b.selection_column && a.lsp_kind === b.lsp_kind;
@@ -71,5 +76,99 @@ export class SyntaxTier {
       syntax_only: reasons,
       disagreement: { ...c, rate: c.server_symbols ? Math.round((wrong / c.server_symbols) * 1e6) / 1e6 : 0 },
     };
+  }
+}
+
+/** What the syntax tier's work needs of its catalog. */
+export interface SyntaxHost {
+  readonly index: SymbolIndex;
+  readonly tier: SyntaxTier;
+  readonly syntax: SyntaxCataloger | undefined;
+  readonly logger: Logger;
+  /** Whether the walk keeps the file (the index holds only those). */
+  admits(rel: string): boolean;
+  /** The snapshot should be saved again. */
+  touched(): void;
+  recordError(rel: string, e: unknown): void;
+  /** The file's server entry (interactive). */
+  catalogFile(abs: string, rel: string): Promise<FileEntry>;
+  /** The file brought up to date through its server (freshness.ts). */
+  refreshFile(f: { abs: string; rel: string }): Promise<unknown>;
+}
+
+/** The syntax tier's side of the catalog: its pass over a build's files, early entries, changed files. */
+export class SyntaxEntries {
+  constructor(private readonly host: SyntaxHost) {}
+
+  /**
+   * Every walked file the syntax tier parses and the index does not hold as it is on disk, parsed on
+   * worker threads; entries are stored as they come unless a server entry of the same bytes is
+   * there already. Early answers wait for this pass only.
+   */
+  async pass(files: WalkedFile[], signal?: AbortSignal): Promise<void> {
+    const { syntax, index, tier } = this.host;
+    try {
+      if (!syntax) return;
+      const parsed = syntax.extensions();
+      const todo = files.filter((f) => {
+        if (!parsed.has(path.extname(f.rel).toLowerCase())) return false;
+        const e = index.files.get(f.rel);
+        return !e || e.size !== f.size || e.mtimeMs !== f.mtimeMs;
+      });
+      await syntax.catalogMany(
+        todo,
+        (rel, entry, error) => {
+          if (entry) this.store(rel, entry);
+          // a file only the syntax tier catalogs fails here as the server cataloger would have failed it
+          else if (error && !syntax.hasServer(rel)) this.host.recordError(rel, new LspgateError(error.code as 'INTERNAL', error.message, { file: rel }));
+        },
+        signal,
+      );
+    } catch (e) {
+      if (toLspgateError(e).code === 'CANCELLED') throw e;
+      this.host.logger.warn('the syntax pass failed; the servers catalog without it', e);
+    } finally {
+      tier.markReady();
+    }
+  }
+
+  /** A syntax entry goes into the index unless the server's entry of the same bytes is there (then the two are compared). */
+  store(rel: string, entry: FileEntry): void {
+    const current = this.host.index.files.get(rel);
+    if (current && current.tier !== 'syntax' && current.hash === entry.hash) {
+      this.host.tier.compare(entry, current);
+      return;
+    }
+    if (!this.host.admits(rel)) return;
+    this.host.index.setFile(rel, entry);
+    this.host.touched();
+  }
+
+  /** Whether a syntax entry is still to be replaced by the file's server's (a server catalogs it). */
+  wantsServer(rel: string, entry: FileEntry): boolean {
+    const syntax = this.host.syntax;
+    return entry.tier === 'syntax' && !!syntax && syntax.hasServer(rel) && this.host.tier.syntaxOnly.get(rel) === undefined;
+  }
+
+  /** An early reader's file: parsed from syntax (and stored) where the syntax tier has it, else the server's. */
+  async early(abs: string, rel: string): Promise<FileEntry> {
+    const entry = await this.host.syntax?.catalogOne(abs, rel);
+    if (!entry) return this.host.catalogFile(abs, rel);
+    this.store(rel, entry);
+    return this.host.index.files.get(rel) ?? entry;
+  }
+
+  /**
+   * A file the watcher saw change: its syntax entry first (milliseconds: early answers see the edit
+   * at once), then its server's entry where a server catalogs it.
+   */
+  async changed(f: { abs: string; rel: string }): Promise<unknown> {
+    const syntax = this.host.syntax;
+    if (syntax?.extensions().has(path.extname(f.rel).toLowerCase())) {
+      const entry = await syntax.catalogOne(f.abs, f.rel).catch(() => undefined);
+      if (entry) this.store(f.rel, entry);
+      if (!syntax.hasServer(f.rel) && entry) return entry;
+    }
+    return this.host.refreshFile(f);
   }
 }
