@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { syntaxOf } from '../src/adapters/languages.js';
 import { SearchTexts } from '../src/catalog/search-texts.js';
 import { SymbolIndex } from '../src/catalog/symbol-index.js';
@@ -42,10 +43,8 @@ async function entryOf(root: string, abs: string, text?: string) {
   return syntaxEntry({ rel: path.relative(root, abs).split(path.sep).join('/'), abs, root, bytes, size: bytes.length, mtimeMs: Date.now() });
 }
 
-async function main(): Promise<void> {
-  const root = fs.realpathSync(arg('--root') ?? '.');
-  const edits = Number(arg('--edits') ?? 40);
-  const query = arg('--query') ?? 'parse';
+/** The table for one repository (markdown). */
+export async function incremental(root: string, edits: number, query: string): Promise<string> {
   const index = new SymbolIndex();
   const files = sourceFiles(root);
   for (const abs of files) {
@@ -79,25 +78,30 @@ async function main(): Promise<void> {
     const sorted = [...xs].sort((a, b) => a - b);
     return `| ${label} | ${percentile(sorted, 50).toFixed(2)} ms | ${percentile(sorted, 95).toFixed(2)} ms |`;
   };
-  process.stdout.write(
-    [
-      `${path.basename(root)}: ${files.length} files, ${index.symbolCount()} symbols, ${edits} edits, load ${os.loadavg()[0]!.toFixed(1)}`,
-      '',
-      '| one changed file | p50 | p95 |',
-      '|---|---:|---:|',
-      row('syntax re-catalog (parse, declarations, ids, hashes)', syntaxMs),
-      row('search structure update (SearchTexts.sync)', syncMs),
-      row(`then search_symbols ranking "${query}"`, queryMs),
-      row('before: the whole structure rebuilt (SearchTexts.of)', rebuildMs),
-      '',
-    ].join('\n'),
-  );
+  return [
+    `${path.basename(root)}: ${files.length} files, ${index.symbolCount()} symbols, ${edits} edits, load ${os.loadavg()[0]!.toFixed(1)}`,
+    '',
+    '| one changed file | p50 | p95 |',
+    '|---|---:|---:|',
+    row('syntax re-catalog (parse, declarations, ids, hashes)', syntaxMs),
+    row('search structure update (SearchTexts.sync)', syncMs),
+    row(`then search_symbols ranking "${query}"`, queryMs),
+    row('before: the whole structure rebuilt (SearchTexts.of)', rebuildMs),
+    '',
+  ].join('\n');
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    process.stderr.write(`[incremental] failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(1);
-  },
-);
+async function main(): Promise<void> {
+  const root = fs.realpathSync(arg('--root') ?? '.');
+  process.stdout.write(await incremental(root, Number(arg('--edits') ?? 40), arg('--query') ?? 'parse'));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().then(
+    () => process.exit(0),
+    (e: unknown) => {
+      process.stderr.write(`[incremental] failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

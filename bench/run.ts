@@ -3,7 +3,8 @@
  *                   [--server ID] [--compare ID] [--gen-files N] [--no-gen] [--no-mcp] [--seed N]
  *                   [--node-flags "FLAGS"] [--no-cold-start] [--cold-runs N]`
  *  (node flags of the spawned `lspgate mcp`, shown in the header; the cold start — with and without
- *  the syntax tier, beside the raw server's time to ready — runs on every workspace: bench/cold-start.ts)
+ *  the syntax tier, beside the raw server's time to ready — runs on every workspace: bench/cold-start.ts;
+ *  so does one changed file on its syntax catalog: bench/incremental.ts)
  *
  * Without --root: the bundled fixture of the language and, for ts, a generated project of
  * --gen-files files (default 400, bench/gen-repo.ts). Every workspace is copied to a temp dir first
@@ -24,6 +25,7 @@ import { loadShippedEntry, packageRoot } from './raw-client.js';
 import { RawRunner, runRawSuite } from './raw-suite.js';
 import { runWarmLatency } from './warm-latency-suite.js';
 import { coldStart, coldStartTable } from './cold-start.js';
+import { incremental } from './incremental.js';
 import { KINDS, WORKLOADS, type Kind } from './workloads.js';
 import { evaluateTargets, renderReport, toJson, type TargetResult, type WorkspaceReport } from './report.js';
 
@@ -183,12 +185,15 @@ async function main(): Promise<void> {
   const reports: WorkspaceReport[] = [];
   const allTargets: TargetResult[] = [];
   const cold: string[] = [];
+  const changed: string[] = [];
   try {
     for (const t of targets) {
       const r = await benchWorkspace(t.name, t.root, a, log);
       reports.push(r);
       allTargets.push(...evaluateTargets(r));
       if (a.coldStart) cold.push(coldStartTable(t.name, await coldStart(fs.realpathSync(t.root), a.lang, 'Service', a.coldRuns, log)));
+      log(`${t.name}: one changed file (syntax re-catalog, search structure update)`);
+      changed.push(await incremental(fs.realpathSync(t.root), 40, 'Service'));
     }
   } finally {
     for (const t of targets) t.cleanup?.();
@@ -198,6 +203,7 @@ async function main(): Promise<void> {
   const header = `lspgate bench ${meta.date} — node ${meta.node}, ${meta.cpus} CPUs, load average ${meta.loadavg.map((x) => x.toFixed(1)).join(' ')}${flags}`;
   process.stdout.write(renderReport(reports, allTargets, header));
   if (cold.length) process.stdout.write(`\n## Cold start: the syntax tier, the servers only, the raw server\n\n${cold.join('\n\n')}\n`);
+  process.stdout.write(`\n## One changed file\n\n${changed.join('\n')}\n`);
   fs.mkdirSync(path.dirname(a.json), { recursive: true });
   fs.writeFileSync(a.json, JSON.stringify(toJson(reports, allTargets, meta), null, 2));
   log(`JSON written to ${a.json}`);
