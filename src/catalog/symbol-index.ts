@@ -12,7 +12,13 @@ const JOURNAL_MAX = 4096;
 export class SymbolIndex {
   readonly files = new Map<string, FileEntry>();
   private readonly ids = new Map<string, CatalogSymbol>();
-  private readonly names = new Map<string, CatalogSymbol[]>();
+  /**
+   * Symbols by last name segment. Sets, not arrays: every file of a cold build is set twice (its
+   * syntax entry, then its server's), and filtering an array per removed symbol was quadratic in
+   * a common name's count (a generated 3,500-file repository: 17 minutes of catalog instead of 75 s).
+   * Insertion order is kept, so lookups answer in the order the files were set.
+   */
+  private readonly names = new Map<string, Set<CatalogSymbol>>();
   /** Monotonic: bumped whenever a file's symbols are set or removed (the operation cache's proof). */
   version = 0;
   /**
@@ -53,9 +59,9 @@ export class SymbolIndex {
     for (const s of entry.symbols) {
       this.ids.set(s.symbol_id, s);
       const key = lastSegment(s.qualified_name);
-      const list = this.names.get(key);
-      if (list) list.push(s);
-      else this.names.set(key, [s]);
+      const set = this.names.get(key);
+      if (set) set.add(s);
+      else this.names.set(key, new Set([s]));
     }
   }
 
@@ -68,9 +74,9 @@ export class SymbolIndex {
     for (const s of old.symbols) {
       this.ids.delete(s.symbol_id);
       const key = lastSegment(s.qualified_name);
-      const list = this.names.get(key)?.filter((x) => x.file !== rel);
-      if (list?.length) this.names.set(key, list);
-      else this.names.delete(key);
+      const set = this.names.get(key);
+      set?.delete(s);
+      if (set?.size === 0) this.names.delete(key);
     }
   }
 
@@ -98,7 +104,7 @@ export class SymbolIndex {
   find(name: string, filter?: SymbolFilter): CatalogSymbol[] {
     const query = splitQualified(name);
     if (query.length === 0) return [];
-    const hits = (this.names.get(query[query.length - 1]!) ?? []).filter((s) => matchesQuery(s, query));
+    const hits = [...(this.names.get(query[query.length - 1]!) ?? [])].filter((s) => matchesQuery(s, query));
     return filter ? hits.filter(symbolFilter(filter, (id) => this.ids.get(id))) : hits;
   }
 }
