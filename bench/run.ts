@@ -1,7 +1,10 @@
 /**
  * `npm run bench -- [--root DIR] [--lang ts|go|py|php] [--queries N] [--reps N] [--json out.json]
  *                   [--server ID] [--compare ID] [--gen-files N] [--no-gen] [--no-mcp] [--seed N]
- *                   [--node-flags "FLAGS"]`  (node flags of the spawned `lspgate mcp`, shown in the header)
+ *                   [--node-flags "FLAGS"] [--no-cold-start] [--cold-runs N]`
+ *  (node flags of the spawned `lspgate mcp`, shown in the header; the cold start — with and without
+ *  the syntax tier, beside the raw server's time to ready — runs on every workspace: bench/cold-start.ts;
+ *  so does one changed file on its syntax catalog: bench/incremental.ts)
  *
  * Without --root: the bundled fixture of the language and, for ts, a generated project of
  * --gen-files files (default 400, bench/gen-repo.ts). Every workspace is copied to a temp dir first
@@ -23,6 +26,8 @@ import { loadShippedEntry, packageRoot } from './raw-client.js';
 import { RawRunner, runRawSuite } from './raw-suite.js';
 import { toolsListReport } from './tools-list.js';
 import { runWarmLatency } from './warm-latency-suite.js';
+import { coldStart, coldStartTable } from './cold-start.js';
+import { incremental } from './incremental.js';
 import { KINDS, WORKLOADS, type Kind } from './workloads.js';
 import { evaluateTargets, renderReport, toJson, type TargetResult, type WorkspaceReport } from './report.js';
 
@@ -47,10 +52,12 @@ interface Args {
   seed: number;
   nodeFlags: string[];
   warmLatency: boolean;
+  coldStart: boolean;
+  coldRuns: number;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7, nodeFlags: [], warmLatency: true };
+  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7, nodeFlags: [], warmLatency: true, coldStart: true, coldRuns: 1 };
   for (let i = 0; i < argv.length; i++) {
     const v = () => {
       const x = argv[++i];
@@ -69,6 +76,8 @@ function parseArgs(argv: string[]): Args {
       case '--no-gen': a.gen = false; break;
       case '--no-mcp': a.mcp = false; break;
       case '--no-warm-latency': a.warmLatency = false; break;
+      case '--no-cold-start': a.coldStart = false; break;
+      case '--cold-runs': a.coldRuns = Number(v()); break;
       case '--seed': a.seed = Number(v()); break;
       case '--node-flags': a.nodeFlags = v().split(/\s+/).filter(Boolean); break;
       case '--help': return printHelpAndExit();
@@ -182,11 +191,16 @@ async function main(): Promise<void> {
   const surface = `## Agent surface\n\n${tools.text}\nCLI start (median of 15 runs interleaved with \`node -e 0\`):\n\n${cliStartTable(start)}\n`;
   const reports: WorkspaceReport[] = [];
   const allTargets: TargetResult[] = [];
+  const cold: string[] = [];
+  const changed: string[] = [];
   try {
     for (const t of targets) {
       const r = await benchWorkspace(t.name, t.root, a, log);
       reports.push(r);
       allTargets.push(...evaluateTargets(r));
+      if (a.coldStart) cold.push(coldStartTable(t.name, await coldStart(fs.realpathSync(t.root), a.lang, 'Service', a.coldRuns, log)));
+      log(`${t.name}: one changed file (syntax re-catalog, search structure update)`);
+      changed.push(await incremental(fs.realpathSync(t.root), 40, 'Service'));
     }
   } finally {
     for (const t of targets) t.cleanup?.();
@@ -195,6 +209,8 @@ async function main(): Promise<void> {
   const flags = a.nodeFlags.length ? `; lspgate mcp spawned with node ${a.nodeFlags.join(' ')}` : '';
   const header = `lspgate bench ${meta.date} — node ${meta.node}, ${meta.cpus} CPUs, load average ${meta.loadavg.map((x) => x.toFixed(1)).join(' ')}${flags}`;
   process.stdout.write(renderReport(reports, allTargets, `${header}\n\n${surface}`));
+  if (cold.length) process.stdout.write(`\n## Cold start: the syntax tier, the servers only, the raw server\n\n${cold.join('\n\n')}\n`);
+  process.stdout.write(`\n## One changed file\n\n${changed.join('\n')}\n`);
   fs.mkdirSync(path.dirname(a.json), { recursive: true });
   const json = { ...(toJson(reports, allTargets, meta) as object), tools_list: tools.rows, cli_start: start };
   fs.writeFileSync(a.json, JSON.stringify(json, null, 2));

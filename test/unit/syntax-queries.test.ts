@@ -13,8 +13,10 @@ describe('syntax queries per (profile, grammar)', () => {
   it('every profile declares grammars the package ships, and queries for them', () => {
     const shipped = new Set(shippedGrammars());
     for (const p of languageProfiles()) for (const g of Object.values(p.grammars)) expect([p.name, g, shipped.has(g)]).toEqual([p.name, g, true]);
-    // imports, patterns and complexity for each of the five profiles' grammars (typescript has two)
-    expect(pairs.length).toBe(3 * 6);
+    // imports, patterns and complexity for each of the five served profiles' grammars (typescript has
+    // two); the declarations queries of python and of the seven grammar-only profiles (the
+    // typescript, go and php declarations walk the tree and declare no query)
+    expect(pairs.length).toBe(3 * 6 + 1 + 7);
   });
 
   it.each(pairs.map((q) => [`${q.profile} ${q.concern} × ${q.grammar}`, q] as const))('%s compiles', async (_name, q) => {
@@ -30,7 +32,7 @@ describe('syntax queries per (profile, grammar)', () => {
   });
 
   it('each extension parses with its own profile: .js, .mjs, .cjs and .jsx are JavaScript', () => {
-    expect(['a.ts', 'a.mts', 'a.cts', 'a.tsx', 'a.js', 'a.mjs', 'a.cjs', 'a.jsx', 'a.go', 'a.py', 'a.pyi', 'a.php', 'a.rs'].map((f) => syntaxOf(f)?.grammar)).toEqual([
+    expect(['a.ts', 'a.mts', 'a.cts', 'a.tsx', 'a.js', 'a.mjs', 'a.cjs', 'a.jsx', 'a.go', 'a.py', 'a.pyi', 'a.php', 'a.rs', 'a.zig'].map((f) => syntaxOf(f)?.grammar)).toEqual([
       'typescript',
       'typescript',
       'typescript',
@@ -43,6 +45,7 @@ describe('syntax queries per (profile, grammar)', () => {
       'python',
       'python',
       'php',
+      'rust',
       undefined,
     ]);
   });

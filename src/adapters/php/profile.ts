@@ -4,6 +4,7 @@ import type { LanguageProfile, ProjectPackage } from '../language-profile.js';
 import { heritageNames } from '../header-text.js';
 import { manifestFiles } from '../manifest-files.js';
 import { PHP_COMPLEXITY, PHP_IMPORTS, PHP_PATTERNS } from './syntax.js';
+import { PHP_DECLARATIONS } from './declarations.js';
 
 /** Methods PHP calls itself. */
 const MAGIC_METHODS = /^__(construct|destruct|call|callStatic|get|set|isset|unset|sleep|wakeup|serialize|unserialize|toString|invoke|set_state|clone|debugInfo)$/;
@@ -13,7 +14,7 @@ export const phpProfile: LanguageProfile = {
   name: 'php',
   languageIds: [],
   grammars: { '.php': 'php' },
-  syntax: { imports: PHP_IMPORTS, patterns: PHP_PATTERNS, complexity: PHP_COMPLEXITY },
+  syntax: { imports: PHP_IMPORTS, patterns: PHP_PATTERNS, complexity: PHP_COMPLEXITY, declarations: PHP_DECLARATIONS },
   tests: {
     // PHPUnit's default suffix, case-sensitive (`Latest.php` is not a test).
     runners: [{ runner: 'phpunit', description: "PHPUnit's *Test.php suffix", files: /.Test\.php$/ }],

@@ -4,6 +4,7 @@ import type { LanguageProfile } from '../language-profile.js';
 import { withoutBrackets } from '../header-text.js';
 import { pythonDocstringOf } from './signature.js';
 import { PY_COMPLEXITY, PY_IMPORTS, PY_PATTERNS } from './syntax.js';
+import { PY_DECLARATIONS } from './declarations.js';
 
 /** A class's parenthesised bases (not `metaclass=` or other keywords, not subscripts); a dotted name by its last part. */
 function pythonBases(header: string): string[] {
@@ -24,7 +25,7 @@ export const pythonProfile: LanguageProfile = {
   name: 'python',
   languageIds: [],
   grammars: { '.py': 'python', '.pyi': 'python' },
-  syntax: { imports: PY_IMPORTS, patterns: PY_PATTERNS, complexity: PY_COMPLEXITY },
+  syntax: { imports: PY_IMPORTS, patterns: PY_PATTERNS, complexity: PY_COMPLEXITY, declarations: PY_DECLARATIONS },
   tests: {
     // pytest's default discovery: test_*.py and *_test.py, plus conftest.py fixtures.
     runners: [{ runner: 'pytest', description: 'pytest collects test_*.py and *_test.py (conftest.py holds fixtures)', files: /^(test_.*\.pyi?|.*_test\.pyi?|conftest\.py)$/i }],

@@ -7,6 +7,7 @@ import type { LanguageProfile } from '../language-profile.js';
 import { heritageNames } from '../header-text.js';
 import { nodeExportedApi, NODE_PROJECT } from './package-json.js';
 import { JS_COMPLEXITY, JS_IMPORTS, JS_PATTERNS, TS_IMPORTS } from './syntax.js';
+import { JS_DECLARATIONS, TS_DECLARATIONS } from './nav-symbols.js';
 
 const shared: Omit<LanguageProfile, 'name' | 'languageIds' | 'grammars' | 'syntax'> = {
   tests: {
@@ -39,7 +40,7 @@ export const typescriptProfile: LanguageProfile = {
   name: 'typescript',
   languageIds: ['typescriptreact'],
   grammars: { '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'tsx' },
-  syntax: { imports: TS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY },
+  syntax: { imports: TS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY, declarations: TS_DECLARATIONS },
 };
 
 export const javascriptProfile: LanguageProfile = {
@@ -48,5 +49,5 @@ export const javascriptProfile: LanguageProfile = {
   languageIds: ['javascriptreact'],
   // The JavaScript grammar parses JSX too.
   grammars: { '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascript' },
-  syntax: { imports: JS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY },
+  syntax: { imports: JS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY, declarations: JS_DECLARATIONS },
 };
