@@ -1,7 +1,10 @@
 /**
  * `npm run bench -- [--root DIR] [--lang ts|go|py|php] [--queries N] [--reps N] [--json out.json]
  *                   [--server ID] [--compare ID] [--gen-files N] [--no-gen] [--no-mcp] [--seed N]
- *                   [--node-flags "FLAGS"] [--no-memory]`  (node flags of the spawned `lspgate mcp`, shown in the header)
+ *                   [--node-flags "FLAGS"] [--no-memory] [--no-cold-start] [--cold-runs N]`
+ *  (node flags of the spawned `lspgate mcp`, shown in the header; the cold start — with and without
+ *  the syntax tier, beside the raw server's time to ready — runs on every workspace: bench/cold-start.ts;
+ *  so does one changed file on its syntax catalog: bench/incremental.ts)
  *
  * Last, the memory goals (bench/memory-goals.ts: the daemon after four roots used once and left,
  * monorepo and four-client ratios, each met/missed; `--no-memory` leaves them out).
@@ -26,6 +29,8 @@ import { loadShippedEntry, packageRoot } from './raw-client.js';
 import { RawRunner, runRawSuite } from './raw-suite.js';
 import { toolsListReport } from './tools-list.js';
 import { runWarmLatency } from './warm-latency-suite.js';
+import { coldStart, coldStartTable } from './cold-start.js';
+import { incremental } from './incremental.js';
 import { KINDS, WORKLOADS, type Kind } from './workloads.js';
 import { renderMemoryGoals, runMemoryGoals } from './memory-goals.js';
 import { evaluateTargets, renderReport, toJson, type TargetResult, type WorkspaceReport } from './report.js';
@@ -52,10 +57,12 @@ interface Args {
   nodeFlags: string[];
   warmLatency: boolean;
   memory: boolean;
+  coldStart: boolean;
+  coldRuns: number;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7, nodeFlags: [], warmLatency: true, memory: true };
+  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7, nodeFlags: [], warmLatency: true, memory: true, coldStart: true, coldRuns: 1 };
   for (let i = 0; i < argv.length; i++) {
     const v = () => {
       const x = argv[++i];
@@ -75,6 +82,8 @@ function parseArgs(argv: string[]): Args {
       case '--no-mcp': a.mcp = false; break;
       case '--no-warm-latency': a.warmLatency = false; break;
       case '--no-memory': a.memory = false; break;
+      case '--no-cold-start': a.coldStart = false; break;
+      case '--cold-runs': a.coldRuns = Number(v()); break;
       case '--seed': a.seed = Number(v()); break;
       case '--node-flags': a.nodeFlags = v().split(/\s+/).filter(Boolean); break;
       case '--help': return printHelpAndExit();
@@ -188,11 +197,16 @@ async function main(): Promise<void> {
   const surface = `## Agent surface\n\n${tools.text}\nCLI start (median of 15 runs interleaved with \`node -e 0\`):\n\n${cliStartTable(start)}\n`;
   const reports: WorkspaceReport[] = [];
   const allTargets: TargetResult[] = [];
+  const cold: string[] = [];
+  const changed: string[] = [];
   try {
     for (const t of targets) {
       const r = await benchWorkspace(t.name, t.root, a, log);
       reports.push(r);
       allTargets.push(...evaluateTargets(r));
+      if (a.coldStart) cold.push(coldStartTable(t.name, await coldStart(fs.realpathSync(t.root), a.lang, 'Service', a.coldRuns, log)));
+      log(`${t.name}: one changed file (syntax re-catalog, search structure update)`);
+      changed.push(await incremental(fs.realpathSync(t.root), 40, 'Service'));
     }
   } finally {
     for (const t of targets) t.cleanup?.();
@@ -201,6 +215,8 @@ async function main(): Promise<void> {
   const flags = a.nodeFlags.length ? `; lspgate mcp spawned with node ${a.nodeFlags.join(' ')}` : '';
   const header = `lspgate bench ${meta.date} — node ${meta.node}, ${meta.cpus} CPUs, load average ${meta.loadavg.map((x) => x.toFixed(1)).join(' ')}${flags}`;
   process.stdout.write(renderReport(reports, allTargets, `${header}\n\n${surface}`));
+  if (cold.length) process.stdout.write(`\n## Cold start: the syntax tier, the servers only, the raw server\n\n${cold.join('\n\n')}\n`);
+  process.stdout.write(`\n## One changed file\n\n${changed.join('\n')}\n`);
   const memory = a.memory ? runMemoryGoals(log) : [];
   if (memory.length) process.stdout.write(renderMemoryGoals(memory));
   fs.mkdirSync(path.dirname(a.json), { recursive: true });

@@ -10,7 +10,8 @@
  * service code ask the profile of a file instead of switching on language names.
  */
 import type { CatalogSymbol } from '../core/catalog.js';
-import type { SyntaxNode } from '../syntax/syntax.js';
+import type { SymbolKind } from '../schema/descriptors.js';
+import type { SyntaxCapture, SyntaxNode } from '../syntax/syntax.js';
 import type { SourcePosition } from '../syntax/positions.js';
 
 export interface LanguageProfile {
@@ -31,6 +32,11 @@ export interface LanguageProfile {
   readonly deadCode: DeadCodeRules;
   readonly project: ProjectRules;
   readonly chunks: ChunkRules;
+  /**
+   * A language server commonly used for the language, when servers.json has no entry for it: what
+   * SERVER_NOT_INSTALLED names (semantic operations need a server; the syntax tier answers the rest).
+   */
+  readonly server?: { readonly name: string; readonly install: string };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -59,6 +65,45 @@ export interface SyntaxHooks {
   readonly scriptEntry?: ScriptEntrySyntax;
   /** Declarations a doc comment right above documents (PHPDoc), wherever attributes put their header. */
   readonly docComments?: DocCommentSyntax;
+  /** The declarations the language's server lists in documentSymbol, read from the tree (the syntax catalog). */
+  readonly declarations?: DeclarationSyntax;
+}
+
+/**
+ * One declaration as the language's server would list it in documentSymbol — the same nesting,
+ * name, kind, range and name position — so that the syntax catalog's ids (`path::Qualified.name#kind`)
+ * and byte offsets are the ones the server catalog makes later.
+ */
+export interface SyntaxSymbol {
+  name: string;
+  /** The LSP SymbolKind the server sends for it (CatalogSymbol.lsp_kind). */
+  lspKind: number;
+  /** The kind the language's adapter makes of it (tsserver's Variable `type X =` is a `type`). */
+  kind: SymbolKind;
+  /** UTF-16 indexes into the file's text: the server's range [start, end). */
+  start: number;
+  end: number;
+  /** Where the server's selectionRange starts: the name, or `start` for what it lists without one. */
+  selection: number;
+  children: SyntaxSymbol[];
+}
+
+export interface DeclarationSyntax {
+  /**
+   * Tree-sitter query whose captures `read` is given, in document order. Optional: a server whose
+   * list is a traversal with rules per node (tsserver's navigation tree) is mirrored by a walk.
+   */
+  readonly query?: string;
+  read(root: SyntaxNode, text: string, captures: readonly SyntaxCapture[]): SyntaxSymbol[];
+  /** The file's package or namespace as the language's adapter names it (CatalogSymbol.package / .namespace). */
+  packageOf?(file: SyntaxFileInfo, tree: SyntaxNode, text: string): { package?: string; namespace?: string };
+}
+
+/** Where a parsed file is: what a profile's package rule may look at (Python walks up its `__init__.py` packages). */
+export interface SyntaxFileInfo {
+  relPath: string;
+  absPath: string;
+  workspaceRoot: string;
 }
 
 export type ImportKind = 'import' | 'export' | 'require' | 'dynamic' | 'use' | 'include';

@@ -10,9 +10,32 @@ import { goProfile } from './go/profile.js';
 import { phpProfile } from './php/profile.js';
 import { pythonProfile } from './python/profile.js';
 import { javascriptProfile, typescriptProfile } from './typescript/profile.js';
+import { bashProfile } from './bash/profile.js';
+import { cppProfile } from './cpp/profile.js';
+import { csharpProfile } from './csharp/profile.js';
+import { cssProfile } from './css/profile.js';
+import { javaProfile } from './java/profile.js';
+import { rubyProfile } from './ruby/profile.js';
+import { rustProfile } from './rust/profile.js';
 
-/** In the order reports list languages' manifests and packages. */
-const PROFILES: readonly LanguageProfile[] = [typescriptProfile, javascriptProfile, goProfile, pythonProfile, phpProfile];
+/**
+ * In the order reports list languages' manifests and packages. The last seven have a grammar and
+ * no server shipped with lspgate: the syntax tier answers for them (grammar-only.ts).
+ */
+const PROFILES: readonly LanguageProfile[] = [
+  typescriptProfile,
+  javascriptProfile,
+  goProfile,
+  pythonProfile,
+  phpProfile,
+  javaProfile,
+  csharpProfile,
+  cppProfile,
+  rustProfile,
+  rubyProfile,
+  bashProfile,
+  cssProfile,
+];
 
 const byName = new Map<string, LanguageProfile>();
 const byExtension = new Map<string, LanguageProfile>();
@@ -67,8 +90,8 @@ export interface DeclaredQuery {
 export function syntaxQueries(profile: LanguageProfile): DeclaredQuery[] {
   const grammars = [...new Set(Object.values(profile.grammars))];
   const out: DeclaredQuery[] = [];
-  for (const [concern, hook] of Object.entries(profile.syntax) as [string, SyntaxHook | undefined][]) {
-    if (hook) for (const grammar of grammars) out.push({ profile: profile.name, concern, grammar, source: hook.query });
+  for (const [concern, hook] of Object.entries(profile.syntax) as [string, Partial<SyntaxHook> | undefined][]) {
+    if (hook?.query !== undefined) for (const grammar of grammars) out.push({ profile: profile.name, concern, grammar, source: hook.query });
   }
   return out;
 }

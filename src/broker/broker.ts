@@ -15,6 +15,7 @@ import type { Broker, ServerRoute } from './types.js';
 import { entryFor, findRoot } from './route.js';
 import { languageIdFor } from '../lsp/documents.js';
 import { Semaphore } from '../lsp/semaphore.js';
+import { profileOf } from '../adapters/languages.js';
 import { evictedInfo, planEviction, serverMemoryBudgetMb, sessionRss, type Eviction } from './memory-budget.js';
 
 export interface BrokerOptions {
@@ -91,6 +92,16 @@ export class SessionBroker implements Broker {
   async sessionFor(absPath: string, workspaceRoot: string): Promise<LspSession> {
     const r = this.route(absPath, workspaceRoot);
     if (!r) {
+      // a language lspgate parses (its syntax tier answers outlines and search) but runs no server for
+      const profile = profileOf(absPath);
+      if (profile) {
+        const hint = profile.server ? ` A common server is ${profile.server.name}: ${profile.server.install}` : '';
+        throw new LspgateError('SERVER_NOT_INSTALLED', `no language server for ${profile.name} is configured, so ${absPath.split('/').pop()} has no semantic answers (outlines, search_symbols, get_symbol and search_code answer from syntax).${hint}`, {
+          path: absPath,
+          language: profile.name,
+          ...(profile.server ? { server: profile.server.name, install: profile.server.install } : {}),
+        });
+      }
       const exts = [...new Set(this.opts.servers.filter((s) => s.enabled).flatMap((s) => s.extensions))].sort();
       throw new LspgateError('UNSUPPORTED_LANGUAGE', `no enabled language server handles ${absPath.split('/').pop()}`, { path: absPath, supportedExtensions: exts });
     }

@@ -1,6 +1,7 @@
 /**
  * One build's walk: every file the gate admits is brought up to date (kept when its stamps or hash
- * still match, else cataloged again), files no longer walked leave the catalog, and files that
+ * still match, else cataloged again) by its server, and parsed by the syntax tier beside (worker
+ * threads: early answers need only that pass), files no longer walked leave the catalog, and files that
  * failed for a passing reason are asked once more at the end. Progress is reported at least every
  * 2 s: a large cold build is quiet for long stretches (a server loading its project answers nothing).
  */
@@ -11,6 +12,7 @@ import type { CatalogFiles } from './catalog-files.js';
 import { WALKED, type FileGate } from './file-gate.js';
 import type { Freshness } from './freshness.js';
 import type { SymbolIndex } from './symbol-index.js';
+import type { SyntaxEntries } from './syntax-tier.js';
 import { walkWorkspace, type WalkResult } from './walk.js';
 
 const PROGRESS_EVERY_MS = 2000;
@@ -24,6 +26,8 @@ export interface BuildWalkHost {
   readonly index: SymbolIndex;
   readonly files: CatalogFiles;
   readonly freshness: Freshness;
+  /** The syntax tier's pass runs beside the servers' (syntax-tier.ts). */
+  readonly syntax: SyntaxEntries;
   readonly gate: FileGate;
   readonly logger: Logger;
   readonly limits: { maxFileBytes: number; maxFiles: number };
@@ -41,13 +45,18 @@ export async function buildWalk(host: BuildWalkHost, opts: BuildOptions): Promis
   opts.onProgress?.(0, total);
   const heartbeat = setInterval(() => opts.onProgress?.(done, total), PROGRESS_EVERY_MS);
   try {
+    // the syntax pass (worker threads) answers early questions while the servers catalog beside it
+    const syntaxPass = host.syntax.pass(walk.files, opts.signal);
     await Promise.all(
       walk.files.map(async (f) => {
         if (opts.signal?.aborted) throw new LspgateError('CANCELLED', 'cataloging was cancelled');
-        await freshness.refreshFile(f, true, WALKED).catch((e: unknown) => files.recordError(f.rel, e, true));
+        // a file no server catalogs keeps its syntax entry: it is done when the pass is
+        const server = host.syntax.serverless(f.rel) ? undefined : freshness.refreshFile(f, true, WALKED);
+        await (server ?? host.syntax.passed()).catch((e: unknown) => files.recordError(f.rel, e, true));
         opts.onProgress?.(++done, total);
       }),
     );
+    await syntaxPass;
     await retryFailed(host, walk.files, opts.signal);
   } finally {
     clearInterval(heartbeat);

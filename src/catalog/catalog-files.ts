@@ -3,11 +3,13 @@
  * only through the gate (file-gate.ts) — unless the caller just passed it there — and every change
  * is told to the change feed after the index holds it. The first build's walk is the starting state,
  * not a change: what it catalogs or drops is not fed (the servers read the disk themselves, and
- * nothing derived exists before a build).
+ * nothing derived exists before a build). Syntax-tier entries (syntax-tier.ts) enter here too, on the
+ * bytes the gate admitted, and are fed like any entry; a server's entry that takes the place of a
+ * syntax entry of the same bytes is fed as `entryOnly` (nothing on disk changed, only the symbols).
  */
 import path from 'node:path';
 import type { CatalogFileError, FileCataloger, FileEntry } from '../core/catalog.js';
-import { toLspgateError } from '../errors/errors.js';
+import { toLspgateError, type LspgateError } from '../errors/errors.js';
 import type { ChangeFeed } from './change-feed.js';
 import { refusalOf, WALKED, type FileGate, type GateAnswer } from './file-gate.js';
 import type { SymbolIndex } from './symbol-index.js';
@@ -18,6 +20,8 @@ export interface CatalogFilesDeps {
   feed: ChangeFeed;
   cataloger: FileCataloger;
   gate(): FileGate;
+  /** What the catalog knows of its syntax tier (syntax-tier.ts: which files stay at it, how the tiers disagree). */
+  tier: { compare(before: FileEntry | undefined, after: FileEntry): void; readonly syntaxOnly: Map<string, string> };
   /** The snapshot should be saved again. */
   touched(): void;
 }
@@ -86,9 +90,28 @@ export class CatalogFiles {
     const before = this.deps.index.files.get(rel);
     const known = before !== undefined || this.errors.has(rel);
     this.errors.delete(rel);
+    if (entry.tier !== 'syntax') {
+      this.deps.tier.compare(before, entry);
+      this.deps.tier.syntaxOnly.delete(rel);
+    }
     this.deps.index.setFile(rel, entry);
     this.deps.touched();
     if (before?.hash !== entry.hash) this.feed(rel, known ? 'changed' : 'added', walked);
+    else if (before.tier !== entry.tier) this.feed(rel, 'changed', walked, true);
+  }
+
+  /**
+   * A syntax-tier entry of a file the gate admitted (the caller passed it there: the walk, the
+   * watcher, an early reader): stored unless the server's entry of the same bytes is there already
+   * (then the two are compared, and the server's stays).
+   */
+  storeSyntax(rel: string, entry: FileEntry, walked: boolean): void {
+    const current = this.deps.index.files.get(rel);
+    if (current && current.tier !== 'syntax' && current.hash === entry.hash) {
+      this.deps.tier.compare(entry, current);
+      return;
+    }
+    this.store(rel, entry, walked);
   }
 
   /** Out of the index (gone from disk, refused now, or not walked any more). */
@@ -107,11 +130,21 @@ export class CatalogFiles {
   recordError(rel: string, e: unknown, walked = false): void {
     const err = toLspgateError(e);
     if (err.code === 'CANCELLED') throw err;
+    if (this.deps.index.files.get(rel)?.tier === 'syntax') return this.serverFailed(rel, err);
     const had = this.deps.index.files.has(rel);
     const known = had || this.errors.has(rel);
     this.errors.set(rel, { file: rel, code: err.code, message: err.message });
     this.deps.index.removeFile(rel);
     if (had || !known) this.feed(rel, had ? 'changed' : 'added', walked);
+  }
+
+  /** A file whose syntax entry answers failed at its server: the entry stays (marked syntax), never nothing. */
+  private serverFailed(rel: string, err: LspgateError): void {
+    // a language whose server is missing keeps its syntax entries: no failure, the syntax tier's answer
+    if (err.code === 'SERVER_NOT_INSTALLED' || err.code === 'UNSUPPORTED_LANGUAGE') {
+      this.deps.tier.syntaxOnly.set(rel, err.code);
+      this.errors.delete(rel);
+    } else this.errors.set(rel, { file: rel, code: err.code, message: err.message });
   }
 
   /** Drops every entry and error (invalidate_cache); the feed says reset. */
@@ -122,8 +155,8 @@ export class CatalogFiles {
     this.deps.feed.reset();
   }
 
-  private feed(rel: string, kind: 'added' | 'changed' | 'removed', walked: boolean): void {
+  private feed(rel: string, kind: 'added' | 'changed' | 'removed', walked: boolean, entryOnly = false): void {
     if (walked && !this.live) return;
-    this.deps.feed.emit({ rel, path: path.join(this.deps.root, rel), kind });
+    this.deps.feed.emit({ rel, path: path.join(this.deps.root, rel), kind, ...(entryOnly ? { entryOnly: true as const } : {}) });
   }
 }

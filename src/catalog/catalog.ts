@@ -5,15 +5,17 @@
  * stable ids, persisted with file hashes so a restart re-asks only changed files, kept fresh by a
  * watcher (disk-changes.ts) and by a stat check on every answer (freshness.ts). Every change reaches
  * one feed (change-feed.ts) that the servers, subscriptions and derived indexes listen to; what is
- * derived from the catalog lives in its DerivedState and goes with it. The catalog never talks to a
+ * derived from the catalog lives in its DerivedState and goes with it. Beside the servers' entries,
+ * the syntax tier's (syntax-tier.ts) answer early readers first and stay for languages no server
+ * catalogs; they enter through the same gate and reach the same feed. The catalog never talks to a
  * server.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { runProgram } from '../util/run-program.js';
 import type { Limits } from '../config/schema.js';
-import type { Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions, FileCataloger, FileEntry, SymbolFilter } from '../core/catalog.js';
-import { LspgateError, toLspgateError } from '../errors/errors.js';
+import type { Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions, FileCataloger, FileEntry, ReadOptions, SymbolFilter } from '../core/catalog.js';
+import { LspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
 import type { Logger } from '../util/logger.js';
 import { resolveInWorkspace, toRelative } from '../util/paths.js';
@@ -24,12 +26,14 @@ import { DerivedState } from './derived-state.js';
 import { DiskChanges } from './disk-changes.js';
 import { DriftBaseline } from './drift-baseline.js';
 import type { SkipReason } from './file-filter.js';
-import { FileGate, type Admission } from './file-gate.js';
+import { FileGate } from './file-gate.js';
 import { Freshness } from './freshness.js';
+import { refreshPaths } from './refresh-paths.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
 import { INDEX_VERSION, snapshotPath } from './store.js';
 import { SymbolIndex } from './symbol-index.js';
 import { SearchTexts } from './search-texts.js';
+import { SyntaxEntries, SyntaxTier } from './syntax-tier.js';
 import { walkWorkspace } from './walk.js';
 
 /** Everything a catalog is given: nothing is reached through a shared context. */
@@ -46,6 +50,7 @@ type FileError = CatalogFileError;
 
 export class WorkspaceCatalog implements Catalog {
   readonly index = new SymbolIndex();
+  readonly tier = new SyntaxTier();
   readonly root: string;
   readonly derived: DerivedState;
   skipped: Partial<Record<SkipReason, number>> = {};
@@ -55,7 +60,9 @@ export class WorkspaceCatalog implements Catalog {
   private state: CatalogStatus['state'] = 'empty';
   private building: Promise<CatalogStatus> | undefined;
   /** all()'s ordered list and the index version it was built at. */
-  private orderedList: { version: number; list: CatalogSymbol[]; texts?: SearchTexts } | undefined;
+  private orderedList: { version: number; list: CatalogSymbol[] } | undefined;
+  /** search_symbols' texts, kept in step with the index file by file (search-texts.ts). */
+  private texts: SearchTexts | undefined;
   private indexedAt: string | undefined;
   private gitHead = '';
   private loaded = false;
@@ -66,6 +73,8 @@ export class WorkspaceCatalog implements Catalog {
   private readonly baseline = new DriftBaseline(this.index);
   private readonly freshness: Freshness;
   private readonly disk: DiskChanges;
+  /** The syntax tier's work on this catalog: its pass, early entries, changed files. */
+  private readonly syntax: SyntaxEntries;
 
   constructor(private readonly deps: CatalogDeps) {
     this.root = deps.root;
@@ -75,15 +84,26 @@ export class WorkspaceCatalog implements Catalog {
     this.derived = new DerivedState(this.logger);
     const head = () => ({ indexedAt: this.indexedAt, gitHead: this.gitHead, quiet: this.state === 'building' || (this.state === 'empty' && !this.indexedAt) });
     this.snapshot = new SnapshotKeeper(snapshotPath(deps.cacheDir, deps.id), this.root, this.index, head, this.logger);
-    const entries = new CatalogFiles({ root: this.root, index: this.index, feed: this.feed, cataloger: deps.cataloger, gate: () => this.gate, touched: () => this.snapshot.schedule() });
+    const entries = new CatalogFiles({ root: this.root, index: this.index, feed: this.feed, cataloger: deps.cataloger, gate: () => this.gate, tier: this.tier, touched: () => this.snapshot.schedule() });
     this.entries = entries;
     this.freshness = new Freshness({
       root: this.root,
       index: this.index,
       catalogFile: (abs, rel, background, admission) => entries.catalogFile(abs, rel, background, admission),
+      catalogEarly: (abs, rel) => this.syntax.early(abs, rel),
+      wantsServer: (rel, entry) => this.syntax.wantsServer(rel, entry),
       entryTouched: () => this.snapshot.schedule(),
       removeFile: (rel) => entries.removeFile(rel),
       recordError: (rel, e) => entries.recordError(rel, e),
+    });
+    this.syntax = new SyntaxEntries({
+      index: this.index,
+      tier: this.tier,
+      syntax: deps.cataloger.syntax,
+      logger: this.logger,
+      files: entries,
+      gate: () => this.gate,
+      refreshFile: (a) => this.freshness.refreshFile(a, false, a),
     });
     this.disk = new DiskChanges(
       {
@@ -94,7 +114,8 @@ export class WorkspaceCatalog implements Catalog {
         knows: (rel) => entries.knows(rel),
         knownUnder: (rel) => entries.knownUnder(rel),
         removeFile: (rel) => entries.removeFile(rel),
-        refreshFile: (f: Admission & { admitted: true }) => this.freshness.refreshFile(f, false, f),
+        // its syntax entry first (early answers see the edit at once), then its server's
+        refreshFile: (a) => this.syntax.changed(a),
         recordError: (rel, e) => entries.recordError(rel, e),
       },
       this.logger,
@@ -132,8 +153,9 @@ export class WorkspaceCatalog implements Catalog {
     return this.options.extraIgnore ?? [];
   }
 
+  /** What the walk keeps: files some enabled server catalogs, and files the syntax tier parses. */
   extensions(): Set<string> {
-    return this.deps.cataloger.extensions();
+    return new Set([...this.deps.cataloger.extensions(), ...(this.deps.cataloger.syntax?.extensions() ?? [])]);
   }
 
   /** The gate every file passes to enter this catalog (file-gate.ts), for the walk's options now. */
@@ -151,6 +173,7 @@ export class WorkspaceCatalog implements Catalog {
       git_head: this.gitHead,
       index_version: INDEX_VERSION,
       errors: [...this.entries.errors.values()].sort((a, b) => a.file.localeCompare(b.file)),
+      ...(this.deps.cataloger.syntax ? { tiers: this.tier.status(this.index.files) } : {}),
     };
   }
 
@@ -161,6 +184,7 @@ export class WorkspaceCatalog implements Catalog {
 
   private async doBuild(opts: BuildOptions): Promise<CatalogStatus> {
     this.state = 'building';
+    this.tier.restart(false);
     let saved = false;
     // a rebuild's changes reach the feed's listeners as one batch
     const release = this.feed.hold();
@@ -169,7 +193,7 @@ export class WorkspaceCatalog implements Catalog {
       // `git rev-parse` is a process spawn (~50-100 ms under load): it runs while files are cataloged,
       // not after them (it was a third of catalog.build on the 11-file fixture).
       const head = readGitHead(this.root);
-      const walk = await buildWalk({ root: this.root, index: this.index, files: this.entries, freshness: this.freshness, gate: this.gate, logger: this.logger, limits: this.deps.limits, options: this.options }, opts);
+      const walk = await buildWalk({ root: this.root, index: this.index, files: this.entries, freshness: this.freshness, syntax: this.syntax, gate: this.gate, logger: this.logger, limits: this.deps.limits, options: this.options }, opts);
       this.skipped = walk.skipped;
       this.limitsHit = walk.limitsHit;
       this.gitHead = await head;
@@ -180,6 +204,7 @@ export class WorkspaceCatalog implements Catalog {
       this.entries.live = true;
       if (this.options.watch !== false) this.disk.start(walk.directories);
     } finally {
+      this.tier.markReady();
       this.state = this.entries.errors.size ? 'partial' : this.indexedAt ? 'ready' : this.index.files.size ? 'partial' : 'empty';
       // A build that stopped half-way still keeps what it cataloged.
       if (!saved) this.snapshot.schedule();
@@ -208,7 +233,13 @@ export class WorkspaceCatalog implements Catalog {
     this.baseline.set(head.indexedAt);
   }
 
-  private async ensureBuilt(): Promise<void> {
+  /** Waits for the build, or with `early` for its syntax pass only (starting a build if none ran). */
+  private async ensureBuilt(early = false): Promise<void> {
+    if (early && this.deps.cataloger.syntax) {
+      if (!this.building && this.state === 'empty') this.build().catch((e: unknown) => this.logger.warn('catalog build failed', e));
+      if (this.building) await this.tier.whenReady();
+      return;
+    }
     if (this.building) await this.building;
     else if (this.state === 'empty') await this.build();
   }
@@ -251,11 +282,22 @@ export class WorkspaceCatalog implements Catalog {
   }
 
   /** Re-catalogs any of `files` that changed on disk; true when one did. */
-  freshen(files: Iterable<string>): Promise<boolean> {
-    return this.freshness.freshen(files);
+  freshen(files: Iterable<string>, opts: ReadOptions = {}): Promise<boolean> {
+    return this.freshness.freshen(files, opts.early);
   }
 
-  async byId(symbolId: string): Promise<CatalogSymbol | undefined> {
+  /** One file's entry for an early answer (outlines before the server is ready): never waits for a build. */
+  async earlyFile(relPath: string): Promise<FileEntry> {
+    const abs = resolveInWorkspace(this.root, relPath, { expect: 'file' });
+    const rel = toRelative(this.root, abs);
+    if (this.index.files.has(rel)) {
+      await this.freshness.refreshFile({ abs, rel }, false, undefined, true);
+      return this.index.files.get(rel) ?? (await this.syntax.early(abs, rel));
+    }
+    return this.syntax.early(abs, rel);
+  }
+
+  async byId(symbolId: string, opts: ReadOptions = {}): Promise<CatalogSymbol | undefined> {
     if (typeof symbolId !== 'string' || !symbolId.includes('::')) {
       throw new LspgateError('INVALID_INPUT', `not a symbol id (expected path::Qualified.name#kind): ${String(symbolId).slice(0, 200)}`);
     }
@@ -264,20 +306,20 @@ export class WorkspaceCatalog implements Catalog {
     const abs = resolveInWorkspace(this.root, file, { mustExist: false });
     const rel = toRelative(this.root, abs);
     // a symbol id names its file: that file alone is brought up to date, without waiting for a running build
-    if (!this.building) await this.ensureBuilt();
+    if (!this.building) await this.ensureBuilt(opts.early);
     if (this.index.files.has(rel)) {
-      if (!(await this.freshness.ensureFresh(rel))) return undefined;
+      if (!(await this.freshness.ensureFresh(rel, opts.early))) return undefined;
     } else {
       const exists = await stat(abs).then((s) => s.isFile(), () => false);
       if (!exists || !this.extensions().has(path.extname(rel).toLowerCase())) return undefined;
-      await this.entries.catalogFile(abs, rel);
+      await (opts.early ? this.syntax.early(abs, rel) : this.entries.catalogFile(abs, rel));
     }
     return this.index.byId(rel === file ? symbolId : rel + symbolId.slice(file.length));
   }
 
   /** The cataloged symbol without a freshness check (get_symbol's verify compares it to the disk). */
   async peek(symbolId: string): Promise<CatalogSymbol | undefined> {
-    await this.ensureBuilt();
+    await this.ensureBuilt(true);
     return this.index.byId(symbolId);
   }
 
@@ -300,12 +342,12 @@ export class WorkspaceCatalog implements Catalog {
    * version): sorting 500 files' symbols on every search_symbols and get_repo_outline was a third
    * of those answers. Callers get their own copy of the array.
    */
-  async all(): Promise<CatalogSymbol[]> {
-    return (await this.ordered()).list.slice();
+  async all(opts: ReadOptions = {}): Promise<CatalogSymbol[]> {
+    return (await this.ordered(opts.early)).list.slice();
   }
 
-  private async ordered(): Promise<{ version: number; list: CatalogSymbol[]; texts?: SearchTexts }> {
-    await this.ensureBuilt();
+  private async ordered(early = false): Promise<{ version: number; list: CatalogSymbol[] }> {
+    await this.ensureBuilt(early);
     if (this.orderedList?.version !== this.index.version) {
       const list = [...this.index.files.keys()].sort().flatMap((rel) => [...this.index.files.get(rel)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
       this.orderedList = { version: this.index.version, list };
@@ -313,36 +355,19 @@ export class WorkspaceCatalog implements Catalog {
     return this.orderedList;
   }
 
-  /** all()'s symbols with their searched texts lower-cased and indexed once (search_symbols), kept as long as all()'s list. */
-  async searchTexts(): Promise<SearchTexts> {
-    const ordered = await this.ordered();
-    ordered.texts ??= new SearchTexts(ordered.list);
-    return ordered.texts;
+  /**
+   * search_symbols' ranking: the symbols' searched texts lower-cased and indexed, brought up to date
+   * with the index at each call — only the files changed since the last one are re-read.
+   */
+  async searchTexts(opts: ReadOptions = {}): Promise<SearchTexts> {
+    await this.ensureBuilt(opts.early);
+    this.texts = this.texts ? this.texts.sync(this.index) : SearchTexts.of(this.index);
+    return this.texts;
   }
 
   async refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: FileError[] }> {
     if (!relPaths) return this.refreshAll();
-    return this.feed.batch(() => this.refreshPaths(relPaths));
-  }
-
-  private async refreshPaths(relPaths: string[]): Promise<{ refreshed: string[]; errors: FileError[] }> {
-    const refreshed: string[] = [];
-    const errors: FileError[] = [];
-    for (const p of relPaths) {
-      let rel = p;
-      try {
-        const abs = resolveInWorkspace(this.root, p, { mustExist: false });
-        rel = toRelative(this.root, abs);
-        const exists = await stat(abs).then((s) => s.isFile(), () => false);
-        if (!exists) this.removeFile(rel);
-        else await this.entries.catalogFile(abs, rel);
-        refreshed.push(rel);
-      } catch (e) {
-        const err = toLspgateError(e);
-        errors.push({ file: rel, code: err.code, message: err.message });
-      }
-    }
-    return { refreshed, errors };
+    return this.feed.batch(() => refreshPaths(this.root, this.entries, this.syntax, relPaths));
   }
 
   private async refreshAll(): Promise<{ refreshed: string[]; errors: FileError[] }> {

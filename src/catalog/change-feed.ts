@@ -2,7 +2,8 @@
  * The catalog's one change stream (core/catalog.ts ChangeFeed): every file that entered, changed in
  * or left the catalog's set of admitted files, whoever found out. Changes made while a batch is held
  * (a watcher batch, a refresh, a rebuild) reach the listeners together when the last holder lets go,
- * merged per file (added then changed is added; added then removed is nothing); otherwise at once.
+ * merged per file (added then changed is added; added then removed is nothing; `entryOnly` only
+ * when every change merged said so); otherwise at once.
  * A listener that throws is logged and the others still run: one consumer's bug never stops another
  * from learning of a change.
  */
@@ -34,8 +35,10 @@ export class ChangeFeed implements Feed {
     if (this.closed) return;
     const was = this.pending.get(change.rel);
     const kind = merged(was?.kind, change.kind);
+    // only the entry changed only if every change of the batch to this file said so
+    const entryOnly = change.entryOnly && (was === undefined || was.entryOnly);
     if (kind === undefined) this.pending.delete(change.rel);
-    else this.pending.set(change.rel, { ...change, kind });
+    else this.pending.set(change.rel, { rel: change.rel, path: change.path, kind, ...(entryOnly ? { entryOnly } : {}) });
     if (this.holds === 0) this.flush();
   }
 

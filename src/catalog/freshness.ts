@@ -20,6 +20,10 @@ export interface FreshnessHost {
    * `background` for bulk work; `admission`: the gate's answer the caller already has.
    */
   catalogFile(abs: string, rel: string, background?: boolean, admission?: GateAnswer): Promise<FileEntry>;
+  /** An early answer's re-catalog: from syntax where the file has it (milliseconds), else from its server; through the gate too. */
+  catalogEarly(abs: string, rel: string): Promise<FileEntry>;
+  /** Whether a syntax-tier entry of this file is still to be replaced by its server's (a server catalogs it). */
+  wantsServer(rel: string, entry: FileEntry): boolean;
   /** An entry's stamps moved but its bytes did not: the snapshot should be saved again. */
   entryTouched(): void;
   removeFile(rel: string): void;
@@ -29,9 +33,15 @@ export interface FreshnessHost {
 export class Freshness {
   constructor(private readonly host: FreshnessHost) {}
 
-  /** Keeps a file's entry if its bytes did not change (mtime+size first, then hash), else re-asks. */
-  async refreshFile(f: { abs: string; rel: string; size?: number; mtimeMs?: number }, background = false, admission?: GateAnswer): Promise<FileEntry> {
+  /**
+   * Keeps a file's entry if its bytes did not change (mtime+size first, then hash), else re-asks;
+   * `admission`: the gate's answer the caller already has. An early reader takes a syntax-tier
+   * entry as it is and has a changed file parsed again; every other reader gets the server's entry
+   * of a file a server catalogs.
+   */
+  async refreshFile(f: { abs: string; rel: string; size?: number; mtimeMs?: number }, background = false, admission?: GateAnswer, early = false): Promise<FileEntry> {
     const entry = this.host.index.files.get(f.rel);
+    if (entry && !early && this.host.wantsServer(f.rel, entry)) return this.host.catalogFile(f.abs, f.rel, background, admission);
     if (entry) {
       // Synchronous: this runs on every answer that names a cataloged file (containers of each
       // reference, symbol ids), one after the other; an async stat waits for a thread-pool round
@@ -47,14 +57,14 @@ export class Freshness {
         return entry;
       }
     }
-    return this.host.catalogFile(f.abs, f.rel, background, admission);
+    return early ? this.host.catalogEarly(f.abs, f.rel) : this.host.catalogFile(f.abs, f.rel, background, admission);
   }
 
   /** Makes sure the cataloged answer for `rel` matches the disk; false when the file is gone. */
-  async ensureFresh(rel: string): Promise<boolean> {
+  async ensureFresh(rel: string, early = false): Promise<boolean> {
     const abs = path.join(this.host.root, rel);
     try {
-      await this.refreshFile({ abs, rel });
+      await this.refreshFile({ abs, rel }, false, undefined, early);
       return true;
     } catch (e) {
       // gone, or refused by the gate now (the catalog dropped it): no longer a cataloged file
@@ -68,11 +78,11 @@ export class Freshness {
   }
 
   /** Re-catalogs any of `files` that changed on disk; true when one did. */
-  async freshen(files: Iterable<string>): Promise<boolean> {
+  async freshen(files: Iterable<string>, early = false): Promise<boolean> {
     let changed = false;
     for (const rel of new Set(files)) {
       const before = this.host.index.files.get(rel);
-      await this.ensureFresh(rel);
+      await this.ensureFresh(rel, early);
       if (this.host.index.files.get(rel) !== before) changed = true;
     }
     return changed;

@@ -43,6 +43,11 @@ function eachGram(text: string, visit: (bucket: number) => void): void {
   }
 }
 
+/** The bucket of each 2- and 3-gram of `text` (duplicates included): what a word's candidates intersect. */
+export function eachGramOf(text: string, visit: (bucket: number) => void): void {
+  eachGram(text, visit);
+}
+
 export class GramIndex {
   /** offsets[b] .. offsets[b + 1]: bucket b's bytes. */
   private readonly offsets = new Uint32Array(BUCKETS + 1);

@@ -1,132 +1,98 @@
 /**
- * search_symbols over one catalog version, answering exactly as rankSymbols and then the
- * resolution policy's order would (test/unit/symbol-search-texts.test.ts) without their work per
- * query and per match:
+ * search_symbols over the catalog, answering exactly as rankSymbols and then the resolution
+ * policy's order would (test/unit/symbol-search-texts.test.ts, search-texts-reference.test.ts)
+ * without their work per query and per match:
  * - the five searched texts of each symbol (name, qualified name, signature, summary, docstring)
  *   are lower-cased once, each with the set of its characters, so a text lacking one of the
  *   word's characters is never scanned;
  * - a gram index (gram-index.ts) narrows a word to the symbols that may hold it, instead of
  *   scanning every text (3.8 M characters for 24k symbols, ~5 ms a query);
  * - the fuzzy pass tests only the names whose character sets allow the word;
- * - everything the order reads is in typed arrays (kind weight, name hashes, and a static rank
- *   for rankSymbols' tie-breaks: name length, file in `localeCompare` order, line, position), so
- *   a match costs no visit to its symbol object, and only the page is ordered (a heap of
- *   offset + max_results; the other matches are only counted).
+ * - everything the order reads is in typed arrays (kind weight, name hashes, name length, file
+ *   ranks, line, place in the file), so a match costs no visit to its symbol object, and only the
+ *   page is ordered (a heap of offset + max_results; the other matches are only counted).
+ * The structure follows the catalog file by file (search-slots.ts, `sync`): an edit re-indexes
+ * the edited file's symbols only.
  */
-import type { CatalogSymbol, RankedPage, SymbolRanker } from '../core/catalog.js';
-import { GramIndex } from './gram-index.js';
-import { fuzzyName, KIND_WEIGHT, maskOf, textHash } from './symbol-search.js';
+import type { CatalogSymbol, FileEntry, RankedPage, SymbolRanker } from '../core/catalog.js';
+import { FIELDS, SearchSlots } from './search-slots.js';
+import { fuzzyName, maskOf } from './symbol-search.js';
 import { selectTop } from './top-k.js';
 
-/** The symbols matching one query (positions in the catalog order) and their scores. */
+/** The symbols matching one query (slots) and their scores. */
 interface Matches {
   ids: Int32Array;
   scores: Int32Array;
   count: number;
 }
 
-/** Texts of a symbol in `lower` (FIELDS per symbol): name, qualified name, signature, summary, docstring. */
-const FIELDS = 5;
 /** Scores stay below this (2,000 characters of query make at most 1,000 words of at most 133 each). */
 const SCORE_SPAN = 2 ** 24;
 
-function positions(n: number, before: (a: number, b: number) => number): Int32Array {
-  const order = Int32Array.from({ length: n }, (_, i) => i).sort(before);
-  const rank = new Int32Array(n);
-  for (let r = 0; r < n; r++) rank[order[r]!] = r;
-  return rank;
+/** What `sync` reads of the catalog's index: its files and which changed since a sequence number. */
+export interface IndexView {
+  readonly files: ReadonlyMap<string, FileEntry>;
+  readonly sequence: number;
+  /** Files set or removed after `sequence`; undefined when that is too far back to say. */
+  changedSince(sequence: number): string[] | undefined;
 }
 
-export class SearchTexts implements SymbolRanker {
-  private readonly lower: string[];
-  private readonly masks: Int32Array;
-  private readonly grams: GramIndex;
-  private readonly kindWeight: Int8Array;
-  private readonly nameHashes: Int32Array;
-  private readonly qualifiedHashes: Int32Array;
-  /** Position in rankSymbols' order among equal scores: name length, file (localeCompare), line, position. */
-  private readonly tieRank: Int32Array;
-  private readonly fileRank: Int32Array;
-  /** Position in a blank query's order (file, line, position), made on the first blank query. */
-  private blankRank: Int32Array | undefined;
-  /** stamp[i] === stampNow: symbol i was scored in this query's first word already. */
-  private readonly stamp: Int32Array;
+export class SearchTexts extends SearchSlots implements SymbolRanker {
+  /** stamp[i] === stampNow: slot i was scored in this query's first word already. */
+  private stamp = new Int32Array(0);
   private stampNow = 0;
-  /**
-   * The fuzzy pass's view: the distinct lower-cased names (far fewer than symbols) with their
-   * character sets, and the symbols of each (those of names[u] are bearers[from[u] .. from[u + 1]]).
-   */
-  private readonly names: { text: string[]; masks: Int32Array; from: Int32Array; bearers: Int32Array; idOf: Int32Array };
   /** fuzzy[u] === stampNow: distinct name u has this query's first word as a subsequence. */
-  private readonly fuzzy: Int32Array;
-  /** One query's matches (positions, scores), reused: a query is answered synchronously. */
-  private readonly scratchIds: Int32Array;
-  private readonly scratchScores: Int32Array;
+  private fuzzy = new Int32Array(0);
+  /** One query's matches (slots, scores), reused: a query is answered synchronously. */
+  private scratchIds = new Int32Array(0);
+  private scratchScores = new Int32Array(0);
+  /** A blank query's order (file, line, place), made on the first blank query after a change. */
+  private blankRank: { generation: number; rank: Int32Array } | undefined;
+  /** The index sequence number the slots stand at. */
+  private sequence = -1;
 
-  constructor(readonly symbols: readonly CatalogSymbol[]) {
-    const n = symbols.length;
-    this.lower = new Array<string>(n * FIELDS);
-    this.masks = new Int32Array(n * FIELDS);
-    this.nameHashes = new Int32Array(n);
-    this.qualifiedHashes = new Int32Array(n);
-    this.kindWeight = new Int8Array(n);
-    this.stamp = new Int32Array(n);
-    this.scratchIds = new Int32Array(n);
-    this.scratchScores = new Int32Array(n);
-    for (let i = 0; i < n; i++) this.prepare(i, symbols[i]!);
-    this.names = this.distinctNames();
-    this.fuzzy = new Int32Array(this.names.text.length);
-    this.grams = new GramIndex(this.lower, FIELDS);
-    const files = [...new Set(symbols.map((s) => s.file))].sort((a, b) => a.localeCompare(b));
-    const rankOf = new Map<string, number>();
-    let r = 0;
-    files.forEach((f, i) => rankOf.set(f, i > 0 && files[i - 1]!.localeCompare(f) !== 0 ? ++r : r));
-    this.fileRank = Int32Array.from(symbols, (s) => rankOf.get(s.file)!);
-    const fileRank = this.fileRank;
-    const nameLength = Int32Array.from(symbols, (s) => s.name.length);
-    const line = Int32Array.from(symbols, (s) => s.line);
-    this.tieRank = positions(n, (a, b) => nameLength[a]! - nameLength[b]! || fileRank[a]! - fileRank[b]! || line[a]! - line[b]! || a - b);
-  }
-
-  private prepare(i: number, s: CatalogSymbol): void {
-    const name = s.name.toLowerCase();
-    const qn = s.qualified_name === s.name ? name : s.qualified_name.toLowerCase();
-    const sig = s.signature.toLowerCase();
-    // A summary is often the signature, a docstring the summary: one string for both.
-    const sum = s.summary === s.signature ? sig : s.summary.toLowerCase();
-    const doc = !s.docstring ? '' : s.docstring === s.summary ? sum : s.docstring.toLowerCase();
-    const o = i * FIELDS;
-    const texts = [name, qn, sig, sum, doc];
-    for (let f = 0; f < FIELDS; f++) {
-      this.lower[o + f] = texts[f]!;
-      this.masks[o + f] = maskOf(texts[f]!);
+  /** The texts of `symbols`, given in the catalog's order (file in code-unit order, then byte offset). */
+  constructor(symbols?: readonly CatalogSymbol[]) {
+    super();
+    // SearchTexts.of fills the slots itself, then indexes them once
+    if (!symbols) return;
+    const byFile = new Map<string, CatalogSymbol[]>();
+    for (const s of symbols) {
+      const list = byFile.get(s.file);
+      if (list) list.push(s);
+      else byFile.set(s.file, [s]);
     }
-    this.nameHashes[i] = textHash(name);
-    this.qualifiedHashes[i] = textHash(qn);
-    this.kindWeight[i] = KIND_WEIGHT[s.kind] ?? 0;
+    for (const [file, list] of byFile) this.setFile(file, list);
+    this.indexAll();
   }
 
-  private distinctNames(): SearchTexts['names'] {
-    const n = this.symbols.length;
-    const idOf = new Map<string, number>();
-    const text: string[] = [];
-    const nameId = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      const name = this.lower[i * FIELDS]!;
-      let u = idOf.get(name);
-      if (u === undefined) idOf.set(name, (u = text.push(name) - 1));
-      nameId[i] = u;
+  /** The texts of every file of a catalog index, at its sequence number. */
+  static of(index: IndexView): SearchTexts {
+    const texts = new SearchTexts();
+    for (const [file, entry] of index.files) texts.setFile(file, entry.symbols);
+    texts.indexAll();
+    texts.sequence = index.sequence;
+    return texts;
+  }
+
+  /**
+   * Brought up to date with the index: the files changed since the last sync, one by one; a new
+   * structure (returned instead of this) when the changes are too many or too far back.
+   */
+  sync(index: IndexView): SearchTexts {
+    if (index.sequence === this.sequence) return this;
+    const changed = index.changedSince(this.sequence);
+    if (!changed || this.worn || changed.length > Math.max(64, this.fileIds.size / 4)) return SearchTexts.of(index);
+    for (const file of new Set(changed)) {
+      const entry = index.files.get(file);
+      if (entry) this.setFile(file, entry.symbols);
+      else this.removeFile(file);
     }
-    const from = new Int32Array(text.length + 1);
-    for (let i = 0; i < n; i++) from[nameId[i]! + 1]!++;
-    for (let u = 0; u < text.length; u++) from[u + 1]! += from[u]!;
-    const at = from.slice(0, text.length);
-    const bearers = new Int32Array(n);
-    for (let i = 0; i < n; i++) bearers[at[nameId[i]!]!++] = i;
-    return { text, masks: Int32Array.from(text, maskOf), from, bearers, idOf: nameId };
+    this.sequence = index.sequence;
+    return this.worn ? SearchTexts.of(index) : this;
   }
 
-  /** The lower-cased name of the symbol at position `pos`. */
+  /** The lower-cased name of the symbol at slot `pos`. */
   lowerName(pos: number): string {
     return this.lower[pos * FIELDS]!;
   }
@@ -141,38 +107,68 @@ export class SearchTexts implements SymbolRanker {
     return this.top(query, keep, Infinity).top;
   }
 
+  /** rankSymbols' order among equal scores: name length, file (localeCompare), line, the catalog's order. */
+  private tie(a: number, b: number): number {
+    const r = this.ranks;
+    const fa = this.fileOf[a]!;
+    const fb = this.fileOf[b]!;
+    return this.nameLength[a]! - this.nameLength[b]! || r.localeRank[fa]! - r.localeRank[fb]! || this.line[a]! - this.line[b]! || r.unitRank[fa]! - r.unitRank[fb]! || this.posInFile[a]! - this.posInFile[b]!;
+  }
+
+  private prepare(): void {
+    const n = this.symbols.length;
+    this.ranks.settle(this.fileNames.length);
+    if (this.stamp.length < n) {
+      this.stamp = new Int32Array(n * 2);
+      this.scratchIds = new Int32Array(n * 2);
+      this.scratchScores = new Int32Array(n * 2);
+      this.stampNow = 0;
+    }
+    if (this.fuzzy.length < this.nameText.length) this.fuzzy = new Int32Array(this.nameText.length * 2);
+  }
+
   /**
-   * The first `k` matches in rankSymbols' order, or, given `major` (lower first, by position),
+   * The first `k` matches in rankSymbols' order, or, given `major` (lower first, by slot),
    * ordered by it first and rankSymbols' order among equals; `total` counts every match.
    */
   top(query: string, keep: ((s: CatalogSymbol) => boolean) | undefined, k: number, major?: (pos: number) => number): RankedPage {
+    this.prepare();
     const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
     if (words.length === 0) return this.blank(keep, k);
     const { ids, scores, count } = this.matches(query, words, keep);
     const keys = new Float64Array(count);
     for (let j = 0; j < count; j++) keys[j] = (major ? major(ids[j]!) : 0) * SCORE_SPAN + (SCORE_SPAN - 1 - scores[j]!);
-    const tie = this.tieRank;
-    const order = selectTop(count, k, (a, b) => keys[a]! - keys[b]! || tie[ids[a]!]! - tie[ids[b]!]!);
+    const order = selectTop(count, k, (a, b) => keys[a]! - keys[b]! || this.tie(ids[a]!, ids[b]!));
     return { top: order.map((j) => ({ symbol: this.symbols[ids[j]!]!, score: scores[j]! })), total: count };
   }
 
   /** A blank query lists every symbol the filters let through, in file and line order, score 1. */
   private blank(keep: ((s: CatalogSymbol) => boolean) | undefined, k: number): RankedPage {
-    const n = this.symbols.length;
     const ids = this.scratchIds;
     let count = 0;
-    for (let i = 0; i < n; i++) if (!keep || keep(this.symbols[i]!)) ids[count++] = i;
-    const fileRank = this.fileRank;
-    const syms = this.symbols;
-    const rank = (this.blankRank ??= positions(n, (a, b) => fileRank[a]! - fileRank[b]! || syms[a]!.line - syms[b]!.line || a - b));
+    for (let i = 0; i < this.symbols.length; i++) if (this.alive[i] && (!keep || keep(this.symbols[i]!))) ids[count++] = i;
+    const rank = this.blankOrder();
     const order = selectTop(count, k, (a, b) => rank[ids[a]!]! - rank[ids[b]!]!);
-    return { top: order.map((j) => ({ symbol: syms[ids[j]!]!, score: 1 })), total: count };
+    return { top: order.map((j) => ({ symbol: this.symbols[ids[j]!]!, score: 1 })), total: count };
+  }
+
+  private blankOrder(): Int32Array {
+    if (this.blankRank?.generation === this.generation) return this.blankRank.rank;
+    const r = this.ranks;
+    const live: number[] = [];
+    for (let i = 0; i < this.symbols.length; i++) if (this.alive[i]) live.push(i);
+    live.sort((a, b) => r.localeRank[this.fileOf[a]!]! - r.localeRank[this.fileOf[b]!]! || this.line[a]! - this.line[b]! || r.unitRank[this.fileOf[a]!]! - r.unitRank[this.fileOf[b]!]! || this.posInFile[a]! - this.posInFile[b]!);
+    const rank = new Int32Array(this.symbols.length);
+    live.forEach((slot, at) => (rank[slot] = at));
+    this.blankRank = { generation: this.generation, rank };
+    return rank;
   }
 
   private matches(query: string, words: string[], keep: ((s: CatalogSymbol) => boolean) | undefined): Matches {
     // One word keeps the query's case (an exact-case name scores 100); several are lower-cased.
     const list = words.length > 1 ? words : [query.trim()];
-    const { ids, scores } = this;
+    const ids = this.scratchIds;
+    const scores = this.scratchScores;
     let count = this.firstWord(list[0]!);
     for (const word of list.slice(1)) {
       const w = word.toLowerCase();
@@ -196,24 +192,17 @@ export class SearchTexts implements SymbolRanker {
     return { ids, scores, count: c };
   }
 
-  private get ids(): Int32Array {
-    return this.scratchIds;
-  }
-
-  private get scores(): Int32Array {
-    return this.scratchScores;
-  }
-
-  /** Puts the symbols whose scoreWord for `word` is not 0 in ids / scores; their count. */
+  /** Puts the slots whose scoreWord for `word` is not 0 in ids / scores; their count. */
   private firstWord(word: string): number {
     const w = word.toLowerCase();
     const wm = maskOf(w);
-    const n = this.symbols.length;
-    const { ids, scores } = this;
+    const ids = this.scratchIds;
+    const scores = this.scratchScores;
     let count = 0;
-    const candidates = this.grams.candidates(w);
+    const candidates = this.candidates(w);
     if (!candidates) {
-      for (let i = 0; i < n; i++) {
+      for (let i = 0; i < this.symbols.length; i++) {
+        if (!this.alive[i]) continue;
         const sc = this.score(i, word, w, wm);
         if (sc === 0) continue;
         ids[count] = i;
@@ -224,9 +213,8 @@ export class SearchTexts implements SymbolRanker {
     const stamp = this.stamp;
     const now = ++this.stampNow;
     // The fuzzy test once per distinct name, for the candidates' scores and the fuzzy-only matches.
-    const { text, masks, from, bearers } = this.names;
     const fuzzy = this.fuzzy;
-    for (let u = 0; u < text.length; u++) if ((wm & ~masks[u]!) === 0 && fuzzyName(w, text[u]!)) fuzzy[u] = now;
+    for (let u = 0; u < this.nameText.length; u++) if ((wm & ~this.nameMasks[u]!) === 0 && fuzzyName(w, this.nameText[u]!)) fuzzy[u] = now;
     for (const i of candidates) {
       stamp[i] = now;
       const sc = this.score(i, word, w, wm, now);
@@ -235,11 +223,10 @@ export class SearchTexts implements SymbolRanker {
       scores[count++] = sc;
     }
     // Not a candidate: none of its texts holds the word, so only a fuzzy name match (20) is left.
-    for (let u = 0; u < text.length; u++) {
+    for (let u = 0; u < this.nameText.length; u++) {
       if (fuzzy[u] !== now) continue;
-      for (let p = from[u]!; p < from[u + 1]!; p++) {
-        const i = bearers[p]!;
-        if (stamp[i] === now) continue;
+      for (const i of this.bearers[u]!) {
+        if (stamp[i] === now || !this.alive[i]) continue;
         ids[count] = i;
         scores[count++] = 20;
       }
@@ -261,7 +248,7 @@ export class SearchTexts implements SymbolRanker {
       if (name === w) score = this.symbols[i]!.name === word ? 100 : 90;
       else if (name.startsWith(w)) score = 70;
       else if (name.includes(w)) score = 50;
-      else if (fuzzyNow !== undefined ? this.fuzzy[this.names.idOf[i]!] === fuzzyNow : fuzzyName(w, name)) score = 20;
+      else if (fuzzyNow !== undefined ? this.fuzzy[this.nameOf[i]!] === fuzzyNow : fuzzyName(w, name)) score = 20;
     }
     if ((wm & ~m[o + 1]!) === 0) {
       const qn = this.lower[o + 1]!;

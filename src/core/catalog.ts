@@ -62,6 +62,11 @@ export interface FileEntry {
   language: string;
   server: string;
   symbols: CatalogSymbol[];
+  /**
+   * `syntax`: read from the file's syntax tree (tree-sitter and its language profile's declarations
+   * hook) while its server has not cataloged it, or where it has none; absent: from the server.
+   */
+  tier?: 'syntax';
 }
 
 /** A file's bytes with the stamps of the same open (fstat before the read). */
@@ -82,8 +87,31 @@ export interface FileCataloger {
    * (then the file is not read again, so what is cataloged is what was admitted).
    */
   catalogFile(absPath: string, relPath: string, opts?: { background?: boolean; content?: FileContent }): Promise<FileEntry>;
-  /** The lower-cased extensions some enabled server handles (the walk keeps only those). */
+  /** The lower-cased extensions some enabled server handles (the walk keeps these and the syntax tier's). */
   extensions(): Set<string>;
+  /** The syntax tier: entries read from syntax trees, first on a cold workspace and where no server catalogs. */
+  readonly syntax?: SyntaxCataloger;
+}
+
+/** One file the syntax tier is asked to catalog. */
+export interface SyntaxFileJob {
+  abs: string;
+  rel: string;
+}
+
+export interface SyntaxCataloger {
+  /** The lower-cased extensions it parses. */
+  extensions(): Set<string>;
+  /** Whether a language server is configured to catalog this file later (else its syntax entry is its last). */
+  hasServer(relPath: string): boolean;
+  /** Entries for many files (worker threads); each answered as it comes, entry or coded error. */
+  catalogMany(files: SyntaxFileJob[], onEntry: (rel: string, entry: FileEntry | undefined, error?: { code: string; message: string }) => void, signal?: AbortSignal): Promise<void>;
+  /**
+   * One file's entry, parsed in the process (a changed file, an early question) from `content`: the
+   * bytes the catalog's gate admitted (a file the gate refuses is never parsed); undefined: no
+   * syntax for it.
+   */
+  catalogOne(absPath: string, relPath: string, content: FileContent): Promise<FileEntry | undefined>;
 }
 
 /**
@@ -97,6 +125,14 @@ export interface CatalogChange {
   /** Absolute. */
   path: string;
   kind: 'added' | 'changed' | 'removed';
+  /**
+   * `changed` with the same bytes: only the file's catalog entry changed (its server's entry took
+   * the place of its syntax-tier entry, with the server's symbols, ranges and kinds). Listeners
+   * that work from the bytes (the servers, the import graph) have nothing to redo; those that work
+   * from the entries (chunks, outlines, cached answers, subscriptions) do. A batch that also
+   * changed the bytes of the file says so (no `entryOnly`).
+   */
+  entryOnly?: true;
 }
 
 /** What the feed delivers at once: the changes of one batch (a watcher batch, a refresh, a build). */
@@ -165,6 +201,42 @@ export interface CatalogStatus {
   index_version: number;
   /** Files that failed (with the error code), never silently dropped. */
   errors: { file: string; code: string; message: string }[];
+  /** The syntax tier beside the servers' (catalog/syntax-tier.ts). */
+  tiers?: TierStatus;
+}
+
+export interface TierDisagreement {
+  /** Files whose syntax entry a server entry of the same content replaced. */
+  files_compared: number;
+  /** Of those files: symbols each tier listed. */
+  syntax_symbols: number;
+  server_symbols: number;
+  /** Ids only the syntax tier listed, only the server listed, and listed by both with another range or kind. */
+  only_syntax: number;
+  only_server: number;
+  differing: number;
+  /** (only_syntax + only_server + differing) / server_symbols, 0 when nothing was compared. */
+  rate: number;
+}
+
+export interface TierStatus {
+  /** Whether the first syntax pass of the current build is done (early answers need no more). */
+  syntax_ready: boolean;
+  /** Cataloged files now answered from syntax, and from their servers. */
+  syntax_files: number;
+  server_files: number;
+  /** Files that stay at the syntax tier because their language has no server here, by reason (SERVER_NOT_INSTALLED …). */
+  syntax_only: Record<string, number>;
+  disagreement: TierDisagreement;
+}
+
+/**
+ * Early answers (outlines, symbol search, sources, repository structure, chunks) take the catalog
+ * as soon as its syntax pass is done, and syntax-tier entries as they are; every other reader waits
+ * for the whole build and gets a file's server entry whenever a server catalogs it.
+ */
+export interface ReadOptions {
+  early?: boolean;
 }
 
 /** Why the walk passed over files, with counts (the file-safety pipeline's reasons). */
@@ -194,26 +266,31 @@ export interface Catalog {
   /** Symbols of one file (catalogs it if it is not cataloged or changed on disk). */
   fileSymbols(relPath: string): Promise<CatalogSymbol[]>;
   /**
+   * One file's entry for an early answer: the cataloged one while the disk still matches it, else
+   * its syntax entry (parsed now); the server's when it has no syntax tier. Never waits for a build.
+   */
+  earlyFile(relPath: string): Promise<FileEntry>;
+  /**
    * Every symbol whose name, or qualified name suffix, equals `name` (`ServeHTTP`,
    * `Router.ServeHTTP`, `App\Models\User::posts`, `flask.app.Flask.route`), filtered.
    * Builds the catalog first if needed.
    */
   lookup(name: string, filter?: SymbolFilter): Promise<CatalogSymbol[]>;
-  byId(symbolId: string): Promise<CatalogSymbol | undefined>;
+  byId(symbolId: string, opts?: ReadOptions): Promise<CatalogSymbol | undefined>;
   /** The cataloged symbol without a freshness check (get_symbol's verify compares it to the disk). */
   peek(symbolId: string): Promise<CatalogSymbol | undefined>;
   /** The indexed symbol now, without building or checking the disk (filters over search results). */
   cached(symbolId: string): CatalogSymbol | undefined;
   /** Every cataloged symbol, in file then line order (builds first if needed). */
-  all(): Promise<CatalogSymbol[]>;
+  all(opts?: ReadOptions): Promise<CatalogSymbol[]>;
   /** search_symbols' ranking over all(), its texts prepared once per catalog version. */
-  searchTexts(): Promise<SymbolRanker>;
+  searchTexts(opts?: ReadOptions): Promise<SymbolRanker>;
   /** The cataloged files now (relative path → entry); read-only. */
   files(): ReadonlyMap<string, FileEntry>;
   /** Re-reads the given files (or every file whose hash changed) and re-catalogs them. */
   refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: CatalogFileError[] }>;
   /** Re-catalogs any of `files` that changed on disk; true when one did. */
-  freshen(files: Iterable<string>): Promise<boolean>;
+  freshen(files: Iterable<string>, opts?: ReadOptions): Promise<boolean>;
   /** Symbols added, removed and modified since the baseline; `reset` moves it to now. */
   drift(reset?: boolean): Promise<CatalogDrift>;
   /** Drops everything cataloged, in memory and on disk (invalidate_cache). */
@@ -245,8 +322,8 @@ export interface Catalog {
 
 /** Ranks the catalog's symbols for a search_symbols query (catalog/symbol-search.ts). */
 export interface SymbolRanker {
-  /** The catalog's symbols (all()'s order) the ranker was made for; positions index it. */
-  readonly symbols: readonly CatalogSymbol[];
+  /** The catalog's symbols by position (a slot); undefined at a slot freed since (its file changed). */
+  readonly symbols: readonly (CatalogSymbol | undefined)[];
   /** Matching symbols that `keep` lets through with their scores, best first. */
   rank(query: string, keep?: (s: CatalogSymbol) => boolean): { symbol: CatalogSymbol; score: number }[];
   /**

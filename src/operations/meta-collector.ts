@@ -44,9 +44,9 @@ export class MetaCollector implements CallMeta {
     this.dependencies?.noteFile(absPath, st);
   }
 
-  /** 'indexing' beats 'partial' beats 'ready': the answer is only as complete as its weakest source. */
+  /** 'syntax' beats 'indexing' beats 'partial' beats 'ready': the answer is only as complete as its weakest source. */
   setIndexState(state: IndexState): void {
-    const rank = { ready: 0, partial: 1, indexing: 2 } as const;
+    const rank = { ready: 0, partial: 1, indexing: 2, syntax: 3 } as const;
     if (rank[state] > rank[this.indexState]) this.indexState = state;
   }
 

@@ -301,5 +301,6 @@ function isPlainJson(v: unknown, depth: number): boolean {
 function incompleteNotice(meta: Meta): string {
   if (meta.index_state === 'ready') return '';
   const why = meta.warnings?.length ? `: ${meta.warnings.join('; ')}` : '';
+  if (meta.index_state === 'syntax') return `> **index_state: syntax** — answered from syntax trees (tree-sitter), not from a language server${why}\n\n`;
   return `> **index_state: ${meta.index_state}** — this answer may be incomplete${why}\n\n`;
 }

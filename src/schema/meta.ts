@@ -1,7 +1,13 @@
 /** The `_meta` envelope every result carries (seed 001 "Response Envelope"). */
 import { z } from 'zod';
 
-export const IndexStateSchema = z.enum(['ready', 'indexing', 'partial']);
+/**
+ * Which catalog answered, and how complete it is: `ready` (every language server involved was ready
+ * and the catalog is complete), `partial` (some files could not be cataloged), `indexing` (a server
+ * was still loading its project), `syntax` (answered from syntax trees — tree-sitter and the
+ * language's profile — while its server catalogs, or where no server catalogs the language).
+ */
+export const IndexStateSchema = z.enum(['ready', 'indexing', 'partial', 'syntax']);
 export type IndexState = z.infer<typeof IndexStateSchema>;
 
 export const ServerRefSchema = z.object({

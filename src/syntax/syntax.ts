@@ -69,6 +69,9 @@ export function parseLoaded<T>(grammar: string, text: string, use: (root: Node) 
   }
 }
 
+/** One parser per grammar, reused: a parse and its `use` run synchronously, so no two calls share one at once. */
+const parsers = new Map<string, InstanceType<Awaited<ReturnType<typeof loadRuntime>>['Parser']>>();
+
 /**
  * Parses a text and hands its root to `use`; the tree is freed afterwards (WASM memory is not
  * garbage-collected), so nodes must not escape `use`.
@@ -76,17 +79,18 @@ export function parseLoaded<T>(grammar: string, text: string, use: (root: Node) 
 export async function withSyntaxTree<T>(grammar: string, text: string, use: (root: Node, query: QueryType | undefined) => T, querySource?: string): Promise<T> {
   const { Parser } = await loadRuntime();
   const query = querySource === undefined ? undefined : await compileQuery(grammar, querySource);
-  const parser = new Parser();
+  const language = await loadGrammar(grammar);
+  let parser = parsers.get(grammar);
+  if (!parser) {
+    parser = new Parser();
+    parser.setLanguage(language);
+    parsers.set(grammar, parser);
+  }
+  const tree = parser.parse(text);
+  if (!tree) throw new LspgateError('INTERNAL', `the ${grammar} parser returned no tree`);
   try {
-    parser.setLanguage(await loadGrammar(grammar));
-    const tree = parser.parse(text);
-    if (!tree) throw new LspgateError('INTERNAL', `the ${grammar} parser returned no tree`);
-    try {
-      return use(tree.rootNode, query);
-    } finally {
-      tree.delete();
-    }
+    return use(tree.rootNode, query);
   } finally {
-    parser.delete();
+    tree.delete();
   }
 }

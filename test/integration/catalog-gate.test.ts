@@ -103,6 +103,9 @@ describe('files entering the catalog after the first walk pass the same gate', (
     expect(await answer('search_symbols', { query: 'Shape' })).toContain('Shape');
     expect(await answer('search_code', { query: 'shapes measured' })).toContain('docs/guide.md');
     const ws = await gateway.workspaceFor(undefined);
+    // the searches answer from the syntax tier as soon as its pass is done: the build (and the
+    // watcher it starts) is waited for here
+    await ws.catalog.all();
     expect(ws.catalog.watching).toBe(true);
 
     fs.symlinkSync(path.join(tmp, 'outside/leak.ts'), path.join(root, 'src/leak.ts'));

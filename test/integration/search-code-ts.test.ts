@@ -111,11 +111,15 @@ describe('search_code over typescript-language-server', () => {
   });
 
   it('an edit makes the old citation stale with where it moved; only that file is re-chunked; the new hit is fresh', async () => {
+    const ws = await gateway.workspaceFor(undefined);
+    // the first searches may have answered from the syntax tier: once the server has cataloged
+    // every file (its entries re-cut at its ranges), the chunks are at rest
+    await ws.catalog.build();
+    await syncChunks(ws, gateway.context.limits);
     const before = (await search('pad a value on the left'))[0]!;
     const other = (await search('capitalize first letter'))[0]!;
     const file = path.join(root, 'src/util/strings.ts');
     fs.writeFileSync(file, `// added line one\n// added line two\n${fs.readFileSync(file, 'utf8')}`);
-    const ws = await gateway.workspaceFor(undefined);
     await ws.catalog.refresh(['src/util/strings.ts']);
     const report = await syncChunks(ws, gateway.context.limits);
     expect(report.rechunked).toEqual(['src/util/strings.ts']);

@@ -10,19 +10,25 @@ import { goAvailable } from '../helpers/go.js';
 import type { CallNode, CallSite, ExportedSymbol, FieldDescriptor, FunctionDescriptor, ReferenceEntry } from '../helpers/results.js';
 
 describe('Go without gopls', () => {
-  it('answers SERVER_NOT_INSTALLED with the install hint when the gopls command is missing', async () => {
+  it('answers SERVER_NOT_INSTALLED with the install hint when the gopls command is missing; the outline answers from syntax', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-'));
     const override = path.join(dir, 'servers.json');
     fs.writeFileSync(override, JSON.stringify({ servers: [{ id: 'gopls', command: 'gopls-that-does-not-exist', extraPath: [] }] }));
     const gateway = await Gateway.create({ root: path.join(FIXTURES, 'go-app'), cacheDir: dir, serversFiles: [override] });
     afterAll(() => gateway.close());
-    const err = await gateway.run('get_file_outline', { file: 'router/router.go' }).then(
+    const err = await gateway.run('find_references', { file: 'router/router.go', line: 38, column: 6 }).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(LspgateError);
     expect((err as LspgateError).code).toBe('SERVER_NOT_INSTALLED');
     expect(JSON.stringify((err as LspgateError).details)).toContain('scripts/install-go.sh');
+    // the outline needs no server: the syntax tier answers, and says why the server did not
+    const outline = (await gateway.run('get_file_outline', { file: 'router/router.go', output_format: 'json' })).result as unknown as { _meta: { index_state: string; warnings?: string[] }; symbols: { name: string }[] };
+    expect(outline._meta.index_state).toBe('syntax');
+    expect(outline.symbols.map((s) => s.name)).toEqual(expect.arrayContaining(['Handler', 'Router', 'New']));
+    expect(outline._meta.warnings?.join(' ')).toContain('SERVER_NOT_INSTALLED');
+    expect(outline._meta.warnings?.join(' ')).toContain('scripts/install-go.sh');
   });
 
   it('a symbol name asked while go itself is missing is SERVER_NOT_INSTALLED, not SYMBOL_NOT_FOUND', async () => {

@@ -38,8 +38,9 @@ describe('language registry', () => {
     expect(languageProfile('typescriptreact')?.name).toBe('typescript');
     expect(languageProfile('javascriptreact')?.name).toBe('javascript');
     expect(profileOf('src/a.mjs')?.name).toBe('javascript');
-    expect(profileOf('src/a.rs')).toBeUndefined();
+    expect(profileOf('src/a.zig')).toBeUndefined();
+    expect(profileOf('src/a.rs')?.name).toBe('rust');
     expect(languageOfId('rust')).toBe('rust');
-    expect(languageProfiles().map((p) => p.name)).toEqual(['typescript', 'javascript', 'go', 'python', 'php']);
+    expect(languageProfiles().map((p) => p.name)).toEqual(['typescript', 'javascript', 'go', 'python', 'php', 'java', 'csharp', 'cpp', 'rust', 'ruby', 'shellscript', 'css']);
   });
 });

@@ -15,8 +15,9 @@ describe('syntax queries per (profile, grammar)', () => {
     for (const p of languageProfiles()) for (const g of Object.values(p.grammars)) expect([p.name, g, shipped.has(g)]).toEqual([p.name, g, true]);
     // imports, patterns, complexity, type headers, decorations and bodies for each of the five
     // profiles' grammars (typescript has two), renaming imports for all but Go's, Python's script
-    // entry, PHP's doc comments
-    expect(pairs.length).toBe(6 * 6 + 5 + 1 + 1);
+    // entry, PHP's doc comments; the declarations queries of python and of the seven grammar-only
+    // profiles (the typescript, go and php declarations walk the tree and declare no query)
+    expect(pairs.length).toBe(6 * 6 + 5 + 1 + 1 + 1 + 7);
   });
 
   it.each(pairs.map((q) => [`${q.profile} ${q.concern} × ${q.grammar}`, q] as const))('%s compiles', async (_name, q) => {
@@ -32,7 +33,7 @@ describe('syntax queries per (profile, grammar)', () => {
   });
 
   it('each extension parses with its own profile: .js, .mjs, .cjs and .jsx are JavaScript', () => {
-    expect(['a.ts', 'a.mts', 'a.cts', 'a.tsx', 'a.js', 'a.mjs', 'a.cjs', 'a.jsx', 'a.go', 'a.py', 'a.pyi', 'a.php', 'a.rs'].map((f) => syntaxOf(f)?.grammar)).toEqual([
+    expect(['a.ts', 'a.mts', 'a.cts', 'a.tsx', 'a.js', 'a.mjs', 'a.cjs', 'a.jsx', 'a.go', 'a.py', 'a.pyi', 'a.php', 'a.rs', 'a.zig'].map((f) => syntaxOf(f)?.grammar)).toEqual([
       'typescript',
       'typescript',
       'typescript',
@@ -45,6 +46,7 @@ describe('syntax queries per (profile, grammar)', () => {
       'python',
       'python',
       'php',
+      'rust',
       undefined,
     ]);
   });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { LanguageProfile, ProjectPackage } from '../language-profile.js';
 import { GO_COMPLEXITY, GO_IMPORTS, GO_PATTERNS } from './syntax.js';
 import { GO_BODIES, GO_DECORATIONS, GO_TYPE_HEADERS } from './structure.js';
+import { GO_DECLARATIONS } from './declarations.js';
 
 function goModule(text: string | undefined): string | undefined {
   return /^module\s+(\S+)/m.exec(text ?? '')?.[1];
@@ -12,7 +13,7 @@ export const goProfile: LanguageProfile = {
   name: 'go',
   languageIds: [],
   grammars: { '.go': 'go' },
-  syntax: { imports: GO_IMPORTS, patterns: GO_PATTERNS, complexity: GO_COMPLEXITY, typeHeaders: GO_TYPE_HEADERS, decorations: GO_DECORATIONS, bodies: GO_BODIES },
+  syntax: { imports: GO_IMPORTS, patterns: GO_PATTERNS, complexity: GO_COMPLEXITY, typeHeaders: GO_TYPE_HEADERS, decorations: GO_DECORATIONS, bodies: GO_BODIES, declarations: GO_DECLARATIONS },
   tests: {
     runners: [{ runner: 'go test', description: '`go test` compiles *_test.go files', files: /_test\.go$/ }],
     // testdata: the go tool ignores it (test inputs); test/: external test programs and their helpers

@@ -7,7 +7,6 @@
  */
 import path from 'node:path';
 import { SymbolKind as Lsp, type DocumentSymbol } from 'vscode-languageserver-protocol';
-import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
 import type {
   ClassDescriptor,
   FieldDescriptor,
@@ -21,6 +20,7 @@ import type {
 import { matchingBracket } from '../brackets.js';
 import { modulePath } from './module.js';
 import { pythonDeclarations } from './parameters.js';
+import { pythonKind } from './kinds.js';
 import {
   bareParamName,
   docSections,
@@ -39,8 +39,6 @@ import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '.
 import { pythonProfile } from './profile.js';
 import { pythonNameProblem } from './identifier.js';
 
-const FUNCTION_KINDS: number[] = [Lsp.Method, Lsp.Function, Lsp.Constructor];
-const PROPERTY_DECORATOR = /^(property|functools\.cached_property|cached_property|\w+\.(setter|getter|deleter))$/;
 
 function parentOf(ctx: SymbolContext): DocumentSymbol | undefined {
   return ctx.parents[ctx.parents.length - 1];
@@ -57,17 +55,7 @@ function decorators(file: FileContext, s: DocumentSymbol): string[] {
 
 function kindOf(ctx: SymbolContext): SymbolKind {
   const { symbol, file } = ctx;
-  if (FUNCTION_KINDS.includes(symbol.kind)) {
-    if (!inClass(ctx)) return 'function';
-    if (symbol.name === '__init__') return 'constructor';
-    return decorators(file, symbol).some((d) => PROPERTY_DECORATOR.test(d)) ? 'property' : 'method';
-  }
-  if (symbol.kind === Lsp.Variable || symbol.kind === Lsp.Constant || symbol.kind === Lsp.Field) {
-    if (inClass(ctx)) return 'field';
-    if (ctx.parents.length === 0 && (symbol.kind === Lsp.Constant || /^[A-Z][A-Z0-9_]*$/.test(symbol.name))) return 'constant';
-    return 'variable';
-  }
-  return fromLspSymbolKind(symbol.kind);
+  return pythonKind(symbol.kind, symbol.name, { inClass: inClass(ctx), topLevel: ctx.parents.length === 0, decorators: () => decorators(file, symbol) });
 }
 
 function moduleOf(file: FileContext): string {
@@ -301,7 +289,7 @@ async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
 function symbolDescriptor(ctx: SymbolContext): SymbolDescriptor {
   const { file, symbol } = ctx;
   const kind = kindOf(ctx);
-  const isDecl = symbol.kind === Lsp.Class || FUNCTION_KINDS.includes(symbol.kind);
+  const isDecl = symbol.kind === Lsp.Class || symbol.kind === Lsp.Method || symbol.kind === Lsp.Function || symbol.kind === Lsp.Constructor;
   const signature = isDecl ? headerText(file, symbol) : (file.lines[symbol.selectionRange.start.line] ?? '').trim();
   const description = isDecl ? firstParagraphPy(docOf(file, symbol)) : undefined;
   const tags = isDecl ? decorators(file, symbol) : [];

@@ -4,6 +4,7 @@ import type { LanguageProfile } from '../language-profile.js';
 import { pythonDocstringOf } from './signature.js';
 import { PY_COMPLEXITY, PY_IMPORTS, PY_PATTERNS } from './syntax.js';
 import { PY_ALIASES, PY_BODIES, PY_DECORATIONS, PY_SCRIPT_ENTRY, PY_TYPE_HEADERS } from './structure.js';
+import { PY_DECLARATIONS } from './declarations.js';
 
 function builds(pyproject: string | undefined): boolean {
   return !!pyproject && /^\s*\[build-system\]/m.test(pyproject);
@@ -13,7 +14,7 @@ export const pythonProfile: LanguageProfile = {
   name: 'python',
   languageIds: [],
   grammars: { '.py': 'python', '.pyi': 'python' },
-  syntax: { imports: PY_IMPORTS, patterns: PY_PATTERNS, complexity: PY_COMPLEXITY, typeHeaders: PY_TYPE_HEADERS, aliases: PY_ALIASES, decorations: PY_DECORATIONS, bodies: PY_BODIES, scriptEntry: PY_SCRIPT_ENTRY },
+  syntax: { imports: PY_IMPORTS, patterns: PY_PATTERNS, complexity: PY_COMPLEXITY, typeHeaders: PY_TYPE_HEADERS, aliases: PY_ALIASES, decorations: PY_DECORATIONS, bodies: PY_BODIES, scriptEntry: PY_SCRIPT_ENTRY, declarations: PY_DECLARATIONS },
   tests: {
     // pytest's default discovery: test_*.py and *_test.py, plus conftest.py fixtures.
     runners: [{ runner: 'pytest', description: 'pytest collects test_*.py and *_test.py (conftest.py holds fixtures)', files: /^(test_.*\.pyi?|.*_test\.pyi?|conftest\.py)$/i }],

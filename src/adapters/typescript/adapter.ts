@@ -6,12 +6,12 @@
  */
 import { DefinitionRequest, SymbolKind as Lsp, type DocumentSymbol, type Position } from 'vscode-languageserver-protocol';
 import type { ClassDescriptor, FieldDescriptor, FunctionDescriptor, RelationDescriptor, SymbolDescriptor, SymbolKind } from '../../schema/descriptors.js';
-import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
 import { tsDeclarationHeader } from './declaration.js';
 import { collapseWhitespace, stripComments } from './source-text.js';
 import { toLspPosition } from '../../lsp/positions.js';
 import { withoutImportBindings } from './imports.js';
-import { tsKindAsTsserver } from './kinds.js';
+import { tsDescriptorKind } from './kinds.js';
+import { tsModulePath } from './module-path.js';
 import { childContexts, genericAdapter, qualifiedName, rangeText, symbolLocation } from '../generic.js';
 import {
   modifiersOf,
@@ -27,26 +27,12 @@ import { languageProfile } from '../languages.js';
 import { javascriptProfile, typescriptProfile } from './profile.js';
 import { tsNameProblem } from './identifier.js';
 
-const TS_EXTENSIONS = /\.(d\.)?(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
-
-export function tsModulePath(relPath: string): string {
-  return relPath.replace(TS_EXTENSIONS, '');
-}
+export { tsModulePath };
 
 function tsSymbolKind(ctx: SymbolContext): SymbolKind {
   const { symbol, file } = ctx;
-  // tsserver reports type aliases as Variable (13) symbols: the keyword before the name tells.
-  if (symbol.kind === Lsp.Variable || symbol.kind === Lsp.Constant) {
-    const before = (file.lines[symbol.selectionRange.start.line] ?? '').slice(0, symbol.selectionRange.start.character);
-    if (/\btype\s+$/.test(before)) return 'type';
-  }
-  // tsserver reports `namespace X {}` as Module (2); only `module X` / `declare module` are modules.
-  if (symbol.kind === Lsp.Module) {
-    const before = (file.lines[symbol.selectionRange.start.line] ?? '').slice(0, symbol.selectionRange.start.character);
-    return /\bnamespace\s+$/.test(before) ? 'namespace' : 'module';
-  }
   // TypeScript 7's server: `const` as Variable, `type X =` as Class — the kinds tsserver gives.
-  return tsKindAsTsserver(fromLspSymbolKind(symbol.kind), file.lines, symbol);
+  return tsDescriptorKind(symbol.kind, (file.lines[symbol.selectionRange.start.line] ?? '').slice(0, symbol.selectionRange.start.character));
 }
 
 function exportedNames(file: FileContext): Set<string> {

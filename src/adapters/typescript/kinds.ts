@@ -10,6 +10,7 @@
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import { SymbolKind as Lsp } from 'vscode-languageserver-protocol';
 import type { SymbolKind } from '../../schema/descriptors.js';
+import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
 
 function textBeforeName(lines: string[], symbol: DocumentSymbol): string {
   const { line, character } = symbol.selectionRange.start;
@@ -22,16 +23,43 @@ function textBeforeName(lines: string[], symbol: DocumentSymbol): string {
  * `for (const x of …)`. A destructuring spread over several lines is not seen.
  */
 export function isConstBinding(lines: string[], symbol: DocumentSymbol): boolean {
-  if (symbol.kind !== Lsp.Variable) return false;
-  const before = textBeforeName(lines, symbol);
+  return symbol.kind === Lsp.Variable && constBefore(textBeforeName(lines, symbol));
+}
+
+function constBefore(before: string): boolean {
   // The nearest keyword wins: `const a = 1; let b` is not a constant.
   const last = [...before.matchAll(/(?<![\w$.])(const|let|var)\b/g)].pop();
   return last?.[1] === 'const' && !before.slice(last.index!).includes(';');
 }
 
+/**
+ * The kind the TypeScript adapter makes of a symbol of LSP kind `lspKind` whose name follows `before`
+ * on its line: tsserver reports type aliases as Variable (13) symbols, and `namespace X {}` as
+ * Module (2) like `module X` / `declare module`; the keyword before the name tells them apart.
+ */
+export function tsKindOf(lspKind: number, before: string): SymbolKind {
+  if ((lspKind === Lsp.Variable || lspKind === Lsp.Constant) && /\btype\s+$/.test(before)) return 'type';
+  if (lspKind === Lsp.Module) return /\bnamespace\s+$/.test(before) ? 'namespace' : 'module';
+  return fromLspSymbolKind(lspKind);
+}
+
 /** The kind the TypeScript adapter gave, evened out between tsserver and tsgo (see above). */
 export function tsKindAsTsserver(kind: SymbolKind, lines: string[], symbol: DocumentSymbol): SymbolKind {
-  if (kind === 'variable' && isConstBinding(lines, symbol)) return 'constant';
-  if (kind === 'class' && symbol.kind === Lsp.Class && /(?<![\w$.])type\s+$/.test(textBeforeName(lines, symbol))) return 'type';
+  return asTsserver(kind, symbol.kind, textBeforeName(lines, symbol));
+}
+
+function asTsserver(kind: SymbolKind, lspKind: number, before: string): SymbolKind {
+  if (kind === 'variable' && lspKind === Lsp.Variable && constBefore(before)) return 'constant';
+  if (kind === 'class' && lspKind === Lsp.Class && /(?<![\w$.])type\s+$/.test(before)) return 'type';
   return kind;
+}
+
+/**
+ * The TypeScript adapter's kind of a symbol of LSP kind `lspKind` whose name follows `before` on
+ * its line (tsKindOf, then tsKindAsTsserver): what the catalog holds for it, from either server or
+ * from syntax.
+ */
+export function tsDescriptorKind(lspKind: number, before: string): SymbolKind {
+  const kind = tsKindOf(lspKind, before);
+  return kind === fromLspSymbolKind(lspKind) ? asTsserver(kind, lspKind, before) : kind;
 }

@@ -58,6 +58,8 @@ export class GraphState implements Derived {
       return;
     }
     for (const c of batch.changes) {
+      // imports are read from the bytes: a new entry for the same bytes changes none
+      if (c.entryOnly) continue;
       this.stale.add(c.rel);
       if (c.kind !== 'changed') this.setChanged = true;
     }

@@ -25,6 +25,26 @@ import { defineOperation, type Operation } from '../types.js';
 const FileErrorSchema = z.object({ file: z.string(), code: z.string(), message: z.string() });
 const CountsSchema = z.record(z.string(), z.number());
 
+const TiersSchema = z
+  .object({
+    syntax_ready: z.boolean().describe('The syntax pass is done: outlines, search_symbols, get_symbol, the repository structure and search_code answer (index_state: syntax)'),
+    syntax_files: z.number().int().describe('Files answered from syntax trees now'),
+    server_files: z.number().int().describe('Files answered from their language servers now'),
+    syntax_only: CountsSchema.describe('Files that stay at the syntax tier, by why (NO_SERVER: no server configured for the language; SERVER_NOT_INSTALLED)'),
+    disagreement: z
+      .object({
+        files_compared: z.number().int(),
+        syntax_symbols: z.number().int(),
+        server_symbols: z.number().int(),
+        only_syntax: z.number().int(),
+        only_server: z.number().int(),
+        differing: z.number().int(),
+        rate: z.number(),
+      })
+      .describe('Where a server replaced a syntax entry of the same file content: symbols only one tier listed, or listed with another range or kind (the server wins); rate over the server symbols'),
+  })
+  .describe('The syntax tier beside the language servers');
+
 const IndexResultShape = {
   workspace: z.string().describe('Workspace id: pass it as `workspace` to every other operation'),
   root: z.string(),
@@ -36,6 +56,7 @@ const IndexResultShape = {
   errors: z.array(FileErrorSchema).describe('Files that could not be cataloged, with the error code'),
   duration_ms: z.number(),
   git_head: z.string().optional(),
+  tiers: TiersSchema.optional(),
 };
 
 function indexMarkdown(r: z.infer<ReturnType<typeof withMeta<typeof IndexResultShape>>>): string {
@@ -115,6 +136,7 @@ const RepoEntrySchema = z.object({
   git_head: z.string().optional(),
   index_version: z.number().int(),
   failed_files: z.number().int(),
+  tiers: TiersSchema.optional(),
 });
 
 export const listRepos = defineOperation({

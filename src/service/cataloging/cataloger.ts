@@ -21,16 +21,20 @@ import { flattenSymbols } from './catalog-entry.js';
 import type { ServiceEnv } from '../env.js';
 import { loadFileContext } from '../file-context.js';
 import { Limiter } from './limiter.js';
+import { ServiceSyntaxCataloger } from './syntax-cataloger.js';
 
 export class ServiceCataloger implements FileCataloger {
   private readonly limiters = new Map<string, Limiter>();
   private readonly logger: Logger;
+  /** The syntax tier; `LSPGATE_SYNTAX=off` leaves it out (every answer then waits for the servers, as before it existed). */
+  readonly syntax: ServiceSyntaxCataloger | undefined;
 
   constructor(
     private readonly env: ServiceEnv,
     private readonly root: string,
   ) {
     this.logger = env.logger.child('cataloger');
+    this.syntax = process.env.LSPGATE_SYNTAX === 'off' ? undefined : new ServiceSyntaxCataloger(env, root);
   }
 
   extensions(): Set<string> {

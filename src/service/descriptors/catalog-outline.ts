@@ -1,18 +1,47 @@
 /**
- * get_file_outline's `signatures` and `names` details from the catalog alone: a file the catalog
- * holds (fresh by stat, then hash; re-cataloged first when it changed) is outlined from its entry —
- * kind, name, one-line signature, first doc sentence, lines, id — without opening it in a
- * language server or waiting for one to start (an outline of a 5,000-line file took 0.06–0.95 s
- * warm, and seconds when the server had to start, through the server's file model). `full` asks
- * for each symbol's SymbolDescriptor, which the language adapters build from the server's model.
+ * get_file_outline from the catalog's entry of the file. The `signatures` and `names` details
+ * always answer from it: a file the catalog holds (fresh by stat, then hash; re-cataloged first when
+ * it changed) is outlined from its entry — kind, name, one-line signature, first doc sentence, lines,
+ * id — without opening it in a language server (an outline of a 5,000-line file took 0.06–0.95 s
+ * warm, and seconds when the server had to start, through the server's file model). While the
+ * file's server cannot answer — it is loading (the cold catalog build started it), none is
+ * configured for the language, or it is not installed or failed to start — the entry is the syntax
+ * tier's (marked `index_state: syntax`) unless the server had already cataloged the file; `full`
+ * then answers the same way instead of the adapters' SymbolDescriptors (descriptors.ts).
  */
-import path from 'node:path';
 import { languageProfile } from '../../adapters/languages.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
+import { LspgateError } from '../../errors/errors.js';
 import type { OutlineSymbol } from '../../schema/descriptors.js';
+import { toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
+import { hasSyntaxTier } from '../cataloging/syntax-entry.js';
 import { reportCatalog } from '../workspace/repository.js';
-import { CONTAINER_KINDS, type FileOutline } from './descriptors.js';
+
+export interface FileOutline {
+  file: string;
+  language: string;
+  package?: string;
+  namespace?: string;
+  symbols: OutlineSymbol[];
+}
+
+/** Kinds whose children are part of an outline (members), as opposed to locals of a function body. */
+export const CONTAINER_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'enum', 'namespace', 'module', 'package', 'type']);
+
+/** Why a server's failure to start still leaves a file its syntax outline. */
+export const SERVERLESS = new Set(['SERVER_NOT_INSTALLED', 'SERVER_START_FAILED', 'SERVER_FAILED', 'UNSUPPORTED_LANGUAGE']);
+
+/**
+ * Whether to ask the file's server: one is configured and it is not still starting or indexing
+ * (a server that failed to start is asked again: its error says why the syntax tier answers).
+ */
+export function serverMayAnswer(call: ServiceCall, abs: string): boolean {
+  const route = call.env.broker.route(abs, call.root);
+  if (!route) return false;
+  const session = call.env.broker.existing().find((s) => s.serverId === route.entry.id && s.root === route.root);
+  return session?.state !== 'starting' && session?.state !== 'indexing';
+}
 
 /** `signature` without the leading `words` (each only after the one before it, and only as a whole word). */
 function withoutLeadingWords(signature: string, words: readonly string[]): string {
@@ -43,34 +72,63 @@ function outlineNode(s: CatalogSymbol): OutlineSymbol {
 /** The outline tree of one file's catalog entry: members of containers, never the locals of a body. */
 export function outlineOfEntry(symbols: readonly CatalogSymbol[]): OutlineSymbol[] {
   const nodes = new Map<string, OutlineSymbol>();
-  const kinds = new Map<string, string>();
   const roots: OutlineSymbol[] = [];
-  // file then line order: a parent comes before its children
-  for (const s of symbols) {
-    kinds.set(s.symbol_id, s.kind);
-    if (s.parent !== undefined && (!nodes.has(s.parent) || !CONTAINER_KINDS.has(kinds.get(s.parent)!))) continue;
+  // byte order, the enclosing symbol first: a parent comes before its children
+  for (const s of [...symbols].sort((a, b) => a.byte_offset - b.byte_offset || b.byte_length - a.byte_length)) {
+    const parent = s.parent === undefined ? undefined : nodes.get(s.parent);
+    if (s.parent !== undefined && (!parent || !CONTAINER_KINDS.has(parent.kind))) continue; // a local of a body, or under one
     const node = outlineNode(s);
     nodes.set(s.symbol_id, node);
-    if (s.parent === undefined) roots.push(node);
-    else (nodes.get(s.parent)!.children ??= []).push(node);
+    if (parent) (parent.children ??= []).push(node);
+    else roots.push(node);
   }
   return roots;
 }
 
-export async function catalogOutline(call: ServiceCall, fileInput: string): Promise<FileOutline> {
-  const abs = call.resolvePath(fileInput, { expect: 'file' });
-  const rel = path.relative(call.root, abs).split(path.sep).join('/');
+/** What an outline is made of: the file's symbols in its catalog entry, its language and size. */
+interface Entry {
+  language: string;
+  size?: number;
+  symbols: readonly CatalogSymbol[];
+}
+
+/**
+ * The file's catalog entry: its server's (the catalog's fileSymbols) when the server may answer,
+ * else — or when it fails for want of a server — its syntax entry, with the reason as a warning.
+ */
+async function entryOf(call: ServiceCall, rel: string, abs: string, why?: string): Promise<Entry> {
   const catalog = call.workspace.catalog;
-  const symbols = await catalog.fileSymbols(rel);
-  call.meta.addSourceFile(abs);
-  reportCatalog(catalog, call.meta);
-  const entry = catalog.files().get(rel);
-  const first = symbols[0];
+  const syntax = hasSyntaxTier(rel);
+  if (syntax && why) call.meta.warn(why);
+  if (syntax && (why || !serverMayAnswer(call, abs))) return catalog.earlyFile(rel);
+  try {
+    const symbols = await catalog.fileSymbols(rel);
+    // a file the walk leaves out is answered by name, not indexed
+    const entry = catalog.files().get(rel);
+    return { language: entry?.language ?? symbols[0]?.language ?? 'unknown', ...(entry ? { size: entry.size } : {}), symbols };
+  } catch (e) {
+    if (!syntax || !(e instanceof LspgateError) || !SERVERLESS.has(e.code)) throw e;
+    call.meta.warn(`${e.code}: ${e.message}`);
+    return catalog.earlyFile(rel);
+  }
+}
+
+/**
+ * The outline of `fileInput` from its catalog entry (see the header for which entry); `why`: the
+ * file's server just failed for want of a server (SERVERLESS), so its syntax entry answers.
+ */
+export async function catalogOutline(call: ServiceCall, fileInput: string, why?: string): Promise<FileOutline> {
+  const abs = call.resolvePath(fileInput, { expect: 'file' });
+  const rel = toRelative(call.root, abs);
+  const entry = await entryOf(call, rel, abs, why);
+  call.meta.addSourceFile(abs, entry.size);
+  reportCatalog(call.workspace.catalog, call.meta, { files: [rel] });
+  const first = entry.symbols[0];
   return {
     file: rel,
-    language: entry?.language ?? first?.language ?? 'unknown',
+    language: entry.language,
     ...(first?.package ? { package: first.package } : {}),
     ...(first?.namespace ? { namespace: first.namespace } : {}),
-    symbols: outlineOfEntry(symbols),
+    symbols: outlineOfEntry(entry.symbols),
   };
 }

@@ -14,6 +14,9 @@ import { walkSymbols } from '../symbols.js';
 import { firstSentence } from '../../adapters/doc-text.js';
 import { deepFreeze } from '../../util/freeze.js';
 import { outlinesOf } from './outline-memo.js';
+import { toRelative } from '../../util/paths.js';
+import { hasSyntaxTier } from '../cataloging/syntax-entry.js';
+import { catalogOutline, CONTAINER_KINDS, SERVERLESS, serverMayAnswer, type FileOutline } from './catalog-outline.js';
 
 export interface NameInput {
   package?: string | undefined;
@@ -81,19 +84,23 @@ export async function functionDetails(
   return { ...d, symbol_id: sym.symbol_id };
 }
 
-/** Kinds whose children are part of an outline (members), as opposed to locals of a function body. */
-export const CONTAINER_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'enum', 'namespace', 'module', 'package', 'type']);
-
-export interface FileOutline {
-  file: string;
-  language: string;
-  package?: string;
-  namespace?: string;
-  symbols: OutlineSymbol[];
-}
+export type { FileOutline };
 
 export async function fileOutline(call: ServiceCall, fileInput: string): Promise<FileOutline> {
   const abs = call.resolvePath(fileInput, { expect: 'file' });
+  const rel = toRelative(call.root, abs);
+  const syntax = hasSyntaxTier(rel);
+  // while the file's server loads, or where it has none, the catalog's entry answers (syntax tier)
+  if (syntax && !serverMayAnswer(call, abs)) return catalogOutline(call, rel);
+  try {
+    return await serverOutline(call, abs);
+  } catch (e) {
+    if (!syntax || !(e instanceof LspgateError) || !SERVERLESS.has(e.code)) throw e;
+    return catalogOutline(call, rel, `${e.code}: ${e.message}`);
+  }
+}
+
+async function serverOutline(call: ServiceCall, abs: string): Promise<FileOutline> {
   const file = await call.file(abs);
   call.meta.addSourceFile(abs);
   const adapter = call.adapter(file);

@@ -154,7 +154,7 @@ export function policyOrder<T extends { symbol: CatalogSymbol; score: number }>(
 }
 
 /** Per catalog version (its ordered symbol list): role * 3 + scope of each position, 255 = not worked out yet. */
-const fixedKeys = new WeakMap<readonly CatalogSymbol[], Uint8Array>();
+const fixedKeys = new WeakMap<readonly (CatalogSymbol | undefined)[], Uint8Array>();
 
 /**
  * policyOrder's key of the symbol at each position of `ranker`, as one number (tier, then role,
@@ -171,7 +171,12 @@ export function searchPolicyKey(ranker: SymbolRanker, query: string, parentOf: P
   const queryHash = textHash(q.toLowerCase());
   const symbols = ranker.symbols;
   let fixed = fixedKeys.get(symbols);
-  if (!fixed) fixedKeys.set(symbols, (fixed = new Uint8Array(symbols.length).fill(255)));
+  // the ranker appends slots as files change (a slot's symbol never changes): the keys grow with it
+  if (!fixed || fixed.length < symbols.length) {
+    const more = new Uint8Array(Math.max(symbols.length, (fixed?.length ?? 0) * 2)).fill(255);
+    if (fixed) more.set(fixed);
+    fixedKeys.set(symbols, (fixed = more));
+  }
   const keys = fixed;
   const tierOf = (pos: number) => {
     // Each test below needs the lower-cased name to be q's or last's, or the qualified name q's.

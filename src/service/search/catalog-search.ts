@@ -37,7 +37,8 @@ function checkQuery(call: ServiceCall, query: string): void {
 async function symbolSource(call: ServiceCall, id: string, opts: { verify?: boolean | undefined; contextLines?: number | undefined }): Promise<SymbolSource> {
   const cat = call.workspace.catalog;
   const meta = call.meta;
-  let sym = opts.verify ? ((await cat.peek(id)) ?? (await cat.byId(id))) : await cat.byId(id);
+  // a symbol's source is syntax: answered before the server has cataloged its file (early)
+  let sym = opts.verify ? ((await cat.peek(id)) ?? (await cat.byId(id, { early: true }))) : await cat.byId(id, { early: true });
   if (!sym) throw notFound(id);
   const abs = path.join(call.root, sym.file);
   let bytes = await readFile(abs);
@@ -66,7 +67,7 @@ async function symbolSource(call: ServiceCall, id: string, opts: { verify?: bool
 
 export async function getSymbol(call: ServiceCall, id: string, opts: { verify?: boolean | undefined; contextLines?: number | undefined }): Promise<SymbolSource> {
   const r = await symbolSource(call, id, opts);
-  reportCatalog(call.workspace.catalog, call.meta);
+  reportCatalog(call.workspace.catalog, call.meta, { files: [r.symbol.file] });
   return r;
 }
 
@@ -88,7 +89,7 @@ export async function getSymbols(call: ServiceCall, ids: string[], verify: boole
       errors.push({ ...('id' in a ? { symbol_id: a.id } : { symbol: a.name }), code: err.code, message: err.message });
     }
   }
-  reportCatalog(call.workspace.catalog, call.meta);
+  reportCatalog(call.workspace.catalog, call.meta, { files: symbols.map((s) => s.symbol.file) });
   return { symbols, errors };
 }
 
@@ -133,17 +134,17 @@ export async function searchSymbols(call: ServiceCall, input: SymbolSearchInput)
   const run = async () => {
     const filtered = input.kind !== undefined || !!input.language || !!input.file_pattern;
     const filter = filtered ? symbolFilter({ kind: input.kind, language: input.language, file_pattern: input.file_pattern }, (id) => cat.cached(id)) : undefined;
-    const ranker = await cat.searchTexts();
+    const ranker = await cat.searchTexts({ early: true });
     const { top, total } = ranker.top(input.query, filter, offset + maxResults, searchPolicyKey(ranker, input.query, (id) => cat.cached(id)));
     return { hits: top.map(({ symbol: s, score }) => toHit(s, score, (id) => cat.cached(id))), total };
   };
   let r = await run();
   const pageOf = (list: SymbolHit[], total: number, meta: CallMeta) => paginate(list, { offset, maxResults, maxTokens: input.max_tokens, hash, meta, total });
   // Answers never come from a stale file: re-check the files of this page, re-rank if one changed.
-  if (await cat.freshen(pageOf(r.hits, r.total, scratchMeta()).map((h) => h.file))) r = await run();
+  if (await cat.freshen(pageOf(r.hits, r.total, scratchMeta()).map((h) => h.file), { early: true })) r = await run();
   const results = pageOf(r.hits, r.total, call.meta);
   for (const f of new Set(results.map((h) => h.file))) call.meta.addSourceFile(path.join(call.root, f), cat.files().get(f)?.size);
-  reportCatalog(cat, call.meta);
+  reportCatalog(cat, call.meta, { files: results.map((h) => h.file), wide: true });
   return { results, total: r.total };
 }
 

@@ -79,7 +79,8 @@ function checkInput(call: ServiceCall, input: SearchCodeInput): void {
 
 async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: SearchMode): Promise<{ hits: RankedChunk[]; head: string; files: FileLines; used: SearchMode }> {
   const cat = call.workspace.catalog;
-  await cat.all();
+  // chunks are cut at the catalog's symbol ranges, syntax-tier ones included (early)
+  await cat.all({ early: true });
   await cat.settled();
   const limit = input.limit ?? 10;
   let sync = await syncChunks(call.workspace, call.env.limits);
@@ -89,7 +90,7 @@ async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: Searc
   let { hits, used } = await rank(sync);
   const changed = new Set<string>();
   for (const h of hits) if (!(await contentHolds(files, h.chunk))) changed.add(h.chunk.file);
-  if (changed.size > 0 && (await cat.freshen(changed))) {
+  if (changed.size > 0 && (await cat.freshen(changed, { early: true }))) {
     sync = await syncChunks(call.workspace, call.env.limits);
     files = new FileLines(call.root);
     ({ hits, used } = await rank(sync));
@@ -171,7 +172,7 @@ export async function searchCode(call: ServiceCall, input: SearchCodeInput): Pro
   const out: CodeHit[] = [];
   for (const h of hits) out.push(await toHit(call, h, head, files, !!input.include_text));
   for (const h of out) call.meta.addSourceFile(path.join(call.root, h.citation.file));
-  reportCatalog(call.workspace.catalog, call.meta);
+  reportCatalog(call.workspace.catalog, call.meta, { files: out.map((h) => h.citation.file), wide: true });
   const page = withinTokens(call, out, input.max_tokens);
   return { query: input.query, mode: used, hits: page, total: hits.length };
 }

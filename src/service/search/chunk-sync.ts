@@ -3,7 +3,8 @@
  * workspace (kept in its catalog's DerivedState, dropped with it) and learns of changes from the
  * catalog's change feed: once built, a batch of changed files is re-chunked in the background at
  * once, so a search after an edit finds the index current. Each sync is incremental: a file whose
- * catalog entry hash differs from the hash its chunks were made from is read again and re-chunked,
+ * catalog entry hash differs from the hash its chunks were made from (or whose server entry took the
+ * place of the syntax entry they were cut at: `entryOnly` on the feed) is read again and re-chunked,
  * a file gone from the catalog is dropped (seed 004's DeleteByFile), and nothing else is touched —
  * that comparison over all entries is the cheap safety net behind the feed. Every file is read
  * through the catalog's gate (file-gate.ts): a file swapped for a symlink out of the root or holding
@@ -108,7 +109,9 @@ export function existingChunks(ws: Workspace): WorkspaceChunks | undefined {
 async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string): Promise<void> {
   const entries = ws.catalog.files();
   for (const [rel, entry] of entries) {
-    if (s.index.fileHash(rel) === entry.hash) continue;
+    // a server entry that replaced a syntax entry of the same bytes re-cuts the file at the server's ranges
+    const stamp = entry.tier === 'syntax' ? `${entry.hash}:syntax` : entry.hash;
+    if (s.index.fileHash(rel) === stamp) continue;
     // chunking is CPU work per file: interactive work waiting on the event loop goes first
     await yieldToEventLoop();
     const a = await s.gate('code').admit(path.join(ws.root, rel));
@@ -120,7 +123,7 @@ async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string): Promis
     // catalog's next change brings it here again.
     if (sha256(a.bytes) !== entry.hash) continue;
     const text = a.bytes.toString('utf8');
-    s.index.replaceFile(rel, entry.hash, await chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols }));
+    s.index.replaceFile(rel, stamp, await chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols }));
     s.rechunked.add(rel);
     s.removed.delete(rel);
   }

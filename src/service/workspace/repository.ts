@@ -28,6 +28,7 @@ export interface IndexResult {
   errors: CatalogStatus['errors'];
   duration_ms: number;
   git_head?: string;
+  tiers?: CatalogStatus['tiers'];
 }
 
 export interface IndexOptions {
@@ -43,15 +44,41 @@ function languagesOf(cat: Catalog): Record<string, number> {
   return out;
 }
 
-/** The catalog's state as `_meta` sees it: limits hit, partial when files failed (with how many and why). */
-export function reportCatalog(cat: Catalog, meta: CallMeta): void {
+/**
+ * The catalog's state as `_meta` sees it: limits hit, partial when files failed (with how many and
+ * why). An early answer (`early`: taken as soon as the syntax pass was done) says `syntax` when any
+ * of the files it answered from (`files`) holds syntax-tier symbols, or, for an answer over the
+ * whole catalog (`wide`), while any file still waits for its server.
+ */
+export function reportCatalog(cat: Catalog, meta: CallMeta, early?: { files?: Iterable<string>; wide?: boolean }): void {
   for (const hit of cat.limitsHit) meta.limit(hit);
   const st = cat.status();
+  if (early && reportTier(cat, st, meta, early)) return;
   if (st.state === 'building') meta.setIndexState('indexing');
   else if (st.state === 'partial') {
     meta.setIndexState('partial');
     if (st.errors.length) meta.warn(partialWarning(st.errors));
   }
+}
+
+function reportTier(cat: Catalog, st: CatalogStatus, meta: CallMeta, early: { files?: Iterable<string>; wide?: boolean }): boolean {
+  const tiers = st.tiers;
+  if (!tiers) return false;
+  const entries = cat.files();
+  const answered = [...(early.files ?? [])].filter((f) => entries.get(f)?.tier === 'syntax');
+  const serverless = Object.values(tiers.syntax_only).reduce((a, b) => a + b, 0);
+  const pending = tiers.syntax_files - serverless;
+  if (answered.length === 0 && !(early.wide && (tiers.syntax_files > 0 || st.state === 'building'))) return false;
+  meta.setIndexState('syntax');
+  // files of this answer no build has cataloged yet (a question before any build) wait for nothing: no warning of waiting
+  if (pending > 0 && (st.state === 'building' || st.state === 'ready' || st.state === 'partial')) {
+    meta.warn(`${pending} of ${st.files} file(s) are answered from syntax trees while their language servers catalog them: ids, kinds and ranges follow each server's rules but are not yet its answer; ask again when index_state is ready`);
+  }
+  if (serverless > 0) {
+    const why = Object.entries(tiers.syntax_only).map(([code, n]) => `${code} ${n}`).join(', ');
+    meta.warn(`${serverless} file(s) have no language server here (${why}): their symbols come from syntax trees; semantic operations on them answer SERVER_NOT_INSTALLED`);
+  }
+  return true;
 }
 
 /** `3 file(s) could not be cataloged (SERVER_CRASHED 2, TIMEOUT 1): ...` */
@@ -83,6 +110,7 @@ export async function indexWorkspace(ws: Workspace, call: ServiceCall, opts: Ind
     errors: status.errors,
     duration_ms: Math.round(performance.now() - started),
     ...(head ? { git_head: head } : {}),
+    ...(status.tiers ? { tiers: status.tiers } : {}),
   };
 }
 
@@ -135,6 +163,7 @@ export function listRepos(gateway: GatewayHandle) {
       ...(st.git_head ? { git_head: st.git_head } : {}),
       index_version: st.index_version,
       failed_files: st.errors.length,
+      ...(st.tiers ? { tiers: st.tiers } : {}),
     };
   });
 }
@@ -149,8 +178,8 @@ export async function refreshWorkspace(call: ServiceCall, paths: string[] | unde
 
 export async function repoOutlineOf(call: ServiceCall, depth: number) {
   const cat = call.workspace.catalog;
-  await cat.all();
-  reportCatalog(cat, call.meta);
+  await cat.all({ early: true });
+  reportCatalog(cat, call.meta, { wide: true });
   for (const [rel, e] of cat.files()) call.meta.addSourceFile(path.join(call.root, rel), e.size);
   return repoOutlineAt(cat.files(), cat.version, depth);
 }
@@ -161,8 +190,8 @@ export async function fileTreeOf(call: ServiceCall, pathPrefix: string | undefin
   if (pathPrefix && pathPrefix.replace(/^\.?\/*/, '') !== '') {
     prefix = toRelative(call.root, resolveInWorkspace(call.root, pathPrefix, { mustExist: false, refuseSecrets: false }));
   }
-  await cat.all();
-  reportCatalog(cat, call.meta);
+  await cat.all({ early: true });
+  reportCatalog(cat, call.meta, { wide: true });
   for (const [rel, e] of cat.files()) if (!prefix || rel.startsWith(prefix + '/')) call.meta.addSourceFile(path.join(call.root, rel), e.size);
   return { tree: fileTree(cat.files(), prefix, depth) };
 }

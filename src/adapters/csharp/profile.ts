@@ -1,0 +1,42 @@
+/**
+ * The C# profile: the syntax tier only (no C# server ships with lspgate). Declarations as csharp-ls
+ * and OmniSharp list them: namespaces, types (classes, records, structs, interfaces, enums,
+ * delegates) with their fields (one per declarator), properties, events, constructors, methods and
+ * enum members.
+ */
+import { grammarOnlyProfile } from '../grammar-only.js';
+import { queryDeclarations } from '../query-declarations.js';
+import type { SyntaxNode } from '../../syntax/syntax.js';
+
+const QUERY = `
+[(namespace_declaration) (file_scoped_namespace_declaration)] @namespace
+[(class_declaration) (record_declaration)] @class
+(struct_declaration) @struct
+(interface_declaration) @interface
+(enum_declaration) @enum
+(delegate_declaration) @function
+(method_declaration) @method
+(constructor_declaration) @constructor
+(property_declaration) @property
+(field_declaration (variable_declaration (variable_declarator) @field))
+(event_field_declaration (variable_declaration (variable_declarator) @field))
+(enum_member_declaration) @enum_member
+`;
+
+function nameOf(node: SyntaxNode): { text: string; at: number } | undefined {
+  const name = node.childForFieldName('name') ?? node.namedChildren.find((c) => c?.type === 'identifier');
+  return name ? { text: name.text, at: name.startIndex } : undefined;
+}
+
+export const csharpProfile = grammarOnlyProfile({
+  name: 'csharp',
+  grammars: { '.cs': 'c-sharp' },
+  declarations: queryDeclarations({ query: QUERY, nameOf }),
+  tests: {
+    runners: [{ runner: 'dotnet test', description: 'xUnit, NUnit and MSTest projects name test classes *Tests.cs / *Test.cs', files: /^\w+Tests?\.cs$/ }],
+    directories: ['test', 'tests', 'testdata', 'fixtures'],
+  },
+  comment: '//',
+  elision: '{ … }',
+  server: { name: 'csharp-ls', install: 'dotnet tool install --global csharp-ls, then add a servers.json entry: {"id":"csharp-ls","languages":["csharp"],"extensions":[".cs"],"command":"csharp-ls","install":"dotnet tool install --global csharp-ls"}' },
+});

@@ -1,0 +1,38 @@
+/**
+ * Defaults for the languages lspgate parses but ships no server for (Java, C#, C++, Rust, Ruby,
+ * Bash, CSS): their profiles hold the syntax tier's declarations query, test conventions, comment
+ * syntax and the server to install for semantic operations; the rules only a server's answers feed
+ * (type relations, dead code, project packages) are left out, so analyses say they do not cover
+ * the language instead of guessing.
+ */
+import type { ChunkRules, LanguageProfile, TestConventions } from './language-profile.js';
+
+export interface GrammarOnlyLanguage {
+  name: string;
+  languageIds?: string[];
+  grammars: Record<string, string>;
+  declarations: NonNullable<LanguageProfile['syntax']['declarations']>;
+  tests: TestConventions;
+  /** Line comment opening (`//`, `#`). */
+  comment: string;
+  /** What stands for a body a class chunk leaves out. */
+  elision: ChunkRules['elision'];
+  server: { name: string; install: string };
+}
+
+export function grammarOnlyProfile(l: GrammarOnlyLanguage): LanguageProfile {
+  return {
+    name: l.name,
+    languageIds: l.languageIds ?? [],
+    grammars: l.grammars,
+    syntax: { declarations: l.declarations },
+    tests: l.tests,
+    comments: { line: l.comment },
+    declarations: {},
+    types: {},
+    deadCode: { entryPoints: ['main'] },
+    project: { packageKinds: [] },
+    chunks: { elision: l.elision },
+    server: l.server,
+  };
+}

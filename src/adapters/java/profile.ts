@@ -1,0 +1,40 @@
+/**
+ * The Java profile: the syntax tier only (no Java server ships with lspgate). Declarations as
+ * Eclipse JDT LS lists them: types (classes, records, interfaces, enums, annotation types) with
+ * their fields (one per declarator), constructors, methods and enum constants; the package clause is
+ * the file's package.
+ */
+import { grammarOnlyProfile } from '../grammar-only.js';
+import { queryDeclarations } from '../query-declarations.js';
+
+const QUERY = `
+[(class_declaration) (record_declaration)] @class
+[(interface_declaration) (annotation_type_declaration)] @interface
+(enum_declaration) @enum
+(method_declaration) @method
+(constructor_declaration) @constructor
+(field_declaration declarator: (variable_declarator) @field)
+(constant_declaration declarator: (variable_declarator) @constant)
+(enum_constant) @enum_member
+(package_declaration) @_package
+`;
+
+export const javaProfile = grammarOnlyProfile({
+  name: 'java',
+  grammars: { '.java': 'java' },
+  declarations: queryDeclarations({
+    query: QUERY,
+    packageOf: (_file, tree) => {
+      const pkg = tree.namedChildren.find((c) => c?.type === 'package_declaration')?.namedChildren.find((c) => c?.type === 'scoped_identifier' || c?.type === 'identifier');
+      return pkg ? { package: pkg.text } : {};
+    },
+  }),
+  tests: {
+    runners: [{ runner: 'junit', description: 'JUnit (Maven Surefire, Gradle) runs *Test.java, *Tests.java and Test*.java', files: /^(Test\w*|\w+Tests?|\w+IT)\.java$/ }],
+    directories: ['test', 'tests', 'testdata', 'fixtures'],
+    functionNames: /^test/,
+  },
+  comment: '//',
+  elision: '{ … }',
+  server: { name: 'Eclipse JDT Language Server (jdtls)', install: 'install jdtls (https://download.eclipse.org/jdtls/, or your package manager) and add a servers.json entry: {"id":"jdtls","languages":["java"],"extensions":[".java"],"command":"jdtls","install":"jdtls"}' },
+});

@@ -1,0 +1,143 @@
+/**
+ * PHP declarations as intelephense lists them in documentSymbol (read from its answers on real
+ * code; its source is not public): a `namespace X;` statement as a Namespace symbol of its own
+ * (not a container), classes (Class), interfaces, traits (Module), enums with their cases (the
+ * whole `case X = …;`), methods (`__construct` a Constructor), properties and constants (one per
+ * element: `$x = 1`, `K = 1`), functions; a function's parameters (the whole parameter, `&` and
+ * `...` included) and each variable at its first assignment (`$x =`, list/array destructuring,
+ * `$a[] =`, foreach key and value, `static`, `global`, a catch clause — spanning the clause),
+ * closures (`function () use (&$y)`, `fn () =>`) named `Closure` with their own parameters and
+ * variables; top-level variables likewise. A declaration with a `/** … *\/` comment right above
+ * it starts at that comment; a method or class otherwise at its attributes and modifiers, an
+ * element at its name. A promoted constructor parameter is also a property of its class.
+ */
+import type { DeclarationSyntax, SyntaxSymbol } from '../language-profile.js';
+import type { SyntaxNode } from '../../syntax/syntax.js';
+import { phpNamespace } from './source.js';
+import { functionLocals } from './locals.js';
+import { K, phpSymbol } from './symbols.js';
+import { docTagMembers } from './doc-tags.js';
+
+/** Where a declaration starts: at a `/** … *\/` comment right above it, else where `own` says. */
+function startOf(n: SyntaxNode, own: number): number {
+  const prev = n.previousSibling;
+  return prev?.type === 'comment' && prev.text.startsWith('/**') ? prev.startIndex : own;
+}
+
+const TYPES: Record<string, number> = { class_declaration: K.class, interface_declaration: K.interface, trait_declaration: K.module, enum_declaration: K.enum };
+
+function member(m: SyntaxNode, out: SyntaxSymbol[]): void {
+  switch (m.type) {
+    case 'method_declaration': {
+      const name = m.childForFieldName('name');
+      if (!name) return;
+      const children = functionLocals(m, membersOf);
+      out.push(phpSymbol(name.text, name.text.toLowerCase() === '__construct' ? K.constructor : K.method, startOf(m, m.startIndex), m.endIndex, name.startIndex, children));
+      if (name.text.toLowerCase() === '__construct') out.push(...promoted(m));
+      return;
+    }
+    case 'property_declaration':
+      for (const e of m.namedChildren) {
+        if (e?.type !== 'property_element') continue;
+        const name = e.childForFieldName('name') ?? e.namedChildren[0];
+        if (name) out.push(phpSymbol(name.text, K.property, startOf(m, e.startIndex), e.endIndex, name.startIndex));
+      }
+      return;
+    case 'const_declaration':
+      constants(m, out);
+      return;
+    case 'enum_case': {
+      const name = m.childForFieldName('name');
+      if (name) out.push(phpSymbol(name.text, K.enumMember, startOf(m, m.startIndex), m.endIndex, name.startIndex));
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function constants(decl: SyntaxNode, out: SyntaxSymbol[]): void {
+  for (const e of decl.namedChildren) {
+    if (e?.type !== 'const_element') continue;
+    const name = e.namedChildren.find((c) => c?.type === 'name');
+    if (name) out.push(phpSymbol(name.text, K.constant, startOf(decl, e.startIndex), e.endIndex, name.startIndex));
+  }
+}
+
+/** Constructor parameters with a visibility (`public readonly User $user`): properties of the class. */
+function promoted(ctor: SyntaxNode): SyntaxSymbol[] {
+  const out: SyntaxSymbol[] = [];
+  for (const p of ctor.childForFieldName('parameters')?.namedChildren ?? []) {
+    if (p?.type !== 'property_promotion_parameter') continue;
+    const name = p.childForFieldName('name');
+    if (name) out.push(phpSymbol(name.text, K.property, p.startIndex, p.endIndex, name.startIndex));
+  }
+  return out;
+}
+
+function membersOf(body: SyntaxNode | null): SyntaxSymbol[] {
+  const out: SyntaxSymbol[] = [];
+  for (const m of body?.namedChildren ?? []) if (m) member(m, out);
+  return out;
+}
+
+function typeDeclaration(n: SyntaxNode, lspKind: number): SyntaxSymbol | undefined {
+  const name = n.childForFieldName('name');
+  if (!name) return undefined;
+  const doc = n.previousSibling;
+  const children: SyntaxSymbol[] = doc?.type === 'comment' && doc.text.startsWith('/**') ? docTagMembers(doc.text, doc.startIndex) : [];
+  children.push(...membersOf(n.childForFieldName('body')));
+  return phpSymbol(name.text, lspKind, startOf(n, n.startIndex), n.endIndex, name.startIndex, children);
+}
+
+function statement(n: SyntaxNode, out: SyntaxSymbol[]): void {
+  const type = TYPES[n.type];
+  if (type !== undefined) {
+    const s = typeDeclaration(n, type);
+    if (s) out.push(s);
+    return;
+  }
+  switch (n.type) {
+    case 'namespace_definition': {
+      const name = n.childForFieldName('name');
+      const body = n.childForFieldName('body');
+      if (name) out.push(phpSymbol(name.text, K.namespace, n.startIndex, body ? n.endIndex : n.endIndex, name.startIndex));
+      for (const s of body?.namedChildren ?? []) if (s) statement(s, out);
+      return;
+    }
+    case 'function_definition': {
+      const name = n.childForFieldName('name');
+      if (name) out.push(phpSymbol(name.text, K.function, startOf(n, n.startIndex), n.endIndex, name.startIndex, functionLocals(n, membersOf)));
+      return;
+    }
+    case 'const_declaration':
+      constants(n, out);
+      return;
+    // `if (! function_exists('f')) { function f() … }`: declarations inside top-level blocks count
+    case 'if_statement':
+    case 'compound_statement':
+    case 'else_clause':
+    case 'else_if_clause':
+    case 'colon_block':
+      for (const s of n.namedChildren) if (s) statement(s, out);
+      return;
+    default:
+      return;
+  }
+}
+
+function read(root: SyntaxNode): SyntaxSymbol[] {
+  const out: SyntaxSymbol[] = [];
+  for (const n of root.namedChildren) if (n) statement(n, out);
+  // top-level code's variables and closures, as a function body's
+  out.push(...functionLocals(root, membersOf));
+  return out.sort((a, b) => a.start - b.start);
+}
+
+export const PHP_DECLARATIONS: DeclarationSyntax = {
+  read,
+  packageOf: (_file, _tree, text) => {
+    const namespace = phpNamespace(text.split(/\r\n|\r|\n/));
+    return namespace ? { namespace } : {};
+  },
+};

@@ -1,0 +1,191 @@
+/**
+ * The catalog's syntax tier: entries read from syntax trees (FileEntry.tier `syntax`) that answer
+ * outlines, symbol search and sources while the servers load, and for languages no server
+ * catalogs. This keeps what the catalog knows about the tiers: when the first syntax pass is done
+ * (early answers wait for that, not for the servers), which files stay at the syntax tier and why
+ * (no server configured or installed), and how often the two tiers disagreed on the same bytes —
+ * when a server entry replaces a syntax entry of the same content, the server wins and every symbol
+ * one of them lists that the other does not, or lists with another range or kind, is counted.
+ */
+import path from 'node:path';
+import type { CatalogSymbol, FileEntry, SyntaxCataloger, TierStatus } from '../core/catalog.js';
+import { LspgateError, toLspgateError } from '../errors/errors.js';
+import type { Logger } from '../util/logger.js';
+import type { CatalogFiles } from './catalog-files.js';
+import type { Admission, FileGate } from './file-gate.js';
+import type { SymbolIndex } from './symbol-index.js';
+import type { WalkedFile } from './walk.js';
+
+function sameSymbol(a: CatalogSymbol, b: CatalogSymbol): boolean {
+  return a.byte_offset === b.byte_offset && a.byte_length === b.byte_length && a.selection_line === b.selection_line && a.selection_column === b.selection_column && a.lsp_kind === b.lsp_kind;
+}
+
+export class SyntaxTier {
+  private readyNow = false;
+  private waiters: (() => void)[] = [];
+  /** Files whose server will not catalog them, with why. */
+  readonly syntaxOnly = new Map<string, string>();
+  private readonly counts = { files_compared: 0, syntax_symbols: 0, server_symbols: 0, only_syntax: 0, only_server: 0, differing: 0 };
+
+  get ready(): boolean {
+    return this.readyNow;
+  }
+
+  /** Resolves when the current build's syntax pass is done (at once when it is). */
+  whenReady(): Promise<void> {
+    return this.readyNow ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  markReady(): void {
+    this.readyNow = true;
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** A new build: early answers wait for its syntax pass again (unless the index already answers). */
+  restart(answerable: boolean): void {
+    this.readyNow = answerable;
+    if (answerable) this.markReady();
+  }
+
+  /** A server entry replaces a syntax entry: counted when both read the same bytes. */
+  compare(before: FileEntry | undefined, after: FileEntry): void {
+    if (before?.tier !== 'syntax' || after.tier === 'syntax' || before.hash !== after.hash) return;
+    const c = this.counts;
+    c.files_compared++;
+    c.syntax_symbols += before.symbols.length;
+    c.server_symbols += after.symbols.length;
+    const mine = new Map(before.symbols.map((s) => [s.symbol_id, s]));
+    for (const s of after.symbols) {
+      const m = mine.get(s.symbol_id);
+      if (!m) c.only_server++;
+      else if (!sameSymbol(m, s)) c.differing++;
+      mine.delete(s.symbol_id);
+    }
+    c.only_syntax += mine.size;
+  }
+
+  status(files: ReadonlyMap<string, FileEntry>): TierStatus {
+    let syntax = 0;
+    for (const e of files.values()) if (e.tier === 'syntax') syntax++;
+    const reasons: Record<string, number> = {};
+    for (const [rel, why] of this.syntaxOnly) if (files.get(rel)?.tier === 'syntax') reasons[why] = (reasons[why] ?? 0) + 1;
+    const c = this.counts;
+    const wrong = c.only_syntax + c.only_server + c.differing;
+    return {
+      syntax_ready: this.readyNow,
+      syntax_files: syntax,
+      server_files: files.size - syntax,
+      syntax_only: reasons,
+      disagreement: { ...c, rate: c.server_symbols ? Math.round((wrong / c.server_symbols) * 1e6) / 1e6 : 0 },
+    };
+  }
+}
+
+/** What the syntax tier's work needs of its catalog. */
+export interface SyntaxHost {
+  readonly index: SymbolIndex;
+  readonly tier: SyntaxTier;
+  readonly syntax: SyntaxCataloger | undefined;
+  readonly logger: Logger;
+  /** Where every entry enters (catalog-files.ts): syntax entries are stored and fed there. */
+  readonly files: CatalogFiles;
+  /** The catalog's gate now: an early reader's file passes it before it is parsed. */
+  gate(): FileGate;
+  /** The file brought up to date through its server (freshness.ts), on the bytes the gate admitted. */
+  refreshFile(a: AdmittedFile): Promise<unknown>;
+}
+
+type AdmittedFile = Admission & { admitted: true };
+
+/** The syntax tier's side of the catalog: its pass over a build's files, early entries, changed files. */
+export class SyntaxEntries {
+  constructor(private readonly host: SyntaxHost) {}
+
+  /**
+   * Every walked file (the gate admitted each) the syntax tier parses and the index does not hold as
+   * it is on disk, parsed on worker threads; entries are stored as they come unless a server entry
+   * of the same bytes is there already. Early answers wait for this pass only.
+   */
+  async pass(files: WalkedFile[], signal?: AbortSignal): Promise<void> {
+    const { syntax, index, tier } = this.host;
+    try {
+      if (!syntax) return;
+      const parsed = syntax.extensions();
+      const todo = files.filter((f) => {
+        if (!parsed.has(path.extname(f.rel).toLowerCase())) return false;
+        const e = index.files.get(f.rel);
+        return !e || e.size !== f.size || e.mtimeMs !== f.mtimeMs;
+      });
+      await syntax.catalogMany(
+        todo,
+        (rel, entry, error) => {
+          if (entry) this.host.files.storeSyntax(rel, entry, true);
+          // a file only the syntax tier catalogs fails here as the server cataloger would have failed it
+          else if (error && !syntax.hasServer(rel)) this.host.files.recordError(rel, new LspgateError(error.code as 'INTERNAL', error.message, { file: rel }), true);
+        },
+        signal,
+      );
+    } catch (e) {
+      if (toLspgateError(e).code === 'CANCELLED') throw e;
+      this.host.logger.warn('the syntax pass failed; the servers catalog without it', e);
+    } finally {
+      tier.markReady();
+    }
+  }
+
+  /** Resolves when the current build's syntax pass is done. */
+  passed(): Promise<void> {
+    return this.host.tier.whenReady();
+  }
+
+  /** A walked file no server catalogs: it keeps its syntax entry (true), and the build waits for the pass. */
+  serverless(rel: string): boolean {
+    const syntax = this.host.syntax;
+    if (!syntax || syntax.hasServer(rel)) return false;
+    this.host.tier.syntaxOnly.set(rel, 'NO_SERVER');
+    return true;
+  }
+
+  /** Whether only the syntax tier catalogs the file (a grammar, and no server configured for it). */
+  parsesOnly(rel: string): boolean {
+    const syntax = this.host.syntax;
+    return !!syntax && syntax.extensions().has(path.extname(rel).toLowerCase()) && !syntax.hasServer(rel);
+  }
+
+  /** Whether a syntax entry is still to be replaced by the file's server's (a server catalogs it). */
+  wantsServer(rel: string, entry: FileEntry): boolean {
+    const syntax = this.host.syntax;
+    return entry.tier === 'syntax' && !!syntax && syntax.hasServer(rel) && this.host.tier.syntaxOnly.get(rel) === undefined;
+  }
+
+  /**
+   * An early reader's file, through the gate first: parsed from syntax (and stored) where the syntax
+   * tier has it, else the server's. A file the gate refuses leaves the catalog with its coded error;
+   * one it only leaves out (ignore rules) is answered by its server, not indexed.
+   */
+  async early(abs: string, rel: string): Promise<FileEntry> {
+    const { syntax, files } = this.host;
+    if (!syntax?.extensions().has(path.extname(rel).toLowerCase())) return files.catalogFile(abs, rel);
+    const a = await this.host.gate().admit(abs);
+    if (!a.admitted) return files.catalogFile(abs, rel, false, a);
+    const entry = await syntax.catalogOne(a.abs, a.rel, a);
+    if (!entry) return files.catalogFile(abs, rel, false, a);
+    files.storeSyntax(a.rel, entry, false);
+    return this.host.index.files.get(a.rel) ?? entry;
+  }
+
+  /**
+   * A file the watcher saw change (the gate admitted it, with these bytes): its syntax entry first
+   * (milliseconds: early answers see the edit at once), then its server's entry where a server
+   * catalogs it.
+   */
+  async changed(a: AdmittedFile): Promise<unknown> {
+    const syntax = this.host.syntax;
+    if (syntax?.extensions().has(path.extname(a.rel).toLowerCase())) {
+      const entry = await syntax.catalogOne(a.abs, a.rel, a).catch(() => undefined);
+      if (entry) this.host.files.storeSyntax(a.rel, entry, false);
+      if (entry && !syntax.hasServer(a.rel)) return entry;
+    }
+    return this.host.refreshFile(a);
+  }
+}

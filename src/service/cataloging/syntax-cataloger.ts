@@ -1,0 +1,41 @@
+/**
+ * The syntax tier's cataloger, beside the server cataloger (cataloger.ts): files whose language
+ * profile has a declarations hook become catalog entries from their syntax trees — many at once on
+ * worker threads (a cold workspace), one at a time in the process (a changed file, a question
+ * asked before the server has cataloged the file). Entries are marked `tier: syntax`; the catalog
+ * replaces them with the server's as the server catalogs each file.
+ */
+import { languageProfiles } from '../../adapters/languages.js';
+import type { FileContent, FileEntry, SyntaxCataloger, SyntaxFileJob } from '../../core/catalog.js';
+import type { ServiceEnv } from '../env.js';
+import { entryFor } from '../../broker/route.js';
+import { syntaxEntry } from './syntax-entry.js';
+import { parseInWorkers } from './syntax-pool.js';
+
+export class ServiceSyntaxCataloger implements SyntaxCataloger {
+  private readonly parsed: Set<string>;
+
+  constructor(
+    private readonly env: Pick<ServiceEnv, 'servers' | 'limits'>,
+    private readonly root: string,
+  ) {
+    this.parsed = new Set(languageProfiles().flatMap((p) => (p.syntax.declarations ? Object.keys(p.grammars) : [])));
+  }
+
+  extensions(): Set<string> {
+    return new Set(this.parsed);
+  }
+
+  hasServer(relPath: string): boolean {
+    return entryFor(this.env.servers, relPath) !== undefined;
+  }
+
+  async catalogMany(files: SyntaxFileJob[], onEntry: (rel: string, entry: FileEntry | undefined, error?: { code: string; message: string }) => void, signal?: AbortSignal): Promise<void> {
+    await parseInWorkers(files, { root: this.root, maxFileBytes: this.env.limits.maxFileBytes, signal }, (a) => onEntry(a.rel, a.entry, a.error));
+  }
+
+  /** `content`: the bytes the catalog's gate admitted (size, private keys, binary already judged on them). */
+  async catalogOne(absPath: string, relPath: string, content: FileContent): Promise<FileEntry | undefined> {
+    return syntaxEntry({ rel: relPath, abs: absPath, root: this.root, bytes: content.bytes, size: content.size, mtimeMs: content.mtimeMs });
+  }
+}
