@@ -22,6 +22,9 @@ const FUNCTIONS: Record<string, 'tree' | 'names' | 'paths' | 'manifests' | 'docs
   'syntax.decorations.read': 'tree',
   'syntax.docComments.isDoc': 'tree',
   'syntax.aliases.full': 'tree',
+  // the syntax catalog: the declarations a server would list, from the tree; the package from the path and the tree
+  'syntax.declarations.read': 'tree',
+  'syntax.declarations.packageOf': 'paths',
   'declarations.isPrivate': 'names',
   'declarations.elementType': 'names',
   // a Python docstring's text, from the lines of a declaration the server delimited: the one reader
