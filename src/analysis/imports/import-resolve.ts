@@ -9,7 +9,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { DefinitionRequest, type Definition, type DefinitionLink } from 'vscode-languageserver-protocol';
+import { DefinitionRequest, HoverRequest, type Definition, type DefinitionLink } from 'vscode-languageserver-protocol';
 import { LspgateError } from '../../errors/errors.js';
 import type { FileContext } from '../../adapters/types.js';
 import { toLspPosition } from '../../lsp/positions.js';
@@ -96,8 +96,10 @@ async function definitionTarget(call: ServiceCall, src: LineSource, file: FileCo
       answer = await file.session.request(DefinitionRequest.type, { textDocument: { uri: file.uri }, position }, { signal: call.signal });
     } catch (e) {
       // gopls answers definition on an import it cannot resolve with an error response ("failed to
-      // resolve import", code 0), not an empty answer: that is this import's answer, not a failure of the file.
-      if (e instanceof LspgateError && e.code === 'INTERNAL' && e.details?.lspCode !== undefined) continue;
+      // resolve import", code 0), not an empty answer: that is this import's answer, not a failure of
+      // the file — unless the server cannot answer for the file at all (gopls: "no package metadata"
+      // for a file its build constraints exclude, same code), which is the file's failure.
+      if (e instanceof LspgateError && e.code === 'INTERNAL' && e.details?.lspCode !== undefined && (await fileAnswers(call, file))) continue;
       throw e;
     }
     const locs = resolveLocations(call, src, file.session, toLocations(answer));
@@ -107,6 +109,21 @@ async function definitionTarget(call: ServiceCall, src: LineSource, file: FileCo
   // Go's `unsafe` and cgo's `C` are built into the compiler: gopls has no file to point at, yet they resolve.
   if (file.relPath.endsWith('.go') && (imp.specifier === 'unsafe' || imp.specifier === 'C')) return { ...imp, status: 'external', resolved_by: 'none' };
   return { ...imp, status: 'unresolved', resolved_by: 'none' };
+}
+
+/**
+ * Whether the server answers requests about this file at all: a hover at its first position is
+ * answered (null or not) for every file the server has loaded, and fails like every other request
+ * for one it has no package for. Asked once per file, only after a definition failed.
+ */
+async function fileAnswers(call: ServiceCall, file: FileContext): Promise<boolean> {
+  try {
+    await file.session.request(HoverRequest.type, { textDocument: { uri: file.uri }, position: { line: 0, character: 0 } }, { signal: call.signal });
+    return true;
+  } catch (e) {
+    if (e instanceof LspgateError && e.code === 'CANCELLED') throw e;
+    return false;
+  }
 }
 
 /**

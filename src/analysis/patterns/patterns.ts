@@ -18,7 +18,8 @@ import { typeDefinition } from '../../service/descriptors/descriptors.js';
 import { toLocations } from '../../service/locations.js';
 import { isInside } from '../../util/paths.js';
 import { headerReferences, TYPE_KINDS, typeAt } from '../../service/relations/type-relations.js';
-import { scanFile, type PatternHit } from './pattern-scan.js';
+import { scanFile } from './pattern-scan.js';
+import { addCatalogErrors, perFile, skipsOf, type Skips } from '../skips.js';
 
 export const PATTERN_TYPES = ['inheritance', 'framework', 'decorators', 'error-handling'] as const;
 export type PatternType = (typeof PATTERN_TYPES)[number];
@@ -74,6 +75,8 @@ export async function findPatterns(call: ServiceCall, types: readonly PatternTyp
   const catalog = call.workspace.catalog;
   await catalog.build(call.signal ? { signal: call.signal } : {});
   const groups = new Groups();
+  const skips = skipsOf(call);
+  addCatalogErrors(skips, catalog.status().errors);
   let files_scanned = 0;
   let types_checked = 0;
   if (types.includes('inheritance') || types.includes('framework')) {
@@ -82,8 +85,8 @@ export async function findPatterns(call: ServiceCall, types: readonly PatternTyp
     const checked = typeSyms.slice(0, limits.max_types);
     if (typeSyms.length > checked.length) call.meta.limit({ limit: 'max_types', value: limits.max_types, detail: `${typeSyms.length - checked.length} type(s) not checked` });
     types_checked = checked.length;
-    if (types.includes('inheritance')) await inheritance(call, checked, groups);
-    if (types.includes('framework')) await eloquentModels(call, checked, groups);
+    if (types.includes('inheritance')) await inheritance(call, checked, groups, skips);
+    if (types.includes('framework')) await eloquentModels(call, checked, groups, skips);
   }
   const scanTypes = new Set<string>(types.filter((t) => t !== 'inheritance'));
   if (scanTypes.size) {
@@ -92,24 +95,15 @@ export async function findPatterns(call: ServiceCall, types: readonly PatternTyp
     if (files.length > scanned.length) call.meta.limit({ limit: 'max_files', value: limits.max_files, detail: `${files.length - scanned.length} file(s) not scanned` });
     for (const rel of scanned) {
       if (call.signal?.aborted) break;
-      for (const h of await scanHits(call, rel)) if (scanTypes.has(h.pattern_type)) groups.add(h.pattern_type, h.name, h.description, { file: rel, line: h.line });
+      for (const h of (await perFile(skips, rel, () => scanFile(rel, readFileSync(path.join(call.root, rel), 'utf8')))) ?? []) {
+        if (scanTypes.has(h.pattern_type)) groups.add(h.pattern_type, h.name, h.description, { file: rel, line: h.line });
+      }
     }
     files_scanned = scanned.length;
   }
   const patterns = groups.patterns((t) => (t === 'inheritance' ? 2 : 1), describeGroup);
   patterns.sort((a, b) => b.usage - a.usage || a.name.localeCompare(b.name));
   return { patterns, files_scanned, types_checked };
-}
-
-async function scanHits(call: ServiceCall, rel: string): Promise<PatternHit[]> {
-  let text: string;
-  try {
-    text = readFileSync(path.join(call.root, rel), 'utf8');
-  } catch (e) {
-    call.meta.warn(`find_patterns could not read ${rel}: ${(e as Error).message}`);
-    return [];
-  }
-  return scanFile(rel, text);
 }
 
 function describeGroup(name: string, sites: PatternSite[], base: string): string {
@@ -154,29 +148,37 @@ export function baseNames(header: string, language: string): string[] {
   return [...names];
 }
 
-/** Subtype groups: header names resolved by the server (non-Go), gopls implementations of Go interfaces. */
-async function inheritance(call: ServiceCall, types: CatalogSymbol[], groups: Groups): Promise<void> {
+/**
+ * Subtype groups: header names resolved by the server (non-Go), gopls implementations of Go
+ * interfaces. A type whose file the server cannot answer for skips that file.
+ */
+async function inheritance(call: ServiceCall, types: CatalogSymbol[], groups: Groups, skips: Skips): Promise<void> {
   for (const t of types) {
     if (call.signal?.aborted) return;
-    if (t.language === 'go') {
-      if (t.kind === 'interface') await goImplementations(call, t, groups);
-      continue;
-    }
-    // a type alias's `extends` is a conditional type or a constraint, never a base
-    if (t.kind === 'type') continue;
-    const file = await call.file(path.join(call.root, t.file));
-    const header = file.lines.slice(t.line - 1, Math.min(t.end_line, t.selection_line + 5)).join(' ');
-    const site = { file: t.file, line: t.selection_line, symbol_id: t.symbol_id };
-    for (const name of baseNames(header, t.language)) {
-      for (const ref of await headerReferences(call, t, name)) {
-        if (ref.target) {
-          const verb = ref.target.kind === 'interface' ? 'implement' : 'extend';
-          groups.add('inheritance', `subtypes of ${ref.target.qualified_name}`, `types that ${verb} ${ref.target.kind} ${ref.target.qualified_name} (${ref.target.file}:${ref.target.selection_line})`, site);
-        } else if (ref.external && !isInside(call.root, ref.external)) {
-          groups.add('inheritance', `subtypes of ${ref.name} (external)`, `types that extend or implement ${ref.name}, declared outside the workspace (${path.basename(ref.external)})`, site);
-        }
-        // a name that resolves inside the workspace but not to a type (an import binding, a namespace) is no base
+    if (skips.has(t.file)) continue;
+    await perFile(skips, t.file, () => typeBases(call, t, groups));
+  }
+}
+
+async function typeBases(call: ServiceCall, t: CatalogSymbol, groups: Groups): Promise<void> {
+  if (t.language === 'go') {
+    if (t.kind === 'interface') await goImplementations(call, t, groups);
+    return;
+  }
+  // a type alias's `extends` is a conditional type or a constraint, never a base
+  if (t.kind === 'type') return;
+  const file = await call.file(path.join(call.root, t.file));
+  const header = file.lines.slice(t.line - 1, Math.min(t.end_line, t.selection_line + 5)).join(' ');
+  const site = { file: t.file, line: t.selection_line, symbol_id: t.symbol_id };
+  for (const name of baseNames(header, t.language)) {
+    for (const ref of await headerReferences(call, t, name)) {
+      if (ref.target) {
+        const verb = ref.target.kind === 'interface' ? 'implement' : 'extend';
+        groups.add('inheritance', `subtypes of ${ref.target.qualified_name}`, `types that ${verb} ${ref.target.kind} ${ref.target.qualified_name} (${ref.target.file}:${ref.target.selection_line})`, site);
+      } else if (ref.external && !isInside(call.root, ref.external)) {
+        groups.add('inheritance', `subtypes of ${ref.name} (external)`, `types that extend or implement ${ref.name}, declared outside the workspace (${path.basename(ref.external)})`, site);
       }
+      // a name that resolves inside the workspace but not to a type (an import binding, a namespace) is no base
     }
   }
 }
@@ -196,11 +198,11 @@ async function goImplementations(call: ServiceCall, iface: CatalogSymbol, groups
 }
 
 /** PHP classes the adapter recognises as Eloquent models (their extends chain reaches Eloquent's Model). */
-async function eloquentModels(call: ServiceCall, types: CatalogSymbol[], groups: Groups): Promise<void> {
+async function eloquentModels(call: ServiceCall, types: CatalogSymbol[], groups: Groups, skips: Skips): Promise<void> {
   for (const t of types) {
-    if (t.language !== 'php' || t.kind !== 'class' || !/\bextends\b/.test(t.signature)) continue;
-    const d = await typeDefinition(call, { symbol_id: t.symbol_id });
-    if (d.kind !== 'model') continue;
+    if (t.language !== 'php' || t.kind !== 'class' || !/\bextends\b/.test(t.signature) || skips.has(t.file)) continue;
+    const d = await perFile(skips, t.file, () => typeDefinition(call, { symbol_id: t.symbol_id }));
+    if (d?.kind !== 'model') continue;
     groups.add('framework', 'Eloquent models', 'Laravel Eloquent models (classes whose extends chain reaches Illuminate\\Database\\Eloquent\\Model)', { file: t.file, line: t.selection_line, symbol_id: t.symbol_id });
   }
 }

@@ -4,13 +4,13 @@
  * conditional expressions, short-circuit operators) — no server knows it. lines_of_code counts
  * lines with code (blank and comment-only lines left out). dependencies: the file's import
  * statements plus, for a function, its distinct callees (call tree). test_coverage comes from a
- * coverage file (coverage.ts), or is null with a note: never invented.
+ * coverage file (coverage.ts), or is absent with a note: never invented (seed 002 types it as a number).
  */
 import type { ServiceCall } from '../../service/call.js';
 import { callTree } from '../../service/navigation/call-tree.js';
 import { LspgateError } from '../../errors/errors.js';
 import { lineCoverage } from './coverage.js';
-import { importGraph } from '../imports/import-graph.js';
+import { importGraph, noteGraphSkips } from '../imports/import-graph.js';
 import { grammarFor, withSyntaxTree, type Grammar, type SyntaxNode } from '../../syntax/syntax.js';
 import { parseTarget } from '../target.js';
 import { resolveTarget } from '../../service/navigation/resolve.js';
@@ -35,7 +35,8 @@ export interface ComplexityResult {
   lines_of_code: number;
   cyclomatic_complexity: number;
   dependencies: number;
-  test_coverage: number | null;
+  /** 0..1 from a coverage file; absent (with the reason in `note`) when no coverage file covers it. */
+  test_coverage?: number;
   note: string;
 }
 
@@ -49,7 +50,7 @@ export function measure(root: SyntaxNode, g: Grammar, lines: string[], from: num
     if (op && SHORT_CIRCUIT.has(op.type)) decisions++;
   }
   const commentOnly = new Set<number>();
-  for (const c of root.descendantsOfType('comment')) {
+  for (const c of [...root.descendantsOfType('comment'), ...(g === 'python' ? docstrings(root) : [])]) {
     if (!c) continue;
     for (let r = c.startPosition.row; r <= c.endPosition.row; r++) {
       const text = lines[r] ?? '';
@@ -63,6 +64,22 @@ export function measure(root: SyntaxNode, g: Grammar, lines: string[], from: num
   return { cyclomatic: 1 + decisions, loc };
 }
 
+/**
+ * Python docstrings: a string that is the first statement of a module, class or function body is
+ * documentation, not code (PEP 257), and counts like a comment.
+ */
+function docstrings(root: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  const first = (body: SyntaxNode | null) => {
+    const stmt = body?.namedChildren.find((c) => c?.type !== 'comment');
+    const str = stmt?.type === 'expression_statement' && stmt.namedChildCount === 1 ? stmt.namedChildren[0] : undefined;
+    if (str?.type === 'string' || str?.type === 'concatenated_string') out.push(str);
+  };
+  first(root);
+  for (const d of root.descendantsOfType(['function_definition', 'class_definition'])) if (d) first(d.childForFieldName('body'));
+  return out;
+}
+
 export async function analyzeComplexity(call: ServiceCall, element: string): Promise<ComplexityResult> {
   const parsed = parseTarget(call, element);
   const t = parsed.kind === 'symbol' ? await resolveTarget(call, parsed.input) : undefined;
@@ -74,6 +91,7 @@ export async function analyzeComplexity(call: ServiceCall, element: string): Pro
   const to = t?.catalog?.end_line ?? (t?.symbol ? t.symbol.symbol.range.end.line + 1 : file.lines.length);
   const m = await withSyntaxTree(g, file.text, (root) => measure(root, g, file.lines, from, to));
   const graph = await importGraph(call);
+  noteGraphSkips(call, graph, [rel]);
   let dependencies = graph.files.get(rel)?.imports.length ?? 0;
   if (t?.catalog && ['function', 'method', 'constructor'].includes(t.catalog.kind)) {
     const tree = await callTree(call, { symbol_id: t.catalog.symbol_id, depth: 1, max_results: 1000 }, 'outgoing');
@@ -88,7 +106,7 @@ export async function analyzeComplexity(call: ServiceCall, element: string): Pro
     lines_of_code: m.loc,
     cyclomatic_complexity: m.cyclomatic,
     dependencies,
-    test_coverage: cov.ratio,
+    ...(cov.ratio !== null ? { test_coverage: cov.ratio } : {}),
     note: `cyclomatic complexity from the ${g} syntax tree; dependencies = import statements of the file${t?.catalog ? ' + distinct callees' : ''}; ${cov.note}`,
   };
 }

@@ -4,13 +4,17 @@
  * symbol's own body — recursion — do not keep it alive). Zero-reference symbols that something
  * outside the code calls are reported in their own categories, not as dead: entry points (`main`,
  * `init`), tests, framework hooks (dunders and PHP magic methods, decorated or attributed
- * declarations such as Flask routes and Laravel `#[Scope]`), and a library's exported API.
+ * declarations such as Flask routes and Laravel `#[Scope]`), and a library's exported API. A method
+ * overriding a workspace method that something references is not dead (the call dispatches to it).
+ * A file the server cannot answer for is skipped, not the whole report.
  */
 import path from 'node:path';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import type { ServiceCall } from '../../service/call.js';
 import { LineSource } from '../../service/locations.js';
 import { checkedDeclarations, outsideReferences } from './declarations.js';
+import { BaseMethods } from './overrides.js';
+import { addCatalogErrors, perFile, skipsOf, type SkippedFile } from '../skips.js';
 import { isTestFile } from '../test-files.js';
 import { readJsonObjectIfAny, readTextIfAny } from '../../util/optional-files.js';
 
@@ -29,45 +33,85 @@ export interface DeadCodeCandidate {
   reason: string;
 }
 
-export async function findDeadCode(call: ServiceCall, maxSymbols: number): Promise<{ scanned: number; candidates: DeadCodeCandidate[]; skipped: number }> {
+export interface DeadCodeResult {
+  /** Declarations checked (answered or skipped). */
+  scanned: number;
+  candidates: DeadCodeCandidate[];
+  /** Declarations over max_symbols, not checked. */
+  unchecked: number;
+  /** Files whose declarations could not be checked, with the server's failure. */
+  skipped: SkippedFile[];
+}
+
+export async function findDeadCode(call: ServiceCall, maxSymbols: number): Promise<DeadCodeResult> {
   const catalog = call.workspace.catalog;
   await catalog.build(call.signal ? { signal: call.signal } : {});
   const all = catalog.all ? await catalog.all() : [];
   const eligible = checkedDeclarations(all);
   const scan = eligible.slice(0, maxSymbols);
   const library = new LibraryRules(call.root);
+  const skips = skipsOf(call);
+  addCatalogErrors(skips, catalog.status().errors);
+  const byId = new Map(all.map((s) => [s.symbol_id, s]));
+  const bases = new BaseMethods(call, (id) => byId.get(id));
   const out: DeadCodeCandidate[] = [];
   const src = new LineSource(call);
+  let answered = 0;
   for (const s of scan) {
-    if ((await outsideReferences(call, src, s)).length) continue;
+    // One failure of a file (gopls: no package metadata) is every declaration's of that file.
+    if (skips.has(s.file)) continue;
+    const found = await perFile(skips, s.file, () => unreferenced(call, src, s, bases));
+    if (found === undefined) continue;
+    answered++;
+    if (found === false) continue;
     const lines = src.lines(call.resolvePath(s.file), (await call.file(call.resolvePath(s.file))).session);
     const [category, why] = classify(s, lines, library);
-    out.push({ symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, kind: s.kind, file: s.file, line: s.selection_line, category, reason: `no reference outside its declaration; ${why}` });
+    out.push({ symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, kind: s.kind, file: s.file, line: s.selection_line, category, reason: `no reference outside its declaration${found.note}; ${why}` });
   }
   const order = new Map(CATEGORIES.map((c, i) => [c, i]));
   out.sort((a, b) => order.get(a.category)! - order.get(b.category)! || a.file.localeCompare(b.file) || a.line - b.line);
-  return { scanned: scan.length, candidates: out, skipped: eligible.length - scan.length };
+  return { scanned: scan.length, candidates: out, unchecked: eligible.length - scan.length, skipped: skips.finish(call.meta, 'find_dead_code', scan.length ? answered : 1) };
+}
+
+/**
+ * false when something references the declaration; else what was observed beyond "no reference"
+ * (an override whose bases nothing references either). An override of a workspace method that is
+ * referenced is alive: a call through the base dispatches to it.
+ */
+async function unreferenced(call: ServiceCall, src: LineSource, s: CatalogSymbol, bases: BaseMethods): Promise<false | { note: string }> {
+  if ((await outsideReferences(call, src, s)).length) return false;
+  const overridden = await bases.overridden(s);
+  for (const b of overridden) if ((await outsideReferences(call, src, b)).length) return false;
+  return { note: overridden.length ? ` (it overrides ${overridden.map((b) => b.qualified_name).join(', ')}, which nothing references either)` : '' };
 }
 
 const PHP_MAGIC = /^__(construct|destruct|call|callStatic|get|set|isset|unset|sleep|wakeup|serialize|unserialize|toString|invoke|set_state|clone|debugInfo)$/;
+
+/**
+ * Decorators of the language itself that change how a method is bound or typed and register it
+ * nowhere: a declaration carrying only these is checked like any other.
+ */
+const BINDING_DECORATORS = /^@(staticmethod|classmethod|property|abstractmethod|abc\.abstractmethod|cached_property|functools\.cached_property|override|typing\.override|overload|typing\.overload|[\w.]+\.(setter|getter|deleter))$/;
 
 function classify(s: CatalogSymbol, lines: string[], library: LibraryRules): [Category, string] {
   if (isTestFile(s.file) || /^(Test|Benchmark|Example|Fuzz)[A-Z_]/.test(s.name) || /^test_?/.test(s.name)) return ['test', 'a test (its runner calls it)'];
   if (!s.parent && (s.name === 'main' || (s.name === 'init' && s.language === 'go'))) return ['entry_point', `\`${s.name}\` is called by the runtime`];
   if (/^__\w+__$/.test(s.name) || (s.language === 'php' && PHP_MAGIC.test(s.name))) return ['framework_hook', 'a dunder / magic method the language calls'];
   const marker = decoration(s, lines);
-  if (marker) return ['framework_hook', `registered by \`${marker}\` (a decorator or attribute calls or registers it)`];
+  if (marker) return ['framework_hook', `it is decorated with \`${marker}\`, and what a decorator or attribute does with it (calls it, registers it) is not visible to references`];
   if (library.exported(s)) return ['exported_api', `exported API of a library (${library.why(s)}): callers may live outside the workspace`];
-  return ['dead', 'nothing calls it'];
+  return ['dead', 'nothing in the workspace references it'];
 }
 
-/** A decorator (`@app.route(...)`) or attribute (`#[Scope]`) on the declaration, from its own lines and the lines just above. */
+/** A decorator (`@app.route(...)`) or attribute (`#[Scope]`) on the declaration, from its own lines and the lines just above; binding decorators (`@staticmethod`) do not count. */
 function decoration(s: CatalogSymbol, lines: string[]): string | undefined {
   let first = s.line - 1;
   while (first > 0 && /^\s*(@|#\[)/.test(lines[first - 1] ?? '')) first--;
   for (let l = first; l < s.selection_line - 1 && l < lines.length; l++) {
     const m = /^\s*(@[\w.]+|#\[[\w\\]+)/.exec(lines[l] ?? '');
-    if (m) return m[1]!.startsWith('#[') ? `${m[1]!}]` : m[1]!;
+    if (!m) continue;
+    if (m[1]!.startsWith('#[')) return `${m[1]!}]`;
+    if (!BINDING_DECORATORS.test(m[1]!)) return m[1]!;
   }
   return undefined;
 }

@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import type { ServiceCall } from '../../service/call.js';
 import { isTestPath } from '../../util/test-paths.js';
-import { importGraph } from '../imports/import-graph.js';
+import { importGraph, noteGraphSkips } from '../imports/import-graph.js';
+import { addCatalogErrors, skipsOf } from '../skips.js';
 import { TEST_CONVENTIONS, testConvention } from './test-conventions.js';
 import { readJsonObjectIfAny, readTextIfAny } from '../../util/optional-files.js';
 
@@ -64,6 +65,8 @@ export async function projectContext(call: ServiceCall): Promise<ProjectContextD
   const languages: Record<string, number> = {};
   for (const [, e] of files) languages[e.language] = (languages[e.language] ?? 0) + 1;
   const graph = await importGraph(call);
+  noteGraphSkips(call, graph);
+  addCatalogErrors(skipsOf(call), catalog.status().errors);
   const dependencies: Record<string, string[]> = {};
   for (const [file, fi] of [...graph.files].sort(([a], [b]) => a.localeCompare(b))) {
     const to = new Set<string>();
