@@ -29,7 +29,7 @@ export interface ResolvedImport extends ScannedImport {
   target_line?: number;
   /** The catalog symbol the definition landed on (`use App\Math\Calc` → the class). */
   target_symbol_id?: string;
-  resolved_by: 'definition' | 'include-path' | 'none';
+  resolved_by: 'definition' | 'include-path' | 'package-path' | 'none';
   /** Go: the imported package's directory and its non-test files (set by the import graph). */
   target_package?: string;
   target_files?: string[];
@@ -48,7 +48,10 @@ export async function resolveFileImports(call: ServiceCall, relPath: string): Pr
   if (!scanned) return undefined;
   const src = new LineSource(call);
   const statements = scanned.filter((imp) => !imp.member);
-  const imports = await mapBounded(statements, (imp) => (imp.kind === 'include' ? Promise.resolve(includeTarget(call, file, imp)) : definitionTarget(call, src, file, imp)));
+  const imports = await mapBounded(statements, (imp) => {
+    if (imp.kind === 'include') return Promise.resolve(includeTarget(call, file, imp));
+    return Promise.resolve(relativePackageTarget(call, file, imp) ?? definitionTarget(call, src, file, imp));
+  });
   const byLine = new Map(imports.map((i) => [i.start_line, i]));
   // Only a package has submodules: `from pkg.mod import name` names a member of mod.py.
   const members = scanned.filter((imp) => {
@@ -154,6 +157,24 @@ function isFile(abs: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Python `from . import x` / `from .. import x`: the statement imports the package the dots name,
+ * which runs that package's `__init__.py` (PEP 328: one dot is the importing module's package, each
+ * further dot its parent). The definition of `x` lands wherever `x` is defined (a submodule, or the
+ * module `__init__.py` re-exports it from), which is the member's edge, not the statement's. A
+ * namespace package (no `__init__.py`) has no file: its names are asked as before.
+ */
+function relativePackageTarget(call: ServiceCall, file: FileContext, imp: ScannedImport): ResolvedImport | undefined {
+  if (!/\.pyi?$/.test(file.relPath) || !/^\.+$/.test(imp.specifier)) return undefined;
+  let dir = path.dirname(file.absPath);
+  for (let up = 1; up < imp.specifier.length; up++) dir = path.dirname(dir);
+  for (const init of ['__init__.py', '__init__.pyi']) {
+    const abs = path.join(dir, init);
+    if (isInside(call.root, abs) && isFile(abs)) return { ...imp, status: 'workspace', target: toRelative(call.root, abs), target_line: 1, resolved_by: 'package-path' };
+  }
+  return undefined;
 }
 
 function includeTarget(call: ServiceCall, file: FileContext, imp: ScannedImport): ResolvedImport {

@@ -4,6 +4,9 @@
  * declaration (above its decorators, attributes and doc comment, so none of them is separated
  * from what it annotates) naming the element's type, file, name and line, in the seed's
  * `@Fn` / `@Cl` / `@Cp` form: `// @Fn/src/util/strings.ts#capitalize:12` (`#` comments in Python).
+ * In Go the comment is a directive, `//lspgate:tag @Fn/...`: a comment line right above a
+ * declaration is part of its doc comment, and go/doc and gofmt leave `//name:arg` directives out of
+ * doc text (Go 1.19 doc comment rules), so the tag never becomes documentation.
  * The line is the declaration's name line once the tags above it are in. Pure: text in, text out.
  */
 import type { CatalogSymbol } from '../../core/catalog.js';
@@ -12,7 +15,14 @@ import type { CatalogSymbol } from '../../core/catalog.js';
 export const TAG_CODES = { function: 'Fn', method: 'Mt', class: 'Cl', component: 'Cp', hook: 'Hk', interface: 'If', type: 'Ty' } as const;
 export type ElementType = keyof typeof TAG_CODES;
 
-const TAG_LINE = /^\s*(?:\/\/|#)\s*@(?:Fn|Mt|Cl|Cp|Hk|If|Ty)\/\S+#\S+:\d+\s*$/;
+const TAG_LINE = /^\s*(?:\/\/lspgate:tag\s+|(?:\/\/|#)\s*)@(?:Fn|Mt|Cl|Cp|Hk|If|Ty)\/\S+#\S+:\d+\s*$/;
+
+/** The comment that starts a tag line in a language (see the header for Go's directive form). */
+function tagPrefix(language: string | undefined): string {
+  if (language === 'python') return '# ';
+  if (language === 'go') return '//lspgate:tag ';
+  return '// ';
+}
 
 export interface PlannedTag {
   symbol_id: string;
@@ -87,7 +97,7 @@ export interface FilePlan {
  */
 export function planFile(file: string, text: string, elements: { sym: CatalogSymbol; type: ElementType }[], opts: TagOptions): FilePlan {
   const lines = text.split('\n');
-  const comment = elements[0]?.sym.language === 'python' ? '#' : '//';
+  const comment = tagPrefix(elements[0]?.sym.language);
   const sorted = [...elements].sort((a, b) => a.sym.line - b.sym.line);
   const cr = text.includes('\r\n') ? '\r' : '';
   const inserts = new Map<number, string>();
@@ -101,7 +111,7 @@ export function planFile(file: string, text: string, elements: { sym: CatalogSym
     // the declaration's line after tagging: each new tag line above it pushes it down by one
     const newLine = sym.selection_line + insertedAt.filter((k) => k <= start).length + (existing === undefined ? 1 : 0);
     const indent = /^\s*/.exec(lines[sym.line - 1] ?? '')?.[0] ?? '';
-    const tag = `${indent}${comment} @${TAG_CODES[type]}/${file}#${sym.qualified_name}:${newLine}`;
+    const tag = `${indent}${comment}@${TAG_CODES[type]}/${file}#${sym.qualified_name}:${newLine}`;
     let action: PlannedTag['action'] = 'tag';
     if (existing !== undefined) {
       const stale = lines[existing]!.replace(/\r$/, '') !== tag;
