@@ -101,7 +101,7 @@ export const verifyCitationOp = defineOperation({
   name: 'verify_citation',
   title: 'Verify a citation',
   description:
-    'Whether a citation from search_code still holds: the cited lines hash to the chunk\'s content (`content_matches`), HEAD is still the cited commit (`commit_moved`), and, when the lines moved within the file, where they are now (`moved_to`). Pass the hit\'s `chunk.content_sha256` for citations from another process.',
+    'Whether a citation from search_code still holds: the cited lines hash to the cited content (`content_matches`), HEAD is still the cited commit (`commit_moved`), and, when the lines moved within the file, where they are now (`moved_to`). The cited content is `content_sha256` when given (pass the hit\'s `chunk.content_sha256`: the only way for a citation of uncommitted lines from another process), else the content this index handed the citation out for, else the cited lines at the cited commit (`judged_against` says which).',
   input: z.object({ citation: CitationSchema, content_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }),
   output: withMeta({
     citation: CitationSchema,
@@ -111,6 +111,7 @@ export const verifyCitationOp = defineOperation({
     content_matches: z.boolean(),
     commit_moved: z.boolean(),
     stale: z.boolean(),
+    judged_against: z.enum(['content_sha256', 'handed_out', 'commit']).describe('Where the cited content came from: the input, the hit this index handed out, or the cited lines at the cited commit (git)'),
     moved_to: CitationSchema.optional(),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true },
