@@ -12,6 +12,7 @@ import { isErrorCode, LspgateError } from '../../errors/errors.js';
 import { fromLspPosition, toLspPosition } from '../../lsp/positions.js';
 import type { ServiceCall } from '../call.js';
 import { alternativeOf, choose, rankCandidates, type KindFit } from './resolution-policy.js';
+import { withoutAliases } from './aliases.js';
 import { innermostContainingLine, symbolAtSelection, walkSymbols } from '../symbols.js';
 
 /** Input fields every symbol-taking operation accepts. */
@@ -145,7 +146,7 @@ export async function lookupOne(
     throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol named ${name}${describeFilter(filter)}`, details);
   }
   const catalog = call.workspace.catalog;
-  const ranked = rankCandidates(found, name, policy.fit ?? 'any', (id) => catalog.cached(id));
+  const ranked = await withoutAliases(call, rankCandidates(found, name, policy.fit ?? 'any', (id) => catalog.cached(id)));
   const r = choose(ranked, policy.strict === true);
   if (r.kind === 'chosen') {
     if (r.alternatives.length) call.meta.addAlternatives(r.alternatives.slice(0, 50).map(alternativeOf));
