@@ -40,7 +40,7 @@ const DiagnosticSchema = z.object({
 const FileDiagnosticsSchema = z.object({
   file: z.string(),
   server: z.string(),
-  mode: z.enum(['pull', 'push']).describe('pull: textDocument/diagnostic; push: publishDiagnostics for this version, after the server settled'),
+  mode: z.enum(['pull', 'request', 'push']).describe("pull: textDocument/diagnostic; request: the server's own diagnostics requests for the synced text (tsserver's, through typescript-language-server); push: publishDiagnostics for this version, after the server settled"),
   version: z.number().int().describe('Document version the diagnostics were computed for'),
   content_hash: z.string().describe('sha256 of the file content the diagnostics were computed for'),
   diagnostics: z.array(DiagnosticSchema),
