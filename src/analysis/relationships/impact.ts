@@ -12,7 +12,7 @@ import { callTree } from '../../service/navigation/call-tree.js';
 import { LineSource, resolveLocations } from '../../service/locations.js';
 import { resolveTarget, type ResolvedTarget } from '../../service/navigation/resolve.js';
 import { importGraph, noteGraphSkips, type ImportGraph } from '../imports/import-graph.js';
-import { flattenCalls, importsOf, WALK_BUDGET } from './relationships.js';
+import { catalogBuilt, flattenCalls, importsOf, WALK_BUDGET } from './relationships.js';
 import { parseTarget } from '../target.js';
 import { isTestFile } from '../test-files.js';
 
@@ -111,6 +111,7 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
     for (const r of importsOf(graph, parsed.file, input.max_depth, true)) effects.add(r.from, r.depth === 1 ? 'import' : 'indirect dependency', r.depth, r.line);
     references = graph.importers.get(parsed.file)?.length ?? 0;
   } else {
+    await catalogBuilt(call);
     const target = await resolveTarget(call, parsed.input);
     label = target.label;
     // The graph, the references and the caller tree are independent: asked at once.

@@ -41,6 +41,8 @@ export const WALK_BUDGET = 5000;
 export async function queryRelationships(call: ServiceCall, input: { query_type: QueryType; target: string; max_depth: number }): Promise<{ target: string; results: Relationship[] }> {
   const parsed = parseTarget(call, input.target);
   if (input.query_type === 'calls' || input.query_type === 'calls-me') {
+    // the whole catalog first: callers in files the server's project leaves out are found through it (mentions.ts)
+    await catalogBuilt(call);
     const t = await resolveSymbolTarget(call, parsed, input.query_type);
     const incoming = input.query_type === 'calls-me';
     const tree = await callTree(call, { ...(t.catalog ? { symbol_id: t.catalog.symbol_id } : { file: t.file.relPath, line: t.position.line + 1 }), depth: input.max_depth, max_results: WALK_BUDGET }, incoming ? 'incoming' : 'outgoing');
@@ -59,6 +61,13 @@ export async function queryRelationships(call: ServiceCall, input: { query_type:
   noteGraphSkips(call, graph);
   if (input.query_type === 'imports-me') return { target: label, results: importsOf(graph, file, input.max_depth, true) };
   return { target: label, results: await dependencies(call, graph, file, input.max_depth, input.query_type === 'depends-on-me') };
+}
+
+/** The workspace's catalog, complete (a watched catalog: the changes its watcher saw). */
+export async function catalogBuilt(call: ServiceCall): Promise<void> {
+  const catalog = call.workspace.catalog;
+  if (catalog.watching) await catalog.settled();
+  else await catalog.build(call.signal ? { signal: call.signal } : {});
 }
 
 function nameOf(n: CallNode): string {

@@ -126,6 +126,10 @@ const EditFileSchema = z.object({
 function editMarkdown(r: RenameResult): string {
   const out = [`## Rename ${r.old_name} → ${r.new_name}: ${r.total_edits} edit(s) in ${r.total_files} file(s)${r.applied ? ' (applied)' : ' (preview)'}`, ''];
   for (const f of r.files) out.push('```diff', f.diff.trimEnd(), '```');
+  if (r.not_renamed.length) {
+    out.push('', `**Not renamed** (${r.not_renamed.length} occurrence(s) of \`${r.old_name}\` the server's edit leaves; apply needs \`accept_not_renamed: true\`):`);
+    for (const n of r.not_renamed) out.push(`- ${n.file}:${n.line}:${n.column} (${n.resolves === 'target' ? 'the server resolves it to the renamed symbol' : 'the server resolves it to nothing'}): \`${n.text}\``);
+  }
   return out.join('\n') + '\n';
 }
 
@@ -243,12 +247,13 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'rename_symbol',
     title: 'Rename symbol',
     description:
-      'Renames a symbol everywhere the language server knows it (prepareRename, then rename). Same target forms as find_definition. Without `apply` (default false) nothing is written: the answer is a unified diff per file with edit counts and each file\'s content_hash. With `apply: true` the edit is written only if every file still has the content it was computed for — and, when `expected_hashes` ({file: content_hash} from the preview) is given, the preview\'s content — else CONTENT_MODIFIED and nothing is written; each file is replaced atomically, never outside the workspace, and the servers and catalog are re-synced. Invalid names and positions the server will not rename are INVALID_INPUT with the server\'s message; servers without rename (intelephense without a licence) answer NOT_SUPPORTED.',
+      'Renames a symbol everywhere the language server knows it (prepareRename, then rename). Same target forms as find_definition. Without `apply` (default false) nothing is written: the answer is a unified diff per file with edit counts and each file\'s content_hash. With `apply: true` the edit is written only if every file still has the content it was computed for — and, when `expected_hashes` ({file: content_hash} from the preview) is given, the preview\'s content — else CONTENT_MODIFIED and nothing is written; each file is replaced atomically, never outside the workspace, and the servers and catalog are re-synced. Invalid names and positions the server will not rename are INVALID_INPUT with the server\'s message; servers without rename (intelephense without a licence) answer NOT_SUPPORTED. `not_renamed` lists every occurrence of the old name the server\'s edit leaves that is not another symbol (a server renames only what its project sees: tests outside a pyright `include`); an apply that would leave any is refused (INVALID_INPUT) unless `accept_not_renamed: true`.',
     input: z.object({
       ...targetShape,
       new_name: z.string().min(1).max(500).describe('The new name'),
       apply: z.boolean().optional().describe('Write the edit (default false: preview only)'),
       expected_hashes: z.record(z.string(), z.string()).optional().describe('{file: content_hash} from the preview: apply only if the files are still those'),
+      accept_not_renamed: z.boolean().optional().describe('Apply even though `not_renamed` lists occurrences of the old name the server\'s edit leaves (default false: such an apply is refused and nothing is written)'),
     }),
     output: withMeta({
       symbol: z.string(),
@@ -258,6 +263,17 @@ export const serverKnowledgeOperations: Operation[] = [
       total_edits: z.number().int(),
       total_files: z.number().int(),
       files: z.array(EditFileSchema),
+      not_renamed: z
+        .array(
+          z.object({
+            file: z.string(),
+            line: z.number().int(),
+            column: z.number().int(),
+            text: z.string().describe('The line, trimmed'),
+            resolves: z.enum(['target', 'nothing']).describe("The server's definition there: the renamed symbol (a use it did not rename), or nothing (a comment, a string, a file outside its project)"),
+          }),
+        )
+        .describe("Occurrences of the old name in the files this server serves that the edit leaves and that are not another symbol; empty when the edit covers every one"),
     }),
     annotations: WRITES,
     repl: { command: 'rename', positional: ['symbol', 'new_name'] },

@@ -25,6 +25,7 @@ import { preview, type Preview } from '../previews.js';
 import { resolveTarget, type TargetInput } from './resolve.js';
 import { catalogIdAt } from '../symbol-ids.js';
 import { Limiter } from '../cataloging/limiter.js';
+import { openMentioning } from './mentions.js';
 
 export interface CallSite {
   line: number;
@@ -90,6 +91,8 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
   }
   const item = items[0];
   if (!item) throw new LspgateError('SYMBOL_NOT_FOUND', `no function, method or class at ${target.label} to build a call tree from`, { symbol: target.label });
+  // Callers can live in files the server's project leaves out: those that spell the name are opened first.
+  if (direction === 'incoming') await openMentioning(call, session, item.name);
   const root = await nodeOf(w, item);
   root.calls = await expand(w, item, depth, new Set([itemKey(item)]));
   if (w.external) call.meta.warn(`${w.external} call(s) to code outside the workspace (standard library, dependencies) left out`);
