@@ -72,6 +72,7 @@ describe('find_dead_code: Python overrides and decorators', async () => {
     const r = await fx.run('find_dead_code');
     // Cart.hook overrides Base.hook, which Base.run calls (self.hook()): alive, not listed.
     expect(listed(r)).toEqual([
+      'dead src/shop/aliases.py::cart_module#function',
       'dead src/shop/cart.py::Base.spare#method',
       'dead src/shop/cart.py::Cart.spare#method',
       'dead src/shop/cart.py::Cart.unused_static#method',

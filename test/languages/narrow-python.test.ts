@@ -18,6 +18,11 @@ describe('narrow Python project', async () => {
     expect(imports(r)).toEqual(['2 . -> src/shop/__init__.py', '2 .cart -> src/shop/cart.py', '3 . -> src/shop/__init__.py']);
   });
 
+  it('`from pkg import mod as alias` imports the submodule too (the definition of an aliased name is the alias)', async () => {
+    const r = await fx.run('query_relationships', { query_type: 'imports', target: 'src/shop/aliases.py', max_depth: 1 });
+    expect(imports(r)).toEqual(['1 shop -> src/shop/__init__.py', '1 shop.cart -> src/shop/cart.py']);
+  });
+
   it('line counts leave docstrings out: Cart.total is 2 lines of code under a 4-line docstring', async () => {
     const r = await fx.run('analyze_complexity', { element: 'src/shop/cart.py::Cart.total#method' });
     expect([r.start_line, r.end_line, r.context.lines_of_code]).toEqual([35, 40, 2]);

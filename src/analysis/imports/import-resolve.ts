@@ -59,7 +59,11 @@ export async function resolveFileImports(call: ServiceCall, relPath: string): Pr
     return imp.member && !(stmt?.target && !/^\.+$/.test(stmt.specifier) && !isPackageInit(stmt.target));
   });
   for (const [i, r] of (await mapBounded(members, (imp) => definitionTarget(call, src, file, imp))).entries()) {
-    if (r.target && isModuleNamed(r.target, members[i]!.member!) && !imports.some((x) => x.start_line === r.start_line && x.target === r.target)) imports.push(r);
+    const m = members[i]!;
+    // the definition of an aliased name (`as _ew`) lands on the alias in this file, or nowhere
+    const unanswered = !r.target || r.target === file.relPath;
+    const found = r.target && isModuleNamed(r.target, m.member!) ? r : unanswered ? submoduleOf(call, byLine.get(m.start_line), m) : undefined;
+    if (found && !imports.some((x) => x.start_line === found.start_line && x.target === found.target)) imports.push(found);
   }
   imports.sort((a, b) => a.line - b.line || (a.ask[0]?.column ?? 0) - (b.ask[0]?.column ?? 0));
   return { file: file.relPath, imports };
@@ -157,6 +161,22 @@ function isFile(abs: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * `from pkg import name [as alias]` where the server's definition of `name` did not land on a
+ * module (pyright answers the definition of an aliased name with the alias): Python's import
+ * system loads `pkg/name.py` (or `pkg/name/__init__.py`) when the package has no attribute of that
+ * name, so a file of that name beside the package's `__init__.py` — the package the server
+ * resolved the statement to — is the submodule the statement loads.
+ */
+function submoduleOf(call: ServiceCall, stmt: ResolvedImport | undefined, m: ScannedImport): ResolvedImport | undefined {
+  if (stmt?.status !== 'workspace' || !stmt.target || !isPackageInit(stmt.target) || !m.member) return undefined;
+  const dir = path.join(call.root, path.dirname(stmt.target));
+  for (const candidate of [path.join(dir, `${m.member}.py`), path.join(dir, m.member, '__init__.py')]) {
+    if (isInside(call.root, candidate) && isFile(candidate)) return { ...m, status: 'workspace', target: toRelative(call.root, candidate), target_line: 1, resolved_by: 'package-path' };
+  }
+  return undefined;
 }
 
 /**
