@@ -74,8 +74,10 @@ function walk(node: SyntaxNode, fam: Family, prefix: string[], inClass: boolean,
     const declared = DECLARATIONS[fam][child.type];
     const name = declared ? nameOf(child, fam) : undefined;
     if (!declared || !name) {
-      // statements around declarations (export, decorators, namespace bodies, class bodies)
-      if (!isBody(child.type)) walk(child, fam, prefix, inClass, out);
+      // statements around declarations (export, decorators, namespace and class bodies, and
+      // conditional declarations: PHP's `if (!function_exists('f')) { function f() … }`, Python's
+      // `if sys.version_info …: def f(): …`); a function's own body is never entered
+      if (!isExpressionBody(child.type)) walk(child, fam, prefix, inClass, out);
       continue;
     }
     const kind = kindOf(child, fam, declared, inClass);
@@ -94,9 +96,9 @@ function walk(node: SyntaxNode, fam: Family, prefix: string[], inClass: boolean,
   }
 }
 
-/** Function bodies and initialisers: what is declared there is local. */
-function isBody(type: string): boolean {
-  return type === 'statement_block' || type === 'block' || type === 'compound_statement' || type === 'arrow_function' || type === 'function_expression';
+/** Functions written as expressions (callbacks, initialisers): what is declared in them is local. */
+function isExpressionBody(type: string): boolean {
+  return type === 'arrow_function' || type === 'function_expression' || type === 'function' || type === 'lambda' || type === 'anonymous_function' || type === 'anonymous_function_creation_expression';
 }
 
 function nameOf(n: SyntaxNode, fam: Family): string | undefined {

@@ -58,3 +58,16 @@ describe.runIf(goAvailable)('changed_symbols: deleted declarations, Go', async (
     expect(r.unattributed).toEqual([]);
   });
 });
+
+describe('changed_symbols: a deleted declaration inside a top-level condition', async () => {
+  const fx = await gitCopy('narrow-py');
+
+  it('is named like any other (pyright lists it at module level)', async () => {
+    fs.writeFileSync(path.join(fx.root, 'src/shop/compat.py'), 'import sys\n\nif sys.version_info >= (3, 8):\n    def modern():\n        return 1\n\n    def kept():\n        return 2\n');
+    fx.git('add', '-A');
+    fx.git('commit', '-q', '-m', 'compat');
+    fx.edit('src/shop/compat.py', '    def modern():\n        return 1\n\n', '');
+    const r = await fx.run();
+    expect(listed(r)).toEqual(['deleted src/shop/compat.py::modern#function 4-5 3']);
+  });
+});
