@@ -40,6 +40,18 @@ describe('narrow Python project: callers outside the server\'s project, from a c
   });
 });
 
+describe('narrow Python project: callers outside the project at depth 2', async () => {
+  const fx = await openFixture('narrow-deep-py');
+
+  it("calls-me asks each level with the files spelling that level's name open (test_pricing.py never spells `discount`)", async () => {
+    const r = await fx.run('query_relationships', { query_type: 'calls-me', target: 'discount', max_depth: 2 });
+    expect(r.results.map((x: { depth: number; from: string; to: string; file: string; line: number }) => `${x.depth} ${x.from} -> ${x.to} @${x.file}:${x.line}`)).toEqual([
+      '1 sale -> discount @src/deep/pricing.py:9',
+      '2 test_sale -> sale @tests/test_pricing.py:5',
+    ]);
+  });
+});
+
 describe('narrow Python project: rename sites the server does not rename', async () => {
   const fx = await openScratch('narrow-py');
 

@@ -25,7 +25,7 @@ import { preview, type Preview } from '../previews.js';
 import { resolveTarget, type TargetInput } from './resolve.js';
 import { catalogIdAt } from '../symbol-ids.js';
 import { Limiter } from '../cataloging/limiter.js';
-import { openMentioning } from './mentions.js';
+import { Mentions } from './mentions.js';
 
 export interface CallSite {
   line: number;
@@ -68,6 +68,8 @@ interface Walk {
   memo: Map<string, Promise<CallEdge[]>>;
   /** Requests in flight at once (the next callers are asked while this level's nodes are built). */
   limiter: Limiter;
+  /** Incoming walks: the files spelling each asked item's name, opened before its callers are asked. */
+  mentions?: Mentions;
 }
 
 /** Call-hierarchy requests one walk keeps in flight: gopls answers them in parallel, tsserver queues them. */
@@ -91,8 +93,9 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
   }
   const item = items[0];
   if (!item) throw new LspgateError('SYMBOL_NOT_FOUND', `no function, method or class at ${target.label} to build a call tree from`, { symbol: target.label });
-  // Callers can live in files the server's project leaves out: those that spell the name are opened first.
-  if (direction === 'incoming') await openMentioning(call, session, item.name);
+  // Callers can live in files the server's project leaves out: at every level, those that spell the
+  // name of the item asked about are opened first (a caller's callers may never spell the root's name).
+  if (direction === 'incoming') w.mentions = new Mentions(call, session);
   const root = await nodeOf(w, item);
   root.calls = await expand(w, item, depth, new Set([itemKey(item)]));
   if (w.external) call.meta.warn(`${w.external} call(s) to code outside the workspace (standard library, dependencies) left out`);
@@ -128,6 +131,7 @@ async function edges(w: Walk, item: CallHierarchyItem): Promise<CallEdge[]> {
     return w.direction === 'incoming' ? fb.incomingCallsFromReferences({ call, session }, item) : fb.outgoingCallsFromBody({ call, session }, item);
   }
   if (w.direction === 'incoming') {
+    await w.mentions?.open(item.name);
     const res = (await session.request(CallHierarchyIncomingCallsRequest.type, { item }, { signal: call.signal })) ?? [];
     // Incoming: fromRanges are in the caller's file.
     return res.map((c) => ({ item: c.from, sites: c.fromRanges, sitesUri: c.from.uri }));
