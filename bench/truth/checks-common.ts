@@ -96,9 +96,20 @@ function edgeKeys(rows: Result[], target: string): string[] {
   const fileOf = new Map<string, string>([[target, target.split('::')[0]!]]);
   for (const r of rows) fileOf.set(r.from_symbol_id ?? `${r.from}@${r.file}`, r.file);
   return rows.map((r) => {
-    const to = r.to_symbol_id ?? rows.find((x) => x.from === r.to && x.depth === r.depth - 1)?.from_symbol_id ?? r.to;
-    const toFile = r.to_symbol_id ? r.to_symbol_id.split('::')[0] : (fileOf.get(to) ?? '?');
+    const parent = rows.find((x) => x.from === r.to && x.depth === r.depth - 1);
+    const to = r.to_symbol_id ?? parent?.from_symbol_id ?? r.to;
+    // a caller without a catalog id (an anonymous function) is in the file of its own row
+    const toFile = r.to_symbol_id ? r.to_symbol_id.split('::')[0] : (fileOf.get(to) ?? parent?.file ?? '?');
     return `${short(r.from)}@${r.file} -> ${short(r.to)}@${toFile}`;
+  });
+}
+
+/** `from -> to` by symbol id; a caller without one (an anonymous function) by name, file and call line. */
+function idKeys(rows: Result[]): string[] {
+  const idOf = (r: Result) => r.from_symbol_id ?? `${r.from}@${r.file}:${r.line}`;
+  return rows.map((r) => {
+    const parent = r.to_symbol_id ? undefined : rows.find((x) => x.from === r.to && x.depth === r.depth - 1);
+    return `${idOf(r)} -> ${r.to_symbol_id ?? (parent ? idOf(parent) : r.to)}`;
   });
 }
 
@@ -109,20 +120,22 @@ export async function callTrees(ctx: TruthContext): Promise<void> {
   const o = await ctx.allPages('query_relationships', { query_type: 'calls-me', target: target.id, max_depth: target.depth, max_results: 1000 }, 'results');
   const rows = o.items ?? [];
   const keys = edgeKeys(rows, target.id);
-  const dups = keys.length - new Set(keys).size;
+  // repeats and depths by identity: names collide (go/ast's many `End` methods in one file)
+  const ids = idKeys(rows);
+  const dups = ids.length - new Set(ids).size;
   // minimal depth: breadth first over the answer's own edges from the target
   const node = (k: string, side: 0 | 1) => k.split(' -> ')[side]!;
-  const start = `${target.id.split('::')[1]!.replace(/#.*$/, '').split('.').pop()}@${target.id.split('::')[0]}`;
+  const start = target.id;
   const dist = new Map<string, number>([[start, 0]]);
   for (let d = 1, grew = true; grew; d++) {
     grew = false;
-    for (const k of keys) {
+    for (const k of ids) {
       if (dist.get(node(k, 1)) !== d - 1 || dist.has(node(k, 0))) continue;
       dist.set(node(k, 0), d);
       grew = true;
     }
   }
-  const notMinimal = rows.filter((r, i) => r.depth !== (dist.get(node(keys[i]!, 1)) ?? 99) + 1).length;
+  const notMinimal = rows.filter((r, i) => r.depth !== (dist.get(node(ids[i]!, 1)) ?? 99) + 1).length;
   const noId = rows.filter((r) => !r.from_symbol_id).length;
   const sym = await ctx.run('find_definition', { symbol_id: target.id });
   let agreement = 'no raw answer';
