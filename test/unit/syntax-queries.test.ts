@@ -13,10 +13,10 @@ describe('syntax queries per (profile, grammar)', () => {
   it('every profile declares grammars the package ships, and queries for them', () => {
     const shipped = new Set(shippedGrammars());
     for (const p of languageProfiles()) for (const g of Object.values(p.grammars)) expect([p.name, g, shipped.has(g)]).toEqual([p.name, g, true]);
-    // imports, patterns, complexity, type headers, decorations and bodies for each of the five
-    // profiles' grammars (typescript has two), renaming imports for all but Go's, Python's script
-    // entry, PHP's doc comments
-    expect(pairs.length).toBe(6 * 6 + 5 + 1 + 1);
+    // imports, patterns, complexity, type headers, decorations, bodies and named declarations for
+    // each of the five profiles' grammars (typescript has two), renaming imports for all but Go's,
+    // Python's script entry, PHP's doc comments
+    expect(pairs.length).toBe(6 * 7 + 5 + 1 + 1);
   });
 
   it.each(pairs.map((q) => [`${q.profile} ${q.concern} × ${q.grammar}`, q] as const))('%s compiles', async (_name, q) => {
