@@ -67,6 +67,8 @@ export interface SyntaxHooks {
   readonly docComments?: DocCommentSyntax;
   /** The declarations the language's server lists in documentSymbol, read from the tree (the syntax catalog). */
   readonly declarations?: DeclarationSyntax;
+  /** Named declarations of a text no server has open (a file at a git ref): changed_symbols' deleted symbols. */
+  readonly namedDeclarations?: NamedDeclarationSyntax;
 }
 
 /**
@@ -152,6 +154,14 @@ export interface ImportSyntax extends SyntaxHook {
   isPackageModule?(target: string): boolean;
   /** Whether a definition target is the module `name` (Python `name.py`, `name/__init__.py`). */
   isModuleNamed?(target: string, name: string): boolean;
+  /**
+   * A package directory's own module files, in the order the import system tries them (Python
+   * `__init__.py`, `__init__.pyi`): a relative import of dots only (`from . import x`) imports the
+   * package, which runs that file.
+   */
+  readonly packageModules?: readonly string[];
+  /** The files, relative to a package directory, that a submodule `name` of it may be (Python `name.py`, `name/__init__.py`). */
+  submoduleFiles?(name: string): string[];
 }
 
 export type ScanPatternType = 'decorators' | 'error-handling' | 'framework';
@@ -172,8 +182,8 @@ export interface PatternSyntax extends SyntaxHook {
 
 /**
  * Captures `@decision` on every decision point (branches, loops, cases, catches, conditional
- * expressions, short-circuit operators) and `@comment` on comments (lines holding only comments are
- * no lines of code).
+ * expressions, short-circuit operators) and `@comment` on comments, and on documentation written as
+ * a string (Python docstrings): lines holding only those are no lines of code.
  */
 export type ComplexitySyntax = SyntaxHook;
 
@@ -269,6 +279,26 @@ export interface DocCommentSyntax extends SyntaxHook {
   isDoc(comment: SyntaxNode): boolean;
 }
 
+/** A declaration read from a parse tree, as the catalog would name it. */
+export interface NamedDeclaration {
+  name: string;
+  /** The catalog's kind: function, method, class, interface, trait, enum, namespace, type, struct, variable, constant. */
+  kind: string;
+  /** The name node (its line is the declaration's selection line). */
+  at: SyntaxNode;
+  /** The type a method belongs to when that is not its enclosing container (a Go method's receiver type). */
+  owner?: string;
+}
+
+/**
+ * Captures `@declaration` on each declaration that may be named and `@local` on functions written
+ * as expressions (callbacks, initialisers: what is declared in them is local). Members of a class,
+ * interface, trait, enum or namespace are qualified by it; declarations inside any other are local.
+ */
+export interface NamedDeclarationSyntax extends SyntaxHook {
+  read(decl: SyntaxNode): NamedDeclaration | undefined;
+}
+
 export interface ScriptEntrySyntax extends SyntaxHook {
   /** The query captures the statement as `@entry`; `reason` says why it is an entry point. */
   readonly reason: string;
@@ -298,11 +328,15 @@ export interface TestConventions {
 export interface CommentRules {
   /** A line comment's opening (tag_elements writes its tags with it). */
   readonly line: string;
+  /** What a tag line starts with instead of `line` and a space (Go: a directive, kept out of doc comments). */
+  readonly tag?: string;
 }
 
 export interface DeclarationRules {
   /** Private by the language's own rule; default: `_name` / `#name`, private/protected modifiers. */
   isPrivate?(s: Pick<CatalogSymbol, 'name' | 'signature'>): boolean;
+  /** A module's declaration is visible to importers only when its signature starts with this word (TypeScript/JavaScript `export`). */
+  readonly exportKeyword?: string;
   /** A function some framework convention names otherwise: React `useX` hooks, components in .tsx/.jsx. */
   elementType?(s: Pick<CatalogSymbol, 'name' | 'kind'>, file: string): 'hook' | 'component' | undefined;
   /**
@@ -337,6 +371,12 @@ export interface DeadCodeRules {
   readonly languageHooks?: RegExp;
   /** Why a symbol is a library's exported API by the workspace's manifests, or undefined. */
   exportedApi?(s: CatalogSymbol, manifests: ManifestReader): string | undefined;
+  /**
+   * Decorators of the language itself that change how a declaration is bound or typed and register
+   * it nowhere (Python `@staticmethod`, `@property`, `@x.setter`): one carrying only these is
+   * checked like any other.
+   */
+  bindsOnly?(decorator: string): boolean;
 }
 
 export interface ProjectPackage {

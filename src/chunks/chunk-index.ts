@@ -52,11 +52,24 @@ function docOf(key: string, c: Chunk): Doc {
   return { id: key, name: c.symbol_name ?? '', signature: c.signature ?? '', doc: c.docstring ?? '', path: c.file, text: c.text };
 }
 
+/** Citations remembered at most (the oldest handed out is forgotten first). */
+const MAX_CITED = 100_000;
+
+function citationKey(file: string, start: number, end: number, commit: string): string {
+  return `${file}\0${start}:${end}\0${commit}`;
+}
+
 export class ChunkIndex {
   private readonly files = new Map<string, IndexedFile>();
   private readonly byId = new Map<string, Chunk>();
   /** Chunks replaced by a re-index, by id: verify_citation can still say what an old citation held. */
   private readonly retired = new Map<string, Chunk>();
+  /**
+   * The content each citation this index handed out cited (file, lines, commit → content_sha256s,
+   * in the order handed out): the same lines at the same commit can have held other content since
+   * (an edit not committed yet), and verify_citation judges against what was cited.
+   */
+  private readonly cited = new Map<string, string[]>();
   /** BM25 document key → the chunk it stands for now. */
   private readonly docs = new Map<string, Chunk>();
   private readonly bm25 = new MiniSearch<Doc>({
@@ -91,13 +104,19 @@ export class ChunkIndex {
   }
 
   /** The chunk a citation was made from: indexed now, or replaced by a re-index. */
-  byCitation(file: string, start: number, end: number, commit: string): Chunk | undefined {
-    const same = (c: Chunk) => c.file === file && c.start_line === start && c.end_line === end;
-    const now = this.fileChunks(file).find((c) => same(c) && c.commit_hash === commit);
-    if (now) return now;
-    let last: Chunk | undefined;
-    for (const c of this.retired.values()) if (same(c) && (c.commit_hash === commit || !last)) last = c;
-    return last ?? this.fileChunks(file).find(same);
+  /** A chunk was handed out as a citation (search_code). */
+  noteCited(c: Chunk): void {
+    const key = citationKey(c.file, c.start_line, c.end_line, c.commit_hash);
+    const list = this.cited.get(key) ?? [];
+    if (!list.includes(c.content_sha256)) list.push(c.content_sha256);
+    this.cited.delete(key);
+    this.cited.set(key, list);
+    if (this.cited.size > MAX_CITED) this.cited.delete(this.cited.keys().next().value!);
+  }
+
+  /** The contents this index handed out a citation for (usually one; several when the lines changed between two answers). */
+  citedContents(file: string, start: number, end: number, commit: string): readonly string[] {
+    return this.cited.get(citationKey(file, start, end, commit)) ?? [];
   }
 
   fileChunks(file: string): readonly Chunk[] {

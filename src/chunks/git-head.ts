@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 
 function gitDirOf(root: string): string | undefined {
   for (let dir = root; ; dir = path.dirname(dir)) {
@@ -43,4 +44,15 @@ export function currentGitHead(root: string): string {
     // An unreadable repository is "not a commit we can name", which stale detection treats as ''.
     return '';
   }
+}
+
+/**
+ * A file's text at a commit (`git show <commit>:./<file>`, the path taken relative to `root`), or
+ * undefined when git has no such commit or file. `commit` must look like a commit hash: it is never
+ * an option or a revision expression.
+ */
+export async function fileAtCommit(root: string, commit: string, file: string): Promise<string | undefined> {
+  if (!/^[0-9a-f]{7,64}$/.test(commit)) return undefined;
+  const r = await execa('git', ['show', `${commit}:./${file}`], { cwd: root, reject: false, timeout: 30_000, maxBuffer: 64 * 1024 * 1024, stripFinalNewline: false });
+  return r.exitCode === 0 ? r.stdout : undefined;
 }

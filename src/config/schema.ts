@@ -124,6 +124,13 @@ export const ServerEntrySchema = z.object({
    */
   symlinkExcludeSetting: z.string().optional(),
   readiness: ReadinessSchema.default({ kind: 'first-reply' }),
+  /**
+   * A server that answers before it has found its project's files (pyright enumerates its include
+   * paths in its first analysis pass; until then references and incoming calls search open files
+   * only): requests whose answers span files wait, within their own timeout, for the
+   * window/logMessage matching `logPattern` that ends that search, and fail NOT_READY without it.
+   */
+  workspaceScan: z.object({ logPattern: z.string() }).optional(),
   timeouts: TimeoutsSchema.default(TimeoutsSchema.parse({})),
   restart: RestartSchema.default(RestartSchema.parse({})),
   /**

@@ -35,6 +35,8 @@ export interface ClientHandlerContext {
   logger: Logger;
   /** Counts each server→client request method (tests and info). */
   onServerRequest?: (method: string) => void;
+  /** Every window/logMessage (a server may say in its log what it has no notification for). */
+  onLog?: (message: string) => void;
 }
 
 export function registerClientHandlers(conn: MessageConnection, ctx: ClientHandlerContext): void {
@@ -71,6 +73,9 @@ export function registerClientHandlers(conn: MessageConnection, ctx: ClientHandl
     seen(method);
     return new ResponseError(ErrorCodes.MethodNotFound, `lspgate does not handle ${method}`);
   });
-  conn.onNotification(LogMessageNotification.type, (p) => ctx.logger.debug(`log: ${p.message.slice(0, 2000)}`));
+  conn.onNotification(LogMessageNotification.type, (p) => {
+    ctx.onLog?.(p.message);
+    ctx.logger.debug(`log: ${p.message.slice(0, 2000)}`);
+  });
   conn.onNotification(ShowMessageNotification.type, (p) => ctx.logger.debug(`message: ${p.message.slice(0, 2000)}`));
 }

@@ -35,6 +35,13 @@ export class DiagnosticsFeed {
   private readonly published = new Map<string, PublishedDiagnostics>();
   private readonly synced = new Map<string, SyncMark>();
   private readonly waiters = new Set<(p: PublishedDiagnostics) => void>();
+  /**
+   * Generations whose server has said which version a publish is for: its version-less publishes
+   * are the empty lists it sends when a document closes, never an answer for a version (pyright
+   * publishes `[]` without a version on didClose; taken for the re-opened document's answer, a
+   * file with an undefined name read as clean).
+   */
+  private readonly versioned = new Set<number>();
 
   /** Called before the connection delivers any message (right after the generation is created). */
   attach(conn: MessageConnection, generation: number): void {
@@ -43,7 +50,10 @@ export class DiagnosticsFeed {
 
   private record(p: PublishDiagnosticsParams, generation: number): void {
     const entry: PublishedDiagnostics = { uri: p.uri, diagnostics: p.diagnostics ?? [], generation, seq: ++this.seq, at: Date.now() };
-    if (typeof p.version === 'number') entry.version = p.version;
+    if (typeof p.version === 'number') {
+      entry.version = p.version;
+      this.versioned.add(generation);
+    }
     this.published.delete(p.uri);
     this.published.set(p.uri, entry);
     if (this.published.size > MAX_DOCUMENTS) this.published.delete(this.published.keys().next().value!);
@@ -63,6 +73,7 @@ export class DiagnosticsFeed {
   isFor(p: PublishedDiagnostics, version: number, generation: number): boolean {
     if (p.generation !== generation) return false;
     if (p.version !== undefined) return p.version === version;
+    if (this.versioned.has(generation)) return false;
     const mark = this.synced.get(p.uri);
     return !!mark && mark.version === version && mark.generation === generation && p.seq > mark.seq;
   }

@@ -17,7 +17,7 @@ import { fileUri, languageIdFor, sha256 } from './documents.js';
 import type { Generation } from './generation.js';
 import type { OpenDocument } from './types.js';
 
-type Doc = OpenDocument & { generation: number };
+type Doc = OpenDocument & { generation: number; openedVersion: number };
 
 const CHANGE_TYPE: Record<'created' | 'changed' | 'deleted', FileChangeType> = {
   created: FileChangeType.Created,
@@ -27,6 +27,12 @@ const CHANGE_TYPE: Record<'created' | 'changed' | 'deleted', FileChangeType> = {
 
 export class DocumentSync {
   private readonly docs = new Map<string, Doc>();
+  /**
+   * The last version of documents since closed: a re-opened document goes on from there. Had it
+   * started again at 1, a publish a server made for the content the document had before it was
+   * closed (pyright versions its publishes) would read as the answer for the re-opened content.
+   */
+  private readonly closedVersions = new Map<string, number>();
 
   constructor(
     private readonly entry: ServerEntry,
@@ -64,11 +70,13 @@ export class DocumentSync {
       path: absPath,
       uri: fileUri(absPath),
       languageId: languageIdFor(this.entry, absPath),
-      version: (prev?.version ?? 0) + 1,
+      version: (prev?.version ?? this.closedVersions.get(absPath) ?? 0) + 1,
+      openedVersion: 0,
       text: content,
       hash,
       generation: gen.n,
     };
+    doc.openedVersion = doc.version;
     this.docs.set(absPath, doc);
     this.send(gen, DidOpenTextDocumentNotification.type, {
       textDocument: { uri: doc.uri, languageId: doc.languageId, version: doc.version, text: content },
@@ -85,7 +93,7 @@ export class DocumentSync {
   /** After a restart: the new process gets every document the old one had. */
   reopenAll(gen: Generation): void {
     for (const [p, d] of this.docs) {
-      const doc: Doc = { ...d, version: d.version + 1, generation: gen.n };
+      const doc: Doc = { ...d, version: d.version + 1, openedVersion: d.version + 1, generation: gen.n };
       this.docs.set(p, doc);
       gen
         .notify(DidOpenTextDocumentNotification.type, {
@@ -115,6 +123,7 @@ export class DocumentSync {
     const d = this.docs.get(absPath);
     if (!d) return;
     this.docs.delete(absPath);
+    this.closedVersions.set(absPath, d.version);
     if (gen?.alive && d.generation === gen.n) {
       await gen.notify(DidCloseTextDocumentNotification.type, { textDocument: { uri: d.uri } });
     }
@@ -129,5 +138,5 @@ export class DocumentSync {
 }
 
 function publicDoc(d: Doc): OpenDocument {
-  return { path: d.path, uri: d.uri, languageId: d.languageId, version: d.version, text: d.text, hash: d.hash };
+  return { path: d.path, uri: d.uri, languageId: d.languageId, version: d.version, openedVersion: d.openedVersion, text: d.text, hash: d.hash };
 }

@@ -23,6 +23,7 @@ import { fromResponseError, isResponseError, isTransportError } from './rpc-erro
 import type { ServerProcess } from './spawn.js';
 import type { PositionEncoding, TraceEvent } from './types.js';
 import { VitalChildren } from './vital-children.js';
+import { WorkspaceScan } from './workspace-scan.js';
 
 export interface ProtocolOptions {
   /** Largest Content-Length accepted from a server (default 64 MiB). */
@@ -64,6 +65,8 @@ export class Generation {
   readonly conn: MessageConnection;
   readonly tap: MessageTap;
   readonly readiness: ReadinessTracker;
+  /** Whether the server has found its project's files (workspace-scan.ts). */
+  readonly scan: WorkspaceScan;
   capabilities: ServerCapabilities | undefined;
   positionEncoding: PositionEncoding = 'utf-16';
   alive = true;
@@ -91,6 +94,7 @@ export class Generation {
     this.vital = new VitalChildren(proc.pid, entry.vitalChildren);
     this.onLost = ctx.onViolation;
     this.readiness = new ReadinessTracker(entry.readiness, ctx.onReadyChange);
+    this.scan = new WorkspaceScan(entry.workspaceScan?.logPattern);
     const guard = new FrameGuard({
       maxMessageBytes: ctx.protocol?.maxMessageBytes ?? 64 * 1024 * 1024,
       partialFrameMs: ctx.protocol?.partialFrameMs ?? 30_000,
@@ -107,7 +111,9 @@ export class Generation {
       maxNotificationsPerSec: ctx.protocol?.maxNotificationsPerSec ?? 2000,
       // progress "end" and readiness notifications decide readiness: never dropped
       keep: (m) =>
-        readinessMethods.has(m.method) || (m.method === '$/progress' && (m.params as { value?: { kind?: string } })?.value?.kind !== 'report'),
+        readinessMethods.has(m.method) ||
+        (m.method === '$/progress' && (m.params as { value?: { kind?: string } })?.value?.kind !== 'report') ||
+        (m.method === 'window/logMessage' && this.scan.matches(String((m.params as { message?: unknown })?.message ?? ''))),
     });
     const log = ctx.logger;
     this.conn = createMessageConnection(this.tap.reader(new StreamMessageReader(guard)), this.tap.writer(new StreamMessageWriter(proc.stdin)), {
@@ -122,6 +128,7 @@ export class Generation {
       folders,
       logger: log,
       onServerRequest: (m) => this.serverRequests.set(m, (this.serverRequests.get(m) ?? 0) + 1),
+      onLog: (message) => this.scan.log(message),
     });
     // $/progress never reaches generic onNotification handlers in vscode-jsonrpc.
     this.conn.onUnhandledProgress((p) => this.readiness.progress(p.token, p.value));
@@ -158,6 +165,7 @@ export class Generation {
     for (const fail of this.deathWaiters) fail(err);
     this.deathWaiters.clear();
     this.readiness.dispose();
+    this.scan.dispose();
     try {
       this.conn.dispose();
     } catch {

@@ -20,6 +20,7 @@ import { DiagnosticsFeed } from './diagnostics-feed.js';
 import { DocumentSync } from './document-sync.js';
 import { documentText, fileUri, uriToPath } from './documents.js';
 import { requestDocumentUri, withContentModifiedRetry } from './content-modified-retry.js';
+import { awaitScan } from './workspace-scan.js';
 import { probeFirstReply } from './first-reply-probe.js';
 import { Generation, protocolStats, type ProtocolStats } from './generation.js';
 import { stopGeneration } from './generation-stop.js';
@@ -299,6 +300,7 @@ export class Session implements LspSession {
     // a (re)start has its own budget (startMs); the request deadline starts once the server runs
     await this.start();
     const deadline = Date.now() + timeoutMs;
+    await awaitScan(this.gen!.scan, { serverId: this.serverId, method, deadline, signal: opts?.signal });
     // interactive requests go ahead of background (bulk) work in both queues (semaphore.ts); bulk
     // work run under asBackground (graph building, chunking) is background without saying so here
     const bg = opts?.background ?? inBackground();

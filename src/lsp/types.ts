@@ -23,8 +23,10 @@ export interface OpenDocument {
   path: string;
   uri: string;
   languageId: string;
-  /** Increases with every didChange sent; never reused within one server generation. */
+  /** Increases with every didChange sent, and across a close and re-open: never reused. */
   version: number;
+  /** The version the document was last opened with (didOpen): every server publishes on open. */
+  openedVersion?: number;
   text: string;
   /** sha256 of `text` (hex). */
   hash: string;

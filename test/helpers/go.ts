@@ -17,19 +17,21 @@ function executable(file: string): boolean {
   }
 }
 
-function detect(): { available: boolean; install: string } {
+function detect(): { available: boolean; install: string; env: Record<string, string> } {
   const root = path.join(FIXTURES, 'go-app');
   const entry = loadServers({ workspaceRoot: root }).find((e) => e.id === 'gopls');
-  if (!entry) return { available: false, install: '' };
+  if (!entry) return { available: false, install: '', env: {} };
   const cmd = resolveCommand(entry, { cacheDir: os.tmpdir(), root });
   const dirs = (cmd?.env.PATH ?? '').split(path.delimiter).filter(Boolean);
   const go = dirs.some((d) => executable(path.join(d, 'go')));
-  return { available: !!cmd && go, install: entry.install };
+  return { available: !!cmd && go, install: entry.install, env: cmd?.env ?? {} };
 }
 
 const detected = detect();
 export const goAvailable = detected.available;
 export const goInstallHint = detected.install;
+/** The environment gopls runs with (its PATH holds `go`): for tests that run the go command itself. */
+export const goEnv: Record<string, string> = detected.env;
 
 if (!goAvailable) {
   console.warn('GO TESTS SKIPPED: gopls/go not installed — run scripts/install-go.sh');

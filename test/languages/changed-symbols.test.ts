@@ -1,44 +1,14 @@
 // changed_symbols on git copies of the rel-* fixtures: edits of known symbols, an added method, an
 // untracked file, a deleted function, each mapped onto catalog ranges with its impact summary.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { Gateway } from '../../src/gateway/gateway.js';
+import { describe, expect, it } from 'vitest';
 import { LspgateError } from '../../src/errors/errors.js';
-import { FIXTURES } from '../helpers/gateway.js';
+import { gitCopy } from '../helpers/git-copy.js';
 import type { ChangedSymbol, JsonResult } from '../helpers/results.js';
 
 /** A changed symbol as changed_symbols lists it: with its impact summary. */
 type ListedChange = ChangedSymbol & { impact: { risk_level: string; affected_files: number; tests: string[] } };
-
-const GIT_ID = ['-c', 'user.name=lspgate-test', '-c', 'user.email=test@lspgate.invalid', '-c', 'commit.gpgsign=false'];
-
-/** A committed git copy of a fixture and a gateway on it, removed after the file. */
-async function gitCopy(fixture: string) {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `lspgate-${fixture}-`)));
-  fs.cpSync(path.join(FIXTURES, fixture), root, { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', [...GIT_ID, ...args], { cwd: root, stdio: 'pipe' }).toString();
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'fixture');
-  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-'));
-  const gateway = await Gateway.create({ root, cacheDir });
-  afterAll(async () => {
-    await gateway.close();
-    fs.rmSync(root, { recursive: true, force: true });
-    fs.rmSync(cacheDir, { recursive: true, force: true });
-  });
-  const edit = (rel: string, from: string, to: string) => {
-    const file = path.join(root, rel);
-    const text = fs.readFileSync(file, 'utf8');
-    if (!text.includes(from)) throw new Error(`${rel} has no ${from}`);
-    fs.writeFileSync(file, text.replace(from, to));
-  };
-  const run = async (input: Record<string, unknown> = {}): Promise<JsonResult> => (await gateway.run('changed_symbols', { ...input, output_format: 'json' })).result;
-  return { root, git, edit, run, gateway };
-}
 
 function summary(r: JsonResult): string[] {
   return r.symbols.map((s: ListedChange) => `${s.change} ${s.symbol_id} ${s.impact.risk_level} ${s.impact.affected_files}${s.impact.tests.length ? ` tests=${s.impact.tests.join(',')}` : ''}`);
@@ -71,14 +41,21 @@ describe('changed_symbols: TypeScript', async () => {
     ]);
   });
 
-  it('against an older ref after committing; a removed function is a removal outside symbols', async () => {
+  it('against an older ref after committing; a removed function is named as deleted, with its lines at the ref', async () => {
     fx.git('add', '-A');
     fx.git('commit', '-q', '-m', 'edits');
     expect((await fx.run()).total).toBe(0);
     fx.edit('src/app/lazy.ts', 'export function later(): number {\n  return 1;\n}\n', '');
     const r = await fx.run({ base_ref: 'HEAD~1' });
-    expect(r.symbols.map((s: ListedChange) => s.symbol_id)).toEqual(['src/extra.ts::extra#function', 'src/lib/math.ts::add#function', 'src/lib/math.ts::cube#function']);
-    expect(r.unattributed).toContainEqual({ file: 'src/app/lazy.ts', lines: [], removed_lines: 3, reason: 'outside symbols' });
+    expect(r.symbols.map((s: ListedChange) => `${s.change} ${s.symbol_id}`)).toEqual([
+      'deleted src/app/lazy.ts::later#function',
+      'added src/extra.ts::extra#function',
+      'modified src/lib/math.ts::add#function',
+      'added src/lib/math.ts::cube#function',
+    ]);
+    expect(r.symbols[0]).toMatchObject({ line: 1, end_line: 3, changed_lines: 3 });
+    expect(r.symbols[0].impact).toBeUndefined();
+    expect(r.unattributed.filter((u: { file: string }) => u.file === 'src/app/lazy.ts')).toEqual([]);
   });
 
   it('refuses what is not a ref: an option, an unknown commit', async () => {

@@ -15,9 +15,10 @@ describe('analyze_complexity', async () => {
     expect(r.note).toContain('coverage/lcov.info (7/10 instrumented lines ran)');
   });
 
-  it('Python: elif, boolean operators, except and conditional expressions; coverage.py JSON', async () => {
+  it('Python: elif, boolean operators, except and conditional expressions; coverage.py JSON; the docstring is not code', async () => {
     const r = await fx.run('analyze_complexity', { element: 'grade.py::grade#function' });
-    expect(r.context).toEqual({ lines_of_code: 16, cyclomatic_complexity: 10, dependencies: 1, test_coverage: 0.5 });
+    // 17 lines; the docstring and the comment-only line are not code (16 before docstrings were left out)
+    expect(r.context).toEqual({ lines_of_code: 15, cyclomatic_complexity: 10, dependencies: 1, test_coverage: 0.5 });
   });
 
   it('PHP: foreach, case, catch, ?:; Clover coverage', async () => {
@@ -30,9 +31,9 @@ describe('analyze_complexity', async () => {
     expect(r.context).toEqual({ lines_of_code: 18, cyclomatic_complexity: 8, dependencies: 1, test_coverage: 0.364 });
   });
 
-  it('a file without coverage data is null with the reason, never invented; unknown names are SYMBOL_NOT_FOUND', async () => {
+  it('a file without coverage data has no test_coverage (seed 002 types it as a number, never null) and the reason, never invented; unknown names are SYMBOL_NOT_FOUND', async () => {
     const r = await fx.run('analyze_complexity', { element: 'helper.ts' });
-    expect(r.context).toEqual({ lines_of_code: 3, cyclomatic_complexity: 1, dependencies: 0, test_coverage: null });
+    expect(r.context).toEqual({ lines_of_code: 3, cyclomatic_complexity: 1, dependencies: 0 });
     expect(r.note).toContain('has no data for helper.ts');
     expect((await fx.runError('analyze_complexity', { element: 'nothing_here' })).code).toBe('SYMBOL_NOT_FOUND');
   });
@@ -41,9 +42,9 @@ describe('analyze_complexity', async () => {
 describe('analyze_complexity without any coverage file', async () => {
   const fx = await openFixture('rel-ts');
 
-  it('test_coverage is null and the note says no file was found', async () => {
+  it('test_coverage is absent and the note says no file was found', async () => {
     const r = await fx.run('analyze_complexity', { element: 'square' });
-    expect(r.context).toEqual({ lines_of_code: 3, cyclomatic_complexity: 1, dependencies: 1, test_coverage: null });
+    expect(r.context).toEqual({ lines_of_code: 3, cyclomatic_complexity: 1, dependencies: 1 });
     expect(r.note).toContain('no coverage file in the workspace');
   });
 });

@@ -64,3 +64,30 @@ describe('find_dead_code: PHP', async () => {
     ]);
   });
 });
+
+describe('find_dead_code: Python overrides and decorators', async () => {
+  const fx = await openFixture('narrow-py');
+
+  it('an override of a base method the workspace calls is alive; reasons name only what was observed', async () => {
+    const r = await fx.run('find_dead_code');
+    // Cart.hook overrides Base.hook, which Base.run calls (self.hook()): alive, not listed.
+    expect(listed(r)).toEqual([
+      'dead src/shop/aliases.py::cart_module#function',
+      'dead src/shop/cart.py::Base.spare#method',
+      'dead src/shop/cart.py::Cart.spare#method',
+      'dead src/shop/cart.py::Cart.unused_static#method',
+      'dead src/shop/cart.py::unused#function',
+      'dead src/shop/report.py::describe#function',
+      'test tests/test_cart.py::test_total#function',
+      'test tests/test_cart.py::test_helper#function',
+      'framework_hook src/shop/cart.py::decorated_unused#function',
+    ]);
+    const reason = (id: string) => r.candidates.find((c: DeadCodeCandidate) => c.symbol_id === id)!.reason;
+    expect(reason('src/shop/cart.py::Cart.spare#method')).toContain('it overrides Base.spare, which nothing references either');
+    // @staticmethod binds, it registers nothing: the method is checked like any other
+    expect(reason('src/shop/cart.py::Cart.unused_static#method')).toBe('no reference outside its declaration; nothing in the workspace references it');
+    // @logged is observed, what it does is not: never "registered by"
+    expect(reason('src/shop/cart.py::decorated_unused#function')).toContain('decorated with `@logged`');
+    expect(reason('src/shop/cart.py::decorated_unused#function')).not.toContain('registered by');
+  });
+});

@@ -21,6 +21,8 @@ interface LanguageCase {
   bad: { append: string; error: [number, string | undefined, string] };
   /** A comment line: an edit that changes no diagnostics. */
   comment: string;
+  /** How the server's diagnostics are had: tsserver's own requests, the others' publishes. */
+  mode: 'request' | 'push';
 }
 
 const CASES: LanguageCase[] = [
@@ -34,6 +36,7 @@ const CASES: LanguageCase[] = [
     clean: 'src/clean.ts',
     bad: { append: "export const bad: number = 'oops';\n", error: [4, '2322', "Type 'string' is not assignable to type 'number'."] },
     comment: '// note\n',
+    mode: 'request',
   },
   {
     fixture: 'knowledge-go',
@@ -45,6 +48,7 @@ const CASES: LanguageCase[] = [
     clean: 'clean/clean.go',
     bad: { append: 'var Bad int = "oops"\n', error: [8, 'IncompatibleAssign', 'cannot use "oops" (untyped string constant) as int value in variable declaration'] },
     comment: '// note\n',
+    mode: 'push',
   },
   {
     fixture: 'knowledge-py',
@@ -56,6 +60,7 @@ const CASES: LanguageCase[] = [
     clean: 'knowledge/clean.py',
     bad: { append: 'bad: int = "oops"\n', error: [3, 'reportAssignmentType', 'Type "Literal[\'oops\']" is not assignable to declared type "int"\n\u00a0\u00a0"Literal[\'oops\']" is not assignable to "int"'] },
     comment: '# note\n',
+    mode: 'push',
   },
   {
     fixture: 'knowledge-php',
@@ -67,6 +72,7 @@ const CASES: LanguageCase[] = [
     clean: 'src/Clean.php',
     bad: { append: "double('oops');\n", error: [11, 'P1006', "Expected type 'int'. Found ''oops''."] },
     comment: '// note\n',
+    mode: 'push',
   },
 ];
 
@@ -81,7 +87,7 @@ for (const c of CASES) {
       const r = await fx.run('get_diagnostics', { file: c.broken });
       expect(r.files).toHaveLength(1);
       expect(brief(r.files[0])).toEqual(c.expected);
-      expect(r.files[0]).toMatchObject({ file: c.broken, mode: 'push', content_hash: sha(fx.read(c.broken)) });
+      expect(r.files[0]).toMatchObject({ file: c.broken, mode: c.mode, content_hash: sha(fx.read(c.broken)) });
       expect(r.counts).toEqual({ error: c.expected.filter((e) => e[2] === 'error').length, warning: 0, information: 0, hint: c.expected.filter((e) => e[2] === 'hint').length });
       const errorsOnly = await fx.run('get_diagnostics', { file: c.broken, severity: 'error' });
       expect(brief(errorsOnly.files[0])).toEqual(c.expected.filter((e) => e[2] === 'error'));

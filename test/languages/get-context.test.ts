@@ -41,7 +41,7 @@ function contextSuite(c: Case, gate = true): void {
       expect(r.callees.find((x: JsonResult) => /log/i.test(x.file)).summary).toMatch(/^(Log )?[Ww]rites one message to the log\.$/);
     });
 
-    it('source, the signature types resolved by the server, tests and references', async () => {
+    it('source, the signature types resolved by the server, tests and references (the callers\' call sites not repeated)', async () => {
       const r = await fx.run('get_context', { symbol: c.symbol });
       const sym = await fx.run('get_symbol', { symbol_id: r.symbol_id });
       // Whole lines (get_symbol starts at the declaration's first byte, after the indentation).
@@ -50,7 +50,13 @@ function contextSuite(c: Case, gate = true): void {
       for (const t of r.types) expect(t.symbol_id).toMatch(/#(class|interface|struct)$/);
       expect([...new Set(r.tests.map((t: JsonResult) => t.file))]).toEqual(c.testFiles);
       const refs = await fx.run('find_references', { symbol_id: r.symbol_id, include_declaration: false, max_results: 1000 });
-      expect(r.tests.length + r.references.length).toBe(refs.references.length);
+      const callSites = new Set(r.callers.flatMap((x: { file: string; call_lines: number[] }) => x.call_lines.map((l) => `${x.file}:${l}`)));
+      const at = (x: { file: string; line: number }) => `${x.file}:${x.line}`;
+      // every call site of a caller outside the tests is a reference: not listed again under references
+      for (const x of r.references) expect(callSites.has(at(x)), at(x)).toBe(false);
+      const others = refs.references.filter((x: { file: string; line: number }) => !c.testFiles.includes(x.file));
+      expect(r.references.map(at)).toEqual(others.filter((x: { file: string; line: number }) => !callSites.has(at(x))).map(at));
+      expect(r.tests.length).toBe(refs.references.length - others.length);
       for (const x of r.references) expect(c.testFiles).not.toContain(x.file);
     });
 

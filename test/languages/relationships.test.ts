@@ -195,12 +195,13 @@ describe('query_relationships: Python', async () => {
     ]);
   });
 
-  it('`from pkg import a, b` imports the package and each name that is a submodule; `from . import m` the module m', async () => {
+  it('`from pkg import a, b` imports the package and each name that is a submodule; `from . import m` the package and the module m', async () => {
     const r = await fx.run('query_relationships', { query_type: 'imports', target: 'app/bundle.py', max_depth: 1 });
     expect(lines(r)).toEqual([
       '1 app/bundle.py -> pkg/__init__.py @app/bundle.py:2 [workspace]',
       '1 app/bundle.py -> pkg/format.py @app/bundle.py:2 [workspace]',
       '1 app/bundle.py -> pkg/mathx.py @app/bundle.py:2 [workspace]',
+      '1 app/bundle.py -> app/__init__.py @app/bundle.py:3 [workspace]',
       '1 app/bundle.py -> app/report.py @app/bundle.py:3 [workspace]',
     ]);
   });

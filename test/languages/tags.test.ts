@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { goAvailable, goEnv } from '../helpers/go.js';
 import { openScratch } from '../helpers/scratch.js';
 
 interface Element {
@@ -112,5 +114,24 @@ describe('tag_elements: Python', async () => {
     expect(web.elements.map((e: Element) => e.qualified_name)).toEqual(['App', 'App.route', 'list_items', 'get_item', 'put_item']);
     expect((await fx.run('tag_elements', { path: 'app/priv.py' })).elements.map((e: Element) => e.name)).toEqual(['public']);
     expect((await fx.run('tag_elements', { path: 'app/priv.py', include_private: true })).elements.map((e: Element) => e.name)).toEqual(['_helper', 'public']);
+  });
+});
+
+describe.runIf(goAvailable)('tag_elements: Go', async () => {
+  const fx = await openScratch('partial-go');
+
+  it('tags are `//lspgate:tag` directives, which go doc leaves out of the documentation', async () => {
+    const r = await fx.run('tag_elements', { path: 'chain/c/c.go', dry_run: false });
+    expect(r.elements.map((e: Element) => `${e.action} ${e.tag}`)).toEqual(['tag //lspgate:tag @Fn/chain/c/c.go#Bottom:6']);
+    const after = fs.readFileSync(path.join(fx.root, 'chain/c/c.go'), 'utf8').split('\n');
+    expect(after.slice(2, 6)).toEqual(['', '//lspgate:tag @Fn/chain/c/c.go#Bottom:6', '// Bottom is called from a and from b.', 'func Bottom() int {']);
+    // go doc (the go command's own doc tool) shows the doc comment without the tag
+    const doc = execFileSync('go', ['doc', './chain/c', 'Bottom'], { cwd: fx.root, env: { ...process.env, ...goEnv }, encoding: 'utf8' });
+    expect(doc).toContain('Bottom is called from a and from b.');
+    expect(doc).not.toContain('lspgate');
+    expect(doc).not.toContain('@Fn');
+    // tagged once: a second run finds the directive and skips it
+    const again = await fx.run('tag_elements', { path: 'chain/c/c.go' });
+    expect(again.elements.map((e: Element) => e.action)).toEqual(['skip']);
   });
 });

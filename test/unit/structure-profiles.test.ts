@@ -17,6 +17,8 @@ const FUNCTIONS: Record<string, 'tree' | 'names' | 'paths' | 'manifests' | 'docs
   'syntax.imports.read': 'tree',
   'syntax.imports.isPackageModule': 'paths',
   'syntax.imports.isModuleNamed': 'paths',
+  'syntax.imports.submoduleFiles': 'names',
+  'syntax.namedDeclarations.read': 'tree',
   'syntax.patterns.hit': 'tree',
   'syntax.typeHeaders.read': 'tree',
   'syntax.decorations.read': 'tree',
@@ -31,6 +33,7 @@ const FUNCTIONS: Record<string, 'tree' | 'names' | 'paths' | 'manifests' | 'docs
   // of source lines left in a profile (what the catalog shows as a docstring; no structure decided)
   'declarations.bodyDocstring': 'docstring lines',
   'deadCode.exportedApi': 'manifests',
+  'deadCode.bindsOnly': 'names',
   'project.manifestPackages': 'manifests',
   'project.catalogPackages': 'names',
   'project.manifestEntryPoints': 'manifests',

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { LanguageProfile, ProjectPackage } from '../language-profile.js';
 import { GO_COMPLEXITY, GO_IMPORTS, GO_PATTERNS } from './syntax.js';
-import { GO_BODIES, GO_DECORATIONS, GO_TYPE_HEADERS } from './structure.js';
+import { GO_BODIES, GO_DECORATIONS, GO_NAMED_DECLARATIONS, GO_TYPE_HEADERS } from './structure.js';
 import { GO_DECLARATIONS } from './declarations.js';
 
 function goModule(text: string | undefined): string | undefined {
@@ -13,7 +13,7 @@ export const goProfile: LanguageProfile = {
   name: 'go',
   languageIds: [],
   grammars: { '.go': 'go' },
-  syntax: { imports: GO_IMPORTS, patterns: GO_PATTERNS, complexity: GO_COMPLEXITY, typeHeaders: GO_TYPE_HEADERS, decorations: GO_DECORATIONS, bodies: GO_BODIES, declarations: GO_DECLARATIONS },
+  syntax: { imports: GO_IMPORTS, patterns: GO_PATTERNS, complexity: GO_COMPLEXITY, typeHeaders: GO_TYPE_HEADERS, decorations: GO_DECORATIONS, bodies: GO_BODIES, declarations: GO_DECLARATIONS, namedDeclarations: GO_NAMED_DECLARATIONS },
   tests: {
     runners: [{ runner: 'go test', description: '`go test` compiles *_test.go files', files: /_test\.go$/ }],
     // testdata: the go tool ignores it (test inputs); test/: external test programs and their helpers
@@ -22,7 +22,9 @@ export const goProfile: LanguageProfile = {
     // `go test` runs TestXxx, BenchmarkXxx, ExampleXxx and FuzzXxx, Xxx not starting with a lower-case letter.
     functionNames: /^(Test|Benchmark|Example|Fuzz)($|[^a-z])/,
   },
-  comments: { line: '//' },
+  // A comment line right above a declaration is part of its doc comment; go/doc and gofmt leave
+  // `//name:arg` directives out of doc text (Go 1.19 doc comment rules), so a tag is one.
+  comments: { line: '//', tag: '//lspgate:tag ' },
   declarations: {
     // Go's rule: a name is exported when it starts with an upper-case letter.
     isPrivate: (s) => !/^[A-Z]/.test(s.name),

@@ -4,7 +4,7 @@
  * the interfaces an interface embeds (`io.Reader`); `Name string` is a field, `~int | string` a type
  * set, neither a relation. Interfaces a type satisfies are the server's answer (implicitInterfaces).
  */
-import type { BodySyntax, DeclaredBase, DecorationSyntax, TypeHeaderSyntax } from '../language-profile.js';
+import type { BodySyntax, DeclaredBase, DecorationSyntax, NamedDeclarationSyntax, TypeHeaderSyntax } from '../language-profile.js';
 import { baseAt, collapsed, namedChildren } from '../structure-forms.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
 
@@ -67,4 +67,25 @@ export const GO_BODIES: BodySyntax = {
 (method_declaration body: (_) @body)
 (func_literal body: (_) @body)
 `,
+};
+
+/** Functions, methods (qualified by their receiver's type, as gopls names them) and type specs. */
+export const GO_NAMED_DECLARATIONS: NamedDeclarationSyntax = {
+  query: `
+[(function_declaration) (method_declaration) (type_spec)] @declaration
+(func_literal) @local
+`,
+  read(decl) {
+    // the method name is a field_identifier without a field name in some grammar versions
+    const name = decl.childForFieldName('name') ?? namedChildren(decl).find((c) => c.type === 'field_identifier' || c.type === 'type_identifier');
+    if (!name) return undefined;
+    if (decl.type === 'function_declaration') return { name: name.text, kind: 'function', at: name };
+    if (decl.type === 'method_declaration') {
+      // `(s *Square[T])` → `Square`
+      const owner = decl.childForFieldName('receiver')?.descendantsOfType('type_identifier').find((x): x is SyntaxNode => !!x)?.text;
+      return { name: name.text, kind: 'method', at: name, ...(owner ? { owner } : {}) };
+    }
+    const t = decl.childForFieldName('type')?.type;
+    return { name: name.text, kind: t === 'struct_type' ? 'struct' : t === 'interface_type' ? 'interface' : 'type', at: name };
+  },
 };

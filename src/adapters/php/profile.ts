@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { LanguageProfile, ProjectPackage } from '../language-profile.js';
 import { manifestFiles } from '../manifest-files.js';
 import { PHP_COMPLEXITY, PHP_IMPORTS, PHP_PATTERNS } from './syntax.js';
-import { PHP_ALIASES, PHP_BODIES, PHP_DECORATIONS, PHP_DOC_COMMENTS, PHP_TYPE_HEADERS } from './structure.js';
+import { PHP_ALIASES, PHP_BODIES, PHP_DECORATIONS, PHP_DOC_COMMENTS, PHP_NAMED_DECLARATIONS, PHP_TYPE_HEADERS } from './structure.js';
 import { PHP_DECLARATIONS } from './declarations.js';
 
 /** Methods PHP calls itself. */
@@ -14,7 +14,7 @@ export const phpProfile: LanguageProfile = {
   name: 'php',
   languageIds: [],
   grammars: { '.php': 'php' },
-  syntax: { imports: PHP_IMPORTS, patterns: PHP_PATTERNS, complexity: PHP_COMPLEXITY, typeHeaders: PHP_TYPE_HEADERS, aliases: PHP_ALIASES, decorations: PHP_DECORATIONS, bodies: PHP_BODIES, docComments: PHP_DOC_COMMENTS, declarations: PHP_DECLARATIONS },
+  syntax: { imports: PHP_IMPORTS, patterns: PHP_PATTERNS, complexity: PHP_COMPLEXITY, typeHeaders: PHP_TYPE_HEADERS, aliases: PHP_ALIASES, decorations: PHP_DECORATIONS, bodies: PHP_BODIES, docComments: PHP_DOC_COMMENTS, declarations: PHP_DECLARATIONS, namedDeclarations: PHP_NAMED_DECLARATIONS },
   tests: {
     // PHPUnit's default suffix, case-sensitive (`Latest.php` is not a test).
     runners: [{ runner: 'phpunit', description: "PHPUnit's *Test.php suffix", files: /.Test\.php$/ }],

@@ -4,7 +4,7 @@
  * docblock and attributes; `use A\B as C` bindings; attributes (`#[Scope]`); function bodies; the
  * docblock of a declaration above its attributes.
  */
-import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, DocCommentSyntax, TypeHeaderSyntax } from '../language-profile.js';
+import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, DocCommentSyntax, NamedDeclarationSyntax, TypeHeaderSyntax } from '../language-profile.js';
 import { baseAt, headerText, namedChildren } from '../structure-forms.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
 
@@ -92,4 +92,24 @@ export const PHP_DOC_COMMENTS: DocCommentSyntax = {
   (method_declaration) (function_definition) (property_declaration) (const_declaration)
 ] @declaration`,
   isDoc: (comment) => comment.text.startsWith('/**'),
+};
+
+const PHP_NAMED: Record<string, string> = {
+  function_definition: 'function',
+  class_declaration: 'class',
+  interface_declaration: 'interface',
+  trait_declaration: 'trait',
+  enum_declaration: 'enum',
+  method_declaration: 'method',
+};
+
+/** Functions, classes, interfaces, traits, enums and methods (conditional declarations included: `if (!function_exists('f'))`). */
+export const PHP_NAMED_DECLARATIONS: NamedDeclarationSyntax = {
+  query: `[${Object.keys(PHP_NAMED).map((t) => `(${t})`).join(' ')}] @declaration
+[(anonymous_function) (arrow_function)] @local`,
+  read(decl) {
+    const name = decl.childForFieldName('name');
+    const kind = PHP_NAMED[decl.type];
+    return name && kind ? { name: name.text, kind, at: name } : undefined;
+  },
 };

@@ -3,18 +3,23 @@ import path from 'node:path';
 import type { LanguageProfile } from '../language-profile.js';
 import { pythonDocstringOf } from './signature.js';
 import { PY_COMPLEXITY, PY_IMPORTS, PY_PATTERNS } from './syntax.js';
-import { PY_ALIASES, PY_BODIES, PY_DECORATIONS, PY_SCRIPT_ENTRY, PY_TYPE_HEADERS } from './structure.js';
+import { PY_ALIASES, PY_BODIES, PY_DECORATIONS, PY_NAMED_DECLARATIONS, PY_SCRIPT_ENTRY, PY_TYPE_HEADERS } from './structure.js';
 import { PY_DECLARATIONS } from './declarations.js';
 
 function builds(pyproject: string | undefined): boolean {
   return !!pyproject && /^\s*\[build-system\]/m.test(pyproject);
 }
 
+/** Decorators of the language and its standard library that bind or type a method and register it nowhere. */
+const BINDING_DECORATORS = new Set(
+  ['staticmethod', 'classmethod', 'property', 'abstractmethod', 'abc.abstractmethod', 'cached_property', 'functools.cached_property', 'override', 'typing.override', 'overload', 'typing.overload'].map((n) => `@${n}`),
+);
+
 export const pythonProfile: LanguageProfile = {
   name: 'python',
   languageIds: [],
   grammars: { '.py': 'python', '.pyi': 'python' },
-  syntax: { imports: PY_IMPORTS, patterns: PY_PATTERNS, complexity: PY_COMPLEXITY, typeHeaders: PY_TYPE_HEADERS, aliases: PY_ALIASES, decorations: PY_DECORATIONS, bodies: PY_BODIES, scriptEntry: PY_SCRIPT_ENTRY, declarations: PY_DECLARATIONS },
+  syntax: { imports: PY_IMPORTS, patterns: PY_PATTERNS, complexity: PY_COMPLEXITY, typeHeaders: PY_TYPE_HEADERS, aliases: PY_ALIASES, decorations: PY_DECORATIONS, bodies: PY_BODIES, scriptEntry: PY_SCRIPT_ENTRY, declarations: PY_DECLARATIONS, namedDeclarations: PY_NAMED_DECLARATIONS },
   tests: {
     // pytest's default discovery: test_*.py and *_test.py, plus conftest.py fixtures.
     runners: [{ runner: 'pytest', description: 'pytest collects test_*.py and *_test.py (conftest.py holds fixtures)', files: /^(test_.*\.pyi?|.*_test\.pyi?|conftest\.py)$/i }],
@@ -31,6 +36,7 @@ export const pythonProfile: LanguageProfile = {
     entryPoints: ['main'],
     languageHooks: /^__\w+__$/,
     exportedApi: (s, m) => (builds(m.text('pyproject.toml')) && !s.name.startsWith('_') ? 'pyproject.toml builds a distribution' : undefined),
+    bindsOnly: (d) => BINDING_DECORATORS.has(d) || /\.(setter|getter|deleter)$/.test(d),
   },
   project: {
     packageKinds: ['python-distribution', 'python-package'],

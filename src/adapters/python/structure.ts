@@ -4,7 +4,7 @@
  * `from m import A as B` bindings and module-level `B = A` assignments, decorators, and function
  * bodies.
  */
-import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, ScriptEntrySyntax, TypeHeaderSyntax } from '../language-profile.js';
+import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, NamedDeclarationSyntax, ScriptEntrySyntax, TypeHeaderSyntax } from '../language-profile.js';
 import { baseAt, decoratorNodes, namedChildren, outermost } from '../structure-forms.js';
 import { calleeText } from '../syntax-forms.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
@@ -78,4 +78,20 @@ export const PY_SCRIPT_ENTRY: ScriptEntrySyntax = {
 (module (if_statement condition: (comparison_operator (identifier) @_name operators: "==" (string (string_content) @_value)) (#eq? @_name "__name__") (#eq? @_value "__main__")) @entry)
 `,
   reason: '`if __name__ == "__main__":` runs it as a script',
+};
+
+/** Functions (methods directly in a class body) and classes. */
+export const PY_NAMED_DECLARATIONS: NamedDeclarationSyntax = {
+  query: `
+[(function_definition) (class_definition)] @declaration
+(lambda) @local
+`,
+  read(decl) {
+    const name = decl.childForFieldName('name');
+    if (!name) return undefined;
+    if (decl.type === 'class_definition') return { name: name.text, kind: 'class', at: name };
+    let p = decl.parent;
+    while (p && p.type !== 'class_definition' && p.type !== 'function_definition') p = p.parent;
+    return { name: name.text, kind: p?.type === 'class_definition' ? 'method' : 'function', at: name };
+  },
 };

@@ -50,6 +50,8 @@ export const PY_IMPORTS: ImportSyntax = {
 `,
   read: readImport,
   isPackageModule,
+  packageModules: ['__init__.py', '__init__.pyi'],
+  submoduleFiles: (name) => [`${name}.py`, `${name}/__init__.py`],
   isModuleNamed(target, name) {
     // eslint-disable-next-line no-restricted-syntax -- a path's parts, not source text
     const parts = target.split(/[/\\]/);
@@ -92,10 +94,17 @@ function hit(n: SyntaxNode): PatternFinding | undefined {
 
 export const PY_PATTERNS: PatternSyntax = { query: '[(decorator) (try_statement) (except_clause) (raise_statement)] @node', hit };
 
+/**
+ * Docstrings count like comments: a string that is the first statement of a module, class or
+ * function body is documentation, not code (PEP 257).
+ */
 export const PY_COMPLEXITY: ComplexitySyntax = {
   query: `
 [(if_statement) (elif_clause) (for_statement) (while_statement) (except_clause) (conditional_expression) (case_clause) (for_in_clause) (if_clause)] @decision
 (boolean_operator) @decision
 (comment) @comment
+(module . (expression_statement . [(string) (concatenated_string)] @comment .))
+(function_definition body: (block . (expression_statement . [(string) (concatenated_string)] @comment .)))
+(class_definition body: (block . (expression_statement . [(string) (concatenated_string)] @comment .)))
 `,
 };

@@ -5,7 +5,7 @@
  * of functions. The JavaScript grammar has no interfaces, no `implements` and no `extends_clause`
  * (its class heritage is the expression itself), so JavaScript has a type query of its own.
  */
-import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, TypeHeaderSyntax } from '../language-profile.js';
+import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, NamedDeclarationSyntax, TypeHeaderSyntax } from '../language-profile.js';
 import { baseAt, collapsed, decoratorNodes, headerText, namedChildren, outermost } from '../structure-forms.js';
 import { calleeText } from '../syntax-forms.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
@@ -114,3 +114,40 @@ export const JS_BODIES: BodySyntax = {
 (method_definition body: (_) @body)
 `,
 };
+
+/** Declaration node types and the catalog kind each declares (changed_symbols' deleted symbols). */
+const JS_NAMED: Record<string, string> = {
+  function_declaration: 'function',
+  generator_function_declaration: 'function',
+  class_declaration: 'class',
+  method_definition: 'method',
+  variable_declarator: 'variable',
+};
+const TS_NAMED: Record<string, string> = {
+  ...JS_NAMED,
+  abstract_class_declaration: 'class',
+  interface_declaration: 'interface',
+  type_alias_declaration: 'type',
+  enum_declaration: 'enum',
+  method_signature: 'method',
+  abstract_method_signature: 'method',
+  internal_module: 'namespace',
+};
+
+function namedDeclarations(kinds: Record<string, string>): NamedDeclarationSyntax {
+  return {
+    query: `[${Object.keys(kinds).map((t) => `(${t})`).join(' ')}] @declaration
+[(arrow_function) (function_expression) (generator_function)] @local`,
+    read(decl) {
+      const name = decl.childForFieldName('name');
+      const declared = kinds[decl.type];
+      // a destructuring declarator (`const { a } = x`) names no one declaration
+      if (!name || !declared || (declared === 'variable' && name.type !== 'identifier')) return undefined;
+      const kind = declared === 'variable' && decl.parent?.text.startsWith('const') ? 'constant' : declared;
+      return { name: name.text, kind, at: name };
+    },
+  };
+}
+
+export const JS_NAMED_DECLARATIONS = namedDeclarations(JS_NAMED);
+export const TS_NAMED_DECLARATIONS = namedDeclarations(TS_NAMED);

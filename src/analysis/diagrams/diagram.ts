@@ -10,7 +10,8 @@ import { callTree } from '../../service/navigation/call-tree.js';
 import { catalogFileSymbols } from '../../service/symbol-ids.js';
 import type { GraphData, GraphEdge, GraphNode } from './diagram-format.js';
 import { CALLABLE_KINDS, fileCallEdges } from '../relationships/file-calls.js';
-import { importGraph, type ImportGraph } from '../imports/import-graph.js';
+import { importGraph, noteGraphSkips, type ImportGraph } from '../imports/import-graph.js';
+import { addCatalogErrors, skipsOf, type Skips } from '../skips.js';
 import { dependencies, flattenCalls, importsOf, WALK_BUDGET, type Relationship } from '../relationships/relationships.js';
 import { parseTarget, resolveSymbolTarget, targetFile } from '../target.js';
 
@@ -74,6 +75,7 @@ function addRelationships(b: Builder, list: Relationship[]): void {
 export async function buildDiagram(call: ServiceCall, input: { diagram_type: DiagramType; target?: string | undefined; depth: number; max_nodes: number }): Promise<{ graph: GraphData; omitted_nodes: number }> {
   const b = new Builder(input.max_nodes);
   const graph = input.diagram_type === 'calls' ? undefined : await importGraph(call);
+  if (graph) noteGraphSkips(call, graph);
   const wantImports = input.diagram_type === 'imports' || input.diagram_type === 'all';
   const wantCalls = input.diagram_type === 'calls' || input.diagram_type === 'all';
   if (input.target !== undefined) {
@@ -104,23 +106,32 @@ export async function buildDiagram(call: ServiceCall, input: { diagram_type: Dia
 async function wholeWorkspace(call: ServiceCall, b: Builder, graph: ImportGraph | undefined, type: DiagramType): Promise<void> {
   const catalog = call.workspace.catalog;
   await catalog.build(call.signal ? { signal: call.signal } : {});
+  const skips = skipsOf(call);
+  addCatalogErrors(skips, catalog.status().errors);
   const files = [...catalog.files().keys()].sort();
   for (const f of files) {
     if (b.full) return;
     if (graph && type !== 'calls') {
       for (const i of graph.files.get(f)?.imports ?? []) if (i.status === 'workspace') for (const t of i.target_files ?? [i.target!]) if (t !== f) b.edge(fileNode(f), fileNode(t), 'import');
     }
-    if (type === 'dependencies') for (const e of await fileCallEdges(call, f, 'outgoing')) b.edge(fileNode(f), fileNode(e.file), 'call');
-    if (type === 'calls' || type === 'all') {
-      for (const s of (await catalogFileSymbols(call, f)) ?? []) {
-        if (!CALLABLE_KINDS.has(s.kind) || b.full) continue;
-        try {
-          addRelationships(b, flattenCalls((await callTree(call, { symbol_id: s.symbol_id, depth: 1, max_results: 1000 }, 'outgoing')).root, false));
-        } catch (e) {
-          // No call hierarchy item for this declaration (see file-calls.ts): no edges of its own.
-          if (!(e instanceof LspgateError) || e.code !== 'SYMBOL_NOT_FOUND') throw e;
-        }
+    if (type === 'dependencies') for (const e of await fileCallEdges(call, f, 'outgoing', skips)) b.edge(fileNode(f), fileNode(e.file), 'call');
+    if (type === 'calls' || type === 'all') await fileCalls(call, b, f, skips);
+  }
+}
+
+/** Every call of the file's functions as an edge; a failing file is skipped (file-calls.ts). */
+async function fileCalls(call: ServiceCall, b: Builder, f: string, skips: Skips): Promise<void> {
+  try {
+    for (const s of (await catalogFileSymbols(call, f)) ?? []) {
+      if (!CALLABLE_KINDS.has(s.kind) || b.full) continue;
+      try {
+        addRelationships(b, flattenCalls((await callTree(call, { symbol_id: s.symbol_id, depth: 1, max_results: 1000 }, 'outgoing')).root, false));
+      } catch (e) {
+        // No call hierarchy item for this declaration (see file-calls.ts): no edges of its own.
+        if (!(e instanceof LspgateError) || e.code !== 'SYMBOL_NOT_FOUND') throw e;
       }
     }
+  } catch (e) {
+    skips.addError(f, e);
   }
 }

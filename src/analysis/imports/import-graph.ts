@@ -9,7 +9,7 @@
  * resolved at stays as the cheap safety net behind the feed.
  */
 import path from 'node:path';
-import { LspgateError } from '../../errors/errors.js';
+import { toLspgateError } from '../../errors/errors.js';
 import type { CatalogChanges, Derived, DerivedKey } from '../../core/catalog.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { ServiceCall } from '../../service/call.js';
@@ -17,14 +17,20 @@ import { syntaxOf } from '../../adapters/languages.js';
 import { isRunnerTestFile } from '../../adapters/test-files.js';
 import { resolveFileImports, type FileImports, type ResolvedImport } from './import-resolve.js';
 import { asBackground, yieldToEventLoop } from '../../util/work-class.js';
+import { skipsOf } from '../skips.js';
 
 export interface ImportGraph {
   /** Imports per importing file (workspace-relative). */
   readonly files: ReadonlyMap<string, FileImports>;
   /** Workspace file → the imports (of other files) that resolve to it. */
   readonly importers: ReadonlyMap<string, { file: string; imp: ResolvedImport }[]>;
-  /** Files that could not be read or resolved, with the error code: never dropped silently. */
-  readonly failed: ReadonlyMap<string, string>;
+  /** Files that could not be read or resolved, with the error: never dropped silently. */
+  readonly failed: ReadonlyMap<string, GraphFailure>;
+}
+
+export interface GraphFailure {
+  code: string;
+  message: string;
 }
 
 interface Cached {
@@ -97,10 +103,22 @@ export async function importGraph(call: ServiceCall): Promise<ImportGraph> {
     p = asBackground(() => build(call, state)).finally(() => (state.building = undefined));
     state.building = p;
   }
-  const graph = await p;
-  // Every answer built on an incomplete graph says so, not only the one that built it.
-  if (graph.failed.size) call.meta.warn(`${graph.failed.size} file(s) left out of the import graph (${[...new Set(graph.failed.values())].join(', ')}); asked again when they change`);
-  return graph;
+  return p;
+}
+
+/**
+ * Files of the graph an answer depends on that are left out of it (every file by default: any of
+ * them could import the target), added to the call's `skipped`: every answer built on an incomplete
+ * graph says so, not only the one that built it. Such files are asked again when they change.
+ */
+export function noteGraphSkips(call: ServiceCall, graph: ImportGraph, files?: Iterable<string>): void {
+  const skips = skipsOf(call);
+  const add = (file: string) => {
+    const f = graph.failed.get(file);
+    if (f) skips.add(file, f.code, `left out of the import graph: ${f.message}`);
+  };
+  if (files) for (const file of files) add(file);
+  else for (const file of graph.failed.keys()) add(file);
 }
 
 async function build(call: ServiceCall, state: GraphState): Promise<ImportGraph> {
@@ -122,13 +140,13 @@ async function build(call: ServiceCall, state: GraphState): Promise<ImportGraph>
   const setChanged = !prev || prev.present.size !== present.size || listed.some((f) => !prev.present.has(f.file));
   const entries = new Map<string, { hash: string; imports: FileImports } | undefined>();
   const todo: { file: string; hash: string }[] = [];
-  const failed = new Map<string, string>();
+  const failed = new Map<string, GraphFailure>();
   for (const f of listed) {
     // A file that failed (a TIMEOUT under load) is not asked again on every update: only once it
     // changed or the file set did; until then answers warn that it is left out.
-    const failedCode = prev?.graph.failed.get(f.file);
-    if (failedCode && !setChanged && !stale.has(f.file) && prev?.failedHashes.get(f.file) === f.hash) {
-      failed.set(f.file, failedCode);
+    const failedBefore = prev?.graph.failed.get(f.file);
+    if (failedBefore && !setChanged && !stale.has(f.file) && prev?.failedHashes.get(f.file) === f.hash) {
+      failed.set(f.file, failedBefore);
       continue;
     }
     const old = prev?.entries.get(f.file);
@@ -141,7 +159,7 @@ async function build(call: ServiceCall, state: GraphState): Promise<ImportGraph>
       todo.push(f);
     }
   }
-  for (const [file, code] of await resolveAll(call, todo, entries)) failed.set(file, code);
+  for (const [file, failure] of await resolveAll(call, todo, entries)) failed.set(file, failure);
   const kept = new Map<string, { hash: string; imports: FileImports }>();
   for (const [file, e] of entries) if (e) kept.set(file, e);
   const graph = assemble(kept, failed);
@@ -151,9 +169,12 @@ async function build(call: ServiceCall, state: GraphState): Promise<ImportGraph>
   return graph;
 }
 
-/** Scans and resolves `todo`, a few files at once; a failure is recorded per file, cancellation ends all. */
-async function resolveAll(call: ServiceCall, todo: { file: string; hash: string }[], entries: Map<string, { hash: string; imports: FileImports } | undefined>): Promise<Map<string, string>> {
-  const failed = new Map<string, string>();
+/**
+ * Scans and resolves `todo`, a few files at once; a failure is recorded per file (a server's error
+ * answer, a timeout, a syntax query that does not compile for the file's grammar), cancellation ends all.
+ */
+async function resolveAll(call: ServiceCall, todo: { file: string; hash: string }[], entries: Map<string, { hash: string; imports: FileImports } | undefined>): Promise<Map<string, GraphFailure>> {
+  const failed = new Map<string, GraphFailure>();
   let next = 0;
   const worker = async () => {
     while (next < todo.length) {
@@ -164,8 +185,9 @@ async function resolveAll(call: ServiceCall, todo: { file: string; hash: string 
         const imports = await resolveFileImports(call, file);
         if (imports) entries.set(file, { hash, imports });
       } catch (e) {
-        if (!(e instanceof LspgateError) || e.code === 'CANCELLED') throw e;
-        failed.set(file, e.code);
+        const err = toLspgateError(e);
+        if (err.code === 'CANCELLED') throw err;
+        failed.set(file, { code: err.code, message: err.message });
       }
     }
   };
@@ -199,7 +221,7 @@ function packageFilesByDir(files: Iterable<string>): Map<string, string[]> {
   return byDir;
 }
 
-function assemble(entries: Map<string, { hash: string; imports: FileImports }>, failed: Map<string, string>): ImportGraph {
+function assemble(entries: Map<string, { hash: string; imports: FileImports }>, failed: Map<string, GraphFailure>): ImportGraph {
   const files = new Map<string, FileImports>();
   const importers = new Map<string, { file: string; imp: ResolvedImport }[]>();
   const byDir = packageFilesByDir(entries.keys());

@@ -9,7 +9,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { DefinitionRequest, type Definition, type DefinitionLink } from 'vscode-languageserver-protocol';
+import { DefinitionRequest, HoverRequest, type Definition, type DefinitionLink } from 'vscode-languageserver-protocol';
 import { LspgateError } from '../../errors/errors.js';
 import type { FileContext } from '../../adapters/types.js';
 import { toLspPosition } from '../../lsp/positions.js';
@@ -18,6 +18,7 @@ import { LineSource, resolveLocations, toLocations, type ResolvedLocation } from
 import { catalogIdAt } from '../../service/symbol-ids.js';
 import { isInside, isSecretPath, toRelative } from '../../util/paths.js';
 import { syntaxOf } from '../../adapters/languages.js';
+import type { ImportSyntax } from '../../adapters/language-profile.js';
 import { scanImports, type ScannedImport } from './import-scan.js';
 
 export type ImportStatus = 'workspace' | 'external' | 'unresolved';
@@ -30,7 +31,7 @@ export interface ResolvedImport extends ScannedImport {
   target_line?: number;
   /** The catalog symbol the definition landed on (`use App\Math\Calc` → the class). */
   target_symbol_id?: string;
-  resolved_by: 'definition' | 'include-path' | 'none';
+  resolved_by: 'definition' | 'include-path' | 'package-path' | 'none';
   /** Go: the imported package's directory and its non-test files (set by the import graph). */
   target_package?: string;
   target_files?: string[];
@@ -48,10 +49,13 @@ export async function resolveFileImports(call: ServiceCall, relPath: string): Pr
   const scanned = await scanImports(relPath, file.text);
   if (!scanned) return undefined;
   const src = new LineSource(call);
-  const statements = scanned.filter((imp) => !imp.member);
-  const imports = await mapBounded(statements, (imp) => (imp.kind === 'include' ? Promise.resolve(includeTarget(call, file, imp)) : definitionTarget(call, src, file, imp)));
-  const byLine = new Map(imports.map((i) => [i.start_line, i]));
   const rules = syntaxOf(relPath)?.profile.syntax.imports;
+  const statements = scanned.filter((imp) => !imp.member);
+  const imports = await mapBounded(statements, (imp) => {
+    if (imp.kind === 'include') return Promise.resolve(includeTarget(call, file, imp));
+    return Promise.resolve(relativePackageTarget(call, rules, file, imp) ?? definitionTarget(call, src, file, imp));
+  });
+  const byLine = new Map(imports.map((i) => [i.start_line, i]));
   const isPackageModule = (target: string) => rules?.isPackageModule?.(target) ?? false;
   // Only a package has submodules: `from pkg.mod import name` names a member of mod.py.
   const members = scanned.filter((imp) => {
@@ -59,7 +63,11 @@ export async function resolveFileImports(call: ServiceCall, relPath: string): Pr
     return imp.member && !(stmt?.target && !/^\.+$/.test(stmt.specifier) && !isPackageModule(stmt.target));
   });
   for (const [i, r] of (await mapBounded(members, (imp) => definitionTarget(call, src, file, imp))).entries()) {
-    if (r.target && rules?.isModuleNamed?.(r.target, members[i]!.member!) && !imports.some((x) => x.start_line === r.start_line && x.target === r.target)) imports.push(r);
+    const m = members[i]!;
+    // the definition of an aliased name (`as _ew`) lands on the alias in this file, or nowhere
+    const unanswered = !r.target || r.target === file.relPath;
+    const found = r.target && rules?.isModuleNamed?.(r.target, m.member!) ? r : unanswered ? submoduleOf(call, rules, byLine.get(m.start_line), m) : undefined;
+    if (found && !imports.some((x) => x.start_line === found.start_line && x.target === found.target)) imports.push(found);
   }
   imports.sort((a, b) => a.line - b.line || (a.ask[0]?.column ?? 0) - (b.ask[0]?.column ?? 0));
   return { file: file.relPath, imports };
@@ -90,8 +98,10 @@ async function definitionTarget(call: ServiceCall, src: LineSource, file: FileCo
       answer = await file.session.request(DefinitionRequest.type, { textDocument: { uri: file.uri }, position }, { signal: call.signal });
     } catch (e) {
       // gopls answers definition on an import it cannot resolve with an error response ("failed to
-      // resolve import", code 0), not an empty answer: that is this import's answer, not a failure of the file.
-      if (e instanceof LspgateError && e.code === 'INTERNAL' && e.details?.lspCode !== undefined) continue;
+      // resolve import", code 0), not an empty answer: that is this import's answer, not a failure of
+      // the file — unless the server cannot answer for the file at all (gopls: "no package metadata"
+      // for a file its build constraints exclude, same code), which is the file's failure.
+      if (e instanceof LspgateError && e.code === 'INTERNAL' && e.details?.lspCode !== undefined && (await fileAnswers(call, file))) continue;
       throw e;
     }
     const locs = resolveLocations(call, src, file.session, toLocations(answer));
@@ -101,6 +111,21 @@ async function definitionTarget(call: ServiceCall, src: LineSource, file: FileCo
   // specifiers the compiler provides (Go's `unsafe`, cgo's `C`) have no file to point at, yet they resolve
   if (syntaxOf(file.relPath)?.profile.syntax.imports?.builtins?.includes(imp.specifier)) return { ...imp, status: 'external', resolved_by: 'none' };
   return { ...imp, status: 'unresolved', resolved_by: 'none' };
+}
+
+/**
+ * Whether the server answers requests about this file at all: a hover at its first position is
+ * answered (null or not) for every file the server has loaded, and fails like every other request
+ * for one it has no package for. Asked once per file, only after a definition failed.
+ */
+async function fileAnswers(call: ServiceCall, file: FileContext): Promise<boolean> {
+  try {
+    await file.session.request(HoverRequest.type, { textDocument: { uri: file.uri }, position: { line: 0, character: 0 } }, { signal: call.signal });
+    return true;
+  } catch (e) {
+    if (e instanceof LspgateError && e.code === 'CANCELLED') throw e;
+    return false;
+  }
 }
 
 /**
@@ -131,6 +156,41 @@ function isFile(abs: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * `from pkg import name [as alias]` where the server's definition of `name` did not land on a
+ * module (pyright answers the definition of an aliased name with the alias): Python's import
+ * system loads `pkg/name.py` (or `pkg/name/__init__.py`) when the package has no attribute of that
+ * name, so a file of that name beside the package's own module — the package the server resolved
+ * the statement to — is the submodule the statement loads (the profile's `submoduleFiles`).
+ */
+function submoduleOf(call: ServiceCall, rules: ImportSyntax | undefined, stmt: ResolvedImport | undefined, m: ScannedImport): ResolvedImport | undefined {
+  if (!rules?.submoduleFiles || stmt?.status !== 'workspace' || !stmt.target || !rules.isPackageModule?.(stmt.target) || !m.member) return undefined;
+  const dir = path.join(call.root, path.dirname(stmt.target));
+  for (const candidate of rules.submoduleFiles(m.member).map((f) => path.join(dir, f))) {
+    if (isInside(call.root, candidate) && isFile(candidate)) return { ...m, status: 'workspace', target: toRelative(call.root, candidate), target_line: 1, resolved_by: 'package-path' };
+  }
+  return undefined;
+}
+
+/**
+ * `from . import x` / `from .. import x` (a specifier of dots only): the statement imports the
+ * package the dots name, which runs that package's own module (PEP 328: one dot is the importing
+ * module's package, each further dot its parent; the profile's `packageModules`). The definition of
+ * `x` lands wherever `x` is defined (a submodule, or the module the package re-exports it from),
+ * which is the member's edge, not the statement's. A namespace package (no such module) has no
+ * file: its names are asked as before.
+ */
+function relativePackageTarget(call: ServiceCall, rules: ImportSyntax | undefined, file: FileContext, imp: ScannedImport): ResolvedImport | undefined {
+  if (!rules?.packageModules || !/^\.+$/.test(imp.specifier)) return undefined;
+  let dir = path.dirname(file.absPath);
+  for (let up = 1; up < imp.specifier.length; up++) dir = path.dirname(dir);
+  for (const own of rules.packageModules) {
+    const abs = path.join(dir, own);
+    if (isInside(call.root, abs) && isFile(abs)) return { ...imp, status: 'workspace', target: toRelative(call.root, abs), target_line: 1, resolved_by: 'package-path' };
+  }
+  return undefined;
 }
 
 function includeTarget(call: ServiceCall, file: FileContext, imp: ScannedImport): ResolvedImport {

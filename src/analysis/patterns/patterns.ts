@@ -18,8 +18,9 @@ import { typeDefinition } from '../../service/descriptors/descriptors.js';
 import { locate, toLocations } from '../../service/locations.js';
 import { isInside } from '../../util/paths.js';
 import { declaredBases, headerReferences, SYNTAX_SOURCE, TYPE_KINDS, typeAt } from '../../service/relations/type-relations.js';
-import { scanFile, type PatternHit } from './pattern-scan.js';
+import { scanFile } from './pattern-scan.js';
 import { languageProfile } from '../../adapters/languages.js';
+import { addCatalogErrors, perFile, skipsOf, type Skips } from '../skips.js';
 
 export const PATTERN_TYPES = ['inheritance', 'framework', 'decorators', 'error-handling'] as const;
 export type PatternType = (typeof PATTERN_TYPES)[number];
@@ -79,6 +80,8 @@ export async function findPatterns(call: ServiceCall, types: readonly PatternTyp
   const catalog = call.workspace.catalog;
   await catalog.build(call.signal ? { signal: call.signal } : {});
   const groups = new Groups();
+  const skips = skipsOf(call);
+  addCatalogErrors(skips, catalog.status().errors);
   let files_scanned = 0;
   let types_checked = 0;
   if (types.includes('inheritance') || types.includes('framework')) {
@@ -87,8 +90,8 @@ export async function findPatterns(call: ServiceCall, types: readonly PatternTyp
     const checked = typeSyms.slice(0, limits.max_types);
     if (typeSyms.length > checked.length) call.meta.limit({ limit: 'max_types', value: limits.max_types, detail: `${typeSyms.length - checked.length} type(s) not checked` });
     types_checked = checked.length;
-    if (types.includes('inheritance')) await inheritance(call, checked, groups);
-    if (types.includes('framework')) await frameworkModels(call, checked, groups);
+    if (types.includes('inheritance')) await inheritance(call, checked, groups, skips);
+    if (types.includes('framework')) await frameworkModels(call, checked, groups, skips);
   }
   const scanTypes = new Set<string>(types.filter((t) => t !== 'inheritance'));
   if (scanTypes.size) {
@@ -97,7 +100,9 @@ export async function findPatterns(call: ServiceCall, types: readonly PatternTyp
     if (files.length > scanned.length) call.meta.limit({ limit: 'max_files', value: limits.max_files, detail: `${files.length - scanned.length} file(s) not scanned` });
     for (const rel of scanned) {
       if (call.signal?.aborted) break;
-      for (const h of await scanHits(call, rel)) if (scanTypes.has(h.pattern_type)) groups.add(h.pattern_type, h.name, h.description, { file: rel, line: h.line });
+      for (const h of (await perFile(skips, rel, () => scanFile(rel, readFileSync(path.join(call.root, rel), 'utf8')))) ?? []) {
+        if (scanTypes.has(h.pattern_type)) groups.add(h.pattern_type, h.name, h.description, { file: rel, line: h.line });
+      }
     }
     files_scanned = scanned.length;
   }
@@ -106,41 +111,38 @@ export async function findPatterns(call: ServiceCall, types: readonly PatternTyp
   return { patterns, files_scanned, types_checked };
 }
 
-async function scanHits(call: ServiceCall, rel: string): Promise<PatternHit[]> {
-  let text: string;
-  try {
-    text = readFileSync(path.join(call.root, rel), 'utf8');
-  } catch (e) {
-    call.meta.warn(`find_patterns could not read ${rel}: ${(e as Error).message}`);
-    return [];
-  }
-  return scanFile(rel, text);
-}
-
 function describeGroup(name: string, sites: PatternSite[], base: string): string {
   const files = new Set(sites.map((s) => s.file)).size;
   return `${base}: ${sites.length} use(s) in ${files} file(s)`;
 }
 
-/** Subtype groups: header names resolved by the server, or the server's implementations of implicitly satisfied interfaces (Go). */
-async function inheritance(call: ServiceCall, types: CatalogSymbol[], groups: Groups): Promise<void> {
+/**
+ * Subtype groups: header names resolved by the server, or the server's implementations of
+ * implicitly satisfied interfaces (Go). A type whose file the server cannot answer for skips that file.
+ */
+async function inheritance(call: ServiceCall, types: CatalogSymbol[], groups: Groups, skips: Skips): Promise<void> {
   for (const t of types) {
     if (call.signal?.aborted) return;
-    if (languageProfile(t.language)?.types.implicitInterfaces) {
-      if (t.kind === 'interface') await implicitImplementations(call, t, groups);
-      continue;
+    if (skips.has(t.file)) continue;
+    await perFile(skips, t.file, () => typeBases(call, t, groups));
+  }
+}
+
+async function typeBases(call: ServiceCall, t: CatalogSymbol, groups: Groups): Promise<void> {
+  if (languageProfile(t.language)?.types.implicitInterfaces) {
+    if (t.kind === 'interface') await implicitImplementations(call, t, groups);
+    return;
+  }
+  const site = { file: t.file, line: t.selection_line, symbol_id: t.symbol_id };
+  // a type alias's `extends` is a conditional type or a constraint, never a base: the header hook reads no aliases
+  for (const ref of await headerReferences(call, t)) {
+    if (ref.target) {
+      const verb = ref.target.kind === 'interface' ? 'implement' : 'extend';
+      groups.add('inheritance', `subtypes of ${ref.target.qualified_name}`, `types that ${verb} ${ref.target.kind} ${ref.target.qualified_name} (${ref.target.file}:${ref.target.selection_line})`, site, SYNTAX_SOURCE);
+    } else if (ref.external && !isInside(call.root, ref.external)) {
+      groups.add('inheritance', `subtypes of ${ref.name} (external)`, `types that extend or implement ${ref.name}, declared outside the workspace (${path.basename(ref.external)})`, site, SYNTAX_SOURCE);
     }
-    const site = { file: t.file, line: t.selection_line, symbol_id: t.symbol_id };
-    // a type alias's `extends` is a conditional type or a constraint, never a base: the header hook reads no aliases
-    for (const ref of await headerReferences(call, t)) {
-      if (ref.target) {
-        const verb = ref.target.kind === 'interface' ? 'implement' : 'extend';
-        groups.add('inheritance', `subtypes of ${ref.target.qualified_name}`, `types that ${verb} ${ref.target.kind} ${ref.target.qualified_name} (${ref.target.file}:${ref.target.selection_line})`, site, SYNTAX_SOURCE);
-      } else if (ref.external && !isInside(call.root, ref.external)) {
-        groups.add('inheritance', `subtypes of ${ref.name} (external)`, `types that extend or implement ${ref.name}, declared outside the workspace (${path.basename(ref.external)})`, site, SYNTAX_SOURCE);
-      }
-      // a name that resolves inside the workspace but not to a type (an import binding, a namespace) is no base
-    }
+    // a name that resolves inside the workspace but not to a type (an import binding, a namespace) is no base
   }
 }
 
@@ -163,12 +165,12 @@ async function implicitImplementations(call: ServiceCall, iface: CatalogSymbol, 
  * Classes the adapter gives a framework's kind `model` (the PHP adapter's Eloquent models: their
  * extends chain reaches Eloquent's Model), for the languages whose profile names such models.
  */
-async function frameworkModels(call: ServiceCall, types: CatalogSymbol[], groups: Groups): Promise<void> {
+async function frameworkModels(call: ServiceCall, types: CatalogSymbol[], groups: Groups, skips: Skips): Promise<void> {
   for (const t of types) {
     const models = languageProfile(t.language)?.syntax.patterns?.models;
-    if (!models || t.kind !== 'class' || !(await declaredBases(call, t, (b) => b.relation === 'extends')).length) continue;
-    const d = await typeDefinition(call, { symbol_id: t.symbol_id });
-    if (d.kind !== 'model') continue;
+    if (!models || t.kind !== 'class' || skips.has(t.file)) continue;
+    const d = await perFile(skips, t.file, async () => ((await declaredBases(call, t, (b) => b.relation === 'extends')).length ? typeDefinition(call, { symbol_id: t.symbol_id }) : undefined));
+    if (d?.kind !== 'model') continue;
     groups.add('framework', models.name, models.description, { file: t.file, line: t.selection_line, symbol_id: t.symbol_id }, 'server');
   }
 }

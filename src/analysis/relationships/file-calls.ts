@@ -8,6 +8,7 @@ import type { ServiceCall } from '../../service/call.js';
 import { callTree, type Direction } from '../../service/navigation/call-tree.js';
 import { catalogFileSymbols } from '../../service/symbol-ids.js';
 import { asBackground, yieldToEventLoop } from '../../util/work-class.js';
+import type { Skips } from '../skips.js';
 
 export const CALLABLE_KINDS = new Set(['function', 'method', 'constructor']);
 
@@ -23,12 +24,23 @@ export interface FileCallEdge {
  * tree per function of the file, for every file a depends-on walk or diagram visits: bulk work, so
  * its requests are background (src/util/work-class.ts) and it yields between functions.
  */
-export function fileCallEdges(call: ServiceCall, file: string, direction: Direction): Promise<FileCallEdge[]> {
-  return asBackground(() => collectEdges(call, file, direction));
+export function fileCallEdges(call: ServiceCall, file: string, direction: Direction, skips: Skips): Promise<FileCallEdge[]> {
+  return asBackground(() => collectEdges(call, file, direction, skips));
 }
 
-async function collectEdges(call: ServiceCall, file: string, direction: Direction): Promise<FileCallEdge[]> {
-  const symbols = (await catalogFileSymbols(call, file)) ?? [];
+/**
+ * A declaration whose call tree fails (gopls: "no package metadata" for a file its build
+ * constraints exclude) leaves its file out: it is listed in `skips` and its other declarations
+ * are not asked (they would fail alike).
+ */
+async function collectEdges(call: ServiceCall, file: string, direction: Direction, skips: Skips): Promise<FileCallEdge[]> {
+  let symbols;
+  try {
+    symbols = (await catalogFileSymbols(call, file)) ?? [];
+  } catch (e) {
+    skips.addError(file, e);
+    return [];
+  }
   const edges = new Map<string, number>();
   for (const s of symbols) {
     if (!CALLABLE_KINDS.has(s.kind)) continue;
@@ -40,7 +52,8 @@ async function collectEdges(call: ServiceCall, file: string, direction: Directio
       // A declaration the server cannot build a call hierarchy item for (gopls: an interface
       // method, pyright: an overload stub) has no call edges of its own.
       if (e instanceof LspgateError && e.code === 'SYMBOL_NOT_FOUND') continue;
-      throw e;
+      skips.addError(file, e);
+      break;
     }
     for (const n of nodes) {
       if (n.file === file) continue;

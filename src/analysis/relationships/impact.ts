@@ -11,8 +11,8 @@ import type { ServiceCall } from '../../service/call.js';
 import { callTree } from '../../service/navigation/call-tree.js';
 import { LineSource, resolveLocations } from '../../service/locations.js';
 import { resolveTarget, type ResolvedTarget } from '../../service/navigation/resolve.js';
-import { importGraph, type ImportGraph } from '../imports/import-graph.js';
-import { flattenCalls, importsOf, WALK_BUDGET } from './relationships.js';
+import { importGraph, noteGraphSkips, type ImportGraph } from '../imports/import-graph.js';
+import { catalogBuilt, flattenCalls, importsOf, WALK_BUDGET } from './relationships.js';
 import { parseTarget } from '../target.js';
 import { isTestPath } from '../../adapters/test-files.js';
 
@@ -39,6 +39,9 @@ export interface ImpactResult {
   effects: RippleEffect[];
   tests: string[];
   references: number;
+  /** Affected files using the element itself (depth 1), and those reached only through callers or importers. */
+  direct_files: number;
+  transitive_files: number;
 }
 
 const RANK: Record<Exclude<ImpactKind, 'test'>, number> = { 'direct call': 0, reference: 1, import: 2, 'indirect dependency': 3 };
@@ -52,22 +55,31 @@ export function severityOf(op: ChangeOperation, impact: ImpactKind): Severity {
 }
 
 /**
- * The risk rule. n = affected files. delete: LOW when nothing uses the element, else HIGH, CRITICAL
- * from 10 files. refactor: LOW at 0, MEDIUM 1–3, HIGH 4–9, CRITICAL from 10. modify: LOW 0–2,
- * MEDIUM 3–9, HIGH from 10.
+ * The risk rule. n = affected files, `direct` of them using the element itself (depth 1),
+ * the others reached only through callers or importers. delete: LOW when nothing uses the
+ * element, else HIGH, CRITICAL from 10 files. refactor: LOW at 0, MEDIUM 1–3, HIGH 4–9, CRITICAL
+ * from 10. modify: LOW 0–2, MEDIUM 3–9, HIGH from 10. The reason says direct and transitive apart.
  */
-export function riskOf(op: ChangeOperation, n: number, references: number): { level: RiskLevel; reason: string } {
+export function riskOf(op: ChangeOperation, n: number, references: number, direct = n): { level: RiskLevel; reason: string } {
+  const reach = reachText(n, direct);
   if (op === 'delete') {
     if (n === 0 && references === 0) return { level: 'LOW', reason: 'delete of an element nothing references' };
-    if (n >= 10) return { level: 'CRITICAL', reason: `delete of an element used in ${n} files (10 or more)` };
-    return { level: 'HIGH', reason: `delete of an element with ${references} reference(s), ${n} file(s) affected` };
+    if (n >= 10) return { level: 'CRITICAL', reason: `delete of an element with ${references} reference(s); ${reach} (CRITICAL from 10 files)` };
+    return { level: 'HIGH', reason: `delete of an element with ${references} reference(s); ${reach} (HIGH below 10 files, CRITICAL from 10)` };
   }
   if (op === 'refactor') {
     const level: RiskLevel = n === 0 ? 'LOW' : n <= 3 ? 'MEDIUM' : n <= 9 ? 'HIGH' : 'CRITICAL';
-    return { level, reason: `refactor reaching ${n} file(s) (LOW 0, MEDIUM 1-3, HIGH 4-9, CRITICAL 10+)` };
+    return { level, reason: `refactor of an element with ${references} reference(s): ${reach} (LOW 0, MEDIUM 1-3, HIGH 4-9, CRITICAL 10+)` };
   }
   const level: RiskLevel = n <= 2 ? 'LOW' : n <= 9 ? 'MEDIUM' : 'HIGH';
-  return { level, reason: `modify reaching ${n} file(s) (LOW 0-2, MEDIUM 3-9, HIGH 10+)` };
+  return { level, reason: `modify of an element with ${references} reference(s): ${reach} (LOW 0-2, MEDIUM 3-9, HIGH 10+)` };
+}
+
+/** "3 file(s) use it directly and 8 more are reached through callers or importers: 11 affected file(s)". */
+function reachText(n: number, direct: number): string {
+  const transitive = n - direct;
+  if (transitive === 0) return `${direct} file(s) use it directly: ${n} affected file(s)`;
+  return `${direct} file(s) use it directly and ${transitive} more are reached only through callers or importers: ${n} affected file(s)`;
 }
 
 class Effects {
@@ -95,9 +107,11 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
   if (parsed.kind === 'file') {
     const graph = await importGraph(call);
     label = parsed.file;
+    noteGraphSkips(call, graph);
     for (const r of importsOf(graph, parsed.file, input.max_depth, true)) effects.add(r.from, r.depth === 1 ? 'import' : 'indirect dependency', r.depth, r.line);
     references = graph.importers.get(parsed.file)?.length ?? 0;
   } else {
+    await catalogBuilt(call);
     const target = await resolveTarget(call, parsed.input);
     label = target.label;
     // The graph, the references and the caller tree are independent: asked at once.
@@ -107,12 +121,15 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
     treeP.catch(() => undefined);
     const answer = await referencesOf(call, target);
     const graph = await graphP;
+    noteGraphSkips(call, graph);
     references = referenceEffects(call, target, answer, effects, graph);
     callerEffects(await treeP, effects, graph);
   }
   const list = effects.list(input.operation);
-  const risk = riskOf(input.operation, list.length, references);
-  return { element: label, risk_level: risk.level, risk_reason: risk.reason, effects: list, tests: list.filter((e) => e.impact === 'test').map((e) => e.file), references };
+  const direct = list.filter((e) => e.depth === 1).length;
+  const risk = riskOf(input.operation, list.length, references, direct);
+  const tests = list.filter((e) => e.impact === 'test').map((e) => e.file);
+  return { element: label, risk_level: risk.level, risk_reason: risk.reason, effects: list, tests, references, direct_files: direct, transitive_files: list.length - direct };
 }
 
 function referencesOf(call: ServiceCall, target: ResolvedTarget) {

@@ -4,13 +4,13 @@
  * conditional expressions, short-circuit operators) — no server knows it. lines_of_code counts
  * lines with code (blank and comment-only lines left out). dependencies: the file's import
  * statements plus, for a function, its distinct callees (call tree). test_coverage comes from a
- * coverage file (coverage.ts), or is null with a note: never invented.
+ * coverage file (coverage.ts), or is absent with a note: never invented (seed 002 types it as a number).
  */
 import type { ServiceCall } from '../../service/call.js';
 import { callTree } from '../../service/navigation/call-tree.js';
 import { LspgateError } from '../../errors/errors.js';
 import { lineCoverage } from './coverage.js';
-import { importGraph } from '../imports/import-graph.js';
+import { importGraph, noteGraphSkips } from '../imports/import-graph.js';
 import { languageProfiles, syntaxOf } from '../../adapters/languages.js';
 import { withSyntaxTree, type SyntaxNode, type SyntaxQuery } from '../../syntax/syntax.js';
 import { parseTarget } from '../target.js';
@@ -24,7 +24,8 @@ export interface ComplexityResult {
   lines_of_code: number;
   cyclomatic_complexity: number;
   dependencies: number;
-  test_coverage: number | null;
+  /** 0..1 from a coverage file; absent (with the reason in `note`) when no coverage file covers it. */
+  test_coverage?: number;
   note: string;
 }
 
@@ -74,6 +75,7 @@ export async function analyzeComplexity(call: ServiceCall, element: string): Pro
   const to = t?.catalog?.end_line ?? (t?.symbol ? t.symbol.symbol.range.end.line + 1 : file.lines.length);
   const m = await withSyntaxTree(syntax.grammar, file.text, (root, query) => measure(root, query!, file.lines, from, to), complexity.query);
   const graph = await importGraph(call);
+  noteGraphSkips(call, graph, [rel]);
   let dependencies = graph.files.get(rel)?.imports.length ?? 0;
   if (t?.catalog && ['function', 'method', 'constructor'].includes(t.catalog.kind)) {
     const tree = await callTree(call, { symbol_id: t.catalog.symbol_id, depth: 1, max_results: 1000 }, 'outgoing');
@@ -88,7 +90,7 @@ export async function analyzeComplexity(call: ServiceCall, element: string): Pro
     lines_of_code: m.loc,
     cyclomatic_complexity: m.cyclomatic,
     dependencies,
-    test_coverage: cov.ratio,
+    ...(cov.ratio !== null ? { test_coverage: cov.ratio } : {}),
     note: `cyclomatic complexity from the ${syntax.grammar} syntax tree; dependencies = import statements of the file${t?.catalog ? ' + distinct callees' : ''}; ${cov.note}`,
   };
 }

@@ -4,7 +4,7 @@
  * instrumented lines that ran. Without one: reference coverage, per source file the share of its
  * checked declarations (declarations.ts) that a test file references, found with the language
  * server's textDocument/references — a different measure, labelled as such, never passed off as
- * line coverage.
+ * line coverage. A file the server cannot answer for is skipped (listed, not counted as untested).
  */
 import type { CatalogSymbol } from '../../core/catalog.js';
 import type { ServiceCall } from '../../service/call.js';
@@ -12,6 +12,7 @@ import { LineSource } from '../../service/locations.js';
 import { isTestPath } from '../../adapters/test-files.js';
 import { coverageData, COVERAGE_FILES, reportCoverage, type CoverageData, type FileHits } from './coverage.js';
 import { checkedDeclarations, outsideReferences } from './declarations.js';
+import { addCatalogErrors, perFile, skipsOf, type SkippedFile } from '../skips.js';
 
 export type CoverageMode = 'line' | 'reference';
 
@@ -46,7 +47,9 @@ export interface CoverageReportData {
   files_without_data: string[];
   /** Reference mode: declarations checked, and left unchecked over max_symbols. */
   scanned: number;
-  skipped: number;
+  unchecked: number;
+  /** Reference mode: files whose declarations the server could not answer for (not counted). */
+  skipped: SkippedFile[];
 }
 
 const ratio = (covered: number, total: number): number => (total ? Math.round((covered / total) * 1000) / 1000 : 0);
@@ -92,7 +95,8 @@ function lineReport(call: ServiceCall, data: CoverageData): CoverageReportData {
     untested_files: files.filter((f) => f.total > 0 && f.covered === 0).map((f) => f.file),
     files_without_data: sourceFiles(call).filter((f) => !seen.has(f)).sort(),
     scanned: 0,
-    skipped: 0,
+    unchecked: 0,
+    skipped: [],
   };
 }
 
@@ -117,15 +121,25 @@ async function referenceReport(call: ServiceCall, maxSymbols: number, data: Cove
   const eligible = checkedDeclarations(all).filter((s) => !isTestPath(s.file, s.language));
   const scan = eligible.slice(0, maxSymbols);
   const src = new LineSource(call);
-  const perFile = new Map<string, { covered: number; total: number; untested: string[] }>();
+  const skips = skipsOf(call);
+  addCatalogErrors(skips, call.workspace.catalog.status().errors);
+  const byFile = new Map<string, { covered: number; total: number; untested: string[] }>();
+  let answered = 0;
   for (const s of scan) {
-    let f = perFile.get(s.file);
-    if (!f) perFile.set(s.file, (f = { covered: 0, total: 0, untested: [] }));
+    // A file the server cannot answer for (gopls: no package metadata) is left out, not counted as untested.
+    if (skips.has(s.file)) continue;
+    const tested = await perFile(skips, s.file, () => referencedFromTest(call, src, s));
+    if (tested === undefined) continue;
+    answered++;
+    let f = byFile.get(s.file);
+    if (!f) byFile.set(s.file, (f = { covered: 0, total: 0, untested: [] }));
     f.total++;
-    if (await referencedFromTest(call, src, s)) f.covered++;
+    if (tested) f.covered++;
     else f.untested.push(s.qualified_name);
   }
-  const files = [...perFile]
+  const skipped = skips.finish(call.meta, 'coverage_report', scan.length ? answered : 1);
+  for (const sk of skipped) byFile.delete(sk.file);
+  const files = [...byFile]
     .map(([file, f]): FileCoverage => ({ file, coverage: ratio(f.covered, f.total), covered: f.covered, total: f.total, untested_symbols: f.untested }))
     .sort((a, b) => a.file.localeCompare(b.file));
   const covered = files.reduce((n, f) => n + f.covered, 0);
@@ -141,7 +155,8 @@ async function referenceReport(call: ServiceCall, maxSymbols: number, data: Cove
     untested_files: files.filter((f) => f.covered === 0).map((f) => f.file),
     files_without_data: [],
     scanned: scan.length,
-    skipped: eligible.length - scan.length,
+    unchecked: eligible.length - scan.length,
+    skipped,
   };
 }
 

@@ -11,7 +11,8 @@ import type { ServiceCall } from '../../service/call.js';
 import type { ManifestReader, ProjectPackage, ProjectRules } from '../../adapters/language-profile.js';
 import { languageProfiles, profileOf } from '../../adapters/languages.js';
 import { isTestFunctionName, isTestPath, TEST_DIRECTORY, testConvention, testConventionDescription } from '../../adapters/test-files.js';
-import { importGraph } from '../imports/import-graph.js';
+import { importGraph, noteGraphSkips } from '../imports/import-graph.js';
+import { addCatalogErrors, skipsOf } from '../skips.js';
 import { manifestBound, manifestReader } from '../manifests.js';
 import { readTextIfAny, type ReadBound } from '../../util/optional-files.js';
 
@@ -63,6 +64,8 @@ export async function projectContext(call: ServiceCall): Promise<ProjectContextD
   const languages: Record<string, number> = {};
   for (const [, e] of files) languages[e.language] = (languages[e.language] ?? 0) + 1;
   const graph = await importGraph(call);
+  noteGraphSkips(call, graph);
+  addCatalogErrors(skipsOf(call), catalog.status().errors);
   const dependencies: Record<string, string[]> = {};
   for (const [file, fi] of [...graph.files].sort(([a], [b]) => a.localeCompare(b))) {
     const to = new Set<string>();

@@ -11,7 +11,8 @@ import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../../service/call.js';
 import type { DiagnosticEntry } from '../../service/diagnostics/diagnostic-entries.js';
 import { diagnoseFiles } from '../../service/diagnostics/diagnostics.js';
-import { importGraph } from '../imports/import-graph.js';
+import { importGraph, noteGraphSkips } from '../imports/import-graph.js';
+import { skipsOf, type SkippedFile } from '../skips.js';
 
 export const REFERENCE_KINDS = ['unresolved_import', 'undefined_name', 'missing_export', 'undefined_member'] as const;
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
@@ -82,7 +83,8 @@ export interface ValidationData {
   /** Imports of the checked files that resolved (to a workspace file or outside it). */
   valid_references: number;
   errors: ValidationError[];
-  failed: { file: string; code: string; message: string }[];
+  /** Files whose diagnostics could not be had or that the import graph left out, with the failure. */
+  skipped: SkippedFile[];
 }
 
 export async function validateReferences(call: ServiceCall, pattern: string | undefined, maxFiles: number): Promise<ValidationData> {
@@ -107,7 +109,9 @@ export async function validateReferences(call: ServiceCall, pattern: string | un
     call.meta.limit({ limit: 'max_files', value: maxFiles, detail: `${matched.length} files match, ${maxFiles} checked` });
   }
   const byKey = new Map<string, ValidationError>();
+  const skips = skipsOf(call);
   const diags = await diagnoseFiles(call, files.map((f) => call.resolvePath(f, { expect: 'file' })), 'warning');
+  for (const f of diags.failed) skips.add(f.file, f.code, `no diagnostics: ${f.message}`);
   for (const fd of diags.files) {
     const lines = (await call.file(call.resolvePath(fd.file))).text.split('\n');
     for (const d of fd.diagnostics) {
@@ -118,6 +122,7 @@ export async function validateReferences(call: ServiceCall, pattern: string | un
     }
   }
   const graph = await importGraph(call);
+  noteGraphSkips(call, graph, files);
   let valid = 0;
   for (const file of files) {
     for (const imp of graph.files.get(file)?.imports ?? []) {
@@ -139,7 +144,8 @@ export async function validateReferences(call: ServiceCall, pattern: string | un
   }
   markImportLines(byKey, graph.files);
   const errors = [...byKey.values()].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
-  return { pattern: pattern ?? '**', files_matched: matched.length, files_checked: diags.files.length, valid_references: valid, errors, failed: diags.failed };
+  const skipped = skips.finish(call.meta, 'validate_references', files.length ? diags.files.length : 1);
+  return { pattern: pattern ?? '**', files_matched: matched.length, files_checked: diags.files.length, valid_references: valid, errors, skipped };
 }
 
 /** The text the diagnostic's range covers on its first line, without the quotes of a string specifier. */

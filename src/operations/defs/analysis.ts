@@ -12,6 +12,8 @@ import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
+import { SkippedSchema, skippedMarkdown } from './skipped-schema.js';
+import { skipsOf } from '../../analysis/skips.js';
 
 export const analysisOperations: Operation[] = [
   defineOperation({
@@ -21,14 +23,15 @@ export const analysisOperations: Operation[] = [
       'Top-level functions, classes and methods no reference reaches outside their own declaration, each with a `category` and a `reason`: `dead`, or apart because something outside the code calls them, `entry_point`, `test`, `framework_hook`, `exported_api`. `counts` per category; `max_symbols` bounds the declarations checked (one references request each); pages with max_results / cursor.',
     input: z.object({
       category: z.enum(CATEGORIES).optional().describe('Only this category (default: all)'),
-      max_symbols: z.number().int().min(1).max(20000).optional().describe('Declarations checked (default 5000; the rest are counted in `skipped`)'),
+      max_symbols: z.number().int().min(1).max(20000).optional().describe('Declarations checked (default 5000; the rest are counted in `unchecked`)'),
       max_results: z.number().int().min(1).max(1000).optional().describe('Candidates per page (default 200)'),
       cursor: z.string().max(1000).optional(),
     }),
     output: withMeta({
       success: z.boolean(),
       scanned: z.number().int().describe('Declarations checked'),
-      skipped: z.number().int().describe('Declarations not checked (over max_symbols)'),
+      unchecked: z.number().int().describe('Declarations not checked (over max_symbols)'),
+      skipped: SkippedSchema,
       counts: z.record(z.string(), z.number().int()).describe('Candidates per category'),
       total: z.number().int(),
       candidates: z.array(
@@ -53,17 +56,17 @@ export const analysisOperations: Operation[] = [
         const hash = queryHash(['find_dead_code', input.category ?? '', maxSymbols]);
         const offset = decodeCursor(input.cursor, hash);
         const r = await findDeadCode(call, maxSymbols);
-        if (r.skipped) call.meta.limit({ limit: 'max_symbols', value: maxSymbols, detail: `${r.skipped} declaration(s) not checked` });
+        if (r.unchecked) call.meta.limit({ limit: 'max_symbols', value: maxSymbols, detail: `${r.unchecked} declaration(s) not checked` });
         const counts = Object.fromEntries(CATEGORIES.map((c) => [c, r.candidates.filter((x) => x.category === c).length]));
         const list = input.category ? r.candidates.filter((x) => x.category === input.category) : r.candidates;
         const candidates = paginate(list, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
-        return { success: true, scanned: r.scanned, skipped: r.skipped, counts, total: list.length, candidates };
+        return { success: true, scanned: r.scanned, unchecked: r.unchecked, skipped: r.skipped, counts, total: list.length, candidates };
       }),
     markdown(r) {
       const out = [`## ${r.counts.dead ?? 0} dead declaration(s) among ${r.scanned} checked`, ''];
       for (const c of r.candidates) out.push(`- [${c.category}] ${c.kind} **${c.qualified_name}** — ${c.file}:${c.line}: ${c.reason}`);
       if (!r.candidates.length) out.push('(none)');
-      return out.join('\n') + '\n';
+      return out.join('\n') + skippedMarkdown(r.skipped);
     },
   }),
   defineOperation({
@@ -85,6 +88,7 @@ export const analysisOperations: Operation[] = [
       nodes: z.number().int(),
       edges: z.number().int(),
       omitted_nodes: z.number().int().describe('Nodes left out by max_nodes (a lower bound: the walk stops once the budget is spent)'),
+      skipped: SkippedSchema,
       text: z.string().optional().describe('The mermaid / dot / svg text'),
       diagram: z
         .object({
@@ -107,7 +111,8 @@ export const analysisOperations: Operation[] = [
           call.meta.truncate();
           call.meta.limit({ limit: 'max_nodes', value: max_nodes, detail: `${omitted_nodes} node(s) left out` });
         }
-        const base = { success: true, diagram_type, format, nodes: graph.nodes.length, edges: graph.edges.length, omitted_nodes };
+        const skipped = skipsOf(call).finish(call.meta, 'render_diagram');
+        const base = { success: true, diagram_type, format, nodes: graph.nodes.length, edges: graph.edges.length, omitted_nodes, skipped };
         if (format === 'json') return { ...base, diagram: graph };
         const text = format === 'mermaid' ? toMermaid(graph) : format === 'dot' ? toDot(graph) : await toSvg(graph);
         return { ...base, text };
@@ -116,14 +121,14 @@ export const analysisOperations: Operation[] = [
       const head = `## ${r.diagram_type} diagram: ${r.nodes} node(s), ${r.edges} edge(s)${r.omitted_nodes ? `, ${r.omitted_nodes} left out` : ''}`;
       const body = r.text ?? JSON.stringify(r.diagram, null, 2);
       const lang = r.format === 'json' ? 'json' : r.format === 'svg' ? 'xml' : r.format;
-      return [head, '', '```' + lang, body.trimEnd(), '```'].join('\n') + '\n';
+      return [head, '', '```' + lang, body.trimEnd(), '```'].join('\n') + skippedMarkdown(r.skipped);
     },
   }),
   defineOperation({
     name: 'analyze_complexity',
     title: 'Analyze complexity',
     description:
-      'Complexity of a function, class or file: lines of code, cyclomatic complexity (decision points on the syntax tree), dependencies (imports, distinct callees), test coverage (0..1 from a coverage file in the workspace; null with the reason in `note` without one). `element`: a name, `Class#method`, symbol_id or file.',
+      'Complexity of a function, class or file: lines of code, cyclomatic complexity (decision points on the syntax tree), dependencies (imports, distinct callees), test coverage (0..1 from a coverage file in the workspace; absent, with the reason in `note`, without one). `element`: a name, `Class#method`, symbol_id or file.',
     input: z.object({ element: z.string().min(1).max(4096).describe('Name, qualified name, `Class#method`, symbol_id, or workspace-relative file') }),
     output: withMeta({
       success: z.boolean(),
@@ -133,7 +138,7 @@ export const analysisOperations: Operation[] = [
         lines_of_code: z.number().int(),
         cyclomatic_complexity: z.number().int(),
         dependencies: z.number().int(),
-        test_coverage: z.number().min(0).max(1).nullable(),
+        test_coverage: z.number().min(0).max(1).optional().describe('Absent when no coverage file covers the element (`note` says why)'),
       }),
       file: z.string(),
       start_line: z.number().int(),
@@ -145,11 +150,12 @@ export const analysisOperations: Operation[] = [
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const r = await analyzeComplexity(call, input.element);
+        skipsOf(call).finish(call.meta, 'analyze_complexity (its dependency count)');
         return {
           success: true,
           element: r.element,
           note: r.note,
-          context: { lines_of_code: r.lines_of_code, cyclomatic_complexity: r.cyclomatic_complexity, dependencies: r.dependencies, test_coverage: r.test_coverage },
+          context: { lines_of_code: r.lines_of_code, cyclomatic_complexity: r.cyclomatic_complexity, dependencies: r.dependencies, ...(r.test_coverage !== undefined ? { test_coverage: r.test_coverage } : {}) },
           file: r.file,
           start_line: r.start_line,
           end_line: r.end_line,
@@ -175,6 +181,7 @@ export const analysisOperations: Operation[] = [
       total: z.number().int().describe('Patterns found (all pages)'),
       files_scanned: z.number().int(),
       types_checked: z.number().int(),
+      skipped: SkippedSchema,
       patterns: z.record(
         z.string(),
         z.object({
@@ -199,13 +206,14 @@ export const analysisOperations: Operation[] = [
         const r = await findPatterns(call, input.pattern_type ? [input.pattern_type] : PATTERN_TYPES, limits);
         const page = paginate(r.patterns, { offset, maxResults: limit, hash, meta: call.meta });
         const patterns = Object.fromEntries(page.map((p) => [p.name, { files: p.files, usage: p.usage, description: p.description, pattern_type: p.pattern_type, source: p.source, sites: p.sites }]));
-        return { success: true, pattern_type: input.pattern_type ?? 'all', limit, total: r.patterns.length, files_scanned: r.files_scanned, types_checked: r.types_checked, patterns };
+        const skipped = skipsOf(call).finish(call.meta, 'find_patterns');
+        return { success: true, pattern_type: input.pattern_type ?? 'all', limit, total: r.patterns.length, files_scanned: r.files_scanned, types_checked: r.types_checked, skipped, patterns };
       }),
     markdown(r) {
       const out = [`## ${r.total} pattern(s) (${r.pattern_type})`, ''];
       for (const [name, p] of Object.entries(r.patterns)) out.push(`- **${name}** [${p.pattern_type}] ×${p.usage} in ${p.files.length} file(s) — ${p.description}`);
       if (!r.total) out.push('(none)');
-      return out.join('\n') + '\n';
+      return out.join('\n') + skippedMarkdown(r.skipped);
     },
   }),
 ];

@@ -117,7 +117,7 @@ export const verifyCitationOp = defineOperation({
   name: 'verify_citation',
   title: 'Verify a citation',
   description:
-    'Whether a code-search citation still holds: the cited lines still hash to the chunk (`content_matches`), HEAD is still its commit (`commit_moved`), and where the lines moved within the file (`moved_to`). Pass the hit\'s `chunk.content_sha256` for a citation from another process.',
+    'Whether a code-search citation still holds: the cited lines still hash to the cited content (`content_matches`), HEAD is still its commit (`commit_moved`), and where the lines moved within the file (`moved_to`). Pass the hit\'s `chunk.content_sha256` for a citation from another process; `judged_against` says what the lines were compared with.',
   input: z.object({ citation: CitationSchema, content_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }),
   output: withMeta({
     citation: CitationSchema,
@@ -127,6 +127,7 @@ export const verifyCitationOp = defineOperation({
     content_matches: z.boolean(),
     commit_moved: z.boolean(),
     stale: z.boolean(),
+    judged_against: z.enum(['content_sha256', 'handed_out', 'commit']).describe('Where the cited content came from: the input, the hit this index handed out, or the cited lines at the cited commit (git)'),
     moved_to: CitationSchema.optional(),
   }),
   annotations: READ_ONLY,

@@ -11,6 +11,8 @@ import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
+import { SkippedSchema, skippedMarkdown } from './skipped-schema.js';
+import { skipsOf } from '../../analysis/skips.js';
 
 const Cursor = z.string().max(1000);
 const Ratio = z.number().min(0).max(1);
@@ -76,7 +78,8 @@ export const projectOperations: Operation[] = [
       total_untested_files: z.number().int(),
       files_without_data: z.array(z.string()).describe('Line mode: non-test source files no coverage file covers (first 200)'),
       scanned: z.number().int().describe('Reference mode: declarations checked'),
-      skipped: z.number().int().describe('Reference mode: declarations over max_symbols, not checked'),
+      unchecked: z.number().int().describe('Reference mode: declarations over max_symbols, not checked'),
+      skipped: SkippedSchema,
       files: z.array(FileCoverageSchema).optional().describe('format detailed: this page of files'),
     }),
     annotations: READ_ONLY,
@@ -89,12 +92,12 @@ export const projectOperations: Operation[] = [
         const hash = queryHash(['coverage_report', format, maxSymbols]);
         const offset = decodeCursor(input.cursor, hash);
         const r = await coverageReport(call, maxSymbols);
-        if (r.skipped) call.meta.limit({ limit: 'max_symbols', value: maxSymbols, detail: `${r.skipped} declaration(s) not checked` });
+        if (r.unchecked) call.meta.limit({ limit: 'max_symbols', value: maxSymbols, detail: `${r.unchecked} declaration(s) not checked` });
         const page = paginate(r.files, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
         const coverage = { overall: r.overall, by_file: Object.fromEntries(page.map((f) => [f.file, f.coverage])), untested_files: page.filter((f) => r.untested_files.includes(f.file)).map((f) => f.file) };
         const without = r.files_without_data.slice(0, 200);
         if (without.length < r.files_without_data.length) call.meta.limit({ limit: 'files_without_data', value: 200, detail: `${r.files_without_data.length} files have no coverage data` });
-        const base = { success: true, format, mode: r.mode, basis: r.basis, sources: r.sources, coverage, covered: r.covered, total: r.total, total_files: r.files.length, total_untested_files: r.untested_files.length, files_without_data: without, scanned: r.scanned, skipped: r.skipped };
+        const base = { success: true, format, mode: r.mode, basis: r.basis, sources: r.sources, coverage, covered: r.covered, total: r.total, total_files: r.files.length, total_untested_files: r.untested_files.length, files_without_data: without, scanned: r.scanned, unchecked: r.unchecked, skipped: r.skipped };
         return format === 'detailed' ? { ...base, files: page } : base;
       }),
     markdown(r) {
@@ -103,7 +106,7 @@ export const projectOperations: Operation[] = [
       for (const [f, c] of Object.entries(r.coverage.by_file)) out.push(`- ${f}: ${pct(c)}`);
       if (r.coverage.untested_files.length) out.push('', `Untested: ${r.coverage.untested_files.join(', ')}`);
       if (r.files_without_data.length) out.push('', `No coverage data: ${r.files_without_data.join(', ')}`);
-      return out.join('\n') + '\n';
+      return out.join('\n') + skippedMarkdown(r.skipped);
     },
   }),
   defineOperation({
@@ -123,6 +126,7 @@ export const projectOperations: Operation[] = [
       context: ContextSchema,
       total_elements: z.number().int(),
       total_dependency_files: z.number().int(),
+      skipped: SkippedSchema,
       markdown: z.string().optional().describe('output_format markdown / both'),
     }),
     annotations: READ_ONLY,
@@ -136,11 +140,12 @@ export const projectOperations: Operation[] = [
         const data = await projectContext(call);
         const elements = paginate(data.elements, { offset, maxResults: input.max_elements ?? 200, hash, meta: call.meta });
         const context = shapeContext(call, data, elements, input.max_dependencies ?? 300);
-        const base = { success: true, format, context, total_elements: data.elements.length, total_dependency_files: Object.keys(data.dependencies).length };
-        return format === 'json' ? base : { ...base, markdown: contextMarkdown(context) };
+        const skipped = skipsOf(call).finish(call.meta, 'project_context');
+        const base = { success: true, format, context, total_elements: data.elements.length, total_dependency_files: Object.keys(data.dependencies).length, skipped };
+        return format === 'json' ? base : { ...base, markdown: contextMarkdown(context) + skippedMarkdown(skipped).replace(/^\n/, '') };
       }),
     markdown(r) {
-      return r.markdown ?? contextMarkdown(r.context);
+      return r.markdown ?? contextMarkdown(r.context) + skippedMarkdown(r.skipped).replace(/^\n/, '');
     },
   }),
   defineOperation({
@@ -175,7 +180,7 @@ export const projectOperations: Operation[] = [
       }),
       files_matched: z.number().int(),
       files_checked: z.number().int(),
-      failed: z.array(z.object({ file: z.string(), code: z.string(), message: z.string() })).describe('Files whose diagnostics could not be had'),
+      skipped: SkippedSchema.describe('Files whose diagnostics could not be had, or that are left out of the import graph, with the failure'),
     }),
     annotations: READ_ONLY,
     repl: { command: 'validate', positional: ['pattern'] },
@@ -187,15 +192,14 @@ export const projectOperations: Operation[] = [
         const offset = decodeCursor(input.cursor, hash);
         const r = await validateReferences(call, input.pattern, maxFiles);
         const errors = paginate(r.errors, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
-        return { success: true, pattern: r.pattern, validation: { valid_references: r.valid_references, invalid_references: r.errors.length, errors }, files_matched: r.files_matched, files_checked: r.files_checked, failed: r.failed };
+        return { success: true, pattern: r.pattern, validation: { valid_references: r.valid_references, invalid_references: r.errors.length, errors }, files_matched: r.files_matched, files_checked: r.files_checked, skipped: r.skipped };
       }),
     markdown(r) {
       const v = r.validation;
       const out = [`## ${v.invalid_references} unresolved reference(s) in ${r.files_checked} file(s) (${r.pattern}); ${v.valid_references} import(s) resolved`, ''];
       for (const e of v.errors) out.push(`- ${e.file}:${e.line} \`${e.reference}\` — ${e.kind}: ${e.error}${e.code ? ` (${e.code})` : ''}`);
-      if (!v.errors.length) out.push('(every reference resolves)');
-      for (const f of r.failed) out.push(`- not checked: ${f.file} (${f.code})`);
-      return out.join('\n') + '\n';
+      if (!v.errors.length) out.push(r.skipped.length ? '(every reference of the files checked resolves)' : '(every reference resolves)');
+      return out.join('\n') + skippedMarkdown(r.skipped);
     },
   }),
 ];

@@ -10,6 +10,8 @@ import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
+import { SkippedSchema, skippedMarkdown } from './skipped-schema.js';
+import { perFile, skipsOf } from '../../analysis/skips.js';
 
 const Cursor = z.string().max(1000);
 const MaxDepth = z.number().int().min(1).max(10);
@@ -26,6 +28,7 @@ export const RelationshipSchema = z.object({
   status: z.enum(['workspace', 'external', 'unresolved']).optional().describe('Imports: resolved to a workspace file, outside the workspace, or not resolved'),
   specifier: z.string().optional().describe('Imports: the module specifier as written'),
   via: z.array(z.enum(['import', 'call'])).optional().describe('Dependencies: import and/or call edges'),
+  paths: z.number().int().optional().describe('Calls: how many paths of the walk reach this edge, when more than one (the edge is listed once, at its smallest depth)'),
 });
 
 export const RippleEffectSchema = z.object({
@@ -42,6 +45,8 @@ export const ImpactSchema = z.object({
   risk_reason: z.string().describe('The rule that gave risk_level'),
   ripple_effects: z.array(RippleEffectSchema),
   total_affected_files: z.number().int().describe('All affected files; more than affected_files only when the page is cut (_meta.truncated)'),
+  direct_files: z.number().int().describe('Affected files that use the element itself (depth 1)'),
+  transitive_files: z.number().int().describe('Affected files reached only through callers or importers (depth > 1)'),
   references: z.number().int().describe('References to the element outside its declaration (importers, for a file)'),
   tests: z.array(z.string()).describe('Test files the change reaches'),
 });
@@ -60,7 +65,7 @@ export const relationshipOperations: Operation[] = [
       max_results: z.number().int().min(1).max(1000).optional().describe('Relationships per page (default 200)'),
       cursor: Cursor.optional().describe('`_meta.next_cursor` of the previous page of the same query'),
     }),
-    output: withMeta({ success: z.boolean(), query_type: z.enum(QUERY_TYPES), target: z.string(), total: z.number().int(), results: z.array(RelationshipSchema) }),
+    output: withMeta({ success: z.boolean(), query_type: z.enum(QUERY_TYPES), target: z.string(), total: z.number().int(), results: z.array(RelationshipSchema), skipped: SkippedSchema }),
     annotations: READ_ONLY,
     repl: { command: 'rel', positional: ['query_type', 'target'] },
     clientCases: {
@@ -77,7 +82,8 @@ export const relationshipOperations: Operation[] = [
         const offset = decodeCursor(input.cursor, hash);
         const r = await queryRelationships(call, { query_type: input.query_type, target: input.target, max_depth });
         const results = paginate(r.results, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
-        return { success: true, query_type: input.query_type, target: r.target, total: r.results.length, results };
+        const skipped = skipsOf(call).finish(call.meta, 'query_relationships');
+        return { success: true, query_type: input.query_type, target: r.target, total: r.results.length, results, skipped };
       }),
     markdown(r) {
       const out = [`## ${r.query_type} of ${r.target}: ${r.total} relationship(s)`, ''];
@@ -86,8 +92,8 @@ export const relationshipOperations: Operation[] = [
         const extra = x.status && x.status !== 'workspace' ? ` (${x.status})` : x.via ? ` (${x.via.join('+')})` : '';
         out.push(`${'  '.repeat(x.depth - 1)}- ${x.from} → ${x.to}${extra} — ${where}`);
       }
-      if (!r.results.length) out.push('(none)');
-      return out.join('\n') + '\n';
+      if (!r.results.length) out.push(r.skipped.length ? '(none among the files answered)' : '(none)');
+      return out.join('\n') + skippedMarkdown(r.skipped);
     },
   }),
   defineOperation({
@@ -102,7 +108,7 @@ export const relationshipOperations: Operation[] = [
       max_results: z.number().int().min(1).max(1000).optional().describe('Ripple effects per page (default 200)'),
       cursor: Cursor.optional(),
     }),
-    output: withMeta({ success: z.boolean(), element: z.string(), operation: z.enum(OPERATIONS), impact: ImpactSchema }),
+    output: withMeta({ success: z.boolean(), element: z.string(), operation: z.enum(OPERATIONS), impact: ImpactSchema, skipped: SkippedSchema }),
     annotations: READ_ONLY,
     repl: { command: 'impact', positional: ['element', 'operation'] },
     clientCases: { ok: [{ element: 'formatName' }], errors: [{ args: { element: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' }] },
@@ -114,16 +120,17 @@ export const relationshipOperations: Operation[] = [
         const offset = decodeCursor(input.cursor, hash);
         const r = await analyzeImpact(call, { element: input.element, operation, max_depth });
         const page = paginate(r.effects, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
-        const impact = { affected_files: page.length, risk_level: r.risk_level, risk_reason: r.risk_reason, ripple_effects: page, total_affected_files: r.effects.length, references: r.references, tests: r.tests };
-        return { success: true, element: r.element, operation, impact };
+        const impact = { affected_files: page.length, risk_level: r.risk_level, risk_reason: r.risk_reason, ripple_effects: page, total_affected_files: r.effects.length, direct_files: r.direct_files, transitive_files: r.transitive_files, references: r.references, tests: r.tests };
+        const skipped = skipsOf(call).finish(call.meta, 'analyze_impact');
+        return { success: true, element: r.element, operation, impact, skipped };
       }),
     markdown(r) {
       const i = r.impact;
-      const out = [`## Impact of ${r.operation} ${r.element}: ${i.risk_level}`, '', `${i.risk_reason}; ${i.total_affected_files} file(s), ${i.references} reference(s)`, ''];
+      const out = [`## Impact of ${r.operation} ${r.element}: ${i.risk_level}`, '', i.risk_reason, ''];
       for (const e of i.ripple_effects) out.push(`- ${e.file}${e.line ? `:${e.line}` : ''} — ${e.impact} (${e.severity})`);
       if (!i.ripple_effects.length) out.push('(nothing else is affected)');
       if (i.tests.length) out.push('', `Tests reached: ${i.tests.join(', ')}`);
-      return out.join('\n') + '\n';
+      return out.join('\n') + skippedMarkdown(r.skipped);
     },
   }),
   defineOperation({
@@ -150,16 +157,20 @@ export const relationshipOperations: Operation[] = [
           qualified_name: z.string(),
           kind: z.string(),
           file: z.string(),
-          line: z.number().int(),
+          line: z.number().int().describe('First line (for a deleted symbol: at base_ref)'),
           end_line: z.number().int(),
-          change: z.enum(['added', 'modified']),
+          change: z.enum(['added', 'modified', 'deleted']).describe('deleted: declared at base_ref, gone from the working tree (found on the ref\'s syntax tree)'),
           changed_lines: z.number().int().describe('Lines of it added, rewritten or removed'),
-          impact: z.object({ affected_files: z.number().int(), risk_level: z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']), tests: z.array(z.string()) }),
+          impact: z
+            .object({ affected_files: z.number().int(), risk_level: z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']), tests: z.array(z.string()) })
+            .optional()
+            .describe('Absent for a deleted symbol (nothing is left to ask a server about: its former callers fail to compile, see get_diagnostics) and for a file in `skipped`'),
         }),
       ),
       unattributed: z.array(
         z.object({ file: z.string(), lines: z.array(z.number().int()), removed_lines: z.number().int(), reason: z.enum(['outside symbols', 'not cataloged']) }),
       ),
+      skipped: SkippedSchema.describe('Files whose impact summaries could not be had (their symbols are listed without `impact`)'),
     }),
     annotations: READ_ONLY,
     repl: { command: 'changed', positional: ['base_ref'] },
@@ -171,19 +182,25 @@ export const relationshipOperations: Operation[] = [
         const offset = decodeCursor(input.cursor, hash);
         const r = await changedSymbols(call, base_ref);
         const page = paginate(r.symbols, { offset, maxResults: input.max_results ?? 50, hash, meta: call.meta });
+        const skips = skipsOf(call);
         const symbols = [];
         for (const s of page) {
-          const i = await analyzeImpact(call, { element: s.symbol_id, operation: 'modify', max_depth: input.impact_depth ?? 2 });
-          symbols.push({ ...s, impact: { affected_files: i.effects.length, risk_level: i.risk_level, tests: i.tests } });
+          const i = s.change === 'deleted' || skips.has(s.file) ? undefined : await perFile(skips, s.file, () => analyzeImpact(call, { element: s.symbol_id, operation: 'modify', max_depth: input.impact_depth ?? 2 }));
+          symbols.push(i ? { ...s, impact: { affected_files: i.effects.length, risk_level: i.risk_level, tests: i.tests } } : s);
         }
-        return { success: true, base_ref, files_changed: r.files, total: r.symbols.length, symbols, unattributed: r.unattributed };
+        const skipped = skips.finish(call.meta, 'changed_symbols');
+        return { success: true, base_ref, files_changed: r.files, total: r.symbols.length, symbols, unattributed: r.unattributed, skipped };
       }),
     markdown(r) {
       const out = [`## ${r.total} changed symbol(s) in ${r.files_changed} file(s) against ${r.base_ref}`, ''];
-      for (const s of r.symbols) out.push(`- ${s.change} ${s.kind} **${s.qualified_name}** — ${s.file}:${s.line}-${s.end_line}: ${s.impact.risk_level}, ${s.impact.affected_files} file(s) affected${s.impact.tests.length ? `, tests ${s.impact.tests.join(', ')}` : ''}`);
+      for (const s of r.symbols) {
+        const where = `${s.file}:${s.line}-${s.end_line}${s.change === 'deleted' ? ` at ${r.base_ref}` : ''}`;
+        const impact = s.impact ? `: ${s.impact.risk_level}, ${s.impact.affected_files} file(s) affected${s.impact.tests.length ? `, tests ${s.impact.tests.join(', ')}` : ''}` : '';
+        out.push(`- ${s.change} ${s.kind} **${s.qualified_name}** — ${where}${impact}`);
+      }
       for (const u of r.unattributed) out.push(`- ${u.file}: ${u.lines.length} line(s) changed, ${u.removed_lines} removed ${u.reason}`);
       if (!r.symbols.length && !r.unattributed.length) out.push('(no changes)');
-      return out.join('\n') + '\n';
+      return out.join('\n') + skippedMarkdown(r.skipped);
     },
   }),
 ];

@@ -37,7 +37,7 @@ const DiagnosticSchema = z.object({
 const FileDiagnosticsSchema = z.object({
   file: z.string(),
   server: z.string(),
-  mode: z.enum(['pull', 'push']).describe('pull: textDocument/diagnostic; push: publishDiagnostics for this version, after the server settled'),
+  mode: z.enum(['pull', 'request', 'push']).describe("pull: textDocument/diagnostic; request: the server's own diagnostics requests for the synced text (tsserver's, through typescript-language-server); push: publishDiagnostics for this version, after the server settled"),
   version: z.number().int().describe('Document version the diagnostics were computed for'),
   content_hash: z.string().describe('sha256 of the file content the diagnostics were computed for'),
   diagnostics: z.array(DiagnosticSchema),
@@ -122,6 +122,10 @@ function editMarkdown(r: RenameResult): string {
   const out = [`## Rename ${r.old_name} → ${r.new_name}: ${r.total_edits} edit(s) in ${r.total_files} file(s)${r.applied ? ' (applied)' : ' (preview)'}`, ''];
   for (const f of r.files) out.push('```diff', f.diff.trimEnd(), '```');
   if (r.backup_dir) out.push('', `backups: ${r.backup_dir}`);
+  if (r.not_renamed.length) {
+    out.push('', `**Not renamed** (${r.not_renamed.length} occurrence(s) of \`${r.old_name}\` the server's edit leaves; apply needs \`accept_not_renamed: true\`):`);
+    for (const n of r.not_renamed) out.push(`- ${n.file}:${n.line}:${n.column} (${n.resolves === 'target' ? 'the server resolves it to the renamed symbol' : 'the server resolves it to nothing'}): \`${n.text}\``);
+  }
   return out.join('\n') + '\n';
 }
 
@@ -259,12 +263,13 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'rename_symbol',
     title: 'Rename symbol',
     description:
-      'Rename a symbol everywhere the language server knows it. Without `apply` nothing is written: a unified diff per file with edit counts and content hashes. `apply: true` writes only if every file still has that content (or `expected_hashes` from the preview), else CONTENT_MODIFIED; files are replaced atomically and the servers and catalog re-synced. NOT_SUPPORTED where the server has no rename.',
+      'Rename a symbol everywhere the language server knows it. Without `apply` nothing is written: a unified diff per file with edit counts and content hashes. `apply: true` writes only if every file still has that content (or `expected_hashes` from the preview), else CONTENT_MODIFIED; files are replaced atomically and the servers and catalog re-synced. `not_renamed` lists occurrences of the old name the edit leaves (files outside the server\'s project); an apply that would leave any needs `accept_not_renamed: true`. NOT_SUPPORTED where the server has no rename.',
     input: z.object({
       ...targetShape,
       new_name: z.string().min(1).max(500).describe('The new name'),
       apply: z.boolean().optional().describe('Write the edit (default false: preview only)'),
       expected_hashes: z.record(z.string(), z.string()).optional().describe('{file: content_hash} from the preview: apply only if the files are still those'),
+      accept_not_renamed: z.boolean().optional().describe('Apply even though `not_renamed` lists occurrences of the old name the server\'s edit leaves (default false: such an apply is refused and nothing is written)'),
     }),
     output: withMeta({
       symbol: z.string(),
@@ -275,6 +280,17 @@ export const serverKnowledgeOperations: Operation[] = [
       total_files: z.number().int(),
       files: z.array(EditFileSchema),
       backup_dir: z.string().optional().describe('apply only: where the old contents were copied (<cache>/backups/<workspace id>/<journal id>/<file>)'),
+      not_renamed: z
+        .array(
+          z.object({
+            file: z.string(),
+            line: z.number().int(),
+            column: z.number().int(),
+            text: z.string().describe('The line, trimmed'),
+            resolves: z.enum(['target', 'nothing']).describe("The server's definition there: the renamed symbol, or nothing (a comment, a string, a file outside its project)"),
+          }),
+        )
+        .describe('Occurrences of the old name the edit leaves that are not another symbol'),
     }),
     annotations: WRITES_FILES,
     repl: { command: 'rename', positional: ['symbol', 'new_name'] },

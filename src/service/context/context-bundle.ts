@@ -3,7 +3,8 @@
  * its source, the descriptors (signature + first sentence of its doc, from the catalog) of what it
  * calls and of what calls it (one hop, the same call trees find_callers / find_callees answer,
  * nearest first), the types its signature names (resolved by the server), the tests that reference
- * it and its other references (find_references, split by isTestPath). Filled by context-budget.ts.
+ * it and its other references (find_references, split by isTestPath; the callers' call sites are
+ * not repeated among the references). Filled by context-budget.ts.
  */
 import path from 'node:path';
 import { LspgateError } from '../../errors/errors.js';
@@ -86,7 +87,11 @@ async function oneHop(call: ServiceCall, target: TargetInput, direction: 'incomi
   return refs.map((r, i) => [r, i] as const).sort((a, b) => RANK[a[0].proximity] - RANK[b[0].proximity] || a[1] - b[1]).map(([r]) => r);
 }
 
-async function useSites(call: ServiceCall, target: TargetInput, t: ResolvedTarget, language: string): Promise<{ tests: UseSite[]; references: UseSite[] }> {
+/**
+ * References split into test files and the others; `callSites` (`file:line` of the callers' calls,
+ * when callers are part of the answer) are left out of `references`: they are already there.
+ */
+async function useSites(call: ServiceCall, target: TargetInput, t: ResolvedTarget, language: string, callSites: Set<string>): Promise<{ tests: UseSite[]; references: UseSite[] }> {
   const refs = await findReferences(call, { ...target, include_declaration: false, max_results: REFERENCE_LIMIT });
   const decl = t.catalog ? { file: t.catalog.file, line: t.catalog.selection_line } : undefined;
   const tests: UseSite[] = [];
@@ -94,7 +99,8 @@ async function useSites(call: ServiceCall, target: TargetInput, t: ResolvedTarge
   for (const r of refs.references) {
     if (r.external || (decl && r.file === decl.file && r.line === decl.line)) continue;
     const site: UseSite = { file: r.file, line: r.line, ...(r.container ? { container: r.container } : {}) };
-    (isTestPath(r.file, language) ? tests : references).push(site);
+    if (isTestPath(r.file, language)) tests.push(site);
+    else if (!callSites.has(`${r.file}:${r.line}`)) references.push(site);
   }
   return { tests, references };
 }
@@ -143,7 +149,8 @@ export async function contextBundle(call: ServiceCall, input: ContextInput, meta
     if (st.outside) call.meta.warn(`types: ${st.outside} type(s) of the signature are declared outside the workspace (standard library, dependencies), not listed`);
   }
   if (want.has('tests') || want.has('references')) {
-    const sites = await useSites(call, by, t, sym.language);
+    const callSites = new Set((g.lists.callers ?? []).flatMap((c) => (c as ContextRef).call_lines.map((l) => `${(c as ContextRef).file}:${l}`)));
+    const sites = await useSites(call, by, t, sym.language, callSites);
     for (const part of ['tests', 'references'] as ListPart[]) if (want.has(part)) g.lists[part] = sites[part as 'tests' | 'references'];
   }
   // `{...body, "_meta": …}`: the two serializations plus the joining `,"_meta":` (9 bytes ≤ 3 tokens).

@@ -24,7 +24,7 @@ export interface DiagnosticsInput {
 export interface FileDiagnostics {
   file: string;
   server: string;
-  mode: 'pull' | 'push';
+  mode: 'pull' | 'request' | 'push';
   /** The document version and content hash these diagnostics were computed for. */
   version: number;
   content_hash: string;

@@ -12,13 +12,17 @@ import { LspgateError } from '../../errors/errors.js';
 import { sha256 as sha } from '../../lsp/documents.js';
 import type { ServiceCall } from '../call.js';
 import { applyFileEdits } from './edit-apply.js';
-import { resolveTarget, type TargetInput } from '../navigation/resolve.js';
+import { resolveTarget, type ResolvedTarget, type TargetInput } from '../navigation/resolve.js';
+import { notRenamed, type NotRenamed } from './rename-coverage.js';
+import { openMentioning } from '../navigation/mentions.js';
 import { previewEdits, type FileEdit } from './workspace-edit.js';
 
 export interface RenameInput extends TargetInput {
   new_name: string;
   apply?: boolean | undefined;
   expected_hashes?: Record<string, string> | undefined;
+  /** Apply even though occurrences of the old name are left (`not_renamed`). */
+  accept_not_renamed?: boolean | undefined;
 }
 
 export interface EditFileEntry {
@@ -39,6 +43,8 @@ export interface RenameResult {
   files: EditFileEntry[];
   /** Where the old contents were copied (apply only). */
   backup_dir?: string;
+  /** Occurrences of the old name the server's edit leaves (rename-coverage.ts). */
+  not_renamed: NotRenamed[];
 }
 
 export async function renameSymbol(call: ServiceCall, input: RenameInput): Promise<RenameResult> {
@@ -51,6 +57,9 @@ export async function renameSymbol(call: ServiceCall, input: RenameInput): Promi
   checkNewName(call, file, input.new_name);
   const params = { textDocument: { uri: file.uri }, position: target.position };
   const old = await prepared(call, file, params);
+  // A server renames what it sees: the files that spell the name are opened first (mentions.ts).
+  await openMentioning(call, session, old ?? nameAt(file.lines, target.position));
+  let workspaceEdit: WorkspaceEdit | undefined;
   const ask = async (): Promise<FileEdit[]> => {
     let edit: WorkspaceEdit | null;
     try {
@@ -59,6 +68,7 @@ export async function renameSymbol(call: ServiceCall, input: RenameInput): Promi
       throw serverRefusal(e, `${session.serverId} refused to rename ${target.label} to ${input.new_name}`);
     }
     if (!edit) throw new LspgateError('INVALID_INPUT', `${session.serverId} has nothing to rename at ${target.label}`, { symbol: target.label });
+    workspaceEdit = edit;
     return previewEdits(call.root, session, edit);
   };
   let files: FileEdit[];
@@ -72,8 +82,11 @@ export async function renameSymbol(call: ServiceCall, input: RenameInput): Promi
     files = await ask();
   }
   for (const f of files) call.meta.addSourceFile(f.absPath);
+  const oldName = old ?? nameAt(file.lines, target.position);
+  // refuses an apply that would leave occurrences before anything is staged
+  const left = await uncovered(call, target, oldName, workspaceEdit!, input);
   const applied = input.apply ? await applyFileEdits(call, files, input.expected_hashes, 'rename_symbol') : undefined;
-  const out = result(target.label, old ?? nameAt(file.lines, target.position), input, files);
+  const out: RenameResult = { ...result(target.label, oldName, input, files), not_renamed: left };
   if (applied) out.backup_dir = applied.backup_dir;
   return out;
 }
@@ -86,6 +99,18 @@ function checkNewName(call: ServiceCall, file: FileContext, name: string): void 
   const adapter = call.adapter(file);
   const problem = (adapter.newNameProblem ?? genericNameProblem)(name);
   if (problem) throw new LspgateError('INVALID_INPUT', `new_name ${JSON.stringify(name.slice(0, 80))}: ${problem}; nothing is renamed`, { new_name: name.slice(0, 200), language: file.language });
+}
+
+/** The occurrences the edit leaves; an apply that would leave some needs `accept_not_renamed`. */
+async function uncovered(call: ServiceCall, target: ResolvedTarget, oldName: string, edit: WorkspaceEdit, input: RenameInput): Promise<NotRenamed[]> {
+  const left = await notRenamed(call, target, oldName, edit);
+  if (!left.length) return left;
+  const where = [...new Set(left.map((l) => l.file))];
+  call.meta.warn(`${left.length} occurrence(s) of \`${oldName}\` in ${where.length} file(s) are not renamed by ${target.file.session.serverId} (see not_renamed: ${where.slice(0, 3).join(', ')}${where.length > 3 ? ', …' : ''})`);
+  if (input.apply && !input.accept_not_renamed) {
+    throw new LspgateError('INVALID_INPUT', `renaming ${oldName} would leave ${left.length} occurrence(s) in ${where.length} file(s) that the server did not rename; nothing is written: rename them yourself, or apply with accept_not_renamed: true`, { not_renamed: left.slice(0, 50) });
+  }
+  return left;
 }
 
 /** prepareRename where offered: null means the server will not rename here. */
@@ -114,7 +139,7 @@ function nameAt(lines: string[], pos: { line: number; character: number }): stri
   return /^[\w$]+/.exec(text.slice(pos.character))?.[0] ?? '';
 }
 
-function result(label: string, oldName: string, input: RenameInput, files: FileEdit[]): RenameResult {
+function result(label: string, oldName: string, input: RenameInput, files: FileEdit[]): Omit<RenameResult, 'not_renamed'> {
   return {
     symbol: label,
     old_name: oldName,

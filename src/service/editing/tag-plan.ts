@@ -4,6 +4,8 @@
  * declaration (above its decorators, attributes and doc comment, so none of them is separated
  * from what it annotates) naming the element's type, file, name and line, in the seed's
  * `@Fn` / `@Cl` / `@Cp` form: `// @Fn/src/util/strings.ts#capitalize:12` (`#` comments in Python).
+ * A language may write its tags with another opening (the profile's `comments.tag`): in Go a
+ * directive, `//lspgate:tag @Fn/...`, which go doc leaves out of documentation.
  * The line is the declaration's name line once the tags above it are in. Where the leading block
  * starts is read from the file's parse tree by the caller. Pure: text in, text out.
  */
@@ -14,7 +16,7 @@ import type { CatalogSymbol, SymbolRef } from '../../core/catalog.js';
 export const TAG_CODES = { function: 'Fn', method: 'Mt', class: 'Cl', component: 'Cp', hook: 'Hk', interface: 'If', type: 'Ty' } as const;
 export type ElementType = keyof typeof TAG_CODES;
 
-const TAG_LINE = /^\s*(?:\/\/|#)\s*@(?:Fn|Mt|Cl|Cp|Hk|If|Ty)\/\S+#\S+:\d+\s*$/;
+const TAG_LINE = /^\s*(?:\/\/lspgate:tag\s+|(?:\/\/|#)\s*)@(?:Fn|Mt|Cl|Cp|Hk|If|Ty)\/\S+#\S+:\d+\s*$/;
 
 export interface PlannedTag extends Pick<SymbolRef, 'symbol_id' | 'name' | 'qualified_name'> {
   element_type: ElementType;
@@ -59,9 +61,10 @@ export function isPrivate(s: CatalogSymbol): boolean {
   return /^\s*(?:(?:public|static|readonly|abstract|final|async|override)\s+)*(private|protected)\b/.test(s.signature);
 }
 
-/** A line comment's opening in a declaration's language; `//` for a language with no profile. */
-function lineComment(s: CatalogSymbol): string {
-  return profileOf(s.file, s.language)?.comments.line ?? '//';
+/** What a tag line starts with in a declaration's language; `// ` for a language with no profile. */
+function tagOpening(s: CatalogSymbol): string {
+  const comments = profileOf(s.file, s.language)?.comments;
+  return comments?.tag ?? `${comments?.line ?? '//'} `;
 }
 
 /** An element to tag, and the 1-based first line of its leading block (decorators, attributes, doc comments) when known. */
@@ -84,7 +87,7 @@ export interface FilePlan {
  */
 export function planFile(file: string, text: string, elements: TagElement[], opts: TagOptions): FilePlan {
   const lines = text.split('\n');
-  const comment = elements[0] ? lineComment(elements[0].sym) : '//';
+  const comment = elements[0] ? tagOpening(elements[0].sym) : '// ';
   const sorted = [...elements].sort((a, b) => a.sym.line - b.sym.line);
   const cr = text.includes('\r\n') ? '\r' : '';
   const inserts = new Map<number, string>();
@@ -98,7 +101,7 @@ export function planFile(file: string, text: string, elements: TagElement[], opt
     // the declaration's line after tagging: each new tag line above it pushes it down by one
     const newLine = sym.selection_line + insertedAt.filter((k) => k <= start).length + (existing === undefined ? 1 : 0);
     const indent = /^\s*/.exec(lines[sym.line - 1] ?? '')?.[0] ?? '';
-    const tag = `${indent}${comment} @${TAG_CODES[type]}/${file}#${sym.qualified_name}:${newLine}`;
+    const tag = `${indent}${comment}@${TAG_CODES[type]}/${file}#${sym.qualified_name}:${newLine}`;
     let action: PlannedTag['action'] = 'tag';
     if (existing !== undefined) {
       const stale = lines[existing]!.replace(/\r$/, '') !== tag;

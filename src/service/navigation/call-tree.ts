@@ -22,6 +22,7 @@ import { preview, type Preview } from '../previews.js';
 import { resolveTarget, type TargetInput } from './resolve.js';
 import { catalogIdAt } from '../symbol-ids.js';
 import { Limiter } from '../cataloging/limiter.js';
+import { Mentions } from './mentions.js';
 
 export interface CallSite {
   line: number;
@@ -66,6 +67,8 @@ interface Walk {
   limiter: Limiter;
   /** Real paths of the files the walk met (one realpath per file). */
   realPaths: Map<string, string>;
+  /** Incoming walks: the files spelling each asked item's name, opened before its callers are asked. */
+  mentions?: Mentions;
 }
 
 /** Call-hierarchy requests one walk keeps in flight: gopls answers them in parallel, tsserver queues them. */
@@ -89,6 +92,9 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
   }
   const item = items[0];
   if (!item) throw new LspgateError('SYMBOL_NOT_FOUND', `no function, method or class at ${target.label} to build a call tree from`, { symbol: target.label });
+  // Callers can live in files the server's project leaves out: at every level, those that spell the
+  // name of the item asked about are opened first (a caller's callers may never spell the root's name).
+  if (direction === 'incoming') w.mentions = new Mentions(call, session);
   const root = await nodeOf(w, item);
   root.calls = await expand(w, item, depth, new Set([itemKey(item)]));
   if (w.external) call.meta.warn(`${w.external} call(s) to code outside the workspace (standard library, dependencies) left out`);
@@ -132,6 +138,7 @@ async function edges(w: Walk, item: CallHierarchyItem): Promise<CallEdge[]> {
     return w.direction === 'incoming' ? fb.incomingCallsFromReferences({ call, session }, item) : fb.outgoingCallsFromBody({ call, session }, item);
   }
   if (w.direction === 'incoming') {
+    await w.mentions?.open(item.name);
     const res = (await session.request(CallHierarchyIncomingCallsRequest.type, { item }, { signal: call.signal })) ?? [];
     // Incoming: fromRanges are in the caller's file.
     return res.map((c) => ({ item: c.from, sites: c.fromRanges, sitesUri: c.from.uri }));

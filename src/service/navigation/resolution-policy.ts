@@ -8,12 +8,15 @@
  *   (d) exact case of the name.
  * One candidate strictly ahead on that key is the answer (the others go to `_meta.alternatives`);
  * leaders with equal keys are a real tie (AMBIGUOUS_SYMBOL, candidates ranked), unless they are
- * the merged declarations of one TypeScript symbol. `strict` never picks.
+ * the merged declarations of one TypeScript symbol. `strict` never picks. Candidates with equal
+ * keys are ordered by visibility as written (exported and public first, then declarations their
+ * module keeps to itself, then private / protected / `_name` members), then file and line: the
+ * order never decides, it is the order a tie is shown in.
  * Pure: the caller supplies the parent lookup.
  */
 import type { CatalogSymbol, SymbolRanker } from '../../core/catalog.js';
 import type { SymbolAlternative } from '../../core/call-meta.js';
-import { languageProfile } from '../../adapters/languages.js';
+import { languageProfile, profileOf } from '../../adapters/languages.js';
 import { pathRole, type PathRole } from '../../adapters/test-files.js';
 import { textHash } from '../../catalog/symbol-search.js';
 
@@ -39,6 +42,8 @@ export interface RankedCandidate {
   role: PathRole;
   /** Lexicographic: [kind fit, scope, role, case]; lower is better. */
   key: number[];
+  /** Among equal keys: 0 exported / public, 1 kept to its module, 2 private / protected / `_name`. */
+  visibility: number;
 }
 
 export type ParentOf = (symbolId: string) => CatalogSymbol | undefined;
@@ -80,7 +85,45 @@ export function rankCandidate(sym: CatalogSymbol, asked: string, fit: KindFit, p
   const scope = scopeOf(sym, parentOf);
   const role = pathRole(sym.file, sym.language);
   const exactCase = sym.name === lastSegment(asked) ? 0 : 1;
-  return { symbol: sym, scope, role, key: [kindFit(sym.kind, fit), SCOPE_RANK[scope], ROLE_RANK[role], exactCase] };
+  return { symbol: sym, scope, role, key: [kindFit(sym.kind, fit), SCOPE_RANK[scope], ROLE_RANK[role], exactCase], visibility: visibilityOf(sym, parentOf) };
+}
+
+const PRIVATE_MODIFIER = /^\s*(?:(?:public|static|readonly|abstract|final|async|override|export|declare)\s+)*(private|protected)\b/;
+
+/** A name the language itself marks private: by its profile's rule (Go: lower-case), else `_x` (not a dunder) or `#x`. */
+function privateName(s: CatalogSymbol): boolean {
+  const own = profileOf(s.file, s.language)?.declarations.isPrivate;
+  if (own) return own(s);
+  return s.name.startsWith('#') || (s.name.startsWith('_') && !/^__\w+__$/.test(s.name));
+}
+
+/** Whether a signature starts with the word `keyword`. */
+function startsWithWord(signature: string, keyword: string): boolean {
+  const text = signature.trimStart();
+  return text.startsWith(keyword) && !/[\w$]/.test(text.charAt(keyword.length));
+}
+
+/**
+ * Visibility as the source writes it: 2 for a private or protected member (modifier or naming
+ * rule), 0 when the declaration and its outermost container are public to importers (the profile's
+ * export keyword where it has one, TS/JS `export`; a Python or Go name not marked private, PHP and
+ * every other language: public), else 1.
+ */
+export function visibilityOf(sym: CatalogSymbol, parentOf: ParentOf): number {
+  if (privateName(sym) || PRIVATE_MODIFIER.test(sym.signature)) return 2;
+  let top = sym;
+  const seen = new Set<string>();
+  for (let id = sym.parent; id !== undefined && !seen.has(id); ) {
+    seen.add(id);
+    const p = parentOf(id);
+    if (!p) break;
+    top = p;
+    id = p.parent;
+  }
+  if (top !== sym && privateName(top)) return 1;
+  const keyword = profileOf(top.file, top.language)?.declarations.exportKeyword;
+  if (keyword) return startsWithWord(top.signature, keyword) ? 0 : 1;
+  return 0;
 }
 
 export function compareKeys(a: number[], b: number[]): number {
@@ -91,11 +134,11 @@ export function compareKeys(a: number[], b: number[]): number {
   return 0;
 }
 
-/** Best first; equal keys keep file then line order so answers are stable. */
+/** Best first; equal keys by visibility, then file and line order so answers are stable. */
 export function rankCandidates(list: CatalogSymbol[], asked: string, fit: KindFit, parentOf: ParentOf): RankedCandidate[] {
   return list
     .map((s) => rankCandidate(s, asked, fit, parentOf))
-    .sort((a, b) => compareKeys(a.key, b.key) || a.symbol.file.localeCompare(b.symbol.file) || a.symbol.line - b.symbol.line);
+    .sort((a, b) => compareKeys(a.key, b.key) || a.visibility - b.visibility || a.symbol.file.localeCompare(b.symbol.file) || a.symbol.line - b.symbol.line);
 }
 
 export type Resolution = { kind: 'chosen'; chosen: RankedCandidate; alternatives: RankedCandidate[] } | { kind: 'tie'; ranked: RankedCandidate[] };

@@ -12,6 +12,7 @@ import { isErrorCode, LspgateError } from '../../errors/errors.js';
 import { fromLspPosition, toLspPosition } from '../../lsp/positions.js';
 import type { ServiceCall } from '../call.js';
 import { alternativeOf, choose, compareKeys, rankCandidates, type KindFit, type RankedCandidate } from './resolution-policy.js';
+import { withoutAliases } from './aliases.js';
 import { innermostContainingLine, symbolAtSelection, walkSymbols } from '../symbols.js';
 
 /** Input fields every symbol-taking operation accepts. */
@@ -180,7 +181,7 @@ export async function lookupRanked(
     throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol named ${name}${describeFilter(filter)}`, details);
   }
   const catalog = call.workspace.catalog;
-  const ranked = rankCandidates(found, name, policy.fit ?? 'any', (id) => catalog.cached(id));
+  const ranked = await withoutAliases(call, rankCandidates(found, name, policy.fit ?? 'any', (id) => catalog.cached(id)));
   const r = choose(ranked, policy.strict === true);
   if (r.kind === 'chosen') {
     if (r.alternatives.length) call.meta.addAlternatives(r.alternatives.slice(0, 50).map(alternativeOf));

@@ -77,7 +77,7 @@ function checkInput(call: ServiceCall, input: SearchCodeInput): void {
   if (input.query.length > max) throw new LspgateError('INVALID_INPUT', `query is longer than maxQueryLength ${max}`);
 }
 
-async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: SearchMode): Promise<{ hits: RankedChunk[]; head: string; files: FileLines; used: SearchMode }> {
+async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: SearchMode): Promise<{ hits: RankedChunk[]; head: string; files: FileLines; used: SearchMode; index: SyncReport['index'] }> {
   const cat = call.workspace.catalog;
   // chunks are cut at the catalog's symbol ranges, syntax-tier ones included (early)
   await cat.all({ early: true });
@@ -95,7 +95,7 @@ async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: Searc
     files = new FileLines(call.root);
     ({ hits, used } = await rank(sync));
   }
-  return { hits, head: sync.head, files, used };
+  return { hits, head: sync.head, files, used, index: sync.index };
 }
 
 /**
@@ -168,11 +168,13 @@ function withinTokens(call: ServiceCall, hits: CodeHit[], maxTokens: number | un
 export async function searchCode(call: ServiceCall, input: SearchCodeInput): Promise<{ query: string; mode: SearchMode; hits: CodeHit[]; total: number }> {
   checkInput(call, input);
   const mode = input.mode ?? (configuredEmbedder() ? 'hybrid' : 'bm25');
-  const { hits, head, files, used } = await rankedHits(call, input, mode);
+  const { hits, head, files, used, index } = await rankedHits(call, input, mode);
   const out: CodeHit[] = [];
   for (const h of hits) out.push(await toHit(call, h, head, files, !!input.include_text));
   for (const h of out) call.meta.addSourceFile(path.join(call.root, h.citation.file));
   reportCatalog(call.workspace.catalog, call.meta, { files: out.map((h) => h.citation.file), wide: true });
   const page = withinTokens(call, out, input.max_tokens);
+  // what each citation handed out cites, for verify_citation without content_sha256
+  for (const h of hits.slice(0, page.length)) index.noteCited(h.chunk);
   return { query: input.query, mode: used, hits: page, total: hits.length };
 }

@@ -1,0 +1,3 @@
+module lspgate.test/truthoracle
+
+go 1.23

@@ -1,0 +1,21 @@
+/**
+ * `skipped` of the whole-workspace analyses: the files an answer left out, each with the error
+ * that left it out. A non-empty list comes with `_meta.index_state: partial` and a warning.
+ */
+import { z } from 'zod';
+
+export const SkippedSchema = z
+  .array(
+    z.object({
+      file: z.string(),
+      code: z.string().describe('Error code of the failure (TIMEOUT, INTERNAL for a server error answer, ...)'),
+      reason: z.string().describe("The failure as reported, the server's own message included"),
+    }),
+  )
+  .describe('Files left out of this answer and why (the answer is `partial` when any are); empty when nothing was left out');
+
+/** The skipped files as the end of a markdown answer (the text ends with a newline either way). */
+export function skippedMarkdown(skipped: readonly { file: string; code: string; reason: string }[]): string {
+  if (!skipped.length) return '\n';
+  return ['', '', `Skipped (${skipped.length} file(s) left out of this answer):`, ...skipped.map((s) => `- ${s.file} (${s.code}): ${s.reason}`)].join('\n') + '\n';
+}
