@@ -91,3 +91,41 @@ describe('find_dead_code: Python overrides and decorators', async () => {
     expect(reason('src/shop/cart.py::decorated_unused#function')).not.toContain('registered by');
   });
 });
+
+describe('find_dead_code: TypeScript overrides and interface implementations', async () => {
+  const fx = await openFixture('overrides-ts');
+
+  it('an override of a base method the workspace calls, and an implementation called through its interface, are alive', async () => {
+    const r = await fx.run('find_dead_code');
+    // Upper.handle implements the abstract Handler.handle, which Handler.run calls (this.handle());
+    // Polite.greet implements Greeter.greet, which welcome calls (g.greet): both alive, not listed.
+    expect(listed(r)).toEqual([
+      'dead src/handler.ts::Handler.spare#method',
+      'dead src/jobs.ts::Upper.spare#method',
+      'dead src/jobs.ts::Upper.neverCalled#method',
+      'entry_point src/main.ts::main#function',
+    ]);
+    const reason = (id: string) => r.candidates.find((c: DeadCodeCandidate) => c.symbol_id === id)!.reason;
+    expect(reason('src/jobs.ts::Upper.spare#method')).toBe('no reference outside its declaration (it overrides Handler.spare, which nothing references either); nothing in the workspace references it');
+    expect(reason('src/jobs.ts::Upper.neverCalled#method')).toBe('no reference outside its declaration; nothing in the workspace references it');
+    expect(reason('src/handler.ts::Handler.spare#method')).toBe('no reference outside its declaration; nothing in the workspace references it');
+  });
+});
+
+describe.runIf(goAvailable)('find_dead_code: Go interface implementations', async () => {
+  const fx = await openFixture('overrides-go');
+
+  it('a method called only through a workspace interface value is alive; unexported uncalled methods are dead', async () => {
+    const r = await fx.run('find_dead_code');
+    // Square.Area (Shape) and Square.measure (unexported measurer) are called only as s.Area() and
+    // m.measure(), Square.Draw only as d.Draw() in package render (its Drawer); Square.spare
+    // implements sparer.spare, and nothing calls either.
+    expect(listed(r)).toEqual([
+      'dead internal/shapes/shapes.go::sparer.spare#method',
+      'dead internal/shapes/shapes.go::Square.perimeter#method',
+      'dead internal/shapes/shapes.go::Square.spare#method',
+      'entry_point cmd/app/main.go::main#function',
+    ]);
+    for (const c of r.candidates.slice(0, 3)) expect(c.reason).toBe('no reference outside its declaration; nothing in the workspace references it');
+  });
+});
