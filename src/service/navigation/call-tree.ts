@@ -23,7 +23,7 @@ import { resolveTarget, type TargetInput } from './resolve.js';
 import { catalogIdAt } from '../symbol-ids.js';
 import { Limiter } from '../cataloging/limiter.js';
 import { Mentions } from './mentions.js';
-import { referenceCallers, withReferenceCallers } from './call-complement.js';
+import { mayMissCalls, referenceCallers, withReferenceCallers } from './call-complement.js';
 
 export interface CallSite {
   line: number;
@@ -143,9 +143,11 @@ async function edges(w: Walk, item: CallHierarchyItem): Promise<CallEdge[]> {
   }
   if (w.direction === 'incoming') {
     await w.mentions?.open(item.name);
-    const [res, fromRefs] = await Promise.all([session.request(CallHierarchyIncomingCallsRequest.type, { item }, { signal: call.signal }), referenceCallers(call, session, item)]);
+    const res = (await session.request(CallHierarchyIncomingCallsRequest.type, { item }, { signal: call.signal })) ?? [];
     // Incoming: fromRanges are in the caller's file.
-    const merged = withReferenceCallers((res ?? []).map((c) => ({ item: c.from, sites: c.fromRanges, sitesUri: c.from.uri })), fromRefs);
+    const hierarchy = res.map((c) => ({ item: c.from, sites: c.fromRanges, sitesUri: c.from.uri }));
+    if (!w.mentions || !mayMissCalls(w.mentions.callSpellings(item.name), item, hierarchy)) return hierarchy;
+    const merged = withReferenceCallers(hierarchy, await referenceCallers(call, session, item));
     w.fromReferences += merged.added;
     return merged.edges;
   }
