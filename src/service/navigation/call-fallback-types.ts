@@ -19,7 +19,7 @@ export interface CallFallbackContext {
 }
 
 export interface CallFallback {
-  incomingCallsFromReferences(ctx: CallFallbackContext, target: CallHierarchyItem): Promise<CallEdge[]>;
+  incomingCallsFromReferences(ctx: CallFallbackContext, target: CallHierarchyItem, opts?: { callsOnly?: boolean }): Promise<CallEdge[]>;
   outgoingCallsFromBody(ctx: CallFallbackContext, target: CallHierarchyItem): Promise<CallEdge[]>;
 }
 

@@ -23,6 +23,7 @@ import { resolveTarget, type TargetInput } from './resolve.js';
 import { catalogIdAt } from '../symbol-ids.js';
 import { Limiter } from '../cataloging/limiter.js';
 import { Mentions } from './mentions.js';
+import { mayMissCalls, referenceCallers, withReferenceCallers } from './call-complement.js';
 
 export interface CallSite {
   line: number;
@@ -67,6 +68,8 @@ interface Walk {
   limiter: Limiter;
   /** Real paths of the files the walk met (one realpath per file). */
   realPaths: Map<string, string>;
+  /** Call sites the references found and the call hierarchy did not list (call-complement.ts). */
+  fromReferences: number;
   /** Incoming walks: the files spelling each asked item's name, opened before its callers are asked. */
   mentions?: Mentions;
 }
@@ -79,7 +82,7 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
   const { file } = target;
   const session = file.session;
   const depth = input.depth ?? 1;
-  const w: Walk = { call, session, direction, budget: input.max_results ?? 50, used: 0, external: 0, src: new LineSource(call), viaFallback: false, memo: new Map(), limiter: new Limiter(WALK_CONCURRENCY), realPaths: new Map() };
+  const w: Walk = { call, session, direction, budget: input.max_results ?? 50, used: 0, external: 0, src: new LineSource(call), viaFallback: false, fromReferences: 0, memo: new Map(), limiter: new Limiter(WALK_CONCURRENCY), realPaths: new Map() };
   let items: CallHierarchyItem[];
   if (session.hasCapability('callHierarchyProvider')) {
     items = (await session.request(CallHierarchyPrepareRequest.type, { textDocument: { uri: file.uri }, position: target.position }, { signal: call.signal })) ?? [];
@@ -97,6 +100,7 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
   if (direction === 'incoming') w.mentions = new Mentions(call, session);
   const root = await nodeOf(w, item);
   root.calls = await expand(w, item, depth, new Set([itemKey(item)]));
+  if (w.fromReferences) call.meta.warn(`${w.fromReferences} call site(s) that ${session.serverId}'s call hierarchy does not list were found by its references (callers outside the project of the callee's file)`);
   if (w.external) call.meta.warn(`${w.external} call(s) to code outside the workspace (standard library, dependencies) left out`);
   return { symbol: target.label, root };
 }
@@ -141,7 +145,11 @@ async function edges(w: Walk, item: CallHierarchyItem): Promise<CallEdge[]> {
     await w.mentions?.open(item.name);
     const res = (await session.request(CallHierarchyIncomingCallsRequest.type, { item }, { signal: call.signal })) ?? [];
     // Incoming: fromRanges are in the caller's file.
-    return res.map((c) => ({ item: c.from, sites: c.fromRanges, sitesUri: c.from.uri }));
+    const hierarchy = res.map((c) => ({ item: c.from, sites: c.fromRanges, sitesUri: c.from.uri }));
+    if (!w.mentions || !mayMissCalls(w.mentions.callSpellings(item.name), item, hierarchy)) return hierarchy;
+    const merged = withReferenceCallers(hierarchy, await referenceCallers(call, session, item));
+    w.fromReferences += merged.added;
+    return merged.edges;
   }
   const res = (await session.request(CallHierarchyOutgoingCallsRequest.type, { item }, { signal: call.signal })) ?? [];
   // Outgoing: fromRanges are in the file of the item being expanded (LSP 3.17 §3.16.2).

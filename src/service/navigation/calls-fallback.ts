@@ -23,7 +23,7 @@ import type { FileContext } from '../../adapters/types.js';
 import { offsetAt } from '../../lsp/positions.js';
 import type { CallEdge, CallFallbackContext } from './call-fallback-types.js';
 import { locate, toLocations } from '../locations.js';
-import { comparePositions, innermostAt, rangeContains } from '../symbols.js';
+import { comparePositions, innermostAt, rangeContains, walkSymbols } from '../symbols.js';
 
 const CALLABLE_KINDS: number[] = [Lsp.Function, Lsp.Method, Lsp.Constructor];
 /** Bounds the definition round trips one body costs. */
@@ -60,11 +60,21 @@ function followedByParen(file: FileContext, range: Range): boolean {
   return text[i] === '(';
 }
 
+/** A symbol of the file is named at `pos` (a declaration, not a use). */
+function declaresAt(file: FileContext, pos: Position): boolean {
+  for (const s of walkSymbols(file)) if (comparePositions(s.symbol.selectionRange.start, pos) === 0) return true;
+  return false;
+}
+
 function sameRange(a: Range, b: Range): boolean {
   return comparePositions(a.start, b.start) === 0 && comparePositions(a.end, b.end) === 0;
 }
 
-export async function incomingCallsFromReferences(ctx: CallFallbackContext, target: CallHierarchyItem): Promise<CallEdge[]> {
+/**
+ * `callsOnly` (a call hierarchy's complement): a class counts only where it is called (`new C(`), and
+ * a reference that is itself a declaration's name (an override some servers list) is no call.
+ */
+export async function incomingCallsFromReferences(ctx: CallFallbackContext, target: CallHierarchyItem, opts: { callsOnly?: boolean } = {}): Promise<CallEdge[]> {
   const { call, session } = ctx;
   const refs: Location[] =
     (await session.request(
@@ -78,8 +88,9 @@ export async function incomingCallsFromReferences(ctx: CallFallbackContext, targ
     if (ref.uri === target.uri && sameRange(ref.range, target.selectionRange)) continue;
     const file = await fileAt(ctx, ref.uri);
     if (!file) continue;
-    const isClass = target.kind === Lsp.Class;
+    const isClass = target.kind === Lsp.Class && !opts.callsOnly;
     if (!isClass && !followedByParen(file, ref.range)) continue;
+    if (opts.callsOnly && declaresAt(file, ref.range.start)) continue;
     // intelephense lists closures and arrow functions as Function symbols named `Closure`: the
     // caller a reader wants is the named function or method around them.
     const encl = innermostAt(file, ref.range.start, (s) => CALLABLE_KINDS.includes(s.symbol.kind) && s.symbol.name !== 'Closure');

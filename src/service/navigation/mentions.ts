@@ -11,6 +11,8 @@ import type { LspSession } from '../../lsp/types.js';
 import { isSecretPath } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { diskText } from '../disk-texts.js';
+import type { CatalogSymbol } from '../../core/catalog.js';
+import { maskCommentsAndStrings } from './calls-fallback.js';
 
 /** Files opened for one question at most (each costs the server a parse). */
 const MAX_OPENED = 50;
@@ -25,6 +27,10 @@ export class Mentions {
   /** Files this question opened (or is opening), by absolute path. */
   private readonly opening = new Map<string, Promise<unknown>>();
   private readonly names = new Set<string>();
+  /** Candidate texts with comments and strings blanked, made once per question. */
+  private readonly masked = new Map<string, string>();
+  /** The catalog's symbols of each candidate file. */
+  private readonly declarations = new Map<string, readonly CatalogSymbol[]>();
 
   constructor(
     private readonly call: ServiceCall,
@@ -58,6 +64,26 @@ export class Mentions {
     return Math.min(todo.length, room);
   }
 
+  /**
+   * The files that spell `name(` (a call, or a declaration, of that name), with the 0-based lines
+   * where they do: a textual upper bound on the call sites the server may know of.
+   */
+  callSpellings(name: string): Map<string, number[]> {
+    const out = new Map<string, number[]>();
+    if (!/^[\w$]+$/.test(name)) return out;
+    const call = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`, 'g');
+    for (const [abs, text] of this.candidates()) {
+      if (!text.includes(name)) continue;
+      // comments and strings masked; a line where the catalog has a declaration of that name is no call
+      const declared = new Set(this.declarations.get(abs)?.filter((s) => s.name === name).map((s) => s.selection_line - 1));
+      let masked = this.masked.get(abs);
+      if (masked === undefined) this.masked.set(abs, (masked = maskCommentsAndStrings(text)));
+      const lines = [...masked.matchAll(call)].map((m) => lineOf(text, m.index)).filter((l) => !declared.has(l));
+      if (lines.length) out.set(abs, lines);
+    }
+    return out;
+  }
+
   /** The texts of the files the session's server serves (read once per question). */
   private candidates(): Map<string, string> {
     if (this.texts) return this.texts;
@@ -67,10 +93,18 @@ export class Mentions {
       const abs = this.call.resolvePath(rel, { mustExist: false });
       if (isSecretPath(abs)) continue;
       const text = diskText(abs);
-      if (text !== undefined) this.texts.set(abs, text);
+      if (text === undefined) continue;
+      this.texts.set(abs, text);
+      this.declarations.set(abs, entry.symbols);
     }
     return this.texts;
   }
+}
+
+function lineOf(text: string, offset: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 /** One name's files, for a question about one name (a rename). */
