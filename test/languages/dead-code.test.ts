@@ -129,3 +129,22 @@ describe.runIf(goAvailable)('find_dead_code: Go interface implementations', asyn
     for (const c of r.candidates.slice(0, 3)) expect(c.reason).toBe('no reference outside its declaration; nothing in the workspace references it');
   });
 });
+
+describe('find_dead_code: PHP overrides and interface implementations', async () => {
+  const fx = await openFixture('overrides-php');
+
+  it('an implementation of an abstract method its base calls, and one called only through its interface, are alive', async () => {
+    const r = await fx.run('find_dead_code');
+    // Upper.handle implements the abstract Handler.handle, which Handler.run calls ($this->handle());
+    // Polite.greet implements Greeter.greet, which Welcome::welcome calls ($greeter->greet): both alive.
+    expect(listed(r)).toEqual([
+      'dead app/Jobs/Handler.php::Handler.spare#method',
+      'dead app/Jobs/Upper.php::Upper.spare#method',
+      'dead app/Jobs/Upper.php::Upper.neverCalled#method',
+    ]);
+    const reason = (id: string) => r.candidates.find((c: DeadCodeCandidate) => c.symbol_id === id)!.reason;
+    expect(reason('app/Jobs/Upper.php::Upper.spare#method')).toBe('no reference outside its declaration (it overrides Handler.spare, which nothing references either); nothing in the workspace references it');
+    expect(reason('app/Jobs/Handler.php::Handler.spare#method')).toBe('no reference outside its declaration; nothing in the workspace references it');
+    expect(reason('app/Jobs/Upper.php::Upper.neverCalled#method')).toBe('no reference outside its declaration; nothing in the workspace references it');
+  });
+});
