@@ -13,7 +13,7 @@ import { preview, type Preview } from '../previews.js';
 import type { NameTie } from './resolve.js';
 import { alternativeOf } from './resolution-policy.js';
 
-/** A find_definition entry (references.ts's DefinitionEntry) made from a declaration in the catalog. */
+/** A find_definition entry (references.ts's DefinitionEntry) made from a declaration in the catalog: symbol_id and preview always there. */
 export interface TiedDefinition {
   symbol_id: string;
   name: string;
@@ -29,16 +29,9 @@ export interface TiedDefinition {
 /** Tied declarations listed in full; the others count in `total` and are in `_meta.alternatives`. */
 export const MAX_TIED_DEFINITIONS = 5;
 
-async function entryOf(call: ServiceCall, s: CatalogSymbol, texts: Map<string, string[]>): Promise<TiedDefinition> {
-  let lines = texts.get(s.file);
-  if (!lines) {
-    const abs = path.join(call.root, s.file);
-    const text = await readFile(abs, 'utf8');
-    call.meta.addSourceFile(abs, Buffer.byteLength(text));
-    texts.set(s.file, (lines = text.split(/\r\n|\r|\n/)));
-  }
-  const tail = `.${s.name}`;
-  const container = s.qualified_name.endsWith(tail) ? s.qualified_name.slice(0, -tail.length) : undefined;
+/** A declaration of the catalog as a definition entry: it is its own definition, quoted from `lines`. */
+export function declarationEntry(s: CatalogSymbol, lines: string[]): TiedDefinition {
+  const dot = s.qualified_name.lastIndexOf('.');
   return {
     symbol_id: s.symbol_id,
     name: s.name,
@@ -47,9 +40,21 @@ async function entryOf(call: ServiceCall, s: CatalogSymbol, texts: Map<string, s
     line: s.selection_line,
     column: s.selection_column,
     end_line: s.end_line,
-    ...(container ? { container } : {}),
     preview: preview(lines, s.selection_line),
+    ...(dot > 0 ? { container: s.qualified_name.slice(0, dot) } : {}),
   };
+}
+
+/** The entry of a tied declaration, its file read once per answer (no server: the catalog has it). */
+async function entryOf(call: ServiceCall, s: CatalogSymbol, texts: Map<string, string[]>): Promise<TiedDefinition> {
+  let lines = texts.get(s.file);
+  if (!lines) {
+    const abs = path.join(call.root, s.file);
+    const text = await readFile(abs, 'utf8');
+    call.meta.addSourceFile(abs, Buffer.byteLength(text));
+    texts.set(s.file, (lines = text.split(/\r\n|\r|\n/)));
+  }
+  return declarationEntry(s, lines);
 }
 
 export async function tiedDefinitions(call: ServiceCall, name: string, tie: NameTie): Promise<{ definitions: TiedDefinition[]; total: number }> {

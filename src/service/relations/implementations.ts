@@ -10,8 +10,8 @@ import type { CatalogSymbol } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../call.js';
 import { LineSource, resolveLocations, toLocations } from '../locations.js';
-import { preview } from '../previews.js';
 import { definitionEntry, type DefinitionEntry } from '../navigation/references.js';
+import { declarationEntry } from '../navigation/tied-definitions.js';
 import { resolveTarget, type ResolvedTarget, type TargetInput } from '../navigation/resolve.js';
 import { catalogSymbolFor } from '../symbol-ids.js';
 import { directSubtypes, membersNamed, SYNTAX_SOURCE, TYPE_KINDS } from './type-relations.js';
@@ -79,17 +79,5 @@ async function descendants(call: ServiceCall, sym: CatalogSymbol): Promise<Catal
 export async function catalogEntry(call: ServiceCall, s: CatalogSymbol): Promise<DefinitionEntry> {
   const file = await call.file(path.join(call.root, s.file));
   call.meta.addSourceFile(file.absPath);
-  const entry: DefinitionEntry = {
-    symbol_id: s.symbol_id,
-    name: s.name,
-    kind: s.kind,
-    file: s.file,
-    line: s.selection_line,
-    column: s.selection_column,
-    end_line: s.end_line,
-    preview: preview(file.lines, s.selection_line),
-  };
-  const dot = s.qualified_name.lastIndexOf('.');
-  if (dot > 0) entry.container = s.qualified_name.slice(0, dot);
-  return entry;
+  return declarationEntry(s, file.lines);
 }
