@@ -190,13 +190,13 @@ class Daemon implements HostingDaemon {
     this.idleTimer = setTimeout(() => void this.lifecycle.shutdown(`no client for ${this.idleMs} ms`), this.idleMs);
   }
 
-  private stop(params: unknown, self: Client | undefined): { stopping: boolean; clients: number } {
+  private stop(params: unknown, self: Client | undefined): { stopping: boolean; clients: number; pid: number } {
     const p = StopParams.safeParse(params ?? {});
     const others = [...this.clients].filter((c) => c !== self).length;
-    if (p.success && p.data.if_idle && others > 0) return { stopping: false, clients: others };
+    if (p.success && p.data.if_idle && others > 0) return { stopping: false, clients: others, pid: process.pid };
     // answered first: the reply must leave before the sockets close
     setTimeout(() => void this.lifecycle.shutdown('lspgate daemon stop'), 100);
-    return { stopping: true, clients: others };
+    return { stopping: true, clients: others, pid: process.pid };
   }
 
   status(): DaemonStatus {

@@ -71,7 +71,9 @@ describe('the entry alone', () => {
       const json = JSON.parse((await run(entry, ['daemon', 'status', '--json'])).stdout) as { running: boolean; pid: number; clients: unknown[] };
       expect(json).toMatchObject({ running: true, pid: daemon.child.pid, clients: [] });
       const stop = await run(entry, ['daemon', 'stop']);
-      expect(stop).toMatchObject({ code: 0, stdout: 'stopping the lspgate daemon\n' });
+      expect(stop).toMatchObject({ code: 0, stdout: 'stopped the lspgate daemon\n' });
+      // back only once the daemon has exited: nothing answers on its socket any more
+      expect((await run(entry, ['daemon', 'status'])).code).toBe(3);
       expect(await waitGone([daemon.child.pid!])).toEqual([]);
     } finally {
       await stopDaemon(w);

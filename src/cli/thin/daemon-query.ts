@@ -3,6 +3,7 @@
  * only): neither needs a workspace, so neither loads the full CLI. Both speak to a running daemon
  * only (`lspgate/status` and `lspgate/stop` need no attach) and never start one.
  */
+import { readFileSync } from 'node:fs';
 import type { JsonRpcReply } from '../../link/frame.js';
 import { daemonPaths, defaultCacheDir } from '../../link/paths.js';
 import { connect } from '../../link/start.js';
@@ -63,6 +64,36 @@ function failed(reply: JsonRpcReply | undefined, method: string): QueryOutput {
   return { stdout: '', stderr: `${code}: ${message}\n`, exit_code: 1 };
 }
 
+/** How long `daemon stop` waits for the daemon to exit (its own close watchdog fires before). */
+const STOP_WAIT_MS = 30_000;
+
+/** A process that is gone, or a zombie nobody reaped yet (a container whose init does not reap). */
+function exited(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+/** Until nothing answers on the socket and the daemon's process has exited; false after `ms`. */
+async function waitStopped(socketPath: string, pid: number | undefined, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const socket = await connect(socketPath);
+    socket?.destroy();
+    if (!socket && (pid === undefined || exited(pid))) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** What `lspgate daemon status|stop` prints. */
 export async function daemonQuery(sub: 'status' | 'stop', json: boolean): Promise<QueryOutput> {
   const paths = daemonPaths(defaultCacheDir());
@@ -82,9 +113,14 @@ export async function daemonQuery(sub: 'status' | 'stop', json: boolean): Promis
     // The daemon may close the connection as it stops, before its answer: stopped all the same.
     const answer = await call(socket, 1, 'lspgate/stop', { if_idle: false });
     if (answer?.reply.error) return failed(answer.reply, 'lspgate/stop');
-    const clients = (answer?.reply.result as { clients?: unknown } | undefined)?.clients;
-    const n = typeof clients === 'number' ? clients : 0;
-    return { stdout: `stopping the lspgate daemon${n ? ` (${n} client(s) were attached)` : ''}\n`, stderr: '', exit_code: 0 };
+    const result = (answer?.reply.result ?? {}) as { clients?: unknown; pid?: unknown };
+    const n = typeof result.clients === 'number' ? result.clients : 0;
+    const attached = n ? ` (${n} client(s) were attached)` : '';
+    socket.destroy();
+    // Back only once it is gone: a command run next must reach a new daemon, never the closing one.
+    const gone = await waitStopped(paths.socket, typeof result.pid === 'number' ? result.pid : undefined, STOP_WAIT_MS);
+    if (!gone) return { stdout: `stopping the lspgate daemon${attached}; it is still closing its language servers after ${STOP_WAIT_MS / 1000} s\n`, stderr: '', exit_code: 0 };
+    return { stdout: `stopped the lspgate daemon${attached}\n`, stderr: '', exit_code: 0 };
   } finally {
     socket.destroy();
   }
