@@ -67,5 +67,10 @@ describe('REPL tab completion', () => {
     const qualified = (await complete('.fn Registry.'))[0];
     expect(qualified).toContain('Registry.all');
     expect(qualified.every((n) => n.startsWith('Registry.'))).toBe(true);
+    // `lines`, a const inside buildReport's body, is cataloged (as the server lists it) but no name to type
+    const catalog = await (await gateway.workspaceFor(undefined)).catalog.all!();
+    expect(catalog.some((s) => s.name === 'lines' && s.parent !== undefined)).toBe(true);
+    expect((await complete('.def line'))[0]).toEqual([]);
+    expect((await complete('.def buildRep'))[0]).toContain('buildReport');
   }, SERVER_TEST_TIMEOUT_MS);
 });

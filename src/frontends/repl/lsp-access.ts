@@ -9,6 +9,7 @@ import { LspgateError } from '../../errors/errors.js';
 import { workspaceId, type Gateway } from '../../gateway/gateway.js';
 import type { LspSession, SessionInfo } from '../../lsp/types.js';
 import { resolveInWorkspace } from '../../util/paths.js';
+import { scopeOf } from '../../service/navigation/resolution-policy.js';
 
 export interface RawRequest {
   server: string;
@@ -58,13 +59,17 @@ export function serversView(gateway: Gateway, onlyHeld: boolean): ServersView {
   };
 }
 
-/** Symbol names of the default workspace's catalog once it has been built (never builds it itself). */
+/** Names of the default workspace's module-level symbols and members, once its catalog has been built (never builds it itself). */
 export async function catalogNames(gateway: Gateway): Promise<string[]> {
   const ws = await gateway.workspaceFor(undefined);
   const st = ws.catalog.status();
   if (!((st.state === 'ready' || st.state === 'partial') && ws.catalog.all)) return [];
+  const all = await ws.catalog.all();
+  const byId = new Map(all.map((s) => [s.symbol_id, s]));
   const set = new Set<string>();
-  for (const s of await ws.catalog.all()) {
+  for (const s of all) {
+    // a variable inside a function body or a parameter is no name anyone types from outside it
+    if (scopeOf(s, (id) => byId.get(id)) === 'local') continue;
     set.add(s.name);
     set.add(s.qualified_name);
   }
