@@ -101,6 +101,22 @@ describe('apply journal recovery', () => {
     expect(() => j.commit()).toThrow(/changed while the edit was being written: nothing was written \(2 file\(s\) already written were restored/);
     expect(contents(edits)).toEqual([edits[0]!.after, edits[1]!.after, 'changed meanwhile\n']);
     expect([temps(), listJournals(cache)]).toEqual([[], []]);
+    // the rolled-back apply's backups are gone; the completed one's stay
+    expect(fs.existsSync(j.begin.backup_dir)).toBe(false);
+    expect(fs.readdirSync(path.join(ok.begin.backup_dir, 'src')).sort()).toEqual(['f0.ts', 'f1.ts', 'f2.ts']);
+  });
+
+  it('a staging that fails part-way (a file changed since the preview) leaves no backup, no temp file and no journal', () => {
+    const edits = files(4);
+    const j = ApplyJournal.open(cache, { root, id: 'ws' }, 'rename_symbol', edits);
+    fs.writeFileSync(edits[2]!.absPath, 'changed since the preview\n');
+    expect(() => j.stage()).toThrow(/changed while the edit was being written/);
+    // the first two files were backed up and staged before the third was read
+    expect(fs.readdirSync(path.join(j.begin.backup_dir, 'src')).sort()).toEqual(['f0.ts', 'f1.ts']);
+    j.abandon();
+    expect(fs.existsSync(j.begin.backup_dir)).toBe(false);
+    expect([temps(), listJournals(cache)]).toEqual([[], []]);
+    expect(contents(edits)).toEqual([edits[0]!.before, edits[1]!.before, 'changed since the preview\n', edits[3]!.before]);
   });
 
   it('a journal whose owner still runs is left to it', () => {

@@ -150,9 +150,10 @@ export class ApplyJournal {
     this.close();
   }
 
-  /** Before `commit`: removes the temp files and the journal (nothing of the workspace was changed). */
+  /** Before `commit`: removes the temp files, the backups and the journal (nothing of the workspace was changed). */
   abandon(): void {
     for (const step of this.begin.files) rmSync(step.tmp, { force: true });
+    this.dropBackups();
     this.close();
   }
 
@@ -161,8 +162,19 @@ export class ApplyJournal {
     const moved = this.begin.files.slice(0, this.renamed);
     for (const step of moved) restoreFromBackup(step, this.begin.id);
     for (const step of this.begin.files.slice(this.renamed)) rmSync(step.tmp, { force: true });
+    // every file is as before: the backups hold nothing the workspace lacks (a failed restore threw first)
+    this.dropBackups();
     this.close();
     return moved.length;
+  }
+
+  /** The backup directory of an apply that changed nothing (staging may have written part of it). */
+  private dropBackups(): void {
+    try {
+      rmSync(this.begin.backup_dir, { recursive: true, force: true });
+    } catch {
+      // left under the private cache; nothing of the workspace depends on it
+    }
   }
 
   private close(): void {
