@@ -307,14 +307,18 @@ export class WorkspaceCatalog implements Catalog {
     const rel = toRelative(this.root, abs);
     // a symbol id names its file: that file alone is brought up to date, without waiting for a running build
     if (!this.building) await this.ensureBuilt(opts.early);
+    const id = rel === file ? symbolId : rel + symbolId.slice(file.length);
     if (this.index.files.has(rel)) {
       if (!(await this.freshness.ensureFresh(rel, opts.early))) return undefined;
     } else {
       const exists = await stat(abs).then((s) => s.isFile(), () => false);
       if (!exists || !this.extensions().has(path.extname(rel).toLowerCase())) return undefined;
-      await (opts.early ? this.syntax.early(abs, rel) : this.entries.catalogFile(abs, rel));
+      const entry = await (opts.early ? this.syntax.early(abs, rel) : this.entries.catalogFile(abs, rel));
+      // a file the walk leaves out (a skipped directory, ignore rules) is answered by path, not indexed:
+      // its ids are the ones its outline gave
+      return this.index.byId(id) ?? entry.symbols.find((s) => s.symbol_id === id);
     }
-    return this.index.byId(rel === file ? symbolId : rel + symbolId.slice(file.length));
+    return this.index.byId(id);
   }
 
   /** The cataloged symbol without a freshness check (get_symbol's verify compares it to the disk). */

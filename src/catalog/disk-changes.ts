@@ -13,6 +13,7 @@ import { toRelative } from '../util/paths.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { Admission, FileGate } from './file-gate.js';
 import { DirectoryWatcher } from './watcher.js';
+import { isProjectManifest } from './file-filter.js';
 
 export interface DiskChangeHost {
   readonly root: string;
@@ -67,7 +68,8 @@ export class DiskChanges {
     const { host } = this;
     const rel = toRelative(host.root, file);
     const gate = host.gate();
-    if (path.basename(file) === '.gitignore') gate.filter.invalidate(path.dirname(rel) === '.' ? '' : path.dirname(rel));
+    const base = path.basename(file);
+    if (base === '.gitignore' || isProjectManifest(base)) gate.filter.invalidate(path.dirname(rel) === '.' ? '' : path.dirname(rel));
     const st = await lstat(file).catch(() => undefined);
     if (!st) {
       this.watcher?.remove(file);

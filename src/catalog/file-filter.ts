@@ -14,10 +14,6 @@ export const SKIP_DIRS = new Set([
   '.git',
   '.hg',
   '.svn',
-  'build',
-  'dist',
-  'out',
-  'target',
   '__pycache__',
   '.venv',
   'venv',
@@ -27,10 +23,41 @@ export const SKIP_DIRS = new Set([
   '.next',
   '.nuxt',
   '.cache',
-  'coverage',
   '.idea',
   '.lspgate',
 ]);
+
+/**
+ * Names build tools write their output under — but also ordinary package names (a Go package
+ * `go/build`, a `src/build/` of build scripts). Such a directory is output, and skipped, where build
+ * tools put it: at the workspace root or beside a project manifest; elsewhere it is source.
+ */
+export const OUTPUT_DIRS = new Set(['build', 'dist', 'out', 'target', 'coverage']);
+
+/** Files that make their directory a project a build tool writes output into. */
+const PROJECT_MANIFESTS = [
+  'package.json',
+  'tsconfig.json',
+  'pyproject.toml',
+  'setup.py',
+  'setup.cfg',
+  'Cargo.toml',
+  'pom.xml',
+  'build.gradle',
+  'build.gradle.kts',
+  'settings.gradle',
+  'composer.json',
+  'go.mod',
+  'Makefile',
+  'CMakeLists.txt',
+  'meson.build',
+  'build.xml',
+];
+
+/** A file whose presence decides whether an output-named directory beside it is skipped. */
+export function isProjectManifest(base: string): boolean {
+  return PROJECT_MANIFESTS.includes(base);
+}
 
 const SKIP_FILES = [
   /(^|[.-])lock(\.json|\.ya?ml)?$/i, // package-lock.json, pnpm-lock.yaml, yarn.lock, composer.lock, Cargo.lock
@@ -75,6 +102,8 @@ export interface FilterOptions {
 
 export class FileFilter {
   private readonly gitignores = new Map<string, Ignore | null>();
+  /** Directories (relative) that hold a project manifest. */
+  private readonly projects = new Map<string, boolean>();
   private readonly extra: Ignore | undefined;
 
   constructor(
@@ -88,6 +117,7 @@ export class FileFilter {
   directory(rel: string): SkipReason | undefined {
     const base = rel.slice(rel.lastIndexOf('/') + 1);
     if (SKIP_DIRS.has(base)) return 'skip_pattern';
+    if (OUTPUT_DIRS.has(base) && this.isProject(rel.slice(0, Math.max(0, rel.lastIndexOf('/'))))) return 'skip_pattern';
     if (this.extra?.ignores(rel + '/')) return 'extra_ignore';
     if (this.gitIgnored(rel, true)) return 'gitignore';
     return undefined;
@@ -116,9 +146,22 @@ export class FileFilter {
     return isDirectory ? this.directory(rel) : this.file(rel);
   }
 
-  /** Forget a cached .gitignore (it changed on disk). */
+  /** Forget a cached .gitignore and manifest check (the directory changed on disk). */
   invalidate(dirRel: string): void {
     this.gitignores.delete(dirRel);
+    this.projects.delete(dirRel);
+  }
+
+  /** The workspace root, or a directory holding a project manifest. */
+  private isProject(dirRel: string): boolean {
+    if (dirRel === '') return true;
+    let yes = this.projects.get(dirRel);
+    if (yes === undefined) {
+      const dir = path.join(this.root, dirRel);
+      yes = PROJECT_MANIFESTS.some((m) => existsSync(path.join(dir, m)));
+      this.projects.set(dirRel, yes);
+    }
+    return yes;
   }
 
   private gitIgnored(rel: string, isDir: boolean): boolean {

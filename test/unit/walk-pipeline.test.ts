@@ -28,6 +28,12 @@ beforeAll(() => {
   write('vendor/v.ts', 'export const v = 1;\n');
   write('dist/out.js', 'export const out = 1;\n');
   write('build/b.js', 'export const b = 1;\n');
+  // output names are source where no build tool writes: a package named build (Go's go/build), a
+  // directory of build scripts; beside a project manifest they are output
+  write('src/go/build/build.ts', 'export const pkg = 1;\n');
+  write('web/package.json', '{}\n');
+  write('web/dist/bundle.js', 'export const bundle = 1;\n');
+  write('web/src/build/steps.ts', 'export const steps = 1;\n');
   write('.git/hooks/h.js', 'x\n');
   write('__pycache__/c.py', 'x\n');
   write('.gitignore', 'ignored/\n*.tmp.ts\n');
@@ -57,8 +63,8 @@ afterAll(() => fs.rmSync(path.dirname(root), { recursive: true, force: true }));
 describe('walkWorkspace: the file-safety pipeline', () => {
   it('keeps only source files that pass every filter, and counts each skip category', async () => {
     const r = await walkWorkspace(root, { extensions: EXT, extraIgnore: ['src/extra/'], maxFileBytes: 1000, maxFiles: 100 });
-    expect(r.files.map((f) => f.rel).sort()).toEqual(['lib/keep.py', 'src/keep.ts', 'src/nested/kept.ts', 'src/server.key.ts']);
-    expect(r.skipped.skip_pattern).toBe(8); // node_modules vendor dist build .git __pycache__ app.min.js app.js.map/api.generated
+    expect(r.files.map((f) => f.rel).sort()).toEqual(['lib/keep.py', 'src/go/build/build.ts', 'src/keep.ts', 'src/nested/kept.ts', 'src/server.key.ts', 'web/src/build/steps.ts']);
+    expect(r.skipped.skip_pattern).toBe(9); // node_modules vendor dist build web/dist .git __pycache__ app.min.js app.js.map/api.generated
     expect(r.skipped.gitignore).toBe(3); // ignored/, scratch.tmp.ts, nested local.ts
     expect(r.skipped.extra_ignore).toBe(1);
     expect(r.skipped.secret).toBe(2); // .env, server.pem
@@ -92,6 +98,10 @@ describe('walkWorkspace: the file-safety pipeline', () => {
     const f = new FileFilter(root, { extensions: EXT });
     expect(f.path('src/keep.ts')).toBeUndefined();
     expect(f.path('node_modules/dep/index.ts')).toBe('skip_pattern');
+    expect(f.path('build/b.ts')).toBe('skip_pattern');
+    expect(f.path('web/dist/bundle.ts')).toBe('skip_pattern');
+    expect(f.path('src/go/build/build.ts')).toBeUndefined();
+    expect(f.path('web/src/build/steps.ts')).toBeUndefined();
     expect(f.path('ignored/hidden.ts')).toBe('gitignore');
     expect(f.path('src/nested/local.ts')).toBe('gitignore');
     expect(f.path('.env')).toBe('secret');
