@@ -1,19 +1,23 @@
 /**
- * What a relayed sidecar's exit status is (node builtins only): the client's own `shutdown` request and
- * `exit` notification, seen on the way to the daemon. As in the in-process sidecar, `exit` after
- * `shutdown` is 0, `exit` without it 1. Large bodies are skipped, not buffered (only the methods
- * of small messages matter).
+ * What a relayed sidecar needs to know of the bytes it pipes (node builtins only), read with one
+ * Content-Length frame reader per direction. Towards the daemon: the client's own `shutdown` request
+ * and `exit` notification — as in the in-process sidecar, `exit` after `shutdown` is 0, `exit` without
+ * it 1. From the daemon: the parse error (-32700, id null) it answers a client that broke the
+ * framing with, so this process can say why the connection ends. Large bodies are skipped, not
+ * buffered (only small messages matter).
  */
 const SMALL = 4096;
 
-export class SidecarWatch {
+/** Content-Length frames of one direction; `onMessage` gets each small body parsed (not JSON: skipped). */
+export class FrameReader {
   private header = Buffer.alloc(0);
   private body: Buffer[] = [];
   private remaining = -1;
   private keep = false;
-  private broken = false;
-  shutdown = false;
-  exitCode: number | undefined;
+  /** Framing this reader cannot follow (the other side answers it). */
+  broken = false;
+
+  constructor(private readonly onMessage: (msg: Record<string, unknown>) => void) {}
 
   feed(chunk: Buffer): void {
     let rest = chunk;
@@ -53,12 +57,42 @@ export class SidecarWatch {
   private finish(): void {
     this.remaining = -1;
     if (!this.keep) return;
+    let msg: unknown;
     try {
-      const msg = JSON.parse(Buffer.concat(this.body).toString('utf8')) as { method?: unknown; id?: unknown };
-      if (msg.method === 'shutdown' && msg.id !== undefined) this.shutdown = true;
-      if (msg.method === 'exit' && msg.id === undefined) this.exitCode ??= this.shutdown ? 0 : 1;
+      msg = JSON.parse(Buffer.concat(this.body).toString('utf8'));
     } catch {
-      // not JSON: the daemon's sidecar answers the parse error
+      return; // not JSON: the daemon's sidecar answers the parse error
     }
+    if (msg && typeof msg === 'object') this.onMessage(msg as Record<string, unknown>);
+  }
+}
+
+/** The JSON-RPC parse error code the sidecar closes a connection with after broken framing. */
+const PARSE_ERROR = -32700;
+
+export class SidecarWatch {
+  shutdown = false;
+  exitCode: number | undefined;
+  /** Why the daemon closes this client: its parse error's message, after framing the client broke. */
+  framingError: string | undefined;
+
+  private readonly toDaemon = new FrameReader((msg) => {
+    if (msg.method === 'shutdown' && msg.id !== undefined) this.shutdown = true;
+    if (msg.method === 'exit' && msg.id === undefined) this.exitCode ??= this.shutdown ? 0 : 1;
+  });
+
+  private readonly fromDaemon = new FrameReader((msg) => {
+    const error = msg.error as { code?: unknown; message?: unknown } | undefined;
+    if (msg.id === null && error?.code === PARSE_ERROR && typeof error.message === 'string') this.framingError = error.message;
+  });
+
+  /** Bytes the client sent. */
+  feed(chunk: Buffer): void {
+    this.toDaemon.feed(chunk);
+  }
+
+  /** Bytes the daemon answered. */
+  answer(chunk: Buffer): void {
+    this.fromDaemon.feed(chunk);
   }
 }

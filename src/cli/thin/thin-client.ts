@@ -122,23 +122,37 @@ function refuse(socket: net.Socket): false {
 /**
  * stdin → socket, socket → stdout for a thin sidecar. stdin's end half-closes the socket; the
  * daemon closing it ends this process: as the sidecar would after the client's `exit` (0 after
- * `shutdown`, else 1) or stdin EOF (0); else the daemon is gone: stderr says so, exit status 1.
+ * `shutdown`, else 1) or stdin EOF (0); after framing the client broke, the daemon's parse error
+ * says why on stderr (exit 1), as the in-process sidecar logs it; else the daemon is gone: stderr
+ * says so, exit status 1. The daemon's end of the stream ends the relay even while client bytes it
+ * no longer reads are still queued (20 MB of header junk kept the process open).
  */
 function pipeSidecar(socket: net.Socket, already: Buffer): void {
   const watch = new SidecarWatch();
-  if (already.length) process.stdout.write(already);
+  if (already.length) {
+    watch.answer(already);
+    process.stdout.write(already);
+  }
   let inputEnded = false;
   process.stdin.on('end', () => {
     inputEnded = true;
   });
   process.stdin.on('data', (chunk: Buffer) => watch.feed(chunk));
   process.stdin.pipe(socket);
+  socket.on('data', (chunk: Buffer) => watch.answer(chunk));
   socket.pipe(process.stdout, { end: false });
   socket.resume();
   socket.on('error', () => undefined);
+  socket.on('end', () => {
+    process.stdin.unpipe(socket);
+    process.stdin.pause();
+    socket.destroy();
+  });
   socket.on('close', () => {
     const normal = watch.exitCode !== undefined || inputEnded;
-    if (!normal) process.stderr.write('lspgate: the lspgate daemon closed the connection; exiting\n');
-    process.stdout.write('', () => process.exit(watch.exitCode ?? (normal ? 0 : 1)));
+    if (watch.framingError !== undefined) process.stderr.write(`lspgate: closing: the client broke the message framing (${watch.framingError})\n`);
+    else if (!normal) process.stderr.write('lspgate: the lspgate daemon closed the connection; exiting\n');
+    const code = watch.framingError !== undefined ? 1 : (watch.exitCode ?? (normal ? 0 : 1));
+    process.stdout.write('', () => process.exit(code));
   });
 }
