@@ -13,7 +13,7 @@
  * written into a source file) is judged exactly as the walk would have judged it.
  */
 import { constants } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
+import { open, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { LspgateError, type ErrorCode } from '../errors/errors.js';
 import { isInside, toRelative } from '../util/paths.js';
@@ -97,40 +97,61 @@ export class FileGate {
     return toRelative(this.root, abs);
   }
 
-  /**
-   * Size, binary, generated and private-key rules on the bytes of one open: no path is followed
-   * again (O_NOFOLLOW: a file swapped for a symlink since its real path was taken is not read).
-   */
-  private async read(abs: string, rel: string): Promise<Admission> {
-    const out = (reason: SkipReason): Admission => ({ admitted: false, abs, rel, reason });
-    let fh;
-    try {
-      fh = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
-    } catch (e) {
-      return out((e as NodeJS.ErrnoException).code === 'ELOOP' ? 'symlink' : 'unreadable');
+  /** Size, binary, generated and private-key rules on the bytes of one open (judgeBytesAt). */
+  private read(abs: string, rel: string): Promise<Admission> {
+    return judgeBytesAt(this.root, abs, rel, this.opts.maxFileBytes);
+  }
+}
+
+/** Where an open descriptor really is (Linux): undefined where the system cannot say. */
+async function openedAt(fd: number): Promise<string | undefined> {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    return await readlink(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The gate's content rules on the bytes of one open of `abs` (a real path inside `root`): no path
+ * is followed again — O_NOFOLLOW (a file swapped for a symlink since its real path was taken is not
+ * read), and where the system says where the descriptor is, it must still be `abs` (a directory
+ * above swapped for a symlink since). Then size, binary, generated and private-key rules. Also what
+ * a reader of a file the walk admitted earlier uses (the cataloger, the syntax workers): the bytes
+ * they catalog pass the same rules, whatever happened to the path since.
+ */
+export async function judgeBytesAt(root: string, abs: string, rel: string, maxFileBytes: number, opts: { generated?: boolean } = {}): Promise<Admission> {
+  const out = (reason: SkipReason): Admission => ({ admitted: false, abs, rel, reason });
+  let fh;
+  try {
+    fh = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (e) {
+    return out((e as NodeJS.ErrnoException).code === 'ELOOP' ? 'symlink' : 'unreadable');
+  }
+  try {
+    const at = await openedAt(fh.fd);
+    if (at !== undefined && at !== abs) return out(isInside(root, at) ? 'symlink' : 'symlink_outside_root');
+    const st = await fh.stat();
+    if (!st.isFile()) return out('unreadable');
+    if (st.size > maxFileBytes) return out('too_large');
+    const bytes = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < bytes.length) {
+      const { bytesRead } = await fh.read(bytes, got, bytes.length - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
     }
-    try {
-      const st = await fh.stat();
-      if (!st.isFile()) return out('unreadable');
-      if (st.size > this.opts.maxFileBytes) return out('too_large');
-      const bytes = Buffer.alloc(st.size);
-      let got = 0;
-      while (got < bytes.length) {
-        const { bytesRead } = await fh.read(bytes, got, bytes.length - got, got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
-      }
-      const body = got < bytes.length ? bytes.subarray(0, got) : bytes;
-      const head = body.subarray(0, SNIFF_BYTES);
-      if (hasNulByte(head)) return out('binary');
-      if (looksGenerated(head)) return out('generated');
-      if (containsPrivateKey(body)) return out('private_key');
-      return { admitted: true, abs, rel, size: st.size, mtimeMs: st.mtimeMs, bytes: body };
-    } catch {
-      return out('unreadable');
-    } finally {
-      await fh.close();
-    }
+    const body = got < bytes.length ? bytes.subarray(0, got) : bytes;
+    const head = body.subarray(0, SNIFF_BYTES);
+    if (hasNulByte(head)) return out('binary');
+    if (!opts.generated && looksGenerated(head)) return out('generated');
+    if (containsPrivateKey(body)) return out('private_key');
+    return { admitted: true, abs, rel, size: st.size, mtimeMs: st.mtimeMs, bytes: body };
+  } catch {
+    return out('unreadable');
+  } finally {
+    await fh.close();
   }
 }
 
@@ -156,6 +177,19 @@ const REFUSALS: Partial<Record<SkipReason, [ErrorCode, (rel: string) => string]>
   too_large: ['LIMIT_EXCEEDED', (rel) => `${rel} is over the maxFileBytes limit`],
   unreadable: ['FILE_NOT_FOUND', (rel) => `cannot read ${rel}`],
 };
+
+/**
+ * The bytes of a file the gate let through earlier (the walk admitted it, or a caller asked for a
+ * file the walk leaves out), read again under the gate's content rules (judgeBytesAt; a generated
+ * file is read): its coded refusal when the file became one the gate refuses, and CONTENT_MODIFIED
+ * when the path now leads elsewhere inside the root.
+ */
+export async function readGated(root: string, abs: string, rel: string, maxFileBytes: number): Promise<{ bytes: Buffer; size: number; mtimeMs: number }> {
+  const a = await judgeBytesAt(root, abs, rel, maxFileBytes, { generated: true });
+  if (a.admitted) return { bytes: a.bytes, size: a.size, mtimeMs: a.mtimeMs };
+  if (a.reason === 'too_large') throw new GateRefusal('LIMIT_EXCEEDED', `${rel} is over maxFileBytes ${maxFileBytes}`, a.reason, { limit: 'maxFileBytes', max: maxFileBytes, file: rel });
+  throw refusalOf(a) ?? new GateRefusal('CONTENT_MODIFIED', `${rel} is no longer the file that was admitted (${a.reason}); it is left out until it is judged again`, a.reason, { path: rel });
+}
 
 /** The coded error for a file the gate refuses outright, or undefined when it is only left out of the index. */
 export function refusalOf(a: Admission): GateRefusal | undefined {

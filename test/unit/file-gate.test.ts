@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeFeed } from '../../src/catalog/change-feed.js';
-import { FileGate, GateRefusal, refusalOf } from '../../src/catalog/file-gate.js';
+import { FileGate, GateRefusal, readGated, refusalOf } from '../../src/catalog/file-gate.js';
+import { parseInWorkers, type SyntaxAnswer } from '../../src/service/cataloging/syntax-pool.js';
 import type { CatalogChanges } from '../../src/core/catalog.js';
 import { createLogger } from '../../src/util/logger.js';
 
@@ -100,6 +101,47 @@ describe('the file gate', () => {
       'ignored/i.ts': undefined,
       'src/wire.ts': undefined,
     });
+  });
+});
+
+describe('reading a file the walk admitted earlier', () => {
+  // the walk judged these paths; then, before the cataloger or a syntax worker read them, a directory
+  // above was swapped for a link out of the root, the file for a link, a key written into one
+  const stale = () => {
+    const base = path.join(root, 'later');
+    fs.rmSync(base, { recursive: true, force: true });
+    fs.mkdirSync(path.join(base, 'dir'), { recursive: true });
+    fs.writeFileSync(path.join(base, 'dir/deep.ts'), 'export const deep = 0;\n');
+    fs.writeFileSync(path.join(base, 'plain.ts'), 'export const plain = 1;\n');
+    fs.writeFileSync(path.join(base, 'swapped.ts'), 'export const swapped = 1;\n');
+    fs.writeFileSync(path.join(base, 'keyed.ts'), 'export const k = 1;\n');
+    // the swaps
+    fs.rmSync(path.join(base, 'dir'), { recursive: true });
+    fs.symlinkSync(path.join(tmp, 'outside/dir'), path.join(base, 'dir'));
+    fs.rmSync(path.join(base, 'swapped.ts'));
+    fs.symlinkSync(path.join(tmp, 'outside/out.ts'), path.join(base, 'swapped.ts'));
+    fs.writeFileSync(path.join(base, 'keyed.ts'), `export const k = \`${KEY}\`;\n`);
+    return ['later/plain.ts', 'later/dir/deep.ts', 'later/swapped.ts', 'later/keyed.ts'];
+  };
+
+  it('readGated: the bytes of the file still there; the outside file behind a swapped path, or a key, never', async () => {
+    const [plain, deep, swapped, keyed] = stale();
+    const read = (rel: string) => readGated(root, path.join(root, rel), rel, 1000);
+    expect((await read(plain!)).bytes.toString()).toBe('export const plain = 1;\n');
+    await expect(read(deep!)).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
+    await expect(read(swapped!)).rejects.toMatchObject({ code: 'CONTENT_MODIFIED' });
+    await expect(read(keyed!)).rejects.toMatchObject({ code: 'SECRET_FILE' });
+  });
+
+  it('the syntax workers read the same way (the answer is a coded error, never the outside text)', async () => {
+    const rels = stale();
+    const answers: SyntaxAnswer[] = [];
+    await parseInWorkers(rels.map((rel) => ({ abs: path.join(root, rel), rel })), { root, maxFileBytes: 1000, workers: 1 }, (a) => answers.push(a));
+    const by = new Map(answers.map((a) => [a.rel, a]));
+    expect(by.get('later/plain.ts')!.entry!.symbols.map((s) => s.name)).toEqual(['plain']);
+    expect(by.get('later/dir/deep.ts')!.error!.code).toBe('PATH_OUTSIDE_WORKSPACE');
+    expect(by.get('later/swapped.ts')!.error!.code).toBe('CONTENT_MODIFIED');
+    expect(by.get('later/keyed.ts')!.error!.code).toBe('SECRET_FILE');
   });
 });
 

@@ -4,9 +4,9 @@
  * the ones the descriptors see. The catalog (src/catalog) only indexes and stores the entries.
  * Bulk cataloging is bounded per server (limits.perServerConcurrency).
  */
-import { readFile, stat } from 'node:fs/promises';
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import { adapterFor } from '../../adapters/index.js';
+import { readGated } from '../../catalog/file-gate.js';
 import type { FileContext, LanguageAdapter, PackageInfo } from '../../adapters/types.js';
 import type { FileCataloger, FileContent, FileEntry } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
@@ -104,11 +104,9 @@ export class ServiceCataloger implements FileCataloger {
     };
   }
 
-  private async read(abs: string, rel: string): Promise<FileContent> {
-    const st = await stat(abs);
-    const max = this.env.limits.maxFileBytes;
-    if (st.size > max) throw new LspgateError('LIMIT_EXCEEDED', `${rel} is ${st.size} bytes, over maxFileBytes ${max}`, { limit: 'maxFileBytes', file: rel });
-    return { bytes: await readFile(abs), size: st.size, mtimeMs: st.mtimeMs };
+  /** A file the gate admitted earlier (walked) or left out but was asked for: read again under its content rules. */
+  private read(abs: string, rel: string): Promise<FileContent> {
+    return readGated(this.root, abs, rel, this.env.limits.maxFileBytes);
   }
 
   /** An adapter that fails on one file costs that file its package, never the whole file. */
