@@ -7,9 +7,9 @@
  * per-language hooks of the servers (e.g. an identifier grammar for edits) are optional members
  * here, each with a default in the service, so an adapter that lacks one still works.
  */
-import type { DocumentSymbol, Position } from 'vscode-languageserver-protocol';
+import type { Diagnostic, DocumentSymbol, Position } from 'vscode-languageserver-protocol';
 import type { Located } from '../core/location.js';
-import type { LspSession, PositionEncoding } from '../lsp/types.js';
+import type { LspSession, OpenDocument, PositionEncoding } from '../lsp/types.js';
 import type { LanguageProfile } from './language-profile.js';
 import type { FileStructure } from './file-structure.js';
 import type { ClassDescriptor, FunctionDescriptor, SymbolDescriptor, SymbolKind } from '../schema/descriptors.js';
@@ -100,4 +100,11 @@ export interface LanguageAdapter {
    * without one, adapters/identifier.ts's rule for any language applies.
    */
   newNameProblem?(name: string): string | undefined;
+  /**
+   * Diagnostics the server computes on request for the synced document, where it has such a
+   * request besides its publishes (tsserver's own diagnostics requests through
+   * typescript-language-server, answered once the project is loaded); undefined when the server
+   * does not offer it or did not answer as that server does (its publishes are used then).
+   */
+  requestDiagnostics?(session: LspSession, doc: OpenDocument, signal?: AbortSignal): Promise<Diagnostic[] | undefined>;
 }

@@ -26,6 +26,7 @@ import { typeHeaderOf, type TypeHeader } from '../file-structure.js';
 import { languageProfile } from '../languages.js';
 import { javascriptProfile, typescriptProfile } from './profile.js';
 import { tsNameProblem } from './identifier.js';
+import { tsServerDiagnostics } from './tsserver-diagnostics.js';
 
 export { tsModulePath };
 
@@ -135,6 +136,7 @@ export const typescriptAdapter: LanguageAdapter = {
   name: 'typescript',
   languages: [typescriptProfile, javascriptProfile],
   newNameProblem: tsNameProblem,
+  requestDiagnostics: tsServerDiagnostics,
   writeAccess: 'lexical',
   language(languageId) {
     return languageProfile(languageId) === javascriptProfile ? javascriptProfile.name : typescriptProfile.name;

@@ -7,7 +7,8 @@
  * answer taken in between called a broken file clean. Pure conversion here, as
  * typescript-language-server converts the same diagnostics for its publishes (toDiagnostic).
  */
-import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver-protocol';
+import { DiagnosticSeverity, DiagnosticTag, ExecuteCommandRequest, type Diagnostic } from 'vscode-languageserver-protocol';
+import type { LspSession, OpenDocument } from '../../lsp/types.js';
 import { fileUri } from '../../util/uri.js';
 
 export const TSSERVER_REQUEST_COMMAND = 'typescript.tsserverRequest';
@@ -62,5 +63,23 @@ export function fromTsServerDiagnostic(d: TsServerDiagnostic): Diagnostic {
   if (tags.length) out.tags = tags;
   const related = (d.relatedInformation ?? []).flatMap((r) => (r.span ? [{ location: { uri: fileUri(r.span.file), range: range(r.span.start, r.span.end) }, message: r.message }] : []));
   if (related.length) out.relatedInformation = related;
+  return out;
+}
+
+/**
+ * The adapter's requestDiagnostics: tsserver's synchronous diagnostics requests for the synced
+ * document, when the server offers `typescript.tsserverRequest`; undefined when it does not, or
+ * when a response is not tsserver's.
+ */
+export async function tsServerDiagnostics(session: LspSession, doc: OpenDocument, signal?: AbortSignal): Promise<Diagnostic[] | undefined> {
+  const provider = session.capabilities?.executeCommandProvider;
+  if (!session.hasCapability('executeCommandProvider') || !provider?.commands.includes(TSSERVER_REQUEST_COMMAND)) return undefined;
+  const out: Diagnostic[] = [];
+  for (const command of TSSERVER_DIAGNOSTIC_REQUESTS) {
+    const response = await session.request(ExecuteCommandRequest.type, { command: TSSERVER_REQUEST_COMMAND, arguments: [command, { file: doc.path, includeLinePosition: false }] }, { signal });
+    const body = tsServerDiagnosticsBody(response);
+    if (!body) return undefined;
+    out.push(...body.map(fromTsServerDiagnostic));
+  }
   return out;
 }

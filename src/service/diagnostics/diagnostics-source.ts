@@ -1,17 +1,18 @@
 /**
  * The diagnostics a server holds for one document as it is on disk now, pulled, requested or pushed.
  *
- * Request (typescript-language-server): tsserver's own synchronous diagnostics requests for the
- * synced text, which answer once the project is loaded — its publishes cannot tell the syntactic
- * diagnostics of a file from all of them (see adapters/typescript/tsserver-diagnostics.ts).
+ * Request: the adapter's requestDiagnostics, for a server that computes diagnostics on request
+ * besides its publishes (typescript-language-server: tsserver's own synchronous requests, which
+ * answer once the project is loaded — its publishes cannot tell the syntactic diagnostics of a file
+ * from all of them).
  * Pull (`textDocument/diagnostic`, LSP 3.17) answers for the document the server has: it is synced
  * from disk first. Push (`textDocument/publishDiagnostics`) needs a publish that belongs to the
  * synced version (DiagnosticsFeed.isFor), then a quiet period: tsserver publishes syntax, semantic
  * and suggestion diagnostics as separate updates of one file (typescript-language-server debounces
  * them by only 50 ms), gopls publishes type errors first and analyses later.
  */
-import { DocumentDiagnosticRequest, ExecuteCommandRequest, type Diagnostic, type DocumentDiagnosticReport } from 'vscode-languageserver-protocol';
-import { fromTsServerDiagnostic, TSSERVER_DIAGNOSTIC_REQUESTS, TSSERVER_REQUEST_COMMAND, tsServerDiagnosticsBody } from '../../adapters/typescript/tsserver-diagnostics.js';
+import { DocumentDiagnosticRequest, type Diagnostic, type DocumentDiagnosticReport } from 'vscode-languageserver-protocol';
+import { adapterFor } from '../../adapters/index.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { DiagnosticsFeed, PublishedDiagnostics } from '../../lsp/diagnostics-feed.js';
 import { documentText } from '../../lsp/documents.js';
@@ -47,34 +48,11 @@ export async function documentDiagnostics(session: LspSession, absPath: string, 
     const report = await session.request(DocumentDiagnosticRequest.type, { textDocument: { uri: doc.uri } }, { signal: opts.signal });
     return { mode: 'pull', doc, diagnostics: fullItems(report) };
   }
-  if (offersCommand(session, TSSERVER_REQUEST_COMMAND)) {
-    const requested = await tsServerDiagnostics(session, doc, opts.signal);
-    if (requested) return { mode: 'request', doc, diagnostics: requested };
-  }
+  const requested = await adapterFor(session.entry.adapter).requestDiagnostics?.(session, doc, opts.signal);
+  if (requested) return { mode: 'request', doc, diagnostics: requested };
   const feed = session.diagnostics;
   if (!feed) throw new LspgateError('NOT_SUPPORTED', `${session.serverId} sessions here record no published diagnostics`, { server: session.serverId });
   return pushed(session, feed, doc, opts);
-}
-
-function offersCommand(session: LspSession, command: string): boolean {
-  const provider = session.capabilities?.executeCommandProvider;
-  return session.hasCapability('executeCommandProvider') && !!provider?.commands.includes(command);
-}
-
-/**
- * typescript-language-server: tsserver's synchronous diagnostics requests for the synced document
- * (adapters/typescript/tsserver-diagnostics.ts), answered once its project is loaded; undefined
- * when a response is not tsserver's (then its publishes are used).
- */
-async function tsServerDiagnostics(session: LspSession, doc: OpenDocument, signal?: AbortSignal): Promise<Diagnostic[] | undefined> {
-  const out: Diagnostic[] = [];
-  for (const command of TSSERVER_DIAGNOSTIC_REQUESTS) {
-    const response = await session.request(ExecuteCommandRequest.type, { command: TSSERVER_REQUEST_COMMAND, arguments: [command, { file: doc.path, includeLinePosition: false }] }, { signal });
-    const body = tsServerDiagnosticsBody(response);
-    if (!body) return undefined;
-    out.push(...body.map(fromTsServerDiagnostic));
-  }
-  return out;
 }
 
 function fullItems(report: DocumentDiagnosticReport): Diagnostic[] {
