@@ -129,6 +129,12 @@ export interface ScannedImport {
   /** PHP include of `__DIR__ . '/x.php'` or a plain literal: the path as written, for include resolution. */
   path?: string;
   /**
+   * A re-export (`export … from`): the names it passes on, each under the name importers see
+   * (`export { a as b } from` is `{name: 'a', as: 'b'}`); `all` for `export * from`, `namespace` for
+   * `export * as ns from` (one object, not the module's members).
+   */
+  reexports?: { name: string; as: string }[] | 'all' | 'namespace';
+  /**
    * Python `from pkg import name`: the name, asked on its own, because a name can be a submodule
    * (`from email import errors` loads email/errors.py). Kept only where it resolves to that module.
    */

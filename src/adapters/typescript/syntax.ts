@@ -31,10 +31,21 @@ function boundNames(stmt: SyntaxNode, kind: string): string[] {
   return names;
 }
 
+/** What an `export … from` passes on: its specifiers (name and the name importers see), or a star form. */
+function reexportsOf(stmt: SyntaxNode): NonNullable<FoundImport['reexports']> {
+  if (stmt.descendantsOfType('namespace_export').length) return 'namespace';
+  const specs = stmt.descendantsOfType('export_specifier').filter((n): n is SyntaxNode => !!n);
+  if (!specs.length) return 'all';
+  return specs.flatMap((n) => {
+    const name = n.childForFieldName('name')?.text;
+    return name ? [{ name, as: n.childForFieldName('alias')?.text ?? name }] : [];
+  });
+}
+
 function readImport(stmt: SyntaxNode, kind: string, spec: SyntaxNode | undefined, at: (n: SyntaxNode) => SourcePosition): FoundImport[] {
   if (!spec) return [];
   const where = at(spec);
-  return [{ kind: kind as ImportKind, specifier: spec.text, line: where.line, ask: [where], names: boundNames(stmt, kind) }];
+  return [{ kind: kind as ImportKind, specifier: spec.text, line: where.line, ask: [where], names: boundNames(stmt, kind), ...(kind === 'export' ? { reexports: reexportsOf(stmt) } : {}) }];
 }
 
 export const TS_IMPORTS: ImportSyntax = {

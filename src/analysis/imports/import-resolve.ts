@@ -19,7 +19,7 @@ import { catalogIdAt } from '../../service/symbol-ids.js';
 import { isInside, isSecretPath, toRelative } from '../../util/paths.js';
 import { syntaxOf } from '../../adapters/languages.js';
 import type { ImportSyntax } from '../../adapters/language-profile.js';
-import { scanImports, type ScannedImport } from './import-scan.js';
+import { scanImports, type ScannedImport } from '../../adapters/import-scan.js';
 
 export type ImportStatus = 'workspace' | 'external' | 'unresolved';
 

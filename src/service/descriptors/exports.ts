@@ -11,7 +11,7 @@ import { adapterFor } from '../../adapters/index.js';
 import { languageProfile } from '../../adapters/languages.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { SymbolDescriptor } from '../../schema/descriptors.js';
-import { stripComments } from '../../adapters/typescript/source-text.js';
+import { scanImports } from '../../adapters/import-scan.js';
 import { isInside, toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { symbolIdFor } from '../symbol-ids.js';
@@ -148,24 +148,18 @@ function listed(d: SymbolDescriptor): SymbolDescriptor {
 }
 
 async function followReExports(call: ServiceCall, file: FileContext, out: ExportedSymbol[], visited: Set<string>, depth: number, only: Map<string, string> | undefined): Promise<void> {
-  const text = stripComments(file.text);
-  const re = /export\s+(?:type\s+)?(\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s*from\s*['"]([^'"]+)['"]/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    const spec = m[2]!;
+  // `export … from` statements, read from the file's syntax tree (comments and strings are no statements)
+  for (const imp of (await scanImports(file.relPath, file.text)) ?? []) {
+    if (imp.kind !== 'export' || !imp.reexports) continue;
+    const spec = imp.specifier;
     if (!spec.startsWith('.')) {
       call.meta.warn(`re-export from ${spec} in ${file.relPath} not followed (outside the workspace sources)`);
       continue;
     }
     const target = resolveModuleFile(path.resolve(path.dirname(file.absPath), spec));
     if (!target || !isInside(call.root, target)) continue;
-    let names: Map<string, string> | undefined;
-    if (m[1]!.startsWith('{')) {
-      names = new Map();
-      for (const part of m[1]!.slice(1, -1).split(',')) {
-        const [orig, alias] = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/);
-        if (orig) names.set(orig.trim(), (alias ?? orig).trim());
-      }
-    } else if (/\bas\b/.test(m[1]!)) continue; // `export * as ns from`: a namespace object, not its members
+    if (imp.reexports === 'namespace') continue; // `export * as ns from`: a namespace object, not its members
+    let names = imp.reexports === 'all' ? undefined : new Map(imp.reexports.map((r) => [r.name, r.as]));
     if (only && names) names = new Map([...names].filter(([, a]) => only.has(a)).map(([o, a]) => [o, only.get(a)!]));
     else if (only) names = only;
     await collect(call, target, out, visited, depth + 1, names);

@@ -5,12 +5,12 @@
  * Only where each one points is left to the language server (import-resolve.ts): this file never
  * guesses a target.
  */
-import type { ScannedImport } from '../../adapters/language-profile.js';
-import { syntaxOf } from '../../adapters/languages.js';
-import { lineStartsOf, startOf } from '../../syntax/positions.js';
-import { withSyntaxTree, type SyntaxNode } from '../../syntax/syntax.js';
+import type { ScannedImport } from './language-profile.js';
+import { syntaxOf } from './languages.js';
+import { lineStartsOf, startOf } from '../syntax/positions.js';
+import { withSyntaxTree, type SyntaxNode } from '../syntax/syntax.js';
 
-export type { ImportKind, ScannedImport } from '../../adapters/language-profile.js';
+export type { ImportKind, ScannedImport } from './language-profile.js';
 
 /** Every import statement of a file; undefined when lspgate has no grammar or import query for its extension. */
 export async function scanImports(relPath: string, text: string): Promise<ScannedImport[] | undefined> {
