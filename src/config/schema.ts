@@ -148,6 +148,14 @@ export const ServerEntrySchema = z.object({
   catalogConcurrency: z.number().int().min(1).optional(),
   /** Capabilities the server advertises but must not be used (known broken), by LSP provider name. */
   disabledCapabilities: z.array(z.string()).default([]),
+  /**
+   * The server offers pull diagnostics (`textDocument/diagnostic`) only to a client that registers
+   * for them dynamically: lspgate says it does, and pulls. A pull answers once the server has checked
+   * the file; a publish may be an earlier phase's (pyright publishes its parse-and-bind diagnostics,
+   * often none, before the checker's — a file with an undefined name read as clean when the checker
+   * took longer than the settle period).
+   */
+  pullDiagnostics: z.boolean().default(false),
   /** Higher wins when two entries claim one extension; `enabled: false` drops an entry. */
   priority: z.number().int().default(0),
   enabled: z.boolean().default(true),

@@ -7,6 +7,7 @@ import {
   ConfigurationRequest,
   LogMessageNotification,
   RegistrationRequest,
+  DiagnosticRefreshRequest,
   ShowMessageNotification,
   ShowMessageRequest,
   UnregistrationRequest,
@@ -55,6 +56,10 @@ export function registerClientHandlers(conn: MessageConnection, ctx: ClientHandl
   });
   conn.onRequest(WorkDoneProgressCreateRequest.type, () => {
     seen(WorkDoneProgressCreateRequest.method);
+  });
+  // a pull-diagnostics server says its diagnostics changed; lspgate pulls when asked, so nothing to do
+  conn.onRequest(DiagnosticRefreshRequest.type, () => {
+    seen(DiagnosticRefreshRequest.method);
   });
   conn.onRequest(WorkspaceFoldersRequest.type, () => {
     seen(WorkspaceFoldersRequest.method);

@@ -46,12 +46,13 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
     // versionSupport: servers that can say which document version a publish is for, say it
     // (get_diagnostics never answers diagnostics of an older content).
     publishDiagnostics: { relatedInformation: true, versionSupport: true, tagSupport: { valueSet: [DiagnosticTag.Unnecessary, DiagnosticTag.Deprecated] } },
-    // Pull diagnostics (LSP 3.17) where a server offers them statically; no dynamic registration.
+    // Pull diagnostics (LSP 3.17) where a server offers them statically; dynamic registration only
+    // for the servers configured with pullDiagnostics (initializeParams).
     diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
   },
 };
 
-export function initializeParams(root: string, rootUri: string, initializationOptions: unknown): InitializeParams {
+export function initializeParams(root: string, rootUri: string, initializationOptions: unknown, opts: { pullDiagnostics?: boolean } = {}): InitializeParams {
   const folders: WorkspaceFolder[] = [{ uri: rootUri, name: root.split('/').pop() || root }];
   return {
     processId: process.pid,
@@ -60,7 +61,8 @@ export function initializeParams(root: string, rootUri: string, initializationOp
     rootPath: root,
     rootUri,
     workspaceFolders: folders,
-    capabilities: CLIENT_CAPABILITIES,
+    // a server that offers pull diagnostics only through dynamic registration (servers.json pullDiagnostics)
+    capabilities: opts.pullDiagnostics ? { ...CLIENT_CAPABILITIES, textDocument: { ...CLIENT_CAPABILITIES.textDocument, diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false } } } : CLIENT_CAPABILITIES,
     initializationOptions,
     trace: 'off',
   };

@@ -164,7 +164,7 @@ export class Session implements LspSession {
     let result: InitializeResult;
     try {
       result = await gen.race(
-        gen.conn.sendRequest(InitializeRequest.type, initializeParams(this.root, rootUri, initOptions)),
+        gen.conn.sendRequest(InitializeRequest.type, initializeParams(this.root, rootUri, initOptions, { pullDiagnostics: this.entry.pullDiagnostics })),
         this.entry.timeouts.startMs,
         () => new LspgateError('SERVER_START_FAILED', `${this.serverId} did not answer initialize within ${this.entry.timeouts.startMs} ms`),
       );
@@ -378,6 +378,8 @@ export class Session implements LspSession {
 
   hasCapability(provider: keyof ServerCapabilities): boolean {
     if (this.entry.disabledCapabilities.includes(provider)) return false;
+    // registered dynamically when the client says it may (servers.json pullDiagnostics)
+    if (provider === 'diagnosticProvider' && this.entry.pullDiagnostics) return true;
     const v = this.gen?.capabilities?.[provider];
     return v !== undefined && v !== null && v !== false;
   }
