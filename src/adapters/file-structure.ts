@@ -35,6 +35,8 @@ export interface DocSpan {
 export interface FileStructure {
   types: TypeHeader[];
   aliases: ImportAlias[];
+  /** Local names the file exports through an export list (`export { a, b as c }`: a and b); empty without the hook. */
+  exported: string[];
   decorations: Decoration[];
   /** Empty without the profile's docComments hook. */
   docs: DocSpan[];
@@ -51,8 +53,8 @@ export interface FunctionBody {
   statements: number[];
 }
 
-type Hooks = Pick<LanguageProfile['syntax'], 'typeHeaders' | 'aliases' | 'decorations' | 'bodies' | 'scriptEntry' | 'docComments'>;
-const HOOKS: (keyof Hooks)[] = ['typeHeaders', 'aliases', 'decorations', 'bodies', 'scriptEntry', 'docComments'];
+type Hooks = Pick<LanguageProfile['syntax'], 'typeHeaders' | 'aliases' | 'exportClauses' | 'decorations' | 'bodies' | 'scriptEntry' | 'docComments'>;
+const HOOKS: (keyof Hooks)[] = ['typeHeaders', 'aliases', 'exportClauses', 'decorations', 'bodies', 'scriptEntry', 'docComments'];
 
 /** The query sources of the structure hooks a profile has. */
 function hookQueries(profile: LanguageProfile): string[] {
@@ -99,7 +101,8 @@ export function structureNow(relPath: string, text: string): FileStructure | und
       if (d) decorations.push({ name: d.name.text, at: at(d.name), decorators: d.decorators.map((x) => ({ name: x.name, line: at(x.node).line })), leading_line: at(leadingComments(d.first)).line });
     }
     const aliases = query(grammar, profile.syntax.aliases);
-    return { types, aliases: aliases ? aliasesOf(profile.syntax.aliases!, aliases, root) : [], decorations, docs: docSpans(profile, grammar, root) };
+    const exported = (query(grammar, profile.syntax.exportClauses)?.captures(root) ?? []).filter((c) => c.name === 'local').map((c) => c.node.text);
+    return { types, aliases: aliases ? aliasesOf(profile.syntax.aliases!, aliases, root) : [], exported, decorations, docs: docSpans(profile, grammar, root) };
   });
 }
 

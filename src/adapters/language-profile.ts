@@ -57,6 +57,11 @@ export interface SyntaxHooks {
   readonly typeHeaders?: TypeHeaderSyntax;
   /** Imports that bind a name under another one (`import { A as B }`), so a base named `B` is asked about `A`. */
   readonly aliases?: AliasSyntax;
+  /**
+   * Local declarations a module exports by name in a separate list (`export { a, b as c }`, no
+   * `from`): the query captures each listed local name as `@local`.
+   */
+  readonly exportClauses?: SyntaxHook;
   /** Declarations with their decorators or attributes, and where the block leading to them starts. */
   readonly decorations?: DecorationSyntax;
   /** Function and method bodies: a class chunk leaves them out, a long function is cut between their statements. */

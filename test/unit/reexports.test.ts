@@ -28,3 +28,22 @@ describe('re-exports from the syntax tree', () => {
     ]);
   });
 });
+
+describe('export lists from the syntax tree', () => {
+  it('the local names of `export { … }` without `from`; nothing from re-exports, comments or strings', async () => {
+    const { fileStructure } = await import('../../src/adapters/file-structure.js');
+    const text = [
+      'const a = 1;',
+      'function b() {}',
+      'type T = number;',
+      'const decoy = 2;',
+      'export { a, b as renamed };',
+      'export type { T };',
+      "export { other } from './other.js';",
+      '// export { decoy };',
+      "const s = 'export { decoy }';",
+    ].join('\n');
+    expect((await fileStructure('src/mod.ts', text))!.exported).toEqual(['a', 'b', 'T']);
+    expect((await fileStructure('src/mod.js', 'const x = 1;\nexport { x as y };\n'))!.exported).toEqual(['x']);
+  });
+});

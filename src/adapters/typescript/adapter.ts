@@ -36,20 +36,6 @@ function tsSymbolKind(ctx: SymbolContext): SymbolKind {
   return tsDescriptorKind(symbol.kind, (file.lines[symbol.selectionRange.start.line] ?? '').slice(0, symbol.selectionRange.start.character));
 }
 
-function exportedNames(file: FileContext): Set<string> {
-  // `export { a, b as c }` lists without `from` export local declarations.
-  const names = new Set<string>();
-  const re = /export\s*(?:type\s*)?\{([^}]*)\}(?!\s*from)/g;
-  const text = stripComments(file.text);
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    for (const part of m[1]!.split(',')) {
-      const local = part.trim().split(/\s+as\s+/)[0]?.replace(/^type\s+/, '').trim();
-      if (local) names.add(local);
-    }
-  }
-  return names;
-}
-
 function isTsExported(ctx: SymbolContext): boolean {
   const parent = ctx.parents[ctx.parents.length - 1];
   if (parent && ![Lsp.Namespace, Lsp.Module].includes(parent.kind as 2)) return false;
@@ -57,7 +43,8 @@ function isTsExported(ctx: SymbolContext): boolean {
   if (ctx.parents.length === 0) {
     const line = ctx.file.lines[ctx.symbol.range.start.line] ?? '';
     if (/^\s*export\b/.test(line)) return true;
-    return exportedNames(ctx.file).has(ctx.symbol.name);
+    // `export { a, b as c }` lists (no `from`) export local declarations
+    return ctx.file.structure()?.exported.includes(ctx.symbol.name) ?? false;
   }
   return false;
 }

@@ -6,7 +6,7 @@
 import type { LanguageProfile } from '../language-profile.js';
 import { nodeExportedApi, NODE_PROJECT } from './package-json.js';
 import { JS_COMPLEXITY, JS_IMPORTS, JS_PATTERNS, TS_IMPORTS } from './syntax.js';
-import { JS_BODIES, JS_DECORATIONS, JS_NAMED_DECLARATIONS, JS_TYPE_HEADERS, TS_ALIASES, TS_DECORATIONS, TS_NAMED_DECLARATIONS, TS_TYPE_HEADERS } from './structure.js';
+import { JS_BODIES, JS_DECORATIONS, JS_EXPORT_CLAUSES, JS_NAMED_DECLARATIONS, JS_TYPE_HEADERS, TS_ALIASES, TS_DECORATIONS, TS_NAMED_DECLARATIONS, TS_TYPE_HEADERS } from './structure.js';
 import { JS_DECLARATIONS, TS_DECLARATIONS } from './nav-symbols.js';
 
 const shared: Omit<LanguageProfile, 'name' | 'languageIds' | 'grammars' | 'syntax'> = {
@@ -40,7 +40,7 @@ export const typescriptProfile: LanguageProfile = {
   name: 'typescript',
   languageIds: ['typescriptreact'],
   grammars: { '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'tsx' },
-  syntax: { imports: TS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY, typeHeaders: TS_TYPE_HEADERS, aliases: TS_ALIASES, decorations: TS_DECORATIONS, bodies: JS_BODIES, declarations: TS_DECLARATIONS, namedDeclarations: TS_NAMED_DECLARATIONS },
+  syntax: { imports: TS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY, typeHeaders: TS_TYPE_HEADERS, aliases: TS_ALIASES, exportClauses: JS_EXPORT_CLAUSES, decorations: TS_DECORATIONS, bodies: JS_BODIES, declarations: TS_DECLARATIONS, namedDeclarations: TS_NAMED_DECLARATIONS },
 };
 
 export const javascriptProfile: LanguageProfile = {
@@ -49,5 +49,5 @@ export const javascriptProfile: LanguageProfile = {
   languageIds: ['javascriptreact'],
   // The JavaScript grammar parses JSX too.
   grammars: { '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascript' },
-  syntax: { imports: JS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY, typeHeaders: JS_TYPE_HEADERS, aliases: TS_ALIASES, decorations: JS_DECORATIONS, bodies: JS_BODIES, declarations: JS_DECLARATIONS, namedDeclarations: JS_NAMED_DECLARATIONS },
+  syntax: { imports: JS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY, typeHeaders: JS_TYPE_HEADERS, aliases: TS_ALIASES, exportClauses: JS_EXPORT_CLAUSES, decorations: JS_DECORATIONS, bodies: JS_BODIES, declarations: JS_DECLARATIONS, namedDeclarations: JS_NAMED_DECLARATIONS },
 };

@@ -5,7 +5,7 @@
  * of functions. The JavaScript grammar has no interfaces, no `implements` and no `extends_clause`
  * (its class heritage is the expression itself), so JavaScript has a type query of its own.
  */
-import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, NamedDeclarationSyntax, TypeHeaderSyntax } from '../language-profile.js';
+import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, NamedDeclarationSyntax, SyntaxHook, TypeHeaderSyntax } from '../language-profile.js';
 import { baseAt, collapsed, decoratorNodes, headerText, namedChildren, outermost } from '../structure-forms.js';
 import { calleeText } from '../syntax-forms.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
@@ -75,6 +75,11 @@ const TYPE_READER: Omit<TypeHeaderSyntax, 'query'> = {
 /** Enums and namespaces have headers and no bases. */
 export const TS_TYPE_HEADERS: TypeHeaderSyntax = { ...TYPE_READER, query: '[(class_declaration) (abstract_class_declaration) (interface_declaration) (enum_declaration) (internal_module) (module)] @type' };
 export const JS_TYPE_HEADERS: TypeHeaderSyntax = { ...TYPE_READER, query: '(class_declaration) @type' };
+
+/** `export { a, b as c }` without `from` (one with `from` re-exports another module: the import scan's). */
+export const JS_EXPORT_CLAUSES: SyntaxHook = {
+  query: '(export_statement !source (export_clause (export_specifier name: (_) @local)))',
+};
 
 export const TS_ALIASES: AliasSyntax = {
   query: `
