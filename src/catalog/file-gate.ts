@@ -63,7 +63,7 @@ export class FileGate {
     if (typeof where === 'string') return { admitted: false, abs, rel: this.relOf(abs), reason: where };
     const why = where.dirsChecked ? this.filter.file(where.rel) : this.filter.path(where.rel);
     if (why) return { admitted: false, abs: where.abs, rel: where.rel, reason: why };
-    return this.read(where.abs, where.rel);
+    return judgeBytesAt(this.root, where.abs, where.rel, this.opts.maxFileBytes);
   }
 
   /** Whether the walk (or the watcher) may enter the directory at `abs`: its real path, or why not. */
@@ -95,11 +95,6 @@ export class FileGate {
 
   private relOf(abs: string): string {
     return toRelative(this.root, abs);
-  }
-
-  /** Size, binary, generated and private-key rules on the bytes of one open (judgeBytesAt). */
-  private read(abs: string, rel: string): Promise<Admission> {
-    return judgeBytesAt(this.root, abs, rel, this.opts.maxFileBytes);
   }
 }
 

@@ -13,19 +13,8 @@ import { tiedDefinitions } from './tied-definitions.js';
 import { symbolAtSelection } from '../symbols.js';
 import { catalogFileSymbols, containerIn, symbolIdFor } from '../symbol-ids.js';
 
-export interface DefinitionEntry {
-  symbol_id?: string;
-  name: string;
-  kind: string;
-  file: string;
-  line: number;
-  column: number;
-  end_line: number;
-  container?: string;
-  external?: boolean;
-  /** Absent for a file outside the workspace that is not library code (library-paths.ts). */
-  preview?: Preview;
-}
+export type { DefinitionEntry } from './definition-entry.js';
+import type { DefinitionEntry } from './definition-entry.js';
 
 /** A preview when the location's text may be quoted (resolveLocations leaves `lines` empty otherwise). */
 function previewOf(loc: ResolvedLocation): { preview?: Preview } {

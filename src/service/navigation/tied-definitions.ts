@@ -9,41 +9,12 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import type { ServiceCall } from '../call.js';
-import { preview, type Preview } from '../previews.js';
+import { declarationEntry, type TiedDefinition } from './definition-entry.js';
 import type { NameTie } from './resolve.js';
 import { alternativeOf } from './resolution-policy.js';
 
-/** A find_definition entry (references.ts's DefinitionEntry) made from a declaration in the catalog: symbol_id and preview always there. */
-export interface TiedDefinition {
-  symbol_id: string;
-  name: string;
-  kind: string;
-  file: string;
-  line: number;
-  column: number;
-  end_line: number;
-  container?: string;
-  preview: Preview;
-}
-
 /** Tied declarations listed in full; the others count in `total` and are in `_meta.alternatives`. */
 export const MAX_TIED_DEFINITIONS = 5;
-
-/** A declaration of the catalog as a definition entry: it is its own definition, quoted from `lines`. */
-export function declarationEntry(s: CatalogSymbol, lines: string[]): TiedDefinition {
-  const dot = s.qualified_name.lastIndexOf('.');
-  return {
-    symbol_id: s.symbol_id,
-    name: s.name,
-    kind: s.kind,
-    file: s.file,
-    line: s.selection_line,
-    column: s.selection_column,
-    end_line: s.end_line,
-    preview: preview(lines, s.selection_line),
-    ...(dot > 0 ? { container: s.qualified_name.slice(0, dot) } : {}),
-  };
-}
 
 /** The entry of a tied declaration, its file read once per answer (no server: the catalog has it). */
 async function entryOf(call: ServiceCall, s: CatalogSymbol, texts: Map<string, string[]>): Promise<TiedDefinition> {
