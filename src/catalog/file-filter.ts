@@ -92,6 +92,7 @@ export type SkipReason =
   | 'outside_root'
   | 'private_key'
   | 'over_max_files'
+  | 'name_not_utf8'
   | 'unreadable';
 
 export interface FilterOptions {

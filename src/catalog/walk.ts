@@ -30,6 +30,8 @@ export interface WalkedFile {
 export interface WalkResult {
   files: WalkedFile[];
   skipped: Partial<Record<SkipReason, number>>;
+  /** Entries whose names are not UTF-8 (left out: no path in an answer could name them), bytes shown as \xNN. */
+  undecodable: string[];
   limitsHit: LimitHit[];
   /** Absolute directories entered (the watcher watches exactly these). */
   directories: string[];
@@ -45,6 +47,7 @@ export async function walkWorkspace(root: string, opts: WalkOptions, gate = new 
   const visited = new Set<string>();
   const queue = [root];
   const seenFiles = new Set<string>();
+  const undecodable: string[] = [];
   while (queue.length) {
     if (opts.signal?.aborted) break;
     const dir = queue.shift()!;
@@ -53,15 +56,25 @@ export async function walkWorkspace(root: string, opts: WalkOptions, gate = new 
     directories.push(dir);
     let entries;
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
     } catch {
       skip('unreadable');
       continue;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const named: { name: string; ent: Dirent<Buffer> }[] = [];
     for (const ent of entries) {
+      const name = utf8Name(ent.name);
+      if (name !== undefined) named.push({ name, ent });
+      else if (!opts.directoriesOnly) {
+        // Node would decode it with U+FFFD, a name no file has: the file could not be read back by it
+        skip('name_not_utf8');
+        if (undecodable.length < MAX_UNDECODABLE_LISTED) undecodable.push(shownName(path.relative(root, dir), ent.name));
+      }
+    }
+    named.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const { name, ent } of named) {
       if (opts.directoriesOnly && !ent.isDirectory() && !ent.isSymbolicLink()) continue;
-      const found = await judgeEntry(gate, dir, ent, !!opts.followSymlinks);
+      const found = await judgeEntry(gate, dir, name, ent, !!opts.followSymlinks);
       if (found === undefined) continue;
       if (typeof found === 'string') skip(found);
       else if ('dir' in found) queue.push(found.dir);
@@ -71,7 +84,26 @@ export async function walkWorkspace(root: string, opts: WalkOptions, gate = new 
       }
     }
   }
-  return { ...withinLimits(candidates, skipped, opts), directories };
+  return { ...withinLimits(candidates, skipped, undecodable, opts), directories, undecodable };
+}
+
+/** How many undecodable names a walk lists (all are counted). */
+const MAX_UNDECODABLE_LISTED = 20;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function utf8Name(raw: Buffer): string | undefined {
+  try {
+    return strictUtf8.decode(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A name that is not UTF-8 as readable text: its valid ASCII kept, every other byte as \xNN. */
+function shownName(dirRel: string, raw: Buffer): string {
+  let name = '';
+  for (const b of raw) name += b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`;
+  return dirRel ? `${dirRel.split(path.sep).join('/')}/${name}` : name;
 }
 
 /**
@@ -80,8 +112,8 @@ export async function walkWorkspace(root: string, opts: WalkOptions, gate = new 
  * directory the walk entered, is its own real path below checked directories; a symlink is resolved
  * by the gate (followed only when asked, never out of the root).
  */
-async function judgeEntry(gate: FileGate, dir: string, ent: Dirent, follow: boolean): Promise<{ dir: string } | { file: WalkedFile } | SkipReason | undefined> {
-  const abs = path.join(dir, ent.name);
+async function judgeEntry(gate: FileGate, dir: string, name: string, ent: Dirent<Buffer>, follow: boolean): Promise<{ dir: string } | { file: WalkedFile } | SkipReason | undefined> {
+  const abs = path.join(dir, name);
   let isDir = ent.isDirectory();
   const link = ent.isSymbolicLink();
   if (link) {
@@ -102,8 +134,12 @@ async function judgeEntry(gate: FileGate, dir: string, ent: Dirent, follow: bool
 }
 
 /** The maxFiles cut (src/lib/pkg/cmd/internal/app first) and the limits hit, reported. */
-function withinLimits(candidates: WalkedFile[], skipped: WalkResult['skipped'], opts: WalkOptions): Omit<WalkResult, 'directories'> {
+function withinLimits(candidates: WalkedFile[], skipped: WalkResult['skipped'], undecodable: string[], opts: WalkOptions): Omit<WalkResult, 'directories' | 'undecodable'> {
   const limitsHit: LimitHit[] = [];
+  if (skipped.name_not_utf8) {
+    const more = skipped.name_not_utf8 > undecodable.length ? ` and ${skipped.name_not_utf8 - undecodable.length} more` : '';
+    limitsHit.push({ limit: 'file_name_encoding', value: 0, detail: `${skipped.name_not_utf8} file(s) whose names are not UTF-8 left out: ${undecodable.join(', ')}${more}` });
+  }
   if (skipped.too_large) {
     limitsHit.push({ limit: 'max_file_size', value: opts.maxFileBytes, detail: `${skipped.too_large} file(s) larger than ${opts.maxFileBytes} bytes skipped` });
   }

@@ -6,6 +6,7 @@
  * its details, exit 2 for INVALID_INPUT and UNKNOWN_OPERATION, else 1.
  */
 import { LspgateError, toLspgateError } from '../errors/errors.js';
+import { escapeBlock, jsonSafeText } from '../util/control-chars.js';
 import { operations } from '../operations/registry.js';
 import type { Operation } from '../operations/types.js';
 import { operationHelp } from './help.js';
@@ -25,8 +26,9 @@ export function exitCodeFor(e: LspgateError): number {
 
 export function errorText(e: unknown): { text: string; code: number } {
   const err = toLspgateError(e);
-  const details = err.details === undefined ? '' : `\n${JSON.stringify(err.details, null, 2)}`;
-  return { text: `${err.code}: ${err.message}${details}\n`, code: exitCodeFor(err) };
+  // a person reads this: a name quoted in the message or details may hold control characters
+  const details = err.details === undefined ? '' : `\n${jsonSafeText(JSON.stringify(err.details, null, 2))}`;
+  return { text: `${err.code}: ${escapeBlock(err.message)}${details}\n`, code: exitCodeFor(err) };
 }
 
 export function findOperation(name: string): Operation {
@@ -48,7 +50,7 @@ export async function runOneShot(argv: readonly string[], open: (flags: CommonFl
     gateway = await open(flags);
     const format = flags.json ? 'json' : (input.output_format ?? 'markdown');
     const { result, text } = await gateway.run(op.name, { ...input, output_format: format }, signal ? { signal } : {});
-    return { stdout: flags.json ? JSON.stringify(result, null, 2) + '\n' : text.endsWith('\n') ? text : text + '\n', stderr: '', exit_code: 0 };
+    return { stdout: flags.json ? jsonSafeText(JSON.stringify(result, null, 2)) + '\n' : text.endsWith('\n') ? text : text + '\n', stderr: '', exit_code: 0 };
   } catch (e) {
     const { text, code } = errorText(e);
     return { stdout: '', stderr: text, exit_code: code };

@@ -6,6 +6,7 @@ import type { Workspace } from '../core/workspace.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { Meta } from '../schema/meta.js';
 import type { ServiceEnv } from '../service/env.js';
+import { escapeForText, jsonSafeText } from '../util/control-chars.js';
 import { recordDependencies } from '../util/dependency-scope.js';
 import { genericMarkdown } from './markdown.js';
 import { MetaCollector } from './meta-collector.js';
@@ -190,13 +191,14 @@ export class OperationRunner {
     _meta.timing_ms = Math.round((performance.now() - started) * 100) / 100;
     const metaText = JSON.stringify(_meta, null, 2).replace(/\n/g, '\n  ');
     const head = hit.bodyPretty === '{}' ? '{' : `${hit.bodyPretty.slice(0, -2)},`;
-    return { result, format, text: `${head}\n  "_meta": ${metaText}\n}` };
+    return { result, format, text: jsonSafeText(`${head}\n  "_meta": ${metaText}\n}`) };
   }
 
   private render(op: Operation, result: RunResult['result'], format: OutputFormat): string {
-    if (format === 'json') return JSON.stringify(result, null, 2);
-    const body = op.markdown ? op.markdown(result) : genericMarkdown(result, op.title);
-    return incompleteNotice(result._meta) + body;
+    if (format === 'json') return jsonSafeText(JSON.stringify(result, null, 2));
+    const safe = escapeForText(result);
+    const body = op.markdown ? op.markdown(safe) : genericMarkdown(safe, op.title);
+    return incompleteNotice(safe._meta) + body;
   }
 
   private metaOf(meta: MetaCollector, workspace: Workspace, started: number, tokensSaved: number): Meta {

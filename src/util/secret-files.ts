@@ -1,7 +1,8 @@
 /**
  * Files whose content lspgate never returns, searches, catalogs or sends to a language server:
  * by name (this table is the README's list, tested row by row) and by content (a private-key
- * block anywhere in the file, whatever it is called). `.envrc`, `prod.env`,
+ * block anywhere in the file, whatever it is called). Name rules name the file types secrets live in;
+ * a source file is judged by its content. `.envrc`, `prod.env`,
  * `id_rsa.bak`, `id_ed25519_sk` and `aws_credentials.txt` used to slip through a shorter list.
  */
 
@@ -13,7 +14,13 @@ export const SECRET_NAME_RULES: { glob: string; re: RegExp }[] = [
   // SSH keys and their copies (id_rsa.bak, id_ed25519_sk, id_ecdsa.pub); any id_* without an
   // extension; not source files such as id_utils.py
   { glob: 'id_rsa*, id_dsa*, id_ecdsa*, id_ed25519* (any suffix), id_* without extension', re: /^id_(rsa|dsa|ecdsa|ed25519)([._-].*)?$|^id_[^.]*$/i },
-  { glob: '*credentials*', re: /credentials/i },
+  // Credentials live in data and config files (`credentials`, `.git-credentials`, `aws_credentials.txt`,
+  // `db_credentials.json`): the name rule holds for those types. A source file (`credentials.ts` of an
+  // ORM's auth module) is judged by its content like every other, so its symbols stay visible.
+  {
+    glob: '*credentials* with no extension or a data/config one (json, yaml, toml, ini, conf, txt, xml, properties, bak, …)',
+    re: /credentials[^.]*$|credentials.*\.(json5?|jsonc|ya?ml|toml|ini|cfg|conf|config|txt|xml|properties|csv|env|dat|db|sqlite3?|plist|gpg|asc|bak|old|orig|backup|save|tmp|swp)$/i,
+  },
   { glob: '*.pem, *.key, *.p12, *.pfx, *.keystore, *.jks, *.ppk', re: /\.(pem|key|p12|pfx|keystore|jks|ppk)$/i },
   { glob: '.netrc, _netrc, .npmrc, .pypirc, .pgpass, .htpasswd', re: /^(\.netrc|_netrc|\.npmrc|\.pypirc|\.pgpass|\.htpasswd)$/i },
   { glob: 'secret.json|yaml|toml, secrets.*', re: /secrets?\.(json|ya?ml|toml)$/i },

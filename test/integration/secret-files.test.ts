@@ -26,6 +26,11 @@ const SECRETS: [string, string][] = [
   ['keys/id_deploy', `${CANARY}\n`],
   ['aws_credentials.txt', `aws_secret_access_key=${CANARY}\n`],
   ['.git-credentials', `https://u:${CANARY}@example.com\n`],
+  ['config/credentials', `[default]\naws_secret_access_key=${CANARY}\n`],
+  ['config/db_credentials.json', `{"password": "${CANARY}"}\n`],
+  ['config/credentials.yaml.bak', `password: ${CANARY}\n`],
+  // a source file named for credentials that does hold a key: refused by its content
+  ['src/auth/credentials-key.ts', `export const key = \`\n${KEY}\`;\n`],
   ['certs/server.pem', KEY],
   ['certs/server.key', `${CANARY}\n`],
   ['certs/client.p12', `${CANARY}\n`],
@@ -44,6 +49,8 @@ const ORDINARY: [string, string][] = [
   ['src/id_utils.ts', 'export function idOf(x: string): string {\n  return x;\n}\n'],
   ['src/environment.ts', 'export const mode = "dev";\n'],
   ['docs/keys.md', '# Keyboard shortcuts\n'],
+  // a source file is judged by its content, not by a word in its name
+  ['src/auth/credentials.ts', 'export class Credentials {\n  constructor(readonly user: string) {}\n  login(): boolean {\n    return this.user.length > 0;\n  }\n}\n'],
 ];
 
 let tmp: string;
@@ -99,6 +106,15 @@ describe('secret files', () => {
 
   it.each(ORDINARY)('ordinary %s opens', async (file) => {
     expect((await codeOf('open_at', { file, line: 1 })).code).toBe('none');
+  });
+
+  it('a source file named credentials is cataloged: its outline and search show its symbols', async () => {
+    const outline = await codeOf('get_file_outline', { file: 'src/auth/credentials.ts' });
+    expect(outline.code).toBe('none');
+    expect(outline.text).toContain('login');
+    const found = await codeOf('search_symbols', { query: 'Credentials' });
+    expect(found.code).toBe('none');
+    expect(found.text).toContain('src/auth/credentials.ts');
   });
 
   it('the CLI refuses them too', async () => {

@@ -12,6 +12,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
 import { toLspgateError } from '../../errors/errors.js';
+import { jsonSafeText } from '../../util/control-chars.js';
 
 export const ERROR_META_KEY = 'lspgate/error';
 
@@ -19,7 +20,7 @@ export function errorResult(e: unknown): CallToolResult {
   const payload = toLspgateError(e).toPayload();
   return {
     isError: true,
-    content: [{ type: 'text', text: JSON.stringify(payload, null, 2) }],
+    content: [{ type: 'text', text: jsonSafeText(JSON.stringify(payload, null, 2)) }],
     _meta: { [ERROR_META_KEY]: payload as unknown as Record<string, unknown> },
   };
 }

@@ -3,9 +3,11 @@
  * `.trace`, `.raw`, `.json` and `.help`. Each returns the text to print; failures are printed as
  * `CODE: message` with details, never thrown at the REPL.
  */
-import { toLspgateError, LspgateError } from '../../errors/errors.js';
+import { LspgateError } from '../../errors/errors.js';
 import type { Operation } from '../../operations/types.js';
+import { jsonSafeText } from '../../util/control-chars.js';
 import type { FrontendGateway } from '../host.js';
+import { errorText } from '../one-shot.js';
 import { describeFields, inputFields } from '../input-fields.js';
 import { splitWords, wordsToInput } from '../words.js';
 import type { ReplBackend } from './backend-types.js';
@@ -50,10 +52,9 @@ async function runOperation(gateway: FrontendGateway, state: ReplState, op: Oper
   }
 }
 
+/** The one-shot CLI's error text (control characters of quoted names escaped), without its final newline. */
 export function formatError(e: unknown): string {
-  const err = toLspgateError(e);
-  const details = err.details === undefined ? '' : `\n${JSON.stringify(err.details, null, 2)}`;
-  return `${err.code}: ${err.message}${details}`;
+  return errorText(e).text.trimEnd();
 }
 
 export function builtinCommands(gateway: FrontendGateway, state: ReplState, backend: ReplBackend, all: () => ReplCommand[]): ReplCommand[] {
@@ -139,7 +140,7 @@ async function rawCommand(backend: ReplBackend, args: string): Promise<string> {
       }
     }
     const a = await backend.raw({ server, method, params, ...(workspace ? { workspace } : {}) });
-    return `${JSON.stringify(a.result, null, 2)}\n(${a.ms.toFixed(1)} ms from ${a.server} @ ${a.root})`;
+    return `${jsonSafeText(JSON.stringify(a.result, null, 2))}\n(${a.ms.toFixed(1)} ms from ${a.server} @ ${a.root})`;
   } catch (e) {
     return formatError(e);
   }
