@@ -19,6 +19,7 @@ import { buildHostileWorkspace, cliCanCarry, hostileRows, OUTSIDE_CANARY, SECRET
 import { REPO } from '../test/helpers/spawn.js';
 import { daemonPaths } from '../src/frontends/daemon-client/socket-dir.js';
 import { extendHostileWorkspace, extraRows } from './redteam-workspace.js';
+import { extendNamesWorkspace, nameRows, rawControls } from './redteam-names.js';
 import { mcpHttp, mcpStdio, oneShotCli, sidecar, SAFE, type Frontend, type Outcome } from './redteam-frontends.js';
 import { framingCases } from './redteam-framing.js';
 import { leftovers, startRegistry, stopDaemon } from './redteam-procs.js';
@@ -38,7 +39,7 @@ interface Line {
 const leaks = (text: string): boolean => text.includes(OUTSIDE_CANARY) || text.includes(SECRET_CANARY);
 
 function judge(row: Row, got: Outcome): boolean {
-  if (leaks(got.text)) return false;
+  if (leaks(got.text) || rawControls(got.text)) return false;
   if (got.outcome === 'INTERNAL' || got.outcome.startsWith('uncoded')) return false;
   if (row.code === 'any') return true;
   return got.outcome === (row.code === 'none' ? SAFE : row.code);
@@ -89,7 +90,8 @@ async function main(): Promise<number> {
   const w: HostileWorkspace = { root: '', outside: '' };
   buildHostileWorkspace(tmp, w);
   extendHostileWorkspace(w);
-  const rows = [...hostileRows(w), ...extraRows()].filter((r) => r.what.includes(only));
+  extendNamesWorkspace(w);
+  const rows = [...hostileRows(w), ...extraRows(), ...nameRows()].filter((r) => r.what.includes(only));
   const registry = await startRegistry(REPO);
   process.env.npm_config_registry = registry.url;
   process.env.XDG_CACHE_HOME = path.join(tmp, 'xdg-cache');
