@@ -80,6 +80,28 @@ describe('git runs nothing a repository names', () => {
   }, 60_000);
 });
 
+describe('a filter driver whose name holds "="', () => {
+  it('is blanked too (a -c key could not carry it)', async () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-git-eq-')));
+    try {
+      const marker = path.join(dir, 'ran');
+      const git = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, stdio: 'pipe' });
+      git('init', '-q');
+      fs.writeFileSync(path.join(dir, 'a.txt'), 'one\n');
+      fs.writeFileSync(path.join(dir, '.gitattributes'), '*.txt filter=a=b\n');
+      git('add', '-A');
+      git('commit', '-q', '-m', 'x');
+      git('config', 'filter.a=b.clean', `sh -c ': > ${marker}; cat'`);
+      fs.writeFileSync(path.join(dir, 'a.txt'), 'two\n');
+      const r = await runGit(['status', '--porcelain'], { cwd: dir });
+      expect(r.stdout).toContain('a.txt');
+      expect(fs.existsSync(marker)).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('driverOverrides', () => {
   it('blanks every local filter driver, included ones and names holding "=", and leaves global ones', () => {
     const list = ['global', 'filter.lfs.process\ngit-lfs filter-process', 'local', 'filter.a=b.clean\nevil', 'local', 'filter.x.required', 'worktree', 'filter.w.smudge\nevil', ''].join('\0');
