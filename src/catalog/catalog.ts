@@ -12,7 +12,7 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { runProgram } from '../util/run-program.js';
+import { runGit } from '../util/git.js';
 import type { Limits } from '../config/schema.js';
 import type { Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions, FileCataloger, FileEntry, ReadOptions, SymbolFilter } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
@@ -410,6 +410,6 @@ export class WorkspaceCatalog implements Catalog {
 }
 
 async function readGitHead(root: string): Promise<string> {
-  const r = await runProgram('git', ['rev-parse', 'HEAD'], { cwd: root, timeout: 5000 });
+  const r = await runGit(['rev-parse', 'HEAD'], { cwd: root, timeout: 5000 });
   return r.exitCode === 0 ? String(r.stdout).trim() : '';
 }

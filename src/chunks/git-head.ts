@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
+import { runGit } from '../util/git.js';
 
 function gitDirOf(root: string): string | undefined {
   for (let dir = root; ; dir = path.dirname(dir)) {
@@ -47,12 +47,13 @@ export function currentGitHead(root: string): string {
 }
 
 /**
- * A file's text at a commit (`git show <commit>:./<file>`, the path taken relative to `root`), or
+ * A file's text at a commit (`git cat-file blob <commit>:./<file>`, the path taken relative to
+ * `root`: `cat-file` never runs a textconv driver or filter the repository names), or
  * undefined when git has no such commit or file. `commit` must look like a commit hash: it is never
  * an option or a revision expression.
  */
 export async function fileAtCommit(root: string, commit: string, file: string): Promise<string | undefined> {
   if (!/^[0-9a-f]{7,64}$/.test(commit)) return undefined;
-  const r = await execa('git', ['show', `${commit}:./${file}`], { cwd: root, reject: false, timeout: 30_000, maxBuffer: 64 * 1024 * 1024, stripFinalNewline: false });
+  const r = await runGit(['cat-file', 'blob', `${commit}:./${file}`], { cwd: root, timeout: 30_000, maxBuffer: 64 * 1024 * 1024 });
   return r.exitCode === 0 ? r.stdout : undefined;
 }

@@ -20,6 +20,8 @@ export interface ProgramResult {
 export interface ProgramOptions {
   cwd?: string | undefined;
   env?: Record<string, string>;
+  /** `env` is the whole environment, not additions to this process's (git drops variables that point it elsewhere). */
+  replaceEnv?: boolean;
   timeout?: number;
   maxBuffer?: number;
   signal?: AbortSignal | undefined;
@@ -46,7 +48,7 @@ export function runProgram(file: string, args: string[], opts: ProgramOptions = 
     const max = opts.maxBuffer ?? 16 * 1024 * 1024;
     const child = spawn(file, args, {
       cwd: opts.cwd,
-      env: opts.env ? { ...process.env, ...opts.env } : process.env,
+      env: opts.env ? (opts.replaceEnv ? opts.env : { ...process.env, ...opts.env }) : process.env,
       stdio: opts.watched ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       detached: opts.watched === true,
       signal: opts.signal,

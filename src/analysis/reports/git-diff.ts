@@ -3,7 +3,7 @@
  * untracked files (wholly added). Only the new side is kept, as line sets per file, with the places
  * where lines were removed (a deletion sits between two new-side lines).
  */
-import { runProgram } from '../../util/run-program.js';
+import { runGit } from '../../util/git.js';
 import { LspgateError } from '../../errors/errors.js';
 
 export interface FileChange {
@@ -26,7 +26,7 @@ const REF = /^(?!-)[\w./~^@{}:+-]{1,200}$/;
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
 async function git(root: string, args: string[]): Promise<string> {
-  const r = await runProgram('git', args, { cwd: root, timeout: 30_000, maxBuffer: 64 * 1024 * 1024 });
+  const r = await runGit(args, { cwd: root, timeout: 30_000, maxBuffer: 64 * 1024 * 1024 });
   if (r.exitCode !== 0) throw Object.assign(new Error(r.stderr || `git ${args[0]} failed`), { exitCode: r.exitCode });
   return r.stdout;
 }
@@ -43,7 +43,7 @@ export async function changedLines(root: string, baseRef: string): Promise<FileC
   } catch {
     throw new LspgateError('INVALID_INPUT', `git knows no commit ${baseRef}`, { base_ref: baseRef });
   }
-  const diff = await git(root, ['diff', '--no-color', '--no-ext-diff', '--no-renames', '-U0', '--relative', baseRef, '--', '.']);
+  const diff = await git(root, ['diff', '--no-color', '--no-renames', '-U0', '--relative', baseRef, '--', '.']);
   const out = parseDiff(diff);
   const untracked = await git(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', '.']);
   for (const file of untracked.split('\0').filter(Boolean)) out.push({ file, added: new Set(), removed: new Map(), new_file: true, hunks: [] });
@@ -54,8 +54,9 @@ export async function changedLines(root: string, baseRef: string): Promise<FileC
 export async function textAtRef(root: string, baseRef: string, file: string): Promise<string | undefined> {
   if (!REF.test(baseRef)) throw new LspgateError('INVALID_INPUT', `not a git ref: ${baseRef.slice(0, 200)}`, { base_ref: baseRef });
   try {
-    // `./` makes the path relative to the working directory (the workspace), as `--relative` did
-    return await git(root, ['show', `${baseRef}:./${file}`]);
+    // `./` makes the path relative to the working directory (the workspace), as `--relative` did;
+    // `cat-file blob`, not `show`: it never runs a textconv driver or filter the repository names
+    return await git(root, ['cat-file', 'blob', `${baseRef}:./${file}`]);
   } catch {
     return undefined;
   }

@@ -5,7 +5,7 @@
  * working-tree change. Arguments complete from the catalog.
  */
 import { completable, type GetPromptResult, type McpServer } from '@modelcontextprotocol/server';
-import { runProgram } from '../../util/run-program.js';
+import { runGit } from '../../util/git.js';
 import { z } from 'zod';
 import type { FrontendGateway } from '../host.js';
 import { completeSymbolNames, completeWorkspaces } from './completions.js';
@@ -127,7 +127,7 @@ async function reviewChange(run: Run, workspace: string | undefined): Promise<Ge
 
 /** `git diff HEAD` of the workspace, cut to MAX_DIFF_BYTES; says so when there is no repository. */
 async function gitDiff(root: string): Promise<string> {
-  const r = await runProgram('git', ['diff', 'HEAD', '--no-color', '--no-ext-diff'], { cwd: root, timeout: 10_000, maxBuffer: 16 * MAX_DIFF_BYTES });
+  const r = await runGit(['diff', 'HEAD', '--no-color'], { cwd: root, timeout: 10_000, maxBuffer: 16 * MAX_DIFF_BYTES });
   if (r.exitCode !== 0) return `(no git diff: ${String(r.stderr).split('\n')[0] || 'git failed'})`;
   const out = String(r.stdout);
   if (out.trim() === '') return '(no uncommitted change against HEAD)';

@@ -6,16 +6,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Derived, DerivedKey } from '../../core/catalog.js';
 import type { Workspace } from '../../core/workspace.js';
-import { runProgram } from '../../util/run-program.js';
+import { runGit } from '../../util/git.js';
 import { sha256 } from '../../lsp/documents.js';
 import { ENTRY_OVERHEAD, stringBytes } from '../../util/bounded-memo.js';
 
 /** Absolute paths, or undefined when the root is not in a git work tree. */
 export async function gitChangedFiles(root: string, signal?: AbortSignal): Promise<string[] | undefined> {
   // -z: paths verbatim (no quoting of unusual names); -uall: untracked files one by one, not their directory.
-  const r = await runProgram('git', ['status', '--porcelain=v1', '-z', '-uall', '--', '.'], { cwd: root, timeout: 10_000, signal });
+  const r = await runGit(['status', '--porcelain=v1', '-z', '-uall', '--', '.'], { cwd: root, timeout: 10_000, signal });
   if (r.exitCode !== 0) return undefined;
-  const top = await runProgram('git', ['rev-parse', '--show-toplevel'], { cwd: root, timeout: 5000 });
+  const top = await runGit(['rev-parse', '--show-toplevel'], { cwd: root, timeout: 5000 });
   if (top.exitCode !== 0) return undefined;
   const base = top.stdout.trim();
   const out: string[] = [];

@@ -2,12 +2,13 @@
  * index_repo's clone: any URL git accepts (https, ssh, a local path, file://) into
  * `<cacheDir>/repos/<name>-<hash>`, without a shell. The URL and ref are caller
  * input: a leading `-` would be read as an option, and the `ext::` transport runs commands, so
- * both are refused; prompts are disabled so a private URL fails instead of hanging.
+ * both are refused. git runs through util/git.ts (no hooks, no prompts, so a private URL fails
+ * instead of hanging; ext:: refused by config too), and the clone never recurses into submodules.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { runProgram } from '../../util/run-program.js';
+import { runGit, type GitResult } from '../../util/git.js';
 import { LspgateError } from '../../errors/errors.js';
 import { UMASK_VAR, wrapWithReaper } from '../../lsp/reaper.js';
 import { mkdirPrivate } from '../../util/private-files.js';
@@ -15,8 +16,7 @@ import { GIT_ALLOWED_PROTOCOLS } from './repo-url.js';
 
 // GIT_ALLOW_PROTOCOL: git itself refuses every other transport (fd::, ext::, git://), submodules too
 // UMASK_VAR: the clone lives in the private cache, so git creates its files 0600 and directories 0700
-const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', GCM_INTERACTIVE: 'never', GIT_ALLOW_PROTOCOL: GIT_ALLOWED_PROTOCOLS, [UMASK_VAR]: '077' };
-const SAFE_CONFIG = ['-c', 'protocol.ext.allow=never', '-c', 'core.hooksPath=/dev/null'];
+const GIT_ENV = { GIT_ALLOW_PROTOCOL: GIT_ALLOWED_PROTOCOLS, [UMASK_VAR]: '077' };
 const CLONE_TIMEOUT_MS = 300_000;
 
 export function validateRepoInput(url: string, ref?: string): void {
@@ -42,14 +42,15 @@ export async function cloneRepo(cacheDir: string, url: string, ref: string | und
   mkdirPrivate(path.dirname(dir));
   // A fresh clone each time: simpler than reconciling fetches, and the catalog reuses unchanged files by hash.
   if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
-  const git = (args: string[], cwd?: string) => runGit(args, cwd, signal);
+  const git = (args: string[], cwd?: string) => cloneGit(args, cwd, signal);
   // --no-hardlinks: a local source's objects are copied (private, under the umask above), not linked
   // to the source repository's inodes, whose modes are the source's
-  let r = await git(['clone', '--no-hardlinks', '--depth', '1', ...(ref ? ['--branch', ref] : []), '--', url, dir]);
+  // --no-recurse-submodules: a submodule's URL is the repository's choice, not the caller's
+  let r = await git(['clone', '--no-hardlinks', '--no-recurse-submodules', '--depth', '1', ...(ref ? ['--branch', ref] : []), '--', url, dir]);
   if (r.exitCode !== 0 && ref) {
     // `--branch` takes branches and tags only; a commit needs a full clone and a checkout.
     rmSync(dir, { recursive: true, force: true });
-    r = await git(['clone', '--no-hardlinks', '--', url, dir]);
+    r = await git(['clone', '--no-hardlinks', '--no-recurse-submodules', '--', url, dir]);
     if (r.exitCode === 0) r = await git(['checkout', '--detach', ref, '--'], dir);
   }
   if (r.exitCode !== 0) {
@@ -63,22 +64,13 @@ export async function cloneRepo(cacheDir: string, url: string, ref: string | und
   return { dir, head: head.exitCode === 0 ? String(head.stdout).trim() : '' };
 }
 
-interface GitResult {
-  exitCode: number | undefined;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  shortMessage: string;
-}
-
 /**
  * git runs under the same watchdog as the language servers (lsp/reaper.ts), in its own process
  * group: a SIGKILLed lspgate used to leave `git clone` and its `git remote-*` helpers running. When
  * git exits, its helpers and the watchdog go with it (runProgram's `watched`).
  */
-async function runGit(args: string[], cwd: string | undefined, signal: AbortSignal | undefined): Promise<GitResult> {
-  const argv = wrapWithReaper('git', [...SAFE_CONFIG, ...args]);
-  const r = await runProgram(argv.file, argv.args, { cwd, env: GIT_ENV, timeout: CLONE_TIMEOUT_MS, signal, watched: true });
+async function cloneGit(args: string[], cwd: string | undefined, signal: AbortSignal | undefined): Promise<GitResult> {
+  const r = await runGit(args, { cwd, env: GIT_ENV, timeout: CLONE_TIMEOUT_MS, signal, wrap: wrapWithReaper });
   return {
     exitCode: r.exitCode,
     stdout: r.stdout,
