@@ -6,6 +6,7 @@ import type { Workspace } from '../core/workspace.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { Meta } from '../schema/meta.js';
 import type { ServiceEnv } from '../service/env.js';
+import { labelSyntaxAnswer } from '../service/syntax-label.js';
 import { recordDependencies } from '../util/dependency-scope.js';
 import { genericMarkdown } from './markdown.js';
 import { MetaCollector } from './meta-collector.js';
@@ -255,6 +256,10 @@ export class OperationRunner {
       // an error answer has no _meta: the notices wait for the next answer
       workspace.notices?.unshift(...notices);
       throw toLspgateError(e);
+    }
+    // an answer built from syntax trees where no server runs says so (index_state and the markdown notice)
+    if (op.answersFrom === undefined) {
+      labelSyntaxAnswer({ root: workspace.root, catalog: workspace.catalog, servers: this.host.context.servers, sourceFiles: meta.sourceFiles.keys() }, meta);
     }
     const bodyBytes = Buffer.byteLength(JSON.stringify(body));
     const maxBytes = this.host.context.limits.maxResponseBytes;

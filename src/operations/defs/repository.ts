@@ -161,6 +161,7 @@ export const listRepos = defineOperation({
 
 export const invalidateCache = defineOperation({
   name: 'invalidate_cache',
+  answersFrom: 'process',
   title: 'Drop a workspace catalog',
   description:
     'Delete the workspace\'s catalog, in memory and on disk; the next call that needs it rebuilds it from the language servers. For a catalog that seems wrong: edits are picked up without it.',
