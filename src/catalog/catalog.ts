@@ -14,6 +14,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { runProgram } from '../util/run-program.js';
 import type { Limits } from '../config/schema.js';
+import { emptyReason } from './empty-reason.js';
 import type { Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions, FileCataloger, FileEntry, ReadOptions, SymbolFilter } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
@@ -165,8 +166,10 @@ export class WorkspaceCatalog implements Catalog {
   }
 
   status(): CatalogStatus {
+    const empty = this.state === 'ready' && this.index.files.size === 0 && this.entries.errors.size === 0;
     return {
-      state: this.state,
+      state: empty ? 'empty' : this.state,
+      ...(empty ? { empty_reason: emptyReason(this.skipped, this.tier.passError) } : {}),
       files: this.index.files.size,
       symbols: this.index.symbolCount(),
       ...(this.indexedAt ? { indexed_at: this.indexedAt } : {}),
@@ -413,3 +416,4 @@ async function readGitHead(root: string): Promise<string> {
   const r = await runProgram('git', ['rev-parse', 'HEAD'], { cwd: root, timeout: 5000 });
   return r.exitCode === 0 ? String(r.stdout).trim() : '';
 }
+

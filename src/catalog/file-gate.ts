@@ -66,6 +66,11 @@ export class FileGate {
     return judgeBytesAt(this.root, where.abs, where.rel, this.opts.maxFileBytes);
   }
 
+  /** The bytes of a file the gate only leaves out of the index (ignore rules, a generated file), read under its content rules. */
+  readLeftOut(a: Admission & { admitted: false }): Promise<{ bytes: Buffer; size: number; mtimeMs: number }> {
+    return readGated(this.root, a.abs, a.rel, this.opts.maxFileBytes);
+  }
+
   /** Whether the walk (or the watcher) may enter the directory at `abs`: its real path, or why not. */
   async enterDirectory(abs: string, known: KnownPath = {}): Promise<{ abs: string; rel: string } | SkipReason> {
     const where = await this.place(abs, known);

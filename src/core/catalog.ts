@@ -193,7 +193,10 @@ export interface SymbolFilter {
 }
 
 export interface CatalogStatus {
+  /** `empty`: not built yet, or built and nothing was cataloged (then `empty_reason` says why). */
   state: 'empty' | 'building' | 'ready' | 'partial';
+  /** Why a built catalog holds no file: what the walk left out, per reason, or why the parse pass failed. */
+  empty_reason?: string;
   files: number;
   symbols: number;
   indexed_at?: string;
