@@ -162,7 +162,9 @@ export class WorkspaceCatalog implements Catalog {
   /** The gate every file passes to enter this catalog (file-gate.ts), for the walk's options now. */
   private makeGate(): FileGate {
     const { maxFileBytes } = this.deps.limits;
-    return new FileGate(this.root, { extensions: this.extensions(), extraIgnore: this.options.extraIgnore ?? [], followSymlinks: !!this.options.followSymlinks, maxFileBytes });
+    const syntax = this.deps.cataloger.syntax;
+    const isScript = syntax?.isScript ? (head: Buffer) => syntax.isScript!(head) : undefined;
+    return new FileGate(this.root, { extensions: this.extensions(), extraIgnore: this.options.extraIgnore ?? [], followSymlinks: !!this.options.followSymlinks, maxFileBytes, ...(isScript ? { isScript } : {}) });
   }
 
   status(): CatalogStatus {

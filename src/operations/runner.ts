@@ -200,6 +200,10 @@ export class OperationRunner {
     return incompleteNotice(result._meta) + body;
   }
 
+  private labelSyntax(workspace: Workspace, meta: MetaCollector): void {
+    labelSyntaxAnswer({ root: workspace.root, catalog: workspace.catalog, servers: this.host.context.servers, sourceFiles: meta.sourceFiles.keys() }, meta);
+  }
+
   private metaOf(meta: MetaCollector, workspace: Workspace, started: number, tokensSaved: number): Meta {
     return {
       timing_ms: Math.round((performance.now() - started) * 100) / 100,
@@ -258,9 +262,7 @@ export class OperationRunner {
       throw toLspgateError(e);
     }
     // an answer built from syntax trees where no server runs says so (index_state and the markdown notice)
-    if (op.answersFrom === undefined) {
-      labelSyntaxAnswer({ root: workspace.root, catalog: workspace.catalog, servers: this.host.context.servers, sourceFiles: meta.sourceFiles.keys() }, meta);
-    }
+    if (op.answersFrom === undefined) this.labelSyntax(workspace, meta);
     const bodyBytes = Buffer.byteLength(JSON.stringify(body));
     const maxBytes = this.host.context.limits.maxResponseBytes;
     if (bodyBytes > maxBytes) {
