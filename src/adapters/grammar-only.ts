@@ -11,6 +11,7 @@ export interface GrammarOnlyLanguage {
   name: string;
   languageIds?: string[];
   grammars: Record<string, string>;
+  interpreters?: Record<string, string>;
   declarations: NonNullable<LanguageProfile['syntax']['declarations']>;
   tests: TestConventions;
   /** Line comment opening (`//`, `#`). */
@@ -25,6 +26,7 @@ export function grammarOnlyProfile(l: GrammarOnlyLanguage): LanguageProfile {
     name: l.name,
     languageIds: l.languageIds ?? [],
     grammars: l.grammars,
+    ...(l.interpreters ? { interpreters: l.interpreters } : {}),
     syntax: { declarations: l.declarations },
     tests: l.tests,
     comments: { line: l.comment },

@@ -24,6 +24,12 @@ export interface LanguageProfile {
    * of @vscode/tree-sitter-wasm, by name). Every syntax hook's query is compiled for each grammar here.
    */
   readonly grammars: Readonly<Record<string, string>>;
+  /**
+   * Interpreters a script of the language names in its `#!` line (`sh`, `python3`) → the extension
+   * whose grammar parses it: a file with no extension is cataloged by its first line (file-gate.ts
+   * reads only its first bytes to decide). A versioned name (`python3.11`) is its base name's.
+   */
+  readonly interpreters?: Readonly<Record<string, string>>;
   readonly syntax: SyntaxHooks;
   readonly tests: TestConventions;
   readonly comments: CommentRules;

@@ -39,9 +39,12 @@ const PROFILES: readonly LanguageProfile[] = [
 
 const byName = new Map<string, LanguageProfile>();
 const byExtension = new Map<string, LanguageProfile>();
+/** Interpreter name → the extension whose grammar parses its scripts. */
+const byInterpreter = new Map<string, string>();
 for (const p of PROFILES) {
   for (const id of [p.name, ...p.languageIds]) byName.set(id, p);
   for (const ext of Object.keys(p.grammars)) byExtension.set(ext, p);
+  for (const [name, ext] of Object.entries(p.interpreters ?? {})) byInterpreter.set(name, ext);
 }
 
 export function languageProfiles(): readonly LanguageProfile[] {
@@ -70,9 +73,33 @@ export function profileOf(relPath: string, language?: string): LanguageProfile |
   return languageProfile(language) ?? byExtension.get(extensionOf(relPath));
 }
 
-/** The profile and grammar that parse a file, by its extension; undefined when lspgate parses no such files. */
-export function syntaxOf(relPath: string): { profile: LanguageProfile; grammar: string } | undefined {
-  const ext = extensionOf(relPath);
+/** The bytes of a script's first line read to find its interpreter (`#!/usr/bin/env -S python3 -u`). */
+export const SHEBANG_BYTES = 256;
+
+/**
+ * The extension whose grammar parses a script, by the interpreter its `#!` line names
+ * (`#!/bin/sh`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S node --flag`, `#!/usr/bin/python3.11`),
+ * from the interpreters profiles declare; undefined for any other first line.
+ */
+export function scriptExtension(head: Buffer | string): string | undefined {
+  const text = (typeof head === 'string' ? head : head.subarray(0, SHEBANG_BYTES).toString('latin1')).split('\n', 1)[0]!;
+  if (!text.startsWith('#!')) return undefined;
+  const words = text.slice(2).trim().split(/\s+/);
+  let i = 0;
+  // env runs the named program: skip its options (-S, -i) and VAR=value assignments
+  if (words[0]?.split('/').pop() === 'env') for (i = 1; i < words.length && (words[i]!.startsWith('-') || words[i]!.includes('=')); i++);
+  const name = words[i]?.split('/').pop();
+  if (!name) return undefined;
+  return byInterpreter.get(name) ?? byInterpreter.get(name.replace(/[\d.]+$/, '')) ?? byInterpreter.get(name.replace(/\.[\d.]+$/, ''));
+}
+
+/**
+ * The profile and grammar that parse a file, by its extension; a file with none by the interpreter
+ * of its first line (`head`: its first bytes); undefined when lspgate parses no such files.
+ */
+export function syntaxOf(relPath: string, head?: Buffer | string): { profile: LanguageProfile; grammar: string } | undefined {
+  let ext = extensionOf(relPath);
+  if (ext === '' && head !== undefined) ext = scriptExtension(head) ?? '';
   const profile = byExtension.get(ext);
   const grammar = profile?.grammars[ext];
   return profile && grammar ? { profile, grammar } : undefined;

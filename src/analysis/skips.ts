@@ -19,17 +19,21 @@ export interface SkippedFile {
 
 export class Skips {
   private readonly byFile = new Map<string, SkippedFile>();
+  /** The coded error's details of each failure (SERVER_NOT_INSTALLED's server and install hint). */
+  private readonly details = new Map<string, Record<string, unknown>>();
 
   /** The first failure of a file is kept: later ones are usually its consequences. */
-  add(file: string, code: string, reason: string): void {
-    if (!this.byFile.has(file)) this.byFile.set(file, { file, code, reason });
+  add(file: string, code: string, reason: string, details?: Record<string, unknown>): void {
+    if (this.byFile.has(file)) return;
+    this.byFile.set(file, { file, code, reason });
+    if (details) this.details.set(file, details);
   }
 
   /** Records a thrown failure for a file; cancellation is rethrown. */
   addError(file: string, e: unknown): void {
     const err = toLspgateError(e);
     if (err.code === 'CANCELLED') throw err;
-    this.add(file, err.code, err.message);
+    this.add(file, err.code, err.message, err.details);
   }
 
   has(file: string): boolean {
@@ -58,7 +62,8 @@ export class Skips {
       throw new LspgateError(
         isErrorCode(first.code) ? first.code : 'INTERNAL',
         `${what}: nothing could be answered, ${list.length} file(s) failed (${first.file}: ${first.reason})`,
-        { skipped: list.slice(0, 20) },
+        // the first failure's details too: what it needs (the server to install) is not lost
+        { ...this.details.get(first.file), skipped: list.slice(0, 20) },
       );
     }
     meta.setIndexState('partial');

@@ -14,6 +14,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { runGit } from '../util/git.js';
 import type { Limits } from '../config/schema.js';
+import { emptyReason } from './empty-reason.js';
 import type { Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions, FileCataloger, FileEntry, ReadOptions, SymbolFilter } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
@@ -161,12 +162,16 @@ export class WorkspaceCatalog implements Catalog {
   /** The gate every file passes to enter this catalog (file-gate.ts), for the walk's options now. */
   private makeGate(): FileGate {
     const { maxFileBytes } = this.deps.limits;
-    return new FileGate(this.root, { extensions: this.extensions(), extraIgnore: this.options.extraIgnore ?? [], followSymlinks: !!this.options.followSymlinks, maxFileBytes });
+    const syntax = this.deps.cataloger.syntax;
+    const isScript = syntax?.isScript ? (head: Buffer) => syntax.isScript!(head) : undefined;
+    return new FileGate(this.root, { extensions: this.extensions(), extraIgnore: this.options.extraIgnore ?? [], followSymlinks: !!this.options.followSymlinks, maxFileBytes, ...(isScript ? { isScript } : {}) });
   }
 
   status(): CatalogStatus {
+    const empty = this.state === 'ready' && this.index.files.size === 0 && this.entries.errors.size === 0;
     return {
-      state: this.state,
+      state: empty ? 'empty' : this.state,
+      ...(empty ? { empty_reason: emptyReason(this.skipped, this.tier.passError) } : {}),
       files: this.index.files.size,
       symbols: this.index.symbolCount(),
       ...(this.indexedAt ? { indexed_at: this.indexedAt } : {}),
@@ -413,3 +418,4 @@ async function readGitHead(root: string): Promise<string> {
   const r = await runGit(['rev-parse', 'HEAD'], { cwd: root, timeout: 5000 });
   return r.exitCode === 0 ? String(r.stdout).trim() : '';
 }
+

@@ -23,6 +23,29 @@ import { FileFilter, hasNulByte, looksGenerated, type FilterOptions, type SkipRe
 export interface GateOptions extends FilterOptions {
   maxFileBytes: number;
   followSymlinks?: boolean;
+  /**
+   * Whether a file without an extension enters, by its first bytes (a script's `#!` line); it is read
+   * only that far to decide. Without it such a file is judged by `extensions` alone.
+   */
+  isScript?: (head: Buffer) => boolean;
+}
+
+/** How much of a file without an extension is read to find its interpreter (a `#!` line). */
+const SCRIPT_HEAD_BYTES = 256;
+
+/** The first bytes of a file (O_NOFOLLOW: the path's real file only); empty when unreadable. */
+async function headOf(abs: string): Promise<Buffer> {
+  let fh;
+  try {
+    fh = await open(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const buf = Buffer.alloc(SCRIPT_HEAD_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, SCRIPT_HEAD_BYTES, 0);
+    return buf.subarray(0, bytesRead);
+  } catch {
+    return Buffer.alloc(0);
+  } finally {
+    await fh?.close();
+  }
 }
 
 export type Admission =
@@ -63,7 +86,16 @@ export class FileGate {
     if (typeof where === 'string') return { admitted: false, abs, rel: this.relOf(abs), reason: where };
     const why = where.dirsChecked ? this.filter.file(where.rel) : this.filter.path(where.rel);
     if (why) return { admitted: false, abs: where.abs, rel: where.rel, reason: why };
+    // no extension: a script by its first line, or out, before the whole file is read
+    if (this.opts.isScript && path.extname(where.rel) === '' && !this.opts.isScript(await headOf(where.abs))) {
+      return { admitted: false, abs: where.abs, rel: where.rel, reason: 'unsupported_extension' };
+    }
     return judgeBytesAt(this.root, where.abs, where.rel, this.opts.maxFileBytes);
+  }
+
+  /** The bytes of a file the gate only leaves out of the index (ignore rules, a generated file), read under its content rules. */
+  readLeftOut(a: Admission & { admitted: false }): Promise<{ bytes: Buffer; size: number; mtimeMs: number }> {
+    return readGated(this.root, a.abs, a.rel, this.opts.maxFileBytes);
   }
 
   /** Whether the walk (or the watcher) may enter the directory at `abs`: its real path, or why not. */

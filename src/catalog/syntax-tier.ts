@@ -12,7 +12,7 @@ import type { CatalogSymbol, FileEntry, SyntaxCataloger, TierStatus } from '../c
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { Logger } from '../util/logger.js';
 import type { CatalogFiles } from './catalog-files.js';
-import type { Admission, FileGate } from './file-gate.js';
+import { refusalOf, type Admission, type FileGate } from './file-gate.js';
 import type { SymbolIndex } from './symbol-index.js';
 import type { WalkedFile } from './walk.js';
 
@@ -41,9 +41,13 @@ export class SyntaxTier {
     for (const w of this.waiters.splice(0)) w();
   }
 
+  /** Why the last build's syntax pass failed (its files then wait for servers, or stay out). */
+  passError: string | undefined;
+
   /** A new build: early answers wait for its syntax pass again (unless the index already answers). */
   restart(answerable: boolean): void {
     this.readyNow = answerable;
+    this.passError = undefined;
     if (answerable) this.markReady();
   }
 
@@ -126,7 +130,9 @@ export class SyntaxEntries {
         signal,
       );
     } catch (e) {
-      if (toLspgateError(e).code === 'CANCELLED') throw e;
+      const err = toLspgateError(e);
+      if (err.code === 'CANCELLED') throw e;
+      tier.passError = `${err.code}: ${err.message}`;
       this.host.logger.warn('the syntax pass failed; the servers catalog without it', e);
     } finally {
       tier.markReady();
@@ -166,8 +172,18 @@ export class SyntaxEntries {
   async early(abs: string, rel: string): Promise<FileEntry> {
     const { syntax, files } = this.host;
     if (!syntax?.extensions().has(path.extname(rel).toLowerCase())) return files.catalogFile(abs, rel);
-    const a = await this.host.gate().admit(abs);
-    if (!a.admitted) return files.catalogFile(abs, rel, false, a);
+    const gate = this.host.gate();
+    const a = await gate.admit(abs);
+    if (!a.admitted) {
+      // Left out of the index only (a generated file, ignore rules) in a language no enabled server
+      // handles: answered from its syntax tree, not indexed — as its server would have answered it
+      // (the server's path alone said UNSUPPORTED_LANGUAGE for a `*.gen.go` with gopls disabled).
+      if (!refusalOf(a) && !syntax.hasServer(a.rel)) {
+        const entry = await syntax.catalogOne(a.abs, a.rel, await gate.readLeftOut(a));
+        if (entry) return entry;
+      }
+      return files.catalogFile(abs, rel, false, a);
+    }
     const entry = await syntax.catalogOne(a.abs, a.rel, a);
     if (!entry) return files.catalogFile(abs, rel, false, a);
     files.storeSyntax(a.rel, entry, false);

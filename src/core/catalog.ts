@@ -104,6 +104,8 @@ export interface SyntaxCataloger {
   extensions(): Set<string>;
   /** Whether a language server is configured to catalog this file later (else its syntax entry is its last). */
   hasServer(relPath: string): boolean;
+  /** Whether a file without an extension is a script it parses, by its first bytes (the `#!` line). */
+  isScript?(head: Buffer): boolean;
   /** Entries for many files (worker threads); each answered as it comes, entry or coded error. */
   catalogMany(files: SyntaxFileJob[], onEntry: (rel: string, entry: FileEntry | undefined, error?: { code: string; message: string }) => void, signal?: AbortSignal): Promise<void>;
   /**
@@ -193,7 +195,10 @@ export interface SymbolFilter {
 }
 
 export interface CatalogStatus {
+  /** `empty`: not built yet, or built and nothing was cataloged (then `empty_reason` says why). */
   state: 'empty' | 'building' | 'ready' | 'partial';
+  /** Why a built catalog holds no file: what the walk left out, per reason, or why the parse pass failed. */
+  empty_reason?: string;
   files: number;
   symbols: number;
   indexed_at?: string;

@@ -6,6 +6,7 @@ import type { Workspace } from '../core/workspace.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { Meta } from '../schema/meta.js';
 import type { ServiceEnv } from '../service/env.js';
+import { labelSyntaxAnswer } from '../service/syntax-label.js';
 import { escapeForText, jsonSafeText } from '../util/control-chars.js';
 import { recordDependencies } from '../util/dependency-scope.js';
 import { genericMarkdown } from './markdown.js';
@@ -201,6 +202,10 @@ export class OperationRunner {
     return incompleteNotice(safe._meta) + body;
   }
 
+  private labelSyntax(workspace: Workspace, meta: MetaCollector): void {
+    labelSyntaxAnswer({ root: workspace.root, catalog: workspace.catalog, servers: this.host.context.servers, sourceFiles: meta.sourceFiles.keys() }, meta);
+  }
+
   private metaOf(meta: MetaCollector, workspace: Workspace, started: number, tokensSaved: number): Meta {
     return {
       timing_ms: Math.round((performance.now() - started) * 100) / 100,
@@ -258,6 +263,8 @@ export class OperationRunner {
       workspace.notices?.unshift(...notices);
       throw toLspgateError(e);
     }
+    // an answer built from syntax trees where no server runs says so (index_state and the markdown notice)
+    if (op.answersFrom === undefined) this.labelSyntax(workspace, meta);
     const bodyBytes = Buffer.byteLength(JSON.stringify(body));
     const maxBytes = this.host.context.limits.maxResponseBytes;
     if (bodyBytes > maxBytes) {

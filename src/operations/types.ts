@@ -99,6 +99,13 @@ export interface Operation<I extends AnyZodObject = AnyZodObject, O extends AnyZ
    * search, repository listings, drift) must not say so: a hit could not prove itself fresh.
    */
   cacheable?: boolean;
+  /**
+   * What its answer is built from when that is neither a parse tree nor a server: `text` (lines,
+   * hashes, grep matches of the files as they are) or `process` (the daemon's own state). Such an
+   * answer is never labeled `index_state: syntax`; every other answer built from syntax trees where
+   * no server runs is (service/syntax-label.ts).
+   */
+  answersFrom?: 'text' | 'process';
   /** Its calls in the MCP client matrix (1.x/2.x SDKs, the Python SDK). */
   clientCases: ClientCases | ((ws: ClientCaseWorkspace) => ClientCases);
   /** REPL dot-command (without the dot) and which input fields its positional words fill. */

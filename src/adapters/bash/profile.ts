@@ -16,6 +16,8 @@ export const bashProfile = grammarOnlyProfile({
   name: 'shellscript',
   languageIds: ['sh'],
   grammars: { '.sh': 'bash', '.bash': 'bash' },
+  // POSIX shells and the Bourne-compatible ones the bash grammar reads
+  interpreters: { sh: '.sh', bash: '.sh', dash: '.sh', ash: '.sh', ksh: '.sh', mksh: '.sh' },
   declarations: queryDeclarations({ query: QUERY }),
   tests: {
     runners: [{ runner: 'bats', description: 'Bats runs *.bats files', files: /\.bats$/ }],

@@ -14,6 +14,7 @@ export const phpProfile: LanguageProfile = {
   name: 'php',
   languageIds: [],
   grammars: { '.php': 'php' },
+  interpreters: { php: '.php' },
   syntax: { imports: PHP_IMPORTS, patterns: PHP_PATTERNS, complexity: PHP_COMPLEXITY, typeHeaders: PHP_TYPE_HEADERS, aliases: PHP_ALIASES, decorations: PHP_DECORATIONS, bodies: PHP_BODIES, docComments: PHP_DOC_COMMENTS, declarations: PHP_DECLARATIONS, namedDeclarations: PHP_NAMED_DECLARATIONS },
   tests: {
     // PHPUnit's default suffix, case-sensitive (`Latest.php` is not a test).

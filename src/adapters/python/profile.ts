@@ -19,6 +19,7 @@ export const pythonProfile: LanguageProfile = {
   name: 'python',
   languageIds: [],
   grammars: { '.py': 'python', '.pyi': 'python' },
+  interpreters: { python: '.py', python2: '.py', python3: '.py', pypy: '.py', pypy3: '.py' },
   syntax: { imports: PY_IMPORTS, patterns: PY_PATTERNS, complexity: PY_COMPLEXITY, typeHeaders: PY_TYPE_HEADERS, aliases: PY_ALIASES, decorations: PY_DECORATIONS, bodies: PY_BODIES, scriptEntry: PY_SCRIPT_ENTRY, declarations: PY_DECLARATIONS, namedDeclarations: PY_NAMED_DECLARATIONS },
   tests: {
     // pytest's default discovery: test_*.py and *_test.py, plus conftest.py fixtures.

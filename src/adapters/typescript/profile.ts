@@ -49,5 +49,6 @@ export const javascriptProfile: LanguageProfile = {
   languageIds: ['javascriptreact'],
   // The JavaScript grammar parses JSX too.
   grammars: { '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascript' },
+  interpreters: { node: '.js', nodejs: '.js' },
   syntax: { imports: JS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY, typeHeaders: JS_TYPE_HEADERS, aliases: TS_ALIASES, exportClauses: JS_EXPORT_CLAUSES, decorations: JS_DECORATIONS, bodies: JS_BODIES, declarations: JS_DECLARATIONS, namedDeclarations: JS_NAMED_DECLARATIONS },
 };

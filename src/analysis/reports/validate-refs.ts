@@ -111,7 +111,7 @@ export async function validateReferences(call: ServiceCall, pattern: string | un
   const byKey = new Map<string, ValidationError>();
   const skips = skipsOf(call);
   const diags = await diagnoseFiles(call, files.map((f) => call.resolvePath(f, { expect: 'file' })), 'warning');
-  for (const f of diags.failed) skips.add(f.file, f.code, `no diagnostics: ${f.message}`);
+  for (const f of diags.failed) skips.add(f.file, f.code, `no diagnostics: ${f.message}`, f.details);
   for (const fd of diags.files) {
     const lines = (await call.file(call.resolvePath(fd.file))).text.split('\n');
     for (const d of fd.diagnostics) {

@@ -115,6 +115,7 @@ export const searchOp = defineOperation({
 
 export const verifyCitationOp = defineOperation({
   name: 'verify_citation',
+  answersFrom: 'text',
   title: 'Verify a citation',
   description:
     'Whether a code-search citation still holds: the cited lines still hash to the cited content (`content_matches`), HEAD is still its commit (`commit_moved`), and where the lines moved within the file (`moved_to`). Pass the hit\'s `chunk.content_sha256` for a citation from another process; `judged_against` says what the lines were compared with.',

@@ -172,6 +172,7 @@ export const navigationOperations: Operation[] = [
   }),
   defineOperation({
     name: 'open_at',
+    answersFrom: 'text',
     title: 'Open at line',
     description:
       'Lines around a line of a file (`context_lines` each side, default 10) and the symbol enclosing it: to read a location an answer gave. Secret files are refused.',

@@ -49,6 +49,7 @@ const IndexResultShape = {
   workspace: z.string().describe('Workspace id: pass it as `workspace` to every other operation'),
   root: z.string(),
   state: z.enum(['empty', 'building', 'ready', 'partial']),
+  empty_reason: z.string().optional().describe('With state empty after a build: why nothing was cataloged (what the walk left out, per reason)'),
   files: z.number().int(),
   symbols: z.number().int(),
   languages: CountsSchema.describe('Files per language'),
@@ -61,6 +62,7 @@ const IndexResultShape = {
 
 function indexMarkdown(r: z.infer<ReturnType<typeof withMeta<typeof IndexResultShape>>>): string {
   const lines = [`## Indexed ${r.root}`, '', `workspace \`${r.workspace}\`: ${r.files} files, ${r.symbols} symbols, ${r.state}, ${r.duration_ms} ms`];
+  if (r.empty_reason) lines.push(`nothing cataloged: ${r.empty_reason}`);
   lines.push(`languages: ${Object.entries(r.languages).map(([l, n]) => `${l} ${n}`).join(', ') || 'none'}`);
   const skipped = Object.entries(r.skipped).filter(([, n]) => n > 0);
   if (skipped.length) lines.push(`skipped: ${skipped.map(([k, n]) => `${k} ${n}`).join(', ')}`);
@@ -129,6 +131,7 @@ const RepoEntrySchema = z.object({
   workspace: z.string(),
   root: z.string(),
   state: z.string(),
+  empty_reason: z.string().optional(),
   files: z.number().int(),
   symbols: z.number().int(),
   languages: CountsSchema,
@@ -156,11 +159,12 @@ export const listRepos = defineOperation({
     return { repos: listRepoEntries(ctx.gateway) };
   },
   markdown: (r) =>
-    ['## Workspaces', '', ...r.repos.map((x) => `- \`${x.workspace}\` ${x.root}: ${x.files} files, ${x.symbols} symbols, ${x.state}${x.indexed_at ? `, indexed ${x.indexed_at}` : ''}${x.git_head ? `, HEAD ${x.git_head.slice(0, 12)}` : ''}`)].join('\n') + '\n',
+    ['## Workspaces', '', ...r.repos.map((x) => `- \`${x.workspace}\` ${x.root}: ${x.files} files, ${x.symbols} symbols, ${x.state}${x.empty_reason ? ` (${x.empty_reason})` : ''}${x.indexed_at ? `, indexed ${x.indexed_at}` : ''}${x.git_head ? `, HEAD ${x.git_head.slice(0, 12)}` : ''}`)].join('\n') + '\n',
 });
 
 export const invalidateCache = defineOperation({
   name: 'invalidate_cache',
+  answersFrom: 'process',
   title: 'Drop a workspace catalog',
   description:
     'Delete the workspace\'s catalog, in memory and on disk; the next call that needs it rebuilds it from the language servers. For a catalog that seems wrong: edits are picked up without it.',

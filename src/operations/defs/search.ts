@@ -159,6 +159,7 @@ const TextMatchSchema = z.object({
 
 export const searchTextOp = defineOperation({
   name: 'search_text',
+  answersFrom: 'text',
   title: 'Search text',
   description:
     'Search the text of workspace files (secrets and binaries never): literal, or `regex: true` in RE2 syntax (no backreferences or lookaround); case-insensitive unless `case_sensitive`. For what no declaration is named after: string literals, comments, config values. Pages with max_results / max_tokens / cursor.',

@@ -34,6 +34,7 @@ const CatalogSchema = z.object({
 const listWorkspacesOperations: Operation[] = [
   defineOperation({
     name: 'list_workspaces',
+    answersFrom: 'process',
     title: 'Workspaces',
     description:
       'The open workspaces: id and root, the catalog (state, files, symbols, languages, indexed_at, git HEAD, failed files) and each language server (state, pid, memory, restarts, progress). Servers start on the first question about their language. Use an id as `workspace`.',
@@ -98,6 +99,7 @@ const ClientStatusSchema = z.object({
 
 export const daemonStatusOperation = defineOperation({
   name: 'daemon_status',
+  answersFrom: 'process',
   title: 'Daemon status',
   description:
     'The shared lspgate daemon: pid, version, socket, uptime, idle exit, when unused servers stop, the memory budget, memory, attached clients and every language-server session (state, pid, memory). In a process of its own: `daemon: false` and its sessions.',

@@ -5,7 +5,7 @@
  * asked before the server has cataloged the file). Entries are marked `tier: syntax`; the catalog
  * replaces them with the server's as the server catalogs each file.
  */
-import { languageProfiles } from '../../adapters/languages.js';
+import { languageProfiles, scriptExtension } from '../../adapters/languages.js';
 import type { FileContent, FileEntry, SyntaxCataloger, SyntaxFileJob } from '../../core/catalog.js';
 import type { ServiceEnv } from '../env.js';
 import { entryFor } from '../../broker/route.js';
@@ -22,8 +22,16 @@ export class ServiceSyntaxCataloger implements SyntaxCataloger {
     this.parsed = new Set(languageProfiles().flatMap((p) => (p.syntax.declarations ? Object.keys(p.grammars) : [])));
   }
 
+  /** With `''` when some parsed language declares interpreters: files without an extension are then judged by their first line. */
   extensions(): Set<string> {
-    return new Set(this.parsed);
+    const exts = new Set(this.parsed);
+    if (languageProfiles().some((p) => p.syntax.declarations && p.interpreters)) exts.add('');
+    return exts;
+  }
+
+  isScript(head: Buffer): boolean {
+    const ext = scriptExtension(head);
+    return ext !== undefined && this.parsed.has(ext);
   }
 
   hasServer(relPath: string): boolean {

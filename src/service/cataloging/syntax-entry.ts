@@ -37,7 +37,8 @@ export function hasSyntaxTier(rel: string): boolean {
 
 /** The file's catalog entry from its syntax tree; undefined when its language has no declarations hook. */
 export async function syntaxEntry(file: SyntaxFile): Promise<FileEntry | undefined> {
-  const syntax = syntaxOf(file.rel);
+  // a script without an extension is parsed by the interpreter its first line names
+  const syntax = syntaxOf(file.rel, file.bytes);
   const hook = syntax?.profile.syntax.declarations;
   if (!syntax || !hook) return undefined;
   decodeUtf8(file.bytes, file.rel);

@@ -90,6 +90,7 @@ interface Entry {
   language: string;
   size?: number;
   symbols: readonly CatalogSymbol[];
+  tier?: 'syntax';
 }
 
 /**
@@ -123,6 +124,8 @@ export async function catalogOutline(call: ServiceCall, fileInput: string, why?:
   const entry = await entryOf(call, rel, abs, why);
   call.meta.addSourceFile(abs, entry.size);
   reportCatalog(call.workspace.catalog, call.meta, { files: [rel] });
+  // a file the walk leaves out (a generated file) is not in the catalog: its entry says where it came from
+  if (entry.tier === 'syntax') call.meta.setIndexState('syntax');
   const first = entry.symbols[0];
   return {
     file: rel,

@@ -38,7 +38,8 @@ export interface DiagnosticsResult {
   total: number;
   counts: Counts;
   files_checked: number;
-  failed: { file: string; code: string; message: string }[];
+  /** `details`: the coded error's (SERVER_NOT_INSTALLED's server and install hint); not part of the operation's output. */
+  failed: { file: string; code: string; message: string; details?: Record<string, unknown> }[];
 }
 
 const DEFAULT_MAX_FILES = 50;
@@ -77,7 +78,7 @@ export async function diagnoseFiles(call: ServiceCall, absPaths: string[], min: 
       } catch (e) {
         const err = toLspgateError(e);
         if (single || err.code === 'CANCELLED') throw err;
-        failed.push({ file: toRelative(call.root, abs), code: err.code, message: err.message });
+        failed.push({ file: toRelative(call.root, abs), code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) });
       }
     }
   };

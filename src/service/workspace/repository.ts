@@ -21,6 +21,7 @@ export interface IndexResult {
   workspace: string;
   root: string;
   state: CatalogStatus['state'];
+  empty_reason?: string;
   files: number;
   symbols: number;
   languages: Record<string, number>;
@@ -103,6 +104,7 @@ export async function indexWorkspace(ws: Workspace, call: ServiceCall, opts: Ind
     workspace: ws.id,
     root: ws.root,
     state: status.state,
+    ...(status.empty_reason ? { empty_reason: status.empty_reason } : {}),
     files: status.files,
     symbols: status.symbols,
     languages: languagesOf(cat),
@@ -156,6 +158,7 @@ export function listRepos(gateway: GatewayHandle) {
       workspace: ws.id,
       root: ws.root,
       state: st.state,
+      ...(st.empty_reason ? { empty_reason: st.empty_reason } : {}),
       files: st.files,
       symbols: st.symbols,
       languages: languagesOf(ws.catalog),

@@ -1,0 +1,342 @@
+/**
+ * Outlines of the grammar-only languages (no server: the syntax tier alone) against universal-ctags,
+ * an independent tagger, on real code the machine has (nothing fetched):
+ *   java: OpenJDK 17's java.util and java.util.concurrent (lib/src.zip of the JDK);
+ *   cpp:  libstdc++'s bits/*.h (/usr/include/c++/N/bits);
+ *   rust: the Rust standard library's alloc crate (Debian's rust-src: /usr/src/rustc-*);
+ *   ruby: Ruby's standard library (libruby: /usr/lib/ruby/3.*);
+ *   shell: bash-completion's completions (no extension and no shebang: copied with `.bash`);
+ *   css:  rustdoc's style sheets (rustup's toolchain docs) and the CSS under node_modules.
+ * C# is measured where a corpus is given ($TRUTH_CTAGS_CSHARP, a folder of .cs files): none here.
+ * For each language, the ctags kinds that correspond to what lspgate indexes count (the others are
+ * listed as excluded); a tag is found when lspgate's catalog has a symbol of the same file, line and
+ * name (the last segment of a qualified name). Recall = found ctags tags / counted ctags tags;
+ * precision = lspgate symbols that ctags also tags (any kind) / lspgate symbols.
+ *
+ * Usage: npm run truth:ctags [-- java cpp rust ruby shell css] [--misses N] [--json FILE]
+ * Without universal-ctags on PATH it says so loudly and exits 0 (apt-get install universal-ctags).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Gateway } from '../src/gateway/gateway.js';
+
+const WORK = process.env.LSPGATE_TRUTH_DIR ?? path.join(os.tmpdir(), 'lspgate-truth-ctags');
+/** Files per corpus at most: enough for thousands of tags, small enough for 2 cores. */
+const MAX_FILES = Number(process.env.TRUTH_CTAGS_MAX_FILES ?? 400);
+
+interface Corpus {
+  lang: string;
+  /** ctags's --languages name. */
+  ctags: string;
+  /** Where the files come from (the table says it). */
+  source: string;
+  /** Copies the corpus into `dir`; false when this machine does not have it. */
+  prepare(dir: string): boolean;
+  /** ctags kinds (long names) that correspond to what lspgate indexes. */
+  kinds: string[];
+  /** ctags kinds left out, and why. */
+  excluded: Record<string, string>;
+  /** lspgate kinds ctags has no kind for (left out of precision), and why. */
+  notTagged?: Record<string, string>;
+  /**
+   * A tag is found by a symbol whose name holds its name on the same line (CSS: ctags tags each
+   * selector of a list, lspgate the list as one rule).
+   */
+  byContainment?: boolean;
+  /** The name a tag is matched by (default: as ctags writes it). */
+  tagName?: (t: Tag) => string;
+  /** The name a symbol is matched by, besides its own and its last segment (Rust: `impl Trait for Type` → `Type`, ctags's implementation tag). */
+  symbolName?: (name: string) => string | undefined;
+  /** ctags's own false tags, dropped (a name that is no declaration). */
+  falseTag?: (t: Tag) => boolean;
+}
+
+function firstExisting(paths: string[]): string | undefined {
+  return paths.find((p) => fs.existsSync(p));
+}
+
+function globDirs(parent: string, re: RegExp): string[] {
+  try {
+    return fs.readdirSync(parent).filter((n) => re.test(n)).sort().map((n) => path.join(parent, n));
+  } catch {
+    return [];
+  }
+}
+
+/** Copies files under `from` matching `keep` (relative paths), at most MAX_FILES, into `dir`; renames with `rename`. */
+function copyTree(from: string, dir: string, keep: (rel: string) => boolean, rename: (rel: string) => string = (r) => r): boolean {
+  let n = 0;
+  const walk = (sub: string) => {
+    for (const ent of fs.readdirSync(path.join(from, sub), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (n >= MAX_FILES) return;
+      const rel = sub ? `${sub}/${ent.name}` : ent.name;
+      if (ent.isDirectory()) walk(rel);
+      else if (ent.isFile() && keep(rel)) {
+        const to = path.join(dir, rename(rel));
+        fs.mkdirSync(path.dirname(to), { recursive: true });
+        fs.copyFileSync(path.join(from, rel), to);
+        n++;
+      }
+    }
+  };
+  walk('');
+  return n > 0;
+}
+
+const CORPORA: Corpus[] = [
+  {
+    lang: 'java',
+    ctags: 'Java',
+    source: 'OpenJDK 17 src.zip: java.base/java/util (+ concurrent)',
+    prepare(dir) {
+      const zip = firstExisting(['/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip', ...globDirs('/usr/lib/jvm', /./).map((d) => path.join(d, 'lib/src.zip'))]);
+      if (!zip) return false;
+      const tmp = `${dir}.unzip`;
+      fs.mkdirSync(tmp, { recursive: true });
+      execFileSync('unzip', ['-q', '-o', zip, 'java.base/java/util/*', '-d', tmp]);
+      return copyTree(path.join(tmp, 'java.base/java/util'), dir, (r) => r.endsWith('.java') && (!r.includes('/') || r.startsWith('concurrent/')));
+    },
+    kinds: ['class', 'interface', 'enum', 'enumConstant', 'method', 'field', 'annotation'],
+    excluded: { package: 'the package clause (lspgate keeps it as each symbol\'s package)' },
+  },
+  {
+    lang: 'cpp',
+    ctags: 'C++',
+    source: 'libstdc++ headers: /usr/include/c++/N/bits/*.h',
+    prepare(dir) {
+      const inc = globDirs('/usr/include/c++', /^\d+$/).pop();
+      return !!inc && copyTree(path.join(inc, 'bits'), dir, (r) => r.endsWith('.h') && !r.includes('/'));
+    },
+    kinds: ['class', 'struct', 'union', 'enum', 'enumerator', 'function', 'namespace', 'typedef', 'member'],
+    excluded: { macro: 'preprocessor macros (not declarations of the language)', prototype: 'declarations without a body (off in ctags by default)', variable: 'namespace-scope variables', externvar: 'extern declarations', header: 'included files', local: 'locals of a body' },
+  },
+  {
+    lang: 'rust',
+    ctags: 'Rust',
+    source: 'Rust std library: alloc/src (Debian rust-src)',
+    prepare(dir) {
+      const src = globDirs('/usr/src', /^rustc-/).map((d) => path.join(d, 'library/alloc/src')).find((d) => fs.existsSync(d));
+      return !!src && copyTree(src, dir, (r) => r.endsWith('.rs') && !r.includes('tests'));
+    },
+    kinds: ['module', 'struct', 'enum', 'enumerator', 'function', 'method', 'trait', 'typedef', 'field', 'constant', 'variable'],
+    excluded: { implementation: 'impl blocks (counted for precision: ctags tags an impl by its type)', macro: 'macro_rules! definitions' },
+    symbolName: (name) => /^impl(?:<.*?>)?\s+(?:.*\sfor\s+)?([A-Za-z_]\w*)/.exec(name)?.[1],
+  },
+  {
+    lang: 'ruby',
+    ctags: 'Ruby',
+    source: 'Ruby 3.1 standard library (/usr/lib/ruby/3.1.0, top-level and net/)',
+    prepare(dir) {
+      const lib = globDirs('/usr/lib/ruby', /^\d/).map((d) => d).find((d) => fs.existsSync(path.join(d, 'set.rb')));
+      // vendor/ folders are skipped by lspgate's walk (bundled copies): out of the corpus, not misses
+      return !!lib && copyTree(lib, dir, (r) => r.endsWith('.rb') && !r.includes('x86_64') && !r.split('/').includes('vendor'));
+    },
+    kinds: ['class', 'module', 'method', 'singletonMethod', 'constant', 'accessor', 'alias'],
+    excluded: { library: 'require targets' },
+    // ctags tags attr_accessor's writer as `name=` beside `name`; lspgate lists the attribute once
+    tagName: (t) => (t.kind === 'accessor' ? t.name.replace(/=$/, '') : t.name),
+  },
+  {
+    lang: 'shell',
+    ctags: 'Sh',
+    source: 'bash-completion completions (copied with .bash)',
+    prepare(dir) {
+      const from = '/usr/share/bash-completion/completions';
+      return fs.existsSync(from) && copyTree(from, dir, () => true, (r) => `${r.replace(/[^\w.-]/g, '_')}.bash`);
+    },
+    kinds: ['function'],
+    excluded: { alias: 'alias definitions', script: 'sourced file names', heredoc: 'here-document labels' },
+    notTagged: { variable: 'top-level assignments (ctags tags none)' },
+    // ctags 5.9 reads `COMPREPLY=()` after a function's brace as a function named `COMPREPLY=`
+    falseTag: (t) => t.name.endsWith('='),
+  },
+  {
+    lang: 'css',
+    ctags: 'CSS',
+    source: 'rustdoc style sheets and CSS under node_modules',
+    prepare(dir) {
+      let any = false;
+      for (const from of [...globDirs(path.join(os.homedir(), '.rustup/toolchains'), /^stable/).map((d) => path.join(d, 'share/doc/rust/html')), path.resolve('node_modules')]) {
+        if (fs.existsSync(from)) any = copyTree(from, path.join(dir, path.basename(path.dirname(from)) || 'css'), (r) => r.endsWith('.css') && !r.endsWith('.min.css')) || any;
+      }
+      return any;
+    },
+    kinds: ['class', 'id', 'selector'],
+    excluded: {},
+    notTagged: { variable: 'custom properties (--name: value)', module: 'at-rules (@media, @supports)' },
+    byContainment: true,
+  },
+];
+
+const CSHARP = process.env.TRUTH_CTAGS_CSHARP;
+if (CSHARP) {
+  CORPORA.push({
+    lang: 'csharp',
+    ctags: 'C#',
+    source: CSHARP,
+    prepare: (dir) => copyTree(CSHARP, dir, (r) => r.endsWith('.cs')),
+    kinds: ['class', 'interface', 'struct', 'enum', 'enumerator', 'method', 'property', 'field', 'event', 'namespace'],
+    excluded: { local: 'locals' },
+  });
+}
+
+interface Tag {
+  file: string;
+  line: number;
+  name: string;
+  kind: string;
+}
+
+function ctagsVersion(): string | undefined {
+  try {
+    const v = execFileSync('ctags', ['--version'], { encoding: 'utf8' });
+    return v.startsWith('Universal Ctags') ? v.split('\n')[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function ctagsOf(dir: string, language: string): Tag[] {
+  const out = execFileSync('ctags', ['--output-format=json', '--fields=+nK', '-R', '-f', '-', `--languages=${language}`, '.'], { cwd: dir, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  const tags: Tag[] = [];
+  for (const line of out.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const t = JSON.parse(line) as { _type: string; name: string; path: string; line: number; kind: string };
+    if (t._type !== 'tag' || t.name.startsWith('__anon')) continue;
+    tags.push({ file: t.path.replace(/^\.\//, ''), line: t.line, name: t.name, kind: t.kind });
+  }
+  return tags;
+}
+
+/** The name as ctags writes it: the last segment of a qualified name (`Circle::area` → `area`). */
+function lastSegment(name: string): string {
+  const m = /(?:::|\.)([^.:]+)$/.exec(name);
+  return m && !name.startsWith('.') && !name.startsWith('#') ? m[1]! : name;
+}
+
+/** At most `n` of each kind, in order. */
+function examplesByKind<T extends { kind: string }>(list: T[], n: number): T[] {
+  const seen = new Map<string, number>();
+  return list.filter((x) => {
+    const k = seen.get(x.kind) ?? 0;
+    seen.set(x.kind, k + 1);
+    return k < n;
+  });
+}
+
+interface Row {
+  lang: string;
+  source: string;
+  files: number;
+  ctags_tags: number;
+  recall_found: number;
+  recall: number;
+  lspgate_symbols: number;
+  precision_found: number;
+  precision: number;
+  excluded: Record<string, string>;
+  missed: Record<string, number>;
+  missed_examples: string[];
+  extra_kinds: Record<string, number>;
+  extra_examples: string[];
+}
+
+async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> {
+  const dir = path.join(WORK, c.lang);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(`${dir}.unzip`, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  if (!c.prepare(dir)) {
+    process.stderr.write(`truth-ctags: ${c.lang}: no corpus on this machine (${c.source}); skipped\n`);
+    return undefined;
+  }
+  const tags = ctagsOf(dir, c.ctags).filter((t) => !c.falseTag?.(t));
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-truth-ctags-cache-'));
+  const gateway = await Gateway.create({ root: dir, cacheDir });
+  try {
+    const r = await gateway.run('index_folder', { path: dir, output_format: 'json' });
+    const files = Number(r.result.files);
+    const ws = await gateway.workspaceFor(dir);
+    const all = await ws.catalog.all();
+    const symbols = all.filter((s) => !c.notTagged?.[s.kind]);
+    // a symbol's line is where its range starts (annotations, templates, doc attributes included): the name's line counts too
+    const namesOf = (s: (typeof all)[number]) => [...new Set([s.name, lastSegment(s.name), c.symbolName?.(s.name)].filter((n): n is string => !!n))];
+    const keysOf = (s: (typeof all)[number]) => namesOf(s).flatMap((n) => [`${s.file}:${s.line}:${n}`, `${s.file}:${s.selection_line}:${n}`]);
+    const nameOfTag = (t: Tag) => c.tagName?.(t) ?? t.name;
+    const mine = new Set(all.flatMap(keysOf));
+    const theirs = new Set(tags.map((t) => `${t.file}:${t.line}:${nameOfTag(t)}`));
+    // containment (CSS): a rule whose lines hold the tag's line and whose selector list holds its name
+    const byFile = new Map<string, (typeof all)[number][]>();
+    for (const s of all) byFile.set(s.file, [...(byFile.get(s.file) ?? []), s]);
+    const tagLines = new Set(tags.map((t) => `${t.file}:${t.line}`));
+    const found = (t: Tag) =>
+      mine.has(`${t.file}:${t.line}:${nameOfTag(t)}`) || (!!c.byContainment && (byFile.get(t.file) ?? []).some((s) => s.line <= t.line && t.line <= s.end_line && s.name.includes(t.name)));
+    const tagged = (s: (typeof all)[number]) => keysOf(s).some((k) => theirs.has(k)) || (!!c.byContainment && (tagLines.has(`${s.file}:${s.line}`) || tagLines.has(`${s.file}:${s.selection_line}`)));
+    const counted = tags.filter((t) => c.kinds.includes(t.kind));
+    const missedTags = counted.filter((t) => !found(t));
+    const extras = symbols.filter((s) => !tagged(s));
+    const missed: Record<string, number> = Object.create(null) as Record<string, number>;
+    for (const t of missedTags) missed[t.kind] = (missed[t.kind] ?? 0) + 1;
+    const extraKinds: Record<string, number> = Object.create(null) as Record<string, number>;
+    for (const s of extras) extraKinds[s.kind] = (extraKinds[s.kind] ?? 0) + 1;
+    const pct = (a: number, b: number) => (b ? Math.round((a / b) * 10000) / 100 : 100);
+    return {
+      lang: c.lang,
+      source: c.source,
+      files,
+      ctags_tags: counted.length,
+      recall_found: counted.length - missedTags.length,
+      recall: pct(counted.length - missedTags.length, counted.length),
+      lspgate_symbols: symbols.length,
+      precision_found: symbols.length - extras.length,
+      precision: pct(symbols.length - extras.length, symbols.length),
+      excluded: c.excluded,
+      missed,
+      missed_examples: examplesByKind(missedTags, showMisses).map((t) => `${t.file}:${t.line} ${t.kind} ${t.name}`),
+      extra_kinds: extraKinds,
+      extra_examples: examplesByKind(extras, showMisses).map((s) => `${s.file}:${s.line} ${s.kind} ${s.name}`),
+    };
+  } finally {
+    await gateway.close();
+    fs.rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const version = ctagsVersion();
+  if (!version) {
+    process.stderr.write('\n*** truth-ctags SKIPPED: universal-ctags is not on PATH (apt-get install -y universal-ctags) ***\n\n');
+    return;
+  }
+  const flag = (name: string) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args.splice(i, 2)[1] : undefined;
+  };
+  const jsonFile = flag('--json');
+  const showMisses = Number(flag('--misses') ?? 10);
+  const only = new Set(args);
+  const rows: Row[] = [];
+  for (const c of CORPORA) {
+    if (only.size && !only.has(c.lang)) continue;
+    const row = await measure(c, showMisses);
+    if (row) rows.push(row);
+  }
+  process.stdout.write(`truth: ${version}\n\n| language | corpus | files | ctags tags | recall | lspgate symbols | precision |\n|---|---|---|---|---|---|---|\n`);
+  for (const r of rows) {
+    process.stdout.write(`| ${r.lang} | ${r.source} | ${r.files} | ${r.ctags_tags} | ${r.recall}% (${r.recall_found}) | ${r.lspgate_symbols} | ${r.precision}% (${r.precision_found}) |\n`);
+  }
+  for (const r of rows) {
+    process.stdout.write(`\n## ${r.lang}\nlspgate kinds ctags does not tag (out of precision): ${JSON.stringify(CORPORA.find((c) => c.lang === r.lang)?.notTagged ?? {})}\nexcluded ctags kinds: ${Object.entries(r.excluded).map(([k, why]) => `${k} (${why})`).join('; ') || 'none'}\n`);
+    process.stdout.write(`missed by kind: ${JSON.stringify(r.missed)}\n${r.missed_examples.map((e) => `  miss ${e}`).join('\n')}\n`);
+    process.stdout.write(`not in ctags by kind: ${JSON.stringify(r.extra_kinds)}\n${r.extra_examples.map((e) => `  extra ${e}`).join('\n')}\n`);
+  }
+  if (jsonFile) fs.writeFileSync(jsonFile, JSON.stringify(rows, null, 2));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`truth-ctags failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exitCode = 1;
+});
