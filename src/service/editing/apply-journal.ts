@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { LspgateError } from '../../errors/errors.js';
+import { diskError, LspgateError } from '../../errors/errors.js';
 import { journalDir, processStart, type JournalBegin, type JournalFileStep } from '../../link/journals.js';
 import { sha256 } from '../../util/hash.js';
 import { isInside } from '../../util/paths.js';
@@ -138,7 +138,8 @@ export class ApplyJournal {
       } catch (e) {
         // a rename the file system refuses (permissions, a read-only mount): undo, leave nothing behind
         const restored = this.rollBack();
-        throw new LspgateError('INTERNAL', `could not write ${step.file}: ${(e as Error).message}; nothing was written (${restored} file(s) restored)`, { file: step.file }, { cause: e });
+        const kept = `nothing was written (${restored} file(s) restored)`;
+        throw diskError(e, `moving the new ${step.file} into place`, kept) ?? new LspgateError('INTERNAL', `could not write ${step.file}: ${(e as Error).message}; ${kept}`, { file: step.file }, { cause: e });
       }
       this.renamed++;
       // the page cache keeps what a killed process wrote: only the end of the renames is fsynced
