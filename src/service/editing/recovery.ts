@@ -60,7 +60,8 @@ export function recoverJournals(cacheDir: string, root?: string, opts: { ownIsDe
     }
     const j = readJournal(file);
     if (!j || (root !== undefined && j.begin.root !== root)) continue;
-    const pathProblem = journalPathsProblem(j, cacheDir);
+    // an apply still running is left to it (nothing is done with it); any other is vetted before it is acted on
+    const pathProblem = running(j) ? undefined : journalPathsProblem(j, cacheDir);
     if (pathProblem) out.push(setAsideOutcome(cacheDir, file, j, pathProblem));
     else out.push(running(j) ? inProgress(j) : recoverOne(j));
   }
