@@ -18,8 +18,28 @@ export const PRIVATE_FILE_MODE = 0o600;
  * one others could only read is narrowed to 0700.
  */
 export function mkdirPrivate(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  try {
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  } catch (e) {
+    throw (e as NodeJS.ErrnoException).code === 'ENOENT' ? firstMkdirError(dir, e) : e;
+  }
   narrowPrivateDir(dir);
+}
+
+/**
+ * A recursive mkdir on a read-only or full file system answers ENOENT (the missing parent), not why
+ * the parent could not be made: the first missing ancestor is made alone, and its error (EROFS,
+ * ENOSPC, EACCES) is the one thrown.
+ */
+function firstMkdirError(dir: string, fallback: unknown): unknown {
+  let missing = dir;
+  while (path.dirname(missing) !== missing && !lstatSync(path.dirname(missing), { throwIfNoEntry: false })) missing = path.dirname(missing);
+  try {
+    mkdirSync(missing, { mode: PRIVATE_DIR_MODE });
+  } catch (e) {
+    return e;
+  }
+  return fallback;
 }
 
 /** Refuses an unsafe directory (see mkdirPrivate); narrows this user's readable one; answers whether it narrowed. */

@@ -153,7 +153,7 @@ export class ApplyJournal {
 
   /** Before `commit`: removes the temp files, the backups and the journal (nothing of the workspace was changed). */
   abandon(): void {
-    for (const step of this.begin.files) rmSync(step.tmp, { force: true });
+    for (const step of this.begin.files) removeTemp(step.tmp);
     this.dropBackups();
     this.close();
   }
@@ -162,7 +162,7 @@ export class ApplyJournal {
   private rollBack(): number {
     const moved = this.begin.files.slice(0, this.renamed);
     for (const step of moved) restoreFromBackup(step, this.begin.id);
-    for (const step of this.begin.files.slice(this.renamed)) rmSync(step.tmp, { force: true });
+    for (const step of this.begin.files.slice(this.renamed)) removeTemp(step.tmp);
     // every file is as before: the backups hold nothing the workspace lacks (a failed restore threw first)
     this.dropBackups();
     this.close();
@@ -193,6 +193,15 @@ export function restoreFromBackup(step: JournalFileStep, journalId: string): voi
   writeDurably(tmp, readFileSync(step.backup), st.mode, st);
   renameSync(tmp, step.abs);
   syncDir(path.dirname(step.abs));
+}
+
+/**
+ * Removes a temp file if there is one. Not rmSync's `force` alone: on a read-only mount unlink
+ * answers EROFS even for a name that does not exist (the mount is checked before the name), and
+ * that error would hide the one that made the apply stop.
+ */
+function removeTemp(file: string): void {
+  if (lstatSync(file, { throwIfNoEntry: false })) rmSync(file, { force: true });
 }
 
 function changedError(file: string, restored: number): LspgateError {
