@@ -26,6 +26,7 @@ import { leftovers, startRegistry, stopDaemon } from './redteam-procs.js';
 import { boundedCases } from './redteam-bounded.js';
 import { cacheAsOtherUser, killRows, writeRows } from './redteam-writes.js';
 import { gitRows } from './redteam-git.js';
+import { recoveryRows } from './redteam-recovery.js';
 import { runCli } from '../test/helpers/spawn.js';
 
 interface Line {
@@ -128,6 +129,7 @@ async function main(): Promise<number> {
       await runCli(['get_file_tree', '--root', w.root, '--json'], { cacheDir: '', cwd: tmp });
       await runCli(['daemon', 'stop'], { cacheDir: '', cwd: tmp });
     }
+    if (!only || only.startsWith('recover')) for (const l of await recoveryRows(tmp)) report(l, lines);
     const log = daemonPaths(cache).log;
     const stderrLeak = fes.some((fe) => leaks(fe.stderr())) || (fs.existsSync(log) && leaks(fs.readFileSync(log, 'utf8')));
     lines.push({ what: 'no canary or secret in any stderr log (front-ends and the daemon log)', frontend: 'all', expected: 'none', outcome: stderrLeak ? 'leaked' : 'none', pass: !stderrLeak, ms: 0 });

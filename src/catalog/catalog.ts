@@ -45,6 +45,8 @@ export interface CatalogDeps {
   logger: Logger;
   limits: Pick<Limits, 'maxFileBytes' | 'maxFiles' | 'maxQueryLength'>;
   cataloger: FileCataloger;
+  /** A warning for the workspace's next answer (`_meta.warnings`): a snapshot that could not be saved. */
+  notice?: (message: string) => void;
 }
 
 type FileError = CatalogFileError;
@@ -84,7 +86,7 @@ export class WorkspaceCatalog implements Catalog {
     this.feed = new ChangeFeed(this.logger);
     this.derived = new DerivedState(this.logger);
     const head = () => ({ indexedAt: this.indexedAt, gitHead: this.gitHead, quiet: this.state === 'building' || (this.state === 'empty' && !this.indexedAt) });
-    this.snapshot = new SnapshotKeeper(snapshotPath(deps.cacheDir, deps.id), this.root, this.index, head, this.logger);
+    this.snapshot = new SnapshotKeeper(snapshotPath(deps.cacheDir, deps.id), this.root, this.index, head, this.logger, deps.notice);
     const entries = new CatalogFiles({ root: this.root, index: this.index, feed: this.feed, cataloger: deps.cataloger, gate: () => this.gate, tier: this.tier, touched: () => this.snapshot.schedule() });
     this.entries = entries;
     this.freshness = new Freshness({

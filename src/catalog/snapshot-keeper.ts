@@ -3,6 +3,7 @@
  * after single-file changes. A save while a build runs would serialize the whole catalog-so-far
  * (dozens of times on a 500-file workspace, ~17 MB each at the end).
  */
+import { toLspgateError } from '../errors/errors.js';
 import type { Logger } from '../util/logger.js';
 import { deleteSnapshot, INDEX_VERSION, loadSnapshot, saveSnapshot, type Snapshot } from './store.js';
 import type { SymbolIndex } from './symbol-index.js';
@@ -23,7 +24,11 @@ export class SnapshotKeeper {
     private readonly index: SymbolIndex,
     private readonly head: () => SnapshotHead,
     private readonly logger: Logger,
+    private readonly notice?: (message: string) => void,
   ) {}
+
+  /** A save failed since the last one that worked: the warning is given once per such streak. */
+  private failing = false;
 
   /** The snapshot's files go into the index; its head is returned (undefined: none usable). */
   load(): { indexedAt: string; gitHead: string } | undefined {
@@ -54,8 +59,15 @@ export class SnapshotKeeper {
     };
     try {
       saveSnapshot(this.file, snap);
+      this.failing = false;
     } catch (e) {
-      this.logger.warn(`could not write ${this.file}`, e);
+      // the answers are unaffected (the catalog is in memory), but a silent failure costs a whole
+      // rebuild at the next start with no one told why: the log and the next answer say it
+      const err = toLspgateError(e);
+      const message = `the catalog could not be saved to ${this.file} (${err.code}: ${err.message}); answers are unaffected, the next start catalogs the workspace again`;
+      this.logger.warn(message);
+      if (!this.failing) this.notice?.(message);
+      this.failing = true;
     }
   }
 

@@ -2,10 +2,12 @@
  * `lspgate recover [--root DIR] [--all] [--json]`: finishes the applies a crash interrupted (the
  * journals under the cache dir) for one workspace root (default the current directory) or all of
  * them, in this process — no daemon or server is needed to move files back or forward. An apply whose
- * process still runs is left to it. Prints what was done for each; exit 0, or 1 when recovery failed.
+ * process still runs is left to it; one that is not provably this user's is set aside, said, and
+ * never applied. Prints what was done for each; exit 0, or 1 when recovery failed.
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { toLspgateError } from '../errors/errors.js';
 import { guardedParse } from '../frontends/operation-args.js';
 import { defaultCacheDir } from '../gateway/gateway.js';
 import { recoverJournals, type RecoveryOutcome } from '../service/editing/recovery.js';
@@ -17,7 +19,8 @@ export function runRecoverCommand(argv: string[]): number {
   try {
     outcomes = recoverJournals(defaultCacheDir(), root);
   } catch (e) {
-    process.stderr.write(`INTERNAL: recovery failed: ${(e as Error).message}\n`);
+    const err = toLspgateError(e);
+    process.stderr.write(`${err.code}: recovery failed: ${err.message}\n`);
     return 1;
   }
   if (values.json) process.stdout.write(JSON.stringify({ root: root ?? null, recovered: outcomes }, null, 2) + '\n');

@@ -26,7 +26,7 @@ import { clientFrontend, type Client } from './client-view.js';
 import { runCli } from './cli-host.js';
 import { readFirstMessage } from './first-message.js';
 import { hostRelay, type HostingDaemon } from './hosted.js';
-import { daemonPaths, ensurePrivateDir } from '../frontends/daemon-client/socket-dir.js';
+import { checkCacheDir, daemonPaths, ensurePrivateDir } from '../frontends/daemon-client/socket-dir.js';
 import { positiveIntFromEnv, traceLimitFromEnv } from './trace-limit.js';
 import { FairScheduler } from './fair-scheduler.js';
 import { attachEnvironment } from '../link/config-env.js';
@@ -237,6 +237,7 @@ export function sessionIdleMsFromEnv(env: NodeJS.ProcessEnv = process.env): numb
 export async function runDaemon(opts: DaemonOptions = {}): Promise<void> {
   const cacheDir = defaultCacheDir();
   const paths = daemonPaths(cacheDir);
+  checkCacheDir(cacheDir);
   ensurePrivateDir(paths.dir);
   await clearStaleSocket(paths.socket);
   const sessionIdleMs = opts.sessionIdleMs ?? sessionIdleMsFromEnv();

@@ -27,6 +27,9 @@ export const ERROR_CODES = [
   'INDEX_MISMATCH',
   'UNKNOWN_OPERATION',
   'DAEMON_FAILED',
+  'UNSAFE_DIRECTORY',
+  'DISK_FULL',
+  'READ_ONLY',
   'INTERNAL',
 ] as const;
 
@@ -65,8 +68,27 @@ export function toLspgateError(e: unknown): LspgateError {
   if (e instanceof LspgateError) return e;
   // src/link's errors (raised below this module) carry a code and details: keep both.
   if (e instanceof LinkError && isErrorCode(e.code)) return new LspgateError(e.code, e.message, e.details, { cause: e });
+  const disk = diskError(e);
+  if (disk) return disk;
   const message = e instanceof Error ? e.message : String(e);
   return new LspgateError('INTERNAL', message, undefined, { cause: e });
+}
+
+/**
+ * A write the disk refused — full (ENOSPC, or over quota: EDQUOT) or mounted read-only (EROFS) —
+ * as DISK_FULL / READ_ONLY, naming what was being written (`what`, else the path Node's error names).
+ * Every writer of lspgate writes a temp file and renames it, so the file it replaces is intact: the
+ * message says so. Undefined for any other error.
+ */
+export function diskError(e: unknown, what?: string, kept = 'nothing was lost: what was there is as it was'): LspgateError | undefined {
+  const errno = (e as NodeJS.ErrnoException | undefined)?.code;
+  const code = errno === 'ENOSPC' || errno === 'EDQUOT' ? 'DISK_FULL' : errno === 'EROFS' ? 'READ_ONLY' : undefined;
+  if (!code) return undefined;
+  const file = (e as NodeJS.ErrnoException).path;
+  const writing = what ?? (file ? `writing ${file}` : 'writing a file');
+  const why = code === 'DISK_FULL' ? `the file system is full (${errno})` : 'the file system is mounted read-only (EROFS)';
+  const fix = code === 'DISK_FULL' ? 'free some space and ask again' : 'remount it read-write (or write elsewhere) and ask again';
+  return new LspgateError(code, `${writing} failed: ${why}${file && what ? ` at ${file}` : ''}; ${kept}; ${fix}`, { errno, ...(file ? { path: file } : {}) }, { cause: e });
 }
 
 export function isErrorCode(v: string): v is ErrorCode {

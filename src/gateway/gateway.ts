@@ -12,7 +12,7 @@ import { serverNotifier } from '../broker/file-change-notifier.js';
 import { WorkspaceCatalog } from '../catalog/catalog.js';
 import { loadLimits, loadServers } from '../config/load.js';
 import type { Limits } from '../config/schema.js';
-import { LspgateError } from '../errors/errors.js';
+import { LspgateError, toLspgateError } from '../errors/errors.js';
 import { operations as allOperations } from '../operations/registry.js';
 import { OperationRunner, type RunOptions, type RunResult, type RunnerHost } from '../operations/runner.js';
 import { SavingsLedger } from '../operations/savings.js';
@@ -50,15 +50,25 @@ export interface GatewayOptions {
 /** LSPGATE_CACHE_DIR, else ~/.cache/lspgate (one copy: src/link/paths.ts, which the thin entry needs). */
 export { defaultCacheDir };
 
-/** The cache holds source: private to this user from the start (util/private-files.ts). */
+/**
+ * The cache holds source: private to this user from the start (util/private-files.ts). A cache
+ * directory of another user, or one others can write in, is refused (UNSAFE_DIRECTORY): nothing of
+ * lspgate runs on it.
+ */
 function privateCache(cacheDir: string, logger: Logger): void {
+  let done: ReturnType<typeof privateCacheRoot>;
   try {
-    const done = privateCacheRoot(cacheDir);
-    if (done === 'narrowed') logger.warn(`${cacheDir} was readable by other users: its mode is now 0700 (it holds source: catalogs, backups, clones)`);
-    if (done === 'left') logger.warn(`${cacheDir} is not a directory of this user: lspgate cannot make it private`);
+    done = privateCacheRoot(cacheDir);
   } catch (e) {
-    logger.warn(`cache directory ${cacheDir}: ${(e as Error).message}`);
+    const err = toLspgateError(e);
+    if (err.code === 'UNSAFE_DIRECTORY') {
+      logger.error(err.message);
+      throw err;
+    }
+    logger.warn(`cache directory ${cacheDir}: ${err.message}`);
+    return;
   }
+  if (done === 'narrowed') logger.warn(`${cacheDir} was readable by other users: its mode is now 0700 (it holds source: catalogs, backups, clones)`);
 }
 
 /**
@@ -73,6 +83,8 @@ function recoverApplies(env: ServiceEnv, root: string): string[] {
       return r.message;
     });
   } catch (e) {
+    // journals/ of another user or writable by others: the workspace is not opened on it
+    if (toLspgateError(e).code === 'UNSAFE_DIRECTORY') throw toLspgateError(e);
     const message = `recovery of an interrupted apply in ${root} failed: ${(e as Error).message}; run \`lspgate recover --root ${root}\``;
     log.error(message);
     return [message];
@@ -185,10 +197,12 @@ export class Gateway implements RunnerHost {
     if (existing) return existing;
     const env = this.context;
     const id = workspaceId(root);
-    const catalog = new WorkspaceCatalog({ root, id, cacheDir: env.cacheDir, logger: env.logger, limits: env.limits, cataloger: new ServiceCataloger(env, root) });
+    const notices: string[] = [];
+    const catalog = new WorkspaceCatalog({ root, id, cacheDir: env.cacheDir, logger: env.logger, limits: env.limits, cataloger: new ServiceCataloger(env, root), notice: (m) => notices.push(m) });
     // the servers learn of changes from the catalog's one feed, as every other listener does
     catalog.changes.subscribe(serverNotifier(env.broker, env.logger.child(`catalog:${id}`)));
-    const ws: Workspace = { root, id, catalog, notices: recoverApplies(env, root) };
+    notices.push(...recoverApplies(env, root));
+    const ws: Workspace = { root, id, catalog, notices };
     this.open.set(root, ws);
     return ws;
   }

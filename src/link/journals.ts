@@ -11,7 +11,7 @@
  *   done    — the journal is then removed.
  * A torn last line (the process died while appending) is ignored.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface JournalFileStep {
@@ -58,6 +58,9 @@ export function journalDir(cacheDir: string): string {
 export function readJournal(file: string): JournalState | undefined {
   let text: string;
   try {
+    // a link or another user's file is no journal of this user's (recovery sets those aside)
+    const st = lstatSync(file);
+    if (!st.isFile() || (process.getuid && st.uid !== process.getuid())) return undefined;
     text = readFileSync(file, 'utf8');
   } catch {
     return undefined;

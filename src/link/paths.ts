@@ -9,7 +9,7 @@
  * check: anyone who can enter it could connect and read this user's code through the daemon.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, type Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,18 +86,46 @@ export function ensurePrivateDir(dir: string): void {
 
 export function checkPrivateDir(dir: string): void {
   const st = lstatSync(dir);
-  const uid = process.getuid?.();
-  const problem = !st.isDirectory()
-    ? 'is not a directory (or is a symlink)'
-    : uid !== undefined && st.uid !== uid
-      ? `is owned by uid ${st.uid}, not by this user (uid ${uid})`
-      : (st.mode & 0o077) !== 0
-        ? `is accessible to group or others (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')})`
-        : undefined;
+  const problem = dirProblem(st, 0o077);
   if (problem === undefined) return;
   throw new LinkError(
     'DAEMON_FAILED',
     `refusing the daemon's socket directory ${dir}: it ${problem}; it must be a directory of this user with mode 0700 (chmod 700 it, or remove it and lspgate creates it)`,
     { reason: 'socket_dir_unsafe', dir, mode: (st.mode & 0o777).toString(8) },
   );
+}
+
+/** What makes a directory unfit to hold this user's private files: `bits` are the mode bits it must not have. */
+function dirProblem(st: Stats, bits: number): string | undefined {
+  const uid = process.getuid?.();
+  const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
+  return !st.isDirectory()
+    ? 'is not a directory (or is a symlink)'
+    : uid !== undefined && st.uid !== uid
+      ? `is owned by uid ${st.uid}, not by this user (uid ${uid})`
+      : (st.mode & bits) !== 0
+        ? `is ${bits & 0o055 ? 'accessible to' : 'writable by'} group or others (mode ${mode})`
+        : undefined;
+}
+
+/**
+ * A directory of lspgate's cache (the cache itself, journals, backups, catalogs, clones, the
+ * daemon's directory): it must be a real directory of this user that no one else can write. Another
+ * user who owns it or can write in it could plant an apply journal that recovery would carry out
+ * with this user's rights (replacing ~/.bashrc), or read the source kept there — so it is refused,
+ * never used, and nothing is read or written in it. Absent: fine (the caller creates it 0700).
+ * A directory of this user that others can only read is narrowed to 0700 by the caller.
+ */
+export function checkCacheDir(dir: string): void {
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (!st) return;
+  const problem = dirProblem(st, 0o022);
+  if (problem === undefined) return;
+  const fix = !st.isDirectory() || st.uid !== process.getuid?.() ? 'remove it (or point LSPGATE_CACHE_DIR elsewhere) and lspgate creates its own' : `check nothing in it is another user's, then chmod 700 it`;
+  throw new LinkError('UNSAFE_DIRECTORY', `refusing lspgate's cache directory ${dir}: it ${problem}; lspgate keeps source and apply journals there, so it must be a directory of this user that no one else can write — ${fix}`, {
+    reason: 'cache_dir_unsafe',
+    dir,
+    mode: (st.mode & 0o777).toString(8),
+    uid: st.uid,
+  });
 }

@@ -6,13 +6,48 @@
  */
 import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync, chmodSync } from 'node:fs';
 import path from 'node:path';
+import { checkCacheDir } from '../link/paths.js';
 
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
-/** `dir` and every missing parent, each created 0700 (Node applies the mode to every directory a recursive mkdir makes). */
+/**
+ * `dir` and every missing parent, each created 0700 (Node applies the mode to every directory a
+ * recursive mkdir makes). A `dir` that was already there must be this user's and writable by no one
+ * else (a symlink, another user's directory: UNSAFE_DIRECTORY, src/link/paths.ts checkCacheDir);
+ * one others could only read is narrowed to 0700.
+ */
 export function mkdirPrivate(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  try {
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  } catch (e) {
+    throw (e as NodeJS.ErrnoException).code === 'ENOENT' ? firstMkdirError(dir, e) : e;
+  }
+  narrowPrivateDir(dir);
+}
+
+/**
+ * A recursive mkdir on a read-only or full file system answers ENOENT (the missing parent), not why
+ * the parent could not be made: the first missing ancestor is made alone, and its error (EROFS,
+ * ENOSPC, EACCES) is the one thrown.
+ */
+function firstMkdirError(dir: string, fallback: unknown): unknown {
+  let missing = dir;
+  while (path.dirname(missing) !== missing && !lstatSync(path.dirname(missing), { throwIfNoEntry: false })) missing = path.dirname(missing);
+  try {
+    mkdirSync(missing, { mode: PRIVATE_DIR_MODE });
+  } catch (e) {
+    return e;
+  }
+  return fallback;
+}
+
+/** Refuses an unsafe directory (see mkdirPrivate); narrows this user's readable one; answers whether it narrowed. */
+function narrowPrivateDir(dir: string): boolean {
+  checkCacheDir(dir);
+  if ((lstatSync(dir).mode & 0o077) === 0) return false;
+  chmodSync(dir, PRIVATE_DIR_MODE);
+  return true;
 }
 
 /** A new file, 0600 from its creation (a file left at that path by a crashed writer is replaced). */
@@ -48,18 +83,16 @@ export function writePrivateFile(file: string, data: string | Buffer, opts: { fs
 
 /**
  * The cache directory itself, made private: created 0700, or — when an earlier lspgate created it
- * with group or other bits — narrowed to 0700 (its contents are reachable only through it). A
- * directory of another user or a symlink is left alone (the caller's configuration, not lspgate's).
+ * with group or other read bits — narrowed to 0700 (its contents are reachable only through it).
+ * A symlink, another user's directory, or one others can write in is refused with UNSAFE_DIRECTORY
+ * and never used: its owner (or any writer) could have planted what lspgate would trust there.
  * Answers what was done, for the log.
  */
-export function privateCacheRoot(dir: string): 'created' | 'narrowed' | 'private' | 'left' {
-  const st = lstatSync(dir, { throwIfNoEntry: false });
-  if (!st) {
+export function privateCacheRoot(dir: string): 'created' | 'narrowed' | 'private' {
+  checkCacheDir(dir);
+  if (!lstatSync(dir, { throwIfNoEntry: false })) {
     mkdirPrivate(dir);
     return 'created';
   }
-  if (!st.isDirectory() || (typeof process.getuid === 'function' && st.uid !== process.getuid())) return 'left';
-  if ((st.mode & 0o077) === 0) return 'private';
-  chmodSync(dir, PRIVATE_DIR_MODE);
-  return 'narrowed';
+  return narrowPrivateDir(dir) ? 'narrowed' : 'private';
 }

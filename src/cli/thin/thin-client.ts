@@ -12,7 +12,7 @@
  */
 import type net from 'node:net';
 import type { JsonRpcReply } from '../../link/frame.js';
-import { daemonPaths, defaultCacheDir, ensurePrivateDir, packageVersion, type DaemonPaths } from '../../link/paths.js';
+import { checkCacheDir, daemonPaths, defaultCacheDir, ensurePrivateDir, packageVersion, type DaemonPaths } from '../../link/paths.js';
 import type { ThinPlan } from './plan.js';
 import { relayMcp } from './mcp-relay.js';
 import { SidecarWatch } from './sidecar-watch.js';
@@ -25,6 +25,8 @@ const START_TIMEOUT_MS = 30_000;
 
 async function reach(paths: DaemonPaths): Promise<net.Socket | undefined> {
   try {
+    // an unsafe cache dir (another user's, writable by others) is refused by the full CLI, with its code
+    checkCacheDir(defaultCacheDir());
     ensurePrivateDir(paths.dir);
     const socket = await connect(paths.socket);
     if (socket) return socket;

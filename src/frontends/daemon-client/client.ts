@@ -15,7 +15,7 @@ import { LspgateError, toLspgateError } from '../../errors/errors.js';
 import { defaultCacheDir } from '../../gateway/gateway.js';
 import type { Logger } from '../../util/logger.js';
 import { RemoteGateway } from './remote-gateway.js';
-import { daemonPaths, ensurePrivateDir, type DaemonPaths } from './socket-dir.js';
+import { checkCacheDir, daemonPaths, ensurePrivateDir, type DaemonPaths } from './socket-dir.js';
 import { attachEnvironment } from '../../link/config-env.js';
 import { connect, previousStartFailure, startDaemon, waitForDaemon as lightWait, waitUntilGone } from '../../link/start.js';
 
@@ -69,7 +69,7 @@ export async function attachToDaemon(opts: AttachOptions): Promise<RemoteGateway
     return remote.reconnectWith(() => dial(paths, opts.startTimeoutMs ?? 30_000));
   } catch (e) {
     const err = toLspgateError(e);
-    if (opts.mode === 'require' || err.details?.reason === 'version_skew' || err.details?.reason === 'socket_dir_unsafe') throw err;
+    if (opts.mode === 'require' || err.details?.reason === 'version_skew' || err.details?.reason === 'socket_dir_unsafe' || err.code === 'UNSAFE_DIRECTORY') throw err;
     const differs = err.details?.reason === 'env_differs';
     log.warn(`${differs ? 'not using the lspgate daemon' : 'the lspgate daemon is not available'}, running in this process: ${err.message}`);
     if (differs) opts.onInProcess?.(`not using the shared lspgate daemon, this process runs its own language servers: ${err.message}`);
@@ -87,6 +87,8 @@ function perProcessConfig(opts: AttachOptions): string | undefined {
 
 /** A socket to the daemon, started detached when none answers. */
 async function dial(paths: DaemonPaths, startTimeoutMs: number): Promise<net.Socket> {
+  // before the socket dir is made in it: another user's cache dir is never written
+  checkCacheDir(defaultCacheDir());
   ensurePrivateDir(paths.dir);
   const socket = await connect(paths.socket);
   if (socket) return socket;

@@ -17,6 +17,15 @@ export function ensurePrivateDir(dir: string): void {
   }
 }
 
+/** Throws UNSAFE_DIRECTORY for a cache dir of another user, a symlink, or one others can write (src/link/paths.ts). */
+export function checkCacheDir(dir: string): void {
+  try {
+    light.checkCacheDir(dir);
+  } catch (e) {
+    throw toLspgateError(e);
+  }
+}
+
 export function checkPrivateDir(dir: string): void {
   try {
     light.checkPrivateDir(dir);

@@ -31,6 +31,9 @@ export const JSONRPC_ERROR_CODES: Partial<Record<ErrorCode, number>> = {
   LIMIT_EXCEEDED: -32031,
   INDEX_MISMATCH: -32032,
   DAEMON_FAILED: -32040,
+  UNSAFE_DIRECTORY: -32041,
+  DISK_FULL: -32050,
+  READ_ONLY: -32051,
 };
 
 /** Codes added to ERROR_CODES later and not yet in the table answer the generic server error. */

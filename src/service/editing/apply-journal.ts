@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { LspgateError } from '../../errors/errors.js';
+import { diskError, LspgateError } from '../../errors/errors.js';
 import { journalDir, processStart, type JournalBegin, type JournalFileStep } from '../../link/journals.js';
 import { sha256 } from '../../util/hash.js';
 import { isInside } from '../../util/paths.js';
@@ -138,7 +138,8 @@ export class ApplyJournal {
       } catch (e) {
         // a rename the file system refuses (permissions, a read-only mount): undo, leave nothing behind
         const restored = this.rollBack();
-        throw new LspgateError('INTERNAL', `could not write ${step.file}: ${(e as Error).message}; nothing was written (${restored} file(s) restored)`, { file: step.file }, { cause: e });
+        const kept = `nothing was written (${restored} file(s) restored)`;
+        throw diskError(e, `moving the new ${step.file} into place`, kept) ?? new LspgateError('INTERNAL', `could not write ${step.file}: ${(e as Error).message}; ${kept}`, { file: step.file }, { cause: e });
       }
       this.renamed++;
       // the page cache keeps what a killed process wrote: only the end of the renames is fsynced
@@ -152,7 +153,7 @@ export class ApplyJournal {
 
   /** Before `commit`: removes the temp files, the backups and the journal (nothing of the workspace was changed). */
   abandon(): void {
-    for (const step of this.begin.files) rmSync(step.tmp, { force: true });
+    for (const step of this.begin.files) removeTemp(step.tmp);
     this.dropBackups();
     this.close();
   }
@@ -161,7 +162,7 @@ export class ApplyJournal {
   private rollBack(): number {
     const moved = this.begin.files.slice(0, this.renamed);
     for (const step of moved) restoreFromBackup(step, this.begin.id);
-    for (const step of this.begin.files.slice(this.renamed)) rmSync(step.tmp, { force: true });
+    for (const step of this.begin.files.slice(this.renamed)) removeTemp(step.tmp);
     // every file is as before: the backups hold nothing the workspace lacks (a failed restore threw first)
     this.dropBackups();
     this.close();
@@ -192,6 +193,15 @@ export function restoreFromBackup(step: JournalFileStep, journalId: string): voi
   writeDurably(tmp, readFileSync(step.backup), st.mode, st);
   renameSync(tmp, step.abs);
   syncDir(path.dirname(step.abs));
+}
+
+/**
+ * Removes a temp file if there is one. Not rmSync's `force` alone: on a read-only mount unlink
+ * answers EROFS even for a name that does not exist (the mount is checked before the name), and
+ * that error would hide the one that made the apply stop.
+ */
+function removeTemp(file: string): void {
+  if (lstatSync(file, { throwIfNoEntry: false })) rmSync(file, { force: true });
 }
 
 function changedError(file: string, restored: number): LspgateError {

@@ -7,7 +7,7 @@
  * are re-synced.
  */
 import { readFileSync } from 'node:fs';
-import { LspgateError } from '../../errors/errors.js';
+import { diskError, LspgateError } from '../../errors/errors.js';
 import { sha256 } from '../../lsp/documents.js';
 import { isInside } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
@@ -51,12 +51,17 @@ export interface Applied {
 /** Checks, writes every file through a journal, re-syncs the servers that serve the workspace and the catalog. */
 export async function applyFileEdits(call: ServiceCall, files: FileEdit[], expected: Record<string, string> | undefined, operation: string): Promise<Applied> {
   checkHashes(call, files, expected);
-  const journal = ApplyJournal.open(call.env.cacheDir, call.workspace, operation, files);
+  let journal: ApplyJournal;
+  try {
+    journal = ApplyJournal.open(call.env.cacheDir, call.workspace, operation, files);
+  } catch (e) {
+    throw diskError(e, `writing the apply journal in the cache ${call.env.cacheDir}`, 'no file of the workspace was touched') ?? e;
+  }
   try {
     journal.stage();
   } catch (e) {
     journal.abandon();
-    throw e;
+    throw diskError(e, `writing the edit of ${files.length} file(s) (backups in the cache, new contents in temp files beside them)`, 'the temp files were removed and every file of the workspace is as it was') ?? e;
   }
   // past this point a crash is completed or rolled back by recovery; an error here rolled back itself
   journal.commit();

@@ -5,38 +5,79 @@
  * new content intact in its temp file, the renames are completed; otherwise (someone changed a file
  * since, a temp file is gone) the files already moved get their backups back and the rest is left
  * as it is — rolled back, naming the files that were changed by someone else. A journal whose owner
- * still runs is an apply in progress and is left alone. Run when a workspace opens and by
+ * still runs is an apply in progress and is left alone; one that is not provably this user's
+ * (journal-vetting.ts) is set aside and reported. Run when a workspace opens and by
  * `lspgate recover`.
  */
-import { renameSync, rmSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { listJournals, ownerAlive, type JournalFileStep, type JournalState } from '../../link/journals.js';
+import { checkCacheDir } from '../../link/paths.js';
+import { journalDir, ownerAlive, readJournal, type JournalFileStep, type JournalState } from '../../link/journals.js';
 import { hashOf, restoreFromBackup, syncDir } from './apply-journal.js';
+import { journalFileProblem, journalPathsProblem, recheckStep, setAside } from './journal-vetting.js';
 
 export interface RecoveryOutcome {
   journal: string;
   operation: string;
   root: string;
-  action: 'completed' | 'rolled_back' | 'in_progress';
+  /** set_aside: not provably this user's (journal-vetting.ts); nothing of it was applied. */
+  action: 'completed' | 'rolled_back' | 'in_progress' | 'set_aside';
   files: number;
   /** Files someone changed after the crash: left as they are. */
   conflicts: string[];
   backup_dir: string;
   message: string;
+  /** Why a journal was set aside, and where it was moved. */
+  reason?: string;
+  moved_to?: string;
 }
 
 /**
  * Recovers every journal of `root` (every journal when undefined) whose owner is gone. A journal of
  * this very process is an apply of its own still running (a workspace closed and opened again meanwhile),
- * unless `ownIsDead` (tests that play the crash in-process).
+ * unless `ownIsDead` (tests that play the crash in-process). A journal that is not provably this
+ * user's — whatever root it names — is set aside and reported instead. The cache and journals
+ * directories must be this user's and writable by no one else (UNSAFE_DIRECTORY otherwise).
  */
 export function recoverJournals(cacheDir: string, root?: string, opts: { ownIsDead?: boolean } = {}): RecoveryOutcome[] {
+  const dir = journalDir(cacheDir);
+  checkCacheDir(cacheDir);
+  checkCacheDir(dir);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.journal')).sort();
+  } catch {
+    return [];
+  }
   const running = (j: JournalState) => (j.begin.pid === process.pid ? !opts.ownIsDead : ownerAlive(j.begin));
-  return listJournals(cacheDir, root).map((j) => (running(j) ? inProgress(j) : recoverOne(j)));
+  const out: RecoveryOutcome[] = [];
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const fileProblem = journalFileProblem(file);
+    if (fileProblem) {
+      out.push(setAsideOutcome(cacheDir, file, undefined, fileProblem));
+      continue;
+    }
+    const j = readJournal(file);
+    if (!j || (root !== undefined && j.begin.root !== root)) continue;
+    // an apply still running is left to it (nothing is done with it); any other is vetted before it is acted on
+    const pathProblem = running(j) ? undefined : journalPathsProblem(j, cacheDir);
+    if (pathProblem) out.push(setAsideOutcome(cacheDir, file, j, pathProblem));
+    else out.push(running(j) ? inProgress(j) : recoverOne(j));
+  }
+  return out;
 }
 
 function outcome(j: JournalState, action: RecoveryOutcome['action'], conflicts: string[], message: string): RecoveryOutcome {
   return { journal: path.basename(j.path), operation: j.begin.operation, root: j.begin.root, action, files: j.begin.files.length, conflicts, backup_dir: j.begin.backup_dir, message };
+}
+
+function setAsideOutcome(cacheDir: string, file: string, j: JournalState | undefined, reason: string): RecoveryOutcome {
+  const movedTo = setAside(cacheDir, file);
+  const where = movedTo ? `moved to ${movedTo}` : 'left where it is (it could not be moved)';
+  const message = `apply journal ${file} set aside, nothing of it applied: ${reason}; ${where}. lspgate recovers only journals that are provably this user's — if you did not run this apply, another user may have planted it: look at it, then delete it`;
+  const base = j ? outcome(j, 'set_aside', [], message) : { journal: path.basename(file), operation: '', root: '', action: 'set_aside' as const, files: 0, conflicts: [], backup_dir: '', message };
+  return { ...base, reason, ...(movedTo ? { moved_to: movedTo } : {}) };
 }
 
 function inProgress(j: JournalState): RecoveryOutcome {
@@ -61,7 +102,11 @@ function recoverOne(j: JournalState): RecoveryOutcome {
   const states = files.map(stateOf);
   const completable = files.every((f, i) => states[i] === 'new' || (states[i] === 'old' && hashOf(f.tmp) === f.after));
   if (completable) {
-    for (const [i, f] of files.entries()) if (states[i] === 'old') renameSync(f.tmp, f.abs);
+    for (const [i, f] of files.entries()) {
+      if (states[i] !== 'old') continue;
+      recheckStep(f, 'tmp');
+      renameSync(f.tmp, f.abs);
+    }
     for (const d of new Set(files.map((f) => path.dirname(f.abs)))) syncDir(d);
     finish(j);
     const moved = files.filter((_f, i) => states[i] === 'old').length;
@@ -69,7 +114,10 @@ function recoverOne(j: JournalState): RecoveryOutcome {
   }
   const conflicts: string[] = [];
   for (const [i, f] of files.entries()) {
-    if (states[i] === 'new' && hashOf(f.backup) === f.before) restoreFromBackup(f, j.begin.id);
+    if (states[i] === 'new' && hashOf(f.backup) === f.before) {
+      recheckStep(f, 'backup');
+      restoreFromBackup(f, j.begin.id);
+    }
     else if (states[i] !== 'old') conflicts.push(f.file);
   }
   finish(j);
