@@ -32,6 +32,7 @@ import { sessionInfo, StateListeners } from './session-info.js';
 import type { SessionOptions } from './session-options.js';
 import { crashError, failedError, prepareLaunch, startFailedError, stoppedError } from './session-errors.js';
 import { spawnServer } from './spawn.js';
+import { makeServerTmp, removeServerTmp, tmpEnv } from './server-tmp.js';
 import { inBackground } from '../util/work-class.js';
 import type {
   AnyRequestType,
@@ -149,7 +150,10 @@ export class Session implements LspSession {
     this.setState('starting');
     this.startedAt = new Date().toISOString();
     this.readyAt = undefined;
-    const proc = spawnServer(cmd, { cwd: this.root, logger: this.logger, reaper: this.opts.reaper });
+    const tmp = makeServerTmp(this.opts.cacheDir);
+    const proc = spawnServer({ ...cmd, env: { ...tmpEnv(tmp), ...cmd.env } }, { cwd: this.root, logger: this.logger, reaper: this.opts.reaper });
+    // the tree is gone (the exit kills the process group): nothing writes to its temp dir any more
+    void proc.exited.then(() => removeServerTmp(tmp));
     const gen = new Generation(this._generation, proc, this.entry, {
       logger: this.logger,
       settings,
