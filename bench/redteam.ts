@@ -23,6 +23,7 @@ import { mcpHttp, mcpStdio, oneShotCli, sidecar, SAFE, type Frontend, type Outco
 import { framingCases } from './redteam-framing.js';
 import { leftovers, startRegistry, stopDaemon } from './redteam-procs.js';
 import { boundedCases } from './redteam-bounded.js';
+import { serverlifeRows } from './redteam-serverlife.js';
 import { cacheAsOtherUser, killRows, writeRows } from './redteam-writes.js';
 import { runCli } from '../test/helpers/spawn.js';
 
@@ -115,6 +116,7 @@ async function main(): Promise<number> {
     }
     // coverage files and embedder answers (bounded parsers, a validated embedder): workspaces of their own
     if (!only || /coverage|embedder/.test(only)) lines.push(...(await boundedCases(tmp, cache)));
+    if (!only || /half-open|SIGSTOP/.test(only)) lines.push(...(await serverlifeRows(tmp)));
     for (const fe of [stdio, http, side]) lines.push(await stillAnswers(fe));
     if (!only || only.startsWith('write')) {
       // the write path: each front-end on its own copy of the write workspace, then kills during applies
