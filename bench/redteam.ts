@@ -24,6 +24,7 @@ import { mcpHttp, mcpStdio, oneShotCli, sidecar, SAFE, type Frontend, type Outco
 import { framingCases } from './redteam-framing.js';
 import { leftovers, startRegistry, stopDaemon } from './redteam-procs.js';
 import { boundedCases } from './redteam-bounded.js';
+import { serverlifeRows } from './redteam-serverlife.js';
 import { cacheAsOtherUser, killRows, writeRows } from './redteam-writes.js';
 import { gitRows } from './redteam-git.js';
 import { recoveryRows } from './redteam-recovery.js';
@@ -119,6 +120,7 @@ async function main(): Promise<number> {
     }
     // coverage files and embedder answers (bounded parsers, a validated embedder): workspaces of their own
     if (!only || /coverage|embedder/.test(only)) lines.push(...(await boundedCases(tmp, cache)));
+    if (!only || /half-open|SIGSTOP/.test(only)) lines.push(...(await serverlifeRows(tmp)));
     for (const fe of [stdio, http, side]) lines.push(await stillAnswers(fe));
     if (!only || only.startsWith('hostile git')) for (const l of await gitRows(tmp, cache)) report(l, lines);
     if (!only || only.startsWith('write')) {

@@ -4,6 +4,7 @@
  * bridges), restart limits (in each session's RestartPolicy), idle shutdown, the
  * memory budget (limits.serverMemoryMb, memory-budget.ts), and a stop() that leaves no process behind.
  */
+import { sweepServerTmp } from '../lsp/server-tmp.js';
 import type { Limits, ServerEntry } from '../config/schema.js';
 import { LimitsSchema } from '../config/schema.js';
 import { LspgateError } from '../errors/errors.js';
@@ -62,6 +63,8 @@ export class SessionBroker implements Broker {
     this.limits = opts.limits ?? LimitsSchema.parse({});
     this.globalSlots = new Semaphore(this.limits.globalConcurrency, 10_000, 'lspgate (globalConcurrency)');
     this.memoryBudget = serverMemoryBudgetMb(this.limits.serverMemoryMb);
+    const swept = sweepServerTmp(opts.cacheDir);
+    if (swept) this.logger.debug(`removed ${swept} temp dir(s) of servers whose lspgate process is gone`);
     const idle = opts.servers.map((s) => this.idleMsOf(s)).filter((ms) => ms > 0);
     if (idle.length) {
       // checked often enough that a session stops within a quarter of its idle time past it

@@ -62,6 +62,8 @@ export class WorkspaceCatalog implements Catalog {
   private gate: FileGate;
   private state: CatalogStatus['state'] = 'empty';
   private building: Promise<CatalogStatus> | undefined;
+  /** The rebuild after the root was deleted and created again, while it runs. */
+  private replacing: Promise<void> | undefined;
   /** all()'s ordered list and the index version it was built at. */
   private orderedList: { version: number; list: CatalogSymbol[] } | undefined;
   /** search_symbols' texts, kept in step with the index file by file (search-texts.ts). */
@@ -242,6 +244,7 @@ export class WorkspaceCatalog implements Catalog {
 
   /** Waits for the build, or with `early` for its syntax pass only (starting a build if none ran). */
   private async ensureBuilt(early = false): Promise<void> {
+    await this.checkRoot();
     if (early && this.deps.cataloger.syntax) {
       if (!this.building && this.state === 'empty') this.build().catch((e: unknown) => this.logger.warn('catalog build failed', e));
       if (this.building) await this.tier.whenReady();
@@ -401,9 +404,33 @@ export class WorkspaceCatalog implements Catalog {
     this.snapshot.delete();
   }
 
-  /** Resolves once every file change seen by the watcher so far is cataloged. */
+  /**
+   * Resolves once every file change seen by the watcher so far is cataloged — and, when the root was
+   * deleted and created again under the watcher, once the catalog is built anew from the new root.
+   */
   async settled(): Promise<void> {
     await this.disk.settled();
+    await this.checkRoot();
+  }
+
+  /**
+   * Before an answer from a watched catalog: a root that is gone is FILE_NOT_FOUND (the watcher saw
+   * every file go: the catalog is empty, which is not the answer), and a root deleted and created
+   * again is cataloged anew first.
+   */
+  private async checkRoot(): Promise<void> {
+    if (this.disk.rootMissing()) throw new LspgateError('FILE_NOT_FOUND', `workspace root does not exist: ${this.root}`, { path: this.root });
+    if (this.disk.rootReplaced()) await this.rebuildReplacedRoot();
+  }
+
+  /** One rebuild for every caller that finds the root replaced: a new walk, new watches. */
+  private rebuildReplacedRoot(): Promise<void> {
+    this.replacing ??= (async () => {
+      this.logger.info(`${this.root} was deleted and created again: cataloging it anew`);
+      this.disk.close();
+      await this.build();
+    })().finally(() => (this.replacing = undefined));
+    return this.replacing;
   }
 
   /** Stops the watcher, drops what was derived and the feed's listeners, and flushes the snapshot. */

@@ -6,6 +6,7 @@
  * have entered it (never a symlinked one, so nothing outside the root is watched). The catalog's
  * change feed tells everyone else; a watcher batch reaches its listeners as one batch.
  */
+import { statSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../util/logger.js';
@@ -32,6 +33,8 @@ export interface DiskChangeHost {
 
 export class DiskChanges {
   private watcher: DirectoryWatcher | undefined;
+  /** The root directory the watcher watches (device and inode): a root made anew is another directory. */
+  private rootId: string | undefined;
 
   constructor(
     private readonly host: DiskChangeHost,
@@ -44,6 +47,7 @@ export class DiskChanges {
 
   /** Watches `directories` (the walk's: each one the gate entered); more are added to a running watcher. */
   start(directories: string[]): void {
+    if (!this.watcher) this.rootId = directoryId(this.host.root);
     this.watcher ??= new DirectoryWatcher(this.host.root, this.host.gate().filter, (changes) => this.apply(changes), this.logger);
     for (const d of directories) this.watcher.add(d);
   }
@@ -56,6 +60,24 @@ export class DiskChanges {
   close(): void {
     this.watcher?.close();
     this.watcher = undefined;
+    this.rootId = undefined;
+  }
+
+  /** Whether the watched root is gone (deleted or renamed away). */
+  rootMissing(): boolean {
+    return this.watcher !== undefined && directoryId(this.host.root) === undefined;
+  }
+
+  /**
+   * Whether the root now is another directory than the one watched: deleted and created again
+   * (`rm -rf` + `cp -r`). The watches hang on the old directory, which is gone: they saw every file
+   * go and will never see the new ones come, so the catalog would answer "0 files" until restarted.
+   * A root that is missing now is not "replaced" (answers say FILE_NOT_FOUND).
+   */
+  rootReplaced(): boolean {
+    if (!this.watcher || this.rootId === undefined) return false;
+    const now = directoryId(this.host.root);
+    return now !== undefined && now !== this.rootId;
   }
 
   private async apply(abs: string[]): Promise<void> {
@@ -92,5 +114,14 @@ export class DiskChanges {
       return;
     }
     await host.refreshFile(a).catch((e: unknown) => host.recordError(a.rel, e));
+  }
+}
+
+function directoryId(dir: string): string | undefined {
+  try {
+    const st = statSync(dir, { bigint: true });
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
   }
 }

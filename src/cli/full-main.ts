@@ -28,6 +28,7 @@ const MODE_OPTIONS = {
   stateless: { type: 'boolean' },
   'session-idle-ms': { type: 'string' },
   'max-sessions': { type: 'string' },
+  'handshake-ms': { type: 'string' },
   tools: { type: 'string' },
 } as const;
 
@@ -119,6 +120,8 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
   if (idle !== undefined && !(Number.isInteger(idle) && idle > 0)) throw usage('--session-idle-ms must be a positive integer');
   const maxSessions = values['max-sessions'] === undefined ? undefined : Number(values['max-sessions']);
   if (maxSessions !== undefined && !(Number.isInteger(maxSessions) && maxSessions > 0)) throw usage('--max-sessions must be a positive integer');
+  const handshakeMs = values['handshake-ms'] === undefined ? undefined : Number(values['handshake-ms']);
+  if (handshakeMs !== undefined && !(Number.isInteger(handshakeMs) && handshakeMs > 0)) throw usage('--handshake-ms must be a positive integer');
   const { runMcpHttp } = await import('../frontends/mcp/http.js');
   await runMcpHttp(gateway, {
     port,
@@ -126,6 +129,7 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
     ...(values.stateless ? { stateless: true } : {}),
     ...(idle !== undefined ? { sessionIdleMs: idle } : {}),
     ...(maxSessions !== undefined ? { maxSessions } : {}),
+    ...(handshakeMs !== undefined ? { handshakeMs } : {}),
     ...(tools ? { tools } : {}),
   });
 }

@@ -26,11 +26,13 @@ import { Generation, protocolStats, type ProtocolStats } from './generation.js';
 import { stopGeneration } from './generation-stop.js';
 import { initializeParams } from './initialize-params.js';
 import { RestartPolicy } from './restart-policy.js';
+import { LivenessProbe, PROBE_METHOD } from './liveness-probe.js';
 import { Semaphore } from './semaphore.js';
 import { sessionInfo, StateListeners } from './session-info.js';
 import type { SessionOptions } from './session-options.js';
 import { crashError, failedError, prepareLaunch, startFailedError, stoppedError } from './session-errors.js';
 import { spawnServer } from './spawn.js';
+import { makeServerTmp, removeServerTmp, tmpEnv } from './server-tmp.js';
 import { inBackground } from '../util/work-class.js';
 import type {
   AnyRequestType,
@@ -66,6 +68,7 @@ export class Session implements LspSession {
   private readonly logger: Logger;
   private readonly limits: Limits;
   private consecutiveTimeouts = 0;
+  private readonly probe = new LivenessProbe();
   private crashCount = 0;
   private lastError: string | undefined;
   private startedAt: string | undefined;
@@ -147,7 +150,10 @@ export class Session implements LspSession {
     this.setState('starting');
     this.startedAt = new Date().toISOString();
     this.readyAt = undefined;
-    const proc = spawnServer(cmd, { cwd: this.root, logger: this.logger, reaper: this.opts.reaper });
+    const tmp = makeServerTmp(this.opts.cacheDir);
+    const proc = spawnServer({ ...cmd, env: { ...tmpEnv(tmp), ...cmd.env } }, { cwd: this.root, logger: this.logger, reaper: this.opts.reaper });
+    // the tree is gone (the exit kills the process group): nothing writes to its temp dir any more
+    void proc.exited.then(() => removeServerTmp(tmp));
     const gen = new Generation(this._generation, proc, this.entry, {
       logger: this.logger,
       settings,
@@ -312,8 +318,8 @@ export class Session implements LspSession {
       releaseGlobal?.();
       throw e;
     }
+    const gen = this.gen!;
     try {
-      const gen = this.gen!;
       if (!gen.alive) throw gen.crashError ?? new LspgateError('SERVER_CRASHED', `${this.serverId} is not running`);
       const result = await gen.send<R>(method, type, params, Math.max(1, deadline - Date.now()), opts?.signal, timeoutMs);
       // an answer given while a vital child died is not an answer (tsserver gone: an empty list)
@@ -322,7 +328,10 @@ export class Session implements LspSession {
       if (method === DocumentSymbolRequest.method) gen.readiness.firstReply();
       return result;
     } catch (e) {
-      if (e instanceof LspgateError && e.code === 'TIMEOUT' && !e.details?.queued && !bg) this.onTimeout();
+      if (e instanceof LspgateError && e.code === 'TIMEOUT' && !e.details?.queued) {
+        if (bg) this.probeAfterBackgroundTimeout(gen);
+        else this.onTimeout();
+      }
       throw e;
     } finally {
       release();
@@ -339,6 +348,14 @@ export class Session implements LspSession {
       this.consecutiveTimeouts = 0;
       this.reset(gen, `${max} consecutive request timeouts`);
     }
+  }
+
+  /** A background request timed out: the server is reset if it answers nothing at all (liveness-probe.ts). */
+  private probeAfterBackgroundTimeout(gen: Generation): void {
+    const ms = this.entry.timeouts.requestMs;
+    void this.probe.answers(gen, ms).then((answered) => {
+      if (!answered) this.reset(gen, `no answer to a background request, nor to ${PROBE_METHOD} within ${ms} ms: the server answers nothing (stopped or hung)`);
+    });
   }
 
   private async resyncFor(params: unknown): Promise<void> {

@@ -4,7 +4,8 @@
  * without one and 404 for an unknown one, the GET stream carrying server-initiated messages (a
  * resource update after the file changed), resumability (event ids, a priming event with empty
  * data and `retry`, replay after `Last-Event-ID` of what was sent while disconnected), DELETE,
- * idle expiry, the cap on open sessions, and `--stateless` keeping no sessions.
+ * idle expiry, the cap on open sessions (half-open ones included, expiring after the handshake
+ * deadline), and `--stateless` keeping no sessions.
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -226,6 +227,37 @@ describe('session expiry and stateless mode', () => {
     expect((await post(s.url, { jsonrpc: '2.0', id: 9, method: 'ping' }, a)).status).toBe(200);
     expect((await post(s.url, { jsonrpc: '2.0', id: 10, method: 'ping' }, c)).status).toBe(200);
   });
+
+  it(
+    'a flood of half-open sessions (initialize, never initialized) stays under --max-sessions, closes none that is established, and each expires after --handshake-ms',
+    async () => {
+      const s = await start(root, path.join(dir, 'cache-e'), ['--max-sessions', '8', '--handshake-ms', '5000']);
+      procs.push(s.proc);
+      const count = (re: RegExp) => s.proc.stderr().match(re)?.length ?? 0;
+      const open = () => count(/mcp http session \S+ opened/g) - count(/mcp http session \S+ closed: /g);
+      const established = (await openSession(s.url)).session;
+      const halfOpen: string[] = [];
+      for (let batch = 0; batch < 30; batch++) {
+        const answers = await Promise.all(Array.from({ length: 10 }, () => post(s.url, INIT)));
+        for (const res of answers) {
+          expect(res.status).toBe(200);
+          halfOpen.push(res.headers.get('mcp-session-id')!);
+          await res.body?.cancel();
+        }
+        expect(open()).toBeLessThanOrEqual(8);
+        expect((await post(s.url, { jsonrpc: '2.0', id: 100 + batch, method: 'ping' }, established)).status).toBe(200);
+      }
+      expect(halfOpen).toHaveLength(300);
+      expect(s.proc.stderr()).not.toContain(`mcp http session ${established} closed`);
+      const last = halfOpen.at(-1)!;
+      await waitFor(() => s.proc.stderr().includes(`mcp http session ${last} closed: no notifications/initialized within 5000 ms`), 'the last half-open session to expire');
+      const refused = await post(s.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, last);
+      expect(refused.status).toBe(404);
+      expect(await refused.text()).toContain('no notifications/initialized within 5000 ms');
+      expect((await post(s.url, { jsonrpc: '2.0', id: 200, method: 'ping' }, established)).status).toBe(200);
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 
   it('--stateless answers without sessions and has no GET stream', async () => {
     const s = await start(root, path.join(dir, 'cache-c'), ['--stateless']);

@@ -41,6 +41,8 @@ interface Cached {
   present: Set<string>;
   /** Files that failed (TIMEOUT...), by content hash: asked again when they change or a file comes or goes. */
   failedHashes: Map<string, string>;
+  /** The servers' generations when the build began: a server restarted since (it hung) is asked again. */
+  generations: string;
 }
 
 /** One workspace's graph: the last one built, the build running, and what the feed said changed since. */
@@ -128,8 +130,9 @@ async function build(call: ServiceCall, state: GraphState): Promise<ImportGraph>
   if (catalog.watching) await catalog.settled();
   else await catalog.build({ ...(call.signal ? { signal: call.signal } : {}) });
   const prev = state.cached;
-  // the feed said nothing changed, and the version proves it
-  if (prev && state.stale.size === 0 && !state.setChanged && prev.version === catalog.version) return prev.graph;
+  const generations = serverGenerations(call);
+  // the feed said nothing changed, and the version proves it (and no server that failed files restarted)
+  if (prev && state.stale.size === 0 && !state.setChanged && prev.version === catalog.version && (prev.graph.failed.size === 0 || prev.generations === generations)) return prev.graph;
   // what the feed reported is taken now: changes arriving while this build runs stay for the next
   const stale = new Set(state.stale);
   state.stale.clear();
@@ -145,7 +148,7 @@ async function build(call: ServiceCall, state: GraphState): Promise<ImportGraph>
     // A file that failed (a TIMEOUT under load) is not asked again on every update: only once it
     // changed or the file set did; until then answers warn that it is left out.
     const failedBefore = prev?.graph.failed.get(f.file);
-    if (failedBefore && !setChanged && !stale.has(f.file) && prev?.failedHashes.get(f.file) === f.hash) {
+    if (failedBefore && !setChanged && !stale.has(f.file) && prev?.failedHashes.get(f.file) === f.hash && prev.generations === generations) {
       failed.set(f.file, failedBefore);
       continue;
     }
@@ -165,8 +168,23 @@ async function build(call: ServiceCall, state: GraphState): Promise<ImportGraph>
   const graph = assemble(kept, failed);
   const hashes = new Map(listed.map((f) => [f.file, f.hash]));
   const failedHashes = new Map([...failed.keys()].map((f) => [f, hashes.get(f)!]));
-  state.cached = { version: catalog.version, graph, entries: kept, present, failedHashes };
+  state.cached = { version: catalog.version, graph, entries: kept, present, failedHashes, generations };
   return graph;
+}
+
+/**
+ * Which server processes the workspace's sessions run: files that failed under a server that hung
+ * and was restarted since (a TIMEOUT per file, then SERVER_CRASHED) are asked again of its successor
+ * instead of staying left out until they change.
+ */
+function serverGenerations(call: ServiceCall): string {
+  const root = call.workspace.root;
+  return call.env.broker
+    .existing()
+    .filter((s) => s.root === root)
+    .map((s) => `${s.serverId}:${s.generation}`)
+    .sort()
+    .join(',');
 }
 
 /**

@@ -22,6 +22,7 @@ export function mainHelp(ops: readonly HelpEntry[], version: string): string {
     '  lspgate mcp --http [--port N] [--root DIR]              MCP Streamable HTTP on 127.0.0.1 (bearer token)',
     '      [--stateless] [--session-idle-ms N]                 no sessions / end sessions idle this long (30 min)',
     '      [--max-sessions N]                                  sessions open at once; the least recently used closes (32)',
+    '      [--handshake-ms N]                                  close a session not past its handshake this long after initialize (10 s)',
     '  lspgate sidecar [--root DIR]                            JSON-RPC 2.0 over stdio (Content-Length framing)',
     '  lspgate repl [--root DIR]                               interactive; .help lists commands',
     '  lspgate tour [--root DIR]                               every operation on a workspace, for a person',

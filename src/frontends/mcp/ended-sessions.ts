@@ -12,7 +12,7 @@ const REMEMBERED = 1024;
 /** JSON-RPC error code the SDKs use for "Session not found". */
 export const SESSION_NOT_FOUND = -32001;
 
-export type EndReason = 'evicted' | 'idle' | 'deleted' | 'shutdown';
+export type EndReason = 'evicted' | 'idle' | 'handshake' | 'deleted' | 'shutdown';
 
 export interface Ended {
   reason: EndReason;

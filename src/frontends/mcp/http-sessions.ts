@@ -5,9 +5,9 @@
  * `Mcp-Session-Id` on every answer, 404 for an unknown session, DELETE to end one, the GET SSE
  * stream for server-initiated messages (list changes, resource updates, log messages), event ids
  * with a priming event and `retry`, and replay after `Last-Event-ID` (event-store.ts). This file
- * routes requests to sessions, ends sessions left idle or past the cap (never one still in its
- * handshake), tells a client whose session ended why and to initialize again, and makes SSE
- * streams behave (sse-streams.ts).
+ * routes requests to sessions, ends sessions left idle, past the cap or past the handshake deadline,
+ * tells a client whose session ended why and to initialize again, and makes SSE streams behave
+ * (sse-streams.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server';
@@ -19,14 +19,22 @@ import { streamAtOnce } from './sse-streams.js';
 /** A session nobody has used for this long is closed (its client must initialize again: 404). */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 /**
- * Sessions open at once. Each holds an MCP server instance and up to MAX_EVENT_BYTES of replayable
- * events: past the cap the least recently used session whose handshake is over is closed (its
- * client gets 404 with the reason and initializes again, as after an idle close), so clients that
- * never DELETE cannot grow the process. A session still in its handshake (initialize answered,
- * `notifications/initialized` not yet received) is never closed for room: 40 clients connecting at
- * once with a cap of 32 all finish their handshake, and the cap holds again as they do.
+ * Sessions open at once, counting those still in their handshake (initialize answered,
+ * `notifications/initialized` not yet received). Each holds an MCP server instance and up to
+ * MAX_EVENT_BYTES of replayable events, so clients that never DELETE, or never finish the
+ * handshake, cannot grow the process (3,000 clients that sent only `initialize` took it from 94 to
+ * 568 MB while half-open sessions were exempt). Past the cap the oldest half-open session is closed
+ * first, then the least recently used established one: a flood of half-open sessions never closes a
+ * working client ahead of itself. A closed session's client gets 404 with the reason and
+ * initializes again, as after an idle close.
  */
 export const DEFAULT_MAX_SESSIONS = 32;
+/**
+ * A session whose client has not sent `notifications/initialized` this long after `initialize` is
+ * closed: a real client sends it at once, and a half-open session otherwise holds its room until
+ * the idle timeout.
+ */
+export const DEFAULT_HANDSHAKE_MS = 10_000;
 /** What the priming event's `retry` field asks a client to wait before reconnecting. */
 export const SSE_RETRY_MS = 2000;
 
@@ -34,6 +42,8 @@ interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
   timer?: NodeJS.Timeout;
+  /** Closes the session if the handshake is not over in time; cleared when it is. */
+  handshakeTimer?: NodeJS.Timeout;
   /** `notifications/initialized` received: the handshake is over, the session may be closed for room. */
   initialized: boolean;
 }
@@ -41,6 +51,7 @@ interface Session {
 export interface HttpSessionsOptions {
   idleMs?: number | undefined;
   maxSessions?: number | undefined;
+  handshakeMs?: number | undefined;
   maxBodyBytes: number;
   logger: Logger;
 }
@@ -54,6 +65,7 @@ export class HttpSessions {
   private readonly ended = new EndedSessions();
   private readonly idleMs: number;
   private readonly maxSessions: number;
+  private readonly handshakeMs: number;
 
   constructor(
     private readonly factory: () => McpServer,
@@ -61,6 +73,7 @@ export class HttpSessions {
   ) {
     this.idleMs = opts.idleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.maxSessions = Math.max(1, opts.maxSessions ?? DEFAULT_MAX_SESSIONS);
+    this.handshakeMs = opts.handshakeMs ?? DEFAULT_HANDSHAKE_MS;
   }
 
   get size(): number {
@@ -93,14 +106,16 @@ export class HttpSessions {
         const s: Session = { transport, server, initialized: false };
         this.sessions.set(sid, s);
         this.touch(sid, s);
+        s.handshakeTimer = setTimeout(() => void this.close(sid, 'handshake', `no notifications/initialized within ${this.handshakeMs} ms of initialize (--handshake-ms)`), this.handshakeMs);
+        s.handshakeTimer.unref();
         this.opts.logger.debug(`mcp http session ${sid} opened`);
         const previous = server.server.oninitialized;
         server.server.oninitialized = () => {
           previous?.();
           s.initialized = true;
-          this.makeRoom();
+          clearTimeout(s.handshakeTimer);
         };
-        this.makeRoom();
+        this.makeRoom(sid);
       },
       onsessionclosed: (sid) => void this.close(sid, 'deleted', 'deleted by the client'),
     });
@@ -108,11 +123,18 @@ export class HttpSessions {
     return transport.handleRequest(request);
   }
 
-  /** Closes the least recently used sessions past their handshake until the open ones fit under maxSessions. */
-  private makeRoom(): void {
-    for (const [id, s] of this.sessions) {
-      if (this.sessions.size <= this.maxSessions) return;
-      if (s.initialized) void this.close(id, 'evicted', `least recently used of ${this.maxSessions} open sessions (--max-sessions)`);
+  /**
+   * Closes sessions until the open ones fit under maxSessions: the oldest still in their handshake
+   * first, then the least recently used established ones; never `opening`, the session being opened.
+   */
+  private makeRoom(opening: string): void {
+    for (const established of [false, true]) {
+      for (const [id, s] of this.sessions) {
+        if (this.sessions.size <= this.maxSessions) return;
+        if (id === opening || s.initialized !== established) continue;
+        const why = established ? `least recently used of ${this.maxSessions} open sessions (--max-sessions)` : `oldest of the sessions still in their handshake, past ${this.maxSessions} open sessions (--max-sessions)`;
+        void this.close(id, 'evicted', why);
+      }
     }
   }
 
@@ -131,6 +153,7 @@ export class HttpSessions {
     this.sessions.delete(id);
     this.ended.note(id, reason, why);
     if (s.timer) clearTimeout(s.timer);
+    clearTimeout(s.handshakeTimer);
     this.opts.logger.debug(`mcp http session ${id} closed: ${why}`);
     await s.server.close().catch(() => undefined);
   }

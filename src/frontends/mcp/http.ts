@@ -31,6 +31,8 @@ export interface McpHttpOptions {
   sessionIdleMs?: number;
   /** Stateful mode: sessions open at once (the least recently used is closed past it). */
   maxSessions?: number;
+  /** Stateful mode: close a session whose client has not finished the handshake this long after initialize. */
+  handshakeMs?: number;
   /** The tools to list (a tool profile); all when absent. */
   tools?: ReadonlySet<string>;
 }
@@ -53,7 +55,7 @@ export async function startMcpHttp(gateway: FrontendGateway, opts: McpHttpOption
     onerror: (e) => logger.debug('mcp http', e),
     legacy: opts.stateless ? 'stateless' : 'reject',
   });
-  const sessions = opts.stateless ? undefined : new HttpSessions(factory, { maxBodyBytes, logger, idleMs: opts.sessionIdleMs, maxSessions: opts.maxSessions });
+  const sessions = opts.stateless ? undefined : new HttpSessions(factory, { maxBodyBytes, logger, idleMs: opts.sessionIdleMs, maxSessions: opts.maxSessions, handshakeMs: opts.handshakeMs });
   const routed = sessions
     ? {
         fetch: async (request: Request, o?: McpHandlerRequestOptions) =>
