@@ -172,7 +172,10 @@ export function docstringAfter(lines: string[], headerEnd: number, bodyEnd: numb
 
 /** The docstring of the `def` / `class` whose name is on `selectionLine` and whose body ends at `endLine`. */
 export function pythonDocstringOf(lines: string[], selectionLine: number, endLine: number): string | undefined {
-  return docstringAfter(lines, headerAt(lines, selectionLine)[1], endLine);
+  const headerEnd = headerAt(lines, selectionLine)[1];
+  // a header ending past the declaration is the next one's (`attr: int = 3` then `def m(self):`), and
+  // so is its docstring: an attribute's own docstring is the string right below it
+  return docstringAfter(lines, headerEnd > endLine ? selectionLine : headerEnd, endLine);
 }
 
 function dedent(lines: string[]): string {
