@@ -13,24 +13,82 @@ const MAX_DOC_LINES = 60;
  * `selectionLine` (both 0-based). Some servers (intelephense) start the range at the doc comment
  * itself, so the lines between the two are searched first, then the lines above.
  */
-export function docComment(lines: string[], startLine: number, selectionLine: number): string | undefined {
+export function docComment(lines: string[], startLine: number, selectionLine: number, rules: DocRules = {}): string | undefined {
   for (let l = startLine; l < selectionLine; l++) {
     const t = (lines[l] ?? '').trim();
-    if (t.startsWith('/*')) return blockFrom(lines, l);
+    if (t.startsWith('/*')) return isDocBlock(t, rules) ? blockFrom(lines, l) : undefined;
     if (isLineComment(t)) return lineCommentsFrom(lines, l, 1);
   }
   let l = startLine - 1;
   // Decorators and attributes sit between a doc comment and the declaration.
   while (l >= 0 && /^(@|#\[)/.test((lines[l] ?? '').trim())) l--;
-  if (l < 0) return undefined;
+  if (l < 0) return trailingDoc(lines, selectionLine, rules);
   const t = (lines[l] ?? '').trim();
   if (t.endsWith('*/')) {
     let top = l;
     while (top > 0 && top > l - MAX_DOC_LINES && !(lines[top] ?? '').includes('/*')) top--;
-    return (lines[top] ?? '').includes('/*') ? cleanBlock(lines.slice(top, l + 1)) : undefined;
+    const opening = (lines[top] ?? '').trim();
+    return opening.startsWith('/*') && isDocBlock(opening, rules) ? cleanBlock(lines.slice(top, l + 1)) : undefined;
   }
-  if (isLineComment(t)) return lineCommentsFrom(lines, l, -1);
-  return undefined;
+  if (isLineComment(t) && !continuesTrailingComment(lines, l)) return lineCommentsFrom(lines, l, -1);
+  return trailingDoc(lines, selectionLine, rules);
+}
+
+/** How a language's comments attach to declarations, past the comment right above (the profile's CommentRules). */
+export interface DocRules {
+  /** A block comment documents only when it opens so (`/**`: Javadoc); `/* (non-Javadoc) *\/` is a note. */
+  blockDoc?: string;
+  /** A declaration's own one-line trailing comment documents it when nothing above does (a Go struct field). */
+  trailing?: boolean;
+  /** The declaration's last line (0-based): a trailing comment counts only on a one-line declaration. */
+  endLine?: number;
+}
+
+function isDocBlock(opening: string, rules: DocRules): boolean {
+  return rules.blockDoc === undefined || (opening.startsWith(rules.blockDoc) && !opening.startsWith(`${rules.blockDoc}*`));
+}
+
+/**
+ * Where a line's trailing `//` comment starts after code, outside string, rune and raw-string
+ * literals (a struct tag's `url:"http://x"` holds no comment); -1 when the line has none.
+ */
+function trailingCommentColumn(line: string): number {
+  let quote = '';
+  let code = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      if (c === '\\' && quote !== '`') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'" || c === '`') {
+      quote = c;
+      code = true;
+    } else if (c === '/' && line[i + 1] === '/') return code ? i : -1;
+    else if (c !== ' ' && c !== '\t') code = true;
+  }
+  return -1;
+}
+
+/**
+ * Whether the comment block ending at `last` continues the trailing comment of the code line above
+ * it (gofmt aligns the continuation under it): it belongs to that line's declaration, not the next one.
+ */
+function continuesTrailingComment(lines: string[], last: number): boolean {
+  let top = last;
+  while (top > 0 && isLineComment((lines[top - 1] ?? '').trim())) top--;
+  const above = lines[top - 1];
+  if (above === undefined) return false;
+  const column = trailingCommentColumn(above);
+  const line = lines[top] ?? '';
+  return column >= 0 && line.length - line.trimStart().length === column && line.slice(0, column).trim() === '';
+}
+
+/** The declaration's own trailing comment, where the language documents a one-line declaration so. */
+function trailingDoc(lines: string[], selectionLine: number, rules: DocRules): string | undefined {
+  if (!rules.trailing || (rules.endLine !== undefined && rules.endLine !== selectionLine)) return undefined;
+  const line = lines[selectionLine] ?? '';
+  const column = trailingCommentColumn(line);
+  return column < 0 ? undefined : nonEmpty(line.slice(column).replace(/^\/\/\s?/, ''));
 }
 
 function isLineComment(t: string): boolean {

@@ -5,7 +5,7 @@
  * (type relations, dead code, project packages) are left out, so analyses say they do not cover
  * the language instead of guessing.
  */
-import type { ChunkRules, LanguageProfile, TestConventions } from './language-profile.js';
+import type { ChunkRules, DeclarationRules, LanguageProfile, TestConventions } from './language-profile.js';
 
 export interface GrammarOnlyLanguage {
   name: string;
@@ -16,9 +16,13 @@ export interface GrammarOnlyLanguage {
   tests: TestConventions;
   /** Line comment opening (`//`, `#`). */
   comment: string;
+  /** A block comment documents a declaration only when it opens so (Java's `/**`). */
+  blockDoc?: string;
   /** What stands for a body a class chunk leaves out. */
   elision: ChunkRules['elision'];
   server: { name: string; install: string };
+  /** Rules over the declarations the syntax tier catalogs (how they rank). */
+  rules?: DeclarationRules;
 }
 
 export function grammarOnlyProfile(l: GrammarOnlyLanguage): LanguageProfile {
@@ -29,8 +33,8 @@ export function grammarOnlyProfile(l: GrammarOnlyLanguage): LanguageProfile {
     ...(l.interpreters ? { interpreters: l.interpreters } : {}),
     syntax: { declarations: l.declarations },
     tests: l.tests,
-    comments: { line: l.comment },
-    declarations: {},
+    comments: { line: l.comment, ...(l.blockDoc ? { blockDoc: l.blockDoc } : {}) },
+    declarations: l.rules ?? {},
     types: {},
     deadCode: { entryPoints: ['main'] },
     project: { packageKinds: [] },

@@ -347,6 +347,10 @@ export interface CommentRules {
   readonly line: string;
   /** What a tag line starts with instead of `line` and a space (Go: a directive, kept out of doc comments). */
   readonly tag?: string;
+  /** A block comment above a declaration is its doc only when it opens so (Java's `/**`): other block comments are notes. */
+  readonly blockDoc?: string;
+  /** A one-line declaration's own trailing comment is its doc when no comment above is (gopls shows a struct field's line comment). */
+  readonly trailingDoc?: boolean;
 }
 
 export interface DeclarationRules {
@@ -366,6 +370,12 @@ export interface DeclarationRules {
   readonly mergesDeclarations?: boolean;
   /** list_package_exports follows `export … from` re-exports. */
   readonly reExports?: boolean;
+  /**
+   * A container listed as a place in the module tree (a namespace) whose items are members of a
+   * type all the same: Rust's `impl Type` blocks, which rust-analyzer lists by that name. Its
+   * associated functions, types and constants rank as members, never as the module's own declarations.
+   */
+  holdsMembers?(container: Pick<CatalogSymbol, 'name' | 'kind'>): boolean;
   /** A docstring written inside the declaration (Python), read before any comment above it. */
   bodyDocstring?(lines: string[], selectionLine: number, endLine: number): string | undefined;
 }

@@ -7,7 +7,8 @@
  */
 import type { DeclarationSyntax, SyntaxFileInfo, SyntaxSymbol } from './language-profile.js';
 import type { SymbolKind } from '../schema/descriptors.js';
-import type { SyntaxCapture, SyntaxNode } from '../syntax/syntax.js';
+import { collapsed } from './structure-forms.js';
+import { compiledQuery, parseLoaded, type SyntaxCapture, type SyntaxNode } from '../syntax/syntax.js';
 
 /** LSP SymbolKind and lspgate's kind of each capture name a query may use. */
 export const CAPTURE_KINDS: ReadonlyMap<string, { lsp: number; kind: SymbolKind }> = new Map<string, { lsp: number; kind: SymbolKind }>([
@@ -28,16 +29,58 @@ export const CAPTURE_KINDS: ReadonlyMap<string, { lsp: number; kind: SymbolKind 
   ['type', { lsp: 26, kind: 'type' }],
 ]);
 
+/** A symbol's name and where it starts. */
+export interface DeclaredName {
+  text: string;
+  at: number;
+  /**
+   * A name the profile built from nodes it checked, which the language's server gives as it is
+   * (Rust's `impl Trait for Type`, a CSS selector, C++'s `operator()`): not held to the identifier rule.
+   */
+  composite?: boolean;
+}
+
+/**
+ * Spans of a text to read as blank, found in its tree: what a preprocessor would have removed
+ * (C++ export, visibility and namespace macros the grammar cannot know), so the text parses again
+ * around them.
+ */
+export interface TextRepair {
+  /** The grammar the profile parses with (the repaired text is parsed again with it). */
+  readonly grammar: string;
+  spans(root: SyntaxNode): Array<readonly [number, number]>;
+}
+
 export interface QueryDeclarations {
   query: string;
   /** The symbol's name and where it starts; undefined leaves the capture out. Default: the `name` field. */
-  nameOf?(node: SyntaxNode, capture: string): { text: string; at: number } | undefined;
+  nameOf?(node: SyntaxNode, capture: string): DeclaredName | undefined;
   /** The capture's kind when it depends on where the node stands (a function in a class is a method). */
   kindOf?(node: SyntaxNode, capture: string): string;
   packageOf?(file: SyntaxFileInfo, tree: SyntaxNode, text: string): { package?: string; namespace?: string };
+  /** Words of the language that never name a declaration (C++ `explicit`, read as a type by error recovery). */
+  keywords?: ReadonlySet<string>;
+  repair?: TextRepair;
 }
 
-function defaultName(node: SyntaxNode): { text: string; at: number } | undefined {
+/** Rounds of repair at most: each one blanks what the previous parse showed, a few settle any header. */
+const REPAIR_ROUNDS = 3;
+
+/** Characters no identifier of the grammar-only languages holds: a name holding one is a piece of source, not a name. */
+const NOT_IN_A_NAME = new Set([' ', '\t', '\n', '\r', '\f', '\v', '{', '}', ';', '(', ')', ',', '"', "'", '`']);
+
+/**
+ * Whether a name read from a tree is an identifier: a symbol whose "name" is a span of source
+ * (error recovery made a class body, or a return type and a name, into one node) is never emitted.
+ */
+export function isIdentifierName(name: DeclaredName, keywords?: ReadonlySet<string>): boolean {
+  if (!name.text || keywords?.has(name.text)) return false;
+  if (name.composite) return true;
+  for (const ch of name.text) if (NOT_IN_A_NAME.has(ch) || ch.charCodeAt(0) < 0x20) return false;
+  return true;
+}
+
+function defaultName(node: SyntaxNode): DeclaredName | undefined {
   const name = node.childForFieldName('name');
   return name ? { text: name.text, at: name.startIndex } : undefined;
 }
@@ -55,24 +98,49 @@ function nest(flat: SyntaxSymbol[]): SyntaxSymbol[] {
   return roots;
 }
 
+/** The text with each span as spaces, line breaks kept: every index and line stays where it was. */
+function blanked(text: string, spans: ReadonlyArray<readonly [number, number]>): string {
+  const chars = text.split('');
+  for (const [a, b] of spans) for (let i = a; i < b && i < chars.length; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
+  return chars.join('');
+}
+
 export function queryDeclarations(spec: QueryDeclarations): DeclarationSyntax {
+  const symbolsOf = (captures: readonly SyntaxCapture[]): SyntaxSymbol[] => {
+    const flat: SyntaxSymbol[] = [];
+    const seen = new Set<string>();
+    for (const c of captures) {
+      if (c.name.startsWith('_')) continue;
+      const kindName = spec.kindOf?.(c.node, c.name) ?? c.name;
+      const kind = CAPTURE_KINDS.get(kindName);
+      const name = spec.nameOf ? spec.nameOf(c.node, c.name) : defaultName(c.node);
+      // one symbol per node (two patterns may capture the same one)
+      const key = `${c.node.startIndex}:${c.node.endIndex}:${kindName}`;
+      if (!kind || !name || !isIdentifierName(name, spec.keywords) || seen.has(key)) continue;
+      seen.add(key);
+      flat.push({ name: collapsed(name.text), lspKind: kind.lsp, kind: kind.kind, start: c.node.startIndex, end: c.node.endIndex, selection: name.at, children: [] });
+    }
+    return nest(flat);
+  };
+  /** The symbols of a text re-parsed with its macro-like spans blank, round after round while a parse shows more. */
+  const repaired = (repair: TextRepair, root: SyntaxNode, text: string, captures: readonly SyntaxCapture[]): SyntaxSymbol[] => {
+    const query = compiledQuery(repair.grammar, spec.query);
+    let spans = repair.spans(root);
+    let current = text;
+    let symbols: SyntaxSymbol[] | undefined;
+    for (let round = 0; round < REPAIR_ROUNDS && spans.length > 0 && query; round++) {
+      current = blanked(current, spans);
+      const next = parseLoaded(repair.grammar, current, (r) => ({ symbols: symbolsOf(query.captures(r)), spans: repair.spans(r) }));
+      if (!next) break;
+      symbols = next.symbols;
+      spans = next.spans;
+    }
+    return symbols ?? symbolsOf(captures);
+  };
   return {
     query: spec.query,
-    read(_root: SyntaxNode, _text: string, captures: readonly SyntaxCapture[]): SyntaxSymbol[] {
-      const flat: SyntaxSymbol[] = [];
-      const seen = new Set<string>();
-      for (const c of captures) {
-        if (c.name.startsWith('_')) continue;
-        const kindName = spec.kindOf?.(c.node, c.name) ?? c.name;
-        const kind = CAPTURE_KINDS.get(kindName);
-        const name = spec.nameOf ? spec.nameOf(c.node, c.name) : defaultName(c.node);
-        // one symbol per node (two patterns may capture the same one)
-        const key = `${c.node.startIndex}:${c.node.endIndex}:${kindName}`;
-        if (!kind || !name || !name.text || seen.has(key)) continue;
-        seen.add(key);
-        flat.push({ name: name.text.replace(/\s+/g, ' '), lspKind: kind.lsp, kind: kind.kind, start: c.node.startIndex, end: c.node.endIndex, selection: name.at, children: [] });
-      }
-      return nest(flat);
+    read(root: SyntaxNode, text: string, captures: readonly SyntaxCapture[]): SyntaxSymbol[] {
+      return spec.repair ? repaired(spec.repair, root, text, captures) : symbolsOf(captures);
     },
     ...(spec.packageOf ? { packageOf: spec.packageOf } : {}),
   };

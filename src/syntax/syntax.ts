@@ -29,7 +29,8 @@ export function compileQuery(grammar: string, source: string): Promise<QueryType
       }
     })();
     queries.set(key, q);
-    q.catch(() => queries.delete(key));
+    // compiled once, answered synchronously afterwards too (a reader re-parsing a text it repaired)
+    q.then((c) => compiledQueries.set(key, c)).catch(() => queries.delete(key));
   }
   return q;
 }

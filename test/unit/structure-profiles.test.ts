@@ -28,6 +28,7 @@ const FUNCTIONS: Record<string, 'tree' | 'names' | 'paths' | 'manifests' | 'docs
   'syntax.declarations.read': 'tree',
   'syntax.declarations.packageOf': 'paths',
   'declarations.isPrivate': 'names',
+  'declarations.holdsMembers': 'names',
   'declarations.elementType': 'names',
   // a Python docstring's text, from the lines of a declaration the server delimited: the one reader
   // of source lines left in a profile (what the catalog shows as a docstring; no structure decided)

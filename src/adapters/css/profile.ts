@@ -5,7 +5,7 @@
  * custom properties (`--main`).
  */
 import { grammarOnlyProfile } from '../grammar-only.js';
-import { queryDeclarations } from '../query-declarations.js';
+import { queryDeclarations, type DeclaredName } from '../query-declarations.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
 
 const QUERY = `
@@ -14,11 +14,12 @@ const QUERY = `
 (declaration (property_name) @_p (#match? @_p "^--")) @variable
 `;
 
-function nameOf(node: SyntaxNode): { text: string; at: number } | undefined {
+/** Selectors and at-rules are names as the CSS server writes them (`.a, .b > c`, `@media (…)`), not identifiers. */
+function nameOf(node: SyntaxNode): DeclaredName | undefined {
   switch (node.type) {
     case 'rule_set': {
       const selectors = node.namedChildren.find((c) => c?.type === 'selectors');
-      return selectors ? { text: selectors.text, at: selectors.startIndex } : undefined;
+      return selectors ? { text: selectors.text, at: selectors.startIndex, composite: true } : undefined;
     }
     case 'declaration': {
       const p = node.namedChildren.find((c) => c?.type === 'property_name');
@@ -28,7 +29,7 @@ function nameOf(node: SyntaxNode): { text: string; at: number } | undefined {
       // `@media (max-width: 600px)`: the at-rule up to its block
       const block = node.namedChildren.find((c) => c?.type === 'block' || c?.type === 'keyframe_block_list');
       const end = block ? block.startIndex - node.startIndex : node.text.length;
-      return { text: node.text.slice(0, end).trim(), at: node.startIndex };
+      return { text: node.text.slice(0, end).trim(), at: node.startIndex, composite: true };
     }
   }
 }

@@ -24,7 +24,7 @@ export const goProfile: LanguageProfile = {
   },
   // A comment line right above a declaration is part of its doc comment; go/doc and gofmt leave
   // `//name:arg` directives out of doc text (Go 1.19 doc comment rules), so a tag is one.
-  comments: { line: '//', tag: '//lspgate:tag ' },
+  comments: { line: '//', tag: '//lspgate:tag ', trailingDoc: true },
   declarations: {
     // Go's rule: a name is exported when it starts with an upper-case letter.
     isPrivate: (s) => !/^[A-Z]/.test(s.name),

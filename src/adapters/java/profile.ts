@@ -1,7 +1,8 @@
 /**
  * The Java profile: the syntax tier only (no Java server ships with lspgate). Declarations as
  * Eclipse JDT LS lists them: types (classes, records, interfaces, enums, annotation types) with
- * their fields (one per declarator), constructors, methods and enum constants; the package clause is
+ * their fields (one per declarator), constructors, methods (an annotation type's elements, `String
+ * value() default "";`, are its methods) and enum constants; the package clause is
  * the file's package.
  */
 import { grammarOnlyProfile } from '../grammar-only.js';
@@ -11,7 +12,7 @@ const QUERY = `
 [(class_declaration) (record_declaration)] @class
 [(interface_declaration) (annotation_type_declaration)] @interface
 (enum_declaration) @enum
-(method_declaration) @method
+[(method_declaration) (annotation_type_element_declaration)] @method
 (constructor_declaration) @constructor
 (field_declaration declarator: (variable_declarator) @field)
 (constant_declaration declarator: (variable_declarator) @constant)
@@ -35,6 +36,8 @@ export const javaProfile = grammarOnlyProfile({
     functionNames: /^test/,
   },
   comment: '//',
+  // Javadoc is `/** … */`; a `/* (non-Javadoc) @see … */` marker or a commented-out block documents nothing
+  blockDoc: '/**',
   elision: '{ … }',
   server: { name: 'Eclipse JDT Language Server (jdtls)', install: 'install jdtls (https://download.eclipse.org/jdtls/, or your package manager) and add a servers.json entry: {"id":"jdtls","languages":["java"],"extensions":[".java"],"command":"jdtls","install":"jdtls"}' },
 });

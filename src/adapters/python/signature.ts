@@ -172,7 +172,25 @@ export function docstringAfter(lines: string[], headerEnd: number, bodyEnd: numb
 
 /** The docstring of the `def` / `class` whose name is on `selectionLine` and whose body ends at `endLine`. */
 export function pythonDocstringOf(lines: string[], selectionLine: number, endLine: number): string | undefined {
-  return docstringAfter(lines, headerAt(lines, selectionLine)[1], endLine);
+  const headerEnd = headerAt(lines, selectionLine)[1];
+  if (headerEnd <= endLine) return docstringAfter(lines, headerEnd, endLine);
+  // a header ending past the declaration is the next one's (`attr: int = 3` then `def m(self):`), and
+  // so is its docstring: an attribute's own docstring is a string statement right below a one-line
+  // declaration (not the next item of a list or tuple the declaration's line opens)
+  const below = (lines[selectionLine + 1] ?? '').trim();
+  const stringStatement = below.startsWith('"""') || below.startsWith("'''") || below.endsWith('"') || below.endsWith("'");
+  if (!stringStatement || !isCompleteLine(lines[selectionLine] ?? '')) return undefined;
+  return docstringAfter(lines, selectionLine, endLine);
+}
+
+/** Whether a line closes every bracket it opens (a one-line statement, as far as brackets tell). */
+function isCompleteLine(line: string): boolean {
+  let depth = 0;
+  for (const c of line.replace(/\s+#.*$/, '')) {
+    if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+  }
+  return depth <= 0;
 }
 
 function dedent(lines: string[]): string {

@@ -2,7 +2,7 @@
  * The Ruby profile: the syntax tier only (no Ruby server ships with lspgate). Declarations as
  * ruby-lsp lists them: modules and classes (nested), methods (`def self.x` named `self.x`),
  * constants and `attr_reader` / `attr_writer` / `attr_accessor` attributes; a `def` at the top
- * level is a function.
+ * level is a function. `alias new old` and `alias_method :new, :old` are methods named `new`.
  */
 import { grammarOnlyProfile } from '../grammar-only.js';
 import { queryDeclarations } from '../query-declarations.js';
@@ -15,6 +15,8 @@ const QUERY = `
 (singleton_method) @method
 (assignment left: (constant)) @constant
 (call method: (identifier) @_attr arguments: (argument_list (simple_symbol) @field) (#match? @_attr "^attr_(reader|writer|accessor)$"))
+(alias name: [(identifier) (constant) (operator) (setter)]) @method
+(call method: (identifier) @_alias arguments: (argument_list . [(simple_symbol) (string)]) (#eq? @_alias "alias_method")) @method
 `;
 
 function nameOf(node: SyntaxNode, capture: string): { text: string; at: number } | undefined {
@@ -23,6 +25,15 @@ function nameOf(node: SyntaxNode, capture: string): { text: string; at: number }
     const left = node.childForFieldName('left');
     return left ? { text: left.text, at: left.startIndex } : undefined;
   }
+  // `alias_method :new, :old` / `alias_method "new", "old"`: a method of the class, named by its first argument
+  if (node.type === 'call') {
+    const first = node.childForFieldName('arguments')?.namedChildren[0];
+    if (!first) return undefined;
+    if (first.type === 'simple_symbol') return { text: first.text.slice(1), at: first.startIndex + 1 };
+    const content = first.namedChildren.find((c) => c?.type === 'string_content');
+    return content && first.namedChildCount === 1 ? { text: content.text, at: content.startIndex } : undefined;
+  }
+  // `alias new old` names the method `new` (the `name` field)
   const name = node.childForFieldName('name');
   if (!name) return undefined;
   const object = node.type === 'singleton_method' ? node.childForFieldName('object') : null;

@@ -5,7 +5,7 @@
  * constants, statics, type aliases and macros.
  */
 import { grammarOnlyProfile } from '../grammar-only.js';
-import { queryDeclarations } from '../query-declarations.js';
+import { queryDeclarations, type DeclaredName } from '../query-declarations.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
 
 const QUERY = `
@@ -22,12 +22,13 @@ const QUERY = `
 (field_declaration) @field
 `;
 
-function nameOf(node: SyntaxNode): { text: string; at: number } | undefined {
+function nameOf(node: SyntaxNode): DeclaredName | undefined {
   if (node.type === 'impl_item') {
     const type = node.childForFieldName('type');
     const trait = node.childForFieldName('trait');
     if (!type) return undefined;
-    return { text: trait ? `impl ${trait.text} for ${type.text}` : `impl ${type.text}`, at: (trait ?? type).startIndex };
+    // named as rust-analyzer names it, from the type and trait nodes (generic arguments and all)
+    return { text: trait ? `impl ${trait.text} for ${type.text}` : `impl ${type.text}`, at: (trait ?? type).startIndex, composite: true };
   }
   const name = node.childForFieldName('name');
   return name ? { text: name.text, at: name.startIndex } : undefined;
@@ -49,6 +50,8 @@ export const rustProfile = grammarOnlyProfile({
     directories: ['tests', 'testdata', 'fixtures'],
     functionNames: /^test/,
   },
+  // `impl` is a keyword: no module is named `impl …`, so a namespace named so is an impl block
+  rules: { holdsMembers: (c) => c.kind === 'namespace' && c.name.startsWith('impl ') },
   comment: '//',
   elision: '{ … }',
   server: { name: 'rust-analyzer', install: 'rustup component add rust-analyzer, then add a servers.json entry: {"id":"rust-analyzer","languages":["rust"],"extensions":[".rs"],"command":"rust-analyzer","rootMarkers":["Cargo.toml"],"install":"rustup component add rust-analyzer"}' },

@@ -61,9 +61,10 @@ function toCatalogSymbol(
   const selLine = node.selectionRange.start.line;
   const endLine = node.range.end.character === 0 && node.range.end.line > node.range.start.line ? node.range.end.line - 1 : node.range.end.line;
   const signature = isSignatureDetail(node.detail, name) ? node.detail.trim() : sourceSignature(source.lines, selLine, input.language);
+  const profile = languageProfile(input.language);
   const docstring =
-    languageProfile(input.language)?.declarations.bodyDocstring?.(source.lines, selLine, endLine) ??
-    docComment(source.lines, node.range.start.line, selLine);
+    profile?.declarations.bodyDocstring?.(source.lines, selLine, endLine) ??
+    docComment(source.lines, node.range.start.line, selLine, { endLine, ...(profile?.comments.blockDoc ? { blockDoc: profile.comments.blockDoc } : {}), ...(profile?.comments.trailingDoc ? { trailing: true } : {}) });
   return {
     symbol_id: n === 1 ? base : `${base}~${n}`,
     file: input.file,

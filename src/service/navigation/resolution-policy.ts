@@ -64,7 +64,7 @@ export function scopeOf(sym: CatalogSymbol, parentOf: ParentOf): Scope {
     seen.add(id);
     const p = parentOf(id);
     if (!p) break;
-    if (MEMBER_HOLDERS.has(p.kind)) scope = 'member';
+    if (MEMBER_HOLDERS.has(p.kind) || profileOf(p.file, p.language)?.declarations.holdsMembers?.(p)) scope = 'member';
     else if (!TRANSPARENT.has(p.kind)) return 'local';
     id = p.parent;
   }

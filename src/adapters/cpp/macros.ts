@@ -1,0 +1,103 @@
+/**
+ * C and C++ macros the grammar cannot expand, found in a parse tree: a library's export,
+ * visibility, namespace and attribute macros (`class LIB_EXPORT Foo : public Bar`,
+ * `LIB_BEGIN_NAMESPACE`, `_GLIBCXX20_CONSTEXPR int f();`, `namespace std _GLIBCXX_VISIBILITY(default)`)
+ * break tree-sitter's parse of the declaration around them: error recovery turns a class into a
+ * function named by its whole text, or a header into one declaration. As taggers do (universal-ctags'
+ * `-I` list, clangd's unexpanded macros), a macro-like identifier — all capitals, digits and
+ * underscores — is read as blank where the tree shows it broke the parse: inside an ERROR node,
+ * as the type of a declaration that holds an error, as the "name" of a class header followed by the
+ * real name, or standing alone among declarations; a macro call's parenthesized arguments go with it.
+ * An identifier in capitals that parses (`FILE *f;`, `HANDLE h;`) is a type and stays.
+ */
+import type { SyntaxNode } from '../../syntax/syntax.js';
+
+/** Keywords error recovery can read as a type or a name (`explicit Foo(int)` outside a class it lost). */
+export const CPP_KEYWORDS: ReadonlySet<string> = new Set([
+  'alignas', 'alignof', 'asm', 'auto', 'bool', 'break', 'case', 'catch', 'char', 'class', 'const', 'consteval', 'constexpr', 'constinit',
+  'const_cast', 'continue', 'co_await', 'co_return', 'co_yield', 'decltype', 'default', 'delete', 'do', 'double', 'dynamic_cast', 'else',
+  'enum', 'explicit', 'export', 'extern', 'false', 'float', 'for', 'friend', 'goto', 'if', 'inline', 'int', 'long', 'mutable', 'namespace',
+  'new', 'noexcept', 'nullptr', 'operator', 'private', 'protected', 'public', 'register', 'reinterpret_cast', 'requires', 'return', 'short',
+  'signed', 'sizeof', 'static', 'static_assert', 'static_cast', 'struct', 'switch', 'template', 'this', 'thread_local', 'throw', 'true',
+  'try', 'typedef', 'typeid', 'typename', 'union', 'unsigned', 'using', 'virtual', 'void', 'volatile', 'while',
+]);
+
+const IDENTIFIERS = new Set(['identifier', 'type_identifier', 'namespace_identifier', 'field_identifier', 'statement_identifier']);
+const DECLARATIONS = new Set(['declaration', 'field_declaration', 'function_definition']);
+const LISTS = new Set(['translation_unit', 'declaration_list', 'field_declaration_list']);
+const SPECIFIERS = new Set(['class_specifier', 'struct_specifier', 'union_specifier']);
+const ARGUMENTS = new Set(['argument_list', 'parenthesized_expression', 'parameter_list']);
+
+/** All capitals, digits and underscores, with at least two capitals (`T`, `N` are template parameters). */
+export function macroLike(name: string): boolean {
+  let capitals = 0;
+  for (const ch of name) {
+    if (ch >= 'A' && ch <= 'Z') capitals++;
+    else if (!(ch === '_' || (ch >= '0' && ch <= '9'))) return false;
+  }
+  return capitals >= 2;
+}
+
+/** Whether a declaration holds an error outside its body (a body's own errors are the body's). */
+function headerHasError(decl: SyntaxNode): boolean {
+  const body = decl.childForFieldName('body');
+  for (const c of decl.children) if (c && c !== body && (c.isError || c.hasError)) return true;
+  return false;
+}
+
+/** Whether the tree shows that this macro-like identifier broke the declaration it stands in. */
+function breaks(id: SyntaxNode): boolean {
+  const parent = id.parent;
+  if (!parent) return false;
+  if (parent.type === 'ERROR' || LISTS.has(parent.type)) return true;
+  // `LIB_API int f();`, `void f() _GLIBCXX_NOEXCEPT {`: the macro read as the type or as the declarator
+  if (DECLARATIONS.has(parent.type) && parent.childForFieldName('body')?.id !== id.id) return headerHasError(parent);
+  if (parent.type === 'function_declarator' && parent.hasError) return true;
+  // `LIB_TRY {` read as a compound literal; `LIB_END_NAMESPACE` read as a statement missing its `;`
+  if ((parent.type === 'compound_literal_expression' || parent.type === 'expression_statement') && parent.hasError) return true;
+  // `LIB_CATCH(e) {` among declarations: a function with no return type, which only a class's own constructor is
+  if (parent.type === 'function_declarator' && parent.childForFieldName('declarator')?.id === id.id) {
+    const decl = parent.parent;
+    return decl?.type === 'function_definition' && !decl.childForFieldName('type') && LISTS.has(decl.parent?.type ?? '');
+  }
+  // `class LIB_EXPORT Foo {`: the macro read as the class's name, the real name as a declarator
+  if (SPECIFIERS.has(parent.type) && parent.childForFieldName('name')?.id === id.id && !parent.childForFieldName('body')) {
+    const decl = parent.parent;
+    const declarator = decl?.childForFieldName('declarator');
+    return !!decl && DECLARATIONS.has(decl.type) && decl.childForFieldName('type')?.id === parent.id && (declarator?.type === 'identifier' || declarator?.type === 'type_identifier');
+  }
+  return false;
+}
+
+/** The span of a macro and of the parenthesized arguments right after it (`LIB_CATCH(x)`, `_GLIBCXX_VISIBILITY(default)`). */
+function withArguments(id: SyntaxNode): readonly [number, number] {
+  const next = id.nextSibling;
+  if (next && ARGUMENTS.has(next.type)) return [id.startIndex, next.endIndex];
+  if (next?.type !== '(') return [id.startIndex, id.endIndex];
+  let depth = 0;
+  for (let s: SyntaxNode | null = next; s; s = s.nextSibling) {
+    if (s.type === '(') depth++;
+    else if (s.type === ')' && --depth === 0) return [id.startIndex, s.endIndex];
+  }
+  return [id.startIndex, id.endIndex];
+}
+
+/** Spans of the macro-like identifiers (with their arguments) that broke the parse: a walk with an explicit stack. */
+export function macroSpans(root: SyntaxNode): Array<readonly [number, number]> {
+  const spans: Array<readonly [number, number]> = [];
+  const stack: SyntaxNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (IDENTIFIERS.has(n.type)) {
+      if (macroLike(n.text) && breaks(n)) spans.push(withArguments(n));
+      continue;
+    }
+    // a function body that parsed holds no declaration the catalog lists
+    if (n.type === 'compound_statement' && !n.hasError) continue;
+    for (let i = n.childCount - 1; i >= 0; i--) {
+      const c = n.child(i);
+      if (c) stack.push(c);
+    }
+  }
+  return spans;
+}
