@@ -161,12 +161,13 @@ export class WorkspaceCatalog implements Catalog {
   /** The gate every file passes to enter this catalog (file-gate.ts), for the walk's options now. */
   private makeGate(): FileGate {
     const { maxFileBytes } = this.deps.limits;
-    return new FileGate(this.root, { extensions: this.extensions(), extraIgnore: this.options.extraIgnore ?? [], followSymlinks: !!this.options.followSymlinks, maxFileBytes });
+    return new FileGate(this.root, { extensions: this.extensions(), extraIgnore: this.options.extraIgnore ?? [], followSymlinks: !!this.options.followSymlinks, maxFileBytes, skipMinified: true });
   }
 
   status(): CatalogStatus {
     return {
-      state: this.state,
+      // a file that failed since the build (a changed file over a parse bound) makes the workspace partial
+      state: this.state === 'ready' && this.entries.errors.size ? 'partial' : this.state,
       files: this.index.files.size,
       symbols: this.index.symbolCount(),
       ...(this.indexedAt ? { indexed_at: this.indexedAt } : {}),
