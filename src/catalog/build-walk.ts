@@ -71,7 +71,8 @@ export async function buildWalk(host: BuildWalkHost, opts: BuildOptions): Promis
 async function retryFailed(host: BuildWalkHost, walked: { abs: string; rel: string }[], signal?: AbortSignal): Promise<void> {
   for (const f of walked) {
     const err = host.files.errors.get(f.rel);
-    if (!err || !RETRIED_CODES.has(err.code)) continue;
+    // a file only the syntax tier parses is not asked again: its deadline was its bound (and no server would take it)
+    if (!err || !RETRIED_CODES.has(err.code) || host.syntax.parsesOnly(f.rel)) continue;
     if (signal?.aborted) throw new LspgateError('CANCELLED', 'cataloging was cancelled');
     host.logger.info(`retrying ${f.rel} after ${err.code}`);
     await host.files.catalogFile(f.abs, f.rel, true, WALKED).catch((e: unknown) => host.files.recordError(f.rel, e, true));

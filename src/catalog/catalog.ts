@@ -168,13 +168,14 @@ export class WorkspaceCatalog implements Catalog {
     const { maxFileBytes } = this.deps.limits;
     const syntax = this.deps.cataloger.syntax;
     const isScript = syntax?.isScript ? (head: Buffer) => syntax.isScript!(head) : undefined;
-    return new FileGate(this.root, { extensions: this.extensions(), extraIgnore: this.options.extraIgnore ?? [], followSymlinks: !!this.options.followSymlinks, maxFileBytes, ...(isScript ? { isScript } : {}) });
+    return new FileGate(this.root, { extensions: this.extensions(), extraIgnore: this.options.extraIgnore ?? [], followSymlinks: !!this.options.followSymlinks, maxFileBytes, skipMinified: true, ...(isScript ? { isScript } : {}) });
   }
 
   status(): CatalogStatus {
     const empty = this.state === 'ready' && this.index.files.size === 0 && this.entries.errors.size === 0;
     return {
-      state: empty ? 'empty' : this.state,
+      // a file that failed since the build (a changed file over a parse bound) makes the workspace partial
+      state: empty ? 'empty' : this.state === 'ready' && this.entries.errors.size ? 'partial' : this.state,
       ...(empty ? { empty_reason: emptyReason(this.skipped, this.tier.passError) } : {}),
       files: this.index.files.size,
       symbols: this.index.symbolCount(),

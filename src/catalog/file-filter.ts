@@ -87,6 +87,7 @@ export type SkipReason =
   | 'binary'
   | 'too_large'
   | 'generated'
+  | 'minified'
   | 'symlink'
   | 'symlink_outside_root'
   | 'outside_root'
@@ -199,6 +200,31 @@ export class FileFilter {
 export function looksGenerated(head: Buffer): boolean {
   const text = head.subarray(0, 1024).toString('utf8');
   return /^\/\/ Code generated .* DO NOT EDIT\.$/m.test(text) || /^.{0,8}@generated\b/m.test(text.split('\n').slice(0, 5).join('\n'));
+}
+
+/** How much of a file the minified check reads, the smallest sample it judges, and what a long line is. */
+const MINIFIED_SAMPLE = 64 * 1024;
+const MINIFIED_MIN = 4096;
+const LONG_LINE = 1000;
+
+/**
+ * A minified or bundled file, by its shape and not its name: in its first 64 KiB, more than half the
+ * bytes sit on lines over 1,000 characters. Written source almost never does (a long string or
+ * data line here and there); a bundle is one line or a few.
+ */
+export function looksMinified(body: Buffer): boolean {
+  const sample = body.subarray(0, MINIFIED_SAMPLE);
+  if (sample.length < MINIFIED_MIN) return false;
+  let long = 0;
+  let start = 0;
+  for (;;) {
+    const nl = sample.indexOf(10, start);
+    const end = nl < 0 ? sample.length : nl;
+    if (end - start > LONG_LINE) long += end - start;
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  return long * 2 > sample.length;
 }
 
 export function hasNulByte(head: Buffer): boolean {

@@ -7,8 +7,9 @@
  *      directory above it) is followed only with `followSymlinks`, and never out of the root;
  *   2. the per-path rules of file-filter.ts: skipped directories, secret names, extensions,
  *      .gitignore, extra ignore patterns (every directory above the file as well);
- *   3. one bounded read: size, binary (a NUL byte in the first 8 KiB), the generated marker, and a
- *      private-key block anywhere in the file, whatever it is called.
+ *   3. one bounded read: size, binary (a NUL byte in the first 8 KiB), the generated marker, a
+ *      minified shape (the catalog's gate only), and a private-key block anywhere in the file,
+ *      whatever it is called.
  * A file that appears after the first walk (a symlink made later pointing out of the root, a key
  * written into a source file) is judged exactly as the walk would have judged it.
  */
@@ -18,11 +19,17 @@ import path from 'node:path';
 import { LspgateError, type ErrorCode } from '../errors/errors.js';
 import { isInside, toRelative } from '../util/paths.js';
 import { containsPrivateKey } from '../util/secret-files.js';
-import { FileFilter, hasNulByte, looksGenerated, type FilterOptions, type SkipReason } from './file-filter.js';
+import { FileFilter, hasNulByte, looksGenerated, looksMinified, type FilterOptions, type SkipReason } from './file-filter.js';
 
 export interface GateOptions extends FilterOptions {
   maxFileBytes: number;
   followSymlinks?: boolean;
+  /**
+   * Leave minified files out (the catalog's gate): their declarations are mangled one-letter names an
+   * outline or symbol search gains nothing from, and parsing one is the costliest work a single file
+   * can ask. search_text's walk keeps them.
+   */
+  skipMinified?: boolean;
   /**
    * Whether a file without an extension enters, by its first bytes (a script's `#!` line); it is read
    * only that far to decide. Without it such a file is judged by `extensions` alone.
@@ -90,7 +97,7 @@ export class FileGate {
     if (this.opts.isScript && path.extname(where.rel) === '' && !this.opts.isScript(await headOf(where.abs))) {
       return { admitted: false, abs: where.abs, rel: where.rel, reason: 'unsupported_extension' };
     }
-    return judgeBytesAt(this.root, where.abs, where.rel, this.opts.maxFileBytes);
+    return judgeBytesAt(this.root, where.abs, where.rel, this.opts.maxFileBytes, { minified: !this.opts.skipMinified });
   }
 
   /** The bytes of a file the gate only leaves out of the index (ignore rules, a generated file), read under its content rules. */
@@ -148,7 +155,7 @@ async function openedAt(fd: number): Promise<string | undefined> {
  * a reader of a file the walk admitted earlier uses (the cataloger, the syntax workers): the bytes
  * they catalog pass the same rules, whatever happened to the path since.
  */
-export async function judgeBytesAt(root: string, abs: string, rel: string, maxFileBytes: number, opts: { generated?: boolean } = {}): Promise<Admission> {
+export async function judgeBytesAt(root: string, abs: string, rel: string, maxFileBytes: number, opts: { generated?: boolean; minified?: boolean } = {}): Promise<Admission> {
   const out = (reason: SkipReason): Admission => ({ admitted: false, abs, rel, reason });
   let fh;
   try {
@@ -173,6 +180,7 @@ export async function judgeBytesAt(root: string, abs: string, rel: string, maxFi
     const head = body.subarray(0, SNIFF_BYTES);
     if (hasNulByte(head)) return out('binary');
     if (!opts.generated && looksGenerated(head)) return out('generated');
+    if (opts.minified === false && looksMinified(body)) return out('minified');
     if (containsPrivateKey(body)) return out('private_key');
     return { admitted: true, abs, rel, size: st.size, mtimeMs: st.mtimeMs, bytes: body };
   } catch {
@@ -202,6 +210,7 @@ const REFUSALS: Partial<Record<SkipReason, [ErrorCode, (rel: string) => string]>
   private_key: ['SECRET_FILE', (rel) => `refusing a file that holds a private key: ${path.basename(rel)}`],
   binary: ['INVALID_INPUT', (rel) => `${rel} is a binary file (it holds NUL bytes), not source text`],
   too_large: ['LIMIT_EXCEEDED', (rel) => `${rel} is over the maxFileBytes limit`],
+  minified: ['LIMIT_EXCEEDED', (rel) => `${rel} is minified (most of its first 64 KiB on lines over 1,000 characters): it is not cataloged; search_text reads it`],
   unreadable: ['FILE_NOT_FOUND', (rel) => `cannot read ${rel}`],
 };
 

@@ -12,6 +12,9 @@ import { sha256 } from '../util/hash.js';
 import { GateRefusal, WALKED, type GateAnswer } from './file-gate.js';
 import type { SymbolIndex } from './symbol-index.js';
 
+/** Failures of a file's own parse bounds (syntax-pool.ts): that file fails, not the answer it is part of. */
+const PARSE_BOUNDS = new Set(['TIMEOUT', 'LIMIT_EXCEEDED']);
+
 export interface FreshnessHost {
   readonly root: string;
   readonly index: SymbolIndex;
@@ -77,12 +80,16 @@ export class Freshness {
     }
   }
 
-  /** Re-catalogs any of `files` that changed on disk; true when one did. */
+  /** Re-catalogs any of `files` that changed on disk (one that fails a parse bound is left out); true when one did. */
   async freshen(files: Iterable<string>, early = false): Promise<boolean> {
     let changed = false;
     for (const rel of new Set(files)) {
       const before = this.host.index.files.get(rel);
-      await this.ensureFresh(rel, early);
+      // a file over a parse bound (deadline, heap cap) is left out of this answer, recorded as failed:
+      // the answer is partial, not an error for every file beside it
+      await this.ensureFresh(rel, early).catch((e: unknown) => {
+        if (!PARSE_BOUNDS.has(toLspgateError(e).code)) throw e;
+      });
       if (this.host.index.files.get(rel) !== before) changed = true;
     }
     return changed;

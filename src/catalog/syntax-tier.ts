@@ -108,7 +108,7 @@ export class SyntaxEntries {
   /**
    * Every walked file (the gate admitted each) the syntax tier parses and the index does not hold as
    * it is on disk, parsed on worker threads; entries are stored as they come unless a server entry
-   * of the same bytes is there already. Early answers wait for this pass only.
+   * of the same bytes is there already, failures are recorded (failed). Early answers wait for this pass only.
    */
   async pass(files: WalkedFile[], signal?: AbortSignal): Promise<void> {
     const { syntax, index, tier } = this.host;
@@ -120,23 +120,48 @@ export class SyntaxEntries {
         const e = index.files.get(f.rel);
         return !e || e.size !== f.size || e.mtimeMs !== f.mtimeMs;
       });
+      const unanswered = new Set(todo.map((f) => f.rel));
       await syntax.catalogMany(
         todo,
         (rel, entry, error) => {
+          unanswered.delete(rel);
           if (entry) this.host.files.storeSyntax(rel, entry, true);
-          // a file only the syntax tier catalogs fails here as the server cataloger would have failed it
-          else if (error && !syntax.hasServer(rel)) this.host.files.recordError(rel, new LspgateError(error.code as 'INTERNAL', error.message, { file: rel }), true);
+          else if (error) this.failed(rel, new LspgateError(error.code as 'INTERNAL', error.message, { file: rel }));
         },
         signal,
-      );
-    } catch (e) {
-      const err = toLspgateError(e);
-      if (err.code === 'CANCELLED') throw e;
-      tier.passError = `${err.code}: ${err.message}`;
-      this.host.logger.warn('the syntax pass failed; the servers catalog without it', e);
+      ).catch((e: unknown) => {
+        const err = toLspgateError(e);
+        if (err.code === 'CANCELLED') throw e;
+        // never silent: every file the pass did not answer fails with the pass's error (the server's entry replaces it)
+        tier.passError = `${err.code}: ${err.message}`;
+        this.host.logger.warn('the syntax pass failed; the servers catalog without it', e);
+        for (const rel of unanswered) this.failed(rel, e, true);
+      });
     } finally {
       tier.markReady();
     }
+  }
+
+  /**
+   * A file the syntax tier could not catalog. Where only the syntax tier catalogs it, it fails as the
+   * server cataloger would have failed it; a file over the parse deadline or heap cap (or a pass
+   * that failed whole) fails whoever catalogs it, until its server's entry takes its place — never a
+   * silent gap.
+   */
+  private failed(rel: string, e: unknown, always = false): void {
+    const { syntax, index } = this.host;
+    const code = toLspgateError(e).code;
+    const bounded = always || code === 'TIMEOUT' || code === 'LIMIT_EXCEEDED' || code === 'INTERNAL';
+    if (syntax?.hasServer(rel) && !bounded) return;
+    const current = index.files.get(rel);
+    if (current && current.tier !== 'syntax') return;
+    this.dropFailed(rel, e, true);
+  }
+
+  /** A syntax entry of other bytes is no answer for the file now: it goes, and the file fails with `e`. */
+  private dropFailed(rel: string, e: unknown, walked = false): void {
+    if (this.host.index.files.get(rel)?.tier === 'syntax') this.host.files.removeFile(rel, walked);
+    this.host.files.recordError(rel, e, walked);
   }
 
   /** Resolves when the current build's syntax pass is done. */
@@ -184,7 +209,10 @@ export class SyntaxEntries {
       }
       return files.catalogFile(abs, rel, false, a);
     }
-    const entry = await syntax.catalogOne(a.abs, a.rel, a);
+    const entry = await syntax.catalogOne(a.abs, a.rel, a).catch((e: unknown) => {
+      if (!syntax.hasServer(a.rel)) this.dropFailed(a.rel, e);
+      throw e;
+    });
     if (!entry) return files.catalogFile(abs, rel, false, a);
     files.storeSyntax(a.rel, entry, false);
     return this.host.index.files.get(a.rel) ?? entry;
@@ -192,15 +220,18 @@ export class SyntaxEntries {
 
   /**
    * A file the watcher saw change (the gate admitted it, with these bytes): its syntax entry first
-   * (milliseconds: early answers see the edit at once), then its server's entry where a server
-   * catalogs it.
+   * (milliseconds, on the worker pool: early answers see the edit at once), then its server's entry
+   * where a server catalogs it. A file only the syntax tier catalogs that it could not parse (over
+   * the deadline, the heap cap) leaves the index with its coded error.
    */
   async changed(a: AdmittedFile): Promise<unknown> {
     const syntax = this.host.syntax;
     if (syntax?.extensions().has(path.extname(a.rel).toLowerCase())) {
-      const entry = await syntax.catalogOne(a.abs, a.rel, a).catch(() => undefined);
+      let failure: unknown;
+      const entry = await syntax.catalogOne(a.abs, a.rel, a).catch((e: unknown) => void (failure = e));
       if (entry) this.host.files.storeSyntax(a.rel, entry, false);
       if (entry && !syntax.hasServer(a.rel)) return entry;
+      if (failure !== undefined && !syntax.hasServer(a.rel)) return this.dropFailed(a.rel, failure);
     }
     return this.host.refreshFile(a);
   }

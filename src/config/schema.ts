@@ -192,6 +192,13 @@ export const LimitsSchema = z.object({
    * first; the next request for one starts it again.
    */
   serverMemoryMb: z.number().int().nonnegative().optional(),
+  /**
+   * How long the syntax tier may parse one file (in its worker, once the file is read and its grammar
+   * loaded), in ms; over it the file is left out of the catalog with TIMEOUT and the rest is answered.
+   */
+  parseTimeoutMs: z.number().int().positive().default(20_000),
+  /** Each syntax worker's heap cap in MiB; a file that needs more is left out with LIMIT_EXCEEDED. */
+  parseHeapMb: z.number().int().min(16).default(512),
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 

@@ -106,10 +106,13 @@ export interface SyntaxCataloger {
   hasServer(relPath: string): boolean;
   /** Whether a file without an extension is a script it parses, by its first bytes (the `#!` line). */
   isScript?(head: Buffer): boolean;
-  /** Entries for many files (worker threads); each answered as it comes, entry or coded error. */
+  /**
+   * Entries for many files (worker threads); each answered as it comes, entry or coded error — a
+   * file over the parse deadline or the workers' heap cap with TIMEOUT or LIMIT_EXCEEDED.
+   */
   catalogMany(files: SyntaxFileJob[], onEntry: (rel: string, entry: FileEntry | undefined, error?: { code: string; message: string }) => void, signal?: AbortSignal): Promise<void>;
   /**
-   * One file's entry, parsed in the process (a changed file, an early question) from `content`: the
+   * One file's entry, parsed on the worker pool ahead of any bulk pass (a changed file, an early question) from `content`: the
    * bytes the catalog's gate admitted (a file the gate refuses is never parsed); undefined: no
    * syntax for it.
    */

@@ -139,6 +139,7 @@ const RepoEntrySchema = z.object({
   git_head: z.string().optional(),
   index_version: z.number().int(),
   failed_files: z.number().int(),
+  failed: z.string().optional().describe('Why files failed (codes and counts, the first files): the workspace is `partial`'),
   tiers: TiersSchema.optional(),
 });
 
@@ -159,7 +160,7 @@ export const listRepos = defineOperation({
     return { repos: listRepoEntries(ctx.gateway) };
   },
   markdown: (r) =>
-    ['## Workspaces', '', ...r.repos.map((x) => `- \`${x.workspace}\` ${x.root}: ${x.files} files, ${x.symbols} symbols, ${x.state}${x.empty_reason ? ` (${x.empty_reason})` : ''}${x.indexed_at ? `, indexed ${x.indexed_at}` : ''}${x.git_head ? `, HEAD ${x.git_head.slice(0, 12)}` : ''}`)].join('\n') + '\n',
+    ['## Workspaces', '', ...r.repos.map((x) => `- \`${x.workspace}\` ${x.root}: ${x.files} files, ${x.symbols} symbols, ${x.state}${x.empty_reason ? ` (${x.empty_reason})` : ''}${x.failed ? ` (failed: ${x.failed})` : ''}${x.indexed_at ? `, indexed ${x.indexed_at}` : ''}${x.git_head ? `, HEAD ${x.git_head.slice(0, 12)}` : ''}`)].join('\n') + '\n',
 });
 
 export const invalidateCache = defineOperation({

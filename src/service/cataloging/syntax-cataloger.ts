@@ -1,16 +1,17 @@
 /**
  * The syntax tier's cataloger, beside the server cataloger (cataloger.ts): files whose language
- * profile has a declarations hook become catalog entries from their syntax trees — many at once on
- * worker threads (a cold workspace), one at a time in the process (a changed file, a question
- * asked before the server has cataloged the file). Entries are marked `tier: syntax`; the catalog
- * replaces them with the server's as the server catalogs each file.
+ * profile has a declarations hook become catalog entries from their syntax trees, always on the
+ * worker pool (syntax-pool.ts) under its per-file deadline and heap cap — many at once (a cold
+ * workspace), or one ahead of any bulk pass (a changed file, a question asked before the server has
+ * cataloged the file). Entries are marked `tier: syntax`; the catalog replaces them with the
+ * server's as the server catalogs each file.
  */
 import { languageProfiles, scriptExtension } from '../../adapters/languages.js';
 import type { FileContent, FileEntry, SyntaxCataloger, SyntaxFileJob } from '../../core/catalog.js';
 import type { ServiceEnv } from '../env.js';
 import { entryFor } from '../../broker/route.js';
-import { syntaxEntry } from './syntax-entry.js';
-import { parseInWorkers } from './syntax-pool.js';
+import { LspgateError, type ErrorCode } from '../../errors/errors.js';
+import { parseInWorkers, type PoolOptions } from './syntax-pool.js';
 
 export class ServiceSyntaxCataloger implements SyntaxCataloger {
   private readonly parsed: Set<string>;
@@ -39,11 +40,20 @@ export class ServiceSyntaxCataloger implements SyntaxCataloger {
   }
 
   async catalogMany(files: SyntaxFileJob[], onEntry: (rel: string, entry: FileEntry | undefined, error?: { code: string; message: string }) => void, signal?: AbortSignal): Promise<void> {
-    await parseInWorkers(files, { root: this.root, maxFileBytes: this.env.limits.maxFileBytes, signal }, (a) => onEntry(a.rel, a.entry, a.error));
+    await parseInWorkers(files, { ...this.poolOptions(), signal }, (a) => onEntry(a.rel, a.entry, a.error));
+  }
+
+  private poolOptions(): PoolOptions {
+    const { maxFileBytes, parseTimeoutMs, parseHeapMb } = this.env.limits;
+    return { root: this.root, maxFileBytes, deadlineMs: parseTimeoutMs, maxHeapMb: parseHeapMb };
   }
 
   /** `content`: the bytes the catalog's gate admitted (size, private keys, binary already judged on them). */
   async catalogOne(absPath: string, relPath: string, content: FileContent): Promise<FileEntry | undefined> {
-    return syntaxEntry({ rel: relPath, abs: absPath, root: this.root, bytes: content.bytes, size: content.size, mtimeMs: content.mtimeMs });
+    let answer: { entry?: FileEntry; error?: { code: string; message: string } } = {};
+    await parseInWorkers([{ abs: absPath, rel: relPath, content: { bytes: content.bytes, size: content.size, mtimeMs: content.mtimeMs } }], { ...this.poolOptions(), interactive: true }, (a) => (answer = a));
+    if (answer.error?.code === 'UNSUPPORTED_LANGUAGE') return undefined;
+    if (answer.error) throw new LspgateError(answer.error.code as ErrorCode, answer.error.message, { file: relPath });
+    return answer.entry;
   }
 }

@@ -3,8 +3,8 @@
  * language profile's declarations hook (what the language's server lists in documentSymbol), then
  * flattened exactly as the server cataloger flattens a documentSymbol answer (catalog-entry.ts):
  * the same ids `path::Qualified.name#kind`, byte offsets of the real bytes, content hashes,
- * signatures and docstrings. Pure: bytes in, entry out; it runs in the syntax workers and, for one
- * changed file, in the process itself.
+ * signatures and docstrings. Pure: bytes in, entry out; it runs in the syntax workers only
+ * (syntax-pool.ts), where a deadline and a heap cap bound it.
  */
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import type { SyntaxSymbol } from '../../adapters/language-profile.js';
@@ -12,7 +12,8 @@ import { syntaxOf } from '../../adapters/languages.js';
 import type { FileEntry } from '../../core/catalog.js';
 import { SourceText } from '../../lsp/source-text.js';
 import type { SymbolKind } from '../../schema/descriptors.js';
-import { withSyntaxTree } from '../../syntax/syntax.js';
+import { compileQuery, withSyntaxTree } from '../../syntax/syntax.js';
+import { loadGrammar } from '../../syntax/runtime.js';
 import { sha256 } from '../../util/hash.js';
 import { decodeUtf8 } from '../../util/utf8-text.js';
 import { flattenSymbols } from './catalog-entry.js';
@@ -33,6 +34,15 @@ export interface SyntaxFile {
 /** Whether lspgate can catalog a file from syntax (a grammar and a declarations hook for its extension). */
 export function hasSyntaxTier(rel: string): boolean {
   return syntaxOf(rel)?.profile.syntax.declarations !== undefined;
+}
+
+/** Loads the runtime, the file's grammar and its declarations query (fixed work, whatever the file holds). */
+export async function prepareSyntax(rel: string): Promise<void> {
+  const syntax = syntaxOf(rel);
+  const hook = syntax?.profile.syntax.declarations;
+  if (!syntax || !hook) return;
+  await loadGrammar(syntax.grammar);
+  if (hook.query !== undefined) await compileQuery(syntax.grammar, hook.query);
 }
 
 /** The file's catalog entry from its syntax tree; undefined when its language has no declarations hook. */

@@ -1,19 +1,26 @@
 /**
- * The syntax tier's worker threads: a cold workspace's files are parsed on every core
- * (node:worker_threads, one tree-sitter runtime per worker) while the main thread stays free for
- * interactive calls. Files go out in small batches to whichever worker is free; answers come back
- * per batch. Workers are started for one bulk run and ended when it is done: a changed file later
- * is parsed in the process itself (milliseconds), and idle workers would only hold memory.
+ * The syntax tier's worker threads: every parse of the syntax tier runs here, never on the thread
+ * that answers every client — a cold workspace's files on every core, and later each changed file,
+ * refresh and early outline. One small pool per process (node:worker_threads, one tree-sitter runtime
+ * per worker), started lazily and ended when idle; files go out in small batches to whichever worker
+ * is free, single-file questions before any bulk pass, bulk passes of several workspaces in turn.
+ *
+ * Each file is bounded: a deadline from the moment its worker starts parsing it, and a heap cap per
+ * worker (`resourceLimits`). A file over either is abandoned — its worker terminated and replaced,
+ * the file answered TIMEOUT or LIMIT_EXCEEDED, the rest of its batch sent again — and every other file
+ * is answered. A worker that dies for any other reason fails only the file it was on (INTERNAL).
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { FileEntry } from '../../core/catalog.js';
+import type { FileContent, FileEntry } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import { workerScript } from '../../util/worker-script.js';
 
 export interface SyntaxJob {
   abs: string;
   rel: string;
+  /** The bytes the gate admitted (a changed file): parsed as they are, not read again. */
+  content?: FileContent;
 }
 
 export interface SyntaxBatch {
@@ -23,53 +30,216 @@ export interface SyntaxBatch {
   files: SyntaxJob[];
 }
 
+/** What a worker posts: `begin` when a file's own work starts (read and grammar loaded), then its answer. */
+export type WorkerMessage = { id: number; begin: number } | { id: number; index: number; answer: SyntaxAnswer };
+
 export type SyntaxAnswer = { rel: string; entry: FileEntry; error?: undefined } | { rel: string; entry?: undefined; error: { code: string; message: string } };
 
 /** Files per message: enough to keep a worker busy between round trips, few enough to spread the work. */
 const BATCH = 8;
+/** Reading a file and loading its grammar (fixed work, whatever the file holds) may take this long on a loaded machine. */
+const PREPARE_MS = 60_000;
+/** Workers with nothing to do are ended after this long (they hold a runtime and its grammars). */
+const IDLE_MS = 20_000;
 
 export interface PoolOptions {
   root: string;
   maxFileBytes: number;
-  /** Workers to start (default: the cores, at most 4). */
-  workers?: number;
+  /** Per file, from the moment its worker starts parsing it. */
+  deadlineMs: number;
+  /** Each worker's V8 heap cap (old generation), MiB. */
+  maxHeapMb: number;
   signal?: AbortSignal;
+  /** A question someone waits for (a changed file, an early outline): before any bulk pass. */
+  interactive?: boolean;
 }
 
-/** Catalogs `jobs` from syntax on worker threads; `onAnswer` gets each file's entry or error as it comes. */
-export async function parseInWorkers(jobs: SyntaxJob[], opts: PoolOptions, onAnswer: (a: SyntaxAnswer) => void): Promise<void> {
-  if (jobs.length === 0) return;
-  const count = Math.max(1, Math.min(opts.workers ?? Math.min(availableParallelism(), 4), Math.ceil(jobs.length / BATCH)));
-  const script = workerScript(import.meta.url, 'syntax-worker');
-  let next = 0;
-  let id = 0;
-  const run = (worker: Worker) =>
-    new Promise<void>((resolve, reject) => {
-      const send = () => {
-        if (opts.signal?.aborted) return reject(new LspgateError('CANCELLED', 'cataloging was cancelled'));
-        if (next >= jobs.length) return resolve();
-        const files = jobs.slice(next, next + BATCH);
-        next += files.length;
-        worker.postMessage({ id: id++, root: opts.root, maxFileBytes: opts.maxFileBytes, files } satisfies SyntaxBatch);
+interface Run {
+  opts: PoolOptions;
+  pending: SyntaxJob[][];
+  left: number;
+  onAnswer: (a: SyntaxAnswer) => void;
+  settle: (e?: LspgateError) => void;
+  done: boolean;
+}
+
+interface Slot {
+  worker: Worker;
+  run?: Run;
+  batch?: SyntaxBatch;
+  /** Index in the batch of the file being worked on; answered files before it. */
+  at: number;
+  timer?: NodeJS.Timeout;
+  /** Why the worker is being ended by the pool (a deadline), or the error it died of. */
+  fate?: LspgateError;
+  dead?: boolean;
+}
+
+class SyntaxPool {
+  private readonly slots: Slot[] = [];
+  private readonly runs: Run[] = [];
+  private readonly size = Math.max(1, Math.min(availableParallelism(), 4));
+  private idle: NodeJS.Timeout | undefined;
+  private ids = 0;
+  private turn = 0;
+
+  constructor(private readonly maxHeapMb: number) {}
+
+  parse(jobs: SyntaxJob[], opts: PoolOptions, onAnswer: (a: SyntaxAnswer) => void): Promise<void> {
+    if (jobs.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const pending: SyntaxJob[][] = [];
+      for (let i = 0; i < jobs.length; i += BATCH) pending.push(jobs.slice(i, i + BATCH));
+      const run: Run = {
+        opts,
+        pending,
+        left: jobs.length,
+        onAnswer,
+        done: false,
+        settle: (e) => {
+          if (run.done) return;
+          run.done = true;
+          run.pending.length = 0;
+          this.runs.splice(this.runs.indexOf(run), 1);
+          if (e) reject(e);
+          else resolve();
+        },
       };
-      worker.on('message', (m: { answers: SyntaxAnswer[] }) => {
-        for (const a of m.answers) onAnswer(a);
-        send();
-      });
-      worker.once('error', (e) => reject(new LspgateError('INTERNAL', `a syntax worker failed: ${e.message}`, {}, { cause: e })));
-      worker.once('exit', (code) => (next < jobs.length ? reject(new LspgateError('INTERNAL', `a syntax worker exited (${code})`)) : resolve()));
-      send();
+      this.runs.push(run);
+      this.dispatch();
     });
-  // stdout belongs to the MCP and sidecar protocols: a worker's own streams are taken and dropped
-  const workers = Array.from({ length: count }, () => {
-    const w = new Worker(script, { stdout: true, stderr: true });
-    w.stdout.resume();
-    w.stderr.resume();
-    return w;
-  });
-  try {
-    await Promise.all(workers.map(run));
-  } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
   }
+
+  /** The next batch: a question someone waits for first, then the bulk runs in turn. */
+  private next(): { run: Run; files: SyntaxJob[] } | undefined {
+    for (const run of this.runs) {
+      if (run.opts.signal?.aborted) run.settle(new LspgateError('CANCELLED', 'cataloging was cancelled'));
+    }
+    const live = this.runs.filter((r) => r.pending.length > 0);
+    const pick = live.find((r) => r.opts.interactive) ?? live[this.turn++ % Math.max(1, live.length)];
+    return pick ? { run: pick, files: pick.pending.shift()! } : undefined;
+  }
+
+  private dispatch(): void {
+    for (;;) {
+      let slot = this.slots.find((s) => !s.batch && !s.dead);
+      // a question someone waits for gets a worker of its own even when every worker is on a long file
+      const room = this.slots.length < this.size || (this.slots.length < this.size * 2 && this.runs.some((r) => r.opts.interactive && r.pending.length > 0));
+      if (!slot && !room) break;
+      const work = this.next();
+      if (!work) break;
+      slot ??= this.spawn();
+      this.send(slot, work.run, work.files);
+    }
+    this.idleCheck();
+  }
+
+  private send(slot: Slot, run: Run, files: SyntaxJob[]): void {
+    const batch: SyntaxBatch = { id: this.ids++, root: run.opts.root, maxFileBytes: run.opts.maxFileBytes, files };
+    slot.run = run;
+    slot.batch = batch;
+    slot.at = 0;
+    slot.worker.ref();
+    this.arm(slot, PREPARE_MS, () => new LspgateError('TIMEOUT', `${files[0]!.rel}: reading the file and loading its grammar took over ${PREPARE_MS} ms`, { timeoutMs: PREPARE_MS }));
+    slot.worker.postMessage(batch);
+  }
+
+  /** Ends the slot's worker after `ms` unless re-armed: the file it is on is abandoned with `why`. */
+  private arm(slot: Slot, ms: number, why: () => LspgateError): void {
+    clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => {
+      slot.fate = why();
+      void slot.worker.terminate();
+    }, ms);
+  }
+
+  private spawn(): Slot {
+    // stdout belongs to the MCP and sidecar protocols: a worker's own streams are taken and dropped
+    const worker = new Worker(workerScript(import.meta.url, 'syntax-worker'), { stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb } });
+    worker.stdout.resume();
+    worker.stderr.resume();
+    const slot: Slot = { worker, at: 0 };
+    this.slots.push(slot);
+    worker.on('message', (m: WorkerMessage) => this.message(slot, m));
+    worker.on('error', (e: Error & { code?: string }) => {
+      slot.fate ??=
+        e.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new LspgateError('LIMIT_EXCEEDED', `parsing needed more than the syntax workers' ${this.maxHeapMb} MB heap (limits.parseHeapMb)`, { limit: 'parseHeapMb', value: this.maxHeapMb })
+          : new LspgateError('INTERNAL', `a syntax worker failed: ${e.message}`);
+    });
+    worker.on('exit', (code) => this.died(slot, code));
+    return slot;
+  }
+
+  private message(slot: Slot, m: WorkerMessage): void {
+    const batch = slot.batch;
+    const run = slot.run;
+    if (!batch || !run || m.id !== batch.id) return;
+    if ('begin' in m) {
+      slot.at = m.begin;
+      const file = batch.files[m.begin]!.rel;
+      const ms = run.opts.deadlineMs;
+      this.arm(slot, ms, () => new LspgateError('TIMEOUT', `${file}: parsing did not finish within ${ms} ms (limits.parseTimeoutMs); the file is left out`, { file, timeoutMs: ms, limit: 'parseTimeoutMs' }));
+      return;
+    }
+    slot.at = m.index + 1;
+    this.answer(run, m.answer);
+    if (slot.at < batch.files.length) {
+      this.arm(slot, PREPARE_MS, () => new LspgateError('TIMEOUT', `${batch.files[slot.at]!.rel}: reading the file and loading its grammar took over ${PREPARE_MS} ms`, { timeoutMs: PREPARE_MS }));
+      return;
+    }
+    clearTimeout(slot.timer);
+    slot.batch = undefined;
+    slot.run = undefined;
+    slot.worker.unref();
+    this.dispatch();
+  }
+
+  private answer(run: Run, a: SyntaxAnswer): void {
+    if (run.done) return;
+    run.onAnswer(a);
+    if (--run.left === 0) run.settle();
+  }
+
+  /** A worker ended: the file it was on fails with why, the rest of its batch goes out again. */
+  private died(slot: Slot, code: number): void {
+    slot.dead = true;
+    clearTimeout(slot.timer);
+    this.slots.splice(this.slots.indexOf(slot), 1);
+    const { batch, run } = slot;
+    if (batch && run && !run.done) {
+      const file = batch.files[slot.at];
+      if (file) {
+        const why = slot.fate ?? new LspgateError('INTERNAL', `the syntax worker exited (${code}) while parsing ${file.rel}`);
+        this.answer(run, { rel: file.rel, error: { code: why.code, message: why.message.startsWith(file.rel) ? why.message : `${file.rel}: ${why.message}` } });
+        const rest = batch.files.slice(slot.at + 1);
+        if (rest.length && !run.done) run.pending.unshift(rest);
+      }
+    }
+    this.dispatch();
+  }
+
+  /** No work left: the workers end after a while, and hold the process meanwhile never. */
+  private idleCheck(): void {
+    clearTimeout(this.idle);
+    if (this.slots.some((s) => s.batch) || this.runs.length) return;
+    if (this.slots.length === 0) return;
+    this.idle = setTimeout(() => {
+      for (const s of this.slots.splice(0)) {
+        s.dead = true;
+        void s.worker.terminate();
+      }
+    }, IDLE_MS);
+    this.idle.unref();
+  }
+}
+
+/** One pool per worker heap cap (workspaces with the same limits share one). */
+const pools = new Map<number, SyntaxPool>();
+
+/** Catalogs `jobs` from syntax on the worker pool; `onAnswer` gets each file's entry or error as it comes. */
+export function parseInWorkers(jobs: SyntaxJob[], opts: PoolOptions, onAnswer: (a: SyntaxAnswer) => void): Promise<void> {
+  let pool = pools.get(opts.maxHeapMb);
+  if (!pool) pools.set(opts.maxHeapMb, (pool = new SyntaxPool(opts.maxHeapMb)));
+  return pool.parse(jobs, opts, onAnswer);
 }

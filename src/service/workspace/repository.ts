@@ -166,9 +166,18 @@ export function listRepos(gateway: GatewayHandle) {
       ...(st.git_head ? { git_head: st.git_head } : {}),
       index_version: st.index_version,
       failed_files: st.errors.length,
+      ...(st.errors.length ? { failed: failedSummary(st.errors) } : {}),
       ...(st.tiers ? { tiers: st.tiers } : {}),
     };
   });
+}
+
+/** Why files failed, for a listing: the same words as the partial warning (`TIMEOUT 1, LIMIT_EXCEEDED 2: a.java, b.java`). */
+function failedSummary(errors: CatalogStatus['errors']): string {
+  const byCode = new Map<string, number>();
+  for (const e of errors) byCode.set(e.code, (byCode.get(e.code) ?? 0) + 1);
+  const names = errors.slice(0, 5).map((e) => e.file);
+  return `${[...byCode].map(([c, n]) => `${c} ${n}`).join(', ')}: ${names.join(', ')}${errors.length > names.length ? `, ... (${errors.length - names.length} more; index_folder lists them)` : ''}`;
 }
 
 export async function refreshWorkspace(call: ServiceCall, paths: string[] | undefined) {
