@@ -25,12 +25,20 @@ export function readableLines(lines: readonly string[]): string[] {
 
 /**
  * The part of a line a declaration's signature is read from: the whole line when it is of ordinary
- * length, else MAX_LINE_READ characters from the declaration's own start (`index`, a string index),
+ * length, else the declaration's own text on it — from `start` (string indexes), reaching back over
+ * what leads it on the line (`var `, `export `, modifiers) up to the `;`, `{` or `}` that ends the
+ * statement before, to `end` (the line's end when undefined), at most MAX_LINE_READ characters —
  * so that the declarations of a minified line each read their own text, not the line's beginning.
  */
-export function lineFrom(line: string, index: number): string {
-  return line.length <= MAX_LINE_READ ? line : line.slice(index, index + MAX_LINE_READ);
+export function lineFrom(line: string, start: number, end?: number): string {
+  if (line.length <= MAX_LINE_READ) return line;
+  let from = Math.min(start, line.length);
+  const floor = Math.max(0, from - MAX_SIGNATURE);
+  while (from > floor && !STATEMENT_ENDS.has(line[from - 1]!)) from--;
+  return line.slice(from, Math.min(end ?? line.length, from + MAX_LINE_READ));
 }
+
+const STATEMENT_ENDS = new Set([';', '{', '}']);
 
 /**
  * The doc comment of a declaration whose full range starts at `startLine` and whose name is on

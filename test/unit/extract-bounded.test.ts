@@ -29,14 +29,14 @@ async function outcome(input: HostileInput): Promise<FileEntry | string> {
 
 describe('one line of 20,000 declarations', () => {
   const cases: { language: string; name: (i: number) => string; signature: (i: number) => string }[] = [
-    { language: 'javascript', name: (i) => `a${i}`, signature: (i) => `var a${i};` },
-    { language: 'php', name: (i) => `a${i}`, signature: (i) => `function a${i}($x)` },
-    { language: 'python', name: (i) => `a${i}`, signature: (i) => `a${i} = ${i};` },
-    { language: 'go', name: (i) => `A${i}`, signature: (i) => `func A${i}(x int) int` },
+    { language: 'javascript', name: (i) => `a${i}`, signature: (i) => `var a${i}` },
+    { language: 'php', name: (i) => `a${i}`, signature: (i) => `function a${i}($x) { return $x; }` },
+    { language: 'python', name: (i) => `a${i}`, signature: (i) => `a${i}` },
+    { language: 'go', name: (i) => `A${i}`, signature: (i) => `func A${i}(x int) int { return x }` },
   ];
   for (const c of cases) {
     it(
-      `${c.language}: every declaration is listed, each signature read from its own text`,
+      `${c.language}: every declaration is listed, each signature its own text`,
       async () => {
         const input = longLineInputs().find((i) => i.name === `long-line ${c.language}`)!;
         const entry = (await entryOf(input))!;
@@ -44,7 +44,7 @@ describe('one line of 20,000 declarations', () => {
         for (const i of [0, 1, 7_777, LONG_LINE_DECLARATIONS - 1]) {
           const s = byName.get(c.name(i));
           expect(s, c.name(i)).toBeDefined();
-          expect(s!.signature.startsWith(c.signature(i)), `${s!.signature} starts with ${c.signature(i)}`).toBe(true);
+          expect(s!.signature).toBe(c.signature(i));
           expect(s!.signature.length).toBeLessThanOrEqual(200);
         }
         expect(entry.symbols.filter((s) => s.line === 1).length).toBeGreaterThanOrEqual(LONG_LINE_DECLARATIONS);

@@ -92,7 +92,8 @@ function toCatalogSymbol(input: FlattenInput, reading: Reading, node: DocumentSy
   const endLine = node.range.end.character === 0 && node.range.end.line > node.range.start.line ? node.range.end.line - 1 : node.range.end.line;
   // on a line longer than the extraction reads, the signature starts where the declaration does
   const from = node.range.start.line === selLine ? node.range.start : node.selectionRange.start;
-  const first = lineFrom(source.lines[selLine] ?? '', source.column(from, encoding) - 1);
+  const ownEnd = node.range.end.line === selLine ? source.column(node.range.end, encoding) - 1 : undefined;
+  const first = lineFrom(source.lines[selLine] ?? '', source.column(from, encoding) - 1, ownEnd);
   const signature = isSignatureDetail(node.detail, name) ? node.detail.trim() : sourceSignature(lines, selLine, input.language, first);
   const docstring = languageProfile(input.language)?.declarations.bodyDocstring?.(lines, selLine, endLine) ?? docComment(lines, node.range.start.line, selLine);
   return {
