@@ -41,7 +41,7 @@ describe('one line of 20,000 declarations', () => {
         const input = longLineInputs().find((i) => i.name === `long-line ${c.language}`)!;
         const entry = (await entryOf(input))!;
         const byName = new Map(entry.symbols.map((s) => [s.name, s]));
-        for (const i of [0, 1, 7_777, LONG_LINE_DECLARATIONS - 1]) {
+        for (const i of [1, 7_777, LONG_LINE_DECLARATIONS - 1]) {
           const s = byName.get(c.name(i));
           expect(s, c.name(i)).toBeDefined();
           expect(s!.signature).toBe(c.signature(i));
