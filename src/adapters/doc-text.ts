@@ -7,14 +7,46 @@
 const MAX_SIGNATURE = 200;
 const MAX_SUMMARY = 200;
 const MAX_DOC_LINES = 60;
+/**
+ * How much of one source line the extraction reads. A minified bundle holds thousands of
+ * declarations on one line of hundreds of kilobytes: reading the whole line for each made the cost
+ * declarations × line length (a 209 KB line of 20,000 `var`s took V8 past 4 GB). Ordinary lines are
+ * far shorter, so what they give is unchanged.
+ */
+export const MAX_LINE_READ = 1000;
+
+/**
+ * The lines as the extraction reads them: each cut to MAX_LINE_READ characters, in one pass over
+ * the file. `sourceSignature` is given the declaration's own part of a longer line (lineFrom).
+ */
+export function readableLines(lines: readonly string[]): string[] {
+  return lines.map((l) => (l.length > MAX_LINE_READ ? l.slice(0, MAX_LINE_READ) : l));
+}
+
+/**
+ * The part of a line a declaration's signature is read from: the whole line when it is of ordinary
+ * length, else the declaration's own text on it — from `start` (string indexes), reaching back over
+ * what leads it on the line (`var `, `export `, modifiers) up to the `;`, `{` or `}` that ends the
+ * statement before, to `end` (the line's end when undefined), at most MAX_LINE_READ characters —
+ * so that the declarations of a minified line each read their own text, not the line's beginning.
+ */
+export function lineFrom(line: string, start: number, end?: number): string {
+  if (line.length <= MAX_LINE_READ) return line;
+  let from = Math.min(start, line.length);
+  const floor = Math.max(0, from - MAX_SIGNATURE);
+  while (from > floor && !STATEMENT_ENDS.has(line[from - 1]!)) from--;
+  return line.slice(from, Math.min(end ?? line.length, from + MAX_LINE_READ));
+}
+
+const STATEMENT_ENDS = new Set([';', '{', '}']);
 
 /**
  * The doc comment of a declaration whose full range starts at `startLine` and whose name is on
  * `selectionLine` (both 0-based). Some servers (intelephense) start the range at the doc comment
  * itself, so the lines between the two are searched first, then the lines above.
  */
-export function docComment(lines: string[], startLine: number, selectionLine: number, rules: DocRules = {}): string | undefined {
-  for (let l = startLine; l < selectionLine; l++) {
+export function docComment(lines: readonly string[], startLine: number, selectionLine: number, rules: DocRules = {}): string | undefined {
+  for (let l = Math.max(startLine, selectionLine - MAX_DOC_LINES); l < selectionLine; l++) {
     const t = (lines[l] ?? '').trim();
     if (t.startsWith('/*')) return isDocBlock(t, rules) ? blockFrom(lines, l) : undefined;
     if (isLineComment(t)) return lineCommentsFrom(lines, l, 1);
@@ -73,7 +105,7 @@ function trailingCommentColumn(line: string): number {
  * Whether the comment block ending at `last` continues the trailing comment of the code line above
  * it (gofmt aligns the continuation under it): it belongs to that line's declaration, not the next one.
  */
-function continuesTrailingComment(lines: string[], last: number): boolean {
+function continuesTrailingComment(lines: readonly string[], last: number): boolean {
   let top = last;
   while (top > 0 && isLineComment((lines[top - 1] ?? '').trim())) top--;
   const above = lines[top - 1];
@@ -84,7 +116,7 @@ function continuesTrailingComment(lines: string[], last: number): boolean {
 }
 
 /** The declaration's own trailing comment, where the language documents a one-line declaration so. */
-function trailingDoc(lines: string[], selectionLine: number, rules: DocRules): string | undefined {
+function trailingDoc(lines: readonly string[], selectionLine: number, rules: DocRules): string | undefined {
   if (!rules.trailing || (rules.endLine !== undefined && rules.endLine !== selectionLine)) return undefined;
   const line = lines[selectionLine] ?? '';
   const column = trailingCommentColumn(line);
@@ -95,13 +127,13 @@ function isLineComment(t: string): boolean {
   return t.startsWith('//') || (t.startsWith('#') && !t.startsWith('#[') && !t.startsWith('#!'));
 }
 
-function blockFrom(lines: string[], top: number): string | undefined {
+function blockFrom(lines: readonly string[], top: number): string | undefined {
   let end = top;
   while (end < lines.length && end < top + MAX_DOC_LINES && !(lines[end] ?? '').includes('*/')) end++;
   return cleanBlock(lines.slice(top, end + 1));
 }
 
-function lineCommentsFrom(lines: string[], from: number, step: 1 | -1): string | undefined {
+function lineCommentsFrom(lines: readonly string[], from: number, step: 1 | -1): string | undefined {
   const out: string[] = [];
   for (let l = from; l >= 0 && l < lines.length && out.length < MAX_DOC_LINES; l += step) {
     const t = (lines[l] ?? '').trim();
@@ -150,8 +182,8 @@ export function isSignatureDetail(detail: string | undefined, name: string): det
  * The declaration's source as a one-line signature: from the name's line, following lines
  * appended while parentheses are open (multi-line parameter lists), body opener dropped.
  */
-export function sourceSignature(lines: string[], selectionLine: number, language: string): string {
-  let sig = (lines[selectionLine] ?? '').trim();
+export function sourceSignature(lines: readonly string[], selectionLine: number, language: string, first?: string): string {
+  let sig = (first ?? lines[selectionLine] ?? '').trim();
   let depth = balance(sig);
   for (let l = selectionLine + 1; depth > 0 && l < lines.length && l < selectionLine + 15; l++) {
     const t = (lines[l] ?? '').trim();

@@ -8,7 +8,7 @@
 import type { AliasSyntax, BaseRelation, DeclaredBase, ImportAlias, LanguageProfile, SyntaxHook, TypeHeader } from './language-profile.js';
 import { syntaxOf } from './languages.js';
 import { namedChildren } from './structure-forms.js';
-import { compiledQuery, parseLoaded, prepareGrammar, type SyntaxNode, type SyntaxQuery } from '../syntax/syntax.js';
+import { compiledQuery, parseLoaded, prepareGrammar, type SyntaxNode, type SyntaxQuery, WHOLE_FILE_QUERY } from '../syntax/syntax.js';
 import { lineStartsOf, startOf, type SourcePosition } from '../syntax/positions.js';
 
 export type { BaseRelation, DeclaredBase, ImportAlias, TypeHeader };
@@ -91,17 +91,17 @@ export function structureNow(relPath: string, text: string): FileStructure | und
     const starts = lineStartsOf(text);
     const at = (n: SyntaxNode) => startOf(n, starts);
     const types: TypeHeader[] = [];
-    for (const c of query(grammar, profile.syntax.typeHeaders)?.captures(root) ?? []) {
+    for (const c of query(grammar, profile.syntax.typeHeaders)?.captures(root, WHOLE_FILE_QUERY) ?? []) {
       const t = c.name === 'type' ? profile.syntax.typeHeaders!.read(c.node, at) : undefined;
       if (t) types.push(t);
     }
     const decorations: Decoration[] = [];
-    for (const c of query(grammar, profile.syntax.decorations)?.captures(root) ?? []) {
+    for (const c of query(grammar, profile.syntax.decorations)?.captures(root, WHOLE_FILE_QUERY) ?? []) {
       const d = c.name === 'declaration' ? profile.syntax.decorations!.read(c.node) : undefined;
       if (d) decorations.push({ name: d.name.text, at: at(d.name), decorators: d.decorators.map((x) => ({ name: x.name, line: at(x.node).line })), leading_line: at(leadingComments(d.first)).line });
     }
     const aliases = query(grammar, profile.syntax.aliases);
-    const exported = (query(grammar, profile.syntax.exportClauses)?.captures(root) ?? []).filter((c) => c.name === 'local').map((c) => c.node.text);
+    const exported = (query(grammar, profile.syntax.exportClauses)?.captures(root, WHOLE_FILE_QUERY) ?? []).filter((c) => c.name === 'local').map((c) => c.node.text);
     return { types, aliases: aliases ? aliasesOf(profile.syntax.aliases!, aliases, root) : [], exported, decorations, docs: docSpans(profile, grammar, root) };
   });
 }
@@ -109,7 +109,7 @@ export function structureNow(relPath: string, text: string): FileStructure | und
 function docSpans(profile: LanguageProfile, grammar: string, root: SyntaxNode): DocSpan[] {
   const hook = profile.syntax.docComments;
   const out: DocSpan[] = [];
-  for (const c of query(grammar, hook)?.captures(root) ?? []) {
+  for (const c of query(grammar, hook)?.captures(root, WHOLE_FILE_QUERY) ?? []) {
     if (c.name !== 'declaration') continue;
     const decl = c.node;
     const span: DocSpan = { start_line: decl.startPosition.row + 1, end_line: decl.endPosition.row + 1 };
@@ -154,7 +154,7 @@ function lastPart(n: SyntaxNode): SyntaxNode {
 /** `@local` and `@imported` of each match; an imported or bound name is its last part (`Base` of `A\\Base`). */
 function aliasesOf(hook: AliasSyntax, query: SyntaxQuery, root: SyntaxNode): ImportAlias[] {
   const out: ImportAlias[] = [];
-  for (const m of query.matches(root)) {
+  for (const m of query.matches(root, WHOLE_FILE_QUERY)) {
     const local = m.captures.find((c) => c.name === 'local')?.node;
     const imported = m.captures.find((c) => c.name === 'imported')?.node;
     // error recovery's empty name (a trailing comma in a PHP group) binds nothing
@@ -174,7 +174,7 @@ export async function scriptEntries(relPath: string, text: string): Promise<{ li
   const syntax = syntaxOf(relPath);
   const hook = syntax?.profile.syntax.scriptEntry;
   if (!syntax || !hook || !(await prepareStructure(relPath))) return undefined;
-  return parseLoaded(syntax.grammar, text, (root) => query(syntax.grammar, hook)!.captures(root).filter((c) => c.name === 'entry').map((c) => ({ line: c.node.startPosition.row + 1, reason: hook.reason })));
+  return parseLoaded(syntax.grammar, text, (root) => query(syntax.grammar, hook)!.captures(root, WHOLE_FILE_QUERY).filter((c) => c.name === 'entry').map((c) => ({ line: c.node.startPosition.row + 1, reason: hook.reason })));
 }
 
 /** A file's type header for a documentSymbol (the declaration whose name is where the symbol's selection starts). */
@@ -206,7 +206,7 @@ export async function functionBodies(relPath: string, text: string): Promise<Fun
   return parseLoaded(syntax.grammar, text, (root) => {
     const starts = lineStartsOf(text);
     const out: FunctionBody[] = [];
-    for (const c of bodies.captures(root)) {
+    for (const c of bodies.captures(root, WHOLE_FILE_QUERY)) {
       if (c.name !== 'body') continue;
       const n = c.node;
       const statements = namedChildren(n).map((s) => startOf(s, starts).line);

@@ -8,7 +8,7 @@
 import type { ScannedImport } from './language-profile.js';
 import { syntaxOf } from './languages.js';
 import { lineStartsOf, startOf } from '../syntax/positions.js';
-import { withSyntaxTree, type SyntaxNode } from '../syntax/syntax.js';
+import { withSyntaxTree, type SyntaxNode, WHOLE_FILE_QUERY } from '../syntax/syntax.js';
 
 export type { ImportKind, ScannedImport } from './language-profile.js';
 
@@ -24,7 +24,7 @@ export async function scanImports(relPath: string, text: string): Promise<Scanne
     text,
     (root, query) => {
       const out: ScannedImport[] = [];
-      for (const m of query!.matches(root)) {
+      for (const m of query!.matches(root, WHOLE_FILE_QUERY)) {
         const stmt = m.captures.find((c) => c.name !== 'spec' && !c.name.startsWith('_'));
         if (!stmt) continue;
         const spec = m.captures.find((c) => c.name === 'spec')?.node;

@@ -6,7 +6,7 @@
  * listed (they belong to it). What a declaration is comes from its language profile's
  * `namedDeclarations` hook; syntax only: nothing here is resolved.
  */
-import { withSyntaxTree, type SyntaxNode } from '../syntax/syntax.js';
+import { withSyntaxTree, type SyntaxNode, WHOLE_FILE_QUERY } from '../syntax/syntax.js';
 import type { NamedDeclaration } from './language-profile.js';
 import { syntaxOf } from './languages.js';
 
@@ -35,7 +35,7 @@ export async function syntaxDeclarations(relPath: string, text: string): Promise
     (root, query) => {
       const locals = new Set<number>();
       const found = new Map<number, { node: SyntaxNode; decl: NamedDeclaration }>();
-      for (const { name, node } of query!.captures(root)) {
+      for (const { name, node } of query!.captures(root, WHOLE_FILE_QUERY)) {
         if (name === 'local') locals.add(node.id);
         else if (name === 'declaration' && !found.has(node.id)) {
           const decl = hook.read(node);

@@ -14,6 +14,14 @@ export class SourceText {
   readonly lines: string[];
   /** UTF-8 byte offset of the start of each line. */
   private readonly lineBytes: number[];
+  /**
+   * UTF-8 byte offset within its line of each character of a long line that is not all ASCII, made
+   * on first use: measuring the prefix for every position made a minified line's cost
+   * positions × line length.
+   */
+  private readonly wideLines = new Map<number, Uint32Array>();
+  /** Whether each line is all ASCII (a byte per character). */
+  private readonly asciiLines: boolean[] = [];
 
   constructor(bytes: Buffer) {
     this.bytes = bytes;
@@ -29,8 +37,10 @@ export class SourceText {
       const line = this.text.slice(start, end);
       this.lines.push(line);
       this.lineBytes.push(byte);
+      const lineBytes = Buffer.byteLength(line);
+      this.asciiLines.push(lineBytes === line.length);
       if (!m) break;
-      byte += Buffer.byteLength(line) + m[0].length;
+      byte += lineBytes + m[0].length;
       start = end + m[0].length;
     }
   }
@@ -41,7 +51,23 @@ export class SourceText {
     if (pos.line >= this.lines.length) return this.bytes.length;
     const line = this.lines[pos.line]!;
     const idx = stringIndex(line, Math.max(0, pos.character), encoding);
-    return this.lineBytes[pos.line]! + Buffer.byteLength(line.slice(0, idx));
+    return this.lineBytes[pos.line]! + this.byteInLine(pos.line, line, idx);
+  }
+
+  private byteInLine(n: number, line: string, idx: number): number {
+    if (this.asciiLines[n]) return idx;
+    if (line.length < WIDE_LINE) return Buffer.byteLength(line.slice(0, idx));
+    let table = this.wideLines.get(n);
+    if (!table) {
+      table = new Uint32Array(line.length + 1);
+      for (let i = 0; i < line.length; i++) {
+        const c = line.charCodeAt(i);
+        // a surrogate pair is 4 bytes: 2 counted on each half
+        table[i + 1] = table[i]! + (c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdfff ? 2 : 3);
+      }
+      this.wideLines.set(n, table);
+    }
+    return table[idx]!;
   }
 
   /** 1-based column (in UTF-16 code units of the line, as editors count) of an LSP position. */
@@ -63,6 +89,9 @@ export class SourceText {
     return lo;
   }
 }
+
+/** Lines at least this long get a byte table (SourceText.byteInLine); shorter ones are measured. */
+const WIDE_LINE = 4096;
 
 /** JavaScript string index of `character` counted in `encoding`, clamped to the line. */
 function stringIndex(line: string, character: number, encoding: PositionEncoding): number {

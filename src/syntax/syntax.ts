@@ -12,6 +12,50 @@ import { loadGrammar, loadRuntime, loaded } from './runtime.js';
 export type { Node as SyntaxNode, QueryCapture as SyntaxCapture, QueryMatch as SyntaxMatch, Query as SyntaxQuery } from '@vscode/tree-sitter-wasm';
 export { shippedGrammars } from './runtime.js';
 
+/**
+ * How deep a walk that recurses per declaration level (a reader following the language's own
+ * nesting) may go before it gives up: 100,000 nested declarations made such walks overflow the
+ * stack or run for minutes. The catalog refuses deeper symbol trees at the same depth
+ * (catalog-entry.ts checkSymbolDepth).
+ */
+export const MAX_SYNTAX_NESTING = 256;
+
+/** How deep a walk that recurses per syntax node (expressions inside expressions) may go: real code stays far below. */
+export const MAX_TREE_DEPTH = 1000;
+
+/**
+ * Options for every query run over a whole file: no match starts deeper than MAX_TREE_DEPTH. A
+ * query cursor keeps the matches in progress on the path to its node, so 40,000 nested Java
+ * classes cost it 50 s (20,000: 5 s) and 100,000 ran for minutes; what lies deeper than real code
+ * nests is left out, and a declaration reader refuses the file before (MAX_SYNTAX_NESTING).
+ */
+export const WHOLE_FILE_QUERY = { maxStartDepth: MAX_TREE_DEPTH } as const;
+
+/** The coded error of a file nested deeper than a walk goes: the file is skipped, the rest answered. */
+export function tooDeeplyNested(limit = MAX_SYNTAX_NESTING): LspgateError {
+  return new LspgateError('LIMIT_EXCEEDED', `the file nests more than ${limit} levels deep; it is not cataloged`, { limit });
+}
+
+/**
+ * The depth of a walk that recurses, checked on each way in: `enter` throws tooDeeplyNested past
+ * the limit, `leave` (in a finally) steps back out.
+ */
+export class NestingGuard {
+  private depth = 0;
+  constructor(private readonly limit: number) {}
+
+  enter(): void {
+    if (++this.depth > this.limit) {
+      this.depth = 0;
+      throw tooDeeplyNested(this.limit);
+    }
+  }
+
+  leave(): void {
+    if (this.depth > 0) this.depth--;
+  }
+}
+
 const queries = new Map<string, Promise<QueryType>>();
 
 /** A query compiled for a grammar, kept for the process (queries are immutable). */

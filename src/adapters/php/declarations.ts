@@ -12,7 +12,7 @@
  * element at its name. A promoted constructor parameter is also a property of its class.
  */
 import type { DeclarationSyntax, SyntaxSymbol } from '../language-profile.js';
-import type { SyntaxNode } from '../../syntax/syntax.js';
+import { MAX_TREE_DEPTH, NestingGuard, type SyntaxNode } from '../../syntax/syntax.js';
 import { phpNamespace } from './source.js';
 import { functionLocals } from './locals.js';
 import { K, phpSymbol } from './symbols.js';
@@ -90,7 +90,19 @@ function typeDeclaration(n: SyntaxNode, lspKind: number): SyntaxSymbol | undefin
   return phpSymbol(name.text, lspKind, startOf(n, n.startIndex), n.endIndex, name.startIndex, children);
 }
 
+/** statement() recurses into blocks and namespaces. */
+const nesting = new NestingGuard(MAX_TREE_DEPTH);
+
 function statement(n: SyntaxNode, out: SyntaxSymbol[]): void {
+  nesting.enter();
+  try {
+    statementIn(n, out);
+  } finally {
+    nesting.leave();
+  }
+}
+
+function statementIn(n: SyntaxNode, out: SyntaxSymbol[]): void {
   const type = TYPES[n.type];
   if (type !== undefined) {
     const s = typeDeclaration(n, type);

@@ -8,7 +8,7 @@
  * enclosing function does not know.
  */
 import type { SyntaxSymbol } from '../language-profile.js';
-import type { SyntaxNode } from '../../syntax/syntax.js';
+import { MAX_TREE_DEPTH, NestingGuard, type SyntaxNode } from '../../syntax/syntax.js';
 import { phpSymbol } from './symbols.js';
 
 /** A class body's members (declarations.ts), for classes declared inside a function (`new class { … }`). */
@@ -29,6 +29,9 @@ const PARAMETERS = new Set(['simple_parameter', 'variadic_parameter', 'property_
  */
 const BRANCHING = new Set(['if_statement', 'switch_statement', 'match_expression', 'conditional_expression']);
 const CONDITIONS = new Set(['condition', 'parenthesized_expression']);
+
+/** The walk below recurses per syntax level (closures and classes inside start walks of their own): bounded for every walk at once. */
+const nesting = new NestingGuard(MAX_TREE_DEPTH);
 
 class Locals {
   readonly out: SyntaxSymbol[] = [];
@@ -51,6 +54,15 @@ class Locals {
 
   /** A destructuring or assignment target: `$x`, `[$a, 'k' => $b]`, `list($c)`, `$arr[] =` (its array). */
   target(t: SyntaxNode | null, always = false): void {
+    nesting.enter();
+    try {
+      this.targetOf(t, always);
+    } finally {
+      nesting.leave();
+    }
+  }
+
+  private targetOf(t: SyntaxNode | null, always: boolean): void {
     if (!t) return;
     if (t.type === 'variable_name') return this.declare(t, t.startIndex, t.endIndex, always);
     if (t.type === 'subscript_expression') return this.target(t.namedChildren[0] ?? null, always);
@@ -81,6 +93,15 @@ class Locals {
   }
 
   walkNodes(nodes: (SyntaxNode | null)[]): void {
+    nesting.enter();
+    try {
+      this.walkList(nodes);
+    } finally {
+      nesting.leave();
+    }
+  }
+
+  private walkList(nodes: (SyntaxNode | null)[]): void {
     for (const c of nodes) {
       if (!c || NESTED.has(c.type)) continue;
       if (CLOSURES.has(c.type)) {

@@ -14,7 +14,7 @@ import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
 
 function textBeforeName(lines: string[], symbol: DocumentSymbol): string {
   const { line, character } = symbol.selectionRange.start;
-  return (lines[line] ?? '').slice(0, character);
+  return nearBefore((lines[line] ?? '').slice(0, character));
 }
 
 /**
@@ -24,6 +24,18 @@ function textBeforeName(lines: string[], symbol: DocumentSymbol): string {
  */
 export function isConstBinding(lines: string[], symbol: DocumentSymbol): boolean {
   return symbol.kind === Lsp.Variable && constBefore(textBeforeName(lines, symbol));
+}
+
+/**
+ * How far before a name its keyword is looked for. The keyword is on the name's line, close
+ * before it; on a minified line, reading back to the line's start for each of thousands of names
+ * made the cost names × line length.
+ */
+const MAX_BEFORE = 1000;
+
+/** The end of `before` that is searched for keywords (V8 slices without copying). */
+export function nearBefore(before: string): string {
+  return before.length > MAX_BEFORE ? before.slice(-MAX_BEFORE) : before;
 }
 
 function constBefore(before: string): boolean {
@@ -59,7 +71,8 @@ function asTsserver(kind: SymbolKind, lspKind: number, before: string): SymbolKi
  * its line (tsKindOf, then tsKindAsTsserver): what the catalog holds for it, from either server or
  * from syntax.
  */
-export function tsDescriptorKind(lspKind: number, before: string): SymbolKind {
+export function tsDescriptorKind(lspKind: number, lineBefore: string): SymbolKind {
+  const before = nearBefore(lineBefore);
   const kind = tsKindOf(lspKind, before);
   return kind === fromLspSymbolKind(lspKind) ? asTsserver(kind, lspKind, before) : kind;
 }

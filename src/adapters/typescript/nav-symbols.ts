@@ -9,7 +9,7 @@
  */
 import type { DeclarationSyntax, SyntaxFileInfo, SyntaxSymbol } from '../language-profile.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
-import { tsDescriptorKind } from './kinds.js';
+import { nearBefore, tsDescriptorKind } from './kinds.js';
 import { tsModulePath } from './module-path.js';
 import { NAV_KIND, NavTreeBuilder, type NavItem } from './nav-tree.js';
 
@@ -18,8 +18,25 @@ interface Marked extends NavItem {
   later?: boolean;
 }
 
-/** navigationBar.ts mergeChildren over sibling lists read together (the children of one merged item). */
-function mergeSiblings(lists: Marked[][]): void {
+/**
+ * navigationBar.ts mergeChildren over sibling lists read together (the children of one merged
+ * item), then over their children's lists, level by level without recursion.
+ */
+function mergeSiblings(start: Marked[][]): void {
+  const pending: Marked[][][] = [start];
+  for (let lists = pending.pop(); lists; lists = pending.pop()) {
+    const groups = mergeLevel(lists);
+    for (const list of lists) {
+      for (const item of list) {
+        const group = groups.get(item);
+        if (group) pending.push(group.map((g) => g.children));
+        else if (!item.later) pending.push([item.children]);
+      }
+    }
+  }
+}
+
+function mergeLevel(lists: Marked[][]): Map<Marked, Marked[]> {
   const firsts = new Map<string, Marked[]>();
   const groups = new Map<Marked, Marked[]>();
   for (const list of lists) {
@@ -38,13 +55,7 @@ function mergeSiblings(lists: Marked[][]): void {
       }
     }
   }
-  for (const list of lists) {
-    for (const item of list) {
-      const group = groups.get(item);
-      if (group) mergeSiblings(group.map((g) => g.children));
-      else if (!item.later) mergeSiblings([item.children]);
-    }
-  }
+  return groups;
 }
 
 /**
@@ -56,12 +67,15 @@ function mergeEs5Classes(list: Marked[]): Marked[] {
   if (!list.some((i) => i.merge?.startsWith('es5 '))) return list;
   const out: Marked[] = [];
   const classes = new Map<string, { item: Marked; lastEnd: number }>();
+  // the first function of each name in `out` (a search of `out` for each assignment was assignments × items)
+  const functions = new Map<string, Marked>();
   let previous: Marked | undefined;
   for (const item of list) {
     const target = item.merge?.startsWith('es5 ') ? item.merge.slice(4) : undefined;
-    const fn = target === undefined ? undefined : (classes.get(target) ?? convert(out.find((f) => f.merge === 'function' && f.name === target), classes));
+    const fn = target === undefined ? undefined : (classes.get(target) ?? convert(functions.get(target), classes));
     if (target === undefined || !fn) {
       out.push(item);
+      if (item.merge === 'function' && !functions.has(item.name)) functions.set(item.name, item);
       previous = item;
       continue;
     }
@@ -87,34 +101,66 @@ function convert(fn: Marked | undefined, classes: Map<string, { item: Marked; la
   return entry;
 }
 
+/** mergeEs5Classes at every level, parents before children, without recursion. */
 function es5Pass(list: Marked[]): Marked[] {
-  const out = mergeEs5Classes(list);
-  for (const item of out) item.children = es5Pass(item.children);
-  return out;
-}
-
-function toSymbols(items: Marked[], text: string, lineStart: (at: number) => number): SyntaxSymbol[] {
-  const out: SyntaxSymbol[] = [];
-  for (const item of items) {
-    const children = toSymbols(item.children, text, lineStart);
-    if (item.anonymous && children.length === 0) continue;
-    const named = !item.later && item.nameAt !== undefined && item.nameAt >= item.start && item.nameAt <= item.end;
-    const selection = named ? item.nameAt! : item.start;
-    const before = text.slice(lineStart(selection), selection);
-    out.push({ name: item.name, lspKind: item.lspKind, kind: tsDescriptorKind(item.lspKind, before), start: item.start, end: item.end, selection, children });
+  const top = mergeEs5Classes(list);
+  const pending = [...top];
+  for (let item = pending.pop(); item; item = pending.pop()) {
+    item.children = mergeEs5Classes(item.children);
+    pending.push(...item.children);
   }
-  return out;
+  return top;
 }
 
-function lineStartFinder(text: string): (at: number) => number {
-  return (at) => text.lastIndexOf('\n', at - 1) + 1;
+/**
+ * The items as symbols, without recursion: children are converted before their parent (an
+ * anonymous item is kept only when it has named children), each list keeps its order.
+ */
+function toSymbols(items: Marked[], text: string): SyntaxSymbol[] {
+  const converted = new Map<Marked, SyntaxSymbol[]>();
+  const root: Marked[] = items;
+  // post-order: a frame's list is converted once all its items' children are
+  const frames: { list: Marked[]; next: number }[] = [{ list: root, next: 0 }];
+  while (frames.length) {
+    const frame = frames[frames.length - 1]!;
+    const item = frame.list[frame.next];
+    if (item && !converted.has(item)) {
+      converted.set(item, []);
+      frames.push({ list: item.children, next: 0 });
+      continue;
+    }
+    if (item) {
+      frame.next++;
+      continue;
+    }
+    frames.pop();
+    const out: SyntaxSymbol[] = [];
+    for (const it of frame.list) {
+      const children = converted.get(it)!;
+      if (it.anonymous && children.length === 0) continue;
+      const named = !it.later && it.nameAt !== undefined && it.nameAt >= it.start && it.nameAt <= it.end;
+      const selection = named ? it.nameAt! : it.start;
+      out.push({ name: it.name, lspKind: it.lspKind, kind: tsDescriptorKind(it.lspKind, lineBefore(text, selection)), start: it.start, end: it.end, selection, children });
+    }
+    const parent = frames[frames.length - 1];
+    if (!parent) return out;
+    converted.set(parent.list[parent.next]!, out);
+    parent.next++;
+  }
+  return [];
+}
+
+/** The text of `at`'s line before it, as far back as keywords are looked for (kinds.ts nearBefore). */
+function lineBefore(text: string, at: number): string {
+  const near = nearBefore(text.slice(0, at));
+  return near.slice(near.lastIndexOf('\n') + 1);
 }
 
 function reader(js: boolean): DeclarationSyntax['read'] {
   return (root: SyntaxNode, text: string) => {
     const items = es5Pass(new NavTreeBuilder(js).build(root) as Marked[]);
     mergeSiblings([items]);
-    return toSymbols(items, text, lineStartFinder(text));
+    return toSymbols(items, text);
   };
 }
 

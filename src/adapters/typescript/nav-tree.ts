@@ -6,7 +6,7 @@
  * first decorator or modifier, a member's trailing `;`, a type member's `;` or `,`).
  * typescript-language-server turns this tree into documentSymbol (nav-symbols.ts).
  */
-import type { SyntaxNode } from '../../syntax/syntax.js';
+import { MAX_SYNTAX_NESTING, NestingGuard, type SyntaxNode } from '../../syntax/syntax.js';
 import { anonymousName, assignedName, assignedNameNode, cleanText, hasNavigationBarName, isIdentifierNode, nameText } from './nav-names.js';
 import {
   accessorKeyword, CLASS_EXPRESSIONS, declarationKind, declarationStart, endOf, exportKind, firstIdentifier, FUNCTION_EXPRESSIONS, isDefaultExport,
@@ -80,10 +80,18 @@ export class NavTreeBuilder {
     array_pattern: (n) => (isParameterPattern(n) ? this.pattern(n, NAV_KIND.variable) : this.assignmentPattern(n)),
   } satisfies Record<string, (n: SyntaxNode) => void>));
 
+  /** Visits under way: each handled case may visit its own children (a recursion per declaration level). */
+  private readonly nesting = new NestingGuard(MAX_SYNTAX_NESTING);
+
   private visit(n: SyntaxNode): void {
-    const handle = this.cases.get(n.type);
-    if (handle) handle(n);
-    else this.visitAll(n);
+    this.nesting.enter();
+    try {
+      const handle = this.cases.get(n.type);
+      if (handle) handle(n);
+      else this.visitAll(n);
+    } finally {
+      this.nesting.leave();
+    }
   }
 
   private methodSignature(n: SyntaxNode): void {

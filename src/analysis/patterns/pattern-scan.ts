@@ -6,7 +6,7 @@
  */
 import type { PatternFinding, ScanPatternType } from '../../adapters/language-profile.js';
 import { syntaxOf } from '../../adapters/languages.js';
-import { withSyntaxTree } from '../../syntax/syntax.js';
+import { withSyntaxTree, WHOLE_FILE_QUERY } from '../../syntax/syntax.js';
 
 export type { ScanPatternType };
 
@@ -25,7 +25,7 @@ export async function scanFile(relPath: string, text: string): Promise<PatternHi
     text,
     (root, query) => {
       const hits: PatternHit[] = [];
-      for (const { node } of query!.captures(root)) {
+      for (const { node } of query!.captures(root, WHOLE_FILE_QUERY)) {
         const hit = patterns.hit(node);
         if (hit) hits.push({ ...hit, line: node.startPosition.row + 1 });
       }

@@ -12,7 +12,7 @@ import { LspgateError } from '../../errors/errors.js';
 import { lineCoverage } from './coverage.js';
 import { importGraph, noteGraphSkips } from '../imports/import-graph.js';
 import { languageProfiles, syntaxOf } from '../../adapters/languages.js';
-import { withSyntaxTree, type SyntaxNode, type SyntaxQuery } from '../../syntax/syntax.js';
+import { withSyntaxTree, type SyntaxNode, type SyntaxQuery, WHOLE_FILE_QUERY } from '../../syntax/syntax.js';
 import { parseTarget } from '../target.js';
 import { resolveTarget } from '../../service/navigation/resolve.js';
 
@@ -37,7 +37,7 @@ export function measure(root: SyntaxNode, query: SyntaxQuery, lines: string[], f
   const inside = (n: SyntaxNode) => n.startPosition.row + 1 >= from && n.startPosition.row + 1 <= to;
   let decisions = 0;
   const commentOnly = new Set<number>();
-  for (const { name, node } of query.captures(root)) {
+  for (const { name, node } of query.captures(root, WHOLE_FILE_QUERY)) {
     if (name === 'decision') {
       if (inside(node)) decisions++;
       continue;

@@ -12,11 +12,11 @@ import { syntaxOf } from '../../adapters/languages.js';
 import type { FileEntry } from '../../core/catalog.js';
 import { SourceText } from '../../lsp/source-text.js';
 import type { SymbolKind } from '../../schema/descriptors.js';
-import { compileQuery, withSyntaxTree } from '../../syntax/syntax.js';
+import { compileQuery, withSyntaxTree, WHOLE_FILE_QUERY } from '../../syntax/syntax.js';
 import { loadGrammar } from '../../syntax/runtime.js';
 import { sha256 } from '../../util/hash.js';
 import { decodeUtf8 } from '../../util/utf8-text.js';
-import { flattenSymbols } from './catalog-entry.js';
+import { checkSymbolDepth, flattenSymbols } from './catalog-entry.js';
 
 /** `CatalogSymbol.server` / `FileEntry.server` of what the syntax tier cataloged. */
 export const SYNTAX_SERVER = 'tree-sitter';
@@ -57,9 +57,10 @@ export async function syntaxEntry(file: SyntaxFile): Promise<FileEntry | undefin
   const { symbols, pkg } = await withSyntaxTree(
     syntax.grammar,
     text,
-    (root, query) => ({ symbols: hook.read(root, text, query ? query.captures(root) : []), pkg: hook.packageOf?.({ relPath: file.rel, absPath: file.abs, workspaceRoot: file.root }, root, text) ?? {} }),
+    (root, query) => ({ symbols: hook.read(root, text, query ? query.captures(root, WHOLE_FILE_QUERY) : []), pkg: hook.packageOf?.({ relPath: file.rel, absPath: file.abs, workspaceRoot: file.root }, root, text) ?? {} }),
     hook.query,
   );
+  checkSymbolDepth(file.rel, symbols);
   const kinds = new Map<DocumentSymbol, SymbolKind>();
   const at = positionFinder(text);
   const toDocumentSymbol = (s: SyntaxSymbol): DocumentSymbol => {
@@ -68,11 +69,21 @@ export async function syntaxEntry(file: SyntaxFile): Promise<FileEntry | undefin
       kind: s.lspKind as DocumentSymbol['kind'],
       range: { start: at(s.start), end: at(s.end) },
       selectionRange: { start: at(s.selection), end: at(s.selection) },
-      children: s.children.map(toDocumentSymbol),
+      children: [],
     };
     kinds.set(d, s.kind);
     return d;
   };
+  // converted without recursion, children in their order
+  const roots = symbols.map(toDocumentSymbol);
+  const pending = symbols.map((s, i) => ({ s, d: roots[i]! }));
+  for (let p = pending.pop(); p; p = pending.pop()) {
+    for (const child of p.s.children) {
+      const d = toDocumentSymbol(child);
+      p.d.children!.push(d);
+      pending.push({ s: child, d });
+    }
+  }
   return {
     hash: sha256(file.bytes),
     size: file.size,
@@ -86,7 +97,7 @@ export async function syntaxEntry(file: SyntaxFile): Promise<FileEntry | undefin
       server: SYNTAX_SERVER,
       encoding: 'utf-16',
       source,
-      symbols: symbols.map(toDocumentSymbol),
+      symbols: roots,
       kindOf: (s) => kinds.get(s)!,
       ...(pkg.package ? { package: pkg.package } : {}),
       ...(pkg.namespace ? { namespace: pkg.namespace } : {}),
