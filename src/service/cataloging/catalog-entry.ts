@@ -20,6 +20,8 @@ export interface FlattenInput {
   source: SourceText;
   symbols: DocumentSymbol[];
   kindOf(symbol: DocumentSymbol, parents: DocumentSymbol[]): SymbolKind;
+  /** A signature the syntax reader wrote for the symbol, used as given (no cut at the name's line). */
+  signatureOf?(symbol: DocumentSymbol): string | undefined;
   package?: string;
   namespace?: string;
 }
@@ -60,7 +62,7 @@ function toCatalogSymbol(
   const end = Math.max(start, source.byteOffset(node.range.end, encoding));
   const selLine = node.selectionRange.start.line;
   const endLine = node.range.end.character === 0 && node.range.end.line > node.range.start.line ? node.range.end.line - 1 : node.range.end.line;
-  const signature = isSignatureDetail(node.detail, name) ? node.detail.trim() : sourceSignature(source.lines, selLine, input.language);
+  const signature = input.signatureOf?.(node) ?? (isSignatureDetail(node.detail, name) ? node.detail.trim() : sourceSignature(source.lines, selLine, input.language));
   const profile = languageProfile(input.language);
   const docstring =
     profile?.declarations.bodyDocstring?.(source.lines, selLine, endLine) ??

@@ -51,6 +51,7 @@ export async function syntaxEntry(file: SyntaxFile): Promise<FileEntry | undefin
     hook.query,
   );
   const kinds = new Map<DocumentSymbol, SymbolKind>();
+  const signatures = new Map<DocumentSymbol, string>();
   const at = positionFinder(text);
   const toDocumentSymbol = (s: SyntaxSymbol): DocumentSymbol => {
     const d: DocumentSymbol = {
@@ -61,6 +62,7 @@ export async function syntaxEntry(file: SyntaxFile): Promise<FileEntry | undefin
       children: s.children.map(toDocumentSymbol),
     };
     kinds.set(d, s.kind);
+    if (s.signature !== undefined) signatures.set(d, s.signature);
     return d;
   };
   return {
@@ -78,6 +80,7 @@ export async function syntaxEntry(file: SyntaxFile): Promise<FileEntry | undefin
       source,
       symbols: symbols.map(toDocumentSymbol),
       kindOf: (s) => kinds.get(s)!,
+      signatureOf: (s) => signatures.get(s),
       ...(pkg.package ? { package: pkg.package } : {}),
       ...(pkg.namespace ? { namespace: pkg.namespace } : {}),
     }),
