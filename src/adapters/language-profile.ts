@@ -99,6 +99,8 @@ export interface SyntaxSymbol {
   /** Where the server's selectionRange starts: the name, or `start` for what it lists without one. */
   selection: number;
   children: SyntaxSymbol[];
+  /** The whole one-line signature as the language's adapter writes it (modifiers spelled out); else read from the name's line. */
+  signature?: string;
 }
 
 export interface DeclarationSyntax {

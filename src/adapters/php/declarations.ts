@@ -17,6 +17,7 @@ import { phpNamespace } from './source.js';
 import { functionLocals } from './locals.js';
 import { K, phpSymbol } from './symbols.js';
 import { docTagMembers } from './doc-tags.js';
+import { elementSignature, functionSignature, promotedSignature, typeSignature } from './signatures.js';
 
 /** Where a declaration starts: at a `/** … *\/` comment right above it, else where `own` says. */
 function startOf(n: SyntaxNode, own: number): number {
@@ -32,7 +33,7 @@ function member(m: SyntaxNode, out: SyntaxSymbol[]): void {
       const name = m.childForFieldName('name');
       if (!name) return;
       const children = functionLocals(m, membersOf);
-      out.push(phpSymbol(name.text, name.text.toLowerCase() === '__construct' ? K.constructor : K.method, startOf(m, m.startIndex), m.endIndex, name.startIndex, children));
+      out.push(phpSymbol(name.text, name.text.toLowerCase() === '__construct' ? K.constructor : K.method, startOf(m, m.startIndex), m.endIndex, name.startIndex, children, functionSignature(m, true)));
       if (name.text.toLowerCase() === '__construct') out.push(...promoted(m));
       return;
     }
@@ -40,11 +41,11 @@ function member(m: SyntaxNode, out: SyntaxSymbol[]): void {
       for (const e of m.namedChildren) {
         if (e?.type !== 'property_element') continue;
         const name = e.childForFieldName('name') ?? e.namedChildren[0];
-        if (name) out.push(phpSymbol(name.text, K.property, startOf(m, e.startIndex), e.endIndex, name.startIndex));
+        if (name) out.push(phpSymbol(name.text, K.property, startOf(m, e.startIndex), e.endIndex, name.startIndex, [], elementSignature(m, e, true)));
       }
       return;
     case 'const_declaration':
-      constants(m, out);
+      constants(m, out, true);
       return;
     case 'enum_case': {
       const name = m.childForFieldName('name');
@@ -56,11 +57,11 @@ function member(m: SyntaxNode, out: SyntaxSymbol[]): void {
   }
 }
 
-function constants(decl: SyntaxNode, out: SyntaxSymbol[]): void {
+function constants(decl: SyntaxNode, out: SyntaxSymbol[], member: boolean): void {
   for (const e of decl.namedChildren) {
     if (e?.type !== 'const_element') continue;
     const name = e.namedChildren.find((c) => c?.type === 'name');
-    if (name) out.push(phpSymbol(name.text, K.constant, startOf(decl, e.startIndex), e.endIndex, name.startIndex));
+    if (name) out.push(phpSymbol(name.text, K.constant, startOf(decl, e.startIndex), e.endIndex, name.startIndex, [], elementSignature(decl, e, member)));
   }
 }
 
@@ -70,7 +71,7 @@ function promoted(ctor: SyntaxNode): SyntaxSymbol[] {
   for (const p of ctor.childForFieldName('parameters')?.namedChildren ?? []) {
     if (p?.type !== 'property_promotion_parameter') continue;
     const name = p.childForFieldName('name');
-    if (name) out.push(phpSymbol(name.text, K.property, p.startIndex, p.endIndex, name.startIndex));
+    if (name) out.push(phpSymbol(name.text, K.property, p.startIndex, p.endIndex, name.startIndex, [], promotedSignature(p)));
   }
   return out;
 }
@@ -87,7 +88,7 @@ function typeDeclaration(n: SyntaxNode, lspKind: number): SyntaxSymbol | undefin
   const doc = n.previousSibling;
   const children: SyntaxSymbol[] = doc?.type === 'comment' && doc.text.startsWith('/**') ? docTagMembers(doc.text, doc.startIndex) : [];
   children.push(...membersOf(n.childForFieldName('body')));
-  return phpSymbol(name.text, lspKind, startOf(n, n.startIndex), n.endIndex, name.startIndex, children);
+  return phpSymbol(name.text, lspKind, startOf(n, n.startIndex), n.endIndex, name.startIndex, children, typeSignature(n));
 }
 
 /** statement() recurses into blocks and namespaces. */
@@ -119,11 +120,11 @@ function statementIn(n: SyntaxNode, out: SyntaxSymbol[]): void {
     }
     case 'function_definition': {
       const name = n.childForFieldName('name');
-      if (name) out.push(phpSymbol(name.text, K.function, startOf(n, n.startIndex), n.endIndex, name.startIndex, functionLocals(n, membersOf)));
+      if (name) out.push(phpSymbol(name.text, K.function, startOf(n, n.startIndex), n.endIndex, name.startIndex, functionLocals(n, membersOf), functionSignature(n, false)));
       return;
     }
     case 'const_declaration':
-      constants(n, out);
+      constants(n, out, false);
       return;
     // `if (! function_exists('f')) { function f() … }`: declarations inside top-level blocks count
     case 'if_statement':

@@ -34,7 +34,7 @@ function kindOf(lspKind: number): SymbolKind {
   }
 }
 
-export function phpSymbol(name: string, lspKind: number, start: number, end: number, selection: number, children: SyntaxSymbol[] = []): SyntaxSymbol {
-  return { name, lspKind, kind: kindOf(lspKind), start, end, selection, children };
+export function phpSymbol(name: string, lspKind: number, start: number, end: number, selection: number, children: SyntaxSymbol[] = [], signature?: string): SyntaxSymbol {
+  return { name, lspKind, kind: kindOf(lspKind), start, end, selection, children, ...(signature !== undefined ? { signature } : {}) };
 }
 

@@ -22,6 +22,8 @@ export interface FlattenInput {
   source: SourceText;
   symbols: DocumentSymbol[];
   kindOf(symbol: DocumentSymbol, parents: DocumentSymbol[]): SymbolKind;
+  /** A signature the syntax reader wrote for the symbol, used as given (no cut at the name's line). */
+  signatureOf?(symbol: DocumentSymbol): string | undefined;
   package?: string;
   namespace?: string;
 }
@@ -94,7 +96,7 @@ function toCatalogSymbol(input: FlattenInput, reading: Reading, node: DocumentSy
   const from = node.range.start.line === selLine ? node.range.start : node.selectionRange.start;
   const ownEnd = node.range.end.line === selLine ? source.column(node.range.end, encoding) - 1 : undefined;
   const first = lineFrom(source.lines[selLine] ?? '', source.column(from, encoding) - 1, ownEnd);
-  const signature = isSignatureDetail(node.detail, name) ? node.detail.trim() : sourceSignature(lines, selLine, input.language, first);
+  const signature = input.signatureOf?.(node) ?? (isSignatureDetail(node.detail, name) ? node.detail.trim() : sourceSignature(lines, selLine, input.language, first));
   const profile = languageProfile(input.language);
   const docstring =
     profile?.declarations.bodyDocstring?.(lines, selLine, endLine) ??

@@ -62,6 +62,7 @@ export async function syntaxEntry(file: SyntaxFile): Promise<FileEntry | undefin
   );
   checkSymbolDepth(file.rel, symbols);
   const kinds = new Map<DocumentSymbol, SymbolKind>();
+  const signatures = new Map<DocumentSymbol, string>();
   const at = positionFinder(text);
   const toDocumentSymbol = (s: SyntaxSymbol): DocumentSymbol => {
     const d: DocumentSymbol = {
@@ -72,6 +73,7 @@ export async function syntaxEntry(file: SyntaxFile): Promise<FileEntry | undefin
       children: [],
     };
     kinds.set(d, s.kind);
+    if (s.signature !== undefined) signatures.set(d, s.signature);
     return d;
   };
   // converted without recursion, children in their order
@@ -99,6 +101,7 @@ export async function syntaxEntry(file: SyntaxFile): Promise<FileEntry | undefin
       source,
       symbols: roots,
       kindOf: (s) => kinds.get(s)!,
+      signatureOf: (s) => signatures.get(s),
       ...(pkg.package ? { package: pkg.package } : {}),
       ...(pkg.namespace ? { namespace: pkg.namespace } : {}),
     }),
