@@ -24,6 +24,7 @@ import { framingCases } from './redteam-framing.js';
 import { leftovers, startRegistry, stopDaemon } from './redteam-procs.js';
 import { boundedCases } from './redteam-bounded.js';
 import { cacheAsOtherUser, killRows, writeRows } from './redteam-writes.js';
+import { trustRows } from './redteam-trust.js';
 import { runCli } from '../test/helpers/spawn.js';
 
 interface Line {
@@ -115,6 +116,7 @@ async function main(): Promise<number> {
     }
     // coverage files and embedder answers (bounded parsers, a validated embedder): workspaces of their own
     if (!only || /coverage|embedder/.test(only)) lines.push(...(await boundedCases(tmp, cache)));
+    if (!only || only.includes('trust')) for (const l of await trustRows()) report(l, lines);
     for (const fe of [stdio, http, side]) lines.push(await stillAnswers(fe));
     if (!only || only.startsWith('write')) {
       // the write path: each front-end on its own copy of the write workspace, then kills during applies

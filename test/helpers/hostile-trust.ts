@@ -9,8 +9,10 @@
  */
 import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { FAULT_SERVER } from '../../fixtures/fault-server/entry.js';
-import { tempDir } from './spawn.js';
+import { connectStdio, textOf } from './mcp-client.js';
+import { CLI, runCli, spawnNode, tempDir } from './spawn.js';
 
 export interface TrustWorld {
   base: string;
@@ -135,3 +137,73 @@ export function trustCalls(v: TrustVector, root: string): { op: string; input: R
 export function markerExists(w: TrustWorld, v: TrustVector): boolean {
   return existsSync(markerOf(w, v));
 }
+
+/** What each answer (or error) said, as text. */
+export type TrustFrontend = (v: TrustVector, root: string) => Promise<string[]>;
+
+const viaCli = (w: TrustWorld): TrustFrontend => async (v, root) => {
+  const out: string[] = [];
+  for (const { op, input } of trustCalls(v, root)) {
+    const args = Object.entries(input).flatMap(([k, val]) => [`--${k}`, String(val)]);
+    const r = await runCli([op, '--root', root, '--json', ...args], { cacheDir: w.cacheDir, env: w.env, cwd: root });
+    out.push(r.stdout + r.stderr);
+  }
+  return out;
+};
+
+function mcpVia(w: TrustWorld, extra: string[]): TrustFrontend {
+  return async (v, root) => {
+    const conn = await connectStdio(CLI, ['mcp', '--root', root, ...extra], { cacheDir: w.cacheDir, env: w.env, cwd: root });
+    const out: string[] = [];
+    try {
+      for (const { op, input } of trustCalls(v, root)) {
+        const r = await conn.client.callTool({ name: op, arguments: input });
+        out.push(textOf(r) + JSON.stringify(r.structuredContent ?? {}));
+      }
+    } finally {
+      await conn.client.close();
+    }
+    return out;
+  };
+}
+
+const viaSidecar = (w: TrustWorld): TrustFrontend => async (v, root) => {
+  const proc = spawnNode(CLI, ['sidecar', '--root', root], { cacheDir: w.cacheDir, env: w.env, cwd: root });
+  const conn: MessageConnection = createMessageConnection(new StreamMessageReader(proc.child.stdout!), new StreamMessageWriter(proc.child.stdin!));
+  conn.onError(() => undefined);
+  conn.listen();
+  const out: string[] = [];
+  try {
+    for (const { op, input } of trustCalls(v, root)) {
+      out.push(JSON.stringify(await conn.sendRequest(op, input).catch((e: unknown) => String(e))));
+    }
+  } finally {
+    conn.dispose();
+    proc.child.stdin?.end();
+    const bound = setTimeout(() => proc.child.kill('SIGKILL'), 20_000);
+    await proc.exited;
+    clearTimeout(bound);
+  }
+  return out;
+};
+
+
+export const FRONTEND_NAMES = ['one-shot CLI', 'MCP stdio (--daemon off)', 'MCP stdio with the daemon running (--daemon auto)', 'sidecar'] as const;
+
+export function trustFrontend(w: TrustWorld, name: string): TrustFrontend {
+  switch (name) {
+    case 'one-shot CLI':
+      return viaCli(w);
+    case 'MCP stdio (--daemon off)':
+      return mcpVia(w, ['--daemon', 'off']);
+    case 'MCP stdio with the daemon running (--daemon auto)':
+      return mcpVia(w, ['--daemon', 'auto']);
+    case 'sidecar':
+      return viaSidecar(w);
+    default:
+      throw new Error(`unknown front-end ${name}`);
+  }
+}
+
+/** index_folder's answer counted a file as too large (JSON or markdown). */
+export const tooLarge = (text: string): boolean => /"too_large":\s*[1-9]|too_large [1-9]/.test(text);

@@ -9,11 +9,8 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MessageConnection } from 'vscode-jsonrpc/node';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
-import { connectStdio, textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, runCli, spawnNode, waitFor, type Spawned } from '../helpers/spawn.js';
-import { hostileFolder, markerExists, trustCalls, trustWorld, TRUST_VECTORS, type TrustVector, type TrustWorld } from '../helpers/hostile-trust.js';
+import { FRONTEND_NAMES, hostileFolder, markerExists, tooLarge, trustFrontend, trustWorld, TRUST_VECTORS, type TrustWorld } from '../helpers/hostile-trust.js';
 import { daemonPaths } from '../../src/frontends/daemon-client/socket-dir.js';
 
 let w: TrustWorld;
@@ -39,68 +36,13 @@ afterAll(async () => {
   fs.rmSync(w.base, { recursive: true, force: true });
 }, 60_000);
 
-/** What each answer (or error) said, as text. */
-type Frontend = (v: TrustVector, root: string) => Promise<string[]>;
-
-const viaCli: Frontend = async (v, root) => {
-  const out: string[] = [];
-  for (const { op, input } of trustCalls(v, root)) {
-    const args = Object.entries(input).flatMap(([k, val]) => [`--${k}`, String(val)]);
-    const r = await runCli([op, '--root', root, '--json', ...args], { cacheDir: w.cacheDir, env: w.env, cwd: root });
-    out.push(r.stdout + r.stderr);
-  }
-  return out;
-};
-
-function mcpVia(extra: string[]): Frontend {
-  return async (v, root) => {
-    const conn = await connectStdio(CLI, ['mcp', '--root', root, ...extra], { cacheDir: w.cacheDir, env: w.env, cwd: root });
-    const out: string[] = [];
-    try {
-      for (const { op, input } of trustCalls(v, root)) {
-        const r = await conn.client.callTool({ name: op, arguments: input });
-        out.push(textOf(r) + JSON.stringify(r.structuredContent ?? {}));
-      }
-    } finally {
-      await conn.client.close();
-    }
-    return out;
-  };
-}
-
-const viaSidecar: Frontend = async (v, root) => {
-  const proc = spawnNode(CLI, ['sidecar', '--root', root], { cacheDir: w.cacheDir, env: w.env, cwd: root });
-  const conn: MessageConnection = createMessageConnection(new StreamMessageReader(proc.child.stdout!), new StreamMessageWriter(proc.child.stdin!));
-  conn.onError(() => undefined);
-  conn.listen();
-  const out: string[] = [];
-  try {
-    for (const { op, input } of trustCalls(v, root)) {
-      out.push(JSON.stringify(await conn.sendRequest(op, input).catch((e: unknown) => String(e))));
-    }
-  } finally {
-    conn.dispose();
-    proc.child.stdin?.end();
-    const bound = setTimeout(() => proc.child.kill('SIGKILL'), 20_000);
-    await proc.exited;
-    clearTimeout(bound);
-  }
-  return out;
-};
-
-const FRONTENDS: [string, Frontend][] = [
-  ['one-shot CLI', viaCli],
-  ['MCP stdio (--daemon off)', mcpVia(['--daemon', 'off'])],
-  ['MCP stdio with the daemon running (--daemon auto)', mcpVia(['--daemon', 'auto'])],
-  ['sidecar', viaSidecar],
-];
-
-const tooLarge = (text: string) => /"too_large":\s*[1-9]|too_large [1-9]/.test(text);
+// the front-ends close over the world made in beforeAll
+const FRONTENDS_LIST: [string, string][] = FRONTEND_NAMES.map((n) => [n, n]);
 
 describe.each(TRUST_VECTORS)('a repository config setting $name', (v) => {
-  it.each(FRONTENDS)('untrusted, through the %s: nothing of the repository runs, and the answers say how to trust', async (_name, frontend) => {
+  it.each(FRONTENDS_LIST)('untrusted, through the %s: nothing of the repository runs, and the answers say how to trust', async (name) => {
     const root = roots.get(v.name)!;
-    const answers = await frontend(v, root);
+    const answers = await trustFrontend(w, name)(v, root);
     const all = answers.join('\n');
     expect(markerExists(w, v), all.slice(0, 4000)).toBe(false);
     if (v.kind === 'limit') expect(tooLarge(answers[0]!), answers[0]).toBe(true);
