@@ -157,7 +157,9 @@ function mcpVia(w: TrustWorld, extra: string[]): TrustFrontend {
     const out: string[] = [];
     try {
       for (const { op, input } of trustCalls(v, root)) {
-        const r = await conn.client.callTool({ name: op, arguments: input });
+        const r = await conn.client.callTool({ name: op, arguments: input }).catch((e: unknown) => {
+          throw new Error(`${op}: ${String(e)}; lspgate mcp stderr: ${conn.stderr().slice(-2000)}`, { cause: e });
+        });
         out.push(textOf(r) + JSON.stringify(r.structuredContent ?? {}));
       }
     } finally {

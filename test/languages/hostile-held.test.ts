@@ -34,11 +34,13 @@ function put(file: string, text: string, mode = 0o644): void {
 
 const writes = (marker: string) => `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`;
 
+/** The servers ran: the definition is answered (by the server, at line 1), references and diagnostics asked. */
 async function ask(root: string, cacheDir: string, file: string, line: number, column: number): Promise<void> {
   const gateway = await Gateway.create({ root, cacheDir, logger: createLogger('test', 'error') });
   try {
+    const def = await gateway.run('find_definition', { file, line, column, output_format: 'json' });
+    expect(JSON.stringify(def)).toMatch(/"line":\s*1\b/);
     for (const [op, input] of [
-      ['find_definition', { file, line, column }],
       ['find_references', { file, line, column }],
       ['get_diagnostics', { file }],
     ] as const) {
