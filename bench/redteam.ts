@@ -28,6 +28,7 @@ import { serverlifeRows } from './redteam-serverlife.js';
 import { cacheAsOtherUser, killRows, writeRows } from './redteam-writes.js';
 import { gitRows } from './redteam-git.js';
 import { recoveryRows } from './redteam-recovery.js';
+import { trustRows } from './redteam-trust.js';
 import { runCli } from '../test/helpers/spawn.js';
 
 interface Line {
@@ -121,6 +122,7 @@ async function main(): Promise<number> {
     // coverage files and embedder answers (bounded parsers, a validated embedder): workspaces of their own
     if (!only || /coverage|embedder/.test(only)) lines.push(...(await boundedCases(tmp, cache)));
     if (!only || /half-open|SIGSTOP/.test(only)) lines.push(...(await serverlifeRows(tmp)));
+    if (!only || only.includes('trust')) for (const l of await trustRows()) report(l, lines);
     for (const fe of [stdio, http, side]) lines.push(await stillAnswers(fe));
     if (!only || only.startsWith('hostile git')) for (const l of await gitRows(tmp, cache)) report(l, lines);
     if (!only || only.startsWith('write')) {

@@ -17,7 +17,8 @@ import { parseToolsFlag, selectTools } from '../operations/profiles.js';
 import { operations } from '../operations/registry.js';
 import { mainHelp } from './thin/help-text.js';
 import { COMMON_OPTIONS, guardedParse } from '../frontends/operation-args.js';
-import { serverStatuses, serversText } from './servers-command.js';
+import { serversReport, serversText } from './servers-command.js';
+import { runTrustCommand } from './trust-command.js';
 import { runRecoverCommand } from './recover-command.js';
 
 const MODE_OPTIONS = {
@@ -87,6 +88,10 @@ async function main(argv: string[]): Promise<void> {
       return runServers(rest);
     case 'recover':
       return exitAfterFlush(runRecoverCommand(rest));
+    case 'trust':
+    case 'untrust':
+      process.stdout.write(runTrustCommand(cmd, rest));
+      return exitAfterFlush(0);
     case 'daemon':
       tuneHeap();
       // each mode loads its own front-end: the daemon runs none (it hosts them on demand), nor the tour or the REPL
@@ -152,8 +157,8 @@ async function runTourCommand(argv: string[]): Promise<void> {
 
 async function runServers(argv: string[]): Promise<void> {
   const { values } = guardedParse({ args: argv, options: COMMON_OPTIONS, strict: true, allowPositionals: false });
-  const list = serverStatuses(values.root ?? process.cwd(), values.servers ?? []);
-  process.stdout.write((values.json ? JSON.stringify(list, null, 2) : serversText(list)) + '\n');
+  const report = serversReport(values.root ?? process.cwd(), values.servers ?? []);
+  process.stdout.write((values.json ? JSON.stringify(report, null, 2) : serversText(report)) + '\n');
   exitAfterFlush(0);
 }
 

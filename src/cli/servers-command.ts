@@ -1,6 +1,7 @@
-/** `lspgate servers`: the merged servers.json entries and whether each one's command resolves. */
+/** `lspgate servers`: the merged servers.json entries, whether each one's command resolves, and the root's trust. */
 import path from 'node:path';
-import { loadServers, missingRequirement, resolveCommand } from '../config/load.js';
+import { loadLimits, loadServers, missingRequirement, resolveCommand } from '../config/load.js';
+import { trustedBy } from '../config/trust.js';
 import { defaultCacheDir } from '../gateway/gateway.js';
 
 export interface ServerStatus {
@@ -14,10 +15,23 @@ export interface ServerStatus {
   install: string;
 }
 
-export function serverStatuses(root: string, extraFiles: string[]): ServerStatus[] {
+export interface ServersReport {
+  root: string;
+  /** The trusted folder (user config `trustedFolders`) the root is inside, or null. */
+  trusted_by: string | null;
+  /** Workspace settings left out because the root is not trusted. */
+  ignored: string[];
+  servers: ServerStatus[];
+}
+
+export function serversReport(root: string, extraFiles: string[]): ServersReport {
   const cacheDir = defaultCacheDir();
   const abs = path.resolve(root);
-  return loadServers({ workspaceRoot: abs, extraFiles }).map((entry) => {
+  const trust = trustedBy(abs);
+  const ignored: string[] = [];
+  const entries = loadServers({ workspaceRoot: abs, extraFiles, trusted: trust !== undefined, ignored });
+  loadLimits(abs, process.env, { trusted: trust !== undefined, ignored });
+  const servers = entries.map((entry): ServerStatus => {
     const ctx = { cacheDir, root: abs };
     const resolved = missingRequirement(entry, ctx) === undefined ? resolveCommand(entry, ctx) : undefined;
     return {
@@ -30,15 +44,19 @@ export function serverStatuses(root: string, extraFiles: string[]): ServerStatus
       install: entry.install,
     };
   });
+  return { root: abs, trusted_by: trust ?? null, ignored, servers };
 }
 
-export function serversText(list: ServerStatus[]): string {
-  return list
-    .map(
-      (s) =>
-        `${s.id}${s.enabled ? '' : ' (disabled)'}: ${s.installed ? 'installed' : 'NOT INSTALLED'}\n` +
-        `  languages ${s.languages.join(', ')}; extensions ${s.extensions.join(' ')}\n` +
-        (s.installed ? `  command ${s.command}` : `  install: ${s.install}`),
-    )
-    .join('\n');
+export function serversText(report: ServersReport): string {
+  const trust = report.trusted_by
+    ? `${report.root}: trusted (trustedFolders: ${report.trusted_by}); its .lspgate config applies in full`
+    : `${report.root}: not trusted; its .lspgate config is read as data only (\`lspgate trust ${report.root}\` to trust it)`;
+  const ignored = report.ignored.map((s) => `  ignored: ${s}`);
+  const servers = report.servers.map(
+    (s) =>
+      `${s.id}${s.enabled ? '' : ' (disabled)'}: ${s.installed ? 'installed' : 'NOT INSTALLED'}\n` +
+      `  languages ${s.languages.join(', ')}; extensions ${s.extensions.join(' ')}\n` +
+      (s.installed ? `  command ${s.command}` : `  install: ${s.install}`),
+  );
+  return [trust, ...ignored, ...servers].join('\n');
 }

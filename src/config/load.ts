@@ -11,9 +11,13 @@ import { packageRoot } from '../link/paths.js';
 import { z } from 'zod';
 import { LspgateError } from '../errors/errors.js';
 import type { Logger } from '../util/logger.js';
+import { readJsonConfig } from './json-file.js';
+import { isTrusted, userConfigFile } from './trust.js';
+import { untrustedLayer } from './workspace-layer.js';
 import { LimitsSchema, ServerEntrySchema, ToolsSettingSchema, type Limits, type ServerEntry, type ToolsSetting } from './schema.js';
 
 export { packageRoot } from '../link/paths.js';
+export { readJsonConfig } from './json-file.js';
 
 export function shippedServersFile(): string {
   return path.join(packageRoot(), 'servers.json');
@@ -26,6 +30,13 @@ export function userServersFile(env: NodeJS.ProcessEnv = process.env): string {
 
 export interface LoadServersOptions {
   workspaceRoot: string;
+  /**
+   * Whether the workspace's own servers.json is the user's to run (config/trust.ts); false: it is cut
+   * to data (config/workspace-layer.ts). Default: decided from the user's `trustedFolders` now.
+   */
+  trusted?: boolean;
+  /** Receives the workspace settings left out because the folder is not trusted (`servers[x].env`). */
+  ignored?: string[];
   extraFiles?: string[];
   logger?: Logger;
   env?: NodeJS.ProcessEnv;
@@ -83,10 +94,21 @@ export function loadServers(opts: LoadServersOptions): ServerEntry[] {
     { file: path.join(opts.workspaceRoot, '.lspgate', 'servers.json'), required: false },
     ...(opts.extraFiles ?? []).map((f) => ({ file: path.resolve(f), required: true })),
   ];
+  const workspaceFile = layers[2]!.file;
+  const trusted = opts.trusted ?? isTrusted(opts.workspaceRoot, env);
   const merged = new Map<string, { raw: Record<string, unknown>; files: string[] }>();
   for (const layer of layers) {
-    const entries = readLayer(layer.file, layer.required);
+    let entries = readLayer(layer.file, layer.required);
     if (!entries) continue;
+    if (layer.file === workspaceFile && !trusted) {
+      // A repository is data: what in it would start a program is the user's to allow.
+      const cut = untrustedLayer(entries, new Set(merged.keys()));
+      entries = cut.entries;
+      for (const setting of cut.ignored) {
+        opts.logger?.warn(`${workspaceFile}: ${setting} ignored (the folder is not trusted)`);
+        opts.ignored?.push(`${path.join('.lspgate', 'servers.json')} ${setting}`);
+      }
+    }
     opts.logger?.debug(`servers layer ${layer.file}: ${entries.map((e) => e.id).join(', ')}`);
     for (const e of entries) {
       const prev = merged.get(e.id);
@@ -114,16 +136,6 @@ export function limitEnvName(key: string): string {
   return 'LSPGATE_' + key.replace(/([A-Z])/g, '_$1').toUpperCase();
 }
 
-/** A JSON config file's content; undefined when it does not exist; INVALID_INPUT when it is not JSON. */
-export function readJsonConfig(file: string): unknown {
-  if (!existsSync(file)) return undefined;
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new LspgateError('INVALID_INPUT', `config file is not valid JSON: ${file}: ${(e as Error).message}`, { file });
-  }
-}
-
 /**
  * The MCP tool profile from config (`"tools"`): the workspace's `.lspgate/config.json` first, then
  * the user's `$XDG_CONFIG_HOME/lspgate/config.json`; undefined when neither sets it.
@@ -140,14 +152,40 @@ export function loadToolsSetting(root: string, env: NodeJS.ProcessEnv = process.
   return undefined;
 }
 
-export function loadLimits(root: string, env: NodeJS.ProcessEnv = process.env): Limits {
-  const file = path.join(root, '.lspgate', 'config.json');
-  let fromFile: Record<string, unknown> = {};
+function limitsOf(file: string): Record<string, unknown> {
   const raw = readJsonConfig(file);
-  if (raw !== undefined) {
-    if (isPlainObject(raw) && isPlainObject(raw.limits)) fromFile = raw.limits;
-    else if (isPlainObject(raw) && raw.limits !== undefined) throw new LspgateError('INVALID_INPUT', `${file}: "limits" must be an object`, { file });
+  if (raw === undefined) return {};
+  if (isPlainObject(raw) && isPlainObject(raw.limits)) return raw.limits;
+  if (isPlainObject(raw) && raw.limits !== undefined) throw new LspgateError('INVALID_INPUT', `${file}: "limits" must be an object`, { file });
+  return {};
+}
+
+/** A limit's value on one scale: `serverMemoryMb` 0 is no budget (the highest), unset half the machine's memory. */
+function limitRank(key: string, v: unknown): number {
+  if (key === 'serverMemoryMb') {
+    if (v === 0) return Infinity;
+    if (v === undefined) return os.totalmem() / 2 / 1024 / 1024;
   }
+  return typeof v === 'number' ? v : Infinity;
+}
+
+export interface LoadLimitsOptions {
+  /** Whether the workspace's config.json may raise a limit (config/trust.ts); default: from `trustedFolders`. */
+  trusted?: boolean;
+  /** Receives the workspace limits left out (`.lspgate/config.json limits.maxFileBytes`). */
+  ignored?: string[];
+}
+
+/**
+ * Defaults, then the user's config.json `limits`, then the workspace's `.lspgate/config.json`, then
+ * LSPGATE_* env. An untrusted workspace may only lower a limit: `maxFileBytes: 2e9` in a cloned
+ * repository made one file cost the daemon 6 GB and every client its answers.
+ */
+export function loadLimits(root: string, env: NodeJS.ProcessEnv = process.env, opts: LoadLimitsOptions = {}): Limits {
+  const file = path.join(root, '.lspgate', 'config.json');
+  const userFile = userConfigFile(env);
+  const fromUser = limitsOf(userFile);
+  const fromFile = limitsOf(file);
   const fromEnv: Record<string, unknown> = {};
   for (const key of Object.keys(LimitsSchema.shape)) {
     const v = env[limitEnvName(key)];
@@ -156,14 +194,25 @@ export function loadLimits(root: string, env: NodeJS.ProcessEnv = process.env): 
     if (!Number.isFinite(n)) throw new LspgateError('INVALID_INPUT', `${limitEnvName(key)} must be a number, got ${JSON.stringify(v)}`, { env: limitEnvName(key) });
     fromEnv[key] = n;
   }
-  const parsed = LimitsSchema.strict().safeParse({ ...fromFile, ...fromEnv });
-  if (!parsed.success) {
-    throw new LspgateError('INVALID_INPUT', `invalid limits (${file} / LSPGATE_* env): ${z.prettifyError(parsed.error)}`, {
-      file,
-      issues: parsed.error.issues,
-    });
+  const parse = (layers: Record<string, unknown>, named: string) => {
+    const parsed = LimitsSchema.strict().safeParse(layers);
+    if (!parsed.success) {
+      throw new LspgateError('INVALID_INPUT', `invalid limits (${named} / LSPGATE_* env): ${z.prettifyError(parsed.error)}`, { file: named, issues: parsed.error.issues });
+    }
+    return parsed.data;
+  };
+  const base = parse({ ...fromUser, ...fromEnv }, userFile);
+  const workspace = parse({ ...fromUser, ...fromFile, ...fromEnv }, file);
+  if (opts.trusted ?? isTrusted(root, env)) return workspace;
+  const out: Record<string, unknown> = { ...workspace };
+  for (const key of Object.keys(fromFile)) {
+    const mine = (workspace as Record<string, unknown>)[key];
+    const theirs = (base as Record<string, unknown>)[key];
+    if (limitRank(key, mine) <= limitRank(key, theirs)) continue;
+    out[key] = theirs;
+    opts.ignored?.push(`${path.join('.lspgate', 'config.json')} limits.${key} (${String(mine)}; it may only lower the limit, ${String(theirs ?? 'unset')})`);
   }
-  return parsed.data;
+  return out as Limits;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -215,4 +215,10 @@ export const ConfigFileSchema = z.object({
   limits: LimitsSchema.partial().optional(),
   tools: ToolsSettingSchema.optional().describe('MCP tool profile: "core", "all" (default) or a list of operation names'),
   allowedRoots: z.array(z.string()).optional().describe('User config only: folders index_folder / index_repo may open besides the root'),
+  trustedFolders: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'User config only (`lspgate trust DIR` / `untrust DIR`): folders, with their subfolders, whose own .lspgate/servers.json may name programs, environments and paths and whose config.json may raise limits; elsewhere those settings are ignored with a warning',
+    ),
 });

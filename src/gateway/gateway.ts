@@ -3,7 +3,7 @@
  * runner. Front-ends create one Gateway and call `run`; nothing else.
  */
 import { createHash } from 'node:crypto';
-import { realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createBroker } from '../broker/broker.js';
 import { withResponseCache } from '../cache/cached-broker.js';
@@ -11,6 +11,7 @@ import { ResponseCache } from '../cache/response-cache.js';
 import { serverNotifier } from '../broker/file-change-notifier.js';
 import { WorkspaceCatalog } from '../catalog/catalog.js';
 import { loadLimits, loadServers } from '../config/load.js';
+import { ignoredWarning, trustedBy } from '../config/trust.js';
 import type { Limits } from '../config/schema.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import { operations as allOperations } from '../operations/registry.js';
@@ -91,6 +92,14 @@ function recoverApplies(env: ServiceEnv, root: string): string[] {
   }
 }
 
+/** A trusted root's own config is run as the user's: every answer says so. */
+function trustedNotice(root: string, trust: string | undefined): string[] {
+  if (trust === undefined) return [];
+  const own = ['servers.json', 'config.json'].filter((f) => existsSync(path.join(root, '.lspgate', f)));
+  if (!own.length) return [];
+  return [`${own.map((f) => path.join('.lspgate', f)).join(' and ')} applied in full: ${root} is a trusted folder (trustedFolders: ${trust}; \`lspgate untrust ${trust}\` to undo)`];
+}
+
 export function workspaceId(root: string): string {
   return `${path.basename(root) || 'root'}-${createHash('sha256').update(root).digest('hex').slice(0, 8)}`;
 }
@@ -156,15 +165,19 @@ export class Gateway implements RunnerHost {
     const logger = opts.logger ?? createLogger();
     const cacheDir = opts.cacheDir ?? defaultCacheDir();
     privateCache(cacheDir, logger);
-    const servers = loadServers({ workspaceRoot: root, extraFiles: opts.serversFiles ?? [], logger });
-    const limits = { ...loadLimits(root), ...opts.limits };
+    // Trust is decided once, now: the servers this gateway starts for its root run as configured then.
+    const trust = trustedBy(root);
+    const ignored: string[] = [];
+    const servers = loadServers({ workspaceRoot: root, extraFiles: opts.serversFiles ?? [], logger, trusted: trust !== undefined, ignored });
+    const limits = { ...loadLimits(root, process.env, { trusted: trust !== undefined, ignored }), ...opts.limits };
+    const notices = [...(opts.notices ?? []), ...ignored.map((setting) => ignoredWarning(setting, root)), ...trustedNotice(root, trust)];
     // Every session is handed out behind the response cache (byte-bounded, keyed by server
     // generation, document hash and workspace epoch; identical in-flight requests coalesced).
     const broker = withResponseCache(
       createBroker({ servers, cacheDir, logger: logger.child('broker'), limits, sessionIdleMs: opts.sessionIdleMs }),
       new ResponseCache({ maxBytes: limits.cacheBytes }),
     );
-    const context: ServiceEnv = { servers, broker, limits, cacheDir, logger, ...(opts.notices?.length ? { notices: opts.notices } : {}) };
+    const context: ServiceEnv = { servers, broker, limits, cacheDir, logger, ...(notices.length ? { notices } : {}) };
     return new Gateway(root, context, opts.operations ?? allOperations, opts.allowedRoots ?? configuredAllowedRoots());
   }
 

@@ -12,12 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { LspgateError } from '../errors/errors.js';
 import { readJsonConfig } from '../config/load.js';
+import { userConfigFile } from '../config/trust.js';
 import { isInside } from '../util/paths.js';
 
-export function userConfigFile(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
-  return path.join(base, 'lspgate', 'config.json');
-}
+export { userConfigFile };
 
 /** allowedRoots from the user config file and LSPGATE_ALLOWED_ROOTS, as given (not yet real). */
 export function configuredAllowedRoots(env: NodeJS.ProcessEnv = process.env): string[] {

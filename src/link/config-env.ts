@@ -56,7 +56,7 @@ export function attachEnvironment(env: NodeJS.ProcessEnv = process.env): AttachE
   }
   const dir = path.join(env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), '.config'), 'lspgate');
   const user_files: Record<string, string> = {};
-  for (const f of USER_FILES) user_files[f] = fileHash(path.join(dir, f));
+  for (const f of USER_FILES) user_files[f] = fileHash(path.join(dir, f), f === 'config.json' ? ['trustedFolders'] : []);
   return { settings, variables, path: env.PATH ?? '', node: realOr(process.execPath), user_files };
 }
 
@@ -65,12 +65,30 @@ export function valueHash(value: string): string {
   return hash(value);
 }
 
-function fileHash(file: string): string {
+/**
+ * `ignore`: keys the daemon does not read. `trustedFolders` applies only to a root's own .lspgate
+ * config, which the daemon never reads (such a root runs in its own process): `lspgate trust`
+ * must not turn every later client away from a running daemon.
+ */
+function fileHash(file: string, ignore: string[] = []): string {
+  let content: Buffer;
   try {
-    return hash(readFileSync(file));
+    content = readFileSync(file);
   } catch {
     return '';
   }
+  if (ignore.length) {
+    try {
+      const parsed = JSON.parse(content.toString('utf8')) as unknown;
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+        const rest = Object.fromEntries(Object.entries(parsed).filter(([k]) => !ignore.includes(k)));
+        return hash(JSON.stringify(rest));
+      }
+    } catch {
+      // not JSON: hashed as it is, and the daemon reports it
+    }
+  }
+  return hash(content);
 }
 
 function realOr(p: string): string {

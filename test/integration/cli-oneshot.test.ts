@@ -68,7 +68,7 @@ describe('lspgate one-shot CLI', () => {
   it('servers --json lists the merged entries and whether each is installed', async () => {
     const { code, stdout } = await runCli(['servers', '--json', '--root', TS_APP], { cacheDir });
     expect(code).toBe(0);
-    const list = JSON.parse(stdout) as { id: string; installed: boolean; command?: string; install: string }[];
+    const list = (JSON.parse(stdout) as { servers: { id: string; installed: boolean; command?: string; install: string }[] }).servers;
     const tls = list.find((s) => s.id === 'typescript-language-server')!;
     expect(tls.installed).toBe(true);
     expect(tls.command).toContain('typescript-language-server');

@@ -1,7 +1,7 @@
 /**
  * TypeScript 7's native server (`tsc --lsp --stdio`, servers.json entry `tsgo`, disabled by
  * default) against typescript-language-server: the same operations on two temp copies of
- * fixtures/ts-app, one of which enables tsgo through a workspace `.lspgate/servers.json`.
+ * fixtures/ts-app, one of which enables tsgo through an extra servers.json (`--servers`).
  *
  * Differences seen (TypeScript 7.0.2 vs typescript-language-server 5.3 + TypeScript 6.0), which
  * the comparisons below normalise away and the bench report documents:
@@ -39,8 +39,9 @@ function copyFixture(enableTsgo: boolean): string {
   fs.cpSync(fixture, root, { recursive: true });
   fs.cpSync(importForms, path.join(root, 'src/forms'), { recursive: true });
   if (enableTsgo) {
-    fs.mkdirSync(path.join(root, '.lspgate'));
-    fs.writeFileSync(path.join(root, '.lspgate/servers.json'), JSON.stringify({ servers: [{ id: 'tsgo', enabled: true, priority: 100 }] }));
+    // an extra servers.json (--servers) is the user's: a folder's own .lspgate/servers.json may not
+    // enable a server unless the user trusted the folder
+    fs.writeFileSync(path.join(root, 'tsgo-servers.json'), JSON.stringify({ servers: [{ id: 'tsgo', enabled: true, priority: 100 }] }));
   }
   return root;
 }
@@ -72,7 +73,7 @@ describe('tsgo (TypeScript 7 native server) answers like typescript-language-ser
       const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-'));
       roots.push(root);
       cacheDirs.push(cacheDir);
-      return Gateway.create({ root, cacheDir, logger });
+      return Gateway.create({ root, cacheDir, logger, serversFiles: enable ? [path.join(root, 'tsgo-servers.json')] : [] });
     };
     tsls = await make(false);
     tsgo = await make(true);
@@ -88,7 +89,7 @@ describe('tsgo (TypeScript 7 native server) answers like typescript-language-ser
     return { a: a.result, b: b.result };
   }
 
-  it('the workspace override routes TypeScript files to tsgo', async () => {
+  it('the servers override routes TypeScript files to tsgo', async () => {
     // `full`: the server's file model (the other details answer from the catalog)
     const { a, b } = await both('get_file_outline', { file: 'src/util/strings.ts', detail: 'full' });
     expect(a._meta.servers.map((s) => s.id)).toEqual(['typescript-language-server']);

@@ -58,6 +58,8 @@ describe('loadServers', () => {
       servers: [{ id: 'gopls', enabled: false }, { id: 'pyright', timeouts: { requestMs: 5000 } }],
     });
     write(path.join(root, '.lspgate', 'servers.json'), { servers: [{ id: 'gopls', enabled: true, priority: 3 }] });
+    // the workspace layer applies in full only where the user trusted the folder (config/trust.ts)
+    write(path.join(e.XDG_CONFIG_HOME!, 'lspgate', 'config.json'), { trustedFolders: [root] });
     const extra = write(path.join(tempDir(), 'x.json'), {
       servers: [{ id: 'mylang', languages: ['my'], extensions: ['.my'], command: 'my-ls', install: 'get it' }],
     });
@@ -94,6 +96,7 @@ describe('loadLimits', () => {
   it('defaults, then the workspace config, then LSPGATE_* env', () => {
     const root = tempDir();
     expect(loadLimits(root, {}).maxFileBytes).toBe(1_000_000);
+    // lowering needs no trust
     write(path.join(root, '.lspgate', 'config.json'), { limits: { maxFileBytes: 2000, maxResults: 7 } });
     expect(loadLimits(root, {})).toMatchObject({ maxFileBytes: 2000, maxResults: 7 });
     expect(limitEnvName('perServerConcurrency')).toBe('LSPGATE_PER_SERVER_CONCURRENCY');
