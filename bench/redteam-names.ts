@@ -30,11 +30,12 @@ export function rawControls(text: string): boolean {
   return /[\u0000-\u0008\u000b\u000c\u000e-\u001f]|\r(?!\n)/.test(text) || text.includes(FORGED);
 }
 
-export function nameRows(): Row[] {
+export function nameRows(w: HostileWorkspace): Row[] {
   return [
     { what: 'file tree with a control-character file name (escaped)', op: 'get_file_tree', input: () => ({}), code: 'none' },
     { what: 'search for a symbol of a control-character file name (escaped)', op: 'search_symbols', input: () => ({ query: 'controlNamed' }), code: 'none' },
     { what: 'outline of a control-character file name (escaped)', op: 'get_file_outline', input: () => ({ file: `src/${CONTROL_NAME}` }), code: 'none' },
-    { what: 'index with a file name that is not UTF-8 (counted, listed)', op: 'list_repos', input: () => ({}), code: 'none' },
+    // list_repos is listed by name only; index_folder is in every front-end's default set
+    { what: 'index with a file name that is not UTF-8 (counted, listed)', op: 'index_folder', input: () => ({ path: w.root }), code: 'none' },
   ];
 }

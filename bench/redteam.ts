@@ -95,7 +95,7 @@ async function main(): Promise<number> {
   buildHostileWorkspace(tmp, w);
   extendHostileWorkspace(w);
   extendNamesWorkspace(w);
-  const rows = [...hostileRows(w), ...extraRows(), ...nameRows()].filter((r) => r.what.includes(only));
+  const rows = [...hostileRows(w), ...extraRows(), ...nameRows(w)].filter((r) => r.what.includes(only));
   const registry = await startRegistry(REPO);
   process.env.npm_config_registry = registry.url;
   process.env.XDG_CACHE_HOME = path.join(tmp, 'xdg-cache');
