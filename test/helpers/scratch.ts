@@ -15,7 +15,8 @@ export interface ScratchFixture extends FixtureGateway {
 }
 
 /** `extra` files (relative path → text) are written into the copy before the gateway starts. */
-export async function openScratch(name: string, extra: Record<string, string> = {}): Promise<ScratchFixture> {
+/** `serversFiles`: extra servers.json files (the user's, as `--servers`), relative to the copy's root. */
+export async function openScratch(name: string, extra: Record<string, string> = {}, opts: { serversFiles?: string[] } = {}): Promise<ScratchFixture> {
   const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `lspgate-${name}-`)));
   const root = path.join(tmp, name);
   fs.cpSync(path.join(FIXTURES, name), root, { recursive: true });
@@ -24,7 +25,7 @@ export async function openScratch(name: string, extra: Record<string, string> = 
     fs.writeFileSync(path.join(root, rel), text);
   }
   const cacheDir = path.join(tmp, 'cache');
-  const gateway = await Gateway.create({ root, cacheDir });
+  const gateway = await Gateway.create({ root, cacheDir, ...(opts.serversFiles ? { serversFiles: opts.serversFiles.map((f) => path.join(root, f)) } : {}) });
   afterAll(async () => {
     await gateway.close();
     fs.rmSync(tmp, { recursive: true, force: true });

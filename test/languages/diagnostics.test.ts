@@ -141,7 +141,9 @@ for (const c of CASES) {
 }
 
 describe('get_diagnostics: pull diagnostics (TypeScript 7 native server, which offers textDocument/diagnostic)', async () => {
-  const fx = await openScratch('knowledge-ts', { '.lspgate/servers.json': JSON.stringify({ servers: [{ id: 'tsgo', enabled: true, priority: 100 }] }) });
+  // an extra servers.json (--servers) is the user's: a folder's own .lspgate/servers.json may not enable a
+  // server unless the user trusted the folder
+  const fx = await openScratch('knowledge-ts', { 'tsgo-servers.json': JSON.stringify({ servers: [{ id: 'tsgo', enabled: true, priority: 100 }] }) }, { serversFiles: ['tsgo-servers.json'] });
 
   it('answers in pull mode, exactly, and follows an edit on disk', async () => {
     const r = await fx.run('get_diagnostics', { file: 'src/broken.ts' });
