@@ -59,7 +59,8 @@ export function trustWorld(): TrustWorld {
     args: [FAULT_SERVER],
     install: 'it is in fixtures/fault-server',
     readiness: { kind: 'first-reply' },
-    timeouts: { startMs: 30_000, readyMs: 30_000, requestMs: 30_000, shutdownMs: 1_000, idleMs: 0 },
+    // the fault server answers no documentSymbol: a short ready wait keeps 28 spawned front-end runs quick
+    timeouts: { startMs: 30_000, readyMs: 3_000, requestMs: 10_000, shutdownMs: 1_000, idleMs: 0 },
   };
   writeFileSync(path.join(cfg, 'lspgate', 'servers.json'), JSON.stringify({ servers: [entry] }));
   const env = {
