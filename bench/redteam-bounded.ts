@@ -19,15 +19,8 @@ import { connectStdio, textOf, type StdioConnection } from '../test/helpers/mcp-
 import { startEmbedServer, type EmbedMode } from '../test/helpers/embed-server.js';
 import { CLI, runCli } from '../test/helpers/spawn.js';
 import { codeIn, SAFE } from './redteam-frontends.js';
+import type { Line } from './redteam-writes.js';
 
-export interface BoundedLine {
-  what: string;
-  frontend: string;
-  expected: string;
-  outcome: string;
-  pass: boolean;
-  ms: number;
-}
 
 interface Answer {
   outcome: string;
@@ -55,7 +48,7 @@ async function cliAnswer(args: string[], cacheDir: string, env: Record<string, s
   }
 }
 
-async function timed(what: string, frontend: string, expected: string, run: () => Promise<{ outcome: string; pass: boolean }>): Promise<BoundedLine> {
+async function timed(what: string, frontend: string, expected: string, run: () => Promise<{ outcome: string; pass: boolean }>): Promise<Line> {
   const t0 = performance.now();
   const r = await run();
   const line = { what, frontend, expected, ...r, ms: Math.round(performance.now() - t0) };
@@ -81,7 +74,7 @@ function judgeCoverage(a: Answer): { outcome: string; pass: boolean } {
   return { outcome: a.outcome === SAFE ? `mode ${String(a.json.mode)}, limits_hit ${limits.join('+') || 'none'}` : a.outcome, pass: ok };
 }
 
-async function coverageCases(tmp: string, cacheDir: string): Promise<BoundedLine[]> {
+async function coverageCases(tmp: string, cacheDir: string): Promise<Line[]> {
   const root = path.join(tmp, 'coverage-ws');
   coverageWorkspace(root);
   const expected = 'line report, range clamped, lcov over the limit and bad JSON named';
@@ -110,7 +103,7 @@ const HOSTILE: [EmbedMode, string][] = [
   ['bad-shape', 'strings for numbers, indexes out of range'],
 ];
 
-async function embedderCases(tmp: string, cacheDir: string): Promise<BoundedLine[]> {
+async function embedderCases(tmp: string, cacheDir: string): Promise<Line[]> {
   const root = path.join(tmp, 'embed-ws');
   fs.mkdirSync(path.join(root, 'docs'), { recursive: true });
   fs.writeFileSync(path.join(root, 'docs', 'deploy.md'), '# Deploying\n\nThe release robot copies the build to the staging host.\n');
@@ -119,7 +112,7 @@ async function embedderCases(tmp: string, cacheDir: string): Promise<BoundedLine
   const env = { LSPGATE_EMBED_URL: srv.url, LSPGATE_EMBED_API: 'openai', LSPGATE_EMBED_MODEL: 'redteam', LSPGATE_EMBED_DIM: '8', LSPGATE_EMBED_TIMEOUT_MS: '3000' };
   const mcp = await connectStdio(CLI, ['mcp', '--root', root], { cacheDir, env });
   const search = (mode?: string) => mcpAnswer(mcp, 'search_code', { query: 'release robot staging host', ...(mode ? { mode } : {}) });
-  const lines: BoundedLine[] = [];
+  const lines: Line[] = [];
   try {
     for (const [mode, what] of HOSTILE) {
       await srv.setMode(mode);
@@ -159,6 +152,6 @@ async function embedderCases(tmp: string, cacheDir: string): Promise<BoundedLine
 }
 
 /** Every bounded-input case, run one after another. */
-export async function boundedCases(tmp: string, cacheDir: string): Promise<BoundedLine[]> {
+export async function boundedCases(tmp: string, cacheDir: string): Promise<Line[]> {
   return [...(await coverageCases(tmp, cacheDir)), ...(await embedderCases(tmp, cacheDir))];
 }

@@ -12,15 +12,8 @@ import { CLI, spawnNode, TS_APP, waitFor } from '../test/helpers/spawn.js';
 import { Gateway } from '../src/gateway/gateway.js';
 import { createLogger } from '../src/util/logger.js';
 import { toLspgateError } from '../src/errors/errors.js';
+import type { Line } from './redteam-writes.js';
 
-export interface ServerlifeLine {
-  what: string;
-  frontend: string;
-  expected: string;
-  outcome: string;
-  pass: boolean;
-  ms: number;
-}
 
 const TOKEN = 'redteam-serverlife-token-0123456789';
 const CAP = 8;
@@ -34,7 +27,7 @@ function rssMb(pid: number): number {
   return m ? Math.round(Number(m[1]) / 1024) : 0;
 }
 
-async function halfOpenFlood(tmp: string): Promise<ServerlifeLine> {
+async function halfOpenFlood(tmp: string): Promise<Line> {
   const t0 = performance.now();
   const root = path.join(tmp, 'serverlife-http');
   fs.cpSync(TS_APP, root, { recursive: true });
@@ -75,7 +68,7 @@ async function halfOpenFlood(tmp: string): Promise<ServerlifeLine> {
   }
 }
 
-async function stoppedServer(tmp: string): Promise<ServerlifeLine> {
+async function stoppedServer(tmp: string): Promise<Line> {
   const t0 = performance.now();
   const root = path.join(tmp, 'serverlife-sigstop');
   fs.cpSync(TS_APP, root, { recursive: true });
@@ -113,6 +106,6 @@ async function stoppedServer(tmp: string): Promise<ServerlifeLine> {
   }
 }
 
-export async function serverlifeRows(tmp: string): Promise<ServerlifeLine[]> {
+export async function serverlifeRows(tmp: string): Promise<Line[]> {
   return [await halfOpenFlood(tmp), await stoppedServer(tmp)];
 }

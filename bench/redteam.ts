@@ -25,20 +25,12 @@ import { framingCases } from './redteam-framing.js';
 import { leftovers, startRegistry, stopDaemon } from './redteam-procs.js';
 import { boundedCases } from './redteam-bounded.js';
 import { serverlifeRows } from './redteam-serverlife.js';
-import { cacheAsOtherUser, killRows, writeRows } from './redteam-writes.js';
+import { cacheAsOtherUser, killRows, writeRows, type Line } from './redteam-writes.js';
 import { gitRows } from './redteam-git.js';
 import { recoveryRows } from './redteam-recovery.js';
 import { trustRows } from './redteam-trust.js';
 import { runCli } from '../test/helpers/spawn.js';
 
-interface Line {
-  what: string;
-  frontend: string;
-  expected: string;
-  outcome: string;
-  pass: boolean;
-  ms: number;
-}
 
 const leaks = (text: string): boolean => text.includes(OUTSIDE_CANARY) || text.includes(SECRET_CANARY);
 
