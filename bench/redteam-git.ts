@@ -6,20 +6,9 @@
  * runs git is a row: pass = a safe answer and no planted program ran (no marker file).
  */
 import path from 'node:path';
-import { buildHostileGit, type HostileGit } from '../test/helpers/hostile-git.js';
+import { buildHostileGit, gitCalls as calls } from '../test/helpers/hostile-git.js';
 import { mcpHttp, mcpStdio, oneShotCli, sidecar, SAFE, type Frontend } from './redteam-frontends.js';
 import type { Line } from './redteam-writes.js';
-
-function calls(h: HostileGit): [string, Record<string, unknown>][] {
-  return [
-    ['get_diagnostics', { changed: true }],
-    ['changed_symbols', {}],
-    ['detect_drift', {}],
-    ['verify_citation', { citation: { file: h.cited.file, start_line: 1, end_line: 3, commit_hash: h.cited.commit } }],
-    ['search_code', { query: 'beta' }],
-    ['index_repo', { url: h.cloneSource }],
-  ];
-}
 
 function line(what: string, frontend: string, outcome: string, ran: string[], t0: number): Line {
   const shown = ran.length ? `${outcome}; RAN ${ran.join(', ')}` : outcome;

@@ -145,3 +145,15 @@ export function buildHostileGit(base: string): HostileGit {
     cited: { file: 'src/b.ts', commit },
   };
 }
+
+/** The calls that run git, as operation and input (the integration test's and the red team's). */
+export function gitCalls(h: HostileGit): [string, Record<string, unknown>][] {
+  return [
+    ['get_diagnostics', { changed: true }],
+    ['changed_symbols', {}],
+    ['detect_drift', {}],
+    ['verify_citation', { citation: { file: h.cited.file, start_line: 1, end_line: 3, commit_hash: h.cited.commit } }],
+    ['search_code', { query: 'beta' }],
+    ['index_repo', { url: h.cloneSource }],
+  ];
+}

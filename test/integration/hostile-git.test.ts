@@ -18,7 +18,7 @@ import { assertBuilt, CLI, runCli, type Spawned } from '../helpers/spawn.js';
 import { cliArgs } from '../helpers/hostile-corpus.js';
 import { daemonWorld, sidecarClient, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
 import { mcpThin, startLoggingDaemon, type McpThin } from '../helpers/thin.js';
-import { buildHostileGit, type HostileGit } from '../helpers/hostile-git.js';
+import { buildHostileGit, gitCalls as calls, type HostileGit } from '../helpers/hostile-git.js';
 
 type FrontEnd = 'cli' | 'mcp' | 'mcp-daemon' | 'sidecar';
 const FRONT_ENDS: FrontEnd[] = ['cli', 'mcp', 'mcp-daemon', 'sidecar'];
@@ -30,18 +30,6 @@ let world: DaemonWorld;
 let daemon: Spawned;
 let thin: McpThin;
 let sidecar: { proc: Spawned; conn: MessageConnection };
-
-/** The calls that run git, as operation and input. */
-function calls(h: HostileGit): [string, Record<string, unknown>][] {
-  return [
-    ['get_diagnostics', { changed: true }],
-    ['changed_symbols', {}],
-    ['detect_drift', {}],
-    ['verify_citation', { citation: { file: h.cited.file, start_line: 1, end_line: 3, commit_hash: h.cited.commit } }],
-    ['search_code', { query: 'beta' }],
-    ['index_repo', { url: h.cloneSource }],
-  ];
-}
 
 async function viaMcp(client: Client, op: string, input: Record<string, unknown>): Promise<string> {
   const r = await client.callTool({ name: op, arguments: input }, { timeout: 170_000 });
