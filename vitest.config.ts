@@ -7,7 +7,10 @@ import { defineConfig } from 'vitest/config';
 // (test/integration/daemon*.test.ts give it a private XDG_RUNTIME_DIR): tests count and kill
 // their own servers, and a shared daemon would outlive them. Inline projects do not inherit the
 // root's options, so each project sets it.
-const env = { LSPGATE_DAEMON: 'off' };
+// Servers start at the first question that needs one (LSPGATE_SERVER_START=on-demand): a test that only
+// reads the catalog does not pay for every server of its fixture; test/integration/one-catalog.test.ts
+// checks the default (servers started once the syntax pass is done).
+const env = { LSPGATE_DAEMON: 'off', LSPGATE_SERVER_START: 'on-demand' };
 
 export default defineConfig({
   test: {

@@ -21,6 +21,9 @@ const RETRIED_CODES = new Set(['TIMEOUT', 'SERVER_CRASHED', 'CONTENT_MODIFIED', 
 
 export type BuildOptions = { signal?: AbortSignal; onProgress?: (done: number, total: number) => void };
 
+/** What the catalog does once the walk is done and before files are parsed: watch the walked directories. */
+export type OnWalked = (walk: WalkResult) => void;
+
 export interface BuildWalkHost {
   readonly root: string;
   readonly index: SymbolIndex;
@@ -35,9 +38,11 @@ export interface BuildWalkHost {
 }
 
 /** Walks the workspace and brings every walked file up to date; the walk (skips, limits, directories). */
-export async function buildWalk(host: BuildWalkHost, opts: BuildOptions): Promise<WalkResult> {
+export async function buildWalk(host: BuildWalkHost, opts: BuildOptions, onWalked?: OnWalked): Promise<WalkResult> {
   const { limits, files, freshness } = host;
   const walk = await walkWorkspace(host.root, { maxFileBytes: limits.maxFileBytes, maxFiles: limits.maxFiles, followSymlinks: !!host.options.followSymlinks, signal: opts.signal }, host.gate);
+  // watched before the pass: a file edited while the pass runs is parsed again at once, not at the next build
+  onWalked?.(walk);
   const keep = new Set(walk.files.map((f) => f.rel));
   for (const rel of [...host.index.files.keys(), ...files.errors.keys()]) if (!keep.has(rel)) files.removeFile(rel, true);
   let done = 0;
@@ -72,7 +77,7 @@ async function retryFailed(host: BuildWalkHost, walked: { abs: string; rel: stri
   for (const f of walked) {
     const err = host.files.errors.get(f.rel);
     // a file only the syntax tier parses is not asked again: its deadline was its bound (and no server would take it)
-    if (!err || !RETRIED_CODES.has(err.code) || host.syntax.parsesOnly(f.rel)) continue;
+    if (!err || !RETRIED_CODES.has(err.code) || host.syntax.catalogs(f.rel)) continue;
     if (signal?.aborted) throw new LspgateError('CANCELLED', 'cataloging was cancelled');
     host.logger.info(`retrying ${f.rel} after ${err.code}`);
     await host.files.catalogFile(f.abs, f.rel, true, WALKED).catch((e: unknown) => host.files.recordError(f.rel, e, true));

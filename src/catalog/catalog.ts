@@ -47,6 +47,8 @@ export interface CatalogDeps {
   cataloger: FileCataloger;
   /** A warning for the workspace's next answer (`_meta.warnings`): a snapshot that could not be saved. */
   notice?: (message: string) => void;
+  /** After each build that walked the workspace: the cataloged files (the service starts the servers they need). */
+  afterBuild?: (files: ReadonlyMap<string, FileEntry>) => void;
 }
 
 type FileError = CatalogFileError;
@@ -96,7 +98,6 @@ export class WorkspaceCatalog implements Catalog {
       index: this.index,
       catalogFile: (abs, rel, background, admission) => entries.catalogFile(abs, rel, background, admission),
       catalogEarly: (abs, rel) => this.syntax.early(abs, rel),
-      wantsServer: (rel, entry) => this.syntax.wantsServer(rel, entry),
       entryTouched: () => this.snapshot.schedule(),
       removeFile: (rel) => entries.removeFile(rel),
       recordError: (rel, e) => entries.recordError(rel, e),
@@ -183,7 +184,7 @@ export class WorkspaceCatalog implements Catalog {
       git_head: this.gitHead,
       index_version: INDEX_VERSION,
       errors: [...this.entries.errors.values()].sort((a, b) => a.file.localeCompare(b.file)),
-      ...(this.deps.cataloger.syntax ? { tiers: this.tier.status(this.index.files) } : {}),
+      ...(this.deps.cataloger.syntax ? { tiers: this.tier.status(this.index.files, this.hasServer) } : {}),
     };
   }
 
@@ -203,7 +204,8 @@ export class WorkspaceCatalog implements Catalog {
       // `git rev-parse` is a process spawn (~50-100 ms under load): it runs while files are cataloged,
       // not after them (it was a third of catalog.build on the 11-file fixture).
       const head = readGitHead(this.root);
-      const walk = await buildWalk({ root: this.root, index: this.index, files: this.entries, freshness: this.freshness, syntax: this.syntax, gate: this.gate, logger: this.logger, limits: this.deps.limits, options: this.options }, opts);
+      const watch = this.options.watch !== false ? (w: { directories: string[] }) => this.disk.start(w.directories) : undefined;
+      const walk = await buildWalk({ root: this.root, index: this.index, files: this.entries, freshness: this.freshness, syntax: this.syntax, gate: this.gate, logger: this.logger, limits: this.deps.limits, options: this.options }, opts, watch);
       this.skipped = walk.skipped;
       this.limitsHit = walk.limitsHit;
       this.gitHead = await head;
@@ -212,7 +214,7 @@ export class WorkspaceCatalog implements Catalog {
       this.snapshot.saveNow();
       saved = true;
       this.entries.live = true;
-      if (this.options.watch !== false) this.disk.start(walk.directories);
+      this.deps.afterBuild?.(this.index.files);
     } finally {
       this.tier.markReady();
       this.state = this.entries.errors.size ? 'partial' : this.indexedAt ? 'ready' : this.index.files.size ? 'partial' : 'empty';
@@ -346,6 +348,13 @@ export class WorkspaceCatalog implements Catalog {
 
   cached(symbolId: string): CatalogSymbol | undefined {
     return this.index.byId(symbolId);
+  }
+
+  /** Whether an enabled server handles the file (semantic questions); its catalog entry is the syntax tier's either way. */
+  private readonly hasServer = (rel: string): boolean => this.deps.cataloger.syntax?.hasServer(rel) ?? true;
+
+  serverless(rel: string): string | undefined {
+    return this.tier.serverless(rel, this.index.files.get(rel), this.hasServer);
   }
 
   files(): ReadonlyMap<string, FileEntry> {

@@ -25,8 +25,6 @@ export interface FreshnessHost {
   catalogFile(abs: string, rel: string, background?: boolean, admission?: GateAnswer): Promise<FileEntry>;
   /** An early answer's re-catalog: from syntax where the file has it (milliseconds), else from its server; through the gate too. */
   catalogEarly(abs: string, rel: string): Promise<FileEntry>;
-  /** Whether a syntax-tier entry of this file is still to be replaced by its server's (a server catalogs it). */
-  wantsServer(rel: string, entry: FileEntry): boolean;
   /** An entry's stamps moved but its bytes did not: the snapshot should be saved again. */
   entryTouched(): void;
   removeFile(rel: string): void;
@@ -38,13 +36,11 @@ export class Freshness {
 
   /**
    * Keeps a file's entry if its bytes did not change (mtime+size first, then hash), else re-asks;
-   * `admission`: the gate's answer the caller already has. An early reader takes a syntax-tier
-   * entry as it is and has a changed file parsed again; every other reader gets the server's entry
-   * of a file a server catalogs.
+   * `admission`: the gate's answer the caller already has. An early reader has a changed file parsed
+   * again on the worker pool (never through a server, whatever its language).
    */
   async refreshFile(f: { abs: string; rel: string; size?: number; mtimeMs?: number }, background = false, admission?: GateAnswer, early = false): Promise<FileEntry> {
     const entry = this.host.index.files.get(f.rel);
-    if (entry && !early && this.host.wantsServer(f.rel, entry)) return this.host.catalogFile(f.abs, f.rel, background, admission);
     if (entry) {
       // Synchronous: this runs on every answer that names a cataloged file (containers of each
       // reference, symbol ids), one after the other; an async stat waits for a thread-pool round

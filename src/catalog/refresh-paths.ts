@@ -20,7 +20,7 @@ export async function refreshPaths(root: string, files: CatalogFiles, syntax: Sy
       rel = toRelative(root, abs);
       const exists = await stat(abs).then((s) => s.isFile(), () => false);
       if (!exists) files.removeFile(rel);
-      else await (syntax.parsesOnly(rel) ? syntax.early(abs, rel) : files.catalogFile(abs, rel));
+      else await (syntax.catalogs(rel) ? syntax.early(abs, rel) : files.catalogFile(abs, rel));
       refreshed.push(rel);
     } catch (e) {
       const err = toLspgateError(e);

@@ -8,8 +8,8 @@ import path from 'node:path';
 import type { FileEntry } from '../core/catalog.js';
 import { createPrivateFile, mkdirPrivate } from '../util/private-files.js';
 
-/** 2: TypeScript import bindings left out, tsgo's const Variables are constants. */
-export const INDEX_VERSION = 2;
+/** 2: TypeScript import bindings left out, tsgo's const Variables are constants. 3: files with a grammar cataloged from their parse trees only. */
+export const INDEX_VERSION = 3;
 
 export interface Snapshot {
   index_version: number;

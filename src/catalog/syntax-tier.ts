@@ -68,11 +68,20 @@ export class SyntaxTier {
     c.only_syntax += mine.size;
   }
 
-  status(files: ReadonlyMap<string, FileEntry>): TierStatus {
+  /** Why no server handles a cataloged syntax-tier file (`hasServer`: whether an enabled server handles it), or undefined. */
+  serverless(rel: string, entry: FileEntry | undefined, hasServer: (rel: string) => boolean): string | undefined {
+    if (entry?.tier !== 'syntax') return undefined;
+    return this.syntaxOnly.get(rel) ?? (hasServer(rel) ? undefined : 'NO_SERVER');
+  }
+
+  status(files: ReadonlyMap<string, FileEntry>, hasServer: (rel: string) => boolean): TierStatus {
     let syntax = 0;
-    for (const e of files.values()) if (e.tier === 'syntax') syntax++;
     const reasons: Record<string, number> = {};
-    for (const [rel, why] of this.syntaxOnly) if (files.get(rel)?.tier === 'syntax') reasons[why] = (reasons[why] ?? 0) + 1;
+    for (const [rel, e] of files) {
+      if (e.tier === 'syntax') syntax++;
+      const why = this.serverless(rel, e, hasServer);
+      if (why) reasons[why] = (reasons[why] ?? 0) + 1;
+    }
     const c = this.counts;
     const wrong = c.only_syntax + c.only_server + c.differing;
     return {
@@ -121,10 +130,14 @@ export class SyntaxEntries {
         return !e || e.size !== f.size || e.mtimeMs !== f.mtimeMs;
       });
       const unanswered = new Set(todo.map((f) => f.rel));
+      const walked = new Map(files.map((f) => [f.rel, index.files.get(f.rel)?.mtimeMs]));
       await syntax.catalogMany(
         todo,
         (rel, entry, error) => {
           unanswered.delete(rel);
+          // the watcher may have parsed the file again since the walk read it: its newer entry stays
+          const now = index.files.get(rel);
+          if (now && walked.get(rel) !== now.mtimeMs && now.mtimeMs !== entry?.mtimeMs) return;
           if (entry) this.host.files.storeSyntax(rel, entry, true);
           else if (error) this.failed(rel, new LspgateError(error.code as 'INTERNAL', error.message, { file: rel }));
         },
@@ -143,18 +156,13 @@ export class SyntaxEntries {
   }
 
   /**
-   * A file the syntax tier could not catalog. Where only the syntax tier catalogs it, it fails as the
-   * server cataloger would have failed it; a file over the parse deadline or heap cap (or a pass
-   * that failed whole) fails whoever catalogs it, until its server's entry takes its place — never a
-   * silent gap.
+   * A file the syntax tier could not catalog. Its parse tree is its only catalog (no server lists a
+   * file that has a grammar), so it fails whoever asks — never a silent gap — unless an entry of
+   * another origin is there (a file cataloged by its server because its grammar could not read it).
    */
   private failed(rel: string, e: unknown, always = false): void {
-    const { syntax, index } = this.host;
-    const code = toLspgateError(e).code;
-    const bounded = always || code === 'TIMEOUT' || code === 'LIMIT_EXCEEDED' || code === 'INTERNAL';
-    if (syntax?.hasServer(rel) && !bounded) return;
-    const current = index.files.get(rel);
-    if (current && current.tier !== 'syntax') return;
+    const current = this.host.index.files.get(rel);
+    if (current && current.tier !== 'syntax' && !always) return;
     this.dropFailed(rel, e, true);
   }
 
@@ -169,24 +177,19 @@ export class SyntaxEntries {
     return this.host.tier.whenReady();
   }
 
-  /** A walked file no server catalogs: it keeps its syntax entry (true), and the build waits for the pass. */
+  /**
+   * A walked file the syntax tier catalogs: its parse tree is its catalog entry, whether or not a
+   * server handles its language (servers answer the questions that need a compiler, by position);
+   * the build waits for the pass.
+   */
   serverless(rel: string): boolean {
-    const syntax = this.host.syntax;
-    if (!syntax || syntax.hasServer(rel)) return false;
-    this.host.tier.syntaxOnly.set(rel, 'NO_SERVER');
-    return true;
+    return this.catalogs(rel);
   }
 
-  /** Whether only the syntax tier catalogs the file (a grammar, and no server configured for it). */
-  parsesOnly(rel: string): boolean {
+  /** Whether the syntax tier catalogs the file (its extension has a grammar with a declarations hook). */
+  catalogs(rel: string): boolean {
     const syntax = this.host.syntax;
-    return !!syntax && syntax.extensions().has(path.extname(rel).toLowerCase()) && !syntax.hasServer(rel);
-  }
-
-  /** Whether a syntax entry is still to be replaced by the file's server's (a server catalogs it). */
-  wantsServer(rel: string, entry: FileEntry): boolean {
-    const syntax = this.host.syntax;
-    return entry.tier === 'syntax' && !!syntax && syntax.hasServer(rel) && this.host.tier.syntaxOnly.get(rel) === undefined;
+    return !!syntax && syntax.extensions().has(path.extname(rel).toLowerCase());
   }
 
   /**
@@ -196,7 +199,7 @@ export class SyntaxEntries {
    */
   async early(abs: string, rel: string): Promise<FileEntry> {
     const { syntax, files } = this.host;
-    if (!syntax?.extensions().has(path.extname(rel).toLowerCase())) return files.catalogFile(abs, rel);
+    if (!syntax || !this.catalogs(rel)) return files.catalogFile(abs, rel);
     const gate = this.host.gate();
     const a = await gate.admit(abs);
     if (!a.admitted) {
@@ -210,7 +213,7 @@ export class SyntaxEntries {
       return files.catalogFile(abs, rel, false, a);
     }
     const entry = await syntax.catalogOne(a.abs, a.rel, a).catch((e: unknown) => {
-      if (!syntax.hasServer(a.rel)) this.dropFailed(a.rel, e);
+      this.dropFailed(a.rel, e);
       throw e;
     });
     if (!entry) return files.catalogFile(abs, rel, false, a);
@@ -219,19 +222,21 @@ export class SyntaxEntries {
   }
 
   /**
-   * A file the watcher saw change (the gate admitted it, with these bytes): its syntax entry first
-   * (milliseconds, on the worker pool: early answers see the edit at once), then its server's entry
-   * where a server catalogs it. A file only the syntax tier catalogs that it could not parse (over
-   * the deadline, the heap cap) leaves the index with its coded error.
+   * A file the watcher saw change (the gate admitted it, with these bytes): parsed again on the
+   * worker pool (milliseconds: every answer sees the edit at once). A file it could not parse (over
+   * the deadline, the heap cap) leaves the index with its coded error. A file without a grammar is
+   * cataloged by its server.
    */
   async changed(a: AdmittedFile): Promise<unknown> {
     const syntax = this.host.syntax;
-    if (syntax?.extensions().has(path.extname(a.rel).toLowerCase())) {
+    if (syntax && this.catalogs(a.rel)) {
       let failure: unknown;
       const entry = await syntax.catalogOne(a.abs, a.rel, a).catch((e: unknown) => void (failure = e));
-      if (entry) this.host.files.storeSyntax(a.rel, entry, false);
-      if (entry && !syntax.hasServer(a.rel)) return entry;
-      if (failure !== undefined && !syntax.hasServer(a.rel)) return this.dropFailed(a.rel, failure);
+      if (entry) {
+        this.host.files.storeSyntax(a.rel, entry, false);
+        return entry;
+      }
+      if (failure !== undefined) return this.dropFailed(a.rel, failure);
     }
     return this.host.refreshFile(a);
   }

@@ -5,6 +5,7 @@
 import { LspgateError } from '../errors/errors.js';
 import { runDaemon } from '../daemon/server.js';
 import { guardedParse } from '../frontends/operation-args.js';
+import { applyServerStartFlag } from '../service/workspace/server-warmup.js';
 import { daemonQuery } from './thin/daemon-query.js';
 import { DAEMON_HELP } from './thin/help-text.js';
 
@@ -12,6 +13,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   'idle-ms': { type: 'string' },
   'server-idle-ms': { type: 'string' },
+  'server-start': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -23,6 +25,7 @@ export async function runDaemonCommand(argv: string[]): Promise<void> {
     return;
   }
   if (sub === undefined) {
+    applyServerStartFlag(values['server-start']);
     const idle = intFlag(values['idle-ms'], '--idle-ms', 1);
     const sessionIdle = intFlag(values['server-idle-ms'], '--server-idle-ms', 0);
     return runDaemon({ ...(idle !== undefined ? { idleMs: idle } : {}), ...(sessionIdle !== undefined ? { sessionIdleMs: sessionIdle } : {}) });

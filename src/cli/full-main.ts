@@ -19,6 +19,7 @@ import { mainHelp } from './thin/help-text.js';
 import { COMMON_OPTIONS, guardedParse } from '../frontends/operation-args.js';
 import { serversReport, serversText } from './servers-command.js';
 import { runTrustCommand } from './trust-command.js';
+import { applyServerStartFlag } from '../service/workspace/server-warmup.js';
 import { runRecoverCommand } from './recover-command.js';
 
 const MODE_OPTIONS = {
@@ -30,6 +31,7 @@ const MODE_OPTIONS = {
   'session-idle-ms': { type: 'string' },
   'max-sessions': { type: 'string' },
   'handshake-ms': { type: 'string' },
+  'server-start': { type: 'string' },
   tools: { type: 'string' },
 } as const;
 
@@ -112,6 +114,7 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
   if (values.tools !== undefined && mode !== 'mcp') throw usage('--tools applies to lspgate mcp only');
   const setting = mode !== 'mcp' ? undefined : values.tools !== undefined ? parseToolsFlag(values.tools) : loadToolsSetting(root);
   const tools = setting === undefined ? undefined : selectTools(setting, operations);
+  applyServerStartFlag(values['server-start']);
   const serversFiles = values.servers ?? [];
   const gateway = await gatewayFor(values.daemon, root, serversFiles, mode === 'mcp' && values.http ? 'mcp-http' : mode);
   if (mode === 'repl') return (await import('../frontends/repl/repl.js')).runRepl(gateway);

@@ -214,6 +214,10 @@ export const ConfigFileSchema = z.object({
   $schema: z.string().optional(),
   limits: LimitsSchema.partial().optional(),
   tools: ToolsSettingSchema.optional().describe('MCP tool profile: "core", "all" (default) or a list of operation names'),
+  serverStart: z
+    .enum(['after-syntax', 'on-demand'])
+    .optional()
+    .describe('When language servers start: once the syntax catalog is built (after-syntax, the default) or at the first question that needs one (on-demand)'),
   allowedRoots: z.array(z.string()).optional().describe('User config only: folders index_folder / index_repo may open besides the root'),
   trustedFolders: z
     .array(z.string())

@@ -64,7 +64,8 @@ export interface FileEntry {
   symbols: CatalogSymbol[];
   /**
    * `syntax`: read from the file's syntax tree (tree-sitter and its language profile's declarations
-   * hook) while its server has not cataloged it, or where it has none; absent: from the server.
+   * hook), as every file with a grammar is; absent: from the server's documentSymbol (a language a
+   * user added with a server and no grammar).
    */
   tier?: 'syntax';
 }
@@ -89,7 +90,7 @@ export interface FileCataloger {
   catalogFile(absPath: string, relPath: string, opts?: { background?: boolean; content?: FileContent }): Promise<FileEntry>;
   /** The lower-cased extensions some enabled server handles (the walk keeps these and the syntax tier's). */
   extensions(): Set<string>;
-  /** The syntax tier: entries read from syntax trees, first on a cold workspace and where no server catalogs. */
+  /** The syntax tier: the entries of every file whose language has a grammar, read from its syntax tree. */
   readonly syntax?: SyntaxCataloger;
 }
 
@@ -102,7 +103,7 @@ export interface SyntaxFileJob {
 export interface SyntaxCataloger {
   /** The lower-cased extensions it parses. */
   extensions(): Set<string>;
-  /** Whether a language server is configured to catalog this file later (else its syntax entry is its last). */
+  /** Whether an enabled language server handles this file (for semantic questions; its catalog entry is the syntax tier's either way). */
   hasServer(relPath: string): boolean;
   /** Whether a file without an extension is a script it parses, by its first bytes (the `#!` line). */
   isScript?(head: Buffer): boolean;
@@ -293,6 +294,8 @@ export interface Catalog {
   all(opts?: ReadOptions): Promise<CatalogSymbol[]>;
   /** search_symbols' ranking over all(), its texts prepared once per catalog version. */
   searchTexts(opts?: ReadOptions): Promise<SymbolRanker>;
+  /** Why no language server handles this cataloged file here (`NO_SERVER`, `SERVER_NOT_INSTALLED` …), or undefined. */
+  serverless(rel: string): string | undefined;
   /** The cataloged files now (relative path → entry); read-only. */
   files(): ReadonlyMap<string, FileEntry>;
   /** Re-reads the given files (or every file whose hash changed) and re-catalogs them. */

@@ -2,6 +2,7 @@
  * The composition root: config, broker, workspaces (each with its catalog), the operation
  * runner. Front-ends create one Gateway and call `run`; nothing else.
  */
+import { serverStartSetting, warmServers } from '../service/workspace/server-warmup.js';
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -177,7 +178,7 @@ export class Gateway implements RunnerHost {
       createBroker({ servers, cacheDir, logger: logger.child('broker'), limits, sessionIdleMs: opts.sessionIdleMs }),
       new ResponseCache({ maxBytes: limits.cacheBytes }),
     );
-    const context: ServiceEnv = { servers, broker, limits, cacheDir, logger, ...(notices.length ? { notices } : {}) };
+    const context: ServiceEnv = { servers, broker, limits, cacheDir, logger, serverStart: serverStartSetting(root), ...(notices.length ? { notices } : {}) };
     return new Gateway(root, context, opts.operations ?? allOperations, opts.allowedRoots ?? configuredAllowedRoots());
   }
 
@@ -211,7 +212,7 @@ export class Gateway implements RunnerHost {
     const env = this.context;
     const id = workspaceId(root);
     const notices: string[] = [];
-    const catalog = new WorkspaceCatalog({ root, id, cacheDir: env.cacheDir, logger: env.logger, limits: env.limits, cataloger: new ServiceCataloger(env, root), notice: (m) => notices.push(m) });
+    const catalog = new WorkspaceCatalog({ root, id, cacheDir: env.cacheDir, logger: env.logger, limits: env.limits, cataloger: new ServiceCataloger(env, root), notice: (m) => notices.push(m), afterBuild: (files) => warmServers(env, root, files.keys(), env.serverStart ?? 'after-syntax') });
     // the servers learn of changes from the catalog's one feed, as every other listener does
     catalog.changes.subscribe(serverNotifier(env.broker, env.logger.child(`catalog:${id}`)));
     notices.push(...recoverApplies(env, root));

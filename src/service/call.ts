@@ -2,6 +2,7 @@
  * One operation call's view of the service: the workspace, the `_meta` collector, the abort
  * signal, and the files loaded so far (each file is synced and asked for its symbols once per call).
  */
+import { raisePriority } from './workspace/server-warmup.js';
 import path from 'node:path';
 import type { FileContext, LanguageAdapter } from '../adapters/types.js';
 import { adapterFor } from '../adapters/index.js';
@@ -86,6 +87,7 @@ export class ServiceCall implements FileContextSource {
    */
   async session(absPath: string): Promise<LspSession> {
     const session = await this.env.broker.sessionFor(absPath, this.workspace.root);
+    raisePriority(this.env, session);
     // Open the file before waiting: typescript-language-server only starts loading a project once
     // one of its files is open, and answers from its syntax server until then.
     await session.syncDocument(absPath);

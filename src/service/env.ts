@@ -20,6 +20,8 @@ export interface ServiceEnv {
   readonly logger: Logger;
   /** Set by `lspgate daemon` at start (Gateway.provideDaemonStatus): the daemon_status operation's source. */
   daemonStatus?: DaemonStatusProvider;
+  /** When servers start: after a build's syntax pass (default), or only at a semantic question (server-warmup.ts). */
+  readonly serverStart?: 'after-syntax' | 'on-demand';
   /** Warnings every answer of this process carries in `_meta.warnings` (it runs its own servers because the daemon refused it). */
   readonly notices?: readonly string[];
 }

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** After the `(comm)` field of /proc/<pid>/stat: [0] state, [1] ppid, [2] pgrp. */
-function statFields(pid: string): string[] | undefined {
+export function statFields(pid: string): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -25,6 +25,23 @@ function rssBytes(pid: string): number {
   } catch {
     return 0;
   }
+}
+
+/** The live processes of a process group (empty without /proc). */
+export function groupPids(pgid: number): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    const f = statFields(name);
+    if (f && f[0] !== 'Z' && Number(f[2]) === pgid) out.push(Number(name));
+  }
+  return out;
 }
 
 /** Total RSS in bytes of each process group asked for (groups with no live process are left out). */

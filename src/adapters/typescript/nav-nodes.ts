@@ -23,6 +23,8 @@ export interface NavItem {
   /** The AST parent it merges within, and whether it sits directly in its container's body (navigationBar.ts isOwnChild). */
   scope?: number;
   own?: boolean;
+  /** `exports.x = …` / `module.exports.x = …`: merged away into an earlier sibling named x (navigationBar.ts mergeChildren). */
+  commonJs?: boolean;
 }
 
 export const FUNCTION_EXPRESSIONS = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);

@@ -36,9 +36,30 @@ function mergeSiblings(start: Marked[][]): void {
   }
 }
 
+/**
+ * A CommonJS export (`exports.x = …`) after a sibling of the same name is no item of its own to
+ * TypeScript: it merges into the earlier one (its children with it); one before any such sibling stays.
+ */
+function absorbCommonJs(list: Marked[]): void {
+  if (!list.some((i) => i.commonJs)) return;
+  const named = new Map<string, Marked>();
+  let kept = 0;
+  for (const item of list) {
+    const earlier = named.get(item.name);
+    if (item.commonJs && earlier) {
+      earlier.children.push(...item.children);
+      continue;
+    }
+    if (!earlier) named.set(item.name, item);
+    list[kept++] = item;
+  }
+  list.length = kept;
+}
+
 function mergeLevel(lists: Marked[][]): Map<Marked, Marked[]> {
   const firsts = new Map<string, Marked[]>();
   const groups = new Map<Marked, Marked[]>();
+  for (const list of lists) absorbCommonJs(list);
   for (const list of lists) {
     for (const item of list) {
       if (item.merge === undefined) continue;

@@ -95,7 +95,13 @@ export class NavTreeBuilder {
   }
 
   private methodSignature(n: SyntaxNode): void {
-    if (hasNavigationBarName(n.childForFieldName('name'))) this.leaf(n, NAV_KIND.method, this.memberEnd(n), `method${isStatic(n) ? ' static' : ''}`);
+    const name = n.childForFieldName('name');
+    // `constructor(a: string);` — an overload of the constructor (or a `declare class`'s only one): TypeScript's Constructor node
+    if (n.parent?.type === 'class_body' && name?.text === 'constructor' && name.type === 'property_identifier') {
+      this.parent.children.push({ name: 'constructor', lspKind: NAV_KIND.constructor, start: declarationStart(n), end: endOf(n), children: [], ...mergeable(n, 'constructor') });
+      return;
+    }
+    if (hasNavigationBarName(name)) this.leaf(n, NAV_KIND.method, this.memberEnd(n), `method${isStatic(n) ? ' static' : ''}`);
   }
 
   /** Every named descendant, in order, handing the ones addChildrenRecursively handles to visit (forEachChild). */
@@ -413,6 +419,7 @@ export class NavTreeBuilder {
    */
   private assignment(n: SyntaxNode): void {
     const left = n.childForFieldName('left');
+    if (left && isUsingDeclaration(n)) return this.usingDeclaration(n, left);
     if (this.js && left && this.commonJsExport(n, left)) return;
     const object = left?.type === 'member_expression' ? left.childForFieldName('object') : undefined;
     const property = left?.childForFieldName('property');
@@ -427,6 +434,22 @@ export class NavTreeBuilder {
     this.open({ name: object.text, lspKind: NAV_KIND.class, start: n.startIndex, end: endOf(n), nameAt: object.startIndex, children: [], merge: `es5 ${object.text}` }, () =>
       this.open({ name: nameText(property), lspKind: NAV_KIND.variable, start: left!.startIndex, end: endOf(n), nameAt: property.startIndex, children: [] }, () => this.visitNode(right)),
     );
+  }
+
+  /**
+   * `using x = …` / `await using x = …` (explicit resource management), which the grammar reads as
+   * an assignment after a `using` token: a variable declaration to TypeScript, one item per
+   * declarator of the statement (`using a = f(), b = g()`: the grammar's sequence after the first).
+   */
+  private usingDeclaration(n: SyntaxNode, left: SyntaxNode): void {
+    const declarators = [n];
+    const sequence = n.parent?.type === 'await_expression' ? n.parent.parent : n.parent;
+    if (sequence?.type === 'sequence_expression') for (const c of sequence.namedChildren.slice(1)) if (c?.type === 'assignment_expression') declarators.push(c);
+    for (const d of declarators) {
+      const name = d === n ? left : d.childForFieldName('left');
+      if (name?.type !== 'identifier') continue;
+      this.open({ name: nameText(name), lspKind: NAV_KIND.variable, start: name.startIndex, end: endOf(d), nameAt: name.startIndex, children: [] }, () => this.initializer(d.childForFieldName('right')));
+    }
   }
 
   /**
@@ -446,8 +469,13 @@ export class NavTreeBuilder {
     if (object?.type !== 'identifier' ? !moduleExports(object) : object.text !== 'exports') return false;
     const key = left.type === 'member_expression' ? left.childForFieldName('property') : left.childForFieldName('index');
     if (!key || (left.type === 'subscript_expression' && key.type !== 'string')) return false;
-    this.open({ name: nameText(key), lspKind: kind, start: n.startIndex, end: endOf(n), nameAt: key.startIndex, children: [] }, () => this.visitNode(right));
+    // exports.x after a declaration of x in the same body (or a second exports.x): TypeScript merges it into that one, no item of its own
+    this.open({ name: nameText(key), lspKind: kind, start: n.startIndex, end: endOf(n), nameAt: key.startIndex, children: [], commonJs: true }, () => this.visitNode(right));
     return true;
   }
 }
 
+/** An assignment the grammar read after a `using` keyword (`using x = …`, `await using x = …`): a declaration. */
+function isUsingDeclaration(n: SyntaxNode): boolean {
+  return n.firstChild?.type === 'using' && !n.firstChild.isNamed;
+}

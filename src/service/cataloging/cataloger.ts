@@ -1,8 +1,10 @@
 /**
- * The service's cataloger: one file → one catalog FileEntry, through the same FileContext
- * pipeline the operations use (file-context.ts), so a file's catalog symbols, ids and kinds are
- * the ones the descriptors see. The catalog (src/catalog) only indexes and stores the entries.
- * Bulk cataloging is bounded per server (limits.perServerConcurrency).
+ * The service's cataloger: one file → one catalog FileEntry. A file whose language has a grammar
+ * is cataloged from its parse tree (syntax-cataloger.ts, on the worker pool); a file of a language
+ * with a server and no grammar through the same FileContext pipeline the operations use
+ * (file-context.ts), so its catalog symbols, ids and kinds are the ones the descriptors see. The
+ * catalog (src/catalog) only indexes and stores the entries. Bulk server cataloging is bounded per
+ * server (limits.perServerConcurrency).
  */
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import { adapterFor } from '../../adapters/index.js';
@@ -41,7 +43,20 @@ export class ServiceCataloger implements FileCataloger {
     return new Set(this.env.servers.filter((s) => s.enabled).flatMap((s) => s.extensions.map((e) => e.toLowerCase())));
   }
 
+  /**
+   * A file with a grammar is cataloged from its parse tree (the worker pool: no server is started
+   * or asked for it); every other file by its server's documentSymbol.
+   */
   async catalogFile(abs: string, rel: string, opts: { background?: boolean; content?: FileContent } = {}): Promise<FileEntry> {
+    if (this.syntax?.catalogs(rel)) {
+      const entry = await this.syntax.catalogOne(abs, rel, opts.content ?? (await this.read(abs, rel)));
+      if (entry) return entry;
+    }
+    return this.serverEntry(abs, rel, opts);
+  }
+
+  /** The file's entry from its server's documentSymbol (a language with no grammar; background verification). */
+  async serverEntry(abs: string, rel: string, opts: { background?: boolean; content?: FileContent } = {}): Promise<FileEntry> {
     const route = this.env.broker.route(abs, this.root);
     if (!route) throw new LspgateError('UNSUPPORTED_LANGUAGE', `no enabled language server handles ${rel}`, { file: rel });
     const session = await this.env.broker.sessionFor(abs, this.root);

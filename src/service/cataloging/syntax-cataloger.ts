@@ -1,11 +1,11 @@
 /**
- * The syntax tier's cataloger, beside the server cataloger (cataloger.ts): files whose language
- * profile has a declarations hook become catalog entries from their syntax trees, always on the
- * worker pool (syntax-pool.ts) under its per-file deadline and heap cap — many at once (a cold
- * workspace), or one ahead of any bulk pass (a changed file, a question asked before the server has
- * cataloged the file). Entries are marked `tier: syntax`; the catalog replaces them with the
- * server's as the server catalogs each file.
+ * The syntax cataloger: files whose language profile has a declarations hook become catalog
+ * entries from their syntax trees, always on the worker pool (syntax-pool.ts) under its per-file
+ * deadline and heap cap — many at once (a cold workspace), or one ahead of any bulk pass (a changed
+ * file, a question about a file the pass has not reached). Entries are marked `tier: syntax`; they
+ * are the catalog's entries for these files (the servers answer semantic questions by position).
  */
+import path from 'node:path';
 import { languageProfiles, scriptExtension } from '../../adapters/languages.js';
 import type { FileContent, FileEntry, SyntaxCataloger, SyntaxFileJob } from '../../core/catalog.js';
 import type { ServiceEnv } from '../env.js';
@@ -33,6 +33,11 @@ export class ServiceSyntaxCataloger implements SyntaxCataloger {
   isScript(head: Buffer): boolean {
     const ext = scriptExtension(head);
     return ext !== undefined && this.parsed.has(ext);
+  }
+
+  /** Whether a file of this name is cataloged from its parse tree (a file without an extension: by its `#!` line, when read). */
+  catalogs(relPath: string): boolean {
+    return this.extensions().has(path.extname(relPath).toLowerCase());
   }
 
   hasServer(relPath: string): boolean {

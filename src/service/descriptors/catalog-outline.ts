@@ -3,11 +3,11 @@
  * always answer from it: a file the catalog holds (fresh by stat, then hash; re-cataloged first when
  * it changed) is outlined from its entry — kind, name, one-line signature, first doc sentence, lines,
  * id — without opening it in a language server (an outline of a 5,000-line file took 0.06–0.95 s
- * warm, and seconds when the server had to start, through the server's file model). While the
- * file's server cannot answer — it is loading (the cold catalog build started it), none is
- * configured for the language, or it is not installed or failed to start — the entry is the syntax
- * tier's (marked `index_state: syntax`) unless the server had already cataloged the file; `full`
- * then answers the same way instead of the adapters' SymbolDescriptors (descriptors.ts).
+ * warm, and seconds when the server had to start, through the server's file model). A file with a
+ * grammar is outlined from its parse tree, parsed at once when the catalog's pass has not reached
+ * it; where no server handles the file the answer is marked `index_state: syntax`. `full` answers
+ * the same way while the file's server cannot (loading, missing, failed to start) instead of the
+ * adapters' SymbolDescriptors (descriptors.ts).
  */
 import { languageProfile } from '../../adapters/languages.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
@@ -101,7 +101,8 @@ async function entryOf(call: ServiceCall, rel: string, abs: string, why?: string
   const catalog = call.workspace.catalog;
   const syntax = hasSyntaxTier(rel);
   if (syntax && why) call.meta.warn(why);
-  if (syntax && (why || !serverMayAnswer(call, abs))) return catalog.earlyFile(rel);
+  // a file with a grammar: its parse tree is its catalog entry, parsed now if the pass has not reached it
+  if (syntax) return catalog.earlyFile(rel);
   try {
     const symbols = await catalog.fileSymbols(rel);
     // a file the walk leaves out is answered by name, not indexed
@@ -124,8 +125,8 @@ export async function catalogOutline(call: ServiceCall, fileInput: string, why?:
   const entry = await entryOf(call, rel, abs, why);
   call.meta.addSourceFile(abs, entry.size);
   reportCatalog(call.workspace.catalog, call.meta, { files: [rel] });
-  // a file the walk leaves out (a generated file) is not in the catalog: its entry says where it came from
-  if (entry.tier === 'syntax') call.meta.setIndexState('syntax');
+  // a file no server handles (also one the walk leaves out, not in the catalog): its outline is all a syntax tree says
+  if (entry.tier === 'syntax' && !call.env.broker.route(abs, call.root)) call.meta.setIndexState('syntax');
   const first = entry.symbols[0];
   return {
     file: rel,

@@ -48,8 +48,8 @@ function languagesOf(cat: Catalog): Record<string, number> {
 /**
  * The catalog's state as `_meta` sees it: limits hit, partial when files failed (with how many and
  * why). An early answer (`early`: taken as soon as the syntax pass was done) says `syntax` when any
- * of the files it answered from (`files`) holds syntax-tier symbols, or, for an answer over the
- * whole catalog (`wide`), while any file still waits for its server.
+ * of the files it answered from (`files`), or for an answer over the whole catalog (`wide`) any
+ * cataloged file, is of a language no server handles here: its symbols are all there is.
  */
 export function reportCatalog(cat: Catalog, meta: CallMeta, early?: { files?: Iterable<string>; wide?: boolean }): void {
   for (const hit of cat.limitsHit) meta.limit(hit);
@@ -65,20 +65,13 @@ export function reportCatalog(cat: Catalog, meta: CallMeta, early?: { files?: It
 function reportTier(cat: Catalog, st: CatalogStatus, meta: CallMeta, early: { files?: Iterable<string>; wide?: boolean }): boolean {
   const tiers = st.tiers;
   if (!tiers) return false;
-  const entries = cat.files();
-  const answered = [...(early.files ?? [])].filter((f) => entries.get(f)?.tier === 'syntax');
   const serverless = Object.values(tiers.syntax_only).reduce((a, b) => a + b, 0);
-  const pending = tiers.syntax_files - serverless;
-  if (answered.length === 0 && !(early.wide && (tiers.syntax_files > 0 || st.state === 'building'))) return false;
+  if (serverless === 0) return false;
+  const answered = [...(early.files ?? [])].filter((f) => cat.serverless(f) !== undefined);
+  if (answered.length === 0 && !early.wide) return false;
   meta.setIndexState('syntax');
-  // files of this answer no build has cataloged yet (a question before any build) wait for nothing: no warning of waiting
-  if (pending > 0 && (st.state === 'building' || st.state === 'ready' || st.state === 'partial')) {
-    meta.warn(`${pending} of ${st.files} file(s) are answered from syntax trees while their language servers catalog them: ids, kinds and ranges follow each server's rules but are not yet its answer; ask again when index_state is ready`);
-  }
-  if (serverless > 0) {
-    const why = Object.entries(tiers.syntax_only).map(([code, n]) => `${code} ${n}`).join(', ');
-    meta.warn(`${serverless} file(s) have no language server here (${why}): their symbols come from syntax trees; semantic operations on them answer SERVER_NOT_INSTALLED`);
-  }
+  const why = Object.entries(tiers.syntax_only).map(([code, n]) => `${code} ${n}`).join(', ');
+  meta.warn(`${serverless} file(s) have no language server here (${why}): their symbols come from syntax trees; semantic operations on them answer SERVER_NOT_INSTALLED`);
   return true;
 }
 
