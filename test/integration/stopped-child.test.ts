@@ -98,7 +98,7 @@ describe('typescript-language-server running, its tsserver child stopped with SI
     expect(await waitGone([before.child, before.wrapper])).toEqual([]);
 
     const second = await gateway.run('query_relationships', query);
-    const result = second.result as { skipped?: unknown[]; results: { file: string }[] };
+    const result = second.result as unknown as { skipped?: unknown[]; results: { file: string }[] };
     expect(result.skipped ?? []).toEqual([]);
     expect(result.results.map((r) => r.file)).toContain('src/models/shape.ts');
   }, 240_000);
