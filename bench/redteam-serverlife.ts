@@ -4,11 +4,12 @@
  *   spawned `lspgate mcp --http --max-sessions 8`: open sessions stay at the cap, the established
  *   client keeps answering, and lspgate's RSS before and after the flood is shown.
  * - SIGSTOP: a real typescript-language-server stopped under an `imports-me` query (whose import
- *   graph is built by background requests): the query answers within a bound, the server is restarted.
+ *   graph is built by background requests): the query answers within a bound, the server is restarted;
+ *   the same with only its tsserver child stopped (the wrapper runs, and answers a `$/` probe itself).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI, spawnNode, TS_APP, waitFor } from '../test/helpers/spawn.js';
+import { CLI, commandLine, descendants, spawnNode, TS_APP, waitFor } from '../test/helpers/spawn.js';
 import { Gateway } from '../src/gateway/gateway.js';
 import { createLogger } from '../src/util/logger.js';
 import { toLspgateError } from '../src/errors/errors.js';
@@ -68,20 +69,22 @@ async function halfOpenFlood(tmp: string): Promise<Line> {
   }
 }
 
-async function stoppedServer(tmp: string): Promise<Line> {
+/** `server`: typescript-language-server itself is stopped; `child`: only its tsserver child. */
+async function stoppedServer(tmp: string, which: 'server' | 'child'): Promise<Line> {
   const t0 = performance.now();
-  const root = path.join(tmp, 'serverlife-sigstop');
+  const root = path.join(tmp, `serverlife-sigstop-${which}`);
   fs.cpSync(TS_APP, root, { recursive: true });
   const serversFile = path.join(tmp, 'serverlife-servers.json');
   fs.writeFileSync(serversFile, JSON.stringify({ servers: [{ id: 'typescript-language-server', timeouts: { requestMs: REQUEST_MS } }] }));
-  const gateway = await Gateway.create({ root, cacheDir: path.join(tmp, 'serverlife-sigstop-cache'), serversFiles: [serversFile], logger: createLogger('redteam', 'error') });
+  const gateway = await Gateway.create({ root, cacheDir: path.join(tmp, `serverlife-sigstop-${which}-cache`), serversFiles: [serversFile], logger: createLogger('redteam', 'error') });
   let pid: number | undefined;
   try {
     await gateway.run('index_folder', { path: root, output_format: 'json' });
     const session = gateway.context.broker.existing()[0]!;
     await session.waitReady();
     const generation = session.generation;
-    pid = session.pid!;
+    pid = which === 'server' ? session.pid! : descendants(session.pid!).find((p) => /[/\\]tsserver\.js( |$)/.test(commandLine(p)));
+    if (pid === undefined) throw new Error('no tsserver.js child found');
     process.kill(pid, 'SIGSTOP');
     const t1 = performance.now();
     const bound = new Promise<string>((resolve) => setTimeout(() => resolve('no answer'), ANSWER_BOUND_MS).unref());
@@ -93,7 +96,8 @@ async function stoppedServer(tmp: string): Promise<Line> {
     const waited = Math.round((performance.now() - t1) / 1000);
     const restarted = session.generation > generation;
     const outcome = `${got} in ${waited} s; server ${restarted ? 'restarted' : 'not restarted'}`;
-    return { what: 'language server stopped (SIGSTOP) under imports-me (background requests)', frontend: 'in-process', expected: `answer within ${ANSWER_BOUND_MS / 1000} s, server restarted`, outcome, pass: got !== 'no answer' && restarted, ms: Math.round(performance.now() - t0) };
+    const stopped = which === 'server' ? 'language server' : "language server's tsserver child";
+    return { what: `${stopped} stopped (SIGSTOP) under imports-me (background requests)`, frontend: 'in-process', expected: `answer within ${ANSWER_BOUND_MS / 1000} s, server restarted`, outcome, pass: got !== 'no answer' && restarted, ms: Math.round(performance.now() - t0) };
   } finally {
     if (pid !== undefined) {
       try {
@@ -107,5 +111,5 @@ async function stoppedServer(tmp: string): Promise<Line> {
 }
 
 export async function serverlifeRows(tmp: string): Promise<Line[]> {
-  return [await halfOpenFlood(tmp), await stoppedServer(tmp)];
+  return [await halfOpenFlood(tmp), await stoppedServer(tmp, 'server'), await stoppedServer(tmp, 'child')];
 }

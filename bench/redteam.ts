@@ -29,6 +29,7 @@ import { cacheAsOtherUser, killRows, writeRows, type Line } from './redteam-writ
 import { gitRows } from './redteam-git.js';
 import { recoveryRows } from './redteam-recovery.js';
 import { trustRows } from './redteam-trust.js';
+import { parseRows } from './redteam-parse.js';
 import { runCli } from '../test/helpers/spawn.js';
 
 
@@ -115,6 +116,7 @@ async function main(): Promise<number> {
     if (!only || /coverage|embedder/.test(only)) lines.push(...(await boundedCases(tmp, cache)));
     if (!only || /half-open|SIGSTOP/.test(only)) lines.push(...(await serverlifeRows(tmp)));
     if (!only || only.includes('trust')) for (const l of await trustRows()) report(l, lines);
+    if (!only || only.startsWith('hostile parse')) for (const l of await parseRows()) report(l, lines);
     for (const fe of [stdio, http, side]) lines.push(await stillAnswers(fe));
     if (!only || only.startsWith('hostile git')) for (const l of await gitRows(tmp, cache)) report(l, lines);
     if (!only || only.startsWith('write')) {

@@ -126,7 +126,10 @@ export function loadServers(opts: LoadServersOptions): ServerEntry[] {
         issues: parsed.error.issues,
       });
     }
-    out.push(parsed.data);
+    const entry = parsed.data;
+    // after the merge: neither an untrusted folder's layer nor a later one can take these back
+    if (!trusted && Object.keys(entry.untrustedEnv).length) entry.env = { ...entry.env, ...entry.untrustedEnv };
+    out.push(entry);
   }
   return out;
 }

@@ -100,6 +100,14 @@ export const ServerEntrySchema = z.object({
   readsEnv: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
   /**
+   * Set over `env` only for a folder the user has not trusted: what the server must not do with a
+   * repository's own instructions. gopls: `CGO_ENABLED=0`, because with cgo on, loading a package
+   * that says `import "C"` runs `pkg-config` with the arguments its `#cgo pkg-config:` line chose,
+   * and the C compiler on its preamble (the go command's own rules allow both); with it off, those
+   * files are left out of the build as `cgo` build-constrained.
+   */
+  untrustedEnv: z.record(z.string(), z.string()).default({}),
+  /**
    * Marker files for `rootStrategy: "nearest-marker"`: nearest first wins; order is priority within
    * one directory (go.work before go.mod).
    */

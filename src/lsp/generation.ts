@@ -22,7 +22,7 @@ import { ReadinessTracker } from './readiness.js';
 import { fromResponseError, isResponseError, isTransportError } from './rpc-errors.js';
 import type { ServerProcess } from './spawn.js';
 import type { PositionEncoding, TraceEvent } from './types.js';
-import { VitalChildren } from './vital-children.js';
+import { stoppedInGroup, VitalChildren } from './vital-children.js';
 import { WorkspaceScan } from './workspace-scan.js';
 
 export interface ProtocolOptions {
@@ -154,6 +154,13 @@ export class Generation {
     const d = this.alive ? this.vital.firstDead() : undefined;
     if (d) this.onLost(`its child process ${d.pid} (${d.pattern}) exited`);
     return d !== undefined;
+  }
+
+  /** Why the live generation cannot answer when one of its processes is stopped (vital-children.ts), else undefined. */
+  stoppedReason(): string | undefined {
+    if (!this.alive || !(this.proc.pid > 0)) return undefined;
+    const s = stoppedInGroup(this.proc.pid);
+    return s ? `its process ${s.pid} (${s.cmd.slice(0, 120) || 'exited'}) is stopped (state T): it answers nothing` : undefined;
   }
 
   /** Settles every pending request with `err` and releases the connection. */

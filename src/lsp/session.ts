@@ -329,7 +329,10 @@ export class Session implements LspSession {
       return result;
     } catch (e) {
       if (e instanceof LspgateError && e.code === 'TIMEOUT' && !e.details?.queued) {
-        if (bg) this.probeAfterBackgroundTimeout(gen);
+        // a stopped process of the tree (a stopped tsserver under a running wrapper) is a hung server now, not after more timeouts
+        const stopped = gen.stoppedReason();
+        if (stopped) this.reset(gen, `a request timed out and ${stopped}`);
+        else if (bg) this.probeAfterBackgroundTimeout(gen);
         else this.onTimeout();
       }
       throw e;
@@ -354,7 +357,10 @@ export class Session implements LspSession {
   private probeAfterBackgroundTimeout(gen: Generation): void {
     const ms = this.entry.timeouts.requestMs;
     void this.probe.answers(gen, ms).then((answered) => {
-      if (!answered) this.reset(gen, `no answer to a background request, nor to ${PROBE_METHOD} within ${ms} ms: the server answers nothing (stopped or hung)`);
+      // the wrapper may answer the probe itself while the child that does the work is stopped
+      const stopped = gen.stoppedReason();
+      if (stopped) this.reset(gen, `a background request timed out and ${stopped}`);
+      else if (!answered) this.reset(gen, `no answer to a background request, nor to ${PROBE_METHOD} within ${ms} ms: the server answers nothing (stopped or hung)`);
     });
   }
 

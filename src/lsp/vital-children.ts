@@ -125,6 +125,29 @@ function groupCommands(pgid: number): { pid: number; cmd: string }[] {
   return out;
 }
 
+/**
+ * A process of the group that is stopped (state `T`: SIGSTOP, SIGTSTP, SIGTTIN/SIGTTOU), if any.
+ * A stopped child answers nothing while its parent, which answers lspgate, still runs:
+ * typescript-language-server answers a `$/` probe itself, so a stopped tsserver looked alive.
+ * Read only after a request timed out (a walk of /proc), never on the answer path.
+ */
+export function stoppedInGroup(pgid: number): { pid: number; cmd: string } | undefined {
+  if (!procAvailable()) return undefined;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const f = statFields(name);
+    if (!f || Number(f[2]) !== pgid || f[0] !== 'T') continue;
+    let cmd = '';
+    try {
+      cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim();
+    } catch {
+      // exited while we looked: its pid says enough
+    }
+    return { pid: Number(name), cmd };
+  }
+  return undefined;
+}
+
 function aliveInGroup(pid: number, pgid: number): boolean {
   const f = statFields(pid);
   // a zombie has exited (it only waits for its parent to reap it); another group means a reused pid

@@ -141,10 +141,12 @@ export function markerExists(w: TrustWorld, v: TrustVector): boolean {
 
 /** What each answer (or error) said, as text. */
 export type TrustFrontend = (v: TrustVector, root: string) => Promise<string[]>;
+/** The calls a front-end makes on a folder (trustCalls by default). */
+export type FrontendCalls = (v: TrustVector, root: string) => { op: string; input: Record<string, unknown> }[];
 
-const viaCli = (w: TrustWorld): TrustFrontend => async (v, root) => {
+const viaCli = (w: TrustWorld, calls: FrontendCalls): TrustFrontend => async (v, root) => {
   const out: string[] = [];
-  for (const { op, input } of trustCalls(v, root)) {
+  for (const { op, input } of calls(v, root)) {
     const args = Object.entries(input).flatMap(([k, val]) => [`--${k}`, String(val)]);
     const r = await runCli([op, '--root', root, '--json', ...args], { cacheDir: w.cacheDir, env: w.env, cwd: root });
     out.push(r.stdout + r.stderr);
@@ -152,12 +154,12 @@ const viaCli = (w: TrustWorld): TrustFrontend => async (v, root) => {
   return out;
 };
 
-function mcpVia(w: TrustWorld, extra: string[]): TrustFrontend {
+function mcpVia(w: TrustWorld, extra: string[], calls: FrontendCalls): TrustFrontend {
   return async (v, root) => {
     const conn = await connectStdio(CLI, ['mcp', '--root', root, ...extra], { cacheDir: w.cacheDir, env: w.env, cwd: root });
     const out: string[] = [];
     try {
-      for (const { op, input } of trustCalls(v, root)) {
+      for (const { op, input } of calls(v, root)) {
         const r = await conn.client.callTool({ name: op, arguments: input }).catch((e: unknown) => {
           throw new Error(`${op}: ${String(e)}; lspgate mcp stderr: ${conn.stderr().slice(-2000)}`, { cause: e });
         });
@@ -170,15 +172,16 @@ function mcpVia(w: TrustWorld, extra: string[]): TrustFrontend {
   };
 }
 
-const viaSidecar = (w: TrustWorld): TrustFrontend => async (v, root) => {
+const viaSidecar = (w: TrustWorld, calls: FrontendCalls): TrustFrontend => async (v, root) => {
   const proc = spawnNode(CLI, ['sidecar', '--root', root], { cacheDir: w.cacheDir, env: w.env, cwd: root });
   const conn: MessageConnection = createMessageConnection(new StreamMessageReader(proc.child.stdout!), new StreamMessageWriter(proc.child.stdin!));
   conn.onError(() => undefined);
   conn.listen();
   const out: string[] = [];
   try {
-    for (const { op, input } of trustCalls(v, root)) {
-      out.push(JSON.stringify(await conn.sendRequest(op, input).catch((e: unknown) => String(e))));
+    for (const { op, input } of calls(v, root)) {
+      // an error's coded data (`{ code: 'LIMIT_EXCEEDED', … }`) with its message
+      out.push(JSON.stringify(await conn.sendRequest(op, input).catch((e: unknown) => `${String(e)} ${JSON.stringify((e as { data?: unknown }).data ?? null)}`)));
     }
   } finally {
     conn.dispose();
@@ -193,16 +196,16 @@ const viaSidecar = (w: TrustWorld): TrustFrontend => async (v, root) => {
 
 export const FRONTEND_NAMES = ['one-shot CLI', 'MCP stdio (--daemon off)', 'MCP stdio with the daemon running (--daemon auto)', 'sidecar'] as const;
 
-export function trustFrontend(w: TrustWorld, name: string): TrustFrontend {
+export function trustFrontend(w: TrustWorld, name: string, calls: FrontendCalls = trustCalls): TrustFrontend {
   switch (name) {
     case 'one-shot CLI':
-      return viaCli(w);
+      return viaCli(w, calls);
     case 'MCP stdio (--daemon off)':
-      return mcpVia(w, ['--daemon', 'off']);
+      return mcpVia(w, ['--daemon', 'off'], calls);
     case 'MCP stdio with the daemon running (--daemon auto)':
-      return mcpVia(w, ['--daemon', 'auto']);
+      return mcpVia(w, ['--daemon', 'auto'], calls);
     case 'sidecar':
-      return viaSidecar(w);
+      return viaSidecar(w, calls);
     default:
       throw new Error(`unknown front-end ${name}`);
   }

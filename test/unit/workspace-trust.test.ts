@@ -113,6 +113,18 @@ describe('an untrusted workspace servers.json', () => {
     expect(loadServers({ workspaceRoot: root, env: e }).find((s) => s.id === 'pyright')!.command).toBe('pyright-langserver');
   });
 
+  it("gopls runs with cgo off for an untrusted folder (its #cgo lines would choose pkg-config's arguments), the user's setting for a trusted one", () => {
+    const e = env();
+    const root = tempDir();
+    // the repository cannot turn it back on, nor set the untrusted environment itself
+    write(path.join(root, '.lspgate', 'servers.json'), { servers: [{ id: 'gopls', env: { CGO_ENABLED: '1' }, untrustedEnv: {} }] });
+    const gopls = loadServers({ workspaceRoot: root, env: e }).find((s) => s.id === 'gopls')!;
+    expect(gopls.env).toMatchObject({ CGO_ENABLED: '0', GOTOOLCHAIN: 'local' });
+    setTrust(root, true, e);
+    const trusted = loadServers({ workspaceRoot: root, env: e }).find((s) => s.id === 'gopls')!;
+    expect(trusted.env).toMatchObject({ CGO_ENABLED: '1', GOTOOLCHAIN: 'local' });
+  });
+
   it('a trusted parent trusts the folder; a sibling with a shared prefix is not trusted', () => {
     const e = env();
     const parent = tempDir();
