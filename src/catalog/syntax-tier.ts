@@ -25,7 +25,7 @@ export class SyntaxTier {
   private waiters: (() => void)[] = [];
   /** Files whose server will not catalog them, with why. */
   readonly syntaxOnly = new Map<string, string>();
-  private readonly counts = { files_compared: 0, syntax_symbols: 0, server_symbols: 0, only_syntax: 0, only_server: 0, differing: 0 };
+  private readonly counts = { files_sampled: 0, files_compared: 0, syntax_symbols: 0, server_symbols: 0, only_syntax: 0, only_server: 0, differing: 0 };
 
   get ready(): boolean {
     return this.readyNow;
@@ -51,8 +51,12 @@ export class SyntaxTier {
     if (answerable) this.markReady();
   }
 
-  /** A server entry replaces a syntax entry: counted when both read the same bytes. */
-  compare(before: FileEntry | undefined, after: FileEntry): void {
+  /**
+   * A server's entry of the same bytes beside a syntax entry (background verification, or a server
+   * entry replacing a syntax one): counted, and each symbol the two do not agree on is handed to
+   * `disagree` (the catalog stays syntax-defined: nothing changes an id).
+   */
+  compare(before: FileEntry | undefined, after: FileEntry, disagree?: (what: string, id: string) => void): void {
     if (before?.tier !== 'syntax' || after.tier === 'syntax' || before.hash !== after.hash) return;
     const c = this.counts;
     c.files_compared++;
@@ -61,11 +65,22 @@ export class SyntaxTier {
     const mine = new Map(before.symbols.map((s) => [s.symbol_id, s]));
     for (const s of after.symbols) {
       const m = mine.get(s.symbol_id);
-      if (!m) c.only_server++;
-      else if (!sameSymbol(m, s)) c.differing++;
+      if (!m) {
+        c.only_server++;
+        disagree?.('only the server lists', s.symbol_id);
+      } else if (!sameSymbol(m, s)) {
+        c.differing++;
+        disagree?.('range or kind differs', s.symbol_id);
+      }
       mine.delete(s.symbol_id);
     }
     c.only_syntax += mine.size;
+    for (const id of mine.keys()) disagree?.('only the syntax tree lists', id);
+  }
+
+  /** A file of a verification sample was asked of its server (counted whether or not it could be compared). */
+  sampled(): void {
+    this.counts.files_sampled++;
   }
 
   /** Why no server handles a cataloged syntax-tier file (`hasServer`: whether an enabled server handles it), or undefined. */

@@ -215,7 +215,9 @@ export interface CatalogStatus {
 }
 
 export interface TierDisagreement {
-  /** Files whose syntax entry a server entry of the same content replaced. */
+  /** Files of the background verification sample asked of their servers (the catalog's entries come from syntax trees). */
+  files_sampled: number;
+  /** Of those, files whose server entry read the same bytes as the catalog's syntax entry, compared symbol by symbol. */
   files_compared: number;
   /** Of those files: symbols each tier listed. */
   syntax_symbols: number;

@@ -2,6 +2,7 @@
  * The composition root: config, broker, workspaces (each with its catalog), the operation
  * runner. Front-ends create one Gateway and call `run`; nothing else.
  */
+import { verifySample } from '../service/workspace/verification.js';
 import { serverStartSetting, warmServers } from '../service/workspace/server-warmup.js';
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, statSync } from 'node:fs';
@@ -212,7 +213,14 @@ export class Gateway implements RunnerHost {
     const env = this.context;
     const id = workspaceId(root);
     const notices: string[] = [];
-    const catalog = new WorkspaceCatalog({ root, id, cacheDir: env.cacheDir, logger: env.logger, limits: env.limits, cataloger: new ServiceCataloger(env, root), notice: (m) => notices.push(m), afterBuild: (files) => warmServers(env, root, files.keys(), env.serverStart ?? 'after-syntax') });
+    const cataloger = new ServiceCataloger(env, root);
+    const start = env.serverStart ?? 'after-syntax';
+    const afterBuild = (files: ReadonlyMap<string, unknown>): void => {
+      warmServers(env, root, files.keys(), start);
+      // the servers, once started, check a sample of the catalog while nobody asks them anything
+      if (start === 'after-syntax') verifySample(catalog, cataloger, env.logger.child(`verify:${id}`)).catch((e: unknown) => env.logger.debug('verification stopped', e));
+    };
+    const catalog: WorkspaceCatalog = new WorkspaceCatalog({ root, id, cacheDir: env.cacheDir, logger: env.logger, limits: env.limits, cataloger, notice: (m) => notices.push(m), afterBuild });
     // the servers learn of changes from the catalog's one feed, as every other listener does
     catalog.changes.subscribe(serverNotifier(env.broker, env.logger.child(`catalog:${id}`)));
     notices.push(...recoverApplies(env, root));

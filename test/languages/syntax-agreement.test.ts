@@ -1,15 +1,12 @@
-// The syntax tier lists what each language's server lists (tsserver, gopls, pyright, intelephense):
-// on the language fixtures, every file's syntax entry and the server entry that replaces it agree
-// on every symbol — same ids, byte ranges, name positions and kinds (disagreement rate 0).
+// The one catalog (parse trees) lists what each language's server lists (tsserver, gopls, pyright,
+// intelephense): on the language fixtures, the background verification asked of every file agrees
+// with the catalog on every symbol — same ids, byte ranges, name positions and kinds (rate 0).
 import { describe, expect, it } from 'vitest';
+import type { WorkspaceCatalog } from '../../src/catalog/catalog.js';
+import { ServiceCataloger } from '../../src/service/cataloging/cataloger.js';
+import { verifySample } from '../../src/service/workspace/verification.js';
 import { goAvailable } from '../helpers/go.js';
 import { openFixture } from '../helpers/gateway.js';
-
-interface Tiers {
-  syntax_files: number;
-  server_files: number;
-  disagreement: { files_compared: number; server_symbols: number; only_syntax: number; only_server: number; differing: number; rate: number };
-}
 
 const FIXTURES = [
   { language: 'typescript', fixture: 'ts-app' },
@@ -19,15 +16,19 @@ const FIXTURES = [
 ];
 
 for (const f of FIXTURES) {
-  describe.skipIf(f.needsGo && !goAvailable)(`${f.language}: syntax and server catalogs agree`, async () => {
+  describe.skipIf(f.needsGo && !goAvailable)(`${f.language}: the catalog and the server agree`, async () => {
     const fx = await openFixture(f.fixture);
 
-    it(`${f.fixture}: disagreement rate 0 over every file`, async () => {
+    it(`${f.fixture}: every file verified, disagreement rate 0`, async () => {
       const built = await fx.run('index_folder', { path: fx.root });
       expect(built.state).toBe('ready');
-      const tiers = built.tiers as Tiers;
-      expect(tiers.syntax_files).toBe(0);
-      expect(tiers.disagreement.files_compared).toBe(tiers.server_files);
+      const cat = (await fx.gateway.workspaceFor(fx.root)).catalog as WorkspaceCatalog;
+      // the whole workspace as the sample (the background verification asks 16 files per server)
+      await verifySample(cat, new ServiceCataloger(fx.gateway.context, fx.root), fx.gateway.context.logger, Infinity);
+      const tiers = cat.status().tiers!;
+      expect(tiers.server_files).toBe(0);
+      expect(tiers.disagreement.files_sampled).toBe(tiers.syntax_files);
+      expect(tiers.disagreement.files_compared).toBe(tiers.syntax_files);
       expect(tiers.disagreement.server_symbols).toBe(built.symbols);
       expect(tiers.disagreement).toMatchObject({ only_syntax: 0, only_server: 0, differing: 0, rate: 0 });
     });

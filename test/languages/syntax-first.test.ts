@@ -1,8 +1,8 @@
-// A cold workspace answers search_symbols from its syntax tier before its language server has
-// cataloged anything — marked index_state: syntax — and the same query answers from the server
-// afterwards, marked ready, with the same symbol ids. The server is typescript-language-server
-// behind fixtures/gated-server, which holds its documentSymbol answers until the test opens a gate
-// file: the server catalog cannot be done before the first answer, whatever the machine's load.
+// A cold workspace answers search_symbols from its catalog of parse trees while its language
+// server answers nothing — marked ready, no warning of waiting — and the server, once it answers,
+// lists the same ids (the background verification compares them). The server is
+// typescript-language-server behind fixtures/gated-server, which holds its documentSymbol answers
+// until the test opens a gate file: no server answer can come before the search, whatever the load.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -10,7 +10,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shippedServersFile } from '../../src/config/load.js';
+import type { WorkspaceCatalog } from '../../src/catalog/catalog.js';
 import { Gateway } from '../../src/gateway/gateway.js';
+import { ServiceCataloger } from '../../src/service/cataloging/cataloger.js';
+import { verifySample } from '../../src/service/workspace/verification.js';
 import { FIXTURES } from '../helpers/gateway.js';
 
 const GATED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/gated-server/server.mjs');
@@ -22,10 +25,10 @@ interface Hit {
 interface Tiers {
   syntax_files: number;
   server_files: number;
-  disagreement: { files_compared: number; rate: number };
+  disagreement: { files_sampled: number; files_compared: number; rate: number };
 }
 
-describe('syntax first, then the server, with the same ids', async () => {
+describe('the parse-tree catalog answers before the server, with the ids the server gives', async () => {
   const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-syntax-first-')));
   const root = path.join(tmp, 'ts-app');
   fs.cpSync(path.join(FIXTURES, 'ts-app'), root, { recursive: true });
@@ -45,23 +48,19 @@ describe('syntax first, then the server, with the same ids', async () => {
   const run = async (op: string, input: Record<string, unknown> = {}) => (await gateway.run(op, { ...input, output_format: 'json' })).result;
   const tiers = async () => ((await run('list_repos')).repos as { root: string; tiers: Tiers }[]).find((r) => r.root === root)!.tiers;
 
-  it('search_symbols answers from syntax while the server catalogs nothing, then from the server with the same ids', async () => {
+  it('search_symbols answers from the parse-tree catalog while the server answers nothing; the server lists the same ids', async () => {
     const early = await run('search_symbols', { query: 'User', max_results: 50 });
-    expect(early._meta.index_state).toBe('syntax');
-    expect(early._meta.warnings?.join(' ')).toContain('answered from syntax trees while their language servers catalog them');
+    expect(early._meta.index_state).toBe('ready');
+    expect(early._meta.warnings ?? []).toEqual([]);
     const earlyIds = (early.results as Hit[]).map((h) => h.symbol_id);
     expect(earlyIds).toEqual(expect.arrayContaining(['src/models/user.ts::User#class', 'src/models/user.ts::User.nickname#property']));
-    // nothing came from the server yet: its answers are held behind the gate
     expect(await tiers()).toMatchObject({ syntax_files: 11, server_files: 0 });
 
     fs.writeFileSync(gate, '');
-    // index_folder joins the build the first search started, and ends with it
-    const built = await run('index_folder', { path: root });
-    expect(built.state).toBe('ready');
-
+    const cat = (await gateway.workspaceFor(root)).catalog as WorkspaceCatalog;
+    await verifySample(cat, new ServiceCataloger(gateway.context, root), gateway.context.logger, Infinity);
     const late = await run('search_symbols', { query: 'User', max_results: 50 });
-    expect(late._meta.index_state).toBe('ready');
     expect((late.results as Hit[]).map((h) => h.symbol_id)).toEqual(earlyIds);
-    expect(await tiers()).toMatchObject({ syntax_files: 0, server_files: 11, disagreement: { files_compared: 11, rate: 0 } });
+    expect(await tiers()).toMatchObject({ syntax_files: 11, server_files: 0, disagreement: { files_sampled: 11, files_compared: 11, rate: 0 } });
   });
 });

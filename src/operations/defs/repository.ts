@@ -27,12 +27,13 @@ const CountsSchema = z.record(z.string(), z.number());
 
 const TiersSchema = z
   .object({
-    syntax_ready: z.boolean().describe('The syntax pass is done: outlines, search_symbols, get_symbol, the repository structure and search_code answer (index_state: syntax)'),
-    syntax_files: z.number().int().describe('Files answered from syntax trees now'),
-    server_files: z.number().int().describe('Files answered from their language servers now'),
-    syntax_only: CountsSchema.describe('Files that stay at the syntax tier, by why (NO_SERVER: no server configured for the language; SERVER_NOT_INSTALLED)'),
+    syntax_ready: z.boolean().describe('The syntax pass is done: outlines, search_symbols, get_symbol, the repository structure and search_code answer'),
+    syntax_files: z.number().int().describe('Files cataloged from their syntax trees (every file whose language has a grammar)'),
+    server_files: z.number().int().describe("Files cataloged from a server's documentSymbol (a language with a server and no grammar)"),
+    syntax_only: CountsSchema.describe('Files whose language no server handles here, by why (NO_SERVER: none configured; SERVER_NOT_INSTALLED): semantic operations on them answer SERVER_NOT_INSTALLED'),
     disagreement: z
       .object({
+        files_sampled: z.number().int(),
         files_compared: z.number().int(),
         syntax_symbols: z.number().int(),
         server_symbols: z.number().int(),
@@ -41,9 +42,11 @@ const TiersSchema = z
         differing: z.number().int(),
         rate: z.number(),
       })
-      .describe('Where a server replaced a syntax entry of the same file content: symbols only one tier listed, or listed with another range or kind (the server wins); rate over the server symbols'),
+      .describe(
+        "Background verification: a sample of files asked of their servers' documentSymbol while they are idle, compared with the catalog's entries of the same bytes — symbols only one side lists, or lists with another range or kind; rate over the server symbols. The catalog stays as parsed: nothing here changes an id",
+      ),
   })
-  .describe('The syntax tier beside the language servers');
+  .describe('Where the catalog comes from: syntax trees, with a sample verified against the language servers');
 
 const IndexResultShape = {
   workspace: z.string().describe('Workspace id: pass it as `workspace` to every other operation'),

@@ -55,6 +55,11 @@ export class ServiceCataloger implements FileCataloger {
     return this.serverEntry(abs, rel, opts);
   }
 
+  /** The id of the enabled server that handles the file, or undefined. */
+  serverOf(abs: string): string | undefined {
+    return this.env.broker.route(abs, this.root)?.entry.id;
+  }
+
   /** The file's entry from its server's documentSymbol (a language with no grammar; background verification). */
   async serverEntry(abs: string, rel: string, opts: { background?: boolean; content?: FileContent } = {}): Promise<FileEntry> {
     const route = this.env.broker.route(abs, this.root);
