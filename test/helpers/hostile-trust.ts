@@ -154,7 +154,7 @@ const viaCli = (w: TrustWorld): TrustFrontend => async (v, root) => {
 
 function mcpVia(w: TrustWorld, extra: string[]): TrustFrontend {
   return async (v, root) => {
-    const conn = await connectStdio(CLI, ['mcp', '--root', root, ...extra], { cacheDir: w.cacheDir, env: w.env, cwd: root });
+    const conn = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', root, ...extra], { cacheDir: w.cacheDir, env: w.env, cwd: root });
     const out: string[] = [];
     try {
       for (const { op, input } of trustCalls(v, root)) {
