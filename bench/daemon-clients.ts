@@ -65,7 +65,7 @@ function daemonPid(): number {
 }
 
 async function mcpClient(root: string): Promise<{ client: Client; pid: number }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--root', root], env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--tools', 'all', '--root', root], env, stderr: 'ignore' });
   const client = new Client({ name: 'daemon-clients-bench', version: '0' });
   await client.connect(transport);
   return { client, pid: transport.pid! };

@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     cpSync(path.join(repo, 'fixtures', r.fixture), root, { recursive: true });
     return { root, file: r.file };
   });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--root', roots[0]!.root], env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--tools', 'all', '--root', roots[0]!.root], env, stderr: 'ignore' });
   const client = new Client({ name: 'daemon-idle-bench', version: '0' });
   try {
     await client.connect(transport);

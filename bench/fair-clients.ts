@@ -46,7 +46,7 @@ const env: Record<string, string> = {
 };
 
 async function mcpClient(root: string, name: string): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--root', root], env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--tools', 'all', '--root', root], env, stderr: 'ignore' });
   const client = new Client({ name, version: '0' });
   await client.connect(transport);
   return client;

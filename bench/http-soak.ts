@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   const token = 'soak-token';
   // as the `lspgate` command runs (its shebang caps V8's young generation)
   const nodeFlags = commandFlags(cli);
-  const args = [...nodeFlags, ...(heap ? ['--heapsnapshot-signal=SIGUSR2'] : []), cli, 'mcp', '--http', '--port', '0', '--root', repo.root];
+  const args = [...nodeFlags, ...(heap ? ['--heapsnapshot-signal=SIGUSR2'] : []), cli, 'mcp', '--tools', 'all', '--http', '--port', '0', '--root', repo.root];
   const child = spawn(process.execPath, args, {
     cwd: tmp,
     // in its own process with its own servers (what is measured): attached to a daemon, the daemon would

@@ -118,7 +118,7 @@ async function waitAllGone(pids: number[], graceMs: number): Promise<number | un
 
 async function cycle(ending: Ending, root: string, file: string, graceMs: number, daemon?: DaemonSetup): Promise<CycleResult> {
   const cacheDir = daemon ? daemon.cacheDir : mkdtempSync(path.join(os.tmpdir(), 'lspgate-kill-'));
-  const child = spawn(process.execPath, [cli, 'mcp', '--root', root, '--daemon', daemon ? 'require' : 'off'], {
+  const child = spawn(process.execPath, [cli, 'mcp', '--tools', 'all', '--root', root, '--daemon', daemon ? 'require' : 'off'], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, LSPGATE_CACHE_DIR: cacheDir, ...daemon?.env },
   });

@@ -37,7 +37,7 @@ export async function runMcpSuite(o: McpSuiteOptions): Promise<SuiteResult> {
   const t0 = performance.now();
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [...(o.nodeFlags ?? []), path.join(packageRoot, 'dist/src/cli/main.js'), 'mcp', '--root', o.root],
+    args: [...(o.nodeFlags ?? []), path.join(packageRoot, 'dist/src/cli/main.js'), 'mcp', '--tools', 'all', '--root', o.root],
     env,
     stderr: 'ignore',
   });

@@ -42,7 +42,7 @@ for (const lang of langs.length ? langs : Object.keys(CASES)) {
   fs.writeFileSync(path.join(tmp, 'cclsp.json'), JSON.stringify({ servers: [{ extensions: c.ext, command: c.cmd, rootDir: root }] }));
   const env = { PATH: `/usr/lib/go-1.23/bin:${process.env.PATH}`, GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' };
   const peer = await connect(process.execPath, [cclspBin], root, { ...env, CCLSP_CONFIG_PATH: path.join(tmp, 'cclsp.json') });
-  const gate = await connect(process.execPath, [path.join(HERE, 'dist/src/cli/main.js'), 'mcp', '--root', root], root, { ...env, LSPGATE_CACHE_DIR: path.join(tmp, 'cache') });
+  const gate = await connect(process.execPath, [path.join(HERE, 'dist/src/cli/main.js'), 'mcp', '--tools', 'all', '--root', root], root, { ...env, LSPGATE_CACHE_DIR: path.join(tmp, 'cache') });
   const both = async (label, peerCall, gateCall) => {
     const [p, g] = await Promise.all([peer.callTool(peerCall).catch((e) => ({ content: [{ text: `ERROR ${e.message}` }] })), gate.callTool(gateCall).catch((e) => ({ content: [{ text: `ERROR ${e.message}` }] }))]);
     console.log(`\n[${lang}] ${label}\n  cclsp:   ${text(p)}\n  lspgate: ${text(g)}`);

@@ -78,7 +78,7 @@ async function coverageCases(tmp: string, cacheDir: string): Promise<Line[]> {
   const root = path.join(tmp, 'coverage-ws');
   coverageWorkspace(root);
   const expected = 'line report, range clamped, lcov over the limit and bad JSON named';
-  const mcp = await connectStdio(CLI, ['mcp', '--root', root], { cacheDir });
+  const mcp = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', root], { cacheDir });
   try {
     return [
       await timed('coverage files: 20,000,000-line Go range, 65 MiB lcov, coverage.json not JSON', 'MCP stdio', expected, async () => judgeCoverage(await mcpAnswer(mcp, 'coverage_report', {}))),
@@ -110,7 +110,7 @@ async function embedderCases(tmp: string, cacheDir: string): Promise<Line[]> {
   fs.writeFileSync(path.join(root, 'docs', 'cache.md'), '# Caching\n\nAnswers are kept in a byte-bounded cache.\n');
   const srv = await startEmbedServer('--dim', '8');
   const env = { LSPGATE_EMBED_URL: srv.url, LSPGATE_EMBED_API: 'openai', LSPGATE_EMBED_MODEL: 'redteam', LSPGATE_EMBED_DIM: '8', LSPGATE_EMBED_TIMEOUT_MS: '3000' };
-  const mcp = await connectStdio(CLI, ['mcp', '--root', root], { cacheDir, env });
+  const mcp = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', root], { cacheDir, env });
   const search = (mode?: string) => mcpAnswer(mcp, 'search_code', { query: 'release robot staging host', ...(mode ? { mode } : {}) });
   const lines: Line[] = [];
   try {

@@ -54,7 +54,7 @@ async function mcpCall(client: Client, op: string, input: Record<string, unknown
 }
 
 export async function mcpStdio(root: string, cacheDir: string, cwd: string): Promise<Frontend & { conn: StdioConnection }> {
-  const conn = await connectStdio(CLI, ['mcp', '--root', root], { cacheDir, cwd });
+  const conn = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', root], { cacheDir, cwd });
   return {
     name: 'MCP stdio',
     pid: conn.pid,
@@ -74,7 +74,7 @@ async function stopProcess(p: Spawned): Promise<void> {
 }
 
 export async function mcpHttp(root: string, cacheDir: string, cwd: string): Promise<Frontend & { url: string; token: string }> {
-  const p = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', root], { cacheDir, cwd });
+  const p = spawnNode(CLI, ['mcp', '--tools', 'all', '--http', '--port', '0', '--root', root], { cacheDir, cwd });
   await waitFor(() => /bearer token written to (\S+)/.test(p.stderr()) && /listening on (http:\/\/\S+)/.test(p.stderr()), 'the HTTP listening line', 60_000);
   const url = /listening on (http:\/\/\S+)/.exec(p.stderr())![1]!;
   const token = fs.readFileSync(/bearer token written to (\S+)/.exec(p.stderr())![1]!, 'utf8').trim();

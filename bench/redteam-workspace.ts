@@ -1,6 +1,6 @@
 /**
  * What `npm run redteam` adds to the hostile-input corpus's workspace (test/helpers/hostile-corpus.ts)
- * so that it holds every hostile case the red-team covers: the rest of the README's secret-file table, a huge
+ * so that it holds every hostile case the red-team covers: the rest of the secret-file table (docs/configuration.md), a huge
  * file, an import of a sibling folder reached by ../ (no preview of it may come back), a PHP project
  * (intelephense, under the workspace's symlink loop) and a JS project with dependencies (tsserver's
  * type acquisition must not ask the registry). The extra rows go through every front-end like the
@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { OUTSIDE_CANARY, SECRET_CANARY, type HostileWorkspace, type Row } from '../test/helpers/hostile-corpus.js';
 
-/** README "Safety" names not already in the corpus's SECRET_TABLE. */
+/** docs/configuration.md names not already in the corpus's SECRET_TABLE. */
 export const MORE_SECRETS = [
   '.env.local', 'config/app.env', '_netrc', '.npmrc', '.pypirc', '.pgpass', '.htpasswd', 'id_dsa', 'keys/id_ecdsa.pub',
   'db_credentials.json', 'certs/store.pfx', 'certs/app.keystore', 'certs/app.jks', 'keys/putty.ppk', 'config/secrets.yaml', 'secret.json',

@@ -1,5 +1,5 @@
 /**
- * Token savings on a fixture (README table, like seed 001's): the bytes an agent would read
+ * Token savings on a fixture (docs/performance.md table, like seed 001's): the bytes an agent would read
  * without lspgate versus the bytes of lspgate's answer, for four everyday tasks. Tokens ≈ bytes/4.
  * Default: a generated 200-file TypeScript repository (bench/gen-repo.ts, seed 1); `--root DIR`
  * measures any folder instead. Answers are measured as compact JSON (what the runner counts).

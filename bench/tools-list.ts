@@ -13,7 +13,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 
 import { createMcpServer } from '../src/frontends/mcp/server.js';
 import { Gateway } from '../src/gateway/gateway.js';
-import { profileTools, selectTools } from '../src/operations/profiles.js';
+import { DEFAULT_EDIT_TOOLS, PROFILE_NAMES, profileTools, selectTools } from '../src/operations/profiles.js';
 
 export interface ProfileSize {
   profile: string;
@@ -24,9 +24,14 @@ export interface ProfileSize {
   tokensNoOutput: number;
 }
 
-/** The goals: core ≤ 4,000 tokens without output schemas and ≤ 8,000 with them; all ≤ 16,000 without. */
-export const TOOLS_LIST_TARGETS: Record<string, { noOutput: number; withOutput?: number }> = {
+/**
+ * The goals: core ≤ 4,000 tokens without output schemas and ≤ 8,000 with them; default (what
+ * `lspgate mcp` lists without --tools) ≤ 20 tools and ≤ 10,000 tokens with output schemas; all
+ * ≤ 16,000 without.
+ */
+export const TOOLS_LIST_TARGETS: Record<string, { noOutput?: number; withOutput?: number; tools?: number }> = {
   core: { noOutput: 4000, withOutput: 8000 },
+  default: { withOutput: 10_000, tools: 20 },
   all: { noOutput: 16_000 },
 };
 
@@ -55,7 +60,7 @@ export async function toolsListSizes(gateway: Gateway): Promise<ProfileSize[]> {
     const s = await listSize(gateway, names);
     out.push({ profile, tools: s.tools, bytes: s.bytes, tokens: tokens(s.bytes), tokensNoOutput: tokens(s.bytesNoOutput) });
   };
-  for (const profile of ['core', 'all'] as const) await row(profile, selectTools(profile, ops));
+  for (const profile of PROFILE_NAMES) await row(profile, selectTools(profile, ops));
   // One tool alone: what each further tool costs on average is (all − core) / (count difference).
   await row('get_context alone', selectTools(['get_context'], ops));
   return out;
@@ -70,7 +75,7 @@ export function toolsListTable(rows: ProfileSize[]): string {
   for (const r of rows) {
     const t = TOOLS_LIST_TARGETS[r.profile];
     lines.push(
-      `| \`${r.profile}\` | ${r.tools} | ~${r.tokens.toLocaleString('en')} tokens${verdict(r.tokens, t?.withOutput)} | ~${r.tokensNoOutput.toLocaleString('en')} tokens${verdict(r.tokensNoOutput, t?.noOutput)} |`,
+      `| \`${r.profile}\` | ${r.tools}${verdict(r.tools, t?.tools)} | ~${r.tokens.toLocaleString('en')} tokens${verdict(r.tokens, t?.withOutput)} | ~${r.tokensNoOutput.toLocaleString('en')} tokens${verdict(r.tokensNoOutput, t?.noOutput)} |`,
     );
   }
   return lines.join('\n') + '\n';
@@ -82,7 +87,8 @@ export async function toolsListReport(): Promise<{ text: string; rows: ProfileSi
   const gateway = await Gateway.create({ root, cacheDir: path.join(root, '.cache') });
   try {
     const rows = await toolsListSizes(gateway);
-    const text = `tools/list per profile (core = ${profileTools('core', gateway.operations()).join(', ')})\n\n${toolsListTable(rows)}`;
+    const core = profileTools('core', gateway.operations()).join(', ');
+    const text = `tools/list per profile (core = ${core}; default = core + ${DEFAULT_EDIT_TOOLS.join(', ')})\n\n${toolsListTable(rows)}`;
     return { text, rows };
   } finally {
     await gateway.close();

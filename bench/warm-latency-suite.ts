@@ -73,7 +73,7 @@ async function spawnMcp(o: WarmLatencyOptions): Promise<{ client: Client; pid: n
   env.LSPGATE_LOG = 'error';
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [...(o.nodeFlags ?? []), path.join(packageRoot, 'dist/src/cli/main.js'), 'mcp', '--daemon', 'off', '--root', o.root],
+    args: [...(o.nodeFlags ?? []), path.join(packageRoot, 'dist/src/cli/main.js'), 'mcp', '--tools', 'all', '--daemon', 'off', '--root', o.root],
     env,
     stderr: 'ignore',
   });
@@ -219,7 +219,7 @@ async function oneRound(o: WarmLatencyOptions, rep: number, p: Parties): Promise
 
 const f = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '—');
 
-/** The README table: catalog operations against the empty call; definition/references against raw. */
+/** The docs/performance.md table: catalog operations against the empty call; definition/references against raw. */
 export function renderWarmLatency(r: WarmLatencyResult, title: string): string {
   const p50 = (col: string) => summarize(r.samples[col] ?? []).p50;
   const n = (col: string) => r.samples[col]?.length ?? 0;

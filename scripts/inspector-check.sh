@@ -36,7 +36,7 @@ status=0
 step() {
   local out rc=0
   # The Inspector hands the server only a default environment: pass the cache dir explicitly.
-  out=$("$node22" "$work/inspector/node_modules/.bin/mcp-inspector" --cli -e "LSPGATE_CACHE_DIR=$LSPGATE_CACHE_DIR" "$@" -- node "$repo/dist/src/cli/main.js" mcp --root "$root" 2>&1) || rc=$?
+  out=$("$node22" "$work/inspector/node_modules/.bin/mcp-inspector" --cli -e "LSPGATE_CACHE_DIR=$LSPGATE_CACHE_DIR" "$@" -- node "$repo/dist/src/cli/main.js" mcp --tools all --root "$root" 2>&1) || rc=$?
   echo "== $* -> exit $rc"
   printf '%s\n' "${out:0:600}"
   LAST="$out"

@@ -95,7 +95,7 @@ function stable(r) {
 // ---------------------------------------------------------------------------------------------
 // Front-ends
 async function mcpStart(cacheDir) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--root', ROOT], env: env(cacheDir), stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--tools', 'all', '--root', ROOT], env: env(cacheDir), stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d));
   const client = new Client({ name: 'try-real-ts-repo', version: '0' });
@@ -372,7 +372,7 @@ async function main() {
   row('restart after editing 1 file: documentSymbol requests', countDocSymbols(again.out), undefined, `expect 1, ${ms(t0)}; REPL EOF left ${again.left.length} processes`, countDocSymbols(again.out) === 1 && again.left.length === 0);
 
   // ---- SIGTERM -----------------------------------------------------------------------------------
-  const term = spawn(process.execPath, [CLI, 'mcp', '--root', ROOT], { env: env(cacheA), stdio: ['pipe', 'pipe', 'pipe'] });
+  const term = spawn(process.execPath, [CLI, 'mcp', '--tools', 'all', '--root', ROOT], { env: env(cacheA), stdio: ['pipe', 'pipe', 'pipe'] });
   const termTree = watchTree(term.pid);
   term.stdout.resume();
   term.stderr.resume();

@@ -1,7 +1,7 @@
 """The Python oracle of `npm run truth`: what the standard library's ast says about a tree of
 Python packages, as JSON on stdout.
 
-- imports: per file, the workspace files each import statement loads, by lspgate's rule (README
+- imports: per file, the workspace files each import statement loads, by lspgate's rule (docs/operations-guide.md
   "Relationships"): `import a.b` -> a/b; `from pkg import n` -> pkg, and pkg/n when n is a
   submodule; relative imports resolved against the file's package (PEP 328).
 - funcs: every function and method with its lines, lines of code (blank, comment-only and

@@ -5,7 +5,7 @@
  * their ids but not their documents, so `replaceFile` re-tokenises only chunks whose text changed
  * and re-points the rest at their new lines.
  * BM25 is MiniSearch's (BM25+ over several fields, with our code tokenizer); it was chosen over
- * FlexSearch (no BM25: its own contextual score) and Orama (heavier, async API) — see the README.
+ * FlexSearch (no BM25: its own contextual score) and Orama (heavier, async API) — see docs/operations-guide.md (Code search).
  */
 import MiniSearch from 'minisearch';
 import { sha256 } from '../util/hash.js';

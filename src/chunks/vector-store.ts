@@ -5,7 +5,7 @@
  * Why not an engine: LanceDB (@lancedb/lancedb 0.39) requires Node >= 22 and an apache-arrow peer;
  * sqlite-vec needs a SQLite binding (better-sqlite3 has an install script, node:sqlite is not in
  * Node 20); hnswlib-node and usearch compile or run node-gyp-build at install. None installs with no
- * install script on Node 20 and 22 (README "Vector store" has the measurements).
+ * install script on Node 20 and 22 (docs/operations-guide.md, Code search, has the measurements).
  *
  * Layout: `manifest.json` (schema version, the embedder identity and its checksum, the live segment
  * list) and append-only segments `seg-<n>.bin` (vector-segment.ts): magic, a JSON header (files

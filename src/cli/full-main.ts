@@ -112,7 +112,8 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
   const root = values.root ?? process.cwd();
   // Checked before any server starts: a typo in --tools is a startup error, not a missing tool later.
   if (values.tools !== undefined && mode !== 'mcp') throw usage('--tools applies to lspgate mcp only');
-  const setting = mode !== 'mcp' ? undefined : values.tools !== undefined ? parseToolsFlag(values.tools) : loadToolsSetting(root);
+  // Without --tools or "tools" in config, `lspgate mcp` lists the default profile (core plus the edits).
+  const setting = mode !== 'mcp' ? undefined : values.tools !== undefined ? parseToolsFlag(values.tools) : (loadToolsSetting(root) ?? 'default');
   const tools = setting === undefined ? undefined : selectTools(setting, operations);
   applyServerStartFlag(values['server-start']);
   const serversFiles = values.servers ?? [];

@@ -149,7 +149,7 @@ export function loadToolsSetting(root: string, env: NodeJS.ProcessEnv = process.
     const raw = readJsonConfig(file);
     if (!isPlainObject(raw) || raw.tools === undefined) continue;
     const parsed = ToolsSettingSchema.safeParse(raw.tools);
-    if (!parsed.success) throw new LspgateError('INVALID_INPUT', `${file}: "tools" must be "core", "all" or a list of operation names`, { file });
+    if (!parsed.success) throw new LspgateError('INVALID_INPUT', `${file}: "tools" must be "core", "default", "all" or a list of operation names`, { file });
     return parsed.data;
   }
   return undefined;

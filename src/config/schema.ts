@@ -211,17 +211,18 @@ export const LimitsSchema = z.object({
 export type Limits = z.infer<typeof LimitsSchema>;
 
 /**
- * Which operations `lspgate mcp` lists as tools: the `core` profile, `all` (default), or names.
+ * Which operations `lspgate mcp` lists as tools: the `core` profile, `default` (core plus the edit
+ * operations; the default), `all`, or names.
  * Unknown names are checked against the operation table when the server starts (operations/profiles.ts).
  */
-export const ToolsSettingSchema = z.union([z.enum(['core', 'all']), z.array(z.string().min(1)).min(1)]);
+export const ToolsSettingSchema = z.union([z.enum(['core', 'default', 'all']), z.array(z.string().min(1)).min(1)]);
 export type ToolsSetting = z.infer<typeof ToolsSettingSchema>;
 
 /** `<root>/.lspgate/config.json` and `$XDG_CONFIG_HOME/lspgate/config.json`; config.schema.json is generated from this. */
 export const ConfigFileSchema = z.object({
   $schema: z.string().optional(),
   limits: LimitsSchema.partial().optional(),
-  tools: ToolsSettingSchema.optional().describe('MCP tool profile: "core", "all" (default) or a list of operation names'),
+  tools: ToolsSettingSchema.optional().describe('MCP tool profile: "core", "default" (the default: core plus the edit operations), "all" or a list of operation names'),
   serverStart: z
     .enum(['after-syntax', 'on-demand'])
     .optional()

@@ -160,7 +160,7 @@ export interface ChangeFeed {
 
 /** A value derived from one workspace's catalog, kept in its DerivedState (see there). */
 export interface Derived {
-  /** An estimate of the memory it holds (status answers, the README's table of caches). */
+  /** An estimate of the memory it holds (status answers, the table of caches in docs/architecture.md). */
   bytes(): number;
   /** Releases what it holds beyond memory (open files, listeners); called when dropped. */
   dispose?(): void;

@@ -33,8 +33,9 @@ export interface HostingDaemon {
 
 function toolsFor(p: AttachParams, root: string): ReadonlySet<string> | undefined {
   if (p.relay !== 'mcp') return undefined;
-  const setting = p.tools !== undefined ? parseToolsFlag(p.tools) : loadToolsSetting(root);
-  return setting === undefined ? undefined : selectTools(setting, operations);
+  // The same default as a stand-alone `lspgate mcp`: the default profile (core plus the edits).
+  const setting = p.tools !== undefined ? parseToolsFlag(p.tools) : (loadToolsSetting(root) ?? 'default');
+  return selectTools(setting, operations);
 }
 
 /** Answers the relay attach on `socket`, then serves the front-end on it; `rest` is what the client sent after the attach. */

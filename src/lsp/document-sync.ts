@@ -50,7 +50,7 @@ export class DocumentSync {
    * the server after it, while waiting for the write took a turn of the event loop (its write
    * queue runs on setImmediate) in which the catalog's answers were processed and its next files
    * opened first — p50 8, p90 39 ms between a file's first interactive didOpen and its request
-   * during a cold catalog at load ~12 (README "Sessions"). A failed write resets the generation (lost()),
+   * during a cold catalog at load ~12 (docs/performance.md "Sessions and the daemon"). A failed write resets the generation (lost()),
    * and the request after it fails with that crash.
    */
   sync(gen: Generation, absPath: string, content: string): OpenDocument {

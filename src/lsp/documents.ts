@@ -24,7 +24,7 @@ export function languageIdFor(entry: ServerEntry, absPath: string): string {
  * then open/fstat/read/close), each step waited for a pool thread and then for the event loop to
  * come round again — behind the catalog's answers being parsed and indexed, and on a loaded
  * machine behind the scheduler: 20-130 ms before a file's first interactive didOpen during a cold
- * catalog (README "Sessions"), against ~0.1 ms to read a page-cached file of up to maxFileBytes.
+ * catalog (docs/performance.md "Sessions and the daemon"), against ~0.1 ms to read a page-cached file of up to maxFileBytes.
  */
 export function documentText(absPath: string, text: string | undefined, maxBytes: number): string {
   if (text !== undefined) {

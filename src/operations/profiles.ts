@@ -1,38 +1,60 @@
 /**
- * Tool profiles for MCP (`lspgate mcp --tools core|all|name,name…`, or `"tools"` in config): several
+ * Tool profiles for MCP (`lspgate mcp --tools core|default|all|name,name…`, or `"tools"` in config): several
  * MCP clients cap the number of tools, and every listed schema costs each turn's context.
  */
 import type { ToolsSetting } from '../config/schema.js';
 import { LspgateError } from '../errors/errors.js';
 import type { Operation } from './types.js';
 
+/** The named profiles, smallest first; `default` is what `lspgate mcp` lists without `--tools` or config. */
+export const PROFILE_NAMES = ['core', 'default', 'all'] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+
 /**
- * Which operations a default profile lists: `core` the operations whose `profile` is core (one tool
- * per step of an agent's loop: orient, find, read, navigate, check an edit; README "Tool profiles"
- * says why each), `all` every operation but those listed by name only.
+ * The operations that change code which the `default` profile lists beside core: an agent that reads
+ * code mostly goes on to edit it. Kept to what fits the default's budget (≤ 20 tools and ≤ 10,000
+ * tokens of tools/list with output schemas, bench/tools-list.ts): `code_actions` and `tag_elements`
+ * write too, but are asked for by name. Symbol edit operations join this list as they are added.
  */
-export function profileTools(profile: 'core' | 'all', ops: readonly Operation[]): string[] {
-  const wanted = (op: Operation) => (op.profile ?? 'all') === 'core' || (profile === 'all' && (op.profile ?? 'all') === 'all');
+export const DEFAULT_EDIT_TOOLS: readonly string[] = ['rename_symbol'];
+
+function isProfileName(v: string): v is ProfileName {
+  return (PROFILE_NAMES as readonly string[]).includes(v);
+}
+
+/**
+ * Which operations a named profile lists: `core` the operations whose `profile` is core (one tool
+ * per step of an agent's loop: orient, find, read, navigate, check an edit; docs/front-ends.md "Tool
+ * profiles" says why each), `default` core plus DEFAULT_EDIT_TOOLS, `all` every operation but those
+ * listed by name only.
+ */
+export function profileTools(profile: ProfileName, ops: readonly Operation[]): string[] {
+  const wanted = (op: Operation) => {
+    const own = op.profile ?? 'all';
+    if (own === 'core') return true;
+    if (profile === 'default') return DEFAULT_EDIT_TOOLS.includes(op.name);
+    return profile === 'all' && own === 'all';
+  };
   return ops.filter(wanted).map((o) => o.name);
 }
 
 /** `--tools` as typed: a profile name or comma-separated operation names. */
 export function parseToolsFlag(flag: string): ToolsSetting {
   const v = flag.trim();
-  if (v === 'core' || v === 'all') return v;
+  if (isProfileName(v)) return v;
   const names = v.split(',').map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) throw new LspgateError('INVALID_INPUT', '--tools needs core, all, or a comma-separated list of tool names');
+  if (names.length === 0) throw new LspgateError('INVALID_INPUT', '--tools needs core, default, all, or a comma-separated list of tool names');
   return names;
 }
 
 /** The names of the operations a setting lists; an unknown name is INVALID_INPUT naming it and the valid ones. */
 export function selectTools(setting: ToolsSetting, ops: readonly Operation[]): Set<string> {
-  if (setting === 'core' || setting === 'all') return new Set(profileTools(setting, ops));
+  if (typeof setting === 'string') return new Set(profileTools(setting, ops));
   const valid = ops.map((o) => o.name);
   const wanted: readonly string[] = setting;
   const unknown = wanted.filter((n) => !valid.includes(n));
   if (unknown.length) {
-    throw new LspgateError('INVALID_INPUT', `unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in --tools / "tools"; valid: core, all, ${valid.join(', ')}`, {
+    throw new LspgateError('INVALID_INPUT', `unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in --tools / "tools"; valid: ${PROFILE_NAMES.join(', ')}, ${valid.join(', ')}`, {
       unknown,
       valid,
     });

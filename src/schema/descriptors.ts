@@ -2,7 +2,7 @@
  * The descriptor schema of seed 000, field for field (JSON names are normative). Go's
  * `omitempty` becomes `.optional()`: converters leave a field out rather than emit "" or [].
  * FieldDescriptor, ParamDescriptor, ReturnDescriptor and RelationDescriptor are named but not
- * spelled out by the seed; their shapes here are lspgate's and documented in the README.
+ * spelled out by the seed; their shapes here are lspgate's and documented in docs/operations-guide.md.
  */
 import { z } from 'zod';
 

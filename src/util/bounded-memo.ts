@@ -4,7 +4,7 @@
  * own entry), and when the next one would pass `maxBytes` the memo starts again empty. Clearing
  * beats least-recently-used bookkeeping for memos asked thousands of times per call (a hit is one
  * Map lookup), and a pure memo loses nothing but time. An entry larger than the whole bound is not
- * kept. The README's table of caches names every one of these with its bound.
+ * kept. The table of caches in docs/architecture.md names every one of these with its bound.
  */
 export class BoundedMemo<K, V> {
   private readonly map = new Map<K, V>();

@@ -1,6 +1,6 @@
 /**
  * Files whose content lspgate never returns, searches, catalogs or sends to a language server:
- * by name (this table is the README's list, tested row by row) and by content (a private-key
+ * by name (this table is the list docs/configuration.md shows, tested row by row) and by content (a private-key
  * block anywhere in the file, whatever it is called). Name rules name the file types secrets live in;
  * a source file is judged by its content. `.envrc`, `prod.env`,
  * `id_rsa.bak`, `id_ed25519_sk` and `aws_credentials.txt` used to slip through a shorter list.

@@ -82,7 +82,7 @@ export interface McpHttpClient {
 }
 
 export async function mcpHttpClient(w: DaemonWorld, root = w.ws): Promise<McpHttpClient> {
-  const proc = spawnNode(CLI, ['mcp', '--http', '--daemon', 'require', '--root', root, '--port', '0'], { cacheDir: w.cacheDir, env: w.env });
+  const proc = spawnNode(CLI, ['mcp', '--tools', 'all', '--http', '--daemon', 'require', '--root', root, '--port', '0'], { cacheDir: w.cacheDir, env: w.env });
   const ready = () => /bearer token written to (\S+)/.test(proc.stderr()) || proc.child.exitCode !== null;
   await waitFor(ready, 'lspgate mcp --http to listen', 60_000);
   if (proc.child.exitCode !== null) throw new Error(`lspgate mcp --http exited: ${proc.stderr()}`);

@@ -156,7 +156,7 @@ const viaCli = (w: TrustWorld, calls: FrontendCalls): TrustFrontend => async (v,
 
 function mcpVia(w: TrustWorld, extra: string[], calls: FrontendCalls): TrustFrontend {
   return async (v, root) => {
-    const conn = await connectStdio(CLI, ['mcp', '--root', root, ...extra], { cacheDir: w.cacheDir, env: w.env, cwd: root });
+    const conn = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', root, ...extra], { cacheDir: w.cacheDir, env: w.env, cwd: root });
     const out: string[] = [];
     try {
       for (const { op, input } of calls(v, root)) {

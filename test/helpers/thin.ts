@@ -25,7 +25,7 @@ export interface McpThin {
 export async function mcpThin(w: DaemonWorld, root: string, args: string[] = []): Promise<McpThin> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp', '--root', root, ...args],
+    args: [CLI, 'mcp', '--tools', 'all', '--root', root, ...args],
     env: childEnv({ LSPGATE_CACHE_DIR: w.cacheDir, ...w.env }),
     stderr: 'pipe',
   });

@@ -75,7 +75,7 @@ describe('a daemon killed during a rename apply', () => {
     const { repo, cache } = w;
     let stdio: StdioConnection | undefined;
     try {
-      stdio = await connectStdio(CLI, ['mcp', '--root', repo.root], { cacheDir: cache, cwd: tmp, env: w.env });
+      stdio = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', repo.root], { cacheDir: cache, cwd: tmp, env: w.env });
       const warm = await stdio.client.callTool({ name: 'find_references', arguments: { symbol: OLD_NAME } }, { timeout: 200_000 });
       expect(warm.isError, textOf(warm)).not.toBe(true);
       const killer = killAtJournal(cache, { at: 'created' });

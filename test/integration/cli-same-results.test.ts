@@ -33,7 +33,7 @@ afterAll(() => removeDir(cacheDir));
 
 describe('find_definition through every front-end', () => {
   it('MCP over stdio (lspgate mcp)', async () => {
-    const conn = await connectStdio(CLI, ['mcp', '--root', TS_APP], { cacheDir });
+    const conn = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', TS_APP], { cacheDir });
     try {
       const { tools } = await conn.client.listTools();
       expect(tools.map((t) => t.name)).toContain('find_definition');

@@ -72,7 +72,7 @@ describe('control characters in file names', () => {
     const missing = await runCli(['get_file_outline', '--file', 'src/gone\u001b[2J.ts', '--root', root], { cacheDir: cache });
     expect(missing.code).toBe(1);
     expect(missing.stderr).not.toMatch(RAW);
-    const mcp = await connectStdio(CLI, ['mcp', '--root', root], { cacheDir: path.join(tmp, 'mcp-cache') });
+    const mcp = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', root], { cacheDir: path.join(tmp, 'mcp-cache') });
     try {
       const tree = textOf(await mcp.client.callTool({ name: 'get_file_tree', arguments: {} }));
       expect(tree).toContain('evil\\e]0;pwned');

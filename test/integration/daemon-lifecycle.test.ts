@@ -162,7 +162,7 @@ describe('lspgate daemon lifetime', () => {
     // killed with no call in flight, and called again as soon as its pid is gone (before the client
     // may have seen its socket close): a call whose write fails is sent again and answered; one the
     // kernel still accepted in the ~50 ms while the dead daemon's threads exit fails like a call in
-    // flight (README, When the daemon dies) — under load either happens — and the call after it answers
+    // flight (docs/front-ends.md, When the daemon dies) — under load either happens — and the call after it answers
     const second = [s.pid, ...descendants(s.pid)];
     process.kill(s.pid, 'SIGKILL');
     expect(await waitGone([s.pid])).toEqual([]);

@@ -99,7 +99,7 @@ describe('front-ends hosted in the daemon', () => {
   });
 
   it('stdin EOF detaches a thin mcp client, which exits 0', async () => {
-    const p = spawnNode(CLI, ['mcp', '--root', w.ws], { cacheDir: w.cacheDir, env: w.env });
+    const p = spawnNode(CLI, ['mcp', '--tools', 'all', '--root', w.ws], { cacheDir: w.cacheDir, env: w.env });
     spawned.push(p);
     p.child.stdin!.write(
       JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }) + '\n',

@@ -36,7 +36,7 @@ describe('a hostile embedding endpoint through lspgate mcp', () => {
   let mcp: StdioConnection | undefined;
 
   const start = async () => {
-    mcp = await connectStdio(CLI, ['mcp', '--root', ws], {
+    mcp = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', ws], {
       cacheDir,
       env: { LSPGATE_EMBED_URL: srv.url, LSPGATE_EMBED_API: 'openai', LSPGATE_EMBED_MODEL: 'fixture', LSPGATE_EMBED_DIM: '8', LSPGATE_EMBED_TIMEOUT_MS: '3000' },
     });

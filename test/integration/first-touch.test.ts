@@ -1,6 +1,6 @@
 /**
  * A file's first interactive touch: during a cold catalog, 20-130 ms passed
- * between an operation's call and the didOpen of its file (README "Sessions"). The file was read
+ * between an operation's call and the didOpen of its file (docs/performance.md "Sessions and the daemon"). The file was read
  * through the thread pool (stat, then open/fstat/read/close), and the didOpen's write was waited
  * for (vscode-jsonrpc writes on setImmediate) before the documentSymbol request: each of those
  * steps waited for the event loop to come round again, behind whatever was queued — the catalog's

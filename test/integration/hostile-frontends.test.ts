@@ -52,8 +52,8 @@ beforeAll(async () => {
   assertBuilt();
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-')));
   buildHostileWorkspace(tmp, w);
-  stdio = await connectStdio(CLI, ['mcp', '--root', w.root], { cacheDir: path.join(tmp, 'cache-stdio'), cwd: tmp });
-  http = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', w.root], { cacheDir: path.join(tmp, 'cache-http'), cwd: tmp });
+  stdio = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', w.root], { cacheDir: path.join(tmp, 'cache-stdio'), cwd: tmp });
+  http = spawnNode(CLI, ['mcp', '--tools', 'all', '--http', '--port', '0', '--root', w.root], { cacheDir: path.join(tmp, 'cache-http'), cwd: tmp });
   await waitFor(() => /bearer token written to (\S+)/.test(http.stderr()), 'the token file line on stderr');
   const url = /listening on (http:\/\/\S+)/.exec(http.stderr())![1]!;
   const token = fs.readFileSync(/bearer token written to (\S+)/.exec(http.stderr())![1]!, 'utf8').trim();

@@ -49,7 +49,7 @@ beforeAll(async () => {
   assertBuilt();
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-hostile-git-')));
   for (const fe of FRONT_ENDS) repos[fe] = buildHostileGit(path.join(tmp, fe));
-  stdio = await connectStdio(CLI, ['mcp', '--root', repos.mcp.root], { cacheDir: path.join(tmp, 'cache-mcp'), cwd: tmp });
+  stdio = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', repos.mcp.root], { cacheDir: path.join(tmp, 'cache-mcp'), cwd: tmp });
   world = daemonWorld();
   daemon = await startLoggingDaemon(world);
   thin = await mcpThin(world, repos['mcp-daemon'].root);

@@ -55,7 +55,7 @@ beforeAll(async () => {
     fs.mkdirSync(path.join(tmp, fe));
     worlds[fe] = buildWriteWorkspace(path.join(tmp, fe));
   }
-  stdio = await connectStdio(CLI, ['mcp', '--root', worlds.mcp.root], { cacheDir: cache, cwd: tmp, env });
+  stdio = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', worlds.mcp.root], { cacheDir: cache, cwd: tmp, env });
   // the clone of the repository with the absolute symlink, opened once per front-end
   const cli = await runCli(['index_repo', '--root', worlds.cli.root, '--json', `--url=${worlds.cli.repo}`], { cacheDir: cache, cwd: tmp, env });
   expect(cli.code, cli.stderr).toBe(0);

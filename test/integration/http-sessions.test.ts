@@ -83,7 +83,7 @@ function headers(session?: string, extra: Record<string, string> = {}): Record<s
 }
 
 async function start(root: string, cacheDir: string, args: string[] = []): Promise<{ proc: Spawned; url: string }> {
-  const proc = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', root, ...args], { cacheDir, env: { LSPGATE_TOKEN: TOKEN, LSPGATE_LOG: 'debug' } });
+  const proc = spawnNode(CLI, ['mcp', '--tools', 'all', '--http', '--port', '0', '--root', root, ...args], { cacheDir, env: { LSPGATE_TOKEN: TOKEN, LSPGATE_LOG: 'debug' } });
   await waitFor(() => /listening on (http:\/\/\S+)/.test(proc.stderr()), 'the listening line');
   return { proc, url: /listening on (http:\/\/\S+)/.exec(proc.stderr())![1]! };
 }

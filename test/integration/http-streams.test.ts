@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 async function start(args: string[] = []): Promise<{ proc: Spawned; url: string }> {
-  const proc = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', dir, ...args], { cacheDir: `${dir}/cache-${procs.length}`, env: { LSPGATE_TOKEN: TOKEN, LSPGATE_LOG: 'debug' } });
+  const proc = spawnNode(CLI, ['mcp', '--tools', 'all', '--http', '--port', '0', '--root', dir, ...args], { cacheDir: `${dir}/cache-${procs.length}`, env: { LSPGATE_TOKEN: TOKEN, LSPGATE_LOG: 'debug' } });
   procs.push(proc);
   await waitFor(() => /listening on (http:\/\/\S+)/.test(proc.stderr()), 'the listening line');
   return { proc, url: /listening on (http:\/\/\S+)/.exec(proc.stderr())![1]! };

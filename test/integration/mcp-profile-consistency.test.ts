@@ -1,7 +1,7 @@
 /**
  * A tool profile is self-consistent: every tool name that any listed text mentions — tool
  * descriptions, the fields of their input and output schemas, the server instructions, the prompts
- * and what the exploring prompt tells the agent — is a tool of the same profile, for `core`, `all`
+ * and what the exploring prompt tells the agent — is a tool of the same profile, for `core`, `default`, `all`
  * and custom lists (each tool alone, and pairs). A custom list that leaves out a tool another one's
  * description points to gets that description without the pointer (operations/describe.ts). No
  * listed text cites a seed or an issue. In-process server and client on an empty workspace: no
@@ -67,6 +67,7 @@ async function listedText(tools: ReadonlySet<string>): Promise<{ listed: string[
 
 const PROFILES: [string, string[]][] = [
   ['core', profileTools('core', operations)],
+  ['default', profileTools('default', operations)],
   ['all', profileTools('all', operations)],
   ...NAMES.map((n): [string, string[]] => [n, [n]]),
   ['search_symbols + search_text', ['search_symbols', 'search_text']],

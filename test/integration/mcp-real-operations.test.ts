@@ -73,7 +73,7 @@ describe('real operations over MCP Streamable HTTP (lspgate mcp --http)', () => 
   it('find_definition through the real client with the bearer token', async () => {
     assertBuilt();
     const cacheDir = tempDir();
-    const p = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', TS_APP], { cacheDir });
+    const p = spawnNode(CLI, ['mcp', '--tools', 'all', '--http', '--port', '0', '--root', TS_APP], { cacheDir });
     try {
       await waitFor(() => /bearer token written to (\S+)/.test(p.stderr()), 'the HTTP listener');
       const url = /listening on (http:\/\/\S+)/.exec(p.stderr())![1]!;

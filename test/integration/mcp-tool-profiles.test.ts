@@ -1,6 +1,6 @@
 /**
- * Tool profiles: `lspgate mcp --tools core|all|name,…` and `"tools"` in config, over stdio and HTTP
- * (the real CLI), and an unknown name as a startup error. tools/list never starts a language server.
+ * Tool profiles: `lspgate mcp --tools core|default|all|name,…` and `"tools"` in config, over stdio and
+ * HTTP (the real CLI), and an unknown name as a startup error. tools/list never starts a language server.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { connectHttp, connectStdio } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, REPO, removeDir, runCli, spawnNode, tempDir, waitFor } from '../helpers/spawn.js';
 
 const CORE_TOOLS = profileTools('core', operations);
+const DEFAULT_TOOLS = profileTools('default', operations);
 const cacheDir = tempDir();
 const root = tempDir('lspgate-profiles-');
 afterAll(() => {
@@ -18,21 +19,22 @@ afterAll(() => {
   removeDir(root);
 });
 
-/** The list the README documents under "Tool profiles". */
-function documentedCore(): string[] {
-  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const line = readme.split('\n').find((l) => l.startsWith('Core tools (`--tools core`'));
-  if (!line) throw new Error('README has no "Core tools (`--tools core`" line');
-  return [...line.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!).filter((n) => n !== 'core');
+/** A list docs/front-ends.md documents under "Tool profiles", on the line that starts with `start`. */
+function documented(start: string): string[] {
+  const page = readFileSync(path.join(REPO, 'docs', 'front-ends.md'), 'utf8');
+  const line = page.split('\n').find((l) => l.startsWith(start));
+  if (!line) throw new Error(`docs/front-ends.md has no "${start}" line`);
+  return [...line.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!).filter((n) => n !== 'core' && n !== 'default');
 }
 
 describe('tool profiles', () => {
-  it('core is the documented list, every name an operation', () => {
-    expect(documentedCore().sort()).toEqual([...CORE_TOOLS].sort());
-    for (const name of CORE_TOOLS) expect(operations.map((o) => o.name)).toContain(name);
+  it('core and default are the documented lists, every name an operation', () => {
+    expect(documented('Core tools (`--tools core`').sort()).toEqual([...CORE_TOOLS].sort());
+    expect(documented('Default tools (no `--tools`').sort()).toEqual([...DEFAULT_TOOLS.filter((n) => !CORE_TOOLS.includes(n))].sort());
+    for (const name of DEFAULT_TOOLS) expect(operations.map((o) => o.name)).toContain(name);
   });
 
-  it('stdio: --tools core lists exactly the core tools; without it, all', async () => {
+  it('stdio: --tools core lists exactly the core tools; without it, the default profile; --tools all, all', async () => {
     assertBuilt();
     const core = await connectStdio(CLI, ['mcp', '--root', root, '--tools', 'core'], { cacheDir });
     try {
@@ -40,9 +42,18 @@ describe('tool profiles', () => {
     } finally {
       await core.client.close();
     }
-    const all = await connectStdio(CLI, ['mcp', '--root', root], { cacheDir });
+    const plain = await connectStdio(CLI, ['mcp', '--root', root], { cacheDir });
+    try {
+      expect((await plain.client.listTools()).tools.map((t) => t.name).sort()).toEqual([...DEFAULT_TOOLS].sort());
+      // the agent is told how to get the rest
+      expect(plain.client.getInstructions()).toContain('--tools all');
+    } finally {
+      await plain.client.close();
+    }
+    const all = await connectStdio(CLI, ['mcp', '--root', root, '--tools', 'all'], { cacheDir });
     try {
       expect((await all.client.listTools()).tools.map((t) => t.name).sort()).toEqual(profileTools('all', operations).sort());
+      expect(all.client.getInstructions()).not.toContain('--tools all');
     } finally {
       await all.client.close();
     }
@@ -85,12 +96,12 @@ describe('tool profiles', () => {
     const r = await runCli(['mcp', '--root', root, '--tools', 'find_definition,find_defintion'], { cacheDir });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/INVALID_INPUT: unknown tool find_defintion in --tools/);
-    expect(r.stderr).toContain('valid: core, all, ');
+    expect(r.stderr).toContain('valid: core, default, all, ');
     expect(r.stderr).toContain('get_context');
     writeFileSync(path.join(root, '.lspgate', 'config.json'), JSON.stringify({ tools: 'most' }));
     const bad = await runCli(['mcp', '--root', root], { cacheDir });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/"tools" must be "core", "all" or a list of operation names/);
+    expect(bad.stderr).toMatch(/"tools" must be "core", "default", "all" or a list of operation names/);
     writeFileSync(path.join(root, '.lspgate', 'config.json'), '{}');
   });
 });

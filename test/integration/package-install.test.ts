@@ -76,7 +76,7 @@ describe('the packed tarball, installed into an empty directory', () => {
   it('serves MCP tools/list through the absolute bin path from another cwd', async () => {
     const transport = new StdioClientTransport({
       command: bin,
-      args: ['mcp', '--root', TS_APP],
+      args: ['mcp', '--tools', 'all', '--root', TS_APP],
       cwd: work,
       env: childEnv({ LSPGATE_CACHE_DIR: path.join(work, 'cache') }),
       stderr: 'pipe',

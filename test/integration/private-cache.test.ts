@@ -83,7 +83,7 @@ describe('the cache directory is private', () => {
       const r = await cli(args);
       expect(r.code, `${args[0]}: ${r.stderr}`).toBe(0);
     }
-    const http = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', root], { cacheDir: cache, cwd: tmp, env });
+    const http = spawnNode(CLI, ['mcp', '--tools', 'all', '--http', '--port', '0', '--root', root], { cacheDir: cache, cwd: tmp, env });
     try {
       await waitFor(() => /bearer token written to (\S+)/.test(http.stderr()), 'the token file line on stderr', 60_000);
     } finally {

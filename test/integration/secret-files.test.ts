@@ -1,5 +1,5 @@
 /**
- * The secret-file table of the README, row by row, through open_at,
+ * The secret-file table of docs/configuration.md, row by row, through open_at,
  * search_text, get_file_outline and the CLI; plus files that hold a private-key block under an
  * innocent name (content sniffing), and look-alike names that are not secrets.
  */

@@ -44,7 +44,7 @@ describe('render_diagram labels through the spawned CLI and MCP stdio', () => {
   });
 
   it('MCP stdio svg: each file name is the text of its node, and no element comes from a label', async () => {
-    mcp = await connectStdio(CLI, ['mcp', '--root', ws], { cacheDir: path.join(base, 'cache') });
+    mcp = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', ws], { cacheDir: path.join(base, 'cache') });
     const r = await mcp.client.callTool({ name: 'render_diagram', arguments: { diagram_type: 'imports', format: 'svg', output_format: 'json' } });
     expect(r.isError).not.toBe(true);
     const svg = (r.structuredContent as { text: string }).text;

@@ -1,5 +1,5 @@
 /**
- * Every process-wide memo is bounded in bytes (README, Caches): filled far past its bound, each
+ * Every process-wide memo is bounded in bytes (docs/architecture.md, Caches and derived state): filled far past its bound, each
  * still counts at most its bound, and still answers (a pure memo loses only time).
  */
 import { describe, expect, it } from 'vitest';

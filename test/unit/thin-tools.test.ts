@@ -33,7 +33,7 @@ describe('the thin entry\'s operation list', () => {
     expect(mainHelp(listedOperations(), '0.0.0')).toContain('  find_definition');
   });
 
-  it.each(['core', ' all ', 'find_definition,get_symbol', 'get_symbol,', 'no_such_tool', 'a,b,get_symbol', ' , ', ''])('%j: the full CLI text', (flag) => {
+  it.each(['core', ' all ', 'default', 'find_definition,get_symbol', 'get_symbol,', 'no_such_tool', 'a,b,get_symbol', ' , ', ''])('%j: the full CLI text', (flag) => {
     expect(toolsFlagError(flag)).toEqual(fullCliText(flag));
   });
 

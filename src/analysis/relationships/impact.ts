@@ -3,7 +3,7 @@
  * from the servers' references, the transitive callers (call tree), and — for a file — its importers
  * and the files depending on them. One ripple effect per file, its strongest reason:
  * `direct call` > `reference` > `import` > `indirect dependency`; a test file is `test` whatever
- * reached it. The risk rule is in riskOf (and the README).
+ * reached it. The risk rule is in riskOf (and docs/operations-guide.md).
  */
 import { ReferencesRequest } from 'vscode-languageserver-protocol';
 import { LspgateError } from '../../errors/errors.js';
@@ -46,7 +46,7 @@ export interface ImpactResult {
 
 const RANK: Record<Exclude<ImpactKind, 'test'>, number> = { 'direct call': 0, reference: 1, import: 2, 'indirect dependency': 3 };
 
-/** Severity of one ripple effect for an operation (README "Impact"). */
+/** Severity of one ripple effect for an operation (docs/operations-guide.md "Impact"). */
 export function severityOf(op: ChangeOperation, impact: ImpactKind): Severity {
   if (impact === 'indirect dependency') return op === 'delete' ? 'major' : 'minor';
   if (op === 'delete') return 'breaking';

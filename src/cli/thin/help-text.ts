@@ -18,7 +18,7 @@ export function mainHelp(ops: readonly HelpEntry[], version: string): string {
     '',
     'Usage:',
     '  lspgate mcp [--root DIR] [--servers FILE]               MCP over stdio',
-    '      [--tools core|all|name,name...]                     tool profile (stdio and --http; default all, or "tools" in config)',
+    '      [--tools core|default|all|name,...]                 tool profile (stdio and --http; default: default, or "tools" in config)',
     '  lspgate mcp --http [--port N] [--root DIR]              MCP Streamable HTTP on 127.0.0.1 (bearer token)',
     '      [--stateless] [--session-idle-ms N]                 no sessions / end sessions idle this long (30 min)',
     '      [--max-sessions N]                                  sessions open at once; the least recently used closes (32)',

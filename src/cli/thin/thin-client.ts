@@ -6,7 +6,7 @@
  * code. Light floor: node builtins only. A bad `mcp --tools` (plan kind usage) is the full CLI's
  * error, exit 2, with no daemon reached. Any refusal or oddity before the pipe starts (no daemon
  * and it would not start, another version, a root the daemon refuses) returns
- * false: the full CLI then runs and does what the README says (restart on version skew, auto's
+ * false: the full CLI then runs and does what docs/front-ends.md says (restart on version skew, auto's
  * fallback to in-process, require's errors, usage errors with exit 2). A one-shot call once sent is
  * never handed to the full CLI: the daemon may have run part of it (an apply).
  */

@@ -33,11 +33,11 @@ export function operationNames(): string[] {
 /** What the full CLI prints on stderr for this `--tools` value (exit status 2), or undefined when it is valid. */
 export function toolsFlagError(flag: string, valid: readonly string[] = operationNames()): string | undefined {
   const v = flag.trim();
-  if (v === 'core' || v === 'all') return undefined;
+  if (v === 'core' || v === 'default' || v === 'all') return undefined;
   const names = v.split(',').map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) return 'INVALID_INPUT: --tools needs core, all, or a comma-separated list of tool names\n';
+  if (names.length === 0) return 'INVALID_INPUT: --tools needs core, default, all, or a comma-separated list of tool names\n';
   const unknown = names.filter((n) => !valid.includes(n));
   if (unknown.length === 0) return undefined;
-  const message = `unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in --tools / "tools"; valid: core, all, ${valid.join(', ')}`;
+  const message = `unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in --tools / "tools"; valid: core, default, all, ${valid.join(', ')}`;
   return `INVALID_INPUT: ${message}\n${JSON.stringify({ unknown, valid }, null, 2)}\n`;
 }

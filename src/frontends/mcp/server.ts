@@ -17,7 +17,7 @@ import { installLogging } from './logging.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { installSubscriptions } from './subscriptions.js';
-import { compactInputSchema, compactOutputSchema } from './tool-schema.js';
+import { compactInputSchema, compactOutputSchema, META_SUMMARY } from './tool-schema.js';
 
 export const MCP_SERVER_NAME = 'lspgate';
 
@@ -30,11 +30,13 @@ export interface McpServerOptions {
   forwardLogs?: boolean;
 }
 
-/** `tools`: the operations to list (a tool profile, operations/profiles.ts); the `all` profile when absent. */
+/** `tools`: the operations to list (a tool profile, operations/profiles.ts); every operation of the `all` profile when absent (`lspgate mcp` passes its `default`). */
 export function createMcpServer(gateway: FrontendGateway, tools?: ReadonlySet<string>, opts: McpServerOptions = {}): McpServer {
   const shown = tools ?? new Set(profileTools('all', gateway.operations()));
   const listed = (name: string) => shown.has(name);
-  const server = new McpServer({ name: MCP_SERVER_NAME, version: packageVersion() }, { capabilities: { tools: {} }, instructions: serverInstructions(listed) });
+  // Operations listed only by name (another's answer in another shape) are not worth a pointer.
+  const unlisted = gateway.operations().filter((op) => !listed(op.name) && op.profile !== 'name').length;
+  const server = new McpServer({ name: MCP_SERVER_NAME, version: packageVersion() }, { capabilities: { tools: {} }, instructions: serverInstructions(listed, unlisted) });
   for (const op of gateway.operations()) if (listed(op.name)) registerOperation(server, gateway, op, listed);
   registerResources(server, gateway);
   registerPrompts(server, gateway, listed);
@@ -53,9 +55,11 @@ const ORIENTING = ['get_repo_outline', 'list_workspaces', 'get_file_outline', 's
 
 /**
  * The server's instructions, naming only tools the profile lists (an agent would call the others in
- * vain). How a name resolves is said here once instead of in every tool that takes one.
+ * vain). How a name resolves is said here once instead of in every tool that takes one. `unlisted`:
+ * how many operations the profile leaves out; the agent cannot restart its server, so it is told what
+ * to ask its user for.
  */
-export function serverInstructions(listed: (name: string) => boolean): string {
+export function serverInstructions(listed: (name: string) => boolean, unlisted = 0): string {
   const start = ORIENTING.filter(listed).slice(0, 2);
   return [
     'lspgate answers code-intelligence questions from real language servers.',
@@ -63,8 +67,16 @@ export function serverInstructions(listed: (name: string) => boolean): string {
     'Name a symbol by `symbol` (a name or qualified name), `symbol_id` (from an earlier answer) or `file` + `line`;',
     'a name several declarations share answers the one a developer would pick (module-level before members before locals, source before tests;',
     'the others in `_meta.alternatives`), a real tie is AMBIGUOUS_SYMBOL with ranked candidates, and `strict: true` never picks.',
+    `Every result carries \`_meta\` (${META_SUMMARY}).`,
     'Errors carry a `code` you can act on.',
     'Resources: lspgate://{workspace}/outline/{file}, lspgate://{workspace}/symbol/{symbol_id}, lspgate://{workspace}/repo-outline.',
+    ...(unlisted > 0
+      ? [
+          `${unlisted} more tools (such as relationships, impact, dead code, diagrams, code search, reports, more edits, workspace management) are not listed:`,
+          'to get them, ask the user to start lspgate with `--tools all` (or `--tools` with a comma-separated list of names),',
+          'or to set "tools" in .lspgate/config.json.',
+        ]
+      : []),
   ].join(' ');
 }
 

@@ -10,7 +10,10 @@
 
 type Json = Record<string, unknown>;
 
-/** What the `_meta` envelope of every result holds (README "The _meta envelope"), in a line. */
+/**
+ * What the `_meta` envelope of every result holds (docs/operations-guide.md "The _meta envelope"), in
+ * a line: said once in the server instructions, not in every tool's output schema.
+ */
 export const META_SUMMARY = 'timing_ms, workspace, truncated, next_cursor, tokens_saved, index_state, servers, warnings, limits_hit, alternatives';
 
 function isObject(v: unknown): v is Json {
@@ -36,7 +39,7 @@ function compactNode(node: unknown, output: boolean): unknown {
     if (k === 'propertyNames' && isObject(v) && v.type === 'string' && Object.keys(v).length === 1) continue;
     // A result object may gain fields in a later version; a client must not reject it for that.
     if (output && k === 'additionalProperties' && v === false) continue;
-    // A result shows its values: the meaning of its fields is the tool description's and the README's,
+    // A result shows its values: the meaning of its fields is the tool description's and the docs',
     // and which of them an answer leaves out, the answer itself.
     if (output && ((k === 'description' && typeof v === 'string') || (k === 'required' && Array.isArray(v)))) continue;
     out[k] = compactNode(v, output);
@@ -51,13 +54,14 @@ export function compactInputSchema(schema: Json): Json {
 }
 
 /**
- * A tool's output schema as listed: the result's own fields in full, `_meta` as an object whose keys
- * the description names (the 1.x SDK client validates structured results against this schema, so it
- * must accept every `_meta` the runner builds: any object does).
+ * A tool's output schema as listed: the result's own fields in full, `_meta` as an object (the 1.x SDK
+ * client validates structured results against this schema, so it must accept every `_meta` the runner
+ * builds: any object does). Its keys are named once, in the server instructions (META_SUMMARY): the
+ * same line in each of 12 output schemas cost ~360 tokens of the default profile.
  */
 export function compactOutputSchema(schema: Json): Json {
   const out = compactNode(schema, true) as Json;
   const props = out.properties;
-  if (isObject(props) && props._meta !== undefined) props._meta = { type: 'object', description: META_SUMMARY };
+  if (isObject(props) && props._meta !== undefined) props._meta = { type: 'object' };
   return out;
 }
