@@ -90,7 +90,7 @@ export async function fileStructure(relPath: string, text: string): Promise<File
 export function boundedFileStructure(relPath: string, text: string, bounds?: ParseBounds, signal?: AbortSignal): Promise<FileStructure | undefined> {
   const syntax = syntaxOf(relPath);
   if (!syntax) return Promise.resolve(undefined);
-  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'file-structure', grammar: syntax.grammar, bounds, signal }, 'fileStructure', relPath, text);
+  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'file-structure', grammar: syntax.grammar, prepare: 'prepareStructure', bounds, signal }, 'fileStructure', relPath, text);
 }
 
 /** fileStructure in the caller's turn, for a path prepareStructure prepared; undefined otherwise. */
@@ -213,14 +213,14 @@ export function decoratorNames(file: { structure(): FileStructure | undefined },
 export function boundedFunctionBodies(relPath: string, text: string, bounds?: ParseBounds, signal?: AbortSignal): Promise<FunctionBody[] | undefined> {
   const syntax = syntaxOf(relPath);
   if (!syntax?.profile.syntax.bodies) return Promise.resolve(undefined);
-  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'file-structure', grammar: syntax.grammar, bounds, signal }, 'functionBodies', relPath, text);
+  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'file-structure', grammar: syntax.grammar, prepare: 'prepareStructure', bounds, signal }, 'functionBodies', relPath, text);
 }
 
 /** scriptEntries in a syntax worker, within the parse bounds (boundedFileStructure). */
 export function boundedScriptEntries(relPath: string, text: string, bounds?: ParseBounds, signal?: AbortSignal): Promise<{ line: number; reason: string }[] | undefined> {
   const syntax = syntaxOf(relPath);
   if (!syntax?.profile.syntax.scriptEntry) return Promise.resolve(undefined);
-  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'file-structure', grammar: syntax.grammar, bounds, signal }, 'scriptEntries', relPath, text);
+  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'file-structure', grammar: syntax.grammar, prepare: 'prepareStructure', bounds, signal }, 'scriptEntries', relPath, text);
 }
 
 /** The bodies of a file's functions and methods, outermost first by position; undefined without a grammar or a body hook. */

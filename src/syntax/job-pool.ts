@@ -13,7 +13,7 @@
  * ended when idle; they never hold the process open.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { LspgateError, type ErrorCode } from '../errors/errors.js';
 import { workerScript } from '../util/worker-script.js';
 
@@ -36,6 +36,8 @@ export interface SyntaxJob {
   file: string;
   /** The grammar to load before the deadline starts (loading is fixed work, whatever the file holds). */
   grammar?: string;
+  /** An exported function of the module called with the same arguments before the deadline starts (compiling queries). */
+  prepare?: string;
 }
 
 /** What a job worker posts. */
@@ -57,6 +59,8 @@ interface Pending {
 
 interface Slot {
   worker: Worker;
+  /** The worker answers on this port: a deadline drains it before it ends a worker (see arm). */
+  port: MessagePort;
   job?: Pending;
   timer?: NodeJS.Timeout;
   /** Why the pool is ending the worker (a deadline), or what it died of. */
@@ -116,20 +120,38 @@ class JobPool {
   /** Ends the slot's worker after `ms` unless re-armed or answered: its job fails with `why`. */
   private arm(slot: Slot, ms: number, why: () => LspgateError): void {
     clearTimeout(slot.timer);
-    slot.timer = setTimeout(() => {
+    const job = slot.job;
+    const timer = setTimeout(() => {
+      // A thread busy past the deadline runs this timer before the answer already waiting for it:
+      // what the worker has posted is taken first, and only a job still on this deadline is abandoned.
+      while (slot.timer === timer) {
+        const m = receiveMessageOnPort(slot.port);
+        if (!m) break;
+        this.message(slot, m.message as JobMessage);
+      }
+      if (slot.job !== job || slot.timer !== timer) return;
       slot.fate = why();
       void slot.worker.terminate();
     }, ms);
+    slot.timer = timer;
   }
 
   private spawn(): Slot {
     // stdout belongs to the MCP and sidecar protocols: a worker's own streams are taken and dropped
-    const worker = new Worker(workerScript(import.meta.url, 'job-worker'), { stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb } });
+    const { port1, port2 } = new MessageChannel();
+    const worker = new Worker(workerScript(import.meta.url, 'job-worker'), {
+      workerData: { port: port2 },
+      transferList: [port2],
+      stdout: true,
+      stderr: true,
+      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb },
+    });
     worker.stdout.resume();
     worker.stderr.resume();
-    const slot: Slot = { worker };
+    const slot: Slot = { worker, port: port1 };
     this.slots.push(slot);
-    worker.on('message', (m: JobMessage) => this.message(slot, m));
+    port1.on('message', (m: JobMessage) => this.message(slot, m));
+    port1.unref();
     worker.on('error', (e: Error & { code?: string }) => {
       const file = slot.job?.job.file ?? 'a file';
       slot.fate ??=
@@ -151,6 +173,7 @@ class JobPool {
       return;
     }
     clearTimeout(slot.timer);
+    slot.timer = undefined;
     slot.job = undefined;
     slot.worker.unref();
     if ('error' in m) p.reject(new LspgateError(m.error.code, m.error.message, m.error.details));
@@ -161,6 +184,7 @@ class JobPool {
   /** A worker ended: the job it was on fails with why. */
   private died(slot: Slot, code: number): void {
     clearTimeout(slot.timer);
+    slot.port.close();
     const at = this.slots.indexOf(slot);
     if (at >= 0) this.slots.splice(at, 1);
     const p = slot.job;
@@ -184,8 +208,8 @@ export function runSyntaxJob<T>(job: SyntaxJob, bounds: ParseBounds = DEFAULT_PA
  * The job that calls `fn`, an exported async function of the module `name` beside `metaUrl` (the
  * caller's own folder), with `args`, on `file`; `grammar` is loaded before the deadline starts.
  */
-export function syntaxJob(metaUrl: string, name: string, fn: string, file: string, args: unknown[], grammar?: string): SyntaxJob {
-  return { module: workerScript(metaUrl, name), fn, args, file, ...(grammar ? { grammar } : {}) };
+export function syntaxJob(metaUrl: string, name: string, fn: string, file: string, args: unknown[], grammar?: string, prepare?: string): SyntaxJob {
+  return { module: workerScript(metaUrl, name), fn, args, file, ...(grammar ? { grammar } : {}), ...(prepare ? { prepare } : {}) };
 }
 
 /** Where a bounded syntax job runs and what bounds it. */
@@ -194,11 +218,13 @@ export interface JobPlace {
   metaUrl: string;
   module: string;
   grammar: string;
+  /** See SyntaxJob.prepare. */
+  prepare?: string;
   bounds?: ParseBounds;
   signal?: AbortSignal;
 }
 
 /** `fn(file, ...rest)` of a module beside the caller, run in a syntax worker within the bounds. */
 export function inSyntaxWorker<T>(at: JobPlace, fn: string, file: string, ...rest: unknown[]): Promise<T> {
-  return runSyntaxJob<T>(syntaxJob(at.metaUrl, at.module, fn, file, [file, ...rest], at.grammar), at.bounds, at.signal);
+  return runSyntaxJob<T>(syntaxJob(at.metaUrl, at.module, fn, file, [file, ...rest], at.grammar, at.prepare), at.bounds, at.signal);
 }

@@ -5,11 +5,14 @@
  * function is called with the job's arguments. Its answer, or its error as a code and message, is
  * posted back.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { toLspgateError } from '../errors/errors.js';
 import { fileUri } from '../util/uri.js';
 import type { JobMessage, SyntaxJob } from './job-pool.js';
 import { loadGrammar } from './runtime.js';
+
+/** Answers go out on the pool's own port, which it can drain synchronously when a deadline fires. */
+const answers = (workerData as { port: MessagePort }).port;
 
 type JobModule = Record<string, ((...args: unknown[]) => Promise<unknown>) | undefined>;
 
@@ -19,7 +22,8 @@ async function one(id: number, job: SyntaxJob): Promise<JobMessage> {
     const fn = mod[job.fn];
     if (typeof fn !== 'function') throw new Error(`${job.module} exports no function ${job.fn}`);
     if (job.grammar) await loadGrammar(job.grammar);
-    parentPort!.postMessage({ id, begin: true } satisfies JobMessage);
+    if (job.prepare) await mod[job.prepare]?.(...job.args);
+    answers.postMessage({ id, begin: true } satisfies JobMessage);
     return { id, result: await fn(...job.args) };
   } catch (e) {
     const err = toLspgateError(e);
@@ -30,10 +34,10 @@ async function one(id: number, job: SyntaxJob): Promise<JobMessage> {
 parentPort?.on('message', (m: { id: number; job: SyntaxJob }) => {
   void one(m.id, m.job).then((answer) => {
     try {
-      parentPort!.postMessage(answer);
+      answers.postMessage(answer);
     } catch (e) {
       // an answer that cannot be cloned is a defect of the job's function (it returned more than plain data)
-      parentPort!.postMessage({ id: m.id, error: { code: 'INTERNAL', message: `${m.job.fn} answered what cannot leave its worker: ${(e as Error).message}` } } satisfies JobMessage);
+      answers.postMessage({ id: m.id, error: { code: 'INTERNAL', message: `${m.job.fn} answered what cannot leave its worker: ${(e as Error).message}` } } satisfies JobMessage);
     }
   });
 });
