@@ -10,7 +10,7 @@
  */
 import type { CatalogSymbol } from '../core/catalog.js';
 import type { SymbolKind } from '../schema/descriptors.js';
-import { boundedFunctionBodies, type FunctionBody } from '../adapters/file-structure.js';
+import { boundedFunctionBodies, functionBodies, type FunctionBody } from '../adapters/file-structure.js';
 import { toLspgateError } from '../errors/errors.js';
 import type { ParseBounds } from '../syntax/job-pool.js';
 import { profileOf } from '../adapters/languages.js';
@@ -26,7 +26,11 @@ export interface ChunkSource {
   text: string;
   commitHash: string;
   symbols: readonly CatalogSymbol[];
-  /** How long and in how much memory the file's function bodies may be read (the workspace's limits). */
+  /**
+   * How long and in how much memory the file's function bodies may be read, in a syntax worker (the
+   * workspace's limits; the chunk index always passes them). Absent: read in the caller's thread,
+   * for a caller holding a text it made itself (the chunker's own tests).
+   */
   bounds?: ParseBounds;
   /** Told why the file's functions are not split at their statements (its parse was over a bound). */
   unsplit?(message: string): void;
@@ -141,7 +145,7 @@ function headerChunk(src: ChunkSource, lines: readonly string[], firstLine: numb
  */
 async function bodiesOf(src: ChunkSource): Promise<readonly FunctionBody[]> {
   try {
-    return (await boundedFunctionBodies(src.file, src.text, src.bounds)) ?? [];
+    return (await (src.bounds ? boundedFunctionBodies(src.file, src.text, src.bounds) : functionBodies(src.file, src.text))) ?? [];
   } catch (e) {
     const err = toLspgateError(e);
     if (err.code !== 'TIMEOUT' && err.code !== 'LIMIT_EXCEEDED') throw err;
