@@ -10,6 +10,7 @@ import { syntaxOf } from './languages.js';
 import { namedChildren } from './structure-forms.js';
 import { compiledQuery, parseLoaded, prepareGrammar, type SyntaxNode, type SyntaxQuery, WHOLE_FILE_QUERY } from '../syntax/syntax.js';
 import { lineStartsOf, startOf, type SourcePosition } from '../syntax/positions.js';
+import { inSyntaxWorker, type ParseBounds } from '../syntax/job-pool.js';
 
 export type { BaseRelation, DeclaredBase, ImportAlias, TypeHeader };
 
@@ -80,6 +81,16 @@ function query(grammar: string, hook: SyntaxHook | undefined): SyntaxQuery | und
 /** The structure of a file, or undefined when lspgate has no grammar for it. */
 export async function fileStructure(relPath: string, text: string): Promise<FileStructure | undefined> {
   return (await prepareStructure(relPath)) ? structureNow(relPath, text) : undefined;
+}
+
+/**
+ * fileStructure in a syntax worker (job-pool.ts), within the workspace's parse bounds: TIMEOUT or
+ * LIMIT_EXCEEDED naming the file and the limit past them. What every caller on the daemon's thread uses.
+ */
+export function boundedFileStructure(relPath: string, text: string, bounds?: ParseBounds, signal?: AbortSignal): Promise<FileStructure | undefined> {
+  const syntax = syntaxOf(relPath);
+  if (!syntax) return Promise.resolve(undefined);
+  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'file-structure', grammar: syntax.grammar, prepare: 'prepareStructure', bounds, signal }, 'fileStructure', relPath, text);
 }
 
 /** fileStructure in the caller's turn, for a path prepareStructure prepared; undefined otherwise. */
@@ -196,6 +207,20 @@ export function decoratorNames(file: { structure(): FileStructure | undefined },
     const bare = d.name.startsWith('#[') ? d.name.slice(2, -1) : d.name.startsWith('@') ? d.name.slice(1) : d.name;
     return bare.startsWith('\\') ? bare.slice(1) : bare;
   });
+}
+
+/** functionBodies in a syntax worker, within the parse bounds (boundedFileStructure). */
+export function boundedFunctionBodies(relPath: string, text: string, bounds?: ParseBounds, signal?: AbortSignal): Promise<FunctionBody[] | undefined> {
+  const syntax = syntaxOf(relPath);
+  if (!syntax?.profile.syntax.bodies) return Promise.resolve(undefined);
+  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'file-structure', grammar: syntax.grammar, prepare: 'prepareStructure', bounds, signal }, 'functionBodies', relPath, text);
+}
+
+/** scriptEntries in a syntax worker, within the parse bounds (boundedFileStructure). */
+export function boundedScriptEntries(relPath: string, text: string, bounds?: ParseBounds, signal?: AbortSignal): Promise<{ line: number; reason: string }[] | undefined> {
+  const syntax = syntaxOf(relPath);
+  if (!syntax?.profile.syntax.scriptEntry) return Promise.resolve(undefined);
+  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'file-structure', grammar: syntax.grammar, prepare: 'prepareStructure', bounds, signal }, 'scriptEntries', relPath, text);
 }
 
 /** The bodies of a file's functions and methods, outermost first by position; undefined without a grammar or a body hook. */

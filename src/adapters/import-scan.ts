@@ -8,9 +8,17 @@
 import type { ScannedImport } from './language-profile.js';
 import { syntaxOf } from './languages.js';
 import { lineStartsOf, startOf } from '../syntax/positions.js';
+import { inSyntaxWorker, type ParseBounds } from '../syntax/job-pool.js';
 import { withSyntaxTree, type SyntaxNode, WHOLE_FILE_QUERY } from '../syntax/syntax.js';
 
 export type { ImportKind, ScannedImport } from './language-profile.js';
+
+/** scanImports in a syntax worker, within the workspace's parse bounds (TIMEOUT / LIMIT_EXCEEDED naming the file past them). */
+export function boundedScanImports(relPath: string, text: string, bounds?: ParseBounds, signal?: AbortSignal): Promise<ScannedImport[] | undefined> {
+  const syntax = syntaxOf(relPath);
+  if (!syntax?.profile.syntax.imports) return Promise.resolve(undefined);
+  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'import-scan', grammar: syntax.grammar, bounds, signal }, 'scanImports', relPath, text);
+}
 
 /** Every import statement of a file; undefined when lspgate has no grammar or import query for its extension. */
 export async function scanImports(relPath: string, text: string): Promise<ScannedImport[] | undefined> {

@@ -6,6 +6,7 @@
  * listed (they belong to it). What a declaration is comes from its language profile's
  * `namedDeclarations` hook; syntax only: nothing here is resolved.
  */
+import { inSyntaxWorker, type ParseBounds } from '../syntax/job-pool.js';
 import { withSyntaxTree, type SyntaxNode, WHOLE_FILE_QUERY } from '../syntax/syntax.js';
 import type { NamedDeclaration } from './language-profile.js';
 import { syntaxOf } from './languages.js';
@@ -23,6 +24,13 @@ export interface SyntaxDeclaration {
 
 /** Declarations whose members are listed under their name; the others' bodies are not entered. */
 const CONTAINERS = new Set(['class', 'interface', 'trait', 'enum', 'namespace']);
+
+/** syntaxDeclarations in a syntax worker, within the workspace's parse bounds (TIMEOUT / LIMIT_EXCEEDED naming the file past them). */
+export function boundedSyntaxDeclarations(relPath: string, text: string, bounds?: ParseBounds, signal?: AbortSignal): Promise<SyntaxDeclaration[] | undefined> {
+  const syntax = syntaxOf(relPath);
+  if (!syntax?.profile.syntax.namedDeclarations) return Promise.resolve(undefined);
+  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'syntax-declarations', grammar: syntax.grammar, bounds, signal }, 'syntaxDeclarations', relPath, text);
+}
 
 /** The declarations of a text, or undefined when no profile reads declarations of the file. */
 export async function syntaxDeclarations(relPath: string, text: string): Promise<SyntaxDeclaration[] | undefined> {

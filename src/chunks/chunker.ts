@@ -10,7 +10,9 @@
  */
 import type { CatalogSymbol } from '../core/catalog.js';
 import type { SymbolKind } from '../schema/descriptors.js';
-import { functionBodies, type FunctionBody } from '../adapters/file-structure.js';
+import { boundedFunctionBodies, functionBodies, type FunctionBody } from '../adapters/file-structure.js';
+import { toLspgateError } from '../errors/errors.js';
+import type { ParseBounds } from '../syntax/job-pool.js';
 import { profileOf } from '../adapters/languages.js';
 import { isTestPath } from '../adapters/test-files.js';
 import { containsPrivateKey } from '../util/secret-files.js';
@@ -24,6 +26,14 @@ export interface ChunkSource {
   text: string;
   commitHash: string;
   symbols: readonly CatalogSymbol[];
+  /**
+   * How long and in how much memory the file's function bodies may be read, in a syntax worker (the
+   * workspace's limits; the chunk index always passes them). Absent: read in the caller's thread,
+   * for a caller holding a text it made itself (the chunker's own tests).
+   */
+  bounds?: ParseBounds;
+  /** Told why the file's functions are not split at their statements (its parse was over a bound). */
+  unsplit?(message: string): void;
 }
 
 const DECLARATIONS = new Set<SymbolKind>(['function', 'method', 'constructor', 'class', 'interface', 'trait', 'struct', 'type', 'enum']);
@@ -129,10 +139,25 @@ function headerChunk(src: ChunkSource, lines: readonly string[], firstLine: numb
   return makeChunk(src, lines, 1, end, 'file_header', { symbol_name: name, symbol_kind: 'file' });
 }
 
+/**
+ * The file's function bodies, read in a syntax worker within the bounds; a file over them is cut at
+ * its symbols only (its long functions are not split), and `unsplit` is told why.
+ */
+async function bodiesOf(src: ChunkSource): Promise<readonly FunctionBody[]> {
+  try {
+    return (await (src.bounds ? boundedFunctionBodies(src.file, src.text, src.bounds) : functionBodies(src.file, src.text))) ?? [];
+  } catch (e) {
+    const err = toLspgateError(e);
+    if (err.code !== 'TIMEOUT' && err.code !== 'LIMIT_EXCEEDED') throw err;
+    src.unsplit?.(`${err.message} (${err.code}): its functions are chunked whole, not split at their statements`);
+    return [];
+  }
+}
+
 export async function chunkSourceFile(src: ChunkSource): Promise<Chunk[]> {
   if (containsPrivateKey(src.text)) return [];
   const lines = splitLines(src.text);
-  const bodies = (await functionBodies(src.file, src.text)) ?? [];
+  const bodies = await bodiesOf(src);
   const offsets = lineOffsets(src.text, lines);
   const byId = new Map(src.symbols.map((s) => [s.symbol_id, s]));
   const chosen = src.symbols.filter((s) => chunkable(s, byId));

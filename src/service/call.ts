@@ -9,6 +9,7 @@ import { adapterFor } from '../adapters/index.js';
 import type { CallMeta } from '../core/call-meta.js';
 import type { Workspace } from '../core/workspace.js';
 import type { LspSession } from '../lsp/types.js';
+import type { ParseBounds } from '../syntax/job-pool.js';
 import { resolveInWorkspace, type ResolveOptions } from '../util/paths.js';
 import type { CallScope, ServiceEnv } from './env.js';
 import { loadFileContext, type FileContextSource } from './file-context.js';
@@ -73,6 +74,14 @@ export class ServiceCall implements FileContextSource {
 
   get root(): string {
     return this.workspace.root;
+  }
+
+  get parseBounds(): ParseBounds {
+    return this.env.limits;
+  }
+
+  warn(message: string): void {
+    this.meta.warn(message);
   }
 
   /** A caller-supplied path → absolute real path inside the workspace (or a coded error). */

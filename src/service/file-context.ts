@@ -7,10 +7,12 @@
  */
 import { LRUCache } from 'lru-cache';
 import { DocumentSymbolRequest, HoverRequest, type DocumentSymbol, type Position } from 'vscode-languageserver-protocol';
-import { prepareStructure, structureNow, type FileStructure } from '../adapters/file-structure.js';
+import { boundedFileStructure, type FileStructure } from '../adapters/file-structure.js';
 import { adapterFor } from '../adapters/index.js';
 import type { FileContext, LanguageAdapter } from '../adapters/types.js';
 import type { LspSession, OpenDocument } from '../lsp/types.js';
+import { toLspgateError } from '../errors/errors.js';
+import type { ParseBounds } from '../syntax/job-pool.js';
 import { fromHoverContents } from '../schema/convert/hover-text.js';
 import { ENTRY_OVERHEAD, stringBytes } from '../util/bounded-memo.js';
 import { deepFreeze } from '../util/freeze.js';
@@ -26,6 +28,10 @@ export interface FileContextSource {
   session(absPath: string): Promise<LspSession>;
   /** Another file's context of the same workspace, for adapters (Go methods in sibling files). */
   otherFile(absPath: string): Promise<FileContext>;
+  /** How long and in how much memory a file's parse tree may be read (the workspace's limits; default: the configuration's). */
+  readonly parseBounds?: ParseBounds;
+  /** Told why an answer lacks what the file's parse tree would have given (it was over a parse bound). */
+  warn?(message: string): void;
 }
 
 export interface LoadFileOptions {
@@ -61,8 +67,10 @@ interface SymbolModel {
   symbols: DocumentSymbol[];
   /** Characters of the document's text (the memo's size estimate). */
   textLength: number;
-  /** The parse-tree structure of the same content, read on first use (null: no grammar). */
-  structure?: FileStructure | null;
+  /** The parse-tree structure of the same content, read in a syntax worker once per model (null: no grammar, or `unread`). */
+  structure?: Promise<FileStructure | null>;
+  /** Why the structure could not be read (a parse bound, coded), when it could not. */
+  unread?: string;
 }
 
 /**
@@ -101,8 +109,8 @@ export async function loadFileContext(src: FileContextSource, absPath: string, o
   const model = symbolModel(answer, doc, session, adapter);
   const { lines, symbols } = model;
   const relPath = toRelative(src.root, doc.path);
-  // the grammar and structure queries loaded now, so that adapters may read the tree synchronously
-  await prepareStructure(relPath);
+  const structure = await structureOf(model, relPath, doc.text, src);
+  if (model.unread) src.warn?.(model.unread);
   return {
     absPath: doc.path,
     relPath,
@@ -131,12 +139,29 @@ export async function loadFileContext(src: FileContextSource, absPath: string, o
     },
     loadFile: (other) => src.otherFile(other),
     locate: (uri) => locate(src.root, uri),
-    structure() {
-      if (model.structure === undefined) {
-        const s = structureNow(relPath, doc.text);
-        model.structure = s ? deepFreeze(s) : null;
-      }
-      return model.structure ?? undefined;
-    },
+    structure: () => structure ?? undefined,
   };
+}
+
+/**
+ * The file's parse-tree structure, read once per model in a syntax worker, so that adapters read it
+ * synchronously afterwards and no file's parse holds the daemon's thread (100,000 nested TypeScript
+ * namespaces took 29 s). A file over a parse bound has none (adapters do without: no doc comments,
+ * decorators or type headers) and the model keeps why; a cancelled call reads it again next time.
+ */
+async function structureOf(model: SymbolModel, relPath: string, text: string, src: FileContextSource): Promise<FileStructure | null> {
+  if (!model.structure) {
+    const asked = boundedFileStructure(relPath, text, src.parseBounds, src.signal).then(
+      (s) => (s ? deepFreeze(s) : null),
+      (e: unknown) => {
+        const err = toLspgateError(e);
+        if (err.code === 'CANCELLED') throw err;
+        model.unread = `${err.message.startsWith(relPath) ? err.message : `${relPath}: ${err.message}`} (${err.code}); its doc comments, decorators and type headers are left out`;
+        return null;
+      },
+    );
+    model.structure = asked;
+    asked.catch(() => model.structure === asked && (model.structure = undefined));
+  }
+  return model.structure;
 }

@@ -19,7 +19,7 @@ import { catalogIdAt } from '../../service/symbol-ids.js';
 import { isInside, isSecretPath, toRelative } from '../../util/paths.js';
 import { syntaxOf } from '../../adapters/languages.js';
 import type { ImportSyntax } from '../../adapters/language-profile.js';
-import { scanImports, type ScannedImport } from '../../adapters/import-scan.js';
+import { boundedScanImports, type ScannedImport } from '../../adapters/import-scan.js';
 
 export type ImportStatus = 'workspace' | 'external' | 'unresolved';
 
@@ -46,7 +46,7 @@ export interface FileImports {
 export async function resolveFileImports(call: ServiceCall, relPath: string): Promise<FileImports | undefined> {
   const abs = call.resolvePath(relPath, { expect: 'file' });
   const file = await call.file(abs);
-  const scanned = await scanImports(relPath, file.text);
+  const scanned = await boundedScanImports(relPath, file.text, call.env.limits, call.signal);
   if (!scanned) return undefined;
   const src = new LineSource(call);
   const rules = syntaxOf(relPath)?.profile.syntax.imports;

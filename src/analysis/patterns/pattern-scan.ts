@@ -6,6 +6,7 @@
  */
 import type { PatternFinding, ScanPatternType } from '../../adapters/language-profile.js';
 import { syntaxOf } from '../../adapters/languages.js';
+import { inSyntaxWorker, type ParseBounds } from '../../syntax/job-pool.js';
 import { withSyntaxTree, WHOLE_FILE_QUERY } from '../../syntax/syntax.js';
 
 export type { ScanPatternType };
@@ -13,6 +14,13 @@ export type { ScanPatternType };
 export interface PatternHit extends PatternFinding {
   /** 1-based. */
   line: number;
+}
+
+/** scanFile in a syntax worker, within the workspace's parse bounds (TIMEOUT / LIMIT_EXCEEDED naming the file past them). */
+export function boundedScanFile(relPath: string, text: string, bounds?: ParseBounds, signal?: AbortSignal): Promise<PatternHit[]> {
+  const syntax = syntaxOf(relPath);
+  if (!syntax?.profile.syntax.patterns) return Promise.resolve([]);
+  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'pattern-scan', grammar: syntax.grammar, bounds, signal }, 'scanFile', relPath, text);
 }
 
 /** Every pattern hit of one file, or [] when lspgate has no grammar or pattern query for it. */

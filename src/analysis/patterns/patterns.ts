@@ -18,7 +18,7 @@ import { typeDefinition } from '../../service/descriptors/descriptors.js';
 import { locate, toLocations } from '../../service/locations.js';
 import { isInside } from '../../util/paths.js';
 import { declaredBases, headerReferences, SYNTAX_SOURCE, TYPE_KINDS, typeAt } from '../../service/relations/type-relations.js';
-import { scanFile } from './pattern-scan.js';
+import { boundedScanFile } from './pattern-scan.js';
 import { languageProfile } from '../../adapters/languages.js';
 import { addCatalogErrors, perFile, skipsOf, type Skips } from '../skips.js';
 
@@ -100,7 +100,7 @@ export async function findPatterns(call: ServiceCall, types: readonly PatternTyp
     if (files.length > scanned.length) call.meta.limit({ limit: 'max_files', value: limits.max_files, detail: `${files.length - scanned.length} file(s) not scanned` });
     for (const rel of scanned) {
       if (call.signal?.aborted) break;
-      for (const h of (await perFile(skips, rel, () => scanFile(rel, readFileSync(path.join(call.root, rel), 'utf8')))) ?? []) {
+      for (const h of (await perFile(skips, rel, () => boundedScanFile(rel, readFileSync(path.join(call.root, rel), 'utf8'), call.env.limits, call.signal))) ?? []) {
         if (scanTypes.has(h.pattern_type)) groups.add(h.pattern_type, h.name, h.description, { file: rel, line: h.line });
       }
     }

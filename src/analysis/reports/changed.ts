@@ -11,7 +11,8 @@ import type { ServiceCall } from '../../service/call.js';
 import { catalogFileSymbols } from '../../service/symbol-ids.js';
 import { readFileSync } from 'node:fs';
 import { diffArrays } from 'diff';
-import { syntaxDeclarations, type SyntaxDeclaration } from '../../adapters/syntax-declarations.js';
+import { boundedSyntaxDeclarations, type SyntaxDeclaration } from '../../adapters/syntax-declarations.js';
+import { toLspgateError } from '../../errors/errors.js';
 import { changedLines, textAtRef, type FileChange } from './git-diff.js';
 
 /** Kinds a change is attributed to; anything else only when it is top-level (a module constant). */
@@ -75,7 +76,22 @@ export interface BaseFile {
 async function baseOf(call: ServiceCall, baseRef: string, file: string): Promise<BaseFile | undefined> {
   const text = await textAtRef(call.root, baseRef, file);
   if (text === undefined) return undefined;
-  return { lines: linesOf(text), decls: await syntaxDeclarations(file, text) };
+  return { lines: linesOf(text), decls: await declarationsOf(call, file, text) };
+}
+
+/**
+ * A text's declarations, read in a syntax worker within the parse bounds; a file over them is
+ * answered as a file without declarations (its changed lines unattributed) and named in a warning.
+ */
+async function declarationsOf(call: ServiceCall, file: string, text: string): Promise<SyntaxDeclaration[] | undefined> {
+  try {
+    return await boundedSyntaxDeclarations(file, text, call.env.limits, call.signal);
+  } catch (e) {
+    const err = toLspgateError(e);
+    if (err.code !== 'TIMEOUT' && err.code !== 'LIMIT_EXCEEDED') throw err;
+    call.meta.warn(`${err.message} (${err.code}): its changed lines are not attributed to symbols`);
+    return undefined;
+  }
 }
 
 /** A text's lines, the newline that ends the last one not starting another (git counts lines so). */
@@ -92,7 +108,7 @@ async function withCurrent(call: ServiceCall, file: string, base: BaseFile): Pro
   } catch {
     return base;
   }
-  const decls = await syntaxDeclarations(file, text);
+  const decls = await declarationsOf(call, file, text);
   return decls ? { ...base, current: { lines: linesOf(text), decls } } : base;
 }
 

@@ -10,9 +10,10 @@ import type { ServiceCall } from '../../service/call.js';
 import { callTree } from '../../service/navigation/call-tree.js';
 import { LspgateError } from '../../errors/errors.js';
 import { lineCoverage } from './coverage.js';
+import type { measureText } from './complexity-measure.js';
 import { importGraph, noteGraphSkips } from '../imports/import-graph.js';
 import { languageProfiles, syntaxOf } from '../../adapters/languages.js';
-import { withSyntaxTree, type SyntaxNode, type SyntaxQuery, WHOLE_FILE_QUERY } from '../../syntax/syntax.js';
+import { inSyntaxWorker } from '../../syntax/job-pool.js';
 import { parseTarget } from '../target.js';
 import { resolveTarget } from '../../service/navigation/resolve.js';
 
@@ -27,32 +28,6 @@ export interface ComplexityResult {
   /** 0..1 from a coverage file; absent (with the reason in `note`) when no coverage file covers it. */
   test_coverage?: number;
   note: string;
-}
-
-/**
- * Decision points and code lines within 1-based lines [from, to] of a parsed file: `query` is the
- * language profile's complexity query (`@decision` on decision points, `@comment` on comments).
- */
-export function measure(root: SyntaxNode, query: SyntaxQuery, lines: string[], from: number, to: number): { cyclomatic: number; loc: number } {
-  const inside = (n: SyntaxNode) => n.startPosition.row + 1 >= from && n.startPosition.row + 1 <= to;
-  let decisions = 0;
-  const commentOnly = new Set<number>();
-  for (const { name, node } of query.captures(root, WHOLE_FILE_QUERY)) {
-    if (name === 'decision') {
-      if (inside(node)) decisions++;
-      continue;
-    }
-    if (name !== 'comment') continue;
-    for (let r = node.startPosition.row; r <= node.endPosition.row; r++) {
-      const text = lines[r] ?? '';
-      const before = r === node.startPosition.row ? text.slice(0, node.startPosition.column) : '';
-      const after = r === node.endPosition.row ? text.slice(node.endPosition.column) : '';
-      if (!before.trim() && !after.trim()) commentOnly.add(r + 1);
-    }
-  }
-  let loc = 0;
-  for (let l = from; l <= to; l++) if ((lines[l - 1] ?? '').trim() && !commentOnly.has(l)) loc++;
-  return { cyclomatic: 1 + decisions, loc };
 }
 
 /** The languages whose profile counts decision points, for the NOT_SUPPORTED message. */
@@ -73,7 +48,8 @@ export async function analyzeComplexity(call: ServiceCall, element: string): Pro
   const file = t?.file ?? (await call.file(call.resolvePath(rel, { expect: 'file' })));
   const from = t?.catalog?.line ?? (t?.symbol ? t.symbol.symbol.range.start.line + 1 : 1);
   const to = t?.catalog?.end_line ?? (t?.symbol ? t.symbol.symbol.range.end.line + 1 : file.lines.length);
-  const m = await withSyntaxTree(syntax.grammar, file.text, (root, query) => measure(root, query!, file.lines, from, to), complexity.query);
+  // in a syntax worker, within the workspace's parse bounds: the file asked about answers TIMEOUT / LIMIT_EXCEEDED past them
+  const m = await inSyntaxWorker<Awaited<ReturnType<typeof measureText>>>({ metaUrl: import.meta.url, module: 'complexity-measure', grammar: syntax.grammar, bounds: call.env.limits, signal: call.signal }, 'measureText', rel, file.text, from, to);
   const graph = await importGraph(call);
   noteGraphSkips(call, graph, [rel]);
   let dependencies = graph.files.get(rel)?.imports.length ?? 0;

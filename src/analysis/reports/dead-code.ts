@@ -86,7 +86,7 @@ async function unreferenced(call: ServiceCall, src: LineSource, s: CatalogSymbol
  * with it: decorators the profile says only bind or type it (`@staticmethod`) register it nowhere.
  */
 async function registeringMarker(call: ServiceCall, s: CatalogSymbol): Promise<string | undefined> {
-  const decoration = await decorationOf(call.workspace, s, (await call.file(call.resolvePath(s.file))).text);
+  const decoration = await decorationOf(call.workspace, s, (await call.file(call.resolvePath(s.file))).text, { bounds: call.env.limits, signal: call.signal, unread: (m) => call.meta.warn(m) });
   const bindsOnly = profileOf(s.file, s.language)?.deadCode.bindsOnly;
   return decoration?.decorators.find((d) => !bindsOnly?.(d.name))?.name;
 }

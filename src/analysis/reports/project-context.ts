@@ -4,7 +4,8 @@
  * map (the import graph, as the language servers resolve imports) and how its tests are laid out.
  * Everything comes from the catalog, the import graph and the manifests; nothing is guessed.
  */
-import { scriptEntries } from '../../adapters/file-structure.js';
+import { boundedScriptEntries } from '../../adapters/file-structure.js';
+import { toLspgateError } from '../../errors/errors.js';
 import path from 'node:path';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import type { ServiceCall } from '../../service/call.js';
@@ -79,7 +80,7 @@ export async function projectContext(call: ServiceCall): Promise<ProjectContextD
   return {
     languages,
     packages: packagesOf(manifests, listed, all),
-    entry_points: await entryPoints(call.root, bound, manifests, listed, all),
+    entry_points: await entryPoints(call, bound, manifests, listed, all),
     elements: all.filter((s) => !s.parent && !isTestPath(s.file, s.language)).flatMap((s) => element(s) ?? []),
     dependencies,
     test_patterns: testPatterns(testFiles, all),
@@ -117,7 +118,7 @@ function packagesOf(m: ManifestReader, files: { file: string; language: string }
 }
 
 /** Top-level `main`, scripts by their language's rule (Python `if __name__ == "__main__":`), and the files manifests declare (package.json main/bin/exports, composer.json bin). */
-async function entryPoints(root: string, bound: ReadBound, m: ManifestReader, files: { file: string; language: string }[], all: CatalogSymbol[]): Promise<EntryPoint[]> {
+async function entryPoints(call: ServiceCall, bound: ReadBound, m: ManifestReader, files: { file: string; language: string }[], all: CatalogSymbol[]): Promise<EntryPoint[]> {
   const out: EntryPoint[] = [];
   for (const s of all) {
     if (!s.parent && s.name === 'main' && (s.kind === 'function' || s.kind === 'method')) out.push({ file: s.file, line: s.selection_line, name: s.name, reason: 'top-level `main`' });
@@ -125,7 +126,14 @@ async function entryPoints(root: string, bound: ReadBound, m: ManifestReader, fi
   for (const f of files) {
     if (!profileOf(f.file, f.language)?.syntax.scriptEntry || isTestPath(f.file, f.language)) continue;
     // the statement that runs it, read from its parse tree
-    for (const found of (await scriptEntries(f.file, readTextIfAny(path.join(root, f.file), bound) ?? '')) ?? []) out.push({ file: f.file, line: found.line, reason: found.reason });
+    // in a syntax worker within the parse bounds: a file over them is named in a warning, the rest answered
+    const found = await boundedScriptEntries(f.file, readTextIfAny(path.join(call.root, f.file), bound) ?? '', call.env.limits, call.signal).catch((e: unknown) => {
+      const err = toLspgateError(e);
+      if (err.code !== 'TIMEOUT' && err.code !== 'LIMIT_EXCEEDED') throw err;
+      call.meta.warn(`${err.message} (${err.code}): its script entry points are not listed`);
+      return undefined;
+    });
+    for (const x of found ?? []) out.push({ file: f.file, line: x.line, reason: x.reason });
   }
   for (const rules of projectRules()) out.push(...(rules.manifestEntryPoints?.(m) ?? []));
   return out.sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));

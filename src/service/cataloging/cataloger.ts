@@ -94,7 +94,13 @@ export class ServiceCataloger implements FileCataloger {
     let file: FileContext;
     try {
       file = await loadFileContext(
-        { root: this.root, session: async () => session, otherFile: () => Promise.reject(new LspgateError('INTERNAL', 'other files are not loaded while cataloging')) },
+        {
+          root: this.root,
+          session: async () => session,
+          otherFile: () => Promise.reject(new LspgateError('INTERNAL', 'other files are not loaded while cataloging')),
+          parseBounds: this.env.limits,
+          warn: (m) => this.logger.warn(m),
+        },
         abs,
         // A file opened only to catalog it is not kept in the response cache (every file of the
         // workspace would be, for answers an operation may never ask for again)...

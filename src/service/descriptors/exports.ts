@@ -11,7 +11,7 @@ import { adapterFor } from '../../adapters/index.js';
 import { languageProfile } from '../../adapters/languages.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { SymbolDescriptor } from '../../schema/descriptors.js';
-import { scanImports } from '../../adapters/import-scan.js';
+import { boundedScanImports } from '../../adapters/import-scan.js';
 import { isInside, toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { symbolIdFor } from '../symbol-ids.js';
@@ -149,7 +149,7 @@ function listed(d: SymbolDescriptor): SymbolDescriptor {
 
 async function followReExports(call: ServiceCall, file: FileContext, out: ExportedSymbol[], visited: Set<string>, depth: number, only: Map<string, string> | undefined): Promise<void> {
   // `export … from` statements, read from the file's syntax tree (comments and strings are no statements)
-  for (const imp of (await scanImports(file.relPath, file.text)) ?? []) {
+  for (const imp of (await boundedScanImports(file.relPath, file.text, call.env.limits, call.signal)) ?? []) {
     if (imp.kind !== 'export' || !imp.reexports) continue;
     const spec = imp.specifier;
     if (!spec.startsWith('.')) {

@@ -97,7 +97,7 @@ async function planOne(call: ServiceCall, rel: string, input: TagInput, single: 
   }
   const elements = taggable(symbols, rel, input.include_private ?? false);
   if (!elements.length) return { tags: [] };
-  for (const e of elements) e.leading = (await decorationOf(call.workspace, e.sym, before))?.leading_line;
+  for (const e of elements) e.leading = (await decorationOf(call.workspace, e.sym, before, { bounds: call.env.limits, signal: call.signal }))?.leading_line;
   const plan = planFile(rel, before, elements, { force: input.force ?? false, updateLineno: input.update_lineno ?? false });
   if (plan.after === before) return { tags: plan.tags };
   const edits = plan.tags.filter((t) => t.action !== 'skip').length;

@@ -46,7 +46,7 @@ export async function typeAt(call: ServiceCall, where: Located, line0: number): 
 /** The bases `sym`'s header names (all of them, or those `keep` keeps), read from the file the server has open. */
 export async function declaredBases(call: ServiceCall, sym: CatalogSymbol, keep?: (b: DeclaredBase) => boolean): Promise<DeclaredBase[]> {
   const file = await call.file(path.join(call.root, sym.file));
-  const structure = await structureOfText(call.workspace, sym.file, file.text);
+  const structure = await structureOfText(call.workspace, sym.file, file.text, { bounds: call.env.limits, signal: call.signal });
   const header = structure && headerIn(structure.types, sym);
   return (header?.bases ?? []).filter((b) => !keep || keep(b));
 }
@@ -127,7 +127,7 @@ function mayName(b: DeclaredBase, name: string, aliases: ReadonlyMap<string, str
 export async function directSubtypes(call: ServiceCall, sym: CatalogSymbol): Promise<{ sub: CatalogSymbol; relation: BaseRelation }[]> {
   const out: { sub: CatalogSymbol; relation: BaseRelation }[] = [];
   await call.workspace.catalog.all();
-  const structures = await syncedStructures(call.workspace, sym.language);
+  const structures = await syncedStructures(call.workspace, sym.language, { bounds: call.env.limits, signal: call.signal, unread: (m) => call.meta.warn(m) });
   const assigned = new Set<string>();
   for (const { structure } of structures.values()) for (const a of structure.aliases) if (a.assigned && a.imported === sym.name) assigned.add(a.local);
   for (const [rel, { structure }] of structures) {

@@ -95,6 +95,7 @@ async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: Searc
     files = new FileLines(call.root);
     ({ hits, used } = await rank(sync));
   }
+  for (const m of sync.unsplit) call.meta.warn(m);
   return { hits, head: sync.head, files, used, index: sync.index };
 }
 

@@ -33,6 +33,8 @@ export interface SyncReport {
   /** Files re-chunked since the last report (by this sync, or in the background after a change). */
   rechunked: string[];
   removed: string[];
+  /** Files whose functions could not be split at their statements (a parse bound), with why. */
+  unsplit: string[];
 }
 
 /** One workspace's chunks: its index, the Markdown it walked, and what changed since the last report. */
@@ -46,6 +48,8 @@ export class WorkspaceChunks implements Derived {
   /** Re-chunked and removed since the last report (the background sync reports to the next caller). */
   rechunked = new Set<string>();
   removed = new Set<string>();
+  /** Files chunked without their function bodies (a parse bound), with why: dropped when the file is chunked again. */
+  unsplit = new Map<string, string>();
   private gates: { key: string; code: FileGate; docs: FileGate } | undefined;
   private readonly unsubscribe: () => void;
 
@@ -65,6 +69,10 @@ export class WorkspaceChunks implements Derived {
       this.gates = { key, code: new FileGate(this.ws.root, opts), docs: new FileGate(this.ws.root, { ...opts, extensions: MARKDOWN }) };
     }
     return this.gates[kind];
+  }
+
+  get bounds(): Limits {
+    return this.limits;
   }
 
   bytes(): number {
@@ -123,7 +131,9 @@ async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string): Promis
     // catalog's next change brings it here again.
     if (sha256(a.bytes) !== entry.hash) continue;
     const text = a.bytes.toString('utf8');
-    s.index.replaceFile(rel, stamp, await chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols }));
+    s.unsplit.delete(rel);
+    const unsplit = (m: string) => s.unsplit.set(rel, m);
+    s.index.replaceFile(rel, stamp, await chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols, bounds: s.bounds, unsplit }));
     s.rechunked.add(rel);
     s.removed.delete(rel);
   }
@@ -173,7 +183,8 @@ async function doSync(ws: Workspace, limits: Limits, s: WorkspaceChunks): Promis
   await syncCode(ws, s, head);
   await syncDocs(ws, limits, s, head);
   if (s.index.indexedHead !== head) restamp(s.index, head);
-  const report: SyncReport = { index: s.index, head, rechunked: [...s.rechunked].sort(), removed: [...s.removed].sort() };
+  for (const rel of [...s.unsplit.keys()]) if (!s.index.fileHash(rel)) s.unsplit.delete(rel);
+  const report: SyncReport = { index: s.index, head, rechunked: [...s.rechunked].sort(), removed: [...s.removed].sort(), unsplit: [...s.unsplit.values()].sort() };
   s.rechunked.clear();
   s.removed.clear();
   if (report.rechunked.length || report.removed.length || s.index.indexedHead !== head || !s.index.builtAt) {
