@@ -3,44 +3,11 @@
 // functions, decorated declarations, overloads, nested classes, a CRLF file and a tab-indented file.
 // Every preview writes nothing; the diagnostics delta names a planted undefined name and is empty
 // for a valid body; bytes outside the edited range are compared byte for byte after each apply.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openScratch, type ScratchFixture } from '../helpers/scratch.js';
-
-const sha = (t: string) => createHash('sha256').update(t).digest('hex');
-
-/**
- * Every byte outside the edited lines is the old one: the new file starts with the old bytes before
- * line `line` and ends with the old bytes after `end_line` (an insert keeps line `line` itself after
- * its text; a delete's range ends after the line ending of `end_line`).
- */
-function outsideUnchanged(op: string, before: string, after: string, r: { line: number; end_line: number }): void {
-  const b = Buffer.from(before);
-  const a = Buffer.from(after);
-  const starts = [0];
-  for (let i = 0; i < b.length; i++) if (b[i] === 0x0a) starts.push(i + 1);
-  const prefix = b.subarray(0, starts[r.line - 1]);
-  const insert = op.startsWith('insert');
-  const suffixFrom = insert ? starts[r.line - 1]! : op === 'delete_symbol' ? (starts[r.end_line] ?? b.length) : (starts[r.end_line] ?? b.length + 1) - 1;
-  const suffix = b.subarray(Math.min(suffixFrom, b.length));
-  expect(a.length).toBeGreaterThanOrEqual(prefix.length + suffix.length);
-  expect(a.subarray(0, prefix.length).equals(prefix)).toBe(true);
-  expect(a.subarray(a.length - suffix.length).equals(suffix)).toBe(true);
-}
-
-async function applyChecked(fx: ScratchFixture, op: string, args: Record<string, unknown>, file: string) {
-  const before = fx.read(file);
-  const preview = await fx.run(op, args);
-  expect(fx.read(file)).toBe(before);
-  expect(preview.content_hash).toBe(sha(before));
-  const r = await fx.run(op, { ...args, apply: true, expected_hash: preview.content_hash });
-  const after = fx.read(file);
-  expect([r.applied, r.new_hash, r.diff]).toEqual([true, sha(after), preview.diff]);
-  outsideUnchanged(op, before, after, r as { line: number; end_line: number });
-  return { preview, r, before, after };
-}
+import { openScratch } from '../helpers/scratch.js';
+import { applyChecked, sha } from '../helpers/symbol-edits.js';
 
 describe('symbol edits: TypeScript', async () => {
   const fx = await openScratch('edit-ts');

@@ -194,11 +194,11 @@ function result(kind: SymbolEditKind, span: SymbolSpan, plan: Planned, before: s
   return out;
 }
 
-/** The catalog's symbols (refreshed by the apply) that start inside the new text. */
+/** The catalog's symbols (refreshed by the apply) whose names are inside the new text (a range may start at a doc comment above it). */
 async function newSymbols(call: ServiceCall, file: string, after: string, from: number, to: number, kind: SymbolEditKind): Promise<NewSymbol[]> {
   if (kind === 'delete_symbol') return [];
   const first = after.slice(0, from).split('\n').length;
   const last = after.slice(0, Math.max(from, to - 1)).split('\n').length;
   const syms = await call.workspace.catalog.fileSymbols(file);
-  return syms.filter((s) => s.line >= first && s.line <= last).map((s) => ({ symbol_id: s.symbol_id, qualified_name: s.qualified_name, kind: s.kind, line: s.line }));
+  return syms.filter((s) => s.selection_line >= first && s.selection_line <= last).map((s) => ({ symbol_id: s.symbol_id, qualified_name: s.qualified_name, kind: s.kind, line: s.line }));
 }

@@ -59,7 +59,10 @@ export async function symbolSpan(call: ServiceCall, input: TargetInput): Promise
     }
   }
   const group = siblings.filter((s) => s.byte_offset < start || s.byte_offset >= end || s.symbol_id === sym.symbol_id);
-  return { symbol: sym, abs: target.abs, file: target.file, bytes, start, end, docStart: docStartOf(bytes, start), siblings: group };
+  // a server whose range starts at the doc comment (intelephense): the declaration starts after it
+  const own = afterComments(bytes, start, end);
+  const docStart = own > start ? start : docStartOf(bytes, start);
+  return { symbol: sym, abs: target.abs, file: target.file, bytes, start: own, end, docStart, siblings: group };
 }
 
 function matches(bytes: Buffer, s: CatalogSymbol): boolean {
@@ -88,6 +91,19 @@ async function catalogSymbol(call: ServiceCall, input: TargetInput): Promise<Cat
   const sym = named ?? around;
   if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no declaration on or around line ${line} of ${rel}`, { file: rel, line });
   return sym;
+}
+
+/** The first byte at or after `start` (before `end`) that is neither a comment nor whitespace. */
+export function afterComments(bytes: Buffer, start: number, end: number): number {
+  const text = bytes.subarray(start, end).toString('utf8');
+  let i = 0;
+  for (;;) {
+    const rest = text.slice(i);
+    let m: RegExpExecArray | null;
+    if ((m = /^\/\*[\s\S]*?\*\/\s*/.exec(rest)) || (m = /^(\/\/|#(?![![]))[^\n]*\n\s*/.exec(rest))) i += m[0].length;
+    else break;
+  }
+  return i === 0 || i >= text.length ? start : start + Buffer.byteLength(text.slice(0, i));
 }
 
 const COMMENT_LINE = /^\s*(\/\/|\/\*|\*|#(?!!)|--|;)/;
