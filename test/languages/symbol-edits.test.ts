@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openScratch } from '../helpers/scratch.js';
-import { applyChecked, sha } from '../helpers/symbol-edits.js';
+import { applyChecked } from '../helpers/symbol-edits.js';
 
 describe('symbol edits: TypeScript', async () => {
   const fx = await openScratch('edit-ts');
