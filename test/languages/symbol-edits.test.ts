@@ -101,4 +101,19 @@ describe('symbol edits: TypeScript', async () => {
     expect(fx.read('src/main.ts')).toBe(changed);
     expect(fs.existsSync(path.join(fx.root, 'src/main.ts'))).toBe(true);
   });
+
+  it('undo: restores the last applied edit; refused, restoring nothing, when its file changed since', async () => {
+    const before = fx.read('src/main.ts');
+    await fx.run('insert_after_symbol', { symbol: 'report', body: 'export const ONE = 1;', apply: true });
+    expect(fx.read('src/main.ts')).toContain('export const ONE = 1;');
+    const u = await fx.run('undo');
+    expect([u.operation, u.files.map((f: { file: string }) => f.file)]).toEqual(['insert_after_symbol', ['src/main.ts']]);
+    expect(fx.read('src/main.ts')).toBe(before);
+    await fx.run('insert_after_symbol', { symbol: 'report', body: 'export const TWO = 2;', apply: true });
+    const edited = fx.read('src/main.ts') + '// changed by someone else\n';
+    fx.write('src/main.ts', edited);
+    const err = await fx.runError('undo');
+    expect([err.code, err.details?.files]).toEqual(['CONTENT_MODIFIED', ['src/main.ts']]);
+    expect(fx.read('src/main.ts')).toBe(edited);
+  });
 });

@@ -1,12 +1,14 @@
 /**
  * Edits by symbol, checked before anything is written: replace_symbol_body, insert_before_symbol,
  * insert_after_symbol, delete_symbol (service/editing/symbol-edit.ts). Each previews by default
- * (diff, content hash, diagnostics delta) and writes through the one edit path with `apply: true`.
+ * (diff, content hash, diagnostics delta) and writes through the one edit path with `apply: true`;
+ * `undo` restores the last applied edit of the workspace (service/editing/undo.ts).
  */
 import { z } from 'zod';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { symbolEdit, type SymbolEditKind, type SymbolEditResult } from '../../service/editing/symbol-edit.js';
+import { undoLastEdit, type UndoResult } from '../../service/editing/undo.js';
 import { targetShape } from '../../service/navigation/resolve.js';
 import { WRITES_FILES } from '../annotations.js';
 import { symbolErrorCases } from '../client-cases.js';
@@ -125,3 +127,34 @@ export const symbolEditOperations: Operation[] = [
     { symbol: 'padLeft', force: true },
   ),
 ];
+
+function undoMarkdown(r: UndoResult): string {
+  const out = [`## Undone: ${r.operation} of ${r.applied_at} (${r.files.length} file(s) restored)`, ''];
+  for (const f of r.files) out.push('```diff', f.diff.trimEnd(), '```');
+  out.push('', `backup of the undone state: ${r.backup_dir}`);
+  return out.join('\n') + '\n';
+}
+
+symbolEditOperations.push(
+  defineOperation({
+    name: 'undo',
+    title: 'Undo the last edit',
+    description:
+      'Restore the files of the last applied edit of the workspace (a symbol edit, rename_symbol, code_actions, tag_elements) from its backups — only when every file still has exactly what the edit wrote; otherwise CONTENT_MODIFIED naming the files changed since, and nothing is restored. Another undo goes one edit further back. The CLI: `lspgate undo [--root DIR]`.',
+    input: z.object({}),
+    output: withMeta({
+      undone: z.string().describe('Journal id of the edit undone'),
+      operation: z.string(),
+      applied_at: z.string(),
+      files: z.array(z.object({ file: z.string(), diff: z.string() })),
+      backup_dir: z.string().describe('Where the undone state was copied'),
+    }),
+    annotations: WRITES_FILES,
+    repl: { command: 'undo', positional: [] },
+    profile: 'core',
+    // the matrix workspace may hold applies of other cases: undo's answer there depends on their order
+    clientCases: { ok: [], errors: [] },
+    handler: (_input, ctx) => ServiceCall.run(ctx, (call) => undoLastEdit(call)),
+    markdown: undoMarkdown,
+  }),
+);

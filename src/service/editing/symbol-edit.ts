@@ -10,6 +10,7 @@
  * file is the old bytes before it, the new text, the old bytes after it.
  */
 import { LspgateError } from '../../errors/errors.js';
+import { containsPrivateKey } from '../../util/secret-files.js';
 import { sha256 } from '../../lsp/documents.js';
 import type { ServiceCall } from '../call.js';
 import type { DiagnosticEntry } from '../diagnostics/diagnostic-entries.js';
@@ -74,6 +75,10 @@ interface Planned {
 
 export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input: SymbolEditInput): Promise<SymbolEditResult> {
   if (kind !== 'delete_symbol' && (input.body === undefined || !input.body.trim())) throw new LspgateError('INVALID_INPUT', `${kind} needs \`body\`: the new text`);
+  // a key pasted into the new text would be quoted by the diff, sent to a server and written: refused before anything
+  if (input.body !== undefined && containsPrivateKey(input.body)) {
+    throw new LspgateError('SECRET_FILE', `the new text of ${kind} holds a private key block: nothing is shown, checked or written`, { operation: kind });
+  }
   const span = await symbolSpan(call, input);
   const references = kind === 'delete_symbol' ? await remainingReferences(call, span, input) : undefined;
   const plan = planEdit(kind, span, input);
