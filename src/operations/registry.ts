@@ -12,6 +12,7 @@ import { relationshipOperations } from './defs/relationships.js';
 import { repositoryOperations } from './defs/repository.js';
 import { searchOperations } from './defs/search.js';
 import { serverKnowledgeOperations } from './defs/server-knowledge.js';
+import { symbolEditOperations } from './defs/symbol-edits.js';
 import { tagOperations } from './defs/tags.js';
 import { workspaceOperations } from './defs/workspaces.js';
 import type { Operation } from './types.js';
@@ -28,6 +29,7 @@ const groups: Operation[][] = [
   analysisOperations,
   projectOperations,
   serverKnowledgeOperations,
+  symbolEditOperations,
   chunkOperations,
   tagOperations,
 ];

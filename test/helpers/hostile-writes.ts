@@ -57,6 +57,8 @@ export function buildWriteWorkspace(tmp: string): WriteWorkspace {
   // a link inside the root to a file of the root: edited through its target, the link kept
   write(path.join(root, 'lib/aliased.ts'), "import { greetAliased } from '../src/greet';\nexport const a = greetAliased('a');\n");
   fs.symlinkSync('../lib/aliased.ts', path.join(root, 'src/alias.ts'));
+  // a class with a method and a class after it: symbol edits that close the first early are refused
+  write(path.join(root, 'src/box.ts'), 'export class Box {\n  size(): number {\n    return 1;\n  }\n}\n\nexport class Other {\n  x = 1;\n}\n');
   write(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'commonjs' }, include: ['src/**/*', 'linked/**/*'] }));
   const repo = buildRepo(path.join(root, 'vendor-src/abs-link-repo'), outside);
   return { tmp, root, outside, repo };
@@ -120,6 +122,7 @@ export function writeCases(): WriteCase[] {
     { what: 'rename to an injected name (apply)', op: 'rename_symbol', input: () => ({ symbol: 'greetPlain', new_name: INJECTED_NAME, apply: true }), code: 'INVALID_INPUT', mayChange: [] },
     { what: 'rename apply in a clone that commits an absolute symlink out of it', op: 'rename_symbol', input: (w) => ({ symbol: 'greetRepo', new_name: 'greetRepo2', apply: true, workspace: cloneRootOf(w) }), code: 'PATH_OUTSIDE_WORKSPACE', mayChange: [] },
     { what: 'tag_elements of a source file that is a symlink to .env', op: 'tag_elements', input: () => ({ path: 'src/settings.ts', dry_run: false }), code: 'SECRET_FILE', mayChange: [] },
+    ...symbolEditCases(),
     {
       what: 'rename apply through a symlink inside the root: the target edited, the link kept',
       op: 'rename_symbol',
@@ -127,6 +130,23 @@ export function writeCases(): WriteCase[] {
       code: 'none',
       mayChange: ['wroot/src/greet.ts', 'wroot/lib/aliased.ts'],
     },
+  ];
+}
+
+const KEY_BODY = `export function greetPlain(s: string): string {\n  // -----BEGIN RSA PRIVATE KEY-----\n  // ${SECRET_CANARY}\n  // -----END RSA PRIVATE KEY-----\n  return s;\n}`;
+const PLAIN_BODY = 'export function greetPlain(s: string): string {\n  return s + s;\n}';
+
+/** The symbol edits (replace_symbol_body, insert_after_symbol, delete_symbol) on the same hostile files. */
+function symbolEditCases(): WriteCase[] {
+  const none: string[] = [];
+  return [
+    { what: 'replace_symbol_body in a file reached through a directory symlink out of the root', op: 'replace_symbol_body', input: () => ({ file: 'linked/helper.ts', line: 2, body: 'export const out = 1;', apply: true }), code: 'PATH_OUTSIDE_WORKSPACE', mayChange: none },
+    { what: 'insert_after_symbol in a source file that is a symlink to .env', op: 'insert_after_symbol', input: () => ({ file: 'src/settings.ts', line: 2, body: 'export const more = 1;', apply: true }), code: 'SECRET_FILE', mayChange: none },
+    { what: 'replace_symbol_body in the file holding a private key', op: 'replace_symbol_body', input: () => ({ file: 'src/keyed.ts', line: 5, body: 'export const k = 2;' }), code: 'SECRET_FILE', mayChange: none },
+    { what: 'replace_symbol_body with a private key in the new text', op: 'replace_symbol_body', input: () => ({ symbol: 'greetPlain', body: KEY_BODY, apply: true }), code: 'SECRET_FILE', mayChange: none },
+    { what: 'replace_symbol_body with text that closes the class early and opens another', op: 'replace_symbol_body', input: () => ({ symbol: 'Box.size', body: 'size(): number { return 1; }\n}\nexport class Evil {\n  run(): void {}', apply: true }), code: 'INVALID_INPUT', mayChange: none },
+    { what: 'replace_symbol_body apply of a file changed since the preview (its hash)', op: 'replace_symbol_body', input: () => ({ symbol: 'greetPlain', body: PLAIN_BODY, apply: true, expected_hash: '0'.repeat(64) }), code: 'CONTENT_MODIFIED', mayChange: none },
+    { what: 'delete_symbol of a referenced function', op: 'delete_symbol', input: () => ({ symbol: 'greetPlain', apply: true }), code: 'INVALID_INPUT', mayChange: none },
   ];
 }
 

@@ -60,6 +60,11 @@ const TRUTH: Record<string, [OperationAnnotations, string]> = {
   search: [READ_ONLY, 'the same search in another shape'],
   verify_citation: [READ_ONLY, READS],
   index_stats: [READ_ONLY, READS],
+  replace_symbol_body: [WRITES_FILES, '`apply: true` rewrites a declaration in a workspace file; a second apply is another edit'],
+  insert_before_symbol: [WRITES_FILES, '`apply: true` inserts declarations into a workspace file; a second apply inserts them again'],
+  insert_after_symbol: [WRITES_FILES, '`apply: true` inserts declarations into a workspace file; a second apply inserts them again'],
+  undo: [WRITES_FILES, 'restores the files of the last applied edit from its backups; a second undo goes one edit further back'],
+  delete_symbol: [WRITES_FILES, '`apply: true` removes a declaration from a workspace file'],
   tag_elements: [WRITES_FILES, '`dry_run: false` inserts or rewrites comment lines in workspace files'],
 };
 

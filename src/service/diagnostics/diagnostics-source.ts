@@ -38,11 +38,13 @@ export interface DocumentDiagnostics {
 export interface SourceOptions {
   maxFileBytes: number;
   signal?: AbortSignal;
+  /** An unsaved version to diagnose instead of the disk's (a symbol edit's preview); the caller syncs the disk text back. */
+  text?: string;
 }
 
 export async function documentDiagnostics(session: LspSession, absPath: string, opts: SourceOptions): Promise<DocumentDiagnostics> {
   // Read here, not through the session's stat shortcut: the stamp must be the bytes on disk now.
-  const text = documentText(absPath, undefined, opts.maxFileBytes);
+  const text = opts.text ?? documentText(absPath, undefined, opts.maxFileBytes);
   const doc = await session.syncDocument(absPath, text);
   if (session.hasCapability('diagnosticProvider')) {
     const report = await session.request(DocumentDiagnosticRequest.type, { textDocument: { uri: doc.uri } }, { signal: opts.signal });

@@ -4,7 +4,7 @@
  * nothing is written. The files are written through an apply journal (apply-journal.ts): backups
  * and the new contents first, all fsynced, then the renames — so a crash leaves the workspace wholly
  * as before or completable, and recovery (recovery.ts) says which. Then the servers and the catalog
- * are re-synced.
+ * are re-synced, and a record of the apply is left beside its backups for `undo` (undo.ts).
  */
 import { readFileSync } from 'node:fs';
 import { diskError, LspgateError } from '../../errors/errors.js';
@@ -12,6 +12,7 @@ import { sha256 } from '../../lsp/documents.js';
 import { isInside } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { ApplyJournal } from './apply-journal.js';
+import { recordApplied } from './applied-records.js';
 import { editTargetOfPath, type FileEdit } from './workspace-edit.js';
 
 function currentHash(abs: string): string | undefined {
@@ -65,6 +66,13 @@ export async function applyFileEdits(call: ServiceCall, files: FileEdit[], expec
   }
   // past this point a crash is completed or rolled back by recovery; an error here rolled back itself
   journal.commit();
+  try {
+    const b = journal.begin;
+    recordApplied(call.env.cacheDir, call.workspace.id, { id: b.id, root: call.root, operation, time: b.time, backup_dir: b.backup_dir, files: b.files.map((f) => ({ file: f.file, abs: f.abs, backup: f.backup, before: f.before, after: f.after })) });
+  } catch (e) {
+    // the edit is written; only `undo` will not find it
+    call.meta.warn(`the apply was written, but its undo record was not: ${(e as Error).message}`);
+  }
   await resync(call, files);
   return { backup_dir: journal.begin.backup_dir };
 }

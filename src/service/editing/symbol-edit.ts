@@ -1,0 +1,209 @@
+/**
+ * Edits by symbol: replace_symbol_body, insert_before_symbol, insert_after_symbol, delete_symbol.
+ * Each computes the new file from the catalog's declaration range (symbol-range.ts), the caller's
+ * text shaped like the file (symbol-text.ts) and a parse check of the result (parse-check.ts); then
+ * the diagnostics delta (diagnostics-delta.ts). Without `apply` nothing is written: the diff, the
+ * content hash it was computed for and the delta. `apply: true` refuses an edit that introduces
+ * errors (unless `accept_errors`) and writes through the one edit path (edit-apply.ts: hashes,
+ * journal, backups, re-sync of the servers and the catalog); the answer then names the symbols the
+ * new text declares, by their new ids. Bytes outside the edited range are never touched: the new
+ * file is the old bytes before it, the new text, the old bytes after it.
+ */
+import { LspgateError } from '../../errors/errors.js';
+import { containsPrivateKey } from '../../util/secret-files.js';
+import { sha256 } from '../../lsp/documents.js';
+import type { ServiceCall } from '../call.js';
+import type { DiagnosticEntry } from '../diagnostics/diagnostic-entries.js';
+import type { TargetInput } from '../navigation/resolve.js';
+import { findReferences, type ReferenceEntry } from '../navigation/references.js';
+import { diagnosticsDelta, type DiagnosticsDelta } from './diagnostics-delta.js';
+import { applyFileEdits } from './edit-apply.js';
+import { parseCheck } from './parse-check.js';
+import { blankLinesBetween, blankRunAfter, blankRunBefore, symbolSpan, wholeLines, type SymbolSpan } from './symbol-range.js';
+import { fileStyle, leadOf, lineEndByte, lineStartByte, shapeText } from './symbol-text.js';
+import { unifiedDiff, type FileEdit } from './workspace-edit.js';
+
+export type SymbolEditKind = 'replace_symbol_body' | 'insert_before_symbol' | 'insert_after_symbol' | 'delete_symbol';
+
+export interface SymbolEditInput extends TargetInput {
+  body?: string | undefined;
+  apply?: boolean | undefined;
+  /** content_hash from the preview: apply only if the file is still that. */
+  expected_hash?: string | undefined;
+  accept_errors?: boolean | undefined;
+  /** replace_symbol_body: the doc comment above the declaration is replaced too. */
+  include_doc?: boolean | undefined;
+  /** delete_symbol: delete although references remain. */
+  force?: boolean | undefined;
+}
+
+export interface NewSymbol {
+  symbol_id: string;
+  qualified_name: string;
+  kind: string;
+  line: number;
+}
+
+export interface SymbolEditResult {
+  operation: SymbolEditKind;
+  symbol: string;
+  symbol_id: string;
+  file: string;
+  applied: boolean;
+  content_hash: string;
+  new_hash?: string;
+  diff: string;
+  /** Lines of the file on disk the edit replaces or inserts at (1-based, inclusive). */
+  line: number;
+  end_line: number;
+  parse: 'checked' | 'no_grammar';
+  diagnostics: 'checked' | 'not_checked';
+  diagnostics_reason?: string;
+  server?: string;
+  introduced: DiagnosticEntry[];
+  removed: DiagnosticEntry[];
+  backup_dir?: string;
+  new_symbols?: NewSymbol[];
+  references?: { file: string; line: number; column: number }[];
+}
+
+interface Planned {
+  from: number;
+  to: number;
+  text: string;
+}
+
+export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input: SymbolEditInput): Promise<SymbolEditResult> {
+  if (kind !== 'delete_symbol' && (input.body === undefined || !input.body.trim())) throw new LspgateError('INVALID_INPUT', `${kind} needs \`body\`: the new text`);
+  // a key pasted into the new text would be quoted by the diff, sent to a server and written: refused before anything
+  if (input.body !== undefined && containsPrivateKey(input.body)) {
+    throw new LspgateError('SECRET_FILE', `the new text of ${kind} holds a private key block: nothing is shown, checked or written`, { operation: kind });
+  }
+  const span = await symbolSpan(call, input);
+  const references = kind === 'delete_symbol' ? await remainingReferences(call, span, input) : undefined;
+  const plan = planEdit(kind, span, input);
+  const before = span.bytes.toString('utf8');
+  const newBytes = Buffer.concat([span.bytes.subarray(0, plan.from), Buffer.from(plan.text, 'utf8'), span.bytes.subarray(plan.to)]);
+  const after = newBytes.toString('utf8');
+  const regionStart = span.bytes.subarray(0, plan.from).toString('utf8').length;
+  const parse = kind === 'delete_symbol' ? 'checked' : await parseCheck(span.file, after, regionStart, regionStart + plan.text.length);
+  const delta = await diagnosticsDelta(call, span.abs, before, after);
+  call.meta.addSourceFile(span.abs);
+  const out = result(kind, span, plan, before, after, parse, delta);
+  if (references) out.references = references.map((r) => ({ file: r.file, line: r.line, column: r.column }));
+  if (!input.apply) return out;
+  const errors = delta.introduced.filter((d) => d.severity === 'error');
+  if (errors.length && !input.accept_errors) {
+    throw new LspgateError('INVALID_INPUT', `${kind} of ${span.symbol.qualified_name} introduces ${errors.length} error(s) (first: line ${errors[0]!.line}: ${errors[0]!.message}); nothing was written: fix the text, or apply with accept_errors: true`, {
+      introduced: errors.slice(0, 50),
+    });
+  }
+  const edit: FileEdit = { absPath: span.abs, file: span.file, before, content_hash: sha256(before), after, edits: 1, diff: out.diff };
+  const applied = await applyFileEdits(call, [edit], input.expected_hash ? { [span.file]: input.expected_hash } : undefined, kind);
+  out.applied = true;
+  out.new_hash = sha256(after);
+  out.backup_dir = applied.backup_dir;
+  out.new_symbols = await newSymbols(call, span.file, after, regionStart, regionStart + plan.text.length, kind);
+  return out;
+}
+
+/** The new file's bytes [from, to) become `text`. */
+function planEdit(kind: SymbolEditKind, span: SymbolSpan, input: SymbolEditInput): Planned {
+  const { bytes, start, end, docStart } = span;
+  const text = bytes.toString('utf8');
+  const style = fileStyle(text);
+  const lineStart = lineStartByte(bytes, docStart);
+  const base = leadOf(bytes.subarray(lineStart, lineEndByte(bytes, lineStart)).toString('utf8'));
+  const body = input.body ?? '';
+  const gap = separation(span);
+  switch (kind) {
+    case 'replace_symbol_body': {
+      const from = input.include_doc ? docStart : start;
+      return { from, to: end, text: shapeText(body, style, base, true) };
+    }
+    case 'insert_before_symbol': {
+      const at = lineStartByte(bytes, docStart);
+      return { from: at, to: at, text: shapeText(body, style, base, false) + style.eol.repeat(1 + gap) };
+    }
+    case 'insert_after_symbol': {
+      const at = lineEndByte(bytes, end - 1);
+      const open = at === bytes.length && bytes[at - 1] !== 0x0a;
+      // the file's last line had no line ending: the new text goes after one, and ends as the file did
+      const shaped = shapeText(body, style, base, false);
+      return open ? { from: at, to: at, text: style.eol.repeat(1 + gap) + shaped } : { from: at, to: at, text: style.eol.repeat(gap) + shaped + style.eol };
+    }
+    case 'delete_symbol': {
+      const whole = wholeLines(bytes, docStart, end);
+      if (!whole.widened) return { from: whole.from, to: whole.to, text: '' };
+      // the blank lines after it go too; when none follow (the last member), the ones before it
+      const after = blankRunAfter(bytes, whole.to);
+      if (after > whole.to) return { from: whole.from, to: after, text: '' };
+      return { from: blankRunBefore(bytes, whole.from), to: whole.to, text: '' };
+    }
+  }
+}
+
+/** Blank lines between the symbol and its nearest neighbour declaration (before, else after); 1 when it has none. */
+function separation(span: SymbolSpan): number {
+  const i = span.siblings.findIndex((s) => s.symbol_id === span.symbol.symbol_id);
+  const prev = span.siblings[i - 1];
+  const next = span.siblings[i + 1];
+  if (prev) return blankLinesBetween(span.bytes, prev.byte_offset + prev.byte_length, span.docStart);
+  if (next) return blankLinesBetween(span.bytes, span.end, next.byte_offset);
+  return 1;
+}
+
+async function remainingReferences(call: ServiceCall, span: SymbolSpan, input: SymbolEditInput): Promise<ReferenceEntry[]> {
+  let refs: ReferenceEntry[];
+  try {
+    refs = (await findReferences(call, { symbol_id: span.symbol.symbol_id, include_declaration: false, max_results: 200 })).references;
+  } catch (e) {
+    if (input.force) {
+      call.meta.warn(`references to ${span.symbol.qualified_name} were not checked: ${(e as Error).message}`);
+      return [];
+    }
+    if (e instanceof LspgateError) throw new LspgateError(e.code, `delete_symbol checks that no reference remains, and could not: ${e.message}; nothing was written (force: true deletes unchecked)`, e.details);
+    throw e;
+  }
+  // uses inside the declaration itself (recursion) go with it
+  const { symbol } = span;
+  const outside = refs.filter((r) => r.file !== span.file || r.line < symbol.line || r.line > symbol.end_line);
+  if (outside.length && !input.force) {
+    const files = [...new Set(outside.map((r) => r.file))];
+    throw new LspgateError('INVALID_INPUT', `${symbol.qualified_name} is still referenced ${outside.length} time(s) in ${files.length} file(s) (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''}); nothing was written: remove the references first, or delete with force: true`, {
+      references: outside.slice(0, 100).map((r) => ({ file: r.file, line: r.line, column: r.column })),
+    });
+  }
+  return outside;
+}
+
+function result(kind: SymbolEditKind, span: SymbolSpan, plan: Planned, before: string, after: string, parse: 'checked' | 'no_grammar', delta: DiagnosticsDelta): SymbolEditResult {
+  const lineOf = (byte: number) => span.bytes.subarray(0, byte).toString('utf8').split('\n').length;
+  const out: SymbolEditResult = {
+    operation: kind,
+    symbol: span.symbol.qualified_name,
+    symbol_id: span.symbol.symbol_id,
+    file: span.file,
+    applied: false,
+    content_hash: sha256(before),
+    diff: unifiedDiff(span.file, before, after, 3),
+    line: lineOf(plan.from),
+    end_line: Math.max(lineOf(plan.from), lineOf(Math.max(plan.from, plan.to - 1))),
+    parse,
+    diagnostics: delta.diagnostics,
+    introduced: delta.introduced,
+    removed: delta.removed,
+  };
+  if (delta.reason) out.diagnostics_reason = delta.reason;
+  if (delta.server) out.server = delta.server;
+  return out;
+}
+
+/** The catalog's symbols (refreshed by the apply) whose names are inside the new text (a range may start at a doc comment above it). */
+async function newSymbols(call: ServiceCall, file: string, after: string, from: number, to: number, kind: SymbolEditKind): Promise<NewSymbol[]> {
+  if (kind === 'delete_symbol') return [];
+  const first = after.slice(0, from).split('\n').length;
+  const last = after.slice(0, Math.max(from, to - 1)).split('\n').length;
+  const syms = await call.workspace.catalog.fileSymbols(file);
+  return syms.filter((s) => s.selection_line >= first && s.selection_line <= last).map((s) => ({ symbol_id: s.symbol_id, qualified_name: s.qualified_name, kind: s.kind, line: s.line }));
+}

@@ -1,0 +1,46 @@
+// The pure parts of the symbol edits: a caller's text shaped like the file (line endings, indentation
+// unit and depth) and the parse check that refuses text which does not parse, or escapes its place.
+import { describe, expect, it } from 'vitest';
+import { parseCheck } from '../../src/service/editing/parse-check.js';
+import { fileStyle, shapeText } from '../../src/service/editing/symbol-text.js';
+
+describe('shapeText', () => {
+  it('takes the file\'s tabs, CRLF and base indentation whatever the body uses', () => {
+    const style = fileStyle('class A {\r\n\tm() {\r\n\t\treturn 1;\r\n\t}\r\n}\r\n');
+    expect(style).toEqual({ eol: '\r\n', unit: '\t' });
+    const body = '    n() {\n        return 2;\n    }\n';
+    expect(shapeText(body, style, '\t', true)).toBe('n() {\r\n\t\treturn 2;\r\n\t}');
+    expect(shapeText(body, style, '\t', false)).toBe('\tn() {\r\n\t\treturn 2;\r\n\t}');
+  });
+  it('turns a tab-indented body into the file\'s 4 spaces', () => {
+    const style = fileStyle('class A:\n    def m(self):\n        return 1\n');
+    expect(style).toEqual({ eol: '\n', unit: '    ' });
+    expect(shapeText('def n(self):\n\tif x:\n\t\treturn 2\n', style, '    ', false)).toBe('    def n(self):\n        if x:\n            return 2');
+  });
+});
+
+describe('parseCheck', () => {
+  const cls = (method: string) => `class A {\n  ${method}\n}\n\nclass B {\n  k() {}\n}\n`;
+  const region = (text: string, method: string) => [text.indexOf(method), text.indexOf(method) + method.length] as const;
+  it('accepts a whole method, with non-ASCII text before it', async () => {
+    const m = 'm(): string { return "é€😀"; }';
+    const t = `// ünïcödé 😀\n${cls(m)}`;
+    expect(await parseCheck('a.ts', t, ...region(t, m))).toBe('checked');
+  });
+  it('refuses a syntax error with its position', async () => {
+    const m = 'm() { return (1; }';
+    const t = cls(m);
+    const err = await parseCheck('a.ts', t, ...region(t, m)).catch((e) => e);
+    expect([err.code, err.details.line]).toEqual(['INVALID_INPUT', 2]);
+  });
+  it('refuses text that closes the class early and opens another', async () => {
+    const m = 'm() {}\n}\nclass Evil {\n  n() {}';
+    const t = cls(m);
+    const err = await parseCheck('a.ts', t, ...region(t, m)).catch((e) => e);
+    expect(err.code).toBe('INVALID_INPUT');
+    expect(err.message).toContain('class declaration at line 1');
+  });
+  it('a file with no grammar is not checked', async () => {
+    expect(await parseCheck('notes.unknownext', 'x', 0, 1)).toBe('no_grammar');
+  });
+});
