@@ -34,6 +34,8 @@ interface Corpus {
   source: string;
   /** Copies the corpus into `dir`; false when this machine does not have it. */
   prepare(dir: string): boolean;
+  /** ctags options beyond the shared ones (a kind ctags leaves off by default that lspgate indexes). */
+  ctagsArgs?: string[];
   /** ctags kinds (long names) that correspond to what lspgate indexes. */
   kinds: string[];
   /** ctags kinds left out, and why. */
@@ -109,8 +111,16 @@ const CORPORA: Corpus[] = [
       const inc = globDirs('/usr/include/c++', /^\d+$/).pop();
       return !!inc && copyTree(path.join(inc, 'bits'), dir, (r) => r.endsWith('.h') && !r.includes('/'));
     },
-    kinds: ['class', 'struct', 'union', 'enum', 'enumerator', 'function', 'namespace', 'typedef', 'member'],
-    excluded: { macro: 'preprocessor macros (not declarations of the language)', prototype: 'declarations without a body (off in ctags by default)', variable: 'namespace-scope variables', externvar: 'extern declarations', header: 'included files', local: 'locals of a body' },
+    // lspgate lists a declaration without a body (clangd does): ctags's prototype kind, off by default, is turned on and counted
+    ctagsArgs: ['--kinds-C++=+p'],
+    kinds: ['class', 'struct', 'union', 'enum', 'enumerator', 'function', 'prototype', 'namespace', 'typedef', 'member'],
+    excluded: { macro: 'preprocessor macros (not declarations of the language)', variable: 'namespace-scope variables', externvar: 'extern declarations', header: 'included files', local: 'locals of a body' },
+    // clangd and lspgate name a specialization with its arguments (`_Digit<_Base, '0'>`, `A<T>::f`), ctags by the bare name
+    symbolName: (name) => lastSegment(withoutTemplateArguments(name)),
+    // ctags writes `operator ()`, clangd and lspgate `operator()`
+    tagName: (t) => t.name.replace(/\s+/g, ''),
+    // libstdc++'s configuration macros (c++config.h, outside the corpus) that ctags reads as a name: `_GLIBCXX_NOEXCEPT_IF(…)` as a function
+    falseTag: (t) => t.name.startsWith('_GLIBCXX'),
   },
   {
     lang: 'rust',
@@ -198,8 +208,8 @@ function ctagsVersion(): string | undefined {
   }
 }
 
-function ctagsOf(dir: string, language: string): Tag[] {
-  const out = execFileSync('ctags', ['--output-format=json', '--fields=+nK', '-R', '-f', '-', `--languages=${language}`, '.'], { cwd: dir, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+function ctagsOf(dir: string, language: string, extra: string[] = []): Tag[] {
+  const out = execFileSync('ctags', ['--output-format=json', '--fields=+nK', ...extra, '-R', '-f', '-', `--languages=${language}`, '.'], { cwd: dir, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
   const tags: Tag[] = [];
   for (const line of out.split('\n')) {
     if (!line.startsWith('{')) continue;
@@ -214,6 +224,20 @@ function ctagsOf(dir: string, language: string): Tag[] {
 function lastSegment(name: string): string {
   const m = /(?:::|\.)([^.:]+)$/.exec(name);
   return m && !name.startsWith('.') && !name.startsWith('#') ? m[1]! : name;
+}
+
+/** A C++ name without its template argument lists (`A<B<int>>::f` → `A::f`); an operator's own `<` (`operator<<`) stays. */
+function withoutTemplateArguments(name: string): string {
+  const op = name.indexOf('operator');
+  const head = op >= 0 ? name.slice(0, op) : name;
+  let out = '';
+  let depth = 0;
+  for (const ch of head) {
+    if (ch === '<') depth++;
+    else if (ch === '>' && depth > 0) depth--;
+    else if (depth === 0) out += ch;
+  }
+  return (out + (op >= 0 ? name.slice(op) : '')).replace(/\s+/g, '');
 }
 
 /** At most `n` of each kind, in order. */
@@ -252,7 +276,7 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
     process.stderr.write(`truth-ctags: ${c.lang}: no corpus on this machine (${c.source}); skipped\n`);
     return undefined;
   }
-  const tags = ctagsOf(dir, c.ctags).filter((t) => !c.falseTag?.(t));
+  const tags = ctagsOf(dir, c.ctags, c.ctagsArgs).filter((t) => !c.falseTag?.(t));
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-truth-ctags-cache-'));
   const gateway = await Gateway.create({ root: dir, cacheDir });
   try {

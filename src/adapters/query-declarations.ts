@@ -64,7 +64,7 @@ export interface QueryDeclarations {
 }
 
 /** Rounds of repair at most: each one blanks what the previous parse showed, a few settle any header. */
-const REPAIR_ROUNDS = 3;
+const REPAIR_ROUNDS = 6;
 
 /** Characters no identifier of the grammar-only languages holds: a name holding one is a piece of source, not a name. */
 const NOT_IN_A_NAME = new Set([' ', '\t', '\n', '\r', '\f', '\v', '{', '}', ';', '(', ')', ',', '"', "'", '`']);
