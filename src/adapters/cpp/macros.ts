@@ -83,7 +83,9 @@ function breaks(id: SyntaxNode): boolean {
   if (SPECIFIERS.has(parent.type) && parent.childForFieldName('name')?.id === id.id && !parent.childForFieldName('body')) {
     const decl = parent.parent;
     const declarator = decl?.childForFieldName('declarator');
-    return !!decl && DECLARATIONS.has(decl.type) && decl.childForFieldName('type')?.id === parent.id && (declarator?.type === 'identifier' || declarator?.type === 'type_identifier');
+    if (!decl || !DECLARATIONS.has(decl.type) || decl.childForFieldName('type')?.id !== parent.id) return false;
+    // in a class body, `class LIB_TAG failure : public base {` reads as a bit-field `failure` of type `class LIB_TAG`
+    return declarator?.type === 'identifier' || declarator?.type === 'type_identifier' || (declarator?.type === 'field_identifier' && decl.hasError);
   }
   return false;
 }

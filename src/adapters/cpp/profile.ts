@@ -20,7 +20,7 @@ const QUERY = `
 (function_definition) @function
 (field_declaration declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator)) (reference_declarator (function_declarator))]) @method
 (field_declaration declarator: [(field_identifier) (pointer_declarator) (reference_declarator) (array_declarator) (function_declarator declarator: (parenthesized_declarator))] @field)
-(declaration declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator)) (reference_declarator (function_declarator))]) @function
+(declaration declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator)) (reference_declarator (function_declarator)) (operator_cast)]) @function
 (type_definition declarator: (_) @type)
 (alias_declaration) @type
 `;
@@ -52,6 +52,15 @@ function declaredData(n: SyntaxNode): SyntaxNode | undefined {
   return x ?? undefined;
 }
 
+/** Whether a node stands in a function's body (a statement block), where nothing is a declaration the outline lists. */
+function inBody(node: SyntaxNode): boolean {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === 'compound_statement') return true;
+    if (p.type === 'field_declaration_list' || p.type === 'declaration_list' || p.type === 'translation_unit') return false;
+  }
+  return false;
+}
+
 /** Where a qualified name's own name starts (`Outer<T>::\n  name` is tagged on the line of `name`). */
 function nameStart(name: SyntaxNode): number {
   let x = name;
@@ -71,16 +80,29 @@ function nameOf(node: SyntaxNode, capture: string): DeclaredName | undefined {
     const data = declaredData(node);
     return data && (data.type === 'field_identifier' || data.type === 'type_identifier' || data.type === 'identifier') ? { text: data.text, at: data.startIndex } : undefined;
   }
+  // `unique_lock<mutex> __lock(_M_mutex);` in a body reads as a function's prototype: a local, as clangd lists none
+  if (node.type === 'declaration' && inBody(node)) return undefined;
+  // `void (*_M_fn)(int);` declares a pointer to a function: a field (the field capture), no function
+  const data = node.type === 'field_declaration' || node.type === 'declaration' ? declaredData(node.childForFieldName('declarator')!) : undefined;
+  if (data?.type === 'field_identifier' || data?.type === 'identifier') return undefined;
   const name = node.type === 'function_definition' || node.type === 'field_declaration' || node.type === 'declaration' ? declared(node.childForFieldName('declarator')) : node.childForFieldName('name');
   // a name error recovery made (a MISSING `::` between a return type and the name) names nothing
   if (!name || name.hasError) return undefined;
-  return { text: name.text, at: nameStart(name), composite: COMPOSITE_NAMES.has(name.type) };
+  // `operator bool() const`: the conversion's name is `operator bool`, not its whole declarator
+  if (name.type === 'operator_cast') {
+    let d = name.childForFieldName('declarator');
+    while (d && d.type !== 'abstract_function_declarator') d = d.childForFieldName('declarator') ?? d.namedChildren[d.namedChildCount - 1] ?? null;
+    return { text: name.text.slice(0, (d ? d.startIndex : name.endIndex) - name.startIndex).trim(), at: name.startIndex, composite: true };
+  }
+  // `Outer<T>::\n  name` is one name: no space around its `::`
+  const text = name.type === 'qualified_identifier' ? name.text.split('::').map((p) => p.trim()).join('::') : name.text;
+  return { text, at: nameStart(name), composite: COMPOSITE_NAMES.has(name.type) };
 }
 
 /** A function defined in a class body, or out of line as `Class::name`, is a method. */
 function kindOf(node: SyntaxNode, capture: string): string {
   if (capture !== 'function') return capture;
-  if (node.parent?.type === 'field_declaration_list') return 'method';
+  if (node.parent?.type === 'field_declaration_list' || node.parent?.parent?.type === 'field_declaration_list') return 'method';
   const name = declared(node.childForFieldName('declarator'));
   return name?.type === 'qualified_identifier' ? 'method' : 'function';
 }
