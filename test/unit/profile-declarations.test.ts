@@ -170,6 +170,23 @@ describe('declarations a profile\'s query left out', () => {
     expect(await ids('lib/cart.rb', text)).toEqual(['Cart#class', 'Cart.total#method', 'Cart.sum#method', 'Cart.amount#method', 'Cart.grand_total#method']);
   });
 
+  it('Java: a local class and an anonymous class\'s members are not declarations of the file', async () => {
+    const text = [
+      'class Bits {',
+      '    Iterator<Integer> iterator() {',
+      '        class Local { int n; }',
+      '        return new Iterator<>() {',
+      '            int i;',
+      '            public boolean hasNext() { return true; }',
+      '        };',
+      '    }',
+      '    Bits() { Runnable r = new Runnable() { public void run() {} }; }',
+      '}',
+      '',
+    ].join('\n');
+    expect(await ids('src/Bits.java', text)).toEqual(['Bits#class', 'Bits.iterator#method', 'Bits.Bits#constructor']);
+  });
+
   it('Java: an annotation type\'s elements are its methods', async () => {
     const text = ['package com.example;', '', 'public @interface Route {', '    String value() default "";', '    int priority();', '    int MAX = 10;', '}', ''].join('\n');
     expect(await ids('src/com/example/Route.java', text)).toEqual(['Route#interface', 'Route.value#method', 'Route.priority#method', 'Route.MAX#constant']);
