@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Gateway } from '../src/gateway/gateway.js';
 import { looksMinified } from '../src/catalog/file-filter.js';
+import { withSyntaxTree } from '../src/syntax/syntax.js';
 
 const WORK = process.env.LSPGATE_TRUTH_DIR ?? path.join(os.tmpdir(), 'lspgate-truth-ctags');
 /** Files per corpus at most: enough for thousands of tags, small enough for 2 cores. */
@@ -41,6 +42,8 @@ interface Corpus {
   kinds: string[];
   /** ctags kinds left out, and why. */
   excluded: Record<string, string>;
+  /** Tags of a counted kind left out, what they are and why (listed with the excluded kinds). */
+  excludedTags?: { what: string; why: string; test: (t: Tag) => boolean };
   /** lspgate kinds ctags has no kind for (left out of precision), and why. */
   notTagged?: Record<string, string>;
   /**
@@ -54,6 +57,8 @@ interface Corpus {
   symbolName?: (name: string) => string | undefined;
   /** ctags's own false tags, dropped (a name that is no declaration). */
   falseTag?: (t: Tag) => boolean;
+  /** Node types of the language's tree that hold text, not code (a tag inside one is ctags's false tag), and the grammar to read them with. */
+  textNodes?: { grammar: string; types: string[] };
 }
 
 function firstExisting(paths: string[]): string | undefined {
@@ -146,8 +151,15 @@ const CORPORA: Corpus[] = [
     },
     kinds: ['class', 'module', 'method', 'singletonMethod', 'constant', 'accessor', 'alias'],
     excluded: { library: 'require targets' },
+    excludedTags: { what: 'alias $NEW $old', why: 'aliases of global variables: lspgate indexes no global variables', test: (t) => t.kind === 'alias' && t.name.startsWith('$') },
     // ctags tags attr_accessor's writer as `name=` beside `name`; lspgate lists the attribute once
     tagName: (t) => (t.kind === 'accessor' ? t.name.replace(/=$/, '') : t.name),
+    // ctags 5.9 reads a constant compared or used as a hash key (`Hash === x`, `TYPE_CHAR => 1`, `RUBY_ENGINE == "jruby"`) as an assignment
+    falseTag: (t) => t.kind === 'constant' && new RegExp(`^/\\^.*\\b${t.name.replace(/[^\w]/g, '')}\\s*(=>|==|=~)`).test(t.pattern),
+    // and tags names inside strings and heredocs: mkmf's Makefile template, racc's parser source kept as text, `%w[alias and]`
+    textNodes: { grammar: 'ruby', types: ['string', 'heredoc_body', 'string_array', 'symbol_array'] },
+    // ctags 5.9 writes an alias of a predicate, bang or writer method without its `?` / `!` / `=` (`alias eql? ==` → `eql`)
+    symbolName: (name) => (/[?!=]$/.test(name) ? name.slice(0, -1) : undefined),
   },
   {
     lang: 'shell',
@@ -198,6 +210,8 @@ interface Tag {
   line: number;
   name: string;
   kind: string;
+  /** ctags's search pattern: the tagged line (`/^  X = 1$/`). */
+  pattern: string;
 }
 
 function ctagsVersion(): string | undefined {
@@ -214,9 +228,9 @@ function ctagsOf(dir: string, language: string, extra: string[] = []): Tag[] {
   const tags: Tag[] = [];
   for (const line of out.split('\n')) {
     if (!line.startsWith('{')) continue;
-    const t = JSON.parse(line) as { _type: string; name: string; path: string; line: number; kind: string };
+    const t = JSON.parse(line) as { _type: string; name: string; path: string; line: number; kind: string; pattern?: string };
     if (t._type !== 'tag' || t.name.startsWith('__anon')) continue;
-    tags.push({ file: t.path.replace(/^\.\//, ''), line: t.line, name: t.name, kind: t.kind });
+    tags.push({ file: t.path.replace(/^\.\//, ''), line: t.line, name: t.name, kind: t.kind, pattern: t.pattern ?? '' });
   }
   return tags;
 }
@@ -225,6 +239,28 @@ function ctagsOf(dir: string, language: string, extra: string[] = []): Tag[] {
 function lastSegment(name: string): string {
   const m = /(?:::|\.)([^.:]+)$/.exec(name);
   return m && !name.startsWith('.') && !name.startsWith('#') ? m[1]! : name;
+}
+
+/** `file:line` of the lines inside text nodes (past a string's first line: the line a string opens on holds code) of the files ctags tagged. */
+async function textLines(dir: string, tags: Tag[], spec: { grammar: string; types: string[] }): Promise<Set<string>> {
+  const out = new Set<string>();
+  const types = new Set(spec.types);
+  for (const file of new Set(tags.map((t) => t.file))) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    await withSyntaxTree(spec.grammar, text, (root) => {
+      const stack = [root];
+      while (stack.length) {
+        const n = stack.pop()!;
+        if (types.has(n.type)) {
+          const first = n.type === 'heredoc_body' ? n.startPosition.row : n.startPosition.row + 1;
+          for (let row = first; row <= n.endPosition.row; row++) out.add(`${file}:${row + 1}`);
+          continue;
+        }
+        for (const c of n.children) if (c) stack.push(c);
+      }
+    });
+  }
+  return out;
 }
 
 /** A C++ name without its template argument lists (`A<B<int>>::f` → `A::f`); an operator's own `<` (`operator<<`) stays. */
@@ -284,7 +320,8 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
   const minified = new Set<string>();
   const allTags = ctagsOf(dir, c.ctags, c.ctagsArgs);
   for (const file of new Set(allTags.map((t) => t.file))) if (looksMinified(fs.readFileSync(path.join(dir, file)))) minified.add(file);
-  const tags = allTags.filter((t) => !c.falseTag?.(t) && !minified.has(t.file));
+  const inText = c.textNodes ? await textLines(dir, allTags, c.textNodes) : new Set<string>();
+  const tags = allTags.filter((t) => !c.falseTag?.(t) && !minified.has(t.file) && !inText.has(`${t.file}:${t.line}`));
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-truth-ctags-cache-'));
   const gateway = await Gateway.create({ root: dir, cacheDir });
   try {
@@ -306,7 +343,7 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
     const found = (t: Tag) =>
       mine.has(`${t.file}:${t.line}:${nameOfTag(t)}`) || (!!c.byContainment && (byFile.get(t.file) ?? []).some((s) => s.line <= t.line && t.line <= s.end_line && s.name.includes(t.name)));
     const tagged = (s: (typeof all)[number]) => keysOf(s).some((k) => theirs.has(k)) || (!!c.byContainment && (tagLines.has(`${s.file}:${s.line}`) || tagLines.has(`${s.file}:${s.selection_line}`)));
-    const counted = tags.filter((t) => c.kinds.includes(t.kind));
+    const counted = tags.filter((t) => c.kinds.includes(t.kind) && !c.excludedTags?.test(t));
     const missedTags = counted.filter((t) => !found(t));
     const extras = symbols.filter((s) => !tagged(s));
     const missed: Record<string, number> = Object.create(null) as Record<string, number>;
@@ -326,7 +363,7 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
       lspgate_symbols: symbols.length,
       precision_found: symbols.length - extras.length,
       precision: pct(symbols.length - extras.length, symbols.length),
-      excluded: c.excluded,
+      excluded: { ...c.excluded, ...(c.excludedTags ? { [c.excludedTags.what]: `${c.excludedTags.why} (${tags.filter((t) => c.kinds.includes(t.kind) && c.excludedTags!.test(t)).length} tags)` } : {}) },
       missed,
       missed_examples: examplesByKind(missedTags, showMisses).map((t) => `${t.file}:${t.line} ${t.kind} ${t.name}`),
       extra_kinds: extraKinds,

@@ -170,6 +170,11 @@ describe('declarations a profile\'s query left out', () => {
     expect(await ids('lib/cart.rb', text)).toEqual(['Cart#class', 'Cart.total#method', 'Cart.sum#method', 'Cart.amount#method', 'Cart.grand_total#method']);
   });
 
+  it('Ruby: `alias :new :old` with symbols is a method named by the new name', async () => {
+    const text = ['class Visitor', '  def finished; end', '  alias :finished? :finished', '  alias :visit_Document :finished', 'end', ''].join('\n');
+    expect(await ids('lib/visitor.rb', text)).toEqual(['Visitor#class', 'Visitor.finished#method', 'Visitor.finished?#method', 'Visitor.visit_Document#method']);
+  });
+
   it('Java: a local class and an anonymous class\'s members are not declarations of the file', async () => {
     const text = [
       'class Bits {',
