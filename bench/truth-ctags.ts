@@ -138,7 +138,8 @@ const CORPORA: Corpus[] = [
     },
     kinds: ['module', 'struct', 'enum', 'enumerator', 'function', 'method', 'trait', 'typedef', 'field', 'constant', 'variable'],
     excluded: { implementation: 'impl blocks (counted for precision: ctags tags an impl by its type)', macro: 'macro_rules! definitions' },
-    symbolName: (name) => /^impl(?:<.*?>)?\s+(?:.*\sfor\s+)?([A-Za-z_]\w*)/.exec(name)?.[1],
+    // `impl IntoIterator for &'a mut BTreeMap<K, V>`: ctags tags the impl by the type's name, past its reference and lifetime
+    symbolName: (name) => /^impl(?:<.*?>)?\s+(?:.*\sfor\s+)?(?:&(?:'\w+\s+)?(?:mut\s+)?)?([A-Za-z_]\w*)/.exec(name)?.[1],
   },
   {
     lang: 'ruby',
@@ -174,6 +175,8 @@ const CORPORA: Corpus[] = [
     notTagged: { variable: 'top-level assignments (ctags tags none)' },
     // ctags 5.9 reads `COMPREPLY=()` after a function's brace as a function named `COMPREPLY=`
     falseTag: (t) => t.name.endsWith('='),
+    // and tags an awk `function` inside a quoted awk program
+    textNodes: { grammar: 'bash', types: ['raw_string', 'string', 'heredoc_body'] },
   },
   {
     lang: 'css',
@@ -241,7 +244,7 @@ function lastSegment(name: string): string {
   return m && !name.startsWith('.') && !name.startsWith('#') ? m[1]! : name;
 }
 
-/** `file:line` of the lines inside text nodes (past a string's first line: the line a string opens on holds code) of the files ctags tagged. */
+/** `file:line` of the lines inside text nodes that parsed (past a string's first line: the line a string opens on holds code) of the files ctags tagged. */
 async function textLines(dir: string, tags: Tag[], spec: { grammar: string; types: string[] }): Promise<Set<string>> {
   const out = new Set<string>();
   const types = new Set(spec.types);
@@ -251,7 +254,9 @@ async function textLines(dir: string, tags: Tag[], spec: { grammar: string; type
       const stack = [root];
       while (stack.length) {
         const n = stack.pop()!;
-        if (types.has(n.type)) {
+        // a "string" error recovery made of code is no evidence: only text nodes that parsed count
+        if (n.type === 'ERROR') continue;
+        if (types.has(n.type) && !n.hasError) {
           const first = n.type === 'heredoc_body' ? n.startPosition.row : n.startPosition.row + 1;
           for (let row = first; row <= n.endPosition.row; row++) out.add(`${file}:${row + 1}`);
           continue;
