@@ -130,8 +130,8 @@ describe('C++ declarations libstdc++ writes that the outline lost', () => {
     expect(await ids('bits/ios_base.h', text)).toEqual(['std#namespace', 'std.ios_base#class', 'std.ios_base.failure#class', 'std.ios_base.failure.failure#method', 'std.ios_base._M_precision#field']);
   });
 
-  it('lists no local of a function body that reads as a prototype (`unique_lock<mutex> __lock(_M_mutex);`)', async () => {
-    const text = ['void _M_load(unsigned __mo)', '{', '  unique_lock<mutex> __lock(_M_mutex);', '  run(__lock);', '}', ''].join('\n');
+  it('lists no local of a function body that reads as a prototype or a definition (`unique_lock<mutex> __lock(m);`, `__catch(...) { }`)', async () => {
+    const text = ['void _M_load(unsigned __mo)', '{', '  unique_lock<mutex> __lock(_M_mutex);', '  __try { run(__lock); }', '  __catch(...) { __throw_exception_again; }', '}', ''].join('\n');
     expect(await ids('bits/futex.h', text)).toEqual(['_M_load#function']);
   });
 

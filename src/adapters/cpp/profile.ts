@@ -80,8 +80,9 @@ function nameOf(node: SyntaxNode, capture: string): DeclaredName | undefined {
     const data = declaredData(node);
     return data && (data.type === 'field_identifier' || data.type === 'type_identifier' || data.type === 'identifier') ? { text: data.text, at: data.startIndex } : undefined;
   }
-  // `unique_lock<mutex> __lock(_M_mutex);` in a body reads as a function's prototype: a local, as clangd lists none
-  if (node.type === 'declaration' && inBody(node)) return undefined;
+  // `unique_lock<mutex> __lock(_M_mutex);` in a body reads as a function's prototype, libstdc++'s `__catch(...) { }` as a
+  // function's definition: C++ defines no function in a body, and clangd lists no local
+  if ((node.type === 'declaration' || node.type === 'function_definition') && inBody(node)) return undefined;
   // `void (*_M_fn)(int);` declares a pointer to a function: a field (the field capture), no function
   const data = node.type === 'field_declaration' || node.type === 'declaration' ? declaredData(node.childForFieldName('declarator')!) : undefined;
   if (data?.type === 'field_identifier' || data?.type === 'identifier') return undefined;
