@@ -82,7 +82,8 @@ function nameOf(node: SyntaxNode, capture: string): DeclaredName | undefined {
   }
   // `unique_lock<mutex> __lock(_M_mutex);` in a body reads as a function's prototype, libstdc++'s `__catch(...) { }` as a
   // function's definition: C++ defines no function in a body, and clangd lists no local
-  if ((node.type === 'declaration' || node.type === 'function_definition') && inBody(node)) return undefined;
+  // (a template is never local: one in a "body" shows error recovery made a body of declarations a macro broke)
+  if ((node.type === 'declaration' || node.type === 'function_definition') && node.parent?.type !== 'template_declaration' && inBody(node)) return undefined;
   // `void (*_M_fn)(int);` declares a pointer to a function: a field (the field capture), no function
   const data = node.type === 'field_declaration' || node.type === 'declaration' ? declaredData(node.childForFieldName('declarator')!) : undefined;
   if (data?.type === 'field_identifier' || data?.type === 'identifier') return undefined;
