@@ -21,6 +21,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Gateway } from '../src/gateway/gateway.js';
+import { looksMinified } from '../src/catalog/file-filter.js';
+import { withSyntaxTree } from '../src/syntax/syntax.js';
 
 const WORK = process.env.LSPGATE_TRUTH_DIR ?? path.join(os.tmpdir(), 'lspgate-truth-ctags');
 /** Files per corpus at most: enough for thousands of tags, small enough for 2 cores. */
@@ -34,10 +36,14 @@ interface Corpus {
   source: string;
   /** Copies the corpus into `dir`; false when this machine does not have it. */
   prepare(dir: string): boolean;
+  /** ctags options beyond the shared ones (a kind ctags leaves off by default that lspgate indexes). */
+  ctagsArgs?: string[];
   /** ctags kinds (long names) that correspond to what lspgate indexes. */
   kinds: string[];
   /** ctags kinds left out, and why. */
   excluded: Record<string, string>;
+  /** Tags of a counted kind left out, what they are and why (listed with the excluded kinds). */
+  excludedTags?: { what: string; why: string; test: (t: Tag) => boolean };
   /** lspgate kinds ctags has no kind for (left out of precision), and why. */
   notTagged?: Record<string, string>;
   /**
@@ -51,6 +57,8 @@ interface Corpus {
   symbolName?: (name: string) => string | undefined;
   /** ctags's own false tags, dropped (a name that is no declaration). */
   falseTag?: (t: Tag) => boolean;
+  /** Node types of the language's tree that hold text, not code (a tag inside one is ctags's false tag), and the grammar to read them with. */
+  textNodes?: { grammar: string; types: string[] };
 }
 
 function firstExisting(paths: string[]): string | undefined {
@@ -109,8 +117,16 @@ const CORPORA: Corpus[] = [
       const inc = globDirs('/usr/include/c++', /^\d+$/).pop();
       return !!inc && copyTree(path.join(inc, 'bits'), dir, (r) => r.endsWith('.h') && !r.includes('/'));
     },
-    kinds: ['class', 'struct', 'union', 'enum', 'enumerator', 'function', 'namespace', 'typedef', 'member'],
-    excluded: { macro: 'preprocessor macros (not declarations of the language)', prototype: 'declarations without a body (off in ctags by default)', variable: 'namespace-scope variables', externvar: 'extern declarations', header: 'included files', local: 'locals of a body' },
+    // lspgate lists a declaration without a body (clangd does): ctags's prototype kind, off by default, is turned on and counted
+    ctagsArgs: ['--kinds-C++=+p'],
+    kinds: ['class', 'struct', 'union', 'enum', 'enumerator', 'function', 'prototype', 'namespace', 'typedef', 'member'],
+    excluded: { macro: 'preprocessor macros (not declarations of the language)', variable: 'namespace-scope variables', externvar: 'extern declarations', header: 'included files', local: 'locals of a body' },
+    // clangd and lspgate name a specialization with its arguments (`_Digit<_Base, '0'>`, `A<T>::f`), ctags by the bare name
+    symbolName: (name) => lastSegment(withoutTemplateArguments(name)),
+    // ctags writes `operator ()`, clangd and lspgate `operator()`
+    tagName: (t) => t.name.replace(/\s+/g, ''),
+    // libstdc++'s configuration macros (c++config.h, outside the corpus) that ctags reads as a name: `_GLIBCXX_NOEXCEPT_IF(…)` as a function
+    falseTag: (t) => t.name.startsWith('_GLIBCXX'),
   },
   {
     lang: 'rust',
@@ -122,7 +138,8 @@ const CORPORA: Corpus[] = [
     },
     kinds: ['module', 'struct', 'enum', 'enumerator', 'function', 'method', 'trait', 'typedef', 'field', 'constant', 'variable'],
     excluded: { implementation: 'impl blocks (counted for precision: ctags tags an impl by its type)', macro: 'macro_rules! definitions' },
-    symbolName: (name) => /^impl(?:<.*?>)?\s+(?:.*\sfor\s+)?([A-Za-z_]\w*)/.exec(name)?.[1],
+    // `impl IntoIterator for &'a mut BTreeMap<K, V>`: ctags tags the impl by the type's name, past its reference and lifetime
+    symbolName: (name) => /^impl(?:<.*?>)?\s+(?:.*\sfor\s+)?(?:&(?:'\w+\s+)?(?:mut\s+)?)?([A-Za-z_]\w*)/.exec(name)?.[1],
   },
   {
     lang: 'ruby',
@@ -135,8 +152,15 @@ const CORPORA: Corpus[] = [
     },
     kinds: ['class', 'module', 'method', 'singletonMethod', 'constant', 'accessor', 'alias'],
     excluded: { library: 'require targets' },
+    excludedTags: { what: 'alias $NEW $old', why: 'aliases of global variables: lspgate indexes no global variables', test: (t) => t.kind === 'alias' && t.name.startsWith('$') },
     // ctags tags attr_accessor's writer as `name=` beside `name`; lspgate lists the attribute once
     tagName: (t) => (t.kind === 'accessor' ? t.name.replace(/=$/, '') : t.name),
+    // ctags 5.9 reads a constant compared or used as a hash key (`Hash === x`, `TYPE_CHAR => 1`, `RUBY_ENGINE == "jruby"`) as an assignment
+    falseTag: (t) => t.kind === 'constant' && new RegExp(`^/\\^.*\\b${t.name.replace(/[^\w]/g, '')}\\s*(=>|==|=~)`).test(t.pattern),
+    // and tags names inside strings and heredocs: mkmf's Makefile template, racc's parser source kept as text, `%w[alias and]`
+    textNodes: { grammar: 'ruby', types: ['string', 'heredoc_body', 'string_array', 'symbol_array'] },
+    // ctags 5.9 writes an alias of a predicate, bang or writer method without its `?` / `!` / `=` (`alias eql? ==` → `eql`)
+    symbolName: (name) => (/[?!=]$/.test(name) ? name.slice(0, -1) : undefined),
   },
   {
     lang: 'shell',
@@ -151,6 +175,8 @@ const CORPORA: Corpus[] = [
     notTagged: { variable: 'top-level assignments (ctags tags none)' },
     // ctags 5.9 reads `COMPREPLY=()` after a function's brace as a function named `COMPREPLY=`
     falseTag: (t) => t.name.endsWith('='),
+    // and tags an awk `function` inside a quoted awk program
+    textNodes: { grammar: 'bash', types: ['raw_string', 'string', 'heredoc_body'] },
   },
   {
     lang: 'css',
@@ -187,6 +213,8 @@ interface Tag {
   line: number;
   name: string;
   kind: string;
+  /** ctags's search pattern: the tagged line (`/^  X = 1$/`). */
+  pattern: string;
 }
 
 function ctagsVersion(): string | undefined {
@@ -198,14 +226,14 @@ function ctagsVersion(): string | undefined {
   }
 }
 
-function ctagsOf(dir: string, language: string): Tag[] {
-  const out = execFileSync('ctags', ['--output-format=json', '--fields=+nK', '-R', '-f', '-', `--languages=${language}`, '.'], { cwd: dir, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+function ctagsOf(dir: string, language: string, extra: string[] = []): Tag[] {
+  const out = execFileSync('ctags', ['--output-format=json', '--fields=+nK', ...extra, '-R', '-f', '-', `--languages=${language}`, '.'], { cwd: dir, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
   const tags: Tag[] = [];
   for (const line of out.split('\n')) {
     if (!line.startsWith('{')) continue;
-    const t = JSON.parse(line) as { _type: string; name: string; path: string; line: number; kind: string };
+    const t = JSON.parse(line) as { _type: string; name: string; path: string; line: number; kind: string; pattern?: string };
     if (t._type !== 'tag' || t.name.startsWith('__anon')) continue;
-    tags.push({ file: t.path.replace(/^\.\//, ''), line: t.line, name: t.name, kind: t.kind });
+    tags.push({ file: t.path.replace(/^\.\//, ''), line: t.line, name: t.name, kind: t.kind, pattern: t.pattern ?? '' });
   }
   return tags;
 }
@@ -214,6 +242,44 @@ function ctagsOf(dir: string, language: string): Tag[] {
 function lastSegment(name: string): string {
   const m = /(?:::|\.)([^.:]+)$/.exec(name);
   return m && !name.startsWith('.') && !name.startsWith('#') ? m[1]! : name;
+}
+
+/** `file:line` of the lines inside text nodes that parsed (past a string's first line: the line a string opens on holds code) of the files ctags tagged. */
+async function textLines(dir: string, tags: Tag[], spec: { grammar: string; types: string[] }): Promise<Set<string>> {
+  const out = new Set<string>();
+  const types = new Set(spec.types);
+  for (const file of new Set(tags.map((t) => t.file))) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    await withSyntaxTree(spec.grammar, text, (root) => {
+      const stack = [root];
+      while (stack.length) {
+        const n = stack.pop()!;
+        // a "string" error recovery made of code is no evidence: only text nodes that parsed count
+        if (n.type === 'ERROR') continue;
+        if (types.has(n.type) && !n.hasError) {
+          const first = n.type === 'heredoc_body' ? n.startPosition.row : n.startPosition.row + 1;
+          for (let row = first; row <= n.endPosition.row; row++) out.add(`${file}:${row + 1}`);
+          continue;
+        }
+        for (const c of n.children) if (c) stack.push(c);
+      }
+    });
+  }
+  return out;
+}
+
+/** A C++ name without its template argument lists (`A<B<int>>::f` → `A::f`); an operator's own `<` (`operator<<`) stays. */
+function withoutTemplateArguments(name: string): string {
+  const op = name.indexOf('operator');
+  const head = op >= 0 ? name.slice(0, op) : name;
+  let out = '';
+  let depth = 0;
+  for (const ch of head) {
+    if (ch === '<') depth++;
+    else if (ch === '>' && depth > 0) depth--;
+    else if (depth === 0) out += ch;
+  }
+  return (out + (op >= 0 ? name.slice(op) : '')).replace(/\s+/g, '');
 }
 
 /** At most `n` of each kind, in order. */
@@ -231,6 +297,9 @@ interface Row {
   source: string;
   files: number;
   ctags_tags: number;
+  /** Files lspgate's catalog leaves out as minified, and ctags's tags there (out of the comparison). */
+  minified_files: number;
+  minified_tags: number;
   recall_found: number;
   recall: number;
   lspgate_symbols: number;
@@ -252,7 +321,12 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
     process.stderr.write(`truth-ctags: ${c.lang}: no corpus on this machine (${c.source}); skipped\n`);
     return undefined;
   }
-  const tags = ctagsOf(dir, c.ctags).filter((t) => !c.falseTag?.(t));
+  // lspgate's catalog leaves minified files out by design (one-line bundles: rustdoc's static.files/*.css): their tags are out of the comparison, counted in the table
+  const minified = new Set<string>();
+  const allTags = ctagsOf(dir, c.ctags, c.ctagsArgs);
+  for (const file of new Set(allTags.map((t) => t.file))) if (looksMinified(fs.readFileSync(path.join(dir, file)))) minified.add(file);
+  const inText = c.textNodes ? await textLines(dir, allTags, c.textNodes) : new Set<string>();
+  const tags = allTags.filter((t) => !c.falseTag?.(t) && !minified.has(t.file) && !inText.has(`${t.file}:${t.line}`));
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-truth-ctags-cache-'));
   const gateway = await Gateway.create({ root: dir, cacheDir });
   try {
@@ -274,7 +348,7 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
     const found = (t: Tag) =>
       mine.has(`${t.file}:${t.line}:${nameOfTag(t)}`) || (!!c.byContainment && (byFile.get(t.file) ?? []).some((s) => s.line <= t.line && t.line <= s.end_line && s.name.includes(t.name)));
     const tagged = (s: (typeof all)[number]) => keysOf(s).some((k) => theirs.has(k)) || (!!c.byContainment && (tagLines.has(`${s.file}:${s.line}`) || tagLines.has(`${s.file}:${s.selection_line}`)));
-    const counted = tags.filter((t) => c.kinds.includes(t.kind));
+    const counted = tags.filter((t) => c.kinds.includes(t.kind) && !c.excludedTags?.test(t));
     const missedTags = counted.filter((t) => !found(t));
     const extras = symbols.filter((s) => !tagged(s));
     const missed: Record<string, number> = Object.create(null) as Record<string, number>;
@@ -287,12 +361,14 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
       source: c.source,
       files,
       ctags_tags: counted.length,
+      minified_files: minified.size,
+      minified_tags: allTags.filter((t) => minified.has(t.file) && c.kinds.includes(t.kind)).length,
       recall_found: counted.length - missedTags.length,
       recall: pct(counted.length - missedTags.length, counted.length),
       lspgate_symbols: symbols.length,
       precision_found: symbols.length - extras.length,
       precision: pct(symbols.length - extras.length, symbols.length),
-      excluded: c.excluded,
+      excluded: { ...c.excluded, ...(c.excludedTags ? { [c.excludedTags.what]: `${c.excludedTags.why} (${tags.filter((t) => c.kinds.includes(t.kind) && c.excludedTags!.test(t)).length} tags)` } : {}) },
       missed,
       missed_examples: examplesByKind(missedTags, showMisses).map((t) => `${t.file}:${t.line} ${t.kind} ${t.name}`),
       extra_kinds: extraKinds,
@@ -329,7 +405,7 @@ async function main(): Promise<void> {
     process.stdout.write(`| ${r.lang} | ${r.source} | ${r.files} | ${r.ctags_tags} | ${r.recall}% (${r.recall_found}) | ${r.lspgate_symbols} | ${r.precision}% (${r.precision_found}) |\n`);
   }
   for (const r of rows) {
-    process.stdout.write(`\n## ${r.lang}\nlspgate kinds ctags does not tag (out of precision): ${JSON.stringify(CORPORA.find((c) => c.lang === r.lang)?.notTagged ?? {})}\nexcluded ctags kinds: ${Object.entries(r.excluded).map(([k, why]) => `${k} (${why})`).join('; ') || 'none'}\n`);
+    process.stdout.write(`\n## ${r.lang}\nlspgate kinds ctags does not tag (out of precision): ${JSON.stringify(CORPORA.find((c) => c.lang === r.lang)?.notTagged ?? {})}\nexcluded ctags kinds: ${Object.entries(r.excluded).map(([k, why]) => `${k} (${why})`).join('; ') || 'none'}\nminified files left out (lspgate's catalog skips them): ${r.minified_files} files, ${r.minified_tags} ctags tags\n`);
     process.stdout.write(`missed by kind: ${JSON.stringify(r.missed)}\n${r.missed_examples.map((e) => `  miss ${e}`).join('\n')}\n`);
     process.stdout.write(`not in ctags by kind: ${JSON.stringify(r.extra_kinds)}\n${r.extra_examples.map((e) => `  extra ${e}`).join('\n')}\n`);
   }

@@ -53,8 +53,11 @@ export interface TextRepair {
 
 export interface QueryDeclarations {
   query: string;
-  /** The symbol's name and where it starts; undefined leaves the capture out. Default: the `name` field. */
-  nameOf?(node: SyntaxNode, capture: string): DeclaredName | undefined;
+  /**
+   * The symbol's name and where it starts; undefined leaves the capture out; several names make one
+   * symbol each over the same node (a CSS rule under each selector of its list). Default: the `name` field.
+   */
+  nameOf?(node: SyntaxNode, capture: string): DeclaredName | readonly DeclaredName[] | undefined;
   /** The capture's kind when it depends on where the node stands (a function in a class is a method). */
   kindOf?(node: SyntaxNode, capture: string): string;
   packageOf?(file: SyntaxFileInfo, tree: SyntaxNode, text: string): { package?: string; namespace?: string };
@@ -64,7 +67,7 @@ export interface QueryDeclarations {
 }
 
 /** Rounds of repair at most: each one blanks what the previous parse showed, a few settle any header. */
-const REPAIR_ROUNDS = 3;
+const REPAIR_ROUNDS = 6;
 
 /** Characters no identifier of the grammar-only languages holds: a name holding one is a piece of source, not a name. */
 const NOT_IN_A_NAME = new Set([' ', '\t', '\n', '\r', '\f', '\v', '{', '}', ';', '(', ')', ',', '"', "'", '`']);
@@ -85,12 +88,13 @@ function defaultName(node: SyntaxNode): DeclaredName | undefined {
   return name ? { text: name.text, at: name.startIndex } : undefined;
 }
 
-/** Symbols nested by containment (a node inside another's range is its child). */
+/** Symbols nested by containment (a node inside another's range is its child; symbols of one node are siblings). */
 function nest(flat: SyntaxSymbol[]): SyntaxSymbol[] {
   const roots: SyntaxSymbol[] = [];
   const stack: SyntaxSymbol[] = [];
-  for (const s of flat.sort((a, b) => a.start - b.start || b.end - a.end)) {
-    while (stack.length && stack[stack.length - 1]!.end < s.end) stack.pop();
+  for (const s of flat.sort((a, b) => a.start - b.start || b.end - a.end || a.selection - b.selection)) {
+    const same = (t: SyntaxSymbol) => t.start === s.start && t.end === s.end;
+    while (stack.length && (stack[stack.length - 1]!.end < s.end || same(stack[stack.length - 1]!))) stack.pop();
     const parent = stack[stack.length - 1];
     (parent ? parent.children : roots).push(s);
     stack.push(s);
@@ -113,12 +117,15 @@ export function queryDeclarations(spec: QueryDeclarations): DeclarationSyntax {
       if (c.name.startsWith('_')) continue;
       const kindName = spec.kindOf?.(c.node, c.name) ?? c.name;
       const kind = CAPTURE_KINDS.get(kindName);
-      const name = spec.nameOf ? spec.nameOf(c.node, c.name) : defaultName(c.node);
-      // one symbol per node (two patterns may capture the same one)
-      const key = `${c.node.startIndex}:${c.node.endIndex}:${kindName}`;
-      if (!kind || !name || !isIdentifierName(name, spec.keywords) || seen.has(key)) continue;
-      seen.add(key);
-      flat.push({ name: collapsed(name.text), lspKind: kind.lsp, kind: kind.kind, start: c.node.startIndex, end: c.node.endIndex, selection: name.at, children: [] });
+      const named = spec.nameOf ? spec.nameOf(c.node, c.name) : defaultName(c.node);
+      if (!kind || !named) continue;
+      for (const name of Array.isArray(named) ? (named as readonly DeclaredName[]) : [named as DeclaredName]) {
+        // one symbol per node and name (two patterns may capture the same node)
+        const key = `${c.node.startIndex}:${c.node.endIndex}:${kindName}:${name.at}`;
+        if (!isIdentifierName(name, spec.keywords) || seen.has(key)) continue;
+        seen.add(key);
+        flat.push({ name: collapsed(name.text), lspKind: kind.lsp, kind: kind.kind, start: c.node.startIndex, end: c.node.endIndex, selection: name.at, children: [] });
+      }
     }
     return nest(flat);
   };

@@ -27,6 +27,25 @@ const DECLARATIONS = new Set(['declaration', 'field_declaration', 'function_defi
 const LISTS = new Set(['translation_unit', 'declaration_list', 'field_declaration_list']);
 const SPECIFIERS = new Set(['class_specifier', 'struct_specifier', 'union_specifier']);
 const ARGUMENTS = new Set(['argument_list', 'parenthesized_expression', 'parameter_list']);
+/** The tokens that open, divide and close a conditional group (`#if X … #else … #endif`). */
+const CONDITIONAL_TOKENS = new Set(['#if', '#ifdef', '#ifndef', '#elif', '#elifdef', '#elifndef', '#else', '#endif']);
+const CONDITIONALS = new Set(['preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif', 'preproc_elifdef']);
+
+/**
+ * A conditional directive the tree could not fit into a group: a branch that opens a brace the
+ * other branch closes (`#if ! ABI\n# include "old.h"\n#else\nnamespace std {` … `}\n#endif`) leaves
+ * `#if`, `#else` and `#endif` as stray tokens and the whole file in error. Read as blank with its
+ * condition (the rest of its line), every branch is read as code, as a tagger reads them.
+ */
+function strayDirective(token: SyntaxNode): readonly [number, number] | undefined {
+  if (!CONDITIONAL_TOKENS.has(token.type)) return undefined;
+  // a group whose branches each hold part of one declaration (`#if X\n template<A, B>\n#else\n template<A>\n#endif\n void f();`) parses with an error
+  const group = token.parent;
+  if (group && CONDITIONALS.has(group.type) && !group.hasError) return undefined;
+  let end = token.endIndex;
+  for (let s = token.nextSibling; s && s.startPosition.row === token.startPosition.row; s = s.nextSibling) end = s.endIndex;
+  return [token.startIndex, end];
+}
 
 /** All capitals, digits and underscores, with at least two capitals (`T`, `N` are template parameters). */
 export function macroLike(name: string): boolean {
@@ -64,7 +83,9 @@ function breaks(id: SyntaxNode): boolean {
   if (SPECIFIERS.has(parent.type) && parent.childForFieldName('name')?.id === id.id && !parent.childForFieldName('body')) {
     const decl = parent.parent;
     const declarator = decl?.childForFieldName('declarator');
-    return !!decl && DECLARATIONS.has(decl.type) && decl.childForFieldName('type')?.id === parent.id && (declarator?.type === 'identifier' || declarator?.type === 'type_identifier');
+    if (!decl || !DECLARATIONS.has(decl.type) || decl.childForFieldName('type')?.id !== parent.id) return false;
+    // in a class body, `class LIB_TAG failure : public base {` reads as a bit-field `failure` of type `class LIB_TAG`
+    return declarator?.type === 'identifier' || declarator?.type === 'type_identifier' || (declarator?.type === 'field_identifier' && decl.hasError);
   }
   return false;
 }
@@ -88,6 +109,11 @@ export function macroSpans(root: SyntaxNode): Array<readonly [number, number]> {
   const stack: SyntaxNode[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
+    const stray = n.childCount === 0 ? strayDirective(n) : undefined;
+    if (stray) {
+      spans.push(stray);
+      continue;
+    }
     if (IDENTIFIERS.has(n.type)) {
       if (macroLike(n.text) && breaks(n)) spans.push(withArguments(n));
       continue;

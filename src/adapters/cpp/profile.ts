@@ -19,34 +19,92 @@ const QUERY = `
 (enumerator) @enum_member
 (function_definition) @function
 (field_declaration declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator)) (reference_declarator (function_declarator))]) @method
-(field_declaration declarator: (field_identifier) @field)
-(declaration declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator)) (reference_declarator (function_declarator))]) @function
-(type_definition declarator: (type_identifier) @type)
+(field_declaration declarator: [(field_identifier) (pointer_declarator) (reference_declarator) (array_declarator) (function_declarator declarator: (parenthesized_declarator))] @field)
+(declaration declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator)) (reference_declarator (function_declarator)) (operator_cast)]) @function
+(type_definition declarator: (_) @type)
 (alias_declaration) @type
 `;
 
-/** The name a declarator declares: through pointers, references and function declarators. */
+const WRAPPERS = new Set(['function_declarator', 'pointer_declarator', 'reference_declarator', 'array_declarator', 'parenthesized_declarator']);
+
+/** The declarator a wrapper wraps: its `declarator` field, or (a reference's `& x`, a parenthesized `(*x)`, which have no field) its last named child. */
+function wrapped(x: SyntaxNode): SyntaxNode | null {
+  return x.childForFieldName('declarator') ?? (x.type === 'reference_declarator' || x.type === 'parenthesized_declarator' ? x.namedChildren.filter((c) => c?.type !== 'attribute_declaration').pop() ?? null : null);
+}
+
+/** The name a declarator declares: through pointers, references, arrays, parentheses and function declarators. */
 function declared(n: SyntaxNode | null): SyntaxNode | undefined {
   let x = n;
-  while (x && (x.type === 'function_declarator' || x.type === 'pointer_declarator' || x.type === 'reference_declarator' || x.type === 'array_declarator')) x = x.childForFieldName('declarator');
+  while (x && WRAPPERS.has(x.type)) x = wrapped(x);
   return x ?? undefined;
+}
+
+/**
+ * The name a field or typedef declarator declares (`_Tp* _M_p`, `int _M_a[4]`, `void (*_M_fn)()`,
+ * `typedef _Node* _Link_type`); undefined when it declares a function (`void* f();` is a method).
+ */
+function declaredData(n: SyntaxNode): SyntaxNode | undefined {
+  let x: SyntaxNode | null = n;
+  while (x && WRAPPERS.has(x.type)) {
+    if (x.type === 'function_declarator' && x.childForFieldName('declarator')?.type !== 'parenthesized_declarator') return undefined;
+    x = wrapped(x);
+  }
+  return x ?? undefined;
+}
+
+/** Whether a node stands in a function's body (a statement block), where nothing is a declaration the outline lists. */
+function inBody(node: SyntaxNode): boolean {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === 'compound_statement') return true;
+    if (p.type === 'field_declaration_list' || p.type === 'declaration_list' || p.type === 'translation_unit') return false;
+  }
+  return false;
+}
+
+/** Where a qualified name's own name starts (`Outer<T>::\n  name` is tagged on the line of `name`). */
+function nameStart(name: SyntaxNode): number {
+  let x = name;
+  while (x.type === 'qualified_identifier') {
+    const inner = x.childForFieldName('name');
+    if (!inner) break;
+    x = inner;
+  }
+  return x.startIndex;
 }
 
 /** Names clangd gives as written that are more than one identifier: `A::b`, `operator()`, `~A`, `pair<A, B>`. */
 const COMPOSITE_NAMES = new Set(['qualified_identifier', 'operator_name', 'destructor_name', 'template_type', 'template_function', 'operator_cast']);
 
 function nameOf(node: SyntaxNode, capture: string): DeclaredName | undefined {
-  if (capture === 'field' || (capture === 'type' && node.type === 'type_identifier')) return { text: node.text, at: node.startIndex };
+  if (capture === 'field' || (capture === 'type' && node.type !== 'alias_declaration')) {
+    const data = declaredData(node);
+    return data && (data.type === 'field_identifier' || data.type === 'type_identifier' || data.type === 'identifier') ? { text: data.text, at: data.startIndex } : undefined;
+  }
+  // `unique_lock<mutex> __lock(_M_mutex);` in a body reads as a function's prototype, libstdc++'s `__catch(...) { }` as a
+  // function's definition: C++ defines no function in a body, and clangd lists no local
+  // (a template is never local: one in a "body" shows error recovery made a body of declarations a macro broke)
+  if ((node.type === 'declaration' || node.type === 'function_definition') && node.parent?.type !== 'template_declaration' && inBody(node)) return undefined;
+  // `void (*_M_fn)(int);` declares a pointer to a function: a field (the field capture), no function
+  const data = node.type === 'field_declaration' || node.type === 'declaration' ? declaredData(node.childForFieldName('declarator')!) : undefined;
+  if (data?.type === 'field_identifier' || data?.type === 'identifier') return undefined;
   const name = node.type === 'function_definition' || node.type === 'field_declaration' || node.type === 'declaration' ? declared(node.childForFieldName('declarator')) : node.childForFieldName('name');
   // a name error recovery made (a MISSING `::` between a return type and the name) names nothing
   if (!name || name.hasError) return undefined;
-  return { text: name.text, at: name.startIndex, composite: COMPOSITE_NAMES.has(name.type) };
+  // `operator bool() const`: the conversion's name is `operator bool`, not its whole declarator
+  if (name.type === 'operator_cast') {
+    let d = name.childForFieldName('declarator');
+    while (d && d.type !== 'abstract_function_declarator') d = d.childForFieldName('declarator') ?? d.namedChildren[d.namedChildCount - 1] ?? null;
+    return { text: name.text.slice(0, (d ? d.startIndex : name.endIndex) - name.startIndex).trim(), at: name.startIndex, composite: true };
+  }
+  // `Outer<T>::\n  name` is one name: no space around its `::`
+  const text = name.type === 'qualified_identifier' ? name.text.split('::').map((p) => p.trim()).join('::') : name.text;
+  return { text, at: nameStart(name), composite: COMPOSITE_NAMES.has(name.type) };
 }
 
 /** A function defined in a class body, or out of line as `Class::name`, is a method. */
 function kindOf(node: SyntaxNode, capture: string): string {
   if (capture !== 'function') return capture;
-  if (node.parent?.type === 'field_declaration_list') return 'method';
+  if (node.parent?.type === 'field_declaration_list' || node.parent?.parent?.type === 'field_declaration_list') return 'method';
   const name = declared(node.childForFieldName('declarator'));
   return name?.type === 'qualified_identifier' ? 'method' : 'function';
 }

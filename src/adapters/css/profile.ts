@@ -1,12 +1,15 @@
 /**
- * The CSS profile: the syntax tier only (no CSS server ships with lspgate). Declarations as
- * vscode-css-language-server lists them: each rule set named by its selectors (nested in the
- * at-rule that holds it), `@media`, `@supports` and `@keyframes` blocks named by their at-rule, and
- * custom properties (`--main`).
+ * The CSS profile: the syntax tier only (no CSS server ships with lspgate). Declarations: a rule
+ * set once under each selector of its list (`.btn-primary, .btn:hover { … }` is `.btn-primary` and
+ * `.btn:hover`, each spanning the rule), as a tagger lists it, where vscode-css-language-server
+ * names one symbol by the whole list: a search for `.btn-primary` then finds the rule by its own
+ * name. Rules nest in the at-rule that holds them; `@media`, `@supports` and `@keyframes` blocks
+ * are named by their at-rule, and custom properties (`--main`) are variables.
  */
 import { grammarOnlyProfile } from '../grammar-only.js';
 import { queryDeclarations, type DeclaredName } from '../query-declarations.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
+import { cssRepair } from './repair.js';
 
 const QUERY = `
 (rule_set) @class
@@ -14,12 +17,13 @@ const QUERY = `
 (declaration (property_name) @_p (#match? @_p "^--")) @variable
 `;
 
-/** Selectors and at-rules are names as the CSS server writes them (`.a, .b > c`, `@media (…)`), not identifiers. */
-function nameOf(node: SyntaxNode): DeclaredName | undefined {
+/** Selectors and at-rules are names as written (`.b > c`, `@media (…)`), not identifiers. */
+function nameOf(node: SyntaxNode): DeclaredName | DeclaredName[] | undefined {
   switch (node.type) {
     case 'rule_set': {
       const selectors = node.namedChildren.find((c) => c?.type === 'selectors');
-      return selectors ? { text: selectors.text, at: selectors.startIndex, composite: true } : undefined;
+      // each selector of the list (the commas between them are unnamed)
+      return selectors?.namedChildren.filter((c) => !!c && c.type !== 'comment').map((c) => ({ text: c!.text, at: c!.startIndex, composite: true }));
     }
     case 'declaration': {
       const p = node.namedChildren.find((c) => c?.type === 'property_name');
@@ -37,7 +41,7 @@ function nameOf(node: SyntaxNode): DeclaredName | undefined {
 export const cssProfile = grammarOnlyProfile({
   name: 'css',
   grammars: { '.css': 'css' },
-  declarations: queryDeclarations({ query: QUERY, nameOf }),
+  declarations: queryDeclarations({ query: QUERY, nameOf, repair: cssRepair }),
   tests: { runners: [], directories: ['test', 'tests', 'testdata', 'fixtures'] },
   comment: '/*',
   elision: '{ … }',

@@ -3,10 +3,11 @@
  * Eclipse JDT LS lists them: types (classes, records, interfaces, enums, annotation types) with
  * their fields (one per declarator), constructors, methods (an annotation type's elements, `String
  * value() default "";`, are its methods) and enum constants; the package clause is
- * the file's package.
+ * the file's package. Local classes and anonymous classes' members are not listed.
  */
 import { grammarOnlyProfile } from '../grammar-only.js';
-import { queryDeclarations } from '../query-declarations.js';
+import { queryDeclarations, type DeclaredName } from '../query-declarations.js';
+import type { SyntaxNode } from '../../syntax/syntax.js';
 
 const QUERY = `
 [(class_declaration) (record_declaration)] @class
@@ -20,11 +21,26 @@ const QUERY = `
 (package_declaration) @_package
 `;
 
+/** Where a declaration is local: in a body (a local class and its members) or in an anonymous class (`new Iterator<>() { … }`). */
+const LOCAL_SCOPES = new Set(['block', 'constructor_body', 'object_creation_expression', 'lambda_expression']);
+
+/**
+ * The declaration's name; none for a local one: a class declared in a method, an anonymous class's
+ * members, can be named from nowhere else, and listing them would put a dozen anonymous
+ * iterators' `hasNext` in every search (taggers leave them out too).
+ */
+function nameOf(node: SyntaxNode): DeclaredName | undefined {
+  for (let p = node.parent; p; p = p.parent) if (LOCAL_SCOPES.has(p.type)) return undefined;
+  const name = node.childForFieldName('name');
+  return name ? { text: name.text, at: name.startIndex } : undefined;
+}
+
 export const javaProfile = grammarOnlyProfile({
   name: 'java',
   grammars: { '.java': 'java' },
   declarations: queryDeclarations({
     query: QUERY,
+    nameOf,
     packageOf: (_file, tree) => {
       const pkg = tree.namedChildren.find((c) => c?.type === 'package_declaration')?.namedChildren.find((c) => c?.type === 'scoped_identifier' || c?.type === 'identifier');
       return pkg ? { package: pkg.text } : {};

@@ -2,7 +2,7 @@
  * The Ruby profile: the syntax tier only (no Ruby server ships with lspgate). Declarations as
  * ruby-lsp lists them: modules and classes (nested), methods (`def self.x` named `self.x`),
  * constants and `attr_reader` / `attr_writer` / `attr_accessor` attributes; a `def` at the top
- * level is a function. `alias new old` and `alias_method :new, :old` are methods named `new`.
+ * level is a function. `alias new old`, `alias :new :old` and `alias_method :new, :old` are methods named `new`.
  */
 import { grammarOnlyProfile } from '../grammar-only.js';
 import { queryDeclarations } from '../query-declarations.js';
@@ -15,7 +15,7 @@ const QUERY = `
 (singleton_method) @method
 (assignment left: (constant)) @constant
 (call method: (identifier) @_attr arguments: (argument_list (simple_symbol) @field) (#match? @_attr "^attr_(reader|writer|accessor)$"))
-(alias name: [(identifier) (constant) (operator) (setter)]) @method
+(alias name: [(identifier) (constant) (operator) (setter) (simple_symbol)]) @method
 (call method: (identifier) @_alias arguments: (argument_list . [(simple_symbol) (string)]) (#eq? @_alias "alias_method")) @method
 `;
 
@@ -36,6 +36,8 @@ function nameOf(node: SyntaxNode, capture: string): { text: string; at: number }
   // `alias new old` names the method `new` (the `name` field)
   const name = node.childForFieldName('name');
   if (!name) return undefined;
+  // `alias :finished? :finished` names the method `finished?`
+  if (name.type === 'simple_symbol') return { text: name.text.slice(1), at: name.startIndex + 1 };
   const object = node.type === 'singleton_method' ? node.childForFieldName('object') : null;
   return { text: object ? `${object.text}.${name.text}` : name.text, at: name.startIndex };
 }
