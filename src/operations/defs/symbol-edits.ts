@@ -14,49 +14,36 @@ import { WRITES_FILES } from '../annotations.js';
 import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
 
-const DeltaEntrySchema = z.object({
-  line: z.number().int(),
-  column: z.number().int(),
-  end_line: z.number().int(),
-  end_column: z.number().int(),
-  severity: z.enum(['error', 'warning', 'information', 'hint']),
-  code: z.string().optional(),
-  source: z.string().optional(),
-  message: z.string(),
-  tags: z.array(z.enum(['unnecessary', 'deprecated'])).optional(),
-  related: z.array(z.object({ file: z.string(), line: z.number().int(), column: z.number().int(), message: z.string() })).optional(),
-});
-
+// Kept short: these four tools are in the default MCP profile, whose whole tools/list must stay small
 const output = withMeta({
   operation: z.enum(['replace_symbol_body', 'insert_before_symbol', 'insert_after_symbol', 'delete_symbol']),
-  symbol: z.string().describe('Qualified name of the symbol edited (or beside which text is inserted)'),
+  symbol: z.string(),
   symbol_id: z.string(),
   file: z.string(),
   applied: z.boolean(),
-  content_hash: z.string().describe('sha256 of the file the edit was computed for: pass it back as expected_hash to apply'),
-  new_hash: z.string().optional().describe('sha256 of the written file (apply only)'),
-  diff: z.string().describe('Unified diff of the file'),
-  line: z.number().int().describe('First line of the file on disk the edit replaces or inserts at'),
+  content_hash: z.string().describe('Pass back as expected_hash to apply'),
+  new_hash: z.string().optional(),
+  diff: z.string(),
+  line: z.number().int(),
   end_line: z.number().int(),
-  parse: z.enum(['checked', 'no_grammar']).describe('checked: the new text parsed as whole declarations in place (else INVALID_INPUT with the position)'),
-  diagnostics: z.enum(['checked', 'not_checked']).describe("checked: the file's server diagnosed the new text as an unsaved version, nothing written"),
-  diagnostics_reason: z.string().optional().describe('Why not checked (no server for the language, ...)'),
+  parse: z.enum(['checked', 'no_grammar']),
+  diagnostics: z.enum(['checked', 'not_checked']),
+  diagnostics_reason: z.string().optional(),
   server: z.string().optional(),
-  introduced: z.array(DeltaEntrySchema).describe('Errors and warnings the new text has and the file on disk has not; an apply with new errors needs accept_errors'),
-  removed: z.array(DeltaEntrySchema).describe('Errors and warnings of the file on disk the new text no longer has'),
-  backup_dir: z.string().optional().describe('apply only: where the old content was copied (`lspgate undo` restores it)'),
-  new_symbols: z
-    .array(z.object({ symbol_id: z.string(), qualified_name: z.string(), kind: z.string(), line: z.number().int() }))
-    .optional()
-    .describe('apply only: the declarations of the new text, by their ids in the updated catalog'),
-  references: z.array(z.object({ file: z.string(), line: z.number().int(), column: z.number().int() })).optional().describe('delete_symbol with force: the references left'),
+  // each entry: line, column, end_line, end_column, severity, code?, source?, message, tags?, related? (the schema
+  // names them once here, not per entry, to keep the default profile's tools/list small)
+  introduced: z.array(z.unknown()).describe('Diagnostics the new text adds: {line, column, severity, code, message, ...}'),
+  removed: z.array(z.unknown()).describe('Diagnostics it removes, the same shape'),
+  backup_dir: z.string().optional(),
+  new_symbols: z.array(z.unknown()).optional().describe('After an apply: {symbol_id, qualified_name, kind, line}'),
+  references: z.array(z.unknown()).optional().describe('delete_symbol with force: {file, line, column} left'),
 });
 
 const common = {
   ...targetShape,
-  apply: z.boolean().optional().describe('Write the edit (default false: preview only)'),
-  expected_hash: z.string().max(100).optional().describe('content_hash from the preview: apply only if the file is still that, else CONTENT_MODIFIED'),
-  accept_errors: z.boolean().optional().describe('Apply even though the diagnostics delta lists new errors (default false: refused, details.introduced)'),
+  apply: z.boolean().optional().describe('Write it (default: preview)'),
+  expected_hash: z.string().max(100).optional().describe("The preview's content_hash"),
+  accept_errors: z.boolean().optional().describe('Apply despite introduced errors'),
 };
 const body = z.string().min(1).max(1_000_000);
 
@@ -83,29 +70,31 @@ function editOp(name: SymbolEditKind, title: string, description: string, shape:
     output,
     annotations: WRITES_FILES,
     repl: { command: repl, positional: name === 'delete_symbol' ? ['symbol'] : ['symbol', 'body'] },
-    profile: 'core',
+    profile: 'all',
     clientCases: { ok: [ok], errors: symbolErrorCases(name === 'delete_symbol' ? {} : { body: 'x' }) },
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => symbolEdit(call, name, input as Parameters<typeof symbolEdit>[2])),
-    markdown,
+    // the schema lists the delta's entries as unknown (kept small); the handler's result is a SymbolEditResult
+    markdown: (r) => markdown(r as unknown as SymbolEditResult),
   });
 }
 
 const CHECKED =
-  'Without `apply` nothing is written: the unified diff, the content_hash it was computed for, and the diagnostics delta (the file\'s server diagnoses the new text as an unsaved version: `introduced` and `removed` errors/warnings; `diagnostics: not_checked` with the reason where no server serves the language). New text that does not parse as whole declarations in place is INVALID_INPUT with the position. `apply: true` writes through the journal (backups; `lspgate undo`), refuses CONTENT_MODIFIED when the file changed (`expected_hash`) and refuses new errors unless `accept_errors`; the answer gives `new_symbols` by id. Indentation, line endings and the final newline follow the file; bytes outside the edited range are unchanged.';
+  "Nothing is written without `apply: true`: the answer is the diff, its content_hash, and the diagnostics delta (the file's server checks the new text unsaved: `introduced`/`removed`; `not_checked` with the reason where no server runs). Text that does not parse in place is INVALID_INPUT. An apply writes through the journal (`undo` reverts), is CONTENT_MODIFIED if the file changed since `expected_hash`, and refuses new errors unless `accept_errors`; it answers `new_symbols`. Indentation and line endings follow the file; nothing outside the range changes.";
+const AS_REPLACE = 'Previewed, checked and applied as replace_symbol_body.';
 
 export const symbolEditOperations: Operation[] = [
   editOp(
     'replace_symbol_body',
     'Replace symbol',
-    `Replace a symbol's whole declaration (signature, body, decorators; TypeScript overloads together) with \`body\`. The doc comment above it is kept unless \`include_doc: true\`. ${CHECKED}`,
-    { body: body.describe('The new declaration'), include_doc: z.boolean().optional().describe('Replace the doc comment above the declaration too (default false: kept)') },
+    `Replace a symbol's whole declaration (signature, body, decorators; overloads together) with \`body\`; its doc comment stays unless \`include_doc\`. ${CHECKED}`,
+    { body: body.describe('The new declaration'), include_doc: z.boolean().optional().describe('Replace the doc comment too') },
     'replace',
     { symbol: 'capitalize', body: 'export function capitalize(word: string): string {\n  return word.toUpperCase();\n}' },
   ),
   editOp(
     'insert_before_symbol',
     'Insert before symbol',
-    `Insert new declarations (\`body\`) before a symbol (and its doc comment), indented as it is and separated as its neighbours are: a method before a method in its class, an import-level declaration before a file's first symbol. ${CHECKED}`,
+    `Insert declarations (\`body\`) before a symbol and its doc comment, indented and spaced as its neighbours. ${AS_REPLACE}`,
     { body: body.describe('The declarations to insert') },
     'insert-before',
     { symbol: 'capitalize', body: 'export function lower(word: string): string {\n  return word.toLowerCase();\n}' },
@@ -113,7 +102,7 @@ export const symbolEditOperations: Operation[] = [
   editOp(
     'insert_after_symbol',
     'Insert after symbol',
-    `Insert new declarations (\`body\`) after a symbol, indented as it is and separated as its neighbours are. ${CHECKED}`,
+    `Insert declarations (\`body\`) after a symbol, indented and spaced as its neighbours. ${AS_REPLACE}`,
     { body: body.describe('The declarations to insert') },
     'insert-after',
     { symbol: 'capitalize', body: 'export function lower(word: string): string {\n  return word.toLowerCase();\n}' },
@@ -121,8 +110,8 @@ export const symbolEditOperations: Operation[] = [
   editOp(
     'delete_symbol',
     'Delete symbol',
-    `Delete a declaration with its doc comment and decorators. Refused (INVALID_INPUT, \`details.references\`) while references to it remain, unless \`force: true\`. ${CHECKED}`,
-    { force: z.boolean().optional().describe('Delete although references remain (default false)') },
+    `Delete a declaration with its doc comment and decorators; refused while references remain (\`details.references\`) unless \`force\`. ${AS_REPLACE}`,
+    { force: z.boolean().optional().describe('Delete despite references') },
     'delete',
     { symbol: 'padLeft', force: true },
   ),
@@ -151,7 +140,7 @@ symbolEditOperations.push(
     }),
     annotations: WRITES_FILES,
     repl: { command: 'undo', positional: [] },
-    profile: 'core',
+    profile: 'all',
     // the matrix workspace may hold applies of other cases: undo's answer there depends on their order
     clientCases: { ok: [], errors: [] },
     handler: (_input, ctx) => ServiceCall.run(ctx, (call) => undoLastEdit(call)),
