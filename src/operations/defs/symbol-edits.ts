@@ -16,7 +16,7 @@ import { defineOperation, type Operation } from '../types.js';
 
 // Kept short: these four tools are in the default MCP profile, whose whole tools/list must stay small
 const output = withMeta({
-  operation: z.enum(['replace_symbol_body', 'insert_before_symbol', 'insert_after_symbol', 'delete_symbol']),
+  operation: z.string(),
   symbol: z.string(),
   symbol_id: z.string(),
   file: z.string(),
@@ -36,7 +36,7 @@ const output = withMeta({
   removed: z.array(z.unknown()).describe('Diagnostics it removes, the same shape'),
   backup_dir: z.string().optional(),
   new_symbols: z.array(z.unknown()).optional().describe('After an apply: {symbol_id, qualified_name, kind, line}'),
-  references: z.array(z.unknown()).optional().describe('delete_symbol with force: {file, line, column} left'),
+  references: z.array(z.unknown()).optional().describe('A forced delete: {file, line, column} left'),
 });
 
 const common = {
@@ -79,8 +79,9 @@ function editOp(name: SymbolEditKind, title: string, description: string, shape:
 }
 
 const CHECKED =
-  "Nothing is written without `apply: true`: the answer is the diff, its content_hash, and the diagnostics delta (the file's server checks the new text unsaved: `introduced`/`removed`; `not_checked` with the reason where no server runs). Text that does not parse in place is INVALID_INPUT. An apply writes through the journal (`undo` reverts), is CONTENT_MODIFIED if the file changed since `expected_hash`, and refuses new errors unless `accept_errors`; it answers `new_symbols`. Indentation and line endings follow the file; nothing outside the range changes.";
-const AS_REPLACE = 'Previewed, checked and applied as replace_symbol_body.';
+  "Nothing is written without `apply: true`: the answer is the diff, its content_hash, and the diagnostics delta (the file's server checks the new text unsaved: `introduced`/`removed`; `not_checked` with the reason where no server runs). Text that does not parse in place is INVALID_INPUT. An apply writes through the journal (with backups), is CONTENT_MODIFIED if the file changed since `expected_hash`, and refuses new errors unless `accept_errors`; it answers `new_symbols`. Indentation and line endings follow the file; nothing outside the range changes.";
+/** The same checks, said short (a tool listed alone must not name another one). */
+const AS_REPLACE = 'A preview (diff, content_hash, diagnostics delta) unless `apply`; applies refuse new errors unless `accept_errors`.';
 
 export const symbolEditOperations: Operation[] = [
   editOp(
@@ -129,7 +130,7 @@ symbolEditOperations.push(
     name: 'undo',
     title: 'Undo the last edit',
     description:
-      'Restore the files of the last applied edit of the workspace (a symbol edit, rename_symbol, code_actions, tag_elements) from its backups — only when every file still has exactly what the edit wrote; otherwise CONTENT_MODIFIED naming the files changed since, and nothing is restored. Another undo goes one edit further back. The CLI: `lspgate undo [--root DIR]`.',
+      'Restore the files of the last applied edit of the workspace (any operation that wrote files) from its backups — only when every file still has exactly what the edit wrote; otherwise CONTENT_MODIFIED naming the files changed since, and nothing is restored. Called again, it goes one edit further back. The CLI: `lspgate undo [--root DIR]`.',
     input: z.object({}),
     output: withMeta({
       undone: z.string().describe('Journal id of the edit undone'),
