@@ -89,6 +89,8 @@ export interface FileCataloger {
   catalogFile(absPath: string, relPath: string, opts?: { background?: boolean; content?: FileContent }): Promise<FileEntry>;
   /** The lower-cased extensions some enabled server handles (the walk keeps these and the syntax tier's). */
   extensions(): Set<string>;
+  /** File names that make their directory a project (build output beside one is skipped): the language profiles' manifests. */
+  projectManifests?(): ReadonlySet<string>;
   /** The syntax tier: entries read from syntax trees, first on a cold workspace and where no server catalogs. */
   readonly syntax?: SyntaxCataloger;
 }

@@ -17,6 +17,7 @@ import type { ServiceCall } from '../call.js';
 import { reportCatalog } from '../workspace/repository.js';
 import { scopeOf, searchPolicyKey, type ParentOf, type Scope } from '../navigation/resolution-policy.js';
 import { idOrName } from './symbol-target.js';
+import { projectManifests } from '../../adapters/languages.js';
 
 export interface SymbolSource {
   symbol: CatalogSymbol;
@@ -175,6 +176,7 @@ export async function searchText(call: ServiceCall, input: TextSearchInput): Pro
     maxFileBytes: limits.maxFileBytes,
     maxFiles: limits.maxFiles,
     extraIgnore: call.workspace.catalog.extraIgnore,
+    manifests: projectManifests(),
     signal: call.signal,
   });
   const matches = paginate(r.matches, { offset, maxResults, maxTokens: input.max_tokens, hash, meta: call.meta });

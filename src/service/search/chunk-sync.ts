@@ -24,6 +24,7 @@ import type { Workspace } from '../../core/workspace.js';
 import type { Limits } from '../../config/schema.js';
 import { sha256 } from '../../util/hash.js';
 import { asBackground, yieldToEventLoop } from '../../util/work-class.js';
+import { projectManifests } from '../../adapters/languages.js';
 
 const MARKDOWN = new Set(['.md', '.markdown']);
 
@@ -61,7 +62,7 @@ export class WorkspaceChunks implements Derived {
     const extraIgnore = this.ws.catalog.extraIgnore;
     const key = JSON.stringify(extraIgnore);
     if (this.gates?.key !== key) {
-      const opts = { extraIgnore, maxFileBytes: this.limits.maxFileBytes };
+      const opts = { extraIgnore, maxFileBytes: this.limits.maxFileBytes, manifests: projectManifests() };
       this.gates = { key, code: new FileGate(this.ws.root, opts), docs: new FileGate(this.ws.root, { ...opts, extensions: MARKDOWN }) };
     }
     return this.gates[kind];
