@@ -1,8 +1,8 @@
 /**
- * Analyses (seed 002): find_dead_code, render_diagram, analyze_complexity, find_patterns.
+ * Analyses built on the service's relations: find_dead_code, render_diagram, analyze_complexity, find_patterns.
  */
 import { z } from 'zod';
-import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
+import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { analyzeComplexity } from '../../analysis/reports/complexity.js';
 import { CATEGORIES, findDeadCode } from '../../analysis/reports/dead-code.js';
 import { buildDiagram, DIAGRAM_TYPES } from '../../analysis/diagrams/diagram.js';

@@ -1,8 +1,8 @@
 /**
- * Relationship operations (seed 002): query_relationships.
+ * Relationship operations: query_relationships.
  */
 import { z } from 'zod';
-import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
+import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { changedSymbols } from '../../analysis/reports/changed.js';
 import { analyzeImpact, OPERATIONS } from '../../analysis/relationships/impact.js';
 import { QUERY_TYPES, queryRelationships } from '../../analysis/relationships/relationships.js';

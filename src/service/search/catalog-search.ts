@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
+import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { symbolFilter } from '../../catalog/symbol-index.js';
 import { searchText as runTextSearch, type TextMatch } from '../../catalog/text-search.js';
 import type { CallMeta } from '../../core/call-meta.js';
