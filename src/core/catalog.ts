@@ -1,7 +1,7 @@
 /**
  * The symbol catalog contract (the service resolves names through it).
  * A CatalogSymbol is one documentSymbol of one file, flattened, with a stable id
- * `relative/path::Qualified.name#kind` (seed 001).
+ * `relative/path::Qualified.name#kind` (stable: clients keep ids between calls).
  */
 import type { SymbolKind } from '../schema/descriptors.js';
 import type { LimitHit } from '../schema/meta.js';

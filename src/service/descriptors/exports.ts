@@ -134,8 +134,8 @@ async function collect(call: ServiceCall, abs: string, out: ExportedSymbol[], vi
 }
 
 /**
- * In a listing, a symbol's location is its file path and lines: the absolute `uri` (seed 000 marks
- * it omitempty) repeats the workspace root on every entry and is left to single-symbol answers.
+ * In a listing, a symbol's location is its file path and lines: the absolute `uri` (optional in the
+ * descriptor schema) repeats the workspace root on every entry and is left to single-symbol answers.
  */
 function listed(d: SymbolDescriptor): SymbolDescriptor {
   if (!d.location?.uri) return d;

@@ -5,7 +5,7 @@
  * once, so a search after an edit finds the index current. Each sync is incremental: a file whose
  * catalog entry hash differs from the hash its chunks were made from (or whose server entry took the
  * place of the syntax entry they were cut at: `entryOnly` on the feed) is read again and re-chunked,
- * a file gone from the catalog is dropped (seed 004's DeleteByFile), and nothing else is touched —
+ * a file gone from the catalog is dropped (the vector store's DeleteByFile), and nothing else is touched —
  * that comparison over all entries is the cheap safety net behind the feed. Every file is read
  * through the catalog's gate (file-gate.ts): a file swapped for a symlink out of the root or holding
  * a private key is never chunked. Markdown files (no language server, so not cataloged) are walked
