@@ -14,6 +14,7 @@ import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
 import { SkippedSchema, skippedMarkdown } from './skipped-schema.js';
 import { skipsOf } from '../../analysis/skips.js';
+import { symbolRowShape } from '../../schema/rows.js';
 
 export const analysisOperations: Operation[] = [
   defineOperation({
@@ -36,12 +37,7 @@ export const analysisOperations: Operation[] = [
       total: z.number().int(),
       candidates: z.array(
         z.object({
-          symbol_id: z.string(),
-          name: z.string(),
-          qualified_name: z.string(),
-          kind: z.string(),
-          file: z.string(),
-          line: z.number().int(),
+          ...symbolRowShape,
           category: z.enum(CATEGORIES),
           reason: z.string(),
         }),
