@@ -28,6 +28,12 @@ const URI_IMPORTS = [
 ];
 
 /** Where structure is decided: see the last block below (and README "Architecture", the lint checks). */
+// `new URL(` is a hand-made conversion waiting to happen (`new URL(p).pathname` of a caller's
+// file:// path kept a remote host's path and decoded `%2F`): file URLs go through src/util/uri.ts.
+const URL_CALLS = [
+  { selector: "NewExpression[callee.name='URL']", message: 'convert file URLs and paths in src/util/uri.ts (fileUri, pathOfUri, localPathOfFileUrl, modulePath); an HTTP URL is parsed where a front-end serves HTTP' },
+];
+
 export const STRUCTURE_MODULES = [
   'src/syntax/**/*.ts',
   'src/adapters/file-structure.ts',
@@ -70,7 +76,7 @@ export default defineConfig(
       // from the catalog's change feed, after its gate — a second watcher sees files the gate refuses
       // and tells its listeners what the servers, the import graph and the chunk index never hear.
       'no-restricted-imports': ['error', { paths: [...WATCH_IMPORTS, ...URI_IMPORTS] }],
-      'no-restricted-syntax': ['error', ...WATCH_CALLS],
+      'no-restricted-syntax': ['error', ...WATCH_CALLS, ...URL_CALLS],
     },
   },
   {
@@ -83,7 +89,13 @@ export default defineConfig(
     // that find lspgate's own files from import.meta.url (src/link may import node builtins only; a
     // worker's script path)
     files: ['src/util/uri.ts', 'src/service/locate.ts', 'src/service/locations.ts', 'src/link/start.ts', 'src/link/paths.ts', 'src/util/worker-script.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: WATCH_IMPORTS }] },
+    rules: { 'no-restricted-imports': ['error', { paths: WATCH_IMPORTS }], 'no-restricted-syntax': ['error', ...WATCH_CALLS] },
+  },
+  {
+    // HTTP, not files: the MCP HTTP front-end parses its request URLs and Origin headers. And the thin
+    // client reads the operation list beside its own module: it loads node builtins and src/link only
+    files: ['src/frontends/mcp/http.ts', 'src/frontends/mcp/http-guards.ts', 'src/cli/thin/tools.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...WATCH_CALLS] },
   },
   {
     // The modules that decide structure — type relations, declaration headers, decorators and
@@ -96,6 +108,7 @@ export default defineConfig(
         'error',
         // a later entry replaces a rule rather than adding to it: the watcher rule is repeated here
         ...WATCH_CALLS,
+        ...URL_CALLS,
         { selector: 'Literal[regex]', message: 'Structure comes from parse trees (src/adapters/file-structure.ts): no regex here; a rule over a name or path says so in an eslint-disable comment.' },
         { selector: "NewExpression[callee.name='RegExp'], CallExpression[callee.name='RegExp']", message: 'Structure comes from parse trees (src/adapters/file-structure.ts): no RegExp here.' },
       ],

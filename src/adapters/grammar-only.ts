@@ -1,6 +1,6 @@
 /**
- * Defaults for the languages lspgate parses but ships no server for (Java, C#, C++, Rust, Ruby,
- * Bash, CSS): their profiles hold the syntax tier's declarations query, test conventions, comment
+ * Defaults for the languages lspgate parses but ships no server for (the grammar-only profiles,
+ * each in its own folder): their profiles hold the syntax tier's declarations query, test conventions, comment
  * syntax and the server to install for semantic operations; the rules only a server's answers feed
  * (type relations, dead code, project packages) are left out, so analyses say they do not cover
  * the language instead of guessing.
@@ -23,6 +23,8 @@ export interface GrammarOnlyLanguage {
   server: { name: string; install: string };
   /** Rules over the declarations the syntax tier catalogs (how they rank). */
   rules?: DeclarationRules;
+  /** Files that make a directory one of the language's projects (ProjectRules.manifests). */
+  manifests?: string[];
 }
 
 export function grammarOnlyProfile(l: GrammarOnlyLanguage): LanguageProfile {
@@ -37,7 +39,7 @@ export function grammarOnlyProfile(l: GrammarOnlyLanguage): LanguageProfile {
     declarations: l.rules ?? {},
     types: {},
     deadCode: { entryPoints: ['main'] },
-    project: { packageKinds: [] },
+    project: { packageKinds: [], ...(l.manifests ? { manifests: l.manifests } : {}) },
     chunks: { elision: l.elision },
     server: l.server,
   };

@@ -6,7 +6,7 @@
  * API), its package manifests and how its code is cut into chunks. A language is not a server: the
  * typescript adapter serves the typescript and javascript profiles, tsgo uses the same ones, and a
  * language with a grammar but no server can have a profile and no adapter at all. Profiles live in
- * their adapter folder (src/adapters/<lang>/profile.ts) and are listed in languages.ts; analysis and
+ * their adapter folder (src/adapters/<lang>/profile.ts), where languages.ts finds them; analysis and
  * service code ask the profile of a file instead of switching on language names.
  */
 import type { CatalogSymbol } from '../core/catalog.js';
@@ -430,6 +430,33 @@ export interface ProjectRules {
   catalogPackages?(symbols: readonly CatalogSymbol[], files: readonly string[], m: ManifestReader): ProjectPackage[];
   /** Entry points the manifests declare (package.json main/bin/exports, composer.json bin). */
   manifestEntryPoints?(m: ManifestReader): ProjectEntry[];
+  /**
+   * File names that make their directory one of the language's projects, where build tools write
+   * their output: an output-named directory (`dist`, `build`) beside one is skipped by the catalog.
+   */
+  readonly manifests?: readonly string[];
+  /** Where the language's standard library and dependencies live: a definition there may be quoted. */
+  readonly libraries?: LibraryLocations;
+  /**
+   * The path the language's tools write before workspace-relative file names (Go's module path, read
+   * from go.mod: a coverage profile names `example.com/app/router/router.go`), or undefined.
+   */
+  modulePath?(m: ManifestReader): string | undefined;
+  /**
+   * The source file a module path names as the language's imports write it (`./util/strings.js` →
+   * `util/strings.ts`, `./util` → `util/index.ts`), given absolute; undefined when none exists.
+   */
+  moduleFile?(absPath: string): string | undefined;
+}
+
+/** How a path outside the workspace is known for library code (any one rule suffices). */
+export interface LibraryLocations {
+  /** Path segments (`node_modules`, `site-packages`). */
+  readonly segments?: readonly string[];
+  /** Patterns over the `/`-separated absolute path (GOROOT's `go/src/`, `lib/python3.11/`). */
+  readonly patterns?: readonly RegExp[];
+  /** Environment variables naming a library root (GOROOT). */
+  readonly environment?: readonly string[];
 }
 
 export interface ChunkRules {

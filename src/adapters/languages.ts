@@ -1,54 +1,66 @@
 /**
  * The language registry: every language profile lspgate knows (language-profile.ts), found by its
  * name, an LSP languageId, or a file's extension. Server adapters point into it (an adapter says
- * which languages it serves); a language can have a profile and no server. Adding a language is a
- * profile in its adapter folder and one line in PROFILES.
+ * which languages it serves); a language can have a profile and no server. The registry lists no
+ * language itself: it loads every folder beside this file that holds a profile module
+ * (`<folder>/profile.ts`, built to `profile.js`), so adding a language is adding its folder.
  */
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { LanguageProfile, SyntaxHook } from './language-profile.js';
-import { goProfile } from './go/profile.js';
-import { phpProfile } from './php/profile.js';
-import { pythonProfile } from './python/profile.js';
-import { javascriptProfile, typescriptProfile } from './typescript/profile.js';
-import { bashProfile } from './bash/profile.js';
-import { cppProfile } from './cpp/profile.js';
-import { csharpProfile } from './csharp/profile.js';
-import { cssProfile } from './css/profile.js';
-import { javaProfile } from './java/profile.js';
-import { rubyProfile } from './ruby/profile.js';
-import { rustProfile } from './rust/profile.js';
+import { modulePath, moduleSpecifier } from '../util/uri.js';
+
+/** A module export that is a profile (a profile module may export helpers beside its profiles). */
+function isProfile(value: unknown): value is LanguageProfile {
+  const p = value as Partial<LanguageProfile> | null;
+  return typeof p === 'object' && p !== null && typeof p.name === 'string' && typeof p.grammars === 'object' && typeof p.syntax === 'object' && typeof p.tests === 'object';
+}
 
 /**
- * In the order reports list languages' manifests and packages. The last seven have a grammar and
- * no server shipped with lspgate: the syntax tier answers for them (grammar-only.ts).
+ * The profiles exported by the profile module of each folder in `dir`, folders in name order and a
+ * module's profiles in export-name order: a fixed order whatever the file system lists first. The
+ * module's extension is this file's own (`.js` built, `.ts` when the test runner loads the sources).
  */
-const PROFILES: readonly LanguageProfile[] = [
-  typescriptProfile,
-  javascriptProfile,
-  goProfile,
-  pythonProfile,
-  phpProfile,
-  javaProfile,
-  csharpProfile,
-  cppProfile,
-  rustProfile,
-  rubyProfile,
-  bashProfile,
-  cssProfile,
-];
+export async function discoverProfiles(dir: string, ext: string): Promise<LanguageProfile[]> {
+  const folders = readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(dir, d.name, `profile${ext}`)))
+    .map((d) => d.name)
+    .sort();
+  const modules = await Promise.all(folders.map((f) => import(moduleSpecifier(path.join(dir, f, `profile${ext}`))) as Promise<Record<string, unknown>>));
+  const out: LanguageProfile[] = [];
+  for (const m of modules) for (const key of Object.keys(m).sort()) if (isProfile(m[key])) out.push(m[key]);
+  return out;
+}
+
+const here = modulePath(import.meta.url);
+// No profile module imports this one (a cycle would wait on this await for ever): profiles are leaves.
+const PROFILES: readonly LanguageProfile[] = await discoverProfiles(path.dirname(here), path.extname(here));
 
 const byName = new Map<string, LanguageProfile>();
 const byExtension = new Map<string, LanguageProfile>();
 /** Interpreter name → the extension whose grammar parses its scripts. */
 const byInterpreter = new Map<string, string>();
+/** Two profiles claiming one name or extension would make the answer depend on folder names: refuse to start. */
+function claim<K>(map: Map<K, LanguageProfile>, key: K, p: LanguageProfile): void {
+  const had = map.get(key);
+  if (had && had !== p) throw new Error(`language profiles ${had.name} and ${p.name} both claim ${String(key)}`);
+  map.set(key, p);
+}
 for (const p of PROFILES) {
-  for (const id of [p.name, ...p.languageIds]) byName.set(id, p);
-  for (const ext of Object.keys(p.grammars)) byExtension.set(ext, p);
+  for (const id of [p.name, ...p.languageIds]) claim(byName, id, p);
+  for (const ext of Object.keys(p.grammars)) claim(byExtension, ext, p);
   for (const [name, ext] of Object.entries(p.interpreters ?? {})) byInterpreter.set(name, ext);
 }
 
 export function languageProfiles(): readonly LanguageProfile[] {
   return PROFILES;
+}
+
+const MANIFESTS: ReadonlySet<string> = new Set(PROFILES.flatMap((p) => p.project.manifests ?? []));
+
+/** File names that make their directory a project of some language (its build output beside it is skipped). */
+export function projectManifests(): ReadonlySet<string> {
+  return MANIFESTS;
 }
 
 /** The profile of a descriptor language or LSP languageId, or undefined when lspgate has none. */

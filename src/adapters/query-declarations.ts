@@ -1,7 +1,7 @@
 /**
  * A declarations hook made of one tree-sitter query, for languages whose server lists each
- * declaration where it stands, nested as the source nests them (Java, C#, C++, Rust, Ruby, Bash,
- * CSS): each captured node is a symbol of its capture's kind (`@class`, `@method` …, predicate
+ * declaration where it stands, nested as the source nests them (most grammar-only languages):
+ * each captured node is a symbol of its capture's kind (`@class`, `@method` …, predicate
  * operands `@_…`), named by the language's `nameOf` or its `name` field, spanning the node; symbols
  * nest by containment. Shared by the grammar-only profiles, each in its own folder.
  */

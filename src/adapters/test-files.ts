@@ -50,7 +50,7 @@ function testReason(relPath: string, language?: string): string | undefined {
 /** project_context's name for tests found by their directory rather than a runner's file-name rule. */
 export const TEST_DIRECTORY = 'test directory';
 
-/** Seed 004's IsTestPath, per language: see the module comment. */
+/** Whether a file is a test (a chunk's `is_test`, the reports' test files), per language: see the module comment. */
 export function isTestPath(relPath: string, language?: string): boolean {
   return testReason(relPath, language) !== undefined;
 }

@@ -1,6 +1,6 @@
 /**
  * What differs per language server: turning documentSymbol + hover (+ source text) into the
- * descriptors of seed 000. The service does the LSP plumbing and symbol resolution; an adapter
+ * descriptors (schema/descriptors.ts). The service does the LSP plumbing and symbol resolution; an adapter
  * only interprets. One adapter per servers.json `adapter` name; `generic` serves any other server.
  * What differs per language whatever the server (grammars, syntax queries, test conventions …) is
  * the language's profile (language-profile.ts); an adapter names the profiles it serves. New

@@ -1,5 +1,5 @@
 /**
- * The seed's single `target` string (a name, a qualified name, `Class#method`, a symbol id, or a
+ * The analyses' single `target` string (a name, a qualified name, `Class#method`, a symbol id, or a
  * file) → what lspgate's resolver takes. A symbol id is tried first (it has `::` and ends in
  * `#kind`), then an existing workspace file, then a name (`Class#method` read as `Class.method`).
  */

@@ -3,18 +3,15 @@
  * (the default) the root is the workspace root: one session per (server, workspace), since
  * tsserver, gopls, pyright and intelephense each serve many projects from one process. With
  * `nearest-marker` it is the nearest directory at or above the file (and at or below the
- * workspace root) holding one of the entry's rootMarkers; within a directory earlier markers win. Markers listed earlier also win across directories when the
- * entry says so by order: gopls lists go.work before go.mod, and a go.work anywhere up the chain
- * (inside the workspace) beats a nearer go.mod, as opencode does — a go.work module set is what
- * gopls must load to see cross-module references.
+ * workspace root) holding one of the entry's rootMarkers; within a directory earlier markers win.
+ * The entry's workspaceMarkers (a file naming a set of projects) win across directories: the
+ * nearest one anywhere up the chain beats a nearer ordinary marker, as opencode does — that set is
+ * what the server must load to see references across projects.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerEntry } from '../config/schema.js';
 import { isInside } from '../util/paths.js';
-
-/** Markers that take the whole chain before nearer, later markers (workspace-level files). */
-const WORKSPACE_MARKERS = new Set(['go.work']);
 
 export function entryFor(servers: ServerEntry[], absPath: string): ServerEntry | undefined {
   const ext = path.extname(absPath).toLowerCase();
@@ -44,9 +41,7 @@ function chain(absPath: string, workspaceRoot: string): string[] {
 export function findRoot(entry: ServerEntry, absPath: string, workspaceRoot: string): string {
   if (entry.rootStrategy !== 'nearest-marker') return workspaceRoot;
   const dirs = chain(absPath, workspaceRoot);
-  for (const marker of entry.rootMarkers) {
-    if (!WORKSPACE_MARKERS.has(marker)) continue;
-    // the nearest go.work, as the go command itself finds it
+  for (const marker of entry.workspaceMarkers) {
     for (const dir of dirs) if (existsSync(path.join(dir, marker))) return dir;
   }
   for (const dir of dirs) {

@@ -44,13 +44,6 @@ const WORKSPACE_WIDE = new Set([
   'workspace/symbol',
 ]);
 
-/**
- * Servers whose answers do not change when a file is merely opened with its on-disk content
- * (they load the whole project from disk). Every other server — intelephense's references grew
- * from 9 to 17 as more files were opened — bumps the epoch on every open.
- */
-const OPEN_INSENSITIVE = new Set(['typescript-language-server', 'tsgo', 'gopls', 'pyright']);
-
 export interface CachedSessionOptions {
   /** Default: LSPGATE_RESPONSE_CACHE is not `off`. Off still coalesces identical in-flight requests. */
   store?: boolean;
@@ -168,7 +161,7 @@ export class CachedSession implements LspSession, StampedSession {
     }
     const before = this.inner.getDocument(absPath);
     const doc = await this.inner.syncDocument(absPath, text);
-    const changed = before ? before.version !== doc.version || before.hash !== doc.hash : !OPEN_INSENSITIVE.has(this.serverId) || text !== undefined;
+    const changed = before ? before.version !== doc.version || before.hash !== doc.hash : !this.inner.entry.openInsensitive || text !== undefined;
     if (changed) this.cache.bumpEpoch(this.scope);
     // The stat was taken before the session read the file: if it changed in between, the stamp is
     // older than the text and the next sync reads again (never the other way round).

@@ -169,7 +169,8 @@ export class WorkspaceCatalog implements Catalog {
     const { maxFileBytes } = this.deps.limits;
     const syntax = this.deps.cataloger.syntax;
     const isScript = syntax?.isScript ? (head: Buffer) => syntax.isScript!(head) : undefined;
-    return new FileGate(this.root, { extensions: this.extensions(), extraIgnore: this.options.extraIgnore ?? [], followSymlinks: !!this.options.followSymlinks, maxFileBytes, skipMinified: true, ...(isScript ? { isScript } : {}) });
+    const manifests = this.deps.cataloger.projectManifests?.();
+    return new FileGate(this.root, { extensions: this.extensions(), extraIgnore: this.options.extraIgnore ?? [], ...(manifests ? { manifests } : {}), followSymlinks: !!this.options.followSymlinks, maxFileBytes, skipMinified: true, ...(isScript ? { isScript } : {}) });
   }
 
   status(): CatalogStatus {

@@ -14,7 +14,6 @@ import { toRelative } from '../util/paths.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { Admission, FileGate } from './file-gate.js';
 import { DirectoryWatcher } from './watcher.js';
-import { isProjectManifest } from './file-filter.js';
 
 export interface DiskChangeHost {
   readonly root: string;
@@ -91,7 +90,7 @@ export class DiskChanges {
     const rel = toRelative(host.root, file);
     const gate = host.gate();
     const base = path.basename(file);
-    if (base === '.gitignore' || isProjectManifest(base)) gate.filter.invalidate(path.dirname(rel) === '.' ? '' : path.dirname(rel));
+    if (base === '.gitignore' || gate.filter.isManifest(base)) gate.filter.invalidate(path.dirname(rel) === '.' ? '' : path.dirname(rel));
     const st = await lstat(file).catch(() => undefined);
     if (!st) {
       this.watcher?.remove(file);

@@ -34,31 +34,6 @@ export const SKIP_DIRS = new Set([
  */
 export const OUTPUT_DIRS = new Set(['build', 'dist', 'out', 'target', 'coverage']);
 
-/** Files that make their directory a project a build tool writes output into. */
-const PROJECT_MANIFESTS = [
-  'package.json',
-  'tsconfig.json',
-  'pyproject.toml',
-  'setup.py',
-  'setup.cfg',
-  'Cargo.toml',
-  'pom.xml',
-  'build.gradle',
-  'build.gradle.kts',
-  'settings.gradle',
-  'composer.json',
-  'go.mod',
-  'Makefile',
-  'CMakeLists.txt',
-  'meson.build',
-  'build.xml',
-];
-
-/** A file whose presence decides whether an output-named directory beside it is skipped. */
-export function isProjectManifest(base: string): boolean {
-  return PROJECT_MANIFESTS.includes(base);
-}
-
 const SKIP_FILES = [
   /(^|[.-])lock(\.json|\.ya?ml)?$/i, // package-lock.json, pnpm-lock.yaml, yarn.lock, composer.lock, Cargo.lock
   /^go\.sum$/,
@@ -100,6 +75,11 @@ export interface FilterOptions {
   /** Lower-case extensions with the dot; undefined = any text file (search_text over all files). */
   extensions?: Set<string>;
   extraIgnore?: string[];
+  /**
+   * File names that make their directory a project a build tool writes output into (the language
+   * profiles' manifests: package.json, go.mod, Cargo.toml …); without them only the workspace root is.
+   */
+  manifests?: ReadonlySet<string>;
 }
 
 export class FileFilter {
@@ -148,6 +128,11 @@ export class FileFilter {
     return isDirectory ? this.directory(rel) : this.file(rel);
   }
 
+  /** Whether a file of this name makes its directory a project (the cached check is then stale when it changes). */
+  isManifest(base: string): boolean {
+    return this.opts.manifests?.has(base) ?? false;
+  }
+
   /** Forget a cached .gitignore and manifest check (the directory changed on disk). */
   invalidate(dirRel: string): void {
     this.gitignores.delete(dirRel);
@@ -160,7 +145,7 @@ export class FileFilter {
     let yes = this.projects.get(dirRel);
     if (yes === undefined) {
       const dir = path.join(this.root, dirRel);
-      yes = PROJECT_MANIFESTS.some((m) => existsSync(path.join(dir, m)));
+      yes = [...(this.opts.manifests ?? [])].some((m) => existsSync(path.join(dir, m)));
       this.projects.set(dirRel, yes);
     }
     return yes;

@@ -26,7 +26,7 @@ export const GLOB_MEMO = new BoundedMemo<string, RE2JS>(2 * 1024 * 1024, (k) => 
 
 /**
  * `wholePath`: the pattern always matches the whole relative path (`*.go` only the root's files),
- * as search_code's `filter.path` does (seed 004's Filter.PathGlob is over the path).
+ * as search_code's `filter.path` does (the chunk filter's path glob is over the whole path).
  */
 export function globMatcher(pattern: string, opts: { wholePath?: boolean } = {}): (relPath: string) => boolean {
   const p = pattern.trim().replace(/^\.\//, '');

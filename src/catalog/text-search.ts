@@ -36,6 +36,8 @@ export interface TextSearchOptions {
   maxFileBytes: number;
   maxFiles: number;
   extraIgnore?: string[];
+  /** Project manifests (FilterOptions.manifests): output directories beside them are not searched. */
+  manifests?: ReadonlySet<string>;
   signal?: AbortSignal;
 }
 
@@ -60,7 +62,7 @@ export function compileMatcher(query: string, regex: boolean, caseSensitive: boo
 
 export async function searchText(root: string, opts: TextSearchOptions): Promise<TextSearchResult> {
   const match = compileMatcher(opts.query, opts.regex, opts.caseSensitive);
-  const walk = await walkWorkspace(root, { extraIgnore: opts.extraIgnore ?? [], maxFileBytes: opts.maxFileBytes, maxFiles: opts.maxFiles, signal: opts.signal });
+  const walk = await walkWorkspace(root, { extraIgnore: opts.extraIgnore ?? [], ...(opts.manifests ? { manifests: opts.manifests } : {}), maxFileBytes: opts.maxFileBytes, maxFiles: opts.maxFiles, signal: opts.signal });
   const glob = opts.filePattern ? globMatcher(opts.filePattern) : undefined;
   const result: TextSearchResult = { matches: [], filesSearched: 0, matchedFiles: [], limitsHit: [...walk.limitsHit], warnings: [], incomplete: walk.limitsHit.some((l) => l.limit === 'max_files') };
   for (const f of walk.files) {

@@ -1,5 +1,5 @@
 /**
- * Seed 004's Embedder contract. The identity names the vector space; its checksum is what an index
+ * The embedder contract (any model behind `embed`, local or HTTP). The identity names the vector space; its checksum is what an index
  * records so vectors from one space are never compared with a query from another.
  */
 import { sha256 } from '../util/hash.js';

@@ -1,6 +1,6 @@
 /**
- * Seed 004's Filter.Matches: every set field must match (AND); an empty field matches anything.
- * `path` is a glob over the whole workspace-relative path, as the seed's filepath.Match is (`*` stays
+ * The chunk filter (search_code's `filter`): every set field must match (AND); an empty field matches anything.
+ * `path` is a glob over the whole workspace-relative path, as a shell glob over a path is (`*` stays
  * within one directory: `*.go` is the root's Go files), with `**` crossing directories
  * (`**\/*.go`: all of them) — the catalog's glob engine in its whole-path mode. `is_test` keeps test
  * chunks only (true) or leaves them out (false).

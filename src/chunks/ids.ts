@@ -1,8 +1,8 @@
 /**
- * Seed 004's two hashes, the single source of truth for every caller (chunker, stale check,
+ * The chunk index's two hashes, the single source of truth for every caller (chunker, stale check,
  * verify_citation): a chunk's id is sha256(file + "\n" + start_line + ":" + end_line + "\n" +
  * content_sha256), and content_sha256 is the sha256 of the raw text with no normalisation. A
- * renamed file changes every id on purpose: rename tracking is the caller's business (seed 004).
+ * renamed file changes every id on purpose: rename tracking is the caller's business (a citation names file and lines, and is checked by them).
  */
 import { sha256 } from '../util/hash.js';
 

@@ -1,7 +1,7 @@
 /**
- * The chunk contracts of seed 004 (Chunk, Citation, Filter, Hit, HitScore, Stats), restricted to
- * the fields lspgate fills. Field names are the seed's JSON names so a seed-004 client reads them
- * unchanged; a Chunk maps onto seed 000's CodeChunk (Type ← symbol_kind, Name ← symbol_name,
+ * The chunk contracts (Chunk, Citation, Filter, Hit, HitScore, Stats), restricted to the fields
+ * lspgate fills. Field names are the public JSON names search_code's clients read, never renamed;
+ * a Chunk maps onto the descriptors' CodeChunk (Type ← symbol_kind, Name ← symbol_name,
  * FilePath ← file, StartLine/EndLine, Code ← text).
  */
 import type { SymbolKind } from '../schema/descriptors.js';

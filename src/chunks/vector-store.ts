@@ -1,5 +1,5 @@
 /**
- * Seed 004's VectorStore (Upsert, DeleteByFile, Search with a filter, Stats, Close) and its embedded
+ * The vector store contract (Upsert, DeleteByFile, Search with a filter, Stats, Close) and its embedded
  * default: a small on-disk store under the cache dir, `<cacheDir>/workspaces/<id>/vectors/`.
  *
  * Why not an engine: LanceDB (@lancedb/lancedb 0.39) requires Node >= 22 and an apache-arrow peer;
@@ -56,7 +56,7 @@ export interface VectorStoreStats {
   size_bytes: number;
 }
 
-/** Seed 004's VectorStore, plus the vector lookup the incremental indexer needs to reuse moved chunks. */
+/** The vector store contract, plus the vector lookup the incremental indexer needs to reuse moved chunks. */
 export interface VectorStore {
   upsert(chunks: StoredChunk[], embeddings: Float32Array[]): void;
   deleteByFile(file: string): void;

@@ -1,6 +1,6 @@
 /**
  * Keeps a VectorStore in step with a ChunkIndex for one embedder. A file whose indexed chunk ids
- * differ from the stored ones is replaced in the store (seed 004's DeleteByFile + Upsert, in one
+ * differ from the stored ones is replaced in the store (the store's DeleteByFile + Upsert, in one
  * durable step); only chunks whose embedded text is new are sent to the embedder — a chunk that
  * merely moved (new lines, so a new id) keeps its vector, found by the hash of what was embedded.
  * Files no longer indexed are deleted. Search maps the store's hits back to the live chunks.

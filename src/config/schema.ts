@@ -113,6 +113,12 @@ export const ServerEntrySchema = z.object({
    */
   rootMarkers: z.array(z.string()).default([]),
   /**
+   * Root markers that name a set of projects (gopls: go.work): for `nearest-marker`, the nearest one
+   * anywhere up the chain (inside the workspace) beats a nearer ordinary marker, as the language's
+   * own tool finds it — the set is what the server must load to see references across projects.
+   */
+  workspaceMarkers: z.array(z.string()).default([]),
+  /**
    * Where a session's root is. `workspace` (default): one server at the workspace root serves every
    * file of the workspace — tsserver loads each file's own tsconfig, gopls makes a view per module
    * (go.work or its zero-config views), pyright gets one execution environment per project; a
@@ -164,6 +170,13 @@ export const ServerEntrySchema = z.object({
    * took longer than the settle period).
    */
   pullDiagnostics: z.boolean().default(false),
+  /**
+   * The server's answers do not change when a file is merely opened with its on-disk content: it
+   * loads the whole project from disk (tsserver, gopls, pyright). The response cache then keeps its
+   * answers across such opens; any other server's answers may grow as files open (intelephense's
+   * references went from 9 to 17), so each open starts a new cache epoch.
+   */
+  openInsensitive: z.boolean().default(false),
   /** Higher wins when two entries claim one extension; `enabled: false` drops an entry. */
   priority: z.number().int().default(0),
   enabled: z.boolean().default(true),

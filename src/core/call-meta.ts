@@ -1,6 +1,6 @@
 /**
  * What the code answering one call reports for the result's `_meta` (types only). The operation
- * runner's MetaCollector implements it; the service and the catalog's paging write to it.
+ * runner's MetaCollector implements it; the service and the paging helpers (core/paging.ts) write to it.
  */
 import type { IndexState, LimitHit, SymbolAlternative } from '../schema/meta.js';
 

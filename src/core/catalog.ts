@@ -1,7 +1,7 @@
 /**
  * The symbol catalog contract (the service resolves names through it).
  * A CatalogSymbol is one documentSymbol of one file, flattened, with a stable id
- * `relative/path::Qualified.name#kind` (seed 001).
+ * `relative/path::Qualified.name#kind` (stable: clients keep ids between calls).
  */
 import type { SymbolKind } from '../schema/descriptors.js';
 import type { LimitHit } from '../schema/meta.js';
@@ -90,6 +90,8 @@ export interface FileCataloger {
   catalogFile(absPath: string, relPath: string, opts?: { background?: boolean; content?: FileContent }): Promise<FileEntry>;
   /** The lower-cased extensions some enabled server handles (the walk keeps these and the syntax tier's). */
   extensions(): Set<string>;
+  /** File names that make their directory a project (build output beside one is skipped): the language profiles' manifests. */
+  projectManifests?(): ReadonlySet<string>;
   /** The syntax tier: the entries of every file whose language has a grammar, read from its syntax tree. */
   readonly syntax?: SyntaxCataloger;
 }

@@ -37,8 +37,8 @@ const publicSchemas = new WeakMap<Operation, AnyZodObject>();
 export function publicInputSchema(op: Operation): AnyZodObject {
   let schema = publicSchemas.get(op);
   // strict: a field the operation does not know is INVALID_INPUT naming it, never silently dropped.
-  // An operation that declares its own `output_format` (project_context: seed 002's json | markdown |
-  // both) keeps it; its `json` and `markdown` still choose the text rendering (ownFormat).
+  // An operation that declares its own `output_format` (project_context's json | markdown | both)
+  // keeps it; its `json` and `markdown` still choose the text rendering (ownFormat).
   const own = op.input.shape.output_format ? { output_format: op.input.shape.output_format } : {};
   if (!schema) publicSchemas.set(op, (schema = op.input.extend({ ...commonInputShape, ...own }).strict()));
   return schema;

@@ -41,7 +41,7 @@ export interface OperationAnnotations {
 /**
  * The smallest MCP tool profile that lists an operation: `core` (one tool per step of an agent's
  * loop) is part of `all`; `name`: listed only when asked for by name (`--tools search`), for an
- * operation that answers another's question in a seed's shape.
+ * operation that answers another's question in an earlier shape some clients ask for by name.
  */
 export type ToolProfile = 'core' | 'all' | 'name';
 

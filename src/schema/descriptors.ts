@@ -1,8 +1,8 @@
 /**
- * The descriptor schema of seed 000, field for field (JSON names are normative). Go's
- * `omitempty` becomes `.optional()`: converters leave a field out rather than emit "" or [].
+ * The descriptor schema, field for field: its JSON names are the public contract clients read. An
+ * empty field is left out (`.optional()`): converters leave a field out rather than emit "" or [].
  * FieldDescriptor, ParamDescriptor, ReturnDescriptor and RelationDescriptor are named but not
- * spelled out by the seed; their shapes here are lspgate's and documented in docs/operations-guide.md.
+ * spelled out by that contract; their shapes here are lspgate's and documented in docs/operations-guide.md.
  */
 import { z } from 'zod';
 

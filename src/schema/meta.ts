@@ -1,4 +1,4 @@
-/** The `_meta` envelope every result carries (seed 001 "Response Envelope"). */
+/** The `_meta` envelope every result carries (its fields are the public contract: clients read them by these names). */
 import { z } from 'zod';
 
 /**

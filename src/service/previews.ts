@@ -1,5 +1,5 @@
 /**
- * Previews (seed 003 CodePreview): at most 10 lines around a location, `{ lines, start_line }`,
+ * Previews (the `preview` field of locations): at most 10 lines around a location, `{ lines, start_line }`,
  * 1-based. Default: the line before, the line, the line after.
  */
 import { z } from 'zod';

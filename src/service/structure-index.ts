@@ -1,6 +1,6 @@
 /**
- * The parse-tree structure (file-structure.ts) of a workspace's files, kept per catalog so that it
- * lives and dies with its workspace, and brought up to date file by file like the chunk index: a
+ * The parse-tree structure (file-structure.ts) of a workspace's files, kept in its catalog's derived
+ * state so that it lives and dies with its workspace and is counted with it, and brought up to date file by file like the chunk index: a
  * file whose catalog entry hash differs from the hash its structure was read from is read and parsed
  * again, a file gone from the catalog is dropped, nothing else is touched. A text a caller already
  * holds (the document the server has) is parsed once per content hash.
@@ -12,8 +12,9 @@ import { LRUCache } from 'lru-cache';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { ParseBounds } from '../syntax/job-pool.js';
 import { syntaxOf } from '../adapters/languages.js';
-import type { Catalog, CatalogSymbol } from '../core/catalog.js';
+import type { Catalog, CatalogSymbol, Derived, DerivedKey } from '../core/catalog.js';
 import type { Workspace } from '../core/workspace.js';
+import { ENTRY_OVERHEAD, stringBytes } from '../util/bounded-memo.js';
 import { sha256 } from '../util/hash.js';
 import { yieldToEventLoop } from '../util/work-class.js';
 
@@ -53,18 +54,54 @@ async function read(rel: string, text: string, how: StructureReading): Promise<F
   return undefined;
 }
 
-interface WorkspaceStructures {
-  files: Map<string, IndexedStructure>;
+/**
+ * One workspace's structures, in its catalog's derived state: counted in `derived_bytes` (as
+ * `structures`), dropped with the workspace and by invalidate_cache.
+ */
+class WorkspaceStructures implements Derived {
+  private readonly files = new Map<string, IndexedStructure & { bytes: number }>();
+  private total = 0;
   /** Serialises syncs: two callers must not parse the same file twice. */
-  pending: Promise<unknown>;
+  pending: Promise<unknown> = Promise.resolve();
+
+  get(rel: string): IndexedStructure | undefined {
+    return this.files.get(rel);
+  }
+
+  set(rel: string, indexed: IndexedStructure): IndexedStructure {
+    this.delete(rel);
+    // the structure's JSON text is a fair measure of what its objects hold: names, lines, spans
+    const bytes = ENTRY_OVERHEAD + stringBytes(rel) + stringBytes(indexed.hash) + stringBytes(JSON.stringify(indexed.structure));
+    this.files.set(rel, { ...indexed, bytes });
+    this.total += bytes;
+    return indexed;
+  }
+
+  delete(rel: string): void {
+    const known = this.files.get(rel);
+    if (!known) return;
+    this.files.delete(rel);
+    this.total -= known.bytes;
+  }
+
+  paths(): string[] {
+    return [...this.files.keys()];
+  }
+
+  bytes(): number {
+    return this.total;
+  }
+
+  dispose(): void {
+    this.files.clear();
+    this.total = 0;
+  }
 }
 
-const states = new WeakMap<Catalog, WorkspaceStructures>();
+const STRUCTURES: DerivedKey<WorkspaceStructures> = { name: 'structures' };
 
 function stateOf(cat: Catalog): WorkspaceStructures {
-  let s = states.get(cat);
-  if (!s) states.set(cat, (s = { files: new Map(), pending: Promise.resolve() }));
-  return s;
+  return cat.derived.get(STRUCTURES, () => new WorkspaceStructures());
 }
 
 /** Whether lspgate reads type headers from files of this path's language. */
@@ -77,7 +114,7 @@ async function doSync(ws: Workspace, s: WorkspaceStructures, language: string, h
   const out = new Map<string, IndexedStructure>();
   for (const [rel, entry] of entries) {
     if (entry.language !== language || !hasTypeHeaders(rel)) continue;
-    let known = s.files.get(rel);
+    let known = s.get(rel);
     if (known?.hash !== entry.hash) {
       // parsing is CPU work per file: interactive work waiting on the event loop goes first
       await yieldToEventLoop();
@@ -86,11 +123,11 @@ async function doSync(ws: Workspace, s: WorkspaceStructures, language: string, h
       if (text === undefined) continue;
       const structure = await read(rel, text, how);
       if (!structure) continue;
-      s.files.set(rel, (known = { hash: sha256(text), structure }));
+      known = s.set(rel, { hash: sha256(text), structure });
     }
     out.set(rel, known);
   }
-  for (const rel of [...s.files.keys()]) if (!entries.has(rel)) s.files.delete(rel);
+  for (const rel of s.paths()) if (!entries.has(rel)) s.delete(rel);
   return out;
 }
 
@@ -106,10 +143,10 @@ export function syncedStructures(ws: Workspace, language: string, how: Structure
 export async function structureOfText(ws: Workspace, rel: string, text: string, how: StructureReading): Promise<FileStructure | undefined> {
   const s = stateOf(ws.catalog);
   const hash = sha256(text);
-  const known = s.files.get(rel);
+  const known = s.get(rel);
   if (known?.hash === hash) return known.structure;
   const structure = await read(rel, text, how);
-  if (structure) s.files.set(rel, { hash, structure });
+  if (structure) s.set(rel, { hash, structure });
   return structure;
 }
 

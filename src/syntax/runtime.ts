@@ -1,8 +1,7 @@
 /**
  * The tree-sitter runtime and its grammars, through @vscode/tree-sitter-wasm: one npm package,
- * maintained by the VS Code team, shipping the runtime and prebuilt WASM grammars (TypeScript, TSX,
- * JavaScript, Go, Python, PHP, Java, C#, C++, Rust, Ruby, Bash, CSS …) with no install scripts and no
- * native build. A grammar is loaded by its name (`tree-sitter-<name>.wasm`), once per process, on
+ * maintained by the VS Code team, shipping the runtime and prebuilt WASM grammars (its `wasm/`
+ * folder lists them; shippedGrammars() reads it) with no install scripts and no native build. A grammar is loaded by its name (`tree-sitter-<name>.wasm`), once per process, on
  * first use. Which files use which grammar is language knowledge: the language profiles say it.
  */
 import { existsSync, readdirSync } from 'node:fs';

@@ -7,6 +7,7 @@
 import { isLspgateError, toLspgateError } from '../errors/errors.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { CatalogSymbol } from '../core/catalog.js';
+import { isTestPath } from '../adapters/test-files.js';
 
 // Types whose methods the tour shows (narrower than find_type_definition's TYPE_KINDS).
 const METHOD_OWNER_KINDS = new Set(['class', 'struct', 'interface', 'trait']);
@@ -85,6 +86,6 @@ function pickFunction(symbols: CatalogSymbol[]): CatalogSymbol | undefined {
     if (parent && METHOD_OWNER_KINDS.has(parent.kind)) return 0;
     return parent ? 2 : 1;
   };
-  const named = symbols.filter((s) => FN_KINDS.has(s.kind) && /^[A-Za-z_$][\w$]{2,}$/.test(s.name) && !/(^|\/)(test|tests|__tests__)\//.test(s.file));
+  const named = symbols.filter((s) => FN_KINDS.has(s.kind) && /^[A-Za-z_$][\w$]{2,}$/.test(s.name) && !isTestPath(s.file, s.language));
   return named.sort((a, b) => rank(a) - rank(b) || a.symbol_id.localeCompare(b.symbol_id))[0];
 }

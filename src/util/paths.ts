@@ -7,6 +7,7 @@ import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { LspgateError } from '../errors/errors.js';
 import { isSecretName } from './secret-files.js';
+import { localPathOfFileUrl } from './uri.js';
 
 
 /** True for files whose content lspgate never returns (.env*, keys, credentials). */
@@ -51,7 +52,7 @@ export function resolveInWorkspace(root: string, input: string, opts: ResolveOpt
   let p = input;
   if (p.startsWith('file://')) {
     try {
-      p = decodeURIComponent(new URL(p).pathname);
+      p = localPathOfFileUrl(p);
     } catch {
       throw new LspgateError('INVALID_INPUT', `not a valid file URI: ${input}`);
     }

@@ -67,9 +67,9 @@ describe('broker routing and session lifecycle', () => {
     expect(broker.route(path.join(inner, 'deep/x.fault'), inner)?.root).toBe(inner);
   });
 
-  it('nearest-marker, gopls style: go.work up the chain beats a nearer go.mod', () => {
+  it('nearest-marker, gopls style: a workspace marker (go.work) up the chain beats a nearer go.mod', () => {
     const root = tree({ 'go.work': 'go 1.23', 'mod1/go.mod': 'module m1', 'mod1/pkg/a.fault': '', 'solo/go.mod': 'module s' });
-    const e = faultEntry([], { rootMarkers: ['go.work', 'go.mod'], rootStrategy: 'nearest-marker' });
+    const e = faultEntry([], { rootMarkers: ['go.work', 'go.mod'], workspaceMarkers: ['go.work'], rootStrategy: 'nearest-marker' });
     broker = createBroker({ servers: [e], cacheDir: root, logger });
     expect(broker.route(path.join(root, 'mod1/pkg/a.fault'), root)?.root).toBe(root);
     const noWork = tree({ 'mod1/go.mod': 'module m1', 'mod1/pkg/a.fault': '' });

@@ -1,6 +1,6 @@
 /**
  * Derived state has an owner: the indexes made from a workspace's catalog (import graph, chunk
- * index, vectors, outlines, the operation cache's answers) are listed with their size in
+ * index, vectors, outlines, parse-tree structures, the operation cache's answers) are listed with their size in
  * list_workspaces while the workspace is open, and closing the workspace drops them — its status
  * lists none, the operation cache holds none of its answers, its feed has no listener left, and
  * the objects themselves are garbage-collected. Over typescript-language-server on a copy of
@@ -15,6 +15,7 @@ import { graphStateOf } from '../../src/analysis/imports/import-graph.js';
 import type { ChangeFeed } from '../../src/catalog/change-feed.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { existingChunks } from '../../src/service/search/chunk-sync.js';
+import { syncedStructures } from '../../src/service/structure-index.js';
 import { removeDir, tempDir, TS_APP } from '../helpers/spawn.js';
 
 v8.setFlagsFromString('--expose-gc');
@@ -47,10 +48,13 @@ async function deriveEverything(): Promise<{ id: string; refs: WeakRef<object>[]
   await ws.catalog.build();
   await run('query_relationships', { query_type: 'imports', target: 'src/services/report.ts' });
   await run('search_code', { query: 'report of all users', mode: 'vector' });
+  // the structure index: every file's parse-tree structure (type headers, decorations), as subtypes and decorators are found
+  await syncedStructures(ws, 'typescript', {});
   // The outline memo holds full outlines (the default detail answers from the catalog entry).
   for (let i = 0; i < 50 && gateway.runner.operationCacheStats().entries === 0; i++) await run('get_file_outline', { file: 'src/util/math.ts', detail: 'full' });
   const chunks = existingChunks(ws)!;
-  return { id: ws.id, refs: [new WeakRef(chunks), new WeakRef(chunks.index), new WeakRef(graphStateOf(ws))], feed: ws.catalog.changes as ChangeFeed };
+  const structures = ws.catalog.derived.peek({ name: 'structures' })!;
+  return { id: ws.id, refs: [new WeakRef(chunks), new WeakRef(chunks.index), new WeakRef(graphStateOf(ws)), new WeakRef(structures)], feed: ws.catalog.changes as ChangeFeed };
 }
 
 describe('derived state of a workspace', () => {
@@ -58,7 +62,7 @@ describe('derived state of a workspace', () => {
     const { id, refs, feed } = await deriveEverything();
     const listed = (await run('list_workspaces')) as Listed;
     const sizes = listed.workspaces.find((w) => w.id === id)!.derived_bytes;
-    for (const name of ['import_graph', 'chunk_index', 'vectors', 'outlines']) expect(sizes[name], name).toBeGreaterThan(0);
+    for (const name of ['import_graph', 'chunk_index', 'vectors', 'outlines', 'structures']) expect(sizes[name], name).toBeGreaterThan(0);
     expect(Object.keys(sizes).some((k) => k.startsWith('operation_cache:') && sizes[k]! > 0)).toBe(true);
     expect(gateway.runner.operationCacheStats().entries).toBeGreaterThan(0);
     expect(feed.listenerCount).toBeGreaterThan(1);

@@ -2,10 +2,12 @@
 // server names is the language of a profile its adapter serves, every extension a server takes that
 // lspgate parses maps to that same profile, and the profiles are found by name, languageId and extension.
 import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adapterFor } from '../../src/adapters/index.js';
-import { languageOfId, languageProfile, languageProfiles, profileOf, syntaxOf } from '../../src/adapters/languages.js';
+import { discoverProfiles, languageOfId, languageProfile, languageProfiles, profileOf, syntaxOf } from '../../src/adapters/languages.js';
 import { shippedServersFile } from '../../src/config/load.js';
+import { REPO } from '../helpers/spawn.js';
 
 interface Entry {
   id: string;
@@ -41,6 +43,15 @@ describe('language registry', () => {
     expect(profileOf('src/a.zig')).toBeUndefined();
     expect(profileOf('src/a.rs')?.name).toBe('rust');
     expect(languageOfId('rust')).toBe('rust');
-    expect(languageProfiles().map((p) => p.name)).toEqual(['typescript', 'javascript', 'go', 'python', 'php', 'java', 'csharp', 'cpp', 'rust', 'ruby', 'shellscript', 'css']);
+  });
+
+  it('lists the profiles of every adapter folder with a profile module, each once, in a fixed order', async () => {
+    const dir = path.join(REPO, 'src/adapters');
+    const folders = fs.readdirSync(dir).filter((f) => fs.existsSync(path.join(dir, f, 'profile.ts')));
+    const exported = (await Promise.all(folders.map((f) => import(path.join(dir, f, 'profile.ts')) as Promise<Record<string, unknown>>))).flatMap((m) => Object.values(m));
+    const names = languageProfiles().map((p) => p.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(new Set(languageProfiles())).toEqual(new Set(exported));
+    expect(names).toEqual((await discoverProfiles(dir, '.ts')).map((p) => p.name));
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileFilter } from '../../src/catalog/file-filter.js';
 import { walkWorkspace } from '../../src/catalog/walk.js';
+import { projectManifests } from '../../src/adapters/languages.js';
 
 const EXT = new Set(['.ts', '.js', '.py']);
 let root: string;
@@ -62,7 +63,7 @@ afterAll(() => fs.rmSync(path.dirname(root), { recursive: true, force: true }));
 
 describe('walkWorkspace: the file-safety pipeline', () => {
   it('keeps only source files that pass every filter, and counts each skip category', async () => {
-    const r = await walkWorkspace(root, { extensions: EXT, extraIgnore: ['src/extra/'], maxFileBytes: 1000, maxFiles: 100 });
+    const r = await walkWorkspace(root, { extensions: EXT, extraIgnore: ['src/extra/'], manifests: projectManifests(), maxFileBytes: 1000, maxFiles: 100 });
     expect(r.files.map((f) => f.rel).sort()).toEqual(['lib/keep.py', 'src/go/build/build.ts', 'src/keep.ts', 'src/nested/kept.ts', 'src/server.key.ts', 'web/src/build/steps.ts']);
     expect(r.skipped.skip_pattern).toBe(9); // node_modules vendor dist build web/dist .git __pycache__ app.min.js app.js.map/api.generated
     expect(r.skipped.gitignore).toBe(3); // ignored/, scratch.tmp.ts, nested local.ts
@@ -76,7 +77,7 @@ describe('walkWorkspace: the file-safety pipeline', () => {
   });
 
   it('follows symlinks only inside the root when asked', async () => {
-    const r = await walkWorkspace(root, { extensions: EXT, maxFileBytes: 1000, maxFiles: 100, followSymlinks: true });
+    const r = await walkWorkspace(root, { extensions: EXT, manifests: projectManifests(), maxFileBytes: 1000, maxFiles: 100, followSymlinks: true });
     const rels = r.files.map((f) => f.rel);
     expect(rels.some((p) => p.includes('escape'))).toBe(false);
     expect(r.skipped.symlink_outside_root).toBe(2);
@@ -95,7 +96,7 @@ describe('walkWorkspace: the file-safety pipeline', () => {
   });
 
   it('judges single paths the same way (watcher and callers)', () => {
-    const f = new FileFilter(root, { extensions: EXT });
+    const f = new FileFilter(root, { extensions: EXT, manifests: projectManifests() });
     expect(f.path('src/keep.ts')).toBeUndefined();
     expect(f.path('node_modules/dep/index.ts')).toBe('skip_pattern');
     expect(f.path('build/b.ts')).toBe('skip_pattern');

@@ -118,6 +118,8 @@ export const cppProfile = grammarOnlyProfile({
     runners: [{ runner: 'ctest', description: 'GoogleTest and Catch2 suites are usually *_test.cpp / *_tests.cpp / test_*.cpp', files: /^(test_\w+|\w+_tests?)\.(cpp|cc|cxx)$/ }],
     directories: ['test', 'tests', 'testdata', 'fixtures'],
   },
+  // Make, CMake and Meson
+  manifests: ['Makefile', 'CMakeLists.txt', 'meson.build'],
   comment: '//',
   elision: '{ … }',
   server: { name: 'clangd', install: 'install clangd (apt-get install clangd, brew install llvm) and add a servers.json entry: {"id":"clangd","languages":["cpp"],"extensions":[".cpp",".cc",".cxx",".hpp",".hh",".hxx",".h"],"command":"clangd","install":"apt-get install clangd"}' },

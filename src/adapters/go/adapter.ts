@@ -18,6 +18,7 @@ import type {
   SymbolKind,
 } from '../../schema/descriptors.js';
 import { toRelative } from '../../util/paths.js';
+import { isGoTestFile } from './tests.js';
 import { fileImports, goDocAbove, importPathOf, packageClause, packageDirFiles, trailingComment } from './package.js';
 import { firstParagraph, parseGoFuncSignature, parseGoHover, parseGoStructLine, type GoFuncSignature } from './signature.js';
 import { symbolLocation } from '../generic.js';
@@ -312,7 +313,7 @@ async function packageFiles(root: string, name: string, candidates: string[]): P
   const wanted = name.trim().replace(/^\.\//, '').replace(/\/+$/, '');
   const byDir = new Map<string, string[]>();
   for (const abs of candidates) {
-    if (!abs.endsWith('.go') || abs.endsWith('_test.go')) continue;
+    if (!abs.endsWith('.go') || isGoTestFile(abs)) continue;
     const dir = path.dirname(abs);
     (byDir.get(dir) ?? byDir.set(dir, []).get(dir)!).push(abs);
   }

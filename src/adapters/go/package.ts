@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { toRelative } from '../../util/paths.js';
+import { isGoTestFile } from './tests.js';
 
 export function packageClause(lines: string[]): string | undefined {
   for (const line of lines) {
@@ -57,7 +58,7 @@ export function packageDirFiles(dir: string): string[] {
     return [];
   }
   return names
-    .filter((n) => n.endsWith('.go') && !n.endsWith('_test.go'))
+    .filter((n) => n.endsWith('.go') && !isGoTestFile(n))
     .sort()
     .map((n) => path.join(dir, n));
 }

@@ -4,6 +4,7 @@ import type { LanguageProfile, ProjectPackage } from '../language-profile.js';
 import { GO_COMPLEXITY, GO_IMPORTS, GO_PATTERNS } from './syntax.js';
 import { GO_BODIES, GO_DECORATIONS, GO_NAMED_DECLARATIONS, GO_TYPE_HEADERS } from './structure.js';
 import { GO_DECLARATIONS } from './declarations.js';
+import { GO_TEST_RUNNER, isGoTestFile } from './tests.js';
 
 function goModule(text: string | undefined): string | undefined {
   return /^module\s+(\S+)/m.exec(text ?? '')?.[1];
@@ -15,7 +16,7 @@ export const goProfile: LanguageProfile = {
   grammars: { '.go': 'go' },
   syntax: { imports: GO_IMPORTS, patterns: GO_PATTERNS, complexity: GO_COMPLEXITY, typeHeaders: GO_TYPE_HEADERS, decorations: GO_DECORATIONS, bodies: GO_BODIES, declarations: GO_DECLARATIONS, namedDeclarations: GO_NAMED_DECLARATIONS },
   tests: {
-    runners: [{ runner: 'go test', description: '`go test` compiles *_test.go files', files: /_test\.go$/ }],
+    runners: [GO_TEST_RUNNER],
     // testdata: the go tool ignores it (test inputs); test/: external test programs and their helpers
     // (GOROOT's test/, the common layout's /test), not a package's source.
     directories: ['test', 'tests', 'testdata', 'fixtures'],
@@ -40,6 +41,10 @@ export const goProfile: LanguageProfile = {
   },
   project: {
     packageKinds: ['go-module', 'go-package'],
+    manifests: ['go.mod'],
+    // GOROOT/src (also a distribution's /usr/lib/go-1.23/src), the module cache and a module's vendor/
+    libraries: { segments: ['vendor'], patterns: [/\/go(?:-[\d.]+)?\/src\//, /\/pkg\/mod\//], environment: ['GOROOT'] },
+    modulePath: (m) => goModule(m.text('go.mod')),
     manifestPackages(m) {
       const mod = goModule(m.text('go.mod'));
       return mod ? [{ name: mod, kind: 'go-module', path: 'go.mod' }] : [];
@@ -50,7 +55,7 @@ export const goProfile: LanguageProfile = {
       for (const s of symbols) {
         const dir = path.posix.dirname(s.file);
         // a _test.go file may declare the external test package `x_test`
-        if (s.package && !dirs.has(dir) && !s.file.endsWith('_test.go')) dirs.set(dir, s.package);
+        if (s.package && !dirs.has(dir) && !isGoTestFile(s.file)) dirs.set(dir, s.package);
       }
       return [...dirs].sort().map(([dir, name]): ProjectPackage => ({ name: mod ? (dir === '.' ? mod : `${mod}/${dir}`) : name, kind: 'go-package', path: dir }));
     },

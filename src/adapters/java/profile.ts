@@ -51,6 +51,8 @@ export const javaProfile = grammarOnlyProfile({
     directories: ['test', 'tests', 'testdata', 'fixtures'],
     functionNames: /^test/,
   },
+  // Maven, Gradle and Ant
+  manifests: ['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'build.xml'],
   comment: '//',
   // Javadoc is `/** … */`; a `/* (non-Javadoc) @see … */` marker or a commented-out block documents nothing
   blockDoc: '/**',

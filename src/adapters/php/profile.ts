@@ -33,6 +33,8 @@ export const phpProfile: LanguageProfile = {
   },
   project: {
     packageKinds: ['composer', 'php-namespace'],
+    manifests: ['composer.json'],
+    libraries: { segments: ['vendor'] },
     manifestPackages(m) {
       const composer = m.json('composer.json');
       return typeof composer?.name === 'string' ? [{ name: composer.name, kind: 'composer', path: 'composer.json' }] : [];

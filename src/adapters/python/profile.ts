@@ -41,6 +41,9 @@ export const pythonProfile: LanguageProfile = {
   },
   project: {
     packageKinds: ['python-distribution', 'python-package'],
+    manifests: ['pyproject.toml', 'setup.py', 'setup.cfg'],
+    // installed packages, pyright's bundled typeshed stubs, and the standard library (`lib/python3.11/`)
+    libraries: { segments: ['site-packages', 'dist-packages', 'typeshed', 'typeshed-fallback'], patterns: [/\/lib\/python\d(?:\.\d+)?\//] },
     manifestPackages(m) {
       const name = /^\[project\][^[]*?^name\s*=\s*["']([^"']+)["']/ms.exec(m.text('pyproject.toml') ?? '')?.[1];
       return name ? [{ name, kind: 'python-distribution', path: 'pyproject.toml' }] : [];

@@ -52,6 +52,7 @@ export const rustProfile = grammarOnlyProfile({
   },
   // `impl` is a keyword: no module is named `impl …`, so a namespace named so is an impl block
   rules: { holdsMembers: (c) => c.kind === 'namespace' && c.name.startsWith('impl ') },
+  manifests: ['Cargo.toml'],
   comment: '//',
   elision: '{ … }',
   server: { name: 'rust-analyzer', install: 'rustup component add rust-analyzer, then add a servers.json entry: {"id":"rust-analyzer","languages":["rust"],"extensions":[".rs"],"command":"rust-analyzer","rootMarkers":["Cargo.toml"],"install":"rustup component add rust-analyzer"}' },

@@ -4,12 +4,16 @@
  * API (not `private`, with `exports` or `main`).
  */
 import type { CatalogSymbol } from '../../core/catalog.js';
+import { tsModuleFile } from './module-path.js';
 import type { ManifestReader, ProjectRules } from '../language-profile.js';
 import { manifestFiles } from '../manifest-files.js';
 
 /** One object for both languages: project_context reports the package once. */
 export const NODE_PROJECT: ProjectRules = {
   packageKinds: ['npm'],
+  manifests: ['package.json', 'tsconfig.json'],
+  libraries: { segments: ['node_modules'] },
+  moduleFile: tsModuleFile,
   manifestPackages(m) {
     const pkg = m.json('package.json');
     return typeof pkg?.name === 'string' ? [{ name: pkg.name, kind: 'npm', path: 'package.json' }] : [];

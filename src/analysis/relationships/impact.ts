@@ -1,5 +1,5 @@
 /**
- * analyze_impact (seed 002 ImpactInput → ImpactOutput): which files a change to an element reaches,
+ * analyze_impact (input → output as its operation definition says): which files a change to an element reaches,
  * from the servers' references, the transitive callers (call tree), and — for a file — its importers
  * and the files depending on them. One ripple effect per file, its strongest reason:
  * `direct call` > `reference` > `import` > `indirect dependency`; a test file is `test` whatever

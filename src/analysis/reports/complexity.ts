@@ -1,10 +1,10 @@
 /**
- * analyze_complexity (seed 002 ComplexityMetrics) of a symbol or a file. Cyclomatic complexity is
+ * analyze_complexity (its ComplexityMetrics output) of a symbol or a file. Cyclomatic complexity is
  * 1 + the decision points on the tree-sitter syntax tree (branches, loops, cases, catches,
  * conditional expressions, short-circuit operators) — no server knows it. lines_of_code counts
  * lines with code (blank and comment-only lines left out). dependencies: the file's import
  * statements plus, for a function, its distinct callees (call tree). test_coverage comes from a
- * coverage file (coverage.ts), or is absent with a note: never invented (seed 002 types it as a number).
+ * coverage file (coverage.ts), or is absent with a note: never invented (the output types it as a number, so absence is the only honest value).
  */
 import type { ServiceCall } from '../../service/call.js';
 import { callTree } from '../../service/navigation/call-tree.js';

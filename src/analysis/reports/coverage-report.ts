@@ -1,5 +1,5 @@
 /**
- * coverage_report (seed 002 CoverageReport). With a coverage file in the workspace (coverage.ts:
+ * coverage_report (its CoverageReport output). With a coverage file in the workspace (coverage.ts:
  * lcov, Go coverprofile, coverage.py JSON, Clover/Cobertura): line coverage, per file the share of
  * instrumented lines that ran. Without one: reference coverage, per source file the share of its
  * checked declarations (declarations.ts) that a test file references, found with the language

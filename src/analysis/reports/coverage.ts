@@ -14,7 +14,7 @@
  * coverage file older than its sources is stale whatever lspgate does.)
  */
 import { realpathSync, statSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { webcrypto } from 'node:crypto';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
@@ -26,6 +26,8 @@ import { isInside } from '../../util/paths.js';
 import { runWorker, workerScript } from '../../util/worker-script.js';
 import { MAX_COVERAGE_LINES, type FileHits } from './coverage-formats.js';
 import type { CoverageAnswer, CoverageJob } from './coverage-worker.js';
+import { languageProfiles } from '../../adapters/languages.js';
+import { manifestBound, manifestReader } from '../manifests.js';
 
 export type { FileHits };
 /** Per workspace file: its instrumented lines and hit counts. */
@@ -90,23 +92,18 @@ class CoverageCache implements Derived {
 
 const COVERAGE: DerivedKey<CoverageCache> = { name: 'coverage' };
 
-async function goModule(root: string): Promise<string> {
-  try {
-    const fh = await open(path.join(root, 'go.mod'), 'r');
-    try {
-      const buf = Buffer.alloc(64 * 1024);
-      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-      return /^module\s+(\S+)/m.exec(buf.toString('utf8', 0, bytesRead))?.[1] ?? '';
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    return '';
+/** The path the language's tools write before workspace-relative file names (a Go coverage profile's module path), or ''. */
+function modulePath(call: ServiceCall): string {
+  const manifests = manifestReader(call.root, manifestBound(call));
+  for (const rules of new Set(languageProfiles().map((p) => p.project))) {
+    const mod = rules.modulePath?.(manifests);
+    if (mod) return mod;
   }
+  return '';
 }
 
 async function parseInWorker(name: string, bytes: Buffer, call: ServiceCall): Promise<Outcome> {
-  const job: CoverageJob = { name, bytes, root: call.root, module: name.endsWith('.out') ? await goModule(call.root) : '', maxFileBytes: call.env.limits.maxFileBytes };
+  const job: CoverageJob = { name, bytes, root: call.root, module: name.endsWith('.out') ? modulePath(call) : '', maxFileBytes: call.env.limits.maxFileBytes };
   const what = `parsing ${name}`;
   try {
     const a = await runWorker<CoverageAnswer>(workerScript(import.meta.url, 'coverage-worker'), job, { what, deadlineMs: PARSE_DEADLINE_MS, maxHeapMb: PARSE_HEAP_MB, transferList: [bytes.buffer as ArrayBuffer] });

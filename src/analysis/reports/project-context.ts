@@ -1,5 +1,5 @@
 /**
- * project_context (seed 002 ProjectContext): what an agent needs before touching a workspace — its
+ * project_context (its ProjectContext output): what an agent needs before touching a workspace — its
  * languages, packages and entry points, its top-level elements (the catalog), the module dependency
  * map (the import graph, as the language servers resolve imports) and how its tests are laid out.
  * Everything comes from the catalog, the import graph and the manifests; nothing is guessed.
@@ -89,7 +89,7 @@ export async function projectContext(call: ServiceCall): Promise<ProjectContextD
   };
 }
 
-/** Seed 002's CodeElement types: the language's own names for functions (React hooks and components), classes, interfaces, types. */
+/** The element types the reports name (function, class, interface, type): the language's own names for functions (React hooks and components), classes, interfaces, types. */
 function element(s: CatalogSymbol): CodeElement | undefined {
   let type: ElementType | undefined;
   if (s.kind === 'function') type = profileOf(s.file, s.language)?.declarations.elementType?.(s, s.file) ?? 'function';

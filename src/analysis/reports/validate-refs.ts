@@ -1,5 +1,5 @@
 /**
- * validate_references (seed 002 ValidationReport): the references in the workspace that do not
+ * validate_references (its ValidationReport output): the references in the workspace that do not
  * resolve, from two sources that see different things. The servers' diagnostics, kept by their codes
  * (never their message text): missing modules, undefined names, missing exports, missing members.
  * And the import graph's unresolved imports — which also catches an import whose error a

@@ -1,8 +1,8 @@
 /**
- * Analyses (seed 002): find_dead_code, render_diagram, analyze_complexity, find_patterns.
+ * Analyses built on the service's relations: find_dead_code, render_diagram, analyze_complexity, find_patterns.
  */
 import { z } from 'zod';
-import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
+import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { analyzeComplexity } from '../../analysis/reports/complexity.js';
 import { CATEGORIES, findDeadCode } from '../../analysis/reports/dead-code.js';
 import { buildDiagram, DIAGRAM_TYPES } from '../../analysis/diagrams/diagram.js';
@@ -14,6 +14,7 @@ import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
 import { SkippedSchema, skippedMarkdown } from './skipped-schema.js';
 import { skipsOf } from '../../analysis/skips.js';
+import { symbolRowShape } from '../../schema/rows.js';
 
 export const analysisOperations: Operation[] = [
   defineOperation({
@@ -36,12 +37,7 @@ export const analysisOperations: Operation[] = [
       total: z.number().int(),
       candidates: z.array(
         z.object({
-          symbol_id: z.string(),
-          name: z.string(),
-          qualified_name: z.string(),
-          kind: z.string(),
-          file: z.string(),
-          line: z.number().int(),
+          ...symbolRowShape,
           category: z.enum(CATEGORIES),
           reason: z.string(),
         }),

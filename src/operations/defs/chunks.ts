@@ -1,6 +1,6 @@
 /**
- * Chunk search (seed 004): search_code over chunks cut at the catalog's exact symbol
- * ranges, with citations and stale detection; `search`, seed 003's shape of the same search;
+ * Chunk search: search_code over chunks cut at the catalog's exact symbol
+ * ranges, with citations and stale detection; `search`, the same search in the earlier shape some clients ask for by name;
  * verify_citation; index_stats. Handlers are thin: service/chunk-search.ts and citations.ts answer.
  */
 import { z } from 'zod';

@@ -3,7 +3,7 @@
  * references in one answer within a token budget.
  */
 import { z } from 'zod';
-import { tokensOf } from '../../catalog/paging.js';
+import { tokensOf } from '../../core/paging.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { contextBundle, DEFAULT_CONTEXT_TOKENS } from '../../service/context/context-bundle.js';

@@ -1,5 +1,5 @@
 /**
- * Descriptor operations (seed 000): find_type_definition → ClassDescriptor, get_function_details →
+ * Descriptor operations (schema/descriptors.ts): find_type_definition → ClassDescriptor, get_function_details →
  * FunctionDescriptor, list_package_exports → SymbolDescriptor[], get_file_outline → OutlineSymbol tree.
  */
 import { z } from 'zod';

@@ -12,6 +12,7 @@ import { openAt } from '../../service/workspace/workspace-info.js';
 import { READ_ONLY } from '../annotations.js';
 import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
+import { treeNodeShape } from '../../schema/rows.js';
 
 export const DefinitionSchema = z.object({
   symbol_id: z.string().optional(),
@@ -40,16 +41,10 @@ type CallNodeShape = CallNode;
 const CallSiteSchema = z.object({ line: z.number().int(), column: z.number().int(), preview: PreviewSchema });
 const CallNodeSchema: z.ZodType<CallNodeShape> = z.lazy(() =>
   z.object({
-    name: z.string(),
-    kind: z.string(),
-    file: z.string(),
-    line: z.number().int(),
-    symbol_id: z.string().optional().describe('The catalog id of this function (a target for other operations)'),
-    detail: z.string().optional(),
+    ...treeNodeShape,
     calls: z.array(CallNodeSchema).optional(),
     call_sites: z.array(CallSiteSchema).optional(),
     children: z.array(CallNodeSchema).optional(),
-    cycle: z.boolean().optional().describe('Already on the path from the root: not expanded again'),
   }),
 );
 

@@ -1,8 +1,8 @@
 /**
- * Whole-project reports (seed 002): coverage_report, project_context, validate_references.
+ * Whole-project reports: coverage_report, project_context, validate_references.
  */
 import { z } from 'zod';
-import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
+import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { coverageReport } from '../../analysis/reports/coverage-report.js';
 import { contextMarkdown, shapeContext } from '../../analysis/reports/project-context-format.js';
 import { PACKAGE_KINDS, projectContext } from '../../analysis/reports/project-context.js';

@@ -1,8 +1,8 @@
 /**
- * Relationship operations (seed 002): query_relationships.
+ * Relationship operations: query_relationships.
  */
 import { z } from 'zod';
-import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
+import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { changedSymbols } from '../../analysis/reports/changed.js';
 import { analyzeImpact, OPERATIONS } from '../../analysis/relationships/impact.js';
 import { QUERY_TYPES, queryRelationships } from '../../analysis/relationships/relationships.js';
@@ -12,6 +12,7 @@ import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
 import { SkippedSchema, skippedMarkdown } from './skipped-schema.js';
 import { perFile, skipsOf } from '../../analysis/skips.js';
+import { symbolRowShape } from '../../schema/rows.js';
 
 const Cursor = z.string().max(1000);
 const MaxDepth = z.number().int().min(1).max(10);
@@ -152,11 +153,7 @@ export const relationshipOperations: Operation[] = [
       total: z.number().int(),
       symbols: z.array(
         z.object({
-          symbol_id: z.string(),
-          name: z.string(),
-          qualified_name: z.string(),
-          kind: z.string(),
-          file: z.string(),
+          ...symbolRowShape,
           line: z.number().int().describe('First line (for a deleted symbol: at base_ref)'),
           end_line: z.number().int(),
           change: z.enum(['added', 'modified', 'deleted']).describe('deleted: declared at base_ref, gone from the working tree (found on the ref\'s syntax tree)'),

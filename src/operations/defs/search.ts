@@ -15,6 +15,7 @@ import { targetSymbolId } from '../../service/search/symbol-target.js';
 import { READ_ONLY } from '../annotations.js';
 import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
+import { symbolRowShape } from '../../schema/rows.js';
 
 export const CatalogSymbolSchema = z.object({
   symbol_id: z.string(),
@@ -110,13 +111,9 @@ export const getSymbols = defineOperation({
 });
 
 const SearchHitSchema = z.object({
-  symbol_id: z.string(),
-  name: z.string(),
-  qualified_name: z.string(),
+  ...symbolRowShape,
   kind: SymbolKindSchema,
   language: z.string(),
-  file: z.string(),
-  line: z.number().int(),
   end_line: z.number().int(),
   signature: z.string(),
   summary: z.string(),

@@ -18,6 +18,7 @@ import { DefinitionSchema } from './navigation.js';
 import { READ_ONLY, WRITES_FILES } from '../annotations.js';
 import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
+import { treeNodeShape } from '../../schema/rows.js';
 
 const SeveritySchema = z.enum(SEVERITIES);
 
@@ -66,17 +67,11 @@ function implementationsMarkdown(r: ImplementationsResult): string {
 
 const TypeNodeSchema: z.ZodType<TypeNode> = z.lazy(() =>
   z.object({
-    name: z.string(),
-    kind: z.string(),
-    file: z.string(),
-    line: z.number().int(),
-    symbol_id: z.string().optional(),
-    detail: z.string().optional(),
+    ...treeNodeShape,
     relation: z.enum(['extends', 'implements', 'embeds']).optional().describe('How the node relates to its parent: a base its header names, or `implements` by the server (Go)'),
     external: z.boolean().optional().describe('Outside the workspace (standard library, dependency): not expanded'),
     supertypes: z.array(TypeNodeSchema).optional(),
     subtypes: z.array(TypeNodeSchema).optional(),
-    cycle: z.boolean().optional().describe('Already on the path from the root: not expanded again'),
   }),
 );
 

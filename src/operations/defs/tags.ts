@@ -1,9 +1,9 @@
 /**
- * tag_elements (seed 002 TagInput / TagOutput). Writes files when asked (`dry_run: false`), so its
+ * tag_elements (input and output below: the public contract). Writes files when asked (`dry_run: false`), so its
  * MCP annotation is destructive, like rename_symbol's.
  */
 import { z } from 'zod';
-import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
+import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { TAG_CODES, type ElementType } from '../../service/editing/tag-plan.js';
@@ -13,7 +13,7 @@ import { defineOperation, type Operation } from '../types.js';
 
 const ELEMENT_TYPES = Object.keys(TAG_CODES) as [ElementType, ...ElementType[]];
 
-/** Seed 002's TagOutput text: "Tagged 45 elements in 12 files:\n - 18 functions (@Fn) ...". */
+/** tag_elements' summary text, in the form clients parse: "Tagged 45 elements in 12 files:\n - 18 functions (@Fn) ...". */
 function summary(r: TagResult): string {
   const done = r.elements.filter((e) => e.action !== 'skip');
   const head = `${r.dry_run ? 'Would tag' : 'Tagged'} ${done.length} element(s) in ${r.files.length} file(s)${done.length ? ':' : ''}`;

@@ -8,6 +8,7 @@
  */
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import { adapterFor } from '../../adapters/index.js';
+import { projectManifests } from '../../adapters/languages.js';
 import { readGated } from '../../catalog/file-gate.js';
 import type { FileContext, LanguageAdapter, PackageInfo } from '../../adapters/types.js';
 import type { FileCataloger, FileContent, FileEntry } from '../../core/catalog.js';
@@ -37,6 +38,10 @@ export class ServiceCataloger implements FileCataloger {
   ) {
     this.logger = env.logger.child('cataloger');
     this.syntax = process.env.LSPGATE_SYNTAX === 'off' ? undefined : new ServiceSyntaxCataloger(env, root);
+  }
+
+  projectManifests(): ReadonlySet<string> {
+    return projectManifests();
   }
 
   extensions(): Set<string> {

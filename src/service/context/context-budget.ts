@@ -4,7 +4,7 @@
  * with an `omitted` entry for everything not taken — stays within the token budget. Tokens are
  * counted like every other budget of lspgate (tokensOf: serialized bytes / 4), on the answer itself.
  */
-import { tokensOf } from '../../catalog/paging.js';
+import { tokensOf } from '../../core/paging.js';
 
 export const CONTEXT_PARTS = ['source', 'callers', 'callees', 'types', 'tests', 'references'] as const;
 export type ContextPart = (typeof CONTEXT_PARTS)[number];

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FileContext, SymbolContext } from '../../adapters/types.js';
 import { adapterFor } from '../../adapters/index.js';
-import { languageProfile } from '../../adapters/languages.js';
+import { languageProfile, languageProfiles } from '../../adapters/languages.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { SymbolDescriptor } from '../../schema/descriptors.js';
 import { boundedScanImports } from '../../adapters/import-scan.js';
@@ -17,8 +17,6 @@ import type { ServiceCall } from '../call.js';
 import { symbolIdFor } from '../symbol-ids.js';
 
 export type ExportedSymbol = SymbolDescriptor & { symbol_id: string };
-
-const MODULE_EXTS = ['.ts', '.tsx', '.mts', '.cts', '.d.ts', '.js', '.jsx', '.mjs', '.cjs'];
 
 export interface ExportsInput {
   package?: string | undefined;
@@ -97,18 +95,16 @@ function filesIn(dir: string): string[] {
   return names.map((f) => path.join(dir, f)).filter((f) => statSync(f).isFile()).sort();
 }
 
-/** `src/util/strings` / `src/util/strings.js` → the existing source file, if any. */
+/**
+ * The source file a module path names, by the languages' own import rules (a `.js` path of a
+ * TypeScript project is its `.ts` source); a file no rule maps is itself; undefined when none exists.
+ */
 export function resolveModuleFile(abs: string): string | undefined {
-  if (existsSync(abs) && statSync(abs).isFile()) {
-    if (/\.(m|c)?js$/.test(abs)) {
-      const ts = abs.replace(/\.(m|c)?js$/, (_m, p: string | undefined) => `.${p ?? ''}ts`);
-      if (existsSync(ts)) return ts;
-    }
-    return abs;
+  for (const rules of new Set(languageProfiles().map((p) => p.project))) {
+    const file = rules.moduleFile?.(abs);
+    if (file) return file;
   }
-  const noJs = abs.replace(/\.(m|c)?jsx?$/, '');
-  for (const ext of MODULE_EXTS) if (existsSync(noJs + ext) && statSync(noJs + ext).isFile()) return noJs + ext;
-  return undefined;
+  return existsSync(abs) && statSync(abs).isFile() ? abs : undefined;
 }
 
 async function collect(call: ServiceCall, abs: string, out: ExportedSymbol[], visited: Set<string>, depth: number, only: Map<string, string> | undefined): Promise<void> {
@@ -138,8 +134,8 @@ async function collect(call: ServiceCall, abs: string, out: ExportedSymbol[], vi
 }
 
 /**
- * In a listing, a symbol's location is its file path and lines: the absolute `uri` (seed 000 marks
- * it omitempty) repeats the workspace root on every entry and is left to single-symbol answers.
+ * In a listing, a symbol's location is its file path and lines: the absolute `uri` (optional in the
+ * descriptor schema) repeats the workspace root on every entry and is left to single-symbol answers.
  */
 function listed(d: SymbolDescriptor): SymbolDescriptor {
   if (!d.location?.uri) return d;

@@ -11,6 +11,7 @@ import type { ServiceCall } from '../call.js';
 import { changedSinceAnswered, gitChangedFiles, rememberAnswered } from './changed-files.js';
 import { atLeast, compareEntries, SEVERITIES, toDiagnosticEntry, type DiagnosticEntry, type Severity } from './diagnostic-entries.js';
 import { documentDiagnostics } from './diagnostics-source.js';
+import { projectManifests } from '../../adapters/languages.js';
 
 export interface DiagnosticsInput {
   file?: string | undefined;
@@ -140,7 +141,7 @@ async function changedFiles(call: ServiceCall): Promise<string[]> {
 /** Every file a server serves, in path order (the catalog's walk: gitignore, secrets, size limits). */
 async function workspaceFiles(call: ServiceCall): Promise<string[]> {
   const limits = call.env.limits;
-  const walk = await walkWorkspace(call.root, { maxFileBytes: limits.maxFileBytes, maxFiles: limits.maxFiles, signal: call.signal });
+  const walk = await walkWorkspace(call.root, { maxFileBytes: limits.maxFileBytes, maxFiles: limits.maxFiles, manifests: projectManifests(), signal: call.signal });
   for (const hit of walk.limitsHit) call.meta.limit(hit);
   return walk.files.map((f) => f.abs).filter((abs) => call.env.broker.route(abs, call.root) !== undefined);
 }

@@ -2,8 +2,8 @@
  * What tag_elements writes, worked out without touching the disk: which cataloged declarations get
  * a tag, the tag text, and the file's text afterwards. A tag is a one-line comment above the
  * declaration (above its decorators, attributes and doc comment, so none of them is separated
- * from what it annotates) naming the element's type, file, name and line, in the seed's
- * `@Fn` / `@Cl` / `@Cp` form: `// @Fn/src/util/strings.ts#capitalize:12` (`#` comments in Python).
+ * from what it annotates) naming the element's type, file, name and line, in the tag form
+ * tag_elements documents (`@Fn` / `@Cl` / `@Cp`): `// @Fn/src/util/strings.ts#capitalize:12` (`#` comments in Python).
  * A language may write its tags with another opening (the profile's `comments.tag`): in Go a
  * directive, `//lspgate:tag @Fn/...`, which go doc leaves out of documentation.
  * The line is the declaration's name line once the tags above it are in. Where the leading block
@@ -12,7 +12,7 @@
 import { profileOf } from '../../adapters/languages.js';
 import type { CatalogSymbol, SymbolRef } from '../../core/catalog.js';
 
-/** Seed 002 CodeElement types and their tag codes. */
+/** The element types tag_elements names (its `element_types` input) and their tag codes. */
 export const TAG_CODES = { function: 'Fn', method: 'Mt', class: 'Cl', component: 'Cp', hook: 'Hk', interface: 'If', type: 'Ty' } as const;
 export type ElementType = keyof typeof TAG_CODES;
 

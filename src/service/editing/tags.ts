@@ -1,5 +1,5 @@
 /**
- * tag_elements (seed 002 TagInput): the cataloged functions, methods, classes, interfaces and types
+ * tag_elements (its input schema: operations/defs/tags.ts): the cataloged functions, methods, classes, interfaces and types
  * of a file or directory get a tag comment (tag-plan.ts). A dry run (the default) only reports.
  * A write goes through the same path as rename's apply (edit-apply.ts: content hashes checked,
  * atomic writes, servers and catalog re-synced), after a backup of every file it changes under
@@ -45,7 +45,7 @@ export interface TagResult {
   backup_dir?: string;
 }
 
-/** Every language lspgate catalogs; the seed's default (`ts,tsx,js,jsx`) covered one. */
+/** Every language lspgate catalogs, not only the TypeScript and JavaScript extensions (`ts,tsx,js,jsx`). */
 export const DEFAULT_LANG = 'ts,tsx,js,jsx,mts,cts,mjs,cjs,go,py,php';
 const TYPE_KINDS = new Set(['class', 'struct', 'interface', 'trait', 'enum', 'type']);
 

@@ -24,6 +24,7 @@ import { catalogIdAt } from '../symbol-ids.js';
 import { Limiter } from '../cataloging/limiter.js';
 import { Mentions } from './mentions.js';
 import { mayMissCalls, referenceCallers, withReferenceCallers } from './call-complement.js';
+import type { TreeNode } from '../../schema/rows.js';
 
 export interface CallSite {
   line: number;
@@ -31,19 +32,12 @@ export interface CallSite {
   preview: Preview;
 }
 
-export interface CallNode {
-  name: string;
-  kind: string;
-  file: string;
-  line: number;
-  symbol_id?: string;
-  detail?: string;
+export interface CallNode extends TreeNode {
   /** Root only: the first level. */
   calls?: CallNode[];
   call_sites?: CallSite[];
   /** Next levels (depth > 1). */
   children?: CallNode[];
-  cycle?: boolean;
 }
 
 export type Direction = 'incoming' | 'outgoing';

@@ -23,22 +23,16 @@ import { resolveTarget, type TargetInput } from '../navigation/resolve.js';
 import { catalogIdAt } from '../symbol-ids.js';
 import { directSubtypes, headerReferences, SYNTAX_SOURCE, typeAt, TYPE_KINDS, type HeaderReference } from './type-relations.js';
 import { toLspPosition } from '../../lsp/positions.js';
+import type { TreeNode } from '../../schema/rows.js';
 
 export type HierarchyDirection = 'supertypes' | 'subtypes' | 'both';
 
-export interface TypeNode {
-  name: string;
-  kind: string;
-  file: string;
-  line: number;
-  symbol_id?: string;
-  detail?: string;
+export interface TypeNode extends TreeNode {
   /** How the node relates to its parent in the tree: a base its header names (`extends`, `implements`, Go `embeds`), or `implements` by the server's answer. */
   relation?: HeaderReference['relation'];
   external?: boolean;
   supertypes?: TypeNode[];
   subtypes?: TypeNode[];
-  cycle?: boolean;
 }
 
 export interface TypeHierarchyInput extends TargetInput {

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { decodeCursor, paginate, queryHash } from '../../catalog/paging.js';
+import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { symbolFilter } from '../../catalog/symbol-index.js';
 import { searchText as runTextSearch, type TextMatch } from '../../catalog/text-search.js';
 import type { CallMeta } from '../../core/call-meta.js';
@@ -17,6 +17,7 @@ import type { ServiceCall } from '../call.js';
 import { reportCatalog } from '../workspace/repository.js';
 import { scopeOf, searchPolicyKey, type ParentOf, type Scope } from '../navigation/resolution-policy.js';
 import { idOrName } from './symbol-target.js';
+import { projectManifests } from '../../adapters/languages.js';
 
 export interface SymbolSource {
   symbol: CatalogSymbol;
@@ -175,6 +176,7 @@ export async function searchText(call: ServiceCall, input: TextSearchInput): Pro
     maxFileBytes: limits.maxFileBytes,
     maxFiles: limits.maxFiles,
     extraIgnore: call.workspace.catalog.extraIgnore,
+    manifests: projectManifests(),
     signal: call.signal,
   });
   const matches = paginate(r.matches, { offset, maxResults, maxTokens: input.max_tokens, hash, meta: call.meta });

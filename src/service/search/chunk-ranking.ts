@@ -1,6 +1,6 @@
 /**
  * The three rankings of search_code over one synced ChunkIndex: BM25 alone, vectors alone
- * (cosine, seed 004's normalized = 1 − distance/2), and hybrid = reciprocal-rank fusion of both
+ * (cosine, normalized = 1 − distance/2 so that it reads as 0..1 like the others), and hybrid = reciprocal-rank fusion of both
  * lists, each over-fetched so fusion has head-room. Vectors come from the workspace's embedder —
  * the model-free local one unless another is configured — and are kept per chunk id. Identical
  * chunks (the same declaration with the same text in two files: a vendored or copied file) fold

@@ -1,7 +1,8 @@
 /**
- * search_code (seed 004's Hit over the workspace's chunks) and its seed-003 alias `search`.
+ * search_code (a Hit, chunks/types.ts, per matching chunk of the workspace) and `search`, the same
+ * search in the earlier shape some clients ask for by name.
  * Every hit carries its citation; a hit whose lines no longer hold the indexed content, or whose
- * commit is not HEAD, is still returned with `stale_citation: true` (seed 004). Before flagging,
+ * commit is not HEAD, is still returned with `stale_citation: true` (a citation is never silently dropped). Before flagging,
  * the files of content-stale hits are re-cataloged once (the watcher may not have caught up), so
  * an edit on disk shows as fresh chunks, not as stale ones.
  */
@@ -9,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { contentSha256, linesText, splitLines } from '../../chunks/ids.js';
 import { citationOf, type Chunk, type ChunkFilter, type Citation, type HitScore } from '../../chunks/types.js';
-import { tokensOf } from '../../catalog/paging.js';
+import { tokensOf } from '../../core/paging.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../call.js';
 import { defaultEmbedder, rankChunks, type RankedChunk, type SearchMode } from './chunk-ranking.js';

@@ -5,7 +5,7 @@
  * once, so a search after an edit finds the index current. Each sync is incremental: a file whose
  * catalog entry hash differs from the hash its chunks were made from (or whose server entry took the
  * place of the syntax entry they were cut at: `entryOnly` on the feed) is read again and re-chunked,
- * a file gone from the catalog is dropped (seed 004's DeleteByFile), and nothing else is touched —
+ * a file gone from the catalog is dropped (the vector store's DeleteByFile), and nothing else is touched —
  * that comparison over all entries is the cheap safety net behind the feed. Every file is read
  * through the catalog's gate (file-gate.ts): a file swapped for a symlink out of the root or holding
  * a private key is never chunked. Markdown files (no language server, so not cataloged) are walked
@@ -24,6 +24,7 @@ import type { Workspace } from '../../core/workspace.js';
 import type { Limits } from '../../config/schema.js';
 import { sha256 } from '../../util/hash.js';
 import { asBackground, yieldToEventLoop } from '../../util/work-class.js';
+import { projectManifests } from '../../adapters/languages.js';
 
 const MARKDOWN = new Set(['.md', '.markdown']);
 
@@ -65,7 +66,7 @@ export class WorkspaceChunks implements Derived {
     const extraIgnore = this.ws.catalog.extraIgnore;
     const key = JSON.stringify(extraIgnore);
     if (this.gates?.key !== key) {
-      const opts = { extraIgnore, maxFileBytes: this.limits.maxFileBytes };
+      const opts = { extraIgnore, maxFileBytes: this.limits.maxFileBytes, manifests: projectManifests() };
       this.gates = { key, code: new FileGate(this.ws.root, opts), docs: new FileGate(this.ws.root, { ...opts, extensions: MARKDOWN }) };
     }
     return this.gates[kind];

@@ -30,7 +30,7 @@ export interface CitationCheck {
   content_matches: boolean;
   /** citation.commit_hash is not the current HEAD. */
   commit_moved: boolean;
-  /** True when the citation can no longer be quoted as is (seed 004's stale_citation). */
+  /** True when the citation can no longer be quoted as is (a hit's `stale_citation`). */
   stale: boolean;
   /**
    * What the cited content was taken from: the caller's `content_sha256`, the content this index
@@ -94,7 +94,7 @@ export async function verifyCitation(call: ServiceCall, citation: Citation, cont
 }
 
 /**
- * index_stats: seed 004's Stats of the workspace's chunk index, brought up to date first, with the
+ * index_stats: the Stats of the workspace's chunk index (chunks/types.ts), brought up to date first, with the
  * stored vector index's embedder (read from its manifest, so a mismatched index is reported, not
  * refused) and the bytes the workspace's index takes on disk (catalog snapshot + vectors).
  */

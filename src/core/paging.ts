@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { LspgateError } from '../errors/errors.js';
-import type { CallMeta } from '../core/call-meta.js';
+import type { CallMeta } from './call-meta.js';
 
 interface CursorBody {
   o: number;
