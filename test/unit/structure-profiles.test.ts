@@ -38,9 +38,14 @@ const FUNCTIONS: Record<string, 'tree' | 'names' | 'paths' | 'manifests' | 'docs
   'project.manifestPackages': 'manifests',
   'project.catalogPackages': 'names',
   'project.manifestEntryPoints': 'manifests',
+  // the module a workspace declares, from its manifest (go.mod)
+  'project.modulePath': 'manifests',
+  // a module specifier's candidate files (`./a` → `./a.ts`, `./a/index.ts`): paths
+  'project.moduleFile': 'paths',
 };
 
-const REGEXES = new Set(['tests.runners.*.files', 'tests.functionNames', 'deadCode.languageHooks']);
+// library locations are rules over file paths (a GOROOT source tree, a Python lib directory)
+const REGEXES = new Set(['tests.runners.*.files', 'tests.functionNames', 'deadCode.languageHooks', 'project.libraries.patterns.*']);
 
 describe.each(languageProfiles().map((p) => [p.name, p] as const))('profile %s', (_name, profile) => {
   it('holds regexes only over file, function and method names', () => {
