@@ -36,6 +36,8 @@ describe('typescript-language-server running, its tsserver child stopped with SI
     gateway = await Gateway.create({ root, cacheDir: path.join(dir, 'cache'), serversFiles: [serversFile], logger: createLogger('test', 'error') });
     const built = await gateway.run('index_folder', { path: root, output_format: 'json' });
     expect(built.result).toMatchObject({ state: 'ready' });
+    // the catalog comes from parse trees: the server starts at the first semantic question (tests run on-demand)
+    await gateway.run('find_definition', { symbol: 'User', output_format: 'json' });
   }, 180_000);
 
   afterAll(async () => {
