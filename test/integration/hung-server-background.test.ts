@@ -56,9 +56,10 @@ describe('a language server stopped with SIGSTOP under background work', () => {
   it(
     'imports-me answers with the files it left out, the hung server is restarted, and the next query is whole',
     async () => {
-      // the catalog (documentSymbol, background) is built and the server warm before the stop; the import graph is not
+      // the catalog (parse trees) is built and the server warm before the stop (a semantic question starts it); the import graph is not
       const built = await gateway.run('index_folder', { path: root, output_format: 'json' });
       expect(built.result).toMatchObject({ state: 'ready' });
+      await gateway.run('find_definition', { file: 'src/util/math.ts', line: 5, output_format: 'json' });
       const session = gateway.context.broker.existing()[0]!;
       expect(await session.waitReady()).toBe('ready');
       const generation = session.generation;
