@@ -85,6 +85,8 @@ describe('interactive first', () => {
     const session = (): LspSession => gateway!.context.broker.existing()[0]!;
     const stats = async () => (await session().requestRaw('fault/stats', {})) as Stats;
     expect((await gateway.run('index_folder', { path: root, output_format: 'json' })).result).toMatchObject({ state: 'ready', files: bulk.length + 1 });
+    // .ts files are cataloged from their parse trees: the server starts at the first question that needs it
+    await gateway.context.broker.sessionFor(path.join(root, 'z.ts'), root);
 
     const graph = gateway.run('query_relationships', { query_type: 'imports-me', target: 'z.ts', max_depth: 1, output_format: 'json' });
     await until(async () => (await stats()).held >= 1, 'held import-graph definition requests');
