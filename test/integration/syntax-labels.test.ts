@@ -46,6 +46,7 @@ function valueFor(field: string, f: Field, name: string, root: string): unknown 
     case 'url': return `file://${path.join(root, 'node_modules', 'upstream')}`;
     case 'package': return 'rust/src';
     case 'new_name': return 'renamed_thing';
+    case 'body': return 'fn replaced_thing() {}';
     case 'citation': return { file: FILE, start_line: 2, end_line: 4, commit_hash: '' };
     case 'dry_run': return true;
     case 'apply': return f.safeParse(false).success ? false : undefined;

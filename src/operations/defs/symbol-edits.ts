@@ -141,6 +141,8 @@ symbolEditOperations.push(
     }),
     annotations: WRITES_FILES,
     repl: { command: 'undo', positional: [] },
+    // restores files from the apply journal's backups: nothing of it comes from the catalog
+    answersFrom: 'process',
     profile: 'all',
     // the matrix workspace may hold applies of other cases: undo's answer there depends on their order
     clientCases: { ok: [], errors: [] },
