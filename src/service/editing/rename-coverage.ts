@@ -8,6 +8,7 @@
  * nothing`: a comment, a string, a file outside its project); occurrences whose definition is
  * another declaration are other symbols of the same name and are not listed.
  */
+import { servedBy } from '../navigation/mentions.js';
 import { DefinitionRequest, type WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { toLspPosition } from '../../lsp/positions.js';
 import type { LspSession } from '../../lsp/types.js';
@@ -43,9 +44,9 @@ export async function notRenamed(call: ServiceCall, target: ResolvedTarget, oldN
   const word = new RegExp(`(?<![\\w$])${oldName.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
   const out: NotRenamed[] = [];
   let checked = 0;
-  for (const [rel, entry] of [...call.workspace.catalog.files()].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (entry.server !== session.serverId) continue;
+  for (const [rel] of [...call.workspace.catalog.files()].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const abs = call.resolvePath(rel, { mustExist: false });
+    if (!servedBy(call, abs, session)) continue;
     if (isSecretPath(abs)) continue;
     const text = diskText(abs);
     if (text === undefined) continue;

@@ -89,8 +89,8 @@ export class Mentions {
     if (this.texts) return this.texts;
     this.texts = new Map();
     for (const [rel, entry] of this.call.workspace.catalog.files()) {
-      if (entry.server !== this.session.serverId) continue;
       const abs = this.call.resolvePath(rel, { mustExist: false });
+      if (!servedBy(this.call, abs, this.session)) continue;
       if (isSecretPath(abs)) continue;
       const text = diskText(abs);
       if (text === undefined) continue;
@@ -99,6 +99,15 @@ export class Mentions {
     }
     return this.texts;
   }
+}
+
+/**
+ * Whether the session's server serves the file (its route: the server and project root it would be
+ * asked at). Catalog entries do not say: a file with a grammar is cataloged from its parse tree.
+ */
+export function servedBy(call: ServiceCall, abs: string, session: LspSession): boolean {
+  const route = call.env.broker.route(abs, call.root);
+  return route !== undefined && route.entry.id === session.serverId && route.root === session.root;
 }
 
 function lineOf(text: string, offset: number): number {
