@@ -68,6 +68,8 @@ describe('automatic type acquisition', () => {
   it('a JavaScript file with dependencies opens without a typings installer or a registry request', async () => {
     const outline = await gateway.run('get_file_outline', { file: 'src/app.js', output_format: 'json' });
     expect(JSON.stringify(outline.result)).toContain('double');
+    // the outline came from the parse tree; a semantic question starts the server
+    await gateway.run('find_references', { file: 'src/app.js', line: 4, column: 10 });
     const session = gateway.context.broker.existing().find((s) => s.serverId === 'typescript-language-server')!;
     expect(await session.waitReady()).toBe('ready');
     // a find_references after readiness: the project (and its typings request) is loaded by now
