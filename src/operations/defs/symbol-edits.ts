@@ -144,8 +144,8 @@ symbolEditOperations.push(
     // restores files from the apply journal's backups: nothing of it comes from the catalog
     answersFrom: 'process',
     profile: 'all',
-    // the matrix workspace may hold applies of other cases: undo's answer there depends on their order
-    clientCases: { ok: [], errors: [] },
+    // after every other call: it reverts the matrix's one applied write (tag_elements with dry_run false)
+    clientCases: { ok: [{}], last: true },
     handler: (_input, ctx) => ServiceCall.run(ctx, (call) => undoLastEdit(call)),
     markdown: undoMarkdown,
   }),
