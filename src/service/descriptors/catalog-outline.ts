@@ -9,6 +9,8 @@
  * the same way while the file's server cannot (loading, missing, failed to start) instead of the
  * adapters' SymbolDescriptors (descriptors.ts).
  */
+import type { ServerEntry } from '../../config/schema.js';
+import { prepareLaunch } from '../../lsp/session-errors.js';
 import { languageProfile } from '../../adapters/languages.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
@@ -115,6 +117,16 @@ async function entryOf(call: ServiceCall, rel: string, abs: string, why?: string
   }
 }
 
+/** SERVER_NOT_INSTALLED when the server's command (or what it needs) is missing; undefined when it could start. */
+function notInstalled(entry: ServerEntry, ctx: { cacheDir: string; root: string }): LspgateError | undefined {
+  try {
+    prepareLaunch(entry, ctx);
+    return undefined;
+  } catch (e) {
+    return e instanceof LspgateError && e.code === 'SERVER_NOT_INSTALLED' ? e : undefined;
+  }
+}
+
 /**
  * The outline of `fileInput` from its catalog entry (see the header for which entry); `why`: the
  * file's server just failed for want of a server (SERVERLESS), so its syntax entry answers.
@@ -125,8 +137,14 @@ export async function catalogOutline(call: ServiceCall, fileInput: string, why?:
   const entry = await entryOf(call, rel, abs, why);
   call.meta.addSourceFile(abs, entry.size);
   reportCatalog(call.workspace.catalog, call.meta, { files: [rel] });
-  // a file no server handles (also one the walk leaves out, not in the catalog): its outline is all a syntax tree says
-  if (entry.tier === 'syntax' && !call.env.broker.route(abs, call.root)) call.meta.setIndexState('syntax');
+  // a file no server handles here (none configured, or its command missing; also one the walk leaves
+  // out, not in the catalog): its outline is all a syntax tree says, and the answer says why
+  if (entry.tier === 'syntax') {
+    const route = call.env.broker.route(abs, call.root);
+    const missing = route ? notInstalled(route.entry, { cacheDir: call.env.cacheDir, root: route.root }) : undefined;
+    if (!route || missing) call.meta.setIndexState('syntax');
+    if (missing) call.meta.warn(`${missing.code}: ${missing.message}`);
+  }
   const first = entry.symbols[0];
   return {
     file: rel,
