@@ -21,7 +21,8 @@ export interface InputField {
   default?: unknown;
 }
 
-type JsonSchema = {
+/** The part of a JSON Schema the front-ends read (fields, the reference page). */
+export type JsonSchema = {
   type?: string | string[];
   enum?: unknown[];
   items?: JsonSchema;
