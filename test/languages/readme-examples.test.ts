@@ -25,13 +25,14 @@ interface Example {
 function examples(text: string): Example[] {
   return [...text.matchAll(EXAMPLE)].map((m) => {
     if (m[1] !== m[2]) throw new Error(`README example marker and command differ: ${m[1]} / ${m[2]}`);
-    const start = m.index + m[0].indexOf(m[3]!, m[0].indexOf('\n$ lspgate ') + 1);
+    // the output starts on the line after the `$ lspgate …` line
+    const start = m.index + m[0].indexOf('\n', m[0].indexOf('\n$ lspgate ') + 1) + 1;
     return { args: m[1]!, shown: m[3]!, start, end: start + m[3]!.length };
   });
 }
 
-/** Split as a shell would for these examples: words separated by spaces, no quoting needed. */
-const words = (args: string) => args.split(' ').filter(Boolean);
+/** Split as a shell would for these examples: words separated by spaces, or one word in single quotes. */
+const words = (args: string) => [...args.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
 const needsGo = (args: string) => args.includes('fixtures/go-');
 
 const text = readFileSync(README, 'utf8');
