@@ -5,6 +5,7 @@
 import type { FileEntry } from '../core/catalog.js';
 import { globMatcher } from './glob.js';
 import { matchesQuery, splitQualified } from './name-match.js';
+import { shareStrings } from './shared-strings.js';
 import type { CatalogSymbol, SymbolFilter } from '../core/catalog.js';
 
 const JOURNAL_MAX = 4096;
@@ -55,6 +56,7 @@ export class SymbolIndex {
     this.removeFile(rel);
     this.version++;
     this.note(rel);
+    shareStrings(rel, entry);
     this.files.set(rel, entry);
     for (const s of entry.symbols) {
       this.ids.set(s.symbol_id, s);
