@@ -16,4 +16,9 @@ export interface SessionOptions {
   reaper?: boolean;
   /** Gateway-wide request slots (limits.globalConcurrency), shared by the broker's sessions. */
   globalSlots?: Semaphore;
+  /**
+   * Variables added to the server's environment at each (re)start, given the root and the
+   * environment it would start with (the broker asks the entry's adapter).
+   */
+  launchEnv?: (root: string, env: NodeJS.ProcessEnv) => Promise<Record<string, string>>;
 }

@@ -150,8 +150,9 @@ export class Session implements LspSession {
     this.setState('starting');
     this.startedAt = new Date().toISOString();
     this.readyAt = undefined;
+    const launchEnv = this.opts.launchEnv ? await this.extraEnv({ ...process.env, ...cmd.env }) : {};
     const tmp = makeServerTmp(this.opts.cacheDir);
-    const proc = spawnServer({ ...cmd, env: { ...tmpEnv(tmp), ...cmd.env } }, { cwd: this.root, logger: this.logger, reaper: this.opts.reaper });
+    const proc = spawnServer({ ...cmd, env: { ...tmpEnv(tmp), ...cmd.env, ...launchEnv } }, { cwd: this.root, logger: this.logger, reaper: this.opts.reaper });
     // the tree is gone (the exit kills the process group): nothing writes to its temp dir any more
     void proc.exited.then(() => removeServerTmp(tmp));
     const gen = new Generation(this._generation, proc, this.entry, {
@@ -188,6 +189,17 @@ export class Session implements LspSession {
     this.setState(gen.readiness.isReady ? 'ready' : 'indexing');
     if (gen.readiness.isReady) gen.watchVital();
     this.docs.reopenAll(gen);
+  }
+
+  /** SessionOptions.launchEnv's variables; none when it fails (the server starts as configured). */
+  private async extraEnv(env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
+    if (!this.opts.launchEnv) return {};
+    const extra = await this.opts.launchEnv(this.root, env).catch((e: unknown) => {
+      this.logger.warn(`${this.serverId} at ${this.root}: starting without its extra environment: ${e instanceof Error ? e.message : String(e)}`);
+      return {};
+    });
+    if (this._state === 'stopping' || this._state === 'stopped') throw new LspgateError('CANCELLED', `${this.serverId} was stopped while starting`);
+    return extra;
   }
 
   private startFailed(gen: Generation, e: unknown): never {
