@@ -120,4 +120,9 @@ export interface LanguageAdapter {
    * language's own tool needs to see a root's projects as one (go: a go.work for nested modules).
    */
   serverEnv?(root: string, ctx: ServerEnvContext): Promise<Record<string, string>>;
+  /**
+   * What a server's failed answer about `absPath` means, when the adapter can tell (the server's own
+   * message names no cause a caller can act on); undefined leaves the error as it is.
+   */
+  explainFailure?(lspMessage: string, absPath: string, ctx: ServerEnvContext & { root: string }): Promise<{ message: string; details: Record<string, unknown> } | undefined>;
 }

@@ -49,6 +49,13 @@ function launchEnvOf(entry: ServerEntry, cacheDir: string, logger: Logger): Sess
   return (root, env) => hook(root, { cacheDir, env, log: (message) => logger.info(`${entry.id}: ${message}`) });
 }
 
+/** The entry's adapter's reading of a failed answer about a file of `root`, if it has one. */
+function explainErrorOf(entry: ServerEntry, root: string, cacheDir: string, logger: Logger): SessionOptions['explainError'] {
+  const hook = adapterFor(entry.adapter).explainFailure;
+  if (!hook) return undefined;
+  return (lspMessage, absPath, env) => hook(lspMessage, absPath, { root, cacheDir, env, log: (message) => logger.info(`${entry.id}: ${message}`) });
+}
+
 function key(serverId: string, root: string): string {
   return `${serverId}\u0000${root}`;
 }
@@ -143,6 +150,7 @@ export class SessionBroker implements Broker {
         reaper: this.opts.reaper,
         globalSlots: this.globalSlots,
         launchEnv: launchEnvOf(entry, this.opts.cacheDir, this.logger),
+        explainError: explainErrorOf(entry, root, this.opts.cacheDir, this.logger),
       });
       if (evicted) {
         const ago = `${Math.round((Date.now() - evicted.at) / 1000)} s ago`;

@@ -21,4 +21,9 @@ export interface SessionOptions {
    * environment it would start with (the broker asks the entry's adapter).
    */
   launchEnv?: (root: string, env: NodeJS.ProcessEnv) => Promise<Record<string, string>>;
+  /**
+   * What a server's failed answer (an LSP error with no code lspgate sorts) about a file means, given
+   * the environment the server runs with; undefined keeps the error as it is.
+   */
+  explainError?: (lspMessage: string, absPath: string, env: NodeJS.ProcessEnv) => Promise<{ message: string; details: Record<string, unknown> } | undefined>;
 }

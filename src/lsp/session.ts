@@ -56,6 +56,8 @@ export class Session implements LspSession {
   private _state: SessionState = 'idle';
   private _generation = 0;
   private gen: Generation | undefined;
+  /** The environment the live server was started with (SessionOptions.explainError reads it). */
+  private serverEnv: NodeJS.ProcessEnv = process.env;
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
   private readonly docs: DocumentSync;
@@ -152,6 +154,7 @@ export class Session implements LspSession {
     this.readyAt = undefined;
     const launchEnv = this.opts.launchEnv ? await this.extraEnv({ ...process.env, ...cmd.env }) : {};
     const tmp = makeServerTmp(this.opts.cacheDir);
+    this.serverEnv = { ...process.env, ...cmd.env, ...launchEnv };
     const proc = spawnServer({ ...cmd, env: { ...tmpEnv(tmp), ...cmd.env, ...launchEnv } }, { cwd: this.root, logger: this.logger, reaper: this.opts.reaper });
     // the tree is gone (the exit kills the process group): nothing writes to its temp dir any more
     void proc.exited.then(() => removeServerTmp(tmp));
@@ -189,6 +192,16 @@ export class Session implements LspSession {
     this.setState(gen.readiness.isReady ? 'ready' : 'indexing');
     if (gen.readiness.isReady) gen.watchVital();
     this.docs.reopenAll(gen);
+  }
+
+  /** An unsorted server error about a document, with SessionOptions.explainError's cause when it names one. */
+  private async explained(e: unknown, params: unknown): Promise<unknown> {
+    if (!(e instanceof LspgateError) || e.code !== 'INTERNAL') return e;
+    const lspMessage = e.details?.lspMessage;
+    const uri = requestDocumentUri(params);
+    if (!this.opts.explainError || typeof lspMessage !== 'string' || !uri?.startsWith('file:')) return e;
+    const why = await this.opts.explainError(lspMessage, uriToPath(uri), this.serverEnv).catch(() => undefined);
+    return why ? new LspgateError('SERVER_FAILED', why.message, { ...e.details, ...why.details }, { cause: e }) : e;
   }
 
   /** SessionOptions.launchEnv's variables; none when it fails (the server starts as configured). */
@@ -347,7 +360,7 @@ export class Session implements LspSession {
         else if (bg) this.probeAfterBackgroundTimeout(gen);
         else this.onTimeout();
       }
-      throw e;
+      throw await this.explained(e, params);
     } finally {
       release();
       releaseGlobal?.();

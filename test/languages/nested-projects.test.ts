@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openFixture, type FixtureGateway } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import { positionOf } from '../helpers/positions.js';
+import { openScratch } from '../helpers/scratch.js';
 
 type Located = { file: string; line: number };
 
@@ -54,6 +55,23 @@ describe.runIf(goAvailable)('Go modules side by side without a go.work', async (
     expect([h.found, h.code]).toEqual([true, ['func NewTally() *Tally']]);
     const sessions = fx.gateway.context.broker.info().filter((i) => i.serverId === 'gopls');
     expect(sessions.map((s) => [s.root, s.state])).toEqual([[fx.root, 'ready']]);
+  });
+});
+
+describe.runIf(goAvailable)('Go modules side by side, one of them needing a newer Go than the local one', async () => {
+  // Go 1.99 is beyond any toolchain a machine running these tests has: with GOTOOLCHAIN=local the
+  // go command refuses that module, and gopls answered "no package metadata for file" for it
+  const fx = await openScratch('nested-go', { 'gamma/go.mod': 'module example.com/gamma\n\ngo 1.99\n' });
+
+  it('the other modules are still served together', async () => {
+    expect(places(await fx.run('find_references', { symbol: 'Shout' }))).toContain(line(fx, 'beta/hello.go', 'alpha.Shout(word)'));
+  });
+
+  it('a question in that module says which Go it needs', async () => {
+    const err = await fx.runError('find_definition', at(fx, 'gamma/main.go', 'Put("answer"'));
+    expect(err.code).toBe('SERVER_FAILED');
+    expect(err.message).toContain('needs Go 1.99');
+    expect(err.details).toMatchObject({ module: 'gamma', requires: '1.99', local: expect.stringMatching(/^1\.\d+/) });
   });
 });
 

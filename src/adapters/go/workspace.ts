@@ -128,3 +128,28 @@ export async function goWorkspaceEnv(root: string, ctx: ServerEnvContext): Promi
   ctx.log(`${modules.length} Go modules under ${root} without a go.work: serving them as one workspace (GOWORK=${file})`);
   return { GOWORK: file };
 }
+
+/**
+ * Why gopls has no package for a file, when lspgate can tell: gopls answers "no package metadata
+ * for file" when `go list` refused the file's module, and the usual reason on a machine that runs
+ * the local toolchain only is a `go` line newer than it. gopls sends every failure with code 0,
+ * so its text is the only sign of which one it is. Undefined for any other failure.
+ */
+export async function explainGoFailure(lspMessage: string, absPath: string, ctx: ServerEnvContext & { root: string }): Promise<{ message: string; details: Record<string, unknown> } | undefined> {
+  if (!lspMessage.startsWith('no package metadata for file')) return undefined;
+  let dir = path.dirname(absPath);
+  while (!existsSync(path.join(dir, 'go.mod'))) {
+    const parent = path.dirname(dir);
+    if (dir === ctx.root || parent === dir || !dir.startsWith(ctx.root)) return undefined;
+    dir = parent;
+  }
+  const requires = goDirective(await fs.readFile(path.join(dir, 'go.mod'), 'utf8').catch(() => ''));
+  const version = await goCommand(['env', 'GOVERSION'], dir, { ...ctx.env, GOWORK: 'off' });
+  const local = 'out' in version ? version.out.replace(/^go/, '') : undefined;
+  if (!requires || !local || compareGoVersions(requires, local) <= 0) return undefined;
+  const module = path.relative(ctx.root, dir) || '.';
+  return {
+    message: `the Go module at ${module} needs Go ${requires} (its go.mod's go line) and the local go is ${local}: the server runs with GOTOOLCHAIN=local and GOPROXY=off and never downloads a toolchain, so it cannot load that module. Install Go ${requires} or newer on the server's PATH.`,
+    details: { module, requires, local },
+  };
+}
