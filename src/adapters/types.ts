@@ -56,6 +56,14 @@ export interface PackageInfo {
   namespace?: string;
 }
 
+/** What a server-environment hook gets: lspgate's private cache, the server's environment, a log line. */
+export interface ServerEnvContext {
+  cacheDir: string;
+  /** The environment the server is started with (PATH holds the servers.json entry's extraPath). */
+  env: NodeJS.ProcessEnv;
+  log(message: string): void;
+}
+
 export interface LanguageAdapter {
   readonly name: string;
   /**
@@ -107,4 +115,14 @@ export interface LanguageAdapter {
    * does not offer it or did not answer as that server does (its publishes are used then).
    */
   requestDiagnostics?(session: LspSession, doc: OpenDocument, signal?: AbortSignal): Promise<Diagnostic[] | undefined>;
+  /**
+   * Environment variables added for a server started at `root`, read at each (re)start: what the
+   * language's own tool needs to see a root's projects as one (go: a go.work for nested modules).
+   */
+  serverEnv?(root: string, ctx: ServerEnvContext): Promise<Record<string, string>>;
+  /**
+   * What a server's failed answer about `absPath` means, when the adapter can tell (the server's own
+   * message names no cause a caller can act on); undefined leaves the error as it is.
+   */
+  explainFailure?(lspMessage: string, absPath: string, ctx: ServerEnvContext & { root: string }): Promise<{ message: string; details: Record<string, unknown> } | undefined>;
 }

@@ -9,7 +9,7 @@ import type { Limits, ServerEntry } from '../config/schema.js';
 import { LimitsSchema } from '../config/schema.js';
 import { LspgateError } from '../errors/errors.js';
 import type { ProtocolOptions } from '../lsp/generation.js';
-import { createSession, type Session } from '../lsp/session.js';
+import { createSession, type Session, type SessionOptions } from '../lsp/session.js';
 import type { LspSession, SessionInfo } from '../lsp/types.js';
 import { createLogger, type Logger } from '../util/logger.js';
 import type { Broker, ServerRoute } from './types.js';
@@ -17,6 +17,7 @@ import { entryFor, findRoot } from './route.js';
 import { languageIdFor } from '../lsp/documents.js';
 import { Semaphore } from '../lsp/semaphore.js';
 import { profileOf } from '../adapters/languages.js';
+import { adapterFor } from '../adapters/index.js';
 import { evictedInfo, planEviction, serverMemoryBudgetMb, sessionRss, type Eviction } from './memory-budget.js';
 
 export interface BrokerOptions {
@@ -39,6 +40,20 @@ export interface BrokerOptions {
 
 export function createBroker(opts: BrokerOptions): SessionBroker {
   return new SessionBroker(opts);
+}
+
+/** The entry's adapter's extra server environment for a root (a view over nested projects), if it has one. */
+function launchEnvOf(entry: ServerEntry, cacheDir: string, logger: Logger): SessionOptions['launchEnv'] {
+  const hook = adapterFor(entry.adapter).serverEnv;
+  if (!hook) return undefined;
+  return (root, env) => hook(root, { cacheDir, env, log: (message) => logger.info(`${entry.id}: ${message}`) });
+}
+
+/** The entry's adapter's reading of a failed answer about a file of `root`, if it has one. */
+function explainErrorOf(entry: ServerEntry, root: string, cacheDir: string, logger: Logger): SessionOptions['explainError'] {
+  const hook = adapterFor(entry.adapter).explainFailure;
+  if (!hook) return undefined;
+  return (lspMessage, absPath, env) => hook(lspMessage, absPath, { root, cacheDir, env, log: (message) => logger.info(`${entry.id}: ${message}`) });
 }
 
 function key(serverId: string, root: string): string {
@@ -134,6 +149,8 @@ export class SessionBroker implements Broker {
         protocol: this.opts.protocol,
         reaper: this.opts.reaper,
         globalSlots: this.globalSlots,
+        launchEnv: launchEnvOf(entry, this.opts.cacheDir, this.logger),
+        explainError: explainErrorOf(entry, root, this.opts.cacheDir, this.logger),
       });
       if (evicted) {
         const ago = `${Math.round((Date.now() - evicted.at) / 1000)} s ago`;

@@ -16,4 +16,14 @@ export interface SessionOptions {
   reaper?: boolean;
   /** Gateway-wide request slots (limits.globalConcurrency), shared by the broker's sessions. */
   globalSlots?: Semaphore;
+  /**
+   * Variables added to the server's environment at each (re)start, given the root and the
+   * environment it would start with (the broker asks the entry's adapter).
+   */
+  launchEnv?: (root: string, env: NodeJS.ProcessEnv) => Promise<Record<string, string>>;
+  /**
+   * What a server's failed answer (an LSP error with no code lspgate sorts) about a file means, given
+   * the environment the server runs with; undefined keeps the error as it is.
+   */
+  explainError?: (lspMessage: string, absPath: string, env: NodeJS.ProcessEnv) => Promise<{ message: string; details: Record<string, unknown> } | undefined>;
 }

@@ -56,6 +56,8 @@ export class Session implements LspSession {
   private _state: SessionState = 'idle';
   private _generation = 0;
   private gen: Generation | undefined;
+  /** The environment the live server was started with (SessionOptions.explainError reads it). */
+  private serverEnv: NodeJS.ProcessEnv = process.env;
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
   private readonly docs: DocumentSync;
@@ -150,8 +152,10 @@ export class Session implements LspSession {
     this.setState('starting');
     this.startedAt = new Date().toISOString();
     this.readyAt = undefined;
+    const launchEnv = this.opts.launchEnv ? await this.extraEnv({ ...process.env, ...cmd.env }) : {};
     const tmp = makeServerTmp(this.opts.cacheDir);
-    const proc = spawnServer({ ...cmd, env: { ...tmpEnv(tmp), ...cmd.env } }, { cwd: this.root, logger: this.logger, reaper: this.opts.reaper });
+    this.serverEnv = { ...process.env, ...cmd.env, ...launchEnv };
+    const proc = spawnServer({ ...cmd, env: { ...tmpEnv(tmp), ...cmd.env, ...launchEnv } }, { cwd: this.root, logger: this.logger, reaper: this.opts.reaper });
     // the tree is gone (the exit kills the process group): nothing writes to its temp dir any more
     void proc.exited.then(() => removeServerTmp(tmp));
     const gen = new Generation(this._generation, proc, this.entry, {
@@ -188,6 +192,27 @@ export class Session implements LspSession {
     this.setState(gen.readiness.isReady ? 'ready' : 'indexing');
     if (gen.readiness.isReady) gen.watchVital();
     this.docs.reopenAll(gen);
+  }
+
+  /** An unsorted server error about a document, with SessionOptions.explainError's cause when it names one. */
+  private async explained(e: unknown, params: unknown): Promise<unknown> {
+    if (!(e instanceof LspgateError) || e.code !== 'INTERNAL') return e;
+    const lspMessage = e.details?.lspMessage;
+    const uri = requestDocumentUri(params);
+    if (!this.opts.explainError || typeof lspMessage !== 'string' || !uri?.startsWith('file:')) return e;
+    const why = await this.opts.explainError(lspMessage, uriToPath(uri), this.serverEnv).catch(() => undefined);
+    return why ? new LspgateError('SERVER_FAILED', why.message, { ...e.details, ...why.details }, { cause: e }) : e;
+  }
+
+  /** SessionOptions.launchEnv's variables; none when it fails (the server starts as configured). */
+  private async extraEnv(env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
+    if (!this.opts.launchEnv) return {};
+    const extra = await this.opts.launchEnv(this.root, env).catch((e: unknown) => {
+      this.logger.warn(`${this.serverId} at ${this.root}: starting without its extra environment: ${e instanceof Error ? e.message : String(e)}`);
+      return {};
+    });
+    if (this._state === 'stopping' || this._state === 'stopped') throw new LspgateError('CANCELLED', `${this.serverId} was stopped while starting`);
+    return extra;
   }
 
   private startFailed(gen: Generation, e: unknown): never {
@@ -335,7 +360,7 @@ export class Session implements LspSession {
         else if (bg) this.probeAfterBackgroundTimeout(gen);
         else this.onTimeout();
       }
-      throw e;
+      throw await this.explained(e, params);
     } finally {
       release();
       releaseGlobal?.();

@@ -26,6 +26,7 @@ import { typeHeaderOf } from '../file-structure.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
 import { goProfile } from './profile.js';
 import { goNameProblem } from './identifier.js';
+import { explainGoFailure, goWorkspaceEnv } from './workspace.js';
 
 /** gopls names methods `(*Router).ServeHTTP` / `(Router).Len` / `(*Stack[T]).Push`. */
 const GO_METHOD = /^\((\*?)([\w.]+)(\[[^\]]*\])?\)\.(\w+)$/;
@@ -331,6 +332,8 @@ export const goAdapter: LanguageAdapter = {
   languages: [goProfile],
   language: () => goProfile.name,
   newNameProblem: goNameProblem,
+  serverEnv: goWorkspaceEnv,
+  explainFailure: explainGoFailure,
   packageOf(file: FileContext): PackageInfo {
     const pkg = packageName(file);
     return pkg ? { package: pkg } : {};
