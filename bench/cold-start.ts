@@ -34,6 +34,8 @@ export interface ColdRun {
   def_ms: number;
   tree_mb_first: number;
   tree_mb_peak: number;
+  /** The process tree's peak before the first semantic question (in on-demand mode: no server yet). */
+  tree_mb_peak_syntax: number;
   first_search_ms: number;
   first_search_state: string;
   outline_ms: number;
@@ -101,6 +103,7 @@ async function child(root: string, query: string, mode: ColdMode, defBy: ColdRun
     const outline = file ? ((await g.run('get_file_outline', { file, output_format: 'json' })).result as unknown as { _meta: { index_state: string } }) : undefined;
     const outlineMs = ms(t1);
     const hit = first.results[0];
+    const peakSyntax = Math.max(peak, treeMb());
     const t2 = performance.now();
     if (hit) await g.run('find_definition', { ...(defBy === 'name' ? { symbol: hit.name } : { file: hit.file, line: hit.line }), output_format: 'json' }).catch(() => undefined);
     const defMs = hit ? ms(t2) : -1;
@@ -115,6 +118,7 @@ async function child(root: string, query: string, mode: ColdMode, defBy: ColdRun
       def_ms: defMs,
       tree_mb_first: firstMb,
       tree_mb_peak: peak,
+      tree_mb_peak_syntax: peakSyntax,
       first_search_ms: firstMs,
       first_search_state: first._meta.index_state,
       outline_ms: outlineMs,
@@ -166,7 +170,7 @@ export async function coldStart(root: string, lang: string, query: string, runs:
   for (let i = 0; i < runs; i++) {
     for (const [mode, defBy] of [['after-syntax', 'name'], ['after-syntax', 'position'], ['on-demand', 'name'], ['servers only', 'name']] as const) {
       const r = await runChild(root, query, mode, defBy);
-      log(`cold start ${path.basename(root)} ${mode}: first answer ${r.first_search_ms} ms (${r.first_search_state}), definition by ${defBy} ${r.def_ms} ms, catalog ${r.catalog_ms} ms, tree ${r.tree_mb_first}/${r.tree_mb_peak} MB, load ${r.load}`);
+      log(`cold start ${path.basename(root)} ${mode}: first answer ${r.first_search_ms} ms (${r.first_search_state}), definition by ${defBy} ${r.def_ms} ms, catalog ${r.catalog_ms} ms, tree ${r.tree_mb_first}/${r.tree_mb_peak_syntax}/${r.tree_mb_peak} MB, load ${r.load}`);
       out.push(r);
     }
     raw.push(await rawToReady(root, lang));
@@ -178,10 +182,10 @@ export async function coldStart(root: string, lang: string, query: string, runs:
 export function coldStartTable(name: string, r: { runs: ColdRun[]; raw_ready_ms: number[] }): string {
   const rows = r.runs.map(
     (x) =>
-      `| ${name} | ${x.mode} | ${x.files} | ${(x.first_search_ms / 1000).toFixed(1)} s (${x.first_search_state}) | ${x.outline_ms} ms (${x.outline_state}) | ${x.def_by}: ${(x.def_ms / 1000).toFixed(1)} s | ${(x.syntax_ready_ms / 1000).toFixed(1)} s | ${(x.catalog_ms / 1000).toFixed(1)} s | ${x.peak_rss_mb} MB | ${x.tree_mb_first} MB / ${x.tree_mb_peak} MB | ${x.load} |`,
+      `| ${name} | ${x.mode} | ${x.files} | ${(x.first_search_ms / 1000).toFixed(1)} s (${x.first_search_state}) | ${x.outline_ms} ms (${x.outline_state}) | ${x.def_by}: ${(x.def_ms / 1000).toFixed(1)} s | ${(x.syntax_ready_ms / 1000).toFixed(1)} s | ${(x.catalog_ms / 1000).toFixed(1)} s | ${x.peak_rss_mb} MB | ${x.tree_mb_first} MB / ${x.tree_mb_peak_syntax} MB / ${x.tree_mb_peak} MB | ${x.load} |`,
   );
   return [
-    `| workspace | lspgate | files | first search_symbols after start | then get_file_outline | then find_definition (cold server) | syntax pass done | index_folder done | lspgate peak RSS | process tree at first answer / peak | load |`,
+    `| workspace | lspgate | files | first search_symbols after start | then get_file_outline | then find_definition (cold server) | syntax pass done | index_folder done | lspgate peak RSS | process tree at first answer / peak before a semantic question / peak | load |`,
     `|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
     ...rows,
     `| ${name} | raw server to ready | | ${r.raw_ready_ms.map((x) => `${(x / 1000).toFixed(1)} s`).join(', ')} | | | | | | | |`,
