@@ -95,6 +95,47 @@ describe('waiting for a server within wait_ms (MCP)', () => {
   });
 });
 
+describe('a name waits for the parse trees, not for a server catalog of the whole workspace', () => {
+  const dirs: string[] = [];
+  let gateway: Gateway | undefined;
+  afterAll(async () => {
+    await gateway?.close();
+    for (const d of dirs) removeDir(d);
+  });
+
+  it('answers a definition by name while a language without a grammar is still being cataloged by its server', { timeout: 120_000 }, async () => {
+    const root = fs.realpathSync(tempDir('lspgate-wait-pass-'));
+    const cacheDir = tempDir('lspgate-wait-pass-cache-');
+    dirs.push(root, cacheDir);
+    fs.writeFileSync(path.join(root, 'a.ts'), SOURCE);
+    fs.writeFileSync(path.join(root, 'b.fault'), 'FaultSymbol here\n');
+    const serversFile = path.join(cacheDir, 'servers.json');
+    // .fault has no grammar: its server catalogs it, and holds that documentSymbol until released
+    // (with no timeout that could end it while the test runs); the .ts file has its own stand-in server
+    const held = faultEntry(['--hold-symbols=b.fault'], { timeouts: { requestMs: 600_000 } });
+    const ts = faultEntry([], { id: 'fault-ts', languages: ['typescript'], extensions: ['.ts'] });
+    fs.writeFileSync(serversFile, JSON.stringify({ servers: [held, ts, TS_OFF] }));
+    gateway = await Gateway.create({ root, cacheDir, serversFiles: [serversFile] });
+    const faultSession = () => gateway!.context.broker.existing().find((s) => s.serverId === 'fault');
+
+    // the question starts the build; the parse trees hold the name: it answers with the .fault file still held
+    const r = await gateway.run('find_definition', { symbol: 'greet', output_format: 'json' });
+    expect(r.result).toMatchObject({ found: true, definitions: [{ file: 'a.ts', line: 1 }] });
+    // the held request may still be queued behind the server's start: it reaches the server, and stays unanswered
+    const stats = async () => (await faultSession()!.requestRaw('fault/stats', {})) as { held: number; answered: string[] };
+    for (let i = 0; !faultSession() || (await stats()).held < 1; i++) {
+      if (i > 1500) throw new Error('the .fault documentSymbol never reached its server');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect((await stats()).answered.filter((a) => a.includes('b.fault'))).toEqual([]);
+
+    // a name only that server's catalog holds waits for it, and answers once it is released
+    const late = gateway.run('find_definition', { symbol: 'FaultSymbol', output_format: 'json' });
+    await faultSession()!.requestRaw('fault/release', {});
+    expect((await late).result).toMatchObject({ found: true, definitions: [{ file: 'b.fault' }] });
+  });
+});
+
 describe('waiting for a server within wait_ms (CLI through the daemon)', () => {
   let w: DaemonWorld;
   let daemon: Spawned;
