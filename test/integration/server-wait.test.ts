@@ -15,9 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/gateway/gateway.js';
 import type { LspSession } from '../../src/lsp/types.js';
 import { faultEntry } from '../../fixtures/fault-server/entry.js';
-import { daemonWorld, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
+import { daemonStatus, daemonWorld, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
 import { connectInProcess } from '../helpers/mcp-client.js';
-import { assertBuilt, removeDir, runCli, tempDir, waitFor, type Spawned } from '../helpers/spawn.js';
+import { runInPty } from '../helpers/pty.js';
+import { assertBuilt, CLI, removeDir, runCli, tempDir, waitFor, waitGone, type Spawned } from '../helpers/spawn.js';
 import { startLoggingDaemon } from '../helpers/thin.js';
 
 const SOURCE = 'export function greet(): number {\n  return 1;\n}\n\nexport const answer = greet();\n';
@@ -170,5 +171,42 @@ describe('waiting for a server within wait_ms (CLI through the daemon)', () => {
     expect(later.code, later.stderr).toBe(0);
     expect(later.stdout).toContain('a.ts:1');
     expect(later.stdout).not.toContain('index_state: indexing');
+  });
+});
+
+describe('the CLI on a terminal prints what a call waits for on stderr', () => {
+  let w: DaemonWorld;
+
+  beforeAll(() => {
+    assertBuilt();
+    w = daemonWorld(['--progress-never-ends'], {}, { ...INDEXING, timeouts: { startMs: 60_000, readyMs: 120_000, requestMs: 30_000, shutdownMs: 1_000, idleMs: 0 } });
+    fs.writeFileSync(path.join(w.ws, 'a.ts'), SOURCE);
+    const serversFile = path.join(w.base, 'cfg', 'lspgate', 'servers.json');
+    const servers = JSON.parse(fs.readFileSync(serversFile, 'utf8')) as { servers: unknown[] };
+    fs.writeFileSync(serversFile, JSON.stringify({ servers: [...servers.servers, TS_OFF] }));
+  });
+
+  afterAll(async () => {
+    const pid = (await daemonStatus(w))?.pid;
+    await stopDaemon(w);
+    if (pid !== undefined) expect(await waitGone([pid])).toEqual([]);
+    removeDir(w.base);
+  });
+
+  // The daemon is started by the call in the terminal: the pty driver's environment (PATH) is not
+  // this process's, and a daemon started here would refuse a client with another environment.
+  it.each([
+    ['through the daemon', 'require'],
+    ['in its own process', 'off'],
+  ])('%s', async (_name, mode) => {
+    const args = [CLI, 'find_definition', '--symbol', 'greet', '--root', w.ws, '--daemon', mode, '--wait_ms', '500'];
+    const pty = runInPty(process.execPath, args, { env: { ...w.env, LSPGATE_CACHE_DIR: w.cacheDir } });
+    expect(await pty.exited).toBe(1);
+    const screen = pty.screen();
+    // the server the call started, said while it waited, then the answer
+    const said = screen.indexOf('lspgate: fault: starting');
+    expect(said, screen).toBeGreaterThanOrEqual(0);
+    expect(screen.indexOf('NOT_READY: fault is still'), screen).toBeGreaterThan(said);
+    if (mode === 'require') expect(await daemonStatus(w)).toBeDefined();
   });
 });
