@@ -41,7 +41,7 @@ export const waitInputShape = {
     .min(0)
     .max(MAX_WAIT_MS)
     .optional()
-    .describe('Max ms to wait for the language server to load the project, then NOT_READY (MCP/sidecar default 20000)'),
+    .describe('Max ms to wait for the language server to start and load the project, then NOT_READY while it goes on loading (default 20000 over MCP and the sidecar; the CLI waits for the server\'s readyMs)'),
 };
 
 const publicSchemas = new WeakMap<Operation, AnyZodObject>();
