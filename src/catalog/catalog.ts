@@ -278,9 +278,17 @@ export class WorkspaceCatalog implements Catalog {
     if (typeof name !== 'string' || name.trim() === '') throw new LspgateError('INVALID_INPUT', 'symbol name must be a non-empty string');
     const max = this.deps.limits.maxQueryLength;
     if (name.length > max) throw new LspgateError('INVALID_INPUT', `symbol name is longer than maxQueryLength ${max}`);
-    await this.ensureBuilt();
+    // A name waits for the build's syntax pass, not for the servers' catalog of languages without a
+    // grammar: that is a documentSymbol request per file to a server that may still be loading its
+    // project. A name the parse trees hold answers at once (a same-named declaration in such a
+    // language joins later answers); only a name they lack waits for the whole build.
+    await this.ensureBuilt(true);
     await this.disk.settled();
     let hits = this.index.find(name, filter);
+    if (hits.length === 0 && this.building) {
+      await this.ensureBuilt();
+      hits = this.index.find(name, filter);
+    }
     if (hits.length === 0) {
       // "Not found" is the answer a missed watch event would falsify: sweep every file's stat first.
       if (await this.freshness.sweep()) hits = this.index.find(name, filter);

@@ -6,6 +6,8 @@
 import v8 from 'node:v8';
 import { LspgateError } from '../errors/errors.js';
 import { errorText, runOneShot } from '../frontends/one-shot.js';
+import { progressLine } from '../link/progress-line.js';
+import type { ProgressUpdate } from '../operations/types.js';
 import { Gateway } from '../gateway/gateway.js';
 import { installLifecycle } from '../frontends/lifecycle.js';
 import { attachToDaemon, daemonMode } from '../frontends/daemon-client/client.js';
@@ -167,11 +169,18 @@ async function runServers(argv: string[]): Promise<void> {
 }
 
 async function runOperation(name: string, argv: string[]): Promise<void> {
-  const out = await runOneShot([name, ...argv], async (flags) => {
-    const gateway = await gatewayFor(flags.daemon, flags.root ?? process.cwd(), flags.servers, 'cli');
-    installLifecycle(gateway, { watchStdin: false, logger: gateway.context.logger });
-    return gateway;
-  });
+  // progress only on a terminal: a script reading stderr gets the error text alone, as before
+  const progress = process.stderr.isTTY ? (p: ProgressUpdate) => process.stderr.write(progressLine(p) ?? '') : undefined;
+  const out = await runOneShot(
+    [name, ...argv],
+    async (flags) => {
+      const gateway = await gatewayFor(flags.daemon, flags.root ?? process.cwd(), flags.servers, 'cli');
+      installLifecycle(gateway, { watchStdin: false, logger: gateway.context.logger });
+      return gateway;
+    },
+    undefined,
+    progress,
+  );
   process.stderr.write(out.stderr);
   process.stdout.write(out.stdout);
   exitAfterFlush(out.exit_code);

@@ -11,6 +11,7 @@ import { ResponseError } from 'vscode-jsonrpc/node';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { Logger } from '../util/logger.js';
+import type { ProgressUpdate } from '../operations/types.js';
 import { findOperation, runOneShot, type OneShotOutput } from '../frontends/one-shot.js';
 import { parseOperationArgs } from '../frontends/operation-args.js';
 import { clientFrontend, type ClientViewOptions } from './client-view.js';
@@ -46,10 +47,14 @@ function forRoot(core: Gateway, cwd: string, given: string | undefined): Gateway
   }
 }
 
-export async function runCli(core: Gateway, params: unknown, opts: Omit<ClientViewOptions, 'closeView'> & { logger: Logger }): Promise<OneShotOutput> {
+export async function runCli(
+  core: Gateway,
+  params: unknown,
+  opts: Omit<ClientViewOptions, 'closeView'> & { logger: Logger; progress?: (p: ProgressUpdate) => void },
+): Promise<OneShotOutput> {
   const parsed = CliParams.safeParse(params);
   if (!parsed.success) throw new ResponseError(-32602, `bad lspgate/cli params: ${parsed.error.message}`, { code: 'INVALID_INPUT', details: {} });
-  const { argv, cwd } = parsed.data;
+  const { argv, cwd, progress } = parsed.data;
   const why = perProcess(argv, cwd);
   if (why) throw new ResponseError(-32001, `the daemon cannot run this call: ${why}`, { code: 'DAEMON_FAILED', details: { reason: 'per_process_config' } });
   opts.logger.info(`one-shot ${argv[0]}`);
@@ -60,5 +65,6 @@ export async function runCli(core: Gateway, params: unknown, opts: Omit<ClientVi
       return clientFrontend(core, () => view, { lifetime: opts.lifetime, running: opts.running, closeView: true });
     },
     opts.lifetime,
+    progress ? opts.progress : undefined,
   );
 }

@@ -108,7 +108,8 @@ class Daemon implements HostingDaemon {
     registerWatchMethods(connection, () => client?.view, this.logger);
     connection.onRequest(CLI, (params: unknown) => {
       if (!client) throw rpcError(new LspgateError('DAEMON_FAILED', `send ${ATTACH} before ${CLI}`, { reason: 'not_attached' }));
-      return runCli(this.core, params, { lifetime: lifetime.signal, running, queue, logger: this.logger.child(`client-${client.status.id}`) });
+      const progress = (value: unknown) => void connection.sendNotification('$/progress', { token: 'cli', value }).catch(() => undefined);
+      return runCli(this.core, params, { lifetime: lifetime.signal, running, queue, logger: this.logger.child(`client-${client.status.id}`), progress });
     });
     const abortAll = serveOperations(
       connection,

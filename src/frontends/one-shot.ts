@@ -8,10 +8,11 @@
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import { escapeBlock, jsonSafeText } from '../util/control-chars.js';
 import { operations } from '../operations/registry.js';
-import type { Operation } from '../operations/types.js';
+import type { Operation, ProgressUpdate } from '../operations/types.js';
 import { operationHelp } from './help.js';
 import type { FrontendGateway } from './host.js';
 import { parseOperationArgs, type CommonFlags } from './operation-args.js';
+import { relayProgress } from './server-progress.js';
 
 export interface OneShotOutput {
   stdout: string;
@@ -39,22 +40,34 @@ export function findOperation(name: string): Operation {
   });
 }
 
-/** Parses `argv` (`<operation> [flags]`), opens a gateway for its flags, runs it, closes the gateway. */
-export async function runOneShot(argv: readonly string[], open: (flags: CommonFlags) => Promise<FrontendGateway>, signal?: AbortSignal): Promise<OneShotOutput> {
+/**
+ * Parses `argv` (`<operation> [flags]`), opens a gateway for its flags, runs it, closes the gateway.
+ * With `progress`, what the call waits for (servers starting and loading, with their progress) goes
+ * there while it runs: the CLI prints it on a terminal's stderr.
+ */
+export async function runOneShot(
+  argv: readonly string[],
+  open: (flags: CommonFlags) => Promise<FrontendGateway>,
+  signal?: AbortSignal,
+  progress?: (p: ProgressUpdate) => void,
+): Promise<OneShotOutput> {
   const [name = '', ...rest] = argv;
   let gateway: FrontendGateway | undefined;
+  let relay: ReturnType<typeof relayProgress> | undefined;
   try {
     const op = findOperation(name);
     const { input, flags } = parseOperationArgs(op, rest);
     if (flags.help) return { stdout: operationHelp(op) + '\n', stderr: '', exit_code: 0 };
     gateway = await open(flags);
     const format = flags.json ? 'json' : (input.output_format ?? 'markdown');
-    const { result, text } = await gateway.run(op.name, { ...input, output_format: format }, signal ? { signal } : {});
+    relay = progress ? relayProgress(gateway.context.broker, progress) : undefined;
+    const { result, text } = await gateway.run(op.name, { ...input, output_format: format }, { ...(signal ? { signal } : {}), ...(relay ? { progress: relay.progress } : {}) });
     return { stdout: flags.json ? jsonSafeText(JSON.stringify(result, null, 2)) + '\n' : text.endsWith('\n') ? text : text + '\n', stderr: '', exit_code: 0 };
   } catch (e) {
     const { text, code } = errorText(e);
     return { stdout: '', stderr: text, exit_code: code };
   } finally {
+    relay?.dispose();
     await gateway?.close();
   }
 }

@@ -11,12 +11,14 @@
  */
 import type { Readiness } from '../config/schema.js';
 
-type ProgressValue = { kind?: string; title?: string };
+type ProgressValue = { kind?: string; title?: string; message?: string; percentage?: number };
+/** An open work-done progress: its begin title and the latest message and percentage it reported. */
+type OpenProgress = { title: string; message?: string; percentage?: number };
 
 export class ReadinessTracker {
   private ready = false;
   private waiters = new Set<() => void>();
-  private open = new Map<string, string>();
+  private open = new Map<string, OpenProgress>();
   private matchedSeen = false;
   private startSeen = false;
   private firstOpenSeen = false;
@@ -35,9 +37,16 @@ export class ReadinessTracker {
     return this.ready;
   }
 
-  /** Titles of work-done progress still open. */
+  /**
+   * Work-done progress still open: each title with the latest message and percentage the server
+   * reported (`Loading packages: 12/40 (30%)`), so a caller who waits sees how far it is.
+   */
   openTitles(): string[] {
-    return [...this.open.values()];
+    return [...this.open.values()].map((p) => {
+      const message = p.message && p.message !== p.title ? `: ${p.message}` : '';
+      const pct = p.percentage !== undefined ? ` (${p.percentage}%)` : '';
+      return `${p.title}${message}${pct}`;
+    });
   }
 
   /** Called once after `initialized` was sent. */
@@ -64,12 +73,15 @@ export class ReadinessTracker {
     const key = String(token);
     if (v.kind === 'begin') {
       const title = v.title ?? '';
-      this.open.set(key, title);
+      this.open.set(key, { title, ...reported(v) });
       if (this.rule.kind === 'progress' && (!this.pattern || this.pattern.test(title))) {
         this.matchedSeen = true;
         this.clearQuiet();
         this.setReady(false);
       }
+    } else if (v.kind === 'report') {
+      const open = this.open.get(key);
+      if (open) this.open.set(key, { ...open, ...reported(v) });
     } else if (v.kind === 'end') {
       this.open.delete(key);
       this.evaluate();
@@ -141,4 +153,12 @@ export class ReadinessTracker {
     this.onChange(ready);
     if (ready) for (const w of [...this.waiters]) w();
   }
+}
+
+/** The message and percentage of a begin or report value, when they are well-formed (the spec: percentage 0..100). */
+function reported(v: ProgressValue): { message?: string; percentage?: number } {
+  const out: { message?: string; percentage?: number } = {};
+  if (typeof v.message === 'string' && v.message !== '') out.message = v.message.slice(0, 200);
+  if (typeof v.percentage === 'number' && Number.isFinite(v.percentage)) out.percentage = Math.max(0, Math.min(100, Math.round(v.percentage)));
+  return out;
 }

@@ -7,6 +7,9 @@ import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { Meta } from '../schema/meta.js';
 import type { ServiceEnv } from '../service/env.js';
 import { labelSyntaxAnswer } from '../service/syntax-label.js';
+import { MAX_WAIT_MS } from '../service/server-wait.js';
+
+export { DEFAULT_WAIT_MS } from '../service/server-wait.js';
 import { escapeForText, jsonSafeText } from '../util/control-chars.js';
 import { recordDependencies } from '../util/dependency-scope.js';
 import { genericMarkdown } from './markdown.js';
@@ -27,6 +30,20 @@ export const commonInputShape = {
   output_format: OutputFormatSchema.optional(),
 };
 
+/**
+ * The field of every operation that may wait for a language server to start and load its project
+ * (`waitsForServers`): past it the call answers NOT_READY and the load goes on (service/server-wait.ts).
+ */
+export const waitInputShape = {
+  wait_ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_WAIT_MS)
+    .optional()
+    .describe('Max ms to wait for the language server to start and load the project, then NOT_READY while it goes on loading (default 20000 over MCP and the sidecar; the CLI waits for the server\'s readyMs)'),
+};
+
 const publicSchemas = new WeakMap<Operation, AnyZodObject>();
 
 /**
@@ -40,13 +57,23 @@ export function publicInputSchema(op: Operation): AnyZodObject {
   // An operation that declares its own `output_format` (project_context's json | markdown | both)
   // keeps it; its `json` and `markdown` still choose the text rendering (ownFormat).
   const own = op.input.shape.output_format ? { output_format: op.input.shape.output_format } : {};
-  if (!schema) publicSchemas.set(op, (schema = op.input.extend({ ...commonInputShape, ...own }).strict()));
+  const wait = op.waitsForServers ? waitInputShape : {};
+  if (!schema) publicSchemas.set(op, (schema = op.input.extend({ ...commonInputShape, ...wait, ...own }).strict()));
   return schema;
 }
+
+/** A parsed input with the common fields the runner reads itself. */
+type CommonInput = Record<string, unknown> & { workspace?: string; output_format?: OutputFormat | 'both'; wait_ms?: number };
 
 export interface RunOptions {
   signal?: AbortSignal;
   progress?: (p: ProgressUpdate) => void;
+  /**
+   * The bound on waiting for servers when the caller gave no `wait_ms` (the front-end's default:
+   * DEFAULT_WAIT_MS for MCP and the sidecar). Without either, a call waits as long as each
+   * server's own readiness budget (`timeouts.readyMs`).
+   */
+  defaultWaitMs?: number;
 }
 
 export interface RunResult {
@@ -231,10 +258,7 @@ export class OperationRunner {
         operations: [...this.byName.keys()],
       });
     }
-    const { workspace: wsName, output_format, ...input } = this.parseInput(op, rawInput ?? {}) as Record<string, unknown> & {
-      workspace?: string;
-      output_format?: OutputFormat | 'both';
-    };
+    const { workspace: wsName, output_format, wait_ms, ...input } = this.parseInput(op, rawInput ?? {}) as CommonInput;
     if (op.input.shape.output_format && output_format !== undefined) input.output_format = output_format;
     if (opts.signal?.aborted) throw new LspgateError('CANCELLED', 'cancelled before start');
     const workspace = await this.workspace(wsName);
@@ -253,7 +277,7 @@ export class OperationRunner {
     for (const n of notices) meta.warn(n);
     for (const notice of this.host.context.notices ?? []) meta.warn(notice);
     const savedTokens = () => ({ session: this.sessionSaved, total: this.host.savings.value });
-    const ctx = { workspace, env: this.host.context, gateway: this.host, signal: opts.signal, progress: opts.progress, meta, savedTokens };
+    const ctx = { workspace, env: this.host.context, gateway: this.host, signal: opts.signal, progress: opts.progress, meta, savedTokens, ...waitBound(op, wait_ms, opts) };
     let body: Record<string, unknown>;
     try {
       const work = () => op.handler(input, ctx);
@@ -290,6 +314,12 @@ export class OperationRunner {
     }
     return { result: data, format, text: this.render(op, data, format) };
   }
+}
+
+/** How long the caller lets the call wait for servers: never part of the answer, nor of its cache key. */
+function waitBound(op: Operation, waitMs: number | undefined, opts: RunOptions): { waitMs?: number } {
+  const bound = op.waitsForServers ? (waitMs ?? opts.defaultWaitMs) : undefined;
+  return bound === undefined ? {} : { waitMs: bound };
 }
 
 /** Strings, finite numbers, booleans, null, arrays and plain objects of them (small depth only). */

@@ -25,6 +25,8 @@ export interface OperationContext {
   gateway: GatewayHandle;
   signal?: AbortSignal;
   progress?: (p: ProgressUpdate) => void;
+  /** The caller's bound on waiting for language servers (`wait_ms`, or the front-end's default). */
+  waitMs?: number;
   meta: MetaCollector;
   /** Tokens saved so far: by this client's session, and by every client of this cache directory (persisted). */
   savedTokens(): { session: number; total: number };
@@ -106,6 +108,11 @@ export interface Operation<I extends AnyZodObject = AnyZodObject, O extends AnyZ
    * no server runs is (service/syntax-label.ts).
    */
   answersFrom?: 'text' | 'process';
+  /**
+   * It may wait for a language server to start and load the file's project (a semantic question):
+   * it takes `wait_ms`, past which it answers NOT_READY while the server goes on loading.
+   */
+  waitsForServers?: true;
   /** Its calls in the MCP client matrix (1.x/2.x SDKs, the Python SDK). */
   clientCases: ClientCases | ((ws: ClientCaseWorkspace) => ClientCases);
   /** REPL dot-command (without the dot) and which input fields its positional words fill. */

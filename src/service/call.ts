@@ -13,6 +13,7 @@ import type { ParseBounds } from '../syntax/job-pool.js';
 import { resolveInWorkspace, type ResolveOptions } from '../util/paths.js';
 import type { CallScope, ServiceEnv } from './env.js';
 import { loadFileContext, type FileContextSource } from './file-context.js';
+import { ServerWait } from './server-wait.js';
 
 export class ServiceCall implements FileContextSource {
   private readonly files = new Map<string, Promise<FileContext>>();
@@ -22,12 +23,15 @@ export class ServiceCall implements FileContextSource {
   readonly env: ServiceEnv;
   readonly meta: CallMeta;
   readonly signal?: AbortSignal;
+  /** The caller's bound on waiting for servers (`wait_ms`), shared by every wait of this call. */
+  readonly serverWait: ServerWait;
 
-  constructor(scope: CallScope) {
+  constructor(scope: CallScope, serverWait?: ServerWait) {
     this.workspace = scope.workspace;
     this.env = scope.env;
     this.meta = scope.meta;
     this.signal = scope.signal;
+    this.serverWait = serverWait ?? new ServerWait(scope.waitMs);
   }
 
   static from(scope: CallScope): ServiceCall {
@@ -44,6 +48,8 @@ export class ServiceCall implements FileContextSource {
    */
   static async run<T>(ctx: CallScope, work: (call: ServiceCall) => Promise<T>): Promise<T> {
     const first = ServiceCall.from(ctx);
+    // The second try shares the first one's bound on waiting: the caller's wait_ms is for the call.
+    const again = () => work(new ServiceCall(ctx, first.serverWait));
     let out: T;
     try {
       out = await work(first);
@@ -51,20 +57,29 @@ export class ServiceCall implements FileContextSource {
       // A partial answer can also surface as an error (nothing to prepare a call hierarchy at).
       const stale = first.sessionsNoLongerReady();
       if (stale.length === 0 || ctx.signal?.aborted) throw e;
-      if ((await Promise.all(stale.map((s) => s.waitReady()))).some((st) => st !== 'ready')) throw e;
-      return work(ServiceCall.from(ctx));
+      if ((await first.waitAgain(stale)).some((st) => st !== 'ready')) throw e;
+      return again();
     }
     const stale = first.sessionsNoLongerReady();
     if (stale.length === 0) return out;
-    const states = await Promise.all(stale.map((s) => s.waitReady()));
+    const states = await first.waitAgain(stale);
     if (states.every((st) => st === 'ready')) {
       ctx.meta.warn(`${stale.map((s) => s.serverId).join(', ')} began indexing while answering: asked again once it was ready`);
-      return work(ServiceCall.from(ctx));
+      return again();
     }
     for (const s of stale) ctx.meta.addServer(s);
     ctx.meta.setIndexState('indexing');
     ctx.meta.warn(`${stale.map((s) => s.serverId).join(', ')} began indexing while answering: the answer may be incomplete; ask again when index_state is ready`);
     return out;
+  }
+
+  /**
+   * Waits for servers that began indexing while answering, within what is left of the caller's
+   * bound: past it the answer is kept and marked `indexing` rather than withheld.
+   */
+  private waitAgain(stale: LspSession[]): Promise<('ready' | 'indexing')[]> {
+    const left = this.serverWait.remaining();
+    return Promise.all(stale.map((s) => (left === undefined ? s.waitReady() : s.waitReady(Math.min(left, s.entry.timeouts.readyMs)))));
   }
 
   /** Sessions this call found ready that are indexing now. */
@@ -97,6 +112,14 @@ export class ServiceCall implements FileContextSource {
   async session(absPath: string): Promise<LspSession> {
     const session = await this.env.broker.sessionFor(absPath, this.workspace.root);
     raisePriority(this.env, session);
+    // The start, the sync and the readiness wait are bounded by the caller's wait_ms together; past
+    // it NOT_READY, while all three go on in the background.
+    await this.serverWait.within(session, this.syncAndWait(session, absPath));
+    this.meta.addServer(session);
+    return session;
+  }
+
+  private async syncAndWait(session: LspSession, absPath: string): Promise<void> {
     // Open the file before waiting: typescript-language-server only starts loading a project once
     // one of its files is open, and answers from its syntax server until then.
     await session.syncDocument(absPath);
@@ -112,8 +135,6 @@ export class ServiceCall implements FileContextSource {
       this.ready.set(session, wait);
     }
     await wait;
-    this.meta.addServer(session);
-    return session;
   }
 
   /** The file as the server sees it, with its symbols; loaded once per call. */

@@ -32,4 +32,6 @@ export interface CallScope {
   readonly env: ServiceEnv;
   readonly meta: CallMeta;
   readonly signal?: AbortSignal;
+  /** How long the call may wait for a language server to start and load its project (wait_ms); unbounded when absent. */
+  readonly waitMs?: number;
 }

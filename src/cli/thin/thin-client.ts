@@ -19,7 +19,8 @@ import { SidecarWatch } from './sidecar-watch.js';
 import { attachEnvironment } from '../../link/config-env.js';
 import { describeJournals, journalSummaries } from '../../link/journals.js';
 import { connect, startDaemon, waitForDaemon } from '../../link/start.js';
-import { call } from './rpc.js';
+import { call, callWithNotifications } from './rpc.js';
+import { progressLine } from '../../link/progress-line.js';
 
 const START_TIMEOUT_MS = 30_000;
 
@@ -83,7 +84,11 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
     pipeSidecar(socket, attached.rest);
     return true;
   }
-  const answer = await call(socket, 2, 'lspgate/cli', { argv: plan.argv, cwd: process.cwd() });
+  // progress only on a terminal (as the CLI in its own process): what the call waits for, while it waits
+  const progress = process.stderr.isTTY === true;
+  const answer = progress
+    ? await callWithNotifications(socket, 2, 'lspgate/cli', { argv: plan.argv, cwd: process.cwd(), progress }, printProgress)
+    : await call(socket, 2, 'lspgate/cli', { argv: plan.argv, cwd: process.cwd() });
   // The daemon may have run part of the call (an apply half-written): never run it again here.
   if (!answer) return daemonDiedMidCall(socket, pidOf(attached.reply));
   const out = answer.reply.result as { stdout?: unknown; stderr?: unknown; exit_code?: unknown } | undefined;
@@ -93,6 +98,12 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
   process.stderr.write(out.stderr);
   process.stdout.write(out.stdout, () => process.exit(code));
   return true;
+}
+
+/** A `$/progress` notification of the daemon's one-shot call, printed as the CLI in its own process prints it. */
+function printProgress(method: string, params: unknown): void {
+  const line = method === '$/progress' ? progressLine((params as { value?: unknown } | undefined)?.value) : undefined;
+  if (line) process.stderr.write(line);
 }
 
 /**

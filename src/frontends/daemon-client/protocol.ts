@@ -14,6 +14,8 @@ export const CLI = 'lspgate/cli';
 export const CliParams = z.object({
   argv: z.array(z.string().max(1_000_000)).min(1).max(10_000),
   cwd: z.string().min(1),
+  /** The client prints progress (its stderr is a terminal): the daemon sends `$/progress` notifications ({token: 'cli', value}) while the call runs. */
+  progress: z.boolean().optional(),
 });
 
 /** Variable (or file) name → a hash of its value. */

@@ -6,7 +6,7 @@
 import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { FrontendGateway } from '../host.js';
-import { publicInputSchema } from '../../operations/runner.js';
+import { DEFAULT_WAIT_MS, publicInputSchema } from '../../operations/runner.js';
 import { describeOperation } from '../../operations/describe.js';
 import { profileTools } from '../../operations/profiles.js';
 import type { Operation, OperationAnnotations } from '../../operations/types.js';
@@ -17,7 +17,7 @@ import { installLogging } from './logging.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { installSubscriptions } from './subscriptions.js';
-import { compactInputSchema, compactOutputSchema, META_SUMMARY } from './tool-schema.js';
+import { compactInputSchema, compactOutputSchema, META_SUMMARY, WAIT_SUMMARY } from './tool-schema.js';
 
 export const MCP_SERVER_NAME = 'lspgate';
 
@@ -69,6 +69,7 @@ export function serverInstructions(listed: (name: string) => boolean, unlisted =
     'the others in `_meta.alternatives`), a real tie is AMBIGUOUS_SYMBOL with ranked candidates, and `strict: true` never picks.',
     `Every result carries \`_meta\` (${META_SUMMARY}).`,
     'Errors carry a `code` you can act on.',
+    WAIT_SUMMARY,
     'Resources: lspgate://{workspace}/outline/{file}, lspgate://{workspace}/symbol/{symbol_id}, lspgate://{workspace}/repo-outline.',
     ...(unlisted > 0
       ? [
@@ -119,7 +120,8 @@ export async function callOperation(gateway: FrontendGateway, name: string, args
             .catch(() => undefined); // the request may already be answered or the client gone: progress is best effort
         });
   try {
-    const { result, text } = await gateway.run(name, args ?? {}, { signal: ctx.mcpReq.signal, progress: relay?.progress });
+    // an agent waits at most DEFAULT_WAIT_MS for a server unless it says otherwise: then NOT_READY, and it can do other work
+    const { result, text } = await gateway.run(name, args ?? {}, { signal: ctx.mcpReq.signal, progress: relay?.progress, defaultWaitMs: DEFAULT_WAIT_MS });
     return { content: [{ type: 'text', text }], structuredContent: result };
   } catch (e) {
     return errorResult(e);

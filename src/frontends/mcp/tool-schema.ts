@@ -48,9 +48,20 @@ function compactNode(node: unknown, output: boolean): unknown {
   return out;
 }
 
+/**
+ * What `wait_ms` means, in a line: said once in the server instructions, not in each of the tools
+ * that take it (its description and bounds in every semantic tool cost ~200 tokens of the default
+ * profile). The runner still checks its bounds.
+ */
+export const WAIT_SUMMARY =
+  'Tools that ask a language server take `wait_ms` (default 20000): past it they answer NOT_READY saying what is loading, while the server goes on loading; ask again later.';
+
 /** A tool's input schema as listed. */
 export function compactInputSchema(schema: Json): Json {
-  return compactNode(schema, false) as Json;
+  const out = compactNode(schema, false) as Json;
+  const props = out.properties;
+  if (isObject(props) && props.wait_ms !== undefined) props.wait_ms = { type: 'integer' };
+  return out;
 }
 
 /**

@@ -6,6 +6,7 @@
  * `data` is `{ code, details }` with the lspgate code.
  */
 import { describeOperation } from '../../operations/describe.js';
+import { DEFAULT_WAIT_MS } from '../../operations/runner.js';
 import type { Readable, Writable } from 'node:stream';
 import {
   createMessageConnection,
@@ -96,7 +97,8 @@ export function serveOperations(
           void connection.sendNotification('$/progress', { token: progressToken, value }).catch(() => undefined);
         });
       }
-      const run = await gateway.run(method, args, { signal: ac.signal, progress: relay?.progress });
+      // a program waits at most DEFAULT_WAIT_MS for a server unless it passes wait_ms: then NOT_READY
+      const run = await gateway.run(method, args, { signal: ac.signal, progress: relay?.progress, defaultWaitMs: DEFAULT_WAIT_MS });
       return opts.fullResult ? run : run.result;
     } catch (e) {
       const err = toLspgateError(e);

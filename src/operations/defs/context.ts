@@ -103,6 +103,7 @@ export const contextOperations: Operation[] = [
       ok: [{ symbol: 'formatName', max_tokens: 1500 }],
       errors: [{ args: { symbol: 'formatName', max_tokens: 10 }, code: 'INVALID_INPUT' }, ...symbolErrorCases()],
     },
+    waitsForServers: true,
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => (await contextBundle(call, input, () => metaTokens(ctx.meta, ctx.workspace.root))).body as never),
     markdown: (r) => contextMarkdown(r),

@@ -97,6 +97,7 @@ export const navigationOperations: Operation[] = [
       ok: [{ symbol: 'formatName' }, { symbol: 'describe' }],
       errors: [...symbolErrorCases().filter((c) => c.code !== 'AMBIGUOUS_SYMBOL'), { args: { symbol: 'describe', strict: true }, code: 'AMBIGUOUS_SYMBOL' }],
     },
+    waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => findDefinition(call, input)),
     markdown(r) {
       const out = [`## Definition of ${r.symbol}`, ''];
@@ -125,6 +126,7 @@ export const navigationOperations: Operation[] = [
     profile: 'core',
     cacheable: true,
     clientCases: { ok: [{ symbol: 'formatName' }], errors: symbolErrorCases() },
+    waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => findReferences(call, input)),
     markdown(r) {
       const out = [`## ${r.total} reference(s) to ${r.symbol}`, ''];
@@ -147,6 +149,7 @@ export const navigationOperations: Operation[] = [
     profile: 'core',
     cacheable: true,
     clientCases: { ok: [{ symbol: 'formatName', depth: 2 }], errors: symbolErrorCases() },
+    waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => callTree(call, input, 'incoming')),
     markdown: (r) => treeMarkdown('Callers', r),
   }),
@@ -162,6 +165,7 @@ export const navigationOperations: Operation[] = [
     repl: { command: 'callees', positional: ['symbol'] },
     cacheable: true,
     clientCases: { ok: [{ symbol: 'summarizeUsers' }], errors: symbolErrorCases() },
+    waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => callTree(call, input, 'outgoing')),
     markdown: (r) => treeMarkdown('Callees', r),
   }),

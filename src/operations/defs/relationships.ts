@@ -76,6 +76,7 @@ export const relationshipOperations: Operation[] = [
         { args: { query_type: 'calls-me', target: 'describe' }, code: 'AMBIGUOUS_SYMBOL' },
       ],
     },
+    waitsForServers: true,
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const max_depth = input.max_depth ?? 3;
@@ -113,6 +114,7 @@ export const relationshipOperations: Operation[] = [
     annotations: READ_ONLY,
     repl: { command: 'impact', positional: ['element', 'operation'] },
     clientCases: { ok: [{ element: 'formatName' }], errors: [{ args: { element: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' }] },
+    waitsForServers: true,
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const operation = input.operation ?? 'modify';
