@@ -6,12 +6,15 @@
  * worker, and their declarations before, inside and after the deep part are found.
  * - deep.ts: 20,000 nested `try … catch` blocks in a function, a declaration at the bottom;
  * - deep-assign.ts: an assignment chain 20,000 long (`x = x = … = 1`);
+ * - deep-chain.ts: a declaration whose initializer is such a chain (its end is read down the last
+ *   children) and a callback passed to a member chain 20,000 long (its name is read down the chain):
+ *   both overflowed the stack in the navigation tree's helpers;
  * - deep.php: 20,000 nested `if` blocks at the top level, a function declared at the bottom
  *   (PHP's declarations walk), and the same inside a function with a variable at the bottom (its
  *   locals walk).
- * Before, each of these files was refused (LIMIT_EXCEEDED, "nests more than … levels"), so none of
- * their declarations could be found. Nothing here is timed: the parse deadline is set far above
- * what these files take on any machine.
+ * Before, each of these files was refused (LIMIT_EXCEEDED, "nests more than … levels", or a stack
+ * overflow for deep-chain.ts), so none of their declarations could be found. Nothing here is
+ * timed: the parse deadline is set far above what these files take on any machine.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,6 +31,7 @@ const nest = (open: string, middle: string, close: string): string => `${`${open
 const FILES: Record<string, string> = {
   'deep.ts': `export function beforeDeepTs() {}\nexport function deepTs() {\n${nest('try { f(); } catch {', 'const insideDeepTs = 1;', '}')}}\nexport function afterDeepTs() {}\n`,
   'deep-assign.ts': `export function beforeAssign() {}\nexport function deepAssign() {\nlet x;\nx = ${nest('x =', '1', '')};\nconst insideAssign = 1;\n}\nexport function afterAssign() {}\n`,
+  'deep-chain.ts': `export function beforeChain() {}\nexport const chained = ${'x =\n'.repeat(LEVELS)}1;\na${'\n.b'.repeat(LEVELS)}(() => {\nconst insideCallback = 1;\n});\nexport function afterChain() {}\n`,
   'deep.php': [
     '<?php',
     'function before_deep_php() {}',
@@ -80,6 +84,10 @@ describe('deeply nested files are walked without recursion', () => {
     ['beforeAssign', 'deep-assign.ts'],
     ['insideAssign', 'deep-assign.ts'],
     ['afterAssign', 'deep-assign.ts'],
+    ['beforeChain', 'deep-chain.ts'],
+    ['chained', 'deep-chain.ts'],
+    ['insideCallback', 'deep-chain.ts'],
+    ['afterChain', 'deep-chain.ts'],
     ['before_deep_php', 'deep.php'],
     ['inside_deep_php', 'deep.php'],
     ['$inside_local', 'deep.php'],
@@ -95,6 +103,7 @@ describe('deeply nested files are walked without recursion', () => {
     for (const [file, names] of [
       ['deep.ts', ['beforeDeepTs', 'deepTs', 'afterDeepTs']],
       ['deep-assign.ts', ['beforeAssign', 'deepAssign', 'afterAssign']],
+      ['deep-chain.ts', ['beforeChain', 'chained', 'afterChain']],
       ['deep.php', ['before_deep_php', 'inside_deep_php', 'deep_locals', 'after_deep_php']],
     ] as const) {
       const text = await outline(file);
