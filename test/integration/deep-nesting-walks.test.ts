@@ -6,14 +6,18 @@
  * worker, and their declarations before, inside and after the deep part are found.
  * - deep.ts: 20,000 nested `try … catch` blocks in a function, a declaration at the bottom;
  * - deep-assign.ts: an assignment chain 20,000 long (`x = x = … = 1`);
- * - deep-chain.ts: a declaration whose initializer is such a chain (its end is read down the last
- *   children) and a callback passed to a member chain 20,000 long (its name is read down the chain):
- *   both overflowed the stack in the navigation tree's helpers;
+ * - deep-chain.ts: a declaration whose initializer is an assignment chain 100,000 long (its end is
+ *   read down the last children) and a callback passed to a member chain 100,000 long (its name is
+ *   read down the chain): both overflowed a worker's stack in the navigation tree's helpers;
  * - deep.php: 20,000 nested `if` blocks at the top level, a function declared at the bottom
  *   (PHP's declarations walk), and the same inside a function with a variable at the bottom (its
- *   locals walk).
+ *   locals walk);
+ * - deep.py: an `if` whose condition is 100,000 `not`s of `TYPE_CHECKING` (pyright's static
+ *   conditions, read operand by operand), a variable bound under it, and a tuple target nested 500
+ *   deep (far fewer: a name's binding scope is looked up through its ancestors, each lookup from
+ *   the root).
  * Before, each of these files was refused (LIMIT_EXCEEDED, "nests more than … levels", or a stack
- * overflow for deep-chain.ts), so none of their declarations could be found. Nothing here is
+ * overflow for deep-chain.ts and deep.py), so none of their declarations could be found. Nothing here is
  * timed: the parse deadline is set far above what these files take on any machine.
  */
 import fs from 'node:fs';
@@ -24,6 +28,8 @@ import { Gateway } from '../../src/gateway/gateway.js';
 import { assertBuilt } from '../helpers/spawn.js';
 
 const LEVELS = 20_000;
+/** Chains read by small recursive helpers: a worker's 4 MB stack held 20,000 of their calls, not 100,000. */
+const CHAIN = 100_000;
 
 /** `open` LEVELS times, then `middle`, then `close` LEVELS times, a level per line (deep by structure, not minified by shape). */
 const nest = (open: string, middle: string, close: string): string => `${`${open}\n`.repeat(LEVELS)}${middle}\n${`${close}\n`.repeat(LEVELS)}`;
@@ -31,7 +37,7 @@ const nest = (open: string, middle: string, close: string): string => `${`${open
 const FILES: Record<string, string> = {
   'deep.ts': `export function beforeDeepTs() {}\nexport function deepTs() {\n${nest('try { f(); } catch {', 'const insideDeepTs = 1;', '}')}}\nexport function afterDeepTs() {}\n`,
   'deep-assign.ts': `export function beforeAssign() {}\nexport function deepAssign() {\nlet x;\nx = ${nest('x =', '1', '')};\nconst insideAssign = 1;\n}\nexport function afterAssign() {}\n`,
-  'deep-chain.ts': `export function beforeChain() {}\nexport const chained = ${'x =\n'.repeat(LEVELS)}1;\na${'\n.b'.repeat(LEVELS)}(() => {\nconst insideCallback = 1;\n});\nexport function afterChain() {}\n`,
+  'deep-chain.ts': `export function beforeChain() {}\nexport const chained = ${'x =\n'.repeat(CHAIN)}1;\na${'\n.b'.repeat(CHAIN)}(() => {\nconst insideCallback = 1;\n});\nexport function afterChain() {}\n`,
   'deep.php': [
     '<?php',
     'function before_deep_php() {}',
@@ -40,6 +46,7 @@ const FILES: Record<string, string> = {
     'function after_deep_php() {}',
     '',
   ].join('\n'),
+  'deep.py': `def before_deep_py():\n    pass\n\nif ${'not \\\n'.repeat(CHAIN)}TYPE_CHECKING:\n    inside_deep_py = 1\n\n${'(\n'.repeat(500)}in_tuple_py${',)\n'.repeat(500)} = x\n\ndef after_deep_py():\n    pass\n`,
   'small.ts': 'export function ordinary() {}\n',
 };
 
@@ -92,6 +99,10 @@ describe('deeply nested files are walked without recursion', () => {
     ['inside_deep_php', 'deep.php'],
     ['$inside_local', 'deep.php'],
     ['after_deep_php', 'deep.php'],
+    ['before_deep_py', 'deep.py'],
+    ['inside_deep_py', 'deep.py'],
+    ['in_tuple_py', 'deep.py'],
+    ['after_deep_py', 'deep.py'],
   ])('search finds %s in %s', async (name, file) => {
     const hits = await search(name.replace(/^\$/, ''));
     expect(hits.filter((h) => h.name === name).map((h) => h.file)).toEqual([file]);
