@@ -15,7 +15,8 @@
  * - deep.py: an `if` whose condition is 100,000 `not`s of `TYPE_CHECKING` (pyright's static
  *   conditions, read operand by operand), a variable bound under it, and a tuple target nested 500
  *   deep (far fewer: a name's binding scope is looked up through its ancestors, each lookup from
- *   the root).
+ *   the root), then a function whose last statement is 100,000 `not`s (its end is read down the
+ *   last children).
  * Before, each of these files was refused (LIMIT_EXCEEDED, "nests more than … levels", or a stack
  * overflow for deep-chain.ts and deep.py), so none of their declarations could be found. Nothing here is
  * timed: the parse deadline is set far above what these files take on any machine.
@@ -46,7 +47,7 @@ const FILES: Record<string, string> = {
     'function after_deep_php() {}',
     '',
   ].join('\n'),
-  'deep.py': `def before_deep_py():\n    pass\n\nif ${'not \\\n'.repeat(CHAIN)}TYPE_CHECKING:\n    inside_deep_py = 1\n\n${'(\n'.repeat(500)}in_tuple_py${',)\n'.repeat(500)} = x\n\ndef after_deep_py():\n    pass\n`,
+  'deep.py': `def before_deep_py():\n    pass\n\nif ${'not \\\n'.repeat(CHAIN)}TYPE_CHECKING:\n    inside_deep_py = 1\n\n${'(\n'.repeat(500)}in_tuple_py${',)\n'.repeat(500)} = x\n\ndef chain_end_py():\n    last = ${'not \\\n'.repeat(CHAIN)}y\n\ndef after_deep_py():\n    pass\n`,
   'small.ts': 'export function ordinary() {}\n',
 };
 
@@ -102,6 +103,7 @@ describe('deeply nested files are walked without recursion', () => {
     ['before_deep_py', 'deep.py'],
     ['inside_deep_py', 'deep.py'],
     ['in_tuple_py', 'deep.py'],
+    ['chain_end_py', 'deep.py'],
     ['after_deep_py', 'deep.py'],
   ])('search finds %s in %s', async (name, file) => {
     const hits = await search(name.replace(/^\$/, ''));

@@ -71,10 +71,14 @@ export function bindingScope(node: SyntaxNode, walrus = false): Scope | undefine
 
 /** Where a node ends without trailing comments (pyright's suite ends at its last statement). */
 function endOf(n: SyntaxNode): number {
-  let last = n.lastChild;
-  while (last?.type === 'comment') last = last.previousSibling;
-  if (!last) return n.endIndex;
-  return last.childCount === 0 ? last.endIndex : endOf(last);
+  // down the last children in a loop: a function's last statement may nest 100,000 deep
+  for (let node = n; ; ) {
+    let last = node.lastChild;
+    while (last?.type === 'comment') last = last.previousSibling;
+    if (!last) return node.endIndex;
+    if (last.childCount === 0) return last.endIndex;
+    node = last;
+  }
 }
 
 function isFinalAnnotation(type: SyntaxNode | null): boolean {
