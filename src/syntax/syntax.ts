@@ -13,14 +13,14 @@ export type { Node as SyntaxNode, QueryCapture as SyntaxCapture, QueryMatch as S
 export { shippedGrammars } from './runtime.js';
 
 /**
- * How deep a walk that recurses per declaration level (a reader following the language's own
- * nesting) may go before it gives up: 100,000 nested declarations made such walks overflow the
- * stack or run for minutes. The catalog refuses deeper symbol trees at the same depth
- * (catalog-entry.ts checkSymbolDepth).
+ * How deep declarations may nest in a cataloged file (catalog-entry.ts checkSymbolDepth refuses
+ * deeper symbol trees): each symbol's qualified name and content hash cover its ancestors, so
+ * 100,000 nested declarations cost the square of the file. The declaration readers walk without
+ * recursion (walk-steps.ts), so this bounds cost, not the stack.
  */
 export const MAX_SYNTAX_NESTING = 256;
 
-/** How deep a walk that recurses per syntax node (expressions inside expressions) may go: real code stays far below. */
+/** How deep a whole-file query starts matches (WHOLE_FILE_QUERY): real code stays far below. */
 export const MAX_TREE_DEPTH = 1000;
 
 /**
@@ -34,26 +34,6 @@ export const WHOLE_FILE_QUERY = { maxStartDepth: MAX_TREE_DEPTH } as const;
 /** The coded error of a file nested deeper than a walk goes: the file is skipped, the rest answered. */
 export function tooDeeplyNested(limit = MAX_SYNTAX_NESTING): LspgateError {
   return new LspgateError('LIMIT_EXCEEDED', `the file nests more than ${limit} levels deep; it is not cataloged`, { limit });
-}
-
-/**
- * The depth of a walk that recurses, checked on each way in: `enter` throws tooDeeplyNested past
- * the limit, `leave` (in a finally) steps back out.
- */
-export class NestingGuard {
-  private depth = 0;
-  constructor(private readonly limit: number) {}
-
-  enter(): void {
-    if (++this.depth > this.limit) {
-      this.depth = 0;
-      throw tooDeeplyNested(this.limit);
-    }
-  }
-
-  leave(): void {
-    if (this.depth > 0) this.depth--;
-  }
 }
 
 const queries = new Map<string, Promise<QueryType>>();

@@ -10,9 +10,13 @@
  * variables; top-level variables likewise. A declaration with a `/** … *\/` comment right above
  * it starts at that comment; a method or class otherwise at its attributes and modifiers, an
  * element at its name. A promoted constructor parameter is also a property of its class.
+ *
+ * One walk of steps per file (walk-steps.ts), shared with the function bodies' walks (locals.ts):
+ * blocks, namespaces, functions, closures and classes inside closures nest without JS recursion.
  */
 import type { DeclarationSyntax, SyntaxSymbol } from '../language-profile.js';
-import { MAX_TREE_DEPTH, NestingGuard, type SyntaxNode } from '../../syntax/syntax.js';
+import type { SyntaxNode } from '../../syntax/syntax.js';
+import { WalkSteps } from '../../syntax/walk-steps.js';
 import { phpNamespace } from './source.js';
 import { functionLocals } from './locals.js';
 import { K, phpSymbol } from './symbols.js';
@@ -25,6 +29,9 @@ function startOf(n: SyntaxNode, own: number): number {
   return prev?.type === 'comment' && prev.text.startsWith('/**') ? prev.startIndex : own;
 }
 
+/** The steps of the file being read: read() runs them; a file is read synchronously, one at a time. */
+const steps = new WalkSteps();
+
 const TYPES: Record<string, number> = { class_declaration: K.class, interface_declaration: K.interface, trait_declaration: K.module, enum_declaration: K.enum };
 
 function member(m: SyntaxNode, out: SyntaxSymbol[]): void {
@@ -32,7 +39,7 @@ function member(m: SyntaxNode, out: SyntaxSymbol[]): void {
     case 'method_declaration': {
       const name = m.childForFieldName('name');
       if (!name) return;
-      const children = functionLocals(m, membersOf);
+      const children = functionLocals(steps, m, membersOf);
       out.push(phpSymbol(name.text, name.text.toLowerCase() === '__construct' ? K.constructor : K.method, startOf(m, m.startIndex), m.endIndex, name.startIndex, children, functionSignature(m, true)));
       if (name.text.toLowerCase() === '__construct') out.push(...promoted(m));
       return;
@@ -91,16 +98,9 @@ function typeDeclaration(n: SyntaxNode, lspKind: number): SyntaxSymbol | undefin
   return phpSymbol(name.text, lspKind, startOf(n, n.startIndex), n.endIndex, name.startIndex, children, typeSignature(n));
 }
 
-/** statement() recurses into blocks and namespaces. */
-const nesting = new NestingGuard(MAX_TREE_DEPTH);
-
+/** Reads a statement in a step of its own, after the running one: blocks and namespaces nest without recursion. */
 function statement(n: SyntaxNode, out: SyntaxSymbol[]): void {
-  nesting.enter();
-  try {
-    statementIn(n, out);
-  } finally {
-    nesting.leave();
-  }
+  steps.then(() => statementIn(n, out));
 }
 
 function statementIn(n: SyntaxNode, out: SyntaxSymbol[]): void {
@@ -120,7 +120,7 @@ function statementIn(n: SyntaxNode, out: SyntaxSymbol[]): void {
     }
     case 'function_definition': {
       const name = n.childForFieldName('name');
-      if (name) out.push(phpSymbol(name.text, K.function, startOf(n, n.startIndex), n.endIndex, name.startIndex, functionLocals(n, membersOf), functionSignature(n, false)));
+      if (name) out.push(phpSymbol(name.text, K.function, startOf(n, n.startIndex), n.endIndex, name.startIndex, functionLocals(steps, n, membersOf), functionSignature(n, false)));
       return;
     }
     case 'const_declaration':
@@ -141,9 +141,15 @@ function statementIn(n: SyntaxNode, out: SyntaxSymbol[]): void {
 
 function read(root: SyntaxNode): SyntaxSymbol[] {
   const out: SyntaxSymbol[] = [];
-  for (const n of root.namedChildren) if (n) statement(n, out);
-  // top-level code's variables and closures, as a function body's
-  out.push(...functionLocals(root, membersOf));
+  let top: SyntaxSymbol[] = [];
+  steps.run(() => {
+    for (const n of root.namedChildren) if (n) statement(n, out);
+    // top-level code's variables and closures, as a function body's
+    steps.then(() => {
+      top = functionLocals(steps, root, membersOf);
+    });
+  });
+  out.push(...top);
   return out.sort((a, b) => a.start - b.start);
 }
 

@@ -6,9 +6,15 @@
  * before it — plus every foreach key and value and every catch variable, and each closure as a
  * `Closure` function with its own parameters, variables and by-reference `use` variables the
  * enclosing function does not know.
+ *
+ * The walk runs in steps (walk-steps.ts), in the order of a recursive walk but without JS recursion,
+ * so a file nested 100,000 deep costs heap, not stack: a symbol is listed when its walk starts, its
+ * children array filled by the steps after it; a branch's bookkeeping, an assignment's target, the
+ * next statement are steps of their own after the walks they follow.
  */
 import type { SyntaxSymbol } from '../language-profile.js';
-import { MAX_TREE_DEPTH, NestingGuard, type SyntaxNode } from '../../syntax/syntax.js';
+import type { SyntaxNode } from '../../syntax/syntax.js';
+import type { WalkSteps } from '../../syntax/walk-steps.js';
 import { phpSymbol } from './symbols.js';
 
 /** A class body's members (declarations.ts), for classes declared inside a function (`new class { … }`). */
@@ -30,17 +36,16 @@ const PARAMETERS = new Set(['simple_parameter', 'variadic_parameter', 'property_
 const BRANCHING = new Set(['if_statement', 'switch_statement', 'match_expression', 'conditional_expression']);
 const CONDITIONS = new Set(['condition', 'parenthesized_expression']);
 
-/** The walk below recurses per syntax level (closures and classes inside start walks of their own): bounded for every walk at once. */
-const nesting = new NestingGuard(MAX_TREE_DEPTH);
-
 class Locals {
-  readonly out: SyntaxSymbol[] = [];
   /** Variables known on the current path. */
   known: Set<string>;
 
+  /** `out`: where the symbols go (a closure's or function's children, after its parameters). */
   constructor(
+    readonly steps: WalkSteps,
     readonly members: MembersOf,
     known: Iterable<string> = [],
+    readonly out: SyntaxSymbol[] = [],
   ) {
     this.known = new Set(known);
   }
@@ -52,23 +57,20 @@ class Locals {
     this.out.push(phpSymbol(name.text, VARIABLE, start, end, name.startIndex));
   }
 
-  /** A destructuring or assignment target: `$x`, `[$a, 'k' => $b]`, `list($c)`, `$arr[] =` (its array). */
+  /**
+   * A destructuring or assignment target: `$x`, `[$a, 'k' => $b]`, `list($c)`, `$arr[] =` (its
+   * array); its variables in source order, walked with a stack of its own (targets hold no walks).
+   */
   target(t: SyntaxNode | null, always = false): void {
-    nesting.enter();
-    try {
-      this.targetOf(t, always);
-    } finally {
-      nesting.leave();
-    }
-  }
-
-  private targetOf(t: SyntaxNode | null, always: boolean): void {
-    if (!t) return;
-    if (t.type === 'variable_name') return this.declare(t, t.startIndex, t.endIndex, always);
-    if (t.type === 'subscript_expression') return this.target(t.namedChildren[0] ?? null, always);
-    if (t.type === 'by_ref') return this.target(t.namedChildren[0] ?? null, always);
-    if (t.type === 'list_literal' || t.type === 'array_creation_expression' || t.type === 'array_element_initializer' || t.type === 'pair') {
-      for (const c of t.namedChildren) if (c) this.target(c.type === 'pair' ? (c.namedChildren[1] ?? null) : c, always);
+    const stack = [t];
+    for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
+      if (!n) continue;
+      if (n.type === 'variable_name') this.declare(n, n.startIndex, n.endIndex, always);
+      else if (n.type === 'subscript_expression' || n.type === 'by_ref') stack.push(n.namedChildren[0] ?? null);
+      else if (n.type === 'list_literal' || n.type === 'array_creation_expression' || n.type === 'array_element_initializer' || n.type === 'pair') {
+        const parts = n.namedChildren.filter((c): c is SyntaxNode => !!c).map((c) => (c.type === 'pair' ? (c.namedChildren[1] ?? null) : c));
+        for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]!);
+      }
     }
   }
 
@@ -76,15 +78,26 @@ class Locals {
   private branches(c: SyntaxNode): void {
     const condition = c.childForFieldName('condition') ?? c.namedChildren.find((x) => !!x && CONDITIONS.has(x.type)) ?? null;
     if (condition) this.walkNodes([condition]);
-    const before = this.known;
-    const after = new Set(before);
+    // what was known after the condition, and what any branch assigned: set by the steps below, in order
+    let before = this.known;
+    let after = before;
+    this.steps.then(() => {
+      before = this.known;
+      after = new Set(before);
+    });
     for (const part of c.namedChildren) {
       if (!part || part.id === condition?.id) continue;
-      this.known = new Set(before);
+      this.steps.then(() => {
+        this.known = new Set(before);
+      });
       this.walkNodes([part]);
-      for (const v of this.known) after.add(v);
+      this.steps.then(() => {
+        for (const v of this.known) after.add(v);
+      });
     }
-    this.known = after;
+    this.steps.then(() => {
+      this.known = after;
+    });
   }
 
   /** Every node below `n` in source order (not into nested declarations), declaring what assigns. */
@@ -92,35 +105,22 @@ class Locals {
     this.walkNodes(n.namedChildren);
   }
 
+  /** Walks each node in a step of its own, in order, after the running step. */
   walkNodes(nodes: (SyntaxNode | null)[]): void {
-    nesting.enter();
-    try {
-      this.walkList(nodes);
-    } finally {
-      nesting.leave();
-    }
+    for (const c of nodes) if (c && !NESTED.has(c.type)) this.steps.then(() => this.walkOne(c));
   }
 
-  private walkList(nodes: (SyntaxNode | null)[]): void {
-    for (const c of nodes) {
-      if (!c || NESTED.has(c.type)) continue;
-      if (CLOSURES.has(c.type)) {
-        this.out.push(closure(c, this));
-        continue;
-      }
-      if (c.type === 'anonymous_class') {
-        this.out.push(anonymousClass(c, this.members));
-        continue;
-      }
-      this.visit(c);
-    }
+  private walkOne(c: SyntaxNode): void {
+    if (CLOSURES.has(c.type)) this.out.push(closure(c, this));
+    else if (c.type === 'anonymous_class') this.out.push(anonymousClass(c, this.members));
+    else this.visit(c);
   }
 
   private visit(c: SyntaxNode): void {
     if (ASSIGNMENTS.has(c.type)) {
       // the right side runs first: `$a = f($a = g())` declares the inner `$a`
       this.walkNodes([c.childForFieldName('right')]);
-      this.target(c.childForFieldName('left'));
+      this.steps.then(() => this.target(c.childForFieldName('left')));
       return;
     }
     if (BRANCHING.has(c.type)) return this.branches(c);
@@ -149,12 +149,14 @@ class Locals {
     const parts = c.namedChildren.filter((x): x is SyntaxNode => !!x && x.type !== 'comment');
     // foreach (expr as [key =>] value) body: the expression first, then the key and value, then the body
     const [expr, binding, ...rest] = parts;
-    if (expr) this.visit(expr);
-    if (binding?.type === 'pair') {
-      this.target(binding.namedChildren[0] ?? null, true);
-      this.target(binding.namedChildren[1] ?? null, true);
-    } else this.target(binding ?? null, true);
-    for (const r of rest) this.visit(r);
+    if (expr) this.steps.then(() => this.visit(expr));
+    this.steps.then(() => {
+      if (binding?.type === 'pair') {
+        this.target(binding.namedChildren[0] ?? null, true);
+        this.target(binding.namedChildren[1] ?? null, true);
+      } else this.target(binding ?? null, true);
+    });
+    for (const r of rest) this.steps.then(() => this.visit(r));
   }
 }
 
@@ -168,9 +170,10 @@ function parameters(fn: SyntaxNode): SyntaxSymbol[] {
   return out;
 }
 
+/** The closure's symbol, its children (parameters, then what its body declares) filled by the steps after the running one. */
 function closure(c: SyntaxNode, outer: Locals): SyntaxSymbol {
   const params = parameters(c);
-  const locals = new Locals(outer.members, params.map((p) => p.name));
+  const locals = new Locals(outer.steps, outer.members, params.map((p) => p.name), [...params]);
   const use = c.namedChildren.find((x) => x?.type === 'anonymous_function_use_clause');
   // `use (&$y)` creates $y when the enclosing function does not know it; `use ($x)` only reads it
   for (const v of use?.namedChildren ?? []) {
@@ -187,7 +190,7 @@ function closure(c: SyntaxNode, outer: Locals): SyntaxSymbol {
   if (body) locals.walkNodes(c.type === 'arrow_function' ? [body] : body.namedChildren);
   // selected at `function` / `fn`, after a `static`
   const keyword = c.children.find((x) => x?.type === 'function' || x?.type === 'fn');
-  return phpSymbol('Closure', FUNCTION, c.startIndex, c.endIndex, keyword?.startIndex ?? c.startIndex, [...params, ...locals.out]);
+  return phpSymbol('Closure', FUNCTION, c.startIndex, c.endIndex, keyword?.startIndex ?? c.startIndex, locals.out);
 }
 
 /** `new class … { … }`: a class named `class`, from its `class` keyword, with its members. */
@@ -197,10 +200,13 @@ function anonymousClass(c: SyntaxNode, membersOf: MembersOf): SyntaxSymbol {
   return phpSymbol('class', 5, start, c.endIndex, start, membersOf(c.childForFieldName('body')));
 }
 
-/** A function's (or the file's top level's) parameters, variables and closures. */
-export function functionLocals(fn: SyntaxNode, membersOf: MembersOf): SyntaxSymbol[] {
-  const locals = new Locals(membersOf);
+/**
+ * A function's (or the file's top level's) parameters, variables and closures: the array is
+ * returned at once and filled by the walk's steps (`steps`, run by the caller), after the running one.
+ */
+export function functionLocals(steps: WalkSteps, fn: SyntaxNode, membersOf: MembersOf): SyntaxSymbol[] {
   if (fn.type === 'program') {
+    const locals = new Locals(steps, membersOf);
     for (const s of fn.namedChildren) {
       if (s?.type === 'namespace_definition') locals.walkNodes(s.childForFieldName('body')?.namedChildren ?? []);
       else locals.walkNodes([s]);
@@ -208,8 +214,8 @@ export function functionLocals(fn: SyntaxNode, membersOf: MembersOf): SyntaxSymb
     return locals.out;
   }
   const params = parameters(fn);
-  const locals2 = new Locals(membersOf, params.map((p) => p.name));
+  const locals = new Locals(steps, membersOf, params.map((p) => p.name), [...params]);
   const body = fn.childForFieldName('body');
-  if (body) locals2.walk(body);
-  return [...params, ...locals2.out];
+  if (body) locals.walk(body);
+  return locals.out;
 }

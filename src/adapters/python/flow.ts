@@ -17,12 +17,42 @@ function literal(n: SyntaxNode | null): string | undefined {
   return n.namedChildren.filter((c) => c?.type === 'string_content').map((c) => c!.text).join('');
 }
 
-/** true / false when pyright knows the condition statically on this host, undefined otherwise. */
+/**
+ * true / false when pyright knows the condition statically on this host, undefined otherwise.
+ * Evaluated with stacks of its own (operands first, then their operator): `not not … x` and
+ * parentheses nest 20,000 deep in a hostile file.
+ */
 export function staticCondition(n: SyntaxNode | null): boolean | undefined {
-  if (!n) return undefined;
+  const work: { node: SyntaxNode | null; operands?: true }[] = [{ node: n }];
+  const values: (boolean | undefined)[] = [];
+  for (let top = work.pop(); top; top = work.pop()) {
+    const node = top.node;
+    if (top.operands) values.push(operator(node!, values));
+    else if (!node) values.push(undefined);
+    else if (node.type === 'parenthesized_expression') work.push({ node: node.namedChildren[0] ?? null });
+    else if (node.type === 'not_operator') work.push({ node, operands: true }, { node: node.childForFieldName('argument') });
+    else if (node.type === 'boolean_operator') work.push({ node, operands: true }, { node: node.childForFieldName('right') }, { node: node.childForFieldName('left') });
+    else values.push(operand(node));
+  }
+  return values.pop();
+}
+
+/** A `not` or `and`/`or` of the values on top of `values` (its operands', left below right), taken off. */
+function operator(n: SyntaxNode, values: (boolean | undefined)[]): boolean | undefined {
+  if (n.type === 'not_operator') {
+    const v = values.pop();
+    return v === undefined ? undefined : !v;
+  }
+  const b = values.pop();
+  const a = values.pop();
+  const and = n.children.some((c) => c?.type === 'and');
+  if (and) return a === false || b === false ? false : a === true && b === true ? true : undefined;
+  return a === true || b === true ? true : a === false && b === false ? false : undefined;
+}
+
+/** A condition with no condition inside: a literal, `TYPE_CHECKING`, a platform comparison. */
+function operand(n: SyntaxNode): boolean | undefined {
   switch (n.type) {
-    case 'parenthesized_expression':
-      return staticCondition(n.namedChildren[0] ?? null);
     case 'true':
       return true;
     case 'false':
@@ -30,17 +60,6 @@ export function staticCondition(n: SyntaxNode | null): boolean | undefined {
     case 'identifier':
     case 'attribute':
       return n.text === 'TYPE_CHECKING' || n.text === 'typing.TYPE_CHECKING' ? true : undefined;
-    case 'not_operator': {
-      const v = staticCondition(n.childForFieldName('argument'));
-      return v === undefined ? undefined : !v;
-    }
-    case 'boolean_operator': {
-      const a = staticCondition(n.childForFieldName('left'));
-      const b = staticCondition(n.childForFieldName('right'));
-      const and = n.children.some((c) => c?.type === 'and');
-      if (and) return a === false || b === false ? false : a === true && b === true ? true : undefined;
-      return a === true || b === true ? true : a === false && b === false ? false : undefined;
-    }
     case 'comparison_operator':
       return comparison(n);
     default:

@@ -71,10 +71,14 @@ export function bindingScope(node: SyntaxNode, walrus = false): Scope | undefine
 
 /** Where a node ends without trailing comments (pyright's suite ends at its last statement). */
 function endOf(n: SyntaxNode): number {
-  let last = n.lastChild;
-  while (last?.type === 'comment') last = last.previousSibling;
-  if (!last) return n.endIndex;
-  return last.childCount === 0 ? last.endIndex : endOf(last);
+  // down the last children in a loop: a function's last statement may nest 100,000 deep
+  for (let node = n; ; ) {
+    let last = node.lastChild;
+    while (last?.type === 'comment') last = last.previousSibling;
+    if (!last) return node.endIndex;
+    if (last.childCount === 0) return last.endIndex;
+    node = last;
+  }
 }
 
 function isFinalAnnotation(type: SyntaxNode | null): boolean {
@@ -129,30 +133,40 @@ class Binder {
     this.add(scope, name.text, { type, node: def, name, start, end: endOf(def), typed: true, method: type === 'function' && scope.kind === 'class' });
   }
 
-  /** An assignment-like target: names, their tuples and lists, `*rest`, and `self.x` in a method. */
+  /**
+   * An assignment-like target: names, their tuples and lists, `*rest`, and `self.x` in a method.
+   * Tuples are walked in source order with a stack of their own: `((((a,),),),) = x` nests 20,000 deep.
+   */
   target(t: SyntaxNode, typed: boolean, final: boolean): void {
-    switch (t.type) {
-      case 'identifier': {
-        const scope = bindingScope(t);
-        if (scope) this.add(scope, t.text, { type: 'variable', node: t, name: t, start: t.startIndex, end: t.endIndex, typed, final });
-        return;
+    const stack: { t: SyntaxNode; typed: boolean; final: boolean }[] = [{ t, typed, final }];
+    for (let top = stack.pop(); top; top = stack.pop()) {
+      const n = top.t;
+      switch (n.type) {
+        case 'identifier': {
+          const scope = bindingScope(n);
+          if (scope) this.add(scope, n.text, { type: 'variable', node: n, name: n, start: n.startIndex, end: n.endIndex, typed: top.typed, final: top.final });
+          break;
+        }
+        case 'attribute':
+          this.member(n, top.typed, top.final);
+          break;
+        case 'as_pattern_target':
+        case 'pattern_list':
+        case 'tuple_pattern':
+        case 'list_pattern':
+        case 'tuple':
+        case 'list':
+        case 'expression_list':
+        case 'parenthesized_expression':
+        case 'list_splat_pattern':
+        case 'list_splat': {
+          const parts = n.namedChildren.filter((c): c is SyntaxNode => !!c);
+          for (let i = parts.length - 1; i >= 0; i--) stack.push({ t: parts[i]!, typed: false, final: false });
+          break;
+        }
+        default:
+          break;
       }
-      case 'attribute':
-        return this.member(t, typed, final);
-      case 'as_pattern_target':
-      case 'pattern_list':
-      case 'tuple_pattern':
-      case 'list_pattern':
-      case 'tuple':
-      case 'list':
-      case 'expression_list':
-      case 'parenthesized_expression':
-      case 'list_splat_pattern':
-      case 'list_splat':
-        for (const c of t.namedChildren) if (c) this.target(c, false, false);
-        return;
-      default:
-        return;
     }
   }
 

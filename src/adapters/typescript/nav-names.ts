@@ -37,24 +37,30 @@ export function hasNavigationBarName(name: SyntaxNode | null): boolean {
   return !!expr && (isEntityName(expr) || expr.type === 'number' || expr.type === 'string' || (expr.type === 'template_string' && !expr.namedChildren.some((c) => c?.type === 'template_substitution')));
 }
 
+/** `a.b.c`: identifiers joined by property names (down the chain in a loop: a chain may be 20,000 long). */
 function isEntityName(n: SyntaxNode): boolean {
-  if (n.type === 'identifier') return true;
-  if (n.type !== 'member_expression') return false;
-  const object = n.childForFieldName('object');
-  return !!object && isEntityName(object) && n.childForFieldName('property')?.type === 'property_identifier';
+  for (let node: SyntaxNode | null = n; node; node = node.childForFieldName('object')) {
+    if (node.type === 'identifier') return true;
+    if (node.type !== 'member_expression' || node.childForFieldName('property')?.type !== 'property_identifier') return false;
+  }
+  return false;
 }
 
-/** navigationBar.ts getCalledExpressionName: `a.b.c` for `a.b.c(...)`, the last names only past `this`; undefined otherwise. */
+/**
+ * navigationBar.ts getCalledExpressionName: `a.b.c` for `a.b.c(...)`, the last names only past
+ * `this`; undefined otherwise. Read down the chain in a loop, then joined from its base up.
+ */
 function calledName(expr: SyntaxNode | null): string | undefined {
-  if (!expr) return undefined;
-  if (expr.type === 'identifier') return expr.text;
-  if (expr.type === 'member_expression') {
-    const property = expr.childForFieldName('property');
-    if (!property) return undefined;
-    const left = calledName(expr.childForFieldName('object'));
-    return left === undefined ? property.text : `${left}.${property.text}`;
+  const properties: string[] = [];
+  let name: string | undefined;
+  for (let node = expr; node; node = node.childForFieldName('object')) {
+    if (node.type === 'identifier') name = node.text;
+    const property = node.type === 'member_expression' ? node.childForFieldName('property') : null;
+    if (!property) break;
+    properties.push(property.text);
   }
-  return undefined;
+  for (let i = properties.length - 1; i >= 0; i--) name = name === undefined ? properties[i] : `${name}.${properties[i]}`;
+  return name;
 }
 
 const STRING_ARGUMENTS = new Set(['string', 'template_string']);

@@ -45,10 +45,13 @@ export function mergeable(n: SyntaxNode, merge: string): Pick<NavItem, 'merge' |
 
 /** Where a node ends without the comments tree-sitter keeps at its end (TypeScript's node ends at its last token). */
 export function endOf(n: SyntaxNode): number {
-  let last = n.lastChild;
-  while (last?.type === 'comment') last = last.previousSibling;
-  if (!last) return n.endIndex;
-  return last.equals(n.lastChild!) && last.childCount === 0 ? n.endIndex : endOf(last);
+  // down the last children in a loop: `const v = a = b = …` nests its last child 20,000 deep
+  for (let node = n; ; ) {
+    let last = node.lastChild;
+    while (last?.type === 'comment') last = last.previousSibling;
+    if (!last || (last.equals(node.lastChild!) && last.childCount === 0)) return node.endIndex;
+    node = last;
+  }
 }
 
 /** Where TypeScript's node starts: at its first decorator or modifier, `export` and `declare` included. */

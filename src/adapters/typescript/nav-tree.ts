@@ -5,8 +5,15 @@
  * member of a class, every child of anything else) — with the spans TypeScript gives (from the
  * first decorator or modifier, a member's trailing `;`, a type member's `;` or `,`).
  * typescript-language-server turns this tree into documentSymbol (nav-symbols.ts).
+ *
+ * The walk is addChildrenRecursively's order without JS recursion (walk-steps.ts): a visit asks for
+ * its children with `then` and an item's container is restored by a step after them, so a file
+ * nested 100,000 deep costs heap, not stack. Items (declarations) nesting deeper than the catalog
+ * takes (MAX_SYNTAX_NESTING, catalog-entry.ts checkSymbolDepth) refuse the file as soon as the walk
+ * reaches them: building 20,000 nested namespaces only to refuse them took minutes.
  */
-import { MAX_SYNTAX_NESTING, NestingGuard, type SyntaxNode } from '../../syntax/syntax.js';
+import { MAX_SYNTAX_NESTING, tooDeeplyNested, type SyntaxNode } from '../../syntax/syntax.js';
+import { WalkSteps } from '../../syntax/walk-steps.js';
 import { anonymousName, assignedName, assignedNameNode, cleanText, hasNavigationBarName, isIdentifierNode, nameText } from './nav-names.js';
 import {
   accessorKeyword, CLASS_EXPRESSIONS, declarationKind, declarationStart, endOf, exportKind, firstIdentifier, FUNCTION_EXPRESSIONS, isDefaultExport,
@@ -22,11 +29,16 @@ export class NavTreeBuilder {
   constructor(private readonly js = false) {}
 
   private parent = this.root;
+  /** How deep `parent` is among the items (the root's children are at 1). */
+  private depth = 0;
   /** Functions declared in the current item (navigationBar.ts trackedEs5Classes): `F.x = …` then belongs to F. */
   private functions = new Set<string>();
 
+  /** The walk's pending steps: what a recursive visit would do after the call it is in. */
+  private readonly steps = new WalkSteps();
+
   build(program: SyntaxNode): NavItem[] {
-    this.visitAll(program);
+    this.steps.run(() => this.visitAll(program));
     return this.root.children;
   }
 
@@ -80,18 +92,13 @@ export class NavTreeBuilder {
     array_pattern: (n) => (isParameterPattern(n) ? this.pattern(n, NAV_KIND.variable) : this.assignmentPattern(n)),
   } satisfies Record<string, (n: SyntaxNode) => void>));
 
-  /** Visits under way: each handled case may visit its own children (a recursion per declaration level). */
-  private readonly nesting = new NestingGuard(MAX_SYNTAX_NESTING);
-
+  /** Visits `n` after the running step and what it asked for before (a step of its own: no recursion). */
   private visit(n: SyntaxNode): void {
-    this.nesting.enter();
-    try {
+    this.steps.then(() => {
       const handle = this.cases.get(n.type);
       if (handle) handle(n);
       else this.visitAll(n);
-    } finally {
-      this.nesting.leave();
-    }
+    });
   }
 
   private methodSignature(n: SyntaxNode): void {
@@ -104,7 +111,11 @@ export class NavTreeBuilder {
     if (hasNavigationBarName(name)) this.leaf(n, NAV_KIND.method, this.memberEnd(n), `method${isStatic(n) ? ' static' : ''}`);
   }
 
-  /** Every named descendant, in order, handing the ones addChildrenRecursively handles to visit (forEachChild). */
+  /**
+   * Every named descendant, in order, handing the ones addChildrenRecursively handles to visit
+   * (forEachChild): the cursor walks through the others without recursion, the handled ones are
+   * visited in order after this step.
+   */
   private visitAll(n: SyntaxNode): void {
     const cursor = n.walk();
     try {
@@ -149,19 +160,28 @@ export class NavTreeBuilder {
 
   // ---- items --------------------------------------------------------------------------------
 
-  private open(item: NavItem, children: () => void): NavItem {
+  /**
+   * Adds `item` to the current container; then, in steps, makes it the container while `children`
+   * runs (with the steps it asks for), and restores the outer container after them. What the
+   * caller does after open() runs before the children: it may only add to the outer container.
+   */
+  private open(item: NavItem, children: () => void): void {
+    const depth = this.depth + 1;
+    if (depth > MAX_SYNTAX_NESTING) throw tooDeeplyNested();
     this.parent.children.push(item);
     const outer = this.parent;
     const outerFunctions = this.functions;
-    this.parent = item;
-    this.functions = new Set();
-    try {
+    this.steps.then(() => {
+      this.parent = item;
+      this.depth = depth;
+      this.functions = new Set();
       children();
-    } finally {
+    });
+    this.steps.then(() => {
       this.parent = outer;
+      this.depth = depth - 1;
       this.functions = outerFunctions;
-    }
-    return item;
+    });
   }
 
   private leaf(n: SyntaxNode, lspKind: number, end: number, merge?: string): void {
@@ -185,7 +205,7 @@ export class NavTreeBuilder {
     const start = declarationStart(n);
     if (inClass && name?.text === 'constructor' && name.type === 'property_identifier') {
       this.open({ name: 'constructor', lspKind: NAV_KIND.constructor, start, end: endOf(n), children: [], ...mergeable(n, 'constructor') }, () => this.visitNode(n.childForFieldName('body')));
-      this.parameterProperties(n);
+      this.steps.then(() => this.parameterProperties(n));
       return;
     }
     if (!hasNavigationBarName(name)) return;
@@ -283,39 +303,44 @@ export class NavTreeBuilder {
     this.open({ name: nameText(name), lspKind, start: n.startIndex, end: endOf(n), nameAt: name.startIndex, children: [] }, () => this.initializer(n.childForFieldName('value')));
   }
 
-  /** The binding elements of a destructuring pattern: each named one is an item of the declaration's kind. */
+  /** The binding elements of a destructuring pattern: each named one is an item of the declaration's kind (one step each, in order). */
   private pattern(p: SyntaxNode, lspKind: number): void {
-    for (const e of p.namedChildren) {
-      if (!e) continue;
-      switch (e.type) {
-        case 'identifier':
-        case 'shorthand_property_identifier_pattern':
-          this.binding(e, e, lspKind, null);
-          break;
-        case 'pair_pattern':
-          this.bindingTarget(e, e.childForFieldName('value'), lspKind);
-          break;
-        case 'object_assignment_pattern':
-        case 'assignment_pattern':
-          this.bindingTarget(e, e.childForFieldName('left'), lspKind, e.childForFieldName('right'));
-          break;
-        case 'rest_pattern':
-          this.bindingTarget(e, e.namedChildren[0] ?? null, lspKind);
-          break;
-        case 'object_pattern':
-        case 'array_pattern':
-          this.pattern(e, lspKind);
-          break;
-        default:
-          break;
-      }
+    for (const e of p.namedChildren) if (e) this.steps.then(() => this.patternElement(e, lspKind));
+  }
+
+  private patternElement(e: SyntaxNode, lspKind: number): void {
+    switch (e.type) {
+      case 'identifier':
+      case 'shorthand_property_identifier_pattern':
+        this.binding(e, e, lspKind, null);
+        break;
+      case 'pair_pattern':
+        this.bindingTarget(e, e.childForFieldName('value'), lspKind);
+        break;
+      case 'object_assignment_pattern':
+      case 'assignment_pattern':
+        this.bindingTarget(e, e.childForFieldName('left'), lspKind, e.childForFieldName('right'));
+        break;
+      case 'rest_pattern':
+        this.bindingTarget(e, e.namedChildren[0] ?? null, lspKind);
+        break;
+      case 'object_pattern':
+      case 'array_pattern':
+        this.pattern(e, lspKind);
+        break;
+      default:
+        break;
     }
   }
 
   private bindingTarget(element: SyntaxNode, target: SyntaxNode | null, lspKind: number, init: SyntaxNode | null = null): void {
+    // `a = 1 = …` defaults inside defaults: the innermost left side, with its own default
+    while (target?.type === 'assignment_pattern') {
+      init = target.childForFieldName('right');
+      target = target.childForFieldName('left');
+    }
     if (!target) return;
     if (PATTERNS.has(target.type)) this.pattern(target, lspKind);
-    else if (target.type === 'assignment_pattern') this.bindingTarget(element, target.childForFieldName('left'), lspKind, target.childForFieldName('right'));
     else if (isIdentifierNode(target)) this.binding(element, target, lspKind, init);
   }
 
@@ -326,14 +351,15 @@ export class NavTreeBuilder {
   /** `({ a, b: c, d = 1, ...e } = x)`: an object literal's shorthand, property and spread assignments to TypeScript. */
   private assignmentPattern(p: SyntaxNode): void {
     if (p.type === 'array_pattern') return this.visitAll(p);
-    for (const e of p.namedChildren) {
-      if (!e) continue;
-      const key = e.type === 'pair_pattern' ? e.childForFieldName('key') : e.type === 'object_assignment_pattern' ? e.childForFieldName('left') : e.type === 'rest_pattern' ? e.namedChildren[0] : e;
-      if (e.type === 'shorthand_property_identifier_pattern' || ((e.type === 'pair_pattern' || e.type === 'object_assignment_pattern') && key) || (e.type === 'rest_pattern' && key?.type === 'identifier')) {
-        const value = e.type === 'pair_pattern' ? e.childForFieldName('value') : e.type === 'object_assignment_pattern' ? e.childForFieldName('right') : null;
-        this.open({ name: nameText(key!), lspKind: NAV_KIND.property, start: e.startIndex, end: endOf(e), nameAt: key!.startIndex, children: [] }, () => this.visitNode(value));
-      } else this.visit(e);
-    }
+    for (const e of p.namedChildren) if (e) this.steps.then(() => this.assignmentElement(e));
+  }
+
+  private assignmentElement(e: SyntaxNode): void {
+    const key = e.type === 'pair_pattern' ? e.childForFieldName('key') : e.type === 'object_assignment_pattern' ? e.childForFieldName('left') : e.type === 'rest_pattern' ? e.namedChildren[0] : e;
+    if (e.type === 'shorthand_property_identifier_pattern' || ((e.type === 'pair_pattern' || e.type === 'object_assignment_pattern') && key) || (e.type === 'rest_pattern' && key?.type === 'identifier')) {
+      const value = e.type === 'pair_pattern' ? e.childForFieldName('value') : e.type === 'object_assignment_pattern' ? e.childForFieldName('right') : null;
+      this.open({ name: nameText(key!), lspKind: NAV_KIND.property, start: e.startIndex, end: endOf(e), nameAt: key!.startIndex, children: [] }, () => this.visitNode(value));
+    } else this.visit(e);
   }
 
   private pair(n: SyntaxNode): void {
@@ -448,7 +474,7 @@ export class NavTreeBuilder {
     for (const d of declarators) {
       const name = d === n ? left : d.childForFieldName('left');
       if (name?.type !== 'identifier') continue;
-      this.open({ name: nameText(name), lspKind: NAV_KIND.variable, start: name.startIndex, end: endOf(d), nameAt: name.startIndex, children: [] }, () => this.initializer(d.childForFieldName('right')));
+      this.steps.then(() => this.open({ name: nameText(name), lspKind: NAV_KIND.variable, start: name.startIndex, end: endOf(d), nameAt: name.startIndex, children: [] }, () => this.initializer(d.childForFieldName('right'))));
     }
   }
 
