@@ -63,14 +63,26 @@ export async function moveFile(call: ServiceCall, input: MoveFileInput): Promise
   const dst = newFileTarget(call.root, input.to);
   const session = await renamingSession(call, src.abs);
   const srcUri = fileUri(src.abs);
-  let edit: WorkspaceEdit | null;
+  const ask = async (): Promise<FileEdit[]> => {
+    let edit: WorkspaceEdit | null;
+    try {
+      edit = await session.request(WillRenameFilesRequest.type, { files: [{ oldUri: srcUri, newUri: fileUri(dst.abs) }] }, { signal: call.signal });
+    } catch (e) {
+      if (isLspgateError(e) && e.code === 'INTERNAL' && e.details?.lspCode !== undefined) throw new LspgateError('INVALID_INPUT', `${session.serverId} refused to move ${src.file}: ${String(e.details.lspMessage)}`, e.details);
+      throw e;
+    }
+    return previewEdits(call.root, session, edit ?? {});
+  };
+  let edits: FileEdit[];
   try {
-    edit = await session.request(WillRenameFilesRequest.type, { files: [{ oldUri: srcUri, newUri: fileUri(dst.abs) }] }, { signal: call.signal });
+    edits = await ask();
   } catch (e) {
-    if (isLspgateError(e) && e.code === 'INTERNAL' && e.details?.lspCode !== undefined) throw new LspgateError('INVALID_INPUT', `${session.serverId} refused to move ${src.file}: ${String(e.details.lspMessage)}`, e.details);
-    throw e;
+    // an importer the server holds open changed on disk since it was synced: sync it, ask once more
+    const stale = e instanceof LspgateError && e.code === 'CONTENT_MODIFIED' ? e.details?.stale : undefined;
+    if (typeof stale !== 'string') throw e;
+    await session.syncDocument(stale);
+    edits = await ask();
   }
-  const edits = previewEdits(call.root, session, edit ?? {});
   const own = edits.find((f) => f.absPath === src.abs);
   const importers = edits.filter((f) => f !== own);
   const before = own?.before ?? documentText(src.abs, undefined, call.env.limits.maxFileBytes);
