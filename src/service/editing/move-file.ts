@@ -62,27 +62,7 @@ export async function moveFile(call: ServiceCall, input: MoveFileInput): Promise
   const src = editTargetOfPath(call.root, call.resolvePath(input.file, { expect: 'file' }));
   const dst = newFileTarget(call.root, input.to);
   const session = await renamingSession(call, src.abs);
-  const srcUri = fileUri(src.abs);
-  const ask = async (): Promise<FileEdit[]> => {
-    let edit: WorkspaceEdit | null;
-    try {
-      edit = await session.request(WillRenameFilesRequest.type, { files: [{ oldUri: srcUri, newUri: fileUri(dst.abs) }] }, { signal: call.signal });
-    } catch (e) {
-      if (isLspgateError(e) && e.code === 'INTERNAL' && e.details?.lspCode !== undefined) throw new LspgateError('INVALID_INPUT', `${session.serverId} refused to move ${src.file}: ${String(e.details.lspMessage)}`, e.details);
-      throw e;
-    }
-    return previewEdits(call.root, session, edit ?? {});
-  };
-  let edits: FileEdit[];
-  try {
-    edits = await ask();
-  } catch (e) {
-    // an importer the server holds open changed on disk since it was synced: sync it, ask once more
-    const stale = e instanceof LspgateError && e.code === 'CONTENT_MODIFIED' ? e.details?.stale : undefined;
-    if (typeof stale !== 'string') throw e;
-    await session.syncDocument(stale);
-    edits = await ask();
-  }
+  const edits = await importEdits(call, session, src, dst.abs);
   const own = edits.find((f) => f.absPath === src.abs);
   const importers = edits.filter((f) => f !== own);
   const before = own?.before ?? documentText(src.abs, undefined, call.env.limits.maxFileBytes);
@@ -121,6 +101,29 @@ export async function moveFile(call: ServiceCall, input: MoveFileInput): Promise
   out.backup_dir = applied.backup_dir;
   for (const [i, f] of files.entries()) if (!f.deleted) out.files[i]!.new_hash = sha256(f.after);
   return out;
+}
+
+/** The server's edits for the rename, per file, computed on the disk text (asked again once after syncing a stale open file). */
+async function importEdits(call: ServiceCall, session: LspSession, src: { abs: string; file: string }, dst: string): Promise<FileEdit[]> {
+  const ask = async (): Promise<FileEdit[]> => {
+    let edit: WorkspaceEdit | null;
+    try {
+      edit = await session.request(WillRenameFilesRequest.type, { files: [{ oldUri: fileUri(src.abs), newUri: fileUri(dst) }] }, { signal: call.signal });
+    } catch (e) {
+      if (isLspgateError(e) && e.code === 'INTERNAL' && e.details?.lspCode !== undefined) throw new LspgateError('INVALID_INPUT', `${session.serverId} refused to move ${src.file}: ${String(e.details.lspMessage)}`, e.details);
+      throw e;
+    }
+    return previewEdits(call.root, session, edit ?? {});
+  };
+  try {
+    return await ask();
+  } catch (e) {
+    // an importer the server holds open changed on disk since it was synced: sync it, ask once more
+    const stale = e instanceof LspgateError && e.code === 'CONTENT_MODIFIED' ? e.details?.stale : undefined;
+    if (typeof stale !== 'string') throw e;
+    await session.syncDocument(stale);
+    return ask();
+  }
 }
 
 /** The session of the file's server, when it offers willRenameFiles for this file; NOT_SUPPORTED naming it otherwise. */
