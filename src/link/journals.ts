@@ -4,10 +4,11 @@
  * written, and recovery finds the journals of a workspace. Node builtins only (the thin client loads
  * nothing else). A journal is `<cacheDir>/journals/<id>.journal`, one JSON record a line:
  *   begin   — the root, the operation, the owner process, and per file its path, temp file, backup,
- *             sha256 before and after (written and fsynced before any temp file);
+ *             sha256 before and after (ABSENT for a file created or removed: a moved file is both,
+ *             at its two paths), written and fsynced before any temp file;
  *   staged  — every new content is in its temp file and every backup is written, all fsynced: from
- *             here on the apply can be completed;
- *   renamed — one per file moved into place;
+ *             here on the apply can be completed (with the modes of the files it removes);
+ *   renamed — one per file moved into place (or removed);
  *   done    — the journal is then removed.
  * A torn last line (the process died while appending) is ignored.
  */
@@ -23,10 +24,18 @@ export interface JournalFileStep {
   tmp: string;
   /** The copy of the old content. */
   backup: string;
-  /** sha256 (hex) of the old and the new bytes. */
+  /** sha256 (hex) of the old and the new bytes; ABSENT for a file the apply creates (before) or removes (after). */
   before: string;
   after: string;
+  /** The mode of a file the apply removes: it is restored with it. */
+  mode?: number;
 }
+
+/**
+ * The "hash" of a file that does not exist: a file move_file creates has it before, the file it
+ * moves away has it after. Not a hex digest, so no content can have it.
+ */
+export const ABSENT = 'absent';
 
 export interface JournalBegin {
   t: 'begin';
@@ -67,15 +76,22 @@ export function readJournal(file: string): JournalState | undefined {
   }
   let state: JournalState | undefined;
   for (const line of text.split('\n')) {
-    let rec: { t?: unknown; file?: unknown };
+    let rec: { t?: unknown; file?: unknown; modes?: unknown };
     try {
-      rec = JSON.parse(line) as { t?: unknown; file?: unknown };
+      rec = JSON.parse(line) as { t?: unknown; file?: unknown; modes?: unknown };
     } catch {
       continue; // a torn last line
     }
     if (rec.t === 'begin') state = { path: file, begin: rec as JournalBegin, staged: false, renamed: new Set(), done: false };
     else if (!state) return undefined;
-    else if (rec.t === 'staged') state.staged = true;
+    else if (rec.t === 'staged') {
+      state.staged = true;
+      const modes = rec.modes && typeof rec.modes === 'object' ? (rec.modes as Record<string, unknown>) : {};
+      for (const f of state.begin.files ?? []) {
+        const m = modes[f.file];
+        if (typeof m === 'number' && Number.isInteger(m)) f.mode = m & 0o777;
+      }
+    }
     else if (rec.t === 'renamed' && typeof rec.file === 'string') state.renamed.add(rec.file);
     else if (rec.t === 'done') state.done = true;
   }

@@ -6,6 +6,7 @@ import { analysisOperations } from './defs/analysis.js';
 import { chunkOperations } from './defs/chunks.js';
 import { contextOperations } from './defs/context.js';
 import { descriptorOperations } from './defs/descriptors.js';
+import { moveFileOperations } from './defs/move-file.js';
 import { navigationOperations } from './defs/navigation.js';
 import { projectOperations } from './defs/project.js';
 import { relationshipOperations } from './defs/relationships.js';
@@ -30,6 +31,7 @@ const groups: Operation[][] = [
   projectOperations,
   serverKnowledgeOperations,
   symbolEditOperations,
+  moveFileOperations,
   chunkOperations,
   tagOperations,
 ];

@@ -1,5 +1,5 @@
 /**
- * Hostile workspaces for the write path (rename_symbol apply, tag_elements, code_actions), shared by
+ * Hostile workspaces for the write path (rename_symbol apply, tag_elements, code_actions, symbol edits, move_file), shared by
  * test/integration/hostile-writes.test.ts (spawned one-shot CLI and `lspgate mcp` over stdio) and
  * `npm run redteam`. A TypeScript project whose tsconfig includes a directory symlink out of the root
  * (`linked -> ../outside`), a source file that is a symlink to the root's `.env`, a file with a
@@ -147,6 +147,11 @@ function symbolEditCases(): WriteCase[] {
     { what: 'replace_symbol_body with text that closes the class early and opens another', op: 'replace_symbol_body', input: () => ({ symbol: 'Box.size', body: 'size(): number { return 1; }\n}\nexport class Evil {\n  run(): void {}', apply: true }), code: 'INVALID_INPUT', mayChange: none },
     { what: 'replace_symbol_body apply of a file changed since the preview (its hash)', op: 'replace_symbol_body', input: () => ({ symbol: 'greetPlain', body: PLAIN_BODY, apply: true, expected_hash: '0'.repeat(64) }), code: 'CONTENT_MODIFIED', mayChange: none },
     { what: 'delete_symbol of a referenced function', op: 'delete_symbol', input: () => ({ symbol: 'greetPlain', apply: true }), code: 'INVALID_INPUT', mayChange: none },
+    // move_file: the target through a directory symlink out of the root, a secret-named target, and sources that are a secret
+    { what: 'move_file into a directory symlink out of the root', op: 'move_file', input: () => ({ file: 'src/use.ts', to: 'linked/use.ts', apply: true }), code: 'PATH_OUTSIDE_WORKSPACE', mayChange: none },
+    { what: 'move_file to a secret-named target', op: 'move_file', input: () => ({ file: 'src/use.ts', to: 'src/.env.local', apply: true }), code: 'SECRET_FILE', mayChange: none },
+    { what: 'move_file of a source file that is a symlink to .env', op: 'move_file', input: () => ({ file: 'src/settings.ts', to: 'src/settings2.ts', apply: true }), code: 'SECRET_FILE', mayChange: none },
+    { what: 'move_file of the file holding a private key', op: 'move_file', input: () => ({ file: 'src/keyed.ts', to: 'src/keyed2.ts' }), code: 'SECRET_FILE', mayChange: none },
   ];
 }
 

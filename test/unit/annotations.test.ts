@@ -65,6 +65,7 @@ const TRUTH: Record<string, [OperationAnnotations, string]> = {
   insert_after_symbol: [WRITES_FILES, '`apply: true` inserts declarations into a workspace file; a second apply inserts them again'],
   undo: [WRITES_FILES, 'restores the files of the last applied edit from its backups; a second undo goes one edit further back'],
   delete_symbol: [WRITES_FILES, '`apply: true` removes a declaration from a workspace file'],
+  move_file: [WRITES_FILES, '`apply: true` renames a workspace file and rewrites its importers'],
   tag_elements: [WRITES_FILES, '`dry_run: false` inserts or rewrites comment lines in workspace files'],
 };
 

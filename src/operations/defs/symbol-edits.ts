@@ -32,8 +32,12 @@ const output = withMeta({
   server: z.string().optional(),
   // each entry: line, column, end_line, end_column, severity, code?, source?, message, tags?, related? (the schema
   // names them once here, not per entry, to keep the default profile's tools/list small)
-  introduced: z.array(z.unknown()).describe('Diagnostics the new text adds: {line, column, severity, code, message, ...}'),
+  introduced: z.array(z.unknown()).describe('Diagnostics the new text adds: {file, line, column, severity, code, message, ...}'),
   removed: z.array(z.unknown()).describe('Diagnostics it removes, the same shape'),
+  referencing: z
+    .object({ files: z.array(z.string()), total_files: z.number().int(), cap: z.number().int() })
+    .optional()
+    .describe('A changed signature or a delete: the referencing files the delta also covers (the first `cap`)'),
   backup_dir: z.string().optional(),
   new_symbols: z.array(z.unknown()).optional().describe('After an apply: {symbol_id, qualified_name, kind, line}'),
   references: z.array(z.unknown()).optional().describe('A forced delete: {file, line, column} left'),
@@ -52,8 +56,9 @@ function markdown(r: SymbolEditResult): string {
   const out = [`## ${r.operation} ${r.symbol} in ${r.file}:${r.line} (${state})`, '', '```diff', r.diff.trimEnd(), '```', ''];
   if (r.diagnostics === 'not_checked') out.push(`Diagnostics not checked: ${r.diagnostics_reason ?? ''}`);
   else out.push(`Diagnostics (${r.server ?? 'server'}): ${r.introduced.length} introduced, ${r.removed.length} removed`);
-  for (const d of r.introduced) out.push(`- + ${r.file}:${d.line}:${d.column} **${d.severity}**${d.code ? ` ${d.code}` : ''}: ${d.message}`);
-  for (const d of r.removed) out.push(`- − ${r.file}:${d.line}:${d.column} ${d.severity}${d.code ? ` ${d.code}` : ''}: ${d.message}`);
+  if (r.referencing) out.push(`Referencing files checked: ${r.referencing.files.length} of ${r.referencing.total_files}${r.referencing.total_files > r.referencing.cap ? ` (cap ${r.referencing.cap})` : ''}`);
+  for (const d of r.introduced) out.push(`- + ${d.file}:${d.line}:${d.column} **${d.severity}**${d.code ? ` ${d.code}` : ''}: ${d.message}`);
+  for (const d of r.removed) out.push(`- − ${d.file}:${d.line}:${d.column} ${d.severity}${d.code ? ` ${d.code}` : ''}: ${d.message}`);
   if (r.references?.length) out.push('', `References left (force): ${r.references.map((x) => `${x.file}:${x.line}`).join(', ')}`);
   if (r.new_symbols?.length) out.push('', `New symbols: ${r.new_symbols.map((s) => `\`${s.symbol_id}\``).join(', ')}`);
   if (r.backup_dir) out.push('', `backup: ${r.backup_dir}`);
@@ -79,7 +84,7 @@ function editOp(name: SymbolEditKind, title: string, description: string, shape:
 }
 
 const CHECKED =
-  "Nothing is written without `apply: true`: the answer is the diff, its content_hash, and the diagnostics delta (the file's server checks the new text unsaved: `introduced`/`removed`; `not_checked` with the reason where no server runs). Text that does not parse in place is INVALID_INPUT. An apply writes through the journal (with backups), is CONTENT_MODIFIED if the file changed since `expected_hash`, and refuses new errors unless `accept_errors`; it answers `new_symbols`. Indentation and line endings follow the file; nothing outside the range changes.";
+  "Nothing is written without `apply: true`: the answer is the diff, its content_hash, and the diagnostics delta (the file's server checks the new text unsaved: `introduced`/`removed`, with the files that reference a changed signature or a deleted symbol: `referencing`; `not_checked` with the reason where no server runs). Text that does not parse in place is INVALID_INPUT. An apply writes through the journal (with backups), is CONTENT_MODIFIED if the file changed since `expected_hash`, and refuses new errors unless `accept_errors`; it answers `new_symbols`. Indentation and line endings follow the file; nothing outside the range changes.";
 /** The same checks, said short (a tool listed alone must not name another one). */
 const AS_REPLACE = 'A preview (diff, content_hash, diagnostics delta) unless `apply`; applies refuse new errors unless `accept_errors`.';
 

@@ -13,7 +13,8 @@ export interface AppliedRecord {
   operation: string;
   time: string;
   backup_dir: string;
-  files: { file: string; abs: string; backup: string; before: string; after: string }[];
+  /** `before`/`after` are ABSENT for a file the apply created/removed; `mode` is a removed file's. */
+  files: { file: string; abs: string; backup: string; before: string; after: string; mode?: number }[];
 }
 
 export const SUFFIX = '.applied.json';

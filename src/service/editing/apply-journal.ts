@@ -7,12 +7,14 @@
  * temp files are removed by recovery); a crash after it can always be completed from the temp files,
  * or rolled back from the backups (recovery.ts). Temp files carry the target's mode (and owner when
  * lspgate may set it); backups and the journal are private (0600 in 0700 directories).
+ * A file the apply creates (move_file's target) has no backup and is linked into place, never over
+ * a file that appeared meanwhile; a file it removes has its backup and no temp file.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fchownSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { diskError, LspgateError } from '../../errors/errors.js';
-import { journalDir, processStart, type JournalBegin, type JournalFileStep } from '../../link/journals.js';
+import { ABSENT, journalDir, processStart, type JournalBegin, type JournalFileStep } from '../../link/journals.js';
 import { sha256 } from '../../util/hash.js';
 import { isInside } from '../../util/paths.js';
 import { createPrivateFile, mkdirPrivate } from '../../util/private-files.js';
@@ -63,6 +65,11 @@ export function hashOf(file: string): string | undefined {
   }
 }
 
+/** The content hash of a journal step's target now: ABSENT when there is no file (nor link) there. */
+export function stateHash(abs: string): string | undefined {
+  return lstatSync(abs, { throwIfNoEntry: false }) ? hashOf(abs) : ABSENT;
+}
+
 /** The temp file of a step: beside its target (a rename never crosses file systems), named for the journal. */
 export function tempPathFor(abs: string, journalId: string): string {
   return path.join(path.dirname(abs), `.${path.basename(abs)}.lspgate-${journalId}.tmp`);
@@ -94,7 +101,9 @@ export class ApplyJournal {
     const files: JournalFileStep[] = edits.map((e) => {
       const backup = path.join(backupDir, e.file);
       if (!isInside(backupDir, backup)) throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `${e.file} would be backed up outside ${backupDir}`, { file: e.file });
-      return { file: e.file, abs: e.absPath, tmp: tempPathFor(e.absPath, id), backup, before: sha256(Buffer.from(e.before, 'utf8')), after: sha256(Buffer.from(e.after, 'utf8')) };
+      const before = e.created ? ABSENT : sha256(Buffer.from(e.before, 'utf8'));
+      const after = e.deleted ? ABSENT : sha256(Buffer.from(e.after, 'utf8'));
+      return { file: e.file, abs: e.absPath, tmp: tempPathFor(e.absPath, id), backup, before, after };
     });
     const start = processStart(process.pid);
     const begin: JournalBegin = { t: 'begin', v: 1, id, root: ws.root, workspace: ws.id, operation, pid: process.pid, ...(start ? { pid_start: start } : {}), time: new Date().toISOString(), backup_dir: backupDir, files };
@@ -111,16 +120,33 @@ export class ApplyJournal {
     const dirs = new Set<string>();
     for (const [i, step] of this.begin.files.entries()) {
       const edit = this.edits[i]!;
+      if (edit.created) {
+        this.stageCreated(step, edit.after, edit.created.mode);
+        dirs.add(path.dirname(step.tmp));
+        continue;
+      }
       const st = statSync(step.abs);
       const old = readFileSync(step.abs);
       if (sha256(old) !== step.before) throw changedError(step.file, 0);
       mkdirPrivate(path.dirname(step.backup));
       writeDurably(step.backup, old, 0o600);
-      writeDurably(step.tmp, Buffer.from(edit.after, 'utf8'), st.mode, st);
+      if (edit.deleted) step.mode = st.mode & 0o7777;
+      else writeDurably(step.tmp, Buffer.from(edit.after, 'utf8'), st.mode, st);
       dirs.add(path.dirname(step.tmp)).add(path.dirname(step.backup));
     }
     for (const d of dirs) syncDir(d);
-    this.append({ t: 'staged' });
+    // the modes of the removed files, known only now, so that recovery restores them as they were
+    this.append({ t: 'staged', modes: Object.fromEntries(this.begin.files.filter((f) => f.mode !== undefined).map((f) => [f.file, f.mode])) });
+  }
+
+  /** A new file: its folder made (inside the root by real path), nothing there yet, its content in the temp file. */
+  private stageCreated(step: JournalFileStep, text: string, mode: number): void {
+    const dir = path.dirname(step.abs);
+    mkdirSync(dir, { recursive: true });
+    // a folder swapped for a symlink since the preview would put the file elsewhere
+    if (realpathSync(dir) !== dir) throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `the folder of ${step.file} is no longer the one the preview was made for: nothing was written`, { file: step.file });
+    if (lstatSync(step.abs, { throwIfNoEntry: false })) throw changedError(step.file, 0);
+    writeDurably(step.tmp, Buffer.from(text, 'utf8'), mode);
   }
 
   /**
@@ -132,10 +158,12 @@ export class ApplyJournal {
     const dirs = new Set<string>();
     for (const step of this.begin.files) {
       const st = lstatSync(step.abs, { throwIfNoEntry: false });
-      if (!st?.isFile() || hashOf(step.abs) !== step.before) throw changedError(step.file, this.rollBack());
+      const unchanged = step.before === ABSENT ? !st : st?.isFile() && hashOf(step.abs) === step.before;
+      if (!unchanged) throw changedError(step.file, this.rollBack());
       try {
-        renameSync(step.tmp, step.abs);
+        moveIntoPlace(step);
       } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw changedError(step.file, this.rollBack());
         // a rename the file system refuses (permissions, a read-only mount): undo, leave nothing behind
         const restored = this.rollBack();
         const kept = `nothing was written (${restored} file(s) restored)`;
@@ -161,7 +189,10 @@ export class ApplyJournal {
   /** The files already moved get their backup back (through a temp file, then rename); returns how many. */
   private rollBack(): number {
     const moved = this.begin.files.slice(0, this.renamed);
-    for (const step of moved) restoreFromBackup(step, this.begin.id);
+    for (const step of moved) {
+      if (step.before === ABSENT) rmSync(step.abs, { force: true });
+      else restoreFromBackup(step, this.begin.id);
+    }
     for (const step of this.begin.files.slice(this.renamed)) removeTemp(step.tmp);
     // every file is as before: the backups hold nothing the workspace lacks (a failed restore threw first)
     this.dropBackups();
@@ -185,12 +216,38 @@ export class ApplyJournal {
   }
 }
 
-/** The old content back in place, byte for byte, with the file's current mode. */
+/**
+ * The step's new state in place: the temp file renamed over the target; a new file linked (link
+ * fails with EEXIST where rename would replace a file that appeared since the check); a removed
+ * file unlinked.
+ */
+export function moveIntoPlace(step: JournalFileStep): void {
+  if (step.after === ABSENT) {
+    rmSync(step.abs);
+    return;
+  }
+  if (step.before !== ABSENT) {
+    renameSync(step.tmp, step.abs);
+    return;
+  }
+  try {
+    linkSync(step.tmp, step.abs);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // a file system without hard links: checked just before, renamed
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw e;
+    renameSync(step.tmp, step.abs);
+    return;
+  }
+  rmSync(step.tmp, { force: true });
+}
+
+/** The old content back in place, byte for byte, with the file's current mode (a removed file: the mode it had). */
 export function restoreFromBackup(step: JournalFileStep, journalId: string): void {
-  const st = statSync(step.abs);
+  const st = statSync(step.abs, { throwIfNoEntry: false }) ?? { mode: step.mode ?? 0o644, uid: -1, gid: -1 };
   const tmp = tempPathFor(step.abs, `${journalId}-restore`);
   rmSync(tmp, { force: true });
-  writeDurably(tmp, readFileSync(step.backup), st.mode, st);
+  writeDurably(tmp, readFileSync(step.backup), st.mode, st.uid >= 0 ? st : undefined);
   renameSync(tmp, step.abs);
   syncDir(path.dirname(step.abs));
 }

@@ -6,16 +6,20 @@
  * as before or completable, and recovery (recovery.ts) says which. Then the servers and the catalog
  * are re-synced, and a record of the apply is left beside its backups for `undo` (undo.ts).
  */
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { diskError, LspgateError } from '../../errors/errors.js';
+import { ABSENT } from '../../link/journals.js';
 import { sha256 } from '../../lsp/documents.js';
 import { isInside } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { ApplyJournal } from './apply-journal.js';
 import { recordApplied } from './applied-records.js';
+import { newFileTarget } from './new-file.js';
 import { editTargetOfPath, type FileEdit } from './workspace-edit.js';
 
+/** ABSENT when nothing (not even a dangling link) is there. */
 function currentHash(abs: string): string | undefined {
+  if (!lstatSync(abs, { throwIfNoEntry: false })) return ABSENT;
   try {
     return sha256(readFileSync(abs, 'utf8'));
   } catch {
@@ -39,7 +43,7 @@ export function checkHashes(call: ServiceCall, files: FileEdit[], expected: Reco
   }
   // the write gate once more: a file swapped for a symlink (or a key written into it) since the preview is refused
   for (const f of files) {
-    const target = editTargetOfPath(call.root, f.absPath);
+    const target = f.created ? newFileTarget(call.root, f.file) : editTargetOfPath(call.root, f.absPath);
     if (target.abs !== f.absPath) throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `${f.file} is no longer the file the preview was made for: nothing was written`, { file: f.file });
   }
 }
@@ -68,7 +72,7 @@ export async function applyFileEdits(call: ServiceCall, files: FileEdit[], expec
   journal.commit();
   try {
     const b = journal.begin;
-    recordApplied(call.env.cacheDir, call.workspace.id, { id: b.id, root: call.root, operation, time: b.time, backup_dir: b.backup_dir, files: b.files.map((f) => ({ file: f.file, abs: f.abs, backup: f.backup, before: f.before, after: f.after })) });
+    recordApplied(call.env.cacheDir, call.workspace.id, { id: b.id, root: call.root, operation, time: b.time, backup_dir: b.backup_dir, files: b.files.map((f) => ({ file: f.file, abs: f.abs, backup: f.backup, before: f.before, after: f.after, ...(f.mode !== undefined ? { mode: f.mode } : {}) })) });
   } catch (e) {
     // the edit is written; only `undo` will not find it
     call.meta.warn(`the apply was written, but its undo record was not: ${(e as Error).message}`);
@@ -79,11 +83,15 @@ export async function applyFileEdits(call: ServiceCall, files: FileEdit[], expec
 
 async function resync(call: ServiceCall, files: FileEdit[]): Promise<void> {
   const broker = call.env.broker;
-  const changes = files.map((f) => ({ path: f.absPath, type: 'changed' as const }));
+  const changes = files.map((f) => ({ path: f.absPath, type: f.created ? ('created' as const) : f.deleted ? ('deleted' as const) : ('changed' as const) }));
   for (const s of broker.existing()) {
     if (!isInside(call.root, s.root) && !isInside(s.root, call.root)) continue;
-    // open documents get didChange with the new text; the others are announced as changed on disk
-    for (const f of files) if (s.getDocument(f.absPath)) await s.syncDocument(f.absPath);
+    // open documents get didChange with the new text (a removed one is closed); the others are announced as changed on disk
+    for (const f of files) {
+      if (!s.getDocument(f.absPath)) continue;
+      if (f.deleted) await s.closeDocument(f.absPath);
+      else await s.syncDocument(f.absPath);
+    }
     s.notifyFilesChanged(changes);
   }
   const refreshed = await call.workspace.catalog.refresh(files.map((f) => f.file));

@@ -9,11 +9,11 @@
  * (journal-vetting.ts) is set aside and reported. Run when a workspace opens and by
  * `lspgate recover`.
  */
-import { readdirSync, renameSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { checkCacheDir } from '../../link/paths.js';
-import { journalDir, ownerAlive, readJournal, type JournalFileStep, type JournalState } from '../../link/journals.js';
-import { hashOf, restoreFromBackup, syncDir } from './apply-journal.js';
+import { ABSENT, journalDir, ownerAlive, readJournal, type JournalFileStep, type JournalState } from '../../link/journals.js';
+import { hashOf, moveIntoPlace, restoreFromBackup, stateHash, syncDir } from './apply-journal.js';
 import { journalFileProblem, journalPathsProblem, recheckStep, setAside } from './journal-vetting.js';
 
 export interface RecoveryOutcome {
@@ -87,7 +87,7 @@ function inProgress(j: JournalState): RecoveryOutcome {
 type FileState = 'new' | 'old' | 'other';
 
 function stateOf(step: JournalFileStep): FileState {
-  const h = hashOf(step.abs);
+  const h = stateHash(step.abs);
   return h === step.after ? 'new' : h === step.before ? 'old' : 'other';
 }
 
@@ -100,12 +100,13 @@ function recoverOne(j: JournalState): RecoveryOutcome {
     return outcome(j, 'rolled_back', [], `${what}: rolled back — it had not written any file yet; every file is as before`);
   }
   const states = files.map(stateOf);
-  const completable = files.every((f, i) => states[i] === 'new' || (states[i] === 'old' && hashOf(f.tmp) === f.after));
+  // a file the apply removes has no temp file: it is completed by removing it
+  const completable = files.every((f, i) => states[i] === 'new' || (states[i] === 'old' && (f.after === ABSENT || hashOf(f.tmp) === f.after)));
   if (completable) {
     for (const [i, f] of files.entries()) {
       if (states[i] !== 'old') continue;
-      recheckStep(f, 'tmp');
-      renameSync(f.tmp, f.abs);
+      if (f.after !== ABSENT) recheckStep(f, 'tmp');
+      moveIntoPlace(f);
     }
     for (const d of new Set(files.map((f) => path.dirname(f.abs)))) syncDir(d);
     finish(j);
@@ -114,7 +115,9 @@ function recoverOne(j: JournalState): RecoveryOutcome {
   }
   const conflicts: string[] = [];
   for (const [i, f] of files.entries()) {
-    if (states[i] === 'new' && hashOf(f.backup) === f.before) {
+    // a file the apply created goes again; one it changed or removed gets its backup back
+    if (states[i] === 'new' && f.before === ABSENT) rmSync(f.abs, { force: true });
+    else if (states[i] === 'new' && hashOf(f.backup) === f.before) {
       recheckStep(f, 'backup');
       restoreFromBackup(f, j.begin.id);
     }

@@ -9,14 +9,14 @@
  * new text declares, by their new ids. Bytes outside the edited range are never touched: the new
  * file is the old bytes before it, the new text, the old bytes after it.
  */
+import path from 'node:path';
 import { LspgateError } from '../../errors/errors.js';
 import { containsPrivateKey } from '../../util/secret-files.js';
 import { sha256 } from '../../lsp/documents.js';
 import type { ServiceCall } from '../call.js';
-import type { DiagnosticEntry } from '../diagnostics/diagnostic-entries.js';
 import type { TargetInput } from '../navigation/resolve.js';
 import { findReferences, type ReferenceEntry } from '../navigation/references.js';
-import { diagnosticsDelta, type DiagnosticsDelta } from './diagnostics-delta.js';
+import { diagnosticsDelta, type DeltaEntry, type DiagnosticsDelta } from './diagnostics-delta.js';
 import { applyFileEdits } from './edit-apply.js';
 import { parseCheck } from './parse-check.js';
 import { blankLinesBetween, blankRunAfter, blankRunBefore, symbolSpan, wholeLines, type SymbolSpan } from './symbol-range.js';
@@ -60,12 +60,24 @@ export interface SymbolEditResult {
   diagnostics: 'checked' | 'not_checked';
   diagnostics_reason?: string;
   server?: string;
-  introduced: DiagnosticEntry[];
-  removed: DiagnosticEntry[];
+  introduced: DeltaEntry[];
+  removed: DeltaEntry[];
+  /** The other files the delta covered: those referencing a changed signature or a deleted symbol (up to `cap`). */
+  referencing?: Referencing;
   backup_dir?: string;
   new_symbols?: NewSymbol[];
   references?: { file: string; line: number; column: number }[];
 }
+
+export interface Referencing {
+  files: string[];
+  /** How many files reference it; only the first `cap` are checked. */
+  total_files: number;
+  cap: number;
+}
+
+/** Referencing files diagnosed beside the edited one: each is one more diagnostics request before and after. */
+export const MAX_REFERENCING_FILES = 20;
 
 interface Planned {
   from: number;
@@ -87,9 +99,11 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
   const after = newBytes.toString('utf8');
   const regionStart = span.bytes.subarray(0, plan.from).toString('utf8').length;
   const parse = kind === 'delete_symbol' ? 'checked' : await parseCheck(span.file, after, regionStart, regionStart + plan.text.length);
-  const delta = await diagnosticsDelta(call, span.abs, before, after);
+  const referencing = await referencingFiles(call, kind, span, plan, references);
+  const delta = await diagnosticsDelta(call, span.abs, before, after, (referencing?.files ?? []).map((f) => path.join(call.root, f)));
   call.meta.addSourceFile(span.abs);
   const out = result(kind, span, plan, before, after, parse, delta);
+  if (referencing) out.referencing = referencing;
   if (references) out.references = references.map((r) => ({ file: r.file, line: r.line, column: r.column }));
   if (!input.apply) return out;
   const errors = delta.introduced.filter((d) => d.severity === 'error');
@@ -197,6 +211,42 @@ function result(kind: SymbolEditKind, span: SymbolSpan, plan: Planned, before: s
   if (delta.reason) out.diagnostics_reason = delta.reason;
   if (delta.server) out.server = delta.server;
   return out;
+}
+
+/**
+ * The files whose diagnostics an edit can change besides its own: those referencing a deleted
+ * symbol, or a symbol whose signature the new text changes; undefined for any other edit.
+ */
+async function referencingFiles(call: ServiceCall, kind: SymbolEditKind, span: SymbolSpan, plan: Planned, refs: ReferenceEntry[] | undefined): Promise<Referencing | undefined> {
+  let found = refs;
+  if (kind === 'replace_symbol_body') {
+    if (!signatureChanged(span.bytes.subarray(plan.from, plan.to).toString('utf8'), plan.text)) return undefined;
+    try {
+      found = (await findReferences(call, { symbol_id: span.symbol.symbol_id, include_declaration: false, max_results: 500 })).references;
+    } catch (e) {
+      call.meta.warn(`the signature of ${span.symbol.qualified_name} changes, but its callers were not checked: ${(e as Error).message}`);
+      return undefined;
+    }
+  }
+  if (!found) return undefined;
+  const files = [...new Set(found.filter((r) => !r.external && r.file !== span.file).map((r) => r.file))].sort();
+  if (files.length > MAX_REFERENCING_FILES) call.meta.warn(`${files.length} files reference ${span.symbol.qualified_name}: the diagnostics delta covers the first ${MAX_REFERENCING_FILES}`);
+  return { files: files.slice(0, MAX_REFERENCING_FILES), total_files: files.length, cap: MAX_REFERENCING_FILES };
+}
+
+/**
+ * Whether the declaration's head — its text up to the body (the first `{`, or a `:` ending a line
+ * as Python's `def …:`), whitespace ignored — differs: a changed name, parameter or result type,
+ * which can break callers. A body-only change cannot, and costs no reference search.
+ */
+export function signatureChanged(oldText: string, newText: string): boolean {
+  const head = (t: string) => {
+    const brace = t.indexOf('{');
+    const colon = /:[ \t]*(#[^\n]*)?\r?\n/.exec(t)?.index ?? -1;
+    const cut = [brace, colon].filter((i) => i >= 0);
+    return (cut.length ? t.slice(0, Math.min(...cut)) : t).replace(/\s+/g, '');
+  };
+  return head(oldText) !== head(newText);
 }
 
 /** The catalog's symbols (refreshed by the apply) whose names are inside the new text (a range may start at a doc comment above it). */

@@ -10,10 +10,13 @@
 import { readdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { LspgateError } from '../../errors/errors.js';
+import { ABSENT } from '../../link/journals.js';
 import { sha256 } from '../../util/hash.js';
 import type { ServiceCall } from '../call.js';
 import { recordsDir, SUFFIX, type AppliedRecord } from './applied-records.js';
+import { stateHash } from './apply-journal.js';
 import { applyFileEdits } from './edit-apply.js';
+import { newFileTarget } from './new-file.js';
 import { editTargetOfPath, unifiedDiff, type FileEdit } from './workspace-edit.js';
 
 export interface UndoResult {
@@ -28,17 +31,24 @@ export async function undoLastEdit(call: ServiceCall): Promise<UndoResult> {
   const dir = recordsDir(call.env.cacheDir, call.workspace.id);
   const rec = newest(dir);
   if (!rec) throw new LspgateError('INVALID_INPUT', `no applied edit of ${call.root} to undo`, { root: call.root });
-  const changed = rec.files.filter((f) => hashOf(f.abs) !== f.after).map((f) => f.file);
+  const changed = rec.files.filter((f) => stateHash(f.abs) !== f.after).map((f) => f.file);
   if (changed.length) {
     throw new LspgateError('CONTENT_MODIFIED', `${rec.operation} of ${rec.time} cannot be undone: ${changed.join(', ')} changed since it was applied; nothing was restored`, { files: changed, operation: rec.operation });
   }
   const edits: FileEdit[] = rec.files.map((f) => {
-    const target = editTargetOfPath(call.root, f.abs);
-    const before = readFileSync(target.abs, 'utf8');
-    const old = readFileSync(f.backup);
-    if (sha256(old) !== f.before) throw new LspgateError('CONTENT_MODIFIED', `the backup of ${f.file} is not what the edit replaced; nothing was restored`, { file: f.file });
-    const after = old.toString('utf8');
-    return { absPath: target.abs, file: target.file, before, content_hash: sha256(before), after, edits: 1, diff: unifiedDiff(target.file, before, after, 3) };
+    // a file the edit created is removed again; one it removed (a move's old path) is created again
+    const target = f.after === ABSENT ? newFileTarget(call.root, f.file) : editTargetOfPath(call.root, f.abs);
+    const before = f.after === ABSENT ? '' : readFileSync(target.abs, 'utf8');
+    let after = '';
+    if (f.before !== ABSENT) {
+      const old = readFileSync(f.backup);
+      if (sha256(old) !== f.before) throw new LspgateError('CONTENT_MODIFIED', `the backup of ${f.file} is not what the edit replaced; nothing was restored`, { file: f.file });
+      after = old.toString('utf8');
+    }
+    const edit: FileEdit = { absPath: target.abs, file: target.file, before, content_hash: f.after === ABSENT ? ABSENT : sha256(before), after, edits: 1, diff: unifiedDiff(target.file, before, after, 3) };
+    if (f.after === ABSENT) edit.created = { mode: f.mode ?? 0o644 };
+    if (f.before === ABSENT) edit.deleted = true;
+    return edit;
   });
   const applied = await applyFileEdits(call, edits, undefined, 'undo');
   renameSync(path.join(dir, `${rec.id}${SUFFIX}`), path.join(dir, `${rec.id}.undone.json`));
@@ -62,12 +72,4 @@ function newest(dir: string): AppliedRecord | undefined {
     if (rec.v === 1 && rec.operation !== 'undo' && Array.isArray(rec.files)) return rec;
   }
   return undefined;
-}
-
-function hashOf(abs: string): string | undefined {
-  try {
-    return sha256(readFileSync(abs));
-  } catch {
-    return undefined;
-  }
 }

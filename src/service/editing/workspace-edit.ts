@@ -29,6 +29,10 @@ export interface FileEdit {
   after: string;
   edits: number;
   diff: string;
+  /** A file the apply creates (`before` is empty; its content_hash is ABSENT) with this mode. */
+  created?: { mode: number };
+  /** A file the apply removes (`after` is empty). */
+  deleted?: true;
 }
 
 /** `changes` and `documentChanges` (TextDocumentEdit only) as one map of file → edits. */

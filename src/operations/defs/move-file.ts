@@ -1,0 +1,82 @@
+/**
+ * move_file: a file renamed and its importers updated by the file's server (willRenameFiles),
+ * previewed with the diagnostics delta, applied through the one edit path
+ * (service/editing/move-file.ts).
+ */
+import { z } from 'zod';
+import { withMeta } from '../../schema/meta.js';
+import { ServiceCall } from '../../service/call.js';
+import { moveFile, type MoveFileResult } from '../../service/editing/move-file.js';
+import { WRITES_FILES } from '../annotations.js';
+import { defineOperation, type Operation } from '../types.js';
+
+const pathField = z.string().min(1).max(4096);
+
+function markdown(r: MoveFileResult): string {
+  const state = r.applied ? 'applied' : 'preview';
+  const out = [`## move_file ${r.file} → ${r.to} (${state}, ${r.importers.length} importer(s) updated by ${r.server})`, ''];
+  for (const f of r.files) if (f.diff) out.push('```diff', f.diff.trimEnd(), '```');
+  if (r.diagnostics === 'not_checked') out.push('', `Diagnostics not checked: ${r.diagnostics_reason ?? ''}`);
+  else out.push('', `Diagnostics: ${r.introduced.length} introduced, ${r.removed.length} removed`);
+  for (const d of r.introduced) out.push(`- + ${d.file}:${d.line}:${d.column} **${d.severity}**${d.code ? ` ${d.code}` : ''}: ${d.message}`);
+  if (r.pending_imports.length) out.push(`(${r.pending_imports.length} import(s) of the new path resolve only once it exists: not counted)`);
+  for (const d of r.removed) out.push(`- − ${d.file}:${d.line}:${d.column} ${d.severity}${d.code ? ` ${d.code}` : ''}: ${d.message}`);
+  if (r.backup_dir) out.push('', `backup: ${r.backup_dir}`);
+  if (!r.applied) out.push('', 'apply: the same call with apply: true and expected_hashes {file: content_hash} of the files above');
+  return out.join('\n') + '\n';
+}
+
+export const moveFileOperations: Operation[] = [
+  defineOperation({
+    name: 'move_file',
+    title: 'Move file',
+    description:
+      "Rename a file and update every import of it, as its language server computes them (`workspace/willRenameFiles`: TypeScript/JavaScript; NOT_SUPPORTED naming the server elsewhere). `to` is root-relative, inside the workspace, not existing, no secret's name; missing folders are created. Nothing is written without `apply: true`: the answer is each file's diff (the importers, and the move with the moved file's own import changes), content hashes, and the diagnostics delta over the moved file and its importers (checked unsaved). An apply writes through the journal (backups, `undo` restores the move), is CONTENT_MODIFIED if a file changed since the preview, and refuses new errors unless `accept_errors`.",
+    input: z.object({
+      file: pathField.describe('The file to move (root-relative)'),
+      to: pathField.describe('Its new path (root-relative)'),
+      apply: z.boolean().optional().describe('Write it (default: preview)'),
+      expected_hashes: z.record(z.string(), z.string()).optional().describe('{file: content_hash} from the preview'),
+      accept_errors: z.boolean().optional().describe('Apply despite introduced errors'),
+    }),
+    output: withMeta({
+      file: z.string(),
+      to: z.string(),
+      applied: z.boolean(),
+      server: z.string(),
+      files: z.array(
+        z.object({
+          file: z.string(),
+          change: z.enum(['edited', 'removed', 'created']),
+          content_hash: z.string().describe("sha256 of the file now ('absent' for the new path)"),
+          edits: z.number().int(),
+          diff: z.string(),
+          new_hash: z.string().optional(),
+        }),
+      ),
+      importers: z.array(z.string()).describe('The files whose imports the server updates'),
+      diagnostics: z.enum(['checked', 'not_checked']),
+      diagnostics_reason: z.string().optional(),
+      introduced: z.array(z.unknown()).describe('Diagnostics the move adds: {file, line, column, severity, code, message, ...}'),
+      removed: z.array(z.unknown()).describe('Diagnostics it removes, the same shape'),
+      pending_imports: z
+        .array(z.unknown())
+        .describe("Importers' errors on their new import of the new path, which no server resolves before the file exists on disk: not counted as introduced"),
+      backup_dir: z.string().optional(),
+    }),
+    annotations: WRITES_FILES,
+    repl: { command: 'move', positional: ['file', 'to'] },
+    profile: 'all',
+    clientCases: {
+      ok: [{ file: 'src/util/strings.ts', to: 'src/util/text.ts' }],
+      errors: [
+        { args: { file: 'src/util/strings.ts', to: 'src/util/math.ts' }, code: 'INVALID_INPUT' },
+        { args: { file: 'src/util/strings.ts', to: '../outside.ts' }, code: 'PATH_OUTSIDE_WORKSPACE' },
+        { args: { file: 'src/missing.ts', to: 'src/other.ts' }, code: 'FILE_NOT_FOUND' },
+      ],
+    },
+    handler: (input, ctx) => ServiceCall.run(ctx, (call) => moveFile(call, input)),
+    // the schema lists the delta's entries as unknown; the handler's result is a MoveFileResult
+    markdown: (r) => markdown(r as unknown as MoveFileResult),
+  }),
+];
