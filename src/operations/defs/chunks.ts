@@ -61,7 +61,7 @@ export const searchCodeOp = defineOperation({
   name: 'search_code',
   title: 'Search code (ranked chunks with citations)',
   description:
-    'Find code by what it does: natural-language or keyword search over code chunks (functions, types, long functions in pieces, Markdown sections), ranked by BM25 with a code-aware tokenizer, by vectors, or both (`mode: hybrid`). Each hit has a citation (file, lines, commit) and `stale_citation` once its lines or HEAD changed; `include_text` adds the chunk\'s text.',
+    'Find code by what it does: natural-language or keyword search over code chunks (functions, types, Markdown sections), ranked by BM25 with a code-aware tokenizer, by vectors, or both (`mode: hybrid`). Each hit has a citation (file, lines, commit) and `stale_citation` once its lines or HEAD changed; `include_text` adds the chunk\'s text.',
   related: { search_symbols: 'instead for declarations by name', search_text: 'instead for an exact string', verify_citation: 'to check a citation later' },
   input: z.object({
     query: Query,

@@ -31,7 +31,7 @@ export const moveFileOperations: Operation[] = [
     name: 'move_file',
     title: 'Move file',
     description:
-      "Rename a file and update every import of it, as its language server computes them (`workspace/willRenameFiles`: TypeScript/JavaScript; NOT_SUPPORTED naming the server elsewhere). `to` is root-relative, inside the workspace, not existing, no secret's name; missing folders are created. Nothing is written without `apply: true`: the answer is each file's diff (the importers, and the move with the moved file's own import changes), content hashes, and the diagnostics delta over the moved file and its importers (checked unsaved). An apply writes through the journal (backups, `undo` restores the move), is CONTENT_MODIFIED if a file changed since the preview, and refuses new errors unless `accept_errors`.",
+      "Rename a file and update every import of it, as its server computes them (`workspace/willRenameFiles`: TypeScript/JavaScript; NOT_SUPPORTED elsewhere). `to`: root-relative, not existing, no secret's name; folders are created. Without `apply: true` nothing is written: each file's diff, content hashes, and the diagnostics delta over the moved file and its importers. An apply is journaled (`undo` restores it), CONTENT_MODIFIED if a file changed since the preview, and refuses new errors unless `accept_errors`.",
     input: z.object({
       file: pathField.describe('The file to move (root-relative)'),
       to: pathField.describe('Its new path (root-relative)'),
@@ -61,7 +61,7 @@ export const moveFileOperations: Operation[] = [
       removed: z.array(z.unknown()).describe('Diagnostics it removes, the same shape'),
       pending_imports: z
         .array(z.unknown())
-        .describe("Importers' errors on their new import of the new path, which no server resolves before the file exists on disk: not counted as introduced"),
+        .describe('Errors on imports of the new path, unresolvable before it exists on disk: not counted'),
       backup_dir: z.string().optional(),
     }),
     annotations: WRITES_FILES,

@@ -187,7 +187,7 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'type_hierarchy',
     title: 'Type hierarchy',
     description:
-      'Supertypes and/or subtypes of a type as a tree (`direction` supertypes | subtypes | both; `depth` 1..5, default 3; `max_results` nodes). From the server\'s type-hierarchy requests where it has them, else (`source: syntax+server`) from declaration headers read from parse trees (never generic constraints), each resolved by the server; supertypes outside the workspace are leaves (`external`).',
+      'Supertypes and/or subtypes of a type as a tree (`direction` supertypes | subtypes | both; `depth` 1..5, default 3; `max_results` nodes). From the server\'s type-hierarchy requests where it has them, else (`source: syntax+server`) from declaration headers in parse trees, each resolved by the server; supertypes outside the workspace are `external` leaves.',
     related: { find_implementations: 'for the implementations of a method' },
     input: z.object({
       ...targetShape,
@@ -263,7 +263,7 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'rename_symbol',
     title: 'Rename symbol',
     description:
-      'Rename a symbol everywhere the language server knows it. Without `apply` nothing is written: a unified diff per file with edit counts and content hashes. `apply: true` writes only if every file still has that content (or `expected_hashes` from the preview), else CONTENT_MODIFIED; files are replaced atomically and the servers and catalog re-synced. `not_renamed` lists occurrences of the old name the edit leaves (files outside the server\'s project); an apply that would leave any needs `accept_not_renamed: true`. NOT_SUPPORTED where the server has no rename.',
+      'Rename a symbol everywhere the language server knows it. Without `apply` nothing is written: a diff per file with edit counts and content hashes. `apply: true` writes only if every file still has that content (`expected_hashes`), else CONTENT_MODIFIED; files are replaced atomically and servers and catalog re-synced. `not_renamed` lists occurrences the edit leaves (outside the server\'s project); applying then needs `accept_not_renamed: true`. NOT_SUPPORTED where the server has no rename.',
     input: z.object({
       ...targetShape,
       new_name: z.string().min(1).max(500).describe('The new name'),

@@ -34,10 +34,8 @@ const output = withMeta({
   // names them once here, not per entry, to keep the default profile's tools/list small)
   introduced: z.array(z.unknown()).describe('Diagnostics the new text adds: {file, line, column, severity, code, message, ...}'),
   removed: z.array(z.unknown()).describe('Diagnostics it removes, the same shape'),
-  referencing: z
-    .object({ files: z.array(z.string()), total_files: z.number().int(), cap: z.number().int() })
-    .optional()
-    .describe('A changed signature or a delete: the referencing files the delta also covers (the first `cap`)'),
+  // {files, total_files, cap}: named in the description, not as a schema, for the default profile's size
+  referencing: z.unknown().optional().describe('Signature change or delete: {files, total_files, cap} the delta also checked'),
   backup_dir: z.string().optional(),
   new_symbols: z.array(z.unknown()).optional().describe('After an apply: {symbol_id, qualified_name, kind, line}'),
   references: z.array(z.unknown()).optional().describe('A forced delete: {file, line, column} left'),
@@ -84,7 +82,7 @@ function editOp(name: SymbolEditKind, title: string, description: string, shape:
 }
 
 const CHECKED =
-  "Nothing is written without `apply: true`: the answer is the diff, its content_hash, and the diagnostics delta (the file's server checks the new text unsaved: `introduced`/`removed`, with the files that reference a changed signature or a deleted symbol: `referencing`; `not_checked` with the reason where no server runs). Text that does not parse in place is INVALID_INPUT. An apply writes through the journal (with backups), is CONTENT_MODIFIED if the file changed since `expected_hash`, and refuses new errors unless `accept_errors`; it answers `new_symbols`. Indentation and line endings follow the file; nothing outside the range changes.";
+  "Nothing is written without `apply: true`: the answer is the diff, its content_hash, and the diagnostics delta (the server checks the new text unsaved, and the callers of a changed signature or deleted symbol: `introduced`/`removed`; `not_checked` with the reason without a server). Text that does not parse in place is INVALID_INPUT. An apply writes through the journal (with backups), is CONTENT_MODIFIED if the file changed since `expected_hash`, and refuses new errors unless `accept_errors`; it answers `new_symbols`. Indentation and line endings follow the file; nothing outside the range changes.";
 /** The same checks, said short (a tool listed alone must not name another one). */
 const AS_REPLACE = 'A preview (diff, content_hash, diagnostics delta) unless `apply`; applies refuse new errors unless `accept_errors`.';
 
