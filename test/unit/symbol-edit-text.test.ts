@@ -17,6 +17,22 @@ describe('shapeText', () => {
     expect(style).toEqual({ eol: '\n', unit: '    ' });
     expect(shapeText('def n(self):\n\tif x:\n\t\treturn 2\n', style, '    ', false)).toBe('    def n(self):\n        if x:\n            return 2');
   });
+  it('text copied as get_symbol answers it (first line bare, the rest at its place) gets its place once', () => {
+    const ts = fileStyle('class A {\n  m() {\n    return 1\n  }\n}\n');
+    expect(shapeText('m() {\n    return 2\n  }', ts, '  ', true)).toBe('m() {\n    return 2\n  }');
+    expect(shapeText('m() {\n    return 2\n  }', ts, '  ', false)).toBe('  m() {\n    return 2\n  }');
+    const py = fileStyle('class A:\n    def m(self):\n        return 1\n');
+    expect(shapeText('@cached\n    def n(self):\n        return 2', py, '    ', true)).toBe('@cached\n    def n(self):\n        return 2');
+    // written at column 0: a body one level deep under a one-level base is not taken for a copied one
+    expect(shapeText('def n(self):\n    return 2', py, '    ', true)).toBe('def n(self):\n        return 2');
+    expect(shapeText('m() {\n  return 2\n}', ts, '  ', true)).toBe('m() {\n    return 2\n  }');
+  });
+  it('a header continued over lines keeps its alignment, and the unit is not read from it', () => {
+    const py = fileStyle('class A:\n    def m(self):\n        return 1\n');
+    expect(shapeText('def n(self,\n      x):\n    return x', py, '    ', false)).toBe('    def n(self,\n          x):\n        return x');
+    expect(shapeText('def n(self,\n          x):\n        return x', py, '    ', true)).toBe('def n(self,\n          x):\n        return x');
+    expect(fileStyle('def f(a,\n      b):\n    return (a +\n            b)\n').unit).toBe('    ');
+  });
 });
 
 describe('parseCheck', () => {
