@@ -1,7 +1,7 @@
 // The pure parts of the symbol edits: a caller's text shaped like the file (line endings, indentation
 // unit and depth) and the parse check that refuses text which does not parse, or escapes its place.
 import { describe, expect, it } from 'vitest';
-import { parseCheck } from '../../src/service/editing/parse-check.js';
+import { parseCheck, verbatimRows } from '../../src/service/editing/parse-check.js';
 import { fileStyle, shapeText } from '../../src/service/editing/symbol-text.js';
 
 describe('shapeText', () => {
@@ -32,6 +32,21 @@ describe('shapeText', () => {
     expect(shapeText('def n(self,\n      x):\n    return x', py, '    ', false)).toBe('    def n(self,\n          x):\n        return x');
     expect(shapeText('def n(self,\n          x):\n        return x', py, '    ', true)).toBe('def n(self,\n          x):\n        return x');
     expect(fileStyle('def f(a,\n      b):\n    return (a +\n            b)\n').unit).toBe('    ');
+  });
+});
+
+describe('string literals spanning lines', () => {
+  const py = fileStyle('class A:\n    def m(self):\n        return 1\n');
+  it('a string less indented than its line keeps its bytes; a docstring moves with the code', async () => {
+    const body = 'def usage(self):\n    """Usage.\n\n    More.\n    """\n    return """\\\nprog [-h]\n  -v  verbose\n"""';
+    const rows = await verbatimRows('a.py', body);
+    expect([...rows].sort()).toEqual([6, 7, 8]);
+    expect(shapeText(body, py, '    ', false, rows)).toBe('    def usage(self):\n        """Usage.\n\n        More.\n        """\n        return """\\\nprog [-h]\n  -v  verbose\n"""');
+  });
+  it('copied as get_symbol answers it, with a string at column 0: placed once, the string as it was', async () => {
+    const body = 'm() {\n    const s = `a\nb`\n    return s\n  }';
+    const ts = fileStyle('class A {\n  m() {\n    return 1\n  }\n}\n');
+    expect(shapeText(body, ts, '  ', true, await verbatimRows('a.ts', body))).toBe(body);
   });
 });
 

@@ -87,20 +87,29 @@ export function leadOf(line: string): string {
  * indentation of its place, when it was copied from there: unplace), each line's
  * remaining levels (in the text's own unit) given in the file's unit, `base` before every line but
  * the first when `firstBare` (the first goes after indentation already in the file), every line
- * ending as the file's do. Blank lines stay empty; leading and trailing blank lines are dropped.
+ * ending as the file's do. Lines in `verbatim` (indices into the text's lines) are kept as written. Blank lines stay empty; leading and trailing blank lines are dropped.
  */
-export function shapeText(body: string, style: FileStyle, base: string, firstBare: boolean): string {
-  const lines = body.replace(/\r\n?/g, '\n').split('\n');
-  while (lines.length && !lines[0]!.trim()) lines.shift();
-  while (lines.length && !lines[lines.length - 1]!.trim()) lines.pop();
-  unplace(lines, base);
-  const own = indentUnit(lines) ?? style.unit;
+export function shapeText(body: string, style: FileStyle, base: string, firstBare: boolean, verbatim: ReadonlySet<number> = new Set()): string {
+  const all = body.replace(/\r\n?/g, '\n').split('\n');
+  let top = 0;
+  while (top < all.length && !all[top]!.trim()) top++;
+  let bottom = all.length;
+  while (bottom > top && !all[bottom - 1]!.trim()) bottom--;
+  const lines = all.slice(top, bottom);
+  // the inside of a string literal (verbatimRows) keeps its bytes: it takes no part in the shaping
+  const kept = lines.map((_, i) => verbatim.has(top + i));
+  const code = lines.filter((_, i) => !kept[i]);
+  unplace(code, base);
+  let k = 0;
+  for (let i = 0; i < lines.length; i++) if (!kept[i]) lines[i] = code[k++]!;
+  const own = indentUnit(code) ?? style.unit;
   const width = (lead: string) => [...lead].reduce((n, ch) => n + (ch === '\t' ? own.length || 1 : 1), 0);
   const unitWidth = own === '\t' ? 1 : own.length;
   const levelsOf = (lead: string) => (own === '\t' ? [...lead].filter((c) => c === '\t').length + Math.floor(lead.replace(/\t/g, '').length / 4) : Math.floor(width(lead) / unitWidth));
   const restOf = (lead: string) => (own === '\t' ? '' : ' '.repeat(width(lead) % unitWidth));
-  const common = Math.min(...lines.filter((l) => l.trim()).map((l) => levelsOf(leadOf(l))));
+  const common = Math.min(...code.filter((l) => l.trim()).map((l) => levelsOf(leadOf(l))));
   const shaped = lines.map((line, i) => {
+    if (kept[i]) return line;
     if (!line.trim()) return '';
     const lead = leadOf(line);
     const levels = levelsOf(lead) - (Number.isFinite(common) ? common : 0);
