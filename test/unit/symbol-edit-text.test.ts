@@ -71,6 +71,14 @@ describe('parseCheck', () => {
     expect(err.code).toBe('INVALID_INPUT');
     expect(err.message).toContain('class declaration at line 1');
   });
+  it('a Python method followed by comments indented under its last statement (part of its block in the tree) is whole', async () => {
+    const m = 'def m(self):\n        return 1';
+    const t = `class A:\n    ${m}\n\n        # a trailing note, indented as the body\n\n    def k(self):\n        return 2\n`;
+    expect(await parseCheck('a.py', t, ...region(t, m))).toBe('checked');
+    const bad = 'def m(self):\n        return 1\n    x = (';
+    const u = `class A:\n    ${bad}\n        # note\n`;
+    expect((await parseCheck('a.py', u, ...region(u, bad)).catch((e) => e)).code).toBe('INVALID_INPUT');
+  });
   it('a file with no grammar is not checked', async () => {
     expect(await parseCheck('notes.unknownext', 'x', 0, 1)).toBe('no_grammar');
   });

@@ -63,12 +63,31 @@ function crossing(root: SyntaxNode, start: number, end: number): ParseProblem | 
   if (holder.startIndex === start && holder.endIndex === end) return undefined;
   for (const child of holder.children) {
     if (!child || child.endIndex <= start || child.startIndex >= end) continue;
+    // tree-sitter-python gives a block the comments indented under its last statement: a declaration
+    // range that ends at that statement leaves them after the new text, and only they reach beyond it
+    if (child.startIndex >= start && child.endIndex > end && onlyCommentsFrom(child, end)) continue;
     if (child.startIndex < start || child.endIndex > end) {
       const what = child.startIndex < start ? 'ends inside the new text' : 'reaches beyond the new text';
       return at(child.startIndex < start ? child : child, `the ${child.type.replace(/_/g, ' ')} at line ${child.startPosition.row + 1} ${what} (the text closes or opens a block it does not own)`);
     }
   }
   return undefined;
+}
+
+/** True when every part of `node` from `end` on is a comment (nodes that straddle `end` are entered; a straddling leaf is not). */
+function onlyCommentsFrom(node: SyntaxNode, end: number): boolean {
+  const stack: SyntaxNode[] = [node];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.endIndex <= end) continue;
+    if (n.startIndex >= end) {
+      if (!n.type.includes('comment')) return false;
+      continue;
+    }
+    if (!n.childCount) return false;
+    for (const c of n.children) if (c) stack.push(c);
+  }
+  return true;
 }
 
 /**
