@@ -126,7 +126,7 @@ export const LANGS: BenchLang[] = [
     name: 'python',
     unavailable: () => (fs.existsSync(pythonLib()) ? undefined : 'no Python standard library under /usr/lib/python3*'),
     prepare(dir) {
-      const files = ['textwrap.py', 'shlex.py', 'fractions.py', 'difflib.py', 'calendar.py'];
+      const files = ['textwrap.py', 'shlex.py', 'fractions.py', 'difflib.py', 'calendar.py', 'ftplib.py', 'smtplib.py', 'pprint.py'];
       copyFiles(pythonLib(), path.join(dir, 'stdlib_copy'), files);
       fs.writeFileSync(path.join(dir, 'pyproject.toml'), '[project]\nname = "stdlib-copy"\nversion = "0"\n');
       return files.map((f) => `stdlib_copy/${f}`);
