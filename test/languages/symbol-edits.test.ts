@@ -2,7 +2,8 @@
 // insert_before_symbol, insert_after_symbol and delete_symbol on methods in classes, top-level
 // functions, decorated declarations, overloads, nested classes, a CRLF file and a tab-indented file.
 // Every preview writes nothing; the diagnostics delta names a planted undefined name and is empty
-// for a valid body; bytes outside the edited range are compared byte for byte after each apply.
+// for a valid body; bytes outside the edited range are compared byte for byte after each apply; a
+// method replaced by its own text as get_symbol answers it leaves the file as it was.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -115,5 +116,14 @@ describe('symbol edits: TypeScript', async () => {
     const err = await fx.runError('undo');
     expect([err.code, err.details?.files]).toEqual(['CONTENT_MODIFIED', ['src/main.ts']]);
     expect(fx.read('src/main.ts')).toBe(edited);
+  });
+
+  it('a method replaced by its own text as get_symbol answers it (first line bare, the rest indented): the file is unchanged', async () => {
+    const before = fx.read('src/shapes.ts');
+    for (const symbol of ['Circle.area', 'Circle.Unit.size']) {
+      const got = await fx.run('get_symbol', { symbol });
+      const r = await fx.run('replace_symbol_body', { symbol_id: got.symbol.symbol_id, body: got.source, apply: true });
+      expect([r.applied, fx.read('src/shapes.ts')]).toEqual([true, before]);
+    }
   });
 });

@@ -63,10 +63,59 @@ function crossing(root: SyntaxNode, start: number, end: number): ParseProblem | 
   if (holder.startIndex === start && holder.endIndex === end) return undefined;
   for (const child of holder.children) {
     if (!child || child.endIndex <= start || child.startIndex >= end) continue;
+    // tree-sitter-python gives a block the comments indented under its last statement: a declaration
+    // range that ends at that statement leaves them after the new text, and only they reach beyond it
+    if (child.startIndex >= start && child.endIndex > end && onlyCommentsFrom(child, end)) continue;
     if (child.startIndex < start || child.endIndex > end) {
       const what = child.startIndex < start ? 'ends inside the new text' : 'reaches beyond the new text';
       return at(child.startIndex < start ? child : child, `the ${child.type.replace(/_/g, ' ')} at line ${child.startPosition.row + 1} ${what} (the text closes or opens a block it does not own)`);
     }
   }
   return undefined;
+}
+
+/** True when every part of `node` from `end` on is a comment (nodes that straddle `end` are entered; a straddling leaf is not). */
+function onlyCommentsFrom(node: SyntaxNode, end: number): boolean {
+  const stack: SyntaxNode[] = [node];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.endIndex <= end) continue;
+    if (n.startIndex >= end) {
+      if (!n.type.includes('comment')) return false;
+      continue;
+    }
+    if (!n.childCount) return false;
+    for (const c of n.children) if (c) stack.push(c);
+  }
+  return true;
+}
+
+/**
+ * Lines of a caller's text (`\n`-split, 0-based) that hold the inside of a string literal spanning
+ * lines and less indented than the line it opens on (a usage text at column 0, a raw SQL string):
+ * their leading spaces are the string's content, so shaping the text must leave them as they are.
+ * A string whose lines are all at least as deep as its opening line (a docstring) moves with the code.
+ */
+export async function verbatimRows(relPath: string, text: string): Promise<Set<number>> {
+  const out = new Set<number>();
+  const syntax = syntaxOf(relPath);
+  if (!syntax || !text.includes('\n')) return out;
+  const lines = text.split('\n');
+  const lead = (row: number) => /^[ \t]*/.exec(lines[row] ?? '')![0].length;
+  await withSyntaxTree(syntax.grammar, text, (root) => {
+    const stack: SyntaxNode[] = [root];
+    while (stack.length) {
+      const n = stack.pop()!;
+      const first = n.startPosition.row;
+      const last = n.endPosition.row;
+      if (last === first) continue;
+      if (/string|heredoc|nowdoc/.test(n.type)) {
+        const rows = Array.from({ length: last - first }, (_, i) => first + 1 + i);
+        if (rows.some((r) => lines[r]!.trim() && lead(r) < lead(first))) for (const r of rows) out.add(r);
+        continue;
+      }
+      for (const c of n.children) if (c) stack.push(c);
+    }
+  });
+  return out;
 }

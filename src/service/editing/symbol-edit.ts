@@ -18,7 +18,7 @@ import type { TargetInput } from '../navigation/resolve.js';
 import { findReferences, type ReferenceEntry } from '../navigation/references.js';
 import { diagnosticsDelta, type DeltaEntry, type DiagnosticsDelta } from './diagnostics-delta.js';
 import { applyFileEdits } from './edit-apply.js';
-import { parseCheck } from './parse-check.js';
+import { parseCheck, verbatimRows } from './parse-check.js';
 import { blankLinesBetween, blankRunAfter, blankRunBefore, symbolSpan, wholeLines, type SymbolSpan } from './symbol-range.js';
 import { fileStyle, leadOf, lineEndByte, lineStartByte, shapeText } from './symbol-text.js';
 import { unifiedDiff, type FileEdit } from './workspace-edit.js';
@@ -93,7 +93,7 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
   }
   const span = await symbolSpan(call, input);
   const references = kind === 'delete_symbol' ? await remainingReferences(call, span, input) : undefined;
-  const plan = planEdit(kind, span, input);
+  const plan = planEdit(kind, span, input, input.body ? await verbatimRows(span.file, input.body.replace(/\r\n?/g, '\n')) : new Set());
   const before = span.bytes.toString('utf8');
   const newBytes = Buffer.concat([span.bytes.subarray(0, plan.from), Buffer.from(plan.text, 'utf8'), span.bytes.subarray(plan.to)]);
   const after = newBytes.toString('utf8');
@@ -122,7 +122,7 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
 }
 
 /** The new file's bytes [from, to) become `text`. */
-function planEdit(kind: SymbolEditKind, span: SymbolSpan, input: SymbolEditInput): Planned {
+function planEdit(kind: SymbolEditKind, span: SymbolSpan, input: SymbolEditInput, verbatim: ReadonlySet<number>): Planned {
   const { bytes, start, end, docStart } = span;
   const text = bytes.toString('utf8');
   const style = fileStyle(text);
@@ -133,17 +133,17 @@ function planEdit(kind: SymbolEditKind, span: SymbolSpan, input: SymbolEditInput
   switch (kind) {
     case 'replace_symbol_body': {
       const from = input.include_doc ? docStart : start;
-      return { from, to: end, text: shapeText(body, style, base, true) };
+      return { from, to: end, text: shapeText(body, style, base, true, verbatim) };
     }
     case 'insert_before_symbol': {
       const at = lineStartByte(bytes, docStart);
-      return { from: at, to: at, text: shapeText(body, style, base, false) + style.eol.repeat(1 + gap) };
+      return { from: at, to: at, text: shapeText(body, style, base, false, verbatim) + style.eol.repeat(1 + gap) };
     }
     case 'insert_after_symbol': {
       const at = lineEndByte(bytes, end - 1);
       const open = at === bytes.length && bytes[at - 1] !== 0x0a;
       // the file's last line had no line ending: the new text goes after one, and ends as the file did
-      const shaped = shapeText(body, style, base, false);
+      const shaped = shapeText(body, style, base, false, verbatim);
       return open ? { from: at, to: at, text: style.eol.repeat(1 + gap) + shaped } : { from: at, to: at, text: style.eol.repeat(gap) + shaped + style.eol };
     }
     case 'delete_symbol': {
