@@ -76,7 +76,12 @@ module.exports = {
     below('gateway-downward', GATEWAY, FRONT, 'The composition root builds on the layers below it, never on a front-end.'),
     below('operations-downward', OPERATIONS, [FRONT, GATEWAY], 'Operations see the service and lower layers; contracts they share live in src/core.'),
     below('analysis-downward', ANALYSIS, [FRONT, GATEWAY, OPERATIONS], 'Analyses are built on the service; operations call them.'),
-    below('service-downward', SERVICE, [FRONT, GATEWAY, OPERATIONS, ANALYSIS], 'The service must not reach back into analyses, operations or the composition root.'),
+    below(
+      'service-downward',
+      SERVICE,
+      [FRONT, GATEWAY, OPERATIONS, ANALYSIS],
+      'The service must not reach back into analyses, operations or the composition root.',
+    ),
     below('index-downward', INDEX, [FRONT, GATEWAY, OPERATIONS, ANALYSIS, SERVICE], 'catalog/cache/broker sit below the service.'),
     below(
       'catalog-pure-index',
@@ -86,7 +91,12 @@ module.exports = {
     ),
     below('servers-downward', SERVERS, [FRONT, GATEWAY, OPERATIONS, ANALYSIS, SERVICE, INDEX], 'lsp/adapters/syntax sit below the broker and catalog.'),
     below('lsp-not-to-adapters', '^src/lsp/', '^src/(adapters|syntax)/', 'The LSP client is language-neutral; adapters build on it.'),
-    below('syntax-not-to-adapters', '^src/syntax/', '^src/(adapters|lsp)/', 'The syntax layer is language-neutral machinery; adapters bring the grammars and queries.'),
+    below(
+      'syntax-not-to-adapters',
+      '^src/syntax/',
+      '^src/(adapters|lsp)/',
+      'The syntax layer is language-neutral machinery; adapters bring the grammars and queries.',
+    ),
     {
       name: 'ground-floor-only',
       severity: 'error',

@@ -4,7 +4,7 @@ import eslint from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
-const WATCH_MESSAGE = 'watch files through the catalog\'s change feed (catalog.changes), not a watcher of your own: src/catalog/watcher.ts is the only one';
+const WATCH_MESSAGE = "watch files through the catalog's change feed (catalog.changes), not a watcher of your own: src/catalog/watcher.ts is the only one";
 const WATCH_IMPORTS = [
   ...['node:fs', 'fs'].map((name) => ({ name, importNames: ['watch', 'watchFile', 'unwatchFile'], message: WATCH_MESSAGE })),
   ...['node:fs/promises', 'fs/promises'].map((name) => ({ name, importNames: ['watch'], message: WATCH_MESSAGE })),
@@ -12,7 +12,10 @@ const WATCH_IMPORTS = [
 ];
 // fs.watch(...) / fsp.watch(...) through a default or namespace import of the fs modules
 const WATCH_CALLS = [
-  { selector: "CallExpression[callee.object.name=/^(fs|fsp|fsPromises|promises|nodeFs)$/][callee.property.name=/^(watch|watchFile)$/]", message: WATCH_MESSAGE },
+  {
+    selector: 'CallExpression[callee.object.name=/^(fs|fsp|fsPromises|promises|nodeFs)$/][callee.property.name=/^(watch|watchFile)$/]',
+    message: WATCH_MESSAGE,
+  },
 ];
 
 // One conversion of file URLs and paths: server locations go through src/service/locate.ts (the
@@ -31,7 +34,11 @@ const URI_IMPORTS = [
 // `new URL(` is a hand-made conversion waiting to happen (`new URL(p).pathname` of a caller's
 // file:// path kept a remote host's path and decoded `%2F`): file URLs go through src/util/uri.ts.
 const URL_CALLS = [
-  { selector: "NewExpression[callee.name='URL']", message: 'convert file URLs and paths in src/util/uri.ts (fileUri, pathOfUri, localPathOfFileUrl, modulePath); an HTTP URL is parsed where a front-end serves HTTP' },
+  {
+    selector: "NewExpression[callee.name='URL']",
+    message:
+      'convert file URLs and paths in src/util/uri.ts (fileUri, pathOfUri, localPathOfFileUrl, modulePath); an HTTP URL is parsed where a front-end serves HTTP',
+  },
 ];
 
 export const STRUCTURE_MODULES = [
@@ -109,8 +116,15 @@ export default defineConfig(
         // a later entry replaces a rule rather than adding to it: the watcher rule is repeated here
         ...WATCH_CALLS,
         ...URL_CALLS,
-        { selector: 'Literal[regex]', message: 'Structure comes from parse trees (src/adapters/file-structure.ts): no regex here; a rule over a name or path says so in an eslint-disable comment.' },
-        { selector: "NewExpression[callee.name='RegExp'], CallExpression[callee.name='RegExp']", message: 'Structure comes from parse trees (src/adapters/file-structure.ts): no RegExp here.' },
+        {
+          selector: 'Literal[regex]',
+          message:
+            'Structure comes from parse trees (src/adapters/file-structure.ts): no regex here; a rule over a name or path says so in an eslint-disable comment.',
+        },
+        {
+          selector: "NewExpression[callee.name='RegExp'], CallExpression[callee.name='RegExp']",
+          message: 'Structure comes from parse trees (src/adapters/file-structure.ts): no RegExp here.',
+        },
       ],
     },
   },

@@ -44,7 +44,13 @@ export function cliStart(runs = 15): CliStartRow[] {
         cmd.push(wall([cli, ...args], env));
       }
       const ratio = median(cmd) / median(node);
-      return { command: `lspgate ${args.join(' ')}`, median_ms: Math.round(median(cmd)), node_ms: Math.round(median(node)), ratio: Math.round(ratio * 100) / 100, met: ratio <= CLI_START_TARGET };
+      return {
+        command: `lspgate ${args.join(' ')}`,
+        median_ms: Math.round(median(cmd)),
+        node_ms: Math.round(median(node)),
+        ratio: Math.round(ratio * 100) / 100,
+        met: ratio <= CLI_START_TARGET,
+      };
     });
   } finally {
     fs.rmSync(cacheDir, { recursive: true, force: true });

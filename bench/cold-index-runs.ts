@@ -26,7 +26,9 @@ if (process.argv.includes('--busy-loop')) {
 
 const root = fs.realpathSync(arg('--root') ?? generateRepo({ files: Number(arg('--files') ?? 480) }).root);
 const runs = Number(arg('--runs') ?? 5);
-const load: ChildProcess[] = Array.from({ length: Number(arg('--load') ?? 0) }, () => fork(fileURLToPath(import.meta.url), ['--busy-loop'], { stdio: 'ignore' }));
+const load: ChildProcess[] = Array.from({ length: Number(arg('--load') ?? 0) }, () =>
+  fork(fileURLToPath(import.meta.url), ['--busy-loop'], { stdio: 'ignore' }),
+);
 const results: Record<string, unknown>[] = [];
 try {
   for (let i = 0; i < runs; i++) {
@@ -35,9 +37,23 @@ try {
     const t0 = performance.now();
     const gateway = await Gateway.create({ root, cacheDir });
     try {
-      const r = (await gateway.run('index_folder', { path: root, output_format: 'json' })).result as unknown as { state: string; files: number; errors: { code: string }[] };
+      const r = (await gateway.run('index_folder', { path: root, output_format: 'json' })).result as unknown as {
+        state: string;
+        files: number;
+        errors: { code: string }[];
+      };
       const generations = gateway.context.broker.info().map((s) => s.generation);
-      results.push({ run: i + 1, state: r.state, files: r.files, failed: r.errors.length, codes: [...new Set(r.errors.map((e) => e.code))], server_generations: generations, seconds: +((performance.now() - t0) / 1000).toFixed(1), load_before: +before.toFixed(1), load_after: +os.loadavg()[0]!.toFixed(1) });
+      results.push({
+        run: i + 1,
+        state: r.state,
+        files: r.files,
+        failed: r.errors.length,
+        codes: [...new Set(r.errors.map((e) => e.code))],
+        server_generations: generations,
+        seconds: +((performance.now() - t0) / 1000).toFixed(1),
+        load_before: +before.toFixed(1),
+        load_after: +os.loadavg()[0]!.toFixed(1),
+      });
     } finally {
       await gateway.close();
       fs.rmSync(cacheDir, { recursive: true, force: true });

@@ -100,12 +100,17 @@ async function child(root: string, query: string, mode: ColdMode, defBy: ColdRun
     const firstMb = treeMb();
     const t1 = performance.now();
     const file = first.results[0]?.file;
-    const outline = file ? ((await g.run('get_file_outline', { file, output_format: 'json' })).result as unknown as { _meta: { index_state: string } }) : undefined;
+    const outline = file
+      ? ((await g.run('get_file_outline', { file, output_format: 'json' })).result as unknown as { _meta: { index_state: string } })
+      : undefined;
     const outlineMs = ms(t1);
     const hit = first.results[0];
     const peakSyntax = Math.max(peak, treeMb());
     const t2 = performance.now();
-    if (hit) await g.run('find_definition', { ...(defBy === 'name' ? { symbol: hit.name } : { file: hit.file, line: hit.line }), output_format: 'json' }).catch(() => undefined);
+    if (hit)
+      await g
+        .run('find_definition', { ...(defBy === 'name' ? { symbol: hit.name } : { file: hit.file, line: hit.line }), output_format: 'json' })
+        .catch(() => undefined);
     const defMs = hit ? ms(t2) : -1;
     const built = (await g.run('index_folder', { path: root, output_format: 'json' })).result as unknown as { state: string; files: number; symbols: number };
     const catalogMs = ms(t0);
@@ -140,7 +145,11 @@ async function child(root: string, query: string, mode: ColdMode, defBy: ColdRun
 
 function runChild(root: string, query: string, mode: ColdMode, defBy: ColdRun['def_by']): Promise<ColdRun> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, LSPGATE_SYNTAX: mode === 'servers only' ? 'off' : 'on', LSPGATE_SERVER_START: mode === 'on-demand' ? 'on-demand' : 'after-syntax' };
+    const env = {
+      ...process.env,
+      LSPGATE_SYNTAX: mode === 'servers only' ? 'off' : 'on',
+      LSPGATE_SERVER_START: mode === 'on-demand' ? 'on-demand' : 'after-syntax',
+    };
     const c = fork(fileURLToPath(import.meta.url), ['--child', root, query, mode, defBy], { env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     c.on('message', (m) => resolve(m as ColdRun));
     c.on('exit', (code) => (code === 0 ? undefined : reject(new Error(`cold-start child exited ${code}`))));
@@ -164,13 +173,26 @@ async function rawToReady(root: string, lang: string): Promise<number> {
   }
 }
 
-export async function coldStart(root: string, lang: string, query: string, runs: number, log: (s: string) => void): Promise<{ runs: ColdRun[]; raw_ready_ms: number[] }> {
+export async function coldStart(
+  root: string,
+  lang: string,
+  query: string,
+  runs: number,
+  log: (s: string) => void,
+): Promise<{ runs: ColdRun[]; raw_ready_ms: number[] }> {
   const out: ColdRun[] = [];
   const raw: number[] = [];
   for (let i = 0; i < runs; i++) {
-    for (const [mode, defBy] of [['after-syntax', 'name'], ['after-syntax', 'position'], ['on-demand', 'name'], ['servers only', 'name']] as const) {
+    for (const [mode, defBy] of [
+      ['after-syntax', 'name'],
+      ['after-syntax', 'position'],
+      ['on-demand', 'name'],
+      ['servers only', 'name'],
+    ] as const) {
       const r = await runChild(root, query, mode, defBy);
-      log(`cold start ${path.basename(root)} ${mode}: first answer ${r.first_search_ms} ms (${r.first_search_state}), definition by ${defBy} ${r.def_ms} ms, catalog ${r.catalog_ms} ms, tree ${r.tree_mb_first}/${r.tree_mb_peak_syntax}/${r.tree_mb_peak} MB, load ${r.load}`);
+      log(
+        `cold start ${path.basename(root)} ${mode}: first answer ${r.first_search_ms} ms (${r.first_search_state}), definition by ${defBy} ${r.def_ms} ms, catalog ${r.catalog_ms} ms, tree ${r.tree_mb_first}/${r.tree_mb_peak_syntax}/${r.tree_mb_peak} MB, load ${r.load}`,
+      );
       out.push(r);
     }
     raw.push(await rawToReady(root, lang));

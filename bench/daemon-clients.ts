@@ -128,7 +128,12 @@ async function main(): Promise<void> {
     many_clients: many,
     rss_ratio: Math.round((many.rss_mb / one.rss_mb) * 100) / 100,
     pss_ratio: Math.round((many.pss_mb / one.pss_mb) * 100) / 100,
-    cli_find_definition_ms: { thin_median: Math.round(median(thin)), node_e_0_median: Math.round(median(bare)), daemon_off_median: Math.round(median(off)), runs: CLI_RUNS },
+    cli_find_definition_ms: {
+      thin_median: Math.round(median(thin)),
+      node_e_0_median: Math.round(median(bare)),
+      daemon_off_median: Math.round(median(off)),
+      runs: CLI_RUNS,
+    },
   };
   process.stdout.write(JSON.stringify(out, null, 2) + '\n');
 }

@@ -78,7 +78,12 @@ async function main(): Promise<void> {
     cpSync(path.join(repo, 'fixtures', r.fixture), root, { recursive: true });
     return { root, file: r.file };
   });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--tools', 'all', '--root', roots[0]!.root], env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, 'mcp', '--tools', 'all', '--root', roots[0]!.root],
+    env,
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'daemon-idle-bench', version: '0' });
   try {
     await client.connect(transport);
@@ -92,7 +97,14 @@ async function main(): Promise<void> {
     const t0 = Date.now();
     while (running().length > 0 && Date.now() - t0 < IDLE_MS * 3 + 60_000) await new Promise((r) => setTimeout(r, 1000));
     const after = { sessions: running().length, ...memoryOf([daemon, ...descendants(daemon)]) };
-    const out = { roots: roots.length, server_idle_ms: IDLE_MS, clients_attached: 1, before_idle_stop: before, after_idle_stop: after, stopped_after_s: Math.round((Date.now() - t0) / 1000) };
+    const out = {
+      roots: roots.length,
+      server_idle_ms: IDLE_MS,
+      clients_attached: 1,
+      before_idle_stop: before,
+      after_idle_stop: after,
+      stopped_after_s: Math.round((Date.now() - t0) / 1000),
+    };
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
   } finally {
     const clientPid = transport.pid;

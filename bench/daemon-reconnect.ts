@@ -67,7 +67,9 @@ async function main(): Promise<void> {
   try {
     const first = await call();
     const warm = await call();
-    process.stdout.write(`root ${root}, ${values.tool} ${values.args}\nfirst call (daemon + cold server) ${first.ms} ms ${outcome(first)}; warm ${warm.ms} ms ${outcome(warm)}\n`);
+    process.stdout.write(
+      `root ${root}, ${values.tool} ${values.args}\nfirst call (daemon + cold server) ${first.ms} ms ${outcome(first)}; warm ${warm.ms} ms ${outcome(warm)}\n`,
+    );
     process.stdout.write('cycle | tree | in-flight call | tree gone ms | survivors | next call | call after a failed next\n');
     for (let i = 1; i <= cycles; i++) {
       const s = (await daemonStatus(w))!;
@@ -88,7 +90,9 @@ async function main(): Promise<void> {
       const { left, ms: goneMs } = await gone;
       const flightText = !inflight ? 'none' : inflight.ok ? `answered (${inflight.ms} ms)` : outcome(inflight);
       const retryText = retry ? `${retry.ms} ms ${outcome(retry)}` : '-';
-      process.stdout.write(`${i} | ${tree.length} | ${flightText} | ${left.length ? 'NaN' : goneMs} | ${left.length} | ${next.ms} ms ${outcome(next)} | ${retryText}\n`);
+      process.stdout.write(
+        `${i} | ${tree.length} | ${flightText} | ${left.length ? 'NaN' : goneMs} | ${left.length} | ${next.ms} ms ${outcome(next)} | ${retryText}\n`,
+      );
       for (const pid of left) process.stdout.write(`  survivor ${pid}: ${commandLine(pid).slice(0, 160)}\n`);
       if (left.length || (retry && !retry.ok)) failed = true;
     }
@@ -97,7 +101,10 @@ async function main(): Promise<void> {
     h.proc.child.kill('SIGTERM');
     await h.proc.exited;
     await stopDaemon(w);
-    const left = await waitGone(worldProcesses(w).map((p) => p.pid), graceMs);
+    const left = await waitGone(
+      worldProcesses(w).map((p) => p.pid),
+      graceMs,
+    );
     process.stdout.write(`after lspgate daemon stop: ${left.length} process(es) of the run left\n`);
     if (left.length) failed = true;
     rmSync(w.base, { recursive: true, force: true });

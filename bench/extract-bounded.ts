@@ -41,7 +41,12 @@ async function child(dist: string, file: string, rel: string): Promise<void> {
     const err = e as { code?: string; message?: string };
     skipped = `${err.code ?? 'error'}: ${String(err.message).slice(0, 80)}`;
   }
-  const report: ChildReport = { ms: Math.round(performance.now() - t0), rssMb: Math.round(process.resourceUsage().maxRSS / 1024), symbols, ...(skipped ? { skipped } : {}) };
+  const report: ChildReport = {
+    ms: Math.round(performance.now() - t0),
+    rssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    symbols,
+    ...(skipped ? { skipped } : {}),
+  };
   process.stdout.write(JSON.stringify(report) + '\n');
 }
 
@@ -50,7 +55,9 @@ function runOne(dist: string, input: HostileInput, dir: string, timeoutMs: numbe
   fs.writeFileSync(file, input.text);
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const p = spawn(process.execPath, ['--max-old-space-size=4096', fileURLToPath(import.meta.url), '--child', dist, file, input.rel], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['--max-old-space-size=4096', fileURLToPath(import.meta.url), '--child', dist, file, input.rel], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     let timedOut = false;
@@ -68,7 +75,12 @@ function runOne(dist: string, input: HostileInput, dir: string, timeoutMs: numbe
         const r = JSON.parse(out.trim().split('\n').pop()!) as ChildReport;
         resolve(`${r.ms} ms, peak RSS ${r.rssMb} MB, ${r.symbols} symbols${r.skipped ? `, ${r.skipped}` : ''}`);
       } catch {
-        const last = err.trim().split('\n').filter((l) => l.trim()).slice(-1)[0] ?? '';
+        const last =
+          err
+            .trim()
+            .split('\n')
+            .filter((l) => l.trim())
+            .slice(-1)[0] ?? '';
         resolve(`died (${signal ?? `exit ${code}`}) after ${Math.round(performance.now() - t0)} ms: ${last.slice(0, 100)}`);
       }
     });

@@ -27,7 +27,17 @@ import { daemonPaths } from '../src/link/paths.js';
 import { generateRepo } from './gen-repo.js';
 import { summarize, type Summary } from './stats.js';
 
-const { values } = parseArgs({ options: { files: { type: 'string' }, flood: { type: 'string' }, samples: { type: 'string' }, root: { type: 'string' }, slots: { type: 'string' }, only: { type: 'string' }, profile: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    files: { type: 'string' },
+    flood: { type: 'string' },
+    samples: { type: 'string' },
+    root: { type: 'string' },
+    slots: { type: 'string' },
+    only: { type: 'string' },
+    profile: { type: 'string' },
+  },
+});
 const FILES = Number(values.files ?? 400);
 const FLOOD = Number(values.flood ?? 50);
 const SAMPLES = Number(values.samples ?? 40);
@@ -139,15 +149,25 @@ async function main(): Promise<void> {
   const floodEnd = performance.now();
   const floodMs = floodEnd - t0;
   const errors = results.filter((r) => r.error).map((r) => r.error!);
-  const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
-  process.stdout.write(`\nfairness: ${calls.length} heavy calls from client A, search_symbols from client B, one daemon with ${values.slots ?? 'default'} call slots (${repo.root === values.root ? repo.root : `${FILES} generated files`}; load ${load}; ${os.cpus().length} cores; node ${process.version})\n\n`);
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+  process.stdout.write(
+    `\nfairness: ${calls.length} heavy calls from client A, search_symbols from client B, one daemon with ${values.slots ?? 'default'} call slots (${repo.root === values.root ? repo.root : `${FILES} generated files`}; load ${load}; ${os.cpus().length} cores; node ${process.version})\n\n`,
+  );
   process.stdout.write('| B: search_symbols | calls | p50 ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|\n');
   process.stdout.write(`| unloaded | ${fmt(unloaded)} |\n| during A's flood | ${fmt(loaded)} |\n\n`);
-  process.stdout.write(`A flood: ${calls.length} calls in ${(floodMs / 1000).toFixed(1)} s, ${errors.length} errors${errors.length ? ` (${[...new Set(errors)].join(', ')})` : ''}\n`);
+  process.stdout.write(
+    `A flood: ${calls.length} calls in ${(floodMs / 1000).toFixed(1)} s, ${errors.length} errors${errors.length ? ` (${[...new Set(errors)].join(', ')})` : ''}\n`,
+  );
   process.stdout.write(JSON.stringify({ flood: FLOOD, unloaded, loaded, flood_ms: Math.round(floodMs), errors }) + '\n');
   await a.close();
   await b.close();
-  if (values.profile) process.stdout.write(`profile: the flood ran from ${((performance.now() - t0) / 1000).toFixed(1)} s to ${((performance.now() - floodEnd) / 1000).toFixed(1)} s before the daemon was stopped\n`);
+  if (values.profile)
+    process.stdout.write(
+      `profile: the flood ran from ${((performance.now() - t0) / 1000).toFixed(1)} s to ${((performance.now() - floodEnd) / 1000).toFixed(1)} s before the daemon was stopped\n`,
+    );
   spawnSync(process.execPath, [cli, 'daemon', 'stop'], { env });
   await new Promise((r) => daemon.once('exit', r));
 }

@@ -20,8 +20,26 @@ import { createRng, type Rng } from './seeded-random.js';
 import { generateGoWork } from './gen-go-work.js';
 
 const DOMAINS = [
-  'user', 'order', 'invoice', 'payment', 'cart', 'catalog', 'shipping', 'auth', 'report', 'audit',
-  'inventory', 'pricing', 'search', 'notify', 'billing', 'session', 'tenant', 'webhook', 'export', 'ledger',
+  'user',
+  'order',
+  'invoice',
+  'payment',
+  'cart',
+  'catalog',
+  'shipping',
+  'auth',
+  'report',
+  'audit',
+  'inventory',
+  'pricing',
+  'search',
+  'notify',
+  'billing',
+  'session',
+  'tenant',
+  'webhook',
+  'export',
+  'ledger',
 ];
 const ROLES = ['Service', 'Repository', 'Controller', 'Validator', 'Mapper', 'Store', 'Client', 'Policy', 'Formatter', 'Handler'];
 const VERBS = ['load', 'save', 'find', 'apply', 'check', 'build', 'merge', 'render', 'sync', 'compute'];
@@ -160,10 +178,12 @@ export function generateRepo(opts: GenOptions = {}): GeneratedRepo {
     fs.mkdirSync(path.dirname(abs), { recursive: true });
     fs.writeFileSync(abs, renderFile(f, deps, rng));
   }
-  const indexLines = files.filter((_, i) => i % 10 === 0).map((f) => {
-    const rel = path.posix.relative('src', f.rel).replace(/\.ts$/, '.js');
-    return `export { ${f.className} } from '${rel.startsWith('.') ? rel : `./${rel}`}';`;
-  });
+  const indexLines = files
+    .filter((_, i) => i % 10 === 0)
+    .map((f) => {
+      const rel = path.posix.relative('src', f.rel).replace(/\.ts$/, '.js');
+      return `export { ${f.className} } from '${rel.startsWith('.') ? rel : `./${rel}`}';`;
+    });
   fs.mkdirSync(path.join(root, 'src'), { recursive: true });
   fs.writeFileSync(path.join(root, 'src/index.ts'), indexLines.join('\n') + '\n');
   const goFiles = opts.goModules ? generateGoWork(root, opts.goModules, rng) : [];

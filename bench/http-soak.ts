@@ -125,7 +125,8 @@ async function main(): Promise<void> {
   const first = await connect(url, token);
   await first.callTool({ name: 'index_folder', arguments: {} }, { timeout: 900_000 });
   const rels = repo.files;
-  const outline = (await first.callTool({ name: 'search_symbols', arguments: { query: 'Service', kind: 'function', max_results: 100 } }, { timeout: 900_000 })).structuredContent as {
+  const outline = (await first.callTool({ name: 'search_symbols', arguments: { query: 'Service', kind: 'function', max_results: 100 } }, { timeout: 900_000 }))
+    .structuredContent as {
     results?: { name: string; symbol_id: string }[];
   };
   const names = [...new Set((outline.results ?? []).map((s) => s.name))];
@@ -180,7 +181,9 @@ async function main(): Promise<void> {
   const peakServers = Math.max(...samples.map((s) => s.serversMb), end.serversMb);
   const out = process.stdout;
   out.write(`\nlspgate HTTP soak: ${files} files, ${clients} clients x ${perClient} calls, ${seconds.toFixed(1)} s, ${ok} ok, ${errors} error results\n`);
-  out.write(`node flags: ${nodeFlags.join(' ') || '(none)'}; lspgate CPU: index_folder ${(cpuWarm - cpuStart).toFixed(1)} s, load ${(cpuEnd - cpuWarm).toFixed(1)} s\n\n`);
+  out.write(
+    `node flags: ${nodeFlags.join(' ') || '(none)'}; lspgate CPU: index_folder ${(cpuWarm - cpuStart).toFixed(1)} s, load ${(cpuEnd - cpuWarm).toFixed(1)} s\n\n`,
+  );
   if (errorCodes.size) out.write(`error results by tool and code: ${[...errorCodes].map(([k, n]) => `${k}=${n}`).join(', ')}\n\n`);
   out.write('| moment | lspgate RSS MB | servers RSS MB |\n|---|---:|---:|\n');
   for (const [label, s] of [
@@ -192,7 +195,14 @@ async function main(): Promise<void> {
   ] as const) {
     out.write(`| ${label} | ${s.ownMb} | ${s.serversMb} |\n`);
   }
-  if (heap) out.write(`\nheap snapshot(s): ${fs.readdirSync(tmp).filter((f) => f.endsWith('.heapsnapshot')).map((f) => path.join(tmp, f)).join(', ')}\n`);
+  if (heap)
+    out.write(
+      `\nheap snapshot(s): ${fs
+        .readdirSync(tmp)
+        .filter((f) => f.endsWith('.heapsnapshot'))
+        .map((f) => path.join(tmp, f))
+        .join(', ')}\n`,
+    );
   else fs.rmSync(tmp, { recursive: true, force: true });
 }
 

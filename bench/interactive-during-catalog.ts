@@ -73,20 +73,51 @@ try {
     }
   }
   const result = (await catalog).result as unknown as { state: string; files: number; errors: unknown[] };
-  const out: Record<string, unknown> = { root, files: result.files, state: result.state, failed: result.errors.length, build_s: +((performance.now() - t0) / 1000).toFixed(1) };
+  const out: Record<string, unknown> = {
+    root,
+    files: result.files,
+    state: result.state,
+    failed: result.errors.length,
+    build_s: +((performance.now() - t0) / 1000).toFixed(1),
+  };
   for (const [kind, t] of Object.entries(times)) {
-    out[kind] = { samples: t.lspgate.length, lspgate_p50: pct(t.lspgate, 50), lspgate_p90: pct(t.lspgate, 90), raw_p50: pct(t.raw, 50), raw_p90: pct(t.raw, 90), ratio_p50: +(pct(t.lspgate, 50) / pct(t.raw, 50)).toFixed(2) };
+    out[kind] = {
+      samples: t.lspgate.length,
+      lspgate_p50: pct(t.lspgate, 50),
+      lspgate_p90: pct(t.lspgate, 90),
+      raw_p50: pct(t.raw, 50),
+      raw_p90: pct(t.raw, 90),
+      ratio_p50: +(pct(t.lspgate, 50) / pct(t.raw, 50)).toFixed(2),
+    };
   }
   if (trace) {
     for (const [kind, bs] of Object.entries(breakdowns)) {
       out[`${kind}_trace`] = {
-        before_first_send_p50: pct(bs.map((b) => b.beforeFirstSendMs), 50),
-        server_p50: pct(bs.map((b) => b.serverMs), 50),
-        rest_p50: pct(bs.map((b) => b.totalMs - b.beforeFirstSendMs - b.serverMs), 50),
-        outstanding_at_send_p50: pct(bs.map((b) => b.outstandingAtSend), 50),
+        before_first_send_p50: pct(
+          bs.map((b) => b.beforeFirstSendMs),
+          50,
+        ),
+        server_p50: pct(
+          bs.map((b) => b.serverMs),
+          50,
+        ),
+        rest_p50: pct(
+          bs.map((b) => b.totalMs - b.beforeFirstSendMs - b.serverMs),
+          50,
+        ),
+        outstanding_at_send_p50: pct(
+          bs.map((b) => b.outstandingAtSend),
+          50,
+        ),
         requests: Object.entries(bs.flatMap((b) => b.requests).reduce<Record<string, number>>((m, r) => ((m[r] = (m[r] ?? 0) + 1), m), {})),
         // [before first send, server, total, outstanding at send, didOpen of the file (first touch) or -1]
-        samples: bs.map((b) => [Math.round(b.beforeFirstSendMs), Math.round(b.serverMs), Math.round(b.totalMs), b.outstandingAtSend, Math.round(b.openedAtMs ?? -1)]),
+        samples: bs.map((b) => [
+          Math.round(b.beforeFirstSendMs),
+          Math.round(b.serverMs),
+          Math.round(b.totalMs),
+          b.outstandingAtSend,
+          Math.round(b.openedAtMs ?? -1),
+        ]),
       };
     }
   }

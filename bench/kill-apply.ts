@@ -67,12 +67,17 @@ function restore(repo: RenameRepo): void {
 async function recover(round: number, repo: RenameRepo, env: Record<string, string>): Promise<{ by: string; action: string }> {
   if (round % 2 === 0) {
     const r = await run(['get_file_tree', '--root', repo.root, '--json'], env);
-    const warnings = r.code === 0 ? ((JSON.parse(r.stdout) as { _meta: { warnings?: string[] } })._meta.warnings ?? []) : [`exit ${r.code}: ${r.stderr.slice(0, 200)}`];
+    const warnings =
+      r.code === 0 ? ((JSON.parse(r.stdout) as { _meta: { warnings?: string[] } })._meta.warnings ?? []) : [`exit ${r.code}: ${r.stderr.slice(0, 200)}`];
     const w = warnings.find((x) => x.includes('interrupted')) ?? warnings.join('; ');
-    return { by: 'next start', action: /: completed/.test(w) ? 'completed' : /: rolled back/.test(w) ? 'rolled back' : w ? `? ${w.slice(0, 80)}` : 'nothing said' };
+    return {
+      by: 'next start',
+      action: /: completed/.test(w) ? 'completed' : /: rolled back/.test(w) ? 'rolled back' : w ? `? ${w.slice(0, 80)}` : 'nothing said',
+    };
   }
   const r = await run(['recover', '--root', repo.root, '--json'], env);
-  const got = r.code === 0 ? (JSON.parse(r.stdout) as { recovered: { action: string }[] }).recovered.map((o) => o.action.replace('_', ' ')) : [`exit ${r.code}`];
+  const got =
+    r.code === 0 ? (JSON.parse(r.stdout) as { recovered: { action: string }[] }).recovered.map((o) => o.action.replace('_', ' ')) : [`exit ${r.code}`];
   return { by: 'lspgate recover', action: got.join(', ') || 'nothing to recover' };
 }
 
@@ -84,12 +89,28 @@ async function oneRound(round: number, rng: Rng, repo: RenameRepo, cache: string
   const r = await run(['rename_symbol', '--root', repo.root, '--symbol', OLD_NAME, `--new-name=${NEW_NAME}`, '--apply', '--json'], env);
   killer.close();
   const kill = await Promise.race([killer.killed, new Promise<undefined>((res) => setTimeout(() => res(undefined), 100))]);
-  const answer = r.code === 0 ? 'applied (no kill)' : /DAEMON_FAILED/.test(r.stderr) ? `DAEMON_FAILED, ${/"written": (\d+)/.exec(r.stderr)?.[1] ?? '?'} written` : `exit ${r.code}: ${r.stderr.split('\n')[0]!.slice(0, 60)}`;
+  const answer =
+    r.code === 0
+      ? 'applied (no kill)'
+      : /DAEMON_FAILED/.test(r.stderr)
+        ? `DAEMON_FAILED, ${/"written": (\d+)/.exec(r.stderr)?.[1] ?? '?'} written`
+        : `exit ${r.code}: ${r.stderr.split('\n')[0]!.slice(0, 60)}`;
   const rec = await recover(round, repo, env);
   const v = treeVerdict(repo);
   const journals = fs.readdirSync(path.join(cache, 'journals')).length;
   const reached = kill ? `${kill.records.filter((x) => x === 'renamed').length} renamed${kill.records.includes('staged') ? ', staged' : ''}` : '-';
-  return { round, point: describePoint(point), reached, answer, recoveredBy: rec.by, action: rec.action, tree: v.state === 'mixed' ? `TORN (${v.mixed.slice(0, 3).join(', ')})` : v.state, temps: v.temps.length, journals, ms: Math.round(performance.now() - t0) };
+  return {
+    round,
+    point: describePoint(point),
+    reached,
+    answer,
+    recoveredBy: rec.by,
+    action: rec.action,
+    tree: v.state === 'mixed' ? `TORN (${v.mixed.slice(0, 3).join(', ')})` : v.state,
+    temps: v.temps.length,
+    journals,
+    ms: Math.round(performance.now() - t0),
+  };
 }
 
 async function main(): Promise<number> {
@@ -98,7 +119,10 @@ async function main(): Promise<number> {
   const rng = createRng(arg('--seed', 7));
   const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-kill-apply-')));
   const gen = generateRepo({ files, out: path.join(tmp, 'repo') });
-  const repo = addSharedUse(gen.root, gen.files.filter((f) => f.endsWith('.ts') && f !== 'src/index.ts'));
+  const repo = addSharedUse(
+    gen.root,
+    gen.files.filter((f) => f.endsWith('.ts') && f !== 'src/index.ts'),
+  );
   const cache = path.join(tmp, 'cache');
   fs.mkdirSync(path.join(tmp, 'run'), { mode: 0o700 });
   const env = { LSPGATE_CACHE_DIR: cache, XDG_RUNTIME_DIR: path.join(tmp, 'run'), LSPGATE_DAEMON: 'auto' };
@@ -107,17 +131,30 @@ async function main(): Promise<number> {
     for (let i = 0; i < rounds; i++) {
       const row = await oneRound(i, rng, repo, cache, env);
       out.push(row);
-      process.stderr.write(`round ${i + 1}: ${row.point} → ${row.answer}; ${row.recoveredBy}: ${row.action}; tree ${row.tree}, ${row.temps} temp file(s), ${row.journals} journal(s) left (${row.ms} ms)\n`);
+      process.stderr.write(
+        `round ${i + 1}: ${row.point} → ${row.answer}; ${row.recoveredBy}: ${row.action}; tree ${row.tree}, ${row.temps} temp file(s), ${row.journals} journal(s) left (${row.ms} ms)\n`,
+      );
     }
   } finally {
     await run(['daemon', 'stop'], env);
   }
-  const lines = ['| round | kill point | journal at the kill | CLI answer | recovered by | recovery | tree | temp files | journals left | ms |', '|---:|---|---|---|---|---|---|---:|---:|---:|'];
-  for (const r of out) lines.push(`| ${r.round + 1} | ${r.point} | ${r.reached} | ${r.answer} | ${r.recoveredBy} | ${r.action} | ${r.tree} | ${r.temps} | ${r.journals} | ${r.ms} |`);
+  const lines = [
+    '| round | kill point | journal at the kill | CLI answer | recovered by | recovery | tree | temp files | journals left | ms |',
+    '|---:|---|---|---|---|---|---|---:|---:|---:|',
+  ];
+  for (const r of out)
+    lines.push(
+      `| ${r.round + 1} | ${r.point} | ${r.reached} | ${r.answer} | ${r.recoveredBy} | ${r.action} | ${r.tree} | ${r.temps} | ${r.journals} | ${r.ms} |`,
+    );
   const count = (f: (r: Round) => boolean) => out.filter(f).length;
   const torn = count((r) => r.tree !== 'before' && r.tree !== 'after') + count((r) => r.temps > 0) + count((r) => r.journals > 0);
   const tally = `${out.length} kills of the daemon during a ${repo.before.size}-file rename apply: ${count((r) => r.tree === 'after')} wholly renamed (completed), ${count((r) => r.tree === 'before')} wholly as before (rolled back), ${count((r) => r.tree.startsWith('TORN'))} torn, ${out.reduce((n, r) => n + r.temps, 0)} temp files and ${out.reduce((n, r) => n + r.journals, 0)} journals left; ${count((r) => r.answer.startsWith('DAEMON_FAILED'))} CLI calls answered DAEMON_FAILED, ${count((r) => r.answer.startsWith('applied'))} finished before the kill`;
-  process.stdout.write(`${lines.join('\n')}\n\n**${tally}** (${new Date().toISOString()}; load ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}; node ${process.version})\n`);
+  process.stdout.write(
+    `${lines.join('\n')}\n\n**${tally}** (${new Date().toISOString()}; load ${os
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}; node ${process.version})\n`,
+  );
   fs.rmSync(tmp, { recursive: true, force: true });
   return torn ? 1 : 0;
 }

@@ -82,7 +82,13 @@ export async function runLspgateSuite(o: LspgateSuiteOptions): Promise<LspgateSu
     }
     result.cache = { ...(gateway.context.broker as CachedBroker).cache.stats() };
     const opAfter = gateway.runner.operationCacheStats();
-    result.opCache = { hits: opAfter.hits - opBefore.hits, misses: opAfter.misses - opBefore.misses, stale: opAfter.stale - opBefore.stale, entries: opAfter.entries, bytes: opAfter.bytes };
+    result.opCache = {
+      hits: opAfter.hits - opBefore.hits,
+      misses: opAfter.misses - opBefore.misses,
+      stale: opAfter.stale - opBefore.stale,
+      entries: opAfter.entries,
+      bytes: opAfter.bytes,
+    };
     result.sessionHitMs = await sessionHitLatency(gateway, o.root, first);
   } finally {
     await gateway.close();
@@ -116,7 +122,6 @@ async function timeOne(result: SuiteResult, fn: () => Promise<unknown>, context?
     return undefined;
   }
 }
-
 
 /** A definition answered from the cache through the session wrapper alone (no operation around it). */
 async function sessionHitLatency(gateway: Gateway, root: string, q: Query): Promise<number[]> {

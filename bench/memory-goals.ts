@@ -49,7 +49,7 @@ function daemonIdle(log: (s: string) => void): MemoryGoal {
   const b = r.before_idle_stop;
   const a = r.after_idle_stop;
   return {
-    goal: 'daemon after 4 roots used once and left (1 client attached), before → after the servers\' idle stop',
+    goal: "daemon after 4 roots used once and left (1 client attached), before → after the servers' idle stop",
     measured: `${b.sessions} servers, ${b.rss_mb} MB RSS (${b.pss_mb} MB PSS) → ${a.sessions} servers, ${a.rss_mb} MB RSS (${a.pss_mb} MB PSS), ${r.stopped_after_s} s after the last use (idle time ${r.server_idle_ms / 1000} s here, 600 s by default)`,
     target: 'no server of those roots left',
     met: a.sessions === 0,
@@ -59,7 +59,9 @@ function daemonIdle(log: (s: string) => void): MemoryGoal {
 function monorepo(log: (s: string) => void): MemoryGoal[] {
   const gen = generateRepo({ files: 480, packages: 8, goModules: 4, seed: 42 });
   try {
-    const [ws] = runJson('root-strategy.js', ['--root', gen.root, '--mode', 'workspace', '--sample', '4'], log) as [{ rss_mb_now: number; rss_anon_mb: number; lspgate_rss_mb: number; state: string }];
+    const [ws] = runJson('root-strategy.js', ['--root', gen.root, '--mode', 'workspace', '--sample', '4'], log) as [
+      { rss_mb_now: number; rss_anon_mb: number; lspgate_rss_mb: number; state: string },
+    ];
     const [raw] = runJson('root-strategy.js', ['--root', gen.root, '--mode', 'raw'], log) as [{ rss_mb_now: number; rss_anon_mb: number }];
     const rss = ws.rss_mb_now / raw.rss_mb_now;
     const anon = ws.rss_anon_mb / raw.rss_anon_mb;
@@ -70,7 +72,12 @@ function monorepo(log: (s: string) => void): MemoryGoal[] {
         target: '≤ 1.3x',
         met: rss <= 1.3,
       },
-      { goal: 'monorepo, private memory (RssAnon)', measured: `${ws.rss_anon_mb} vs ${raw.rss_anon_mb} MB = ${anon.toFixed(2)}x`, target: '≤ 1.3x', met: anon <= 1.3 },
+      {
+        goal: 'monorepo, private memory (RssAnon)',
+        measured: `${ws.rss_anon_mb} vs ${raw.rss_anon_mb} MB = ${anon.toFixed(2)}x`,
+        target: '≤ 1.3x',
+        met: anon <= 1.3,
+      },
     ];
   } finally {
     fs.rmSync(gen.root, { recursive: true, force: true });
@@ -79,7 +86,12 @@ function monorepo(log: (s: string) => void): MemoryGoal[] {
 
 function fourClients(log: (s: string) => void): MemoryGoal[] {
   const [r] = runJson('daemon-clients.js', ['--files', '500', '--clients', '4', '--cli-runs', '3'], log) as [
-    { one_client: { rss_mb: number; pss_mb: number }; many_clients: { rss_mb: number; pss_mb: number; client_rss_mb: number[] }; rss_ratio: number; pss_ratio: number },
+    {
+      one_client: { rss_mb: number; pss_mb: number };
+      many_clients: { rss_mb: number; pss_mb: number; client_rss_mb: number[] };
+      rss_ratio: number;
+      pss_ratio: number;
+    },
   ];
   return [
     {
@@ -88,7 +100,12 @@ function fourClients(log: (s: string) => void): MemoryGoal[] {
       target: '≤ 1.1x',
       met: r.rss_ratio <= 1.1,
     },
-    { goal: 'four clients vs one, summed PSS (shared pages split between processes)', measured: `${r.many_clients.pss_mb} vs ${r.one_client.pss_mb} MB = ${r.pss_ratio.toFixed(2)}x`, target: '≤ 1.1x', met: r.pss_ratio <= 1.1 },
+    {
+      goal: 'four clients vs one, summed PSS (shared pages split between processes)',
+      measured: `${r.many_clients.pss_mb} vs ${r.one_client.pss_mb} MB = ${r.pss_ratio.toFixed(2)}x`,
+      target: '≤ 1.1x',
+      met: r.pss_ratio <= 1.1,
+    },
   ];
 }
 
@@ -102,7 +119,18 @@ export function runMemoryGoals(log: (s: string) => void, skip: ReadonlySet<strin
 
 export function renderMemoryGoals(goals: MemoryGoal[]): string {
   const rows = goals.map((g) => `| ${g.goal} | ${g.measured} | ${g.target} | ${g.met ? 'met' : 'missed'} |`);
-  return ['', `Memory goals (load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')})`, '', '| goal | measured | target | result |', '|---|---|---|---|', ...rows, ''].join('\n');
+  return [
+    '',
+    `Memory goals (load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')})`,
+    '',
+    '| goal | measured | target | result |',
+    '|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {

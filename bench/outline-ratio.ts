@@ -40,7 +40,9 @@ export async function outlineRatios(gateway: Gateway, root: string, files: strin
       }
     }
     const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
-    out.push(`| ${label} | ${inBucket.length} | ${pct(median(ratios.names))} | ${pct(median(ratios.signatures))} / ${pct(Math.max(...ratios.signatures))} | ${pct(median(ratios.full))} |`);
+    out.push(
+      `| ${label} | ${inBucket.length} | ${pct(median(ratios.names))} | ${pct(median(ratios.signatures))} / ${pct(Math.max(...ratios.signatures))} | ${pct(median(ratios.full))} |`,
+    );
   }
   return out.join('\n') + '\n';
 }

@@ -18,10 +18,54 @@ const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [cclspBin, ...langs] = process.argv.slice(2);
 const BIN = path.join(HERE, 'node_modules/.bin');
 const CASES = {
-  ts: { fixture: 'knowledge-ts', ext: ['ts'], cmd: [path.join(BIN, 'typescript-language-server'), '--stdio'], broken: 'src/broken.ts', clean: 'src/clean.ts', bad: "export const bad: number = 'oops';\n", decl: 'src/format.ts', name: 'formatTotal', kind: 'function', newName: 'priceLabel' },
-  go: { fixture: 'knowledge-go', ext: ['go'], cmd: ['gopls'], broken: 'broken/broken.go', clean: 'clean/clean.go', bad: 'var Bad int = "oops"\n', decl: 'format/format.go', name: 'FormatTotal', kind: 'function', newName: 'PriceLabel' },
-  py: { fixture: 'knowledge-py', ext: ['py'], cmd: [path.join(BIN, 'pyright-langserver'), '--stdio'], broken: 'knowledge/broken.py', clean: 'knowledge/clean.py', bad: 'bad: int = "oops"\n', decl: 'knowledge/pricing.py', name: 'format_total', kind: 'function', newName: 'price_label' },
-  php: { fixture: 'knowledge-php', ext: ['php'], cmd: [path.join(BIN, 'intelephense'), '--stdio'], broken: 'src/Broken.php', clean: 'src/Clean.php', bad: "double('oops');\n", decl: 'src/Billing/Pricing.php', name: 'formatTotal', kind: 'method', newName: 'priceLabel' },
+  ts: {
+    fixture: 'knowledge-ts',
+    ext: ['ts'],
+    cmd: [path.join(BIN, 'typescript-language-server'), '--stdio'],
+    broken: 'src/broken.ts',
+    clean: 'src/clean.ts',
+    bad: "export const bad: number = 'oops';\n",
+    decl: 'src/format.ts',
+    name: 'formatTotal',
+    kind: 'function',
+    newName: 'priceLabel',
+  },
+  go: {
+    fixture: 'knowledge-go',
+    ext: ['go'],
+    cmd: ['gopls'],
+    broken: 'broken/broken.go',
+    clean: 'clean/clean.go',
+    bad: 'var Bad int = "oops"\n',
+    decl: 'format/format.go',
+    name: 'FormatTotal',
+    kind: 'function',
+    newName: 'PriceLabel',
+  },
+  py: {
+    fixture: 'knowledge-py',
+    ext: ['py'],
+    cmd: [path.join(BIN, 'pyright-langserver'), '--stdio'],
+    broken: 'knowledge/broken.py',
+    clean: 'knowledge/clean.py',
+    bad: 'bad: int = "oops"\n',
+    decl: 'knowledge/pricing.py',
+    name: 'format_total',
+    kind: 'function',
+    newName: 'price_label',
+  },
+  php: {
+    fixture: 'knowledge-php',
+    ext: ['php'],
+    cmd: [path.join(BIN, 'intelephense'), '--stdio'],
+    broken: 'src/Broken.php',
+    clean: 'src/Clean.php',
+    bad: "double('oops');\n",
+    decl: 'src/Billing/Pricing.php',
+    name: 'formatTotal',
+    kind: 'method',
+    newName: 'priceLabel',
+  },
 };
 
 async function connect(command, args, cwd, env) {
@@ -30,9 +74,17 @@ async function connect(command, args, cwd, env) {
   return client;
 }
 
-const full = (r) => (r.content ?? []).map((c) => c.text ?? '').join('\n').replace(/\s+/g, ' ');
+const full = (r) =>
+  (r.content ?? [])
+    .map((c) => c.text ?? '')
+    .join('\n')
+    .replace(/\s+/g, ' ');
 /** cclsp lists each edit as `Line a, Column b to Line c, Column d`. */
-const text = (r) => { const t = full(r); const edits = (t.match(/Line \d+, Column \d+ to/g) ?? []).length; return `${edits ? `[${edits} edits] ` : ''}${t.slice(0, 300)}`; };
+const text = (r) => {
+  const t = full(r);
+  const edits = (t.match(/Line \d+, Column \d+ to/g) ?? []).length;
+  return `${edits ? `[${edits} edits] ` : ''}${t.slice(0, 300)}`;
+};
 
 for (const lang of langs.length ? langs : Object.keys(CASES)) {
   const c = CASES[lang];
@@ -42,19 +94,41 @@ for (const lang of langs.length ? langs : Object.keys(CASES)) {
   fs.writeFileSync(path.join(tmp, 'cclsp.json'), JSON.stringify({ servers: [{ extensions: c.ext, command: c.cmd, rootDir: root }] }));
   const env = { PATH: `/usr/lib/go-1.23/bin:${process.env.PATH}`, GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' };
   const peer = await connect(process.execPath, [cclspBin], root, { ...env, CCLSP_CONFIG_PATH: path.join(tmp, 'cclsp.json') });
-  const gate = await connect(process.execPath, [path.join(HERE, 'dist/src/cli/main.js'), 'mcp', '--tools', 'all', '--root', root], root, { ...env, LSPGATE_CACHE_DIR: path.join(tmp, 'cache') });
+  const gate = await connect(process.execPath, [path.join(HERE, 'dist/src/cli/main.js'), 'mcp', '--tools', 'all', '--root', root], root, {
+    ...env,
+    LSPGATE_CACHE_DIR: path.join(tmp, 'cache'),
+  });
   const both = async (label, peerCall, gateCall) => {
-    const [p, g] = await Promise.all([peer.callTool(peerCall).catch((e) => ({ content: [{ text: `ERROR ${e.message}` }] })), gate.callTool(gateCall).catch((e) => ({ content: [{ text: `ERROR ${e.message}` }] }))]);
+    const [p, g] = await Promise.all([
+      peer.callTool(peerCall).catch((e) => ({ content: [{ text: `ERROR ${e.message}` }] })),
+      gate.callTool(gateCall).catch((e) => ({ content: [{ text: `ERROR ${e.message}` }] })),
+    ]);
     console.log(`\n[${lang}] ${label}\n  cclsp:   ${text(p)}\n  lspgate: ${text(g)}`);
   };
   const abs = (f) => path.join(root, f);
-  await both('diagnostics of broken', { name: 'get_diagnostics', arguments: { file_path: abs(c.broken) } }, { name: 'get_diagnostics', arguments: { file: c.broken } });
-  await both('diagnostics of clean', { name: 'get_diagnostics', arguments: { file_path: abs(c.clean) } }, { name: 'get_diagnostics', arguments: { file: c.clean } });
+  await both(
+    'diagnostics of broken',
+    { name: 'get_diagnostics', arguments: { file_path: abs(c.broken) } },
+    { name: 'get_diagnostics', arguments: { file: c.broken } },
+  );
+  await both(
+    'diagnostics of clean',
+    { name: 'get_diagnostics', arguments: { file_path: abs(c.clean) } },
+    { name: 'get_diagnostics', arguments: { file: c.clean } },
+  );
   const original = fs.readFileSync(abs(c.clean), 'utf8');
   fs.writeFileSync(abs(c.clean), original + c.bad);
-  await both('diagnostics of clean after an error is written on disk', { name: 'get_diagnostics', arguments: { file_path: abs(c.clean) } }, { name: 'get_diagnostics', arguments: { file: c.clean } });
+  await both(
+    'diagnostics of clean after an error is written on disk',
+    { name: 'get_diagnostics', arguments: { file_path: abs(c.clean) } },
+    { name: 'get_diagnostics', arguments: { file: c.clean } },
+  );
   fs.writeFileSync(abs(c.clean), original);
-  await both('diagnostics of clean after the error is removed', { name: 'get_diagnostics', arguments: { file_path: abs(c.clean) } }, { name: 'get_diagnostics', arguments: { file: c.clean } });
+  await both(
+    'diagnostics of clean after the error is removed',
+    { name: 'get_diagnostics', arguments: { file_path: abs(c.clean) } },
+    { name: 'get_diagnostics', arguments: { file: c.clean } },
+  );
   await both(
     'rename preview across three files (one imports it under an alias)',
     { name: 'rename_symbol', arguments: { file_path: abs(c.decl), symbol_name: c.name, symbol_kind: c.kind, new_name: c.newName, dry_run: true } },

@@ -56,7 +56,10 @@ function main(): void {
   }
   const print = (title: string, m: Map<string, number>) => {
     process.stdout.write(`\n## ${title} (total ${(total / 1000).toFixed(0)} ms)\n`);
-    const rows = [...m].filter(([k]) => !filter || k.includes(filter)).sort((a, b) => b[1] - a[1]).slice(0, top);
+    const rows = [...m]
+      .filter(([k]) => !filter || k.includes(filter))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top);
     for (const [k, us] of rows) process.stdout.write(`${(us / 1000).toFixed(1).padStart(9)} ms ${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}\n`);
   };
   print('self time', self);

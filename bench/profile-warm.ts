@@ -29,7 +29,14 @@ import { loadShippedEntry, RawLspClient } from './raw-client.js';
 import { summarize } from './stats.js';
 import { KINDS, WORKLOADS, type Kind } from './workloads.js';
 
-const KIND_OF: Record<string, Kind> = { find_definition: 'definition', find_references: 'references', find_callers: 'callers', get_file_outline: 'documentSymbol', query_relationships: 'callsMe3', analyze_impact: 'impact3' };
+const KIND_OF: Record<string, Kind> = {
+  find_definition: 'definition',
+  find_references: 'references',
+  find_callers: 'callers',
+  get_file_outline: 'documentSymbol',
+  query_relationships: 'callsMe3',
+  analyze_impact: 'impact3',
+};
 
 function arg(name: string, dflt: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -42,7 +49,9 @@ function memory(phase: string): void {
   global.gc?.();
   const m = process.memoryUsage();
   const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1];
-  process.stderr.write(`[mem] ${phase}: peak rss ${hwm ? mb(Number(hwm) * 1024) : '?'} rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}\n`);
+  process.stderr.write(
+    `[mem] ${phase}: peak rss ${hwm ? mb(Number(hwm) * 1024) : '?'} rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}\n`,
+  );
 }
 
 /** --spans: wall time spent in a few inner functions, summed per warm call (monkey-patched here only). */
@@ -83,7 +92,14 @@ async function main(): Promise<void> {
   const iters = Number(arg('iters', '20'));
   const ops = arg('ops', 'find_definition,find_references,find_callers').split(',');
   const entry = loadShippedEntry('typescript-language-server');
-  const queries = await buildQuerySet({ root, entry, files: listSourceFiles(root, entry), count: Number(arg('queries', '10')), seed: 7, cacheDir: path.join(cacheDir, 'qs') });
+  const queries = await buildQuerySet({
+    root,
+    entry,
+    files: listSourceFiles(root, entry),
+    count: Number(arg('queries', '10')),
+    seed: 7,
+    cacheDir: path.join(cacheDir, 'qs'),
+  });
   const all = new Map<string, Operation>();
   for (const op of [...registered, ...navigationOperations, ...descriptorOperations]) if (!all.has(op.name)) all.set(op.name, op);
   const gateway = await Gateway.create({ root, cacheDir, logger: createLogger('prof', 'error'), operations: [...all.values()] });
@@ -108,14 +124,21 @@ async function main(): Promise<void> {
     for (const op of ops) for (const q of queries) await ask(op, q).catch(() => undefined);
     // --all-cold: the bench's cold pass (every kind, descriptor operations included) first.
     if (process.argv.includes('--all-cold')) {
-      for (const kind of KINDS) for (const q of queries.filter(WORKLOADS[kind].applies)) await gateway.run(WORKLOADS[kind].op, WORKLOADS[kind].input(q)).catch(() => undefined);
+      for (const kind of KINDS)
+        for (const q of queries.filter(WORKLOADS[kind].applies)) await gateway.run(WORKLOADS[kind].op, WORKLOADS[kind].input(q)).catch(() => undefined);
     }
     memory('cold pass done');
     const session = gateway.context.broker.existing()[0]!;
     // --profile FILE: a CPU profile of the warm and repeated passes only (no start-up, no cold
     // pass); --profile-repeat FILE: of the repeated-call loops only.
     // --profile-warm FILE: of the warm passes only.
-    const profileTo = process.argv.includes('--profile') ? arg('profile', '') : process.argv.includes('--profile-repeat') ? arg('profile-repeat', '') : process.argv.includes('--profile-warm') ? arg('profile-warm', '') : undefined;
+    const profileTo = process.argv.includes('--profile')
+      ? arg('profile', '')
+      : process.argv.includes('--profile-repeat')
+        ? arg('profile-repeat', '')
+        : process.argv.includes('--profile-warm')
+          ? arg('profile-warm', '')
+          : undefined;
     const inspector = profileTo ? new InspectorSession() : undefined;
     const startProfile = async () => {
       if (!inspector) return;
@@ -180,10 +203,13 @@ async function main(): Promise<void> {
         const v = summarize(x);
         return `p50 ${v.p50.toFixed(3)} p95 ${v.p95.toFixed(3)}`;
       };
-      if (warmSpans.size) process.stdout.write(`  per warm call (ms, mean): ${[...warmSpans].map(([k, v]) => `${k} ${(v / warm.length).toFixed(3)}`).join('; ')}\n`);
+      if (warmSpans.size)
+        process.stdout.write(`  per warm call (ms, mean): ${[...warmSpans].map(([k, v]) => `${k} ${(v / warm.length).toFixed(3)}`).join('; ')}\n`);
       process.stdout.write(`  sent to the server during ${op} passes: ${JSON.stringify(Object.fromEntries(sentCount))}\n`);
       if (rawMs.length) process.stdout.write(`  raw (paired, before each warm call): ${s(rawMs.splice(0))}\n`);
-      process.stdout.write(`${op}: warm ${s(warm)} cpu ${(warmCpu / warm.length).toFixed(3)} ms/call | repeated ${s(hit)} | session request (${op === 'find_references' ? 'references' : 'definition'}) ${s(direct)} cpu ${(directCpu / direct.length).toFixed(3)} ms/call\n`);
+      process.stdout.write(
+        `${op}: warm ${s(warm)} cpu ${(warmCpu / warm.length).toFixed(3)} ms/call | repeated ${s(hit)} | session request (${op === 'find_references' ? 'references' : 'definition'}) ${s(direct)} cpu ${(directCpu / direct.length).toFixed(3)} ms/call\n`,
+      );
     }
     memory('warm passes done');
     if (inspector && profileTo && process.argv.includes('--profile-warm')) await stopProfile(inspector, profileTo);
@@ -211,10 +237,11 @@ async function repeatLoop(gateway: Gateway, name: string, queries: Query[], roun
   const cpu = process.cpuUsage();
   const t = performance.now();
   let n = 0;
-  for (let i = 0; i < rounds; i++) for (const input of inputs) {
-    await gateway.run(name, input).catch(() => undefined);
-    n++;
-  }
+  for (let i = 0; i < rounds; i++)
+    for (const input of inputs) {
+      await gateway.run(name, input).catch(() => undefined);
+      n++;
+    }
   const wall = (performance.now() - t) / n;
   // One query asked again and again: the pure hit latency (p50), no miss in the samples.
   const one: number[] = [];
@@ -228,7 +255,9 @@ async function repeatLoop(gateway: Gateway, name: string, queries: Query[], roun
   process.stdout.write(`  one query x2000: p50 ${(h.p50 * 1000).toFixed(1)} µs, p95 ${(h.p95 * 1000).toFixed(1)} µs\n`);
   const used = process.cpuUsage(cpu);
   process.stdout.write(`  operation cache: ${JSON.stringify(gateway.runner.operationCacheStats())}\n`);
-  process.stdout.write(`${name} repeated x${n}: wall ${wall.toFixed(3)} ms/call, cpu ${((used.user + used.system) / 1000 / n).toFixed(3)} ms/call (user ${(used.user / 1000 / n).toFixed(3)}, sys ${(used.system / 1000 / n).toFixed(3)})\n`);
+  process.stdout.write(
+    `${name} repeated x${n}: wall ${wall.toFixed(3)} ms/call, cpu ${((used.user + used.system) / 1000 / n).toFixed(3)} ms/call (user ${(used.user / 1000 / n).toFixed(3)}, sys ${(used.system / 1000 / n).toFixed(3)})\n`,
+  );
 }
 
 /** The runner's own steps on one real answer, each repeated: what a call costs besides the handler. */

@@ -60,7 +60,14 @@ function flatten(symbols: (DocumentSymbol | SymbolInformation)[], file: string, 
       if (kind && NAME.test(s.name)) out.push({ file, name: s.name, kind, qualified, line, character });
       flatten(s.children ?? [], file, out, [...parents, s.name]);
     } else if (kind && NAME.test(s.name)) {
-      out.push({ file, name: s.name, kind, qualified: s.containerName ? `${s.containerName}.${s.name}` : s.name, line: s.location.range.start.line, character: s.location.range.start.character });
+      out.push({
+        file,
+        name: s.name,
+        kind,
+        qualified: s.containerName ? `${s.containerName}.${s.name}` : s.name,
+        line: s.location.range.start.line,
+        character: s.location.range.start.character,
+      });
     }
   }
 }

@@ -21,7 +21,6 @@ import { CLI, runCli } from '../test/helpers/spawn.js';
 import { codeIn, SAFE } from './redteam-frontends.js';
 import type { Line } from './redteam-writes.js';
 
-
 interface Answer {
   outcome: string;
   text: string;
@@ -70,7 +69,13 @@ function judgeCoverage(a: Answer): { outcome: string; pass: boolean } {
   const limits = (a.json._meta?.limits_hit ?? []).map((l) => l.limit);
   const warned = (a.json._meta?.warnings ?? []).join('\n');
   const files = (a.json as { coverage?: { by_file?: Record<string, number> } }).coverage?.by_file ?? {};
-  const ok = a.outcome === SAFE && a.json.mode === 'line' && files['a.go'] === 1 && limits.includes('coverage_line_range') && limits.includes('maxCoverageBytes') && warned.includes('coverage.json');
+  const ok =
+    a.outcome === SAFE &&
+    a.json.mode === 'line' &&
+    files['a.go'] === 1 &&
+    limits.includes('coverage_line_range') &&
+    limits.includes('maxCoverageBytes') &&
+    warned.includes('coverage.json');
   return { outcome: a.outcome === SAFE ? `mode ${String(a.json.mode)}, limits_hit ${limits.join('+') || 'none'}` : a.outcome, pass: ok };
 }
 
@@ -81,9 +86,15 @@ async function coverageCases(tmp: string, cacheDir: string): Promise<Line[]> {
   const mcp = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', root], { cacheDir });
   try {
     return [
-      await timed('coverage files: 20,000,000-line Go range, 65 MiB lcov, coverage.json not JSON', 'MCP stdio', expected, async () => judgeCoverage(await mcpAnswer(mcp, 'coverage_report', {}))),
-      await timed('coverage files: the same, asked again (cached by content)', 'MCP stdio', expected, async () => judgeCoverage(await mcpAnswer(mcp, 'coverage_report', {}))),
-      await timed('coverage files: the same through the one-shot CLI', 'CLI', expected, async () => judgeCoverage(await cliAnswer(['coverage_report', '--root', root], cacheDir))),
+      await timed('coverage files: 20,000,000-line Go range, 65 MiB lcov, coverage.json not JSON', 'MCP stdio', expected, async () =>
+        judgeCoverage(await mcpAnswer(mcp, 'coverage_report', {})),
+      ),
+      await timed('coverage files: the same, asked again (cached by content)', 'MCP stdio', expected, async () =>
+        judgeCoverage(await mcpAnswer(mcp, 'coverage_report', {})),
+      ),
+      await timed('coverage files: the same through the one-shot CLI', 'CLI', expected, async () =>
+        judgeCoverage(await cliAnswer(['coverage_report', '--root', root], cacheDir)),
+      ),
       await timed('analyze_complexity of a.go under the 20,000,000-line range', 'MCP stdio', 'test_coverage 1 from the clamped profile', async () => {
         const a = await mcpAnswer(mcp, 'analyze_complexity', { element: 'a.go' });
         const cov = (a.json as { context?: { test_coverage?: number | null } }).context?.test_coverage;
@@ -109,7 +120,13 @@ async function embedderCases(tmp: string, cacheDir: string): Promise<Line[]> {
   fs.writeFileSync(path.join(root, 'docs', 'deploy.md'), '# Deploying\n\nThe release robot copies the build to the staging host.\n');
   fs.writeFileSync(path.join(root, 'docs', 'cache.md'), '# Caching\n\nAnswers are kept in a byte-bounded cache.\n');
   const srv = await startEmbedServer('--dim', '8');
-  const env = { LSPGATE_EMBED_URL: srv.url, LSPGATE_EMBED_API: 'openai', LSPGATE_EMBED_MODEL: 'redteam', LSPGATE_EMBED_DIM: '8', LSPGATE_EMBED_TIMEOUT_MS: '3000' };
+  const env = {
+    LSPGATE_EMBED_URL: srv.url,
+    LSPGATE_EMBED_API: 'openai',
+    LSPGATE_EMBED_MODEL: 'redteam',
+    LSPGATE_EMBED_DIM: '8',
+    LSPGATE_EMBED_TIMEOUT_MS: '3000',
+  };
   const mcp = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', root], { cacheDir, env });
   const search = (mode?: string) => mcpAnswer(mcp, 'search_code', { query: 'release robot staging host', ...(mode ? { mode } : {}) });
   const lines: Line[] = [];
@@ -122,7 +139,11 @@ async function embedderCases(tmp: string, cacheDir: string): Promise<Line[]> {
           const a = await search();
           const warned = (a.json._meta?.warnings ?? []).some((w) => w.includes('answered with BM25 only'));
           const sent = (await srv.stats()).bytes_sent - before;
-          return { outcome: a.outcome === SAFE ? `mode ${String(a.json.mode)}${warned ? ', warned' : ''}; endpoint sent ${(sent / 1048576).toFixed(1)} MiB` : a.outcome, pass: a.outcome === SAFE && a.json.mode === 'bm25' && warned };
+          return {
+            outcome:
+              a.outcome === SAFE ? `mode ${String(a.json.mode)}${warned ? ', warned' : ''}; endpoint sent ${(sent / 1048576).toFixed(1)} MiB` : a.outcome,
+            pass: a.outcome === SAFE && a.json.mode === 'bm25' && warned,
+          };
         }),
         await timed(`embedder answers ${what}: vector search_code`, 'MCP stdio', 'SERVER_FAILED or TIMEOUT', async () => {
           const a = await search('vector');
@@ -141,7 +162,10 @@ async function embedderCases(tmp: string, cacheDir: string): Promise<Line[]> {
         const hits = (a.json as { hits?: { score: { vector_distance: number; vector_rank: number } }[] }).hits ?? [];
         const ranked = hits.filter((h) => h.score.vector_rank > 0);
         const finite = ranked.length > 0 && ranked.every((h) => Number.isFinite(h.score.vector_distance));
-        return { outcome: a.outcome === SAFE ? `mode ${String(a.json.mode)}, ${ranked.length} vector hit(s)${finite ? ', finite' : ''}` : a.outcome, pass: a.outcome === SAFE && a.json.mode === 'hybrid' && finite };
+        return {
+          outcome: a.outcome === SAFE ? `mode ${String(a.json.mode)}, ${ranked.length} vector hit(s)${finite ? ', finite' : ''}` : a.outcome,
+          pass: a.outcome === SAFE && a.json.mode === 'hybrid' && finite,
+        };
       }),
     );
   } finally {

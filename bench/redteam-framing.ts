@@ -55,13 +55,18 @@ async function badSidecar(root: string, cacheDir: string, junk: string): Promise
 async function oversize(fe: Frontend): Promise<Outcome & { pass: boolean }> {
   const big = await fe.call('search_text', { query: 'q'.repeat(11 * 1024 * 1024) });
   const next = await fe.call('get_file_tree', {});
-  const pass = big.outcome !== SAFE && !big.outcome.startsWith('uncoded') && !big.outcome.startsWith('no answer') && big.outcome !== 'INTERNAL' && next.outcome === SAFE;
+  const pass =
+    big.outcome !== SAFE && !big.outcome.startsWith('uncoded') && !big.outcome.startsWith('no answer') && big.outcome !== 'INTERNAL' && next.outcome === SAFE;
   return { outcome: `${big.outcome}; next call: ${next.outcome}`, text: big.text.slice(0, 2000) + next.text, pass };
 }
 
 export function framingCases(root: string, cacheDir: string, stdio: Frontend, http: Frontend): FramingCase[] {
   return [
-    ...SIDECAR_JUNK.map(([what, junk]): FramingCase => ({ what: `sidecar: ${what}`, frontend: 'sidecar (fresh)', run: () => badSidecar(root, cacheDir, junk) })),
+    ...SIDECAR_JUNK.map(([what, junk]): FramingCase => ({
+      what: `sidecar: ${what}`,
+      frontend: 'sidecar (fresh)',
+      run: () => badSidecar(root, cacheDir, junk),
+    })),
     { what: 'MCP message of 11 MiB', frontend: stdio.name, run: () => oversize(stdio) },
     { what: 'MCP message of 11 MiB', frontend: http.name, run: () => oversize(http) },
   ];

@@ -138,4 +138,3 @@ export function oneShotCli(root: string, cacheDir: string, cwd: string): Fronten
     close: async () => undefined,
   };
 }
-

@@ -12,7 +12,14 @@ import type { Line } from './redteam-writes.js';
 
 function line(what: string, frontend: string, outcome: string, ran: string[], t0: number): Line {
   const shown = ran.length ? `${outcome}; RAN ${ran.join(', ')}` : outcome;
-  return { what: `hostile git: ${what}`, frontend, expected: `${SAFE}, nothing run`, outcome: shown, pass: outcome === SAFE && ran.length === 0, ms: Math.round(performance.now() - t0) };
+  return {
+    what: `hostile git: ${what}`,
+    frontend,
+    expected: `${SAFE}, nothing run`,
+    outcome: shown,
+    pass: outcome === SAFE && ran.length === 0,
+    ms: Math.round(performance.now() - t0),
+  };
 }
 
 /** The git calls through MCP stdio (with the review_change prompt), MCP HTTP, the sidecar and the CLI. */

@@ -24,11 +24,25 @@ export async function parseRows(): Promise<Line[]> {
       const answers = await trustFrontend(w, fe, (_v, root) => parseCalls(root))(TRUST_VECTORS[0]!, w.root).catch((e: unknown) => [`failed: ${String(e)}`]);
       const ms = Math.round(performance.now() - t0);
       for (const v of judgeParse(w, answers)) {
-        lines.push({ what: `hostile parse: ${v.what}`, frontend: fe, expected: 'skipped or failed with its reason, the rest answered', outcome: v.outcome, pass: v.pass, ms });
+        lines.push({
+          what: `hostile parse: ${v.what}`,
+          frontend: fe,
+          expected: 'skipped or failed with its reason, the rest answered',
+          outcome: v.outcome,
+          pass: v.pass,
+          ms,
+        });
       }
     }
     const alive = daemon.child.pid !== undefined && isAlive(daemon.child.pid);
-    lines.push({ what: 'hostile parse: the shared daemon after every front-end', frontend: 'daemon', expected: 'alive', outcome: alive ? 'alive' : 'GONE', pass: alive, ms: 0 });
+    lines.push({
+      what: 'hostile parse: the shared daemon after every front-end',
+      frontend: 'daemon',
+      expected: 'alive',
+      outcome: alive ? 'alive' : 'GONE',
+      pass: alive,
+      ms: 0,
+    });
   } finally {
     await runCli(['daemon', 'stop'], { cacheDir: w.cacheDir, env: w.env });
     const bound = setTimeout(() => daemon.child.kill('SIGKILL'), 20_000);

@@ -39,17 +39,30 @@ async function row(base: string, kind: (typeof KINDS)[number], how: 'recover' | 
     }
   }
   if (s.first === 'set_aside' || s.fix) {
-    if (!/set aside, nothing of it applied/.test(r.said) || fs.existsSync(s.journal)) problems.push(`not set aside (exit ${r.code}: ${r.said.trim().split('\n')[0]!.slice(0, 100)})`);
+    if (!/set aside, nothing of it applied/.test(r.said) || fs.existsSync(s.journal))
+      problems.push(`not set aside (exit ${r.code}: ${r.said.trim().split('\n')[0]!.slice(0, 100)})`);
   }
   if (!victimKept(s)) problems.push('THE VICTIM FILE WAS REPLACED');
-  const outcome = problems.length ? problems.join('; ') : s.first === 'UNSAFE_DIRECTORY' ? `UNSAFE_DIRECTORY${s.fix ? ', then set aside' : ''}; victim unchanged` : 'set aside; victim unchanged';
-  return { what: `recovery: ${s.what}`, frontend: how === 'recover' ? 'lspgate recover' : 'CLI (workspace open)', expected: EXPECTED, outcome, pass: !problems.length, ms: Math.round(performance.now() - t0) };
+  const outcome = problems.length
+    ? problems.join('; ')
+    : s.first === 'UNSAFE_DIRECTORY'
+      ? `UNSAFE_DIRECTORY${s.fix ? ', then set aside' : ''}; victim unchanged`
+      : 'set aside; victim unchanged';
+  return {
+    what: `recovery: ${s.what}`,
+    frontend: how === 'recover' ? 'lspgate recover' : 'CLI (workspace open)',
+    expected: EXPECTED,
+    outcome,
+    pass: !problems.length,
+    ms: Math.round(performance.now() - t0),
+  };
 }
 
 /** Every scenario through both doors; `tmp` is made traversable for the second user while they run. */
 export async function recoveryRows(tmp: string): Promise<Line[]> {
   const user = otherUser();
-  if ('reason' in user) return [{ what: 'recovery against a second local user', frontend: 'all', expected: EXPECTED, outcome: `not run: ${user.reason}`, pass: false, ms: 0 }];
+  if ('reason' in user)
+    return [{ what: 'recovery against a second local user', frontend: 'all', expected: EXPECTED, outcome: `not run: ${user.reason}`, pass: false, ms: 0 }];
   const mode = fs.statSync(tmp).mode & 0o777;
   fs.chmodSync(tmp, 0o755);
   const base = path.join(tmp, 'recovery');

@@ -15,7 +15,6 @@ import { createLogger } from '../src/util/logger.js';
 import { toLspgateError } from '../src/errors/errors.js';
 import type { Line } from './redteam-writes.js';
 
-
 const TOKEN = 'redteam-serverlife-token-0123456789';
 const CAP = 8;
 const FLOOD = 1000;
@@ -45,7 +44,12 @@ async function halfOpenFlood(tmp: string): Promise<Line> {
       ...(session ? { 'mcp-session-id': session } : {}),
     });
     const post = (body: unknown, session?: string) => fetch(url, { method: 'POST', headers: headers(session), body: JSON.stringify(body) });
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'redteam', version: '0' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'redteam', version: '0' } },
+    };
     const first = await post(init);
     const session = first.headers.get('mcp-session-id')!;
     await first.text();
@@ -62,7 +66,14 @@ async function halfOpenFlood(tmp: string): Promise<Line> {
     const ping = await post({ jsonrpc: '2.0', id: 2, method: 'ping' }, session);
     await ping.text();
     const outcome = `at most ${maxOpen} open (cap ${CAP}); established client: ${ping.status}; RSS ${before} → ${after} MB`;
-    return { what: `${FLOOD} half-open HTTP sessions (initialize, never initialized)`, frontend: 'MCP HTTP', expected: `≤ ${CAP} open, established client 200`, outcome, pass: maxOpen <= CAP && ping.status === 200, ms: Math.round(performance.now() - t0) };
+    return {
+      what: `${FLOOD} half-open HTTP sessions (initialize, never initialized)`,
+      frontend: 'MCP HTTP',
+      expected: `≤ ${CAP} open, established client 200`,
+      outcome,
+      pass: maxOpen <= CAP && ping.status === 200,
+      ms: Math.round(performance.now() - t0),
+    };
   } finally {
     p.child.kill('SIGTERM');
     await p.exited;
@@ -76,7 +87,12 @@ async function stoppedServer(tmp: string, which: 'server' | 'child'): Promise<Li
   fs.cpSync(TS_APP, root, { recursive: true });
   const serversFile = path.join(tmp, 'serverlife-servers.json');
   fs.writeFileSync(serversFile, JSON.stringify({ servers: [{ id: 'typescript-language-server', timeouts: { requestMs: REQUEST_MS } }] }));
-  const gateway = await Gateway.create({ root, cacheDir: path.join(tmp, `serverlife-sigstop-${which}-cache`), serversFiles: [serversFile], logger: createLogger('redteam', 'error') });
+  const gateway = await Gateway.create({
+    root,
+    cacheDir: path.join(tmp, `serverlife-sigstop-${which}-cache`),
+    serversFiles: [serversFile],
+    logger: createLogger('redteam', 'error'),
+  });
   let pid: number | undefined;
   try {
     await gateway.run('index_folder', { path: root, output_format: 'json' });
@@ -97,7 +113,14 @@ async function stoppedServer(tmp: string, which: 'server' | 'child'): Promise<Li
     const restarted = session.generation > generation;
     const outcome = `${got} in ${waited} s; server ${restarted ? 'restarted' : 'not restarted'}`;
     const stopped = which === 'server' ? 'language server' : "language server's tsserver child";
-    return { what: `${stopped} stopped (SIGSTOP) under imports-me (background requests)`, frontend: 'in-process', expected: `answer within ${ANSWER_BOUND_MS / 1000} s, server restarted`, outcome, pass: got !== 'no answer' && restarted, ms: Math.round(performance.now() - t0) };
+    return {
+      what: `${stopped} stopped (SIGSTOP) under imports-me (background requests)`,
+      frontend: 'in-process',
+      expected: `answer within ${ANSWER_BOUND_MS / 1000} s, server restarted`,
+      outcome,
+      pass: got !== 'no answer' && restarted,
+      ms: Math.round(performance.now() - t0),
+    };
   } finally {
     if (pid !== undefined) {
       try {

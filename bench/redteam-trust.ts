@@ -27,15 +27,34 @@ export async function trustRows(): Promise<Line[]> {
         const limit = v.kind === 'limit' ? tooLarge(answers[0] ?? '') : true;
         const warned = answers.filter((a) => a.includes(v.setting) && a.includes(`lspgate trust ${root}`)).length;
         const outcome = ran ? `RAN ${markerOf(w, v)}` : !limit ? 'limit raised' : `nothing ran; ${warned}/${answers.length} answers warn`;
-        lines.push({ what: `untrusted .lspgate ${v.name}`, frontend: fe, expected: 'nothing runs, warning names the setting', outcome, pass: !ran && limit && warned >= answers.length - 1, ms: Math.round(performance.now() - t0) });
+        lines.push({
+          what: `untrusted .lspgate ${v.name}`,
+          frontend: fe,
+          expected: 'nothing runs, warning names the setting',
+          outcome,
+          pass: !ran && limit && warned >= answers.length - 1,
+          ms: Math.round(performance.now() - t0),
+        });
       }
       const t0 = performance.now();
       await runCli(['trust', root], { cacheDir: w.cacheDir, env: w.env });
       const index = await runCli(['index_folder', '--root', root, '--json', '--path', root], { cacheDir: w.cacheDir, env: w.env, cwd: root });
-      if (v.kind === 'marker') await runCli(['find_definition', '--root', root, '--json', '--file', v.file, '--line', '1', '--column', '1'], { cacheDir: w.cacheDir, env: w.env, cwd: root });
+      if (v.kind === 'marker')
+        await runCli(['find_definition', '--root', root, '--json', '--file', v.file, '--line', '1', '--column', '1'], {
+          cacheDir: w.cacheDir,
+          env: w.env,
+          cwd: root,
+        });
       const applied = v.kind === 'marker' ? markerExists(w, v) : !tooLarge(index.stdout);
       const says = (index.stdout + index.stderr).includes('applied in full');
-      lines.push({ what: `trusted .lspgate ${v.name}`, frontend: 'one-shot CLI', expected: 'configured server runs, answer says so', outcome: `${applied ? 'applied' : 'NOT applied'}; ${says ? 'says so' : 'silent'}`, pass: applied && says, ms: Math.round(performance.now() - t0) });
+      lines.push({
+        what: `trusted .lspgate ${v.name}`,
+        frontend: 'one-shot CLI',
+        expected: 'configured server runs, answer says so',
+        outcome: `${applied ? 'applied' : 'NOT applied'}; ${says ? 'says so' : 'silent'}`,
+        pass: applied && says,
+        ms: Math.round(performance.now() - t0),
+      });
       await runCli(['untrust', root], { cacheDir: w.cacheDir, env: w.env });
     }
   } finally {

@@ -12,8 +12,22 @@ import { OUTSIDE_CANARY, SECRET_CANARY, type HostileWorkspace, type Row } from '
 
 /** docs/configuration.md names not already in the corpus's SECRET_TABLE. */
 export const MORE_SECRETS = [
-  '.env.local', 'config/app.env', '_netrc', '.npmrc', '.pypirc', '.pgpass', '.htpasswd', 'id_dsa', 'keys/id_ecdsa.pub',
-  'db_credentials.json', 'certs/store.pfx', 'certs/app.keystore', 'certs/app.jks', 'keys/putty.ppk', 'config/secrets.yaml', 'secret.json',
+  '.env.local',
+  'config/app.env',
+  '_netrc',
+  '.npmrc',
+  '.pypirc',
+  '.pgpass',
+  '.htpasswd',
+  'id_dsa',
+  'keys/id_ecdsa.pub',
+  'db_credentials.json',
+  'certs/store.pfx',
+  'certs/app.keystore',
+  'certs/app.jks',
+  'keys/putty.ppk',
+  'config/secrets.yaml',
+  'secret.json',
 ];
 
 /** A file over the default maxFileBytes (1 MB). */
@@ -32,10 +46,18 @@ export function extendHostileWorkspace(w: HostileWorkspace): void {
   // line 1 imports the sibling's canary file by ../../
   write(root, 'src/uses-sibling.ts', `import { x } from '../../outside/canary';\nexport const y = x();\n`);
   write(root, 'php/composer.json', JSON.stringify({ name: 'red/team', autoload: { 'psr-4': { 'Red\\': 'src/' } } }));
-  write(root, 'php/src/Greeter.php', '<?php\nnamespace Red;\n\nclass Greeter\n{\n    public function hello(string $n): string\n    {\n        return "hi $n";\n    }\n}\n');
+  write(
+    root,
+    'php/src/Greeter.php',
+    '<?php\nnamespace Red;\n\nclass Greeter\n{\n    public function hello(string $n): string\n    {\n        return "hi $n";\n    }\n}\n',
+  );
   write(root, 'php/src/Use.php', '<?php\nnamespace Red;\n\nfunction run(): string\n{\n    return (new Greeter())->hello("x");\n}\n');
   write(root, 'js/package.json', JSON.stringify({ name: 'red-js', version: '1.0.0', dependencies: { lodash: '^4.17.21', express: '^4.19.0' } }));
-  write(root, 'js/index.js', "const _ = require('lodash');\nconst express = require('express');\nfunction handler() {\n  return _.chunk([1, 2, 3], 2);\n}\nmodule.exports = { handler, express };\n");
+  write(
+    root,
+    'js/index.js',
+    "const _ = require('lodash');\nconst express = require('express');\nfunction handler() {\n  return _.chunk([1, 2, 3], 2);\n}\nmodule.exports = { handler, express };\n",
+  );
 }
 
 export function extraRows(): Row[] {
@@ -44,7 +66,12 @@ export function extraRows(): Row[] {
     { what: '.env.local through get_file_outline', op: 'get_file_outline', input: () => ({ file: '.env.local' }), code: 'SECRET_FILE' },
     { what: 'huge file (3 MB) through open_at', op: 'open_at', input: () => ({ file: 'src/huge.ts', line: 1 }), code: 'LIMIT_EXCEEDED' },
     { what: 'huge file (3 MB) through get_file_outline', op: 'get_file_outline', input: () => ({ file: 'src/huge.ts' }), code: 'LIMIT_EXCEEDED' },
-    { what: 'definition in a sibling reached by ../../ (no preview)', op: 'find_definition', input: () => ({ file: 'src/uses-sibling.ts', line: 2, column: 18 }), code: 'any' },
+    {
+      what: 'definition in a sibling reached by ../../ (no preview)',
+      op: 'find_definition',
+      input: () => ({ file: 'src/uses-sibling.ts', line: 2, column: 18 }),
+      code: 'any',
+    },
     { what: 'PHP outline (intelephense)', op: 'get_file_outline', input: () => ({ file: 'php/src/Greeter.php' }), code: 'none' },
     { what: 'PHP references under a symlink loop', op: 'find_references', input: () => ({ symbol: 'Greeter.hello' }), code: 'any' },
     { what: 'JS with dependencies (type acquisition)', op: 'get_file_outline', input: () => ({ file: 'js/index.js' }), code: 'none' },

@@ -70,7 +70,14 @@ async function casesThrough(name: string, factory: Factory, tmp: string, out: Li
         JSON.stringify(changed) !== JSON.stringify([...c.mayChange].sort()) ? `changed ${changed.join(' ')}` : '',
         linkKept ? '' : 'the link was replaced by a copy',
       ].filter(Boolean);
-      out.push({ what: `write: ${c.what}`, frontend: name, expected, outcome: problems.length ? problems.join('; ') : got.outcome, pass: problems.length === 0, ms: Math.round(performance.now() - t0) });
+      out.push({
+        what: `write: ${c.what}`,
+        frontend: name,
+        expected,
+        outcome: problems.length ? problems.join('; ') : got.outcome,
+        pass: problems.length === 0,
+        ms: Math.round(performance.now() - t0),
+      });
     }
   } finally {
     await fe.close().catch(() => undefined);
@@ -119,7 +126,14 @@ export async function killRows(tmp: string): Promise<Line[]> {
     await cli(['daemon', 'stop']);
     const pass = said && v.state !== 'mixed' && v.temps.length === 0 && how !== undefined && !how.startsWith('nothing');
     const outcome = `${said ? 'DAEMON_FAILED with the journal' : `answer: ${r.stderr.split('\n')[0]!.slice(0, 80)}`}; ${how}; tree ${v.state}, ${v.temps.length} temp file(s)`;
-    out.push({ what: c.what, frontend: 'CLI', expected: 'DAEMON_FAILED, tree wholly renamed or as before', outcome, pass, ms: Math.round(performance.now() - t0) });
+    out.push({
+      what: c.what,
+      frontend: 'CLI',
+      expected: 'DAEMON_FAILED, tree wholly renamed or as before',
+      outcome,
+      pass,
+      ms: Math.round(performance.now() - t0),
+    });
   }
   return out;
 }
@@ -161,7 +175,8 @@ export function cacheAsOtherUser(tmp: string, caches: string[]): Line {
   fs.chmodSync(tmp, 0o755);
   try {
     const paths = caches.filter((c) => fs.existsSync(c)).flatMap(allPaths);
-    const script = 'while IFS= read -r f; do if [ -d "$f" ]; then ls "$f" >/dev/null 2>&1 && echo "$f"; else head -c1 "$f" >/dev/null 2>&1 && echo "$f"; fi; done';
+    const script =
+      'while IFS= read -r f; do if [ -d "$f" ]; then ls "$f" >/dev/null 2>&1 && echo "$f"; else head -c1 "$f" >/dev/null 2>&1 && echo "$f"; fi; done';
     // the loop's status is its last test's: only what it printed counts
     const r = spawnSync('runuser', ['-u', user, '--', 'sh', '-c', script], { input: [control, ...paths].join('\n') + '\n', encoding: 'utf8' });
     if (r.error || r.stdout === null) throw r.error ?? new Error(`runuser: ${r.stderr}`);

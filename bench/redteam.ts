@@ -15,7 +15,15 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildHostileWorkspace, cliCanCarry, hostileRows, OUTSIDE_CANARY, SECRET_CANARY, type HostileWorkspace, type Row } from '../test/helpers/hostile-corpus.js';
+import {
+  buildHostileWorkspace,
+  cliCanCarry,
+  hostileRows,
+  OUTSIDE_CANARY,
+  SECRET_CANARY,
+  type HostileWorkspace,
+  type Row,
+} from '../test/helpers/hostile-corpus.js';
 import { REPO } from '../test/helpers/spawn.js';
 import { daemonPaths } from '../src/frontends/daemon-client/socket-dir.js';
 import { extendHostileWorkspace, extraRows } from './redteam-workspace.js';
@@ -31,7 +39,6 @@ import { recoveryRows } from './redteam-recovery.js';
 import { trustRows } from './redteam-trust.js';
 import { parseRows } from './redteam-parse.js';
 import { runCli } from '../test/helpers/spawn.js';
-
 
 const leaks = (text: string): boolean => text.includes(OUTSIDE_CANARY) || text.includes(SECRET_CANARY);
 
@@ -82,7 +89,7 @@ function table(lines: Line[]): string {
 }
 
 async function main(): Promise<number> {
-  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : '';
+  const only = process.argv.includes('--only') ? (process.argv[process.argv.indexOf('--only') + 1] ?? '') : '';
   const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-redteam-')));
   const w: HostileWorkspace = { root: '', outside: '' };
   buildHostileWorkspace(tmp, w);
@@ -110,7 +117,14 @@ async function main(): Promise<number> {
       const t0 = performance.now();
       const r = await c.run();
       const pass = r.pass && !leaks(r.text);
-      lines.push({ what: c.what, frontend: c.frontend, expected: 'coded refusal, process answers or closes cleanly', outcome: r.outcome, pass, ms: Math.round(performance.now() - t0) });
+      lines.push({
+        what: c.what,
+        frontend: c.frontend,
+        expected: 'coded refusal, process answers or closes cleanly',
+        outcome: r.outcome,
+        pass,
+        ms: Math.round(performance.now() - t0),
+      });
     }
     // coverage files and embedder answers (bounded parsers, a validated embedder): workspaces of their own
     if (!only || /coverage|embedder/.test(only)) lines.push(...(await boundedCases(tmp, cache)));
@@ -130,22 +144,55 @@ async function main(): Promise<number> {
     if (!only || only.startsWith('recover')) for (const l of await recoveryRows(tmp)) report(l, lines);
     const log = daemonPaths(cache).log;
     const stderrLeak = fes.some((fe) => leaks(fe.stderr())) || (fs.existsSync(log) && leaks(fs.readFileSync(log, 'utf8')));
-    lines.push({ what: 'no canary or secret in any stderr log (front-ends and the daemon log)', frontend: 'all', expected: 'none', outcome: stderrLeak ? 'leaked' : 'none', pass: !stderrLeak, ms: 0 });
+    lines.push({
+      what: 'no canary or secret in any stderr log (front-ends and the daemon log)',
+      frontend: 'all',
+      expected: 'none',
+      outcome: stderrLeak ? 'leaked' : 'none',
+      pass: !stderrLeak,
+      ms: 0,
+    });
   } finally {
     for (const fe of fes) await fe.close().catch(() => undefined);
   }
   const asked = registry.requests();
-  lines.push({ what: 'npm registry asked for typings (type acquisition)', frontend: 'all', expected: '0 requests', outcome: `${asked.length} requests`, pass: asked.length === 0, ms: 0 });
+  lines.push({
+    what: 'npm registry asked for typings (type acquisition)',
+    frontend: 'all',
+    expected: '0 requests',
+    outcome: `${asked.length} requests`,
+    pass: asked.length === 0,
+    ms: 0,
+  });
   registry.child.kill('SIGTERM');
   lines.push(await stopDaemon(cache));
   const left = await leftovers(tmp, spawned);
-  lines.push({ what: 'processes left behind after closing', frontend: 'all', expected: 'none', outcome: left.length ? left.join('; ') : 'none', pass: left.length === 0, ms: 0 });
-  const caches = [cache, path.join(tmp, 'xdg-cache', 'lspgate'), ...fs.readdirSync(tmp).filter((n) => n.startsWith('kill-')).map((n) => path.join(tmp, n, 'cache'))];
+  lines.push({
+    what: 'processes left behind after closing',
+    frontend: 'all',
+    expected: 'none',
+    outcome: left.length ? left.join('; ') : 'none',
+    pass: left.length === 0,
+    ms: 0,
+  });
+  const caches = [
+    cache,
+    path.join(tmp, 'xdg-cache', 'lspgate'),
+    ...fs
+      .readdirSync(tmp)
+      .filter((n) => n.startsWith('kill-'))
+      .map((n) => path.join(tmp, n, 'cache')),
+  ];
   lines.push(cacheAsOtherUser(tmp, caches));
   const failed = lines.filter((l) => !l.pass);
-  const load = os.loadavg().map((n) => n.toFixed(2)).join(' ');
+  const load = os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
   process.stdout.write(`${table(lines)}\n\n`);
-  process.stdout.write(`**${lines.length - failed.length}/${lines.length} pass, ${failed.length} fail** (${rows.length} corpus rows; ${new Date().toISOString()}; ${Math.round((Date.now() - started) / 1000)} s; load ${load}; ${os.cpus().length} cores; node ${process.version})\n`);
+  process.stdout.write(
+    `**${lines.length - failed.length}/${lines.length} pass, ${failed.length} fail** (${rows.length} corpus rows; ${new Date().toISOString()}; ${Math.round((Date.now() - started) / 1000)} s; load ${load}; ${os.cpus().length} cores; node ${process.version})\n`,
+  );
   fs.rmSync(tmp, { recursive: true, force: true });
   return failed.length ? 1 : 0;
 }

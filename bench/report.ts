@@ -110,11 +110,21 @@ export function wholeTable(w: WorkspaceReport): string {
   ];
   if (l?.cache && l.cache.hits !== undefined) {
     const wired = l.cacheWiredByGateway ? 'wired by the gateway' : 'wired by the bench (withResponseCache)';
-    rows.push(['response cache during the hit pass', '', `hits ${l.cache.hits}, misses ${l.cache.misses}, coalesced ${l.cache.coalesced}, ${fmt((l.cache.bytes ?? 0) / 1024, 0)} KiB; ${wired}`, '']);
+    rows.push([
+      'response cache during the hit pass',
+      '',
+      `hits ${l.cache.hits}, misses ${l.cache.misses}, coalesced ${l.cache.coalesced}, ${fmt((l.cache.bytes ?? 0) / 1024, 0)} KiB; ${wired}`,
+      '',
+    ]);
   }
   if (l?.opCache) {
     const o = l.opCache;
-    rows.push(['operation cache during the hit pass', '', `hits ${o.hits}, misses ${o.misses} (stale ${o.stale}), ${o.entries} entries, ${fmt((o.bytes ?? 0) / 1024, 0)} KiB`, '']);
+    rows.push([
+      'operation cache during the hit pass',
+      '',
+      `hits ${o.hits}, misses ${o.misses} (stale ${o.stale}), ${o.entries} entries, ${fmt((o.bytes ?? 0) / 1024, 0)} KiB`,
+      '',
+    ]);
   }
   return table(['figure', 'raw', 'lspgate', 'mcp'], rows);
 }
@@ -166,9 +176,19 @@ export function evaluateTargets(w: WorkspaceReport): TargetResult[] {
     pass: rc !== undefined && lc !== undefined ? lc <= rc * 1.2 : undefined,
   });
   const re = w.lspgate?.recatalogMs;
-  out.push({ workspace: ws, target: 'one changed file re-cataloged ≤ 50 ms', measured: re !== undefined ? `${fmt(re)} ms` : 'not measured', pass: re !== undefined ? re <= 50 : undefined });
+  out.push({
+    workspace: ws,
+    target: 'one changed file re-cataloged ≤ 50 ms',
+    measured: re !== undefined ? `${fmt(re)} ms` : 'not measured',
+    pass: re !== undefined ? re <= 50 : undefined,
+  });
   const ig = w.lspgate?.importGraphUpdateMs;
-  out.push({ workspace: ws, target: 'import graph updated for one changed file ≤ 50 ms', measured: ig !== undefined ? `${fmt(ig)} ms` : 'not measured', pass: ig !== undefined ? ig <= 50 : undefined });
+  out.push({
+    workspace: ws,
+    target: 'import graph updated for one changed file ≤ 50 ms',
+    measured: ig !== undefined ? `${fmt(ig)} ms` : 'not measured',
+    pass: ig !== undefined ? ig <= 50 : undefined,
+  });
   for (const k of ['callsMe3', 'impact3'] as const) {
     const raw = sum(w.raw, k, 'warm');
     const lg = sum(w.lspgate, k, 'warm');
@@ -202,7 +222,7 @@ export function renderReport(workspaces: WorkspaceReport[], targets: TargetResul
     parts.push(`## ${w.name} — ${w.files} files, ${w.queries} queries × ${w.reps} warm repetitions, server ${w.raw.serverId}`);
     parts.push(
       'Latency in ms as p50/p95/max. cold = first time each query (fresh server); warm = asked again with the server warm and the ' +
-        "answer not cached (lspgate: workspace-wide cached answers invalidated, file outlines kept; documentSymbol: cache cleared), " +
+        'answer not cached (lspgate: workspace-wide cached answers invalidated, file outlines kept; documentSymbol: cache cleared), ' +
         'each lspgate warm call paired with the raw call of the same query, the raw one first on every other query; ' +
         'hit = the same call again, answered from the operation cache (whole result, stamps re-checked) or else the response cache. raw = the server driven directly over JSON-RPC; ' +
         'warm ratio = lspgate warm p50 / raw warm p50; raw/hit = raw warm p50 / lspgate hit p50. typeDetails and functionDetails: ' +
@@ -226,14 +246,19 @@ export function toJson(workspaces: WorkspaceReport[], targets: TargetResult[], m
   const suite = (s: SuiteResult | undefined) =>
     s && {
       ...s,
-      kinds: Object.fromEntries(
-        Object.entries(s.kinds).map(([k, v]) => [k, { cold: summarize(v.cold), warm: summarize(v.warm), hit: summarize(v.hit) }]),
-      ),
+      kinds: Object.fromEntries(Object.entries(s.kinds).map(([k, v]) => [k, { cold: summarize(v.cold), warm: summarize(v.warm), hit: summarize(v.hit) }])),
       sessionHitMs: s.sessionHitMs?.length ? summarize(s.sessionHitMs) : undefined,
     };
   return {
     ...meta,
-    workspaces: workspaces.map((w) => ({ ...w, raw: suite(w.raw), rawAlternatives: w.rawAlternatives.map(suite), lspgate: suite(w.lspgate), mcp: suite(w.mcp), warmLatency: w.warmLatency && warmLatencySummary(w.warmLatency) })),
+    workspaces: workspaces.map((w) => ({
+      ...w,
+      raw: suite(w.raw),
+      rawAlternatives: w.rawAlternatives.map(suite),
+      lspgate: suite(w.lspgate),
+      mcp: suite(w.mcp),
+      warmLatency: w.warmLatency && warmLatencySummary(w.warmLatency),
+    })),
     targets,
   };
 }

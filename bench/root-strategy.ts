@@ -76,7 +76,11 @@ async function lspgateRun(root: string, mode: string, sample: number): Promise<v
   const timer = setInterval(() => (peak = Math.max(peak, total())), 500);
   const t0 = performance.now();
   try {
-    const r = (await gateway.run('index_folder', { path: root, output_format: 'json' })).result as unknown as { state: string; files: number; errors: unknown[] };
+    const r = (await gateway.run('index_folder', { path: root, output_format: 'json' })).result as unknown as {
+      state: string;
+      files: number;
+      errors: unknown[];
+    };
     const buildS = (performance.now() - t0) / 1000;
     peak = Math.max(peak, total());
     const infos = gateway.context.broker.info();
@@ -90,10 +94,19 @@ async function lspgateRun(root: string, mode: string, sample: number): Promise<v
     const anon = treeAnon(process.pid);
     const digest = await answersDigest(gateway, sample);
     const out = {
-      mode, state: r.state, files: r.files, failed: r.errors.length, build_s: +buildS.toFixed(1), sessions: perServer,
+      mode,
+      state: r.state,
+      files: r.files,
+      failed: r.errors.length,
+      build_s: +buildS.toFixed(1),
+      sessions: perServer,
       roots: infos.map((i) => path.relative(root, i.root) || '.'),
-      rss_mb_now: Math.round(now / MB), rss_mb_peak: Math.round(peak / MB), lspgate_rss_mb: Math.round(process.memoryUsage().rss / MB),
-      lspgate_heap_mb: Math.round(process.memoryUsage().heapUsed / MB), rss_mb_by_server: rssByServer, rss_anon_mb: Math.round(anon / MB),
+      rss_mb_now: Math.round(now / MB),
+      rss_mb_peak: Math.round(peak / MB),
+      lspgate_rss_mb: Math.round(process.memoryUsage().rss / MB),
+      lspgate_heap_mb: Math.round(process.memoryUsage().heapUsed / MB),
+      rss_mb_by_server: rssByServer,
+      rss_anon_mb: Math.round(anon / MB),
       lspgate_anon_mb: Math.round(Number(/^RssAnon:\s+(\d+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024),
       answers: digest,
     };
@@ -158,7 +171,12 @@ async function rawRun(root: string): Promise<void> {
       const anon = treeAnon(client.pid!);
       sum += rss;
       anonSum += anon;
-      result[id] = { files: files.length, build_s: +((performance.now() - t0) / 1000).toFixed(1), rss_mb: Math.round(rss / MB), rss_anon_mb: Math.round(anon / MB) };
+      result[id] = {
+        files: files.length,
+        build_s: +((performance.now() - t0) / 1000).toFixed(1),
+        rss_mb: Math.round(rss / MB),
+        rss_anon_mb: Math.round(anon / MB),
+      };
     }
     result.rss_mb_now = Math.round(sum / MB);
     result.rss_anon_mb = Math.round(anonSum / MB);

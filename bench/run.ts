@@ -62,7 +62,22 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { lang: 'ts', queries: 30, reps: 3, json: path.join(packageRoot, 'bench/results/latest.json'), compare: [], genFiles: 400, gen: true, mcp: true, seed: 7, nodeFlags: [], warmLatency: true, memory: true, coldStart: true, coldRuns: 1 };
+  const a: Args = {
+    lang: 'ts',
+    queries: 30,
+    reps: 3,
+    json: path.join(packageRoot, 'bench/results/latest.json'),
+    compare: [],
+    genFiles: 400,
+    gen: true,
+    mcp: true,
+    seed: 7,
+    nodeFlags: [],
+    warmLatency: true,
+    memory: true,
+    coldStart: true,
+    coldRuns: 1,
+  };
   for (let i = 0; i < argv.length; i++) {
     const v = () => {
       const x = argv[++i];
@@ -70,24 +85,58 @@ function parseArgs(argv: string[]): Args {
       return x;
     };
     switch (argv[i]) {
-      case '--root': a.root = path.resolve(v()); break;
-      case '--lang': a.lang = v(); break;
-      case '--queries': a.queries = Number(v()); break;
-      case '--reps': a.reps = Number(v()); break;
-      case '--json': a.json = path.resolve(v()); break;
-      case '--server': a.server = v(); break;
-      case '--compare': a.compare.push(v()); break;
-      case '--gen-files': a.genFiles = Number(v()); break;
-      case '--no-gen': a.gen = false; break;
-      case '--no-mcp': a.mcp = false; break;
-      case '--no-warm-latency': a.warmLatency = false; break;
-      case '--no-memory': a.memory = false; break;
-      case '--no-cold-start': a.coldStart = false; break;
-      case '--cold-runs': a.coldRuns = Number(v()); break;
-      case '--seed': a.seed = Number(v()); break;
-      case '--node-flags': a.nodeFlags = v().split(/\s+/).filter(Boolean); break;
-      case '--help': return printHelpAndExit();
-      default: throw new Error(`unknown argument ${argv[i]}`);
+      case '--root':
+        a.root = path.resolve(v());
+        break;
+      case '--lang':
+        a.lang = v();
+        break;
+      case '--queries':
+        a.queries = Number(v());
+        break;
+      case '--reps':
+        a.reps = Number(v());
+        break;
+      case '--json':
+        a.json = path.resolve(v());
+        break;
+      case '--server':
+        a.server = v();
+        break;
+      case '--compare':
+        a.compare.push(v());
+        break;
+      case '--gen-files':
+        a.genFiles = Number(v());
+        break;
+      case '--no-gen':
+        a.gen = false;
+        break;
+      case '--no-mcp':
+        a.mcp = false;
+        break;
+      case '--no-warm-latency':
+        a.warmLatency = false;
+        break;
+      case '--no-memory':
+        a.memory = false;
+        break;
+      case '--no-cold-start':
+        a.coldStart = false;
+        break;
+      case '--cold-runs':
+        a.coldRuns = Number(v());
+        break;
+      case '--seed':
+        a.seed = Number(v());
+        break;
+      case '--node-flags':
+        a.nodeFlags = v().split(/\s+/).filter(Boolean);
+        break;
+      case '--help':
+        return printHelpAndExit();
+      default:
+        throw new Error(`unknown argument ${argv[i]}`);
     }
   }
   if (!LANG_SERVER[a.lang]) throw new Error(`--lang must be one of ${Object.keys(LANG_SERVER).join(', ')}`);
@@ -96,7 +145,13 @@ function parseArgs(argv: string[]): Args {
 
 /** The usage is this file's header comment. */
 function printHelpAndExit(): never {
-  process.stdout.write(fs.readFileSync(new URL(import.meta.url)).toString().split('*/')[0]!.replace(/^\/\*\*?/, '') + '\n');
+  process.stdout.write(
+    fs
+      .readFileSync(new URL(import.meta.url))
+      .toString()
+      .split('*/')[0]!
+      .replace(/^\/\*\*?/, '') + '\n',
+  );
   process.exit(0);
 }
 
@@ -158,7 +213,9 @@ async function benchWorkspace(name: string, source: string, a: Args, log: (s: st
       throw e;
     }
     // Kinds lspgate does not serve still get their raw warm samples.
-    for (const kind of KINDS) if (!available.has(WORKLOADS[kind].op)) for (let r = 0; r < a.reps; r++) for (const q of queries.filter(WORKLOADS[kind].applies)) await rawRunner.warmOne(kind, q);
+    for (const kind of KINDS)
+      if (!available.has(WORKLOADS[kind].op))
+        for (let r = 0; r < a.reps; r++) for (const q of queries.filter(WORKLOADS[kind].applies)) await rawRunner.warmOne(kind, q);
     log(`${name}: raw whole-workspace documentSymbol`);
     const raw = await rawRunner.finish();
     let mcp;
@@ -187,7 +244,11 @@ async function main(): Promise<void> {
     targets.push({ name: LANG_SERVER[a.lang]!.fixture, root: path.join(packageRoot, LANG_SERVER[a.lang]!.fixture) });
     if (a.lang === 'ts' && a.gen) {
       const gen = generateRepo({ files: a.genFiles, seed: 42 });
-      targets.push({ name: `generated-${a.genFiles} (bench/gen-repo.ts, seed 42)`, root: gen.root, cleanup: () => fs.rmSync(gen.root, { recursive: true, force: true }) });
+      targets.push({
+        name: `generated-${a.genFiles} (bench/gen-repo.ts, seed 42)`,
+        root: gen.root,
+        cleanup: () => fs.rmSync(gen.root, { recursive: true, force: true }),
+      });
     }
   }
   // What an agent and a person meet first: no workspace, no language server.

@@ -33,7 +33,14 @@ async function main(): Promise<void> {
   const keep = process.argv.includes('--cache-dir');
   const cacheDir = keep ? path.resolve(arg('cache-dir', '')) : fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-search-cpu-'));
   const entry = loadShippedEntry('typescript-language-server');
-  const queries = await buildQuerySet({ root, entry, files: listSourceFiles(root, entry), count: Number(arg('queries', '20')), seed: 7, cacheDir: path.join(cacheDir, 'qs') });
+  const queries = await buildQuerySet({
+    root,
+    entry,
+    files: listSourceFiles(root, entry),
+    count: Number(arg('queries', '20')),
+    seed: 7,
+    cacheDir: path.join(cacheDir, 'qs'),
+  });
   const ops = new Map<string, Operation>();
   for (const op of [...registered, ...navigationOperations, ...descriptorOperations]) if (!ops.has(op.name)) ops.set(op.name, op);
   const gateway = await Gateway.create({ root, cacheDir, logger: createLogger('search-cpu', 'error'), operations: [...ops.values()] });
@@ -68,7 +75,9 @@ async function main(): Promise<void> {
     }
     const s = summarize(wall);
     const load = os.loadavg()[0]!.toFixed(1);
-    process.stdout.write(`${given ? path.basename(root) : 'generated'}: search_symbols ${wall.length} calls, CPU ${((c.user + c.system) / 1000 / wall.length).toFixed(2)} ms/call, wall p50 ${s.p50.toFixed(2)} p95 ${s.p95.toFixed(2)} ms, load ${load}\n`);
+    process.stdout.write(
+      `${given ? path.basename(root) : 'generated'}: search_symbols ${wall.length} calls, CPU ${((c.user + c.system) / 1000 / wall.length).toFixed(2)} ms/call, wall p50 ${s.p50.toFixed(2)} p95 ${s.p95.toFixed(2)} ms, load ${load}\n`,
+    );
   } finally {
     await gateway.close();
     if (!keep) fs.rmSync(cacheDir, { recursive: true, force: true });

@@ -32,14 +32,16 @@ interface Repo {
 const REPOS: Record<string, Repo> = {
   zod: {
     name: 'zod 4 core (TypeScript)',
-    copy: (dest) => fs.cpSync(path.resolve(here, '../../node_modules/zod/src/v4/core'), dest, { recursive: true, filter: (p) => !p.includes(`${path.sep}tests`) }),
+    copy: (dest) =>
+      fs.cpSync(path.resolve(here, '../../node_modules/zod/src/v4/core'), dest, { recursive: true, filter: (p) => !p.includes(`${path.sep}tests`) }),
     labels: ZOD_CORE,
     touch: 'util.ts',
   },
   py: {
     name: 'CPython 3.11 json + email (Python)',
     copy: (dest) => {
-      for (const pkg of ['json', 'email']) fs.cpSync(`/usr/lib/python3.11/${pkg}`, path.join(dest, pkg), { recursive: true, filter: (p) => !p.includes('__pycache__') });
+      for (const pkg of ['json', 'email'])
+        fs.cpSync(`/usr/lib/python3.11/${pkg}`, path.join(dest, pkg), { recursive: true, filter: (p) => !p.includes('__pycache__') });
     },
     labels: PY_JSON_EMAIL,
     touch: 'email/utils.py',
@@ -60,16 +62,22 @@ async function quality(gateway: Gateway, labels: Labelled[], mode: string) {
   const misses: string[] = [];
   for (const l of labels) {
     const t = performance.now();
-    const r = (await gateway.run('search_code', { query: l.q, limit: 10, mode, output_format: 'json' })).result as unknown as { hits: { chunk: { symbol_name?: string } }[] };
+    const r = (await gateway.run('search_code', { query: l.q, limit: 10, mode, output_format: 'json' })).result as unknown as {
+      hits: { chunk: { symbol_name?: string } }[];
+    };
     firstAsk.push(performance.now() - t);
     const rank = r.hits.findIndex((h) => isAnswer(h.chunk.symbol_name, l.answer)) + 1;
     if (rank > 0) {
       found++;
       rr += 1 / rank;
-    }
-    else misses.push(`${l.q} → ${l.answer} (top: ${r.hits[0]?.chunk.symbol_name ?? '-'})`);
+    } else misses.push(`${l.q} → ${l.answer} (top: ${r.hits[0]?.chunk.symbol_name ?? '-'})`);
   }
-  return { recall_at_10: Math.round((found / labels.length) * 1000) / 1000, mrr: Math.round((rr / labels.length) * 1000) / 1000, first_ask_p50_ms: Math.round(p50(firstAsk) * 100) / 100, misses };
+  return {
+    recall_at_10: Math.round((found / labels.length) * 1000) / 1000,
+    mrr: Math.round((rr / labels.length) * 1000) / 1000,
+    first_ask_p50_ms: Math.round(p50(firstAsk) * 100) / 100,
+    misses,
+  };
 }
 
 async function main(): Promise<void> {
@@ -156,7 +164,9 @@ async function main(): Promise<void> {
       rechunked,
       reembedded_chunks_last_edit: embedded,
       vector_index_bytes: vstats.size_bytes,
-      catalog_bytes: fs.existsSync(path.join(cacheDir, 'workspaces', ws.id, 'catalog.json')) ? fs.statSync(path.join(cacheDir, 'workspaces', ws.id, 'catalog.json')).size : 0,
+      catalog_bytes: fs.existsSync(path.join(cacheDir, 'workspaces', ws.id, 'catalog.json'))
+        ? fs.statSync(path.join(cacheDir, 'workspaces', ws.id, 'catalog.json')).size
+        : 0,
       vector_store_cold_open_ms: Math.round(coldOpenMs * 10) / 10,
       modes,
       load_average: os.loadavg()[0]!.toFixed(1),

@@ -68,7 +68,12 @@ function childCount(): number {
 }
 
 function snapshot() {
-  return { rssMb: Math.round(process.memoryUsage().rss / 1048576), heapMb: Math.round(process.memoryUsage().heapUsed / 1048576), fds: fs.readdirSync('/proc/self/fd').length, children: childCount() };
+  return {
+    rssMb: Math.round(process.memoryUsage().rss / 1048576),
+    heapMb: Math.round(process.memoryUsage().heapUsed / 1048576),
+    fds: fs.readdirSync('/proc/self/fd').length,
+    children: childCount(),
+  };
 }
 
 interface Target {
@@ -86,7 +91,11 @@ async function inProcess(root: string, cacheDir: string, override: string): Prom
   return {
     clients: Array.from({ length: clients }, () => gateway),
     serverPids: async () => broker.existing().flatMap((s) => (s.pid !== undefined ? [s.pid] : [])),
-    sessions: async () => broker.info().map((i) => `${i.serverId} gen ${i.generation} ${i.state} crashes ${i.crashes}`).join('; '),
+    sessions: async () =>
+      broker
+        .info()
+        .map((i) => `${i.serverId} gen ${i.generation} ${i.state} crashes ${i.crashes}`)
+        .join('; '),
     close: () => gateway.close(),
   };
 }
@@ -114,7 +123,10 @@ async function viaDaemon(root: string, cacheDir: string, override: string): Prom
   return {
     clients: remotes,
     serverPids: async () => (await status()).sessions.flatMap((s) => (s.pid !== undefined ? [s.pid] : [])),
-    sessions: async () => (await status()).sessions.map((i) => `${i.server} gen ${i.generation} ${i.state} crashes ${i.crashes} ${Math.round((i.rss_bytes ?? 0) / 1048576)} MB`).join('; '),
+    sessions: async () =>
+      (await status()).sessions
+        .map((i) => `${i.server} gen ${i.generation} ${i.state} crashes ${i.crashes} ${Math.round((i.rss_bytes ?? 0) / 1048576)} MB`)
+        .join('; '),
     close: async () => {
       for (const r of remotes.slice(1)) await r.close();
       await remotes[0]!.stop();
@@ -200,11 +212,18 @@ async function main(): Promise<void> {
   const out = process.stdout;
   out.write(`\nlspgate soak${daemonMode ? ' (through lspgate daemon)' : ''}: ${clients} clients, ${elapsed.toFixed(1)} s, ${kills} server kills\n\n`);
   out.write(`| calls | ok | errors | p50 ms | p99 ms | max ms |\n|---:|---:|---:|---:|---:|---:|\n`);
-  out.write(`| ${calls} | ${latencies.length} | ${calls - latencies.length} | ${pct(latencies, 50).toFixed(1)} | ${pct(latencies, 99).toFixed(1)} | ${(latencies.at(-1) ?? 0).toFixed(1)} |\n\n`);
+  out.write(
+    `| ${calls} | ${latencies.length} | ${calls - latencies.length} | ${pct(latencies, 50).toFixed(1)} | ${pct(latencies, 99).toFixed(1)} | ${(latencies.at(-1) ?? 0).toFixed(1)} |\n\n`,
+  );
   out.write(`errors by code: ${errors.size ? [...errors].map(([c, n]) => `${c}=${n}`).join(', ') : 'none'}\n\n`);
   for (const [code, msg] of samples) out.write(`  first ${code}: ${msg}\n`);
   out.write(`\n| moment | RSS MB | heap MB | fds | children |\n|---|---:|---:|---:|---:|\n`);
-  for (const [label, s] of [['start', before], ['after warm-up', warm], ['end of load', beforeClose], ['after close', after]] as const) {
+  for (const [label, s] of [
+    ['start', before],
+    ['after warm-up', warm],
+    ['end of load', beforeClose],
+    ['after close', after],
+  ] as const) {
     out.write(`| ${label} | ${s.rssMb} | ${s.heapMb} | ${s.fds} | ${s.children} |\n`);
   }
   out.write(`\nsessions at the end of load: ${info}\n`);

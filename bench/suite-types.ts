@@ -46,5 +46,6 @@ export function countError(result: SuiteResult, e: unknown, context?: string): v
   const key = typeof code === 'string' ? code : e instanceof Error ? e.name : 'unknown';
   result.errors[key] = (result.errors[key] ?? 0) + 1;
   result.errorSamples ??= {};
-  result.errorSamples[key] ??= `${context ? `${context}: ` : ''}${e instanceof Error ? e.message : String((e as { message?: unknown } | null)?.message ?? '')}`.slice(0, 300);
+  result.errorSamples[key] ??=
+    `${context ? `${context}: ` : ''}${e instanceof Error ? e.message : String((e as { message?: unknown } | null)?.message ?? '')}`.slice(0, 300);
 }

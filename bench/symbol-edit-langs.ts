@@ -68,7 +68,19 @@ function which(name: string, extra: string[] = []): string | undefined {
 
 const GO_DIRS = ['/usr/lib/go-1.23/bin', '/usr/local/go/bin'];
 // its own build settings are not shipped: the loosest that type-checks it with no error (0 before any edit)
-const TS_CONFIG = { compilerOptions: { target: 'es2022', module: 'esnext', moduleResolution: 'bundler', strict: false, noEmit: true, lib: ['esnext', 'dom'], types: ['node'], skipLibCheck: true }, include: ['src/**/*.ts'] };
+const TS_CONFIG = {
+  compilerOptions: {
+    target: 'es2022',
+    module: 'esnext',
+    moduleResolution: 'bundler',
+    strict: false,
+    noEmit: true,
+    lib: ['esnext', 'dom'],
+    types: ['node'],
+    skipLibCheck: true,
+  },
+  include: ['src/**/*.ts'],
+};
 const GO_PACKAGES = ['text/template/parse', 'net/url', 'encoding/csv', 'text/tabwriter', 'container/list'];
 
 export const LANGS: BenchLang[] = [
@@ -92,7 +104,12 @@ export const LANGS: BenchLang[] = [
     kinds: new Set(['function', 'method', 'constant']),
     opener: /\{\s*$/,
     comment: '// lspgate-bench: body replaced',
-    declaration: (name, n, parent) => (parent === 'interface' ? `${name} (): number` : parent === 'class' ? `${name} (): number {\n  return ${n}\n}` : `export function ${name} (): number {\n  return ${n}\n}`),
+    declaration: (name, n, parent) =>
+      parent === 'interface'
+        ? `${name} (): number`
+        : parent === 'class'
+          ? `${name} (): number {\n  return ${n}\n}`
+          : `export function ${name} (): number {\n  return ${n}\n}`,
   },
   {
     name: 'go',
@@ -132,7 +149,8 @@ export const LANGS: BenchLang[] = [
       return files.map((f) => `stdlib_copy/${f}`);
     },
     compile(root, files) {
-      const script = 'import sys, py_compile\nbad = 0\nfor f in sys.argv[1:]:\n    try:\n        py_compile.compile(f, cfile="/dev/null", doraise=True)\n    except py_compile.PyCompileError as e:\n        bad += 1\n        print("ERROR", e.msg.strip().splitlines()[-1])\n';
+      const script =
+        'import sys, py_compile\nbad = 0\nfor f in sys.argv[1:]:\n    try:\n        py_compile.compile(f, cfile="/dev/null", doraise=True)\n    except py_compile.PyCompileError as e:\n        bad += 1\n        print("ERROR", e.msg.strip().splitlines()[-1])\n';
       const out = run('python3', ['-c', script, ...files], root);
       const lines = out.split('\n').filter((l) => l.startsWith('ERROR'));
       return { errors: lines.length, sample: lines.slice(0, 3) };
@@ -155,6 +173,11 @@ export const LANGS: BenchLang[] = [
 ];
 
 function pythonLib(): string {
-  const dirs = fs.existsSync('/usr/lib') ? fs.readdirSync('/usr/lib').filter((d) => /^python3\.\d+$/.test(d)).sort() : [];
+  const dirs = fs.existsSync('/usr/lib')
+    ? fs
+        .readdirSync('/usr/lib')
+        .filter((d) => /^python3\.\d+$/.test(d))
+        .sort()
+    : [];
   return path.join('/usr/lib', dirs.at(-1) ?? 'python3', 'textwrap.py').replace(/textwrap\.py$/, '');
 }

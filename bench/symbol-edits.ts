@@ -61,10 +61,15 @@ const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math
 /** Every function/method of the files, in file order, with its parent's kind. */
 async function collect(g: Gateway, lang: BenchLang, files: string[]): Promise<Sym[]> {
   const out: Sym[] = [];
-  interface Node { kind: string; symbol_id?: string; children?: Node[] }
+  interface Node {
+    kind: string;
+    symbol_id?: string;
+    children?: Node[];
+  }
   const walk = (nodes: Node[], parentKind?: string) => {
     for (const n of nodes) {
-      if (n.symbol_id && lang.kinds.has(n.kind) && (n.kind !== 'constant' || parentKind === undefined)) out.push({ id: n.symbol_id, kind: n.kind, ...(parentKind ? { parentKind } : {}) });
+      if (n.symbol_id && lang.kinds.has(n.kind) && (n.kind !== 'constant' || parentKind === undefined))
+        out.push({ id: n.symbol_id, kind: n.kind, ...(parentKind ? { parentKind } : {}) });
       if (n.children) walk(n.children, n.kind);
     }
   };
@@ -87,7 +92,11 @@ function outsideIdentical(kind: Kind, before: string, after: string, r: { line: 
   const starts = [0];
   for (let i = 0; i < b.length; i++) if (b[i] === 0x0a) starts.push(i + 1);
   const prefix = b.subarray(0, starts[r.line - 1] ?? b.length);
-  const suffixFrom = kind.startsWith('insert') ? (starts[r.line - 1] ?? b.length) : kind === 'delete_symbol' ? (starts[r.end_line] ?? b.length) : (starts[r.end_line] ?? b.length + 1) - 1;
+  const suffixFrom = kind.startsWith('insert')
+    ? (starts[r.line - 1] ?? b.length)
+    : kind === 'delete_symbol'
+      ? (starts[r.end_line] ?? b.length)
+      : (starts[r.end_line] ?? b.length + 1) - 1;
   const suffix = b.subarray(Math.min(suffixFrom, b.length));
   return a.length >= prefix.length + suffix.length && a.subarray(0, prefix.length).equals(prefix) && a.subarray(a.length - suffix.length).equals(suffix);
 }
@@ -114,7 +123,15 @@ function refuse(row: Row, e: unknown, label: string): void {
 }
 
 /** One edit: preview, then apply with the preview's hash; the byte checks. False when refused. */
-async function edit(g: Gateway, root: string, row: Row, kind: Kind, args: Record<string, unknown>, label: string, identity = false): Promise<{ ok: boolean; file?: string; before?: string }> {
+async function edit(
+  g: Gateway,
+  root: string,
+  row: Row,
+  kind: Kind,
+  args: Record<string, unknown>,
+  label: string,
+  identity = false,
+): Promise<{ ok: boolean; file?: string; before?: string }> {
   row.attempted++;
   let preview: Json;
   const t0 = performance.now();
@@ -144,13 +161,35 @@ async function edit(g: Gateway, root: string, row: Row, kind: Kind, args: Record
   else row.outsideBad.push(`${label} (${file} lines ${String(r.line)}-${String(r.end_line)}${sameDiff ? '' : ', applied diff/hash differs from the preview'})`);
   if (identity) {
     if (after === before) row.identityOk++;
-    else row.identityBad.push(`${label}: ${String(r.diff).split('\n').filter((l) => /^[-+][^-+]/.test(l)).slice(0, 4).join(' | ').slice(0, 300)}`);
+    else
+      row.identityBad.push(
+        `${label}: ${String(r.diff)
+          .split('\n')
+          .filter((l) => /^[-+][^-+]/.test(l))
+          .slice(0, 4)
+          .join(' | ')
+          .slice(0, 300)}`,
+      );
   }
   return { ok: true, file, before };
 }
 
 function newRow(lang: string, kind: Kind): Row {
-  return { lang, kind, attempted: 0, applied: 0, refused: new Map(), compile: '', outsideOk: 0, outsideBad: [], identityOk: 0, identityBad: [], undone: 0, previewMs: [], applyMs: [] };
+  return {
+    lang,
+    kind,
+    attempted: 0,
+    applied: 0,
+    refused: new Map(),
+    compile: '',
+    outsideOk: 0,
+    outsideBad: [],
+    identityOk: 0,
+    identityBad: [],
+    undone: 0,
+    previewMs: [],
+    applyMs: [],
+  };
 }
 
 async function runKind(g: Gateway, lang: BenchLang, root: string, kind: Kind, picked: Sym[], all: Sym[], n: number): Promise<Row> {
@@ -195,7 +234,12 @@ async function runKind(g: Gateway, lang: BenchLang, root: string, kind: Kind, pi
 
 function fmtRow(r: Row): string {
   const refused = [...r.refused].map(([c, v]) => `${c} ${v.count}`).join(', ') || '0';
-  const ident = r.kind === 'replace_symbol_body' ? ` (own text: ${r.identityOk}/${r.identityOk + r.identityBad.length} unchanged)` : r.kind === 'delete_symbol' ? ` (${r.undone} undone, restored)` : '';
+  const ident =
+    r.kind === 'replace_symbol_body'
+      ? ` (own text: ${r.identityOk}/${r.identityOk + r.identityBad.length} unchanged)`
+      : r.kind === 'delete_symbol'
+        ? ` (${r.undone} undone, restored)`
+        : '';
   return `| ${r.lang} | ${r.kind} | ${r.attempted} | ${r.applied}${ident} | ${refused} | ${r.compile} | ${r.outsideOk}/${r.applied} | ${median(r.previewMs).toFixed(0)} | ${median(r.applyMs).toFixed(0)} |`;
 }
 
@@ -245,9 +289,14 @@ async function main(): Promise<number> {
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  const head = ['| language | kind | attempted | applied | refused (by code) | compile check equal (errors before → after) | bytes outside identical | median preview ms | median apply ms |', '|---|---|---:|---:|---|---|---:|---:|---:|'];
+  const head = [
+    '| language | kind | attempted | applied | refused (by code) | compile check equal (errors before → after) | bytes outside identical | median preview ms | median apply ms |',
+    '|---|---|---:|---:|---|---|---:|---:|---:|',
+  ];
   const load = fs.existsSync('/proc/loadavg') ? fs.readFileSync('/proc/loadavg', 'utf8').trim() : os.loadavg().join(' ');
-  process.stdout.write(`${[...head, ...rows.map(fmtRow)].join('\n')}\n\n${new Date().toISOString()}; load ${load}; node ${process.version}\n\n${notes.map((x) => `- ${x}`).join('\n')}\n`);
+  process.stdout.write(
+    `${[...head, ...rows.map(fmtRow)].join('\n')}\n\n${new Date().toISOString()}; load ${load}; node ${process.version}\n\n${notes.map((x) => `- ${x}`).join('\n')}\n`,
+  );
   const failed = rows.some((r) => r.compile.startsWith('NO') || r.outsideBad.length > 0 || r.identityBad.length > 0);
   return failed ? 1 : 0;
 }

@@ -53,15 +53,27 @@ async function main(): Promise<void> {
       dirFiles.reduce((n, f) => n + sizeOf(f), 0),
       await answer('list_package_exports', { package: moduleDir }),
     ]);
-    if (hasOutline) rows.push([`Outline one file (\`${moduleFile}\`, get_file_outline)`, sizeOf(moduleFile), await answer('get_file_outline', { file: moduleFile })]);
-    rows.push(await contextRow(gateway, pick(symbols.filter((x) => !isTestPath(x.file, x.language)), ['function', 'method'])));
-    process.stdout.write(`Token savings on ${genDir ? `a generated ${files.length}-file TypeScript repo` : root} (tokens ≈ bytes/4, compact JSON answers incl. _meta)\n\n`);
+    if (hasOutline)
+      rows.push([`Outline one file (\`${moduleFile}\`, get_file_outline)`, sizeOf(moduleFile), await answer('get_file_outline', { file: moduleFile })]);
+    rows.push(
+      await contextRow(
+        gateway,
+        pick(
+          symbols.filter((x) => !isTestPath(x.file, x.language)),
+          ['function', 'method'],
+        ),
+      ),
+    );
+    process.stdout.write(
+      `Token savings on ${genDir ? `a generated ${files.length}-file TypeScript repo` : root} (tokens ≈ bytes/4, compact JSON answers incl. _meta)\n\n`,
+    );
     process.stdout.write('| Scenario | Raw files | lspgate answer | Savings |\n|---|---:|---:|---:|\n');
     for (const [name, raw, ans] of rows) {
       const saved = raw > 0 ? (1 - ans / raw) * 100 : 0;
       process.stdout.write(`| ${name} | ~${tokens(raw).toLocaleString('en')} tokens | ~${tokens(ans).toLocaleString('en')} tokens | ${saved.toFixed(1)}% |\n`);
     }
-    if (hasOutline) process.stdout.write(`\nget_file_outline answer ÷ file, by file size (median of each bucket):\n\n${await outlineRatios(gateway, root, files)}`);
+    if (hasOutline)
+      process.stdout.write(`\nget_file_outline answer ÷ file, by file size (median of each bucket):\n\n${await outlineRatios(gateway, root, files)}`);
     process.stdout.write(`\ntools/list per MCP tool profile (\`lspgate mcp --tools …\`):\n\n${toolsListTable(await toolsListSizes(gateway))}`);
   } finally {
     await gateway.close();
@@ -77,9 +89,14 @@ async function main(): Promise<void> {
 async function contextRow(gateway: Gateway, fn: CatalogSymbol): Promise<[string, number, number]> {
   const r = (await gateway.run('get_context', { symbol_id: fn.symbol_id, output_format: 'json' })).result as Record<string, unknown>;
   const files = new Set<string>([fn.file]);
-  for (const part of ['callers', 'callees', 'types', 'tests', 'references']) for (const x of (r[part] as { file: string }[] | undefined) ?? []) files.add(x.file);
+  for (const part of ['callers', 'callees', 'types', 'tests', 'references'])
+    for (const x of (r[part] as { file: string }[] | undefined) ?? []) files.add(x.file);
   const raw = [...files].filter((f) => !path.isAbsolute(f)).reduce((n, f) => n + sizeOf(f), 0);
-  return [`Work on one function (\`${fn.qualified_name}\`, get_context: source, callers, callees, types, tests; ${files.size} files)`, raw, Buffer.byteLength(JSON.stringify(r))];
+  return [
+    `Work on one function (\`${fn.qualified_name}\`, get_context: source, callers, callees, types, tests; ${files.size} files)`,
+    raw,
+    Buffer.byteLength(JSON.stringify(r)),
+  ];
 }
 
 /** The function with the longest body: the case where reading the whole file hurts least. */

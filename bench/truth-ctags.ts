@@ -67,7 +67,11 @@ function firstExisting(paths: string[]): string | undefined {
 
 function globDirs(parent: string, re: RegExp): string[] {
   try {
-    return fs.readdirSync(parent).filter((n) => re.test(n)).sort().map((n) => path.join(parent, n));
+    return fs
+      .readdirSync(parent)
+      .filter((n) => re.test(n))
+      .sort()
+      .map((n) => path.join(parent, n));
   } catch {
     return [];
   }
@@ -107,7 +111,7 @@ const CORPORA: Corpus[] = [
       return copyTree(path.join(tmp, 'java.base/java/util'), dir, (r) => r.endsWith('.java') && (!r.includes('/') || r.startsWith('concurrent/')));
     },
     kinds: ['class', 'interface', 'enum', 'enumConstant', 'method', 'field', 'annotation'],
-    excluded: { package: 'the package clause (lspgate keeps it as each symbol\'s package)' },
+    excluded: { package: "the package clause (lspgate keeps it as each symbol's package)" },
   },
   {
     lang: 'cpp',
@@ -120,7 +124,13 @@ const CORPORA: Corpus[] = [
     // lspgate lists a declaration without a body (clangd does): ctags's prototype kind, off by default, is turned on and counted
     ctagsArgs: ['--kinds-C++=+p'],
     kinds: ['class', 'struct', 'union', 'enum', 'enumerator', 'function', 'prototype', 'namespace', 'typedef', 'member'],
-    excluded: { macro: 'preprocessor macros (not declarations of the language)', variable: 'namespace-scope variables', externvar: 'extern declarations', header: 'included files', local: 'locals of a body' },
+    excluded: {
+      macro: 'preprocessor macros (not declarations of the language)',
+      variable: 'namespace-scope variables',
+      externvar: 'extern declarations',
+      header: 'included files',
+      local: 'locals of a body',
+    },
     // clangd and lspgate name a specialization with its arguments (`_Digit<_Base, '0'>`, `A<T>::f`), ctags by the bare name
     symbolName: (name) => lastSegment(withoutTemplateArguments(name)),
     // ctags writes `operator ()`, clangd and lspgate `operator()`
@@ -133,7 +143,9 @@ const CORPORA: Corpus[] = [
     ctags: 'Rust',
     source: 'Rust std library: alloc/src (Debian rust-src)',
     prepare(dir) {
-      const src = globDirs('/usr/src', /^rustc-/).map((d) => path.join(d, 'library/alloc/src')).find((d) => fs.existsSync(d));
+      const src = globDirs('/usr/src', /^rustc-/)
+        .map((d) => path.join(d, 'library/alloc/src'))
+        .find((d) => fs.existsSync(d));
       return !!src && copyTree(src, dir, (r) => r.endsWith('.rs') && !r.includes('tests'));
     },
     kinds: ['module', 'struct', 'enum', 'enumerator', 'function', 'method', 'trait', 'typedef', 'field', 'constant', 'variable'],
@@ -146,13 +158,19 @@ const CORPORA: Corpus[] = [
     ctags: 'Ruby',
     source: 'Ruby 3.1 standard library (/usr/lib/ruby/3.1.0, top-level and net/)',
     prepare(dir) {
-      const lib = globDirs('/usr/lib/ruby', /^\d/).map((d) => d).find((d) => fs.existsSync(path.join(d, 'set.rb')));
+      const lib = globDirs('/usr/lib/ruby', /^\d/)
+        .map((d) => d)
+        .find((d) => fs.existsSync(path.join(d, 'set.rb')));
       // vendor/ folders are skipped by lspgate's walk (bundled copies): out of the corpus, not misses
       return !!lib && copyTree(lib, dir, (r) => r.endsWith('.rb') && !r.includes('x86_64') && !r.split('/').includes('vendor'));
     },
     kinds: ['class', 'module', 'method', 'singletonMethod', 'constant', 'accessor', 'alias'],
     excluded: { library: 'require targets' },
-    excludedTags: { what: 'alias $NEW $old', why: 'aliases of global variables: lspgate indexes no global variables', test: (t) => t.kind === 'alias' && t.name.startsWith('$') },
+    excludedTags: {
+      what: 'alias $NEW $old',
+      why: 'aliases of global variables: lspgate indexes no global variables',
+      test: (t) => t.kind === 'alias' && t.name.startsWith('$'),
+    },
     // ctags tags attr_accessor's writer as `name=` beside `name`; lspgate lists the attribute once
     tagName: (t) => (t.kind === 'accessor' ? t.name.replace(/=$/, '') : t.name),
     // ctags 5.9 reads a constant compared or used as a hash key (`Hash === x`, `TYPE_CHAR => 1`, `RUBY_ENGINE == "jruby"`) as an assignment
@@ -168,7 +186,15 @@ const CORPORA: Corpus[] = [
     source: 'bash-completion completions (copied with .bash)',
     prepare(dir) {
       const from = '/usr/share/bash-completion/completions';
-      return fs.existsSync(from) && copyTree(from, dir, () => true, (r) => `${r.replace(/[^\w.-]/g, '_')}.bash`);
+      return (
+        fs.existsSync(from) &&
+        copyTree(
+          from,
+          dir,
+          () => true,
+          (r) => `${r.replace(/[^\w.-]/g, '_')}.bash`,
+        )
+      );
     },
     kinds: ['function'],
     excluded: { alias: 'alias definitions', script: 'sourced file names', heredoc: 'here-document labels' },
@@ -184,8 +210,12 @@ const CORPORA: Corpus[] = [
     source: 'rustdoc style sheets and CSS under node_modules',
     prepare(dir) {
       let any = false;
-      for (const from of [...globDirs(path.join(os.homedir(), '.rustup/toolchains'), /^stable/).map((d) => path.join(d, 'share/doc/rust/html')), path.resolve('node_modules')]) {
-        if (fs.existsSync(from)) any = copyTree(from, path.join(dir, path.basename(path.dirname(from)) || 'css'), (r) => r.endsWith('.css') && !r.endsWith('.min.css')) || any;
+      for (const from of [
+        ...globDirs(path.join(os.homedir(), '.rustup/toolchains'), /^stable/).map((d) => path.join(d, 'share/doc/rust/html')),
+        path.resolve('node_modules'),
+      ]) {
+        if (fs.existsSync(from))
+          any = copyTree(from, path.join(dir, path.basename(path.dirname(from)) || 'css'), (r) => r.endsWith('.css') && !r.endsWith('.min.css')) || any;
       }
       return any;
     },
@@ -227,7 +257,11 @@ function ctagsVersion(): string | undefined {
 }
 
 function ctagsOf(dir: string, language: string, extra: string[] = []): Tag[] {
-  const out = execFileSync('ctags', ['--output-format=json', '--fields=+nK', ...extra, '-R', '-f', '-', `--languages=${language}`, '.'], { cwd: dir, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  const out = execFileSync('ctags', ['--output-format=json', '--fields=+nK', ...extra, '-R', '-f', '-', `--languages=${language}`, '.'], {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+  });
   const tags: Tag[] = [];
   for (const line of out.split('\n')) {
     if (!line.startsWith('{')) continue;
@@ -346,8 +380,10 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
     for (const s of all) byFile.set(s.file, [...(byFile.get(s.file) ?? []), s]);
     const tagLines = new Set(tags.map((t) => `${t.file}:${t.line}`));
     const found = (t: Tag) =>
-      mine.has(`${t.file}:${t.line}:${nameOfTag(t)}`) || (!!c.byContainment && (byFile.get(t.file) ?? []).some((s) => s.line <= t.line && t.line <= s.end_line && s.name.includes(t.name)));
-    const tagged = (s: (typeof all)[number]) => keysOf(s).some((k) => theirs.has(k)) || (!!c.byContainment && (tagLines.has(`${s.file}:${s.line}`) || tagLines.has(`${s.file}:${s.selection_line}`)));
+      mine.has(`${t.file}:${t.line}:${nameOfTag(t)}`) ||
+      (!!c.byContainment && (byFile.get(t.file) ?? []).some((s) => s.line <= t.line && t.line <= s.end_line && s.name.includes(t.name)));
+    const tagged = (s: (typeof all)[number]) =>
+      keysOf(s).some((k) => theirs.has(k)) || (!!c.byContainment && (tagLines.has(`${s.file}:${s.line}`) || tagLines.has(`${s.file}:${s.selection_line}`)));
     const counted = tags.filter((t) => c.kinds.includes(t.kind) && !c.excludedTags?.test(t));
     const missedTags = counted.filter((t) => !found(t));
     const extras = symbols.filter((s) => !tagged(s));
@@ -368,7 +404,12 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
       lspgate_symbols: symbols.length,
       precision_found: symbols.length - extras.length,
       precision: pct(symbols.length - extras.length, symbols.length),
-      excluded: { ...c.excluded, ...(c.excludedTags ? { [c.excludedTags.what]: `${c.excludedTags.why} (${tags.filter((t) => c.kinds.includes(t.kind) && c.excludedTags!.test(t)).length} tags)` } : {}) },
+      excluded: {
+        ...c.excluded,
+        ...(c.excludedTags
+          ? { [c.excludedTags.what]: `${c.excludedTags.why} (${tags.filter((t) => c.kinds.includes(t.kind) && c.excludedTags!.test(t)).length} tags)` }
+          : {}),
+      },
       missed,
       missed_examples: examplesByKind(missedTags, showMisses).map((t) => `${t.file}:${t.line} ${t.kind} ${t.name}`),
       extra_kinds: extraKinds,
@@ -400,12 +441,22 @@ async function main(): Promise<void> {
     const row = await measure(c, showMisses);
     if (row) rows.push(row);
   }
-  process.stdout.write(`truth: ${version}\n\n| language | corpus | files | ctags tags | recall | lspgate symbols | precision |\n|---|---|---|---|---|---|---|\n`);
+  process.stdout.write(
+    `truth: ${version}\n\n| language | corpus | files | ctags tags | recall | lspgate symbols | precision |\n|---|---|---|---|---|---|---|\n`,
+  );
   for (const r of rows) {
-    process.stdout.write(`| ${r.lang} | ${r.source} | ${r.files} | ${r.ctags_tags} | ${r.recall}% (${r.recall_found}) | ${r.lspgate_symbols} | ${r.precision}% (${r.precision_found}) |\n`);
+    process.stdout.write(
+      `| ${r.lang} | ${r.source} | ${r.files} | ${r.ctags_tags} | ${r.recall}% (${r.recall_found}) | ${r.lspgate_symbols} | ${r.precision}% (${r.precision_found}) |\n`,
+    );
   }
   for (const r of rows) {
-    process.stdout.write(`\n## ${r.lang}\nlspgate kinds ctags does not tag (out of precision): ${JSON.stringify(CORPORA.find((c) => c.lang === r.lang)?.notTagged ?? {})}\nexcluded ctags kinds: ${Object.entries(r.excluded).map(([k, why]) => `${k} (${why})`).join('; ') || 'none'}\nminified files left out (lspgate's catalog skips them): ${r.minified_files} files, ${r.minified_tags} ctags tags\n`);
+    process.stdout.write(
+      `\n## ${r.lang}\nlspgate kinds ctags does not tag (out of precision): ${JSON.stringify(CORPORA.find((c) => c.lang === r.lang)?.notTagged ?? {})}\nexcluded ctags kinds: ${
+        Object.entries(r.excluded)
+          .map(([k, why]) => `${k} (${why})`)
+          .join('; ') || 'none'
+      }\nminified files left out (lspgate's catalog skips them): ${r.minified_files} files, ${r.minified_tags} ctags tags\n`,
+    );
     process.stdout.write(`missed by kind: ${JSON.stringify(r.missed)}\n${r.missed_examples.map((e) => `  miss ${e}`).join('\n')}\n`);
     process.stdout.write(`not in ctags by kind: ${JSON.stringify(r.extra_kinds)}\n${r.extra_examples.map((e) => `  extra ${e}`).join('\n')}\n`);
   }

@@ -152,6 +152,10 @@ export function pythonTruth(root: string, workDir: string): RelationTruth & { un
   const script = path.join(workDir, 'class-bases-truth.py');
   fs.mkdirSync(workDir, { recursive: true });
   fs.writeFileSync(script, SCRIPT);
-  const parsed = JSON.parse(execFileSync('python3', [script, root], { maxBuffer: 64 << 20 }).toString()) as { types: Record<string, string>; edges: [string, string][]; unresolved: string[] };
+  const parsed = JSON.parse(execFileSync('python3', [script, root], { maxBuffer: 64 << 20 }).toString()) as {
+    types: Record<string, string>;
+    edges: [string, string][];
+    unresolved: string[];
+  };
   return { types: new Map(Object.entries(parsed.types)), edges: parsed.edges.map(([sub, base]) => ({ sub, base })), unresolved: parsed.unresolved };
 }

@@ -34,7 +34,18 @@ const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const WORK = process.env.LSPGATE_TRUTH_DIR ?? path.join(os.tmpdir(), 'lspgate-truth-structure');
 const GO = process.env.GO_BIN ?? '/usr/lib/go-1.23/bin/go';
 const GOROOT_SRC = process.env.GOROOT_SRC ?? '/usr/lib/go-1.23/src';
-const GO_PKGS = ['go/token', 'go/scanner', 'go/ast', 'go/build/constraint', 'go/internal/typeparams', 'go/parser', 'go/doc/comment', 'go/printer', 'go/format', 'text/template/parse'];
+const GO_PKGS = [
+  'go/token',
+  'go/scanner',
+  'go/ast',
+  'go/build/constraint',
+  'go/internal/typeparams',
+  'go/parser',
+  'go/doc/comment',
+  'go/printer',
+  'go/format',
+  'text/template/parse',
+];
 const GO_MODULE = 'lspgate.test/gostd';
 const PY_PKGS = ['asyncio', 'concurrent', 'email', 'http', 'json', 'logging', 'unittest', 'xml'];
 const TYPE_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'type', 'model', 'enum']);
@@ -65,7 +76,17 @@ const CORPORA: Corpus[] = [
     prepare(root) {
       const src = path.join(HERE, 'node_modules/zod/src/v4');
       fs.cpSync(src, root, { recursive: true, filter: (p) => !/[/\\](tests|locales)([/\\]|$)/.test(p.slice(src.length)) });
-      fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ESNext', module: 'ESNext', moduleResolution: 'bundler', strict: true, noEmit: true, skipLibCheck: true }, include: ['**/*.ts'] }, null, 2));
+      fs.writeFileSync(
+        path.join(root, 'tsconfig.json'),
+        JSON.stringify(
+          {
+            compilerOptions: { target: 'ESNext', module: 'ESNext', moduleResolution: 'bundler', strict: true, noEmit: true, skipLibCheck: true },
+            include: ['**/*.ts'],
+          },
+          null,
+          2,
+        ),
+      );
       fs.writeFileSync(path.join(root, 'package.json'), '{ "name": "zod-v4-copy", "private": true, "type": "module" }\n');
     },
     truth: typescriptTruth,
@@ -82,7 +103,9 @@ const CORPORA: Corpus[] = [
         fs.mkdirSync(dir, { recursive: true });
         for (const f of fs.readdirSync(path.join(GOROOT_SRC, pkg))) {
           if (!f.endsWith('.go') || f.endsWith('_test.go')) continue;
-          const text = fs.readFileSync(path.join(GOROOT_SRC, pkg, f), 'utf8').replace(/"((?:go|text\/template)\/[\w/]+)"/g, (m, p: string) => (GO_PKGS.includes(p) ? `"${GO_MODULE}/${p}"` : m));
+          const text = fs
+            .readFileSync(path.join(GOROOT_SRC, pkg, f), 'utf8')
+            .replace(/"((?:go|text\/template)\/[\w/]+)"/g, (m, p: string) => (GO_PKGS.includes(p) ? `"${GO_MODULE}/${p}"` : m));
           fs.writeFileSync(path.join(dir, f), text);
         }
       }
@@ -98,7 +121,11 @@ const CORPORA: Corpus[] = [
     implementations: true,
     prepare(root) {
       const lib = pythonLib();
-      for (const pkg of PY_PKGS) fs.cpSync(path.join(lib, pkg), path.join(root, pkg), { recursive: true, filter: (p) => !p.includes('__pycache__') && !/[/\\]tests?([/\\]|$)/.test(p.slice(lib.length)) });
+      for (const pkg of PY_PKGS)
+        fs.cpSync(path.join(lib, pkg), path.join(root, pkg), {
+          recursive: true,
+          filter: (p) => !p.includes('__pycache__') && !/[/\\]tests?([/\\]|$)/.test(p.slice(lib.length)),
+        });
     },
     truth: (root) => pythonTruth(root, WORK),
   },
@@ -121,7 +148,8 @@ function prepare(c: Corpus): string {
   fs.rmSync(root, { recursive: true, force: true });
   fs.mkdirSync(root, { recursive: true });
   c.prepare(root);
-  const git = (...a: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', '-c', 'commit.gpgsign=false', ...a], { cwd: root, stdio: 'pipe' });
+  const git = (...a: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', '-c', 'commit.gpgsign=false', ...a], { cwd: root, stdio: 'pipe' });
   git('init', '-q', '-b', 'main');
   git('add', '-A');
   git('commit', '-q', '-m', `${c.lang} sources`);
@@ -136,7 +164,8 @@ function below(edges: { sub: string; base: string }[], depth: number): Map<strin
   for (const base of direct.keys()) {
     const seen = new Set<string>();
     let level = [base];
-    for (let d = 0; d < depth && level.length; d++) level = level.flatMap((t) => direct.get(t) ?? []).filter((s) => s !== base && !seen.has(s) && (seen.add(s), true));
+    for (let d = 0; d < depth && level.length; d++)
+      level = level.flatMap((t) => direct.get(t) ?? []).filter((s) => s !== base && !seen.has(s) && (seen.add(s), true));
     out.set(base, seen);
   }
   return out;
@@ -152,14 +181,19 @@ async function measure(c: Corpus): Promise<{ rows: Row[]; notes: string[] }> {
   const root = prepare(c);
   const t0 = Date.now();
   const truth = c.truth(root);
-  const notes = [`${c.lang}: truth ${truth.types.size} types, ${truth.edges.length} edges in ${Date.now() - t0} ms${truth.unresolved ? `; ${truth.unresolved.length} base(s) the truth's resolver could not place, left out` : ''}`];
+  const notes = [
+    `${c.lang}: truth ${truth.types.size} types, ${truth.edges.length} edges in ${Date.now() - t0} ms${truth.unresolved ? `; ${truth.unresolved.length} base(s) the truth's resolver could not place, left out` : ''}`,
+  ];
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-truth-cache-'));
   const gateway = await Gateway.create({ root, cacheDir });
   try {
-    const run = async (op: string, input: Record<string, unknown>) => (await gateway.run(op, { ...input, output_format: 'json' })).result as Record<string, unknown>;
+    const run = async (op: string, input: Record<string, unknown>) =>
+      (await gateway.run(op, { ...input, output_format: 'json' })).result as Record<string, unknown>;
     const ws = await gateway.workspaceFor(undefined);
     await ws.catalog.build({});
-    const types = (await ws.catalog.all()).filter((s) => TYPE_KINDS.has(s.kind) && s.language === c.language && truth.types.has(`${s.file}:${s.selection_line}`));
+    const types = (await ws.catalog.all()).filter(
+      (s) => TYPE_KINDS.has(s.kind) && s.language === c.language && truth.types.has(`${s.file}:${s.selection_line}`),
+    );
     notes.push(`${c.lang}: ${types.length} of the truth's ${truth.types.size} types are cataloged and asked about`);
     const asked = new Set(types.map((s) => `${s.file}:${s.selection_line}`));
     for (const [k, name] of [...truth.types].filter(([k]) => !asked.has(k)).slice(0, 5)) notes.push(`${c.lang}: not in the catalog: ${name} ${k}`);
@@ -173,7 +207,8 @@ async function measure(c: Corpus): Promise<{ rows: Row[]; notes: string[] }> {
       for (const direction of ['supertypes', 'subtypes'] as const) {
         try {
           const r = await run('type_hierarchy', { symbol_id: s.symbol_id, direction, depth: 1, max_results: 1000 });
-          for (const n of ((r.root as Node)[direction] ?? []).filter(keep)) found[direction].add(direction === 'supertypes' ? `${key} → ${keyOfNode(n)}` : `${keyOfNode(n)} → ${key}`);
+          for (const n of ((r.root as Node)[direction] ?? []).filter(keep))
+            found[direction].add(direction === 'supertypes' ? `${key} → ${keyOfNode(n)}` : `${keyOfNode(n)} → ${key}`);
         } catch (e) {
           failures[direction]++;
           if (failures[direction] <= 3) notes.push(`${c.lang}: type_hierarchy ${direction} ${s.symbol_id}: ${(e as Error).message}`);
@@ -183,14 +218,33 @@ async function measure(c: Corpus): Promise<{ rows: Row[]; notes: string[] }> {
     notes.push(`${c.lang}: ${types.length * 2} type_hierarchy calls in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
     const edges = truth.edges.filter((e) => asked.has(e.sub));
     const rows: Row[] = [
-      { analysis: 'bases (supertypes)', a: agreement(edges.map((e) => `${e.sub} → ${e.base}`), found.supertypes), failures: failures.supertypes },
-      { analysis: 'subtypes', a: agreement(edges.filter((e) => asked.has(e.base)).map((e) => `${e.sub} → ${e.base}`), found.subtypes), failures: failures.subtypes },
+      {
+        analysis: 'bases (supertypes)',
+        a: agreement(
+          edges.map((e) => `${e.sub} → ${e.base}`),
+          found.supertypes,
+        ),
+        failures: failures.supertypes,
+      },
+      {
+        analysis: 'subtypes',
+        a: agreement(
+          edges.filter((e) => asked.has(e.base)).map((e) => `${e.sub} → ${e.base}`),
+          found.subtypes,
+        ),
+        failures: failures.subtypes,
+      },
     ];
     if (c.implementations) {
-      const closure = below(edges.filter((e) => asked.has(e.base)), 5);
+      const closure = below(
+        edges.filter((e) => asked.has(e.base)),
+        5,
+      );
       const want: string[] = [];
       for (const [base, subs] of closure) for (const sub of subs) want.push(`${sub} ⇒ ${base}`);
-      for (const s of types.filter((t) => closure.has(`${t.file}:${t.selection_line}`) || [...found.subtypes].some((e) => e.endsWith(` → ${t.file}:${t.selection_line}`)))) {
+      for (const s of types.filter(
+        (t) => closure.has(`${t.file}:${t.selection_line}`) || [...found.subtypes].some((e) => e.endsWith(` → ${t.file}:${t.selection_line}`)),
+      )) {
         const key = `${s.file}:${s.selection_line}`;
         try {
           const r = await run('find_implementations', { symbol_id: s.symbol_id });
@@ -240,14 +294,19 @@ async function main(): Promise<void> {
   const wanted = argv;
   const corpora = CORPORA.filter((c) => !wanted.length || wanted.includes(c.lang));
   const rows: TruthRow[] = [];
-  const table = ['| language | analysis | truth edges | found | matched | missing | extra | failures | agreement |', '|---|---|---:|---:|---:|---:|---:|---:|---:|'];
+  const table = [
+    '| language | analysis | truth edges | found | matched | missing | extra | failures | agreement |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   const details: string[] = [];
   for (const c of corpora) {
     const { rows: measured, notes } = await measure(c);
     details.push(...notes);
     for (const r of measured) {
       rows.push(truthRow(c, r));
-      table.push(`| ${c.lang} | ${r.analysis} | ${r.a.truth} | ${r.a.found} | ${r.a.matched} | ${r.a.missing.length} | ${r.a.extra.length} | ${r.failures} | ${agreementPct(r.a)} |`);
+      table.push(
+        `| ${c.lang} | ${r.analysis} | ${r.a.truth} | ${r.a.found} | ${r.a.matched} | ${r.a.missing.length} | ${r.a.extra.length} | ${r.failures} | ${agreementPct(r.a)} |`,
+      );
       for (const m of r.a.missing.slice(0, 8)) details.push(`${c.lang} ${r.analysis} missing: ${m}`);
       for (const x of r.a.extra.slice(0, 8)) details.push(`${c.lang} ${r.analysis} extra: ${x}`);
     }

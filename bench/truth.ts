@@ -15,11 +15,40 @@ import { fileURLToPath } from 'node:url';
 import { prepareCorpus, type Lang } from './truth/corpora.js';
 import { TruthContext } from './truth/context.js';
 import { callTrees, changedSymbols, citations, getContext, importGraph, impact, workspaceAnalyses } from './truth/checks-common.js';
-import { diagnosticsCold, diagnosticsVsTsc, goCallers, goDeadCode, goTags, phpReferences, pyComplexity, pyDeadOverrides, pyOutsideProject, tsAmbiguity } from './truth/checks-lang.js';
+import {
+  diagnosticsCold,
+  diagnosticsVsTsc,
+  goCallers,
+  goDeadCode,
+  goTags,
+  phpReferences,
+  pyComplexity,
+  pyDeadOverrides,
+  pyOutsideProject,
+  tsAmbiguity,
+} from './truth/checks-lang.js';
 import { truthFor } from './truth/oracles.js';
 import { renderTable, type Row } from './truth/table.js';
 
-const CHECKS = [workspaceAnalyses, importGraph, callTrees, impact, getContext, goCallers, goDeadCode, pyDeadOverrides, pyComplexity, goTags, tsAmbiguity, diagnosticsVsTsc, changedSymbols, citations, pyOutsideProject, phpReferences, diagnosticsCold];
+const CHECKS = [
+  workspaceAnalyses,
+  importGraph,
+  callTrees,
+  impact,
+  getContext,
+  goCallers,
+  goDeadCode,
+  pyDeadOverrides,
+  pyComplexity,
+  goTags,
+  tsAmbiguity,
+  diagnosticsVsTsc,
+  changedSymbols,
+  citations,
+  pyOutsideProject,
+  phpReferences,
+  diagnosticsCold,
+];
 
 function args(argv: string[]): { langs: Lang[]; work: string; json?: string; structure: boolean } {
   let langs: Lang[] = ['ts', 'go', 'py', 'php'];
@@ -46,7 +75,17 @@ function structureRows(langs: Lang[], work: string): Row[] {
   const env = { ...process.env, LSPGATE_TRUTH_DIR: path.join(work, 'structure') };
   const r = spawnSync(process.execPath, [script, ...measured, '--json', out], { stdio: ['ignore', 2, 'inherit'], env });
   if (r.status !== 0 || !fs.existsSync(out)) {
-    return [{ analysis: 'type relations (syntax+server)', lang: measured[0]!, defect: 'structure from parse trees', truth: '-', agreement: '-', partial: '-', failures: `harness: truth-structure exited ${r.status ?? r.signal}` }];
+    return [
+      {
+        analysis: 'type relations (syntax+server)',
+        lang: measured[0]!,
+        defect: 'structure from parse trees',
+        truth: '-',
+        agreement: '-',
+        partial: '-',
+        failures: `harness: truth-structure exited ${r.status ?? r.signal}`,
+      },
+    ];
   }
   return (JSON.parse(fs.readFileSync(out, 'utf8')) as { rows: Row[] }).rows;
 }
@@ -54,7 +93,10 @@ function structureRows(langs: Lang[], work: string): Row[] {
 async function runLanguage(lang: Lang, work: string): Promise<Row[]> {
   const t0 = performance.now();
   const corpus = prepareCorpus(lang, work);
-  if (!corpus) return [{ analysis: 'corpus', lang, defect: '-', truth: '-', agreement: 'not available on this machine (apt-get download failed)', partial: '-', failures: '-' }];
+  if (!corpus)
+    return [
+      { analysis: 'corpus', lang, defect: '-', truth: '-', agreement: 'not available on this machine (apt-get download failed)', partial: '-', failures: '-' },
+    ];
   const truth = truthFor(corpus);
   const ctx = await TruthContext.open(corpus, truth);
   try {

@@ -54,10 +54,14 @@ const symbolId = (q: Query) => `${q.file}::${q.qualified}#${q.kind}`;
 
 function catalogInput(op: (typeof CATALOG_OPS)[number], q: Query, format: string, rep?: number): Record<string, unknown> {
   switch (op) {
-    case 'search_symbols': return { query: q.name, output_format: format };
-    case 'get_file_outline': return { file: q.file, output_format: format, ...(rep !== undefined ? { depth: 10 - rep } : {}) };
-    case 'get_symbol': return { symbol_id: symbolId(q), output_format: format };
-    case 'get_repo_outline': return { output_format: format };
+    case 'search_symbols':
+      return { query: q.name, output_format: format };
+    case 'get_file_outline':
+      return { file: q.file, output_format: format, ...(rep !== undefined ? { depth: 10 - rep } : {}) };
+    case 'get_symbol':
+      return { symbol_id: symbolId(q), output_format: format };
+    case 'get_repo_outline':
+      return { output_format: format };
   }
 }
 
@@ -113,7 +117,9 @@ async function cpuPhase(o: WarmLatencyOptions, client: Client, pid: number | und
   for (const op of CATALOG_OPS) {
     // get_file_outline: a depth per pass over the queries (7, 6, ...), so the operation cache has
     // not seen the question; 4 passes at most (no generated file nests deeper).
-    await batch(`mcp ${op}`, (q, i) => client.callTool({ name: op, arguments: catalogInput(op, q, format, 3 + Math.min(3, Math.floor(i / o.queries.length))) }));
+    await batch(`mcp ${op}`, (q, i) =>
+      client.callTool({ name: op, arguments: catalogInput(op, q, format, 3 + Math.min(3, Math.floor(i / o.queries.length))) }),
+    );
   }
 }
 
@@ -138,7 +144,12 @@ export async function runWarmLatency(o: WarmLatencyOptions, log: (s: string) => 
   };
   log('warm latency: raw server, in-process gateway and lspgate mcp --daemon off starting');
   const raw = await RawLspClient.start(o.entry, o.root, path.join(o.cacheDir, 'raw'));
-  const gateway = await Gateway.create({ root: o.root, cacheDir: path.join(o.cacheDir, 'inproc'), logger: createLogger('bench', 'error'), ...(o.operations ? { operations: o.operations } : {}) });
+  const gateway = await Gateway.create({
+    root: o.root,
+    cacheDir: path.join(o.cacheDir, 'inproc'),
+    logger: createLogger('bench', 'error'),
+    ...(o.operations ? { operations: o.operations } : {}),
+  });
   const { client, pid } = await spawnMcp(o);
   try {
     await raw.waitReady(() => WORKLOADS.documentSymbol.raw(raw, o.root, o.queries[0]!));
@@ -232,10 +243,19 @@ export function renderWarmLatency(r: WarmLatencyResult, title: string): string {
   );
   for (const op of CATALOG_OPS) {
     const d = p50(`mcp ${op}`) - empty;
-    lines.push(`| ${op} | ${f(p50(`mcp ${op}`))} | ${f(empty)} | ${f(d)} | ${d <= 2 ? 'met' : 'missed'} | ${n(`mcp ${op}`)} | ${f(cpu(`mcp ${op}`))} (${f(cpu('empty (MCP ping)'))}) |`);
+    lines.push(
+      `| ${op} | ${f(p50(`mcp ${op}`))} | ${f(empty)} | ${f(d)} | ${d <= 2 ? 'met' : 'missed'} | ${n(`mcp ${op}`)} | ${f(cpu(`mcp ${op}`))} (${f(cpu('empty (MCP ping)'))}) |`,
+    );
   }
-  lines.push('', '| warm | raw p50 ms | in-process p50 ms | ratio | MCP p50 ms | ratio | goal (def) ≤ 1.10x raw + 1 ms, in-process | in-process CPU ms/call |', '|---|---:|---:|---:|---:|---:|---|---:|');
-  for (const [kind, op] of [['definition', 'find_definition'], ['references', 'find_references']] as const) {
+  lines.push(
+    '',
+    '| warm | raw p50 ms | in-process p50 ms | ratio | MCP p50 ms | ratio | goal (def) ≤ 1.10x raw + 1 ms, in-process | in-process CPU ms/call |',
+    '|---|---:|---:|---:|---:|---:|---|---:|',
+  );
+  for (const [kind, op] of [
+    ['definition', 'find_definition'],
+    ['references', 'find_references'],
+  ] as const) {
     const rawP = p50(`raw ${kind}`);
     const inP = p50(`in-process ${op}`);
     const mcpP = p50(`mcp ${op}`);

@@ -46,11 +46,18 @@ async function main(): Promise<void> {
     const format = arg('format') === 'json' ? 'json' : 'markdown';
     const nodeFlags = (arg('node-flags') ?? '').split(/\s+/).filter(Boolean);
     const r = await runWarmLatency({ root, entry, queries, reps: Number(arg('reps') ?? 3), cacheDir, operations: [...ops.values()], nodeFlags, format }, log);
-    const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+    const load = os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ');
     const title = `${given ? path.basename(root) : `generated-${files}`} (${all.length} files, ${queries.length} queries, ${format}), load average ${load}`;
     process.stdout.write(renderWarmLatency(r, title));
     const json = arg('json');
-    if (json) fs.writeFileSync(json, JSON.stringify({ date: new Date().toISOString(), root, files: all.length, queries: queries.length, loadavg: os.loadavg(), ...r }, null, 2));
+    if (json)
+      fs.writeFileSync(
+        json,
+        JSON.stringify({ date: new Date().toISOString(), root, files: all.length, queries: queries.length, loadavg: os.loadavg(), ...r }, null, 2),
+      );
   } finally {
     if (!keep) fs.rmSync(cacheDir, { recursive: true, force: true });
     if (gen) fs.rmSync(gen.root, { recursive: true, force: true });

@@ -114,8 +114,7 @@ export const WORKLOADS: Record<Kind, Workload> = {
   references: {
     kind: 'references',
     applies: () => true,
-    raw: async (c, root, q) =>
-      (await c.request(ReferencesRequest.type, { ...(await pos(c, root, q)), context: { includeDeclaration: true } })).result,
+    raw: async (c, root, q) => (await c.request(ReferencesRequest.type, { ...(await pos(c, root, q)), context: { includeDeclaration: true } })).result,
     op: 'find_references',
     input: at,
   },

@@ -23,10 +23,12 @@ function* files(dir) {
 const found = [];
 for (const root of ROOTS) {
   for (const file of files(root)) {
-    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-      const comment = COMMENT.exec(line);
-      if (comment && CITATION.test(comment[1])) found.push(`${file}:${i + 1}: ${line.trim()}`);
-    });
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        const comment = COMMENT.exec(line);
+        if (comment && CITATION.test(comment[1])) found.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
   }
 }
 if (found.length > 0) {

@@ -40,7 +40,8 @@ function profileLiterals(property, form) {
       if (ts.isPropertyAssignment(node) && node.name.getText(sf) === property) {
         const init = node.initializer;
         if (form === 'array' && ts.isArrayLiteralExpression(init)) for (const e of init.elements) if (ts.isStringLiteral(e)) out.add(e.text);
-        if (form === 'keys' && ts.isObjectLiteralExpression(init)) for (const p of init.properties) if (p.name && ts.isStringLiteral(p.name)) out.add(p.name.text);
+        if (form === 'keys' && ts.isObjectLiteralExpression(init))
+          for (const p of init.properties) if (p.name && ts.isStringLiteral(p.name)) out.add(p.name.text);
       }
       ts.forEachChild(node, visit);
     };
@@ -100,7 +101,9 @@ function findings(dir, names) {
 const dir = path.resolve(process.argv[2] ?? path.join(here, 'src'));
 const found = findings(dir, languageNames());
 if (found.length) {
-  console.error(`language names, server ids, manifests or extensions outside ${OWNERS.map((o) => `src/${o}`).join(' and ')} (ask the language profile, src/adapters/languages.ts, or the server's entry):`);
+  console.error(
+    `language names, server ids, manifests or extensions outside ${OWNERS.map((o) => `src/${o}`).join(' and ')} (ask the language profile, src/adapters/languages.ts, or the server's entry):`,
+  );
   for (const f of found) console.error(`  ${f}`);
   process.exit(1);
 }

@@ -24,9 +24,19 @@ function prepare() {
   fs.cpSync(path.join(HERE, 'node_modules/khroma'), ROOT, { recursive: true });
   // The package's own tsconfig extends a tool that is not installed (tsex: bundler resolution, `~/*` for
   // src/*): the same settings written out, with JavaScript in.
-  const compilerOptions = { target: 'ES2022', module: 'esnext', moduleResolution: 'bundler', baseUrl: '.', paths: { '~/*': ['src/*'] }, allowJs: true, noEmit: true, skipLibCheck: true };
+  const compilerOptions = {
+    target: 'ES2022',
+    module: 'esnext',
+    moduleResolution: 'bundler',
+    baseUrl: '.',
+    paths: { '~/*': ['src/*'] },
+    allowJs: true,
+    noEmit: true,
+    skipLibCheck: true,
+  };
   fs.writeFileSync(path.join(ROOT, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['src', 'dist', 'test', 'tasks'] }, null, 2));
-  const git = (...a) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', '-c', 'commit.gpgsign=false', ...a], { cwd: ROOT, stdio: 'pipe' });
+  const git = (...a) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', '-c', 'commit.gpgsign=false', ...a], { cwd: ROOT, stdio: 'pipe' });
   git('init', '-q', '-b', 'main');
   git('add', '-A');
   git('commit', '-q', '-m', 'khroma');
@@ -68,7 +78,9 @@ try {
   const fromExt = (edges, ext) => [...edges].filter((e) => e.split(' -> ')[0].endsWith(ext)).length;
   console.log(`project_context: ${Math.round(performance.now() - t0)} ms, ${ctx.total_dependency_files} importing files`);
   for (const ext of ['.ts', '.js']) console.log(`  edges from ${ext} files: lspgate ${fromExt(mine, ext)}, tsc ${fromExt(truth, ext)}`);
-  console.log(`  edges: lspgate ${mine.size}, tsc --traceResolution ${truth.size}; only lspgate ${only(mine, truth).length}, only tsc ${only(truth, mine).length}`);
+  console.log(
+    `  edges: lspgate ${mine.size}, tsc --traceResolution ${truth.size}; only lspgate ${only(mine, truth).length}, only tsc ${only(truth, mine).length}`,
+  );
   for (const x of only(mine, truth).slice(0, 10)) console.log(`    lspgate only: ${x}`);
   for (const x of only(truth, mine).slice(0, 10)) console.log(`    tsc only: ${x}`);
 } catch (e) {

@@ -28,7 +28,14 @@ const LANGS = {
   ts: {
     prepare(dir) {
       fs.cpSync(path.join(HERE, 'node_modules/zod/src/v3'), path.join(dir, 'src'), { recursive: true });
-      fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ESNext', module: 'ESNext', moduleResolution: 'bundler', strict: true, skipLibCheck: true, noEmit: true }, include: ['src'], exclude: ['src/tests', 'src/benchmarks'] }));
+      fs.writeFileSync(
+        path.join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: { target: 'ESNext', module: 'ESNext', moduleResolution: 'bundler', strict: true, skipLibCheck: true, noEmit: true },
+          include: ['src'],
+          exclude: ['src/tests', 'src/benchmarks'],
+        }),
+      );
       fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "zod-v3", "private": true, "type": "module" }');
     },
     target: { symbol: 'addIssueToContext' },
@@ -41,7 +48,8 @@ const LANGS = {
   go: {
     prepare(dir) {
       fs.mkdirSync(path.join(dir, 'json'), { recursive: true });
-      for (const f of fs.readdirSync('/usr/lib/go-1.23/src/encoding/json')) if (f.endsWith('.go')) fs.copyFileSync(path.join('/usr/lib/go-1.23/src/encoding/json', f), path.join(dir, 'json', f));
+      for (const f of fs.readdirSync('/usr/lib/go-1.23/src/encoding/json'))
+        if (f.endsWith('.go')) fs.copyFileSync(path.join('/usr/lib/go-1.23/src/encoding/json', f), path.join(dir, 'json', f));
       fs.writeFileSync(path.join(dir, 'go.mod'), 'module lspgate.test/stdjson\n\ngo 1.23\n');
     },
     target: { symbol: 'Marshal', kind: 'function' },
@@ -86,7 +94,17 @@ for (const lang of chosen) {
     const applied = await call('rename_symbol', { ...L.target, new_name: L.newName, apply: true, expected_hashes: expected });
     const after = L.check(dir);
     const refsAfter = await call('find_references', { ...L.target, symbol: L.newName, include_declaration: true, max_results: 5000 });
-    rows.push({ lang, symbol: L.target.symbol, references: refs.total, preview_edits: preview.total_edits, files: preview.total_files, applied_edits: applied.total_edits, compiler_errors_before: before, compiler_errors_after: after, references_after: refsAfter.total });
+    rows.push({
+      lang,
+      symbol: L.target.symbol,
+      references: refs.total,
+      preview_edits: preview.total_edits,
+      files: preview.total_files,
+      applied_edits: applied.total_edits,
+      compiler_errors_before: before,
+      compiler_errors_after: after,
+      references_after: refsAfter.total,
+    });
   } finally {
     await gw.close();
   }

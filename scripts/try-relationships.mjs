@@ -36,9 +36,33 @@ const GO_MODULE = 'lspgate.test/gostd';
 const PYLIB = process.env.PYLIB ?? execFileSync('python3', ['-c', 'import json,os;print(os.path.dirname(os.path.dirname(json.__file__)))']).toString().trim();
 
 const LANGS = {
-  ts: { dir: 'zod', fn: 'core/util.ts::normalizeParams#function', module: 'core/util.ts', edit: 'core/util.ts', comment: '//', prepare: prepareTs, importers: traceImporters },
-  go: { dir: 'gostd', fn: 'go/token/position.go::Pos.IsValid#method', module: 'go/token/token.go', edit: 'go/token/token.go', comment: '//', prepare: prepareGo, importers: goImporters },
-  py: { dir: 'pystd', fn: 'email/utils.py::unquote#function', module: 'email/errors.py', edit: 'email/utils.py', comment: '#', prepare: preparePy, importers: pyImporters },
+  ts: {
+    dir: 'zod',
+    fn: 'core/util.ts::normalizeParams#function',
+    module: 'core/util.ts',
+    edit: 'core/util.ts',
+    comment: '//',
+    prepare: prepareTs,
+    importers: traceImporters,
+  },
+  go: {
+    dir: 'gostd',
+    fn: 'go/token/position.go::Pos.IsValid#method',
+    module: 'go/token/token.go',
+    edit: 'go/token/token.go',
+    comment: '//',
+    prepare: prepareGo,
+    importers: goImporters,
+  },
+  py: {
+    dir: 'pystd',
+    fn: 'email/utils.py::unquote#function',
+    module: 'email/errors.py',
+    edit: 'email/utils.py',
+    comment: '#',
+    prepare: preparePy,
+    importers: pyImporters,
+  },
 };
 const L = LANGS[LANG];
 if (!L) throw new Error(`--lang must be one of ${Object.keys(LANGS).join(', ')}`);
@@ -49,7 +73,8 @@ const MODULE = argv[1] ?? L.module;
 function prepare() {
   fs.rmSync(WORK, { recursive: true, force: true });
   L.prepare();
-  const git = (...a) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', '-c', 'commit.gpgsign=false', ...a], { cwd: ROOT, stdio: 'pipe' });
+  const git = (...a) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', '-c', 'commit.gpgsign=false', ...a], { cwd: ROOT, stdio: 'pipe' });
   git('init', '-q', '-b', 'main');
   git('add', '-A');
   git('commit', '-q', '-m', `${LANG} sources`);
@@ -58,7 +83,17 @@ function prepare() {
 function prepareTs() {
   const src = path.join(HERE, 'node_modules/zod/src/v4');
   fs.cpSync(src, ROOT, { recursive: true, filter: (p) => !/[/\\](tests|locales)([/\\]|$)/.test(p.slice(src.length)) });
-  fs.writeFileSync(path.join(ROOT, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ESNext', module: 'ESNext', moduleResolution: 'bundler', strict: true, noEmit: true, skipLibCheck: true }, include: ['**/*.ts'] }, null, 2));
+  fs.writeFileSync(
+    path.join(ROOT, 'tsconfig.json'),
+    JSON.stringify(
+      {
+        compilerOptions: { target: 'ESNext', module: 'ESNext', moduleResolution: 'bundler', strict: true, noEmit: true, skipLibCheck: true },
+        include: ['**/*.ts'],
+      },
+      null,
+      2,
+    ),
+  );
   fs.writeFileSync(path.join(ROOT, 'package.json'), '{ "name": "zod-v4-copy", "private": true, "type": "module" }\n');
 }
 
@@ -68,7 +103,9 @@ function prepareGo() {
     fs.mkdirSync(dir, { recursive: true });
     for (const f of fs.readdirSync(path.join(GOROOT_SRC, pkg))) {
       if (!f.endsWith('.go') || f.endsWith('_test.go')) continue;
-      const text = fs.readFileSync(path.join(GOROOT_SRC, pkg, f), 'utf8').replace(/"(go\/[\w/]+)"/g, (m, p) => (GO_PKGS.includes(p) ? `"${GO_MODULE}/${p}"` : m));
+      const text = fs
+        .readFileSync(path.join(GOROOT_SRC, pkg, f), 'utf8')
+        .replace(/"(go\/[\w/]+)"/g, (m, p) => (GO_PKGS.includes(p) ? `"${GO_MODULE}/${p}"` : m));
       fs.writeFileSync(path.join(dir, f), text);
     }
   }
@@ -88,7 +125,9 @@ function goImporters(target) {
   const prog = path.join(WORK, 'imports-only');
   fs.mkdirSync(prog, { recursive: true });
   fs.writeFileSync(path.join(prog, 'go.mod'), 'module importsonly\n\ngo 1.23\n');
-  fs.writeFileSync(path.join(prog, 'main.go'), `package main
+  fs.writeFileSync(
+    path.join(prog, 'main.go'),
+    `package main
 
 import (
 \t"fmt"
@@ -111,12 +150,17 @@ func main() {
 \t\t}
 \t}
 }
-`);
+`,
+  );
   const files = pkgs.flatMap((p) => p.GoFiles.map((f) => path.join(p.Dir, f)));
   const out = execFileSync(GO, ['run', '.', want, ...files], { cwd: prog, env }).toString();
   const byPackage = pkgs.map((p) => path.relative(ROOT, p.Dir)).sort();
   console.log(`  go list: ${byPackage.length} packages import ${want}: ${byPackage.join(' ')}`);
-  return out.split('\n').filter(Boolean).map((f) => path.relative(ROOT, f).split(path.sep).join('/')).sort();
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((f) => path.relative(ROOT, f).split(path.sep).join('/'))
+    .sort();
 }
 
 /** Python: every file's import statements (ast), relative ones resolved against its package, mapped onto the copy's files. */
@@ -217,7 +261,12 @@ function diff(a, b) {
   const left = (x, y) => [...count(x)].flatMap(([k, n]) => Array(Math.max(0, n - (count(y).get(k) ?? 0))).fill(k));
   const onlyA = left(a, b);
   const onlyB = left(b, a);
-  return { equal: onlyA.length === 0 && onlyB.length === 0, only_lspgate: onlyA.length, only_reference: onlyB.length, first: [...onlyA.slice(0, 10).map((x) => `lspgate: ${x}`), ...onlyB.slice(0, 10).map((x) => `reference: ${x}`)] };
+  return {
+    equal: onlyA.length === 0 && onlyB.length === 0,
+    only_lspgate: onlyA.length,
+    only_reference: onlyB.length,
+    first: [...onlyA.slice(0, 10).map((x) => `lspgate: ${x}`), ...onlyB.slice(0, 10).map((x) => `reference: ${x}`)],
+  };
 }
 
 prepare();
@@ -259,7 +308,11 @@ try {
     await raw.stop();
   }
   const lsp = mine.map((r) => `${r.depth} ${r.file}:${r.line}`);
-  console.log(`calls-me ${FN} depth 3: lspgate ${lsp.length} edges (${tMine} first, ${tWarm} warm: server warm, answers not cached), raw ${serverId} ${rawCalls.edges.length} edges (${tRaw} warm, ${rawCalls.requests} requests);`, JSON.stringify(diff(lsp, rawCalls.edges)), again.length === mine.length ? '' : 'UNSTABLE');
+  console.log(
+    `calls-me ${FN} depth 3: lspgate ${lsp.length} edges (${tMine} first, ${tWarm} warm: server warm, answers not cached), raw ${serverId} ${rawCalls.edges.length} edges (${tRaw} warm, ${rawCalls.requests} requests);`,
+    JSON.stringify(diff(lsp, rawCalls.edges)),
+    again.length === mine.length ? '' : 'UNSTABLE',
+  );
 
   // 2. imports-me
   t0 = performance.now();
@@ -267,7 +320,11 @@ try {
   const tIm = ms(t0);
   const importers = [...new Set(im.results.map((r) => r.from))].sort();
   const reference = L.importers(MODULE);
-  console.log(`imports-me ${MODULE}: lspgate ${importers.length} files (${tIm}, import graph built), compiler's resolution ${reference.length} files;`, JSON.stringify(diff(importers, reference)), im._meta?.warnings?.length ? `warnings: ${JSON.stringify(im._meta.warnings)}` : '');
+  console.log(
+    `imports-me ${MODULE}: lspgate ${importers.length} files (${tIm}, import graph built), compiler's resolution ${reference.length} files;`,
+    JSON.stringify(diff(importers, reference)),
+    im._meta?.warnings?.length ? `warnings: ${JSON.stringify(im._meta.warnings)}` : '',
+  );
 
   // 3. changed_symbols after editing two known functions
   const outline = await run('get_file_outline', { file: L.edit, detail: 'full' });
@@ -282,12 +339,16 @@ try {
   const ch = await run('changed_symbols', { impact_depth: 1 });
   const got = ch.symbols.map((s) => s.symbol_id).sort();
   const want = fns.map((f) => f.symbol_id).sort();
-  console.log(`changed_symbols after editing ${want.join(', ')}: ${JSON.stringify(got)} ${JSON.stringify(got) === JSON.stringify(want) ? 'EXACT' : 'DIFFERENT'}; impacts ${ch.symbols.map((s) => `${s.name}:${s.impact.risk_level}/${s.impact.affected_files}`).join(' ')}`);
+  console.log(
+    `changed_symbols after editing ${want.join(', ')}: ${JSON.stringify(got)} ${JSON.stringify(got) === JSON.stringify(want) ? 'EXACT' : 'DIFFERENT'}; impacts ${ch.symbols.map((s) => `${s.name}:${s.impact.risk_level}/${s.impact.affected_files}`).join(' ')}`,
+  );
 
   // 4. the import graph after that edit: only the changed file is scanned and resolved again
   t0 = performance.now();
   const after = await run('query_relationships', { query_type: 'imports-me', target: MODULE, max_depth: 1, max_results: 1000 });
-  console.log(`imports-me ${MODULE} after editing ${L.edit}: ${new Set(after.results.map((r) => r.from)).size} files (${ms(t0)}, graph updated for one changed file)`);
+  console.log(
+    `imports-me ${MODULE} after editing ${L.edit}: ${new Set(after.results.map((r) => r.from)).size} files (${ms(t0)}, graph updated for one changed file)`,
+  );
 } finally {
   await gw.close();
   fs.rmSync(cacheDir, { recursive: true, force: true });

@@ -25,7 +25,8 @@ export const CALL_TARGET: Record<string, { id: string; depth: number } | undefin
 
 /** Defect 1: each whole-workspace analysis answers; a file it could not answer for is `skipped`. */
 export async function workspaceAnalyses(ctx: TruthContext): Promise<void> {
-  const anyFile = ctx.lang === 'go' ? 'go/token/position.go' : ctx.lang === 'ts' ? 'core/util.ts' : ctx.lang === 'py' ? 'email/utils.py' : 'Illuminate/Support/Str.php';
+  const anyFile =
+    ctx.lang === 'go' ? 'go/token/position.go' : ctx.lang === 'ts' ? 'core/util.ts' : ctx.lang === 'py' ? 'email/utils.py' : 'Illuminate/Support/Str.php';
   const excluded = (ctx.truth.go?.files ?? []).filter((f) => f.excluded).map((f) => f.file);
   const calls: [string, Record<string, unknown>][] = [
     ['find_dead_code', { max_results: 1000 }],
@@ -47,7 +48,14 @@ export async function workspaceAnalyses(ctx: TruthContext): Promise<void> {
       // ("no package metadata"): those must be listed, the others are answered
       agreement = `build-excluded files: ${excluded.filter((f) => skipped.includes(f)).length} skipped, ${excluded.filter((f) => !skipped.includes(f)).length} answered by the server`;
     }
-    ctx.add({ analysis: op, defect: '1 per-file failures', truth: excluded.length ? `go list: ${excluded.length} files excluded by build constraints` : 'answers at all', agreement, partial: o.ok ? partialOf(o.result) : '-', failures: failureOf(o) });
+    ctx.add({
+      analysis: op,
+      defect: '1 per-file failures',
+      truth: excluded.length ? `go list: ${excluded.length} files excluded by build constraints` : 'answers at all',
+      agreement,
+      partial: o.ok ? partialOf(o.result) : '-',
+      failures: failureOf(o),
+    });
   }
 }
 
@@ -72,8 +80,20 @@ export async function importGraph(ctx: TruthContext): Promise<void> {
   const edges = (m: Iterable<[string, Iterable<string>]>) => [...m].flatMap(([f, ts]) => [...ts].map((t) => `${f} -> ${t}`));
   const mine = o.ok ? edges(Object.entries(o.result.context.dependencies as Record<string, string[]>)) : [];
   const c = compareSets(mine, edges(truth));
-  const source = { ts: 'tsc --traceResolution', go: 'go list + go/parser', py: 'ast (PEP 328 relative imports)', php: 'use + require, by the declarations of each file' }[ctx.lang];
-  ctx.add({ analysis: 'import graph (project_context.dependencies)', defect: '1, 11 imports', truth: source, agreement: `${c.text}${c.onlyLspgate.length || c.onlyTruth.length ? `; e.g. ${[...c.onlyLspgate.slice(0, 1).map((x) => `lspgate ${x}`), ...c.onlyTruth.slice(0, 1).map((x) => `truth ${x}`)].join(', ')}` : ''}`, partial: o.ok ? partialOf(o.result) : '-', failures: failureOf(o) });
+  const source = {
+    ts: 'tsc --traceResolution',
+    go: 'go list + go/parser',
+    py: 'ast (PEP 328 relative imports)',
+    php: 'use + require, by the declarations of each file',
+  }[ctx.lang];
+  ctx.add({
+    analysis: 'import graph (project_context.dependencies)',
+    defect: '1, 11 imports',
+    truth: source,
+    agreement: `${c.text}${c.onlyLspgate.length || c.onlyTruth.length ? `; e.g. ${[...c.onlyLspgate.slice(0, 1).map((x) => `lspgate ${x}`), ...c.onlyTruth.slice(0, 1).map((x) => `truth ${x}`)].join(', ')}` : ''}`,
+    partial: o.ok ? partialOf(o.result) : '-',
+    failures: failureOf(o),
+  });
 }
 
 async function rawClientFor(ctx: TruthContext, abs: string): Promise<RawLspClient> {
@@ -145,13 +165,23 @@ export async function callTrees(ctx: TruthContext): Promise<void> {
     const raw = await rawClientFor(ctx, abs);
     try {
       const rawEdges = await rawCallsMe(raw, ctx.root, abs, { line: d.line - 1, character: d.column - 1 }, target.depth);
-      const c = compareSets(keys.map((k, i) => `${k} @${rows[i]!.depth}`), [...rawEdges].map(([e, dd]) => `${e} @${dd}`));
+      const c = compareSets(
+        keys.map((k, i) => `${k} @${rows[i]!.depth}`),
+        [...rawEdges].map(([e, dd]) => `${e} @${dd}`),
+      );
       agreement = `edges with depth vs raw server: ${c.text}${c.onlyLspgate.length || c.onlyTruth.length ? `; e.g. ${[...c.onlyLspgate.slice(0, 1).map((x) => `lspgate ${x}`), ...c.onlyTruth.slice(0, 1).map((x) => `raw ${x}`)].join(', ')}` : ''}`;
     } finally {
       await raw.stop();
     }
   }
-  ctx.add({ analysis: `query_relationships calls-me depth ${target.depth} (${target.id.split('::')[1]})`, defect: '5 repeats, minimal depth', truth: 'raw server incoming calls, breadth first', agreement: `${rows.length} rows (${noId} callers without a catalog id), ${dups} repeated, ${notMinimal} not at minimal depth; ${agreement}`, partial: o.ok ? partialOf(o.result) : '-', failures: failureOf(o) });
+  ctx.add({
+    analysis: `query_relationships calls-me depth ${target.depth} (${target.id.split('::')[1]})`,
+    defect: '5 repeats, minimal depth',
+    truth: 'raw server incoming calls, breadth first',
+    agreement: `${rows.length} rows (${noId} callers without a catalog id), ${dups} repeated, ${notMinimal} not at minimal depth; ${agreement}`,
+    partial: o.ok ? partialOf(o.result) : '-',
+    failures: failureOf(o),
+  });
 }
 
 /** Defect 6: impact's direct files are the files that use the element (its references), the others transitive. */
@@ -164,11 +194,21 @@ export async function impact(ctx: TruthContext): Promise<void> {
   if (o.ok && refs.ok) {
     const i = o.result.impact;
     const direct = (i.ripple_effects as Result[]).filter((e) => e.depth === 1).map((e) => e.file);
-    const c = compareSets(direct, (refs.result.references as Result[]).filter((r) => !r.external).map((r) => r.file));
+    const c = compareSets(
+      direct,
+      (refs.result.references as Result[]).filter((r) => !r.external).map((r) => r.file),
+    );
     const said = String(i.risk_reason).includes(`${i.direct_files} file(s) use it directly`);
     agreement = `direct files vs files of the references: ${c.text}; ${i.direct_files} direct + ${i.transitive_files} transitive = ${i.total_affected_files}${said ? ', risk_reason says both' : ', RISK_REASON DOES NOT SAY THEM'}`;
   }
-  ctx.add({ analysis: 'analyze_impact delete', defect: '6 impact wording', truth: 'find_references of the element', agreement, partial: o.ok ? partialOf(o.result) : '-', failures: failureOf(o.ok ? refs : o) });
+  ctx.add({
+    analysis: 'analyze_impact delete',
+    defect: '6 impact wording',
+    truth: 'find_references of the element',
+    agreement,
+    partial: o.ok ? partialOf(o.result) : '-',
+    failures: failureOf(o.ok ? refs : o),
+  });
 }
 
 /** A few declarations to delete: the catalog's top-level functions of a file with neighbours on both sides. */
@@ -197,8 +237,18 @@ export async function changedSymbols(ctx: TruthContext): Promise<void> {
   try {
     const o = await ctx.run('changed_symbols', { impact_depth: 1, max_results: 200 });
     const listed = o.ok ? (o.result.symbols as Result[]).map((s) => `${s.change} ${s.symbol_id.replace(/#.*$/, '')}`) : [];
-    const c = compareSets(listed, victims.map((v) => `deleted ${v.id.replace(/#.*$/, '')}`));
-    ctx.add({ analysis: 'changed_symbols after deleting 3 functions', defect: '7 deleted symbols', truth: 'the edit itself', agreement: c.text + (c.onlyLspgate.length ? `; extra: ${c.onlyLspgate.slice(0, 2).join(', ')}` : ''), partial: o.ok ? partialOf(o.result) : '-', failures: failureOf(o) });
+    const c = compareSets(
+      listed,
+      victims.map((v) => `deleted ${v.id.replace(/#.*$/, '')}`),
+    );
+    ctx.add({
+      analysis: 'changed_symbols after deleting 3 functions',
+      defect: '7 deleted symbols',
+      truth: 'the edit itself',
+      agreement: c.text + (c.onlyLspgate.length ? `; extra: ${c.onlyLspgate.slice(0, 2).join(', ')}` : ''),
+      partial: o.ok ? partialOf(o.result) : '-',
+      failures: failureOf(o),
+    });
   } finally {
     git(ctx.root, 'checkout', '--', '.');
   }
@@ -206,7 +256,9 @@ export async function changedSymbols(ctx: TruthContext): Promise<void> {
 
 /** Defect 8: a citation edited in place is stale, one whose file was not touched is fresh. */
 export async function citations(ctx: TruthContext): Promise<void> {
-  const query = { ts: 'normalize params error message', go: 'position is valid', py: 'parse an address header', php: 'convert a string to studly case' }[ctx.lang];
+  const query = { ts: 'normalize params error message', go: 'position is valid', py: 'parse an address header', php: 'convert a string to studly case' }[
+    ctx.lang
+  ];
   const o = await ctx.run('search_code', { query, limit: 10 });
   if (!o.ok) return ctx.add({ analysis: 'verify_citation', defect: '8 citations', truth: '-', agreement: '-', partial: '-', failures: failureOf(o) });
   const hits = o.result.hits as Result[];
@@ -231,7 +283,14 @@ export async function citations(ctx: TruthContext): Promise<void> {
   const c = await ctx.run('verify_citation', { citation: edited.citation });
   if (c.ok && c.result.stale === false) right++;
   verdicts.push(`restored: ${c.ok ? `stale ${c.result.stale}` : c.code}`);
-  ctx.add({ analysis: 'verify_citation (no content_sha256)', defect: '8 citations', truth: 'the edit itself', agreement: `${share(right, 3)} verdicts right (${verdicts.join(', ')})`, partial: '-', failures: '-' });
+  ctx.add({
+    analysis: 'verify_citation (no content_sha256)',
+    defect: '8 citations',
+    truth: 'the edit itself',
+    agreement: `${share(right, 3)} verdicts right (${verdicts.join(', ')})`,
+    partial: '-',
+    failures: '-',
+  });
 }
 
 /** Defect 11: get_context lists no caller's call site again under references. */
@@ -240,7 +299,14 @@ export async function getContext(ctx: TruthContext): Promise<void> {
   if (!target) return;
   const o = await ctx.run('get_context', { symbol_id: target.id, max_tokens: 100000 });
   if (!o.ok) return ctx.add({ analysis: 'get_context', defect: '11 repeats', truth: '-', agreement: '-', partial: '-', failures: failureOf(o) });
-  const sites = new Set((o.result.callers as Result[] | undefined ?? []).flatMap((c) => (c.call_lines as number[]).map((l) => `${c.file}:${l}`)));
+  const sites = new Set(((o.result.callers as Result[] | undefined) ?? []).flatMap((c) => (c.call_lines as number[]).map((l) => `${c.file}:${l}`)));
   const repeated = ((o.result.references as Result[] | undefined) ?? []).filter((r) => sites.has(`${r.file}:${r.line}`)).length;
-  ctx.add({ analysis: 'get_context', defect: '11 repeats', truth: 'its own callers part', agreement: `${repeated} of ${(o.result.references as Result[] | undefined)?.length ?? 0} references repeat a caller's call site (${sites.size} call sites)`, partial: partialOf(o.result), failures: '-' });
+  ctx.add({
+    analysis: 'get_context',
+    defect: '11 repeats',
+    truth: 'its own callers part',
+    agreement: `${repeated} of ${(o.result.references as Result[] | undefined)?.length ?? 0} references repeat a caller's call site (${sites.size} call sites)`,
+    partial: partialOf(o.result),
+    failures: '-',
+  });
 }

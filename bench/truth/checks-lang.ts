@@ -43,7 +43,14 @@ export async function diagnosticsCold(ctx: TruthContext): Promise<void> {
   }
   const op = ctx.lang === 'ts' ? 'get_diagnostics' : 'validate_references';
   const tsc = ctx.truth.ts?.errors.get(planted.file)?.some((e) => e.startsWith(`${planted.line} `));
-  ctx.add({ analysis: `${op} right after start`, defect: '2 broken file reported clean', truth: ctx.lang === 'ts' ? `tsc reports the planted error: ${tsc ? 'yes' : 'NO'}` : 'the planted undefined name', agreement: `found in ${found}/${COLD_RUNS} cold runs`, partial: '-', failures: failures.join('; ') || '-' });
+  ctx.add({
+    analysis: `${op} right after start`,
+    defect: '2 broken file reported clean',
+    truth: ctx.lang === 'ts' ? `tsc reports the planted error: ${tsc ? 'yes' : 'NO'}` : 'the planted undefined name',
+    agreement: `found in ${found}/${COLD_RUNS} cold runs`,
+    partial: '-',
+    failures: failures.join('; ') || '-',
+  });
 }
 
 /** Defect 2 (warm): get_diagnostics of the files tsc reports errors in, and others, against tsc. */
@@ -55,7 +62,14 @@ export async function diagnosticsVsTsc(ctx: TruthContext): Promise<void> {
   const o = await ctx.run('get_diagnostics', { files: sample, severity: 'error', max_files: 50, max_results: 5000 });
   const mine = o.ok ? (o.result.files as Result[]).flatMap((f) => (f.diagnostics as Result[]).map((d) => `${f.file}:${d.line} ${d.code}`)) : [];
   const truth = sample.flatMap((f) => (errors.get(f) ?? []).map((e) => `${f}:${e}`));
-  ctx.add({ analysis: `get_diagnostics of ${sample.length} files (errors)`, defect: '2 diagnostics', truth: 'tsc --noEmit', agreement: compareSets(mine, truth).text, partial: o.ok ? partialOf(o.result) : '-', failures: failureOf(o) });
+  ctx.add({
+    analysis: `get_diagnostics of ${sample.length} files (errors)`,
+    defect: '2 diagnostics',
+    truth: 'tsc --noEmit',
+    agreement: compareSets(mine, truth).text,
+    partial: o.ok ? partialOf(o.result) : '-',
+    failures: failureOf(o),
+  });
 }
 
 /** Defect 4: Go functions reported dead against go/types (unexported, no use outside their own body). */
@@ -69,8 +83,17 @@ export async function goDeadCode(ctx: TruthContext): Promise<void> {
   const mine = dead.filter((c) => !excluded.has(c.file)).map((c) => stripKind(c.symbol_id));
   const inExcluded = dead.length - mine.length;
   // not API: unexported, or exported from an internal/ package (lspgate's exported_api rule)
-  const truth = go.funcs.filter((f) => !f.recv && (!f.exported || /(^|\/)internal\//.test(f.file)) && f.uses === 0 && f.name !== 'init' && f.name !== 'main').map((f) => f.id);
-  ctx.add({ analysis: 'find_dead_code (functions)', defect: '4 dead code', truth: 'go/types: not API, unused outside their body', agreement: `${compareSets(mine, truth).text}; ${inExcluded} more in build-excluded files`, partial: o.ok ? partialOf(o.result) : '-', failures: failureOf(o) });
+  const truth = go.funcs
+    .filter((f) => !f.recv && (!f.exported || /(^|\/)internal\//.test(f.file)) && f.uses === 0 && f.name !== 'init' && f.name !== 'main')
+    .map((f) => f.id);
+  ctx.add({
+    analysis: 'find_dead_code (functions)',
+    defect: '4 dead code',
+    truth: 'go/types: not API, unused outside their body',
+    agreement: `${compareSets(mine, truth).text}; ${inExcluded} more in build-excluded files`,
+    partial: o.ok ? partialOf(o.result) : '-',
+    failures: failureOf(o),
+  });
 }
 
 /** Calls: callers one level up against go/types' static calls, for functions that have some. */
@@ -106,7 +129,14 @@ export async function goCallers(ctx: TruthContext): Promise<void> {
   }
   const c = compareSets(mine, truth);
   const eg = [...c.onlyLspgate.slice(0, 1).map((x) => `lspgate ${x}`), ...c.onlyTruth.slice(0, 1).map((x) => `go/types ${x}`)].join(', ');
-  ctx.add({ analysis: `calls-me depth 1 (${sample.length} functions, no methods)`, defect: 'calls baseline', truth: 'go/types static calls', agreement: `${c.text}${eg ? `; e.g. ${eg}` : ''}; ${recursive} recursive self-call(s) set aside`, partial: '-', failures: failures.slice(0, 3).join('; ') || '-' });
+  ctx.add({
+    analysis: `calls-me depth 1 (${sample.length} functions, no methods)`,
+    defect: 'calls baseline',
+    truth: 'go/types static calls',
+    agreement: `${c.text}${eg ? `; e.g. ${eg}` : ''}; ${recursive} recursive self-call(s) set aside`,
+    partial: '-',
+    failures: failures.slice(0, 3).join('; ') || '-',
+  });
 }
 
 /** Defect 4: no override of a workspace method is dead without saying so; no reason invents a registration. */
@@ -119,7 +149,14 @@ export async function pyDeadOverrides(ctx: TruthContext): Promise<void> {
   const deadOverrides = dead.filter((c) => overrides.has(stripKind(c.symbol_id)));
   const unexplained = deadOverrides.filter((c) => !String(c.reason).includes('it overrides')).length;
   const invented = o.ok ? (o.result.candidates as Result[]).filter((c) => /registered by/.test(String(c.reason))).length : 0;
-  ctx.add({ analysis: 'find_dead_code (overrides, reasons)', defect: '4 dead code', truth: `ast: ${overrides.size} methods override a workspace base method`, agreement: `${deadOverrides.length} overrides reported dead, ${unexplained} without the "overrides …, which nothing references either" observation; ${invented} reasons say "registered by"`, partial: o.ok ? partialOf(o.result) : '-', failures: failureOf(o) });
+  ctx.add({
+    analysis: 'find_dead_code (overrides, reasons)',
+    defect: '4 dead code',
+    truth: `ast: ${overrides.size} methods override a workspace base method`,
+    agreement: `${deadOverrides.length} overrides reported dead, ${unexplained} without the "overrides …, which nothing references either" observation; ${invented} reasons say "registered by"`,
+    partial: o.ok ? partialOf(o.result) : '-',
+    failures: failureOf(o),
+  });
 }
 
 /** Defect 11: Python lines of code (docstrings left out) and cyclomatic complexity against ast; test_coverage never null. */
@@ -148,7 +185,14 @@ export async function pyComplexity(ctx: TruthContext): Promise<void> {
     if (o.result.context.cyclomatic_complexity === f.cyclomatic) cc++;
     if (o.result.context.test_coverage === null) nulls++;
   }
-  ctx.add({ analysis: `analyze_complexity (${sample.length} functions)`, defect: '11 line counts', truth: 'ast (docstrings and comments are not code)', agreement: `lines of code ${share(loc, asked)}, cyclomatic ${share(cc, asked)}; test_coverage null ${nulls} times`, partial: '-', failures: failures.slice(0, 3).join('; ') || '-' });
+  ctx.add({
+    analysis: `analyze_complexity (${sample.length} functions)`,
+    defect: '11 line counts',
+    truth: 'ast (docstrings and comments are not code)',
+    agreement: `lines of code ${share(loc, asked)}, cyclomatic ${share(cc, asked)}; test_coverage null ${nulls} times`,
+    partial: '-',
+    failures: failures.slice(0, 3).join('; ') || '-',
+  });
 }
 
 /** Defect 11: Go tags are directives that go doc leaves out and go vet accepts. */
@@ -166,7 +210,14 @@ export async function goTags(ctx: TruthContext): Promise<void> {
     } catch (e) {
       vet = `go vet: ${String((e as { stderr?: Buffer }).stderr ?? e).slice(0, 80)}`;
     }
-    ctx.add({ analysis: `tag_elements (go/token, ${tags.length} tags written)`, defect: '11 Go tags', truth: 'go doc -all, go vet', agreement: `directives ${share(directives, tags.length)}; tag text in go doc: ${/lspgate:tag|@(Fn|Mt|Cl|If|Ty)\//.test(doc) ? 'YES' : 'none'}; ${vet}`, partial: partialOf(o.result), failures: '-' });
+    ctx.add({
+      analysis: `tag_elements (go/token, ${tags.length} tags written)`,
+      defect: '11 Go tags',
+      truth: 'go doc -all, go vet',
+      agreement: `directives ${share(directives, tags.length)}; tag text in go doc: ${/lspgate:tag|@(Fn|Mt|Cl|If|Ty)\//.test(doc) ? 'YES' : 'none'}; ${vet}`,
+      partial: partialOf(o.result),
+      failures: '-',
+    });
   } finally {
     git(ctx.root, 'checkout', '--', '.');
   }
@@ -188,7 +239,9 @@ function tsPublic(root: string, file: string, line: number, name: string): boole
   if (flags & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected) || name.startsWith('_') || name.startsWith('#')) return false;
   let top: ts.Node = found;
   while (top.parent && !ts.isSourceFile(top.parent)) top = top.parent;
-  const exported = (n: ts.Node) => !!(ts.getCombinedModifierFlags(n as ts.Declaration) & ts.ModifierFlags.Export) || (ts.isVariableStatement(n) && !!n.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword));
+  const exported = (n: ts.Node) =>
+    !!(ts.getCombinedModifierFlags(n as ts.Declaration) & ts.ModifierFlags.Export) ||
+    (ts.isVariableStatement(n) && !!n.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword));
   return exported(top);
 }
 
@@ -198,7 +251,11 @@ export async function tsAmbiguity(ctx: TruthContext): Promise<void> {
   const all = await (await ctx.gateway.workspaceFor(undefined)).catalog.all();
   const count = new Map<string, number>();
   for (const s of all) if (s.kind === 'method' || s.kind === 'function') count.set(s.name, (count.get(s.name) ?? 0) + 1);
-  const names = [...count].filter(([n, c]) => c >= 3 && /^\w+$/.test(n)).map(([n]) => n).sort().slice(0, 80);
+  const names = [...count]
+    .filter(([n, c]) => c >= 3 && /^\w+$/.test(n))
+    .map(([n]) => n)
+    .sort()
+    .slice(0, 80);
   let ambiguous = 0;
   let withPublic = 0;
   let publicFirst = 0;
@@ -214,7 +271,14 @@ export async function tsAmbiguity(ctx: TruthContext): Promise<void> {
     withPublic++;
     if (pub[0]) publicFirst++;
   }
-  ctx.add({ analysis: `AMBIGUOUS_SYMBOL order (find_callers of ${names.length} shared names)`, defect: '10 ambiguity lists', truth: 'TypeScript parser: export and member modifiers', agreement: `${ambiguous} ambiguous; where a tied leader is public and exported it is listed first in ${share(publicFirst, withPublic)}`, partial: '-', failures: '-' });
+  ctx.add({
+    analysis: `AMBIGUOUS_SYMBOL order (find_callers of ${names.length} shared names)`,
+    defect: '10 ambiguity lists',
+    truth: 'TypeScript parser: export and member modifiers',
+    agreement: `${ambiguous} ambiguous; where a tied leader is public and exported it is listed first in ${share(publicFirst, withPublic)}`,
+    partial: '-',
+    failures: '-',
+  });
 }
 
 async function allOpenPyright(ctx: TruthContext, dir: string): Promise<RawLspClient> {
@@ -256,7 +320,9 @@ export async function pyOutsideProject(ctx: TruthContext): Promise<void> {
         for (const r of c.fromRanges) renameSites[1]!.push(`${from}:${r.start.line + 1}`);
       }
       const mine = await cold.run('query_relationships', { query_type: 'calls-me', target: `${t}#method`, max_depth: 1, max_results: 1000 });
-      if (mine.ok) for (const r of mine.result.results as Result[]) callers[0]!.push(`${t} <- ${r.file}:${(await (await cold.gateway.workspaceFor(undefined)).catalog.byId(r.from_symbol_id))?.selection_line}`);
+      if (mine.ok)
+        for (const r of mine.result.results as Result[])
+          callers[0]!.push(`${t} <- ${r.file}:${(await (await cold.gateway.workspaceFor(undefined)).catalog.byId(r.from_symbol_id))?.selection_line}`);
       const rn = await cold.run('rename_symbol', { symbol_id: `${t}#method`, new_name: `${t.split('.').pop()}_renamed` });
       if (rn.ok) for (const n of rn.result.not_renamed as Result[]) renameSites[0]!.push(`${n.file}:${n.line}`);
     }
@@ -265,11 +331,25 @@ export async function pyOutsideProject(ctx: TruthContext): Promise<void> {
     await cold.close();
   }
   const outside = (l: string[]) => l.filter((x) => x.includes('email/mime/'));
-  ctx.add({ analysis: 'calls-me, cold (callers in email/mime)', defect: '3 outside the project', truth: 'raw pyright with every file open', agreement: compareSets(outside(callers[0]!), outside(callers[1]!)).text, partial: '-', failures: '-' });
+  ctx.add({
+    analysis: 'calls-me, cold (callers in email/mime)',
+    defect: '3 outside the project',
+    truth: 'raw pyright with every file open',
+    agreement: compareSets(outside(callers[0]!), outside(callers[1]!)).text,
+    partial: '-',
+    failures: '-',
+  });
   const listed = new Set(outside(renameSites[0]!));
   const sites = new Set(outside(renameSites[1]!));
   const covered = [...sites].filter((x) => listed.has(x)).length;
-  ctx.add({ analysis: 'rename_symbol not_renamed (email/mime)', defect: '3 outside the project', truth: 'raw pyright call sites, every file open', agreement: `call sites in email/mime listed in not_renamed: ${share(covered, sites.size)}; ${listed.size - covered} other occurrences listed (non-call uses, comments)`, partial: '-', failures: '-' });
+  ctx.add({
+    analysis: 'rename_symbol not_renamed (email/mime)',
+    defect: '3 outside the project',
+    truth: 'raw pyright call sites, every file open',
+    agreement: `call sites in email/mime listed in not_renamed: ${share(covered, sites.size)}; ${listed.size - covered} other occurrences listed (non-call uses, comments)`,
+    partial: '-',
+    failures: '-',
+  });
 }
 
 /** PHP: find_references against a raw intelephense. */
@@ -289,11 +369,24 @@ export async function phpReferences(ctx: TruthContext): Promise<void> {
       const d = (await ctx.run('find_definition', { symbol_id: `Illuminate/Support/Str.php::Str.${n}#method` })) as { ok: true; result: Result };
       const def = d.result?.definitions?.[0];
       if (!def) continue;
-      const refs = ((await raw.request(ReferencesRequest.type, { textDocument: { uri: pathToFileURL(file).href }, position: { line: def.line - 1, character: def.column - 1 }, context: { includeDeclaration: false } })).result ?? []) as Location[];
+      const refs = ((
+        await raw.request(ReferencesRequest.type, {
+          textDocument: { uri: pathToFileURL(file).href },
+          position: { line: def.line - 1, character: def.column - 1 },
+          context: { includeDeclaration: false },
+        })
+      ).result ?? []) as Location[];
       for (const r of refs) truth.push(`${n} ${path.relative(ctx.root, new URL(r.uri).pathname)}:${r.range.start.line + 1}`);
     }
   } finally {
     await raw.stop();
   }
-  ctx.add({ analysis: `find_references (${names.length} Str methods)`, defect: 'navigation baseline', truth: 'raw intelephense references', agreement: compareSets(mine, truth).text, partial: '-', failures: '-' });
+  ctx.add({
+    analysis: `find_references (${names.length} Str methods)`,
+    defect: 'navigation baseline',
+    truth: 'raw intelephense references',
+    agreement: compareSets(mine, truth).text,
+    partial: '-',
+    failures: '-',
+  });
 }

@@ -28,12 +28,32 @@ export interface Corpus {
 export const GOROOT_SRC = process.env.GOROOT_SRC ?? '/usr/lib/go-1.23/src';
 export const GO_BIN = process.env.LSPGATE_GO ?? '/usr/lib/go-1.23/bin/go';
 export const GO_MODULE = 'lspgate.test/gostd';
-const GO_PKGS = ['go/token', 'go/scanner', 'go/ast', 'go/build/constraint', 'go/internal/typeparams', 'go/parser', 'go/doc/comment', 'go/printer', 'go/format', 'mime'];
+const GO_PKGS = [
+  'go/token',
+  'go/scanner',
+  'go/ast',
+  'go/build/constraint',
+  'go/internal/typeparams',
+  'go/parser',
+  'go/doc/comment',
+  'go/printer',
+  'go/format',
+  'mime',
+];
 
-export const goEnv = (): NodeJS.ProcessEnv => ({ ...process.env, GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod', PATH: `${path.dirname(GO_BIN)}${path.delimiter}${process.env.PATH ?? ''}` });
+export const goEnv = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  GOPROXY: 'off',
+  GOTOOLCHAIN: 'local',
+  GOFLAGS: '-mod=mod',
+  PATH: `${path.dirname(GO_BIN)}${path.delimiter}${process.env.PATH ?? ''}`,
+});
 
 export function git(root: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=truth', '-c', 'user.email=truth@lspgate.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: root, stdio: 'pipe' }).toString();
+  return execFileSync('git', ['-c', 'user.name=truth', '-c', 'user.email=truth@lspgate.invalid', '-c', 'commit.gpgsign=false', ...args], {
+    cwd: root,
+    stdio: 'pipe',
+  }).toString();
 }
 
 function commit(root: string): void {
@@ -60,7 +80,26 @@ function prepareTs(root: string): Corpus {
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/require\('\.\/(\w+)'\)/g, "require('./$1.cjs')"));
   }
   fs.writeFileSync(path.join(root, 'vendor-js/entry.mjs'), "import picomatch from './picomatch.cjs';\n\nexport const isJs = picomatch('*.js');\n");
-  fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ESNext', module: 'ESNext', moduleResolution: 'bundler', strict: true, noEmit: true, skipLibCheck: true, allowJs: true, checkJs: false }, include: ['**/*.ts', 'vendor-js/**/*'] }, null, 2));
+  fs.writeFileSync(
+    path.join(root, 'tsconfig.json'),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ESNext',
+          module: 'ESNext',
+          moduleResolution: 'bundler',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          allowJs: true,
+          checkJs: false,
+        },
+        include: ['**/*.ts', 'vendor-js/**/*'],
+      },
+      null,
+      2,
+    ),
+  );
   fs.writeFileSync(path.join(root, 'package.json'), '{ "name": "zod-v4-truth", "private": true, "type": "module" }\n');
   const line = appendLine(path.join(root, 'core/util.ts'), "export const plantedTruthError: number = 'not a number';");
   commit(root);
@@ -98,15 +137,20 @@ function preparePhp(root: string, work: string): Corpus | undefined {
   fs.mkdirSync(debs, { recursive: true });
   const pkgs = ['php-illuminate-support', 'php-illuminate-collections', 'php-illuminate-contracts'];
   try {
-    if (!fs.readdirSync(debs).some((f) => f.startsWith('php-illuminate-support_'))) execFileSync('apt-get', ['download', ...pkgs], { cwd: debs, stdio: 'pipe', timeout: 120_000 });
+    if (!fs.readdirSync(debs).some((f) => f.startsWith('php-illuminate-support_')))
+      execFileSync('apt-get', ['download', ...pkgs], { cwd: debs, stdio: 'pipe', timeout: 120_000 });
   } catch {
     return undefined;
   }
   const unpacked = path.join(work, 'php-unpacked');
   fs.rmSync(unpacked, { recursive: true, force: true });
   for (const f of fs.readdirSync(debs)) if (f.endsWith('.deb')) execFileSync('dpkg', ['-x', path.join(debs, f), unpacked]);
-  for (const d of ['Support', 'Collections', 'Contracts']) fs.cpSync(path.join(unpacked, 'usr/share/php/Illuminate', d), path.join(root, 'Illuminate', d), { recursive: true });
-  fs.writeFileSync(path.join(root, 'composer.json'), JSON.stringify({ name: 'lspgate-truth/illuminate', autoload: { 'psr-4': { 'Illuminate\\': 'Illuminate/' } } }, null, 2));
+  for (const d of ['Support', 'Collections', 'Contracts'])
+    fs.cpSync(path.join(unpacked, 'usr/share/php/Illuminate', d), path.join(root, 'Illuminate', d), { recursive: true });
+  fs.writeFileSync(
+    path.join(root, 'composer.json'),
+    JSON.stringify({ name: 'lspgate-truth/illuminate', autoload: { 'psr-4': { 'Illuminate\\': 'Illuminate/' } } }, null, 2),
+  );
   commit(root);
   return { lang: 'php', root };
 }

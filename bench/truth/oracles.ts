@@ -29,7 +29,11 @@ export interface TsTruth {
 export function tsTruth(root: string): TsTruth {
   let text: string;
   try {
-    text = execFileSync(process.execPath, [path.join(packageRoot, 'node_modules/typescript/bin/tsc'), '-p', root, '--noEmit', '--traceResolution', '--pretty', 'false'], { maxBuffer: 1024 * 1024 * 1024 }).toString();
+    text = execFileSync(
+      process.execPath,
+      [path.join(packageRoot, 'node_modules/typescript/bin/tsc'), '-p', root, '--noEmit', '--traceResolution', '--pretty', 'false'],
+      { maxBuffer: 1024 * 1024 * 1024 },
+    ).toString();
   } catch (e) {
     text = (e as { stdout: Buffer }).stdout.toString(); // errors do not change resolution
   }
@@ -74,7 +78,10 @@ export interface GoTruth {
 }
 
 export function goTruth(root: string): GoTruth {
-  const out = execFileSync(GO_BIN, ['-C', path.join(packageRoot, 'bench/truth/go-oracle'), 'run', '.', root], { env: goEnv(), maxBuffer: 256 * 1024 * 1024 }).toString();
+  const out = execFileSync(GO_BIN, ['-C', path.join(packageRoot, 'bench/truth/go-oracle'), 'run', '.', root], {
+    env: goEnv(),
+    maxBuffer: 256 * 1024 * 1024,
+  }).toString();
   return JSON.parse(out) as GoTruth;
 }
 
@@ -96,7 +103,9 @@ export interface PyTruth {
 }
 
 export function pyTruth(root: string): PyTruth {
-  return JSON.parse(execFileSync('python3', [path.join(packageRoot, 'bench/truth/py-oracle.py'), root], { maxBuffer: 256 * 1024 * 1024 }).toString()) as PyTruth;
+  return JSON.parse(
+    execFileSync('python3', [path.join(packageRoot, 'bench/truth/py-oracle.py'), root], { maxBuffer: 256 * 1024 * 1024 }).toString(),
+  ) as PyTruth;
 }
 
 /**
@@ -119,7 +128,8 @@ export function phpTruth(root: string): Map<string, Set<string>> {
   const texts = new Map(files.map((f) => [f, fs.readFileSync(f, 'utf8')]));
   for (const [abs, text] of texts) {
     const ns = /^namespace\s+([\w\\]+)\s*;/m.exec(text)?.[1];
-    for (const m of text.matchAll(/^(?:(?:abstract|final|readonly)\s+)*(?:class|interface|trait|enum)\s+(\w+)/gm)) declared.set(ns ? `${ns}\\${m[1]}` : m[1]!, relTo(root, abs));
+    for (const m of text.matchAll(/^(?:(?:abstract|final|readonly)\s+)*(?:class|interface|trait|enum)\s+(\w+)/gm))
+      declared.set(ns ? `${ns}\\${m[1]}` : m[1]!, relTo(root, abs));
   }
   const out = new Map<string, Set<string>>();
   for (const [abs, text] of texts) {

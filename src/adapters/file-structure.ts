@@ -90,7 +90,12 @@ export async function fileStructure(relPath: string, text: string): Promise<File
 export function boundedFileStructure(relPath: string, text: string, bounds?: ParseBounds, signal?: AbortSignal): Promise<FileStructure | undefined> {
   const syntax = syntaxOf(relPath);
   if (!syntax) return Promise.resolve(undefined);
-  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'file-structure', grammar: syntax.grammar, prepare: 'prepareStructure', bounds, signal }, 'fileStructure', relPath, text);
+  return inSyntaxWorker(
+    { metaUrl: import.meta.url, module: 'file-structure', grammar: syntax.grammar, prepare: 'prepareStructure', bounds, signal },
+    'fileStructure',
+    relPath,
+    text,
+  );
 }
 
 /** fileStructure in the caller's turn, for a path prepareStructure prepared; undefined otherwise. */
@@ -109,10 +114,18 @@ export function structureNow(relPath: string, text: string): FileStructure | und
     const decorations: Decoration[] = [];
     for (const c of query(grammar, profile.syntax.decorations)?.captures(root, WHOLE_FILE_QUERY) ?? []) {
       const d = c.name === 'declaration' ? profile.syntax.decorations!.read(c.node) : undefined;
-      if (d) decorations.push({ name: d.name.text, at: at(d.name), decorators: d.decorators.map((x) => ({ name: x.name, line: at(x.node).line })), leading_line: at(leadingComments(d.first)).line });
+      if (d)
+        decorations.push({
+          name: d.name.text,
+          at: at(d.name),
+          decorators: d.decorators.map((x) => ({ name: x.name, line: at(x.node).line })),
+          leading_line: at(leadingComments(d.first)).line,
+        });
     }
     const aliases = query(grammar, profile.syntax.aliases);
-    const exported = (query(grammar, profile.syntax.exportClauses)?.captures(root, WHOLE_FILE_QUERY) ?? []).filter((c) => c.name === 'local').map((c) => c.node.text);
+    const exported = (query(grammar, profile.syntax.exportClauses)?.captures(root, WHOLE_FILE_QUERY) ?? [])
+      .filter((c) => c.name === 'local')
+      .map((c) => c.node.text);
     return { types, aliases: aliases ? aliasesOf(profile.syntax.aliases!, aliases, root) : [], exported, decorations, docs: docSpans(profile, grammar, root) };
   });
 }
@@ -126,7 +139,12 @@ function docSpans(profile: LanguageProfile, grammar: string, root: SyntaxNode): 
     const span: DocSpan = { start_line: decl.startPosition.row + 1, end_line: decl.endPosition.row + 1 };
     const above = decl.previousNamedSibling;
     // right above (no blank line between), and not a comment after code on its own line
-    if (above?.type === 'comment' && above.endPosition.row >= decl.startPosition.row - 1 && hook!.isDoc(above) && above.previousSibling?.endPosition.row !== above.startPosition.row) {
+    if (
+      above?.type === 'comment' &&
+      above.endPosition.row >= decl.startPosition.row - 1 &&
+      hook!.isDoc(above) &&
+      above.previousSibling?.endPosition.row !== above.startPosition.row
+    ) {
       span.doc = { start: above.startIndex, end: above.endIndex };
     }
     out.push(span);
@@ -139,7 +157,12 @@ export function docCommentAt(file: { text: string; structure(): FileStructure | 
   const line = line0 + 1;
   let inner: DocSpan | undefined;
   for (const d of file.structure()?.docs ?? []) {
-    if (d.start_line <= line && line <= d.end_line && (!inner || d.start_line > inner.start_line || (d.start_line === inner.start_line && d.end_line <= inner.end_line))) inner = d;
+    if (
+      d.start_line <= line &&
+      line <= d.end_line &&
+      (!inner || d.start_line > inner.start_line || (d.start_line === inner.start_line && d.end_line <= inner.end_line))
+    )
+      inner = d;
   }
   return inner?.doc ? file.text.slice(inner.doc.start, inner.doc.end) : undefined;
 }
@@ -185,24 +208,38 @@ export async function scriptEntries(relPath: string, text: string): Promise<{ li
   const syntax = syntaxOf(relPath);
   const hook = syntax?.profile.syntax.scriptEntry;
   if (!syntax || !hook || !(await prepareStructure(relPath))) return undefined;
-  return parseLoaded(syntax.grammar, text, (root) => query(syntax.grammar, hook)!.captures(root, WHOLE_FILE_QUERY).filter((c) => c.name === 'entry').map((c) => ({ line: c.node.startPosition.row + 1, reason: hook.reason })));
+  return parseLoaded(syntax.grammar, text, (root) =>
+    query(syntax.grammar, hook)!
+      .captures(root, WHOLE_FILE_QUERY)
+      .filter((c) => c.name === 'entry')
+      .map((c) => ({ line: c.node.startPosition.row + 1, reason: hook.reason })),
+  );
 }
 
 /** A file's type header for a documentSymbol (the declaration whose name is where the symbol's selection starts). */
-export function typeHeaderOf(file: { structure(): FileStructure | undefined }, symbol: { name: string; selectionRange: { start: { line: number } } }): TypeHeader | undefined {
+export function typeHeaderOf(
+  file: { structure(): FileStructure | undefined },
+  symbol: { name: string; selectionRange: { start: { line: number } } },
+): TypeHeader | undefined {
   const line = symbol.selectionRange.start.line + 1;
   const types = file.structure()?.types ?? [];
   return types.find((t) => t.at.line === line && t.name === symbol.name) ?? types.find((t) => t.at.line === line);
 }
 
 /** A file's decorations for a documentSymbol, by its selection's line and name. */
-export function decorationsOf(file: { structure(): FileStructure | undefined }, symbol: { name: string; selectionRange: { start: { line: number } } }): Decoration | undefined {
+export function decorationsOf(
+  file: { structure(): FileStructure | undefined },
+  symbol: { name: string; selectionRange: { start: { line: number } } },
+): Decoration | undefined {
   const line = symbol.selectionRange.start.line + 1;
   return file.structure()?.decorations.find((d) => d.at.line === line && d.name === symbol.name);
 }
 
 /** A declaration's attributes or decorators by name without their marks: `#[\\Foo\\Bar(1)]` → `Foo\\Bar`, `@app.route("/")` → `app.route`. */
-export function decoratorNames(file: { structure(): FileStructure | undefined }, symbol: { name: string; selectionRange: { start: { line: number } } }): string[] {
+export function decoratorNames(
+  file: { structure(): FileStructure | undefined },
+  symbol: { name: string; selectionRange: { start: { line: number } } },
+): string[] {
   return (decorationsOf(file, symbol)?.decorators ?? []).map((d) => {
     const bare = d.name.startsWith('#[') ? d.name.slice(2, -1) : d.name.startsWith('@') ? d.name.slice(1) : d.name;
     return bare.startsWith('\\') ? bare.slice(1) : bare;
@@ -213,14 +250,29 @@ export function decoratorNames(file: { structure(): FileStructure | undefined },
 export function boundedFunctionBodies(relPath: string, text: string, bounds?: ParseBounds, signal?: AbortSignal): Promise<FunctionBody[] | undefined> {
   const syntax = syntaxOf(relPath);
   if (!syntax?.profile.syntax.bodies) return Promise.resolve(undefined);
-  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'file-structure', grammar: syntax.grammar, prepare: 'prepareStructure', bounds, signal }, 'functionBodies', relPath, text);
+  return inSyntaxWorker(
+    { metaUrl: import.meta.url, module: 'file-structure', grammar: syntax.grammar, prepare: 'prepareStructure', bounds, signal },
+    'functionBodies',
+    relPath,
+    text,
+  );
 }
 
 /** scriptEntries in a syntax worker, within the parse bounds (boundedFileStructure). */
-export function boundedScriptEntries(relPath: string, text: string, bounds?: ParseBounds, signal?: AbortSignal): Promise<{ line: number; reason: string }[] | undefined> {
+export function boundedScriptEntries(
+  relPath: string,
+  text: string,
+  bounds?: ParseBounds,
+  signal?: AbortSignal,
+): Promise<{ line: number; reason: string }[] | undefined> {
   const syntax = syntaxOf(relPath);
   if (!syntax?.profile.syntax.scriptEntry) return Promise.resolve(undefined);
-  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'file-structure', grammar: syntax.grammar, prepare: 'prepareStructure', bounds, signal }, 'scriptEntries', relPath, text);
+  return inSyntaxWorker(
+    { metaUrl: import.meta.url, module: 'file-structure', grammar: syntax.grammar, prepare: 'prepareStructure', bounds, signal },
+    'scriptEntries',
+    relPath,
+    text,
+  );
 }
 
 /** The bodies of a file's functions and methods, outermost first by position; undefined without a grammar or a body hook. */

@@ -28,7 +28,9 @@ export function rangeText(file: FileContext, range: Range): string {
 
 /** The declaration's first source line at its name, trimmed (a signature of last resort). */
 export function sourceLineAt(file: FileContext, symbol: DocumentSymbol): string {
-  return collapseWhitespace(file.lines[symbol.selectionRange.start.line] ?? '').replace(/\s*\{$/, '').slice(0, 200);
+  return collapseWhitespace(file.lines[symbol.selectionRange.start.line] ?? '')
+    .replace(/\s*\{$/, '')
+    .slice(0, 200);
 }
 
 /** Qualified name from the enclosing symbols: `Outer.Inner.name`. */

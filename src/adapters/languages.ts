@@ -13,7 +13,14 @@ import { modulePath, moduleSpecifier } from '../util/uri.js';
 /** A module export that is a profile (a profile module may export helpers beside its profiles). */
 function isProfile(value: unknown): value is LanguageProfile {
   const p = value as Partial<LanguageProfile> | null;
-  return typeof p === 'object' && p !== null && typeof p.name === 'string' && typeof p.grammars === 'object' && typeof p.syntax === 'object' && typeof p.tests === 'object';
+  return (
+    typeof p === 'object' &&
+    p !== null &&
+    typeof p.name === 'string' &&
+    typeof p.grammars === 'object' &&
+    typeof p.syntax === 'object' &&
+    typeof p.tests === 'object'
+  );
 }
 
 /**

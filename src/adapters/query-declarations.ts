@@ -124,7 +124,15 @@ export function queryDeclarations(spec: QueryDeclarations): DeclarationSyntax {
         const key = `${c.node.startIndex}:${c.node.endIndex}:${kindName}:${name.at}`;
         if (!isIdentifierName(name, spec.keywords) || seen.has(key)) continue;
         seen.add(key);
-        flat.push({ name: collapsed(name.text), lspKind: kind.lsp, kind: kind.kind, start: c.node.startIndex, end: c.node.endIndex, selection: name.at, children: [] });
+        flat.push({
+          name: collapsed(name.text),
+          lspKind: kind.lsp,
+          kind: kind.kind,
+          start: c.node.startIndex,
+          end: c.node.endIndex,
+          selection: name.at,
+          children: [],
+        });
       }
     }
     return nest(flat);

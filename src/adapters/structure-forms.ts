@@ -34,7 +34,13 @@ export function collapsed(n: SyntaxNode | string): string {
  * (`core.Base`, `\App\Base`, `pkg.Thing`: no generic arguments), written as `written` (with them):
  * its head is the leftmost identifier of `path`.
  */
-export function baseAt(name: SyntaxNode, path: SyntaxNode, relation: BaseRelation, at: (n: SyntaxNode) => SourcePosition, written: SyntaxNode | string = path): DeclaredBase {
+export function baseAt(
+  name: SyntaxNode,
+  path: SyntaxNode,
+  relation: BaseRelation,
+  at: (n: SyntaxNode) => SourcePosition,
+  written: SyntaxNode | string = path,
+): DeclaredBase {
   let head: SyntaxNode = path;
   while (head.namedChildCount > 0 && head !== name) head = namedChildren(head)[0]!;
   return { name: name.text, head: head.text, relation, at: at(name), text: collapsed(path), written: collapsed(written) };

@@ -29,7 +29,12 @@ const CONTAINERS = new Set(['class', 'interface', 'trait', 'enum', 'namespace'])
 export function boundedSyntaxDeclarations(relPath: string, text: string, bounds?: ParseBounds, signal?: AbortSignal): Promise<SyntaxDeclaration[] | undefined> {
   const syntax = syntaxOf(relPath);
   if (!syntax?.profile.syntax.namedDeclarations) return Promise.resolve(undefined);
-  return inSyntaxWorker({ metaUrl: import.meta.url, module: 'syntax-declarations', grammar: syntax.grammar, bounds, signal }, 'syntaxDeclarations', relPath, text);
+  return inSyntaxWorker(
+    { metaUrl: import.meta.url, module: 'syntax-declarations', grammar: syntax.grammar, bounds, signal },
+    'syntaxDeclarations',
+    relPath,
+    text,
+  );
 }
 
 /** The declarations of a text, or undefined when no profile reads declarations of the file. */

@@ -124,5 +124,9 @@ export interface LanguageAdapter {
    * What a server's failed answer about `absPath` means, when the adapter can tell (the server's own
    * message names no cause a caller can act on); undefined leaves the error as it is.
    */
-  explainFailure?(lspMessage: string, absPath: string, ctx: ServerEnvContext & { root: string }): Promise<{ message: string; details: Record<string, unknown> } | undefined>;
+  explainFailure?(
+    lspMessage: string,
+    absPath: string,
+    ctx: ServerEnvContext & { root: string },
+  ): Promise<{ message: string; details: Record<string, unknown> } | undefined>;
 }

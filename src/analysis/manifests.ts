@@ -12,7 +12,11 @@ import { readJsonObjectIfAny, readTextIfAny, type ReadBound } from '../util/opti
 /** Manifests and scripts are read up to maxFileBytes; a larger one is left out and `_meta.limits_hit` says so. */
 export function manifestBound(call: ServiceCall): ReadBound {
   const maxBytes = call.env.limits.maxFileBytes;
-  return { maxBytes, tooLarge: (file, bytes) => call.meta.limit({ limit: 'maxFileBytes', value: maxBytes, detail: `${path.relative(call.root, file)} is ${bytes} bytes: not read` }) };
+  return {
+    maxBytes,
+    tooLarge: (file, bytes) =>
+      call.meta.limit({ limit: 'maxFileBytes', value: maxBytes, detail: `${path.relative(call.root, file)} is ${bytes} bytes: not read` }),
+  };
 }
 
 export function manifestReader(root: string, bound: ReadBound): ManifestReader {

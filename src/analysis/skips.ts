@@ -68,7 +68,10 @@ export class Skips {
     }
     meta.setIndexState('partial');
     const codes = [...new Set(list.map((s) => s.code))].join(', ');
-    const names = list.slice(0, 3).map((s) => s.file).join(', ');
+    const names = list
+      .slice(0, 3)
+      .map((s) => s.file)
+      .join(', ');
     meta.warn(`partial: ${list.length} file(s) left out of ${what} (${codes}: ${names}${list.length > 3 ? ', …' : ''}); see \`skipped\``);
     return list;
   }

@@ -12,7 +12,11 @@ export type ParsedTarget = { kind: 'symbol'; input: TargetInput } | { kind: 'fil
 
 const SYMBOL_ID = /::.+#[a-z_]+(~\d+)?$/;
 
-export function parseTarget(call: ServiceCall, target: string, filter: Omit<TargetInput, 'symbol' | 'symbol_id' | 'file' | 'line' | 'column'> = {}): ParsedTarget {
+export function parseTarget(
+  call: ServiceCall,
+  target: string,
+  filter: Omit<TargetInput, 'symbol' | 'symbol_id' | 'file' | 'line' | 'column'> = {},
+): ParsedTarget {
   const t = target.trim();
   if (!t) throw new LspgateError('INVALID_INPUT', '`target` is empty');
   if (SYMBOL_ID.test(t)) return { kind: 'symbol', input: { symbol_id: t } };
@@ -31,7 +35,8 @@ export function parseTarget(call: ServiceCall, target: string, filter: Omit<Targ
 
 /** A symbol target resolved, or INVALID_INPUT when a symbol is needed and a file was given. */
 export async function resolveSymbolTarget(call: ServiceCall, parsed: ParsedTarget, what: string): Promise<ResolvedTarget> {
-  if (parsed.kind === 'file') throw new LspgateError('INVALID_INPUT', `${what} needs a function, method or class, not a file (${parsed.file})`, { file: parsed.file });
+  if (parsed.kind === 'file')
+    throw new LspgateError('INVALID_INPUT', `${what} needs a function, method or class, not a file (${parsed.file})`, { file: parsed.file });
   return resolveTarget(call, parsed.input);
 }
 

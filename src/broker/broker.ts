@@ -114,14 +114,21 @@ export class SessionBroker implements Broker {
       const profile = profileOf(absPath);
       if (profile) {
         const hint = profile.server ? ` A common server is ${profile.server.name}: ${profile.server.install}` : '';
-        throw new LspgateError('SERVER_NOT_INSTALLED', `no language server for ${profile.name} is configured, so ${absPath.split('/').pop()} has no semantic answers (outlines, search_symbols, get_symbol and search_code answer from syntax).${hint}`, {
-          path: absPath,
-          language: profile.name,
-          ...(profile.server ? { server: profile.server.name, install: profile.server.install } : {}),
-        });
+        throw new LspgateError(
+          'SERVER_NOT_INSTALLED',
+          `no language server for ${profile.name} is configured, so ${absPath.split('/').pop()} has no semantic answers (outlines, search_symbols, get_symbol and search_code answer from syntax).${hint}`,
+          {
+            path: absPath,
+            language: profile.name,
+            ...(profile.server ? { server: profile.server.name, install: profile.server.install } : {}),
+          },
+        );
       }
       const exts = [...new Set(this.opts.servers.filter((s) => s.enabled).flatMap((s) => s.extensions))].sort();
-      throw new LspgateError('UNSUPPORTED_LANGUAGE', `no enabled language server handles ${absPath.split('/').pop()}`, { path: absPath, supportedExtensions: exts });
+      throw new LspgateError('UNSUPPORTED_LANGUAGE', `no enabled language server handles ${absPath.split('/').pop()}`, {
+        path: absPath,
+        supportedExtensions: exts,
+      });
     }
     return this.session(r.entry.id, r.root);
   }
@@ -208,7 +215,9 @@ export class SessionBroker implements Broker {
     for (const s of evict) {
       const k = key(s.serverId, s.root);
       const mb = (n: number) => Math.round(n / 1024 / 1024);
-      this.logger.info(`servers use ${mb(totalBytes)} MiB, over the ${this.memoryBudget.mb} MiB budget: stopping ${s.serverId} at ${s.root} (${mb(rss.get(s)!)} MiB, least recently used)`);
+      this.logger.info(
+        `servers use ${mb(totalBytes)} MiB, over the ${this.memoryBudget.mb} MiB budget: stopping ${s.serverId} at ${s.root} (${mb(rss.get(s)!)} MiB, least recently used)`,
+      );
       this.sessions.delete(k);
       this.evicted.set(k, { serverId: s.serverId, root: s.root, rssBytes: rss.get(s)!, at: Date.now(), why: 'memory' });
       void s.stop();

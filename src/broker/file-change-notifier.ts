@@ -14,7 +14,12 @@ const LSP_TYPE = { added: 'created', changed: 'changed', removed: 'deleted' } as
 /** The feed listener that tells the broker's sessions of every change (a reset changes nothing on disk). */
 export function serverNotifier(broker: Broker, logger: Logger): (batch: CatalogChanges) => void {
   // a server entry that took a syntax entry's place changed nothing the servers read
-  return (batch) => notifyServersOfChanges(broker, batch.changes.filter((c) => !c.entryOnly), logger);
+  return (batch) =>
+    notifyServersOfChanges(
+      broker,
+      batch.changes.filter((c) => !c.entryOnly),
+      logger,
+    );
 }
 
 export function notifyServersOfChanges(broker: Broker, changes: readonly CatalogChange[], logger: Logger): void {

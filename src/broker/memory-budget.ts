@@ -51,9 +51,7 @@ export function planEviction(sessions: Session[], budgetBytes: number): { evict:
   const evict: Session[] = [];
   if (totalBytes <= budgetBytes) return { evict, totalBytes, rss };
   const newest = Math.max(...sessions.map((s) => s.lastUsed));
-  const candidates = sessions
-    .filter((s) => rss.has(s) && EVICTABLE.has(s.state) && !s.busy && s.lastUsed < newest)
-    .sort((a, b) => a.lastUsed - b.lastUsed);
+  const candidates = sessions.filter((s) => rss.has(s) && EVICTABLE.has(s.state) && !s.busy && s.lastUsed < newest).sort((a, b) => a.lastUsed - b.lastUsed);
   let total = totalBytes;
   for (const s of candidates) {
     if (total <= budgetBytes) break;

@@ -6,16 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
-import type {
-  AnyRequestType,
-  LspSession,
-  OpenDocument,
-  PositionEncoding,
-  RequestOptions,
-  SessionInfo,
-  SessionState,
-  TraceEvent,
-} from '../lsp/types.js';
+import type { AnyRequestType, LspSession, OpenDocument, PositionEncoding, RequestOptions, SessionInfo, SessionState, TraceEvent } from '../lsp/types.js';
 import type { ServerEntry } from '../config/schema.js';
 import type { DiagnosticsFeed } from '../lsp/diagnostics-feed.js';
 import { noteFileAccess, noteSessionUse, type StampedSession } from '../util/dependency-scope.js';

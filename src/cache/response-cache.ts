@@ -62,7 +62,6 @@ export function cloneJson<T>(v: T): T {
   return out as T;
 }
 
-
 /** Objects in the heap take about three times their JSON text: the bound stays one of memory. */
 const OBJECT_FACTOR = 3;
 

@@ -40,7 +40,11 @@ export interface BuildWalkHost {
 /** Walks the workspace and brings every walked file up to date; the walk (skips, limits, directories). */
 export async function buildWalk(host: BuildWalkHost, opts: BuildOptions, onWalked?: OnWalked): Promise<WalkResult> {
   const { limits, files, freshness } = host;
-  const walk = await walkWorkspace(host.root, { maxFileBytes: limits.maxFileBytes, maxFiles: limits.maxFiles, followSymlinks: !!host.options.followSymlinks, signal: opts.signal }, host.gate);
+  const walk = await walkWorkspace(
+    host.root,
+    { maxFileBytes: limits.maxFileBytes, maxFiles: limits.maxFiles, followSymlinks: !!host.options.followSymlinks, signal: opts.signal },
+    host.gate,
+  );
   // watched before the pass: a file edited while the pass runs is parsed again at once, not at the next build
   onWalked?.(walk);
   const keep = new Set(walk.files.map((f) => f.rel));

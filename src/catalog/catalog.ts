@@ -15,7 +15,8 @@ import path from 'node:path';
 import { runGit } from '../util/git.js';
 import type { Limits } from '../config/schema.js';
 import { emptyReason } from './empty-reason.js';
-import type { Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions, FileCataloger, FileEntry, ReadOptions, SymbolFilter } from '../core/catalog.js';
+import type { Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions } from '../core/catalog.js';
+import type { FileCataloger, FileEntry, ReadOptions, SymbolFilter } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
 import type { Logger } from '../util/logger.js';
@@ -91,7 +92,15 @@ export class WorkspaceCatalog implements Catalog {
     this.derived = new DerivedState(this.logger);
     const head = () => ({ indexedAt: this.indexedAt, gitHead: this.gitHead, quiet: this.state === 'building' || (this.state === 'empty' && !this.indexedAt) });
     this.snapshot = new SnapshotKeeper(snapshotPath(deps.cacheDir, deps.id), this.root, this.index, head, this.logger, deps.notice);
-    const entries = new CatalogFiles({ root: this.root, index: this.index, feed: this.feed, cataloger: deps.cataloger, gate: () => this.gate, tier: this.tier, touched: () => this.snapshot.schedule() });
+    const entries = new CatalogFiles({
+      root: this.root,
+      index: this.index,
+      feed: this.feed,
+      cataloger: deps.cataloger,
+      gate: () => this.gate,
+      tier: this.tier,
+      touched: () => this.snapshot.schedule(),
+    });
     this.entries = entries;
     this.freshness = new Freshness({
       root: this.root,
@@ -149,7 +158,8 @@ export class WorkspaceCatalog implements Catalog {
 
   /** Changes the walk's options (index_folder); a different walk drops the cataloged set. */
   configure(opts: CatalogWalkOptions): void {
-    const same = JSON.stringify(opts.extraIgnore ?? []) === JSON.stringify(this.options.extraIgnore ?? []) && !!opts.followSymlinks === !!this.options.followSymlinks;
+    const same =
+      JSON.stringify(opts.extraIgnore ?? []) === JSON.stringify(this.options.extraIgnore ?? []) && !!opts.followSymlinks === !!this.options.followSymlinks;
     this.options = { ...this.options, ...opts };
     if (!same) this.gate = this.makeGate();
   }
@@ -170,7 +180,15 @@ export class WorkspaceCatalog implements Catalog {
     const syntax = this.deps.cataloger.syntax;
     const isScript = syntax?.isScript ? (head: Buffer) => syntax.isScript!(head) : undefined;
     const manifests = this.deps.cataloger.projectManifests?.();
-    return new FileGate(this.root, { extensions: this.extensions(), extraIgnore: this.options.extraIgnore ?? [], ...(manifests ? { manifests } : {}), followSymlinks: !!this.options.followSymlinks, maxFileBytes, skipMinified: true, ...(isScript ? { isScript } : {}) });
+    return new FileGate(this.root, {
+      extensions: this.extensions(),
+      extraIgnore: this.options.extraIgnore ?? [],
+      ...(manifests ? { manifests } : {}),
+      followSymlinks: !!this.options.followSymlinks,
+      maxFileBytes,
+      skipMinified: true,
+      ...(isScript ? { isScript } : {}),
+    });
   }
 
   status(): CatalogStatus {
@@ -206,7 +224,21 @@ export class WorkspaceCatalog implements Catalog {
       // not after them (it was a third of catalog.build on the 11-file fixture).
       const head = readGitHead(this.root);
       const watch = this.options.watch !== false ? (w: { directories: string[] }) => this.disk.start(w.directories) : undefined;
-      const walk = await buildWalk({ root: this.root, index: this.index, files: this.entries, freshness: this.freshness, syntax: this.syntax, gate: this.gate, logger: this.logger, limits: this.deps.limits, options: this.options }, opts, watch);
+      const walk = await buildWalk(
+        {
+          root: this.root,
+          index: this.index,
+          files: this.entries,
+          freshness: this.freshness,
+          syntax: this.syntax,
+          gate: this.gate,
+          logger: this.logger,
+          limits: this.deps.limits,
+          options: this.options,
+        },
+        opts,
+        watch,
+      );
       this.skipped = walk.skipped;
       this.limitsHit = walk.limitsHit;
       this.gitHead = await head;
@@ -233,7 +265,16 @@ export class WorkspaceCatalog implements Catalog {
    */
   async watch(): Promise<void> {
     if (this.disk.watching || this.options.watch === false) return;
-    const walk = await walkWorkspace(this.root, { maxFileBytes: this.deps.limits.maxFileBytes, maxFiles: this.deps.limits.maxFiles, followSymlinks: !!this.options.followSymlinks, directoriesOnly: true }, this.gate);
+    const walk = await walkWorkspace(
+      this.root,
+      {
+        maxFileBytes: this.deps.limits.maxFileBytes,
+        maxFiles: this.deps.limits.maxFiles,
+        followSymlinks: !!this.options.followSymlinks,
+        directoriesOnly: true,
+      },
+      this.gate,
+    );
     this.disk.start(walk.directories);
   }
 
@@ -333,7 +374,10 @@ export class WorkspaceCatalog implements Catalog {
     if (this.index.files.has(rel)) {
       if (!(await this.freshness.ensureFresh(rel, opts.early))) return undefined;
     } else {
-      const exists = await stat(abs).then((s) => s.isFile(), () => false);
+      const exists = await stat(abs).then(
+        (s) => s.isFile(),
+        () => false,
+      );
       if (!exists || !this.extensions().has(path.extname(rel).toLowerCase())) return undefined;
       const entry = await (opts.early ? this.syntax.early(abs, rel) : this.entries.catalogFile(abs, rel));
       // a file the walk leaves out (a skipped directory, ignore rules) is answered by path, not indexed:
@@ -466,4 +510,3 @@ async function readGitHead(root: string): Promise<string> {
   const r = await runGit(['rev-parse', 'HEAD'], { cwd: root, timeout: 5000 });
   return r.exitCode === 0 ? String(r.stdout).trim() : '';
 }
-

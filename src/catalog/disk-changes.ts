@@ -97,7 +97,14 @@ export class DiskChanges {
       for (const known of host.knownUnder(rel)) host.removeFile(known);
       return;
     }
-    if (st.isDirectory() || (st.isSymbolicLink() && (await stat(file).then((t) => t.isDirectory(), () => false)))) {
+    if (
+      st.isDirectory() ||
+      (st.isSymbolicLink() &&
+        (await stat(file).then(
+          (t) => t.isDirectory(),
+          () => false,
+        )))
+    ) {
       if (rel === '') return;
       const entered = await gate.enterDirectory(file);
       if (typeof entered !== 'string') this.watcher?.add(entered.abs, true);

@@ -5,7 +5,6 @@
 import type { CatalogDrift } from '../core/catalog.js';
 import type { SymbolIndex } from './symbol-index.js';
 
-
 export class DriftBaseline {
   private hashes = new Map<string, string>();
   at: string | undefined;

@@ -155,7 +155,13 @@ async function openedAt(fd: number): Promise<string | undefined> {
  * a reader of a file the walk admitted earlier uses (the cataloger, the syntax workers): the bytes
  * they catalog pass the same rules, whatever happened to the path since.
  */
-export async function judgeBytesAt(root: string, abs: string, rel: string, maxFileBytes: number, opts: { generated?: boolean; minified?: boolean } = {}): Promise<Admission> {
+export async function judgeBytesAt(
+  root: string,
+  abs: string,
+  rel: string,
+  maxFileBytes: number,
+  opts: { generated?: boolean; minified?: boolean } = {},
+): Promise<Admission> {
   const out = (reason: SkipReason): Admission => ({ admitted: false, abs, rel, reason });
   let fh;
   try {
@@ -210,7 +216,10 @@ const REFUSALS: Partial<Record<SkipReason, [ErrorCode, (rel: string) => string]>
   private_key: ['SECRET_FILE', (rel) => `refusing a file that holds a private key: ${path.basename(rel)}`],
   binary: ['INVALID_INPUT', (rel) => `${rel} is a binary file (it holds NUL bytes), not source text`],
   too_large: ['LIMIT_EXCEEDED', (rel) => `${rel} is over the maxFileBytes limit`],
-  minified: ['LIMIT_EXCEEDED', (rel) => `${rel} is minified (most of its first 64 KiB on lines over 1,000 characters): it is not cataloged; search_text reads it`],
+  minified: [
+    'LIMIT_EXCEEDED',
+    (rel) => `${rel} is minified (most of its first 64 KiB on lines over 1,000 characters): it is not cataloged; search_text reads it`,
+  ],
   unreadable: ['FILE_NOT_FOUND', (rel) => `cannot read ${rel}`],
 };
 
@@ -223,8 +232,14 @@ const REFUSALS: Partial<Record<SkipReason, [ErrorCode, (rel: string) => string]>
 export async function readGated(root: string, abs: string, rel: string, maxFileBytes: number): Promise<{ bytes: Buffer; size: number; mtimeMs: number }> {
   const a = await judgeBytesAt(root, abs, rel, maxFileBytes, { generated: true });
   if (a.admitted) return { bytes: a.bytes, size: a.size, mtimeMs: a.mtimeMs };
-  if (a.reason === 'too_large') throw new GateRefusal('LIMIT_EXCEEDED', `${rel} is over maxFileBytes ${maxFileBytes}`, a.reason, { limit: 'maxFileBytes', max: maxFileBytes, file: rel });
-  throw refusalOf(a) ?? new GateRefusal('CONTENT_MODIFIED', `${rel} is no longer the file that was admitted (${a.reason}); it is left out until it is judged again`, a.reason, { path: rel });
+  if (a.reason === 'too_large')
+    throw new GateRefusal('LIMIT_EXCEEDED', `${rel} is over maxFileBytes ${maxFileBytes}`, a.reason, { limit: 'maxFileBytes', max: maxFileBytes, file: rel });
+  throw (
+    refusalOf(a) ??
+    new GateRefusal('CONTENT_MODIFIED', `${rel} is no longer the file that was admitted (${a.reason}); it is left out until it is judged again`, a.reason, {
+      path: rel,
+    })
+  );
 }
 
 /** The coded error for a file the gate refuses outright, or undefined when it is only left out of the index. */

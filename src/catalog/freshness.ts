@@ -39,7 +39,12 @@ export class Freshness {
    * `admission`: the gate's answer the caller already has. An early reader has a changed file parsed
    * again on the worker pool (never through a server, whatever its language).
    */
-  async refreshFile(f: { abs: string; rel: string; size?: number; mtimeMs?: number }, background = false, admission?: GateAnswer, early = false): Promise<FileEntry> {
+  async refreshFile(
+    f: { abs: string; rel: string; size?: number; mtimeMs?: number },
+    background = false,
+    admission?: GateAnswer,
+    early = false,
+  ): Promise<FileEntry> {
     const entry = this.host.index.files.get(f.rel);
     if (entry) {
       // Synchronous: this runs on every answer that names a cataloged file (containers of each

@@ -144,7 +144,7 @@ export class GramIndex {
     const bytes = this.bytes;
     const end = this.offsets[b + 1]!;
     let doc = -1;
-    for (let p = this.offsets[b]!; p < end; ) {
+    for (let p = this.offsets[b]!; p < end;) {
       let d = 0;
       let shift = 0;
       let x: number;

@@ -87,7 +87,8 @@ export function fileTree(files: ReadonlyMap<string, FileEntry>, prefix: string, 
       node.files!++;
       node.symbols! += entry.symbols.length;
     }
-    if (parts.length - 1 < depth) node.children!.push({ name: parts[parts.length - 1]!, path: rel, type: 'file', language: entry.language, symbols: entry.symbols.length });
+    if (parts.length - 1 < depth)
+      node.children!.push({ name: parts[parts.length - 1]!, path: rel, type: 'file', language: entry.language, symbols: entry.symbols.length });
   }
   prune(root);
   return root;

@@ -10,7 +10,12 @@ import { resolveInWorkspace, toRelative } from '../util/paths.js';
 import type { CatalogFiles } from './catalog-files.js';
 import type { SyntaxEntries } from './syntax-tier.js';
 
-export async function refreshPaths(root: string, files: CatalogFiles, syntax: SyntaxEntries, relPaths: string[]): Promise<{ refreshed: string[]; errors: CatalogFileError[] }> {
+export async function refreshPaths(
+  root: string,
+  files: CatalogFiles,
+  syntax: SyntaxEntries,
+  relPaths: string[],
+): Promise<{ refreshed: string[]; errors: CatalogFileError[] }> {
   const refreshed: string[] = [];
   const errors: CatalogFileError[] = [];
   for (const p of relPaths) {
@@ -18,7 +23,10 @@ export async function refreshPaths(root: string, files: CatalogFiles, syntax: Sy
     try {
       const abs = resolveInWorkspace(root, p, { mustExist: false });
       rel = toRelative(root, abs);
-      const exists = await stat(abs).then((s) => s.isFile(), () => false);
+      const exists = await stat(abs).then(
+        (s) => s.isFile(),
+        () => false,
+      );
       if (!exists) files.removeFile(rel);
       else await (syntax.catalogs(rel) ? syntax.early(abs, rel) : files.catalogFile(abs, rel));
       refreshed.push(rel);

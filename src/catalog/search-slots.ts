@@ -150,7 +150,8 @@ export class SearchSlots {
     const i = this.symbols.length;
     const n = i + 1;
     this.masks = grown(this.masks, n * FIELDS, (k) => new Int32Array(k));
-    for (const name of ['nameHashes', 'qualifiedHashes', 'nameLength', 'line', 'fileOf', 'posInFile', 'nameOf'] as const) this[name] = grown(this[name], n, (k) => new Int32Array(k));
+    for (const name of ['nameHashes', 'qualifiedHashes', 'nameLength', 'line', 'fileOf', 'posInFile', 'nameOf'] as const)
+      this[name] = grown(this[name], n, (k) => new Int32Array(k));
     this.kindWeight = grown(this.kindWeight, n, (k) => new Int8Array(k));
     this.alive = grown(this.alive, n, (k) => new Uint8Array(k));
     this.symbols.push(s);
@@ -214,7 +215,7 @@ function gramsOf(text: string): number[] {
 
 function intersect(a: number[], b: number[]): number[] {
   const out: number[] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (a[i]! < b[j]!) i++;
     else if (a[i]! > b[j]!) j++;
     else {

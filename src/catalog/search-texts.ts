@@ -112,7 +112,13 @@ export class SearchTexts extends SearchSlots implements SymbolRanker {
     const r = this.ranks;
     const fa = this.fileOf[a]!;
     const fb = this.fileOf[b]!;
-    return this.nameLength[a]! - this.nameLength[b]! || r.localeRank[fa]! - r.localeRank[fb]! || this.line[a]! - this.line[b]! || r.unitRank[fa]! - r.unitRank[fb]! || this.posInFile[a]! - this.posInFile[b]!;
+    return (
+      this.nameLength[a]! - this.nameLength[b]! ||
+      r.localeRank[fa]! - r.localeRank[fb]! ||
+      this.line[a]! - this.line[b]! ||
+      r.unitRank[fa]! - r.unitRank[fb]! ||
+      this.posInFile[a]! - this.posInFile[b]!
+    );
   }
 
   private prepare(): void {
@@ -157,7 +163,13 @@ export class SearchTexts extends SearchSlots implements SymbolRanker {
     const r = this.ranks;
     const live: number[] = [];
     for (let i = 0; i < this.symbols.length; i++) if (this.alive[i]) live.push(i);
-    live.sort((a, b) => r.localeRank[this.fileOf[a]!]! - r.localeRank[this.fileOf[b]!]! || this.line[a]! - this.line[b]! || r.unitRank[this.fileOf[a]!]! - r.unitRank[this.fileOf[b]!]! || this.posInFile[a]! - this.posInFile[b]!);
+    live.sort(
+      (a, b) =>
+        r.localeRank[this.fileOf[a]!]! - r.localeRank[this.fileOf[b]!]! ||
+        this.line[a]! - this.line[b]! ||
+        r.unitRank[this.fileOf[a]!]! - r.unitRank[this.fileOf[b]!]! ||
+        this.posInFile[a]! - this.posInFile[b]!,
+    );
     const rank = new Int32Array(this.symbols.length);
     live.forEach((slot, at) => (rank[slot] = at));
     this.blankRank = { generation: this.generation, rank };

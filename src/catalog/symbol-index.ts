@@ -123,7 +123,8 @@ export function symbolFilter(filter: SymbolFilter, byId: (id: string) => Catalog
   return (s) => {
     if (kinds && !kinds.has(s.kind)) return false;
     if (filter.language && s.language !== filter.language) return false;
-    if (filter.package && s.package !== filter.package && !s.package?.endsWith(`/${filter.package}`) && !s.package?.endsWith(`.${filter.package}`)) return false;
+    if (filter.package && s.package !== filter.package && !s.package?.endsWith(`/${filter.package}`) && !s.package?.endsWith(`.${filter.package}`))
+      return false;
     if (filter.namespace && s.namespace !== filter.namespace && s.namespace !== filter.namespace.replace(/^\\/, '')) return false;
     if (filter.class_name) {
       const owner = s.parent ? byId(s.parent)?.name : splitQualified(s.qualified_name).slice(-2, -1)[0];

@@ -15,7 +15,8 @@ export function rankSymbols(symbols: Iterable<CatalogSymbol>, query: string): Ra
   const q = query.trim();
   const words = q.toLowerCase().split(/\s+/).filter(Boolean);
   // A blank query lists every symbol the filters let through, in file and line order.
-  if (words.length === 0) return [...symbols].map((symbol) => ({ symbol, score: 1 })).sort((a, b) => a.symbol.file.localeCompare(b.symbol.file) || a.symbol.line - b.symbol.line);
+  if (words.length === 0)
+    return [...symbols].map((symbol) => ({ symbol, score: 1 })).sort((a, b) => a.symbol.file.localeCompare(b.symbol.file) || a.symbol.line - b.symbol.line);
   const out: RankedSymbol[] = [];
   for (const s of symbols) {
     let total = 0;
@@ -31,11 +32,7 @@ export function rankSymbols(symbols: Iterable<CatalogSymbol>, query: string): Ra
     if (all && total > 0) out.push({ symbol: s, score: total + (KIND_WEIGHT[s.kind] ?? 0) });
   }
   return out.sort(
-    (a, b) =>
-      b.score - a.score ||
-      a.symbol.name.length - b.symbol.name.length ||
-      a.symbol.file.localeCompare(b.symbol.file) ||
-      a.symbol.line - b.symbol.line,
+    (a, b) => b.score - a.score || a.symbol.name.length - b.symbol.name.length || a.symbol.file.localeCompare(b.symbol.file) || a.symbol.line - b.symbol.line,
   );
 }
 

@@ -17,7 +17,13 @@ import type { SymbolIndex } from './symbol-index.js';
 import type { WalkedFile } from './walk.js';
 
 function sameSymbol(a: CatalogSymbol, b: CatalogSymbol): boolean {
-  return a.byte_offset === b.byte_offset && a.byte_length === b.byte_length && a.selection_line === b.selection_line && a.selection_column === b.selection_column && a.lsp_kind === b.lsp_kind;
+  return (
+    a.byte_offset === b.byte_offset &&
+    a.byte_length === b.byte_length &&
+    a.selection_line === b.selection_line &&
+    a.selection_column === b.selection_column &&
+    a.lsp_kind === b.lsp_kind
+  );
 }
 
 export class SyntaxTier {
@@ -146,25 +152,27 @@ export class SyntaxEntries {
       });
       const unanswered = new Set(todo.map((f) => f.rel));
       const walked = new Map(files.map((f) => [f.rel, index.files.get(f.rel)?.mtimeMs]));
-      await syntax.catalogMany(
-        todo,
-        (rel, entry, error) => {
-          unanswered.delete(rel);
-          // the watcher may have parsed the file again since the walk read it: its newer entry stays
-          const now = index.files.get(rel);
-          if (now && walked.get(rel) !== now.mtimeMs && now.mtimeMs !== entry?.mtimeMs) return;
-          if (entry) this.host.files.storeSyntax(rel, entry, true);
-          else if (error) this.failed(rel, new LspgateError(error.code as 'INTERNAL', error.message, { file: rel }));
-        },
-        signal,
-      ).catch((e: unknown) => {
-        const err = toLspgateError(e);
-        if (err.code === 'CANCELLED') throw e;
-        // never silent: every file the pass did not answer fails with the pass's error (the server's entry replaces it)
-        tier.passError = `${err.code}: ${err.message}`;
-        this.host.logger.warn('the syntax pass failed; the servers catalog without it', e);
-        for (const rel of unanswered) this.failed(rel, e, true);
-      });
+      await syntax
+        .catalogMany(
+          todo,
+          (rel, entry, error) => {
+            unanswered.delete(rel);
+            // the watcher may have parsed the file again since the walk read it: its newer entry stays
+            const now = index.files.get(rel);
+            if (now && walked.get(rel) !== now.mtimeMs && now.mtimeMs !== entry?.mtimeMs) return;
+            if (entry) this.host.files.storeSyntax(rel, entry, true);
+            else if (error) this.failed(rel, new LspgateError(error.code as 'INTERNAL', error.message, { file: rel }));
+          },
+          signal,
+        )
+        .catch((e: unknown) => {
+          const err = toLspgateError(e);
+          if (err.code === 'CANCELLED') throw e;
+          // never silent: every file the pass did not answer fails with the pass's error (the server's entry replaces it)
+          tier.passError = `${err.code}: ${err.message}`;
+          this.host.logger.warn('the syntax pass failed; the servers catalog without it', e);
+          for (const rel of unanswered) this.failed(rel, e, true);
+        });
     } finally {
       tier.markReady();
     }

@@ -62,9 +62,22 @@ export function compileMatcher(query: string, regex: boolean, caseSensitive: boo
 
 export async function searchText(root: string, opts: TextSearchOptions): Promise<TextSearchResult> {
   const match = compileMatcher(opts.query, opts.regex, opts.caseSensitive);
-  const walk = await walkWorkspace(root, { extraIgnore: opts.extraIgnore ?? [], ...(opts.manifests ? { manifests: opts.manifests } : {}), maxFileBytes: opts.maxFileBytes, maxFiles: opts.maxFiles, signal: opts.signal });
+  const walk = await walkWorkspace(root, {
+    extraIgnore: opts.extraIgnore ?? [],
+    ...(opts.manifests ? { manifests: opts.manifests } : {}),
+    maxFileBytes: opts.maxFileBytes,
+    maxFiles: opts.maxFiles,
+    signal: opts.signal,
+  });
   const glob = opts.filePattern ? globMatcher(opts.filePattern) : undefined;
-  const result: TextSearchResult = { matches: [], filesSearched: 0, matchedFiles: [], limitsHit: [...walk.limitsHit], warnings: [], incomplete: walk.limitsHit.some((l) => l.limit === 'max_files') };
+  const result: TextSearchResult = {
+    matches: [],
+    filesSearched: 0,
+    matchedFiles: [],
+    limitsHit: [...walk.limitsHit],
+    warnings: [],
+    incomplete: walk.limitsHit.some((l) => l.limit === 'max_files'),
+  };
   for (const f of walk.files) {
     if (opts.signal?.aborted) throw new LspgateError('CANCELLED', 'search_text was cancelled');
     if (glob && !glob(f.rel)) continue;

@@ -30,7 +30,7 @@ export function selectTop(count: number, k: number, better: (a: number, b: numbe
 }
 
 function siftDown(heap: number[], worse: (a: number, b: number) => boolean): void {
-  for (let i = 0; ; ) {
+  for (let i = 0; ;) {
     const l = 2 * i + 1;
     const r = l + 1;
     let top = i;

@@ -112,14 +112,23 @@ function shownName(dirRel: string, raw: Buffer): string {
  * directory the walk entered, is its own real path below checked directories; a symlink is resolved
  * by the gate (followed only when asked, never out of the root).
  */
-async function judgeEntry(gate: FileGate, dir: string, name: string, ent: Dirent<Buffer>, follow: boolean): Promise<{ dir: string } | { file: WalkedFile } | SkipReason | undefined> {
+async function judgeEntry(
+  gate: FileGate,
+  dir: string,
+  name: string,
+  ent: Dirent<Buffer>,
+  follow: boolean,
+): Promise<{ dir: string } | { file: WalkedFile } | SkipReason | undefined> {
   const abs = path.join(dir, name);
   let isDir = ent.isDirectory();
   const link = ent.isSymbolicLink();
   if (link) {
     // not followed: the target is not even looked at
     if (!follow) return 'symlink';
-    const target = await realpath(abs).then((r) => stat(r), () => undefined);
+    const target = await realpath(abs).then(
+      (r) => stat(r),
+      () => undefined,
+    );
     if (!target) return 'unreadable';
     isDir = target.isDirectory();
   } else if (!isDir && !ent.isFile()) return undefined;
@@ -134,11 +143,20 @@ async function judgeEntry(gate: FileGate, dir: string, name: string, ent: Dirent
 }
 
 /** The maxFiles cut (src/lib/pkg/cmd/internal/app first) and the limits hit, reported. */
-function withinLimits(candidates: WalkedFile[], skipped: WalkResult['skipped'], undecodable: string[], opts: WalkOptions): Omit<WalkResult, 'directories' | 'undecodable'> {
+function withinLimits(
+  candidates: WalkedFile[],
+  skipped: WalkResult['skipped'],
+  undecodable: string[],
+  opts: WalkOptions,
+): Omit<WalkResult, 'directories' | 'undecodable'> {
   const limitsHit: LimitHit[] = [];
   if (skipped.name_not_utf8) {
     const more = skipped.name_not_utf8 > undecodable.length ? ` and ${skipped.name_not_utf8 - undecodable.length} more` : '';
-    limitsHit.push({ limit: 'file_name_encoding', value: 0, detail: `${skipped.name_not_utf8} file(s) whose names are not UTF-8 left out: ${undecodable.join(', ')}${more}` });
+    limitsHit.push({
+      limit: 'file_name_encoding',
+      value: 0,
+      detail: `${skipped.name_not_utf8} file(s) whose names are not UTF-8 left out: ${undecodable.join(', ')}${more}`,
+    });
   }
   if (skipped.too_large) {
     limitsHit.push({ limit: 'max_file_size', value: opts.maxFileBytes, detail: `${skipped.too_large} file(s) larger than ${opts.maxFileBytes} bytes skipped` });
@@ -147,13 +165,23 @@ function withinLimits(candidates: WalkedFile[], skipped: WalkResult['skipped'], 
   if (candidates.length > opts.maxFiles) {
     files = prioritize(candidates).slice(0, opts.maxFiles);
     skipped.over_max_files = candidates.length - files.length;
-    limitsHit.push({ limit: 'max_files', value: opts.maxFiles, detail: `${candidates.length} files found, ${files.length} kept (src/lib/pkg/cmd/internal/app first)` });
+    limitsHit.push({
+      limit: 'max_files',
+      value: opts.maxFiles,
+      detail: `${candidates.length} files found, ${files.length} kept (src/lib/pkg/cmd/internal/app first)`,
+    });
     files.sort((a, b) => (a.rel < b.rel ? -1 : 1));
   }
   return { files, skipped, limitsHit };
 }
 
 function prioritize(files: WalkedFile[]): WalkedFile[] {
-  const rank = (f: WalkedFile) => (f.rel.split('/').slice(0, -1).some((d) => PRIORITY_DIRS.has(d)) ? 0 : 1);
+  const rank = (f: WalkedFile) =>
+    f.rel
+      .split('/')
+      .slice(0, -1)
+      .some((d) => PRIORITY_DIRS.has(d))
+      ? 0
+      : 1;
   return [...files].sort((a, b) => rank(a) - rank(b) || (a.rel < b.rel ? -1 : 1));
 }

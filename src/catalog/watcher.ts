@@ -82,9 +82,7 @@ export class DirectoryWatcher {
     this.timer = undefined;
     const batch = [...this.pending];
     this.pending = new Set();
-    this.chain = this.chain
-      .then(() => this.onChanges(batch))
-      .catch((e: unknown) => this.logger.warn('handling file changes failed', e));
+    this.chain = this.chain.then(() => this.onChanges(batch)).catch((e: unknown) => this.logger.warn('handling file changes failed', e));
   }
 
   /** Resolves when every change seen so far has been handled (tests, refresh). */

@@ -39,7 +39,6 @@ export interface Bm25Hit {
 const BOOST = { name: 4, signature: 2, doc: 2, path: 1, text: 1 };
 const RETIRED_MAX = 20_000;
 
-
 /** What a chunk's BM25 document depends on; the n-th identical chunk of a file gets `#n`. */
 function docKey(c: Chunk, seen: Map<string, number>): string {
   const base = sha256(JSON.stringify([c.file, c.content_sha256, c.symbol_name, c.signature, c.docstring, c.symbol_kind, c.chunk_kind]));
@@ -187,6 +186,14 @@ export class ChunkIndex {
   stats() {
     let textBytes = 0;
     for (const c of this.byId.values()) textBytes += Buffer.byteLength(c.text);
-    return { chunk_count: this.byId.size, file_count: this.files.size, bm25_terms: this.bm25.termCount, text_bytes: textBytes, indexed_head: this.indexedHead, built_at: this.builtAt, schema_version: CHUNK_SCHEMA_VERSION };
+    return {
+      chunk_count: this.byId.size,
+      file_count: this.files.size,
+      bm25_terms: this.bm25.termCount,
+      text_bytes: textBytes,
+      indexed_head: this.indexedHead,
+      built_at: this.builtAt,
+      schema_version: CHUNK_SCHEMA_VERSION,
+    };
   }
 }

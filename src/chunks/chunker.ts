@@ -59,7 +59,15 @@ function chunkable(sym: CatalogSymbol, byId: ReadonlyMap<string, CatalogSymbol>)
  * citation is checked against the file as for every chunk; `shown` replaces the text a class chunk
  * indexes and shows (its outline).
  */
-export function makeChunk(src: ChunkSource, lines: readonly string[], start: number, end: number, kind: ChunkKind, extra: Partial<Chunk>, shown?: string): Chunk {
+export function makeChunk(
+  src: ChunkSource,
+  lines: readonly string[],
+  start: number,
+  end: number,
+  kind: ChunkKind,
+  extra: Partial<Chunk>,
+  shown?: string,
+): Chunk {
   const raw = linesText(lines, start, end);
   const sha = contentSha256(raw);
   return {
@@ -98,7 +106,14 @@ function outermostWithin(bodies: readonly FunctionBody[], from: number, to: numb
 }
 
 /** A type's lines with its members' bodies replaced by the language's elision (`{ … }`, `...`). */
-function outline(src: ChunkSource, lines: readonly string[], offsets: readonly number[], sym: CatalogSymbol, end: number, bodies: readonly FunctionBody[]): string | undefined {
+function outline(
+  src: ChunkSource,
+  lines: readonly string[],
+  offsets: readonly number[],
+  sym: CatalogSymbol,
+  end: number,
+  bodies: readonly FunctionBody[],
+): string | undefined {
   const from = offsets[sym.line - 1]!;
   const to = offsets[end - 1]! + lines[end - 1]!.length;
   const inner = outermostWithin(bodies, from, to);
@@ -117,12 +132,21 @@ function outline(src: ChunkSource, lines: readonly string[], offsets: readonly n
 /** The statements a function's own body is cut between: the widest body inside its range. */
 function statementsOf(sym: CatalogSymbol, end: number, bodies: readonly FunctionBody[]): number[] {
   const inside = bodies.filter((b) => b.start_line >= sym.line && b.end_line <= end);
-  const own = inside.reduce<FunctionBody | undefined>((best, b) => (!best || b.end_line - b.start_line > best.end_line - best.start_line ? b : best), undefined);
+  const own = inside.reduce<FunctionBody | undefined>(
+    (best, b) => (!best || b.end_line - b.start_line > best.end_line - best.start_line ? b : best),
+    undefined,
+  );
   return own?.statements ?? [];
 }
 
 function symbolChunks(src: ChunkSource, lines: readonly string[], offsets: readonly number[], sym: CatalogSymbol, bodies: readonly FunctionBody[]): Chunk[] {
-  const extra: Partial<Chunk> = { symbol_name: sym.qualified_name, symbol_kind: sym.kind, symbol_id: sym.symbol_id, signature: sym.signature, ...(sym.docstring ? { docstring: sym.docstring } : {}) };
+  const extra: Partial<Chunk> = {
+    symbol_name: sym.qualified_name,
+    symbol_kind: sym.kind,
+    symbol_id: sym.symbol_id,
+    signature: sym.signature,
+    ...(sym.docstring ? { docstring: sym.docstring } : {}),
+  };
   const end = Math.min(sym.end_line, lines.length);
   if (OUTLINED.has(sym.kind)) return [makeChunk(src, lines, sym.line, end, 'symbol', extra, outline(src, lines, offsets, sym, end, bodies))];
   const pieces = SPLITTABLE.has(sym.kind) ? splitRange(sym.line, end, statementsOf(sym, end, bodies)) : [[sym.line, end] as [number, number]];

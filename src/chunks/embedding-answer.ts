@@ -66,7 +66,8 @@ function openAiVectors(body: Record<string, unknown>, n: number): unknown[] {
   const out: unknown[] = new Array<unknown>(n);
   for (const d of data as { index?: unknown; embedding?: unknown }[]) {
     const i = d?.index;
-    if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= n || out[i] !== undefined) throw new BadAnswer('bad_shape', `answered index ${String(i)} for ${n} inputs (each of 0..${n - 1} once)`);
+    if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= n || out[i] !== undefined)
+      throw new BadAnswer('bad_shape', `answered index ${String(i)} for ${n} inputs (each of 0..${n - 1} once)`);
     out[i] = d.embedding;
   }
   return out;

@@ -13,7 +13,9 @@ export function isZeroFilter(f: ChunkFilter | undefined): boolean {
 }
 
 /** Works on anything with a chunk's filterable fields (a Chunk, or a vector store's record). */
-export function chunkMatcher<T extends Pick<Chunk, 'language' | 'file' | 'symbol_kind' | 'commit_hash' | 'is_test'> = Chunk>(f: ChunkFilter | undefined): (c: T) => boolean {
+export function chunkMatcher<T extends Pick<Chunk, 'language' | 'file' | 'symbol_kind' | 'commit_hash' | 'is_test'> = Chunk>(
+  f: ChunkFilter | undefined,
+): (c: T) => boolean {
   if (!f || isZeroFilter(f)) return () => true;
   const glob = f.path ? globMatcher(f.path, { wholePath: true }) : undefined;
   const kinds = f.symbol_kinds?.length ? new Set(f.symbol_kinds.map((k) => k.toLowerCase())) : undefined;

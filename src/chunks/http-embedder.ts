@@ -74,7 +74,11 @@ export class HttpEmbedder implements Embedder {
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
     const stopped = (e: unknown): LspgateError => {
       if (signal?.aborted) return new LspgateError('CANCELLED', 'embedding request cancelled');
-      if (timeout.aborted) return new LspgateError('TIMEOUT', `embedding endpoint ${this.endpoint} did not answer within ${ms} ms (the whole answer, body included)`, { embedder: this.endpoint, timeoutMs: ms });
+      if (timeout.aborted)
+        return new LspgateError('TIMEOUT', `embedding endpoint ${this.endpoint} did not answer within ${ms} ms (the whole answer, body included)`, {
+          embedder: this.endpoint,
+          timeoutMs: ms,
+        });
       if (e instanceof BadAnswer) return this.fail(e.message, false, e.reason);
       return this.fail(`connection failed while reading the answer (${(e as Error).message})`, true, 'connection', e);
     };
@@ -89,7 +93,9 @@ export class HttpEmbedder implements Embedder {
     try {
       raw = await readCapped(res.body, res.ok ? answerByteCap(inputs.length, this.opts.dim) : ERROR_BODY_BYTES);
     } catch (e) {
-      throw res.ok || !(e instanceof BadAnswer) ? stopped(e) : this.fail(`HTTP ${res.status} (a body over ${ERROR_BODY_BYTES} bytes)`, RETRY_STATUS(res.status), 'http_status');
+      throw res.ok || !(e instanceof BadAnswer)
+        ? stopped(e)
+        : this.fail(`HTTP ${res.status} (a body over ${ERROR_BODY_BYTES} bytes)`, RETRY_STATUS(res.status), 'http_status');
     }
     if (!res.ok) throw this.fail(`HTTP ${res.status} ${raw.toString('utf8').slice(0, 200)}`, RETRY_STATUS(res.status), 'http_status');
     try {

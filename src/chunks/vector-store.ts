@@ -149,7 +149,13 @@ export class FileVectorStore implements VectorStore {
         found.schema_version !== STORE_SCHEMA_VERSION
           ? `the vector index in ${dir} has schema ${found.schema_version}, this lspgate writes ${STORE_SCHEMA_VERSION}; reindex to rebuild it`
           : `the vector index was built with embedder ${was}, the configured embedder is ${now}: its scores would be meaningless; reindex to rebuild it with the configured embedder`,
-        { index_embedder: found.identity, index_checksum: found.checksum, configured_embedder: identity, configured_checksum: checksum, hint: 'pass reindex: true to search_code or index_folder (CLI: --reindex), or set the embedder the index was built with' },
+        {
+          index_embedder: found.identity,
+          index_checksum: found.checksum,
+          configured_embedder: identity,
+          configured_checksum: checksum,
+          hint: 'pass reindex: true to search_code or index_folder (CLI: --reindex), or set the embedder the index was built with',
+        },
       );
     }
     let why: string | undefined;
@@ -172,7 +178,16 @@ export class FileVectorStore implements VectorStore {
   private static create(dir: string, identity: EmbeddingIdentity, checksum: string): FileVectorStore {
     rmSync(dir, { recursive: true, force: true });
     mkdirPrivate(dir);
-    const fresh: Manifest = { schema_version: STORE_SCHEMA_VERSION, identity, checksum, built_at: new Date().toISOString(), indexed_head: '', chunk_count: 0, next: 1, segments: [] };
+    const fresh: Manifest = {
+      schema_version: STORE_SCHEMA_VERSION,
+      identity,
+      checksum,
+      built_at: new Date().toISOString(),
+      indexed_head: '',
+      chunk_count: 0,
+      next: 1,
+      segments: [],
+    };
     const store = new FileVectorStore(dir, fresh);
     store.writeManifest();
     return store;
@@ -269,7 +284,13 @@ export class FileVectorStore implements VectorStore {
     writeAtomic(path.join(this.dir, name), encodeSegment({ dim, deleted_files: files, records, rows }, fresh));
     this.apply(files, records, vectors);
     this.written += records.length;
-    this.manifest = { ...this.manifest, next: this.manifest.next + 1, segments: [...this.manifest.segments, name], chunk_count: this.rows.size, built_at: new Date().toISOString() };
+    this.manifest = {
+      ...this.manifest,
+      next: this.manifest.next + 1,
+      segments: [...this.manifest.segments, name],
+      chunk_count: this.rows.size,
+      built_at: new Date().toISOString(),
+    };
     if (this.manifest.segments.length > MAX_SEGMENTS || this.written > 2 * this.rows.size + 1000) this.compact();
     else this.writeManifest();
   }
@@ -289,7 +310,10 @@ export class FileVectorStore implements VectorStore {
     const live = [...this.rows.values()];
     const rowOf = new Map<Float32Array, number>();
     const rows = live.map((r) => rowOf.get(r.vector) ?? rowOf.set(r.vector, rowOf.size).get(r.vector)!);
-    writeAtomic(path.join(this.dir, name), encodeSegment({ dim: this.manifest.identity.dim, deleted_files: [], records: live.map((r) => r.chunk), rows }, [...rowOf.keys()]));
+    writeAtomic(
+      path.join(this.dir, name),
+      encodeSegment({ dim: this.manifest.identity.dim, deleted_files: [], records: live.map((r) => r.chunk), rows }, [...rowOf.keys()]),
+    );
     this.byKey.clear();
     for (const r of live) this.byKey.set(r.chunk.embed_key, r.vector);
     this.manifest = { ...this.manifest, next: this.manifest.next + 1, segments: [name] };
@@ -300,7 +324,8 @@ export class FileVectorStore implements VectorStore {
 
   search(query: Float32Array, k: number, filter?: ChunkFilter, accept?: (c: StoredChunk) => boolean): StoreHit[] {
     this.check();
-    if (query.length !== this.manifest.identity.dim) throw new LspgateError('INTERNAL', `a ${query.length}-dimensional query for an index of dim ${this.manifest.identity.dim}`);
+    if (query.length !== this.manifest.identity.dim)
+      throw new LspgateError('INTERNAL', `a ${query.length}-dimensional query for an index of dim ${this.manifest.identity.dim}`);
     const q = unitCopy(query);
     const match = chunkMatcher<StoredChunk>(filter);
     // The k best so far, nearest first: most rows lose to the k-th and cost one comparison.
@@ -341,7 +366,16 @@ export class FileVectorStore implements VectorStore {
 
   stats(): VectorStoreStats {
     const m = this.manifest;
-    return { chunk_count: this.rows.size, embedding_model: m.identity.model, embedding_dim: m.identity.dim, embedder_checksum: m.checksum, indexed_head: m.indexed_head, built_at: m.built_at, schema_version: m.schema_version, size_bytes: FileVectorStore.sizeOnDisk(this.dir) };
+    return {
+      chunk_count: this.rows.size,
+      embedding_model: m.identity.model,
+      embedding_dim: m.identity.dim,
+      embedder_checksum: m.checksum,
+      indexed_head: m.indexed_head,
+      built_at: m.built_at,
+      schema_version: m.schema_version,
+      size_bytes: FileVectorStore.sizeOnDisk(this.dir),
+    };
   }
 
   close(): void {

@@ -38,7 +38,17 @@ export function embeddingText(c: Chunk): string {
 }
 
 function stored(c: Chunk, key: string): StoredChunk {
-  const s: StoredChunk = { id: c.id, file: c.file, start_line: c.start_line, end_line: c.end_line, language: c.language, is_test: c.is_test, commit_hash: c.commit_hash, content_sha256: c.content_sha256, embed_key: key };
+  const s: StoredChunk = {
+    id: c.id,
+    file: c.file,
+    start_line: c.start_line,
+    end_line: c.end_line,
+    language: c.language,
+    is_test: c.is_test,
+    commit_hash: c.commit_hash,
+    content_sha256: c.content_sha256,
+    embed_key: key,
+  };
   if (c.symbol_kind) s.symbol_kind = c.symbol_kind;
   return s;
 }
@@ -98,12 +108,19 @@ export class ChunkVectors {
     const missing = [...new Set(keys.filter((k) => !known.has(k)))];
     if (missing.length) {
       const text = new Map(chunks.map((c, i) => [keys[i]!, c] as const));
-      const vecs = await this.embed(missing.map((k) => embeddingText(text.get(k)!)), signal);
+      const vecs = await this.embed(
+        missing.map((k) => embeddingText(text.get(k)!)),
+        signal,
+      );
       missing.forEach((k, i) => known.set(k, vecs[i]!));
     }
     report.embedded += missing.length;
     report.reused += chunks.length - missing.length;
-    this.store.replace(files, chunks.map((c, i) => stored(c, keys[i]!)), keys.map((k) => known.get(k)!));
+    this.store.replace(
+      files,
+      chunks.map((c, i) => stored(c, keys[i]!)),
+      keys.map((k) => known.get(k)!),
+    );
   }
 
   /**
@@ -114,7 +131,11 @@ export class ChunkVectors {
     const vecs = await this.embedder.embed(texts, signal);
     const dim = this.embedder.identity().dim;
     if (vecs.length !== texts.length || vecs.some((v) => v.length !== dim) || !allFinite(vecs)) {
-      throw new LspgateError('SERVER_FAILED', `the embedder answered ${vecs.length} vector(s) for ${texts.length} text(s), not each of dim ${dim} with finite values: nothing stored`, { reason: 'bad_vectors' });
+      throw new LspgateError(
+        'SERVER_FAILED',
+        `the embedder answered ${vecs.length} vector(s) for ${texts.length} text(s), not each of dim ${dim} with finite values: nothing stored`,
+        { reason: 'bad_vectors' },
+      );
     }
     return vecs;
   }

@@ -13,7 +13,12 @@ import { defaultCacheDir } from '../gateway/gateway.js';
 import { recoverJournals, type RecoveryOutcome } from '../service/editing/recovery.js';
 
 export function runRecoverCommand(argv: string[]): number {
-  const { values } = guardedParse({ args: argv, options: { root: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' } }, strict: true, allowPositionals: false });
+  const { values } = guardedParse({
+    args: argv,
+    options: { root: { type: 'string' }, all: { type: 'boolean' }, json: { type: 'boolean' } },
+    strict: true,
+    allowPositionals: false,
+  });
   const root = values.all ? undefined : realRoot(values.root ?? process.cwd());
   let outcomes: RecoveryOutcome[];
   try {

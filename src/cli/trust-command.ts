@@ -12,7 +12,15 @@ export function runTrustCommand(command: 'trust' | 'untrust', argv: string[]): s
   const { values, positionals } = guardedParse({ args: argv, options: { json: { type: 'boolean' } }, strict: true, allowPositionals: true });
   if (positionals.length !== 1) throw new LspgateError('INVALID_INPUT', `usage: lspgate ${command} DIR (one folder)`);
   const change = setTrust(positionals[0]!, command === 'trust');
-  if (values.json) return JSON.stringify({ [command === 'trust' ? 'trusted' : 'untrusted']: change.folder, changed: change.changed, config: change.file, ...(change.stillTrustedBy ? { still_trusted_by: change.stillTrustedBy } : {}) }) + '\n';
+  if (values.json)
+    return (
+      JSON.stringify({
+        [command === 'trust' ? 'trusted' : 'untrusted']: change.folder,
+        changed: change.changed,
+        config: change.file,
+        ...(change.stillTrustedBy ? { still_trusted_by: change.stillTrustedBy } : {}),
+      }) + '\n'
+    );
   if (command === 'trust') {
     return `${change.changed ? 'trusted' : 'already trusted'}: ${change.folder} (and its subfolders): its .lspgate config now applies in full, including the programs it names (${change.file}); running lspgate processes keep what they started with\n`;
   }

@@ -119,12 +119,16 @@ export function loadServers(opts: LoadServersOptions): ServerEntry[] {
   for (const [id, { raw, files }] of merged) {
     const parsed = ServerEntrySchema.safeParse(raw);
     if (!parsed.success) {
-      throw new LspgateError('INVALID_INPUT', `server entry "${id}" is incomplete or invalid after merging ${files.join(', ')}: ${z.prettifyError(parsed.error)}`, {
-        file: files[files.length - 1],
-        files,
-        server: id,
-        issues: parsed.error.issues,
-      });
+      throw new LspgateError(
+        'INVALID_INPUT',
+        `server entry "${id}" is incomplete or invalid after merging ${files.join(', ')}: ${z.prettifyError(parsed.error)}`,
+        {
+          file: files[files.length - 1],
+          files,
+          server: id,
+          issues: parsed.error.issues,
+        },
+      );
     }
     const entry = parsed.data;
     // after the merge: neither an untrusted folder's layer nor a later one can take these back
@@ -194,13 +198,17 @@ export function loadLimits(root: string, env: NodeJS.ProcessEnv = process.env, o
     const v = env[limitEnvName(key)];
     if (v === undefined || v === '') continue;
     const n = Number(v);
-    if (!Number.isFinite(n)) throw new LspgateError('INVALID_INPUT', `${limitEnvName(key)} must be a number, got ${JSON.stringify(v)}`, { env: limitEnvName(key) });
+    if (!Number.isFinite(n))
+      throw new LspgateError('INVALID_INPUT', `${limitEnvName(key)} must be a number, got ${JSON.stringify(v)}`, { env: limitEnvName(key) });
     fromEnv[key] = n;
   }
   const parse = (layers: Record<string, unknown>, named: string) => {
     const parsed = LimitsSchema.strict().safeParse(layers);
     if (!parsed.success) {
-      throw new LspgateError('INVALID_INPUT', `invalid limits (${named} / LSPGATE_* env): ${z.prettifyError(parsed.error)}`, { file: named, issues: parsed.error.issues });
+      throw new LspgateError('INVALID_INPUT', `invalid limits (${named} / LSPGATE_* env): ${z.prettifyError(parsed.error)}`, {
+        file: named,
+        issues: parsed.error.issues,
+      });
     }
     return parsed.data;
   };

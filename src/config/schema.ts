@@ -201,12 +201,20 @@ export const LimitsSchema = z.object({
   maxQueryLength: z.number().int().positive().default(2_000),
   perServerConcurrency: z.number().int().positive().default(8),
   globalConcurrency: z.number().int().positive().default(32),
-  cacheBytes: z.number().int().positive().default(64 * 1024 * 1024),
+  cacheBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024),
   /**
    * Largest coverage file (lcov, Go coverprofile, coverage.py JSON, Clover/Cobertura XML) lspgate parses;
    * a larger one is not read, and the answer says so in `_meta.limits_hit`.
    */
-  maxCoverageBytes: z.number().int().positive().default(64 * 1024 * 1024),
+  maxCoverageBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024),
   /**
    * Budget for the resident memory of all language-server process trees together, in MiB (0: none;
    * unset: half of the machine's memory). Over it, idle sessions are shut down least recently used
@@ -235,7 +243,9 @@ export type ToolsSetting = z.infer<typeof ToolsSettingSchema>;
 export const ConfigFileSchema = z.object({
   $schema: z.string().optional(),
   limits: LimitsSchema.partial().optional(),
-  tools: ToolsSettingSchema.optional().describe('MCP tool profile: "core", "default" (the default: core plus the edit operations), "all" or a list of operation names'),
+  tools: ToolsSettingSchema.optional().describe(
+    'MCP tool profile: "core", "default" (the default: core plus the edit operations), "all" or a list of operation names',
+  ),
   serverStart: z
     .enum(['after-syntax', 'on-demand'])
     .optional()

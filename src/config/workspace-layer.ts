@@ -38,7 +38,11 @@ function safeLeaf(v: unknown): boolean {
   if (v === null || typeof v === 'boolean') return true;
   if (typeof v === 'number') return Number.isFinite(v);
   if (typeof v === 'string') return WORD.test(v);
-  if (Array.isArray(v)) return v.length <= 64 && v.every((x) => x === null || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x)) || (typeof x === 'string' && WORD.test(x)));
+  if (Array.isArray(v))
+    return (
+      v.length <= 64 &&
+      v.every((x) => x === null || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x)) || (typeof x === 'string' && WORD.test(x)))
+    );
   return false;
 }
 

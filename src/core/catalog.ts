@@ -113,7 +113,11 @@ export interface SyntaxCataloger {
    * Entries for many files (worker threads); each answered as it comes, entry or coded error — a
    * file over the parse deadline or the workers' heap cap with TIMEOUT or LIMIT_EXCEEDED.
    */
-  catalogMany(files: SyntaxFileJob[], onEntry: (rel: string, entry: FileEntry | undefined, error?: { code: string; message: string }) => void, signal?: AbortSignal): Promise<void>;
+  catalogMany(
+    files: SyntaxFileJob[],
+    onEntry: (rel: string, entry: FileEntry | undefined, error?: { code: string; message: string }) => void,
+    signal?: AbortSignal,
+  ): Promise<void>;
   /**
    * One file's entry, parsed on the worker pool ahead of any bulk pass (a changed file, an early question) from `content`: the
    * bytes the catalog's gate admitted (a file the gate refuses is never parsed); undefined: no

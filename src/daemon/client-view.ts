@@ -34,7 +34,10 @@ let nextCall = 1;
 
 /** `view()` is read at each call: before attach it is undefined and every call answers DAEMON_FAILED. */
 export function clientFrontend(core: Gateway, view: () => Gateway | undefined, opts: ClientViewOptions): FrontendGateway {
-  const roots = () => view()?.workspaces().map((w) => w.root) ?? [];
+  const roots = () =>
+    view()
+      ?.workspaces()
+      .map((w) => w.root) ?? [];
   return {
     get defaultRoot() {
       return view()?.defaultRoot ?? core.defaultRoot;

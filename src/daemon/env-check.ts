@@ -25,7 +25,12 @@ function serverEnv(e: AttachEnvironment): ServerEnvironment {
   return { path: e.path, node: e.node, variables: e.variables };
 }
 
-export function envDifferences(client: AttachEnvironment, daemon: AttachEnvironment, servers: readonly ServerEntry[], cacheDir: string): EnvDifferences | undefined {
+export function envDifferences(
+  client: AttachEnvironment,
+  daemon: AttachEnvironment,
+  servers: readonly ServerEntry[],
+  cacheDir: string,
+): EnvDifferences | undefined {
   const ctx = { cacheDir, root: '/' };
   const variables = envDifference(client.settings, daemon.settings);
   const files = envDifference(client.user_files, daemon.user_files);

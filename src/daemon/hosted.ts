@@ -100,7 +100,11 @@ async function hostMcp(socket: net.Socket, gateway: FrontendGateway, tools: Read
     import('../frontends/mcp/server.js'),
     import('../frontends/mcp/stdio-size-guard.js'),
   ]);
-  const guard = new StdioSizeGuard(MAX_STDIO_MESSAGE_BYTES, (line) => socket.write(line), (m) => log.warn(m));
+  const guard = new StdioSizeGuard(
+    MAX_STDIO_MESSAGE_BYTES,
+    (line) => socket.write(line),
+    (m) => log.warn(m),
+  );
   socket.pipe(guard);
   const handle = serveStdio(() => createMcpServer(gateway, tools, { forwardLogs: false }), {
     transport: new StdioServerTransport(guard, socket),

@@ -15,7 +15,16 @@ import { catalogNames, heldRoots, isUnder, rawRequest, serversView } from '../fr
 import { clipTrace } from '../frontends/repl/trace.js';
 import { rpcError } from './rpc-error.js';
 import { ATTACH } from '../frontends/daemon-client/protocol.js';
-import { RAW, RawParams, SERVERS, SYMBOL_NAMES, TRACE, TraceParams, type TraceDropped, type TraceNotification } from '../frontends/daemon-client/repl-protocol.js';
+import {
+  RAW,
+  RawParams,
+  SERVERS,
+  SYMBOL_NAMES,
+  TRACE,
+  TraceParams,
+  type TraceDropped,
+  type TraceNotification,
+} from '../frontends/daemon-client/repl-protocol.js';
 import { TraceLimiter } from './trace-limit.js';
 
 interface Subscriber {

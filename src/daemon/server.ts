@@ -21,7 +21,17 @@ import { serveOperations } from '../frontends/sidecar/sidecar.js';
 import { packageVersion } from '../frontends/version.js';
 import { registerWatchMethods } from './watch-methods.js';
 import { registerReplMethods } from './repl-methods.js';
-import { ATTACH, AttachParams, CLI, STATUS, STOP, StopParams, type AttachResult, type DaemonClientStatus, type DaemonStatus } from '../frontends/daemon-client/protocol.js';
+import {
+  ATTACH,
+  AttachParams,
+  CLI,
+  STATUS,
+  STOP,
+  StopParams,
+  type AttachResult,
+  type DaemonClientStatus,
+  type DaemonStatus,
+} from '../frontends/daemon-client/protocol.js';
 import { clientFrontend, type Client } from './client-view.js';
 import { runCli } from './cli-host.js';
 import { readFirstMessage } from './first-message.js';
@@ -246,7 +256,15 @@ export async function runDaemon(opts: DaemonOptions = {}): Promise<void> {
   const core = await Gateway.create({ root: paths.dir, cacheDir, sessionIdleMs });
   const logger = core.context.logger.child('daemon');
   const slots = opts.callSlots ?? positiveIntFromEnv('LSPGATE_DAEMON_CALLS', DEFAULT_CALL_SLOTS);
-  const daemon = new Daemon(core, paths.socket, opts.idleMs ?? idleMsFromEnv(), logger, opts.tracePerSecond ?? traceLimitFromEnv(), new FairScheduler(slots), sessionIdleMs);
+  const daemon = new Daemon(
+    core,
+    paths.socket,
+    opts.idleMs ?? idleMsFromEnv(),
+    logger,
+    opts.tracePerSecond ?? traceLimitFromEnv(),
+    new FairScheduler(slots),
+    sessionIdleMs,
+  );
   const server = net.createServer((socket) => daemon.accept(socket));
   daemon.lifecycle = installLifecycle(core, {
     watchStdin: false,
@@ -265,7 +283,9 @@ export async function runDaemon(opts: DaemonOptions = {}): Promise<void> {
   server.on('error', (e) => logger.warn('daemon socket error', e));
   core.provideDaemonStatus(() => daemon.status());
   daemon.armIdle();
-  logger.info(`lspgate daemon ${packageVersion()} listening on ${paths.socket} (pid ${process.pid}, idle exit ${daemon.idleMs} ms, session idle stop ${sessionIdleMs || 'never'} ms)`);
+  logger.info(
+    `lspgate daemon ${packageVersion()} listening on ${paths.socket} (pid ${process.pid}, idle exit ${daemon.idleMs} ms, session idle stop ${sessionIdleMs || 'never'} ms)`,
+  );
 }
 
 /** A socket file nobody answers on is left from a daemon that died: remove it. One that answers: refuse. */

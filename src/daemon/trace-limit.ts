@@ -17,7 +17,8 @@ export function positiveIntFromEnv(name: string, fallback: number, env: NodeJS.P
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new LspgateError('INVALID_INPUT', `${name} must be a ${min > 0 ? 'positive' : 'non-negative'} integer, got ${raw}`);
+  if (!Number.isInteger(n) || n < min)
+    throw new LspgateError('INVALID_INPUT', `${name} must be a ${min > 0 ? 'positive' : 'non-negative'} integer, got ${raw}`);
   return n;
 }
 

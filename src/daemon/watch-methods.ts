@@ -8,7 +8,14 @@ import { LspgateError } from '../errors/errors.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { Logger } from '../util/logger.js';
 import { ATTACH } from '../frontends/daemon-client/protocol.js';
-import { FILE_CHANGED, UNWATCH_FILE, UnwatchFileParams, WATCH_FILE, WatchFileParams, type FileChangedNotification } from '../frontends/daemon-client/watch-protocol.js';
+import {
+  FILE_CHANGED,
+  UNWATCH_FILE,
+  UnwatchFileParams,
+  WATCH_FILE,
+  WatchFileParams,
+  type FileChangedNotification,
+} from '../frontends/daemon-client/watch-protocol.js';
 import { rpcError } from './rpc-error.js';
 
 export function registerWatchMethods(connection: MessageConnection, view: () => Gateway | undefined, logger: Logger): void {
@@ -20,7 +27,10 @@ export function registerWatchMethods(connection: MessageConnection, view: () => 
       const v = view();
       if (!v) throw new LspgateError('DAEMON_FAILED', `send ${ATTACH} before ${WATCH_FILE}`, { reason: 'not_attached' });
       const { id, workspace, file } = p.data;
-      const notify = () => void connection.sendNotification(FILE_CHANGED, { id } satisfies FileChangedNotification).catch((e: unknown) => logger.debug('file change notification not sent', e));
+      const notify = () =>
+        void connection
+          .sendNotification(FILE_CHANGED, { id } satisfies FileChangedNotification)
+          .catch((e: unknown) => logger.debug('file change notification not sent', e));
       const off = await v.watchFile(workspace, file, notify);
       watches.get(id)?.();
       watches.set(id, off);

@@ -53,9 +53,7 @@ export class LspgateError extends Error {
   }
 
   toPayload(): ErrorPayload {
-    return this.details === undefined
-      ? { error: this.message, code: this.code }
-      : { error: this.message, code: this.code, details: this.details };
+    return this.details === undefined ? { error: this.message, code: this.code } : { error: this.message, code: this.code, details: this.details };
   }
 }
 
@@ -88,7 +86,12 @@ export function diskError(e: unknown, what?: string, kept = 'nothing was lost: w
   const writing = what ?? (file ? `writing ${file}` : 'writing a file');
   const why = code === 'DISK_FULL' ? `the file system is full (${errno})` : 'the file system is mounted read-only (EROFS)';
   const fix = code === 'DISK_FULL' ? 'free some space and ask again' : 'remount it read-write (or write elsewhere) and ask again';
-  return new LspgateError(code, `${writing} failed: ${why}${file && what ? ` at ${file}` : ''}; ${kept}; ${fix}`, { errno, ...(file ? { path: file } : {}) }, { cause: e });
+  return new LspgateError(
+    code,
+    `${writing} failed: ${why}${file && what ? ` at ${file}` : ''}; ${kept}; ${fix}`,
+    { errno, ...(file ? { path: file } : {}) },
+    { cause: e },
+  );
 }
 
 export function isErrorCode(v: string): v is ErrorCode {

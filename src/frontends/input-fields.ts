@@ -88,7 +88,7 @@ function enumOf(s: JsonSchema): string[] | undefined {
  * unknown types accept JSON. What does not parse is INVALID_INPUT naming the field.
  */
 export function coerceWord(field: InputField, word: string, asItem = false): unknown {
-  const type = asItem ? field.itemType ?? 'unknown' : field.type;
+  const type = asItem ? (field.itemType ?? 'unknown') : field.type;
   const bad = (expected: string) =>
     new LspgateError('INVALID_INPUT', `--${field.name} expects ${expected}, got ${JSON.stringify(word.slice(0, 100))}`, {
       field: field.name,

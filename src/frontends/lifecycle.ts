@@ -33,11 +33,14 @@ export function installLifecycle(gateway: FrontendGateway, opts: LifecycleOption
   const shutdown = (reason: string, exitCode = 0): Promise<void> => {
     if (closing) return closing;
     log.info(`shutting down: ${reason}`);
-    const watchdog = setTimeout(() => {
-      log.warn('graceful close timed out: killing language servers');
-      killServers(gateway, log);
-      process.exit(exitCode || 1);
-    }, opts.closeTimeoutMs ?? defaultCloseTimeout(gateway));
+    const watchdog = setTimeout(
+      () => {
+        log.warn('graceful close timed out: killing language servers');
+        killServers(gateway, log);
+        process.exit(exitCode || 1);
+      },
+      opts.closeTimeoutMs ?? defaultCloseTimeout(gateway),
+    );
     closing = (async () => {
       try {
         await opts.closeFrontend?.();

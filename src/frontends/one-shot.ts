@@ -61,7 +61,11 @@ export async function runOneShot(
     gateway = await open(flags);
     const format = flags.json ? 'json' : (input.output_format ?? 'markdown');
     relay = progress ? relayProgress(gateway.context.broker, progress) : undefined;
-    const { result, text } = await gateway.run(op.name, { ...input, output_format: format }, { ...(signal ? { signal } : {}), ...(relay ? { progress: relay.progress } : {}) });
+    const { result, text } = await gateway.run(
+      op.name,
+      { ...input, output_format: format },
+      { ...(signal ? { signal } : {}), ...(relay ? { progress: relay.progress } : {}) },
+    );
     return { stdout: flags.json ? jsonSafeText(JSON.stringify(result, null, 2)) + '\n' : text.endsWith('\n') ? text : text + '\n', stderr: '', exit_code: 0 };
   } catch (e) {
     const { text, code } = errorText(e);

@@ -67,7 +67,13 @@ export function parseOperationArgs(op: Operation, argv: string[]): { input: Reco
   const v = parsed.values as Record<string, unknown>;
   return {
     input,
-    flags: { root: v.root as string | undefined, servers: (v.servers as string[] | undefined) ?? [], json: Boolean(v.json), help: Boolean(v.help), daemon: v.daemon as string | undefined },
+    flags: {
+      root: v.root as string | undefined,
+      servers: (v.servers as string[] | undefined) ?? [],
+      json: Boolean(v.json),
+      help: Boolean(v.help),
+      daemon: v.daemon as string | undefined,
+    },
   };
 }
 

@@ -51,14 +51,21 @@ function operationSection(op: Operation, profiles: string[]): string[] {
     '',
     `**${op.title}.** ${op.description}`,
     ...(op.related && Object.keys(op.related).length
-      ? ['', `See also: ${Object.entries(op.related).map(([name, why]) => `[\`${name}\`](#${name}) ${why}`).join('; ')}.`]
+      ? [
+          '',
+          `See also: ${Object.entries(op.related)
+            .map(([name, why]) => `[\`${name}\`](#${name}) ${why}`)
+            .join('; ')}.`,
+        ]
       : []),
     '',
     `- CLI: \`lspgate ${op.name}${words} [--<field> value ...] [--json]\``,
-    `- REPL: ${op.repl ? `\`.${op.repl.command}${words}\`` : 'run it as `run(\'' + op.name + '\', {...})`'}`,
+    `- REPL: ${op.repl ? `\`.${op.repl.command}${words}\`` : "run it as `run('" + op.name + "', {...})`"}`,
     `- MCP profiles: ${profiles.length ? profiles.map((p) => `\`${p}\``).join(', ') : `none: listed only when named (\`--tools ${op.name}\`)`}`,
     `- Annotations: ${a.readOnlyHint ? 'read-only' : 'writes'}${a.readOnlyHint ? '' : a.destructiveHint ? ', destructive' : ', not destructive'}${a.idempotentHint ? ', idempotent' : ''}${a.openWorldHint ? ', open world' : ', closed world'}`,
-    `- Errors a caller can cause: ${callerErrors(op).map((c) => `\`${c}\``).join(', ')}`,
+    `- Errors a caller can cause: ${callerErrors(op)
+      .map((c) => `\`${c}\``)
+      .join(', ')}`,
     '',
     '| input | type | |',
     '|---|---|---|',

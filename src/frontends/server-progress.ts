@@ -51,7 +51,13 @@ export function relayProgress(broker: WatchedBroker, emit: (p: ProgressUpdate) =
     if (opTotal !== undefined) return { value: opProgress, total: opTotal };
     const waited = [...servers.values()];
     const done = waited.reduce((n, w) => n + 2 * (w.rounds - 1) + stepsDone(w.state), 0);
-    return { value: done, total: Math.max(1, waited.reduce((n, w) => n + 2 * w.rounds, 0)) };
+    return {
+      value: done,
+      total: Math.max(
+        1,
+        waited.reduce((n, w) => n + 2 * w.rounds, 0),
+      ),
+    };
   };
   const send = (message: string | undefined) => {
     const { value, total } = position();

@@ -95,9 +95,13 @@ export function wordsToInput(op: Operation, words: string[], positional: string[
     }
     const name = pos.shift();
     if (name === undefined) {
-      throw new LspgateError('INVALID_INPUT', `unexpected word ${JSON.stringify(w.slice(0, 100))}: ${op.name} takes ${positional.length ? `${positional.join(', ')} positionally, then ` : ''}--field value`, {
-        positional,
-      });
+      throw new LspgateError(
+        'INVALID_INPUT',
+        `unexpected word ${JSON.stringify(w.slice(0, 100))}: ${op.name} takes ${positional.length ? `${positional.join(', ')} positionally, then ` : ''}--field value`,
+        {
+          positional,
+        },
+      );
     }
     const field = fields.find((f) => f.name === name);
     if (!field) throw new LspgateError('INTERNAL', `${op.name}: repl positional field ${name} is not an input field`);

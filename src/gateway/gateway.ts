@@ -99,7 +99,9 @@ function trustedNotice(root: string, trust: string | undefined): string[] {
   if (trust === undefined) return [];
   const own = ['servers.json', 'config.json'].filter((f) => existsSync(path.join(root, '.lspgate', f)));
   if (!own.length) return [];
-  return [`${own.map((f) => path.join('.lspgate', f)).join(' and ')} applied in full: ${root} is a trusted folder (trustedFolders: ${trust}; \`lspgate untrust ${trust}\` to undo)`];
+  return [
+    `${own.map((f) => path.join('.lspgate', f)).join(' and ')} applied in full: ${root} is a trusted folder (trustedFolders: ${trust}; \`lspgate untrust ${trust}\` to undo)`,
+  ];
 }
 
 export function workspaceId(root: string): string {
@@ -218,9 +220,19 @@ export class Gateway implements RunnerHost {
     const afterBuild = (files: ReadonlyMap<string, unknown>): void => {
       warmServers(env, root, files.keys(), start);
       // the servers, once started, check a sample of the catalog while nobody asks them anything
-      if (start === 'after-syntax') verifySample(catalog, cataloger, env.logger.child(`verify:${id}`)).catch((e: unknown) => env.logger.debug('verification stopped', e));
+      if (start === 'after-syntax')
+        verifySample(catalog, cataloger, env.logger.child(`verify:${id}`)).catch((e: unknown) => env.logger.debug('verification stopped', e));
     };
-    const catalog: WorkspaceCatalog = new WorkspaceCatalog({ root, id, cacheDir: env.cacheDir, logger: env.logger, limits: env.limits, cataloger, notice: (m) => notices.push(m), afterBuild });
+    const catalog: WorkspaceCatalog = new WorkspaceCatalog({
+      root,
+      id,
+      cacheDir: env.cacheDir,
+      logger: env.logger,
+      limits: env.limits,
+      cataloger,
+      notice: (m) => notices.push(m),
+      afterBuild,
+    });
     // the servers learn of changes from the catalog's one feed, as every other listener does
     catalog.changes.subscribe(serverNotifier(env.broker, env.logger.child(`catalog:${id}`)));
     notices.push(...recoverApplies(env, root));

@@ -13,10 +13,7 @@ export function encodeFrame(message: unknown): Buffer {
   return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body]);
 }
 
-export type FrameResult =
-  | { kind: 'more' }
-  | { kind: 'bad'; reason: string }
-  | { kind: 'message'; message: unknown; rest: Buffer };
+export type FrameResult = { kind: 'more' } | { kind: 'bad'; reason: string } | { kind: 'message'; message: unknown; rest: Buffer };
 
 /** One message from the start of `buf`, if it holds a whole one. */
 export function readFrame(buf: Buffer, maxBytes = MAX_FRAME_BYTES): FrameResult {

@@ -91,8 +91,7 @@ export function readJournal(file: string): JournalState | undefined {
         const m = modes[f.file];
         if (typeof m === 'number' && Number.isInteger(m)) f.mode = m & 0o777;
       }
-    }
-    else if (rec.t === 'renamed' && typeof rec.file === 'string') state.renamed.add(rec.file);
+    } else if (rec.t === 'renamed' && typeof rec.file === 'string') state.renamed.add(rec.file);
     else if (rec.t === 'done') state.done = true;
   }
   return state;
@@ -103,7 +102,9 @@ export function listJournals(cacheDir: string, root?: string): JournalState[] {
   const dir = journalDir(cacheDir);
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.journal')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.journal'))
+      .sort();
   } catch {
     return [];
   }

@@ -121,11 +121,18 @@ export function checkCacheDir(dir: string): void {
   if (!st) return;
   const problem = dirProblem(st, 0o022);
   if (problem === undefined) return;
-  const fix = !st.isDirectory() || st.uid !== process.getuid?.() ? 'remove it (or point LSPGATE_CACHE_DIR elsewhere) and lspgate creates its own' : `check nothing in it is another user's, then chmod 700 it`;
-  throw new LinkError('UNSAFE_DIRECTORY', `refusing lspgate's cache directory ${dir}: it ${problem}; lspgate keeps source and apply journals there, so it must be a directory of this user that no one else can write — ${fix}`, {
-    reason: 'cache_dir_unsafe',
-    dir,
-    mode: (st.mode & 0o777).toString(8),
-    uid: st.uid,
-  });
+  const fix =
+    !st.isDirectory() || st.uid !== process.getuid?.()
+      ? 'remove it (or point LSPGATE_CACHE_DIR elsewhere) and lspgate creates its own'
+      : `check nothing in it is another user's, then chmod 700 it`;
+  throw new LinkError(
+    'UNSAFE_DIRECTORY',
+    `refusing lspgate's cache directory ${dir}: it ${problem}; lspgate keeps source and apply journals there, so it must be a directory of this user that no one else can write — ${fix}`,
+    {
+      reason: 'cache_dir_unsafe',
+      dir,
+      mode: (st.mode & 0o777).toString(8),
+      uid: st.uid,
+    },
+  );
 }

@@ -55,16 +55,23 @@ export function documentText(absPath: string, text: string | undefined, maxBytes
 function refuseKeys(absPath: string, text: string): string {
   refuseBinary(path.basename(absPath), text);
   if (containsPrivateKey(text)) {
-    throw new LspgateError('SECRET_FILE', `refusing a file that holds a private key: ${path.basename(absPath)}`, { path: absPath, reason: 'private key block' });
+    throw new LspgateError('SECRET_FILE', `refusing a file that holds a private key: ${path.basename(absPath)}`, {
+      path: absPath,
+      reason: 'private key block',
+    });
   }
   return text;
 }
 
 function tooBig(absPath: string, bytes: number, maxBytes: number): LspgateError {
-  return new LspgateError('LIMIT_EXCEEDED', `${path.basename(absPath)} is ${bytes} bytes, over the ${maxBytes}-byte limit for files opened in a language server`, {
-    limit: 'maxFileBytes',
-    max: maxBytes,
-    actual: bytes,
-    path: absPath,
-  });
+  return new LspgateError(
+    'LIMIT_EXCEEDED',
+    `${path.basename(absPath)} is ${bytes} bytes, over the ${maxBytes}-byte limit for files opened in a language server`,
+    {
+      limit: 'maxFileBytes',
+      max: maxBytes,
+      actual: bytes,
+      path: absPath,
+    },
+  );
 }

@@ -36,7 +36,19 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
     // servers answer bare Commands, which only the server itself can carry out.
     codeAction: {
       codeActionLiteralSupport: {
-        codeActionKind: { valueSet: ['', 'quickfix', 'refactor', 'refactor.extract', 'refactor.inline', 'refactor.rewrite', 'source', 'source.organizeImports', 'source.fixAll'] },
+        codeActionKind: {
+          valueSet: [
+            '',
+            'quickfix',
+            'refactor',
+            'refactor.extract',
+            'refactor.inline',
+            'refactor.rewrite',
+            'source',
+            'source.organizeImports',
+            'source.fixAll',
+          ],
+        },
       },
       isPreferredSupport: true,
       dataSupport: true,
@@ -62,7 +74,12 @@ export function initializeParams(root: string, rootUri: string, initializationOp
     rootUri,
     workspaceFolders: folders,
     // a server that offers pull diagnostics only through dynamic registration (servers.json pullDiagnostics)
-    capabilities: opts.pullDiagnostics ? { ...CLIENT_CAPABILITIES, textDocument: { ...CLIENT_CAPABILITIES.textDocument, diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false } } } : CLIENT_CAPABILITIES,
+    capabilities: opts.pullDiagnostics
+      ? {
+          ...CLIENT_CAPABILITIES,
+          textDocument: { ...CLIENT_CAPABILITIES.textDocument, diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false } },
+        }
+      : CLIENT_CAPABILITIES,
     initializationOptions,
     trace: 'off',
   };

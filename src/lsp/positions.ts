@@ -128,7 +128,12 @@ export function offsetAt(text: string, pos: Position, enc: PositionEncoding = 'u
 }
 
 /** LSP position → 1-based line and 1-based UTF-16 column (clamped). `starts`: lineStarts(text), when the caller keeps it. */
-export function fromLspPosition(text: string, pos: Position, enc: PositionEncoding = 'utf-16', starts: number[] = lineStarts(text)): { line: number; column: number } {
+export function fromLspPosition(
+  text: string,
+  pos: Position,
+  enc: PositionEncoding = 'utf-16',
+  starts: number[] = lineStarts(text),
+): { line: number; column: number } {
   const line0 = clamp(pos.line, 0, starts.length - 1);
   const [start, end] = lineSpan(text, starts, line0);
   const idx = pos.line >= starts.length ? end : indexAfterUnits(text, start, end, Math.max(0, pos.character), enc);

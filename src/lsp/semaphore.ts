@@ -106,11 +106,19 @@ export class Semaphore {
         const i = queue.indexOf(item);
         if (i >= 0) queue.splice(i, 1);
       };
-      const timer = setTimeout(() => {
-        remove();
-        cleanup();
-        reject(new LspgateError('TIMEOUT', `${this.label}: timed out after ${timeoutMs} ms waiting for a free request slot (${this.active} in flight)`, { timeoutMs, queued: true }));
-      }, Math.max(0, timeoutMs));
+      const timer = setTimeout(
+        () => {
+          remove();
+          cleanup();
+          reject(
+            new LspgateError('TIMEOUT', `${this.label}: timed out after ${timeoutMs} ms waiting for a free request slot (${this.active} in flight)`, {
+              timeoutMs,
+              queued: true,
+            }),
+          );
+        },
+        Math.max(0, timeoutMs),
+      );
       const onAbort = () => {
         remove();
         cleanup();

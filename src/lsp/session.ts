@@ -34,16 +34,7 @@ import { crashError, failedError, prepareLaunch, startFailedError, stoppedError 
 import { spawnServer } from './spawn.js';
 import { makeServerTmp, removeServerTmp, tmpEnv } from './server-tmp.js';
 import { inBackground } from '../util/work-class.js';
-import type {
-  AnyRequestType,
-  LspSession,
-  OpenDocument,
-  PositionEncoding,
-  RequestOptions,
-  SessionInfo,
-  SessionState,
-  TraceEvent,
-} from './types.js';
+import type { AnyRequestType, LspSession, OpenDocument, PositionEncoding, RequestOptions, SessionInfo, SessionState, TraceEvent } from './types.js';
 
 export type { SessionOptions } from './session-options.js';
 
@@ -385,7 +376,8 @@ export class Session implements LspSession {
       // the wrapper may answer the probe itself while the child that does the work is stopped
       const stopped = gen.stoppedReason();
       if (stopped) this.reset(gen, `a background request timed out and ${stopped}`);
-      else if (!answered) this.reset(gen, `no answer to a background request, nor to ${PROBE_METHOD} within ${ms} ms: the server answers nothing (stopped or hung)`);
+      else if (!answered)
+        this.reset(gen, `no answer to a background request, nor to ${PROBE_METHOD} within ${ms} ms: the server answers nothing (stopped or hung)`);
     });
   }
 

@@ -75,7 +75,10 @@ export class WorkspaceScan {
  * Before a request of `SCAN_BOUND_METHODS`: waits (within the request's own deadline) for the scan;
  * NOT_READY when it does not end in time — an answer over open files only would read as complete.
  */
-export async function awaitScan(scan: WorkspaceScan, ctx: { serverId: string; method: string; deadline: number; signal?: AbortSignal | undefined }): Promise<void> {
+export async function awaitScan(
+  scan: WorkspaceScan,
+  ctx: { serverId: string; method: string; deadline: number; signal?: AbortSignal | undefined },
+): Promise<void> {
   if (scan.done || !SCAN_BOUND_METHODS.has(ctx.method)) return;
   const t0 = Date.now();
   if (await scan.wait(ctx.deadline - t0, ctx.signal)) return;

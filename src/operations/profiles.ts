@@ -42,7 +42,10 @@ export function profileTools(profile: ProfileName, ops: readonly Operation[]): s
 export function parseToolsFlag(flag: string): ToolsSetting {
   const v = flag.trim();
   if (isProfileName(v)) return v;
-  const names = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.length === 0) throw new LspgateError('INVALID_INPUT', '--tools needs core, default, all, or a comma-separated list of tool names');
   return names;
 }
@@ -54,10 +57,14 @@ export function selectTools(setting: ToolsSetting, ops: readonly Operation[]): S
   const wanted: readonly string[] = setting;
   const unknown = wanted.filter((n) => !valid.includes(n));
   if (unknown.length) {
-    throw new LspgateError('INVALID_INPUT', `unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in --tools / "tools"; valid: ${PROFILE_NAMES.join(', ')}, ${valid.join(', ')}`, {
-      unknown,
-      valid,
-    });
+    throw new LspgateError(
+      'INVALID_INPUT',
+      `unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in --tools / "tools"; valid: ${PROFILE_NAMES.join(', ')}, ${valid.join(', ')}`,
+      {
+        unknown,
+        valid,
+      },
+    );
   }
   return new Set(wanted);
 }

@@ -22,10 +22,7 @@ export type OutputFormat = z.infer<typeof OutputFormatSchema>;
 
 /** Fields every operation takes besides its own. */
 export const commonInputShape = {
-  workspace: z
-    .string()
-    .optional()
-    .describe('Default: the served root'),
+  workspace: z.string().optional().describe('Default: the served root'),
   // the text content's rendering; the structured result is the same either way (default markdown)
   output_format: OutputFormatSchema.optional(),
 };
@@ -41,7 +38,9 @@ export const waitInputShape = {
     .min(0)
     .max(MAX_WAIT_MS)
     .optional()
-    .describe('Max ms to wait for the language server to start and load the project, then NOT_READY while it goes on loading (default 20000 over MCP and the sidecar; the CLI waits for the server\'s readyMs)'),
+    .describe(
+      "Max ms to wait for the language server to start and load the project, then NOT_READY while it goes on loading (default 20000 over MCP and the sidecar; the CLI waits for the server's readyMs)",
+    ),
 };
 
 const publicSchemas = new WeakMap<Operation, AnyZodObject>();
@@ -99,7 +98,11 @@ export class OperationRunner {
   private readonly byName = new Map<string, Operation>();
   private opCache: OperationCache | undefined;
   /** Validated inputs by their JSON text (parseInput): a pure memo per runner, bounded in bytes (the parsed copy counted as its text again). */
-  private readonly parsedInputs = new LRUCache<string, Record<string, unknown>>({ maxSize: 4 * 1024 * 1024, maxEntrySize: 256 * 1024, sizeCalculation: (_v, k) => 4 * k.length + 64 });
+  private readonly parsedInputs = new LRUCache<string, Record<string, unknown>>({
+    maxSize: 4 * 1024 * 1024,
+    maxEntrySize: 256 * 1024,
+    sizeCalculation: (_v, k) => 4 * k.length + 64,
+  });
   private defaultWorkspace: Workspace | undefined;
   private readonly cacheEnabled = responseCacheEnabled();
   /** Tokens this runner's answers saved: one client's session (its own process, or its view in the daemon). */
@@ -250,6 +253,20 @@ export class OperationRunner {
     };
   }
 
+  /** The answer's size in bytes; LIMIT_EXCEEDED over maxResponseBytes. */
+  private sizeWithinLimit(body: Record<string, unknown>): number {
+    const bodyBytes = Buffer.byteLength(JSON.stringify(body));
+    const maxBytes = this.host.context.limits.maxResponseBytes;
+    if (bodyBytes > maxBytes) {
+      throw new LspgateError('LIMIT_EXCEEDED', `answer of ${bodyBytes} bytes exceeds maxResponseBytes ${maxBytes}; narrow the query or lower max_results`, {
+        limit: 'maxResponseBytes',
+        value: maxBytes,
+        actual: bodyBytes,
+      });
+    }
+    return bodyBytes;
+  }
+
   async run(name: string, rawInput: unknown, opts: RunOptions = {}): Promise<RunResult> {
     const started = performance.now();
     const op = this.byName.get(name);
@@ -277,7 +294,16 @@ export class OperationRunner {
     for (const n of notices) meta.warn(n);
     for (const notice of this.host.context.notices ?? []) meta.warn(notice);
     const savedTokens = () => ({ session: this.sessionSaved, total: this.host.savings.value });
-    const ctx = { workspace, env: this.host.context, gateway: this.host, signal: opts.signal, progress: opts.progress, meta, savedTokens, ...waitBound(op, wait_ms, opts) };
+    const ctx = {
+      workspace,
+      env: this.host.context,
+      gateway: this.host,
+      signal: opts.signal,
+      progress: opts.progress,
+      meta,
+      savedTokens,
+      ...waitBound(op, wait_ms, opts),
+    };
     let body: Record<string, unknown>;
     try {
       const work = () => op.handler(input, ctx);
@@ -289,15 +315,7 @@ export class OperationRunner {
     }
     // an answer built from syntax trees where no server runs says so (index_state and the markdown notice)
     if (op.answersFrom === undefined) this.labelSyntax(workspace, meta);
-    const bodyBytes = Buffer.byteLength(JSON.stringify(body));
-    const maxBytes = this.host.context.limits.maxResponseBytes;
-    if (bodyBytes > maxBytes) {
-      throw new LspgateError('LIMIT_EXCEEDED', `answer of ${bodyBytes} bytes exceeds maxResponseBytes ${maxBytes}; narrow the query or lower max_results`, {
-        limit: 'maxResponseBytes',
-        value: maxBytes,
-        actual: bodyBytes,
-      });
-    }
+    const bodyBytes = this.sizeWithinLimit(body);
     const tokensSaved = Math.max(0, Math.floor((meta.rawBytes() - bodyBytes) / 4));
     const result = { ...body, _meta: this.metaOf(meta, workspace, started, tokensSaved) };
     const checked = op.output.safeParse(result);

@@ -80,10 +80,7 @@ export const RelationDescriptorSchema = z.object({
   target_full_name: z.string().optional(),
   method: z.string().optional().describe('Method defining the relation (Eloquent)'),
   location: SymbolLocationSchema.optional(),
-  metadata: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe('Relation details, e.g. a polymorphic relation: morph_name, type_column, id_column'),
+  metadata: z.record(z.string(), z.unknown()).optional().describe('Relation details, e.g. a polymorphic relation: morph_name, type_column, id_column'),
 });
 export type RelationDescriptor = z.infer<typeof RelationDescriptorSchema>;
 

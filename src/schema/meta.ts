@@ -48,7 +48,9 @@ export const MetaSchema = z.object({
   alternatives: z
     .array(AlternativeSchema)
     .optional()
-    .describe('Other declarations with the name asked for, ranked, when one was ahead of them and answered (ask again with a symbol_id to pick one; `strict: true` never picks)'),
+    .describe(
+      'Other declarations with the name asked for, ranked, when one was ahead of them and answered (ask again with a symbol_id to pick one; `strict: true` never picks)',
+    ),
   cached: z
     .boolean()
     .optional()

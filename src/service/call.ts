@@ -69,7 +69,9 @@ export class ServiceCall implements FileContextSource {
     }
     for (const s of stale) ctx.meta.addServer(s);
     ctx.meta.setIndexState('indexing');
-    ctx.meta.warn(`${stale.map((s) => s.serverId).join(', ')} began indexing while answering: the answer may be incomplete; ask again when index_state is ready`);
+    ctx.meta.warn(
+      `${stale.map((s) => s.serverId).join(', ')} began indexing while answering: the answer may be incomplete; ask again when index_state is ready`,
+    );
     return out;
   }
 

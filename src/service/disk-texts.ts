@@ -7,7 +7,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { LRUCache } from 'lru-cache';
 
 /** Text of files not open in the server, with the stat it was read at (re-read when the stat moves). */
-export const DISK_TEXTS = new LRUCache<string, { mtimeMs: number; size: number; ino: number; text: string }>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (v) => 2 * (v.text.length + 1) });
+export const DISK_TEXTS = new LRUCache<string, { mtimeMs: number; size: number; ino: number; text: string }>({
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: (v) => 2 * (v.text.length + 1),
+});
 
 /**
  * A file's text on disk, re-read unless mtime, size and inode are those of the last read (the
@@ -27,4 +30,3 @@ export function diskText(absPath: string): string | undefined {
   DISK_TEXTS.set(absPath, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, text });
   return text;
 }
-

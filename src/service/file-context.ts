@@ -78,7 +78,10 @@ interface SymbolModel {
  * process-wide memo, bounded in bytes (lines at their text, and the answer beside them, counted at
  * twice the text); it holds the answer until it is evicted.
  */
-export const MODEL_MEMO = new LRUCache<object, SymbolModel>({ maxSize: 48 * 1024 * 1024, sizeCalculation: (m) => 4 * m.textLength + ENTRY_OVERHEAD * (m.lines.length + 1) });
+export const MODEL_MEMO = new LRUCache<object, SymbolModel>({
+  maxSize: 48 * 1024 * 1024,
+  sizeCalculation: (m) => 4 * m.textLength + ENTRY_OVERHEAD * (m.lines.length + 1),
+});
 
 /**
  * The file's lines and normalised symbols (the adapter's declarations). Made once per cached
@@ -95,7 +98,14 @@ function symbolModel(answer: unknown, doc: OpenDocument, session: LspSession, ad
   const lines = splitLines(doc.text);
   const tree = normalizeDocumentSymbols(answer as Parameters<typeof normalizeDocumentSymbols>[0], lines);
   const symbols = adapter.declarations?.(tree, doc.text, session.positionEncoding) ?? tree;
-  const model: SymbolModel = { hash: doc.hash, adapter: session.entry.adapter, encoding: session.positionEncoding, lines: deepFreeze(lines), symbols: deepFreeze(symbols), textLength: doc.text.length };
+  const model: SymbolModel = {
+    hash: doc.hash,
+    adapter: session.entry.adapter,
+    encoding: session.positionEncoding,
+    lines: deepFreeze(lines),
+    symbols: deepFreeze(symbols),
+    textLength: doc.text.length,
+  };
   if (shared) MODEL_MEMO.set(answer, model);
   return model;
 }
@@ -104,7 +114,11 @@ export async function loadFileContext(src: FileContextSource, absPath: string, o
   const session = await src.session(absPath);
   const doc = await session.syncDocument(absPath, opts.text);
   // Read only: normalizeDocumentSymbols builds new arrays and never changes the answer's objects.
-  const answer = await session.request(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } }, { signal: src.signal, transient: opts.transient, background: opts.background, readOnly: true });
+  const answer = await session.request(
+    DocumentSymbolRequest.type,
+    { textDocument: { uri: doc.uri } },
+    { signal: src.signal, transient: opts.transient, background: opts.background, readOnly: true },
+  );
   const adapter = adapterFor(session.entry.adapter);
   const model = symbolModel(answer, doc, session, adapter);
   const { lines, symbols } = model;

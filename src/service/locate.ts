@@ -92,5 +92,3 @@ function diskHoldsKey(abs: string): boolean {
   const text = diskText(abs);
   return text !== undefined && containsPrivateKey(text);
 }
-
-

@@ -136,5 +136,15 @@ export function resolveLocations(call: ServiceCall, src: LineSource, session: Fi
 /** 1-based line and column straight from the LSP position (no text to measure the column with). */
 function unquoted(abs: string, loc: Location): ResolvedLocation {
   const { start, end } = loc.range;
-  return { absPath: abs, file: abs, external: true, range: loc.range, line: start.line + 1, column: start.character + 1, end_line: end.line + 1, end_column: end.character + 1, lines: [] };
+  return {
+    absPath: abs,
+    file: abs,
+    external: true,
+    range: loc.range,
+    line: start.line + 1,
+    column: start.character + 1,
+    end_line: end.line + 1,
+    end_column: end.character + 1,
+    lines: [],
+  };
 }

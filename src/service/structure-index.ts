@@ -151,7 +151,12 @@ export async function structureOfText(ws: Workspace, rel: string, text: string, 
 }
 
 /** The decorations (decorators, attributes, leading block) of a catalog symbol, read from its file's current text. */
-export async function decorationOf(ws: Workspace, sym: Pick<CatalogSymbol, 'file' | 'name' | 'selection_line'>, text: string, how: StructureReading): Promise<Decoration | undefined> {
+export async function decorationOf(
+  ws: Workspace,
+  sym: Pick<CatalogSymbol, 'file' | 'name' | 'selection_line'>,
+  text: string,
+  how: StructureReading,
+): Promise<Decoration | undefined> {
   const structure = await structureOfText(ws, sym.file, text, how);
   return structure?.decorations.find((d) => d.name === sym.name && d.at.line === sym.selection_line);
 }

@@ -49,6 +49,6 @@ export function labelSyntaxAnswer(input: LabelInput, meta: CallMeta): void {
   meta.setIndexState('syntax');
   meta.warn(
     `built from syntax trees (tree-sitter) for ${[...langs].sort().join(', ')}: no language server runs for them here, ` +
-      'so names are matched by their declarations, not resolved by a compiler; install the language\'s server for semantic answers',
+      "so names are matched by their declarations, not resolved by a compiler; install the language's server for semantic answers",
   );
 }

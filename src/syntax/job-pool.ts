@@ -41,7 +41,10 @@ export interface SyntaxJob {
 }
 
 /** What a job worker posts. */
-export type JobMessage = { id: number; begin: true } | { id: number; result: unknown } | { id: number; error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
+export type JobMessage =
+  | { id: number; begin: true }
+  | { id: number; result: unknown }
+  | { id: number; error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
 
 /** Loading a module and a grammar may take this long on a loaded machine. */
 const PREPARE_MS = 60_000;
@@ -156,7 +159,11 @@ class JobPool {
       const file = slot.job?.job.file ?? 'a file';
       slot.fate ??=
         e.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? new LspgateError('LIMIT_EXCEEDED', `${file}: parsing needed more than the syntax workers' ${this.maxHeapMb} MB heap (limits.parseHeapMb)`, { file, limit: 'parseHeapMb', value: this.maxHeapMb })
+          ? new LspgateError('LIMIT_EXCEEDED', `${file}: parsing needed more than the syntax workers' ${this.maxHeapMb} MB heap (limits.parseHeapMb)`, {
+              file,
+              limit: 'parseHeapMb',
+              value: this.maxHeapMb,
+            })
           : new LspgateError('INTERNAL', `${file}: a syntax worker failed: ${e.message}`, { file });
     });
     worker.on('exit', (code) => this.died(slot, code));
@@ -169,7 +176,16 @@ class JobPool {
     if ('begin' in m) {
       const { file } = p.job;
       const ms = p.bounds.parseTimeoutMs;
-      this.arm(slot, ms, () => new LspgateError('TIMEOUT', `${file}: parsing did not finish within ${ms} ms (limits.parseTimeoutMs)`, { file, timeoutMs: ms, limit: 'parseTimeoutMs' }));
+      this.arm(
+        slot,
+        ms,
+        () =>
+          new LspgateError('TIMEOUT', `${file}: parsing did not finish within ${ms} ms (limits.parseTimeoutMs)`, {
+            file,
+            timeoutMs: ms,
+            limit: 'parseTimeoutMs',
+          }),
+      );
       return;
     }
     clearTimeout(slot.timer);

@@ -37,7 +37,10 @@ parentPort?.on('message', (m: { id: number; job: SyntaxJob }) => {
       answers.postMessage(answer);
     } catch (e) {
       // an answer that cannot be cloned is a defect of the job's function (it returned more than plain data)
-      answers.postMessage({ id: m.id, error: { code: 'INTERNAL', message: `${m.job.fn} answered what cannot leave its worker: ${(e as Error).message}` } } satisfies JobMessage);
+      answers.postMessage({
+        id: m.id,
+        error: { code: 'INTERNAL', message: `${m.job.fn} answered what cannot leave its worker: ${(e as Error).message}` },
+      } satisfies JobMessage);
     }
   });
 });

@@ -64,7 +64,8 @@ const SUBCOMMAND_FLAGS: Record<string, string[]> = {
 const NEVER_FILTERS = new Set(['rev-parse', 'cat-file', 'config', 'clone', 'version']);
 
 /** Variables that point git at another repository, index or object store than the working directory's. */
-const DROPPED_ENV = /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|NAMESPACE|CONFIG|CONFIG_SYSTEM|EXTERNAL_DIFF|PAGER|EDITOR|SEQUENCE_EDITOR)$/;
+const DROPPED_ENV =
+  /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|NAMESPACE|CONFIG|CONFIG_SYSTEM|EXTERNAL_DIFF|PAGER|EDITOR|SEQUENCE_EDITOR)$/;
 
 const SAFE_ENV: Record<string, string> = {
   GIT_TERMINAL_PROMPT: '0',
@@ -135,7 +136,15 @@ export function gitArgv(args: string[]): string[] {
 
 async function spawnGit(args: string[], env: Record<string, string>, opts: GitOptions): Promise<GitResult> {
   const argv = opts.wrap ? opts.wrap('git', gitArgv(args)) : { file: 'git', args: gitArgv(args) };
-  return runProgram(argv.file, argv.args, { cwd: opts.cwd, env, replaceEnv: true, timeout: opts.timeout, maxBuffer: opts.maxBuffer, signal: opts.signal, watched: opts.wrap !== undefined });
+  return runProgram(argv.file, argv.args, {
+    cwd: opts.cwd,
+    env,
+    replaceEnv: true,
+    timeout: opts.timeout,
+    maxBuffer: opts.maxBuffer,
+    signal: opts.signal,
+    watched: opts.wrap !== undefined,
+  });
 }
 
 /**

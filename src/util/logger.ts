@@ -38,7 +38,7 @@ export function createLogger(scope = 'lspgate', level: LogLevel = parseLevel(pro
   const write = (lvl: LogLevel, msg: string, extra?: unknown) => {
     for (const tap of taps) tap({ level: lvl, scope, msg, extra });
     if (LEVELS[lvl] > LEVELS[level]) return;
-    const tail = extra === undefined ? '' : ' ' + (extra instanceof Error ? extra.stack ?? extra.message : safeJson(extra));
+    const tail = extra === undefined ? '' : ' ' + (extra instanceof Error ? (extra.stack ?? extra.message) : safeJson(extra));
     process.stderr.write(`[${new Date().toISOString()}] ${lvl} ${scope}: ${msg}${tail}\n`);
   };
   return {

@@ -9,7 +9,6 @@ import { LspgateError } from '../errors/errors.js';
 import { isSecretName } from './secret-files.js';
 import { localPathOfFileUrl } from './uri.js';
 
-
 /** True for files whose content lspgate never returns (.env*, keys, credentials). */
 export function isSecretPath(p: string): boolean {
   return isSecretName(path.basename(p));
@@ -85,8 +84,7 @@ export function resolveInWorkspace(root: string, input: string, opts: ResolveOpt
   if (mustExist && expect !== 'any') {
     const st = statSync(real);
     if (expect === 'file' && !st.isFile()) throw new LspgateError('INVALID_INPUT', `not a file: ${toRelative(root, real)}`);
-    if (expect === 'directory' && !st.isDirectory())
-      throw new LspgateError('INVALID_INPUT', `not a directory: ${toRelative(root, real)}`);
+    if (expect === 'directory' && !st.isDirectory()) throw new LspgateError('INVALID_INPUT', `not a directory: ${toRelative(root, real)}`);
   }
   return real;
 }

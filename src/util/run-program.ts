@@ -68,7 +68,9 @@ export function runProgram(file: string, args: string[], opts: ProgramOptions = 
     child.stdout!.on('data', take(out));
     child.stderr!.on('data', take(err));
     let timedOut = false;
-    const timer = opts.timeout ? setTimeout(() => ((timedOut = true), (why ||= `timed out after ${opts.timeout} ms`), child.kill('SIGTERM')), opts.timeout) : undefined;
+    const timer = opts.timeout
+      ? setTimeout(() => ((timedOut = true), (why ||= `timed out after ${opts.timeout} ms`), child.kill('SIGTERM')), opts.timeout)
+      : undefined;
     let failed = false;
     child.on('error', (e) => {
       failed = true;

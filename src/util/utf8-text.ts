@@ -15,11 +15,15 @@ export function decodeUtf8(bytes: Buffer, what: string): string {
     return strict.decode(bytes);
   } catch {
     const at = firstInvalidByte(bytes);
-    throw new LspgateError('INVALID_INPUT', `${what} is not UTF-8 text (invalid byte 0x${bytes[at]?.toString(16) ?? '??'} at offset ${at}); lspgate reads source files as UTF-8 only`, {
-      path: what,
-      reason: 'encoding',
-      offset: at,
-    });
+    throw new LspgateError(
+      'INVALID_INPUT',
+      `${what} is not UTF-8 text (invalid byte 0x${bytes[at]?.toString(16) ?? '??'} at offset ${at}); lspgate reads source files as UTF-8 only`,
+      {
+        path: what,
+        reason: 'encoding',
+        offset: at,
+      },
+    );
   }
 }
 

@@ -59,7 +59,10 @@ export function runWorker<T>(script: string, data: unknown, task: WorkerTask): P
       settle(() =>
         reject(
           e.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new LspgateError('LIMIT_EXCEEDED', `${task.what} needed more than ${task.maxHeapMb} MB of memory`, { limit: 'worker_heap_mb', value: task.maxHeapMb })
+            ? new LspgateError('LIMIT_EXCEEDED', `${task.what} needed more than ${task.maxHeapMb} MB of memory`, {
+                limit: 'worker_heap_mb',
+                value: task.maxHeapMb,
+              })
             : new LspgateError('INTERNAL', `${task.what} failed: ${e.message}`, {}, { cause: e }),
         ),
       ),

@@ -49,7 +49,10 @@ export function writeRenameRepo(root: string, n: number): RenameRepo {
     fs.writeFileSync(path.join(root, rel), `/** Module ${i}. */\nexport function work${i}(x: number): number {\n  return x * ${i};\n}\n`);
     files.push(rel);
   }
-  fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'nodenext', noEmit: true }, include: ['src/**/*.ts'] }));
+  fs.writeFileSync(
+    path.join(root, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'nodenext', noEmit: true }, include: ['src/**/*.ts'] }),
+  );
   fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'rename-repo', private: true, type: 'module' }));
   return addSharedUse(root, files);
 }
@@ -105,10 +108,14 @@ export function killAtJournal(cacheDir: string, point: KillPoint): Killer {
     } catch {
       return;
     }
-    const records = text.split('\n').filter(Boolean).map((l) => (/"t":"(\w+)"/.exec(l) ?? [])[1] ?? '?');
+    const records = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (/"t":"(\w+)"/.exec(l) ?? [])[1] ?? '?');
     const pid = Number(/"pid":(\d+)/.exec(text)?.[1]);
     if (!pid) return;
-    const reached = point.at === 'created' || (point.at === 'staged' ? records.includes('staged') : records.filter((r) => r === 'renamed').length >= point.count);
+    const reached =
+      point.at === 'created' || (point.at === 'staged' ? records.includes('staged') : records.filter((r) => r === 'renamed').length >= point.count);
     if (!reached) return;
     done = true;
     try {

@@ -116,7 +116,12 @@ export function sidecarOf(cli: string, w: DaemonWorld, root = w.ws): { proc: Spa
 }
 
 /** Runs a CLI script (this version's or another's) to completion. */
-export async function runScript(cli: string, args: string[], w: DaemonWorld, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runScript(
+  cli: string,
+  args: string[],
+  w: DaemonWorld,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const p = spawnNode(cli, args, { cacheDir: w.cacheDir, cwd: REPO, env: { ...w.env, ...env } });
   p.child.stdin?.end('');
   const { code } = await p.exited;

@@ -33,7 +33,9 @@ export async function gitCopy(fixture: string) {
     if (!text.includes(from)) throw new Error(`${rel} has no ${from}`);
     fs.writeFileSync(file, text.replace(from, to));
   };
-  const run = async (input: Record<string, unknown> = {}): Promise<JsonResult> => (await gateway.run('changed_symbols', { ...input, output_format: 'json' })).result;
-  const runOp = async (op: string, input: Record<string, unknown> = {}): Promise<JsonResult> => (await gateway.run(op, { ...input, output_format: 'json' })).result;
+  const run = async (input: Record<string, unknown> = {}): Promise<JsonResult> =>
+    (await gateway.run('changed_symbols', { ...input, output_format: 'json' })).result;
+  const runOp = async (op: string, input: Record<string, unknown> = {}): Promise<JsonResult> =>
+    (await gateway.run(op, { ...input, output_format: 'json' })).result;
   return { root, git, edit, run, runOp, gateway };
 }

@@ -37,7 +37,18 @@ export const GIT_VECTORS = [
   'clone-submodule', // index_repo: a submodule URL on the ext:: transport
 ] as const;
 
-const GIT_ID = ['-c', 'user.name=lspgate-test', '-c', 'user.email=test@lspgate.invalid', '-c', 'commit.gpgsign=false', '-c', 'core.hooksPath=/dev/null', '-c', 'protocol.file.allow=always'];
+const GIT_ID = [
+  '-c',
+  'user.name=lspgate-test',
+  '-c',
+  'user.email=test@lspgate.invalid',
+  '-c',
+  'commit.gpgsign=false',
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'protocol.file.allow=always',
+];
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', [...GIT_ID, ...args], { cwd, stdio: 'pipe', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } }).toString();
@@ -128,7 +139,10 @@ export function buildHostileGit(base: string): HostileGit {
   git(cloneSource, 'init', '-q', '-b', 'main');
   fs.writeFileSync(path.join(cloneSource, 'lib.ts'), 'export function lib(): number {\n  return 1;\n}\n');
   fs.writeFileSync(path.join(cloneSource, '.gitattributes'), '*.ts filter=evilclean diff=eviltc\n');
-  fs.writeFileSync(path.join(cloneSource, '.gitmodules'), `[submodule "x"]\n\tpath = x\n\turl = ext::sh -c touch% ${path.join(markersDir, 'clone-submodule')}\n`);
+  fs.writeFileSync(
+    path.join(cloneSource, '.gitmodules'),
+    `[submodule "x"]\n\tpath = x\n\turl = ext::sh -c touch% ${path.join(markersDir, 'clone-submodule')}\n`,
+  );
   git(cloneSource, 'add', '-A');
   // a gitlink for the submodule, so a recursive clone would fetch it
   git(cloneSource, 'update-index', '--add', '--cacheinfo', `160000,${commit},x`);

@@ -60,7 +60,15 @@ export interface Scenario {
 function journalText(id: string, root: string, cache: string, step: { file: string; abs: string; tmp: string }, before: string): string {
   const backupDir = path.join(cache, 'backups', 'ws-00000000', id);
   const begin = {
-    t: 'begin', v: 1, id, root, workspace: 'ws-00000000', operation: 'rename_symbol', pid: DEAD_PID, time: new Date().toISOString(), backup_dir: backupDir,
+    t: 'begin',
+    v: 1,
+    id,
+    root,
+    workspace: 'ws-00000000',
+    operation: 'rename_symbol',
+    pid: DEAD_PID,
+    time: new Date().toISOString(),
+    backup_dir: backupDir,
     files: [{ ...step, backup: path.join(backupDir, step.file), before: sha(before), after: sha(EVIL) }],
   };
   return `${JSON.stringify(begin)}\n${JSON.stringify({ t: 'staged' })}\n`;
@@ -99,7 +107,16 @@ export function buildScenario(base: string, kind: Kind, user: string): Scenario 
       fs.chownSync(cache, uidOf(user), uidOf(user));
       asUser(user, `mkdir -m 777 ${q(journals)} && cat > ${q(path.join(cache, 'evil'))} && chmod 666 ${q(path.join(cache, 'evil'))}`, EVIL);
       asUser(user, `cat > ${q(journal)}`, journalText(id, root, cache, { file: '.bashrc', abs: bashrc, tmp: path.join(cache, 'evil') }, victimBefore(bashrc)));
-      return { kind, what: "another user's 0777 cache dir holding their journal over ~/.bashrc", root, cache, victim: bashrc, victimBefore: victimBefore(bashrc), journal, first: 'UNSAFE_DIRECTORY' };
+      return {
+        kind,
+        what: "another user's 0777 cache dir holding their journal over ~/.bashrc",
+        root,
+        cache,
+        victim: bashrc,
+        victimBefore: victimBefore(bashrc),
+        journal,
+        first: 'UNSAFE_DIRECTORY',
+      };
     }
     case 'planted-journal': {
       fs.mkdirSync(cache, { mode: 0o700 });
@@ -111,23 +128,46 @@ export function buildScenario(base: string, kind: Kind, user: string): Scenario 
       // the cache dir is only traversable for the plant (as an old 0711/0755 cache would be)
       fs.chmodSync(cache, 0o711);
       asUser(user, `cat > ${q(path.join(attacker, 'evil'))} && chmod 666 ${q(path.join(attacker, 'evil'))}`, EVIL);
-      asUser(user, `cat > ${q(journal)}`, journalText(id, root, cache, { file: '.bashrc', abs: bashrc, tmp: path.join(attacker, 'evil') }, victimBefore(bashrc)));
+      asUser(
+        user,
+        `cat > ${q(journal)}`,
+        journalText(id, root, cache, { file: '.bashrc', abs: bashrc, tmp: path.join(attacker, 'evil') }, victimBefore(bashrc)),
+      );
       fs.chmodSync(cache, 0o700);
-      return { kind, what: "a journal planted by another user in the user's 0777 journals/ dir, over ~/.bashrc", root, cache, victim: bashrc, victimBefore: victimBefore(bashrc), journal, first: 'UNSAFE_DIRECTORY', fix: () => fs.chmodSync(journals, 0o700) };
+      return {
+        kind,
+        what: "a journal planted by another user in the user's 0777 journals/ dir, over ~/.bashrc",
+        root,
+        cache,
+        victim: bashrc,
+        victimBefore: victimBefore(bashrc),
+        journal,
+        first: 'UNSAFE_DIRECTORY',
+        fix: () => fs.chmodSync(journals, 0o700),
+      };
     }
     case 'escape-dotdot':
       fs.mkdirSync(cache, { mode: 0o700 });
-      return { ...own({ file: '../home/.bashrc', abs: bashrc, tmp: tempBeside(bashrc, id) }, bashrc), what: "the user's own journal whose file is ../home/.bashrc" };
+      return {
+        ...own({ file: '../home/.bashrc', abs: bashrc, tmp: tempBeside(bashrc, id) }, bashrc),
+        what: "the user's own journal whose file is ../home/.bashrc",
+      };
     case 'escape-symlink': {
       fs.mkdirSync(cache, { mode: 0o700 });
       fs.symlinkSync(home, path.join(root, 'linked'));
       const abs = path.join(root, 'linked/.bashrc');
-      return { ...own({ file: 'linked/.bashrc', abs, tmp: tempBeside(abs, id) }, bashrc), what: "the user's own journal whose file is reached through a symlinked folder of the root" };
+      return {
+        ...own({ file: 'linked/.bashrc', abs, tmp: tempBeside(abs, id) }, bashrc),
+        what: "the user's own journal whose file is reached through a symlinked folder of the root",
+      };
     }
     case 'foreign-temp': {
       fs.mkdirSync(cache, { mode: 0o700 });
       const abs = path.join(root, 'src/a.ts');
-      return { ...own({ file: 'src/a.ts', abs, tmp: tempBeside(abs, id) }, abs, uidOf(user)), what: "the user's own journal whose temp file belongs to another user" };
+      return {
+        ...own({ file: 'src/a.ts', abs, tmp: tempBeside(abs, id) }, abs, uidOf(user)),
+        what: "the user's own journal whose temp file belongs to another user",
+      };
     }
   }
 }

@@ -67,7 +67,11 @@ export function parseWorld(): ParseWorld {
   if (minified.length === 0) throw new Error('d3/dist/d3.min.js is missing from node_modules (run npm ci)');
   // saved as plain `.js` (not `.min.js`, not under vendor/): found by its shape, as the real case was
   for (const m of minified) put(`src/${m.rel.replace('.min.js', '.js')}`, m.text);
-  breaks.push({ name: 'a real minified bundle (d3.min.js, 280 KB)', files: minified.map((m) => `src/${m.rel.replace('.min.js', '.js')}`), outcome: 'minified' });
+  breaks.push({
+    name: 'a real minified bundle (d3.min.js, 280 KB)',
+    files: minified.map((m) => `src/${m.rel.replace('.min.js', '.js')}`),
+    outcome: 'minified',
+  });
   const long = longLineInputs().find((i) => i.name === 'long-line javascript')!;
   put(`src/${long.rel}`, long.text);
   breaks.push({ name: 'one line of 20,000 declarations', files: [`src/${long.rel}`], outcome: 'minified' });
@@ -150,6 +154,10 @@ export function judgeParse(w: ParseWorld, answers: string[]): ParseVerdict[] {
     out.push({ what: b.name, pass, outcome });
   }
   const others = search.includes('Fine.java') && outline.includes('other_total');
-  out.push({ what: 'other files of the workspace (search_symbols, get_file_outline)', pass: others, outcome: others ? 'answered' : `NOT answered: ${(search + outline).slice(0, 200)}` });
+  out.push({
+    what: 'other files of the workspace (search_symbols, get_file_outline)',
+    pass: others,
+    outcome: others ? 'answered' : `NOT answered: ${(search + outline).slice(0, 200)}`,
+  });
   return out;
 }

@@ -144,15 +144,17 @@ export type TrustFrontend = (v: TrustVector, root: string) => Promise<string[]>;
 /** The calls a front-end makes on a folder (trustCalls by default). */
 export type FrontendCalls = (v: TrustVector, root: string) => { op: string; input: Record<string, unknown> }[];
 
-const viaCli = (w: TrustWorld, calls: FrontendCalls): TrustFrontend => async (v, root) => {
-  const out: string[] = [];
-  for (const { op, input } of calls(v, root)) {
-    const args = Object.entries(input).flatMap(([k, val]) => [`--${k}`, String(val)]);
-    const r = await runCli([op, '--root', root, '--json', ...args], { cacheDir: w.cacheDir, env: w.env, cwd: root });
-    out.push(r.stdout + r.stderr);
-  }
-  return out;
-};
+const viaCli =
+  (w: TrustWorld, calls: FrontendCalls): TrustFrontend =>
+  async (v, root) => {
+    const out: string[] = [];
+    for (const { op, input } of calls(v, root)) {
+      const args = Object.entries(input).flatMap(([k, val]) => [`--${k}`, String(val)]);
+      const r = await runCli([op, '--root', root, '--json', ...args], { cacheDir: w.cacheDir, env: w.env, cwd: root });
+      out.push(r.stdout + r.stderr);
+    }
+    return out;
+  };
 
 function mcpVia(w: TrustWorld, extra: string[], calls: FrontendCalls): TrustFrontend {
   return async (v, root) => {
@@ -172,27 +174,30 @@ function mcpVia(w: TrustWorld, extra: string[], calls: FrontendCalls): TrustFron
   };
 }
 
-const viaSidecar = (w: TrustWorld, calls: FrontendCalls): TrustFrontend => async (v, root) => {
-  const proc = spawnNode(CLI, ['sidecar', '--root', root], { cacheDir: w.cacheDir, env: w.env, cwd: root });
-  const conn: MessageConnection = createMessageConnection(new StreamMessageReader(proc.child.stdout!), new StreamMessageWriter(proc.child.stdin!));
-  conn.onError(() => undefined);
-  conn.listen();
-  const out: string[] = [];
-  try {
-    for (const { op, input } of calls(v, root)) {
-      // an error's coded data (`{ code: 'LIMIT_EXCEEDED', … }`) with its message
-      out.push(JSON.stringify(await conn.sendRequest(op, input).catch((e: unknown) => `${String(e)} ${JSON.stringify((e as { data?: unknown }).data ?? null)}`)));
+const viaSidecar =
+  (w: TrustWorld, calls: FrontendCalls): TrustFrontend =>
+  async (v, root) => {
+    const proc = spawnNode(CLI, ['sidecar', '--root', root], { cacheDir: w.cacheDir, env: w.env, cwd: root });
+    const conn: MessageConnection = createMessageConnection(new StreamMessageReader(proc.child.stdout!), new StreamMessageWriter(proc.child.stdin!));
+    conn.onError(() => undefined);
+    conn.listen();
+    const out: string[] = [];
+    try {
+      for (const { op, input } of calls(v, root)) {
+        // an error's coded data (`{ code: 'LIMIT_EXCEEDED', … }`) with its message
+        out.push(
+          JSON.stringify(await conn.sendRequest(op, input).catch((e: unknown) => `${String(e)} ${JSON.stringify((e as { data?: unknown }).data ?? null)}`)),
+        );
+      }
+    } finally {
+      conn.dispose();
+      proc.child.stdin?.end();
+      const bound = setTimeout(() => proc.child.kill('SIGKILL'), 20_000);
+      await proc.exited;
+      clearTimeout(bound);
     }
-  } finally {
-    conn.dispose();
-    proc.child.stdin?.end();
-    const bound = setTimeout(() => proc.child.kill('SIGKILL'), 20_000);
-    await proc.exited;
-    clearTimeout(bound);
-  }
-  return out;
-};
-
+    return out;
+  };
 
 export const FRONTEND_NAMES = ['one-shot CLI', 'MCP stdio (--daemon off)', 'MCP stdio with the daemon running (--daemon auto)', 'sidecar'] as const;
 

@@ -59,7 +59,10 @@ export function buildWriteWorkspace(tmp: string): WriteWorkspace {
   fs.symlinkSync('../lib/aliased.ts', path.join(root, 'src/alias.ts'));
   // a class with a method and a class after it: symbol edits that close the first early are refused
   write(path.join(root, 'src/box.ts'), 'export class Box {\n  size(): number {\n    return 1;\n  }\n}\n\nexport class Other {\n  x = 1;\n}\n');
-  write(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'commonjs' }, include: ['src/**/*', 'linked/**/*'] }));
+  write(
+    path.join(root, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'commonjs' }, include: ['src/**/*', 'linked/**/*'] }),
+  );
   const repo = buildRepo(path.join(root, 'vendor-src/abs-link-repo'), outside);
   return { tmp, root, outside, repo };
 }
@@ -70,7 +73,8 @@ function buildRepo(repo: string, outside: string): string {
   write(path.join(outside, 'repo-target.ts'), `import { greetRepo } from './lib';\nexport const r = greetRepo('${OUTSIDE_CANARY}');\n`);
   fs.symlinkSync(path.join(outside, 'repo-target.ts'), path.join(repo, 'src/abs.ts'));
   write(path.join(repo, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'commonjs' }, include: ['src/**/*'] }));
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, stdio: 'ignore' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-q', '-m', 'an absolute symlink out of the repository');
@@ -112,16 +116,76 @@ export interface WriteCase {
 /** The write cases, each through every front-end (a preview first where the refusal must already hold there). */
 export function writeCases(): WriteCase[] {
   return [
-    { what: 'rename preview through a directory symlink out of the root', op: 'rename_symbol', input: () => ({ symbol: 'greetDir', new_name: 'greetDir2' }), code: 'PATH_OUTSIDE_WORKSPACE', mayChange: [] },
-    { what: 'rename apply through a directory symlink out of the root', op: 'rename_symbol', input: () => ({ symbol: 'greetDir', new_name: 'greetDir2', apply: true }), code: 'PATH_OUTSIDE_WORKSPACE', mayChange: [] },
-    { what: 'rename preview of a source file that is a symlink to .env', op: 'rename_symbol', input: () => ({ symbol: 'greetEnv', new_name: 'greetEnv2' }), code: 'SECRET_FILE', mayChange: [] },
-    { what: 'rename apply of a source file that is a symlink to .env', op: 'rename_symbol', input: () => ({ symbol: 'greetEnv', new_name: 'greetEnv2', apply: true }), code: 'SECRET_FILE', mayChange: [] },
-    { what: 'rename preview with a private key in the diff context', op: 'rename_symbol', input: () => ({ symbol: 'greetKey', new_name: 'greetKey2' }), code: 'SECRET_FILE', mayChange: [] },
-    { what: 'rename apply with a private key in the diff context', op: 'rename_symbol', input: () => ({ symbol: 'greetKey', new_name: 'greetKey2', apply: true }), code: 'SECRET_FILE', mayChange: [] },
-    { what: 'rename to an injected name (preview)', op: 'rename_symbol', input: () => ({ symbol: 'greetPlain', new_name: INJECTED_NAME }), code: 'INVALID_INPUT', mayChange: [] },
-    { what: 'rename to an injected name (apply)', op: 'rename_symbol', input: () => ({ symbol: 'greetPlain', new_name: INJECTED_NAME, apply: true }), code: 'INVALID_INPUT', mayChange: [] },
-    { what: 'rename apply in a clone that commits an absolute symlink out of it', op: 'rename_symbol', input: (w) => ({ symbol: 'greetRepo', new_name: 'greetRepo2', apply: true, workspace: cloneRootOf(w) }), code: 'PATH_OUTSIDE_WORKSPACE', mayChange: [] },
-    { what: 'tag_elements of a source file that is a symlink to .env', op: 'tag_elements', input: () => ({ path: 'src/settings.ts', dry_run: false }), code: 'SECRET_FILE', mayChange: [] },
+    {
+      what: 'rename preview through a directory symlink out of the root',
+      op: 'rename_symbol',
+      input: () => ({ symbol: 'greetDir', new_name: 'greetDir2' }),
+      code: 'PATH_OUTSIDE_WORKSPACE',
+      mayChange: [],
+    },
+    {
+      what: 'rename apply through a directory symlink out of the root',
+      op: 'rename_symbol',
+      input: () => ({ symbol: 'greetDir', new_name: 'greetDir2', apply: true }),
+      code: 'PATH_OUTSIDE_WORKSPACE',
+      mayChange: [],
+    },
+    {
+      what: 'rename preview of a source file that is a symlink to .env',
+      op: 'rename_symbol',
+      input: () => ({ symbol: 'greetEnv', new_name: 'greetEnv2' }),
+      code: 'SECRET_FILE',
+      mayChange: [],
+    },
+    {
+      what: 'rename apply of a source file that is a symlink to .env',
+      op: 'rename_symbol',
+      input: () => ({ symbol: 'greetEnv', new_name: 'greetEnv2', apply: true }),
+      code: 'SECRET_FILE',
+      mayChange: [],
+    },
+    {
+      what: 'rename preview with a private key in the diff context',
+      op: 'rename_symbol',
+      input: () => ({ symbol: 'greetKey', new_name: 'greetKey2' }),
+      code: 'SECRET_FILE',
+      mayChange: [],
+    },
+    {
+      what: 'rename apply with a private key in the diff context',
+      op: 'rename_symbol',
+      input: () => ({ symbol: 'greetKey', new_name: 'greetKey2', apply: true }),
+      code: 'SECRET_FILE',
+      mayChange: [],
+    },
+    {
+      what: 'rename to an injected name (preview)',
+      op: 'rename_symbol',
+      input: () => ({ symbol: 'greetPlain', new_name: INJECTED_NAME }),
+      code: 'INVALID_INPUT',
+      mayChange: [],
+    },
+    {
+      what: 'rename to an injected name (apply)',
+      op: 'rename_symbol',
+      input: () => ({ symbol: 'greetPlain', new_name: INJECTED_NAME, apply: true }),
+      code: 'INVALID_INPUT',
+      mayChange: [],
+    },
+    {
+      what: 'rename apply in a clone that commits an absolute symlink out of it',
+      op: 'rename_symbol',
+      input: (w) => ({ symbol: 'greetRepo', new_name: 'greetRepo2', apply: true, workspace: cloneRootOf(w) }),
+      code: 'PATH_OUTSIDE_WORKSPACE',
+      mayChange: [],
+    },
+    {
+      what: 'tag_elements of a source file that is a symlink to .env',
+      op: 'tag_elements',
+      input: () => ({ path: 'src/settings.ts', dry_run: false }),
+      code: 'SECRET_FILE',
+      mayChange: [],
+    },
     ...symbolEditCases(),
     {
       what: 'rename apply through a symlink inside the root: the target edited, the link kept',
@@ -140,18 +204,84 @@ const PLAIN_BODY = 'export function greetPlain(s: string): string {\n  return s 
 function symbolEditCases(): WriteCase[] {
   const none: string[] = [];
   return [
-    { what: 'replace_symbol_body in a file reached through a directory symlink out of the root', op: 'replace_symbol_body', input: () => ({ file: 'linked/helper.ts', line: 2, body: 'export const out = 1;', apply: true }), code: 'PATH_OUTSIDE_WORKSPACE', mayChange: none },
-    { what: 'insert_after_symbol in a source file that is a symlink to .env', op: 'insert_after_symbol', input: () => ({ file: 'src/settings.ts', line: 2, body: 'export const more = 1;', apply: true }), code: 'SECRET_FILE', mayChange: none },
-    { what: 'replace_symbol_body in the file holding a private key', op: 'replace_symbol_body', input: () => ({ file: 'src/keyed.ts', line: 5, body: 'export const k = 2;' }), code: 'SECRET_FILE', mayChange: none },
-    { what: 'replace_symbol_body with a private key in the new text', op: 'replace_symbol_body', input: () => ({ symbol: 'greetPlain', body: KEY_BODY, apply: true }), code: 'SECRET_FILE', mayChange: none },
-    { what: 'replace_symbol_body with text that closes the class early and opens another', op: 'replace_symbol_body', input: () => ({ symbol: 'Box.size', body: 'size(): number { return 1; }\n}\nexport class Evil {\n  run(): void {}', apply: true }), code: 'INVALID_INPUT', mayChange: none },
-    { what: 'replace_symbol_body apply of a file changed since the preview (its hash)', op: 'replace_symbol_body', input: () => ({ symbol: 'greetPlain', body: PLAIN_BODY, apply: true, expected_hash: '0'.repeat(64) }), code: 'CONTENT_MODIFIED', mayChange: none },
-    { what: 'delete_symbol of a referenced function', op: 'delete_symbol', input: () => ({ symbol: 'greetPlain', apply: true }), code: 'INVALID_INPUT', mayChange: none },
+    {
+      what: 'replace_symbol_body in a file reached through a directory symlink out of the root',
+      op: 'replace_symbol_body',
+      input: () => ({ file: 'linked/helper.ts', line: 2, body: 'export const out = 1;', apply: true }),
+      code: 'PATH_OUTSIDE_WORKSPACE',
+      mayChange: none,
+    },
+    {
+      what: 'insert_after_symbol in a source file that is a symlink to .env',
+      op: 'insert_after_symbol',
+      input: () => ({ file: 'src/settings.ts', line: 2, body: 'export const more = 1;', apply: true }),
+      code: 'SECRET_FILE',
+      mayChange: none,
+    },
+    {
+      what: 'replace_symbol_body in the file holding a private key',
+      op: 'replace_symbol_body',
+      input: () => ({ file: 'src/keyed.ts', line: 5, body: 'export const k = 2;' }),
+      code: 'SECRET_FILE',
+      mayChange: none,
+    },
+    {
+      what: 'replace_symbol_body with a private key in the new text',
+      op: 'replace_symbol_body',
+      input: () => ({ symbol: 'greetPlain', body: KEY_BODY, apply: true }),
+      code: 'SECRET_FILE',
+      mayChange: none,
+    },
+    {
+      what: 'replace_symbol_body with text that closes the class early and opens another',
+      op: 'replace_symbol_body',
+      input: () => ({ symbol: 'Box.size', body: 'size(): number { return 1; }\n}\nexport class Evil {\n  run(): void {}', apply: true }),
+      code: 'INVALID_INPUT',
+      mayChange: none,
+    },
+    {
+      what: 'replace_symbol_body apply of a file changed since the preview (its hash)',
+      op: 'replace_symbol_body',
+      input: () => ({ symbol: 'greetPlain', body: PLAIN_BODY, apply: true, expected_hash: '0'.repeat(64) }),
+      code: 'CONTENT_MODIFIED',
+      mayChange: none,
+    },
+    {
+      what: 'delete_symbol of a referenced function',
+      op: 'delete_symbol',
+      input: () => ({ symbol: 'greetPlain', apply: true }),
+      code: 'INVALID_INPUT',
+      mayChange: none,
+    },
     // move_file: the target through a directory symlink out of the root, a secret-named target, and sources that are a secret
-    { what: 'move_file into a directory symlink out of the root', op: 'move_file', input: () => ({ file: 'src/use.ts', to: 'linked/use.ts', apply: true }), code: 'PATH_OUTSIDE_WORKSPACE', mayChange: none },
-    { what: 'move_file to a secret-named target', op: 'move_file', input: () => ({ file: 'src/use.ts', to: 'src/.env.local', apply: true }), code: 'SECRET_FILE', mayChange: none },
-    { what: 'move_file of a source file that is a symlink to .env', op: 'move_file', input: () => ({ file: 'src/settings.ts', to: 'src/settings2.ts', apply: true }), code: 'SECRET_FILE', mayChange: none },
-    { what: 'move_file of the file holding a private key', op: 'move_file', input: () => ({ file: 'src/keyed.ts', to: 'src/keyed2.ts' }), code: 'SECRET_FILE', mayChange: none },
+    {
+      what: 'move_file into a directory symlink out of the root',
+      op: 'move_file',
+      input: () => ({ file: 'src/use.ts', to: 'linked/use.ts', apply: true }),
+      code: 'PATH_OUTSIDE_WORKSPACE',
+      mayChange: none,
+    },
+    {
+      what: 'move_file to a secret-named target',
+      op: 'move_file',
+      input: () => ({ file: 'src/use.ts', to: 'src/.env.local', apply: true }),
+      code: 'SECRET_FILE',
+      mayChange: none,
+    },
+    {
+      what: 'move_file of a source file that is a symlink to .env',
+      op: 'move_file',
+      input: () => ({ file: 'src/settings.ts', to: 'src/settings2.ts', apply: true }),
+      code: 'SECRET_FILE',
+      mayChange: none,
+    },
+    {
+      what: 'move_file of the file holding a private key',
+      op: 'move_file',
+      input: () => ({ file: 'src/keyed.ts', to: 'src/keyed2.ts' }),
+      code: 'SECRET_FILE',
+      mayChange: none,
+    },
   ];
 }
 

@@ -13,10 +13,7 @@ import { childEnv } from './spawn.js';
 export type Era = 'legacy' | '2026-07-28';
 
 function newClient(era: Era): Client {
-  return new Client(
-    { name: 'lspgate-tests', version: '0.0.0' },
-    era === 'legacy' ? {} : { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
+  return new Client({ name: 'lspgate-tests', version: '0.0.0' }, era === 'legacy' ? {} : { versionNegotiation: { mode: { pin: '2026-07-28' } } });
 }
 
 /** `tools`: the profile's tool names (all when absent). */
@@ -75,7 +72,10 @@ export async function connectHttp(url: string, token: string, era: Era = 'legacy
 /** The one text item of a tool result. */
 export function textOf(result: { content?: unknown }): string {
   const content = (result.content ?? []) as { type: string; text?: string }[];
-  return content.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('');
+  return content
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text ?? '')
+    .join('');
 }
 
 /**

@@ -43,9 +43,10 @@ export function runInPty(command: string, args: string[], opts: { env?: Record<s
   return {
     keys: (text) => child.stdin.write(text),
     screen,
-    waitFor: (text, what, from = 0, limitMs = 60_000) => waitFor(() => screen().indexOf(text, from) >= 0, what ?? JSON.stringify(text), limitMs).catch((e: Error) => {
-      throw new Error(`${e.message}; the screen:\n${screen()}`);
-    }),
+    waitFor: (text, what, from = 0, limitMs = 60_000) =>
+      waitFor(() => screen().indexOf(text, from) >= 0, what ?? JSON.stringify(text), limitMs).catch((e: Error) => {
+        throw new Error(`${e.message}; the screen:\n${screen()}`);
+      }),
     exited,
     kill: () => child.kill('SIGKILL'),
   };

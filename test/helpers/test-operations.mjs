@@ -32,7 +32,9 @@ export function testOperations({ LspgateError, withMeta }) {
     output: withMeta({ text: z.string(), tags: z.array(z.string()), loud: z.boolean() }),
     repl: { command: 'echo', positional: ['text'] },
     async handler(input) {
-      const text = Array(input.times ?? 1).fill(input.loud ? input.text.toUpperCase() : input.text).join(' ');
+      const text = Array(input.times ?? 1)
+        .fill(input.loud ? input.text.toUpperCase() : input.text)
+        .join(' ');
       return { text, tags: input.tags ?? [], loud: input.loud ?? false };
     },
     markdown: (r) => `echo: ${r.text}\n`,

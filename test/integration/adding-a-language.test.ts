@@ -55,17 +55,31 @@ describe('adding a grammar-only language is one profile folder', () => {
     expect(languageProfile('powershell')).toBeUndefined();
   });
 
-  it('get_file_outline lists the script functions, classes and members', async () => {
-    const outline = await run('get_file_outline', ['--file', 'scripts/deploy.ps1', '--detail', 'names']);
-    expect(outline.language).toBe('powershell');
-    const flat = (nodes: { name: string; kind: string; children?: unknown[] }[], pre = ''): string[] =>
-      nodes.flatMap((n) => [`${pre}${n.name}#${n.kind}`, ...flat((n.children ?? []) as typeof nodes, `${pre}${n.name}.`)]);
-    expect(flat(outline.symbols as never)).toEqual(['Publish-Release#function', 'Get-ReleaseNotes#function', 'ReleaseInfo#class', 'ReleaseInfo.Name#property', 'ReleaseInfo.Describe#method']);
-  }, CLI_BOUND_MS);
+  it(
+    'get_file_outline lists the script functions, classes and members',
+    async () => {
+      const outline = await run('get_file_outline', ['--file', 'scripts/deploy.ps1', '--detail', 'names']);
+      expect(outline.language).toBe('powershell');
+      const flat = (nodes: { name: string; kind: string; children?: unknown[] }[], pre = ''): string[] =>
+        nodes.flatMap((n) => [`${pre}${n.name}#${n.kind}`, ...flat((n.children ?? []) as typeof nodes, `${pre}${n.name}.`)]);
+      expect(flat(outline.symbols as never)).toEqual([
+        'Publish-Release#function',
+        'Get-ReleaseNotes#function',
+        'ReleaseInfo#class',
+        'ReleaseInfo.Name#property',
+        'ReleaseInfo.Describe#method',
+      ]);
+    },
+    CLI_BOUND_MS,
+  );
 
-  it('search_symbols finds a function by name, in that language', async () => {
-    const search = await run('search_symbols', ['--query', 'Get-ReleaseNotes']);
-    const hit = (search.results as { name: string; file: string; language: string }[])[0];
-    expect(hit).toMatchObject({ name: 'Get-ReleaseNotes', file: 'scripts/deploy.ps1', language: 'powershell' });
-  }, CLI_BOUND_MS);
+  it(
+    'search_symbols finds a function by name, in that language',
+    async () => {
+      const search = await run('search_symbols', ['--query', 'Get-ReleaseNotes']);
+      const hit = (search.results as { name: string; file: string; language: string }[])[0];
+      expect(hit).toMatchObject({ name: 'Get-ReleaseNotes', file: 'scripts/deploy.ps1', language: 'powershell' });
+    },
+    CLI_BOUND_MS,
+  );
 });

@@ -79,10 +79,12 @@ describe('a daemon killed during a rename apply', () => {
       const warm = await stdio.client.callTool({ name: 'find_references', arguments: { symbol: OLD_NAME } }, { timeout: 200_000 });
       expect(warm.isError, textOf(warm)).not.toBe(true);
       const killer = killAtJournal(cache, { at: 'created' });
-      const err = await stdio.client.callTool({ name: 'rename_symbol', arguments: { symbol: OLD_NAME, new_name: NEW_NAME, apply: true } }, { timeout: 200_000 }).then(
-        (r) => ({ message: textOf(r), data: undefined as unknown }),
-        (e: unknown) => ({ message: String((e as Error).message), data: (e as { data?: unknown }).data }),
-      );
+      const err = await stdio.client
+        .callTool({ name: 'rename_symbol', arguments: { symbol: OLD_NAME, new_name: NEW_NAME, apply: true } }, { timeout: 200_000 })
+        .then(
+          (r) => ({ message: textOf(r), data: undefined as unknown }),
+          (e: unknown) => ({ message: String((e as Error).message), data: (e as { data?: unknown }).data }),
+        );
       await killer.killed;
       killer.close();
       expect(err.message).toContain('the call was not run again');

@@ -39,7 +39,15 @@ describe('broker routing and session lifecycle', () => {
   });
 
   it('default rootStrategy workspace: one root (the workspace) for every file, whatever markers sit below', () => {
-    const root = tree({ 'pkg/a/tsconfig.json': '{}', 'pkg/a/src/x.fault': '', 'pkg/b/package.json': '{}', 'pkg/b/y.fault': '', 'go.work': '', 'm/go.mod': '', 'm/z.fault': '' });
+    const root = tree({
+      'pkg/a/tsconfig.json': '{}',
+      'pkg/a/src/x.fault': '',
+      'pkg/b/package.json': '{}',
+      'pkg/b/y.fault': '',
+      'go.work': '',
+      'm/go.mod': '',
+      'm/z.fault': '',
+    });
     const e = faultEntry([], { rootMarkers: ['go.work', 'tsconfig.json', 'package.json', 'go.mod'] });
     expect(e.rootStrategy).toBe('workspace');
     broker = createBroker({ servers: [e], cacheDir: root, logger });
@@ -103,7 +111,12 @@ describe('broker routing and session lifecycle', () => {
     expect(same[0]!.generation).toBe(1);
     const other = await broker.sessionFor(path.join(root, 'p2/b.fault'), root);
     expect(other).not.toBe(same[0]);
-    expect(broker.info().map((i) => path.relative(root, i.root)).sort()).toEqual(['p1', 'p2']);
+    expect(
+      broker
+        .info()
+        .map((i) => path.relative(root, i.root))
+        .sort(),
+    ).toEqual(['p1', 'p2']);
     const pids = broker.existing().map((s) => processGroup(s.pid!));
     await broker.stop();
     expect(await waitFor(() => pids.every((p) => groupMembers(p).length === 0 && !alive(p)), 5000)).toBe(true);

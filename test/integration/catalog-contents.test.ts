@@ -28,7 +28,11 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const sliceOf = (rel: string, offset: number, length: number) => fs.readFileSync(path.join(root, rel)).subarray(offset, offset + length).toString('utf8');
+const sliceOf = (rel: string, offset: number, length: number) =>
+  fs
+    .readFileSync(path.join(root, rel))
+    .subarray(offset, offset + length)
+    .toString('utf8');
 
 describe('catalog contents', () => {
   it('catalogs every source file with stable ids', async () => {
@@ -51,7 +55,11 @@ describe('catalog contents', () => {
     }
     // Overloads share a name: the later declarations get ~2, ~3 in source order.
     const formats = (await cat.all()).filter((s) => s.name === 'format' && s.file === 'src/greeter.ts');
-    expect(formats.map((s) => s.symbol_id)).toEqual(['src/greeter.ts::format#function', 'src/greeter.ts::format#function~2', 'src/greeter.ts::format#function~3']);
+    expect(formats.map((s) => s.symbol_id)).toEqual([
+      'src/greeter.ts::format#function',
+      'src/greeter.ts::format#function~2',
+      'src/greeter.ts::format#function~3',
+    ]);
     expect(formats.map((s) => s.line)).toEqual([...formats.map((s) => s.line)].sort((a, b) => a - b));
   });
 
@@ -120,10 +128,26 @@ describe('catalog contents', () => {
     const created = path.join(root, 'src/fresh/made.ts');
     fs.mkdirSync(path.dirname(created), { recursive: true });
     fs.writeFileSync(created, 'export function madeLater(): number {\n  return 1;\n}\n');
-    await expect.poll(async () => { await cat.settled(); return cat.files().has('src/fresh/made.ts'); }, { timeout: 20_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          await cat.settled();
+          return cat.files().has('src/fresh/made.ts');
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBe(true);
     expect((await cat.lookup('madeLater')).map((s) => s.symbol_id)).toEqual(['src/fresh/made.ts::madeLater#function']);
     fs.rmSync(created);
-    await expect.poll(async () => { await cat.settled(); return cat.files().has('src/fresh/made.ts'); }, { timeout: 20_000, interval: 100 }).toBe(false);
+    await expect
+      .poll(
+        async () => {
+          await cat.settled();
+          return cat.files().has('src/fresh/made.ts');
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBe(false);
     expect(await cat.lookup('madeLater')).toEqual([]);
   });
 

@@ -120,7 +120,9 @@ describe('files entering the catalog after the first walk pass the same gate', (
     await expectNothingLeaks();
 
     // refresh by name and of everything: the same gate
-    const byName = JSON.parse(await answer('refresh', { paths: ['src/leak.ts', 'src/linked/deep.ts', 'src/keyed.ts', 'docs/keys.md'] })) as { refreshed: string[] };
+    const byName = JSON.parse(await answer('refresh', { paths: ['src/leak.ts', 'src/linked/deep.ts', 'src/keyed.ts', 'docs/keys.md'] })) as {
+      refreshed: string[];
+    };
     expect(byName.refreshed).toEqual([]);
     await answer('refresh', {});
     await expectNothingLeaks();

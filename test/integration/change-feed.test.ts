@@ -97,5 +97,4 @@ describe('the catalog change feed', () => {
     const hit = (await run('search_code', { query: 'counts the report users twice' })) as { hits: { chunk: { file: string; symbol_name?: string } }[] };
     expect(hit.hits[0]?.chunk).toMatchObject({ file: FILE, symbol_name: 'feedMarkerTotal' });
   }, 240_000);
-
 });

@@ -17,13 +17,15 @@ type Citation = { file: string; start_line: number; end_line: number; commit_has
 type Hit = { chunk: { symbol_name?: string; content_sha256: string }; citation: Citation; stale_citation: boolean };
 type Check = { content_matches: boolean; stale: boolean; judged_against: string; moved_to?: Citation };
 
-const git = (root: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: root, encoding: 'utf8' }).trim();
+const git = (root: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: root, encoding: 'utf8' }).trim();
 
 describe('verify_citation judges against the cited content', () => {
   let root: string;
   let cacheDir: string;
   let gateway: Gateway;
-  const run = async (op: string, input: Record<string, unknown>) => (await gateway.run(op, { ...input, output_format: 'json' })).result as Record<string, unknown>;
+  const run = async (op: string, input: Record<string, unknown>) =>
+    (await gateway.run(op, { ...input, output_format: 'json' })).result as Record<string, unknown>;
   const top = async (query: string) => ((await run('search_code', { query, limit: 1 })).hits as Hit[])[0]!;
   const verify = async (citation: Citation) => (await run('verify_citation', { citation })) as unknown as Check;
   const file = () => path.join(root, 'src/util/strings.ts');
@@ -62,7 +64,9 @@ describe('verify_citation judges against the cited content', () => {
     expect(after.citation).toEqual(before.citation);
     expect(after.chunk.content_sha256).not.toBe(before.chunk.content_sha256);
     // the same citation was now handed out for two contents: it cannot say which it meant
-    expect((await gateway.run('verify_citation', { citation: before.citation }).catch((e: { code: string }) => e)) as { code: string }).toMatchObject({ code: 'INVALID_INPUT' });
+    expect((await gateway.run('verify_citation', { citation: before.citation }).catch((e: { code: string }) => e)) as { code: string }).toMatchObject({
+      code: 'INVALID_INPUT',
+    });
     // with the content passed back, the first one is stale and the second fresh
     const old = (await run('verify_citation', { citation: before.citation, content_sha256: before.chunk.content_sha256 })) as unknown as Check;
     expect([old.content_matches, old.stale, old.judged_against]).toEqual([false, true, 'content_sha256']);
@@ -73,7 +77,10 @@ describe('verify_citation judges against the cited content', () => {
     const cited = await top('joins every part with the separator');
     expect(cited.chunk.symbol_name).toBe('joinAll');
     // a function of the same length replaces the lines joinAll was cited on; joinAll moves down
-    await edit('/** Joins every part with the separator. */', '/** Doubles a text by concatenation. */\nexport function duplicateText(text: string): string {\n  return text + text;\n}\n\n/** Joins every part with the separator. */');
+    await edit(
+      '/** Joins every part with the separator. */',
+      '/** Doubles a text by concatenation. */\nexport function duplicateText(text: string): string {\n  return text + text;\n}\n\n/** Joins every part with the separator. */',
+    );
     const check = await verify(cited.citation);
     expect([check.content_matches, check.stale, check.judged_against]).toEqual([false, true, 'handed_out']);
     expect(check.moved_to).toMatchObject({ start_line: cited.citation.start_line + 5, end_line: cited.citation.end_line + 5 });

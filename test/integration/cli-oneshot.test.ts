@@ -81,7 +81,9 @@ describe('lspgate one-shot CLI', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(
       extra,
-      JSON.stringify({ servers: [{ id: 'ghost-ls', languages: ['ghost'], extensions: ['.ghost'], command: 'ghost-ls-not-on-path', install: 'apt install ghost' }] }),
+      JSON.stringify({
+        servers: [{ id: 'ghost-ls', languages: ['ghost'], extensions: ['.ghost'], command: 'ghost-ls-not-on-path', install: 'apt install ghost' }],
+      }),
     );
     try {
       const { code, stdout } = await runCli(['servers', '--root', TS_APP, '--servers', extra], { cacheDir });

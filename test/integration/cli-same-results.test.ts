@@ -32,49 +32,65 @@ beforeAll(() => {
 afterAll(() => removeDir(cacheDir));
 
 describe('find_definition through every front-end', () => {
-  it('MCP over stdio (lspgate mcp)', async () => {
-    const conn = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', TS_APP], { cacheDir });
-    try {
-      const { tools } = await conn.client.listTools();
-      expect(tools.map((t) => t.name)).toContain('find_definition');
-      const r = await conn.client.callTool({ name: 'find_definition', arguments: CALL });
-      expect(r.isError, JSON.stringify(r.structuredContent)).toBeFalsy();
-      results.mcp = r.structuredContent as Result;
-    } finally {
-      await conn.client.close();
-    }
-  }, SERVER_TEST_TIMEOUT_MS);
+  it(
+    'MCP over stdio (lspgate mcp)',
+    async () => {
+      const conn = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', TS_APP], { cacheDir });
+      try {
+        const { tools } = await conn.client.listTools();
+        expect(tools.map((t) => t.name)).toContain('find_definition');
+        const r = await conn.client.callTool({ name: 'find_definition', arguments: CALL });
+        expect(r.isError, JSON.stringify(r.structuredContent)).toBeFalsy();
+        results.mcp = r.structuredContent as Result;
+      } finally {
+        await conn.client.close();
+      }
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 
-  it('JSON-RPC sidecar (lspgate sidecar)', async () => {
-    const p = spawnNode(CLI, ['sidecar', '--root', TS_APP], { cacheDir });
-    const conn = createMessageConnection(new StreamMessageReader(p.child.stdout!), new StreamMessageWriter(p.child.stdin!));
-    conn.listen();
-    try {
-      const init = (await conn.sendRequest('initialize', {})) as { operations: { name: string }[] };
-      expect(init.operations.map((o) => o.name)).toContain('find_definition');
-      results.sidecar = (await conn.sendRequest('find_definition', CALL)) as Result;
-      await conn.sendRequest('shutdown');
-      await conn.sendNotification('exit');
-      expect((await p.exited).code).toBe(0);
-    } finally {
-      conn.dispose();
-      if (p.child.exitCode === null) p.child.kill('SIGTERM');
-    }
-  }, SERVER_TEST_TIMEOUT_MS);
+  it(
+    'JSON-RPC sidecar (lspgate sidecar)',
+    async () => {
+      const p = spawnNode(CLI, ['sidecar', '--root', TS_APP], { cacheDir });
+      const conn = createMessageConnection(new StreamMessageReader(p.child.stdout!), new StreamMessageWriter(p.child.stdin!));
+      conn.listen();
+      try {
+        const init = (await conn.sendRequest('initialize', {})) as { operations: { name: string }[] };
+        expect(init.operations.map((o) => o.name)).toContain('find_definition');
+        results.sidecar = (await conn.sendRequest('find_definition', CALL)) as Result;
+        await conn.sendRequest('shutdown');
+        await conn.sendNotification('exit');
+        expect((await p.exited).code).toBe(0);
+      } finally {
+        conn.dispose();
+        if (p.child.exitCode === null) p.child.kill('SIGTERM');
+      }
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 
-  it('one-shot CLI (lspgate find_definition --json)', async () => {
-    const { code, stdout, stderr } = await runCli(['find_definition', 'formatName', '--root', TS_APP, '--json'], { cacheDir });
-    expect(code, stderr).toBe(0);
-    results.cli = JSON.parse(stdout) as Result;
-  }, SERVER_TEST_TIMEOUT_MS);
+  it(
+    'one-shot CLI (lspgate find_definition --json)',
+    async () => {
+      const { code, stdout, stderr } = await runCli(['find_definition', 'formatName', '--root', TS_APP, '--json'], { cacheDir });
+      expect(code, stderr).toBe(0);
+      results.cli = JSON.parse(stdout) as Result;
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 
-  it('REPL (lspgate repl, .def formatName --json)', async () => {
-    const p = spawnNode(CLI, ['repl', '--root', TS_APP], { cacheDir });
-    p.child.stdin!.end('.def formatName --json\n');
-    const { code } = await p.exited;
-    expect(code, p.stderr()).toBe(0);
-    results.repl = JSON.parse(p.stdout()) as Result;
-  }, SERVER_TEST_TIMEOUT_MS);
+  it(
+    'REPL (lspgate repl, .def formatName --json)',
+    async () => {
+      const p = spawnNode(CLI, ['repl', '--root', TS_APP], { cacheDir });
+      p.child.stdin!.end('.def formatName --json\n');
+      const { code } = await p.exited;
+      expect(code, p.stderr()).toBe(0);
+      results.repl = JSON.parse(p.stdout()) as Result;
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 
   it('agree with each other and with the fixture', () => {
     expect(Object.keys(results).sort()).toEqual(['cli', 'mcp', 'repl', 'sidecar']);

@@ -42,7 +42,9 @@ describe('a clone in progress when lspgate is SIGKILLed', () => {
     assertBuilt();
     tmp = tempDir();
     const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
-    const host = spawn(process.execPath, [path.join(REPO, 'fixtures/fault-server/clone-host.mjs'), `https://127.0.0.1:${port}/repo.git`, tmp], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const host = spawn(process.execPath, [path.join(REPO, 'fixtures/fault-server/clone-host.mjs'), `https://127.0.0.1:${port}/repo.git`, tmp], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve) => host.stdout!.once('data', () => resolve()));
     // the clone has reached the server once a connection is open
     expect(await waitFor(() => sockets.length > 0, 20_000)).toBe(true);

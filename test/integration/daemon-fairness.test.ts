@@ -60,7 +60,8 @@ describe('fair scheduling of clients in the daemon', () => {
     removeDir(w.base);
   });
 
-  const definition = (c: McpThin, file: string, line = 1) => c.client.callTool({ name: 'find_definition', arguments: { file, line, column: 2, output_format: 'json' } }, { timeout: 120_000 });
+  const definition = (c: McpThin, file: string, line = 1) =>
+    c.client.callTool({ name: 'find_definition', arguments: { file, line, column: 2, output_format: 'json' } }, { timeout: 120_000 });
 
   it("B is answered while all 50 of A's calls are open; A's wait in A's own queue", async () => {
     const warm = await definition(b, 'b.fault');
@@ -69,7 +70,10 @@ describe('fair scheduling of clients in the daemon', () => {
     let answered = 0;
     for (const f of floods) void f.then(() => answered++);
     const mine = (s: Awaited<ReturnType<typeof daemonStatus>>) => s?.clients.find((c) => c.pid === a.pid);
-    await until(async () => mine(await daemonStatus(w))?.running_requests === FLOOD && (await faultRaw('fault/stats')).result.held > 0, "A's 50 calls at the daemon, the first held");
+    await until(
+      async () => mine(await daemonStatus(w))?.running_requests === FLOOD && (await faultRaw('fault/stats')).result.held > 0,
+      "A's 50 calls at the daemon, the first held",
+    );
     const status = mine(await daemonStatus(w))!;
     expect(status.queued_requests).toBeGreaterThanOrEqual(FLOOD - 8);
 

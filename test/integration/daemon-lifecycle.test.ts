@@ -202,7 +202,7 @@ describe('lspgate daemon lifetime', () => {
     expect(faultServers(worldProcesses(w)).map((p) => p.pid)).toEqual([s.sessions[0]!.pid]);
   });
 
-  it('lspgate daemon stop with a client attached: the old daemon ends, the client\'s next call restarts one', { timeout: 180_000 }, async () => {
+  it("lspgate daemon stop with a client attached: the old daemon ends, the client's next call restarts one", { timeout: 180_000 }, async () => {
     const w = newWorld([]);
     const h = await mcpHttpClient(w);
     clients.push(h);

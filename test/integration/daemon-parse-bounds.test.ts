@@ -61,7 +61,8 @@ describe('a pathological file in one client’s workspace does not hold another 
     }
   });
 
-  const call = (c: McpThin, name: string, args: Record<string, unknown>) => c.client.callTool({ name, arguments: { ...args, output_format: 'json' } }, { timeout: 300_000 });
+  const call = (c: McpThin, name: string, args: Record<string, unknown>) =>
+    c.client.callTool({ name, arguments: { ...args, output_format: 'json' } }, { timeout: 300_000 });
 
   /** B's calls, round after round, until `open()` is false; each must answer with what B's workspace holds. Returns when each call ended. */
   async function roundsOfBWhile(open: () => boolean): Promise<number[]> {

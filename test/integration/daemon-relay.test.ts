@@ -62,9 +62,7 @@ describe('front-ends hosted in the daemon', () => {
     a.client.setNotificationHandler('notifications/message', (n) => void logsOfA.push(JSON.stringify(n.params.data)));
     const b = await mcpThin(w, w.ws);
     clients.push(a, b);
-    const [ra, rb] = await Promise.all(
-      [a, b].map((c) => c.client.callTool({ name: 'find_definition', arguments: { symbol: 'formatName' } })),
-    );
+    const [ra, rb] = await Promise.all([a, b].map((c) => c.client.callTool({ name: 'find_definition', arguments: { symbol: 'formatName' } })));
     expect(textOf(ra!)).toContain('src/util/strings.ts:7');
     expect(textOf(rb!)).toContain('src/util/strings.ts:7');
     expect(count(daemon.stderr(), 'hosting its mcp front-end')).toBe(2);
@@ -77,7 +75,12 @@ describe('front-ends hosted in the daemon', () => {
     expect(descendants(a.pid)).toEqual([]);
     expect(descendants(b.pid)).toEqual([]);
     const s = (await daemonStatus(w))!;
-    expect(s.clients.filter((c) => c.frontend === 'mcp').map((c) => c.pid).sort()).toEqual([a.pid, b.pid].sort());
+    expect(
+      s.clients
+        .filter((c) => c.frontend === 'mcp')
+        .map((c) => c.pid)
+        .sort(),
+    ).toEqual([a.pid, b.pid].sort());
   });
 
   it('killing one client mid-request leaves the other call alone', async () => {
@@ -102,7 +105,12 @@ describe('front-ends hosted in the daemon', () => {
     const p = spawnNode(CLI, ['mcp', '--tools', 'all', '--root', w.ws], { cacheDir: w.cacheDir, env: w.env });
     spawned.push(p);
     p.child.stdin!.write(
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }) + '\n',
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }) + '\n',
     );
     await waitFor(() => p.stdout().includes('"id":1'), 'the initialize answer');
     expect((await daemonStatus(w))!.clients.some((c) => c.pid === p.child.pid)).toBe(true);
@@ -144,12 +152,18 @@ describe('front-ends hosted in the daemon', () => {
     const seenB: string[] = [];
     // a's fault server ready first; its definition takes 3 s
     await a.client.callTool({ name: 'get_file_outline', arguments: { file: 'a.fault' } });
-    const pa = a.client.callTool({ name: 'find_definition', arguments: { symbol: 'FaultSymbol' } }, {
-      onprogress: (p: { message?: string }) => seenA.push(p.message ?? ''),
-    });
+    const pa = a.client.callTool(
+      { name: 'find_definition', arguments: { symbol: 'FaultSymbol' } },
+      {
+        onprogress: (p: { message?: string }) => seenA.push(p.message ?? ''),
+      },
+    );
     await untilRunning(w, [a.pid]);
     // b's first call starts a fault server of its own root
-    await b.client.callTool({ name: 'get_file_outline', arguments: { file: 'b.fault' } }, { onprogress: (p: { message?: string }) => seenB.push(p.message ?? '') });
+    await b.client.callTool(
+      { name: 'get_file_outline', arguments: { file: 'b.fault' } },
+      { onprogress: (p: { message?: string }) => seenB.push(p.message ?? '') },
+    );
     expect(textOf(await pa)).toContain('a.fault');
     expect(seenB.some((m) => /^fault: starting/.test(m))).toBe(true);
     // without the client's own broker view, a's relay reported b's server starting too

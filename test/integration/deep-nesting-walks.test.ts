@@ -78,7 +78,8 @@ describe('deeply nested files are walked without recursion', () => {
     for (const d of [root, cacheDir]) if (d) fs.rmSync(d, { recursive: true, force: true });
   });
 
-  const search = async (query: string): Promise<Hit[]> => ((await gateway.run('search_symbols', { query, output_format: 'json' })).result as unknown as { results: Hit[] }).results;
+  const search = async (query: string): Promise<Hit[]> =>
+    ((await gateway.run('search_symbols', { query, output_format: 'json' })).result as unknown as { results: Hit[] }).results;
 
   it('every file is cataloged: none refused as nested too deep', () => {
     expect(indexed.errors ?? []).toEqual([]);
@@ -105,10 +106,14 @@ describe('deeply nested files are walked without recursion', () => {
     ['in_tuple_py', 'deep.py'],
     ['chain_end_py', 'deep.py'],
     ['after_deep_py', 'deep.py'],
-  ])('search finds %s in %s', async (name, file) => {
-    const hits = await search(name.replace(/^\$/, ''));
-    expect(hits.filter((h) => h.name === name).map((h) => h.file)).toEqual([file]);
-  }, 120_000);
+  ])(
+    'search finds %s in %s',
+    async (name, file) => {
+      const hits = await search(name.replace(/^\$/, ''));
+      expect(hits.filter((h) => h.name === name).map((h) => h.file)).toEqual([file]);
+    },
+    120_000,
+  );
 
   // an outline leaves out a function's locals: those are found by search above
   it('the outline of each deep file lists its declarations around and inside the deep part, in order', async () => {
@@ -121,8 +126,14 @@ describe('deeply nested files are walked without recursion', () => {
     ] as const) {
       const text = await outline(file);
       const at = names.map((n) => text.indexOf(n));
-      expect(at.every((i) => i >= 0), text.slice(0, 3000)).toBe(true);
-      expect([...at].sort((a, b) => a - b), text.slice(0, 3000)).toEqual(at);
+      expect(
+        at.every((i) => i >= 0),
+        text.slice(0, 3000),
+      ).toBe(true);
+      expect(
+        [...at].sort((a, b) => a - b),
+        text.slice(0, 3000),
+      ).toEqual(at);
     }
   }, 300_000);
 });

@@ -51,10 +51,15 @@ async function deriveEverything(): Promise<{ id: string; refs: WeakRef<object>[]
   // the structure index: every file's parse-tree structure (type headers, decorations), as subtypes and decorators are found
   await syncedStructures(ws, 'typescript', {});
   // The outline memo holds full outlines (the default detail answers from the catalog entry).
-  for (let i = 0; i < 50 && gateway.runner.operationCacheStats().entries === 0; i++) await run('get_file_outline', { file: 'src/util/math.ts', detail: 'full' });
+  for (let i = 0; i < 50 && gateway.runner.operationCacheStats().entries === 0; i++)
+    await run('get_file_outline', { file: 'src/util/math.ts', detail: 'full' });
   const chunks = existingChunks(ws)!;
   const structures = ws.catalog.derived.peek({ name: 'structures' })!;
-  return { id: ws.id, refs: [new WeakRef(chunks), new WeakRef(chunks.index), new WeakRef(graphStateOf(ws)), new WeakRef(structures)], feed: ws.catalog.changes as ChangeFeed };
+  return {
+    id: ws.id,
+    refs: [new WeakRef(chunks), new WeakRef(chunks.index), new WeakRef(graphStateOf(ws)), new WeakRef(structures)],
+    feed: ws.catalog.changes as ChangeFeed,
+  };
 }
 
 describe('derived state of a workspace', () => {

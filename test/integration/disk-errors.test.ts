@@ -120,7 +120,7 @@ describeMounted('a full or read-only disk', () => {
     // Ruby has a grammar and no server here: its catalog is built (and saved) within the first call
     const rb = path.join(tmp, 'ws-ro-cache-rb');
     fs.mkdirSync(path.join(rb, 'lib'), { recursive: true });
-    fs.writeFileSync(path.join(rb, 'lib/greeter.rb'), "class Greeter\n  def greet(n)\n    n\n  end\nend\n");
+    fs.writeFileSync(path.join(rb, 'lib/greeter.rb'), 'class Greeter\n  def greet(n)\n    n\n  end\nend\n');
     const cache = path.join(tmp, 'ro-cache');
     mount(cache, 'size=1m,mode=0700');
     remountReadOnly(cache);
@@ -139,7 +139,9 @@ describeMounted('a full or read-only disk', () => {
       expect(r.code).not.toBe(0);
       // the first write into the cache refuses: the server's private temp dir (a tsserver must start to
       // plan the tags) or, with the server up, the apply journal
-      expect(r.stderr).toMatch(/READ_ONLY: writing (the apply journal in the cache .*no file of the workspace was touched|\S*ro-cache\/server-tmp .*read-only \(EROFS\))/);
+      expect(r.stderr).toMatch(
+        /READ_ONLY: writing (the apply journal in the cache .*no file of the workspace was touched|\S*ro-cache\/server-tmp .*read-only \(EROFS\))/,
+      );
       expect(tree(root)).toEqual(before);
     } finally {
       await runCli(['daemon', 'stop'], { cacheDir: cache, cwd: tmp, env });

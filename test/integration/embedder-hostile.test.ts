@@ -38,12 +38,21 @@ describe('a hostile embedding endpoint through lspgate mcp', () => {
   const start = async () => {
     mcp = await connectStdio(CLI, ['mcp', '--tools', 'all', '--root', ws], {
       cacheDir,
-      env: { LSPGATE_EMBED_URL: srv.url, LSPGATE_EMBED_API: 'openai', LSPGATE_EMBED_MODEL: 'fixture', LSPGATE_EMBED_DIM: '8', LSPGATE_EMBED_TIMEOUT_MS: '3000' },
+      env: {
+        LSPGATE_EMBED_URL: srv.url,
+        LSPGATE_EMBED_API: 'openai',
+        LSPGATE_EMBED_MODEL: 'fixture',
+        LSPGATE_EMBED_DIM: '8',
+        LSPGATE_EMBED_TIMEOUT_MS: '3000',
+      },
     });
   };
 
   const search = async (args: Record<string, unknown>): Promise<Answer> => {
-    const r = await mcp!.client.callTool({ name: 'search_code', arguments: { query: 'staging host release robot', output_format: 'json', ...args } }, { timeout: 120_000 });
+    const r = await mcp!.client.callTool(
+      { name: 'search_code', arguments: { query: 'staging host release robot', output_format: 'json', ...args } },
+      { timeout: 120_000 },
+    );
     const s = (r.structuredContent ?? {}) as { mode?: string; hits?: Answer['hits']; _meta?: { warnings?: string[] } };
     return { isError: r.isError === true, text: textOf(r), mode: s.mode, hits: s.hits ?? [], warnings: s._meta?.warnings ?? [] };
   };
@@ -75,19 +84,23 @@ describe('a hostile embedding endpoint through lspgate mcp', () => {
     ['drip', /did not answer within 3000 ms/, 'TIMEOUT'],
   ];
 
-  it.each(hostile)('%s: hybrid answers from BM25 with the reason, vector search is a coded error', async (mode, reason, code) => {
-    await srv.setMode(mode);
-    const hybrid = await search({});
-    expect(hybrid.isError, hybrid.text).toBe(false);
-    expect(hybrid.mode).toBe('bm25');
-    expect(hybrid.hits.length).toBeGreaterThan(0);
-    expect(hybrid.warnings.join('\n')).toMatch(reason);
-    expect(hybrid.warnings.join('\n')).toContain('answered with BM25 only');
-    const vector = await search({ mode: 'vector' });
-    expect(vector.isError).toBe(true);
-    expect(vector.text).toContain(code);
-    expect(vector.text).not.toContain('INTERNAL');
-  }, 120_000);
+  it.each(hostile)(
+    '%s: hybrid answers from BM25 with the reason, vector search is a coded error',
+    async (mode, reason, code) => {
+      await srv.setMode(mode);
+      const hybrid = await search({});
+      expect(hybrid.isError, hybrid.text).toBe(false);
+      expect(hybrid.mode).toBe('bm25');
+      expect(hybrid.hits.length).toBeGreaterThan(0);
+      expect(hybrid.warnings.join('\n')).toMatch(reason);
+      expect(hybrid.warnings.join('\n')).toContain('answered with BM25 only');
+      const vector = await search({ mode: 'vector' });
+      expect(vector.isError).toBe(true);
+      expect(vector.text).toContain(code);
+      expect(vector.text).not.toContain('INTERNAL');
+    },
+    120_000,
+  );
 
   it('the huge body was not read to its end', async () => {
     const s = await srv.stats();
@@ -114,7 +127,9 @@ describe('a hostile embedding endpoint through lspgate mcp', () => {
     mcp = undefined;
     // the index the previous process wrote: every float of its segments made NaN
     const workspaces = path.join(cacheDir, 'workspaces');
-    const dir = readdirSync(workspaces).map((id) => path.join(workspaces, id, 'vectors')).find((d) => existsSync(path.join(d, 'manifest.json')))!;
+    const dir = readdirSync(workspaces)
+      .map((id) => path.join(workspaces, id, 'vectors'))
+      .find((d) => existsSync(path.join(d, 'manifest.json')))!;
     const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { segments: string[] };
     expect(manifest.segments.length).toBeGreaterThan(0);
     for (const seg of manifest.segments) {

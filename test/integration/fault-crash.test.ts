@@ -20,7 +20,11 @@ describe('a server that crashes mid-request', () => {
   it('fails the pending call with SERVER_CRASHED, restarts, re-syncs documents, then answers', async () => {
     ws = faultWorkspace();
     // requestMs far above the test timeout: only exit detection can settle the call in time
-    broker = createBroker({ servers: [faultEntry(['--crash-on=textDocument/definition'], { timeouts: { requestMs: 120_000 } })], cacheDir: ws.cacheDir, logger });
+    broker = createBroker({
+      servers: [faultEntry(['--crash-on=textDocument/definition'], { timeouts: { requestMs: 120_000 } })],
+      cacheDir: ws.cacheDir,
+      logger,
+    });
     const s = await broker.sessionFor(ws.file, ws.root);
     const doc = await s.syncDocument(ws.file);
     const firstPid = s.pid!;

@@ -53,7 +53,12 @@ describe('a server that hangs', () => {
     ws = faultWorkspace();
     const { LimitsSchema } = await import('../../src/config/schema.js');
     broker = createBroker({
-      servers: [faultEntry(['--hang-on=textDocument/hover'], { timeouts: { requestMs: 1000 }, restart: { maxConsecutiveTimeouts: 100, maxCrashes: 5, windowMs: 180_000 } })],
+      servers: [
+        faultEntry(['--hang-on=textDocument/hover'], {
+          timeouts: { requestMs: 1000 },
+          restart: { maxConsecutiveTimeouts: 100, maxCrashes: 5, windowMs: 180_000 },
+        }),
+      ],
       cacheDir: ws.cacheDir,
       logger,
       limits: LimitsSchema.parse({ perServerConcurrency: 2 }),
@@ -73,7 +78,12 @@ describe('a server that hangs', () => {
   it('kills and respawns the server after maxConsecutiveTimeouts timeouts', async () => {
     ws = faultWorkspace();
     broker = createBroker({
-      servers: [faultEntry(['--hang-on=textDocument/hover'], { timeouts: { requestMs: 300 }, restart: { maxConsecutiveTimeouts: 3, maxCrashes: 5, windowMs: 180_000 } })],
+      servers: [
+        faultEntry(['--hang-on=textDocument/hover'], {
+          timeouts: { requestMs: 300 },
+          restart: { maxConsecutiveTimeouts: 3, maxCrashes: 5, windowMs: 180_000 },
+        }),
+      ],
       cacheDir: ws.cacheDir,
       logger,
     });
@@ -105,7 +115,11 @@ describe('a server that hangs', () => {
 
   it('a shutdown that hangs: the process tree is killed after shutdownMs', async () => {
     ws = faultWorkspace();
-    broker = createBroker({ servers: [faultEntry(['--hang-shutdown', '--ignore-stdin-eof'], { timeouts: { shutdownMs: 500 } })], cacheDir: ws.cacheDir, logger });
+    broker = createBroker({
+      servers: [faultEntry(['--hang-shutdown', '--ignore-stdin-eof'], { timeouts: { shutdownMs: 500 } })],
+      cacheDir: ws.cacheDir,
+      logger,
+    });
     const s = await broker.sessionFor(ws.file, ws.root);
     const members = groupMembers(processGroup(s.pid!));
     expect(members.length).toBeGreaterThanOrEqual(2); // reaper + server

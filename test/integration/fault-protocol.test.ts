@@ -8,7 +8,11 @@ import type { ServerEntryInput } from '../../src/config/schema.js';
 import { caught } from '../helpers/errors.js';
 
 const logger = createLogger('test', 'error');
-type Stats = { requests: Record<string, number>; replies: Record<string, { result?: unknown; error?: number }>; open: { uri: string; version: number; length: number }[] };
+type Stats = {
+  requests: Record<string, number>;
+  replies: Record<string, { result?: unknown; error?: number }>;
+  open: { uri: string; version: number; length: number }[];
+};
 
 describe('protocol behaviour against the fault server', () => {
   let broker: SessionBroker | undefined;
@@ -141,7 +145,12 @@ describe('protocol behaviour against the fault server', () => {
 
   it('refuses files over maxFileBytes with LIMIT_EXCEEDED', async () => {
     ws = faultWorkspace();
-    broker = createBroker({ servers: [faultEntry([])], cacheDir: ws.cacheDir, logger, limits: { ...(await import('../../src/config/schema.js')).LimitsSchema.parse({}), maxFileBytes: 10 } });
+    broker = createBroker({
+      servers: [faultEntry([])],
+      cacheDir: ws.cacheDir,
+      logger,
+      limits: { ...(await import('../../src/config/schema.js')).LimitsSchema.parse({}), maxFileBytes: 10 },
+    });
     const s = await broker.sessionFor(ws.file, ws.root);
     const err = await caught(s.syncDocument(ws.file));
     expect(err.code).toBe('LIMIT_EXCEEDED');

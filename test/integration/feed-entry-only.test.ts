@@ -34,7 +34,8 @@ describe('entry-only changes of the feed', () => {
       const graph = graphStateOf(ws);
       graph.stale.clear();
       const watched: unknown[] = [];
-      for (const s of gateway.context.broker.existing()) s.onTrace((e) => e.direction === 'send' && e.method === 'workspace/didChangeWatchedFiles' && watched.push(e.payload));
+      for (const s of gateway.context.broker.existing())
+        s.onTrace((e) => e.direction === 'send' && e.method === 'workspace/didChangeWatchedFiles' && watched.push(e.payload));
       // subscribed after the graph: each batch has reached the graph when this listener sees it
       const fed: [string, string, boolean][] = [];
       const staleAtEntryOnly: number[] = [];

@@ -14,13 +14,67 @@ interface OutlineNode {
 const flat = (nodes: OutlineNode[], pre = ''): string[] => nodes.flatMap((n) => [`${pre}${n.name}#${n.kind}`, ...flat(n.children ?? [], `${pre}${n.name}.`)]);
 
 const CASES = [
-  { language: 'java', file: 'java/com/example/InvoiceService.java', outline: ['InvoiceService#class', 'InvoiceService.totalOf#method', 'InvoiceService.InvoiceService#constructor', 'InvoiceService.Status.SENT#enum_member'], name: 'totalOf', source: 'public long totalOf(Invoice invoice)', server: 'jdtls' },
-  { language: 'csharp', file: 'csharp/Shipping.cs', outline: ['Shop.Shipping#namespace', 'Shop.Shipping.ParcelQuoter.QuoteParcel#method', 'Shop.Shipping.ParcelQuoter.Carrier#property', 'Shop.Shipping.IQuoter#interface'], name: 'QuoteParcel', source: 'public decimal QuoteParcel(int grams)', server: 'csharp-ls' },
-  { language: 'cpp', file: 'cpp/geometry.cpp', outline: ['geometry#namespace', 'geometry.Circle#class', 'geometry.Circle::circleArea#method', 'geometry.clampValue#function'], name: 'clampValue', source: 'int clampValue(int v, int lo, int hi)', server: 'clangd' },
-  { language: 'rust', file: 'rust/src/lib.rs', outline: ['GridPoint#struct', 'GridPoint.x#field', 'Distance#interface', 'impl Distance for GridPoint.manhattan#method', 'origin_point#function'], name: 'origin_point', source: 'pub fn origin_point() -> GridPoint', server: 'rust-analyzer' },
-  { language: 'ruby', file: 'ruby/lib/cart.rb', outline: ['Shop#module', 'Shop.Cart#class', 'Shop.Cart.cart_total#method', 'Shop.Cart.MAX_ITEMS#constant', 'Shop.Cart.items#field'], name: 'cart_total', source: 'def cart_total', server: 'ruby-lsp' },
-  { language: 'shellscript', file: 'shell/deploy.sh', outline: ['deploy_release#function', 'TARGET_DIR#variable'], name: 'deploy_release', source: 'deploy_release() {', server: 'bash-language-server' },
-  { language: 'css', file: 'css/buttons.css', outline: ['.primary-button#class', '@media (max-width: 600px)#module', ':root.--brand-color#variable'], name: 'primary-button', source: '.primary-button {', server: 'vscode-css-language-server' },
+  {
+    language: 'java',
+    file: 'java/com/example/InvoiceService.java',
+    outline: ['InvoiceService#class', 'InvoiceService.totalOf#method', 'InvoiceService.InvoiceService#constructor', 'InvoiceService.Status.SENT#enum_member'],
+    name: 'totalOf',
+    source: 'public long totalOf(Invoice invoice)',
+    server: 'jdtls',
+  },
+  {
+    language: 'csharp',
+    file: 'csharp/Shipping.cs',
+    outline: [
+      'Shop.Shipping#namespace',
+      'Shop.Shipping.ParcelQuoter.QuoteParcel#method',
+      'Shop.Shipping.ParcelQuoter.Carrier#property',
+      'Shop.Shipping.IQuoter#interface',
+    ],
+    name: 'QuoteParcel',
+    source: 'public decimal QuoteParcel(int grams)',
+    server: 'csharp-ls',
+  },
+  {
+    language: 'cpp',
+    file: 'cpp/geometry.cpp',
+    outline: ['geometry#namespace', 'geometry.Circle#class', 'geometry.Circle::circleArea#method', 'geometry.clampValue#function'],
+    name: 'clampValue',
+    source: 'int clampValue(int v, int lo, int hi)',
+    server: 'clangd',
+  },
+  {
+    language: 'rust',
+    file: 'rust/src/lib.rs',
+    outline: ['GridPoint#struct', 'GridPoint.x#field', 'Distance#interface', 'impl Distance for GridPoint.manhattan#method', 'origin_point#function'],
+    name: 'origin_point',
+    source: 'pub fn origin_point() -> GridPoint',
+    server: 'rust-analyzer',
+  },
+  {
+    language: 'ruby',
+    file: 'ruby/lib/cart.rb',
+    outline: ['Shop#module', 'Shop.Cart#class', 'Shop.Cart.cart_total#method', 'Shop.Cart.MAX_ITEMS#constant', 'Shop.Cart.items#field'],
+    name: 'cart_total',
+    source: 'def cart_total',
+    server: 'ruby-lsp',
+  },
+  {
+    language: 'shellscript',
+    file: 'shell/deploy.sh',
+    outline: ['deploy_release#function', 'TARGET_DIR#variable'],
+    name: 'deploy_release',
+    source: 'deploy_release() {',
+    server: 'bash-language-server',
+  },
+  {
+    language: 'css',
+    file: 'css/buttons.css',
+    outline: ['.primary-button#class', '@media (max-width: 600px)#module', ':root.--brand-color#variable'],
+    name: 'primary-button',
+    source: '.primary-button {',
+    server: 'vscode-css-language-server',
+  },
 ];
 
 describe('grammar-only languages: the syntax tier answers, semantic operations say what to install', async () => {
@@ -55,7 +109,9 @@ describe('grammar-only languages: the syntax tier answers, semantic operations s
 
   it('the workspace lists them at the syntax tier, none failed', async () => {
     const repos = await fx.run('list_repos');
-    const repo = (repos.repos as { root: string; failed_files: number; tiers: { syntax_files: number; server_files: number; syntax_only: Record<string, number> } }[]).find((r) => r.root === fx.root)!;
+    const repo = (
+      repos.repos as { root: string; failed_files: number; tiers: { syntax_files: number; server_files: number; syntax_only: Record<string, number> } }[]
+    ).find((r) => r.root === fx.root)!;
     expect(repo.failed_files).toBe(0);
     expect(repo.tiers).toMatchObject({ syntax_files: CASES.length, server_files: 0, syntax_only: { NO_SERVER: CASES.length } });
   });

@@ -12,7 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { connectHttp, connectStdio, textOf, type StdioConnection } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, runCli, spawnNode, waitFor, type Spawned } from '../helpers/spawn.js';
-import { buildHostileWorkspace, cliArgs, cliCanCarry, hostileRows, OUTSIDE_CANARY, SECRET_CANARY, type HostileWorkspace, type Row } from '../helpers/hostile-corpus.js';
+import {
+  buildHostileWorkspace,
+  cliArgs,
+  cliCanCarry,
+  hostileRows,
+  OUTSIDE_CANARY,
+  SECRET_CANARY,
+  type HostileWorkspace,
+  type Row,
+} from '../helpers/hostile-corpus.js';
 
 let tmp: string;
 const w: HostileWorkspace = { root: '', outside: '' };
@@ -82,7 +91,10 @@ describe('hostile input corpus through spawned front-ends', () => {
   });
 
   it.each(cliRows)('one-shot CLI: $what → $code', async (row) => {
-    const { code, stdout, stderr } = await runCli([row.op, '--root', w.root, '--json', ...cliArgs(row.input())], { cacheDir: path.join(tmp, 'cache-cli'), cwd: tmp });
+    const { code, stdout, stderr } = await runCli([row.op, '--root', w.root, '--json', ...cliArgs(row.input())], {
+      cacheDir: path.join(tmp, 'cache-cli'),
+      cwd: tmp,
+    });
     seen.push(stdout, stderr);
     if (row.code === 'none') expect(code, stderr).toBe(0);
     else {

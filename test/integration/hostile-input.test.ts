@@ -18,13 +18,7 @@ import { connectInProcess, textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, spawnNode, type Spawned } from '../helpers/spawn.js';
 import type { JsonResult } from '../helpers/results.js';
 import { buildHostileWorkspace, hostileRows, OUTSIDE_CANARY, SECRET_CANARY, type HostileWorkspace, type Row } from '../helpers/hostile-corpus.js';
-import {
-  createMessageConnection,
-  ResponseError,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type MessageConnection,
-} from 'vscode-jsonrpc/node';
+import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 
 let tmp: string;
 const w: HostileWorkspace = { root: '', outside: '' };
@@ -146,7 +140,8 @@ describe('hostile input corpus', () => {
   });
 
   it('get_symbols reports the secret id as an error entry, not content', async () => {
-    const r = (await gateway.run('get_symbols', { symbol_ids: ['keys/server.key::k#variable', '.env::A#variable'], output_format: 'json' })).result as JsonResult;
+    const r = (await gateway.run('get_symbols', { symbol_ids: ['keys/server.key::k#variable', '.env::A#variable'], output_format: 'json' }))
+      .result as JsonResult;
     expect(r.symbols).toEqual([]);
     expect(r.errors.map((e: { code: string }) => e.code)).toEqual(['SECRET_FILE', 'SECRET_FILE']);
   });

@@ -44,15 +44,22 @@ afterAll(async () => {
 const FRONTENDS_LIST: [string][] = FRONTEND_NAMES.map((n) => [n]);
 
 describe('hostile files to parse, through each spawned front-end', () => {
-  it.each(FRONTENDS_LIST)('through the %s: each break is answered, the other files answer, the process lives', async (name) => {
-    // the front-end helpers take a vector; the parse calls do not use it
-    const answers = await trustFrontend(w, name, (_v, root) => parseCalls(root))(TRUST_VECTORS[0]!, w.root);
-    const verdicts = judgeParse(w, answers);
-    process.stderr.write(`[hostile-parse] ${name}: ${verdicts.map((v) => `${v.what}: ${v.outcome}`).join(' | ')}\n`);
-    expect(verdicts.filter((v) => !v.pass), `${JSON.stringify(verdicts, null, 1)}\n${answers[0]!.slice(0, 3000)}`).toEqual([]);
-    expect(verdicts.map((v) => v.what)).toEqual([...w.breaks.map((b) => b.name), expect.stringContaining('other files') as unknown as string]);
-    expect(REPO_LIMITS.maxFileBytes).toBeGreaterThan(USER_LIMITS.maxFileBytes);
-    // the daemon lived through the calls of every front-end before and this one
-    expect(isAlive(daemon!.child.pid!)).toBe(true);
-  }, 600_000);
+  it.each(FRONTENDS_LIST)(
+    'through the %s: each break is answered, the other files answer, the process lives',
+    async (name) => {
+      // the front-end helpers take a vector; the parse calls do not use it
+      const answers = await trustFrontend(w, name, (_v, root) => parseCalls(root))(TRUST_VECTORS[0]!, w.root);
+      const verdicts = judgeParse(w, answers);
+      process.stderr.write(`[hostile-parse] ${name}: ${verdicts.map((v) => `${v.what}: ${v.outcome}`).join(' | ')}\n`);
+      expect(
+        verdicts.filter((v) => !v.pass),
+        `${JSON.stringify(verdicts, null, 1)}\n${answers[0]!.slice(0, 3000)}`,
+      ).toEqual([]);
+      expect(verdicts.map((v) => v.what)).toEqual([...w.breaks.map((b) => b.name), expect.stringContaining('other files') as unknown as string]);
+      expect(REPO_LIMITS.maxFileBytes).toBeGreaterThan(USER_LIMITS.maxFileBytes);
+      // the daemon lived through the calls of every front-end before and this one
+      expect(isAlive(daemon!.child.pid!)).toBe(true);
+    },
+    600_000,
+  );
 });

@@ -40,16 +40,20 @@ afterAll(async () => {
 const FRONTENDS_LIST: [string, string][] = FRONTEND_NAMES.map((n) => [n, n]);
 
 describe.each(TRUST_VECTORS)('a repository config setting $name', (v) => {
-  it.each(FRONTENDS_LIST)('untrusted, through the %s: nothing of the repository runs, and the answers say how to trust', async (name) => {
-    const root = roots.get(v.name)!;
-    const answers = await trustFrontend(w, name)(v, root);
-    const all = answers.join('\n');
-    expect(markerExists(w, v), all.slice(0, 4000)).toBe(false);
-    if (v.kind === 'limit') expect(tooLarge(answers[0]!), answers[0]).toBe(true);
-    // every answer of the workspace warns: the index, the semantic calls
-    const warned = answers.filter((a) => a.includes(v.setting) && a.includes(`lspgate trust ${root}`));
-    expect(warned.length, all.slice(0, 4000)).toBeGreaterThanOrEqual(answers.length - 1);
-  }, 300_000);
+  it.each(FRONTENDS_LIST)(
+    'untrusted, through the %s: nothing of the repository runs, and the answers say how to trust',
+    async (name) => {
+      const root = roots.get(v.name)!;
+      const answers = await trustFrontend(w, name)(v, root);
+      const all = answers.join('\n');
+      expect(markerExists(w, v), all.slice(0, 4000)).toBe(false);
+      if (v.kind === 'limit') expect(tooLarge(answers[0]!), answers[0]).toBe(true);
+      // every answer of the workspace warns: the index, the semantic calls
+      const warned = answers.filter((a) => a.includes(v.setting) && a.includes(`lspgate trust ${root}`));
+      expect(warned.length, all.slice(0, 4000)).toBeGreaterThanOrEqual(answers.length - 1);
+    },
+    300_000,
+  );
 
   it('trusted with `lspgate trust`, the folder runs its configured server and says so', async () => {
     const root = roots.get(v.name)!;
@@ -62,7 +66,11 @@ describe.each(TRUST_VECTORS)('a repository config setting $name', (v) => {
     expect(index.stdout + index.stderr).toContain('applied in full');
     if (v.kind === 'limit') expect(tooLarge(index.stdout), index.stdout).toBe(false);
     else {
-      await runCli(['find_definition', '--root', root, '--json', '--file', v.file, '--line', '1', '--column', '1'], { cacheDir: w.cacheDir, env: w.env, cwd: root });
+      await runCli(['find_definition', '--root', root, '--json', '--file', v.file, '--line', '1', '--column', '1'], {
+        cacheDir: w.cacheDir,
+        env: w.env,
+        cwd: root,
+      });
       expect(markerExists(w, v)).toBe(true);
     }
     const untrust = await runCli(['untrust', root], { cacheDir: w.cacheDir, env: w.env });

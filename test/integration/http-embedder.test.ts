@@ -108,7 +108,11 @@ describe('HTTP embedder against a local server', () => {
     expect(e.message).toContain('unreachable');
 
     Object.assign(process.env, { LSPGATE_EMBED_URL: srv.url, LSPGATE_EMBED_API: 'ollama', LSPGATE_EMBED_MODEL: 'm', LSPGATE_EMBED_DIM: '8' });
-    const r = (await fx.run('search_code', { query: 'pad a value on the left' })) as unknown as { mode: string; hits: { chunk: { symbol_name?: string }; score: { vector_rank: number } }[]; _meta: { warnings?: string[] } };
+    const r = (await fx.run('search_code', { query: 'pad a value on the left' })) as unknown as {
+      mode: string;
+      hits: { chunk: { symbol_name?: string }; score: { vector_rank: number } }[];
+      _meta: { warnings?: string[] };
+    };
     // Asked as hybrid (an embedder is configured), answered by BM25: the mode says which.
     expect(r.mode).toBe('bm25');
     expect(r.hits[0]!.chunk.symbol_name).toBe('padLeft');
@@ -119,7 +123,10 @@ describe('HTTP embedder against a local server', () => {
 
     const live = await startServer('--dim', '8');
     process.env.LSPGATE_EMBED_URL = live.url;
-    const h = (await fx.run('search_code', { query: 'pad a value on the left', limit: 5 })) as unknown as { mode: string; hits: { score: { vector_rank: number; hybrid_rank: number } }[] };
+    const h = (await fx.run('search_code', { query: 'pad a value on the left', limit: 5 })) as unknown as {
+      mode: string;
+      hits: { score: { vector_rank: number; hybrid_rank: number } }[];
+    };
     expect(h.mode).toBe('hybrid');
     expect(h.hits.some((x) => x.score.vector_rank > 0)).toBe(true);
     expect(h.hits[0]!.score.hybrid_rank).toBe(1);

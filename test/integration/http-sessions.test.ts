@@ -15,7 +15,12 @@ import { assertBuilt, CLI, removeDir, spawnNode, tempDir, TS_APP, waitFor, type 
 
 const TOKEN = 'sessions-token-0123456789';
 const SERVER_TEST_TIMEOUT_MS = 150_000;
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+};
 
 interface SseEvent {
   id?: string;
@@ -83,7 +88,10 @@ function headers(session?: string, extra: Record<string, string> = {}): Record<s
 }
 
 async function start(root: string, cacheDir: string, args: string[] = []): Promise<{ proc: Spawned; url: string }> {
-  const proc = spawnNode(CLI, ['mcp', '--tools', 'all', '--http', '--port', '0', '--root', root, ...args], { cacheDir, env: { LSPGATE_TOKEN: TOKEN, LSPGATE_LOG: 'debug' } });
+  const proc = spawnNode(CLI, ['mcp', '--tools', 'all', '--http', '--port', '0', '--root', root, ...args], {
+    cacheDir,
+    env: { LSPGATE_TOKEN: TOKEN, LSPGATE_LOG: 'debug' },
+  });
   await waitFor(() => /listening on (http:\/\/\S+)/.test(proc.stderr()), 'the listening line');
   return { proc, url: /listening on (http:\/\/\S+)/.exec(proc.stderr())![1]! };
 }
@@ -155,8 +163,11 @@ describe('stateful Streamable HTTP', () => {
     async () => {
       const { session } = await openSession(url);
       // The workspace id: asked for rather than guessed (it holds a hash of the root).
-      const listed = new SseReader(await post(url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_workspaces', arguments: {} } }, session));
-      const wsId = JSON.parse((await listed.find((e) => e.data.includes('"result"'), 'list_workspaces')).data).result.structuredContent.workspaces[0].id as string;
+      const listed = new SseReader(
+        await post(url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_workspaces', arguments: {} } }, session),
+      );
+      const wsId = JSON.parse((await listed.find((e) => e.data.includes('"result"'), 'list_workspaces')).data).result.structuredContent.workspaces[0]
+        .id as string;
       const outline = outlineUri(wsId, 'src/util/math.ts');
       const sub = new SseReader(await post(url, { jsonrpc: '2.0', id: 4, method: 'resources/subscribe', params: { uri: outline } }, session));
       expect(JSON.parse((await sub.find((e) => e.data.includes('"id":4'), 'the subscribe answer')).data).result).toEqual({});
@@ -250,7 +261,10 @@ describe('session expiry and stateless mode', () => {
       expect(halfOpen).toHaveLength(300);
       expect(s.proc.stderr()).not.toContain(`mcp http session ${established} closed`);
       const last = halfOpen.at(-1)!;
-      await waitFor(() => s.proc.stderr().includes(`mcp http session ${last} closed: no notifications/initialized within 5000 ms`), 'the last half-open session to expire');
+      await waitFor(
+        () => s.proc.stderr().includes(`mcp http session ${last} closed: no notifications/initialized within 5000 ms`),
+        'the last half-open session to expire',
+      );
       const refused = await post(s.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, last);
       expect(refused.status).toBe(404);
       expect(await refused.text()).toContain('no notifications/initialized within 5000 ms');

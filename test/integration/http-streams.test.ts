@@ -13,7 +13,12 @@ import { connectSdk, SDKS, type HttpSdkClient } from '../helpers/mcp-http-sdks.j
 import { assertBuilt, CLI, removeDir, spawnNode, tempDir, waitFor, type Spawned } from '../helpers/spawn.js';
 
 const TOKEN = 'streams-token-0123456789';
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+};
 
 let dir: string;
 const procs: Spawned[] = [];
@@ -32,7 +37,10 @@ afterAll(async () => {
 });
 
 async function start(args: string[] = []): Promise<{ proc: Spawned; url: string }> {
-  const proc = spawnNode(CLI, ['mcp', '--tools', 'all', '--http', '--port', '0', '--root', dir, ...args], { cacheDir: `${dir}/cache-${procs.length}`, env: { LSPGATE_TOKEN: TOKEN, LSPGATE_LOG: 'debug' } });
+  const proc = spawnNode(CLI, ['mcp', '--tools', 'all', '--http', '--port', '0', '--root', dir, ...args], {
+    cacheDir: `${dir}/cache-${procs.length}`,
+    env: { LSPGATE_TOKEN: TOKEN, LSPGATE_LOG: 'debug' },
+  });
   procs.push(proc);
   await waitFor(() => /listening on (http:\/\/\S+)/.test(proc.stderr()), 'the listening line');
   return { proc, url: /listening on (http:\/\/\S+)/.exec(proc.stderr())![1]! };

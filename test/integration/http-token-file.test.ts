@@ -16,7 +16,11 @@ afterAll(() => {
 });
 
 async function started(): Promise<{ proc: ReturnType<typeof spawnNode>; file: string }> {
-  const proc = spawnNode(CLI, ['mcp', '--tools', 'all', '--http', '--port', '0', '--root', root, '--daemon', 'off'], { cacheDir, cwd: REPO, env: { LSPGATE_TOKEN: '' } });
+  const proc = spawnNode(CLI, ['mcp', '--tools', 'all', '--http', '--port', '0', '--root', root, '--daemon', 'off'], {
+    cacheDir,
+    cwd: REPO,
+    env: { LSPGATE_TOKEN: '' },
+  });
   await waitFor(() => /bearer token written to (\S+)/.test(proc.stderr()), 'the token line');
   const file = /bearer token written to (\S+)/.exec(proc.stderr())![1]!;
   expect(path.dirname(file)).toBe(path.join(cacheDir, 'http'));

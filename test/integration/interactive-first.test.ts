@@ -144,4 +144,3 @@ describe('interactive first', () => {
     expect(s.maxOpen).toBe(1);
   });
 });
-

@@ -31,6 +31,8 @@ describe('root manifests are bounded', () => {
   it('project_context: a package.json over maxFileBytes is not read, and limits_hit names it', async () => {
     const r = await fx.run('project_context');
     expect(JSON.stringify(r)).not.toContain('huge-manifest');
-    expect(r._meta.limits_hit).toContainEqual(expect.objectContaining({ limit: 'maxFileBytes', value: 100_000, detail: expect.stringContaining('package.json is 200') }));
+    expect(r._meta.limits_hit).toContainEqual(
+      expect.objectContaining({ limit: 'maxFileBytes', value: 100_000, detail: expect.stringContaining('package.json is 200') }),
+    );
   });
 });

@@ -50,7 +50,10 @@ beforeAll(async () => {
   // index_folder / index_repo open folders beside the workspace: the user allows them, as anyone
   // indexing a folder outside the --root must (the servers spawned below inherit it).
   process.env.LSPGATE_ALLOWED_ROOTS = dir;
-  http = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', ws.root, '--tools', TOOLS], { cacheDir: path.join(dir, 'cache-http'), env: { LSPGATE_TOKEN: TOKEN } });
+  http = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', ws.root, '--tools', TOOLS], {
+    cacheDir: path.join(dir, 'cache-http'),
+    env: { LSPGATE_TOKEN: TOKEN },
+  });
   await waitFor(() => /listening on (http:\/\/\S+)/.test(http.stderr()), 'the HTTP listening line');
   httpUrl = /listening on (http:\/\/\S+)/.exec(http.stderr())![1]!;
 });
@@ -99,27 +102,52 @@ async function runMatrix(client: AnyClient): Promise<void> {
 }
 
 describe('MCP client matrix: every tool, valid and erroneous, per client and transport', () => {
-  it('1.x SDK client over stdio', async () => {
-    const { client } = await connectStdioV1(CLI, ['mcp', '--root', ws.root, '--tools', TOOLS], { cacheDir: path.join(dir, 'cache-stdio-v1') });
-    await runMatrix(client);
-  }, RUN_TIMEOUT_MS);
+  it(
+    '1.x SDK client over stdio',
+    async () => {
+      const { client } = await connectStdioV1(CLI, ['mcp', '--root', ws.root, '--tools', TOOLS], { cacheDir: path.join(dir, 'cache-stdio-v1') });
+      await runMatrix(client);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it('2.x SDK client over stdio', async () => {
-    const { client } = await connectStdio(CLI, ['mcp', '--root', ws.root, '--tools', TOOLS], { cacheDir: path.join(dir, 'cache-stdio-v2') });
-    await runMatrix(client);
-  }, RUN_TIMEOUT_MS);
+  it(
+    '2.x SDK client over stdio',
+    async () => {
+      const { client } = await connectStdio(CLI, ['mcp', '--root', ws.root, '--tools', TOOLS], { cacheDir: path.join(dir, 'cache-stdio-v2') });
+      await runMatrix(client);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it('1.x SDK client over Streamable HTTP', async () => {
-    await runMatrix(await connectHttpV1(httpUrl, TOKEN));
-  }, RUN_TIMEOUT_MS);
+  it(
+    '1.x SDK client over Streamable HTTP',
+    async () => {
+      await runMatrix(await connectHttpV1(httpUrl, TOKEN));
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it('2.x SDK client over Streamable HTTP', async () => {
-    await runMatrix(await connectHttp(httpUrl, TOKEN));
-  }, RUN_TIMEOUT_MS);
+  it(
+    '2.x SDK client over Streamable HTTP',
+    async () => {
+      await runMatrix(await connectHttp(httpUrl, TOKEN));
+    },
+    RUN_TIMEOUT_MS,
+  );
 
   it('covers every error code a caller can cause with these tools', () => {
     const codes = new Set(calls.map((c) => c.code).filter((c) => c !== undefined));
-    for (const code of ['INVALID_INPUT', 'SYMBOL_NOT_FOUND', 'AMBIGUOUS_SYMBOL', 'FILE_NOT_FOUND', 'PATH_OUTSIDE_WORKSPACE', 'SECRET_FILE', 'UNSUPPORTED_LANGUAGE', 'WORKSPACE_NOT_FOUND']) {
+    for (const code of [
+      'INVALID_INPUT',
+      'SYMBOL_NOT_FOUND',
+      'AMBIGUOUS_SYMBOL',
+      'FILE_NOT_FOUND',
+      'PATH_OUTSIDE_WORKSPACE',
+      'SECRET_FILE',
+      'UNSUPPORTED_LANGUAGE',
+      'WORKSPACE_NOT_FOUND',
+    ]) {
       expect(codes).toContain(code);
     }
     expect(readFileSync(path.join(ws.root, '.env'), 'utf8')).toContain('never-returned');

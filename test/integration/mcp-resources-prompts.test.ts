@@ -76,16 +76,20 @@ describe('MCP resources, completions, prompts, logging', () => {
     expect(resources.map((r) => r.uri)).toContain(repoOutlineUri(wsId));
   });
 
-  it('reads a file outline, a symbol source by id and the repo outline', async () => {
-    const outline = textOfResource(await client.readResource({ uri: outlineUri(wsId, 'src/util/strings.ts') }));
-    expect(outline).toContain(FORMAT_NAME);
-    const uri = symbolUri(wsId, FORMAT_NAME);
-    // The id's `/`, `::` and `#` are percent-encoded in the URI.
-    expect(uri).toBe(`lspgate://${wsId}/symbol/src%2Futil%2Fstrings.ts%3A%3AformatName%23function`);
-    const source = textOfResource(await client.readResource({ uri }));
-    expect(source).toContain('export function formatName(first: string, last: string): string');
-    expect(textOfResource(await client.readResource({ uri: repoOutlineUri(wsId) }))).toContain('src/util');
-  }, SERVER_TEST_TIMEOUT_MS);
+  it(
+    'reads a file outline, a symbol source by id and the repo outline',
+    async () => {
+      const outline = textOfResource(await client.readResource({ uri: outlineUri(wsId, 'src/util/strings.ts') }));
+      expect(outline).toContain(FORMAT_NAME);
+      const uri = symbolUri(wsId, FORMAT_NAME);
+      // The id's `/`, `::` and `#` are percent-encoded in the URI.
+      expect(uri).toBe(`lspgate://${wsId}/symbol/src%2Futil%2Fstrings.ts%3A%3AformatName%23function`);
+      const source = textOfResource(await client.readResource({ uri }));
+      expect(source).toContain('export function formatName(first: string, last: string): string');
+      expect(textOfResource(await client.readResource({ uri: repoOutlineUri(wsId) }))).toContain('src/util');
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 
   it('answers an unknown symbol resource with -32602 carrying the lspgate code and the uri', async () => {
     const err = await client.readResource({ uri: symbolUri(wsId, 'src/util/strings.ts::nope#function') }).then(
@@ -96,63 +100,97 @@ describe('MCP resources, completions, prompts, logging', () => {
     expect(err?.data).toMatchObject({ code: 'SYMBOL_NOT_FOUND', uri: symbolUri(wsId, 'src/util/strings.ts::nope#function') });
   });
 
-  it('completes template variables and prompt arguments from the catalog', async () => {
-    const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'lspgate://{workspace}/symbol/{symbol_id}' }, argument: { name: 'symbol_id', value: 'formatN' } });
-    expect(ids.completion.values).toContain(FORMAT_NAME);
-    const files = await client.complete({ ref: { type: 'ref/resource', uri: 'lspgate://{workspace}/outline/{+file}' }, argument: { name: 'file', value: 'src/util/s' } });
-    expect(files.completion.values).toEqual(['src/util/strings.ts']);
-    const wss = await client.complete({ ref: { type: 'ref/resource', uri: 'lspgate://{workspace}/repo-outline' }, argument: { name: 'workspace', value: '' } });
-    expect(wss.completion.values).toContain(wsId);
-    const names = await client.complete({ ref: { type: 'ref/prompt', name: 'explain_symbol' }, argument: { name: 'symbol', value: 'formatN' } });
-    expect(names.completion.values).toContain('formatName');
-  }, SERVER_TEST_TIMEOUT_MS);
+  it(
+    'completes template variables and prompt arguments from the catalog',
+    async () => {
+      const ids = await client.complete({
+        ref: { type: 'ref/resource', uri: 'lspgate://{workspace}/symbol/{symbol_id}' },
+        argument: { name: 'symbol_id', value: 'formatN' },
+      });
+      expect(ids.completion.values).toContain(FORMAT_NAME);
+      const files = await client.complete({
+        ref: { type: 'ref/resource', uri: 'lspgate://{workspace}/outline/{+file}' },
+        argument: { name: 'file', value: 'src/util/s' },
+      });
+      expect(files.completion.values).toEqual(['src/util/strings.ts']);
+      const wss = await client.complete({
+        ref: { type: 'ref/resource', uri: 'lspgate://{workspace}/repo-outline' },
+        argument: { name: 'workspace', value: '' },
+      });
+      expect(wss.completion.values).toContain(wsId);
+      const names = await client.complete({ ref: { type: 'ref/prompt', name: 'explain_symbol' }, argument: { name: 'symbol', value: 'formatN' } });
+      expect(names.completion.values).toContain('formatName');
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 
-  it('completes no local of a function body (`lines` in buildReport), though the catalog holds it', async () => {
-    const found = (await gateway.run('search_symbols', { query: 'lines', output_format: 'json' })).result as unknown as { results: { qualified_name: string; scope: string }[] };
-    expect(found.results).toContainEqual(expect.objectContaining({ qualified_name: 'buildReport.lines', scope: 'local' }));
-    const names = await client.complete({ ref: { type: 'ref/prompt', name: 'explain_symbol' }, argument: { name: 'symbol', value: 'lines' } });
-    expect(names.completion.values.filter((v) => /(^|\.)lines$/.test(v))).toEqual([]);
-    const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'lspgate://{workspace}/symbol/{symbol_id}' }, argument: { name: 'symbol_id', value: 'lines' } });
-    expect(ids.completion.values.filter((v) => v.includes('buildReport.lines'))).toEqual([]);
-  }, SERVER_TEST_TIMEOUT_MS);
+  it(
+    'completes no local of a function body (`lines` in buildReport), though the catalog holds it',
+    async () => {
+      const found = (await gateway.run('search_symbols', { query: 'lines', output_format: 'json' })).result as unknown as {
+        results: { qualified_name: string; scope: string }[];
+      };
+      expect(found.results).toContainEqual(expect.objectContaining({ qualified_name: 'buildReport.lines', scope: 'local' }));
+      const names = await client.complete({ ref: { type: 'ref/prompt', name: 'explain_symbol' }, argument: { name: 'symbol', value: 'lines' } });
+      expect(names.completion.values.filter((v) => /(^|\.)lines$/.test(v))).toEqual([]);
+      const ids = await client.complete({
+        ref: { type: 'ref/resource', uri: 'lspgate://{workspace}/symbol/{symbol_id}' },
+        argument: { name: 'symbol_id', value: 'lines' },
+      });
+      expect(ids.completion.values.filter((v) => v.includes('buildReport.lines'))).toEqual([]);
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 
-  it('expands the prompts into the operations results', async () => {
-    const { prompts } = await client.listPrompts();
-    expect(prompts.map((p) => p.name).sort()).toEqual(['assess_impact', 'explain_symbol', 'explore_repository', 'review_change']);
-    const explain = textOfPrompt(await client.getPrompt({ name: 'explain_symbol', arguments: { symbol: 'formatName' } }));
-    expect(explain).toContain('export function formatName');
-    expect(explain).toContain('summarizeUsers'); // a caller (fixtures/ts-app/EXPECTED.md)
-    const impact = textOfPrompt(await client.getPrompt({ name: 'assess_impact', arguments: { symbol: 'formatName' } }));
-    expect(impact).toContain('src/services/report.ts');
-    expect(impact).toContain('summarizeUsers');
-    const explore = textOfPrompt(await client.getPrompt({ name: 'explore_repository', arguments: {} }));
-    expect(explore).toContain('strings.ts');
-    const missing = await client.getPrompt({ name: 'explain_symbol', arguments: { symbol: 'noSuchSymbolAnywhere' } }).then(
-      () => undefined,
-      (e: { code?: number; data?: { code?: string } }) => e,
-    );
-    expect(missing?.data?.code).toBe('SYMBOL_NOT_FOUND');
-  }, SERVER_TEST_TIMEOUT_MS);
+  it(
+    'expands the prompts into the operations results',
+    async () => {
+      const { prompts } = await client.listPrompts();
+      expect(prompts.map((p) => p.name).sort()).toEqual(['assess_impact', 'explain_symbol', 'explore_repository', 'review_change']);
+      const explain = textOfPrompt(await client.getPrompt({ name: 'explain_symbol', arguments: { symbol: 'formatName' } }));
+      expect(explain).toContain('export function formatName');
+      expect(explain).toContain('summarizeUsers'); // a caller (fixtures/ts-app/EXPECTED.md)
+      const impact = textOfPrompt(await client.getPrompt({ name: 'assess_impact', arguments: { symbol: 'formatName' } }));
+      expect(impact).toContain('src/services/report.ts');
+      expect(impact).toContain('summarizeUsers');
+      const explore = textOfPrompt(await client.getPrompt({ name: 'explore_repository', arguments: {} }));
+      expect(explore).toContain('strings.ts');
+      const missing = await client.getPrompt({ name: 'explain_symbol', arguments: { symbol: 'noSuchSymbolAnywhere' } }).then(
+        () => undefined,
+        (e: { code?: number; data?: { code?: string } }) => e,
+      );
+      expect(missing?.data?.code).toBe('SYMBOL_NOT_FOUND');
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 
-  it('reviews the working-tree change: the diff against HEAD', async () => {
-    const file = path.join(root, 'src/util/strings.ts');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('export function capitalize', '// reviewed\nexport function capitalize'));
-    const review = textOfPrompt(await client.getPrompt({ name: 'review_change', arguments: {} }));
-    expect(review).toContain('+// reviewed');
-    expect(review).toContain('diff --git a/src/util/strings.ts');
-  }, SERVER_TEST_TIMEOUT_MS);
+  it(
+    'reviews the working-tree change: the diff against HEAD',
+    async () => {
+      const file = path.join(root, 'src/util/strings.ts');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('export function capitalize', '// reviewed\nexport function capitalize'));
+      const review = textOfPrompt(await client.getPrompt({ name: 'review_change', arguments: {} }));
+      expect(review).toContain('+// reviewed');
+      expect(review).toContain('diff --git a/src/util/strings.ts');
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 
-  it('notifies a subscriber when the file behind a resource changes', async () => {
-    const uri = outlineUri(wsId, 'src/util/math.ts');
-    await client.subscribeResource({ uri });
-    const file = path.join(root, 'src/util/math.ts');
-    writeFileSync(file, readFileSync(file, 'utf8') + '\nexport function addedLater(): number {\n  return 1;\n}\n');
-    await waitFor(() => updated.includes(uri), 'notifications/resources/updated for the outline');
-    expect(textOfResource(await client.readResource({ uri }))).toContain('addedLater');
-    await client.unsubscribeResource({ uri });
-    // A subscription to a path outside the workspace is refused by the operation's own check.
-    await expect(client.subscribeResource({ uri: outlineUri(wsId, '../../etc/passwd') })).rejects.toMatchObject({ data: { code: 'PATH_OUTSIDE_WORKSPACE' } });
-  }, SERVER_TEST_TIMEOUT_MS);
+  it(
+    'notifies a subscriber when the file behind a resource changes',
+    async () => {
+      const uri = outlineUri(wsId, 'src/util/math.ts');
+      await client.subscribeResource({ uri });
+      const file = path.join(root, 'src/util/math.ts');
+      writeFileSync(file, readFileSync(file, 'utf8') + '\nexport function addedLater(): number {\n  return 1;\n}\n');
+      await waitFor(() => updated.includes(uri), 'notifications/resources/updated for the outline');
+      expect(textOfResource(await client.readResource({ uri }))).toContain('addedLater');
+      await client.unsubscribeResource({ uri });
+      // A subscription to a path outside the workspace is refused by the operation's own check.
+      await expect(client.subscribeResource({ uri: outlineUri(wsId, '../../etc/passwd') })).rejects.toMatchObject({ data: { code: 'PATH_OUTSIDE_WORKSPACE' } });
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 
   it('sends server lifecycle events and, at debug, lspgate log lines', async () => {
     // The typescript server started for the calls above: its start and readiness were logged.

@@ -80,7 +80,10 @@ describe('tool profiles', () => {
   it('HTTP: --tools core applies to the Streamable HTTP transport too', async () => {
     const proc = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', root, '--tools', 'core'], { cacheDir, cwd: REPO });
     try {
-      await waitFor(() => /bearer token written to (\S+)/.test(proc.stderr()) && /listening on (http:\/\/\S+)/.test(proc.stderr()), 'the HTTP server to listen');
+      await waitFor(
+        () => /bearer token written to (\S+)/.test(proc.stderr()) && /listening on (http:\/\/\S+)/.test(proc.stderr()),
+        'the HTTP server to listen',
+      );
       const url = /listening on (http:\/\/\S+)/.exec(proc.stderr())![1]!;
       const token = readFileSync(/bearer token written to (\S+)/.exec(proc.stderr())![1]!, 'utf8').trim();
       const client = await connectHttp(url, token);

@@ -59,7 +59,11 @@ describe('memory budget', () => {
     expect(one(after, 'fault')!.rss_bytes).toBeGreaterThan(1024 * 1024);
     expect(one(after, 'fault2')).toMatchObject({ state: 'ready' });
     expect(one(after, 'fault2')!.rss_bytes).toBeGreaterThan(1024 * 1024);
-    await until(async () => alive(firstPid), (a) => !a, 'the evicted server to exit');
+    await until(
+      async () => alive(firstPid),
+      (a) => !a,
+      'the evicted server to exit',
+    );
 
     // fault2 has a request in flight (hover, answered after 4 s): though least recently used once
     // fault is back (the budget is checked when a server has started), it is not evicted while that runs

@@ -44,7 +44,8 @@ describe.skipIf(!goAvailable)('on-demand parses are bounded and off the main thr
     for (const d of [root, cacheDir]) if (d) fs.rmSync(d, { recursive: true, force: true });
   });
 
-  const json = async (op: string, input: Record<string, unknown>) => (await gateway.run(op, { ...input, output_format: 'json' })).result as { _meta: { warnings?: string[] } };
+  const json = async (op: string, input: Record<string, unknown>) =>
+    (await gateway.run(op, { ...input, output_format: 'json' })).result as { _meta: { warnings?: string[] } };
 
   it('a definition in the deep file answers, and its warnings name the file whose structure was over the deadline', async () => {
     const r = await json('find_definition', { file: 'deep.go', line: 2, column: 5 });

@@ -89,7 +89,10 @@ describe('one catalog from parse trees', () => {
       const mine = cat.files().get(rel)!;
       expect(mine.tier, rel).toBe('syntax');
       const theirs = await servers.serverEntry(path.join(fx.root, rel), rel);
-      expect(mine.symbols.map((s) => s.symbol_id), rel).toEqual(theirs.symbols.map((s) => s.symbol_id));
+      expect(
+        mine.symbols.map((s) => s.symbol_id),
+        rel,
+      ).toEqual(theirs.symbols.map((s) => s.symbol_id));
     }
     const ids = (await cat.all()).map((s) => s.symbol_id);
     expect(ids).toEqual(
@@ -101,7 +104,10 @@ describe('one catalog from parse trees', () => {
         'src/Account.php::Account.$owner#property',
       ]),
     );
-    expect(ids.filter((id) => id.startsWith('lib/legacy.js::parse#') || id.startsWith('lib/legacy.js::LIMIT#'))).toEqual(['lib/legacy.js::parse#function', 'lib/legacy.js::LIMIT#constant']);
+    expect(ids.filter((id) => id.startsWith('lib/legacy.js::parse#') || id.startsWith('lib/legacy.js::LIMIT#'))).toEqual([
+      'lib/legacy.js::parse#function',
+      'lib/legacy.js::LIMIT#constant',
+    ]);
     // a class attribute keeps its own docstring (not the next method's)
     const limit = (await cat.all()).find((s) => s.symbol_id.startsWith('src/store.py::Store.limit#'));
     expect(limit?.docstring).toBe('How many items it keeps.');
@@ -117,7 +123,8 @@ describe('one catalog from parse trees', () => {
   it('a file edited while the syntax pass runs is found by the next search', async () => {
     // enough files that the pass takes a while after the walk: the edit lands in it
     const extra: Record<string, string> = {};
-    for (let i = 0; i < 1500; i++) extra[`gen/m${i}.ts`] = Array.from({ length: 40 }, (_, k) => `export function f${i}_${k}(a: number): number {\n  return a + ${k};\n}\n`).join('');
+    for (let i = 0; i < 1500; i++)
+      extra[`gen/m${i}.ts`] = Array.from({ length: 40 }, (_, k) => `export function f${i}_${k}(a: number): number {\n  return a + ${k};\n}\n`).join('');
     const fx = await world('on-demand', extra);
     const cat = await catalogOf(fx);
     const target = 'src/main.ts';

@@ -56,7 +56,9 @@ describe('the packed tarball, installed into an empty directory', () => {
     expect(files).toContain('servers.schema.json');
     expect(files).toContain('config.schema.json'); // the JSON Schema of .lspgate/config.json, for editors
     expect(files.filter((f) => /^dist\/(bench|fixtures)\//.test(f))).toEqual([]);
-    expect(files.filter((f) => !/^(dist\/src\/|servers\.json$|servers\.schema\.json$|config\.schema\.json$|README\.md$|package\.json$|LICENSE)/.test(f))).toEqual([]);
+    expect(
+      files.filter((f) => !/^(dist\/src\/|servers\.json$|servers\.schema\.json$|config\.schema\.json$|README\.md$|package\.json$|LICENSE)/.test(f)),
+    ).toEqual([]);
   });
 
   it('installs without install-script warnings and without the optional PHP server', () => {

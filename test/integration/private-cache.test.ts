@@ -51,12 +51,16 @@ beforeAll(() => {
   fs.mkdirSync(path.join(root, 'src'), { recursive: true });
   fs.writeFileSync(path.join(root, 'src/a.ts'), '/** Doc of greet. */\nexport function greet(n: string): string { return n; }\n');
   fs.writeFileSync(path.join(root, 'src/b.ts'), "import { greet } from './a';\nexport const g = greet('x');\n");
-  fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'commonjs' }, include: ['src/**/*'] }));
+  fs.writeFileSync(
+    path.join(root, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'commonjs' }, include: ['src/**/*'] }),
+  );
   // a local repository inside the root, for index_repo
   const repo = path.join(root, 'vendor-src/lib');
   fs.mkdirSync(repo, { recursive: true });
   fs.writeFileSync(path.join(repo, 'lib.ts'), 'export const lib = 1;\n');
-  const git = (...a: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...a], { cwd: repo, stdio: 'ignore' });
+  const git = (...a: string[]) =>
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...a], { cwd: repo, stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-q', '-m', 'lib');

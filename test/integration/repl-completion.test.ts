@@ -53,24 +53,28 @@ describe('REPL tab completion', () => {
     expect(hits.sort()).toEqual(['--symbol', '--symbol_id']);
   });
 
-  it('completes symbol names from the catalog once it has been built', async () => {
-    // Nothing cataloged yet: no guesses.
-    expect((await complete('.def formatN'))[0]).toEqual([]);
-    input.write('.def formatName\n');
-    await waitFor(() => out.includes('src/util/strings.ts'), 'the .def answer', 60_000);
-    let hits: string[] = [];
-    for (let i = 0; i < 100 && !hits.includes('formatName'); i++) {
-      hits = (await complete('.refs formatN'))[0];
-      if (!hits.includes('formatName')) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(hits).toContain('formatName');
-    const qualified = (await complete('.fn Registry.'))[0];
-    expect(qualified).toContain('Registry.all');
-    expect(qualified.every((n) => n.startsWith('Registry.'))).toBe(true);
-    // `lines`, a const inside buildReport's body, is cataloged (as the server lists it) but no name to type
-    const catalog = await (await gateway.workspaceFor(undefined)).catalog.all!();
-    expect(catalog.some((s) => s.name === 'lines' && s.parent !== undefined)).toBe(true);
-    expect((await complete('.def line'))[0]).toEqual([]);
-    expect((await complete('.def buildRep'))[0]).toContain('buildReport');
-  }, SERVER_TEST_TIMEOUT_MS);
+  it(
+    'completes symbol names from the catalog once it has been built',
+    async () => {
+      // Nothing cataloged yet: no guesses.
+      expect((await complete('.def formatN'))[0]).toEqual([]);
+      input.write('.def formatName\n');
+      await waitFor(() => out.includes('src/util/strings.ts'), 'the .def answer', 60_000);
+      let hits: string[] = [];
+      for (let i = 0; i < 100 && !hits.includes('formatName'); i++) {
+        hits = (await complete('.refs formatN'))[0];
+        if (!hits.includes('formatName')) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(hits).toContain('formatName');
+      const qualified = (await complete('.fn Registry.'))[0];
+      expect(qualified).toContain('Registry.all');
+      expect(qualified.every((n) => n.startsWith('Registry.'))).toBe(true);
+      // `lines`, a const inside buildReport's body, is cataloged (as the server lists it) but no name to type
+      const catalog = await (await gateway.workspaceFor(undefined)).catalog.all!();
+      expect(catalog.some((s) => s.name === 'lines' && s.parent !== undefined)).toBe(true);
+      expect((await complete('.def line'))[0]).toEqual([]);
+      expect((await complete('.def buildRep'))[0]).toContain('buildReport');
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 });

@@ -75,32 +75,36 @@ describe('lspgate repl with piped stdin', () => {
     ]);
   });
 
-  it('traces raw LSP traffic, lists the running server, and stops it at EOF', async () => {
-    assertBuilt();
-    const { code, out } = await runRepl([
-      '.trace on',
-      '.raw typescript-language-server textDocument/documentSymbol {"textDocument":{"uri":"src/util/strings.ts"}}',
-      '.trace off',
-      '.servers',
-      '.raw no-such-server initialize {}',
-    ]);
-    expect(code).toBe(0);
-    expectInOrder(out, [
-      'trace on',
-      // the server starts while tracing: its session is traced from its first message
-      '[trace typescript-language-server] → request initialize',
-      '[trace typescript-language-server] → request textDocument/documentSymbol',
-      '[trace typescript-language-server] ← response textDocument/documentSymbol',
-      '"name": "formatName"',
-      'trace off',
-      'sessions:',
-      'typescript-language-server @ ',
-      'INVALID_INPUT: no configured server no-such-server',
-    ]);
-    const pid = Number(/typescript-language-server @ \S+: \w+ pid (\d+)/.exec(out)?.[1]);
-    expect(pid).toBeGreaterThan(0);
-    // The REPL exited only after gateway.close(): its server is gone (or going) without a signal from us.
-    expect(await waitGone([pid], 10_000)).toEqual([]);
-    expect(isAlive(pid)).toBe(false);
-  }, SERVER_TEST_TIMEOUT_MS);
+  it(
+    'traces raw LSP traffic, lists the running server, and stops it at EOF',
+    async () => {
+      assertBuilt();
+      const { code, out } = await runRepl([
+        '.trace on',
+        '.raw typescript-language-server textDocument/documentSymbol {"textDocument":{"uri":"src/util/strings.ts"}}',
+        '.trace off',
+        '.servers',
+        '.raw no-such-server initialize {}',
+      ]);
+      expect(code).toBe(0);
+      expectInOrder(out, [
+        'trace on',
+        // the server starts while tracing: its session is traced from its first message
+        '[trace typescript-language-server] → request initialize',
+        '[trace typescript-language-server] → request textDocument/documentSymbol',
+        '[trace typescript-language-server] ← response textDocument/documentSymbol',
+        '"name": "formatName"',
+        'trace off',
+        'sessions:',
+        'typescript-language-server @ ',
+        'INVALID_INPUT: no configured server no-such-server',
+      ]);
+      const pid = Number(/typescript-language-server @ \S+: \w+ pid (\d+)/.exec(out)?.[1]);
+      expect(pid).toBeGreaterThan(0);
+      // The REPL exited only after gateway.close(): its server is gone (or going) without a signal from us.
+      expect(await waitGone([pid], 10_000)).toEqual([]);
+      expect(isAlive(pid)).toBe(false);
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 });

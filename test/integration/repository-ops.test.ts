@@ -99,7 +99,7 @@ describe('repository operations', () => {
 
   it('get_symbol returns the exact source, verifies it, and notices a changed file', async () => {
     const r = await run('get_symbol', { symbol_id: 'src/util/strings.ts::capitalize#function', verify: true, context_lines: 1 });
-    expect(r.source).toBe("export function capitalize(s: string): string {\n  return s.length === 0 ? s : s[0]!.toUpperCase() + s.slice(1);\n}");
+    expect(r.source).toBe('export function capitalize(s: string): string {\n  return s.length === 0 ? s : s[0]!.toUpperCase() + s.slice(1);\n}');
     expect(r._meta.content_verified).toBe(true);
     expect(r.context.before).toBe('/** Upper-cases the first letter. Leaves the rest alone. */');
     const file = path.join(root, 'src/util/strings.ts');
@@ -135,7 +135,13 @@ describe('repository operations', () => {
   it('detect_drift reports added, removed and modified symbols; refresh re-syncs named files', async () => {
     await run('detect_drift', { reset: true });
     const greeter = path.join(root, 'src/greeter.ts');
-    fs.writeFileSync(greeter, fs.readFileSync(greeter, 'utf8').replace("return String(value);", "return `${value}`;").replace(/\/\*\* Makes a greeter[\s\S]*$/, ''));
+    fs.writeFileSync(
+      greeter,
+      fs
+        .readFileSync(greeter, 'utf8')
+        .replace('return String(value);', 'return `${value}`;')
+        .replace(/\/\*\* Makes a greeter[\s\S]*$/, ''),
+    );
     fs.writeFileSync(path.join(root, 'lib/extra.py'), 'def added_later():\n    return 1\n');
     const d = await run('detect_drift', {});
     expect(d.added).toEqual(['lib/extra.py::added_later#function']);

@@ -49,35 +49,31 @@ describe('a root deleted and created again under the watcher', () => {
     }
   }
 
-  it(
-    'answers the full catalog, a coded error or not-ready in every round, and the full catalog once the copy is back',
-    async () => {
-      const built = await gateway.run('index_folder', { path: root, output_format: 'json' });
-      expect(built.result).toMatchObject({ state: 'ready' });
-      expect(gateway.workspaces()[0]!.catalog.watching).toBe(true);
-      expect(await ask()).toEqual({ kind: 'full' });
-      for (let round = 0; round < ROUNDS; round++) {
-        rmSync(root, { recursive: true, force: true });
-        // an answer while the root is gone applies the deletions the watcher saw
-        const between = await ask();
-        expect(between.kind, JSON.stringify(between)).not.toBe('WRONG');
-        if (between.kind === 'error') expect(between.code).toBe('FILE_NOT_FOUND');
-        cpSync(TS_APP, root, { recursive: true });
-        const after = await ask();
-        expect(after.kind, `round ${round}: ${JSON.stringify(after)}`).not.toBe('WRONG');
-        expect(after.kind).not.toBe('error');
-      }
-      // and it follows edits again: the watches are on the new directory
-      expect(await ask()).toEqual({ kind: 'full' });
-      appendFileSync(path.join(root, 'src/util/math.ts'), '\nexport function afterReplace(): number {\n  return 1;\n}\n');
-      // the watch event comes when the kernel sends it: asked until it has (bounded)
-      let found = '';
-      for (let i = 0; i < 300 && !found.includes('src/util/math.ts'); i++) {
-        if (i) await new Promise((r) => setTimeout(r, 100));
-        found = JSON.stringify((await gateway.run('search_symbols', { query: 'afterReplace', output_format: 'json' })).result);
-      }
-      expect(found).toContain('src/util/math.ts');
-    },
-    300_000,
-  );
+  it('answers the full catalog, a coded error or not-ready in every round, and the full catalog once the copy is back', async () => {
+    const built = await gateway.run('index_folder', { path: root, output_format: 'json' });
+    expect(built.result).toMatchObject({ state: 'ready' });
+    expect(gateway.workspaces()[0]!.catalog.watching).toBe(true);
+    expect(await ask()).toEqual({ kind: 'full' });
+    for (let round = 0; round < ROUNDS; round++) {
+      rmSync(root, { recursive: true, force: true });
+      // an answer while the root is gone applies the deletions the watcher saw
+      const between = await ask();
+      expect(between.kind, JSON.stringify(between)).not.toBe('WRONG');
+      if (between.kind === 'error') expect(between.code).toBe('FILE_NOT_FOUND');
+      cpSync(TS_APP, root, { recursive: true });
+      const after = await ask();
+      expect(after.kind, `round ${round}: ${JSON.stringify(after)}`).not.toBe('WRONG');
+      expect(after.kind).not.toBe('error');
+    }
+    // and it follows edits again: the watches are on the new directory
+    expect(await ask()).toEqual({ kind: 'full' });
+    appendFileSync(path.join(root, 'src/util/math.ts'), '\nexport function afterReplace(): number {\n  return 1;\n}\n');
+    // the watch event comes when the kernel sends it: asked until it has (bounded)
+    let found = '';
+    for (let i = 0; i < 300 && !found.includes('src/util/math.ts'); i++) {
+      if (i) await new Promise((r) => setTimeout(r, 100));
+      found = JSON.stringify((await gateway.run('search_symbols', { query: 'afterReplace', output_format: 'json' })).result);
+    }
+    expect(found).toContain('src/util/math.ts');
+  }, 300_000);
 });

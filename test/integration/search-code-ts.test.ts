@@ -16,7 +16,20 @@ import { syncChunks } from '../../src/service/search/chunk-sync.js';
 import { FIXTURES } from '../helpers/gateway.js';
 
 type Hit = {
-  chunk: { id: string; file: string; start_line: number; end_line: number; chunk_kind: string; symbol_name?: string; symbol_id?: string; commit_hash: string; content_sha256: string; text?: string; is_test: boolean; language: string };
+  chunk: {
+    id: string;
+    file: string;
+    start_line: number;
+    end_line: number;
+    chunk_kind: string;
+    symbol_name?: string;
+    symbol_id?: string;
+    commit_hash: string;
+    content_sha256: string;
+    text?: string;
+    is_test: boolean;
+    language: string;
+  };
   citation: { file: string; start_line: number; end_line: number; commit_hash: string };
   stale_citation: boolean;
   preview: { start_line: number; lines: string[] };
@@ -24,7 +37,8 @@ type Hit = {
   symbol?: { symbol_id: string };
 };
 
-const git = (root: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: root, encoding: 'utf8' }).trim();
+const git = (root: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: root, encoding: 'utf8' }).trim();
 
 function longFunction(): string {
   const body: string[] = [];
@@ -36,15 +50,22 @@ describe('search_code over typescript-language-server', () => {
   let root: string;
   let cacheDir: string;
   let gateway: Gateway;
-  const run = async (op: string, input: Record<string, unknown>) => (await gateway.run(op, { ...input, output_format: 'json' })).result as Record<string, unknown>;
+  const run = async (op: string, input: Record<string, unknown>) =>
+    (await gateway.run(op, { ...input, output_format: 'json' })).result as Record<string, unknown>;
   const search = async (query: string, extra: Record<string, unknown> = {}) => (await run('search_code', { query, ...extra })).hits as Hit[];
 
   beforeAll(async () => {
     root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-chunks-')));
     fs.cpSync(path.join(FIXTURES, 'ts-app'), root, { recursive: true });
     const steps = Array.from({ length: 40 }, (_, i) => `const step${i} = (v: number | undefined) => (v ?? 0) + ${i};`).join('\n');
-    fs.writeFileSync(path.join(root, 'src/util/ledger.ts'), `import { add } from './math';\n\n${steps}\n\n${longFunction()}\nexport const twice = (n: number) => add(n, n);\n`);
-    fs.writeFileSync(path.join(root, 'NOTES.md'), '# Project notes\n\nGeneral words.\n\n## Deployment rollback procedure\n\nRevert the release tag, then redeploy.\n');
+    fs.writeFileSync(
+      path.join(root, 'src/util/ledger.ts'),
+      `import { add } from './math';\n\n${steps}\n\n${longFunction()}\nexport const twice = (n: number) => add(n, n);\n`,
+    );
+    fs.writeFileSync(
+      path.join(root, 'NOTES.md'),
+      '# Project notes\n\nGeneral words.\n\n## Deployment rollback procedure\n\nRevert the release tag, then redeploy.\n',
+    );
     git(root, 'init', '-q');
     git(root, 'add', '-A');
     git(root, 'commit', '-qm', 'fixture');
@@ -124,7 +145,11 @@ describe('search_code over typescript-language-server', () => {
     const report = await syncChunks(ws, gateway.context.limits);
     expect(report.rechunked).toEqual(['src/util/strings.ts']);
 
-    const check = (await run('verify_citation', { citation: before.citation })) as { content_matches: boolean; stale: boolean; moved_to?: { start_line: number; end_line: number } };
+    const check = (await run('verify_citation', { citation: before.citation })) as {
+      content_matches: boolean;
+      stale: boolean;
+      moved_to?: { start_line: number; end_line: number };
+    };
     expect(check.content_matches).toBe(false);
     expect(check.stale).toBe(true);
     expect(check.moved_to).toMatchObject({ start_line: before.citation.start_line + 2, end_line: before.citation.end_line + 2 });
@@ -148,7 +173,12 @@ describe('search_code over typescript-language-server', () => {
     const after = (await search('joins every part with the separator'))[0]!;
     expect(after.citation.commit_hash).toBe(head);
     expect(after.stale_citation).toBe(false);
-    const check = (await run('verify_citation', { citation: before.citation, content_sha256: before.chunk.content_sha256 })) as { commit_moved: boolean; stale: boolean; content_matches: boolean; current_head: string };
+    const check = (await run('verify_citation', { citation: before.citation, content_sha256: before.chunk.content_sha256 })) as {
+      commit_moved: boolean;
+      stale: boolean;
+      content_matches: boolean;
+      current_head: string;
+    };
     expect(check).toMatchObject({ commit_moved: true, stale: true, content_matches: true, current_head: head });
     const stats = (await run('index_stats', {})) as { indexed_head: string; chunk_count: number; schema_version: string };
     expect(stats.indexed_head).toBe(head);
@@ -171,7 +201,9 @@ describe('search_code over typescript-language-server', () => {
   });
 
   it('answers seed 003 search with anchor, preview and score', async () => {
-    const r = (await run('search', { query: 'pad a value on the left', directory: 'src/util' })) as { results: { anchor: { file: string; line: number }; preview: { lines: string[]; startLine: number }; score: number }[] };
+    const r = (await run('search', { query: 'pad a value on the left', directory: 'src/util' })) as {
+      results: { anchor: { file: string; line: number }; preview: { lines: string[]; startLine: number }; score: number }[];
+    };
     expect(r.results[0]!.anchor.file).toBe(path.join(root, 'src/util/strings.ts'));
     expect(r.results[0]!.preview.lines.length).toBeLessThanOrEqual(10);
     expect(r.results.every((x) => x.anchor.file.startsWith(path.join(root, 'src/util/')))).toBe(true);

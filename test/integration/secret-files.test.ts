@@ -50,7 +50,10 @@ const ORDINARY: [string, string][] = [
   ['src/environment.ts', 'export const mode = "dev";\n'],
   ['docs/keys.md', '# Keyboard shortcuts\n'],
   // a source file is judged by its content, not by a word in its name
-  ['src/auth/credentials.ts', 'export class Credentials {\n  constructor(readonly user: string) {}\n  login(): boolean {\n    return this.user.length > 0;\n  }\n}\n'],
+  [
+    'src/auth/credentials.ts',
+    'export class Credentials {\n  constructor(readonly user: string) {}\n  login(): boolean {\n    return this.user.length > 0;\n  }\n}\n',
+  ],
 ];
 
 let tmp: string;

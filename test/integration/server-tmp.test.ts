@@ -42,37 +42,33 @@ describe("servers' temp dirs", () => {
     if (dir) removeDir(dir);
   });
 
-  it(
-    'a TypeScript session started and stopped several times leaves nothing in TMPDIR; its own temp dir is private while it runs and gone after',
-    async () => {
-      const root = path.join(dir, 'ws');
-      cpSync(TS_APP, root, { recursive: true });
-      const cacheDir = path.join(dir, 'cache');
-      const file = path.join(root, 'src/util/math.ts');
-      // a temp dir left by an lspgate process that is gone (pid 2^22 + 1 is above Linux's pid_max)
-      const stale = path.join(serverTmpRoot(cacheDir), '4194305-abcdef');
-      mkdirSync(stale, { recursive: true, mode: 0o700 });
-      for (let round = 0; round < ROUNDS; round++) {
-        const broker = createBroker({ servers: loadServers({ workspaceRoot: root, logger }), cacheDir, logger });
-        expect(existsSync(stale)).toBe(false);
-        try {
-          const session = await broker.sessionFor(file, root);
-          await session.syncDocument(file);
-          expect(await session.waitReady()).toBe('ready');
-          const own = envOf(session.pid!, 'TMPDIR')!;
-          expect(path.dirname(own)).toBe(serverTmpRoot(cacheDir));
-          expect(envOf(session.pid!, 'TMP')).toBe(own);
-          expect(envOf(session.pid!, 'TEMP')).toBe(own);
-          expect(statSync(own).mode & 0o777).toBe(0o700);
-          expect(statSync(serverTmpRoot(cacheDir)).mode & 0o777).toBe(0o700);
-        } finally {
-          await broker.stop();
-        }
+  it('a TypeScript session started and stopped several times leaves nothing in TMPDIR; its own temp dir is private while it runs and gone after', async () => {
+    const root = path.join(dir, 'ws');
+    cpSync(TS_APP, root, { recursive: true });
+    const cacheDir = path.join(dir, 'cache');
+    const file = path.join(root, 'src/util/math.ts');
+    // a temp dir left by an lspgate process that is gone (pid 2^22 + 1 is above Linux's pid_max)
+    const stale = path.join(serverTmpRoot(cacheDir), '4194305-abcdef');
+    mkdirSync(stale, { recursive: true, mode: 0o700 });
+    for (let round = 0; round < ROUNDS; round++) {
+      const broker = createBroker({ servers: loadServers({ workspaceRoot: root, logger }), cacheDir, logger });
+      expect(existsSync(stale)).toBe(false);
+      try {
+        const session = await broker.sessionFor(file, root);
+        await session.syncDocument(file);
+        expect(await session.waitReady()).toBe('ready');
+        const own = envOf(session.pid!, 'TMPDIR')!;
+        expect(path.dirname(own)).toBe(serverTmpRoot(cacheDir));
+        expect(envOf(session.pid!, 'TMP')).toBe(own);
+        expect(envOf(session.pid!, 'TEMP')).toBe(own);
+        expect(statSync(own).mode & 0o777).toBe(0o700);
+        expect(statSync(serverTmpRoot(cacheDir)).mode & 0o777).toBe(0o700);
+      } finally {
+        await broker.stop();
       }
-      expect(readdirSync(standIn)).toEqual([]);
-      // removed once the tree exited (the stop waits for it)
-      expect(readdirSync(serverTmpRoot(cacheDir))).toEqual([]);
-    },
-    300_000,
-  );
+    }
+    expect(readdirSync(standIn)).toEqual([]);
+    // removed once the tree exited (the stop waits for it)
+    expect(readdirSync(serverTmpRoot(cacheDir))).toEqual([]);
+  }, 300_000);
 });

@@ -61,7 +61,10 @@ describe('waiting for a server within wait_ms (MCP)', () => {
 
   const session = (): LspSession | undefined => gateway.context.broker.existing()[0];
   const ask = (args: Record<string, unknown>, progress: Progress[] = []) =>
-    client.callTool({ name: 'find_definition', arguments: { symbol: 'greet', output_format: 'json', ...args } }, { onprogress: (p: Progress) => progress.push(p) }) as Promise<ToolResult>;
+    client.callTool(
+      { name: 'find_definition', arguments: { symbol: 'greet', output_format: 'json', ...args } },
+      { onprogress: (p: Progress) => progress.push(p) },
+    ) as Promise<ToolResult>;
 
   it('answers NOT_READY past the bound while the server loads, with progress meanwhile, and answers once it is ready', async () => {
     // The first question starts the server: the bound passes long before its indexing ends.
@@ -82,7 +85,10 @@ describe('waiting for a server within wait_ms (MCP)', () => {
     expect(typeof second.details.loading_ms).toBe('number');
     expect(second.error).toContain('Indexing fault: 3/10 files (30%)');
     // a client that sent a progressToken heard what the call waited for
-    expect(progress.some((p) => p.message?.includes('fault: indexing') && p.message.includes('(30%)') && p.total! > 0), JSON.stringify(progress)).toBe(true);
+    expect(
+      progress.some((p) => p.message?.includes('fault: indexing') && p.message.includes('(30%)') && p.total! > 0),
+      JSON.stringify(progress),
+    ).toBe(true);
     // NOT_READY neither cancelled nor restarted the load
     expect(session()!.info()).toMatchObject({ pid, generation, state: 'indexing' });
 
@@ -179,7 +185,11 @@ describe('the CLI on a terminal prints what a call waits for on stderr', () => {
 
   beforeAll(() => {
     assertBuilt();
-    w = daemonWorld(['--progress-never-ends'], {}, { ...INDEXING, timeouts: { startMs: 60_000, readyMs: 120_000, requestMs: 30_000, shutdownMs: 1_000, idleMs: 0 } });
+    w = daemonWorld(
+      ['--progress-never-ends'],
+      {},
+      { ...INDEXING, timeouts: { startMs: 60_000, readyMs: 120_000, requestMs: 30_000, shutdownMs: 1_000, idleMs: 0 } },
+    );
     fs.writeFileSync(path.join(w.ws, 'a.ts'), SOURCE);
     const serversFile = path.join(w.base, 'cfg', 'lspgate', 'servers.json');
     const servers = JSON.parse(fs.readFileSync(serversFile, 'utf8')) as { servers: unknown[] };

@@ -64,6 +64,8 @@ describe('a server whose scan never ends', async () => {
     );
     expect(err).toBeInstanceOf(LspgateError);
     expect((err as LspgateError).code).toBe('NOT_READY');
-    expect((err as LspgateError).message).toMatch(/late-scan has not found its project's files yet .* textDocument\/references answer would cover open files only/);
+    expect((err as LspgateError).message).toMatch(
+      /late-scan has not found its project's files yet .* textDocument\/references answer would cover open files only/,
+    );
   });
 });

@@ -13,7 +13,7 @@ const FILES: Record<string, string> = {
   'bin/serve': '#!/usr/bin/env -S node --no-warnings\nfunction startServer(port) {\n  return port;\n}\n',
   'bin/admin': '#!/usr/bin/php\n<?php\nfunction runAdmin(): int { return 0; }\n',
   // no extension, no interpreter lspgate parses: out
-  'LICENSE': 'Permission is hereby granted, free of charge\n',
+  LICENSE: 'Permission is hereby granted, free of charge\n',
   'bin/tool': '#!/usr/bin/perl\nsub tool_main { 1 }\n',
 };
 

@@ -9,7 +9,8 @@ import {
   CancellationTokenSource,
   createMessageConnection,
   ParameterStructures,
-  ResponseError,   StreamMessageReader,
+  ResponseError,
+  StreamMessageReader,
   StreamMessageWriter,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
@@ -48,7 +49,12 @@ describe('lspgate sidecar', () => {
   it('initialize lists the operations with JSON Schemas and the error-code table', async () => {
     const init = (await conn.sendRequest('initialize', {})) as {
       serverInfo: { name: string; version: string };
-      operations: { name: string; description: string; inputSchema: { properties: Record<string, unknown>; required?: string[] }; outputSchema: { properties: Record<string, unknown> } }[];
+      operations: {
+        name: string;
+        description: string;
+        inputSchema: { properties: Record<string, unknown>; required?: string[] };
+        outputSchema: { properties: Record<string, unknown> };
+      }[];
       errorCodes: Record<string, number>;
     };
     expect(init.serverInfo.name).toBe('lspgate');

@@ -54,7 +54,10 @@ interface IndexAnswer {
 describe('syntax parsing is bounded per file and off the main thread', () => {
   it('a file over the workers’ heap cap fails alone (LIMIT_EXCEEDED); the rest of its batch is cataloged; the workspace is partial', async () => {
     // Aaa sorts first: the files after it in its batch go to the worker that replaces the dead one
-    const fx = await world({ parseHeapMb: 32 }, { 'Aaa.java': manyMethods('Aaa', 150_000), 'Fine.java': FINE('Fine'), 'Other.java': FINE('Other'), 'app.css': MINIFIED });
+    const fx = await world(
+      { parseHeapMb: 32 },
+      { 'Aaa.java': manyMethods('Aaa', 150_000), 'Fine.java': FINE('Fine'), 'Other.java': FINE('Other'), 'app.css': MINIFIED },
+    );
     const r = (await fx.run('index_folder', { path: fx.root })) as unknown as IndexAnswer;
     expect(r.state).toBe('partial');
     expect(r.errors.map((e) => [e.file, e.code])).toEqual([['Aaa.java', 'LIMIT_EXCEEDED']]);

@@ -90,7 +90,10 @@ describe('the syntax tier enters the catalog through the gate', () => {
     // the gate kept them out of the catalog itself, syntax entries included
     expect([...ws.catalog.files().keys()].filter((f) => /leak|keyed|linked/.test(f))).toEqual([]);
     // what is inside and ordinary still enters, from syntax
-    const sentinel = JSON.parse(await answer('search_symbols', { query: 'sentinel_arrived' })) as { results: { file: string }[]; _meta: { index_state: string } };
+    const sentinel = JSON.parse(await answer('search_symbols', { query: 'sentinel_arrived' })) as {
+      results: { file: string }[];
+      _meta: { index_state: string };
+    };
     expect(sentinel.results.map((r) => r.file)).toContain('shell/sentinel.sh');
     expect(sentinel._meta.index_state).toBe('syntax');
   }, 240_000);

@@ -21,7 +21,15 @@ const UNIQUE = 'checksum_of';
 const FILE = 'rust/src/first.rs';
 
 /** Errors that say "not from here" instead of answering: each is a code an agent acts on. */
-const REFUSALS = new Set(['SERVER_NOT_INSTALLED', 'NOT_SUPPORTED', 'AMBIGUOUS_SYMBOL', 'SYMBOL_NOT_FOUND', 'NOT_A_GIT_REPO', 'GIT_NOT_AVAILABLE', 'CLONE_FAILED']);
+const REFUSALS = new Set([
+  'SERVER_NOT_INSTALLED',
+  'NOT_SUPPORTED',
+  'AMBIGUOUS_SYMBOL',
+  'SYMBOL_NOT_FOUND',
+  'NOT_A_GIT_REPO',
+  'GIT_NOT_AVAILABLE',
+  'CLONE_FAILED',
+]);
 
 type Field = z.ZodType & { def: { type: string; innerType?: Field }; options?: readonly string[]; unwrap?: () => Field };
 
@@ -35,22 +43,41 @@ function firstChoice(f: Field): string | undefined {
 /** A value for each input field an operation may need, by name; `name` is the symbol asked about. */
 function valueFor(field: string, f: Field, name: string, root: string): unknown {
   switch (field) {
-    case 'symbol': case 'function_name': case 'type_name': case 'element': case 'target': case 'query':
+    case 'symbol':
+    case 'function_name':
+    case 'type_name':
+    case 'element':
+    case 'target':
+    case 'query':
       return name;
-    case 'symbols': return [name];
-    case 'file': return FILE;
-    case 'files': return [FILE];
-    case 'line': return 2;
-    case 'column': return 8;
-    case 'path': return root;
-    case 'url': return `file://${path.join(root, 'node_modules', 'upstream')}`;
-    case 'package': return 'rust/src';
-    case 'new_name': return 'renamed_thing';
-    case 'body': return 'fn replaced_thing() {}';
-    case 'citation': return { file: FILE, start_line: 2, end_line: 4, commit_hash: '' };
-    case 'dry_run': return true;
-    case 'apply': return f.safeParse(false).success ? false : undefined;
-    default: return firstChoice(f);
+    case 'symbols':
+      return [name];
+    case 'file':
+      return FILE;
+    case 'files':
+      return [FILE];
+    case 'line':
+      return 2;
+    case 'column':
+      return 8;
+    case 'path':
+      return root;
+    case 'url':
+      return `file://${path.join(root, 'node_modules', 'upstream')}`;
+    case 'package':
+      return 'rust/src';
+    case 'new_name':
+      return 'renamed_thing';
+    case 'body':
+      return 'fn replaced_thing() {}';
+    case 'citation':
+      return { file: FILE, start_line: 2, end_line: 4, commit_hash: '' };
+    case 'dry_run':
+      return true;
+    case 'apply':
+      return f.safeParse(false).success ? false : undefined;
+    default:
+      return firstChoice(f);
   }
 }
 
@@ -83,7 +110,8 @@ describe('every operation on a grammar-only workspace is labeled syntax or refus
   const upstream = path.join(fx.root, 'node_modules', 'upstream');
   fs.mkdirSync(upstream, { recursive: true });
   for (const dir of ['rust', 'java', 'shell']) fs.cpSync(path.join(fx.root, dir), path.join(upstream, dir), { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'core.hooksPath=/dev/null', ...args], { cwd: upstream, stdio: 'ignore' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'core.hooksPath=/dev/null', ...args], { cwd: upstream, stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-q', '-m', 'fixture');

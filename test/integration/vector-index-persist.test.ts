@@ -79,7 +79,13 @@ describe('vector index on disk, across processes', () => {
     expect((second.json as { hits: unknown[] }).hits).toEqual((first.json as { hits: unknown[] }).hits);
 
     const stats = (await lspgate(['index_stats'], envA)).json as Record<string, unknown>;
-    expect(stats).toMatchObject({ embedding_model: 'mini-a', embedding_dim: 16, vector_count: chunks, embedder_matches: true, schema_version: expect.any(String) });
+    expect(stats).toMatchObject({
+      embedding_model: 'mini-a',
+      embedding_dim: 16,
+      vector_count: chunks,
+      embedder_matches: true,
+      schema_version: expect.any(String),
+    });
     expect(stats.vector_index_bytes as number).toBeGreaterThan(chunks * 16 * 4);
     expect(stats.index_size_bytes).toBe((stats.vector_index_bytes as number) + (stats.catalog_bytes as number));
     expect(stats.catalog_bytes as number).toBeGreaterThan(0);
@@ -100,7 +106,12 @@ describe('vector index on disk, across processes', () => {
     const rebuilt = await lspgate(['search_code', 'format a greeting', '--mode', 'vector', '--reindex'], envB);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(await b.inputs()).toBe(chunks + 1);
-    expect((await lspgate(['index_stats'], envB)).json).toMatchObject({ embedding_model: 'mini-b', embedding_dim: 32, vector_count: chunks, embedder_matches: true });
+    expect((await lspgate(['index_stats'], envB)).json).toMatchObject({
+      embedding_model: 'mini-b',
+      embedding_dim: 32,
+      vector_count: chunks,
+      embedder_matches: true,
+    });
     expect((await lspgate(['search_code', 'format a greeting', '--mode', 'hybrid'], envB)).code).toBe(0);
     expect(await b.inputs()).toBe(chunks + 2);
   }, 900_000);

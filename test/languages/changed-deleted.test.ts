@@ -35,7 +35,10 @@ describe('changed_symbols: deleted declarations, TypeScript', async () => {
   const fx = await gitCopy('partial-ts');
 
   it('a method removed between two methods, and a function between two functions', async () => {
-    fs.writeFileSync(path.join(fx.root, 'src/box.ts'), 'export class Box {\n  a(): number {\n    return 1;\n  }\n\n  b(): number {\n    return 2;\n  }\n\n  c(): number {\n    return 3;\n  }\n}\n\nexport function first(): number {\n  return 1;\n}\n\nexport function second(): number {\n  return 2;\n}\n\nexport function third(): number {\n  return 3;\n}\n');
+    fs.writeFileSync(
+      path.join(fx.root, 'src/box.ts'),
+      'export class Box {\n  a(): number {\n    return 1;\n  }\n\n  b(): number {\n    return 2;\n  }\n\n  c(): number {\n    return 3;\n  }\n}\n\nexport function first(): number {\n  return 1;\n}\n\nexport function second(): number {\n  return 2;\n}\n\nexport function third(): number {\n  return 3;\n}\n',
+    );
     fx.git('add', '-A');
     fx.git('commit', '-q', '-m', 'box');
     fx.edit('src/box.ts', '  b(): number {\n    return 2;\n  }\n\n', '');
@@ -54,7 +57,11 @@ describe.runIf(goAvailable)('changed_symbols: deleted declarations, Go', async (
     fx.edit('chain/c/c.go', '\treturn leaf()\n', '\treturn 1\n');
     fx.edit('chain/c/c.go', '\nfunc leaf() int {\n\treturn 1\n}\n', '');
     const r = await fx.run();
-    expect(listed(r)).toEqual(['modified chain/c/c.go::Bottom#function 5-7 1', 'deleted chain/c/c.go::leaf#function 9-11 4', 'modified chain/c/other.go::Other#function 4-6 1']);
+    expect(listed(r)).toEqual([
+      'modified chain/c/c.go::Bottom#function 5-7 1',
+      'deleted chain/c/c.go::leaf#function 9-11 4',
+      'modified chain/c/other.go::Other#function 4-6 1',
+    ]);
     expect(r.unattributed).toEqual([]);
   });
 });
@@ -63,7 +70,10 @@ describe('changed_symbols: a deleted declaration inside a top-level condition', 
   const fx = await gitCopy('narrow-py');
 
   it('is named like any other (pyright lists it at module level)', async () => {
-    fs.writeFileSync(path.join(fx.root, 'src/shop/compat.py'), 'import sys\n\nif sys.version_info >= (3, 8):\n    def modern():\n        return 1\n\n    def kept():\n        return 2\n');
+    fs.writeFileSync(
+      path.join(fx.root, 'src/shop/compat.py'),
+      'import sys\n\nif sys.version_info >= (3, 8):\n    def modern():\n        return 1\n\n    def kept():\n        return 2\n',
+    );
     fx.git('add', '-A');
     fx.git('commit', '-q', '-m', 'compat');
     fx.edit('src/shop/compat.py', '    def modern():\n        return 1\n\n', '');

@@ -11,7 +11,10 @@ import type { ChangedSymbol, JsonResult } from '../helpers/results.js';
 type ListedChange = ChangedSymbol & { impact: { risk_level: string; affected_files: number; tests: string[] } };
 
 function summary(r: JsonResult): string[] {
-  return r.symbols.map((s: ListedChange) => `${s.change} ${s.symbol_id} ${s.impact.risk_level} ${s.impact.affected_files}${s.impact.tests.length ? ` tests=${s.impact.tests.join(',')}` : ''}`);
+  return r.symbols.map(
+    (s: ListedChange) =>
+      `${s.change} ${s.symbol_id} ${s.impact.risk_level} ${s.impact.affected_files}${s.impact.tests.length ? ` tests=${s.impact.tests.join(',')}` : ''}`,
+  );
 }
 
 describe('changed_symbols: TypeScript', async () => {
@@ -23,7 +26,11 @@ describe('changed_symbols: TypeScript', async () => {
 
   it('lists exactly the edited and added symbols with impact; untracked files are added; changes outside symbols are kept', async () => {
     fx.edit('src/lib/math.ts', 'return a + b;', 'return b + a;');
-    fx.edit('src/lib/math.ts', 'export function unusedHelper(): number {\n  return 0;\n}\n', 'export function unusedHelper(): number {\n  return 0;\n}\n\nexport function cube(x: number): number {\n  return x * x * x;\n}\n');
+    fx.edit(
+      'src/lib/math.ts',
+      'export function unusedHelper(): number {\n  return 0;\n}\n',
+      'export function unusedHelper(): number {\n  return 0;\n}\n\nexport function cube(x: number): number {\n  return x * x * x;\n}\n',
+    );
     fx.edit('src/app/report.ts', "import * as m from '../lib/math';", "import * as m from '../lib/math';\nimport { add } from '../lib/math';");
     fs.writeFileSync(path.join(fx.root, 'src/extra.ts'), 'export function extra(): number {\n  return 2;\n}\n');
     const r = await fx.run();

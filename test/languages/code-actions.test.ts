@@ -7,8 +7,24 @@ import type { ActionEntry, DiagnosticEntry } from '../helpers/results.js';
 import { openScratch } from '../helpers/scratch.js';
 
 const CASES = [
-  { fixture: 'knowledge-ts', file: 'src/broken.ts', title: "Remove import from './shapes.js'", kind: 'quickfix', removed: "import { Circle } from './shapes.js';", code: '6133', commandOnly: 'Convert named imports to namespace import' },
-  { fixture: 'knowledge-go', file: 'broken/broken.go', title: 'Organize Imports', kind: 'source.organizeImports', removed: 'import "strings"', code: 'UnusedImport', commandOnly: 'Browse free symbols' },
+  {
+    fixture: 'knowledge-ts',
+    file: 'src/broken.ts',
+    title: "Remove import from './shapes.js'",
+    kind: 'quickfix',
+    removed: "import { Circle } from './shapes.js';",
+    code: '6133',
+    commandOnly: 'Convert named imports to namespace import',
+  },
+  {
+    fixture: 'knowledge-go',
+    file: 'broken/broken.go',
+    title: 'Organize Imports',
+    kind: 'source.organizeImports',
+    removed: 'import "strings"',
+    code: 'UnusedImport',
+    commandOnly: 'Browse free symbols',
+  },
 ];
 
 for (const c of CASES) {
@@ -31,7 +47,9 @@ for (const c of CASES) {
       expect((await fx.runError('code_actions', { file: c.file, start_line: 1, apply: cmd.index })).code).toBe('NOT_SUPPORTED');
       const action = r.actions.find((a: ActionEntry) => a.title === c.title);
       const expected = { [c.file]: action.files[0].content_hash };
-      expect((await fx.runError('code_actions', { file: c.file, start_line: 1, apply: action.index, expected_hashes: { [c.file]: '0'.repeat(64) } })).code).toBe('CONTENT_MODIFIED');
+      expect(
+        (await fx.runError('code_actions', { file: c.file, start_line: 1, apply: action.index, expected_hashes: { [c.file]: '0'.repeat(64) } })).code,
+      ).toBe('CONTENT_MODIFIED');
       const done = await fx.run('code_actions', { file: c.file, start_line: 1, apply: action.index, expected_hashes: expected });
       expect(done.applied).toBe(action.index);
       expect(fx.read(c.file)).not.toContain(c.removed);

@@ -45,7 +45,11 @@ describe('find_dead_code: Python', async () => {
 
   it('a decorated route is a framework hook, not dead', async () => {
     const r = await fx.run('find_dead_code');
-    expect(listed(r)).toEqual(['dead pkg/mathx.py::unused_helper#function', 'test tests/test_mathx.py::test_add#function', 'framework_hook app/routes.py::index#function']);
+    expect(listed(r)).toEqual([
+      'dead pkg/mathx.py::unused_helper#function',
+      'test tests/test_mathx.py::test_add#function',
+      'framework_hook app/routes.py::index#function',
+    ]);
     expect(r.candidates[2].reason).toContain('@web.route');
   });
 });
@@ -106,7 +110,9 @@ describe('find_dead_code: TypeScript overrides and interface implementations', a
       'entry_point src/main.ts::main#function',
     ]);
     const reason = (id: string) => r.candidates.find((c: DeadCodeCandidate) => c.symbol_id === id)!.reason;
-    expect(reason('src/jobs.ts::Upper.spare#method')).toBe('no reference outside its declaration (it overrides Handler.spare, which nothing references either); nothing in the workspace references it');
+    expect(reason('src/jobs.ts::Upper.spare#method')).toBe(
+      'no reference outside its declaration (it overrides Handler.spare, which nothing references either); nothing in the workspace references it',
+    );
     expect(reason('src/jobs.ts::Upper.neverCalled#method')).toBe('no reference outside its declaration; nothing in the workspace references it');
     expect(reason('src/handler.ts::Handler.spare#method')).toBe('no reference outside its declaration; nothing in the workspace references it');
   });
@@ -143,7 +149,9 @@ describe('find_dead_code: PHP overrides and interface implementations', async ()
       'dead app/Jobs/Upper.php::Upper.neverCalled#method',
     ]);
     const reason = (id: string) => r.candidates.find((c: DeadCodeCandidate) => c.symbol_id === id)!.reason;
-    expect(reason('app/Jobs/Upper.php::Upper.spare#method')).toBe('no reference outside its declaration (it overrides Handler.spare, which nothing references either); nothing in the workspace references it');
+    expect(reason('app/Jobs/Upper.php::Upper.spare#method')).toBe(
+      'no reference outside its declaration (it overrides Handler.spare, which nothing references either); nothing in the workspace references it',
+    );
     expect(reason('app/Jobs/Handler.php::Handler.spare#method')).toBe('no reference outside its declaration; nothing in the workspace references it');
     expect(reason('app/Jobs/Upper.php::Upper.neverCalled#method')).toBe('no reference outside its declaration; nothing in the workspace references it');
   });

@@ -29,7 +29,10 @@ async function cold(fixture: string, op: string, input: Record<string, unknown>)
   }
 }
 
-const errors = (r: JsonResult) => r.files.flatMap((f: { diagnostics: { severity: string; line: number; code?: string }[] }) => f.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.line} ${d.code}`));
+const errors = (r: JsonResult) =>
+  r.files.flatMap((f: { diagnostics: { severity: string; line: number; code?: string }[] }) =>
+    f.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.line} ${d.code}`),
+  );
 
 describe('diagnostics from a cold start: TypeScript', () => {
   it(`get_diagnostics of a file with a planted type error, right after start (${RUNS} cold runs)`, async () => {

@@ -46,7 +46,10 @@ const CASES: LanguageCase[] = [
       [7, 17, 'error', 'IncompatibleAssign', 'cannot use "three" (untyped string constant) as int value in variable declaration'],
     ],
     clean: 'clean/clean.go',
-    bad: { append: 'var Bad int = "oops"\n', error: [8, 'IncompatibleAssign', 'cannot use "oops" (untyped string constant) as int value in variable declaration'] },
+    bad: {
+      append: 'var Bad int = "oops"\n',
+      error: [8, 'IncompatibleAssign', 'cannot use "oops" (untyped string constant) as int value in variable declaration'],
+    },
     comment: '// note\n',
     mode: 'push',
   },
@@ -55,10 +58,23 @@ const CASES: LanguageCase[] = [
     broken: 'knowledge/broken.py',
     expected: [
       [1, 8, 'hint', undefined, '"json" is not accessed'],
-      [3, 14, 'error', 'reportAssignmentType', 'Type "Literal[\'three\']" is not assignable to declared type "int"\n\u00a0\u00a0"Literal[\'three\']" is not assignable to "int"'],
+      [
+        3,
+        14,
+        'error',
+        'reportAssignmentType',
+        'Type "Literal[\'three\']" is not assignable to declared type "int"\n\u00a0\u00a0"Literal[\'three\']" is not assignable to "int"',
+      ],
     ],
     clean: 'knowledge/clean.py',
-    bad: { append: 'bad: int = "oops"\n', error: [3, 'reportAssignmentType', 'Type "Literal[\'oops\']" is not assignable to declared type "int"\n\u00a0\u00a0"Literal[\'oops\']" is not assignable to "int"'] },
+    bad: {
+      append: 'bad: int = "oops"\n',
+      error: [
+        3,
+        'reportAssignmentType',
+        'Type "Literal[\'oops\']" is not assignable to declared type "int"\n\u00a0\u00a0"Literal[\'oops\']" is not assignable to "int"',
+      ],
+    },
     comment: '# note\n',
     // pyright pulls (servers.json pullDiagnostics): its publishes come in phases, a pull once it checked
     mode: 'pull',
@@ -89,7 +105,12 @@ for (const c of CASES) {
       expect(r.files).toHaveLength(1);
       expect(brief(r.files[0])).toEqual(c.expected);
       expect(r.files[0]).toMatchObject({ file: c.broken, mode: c.mode, content_hash: sha(fx.read(c.broken)) });
-      expect(r.counts).toEqual({ error: c.expected.filter((e) => e[2] === 'error').length, warning: 0, information: 0, hint: c.expected.filter((e) => e[2] === 'hint').length });
+      expect(r.counts).toEqual({
+        error: c.expected.filter((e) => e[2] === 'error').length,
+        warning: 0,
+        information: 0,
+        hint: c.expected.filter((e) => e[2] === 'hint').length,
+      });
       const errorsOnly = await fx.run('get_diagnostics', { file: c.broken, severity: 'error' });
       expect(brief(errorsOnly.files[0])).toEqual(c.expected.filter((e) => e[2] === 'error'));
       // unchanged on disk: the same document version answers again
@@ -107,7 +128,9 @@ for (const c of CASES) {
       expect(during.files[0].content_hash).toBe(sha(broken));
       expect(during.files[0].version).toBeGreaterThan(before.files[0].version);
       const [line, code, message] = c.bad.error;
-      expect(during.files[0].diagnostics.filter((d: DiagnosticEntry) => d.severity === 'error').map((d: DiagnosticEntry) => [d.line, d.code, d.message])).toEqual([[line, code, message]]);
+      expect(
+        during.files[0].diagnostics.filter((d: DiagnosticEntry) => d.severity === 'error').map((d: DiagnosticEntry) => [d.line, d.code, d.message]),
+      ).toEqual([[line, code, message]]);
 
       fx.write(c.clean, original);
       const after = await fx.run('get_diagnostics', { file: c.clean });
@@ -129,7 +152,9 @@ for (const c of CASES) {
       await fx.run('get_diagnostics', { file: c.clean });
       fx.write(c.clean, original + c.bad.append);
       const changed = await fx.run('get_diagnostics', { changed: true });
-      expect(changed.files.map((f: FileDiagnostics) => [f.file, f.diagnostics.filter((d: DiagnosticEntry) => d.severity === 'error').length])).toEqual([[c.clean, 1]]);
+      expect(changed.files.map((f: FileDiagnostics) => [f.file, f.diagnostics.filter((d: DiagnosticEntry) => d.severity === 'error').length])).toEqual([
+        [c.clean, 1],
+      ]);
       fx.write(c.clean, original);
 
       const bounded = await fx.run('get_diagnostics', { max_files: 2 });
@@ -143,7 +168,11 @@ for (const c of CASES) {
 describe('get_diagnostics: pull diagnostics (TypeScript 7 native server, which offers textDocument/diagnostic)', async () => {
   // an extra servers.json (--servers) is the user's: a folder's own .lspgate/servers.json may not enable a
   // server unless the user trusted the folder
-  const fx = await openScratch('knowledge-ts', { 'tsgo-servers.json': JSON.stringify({ servers: [{ id: 'tsgo', enabled: true, priority: 100 }] }) }, { serversFiles: ['tsgo-servers.json'] });
+  const fx = await openScratch(
+    'knowledge-ts',
+    { 'tsgo-servers.json': JSON.stringify({ servers: [{ id: 'tsgo', enabled: true, priority: 100 }] }) },
+    { serversFiles: ['tsgo-servers.json'] },
+  );
 
   it('answers in pull mode, exactly, and follows an edit on disk', async () => {
     const r = await fx.run('get_diagnostics', { file: 'src/broken.ts' });

@@ -24,10 +24,16 @@ describe('render_diagram labels through the spawned CLI and MCP stdio', () => {
     base = tempDir('lspgate-diagram-labels-');
     ws = path.join(base, 'ws');
     mkdirSync(path.join(ws, 'src'), { recursive: true });
-    writeFileSync(path.join(ws, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022' }, include: ['src'] }));
+    writeFileSync(
+      path.join(ws, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022' }, include: ['src'] }),
+    );
     writeFileSync(path.join(ws, 'src', `${DIRECTIVE}.ts`), 'export const x = 1;\n');
     writeFileSync(path.join(ws, 'src', `${MARKUP}.ts`), 'export const z = 2;\n');
-    writeFileSync(path.join(ws, 'src', 'main.ts'), `import { x } from ${JSON.stringify(`./${DIRECTIVE}.js`)};\nimport { z } from ${JSON.stringify(`./${MARKUP}.js`)};\nexport const y = x + z;\n`);
+    writeFileSync(
+      path.join(ws, 'src', 'main.ts'),
+      `import { x } from ${JSON.stringify(`./${DIRECTIVE}.js`)};\nimport { z } from ${JSON.stringify(`./${MARKUP}.js`)};\nexport const y = x + z;\n`,
+    );
   });
 
   afterAll(async () => {

@@ -32,7 +32,8 @@ describe('render_diagram: TypeScript', async () => {
   it('mermaid text parses with mermaid and names every node', async () => {
     const r = await fx.run('render_diagram', {});
     await expect(parseMermaid(r.text)).resolves.toMatchObject({ diagramType: 'flowchart-v2' });
-    for (const f of ['src/app/report.ts', 'src/lib/format.ts', 'src/lib/math.ts', 'src/main.ts', 'src/app/lazy.ts', 'test/math.test.ts']) expect(r.text).toContain(`"${f}"`);
+    for (const f of ['src/app/report.ts', 'src/lib/format.ts', 'src/lib/math.ts', 'src/main.ts', 'src/app/lazy.ts', 'test/math.test.ts'])
+      expect(r.text).toContain(`"${f}"`);
   });
 
   it('a call diagram around a function: callees and callers to depth, as dot that Graphviz lays out', async () => {
@@ -51,7 +52,12 @@ describe('render_diagram: TypeScript', async () => {
     expect(r.result.nodes).toBe(4);
     expect(r.result.omitted_nodes).toBeGreaterThan(0);
     expect(r.result._meta.truncated).toBe(true);
-    expect((r.result as JsonResult).diagram.nodes.map((n: GraphNode) => n.label)).toEqual(['src/app/report.ts', 'src/lib/format.ts', 'src/lib/math.ts', 'src/main.ts']);
+    expect((r.result as JsonResult).diagram.nodes.map((n: GraphNode) => n.label)).toEqual([
+      'src/app/report.ts',
+      'src/lib/format.ts',
+      'src/lib/math.ts',
+      'src/main.ts',
+    ]);
   });
 
   it('a file target for a call diagram is INVALID_INPUT', async () => {

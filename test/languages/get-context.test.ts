@@ -41,7 +41,7 @@ function contextSuite(c: Case, gate = true): void {
       expect(r.callees.find((x: JsonResult) => /log/i.test(x.file)).summary).toMatch(/^(Log )?[Ww]rites one message to the log\.$/);
     });
 
-    it('source, the signature types resolved by the server, tests and references (the callers\' call sites not repeated)', async () => {
+    it("source, the signature types resolved by the server, tests and references (the callers' call sites not repeated)", async () => {
       const r = await fx.run('get_context', { symbol: c.symbol });
       const sym = await fx.run('get_symbol', { symbol_id: r.symbol_id });
       // Whole lines (get_symbol starts at the declaration's first byte, after the indentation).
@@ -96,13 +96,41 @@ function contextSuite(c: Case, gate = true): void {
   });
 }
 
-contextSuite({ fixture: 'ctx-ts', symbol: 'cartTotal', callers: ['checkout', 'summary', 'main', 'testCartTotal'], callees: ['price', 'log'], types: ['Item', 'Money'], testFiles: ['test/cart.test.ts'] });
+contextSuite({
+  fixture: 'ctx-ts',
+  symbol: 'cartTotal',
+  callers: ['checkout', 'summary', 'main', 'testCartTotal'],
+  callees: ['price', 'log'],
+  types: ['Item', 'Money'],
+  testFiles: ['test/cart.test.ts'],
+});
 contextSuite(
-  { fixture: 'ctx-go', symbol: 'CartTotal', callers: ['Checkout', 'TestCartTotal', 'Summary', 'main'], callees: ['price', 'Log'], types: ['Item', 'Money'], testFiles: ['shop/cart_test.go'] },
+  {
+    fixture: 'ctx-go',
+    symbol: 'CartTotal',
+    callers: ['Checkout', 'TestCartTotal', 'Summary', 'main'],
+    callees: ['price', 'Log'],
+    types: ['Item', 'Money'],
+    testFiles: ['shop/cart_test.go'],
+  },
   goAvailable,
 );
-contextSuite({ fixture: 'ctx-py', symbol: 'cart_total', callers: ['checkout', 'summary', 'main', 'test_cart_total'], callees: ['price', 'log'], types: ['Item', 'Money'], testFiles: ['tests/test_cart.py'] });
-contextSuite({ fixture: 'ctx-php', symbol: 'Cart.total', callers: ['checkout', 'render', 'run', 'testTotal'], callees: ['price', 'write'], types: ['Money'], testFiles: ['tests/CartTest.php'] });
+contextSuite({
+  fixture: 'ctx-py',
+  symbol: 'cart_total',
+  callers: ['checkout', 'summary', 'main', 'test_cart_total'],
+  callees: ['price', 'log'],
+  types: ['Item', 'Money'],
+  testFiles: ['tests/test_cart.py'],
+});
+contextSuite({
+  fixture: 'ctx-php',
+  symbol: 'Cart.total',
+  callers: ['checkout', 'render', 'run', 'testTotal'],
+  callees: ['price', 'write'],
+  types: ['Money'],
+  testFiles: ['tests/CartTest.php'],
+});
 
 describe('get_context: errors a caller can cause', async () => {
   const fx = await openFixture('ctx-ts');
@@ -111,7 +139,9 @@ describe('get_context: errors a caller can cause', async () => {
     expect(r.source.text).toContain('testCartTotal();');
     expect(r.callers).toBeUndefined();
     expect(r.callees).toBeUndefined();
-    expect(r._meta.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^callers: not available \(SYMBOL_NOT_FOUND/), expect.stringMatching(/^callees: not available/)]));
+    expect(r._meta.warnings).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^callers: not available \(SYMBOL_NOT_FOUND/), expect.stringMatching(/^callees: not available/)]),
+    );
   });
 
   it('an unknown name is SYMBOL_NOT_FOUND; a budget under 600 is INVALID_INPUT', async () => {

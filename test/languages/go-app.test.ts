@@ -24,7 +24,10 @@ describe('Go without gopls', () => {
     expect((err as LspgateError).code).toBe('SERVER_NOT_INSTALLED');
     expect(JSON.stringify((err as LspgateError).details)).toContain('scripts/install-go.sh');
     // the outline needs no server: the syntax tier answers, and says why the server did not
-    const outline = (await gateway.run('get_file_outline', { file: 'router/router.go', output_format: 'json' })).result as unknown as { _meta: { index_state: string; warnings?: string[] }; symbols: { name: string }[] };
+    const outline = (await gateway.run('get_file_outline', { file: 'router/router.go', output_format: 'json' })).result as unknown as {
+      _meta: { index_state: string; warnings?: string[] };
+      symbols: { name: string }[];
+    };
     expect(outline._meta.index_state).toBe('syntax');
     expect(outline.symbols.map((s) => s.name)).toEqual(expect.arrayContaining(['Handler', 'Router', 'New']));
     expect(outline._meta.warnings?.join(' ')).toContain('SERVER_NOT_INSTALLED');
@@ -139,7 +142,17 @@ describe.runIf(goAvailable)('Go through gopls', async () => {
   it('list_package_exports by import path and by directory: only capitalised names', async () => {
     const byPath = await fx.run('list_package_exports', { package: 'example.com/goapp/router' });
     expect(byPath.files).toEqual(['router/dispatch.go', 'router/router.go']);
-    expect(byPath.symbols.map((s: ExportedSymbol) => s.name).sort()).toEqual(['Count', 'Dispatch', 'ErrDuplicate', 'Handle', 'Handler', 'MaxRoutes', 'New', 'Request', 'Router']);
+    expect(byPath.symbols.map((s: ExportedSymbol) => s.name).sort()).toEqual([
+      'Count',
+      'Dispatch',
+      'ErrDuplicate',
+      'Handle',
+      'Handler',
+      'MaxRoutes',
+      'New',
+      'Request',
+      'Router',
+    ]);
     const byDir = await fx.run('list_package_exports', { package: 'router' });
     // router_test.go is in the directory but not in the package's API
     expect(byDir.files).toEqual(['router/dispatch.go', 'router/router.go']);

@@ -45,7 +45,14 @@ const writes = (marker: string) => `require('fs').writeFileSync(${JSON.stringify
  * The servers ran: the definition is answered (by the server, at `defLine`; undefined: any answer
  * or coded error, for a folder the server cannot load), references and diagnostics asked.
  */
-async function ask(root: string, cacheDir: string, file: string, line: number, column: number, opts: { defLine?: number; serversFiles?: string[] } = { defLine: 1 }): Promise<void> {
+async function ask(
+  root: string,
+  cacheDir: string,
+  file: string,
+  line: number,
+  column: number,
+  opts: { defLine?: number; serversFiles?: string[] } = { defLine: 1 },
+): Promise<void> {
   const gateway = await Gateway.create({ root, cacheDir, logger: createLogger('test', 'error'), serversFiles: opts.serversFiles ?? [] });
   try {
     const def = await gateway.run('find_definition', { file, line, column, output_format: 'json' }).catch((e: unknown) => toLspgateError(e));
@@ -66,9 +73,13 @@ describe('a repository cannot make its language servers run its code', () => {
   it('TypeScript: neither a workspace node_modules/typescript nor a tsconfig plugin runs', async () => {
     const { root, marker, cacheDir } = world();
     put(path.join(root, 'node_modules/typescript/package.json'), JSON.stringify({ name: 'typescript', version: '5.9.3', main: 'lib/typescript.js' }));
-    for (const f of ['tsserver.js', 'typescript.js', 'tsserverlibrary.js']) put(path.join(root, 'node_modules/typescript/lib', f), writes(marker('typescript')));
+    for (const f of ['tsserver.js', 'typescript.js', 'tsserverlibrary.js'])
+      put(path.join(root, 'node_modules/typescript/lib', f), writes(marker('typescript')));
     put(path.join(root, 'node_modules/evil-plugin/package.json'), JSON.stringify({ name: 'evil-plugin', version: '1.0.0', main: 'index.js' }));
-    put(path.join(root, 'node_modules/evil-plugin/index.js'), writes(marker('plugin')) + 'module.exports = () => ({ create: (info) => info.languageService });\n');
+    put(
+      path.join(root, 'node_modules/evil-plugin/index.js'),
+      writes(marker('plugin')) + 'module.exports = () => ({ create: (info) => info.languageService });\n',
+    );
     put(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, plugins: [{ name: 'evil-plugin' }] }, include: ['src'] }));
     put(path.join(root, 'package.json'), JSON.stringify({ name: 'repo', devDependencies: { typescript: '5.9.3' } }));
     put(path.join(root, 'src/a.ts'), 'export function add(a: number, b: number): number {\n  return a + b;\n}\nexport const three = add(1, 2);\n');
@@ -115,7 +126,10 @@ describe('a repository cannot make its language servers run its code', () => {
       const { root, marker, cacheDir } = world();
       const serversFiles = goPrograms(path.dirname(root), marker);
       put(path.join(root, 'go.mod'), 'module example.com/held\n\ngo 1.21\n');
-      put(path.join(root, 'c.go'), 'package held\n\n// #cgo pkg-config: --define-variable=prefix=/tmp lspgate-held\n// int one(void) { return 1; }\nimport "C"\n\nfunc One() int { return int(C.one()) }\n');
+      put(
+        path.join(root, 'c.go'),
+        'package held\n\n// #cgo pkg-config: --define-variable=prefix=/tmp lspgate-held\n// int one(void) { return 1; }\nimport "C"\n\nfunc One() int { return int(C.one()) }\n',
+      );
       put(path.join(root, 'held.go'), 'package held\n\nfunc Two() int { return 2 }\n\nvar three = Two() + 1\n');
       await ask(root, cacheDir, 'held.go', 5, 13, { serversFiles, defLine: 3 });
       expect(fs.existsSync(marker('pkg-config'))).toBe(false);

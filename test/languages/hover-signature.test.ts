@@ -31,8 +31,16 @@ const CASES = [
     use: ['report/report.go', 'FormatTotal(sum'],
     call: ['summary/summary.go', 'cents, "USD"'],
     code: 'func format.FormatTotal(cents int, currency string) string',
-    documentation: 'FormatTotal formats an amount of cents as a price.\n\n[`format.FormatTotal` on pkg.go.dev](https://pkg.go.dev/example.com/knowledge/format#FormatTotal)',
-    signature: { text: 'func FormatTotal(cents int, currency string) string', parameters: [{ name: 'cents', type: 'int' }, { name: 'currency', type: 'string' }], returns: [{ type: 'string' }] },
+    documentation:
+      'FormatTotal formats an amount of cents as a price.\n\n[`format.FormatTotal` on pkg.go.dev](https://pkg.go.dev/example.com/knowledge/format#FormatTotal)',
+    signature: {
+      text: 'func FormatTotal(cents int, currency string) string',
+      parameters: [
+        { name: 'cents', type: 'int' },
+        { name: 'currency', type: 'string' },
+      ],
+      returns: [{ type: 'string' }],
+    },
     help: { label: 'FormatTotal(cents int, currency string) string', parameters: ['cents int', 'currency string'] },
   },
   {
@@ -43,7 +51,10 @@ const CASES = [
     documentation: 'Formats an amount of cents as a price.',
     signature: {
       text: 'def format_total(cents: int, currency: str = "EUR") -> str',
-      parameters: [{ name: 'cents', type: 'int' }, { name: 'currency', type: 'str', default: '"EUR"', optional: true }],
+      parameters: [
+        { name: 'cents', type: 'int' },
+        { name: 'currency', type: 'str', default: '"EUR"', optional: true },
+      ],
       returns: [{ type: 'str' }],
     },
     help: { label: '(cents: int, currency: str = "EUR") -> str', parameters: ['cents: int', 'currency: str = "EUR"'] },
@@ -53,10 +64,14 @@ const CASES = [
     use: ['src/Billing/Report.php', 'formatTotal(array_sum'],
     call: ['src/Billing/Summary.php', "$cents, 'USD'"],
     code: "public static function formatTotal(int $cents, string $currency = 'EUR'): string",
-    documentation: '__Knowledge\\\\Billing\\\\Pricing::formatTotal__\n\nFormats an amount of cents as a price.\n\n_@param_ `int $cents`\n\n_@param_ `string $currency`\n\n_@return_ `string`',
+    documentation:
+      '__Knowledge\\\\Billing\\\\Pricing::formatTotal__\n\nFormats an amount of cents as a price.\n\n_@param_ `int $cents`\n\n_@param_ `string $currency`\n\n_@return_ `string`',
     signature: {
       text: "public static function formatTotal(int $cents, string $currency = 'EUR'): string",
-      parameters: [{ name: 'cents', type: 'int' }, { name: 'currency', type: 'string', default: "'EUR'", optional: true }],
+      parameters: [
+        { name: 'cents', type: 'int' },
+        { name: 'currency', type: 'string', default: "'EUR'", optional: true },
+      ],
       returns: [{ type: 'string' }],
     },
     help: { label: "(int $cents, string $currency = 'EUR')", parameters: ['int $cents', "string $currency = 'EUR'"] },
@@ -70,7 +85,12 @@ for (const c of CASES) {
     it('hover at a use: clean markdown, code and prose apart, the declaration parsed', async () => {
       const p = positionOf(fx.root, c.use[0]!, c.use[1]!);
       const r = await fx.run('get_hover', { file: c.use[0], line: p.line, column: p.column + 1 });
-      expect({ found: r.found, code: r.code, documentation: r.documentation, signature: r.signature }).toEqual({ found: true, code: [c.code], documentation: c.documentation, signature: c.signature });
+      expect({ found: r.found, code: r.code, documentation: r.documentation, signature: r.signature }).toEqual({
+        found: true,
+        code: [c.code],
+        documentation: c.documentation,
+        signature: c.signature,
+      });
       expect(r.markdown).toContain(c.code);
       expect(r.markdown).not.toMatch(/\n{3,}|<\?php|^---/m);
     });

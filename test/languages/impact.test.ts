@@ -59,7 +59,11 @@ describe.runIf(goAvailable)('analyze_impact: Go', async () => {
 
   it('delete across packages: the caller breaks, main and the test are reached through it', async () => {
     const r = await fx.run('analyze_impact', { element: 'Add', operation: 'delete' });
-    expect(effects(r)).toEqual(['format/format.go:14 direct call breaking', 'cmd/app/main.go:14 indirect dependency major', 'format/format_test.go:6 test breaking']);
+    expect(effects(r)).toEqual([
+      'format/format.go:14 direct call breaking',
+      'cmd/app/main.go:14 indirect dependency major',
+      'format/format_test.go:6 test breaking',
+    ]);
     expect(r.impact).toMatchObject({ risk_level: 'HIGH', tests: ['format/format_test.go'] });
   });
 });

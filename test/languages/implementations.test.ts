@@ -13,7 +13,10 @@ describe('find_implementations: TypeScript (server)', async () => {
   it('an interface, its method, a class and an overridden method', async () => {
     const shape = await fx.run('find_implementations', { symbol: 'Shape' });
     expect([shape.source, brief(shape)]).toEqual(['server', ['src/shapes.ts::Circle#class @6:14', 'src/shapes.ts::Square#class @13:14']]);
-    expect(brief(await fx.run('find_implementations', { symbol: 'Shape.area' }))).toEqual(['src/shapes.ts::Circle.area#method @8:3', 'src/shapes.ts::Square.area#method @15:3']);
+    expect(brief(await fx.run('find_implementations', { symbol: 'Shape.area' }))).toEqual([
+      'src/shapes.ts::Circle.area#method @8:3',
+      'src/shapes.ts::Square.area#method @15:3',
+    ]);
     // tsserver lists a concrete class itself among its implementations
     expect(brief(await fx.run('find_implementations', { symbol: 'Animal' }))).toEqual([
       'src/animals.ts::Animal#class @1:14',
@@ -26,8 +29,14 @@ describe('find_implementations: TypeScript (server)', async () => {
 describe.runIf(goAvailable)('find_implementations: Go (server)', async () => {
   const fx = await openFixture('knowledge-go');
   it('an interface and its method; gopls answers the interfaces a concrete type satisfies', async () => {
-    expect(brief(await fx.run('find_implementations', { symbol: 'Shape' }))).toEqual(['shapes/shapes.go::Circle#struct @12:6', 'shapes/shapes.go::Square#struct @18:6']);
-    expect(brief(await fx.run('find_implementations', { symbol: 'Shape.Area' }))).toEqual(['shapes/shapes.go::Circle.Area#method @15:17', 'shapes/shapes.go::Square.Area#method @21:18']);
+    expect(brief(await fx.run('find_implementations', { symbol: 'Shape' }))).toEqual([
+      'shapes/shapes.go::Circle#struct @12:6',
+      'shapes/shapes.go::Square#struct @18:6',
+    ]);
+    expect(brief(await fx.run('find_implementations', { symbol: 'Shape.Area' }))).toEqual([
+      'shapes/shapes.go::Circle.Area#method @15:17',
+      'shapes/shapes.go::Square.Area#method @21:18',
+    ]);
     expect(brief(await fx.run('find_implementations', { symbol: 'Circle' }))).toEqual(['shapes/shapes.go::Shape#interface @7:6']);
   });
 });

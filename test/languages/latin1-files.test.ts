@@ -47,9 +47,12 @@ describe('a Latin-1 source file', () => {
   });
 
   it('is not cataloged with wrong offsets; the UTF-8 file beside it is, with its exact bytes', async () => {
-    const hits = (await gateway.run('search_symbols', { query: 'afterAccent', output_format: 'json' })).result as unknown as { results: { symbol_id: string }[] };
+    const hits = (await gateway.run('search_symbols', { query: 'afterAccent', output_format: 'json' })).result as unknown as {
+      results: { symbol_id: string }[];
+    };
     expect(hits.results.map((r) => r.symbol_id)).toEqual(['src/modern.ts::afterAccentUtf8#function']);
-    const sym = (await gateway.run('get_symbol', { symbol_id: 'src/modern.ts::afterAccentUtf8#function', verify: true, output_format: 'json' })).result as unknown as { source: string };
+    const sym = (await gateway.run('get_symbol', { symbol_id: 'src/modern.ts::afterAccentUtf8#function', verify: true, output_format: 'json' }))
+      .result as unknown as { source: string };
     expect(sym.source.startsWith('export function afterAccentUtf8(): number {')).toBe(true);
   });
 });

@@ -104,7 +104,7 @@ describe('move_file: TypeScript', async () => {
     }
   });
 
-  it('a signature change that breaks a caller in another file: the caller\'s error is introduced, the apply refused', async () => {
+  it("a signature change that breaks a caller in another file: the caller's error is introduced, the apply refused", async () => {
     const before = fx.read('src/geometry/area.ts');
     const args = { symbol: 'area', body: 'export function area(r: number, scale: number): number {\n  return Math.PI * r * r * scale;\n}' };
     const r = await fx.run('replace_symbol_body', args);

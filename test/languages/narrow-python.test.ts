@@ -29,14 +29,20 @@ describe('narrow Python project', async () => {
   });
 });
 
-describe('narrow Python project: callers outside the server\'s project, from a cold start', async () => {
+describe("narrow Python project: callers outside the server's project, from a cold start", async () => {
   const fx = await openFixture('narrow-py');
 
   it('find_callers and calls-me include the tests and examples that call (pyright sees them only when open)', async () => {
     const helper = await fx.run('find_callers', { symbol: 'helper' });
-    expect(helper.root.calls.map((c: { name: string; file: string }) => `${c.name} ${c.file}`)).toEqual(['describe src/shop/report.py', 'test_helper tests/test_cart.py']);
+    expect(helper.root.calls.map((c: { name: string; file: string }) => `${c.name} ${c.file}`)).toEqual([
+      'describe src/shop/report.py',
+      'test_helper tests/test_cart.py',
+    ]);
     const total = await fx.run('query_relationships', { query_type: 'calls-me', target: 'Cart#total', max_depth: 1 });
-    expect(total.results.map((r: { from: string; file: string; line: number }) => `${r.from} ${r.file}:${r.line}`)).toEqual(['main examples/demo.py:5', 'test_total tests/test_cart.py:5']);
+    expect(total.results.map((r: { from: string; file: string; line: number }) => `${r.from} ${r.file}:${r.line}`)).toEqual([
+      'main examples/demo.py:5',
+      'test_total tests/test_cart.py:5',
+    ]);
   });
 });
 
@@ -45,10 +51,9 @@ describe('narrow Python project: callers outside the project at depth 2', async 
 
   it("calls-me asks each level with the files spelling that level's name open (test_pricing.py never spells `discount`)", async () => {
     const r = await fx.run('query_relationships', { query_type: 'calls-me', target: 'discount', max_depth: 2 });
-    expect(r.results.map((x: { depth: number; from: string; to: string; file: string; line: number }) => `${x.depth} ${x.from} -> ${x.to} @${x.file}:${x.line}`)).toEqual([
-      '1 sale -> discount @src/deep/pricing.py:9',
-      '2 test_sale -> sale @tests/test_pricing.py:5',
-    ]);
+    expect(
+      r.results.map((x: { depth: number; from: string; to: string; file: string; line: number }) => `${x.depth} ${x.from} -> ${x.to} @${x.file}:${x.line}`),
+    ).toEqual(['1 sale -> discount @src/deep/pricing.py:9', '2 test_sale -> sale @tests/test_pricing.py:5']);
   });
 });
 

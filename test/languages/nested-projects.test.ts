@@ -43,11 +43,19 @@ describe.runIf(goAvailable)('Go modules side by side without a go.work', async (
 
   it('references to a function of one module include its callers in the module that uses it, asked by position and by name', async () => {
     // gopls's zero-config views stop at the module of the file asked about: beta's call was missing
-    const expected = [line(fx, 'alpha/greet.go', 'Shout(name)'), line(fx, 'alpha/greet.go', 'func Shout'), line(fx, 'beta/hello.go', 'alpha.Shout(word)')].sort();
+    const expected = [
+      line(fx, 'alpha/greet.go', 'Shout(name)'),
+      line(fx, 'alpha/greet.go', 'func Shout'),
+      line(fx, 'beta/hello.go', 'alpha.Shout(word)'),
+    ].sort();
     expect(places(await fx.run('find_references', at(fx, 'alpha/greet.go', 'Shout(name string')))).toEqual(expected);
     expect(places(await fx.run('find_references', { symbol: 'Shout' }))).toEqual(expected);
-    expect(places(await fx.run('find_references', { symbol: 'NewTally' }))).toEqual([line(fx, 'beta/count.go', 'func NewTally'), line(fx, 'beta/report.go', 'NewTally()')].sort());
-    expect(places(await fx.run('find_references', { symbol: 'Store.Put' }))).toEqual([line(fx, 'gamma/main.go', 'Put('), line(fx, 'gamma/store/store.go', 'func (s *Store) Put')].sort());
+    expect(places(await fx.run('find_references', { symbol: 'NewTally' }))).toEqual(
+      [line(fx, 'beta/count.go', 'func NewTally'), line(fx, 'beta/report.go', 'NewTally()')].sort(),
+    );
+    expect(places(await fx.run('find_references', { symbol: 'Store.Put' }))).toEqual(
+      [line(fx, 'gamma/main.go', 'Put('), line(fx, 'gamma/store/store.go', 'func (s *Store) Put')].sort(),
+    );
   });
 
   it('hover in a nested module, and one gopls session at the root', async () => {
@@ -79,9 +87,15 @@ describe('TypeScript packages with their own tsconfig and none at the root', asy
   const fx = await openFixture('nested-ts');
 
   it('definitions by position and by name in each package, across packages', async () => {
-    expect(places(await fx.run('find_definition', at(fx, 'packages/b/src/report.ts', 'totalArea(radii')))).toEqual([line(fx, 'packages/a/src/shapes.ts', 'export function totalArea')]);
-    expect(places(await fx.run('find_definition', at(fx, 'packages/a/src/index.ts', 'totalArea([')))).toEqual([line(fx, 'packages/a/src/shapes.ts', 'export function totalArea')]);
-    expect(places(await fx.run('find_definition', { symbol: 'describeAreas' }))).toEqual([line(fx, 'packages/b/src/report.ts', 'export function describeAreas')]);
+    expect(places(await fx.run('find_definition', at(fx, 'packages/b/src/report.ts', 'totalArea(radii')))).toEqual([
+      line(fx, 'packages/a/src/shapes.ts', 'export function totalArea'),
+    ]);
+    expect(places(await fx.run('find_definition', at(fx, 'packages/a/src/index.ts', 'totalArea([')))).toEqual([
+      line(fx, 'packages/a/src/shapes.ts', 'export function totalArea'),
+    ]);
+    expect(places(await fx.run('find_definition', { symbol: 'describeAreas' }))).toEqual([
+      line(fx, 'packages/b/src/report.ts', 'export function describeAreas'),
+    ]);
     expect(places(await fx.run('find_definition', { symbol: 'Circle' }))).toEqual([line(fx, 'packages/a/src/shapes.ts', 'export class Circle')]);
   });
 
@@ -103,18 +117,32 @@ describe('Python projects with their own pyproject.toml', async () => {
   const fx = await openFixture('nested-py');
 
   it('definitions by position and by name in each project (flat and src layout)', async () => {
-    expect(places(await fx.run('find_definition', at(fx, 'services/api/api/handlers.py', 'User(name)')))).toEqual([line(fx, 'services/api/api/models.py', 'class User')]);
-    expect(places(await fx.run('find_definition', at(fx, 'services/api/api/handlers.py', 'greeting()')))).toEqual([line(fx, 'services/api/api/models.py', 'def greeting')]);
-    expect(places(await fx.run('find_definition', at(fx, 'services/worker/src/worker/cli.py', 'run_job(1)')))).toEqual([line(fx, 'services/worker/src/worker/jobs.py', 'def run_job')]);
+    expect(places(await fx.run('find_definition', at(fx, 'services/api/api/handlers.py', 'User(name)')))).toEqual([
+      line(fx, 'services/api/api/models.py', 'class User'),
+    ]);
+    expect(places(await fx.run('find_definition', at(fx, 'services/api/api/handlers.py', 'greeting()')))).toEqual([
+      line(fx, 'services/api/api/models.py', 'def greeting'),
+    ]);
+    expect(places(await fx.run('find_definition', at(fx, 'services/worker/src/worker/cli.py', 'run_job(1)')))).toEqual([
+      line(fx, 'services/worker/src/worker/jobs.py', 'def run_job'),
+    ]);
     expect(places(await fx.run('find_definition', { symbol: 'handle' }))).toEqual([line(fx, 'services/api/api/handlers.py', 'def handle')]);
   });
 
   it('references by position and by name resolve the projects own imports', async () => {
     expect(places(await fx.run('find_references', at(fx, 'services/api/api/models.py', 'User:')))).toEqual(
-      [line(fx, 'services/api/api/handlers.py', 'import User'), line(fx, 'services/api/api/handlers.py', 'User(name)'), line(fx, 'services/api/api/models.py', 'class User')].sort(),
+      [
+        line(fx, 'services/api/api/handlers.py', 'import User'),
+        line(fx, 'services/api/api/handlers.py', 'User(name)'),
+        line(fx, 'services/api/api/models.py', 'class User'),
+      ].sort(),
     );
     expect(places(await fx.run('find_references', { symbol: 'run_job' }))).toEqual(
-      [line(fx, 'services/worker/src/worker/cli.py', 'import run_job'), line(fx, 'services/worker/src/worker/cli.py', 'run_job(1)'), line(fx, 'services/worker/src/worker/jobs.py', 'def run_job')].sort(),
+      [
+        line(fx, 'services/worker/src/worker/cli.py', 'import run_job'),
+        line(fx, 'services/worker/src/worker/cli.py', 'run_job(1)'),
+        line(fx, 'services/worker/src/worker/jobs.py', 'def run_job'),
+      ].sort(),
     );
   });
 

@@ -13,7 +13,12 @@ describe('get_file_outline detail and depth', async () => {
   it('signatures (the default): kind, name, signature and line range, nested, without ids', async () => {
     const r = await fx.run('get_file_outline', { file });
     const nodes = flat(r.symbols);
-    expect(nodes.find((n) => n.name === 'circle')).toEqual({ kind: 'function', name: 'circle', signature: 'function circle(r: number): Circle', lines: [expect.any(Number), expect.any(Number)] });
+    expect(nodes.find((n) => n.name === 'circle')).toEqual({
+      kind: 'function',
+      name: 'circle',
+      signature: 'function circle(r: number): Circle',
+      lines: [expect.any(Number), expect.any(Number)],
+    });
     expect(nodes.every((n) => n.symbol_id === undefined && n.lines![0] <= n.lines![1])).toBe(true);
     const full = await fx.run('get_file_outline', { file, detail: 'full' });
     expect(tree(r.symbols)).toEqual(tree(full.symbols));

@@ -12,7 +12,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { fixtureGateway, FIXTURES } from '../helpers/gateway.js';
 
-type Node = { kind: string; name: string; signature?: string; lines?: [number, number]; location?: { start_line: number; end_line: number }; children?: Node[] };
+type Node = {
+  kind: string;
+  name: string;
+  signature?: string;
+  lines?: [number, number];
+  location?: { start_line: number; end_line: number };
+  children?: Node[];
+};
 const tree = (list: Node[]): unknown[] => list.map((s) => (s.children ? [s.kind, s.name, tree(s.children)] : [s.kind, s.name]));
 const flat = (list: Node[]): Node[] => list.flatMap((s) => [s, ...flat(s.children ?? [])]);
 

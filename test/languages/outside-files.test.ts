@@ -14,7 +14,7 @@ import { removeDir, tempDir } from '../helpers/spawn.js';
 const CANARY = 'OUTSIDE-PREVIEW-CANARY';
 let tmp: string;
 let gateway: Gateway;
-const main = 'import { sib } from \'../../sibling/x.js\';\n\nexport const a = sib();\nexport const b = Math.max(1, 2);\n';
+const main = "import { sib } from '../../sibling/x.js';\n\nexport const a = sib();\nexport const b = Math.max(1, 2);\n";
 
 beforeAll(async () => {
   tmp = tempDir();
@@ -59,7 +59,12 @@ describe('files outside the workspace and binary files', () => {
   });
 
   it('a definition in library code (lib.d.ts under node_modules) keeps its preview', async () => {
-    const r = await gateway.run('find_definition', { file: 'src/main.ts', line: 4, column: col('export const b = Math.max(1, 2);', 'max'), output_format: 'json' });
+    const r = await gateway.run('find_definition', {
+      file: 'src/main.ts',
+      line: 4,
+      column: col('export const b = Math.max(1, 2);', 'max'),
+      output_format: 'json',
+    });
     const defs = (r.result as unknown as { definitions: { file: string; external?: boolean; preview?: { lines: string[] } }[] }).definitions;
     expect(defs.length).toBeGreaterThan(0);
     expect(defs.every((d) => d.external && d.file.includes('node_modules'))).toBe(true);

@@ -48,7 +48,10 @@ describe.runIf(goAvailable)('partial answers: a Go file excluded by build constr
     expect(importers.results.map((x: { from: string; to: string }) => `${x.from} -> ${x.to}`)).toEqual(['cmd/app/main.go -> shapes']);
     const deps = await fx.run('query_relationships', { query_type: 'depends-on', target: 'cmd/app/main.go', max_depth: 1 });
     expectLegacySkipped(deps);
-    expect(deps.results.map((x: { to: string; via: string[] }) => `${x.to} ${x.via.join('+')}`)).toEqual(['chain/a/a.go call+import', 'shapes/shape.go call+import']);
+    expect(deps.results.map((x: { to: string; via: string[] }) => `${x.to} ${x.via.join('+')}`)).toEqual([
+      'chain/a/a.go call+import',
+      'shapes/shape.go call+import',
+    ]);
     const diagram = await fx.run('render_diagram', { format: 'json' });
     expectLegacySkipped(diagram);
     expect(diagram.nodes).toBe(7);
@@ -81,9 +84,9 @@ describe.runIf(goAvailable)('partial answers: changed_symbols with an edit in th
   it('lists the changed symbol without an impact and the file in skipped', async () => {
     fx.edit(LEGACY, 'return side * side', 'return side * side * 1');
     const r = await fx.run();
-    expect(r.symbols.map((s: { change: string; symbol_id: string; impact?: unknown }) => `${s.change} ${s.symbol_id} ${s.impact ? 'impact' : 'no impact'}`)).toEqual([
-      `modified ${LEGACY}::legacyArea#function no impact`,
-    ]);
+    expect(
+      r.symbols.map((s: { change: string; symbol_id: string; impact?: unknown }) => `${s.change} ${s.symbol_id} ${s.impact ? 'impact' : 'no impact'}`),
+    ).toEqual([`modified ${LEGACY}::legacyArea#function no impact`]);
     expectLegacySkipped(r);
   });
 });

@@ -35,7 +35,10 @@ describe('find_patterns: TypeScript', async () => {
       'error-handling | throw NotFound | 1 | src/service.ts',
       'error-handling | try/catch | 1 | src/service.ts',
     ]);
-    expect(r.patterns['subtypes of Shape'].sites.map((s: { symbol_id: string }) => s.symbol_id)).toEqual(['src/shapes.ts::Circle#class', 'src/shapes.ts::Square#class']);
+    expect(r.patterns['subtypes of Shape'].sites.map((s: { symbol_id: string }) => s.symbol_id)).toEqual([
+      'src/shapes.ts::Circle#class',
+      'src/shapes.ts::Square#class',
+    ]);
     expect(r.patterns['subtypes of Shape'].description).toContain('implement interface Shape (src/shapes.ts:1)');
     // `app.get('users', ...)` (line 16) has no path: not a route
     expect(r.patterns['routes app.get'].sites.map((s: { line: number }) => s.line)).toEqual([12, 13]);
@@ -95,7 +98,10 @@ describe.runIf(goAvailable)('find_patterns: Go', async () => {
       'error-handling | panic | 1 | shapes/shapes.go',
       'framework | routes http.HandleFunc | 1 | web/web.go',
     ]);
-    expect(r.patterns['subtypes of Shape'].sites.map((s: { symbol_id: string }) => s.symbol_id)).toEqual(['shapes/shapes.go::Circle#struct', 'shapes/shapes.go::Square#struct']);
+    expect(r.patterns['subtypes of Shape'].sites.map((s: { symbol_id: string }) => s.symbol_id)).toEqual([
+      'shapes/shapes.go::Circle#struct',
+      'shapes/shapes.go::Square#struct',
+    ]);
   });
 });
 

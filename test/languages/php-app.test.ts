@@ -113,7 +113,17 @@ describe('PHP through intelephense', async () => {
 
   it('promoted constructor parameters are fields (visibility, readonly, type from hint or PHPDoc, default)', async () => {
     const job = await fx.run('find_type_definition', { type_name: 'SendDigest' });
-    expect(job.fields.map((f: FieldDescriptor) => [f.name, f.type, f.visibility, !!f.is_readonly, f.default ?? null, f.location!.start_line, (f.tags ?? []).join(',')])).toEqual([
+    expect(
+      job.fields.map((f: FieldDescriptor) => [
+        f.name,
+        f.type,
+        f.visibility,
+        !!f.is_readonly,
+        f.default ?? null,
+        f.location!.start_line,
+        (f.tags ?? []).join(','),
+      ]),
+    ).toEqual([
       ['tries', 'int', 'public', false, '3', 17, ''],
       ['user', 'User', 'public', true, null, 24, 'promoted'],
       ['formatter', 'Formatter', 'private', false, null, 25, 'promoted'],
@@ -146,7 +156,10 @@ describe('PHP through intelephense', async () => {
     const deep = await fx.run('find_callers', { symbol: 'UserService::greet', depth: 2 });
     expect(deep.root.calls.map((c: CallNode) => [c.name, (c.children ?? []).map((k: CallNode) => k.name)])).toEqual([['greetAll', ['greet_everyone']]]);
     const callees = await fx.run('find_callees', { symbol: 'UserService::shout' });
-    expect(callees.root.calls.map((c: CallNode) => `${c.name}@${c.file}`).sort()).toEqual(['format@app/Services/Formatter.php', 'greeting@app/Models/User.php']);
+    expect(callees.root.calls.map((c: CallNode) => `${c.name}@${c.file}`).sort()).toEqual([
+      'format@app/Services/Formatter.php',
+      'greeting@app/Models/User.php',
+    ]);
     const refs = await fx.run('find_references', { symbol: 'Formatter::format' });
     expect(refs.total).toBe(4);
   });

@@ -157,7 +157,11 @@ describe('Python (rel-py)', async () => {
 
   it('project_context: distribution, packages, the __main__ guard', async () => {
     const c = (await fx.run('project_context')).context;
-    expect(c.summary.packages.map((p: JsonResult) => `${p.kind} ${p.name}`)).toEqual(['python-distribution rel-py', 'python-package app', 'python-package pkg']);
+    expect(c.summary.packages.map((p: JsonResult) => `${p.kind} ${p.name}`)).toEqual([
+      'python-distribution rel-py',
+      'python-package app',
+      'python-package pkg',
+    ]);
     expect(c.summary.entry_points.map((e: JsonResult) => `${e.file}:${e.line}`)).toEqual(['main.py:7', 'main.py:11']);
     expect(c.dependencies['tests/test_mathx.py']).toEqual(['pkg/mathx.py']);
     expect(c.test_patterns.pytest.files).toEqual(['tests/test_mathx.py']);
@@ -196,7 +200,13 @@ describe('line coverage (rel-complexity: lcov, Go coverprofile, coverage.py JSON
 
   it('per-file shares from each format, uncovered runs, and the source file no coverage file covers', async () => {
     const r = await fx.run('coverage_report', { format: 'detailed' });
-    expect(r).toMatchObject({ mode: 'line', sources: ['coverage/lcov.info', 'coverage.out', 'coverage.json', 'clover.xml'], covered: 20, total: 36, files_without_data: ['helper.ts'] });
+    expect(r).toMatchObject({
+      mode: 'line',
+      sources: ['coverage/lcov.info', 'coverage.out', 'coverage.json', 'clover.xml'],
+      covered: 20,
+      total: 36,
+      files_without_data: ['helper.ts'],
+    });
     expect(r.coverage).toEqual({ overall: 0.556, by_file: { 'grade.go': 0.364, 'Grade.php': 0.75, 'grade.py': 0.545, 'grade.ts': 0.7 }, untested_files: [] });
     expect(r.files.find((f: FileCoverage) => f.file === 'grade.ts').uncovered_lines).toEqual([
       { start: 12, end: 14 },

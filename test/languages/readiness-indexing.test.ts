@@ -91,21 +91,25 @@ for (const c of cases) {
       expect([r._meta.index_state, r.total]).toEqual(['ready', c.expected]);
     });
 
-    it('the first answer with a budget too short to wait is marked indexing, or complete; a later one is ready and complete', { timeout: 240_000 }, async () => {
-      const root = c.make();
-      // readyMs 1: the call cannot wait for indexing to end, so whatever it answers must say so.
-      const gateway = await openGateway(root, { id: c.server, timeouts: { readyMs: 1 } });
-      const pos = positionOf(root, c.file, c.needle);
-      const first = await references(gateway, c.file, pos);
-      if (first._meta.index_state === 'ready') expect(first.total).toBe(c.expected);
-      else {
-        expect(first._meta.index_state).toBe('indexing');
-        expect(first._meta.warnings?.some((w) => w.includes('indexing'))).toBe(true);
-      }
-      const session = await gateway.context.broker.sessionFor(path.join(root, c.file), root);
-      expect(await session.waitReady(120_000)).toBe('ready');
-      const later = await references(gateway, c.file, pos);
-      expect([later._meta.index_state, later.total]).toEqual(['ready', c.expected]);
-    });
+    it(
+      'the first answer with a budget too short to wait is marked indexing, or complete; a later one is ready and complete',
+      { timeout: 240_000 },
+      async () => {
+        const root = c.make();
+        // readyMs 1: the call cannot wait for indexing to end, so whatever it answers must say so.
+        const gateway = await openGateway(root, { id: c.server, timeouts: { readyMs: 1 } });
+        const pos = positionOf(root, c.file, c.needle);
+        const first = await references(gateway, c.file, pos);
+        if (first._meta.index_state === 'ready') expect(first.total).toBe(c.expected);
+        else {
+          expect(first._meta.index_state).toBe('indexing');
+          expect(first._meta.warnings?.some((w) => w.includes('indexing'))).toBe(true);
+        }
+        const session = await gateway.context.broker.sessionFor(path.join(root, c.file), root);
+        expect(await session.waitReady(120_000)).toBe('ready');
+        const later = await references(gateway, c.file, pos);
+        expect([later._meta.index_state, later.total]).toEqual(['ready', c.expected]);
+      },
+    );
   });
 }

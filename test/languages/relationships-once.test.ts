@@ -7,14 +7,21 @@ import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import type { JsonResult } from '../helpers/results.js';
 
-const rows = (r: JsonResult) => r.results.map((x: { from: string; to: string; depth: number; paths?: number }) => `${x.depth} ${x.from} -> ${x.to}${x.paths ? ` (${x.paths} paths)` : ''}`);
+const rows = (r: JsonResult) =>
+  r.results.map((x: { from: string; to: string; depth: number; paths?: number }) => `${x.depth} ${x.from} -> ${x.to}${x.paths ? ` (${x.paths} paths)` : ''}`);
 
 describe.runIf(goAvailable)('relationships once: Go', async () => {
   const fx = await openFixture('partial-go');
 
   it('imports-me: the importer of a package with two importing files is listed once', async () => {
     const r = await fx.run('query_relationships', { query_type: 'imports-me', target: 'chain/c/c.go', max_depth: 2 });
-    expect(rows(r)).toEqual(['1 chain/a/a.go -> chain/c', '1 chain/b/b.go -> chain/c', '1 chain/b/b2.go -> chain/c', '2 cmd/app/main.go -> chain/a', '2 chain/a/a.go -> chain/b']);
+    expect(rows(r)).toEqual([
+      '1 chain/a/a.go -> chain/c',
+      '1 chain/b/b.go -> chain/c',
+      '1 chain/b/b2.go -> chain/c',
+      '2 cmd/app/main.go -> chain/a',
+      '2 chain/a/a.go -> chain/b',
+    ]);
   });
 
   it('calls-me: a caller reached along two paths is one edge at its smallest depth, with the paths count', async () => {

@@ -14,7 +14,9 @@ type ListedRelationship = Relationship & { specifier?: string; via?: string[] };
 
 /** `depth from -> to @file:line [status]`: one line per relationship, in answer order. */
 function lines(r: JsonResult): string[] {
-  return r.results.map((x: ListedRelationship) => `${x.depth} ${x.from} -> ${x.to} @${x.file}:${x.line}${x.status ? ` [${x.status}]` : ''}${x.via ? ` (${x.via.join('+')})` : ''}`);
+  return r.results.map(
+    (x: ListedRelationship) => `${x.depth} ${x.from} -> ${x.to} @${x.file}:${x.line}${x.status ? ` [${x.status}]` : ''}${x.via ? ` (${x.via.join('+')})` : ''}`,
+  );
 }
 
 describe('query_relationships: TypeScript', async () => {
@@ -109,7 +111,10 @@ describe('query_relationships: the import graph follows edits', async () => {
     fs.rmSync(cacheDir, { recursive: true, force: true });
   });
   const importers = async () =>
-    ((await gateway.run('query_relationships', { query_type: 'imports-me', target: 'src/lib/math.ts', max_depth: 1, output_format: 'json' })).result as JsonResult).results.map((x: ListedRelationship) => x.from);
+    (
+      (await gateway.run('query_relationships', { query_type: 'imports-me', target: 'src/lib/math.ts', max_depth: 1, output_format: 'json' }))
+        .result as JsonResult
+    ).results.map((x: ListedRelationship) => x.from);
 
   it('a new importing file and a removed import change imports-me after refresh', async () => {
     expect(await importers()).toEqual(['src/app/report.ts', 'src/lib/format.ts', 'test/math.test.ts']);
@@ -125,11 +130,7 @@ describe.runIf(goAvailable)('query_relationships: Go', async () => {
 
   it('calls-me crosses packages (aliased import) and reaches main and the test', async () => {
     const r = await fx.run('query_relationships', { query_type: 'calls-me', target: 'Add' });
-    expect(lines(r)).toEqual([
-      '1 Total -> Add @format/format.go:14',
-      '2 main -> Total @cmd/app/main.go:14',
-      '2 TestTotal -> Total @format/format_test.go:6',
-    ]);
+    expect(lines(r)).toEqual(['1 Total -> Add @format/format.go:14', '2 main -> Total @cmd/app/main.go:14', '2 TestTotal -> Total @format/format_test.go:6']);
   });
 
   it('imports name packages: std lib external, module packages resolved by gopls to their directory', async () => {

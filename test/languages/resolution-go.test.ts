@@ -47,7 +47,10 @@ describe.runIf(goAvailable)('name resolution policy, Go', async () => {
 
   it('search_symbols: the exact-name source definition before a test double and partial matches', async () => {
     const w = await fx.run('search_symbols', { query: 'Widget' });
-    expect(w.results.slice(0, 2).map((h: { file: string; name: string }) => `${h.name} ${h.file}`)).toEqual(['Widget widget/widget.go', 'Widget widget/widget_test.go']);
+    expect(w.results.slice(0, 2).map((h: { file: string; name: string }) => `${h.name} ${h.file}`)).toEqual([
+      'Widget widget/widget.go',
+      'Widget widget/widget_test.go',
+    ]);
     const c = await fx.run('search_symbols', { query: 'Config' });
     expect(c.results.map((h: { name: string }) => h.name).slice(0, 3)).toEqual(['Config', 'Config', 'Configure']);
   });

@@ -52,7 +52,10 @@ describe('name resolution policy, PHP', async () => {
 
   it('search_symbols: the exact-name source definition before a test double and partial matches', async () => {
     const w = await fx.run('search_symbols', { query: 'Widget' });
-    expect(w.results.slice(0, 2).map((h: { file: string; name: string }) => `${h.name} ${h.file}`)).toEqual(['Widget app/Widget.php', 'Widget tests/Fakes/Widget.php']);
+    expect(w.results.slice(0, 2).map((h: { file: string; name: string }) => `${h.name} ${h.file}`)).toEqual([
+      'Widget app/Widget.php',
+      'Widget tests/Fakes/Widget.php',
+    ]);
     const c = await fx.run('search_symbols', { query: 'Config' });
     expect(c.results.map((h: { name: string }) => h.name).slice(0, 3)).toEqual(['Config', 'Config', 'configure']);
   });

@@ -51,10 +51,17 @@ describe('name resolution policy, Python', async () => {
 
   it('search_symbols: the exact-name source definition before a test double and partial matches', async () => {
     const w = await fx.run('search_symbols', { query: 'Widget' });
-    expect(w.results.slice(0, 2).map((h: { file: string; name: string }) => `${h.name} ${h.file}`)).toEqual(['Widget app/widget.py', 'Widget tests/test_widget.py']);
+    expect(w.results.slice(0, 2).map((h: { file: string; name: string }) => `${h.name} ${h.file}`)).toEqual([
+      'Widget app/widget.py',
+      'Widget tests/test_widget.py',
+    ]);
     const c = await fx.run('search_symbols', { query: 'Config' });
     // pyright also lists the parameter `config` of a function: a parameter is no symbol, so it is not cataloged
-    expect(c.results.map((h: { name: string; kind: string }) => `${h.kind} ${h.name}`).slice(0, 3)).toEqual(['class Config', 'class Config', 'function configure']);
+    expect(c.results.map((h: { name: string; kind: string }) => `${h.kind} ${h.name}`).slice(0, 3)).toEqual([
+      'class Config',
+      'class Config',
+      'function configure',
+    ]);
     expect(c.results.map((h: { name: string }) => h.name)).not.toContain('config');
   });
 });

@@ -66,7 +66,10 @@ describe('name resolution policy, TypeScript', async () => {
 
   it('search_symbols: the exact-name source definition before a test double and partial matches', async () => {
     const w = await fx.run('search_symbols', { query: 'Widget' });
-    expect(w.results.slice(0, 2).map((h: { file: string; name: string }) => `${h.name} ${h.file}`)).toEqual(['Widget src/widget.ts', 'Widget spec/widget.spec.ts']);
+    expect(w.results.slice(0, 2).map((h: { file: string; name: string }) => `${h.name} ${h.file}`)).toEqual([
+      'Widget src/widget.ts',
+      'Widget spec/widget.spec.ts',
+    ]);
     const c = await fx.run('search_symbols', { query: 'config' });
     expect(c.results.map((h: { name: string }) => h.name).slice(0, 3)).toEqual(['Config', 'Config', 'configure']);
   });

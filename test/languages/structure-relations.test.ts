@@ -72,7 +72,15 @@ describe('type relations from parse trees: Python', async () => {
   it('find_implementations (pyright has no provider) lists the same subtypes', async () => {
     const r = await fx.run('find_implementations', { symbol: 'Base' });
     expect(r.source).toBe('syntax+server');
-    expect(r.implementations.map((d: DefinitionEntry) => d.name).sort()).toEqual(['Aliased', 'Decorated', 'Dotted', 'FullyDotted', 'Grouped', 'Legacy', 'ModuleAliased']);
+    expect(r.implementations.map((d: DefinitionEntry) => d.name).sort()).toEqual([
+      'Aliased',
+      'Decorated',
+      'Dotted',
+      'FullyDotted',
+      'Grouped',
+      'Legacy',
+      'ModuleAliased',
+    ]);
   });
 
   it("a class descriptor's bases in full, imported over several lines, relatively, renamed", async () => {
@@ -132,7 +140,8 @@ describe.runIf(goAvailable)('type relations from parse trees: Go', async () => {
   });
 
   it("a type descriptor's embeds relations and embedded fields, also on the declaration's own line", async () => {
-    const embeds = async (name: string) => (((await fx.run('find_type_definition', { type_name: name })).relations ?? []) as { type: string; target: string }[]).map((r) => `${r.type} ${r.target}`);
+    const embeds = async (name: string) =>
+      (((await fx.run('find_type_definition', { type_name: name })).relations ?? []) as { type: string; target: string }[]).map((r) => `${r.type} ${r.target}`);
     expect(await embeds('Multi')).toEqual(['embeds base.Base', 'embeds Local', 'embeds base.Thing']);
     expect(await embeds('ReadNamer')).toEqual(['embeds io.Reader', 'embeds base.Named']);
     expect(await embeds('Pair')).toEqual(['embeds base.Base']);

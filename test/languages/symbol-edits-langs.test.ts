@@ -24,37 +24,83 @@ const CASES: Case[] = [
   {
     fixture: 'edit-py',
     file: 'edits/shapes.py',
-    method: { symbol: 'Circle.area', body: 'def area(self) -> float:\n\t"""The area."""\n\treturn math.pi * self.radius ** 2\n', expect: '    def area(self) -> float:\n        """The area."""\n        return math.pi * self.radius ** 2\n\n    @logged' },
+    method: {
+      symbol: 'Circle.area',
+      body: 'def area(self) -> float:\n\t"""The area."""\n\treturn math.pi * self.radius ** 2\n',
+      expect: '    def area(self) -> float:\n        """The area."""\n        return math.pi * self.radius ** 2\n\n    @logged',
+    },
     planted: { symbol: 'unused', body: 'def unused() -> int:\n    return undefined_thing + 1', name: 'undefined_thing' },
-    decorated: { symbol: 'scale', body: '@functools.lru_cache(maxsize=None)\ndef scale(x: int) -> int:\n    return x * 3', expect: '@functools.lru_cache(maxsize=None)\ndef scale(x: int) -> int:\n    return x * 3\n', marker: '@functools.lru_cache' },
-    nested: { symbol: 'Circle.Unit.size', body: 'def size(self) -> int:\n    return 2', expect: '    class Unit:\n        def size(self) -> int:\n            return 2\n' },
+    decorated: {
+      symbol: 'scale',
+      body: '@functools.lru_cache(maxsize=None)\ndef scale(x: int) -> int:\n    return x * 3',
+      expect: '@functools.lru_cache(maxsize=None)\ndef scale(x: int) -> int:\n    return x * 3\n',
+      marker: '@functools.lru_cache',
+    },
+    nested: {
+      symbol: 'Circle.Unit.size',
+      body: 'def size(self) -> int:\n    return 2',
+      expect: '    class Unit:\n        def size(self) -> int:\n            return 2\n',
+    },
     insertAfter: { symbol: 'logged', body: 'def traced(fn):\n    return fn\n', expect: '    return fn\n\n\ndef traced(fn):\n    return fn\n\n\nclass Circle:' },
     referenced: { symbol: 'Circle', from: 'edits/main.py' },
   },
   {
     fixture: 'edit-go',
     file: 'shapes/shapes.go',
-    method: { symbol: 'Circle.Area', body: 'func (c Circle) Area() float64 {\n    return math.Pi * c.Radius * c.Radius * 1\n}', expect: '// Area is the area of the circle.\nfunc (c Circle) Area() float64 {\n\treturn math.Pi * c.Radius * c.Radius * 1\n}\n' },
+    method: {
+      symbol: 'Circle.Area',
+      body: 'func (c Circle) Area() float64 {\n    return math.Pi * c.Radius * c.Radius * 1\n}',
+      expect: '// Area is the area of the circle.\nfunc (c Circle) Area() float64 {\n\treturn math.Pi * c.Radius * c.Radius * 1\n}\n',
+    },
     planted: { symbol: 'unused', body: 'func unused() int {\n\treturn undefinedThing + 1\n}', name: 'undefinedThing' },
-    insertAfter: { symbol: 'Scale', body: 'func Half(x int) int {\n\treturn x / 2\n}', expect: '\treturn x * 2\n}\n\nfunc Half(x int) int {\n\treturn x / 2\n}\n\nfunc unused' },
+    insertAfter: {
+      symbol: 'Scale',
+      body: 'func Half(x int) int {\n\treturn x / 2\n}',
+      expect: '\treturn x * 2\n}\n\nfunc Half(x int) int {\n\treturn x / 2\n}\n\nfunc unused',
+    },
     referenced: { symbol: 'Scale', from: 'shapes/use.go' },
   },
   {
     fixture: 'edit-php',
     file: 'src/Circle.php',
-    method: { symbol: 'Circle.area', body: 'public function area(): float\n{\n    return M_PI * $this->radius ** 2;\n}', expect: '    /** The area of the circle. */\n    public function area(): float\n    {\n        return M_PI * $this->radius ** 2;\n    }\n' },
-    planted: { symbol: 'Circle.describe', body: '#[\\Deprecated]\npublic function describe(): string\n{\n    return $undefinedThing;\n}', name: 'undefinedThing' },
-    decorated: { symbol: 'Circle.describe', body: '#[\\Deprecated]\npublic function describe(): string\n{\n    return "round";\n}', expect: '    #[\\Deprecated]\n    public function describe(): string\n    {\n        return "round";\n    }\n}', marker: '#[\\Deprecated]' },
-    insertAfter: { symbol: 'Circle.area', body: 'public function diameter(): float\n{\n    return 2 * $this->radius;\n}', expect: '    }\n\n    public function diameter(): float\n    {\n        return 2 * $this->radius;\n    }\n\n    #[\\Deprecated]' },
+    method: {
+      symbol: 'Circle.area',
+      body: 'public function area(): float\n{\n    return M_PI * $this->radius ** 2;\n}',
+      expect: '    /** The area of the circle. */\n    public function area(): float\n    {\n        return M_PI * $this->radius ** 2;\n    }\n',
+    },
+    planted: {
+      symbol: 'Circle.describe',
+      body: '#[\\Deprecated]\npublic function describe(): string\n{\n    return $undefinedThing;\n}',
+      name: 'undefinedThing',
+    },
+    decorated: {
+      symbol: 'Circle.describe',
+      body: '#[\\Deprecated]\npublic function describe(): string\n{\n    return "round";\n}',
+      expect: '    #[\\Deprecated]\n    public function describe(): string\n    {\n        return "round";\n    }\n}',
+      marker: '#[\\Deprecated]',
+    },
+    insertAfter: {
+      symbol: 'Circle.area',
+      body: 'public function diameter(): float\n{\n    return 2 * $this->radius;\n}',
+      expect: '    }\n\n    public function diameter(): float\n    {\n        return 2 * $this->radius;\n    }\n\n    #[\\Deprecated]',
+    },
     referenced: { symbol: 'Circle', from: 'src/Use.php' },
   },
   {
     fixture: 'edit-js',
     file: 'src/shapes.js',
-    method: { symbol: 'Circle.area', body: 'area() {\n  return Math.PI * this.radius ** 2;\n}', expect: '  /** The area of the circle. */\n  area() {\n    return Math.PI * this.radius ** 2;\n  }\n' },
+    method: {
+      symbol: 'Circle.area',
+      body: 'area() {\n  return Math.PI * this.radius ** 2;\n}',
+      expect: '  /** The area of the circle. */\n  area() {\n    return Math.PI * this.radius ** 2;\n  }\n',
+    },
     planted: { symbol: 'scale', body: '/** @param {number} x */\nexport function scale(x) {\n  return x * undefinedThing;\n}', name: 'undefinedThing' },
     nested: { symbol: 'Circle.Unit.size', body: 'size() {\n  return 2;\n}', expect: '  static Unit = class {\n    size() {\n      return 2;\n    }\n  };' },
-    insertAfter: { symbol: 'Circle.area', body: 'diameter() {\n  return 2 * this.radius;\n}', expect: '  }\n\n  diameter() {\n    return 2 * this.radius;\n  }\n\n  static Unit' },
+    insertAfter: {
+      symbol: 'Circle.area',
+      body: 'diameter() {\n  return 2 * this.radius;\n}',
+      expect: '  }\n\n  diameter() {\n    return 2 * this.radius;\n  }\n\n  static Unit',
+    },
     referenced: { symbol: 'Circle', from: 'src/use.js' },
   },
 ];
@@ -68,7 +114,7 @@ for (const c of CASES) {
   describe.runIf(c.fixture !== 'edit-go' || goAvailable)(`symbol edits: ${c.fixture}`, async () => {
     const fx = await openScratch(c.fixture, EXTRA[c.fixture] ?? {});
 
-    it('a method in a class: empty delta for a valid body, written in the file\'s style, the new id answered', async () => {
+    it("a method in a class: empty delta for a valid body, written in the file's style, the new id answered", async () => {
       const { r, after } = await applyChecked(fx, 'replace_symbol_body', { symbol: c.method.symbol, body: c.method.body }, c.file);
       expect([r.diagnostics, r.introduced, r.parse]).toEqual(['checked', [], 'checked']);
       expect(after).toContain(c.method.expect);
@@ -121,10 +167,15 @@ describe('symbol edits: a language with no server (Java, grammar only)', async (
   const file = 'java/com/example/InvoiceService.java';
 
   it('the diff with diagnostics not_checked and the reason; the apply writes it', async () => {
-    const { r, after } = await applyChecked(fx, 'replace_symbol_body', { symbol: 'InvoiceService.totalOf', body: 'public long totalOf(Invoice invoice) {\n  return 0;\n}' }, file);
+    const { r, after } = await applyChecked(
+      fx,
+      'replace_symbol_body',
+      { symbol: 'InvoiceService.totalOf', body: 'public long totalOf(Invoice invoice) {\n  return 0;\n}' },
+      file,
+    );
     expect([r.diagnostics, r.parse]).toEqual(['not_checked', 'checked']);
     expect(r.diagnostics_reason).toContain('SERVER_NOT_INSTALLED');
-    expect(after).toContain('    /** The sum of the invoice\'s line amounts. */\n    public long totalOf(Invoice invoice) {\n        return 0;\n    }\n');
+    expect(after).toContain("    /** The sum of the invoice's line amounts. */\n    public long totalOf(Invoice invoice) {\n        return 0;\n    }\n");
   });
 
   it('broken text is refused by the parse check', async () => {

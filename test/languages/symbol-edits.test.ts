@@ -14,12 +14,20 @@ describe('symbol edits: TypeScript', async () => {
   const fx = await openScratch('edit-ts');
 
   it('replace a method in a class: the delta is empty for a valid body, the doc comment kept, the new id answered', async () => {
-    const { r, after } = await applyChecked(fx, 'replace_symbol_body', { symbol: 'Circle.area', body: 'area(): number {\n  return Math.PI * this.radius ** 2;\n}' }, 'src/shapes.ts');
+    const { r, after } = await applyChecked(
+      fx,
+      'replace_symbol_body',
+      { symbol: 'Circle.area', body: 'area(): number {\n  return Math.PI * this.radius ** 2;\n}' },
+      'src/shapes.ts',
+    );
     expect([r.diagnostics, r.introduced, r.parse]).toEqual(['checked', [], 'checked']);
     expect(after).toContain('  /** The area of the circle. */\n  area(): number {\n    return Math.PI * this.radius ** 2;\n  }\n');
     expect(r.new_symbols.map((s: { symbol_id: string }) => s.symbol_id)).toContain('src/shapes.ts::Circle.area#method');
     // the returned id edits the same symbol again without a search
-    const again = await fx.run('replace_symbol_body', { symbol_id: 'src/shapes.ts::Circle.area#method', body: 'area(): number {\n  return 3 * this.radius ** 2;\n}' });
+    const again = await fx.run('replace_symbol_body', {
+      symbol_id: 'src/shapes.ts::Circle.area#method',
+      body: 'area(): number {\n  return 3 * this.radius ** 2;\n}',
+    });
     expect(again.diff).toContain('+    return 3 * this.radius ** 2;');
   });
 
@@ -38,13 +46,23 @@ describe('symbol edits: TypeScript', async () => {
   });
 
   it('a decorated method: the decorator is part of the declaration', async () => {
-    const { after } = await applyChecked(fx, 'replace_symbol_body', { symbol: 'Circle.describe', body: '@logged\ndescribe(): string {\n  return `round ${this.radius}`;\n}' }, 'src/shapes.ts');
+    const { after } = await applyChecked(
+      fx,
+      'replace_symbol_body',
+      { symbol: 'Circle.describe', body: '@logged\ndescribe(): string {\n  return `round ${this.radius}`;\n}' },
+      'src/shapes.ts',
+    );
     expect(after).toContain('  @logged\n  describe(): string {\n    return `round ${this.radius}`;\n  }');
     expect(after.match(/@logged/g)).toHaveLength(1);
   });
 
   it('overloads are replaced together', async () => {
-    const { after, r } = await applyChecked(fx, 'replace_symbol_body', { symbol: 'scale', body: 'export function scale(x: number): number {\n  return x * 3;\n}' }, 'src/shapes.ts');
+    const { after, r } = await applyChecked(
+      fx,
+      'replace_symbol_body',
+      { symbol: 'scale', body: 'export function scale(x: number): number {\n  return x * 3;\n}' },
+      'src/shapes.ts',
+    );
     expect(r.introduced).toEqual([]);
     expect(after).not.toContain('scale(x: string)');
     expect(after).toContain('/** Scales a number or a string. */\nexport function scale(x: number): number {\n  return x * 3;\n}\n');
@@ -52,7 +70,12 @@ describe('symbol edits: TypeScript', async () => {
 
   it('a method of a nested class; insert after a method inside its class, separated as its neighbours', async () => {
     await applyChecked(fx, 'replace_symbol_body', { symbol: 'Circle.Unit.size', body: 'size(): number {\n  return 2;\n}' }, 'src/shapes.ts');
-    const { after } = await applyChecked(fx, 'insert_after_symbol', { symbol: 'Circle.describe', body: 'diameter(): number {\n  return 2 * this.radius;\n}' }, 'src/shapes.ts');
+    const { after } = await applyChecked(
+      fx,
+      'insert_after_symbol',
+      { symbol: 'Circle.describe', body: 'diameter(): number {\n  return 2 * this.radius;\n}' },
+      'src/shapes.ts',
+    );
     expect(after).toContain('    return `round ${this.radius}`;\n  }\n\n  diameter(): number {\n    return 2 * this.radius;\n  }\n\n  static Unit');
     expect(after).toContain('    size(): number {\n      return 2;\n    }');
   });
@@ -60,14 +83,31 @@ describe('symbol edits: TypeScript', async () => {
   it('insert before the first symbol of a file, and before a function with its doc comment', async () => {
     const { after } = await applyChecked(fx, 'insert_before_symbol', { symbol: 'report', body: 'export const VERSION = 1;' }, 'src/main.ts');
     expect(after).toContain("import { Circle, scale } from './shapes.js';\n\nexport const VERSION = 1;\n\nexport function report()");
-    const { after: s } = await applyChecked(fx, 'insert_before_symbol', { symbol: 'scale', body: 'export function half(x: number): number {\n  return x / 2;\n}' }, 'src/shapes.ts');
+    const { after: s } = await applyChecked(
+      fx,
+      'insert_before_symbol',
+      { symbol: 'scale', body: 'export function half(x: number): number {\n  return x / 2;\n}' },
+      'src/shapes.ts',
+    );
     expect(s).toContain('export function half(x: number): number {\n  return x / 2;\n}\n\n/** Scales a number or a string. */\nexport function scale');
   });
 
   it('a CRLF file keeps CRLF; a tab-indented file gets tabs', async () => {
-    const { after } = await applyChecked(fx, 'insert_after_symbol', { symbol: 'crlfOne', body: 'export function crlfMid(): number {\n    return 3;\n}\n' }, 'src/crlf.ts');
-    expect(after).toBe('export function crlfOne(): number {\r\n  return 1;\r\n}\r\n\r\nexport function crlfMid(): number {\r\n  return 3;\r\n}\r\n\r\nexport function crlfTwo(): number {\r\n  return 2;\r\n}\r\n');
-    const { after: t } = await applyChecked(fx, 'replace_symbol_body', { symbol: 'tabbed', body: 'export function tabbed(a: number): number {\n    if (a > 2) {\n        return a;\n    }\n    return 0;\n}' }, 'src/tabs.ts');
+    const { after } = await applyChecked(
+      fx,
+      'insert_after_symbol',
+      { symbol: 'crlfOne', body: 'export function crlfMid(): number {\n    return 3;\n}\n' },
+      'src/crlf.ts',
+    );
+    expect(after).toBe(
+      'export function crlfOne(): number {\r\n  return 1;\r\n}\r\n\r\nexport function crlfMid(): number {\r\n  return 3;\r\n}\r\n\r\nexport function crlfTwo(): number {\r\n  return 2;\r\n}\r\n',
+    );
+    const { after: t } = await applyChecked(
+      fx,
+      'replace_symbol_body',
+      { symbol: 'tabbed', body: 'export function tabbed(a: number): number {\n    if (a > 2) {\n        return a;\n    }\n    return 0;\n}' },
+      'src/tabs.ts',
+    );
     expect(t).toContain('export function tabbed(a: number): number {\n\tif (a > 2) {\n\t\treturn a;\n\t}\n\treturn 0;\n}\n');
   });
 
@@ -85,7 +125,10 @@ describe('symbol edits: TypeScript', async () => {
 
   it('text that closes the class early and opens another: INVALID_INPUT from the parse check, nothing written', async () => {
     const before = fx.read('src/shapes.ts');
-    const err = await fx.runError('replace_symbol_body', { symbol: 'Circle.Unit.size', body: 'size(): number { return 1; }\n};\n}\nexport class Evil {\n  x = 1;' });
+    const err = await fx.runError('replace_symbol_body', {
+      symbol: 'Circle.Unit.size',
+      body: 'size(): number { return 1; }\n};\n}\nexport class Evil {\n  x = 1;',
+    });
     expect(err.code).toBe('INVALID_INPUT');
     expect(err.details?.line).toEqual(expect.any(Number));
     const syntax = await fx.runError('insert_after_symbol', { symbol: 'Circle.area', body: 'broken(: number {' });
@@ -97,7 +140,12 @@ describe('symbol edits: TypeScript', async () => {
     const preview = await fx.run('replace_symbol_body', { symbol: 'report', body: 'export function report(): string {\n  return "";\n}' });
     const changed = fx.read('src/main.ts') + '\n// edited meanwhile\n';
     fx.write('src/main.ts', changed);
-    const err = await fx.runError('replace_symbol_body', { symbol: 'report', body: 'export function report(): string {\n  return "";\n}', apply: true, expected_hash: preview.content_hash });
+    const err = await fx.runError('replace_symbol_body', {
+      symbol: 'report',
+      body: 'export function report(): string {\n  return "";\n}',
+      apply: true,
+      expected_hash: preview.content_hash,
+    });
     expect(err.code).toBe('CONTENT_MODIFIED');
     expect(fx.read('src/main.ts')).toBe(changed);
     expect(fs.existsSync(path.join(fx.root, 'src/main.ts'))).toBe(true);

@@ -40,10 +40,16 @@ function project(): { tmp: string; root: string; outside: string } {
   fs.mkdirSync(outside);
   fs.writeFileSync(path.join(outside, 'b.ts'), OUTSIDE_B);
   fs.writeFileSync(path.join(outside, 'shared.ts'), 'export function shared(s: string): string { return s; }\n');
-  fs.writeFileSync(path.join(root, 'src/shared.ts'), "export function shared(s: string): string { return s; }\nexport function useIt(): string { return shared('inside'); }\n");
+  fs.writeFileSync(
+    path.join(root, 'src/shared.ts'),
+    "export function shared(s: string): string { return s; }\nexport function useIt(): string { return shared('inside'); }\n",
+  );
   fs.writeFileSync(path.join(root, 'src/use.ts'), USE_TS);
   fs.symlinkSync(path.join(outside, 'b.ts'), path.join(root, 'src/link.ts'));
-  fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'nodenext' }, include: ['src/**/*'] }));
+  fs.writeFileSync(
+    path.join(root, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'nodenext' }, include: ['src/**/*'] }),
+  );
   return { tmp, root, outside };
 }
 
@@ -113,7 +119,7 @@ describe('a symlink inside the workspace to a file outside it (typescript-langua
   });
 
   // Before, a related location in the linked file was reported as the workspace file `src/link.ts`.
-  it("get_diagnostics reports a related location behind the link on its real path, external", { timeout: 180_000 }, async () => {
+  it('get_diagnostics reports a related location behind the link on its real path, external', { timeout: 180_000 }, async () => {
     const r = await gateway.run('get_diagnostics', { file: 'src/use.ts', output_format: 'json' });
     const files = (r.result as unknown as { files: { diagnostics: { code?: string; related?: { file: string }[] }[] }[] }).files;
     const diags = files.flatMap((f) => f.diagnostics);

@@ -34,10 +34,19 @@ describe('the parse-tree catalog answers before the server, with the ids the ser
   fs.cpSync(path.join(FIXTURES, 'ts-app'), root, { recursive: true });
   const gate = path.join(tmp, 'gate-open');
   // the shipped typescript-language-server entry, started behind the gate instead of directly
-  const shipped = (JSON.parse(fs.readFileSync(shippedServersFile(), 'utf8')) as { servers: Record<string, unknown>[] }).servers.find((s) => s.id === 'typescript-language-server')!;
+  const shipped = (JSON.parse(fs.readFileSync(shippedServersFile(), 'utf8')) as { servers: Record<string, unknown>[] }).servers.find(
+    (s) => s.id === 'typescript-language-server',
+  )!;
   const { package: _p, binPath: _b, node: _n, ...entry } = shipped;
   const serversFile = path.join(tmp, 'servers.json');
-  fs.writeFileSync(serversFile, JSON.stringify({ servers: [{ ...entry, id: 'gated-ts', priority: 100, command: process.execPath, args: [GATED, `--gate=${gate}`, '--', process.execPath, TLS, '--stdio'] }] }));
+  fs.writeFileSync(
+    serversFile,
+    JSON.stringify({
+      servers: [
+        { ...entry, id: 'gated-ts', priority: 100, command: process.execPath, args: [GATED, `--gate=${gate}`, '--', process.execPath, TLS, '--stdio'] },
+      ],
+    }),
+  );
   const gateway = await Gateway.create({ root, cacheDir: path.join(tmp, 'cache'), serversFiles: [serversFile] });
   afterAll(async () => {
     // held answers go out first: a failed test must not leave the server waiting on the gate

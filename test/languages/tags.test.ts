@@ -72,7 +72,13 @@ describe('tag_elements: TypeScript', async () => {
   it('a directory is tagged file by file; exclude and lang narrow it', async () => {
     const r = await fx.run('tag_elements', { path: 'src', exclude: 'src/shapes.ts,src/routes.ts' });
     expect([...new Set(r.elements.map((e: Element) => e.file))]).toEqual(['src/errors.ts', 'src/service.ts', 'src/types.ts']);
-    expect(r.elements.filter((e: Element) => e.file === 'src/service.ts').map((e: Element) => e.qualified_name)).toEqual(['logged', 'Store', 'Store.get', 'Store.put', 'Store.load']);
+    expect(r.elements.filter((e: Element) => e.file === 'src/service.ts').map((e: Element) => e.qualified_name)).toEqual([
+      'logged',
+      'Store',
+      'Store.get',
+      'Store.put',
+      'Store.load',
+    ]);
     const none = await fx.run('tag_elements', { path: 'src', lang: 'py' });
     expect(none.total).toBe(0);
   });

@@ -13,7 +13,8 @@ describe('total_tokens_saved', async () => {
   const fx = await openFixture('ts-app');
   const a = fx.gateway.forClient(fx.root);
   const b = fx.gateway.forClient(fx.root);
-  const run = async (g: typeof a, op: string, input: Record<string, unknown>) => (await g.run(op, { ...input, output_format: 'json' })).result as { _meta: Meta; total_tokens_saved?: number };
+  const run = async (g: typeof a, op: string, input: Record<string, unknown>) =>
+    (await g.run(op, { ...input, output_format: 'json' })).result as { _meta: Meta; total_tokens_saved?: number };
 
   it("counts this session's answers only; daemon_status has every client's", async () => {
     const first = (await run(a, 'get_repo_outline', {}))._meta;

@@ -142,7 +142,9 @@ describe('tsgo (TypeScript 7 native server) answers like typescript-language-ser
     expect(b.map((s) => s.id)).toContain('src/models/types.ts::EntityId#type');
     // What still differs: enum members (tsserver Constant, tsgo EnumMember), getters (Method vs Property).
     const even = (list: { id: string; line: number }[]) =>
-      list.map((s) => `${s.id.replace(/#enum_member$/, '#constant').replace(/^(src\/services\/registry\.ts::Registry\.size)#property$/, '$1#method')} L${s.line}`);
+      list.map(
+        (s) => `${s.id.replace(/#enum_member$/, '#constant').replace(/^(src\/services\/registry\.ts::Registry\.size)#property$/, '$1#method')} L${s.line}`,
+      );
     expect(even(b)).toEqual(even(a));
   });
 

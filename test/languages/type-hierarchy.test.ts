@@ -11,7 +11,9 @@ function tree(r: JsonResult): string[] {
   const out = [`${r.root.kind} ${r.root.name} ${r.root.file}:${r.root.line}`];
   const walk = (nodes: TypeNode[] | undefined, edge: 'supertypes' | 'subtypes', depth: number) => {
     for (const n of nodes ?? []) {
-      out.push(`${'  '.repeat(depth)}${edge === 'supertypes' ? '↑' : '↓'} ${n.kind} ${n.name} ${n.external ? '(external)' : `${n.file}:${n.line}`}${n.cycle ? ' cycle' : ''}`);
+      out.push(
+        `${'  '.repeat(depth)}${edge === 'supertypes' ? '↑' : '↓'} ${n.kind} ${n.name} ${n.external ? '(external)' : `${n.file}:${n.line}`}${n.cycle ? ' cycle' : ''}`,
+      );
       walk(n[edge], edge, depth + 1);
     }
   };
@@ -21,10 +23,46 @@ function tree(r: JsonResult): string[] {
 }
 
 const CASES = [
-  { fixture: 'knowledge-ts', server: 'typescript-language-server', kind: 'class', animals: 'src/animals.ts', lines: [1, 7, 13], shapes: 'src/shapes.ts', impl: ['class Circle', 6, 'class Square', 13], filter: {} },
-  { fixture: 'knowledge-py', server: 'pyright', kind: 'class', animals: 'knowledge/animals.py', lines: [4, 9, 14], shapes: 'knowledge/shapes.py', impl: ['class Circle', 13, 'class Square', 21], filter: {} },
-  { fixture: 'knowledge-php', server: 'intelephense', kind: 'class', lines: [5, 5, 5], animals: 'src/Animals/*.php', shapes: 'src/Shapes/*.php', impl: ['class Circle', 5, 'class Square', 5], filter: {} },
-  { fixture: 'knowledge-go', server: 'gopls', kind: 'struct', animals: 'animals/animals.go', lines: [5, 11, 14], shapes: 'shapes/shapes.go', impl: ['struct Circle', 12, 'struct Square', 18], filter: { kind: 'struct' } },
+  {
+    fixture: 'knowledge-ts',
+    server: 'typescript-language-server',
+    kind: 'class',
+    animals: 'src/animals.ts',
+    lines: [1, 7, 13],
+    shapes: 'src/shapes.ts',
+    impl: ['class Circle', 6, 'class Square', 13],
+    filter: {},
+  },
+  {
+    fixture: 'knowledge-py',
+    server: 'pyright',
+    kind: 'class',
+    animals: 'knowledge/animals.py',
+    lines: [4, 9, 14],
+    shapes: 'knowledge/shapes.py',
+    impl: ['class Circle', 13, 'class Square', 21],
+    filter: {},
+  },
+  {
+    fixture: 'knowledge-php',
+    server: 'intelephense',
+    kind: 'class',
+    lines: [5, 5, 5],
+    animals: 'src/Animals/*.php',
+    shapes: 'src/Shapes/*.php',
+    impl: ['class Circle', 5, 'class Square', 5],
+    filter: {},
+  },
+  {
+    fixture: 'knowledge-go',
+    server: 'gopls',
+    kind: 'struct',
+    animals: 'animals/animals.go',
+    lines: [5, 11, 14],
+    shapes: 'shapes/shapes.go',
+    impl: ['struct Circle', 12, 'struct Square', 18],
+    filter: { kind: 'struct' },
+  },
 ];
 
 const at = (pattern: string, name: string) => pattern.replace('*', name);

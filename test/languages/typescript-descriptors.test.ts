@@ -22,7 +22,15 @@ describe('find_type_definition (TypeScript)', () => {
       description: 'Base class of every drawable shape.',
       location: loc(f, start, lineOf(fx.root, f, '/** A circle given by its radius. */') - 2),
       fields: [
-        { name: 'count', type: 'number', description: 'How many shapes were created.', visibility: 'public', is_static: true, default: '0', location: loc(f, start + 2, start + 2) },
+        {
+          name: 'count',
+          type: 'number',
+          description: 'How many shapes were created.',
+          visibility: 'public',
+          is_static: true,
+          default: '0',
+          location: loc(f, start + 2, start + 2),
+        },
         { name: 'color', type: 'Color', visibility: 'protected', is_readonly: true, location: loc(f, start + 3, start + 3) },
       ],
       methods: [
@@ -105,7 +113,14 @@ describe('find_type_definition (TypeScript)', () => {
       [{ type: 'extends', target: 'Describable', target_full_name: '"src/models/types".Describable' }],
     ]);
     const color = await fx.run('find_type_definition', { type_name: 'Color' });
-    expect([color.kind, (color.fields as FieldDescriptor[]).map((f) => [f.name, f.default])]).toEqual(['enum', [['Red', "'red'"], ['Green', "'green'"], ['Blue', "'blue'"]]]);
+    expect([color.kind, (color.fields as FieldDescriptor[]).map((f) => [f.name, f.default])]).toEqual([
+      'enum',
+      [
+        ['Red', "'red'"],
+        ['Green', "'green'"],
+        ['Blue', "'blue'"],
+      ],
+    ]);
     const alias = await fx.run('find_type_definition', { type_name: 'EntityId' });
     expect([alias.kind, alias.signature, alias.description]).toEqual(['type', 'export type EntityId = string | number', 'An identifier of a stored entity.']);
     const ns = await fx.run('find_type_definition', { type_name: 'Geometry.Factory' });
@@ -199,7 +214,22 @@ describe('list_package_exports / get_file_outline (TypeScript)', () => {
     const r = await fx.run('list_package_exports', { package: 'src' });
     expect(r.files).toEqual(['src/index.ts']);
     const names = (r.symbols as ExportedSymbol[]).map((s) => s.name);
-    expect(names).toEqual(['Shape', 'Circle', 'Square', 'Color', 'EntityId', 'Listener', 'Describable', 'Named', 'Repository', 'User', 'toDisplayName', 'padLeft', 'Registry', 'main']);
+    expect(names).toEqual([
+      'Shape',
+      'Circle',
+      'Square',
+      'Color',
+      'EntityId',
+      'Listener',
+      'Describable',
+      'Named',
+      'Repository',
+      'User',
+      'toDisplayName',
+      'padLeft',
+      'Registry',
+      'main',
+    ]);
     const alias = (r.symbols as ExportedSymbol[]).find((s) => s.name === 'toDisplayName')!;
     expect([alias.metadata, alias.location!.file_path]).toEqual([{ exported_as: 'toDisplayName', original_name: 'formatName' }, 'src/util/strings.ts']);
     const classes = await fx.run('list_package_exports', { package: 'src/index.ts', symbol_type: 'interface' });
@@ -208,7 +238,8 @@ describe('list_package_exports / get_file_outline (TypeScript)', () => {
 
   it('outlines a file hierarchically with symbol ids (no locals)', async () => {
     const r = await fx.run('get_file_outline', { file: 'src/services/geometry.ts', detail: 'full' });
-    const tree = (list: OutlineSymbol[]): unknown[] => list.map((s) => (s.children ? [s.kind, s.name, s.symbol_id, tree(s.children)] : [s.kind, s.name, s.symbol_id]));
+    const tree = (list: OutlineSymbol[]): unknown[] =>
+      list.map((s) => (s.children ? [s.kind, s.name, s.symbol_id, tree(s.children)] : [s.kind, s.name, s.symbol_id]));
     expect([r.file, r.language, tree(r.symbols)]).toEqual([
       'src/services/geometry.ts',
       'typescript',

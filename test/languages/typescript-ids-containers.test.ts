@@ -47,7 +47,10 @@ describe('reference containers', () => {
     const root = fs.realpathSync(path.join(FIXTURES, 'ts-app'));
     const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-'));
     // strings.ts (the target) is under 1000 bytes, models/user.ts is over.
-    expect([fs.statSync(path.join(root, 'src/util/strings.ts')).size < 1000, fs.statSync(path.join(root, 'src/models/user.ts')).size > 1000]).toEqual([true, true]);
+    expect([fs.statSync(path.join(root, 'src/util/strings.ts')).size < 1000, fs.statSync(path.join(root, 'src/models/user.ts')).size > 1000]).toEqual([
+      true,
+      true,
+    ]);
     const gateway = await Gateway.create({ root, cacheDir, limits: { maxFileBytes: 1000 } });
     afterAll(async () => {
       await gateway.close();
@@ -61,7 +64,9 @@ describe('reference containers', () => {
     // A definition in such a file is kept, without kind or id.
     const use = positionOf(root, 'src/services/report.ts', 'user.nickname', { offset: 'user.'.length });
     const d = (await gateway.run('find_definition', { file: 'src/services/report.ts', line: use.line, column: use.column, output_format: 'json' })).result;
-    expect((d.definitions as Record<string, unknown>[]).map((x) => [x.file, x.name, x.kind, x.symbol_id])).toEqual([['src/models/user.ts', 'nickname', 'unknown', undefined]]);
+    expect((d.definitions as Record<string, unknown>[]).map((x) => [x.file, x.name, x.kind, x.symbol_id])).toEqual([
+      ['src/models/user.ts', 'nickname', 'unknown', undefined],
+    ]);
     expect(d._meta.warnings).toContain('src/models/user.ts not opened (LIMIT_EXCEEDED): its definition has no kind or symbol_id');
   });
 });

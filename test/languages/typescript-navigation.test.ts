@@ -41,7 +41,11 @@ describe('find_definition', () => {
         column: decl.column,
         end_line: lineOf(fx.root, 'src/services/report.ts', "return lines.join('\\n');") + 1,
         preview: {
-          lines: ['/** Builds the text report of all users. */', 'export function buildReport(users: Registry<User>): string {', '  const lines = summarizeUsers(users.all());'],
+          lines: [
+            '/** Builds the text report of all users. */',
+            'export function buildReport(users: Registry<User>): string {',
+            '  const lines = summarizeUsers(users.all());',
+          ],
           start_line: decl.line - 1,
         },
       },
@@ -84,7 +88,9 @@ describe('find_references', () => {
       position: { line: decl.line - 1, character: decl.column - 1 },
       context: { includeDeclaration: true },
     });
-    const rawKeys = [...new Set((raw ?? []).map((l) => `${path.relative(fx.root, new URL(l.uri).pathname)}:${l.range.start.line + 1}:${l.range.start.character + 1}`))].sort();
+    const rawKeys = [
+      ...new Set((raw ?? []).map((l) => `${path.relative(fx.root, new URL(l.uri).pathname)}:${l.range.start.line + 1}:${l.range.start.character + 1}`)),
+    ].sort();
     expect(r.references.map((x: ReferenceEntry) => `${x.file}:${x.line}:${x.column}`).sort()).toEqual(rawKeys);
   });
 
@@ -110,7 +116,9 @@ describe('find_references', () => {
 describe('find_callers / find_callees', () => {
   it('callers of formatName (EXPECTED.md), one level', async () => {
     const r = await fx.run('find_callers', { symbol: 'formatName' });
-    expect(treeText(r.root)).toBe(['formatName src/util/strings.ts:7', '  class User src/models/user.ts:7 @21', '  function summarizeUsers src/services/report.ts:12 @15'].join('\n'));
+    expect(treeText(r.root)).toBe(
+      ['formatName src/util/strings.ts:7', '  class User src/models/user.ts:7 @21', '  function summarizeUsers src/services/report.ts:12 @15'].join('\n'),
+    );
   });
 
   it('a depth-3 tree reaches main through the chain main → buildReport → summarizeUsers → formatName', async () => {
@@ -135,10 +143,16 @@ describe('find_callers / find_callees', () => {
 
   it('callees of buildReport, library calls counted but not listed; callees of capitalize twice at one line', async () => {
     const r = await fx.run('find_callees', { symbol: 'buildReport' });
-    expect(treeText(r.root)).toBe(['buildReport src/services/report.ts:6', '  method all src/services/registry.ts:20 @7', '  function summarizeUsers src/services/report.ts:12 @7'].join('\n'));
+    expect(treeText(r.root)).toBe(
+      ['buildReport src/services/report.ts:6', '  method all src/services/registry.ts:20 @7', '  function summarizeUsers src/services/report.ts:12 @7'].join(
+        '\n',
+      ),
+    );
     expect(r._meta.warnings).toEqual(['1 call(s) to code outside the workspace (standard library, dependencies) left out']);
     const f = await fx.run('find_callees', { symbol: 'formatName' });
-    expect(f.root.calls.map((c: CallNode) => [c.name, c.call_sites!.map((s: CallSite) => `${s.line}:${s.column}`)])).toEqual([['capitalize', ['8:13', '8:34']]]);
+    expect(f.root.calls.map((c: CallNode) => [c.name, c.call_sites!.map((s: CallSite) => `${s.line}:${s.column}`)])).toEqual([
+      ['capitalize', ['8:13', '8:34']],
+    ]);
   });
 
   it('marks a cycle instead of expanding it again (isEven ↔ isOdd)', async () => {
@@ -146,9 +160,13 @@ describe('find_callers / find_callees', () => {
     const even = lineOf(fx.root, f, 'export function isEven');
     const odd = lineOf(fx.root, f, 'export function isOdd');
     const r = await fx.run('find_callees', { symbol: 'isEven', depth: 4 });
-    expect(treeText(r.root)).toBe([`isEven ${f}:${even}`, `  function isOdd ${f}:${odd} @${even + 1}`, `    function isEven ${f}:${even} @${odd + 1} cycle`].join('\n'));
+    expect(treeText(r.root)).toBe(
+      [`isEven ${f}:${even}`, `  function isOdd ${f}:${odd} @${even + 1}`, `    function isEven ${f}:${even} @${odd + 1} cycle`].join('\n'),
+    );
     const c = await fx.run('find_callers', { symbol: 'isOdd', depth: 5 });
-    expect(treeText(c.root)).toBe([`isOdd ${f}:${odd}`, `  function isEven ${f}:${even} @${even + 1}`, `    function isOdd ${f}:${odd} @${odd + 1} cycle`].join('\n'));
+    expect(treeText(c.root)).toBe(
+      [`isOdd ${f}:${odd}`, `  function isEven ${f}:${even} @${even + 1}`, `    function isOdd ${f}:${odd} @${odd + 1} cycle`].join('\n'),
+    );
   });
 
   it('walks a deep callee tree from main down to capitalize', async () => {
@@ -240,6 +258,8 @@ describe('open_at / list_workspaces', () => {
     const r = await fx.run('list_workspaces');
     const ws = r.workspaces.find((w: WorkspaceInfo) => w.root === fx.root);
     expect(ws.languages).toContain('typescript');
-    expect(ws.servers.map((s: WorkspaceInfo['servers'][number]) => [s.id, s.state, s.generation, s.crashes, typeof s.pid])).toEqual([['typescript-language-server', 'ready', 1, 0, 'number']]);
+    expect(ws.servers.map((s: WorkspaceInfo['servers'][number]) => [s.id, s.state, s.generation, s.crashes, typeof s.pid])).toEqual([
+      ['typescript-language-server', 'ready', 1, 0, 'number'],
+    ]);
   });
 });

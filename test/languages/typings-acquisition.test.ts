@@ -50,7 +50,10 @@ beforeAll(async () => {
   const root = path.join(tmp, 'js-app');
   fs.mkdirSync(path.join(root, 'src'), { recursive: true });
   fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'js-app', dependencies: { lodash: '^4.17.21', express: '^4.19.0' } }));
-  fs.writeFileSync(path.join(root, 'src/app.js'), "const _ = require('lodash');\nconst express = require('express');\n\nfunction double(xs) {\n  return _.map(xs, (x) => x * 2);\n}\n\nmodule.exports = { double, app: express() };\n");
+  fs.writeFileSync(
+    path.join(root, 'src/app.js'),
+    "const _ = require('lodash');\nconst express = require('express');\n\nfunction double(xs) {\n  return _.map(xs, (x) => x * 2);\n}\n\nmodule.exports = { double, app: express() };\n",
+  );
   gateway = await Gateway.create({ root: fs.realpathSync(root), cacheDir: path.join(tmp, 'cache') });
 });
 

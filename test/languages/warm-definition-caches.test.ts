@@ -18,14 +18,9 @@ const CANARY = 'WARM-CACHE-OUTSIDE-CANARY';
 let tmp: string;
 let root: string;
 let gateway: Gateway;
-const main = [
-  "import { depFn } from 'dep';",
-  "import { greet } from './lib.js';",
-  '',
-  'export const a = depFn(1);',
-  "export const b = greet('x');",
-  '',
-].join('\n');
+const main = ["import { depFn } from 'dep';", "import { greet } from './lib.js';", '', 'export const a = depFn(1);', "export const b = greet('x');", ''].join(
+  '\n',
+);
 const lib = ['export function greet(name: string): string {', "  return 'hi ' + name;", '}', ''].join('\n');
 const dep = (comment: string) => `// ${comment}\nexport declare function depFn(x: number): number;\n`;
 
@@ -101,7 +96,10 @@ describe('warm find_definition and get_file_outline caches', () => {
     // Warm: the same file model and measured text serve the next question.
     expect(await definitionAt(at(5, 'greet', 1))).toMatchObject({ line: 1, end_line: 3 });
 
-    fs.writeFileSync(path.join(root, 'src/lib.ts'), ['// moved down one line', 'export function greet(name: string): string {', "  const s = 'hi ';", '  return s + name;', '}', ''].join('\n'));
+    fs.writeFileSync(
+      path.join(root, 'src/lib.ts'),
+      ['// moved down one line', 'export function greet(name: string): string {', "  const s = 'hi ';", '  return s + name;', '}', ''].join('\n'),
+    );
     // The server learns of the edit from the workspace watcher; until then it may answer the old position.
     let shift = 2;
     let now: Def | undefined;

@@ -32,13 +32,26 @@ function move(): FileEdit[] {
   return [
     { absPath: imp, file: 'src/main.ts', before: IMPORTER, content_hash: sha(IMPORTER), after: EDITED, edits: 1, diff: '' },
     { absPath: old, file: 'src/old/a.ts', before: MOVED, content_hash: sha(MOVED), after: '', edits: 0, diff: '', deleted: true },
-    { absPath: path.join(root, 'src/new/deep/a.ts'), file: 'src/new/deep/a.ts', before: '', content_hash: ABSENT, after: MOVED, edits: 0, diff: '', created: { mode: 0o640 } },
+    {
+      absPath: path.join(root, 'src/new/deep/a.ts'),
+      file: 'src/new/deep/a.ts',
+      before: '',
+      content_hash: ABSENT,
+      after: MOVED,
+      edits: 0,
+      diff: '',
+      created: { mode: 0o640 },
+    },
   ];
 }
 
 const exists = (rel: string) => fs.existsSync(path.join(root, rel));
 const read = (rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
-const temps = () => fs.readdirSync(root, { recursive: true }).map(String).filter((n) => n.endsWith('.tmp'));
+const temps = () =>
+  fs
+    .readdirSync(root, { recursive: true })
+    .map(String)
+    .filter((n) => n.endsWith('.tmp'));
 
 beforeEach(() => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-move-journal-')));
@@ -50,7 +63,11 @@ afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe('apply journal: created and removed files', () => {
   it('a whole apply moves the file (its folder made, its mode kept), edits the importer, leaves no temp file', () => {
     const j = ApplyJournal.open(cache, { root, id: 'ws' }, 'move_file', move());
-    expect(j.begin.files.map((f) => [f.before === ABSENT, f.after === ABSENT])).toEqual([[false, false], [false, true], [true, false]]);
+    expect(j.begin.files.map((f) => [f.before === ABSENT, f.after === ABSENT])).toEqual([
+      [false, false],
+      [false, true],
+      [true, false],
+    ]);
     j.stage();
     j.commit();
     expect([exists('src/old/a.ts'), read('src/new/deep/a.ts'), read('src/main.ts')]).toEqual([false, MOVED, EDITED]);

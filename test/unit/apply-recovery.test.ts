@@ -123,7 +123,10 @@ describe('apply journal recovery', () => {
     const edits = files(2);
     const j = ApplyJournal.open(cache, { root, id: 'ws' }, 'rename_symbol', edits);
     // another live process as the owner: this test's parent
-    const text = fs.readFileSync(j.path, 'utf8').replace(`"pid":${process.pid},`, `"pid":${process.ppid},`).replace(/"pid_start":"\d+",/, '');
+    const text = fs
+      .readFileSync(j.path, 'utf8')
+      .replace(`"pid":${process.pid},`, `"pid":${process.ppid},`)
+      .replace(/"pid_start":"\d+",/, '');
     fs.writeFileSync(j.path, text);
     const [r] = recoverJournals(cache, root, { ownIsDead: true });
     expect(r!.action).toBe('in_progress');
@@ -139,7 +142,8 @@ describe('apply journal recovery', () => {
     const j = ApplyJournal.open(cache, { root, id: 'ws' }, 'rename_symbol', edits);
     j.stage();
     expect(fs.statSync(j.path).mode & 0o777).toBe(0o600);
-    for (const d of [path.dirname(j.path), cache, path.join(cache, 'backups'), path.dirname(j.begin.files[0]!.backup)]) expect(fs.statSync(d).mode & 0o777, d).toBe(0o700);
+    for (const d of [path.dirname(j.path), cache, path.join(cache, 'backups'), path.dirname(j.begin.files[0]!.backup)])
+      expect(fs.statSync(d).mode & 0o777, d).toBe(0o700);
     j.commit();
   });
 });

@@ -44,7 +44,8 @@ describe('bounded memos', () => {
     for (let i = 0; i < 40_000; i++) HOVER_MEMO.set(`srv\0/root\0${i}\0/root/src/${word(i, 200)}.ts\0hash\0${i}:0`, Promise.resolve('x'));
     expect(HOVER_MEMO.calculatedSize).toBeLessThanOrEqual(HOVER_MEMO.maxSize);
     const text = 'x'.repeat(100_000);
-    for (let i = 0; i < 200; i++) MODEL_MEMO.set({ answer: i }, { hash: `${i}`, adapter: 'a', encoding: 'utf-16', lines: [text], symbols: [], textLength: text.length });
+    for (let i = 0; i < 200; i++)
+      MODEL_MEMO.set({ answer: i }, { hash: `${i}`, adapter: 'a', encoding: 'utf-16', lines: [text], symbols: [], textLength: text.length });
     expect(MODEL_MEMO.calculatedSize).toBeLessThanOrEqual(MODEL_MEMO.maxSize);
     for (let i = 0; i < 200; i++) measure(`${i}\n${text}`);
     expect(TEXT_MEASURES.calculatedSize).toBeLessThanOrEqual(TEXT_MEASURES.maxSize);

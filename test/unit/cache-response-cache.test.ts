@@ -30,14 +30,28 @@ describe('ResponseCache', () => {
 
   it('keeps a null answer but never an error, nor an answer store() refuses', async () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20 });
-    await cache.getOrFetch('null', () => true, async () => null);
+    await cache.getOrFetch(
+      'null',
+      () => true,
+      async () => null,
+    );
     expect(cache.get('null')).toEqual({ value: null });
 
     const boom = new LspgateError('TIMEOUT', 'slow');
-    await expect(cache.getOrFetch('err', () => true, async () => Promise.reject(boom))).rejects.toBe(boom);
+    await expect(
+      cache.getOrFetch(
+        'err',
+        () => true,
+        async () => Promise.reject(boom),
+      ),
+    ).rejects.toBe(boom);
     expect(cache.get('err')).toBeUndefined();
 
-    await cache.getOrFetch('indexing', () => false, async () => [1]);
+    await cache.getOrFetch(
+      'indexing',
+      () => false,
+      async () => [1],
+    );
     expect(cache.get('indexing')).toBeUndefined();
   });
 
@@ -51,7 +65,11 @@ describe('ResponseCache', () => {
     };
     const a = cache.getOrFetch('k', () => false, fetch);
     const b = cache.getOrFetch('k', () => false, fetch);
-    const c = cache.getOrFetch('other', () => false, async () => ({ n: 9 }));
+    const c = cache.getOrFetch(
+      'other',
+      () => false,
+      async () => ({ n: 9 }),
+    );
     d.resolve({ n: 1 });
     expect(await a).toEqual({ n: 1 });
     expect(await b).toEqual({ n: 1 });
@@ -59,7 +77,11 @@ describe('ResponseCache', () => {
     expect(calls).toBe(1);
     expect(cache.stats().coalesced).toBe(1);
     // Nothing stored (store() said no): the next call is a new round trip.
-    await cache.getOrFetch('k', () => false, async () => ({ n: 2 }));
+    await cache.getOrFetch(
+      'k',
+      () => false,
+      async () => ({ n: 2 }),
+    );
     expect(calls).toBe(1);
     expect(cache.stats().misses).toBe(3);
   });
@@ -89,8 +111,17 @@ describe('ResponseCache', () => {
     const cache = new ResponseCache({ maxBytes: 1 << 20 });
     const d = deferred<string>();
     const c1 = new AbortController();
-    const a = cache.getOrFetch('k', () => true, () => d.promise, c1.signal);
-    const b = cache.getOrFetch('k', () => true, () => d.promise);
+    const a = cache.getOrFetch(
+      'k',
+      () => true,
+      () => d.promise,
+      c1.signal,
+    );
+    const b = cache.getOrFetch(
+      'k',
+      () => true,
+      () => d.promise,
+    );
     c1.abort();
     await expect(a).rejects.toMatchObject({ code: 'CANCELLED' });
     d.resolve('answer');

@@ -31,7 +31,15 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function entryOf(bytes: Buffer, tier?: 'syntax'): FileEntry {
-  return { hash: sha256(bytes), size: bytes.length, mtimeMs: 1, language: 'typescript', server: tier ? 'tree-sitter' : 'a-server', symbols: [], ...(tier ? { tier } : {}) };
+  return {
+    hash: sha256(bytes),
+    size: bytes.length,
+    mtimeMs: 1,
+    language: 'typescript',
+    server: tier ? 'tree-sitter' : 'a-server',
+    symbols: [],
+    ...(tier ? { tier } : {}),
+  };
 }
 
 function setup(failWith?: LspgateError) {

@@ -11,7 +11,19 @@ import type { Chunk } from '../../src/chunks/types.js';
 function chunk(file: string, start: number, text: string, name: string): Chunk {
   const sha = contentSha256(text);
   const end = start + text.split('\n').length - 1;
-  return { id: chunkId(file, start, end, sha), file, start_line: start, end_line: end, language: 'typescript', is_test: false, symbol_name: name, chunk_kind: 'symbol', commit_hash: '', content_sha256: sha, text };
+  return {
+    id: chunkId(file, start, end, sha),
+    file,
+    start_line: start,
+    end_line: end,
+    language: 'typescript',
+    is_test: false,
+    symbol_name: name,
+    chunk_kind: 'symbol',
+    commit_hash: '',
+    content_sha256: sha,
+    text,
+  };
 }
 
 const ALPHA = 'function parseAlpha(input) {\n  return input.trim();\n}';
@@ -25,14 +37,24 @@ describe('ChunkIndex incremental re-index', () => {
     expect(index.replaceFile('a.ts', 'h1', first)).toEqual({ added: 4, kept: 0, discarded: 0 });
     // Two lines inserted at the top: everything moves by 2; beta's body changes.
     const beta2 = BETA.replace('node.html', 'node.outerMarkup');
-    const second = [chunk('a.ts', 3, ALPHA, 'parseAlpha'), chunk('a.ts', 7, beta2, 'renderBeta'), chunk('a.ts', 11, DUP, 'noop'), chunk('a.ts', 12, DUP, 'noop')];
+    const second = [
+      chunk('a.ts', 3, ALPHA, 'parseAlpha'),
+      chunk('a.ts', 7, beta2, 'renderBeta'),
+      chunk('a.ts', 11, DUP, 'noop'),
+      chunk('a.ts', 12, DUP, 'noop'),
+    ];
     expect(index.replaceFile('a.ts', 'h2', second)).toEqual({ added: 1, kept: 3, discarded: 1 });
     expect(index.chunkCount).toBe(4);
     const alpha = index.search('parse alpha input', undefined, 5)[0]!.chunk;
     expect(alpha).toMatchObject({ start_line: 3, end_line: 5, id: second[0]!.id });
     expect(index.search('outerMarkup', undefined, 5).map((h) => h.chunk.start_line)).toEqual([7]);
     expect(index.search('html', undefined, 5)).toEqual([]);
-    expect(index.search('noop', undefined, 5).map((h) => h.chunk.start_line).sort((a, b) => a - b)).toEqual([11, 12]);
+    expect(
+      index
+        .search('noop', undefined, 5)
+        .map((h) => h.chunk.start_line)
+        .sort((a, b) => a - b),
+    ).toEqual([11, 12]);
     // The replaced chunks are retired, not forgotten; the live ones are the new ones.
     expect(index.get(first[0]!.id)?.start_line).toBe(1);
     expect(index.live(first[0]!.id)).toBeUndefined();

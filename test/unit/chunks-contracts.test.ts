@@ -55,7 +55,19 @@ describe('isTestPath', () => {
 });
 
 function chunk(over: Partial<Chunk>): Chunk {
-  return { id: 'x', file: 'src/a.ts', start_line: 1, end_line: 2, language: 'typescript', is_test: false, chunk_kind: 'symbol', commit_hash: 'abc123', content_sha256: 'h', text: '', ...over };
+  return {
+    id: 'x',
+    file: 'src/a.ts',
+    start_line: 1,
+    end_line: 2,
+    language: 'typescript',
+    is_test: false,
+    chunk_kind: 'symbol',
+    commit_hash: 'abc123',
+    content_sha256: 'h',
+    text: '',
+    ...over,
+  };
 }
 
 describe('Filter', () => {

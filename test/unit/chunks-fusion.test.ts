@@ -33,7 +33,9 @@ describe('local hashed-trigram embedder', () => {
   });
   it('puts a word near the identifiers containing it', () => {
     const q = embedText('url slug');
-    expect(cos(q, embedText('function slugify(input) { return input.toLowerCase() }'))).toBeGreaterThan(cos(q, embedText('function floatSafeRemainder(val, step) { return val % step }')));
+    expect(cos(q, embedText('function slugify(input) { return input.toLowerCase() }'))).toBeGreaterThan(
+      cos(q, embedText('function floatSafeRemainder(val, step) { return val % step }')),
+    );
   });
   it('a different identity has a different checksum', () => {
     const id = new LocalHashEmbedder().identity();

@@ -16,7 +16,26 @@ import type { CatalogSymbol } from '../../src/core/catalog.js';
 /** A catalog symbol over lines [line, end_line] of `file` (what a server's documentSymbol gives). */
 function sym(file: string, language: string, qualified: string, kind: CatalogSymbol['kind'], line: number, end_line: number, parent?: string): CatalogSymbol {
   const name = qualified.split('.').pop()!;
-  return { symbol_id: `${file}::${qualified}#${kind}`, file, name, qualified_name: qualified, kind, lsp_kind: 0, language, server: 's', signature: name, summary: '', line, end_line, selection_line: line, selection_column: 1, byte_offset: 0, byte_length: 0, content_hash: '', ...(parent ? { parent: `${file}::${parent}` } : {}) };
+  return {
+    symbol_id: `${file}::${qualified}#${kind}`,
+    file,
+    name,
+    qualified_name: qualified,
+    kind,
+    lsp_kind: 0,
+    language,
+    server: 's',
+    signature: name,
+    summary: '',
+    line,
+    end_line,
+    selection_line: line,
+    selection_column: 1,
+    byte_offset: 0,
+    byte_length: 0,
+    content_hash: '',
+    ...(parent ? { parent: `${file}::${parent}` } : {}),
+  };
 }
 
 describe('function_split between the statements of the parse tree', () => {
@@ -25,7 +44,13 @@ describe('function_split between the statements of the parse tree', () => {
     for (let i = 0; i < 30; i++) body.push(`    if x > ${i}:`, `        y = ${i}`, '    else:', `        y = -${i}`);
     const lines = ['def f(x):', ...body, '    return y'];
     const text = lines.join('\n');
-    const chunks = await chunkSourceFile({ file: 'm.py', language: 'python', text, commitHash: '', symbols: [sym('m.py', 'python', 'f', 'function', 1, lines.length)] });
+    const chunks = await chunkSourceFile({
+      file: 'm.py',
+      language: 'python',
+      text,
+      commitHash: '',
+      symbols: [sym('m.py', 'python', 'f', 'function', 1, lines.length)],
+    });
     expect(chunks.length).toBeGreaterThan(1);
     expect(chunks.every((c) => c.chunk_kind === 'function_split')).toBe(true);
     for (const c of chunks.slice(1)) expect(lines[c.start_line - 1]).toMatch(/^ {4}(if|return)/);
@@ -63,7 +88,11 @@ describe('class chunks: header, fields and member signatures', () => {
 
   it("TypeScript: bodies elided, fields whole; the citation and hash are the class's lines; methods are their own chunks", async () => {
     const text = ts.join('\n');
-    const symbols = [sym('c.ts', 'typescript', 'Cart', 'class', 2, 11), sym('c.ts', 'typescript', 'Cart.constructor', 'constructor', 4, 6, 'Cart#class'), sym('c.ts', 'typescript', 'Cart.total', 'method', 7, 9, 'Cart#class')];
+    const symbols = [
+      sym('c.ts', 'typescript', 'Cart', 'class', 2, 11),
+      sym('c.ts', 'typescript', 'Cart.constructor', 'constructor', 4, 6, 'Cart#class'),
+      sym('c.ts', 'typescript', 'Cart.total', 'method', 7, 9, 'Cart#class'),
+    ];
     const chunks = await chunkSourceFile({ file: 'c.ts', language: 'typescript', text, commitHash: '', symbols });
     const cart = chunks.find((c) => c.symbol_name === 'Cart')!;
     expect(cart.text).toBe(
@@ -82,10 +111,37 @@ describe('class chunks: header, fields and member signatures', () => {
   });
 
   it('Python: method bodies become `...`, class attributes and decorators stay', async () => {
-    const py = ['class Cart(Base):', '    tax = 0.2', '', '    @property', '    def total(self) -> float:', '        """Sum."""', '        return sum(self.items)', '', '    def add(self, item):', '        self.items.append(item)'];
-    const symbols = [sym('c.py', 'python', 'Cart', 'class', 1, 10), sym('c.py', 'python', 'Cart.total', 'method', 4, 7, 'Cart#class'), sym('c.py', 'python', 'Cart.add', 'method', 9, 10, 'Cart#class')];
+    const py = [
+      'class Cart(Base):',
+      '    tax = 0.2',
+      '',
+      '    @property',
+      '    def total(self) -> float:',
+      '        """Sum."""',
+      '        return sum(self.items)',
+      '',
+      '    def add(self, item):',
+      '        self.items.append(item)',
+    ];
+    const symbols = [
+      sym('c.py', 'python', 'Cart', 'class', 1, 10),
+      sym('c.py', 'python', 'Cart.total', 'method', 4, 7, 'Cart#class'),
+      sym('c.py', 'python', 'Cart.add', 'method', 9, 10, 'Cart#class'),
+    ];
     const chunks = await chunkSourceFile({ file: 'c.py', language: 'python', text: py.join('\n'), commitHash: '', symbols });
-    expect(chunks.find((c) => c.symbol_name === 'Cart')!.text).toBe(['class Cart(Base):', '    tax = 0.2', '', '    @property', '    def total(self) -> float:', '        ...', '', '    def add(self, item):', '        ...'].join('\n'));
+    expect(chunks.find((c) => c.symbol_name === 'Cart')!.text).toBe(
+      [
+        'class Cart(Base):',
+        '    tax = 0.2',
+        '',
+        '    @property',
+        '    def total(self) -> float:',
+        '        ...',
+        '',
+        '    def add(self, item):',
+        '        ...',
+      ].join('\n'),
+    );
   });
 });
 
@@ -102,7 +158,8 @@ describe('Markdown doc chunks', () => {
 
   it('a 2,000-line section is cut at paragraph breaks into bounded pieces that cover it', () => {
     const lines = ['# Changelog', ''];
-    for (let i = 0; i < 400; i++) lines.push(`Release ${i} fixed the first thing.`, `It also changed the second thing ${i}.`, 'And a third line of prose.', `Closing words ${i}.`, '');
+    for (let i = 0; i < 400; i++)
+      lines.push(`Release ${i} fixed the first thing.`, `It also changed the second thing ${i}.`, 'And a third line of prose.', `Closing words ${i}.`, '');
     const chunks = chunkMarkdown({ file: 'CHANGES.md', language: 'markdown', text: lines.join('\n'), commitHash: '' });
     expect(chunks.length).toBeGreaterThan(20);
     for (const c of chunks) {

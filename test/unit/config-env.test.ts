@@ -80,7 +80,10 @@ describe('envDifferences', () => {
 
   it('refuses where the server would differ: another program found first, one not found, a variable it reads', () => {
     expect(differs({ PATH: `${servers}:${other}:${helpers}`, DEMO_MODE: 'fast' })?.servers).toEqual([
-      { server: 'demo', differs: [`program demo-helper: ${path.join(other, 'demo-helper')} for this client, ${path.join(helpers, 'demo-helper')} for the daemon`] },
+      {
+        server: 'demo',
+        differs: [`program demo-helper: ${path.join(other, 'demo-helper')} for this client, ${path.join(helpers, 'demo-helper')} for the daemon`],
+      },
     ]);
     expect(differs({ PATH: `${helpers}`, DEMO_MODE: 'fast' })?.servers[0]!.differs).toEqual([
       `command: (not found) for this client, ${path.join(servers, 'demo-server')} for the daemon`,
@@ -90,7 +93,7 @@ describe('envDifferences', () => {
     expect(JSON.stringify(byVariable)).not.toContain('secret-value');
   });
 
-  it("refuses another lspgate setting or another user config file, and leaves disabled servers out", () => {
+  it('refuses another lspgate setting or another user config file, and leaves disabled servers out', () => {
     expect(differs({ PATH: `${servers}:${helpers}`, DEMO_MODE: 'fast', LSPGATE_MAX_RESULTS: '5' })?.variables).toEqual(['LSPGATE_MAX_RESULTS']);
     expect(differs({ PATH: `${servers}:${helpers}`, DEMO_MODE: 'fast', XDG_CONFIG_HOME: path.join(base, 'cfg') })?.files).toEqual(['servers.json']);
     const off = { ...entry, enabled: false };

@@ -55,7 +55,10 @@ describe('loadServers', () => {
     const e = env();
     const root = tempDir();
     write(path.join(e.XDG_CONFIG_HOME!, 'lspgate', 'servers.json'), {
-      servers: [{ id: 'gopls', enabled: false }, { id: 'pyright', timeouts: { requestMs: 5000 } }],
+      servers: [
+        { id: 'gopls', enabled: false },
+        { id: 'pyright', timeouts: { requestMs: 5000 } },
+      ],
     });
     write(path.join(root, '.lspgate', 'servers.json'), { servers: [{ id: 'gopls', enabled: true, priority: 3 }] });
     // the workspace layer applies in full only where the user trusted the folder (config/trust.ts)
@@ -125,10 +128,16 @@ describe('variables and command resolution', () => {
 
   it('resolves packaged servers from lspgate node_modules, never .bin, run with this Node', () => {
     const servers = loadServers({ workspaceRoot: tempDir(), env: env() });
-    const tls = resolveCommand(servers.find((s) => s.id === 'typescript-language-server')!, ctx)!;
+    const tls = resolveCommand(
+      servers.find((s) => s.id === 'typescript-language-server')!,
+      ctx,
+    )!;
     expect(tls.file).toBe(process.execPath);
     expect(tls.args).toEqual([path.join(packageDir('typescript-language-server')!, 'lib/cli.mjs'), '--stdio']);
-    const py = resolveCommand(servers.find((s) => s.id === 'pyright')!, ctx)!;
+    const py = resolveCommand(
+      servers.find((s) => s.id === 'pyright')!,
+      ctx,
+    )!;
     expect(py.args[0]).toBe(path.join(packageDir('pyright')!, 'langserver.index.js'));
     expect(py.args[0]).not.toContain('.bin');
   });

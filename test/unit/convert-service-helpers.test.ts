@@ -11,7 +11,14 @@ describe('service helpers', () => {
     expect(preview(lines, 1)).toEqual({ lines: ['a', 'b'], start_line: 1 });
     expect(preview(lines, 3)).toEqual({ lines: ['b', 'c', 'd'], start_line: 2 });
     expect(preview(lines, 4, 0, 0)).toEqual({ lines: ['d'], start_line: 4 });
-    expect(preview(Array.from({ length: 50 }, (_, i) => String(i)), 25, 20, 20).lines).toHaveLength(10);
+    expect(
+      preview(
+        Array.from({ length: 50 }, (_, i) => String(i)),
+        25,
+        20,
+        20,
+      ).lines,
+    ).toHaveLength(10);
   });
 
   it('tells writes from reads lexically', () => {
@@ -42,14 +49,22 @@ describe('service helpers', () => {
   });
 
   it('collapses TS overload declarations into one symbol, keeps distinct symbols', () => {
-    const sym = (id: string, line: number, q = 'scale', kind: CatalogSymbol['kind'] = 'function') => ({ symbol_id: id, file: 'src/m.ts', name: q, qualified_name: q, kind, line }) as CatalogSymbol;
+    const sym = (id: string, line: number, q = 'scale', kind: CatalogSymbol['kind'] = 'function') =>
+      ({ symbol_id: id, file: 'src/m.ts', name: q, qualified_name: q, kind, line }) as CatalogSymbol;
     expect(collapseOverloads([sym('b', 4), sym('a', 2), sym('c', 5)]).map((s) => s.symbol_id)).toEqual(['a']);
     expect(collapseOverloads([sym('a', 2, 'A', 'class'), sym('b', 9, 'A', 'interface')]).map((s) => s.symbol_id)).toEqual(['a', 'b']);
   });
 
   it('de-duplicates locations repeated per project and sorts them', () => {
     const r = (line: number) => ({ start: { line, character: 1 }, end: { line, character: 4 } });
-    expect(dedupeLocations([{ uri: 'file:///b.ts', range: r(1) }, { uri: 'file:///a.ts', range: r(3) }, { uri: 'file:///b.ts', range: r(1) }, { uri: 'file:///a.ts', range: r(2) }])).toEqual([
+    expect(
+      dedupeLocations([
+        { uri: 'file:///b.ts', range: r(1) },
+        { uri: 'file:///a.ts', range: r(3) },
+        { uri: 'file:///b.ts', range: r(1) },
+        { uri: 'file:///a.ts', range: r(2) },
+      ]),
+    ).toEqual([
       { uri: 'file:///a.ts', range: r(2) },
       { uri: 'file:///a.ts', range: r(3) },
       { uri: 'file:///b.ts', range: r(1) },

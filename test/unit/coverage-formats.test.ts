@@ -49,7 +49,10 @@ describe('bounded coverage parsers', () => {
 
   it('XML: Clover and Cobertura tag by tag; an unclosed run of tags costs one pass', () => {
     const c = collector();
-    parseXmlCoverage('<coverage><file name="x.ts" path="src/x.ts"><line num="2" type="stmt" count="3"/><line num="12" count="1"/></file><class name="A" filename="a.go"><lines><line number="1" hits="0"/></lines></class></coverage>', c);
+    parseXmlCoverage(
+      '<coverage><file name="x.ts" path="src/x.ts"><line num="2" type="stmt" count="3"/><line num="12" count="1"/></file><class name="A" filename="a.go"><lines><line number="1" hits="0"/></lines></class></coverage>',
+      c,
+    );
     expect(linesOf(c, 'src/x.ts')).toEqual(['2:3']);
     expect(linesOf(c, 'a.go')).toEqual(['1:0']);
     // 200,000 unclosed `<line` tags: each is read up to the next `>` once (a regex scanned to the end from each)

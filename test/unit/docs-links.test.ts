@@ -9,7 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const PAGES = ['README.md', ...readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(path.join(REPO, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** The text outside fenced code blocks, one entry per line (fenced lines blanked, so numbers stay). */
 function proseLines(markdown: string): string[] {
@@ -79,7 +84,7 @@ function broken(page: string): string[] {
 }
 
 describe('links in README.md and docs/', () => {
-  it('the anchor rule is GitHub\'s', () => {
+  it("the anchor rule is GitHub's", () => {
     expect(githubSlug('Tool profiles: `--tools core|default|all|name,name,…`')).toBe('tool-profiles---tools-coredefaultallnamename');
     expect(githubSlug('`get_context`: one call for one symbol')).toBe('get_context-one-call-for-one-symbol');
     expect(githubSlug('Daemon: `lspgate daemon`')).toBe('daemon-lspgate-daemon');

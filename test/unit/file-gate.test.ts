@@ -136,7 +136,11 @@ describe('reading a file the walk admitted earlier', () => {
   it('the syntax workers read the same way (the answer is a coded error, never the outside text)', async () => {
     const rels = stale();
     const answers: SyntaxAnswer[] = [];
-    await parseInWorkers(rels.map((rel) => ({ abs: path.join(root, rel), rel })), { root, maxFileBytes: 1000, deadlineMs: 60_000, maxHeapMb: 512 }, (a) => answers.push(a));
+    await parseInWorkers(
+      rels.map((rel) => ({ abs: path.join(root, rel), rel })),
+      { root, maxFileBytes: 1000, deadlineMs: 60_000, maxHeapMb: 512 },
+      (a) => answers.push(a),
+    );
     const by = new Map(answers.map((a) => [a.rel, a]));
     expect(by.get('later/plain.ts')!.entry!.symbols.map((s) => s.name)).toEqual(['plain']);
     expect(by.get('later/dir/deep.ts')!.error!.code).toBe('PATH_OUTSIDE_WORKSPACE');

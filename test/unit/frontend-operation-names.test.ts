@@ -32,7 +32,9 @@ describe('operation names used outside the table', () => {
   it('are all operations of the table', () => {
     const used = namesUsed();
     // the scan finds what it must: prompts, completions, resources and the tour all run operations
-    expect([...used.keys()]).toEqual(expect.arrayContaining(['get_repo_outline', 'search_symbols', 'get_file_outline', 'find_callers', 'get_function_details']));
+    expect([...used.keys()]).toEqual(
+      expect.arrayContaining(['get_repo_outline', 'search_symbols', 'get_file_outline', 'find_callers', 'get_function_details']),
+    );
     const known = new Set(operations.map((o) => o.name));
     const unknown = [...used].filter(([name]) => !known.has(name)).map(([name, files]) => `${name} (${files.join(', ')})`);
     expect(unknown).toEqual([]);

@@ -38,7 +38,16 @@ describe('git runs nothing a repository names', () => {
       // exit codes ignored: the process filter that does not speak the protocol fails the command
       spawnSync('git', ['status', '--porcelain'], { cwd: p.root, stdio: 'pipe' });
       spawnSync('git', ['diff', 'HEAD'], { cwd: p.root, stdio: 'pipe' });
-      expect(p.markers()).toEqual(['clean-filter', 'diff-command', 'diff-external', 'fsmonitor', 'hook', 'include-filter', 'submodule-filter', 'submodule-fsmonitor']);
+      expect(p.markers()).toEqual([
+        'clean-filter',
+        'diff-command',
+        'diff-external',
+        'fsmonitor',
+        'hook',
+        'include-filter',
+        'submodule-filter',
+        'submodule-fsmonitor',
+      ]);
     } finally {
       fs.rmSync(probe, { recursive: true, force: true });
     }
@@ -85,7 +94,8 @@ describe('a filter driver whose name holds "="', () => {
     const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-git-eq-')));
     try {
       const marker = path.join(dir, 'ran');
-      const git = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, stdio: 'pipe' });
+      const git = (...args: string[]) =>
+        spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, stdio: 'pipe' });
       git('init', '-q');
       fs.writeFileSync(path.join(dir, 'a.txt'), 'one\n');
       fs.writeFileSync(path.join(dir, '.gitattributes'), '*.txt filter=a=b\n');
@@ -104,7 +114,17 @@ describe('a filter driver whose name holds "="', () => {
 
 describe('driverOverrides', () => {
   it('blanks every local filter driver, included ones and names holding "=", and leaves global ones', () => {
-    const list = ['global', 'filter.lfs.process\ngit-lfs filter-process', 'local', 'filter.a=b.clean\nevil', 'local', 'filter.x.required', 'worktree', 'filter.w.smudge\nevil', ''].join('\0');
+    const list = [
+      'global',
+      'filter.lfs.process\ngit-lfs filter-process',
+      'local',
+      'filter.a=b.clean\nevil',
+      'local',
+      'filter.x.required',
+      'worktree',
+      'filter.w.smudge\nevil',
+      '',
+    ].join('\0');
     const keys = Object.fromEntries(driverOverrides(list));
     expect(keys['filter.a=b.clean']).toBe('');
     expect(keys['filter.x.process']).toBe('');

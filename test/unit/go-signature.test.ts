@@ -86,10 +86,7 @@ describe('parseGoFuncSignature', () => {
       { name: 'b', type: 'int' },
       { name: 'c', type: 'string' },
     ]);
-    expect(parseGoFuncSignature('func Start(prefix string) (*router.Router, error)')?.returns).toEqual([
-      { type: '*router.Router' },
-      { type: 'error' },
-    ]);
+    expect(parseGoFuncSignature('func Start(prefix string) (*router.Router, error)')?.returns).toEqual([{ type: '*router.Router' }, { type: 'error' }]);
     expect(parseGoFuncSignature('type X int')).toBeUndefined();
   });
 });
@@ -105,9 +102,7 @@ describe('struct lines, imports, docs, method names', () => {
       { name: 'A', type: 'int', embedded: false },
       { name: 'B', type: 'int', embedded: false },
     ]);
-    expect(parseGoStructLine('\troutes map[string]Handler // by path')).toEqual([
-      { name: 'routes', type: 'map[string]Handler', embedded: false },
-    ]);
+    expect(parseGoStructLine('\troutes map[string]Handler // by path')).toEqual([{ name: 'routes', type: 'map[string]Handler', embedded: false }]);
     expect(parseGoStructLine('\t// a comment')).toEqual([]);
   });
 

@@ -11,8 +11,10 @@ describe('go.work for nested modules', () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('finds the modules below the root, skipping what the go command skips and symlinks', async () => {
-    for (const d of ['a', 'b/c', 'testdata/t', '_old/x', '.hidden/y', 'vendor/v', 'node_modules/n', 'plain']) fs.mkdirSync(path.join(dir, d), { recursive: true });
-    for (const d of ['a', 'b/c', 'testdata/t', '_old/x', '.hidden/y', 'vendor/v', 'node_modules/n']) fs.writeFileSync(path.join(dir, d, 'go.mod'), 'module x\n');
+    for (const d of ['a', 'b/c', 'testdata/t', '_old/x', '.hidden/y', 'vendor/v', 'node_modules/n', 'plain'])
+      fs.mkdirSync(path.join(dir, d), { recursive: true });
+    for (const d of ['a', 'b/c', 'testdata/t', '_old/x', '.hidden/y', 'vendor/v', 'node_modules/n'])
+      fs.writeFileSync(path.join(dir, d, 'go.mod'), 'module x\n');
     fs.symlinkSync(path.join(dir, 'a'), path.join(dir, 'link'));
     expect(await findModules(dir)).toEqual({ modules: [path.join(dir, 'a'), path.join(dir, 'b/c')], truncated: false });
   });
@@ -24,6 +26,8 @@ describe('go.work for nested modules', () => {
   });
 
   it('writes the highest go line and each module as a quoted path', () => {
-    expect(goWorkText([{ dir: '/r/a', go: '1.21' }, { dir: '/r/b c', go: '1.22.1' }, { dir: '/r/d"\n' }])).toBe('go 1.22.1\n\nuse (\n\t"/r/a"\n\t"/r/b c"\n\t"/r/d\\"\\n"\n)\n');
+    expect(goWorkText([{ dir: '/r/a', go: '1.21' }, { dir: '/r/b c', go: '1.22.1' }, { dir: '/r/d"\n' }])).toBe(
+      'go 1.22.1\n\nuse (\n\t"/r/a"\n\t"/r/b c"\n\t"/r/d\\"\\n"\n)\n',
+    );
   });
 });

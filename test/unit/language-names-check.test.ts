@@ -19,7 +19,10 @@ function plant(rel: string, text: string): void {
 
 describe('the language-name lint check', () => {
   it('reports literals outside the adapters and config, and nothing else', () => {
-    plant('analysis/report.ts', "// a python file\nexport const isGo = (l: string) => l === 'go';\nexport const note = 'typescript and javascript';\nexport type G = 'tsx' | 'other';\n");
+    plant(
+      'analysis/report.ts',
+      "// a python file\nexport const isGo = (l: string) => l === 'go';\nexport const note = 'typescript and javascript';\nexport type G = 'tsx' | 'other';\n",
+    );
     plant('adapters/go/profile.ts', "export const name = 'go';\n");
     plant('config/ids.ts', "export const ids = { '.php': 'php' };\n");
     const r = spawnSync(process.execPath, [script, dir], { encoding: 'utf8' });
@@ -36,7 +39,15 @@ describe('the language-name lint check', () => {
     const r = spawnSync(process.execPath, [script, dir], { encoding: 'utf8' });
     expect(r.status).toBe(1);
     const found = r.stderr.split('\n').filter((l) => l.startsWith('  '));
-    expect(found).toEqual(expect.arrayContaining(["  cache/session.ts:1: 'gopls'", "  catalog/filter.ts:1: 'Cargo.toml'", "  catalog/filter.ts:1: 'go.work'", "  service/modules.ts:1: '.tsx'", "  service/modules.ts:1: '.rb'"]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        "  cache/session.ts:1: 'gopls'",
+        "  catalog/filter.ts:1: 'Cargo.toml'",
+        "  catalog/filter.ts:1: 'go.work'",
+        "  service/modules.ts:1: '.tsx'",
+        "  service/modules.ts:1: '.rb'",
+      ]),
+    );
     expect(found.filter((l) => l.includes('adapters/') || l.includes('gopls answers'))).toEqual([]);
   }, 60_000);
 });

@@ -48,7 +48,9 @@ describe('language registry', () => {
   it('lists the profiles of every adapter folder with a profile module, each once, in a fixed order', async () => {
     const dir = path.join(REPO, 'src/adapters');
     const folders = fs.readdirSync(dir).filter((f) => fs.existsSync(path.join(dir, f, 'profile.ts')));
-    const exported = (await Promise.all(folders.map((f) => import(path.join(dir, f, 'profile.ts')) as Promise<Record<string, unknown>>))).flatMap((m) => Object.values(m));
+    const exported = (await Promise.all(folders.map((f) => import(path.join(dir, f, 'profile.ts')) as Promise<Record<string, unknown>>))).flatMap((m) =>
+      Object.values(m),
+    );
     const names = languageProfiles().map((p) => p.name);
     expect(new Set(names).size).toBe(names.length);
     expect(new Set(languageProfiles())).toEqual(new Set(exported));

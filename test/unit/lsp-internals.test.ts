@@ -237,4 +237,3 @@ describe('Semaphore', () => {
     await Promise.all([c, d]);
   });
 });
-

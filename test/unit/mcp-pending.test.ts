@@ -39,7 +39,11 @@ describe('McpPending', () => {
     daemon({ id: 5, result: {} });
     client({ id: 6, method: 'resources/subscribe', params: { uri: 'lspgate://w/outline/lost' } });
     expect(p.failAll('gone')).toContain('"id":6');
-    const replay = p.replay()!.trim().split('\n').map((l) => JSON.parse(l) as { id?: unknown; method: string; params?: unknown });
+    const replay = p
+      .replay()!
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id?: unknown; method: string; params?: unknown });
     expect(replay.map((m) => [m.method, m.params])).toEqual([
       ['initialize', {}],
       ['notifications/initialized', undefined],
@@ -52,7 +56,11 @@ describe('McpPending', () => {
     const { p, out, notes, client, daemon } = session();
     client({ id: 1, method: 'resources/subscribe', params: { uri: 'lspgate://w/outline/a' } });
     daemon({ id: 1, result: {} });
-    const replay = p.replay()!.trim().split('\n').map((l) => JSON.parse(l) as { id?: unknown });
+    const replay = p
+      .replay()!
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id?: unknown });
     const before = out.length;
     daemon({ id: 0, result: {} });
     daemon({ id: replay[2]!.id, error: { code: -32602, message: 'file gone' } });

@@ -10,7 +10,12 @@ import { tsNameProblem } from '../../src/adapters/typescript/identifier.js';
 const INJECTED = "x(); require('child_process').execSync('id'); function y";
 
 const RULES = [
-  { lang: 'typescript', rule: tsNameProblem, ok: ['priceLabel', '$el', '_x', 'café', 'Ωmega', 'ident\u200Cifier', '#count', 'delete'], bad: ['1x', 'a-b', 'a b', '', '##x'] },
+  {
+    lang: 'typescript',
+    rule: tsNameProblem,
+    ok: ['priceLabel', '$el', '_x', 'café', 'Ωmega', 'ident\u200Cifier', '#count', 'delete'],
+    bad: ['1x', 'a-b', 'a b', '', '##x'],
+  },
   { lang: 'go', rule: goNameProblem, ok: ['PriceLabel', '_x', 'café', 'x١'], bad: ['func', 'range', '1x', 'a.b', '$x'] },
   { lang: 'python', rule: pythonNameProblem, ok: ['price_label', 'café', 'match', '_', 'ﬁle'], bad: ['class', 'None', 'lambda', '1x', 'a-b', '$x'] },
   { lang: 'php', rule: phpNameProblem, ok: ['priceLabel', '$count', 'café', '_x'], bad: ['1x', 'a-b', '$', 'a::b'] },

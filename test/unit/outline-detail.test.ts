@@ -22,7 +22,9 @@ describe('shapeOutline', () => {
 
   it('cuts nesting at depth and keeps ids only in full', () => {
     const tree = [node('A', 'interface A', [node('B', 'interface B', [node('C', 'interface C')])])];
-    expect(JSON.stringify(shapeOutline(tree, 'names', 2))).toBe('[{"kind":"interface","name":"A","lines":[1,9],"children":[{"kind":"interface","name":"B","lines":[1,9]}]}]');
+    expect(JSON.stringify(shapeOutline(tree, 'names', 2))).toBe(
+      '[{"kind":"interface","name":"A","lines":[1,9],"children":[{"kind":"interface","name":"B","lines":[1,9]}]}]',
+    );
     const full = shapeOutline(tree, 'full', 1) as OutlineSymbol[];
     expect([full[0]!.symbol_id, full[0]!.children]).toEqual(['a.ts::A#interface', undefined]);
   });

@@ -7,13 +7,7 @@ import { eloquentInfo, relationCall } from '../../src/adapters/php/eloquent.js';
 import { fileStructure } from '../../src/adapters/file-structure.js';
 import { phpUses } from '../../src/adapters/php/model.js';
 import type { FileContext } from '../../src/adapters/types.js';
-import {
-  inferTableName,
-  parsePhpDoc,
-  parsePhpFunctionHeader,
-  resolveGenericArgs,
-  resolvePhpClass,
-} from '../../src/adapters/php/source.js';
+import { inferTableName, parsePhpDoc, parsePhpFunctionHeader, resolveGenericArgs, resolvePhpClass } from '../../src/adapters/php/source.js';
 
 const fixture = (rel: string) => readFileSync(path.join(__dirname, '../../fixtures/php-app', rel), 'utf8');
 
@@ -44,7 +38,11 @@ describe('PHP source helpers', () => {
     expect(resolvePhpClass('\\Foo\\Bar', uses, 'App\\Models')).toBe('Foo\\Bar');
     expect(resolvePhpClass('string', uses, 'App\\Models')).toBe('string');
     expect(resolveGenericArgs('BelongsToMany<Role>', uses, 'App\\Models')).toBe('BelongsToMany<App\\Models\\Role>');
-    expect(await usesOf(['<?php', 'use A\\B\\{C, D as E};', 'use \\G\\H;', 'use function f;', 'use I\\{', '    J,', '    K\\L,', '};', 'class X {', 'use T;', '}'].join('\n'))).toEqual(
+    expect(
+      await usesOf(
+        ['<?php', 'use A\\B\\{C, D as E};', 'use \\G\\H;', 'use function f;', 'use I\\{', '    J,', '    K\\L,', '};', 'class X {', 'use T;', '}'].join('\n'),
+      ),
+    ).toEqual(
       new Map([
         ['C', 'A\\B\\C'],
         ['E', 'A\\B\\D'],
@@ -66,7 +64,9 @@ describe('PHP source helpers', () => {
     ]);
     expect(doc.returns).toEqual({ type: 'array<string, int>', description: 'the result' });
     expect(parsePhpDoc('/** @var int */').var).toBe('int');
-    expect([...parsePhpDoc('/**\n * @param array<int, string> $topics Topics covered.\n * @param $bare no type\n * @param string ...$rest\n */').params]).toEqual([
+    expect([
+      ...parsePhpDoc('/**\n * @param array<int, string> $topics Topics covered.\n * @param $bare no type\n * @param string ...$rest\n */').params,
+    ]).toEqual([
       ['topics', { type: 'array<int, string>', description: 'Topics covered.' }],
       ['bare', { description: 'no type' }],
       ['rest', { type: 'string' }],
@@ -141,7 +141,11 @@ describe('eloquentInfo on the fixture User model', () => {
       type: 'morphTo',
       morph: { morph_name: 'imageable', type_column: 'imageable_type', id_column: 'imageable_id' },
     });
-    expect(relationCall('return $this->morphTo();', 'parentItem')!.morph).toEqual({ morph_name: 'parentItem', type_column: 'parent_item_type', id_column: 'parent_item_id' });
+    expect(relationCall('return $this->morphTo();', 'parentItem')!.morph).toEqual({
+      morph_name: 'parentItem',
+      type_column: 'parent_item_type',
+      id_column: 'parent_item_id',
+    });
     expect(relationCall("return $this->morphTo('subject', 'subject_kind', 'subject_key');", 'owner')!.morph).toEqual({
       morph_name: 'subject',
       type_column: 'subject_kind',
@@ -157,7 +161,11 @@ describe('eloquentInfo on the fixture User model', () => {
       target: 'Comment',
       morph: { morph_name: 'commentable', type_column: 'commentable_type', id_column: 'commentable_id' },
     });
-    expect(relationCall("return $this->morphToMany(Tag::class, 'taggable');")).toEqual({ type: 'morphToMany', target: 'Tag', morph: { morph_name: 'taggable' } });
+    expect(relationCall("return $this->morphToMany(Tag::class, 'taggable');")).toEqual({
+      type: 'morphToMany',
+      target: 'Tag',
+      morph: { morph_name: 'taggable' },
+    });
     expect(relationCall('return $this->hasMany(related: Post::class);')).toEqual({ type: 'hasMany', target: 'Post' });
     expect(relationCall("return $this->belongsTo('App\\\\Models\\\\User', 'user_id');")).toEqual({ type: 'belongsTo', target: 'App\\Models\\User' });
   });

@@ -10,7 +10,7 @@ async function ids(rel: string, text: string): Promise<string[]> {
   return entry!.symbols.map((s) => s.symbol_id.slice(rel.length + 2));
 }
 
-describe('C++ declarations under a library\'s macros', () => {
+describe("C++ declarations under a library's macros", () => {
   const HEADER = [
     'LIB_BEGIN_NAMESPACE',
     '',
@@ -84,23 +84,75 @@ describe('C++ declarations under a library\'s macros', () => {
       '}',
       '',
     ].join('\n');
-    expect(await ids('bits/algo.h', text)).toEqual(['std#namespace', 'std.copy#function', 'std._List_node_header#struct', 'std._List_node_header._M_init#method']);
+    expect(await ids('bits/algo.h', text)).toEqual([
+      'std#namespace',
+      'std.copy#function',
+      'std._List_node_header#struct',
+      'std._List_node_header._M_init#method',
+    ]);
   });
 
   it('keeps a type in capitals that parses, and operator and qualified names as clangd writes them', async () => {
-    const text = ['struct FILE_INFO { int size; };', 'FILE_INFO *open_info(const char *path);', 'struct Box {', '  bool operator==(const Box &o) const;', '  ~Box();', '};', 'Box::~Box() {}', ''].join('\n');
-    expect(await ids('src/box.cpp', text)).toEqual(['FILE_INFO#struct', 'FILE_INFO.size#field', 'open_info#function', 'Box#struct', 'Box.operator==#method', 'Box.~Box#method', 'Box::~Box#method']);
+    const text = [
+      'struct FILE_INFO { int size; };',
+      'FILE_INFO *open_info(const char *path);',
+      'struct Box {',
+      '  bool operator==(const Box &o) const;',
+      '  ~Box();',
+      '};',
+      'Box::~Box() {}',
+      '',
+    ].join('\n');
+    expect(await ids('src/box.cpp', text)).toEqual([
+      'FILE_INFO#struct',
+      'FILE_INFO.size#field',
+      'open_info#function',
+      'Box#struct',
+      'Box.operator==#method',
+      'Box.~Box#method',
+      'Box::~Box#method',
+    ]);
   });
 });
 
 describe('C++ declarations libstdc++ writes that the outline lost', () => {
   it('reads fields and typedefs through pointers, references, arrays and function pointers', async () => {
-    const text = ['struct Names {', '  const char* _M_am;', '  int _M_days[7];', '  Names& _M_self;', '  void (*_M_fn)(int);', '  void* _M_get();', '};', 'typedef Node* _Link_type;', 'typedef void (*event_callback)(int);', ''].join('\n');
-    expect(await ids('bits/names.h', text)).toEqual(['Names#struct', 'Names._M_am#field', 'Names._M_days#field', 'Names._M_self#field', 'Names._M_fn#field', 'Names._M_get#method', '_Link_type#type', 'event_callback#type']);
+    const text = [
+      'struct Names {',
+      '  const char* _M_am;',
+      '  int _M_days[7];',
+      '  Names& _M_self;',
+      '  void (*_M_fn)(int);',
+      '  void* _M_get();',
+      '};',
+      'typedef Node* _Link_type;',
+      'typedef void (*event_callback)(int);',
+      '',
+    ].join('\n');
+    expect(await ids('bits/names.h', text)).toEqual([
+      'Names#struct',
+      'Names._M_am#field',
+      'Names._M_days#field',
+      'Names._M_self#field',
+      'Names._M_fn#field',
+      'Names._M_get#method',
+      '_Link_type#type',
+      'event_callback#type',
+    ]);
   });
 
   it('reads a member template returning a reference, and a conversion operator by its name', async () => {
-    const text = ['struct Any {', '  template<typename _Tp>', '    _Tp&', '    _M_access() noexcept', '    { return *static_cast<_Tp*>(_M_p); }', '  operator bool() const noexcept;', '  explicit operator int*() const { return 0; }', '};', ''].join('\n');
+    const text = [
+      'struct Any {',
+      '  template<typename _Tp>',
+      '    _Tp&',
+      '    _M_access() noexcept',
+      '    { return *static_cast<_Tp*>(_M_p); }',
+      '  operator bool() const noexcept;',
+      '  explicit operator int*() const { return 0; }',
+      '};',
+      '',
+    ].join('\n');
     expect(await ids('bits/any.h', text)).toEqual(['Any#struct', 'Any._M_access#method', 'Any.operator bool#method', 'Any.operator int*#method']);
   });
 
@@ -127,11 +179,25 @@ describe('C++ declarations libstdc++ writes that the outline lost', () => {
       '#endif',
       '',
     ].join('\n');
-    expect(await ids('bits/ios_base.h', text)).toEqual(['std#namespace', 'std.ios_base#class', 'std.ios_base.failure#class', 'std.ios_base.failure.failure#method', 'std.ios_base._M_precision#field']);
+    expect(await ids('bits/ios_base.h', text)).toEqual([
+      'std#namespace',
+      'std.ios_base#class',
+      'std.ios_base.failure#class',
+      'std.ios_base.failure.failure#method',
+      'std.ios_base._M_precision#field',
+    ]);
   });
 
   it('lists no local of a function body that reads as a prototype or a definition (`unique_lock<mutex> __lock(m);`, `__catch(...) { }`)', async () => {
-    const text = ['void _M_load(unsigned __mo)', '{', '  unique_lock<mutex> __lock(_M_mutex);', '  __try { run(__lock); }', '  __catch(...) { __throw_exception_again; }', '}', ''].join('\n');
+    const text = [
+      'void _M_load(unsigned __mo)',
+      '{',
+      '  unique_lock<mutex> __lock(_M_mutex);',
+      '  __try { run(__lock); }',
+      '  __catch(...) { __throw_exception_again; }',
+      '}',
+      '',
+    ].join('\n');
     expect(await ids('bits/futex.h', text)).toEqual(['_M_load#function']);
   });
 
@@ -164,18 +230,32 @@ describe('CSS rules', () => {
   });
 });
 
-describe('declarations a profile\'s query left out', () => {
+describe("declarations a profile's query left out", () => {
   it('Ruby: `alias` and `alias_method` are methods of their class, named by the new name', async () => {
-    const text = ['class Cart', '  def total; end', '  alias sum total', '  alias_method :amount, :total', '  alias_method "grand_total", "total"', '  alias $out $stdout', 'end', ''].join('\n');
+    const text = [
+      'class Cart',
+      '  def total; end',
+      '  alias sum total',
+      '  alias_method :amount, :total',
+      '  alias_method "grand_total", "total"',
+      '  alias $out $stdout',
+      'end',
+      '',
+    ].join('\n');
     expect(await ids('lib/cart.rb', text)).toEqual(['Cart#class', 'Cart.total#method', 'Cart.sum#method', 'Cart.amount#method', 'Cart.grand_total#method']);
   });
 
   it('Ruby: `alias :new :old` with symbols is a method named by the new name', async () => {
     const text = ['class Visitor', '  def finished; end', '  alias :finished? :finished', '  alias :visit_Document :finished', 'end', ''].join('\n');
-    expect(await ids('lib/visitor.rb', text)).toEqual(['Visitor#class', 'Visitor.finished#method', 'Visitor.finished?#method', 'Visitor.visit_Document#method']);
+    expect(await ids('lib/visitor.rb', text)).toEqual([
+      'Visitor#class',
+      'Visitor.finished#method',
+      'Visitor.finished?#method',
+      'Visitor.visit_Document#method',
+    ]);
   });
 
-  it('Java: a local class and an anonymous class\'s members are not declarations of the file', async () => {
+  it("Java: a local class and an anonymous class's members are not declarations of the file", async () => {
     const text = [
       'class Bits {',
       '    Iterator<Integer> iterator() {',
@@ -192,8 +272,17 @@ describe('declarations a profile\'s query left out', () => {
     expect(await ids('src/Bits.java', text)).toEqual(['Bits#class', 'Bits.iterator#method', 'Bits.Bits#constructor']);
   });
 
-  it('Java: an annotation type\'s elements are its methods', async () => {
-    const text = ['package com.example;', '', 'public @interface Route {', '    String value() default "";', '    int priority();', '    int MAX = 10;', '}', ''].join('\n');
+  it("Java: an annotation type's elements are its methods", async () => {
+    const text = [
+      'package com.example;',
+      '',
+      'public @interface Route {',
+      '    String value() default "";',
+      '    int priority();',
+      '    int MAX = 10;',
+      '}',
+      '',
+    ].join('\n');
     expect(await ids('src/com/example/Route.java', text)).toEqual(['Route#interface', 'Route.value#method', 'Route.priority#method', 'Route.MAX#constant']);
   });
 });

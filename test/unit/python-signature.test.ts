@@ -34,9 +34,7 @@ describe('parsePyHover', () => {
 
   it('reads variable, property and class hovers', () => {
     expect(parsePyHover("```python\n(variable) kind: Literal['user']\n```")).toEqual({ label: 'variable', code: "kind: Literal['user']" });
-    expect(parsePyHover('```python\n(property) display_name: (self: Self@User) -> str\n```\n---\nThe name shown in greetings.').label).toBe(
-      'property',
-    );
+    expect(parsePyHover('```python\n(property) display_name: (self: Self@User) -> str\n```\n---\nThe name shown in greetings.').label).toBe('property');
     expect(parsePyHover('```python\nclass Base()\n```\n---\nCommon base for models.')).toEqual({
       label: 'class',
       code: 'class Base()',
@@ -89,7 +87,17 @@ describe('parsePyDef on source headers', () => {
   });
 
   it('joins multi-line headers and reads the docstring after them', () => {
-    const lines = ['def normalize(', '    name: str,', '    upper: bool = False,', ') -> str:', '    """Trims a name.', '', '    Longer.', '    """', '    return name'];
+    const lines = [
+      'def normalize(',
+      '    name: str,',
+      '    upper: bool = False,',
+      ') -> str:',
+      '    """Trims a name.',
+      '',
+      '    Longer.',
+      '    """',
+      '    return name',
+    ];
     const [text, end] = headerAt(lines, 0);
     expect(end).toBe(3);
     expect(parsePyDef(text)?.returns).toBe('str');
@@ -101,7 +109,9 @@ describe('parsePyDef on source headers', () => {
 
 describe('docstring sections', () => {
   it('Google style', () => {
-    const s = docSections('Trims a name.\n\nArgs:\n    name: The raw name.\n    upper (bool): Whether to\n        upper-case it.\n\nReturns:\n    The cleaned name.');
+    const s = docSections(
+      'Trims a name.\n\nArgs:\n    name: The raw name.\n    upper (bool): Whether to\n        upper-case it.\n\nReturns:\n    The cleaned name.',
+    );
     expect([...s.params]).toEqual([
       ['name', 'The raw name.'],
       ['upper', 'Whether to upper-case it.'],

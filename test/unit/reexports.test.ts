@@ -21,7 +21,13 @@ describe('re-exports from the syntax tree', () => {
     ].join('\n');
     const found = (await scanImports('src/index.ts', text))!.filter((i) => i.kind === 'export');
     expect(found.map((i) => [i.specifier, i.reexports])).toEqual([
-      ['./util/strings.js', [{ name: 'formatName', as: 'toDisplayName' }, { name: 'padLeft', as: 'padLeft' }]],
+      [
+        './util/strings.js',
+        [
+          { name: 'formatName', as: 'toDisplayName' },
+          { name: 'padLeft', as: 'padLeft' },
+        ],
+      ],
       ['./models/shape.js', [{ name: 'Shape', as: 'Shape' }]],
       ['./models/types.js', 'all'],
       ['./services/geometry.js', 'namespace'],

@@ -11,7 +11,28 @@ import { createRng } from '../../bench/seeded-random.js';
  * The gram index, the typed-array order and the page selection (search_symbols' path) against the
  * plain reference: rankSymbols over every symbol, then policyOrder, sliced to the page.
  */
-const PARTS = ['load', 'Order', 'service', 'Handler', 'parse', 'Config', 'user', 'run', 'validate', 'get', 'set', 'x', 'ID', 'Json', 'schema', 'ok', 'İndex', 'naïve', '😀', 'a_b'];
+const PARTS = [
+  'load',
+  'Order',
+  'service',
+  'Handler',
+  'parse',
+  'Config',
+  'user',
+  'run',
+  'validate',
+  'get',
+  'set',
+  'x',
+  'ID',
+  'Json',
+  'schema',
+  'ok',
+  'İndex',
+  'naïve',
+  '😀',
+  'a_b',
+];
 const KINDS = ['class', 'method', 'function', 'variable', 'property', 'interface', 'field', 'constructor'] as const;
 const DIRS = ['src', 'src/lib', 'test', 'examples', 'docs', 'bench', 'src/Über'];
 
@@ -59,13 +80,51 @@ const texts = new SearchTexts(symbols);
 
 const QUERIES = [
   // one and two characters: thousands of matches
-  'a', 'o', 'x', 'I', '_', 'lo', 'Or', 'ok', 'ru', 'İ', '😀',
+  'a',
+  'o',
+  'x',
+  'I',
+  '_',
+  'lo',
+  'Or',
+  'ok',
+  'ru',
+  'İ',
+  '😀',
   // names, camelCase, exact case and not
-  'loadOrder', 'LoadOrder', 'loadorder', 'OrderService', 'orderservice', 'parseConfig', 'ParseConfigHandler', 'run', 'Run', 'validate', 'get', 'ID', 'id', 'Json',
+  'loadOrder',
+  'LoadOrder',
+  'loadorder',
+  'OrderService',
+  'orderservice',
+  'parseConfig',
+  'ParseConfigHandler',
+  'run',
+  'Run',
+  'validate',
+  'get',
+  'ID',
+  'id',
+  'Json',
   // fuzzy, qualified, multi-word, texts beyond the name
-  'ldOrdr', 'prsCfg', 'Order.run', 'OrderService.get', 'load order', 'parse config handler', 'for run', 'see json', 'class load', 'naïve', 'naive', 'a_b',
+  'ldOrdr',
+  'prsCfg',
+  'Order.run',
+  'OrderService.get',
+  'load order',
+  'parse config handler',
+  'for run',
+  'see json',
+  'class load',
+  'naïve',
+  'naive',
+  'a_b',
   // no match, blank, separators
-  'zzzqqq', 'loadOrderzzz', '  ', ' run ', '\u0000',
+  'zzzqqq',
+  'loadOrderzzz',
+  '  ',
+  ' run ',
+  '\u0000',
 ];
 
 function reference(q: string, keep: (s: CatalogSymbol) => boolean) {
@@ -100,7 +159,8 @@ describe('search_symbols fast path against the reference ranking (generated cata
   });
 
   it('rank() is rankSymbols exactly (no policy key)', () => {
-    for (const q of ['lo', 'run', 'load order', 'prsCfg', '  ']) expect(texts.rank(q).map((h) => [h.symbol.symbol_id, h.score])).toEqual(rankSymbols(symbols, q).map((h) => [h.symbol.symbol_id, h.score]));
+    for (const q of ['lo', 'run', 'load order', 'prsCfg', '  '])
+      expect(texts.rank(q).map((h) => [h.symbol.symbol_id, h.score])).toEqual(rankSymbols(symbols, q).map((h) => [h.symbol.symbol_id, h.score]));
   });
 
   it('selectTop: the first k of a full sort, for heap and sort sizes', () => {
@@ -141,7 +201,13 @@ describe('search_symbols after edits, kept up to date file by file', () => {
     if (roll === 0 && files.length > 5) return index.removeFile(rng.pick(files));
     const fresh = generatedCatalog(4 + rng.int(30), rng.int(1_000_000));
     const file = roll === 1 ? `src/new${rng.int(1_000_000)}.ts` : rng.pick(files);
-    const moved = fresh.map((s, i) => ({ ...s, file, symbol_id: `${file}::${s.qualified_name}#${s.kind}#e${i}`, parent: undefined, byte_offset: rng.int(5000) }));
+    const moved = fresh.map((s, i) => ({
+      ...s,
+      file,
+      symbol_id: `${file}::${s.qualified_name}#${s.kind}#e${i}`,
+      parent: undefined,
+      byte_offset: rng.int(5000),
+    }));
     index.setFile(file, entry(moved));
   }
 

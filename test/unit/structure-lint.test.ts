@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // the lint configuration is plain JavaScript: its list is read as the linter reads it
 const { STRUCTURE_MODULES } = (await import(pathToFileURL(path.join(ROOT, 'eslint.config.js')).href)) as { STRUCTURE_MODULES: string[] };
-const PLANT = "export const bases = (header: string): string[] => [...header.matchAll(/extends\\s+(\\w+)/g)].map((m) => m[1]!);\nexport const again = new RegExp('implements');\n";
+const PLANT =
+  "export const bases = (header: string): string[] => [...header.matchAll(/extends\\s+(\\w+)/g)].map((m) => m[1]!);\nexport const again = new RegExp('implements');\n";
 
 function tracked(dir: string): string[] {
   return fs.readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' }).map((f) => `${dir}/${f.split(path.sep).join('/')}`);

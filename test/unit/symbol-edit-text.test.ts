@@ -5,14 +5,14 @@ import { parseCheck, verbatimRows } from '../../src/service/editing/parse-check.
 import { fileStyle, shapeText } from '../../src/service/editing/symbol-text.js';
 
 describe('shapeText', () => {
-  it('takes the file\'s tabs, CRLF and base indentation whatever the body uses', () => {
+  it("takes the file's tabs, CRLF and base indentation whatever the body uses", () => {
     const style = fileStyle('class A {\r\n\tm() {\r\n\t\treturn 1;\r\n\t}\r\n}\r\n');
     expect(style).toEqual({ eol: '\r\n', unit: '\t' });
     const body = '    n() {\n        return 2;\n    }\n';
     expect(shapeText(body, style, '\t', true)).toBe('n() {\r\n\t\treturn 2;\r\n\t}');
     expect(shapeText(body, style, '\t', false)).toBe('\tn() {\r\n\t\treturn 2;\r\n\t}');
   });
-  it('turns a tab-indented body into the file\'s 4 spaces', () => {
+  it("turns a tab-indented body into the file's 4 spaces", () => {
     const style = fileStyle('class A:\n    def m(self):\n        return 1\n');
     expect(style).toEqual({ eol: '\n', unit: '    ' });
     expect(shapeText('def n(self):\n\tif x:\n\t\treturn 2\n', style, '    ', false)).toBe('    def n(self):\n        if x:\n            return 2');
@@ -41,7 +41,9 @@ describe('string literals spanning lines', () => {
     const body = 'def usage(self):\n    """Usage.\n\n    More.\n    """\n    return """\\\nprog [-h]\n  -v  verbose\n"""';
     const rows = await verbatimRows('a.py', body);
     expect([...rows].sort()).toEqual([6, 7, 8]);
-    expect(shapeText(body, py, '    ', false, rows)).toBe('    def usage(self):\n        """Usage.\n\n        More.\n        """\n        return """\\\nprog [-h]\n  -v  verbose\n"""');
+    expect(shapeText(body, py, '    ', false, rows)).toBe(
+      '    def usage(self):\n        """Usage.\n\n        More.\n        """\n        return """\\\nprog [-h]\n  -v  verbose\n"""',
+    );
   });
   it('copied as get_symbol answers it, with a string at column 0: placed once, the string as it was', async () => {
     const body = 'm() {\n    const s = `a\nb`\n    return s\n  }';

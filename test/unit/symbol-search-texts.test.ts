@@ -33,7 +33,30 @@ const symbols = Array.from({ length: 120 }, (_, i) => sym(NAMES[i % NAMES.length
 
 describe('search_symbols candidates from the lower-cased catalog text', () => {
   const texts = new SearchTexts(symbols);
-  const queries = ['parseconfig', 'ParseConfig', 'config', 'settings', 'fu12', 'FMT usr', 'pc', 'owner3', 'owner3.parseconfig', 'i̇stanbul', 'İndex', 'index', 'x_y', 'a', 'hdlr', 'zzz', 'value config', '', '  ', 'handle request', 'function', '\u0000'];
+  const queries = [
+    'parseconfig',
+    'ParseConfig',
+    'config',
+    'settings',
+    'fu12',
+    'FMT usr',
+    'pc',
+    'owner3',
+    'owner3.parseconfig',
+    'i̇stanbul',
+    'İndex',
+    'index',
+    'x_y',
+    'a',
+    'hdlr',
+    'zzz',
+    'value config',
+    '',
+    '  ',
+    'handle request',
+    'function',
+    '\u0000',
+  ];
   it('ranks exactly as rankSymbols over every symbol: same symbols, scores and order', () => {
     for (const q of queries) expect([q, texts.rank(q, () => true)]).toEqual([q, rankSymbols(symbols, q)]);
   });

@@ -37,7 +37,11 @@ describe('syntax queries per (profile, grammar)', () => {
   });
 
   it('each extension parses with its own profile: .js, .mjs, .cjs and .jsx are JavaScript', () => {
-    expect(['a.ts', 'a.mts', 'a.cts', 'a.tsx', 'a.js', 'a.mjs', 'a.cjs', 'a.jsx', 'a.go', 'a.py', 'a.pyi', 'a.php', 'a.rs', 'a.zig'].map((f) => syntaxOf(f)?.grammar)).toEqual([
+    expect(
+      ['a.ts', 'a.mts', 'a.cts', 'a.tsx', 'a.js', 'a.mjs', 'a.cjs', 'a.jsx', 'a.go', 'a.py', 'a.pyi', 'a.php', 'a.rs', 'a.zig'].map(
+        (f) => syntaxOf(f)?.grammar,
+      ),
+    ).toEqual([
       'typescript',
       'typescript',
       'typescript',

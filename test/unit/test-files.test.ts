@@ -65,7 +65,13 @@ describe('isTestPath: one rule per language', () => {
   }
 
   it('without a language, the extension names the profile', () => {
-    expect(['src/a.test.ts', 'x/y_test.go', 'tests/Unit/A.php', 'pkg/test_a.py', 'src/a.ts'].map((p) => isTestPath(p))).toEqual([true, true, true, true, false]);
+    expect(['src/a.test.ts', 'x/y_test.go', 'tests/Unit/A.php', 'pkg/test_a.py', 'src/a.ts'].map((p) => isTestPath(p))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('a file of no known language: the shared test directories only', () => {
@@ -104,7 +110,16 @@ describe('testConvention and test function names', () => {
 
   it("follows each language's runners", () => {
     const go = languageProfile('go');
-    expect(['TestAdd', 'Test', 'Test_x', 'BenchmarkX', 'ExampleF', 'FuzzParse', 'Testify', 'testAdd'].map((n) => isTestFunctionName(n, go))).toEqual([true, true, true, true, true, true, false, false]);
+    expect(['TestAdd', 'Test', 'Test_x', 'BenchmarkX', 'ExampleF', 'FuzzParse', 'Testify', 'testAdd'].map((n) => isTestFunctionName(n, go))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(['test_add', 'testAdd', 'add'].map((n) => isTestFunctionName(n, languageProfile('python')))).toEqual([true, true, false]);
     expect(['testAdd', 'TestAdd'].map((n) => isTestFunctionName(n, languageProfile('php')))).toEqual([true, false]);
   });

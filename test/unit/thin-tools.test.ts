@@ -24,18 +24,27 @@ function fullCliText(flag: string): string | undefined {
   }
 }
 
-describe('the thin entry\'s operation list', () => {
+describe("the thin entry's operation list", () => {
   it('is the table: names in order, titles, REPL commands, profiles, --help texts (npm run build regenerates it)', () => {
     expect(operationNames()).toEqual(operations.map((o) => o.name));
     expect(listedOperations()).toEqual(
-      operations.map((op) => ({ name: op.name, title: op.title, ...(op.repl ? { repl: op.repl.command } : {}), profile: op.profile ?? 'all', help: operationHelp(op) })),
+      operations.map((op) => ({
+        name: op.name,
+        title: op.title,
+        ...(op.repl ? { repl: op.repl.command } : {}),
+        profile: op.profile ?? 'all',
+        help: operationHelp(op),
+      })),
     );
     expect(mainHelp(listedOperations(), '0.0.0')).toContain('  find_definition');
   });
 
-  it.each(['core', ' all ', 'default', 'find_definition,get_symbol', 'get_symbol,', 'no_such_tool', 'a,b,get_symbol', ' , ', ''])('%j: the full CLI text', (flag) => {
-    expect(toolsFlagError(flag)).toEqual(fullCliText(flag));
-  });
+  it.each(['core', ' all ', 'default', 'find_definition,get_symbol', 'get_symbol,', 'no_such_tool', 'a,b,get_symbol', ' , ', ''])(
+    '%j: the full CLI text',
+    (flag) => {
+      expect(toolsFlagError(flag)).toEqual(fullCliText(flag));
+    },
+  );
 
   it('makes a bad mcp --tools a usage plan, a good one a relay', () => {
     expect(thinPlan(['mcp', '--tools', 'no_such_tool'], { LSPGATE_DAEMON: 'auto' }, '/')).toEqual({ kind: 'usage', stderr: fullCliText('no_such_tool') });

@@ -37,7 +37,9 @@ function fileOf(): FileContext {
     root: '/w',
     hover: async () => HOVER,
     loadFile: () => Promise.reject(new Error('not needed')),
-    locate: () => { throw new Error('not needed'); },
+    locate: () => {
+      throw new Error('not needed');
+    },
     structure: () => undefined,
   };
 }

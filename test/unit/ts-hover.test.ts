@@ -4,8 +4,10 @@ import { fromTsHover, parseTsMemberDisplay } from '../../src/adapters/typescript
 import { parseTsCallable, parseTsParameters } from '../../src/adapters/typescript/signature.js';
 import { parseTsMemberTail, parseTsModifiers, tsDeclarationHeader } from '../../src/adapters/typescript/declaration.js';
 
-const LOGIN = '\n```typescript\n(method) User.login(when?: Date): number\n```\nRecords a login.\n\n*@param* `when` — The login time.  \n\n*@returns* — The new login count.';
-const FORMAT = '\n```typescript\nfunction formatName(first: string, last: string): string\n```\nFormats a person\'s name for display.\n\n*@param* `first` — Given name.  \n\n*@param* `last` — Family name.  \n\n*@returns* — The name as "Last, First".';
+const LOGIN =
+  '\n```typescript\n(method) User.login(when?: Date): number\n```\nRecords a login.\n\n*@param* `when` — The login time.  \n\n*@returns* — The new login count.';
+const FORMAT =
+  '\n```typescript\nfunction formatName(first: string, last: string): string\n```\nFormats a person\'s name for display.\n\n*@param* `first` — Given name.  \n\n*@param* `last` — Family name.  \n\n*@returns* — The name as "Last, First".';
 const SCALE = '\n```typescript\nfunction scale(value: number, factor: number): number (+1 overload)\n```\nScales a number.';
 const GETTER = '\n```typescript\n(getter) Registry<T extends Named>.size: number\n```\n';
 const OPTIONAL = '\n```typescript\n(property) User.nickname?: string | undefined\n```\n';
@@ -59,7 +61,7 @@ describe('fromTsHover', () => {
 
 describe('parseTsParameters', () => {
   it('parses defaults, optional, rest, modifiers, function types and object literals', () => {
-    expect(parseTsParameters('value: string, width = 8, fill: string = \' \', ...parts: string[]')).toEqual([
+    expect(parseTsParameters("value: string, width = 8, fill: string = ' ', ...parts: string[]")).toEqual([
       { name: 'value', type: 'string' },
       { name: 'width', default: '8', optional: true },
       { name: 'fill', type: 'string', default: "' '", optional: true },

@@ -65,7 +65,7 @@ describe('importStatementSpans', () => {
       'o.import; o.export;',
       "// import { commented } from 'x';",
       "/* export { alsoCommented } from 'x'; */",
-      "const s = \"import { inString } from 'x'\";",
+      'const s = "import { inString } from \'x\'";',
       "const t = `import { inTemplate } from '${dyn}' ${`import { nested } from 'y'`}`;",
       "const re = /import { inRegex } from 'x'/;",
       'export default o;',

@@ -30,7 +30,18 @@ const ID3: EmbeddingIdentity = { provider: 'test', model: 'three', dim: 3, pooli
 
 function rec(file: string, n: number, extra: Partial<StoredChunk> = {}): StoredChunk {
   const sha = contentSha256(`${file}:${n}`);
-  return { id: chunkId(file, n, n, sha), file, start_line: n, end_line: n, language: 'typescript', is_test: false, commit_hash: 'c1', content_sha256: sha, embed_key: sha, ...extra };
+  return {
+    id: chunkId(file, n, n, sha),
+    file,
+    start_line: n,
+    end_line: n,
+    language: 'typescript',
+    is_test: false,
+    commit_hash: 'c1',
+    content_sha256: sha,
+    embed_key: sha,
+    ...extra,
+  };
 }
 
 const v = (...xs: number[]) => Float32Array.from(xs);
@@ -65,7 +76,12 @@ describe('FileVectorStore', () => {
     expect(s.search(q, 1, { language: 'python' }).map((h) => h.chunk.file)).toEqual(['b.py']);
     expect(s.search(q, 5, { path: 'src/**/*.ts' }).map((h) => h.chunk.file)).toEqual(['src/deep/c.ts']);
     expect(s.search(q, 5, { symbol_kinds: ['function'] })).toHaveLength(1);
-    expect(s.search(q, 5, undefined, (c) => c.file !== 'a.ts').map((h) => h.chunk.file).sort()).toEqual(['b.py', 'src/deep/c.ts']);
+    expect(
+      s
+        .search(q, 5, undefined, (c) => c.file !== 'a.ts')
+        .map((h) => h.chunk.file)
+        .sort(),
+    ).toEqual(['b.py', 'src/deep/c.ts']);
     expect(s.stats()).toMatchObject({ chunk_count: 4, embedding_model: 'three', embedding_dim: 3 });
     expect(s.stats().size_bytes).toBeGreaterThan(4 * 3 * 4);
   });
@@ -106,7 +122,12 @@ describe('FileVectorStore', () => {
     const segs = readdirSync(dir).filter((f) => f.startsWith('seg-'));
     expect(segs.length).toBeLessThanOrEqual(24);
     const again = FileVectorStore.open(dir, ID3);
-    expect(again.fileRecords('a.ts').map((r) => r.chunk.start_line).sort((a, b) => a - b)).toEqual([30, 130]);
+    expect(
+      again
+        .fileRecords('a.ts')
+        .map((r) => r.chunk.start_line)
+        .sort((a, b) => a - b),
+    ).toEqual([30, 130]);
   });
 
   it('a moved chunk is written as a record pointing at its stored vector, not a second copy', () => {
@@ -116,8 +137,17 @@ describe('FileVectorStore', () => {
     const before = [rec('a.ts', 1, { embed_key: 'k1' }), rec('a.ts', 2, { embed_key: 'k2' })];
     s.upsert(before, [big(1), big(2)]);
     const moved = [rec('a.ts', 11, { embed_key: 'k1' }), rec('a.ts', 12, { embed_key: 'k2' })];
-    s.replace(['a.ts'], moved, s.fileRecords('a.ts').sort((x, y) => x.chunk.start_line - y.chunk.start_line).map((r) => r.vector));
-    const segs = readdirSync(dir).filter((f) => f.startsWith('seg-')).sort();
+    s.replace(
+      ['a.ts'],
+      moved,
+      s
+        .fileRecords('a.ts')
+        .sort((x, y) => x.chunk.start_line - y.chunk.start_line)
+        .map((r) => r.vector),
+    );
+    const segs = readdirSync(dir)
+      .filter((f) => f.startsWith('seg-'))
+      .sort();
     expect(segs).toHaveLength(2);
     expect(statSync(path.join(dir, segs[1]!)).size).toBeLessThan(256 * 4);
     const again = FileVectorStore.open(dir, { ...ID3, dim: 256 });
@@ -131,7 +161,13 @@ describe('FileVectorStore', () => {
   it('refuses an index built by another embedder with INDEX_MISMATCH and a reindex hint; reindex rebuilds', async () => {
     const dir = tmp();
     FileVectorStore.open(dir, ID3).upsert([rec('a.ts', 1)], [v(1, 0, 0)]);
-    for (const other of [{ ...ID3, model: 'four' }, { ...ID3, dim: 4 }, { ...ID3, provider: 'ollama' }, { ...ID3, pooling: 'cls' }, { ...ID3, normalize: 'none' }]) {
+    for (const other of [
+      { ...ID3, model: 'four' },
+      { ...ID3, dim: 4 },
+      { ...ID3, provider: 'ollama' },
+      { ...ID3, pooling: 'cls' },
+      { ...ID3, normalize: 'none' },
+    ]) {
       const e = await failure(() => FileVectorStore.open(dir, other));
       expect(e.code).toBe('INDEX_MISMATCH');
       expect(e.message).toContain('reindex');
@@ -190,7 +226,19 @@ class CountingEmbedder implements Embedder {
 function chunk(file: string, start: number, text: string, name: string): Chunk {
   const sha = contentSha256(text);
   const end = start + text.split('\n').length - 1;
-  return { id: chunkId(file, start, end, sha), file, start_line: start, end_line: end, language: 'typescript', is_test: false, symbol_name: name, chunk_kind: 'symbol', commit_hash: '', content_sha256: sha, text };
+  return {
+    id: chunkId(file, start, end, sha),
+    file,
+    start_line: start,
+    end_line: end,
+    language: 'typescript',
+    is_test: false,
+    symbol_name: name,
+    chunk_kind: 'symbol',
+    commit_hash: '',
+    content_sha256: sha,
+    text,
+  };
 }
 
 describe('ChunkVectors over the store', () => {
@@ -223,7 +271,11 @@ describe('ChunkVectors over the store', () => {
     const index = new ChunkIndex();
     for (let f = 0; f < 60; f++) {
       const file = `f${f}.ts`;
-      index.replaceFile(file, `h${f}`, Array.from({ length: 10 }, (_, i) => chunk(file, i * 2 + 1, `function fn${f}_${i}() {}`, `fn${f}_${i}`)));
+      index.replaceFile(
+        file,
+        `h${f}`,
+        Array.from({ length: 10 }, (_, i) => chunk(file, i * 2 + 1, `function fn${f}_${i}() {}`, `fn${f}_${i}`)),
+      );
     }
     const emb = new CountingEmbedder();
     const cv = new ChunkVectors(emb, FileVectorStore.open(tmp(), ID3));
@@ -235,4 +287,3 @@ describe('ChunkVectors over the store', () => {
     expect(await seenByOtherWork).toBeLessThan(600);
   });
 });
-

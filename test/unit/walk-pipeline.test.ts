@@ -64,7 +64,14 @@ afterAll(() => fs.rmSync(path.dirname(root), { recursive: true, force: true }));
 describe('walkWorkspace: the file-safety pipeline', () => {
   it('keeps only source files that pass every filter, and counts each skip category', async () => {
     const r = await walkWorkspace(root, { extensions: EXT, extraIgnore: ['src/extra/'], manifests: projectManifests(), maxFileBytes: 1000, maxFiles: 100 });
-    expect(r.files.map((f) => f.rel).sort()).toEqual(['lib/keep.py', 'src/go/build/build.ts', 'src/keep.ts', 'src/nested/kept.ts', 'src/server.key.ts', 'web/src/build/steps.ts']);
+    expect(r.files.map((f) => f.rel).sort()).toEqual([
+      'lib/keep.py',
+      'src/go/build/build.ts',
+      'src/keep.ts',
+      'src/nested/kept.ts',
+      'src/server.key.ts',
+      'web/src/build/steps.ts',
+    ]);
     expect(r.skipped.skip_pattern).toBe(9); // node_modules vendor dist build web/dist .git __pycache__ app.min.js app.js.map/api.generated
     expect(r.skipped.gitignore).toBe(3); // ignored/, scratch.tmp.ts, nested local.ts
     expect(r.skipped.extra_ignore).toBe(1);

@@ -11,11 +11,15 @@ const range = (l1: number, c1: number, l2: number, c2: number) => ({ start: { li
 describe('applyTextEdits', () => {
   it('applies edits given in any order against the original text', () => {
     const text = 'import { a } from "x";\nconst b = a(a);\n';
-    const out = applyTextEdits(text, [
-      { range: range(1, 10, 1, 11), newText: 'z' },
-      { range: range(0, 9, 0, 10), newText: 'z' },
-      { range: range(1, 12, 1, 13), newText: 'z' },
-    ], 'utf-16');
+    const out = applyTextEdits(
+      text,
+      [
+        { range: range(1, 10, 1, 11), newText: 'z' },
+        { range: range(0, 9, 0, 10), newText: 'z' },
+        { range: range(1, 12, 1, 13), newText: 'z' },
+      ],
+      'utf-16',
+    );
     expect(out).toBe('import { z } from "x";\nconst b = z(z);\n');
   });
 
@@ -27,7 +31,16 @@ describe('applyTextEdits', () => {
   });
 
   it('refuses overlapping edits', () => {
-    expect(() => applyTextEdits('abcdef', [{ range: range(0, 0, 0, 4), newText: 'x' }, { range: range(0, 2, 0, 5), newText: 'y' }], 'utf-16')).toThrow(LspgateError);
+    expect(() =>
+      applyTextEdits(
+        'abcdef',
+        [
+          { range: range(0, 0, 0, 4), newText: 'x' },
+          { range: range(0, 2, 0, 5), newText: 'y' },
+        ],
+        'utf-16',
+      ),
+    ).toThrow(LspgateError);
   });
 });
 

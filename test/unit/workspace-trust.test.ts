@@ -162,7 +162,7 @@ describe('limits from a workspace config.json', () => {
 });
 
 describe('the daemon attach environment', () => {
-  it('does not change when a folder is trusted (the daemon never reads a root\'s own config)', () => {
+  it("does not change when a folder is trusted (the daemon never reads a root's own config)", () => {
     const e: NodeJS.ProcessEnv = { ...env(), HOME: os.homedir() };
     write(path.join(e.XDG_CONFIG_HOME!, 'lspgate', 'config.json'), { allowedRoots: ['/x'] });
     const before = attachEnvironment(e).user_files['config.json'];

@@ -25,5 +25,9 @@ export const bashProfile = grammarOnlyProfile({
   },
   comment: '#',
   elision: '{ … }',
-  server: { name: 'bash-language-server', install: 'npm install -g bash-language-server, then add a servers.json entry: {"id":"bash-language-server","languages":["shellscript"],"extensions":[".sh",".bash"],"command":"bash-language-server","args":["start"],"install":"npm install -g bash-language-server"}' },
+  server: {
+    name: 'bash-language-server',
+    install:
+      'npm install -g bash-language-server, then add a servers.json entry: {"id":"bash-language-server","languages":["shellscript"],"extensions":[".sh",".bash"],"command":"bash-language-server","args":["start"],"install":"npm install -g bash-language-server"}',
+  },
 });

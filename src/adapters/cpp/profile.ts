@@ -29,7 +29,12 @@ const WRAPPERS = new Set(['function_declarator', 'pointer_declarator', 'referenc
 
 /** The declarator a wrapper wraps: its `declarator` field, or (a reference's `& x`, a parenthesized `(*x)`, which have no field) its last named child. */
 function wrapped(x: SyntaxNode): SyntaxNode | null {
-  return x.childForFieldName('declarator') ?? (x.type === 'reference_declarator' || x.type === 'parenthesized_declarator' ? x.namedChildren.filter((c) => c?.type !== 'attribute_declaration').pop() ?? null : null);
+  return (
+    x.childForFieldName('declarator') ??
+    (x.type === 'reference_declarator' || x.type === 'parenthesized_declarator'
+      ? (x.namedChildren.filter((c) => c?.type !== 'attribute_declaration').pop() ?? null)
+      : null)
+  );
 }
 
 /** The name a declarator declares: through pointers, references, arrays, parentheses and function declarators. */
@@ -78,7 +83,9 @@ const COMPOSITE_NAMES = new Set(['qualified_identifier', 'operator_name', 'destr
 function nameOf(node: SyntaxNode, capture: string): DeclaredName | undefined {
   if (capture === 'field' || (capture === 'type' && node.type !== 'alias_declaration')) {
     const data = declaredData(node);
-    return data && (data.type === 'field_identifier' || data.type === 'type_identifier' || data.type === 'identifier') ? { text: data.text, at: data.startIndex } : undefined;
+    return data && (data.type === 'field_identifier' || data.type === 'type_identifier' || data.type === 'identifier')
+      ? { text: data.text, at: data.startIndex }
+      : undefined;
   }
   // `unique_lock<mutex> __lock(_M_mutex);` in a body reads as a function's prototype, libstdc++'s `__catch(...) { }` as a
   // function's definition: C++ defines no function in a body, and clangd lists no local
@@ -87,7 +94,10 @@ function nameOf(node: SyntaxNode, capture: string): DeclaredName | undefined {
   // `void (*_M_fn)(int);` declares a pointer to a function: a field (the field capture), no function
   const data = node.type === 'field_declaration' || node.type === 'declaration' ? declaredData(node.childForFieldName('declarator')!) : undefined;
   if (data?.type === 'field_identifier' || data?.type === 'identifier') return undefined;
-  const name = node.type === 'function_definition' || node.type === 'field_declaration' || node.type === 'declaration' ? declared(node.childForFieldName('declarator')) : node.childForFieldName('name');
+  const name =
+    node.type === 'function_definition' || node.type === 'field_declaration' || node.type === 'declaration'
+      ? declared(node.childForFieldName('declarator'))
+      : node.childForFieldName('name');
   // a name error recovery made (a MISSING `::` between a return type and the name) names nothing
   if (!name || name.hasError) return undefined;
   // `operator bool() const`: the conversion's name is `operator bool`, not its whole declarator
@@ -97,7 +107,13 @@ function nameOf(node: SyntaxNode, capture: string): DeclaredName | undefined {
     return { text: name.text.slice(0, (d ? d.startIndex : name.endIndex) - name.startIndex).trim(), at: name.startIndex, composite: true };
   }
   // `Outer<T>::\n  name` is one name: no space around its `::`
-  const text = name.type === 'qualified_identifier' ? name.text.split('::').map((p) => p.trim()).join('::') : name.text;
+  const text =
+    name.type === 'qualified_identifier'
+      ? name.text
+          .split('::')
+          .map((p) => p.trim())
+          .join('::')
+      : name.text;
   return { text, at: nameStart(name), composite: COMPOSITE_NAMES.has(name.type) };
 }
 
@@ -115,12 +131,22 @@ export const cppProfile = grammarOnlyProfile({
   grammars: { '.cpp': 'cpp', '.cc': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp', '.h': 'cpp' },
   declarations: queryDeclarations({ query: QUERY, nameOf, kindOf, keywords: CPP_KEYWORDS, repair: { grammar: 'cpp', spans: macroSpans } }),
   tests: {
-    runners: [{ runner: 'ctest', description: 'GoogleTest and Catch2 suites are usually *_test.cpp / *_tests.cpp / test_*.cpp', files: /^(test_\w+|\w+_tests?)\.(cpp|cc|cxx)$/ }],
+    runners: [
+      {
+        runner: 'ctest',
+        description: 'GoogleTest and Catch2 suites are usually *_test.cpp / *_tests.cpp / test_*.cpp',
+        files: /^(test_\w+|\w+_tests?)\.(cpp|cc|cxx)$/,
+      },
+    ],
     directories: ['test', 'tests', 'testdata', 'fixtures'],
   },
   // Make, CMake and Meson
   manifests: ['Makefile', 'CMakeLists.txt', 'meson.build'],
   comment: '//',
   elision: '{ … }',
-  server: { name: 'clangd', install: 'install clangd (apt-get install clangd, brew install llvm) and add a servers.json entry: {"id":"clangd","languages":["cpp"],"extensions":[".cpp",".cc",".cxx",".hpp",".hh",".hxx",".h"],"command":"clangd","install":"apt-get install clangd"}' },
+  server: {
+    name: 'clangd',
+    install:
+      'install clangd (apt-get install clangd, brew install llvm) and add a servers.json entry: {"id":"clangd","languages":["cpp"],"extensions":[".cpp",".cc",".cxx",".hpp",".hh",".hxx",".h"],"command":"clangd","install":"apt-get install clangd"}',
+  },
 });

@@ -38,5 +38,9 @@ export const csharpProfile = grammarOnlyProfile({
   },
   comment: '//',
   elision: '{ … }',
-  server: { name: 'csharp-ls', install: 'dotnet tool install --global csharp-ls, then add a servers.json entry: {"id":"csharp-ls","languages":["csharp"],"extensions":[".cs"],"command":"csharp-ls","install":"dotnet tool install --global csharp-ls"}' },
+  server: {
+    name: 'csharp-ls',
+    install:
+      'dotnet tool install --global csharp-ls, then add a servers.json entry: {"id":"csharp-ls","languages":["csharp"],"extensions":[".cs"],"command":"csharp-ls","install":"dotnet tool install --global csharp-ls"}',
+  },
 });

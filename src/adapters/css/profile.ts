@@ -45,5 +45,9 @@ export const cssProfile = grammarOnlyProfile({
   tests: { runners: [], directories: ['test', 'tests', 'testdata', 'fixtures'] },
   comment: '/*',
   elision: '{ … }',
-  server: { name: 'vscode-css-language-server', install: 'npm install -g vscode-langservers-extracted, then add a servers.json entry: {"id":"vscode-css","languages":["css"],"extensions":[".css"],"command":"vscode-css-language-server","args":["--stdio"],"install":"npm install -g vscode-langservers-extracted"}' },
+  server: {
+    name: 'vscode-css-language-server',
+    install:
+      'npm install -g vscode-langservers-extracted, then add a servers.json entry: {"id":"vscode-css","languages":["css"],"extensions":[".css"],"command":"vscode-css-language-server","args":["--stdio"],"install":"npm install -g vscode-langservers-extracted"}',
+  },
 });

@@ -9,14 +9,7 @@
 import path from 'node:path';
 import { SymbolKind as Lsp, type DocumentSymbol } from 'vscode-languageserver-protocol';
 import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
-import type {
-  ClassDescriptor,
-  FieldDescriptor,
-  FunctionDescriptor,
-  RelationDescriptor,
-  SymbolDescriptor,
-  SymbolKind,
-} from '../../schema/descriptors.js';
+import type { ClassDescriptor, FieldDescriptor, FunctionDescriptor, RelationDescriptor, SymbolDescriptor, SymbolKind } from '../../schema/descriptors.js';
 import { toRelative } from '../../util/paths.js';
 import { isGoTestFile } from './tests.js';
 import { fileImports, goDocAbove, importPathOf, packageClause, packageDirFiles, trailingComment } from './package.js';
@@ -47,7 +40,10 @@ function isExportedName(name: string): boolean {
 /** The declaration's own source line, without the opening brace: `func (r *Router) Handle(...) error`. */
 function sourceSignature(file: FileContext, s: DocumentSymbol): string {
   const line = (file.lines[s.selectionRange.start.line] ?? '').trim();
-  return line.replace(/\s*\{\s*(\}\s*)?$/, '').replace(/\s*\/\/.*$/, '').trim();
+  return line
+    .replace(/\s*\{\s*(\}\s*)?$/, '')
+    .replace(/\s*\/\/.*$/, '')
+    .trim();
 }
 
 function kindOf(s: DocumentSymbol): SymbolKind {
@@ -241,7 +237,10 @@ async function classDescriptor(ctx: SymbolContext): Promise<ClassDescriptor> {
   const kind = kindOf(symbol);
   const pkg = packageName(file);
   const ip = importPath(file);
-  const header = (hover.declaration ?? sourceSignature(file, symbol)).split('\n')[0]!.replace(/\s*\{.*$/, '').trim();
+  const header = (hover.declaration ?? sourceSignature(file, symbol))
+    .split('\n')[0]!
+    .replace(/\s*\{.*$/, '')
+    .trim();
   const doc = sourceDoc(file, symbol) ?? hover.doc;
   const d: ClassDescriptor = {
     language: 'go',

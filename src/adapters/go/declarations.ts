@@ -36,7 +36,13 @@ function kindOf(lspKind: number): SymbolKind {
   }
 }
 
-function symbol(name: string, lspKind: number, range: { startIndex: number; endIndex: number }, selection: number, children: SyntaxSymbol[] = []): SyntaxSymbol {
+function symbol(
+  name: string,
+  lspKind: number,
+  range: { startIndex: number; endIndex: number },
+  selection: number,
+  children: SyntaxSymbol[] = [],
+): SyntaxSymbol {
   return { name, lspKind, kind: kindOf(lspKind), start: range.startIndex, end: range.endIndex, selection, children };
 }
 
@@ -56,7 +62,10 @@ function typeDetails(type: SyntaxNode | null): { lspKind: number; children: Synt
 
 /** go/types ExprString of a type, closely enough for names: whitespace as gofmt writes it. */
 function exprString(n: SyntaxNode): string {
-  return n.text.replace(/\s+/g, ' ').replace(/\s*\|\s*/g, ' | ').replace(/\s*,\s*/g, ', ');
+  return n.text
+    .replace(/\s+/g, ' ')
+    .replace(/\s*\|\s*/g, ' | ')
+    .replace(/\s*,\s*/g, ', ');
 }
 
 /** gopls embeddedIdent: the type name an embedded field is named after (`B` of `*B`, `Reader` of `io.Reader`, `List` of `List[T]`). */
@@ -150,7 +159,8 @@ function read(root: SyntaxNode): SyntaxSymbol[] {
         break;
       case 'var_declaration':
       case 'const_declaration':
-        for (const spec of specs(decl, decl.type === 'var_declaration' ? 'var_spec' : 'const_spec')) out.push(...valueSymbols(spec, decl.type === 'var_declaration' ? K.variable : K.constant));
+        for (const spec of specs(decl, decl.type === 'var_declaration' ? 'var_spec' : 'const_spec'))
+          out.push(...valueSymbols(spec, decl.type === 'var_declaration' ? K.variable : K.constant));
         break;
       default:
         break;

@@ -14,7 +14,16 @@ export const goProfile: LanguageProfile = {
   name: 'go',
   languageIds: [],
   grammars: { '.go': 'go' },
-  syntax: { imports: GO_IMPORTS, patterns: GO_PATTERNS, complexity: GO_COMPLEXITY, typeHeaders: GO_TYPE_HEADERS, decorations: GO_DECORATIONS, bodies: GO_BODIES, declarations: GO_DECLARATIONS, namedDeclarations: GO_NAMED_DECLARATIONS },
+  syntax: {
+    imports: GO_IMPORTS,
+    patterns: GO_PATTERNS,
+    complexity: GO_COMPLEXITY,
+    typeHeaders: GO_TYPE_HEADERS,
+    decorations: GO_DECORATIONS,
+    bodies: GO_BODIES,
+    declarations: GO_DECLARATIONS,
+    namedDeclarations: GO_NAMED_DECLARATIONS,
+  },
   tests: {
     runners: [GO_TEST_RUNNER],
     // testdata: the go tool ignores it (test inputs); test/: external test programs and their helpers
@@ -57,7 +66,9 @@ export const goProfile: LanguageProfile = {
         // a _test.go file may declare the external test package `x_test`
         if (s.package && !dirs.has(dir) && !isGoTestFile(s.file)) dirs.set(dir, s.package);
       }
-      return [...dirs].sort().map(([dir, name]): ProjectPackage => ({ name: mod ? (dir === '.' ? mod : `${mod}/${dir}`) : name, kind: 'go-package', path: dir }));
+      return [...dirs]
+        .sort()
+        .map(([dir, name]): ProjectPackage => ({ name: mod ? (dir === '.' ? mod : `${mod}/${dir}`) : name, kind: 'go-package', path: dir }));
     },
   },
   chunks: { elision: '{ … }' },

@@ -44,7 +44,10 @@ export function parseGoHover(text: string | undefined): GoHover {
 /** The first paragraph of a doc comment. */
 export function firstParagraph(doc: string | undefined): string | undefined {
   if (!doc) return undefined;
-  const p = doc.split(/\n\s*\n/)[0]!.replace(/\s*\n\s*/g, ' ').trim();
+  const p = doc
+    .split(/\n\s*\n/)[0]!
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
   return p || undefined;
 }
 

@@ -23,7 +23,10 @@ function embedded(type: SyntaxNode): SyntaxNode[] {
   if (type.type === 'struct_type') {
     const fields = namedChildren(type).find((c) => c.type === 'field_declaration_list');
     // an embedded field has a type and no name
-    return (fields ? namedChildren(fields) : []).filter((f) => f.type === 'field_declaration' && !f.childForFieldName('name')).map((f) => f.childForFieldName('type')).filter((t): t is SyntaxNode => !!t);
+    return (fields ? namedChildren(fields) : [])
+      .filter((f) => f.type === 'field_declaration' && !f.childForFieldName('name'))
+      .map((f) => f.childForFieldName('type'))
+      .filter((t): t is SyntaxNode => !!t);
   }
   if (type.type === 'interface_type') {
     return namedChildren(type)
@@ -82,7 +85,10 @@ export const GO_NAMED_DECLARATIONS: NamedDeclarationSyntax = {
     if (decl.type === 'function_declaration') return { name: name.text, kind: 'function', at: name };
     if (decl.type === 'method_declaration') {
       // `(s *Square[T])` → `Square`
-      const owner = decl.childForFieldName('receiver')?.descendantsOfType('type_identifier').find((x): x is SyntaxNode => !!x)?.text;
+      const owner = decl
+        .childForFieldName('receiver')
+        ?.descendantsOfType('type_identifier')
+        .find((x): x is SyntaxNode => !!x)?.text;
       return { name: name.text, kind: 'method', at: name, ...(owner ? { owner } : {}) };
     }
     const t = decl.childForFieldName('type')?.type;

@@ -35,17 +35,26 @@ const ERROR_NAME = /^\w*[eE]rr\w*$/;
 function checksError(ifStatement: SyntaxNode): boolean {
   const cond = ifStatement.childForFieldName('condition');
   const left = cond?.childForFieldName('left');
-  return cond?.type === 'binary_expression' && cond.childForFieldName('operator')?.text === '!=' && cond.childForFieldName('right')?.type === 'nil' && left?.type === 'identifier' && ERROR_NAME.test(left.text);
+  return (
+    cond?.type === 'binary_expression' &&
+    cond.childForFieldName('operator')?.text === '!=' &&
+    cond.childForFieldName('right')?.type === 'nil' &&
+    left?.type === 'identifier' &&
+    ERROR_NAME.test(left.text)
+  );
 }
 
 function hit(n: SyntaxNode): PatternFinding | undefined {
-  if (n.type === 'if_statement') return checksError(n) ? errorHandling('if err != nil', 'errors checked and handled where they are returned (`if err != nil`)') : undefined;
+  if (n.type === 'if_statement')
+    return checksError(n) ? errorHandling('if err != nil', 'errors checked and handled where they are returned (`if err != nil`)') : undefined;
   const fn = calleeText(n);
   if (fn === 'panic') return errorHandling('panic', 'failures raised with panic(...)');
   if (fn === 'errors.New') return errorHandling('errors.New', 'errors created with errors.New');
   if (fn === 'fmt.Errorf') {
     const wraps = (stringValue(firstArgument(n)) ?? '').includes('%w');
-    return wraps ? errorHandling('fmt.Errorf %w', 'errors wrapped with fmt.Errorf("...: %w", err)') : errorHandling('fmt.Errorf', 'errors created with fmt.Errorf (not wrapping)');
+    return wraps
+      ? errorHandling('fmt.Errorf %w', 'errors wrapped with fmt.Errorf("...: %w", err)')
+      : errorHandling('fmt.Errorf', 'errors created with fmt.Errorf (not wrapping)');
   }
   const field = n.childForFieldName('function')?.childForFieldName('field')?.text ?? '';
   return ROUTERS.has(field) ? routeRegistration(fn, n, true) : undefined;

@@ -57,7 +57,10 @@ export async function findModules(root: string): Promise<ModuleScan> {
 /** The `go` directive of a go.mod (`go 1.22` / `go 1.22.3`), undefined when it has none. */
 export function goDirective(gomod: string): string | undefined {
   for (const line of gomod.split('\n')) {
-    const words = line.replace(/\/\/.*$/, '').trim().split(/\s+/);
+    const words = line
+      .replace(/\/\/.*$/, '')
+      .trim()
+      .split(/\s+/);
     if (words.length === 2 && words[0] === 'go') return words[1];
   }
   return undefined;
@@ -114,7 +117,10 @@ export async function goWorkspaceEnv(root: string, ctx: ServerEnvContext): Promi
   const local = 'out' in version ? version.out.replace(/^go/, '') : undefined;
   const modules = local ? found.filter((m) => !m.go || compareGoVersions(m.go, local) <= 0) : found;
   const tooNew = found.filter((m) => !modules.includes(m));
-  if (tooNew.length) ctx.log(`left out of the Go workspace (their go line is newer than the local go ${local}): ${tooNew.map((m) => `${path.relative(root, m.dir)} (go ${m.go})`).join(', ')}`);
+  if (tooNew.length)
+    ctx.log(
+      `left out of the Go workspace (their go line is newer than the local go ${local}): ${tooNew.map((m) => `${path.relative(root, m.dir)} (go ${m.go})`).join(', ')}`,
+    );
   if (modules.length < 2) return {};
   const dir = path.join(ctx.cacheDir, 'go-work', createHash('sha256').update(root).digest('hex').slice(0, 16));
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
@@ -122,7 +128,9 @@ export async function goWorkspaceEnv(root: string, ctx: ServerEnvContext): Promi
   await fs.writeFile(file, goWorkText(modules), { mode: 0o600 });
   const check = await goCommand(['list', '-m'], root, { ...ctx.env, GOWORK: file });
   if ('error' in check) {
-    ctx.log(`${modules.length} Go modules under ${root} without a go.work: the go command refuses them as one workspace (${check.error}); each gets its own view when one of its files is opened`);
+    ctx.log(
+      `${modules.length} Go modules under ${root} without a go.work: the go command refuses them as one workspace (${check.error}); each gets its own view when one of its files is opened`,
+    );
     return {};
   }
   ctx.log(`${modules.length} Go modules under ${root} without a go.work: serving them as one workspace (GOWORK=${file})`);
@@ -135,7 +143,11 @@ export async function goWorkspaceEnv(root: string, ctx: ServerEnvContext): Promi
  * the local toolchain only is a `go` line newer than it. gopls sends every failure with code 0,
  * so its text is the only sign of which one it is. Undefined for any other failure.
  */
-export async function explainGoFailure(lspMessage: string, absPath: string, ctx: ServerEnvContext & { root: string }): Promise<{ message: string; details: Record<string, unknown> } | undefined> {
+export async function explainGoFailure(
+  lspMessage: string,
+  absPath: string,
+  ctx: ServerEnvContext & { root: string },
+): Promise<{ message: string; details: Record<string, unknown> } | undefined> {
   if (!lspMessage.startsWith('no package metadata for file')) return undefined;
   let dir = path.dirname(absPath);
   while (!existsSync(path.join(dir, 'go.mod'))) {

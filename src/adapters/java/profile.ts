@@ -42,12 +42,20 @@ export const javaProfile = grammarOnlyProfile({
     query: QUERY,
     nameOf,
     packageOf: (_file, tree) => {
-      const pkg = tree.namedChildren.find((c) => c?.type === 'package_declaration')?.namedChildren.find((c) => c?.type === 'scoped_identifier' || c?.type === 'identifier');
+      const pkg = tree.namedChildren
+        .find((c) => c?.type === 'package_declaration')
+        ?.namedChildren.find((c) => c?.type === 'scoped_identifier' || c?.type === 'identifier');
       return pkg ? { package: pkg.text } : {};
     },
   }),
   tests: {
-    runners: [{ runner: 'junit', description: 'JUnit (Maven Surefire, Gradle) runs *Test.java, *Tests.java and Test*.java', files: /^(Test\w*|\w+Tests?|\w+IT)\.java$/ }],
+    runners: [
+      {
+        runner: 'junit',
+        description: 'JUnit (Maven Surefire, Gradle) runs *Test.java, *Tests.java and Test*.java',
+        files: /^(Test\w*|\w+Tests?|\w+IT)\.java$/,
+      },
+    ],
     directories: ['test', 'tests', 'testdata', 'fixtures'],
     functionNames: /^test/,
   },
@@ -57,5 +65,9 @@ export const javaProfile = grammarOnlyProfile({
   // Javadoc is `/** … */`; a `/* (non-Javadoc) @see … */` marker or a commented-out block documents nothing
   blockDoc: '/**',
   elision: '{ … }',
-  server: { name: 'Eclipse JDT Language Server (jdtls)', install: 'install jdtls (https://download.eclipse.org/jdtls/, or your package manager) and add a servers.json entry: {"id":"jdtls","languages":["java"],"extensions":[".java"],"command":"jdtls","install":"jdtls"}' },
+  server: {
+    name: 'Eclipse JDT Language Server (jdtls)',
+    install:
+      'install jdtls (https://download.eclipse.org/jdtls/, or your package manager) and add a servers.json entry: {"id":"jdtls","languages":["java"],"extensions":[".java"],"command":"jdtls","install":"jdtls"}',
+  },
 });

@@ -17,15 +17,7 @@ import type {
   SymbolDescriptor,
   SymbolKind,
 } from '../../schema/descriptors.js';
-import {
-  modifiersBefore,
-  parsePhpDoc,
-  parsePhpFunctionHeader,
-  phpNamespace,
-  propertyInitialiser,
-  resolveGenericArgs,
-  stripPhpComments,
-} from './source.js';
+import { modifiersBefore, parsePhpDoc, parsePhpFunctionHeader, phpNamespace, propertyInitialiser, resolveGenericArgs, stripPhpComments } from './source.js';
 import { symbolLocation } from '../generic.js';
 import { declLine, fullName, modelInfo, ns, phpUses, resolver } from './model.js';
 import { decoratorNames, docCommentAt, typeHeaderOf } from '../file-structure.js';
@@ -87,7 +79,7 @@ async function functionDescriptor(ctx: SymbolContext): Promise<FunctionDescripto
   const mods = header?.modifiers ?? modifiersBefore(declLine(file, symbol), symbol.name);
   const isInterface = cls?.kind === Lsp.Interface;
   const special = model?.methodKinds.get(symbol.name);
-  const kind: FunctionDescriptor['kind'] = symbol.name === '__construct' ? 'constructor' : special ?? (cls ? 'method' : 'function');
+  const kind: FunctionDescriptor['kind'] = symbol.name === '__construct' ? 'constructor' : (special ?? (cls ? 'method' : 'function'));
   const attrs = decoratorNames(file, symbol);
   const tags = [...attrs];
   if (relType) tags.push('relation');
@@ -296,7 +288,10 @@ function namespaceOfFile(abs: string): string | undefined {
 
 /** Files whose `namespace` clause is the one named (`App\Models`, `App/Models`, `\App\Models`). */
 async function packageFiles(_root: string, name: string, candidates: string[]): Promise<string[] | undefined> {
-  const wanted = name.trim().replace(/[/.]/g, '\\').replace(/^\\+|\\+$/g, '');
+  const wanted = name
+    .trim()
+    .replace(/[/.]/g, '\\')
+    .replace(/^\\+|\\+$/g, '');
   const out = candidates.filter((abs) => /\.(php|phtml)$/.test(abs) && namespaceOfFile(abs) === wanted);
   return out.length ? out.sort() : undefined;
 }

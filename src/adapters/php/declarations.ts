@@ -40,7 +40,17 @@ function member(m: SyntaxNode, out: SyntaxSymbol[]): void {
       const name = m.childForFieldName('name');
       if (!name) return;
       const children = functionLocals(steps, m, membersOf);
-      out.push(phpSymbol(name.text, name.text.toLowerCase() === '__construct' ? K.constructor : K.method, startOf(m, m.startIndex), m.endIndex, name.startIndex, children, functionSignature(m, true)));
+      out.push(
+        phpSymbol(
+          name.text,
+          name.text.toLowerCase() === '__construct' ? K.constructor : K.method,
+          startOf(m, m.startIndex),
+          m.endIndex,
+          name.startIndex,
+          children,
+          functionSignature(m, true),
+        ),
+      );
       if (name.text.toLowerCase() === '__construct') out.push(...promoted(m));
       return;
     }
@@ -120,7 +130,18 @@ function statementIn(n: SyntaxNode, out: SyntaxSymbol[]): void {
     }
     case 'function_definition': {
       const name = n.childForFieldName('name');
-      if (name) out.push(phpSymbol(name.text, K.function, startOf(n, n.startIndex), n.endIndex, name.startIndex, functionLocals(steps, n, membersOf), functionSignature(n, false)));
+      if (name)
+        out.push(
+          phpSymbol(
+            name.text,
+            K.function,
+            startOf(n, n.startIndex),
+            n.endIndex,
+            name.startIndex,
+            functionLocals(steps, n, membersOf),
+            functionSignature(n, false),
+          ),
+        );
       return;
     }
     case 'const_declaration':

@@ -54,7 +54,8 @@ export function docTagMembers(comment: string, offset: number): SyntaxSymbol[] {
     const method = line.includes('@method') ? methodTag(line, offset + at) : undefined;
     if (method) out.push(method);
     const p = line.includes('@property') ? PROPERTY.exec(line) : null;
-    if (p) out.push(phpSymbol(p[1]!, K.property, offset + at + p.index, offset + at + line.trimEnd().length, offset + at + p.index + p[0].length - p[1]!.length));
+    if (p)
+      out.push(phpSymbol(p[1]!, K.property, offset + at + p.index, offset + at + line.trimEnd().length, offset + at + p.index + p[0].length - p[1]!.length));
     at += line.length + 1;
   }
   return out;

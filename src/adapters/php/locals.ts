@@ -173,7 +173,12 @@ function parameters(fn: SyntaxNode): SyntaxSymbol[] {
 /** The closure's symbol, its children (parameters, then what its body declares) filled by the steps after the running one. */
 function closure(c: SyntaxNode, outer: Locals): SyntaxSymbol {
   const params = parameters(c);
-  const locals = new Locals(outer.steps, outer.members, params.map((p) => p.name), [...params]);
+  const locals = new Locals(
+    outer.steps,
+    outer.members,
+    params.map((p) => p.name),
+    [...params],
+  );
   const use = c.namedChildren.find((x) => x?.type === 'anonymous_function_use_clause');
   // `use (&$y)` creates $y when the enclosing function does not know it; `use ($x)` only reads it
   for (const v of use?.namedChildren ?? []) {
@@ -214,7 +219,12 @@ export function functionLocals(steps: WalkSteps, fn: SyntaxNode, membersOf: Memb
     return locals.out;
   }
   const params = parameters(fn);
-  const locals = new Locals(steps, membersOf, params.map((p) => p.name), [...params]);
+  const locals = new Locals(
+    steps,
+    membersOf,
+    params.map((p) => p.name),
+    [...params],
+  );
   const body = fn.childForFieldName('body');
   if (body) locals.walk(body);
   return locals.out;

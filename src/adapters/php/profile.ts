@@ -7,15 +7,26 @@ import { PHP_ALIASES, PHP_BODIES, PHP_DECORATIONS, PHP_DOC_COMMENTS, PHP_NAMED_D
 import { PHP_DECLARATIONS } from './declarations.js';
 
 /** Methods PHP calls itself. */
-const MAGIC_METHODS = /^__(construct|destruct|call|callStatic|get|set|isset|unset|sleep|wakeup|serialize|unserialize|toString|invoke|set_state|clone|debugInfo)$/;
-
+const MAGIC_METHODS =
+  /^__(construct|destruct|call|callStatic|get|set|isset|unset|sleep|wakeup|serialize|unserialize|toString|invoke|set_state|clone|debugInfo)$/;
 
 export const phpProfile: LanguageProfile = {
   name: 'php',
   languageIds: [],
   grammars: { '.php': 'php' },
   interpreters: { php: '.php' },
-  syntax: { imports: PHP_IMPORTS, patterns: PHP_PATTERNS, complexity: PHP_COMPLEXITY, typeHeaders: PHP_TYPE_HEADERS, aliases: PHP_ALIASES, decorations: PHP_DECORATIONS, bodies: PHP_BODIES, docComments: PHP_DOC_COMMENTS, declarations: PHP_DECLARATIONS, namedDeclarations: PHP_NAMED_DECLARATIONS },
+  syntax: {
+    imports: PHP_IMPORTS,
+    patterns: PHP_PATTERNS,
+    complexity: PHP_COMPLEXITY,
+    typeHeaders: PHP_TYPE_HEADERS,
+    aliases: PHP_ALIASES,
+    decorations: PHP_DECORATIONS,
+    bodies: PHP_BODIES,
+    docComments: PHP_DOC_COMMENTS,
+    declarations: PHP_DECLARATIONS,
+    namedDeclarations: PHP_NAMED_DECLARATIONS,
+  },
   tests: {
     // PHPUnit's default suffix, case-sensitive (`Latest.php` is not a test).
     runners: [{ runner: 'phpunit', description: "PHPUnit's *Test.php suffix", files: /.Test\.php$/ }],
@@ -29,7 +40,8 @@ export const phpProfile: LanguageProfile = {
   deadCode: {
     entryPoints: ['main'],
     languageHooks: MAGIC_METHODS,
-    exportedApi: (s, m) => (m.json('composer.json')?.type === 'library' && !/\b(private|protected)\b/.test(s.signature) ? 'composer.json type library' : undefined),
+    exportedApi: (s, m) =>
+      m.json('composer.json')?.type === 'library' && !/\b(private|protected)\b/.test(s.signature) ? 'composer.json type library' : undefined,
   },
   project: {
     packageKinds: ['composer', 'php-namespace'],

@@ -14,7 +14,12 @@ const TRUNCATED = ' …(truncated)';
 const SKIP = new Set(['attribute_list', 'comment']);
 
 function oneLine(s: string): string {
-  const flat = s.replace(/\s+/g, ' ').replace(/\(\s+/g, '(').replace(/\s+\)/g, ')').replace(/,\s*\)/g, ')').trim();
+  const flat = s
+    .replace(/\s+/g, ' ')
+    .replace(/\(\s+/g, '(')
+    .replace(/\s+\)/g, ')')
+    .replace(/,\s*\)/g, ')')
+    .trim();
   return flat.length > PHP_SIGNATURE_CAP ? flat.slice(0, PHP_SIGNATURE_CAP) + TRUNCATED : flat;
 }
 

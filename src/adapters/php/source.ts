@@ -16,8 +16,31 @@ export function phpNamespace(lines: string[]): string | undefined {
 }
 
 const BUILTIN_TYPES = new Set([
-  'int', 'float', 'string', 'bool', 'array', 'object', 'mixed', 'void', 'null', 'callable', 'iterable', 'never', 'false', 'true',
-  'self', 'static', 'parent', 'resource', 'integer', 'boolean', 'double', 'list', 'non-empty-string', 'positive-int', 'class-string',
+  'int',
+  'float',
+  'string',
+  'bool',
+  'array',
+  'object',
+  'mixed',
+  'void',
+  'null',
+  'callable',
+  'iterable',
+  'never',
+  'false',
+  'true',
+  'self',
+  'static',
+  'parent',
+  'resource',
+  'integer',
+  'boolean',
+  'double',
+  'list',
+  'non-empty-string',
+  'positive-int',
+  'class-string',
 ]);
 
 /** A class name as PHP resolves it in this file: leading `\` is absolute, else `use` aliases, else the namespace. */
@@ -60,7 +83,10 @@ export function parsePhpDoc(block: string | undefined): PhpDoc {
     .trim();
   const firstTag = body.search(/^@/m);
   const text = (firstTag < 0 ? body : body.slice(0, firstTag)).trim();
-  const summary = text.split(/\n\s*\n/)[0]?.replace(/\s*\n\s*/g, ' ').trim();
+  const summary = text
+    .split(/\n\s*\n/)[0]
+    ?.replace(/\s*\n\s*/g, ' ')
+    .trim();
   if (summary) doc.summary = summary;
   const tagText = firstTag < 0 ? '' : body.slice(firstTag);
   for (const m of tagText.matchAll(/^@([\w-]+)[ \t]*(.*(?:\n(?!@).*)*)/gm)) {
@@ -90,7 +116,14 @@ function splitTypeAndRest(s: string): string[] {
     const c = s[i]!;
     if ('<{('.includes(c)) depth++;
     else if ('>})'.includes(c)) depth--;
-    else if (/\s/.test(c) && depth === 0) return [s.slice(0, i), ...s.slice(i + 1).trim().split(/\s+/)];
+    else if (/\s/.test(c) && depth === 0)
+      return [
+        s.slice(0, i),
+        ...s
+          .slice(i + 1)
+          .trim()
+          .split(/\s+/),
+      ];
   }
   return [s];
 }
@@ -116,7 +149,11 @@ export function parsePhpFunctionHeader(lines: string[], nameLine: number): PhpFu
       if (close >= 0 && l > nameLine + 1 && /\)\s*(:\s*[^{;]+)?$/.test(text) && /^\s*[{;]/.test(lines[l + 1] ?? '')) break;
     }
   }
-  text = text.trim().replace(/\(\s+/g, '(').replace(/\s+\)/g, ')').replace(/,\s*\)/g, ')');
+  text = text
+    .trim()
+    .replace(/\(\s+/g, '(')
+    .replace(/\s+\)/g, ')')
+    .replace(/,\s*\)/g, ')');
   const m = /^((?:(?:public|protected|private|static|abstract|final|readonly)\s+)*)function\s+&?(\w+)\s*\(/.exec(text);
   if (!m) return undefined;
   const open = m[0].length - 1;
@@ -172,7 +209,16 @@ export function snake(s: string): string {
     .toLowerCase();
 }
 
-const IRREGULAR: Record<string, string> = { person: 'people', man: 'men', woman: 'women', child: 'children', mouse: 'mice', foot: 'feet', tooth: 'teeth', goose: 'geese' };
+const IRREGULAR: Record<string, string> = {
+  person: 'people',
+  man: 'men',
+  woman: 'women',
+  child: 'children',
+  mouse: 'mice',
+  foot: 'feet',
+  tooth: 'teeth',
+  goose: 'geese',
+};
 const UNCOUNTABLE = new Set(['equipment', 'information', 'rice', 'money', 'species', 'series', 'fish', 'sheep', 'data', 'news', 'media', 'metadata']);
 
 /** English plural of a lower-case word, the common rules of Laravel's Str::plural. */
@@ -194,7 +240,7 @@ export function inferTableName(className: string): string {
 /** Removes `//`, `#` and `/* *\/` comments outside string literals. */
 export function stripPhpComments(text: string): string {
   let out = '';
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const c = text[i]!;
     if (c === "'" || c === '"') {
       let j = i + 1;

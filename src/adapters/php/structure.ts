@@ -4,14 +4,25 @@
  * docblock and attributes; `use A\B as C` bindings; attributes (`#[Scope]`); function bodies; the
  * docblock of a declaration above its attributes.
  */
-import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, DocCommentSyntax, NamedDeclarationSyntax, TypeHeaderSyntax } from '../language-profile.js';
+import type {
+  AliasSyntax,
+  BodySyntax,
+  DeclaredBase,
+  DecorationSyntax,
+  DocCommentSyntax,
+  NamedDeclarationSyntax,
+  TypeHeaderSyntax,
+} from '../language-profile.js';
 import { baseAt, headerText, namedChildren } from '../structure-forms.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
 
 /** `Base` of `Base`, `\App\Base`, `Models\Base`. */
 function lastName(n: SyntaxNode): SyntaxNode | undefined {
   if (n.type === 'name') return n;
-  if (n.type === 'qualified_name') return namedChildren(n).filter((c) => c.type === 'name').pop();
+  if (n.type === 'qualified_name')
+    return namedChildren(n)
+      .filter((c) => c.type === 'name')
+      .pop();
   return undefined;
 }
 
@@ -29,7 +40,9 @@ export const PHP_TYPE_HEADERS: TypeHeaderSyntax = {
         if (last) bases.push(baseAt(last, ref, relation, at));
       }
     }
-    const modifiers = namedChildren(decl).filter((c) => MODIFIERS.has(c.type)).map((c) => c.text);
+    const modifiers = namedChildren(decl)
+      .filter((c) => MODIFIERS.has(c.type))
+      .map((c) => c.text);
     // the header starts after the attributes and ends where the body opens
     const attributes = decl.childForFieldName('attributes');
     const header = headerText(decl, decl.childForFieldName('body')?.startIndex ?? decl.endIndex, attributes?.endIndex ?? decl.startIndex);
@@ -41,7 +54,11 @@ export const PHP_TYPE_HEADERS: TypeHeaderSyntax = {
 function traitsOf(decl: SyntaxNode): string[] {
   const body = decl.childForFieldName('body');
   const uses = body ? namedChildren(body).filter((c) => c.type === 'use_declaration') : [];
-  return uses.flatMap((u) => namedChildren(u).filter((n) => n.type === 'name' || n.type === 'qualified_name').map((n) => n.text));
+  return uses.flatMap((u) =>
+    namedChildren(u)
+      .filter((n) => n.type === 'name' || n.type === 'qualified_name')
+      .map((n) => n.text),
+  );
 }
 
 const MODIFIERS = new Set(['abstract_modifier', 'final_modifier', 'readonly_modifier']);
@@ -105,7 +122,9 @@ const PHP_NAMED: Record<string, string> = {
 
 /** Functions, classes, interfaces, traits, enums and methods (conditional declarations included: `if (!function_exists('f'))`). */
 export const PHP_NAMED_DECLARATIONS: NamedDeclarationSyntax = {
-  query: `[${Object.keys(PHP_NAMED).map((t) => `(${t})`).join(' ')}] @declaration
+  query: `[${Object.keys(PHP_NAMED)
+    .map((t) => `(${t})`)
+    .join(' ')}] @declaration
 [(anonymous_function) (arrow_function)] @local`,
   read(decl) {
     const name = decl.childForFieldName('name');

@@ -2,7 +2,20 @@
 import type { SyntaxSymbol } from '../language-profile.js';
 import type { SymbolKind } from '../../schema/descriptors.js';
 
-export const K = { module: 2, namespace: 3, class: 5, method: 6, property: 7, constructor: 9, enum: 10, interface: 11, function: 12, variable: 13, constant: 14, enumMember: 22 } as const;
+export const K = {
+  module: 2,
+  namespace: 3,
+  class: 5,
+  method: 6,
+  property: 7,
+  constructor: 9,
+  enum: 10,
+  interface: 11,
+  function: 12,
+  variable: 13,
+  constant: 14,
+  enumMember: 22,
+} as const;
 
 /** The PHP adapter's kind of intelephense's: a Module is a trait, `__construct` a constructor. */
 function kindOf(lspKind: number): SymbolKind {
@@ -34,7 +47,14 @@ function kindOf(lspKind: number): SymbolKind {
   }
 }
 
-export function phpSymbol(name: string, lspKind: number, start: number, end: number, selection: number, children: SyntaxSymbol[] = [], signature?: string): SyntaxSymbol {
+export function phpSymbol(
+  name: string,
+  lspKind: number,
+  start: number,
+  end: number,
+  selection: number,
+  children: SyntaxSymbol[] = [],
+  signature?: string,
+): SyntaxSymbol {
   return { name, lspKind, kind: kindOf(lspKind), start, end, selection, children, ...(signature !== undefined ? { signature } : {}) };
 }
-

@@ -37,7 +37,13 @@ function readImport(stmt: SyntaxNode, kind: string, _spec: SyntaxNode | undefine
     const alias = clause.childForFieldName('alias');
     const where = at(last);
     const specifier = `${prefix}${target.text}`;
-    out.push({ kind: kind as ImportKind, specifier: specifier.startsWith('\\') ? specifier.slice(1) : specifier, line: where.line, ask: [where], names: [alias ? alias.text : last.text] });
+    out.push({
+      kind: kind as ImportKind,
+      specifier: specifier.startsWith('\\') ? specifier.slice(1) : specifier,
+      line: where.line,
+      ask: [where],
+      names: [alias ? alias.text : last.text],
+    });
   }
   return out;
 }
@@ -68,7 +74,9 @@ function hit(n: SyntaxNode): PatternFinding | undefined {
     case 'throw_expression': {
       const v = n.namedChildren[0];
       const cls = v?.type === 'object_creation_expression' ? v.namedChildren[0]?.text : undefined;
-      return cls ? errorHandling(`throw ${cls}`, `exceptions raised as \`throw new ${cls}(...)\``) : errorHandling('throw (rethrow or value)', 'throw of an existing value (rethrow)');
+      return cls
+        ? errorHandling(`throw ${cls}`, `exceptions raised as \`throw new ${cls}(...)\``)
+        : errorHandling('throw (rethrow or value)', 'throw of an existing value (rethrow)');
     }
     case 'scoped_call_expression': {
       const scope = n.childForFieldName('scope')?.text ?? '';

@@ -39,7 +39,6 @@ import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '.
 import { pythonProfile } from './profile.js';
 import { pythonNameProblem } from './identifier.js';
 
-
 function parentOf(ctx: SymbolContext): DocumentSymbol | undefined {
   return ctx.parents[ctx.parents.length - 1];
 }
@@ -160,7 +159,11 @@ const DATACLASS_DECORATOR = /^(dataclasses\.)?dataclass$|^(attrs?\.)?(define|fro
  * field the generated `__init__` takes (PEP 557), except `ClassVar[...]` (a real class attribute),
  * `InitVar[...]` (an `__init__`/`__post_init__` argument only) and the `_: KW_ONLY` marker.
  */
-function attributeRole(a: ReturnType<typeof parseAssignment>, type: string | undefined, dataclass: boolean): 'instance_attribute' | 'class_attribute' | 'dataclass_field' | 'init_var' | 'kw_only_marker' {
+function attributeRole(
+  a: ReturnType<typeof parseAssignment>,
+  type: string | undefined,
+  dataclass: boolean,
+): 'instance_attribute' | 'class_attribute' | 'dataclass_field' | 'init_var' | 'kw_only_marker' {
   if (a?.self) return 'instance_attribute';
   if (!dataclass || !a?.type) return 'class_attribute';
   if (/^(dataclasses\.)?KW_ONLY$/.test(a.type)) return 'kw_only_marker';
@@ -319,12 +322,22 @@ function isExported(ctx: SymbolContext): boolean {
  * plus its direct submodules. Undefined when no file has that module path.
  */
 async function packageFiles(root: string, name: string, candidates: string[]): Promise<string[] | undefined> {
-  const wanted = name.trim().replace(/\.pyi?$/, '').replace(/\/__init__$/, '').replace(/[/\\]/g, '.').replace(/^\.+|\.+$/g, '');
+  const wanted = name
+    .trim()
+    .replace(/\.pyi?$/, '')
+    .replace(/\/__init__$/, '')
+    .replace(/[/\\]/g, '.')
+    .replace(/^\.+|\.+$/g, '');
   const out: string[] = [];
   for (const abs of candidates) {
     if (!/\.pyi?$/.test(abs)) continue;
     const mod = modulePath(abs, root);
-    const relDotted = path.relative(root, abs).replace(/\.pyi?$/, '').replace(/[/\\]__init__$/, '').split(path.sep).join('.');
+    const relDotted = path
+      .relative(root, abs)
+      .replace(/\.pyi?$/, '')
+      .replace(/[/\\]__init__$/, '')
+      .split(path.sep)
+      .join('.');
     if (mod === wanted || relDotted === wanted) out.push(abs);
     else if (mod.startsWith(`${wanted}.`) && !mod.slice(wanted.length + 1).includes('.')) out.push(abs);
   }

@@ -116,4 +116,3 @@ export const PY_DECLARATIONS: DeclarationSyntax = {
     return mod ? { package: mod } : {};
   },
 };
-

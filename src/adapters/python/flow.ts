@@ -14,7 +14,10 @@ const EXITS = new Set(['raise_statement', 'return_statement', 'continue_statemen
 
 function literal(n: SyntaxNode | null): string | undefined {
   if (n?.type !== 'string') return undefined;
-  return n.namedChildren.filter((c) => c?.type === 'string_content').map((c) => c!.text).join('');
+  return n.namedChildren
+    .filter((c) => c?.type === 'string_content')
+    .map((c) => c!.text)
+    .join('');
 }
 
 /**
@@ -31,7 +34,8 @@ export function staticCondition(n: SyntaxNode | null): boolean | undefined {
     else if (!node) values.push(undefined);
     else if (node.type === 'parenthesized_expression') work.push({ node: node.namedChildren[0] ?? null });
     else if (node.type === 'not_operator') work.push({ node, operands: true }, { node: node.childForFieldName('argument') });
-    else if (node.type === 'boolean_operator') work.push({ node, operands: true }, { node: node.childForFieldName('right') }, { node: node.childForFieldName('left') });
+    else if (node.type === 'boolean_operator')
+      work.push({ node, operands: true }, { node: node.childForFieldName('right') }, { node: node.childForFieldName('left') });
     else values.push(operand(node));
   }
   return values.pop();
@@ -129,7 +133,14 @@ export class Reachability {
   }
 
   private branchLive(stmt: SyntaxNode, child: SyntaxNode, at: SyntaxNode): boolean {
-    const body = at.type === 'if_statement' ? (at.childForFieldName('consequence')?.id === child.id ? child : undefined) : at.type === 'elif_clause' ? at.childForFieldName('consequence') : at.childForFieldName('body');
+    const body =
+      at.type === 'if_statement'
+        ? at.childForFieldName('consequence')?.id === child.id
+          ? child
+          : undefined
+        : at.type === 'elif_clause'
+          ? at.childForFieldName('consequence')
+          : at.childForFieldName('body');
     if (!body || body.id !== child.id) return true;
     return liveBranches(stmt).live.some((b) => b?.id === body.id);
   }

@@ -50,7 +50,8 @@ function withoutParameters(symbols: DocumentSymbol[], text: string, starts: numb
     if (!s.children?.length) return s;
     let children = withoutParameters(s.children, text, starts, encoding);
     const list = FUNCTIONS.includes(s.kind) ? parameterList(s, text, starts, encoding) : undefined;
-    if (list) children = children.filter((c) => c.kind !== Lsp.Variable || !(before(list.open, c.selectionRange.start) && before(c.selectionRange.start, list.close)));
+    if (list)
+      children = children.filter((c) => c.kind !== Lsp.Variable || !(before(list.open, c.selectionRange.start) && before(c.selectionRange.start, list.close)));
     return children === s.children ? s : { ...s, children };
   });
 }

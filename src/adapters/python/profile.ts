@@ -12,7 +12,19 @@ function builds(pyproject: string | undefined): boolean {
 
 /** Decorators of the language and its standard library that bind or type a method and register it nowhere. */
 const BINDING_DECORATORS = new Set(
-  ['staticmethod', 'classmethod', 'property', 'abstractmethod', 'abc.abstractmethod', 'cached_property', 'functools.cached_property', 'override', 'typing.override', 'overload', 'typing.overload'].map((n) => `@${n}`),
+  [
+    'staticmethod',
+    'classmethod',
+    'property',
+    'abstractmethod',
+    'abc.abstractmethod',
+    'cached_property',
+    'functools.cached_property',
+    'override',
+    'typing.override',
+    'overload',
+    'typing.overload',
+  ].map((n) => `@${n}`),
 );
 
 export const pythonProfile: LanguageProfile = {
@@ -20,10 +32,27 @@ export const pythonProfile: LanguageProfile = {
   languageIds: [],
   grammars: { '.py': 'python', '.pyi': 'python' },
   interpreters: { python: '.py', python2: '.py', python3: '.py', pypy: '.py', pypy3: '.py' },
-  syntax: { imports: PY_IMPORTS, patterns: PY_PATTERNS, complexity: PY_COMPLEXITY, typeHeaders: PY_TYPE_HEADERS, aliases: PY_ALIASES, decorations: PY_DECORATIONS, bodies: PY_BODIES, scriptEntry: PY_SCRIPT_ENTRY, declarations: PY_DECLARATIONS, namedDeclarations: PY_NAMED_DECLARATIONS },
+  syntax: {
+    imports: PY_IMPORTS,
+    patterns: PY_PATTERNS,
+    complexity: PY_COMPLEXITY,
+    typeHeaders: PY_TYPE_HEADERS,
+    aliases: PY_ALIASES,
+    decorations: PY_DECORATIONS,
+    bodies: PY_BODIES,
+    scriptEntry: PY_SCRIPT_ENTRY,
+    declarations: PY_DECLARATIONS,
+    namedDeclarations: PY_NAMED_DECLARATIONS,
+  },
   tests: {
     // pytest's default discovery: test_*.py and *_test.py, plus conftest.py fixtures.
-    runners: [{ runner: 'pytest', description: 'pytest collects test_*.py and *_test.py (conftest.py holds fixtures)', files: /^(test_.*\.pyi?|.*_test\.pyi?|conftest\.py)$/i }],
+    runners: [
+      {
+        runner: 'pytest',
+        description: 'pytest collects test_*.py and *_test.py (conftest.py holds fixtures)',
+        files: /^(test_.*\.pyi?|.*_test\.pyi?|conftest\.py)$/i,
+      },
+    ],
     // not `testing/`: numpy.testing and the like are public modules of the package
     directories: ['test', 'tests', 'testdata', 'fixtures'],
     functionNames: /^test/,

@@ -36,7 +36,19 @@ const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dict
  * they are never listed, whatever assigns them.
  */
 const IMPLICIT = {
-  module: new Set(['__name__', '__loader__', '__package__', '__spec__', '__path__', '__file__', '__cached__', '__annotations__', '__dict__', '__builtins__', '__doc__']),
+  module: new Set([
+    '__name__',
+    '__loader__',
+    '__package__',
+    '__spec__',
+    '__path__',
+    '__file__',
+    '__cached__',
+    '__annotations__',
+    '__dict__',
+    '__builtins__',
+    '__doc__',
+  ]),
   class: new Set(['__doc__', '__module__', '__qualname__']),
   function: new Set<string>(),
 };
@@ -72,7 +84,7 @@ export function bindingScope(node: SyntaxNode, walrus = false): Scope | undefine
 /** Where a node ends without trailing comments (pyright's suite ends at its last statement). */
 function endOf(n: SyntaxNode): number {
   // down the last children in a loop: a function's last statement may nest 100,000 deep
-  for (let node = n; ; ) {
+  for (let node = n; ;) {
     let last = node.lastChild;
     while (last?.type === 'comment') last = last.previousSibling;
     if (!last) return node.endIndex;
@@ -189,7 +201,10 @@ class Binder {
     if (scope?.kind !== 'class' || !value) return;
     const strings = value.type === 'string' ? [value] : value.namedChildren.filter((c): c is SyntaxNode => c?.type === 'string');
     for (const str of strings) {
-      const name = str.namedChildren.filter((c) => c?.type === 'string_content').map((c) => c!.text).join('');
+      const name = str.namedChildren
+        .filter((c) => c?.type === 'string_content')
+        .map((c) => c!.text)
+        .join('');
       // `__dict__` in __slots__ keeps the instance dict; it declares no member
       if (!/^[A-Za-z_]\w*$/.test(name) || name === '__dict__') continue;
       const decl: PyDecl = { type: 'variable', node: str, name: str, start: str.startIndex, end: str.endIndex, typed: false };
@@ -315,6 +330,7 @@ export function declarationsOfScopes(module: SyntaxNode, captures: readonly Synt
         break;
     }
   }
-  for (const names of b.scopes.values()) for (const list of names.values()) if (list.length > 1) list.sort((x, y) => Number(!!x.late) - Number(!!y.late) || x.order! - y.order!);
+  for (const names of b.scopes.values())
+    for (const list of names.values()) if (list.length > 1) list.sort((x, y) => Number(!!x.late) - Number(!!y.late) || x.order! - y.order!);
   return b.scopes;
 }

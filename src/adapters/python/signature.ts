@@ -27,7 +27,10 @@ export function parsePyHover(text: string | undefined): PyHover {
     code = code.slice(lm[0].length);
   } else if (code.startsWith('class ')) out.label = 'class';
   out.code = code;
-  const rest = text.slice(m.index + m[0].length).replace(/^\s*---\s*/, '').trim();
+  const rest = text
+    .slice(m.index + m[0].length)
+    .replace(/^\s*---\s*/, '')
+    .trim();
   if (rest) out.doc = rest;
   return out;
 }
@@ -194,14 +197,20 @@ function isCompleteLine(line: string): boolean {
 }
 
 function dedent(lines: string[]): string {
-  const indents = lines.slice(1).filter((x) => x.trim()).map((x) => /^\s*/.exec(x)![0].length);
+  const indents = lines
+    .slice(1)
+    .filter((x) => x.trim())
+    .map((x) => /^\s*/.exec(x)![0].length);
   const min = indents.length ? Math.min(...indents) : 0;
   return [lines[0]!.trim(), ...lines.slice(1).map((x) => x.slice(min).trimEnd())].join('\n');
 }
 
 export function firstParagraphPy(doc: string | undefined): string | undefined {
   if (!doc) return undefined;
-  const p = doc.split(/\n\s*\n/)[0]!.replace(/\s*\n\s*/g, ' ').trim();
+  const p = doc
+    .split(/\n\s*\n/)[0]!
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
   return p || undefined;
 }
 

@@ -4,7 +4,15 @@
  * `from m import A as B` bindings and module-level `B = A` assignments, decorators, and function
  * bodies.
  */
-import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, NamedDeclarationSyntax, ScriptEntrySyntax, TypeHeaderSyntax } from '../language-profile.js';
+import type {
+  AliasSyntax,
+  BodySyntax,
+  DeclaredBase,
+  DecorationSyntax,
+  NamedDeclarationSyntax,
+  ScriptEntrySyntax,
+  TypeHeaderSyntax,
+} from '../language-profile.js';
 import { baseAt, decoratorNodes, namedChildren, outermost } from '../structure-forms.js';
 import { calleeText } from '../syntax-forms.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';

@@ -60,5 +60,9 @@ export const rubyProfile = grammarOnlyProfile({
   },
   comment: '#',
   elision: '…',
-  server: { name: 'ruby-lsp', install: 'gem install ruby-lsp, then add a servers.json entry: {"id":"ruby-lsp","languages":["ruby"],"extensions":[".rb"],"command":"ruby-lsp","install":"gem install ruby-lsp"}' },
+  server: {
+    name: 'ruby-lsp',
+    install:
+      'gem install ruby-lsp, then add a servers.json entry: {"id":"ruby-lsp","languages":["ruby"],"extensions":[".rb"],"command":"ruby-lsp","install":"gem install ruby-lsp"}',
+  },
 });

@@ -46,7 +46,9 @@ export const rustProfile = grammarOnlyProfile({
   grammars: { '.rs': 'rust' },
   declarations: queryDeclarations({ query: QUERY, nameOf, kindOf }),
   tests: {
-    runners: [{ runner: 'cargo test', description: 'cargo runs the integration tests under tests/ (unit tests live in #[cfg(test)] modules)', files: /^\w+_test\.rs$/ }],
+    runners: [
+      { runner: 'cargo test', description: 'cargo runs the integration tests under tests/ (unit tests live in #[cfg(test)] modules)', files: /^\w+_test\.rs$/ },
+    ],
     directories: ['tests', 'testdata', 'fixtures'],
     functionNames: /^test/,
   },
@@ -55,5 +57,9 @@ export const rustProfile = grammarOnlyProfile({
   manifests: ['Cargo.toml'],
   comment: '//',
   elision: '{ … }',
-  server: { name: 'rust-analyzer', install: 'rustup component add rust-analyzer, then add a servers.json entry: {"id":"rust-analyzer","languages":["rust"],"extensions":[".rs"],"command":"rust-analyzer","rootMarkers":["Cargo.toml"],"install":"rustup component add rust-analyzer"}' },
+  server: {
+    name: 'rust-analyzer',
+    install:
+      'rustup component add rust-analyzer, then add a servers.json entry: {"id":"rust-analyzer","languages":["rust"],"extensions":[".rs"],"command":"rust-analyzer","rootMarkers":["Cargo.toml"],"install":"rustup component add rust-analyzer"}',
+  },
 });

@@ -13,14 +13,7 @@ import { withoutImportBindings } from './imports.js';
 import { tsDescriptorKind } from './kinds.js';
 import { tsModulePath } from './module-path.js';
 import { childContexts, genericAdapter, qualifiedName, rangeText, symbolLocation } from '../generic.js';
-import {
-  modifiersOf,
-  overloadSiblings,
-  tsFieldDescriptor,
-  tsFunctionDescriptor,
-  tsHoverOf,
-  tsNamespaceOf,
-} from './members.js';
+import { modifiersOf, overloadSiblings, tsFieldDescriptor, tsFunctionDescriptor, tsHoverOf, tsNamespaceOf } from './members.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
 import { typeHeaderOf, type TypeHeader } from '../file-structure.js';
 import { languageProfile } from '../languages.js';
@@ -141,7 +134,13 @@ export const typescriptAdapter: LanguageAdapter = {
     if (ns) d.namespace = ns;
     d.package = tsModulePath(ctx.file.relPath);
     d.signature = ['function', 'method', 'constructor'].includes(kind)
-      ? collapseWhitespace(stripComments(rangeText(ctx.file, ctx.symbol.range))).replace(/^export\s+/, '').replace(/\s*\{[\s\S]*$/, '').replace(/;$/, '').replace(/\(\s+/g, '(').replace(/,?\s+\)/g, ')').slice(0, 300)
+      ? collapseWhitespace(stripComments(rangeText(ctx.file, ctx.symbol.range)))
+          .replace(/^export\s+/, '')
+          .replace(/\s*\{[\s\S]*$/, '')
+          .replace(/;$/, '')
+          .replace(/\(\s+/g, '(')
+          .replace(/,?\s+\)/g, ')')
+          .slice(0, 300)
       : declarationSignature(ctx).replace(/^export\s+/, '');
     d.location = symbolLocation(ctx.file, ctx.symbol.range);
     const tags: string[] = [];

@@ -106,7 +106,9 @@ function declarationFromName(file: FileContext, symbol: DocumentSymbol): string 
 /** Source signature of one declaration: `function scale(value: number, factor: number): number`. */
 function sourceSignature(file: FileContext, symbol: DocumentSymbol): string {
   const text = stripComments(rangeText(file, symbol.range as Range)).replace(/^\s*(export\s+)?(declare\s+)?/, '');
-  return collapseWhitespace(text).replace(/\s*;$/, '').replace(/\s*\{[\s\S]*$/, '');
+  return collapseWhitespace(text)
+    .replace(/\s*;$/, '')
+    .replace(/\s*\{[\s\S]*$/, '');
 }
 
 export async function tsFunctionDescriptor(ctx: SymbolContext, language: string, exported: boolean): Promise<FunctionDescriptor> {

@@ -15,7 +15,15 @@ export function cleanText(text: string): string {
   return cut.replace(/\\?(?:\r?\n|[\r\u2028\u2029])/g, '');
 }
 
-const IDENTIFIERS = new Set(['identifier', 'property_identifier', 'type_identifier', 'private_property_identifier', 'shorthand_property_identifier', 'shorthand_property_identifier_pattern', 'statement_identifier']);
+const IDENTIFIERS = new Set([
+  'identifier',
+  'property_identifier',
+  'type_identifier',
+  'private_property_identifier',
+  'shorthand_property_identifier',
+  'shorthand_property_identifier_pattern',
+  'statement_identifier',
+]);
 
 /** The text of a declaration name as an item name: identifiers as written, literals with their quotes, `[computed]`. */
 export function nameText(name: SyntaxNode): string {
@@ -34,7 +42,13 @@ export function hasNavigationBarName(name: SyntaxNode | null): boolean {
   if (!name) return false;
   if (name.type !== 'computed_property_name') return true;
   const expr = name.namedChildren[0];
-  return !!expr && (isEntityName(expr) || expr.type === 'number' || expr.type === 'string' || (expr.type === 'template_string' && !expr.namedChildren.some((c) => c?.type === 'template_substitution')));
+  return (
+    !!expr &&
+    (isEntityName(expr) ||
+      expr.type === 'number' ||
+      expr.type === 'string' ||
+      (expr.type === 'template_string' && !expr.namedChildren.some((c) => c?.type === 'template_substitution')))
+  );
 }
 
 /** `a.b.c`: identifiers joined by property names (down the chain in a loop: a chain may be 20,000 long). */

@@ -6,7 +6,18 @@
 import type { SyntaxNode } from '../../syntax/syntax.js';
 
 /** typescript-language-server's SymbolKind for each of tsserver's ScriptElementKinds used here. */
-export const NAV_KIND = { module: 2, class: 5, method: 6, property: 7, constructor: 9, enum: 10, interface: 11, function: 12, variable: 13, constant: 14 } as const;
+export const NAV_KIND = {
+  module: 2,
+  class: 5,
+  method: 6,
+  property: 7,
+  constructor: 9,
+  enum: 10,
+  interface: 11,
+  function: 12,
+  variable: 13,
+  constant: 14,
+} as const;
 
 export interface NavItem {
   name: string;
@@ -39,14 +50,15 @@ export function mergeable(n: SyntaxNode, merge: string): Pick<NavItem, 'merge' |
   let p = n.parent;
   if (p?.type === 'ambient_declaration') p = p.parent;
   if (p?.type === 'export_statement') p = p.parent;
-  const moduleBody = p?.type === 'statement_block' && (p.parent?.type === 'internal_module' || p.parent?.type === 'module' || p.parent?.type === 'ambient_declaration');
+  const moduleBody =
+    p?.type === 'statement_block' && (p.parent?.type === 'internal_module' || p.parent?.type === 'module' || p.parent?.type === 'ambient_declaration');
   return { merge, scope: p?.id ?? -1, own: !!p && (OWN_BODIES.has(p.type) || moduleBody) };
 }
 
 /** Where a node ends without the comments tree-sitter keeps at its end (TypeScript's node ends at its last token). */
 export function endOf(n: SyntaxNode): number {
   // down the last children in a loop: `const v = a = b = …` nests its last child 20,000 deep
-  for (let node = n; ; ) {
+  for (let node = n; ;) {
     let last = node.lastChild;
     while (last?.type === 'comment') last = last.previousSibling;
     if (!last || (last.equals(node.lastChild!) && last.childCount === 0)) return node.endIndex;
@@ -113,7 +125,13 @@ export function declarationKind(declarator: SyntaxNode): number {
 export function skipOuterExpressions(n: SyntaxNode): SyntaxNode {
   let x = n;
   for (;;) {
-    if (x.type === 'parenthesized_expression' || x.type === 'as_expression' || x.type === 'satisfies_expression' || x.type === 'non_null_expression' || x.type === 'type_assertion') {
+    if (
+      x.type === 'parenthesized_expression' ||
+      x.type === 'as_expression' ||
+      x.type === 'satisfies_expression' ||
+      x.type === 'non_null_expression' ||
+      x.type === 'type_assertion'
+    ) {
       const inner = x.type === 'type_assertion' ? x.namedChildren[x.namedChildren.length - 1] : x.namedChildren[0];
       if (!inner) return x;
       x = inner;
@@ -126,4 +144,9 @@ export function exportKind(expr: SyntaxNode): number {
   if (expr.type === 'class') return NAV_KIND.class;
   if (FUNCTION_EXPRESSIONS.has(expr.type)) return NAV_KIND.function;
   return NAV_KIND.constant;
+}
+
+/** An assignment the grammar read after a `using` keyword (`using x = …`, `await using x = …`): a declaration. */
+export function isUsingDeclaration(n: SyntaxNode): boolean {
+  return n.firstChild?.type === 'using' && !n.firstChild.isNamed;
 }

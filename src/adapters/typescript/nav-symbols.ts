@@ -161,7 +161,15 @@ function toSymbols(items: Marked[], text: string): SyntaxSymbol[] {
       if (it.anonymous && children.length === 0) continue;
       const named = !it.later && it.nameAt !== undefined && it.nameAt >= it.start && it.nameAt <= it.end;
       const selection = named ? it.nameAt! : it.start;
-      out.push({ name: it.name, lspKind: it.lspKind, kind: tsDescriptorKind(it.lspKind, lineBefore(text, selection)), start: it.start, end: it.end, selection, children });
+      out.push({
+        name: it.name,
+        lspKind: it.lspKind,
+        kind: tsDescriptorKind(it.lspKind, lineBefore(text, selection)),
+        start: it.start,
+        end: it.end,
+        selection,
+        children,
+      });
     }
     const parent = frames[frames.length - 1];
     if (!parent) return out;

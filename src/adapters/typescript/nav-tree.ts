@@ -12,191 +12,97 @@
  * takes (MAX_SYNTAX_NESTING, catalog-entry.ts checkSymbolDepth) refuse the file as soon as the walk
  * reaches them: building 20,000 nested namespaces only to refuse them took minutes.
  */
-import { MAX_SYNTAX_NESTING, tooDeeplyNested, type SyntaxNode } from '../../syntax/syntax.js';
-import { WalkSteps } from '../../syntax/walk-steps.js';
+import { type SyntaxNode } from '../../syntax/syntax.js';
+import { NavWalk } from './nav-walk.js';
 import { anonymousName, assignedName, assignedNameNode, cleanText, hasNavigationBarName, isIdentifierNode, nameText } from './nav-names.js';
 import {
-  accessorKeyword, CLASS_EXPRESSIONS, declarationKind, declarationStart, endOf, exportKind, firstIdentifier, FUNCTION_EXPRESSIONS, isDefaultExport,
-  isParameterPattern, isStatic, mergeable, NAV_KIND, PATTERNS, skipOuterExpressions, type NavItem,
+  accessorKeyword,
+  declarationKind,
+  declarationStart,
+  endOf,
+  exportKind,
+  firstIdentifier,
+  FUNCTION_EXPRESSIONS,
+  isDefaultExport,
+  isParameterPattern,
+  isStatic,
+  isUsingDeclaration,
+  mergeable,
+  NAV_KIND,
+  PATTERNS,
+  skipOuterExpressions,
+  type NavItem,
 } from './nav-nodes.js';
 
 export { NAV_KIND, type NavItem };
 
-export class NavTreeBuilder {
-  readonly root: NavItem = { name: '', lspKind: 0, start: 0, end: 0, children: [] };
-
-  /** `js`: a JavaScript file, where CommonJS exports and prototype assignments declare (TypeScript's getAssignmentDeclarationKind). */
-  constructor(private readonly js = false) {}
-
-  private parent = this.root;
-  /** How deep `parent` is among the items (the root's children are at 1). */
-  private depth = 0;
-  /** Functions declared in the current item (navigationBar.ts trackedEs5Classes): `F.x = …` then belongs to F. */
-  private functions = new Set<string>();
-
-  /** The walk's pending steps: what a recursive visit would do after the call it is in. */
-  private readonly steps = new WalkSteps();
-
-  build(program: SyntaxNode): NavItem[] {
-    this.steps.run(() => this.visitAll(program));
-    return this.root.children;
-  }
-
-  // ---- traversal ------------------------------------------------------------------------------
-
+export class NavTreeBuilder extends NavWalk {
   /** navigationBar.ts addChildrenRecursively's cases, by tree-sitter node type; anything else is walked through. */
-  private readonly cases = new Map<string, (n: SyntaxNode) => void>(Object.entries({
-    method_definition: (n) => this.method(n),
-    method_signature: (n) => this.methodSignature(n),
-    abstract_method_signature: (n) => this.methodSignature(n),
-    function_signature: (n) => this.leaf(n, NAV_KIND.function, endOf(n), 'function'),
-    public_field_definition: (n) => this.property(n),
-    field_definition: (n) => this.property(n),
-    property_signature: (n) => {
-      if (hasNavigationBarName(n.childForFieldName('name'))) this.leaf(n, NAV_KIND.property, this.memberEnd(n));
-    },
-    call_signature: (n) => this.signature(n),
-    construct_signature: (n) => this.signature(n),
-    // `{ [k in K]: V }` is a mapped type to TypeScript, not an index signature
-    index_signature: (n) => (n.namedChildren.some((c) => c?.type === 'mapped_type_clause') ? undefined : this.signature(n)),
-    class_declaration: (n) => this.classLike(n),
-    abstract_class_declaration: (n) => this.classLike(n),
-    class: (n) => this.classLike(n),
-    interface_declaration: (n) => this.classLike(n),
-    enum_declaration: (n) => this.enumeration(n),
-    type_alias_declaration: (n) => this.leaf(n, NAV_KIND.variable, endOf(n), 'type'),
-    internal_module: (n) => this.namespace(n),
-    module: (n) => this.namespace(n),
-    function_declaration: (n) => this.functionDeclaration(n),
-    generator_function_declaration: (n) => this.functionDeclaration(n),
-    arrow_function: (n) => this.functionExpression(n),
-    function_expression: (n) => this.functionExpression(n),
-    function: (n) => this.functionExpression(n),
-    generator_function: (n) => this.functionExpression(n),
-    variable_declarator: (n) => this.declarator(n, declarationKind(n)),
-    pair: (n) => this.pair(n),
-    shorthand_property_identifier: (n) => {
-      if (n.parent?.type === 'object') this.open({ name: nameText(n), lspKind: NAV_KIND.property, start: n.startIndex, end: endOf(n), nameAt: n.startIndex, children: [] }, () => undefined);
-    },
-    spread_element: (n) => this.spread(n),
-    export_statement: (n) => this.exportStatement(n),
-    ambient_declaration: (n) => this.ambient(n),
-    import_statement: () => undefined,
-    import_alias: () => undefined,
-    decorator: () => undefined,
-    for_in_statement: (n) => this.forIn(n),
-    catch_clause: (n) => this.catchClause(n),
-    assignment_expression: (n) => this.assignment(n),
-    // a parameter's pattern declares variables; an assignment's is an object literal to TypeScript
-    object_pattern: (n) => (isParameterPattern(n) ? this.pattern(n, NAV_KIND.variable) : this.assignmentPattern(n)),
-    array_pattern: (n) => (isParameterPattern(n) ? this.pattern(n, NAV_KIND.variable) : this.assignmentPattern(n)),
-  } satisfies Record<string, (n: SyntaxNode) => void>));
-
-  /** Visits `n` after the running step and what it asked for before (a step of its own: no recursion). */
-  private visit(n: SyntaxNode): void {
-    this.steps.then(() => {
-      const handle = this.cases.get(n.type);
-      if (handle) handle(n);
-      else this.visitAll(n);
-    });
-  }
+  protected readonly cases = new Map<string, (n: SyntaxNode) => void>(
+    Object.entries({
+      method_definition: (n) => this.method(n),
+      method_signature: (n) => this.methodSignature(n),
+      abstract_method_signature: (n) => this.methodSignature(n),
+      function_signature: (n) => this.leaf(n, NAV_KIND.function, endOf(n), 'function'),
+      public_field_definition: (n) => this.property(n),
+      field_definition: (n) => this.property(n),
+      property_signature: (n) => {
+        if (hasNavigationBarName(n.childForFieldName('name'))) this.leaf(n, NAV_KIND.property, this.memberEnd(n));
+      },
+      call_signature: (n) => this.signature(n),
+      construct_signature: (n) => this.signature(n),
+      // `{ [k in K]: V }` is a mapped type to TypeScript, not an index signature
+      index_signature: (n) => (n.namedChildren.some((c) => c?.type === 'mapped_type_clause') ? undefined : this.signature(n)),
+      class_declaration: (n) => this.classLike(n),
+      abstract_class_declaration: (n) => this.classLike(n),
+      class: (n) => this.classLike(n),
+      interface_declaration: (n) => this.classLike(n),
+      enum_declaration: (n) => this.enumeration(n),
+      type_alias_declaration: (n) => this.leaf(n, NAV_KIND.variable, endOf(n), 'type'),
+      internal_module: (n) => this.namespace(n),
+      module: (n) => this.namespace(n),
+      function_declaration: (n) => this.functionDeclaration(n),
+      generator_function_declaration: (n) => this.functionDeclaration(n),
+      arrow_function: (n) => this.functionExpression(n),
+      function_expression: (n) => this.functionExpression(n),
+      function: (n) => this.functionExpression(n),
+      generator_function: (n) => this.functionExpression(n),
+      variable_declarator: (n) => this.declarator(n, declarationKind(n)),
+      pair: (n) => this.pair(n),
+      shorthand_property_identifier: (n) => {
+        if (n.parent?.type === 'object')
+          this.open({ name: nameText(n), lspKind: NAV_KIND.property, start: n.startIndex, end: endOf(n), nameAt: n.startIndex, children: [] }, () => undefined);
+      },
+      spread_element: (n) => this.spread(n),
+      export_statement: (n) => this.exportStatement(n),
+      ambient_declaration: (n) => this.ambient(n),
+      import_statement: () => undefined,
+      import_alias: () => undefined,
+      decorator: () => undefined,
+      for_in_statement: (n) => this.forIn(n),
+      catch_clause: (n) => this.catchClause(n),
+      assignment_expression: (n) => this.assignment(n),
+      // a parameter's pattern declares variables; an assignment's is an object literal to TypeScript
+      object_pattern: (n) => (isParameterPattern(n) ? this.pattern(n, NAV_KIND.variable) : this.assignmentPattern(n)),
+      array_pattern: (n) => (isParameterPattern(n) ? this.pattern(n, NAV_KIND.variable) : this.assignmentPattern(n)),
+    } satisfies Record<string, (n: SyntaxNode) => void>),
+  );
 
   private methodSignature(n: SyntaxNode): void {
     const name = n.childForFieldName('name');
     // `constructor(a: string);` — an overload of the constructor (or a `declare class`'s only one): TypeScript's Constructor node
     if (n.parent?.type === 'class_body' && name?.text === 'constructor' && name.type === 'property_identifier') {
-      this.parent.children.push({ name: 'constructor', lspKind: NAV_KIND.constructor, start: declarationStart(n), end: endOf(n), children: [], ...mergeable(n, 'constructor') });
+      this.parent.children.push({
+        name: 'constructor',
+        lspKind: NAV_KIND.constructor,
+        start: declarationStart(n),
+        end: endOf(n),
+        children: [],
+        ...mergeable(n, 'constructor'),
+      });
       return;
     }
     if (hasNavigationBarName(name)) this.leaf(n, NAV_KIND.method, this.memberEnd(n), `method${isStatic(n) ? ' static' : ''}`);
-  }
-
-  /**
-   * Every named descendant, in order, handing the ones addChildrenRecursively handles to visit
-   * (forEachChild): the cursor walks through the others without recursion, the handled ones are
-   * visited in order after this step.
-   */
-  private visitAll(n: SyntaxNode): void {
-    const cursor = n.walk();
-    try {
-      if (!cursor.gotoFirstChild()) return;
-      let depth = 1;
-      for (;;) {
-        let descend = false;
-        if (cursor.nodeIsNamed) {
-          if (this.cases.has(cursor.nodeType)) this.visit(cursor.currentNode);
-          else descend = true;
-        }
-        if (descend && cursor.gotoFirstChild()) {
-          depth++;
-          continue;
-        }
-        while (!cursor.gotoNextSibling()) {
-          if (--depth === 0 || !cursor.gotoParent()) return;
-        }
-      }
-    } finally {
-      cursor.delete();
-    }
-  }
-
-  /** Visits a node that may be absent. */
-  private visitNode(n: SyntaxNode | null | undefined): void {
-    if (n) this.visit(n);
-  }
-
-  /** navigationBar.ts addNodeWithRecursiveInitializer: a function or class initializer's own children, else the initializer. */
-  private initializer(value: SyntaxNode | null): void {
-    if (!value) return;
-    if (FUNCTION_EXPRESSIONS.has(value.type) || CLASS_EXPRESSIONS.has(value.type)) this.expressionChildren(value);
-    else this.visit(value);
-  }
-
-  /** forEachChild of a function or class expression: its parameters, types and body, or its members. */
-  private expressionChildren(value: SyntaxNode): void {
-    if (CLASS_EXPRESSIONS.has(value.type)) this.members(value.childForFieldName('body'));
-    else this.visitAll(value);
-  }
-
-  // ---- items --------------------------------------------------------------------------------
-
-  /**
-   * Adds `item` to the current container; then, in steps, makes it the container while `children`
-   * runs (with the steps it asks for), and restores the outer container after them. What the
-   * caller does after open() runs before the children: it may only add to the outer container.
-   */
-  private open(item: NavItem, children: () => void): void {
-    const depth = this.depth + 1;
-    if (depth > MAX_SYNTAX_NESTING) throw tooDeeplyNested();
-    this.parent.children.push(item);
-    const outer = this.parent;
-    const outerFunctions = this.functions;
-    this.steps.then(() => {
-      this.parent = item;
-      this.depth = depth;
-      this.functions = new Set();
-      children();
-    });
-    this.steps.then(() => {
-      this.parent = outer;
-      this.depth = depth - 1;
-      this.functions = outerFunctions;
-    });
-  }
-
-  private leaf(n: SyntaxNode, lspKind: number, end: number, merge?: string): void {
-    const name = n.childForFieldName('name');
-    const item: NavItem = { name: name ? nameText(name) : '<unknown>', lspKind, start: declarationStart(n), end, children: [] };
-    if (name) item.nameAt = name.startIndex;
-    if (merge) Object.assign(item, mergeable(n, merge));
-    this.parent.children.push(item);
-  }
-
-  /** A class or type member's end: TypeScript's member takes the `;` (a type member also the `,`) after it; an object literal's does not. */
-  private memberEnd(n: SyntaxNode): number {
-    const next = n.nextSibling;
-    if (!next || next.isNamed || n.parent?.type === 'object') return endOf(n);
-    return next.type === ';' || (next.type === ',' && n.parent?.type !== 'class_body') ? next.endIndex : endOf(n);
   }
 
   private method(n: SyntaxNode): void {
@@ -204,15 +110,18 @@ export class NavTreeBuilder {
     const inClass = n.parent?.type === 'class_body';
     const start = declarationStart(n);
     if (inClass && name?.text === 'constructor' && name.type === 'property_identifier') {
-      this.open({ name: 'constructor', lspKind: NAV_KIND.constructor, start, end: endOf(n), children: [], ...mergeable(n, 'constructor') }, () => this.visitNode(n.childForFieldName('body')));
+      this.open({ name: 'constructor', lspKind: NAV_KIND.constructor, start, end: endOf(n), children: [], ...mergeable(n, 'constructor') }, () =>
+        this.visitNode(n.childForFieldName('body')),
+      );
       this.steps.then(() => this.parameterProperties(n));
       return;
     }
     if (!hasNavigationBarName(name)) return;
     const accessor = accessorKeyword(n);
     const merge = `${accessor ?? 'method'}${isStatic(n) ? ' static' : ''}`;
-    this.open({ name: nameText(name!), lspKind: NAV_KIND.method, start, end: this.memberEnd(n), nameAt: name!.startIndex, children: [], ...mergeable(n, merge) }, () =>
-      this.visitNode(n.childForFieldName('body')),
+    this.open(
+      { name: nameText(name!), lspKind: NAV_KIND.method, start, end: this.memberEnd(n), nameAt: name!.startIndex, children: [], ...mergeable(n, merge) },
+      () => this.visitNode(n.childForFieldName('body')),
     );
   }
 
@@ -224,15 +133,31 @@ export class NavTreeBuilder {
       if (!p.children.some((c) => c?.type === 'accessibility_modifier' || c?.type === 'readonly' || c?.type === 'override_modifier')) continue;
       const pattern = p.childForFieldName('pattern');
       if (!pattern || !isIdentifierNode(pattern)) continue;
-      this.parent.children.push({ name: nameText(pattern), lspKind: NAV_KIND.property, start: p.startIndex, end: p.endIndex, nameAt: pattern.startIndex, children: [] });
+      this.parent.children.push({
+        name: nameText(pattern),
+        lspKind: NAV_KIND.property,
+        start: p.startIndex,
+        end: p.endIndex,
+        nameAt: pattern.startIndex,
+        children: [],
+      });
     }
   }
 
   private property(n: SyntaxNode): void {
     const name = n.childForFieldName('name') ?? n.childForFieldName('property');
     if (!hasNavigationBarName(name)) return;
-    this.open({ name: nameText(name!), lspKind: NAV_KIND.property, start: declarationStart(n), end: this.memberEnd(n), nameAt: name!.startIndex, children: [], ...mergeable(n, `property${isStatic(n) ? ' static' : ''}`) }, () =>
-      this.initializer(n.childForFieldName('value')),
+    this.open(
+      {
+        name: nameText(name!),
+        lspKind: NAV_KIND.property,
+        start: declarationStart(n),
+        end: this.memberEnd(n),
+        nameAt: name!.startIndex,
+        children: [],
+        ...mergeable(n, `property${isStatic(n) ? ' static' : ''}`),
+      },
+      () => this.initializer(n.childForFieldName('value')),
     );
   }
 
@@ -254,19 +179,33 @@ export class NavTreeBuilder {
     this.open(item, () => this.members(n.childForFieldName('body')));
   }
 
-  private members(body: SyntaxNode | null): void {
+  protected members(body: SyntaxNode | null): void {
     for (const m of body?.namedChildren ?? []) if (m && m.type !== 'decorator') this.visit(m);
   }
 
   private enumeration(n: SyntaxNode): void {
     const name = n.childForFieldName('name');
-    const item: NavItem = { name: name ? nameText(name) : '<unknown>', lspKind: NAV_KIND.enum, start: declarationStart(n), end: endOf(n), children: [], ...mergeable(n, 'enum') };
+    const item: NavItem = {
+      name: name ? nameText(name) : '<unknown>',
+      lspKind: NAV_KIND.enum,
+      start: declarationStart(n),
+      end: endOf(n),
+      children: [],
+      ...mergeable(n, 'enum'),
+    };
     if (name) item.nameAt = name.startIndex;
     this.open(item, () => {
       for (const m of n.childForFieldName('body')?.namedChildren ?? []) {
         const key = m?.type === 'enum_assignment' ? m.childForFieldName('name') : m;
         if (!m || !key || key.type === 'computed_property_name' || m.type === 'comment') continue;
-        this.parent.children.push({ name: nameText(key), lspKind: NAV_KIND.constant, start: m.startIndex, end: m.endIndex, nameAt: key.startIndex, children: [] });
+        this.parent.children.push({
+          name: nameText(key),
+          lspKind: NAV_KIND.constant,
+          start: m.startIndex,
+          end: m.endIndex,
+          nameAt: key.startIndex,
+          children: [],
+        });
       }
     });
   }
@@ -274,7 +213,14 @@ export class NavTreeBuilder {
   private namespace(n: SyntaxNode): void {
     const name = n.childForFieldName('name');
     const text = name ? cleanText(name.type === 'nested_identifier' ? name.text.replace(/\s+/g, '') : name.text) : '<unknown>';
-    const item: NavItem = { name: text, lspKind: NAV_KIND.module, start: declarationStart(n), end: endOf(n), children: [], ...mergeable(n, `module ${n.childForFieldName('body') ? 'body' : 'none'}`) };
+    const item: NavItem = {
+      name: text,
+      lspKind: NAV_KIND.module,
+      start: declarationStart(n),
+      end: endOf(n),
+      children: [],
+      ...mergeable(n, `module ${n.childForFieldName('body') ? 'body' : 'none'}`),
+    };
     if (name) item.nameAt = name.type === 'nested_identifier' ? firstIdentifier(name).startIndex : name.startIndex;
     this.open(item, () => this.visitNode(n.childForFieldName('body')));
   }
@@ -282,7 +228,14 @@ export class NavTreeBuilder {
   private functionDeclaration(n: SyntaxNode): void {
     const name = n.childForFieldName('name');
     if (name) this.functions.add(name.text);
-    const item: NavItem = { name: name ? nameText(name) : 'default', lspKind: NAV_KIND.function, start: declarationStart(n), end: endOf(n), children: [], ...mergeable(n, 'function') };
+    const item: NavItem = {
+      name: name ? nameText(name) : 'default',
+      lspKind: NAV_KIND.function,
+      start: declarationStart(n),
+      end: endOf(n),
+      children: [],
+      ...mergeable(n, 'function'),
+    };
     if (name) item.nameAt = name.startIndex;
     this.open(item, () => this.visitNode(n.childForFieldName('body')));
   }
@@ -300,82 +253,44 @@ export class NavTreeBuilder {
     const name = n.childForFieldName('name');
     if (!name) return;
     if (PATTERNS.has(name.type)) return this.pattern(name, lspKind);
-    this.open({ name: nameText(name), lspKind, start: n.startIndex, end: endOf(n), nameAt: name.startIndex, children: [] }, () => this.initializer(n.childForFieldName('value')));
+    this.open({ name: nameText(name), lspKind, start: n.startIndex, end: endOf(n), nameAt: name.startIndex, children: [] }, () =>
+      this.initializer(n.childForFieldName('value')),
+    );
   }
 
   /** The binding elements of a destructuring pattern: each named one is an item of the declaration's kind (one step each, in order). */
-  private pattern(p: SyntaxNode, lspKind: number): void {
-    for (const e of p.namedChildren) if (e) this.steps.then(() => this.patternElement(e, lspKind));
-  }
-
-  private patternElement(e: SyntaxNode, lspKind: number): void {
-    switch (e.type) {
-      case 'identifier':
-      case 'shorthand_property_identifier_pattern':
-        this.binding(e, e, lspKind, null);
-        break;
-      case 'pair_pattern':
-        this.bindingTarget(e, e.childForFieldName('value'), lspKind);
-        break;
-      case 'object_assignment_pattern':
-      case 'assignment_pattern':
-        this.bindingTarget(e, e.childForFieldName('left'), lspKind, e.childForFieldName('right'));
-        break;
-      case 'rest_pattern':
-        this.bindingTarget(e, e.namedChildren[0] ?? null, lspKind);
-        break;
-      case 'object_pattern':
-      case 'array_pattern':
-        this.pattern(e, lspKind);
-        break;
-      default:
-        break;
-    }
-  }
-
-  private bindingTarget(element: SyntaxNode, target: SyntaxNode | null, lspKind: number, init: SyntaxNode | null = null): void {
-    // `a = 1 = …` defaults inside defaults: the innermost left side, with its own default
-    while (target?.type === 'assignment_pattern') {
-      init = target.childForFieldName('right');
-      target = target.childForFieldName('left');
-    }
-    if (!target) return;
-    if (PATTERNS.has(target.type)) this.pattern(target, lspKind);
-    else if (isIdentifierNode(target)) this.binding(element, target, lspKind, init);
-  }
-
-  private binding(element: SyntaxNode, name: SyntaxNode, lspKind: number, init: SyntaxNode | null): void {
-    this.open({ name: nameText(name), lspKind, start: element.startIndex, end: element.endIndex, nameAt: name.startIndex, children: [] }, () => this.initializer(init));
-  }
-
-  /** `({ a, b: c, d = 1, ...e } = x)`: an object literal's shorthand, property and spread assignments to TypeScript. */
-  private assignmentPattern(p: SyntaxNode): void {
-    if (p.type === 'array_pattern') return this.visitAll(p);
-    for (const e of p.namedChildren) if (e) this.steps.then(() => this.assignmentElement(e));
-  }
-
-  private assignmentElement(e: SyntaxNode): void {
-    const key = e.type === 'pair_pattern' ? e.childForFieldName('key') : e.type === 'object_assignment_pattern' ? e.childForFieldName('left') : e.type === 'rest_pattern' ? e.namedChildren[0] : e;
-    if (e.type === 'shorthand_property_identifier_pattern' || ((e.type === 'pair_pattern' || e.type === 'object_assignment_pattern') && key) || (e.type === 'rest_pattern' && key?.type === 'identifier')) {
-      const value = e.type === 'pair_pattern' ? e.childForFieldName('value') : e.type === 'object_assignment_pattern' ? e.childForFieldName('right') : null;
-      this.open({ name: nameText(key!), lspKind: NAV_KIND.property, start: e.startIndex, end: endOf(e), nameAt: key!.startIndex, children: [] }, () => this.visitNode(value));
-    } else this.visit(e);
-  }
-
   private pair(n: SyntaxNode): void {
     const key = n.childForFieldName('key');
     // a property assignment is listed whatever its name (hasNavigationBarName is for class and type members)
     if (n.parent?.type !== 'object' || !key) return this.visitAll(n);
     const value = n.childForFieldName('value');
     const fn = !!value && FUNCTION_EXPRESSIONS.has(value.type);
-    this.open({ name: nameText(key!), lspKind: fn ? NAV_KIND.method : NAV_KIND.property, start: n.startIndex, end: endOf(n), nameAt: key!.startIndex, children: [], ...mergeable(n, 'pair') }, () => this.initializer(value));
+    this.open(
+      {
+        name: nameText(key!),
+        lspKind: fn ? NAV_KIND.method : NAV_KIND.property,
+        start: n.startIndex,
+        end: endOf(n),
+        nameAt: key!.startIndex,
+        children: [],
+        ...mergeable(n, 'pair'),
+      },
+      () => this.initializer(value),
+    );
   }
 
   private spread(n: SyntaxNode): void {
     if (n.parent?.type !== 'object') return this.visitAll(n);
     const expr = n.namedChildren[0];
     const named = expr?.type === 'identifier' ? expr : undefined;
-    this.parent.children.push({ name: named ? named.text : '<unknown>', lspKind: NAV_KIND.property, start: n.startIndex, end: endOf(n), ...(named ? { nameAt: named.startIndex } : {}), children: [] });
+    this.parent.children.push({
+      name: named ? named.text : '<unknown>',
+      lspKind: NAV_KIND.property,
+      start: n.startIndex,
+      end: endOf(n),
+      ...(named ? { nameAt: named.startIndex } : {}),
+      children: [],
+    });
   }
 
   private exportStatement(n: SyntaxNode): void {
@@ -391,7 +306,9 @@ export class NavTreeBuilder {
     }
     if (FUNCTION_EXPRESSIONS.has(value.type) && value.type !== 'arrow_function' && !value.childForFieldName('name')) {
       // `export default function () {}` is a function declaration named `default` to TypeScript
-      this.open({ name: 'default', lspKind: NAV_KIND.function, start: n.startIndex, end: endOf(n), children: [], ...mergeable(value, 'function') }, () => this.visitNode(value.childForFieldName('body')));
+      this.open({ name: 'default', lspKind: NAV_KIND.function, start: n.startIndex, end: endOf(n), children: [], ...mergeable(value, 'function') }, () =>
+        this.visitNode(value.childForFieldName('body')),
+      );
       return;
     }
     if (value.type === 'class') return this.classLike(value);
@@ -402,7 +319,8 @@ export class NavTreeBuilder {
   private exportAssignment(n: SyntaxNode, value: SyntaxNode, name: string): void {
     const expr = skipOuterExpressions(value);
     const item: NavItem = { name, lspKind: exportKind(expr), start: n.startIndex, end: endOf(n), children: [] };
-    if (expr.type === 'object' || expr.type === 'call_expression' || expr.type === 'class') this.open(item, () => (expr.type === 'class' ? this.members(expr.childForFieldName('body')) : this.visit(expr)));
+    if (expr.type === 'object' || expr.type === 'call_expression' || expr.type === 'class')
+      this.open(item, () => (expr.type === 'class' ? this.members(expr.childForFieldName('body')) : this.visit(expr)));
     else if (FUNCTION_EXPRESSIONS.has(expr.type)) this.open(item, () => this.visitNode(expr.childForFieldName('body')));
     else this.parent.children.push(item);
   }
@@ -411,7 +329,18 @@ export class NavTreeBuilder {
     const global = n.children.find((c) => c?.type === 'global');
     if (global) {
       const body = n.namedChildren.find((c) => c?.type === 'statement_block');
-      this.open({ name: 'global', lspKind: NAV_KIND.module, start: declarationStart(n), end: endOf(n), nameAt: global.startIndex, children: [], ...mergeable(n, 'module body') }, () => this.visitNode(body));
+      this.open(
+        {
+          name: 'global',
+          lspKind: NAV_KIND.module,
+          start: declarationStart(n),
+          end: endOf(n),
+          nameAt: global.startIndex,
+          children: [],
+          ...mergeable(n, 'module body'),
+        },
+        () => this.visitNode(body),
+      );
       return;
     }
     this.visitAll(n);
@@ -434,7 +363,17 @@ export class NavTreeBuilder {
     if (param && PATTERNS.has(param.type)) this.pattern(param, NAV_KIND.variable);
     else if (param && isIdentifierNode(param)) {
       // TypeScript's variable declaration `e: unknown` takes its type annotation
-      this.open({ name: nameText(param), lspKind: NAV_KIND.variable, start: param.startIndex, end: type?.endIndex ?? param.endIndex, nameAt: param.startIndex, children: [] }, () => undefined);
+      this.open(
+        {
+          name: nameText(param),
+          lspKind: NAV_KIND.variable,
+          start: param.startIndex,
+          end: type?.endIndex ?? param.endIndex,
+          nameAt: param.startIndex,
+          children: [],
+        },
+        () => undefined,
+      );
     }
     this.visitNode(n.childForFieldName('body'));
   }
@@ -452,13 +391,27 @@ export class NavTreeBuilder {
     if (object?.type !== 'identifier' || !property || property.text === 'prototype' || !this.functions.has(object.text)) return this.visitAll(n);
     const right = n.childForFieldName('right');
     if (right && FUNCTION_EXPRESSIONS.has(right.type)) {
-      this.open({ name: object.text, lspKind: NAV_KIND.class, start: n.startIndex, end: endOf(n), nameAt: object.startIndex, children: [], merge: `es5 ${object.text}` }, () =>
-        this.visitNode(right.childForFieldName('body')),
+      this.open(
+        {
+          name: object.text,
+          lspKind: NAV_KIND.class,
+          start: n.startIndex,
+          end: endOf(n),
+          nameAt: object.startIndex,
+          children: [],
+          merge: `es5 ${object.text}`,
+        },
+        () => this.visitNode(right.childForFieldName('body')),
       );
       return;
     }
-    this.open({ name: object.text, lspKind: NAV_KIND.class, start: n.startIndex, end: endOf(n), nameAt: object.startIndex, children: [], merge: `es5 ${object.text}` }, () =>
-      this.open({ name: nameText(property), lspKind: NAV_KIND.variable, start: left!.startIndex, end: endOf(n), nameAt: property.startIndex, children: [] }, () => this.visitNode(right)),
+    this.open(
+      { name: object.text, lspKind: NAV_KIND.class, start: n.startIndex, end: endOf(n), nameAt: object.startIndex, children: [], merge: `es5 ${object.text}` },
+      () =>
+        this.open(
+          { name: nameText(property), lspKind: NAV_KIND.variable, start: left!.startIndex, end: endOf(n), nameAt: property.startIndex, children: [] },
+          () => this.visitNode(right),
+        ),
     );
   }
 
@@ -474,7 +427,11 @@ export class NavTreeBuilder {
     for (const d of declarators) {
       const name = d === n ? left : d.childForFieldName('left');
       if (name?.type !== 'identifier') continue;
-      this.steps.then(() => this.open({ name: nameText(name), lspKind: NAV_KIND.variable, start: name.startIndex, end: endOf(d), nameAt: name.startIndex, children: [] }, () => this.initializer(d.childForFieldName('right'))));
+      this.steps.then(() =>
+        this.open({ name: nameText(name), lspKind: NAV_KIND.variable, start: name.startIndex, end: endOf(d), nameAt: name.startIndex, children: [] }, () =>
+          this.initializer(d.childForFieldName('right')),
+        ),
+      );
     }
   }
 
@@ -485,7 +442,8 @@ export class NavTreeBuilder {
   private commonJsExport(n: SyntaxNode, left: SyntaxNode): boolean {
     if (left.type !== 'member_expression' && left.type !== 'subscript_expression') return false;
     const object = left.childForFieldName('object');
-    const moduleExports = (x: SyntaxNode | null | undefined) => x?.type === 'member_expression' && x.childForFieldName('object')?.text === 'module' && x.childForFieldName('property')?.text === 'exports';
+    const moduleExports = (x: SyntaxNode | null | undefined) =>
+      x?.type === 'member_expression' && x.childForFieldName('object')?.text === 'module' && x.childForFieldName('property')?.text === 'exports';
     const right = n.childForFieldName('right');
     const kind = right?.type === 'class' ? NAV_KIND.class : right && FUNCTION_EXPRESSIONS.has(right.type) ? NAV_KIND.function : NAV_KIND.constant;
     if (moduleExports(left)) {
@@ -496,12 +454,9 @@ export class NavTreeBuilder {
     const key = left.type === 'member_expression' ? left.childForFieldName('property') : left.childForFieldName('index');
     if (!key || (left.type === 'subscript_expression' && key.type !== 'string')) return false;
     // exports.x after a declaration of x in the same body (or a second exports.x): TypeScript merges it into that one, no item of its own
-    this.open({ name: nameText(key), lspKind: kind, start: n.startIndex, end: endOf(n), nameAt: key.startIndex, children: [], commonJs: true }, () => this.visitNode(right));
+    this.open({ name: nameText(key), lspKind: kind, start: n.startIndex, end: endOf(n), nameAt: key.startIndex, children: [], commonJs: true }, () =>
+      this.visitNode(right),
+    );
     return true;
   }
-}
-
-/** An assignment the grammar read after a `using` keyword (`using x = …`, `await using x = …`): a declaration. */
-function isUsingDeclaration(n: SyntaxNode): boolean {
-  return n.firstChild?.type === 'using' && !n.firstChild.isNamed;
 }

@@ -20,7 +20,11 @@ export const NODE_PROJECT: ProjectRules = {
   },
   manifestEntryPoints(m) {
     const pkg = m.json('package.json');
-    return [...manifestFiles('package.json main', pkg?.main), ...manifestFiles('package.json bin', pkg?.bin), ...manifestFiles('package.json exports', pkg?.exports)];
+    return [
+      ...manifestFiles('package.json main', pkg?.main),
+      ...manifestFiles('package.json bin', pkg?.bin),
+      ...manifestFiles('package.json exports', pkg?.exports),
+    ];
   },
 };
 

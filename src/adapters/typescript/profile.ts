@@ -6,12 +6,24 @@
 import type { LanguageProfile } from '../language-profile.js';
 import { nodeExportedApi, NODE_PROJECT } from './package-json.js';
 import { JS_COMPLEXITY, JS_IMPORTS, JS_PATTERNS, TS_IMPORTS } from './syntax.js';
-import { JS_BODIES, JS_DECORATIONS, JS_EXPORT_CLAUSES, JS_NAMED_DECLARATIONS, JS_TYPE_HEADERS, TS_ALIASES, TS_DECORATIONS, TS_NAMED_DECLARATIONS, TS_TYPE_HEADERS } from './structure.js';
+import {
+  JS_BODIES,
+  JS_DECORATIONS,
+  JS_EXPORT_CLAUSES,
+  JS_NAMED_DECLARATIONS,
+  JS_TYPE_HEADERS,
+  TS_ALIASES,
+  TS_DECORATIONS,
+  TS_NAMED_DECLARATIONS,
+  TS_TYPE_HEADERS,
+} from './structure.js';
 import { JS_DECLARATIONS, TS_DECLARATIONS } from './nav-symbols.js';
 
 const shared: Omit<LanguageProfile, 'name' | 'languageIds' | 'grammars' | 'syntax'> = {
   tests: {
-    runners: [{ runner: 'jest/vitest', description: 'jest, vitest and mocha pick *.test.* and *.spec.* files', files: /\.(test|spec)\.([cm]?[jt]sx?|d\.[cm]?ts)$/i }],
+    runners: [
+      { runner: 'jest/vitest', description: 'jest, vitest and mocha pick *.test.* and *.spec.* files', files: /\.(test|spec)\.([cm]?[jt]sx?|d\.[cm]?ts)$/i },
+    ],
     // jest's __tests__ and __mocks__, mocha's test/, jasmine's spec/, and fixtures (test inputs)
     directories: ['test', 'tests', '__tests__', 'spec', 'specs', '__mocks__', 'testdata', 'fixtures'],
     functionNames: /^test/,
@@ -40,7 +52,18 @@ export const typescriptProfile: LanguageProfile = {
   name: 'typescript',
   languageIds: ['typescriptreact'],
   grammars: { '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'tsx' },
-  syntax: { imports: TS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY, typeHeaders: TS_TYPE_HEADERS, aliases: TS_ALIASES, exportClauses: JS_EXPORT_CLAUSES, decorations: TS_DECORATIONS, bodies: JS_BODIES, declarations: TS_DECLARATIONS, namedDeclarations: TS_NAMED_DECLARATIONS },
+  syntax: {
+    imports: TS_IMPORTS,
+    patterns: JS_PATTERNS,
+    complexity: JS_COMPLEXITY,
+    typeHeaders: TS_TYPE_HEADERS,
+    aliases: TS_ALIASES,
+    exportClauses: JS_EXPORT_CLAUSES,
+    decorations: TS_DECORATIONS,
+    bodies: JS_BODIES,
+    declarations: TS_DECLARATIONS,
+    namedDeclarations: TS_NAMED_DECLARATIONS,
+  },
 };
 
 export const javascriptProfile: LanguageProfile = {
@@ -50,5 +73,16 @@ export const javascriptProfile: LanguageProfile = {
   // The JavaScript grammar parses JSX too.
   grammars: { '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascript' },
   interpreters: { node: '.js', nodejs: '.js' },
-  syntax: { imports: JS_IMPORTS, patterns: JS_PATTERNS, complexity: JS_COMPLEXITY, typeHeaders: JS_TYPE_HEADERS, aliases: TS_ALIASES, exportClauses: JS_EXPORT_CLAUSES, decorations: JS_DECORATIONS, bodies: JS_BODIES, declarations: JS_DECLARATIONS, namedDeclarations: JS_NAMED_DECLARATIONS },
+  syntax: {
+    imports: JS_IMPORTS,
+    patterns: JS_PATTERNS,
+    complexity: JS_COMPLEXITY,
+    typeHeaders: JS_TYPE_HEADERS,
+    aliases: TS_ALIASES,
+    exportClauses: JS_EXPORT_CLAUSES,
+    decorations: JS_DECORATIONS,
+    bodies: JS_BODIES,
+    declarations: JS_DECLARATIONS,
+    namedDeclarations: JS_NAMED_DECLARATIONS,
+  },
 };

@@ -73,7 +73,10 @@ const TYPE_READER: Omit<TypeHeaderSyntax, 'query'> = {
 };
 
 /** Enums and namespaces have headers and no bases. */
-export const TS_TYPE_HEADERS: TypeHeaderSyntax = { ...TYPE_READER, query: '[(class_declaration) (abstract_class_declaration) (interface_declaration) (enum_declaration) (internal_module) (module)] @type' };
+export const TS_TYPE_HEADERS: TypeHeaderSyntax = {
+  ...TYPE_READER,
+  query: '[(class_declaration) (abstract_class_declaration) (interface_declaration) (enum_declaration) (internal_module) (module)] @type',
+};
 export const JS_TYPE_HEADERS: TypeHeaderSyntax = { ...TYPE_READER, query: '(class_declaration) @type' };
 
 /** `export { a, b as c }` without `from` (one with `from` re-exports another module: the import scan's). */
@@ -88,9 +91,24 @@ export const TS_ALIASES: AliasSyntax = {
 `,
 };
 
-const JS_DECLARATIONS = ['class_declaration', 'function_declaration', 'generator_function_declaration', 'method_definition', 'lexical_declaration', 'variable_declaration'];
+const JS_DECLARATIONS = [
+  'class_declaration',
+  'function_declaration',
+  'generator_function_declaration',
+  'method_definition',
+  'lexical_declaration',
+  'variable_declaration',
+];
 /** TypeScript's grammars add abstract classes, interfaces, type aliases, enums and method signatures. */
-const TS_DECLARATIONS = [...JS_DECLARATIONS, 'abstract_class_declaration', 'interface_declaration', 'type_alias_declaration', 'enum_declaration', 'method_signature', 'abstract_method_signature'];
+const TS_DECLARATIONS = [
+  ...JS_DECLARATIONS,
+  'abstract_class_declaration',
+  'interface_declaration',
+  'type_alias_declaration',
+  'enum_declaration',
+  'method_signature',
+  'abstract_method_signature',
+];
 
 const declarationQuery = (types: string[]) => `[${types.map((t) => `(${t})`).join(' ')}] @declaration`;
 
@@ -100,12 +118,15 @@ export const TS_DECORATIONS: DecorationSyntax = { query: declarationQuery(TS_DEC
 /** Exported declarations start at `export` (which holds a class's decorators in the TypeScript grammar). */
 function readDecoration(decl: SyntaxNode): ReturnType<DecorationSyntax['read']> {
   // `const useCart = () => …`: the declaration of its first declarator's name
-  const declarator = decl.type.endsWith('_declaration') && !decl.childForFieldName('name') ? namedChildren(decl).find((c) => c.type === 'variable_declarator') : undefined;
+  const declarator =
+    decl.type.endsWith('_declaration') && !decl.childForFieldName('name') ? namedChildren(decl).find((c) => c.type === 'variable_declarator') : undefined;
   const name = (declarator ?? decl).childForFieldName('name');
   if (!name) return undefined;
   const first = outermost(decl, ['export_statement']);
   // an exported class's decorators are children of `export …` and siblings before the class: each once
-  const nodes = [...(first !== decl ? decoratorNodes(first) : []), ...decoratorNodes(decl)].filter((d, i, all) => all.findIndex((o) => o.startIndex === d.startIndex) === i);
+  const nodes = [...(first !== decl ? decoratorNodes(first) : []), ...decoratorNodes(decl)].filter(
+    (d, i, all) => all.findIndex((o) => o.startIndex === d.startIndex) === i,
+  );
   const decorators = nodes.map((d) => ({ name: `@${calleeText(namedChildren(d)[0] ?? d)}`, node: d }));
   return { name, decorators, first: nodes[0] && nodes[0].startIndex < first.startIndex ? nodes[0] : first };
 }
@@ -141,7 +162,9 @@ const TS_NAMED: Record<string, string> = {
 
 function namedDeclarations(kinds: Record<string, string>): NamedDeclarationSyntax {
   return {
-    query: `[${Object.keys(kinds).map((t) => `(${t})`).join(' ')}] @declaration
+    query: `[${Object.keys(kinds)
+      .map((t) => `(${t})`)
+      .join(' ')}] @declaration
 [(arrow_function) (function_expression) (generator_function)] @local`,
     read(decl) {
       const name = decl.childForFieldName('name');

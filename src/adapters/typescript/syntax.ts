@@ -45,7 +45,16 @@ function reexportsOf(stmt: SyntaxNode): NonNullable<FoundImport['reexports']> {
 function readImport(stmt: SyntaxNode, kind: string, spec: SyntaxNode | undefined, at: (n: SyntaxNode) => SourcePosition): FoundImport[] {
   if (!spec) return [];
   const where = at(spec);
-  return [{ kind: kind as ImportKind, specifier: spec.text, line: where.line, ask: [where], names: boundNames(stmt, kind), ...(kind === 'export' ? { reexports: reexportsOf(stmt) } : {}) }];
+  return [
+    {
+      kind: kind as ImportKind,
+      specifier: spec.text,
+      line: where.line,
+      ask: [where],
+      names: boundNames(stmt, kind),
+      ...(kind === 'export' ? { reexports: reexportsOf(stmt) } : {}),
+    },
+  ];
 }
 
 export const TS_IMPORTS: ImportSyntax = {
@@ -67,7 +76,9 @@ function hit(n: SyntaxNode): PatternFinding | undefined {
       return n.childForFieldName('parameter') ? undefined : errorHandling('catch without binding', 'catch clauses that drop the error (`catch {}`)');
     case 'throw_statement': {
       const ctor = n.namedChildren[0]?.type === 'new_expression' ? n.namedChildren[0].childForFieldName('constructor')?.text : undefined;
-      return ctor ? errorHandling(`throw ${ctor}`, `errors raised as \`throw new ${ctor}(...)\``) : errorHandling('throw (rethrow or value)', 'throw of an existing value (rethrow, or a non-constructed error)');
+      return ctor
+        ? errorHandling(`throw ${ctor}`, `errors raised as \`throw new ${ctor}(...)\``)
+        : errorHandling('throw (rethrow or value)', 'throw of an existing value (rethrow, or a non-constructed error)');
     }
     case 'call_expression': {
       const fn = n.childForFieldName('function');

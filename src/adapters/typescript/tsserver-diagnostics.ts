@@ -61,7 +61,9 @@ export function fromTsServerDiagnostic(d: TsServerDiagnostic): Diagnostic {
   if (d.reportsUnnecessary) tags.push(DiagnosticTag.Unnecessary);
   if (d.reportsDeprecated) tags.push(DiagnosticTag.Deprecated);
   if (tags.length) out.tags = tags;
-  const related = (d.relatedInformation ?? []).flatMap((r) => (r.span ? [{ location: { uri: fileUri(r.span.file), range: range(r.span.start, r.span.end) }, message: r.message }] : []));
+  const related = (d.relatedInformation ?? []).flatMap((r) =>
+    r.span ? [{ location: { uri: fileUri(r.span.file), range: range(r.span.start, r.span.end) }, message: r.message }] : [],
+  );
   if (related.length) out.relatedInformation = related;
   return out;
 }
@@ -76,7 +78,11 @@ export async function tsServerDiagnostics(session: LspSession, doc: OpenDocument
   if (!session.hasCapability('executeCommandProvider') || !provider?.commands.includes(TSSERVER_REQUEST_COMMAND)) return undefined;
   const out: Diagnostic[] = [];
   for (const command of TSSERVER_DIAGNOSTIC_REQUESTS) {
-    const response = await session.request(ExecuteCommandRequest.type, { command: TSSERVER_REQUEST_COMMAND, arguments: [command, { file: doc.path, includeLinePosition: false }] }, { signal });
+    const response = await session.request(
+      ExecuteCommandRequest.type,
+      { command: TSSERVER_REQUEST_COMMAND, arguments: [command, { file: doc.path, includeLinePosition: false }] },
+      { signal },
+    );
     const body = tsServerDiagnosticsBody(response);
     if (!body) return undefined;
     out.push(...body.map(fromTsServerDiagnostic));

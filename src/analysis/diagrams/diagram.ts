@@ -72,7 +72,10 @@ function addRelationships(b: Builder, list: Relationship[]): void {
   }
 }
 
-export async function buildDiagram(call: ServiceCall, input: { diagram_type: DiagramType; target?: string | undefined; depth: number; max_nodes: number }): Promise<{ graph: GraphData; omitted_nodes: number }> {
+export async function buildDiagram(
+  call: ServiceCall,
+  input: { diagram_type: DiagramType; target?: string | undefined; depth: number; max_nodes: number },
+): Promise<{ graph: GraphData; omitted_nodes: number }> {
   const b = new Builder(input.max_nodes);
   const graph = input.diagram_type === 'calls' ? undefined : await importGraph(call);
   if (graph) noteGraphSkips(call, graph);
@@ -112,7 +115,8 @@ async function wholeWorkspace(call: ServiceCall, b: Builder, graph: ImportGraph 
   for (const f of files) {
     if (b.full) return;
     if (graph && type !== 'calls') {
-      for (const i of graph.files.get(f)?.imports ?? []) if (i.status === 'workspace') for (const t of i.target_files ?? [i.target!]) if (t !== f) b.edge(fileNode(f), fileNode(t), 'import');
+      for (const i of graph.files.get(f)?.imports ?? [])
+        if (i.status === 'workspace') for (const t of i.target_files ?? [i.target!]) if (t !== f) b.edge(fileNode(f), fileNode(t), 'import');
     }
     if (type === 'dependencies') for (const e of await fileCallEdges(call, f, 'outgoing', skips)) b.edge(fileNode(f), fileNode(e.file), 'call');
     if (type === 'calls' || type === 'all') await fileCalls(call, b, f, skips);

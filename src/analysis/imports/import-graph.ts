@@ -132,7 +132,14 @@ async function build(call: ServiceCall, state: GraphState): Promise<ImportGraph>
   const prev = state.cached;
   const generations = serverGenerations(call);
   // the feed said nothing changed, and the version proves it (and no server that failed files restarted)
-  if (prev && state.stale.size === 0 && !state.setChanged && prev.version === catalog.version && (prev.graph.failed.size === 0 || prev.generations === generations)) return prev.graph;
+  if (
+    prev &&
+    state.stale.size === 0 &&
+    !state.setChanged &&
+    prev.version === catalog.version &&
+    (prev.graph.failed.size === 0 || prev.generations === generations)
+  )
+    return prev.graph;
   // what the feed reported is taken now: changes arriving while this build runs stay for the next
   const stale = new Set(state.stale);
   state.stale.clear();
@@ -156,7 +163,8 @@ async function build(call: ServiceCall, state: GraphState): Promise<ImportGraph>
     // Unchanged content keeps its imports (the feed did not name it, and its hash is the one they
     // were resolved at); unresolved ones are asked again only when a file appeared or went (nothing
     // else can make them resolve).
-    if (old && !stale.has(f.file) && old.hash === f.hash && !(setChanged && old.imports.imports.some((i) => mayPointElsewhere(i, present)))) entries.set(f.file, old);
+    if (old && !stale.has(f.file) && old.hash === f.hash && !(setChanged && old.imports.imports.some((i) => mayPointElsewhere(i, present))))
+      entries.set(f.file, old);
     else {
       entries.set(f.file, undefined); // keeps the path order
       todo.push(f);
@@ -191,7 +199,11 @@ function serverGenerations(call: ServiceCall): string {
  * Scans and resolves `todo`, a few files at once; a failure is recorded per file (a server's error
  * answer, a timeout, a syntax query that does not compile for the file's grammar), cancellation ends all.
  */
-async function resolveAll(call: ServiceCall, todo: { file: string; hash: string }[], entries: Map<string, { hash: string; imports: FileImports } | undefined>): Promise<Map<string, GraphFailure>> {
+async function resolveAll(
+  call: ServiceCall,
+  todo: { file: string; hash: string }[],
+  entries: Map<string, { hash: string; imports: FileImports } | undefined>,
+): Promise<Map<string, GraphFailure>> {
   const failed = new Map<string, GraphFailure>();
   let next = 0;
   const worker = async () => {
@@ -214,7 +226,9 @@ async function resolveAll(call: ServiceCall, todo: { file: string; hash: string 
 }
 
 function mayPointElsewhere(imp: ResolvedImport, present: Set<string>): boolean {
-  return imp.status === 'unresolved' || (imp.status === 'workspace' && imp.target !== undefined && !present.has(imp.target) && syntaxOf(imp.target) !== undefined);
+  return (
+    imp.status === 'unresolved' || (imp.status === 'workspace' && imp.target !== undefined && !present.has(imp.target) && syntaxOf(imp.target) !== undefined)
+  );
 }
 
 /** An import names a directory (Go: a package), so its definition lands on one file of it (gopls: the one with the package doc). */

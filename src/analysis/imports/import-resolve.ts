@@ -169,7 +169,8 @@ function submoduleOf(call: ServiceCall, rules: ImportSyntax | undefined, stmt: R
   if (!rules?.submoduleFiles || stmt?.status !== 'workspace' || !stmt.target || !rules.isPackageModule?.(stmt.target) || !m.member) return undefined;
   const dir = path.join(call.root, path.dirname(stmt.target));
   for (const candidate of rules.submoduleFiles(m.member).map((f) => path.join(dir, f))) {
-    if (isInside(call.root, candidate) && isFile(candidate)) return { ...m, status: 'workspace', target: toRelative(call.root, candidate), target_line: 1, resolved_by: 'package-path' };
+    if (isInside(call.root, candidate) && isFile(candidate))
+      return { ...m, status: 'workspace', target: toRelative(call.root, candidate), target_line: 1, resolved_by: 'package-path' };
   }
   return undefined;
 }
@@ -188,7 +189,8 @@ function relativePackageTarget(call: ServiceCall, rules: ImportSyntax | undefine
   for (let up = 1; up < imp.specifier.length; up++) dir = path.dirname(dir);
   for (const own of rules.packageModules) {
     const abs = path.join(dir, own);
-    if (isInside(call.root, abs) && isFile(abs)) return { ...imp, status: 'workspace', target: toRelative(call.root, abs), target_line: 1, resolved_by: 'package-path' };
+    if (isInside(call.root, abs) && isFile(abs))
+      return { ...imp, status: 'workspace', target: toRelative(call.root, abs), target_line: 1, resolved_by: 'package-path' };
   }
   return undefined;
 }

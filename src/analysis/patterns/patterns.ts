@@ -70,13 +70,25 @@ class Groups {
       if (g.sites.length < minUsage(g.type)) continue;
       const sites = [...g.sites].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
       const files = [...new Set(sites.map((s) => s.file))].sort();
-      out.push({ name, pattern_type: g.type, source: g.source, files, usage: sites.length, description: describe ? describe(name, sites, g.description) : g.description, sites: sites.slice(0, MAX_SITES) });
+      out.push({
+        name,
+        pattern_type: g.type,
+        source: g.source,
+        files,
+        usage: sites.length,
+        description: describe ? describe(name, sites, g.description) : g.description,
+        sites: sites.slice(0, MAX_SITES),
+      });
     }
     return out;
   }
 }
 
-export async function findPatterns(call: ServiceCall, types: readonly PatternType[], limits: PatternsLimits): Promise<{ patterns: Pattern[]; files_scanned: number; types_checked: number }> {
+export async function findPatterns(
+  call: ServiceCall,
+  types: readonly PatternType[],
+  limits: PatternsLimits,
+): Promise<{ patterns: Pattern[]; files_scanned: number; types_checked: number }> {
   const catalog = call.workspace.catalog;
   await catalog.build(call.signal ? { signal: call.signal } : {});
   const groups = new Groups();
@@ -88,7 +100,8 @@ export async function findPatterns(call: ServiceCall, types: readonly PatternTyp
     const all = await catalog.all();
     const typeSyms = all.filter((s) => TYPE_KINDS.has(s.kind));
     const checked = typeSyms.slice(0, limits.max_types);
-    if (typeSyms.length > checked.length) call.meta.limit({ limit: 'max_types', value: limits.max_types, detail: `${typeSyms.length - checked.length} type(s) not checked` });
+    if (typeSyms.length > checked.length)
+      call.meta.limit({ limit: 'max_types', value: limits.max_types, detail: `${typeSyms.length - checked.length} type(s) not checked` });
     types_checked = checked.length;
     if (types.includes('inheritance')) await inheritance(call, checked, groups, skips);
     if (types.includes('framework')) await frameworkModels(call, checked, groups, skips);
@@ -97,10 +110,12 @@ export async function findPatterns(call: ServiceCall, types: readonly PatternTyp
   if (scanTypes.size) {
     const files = [...catalog.files().keys()].sort();
     const scanned = files.slice(0, limits.max_files);
-    if (files.length > scanned.length) call.meta.limit({ limit: 'max_files', value: limits.max_files, detail: `${files.length - scanned.length} file(s) not scanned` });
+    if (files.length > scanned.length)
+      call.meta.limit({ limit: 'max_files', value: limits.max_files, detail: `${files.length - scanned.length} file(s) not scanned` });
     for (const rel of scanned) {
       if (call.signal?.aborted) break;
-      for (const h of (await perFile(skips, rel, () => boundedScanFile(rel, readFileSync(path.join(call.root, rel), 'utf8'), call.env.limits, call.signal))) ?? []) {
+      for (const h of (await perFile(skips, rel, () => boundedScanFile(rel, readFileSync(path.join(call.root, rel), 'utf8'), call.env.limits, call.signal))) ??
+        []) {
         if (scanTypes.has(h.pattern_type)) groups.add(h.pattern_type, h.name, h.description, { file: rel, line: h.line });
       }
     }
@@ -138,9 +153,21 @@ async function typeBases(call: ServiceCall, t: CatalogSymbol, groups: Groups): P
   for (const ref of await headerReferences(call, t)) {
     if (ref.target) {
       const verb = ref.target.kind === 'interface' ? 'implement' : 'extend';
-      groups.add('inheritance', `subtypes of ${ref.target.qualified_name}`, `types that ${verb} ${ref.target.kind} ${ref.target.qualified_name} (${ref.target.file}:${ref.target.selection_line})`, site, SYNTAX_SOURCE);
+      groups.add(
+        'inheritance',
+        `subtypes of ${ref.target.qualified_name}`,
+        `types that ${verb} ${ref.target.kind} ${ref.target.qualified_name} (${ref.target.file}:${ref.target.selection_line})`,
+        site,
+        SYNTAX_SOURCE,
+      );
     } else if (ref.external && !isInside(call.root, ref.external)) {
-      groups.add('inheritance', `subtypes of ${ref.name} (external)`, `types that extend or implement ${ref.name}, declared outside the workspace (${path.basename(ref.external)})`, site, SYNTAX_SOURCE);
+      groups.add(
+        'inheritance',
+        `subtypes of ${ref.name} (external)`,
+        `types that extend or implement ${ref.name}, declared outside the workspace (${path.basename(ref.external)})`,
+        site,
+        SYNTAX_SOURCE,
+      );
     }
     // a name that resolves inside the workspace but not to a type (an import binding, a namespace) is no base
   }
@@ -157,7 +184,13 @@ async function implicitImplementations(call: ServiceCall, iface: CatalogSymbol, 
     const impl = await typeAt(call, locate(call.root, loc.uri), loc.range.start.line);
     if (!impl || impl.kind === 'interface' || seen.has(impl.symbol_id)) continue;
     seen.add(impl.symbol_id);
-    groups.add('inheritance', `subtypes of ${iface.qualified_name}`, `types that implement interface ${iface.qualified_name} (${iface.file}:${iface.selection_line})`, { file: impl.file, line: impl.selection_line, symbol_id: impl.symbol_id }, 'server');
+    groups.add(
+      'inheritance',
+      `subtypes of ${iface.qualified_name}`,
+      `types that implement interface ${iface.qualified_name} (${iface.file}:${iface.selection_line})`,
+      { file: impl.file, line: impl.selection_line, symbol_id: impl.symbol_id },
+      'server',
+    );
   }
 }
 
@@ -169,7 +202,9 @@ async function frameworkModels(call: ServiceCall, types: CatalogSymbol[], groups
   for (const t of types) {
     const models = languageProfile(t.language)?.syntax.patterns?.models;
     if (!models || t.kind !== 'class' || skips.has(t.file)) continue;
-    const d = await perFile(skips, t.file, async () => ((await declaredBases(call, t, (b) => b.relation === 'extends')).length ? typeDefinition(call, { symbol_id: t.symbol_id }) : undefined));
+    const d = await perFile(skips, t.file, async () =>
+      (await declaredBases(call, t, (b) => b.relation === 'extends')).length ? typeDefinition(call, { symbol_id: t.symbol_id }) : undefined,
+    );
     if (d?.kind !== 'model') continue;
     groups.add('framework', models.name, models.description, { file: t.file, line: t.selection_line, symbol_id: t.symbol_id }, 'server');
   }

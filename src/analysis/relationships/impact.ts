@@ -108,7 +108,8 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
     const graph = await importGraph(call);
     label = parsed.file;
     noteGraphSkips(call, graph);
-    for (const r of importsOf(graph, parsed.file, input.max_depth, true)) effects.add(r.from, r.depth === 1 ? 'import' : 'indirect dependency', r.depth, r.line);
+    for (const r of importsOf(graph, parsed.file, input.max_depth, true))
+      effects.add(r.from, r.depth === 1 ? 'import' : 'indirect dependency', r.depth, r.line);
     references = graph.importers.get(parsed.file)?.length ?? 0;
   } else {
     await catalogBuilt(call);
@@ -129,16 +130,35 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
   const direct = list.filter((e) => e.depth === 1).length;
   const risk = riskOf(input.operation, list.length, references, direct);
   const tests = list.filter((e) => e.impact === 'test').map((e) => e.file);
-  return { element: label, risk_level: risk.level, risk_reason: risk.reason, effects: list, tests, references, direct_files: direct, transitive_files: list.length - direct };
+  return {
+    element: label,
+    risk_level: risk.level,
+    risk_reason: risk.reason,
+    effects: list,
+    tests,
+    references,
+    direct_files: direct,
+    transitive_files: list.length - direct,
+  };
 }
 
 function referencesOf(call: ServiceCall, target: ResolvedTarget) {
   const { file } = target;
-  return file.session.request(ReferencesRequest.type, { textDocument: { uri: file.uri }, position: target.position, context: { includeDeclaration: false } }, { signal: call.signal });
+  return file.session.request(
+    ReferencesRequest.type,
+    { textDocument: { uri: file.uri }, position: target.position, context: { includeDeclaration: false } },
+    { signal: call.signal },
+  );
 }
 
 /** References other than the declaration: `import` when on an import statement of their file, else `reference`. */
-function referenceEffects(call: ServiceCall, target: ResolvedTarget, answer: Awaited<ReturnType<typeof referencesOf>>, effects: Effects, graph: ImportGraph): number {
+function referenceEffects(
+  call: ServiceCall,
+  target: ResolvedTarget,
+  answer: Awaited<ReturnType<typeof referencesOf>>,
+  effects: Effects,
+  graph: ImportGraph,
+): number {
   const { file } = target;
   const decl = target.symbol?.symbol.selectionRange.start ?? target.position;
   let n = 0;
@@ -164,7 +184,13 @@ function onImportLine(graph: ImportGraph, file: string, line: number | undefined
  */
 async function callerTree(call: ServiceCall, target: ResolvedTarget, maxDepth: number): Promise<Awaited<ReturnType<typeof callTree>> | undefined> {
   try {
-    return await callTree(call, target.catalog ? { symbol_id: target.catalog.symbol_id, depth: maxDepth, max_results: WALK_BUDGET } : { file: target.file.relPath, line: target.position.line + 1, depth: maxDepth, max_results: WALK_BUDGET }, 'incoming');
+    return await callTree(
+      call,
+      target.catalog
+        ? { symbol_id: target.catalog.symbol_id, depth: maxDepth, max_results: WALK_BUDGET }
+        : { file: target.file.relPath, line: target.position.line + 1, depth: maxDepth, max_results: WALK_BUDGET },
+      'incoming',
+    );
   } catch (e) {
     if (e instanceof LspgateError && e.code === 'SYMBOL_NOT_FOUND') return undefined;
     throw e;

@@ -38,14 +38,25 @@ export interface Relationship {
 /** Internal cap on the nodes one query walks; the answer pages over what it found. */
 export const WALK_BUDGET = 5000;
 
-export async function queryRelationships(call: ServiceCall, input: { query_type: QueryType; target: string; max_depth: number }): Promise<{ target: string; results: Relationship[] }> {
+export async function queryRelationships(
+  call: ServiceCall,
+  input: { query_type: QueryType; target: string; max_depth: number },
+): Promise<{ target: string; results: Relationship[] }> {
   const parsed = parseTarget(call, input.target);
   if (input.query_type === 'calls' || input.query_type === 'calls-me') {
     // the whole catalog first: callers in files the server's project leaves out are found through it (mentions.ts)
     await catalogBuilt(call);
     const t = await resolveSymbolTarget(call, parsed, input.query_type);
     const incoming = input.query_type === 'calls-me';
-    const tree = await callTree(call, { ...(t.catalog ? { symbol_id: t.catalog.symbol_id } : { file: t.file.relPath, line: t.position.line + 1 }), depth: input.max_depth, max_results: WALK_BUDGET }, incoming ? 'incoming' : 'outgoing');
+    const tree = await callTree(
+      call,
+      {
+        ...(t.catalog ? { symbol_id: t.catalog.symbol_id } : { file: t.file.relPath, line: t.position.line + 1 }),
+        depth: input.max_depth,
+        max_results: WALK_BUDGET,
+      },
+      incoming ? 'incoming' : 'outgoing',
+    );
     return { target: tree.symbol, results: flattenCalls(tree.root, incoming) };
   }
   const { file, label } = await targetFile(call, parsed);
@@ -169,7 +180,9 @@ export async function dependencies(call: ServiceCall, graph: ImportGraph, file: 
         if (!r.via!.includes(via)) r.via!.push(via);
       };
       if (reverse) for (const { file: imp, imp: i } of graph.importers.get(f) ?? []) add(imp, i.line, 'import');
-      else for (const i of graph.files.get(f)?.imports ?? []) if (i.status === 'workspace') for (const t of i.target_files ?? [i.target!]) if (t !== f) add(t, i.line, 'import');
+      else
+        for (const i of graph.files.get(f)?.imports ?? [])
+          if (i.status === 'workspace') for (const t of i.target_files ?? [i.target!]) if (t !== f) add(t, i.line, 'import');
       for (const e of await fileCallEdges(call, f, reverse ? 'incoming' : 'outgoing', skipsOf(call))) add(e.file, e.line, 'call');
       for (const [other, r] of [...edges].sort((a, b) => a[0].localeCompare(b[0]))) {
         r.via!.sort();

@@ -38,7 +38,10 @@ export interface UnattributedChange {
   reason: 'outside symbols' | 'not cataloged';
 }
 
-export async function changedSymbols(call: ServiceCall, baseRef: string): Promise<{ files: number; symbols: ChangedSymbol[]; unattributed: UnattributedChange[] }> {
+export async function changedSymbols(
+  call: ServiceCall,
+  baseRef: string,
+): Promise<{ files: number; symbols: ChangedSymbol[]; unattributed: UnattributedChange[] }> {
   const changes = await changedLines(call.root, baseRef);
   const symbols: ChangedSymbol[] = [];
   const unattributed: UnattributedChange[] = [];
@@ -49,18 +52,30 @@ export async function changedSymbols(call: ServiceCall, baseRef: string): Promis
       symbols.push(...gone);
       const inside = gone.reduce((n, g) => n + g.changed_lines, 0);
       const total = base?.lines.length ?? 0;
-      if (!gone.length || total > inside) unattributed.push({ file: ch.file, lines: [], removed_lines: total - inside, reason: gone.length || base?.decls ? 'outside symbols' : 'not cataloged' });
+      if (!gone.length || total > inside)
+        unattributed.push({
+          file: ch.file,
+          lines: [],
+          removed_lines: total - inside,
+          reason: gone.length || base?.decls ? 'outside symbols' : 'not cataloged',
+        });
       continue;
     }
     // Catalogs it afresh when its content changed (the catalog re-asks a changed file).
     const list = await catalogFileSymbols(call, ch.file).catch(() => undefined);
     if (!list) {
-      unattributed.push({ file: ch.file, lines: [...ch.added].sort((a, b) => a - b), removed_lines: [...ch.removed.values()].reduce((a, b) => a + b, 0), reason: 'not cataloged' });
+      unattributed.push({
+        file: ch.file,
+        lines: [...ch.added].sort((a, b) => a - b),
+        removed_lines: [...ch.removed.values()].reduce((a, b) => a + b, 0),
+        reason: 'not cataloged',
+      });
       continue;
     }
     const mapped = mapChange(ch, list, base && (await withCurrent(call, ch.file, base)));
     symbols.push(...mapped.symbols);
-    if (mapped.lines.length || mapped.removed) unattributed.push({ file: ch.file, lines: mapped.lines, removed_lines: mapped.removed, reason: 'outside symbols' });
+    if (mapped.lines.length || mapped.removed)
+      unattributed.push({ file: ch.file, lines: mapped.lines, removed_lines: mapped.removed, reason: 'outside symbols' });
   }
   return { files: changes.length, symbols, unattributed };
 }
@@ -135,7 +150,17 @@ function deletedDeclarations(file: string, base: BaseFile, present: Set<string>,
     if (!removed.has(d.selection_line) || present.has(d.qualified_name)) continue;
     if (gone.some((g) => d.qualified_name.startsWith(`${g.qualified_name}.`) && g.line <= d.line && d.end_line <= g.end_line)) continue;
     gone.push(d);
-    out.push({ symbol_id: `${file}::${d.qualified_name}#${d.kind}`, name: d.name, qualified_name: d.qualified_name, kind: d.kind, file, line: d.line, end_line: d.end_line, change: 'deleted', changed_lines: d.end_line - d.line + 1 });
+    out.push({
+      symbol_id: `${file}::${d.qualified_name}#${d.kind}`,
+      name: d.name,
+      qualified_name: d.qualified_name,
+      kind: d.kind,
+      file,
+      line: d.line,
+      end_line: d.end_line,
+      change: 'deleted',
+      changed_lines: d.end_line - d.line + 1,
+    });
   }
   return out;
 }
@@ -176,7 +201,19 @@ export function mapChange(ch: FileChange, all: CatalogSymbol[], base?: BaseFile)
       const lines = base ? changedLinesAgainst(base, s) : n;
       if (lines === 0) return [];
       const whole = ch.new_file || rangeAdded(ch, s);
-      return [{ symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, kind: s.kind, file: s.file, line: s.line, end_line: s.end_line, change: whole ? 'added' : 'modified', changed_lines: lines ?? n }];
+      return [
+        {
+          symbol_id: s.symbol_id,
+          name: s.name,
+          qualified_name: s.qualified_name,
+          kind: s.kind,
+          file: s.file,
+          line: s.line,
+          end_line: s.end_line,
+          change: whole ? 'added' : 'modified',
+          changed_lines: lines ?? n,
+        },
+      ];
     })
     .concat(deleted)
     .sort((a, b) => a.line - b.line || (a.change === 'deleted' ? 1 : 0) - (b.change === 'deleted' ? 1 : 0));
@@ -189,7 +226,13 @@ export function mapChange(ch: FileChange, all: CatalogSymbol[], base?: BaseFile)
  * is that symbol's; anything else goes to the symbol around the place (or is loose). Returns the
  * count of loose removed lines.
  */
-function attributeRemovals(ch: FileChange, list: CatalogSymbol[], base: BaseFile | undefined, deleted: ChangedSymbol[], touch: (s: CatalogSymbol, n: number) => void): number {
+function attributeRemovals(
+  ch: FileChange,
+  list: CatalogSymbol[],
+  base: BaseFile | undefined,
+  deleted: ChangedSymbol[],
+  touch: (s: CatalogSymbol, n: number) => void,
+): number {
   const byName = new Map<string, CatalogSymbol>();
   for (const s of list) if (!byName.has(s.qualified_name)) byName.set(s.qualified_name, s);
   let loose = 0;

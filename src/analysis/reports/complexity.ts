@@ -49,7 +49,14 @@ export async function analyzeComplexity(call: ServiceCall, element: string): Pro
   const from = t?.catalog?.line ?? (t?.symbol ? t.symbol.symbol.range.start.line + 1 : 1);
   const to = t?.catalog?.end_line ?? (t?.symbol ? t.symbol.symbol.range.end.line + 1 : file.lines.length);
   // in a syntax worker, within the workspace's parse bounds: the file asked about answers TIMEOUT / LIMIT_EXCEEDED past them
-  const m = await inSyntaxWorker<Awaited<ReturnType<typeof measureText>>>({ metaUrl: import.meta.url, module: 'complexity-measure', grammar: syntax.grammar, bounds: call.env.limits, signal: call.signal }, 'measureText', rel, file.text, from, to);
+  const m = await inSyntaxWorker<Awaited<ReturnType<typeof measureText>>>(
+    { metaUrl: import.meta.url, module: 'complexity-measure', grammar: syntax.grammar, bounds: call.env.limits, signal: call.signal },
+    'measureText',
+    rel,
+    file.text,
+    from,
+    to,
+  );
   const graph = await importGraph(call);
   noteGraphSkips(call, graph, [rel]);
   let dependencies = graph.files.get(rel)?.imports.length ?? 0;

@@ -93,7 +93,9 @@ function lineReport(call: ServiceCall, data: CoverageData): CoverageReportData {
     total,
     files,
     untested_files: files.filter((f) => f.total > 0 && f.covered === 0).map((f) => f.file),
-    files_without_data: sourceFiles(call).filter((f) => !seen.has(f)).sort(),
+    files_without_data: sourceFiles(call)
+      .filter((f) => !seen.has(f))
+      .sort(),
     scanned: 0,
     unchecked: 0,
     skipped: [],

@@ -33,7 +33,16 @@ export type { FileHits };
 /** Per workspace file: its instrumented lines and hit counts. */
 export type Hits = Map<string, FileHits>;
 
-export const COVERAGE_FILES = ['coverage/lcov.info', 'lcov.info', 'coverage.out', 'cover.out', 'coverage.json', 'coverage/clover.xml', 'clover.xml', 'coverage.xml'];
+export const COVERAGE_FILES = [
+  'coverage/lcov.info',
+  'lcov.info',
+  'coverage.out',
+  'cover.out',
+  'coverage.json',
+  'coverage/clover.xml',
+  'clover.xml',
+  'coverage.xml',
+];
 
 export interface CoverageSource {
   file: string;
@@ -106,11 +115,18 @@ async function parseInWorker(name: string, bytes: Buffer, call: ServiceCall): Pr
   const job: CoverageJob = { name, bytes, root: call.root, module: name.endsWith('.out') ? modulePath(call) : '', maxFileBytes: call.env.limits.maxFileBytes };
   const what = `parsing ${name}`;
   try {
-    const a = await runWorker<CoverageAnswer>(workerScript(import.meta.url, 'coverage-worker'), job, { what, deadlineMs: PARSE_DEADLINE_MS, maxHeapMb: PARSE_HEAP_MB, transferList: [bytes.buffer as ArrayBuffer] });
+    const a = await runWorker<CoverageAnswer>(workerScript(import.meta.url, 'coverage-worker'), job, {
+      what,
+      deadlineMs: PARSE_DEADLINE_MS,
+      maxHeapMb: PARSE_HEAP_MB,
+      transferList: [bytes.buffer as ArrayBuffer],
+    });
     if (!a.ok) return { ok: false, reason: 'invalid', message: `${name} is not valid coverage data: ${a.message}` };
     return { ok: true, source: { hits: new Map(a.files.map((f) => [f.file, f.hits])), clamped: a.clamped, capped: a.capped } };
   } catch (e) {
-    return isLspgateError(e) ? { ok: false, reason: 'failed', message: `${e.code}: ${e.message}`, code: e.code } : { ok: false, reason: 'failed', message: `${what} failed: ${String(e)}` };
+    return isLspgateError(e)
+      ? { ok: false, reason: 'failed', message: `${e.code}: ${e.message}`, code: e.code }
+      : { ok: false, reason: 'failed', message: `${what} failed: ${String(e)}` };
   }
 }
 
@@ -131,7 +147,8 @@ async function outcomeOf(cache: CoverageCache, name: string, abs: string, call: 
   if (known?.stamp === stamp) return known.outcome;
   const max = call.env.limits.maxCoverageBytes;
   let outcome: Outcome;
-  if (!isInside(realpathSync(call.root), realpathSync(abs))) outcome = { ok: false, reason: 'outside', message: `${name} is a link out of the workspace: not read` };
+  if (!isInside(realpathSync(call.root), realpathSync(abs)))
+    outcome = { ok: false, reason: 'outside', message: `${name} is a link out of the workspace: not read` };
   else if (st.size > max) outcome = { ok: false, reason: 'too_large', message: `${name} is ${st.size} bytes, over maxCoverageBytes ${max}: not read` };
   else {
     const read = await readFile(abs);
@@ -180,8 +197,18 @@ export function reportCoverage(call: ServiceCall, data: CoverageData): void {
     if (p.reason === 'too_large') call.meta.limit({ limit: 'maxCoverageBytes', value: call.env.limits.maxCoverageBytes, detail: p.message });
   }
   for (const s of data.sources) {
-    if (s.capped) call.meta.limit({ limit: 'coverage_lines', value: MAX_COVERAGE_LINES, detail: `${s.file}: only its first ${MAX_COVERAGE_LINES} instrumented lines were read` });
-    if (s.clamped) call.meta.limit({ limit: 'coverage_line_range', value: s.clamped, detail: `${s.file}: ${s.clamped} line(s) past the end of their source file left out (ranges clamped to the file's length)` });
+    if (s.capped)
+      call.meta.limit({
+        limit: 'coverage_lines',
+        value: MAX_COVERAGE_LINES,
+        detail: `${s.file}: only its first ${MAX_COVERAGE_LINES} instrumented lines were read`,
+      });
+    if (s.clamped)
+      call.meta.limit({
+        limit: 'coverage_line_range',
+        value: s.clamped,
+        detail: `${s.file}: ${s.clamped} line(s) past the end of their source file left out (ranges clamped to the file's length)`,
+      });
   }
 }
 
@@ -202,7 +229,11 @@ export async function lineCoverage(call: ServiceCall, file: string, from: number
   const data = await coverageData(call);
   reportCoverage(call, data);
   const unused = data.problems.length ? ` (not used: ${data.problems.map((p) => p.file).join(', ')})` : '';
-  if (!data.sources.length) return { ratio: null, note: `no ${data.problems.length ? 'usable ' : ''}coverage file in the workspace (looked for ${COVERAGE_FILES.join(', ')})${unused}` };
+  if (!data.sources.length)
+    return {
+      ratio: null,
+      note: `no ${data.problems.length ? 'usable ' : ''}coverage file in the workspace (looked for ${COVERAGE_FILES.join(', ')})${unused}`,
+    };
   const cov = data.sources.find((c) => c.hits.has(file));
   if (!cov) return { ratio: null, note: `${data.sources.map((c) => c.file).join(', ')} has no data for ${file}${unused}` };
   const { lines, counts } = cov.hits.get(file)!;

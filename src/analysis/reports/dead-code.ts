@@ -62,11 +62,25 @@ export async function findDeadCode(call: ServiceCall, maxSymbols: number): Promi
     answered++;
     if (found === false) continue;
     const [category, why] = classify(s, await registeringMarker(call, s), manifests);
-    out.push({ symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, kind: s.kind, file: s.file, line: s.selection_line, category, reason: `no reference outside its declaration${found.note}; ${why}` });
+    out.push({
+      symbol_id: s.symbol_id,
+      name: s.name,
+      qualified_name: s.qualified_name,
+      kind: s.kind,
+      file: s.file,
+      line: s.selection_line,
+      category,
+      reason: `no reference outside its declaration${found.note}; ${why}`,
+    });
   }
   const order = new Map(CATEGORIES.map((c, i) => [c, i]));
   out.sort((a, b) => order.get(a.category)! - order.get(b.category)! || a.file.localeCompare(b.file) || a.line - b.line);
-  return { scanned: scan.length, candidates: out, unchecked: eligible.length - scan.length, skipped: skips.finish(call.meta, 'find_dead_code', scan.length ? answered : 1) };
+  return {
+    scanned: scan.length,
+    candidates: out,
+    unchecked: eligible.length - scan.length,
+    skipped: skips.finish(call.meta, 'find_dead_code', scan.length ? answered : 1),
+  };
 }
 
 /**
@@ -86,7 +100,11 @@ async function unreferenced(call: ServiceCall, src: LineSource, s: CatalogSymbol
  * with it: decorators the profile says only bind or type it (`@staticmethod`) register it nowhere.
  */
 async function registeringMarker(call: ServiceCall, s: CatalogSymbol): Promise<string | undefined> {
-  const decoration = await decorationOf(call.workspace, s, (await call.file(call.resolvePath(s.file))).text, { bounds: call.env.limits, signal: call.signal, unread: (m) => call.meta.warn(m) });
+  const decoration = await decorationOf(call.workspace, s, (await call.file(call.resolvePath(s.file))).text, {
+    bounds: call.env.limits,
+    signal: call.signal,
+    unread: (m) => call.meta.warn(m),
+  });
   const bindsOnly = profileOf(s.file, s.language)?.deadCode.bindsOnly;
   return decoration?.decorators.find((d) => !bindsOnly?.(d.name))?.name;
 }
@@ -97,9 +115,12 @@ function classify(s: CatalogSymbol, marker: string | undefined, manifests: Manif
   if (isTestPath(s.file, s.language) || isTestFunctionName(s.name, profile)) return ['test', 'a test (its runner calls it)'];
   if (!s.parent && (profile?.deadCode.entryPoints ?? ['main']).includes(s.name)) return ['entry_point', `\`${s.name}\` is called by the runtime`];
   if (profile?.deadCode.languageHooks?.test(s.name)) return ['framework_hook', 'a dunder / magic method the language calls'];
-  if (marker) return ['framework_hook', `it is decorated with \`${marker}\`, and what a decorator or attribute does with it (calls it, registers it) is not visible to references`];
+  if (marker)
+    return [
+      'framework_hook',
+      `it is decorated with \`${marker}\`, and what a decorator or attribute does with it (calls it, registers it) is not visible to references`,
+    ];
   const api = profile?.deadCode.exportedApi?.(s, manifests);
   if (api) return ['exported_api', `exported API of a library (${api}): callers may live outside the workspace`];
   return ['dead', 'nothing in the workspace references it'];
 }
-

@@ -31,7 +31,11 @@ export function checkedDeclarations(all: CatalogSymbol[]): CatalogSymbol[] {
 export async function outsideReferences(call: ServiceCall, src: LineSource, s: CatalogSymbol): Promise<ResolvedLocation[]> {
   const file = await call.file(call.resolvePath(s.file));
   const position = toLspPosition(file.text, s.selection_line, s.selection_column, file.session.positionEncoding);
-  const refs = await file.session.request(ReferencesRequest.type, { textDocument: { uri: file.uri }, position, context: { includeDeclaration: false } }, { signal: call.signal });
+  const refs = await file.session.request(
+    ReferencesRequest.type,
+    { textDocument: { uri: file.uri }, position, context: { includeDeclaration: false } },
+    { signal: call.signal },
+  );
   // The declaration itself (some servers list it anyway) and recursion inside its own body.
   const outside = resolveLocations(call, src, file.session, refs ?? []).filter((loc) => !(loc.file === s.file && loc.line >= s.line && loc.line <= s.end_line));
   const out: ResolvedLocation[] = [];

@@ -27,7 +27,8 @@ export function shapeContext(call: ServiceCall, d: ProjectContextData, elements:
   const dependencies = Object.fromEntries(depFiles.slice(0, maxDependencies).map((f) => [f, d.dependencies[f]!]));
   const test_patterns: Record<string, PatternInfo> = {};
   for (const [name, p] of Object.entries(d.test_patterns)) {
-    if (p.files.length > MAX_PATTERN_FILES) call.meta.limit({ limit: 'test_pattern_files', value: MAX_PATTERN_FILES, detail: `${name}: ${p.files.length} files, ${MAX_PATTERN_FILES} listed` });
+    if (p.files.length > MAX_PATTERN_FILES)
+      call.meta.limit({ limit: 'test_pattern_files', value: MAX_PATTERN_FILES, detail: `${name}: ${p.files.length} files, ${MAX_PATTERN_FILES} listed` });
     test_patterns[name] = { ...p, files: p.files.slice(0, MAX_PATTERN_FILES) };
   }
   const name = d.packages[0]?.name ?? path.basename(call.root);
@@ -61,7 +62,8 @@ function architectureNotes(call: ServiceCall, deps: Record<string, string[]>): s
   }
   const list = [...edges].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]));
   if (!list.length) return 'No import crosses a directory boundary.';
-  if (list.length > MAX_NOTES) call.meta.limit({ limit: 'architecture_notes', value: MAX_NOTES, detail: `${list.length} directory edges, ${MAX_NOTES} listed` });
+  if (list.length > MAX_NOTES)
+    call.meta.limit({ limit: 'architecture_notes', value: MAX_NOTES, detail: `${list.length} directory edges, ${MAX_NOTES} listed` });
   return ['Directory imports (import statements folded onto directories):', ...list.slice(0, MAX_NOTES).map(([e, n]) => `- ${e} (${n})`)].join('\n');
 }
 

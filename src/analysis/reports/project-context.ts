@@ -112,27 +112,42 @@ function packagesOf(m: ManifestReader, files: { file: string; language: string }
     if (!p.project.catalogPackages) continue;
     const own = (file: string, language: string) => profileOf(file, language) === p;
     const symbols = all.filter((s) => own(s.file, s.language));
-    out.push(...p.project.catalogPackages(symbols, files.filter((f) => own(f.file, f.language)).map((f) => f.file), m));
+    out.push(
+      ...p.project.catalogPackages(
+        symbols,
+        files.filter((f) => own(f.file, f.language)).map((f) => f.file),
+        m,
+      ),
+    );
   }
   return out;
 }
 
 /** Top-level `main`, scripts by their language's rule (Python `if __name__ == "__main__":`), and the files manifests declare (package.json main/bin/exports, composer.json bin). */
-async function entryPoints(call: ServiceCall, bound: ReadBound, m: ManifestReader, files: { file: string; language: string }[], all: CatalogSymbol[]): Promise<EntryPoint[]> {
+async function entryPoints(
+  call: ServiceCall,
+  bound: ReadBound,
+  m: ManifestReader,
+  files: { file: string; language: string }[],
+  all: CatalogSymbol[],
+): Promise<EntryPoint[]> {
   const out: EntryPoint[] = [];
   for (const s of all) {
-    if (!s.parent && s.name === 'main' && (s.kind === 'function' || s.kind === 'method')) out.push({ file: s.file, line: s.selection_line, name: s.name, reason: 'top-level `main`' });
+    if (!s.parent && s.name === 'main' && (s.kind === 'function' || s.kind === 'method'))
+      out.push({ file: s.file, line: s.selection_line, name: s.name, reason: 'top-level `main`' });
   }
   for (const f of files) {
     if (!profileOf(f.file, f.language)?.syntax.scriptEntry || isTestPath(f.file, f.language)) continue;
     // the statement that runs it, read from its parse tree
     // in a syntax worker within the parse bounds: a file over them is named in a warning, the rest answered
-    const found = await boundedScriptEntries(f.file, readTextIfAny(path.join(call.root, f.file), bound) ?? '', call.env.limits, call.signal).catch((e: unknown) => {
-      const err = toLspgateError(e);
-      if (err.code !== 'TIMEOUT' && err.code !== 'LIMIT_EXCEEDED') throw err;
-      call.meta.warn(`${err.message} (${err.code}): its script entry points are not listed`);
-      return undefined;
-    });
+    const found = await boundedScriptEntries(f.file, readTextIfAny(path.join(call.root, f.file), bound) ?? '', call.env.limits, call.signal).catch(
+      (e: unknown) => {
+        const err = toLspgateError(e);
+        if (err.code !== 'TIMEOUT' && err.code !== 'LIMIT_EXCEEDED') throw err;
+        call.meta.warn(`${err.message} (${err.code}): its script entry points are not listed`);
+        return undefined;
+      },
+    );
     for (const x of found ?? []) out.push({ file: f.file, line: x.line, reason: x.reason });
   }
   for (const rules of projectRules()) out.push(...(rules.manifestEntryPoints?.(m) ?? []));
@@ -143,7 +158,8 @@ async function entryPoints(call: ServiceCall, bound: ReadBound, m: ManifestReade
 function testPatterns(tests: { file: string; language: string }[], all: CatalogSymbol[]): Record<string, PatternInfo> {
   const decls = new Map<string, number>();
   for (const s of all) {
-    if ((s.kind === 'function' || s.kind === 'method') && isTestFunctionName(s.name, profileOf(s.file, s.language))) decls.set(s.file, (decls.get(s.file) ?? 0) + 1);
+    if ((s.kind === 'function' || s.kind === 'method') && isTestFunctionName(s.name, profileOf(s.file, s.language)))
+      decls.set(s.file, (decls.get(s.file) ?? 0) + 1);
   }
   const out: Record<string, PatternInfo> = {};
   for (const t of tests) {

@@ -87,30 +87,33 @@ export interface ValidationData {
   skipped: SkippedFile[];
 }
 
-export async function validateReferences(call: ServiceCall, pattern: string | undefined, maxFiles: number): Promise<ValidationData> {
-  const catalog = call.workspace.catalog;
-  await catalog.build(call.signal ? { signal: call.signal } : {});
-  let match: (f: string) => boolean = () => true;
-  if (pattern !== undefined) {
+/** A matcher of workspace-relative paths for `pattern` (every path when absent); INVALID_INPUT for an absolute, escaping or unreadable glob. */
+function patternMatcher(pattern: string | undefined): (f: string) => boolean {
+  if (pattern === undefined) return () => true;
+  {
     // Matched against workspace-relative paths: an absolute or escaping pattern could never match.
     if (pattern.startsWith('/') || /^[A-Za-z]:[\\/]/.test(pattern) || pattern.split(/[\\/]/).includes('..')) {
-      throw new LspgateError('INVALID_INPUT', 'pattern is a glob over workspace-relative paths (e.g. `src/**/*.ts`), not an absolute or `..` path', { pattern });
+      throw new LspgateError('INVALID_INPUT', 'pattern is a glob over workspace-relative paths (e.g. `src/**/*.ts`), not an absolute or `..` path', {
+        pattern,
+      });
     }
     try {
-      match = picomatch(pattern, { dot: false });
+      return picomatch(pattern, { dot: false });
     } catch (e) {
       throw new LspgateError('INVALID_INPUT', `pattern is not a glob picomatch can read: ${(e as Error).message}`, { pattern });
     }
   }
-  const matched = [...catalog.files().keys()].filter((f) => match(f)).sort();
-  const files = matched.slice(0, maxFiles);
-  if (matched.length > maxFiles) {
-    call.meta.truncate();
-    call.meta.limit({ limit: 'max_files', value: maxFiles, detail: `${matched.length} files match, ${maxFiles} checked` });
-  }
+}
+
+/** The reference errors the servers' diagnostics report in `files`, by `file:line:reference`, the skips noted so far (files without diagnostics) and how many files were checked. */
+async function diagnosticErrors(call: ServiceCall, files: string[]) {
   const byKey = new Map<string, ValidationError>();
   const skips = skipsOf(call);
-  const diags = await diagnoseFiles(call, files.map((f) => call.resolvePath(f, { expect: 'file' })), 'warning');
+  const diags = await diagnoseFiles(
+    call,
+    files.map((f) => call.resolvePath(f, { expect: 'file' })),
+    'warning',
+  );
   for (const f of diags.failed) skips.add(f.file, f.code, `no diagnostics: ${f.message}`, f.details);
   for (const fd of diags.files) {
     const lines = (await call.file(call.resolvePath(fd.file))).text.split('\n');
@@ -118,9 +121,32 @@ export async function validateReferences(call: ServiceCall, pattern: string | un
       const kind = d.code !== undefined ? CODES[d.code] : undefined;
       if (!kind) continue;
       const reference = referenceText(lines, d);
-      byKey.set(`${fd.file}:${d.line}:${reference}`, { file: fd.file, line: d.line, column: d.column, reference, error: d.message, kind, code: d.code!, sources: ['diagnostic'] });
+      byKey.set(`${fd.file}:${d.line}:${reference}`, {
+        file: fd.file,
+        line: d.line,
+        column: d.column,
+        reference,
+        error: d.message,
+        kind,
+        code: d.code!,
+        sources: ['diagnostic'],
+      });
     }
   }
+  return { byKey, skips, checked: diags.files.length };
+}
+
+export async function validateReferences(call: ServiceCall, pattern: string | undefined, maxFiles: number): Promise<ValidationData> {
+  const catalog = call.workspace.catalog;
+  await catalog.build(call.signal ? { signal: call.signal } : {});
+  const match = patternMatcher(pattern);
+  const matched = [...catalog.files().keys()].filter((f) => match(f)).sort();
+  const files = matched.slice(0, maxFiles);
+  if (matched.length > maxFiles) {
+    call.meta.truncate();
+    call.meta.limit({ limit: 'max_files', value: maxFiles, detail: `${matched.length} files match, ${maxFiles} checked` });
+  }
+  const { byKey, skips, checked } = await diagnosticErrors(call, files);
   const graph = await importGraph(call);
   noteGraphSkips(call, graph, files);
   let valid = 0;
@@ -139,13 +165,20 @@ export async function validateReferences(call: ServiceCall, pattern: string | un
         seen.sources.push('import_graph');
         continue;
       }
-      byKey.set(key, { file, line: imp.line, reference, error: `the language server resolves \`${reference}\` to no file`, kind: 'unresolved_import', sources: ['import_graph'] });
+      byKey.set(key, {
+        file,
+        line: imp.line,
+        reference,
+        error: `the language server resolves \`${reference}\` to no file`,
+        kind: 'unresolved_import',
+        sources: ['import_graph'],
+      });
     }
   }
   markImportLines(byKey, graph.files);
   const errors = [...byKey.values()].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
-  const skipped = skips.finish(call.meta, 'validate_references', files.length ? diags.files.length : 1);
-  return { pattern: pattern ?? '**', files_matched: matched.length, files_checked: diags.files.length, valid_references: valid, errors, skipped };
+  const skipped = skips.finish(call.meta, 'validate_references', files.length ? checked : 1);
+  return { pattern: pattern ?? '**', files_matched: matched.length, files_checked: checked, valid_references: valid, errors, skipped };
 }
 
 /** The text the diagnostic's range covers on its first line, without the quotes of a string specifier. */

@@ -48,9 +48,15 @@ export function statusText(s: StatusView): string {
     `socket ${s.socket}`,
     ...(s.memory_budget ? [serversLine(s)] : []),
     `clients (${s.clients.length}):`,
-    ...s.clients.map((c) => `  #${c.id} ${c.frontend} pid ${c.pid ?? '?'} root ${c.root} running ${c.running_requests}${c.queued_requests ? ` (${c.queued_requests} waiting their turn)` : ''}`),
+    ...s.clients.map(
+      (c) =>
+        `  #${c.id} ${c.frontend} pid ${c.pid ?? '?'} root ${c.root} running ${c.running_requests}${c.queued_requests ? ` (${c.queued_requests} waiting their turn)` : ''}`,
+    ),
     `sessions (${s.sessions.length}):`,
-    ...s.sessions.map((x) => `  ${x.server} ${x.state} pid ${x.pid ?? '-'} ${mb(x.rss_bytes)} root ${x.root} generation ${x.generation} crashes ${x.crashes}${x.note ? ` (${x.note})` : ''}`),
+    ...s.sessions.map(
+      (x) =>
+        `  ${x.server} ${x.state} pid ${x.pid ?? '-'} ${mb(x.rss_bytes)} root ${x.root} generation ${x.generation} crashes ${x.crashes}${x.note ? ` (${x.note})` : ''}`,
+    ),
     `workspaces (${s.workspaces.length}):`,
     ...s.workspaces.map((w) => `  ${w.id} ${w.root} (${w.clients} client(s))`),
   ];
@@ -119,7 +125,12 @@ export async function daemonQuery(sub: 'status' | 'stop', json: boolean): Promis
     socket.destroy();
     // Back only once it is gone: a command run next must reach a new daemon, never the closing one.
     const gone = await waitStopped(paths.socket, typeof result.pid === 'number' ? result.pid : undefined, STOP_WAIT_MS);
-    if (!gone) return { stdout: `stopping the lspgate daemon${attached}; it is still closing its language servers after ${STOP_WAIT_MS / 1000} s\n`, stderr: '', exit_code: 0 };
+    if (!gone)
+      return {
+        stdout: `stopping the lspgate daemon${attached}; it is still closing its language servers after ${STOP_WAIT_MS / 1000} s\n`,
+        stderr: '',
+        exit_code: 0,
+      };
     return { stdout: `stopped the lspgate daemon${attached}\n`, stderr: '', exit_code: 0 };
   } finally {
     socket.destroy();

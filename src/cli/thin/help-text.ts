@@ -29,7 +29,7 @@ export function mainHelp(ops: readonly HelpEntry[], version: string): string {
     '  lspgate servers [--root DIR] [--json]                   configured language servers and whether installed',
     '  lspgate daemon [status|stop] [--idle-ms N] [--server-idle-ms N] [--json]  the shared daemon: run it / status / stop it',
     '  lspgate recover [--root DIR | --all] [--json]           complete or roll back edits a crash interrupted',
-    '  lspgate trust DIR | untrust DIR                         let a folder\'s .lspgate config run programs (or stop it)',
+    "  lspgate trust DIR | untrust DIR                         let a folder's .lspgate config run programs (or stop it)",
     '  lspgate <operation> [--root DIR] [--<field> value ...] [--json]',
     '  lspgate <operation> --help                              the fields of one operation',
     '  lspgate --version',

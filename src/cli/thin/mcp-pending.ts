@@ -112,7 +112,11 @@ export class McpPending {
   failAll(message: string, details: Record<string, unknown> = {}): string {
     const lines = [...this.pending.values()].map(
       (id) =>
-        JSON.stringify({ jsonrpc: '2.0', id, error: { code: DAEMON_FAILED_RPC_CODE, message, data: { code: 'DAEMON_FAILED', details: { reason: 'connection', ...details } } } }) + '\n',
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          error: { code: DAEMON_FAILED_RPC_CODE, message, data: { code: 'DAEMON_FAILED', details: { reason: 'connection', ...details } } },
+        }) + '\n',
     );
     this.pending.clear();
     this.settings.clear();

@@ -47,7 +47,12 @@ export function relayMcp(first: net.Socket, already: Buffer, reattach: Reattach,
     if (pending.waiting) {
       // a call in flight may have been an apply: say what its journal says was written (never run again)
       const journals = journalsOf(daemonPid);
-      process.stdout.write(pending.failAll(`${why} before answering; the call was not run again. ${describeJournals(journals)}`, { ...(daemonPid ? { daemon_pid: daemonPid } : {}), journals }));
+      process.stdout.write(
+        pending.failAll(`${why} before answering; the call was not run again. ${describeJournals(journals)}`, {
+          ...(daemonPid ? { daemon_pid: daemonPid } : {}),
+          journals,
+        }),
+      );
     }
     const replay = pending.replay();
     const again = replay && reconnects++ < MAX_RECONNECTS ? await reattach() : undefined;

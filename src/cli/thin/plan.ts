@@ -11,7 +11,24 @@ import path from 'node:path';
 import { toolsFlagError } from './tools.js';
 
 /** Commands the CLI runs itself: never forwarded as an operation. */
-const LOCAL = new Set(['mcp', 'sidecar', 'repl', 'tour', 'demo', 'servers', 'daemon', 'recover', 'trust', 'untrust', 'help', 'version', '--help', '-h', '--version', '-v']);
+const LOCAL = new Set([
+  'mcp',
+  'sidecar',
+  'repl',
+  'tour',
+  'demo',
+  'servers',
+  'daemon',
+  'recover',
+  'trust',
+  'untrust',
+  'help',
+  'version',
+  '--help',
+  '-h',
+  '--version',
+  '-v',
+]);
 
 export type ThinPlan =
   | { kind: 'relay'; relay: 'mcp' | 'sidecar'; root: string; tools?: string }

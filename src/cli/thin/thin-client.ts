@@ -60,24 +60,30 @@ export async function runThin(plan: ThinPlan): Promise<boolean> {
   if (!attached || attached.reply.error) return refuse(socket);
   if (plan.kind === 'relay' && plan.relay === 'mcp') {
     const journalsOf = (pid: number | undefined) => (pid === undefined ? [] : journalSummaries(defaultCacheDir(), { pid }));
-    relayMcp(socket, attached.rest, async () => {
-      // A daemon killed a moment ago may still accept a connection it then drops: try a few times.
-      for (let attempt = 0; attempt < 5; attempt++) {
-        if (attempt) await new Promise((r) => setTimeout(r, 300));
-        // no daemon and none would start (reach waited for it): give up
-        const again = await reach(paths);
-        if (!again) return undefined;
-        const reply = await call(again, 1, 'lspgate/attach', attach);
-        if (reply && !reply.reply.error) return { socket: again, rest: reply.rest, pid: pidOf(reply.reply) };
-        again.destroy();
-        if (reply?.reply.error) {
-          // e.g. a daemon another client started under another environment (env_differs)
-          process.stderr.write(`lspgate: the new daemon refused this client: ${reply.reply.error.message}\n`);
-          return undefined;
+    relayMcp(
+      socket,
+      attached.rest,
+      async () => {
+        // A daemon killed a moment ago may still accept a connection it then drops: try a few times.
+        for (let attempt = 0; attempt < 5; attempt++) {
+          if (attempt) await new Promise((r) => setTimeout(r, 300));
+          // no daemon and none would start (reach waited for it): give up
+          const again = await reach(paths);
+          if (!again) return undefined;
+          const reply = await call(again, 1, 'lspgate/attach', attach);
+          if (reply && !reply.reply.error) return { socket: again, rest: reply.rest, pid: pidOf(reply.reply) };
+          again.destroy();
+          if (reply?.reply.error) {
+            // e.g. a daemon another client started under another environment (env_differs)
+            process.stderr.write(`lspgate: the new daemon refused this client: ${reply.reply.error.message}\n`);
+            return undefined;
+          }
         }
-      }
-      return undefined;
-    }, pidOf(attached.reply), journalsOf);
+        return undefined;
+      },
+      pidOf(attached.reply),
+      journalsOf,
+    );
     return true;
   }
   if (plan.kind === 'relay') {

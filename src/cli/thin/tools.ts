@@ -34,7 +34,10 @@ export function operationNames(): string[] {
 export function toolsFlagError(flag: string, valid: readonly string[] = operationNames()): string | undefined {
   const v = flag.trim();
   if (v === 'core' || v === 'default' || v === 'all') return undefined;
-  const names = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.length === 0) return 'INVALID_INPUT: --tools needs core, default, all, or a comma-separated list of tool names\n';
   const unknown = names.filter((n) => !valid.includes(n));
   if (unknown.length === 0) return undefined;

@@ -69,7 +69,8 @@ export async function attachToDaemon(opts: AttachOptions): Promise<RemoteGateway
     return remote.reconnectWith(() => dial(paths, opts.startTimeoutMs ?? 30_000));
   } catch (e) {
     const err = toLspgateError(e);
-    if (opts.mode === 'require' || err.details?.reason === 'version_skew' || err.details?.reason === 'socket_dir_unsafe' || err.code === 'UNSAFE_DIRECTORY') throw err;
+    if (opts.mode === 'require' || err.details?.reason === 'version_skew' || err.details?.reason === 'socket_dir_unsafe' || err.code === 'UNSAFE_DIRECTORY')
+      throw err;
     const differs = err.details?.reason === 'env_differs';
     log.warn(`${differs ? 'not using the lspgate daemon' : 'the lspgate daemon is not available'}, running in this process: ${err.message}`);
     if (differs) opts.onInProcess?.(`not using the shared lspgate daemon, this process runs its own language servers: ${err.message}`);

@@ -192,7 +192,8 @@ export class RemoteGateway implements FrontendGateway {
   }
 
   async watchFile(workspace: string | undefined, file: string, onChange: () => void): Promise<() => void> {
-    if (!this.notifications.has(FILE_CHANGED)) this.onNotification(FILE_CHANGED, (p) => this.watches.get((p as FileChangedNotification | undefined)?.id ?? -1)?.onChange());
+    if (!this.notifications.has(FILE_CHANGED))
+      this.onNotification(FILE_CHANGED, (p) => this.watches.get((p as FileChangedNotification | undefined)?.id ?? -1)?.onChange());
     const id = this.nextWatch++;
     this.watches.set(id, { workspace, file, onChange });
     try {

@@ -23,7 +23,8 @@ export class RemoteReplBackend implements ReplBackend {
       const n = p as Partial<TraceNotification & TraceDropped> | undefined;
       if (!enabled || !n) return;
       if (n.event && n.server) write(formatWireTrace(n.server, n.event));
-      else if (typeof n.dropped === 'number') write(`[trace] ${n.dropped} line(s) dropped (the daemon sends at most ${n.per_second} a second to a client, fewer when it falls behind)`);
+      else if (typeof n.dropped === 'number')
+        write(`[trace] ${n.dropped} line(s) dropped (the daemon sends at most ${n.per_second} a second to a client, fewer when it falls behind)`);
     });
     // Set first: a line the daemon sends right after subscribing may arrive before its answer.
     const set = async (on: boolean) => {

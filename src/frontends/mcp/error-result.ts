@@ -29,7 +29,17 @@ export function errorResult(e: unknown): CallToolResult {
  * Codes a caller causes by what it asked, not-found included: -32602. (The 2026-07-28 spec answers a
  * missing resource with -32602 and `data.uri` on every revision; the SDK maps -32002 to it too.)
  */
-const CALLER = new Set(['SYMBOL_NOT_FOUND', 'FILE_NOT_FOUND', 'WORKSPACE_NOT_FOUND', 'INVALID_INPUT', 'PATH_OUTSIDE_WORKSPACE', 'SECRET_FILE', 'AMBIGUOUS_SYMBOL', 'UNSUPPORTED_LANGUAGE', 'LIMIT_EXCEEDED']);
+const CALLER = new Set([
+  'SYMBOL_NOT_FOUND',
+  'FILE_NOT_FOUND',
+  'WORKSPACE_NOT_FOUND',
+  'INVALID_INPUT',
+  'PATH_OUTSIDE_WORKSPACE',
+  'SECRET_FILE',
+  'AMBIGUOUS_SYMBOL',
+  'UNSUPPORTED_LANGUAGE',
+  'LIMIT_EXCEEDED',
+]);
 
 /**
  * Resources and prompts have no isError result: their failures are JSON-RPC errors. The lspgate

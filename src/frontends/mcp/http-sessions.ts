@@ -89,7 +89,15 @@ export class HttpSessions {
       const dropped = () => this.opts.logger.debug(`mcp http session ${id}: the client dropped its ${request.method} stream`);
       return streamAtOnce(await s.transport.handleRequest(request), request.signal, dropped);
     }
-    if (request.method !== 'POST' || !isInitializeRequest(await request.clone().json().catch(() => undefined))) {
+    if (
+      request.method !== 'POST' ||
+      !isInitializeRequest(
+        await request
+          .clone()
+          .json()
+          .catch(() => undefined),
+      )
+    ) {
       return jsonRpcError(400, -32000, 'Bad Request: no Mcp-Session-Id; send initialize first');
     }
     return streamAtOnce(await this.open(request), request.signal);
@@ -106,7 +114,10 @@ export class HttpSessions {
         const s: Session = { transport, server, initialized: false };
         this.sessions.set(sid, s);
         this.touch(sid, s);
-        s.handshakeTimer = setTimeout(() => void this.close(sid, 'handshake', `no notifications/initialized within ${this.handshakeMs} ms of initialize (--handshake-ms)`), this.handshakeMs);
+        s.handshakeTimer = setTimeout(
+          () => void this.close(sid, 'handshake', `no notifications/initialized within ${this.handshakeMs} ms of initialize (--handshake-ms)`),
+          this.handshakeMs,
+        );
         s.handshakeTimer.unref();
         this.opts.logger.debug(`mcp http session ${sid} opened`);
         const previous = server.server.oninitialized;
@@ -132,7 +143,9 @@ export class HttpSessions {
       for (const [id, s] of this.sessions) {
         if (this.sessions.size <= this.maxSessions) return;
         if (id === opening || s.initialized !== established) continue;
-        const why = established ? `least recently used of ${this.maxSessions} open sessions (--max-sessions)` : `oldest of the sessions still in their handshake, past ${this.maxSessions} open sessions (--max-sessions)`;
+        const why = established
+          ? `least recently used of ${this.maxSessions} open sessions (--max-sessions)`
+          : `oldest of the sessions still in their handshake, past ${this.maxSessions} open sessions (--max-sessions)`;
         void this.close(id, 'evicted', why);
       }
     }

@@ -15,6 +15,7 @@ import { installLifecycle } from '../lifecycle.js';
 import { checkBearer, checkHostAndOrigin, resolveToken, type GuardVerdict } from './http-guards.js';
 import { HttpSessions } from './http-sessions.js';
 import { createMcpServer } from './server.js';
+import type { Logger } from '../../util/logger.js';
 
 export const MCP_HTTP_PATH = '/mcp';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -44,9 +45,8 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
-export async function startMcpHttp(gateway: FrontendGateway, opts: McpHttpOptions): Promise<McpHttpServer> {
-  const logger = gateway.context.logger.child('mcp-http');
-  const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+/** The SDK's handlers behind the endpoint: per-request for 2026-07-28 traffic, sessions (or stateless) for 2025-era traffic. */
+function mcpHandlers(gateway: FrontendGateway, opts: McpHttpOptions, logger: Logger, maxBodyBytes: number) {
   const factory = () => createMcpServer(gateway, opts.tools);
   // 2026-07-28 requests carry their own state and go to the SDK's per-request handler; 2025-era
   // traffic gets sessions (http-sessions.ts), or the SDK's stateless fallback with --stateless.
@@ -55,7 +55,9 @@ export async function startMcpHttp(gateway: FrontendGateway, opts: McpHttpOption
     onerror: (e) => logger.debug('mcp http', e),
     legacy: opts.stateless ? 'stateless' : 'reject',
   });
-  const sessions = opts.stateless ? undefined : new HttpSessions(factory, { maxBodyBytes, logger, idleMs: opts.sessionIdleMs, maxSessions: opts.maxSessions, handshakeMs: opts.handshakeMs });
+  const sessions = opts.stateless
+    ? undefined
+    : new HttpSessions(factory, { maxBodyBytes, logger, idleMs: opts.sessionIdleMs, maxSessions: opts.maxSessions, handshakeMs: opts.handshakeMs });
   const routed = sessions
     ? {
         fetch: async (request: Request, o?: McpHandlerRequestOptions) =>
@@ -63,6 +65,13 @@ export async function startMcpHttp(gateway: FrontendGateway, opts: McpHttpOption
       }
     : handler;
   const node = toNodeHandler(routed, { maxRequestBodySize: maxBodyBytes, onerror: (e) => logger.warn('mcp http adapter', e) });
+  return { handler, sessions, node };
+}
+
+export async function startMcpHttp(gateway: FrontendGateway, opts: McpHttpOptions): Promise<McpHttpServer> {
+  const logger = gateway.context.logger.child('mcp-http');
+  const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const { handler, sessions, node } = mcpHandlers(gateway, opts, logger, maxBodyBytes);
   let port = 0;
   // Read by the request handler before it is set: requests before then are answered 401 'not ready'.
   let token: string | undefined = undefined;
@@ -154,7 +163,11 @@ function refuseAnnouncedOversize(req: IncomingMessage, res: ServerResponse, limi
     res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(body));
   };
   if (announced > DRAIN_LIMIT_BYTES) reply();
-  else req.once('end', reply).once('error', () => res.destroy()).resume();
+  else
+    req
+      .once('end', reply)
+      .once('error', () => res.destroy())
+      .resume();
   return true;
 }
 

@@ -62,12 +62,20 @@ export function registerPrompts(server: McpServer, gateway: FrontendGateway, lis
   );
   server.registerPrompt(
     'assess_impact',
-    { title: 'Assess the impact of a change', description: 'Every reference and the transitive callers of a symbol.', argsSchema: z.object({ symbol, workspace }) },
+    {
+      title: 'Assess the impact of a change',
+      description: 'Every reference and the transitive callers of a symbol.',
+      argsSchema: z.object({ symbol, workspace }),
+    },
     (args) => assessImpact(run, args.symbol, args.workspace),
   );
   server.registerPrompt(
     'review_change',
-    { title: 'Review the working-tree change', description: 'The uncommitted diff, the symbols it changed, and their callers.', argsSchema: z.object({ workspace }) },
+    {
+      title: 'Review the working-tree change',
+      description: 'The uncommitted diff, the symbols it changed, and their callers.',
+      argsSchema: z.object({ workspace }),
+    },
     (args) => reviewChange(run, args.workspace),
   );
 }

@@ -14,9 +14,7 @@ export const SYMBOL_TEMPLATE = 'lspgate://{workspace}/symbol/{symbol_id}';
 export const REPO_OUTLINE_TEMPLATE = 'lspgate://{workspace}/repo-outline';
 
 export type LspgateResource =
-  | { kind: 'outline'; workspace: string; file: string }
-  | { kind: 'symbol'; workspace: string; symbolId: string }
-  | { kind: 'repo-outline'; workspace: string };
+  { kind: 'outline'; workspace: string; file: string } | { kind: 'symbol'; workspace: string; symbolId: string } | { kind: 'repo-outline'; workspace: string };
 
 const templates = {
   outline: new UriTemplate(OUTLINE_TEMPLATE),
@@ -80,13 +78,21 @@ export function registerResources(server: McpServer, gateway: FrontendGateway): 
   server.registerResource(
     'file-outline',
     new ResourceTemplate(OUTLINE_TEMPLATE, { list: undefined, complete: { workspace, file: (v, ctx) => completeFiles(gateway, v, ws(ctx)) } }),
-    { title: 'File outline', description: 'The hierarchical outline of one file, with symbol ids, signatures and line ranges (get_file_outline, as JSON).', mimeType: 'application/json' },
+    {
+      title: 'File outline',
+      description: 'The hierarchical outline of one file, with symbol ids, signatures and line ranges (get_file_outline, as JSON).',
+      mimeType: 'application/json',
+    },
     read,
   );
   server.registerResource(
     'symbol-source',
     new ResourceTemplate(SYMBOL_TEMPLATE, { list: undefined, complete: { workspace, symbol_id: (v, ctx) => completeSymbolIds(gateway, v, ws(ctx)) } }),
-    { title: 'Symbol source', description: 'The exact source of one symbol by its id `path::Qualified.name#kind`, percent-encoded (get_symbol).', mimeType: 'text/markdown' },
+    {
+      title: 'Symbol source',
+      description: 'The exact source of one symbol by its id `path::Qualified.name#kind`, percent-encoded (get_symbol).',
+      mimeType: 'text/markdown',
+    },
     read,
   );
   server.registerResource(
@@ -97,7 +103,9 @@ export function registerResources(server: McpServer, gateway: FrontendGateway): 
           throw protocolErrorOf(e);
         });
         const list = (result as unknown as { workspaces: { id: string; root: string }[] }).workspaces;
-        return { resources: list.map((w) => ({ uri: repoOutlineUri(w.id), name: `${w.id} outline`, description: `Outline of ${w.root}`, mimeType: 'text/markdown' })) };
+        return {
+          resources: list.map((w) => ({ uri: repoOutlineUri(w.id), name: `${w.id} outline`, description: `Outline of ${w.root}`, mimeType: 'text/markdown' })),
+        };
       },
       complete: { workspace },
     }),

@@ -36,7 +36,10 @@ export function createMcpServer(gateway: FrontendGateway, tools?: ReadonlySet<st
   const listed = (name: string) => shown.has(name);
   // Operations listed only by name (another's answer in another shape) are not worth a pointer.
   const unlisted = gateway.operations().filter((op) => !listed(op.name) && op.profile !== 'name').length;
-  const server = new McpServer({ name: MCP_SERVER_NAME, version: packageVersion() }, { capabilities: { tools: {} }, instructions: serverInstructions(listed, unlisted) });
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, version: packageVersion() },
+    { capabilities: { tools: {} }, instructions: serverInstructions(listed, unlisted) },
+  );
   for (const op of gateway.operations()) if (listed(op.name)) registerOperation(server, gateway, op, listed);
   registerResources(server, gateway);
   registerPrompts(server, gateway, listed);
@@ -115,9 +118,7 @@ export async function callOperation(gateway: FrontendGateway, name: string, args
     token === undefined
       ? undefined
       : relayProgress(gateway.context.broker, (p) => {
-          void ctx.mcpReq
-            .notify({ method: 'notifications/progress', params: { progressToken: token, ...p } })
-            .catch(() => undefined); // the request may already be answered or the client gone: progress is best effort
+          void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined); // the request may already be answered or the client gone: progress is best effort
         });
   try {
     // an agent waits at most DEFAULT_WAIT_MS for a server unless it says otherwise: then NOT_READY, and it can do other work
@@ -142,8 +143,10 @@ function listedOnly(schema: z.ZodType): StandardSchemaWithJSON {
       vendor: 'lspgate',
       validate: (value: unknown) => ({ value }),
       jsonSchema: {
-        input: (o) => compactInputSchema(z.toJSONSchema(schema, { target: targetOf(o.target), io: 'input', unrepresentable: 'any' }) as Record<string, unknown>),
-        output: (o) => compactInputSchema(z.toJSONSchema(schema, { target: targetOf(o.target), io: 'output', unrepresentable: 'any' }) as Record<string, unknown>),
+        input: (o) =>
+          compactInputSchema(z.toJSONSchema(schema, { target: targetOf(o.target), io: 'input', unrepresentable: 'any' }) as Record<string, unknown>),
+        output: (o) =>
+          compactInputSchema(z.toJSONSchema(schema, { target: targetOf(o.target), io: 'output', unrepresentable: 'any' }) as Record<string, unknown>),
       },
     },
   };

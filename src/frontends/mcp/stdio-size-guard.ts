@@ -71,7 +71,11 @@ export class StdioSizeGuard extends Transform {
     const id = idOf(this.head.toString('utf8'), this.tail.toString('utf8'));
     this.log(`dropped an MCP message over ${this.maxBytes} bytes${id === undefined ? '' : ` (id ${JSON.stringify(id)})`}`);
     // without a readable id: id null, as JSON-RPC answers a message it could not read
-    const error = { code: INVALID_REQUEST, message: `LIMIT_EXCEEDED: message over ${this.maxBytes} bytes`, data: { code: 'LIMIT_EXCEEDED', details: { limit: 'maxMessageBytes', value: this.maxBytes } } };
+    const error = {
+      code: INVALID_REQUEST,
+      message: `LIMIT_EXCEEDED: message over ${this.maxBytes} bytes`,
+      data: { code: 'LIMIT_EXCEEDED', details: { limit: 'maxMessageBytes', value: this.maxBytes } },
+    };
     this.reply(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error }) + '\n');
   }
 

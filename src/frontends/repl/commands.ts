@@ -40,7 +40,14 @@ export function operationCommands(gateway: FrontendGateway, state: ReplState): R
   return out;
 }
 
-async function runOperation(gateway: FrontendGateway, state: ReplState, op: Operation, args: string, positional: string[], signal?: AbortSignal): Promise<string> {
+async function runOperation(
+  gateway: FrontendGateway,
+  state: ReplState,
+  op: Operation,
+  args: string,
+  positional: string[],
+  signal?: AbortSignal,
+): Promise<string> {
   try {
     const { input, extra } = wordsToInput(op, splitWords(args), positional, ['json']);
     const asJson = extra.json !== undefined ? extra.json !== 'false' : state.json;

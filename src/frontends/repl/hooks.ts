@@ -40,7 +40,9 @@ export function completeCommandArgs(server: REPLServer, gateway: FrontendGateway
     const [, cmd, word] = m as unknown as [string, string, string];
     const op = gateway.operations().find((o) => o.name === cmd || o.repl?.command === cmd);
     if (word.startsWith('--') && op) {
-      const flags = inputFields(op).map((f) => `--${f.name}`).concat('--json');
+      const flags = inputFields(op)
+        .map((f) => `--${f.name}`)
+        .concat('--json');
       return cb(null, [flags.filter((f) => f.startsWith(word)), word]);
     }
     return cb(null, [names.complete(word), word]);

@@ -24,7 +24,10 @@ export function guardClientInput(input: Readable, output: Writable, onBroken: (r
     maxHeaderBytes: MAX_HEADER_BYTES,
     onViolation: (reason) => {
       input.unpipe(guard);
-      const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: `Parse error: ${reason}; closing the connection` } }), 'utf8');
+      const body = Buffer.from(
+        JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: `Parse error: ${reason}; closing the connection` } }),
+        'utf8',
+      );
       // framed by hand: the connection's writer is not used for a response to no request
       output.write(Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body]), () => onBroken(reason));
     },

@@ -75,12 +75,7 @@ export interface ServeOperationsOptions {
  * `_progressToken`, errors are ResponseErrors carrying the lspgate code. Returns a function that
  * aborts every call still running on this connection (its client is gone).
  */
-export function serveOperations(
-  connection: MessageConnection,
-  gateway: FrontendGateway,
-  logger: Logger,
-  opts: ServeOperationsOptions = {},
-): () => void {
+export function serveOperations(connection: MessageConnection, gateway: FrontendGateway, logger: Logger, opts: ServeOperationsOptions = {}): () => void {
   const running = new Set<AbortController>();
   connection.onRequest(async (method: string, params: unknown, token: CancellationToken) => {
     if (opts.isOpen && !opts.isOpen()) throw new ResponseError(-32600, 'the sidecar is shut down', { code: 'SERVER_FAILED' });

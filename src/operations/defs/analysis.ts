@@ -69,7 +69,7 @@ export const analysisOperations: Operation[] = [
     name: 'render_diagram',
     title: 'Render diagram',
     description:
-      'A diagram of the workspace\'s relationships: `diagram_type` dependencies (files; default), imports, calls (functions) or all, around `target` to `depth` (default 2) or over the whole workspace. `format`: mermaid (default) or dot text, svg (Graphviz), or json graph data. At most `max_nodes` (default 60), nearest first; the rest is counted.',
+      "A diagram of the workspace's relationships: `diagram_type` dependencies (files; default), imports, calls (functions) or all, around `target` to `depth` (default 2) or over the whole workspace. `format`: mermaid (default) or dot text, svg (Graphviz), or json graph data. At most `max_nodes` (default 60), nearest first; the rest is counted.",
     input: z.object({
       diagram_type: z.enum(DIAGRAM_TYPES).optional().describe('dependencies (default) | calls | imports | all'),
       format: z.enum(['mermaid', 'dot', 'json', 'svg']).optional().describe('mermaid (default) | dot | json | svg'),
@@ -151,7 +151,12 @@ export const analysisOperations: Operation[] = [
           success: true,
           element: r.element,
           note: r.note,
-          context: { lines_of_code: r.lines_of_code, cyclomatic_complexity: r.cyclomatic_complexity, dependencies: r.dependencies, ...(r.test_coverage !== undefined ? { test_coverage: r.test_coverage } : {}) },
+          context: {
+            lines_of_code: r.lines_of_code,
+            cyclomatic_complexity: r.cyclomatic_complexity,
+            dependencies: r.dependencies,
+            ...(r.test_coverage !== undefined ? { test_coverage: r.test_coverage } : {}),
+          },
           file: r.file,
           start_line: r.start_line,
           end_line: r.end_line,
@@ -168,7 +173,13 @@ export const analysisOperations: Operation[] = [
       limit: z.number().int().min(1).max(100).optional().describe('Patterns per page (default 10)'),
       cursor: z.string().max(1000).optional(),
       max_files: z.number().int().min(1).max(20000).optional().describe('Files parsed for syntax patterns (default 5000)'),
-      max_types: z.number().int().min(1).max(20000).optional().describe('Types checked for inheritance and models (default 2000; one definition request per base name)'),
+      max_types: z
+        .number()
+        .int()
+        .min(1)
+        .max(20000)
+        .optional()
+        .describe('Types checked for inheritance and models (default 2000; one definition request per base name)'),
     }),
     output: withMeta({
       success: z.boolean(),
@@ -185,7 +196,9 @@ export const analysisOperations: Operation[] = [
           usage: z.number().int(),
           description: z.string(),
           pattern_type: z.enum(PATTERN_TYPES),
-          source: z.enum(['syntax', 'syntax+server', 'server']).describe('syntax: forms of parse trees; syntax+server: bases read from parse trees, resolved by the server; server: the server\'s answers'),
+          source: z
+            .enum(['syntax', 'syntax+server', 'server'])
+            .describe("syntax: forms of parse trees; syntax+server: bases read from parse trees, resolved by the server; server: the server's answers"),
           sites: z.array(z.object({ file: z.string(), line: z.number().int(), symbol_id: z.string().optional() })).describe('First occurrences (at most 5)'),
         }),
       ),
@@ -201,13 +214,28 @@ export const analysisOperations: Operation[] = [
         const offset = decodeCursor(input.cursor, hash);
         const r = await findPatterns(call, input.pattern_type ? [input.pattern_type] : PATTERN_TYPES, limits);
         const page = paginate(r.patterns, { offset, maxResults: limit, hash, meta: call.meta });
-        const patterns = Object.fromEntries(page.map((p) => [p.name, { files: p.files, usage: p.usage, description: p.description, pattern_type: p.pattern_type, source: p.source, sites: p.sites }]));
+        const patterns = Object.fromEntries(
+          page.map((p) => [
+            p.name,
+            { files: p.files, usage: p.usage, description: p.description, pattern_type: p.pattern_type, source: p.source, sites: p.sites },
+          ]),
+        );
         const skipped = skipsOf(call).finish(call.meta, 'find_patterns');
-        return { success: true, pattern_type: input.pattern_type ?? 'all', limit, total: r.patterns.length, files_scanned: r.files_scanned, types_checked: r.types_checked, skipped, patterns };
+        return {
+          success: true,
+          pattern_type: input.pattern_type ?? 'all',
+          limit,
+          total: r.patterns.length,
+          files_scanned: r.files_scanned,
+          types_checked: r.types_checked,
+          skipped,
+          patterns,
+        };
       }),
     markdown(r) {
       const out = [`## ${r.total} pattern(s) (${r.pattern_type})`, ''];
-      for (const [name, p] of Object.entries(r.patterns)) out.push(`- **${name}** [${p.pattern_type}] ×${p.usage} in ${p.files.length} file(s) — ${p.description}`);
+      for (const [name, p] of Object.entries(r.patterns))
+        out.push(`- **${name}** [${p.pattern_type}] ×${p.usage} in ${p.files.length} file(s) — ${p.description}`);
       if (!r.total) out.push('(none)');
       return out.join('\n') + skippedMarkdown(r.skipped);
     },

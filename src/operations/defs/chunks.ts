@@ -12,7 +12,12 @@ import { indexStats, verifyCitation } from '../../service/search/citations.js';
 import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
 
-const CitationSchema = z.object({ file: z.string().min(1).max(4096), start_line: z.number().int().min(1), end_line: z.number().int().min(1), commit_hash: z.string().max(64) });
+const CitationSchema = z.object({
+  file: z.string().min(1).max(4096),
+  start_line: z.number().int().min(1),
+  end_line: z.number().int().min(1),
+  commit_hash: z.string().max(64),
+});
 
 const ChunkSchema = z.object({
   id: z.string(),
@@ -34,7 +39,13 @@ const ChunkSchema = z.object({
 const HitSchema = z.object({
   chunk: ChunkSchema,
   citation: CitationSchema,
-  score: z.object({ normalized: z.number(), vector_distance: z.number(), vector_rank: z.number().int(), bm25_score: z.number(), hybrid_rank: z.number().int() }),
+  score: z.object({
+    normalized: z.number(),
+    vector_distance: z.number(),
+    vector_rank: z.number().int(),
+    bm25_score: z.number(),
+    hybrid_rank: z.number().int(),
+  }),
   stale_citation: z.boolean(),
   preview: z.object({ start_line: z.number().int(), lines: z.array(z.string()).max(10) }),
   symbol: z.object({ symbol_id: z.string(), name: z.string(), kind: z.string(), signature: z.string() }).optional(),
@@ -48,7 +59,13 @@ const HitSchema = z.object({
 const FilterSchema = z
   .object({
     language: z.string().max(50).optional(),
-    path: z.string().max(500).optional().describe('Glob over the whole relative path: `*` stays in one directory (`*.go`: the root\'s Go files), `**` crosses directories (`**/*.go`, `src/**/*.ts`)'),
+    path: z
+      .string()
+      .max(500)
+      .optional()
+      .describe(
+        "Glob over the whole relative path: `*` stays in one directory (`*.go`: the root's Go files), `**` crosses directories (`**/*.go`, `src/**/*.ts`)",
+      ),
     symbol_kinds: z.array(SymbolKindSchema).max(20).optional(),
     commit_hash: z.string().max(64).optional().describe('Only chunks indexed at this commit (prefix)'),
     is_test: z.boolean().optional().describe('true: only chunks of test files; false: none of them (the test-file rule of each language)'),
@@ -61,13 +78,18 @@ export const searchCodeOp = defineOperation({
   name: 'search_code',
   title: 'Search code (ranked chunks with citations)',
   description:
-    'Find code by what it does: natural-language or keyword search over code chunks (functions, types, Markdown sections), ranked by BM25 with a code-aware tokenizer, by vectors, or both (`mode: hybrid`). Each hit has a citation (file, lines, commit) and `stale_citation` once its lines or HEAD changed; `include_text` adds the chunk\'s text.',
+    "Find code by what it does: natural-language or keyword search over code chunks (functions, types, Markdown sections), ranked by BM25 with a code-aware tokenizer, by vectors, or both (`mode: hybrid`). Each hit has a citation (file, lines, commit) and `stale_citation` once its lines or HEAD changed; `include_text` adds the chunk's text.",
   related: { search_symbols: 'instead for declarations by name', search_text: 'instead for an exact string', verify_citation: 'to check a citation later' },
   input: z.object({
     query: Query,
     filter: FilterSchema.optional(),
     limit: z.number().int().min(1).max(100).optional().describe('Default 10'),
-    mode: z.enum(['bm25', 'vector', 'hybrid']).optional().describe('Default: hybrid when LSPGATE_EMBED_URL configures an embedder, else bm25. vector = cosine over embeddings (the configured embedder, else the model-free local one); hybrid = reciprocal-rank fusion of both'),
+    mode: z
+      .enum(['bm25', 'vector', 'hybrid'])
+      .optional()
+      .describe(
+        'Default: hybrid when LSPGATE_EMBED_URL configures an embedder, else bm25. vector = cosine over embeddings (the configured embedder, else the model-free local one); hybrid = reciprocal-rank fusion of both',
+      ),
     max_tokens: z.number().int().min(1).max(1_000_000).optional(),
     include_text: z.boolean().optional(),
     reindex: z.boolean().optional().describe('Drop the stored vector index and rebuild it with the embedder in use (the fix for INDEX_MISMATCH)'),
@@ -81,7 +103,10 @@ export const searchCodeOp = defineOperation({
     [
       `## ${r.hits.length} hit(s) for "${r.query}" (${r.mode})`,
       '',
-      ...r.hits.map((h) => `- ${h.citation.file}:${h.citation.start_line}-${h.citation.end_line} ${h.chunk.symbol_name ?? ''} (${h.chunk.chunk_kind}, ${h.score.normalized.toFixed(2)})${h.stale_citation ? ' **stale**' : ''}${h.symbol ? ` \`${h.symbol.symbol_id}\`` : ''}`),
+      ...r.hits.map(
+        (h) =>
+          `- ${h.citation.file}:${h.citation.start_line}-${h.citation.end_line} ${h.chunk.symbol_name ?? ''} (${h.chunk.chunk_kind}, ${h.score.normalized.toFixed(2)})${h.stale_citation ? ' **stale**' : ''}${h.symbol ? ` \`${h.symbol.symbol_id}\`` : ''}`,
+      ),
     ].join('\n') + '\n',
 });
 
@@ -95,10 +120,20 @@ export const searchOp = defineOperation({
   name: 'search',
   title: 'Search code (anchor / preview shape)',
   description:
-    'Code-chunk search answered in the anchor / preview / score shape: each hit\'s absolute path and line, up to 10 preview lines, a score in [0, 1]; `directory` narrows to a folder.',
+    "Code-chunk search answered in the anchor / preview / score shape: each hit's absolute path and line, up to 10 preview lines, a score in [0, 1]; `directory` narrows to a folder.",
   related: { search_code: 'for the same search with citations' },
-  input: z.object({ query: Query, directory: z.string().max(1000).optional(), language: z.string().max(50).optional(), limit: z.number().int().min(1).max(100).optional() }),
-  output: withMeta({ query: z.string(), total: z.number().int().nonnegative(), returned: z.number().int().nonnegative(), results: z.array(SearchResultSchema) }),
+  input: z.object({
+    query: Query,
+    directory: z.string().max(1000).optional(),
+    language: z.string().max(50).optional(),
+    limit: z.number().int().min(1).max(100).optional(),
+  }),
+  output: withMeta({
+    query: z.string(),
+    total: z.number().int().nonnegative(),
+    returned: z.number().int().nonnegative(),
+    results: z.array(SearchResultSchema),
+  }),
   annotations: READ_ONLY,
   // the code search in another shape: listed only when asked for by name
   profile: 'name',
@@ -106,11 +141,21 @@ export const searchOp = defineOperation({
   handler: async (input, ctx) => {
     const call = ServiceCall.from(ctx);
     const dir = input.directory?.replace(/^\.?\/+|\/+$/g, '');
-    const r = await searchCode(call, { query: input.query, limit: input.limit, filter: { ...(input.language ? { language: input.language } : {}), ...(dir ? { path: `${dir}/**` } : {}) } });
-    const results = r.hits.map((h) => ({ anchor: { file: `${call.root}/${h.citation.file}`, line: h.citation.start_line }, preview: { lines: h.preview.lines, startLine: h.preview.start_line }, score: h.score.normalized }));
+    const r = await searchCode(call, {
+      query: input.query,
+      limit: input.limit,
+      filter: { ...(input.language ? { language: input.language } : {}), ...(dir ? { path: `${dir}/**` } : {}) },
+    });
+    const results = r.hits.map((h) => ({
+      anchor: { file: `${call.root}/${h.citation.file}`, line: h.citation.start_line },
+      preview: { lines: h.preview.lines, startLine: h.preview.start_line },
+      score: h.score.normalized,
+    }));
     return { query: r.query, total: r.total, returned: results.length, results };
   },
-  markdown: (r) => [`## ${r.returned} of ${r.total} result(s)`, '', ...r.results.map((x) => `- ${x.anchor.file}:${x.anchor.line} (${(x.score ?? 0).toFixed(2)})`)].join('\n') + '\n',
+  markdown: (r) =>
+    [`## ${r.returned} of ${r.total} result(s)`, '', ...r.results.map((x) => `- ${x.anchor.file}:${x.anchor.line} (${(x.score ?? 0).toFixed(2)})`)].join('\n') +
+    '\n',
 });
 
 export const verifyCitationOp = defineOperation({
@@ -118,8 +163,14 @@ export const verifyCitationOp = defineOperation({
   answersFrom: 'text',
   title: 'Verify a citation',
   description:
-    'Whether a code-search citation still holds: the cited lines still hash to the cited content (`content_matches`), HEAD is still its commit (`commit_moved`), and where the lines moved within the file (`moved_to`). Pass the hit\'s `chunk.content_sha256` for a citation from another process; `judged_against` says what the lines were compared with.',
-  input: z.object({ citation: CitationSchema, content_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }),
+    "Whether a code-search citation still holds: the cited lines still hash to the cited content (`content_matches`), HEAD is still its commit (`commit_moved`), and where the lines moved within the file (`moved_to`). Pass the hit's `chunk.content_sha256` for a citation from another process; `judged_against` says what the lines were compared with.",
+  input: z.object({
+    citation: CitationSchema,
+    content_sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
+  }),
   output: withMeta({
     citation: CitationSchema,
     content_sha256: z.string(),
@@ -128,14 +179,16 @@ export const verifyCitationOp = defineOperation({
     content_matches: z.boolean(),
     commit_moved: z.boolean(),
     stale: z.boolean(),
-    judged_against: z.enum(['content_sha256', 'handed_out', 'commit']).describe('Where the cited content came from: the input, the hit this index handed out, or the cited lines at the cited commit (git)'),
+    judged_against: z
+      .enum(['content_sha256', 'handed_out', 'commit'])
+      .describe('Where the cited content came from: the input, the hit this index handed out, or the cited lines at the cited commit (git)'),
     moved_to: CitationSchema.optional(),
   }),
   annotations: READ_ONLY,
   clientCases: {
-  ok: [{ citation: { file: 'src/util/strings.ts', start_line: 7, end_line: 9, commit_hash: '' }, content_sha256: '0'.repeat(64) }],
-  errors: [{ args: { citation: { file: 'src/util/strings.ts', start_line: 9, end_line: 7, commit_hash: '' } }, code: 'INVALID_INPUT' }],
-},
+    ok: [{ citation: { file: 'src/util/strings.ts', start_line: 7, end_line: 9, commit_hash: '' }, content_sha256: '0'.repeat(64) }],
+    errors: [{ args: { citation: { file: 'src/util/strings.ts', start_line: 9, end_line: 7, commit_hash: '' } }, code: 'INVALID_INPUT' }],
+  },
   handler: (input, ctx) => verifyCitation(ServiceCall.from(ctx), input.citation, input.content_sha256),
   markdown: (r) =>
     `${r.citation.file}:${r.citation.start_line}-${r.citation.end_line}: ${r.stale ? 'stale' : 'holds'} (content ${r.content_matches ? 'matches' : 'differs'}, commit ${r.commit_moved ? `moved to ${r.current_head.slice(0, 12)}` : 'is HEAD'})${r.moved_to ? `; now at lines ${r.moved_to.start_line}-${r.moved_to.end_line}` : ''}\n`,
@@ -145,7 +198,7 @@ export const indexStatsOp = defineOperation({
   name: 'index_stats',
   title: 'Chunk index statistics',
   description:
-    'The code-search index: chunk, file and term counts, text bytes, indexed HEAD and time, schema version; the vector index\'s model, dimension and whether it matches the embedder in use (else code search answers INDEX_MISMATCH until `reindex`); bytes on disk.',
+    "The code-search index: chunk, file and term counts, text bytes, indexed HEAD and time, schema version; the vector index's model, dimension and whether it matches the embedder in use (else code search answers INDEX_MISMATCH until `reindex`); bytes on disk.",
   input: z.object({}),
   output: withMeta({
     chunk_count: z.number().int(),

@@ -134,15 +134,33 @@ function contextMarkdown(r: {
   if (r.source) out.push('', '```', r.source.text, '```');
   const refs = (title: string, list: Ref[] | undefined) => {
     if (!list) return;
-    out.push('', `### ${title}`, ...list.map((x) => `- ${x.kind} **${x.name}** — ${x.file}:${x.line} (${x.proximity})${x.signature ? `: \`${x.signature}\`` : ''}${x.summary ? ` — ${x.summary}` : ''}`));
+    out.push(
+      '',
+      `### ${title}`,
+      ...list.map(
+        (x) =>
+          `- ${x.kind} **${x.name}** — ${x.file}:${x.line} (${x.proximity})${x.signature ? `: \`${x.signature}\`` : ''}${x.summary ? ` — ${x.summary}` : ''}`,
+      ),
+    );
     if (!list.length) out.push('(none)');
   };
   refs('Callers', r.callers);
   refs('Callees', r.callees);
-  if (r.types) out.push('', '### Types', ...r.types.map((x) => `- ${x.kind} **${x.name}** — ${x.file}:${x.line}${x.signature ? `: \`${x.signature}\`` : ''}`), ...(r.types.length ? [] : ['(none)']));
-  for (const [title, list] of [['Tests', r.tests], ['References', r.references]] as const) {
-    if (list) out.push('', `### ${title}`, ...list.map((x) => `- ${x.file}:${x.line}${x.container ? ` in ${x.container}` : ''}`), ...(list.length ? [] : ['(none)']));
+  if (r.types)
+    out.push(
+      '',
+      '### Types',
+      ...r.types.map((x) => `- ${x.kind} **${x.name}** — ${x.file}:${x.line}${x.signature ? `: \`${x.signature}\`` : ''}`),
+      ...(r.types.length ? [] : ['(none)']),
+    );
+  for (const [title, list] of [
+    ['Tests', r.tests],
+    ['References', r.references],
+  ] as const) {
+    if (list)
+      out.push('', `### ${title}`, ...list.map((x) => `- ${x.file}:${x.line}${x.container ? ` in ${x.container}` : ''}`), ...(list.length ? [] : ['(none)']));
   }
-  if (r.omitted.length) out.push('', '### Left out (max_tokens)', ...r.omitted.map((o) => `- ${o.part}: ${o.count} — \`${o.fetch.operation} ${JSON.stringify(o.fetch.input)}\``));
+  if (r.omitted.length)
+    out.push('', '### Left out (max_tokens)', ...r.omitted.map((o) => `- ${o.part}: ${o.count} — \`${o.fetch.operation} ${JSON.stringify(o.fetch.input)}\``));
   return out.join('\n') + '\n';
 }

@@ -41,7 +41,8 @@ function functionMarkdown(f: FunctionDescriptor, level = '##'): string[] {
   else out.push('', loc(f.location));
   if (f.parameters?.length) {
     out.push('', '| parameter | type | default | description |', '|---|---|---|---|');
-    for (const p of f.parameters) out.push(`| ${p.variadic ? '...' : ''}${p.name}${p.optional ? '?' : ''} | ${p.type ?? ''} | ${p.default ?? ''} | ${p.description ?? ''} |`);
+    for (const p of f.parameters)
+      out.push(`| ${p.variadic ? '...' : ''}${p.name}${p.optional ? '?' : ''} | ${p.type ?? ''} | ${p.default ?? ''} | ${p.description ?? ''} |`);
   }
   for (const r of f.returns ?? []) out.push('', `Returns \`${r.type}\`${r.description ? ` — ${r.description}` : ''}`);
   const overloads = f.metadata?.overloads;
@@ -58,7 +59,9 @@ function classMarkdown(c: ClassDescriptor & { symbol_id?: string }): string {
   if (c.fields?.length) {
     out.push('', '### Fields', '', '| name | type | modifiers | default | description |', '|---|---|---|---|---|');
     for (const f of c.fields) {
-      const mods = [f.visibility, f.is_static ? 'static' : '', f.is_readonly ? 'readonly' : '', f.optional ? 'optional' : '', ...(f.tags ?? [])].filter(Boolean).join(' ');
+      const mods = [f.visibility, f.is_static ? 'static' : '', f.is_readonly ? 'readonly' : '', f.optional ? 'optional' : '', ...(f.tags ?? [])]
+        .filter(Boolean)
+        .join(' ');
       out.push(`| ${f.name} | ${f.type ?? ''} | ${mods} | ${f.default ?? ''} | ${f.description ?? ''} |`);
     }
   }
@@ -93,7 +96,12 @@ export const descriptorOperations: Operation[] = [
       'A class, interface, struct, trait, enum or type alias as a ClassDescriptor: fields, methods with parameters and returns, relations (extends, implements, embeds, Eloquent), docs and location. Name it by `type_name` (narrow with package / namespace / kind) or `symbol_id`.',
     related: { get_function_details: 'for one function or method' },
     input: z.object({
-      type_name: z.string().min(1).max(500).optional().describe('Type name or qualified name (`User`, `Geometry.Factory`, `App\\Models\\User`); or give symbol_id'),
+      type_name: z
+        .string()
+        .min(1)
+        .max(500)
+        .optional()
+        .describe('Type name or qualified name (`User`, `Geometry.Factory`, `App\\Models\\User`); or give symbol_id'),
       symbol_id: z.string().min(1).max(1000).optional().describe('Stable symbol id (`path::Qualified.name#kind`) instead of type_name'),
       ...scope,
       strict: strictField(),
@@ -142,7 +150,7 @@ export const descriptorOperations: Operation[] = [
     name: 'list_package_exports',
     title: 'Package exports',
     description:
-      'The public surface of a package as SymbolDescriptors: a TypeScript module file or directory with an index (re-exports followed), a Go package (import path or directory), a Python module (dotted) or a PHP namespace. `symbol_type` filters by kind. A module\'s API without reading it.',
+      "The public surface of a package as SymbolDescriptors: a TypeScript module file or directory with an index (re-exports followed), a Go package (import path or directory), a Python module (dotted) or a PHP namespace. `symbol_type` filters by kind. A module's API without reading it.",
     input: z.object({
       ...scope,
       symbol_type: z.string().max(50).optional().describe('Only this kind: class, interface, function, type, enum, constant, variable, namespace'),
@@ -171,7 +179,7 @@ export const descriptorOperations: Operation[] = [
     title: 'File outline',
     description:
       'The symbols of one file as a tree, from the catalog. `detail`: `signatures` (default), `names`, or `full` (SymbolDescriptors with ids and doc sentences); `depth: 1` keeps the top level. Cheaper than reading the file.',
-    related: { get_symbol: 'to read one symbol', find_type_definition: 'for a type\'s whole structure' },
+    related: { get_symbol: 'to read one symbol', find_type_definition: "for a type's whole structure" },
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
       detail: OutlineDetailSchema.optional().describe(
@@ -199,11 +207,12 @@ export const descriptorOperations: Operation[] = [
         { args: { file: 'notes.txt' }, code: 'UNSUPPORTED_LANGUAGE' },
       ],
     },
-    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => {
-      const detail = input.detail ?? 'signatures';
-      const o = detail === 'full' ? await fileOutline(call, input.file) : await catalogOutline(call, input.file);
-      return { ...o, symbols: shapeOutline(o.symbols, detail, input.depth) };
-    }),
+    handler: (input, ctx) =>
+      ServiceCall.run(ctx, async (call) => {
+        const detail = input.detail ?? 'signatures';
+        const o = detail === 'full' ? await fileOutline(call, input.file) : await catalogOutline(call, input.file);
+        return { ...o, symbols: shapeOutline(o.symbols, detail, input.depth) };
+      }),
     markdown: outlineMarkdown,
   }),
 ];

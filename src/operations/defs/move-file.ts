@@ -59,9 +59,7 @@ export const moveFileOperations: Operation[] = [
       diagnostics_reason: z.string().optional(),
       introduced: z.array(z.unknown()).describe('Diagnostics the move adds: {file, line, column, severity, code, message, ...}'),
       removed: z.array(z.unknown()).describe('Diagnostics it removes, the same shape'),
-      pending_imports: z
-        .array(z.unknown())
-        .describe('Errors on imports of the new path, unresolvable before it exists on disk: not counted'),
+      pending_imports: z.array(z.unknown()).describe('Errors on imports of the new path, unresolvable before it exists on disk: not counted'),
       backup_dir: z.string().optional(),
     }),
     annotations: WRITES_FILES,

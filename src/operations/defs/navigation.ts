@@ -104,7 +104,10 @@ export const navigationOperations: Operation[] = [
       if (!r.found) out.push('(not found)');
       if (r.tied) out.push(`${r.total} declarations of this name tie; ${r.definitions.length} listed:`, '');
       for (const d of r.definitions) {
-        out.push(`- ${d.kind} **${d.name}**${d.container ? ` in ${d.container}` : ''} — ${d.file}:${d.line}:${d.column}${d.symbol_id ? ` \`${d.symbol_id}\`` : ''}`, ...(d.preview ? ['```', previewText(d.preview, d.line), '```'] : []));
+        out.push(
+          `- ${d.kind} **${d.name}**${d.container ? ` in ${d.container}` : ''} — ${d.file}:${d.line}:${d.column}${d.symbol_id ? ` \`${d.symbol_id}\`` : ''}`,
+          ...(d.preview ? ['```', previewText(d.preview, d.line), '```'] : []),
+        );
       }
       return out.join('\n') + '\n';
     },
@@ -131,7 +134,10 @@ export const navigationOperations: Operation[] = [
     markdown(r) {
       const out = [`## ${r.total} reference(s) to ${r.symbol}`, ''];
       for (const ref of r.references) {
-        out.push(`- ${ref.file}:${ref.line}:${ref.column}${ref.isWrite ? ' (write)' : ''}${ref.container ? ` in ${ref.container}` : ''}`, ...(ref.preview ? ['```', previewText(ref.preview, ref.line), '```'] : []));
+        out.push(
+          `- ${ref.file}:${ref.line}:${ref.column}${ref.isWrite ? ' (write)' : ''}${ref.container ? ` in ${ref.container}` : ''}`,
+          ...(ref.preview ? ['```', previewText(ref.preview, ref.line), '```'] : []),
+        );
       }
       return out.join('\n') + '\n';
     },
@@ -185,9 +191,7 @@ export const navigationOperations: Operation[] = [
       start_line: z.number().int(),
       end_line: z.number().int(),
       lines: z.array(z.string()),
-      symbol: z
-        .object({ name: z.string(), kind: z.string(), qualified_name: z.string(), start_line: z.number().int(), end_line: z.number().int() })
-        .optional(),
+      symbol: z.object({ name: z.string(), kind: z.string(), qualified_name: z.string(), start_line: z.number().int(), end_line: z.number().int() }).optional(),
     }),
     annotations: READ_ONLY,
     repl: { command: 'open', positional: ['file', 'line'] },

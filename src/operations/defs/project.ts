@@ -22,7 +22,10 @@ const FileCoverageSchema = z.object({
   coverage: Ratio,
   covered: z.number().int().describe('Lines that ran (line mode) or declarations a test references (reference mode)'),
   total: z.number().int().describe('Instrumented lines (line mode) or checked declarations (reference mode)'),
-  uncovered_lines: z.array(z.object({ start: z.number().int(), end: z.number().int() })).optional().describe('Line mode: instrumented line ranges that never ran'),
+  uncovered_lines: z
+    .array(z.object({ start: z.number().int(), end: z.number().int() }))
+    .optional()
+    .describe('Line mode: instrumented line ranges that never ran'),
   untested_symbols: z.array(z.string()).optional().describe('Reference mode: declarations no test file references'),
 });
 
@@ -54,7 +57,7 @@ export const projectOperations: Operation[] = [
     name: 'coverage_report',
     title: 'Coverage report',
     description:
-      'Test coverage of the workspace: overall, per file, untested files (0..1). With a coverage file at the root (lcov, Go coverprofile, coverage.py JSON, Clover/Cobertura): line coverage; without one, reference coverage, the share of each file\'s top-level declarations a test references (`mode` and `basis` say which). `format: detailed` adds uncovered lines or untested symbols per file; pages with max_results / cursor.',
+      "Test coverage of the workspace: overall, per file, untested files (0..1). With a coverage file at the root (lcov, Go coverprofile, coverage.py JSON, Clover/Cobertura): line coverage; without one, reference coverage, the share of each file's top-level declarations a test references (`mode` and `basis` say which). `format: detailed` adds uncovered lines or untested symbols per file; pages with max_results / cursor.",
     input: z.object({
       format: z.enum(['summary', 'detailed']).optional().describe('summary (default) | detailed'),
       max_symbols: z.number().int().min(1).max(20000).optional().describe('Reference mode: declarations checked (default 5000; one references request each)'),
@@ -94,10 +97,30 @@ export const projectOperations: Operation[] = [
         const r = await coverageReport(call, maxSymbols);
         if (r.unchecked) call.meta.limit({ limit: 'max_symbols', value: maxSymbols, detail: `${r.unchecked} declaration(s) not checked` });
         const page = paginate(r.files, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
-        const coverage = { overall: r.overall, by_file: Object.fromEntries(page.map((f) => [f.file, f.coverage])), untested_files: page.filter((f) => r.untested_files.includes(f.file)).map((f) => f.file) };
+        const coverage = {
+          overall: r.overall,
+          by_file: Object.fromEntries(page.map((f) => [f.file, f.coverage])),
+          untested_files: page.filter((f) => r.untested_files.includes(f.file)).map((f) => f.file),
+        };
         const without = r.files_without_data.slice(0, 200);
-        if (without.length < r.files_without_data.length) call.meta.limit({ limit: 'files_without_data', value: 200, detail: `${r.files_without_data.length} files have no coverage data` });
-        const base = { success: true, format, mode: r.mode, basis: r.basis, sources: r.sources, coverage, covered: r.covered, total: r.total, total_files: r.files.length, total_untested_files: r.untested_files.length, files_without_data: without, scanned: r.scanned, unchecked: r.unchecked, skipped: r.skipped };
+        if (without.length < r.files_without_data.length)
+          call.meta.limit({ limit: 'files_without_data', value: 200, detail: `${r.files_without_data.length} files have no coverage data` });
+        const base = {
+          success: true,
+          format,
+          mode: r.mode,
+          basis: r.basis,
+          sources: r.sources,
+          coverage,
+          covered: r.covered,
+          total: r.total,
+          total_files: r.files.length,
+          total_untested_files: r.untested_files.length,
+          files_without_data: without,
+          scanned: r.scanned,
+          unchecked: r.unchecked,
+          skipped: r.skipped,
+        };
         return format === 'detailed' ? { ...base, files: page } : base;
       }),
     markdown(r) {
@@ -115,7 +138,10 @@ export const projectOperations: Operation[] = [
     description:
       'An orientation in a workspace: a summary (languages, packages, entry points), top-level elements, the module dependency map from the import graph, test patterns and directory-level architecture notes. `output_format`: json (default), markdown or both. Elements page with max_elements / cursor; dependencies are cut at max_dependencies.',
     input: z.object({
-      output_format: z.enum(['json', 'markdown', 'both']).optional().describe('json (default) | markdown | both (the markdown document in `markdown` beside the structured context)'),
+      output_format: z
+        .enum(['json', 'markdown', 'both'])
+        .optional()
+        .describe('json (default) | markdown | both (the markdown document in `markdown` beside the structured context)'),
       max_elements: z.number().int().min(1).max(5000).optional().describe('Elements per page (default 200)'),
       max_dependencies: z.number().int().min(1).max(5000).optional().describe('Files of the dependency map (default 300)'),
       cursor: Cursor.optional().describe('Next page of elements'),
@@ -141,7 +167,14 @@ export const projectOperations: Operation[] = [
         const elements = paginate(data.elements, { offset, maxResults: input.max_elements ?? 200, hash, meta: call.meta });
         const context = shapeContext(call, data, elements, input.max_dependencies ?? 300);
         const skipped = skipsOf(call).finish(call.meta, 'project_context');
-        const base = { success: true, format, context, total_elements: data.elements.length, total_dependency_files: Object.keys(data.dependencies).length, skipped };
+        const base = {
+          success: true,
+          format,
+          context,
+          total_elements: data.elements.length,
+          total_dependency_files: Object.keys(data.dependencies).length,
+          skipped,
+        };
         return format === 'json' ? base : { ...base, markdown: contextMarkdown(context) + skippedMarkdown(skipped).replace(/^\n/, '') };
       }),
     markdown(r) {
@@ -152,7 +185,7 @@ export const projectOperations: Operation[] = [
     name: 'validate_references',
     title: 'Validate references',
     description:
-      'References that do not resolve (unresolved imports, undefined names, missing exports or members), each with file, line, the reference as written, error, kind and sources (the servers\' diagnostics, the import graph). `pattern`: a glob of files (default every file a server serves). Files are cut at max_files; errors page with max_results / cursor.',
+      "References that do not resolve (unresolved imports, undefined names, missing exports or members), each with file, line, the reference as written, error, kind and sources (the servers' diagnostics, the import graph). `pattern`: a glob of files (default every file a server serves). Files are cut at max_files; errors page with max_results / cursor.",
     input: z.object({
       pattern: z.string().min(1).max(1000).optional().describe('Glob of files to check, e.g. `src/**/*.ts` (default: all)'),
       max_files: z.number().int().min(1).max(5000).optional().describe('Files diagnosed (default 300)'),
@@ -173,7 +206,7 @@ export const projectOperations: Operation[] = [
             reference: z.string(),
             error: z.string(),
             kind: z.enum(REFERENCE_KINDS),
-            code: z.string().optional().describe('The server\'s diagnostic code'),
+            code: z.string().optional().describe("The server's diagnostic code"),
             sources: z.array(z.enum(['diagnostic', 'import_graph'])),
           }),
         ),
@@ -192,11 +225,21 @@ export const projectOperations: Operation[] = [
         const offset = decodeCursor(input.cursor, hash);
         const r = await validateReferences(call, input.pattern, maxFiles);
         const errors = paginate(r.errors, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
-        return { success: true, pattern: r.pattern, validation: { valid_references: r.valid_references, invalid_references: r.errors.length, errors }, files_matched: r.files_matched, files_checked: r.files_checked, skipped: r.skipped };
+        return {
+          success: true,
+          pattern: r.pattern,
+          validation: { valid_references: r.valid_references, invalid_references: r.errors.length, errors },
+          files_matched: r.files_matched,
+          files_checked: r.files_checked,
+          skipped: r.skipped,
+        };
       }),
     markdown(r) {
       const v = r.validation;
-      const out = [`## ${v.invalid_references} unresolved reference(s) in ${r.files_checked} file(s) (${r.pattern}); ${v.valid_references} import(s) resolved`, ''];
+      const out = [
+        `## ${v.invalid_references} unresolved reference(s) in ${r.files_checked} file(s) (${r.pattern}); ${v.valid_references} import(s) resolved`,
+        '',
+      ];
       for (const e of v.errors) out.push(`- ${e.file}:${e.line} \`${e.reference}\` — ${e.kind}: ${e.error}${e.code ? ` (${e.code})` : ''}`);
       if (!v.errors.length) out.push(r.skipped.length ? '(every reference of the files checked resolves)' : '(every reference resolves)');
       return out.join('\n') + skippedMarkdown(r.skipped);

@@ -28,8 +28,15 @@ export const RelationshipSchema = z.object({
   to_symbol_id: z.string().optional(),
   status: z.enum(['workspace', 'external', 'unresolved']).optional().describe('Imports: resolved to a workspace file, outside the workspace, or not resolved'),
   specifier: z.string().optional().describe('Imports: the module specifier as written'),
-  via: z.array(z.enum(['import', 'call'])).optional().describe('Dependencies: import and/or call edges'),
-  paths: z.number().int().optional().describe('Calls: how many paths of the walk reach this edge, when more than one (the edge is listed once, at its smallest depth)'),
+  via: z
+    .array(z.enum(['import', 'call']))
+    .optional()
+    .describe('Dependencies: import and/or call edges'),
+  paths: z
+    .number()
+    .int()
+    .optional()
+    .describe('Calls: how many paths of the walk reach this edge, when more than one (the edge is listed once, at its smallest depth)'),
 });
 
 export const RippleEffectSchema = z.object({
@@ -66,7 +73,14 @@ export const relationshipOperations: Operation[] = [
       max_results: z.number().int().min(1).max(1000).optional().describe('Relationships per page (default 200)'),
       cursor: Cursor.optional().describe('`_meta.next_cursor` of the previous page of the same query'),
     }),
-    output: withMeta({ success: z.boolean(), query_type: z.enum(QUERY_TYPES), target: z.string(), total: z.number().int(), results: z.array(RelationshipSchema), skipped: SkippedSchema }),
+    output: withMeta({
+      success: z.boolean(),
+      query_type: z.enum(QUERY_TYPES),
+      target: z.string(),
+      total: z.number().int(),
+      results: z.array(RelationshipSchema),
+      skipped: SkippedSchema,
+    }),
     annotations: READ_ONLY,
     repl: { command: 'rel', positional: ['query_type', 'target'] },
     clientCases: {
@@ -123,7 +137,17 @@ export const relationshipOperations: Operation[] = [
         const offset = decodeCursor(input.cursor, hash);
         const r = await analyzeImpact(call, { element: input.element, operation, max_depth });
         const page = paginate(r.effects, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
-        const impact = { affected_files: page.length, risk_level: r.risk_level, risk_reason: r.risk_reason, ripple_effects: page, total_affected_files: r.effects.length, direct_files: r.direct_files, transitive_files: r.transitive_files, references: r.references, tests: r.tests };
+        const impact = {
+          affected_files: page.length,
+          risk_level: r.risk_level,
+          risk_reason: r.risk_reason,
+          ripple_effects: page,
+          total_affected_files: r.effects.length,
+          direct_files: r.direct_files,
+          transitive_files: r.transitive_files,
+          references: r.references,
+          tests: r.tests,
+        };
         const skipped = skipsOf(call).finish(call.meta, 'analyze_impact');
         return { success: true, element: r.element, operation, impact, skipped };
       }),
@@ -141,7 +165,7 @@ export const relationshipOperations: Operation[] = [
     title: 'Changed symbols',
     description:
       'The functions, methods and classes whose lines changed in the working tree against `base_ref` (default HEAD; untracked files count as added), each with its impact (affected files, risk, tests; `impact_depth`, default 2). Changes outside every symbol are listed in `unattributed`.',
-    related: { analyze_impact: 'for one symbol\'s whole ripple list' },
+    related: { analyze_impact: "for one symbol's whole ripple list" },
     input: z.object({
       base_ref: z.string().min(1).max(200).optional().describe('Git ref to compare the working tree with (default HEAD)'),
       impact_depth: MaxDepth.optional().describe('max_depth of each impact summary (default 2)'),
@@ -158,12 +182,16 @@ export const relationshipOperations: Operation[] = [
           ...symbolRowShape,
           line: z.number().int().describe('First line (for a deleted symbol: at base_ref)'),
           end_line: z.number().int(),
-          change: z.enum(['added', 'modified', 'deleted']).describe('deleted: declared at base_ref, gone from the working tree (found on the ref\'s syntax tree)'),
+          change: z
+            .enum(['added', 'modified', 'deleted'])
+            .describe("deleted: declared at base_ref, gone from the working tree (found on the ref's syntax tree)"),
           changed_lines: z.number().int().describe('Lines of it added, rewritten or removed'),
           impact: z
             .object({ affected_files: z.number().int(), risk_level: z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']), tests: z.array(z.string()) })
             .optional()
-            .describe('Absent for a deleted symbol (nothing is left to ask a server about: its former callers fail to compile, see get_diagnostics) and for a file in `skipped`'),
+            .describe(
+              'Absent for a deleted symbol (nothing is left to ask a server about: its former callers fail to compile, see get_diagnostics) and for a file in `skipped`',
+            ),
         }),
       ),
       unattributed: z.array(
@@ -184,7 +212,10 @@ export const relationshipOperations: Operation[] = [
         const skips = skipsOf(call);
         const symbols = [];
         for (const s of page) {
-          const i = s.change === 'deleted' || skips.has(s.file) ? undefined : await perFile(skips, s.file, () => analyzeImpact(call, { element: s.symbol_id, operation: 'modify', max_depth: input.impact_depth ?? 2 }));
+          const i =
+            s.change === 'deleted' || skips.has(s.file)
+              ? undefined
+              : await perFile(skips, s.file, () => analyzeImpact(call, { element: s.symbol_id, operation: 'modify', max_depth: input.impact_depth ?? 2 }));
           symbols.push(i ? { ...s, impact: { affected_files: i.effects.length, risk_level: i.risk_level, tests: i.tests } } : s);
         }
         const skipped = skips.finish(call.meta, 'changed_symbols');
@@ -194,7 +225,9 @@ export const relationshipOperations: Operation[] = [
       const out = [`## ${r.total} changed symbol(s) in ${r.files_changed} file(s) against ${r.base_ref}`, ''];
       for (const s of r.symbols) {
         const where = `${s.file}:${s.line}-${s.end_line}${s.change === 'deleted' ? ` at ${r.base_ref}` : ''}`;
-        const impact = s.impact ? `: ${s.impact.risk_level}, ${s.impact.affected_files} file(s) affected${s.impact.tests.length ? `, tests ${s.impact.tests.join(', ')}` : ''}` : '';
+        const impact = s.impact
+          ? `: ${s.impact.risk_level}, ${s.impact.affected_files} file(s) affected${s.impact.tests.length ? `, tests ${s.impact.tests.join(', ')}` : ''}`
+          : '';
         out.push(`- ${s.change} ${s.kind} **${s.qualified_name}** — ${where}${impact}`);
       }
       for (const u of r.unattributed) out.push(`- ${u.file}: ${u.lines.length} line(s) changed, ${u.removed_lines} removed ${u.reason}`);

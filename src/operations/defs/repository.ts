@@ -30,7 +30,9 @@ const TiersSchema = z
     syntax_ready: z.boolean().describe('The syntax pass is done: outlines, search_symbols, get_symbol, the repository structure and search_code answer'),
     syntax_files: z.number().int().describe('Files cataloged from their syntax trees (every file whose language has a grammar)'),
     server_files: z.number().int().describe("Files cataloged from a server's documentSymbol (a language with a server and no grammar)"),
-    syntax_only: CountsSchema.describe('Files whose language no server handles here, by why (NO_SERVER: none configured; SERVER_NOT_INSTALLED): semantic operations on them answer SERVER_NOT_INSTALLED'),
+    syntax_only: CountsSchema.describe(
+      'Files whose language no server handles here, by why (NO_SERVER: none configured; SERVER_NOT_INSTALLED): semantic operations on them answer SERVER_NOT_INSTALLED',
+    ),
     disagreement: z
       .object({
         files_sampled: z.number().int(),
@@ -66,7 +68,13 @@ const IndexResultShape = {
 function indexMarkdown(r: z.infer<ReturnType<typeof withMeta<typeof IndexResultShape>>>): string {
   const lines = [`## Indexed ${r.root}`, '', `workspace \`${r.workspace}\`: ${r.files} files, ${r.symbols} symbols, ${r.state}, ${r.duration_ms} ms`];
   if (r.empty_reason) lines.push(`nothing cataloged: ${r.empty_reason}`);
-  lines.push(`languages: ${Object.entries(r.languages).map(([l, n]) => `${l} ${n}`).join(', ') || 'none'}`);
+  lines.push(
+    `languages: ${
+      Object.entries(r.languages)
+        .map(([l, n]) => `${l} ${n}`)
+        .join(', ') || 'none'
+    }`,
+  );
   const skipped = Object.entries(r.skipped).filter(([, n]) => n > 0);
   if (skipped.length) lines.push(`skipped: ${skipped.map(([k, n]) => `${k} ${n}`).join(', ')}`);
   for (const e of r.errors.slice(0, 20)) lines.push(`- failed ${e.file}: ${e.code} ${e.message}`);
@@ -79,7 +87,7 @@ export const indexFolder = defineOperation({
   name: 'index_folder',
   title: 'Index a local folder',
   description:
-    'Open a local folder as a workspace and catalog its symbols from the language servers. Files are filtered first (.gitignore, skip patterns, secrets, binary and oversized files, counted in `skipped`). Returns the workspace id for `workspace`; running it again reuses unchanged files. Only folders inside the served root, the configured allowedRoots or lspgate\'s clones (else PATH_OUTSIDE_WORKSPACE).',
+    "Open a local folder as a workspace and catalog its symbols from the language servers. Files are filtered first (.gitignore, skip patterns, secrets, binary and oversized files, counted in `skipped`). Returns the workspace id for `workspace`; running it again reuses unchanged files. Only folders inside the served root, the configured allowedRoots or lspgate's clones (else PATH_OUTSIDE_WORKSPACE).",
   input: z.object({
     path: z.string().min(1).max(4096).describe('Folder to open (absolute, or relative to the default root)'),
     extra_ignore_patterns: ExtraIgnore.optional().describe('More .gitignore-style patterns to leave out'),
@@ -89,10 +97,10 @@ export const indexFolder = defineOperation({
   annotations: UPDATES_INDEX,
   repl: { command: 'index', positional: ['path'] },
   clientCases: (ws) => ({
-  ok: [{ path: ws.folder }],
-  errors: [{ args: { path: path.join(ws.folder, 'missing') }, code: 'FILE_NOT_FOUND' }],
-  opensWorkspace: true,
-}),
+    ok: [{ path: ws.folder }],
+    errors: [{ args: { path: path.join(ws.folder, 'missing') }, code: 'FILE_NOT_FOUND' }],
+    opensWorkspace: true,
+  }),
   async handler(input, ctx) {
     const ws = await openFolder(ctx.gateway, input.path);
     return indexWorkspace(ws, ServiceCall.from(ctx), { extraIgnore: input.extra_ignore_patterns, followSymlinks: input.follow_symlinks }, ctx.progress);
@@ -104,7 +112,7 @@ export const indexRepo = defineOperation({
   name: 'index_repo',
   title: 'Clone and index a git repository',
   description:
-    'Clone a git repository (https://, ssh://, user@host:path, file:// or an allowed local path) into lspgate\'s cache, shallow when possible, and catalog it as a workspace. `ref`: a branch, tag or commit. Returns the workspace id.',
+    "Clone a git repository (https://, ssh://, user@host:path, file:// or an allowed local path) into lspgate's cache, shallow when possible, and catalog it as a workspace. `ref`: a branch, tag or commit. Returns the workspace id.",
   input: z.object({
     url: z.string().min(1).max(2000).describe('Repository URL or local path'),
     ref: z.string().max(200).optional().describe('Branch, tag or commit (default: the remote HEAD)'),
@@ -114,13 +122,13 @@ export const indexRepo = defineOperation({
   annotations: FETCHES,
   repl: { command: 'clone', positional: ['url', 'ref'] },
   clientCases: (ws) => ({
-  ok: [{ url: ws.upstream }],
-  errors: [
-    { args: { url: '--upload-pack=touch /tmp/x' }, code: 'INVALID_INPUT' },
-    { args: { url: path.join(ws.folder, 'no-such-repo') }, code: 'FILE_NOT_FOUND' },
-  ],
-  opensWorkspace: true,
-}),
+    ok: [{ url: ws.upstream }],
+    errors: [
+      { args: { url: '--upload-pack=touch /tmp/x' }, code: 'INVALID_INPUT' },
+      { args: { url: path.join(ws.folder, 'no-such-repo') }, code: 'FILE_NOT_FOUND' },
+    ],
+    opensWorkspace: true,
+  }),
   async handler(input, ctx) {
     const call = ServiceCall.from(ctx);
     const { ws, dir, head } = await cloneAndOpen(ctx.gateway, call, input.url, input.ref);
@@ -149,8 +157,7 @@ const RepoEntrySchema = z.object({
 export const listRepos = defineOperation({
   name: 'list_repos',
   title: 'List indexed workspaces',
-  description:
-    'Every open workspace with its catalog: files, symbols, languages, when it was indexed, git HEAD, index version (the repository-listing shape).',
+  description: 'Every open workspace with its catalog: files, symbols, languages, when it was indexed, git HEAD, index version (the repository-listing shape).',
   related: { list_workspaces: 'for the same workspaces with their language servers' },
   input: z.object({}),
   output: withMeta({ repos: z.array(RepoEntrySchema) }),
@@ -163,7 +170,14 @@ export const listRepos = defineOperation({
     return { repos: listRepoEntries(ctx.gateway) };
   },
   markdown: (r) =>
-    ['## Workspaces', '', ...r.repos.map((x) => `- \`${x.workspace}\` ${x.root}: ${x.files} files, ${x.symbols} symbols, ${x.state}${x.empty_reason ? ` (${x.empty_reason})` : ''}${x.failed ? ` (failed: ${x.failed})` : ''}${x.indexed_at ? `, indexed ${x.indexed_at}` : ''}${x.git_head ? `, HEAD ${x.git_head.slice(0, 12)}` : ''}`)].join('\n') + '\n',
+    [
+      '## Workspaces',
+      '',
+      ...r.repos.map(
+        (x) =>
+          `- \`${x.workspace}\` ${x.root}: ${x.files} files, ${x.symbols} symbols, ${x.state}${x.empty_reason ? ` (${x.empty_reason})` : ''}${x.failed ? ` (failed: ${x.failed})` : ''}${x.indexed_at ? `, indexed ${x.indexed_at}` : ''}${x.git_head ? `, HEAD ${x.git_head.slice(0, 12)}` : ''}`,
+      ),
+    ].join('\n') + '\n',
 });
 
 export const invalidateCache = defineOperation({
@@ -171,7 +185,7 @@ export const invalidateCache = defineOperation({
   answersFrom: 'process',
   title: 'Drop a workspace catalog',
   description:
-    'Delete the workspace\'s catalog, in memory and on disk; the next call that needs it rebuilds it from the language servers. For a catalog that seems wrong: edits are picked up without it.',
+    "Delete the workspace's catalog, in memory and on disk; the next call that needs it rebuilds it from the language servers. For a catalog that seems wrong: edits are picked up without it.",
   input: z.object({}),
   output: withMeta({ workspace: z.string(), root: z.string(), invalidated: z.boolean() }),
   annotations: DROPS_STATE,
@@ -199,8 +213,7 @@ export const refresh = defineOperation({
 export const getRepoOutline = defineOperation({
   name: 'get_repo_outline',
   title: 'Repository outline',
-  description:
-    'A map of the workspace: directories with file and symbol counts, files per language, symbols per kind. Start here in an unfamiliar repository.',
+  description: 'A map of the workspace: directories with file and symbol counts, files per language, symbols per kind. Start here in an unfamiliar repository.',
   related: { get_file_tree: 'for every file', search_symbols: 'to find a declaration by name', get_file_outline: 'for the symbols of one file' },
   input: z.object({ depth: z.number().int().min(1).max(10).optional().describe('Directory depth to group by (default 2)') }),
   output: withMeta({
@@ -219,8 +232,12 @@ export const getRepoOutline = defineOperation({
     [
       `## Repository outline: ${r.files} files, ${r.symbols} symbols`,
       '',
-      `languages: ${Object.entries(r.languages).map(([l, n]) => `${l} ${n}`).join(', ')}`,
-      `kinds: ${Object.entries(r.symbol_kinds).map(([k, n]) => `${k} ${n}`).join(', ')}`,
+      `languages: ${Object.entries(r.languages)
+        .map(([l, n]) => `${l} ${n}`)
+        .join(', ')}`,
+      `kinds: ${Object.entries(r.symbol_kinds)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')}`,
       '',
       ...r.directories.map((d) => `- ${d.path}/ — ${d.files} files, ${d.symbols} symbols`),
     ].join('\n') + '\n',
@@ -242,7 +259,7 @@ export const getFileTree = defineOperation({
   name: 'get_file_tree',
   title: 'File tree',
   description:
-    'The cataloged files as a tree: each file\'s language and symbol count, each directory\'s totals. `path_prefix` narrows to a directory; `depth` limits nesting (deeper files are counted, not listed).',
+    "The cataloged files as a tree: each file's language and symbol count, each directory's totals. `path_prefix` narrows to a directory; `depth` limits nesting (deeper files are counted, not listed).",
   input: z.object({
     path_prefix: z.string().max(4096).optional().describe('Directory to start from, workspace-relative'),
     depth: z.number().int().min(1).max(20).optional().describe('Levels to list (default 4)'),
@@ -268,7 +285,7 @@ export const detectDrift = defineOperation({
   name: 'detect_drift',
   title: 'Symbols changed since indexing',
   description:
-    'Symbols added, removed and modified (by content hash) since the catalog\'s reference state (when it was loaded or last reset); changed files are re-cataloged on the way. `reset: true` makes now the reference. Also in the DriftOutput shape: `success` and `drift_report` with counts and `details` (paged by max_results / cursor; page without `reset`).',
+    "Symbols added, removed and modified (by content hash) since the catalog's reference state (when it was loaded or last reset); changed files are re-cataloged on the way. `reset: true` makes now the reference. Also in the DriftOutput shape: `success` and `drift_report` with counts and `details` (paged by max_results / cursor; page without `reset`).",
   input: z.object({
     reset: z.boolean().optional().describe('After reporting, take the current state as the new reference'),
     max_results: z.number().int().min(1).max(5000).optional().describe('drift_report.details per page (default 500; the counts cover all)'),
@@ -284,7 +301,14 @@ export const detectDrift = defineOperation({
       added_elements: z.number().int(),
       removed_elements: z.number().int(),
       modified_elements: z.number().int(),
-      details: z.array(z.object({ element: z.string().describe('Qualified name'), change_type: z.enum(['added', 'removed', 'modified']), file: z.string(), symbol_id: z.string() })),
+      details: z.array(
+        z.object({
+          element: z.string().describe('Qualified name'),
+          change_type: z.enum(['added', 'removed', 'modified']),
+          file: z.string(),
+          symbol_id: z.string(),
+        }),
+      ),
     }),
   }),
   annotations: DROPS_STATE,
@@ -298,7 +322,11 @@ export const detectDrift = defineOperation({
     return { ...r, drift_report: { ...r.drift_report, details } };
   },
   markdown: (r) =>
-    [`## Drift${r.since ? ` since ${r.since}` : ''}`, '', ...(['added', 'removed', 'modified'] as const).flatMap((k) => [`${k}: ${r[k].length}`, ...r[k].slice(0, 50).map((id) => `- ${id}`)])].join('\n') + '\n',
+    [
+      `## Drift${r.since ? ` since ${r.since}` : ''}`,
+      '',
+      ...(['added', 'removed', 'modified'] as const).flatMap((k) => [`${k}: ${r[k].length}`, ...r[k].slice(0, 50).map((id) => `- ${id}`)]),
+    ].join('\n') + '\n',
 });
 
 export const repositoryOperations: Operation[] = [indexFolder, indexRepo, listRepos, invalidateCache, refresh, getRepoOutline, getFileTree, detectDrift];

@@ -8,7 +8,13 @@ import { z } from 'zod';
 import { SymbolKindSchema } from '../../schema/descriptors.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
-import { getSymbol as symbolSourceOf, getSymbols as symbolSourcesOf, searchSymbols as rankedSymbols, searchText, type SymbolSource } from '../../service/search/catalog-search.js';
+import {
+  getSymbol as symbolSourceOf,
+  getSymbols as symbolSourcesOf,
+  searchSymbols as rankedSymbols,
+  searchText,
+  type SymbolSource,
+} from '../../service/search/catalog-search.js';
 import { LspgateError } from '../../errors/errors.js';
 import { targetShape } from '../../service/navigation/resolve.js';
 import { targetSymbolId } from '../../service/search/symbol-target.js';
@@ -126,7 +132,11 @@ export const searchSymbols = defineOperation({
   title: 'Search symbols',
   description:
     'Find declarations by name: exact > prefix > substring > fuzzy, also over qualified names, signatures and docs; source before tests, module-level before members. Filters: `kind`, `language`, `file_pattern` (glob). Pages with max_results / max_tokens / cursor.',
-  related: { search_text: 'instead for text that names no declaration (strings, comments, config)', search_code: 'instead to find code by what it does', get_symbol: 'to read one' },
+  related: {
+    search_text: 'instead for text that names no declaration (strings, comments, config)',
+    search_code: 'instead to find code by what it does',
+    get_symbol: 'to read one',
+  },
   input: z.object({
     query: z.string().min(1).max(2000),
     kind: z.union([SymbolKindSchema, z.array(SymbolKindSchema)]).optional(),
@@ -142,7 +152,12 @@ export const searchSymbols = defineOperation({
   profile: 'core',
   clientCases: { ok: [{ query: 'format' }], errors: [{ args: { query: 'x', cursor: 'not-a-cursor' }, code: 'INVALID_INPUT' }] },
   handler: (input, ctx) => rankedSymbols(ServiceCall.from(ctx), input),
-  markdown: (r) => [`## ${r.total} symbol(s)`, '', ...r.results.map((h) => `- \`${h.symbol_id}\` ${h.file}:${h.line} — ${h.signature}${h.summary !== h.signature ? ` — ${h.summary}` : ''}`)].join('\n') + '\n',
+  markdown: (r) =>
+    [
+      `## ${r.total} symbol(s)`,
+      '',
+      ...r.results.map((h) => `- \`${h.symbol_id}\` ${h.file}:${h.line} — ${h.signature}${h.summary !== h.signature ? ` — ${h.summary}` : ''}`),
+    ].join('\n') + '\n',
 });
 
 const TextMatchSchema = z.object({
@@ -178,7 +193,15 @@ export const searchTextOp = defineOperation({
   clientCases: { ok: [{ query: 'formatName' }], errors: [{ args: { query: '([', regex: true }, code: 'INVALID_INPUT' }] },
   handler: (input, ctx) => searchText(ServiceCall.from(ctx), input),
   markdown: (r) =>
-    [`## ${r.matches.length} match(es) in ${r.files_searched} files`, '', ...r.matches.flatMap((m) => [...(m.before ?? []).map((l) => `  ${l}`), `- ${m.file}:${m.line}:${m.column}: ${m.text.trim()}`, ...(m.after ?? []).map((l) => `  ${l}`)])].join('\n') + '\n',
+    [
+      `## ${r.matches.length} match(es) in ${r.files_searched} files`,
+      '',
+      ...r.matches.flatMap((m) => [
+        ...(m.before ?? []).map((l) => `  ${l}`),
+        `- ${m.file}:${m.line}:${m.column}: ${m.text.trim()}`,
+        ...(m.after ?? []).map((l) => `  ${l}`),
+      ]),
+    ].join('\n') + '\n',
 });
 
 export const searchOperations: Operation[] = [getSymbol, getSymbols, searchSymbols, searchTextOp];

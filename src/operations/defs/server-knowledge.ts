@@ -38,7 +38,11 @@ const DiagnosticSchema = z.object({
 const FileDiagnosticsSchema = z.object({
   file: z.string(),
   server: z.string(),
-  mode: z.enum(['pull', 'request', 'push']).describe("pull: textDocument/diagnostic; request: the server's own diagnostics requests for the synced text (tsserver's, through typescript-language-server); push: publishDiagnostics for this version, after the server settled"),
+  mode: z
+    .enum(['pull', 'request', 'push'])
+    .describe(
+      "pull: textDocument/diagnostic; request: the server's own diagnostics requests for the synced text (tsserver's, through typescript-language-server); push: publishDiagnostics for this version, after the server settled",
+    ),
   version: z.number().int().describe('Document version the diagnostics were computed for'),
   content_hash: z.string().describe('sha256 of the file content the diagnostics were computed for'),
   diagnostics: z.array(DiagnosticSchema),
@@ -50,7 +54,8 @@ function diagnosticsMarkdown(r: DiagnosticsResult): string {
   for (const f of r.files) {
     if (!f.diagnostics.length) continue;
     out.push(`### ${f.file} (v${f.version}, ${f.mode}, ${f.content_hash.slice(0, 12)})`);
-    for (const d of f.diagnostics) out.push(`- ${f.file}:${d.line}:${d.column} **${d.severity}**${d.code ? ` ${d.code}` : ''}${d.source ? ` (${d.source})` : ''}: ${d.message}`);
+    for (const d of f.diagnostics)
+      out.push(`- ${f.file}:${d.line}:${d.column} **${d.severity}**${d.code ? ` ${d.code}` : ''}${d.source ? ` (${d.source})` : ''}: ${d.message}`);
     out.push('');
   }
   for (const f of r.failed) out.push(`- ${f.file}: ${f.code} ${f.message}`);
@@ -59,8 +64,14 @@ function diagnosticsMarkdown(r: DiagnosticsResult): string {
 }
 
 function implementationsMarkdown(r: ImplementationsResult): string {
-  const out = [`## ${r.implementations.length} implementation(s) of ${r.symbol} (${r.source === 'server' ? 'from the server' : 'from declaration headers read from parse trees, resolved by the server'})`, ''];
-  for (const d of r.implementations) out.push(`- ${d.kind} **${d.name}**${d.container ? ` in ${d.container}` : ''} — ${d.file}:${d.line}:${d.column}${d.symbol_id ? ` \`${d.symbol_id}\`` : ''}`);
+  const out = [
+    `## ${r.implementations.length} implementation(s) of ${r.symbol} (${r.source === 'server' ? 'from the server' : 'from declaration headers read from parse trees, resolved by the server'})`,
+    '',
+  ];
+  for (const d of r.implementations)
+    out.push(
+      `- ${d.kind} **${d.name}**${d.container ? ` in ${d.container}` : ''} — ${d.file}:${d.line}:${d.column}${d.symbol_id ? ` \`${d.symbol_id}\`` : ''}`,
+    );
   if (!r.implementations.length) out.push('(none)');
   return out.join('\n') + '\n';
 }
@@ -68,7 +79,10 @@ function implementationsMarkdown(r: ImplementationsResult): string {
 const TypeNodeSchema: z.ZodType<TypeNode> = z.lazy(() =>
   z.object({
     ...treeNodeShape,
-    relation: z.enum(['extends', 'implements', 'embeds']).optional().describe('How the node relates to its parent: a base its header names, or `implements` by the server (Go)'),
+    relation: z
+      .enum(['extends', 'implements', 'embeds'])
+      .optional()
+      .describe('How the node relates to its parent: a base its header names, or `implements` by the server (Go)'),
     external: z.boolean().optional().describe('Outside the workspace (standard library, dependency): not expanded'),
     supertypes: z.array(TypeNodeSchema).optional(),
     subtypes: z.array(TypeNodeSchema).optional(),
@@ -99,7 +113,9 @@ function signatureMarkdown(r: SignatureHelpResult): string {
   const out = [`## Signature help at ${r.position}`, ''];
   r.signatures.forEach((s, i) => {
     out.push(`${i === r.active_signature ? '→ ' : '  '}\`${s.label}\``);
-    s.parameters.forEach((p, j) => out.push(`    ${j === r.active_parameter && i === r.active_signature ? '→' : '-'} \`${p.label}\`${p.documentation ? `: ${p.documentation}` : ''}`));
+    s.parameters.forEach((p, j) =>
+      out.push(`    ${j === r.active_parameter && i === r.active_signature ? '→' : '-'} \`${p.label}\`${p.documentation ? `: ${p.documentation}` : ''}`),
+    );
   });
   if (!r.signatures.length) out.push('(no call here)');
   return out.join('\n') + '\n';
@@ -118,8 +134,14 @@ function editMarkdown(r: RenameResult): string {
   for (const f of r.files) out.push('```diff', f.diff.trimEnd(), '```');
   if (r.backup_dir) out.push('', `backups: ${r.backup_dir}`);
   if (r.not_renamed.length) {
-    out.push('', `**Not renamed** (${r.not_renamed.length} occurrence(s) of \`${r.old_name}\` the server's edit leaves; apply needs \`accept_not_renamed: true\`):`);
-    for (const n of r.not_renamed) out.push(`- ${n.file}:${n.line}:${n.column} (${n.resolves === 'target' ? 'the server resolves it to the renamed symbol' : 'the server resolves it to nothing'}): \`${n.text}\``);
+    out.push(
+      '',
+      `**Not renamed** (${r.not_renamed.length} occurrence(s) of \`${r.old_name}\` the server's edit leaves; apply needs \`accept_not_renamed: true\`):`,
+    );
+    for (const n of r.not_renamed)
+      out.push(
+        `- ${n.file}:${n.line}:${n.column} (${n.resolves === 'target' ? 'the server resolves it to the renamed symbol' : 'the server resolves it to nothing'}): \`${n.text}\``,
+      );
   }
   return out.join('\n') + '\n';
 }
@@ -187,7 +209,7 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'type_hierarchy',
     title: 'Type hierarchy',
     description:
-      'Supertypes and/or subtypes of a type as a tree (`direction` supertypes | subtypes | both; `depth` 1..5, default 3; `max_results` nodes). From the server\'s type-hierarchy requests where it has them, else (`source: syntax+server`) from declaration headers in parse trees, each resolved by the server; supertypes outside the workspace are `external` leaves.',
+      "Supertypes and/or subtypes of a type as a tree (`direction` supertypes | subtypes | both; `depth` 1..5, default 3; `max_results` nodes). From the server's type-hierarchy requests where it has them, else (`source: syntax+server`) from declaration headers in parse trees, each resolved by the server; supertypes outside the workspace are `external` leaves.",
     related: { find_implementations: 'for the implementations of a method' },
     input: z.object({
       ...targetShape,
@@ -195,7 +217,12 @@ export const serverKnowledgeOperations: Operation[] = [
       depth: z.number().int().min(1).max(5).optional().describe('Levels of the tree (1..5, default 3)'),
       max_results: z.number().int().min(1).max(1000).optional().describe('Node budget of the whole tree (default 100)'),
     }),
-    output: withMeta({ symbol: z.string(), direction: z.enum(['supertypes', 'subtypes', 'both']), source: z.enum(['server', 'syntax+server']), root: TypeNodeSchema }),
+    output: withMeta({
+      symbol: z.string(),
+      direction: z.enum(['supertypes', 'subtypes', 'both']),
+      source: z.enum(['server', 'syntax+server']),
+      root: TypeNodeSchema,
+    }),
     annotations: READ_ONLY,
     repl: { command: 'hier', positional: ['symbol'] },
     clientCases: { ok: [{ symbol: 'Circle', direction: 'supertypes' }], errors: symbolErrorCases() },
@@ -207,7 +234,7 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'get_hover',
     title: 'Hover',
     description:
-      'The language server\'s hover for a symbol, or at `file` + `line` + `column`: its markdown, code blocks and prose apart, and for a function the parsed signature. `found: false` when the server shows nothing there.',
+      "The language server's hover for a symbol, or at `file` + `line` + `column`: its markdown, code blocks and prose apart, and for a function the parsed signature. `found: false` when the server shows nothing there.",
     input: z.object(targetShape),
     output: withMeta({
       symbol: z.string(),
@@ -234,15 +261,21 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'signature_help',
     title: 'Signature help',
     description:
-      'The signatures the server offers at a call site (`file`, `line`, `column` inside the arguments): each parameter\'s label and documentation, the active signature and parameter. An empty list: no call there.',
+      "The signatures the server offers at a call site (`file`, `line`, `column` inside the arguments): each parameter's label and documentation, the active signature and parameter. An empty list: no call there.",
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
       line: z.number().int().min(1).describe('1-based line'),
-      column: z.number().int().min(1).describe('1-based column inside the call\'s parentheses'),
+      column: z.number().int().min(1).describe("1-based column inside the call's parentheses"),
     }),
     output: withMeta({
       position: z.string(),
-      signatures: z.array(z.object({ label: z.string(), documentation: z.string().optional(), parameters: z.array(z.object({ label: z.string(), documentation: z.string().optional() })) })),
+      signatures: z.array(
+        z.object({
+          label: z.string(),
+          documentation: z.string().optional(),
+          parameters: z.array(z.object({ label: z.string(), documentation: z.string().optional() })),
+        }),
+      ),
       active_signature: z.number().int().optional(),
       active_parameter: z.number().int().optional(),
     }),
@@ -263,13 +296,18 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'rename_symbol',
     title: 'Rename symbol',
     description:
-      'Rename a symbol everywhere the language server knows it. Without `apply` nothing is written: a diff per file with edit counts and content hashes. `apply: true` writes only if every file still has that content (`expected_hashes`), else CONTENT_MODIFIED; files are replaced atomically and servers and catalog re-synced. `not_renamed` lists occurrences the edit leaves (outside the server\'s project); applying then needs `accept_not_renamed: true`. NOT_SUPPORTED where the server has no rename.',
+      "Rename a symbol everywhere the language server knows it. Without `apply` nothing is written: a diff per file with edit counts and content hashes. `apply: true` writes only if every file still has that content (`expected_hashes`), else CONTENT_MODIFIED; files are replaced atomically and servers and catalog re-synced. `not_renamed` lists occurrences the edit leaves (outside the server's project); applying then needs `accept_not_renamed: true`. NOT_SUPPORTED where the server has no rename.",
     input: z.object({
       ...targetShape,
       new_name: z.string().min(1).max(500).describe('The new name'),
       apply: z.boolean().optional().describe('Write the edit (default false: preview only)'),
       expected_hashes: z.record(z.string(), z.string()).optional().describe('{file: content_hash} from the preview: apply only if the files are still those'),
-      accept_not_renamed: z.boolean().optional().describe('Apply even though `not_renamed` lists occurrences of the old name the server\'s edit leaves (default false: such an apply is refused and nothing is written)'),
+      accept_not_renamed: z
+        .boolean()
+        .optional()
+        .describe(
+          "Apply even though `not_renamed` lists occurrences of the old name the server's edit leaves (default false: such an apply is refused and nothing is written)",
+        ),
     }),
     output: withMeta({
       symbol: z.string(),
@@ -287,7 +325,9 @@ export const serverKnowledgeOperations: Operation[] = [
             line: z.number().int(),
             column: z.number().int(),
             text: z.string().describe('The line, trimmed'),
-            resolves: z.enum(['target', 'nothing']).describe("The server's definition there: the renamed symbol, or nothing (a comment, a string, a file outside its project)"),
+            resolves: z
+              .enum(['target', 'nothing'])
+              .describe("The server's definition there: the renamed symbol, or nothing (a comment, a string, a file outside its project)"),
           }),
         )
         .describe('Occurrences of the old name the edit leaves that are not another symbol'),
@@ -303,7 +343,7 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'code_actions',
     title: 'Code actions',
     description:
-      'The server\'s code actions for a file or lines of it (`start_line`..`end_line`; `only`: quickfix, refactor, source, ...), each with its index, kind, the diagnostics it fixes and its edit as diffs. Nothing is written unless `apply` names an index; then a rename\'s rules hold (`expected_hashes`, CONTENT_MODIFIED, atomic writes).',
+      "The server's code actions for a file or lines of it (`start_line`..`end_line`; `only`: quickfix, refactor, source, ...), each with its index, kind, the diagnostics it fixes and its edit as diffs. Nothing is written unless `apply` names an index; then a rename's rules hold (`expected_hashes`, CONTENT_MODIFIED, atomic writes).",
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
       start_line: z.number().int().min(1).optional().describe('First line of the range (1-based; default the whole file)'),

@@ -54,7 +54,10 @@ function markdown(r: SymbolEditResult): string {
   const out = [`## ${r.operation} ${r.symbol} in ${r.file}:${r.line} (${state})`, '', '```diff', r.diff.trimEnd(), '```', ''];
   if (r.diagnostics === 'not_checked') out.push(`Diagnostics not checked: ${r.diagnostics_reason ?? ''}`);
   else out.push(`Diagnostics (${r.server ?? 'server'}): ${r.introduced.length} introduced, ${r.removed.length} removed`);
-  if (r.referencing) out.push(`Referencing files checked: ${r.referencing.files.length} of ${r.referencing.total_files}${r.referencing.total_files > r.referencing.cap ? ` (cap ${r.referencing.cap})` : ''}`);
+  if (r.referencing)
+    out.push(
+      `Referencing files checked: ${r.referencing.files.length} of ${r.referencing.total_files}${r.referencing.total_files > r.referencing.cap ? ` (cap ${r.referencing.cap})` : ''}`,
+    );
   for (const d of r.introduced) out.push(`- + ${d.file}:${d.line}:${d.column} **${d.severity}**${d.code ? ` ${d.code}` : ''}: ${d.message}`);
   for (const d of r.removed) out.push(`- − ${d.file}:${d.line}:${d.column} ${d.severity}${d.code ? ` ${d.code}` : ''}: ${d.message}`);
   if (r.references?.length) out.push('', `References left (force): ${r.references.map((x) => `${x.file}:${x.line}`).join(', ')}`);
@@ -82,7 +85,7 @@ function editOp(name: SymbolEditKind, title: string, description: string, shape:
 }
 
 const CHECKED =
-  "Nothing is written without `apply: true`: the answer is the diff, its content_hash, and the diagnostics delta (the server checks the new text unsaved, and the callers of a changed signature or deleted symbol: `introduced`/`removed`; `not_checked` with the reason without a server). Text that does not parse in place is INVALID_INPUT. An apply writes through the journal (with backups), is CONTENT_MODIFIED if the file changed since `expected_hash`, and refuses new errors unless `accept_errors`; it answers `new_symbols`. Indentation and line endings follow the file; nothing outside the range changes.";
+  'Nothing is written without `apply: true`: the answer is the diff, its content_hash, and the diagnostics delta (the server checks the new text unsaved, and the callers of a changed signature or deleted symbol: `introduced`/`removed`; `not_checked` with the reason without a server). Text that does not parse in place is INVALID_INPUT. An apply writes through the journal (with backups), is CONTENT_MODIFIED if the file changed since `expected_hash`, and refuses new errors unless `accept_errors`; it answers `new_symbols`. Indentation and line endings follow the file; nothing outside the range changes.';
 /** The same checks, said short (a tool listed alone must not name another one). */
 const AS_REPLACE = 'A preview (diff, content_hash, diagnostics delta) unless `apply`; applies refuse new errors unless `accept_errors`.';
 

@@ -29,7 +29,7 @@ export const tagOperations: Operation[] = [
     name: 'tag_elements',
     title: 'Tag code elements',
     description:
-    'Tag comments above each function, method, class, interface and type of a file or directory: `// @Fn/<file>#<name>:<line>` (`#` in Python; in Go the directive `//lspgate:tag @Fn/…`, hidden from go doc; Fn, Mt, Cl, Cp, Hk, If, Ty). `dry_run` defaults to TRUE: the elements and diffs, nothing written. `dry_run: false` writes atomically (hashes checked, backups in the cache). Tagged elements are skipped unless `force` or `update_lineno`; `include_private`, `lang` and `exclude` choose. Never outside the workspace nor into a secret file.',
+      'Tag comments above each function, method, class, interface and type of a file or directory: `// @Fn/<file>#<name>:<line>` (`#` in Python; in Go the directive `//lspgate:tag @Fn/…`, hidden from go doc; Fn, Mt, Cl, Cp, Hk, If, Ty). `dry_run` defaults to TRUE: the elements and diffs, nothing written. `dry_run: false` writes atomically (hashes checked, backups in the cache). Tagged elements are skipped unless `force` or `update_lineno`; `include_private`, `lang` and `exclude` choose. Never outside the workspace nor into a secret file.',
     input: z.object({
       path: z.string().min(1).max(4096).describe('File or directory to tag, relative to the workspace root (`.` for all)'),
       dry_run: z.boolean().optional().describe('Report only (default true); false writes the tags'),
@@ -46,7 +46,7 @@ export const tagOperations: Operation[] = [
       success: z.boolean(),
       dry_run: z.boolean(),
       path: z.string(),
-      text: z.string().describe('\'Tagged N elements in M files:\' and counts per tag'),
+      text: z.string().describe("'Tagged N elements in M files:' and counts per tag"),
       counts: z.record(z.string(), z.number().int()).describe('Elements tagged (or to tag) per element type'),
       total: z.number().int(),
       elements: z.array(
@@ -77,13 +77,31 @@ export const tagOperations: Operation[] = [
     },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
-        const hash = queryHash(['tag_elements', input.path, input.dry_run ?? true, input.force ?? false, input.include_private ?? false, input.lang ?? '', input.exclude ?? '']);
+        const hash = queryHash([
+          'tag_elements',
+          input.path,
+          input.dry_run ?? true,
+          input.force ?? false,
+          input.include_private ?? false,
+          input.lang ?? '',
+          input.exclude ?? '',
+        ]);
         const offset = decodeCursor(input.cursor, hash);
         const r = await tagElements(call, input);
         const done = r.elements.filter((e) => e.action !== 'skip');
         const counts = Object.fromEntries(ELEMENT_TYPES.map((t) => [t, done.filter((e) => e.element_type === t).length]));
         const elements = paginate(r.elements, { offset, maxResults: input.max_results ?? 500, hash, meta: call.meta });
-        return { success: true, dry_run: r.dry_run, path: r.path, text: summary(r), counts, total: r.elements.length, elements, files: r.files, ...(r.backup_dir ? { backup_dir: r.backup_dir } : {}) };
+        return {
+          success: true,
+          dry_run: r.dry_run,
+          path: r.path,
+          text: summary(r),
+          counts,
+          total: r.elements.length,
+          elements,
+          files: r.files,
+          ...(r.backup_dir ? { backup_dir: r.backup_dir } : {}),
+        };
       }),
     markdown(r) {
       const out = [`## ${r.text.split('\n')[0]}${r.dry_run ? ' (dry run: nothing written)' : ''}`, '', ...r.text.split('\n').slice(1)];

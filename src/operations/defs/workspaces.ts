@@ -13,7 +13,11 @@ import { defineOperation, type Operation } from '../types.js';
 const ServerSchema = z.object({
   id: z.string(),
   root: z.string(),
-  state: z.string().describe('idle | starting | indexing | ready | crashed | failed | stopping | stopped (also: unused for its idle time) | evicted (shut down under the memory budget); the next request starts it again'),
+  state: z
+    .string()
+    .describe(
+      'idle | starting | indexing | ready | crashed | failed | stopping | stopped (also: unused for its idle time) | evicted (shut down under the memory budget); the next request starts it again',
+    ),
   pid: z.number().int().optional(),
   rss_bytes: z.number().int().optional().describe("Resident memory of the server's whole process tree (for evicted: when it was shut down)"),
   generation: z.number().int().describe('1 for the first process, +1 per restart'),
@@ -49,7 +53,9 @@ const listWorkspacesOperations: Operation[] = [
           servers: z.array(ServerSchema),
           derived_bytes: z
             .record(z.string(), z.number().int())
-            .describe('Memory held by what is derived from the workspace catalog (import_graph, chunk_index, vectors, outlines, operation_cache:*, ...), estimated, per index; dropped when the workspace is closed'),
+            .describe(
+              'Memory held by what is derived from the workspace catalog (import_graph, chunk_index, vectors, outlines, operation_cache:*, ...), estimated, per index; dropped when the workspace is closed',
+            ),
         }),
       ),
     }),
@@ -60,13 +66,20 @@ const listWorkspacesOperations: Operation[] = [
       // one tool for the workspaces: the servers serving each, and what its catalog holds
       const catalogs = new Map(listRepos(ctx.gateway).map(({ workspace, root: _r, index_version: _v, ...c }) => [workspace, c]));
       const { workspaces } = listWorkspaces(ctx.gateway, ServiceCall.from(ctx));
-      return { workspaces: workspaces.map((w) => ({ ...w, catalog: catalogs.get(w.id) ?? { state: 'empty', files: 0, symbols: 0, languages: {}, failed_files: 0 } })) };
+      return {
+        workspaces: workspaces.map((w) => ({ ...w, catalog: catalogs.get(w.id) ?? { state: 'empty', files: 0, symbols: 0, languages: {}, failed_files: 0 } })),
+      };
     },
     markdown(r) {
       const out = ['## Workspaces', ''];
       for (const w of r.workspaces) {
-        out.push(`- **${w.id}** — ${w.root}${w.languages.length ? ` (${w.languages.join(', ')})` : ''}: ${w.catalog.files} files, ${w.catalog.symbols} symbols, ${w.catalog.state}${w.catalog.indexed_at ? `, indexed ${w.catalog.indexed_at}` : ''}${w.catalog.git_head ? `, HEAD ${w.catalog.git_head.slice(0, 12)}` : ''}`);
-        for (const s of w.servers) out.push(`  - ${s.id} @ ${s.root}: ${s.state}${s.pid ? ` pid ${s.pid}` : ''}${s.rss_bytes !== undefined ? `, ${Math.round(s.rss_bytes / 1048576)} MiB` : ''}, generation ${s.generation}, crashes ${s.crashes}${s.progress.length ? `, ${s.progress.join('; ')}` : ''}`);
+        out.push(
+          `- **${w.id}** — ${w.root}${w.languages.length ? ` (${w.languages.join(', ')})` : ''}: ${w.catalog.files} files, ${w.catalog.symbols} symbols, ${w.catalog.state}${w.catalog.indexed_at ? `, indexed ${w.catalog.indexed_at}` : ''}${w.catalog.git_head ? `, HEAD ${w.catalog.git_head.slice(0, 12)}` : ''}`,
+        );
+        for (const s of w.servers)
+          out.push(
+            `  - ${s.id} @ ${s.root}: ${s.state}${s.pid ? ` pid ${s.pid}` : ''}${s.rss_bytes !== undefined ? `, ${Math.round(s.rss_bytes / 1048576)} MiB` : ''}, generation ${s.generation}, crashes ${s.crashes}${s.progress.length ? `, ${s.progress.join('; ')}` : ''}`,
+          );
         if (!w.servers.length) out.push('  - (no server started yet)');
         const derived = Object.entries(w.derived_bytes).filter(([, n]) => n > 0);
         if (derived.length) out.push(`  - derived: ${derived.map(([k, n]) => `${k} ${Math.ceil(n / 1024)} KiB`).join(', ')}`);
@@ -142,9 +155,13 @@ export const daemonStatusOperation = defineOperation({
           `### ${r.clients?.length ?? 0} client(s)`,
         ]
       : ['## No daemon: sessions of this process', ''];
-    for (const c of r.clients ?? []) out.push(`- #${c.id} ${c.frontend}${c.pid ? ` pid ${c.pid}` : ''} @ ${c.root}: attached ${Math.round(c.attached_ms / 1000)} s, ${c.in_flight} in flight`);
+    for (const c of r.clients ?? [])
+      out.push(`- #${c.id} ${c.frontend}${c.pid ? ` pid ${c.pid}` : ''} @ ${c.root}: attached ${Math.round(c.attached_ms / 1000)} s, ${c.in_flight} in flight`);
     out.push('', `### ${r.sessions.length} session(s)`);
-    for (const s of r.sessions) out.push(`- ${s.server} @ ${s.root}: ${s.state}${s.pid ? ` pid ${s.pid}` : ''}${mib(s.rss_bytes)}, generation ${s.generation}, crashes ${s.crashes}, ${s.open_documents} open document(s)${s.note ? ` (${s.note})` : ''}`);
+    for (const s of r.sessions)
+      out.push(
+        `- ${s.server} @ ${s.root}: ${s.state}${s.pid ? ` pid ${s.pid}` : ''}${mib(s.rss_bytes)}, generation ${s.generation}, crashes ${s.crashes}, ${s.open_documents} open document(s)${s.note ? ` (${s.note})` : ''}`,
+      );
     return out.join('\n') + '\n';
   },
 });

@@ -78,7 +78,13 @@ export function flattenSymbols(input: FlattenInput): CatalogSymbol[] {
   return out;
 }
 
-function toCatalogSymbol(input: FlattenInput, reading: Reading, node: DocumentSymbol, parents: DocumentSymbol[], parent: CatalogSymbol | undefined): CatalogSymbol {
+function toCatalogSymbol(
+  input: FlattenInput,
+  reading: Reading,
+  node: DocumentSymbol,
+  parents: DocumentSymbol[],
+  parent: CatalogSymbol | undefined,
+): CatalogSymbol {
   const { seen, lines } = reading;
   const { source, encoding } = input;
   const go = GO_METHOD.exec(node.name);
@@ -96,11 +102,16 @@ function toCatalogSymbol(input: FlattenInput, reading: Reading, node: DocumentSy
   const from = node.range.start.line === selLine ? node.range.start : node.selectionRange.start;
   const ownEnd = node.range.end.line === selLine ? source.column(node.range.end, encoding) - 1 : undefined;
   const first = lineFrom(source.lines[selLine] ?? '', source.column(from, encoding) - 1, ownEnd);
-  const signature = input.signatureOf?.(node) ?? (isSignatureDetail(node.detail, name) ? node.detail.trim() : sourceSignature(lines, selLine, input.language, first));
+  const signature =
+    input.signatureOf?.(node) ?? (isSignatureDetail(node.detail, name) ? node.detail.trim() : sourceSignature(lines, selLine, input.language, first));
   const profile = languageProfile(input.language);
   const docstring =
     profile?.declarations.bodyDocstring?.(lines, selLine, endLine) ??
-    docComment(lines, node.range.start.line, selLine, { endLine, ...(profile?.comments.blockDoc ? { blockDoc: profile.comments.blockDoc } : {}), ...(profile?.comments.trailingDoc ? { trailing: true } : {}) });
+    docComment(lines, node.range.start.line, selLine, {
+      endLine,
+      ...(profile?.comments.blockDoc ? { blockDoc: profile.comments.blockDoc } : {}),
+      ...(profile?.comments.trailingDoc ? { trailing: true } : {}),
+    });
   return {
     symbol_id: n === 1 ? base : `${base}~${n}`,
     file: input.file,

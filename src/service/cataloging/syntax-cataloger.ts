@@ -44,7 +44,11 @@ export class ServiceSyntaxCataloger implements SyntaxCataloger {
     return entryFor(this.env.servers, relPath) !== undefined;
   }
 
-  async catalogMany(files: SyntaxFileJob[], onEntry: (rel: string, entry: FileEntry | undefined, error?: { code: string; message: string }) => void, signal?: AbortSignal): Promise<void> {
+  async catalogMany(
+    files: SyntaxFileJob[],
+    onEntry: (rel: string, entry: FileEntry | undefined, error?: { code: string; message: string }) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
     await parseInWorkers(files, { ...this.poolOptions(), signal }, (a) => onEntry(a.rel, a.entry, a.error));
   }
 
@@ -56,7 +60,11 @@ export class ServiceSyntaxCataloger implements SyntaxCataloger {
   /** `content`: the bytes the catalog's gate admitted (size, private keys, binary already judged on them). */
   async catalogOne(absPath: string, relPath: string, content: FileContent): Promise<FileEntry | undefined> {
     let answer: { entry?: FileEntry; error?: { code: string; message: string } } = {};
-    await parseInWorkers([{ abs: absPath, rel: relPath, content: { bytes: content.bytes, size: content.size, mtimeMs: content.mtimeMs } }], { ...this.poolOptions(), interactive: true }, (a) => (answer = a));
+    await parseInWorkers(
+      [{ abs: absPath, rel: relPath, content: { bytes: content.bytes, size: content.size, mtimeMs: content.mtimeMs } }],
+      { ...this.poolOptions(), interactive: true },
+      (a) => (answer = a),
+    );
     if (answer.error?.code === 'UNSUPPORTED_LANGUAGE') return undefined;
     if (answer.error) throw new LspgateError(answer.error.code as ErrorCode, answer.error.message, { file: relPath });
     return answer.entry;

@@ -57,10 +57,38 @@ export async function syntaxEntry(file: SyntaxFile): Promise<FileEntry | undefin
   const { symbols, pkg } = await withSyntaxTree(
     syntax.grammar,
     text,
-    (root, query) => ({ symbols: hook.read(root, text, query ? query.captures(root, WHOLE_FILE_QUERY) : []), pkg: hook.packageOf?.({ relPath: file.rel, absPath: file.abs, workspaceRoot: file.root }, root, text) ?? {} }),
+    (root, query) => ({
+      symbols: hook.read(root, text, query ? query.captures(root, WHOLE_FILE_QUERY) : []),
+      pkg: hook.packageOf?.({ relPath: file.rel, absPath: file.abs, workspaceRoot: file.root }, root, text) ?? {},
+    }),
     hook.query,
   );
   checkSymbolDepth(file.rel, symbols);
+  const { roots, kinds, signatures } = toDocumentSymbols(symbols, text);
+  return {
+    hash: sha256(file.bytes),
+    size: file.size,
+    mtimeMs: file.mtimeMs,
+    language: syntax.profile.name,
+    server: SYNTAX_SERVER,
+    tier: 'syntax',
+    symbols: flattenSymbols({
+      file: file.rel,
+      language: syntax.profile.name,
+      server: SYNTAX_SERVER,
+      encoding: 'utf-16',
+      source,
+      symbols: roots,
+      kindOf: (s) => kinds.get(s)!,
+      signatureOf: (s) => signatures.get(s),
+      ...(pkg.package ? { package: pkg.package } : {}),
+      ...(pkg.namespace ? { namespace: pkg.namespace } : {}),
+    }),
+  };
+}
+
+/** The syntax symbols as a DocumentSymbol tree (without recursion, children in their order), with each one's kind and signature. */
+function toDocumentSymbols(symbols: SyntaxSymbol[], text: string) {
   const kinds = new Map<DocumentSymbol, SymbolKind>();
   const signatures = new Map<DocumentSymbol, string>();
   const at = positionFinder(text);
@@ -86,26 +114,7 @@ export async function syntaxEntry(file: SyntaxFile): Promise<FileEntry | undefin
       pending.push({ s: child, d });
     }
   }
-  return {
-    hash: sha256(file.bytes),
-    size: file.size,
-    mtimeMs: file.mtimeMs,
-    language: syntax.profile.name,
-    server: SYNTAX_SERVER,
-    tier: 'syntax',
-    symbols: flattenSymbols({
-      file: file.rel,
-      language: syntax.profile.name,
-      server: SYNTAX_SERVER,
-      encoding: 'utf-16',
-      source,
-      symbols: roots,
-      kindOf: (s) => kinds.get(s)!,
-      signatureOf: (s) => signatures.get(s),
-      ...(pkg.package ? { package: pkg.package } : {}),
-      ...(pkg.namespace ? { namespace: pkg.namespace } : {}),
-    }),
-  };
+  return { roots, kinds, signatures };
 }
 
 /** LSP position (UTF-16, lines ended by \n, \r\n or \r as SourceText splits them) of a string index. */

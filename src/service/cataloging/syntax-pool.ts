@@ -140,7 +140,11 @@ class SyntaxPool {
     slot.batch = batch;
     slot.at = 0;
     slot.worker.ref();
-    this.arm(slot, PREPARE_MS, () => new LspgateError('TIMEOUT', `${files[0]!.rel}: reading the file and loading its grammar took over ${PREPARE_MS} ms`, { timeoutMs: PREPARE_MS }));
+    this.arm(
+      slot,
+      PREPARE_MS,
+      () => new LspgateError('TIMEOUT', `${files[0]!.rel}: reading the file and loading its grammar took over ${PREPARE_MS} ms`, { timeoutMs: PREPARE_MS }),
+    );
     slot.worker.postMessage(batch);
   }
 
@@ -155,7 +159,11 @@ class SyntaxPool {
 
   private spawn(): Slot {
     // stdout belongs to the MCP and sidecar protocols: a worker's own streams are taken and dropped
-    const worker = new Worker(workerScript(import.meta.url, 'syntax-worker'), { stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb } });
+    const worker = new Worker(workerScript(import.meta.url, 'syntax-worker'), {
+      stdout: true,
+      stderr: true,
+      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb },
+    });
     worker.stdout.resume();
     worker.stderr.resume();
     const slot: Slot = { worker, at: 0 };
@@ -164,7 +172,10 @@ class SyntaxPool {
     worker.on('error', (e: Error & { code?: string }) => {
       slot.fate ??=
         e.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? new LspgateError('LIMIT_EXCEEDED', `parsing needed more than the syntax workers' ${this.maxHeapMb} MB heap (limits.parseHeapMb)`, { limit: 'parseHeapMb', value: this.maxHeapMb })
+          ? new LspgateError('LIMIT_EXCEEDED', `parsing needed more than the syntax workers' ${this.maxHeapMb} MB heap (limits.parseHeapMb)`, {
+              limit: 'parseHeapMb',
+              value: this.maxHeapMb,
+            })
           : new LspgateError('INTERNAL', `a syntax worker failed: ${e.message}`);
     });
     worker.on('exit', (code) => this.died(slot, code));
@@ -179,13 +190,29 @@ class SyntaxPool {
       slot.at = m.begin;
       const file = batch.files[m.begin]!.rel;
       const ms = run.opts.deadlineMs;
-      this.arm(slot, ms, () => new LspgateError('TIMEOUT', `${file}: parsing did not finish within ${ms} ms (limits.parseTimeoutMs); the file is left out`, { file, timeoutMs: ms, limit: 'parseTimeoutMs' }));
+      this.arm(
+        slot,
+        ms,
+        () =>
+          new LspgateError('TIMEOUT', `${file}: parsing did not finish within ${ms} ms (limits.parseTimeoutMs); the file is left out`, {
+            file,
+            timeoutMs: ms,
+            limit: 'parseTimeoutMs',
+          }),
+      );
       return;
     }
     slot.at = m.index + 1;
     this.answer(run, m.answer);
     if (slot.at < batch.files.length) {
-      this.arm(slot, PREPARE_MS, () => new LspgateError('TIMEOUT', `${batch.files[slot.at]!.rel}: reading the file and loading its grammar took over ${PREPARE_MS} ms`, { timeoutMs: PREPARE_MS }));
+      this.arm(
+        slot,
+        PREPARE_MS,
+        () =>
+          new LspgateError('TIMEOUT', `${batch.files[slot.at]!.rel}: reading the file and loading its grammar took over ${PREPARE_MS} ms`, {
+            timeoutMs: PREPARE_MS,
+          }),
+      );
       return;
     }
     clearTimeout(slot.timer);

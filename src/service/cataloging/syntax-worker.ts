@@ -18,11 +18,17 @@ async function one(batch: SyntaxBatch, index: number): Promise<WorkerMessage> {
   try {
     // read again under the gate's content rules: the path the walk admitted may lead elsewhere now
     const c = job.content;
-    const { bytes, size, mtimeMs } = c ? { bytes: Buffer.from(c.bytes.buffer, c.bytes.byteOffset, c.bytes.byteLength), size: c.size, mtimeMs: c.mtimeMs } : await readGated(root, job.abs, job.rel, maxFileBytes);
+    const { bytes, size, mtimeMs } = c
+      ? { bytes: Buffer.from(c.bytes.buffer, c.bytes.byteOffset, c.bytes.byteLength), size: c.size, mtimeMs: c.mtimeMs }
+      : await readGated(root, job.abs, job.rel, maxFileBytes);
     await prepareSyntax(job.rel);
     parentPort!.postMessage({ id: batch.id, begin: index } satisfies WorkerMessage);
     const entry = await syntaxEntry({ rel: job.rel, abs: job.abs, root, bytes, size, mtimeMs });
-    return { id: batch.id, index, answer: entry ? { rel: job.rel, entry } : { rel: job.rel, error: { code: 'UNSUPPORTED_LANGUAGE', message: `no syntax declarations for ${job.rel}` } } };
+    return {
+      id: batch.id,
+      index,
+      answer: entry ? { rel: job.rel, entry } : { rel: job.rel, error: { code: 'UNSUPPORTED_LANGUAGE', message: `no syntax declarations for ${job.rel}` } },
+    };
   } catch (e) {
     const err = toLspgateError(e);
     return { id: batch.id, index, answer: { rel: job.rel, error: { code: err.code, message: err.message } } };

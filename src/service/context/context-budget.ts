@@ -56,7 +56,11 @@ function build(g: Gathered, t: Taken): Filled {
   if (g.source) {
     const n = g.source.lines.length;
     if (t.sourceLines > 0) {
-      const part: SourcePart = { start_line: g.source.start_line, end_line: g.source.start_line + t.sourceLines - 1, text: g.source.lines.slice(0, t.sourceLines).join('\n') };
+      const part: SourcePart = {
+        start_line: g.source.start_line,
+        end_line: g.source.start_line + t.sourceLines - 1,
+        text: g.source.lines.slice(0, t.sourceLines).join('\n'),
+      };
       body.source = part;
     }
     if (t.sourceLines < n) omitted.push({ part: 'source', count: n - t.sourceLines, fetch: g.fetch.source });

@@ -58,7 +58,14 @@ function proximityOf(from: string, file: string): Proximity {
 const RANK: Record<Proximity, number> = { same_file: 0, same_dir: 1, elsewhere: 2 };
 
 async function refOf(call: ServiceCall, n: CallNode, from: string): Promise<ContextRef> {
-  const ref: ContextRef = { name: n.name, kind: n.kind, file: n.file, line: n.line, proximity: proximityOf(from, n.file), call_lines: (n.call_sites ?? []).map((s) => s.line) };
+  const ref: ContextRef = {
+    name: n.name,
+    kind: n.kind,
+    file: n.file,
+    line: n.line,
+    proximity: proximityOf(from, n.file),
+    call_lines: (n.call_sites ?? []).map((s) => s.line),
+  };
   if (n.symbol_id) {
     ref.symbol_id = n.symbol_id;
     const c = await call.workspace.catalog.byId(n.symbol_id);
@@ -84,14 +91,23 @@ async function oneHop(call: ServiceCall, target: TargetInput, direction: 'incomi
   const refs: ContextRef[] = [];
   for (const n of tree.root.calls ?? []) refs.push(await refOf(call, n, from));
   // Stable: within one proximity, the call tree's own order (file, then line).
-  return refs.map((r, i) => [r, i] as const).sort((a, b) => RANK[a[0].proximity] - RANK[b[0].proximity] || a[1] - b[1]).map(([r]) => r);
+  return refs
+    .map((r, i) => [r, i] as const)
+    .sort((a, b) => RANK[a[0].proximity] - RANK[b[0].proximity] || a[1] - b[1])
+    .map(([r]) => r);
 }
 
 /**
  * References split into test files and the others; `callSites` (`file:line` of the callers' calls,
  * when callers are part of the answer) are left out of `references`: they are already there.
  */
-async function useSites(call: ServiceCall, target: TargetInput, t: ResolvedTarget, language: string, callSites: Set<string>): Promise<{ tests: UseSite[]; references: UseSite[] }> {
+async function useSites(
+  call: ServiceCall,
+  target: TargetInput,
+  t: ResolvedTarget,
+  language: string,
+  callSites: Set<string>,
+): Promise<{ tests: UseSite[]; references: UseSite[] }> {
   const refs = await findReferences(call, { ...target, include_declaration: false, max_results: REFERENCE_LIMIT });
   const decl = t.catalog ? { file: t.catalog.file, line: t.catalog.selection_line } : undefined;
   const tests: UseSite[] = [];
@@ -129,24 +145,36 @@ export async function contextBundle(call: ServiceCall, input: ContextInput, meta
   const by: TargetInput = { symbol_id: sym.symbol_id };
   const want = new Set<ContextPart>(input.include ?? CONTEXT_PARTS);
   const g: Gathered = {
-    head: { symbol: t.label, symbol_id: sym.symbol_id, kind: sym.kind, file: sym.file, line: sym.line, end_line: sym.end_line, signature: sym.signature, ...(sym.summary && sym.summary !== sym.signature ? { summary: sym.summary } : {}) },
+    head: {
+      symbol: t.label,
+      symbol_id: sym.symbol_id,
+      kind: sym.kind,
+      file: sym.file,
+      line: sym.line,
+      end_line: sym.end_line,
+      signature: sym.signature,
+      ...(sym.summary && sym.summary !== sym.signature ? { summary: sym.summary } : {}),
+    },
     lists: {},
     fetch: fetchCalls(by, sym.symbol_id),
   };
   if (want.has('source')) g.source = { start_line: sym.line, lines: t.file.lines.slice(sym.line - 1, sym.end_line) };
   const callable = CALLABLE.has(sym.kind);
-  for (const [part, dir] of [['callers', 'incoming'], ['callees', 'outgoing']] as const) {
+  for (const [part, dir] of [
+    ['callers', 'incoming'],
+    ['callees', 'outgoing'],
+  ] as const) {
     if (!want.has(part)) continue;
     if (callable) {
       const hop = await oneHop(call, by, dir, sym.file);
       if (hop) g.lists[part] = hop;
-    }
-    else call.meta.warn(`${part}: ${sym.qualified_name} is a ${sym.kind}, not a function or method: ask find_callers / find_references for its uses`);
+    } else call.meta.warn(`${part}: ${sym.qualified_name} is a ${sym.kind}, not a function or method: ask find_callers / find_references for its uses`);
   }
   if (want.has('types')) {
     const st = await signatureTypes(call, t.symbol, sym);
     g.lists.types = st.types;
-    if (st.outside) call.meta.warn(`types: ${st.outside} type(s) of the signature are declared outside the workspace (standard library, dependencies), not listed`);
+    if (st.outside)
+      call.meta.warn(`types: ${st.outside} type(s) of the signature are declared outside the workspace (standard library, dependencies), not listed`);
   }
   if (want.has('tests') || want.has('references')) {
     const callSites = new Set((g.lists.callers ?? []).flatMap((c) => (c as ContextRef).call_lines.map((l) => `${(c as ContextRef).file}:${l}`)));

@@ -27,13 +27,16 @@ export interface NameInput {
   strict?: boolean | undefined;
 }
 
-
 async function contextOf(call: ServiceCall, sym: CatalogSymbol): Promise<SymbolContext> {
   const t = await fromCatalogSymbol(call, sym);
   if (!t.symbol) {
-    throw new LspgateError('SYMBOL_NOT_FOUND', `${sym.qualified_name} is in the catalog but not in the server's symbols of ${sym.file} (the file changed?); run refresh`, {
-      symbol_id: sym.symbol_id,
-    });
+    throw new LspgateError(
+      'SYMBOL_NOT_FOUND',
+      `${sym.qualified_name} is in the catalog but not in the server's symbols of ${sym.file} (the file changed?); run refresh`,
+      {
+        symbol_id: sym.symbol_id,
+      },
+    );
   }
   call.meta.addSourceFile(t.file.absPath);
   return t.symbol;

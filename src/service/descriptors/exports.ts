@@ -92,7 +92,10 @@ function filesIn(dir: string): string[] {
   } catch {
     return [];
   }
-  return names.map((f) => path.join(dir, f)).filter((f) => statSync(f).isFile()).sort();
+  return names
+    .map((f) => path.join(dir, f))
+    .filter((f) => statSync(f).isFile())
+    .sort();
 }
 
 /**
@@ -107,7 +110,14 @@ export function resolveModuleFile(abs: string): string | undefined {
   return existsSync(abs) && statSync(abs).isFile() ? abs : undefined;
 }
 
-async function collect(call: ServiceCall, abs: string, out: ExportedSymbol[], visited: Set<string>, depth: number, only: Map<string, string> | undefined): Promise<void> {
+async function collect(
+  call: ServiceCall,
+  abs: string,
+  out: ExportedSymbol[],
+  visited: Set<string>,
+  depth: number,
+  only: Map<string, string> | undefined,
+): Promise<void> {
   const key = `${abs}\0${only ? [...only].join(',') : '*'}`;
   if (visited.has(key) || depth > 5) return;
   visited.add(key);
@@ -143,7 +153,14 @@ function listed(d: SymbolDescriptor): SymbolDescriptor {
   return { ...d, location };
 }
 
-async function followReExports(call: ServiceCall, file: FileContext, out: ExportedSymbol[], visited: Set<string>, depth: number, only: Map<string, string> | undefined): Promise<void> {
+async function followReExports(
+  call: ServiceCall,
+  file: FileContext,
+  out: ExportedSymbol[],
+  visited: Set<string>,
+  depth: number,
+  only: Map<string, string> | undefined,
+): Promise<void> {
   // `export … from` statements, read from the file's syntax tree (comments and strings are no statements)
   for (const imp of (await boundedScanImports(file.relPath, file.text, call.env.limits, call.signal)) ?? []) {
     if (imp.kind !== 'export' || !imp.reexports) continue;

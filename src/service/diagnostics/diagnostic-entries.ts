@@ -60,7 +60,14 @@ export interface EntryContext {
 export function toDiagnosticEntry(d: Diagnostic, ctx: EntryContext): DiagnosticEntry {
   const s = fromLspPosition(ctx.text, d.range.start, ctx.encoding);
   const e = fromLspPosition(ctx.text, d.range.end, ctx.encoding);
-  const out: DiagnosticEntry = { line: s.line, column: s.column, end_line: e.line, end_column: e.column, severity: severityOf(d), message: messageText(d.message) };
+  const out: DiagnosticEntry = {
+    line: s.line,
+    column: s.column,
+    end_line: e.line,
+    end_column: e.column,
+    severity: severityOf(d),
+    message: messageText(d.message),
+  };
   if (d.code !== undefined && d.code !== null) out.code = String(d.code);
   if (d.source) out.source = d.source;
   const tags = (d.tags ?? []).map((t): 'unnecessary' | 'deprecated' => (t === DiagnosticTag.Unnecessary ? 'unnecessary' : 'deprecated'));
@@ -83,5 +90,10 @@ function messageText(m: string | { value: string }): string {
 
 /** Order of the answer: by position, then severity. */
 export function compareEntries(a: DiagnosticEntry, b: DiagnosticEntry): number {
-  return a.line - b.line || a.column - b.column || SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0);
+  return (
+    a.line - b.line ||
+    a.column - b.column ||
+    SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
+    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)
+  );
 }

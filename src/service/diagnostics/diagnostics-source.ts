@@ -92,7 +92,14 @@ function trusted(p: PublishedDiagnostics | undefined, since: number): PublishedD
 }
 
 /** The first trusted publish for this version arriving within `ms`. */
-async function freshPublish(feed: DiagnosticsFeed, doc: OpenDocument, gen: number, since: number, ms: number, signal?: AbortSignal): Promise<PublishedDiagnostics | undefined> {
+async function freshPublish(
+  feed: DiagnosticsFeed,
+  doc: OpenDocument,
+  gen: number,
+  since: number,
+  ms: number,
+  signal?: AbortSignal,
+): Promise<PublishedDiagnostics | undefined> {
   const deadline = Date.now() + ms;
   for (;;) {
     const current = trusted(feed.current(doc.uri, doc.version, gen), since);
@@ -118,11 +125,15 @@ async function settled(feed: DiagnosticsFeed, doc: OpenDocument, gen: number, p:
 
 function noPublish(session: LspSession, doc: OpenDocument, firstOpen: boolean, opts: SourceOptions): Promise<DocumentDiagnostics> {
   if (firstOpen || opts.signal?.aborted) {
-    throw new LspgateError('TIMEOUT', `${session.serverId} published no diagnostics for ${doc.path} within ${firstOpen ? session.entry.timeouts.requestMs : CHANGE_PUBLISH_MS} ms`, {
-      server: session.serverId,
-      path: doc.path,
-      version: doc.version,
-    });
+    throw new LspgateError(
+      'TIMEOUT',
+      `${session.serverId} published no diagnostics for ${doc.path} within ${firstOpen ? session.entry.timeouts.requestMs : CHANGE_PUBLISH_MS} ms`,
+      {
+        server: session.serverId,
+        path: doc.path,
+        version: doc.version,
+      },
+    );
   }
   return reopened(session, doc, opts);
 }
@@ -141,7 +152,10 @@ async function reopened(session: LspSession, doc: OpenDocument, opts: SourceOpti
   const gen = session.generation;
   const p = await freshPublish(feed, again, gen, trustedSince(session), session.entry.timeouts.requestMs, opts.signal);
   if (!p) {
-    throw new LspgateError('TIMEOUT', `${session.serverId} published no diagnostics for ${doc.path}, even after it was opened again`, { server: session.serverId, path: doc.path });
+    throw new LspgateError('TIMEOUT', `${session.serverId} published no diagnostics for ${doc.path}, even after it was opened again`, {
+      server: session.serverId,
+      path: doc.path,
+    });
   }
   const last = await settled(feed, again, gen, p, opts.signal);
   return { mode: 'push', doc: again, diagnostics: last.diagnostics, note: 'no publish after the change: the document was closed and opened again' };

@@ -57,7 +57,10 @@ export async function getDiagnostics(call: ServiceCall, input: DiagnosticsInput)
     call.meta.limit({ limit: 'max_files', value: maxFiles, detail: `${targets.files.length} files, ${maxFiles} diagnosed` });
   }
   const { files, failed } = await diagnoseFiles(call, shown, input.severity ?? 'hint', targets.single);
-  rememberAnswered(call.workspace, files.map((f) => ({ absPath: `${call.root}/${f.file}`, hash: f.content_hash })));
+  rememberAnswered(
+    call.workspace,
+    files.map((f) => ({ absPath: `${call.root}/${f.file}`, hash: f.content_hash })),
+  );
   return { ...budget(call, files, input.max_results ?? DEFAULT_MAX_RESULTS), files_checked: files.length, failed };
 }
 
@@ -66,7 +69,12 @@ export async function getDiagnostics(call: ServiceCall, input: DiagnosticsInput)
  * a single file, thrown), never dropped. Remembers nothing: get_diagnostics' `changed` mode counts
  * only its own answers.
  */
-export async function diagnoseFiles(call: ServiceCall, absPaths: string[], min: Severity, single = false): Promise<{ files: FileDiagnostics[]; failed: DiagnosticsResult['failed'] }> {
+export async function diagnoseFiles(
+  call: ServiceCall,
+  absPaths: string[],
+  min: Severity,
+  single = false,
+): Promise<{ files: FileDiagnostics[]; failed: DiagnosticsResult['failed'] }> {
   const results: (FileDiagnostics | undefined)[] = new Array(absPaths.length);
   const failed: DiagnosticsResult['failed'] = [];
   let next = 0;
@@ -141,7 +149,12 @@ async function changedFiles(call: ServiceCall): Promise<string[]> {
 /** Every file a server serves, in path order (the catalog's walk: gitignore, secrets, size limits). */
 async function workspaceFiles(call: ServiceCall): Promise<string[]> {
   const limits = call.env.limits;
-  const walk = await walkWorkspace(call.root, { maxFileBytes: limits.maxFileBytes, maxFiles: limits.maxFiles, manifests: projectManifests(), signal: call.signal });
+  const walk = await walkWorkspace(call.root, {
+    maxFileBytes: limits.maxFileBytes,
+    maxFiles: limits.maxFiles,
+    manifests: projectManifests(),
+    signal: call.signal,
+  });
   for (const hit of walk.limitsHit) call.meta.limit(hit);
   return walk.files.map((f) => f.abs).filter((abs) => call.env.broker.route(abs, call.root) !== undefined);
 }

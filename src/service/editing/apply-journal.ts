@@ -11,7 +11,22 @@
  * a file that appeared meanwhile; a file it removes has its backup and no temp file.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fchownSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fchownSync,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { diskError, LspgateError } from '../../errors/errors.js';
 import { ABSENT, journalDir, processStart, type JournalBegin, type JournalFileStep } from '../../link/journals.js';
@@ -106,7 +121,19 @@ export class ApplyJournal {
       return { file: e.file, abs: e.absPath, tmp: tempPathFor(e.absPath, id), backup, before, after };
     });
     const start = processStart(process.pid);
-    const begin: JournalBegin = { t: 'begin', v: 1, id, root: ws.root, workspace: ws.id, operation, pid: process.pid, ...(start ? { pid_start: start } : {}), time: new Date().toISOString(), backup_dir: backupDir, files };
+    const begin: JournalBegin = {
+      t: 'begin',
+      v: 1,
+      id,
+      root: ws.root,
+      workspace: ws.id,
+      operation,
+      pid: process.pid,
+      ...(start ? { pid_start: start } : {}),
+      time: new Date().toISOString(),
+      backup_dir: backupDir,
+      files,
+    };
     return new ApplyJournal(begin, edits, cacheDir);
   }
 
@@ -144,7 +171,10 @@ export class ApplyJournal {
     const dir = path.dirname(step.abs);
     mkdirSync(dir, { recursive: true });
     // a folder swapped for a symlink since the preview would put the file elsewhere
-    if (realpathSync(dir) !== dir) throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `the folder of ${step.file} is no longer the one the preview was made for: nothing was written`, { file: step.file });
+    if (realpathSync(dir) !== dir)
+      throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `the folder of ${step.file} is no longer the one the preview was made for: nothing was written`, {
+        file: step.file,
+      });
     if (lstatSync(step.abs, { throwIfNoEntry: false })) throw changedError(step.file, 0);
     writeDurably(step.tmp, Buffer.from(text, 'utf8'), mode);
   }
@@ -167,7 +197,10 @@ export class ApplyJournal {
         // a rename the file system refuses (permissions, a read-only mount): undo, leave nothing behind
         const restored = this.rollBack();
         const kept = `nothing was written (${restored} file(s) restored)`;
-        throw diskError(e, `moving the new ${step.file} into place`, kept) ?? new LspgateError('INTERNAL', `could not write ${step.file}: ${(e as Error).message}; ${kept}`, { file: step.file }, { cause: e });
+        throw (
+          diskError(e, `moving the new ${step.file} into place`, kept) ??
+          new LspgateError('INTERNAL', `could not write ${step.file}: ${(e as Error).message}; ${kept}`, { file: step.file }, { cause: e })
+        );
       }
       this.renamed++;
       // the page cache keeps what a killed process wrote: only the end of the renames is fsynced

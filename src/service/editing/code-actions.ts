@@ -5,14 +5,7 @@
  * An action that is only a Command (the server would carry it out itself through
  * workspace/applyEdit, which lspgate refuses) is listed without a diff.
  */
-import {
-  CodeActionRequest,
-  CodeActionResolveRequest,
-  type CodeAction,
-  type Command,
-  type Diagnostic,
-  type Range,
-} from 'vscode-languageserver-protocol';
+import { CodeActionRequest, CodeActionResolveRequest, type CodeAction, type Command, type Diagnostic, type Range } from 'vscode-languageserver-protocol';
 import { LspgateError } from '../../errors/errors.js';
 import { sha256 } from '../../lsp/documents.js';
 import type { LspSession, PositionEncoding } from '../../lsp/types.js';
@@ -58,7 +51,8 @@ export async function codeActions(call: ServiceCall, input: CodeActionsInput): P
   const abs = call.resolvePath(input.file, { expect: 'file' });
   const file = await call.file(abs);
   const session = file.session;
-  if (!session.hasCapability('codeActionProvider')) throw new LspgateError('NOT_SUPPORTED', `${session.serverId} has no code actions`, { server: session.serverId });
+  if (!session.hasCapability('codeActionProvider'))
+    throw new LspgateError('NOT_SUPPORTED', `${session.serverId} has no code actions`, { server: session.serverId });
   const got = await documentDiagnostics(session, abs, { maxFileBytes: call.env.limits.maxFileBytes, signal: call.signal });
   const range = rangeOf(file.text, file.lines.length, input, session.positionEncoding);
   const diagnostics = got.diagnostics.filter((d) => overlaps(d.range, range));
@@ -75,7 +69,10 @@ export async function codeActions(call: ServiceCall, input: CodeActionsInput): P
   const out: CodeActionsResult = { file: file.relPath, actions };
   if (input.apply !== undefined) {
     const chosen = actions[input.apply];
-    if (!chosen) throw new LspgateError('INVALID_INPUT', `no action ${input.apply}: ${actions.length} offered (indexes 0..${actions.length - 1})`, { actions: actions.length });
+    if (!chosen)
+      throw new LspgateError('INVALID_INPUT', `no action ${input.apply}: ${actions.length} offered (indexes 0..${actions.length - 1})`, {
+        actions: actions.length,
+      });
     if (chosen.command !== undefined || !edits[input.apply]!.length) {
       throw new LspgateError('NOT_SUPPORTED', `"${chosen.title}" has no edit to apply (the server would run it as a command)`, { title: chosen.title });
     }
@@ -89,8 +86,9 @@ export async function codeActions(call: ServiceCall, input: CodeActionsInput): P
 /** Whole file by default; else the lines asked (1-based, inclusive). */
 function rangeOf(text: string, lineCount: number, input: CodeActionsInput, enc: PositionEncoding): Range {
   const start = input.start_line ?? 1;
-  const end = input.end_line ?? (input.start_line ?? lineCount);
-  if (start < 1 || end < start || end > lineCount) throw new LspgateError('INVALID_INPUT', `lines ${start}..${end} are outside the file (1..${lineCount})`, { start_line: start, end_line: end });
+  const end = input.end_line ?? input.start_line ?? lineCount;
+  if (start < 1 || end < start || end > lineCount)
+    throw new LspgateError('INVALID_INPUT', `lines ${start}..${end} are outside the file (1..${lineCount})`, { start_line: start, end_line: end });
   return { start: toLspPosition(text, start, 1, enc), end: toLspPosition(text, end, Number.MAX_SAFE_INTEGER, enc) };
 }
 

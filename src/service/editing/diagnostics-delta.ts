@@ -31,7 +31,15 @@ export interface DiagnosticsDelta {
 }
 
 /** Codes of a server that cannot be used for this file: the delta is not checked, the edit is still answered. */
-const NO_SERVER = new Set(['SERVER_NOT_INSTALLED', 'SERVER_START_FAILED', 'SERVER_CRASHED', 'SERVER_FAILED', 'UNSUPPORTED_LANGUAGE', 'NOT_SUPPORTED', 'TIMEOUT']);
+const NO_SERVER = new Set([
+  'SERVER_NOT_INSTALLED',
+  'SERVER_START_FAILED',
+  'SERVER_CRASHED',
+  'SERVER_FAILED',
+  'UNSUPPORTED_LANGUAGE',
+  'NOT_SUPPORTED',
+  'TIMEOUT',
+]);
 
 export async function diagnosticsDelta(call: ServiceCall, abs: string, before: string, after: string, others: string[] = []): Promise<DiagnosticsDelta> {
   const others_ = others.filter((o) => o !== abs).map((o) => ({ abs: o }));
@@ -90,7 +98,12 @@ export async function filesDelta(call: ServiceCall, sessionOf: string, files: De
     }
     // a moved file's diagnostics are matched across its two paths
     const moved = new Map(files.filter((f) => f.newAbs).map((f) => [rel(f.newAbs!), rel(f.abs)]));
-    return { diagnostics: 'checked', server: session.serverId, introduced: without(is, was, moved), removed: without(was, is, new Map([...moved].map(([a, b]) => [b, a]))) };
+    return {
+      diagnostics: 'checked',
+      server: session.serverId,
+      introduced: without(is, was, moved),
+      removed: without(was, is, new Map([...moved].map(([a, b]) => [b, a]))),
+    };
   } catch (e) {
     if (isLspgateError(e) && NO_SERVER.has(e.code)) return { ...notChecked(`${e.code}: ${e.message}`), server: session.serverId };
     throw e;

@@ -39,12 +39,17 @@ export function checkHashes(call: ServiceCall, files: FileEdit[], expected: Reco
     for (const file of Object.keys(expected)) if (!files.some((f) => f.file === file)) changed.push(file);
   }
   if (changed.length) {
-    throw new LspgateError('CONTENT_MODIFIED', `${changed.join(', ')} no longer match${changed.length === 1 ? 'es' : ''} the preview: nothing was written; preview again`, { files: changed });
+    throw new LspgateError(
+      'CONTENT_MODIFIED',
+      `${changed.join(', ')} no longer match${changed.length === 1 ? 'es' : ''} the preview: nothing was written; preview again`,
+      { files: changed },
+    );
   }
   // the write gate once more: a file swapped for a symlink (or a key written into it) since the preview is refused
   for (const f of files) {
     const target = f.created ? newFileTarget(call.root, f.file) : editTargetOfPath(call.root, f.absPath);
-    if (target.abs !== f.absPath) throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `${f.file} is no longer the file the preview was made for: nothing was written`, { file: f.file });
+    if (target.abs !== f.absPath)
+      throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `${f.file} is no longer the file the preview was made for: nothing was written`, { file: f.file });
   }
 }
 
@@ -66,13 +71,33 @@ export async function applyFileEdits(call: ServiceCall, files: FileEdit[], expec
     journal.stage();
   } catch (e) {
     journal.abandon();
-    throw diskError(e, `writing the edit of ${files.length} file(s) (backups in the cache, new contents in temp files beside them)`, 'the temp files were removed and every file of the workspace is as it was') ?? e;
+    throw (
+      diskError(
+        e,
+        `writing the edit of ${files.length} file(s) (backups in the cache, new contents in temp files beside them)`,
+        'the temp files were removed and every file of the workspace is as it was',
+      ) ?? e
+    );
   }
   // past this point a crash is completed or rolled back by recovery; an error here rolled back itself
   journal.commit();
   try {
     const b = journal.begin;
-    recordApplied(call.env.cacheDir, call.workspace.id, { id: b.id, root: call.root, operation, time: b.time, backup_dir: b.backup_dir, files: b.files.map((f) => ({ file: f.file, abs: f.abs, backup: f.backup, before: f.before, after: f.after, ...(f.mode !== undefined ? { mode: f.mode } : {}) })) });
+    recordApplied(call.env.cacheDir, call.workspace.id, {
+      id: b.id,
+      root: call.root,
+      operation,
+      time: b.time,
+      backup_dir: b.backup_dir,
+      files: b.files.map((f) => ({
+        file: f.file,
+        abs: f.abs,
+        backup: f.backup,
+        before: f.before,
+        after: f.after,
+        ...(f.mode !== undefined ? { mode: f.mode } : {}),
+      })),
+    });
   } catch (e) {
     // the edit is written; only `undo` will not find it
     call.meta.warn(`the apply was written, but its undo record was not: ${(e as Error).message}`);

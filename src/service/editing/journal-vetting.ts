@@ -54,7 +54,8 @@ export function journalPathsProblem(j: JournalState, cacheDir: string): string |
   if (typeof root !== 'string' || !path.isAbsolute(root) || realOrUndefined(root) !== root) return `its root ${String(root)} is not a real directory path`;
   if (typeof workspace !== 'string' || !/^[^/\\]+$/.test(workspace) || workspace === '..' || workspace === '.') return 'its workspace id is not a plain name';
   const caches = new Set([path.resolve(cacheDir), realOrUndefined(cacheDir) ?? path.resolve(cacheDir)]);
-  if (![...caches].some((c) => path.join(c, 'backups', workspace, id) === backupDir)) return `its backup directory ${String(backupDir)} is not this cache's backups/${workspace}/${id}`;
+  if (![...caches].some((c) => path.join(c, 'backups', workspace, id) === backupDir))
+    return `its backup directory ${String(backupDir)} is not this cache's backups/${workspace}/${id}`;
   if (!Array.isArray(files) || !files.length) return 'it lists no file';
   for (const step of files) {
     const problem = stepProblem(step, root, id, backupDir);
@@ -64,7 +65,8 @@ export function journalPathsProblem(j: JournalState, cacheDir: string): string |
 }
 
 function stepProblem(step: JournalFileStep, root: string, id: string, backupDir: string): string | undefined {
-  if (typeof step?.file !== 'string' || typeof step.abs !== 'string' || typeof step.tmp !== 'string' || typeof step.backup !== 'string') return 'a path is missing';
+  if (typeof step?.file !== 'string' || typeof step.abs !== 'string' || typeof step.tmp !== 'string' || typeof step.backup !== 'string')
+    return 'a path is missing';
   if (path.join(root, step.file) !== step.abs || !isInside(root, step.abs) || step.abs === root) return `the target ${step.abs} is not inside the root ${root}`;
   const target = lstatSync(step.abs, { throwIfNoEntry: false });
   if (target) {
@@ -80,7 +82,8 @@ function stepProblem(step: JournalFileStep, root: string, id: string, backupDir:
     return `the target's folder ${path.dirname(step.abs)} is not a real path inside the root`;
   }
   if (step.tmp !== tempPathFor(step.abs, id)) return `its temp file ${step.tmp} is not the one lspgate puts beside the target`;
-  if (step.backup !== path.join(backupDir, step.file) || !isInside(backupDir, step.backup)) return `its backup ${step.backup} is not in the journal's backup directory`;
+  if (step.backup !== path.join(backupDir, step.file) || !isInside(backupDir, step.backup))
+    return `its backup ${step.backup} is not in the journal's backup directory`;
   const tmp = lstatSync(step.tmp, { throwIfNoEntry: false });
   const tmpProblem = tmp && ownFileProblem(tmp, 'the temp file', target?.uid);
   if (tmpProblem) return tmpProblem;
@@ -99,7 +102,9 @@ export function recheckStep(step: JournalFileStep, source: 'tmp' | 'backup'): vo
   const target = lstatSync(step.abs, { throwIfNoEntry: false });
   if (target && !target.isFile()) throw new Error(`${step.abs} changed into a non-regular file during recovery`);
   const st = lstatSync(step[source], { throwIfNoEntry: false });
-  const problem = st ? ownFileProblem(st, source === 'tmp' ? 'the temp file' : 'the backup', source === 'tmp' ? target?.uid : undefined) : `the ${source} file is gone`;
+  const problem = st
+    ? ownFileProblem(st, source === 'tmp' ? 'the temp file' : 'the backup', source === 'tmp' ? target?.uid : undefined)
+    : `the ${source} file is gone`;
   if (problem) throw new Error(`${step.file}: ${problem} (changed during recovery)`);
 }
 

@@ -58,6 +58,21 @@ export interface MoveFileResult {
   backup_dir?: string;
 }
 
+/** INVALID_INPUT when the move introduces errors (`accept_errors` moves anyway); nothing was written. */
+function refuseNewErrors(out: MoveFileResult): void {
+  const errors = out.introduced.filter((d) => d.severity === 'error');
+  if (errors.length) {
+    const first = errors[0]!;
+    throw new LspgateError(
+      'INVALID_INPUT',
+      `moving ${out.file} to ${out.to} introduces ${errors.length} error(s) (first: ${first.file}:${first.line}: ${first.message}); nothing was written: apply with accept_errors: true to move anyway`,
+      {
+        introduced: errors.slice(0, 50),
+      },
+    );
+  }
+}
+
 export async function moveFile(call: ServiceCall, input: MoveFileInput): Promise<MoveFileResult> {
   const src = editTargetOfPath(call.root, call.resolvePath(input.file, { expect: 'file' }));
   const dst = newFileTarget(call.root, input.to);
@@ -69,18 +84,36 @@ export async function moveFile(call: ServiceCall, input: MoveFileInput): Promise
   const movedText = own?.after ?? before;
   const mode = statSync(src.abs).mode & 0o7777;
   const removedEdit: FileEdit = { absPath: src.abs, file: src.file, before, content_hash: sha256(before), after: '', edits: 0, diff: '', deleted: true };
-  const createdEdit: FileEdit = { absPath: dst.abs, file: dst.file, before: '', content_hash: ABSENT, after: movedText, edits: own?.edits ?? 0, diff: moveDiff(src.file, dst.file, before, movedText), created: { mode } };
+  const createdEdit: FileEdit = {
+    absPath: dst.abs,
+    file: dst.file,
+    before: '',
+    content_hash: ABSENT,
+    after: movedText,
+    edits: own?.edits ?? 0,
+    diff: moveDiff(src.file, dst.file, before, movedText),
+    created: { mode },
+  };
   const files = [...importers, removedEdit, createdEdit];
   for (const f of files) if (!f.created) call.meta.addSourceFile(f.absPath);
 
-  const delta = await filesDelta(call, src.abs, [{ abs: src.abs, before, after: movedText, newAbs: dst.abs }, ...importers.map((f) => ({ abs: f.absPath, before: f.before, after: f.after }))]);
+  const delta = await filesDelta(call, src.abs, [
+    { abs: src.abs, before, after: movedText, newAbs: dst.abs },
+    ...importers.map((f) => ({ abs: f.absPath, before: f.before, after: f.after })),
+  ]);
   const pending = delta.introduced.filter((d) => importsNewPath(d, importers, dst.abs));
   const out: MoveFileResult = {
     file: src.file,
     to: dst.file,
     applied: false,
     server: session.serverId,
-    files: files.map((f) => ({ file: f.file, change: f.created ? 'created' : f.deleted ? 'removed' : 'edited', content_hash: f.content_hash, edits: f.edits, diff: f.diff })),
+    files: files.map((f) => ({
+      file: f.file,
+      change: f.created ? 'created' : f.deleted ? 'removed' : 'edited',
+      content_hash: f.content_hash,
+      edits: f.edits,
+      diff: f.diff,
+    })),
     importers: importers.map((f) => f.file),
     diagnostics: delta.diagnostics,
     introduced: delta.introduced.filter((d) => !pending.includes(d)),
@@ -89,13 +122,7 @@ export async function moveFile(call: ServiceCall, input: MoveFileInput): Promise
   };
   if (delta.reason) out.diagnostics_reason = delta.reason;
   if (!input.apply) return out;
-  const errors = out.introduced.filter((d) => d.severity === 'error');
-  if (errors.length && !input.accept_errors) {
-    const first = errors[0]!;
-    throw new LspgateError('INVALID_INPUT', `moving ${src.file} to ${dst.file} introduces ${errors.length} error(s) (first: ${first.file}:${first.line}: ${first.message}); nothing was written: apply with accept_errors: true to move anyway`, {
-      introduced: errors.slice(0, 50),
-    });
-  }
+  if (!input.accept_errors) refuseNewErrors(out);
   const applied = await applyFileEdits(call, files, input.expected_hashes, 'move_file');
   out.applied = true;
   out.backup_dir = applied.backup_dir;
@@ -110,7 +137,8 @@ async function importEdits(call: ServiceCall, session: LspSession, src: { abs: s
     try {
       edit = await session.request(WillRenameFilesRequest.type, { files: [{ oldUri: fileUri(src.abs), newUri: fileUri(dst) }] }, { signal: call.signal });
     } catch (e) {
-      if (isLspgateError(e) && e.code === 'INTERNAL' && e.details?.lspCode !== undefined) throw new LspgateError('INVALID_INPUT', `${session.serverId} refused to move ${src.file}: ${String(e.details.lspMessage)}`, e.details);
+      if (isLspgateError(e) && e.code === 'INTERNAL' && e.details?.lspCode !== undefined)
+        throw new LspgateError('INVALID_INPUT', `${session.serverId} refused to move ${src.file}: ${String(e.details.lspMessage)}`, e.details);
       throw e;
     }
     return previewEdits(call.root, session, edit ?? {});
@@ -134,7 +162,11 @@ async function renamingSession(call: ServiceCall, abs: string): Promise<LspSessi
   } catch (e) {
     if (isLspgateError(e) && (e.code === 'SERVER_NOT_INSTALLED' || e.code === 'UNSUPPORTED_LANGUAGE')) {
       const language = profileOf(abs)?.name ?? 'this language';
-      throw new LspgateError('NOT_SUPPORTED', `move_file needs the language server of ${language} to update the imports, and none runs here (${e.message}); nothing is moved`, { language, cause: e.code });
+      throw new LspgateError(
+        'NOT_SUPPORTED',
+        `move_file needs the language server of ${language} to update the imports, and none runs here (${e.message}); nothing is moved`,
+        { language, cause: e.code },
+      );
     }
     throw e;
   }
@@ -142,7 +174,11 @@ async function renamingSession(call: ServiceCall, abs: string): Promise<LspSessi
   const rel = toRelative(call.root, abs);
   if (!filters.some((f) => filterMatches(f, abs, rel))) {
     const why = filters.length ? `its willRenameFiles filters do not cover ${rel}` : 'it does not offer workspace/willRenameFiles';
-    throw new LspgateError('NOT_SUPPORTED', `move_file asks the file's server for the import updates, and ${session.serverId} cannot give them: ${why}; nothing is moved`, { server: session.serverId });
+    throw new LspgateError(
+      'NOT_SUPPORTED',
+      `move_file asks the file's server for the import updates, and ${session.serverId} cannot give them: ${why}; nothing is moved`,
+      { server: session.serverId },
+    );
   }
   return session;
 }

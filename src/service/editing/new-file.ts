@@ -24,8 +24,14 @@ export function newFileTarget(root: string, rel: string): { abs: string; file: s
   for (;;) {
     const st = lstatSync(dir, { throwIfNoEntry: false });
     if (st) {
-      if (st.isSymbolicLink() || realpathSync(dir) !== dir) throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `${toRelative(root, dir)} is a symlink: ${file} would be created through it; nothing is changed`, { path: file });
-      if (!st.isDirectory()) throw new LspgateError('INVALID_INPUT', `${toRelative(root, dir)} is a file, not a folder: ${file} cannot be created; nothing is changed`, { path: file });
+      if (st.isSymbolicLink() || realpathSync(dir) !== dir)
+        throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `${toRelative(root, dir)} is a symlink: ${file} would be created through it; nothing is changed`, {
+          path: file,
+        });
+      if (!st.isDirectory())
+        throw new LspgateError('INVALID_INPUT', `${toRelative(root, dir)} is a file, not a folder: ${file} cannot be created; nothing is changed`, {
+          path: file,
+        });
       return { abs, file };
     }
     dir = path.dirname(dir);

@@ -26,11 +26,15 @@ export async function parseCheck(relPath: string, text: string, start: number, e
   if (start >= end) return 'checked';
   const problem = await withSyntaxTree(syntax.grammar, text, (root) => errorIn(root, start, end) ?? crossing(root, start, end));
   if (problem) {
-    throw new LspgateError('INVALID_INPUT', `the new text does not parse as ${syntax.profile.name} declarations in place: ${problem.message} at line ${problem.line}, column ${problem.column} of the edited file; nothing is written`, {
-      line: problem.line,
-      column: problem.column,
-      grammar: syntax.grammar,
-    });
+    throw new LspgateError(
+      'INVALID_INPUT',
+      `the new text does not parse as ${syntax.profile.name} declarations in place: ${problem.message} at line ${problem.line}, column ${problem.column} of the edited file; nothing is written`,
+      {
+        line: problem.line,
+        column: problem.column,
+        grammar: syntax.grammar,
+      },
+    );
   }
   return 'checked';
 }
@@ -68,7 +72,10 @@ function crossing(root: SyntaxNode, start: number, end: number): ParseProblem | 
     if (child.startIndex >= start && child.endIndex > end && onlyCommentsFrom(child, end)) continue;
     if (child.startIndex < start || child.endIndex > end) {
       const what = child.startIndex < start ? 'ends inside the new text' : 'reaches beyond the new text';
-      return at(child.startIndex < start ? child : child, `the ${child.type.replace(/_/g, ' ')} at line ${child.startPosition.row + 1} ${what} (the text closes or opens a block it does not own)`);
+      return at(
+        child.startIndex < start ? child : child,
+        `the ${child.type.replace(/_/g, ' ')} at line ${child.startPosition.row + 1} ${what} (the text closes or opens a block it does not own)`,
+      );
     }
   }
   return undefined;

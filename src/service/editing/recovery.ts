@@ -45,7 +45,9 @@ export function recoverJournals(cacheDir: string, root?: string, opts: { ownIsDe
   checkCacheDir(dir);
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.journal')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.journal'))
+      .sort();
   } catch {
     return [];
   }
@@ -69,14 +71,25 @@ export function recoverJournals(cacheDir: string, root?: string, opts: { ownIsDe
 }
 
 function outcome(j: JournalState, action: RecoveryOutcome['action'], conflicts: string[], message: string): RecoveryOutcome {
-  return { journal: path.basename(j.path), operation: j.begin.operation, root: j.begin.root, action, files: j.begin.files.length, conflicts, backup_dir: j.begin.backup_dir, message };
+  return {
+    journal: path.basename(j.path),
+    operation: j.begin.operation,
+    root: j.begin.root,
+    action,
+    files: j.begin.files.length,
+    conflicts,
+    backup_dir: j.begin.backup_dir,
+    message,
+  };
 }
 
 function setAsideOutcome(cacheDir: string, file: string, j: JournalState | undefined, reason: string): RecoveryOutcome {
   const movedTo = setAside(cacheDir, file);
   const where = movedTo ? `moved to ${movedTo}` : 'left where it is (it could not be moved)';
   const message = `apply journal ${file} set aside, nothing of it applied: ${reason}; ${where}. lspgate recovers only journals that are provably this user's — if you did not run this apply, another user may have planted it: look at it, then delete it`;
-  const base = j ? outcome(j, 'set_aside', [], message) : { journal: path.basename(file), operation: '', root: '', action: 'set_aside' as const, files: 0, conflicts: [], backup_dir: '', message };
+  const base = j
+    ? outcome(j, 'set_aside', [], message)
+    : { journal: path.basename(file), operation: '', root: '', action: 'set_aside' as const, files: 0, conflicts: [], backup_dir: '', message };
   return { ...base, reason, ...(movedTo ? { moved_to: movedTo } : {}) };
 }
 
@@ -120,8 +133,7 @@ function recoverOne(j: JournalState): RecoveryOutcome {
     else if (states[i] === 'new' && hashOf(f.backup) === f.before) {
       recheckStep(f, 'backup');
       restoreFromBackup(f, j.begin.id);
-    }
-    else if (states[i] !== 'old') conflicts.push(f.file);
+    } else if (states[i] !== 'old') conflicts.push(f.file);
   }
   finish(j);
   const left = conflicts.length ? `; ${conflicts.length} file(s) changed since were left as they are: ${conflicts.slice(0, 20).join(', ')}` : '';

@@ -60,7 +60,8 @@ export async function notRenamed(call: ServiceCall, target: ResolvedTarget, oldN
       }
     }
   }
-  if (checked > MAX_CHECKED) call.meta.warn(`${checked - MAX_CHECKED} occurrence(s) of \`${oldName}\` were listed in not_renamed without asking the server what they are`);
+  if (checked > MAX_CHECKED)
+    call.meta.warn(`${checked - MAX_CHECKED} occurrence(s) of \`${oldName}\` were listed in not_renamed without asking the server what they are`);
   return out;
 }
 
@@ -82,7 +83,15 @@ function isDeclaration(target: ResolvedTarget, abs: string, line0: number, chara
 }
 
 /** The server's definition at an occurrence: the renamed declaration, another one, or nothing. */
-async function resolution(call: ServiceCall, session: LspSession, target: ResolvedTarget, abs: string, text: string, line: number, column: number): Promise<'target' | 'other' | 'nothing'> {
+async function resolution(
+  call: ServiceCall,
+  session: LspSession,
+  target: ResolvedTarget,
+  abs: string,
+  text: string,
+  line: number,
+  column: number,
+): Promise<'target' | 'other' | 'nothing'> {
   const doc = await session.syncDocument(abs);
   const position = toLspPosition(text, line, column, session.positionEncoding);
   let answer;

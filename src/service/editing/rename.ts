@@ -98,7 +98,11 @@ export async function renameSymbol(call: ServiceCall, input: RenameInput): Promi
 function checkNewName(call: ServiceCall, file: FileContext, name: string): void {
   const adapter = call.adapter(file);
   const problem = (adapter.newNameProblem ?? genericNameProblem)(name);
-  if (problem) throw new LspgateError('INVALID_INPUT', `new_name ${JSON.stringify(name.slice(0, 80))}: ${problem}; nothing is renamed`, { new_name: name.slice(0, 200), language: file.language });
+  if (problem)
+    throw new LspgateError('INVALID_INPUT', `new_name ${JSON.stringify(name.slice(0, 80))}: ${problem}; nothing is renamed`, {
+      new_name: name.slice(0, 200),
+      language: file.language,
+    });
 }
 
 /** The occurrences the edit leaves; an apply that would leave some needs `accept_not_renamed`. */
@@ -106,15 +110,25 @@ async function uncovered(call: ServiceCall, target: ResolvedTarget, oldName: str
   const left = await notRenamed(call, target, oldName, edit);
   if (!left.length) return left;
   const where = [...new Set(left.map((l) => l.file))];
-  call.meta.warn(`${left.length} occurrence(s) of \`${oldName}\` in ${where.length} file(s) are not renamed by ${target.file.session.serverId} (see not_renamed: ${where.slice(0, 3).join(', ')}${where.length > 3 ? ', …' : ''})`);
+  call.meta.warn(
+    `${left.length} occurrence(s) of \`${oldName}\` in ${where.length} file(s) are not renamed by ${target.file.session.serverId} (see not_renamed: ${where.slice(0, 3).join(', ')}${where.length > 3 ? ', …' : ''})`,
+  );
   if (input.apply && !input.accept_not_renamed) {
-    throw new LspgateError('INVALID_INPUT', `renaming ${oldName} would leave ${left.length} occurrence(s) in ${where.length} file(s) that the server did not rename; nothing is written: rename them yourself, or apply with accept_not_renamed: true`, { not_renamed: left.slice(0, 50) });
+    throw new LspgateError(
+      'INVALID_INPUT',
+      `renaming ${oldName} would leave ${left.length} occurrence(s) in ${where.length} file(s) that the server did not rename; nothing is written: rename them yourself, or apply with accept_not_renamed: true`,
+      { not_renamed: left.slice(0, 50) },
+    );
   }
   return left;
 }
 
 /** prepareRename where offered: null means the server will not rename here. */
-async function prepared(call: ServiceCall, file: FileContext, params: { textDocument: { uri: string }; position: { line: number; character: number } }): Promise<string | undefined> {
+async function prepared(
+  call: ServiceCall,
+  file: FileContext,
+  params: { textDocument: { uri: string }; position: { line: number; character: number } },
+): Promise<string | undefined> {
   const provider = file.session.capabilities?.renameProvider;
   if (typeof provider !== 'object' || !provider.prepareProvider) return undefined;
   let answer: PrepareRenameResult | null;
@@ -123,7 +137,10 @@ async function prepared(call: ServiceCall, file: FileContext, params: { textDocu
   } catch (e) {
     throw serverRefusal(e, `${file.session.serverId} cannot rename at ${file.relPath}:${params.position.line + 1}`);
   }
-  if (!answer) throw new LspgateError('INVALID_INPUT', `${file.session.serverId} says the symbol at ${file.relPath}:${params.position.line + 1} cannot be renamed`, { file: file.relPath });
+  if (!answer)
+    throw new LspgateError('INVALID_INPUT', `${file.session.serverId} says the symbol at ${file.relPath}:${params.position.line + 1} cannot be renamed`, {
+      file: file.relPath,
+    });
   if ('placeholder' in answer) return answer.placeholder;
   return undefined;
 }

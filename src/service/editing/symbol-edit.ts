@@ -86,7 +86,8 @@ interface Planned {
 }
 
 export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input: SymbolEditInput): Promise<SymbolEditResult> {
-  if (kind !== 'delete_symbol' && (input.body === undefined || !input.body.trim())) throw new LspgateError('INVALID_INPUT', `${kind} needs \`body\`: the new text`);
+  if (kind !== 'delete_symbol' && (input.body === undefined || !input.body.trim()))
+    throw new LspgateError('INVALID_INPUT', `${kind} needs \`body\`: the new text`);
   // a key pasted into the new text would be quoted by the diff, sent to a server and written: refused before anything
   if (input.body !== undefined && containsPrivateKey(input.body)) {
     throw new LspgateError('SECRET_FILE', `the new text of ${kind} holds a private key block: nothing is shown, checked or written`, { operation: kind });
@@ -100,7 +101,13 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
   const regionStart = span.bytes.subarray(0, plan.from).toString('utf8').length;
   const parse = kind === 'delete_symbol' ? 'checked' : await parseCheck(span.file, after, regionStart, regionStart + plan.text.length);
   const referencing = await referencingFiles(call, kind, span, plan, references);
-  const delta = await diagnosticsDelta(call, span.abs, before, after, (referencing?.files ?? []).map((f) => path.join(call.root, f)));
+  const delta = await diagnosticsDelta(
+    call,
+    span.abs,
+    before,
+    after,
+    (referencing?.files ?? []).map((f) => path.join(call.root, f)),
+  );
   call.meta.addSourceFile(span.abs);
   const out = result(kind, span, plan, before, after, parse, delta);
   if (referencing) out.referencing = referencing;
@@ -108,9 +115,13 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
   if (!input.apply) return out;
   const errors = delta.introduced.filter((d) => d.severity === 'error');
   if (errors.length && !input.accept_errors) {
-    throw new LspgateError('INVALID_INPUT', `${kind} of ${span.symbol.qualified_name} introduces ${errors.length} error(s) (first: line ${errors[0]!.line}: ${errors[0]!.message}); nothing was written: fix the text, or apply with accept_errors: true`, {
-      introduced: errors.slice(0, 50),
-    });
+    throw new LspgateError(
+      'INVALID_INPUT',
+      `${kind} of ${span.symbol.qualified_name} introduces ${errors.length} error(s) (first: line ${errors[0]!.line}: ${errors[0]!.message}); nothing was written: fix the text, or apply with accept_errors: true`,
+      {
+        introduced: errors.slice(0, 50),
+      },
+    );
   }
   const edit: FileEdit = { absPath: span.abs, file: span.file, before, content_hash: sha256(before), after, edits: 1, diff: out.diff };
   const applied = await applyFileEdits(call, [edit], input.expected_hash ? { [span.file]: input.expected_hash } : undefined, kind);
@@ -176,7 +187,12 @@ async function remainingReferences(call: ServiceCall, span: SymbolSpan, input: S
       call.meta.warn(`references to ${span.symbol.qualified_name} were not checked: ${(e as Error).message}`);
       return [];
     }
-    if (e instanceof LspgateError) throw new LspgateError(e.code, `delete_symbol checks that no reference remains, and could not: ${e.message}; nothing was written (force: true deletes unchecked)`, e.details);
+    if (e instanceof LspgateError)
+      throw new LspgateError(
+        e.code,
+        `delete_symbol checks that no reference remains, and could not: ${e.message}; nothing was written (force: true deletes unchecked)`,
+        e.details,
+      );
     throw e;
   }
   // uses inside the declaration itself (recursion) go with it
@@ -184,14 +200,26 @@ async function remainingReferences(call: ServiceCall, span: SymbolSpan, input: S
   const outside = refs.filter((r) => r.file !== span.file || r.line < symbol.line || r.line > symbol.end_line);
   if (outside.length && !input.force) {
     const files = [...new Set(outside.map((r) => r.file))];
-    throw new LspgateError('INVALID_INPUT', `${symbol.qualified_name} is still referenced ${outside.length} time(s) in ${files.length} file(s) (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''}); nothing was written: remove the references first, or delete with force: true`, {
-      references: outside.slice(0, 100).map((r) => ({ file: r.file, line: r.line, column: r.column })),
-    });
+    throw new LspgateError(
+      'INVALID_INPUT',
+      `${symbol.qualified_name} is still referenced ${outside.length} time(s) in ${files.length} file(s) (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', …' : ''}); nothing was written: remove the references first, or delete with force: true`,
+      {
+        references: outside.slice(0, 100).map((r) => ({ file: r.file, line: r.line, column: r.column })),
+      },
+    );
   }
   return outside;
 }
 
-function result(kind: SymbolEditKind, span: SymbolSpan, plan: Planned, before: string, after: string, parse: 'checked' | 'no_grammar', delta: DiagnosticsDelta): SymbolEditResult {
+function result(
+  kind: SymbolEditKind,
+  span: SymbolSpan,
+  plan: Planned,
+  before: string,
+  after: string,
+  parse: 'checked' | 'no_grammar',
+  delta: DiagnosticsDelta,
+): SymbolEditResult {
   const lineOf = (byte: number) => span.bytes.subarray(0, byte).toString('utf8').split('\n').length;
   const out: SymbolEditResult = {
     operation: kind,
@@ -217,7 +245,13 @@ function result(kind: SymbolEditKind, span: SymbolSpan, plan: Planned, before: s
  * The files whose diagnostics an edit can change besides its own: those referencing a deleted
  * symbol, or a symbol whose signature the new text changes; undefined for any other edit.
  */
-async function referencingFiles(call: ServiceCall, kind: SymbolEditKind, span: SymbolSpan, plan: Planned, refs: ReferenceEntry[] | undefined): Promise<Referencing | undefined> {
+async function referencingFiles(
+  call: ServiceCall,
+  kind: SymbolEditKind,
+  span: SymbolSpan,
+  plan: Planned,
+  refs: ReferenceEntry[] | undefined,
+): Promise<Referencing | undefined> {
   let found = refs;
   if (kind === 'replace_symbol_body') {
     if (!signatureChanged(span.bytes.subarray(plan.from, plan.to).toString('utf8'), plan.text)) return undefined;
@@ -230,7 +264,8 @@ async function referencingFiles(call: ServiceCall, kind: SymbolEditKind, span: S
   }
   if (!found) return undefined;
   const files = [...new Set(found.filter((r) => !r.external && r.file !== span.file).map((r) => r.file))].sort();
-  if (files.length > MAX_REFERENCING_FILES) call.meta.warn(`${files.length} files reference ${span.symbol.qualified_name}: the diagnostics delta covers the first ${MAX_REFERENCING_FILES}`);
+  if (files.length > MAX_REFERENCING_FILES)
+    call.meta.warn(`${files.length} files reference ${span.symbol.qualified_name}: the diagnostics delta covers the first ${MAX_REFERENCING_FILES}`);
   return { files: files.slice(0, MAX_REFERENCING_FILES), total_files: files.length, cap: MAX_REFERENCING_FILES };
 }
 
@@ -255,5 +290,7 @@ async function newSymbols(call: ServiceCall, file: string, after: string, from: 
   const first = after.slice(0, from).split('\n').length;
   const last = after.slice(0, Math.max(from, to - 1)).split('\n').length;
   const syms = await call.workspace.catalog.fileSymbols(file);
-  return syms.filter((s) => s.selection_line >= first && s.selection_line <= last).map((s) => ({ symbol_id: s.symbol_id, qualified_name: s.qualified_name, kind: s.kind, line: s.line }));
+  return syms
+    .filter((s) => s.selection_line >= first && s.selection_line <= last)
+    .map((s) => ({ symbol_id: s.symbol_id, qualified_name: s.qualified_name, kind: s.kind, line: s.line }));
 }

@@ -43,12 +43,18 @@ export async function symbolSpan(call: ServiceCall, input: TargetInput): Promise
     const again = (await call.workspace.catalog.fileSymbols(sym.file)).find((s) => s.symbol_id === sym.symbol_id);
     bytes = readFileSync(target.abs);
     if (!again || !matches(bytes, again)) {
-      throw new LspgateError('CONTENT_MODIFIED', `${sym.file} changed and ${sym.qualified_name} is no longer where the catalog has it: nothing was written; find the symbol again`, { file: sym.file, symbol_id: sym.symbol_id });
+      throw new LspgateError(
+        'CONTENT_MODIFIED',
+        `${sym.file} changed and ${sym.qualified_name} is no longer where the catalog has it: nothing was written; find the symbol again`,
+        { file: sym.file, symbol_id: sym.symbol_id },
+      );
     }
     sym = again;
   }
   const all = await call.workspace.catalog.fileSymbols(sym.file);
-  const siblings = all.filter((s) => s.parent === sym.parent && s.kind !== 'property' && s.kind !== 'field' && s.kind !== 'variable' || s.symbol_id === sym.symbol_id).sort((a, b) => a.byte_offset - b.byte_offset);
+  const siblings = all
+    .filter((s) => (s.parent === sym.parent && s.kind !== 'property' && s.kind !== 'field' && s.kind !== 'variable') || s.symbol_id === sym.symbol_id)
+    .sort((a, b) => a.byte_offset - b.byte_offset);
   let start = sym.byte_offset;
   let end = sym.byte_offset + sym.byte_length;
   if (sym.kind === 'function' || sym.kind === 'method') {

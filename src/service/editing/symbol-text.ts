@@ -105,7 +105,8 @@ export function shapeText(body: string, style: FileStyle, base: string, firstBar
   const own = indentUnit(code) ?? style.unit;
   const width = (lead: string) => [...lead].reduce((n, ch) => n + (ch === '\t' ? own.length || 1 : 1), 0);
   const unitWidth = own === '\t' ? 1 : own.length;
-  const levelsOf = (lead: string) => (own === '\t' ? [...lead].filter((c) => c === '\t').length + Math.floor(lead.replace(/\t/g, '').length / 4) : Math.floor(width(lead) / unitWidth));
+  const levelsOf = (lead: string) =>
+    own === '\t' ? [...lead].filter((c) => c === '\t').length + Math.floor(lead.replace(/\t/g, '').length / 4) : Math.floor(width(lead) / unitWidth);
   const restOf = (lead: string) => (own === '\t' ? '' : ' '.repeat(width(lead) % unitWidth));
   const common = Math.min(...code.filter((l) => l.trim()).map((l) => levelsOf(leadOf(l))));
   const shaped = lines.map((line, i) => {

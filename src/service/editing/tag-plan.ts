@@ -111,7 +111,15 @@ export function planFile(file: string, text: string, elements: TagElement[], opt
       insertedAt.push(start);
       inserts.set(start, inserts.has(start) ? `${inserts.get(start)}\n${tag}${cr}` : tag + cr);
     }
-    tags.push({ symbol_id: sym.symbol_id, name: sym.name, qualified_name: sym.qualified_name, element_type: type, line: sym.selection_line, tag: tag.trim(), action });
+    tags.push({
+      symbol_id: sym.symbol_id,
+      name: sym.name,
+      qualified_name: sym.qualified_name,
+      element_type: type,
+      line: sym.selection_line,
+      tag: tag.trim(),
+      action,
+    });
   }
   const out: string[] = [];
   lines.forEach((line, i) => {

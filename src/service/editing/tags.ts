@@ -53,8 +53,17 @@ function filesUnder(call: ServiceCall, input: TagInput): { files: string[]; sing
   const abs = call.resolvePath(input.path);
   if (isSecretPath(abs)) throw new LspgateError('SECRET_FILE', `${input.path} is a secret file: never tagged`, { path: input.path });
   const rel = toRelative(call.root, abs);
-  const exts = new Set((input.lang ?? DEFAULT_LANG).split(',').map((e) => e.trim().replace(/^\./, '').toLowerCase()).filter(Boolean));
-  const excludes = (input.exclude ?? '').split(',').map((e) => e.trim()).filter(Boolean).map((g) => globMatcher(g));
+  const exts = new Set(
+    (input.lang ?? DEFAULT_LANG)
+      .split(',')
+      .map((e) => e.trim().replace(/^\./, '').toLowerCase())
+      .filter(Boolean),
+  );
+  const excludes = (input.exclude ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .map((g) => globMatcher(g));
   const keep = (f: string) => exts.has(path.extname(f).slice(1).toLowerCase()) && !excludes.some((m) => m(f)) && !isSecretPath(f);
   const all = [...call.workspace.catalog.files().keys()];
   const single = all.includes(rel) || (rel !== '' && !all.some((f) => f.startsWith(rel + '/')));
@@ -101,7 +110,18 @@ async function planOne(call: ServiceCall, rel: string, input: TagInput, single: 
   const plan = planFile(rel, before, elements, { force: input.force ?? false, updateLineno: input.update_lineno ?? false });
   if (plan.after === before) return { tags: plan.tags };
   const edits = plan.tags.filter((t) => t.action !== 'skip').length;
-  return { tags: plan.tags, edit: { absPath: abs, file: target.file, before, content_hash: sha256(before), after: plan.after, edits, diff: unifiedDiff(target.file, before, plan.after, 1) } };
+  return {
+    tags: plan.tags,
+    edit: {
+      absPath: abs,
+      file: target.file,
+      before,
+      content_hash: sha256(before),
+      after: plan.after,
+      edits,
+      diff: unifiedDiff(target.file, before, plan.after, 1),
+    },
+  };
 }
 
 export async function tagElements(call: ServiceCall, input: TagInput): Promise<TagResult> {

@@ -33,7 +33,11 @@ export async function undoLastEdit(call: ServiceCall): Promise<UndoResult> {
   if (!rec) throw new LspgateError('INVALID_INPUT', `no applied edit of ${call.root} to undo`, { root: call.root });
   const changed = rec.files.filter((f) => stateHash(f.abs) !== f.after).map((f) => f.file);
   if (changed.length) {
-    throw new LspgateError('CONTENT_MODIFIED', `${rec.operation} of ${rec.time} cannot be undone: ${changed.join(', ')} changed since it was applied; nothing was restored`, { files: changed, operation: rec.operation });
+    throw new LspgateError(
+      'CONTENT_MODIFIED',
+      `${rec.operation} of ${rec.time} cannot be undone: ${changed.join(', ')} changed since it was applied; nothing was restored`,
+      { files: changed, operation: rec.operation },
+    );
   }
   const edits: FileEdit[] = rec.files.map((f) => {
     // a file the edit created is removed again; one it removed (a move's old path) is created again
@@ -42,23 +46,41 @@ export async function undoLastEdit(call: ServiceCall): Promise<UndoResult> {
     let after = '';
     if (f.before !== ABSENT) {
       const old = readFileSync(f.backup);
-      if (sha256(old) !== f.before) throw new LspgateError('CONTENT_MODIFIED', `the backup of ${f.file} is not what the edit replaced; nothing was restored`, { file: f.file });
+      if (sha256(old) !== f.before)
+        throw new LspgateError('CONTENT_MODIFIED', `the backup of ${f.file} is not what the edit replaced; nothing was restored`, { file: f.file });
       after = old.toString('utf8');
     }
-    const edit: FileEdit = { absPath: target.abs, file: target.file, before, content_hash: f.after === ABSENT ? ABSENT : sha256(before), after, edits: 1, diff: unifiedDiff(target.file, before, after, 3) };
+    const edit: FileEdit = {
+      absPath: target.abs,
+      file: target.file,
+      before,
+      content_hash: f.after === ABSENT ? ABSENT : sha256(before),
+      after,
+      edits: 1,
+      diff: unifiedDiff(target.file, before, after, 3),
+    };
     if (f.after === ABSENT) edit.created = { mode: f.mode ?? 0o644 };
     if (f.before === ABSENT) edit.deleted = true;
     return edit;
   });
   const applied = await applyFileEdits(call, edits, undefined, 'undo');
   renameSync(path.join(dir, `${rec.id}${SUFFIX}`), path.join(dir, `${rec.id}.undone.json`));
-  return { undone: rec.id, operation: rec.operation, applied_at: rec.time, files: edits.map((e) => ({ file: e.file, diff: e.diff })), backup_dir: applied.backup_dir };
+  return {
+    undone: rec.id,
+    operation: rec.operation,
+    applied_at: rec.time,
+    files: edits.map((e) => ({ file: e.file, diff: e.diff })),
+    backup_dir: applied.backup_dir,
+  };
 }
 
 function newest(dir: string): AppliedRecord | undefined {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith(SUFFIX)).sort().reverse();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith(SUFFIX))
+      .sort()
+      .reverse();
   } catch {
     return undefined;
   }

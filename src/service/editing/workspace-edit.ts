@@ -42,9 +42,14 @@ export function textEditsByFile(edit: WorkspaceEdit): Map<string, TextEdit[]> {
   for (const [uri, edits] of Object.entries(edit.changes ?? {})) add(uri, edits);
   for (const dc of edit.documentChanges ?? []) {
     if (!('textDocument' in dc)) {
-      throw new LspgateError('NOT_SUPPORTED', `the server's edit ${dc.kind}s a file (${'uri' in dc ? dc.uri : dc.oldUri}); lspgate applies text edits only`, { operation: dc.kind });
+      throw new LspgateError('NOT_SUPPORTED', `the server's edit ${dc.kind}s a file (${'uri' in dc ? dc.uri : dc.oldUri}); lspgate applies text edits only`, {
+        operation: dc.kind,
+      });
     }
-    add(dc.textDocument.uri, dc.edits.filter((e): e is TextEdit => 'range' in e));
+    add(
+      dc.textDocument.uri,
+      dc.edits.filter((e): e is TextEdit => 'range' in e),
+    );
   }
   return out;
 }
@@ -73,7 +78,8 @@ function readText(abs: string, texts: Texts, shown: string): string {
 export function editTarget(root: string, uri: string, texts: Texts = new Map()): { abs: string; file: string } {
   const where = locate(root, uri, { purpose: 'write', holdsKey: (abs) => containsPrivateKey(readText(abs, texts, abs)) });
   if (where.where === 'refused') throw refusalError(where, 'the edit touches a file it may not write');
-  if (where.where === 'external') throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `the edit touches ${where.abs}, outside the workspace ${root}: nothing is changed`, { path: where.abs });
+  if (where.where === 'external')
+    throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `the edit touches ${where.abs}, outside the workspace ${root}: nothing is changed`, { path: where.abs });
   return where;
 }
 

@@ -37,5 +37,7 @@ async function aliasOfAnother(call: ServiceCall, sym: CatalogSymbol, decls: Set<
   if (column === undefined) return false;
   const position = toLspPosition(file.text, sym.selection_line, column, file.session.positionEncoding);
   const answer = await file.session.request(DefinitionRequest.type, { textDocument: { uri: file.uri }, position }, { signal: call.signal });
-  return resolveLocations(call, new LineSource(call), file.session, toLocations(answer)).some((l) => !l.external && l.file !== sym.file && decls.has(`${l.file}:${l.line}`));
+  return resolveLocations(call, new LineSource(call), file.session, toLocations(answer)).some(
+    (l) => !l.external && l.file !== sym.file && decls.has(`${l.file}:${l.line}`),
+  );
 }

@@ -76,16 +76,32 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
   const { file } = target;
   const session = file.session;
   const depth = input.depth ?? 1;
-  const w: Walk = { call, session, direction, budget: input.max_results ?? 50, used: 0, external: 0, src: new LineSource(call), viaFallback: false, fromReferences: 0, memo: new Map(), limiter: new Limiter(WALK_CONCURRENCY), realPaths: new Map() };
+  const w: Walk = {
+    call,
+    session,
+    direction,
+    budget: input.max_results ?? 50,
+    used: 0,
+    external: 0,
+    src: new LineSource(call),
+    viaFallback: false,
+    fromReferences: 0,
+    memo: new Map(),
+    limiter: new Limiter(WALK_CONCURRENCY),
+    realPaths: new Map(),
+  };
   let items: CallHierarchyItem[];
   if (session.hasCapability('callHierarchyProvider')) {
-    items = (await session.request(CallHierarchyPrepareRequest.type, { textDocument: { uri: file.uri }, position: target.position }, { signal: call.signal })) ?? [];
+    items =
+      (await session.request(CallHierarchyPrepareRequest.type, { textDocument: { uri: file.uri }, position: target.position }, { signal: call.signal })) ?? [];
   } else {
     w.viaFallback = true;
     const sym = target.symbol;
     if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no function or method declared at ${target.label}`);
     items = [{ name: sym.symbol.name, kind: sym.symbol.kind, uri: file.uri, range: sym.symbol.range, selectionRange: sym.symbol.selectionRange }];
-    call.meta.warn(`${session.serverId} has no call hierarchy: ${direction === 'incoming' ? 'callers derived from references' : 'callees derived from the calls in the body'}`);
+    call.meta.warn(
+      `${session.serverId} has no call hierarchy: ${direction === 'incoming' ? 'callers derived from references' : 'callees derived from the calls in the body'}`,
+    );
   }
   const item = items[0];
   if (!item) throw new LspgateError('SYMBOL_NOT_FOUND', `no function, method or class at ${target.label} to build a call tree from`, { symbol: target.label });
@@ -94,7 +110,10 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
   if (direction === 'incoming') w.mentions = new Mentions(call, session);
   const root = await nodeOf(w, item);
   root.calls = await expand(w, item, depth, new Set([itemKey(item)]));
-  if (w.fromReferences) call.meta.warn(`${w.fromReferences} call site(s) that ${session.serverId}'s call hierarchy does not list were found by its references (callers outside the project of the callee's file)`);
+  if (w.fromReferences)
+    call.meta.warn(
+      `${w.fromReferences} call site(s) that ${session.serverId}'s call hierarchy does not list were found by its references (callers outside the project of the callee's file)`,
+    );
   if (w.external) call.meta.warn(`${w.external} call(s) to code outside the workspace (standard library, dependencies) left out`);
   return { symbol: target.label, root };
 }

@@ -30,9 +30,48 @@ const CALLABLE_KINDS: number[] = [Lsp.Function, Lsp.Method, Lsp.Constructor];
 const MAX_CALLS_PER_BODY = 200;
 /** Words followed by `(` that are syntax, not calls (PHP, and the C-like languages generally). */
 const KEYWORDS = new Set([
-  'if', 'elseif', 'else', 'for', 'foreach', 'while', 'do', 'switch', 'case', 'catch', 'match', 'function', 'fn', 'return', 'array', 'list',
-  'isset', 'unset', 'empty', 'echo', 'print', 'exit', 'die', 'include', 'include_once', 'require', 'require_once', 'declare', 'use',
-  'new', 'clone', 'instanceof', 'and', 'or', 'xor', 'not', 'eval', 'sizeof', 'typeof', 'yield', 'await', 'throw',
+  'if',
+  'elseif',
+  'else',
+  'for',
+  'foreach',
+  'while',
+  'do',
+  'switch',
+  'case',
+  'catch',
+  'match',
+  'function',
+  'fn',
+  'return',
+  'array',
+  'list',
+  'isset',
+  'unset',
+  'empty',
+  'echo',
+  'print',
+  'exit',
+  'die',
+  'include',
+  'include_once',
+  'require',
+  'require_once',
+  'declare',
+  'use',
+  'new',
+  'clone',
+  'instanceof',
+  'and',
+  'or',
+  'xor',
+  'not',
+  'eval',
+  'sizeof',
+  'typeof',
+  'yield',
+  'await',
+  'throw',
 ]);
 
 async function fileAt(ctx: CallFallbackContext, uri: string): Promise<FileContext | undefined> {
@@ -74,7 +113,11 @@ function sameRange(a: Range, b: Range): boolean {
  * `callsOnly` (a call hierarchy's complement): a class counts only where it is called (`new C(`), and
  * a reference that is itself a declaration's name (an override some servers list) is no call.
  */
-export async function incomingCallsFromReferences(ctx: CallFallbackContext, target: CallHierarchyItem, opts: { callsOnly?: boolean } = {}): Promise<CallEdge[]> {
+export async function incomingCallsFromReferences(
+  ctx: CallFallbackContext,
+  target: CallHierarchyItem,
+  opts: { callsOnly?: boolean } = {},
+): Promise<CallEdge[]> {
   const { call, session } = ctx;
   const refs: Location[] =
     (await session.request(

@@ -38,4 +38,3 @@ export function declarationEntry(s: CatalogSymbol, lines: string[]): TiedDefinit
     ...(dot > 0 ? { container: s.qualified_name.slice(0, dot) } : {}),
   };
 }
-

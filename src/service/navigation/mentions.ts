@@ -47,7 +47,8 @@ export class Mentions {
     for (const [abs, text] of this.candidates()) {
       if (!text.includes(name) || !word.test(text)) continue;
       const opening = this.opening.get(abs);
-      if (opening) pending.push(opening); // another name of this question is opening it: wait for that
+      if (opening)
+        pending.push(opening); // another name of this question is opening it: wait for that
       else if (!this.session.getDocument(abs)) todo.push(abs);
     }
     todo.sort();
@@ -59,7 +60,9 @@ export class Mentions {
     }
     await Promise.all(pending);
     if (todo.length > room) {
-      this.call.meta.warn(`${todo.length} files mention \`${name}\` and were not open in ${this.session.serverId}; ${room ? `the first ${room}` : 'none'} were opened (at most ${MAX_OPENED} per question) so that it sees them, the others may be missing from the answer`);
+      this.call.meta.warn(
+        `${todo.length} files mention \`${name}\` and were not open in ${this.session.serverId}; ${room ? `the first ${room}` : 'none'} were opened (at most ${MAX_OPENED} per question) so that it sees them, the others may be missing from the answer`,
+      );
     }
     return Math.min(todo.length, room);
   }
@@ -75,7 +78,12 @@ export class Mentions {
     for (const [abs, text] of this.candidates()) {
       if (!text.includes(name)) continue;
       // comments and strings masked; a line where the catalog has a declaration of that name is no call
-      const declared = new Set(this.declarations.get(abs)?.filter((s) => s.name === name).map((s) => s.selection_line - 1));
+      const declared = new Set(
+        this.declarations
+          .get(abs)
+          ?.filter((s) => s.name === name)
+          .map((s) => s.selection_line - 1),
+      );
       let masked = this.masked.get(abs);
       if (masked === undefined) this.masked.set(abs, (masked = maskCommentsAndStrings(text)));
       const lines = [...masked.matchAll(call)].map((m) => lineOf(text, m.index)).filter((l) => !declared.has(l));

@@ -136,7 +136,8 @@ async function writeAccess(call: ServiceCall, file: FileContext, locs: ResolvedL
   const writes = new Set<string>();
   const useHighlight = call.adapter(file).writeAccess !== 'lexical' && file.session.hasCapability('documentHighlightProvider');
   if (!useHighlight) {
-    for (const loc of locs) if (isLexicalWrite(loc.lines[loc.line - 1] ?? '', loc.column - 1, loc.end_line === loc.line ? loc.end_column - 1 : undefined)) writes.add(locKey(loc));
+    for (const loc of locs)
+      if (isLexicalWrite(loc.lines[loc.line - 1] ?? '', loc.column - 1, loc.end_line === loc.line ? loc.end_column - 1 : undefined)) writes.add(locKey(loc));
     return writes;
   }
   const byFile = new Map<string, ResolvedLocation>();

@@ -60,7 +60,7 @@ export function kindFit(kind: string, fit: KindFit): number {
 export function scopeOf(sym: CatalogSymbol, parentOf: ParentOf): Scope {
   let scope: Scope = 'module';
   const seen = new Set<string>();
-  for (let id = sym.parent; id !== undefined && !seen.has(id); ) {
+  for (let id = sym.parent; id !== undefined && !seen.has(id);) {
     seen.add(id);
     const p = parentOf(id);
     if (!p) break;
@@ -76,7 +76,11 @@ let lastAsked: { name: string; segment: string } | undefined;
 
 function lastSegment(name: string): string {
   if (lastAsked?.name === name) return lastAsked.segment;
-  const segment = name.split(/::|\\|\.|\/|->/).filter(Boolean).pop() ?? name;
+  const segment =
+    name
+      .split(/::|\\|\.|\/|->/)
+      .filter(Boolean)
+      .pop() ?? name;
   lastAsked = { name, segment };
   return segment;
 }
@@ -113,7 +117,7 @@ export function visibilityOf(sym: CatalogSymbol, parentOf: ParentOf): number {
   if (privateName(sym) || PRIVATE_MODIFIER.test(sym.signature)) return 2;
   let top = sym;
   const seen = new Set<string>();
-  for (let id = sym.parent; id !== undefined && !seen.has(id); ) {
+  for (let id = sym.parent; id !== undefined && !seen.has(id);) {
     seen.add(id);
     const p = parentOf(id);
     if (!p) break;

@@ -27,10 +27,7 @@ export const targetShape = {
 };
 
 export function strictField() {
-  return z
-    .boolean()
-    .optional()
-    .describe('Never pick: AMBIGUOUS_SYMBOL');
+  return z.boolean().optional().describe('Never pick: AMBIGUOUS_SYMBOL');
 }
 
 export function filterShape() {
@@ -97,7 +94,11 @@ export interface NameTie {
  * As resolveTarget, but a real tie among the declarations of a name (not under `strict`) comes back
  * instead of failing: an operation whose answer is a list (find_definition) answers every one.
  */
-export async function resolveTargetOrTie(call: ServiceCall, input: TargetInput, fit: KindFit = 'any'): Promise<(ResolvedTarget & { kind?: undefined }) | NameTie> {
+export async function resolveTargetOrTie(
+  call: ServiceCall,
+  input: TargetInput,
+  fit: KindFit = 'any',
+): Promise<(ResolvedTarget & { kind?: undefined }) | NameTie> {
   const given = [input.symbol !== undefined, input.symbol_id !== undefined, input.file !== undefined].filter(Boolean).length;
   if (given !== 1) {
     throw new LspgateError('INVALID_INPUT', 'give exactly one of: symbol, symbol_id, or file + line (+ column)');
@@ -181,7 +182,10 @@ export async function lookupRanked(
     throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol named ${name}${describeFilter(filter)}`, details);
   }
   const catalog = call.workspace.catalog;
-  const ranked = await withoutAliases(call, rankCandidates(found, name, policy.fit ?? 'any', (id) => catalog.cached(id)));
+  const ranked = await withoutAliases(
+    call,
+    rankCandidates(found, name, policy.fit ?? 'any', (id) => catalog.cached(id)),
+  );
   const r = choose(ranked, policy.strict === true);
   if (r.kind === 'chosen') {
     if (r.alternatives.length) call.meta.addAlternatives(r.alternatives.slice(0, 50).map(alternativeOf));
@@ -194,19 +198,23 @@ export async function lookupRanked(
 
 function ambiguousError(name: string, filter: SymbolFilter, ranked: RankedCandidate[], strict: boolean): LspgateError {
   const why = strict ? 'strict: true never picks' : 'the leaders tie on kind, scope, file role and case';
-  return new LspgateError('AMBIGUOUS_SYMBOL', `${ranked.length} symbols are named ${name}${describeFilter(filter)} (${why}): ask again with symbol_id (or narrow with kind, package, class_name)`, {
-    symbol: name,
-    candidates: ranked.slice(0, 50).map((c) => ({
-      symbol_id: c.symbol.symbol_id,
-      kind: c.symbol.kind,
-      name: c.symbol.name,
-      qualified_name: c.symbol.qualified_name,
-      file: c.symbol.file,
-      line: c.symbol.selection_line,
-      scope: c.scope,
-      role: c.role,
-    })),
-  });
+  return new LspgateError(
+    'AMBIGUOUS_SYMBOL',
+    `${ranked.length} symbols are named ${name}${describeFilter(filter)} (${why}): ask again with symbol_id (or narrow with kind, package, class_name)`,
+    {
+      symbol: name,
+      candidates: ranked.slice(0, 50).map((c) => ({
+        symbol_id: c.symbol.symbol_id,
+        kind: c.symbol.kind,
+        name: c.symbol.name,
+        qualified_name: c.symbol.qualified_name,
+        file: c.symbol.file,
+        line: c.symbol.selection_line,
+        scope: c.scope,
+        role: c.role,
+      })),
+    },
+  );
 }
 
 function describeFilter(f: SymbolFilter): string {
@@ -234,7 +242,10 @@ export function collapseOverloads(list: CatalogSymbol[]): CatalogSymbol[] {
 
 /** Close names, when cheap: the last segment of a qualified name that was not found. */
 async function suggest(call: ServiceCall, name: string, filter: SymbolFilter, accept?: (s: CatalogSymbol) => boolean): Promise<string[]> {
-  const last = name.split(/::|\\|\.|#/).filter(Boolean).pop();
+  const last = name
+    .split(/::|\\|\.|#/)
+    .filter(Boolean)
+    .pop();
   const tries = new Set<string>();
   if (last && last !== name) tries.add(last);
   if (name.toLowerCase() !== name) tries.add(name.toLowerCase());
@@ -299,7 +310,9 @@ export function outermostDeclaredOn(file: FileContext, line0: number): SymbolCon
 }
 
 const KEYWORDS = new Set(
-  'import export from as default const let var function class interface type enum namespace module return new await async if else for while do switch case break continue throw try catch finally public private protected static readonly abstract def func package use fn pub struct impl self this'.split(' '),
+  'import export from as default const let var function class interface type enum namespace module return new await async if else for while do switch case break continue throw try catch finally public private protected static readonly abstract def func package use fn pub struct impl self this'.split(
+    ' ',
+  ),
 );
 
 /**

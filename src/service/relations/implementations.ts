@@ -28,19 +28,30 @@ export async function findImplementations(call: ServiceCall, input: TargetInput)
   const target = await resolveTarget(call, input);
   const { file } = target;
   if (file.session.hasCapability('implementationProvider')) {
-    const answer = await file.session.request(ImplementationRequest.type, { textDocument: { uri: file.uri }, position: target.position }, { signal: call.signal });
+    const answer = await file.session.request(
+      ImplementationRequest.type,
+      { textDocument: { uri: file.uri }, position: target.position },
+      { signal: call.signal },
+    );
     const implementations: DefinitionEntry[] = [];
     for (const loc of resolveLocations(call, new LineSource(call), file.session, toLocations(answer))) implementations.push(await definitionEntry(call, loc));
     return { symbol: target.label, source: 'server', implementations };
   }
   const sym = await targetSymbol(call, target);
-  call.meta.warn(`${file.session.serverId} has no implementation provider: built from the bases declaration headers name (read from parse trees), each resolved with ${file.session.serverId}'s definition`);
+  call.meta.warn(
+    `${file.session.serverId} has no implementation provider: built from the bases declaration headers name (read from parse trees), each resolved with ${file.session.serverId}'s definition`,
+  );
   return { symbol: target.label, source: SYNTAX_SOURCE, implementations: await catalogImplementations(call, sym) };
 }
 
 export async function targetSymbol(call: ServiceCall, target: ResolvedTarget): Promise<CatalogSymbol> {
   const sym = target.catalog ?? (target.symbol ? await catalogSymbolFor(call, target.symbol) : undefined);
-  if (!sym) throw new LspgateError('NOT_SUPPORTED', `${target.label} is not a cataloged declaration: without a server provider only types and their members have relations`, { server: target.file.session.serverId });
+  if (!sym)
+    throw new LspgateError(
+      'NOT_SUPPORTED',
+      `${target.label} is not a cataloged declaration: without a server provider only types and their members have relations`,
+      { server: target.file.session.serverId },
+    );
   return sym;
 }
 
@@ -48,7 +59,11 @@ async function catalogImplementations(call: ServiceCall, sym: CatalogSymbol): Pr
   if (TYPE_KINDS.has(sym.kind)) return Promise.all((await descendants(call, sym)).map((s) => catalogEntry(call, s)));
   const owner = sym.parent ? await call.workspace.catalog.byId(sym.parent) : undefined;
   if (!owner || !TYPE_KINDS.has(owner.kind)) {
-    throw new LspgateError('NOT_SUPPORTED', `${sym.qualified_name} is a ${sym.kind} outside any type: without the server's implementation provider only types and their members have implementations`, { symbol_id: sym.symbol_id });
+    throw new LspgateError(
+      'NOT_SUPPORTED',
+      `${sym.qualified_name} is a ${sym.kind} outside any type: without the server's implementation provider only types and their members have implementations`,
+      { symbol_id: sym.symbol_id },
+    );
   }
   const out: CatalogSymbol[] = [];
   for (const t of await descendants(call, owner)) out.push(...(await membersNamed(call, t, sym.name)));
@@ -72,7 +87,8 @@ async function descendants(call: ServiceCall, sym: CatalogSymbol): Promise<Catal
     out.push(...next);
     level = next;
   }
-  if (level.length) call.meta.limit({ limit: 'depth', value: MAX_DEPTH, detail: `types more than ${MAX_DEPTH} levels below ${sym.qualified_name} are not listed` });
+  if (level.length)
+    call.meta.limit({ limit: 'depth', value: MAX_DEPTH, detail: `types more than ${MAX_DEPTH} levels below ${sym.qualified_name} are not listed` });
   return out;
 }
 

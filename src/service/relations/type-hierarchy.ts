@@ -70,15 +70,22 @@ export async function typeHierarchy(call: ServiceCall, input: TypeHierarchyInput
   const edges: Edge[] = direction === 'both' ? ['supertypes', 'subtypes'] : [direction];
   const session = target.file.session;
   if (session.hasCapability('typeHierarchyProvider')) {
-    const items = await session.request(TypeHierarchyPrepareRequest.type, { textDocument: { uri: target.file.uri }, position: target.position }, { signal: call.signal });
+    const items = await session.request(
+      TypeHierarchyPrepareRequest.type,
+      { textDocument: { uri: target.file.uri }, position: target.position },
+      { signal: call.signal },
+    );
     const item = items?.[0];
     if (!item) throw new LspgateError('SYMBOL_NOT_FOUND', `${session.serverId} has no type at ${target.label}`, { symbol: target.label });
     const root = await grow(serverExpander(call), item, edges, depth, budget, new Set());
     return { symbol: target.label, direction, source: 'server', root };
   }
   const sym = await targetSymbol(call, target);
-  if (!TYPE_KINDS.has(sym.kind)) throw new LspgateError('INVALID_INPUT', `${sym.qualified_name} is a ${sym.kind}, not a type`, { symbol_id: sym.symbol_id, kind: sym.kind });
-  call.meta.warn(`${session.serverId} has no type hierarchy provider: built from the bases declaration headers name (read from parse trees), each resolved with ${session.serverId}'s definition${languageProfile(sym.language)?.types.implicitInterfaces ? `, and ${session.serverId}'s implementation answers` : ''}`);
+  if (!TYPE_KINDS.has(sym.kind))
+    throw new LspgateError('INVALID_INPUT', `${sym.qualified_name} is a ${sym.kind}, not a type`, { symbol_id: sym.symbol_id, kind: sym.kind });
+  call.meta.warn(
+    `${session.serverId} has no type hierarchy provider: built from the bases declaration headers name (read from parse trees), each resolved with ${session.serverId}'s definition${languageProfile(sym.language)?.types.implicitInterfaces ? `, and ${session.serverId}'s implementation answers` : ''}`,
+  );
   const root = await grow(catalogExpander(call), { sym }, edges, depth, budget, new Set());
   return { symbol: target.label, direction, source: SYNTAX_SOURCE, root };
 }
@@ -154,13 +161,18 @@ function catalogExpander(call: ServiceCall): Expander<CatalogNode> {
       const found: CatalogNode[] = [];
       if (edge === 'supertypes') {
         for (const r of await headerReferences(call, sym)) {
-          found.push(r.target ? { sym: r.target, relation: r.relation } : { external: { name: r.name, file: r.external!, line: r.externalLine ?? 1 }, relation: r.relation });
+          found.push(
+            r.target
+              ? { sym: r.target, relation: r.relation }
+              : { external: { name: r.name, file: r.external!, line: r.externalLine ?? 1 }, relation: r.relation },
+          );
         }
       } else {
         for (const { sub, relation } of await directSubtypes(call, sym)) found.push({ sym: sub, relation });
       }
       // interfaces satisfied implicitly (Go): only the server's implementation answer relates types to them
-      if (languageProfile(sym.language)?.types.implicitInterfaces) for (const t of await goImplementations(call, sym, edge)) found.push({ sym: t, relation: 'implements' });
+      if (languageProfile(sym.language)?.types.implicitInterfaces)
+        for (const t of await goImplementations(call, sym, edge)) found.push({ sym: t, relation: 'implements' });
       const seen = new Set<string>();
       return found.filter((f) => {
         const k = f.sym?.symbol_id ?? `${f.external!.file}:${f.external!.line}`;

@@ -33,14 +33,20 @@ export interface HeaderReference {
 
 /** The header of a catalog type in a parsed file: the declaration whose name sits at the symbol's selection. */
 function headerIn(types: readonly TypeHeader[], sym: Pick<CatalogSymbol, 'name' | 'selection_line' | 'line' | 'end_line'>): TypeHeader | undefined {
-  return types.find((t) => t.name === sym.name && t.at.line === sym.selection_line) ?? types.find((t) => t.name === sym.name && sym.line <= t.at.line && t.at.line <= sym.end_line);
+  return (
+    types.find((t) => t.name === sym.name && t.at.line === sym.selection_line) ??
+    types.find((t) => t.name === sym.name && sym.line <= t.at.line && t.at.line <= sym.end_line)
+  );
 }
 
 /** The workspace type declared at a 0-based line of a located file (its name's line, else the enclosing top-level type). */
 export async function typeAt(call: ServiceCall, where: Located, line0: number): Promise<CatalogSymbol | undefined> {
   if (where.where !== 'inside') return undefined;
   const list = await call.workspace.catalog.fileSymbols(where.file);
-  return list.find((s) => TYPE_KINDS.has(s.kind) && s.selection_line === line0 + 1) ?? list.find((s) => TYPE_KINDS.has(s.kind) && s.line <= line0 + 1 && line0 + 1 <= s.end_line && !s.parent);
+  return (
+    list.find((s) => TYPE_KINDS.has(s.kind) && s.selection_line === line0 + 1) ??
+    list.find((s) => TYPE_KINDS.has(s.kind) && s.line <= line0 + 1 && line0 + 1 <= s.end_line && !s.parent)
+  );
 }
 
 /** The bases `sym`'s header names (all of them, or those `keep` keeps), read from the file the server has open. */

@@ -50,7 +50,8 @@ async function symbolSource(call: ServiceCall, id: string, opts: { verify?: bool
       meta.warn(`${sym.file} changed since it was cataloged; it was re-cataloged and the current source is returned`);
       await cat.refresh([sym.file]);
       sym = await cat.peek(id);
-      if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `${id} no longer exists: ${id.split('::')[0]} changed on disk`, { symbol_id: id, file_changed: true });
+      if (!sym)
+        throw new LspgateError('SYMBOL_NOT_FOUND', `${id} no longer exists: ${id.split('::')[0]} changed on disk`, { symbol_id: id, file_changed: true });
       bytes = await readFile(abs);
     }
   }
@@ -61,12 +62,21 @@ async function symbolSource(call: ServiceCall, id: string, opts: { verify?: bool
     const lines = bytes.toString('utf8').split(/\r\n|\r|\n/);
     const start = Math.max(1, sym.line - n);
     const end = Math.min(lines.length, sym.end_line + n);
-    out.context = { start_line: start, end_line: end, before: lines.slice(start - 1, sym.line - 1).join('\n'), after: lines.slice(sym.end_line, end).join('\n') };
+    out.context = {
+      start_line: start,
+      end_line: end,
+      before: lines.slice(start - 1, sym.line - 1).join('\n'),
+      after: lines.slice(sym.end_line, end).join('\n'),
+    };
   }
   return out;
 }
 
-export async function getSymbol(call: ServiceCall, id: string, opts: { verify?: boolean | undefined; contextLines?: number | undefined }): Promise<SymbolSource> {
+export async function getSymbol(
+  call: ServiceCall,
+  id: string,
+  opts: { verify?: boolean | undefined; contextLines?: number | undefined },
+): Promise<SymbolSource> {
   const r = await symbolSource(call, id, opts);
   reportCatalog(call.workspace.catalog, call.meta, { files: [r.symbol.file] });
   return r;
@@ -117,7 +127,20 @@ export interface SymbolHit extends SymbolRef {
 
 function toHit(s: CatalogSymbol, score: number, parentOf: ParentOf): SymbolHit {
   const scope = scopeOf(s, parentOf);
-  return { symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, kind: s.kind, language: s.language, file: s.file, line: s.line, end_line: s.end_line, signature: s.signature, summary: s.summary, scope, score };
+  return {
+    symbol_id: s.symbol_id,
+    name: s.name,
+    qualified_name: s.qualified_name,
+    kind: s.kind,
+    language: s.language,
+    file: s.file,
+    line: s.line,
+    end_line: s.end_line,
+    signature: s.signature,
+    summary: s.summary,
+    scope,
+    score,
+  };
 }
 
 /** A throwaway collector for a trial pagination (its truncation must not reach the answer). */
@@ -134,15 +157,28 @@ export async function searchSymbols(call: ServiceCall, input: SymbolSearchInput)
   // Only the matches up to this page are ordered and made hits; the others are counted.
   const run = async () => {
     const filtered = input.kind !== undefined || !!input.language || !!input.file_pattern;
-    const filter = filtered ? symbolFilter({ kind: input.kind, language: input.language, file_pattern: input.file_pattern }, (id) => cat.cached(id)) : undefined;
+    const filter = filtered
+      ? symbolFilter({ kind: input.kind, language: input.language, file_pattern: input.file_pattern }, (id) => cat.cached(id))
+      : undefined;
     const ranker = await cat.searchTexts({ early: true });
-    const { top, total } = ranker.top(input.query, filter, offset + maxResults, searchPolicyKey(ranker, input.query, (id) => cat.cached(id)));
+    const { top, total } = ranker.top(
+      input.query,
+      filter,
+      offset + maxResults,
+      searchPolicyKey(ranker, input.query, (id) => cat.cached(id)),
+    );
     return { hits: top.map(({ symbol: s, score }) => toHit(s, score, (id) => cat.cached(id))), total };
   };
   let r = await run();
   const pageOf = (list: SymbolHit[], total: number, meta: CallMeta) => paginate(list, { offset, maxResults, maxTokens: input.max_tokens, hash, meta, total });
   // Answers never come from a stale file: re-check the files of this page, re-rank if one changed.
-  if (await cat.freshen(pageOf(r.hits, r.total, scratchMeta()).map((h) => h.file), { early: true })) r = await run();
+  if (
+    await cat.freshen(
+      pageOf(r.hits, r.total, scratchMeta()).map((h) => h.file),
+      { early: true },
+    )
+  )
+    r = await run();
   const results = pageOf(r.hits, r.total, call.meta);
   for (const f of new Set(results.map((h) => h.file))) call.meta.addSourceFile(path.join(call.root, f), cat.files().get(f)?.size);
   reportCatalog(cat, call.meta, { files: results.map((h) => h.file), wide: true });

@@ -53,7 +53,15 @@ function emptyScore(): HitScore {
 }
 
 /** `vectors` (the workspace's, brought up to date by the caller) is needed by the vector and hybrid modes. */
-export async function rankChunks(index: ChunkIndex, query: string, filter: ChunkFilter | undefined, limit: number, mode: SearchMode, vectors?: ChunkVectors, signal?: AbortSignal): Promise<RankedChunk[]> {
+export async function rankChunks(
+  index: ChunkIndex,
+  query: string,
+  filter: ChunkFilter | undefined,
+  limit: number,
+  mode: SearchMode,
+  vectors?: ChunkVectors,
+  signal?: AbortSignal,
+): Promise<RankedChunk[]> {
   // over-fetched in every mode: copies fold away before the cut
   const fetch = Math.max(50, limit * OVERFETCH);
   const scores = new Map<string, { chunk: Chunk; score: HitScore }>();
@@ -81,7 +89,11 @@ export async function rankChunks(index: ChunkIndex, query: string, filter: Chunk
       vecIds.push(h.chunk.id);
     });
   }
-  if (mode !== 'hybrid') return foldCopies((mode === 'bm25' ? bm25Ids : vecIds).map((id) => scores.get(id)!), limit);
+  if (mode !== 'hybrid')
+    return foldCopies(
+      (mode === 'bm25' ? bm25Ids : vecIds).map((id) => scores.get(id)!),
+      limit,
+    );
   const fused = reciprocalRankFusion([bm25Ids, vecIds]);
   const best = fused[0]?.score ?? 0;
   const ranked = fused.map((f) => {

@@ -78,7 +78,11 @@ function checkInput(call: ServiceCall, input: SearchCodeInput): void {
   if (input.query.length > max) throw new LspgateError('INVALID_INPUT', `query is longer than maxQueryLength ${max}`);
 }
 
-async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: SearchMode): Promise<{ hits: RankedChunk[]; head: string; files: FileLines; used: SearchMode; index: SyncReport['index'] }> {
+async function rankedHits(
+  call: ServiceCall,
+  input: SearchCodeInput,
+  mode: SearchMode,
+): Promise<{ hits: RankedChunk[]; head: string; files: FileLines; used: SearchMode; index: SyncReport['index'] }> {
   const cat = call.workspace.catalog;
   // chunks are cut at the catalog's symbol ranges, syntax-tier ones included (early)
   await cat.all({ early: true });
@@ -106,7 +110,13 @@ async function rankedHits(call: ServiceCall, input: SearchCodeInput, mode: Searc
  * explicit vector search fails with the code. A vector index built by another embedder is
  * INDEX_MISMATCH in both modes: a silent BM25 answer would hide that the index needs a rebuild.
  */
-async function rankWithFallback(call: ServiceCall, sync: SyncReport, input: SearchCodeInput, limit: number, mode: SearchMode): Promise<{ hits: RankedChunk[]; used: SearchMode }> {
+async function rankWithFallback(
+  call: ServiceCall,
+  sync: SyncReport,
+  input: SearchCodeInput,
+  limit: number,
+  mode: SearchMode,
+): Promise<{ hits: RankedChunk[]; used: SearchMode }> {
   const index = sync.index;
   try {
     const vectors = mode === 'bm25' ? undefined : await updatedVectors(call, sync, configuredEmbedder() ?? defaultEmbedder, false);

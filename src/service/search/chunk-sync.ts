@@ -134,7 +134,11 @@ async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string): Promis
     const text = a.bytes.toString('utf8');
     s.unsplit.delete(rel);
     const unsplit = (m: string) => s.unsplit.set(rel, m);
-    s.index.replaceFile(rel, stamp, await chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols, bounds: s.bounds, unsplit }));
+    s.index.replaceFile(
+      rel,
+      stamp,
+      await chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols, bounds: s.bounds, unsplit }),
+    );
     s.rechunked.add(rel);
     s.removed.delete(rel);
   }
@@ -149,7 +153,11 @@ function drop(s: WorkspaceChunks, rel: string): void {
 
 async function syncDocs(ws: Workspace, limits: Limits, s: WorkspaceChunks, head: string): Promise<void> {
   if (s.docsAtVersion !== ws.catalog.version) {
-    const walk = await walkWorkspace(ws.root, { extensions: MARKDOWN, extraIgnore: ws.catalog.extraIgnore, maxFileBytes: limits.maxFileBytes, maxFiles: limits.maxFiles }, s.gate('docs'));
+    const walk = await walkWorkspace(
+      ws.root,
+      { extensions: MARKDOWN, extraIgnore: ws.catalog.extraIgnore, maxFileBytes: limits.maxFileBytes, maxFiles: limits.maxFiles },
+      s.gate('docs'),
+    );
     const found = new Set(walk.files.map((f) => f.rel));
     for (const rel of [...s.docs.keys()].filter((r) => !found.has(r))) {
       drop(s, rel);
@@ -185,7 +193,13 @@ async function doSync(ws: Workspace, limits: Limits, s: WorkspaceChunks): Promis
   await syncDocs(ws, limits, s, head);
   if (s.index.indexedHead !== head) restamp(s.index, head);
   for (const rel of [...s.unsplit.keys()]) if (!s.index.fileHash(rel)) s.unsplit.delete(rel);
-  const report: SyncReport = { index: s.index, head, rechunked: [...s.rechunked].sort(), removed: [...s.removed].sort(), unsplit: [...s.unsplit.values()].sort() };
+  const report: SyncReport = {
+    index: s.index,
+    head,
+    rechunked: [...s.rechunked].sort(),
+    removed: [...s.removed].sort(),
+    unsplit: [...s.unsplit.values()].sort(),
+  };
   s.rechunked.clear();
   s.removed.clear();
   if (report.rechunked.length || report.removed.length || s.index.indexedHead !== head || !s.index.builtAt) {

@@ -53,27 +53,43 @@ function findWindow(lines: readonly string[], count: number, sha: string): numbe
  * citation handed out for several contents (the lines changed between two answers, nothing
  * committed) cannot say which it meant: INVALID_INPUT asks for the hit's content_sha256.
  */
-async function citedContent(root: string, index: SyncReport['index'], rel: string, c: Citation): Promise<{ sha: string; judged_against: 'handed_out' | 'commit' }> {
+async function citedContent(
+  root: string,
+  index: SyncReport['index'],
+  rel: string,
+  c: Citation,
+): Promise<{ sha: string; judged_against: 'handed_out' | 'commit' }> {
   const handed = index.citedContents(rel, c.start_line, c.end_line, c.commit_hash);
   if (handed.length === 1) return { sha: handed[0]!, judged_against: 'handed_out' };
   if (handed.length > 1) {
-    throw new LspgateError('INVALID_INPUT', `${rel}:${c.start_line}-${c.end_line} at ${c.commit_hash} was cited for ${handed.length} different contents; pass the hit's chunk.content_sha256`, { file: rel, candidates: handed });
+    throw new LspgateError(
+      'INVALID_INPUT',
+      `${rel}:${c.start_line}-${c.end_line} at ${c.commit_hash} was cited for ${handed.length} different contents; pass the hit's chunk.content_sha256`,
+      { file: rel, candidates: handed },
+    );
   }
   const text = c.commit_hash ? await fileAtCommit(root, c.commit_hash, rel) : undefined;
   const lines = text?.split('\n');
   if (!lines || c.end_line > lines.length) {
-    throw new LspgateError('INVALID_INPUT', `${rel}:${c.start_line}-${c.end_line} was not cited by this index and git has no such lines at ${c.commit_hash || 'an empty commit'}; pass the hit's chunk.content_sha256`, { file: rel });
+    throw new LspgateError(
+      'INVALID_INPUT',
+      `${rel}:${c.start_line}-${c.end_line} was not cited by this index and git has no such lines at ${c.commit_hash || 'an empty commit'}; pass the hit's chunk.content_sha256`,
+      { file: rel },
+    );
   }
   return { sha: contentSha256(linesText(lines, c.start_line, c.end_line)), judged_against: 'commit' };
 }
 
 export async function verifyCitation(call: ServiceCall, citation: Citation, contentSha?: string): Promise<CitationCheck> {
-  if (citation.end_line < citation.start_line) throw new LspgateError('INVALID_INPUT', `end_line ${citation.end_line} is before start_line ${citation.start_line}`);
+  if (citation.end_line < citation.start_line)
+    throw new LspgateError('INVALID_INPUT', `end_line ${citation.end_line} is before start_line ${citation.start_line}`);
   const abs = call.resolvePath(citation.file, { mustExist: false });
   const rel = path.relative(call.root, abs).split(path.sep).join('/');
   await call.workspace.catalog.all();
   const sync = await syncChunks(call.workspace, call.env.limits);
-  const { sha, judged_against } = contentSha ? { sha: contentSha, judged_against: 'content_sha256' as const } : await citedContent(call.root, sync.index, rel, citation);
+  const { sha, judged_against } = contentSha
+    ? { sha: contentSha, judged_against: 'content_sha256' as const }
+    : await citedContent(call.root, sync.index, rel, citation);
   const lines = await new FileLines(call.root).get(rel);
   const matches = !!lines && citation.end_line <= lines.length && contentSha256(linesText(lines, citation.start_line, citation.end_line)) === sha;
   const out: CitationCheck = {
@@ -103,7 +119,10 @@ export async function indexStats(call: ServiceCall) {
   const sync = await syncChunks(call.workspace, call.env.limits);
   const vec = storedVectorStats(call.workspace, call.env.cacheDir);
   const checksum = identityChecksum((configuredEmbedder() ?? defaultEmbedder).identity());
-  const catalogBytes = await stat(snapshotPath(call.env.cacheDir, call.workspace.id)).then((s) => s.size, () => 0);
+  const catalogBytes = await stat(snapshotPath(call.env.cacheDir, call.workspace.id)).then(
+    (s) => s.size,
+    () => 0,
+  );
   return {
     ...sync.index.stats(),
     embedding_model: vec?.embedding_model ?? 'none',

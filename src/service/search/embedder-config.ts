@@ -18,9 +18,11 @@ export function configuredEmbedder(env: NodeJS.ProcessEnv = process.env): Embedd
   const model = env.LSPGATE_EMBED_MODEL ?? '';
   const dim = Number(env.LSPGATE_EMBED_DIM);
   if (api !== 'openai' && api !== 'ollama') throw new LspgateError('INVALID_INPUT', `LSPGATE_EMBED_API must be openai or ollama, not ${api}`);
-  if (!model || !Number.isInteger(dim) || dim <= 0) throw new LspgateError('INVALID_INPUT', 'LSPGATE_EMBED_URL needs LSPGATE_EMBED_MODEL and a positive integer LSPGATE_EMBED_DIM');
+  if (!model || !Number.isInteger(dim) || dim <= 0)
+    throw new LspgateError('INVALID_INPUT', 'LSPGATE_EMBED_URL needs LSPGATE_EMBED_MODEL and a positive integer LSPGATE_EMBED_DIM');
   const timeoutMs = env.LSPGATE_EMBED_TIMEOUT_MS === undefined ? 30_000 : Number(env.LSPGATE_EMBED_TIMEOUT_MS);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new LspgateError('INVALID_INPUT', `LSPGATE_EMBED_TIMEOUT_MS must be a positive integer (ms), not ${env.LSPGATE_EMBED_TIMEOUT_MS}`);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+    throw new LspgateError('INVALID_INPUT', `LSPGATE_EMBED_TIMEOUT_MS must be a positive integer (ms), not ${env.LSPGATE_EMBED_TIMEOUT_MS}`);
   const key = JSON.stringify([url, api, model, dim, env.LSPGATE_EMBED_KEY ?? '', timeoutMs]);
   if (cached?.key !== key) cached = { key, embedder: new HttpEmbedder({ url, api, model, dim, apiKey: env.LSPGATE_EMBED_KEY, timeoutMs }) };
   return cached.embedder;

@@ -78,5 +78,14 @@ export function storedVectorStats(ws: Workspace, cacheDir: string): VectorStoreS
   const dir = vectorDir(cacheDir, ws);
   const m = FileVectorStore.readManifest(dir);
   if (!m) return undefined;
-  return { chunk_count: m.chunk_count ?? 0, embedding_model: m.identity.model, embedding_dim: m.identity.dim, embedder_checksum: m.checksum, indexed_head: m.indexed_head, built_at: m.built_at, schema_version: m.schema_version, size_bytes: FileVectorStore.sizeOnDisk(dir) };
+  return {
+    chunk_count: m.chunk_count ?? 0,
+    embedding_model: m.identity.model,
+    embedding_dim: m.identity.dim,
+    embedder_checksum: m.checksum,
+    indexed_head: m.indexed_head,
+    built_at: m.built_at,
+    schema_version: m.schema_version,
+    size_bytes: FileVectorStore.sizeOnDisk(dir),
+  };
 }

@@ -30,8 +30,20 @@ export function validateRepoInput(url: string, ref?: string): void {
 }
 
 export function cloneDir(cacheDir: string, url: string, ref?: string): string {
-  const name = (url.replace(/[/\\]+$/, '').split(/[/\\:]/).pop() ?? 'repo').replace(/\.git$/, '').replace(/[^\w.-]/g, '_').slice(0, 60) || 'repo';
-  const hash = createHash('sha256').update(`${url}\n${ref ?? ''}`).digest('hex').slice(0, 10);
+  const name =
+    (
+      url
+        .replace(/[/\\]+$/, '')
+        .split(/[/\\:]/)
+        .pop() ?? 'repo'
+    )
+      .replace(/\.git$/, '')
+      .replace(/[^\w.-]/g, '_')
+      .slice(0, 60) || 'repo';
+  const hash = createHash('sha256')
+    .update(`${url}\n${ref ?? ''}`)
+    .digest('hex')
+    .slice(0, 10);
   return path.join(cacheDir, 'repos', `${name}-${hash}`);
 }
 

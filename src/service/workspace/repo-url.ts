@@ -28,7 +28,11 @@ export function classifyRepoUrl(url: string, base: string): RepoSource {
   const colon = url.indexOf(':');
   const slash = url.indexOf('/');
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || url.includes('::') || (colon >= 0 && (slash < 0 || colon < slash))) {
-    throw new LspgateError('INVALID_INPUT', `transport not allowed: ${url.slice(0, 100)} (allowed: https://, ssh://, user@host:path, file:// and local paths)`, { url });
+    throw new LspgateError(
+      'INVALID_INPUT',
+      `transport not allowed: ${url.slice(0, 100)} (allowed: https://, ssh://, user@host:path, file:// and local paths)`,
+      { url },
+    );
   }
   return { kind: 'local', path: path.resolve(base, url) };
 }

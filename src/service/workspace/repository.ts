@@ -70,8 +70,12 @@ function reportTier(cat: Catalog, st: CatalogStatus, meta: CallMeta, early: { fi
   const answered = [...(early.files ?? [])].filter((f) => cat.serverless(f) !== undefined);
   if (answered.length === 0 && !early.wide) return false;
   meta.setIndexState('syntax');
-  const why = Object.entries(tiers.syntax_only).map(([code, n]) => `${code} ${n}`).join(', ');
-  meta.warn(`${serverless} file(s) have no language server here (${why}): their symbols come from syntax trees; semantic operations on them answer SERVER_NOT_INSTALLED`);
+  const why = Object.entries(tiers.syntax_only)
+    .map(([code, n]) => `${code} ${n}`)
+    .join(', ');
+  meta.warn(
+    `${serverless} file(s) have no language server here (${why}): their symbols come from syntax trees; semantic operations on them answer SERVER_NOT_INSTALLED`,
+  );
   return true;
 }
 
@@ -79,14 +83,20 @@ function reportTier(cat: Catalog, st: CatalogStatus, meta: CallMeta, early: { fi
 export function partialWarning(errors: CatalogStatus['errors']): string {
   const byCode = new Map<string, number>();
   for (const e of errors) byCode.set(e.code, (byCode.get(e.code) ?? 0) + 1);
-  const codes = [...byCode].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ');
+  const codes = [...byCode]
+    .sort((a, b) => b[1] - a[1])
+    .map(([c, n]) => `${c} ${n}`)
+    .join(', ');
   return `${errors.length} file(s) could not be cataloged (${codes}): their symbols are missing from this answer; index_folder lists them, refresh retries them`;
 }
 
 export async function indexWorkspace(ws: Workspace, call: ServiceCall, opts: IndexOptions, progress?: IndexProgress, gitHead?: string): Promise<IndexResult> {
   const started = performance.now();
   const cat = ws.catalog;
-  cat.configure({ ...(opts.extraIgnore ? { extraIgnore: opts.extraIgnore } : {}), ...(opts.followSymlinks !== undefined ? { followSymlinks: opts.followSymlinks } : {}) });
+  cat.configure({
+    ...(opts.extraIgnore ? { extraIgnore: opts.extraIgnore } : {}),
+    ...(opts.followSymlinks !== undefined ? { followSymlinks: opts.followSymlinks } : {}),
+  });
   const status = await cat.build({
     signal: call.signal,
     onProgress: (done, total) => progress?.({ progress: done, total, message: `cataloged ${done}/${total} files` }),
@@ -128,7 +138,12 @@ export async function openFolder(gateway: GatewayHandle, folder: string): Promis
  * index_repo: a clone under the cache directory, opened as a workspace. A local source must itself
  * be inside an allowed root (a clone of /etc would open it all the same).
  */
-export async function cloneAndOpen(gateway: GatewayHandle, call: ServiceCall, url: string, ref: string | undefined): Promise<{ ws: Workspace; dir: string; head: string }> {
+export async function cloneAndOpen(
+  gateway: GatewayHandle,
+  call: ServiceCall,
+  url: string,
+  ref: string | undefined,
+): Promise<{ ws: Workspace; dir: string; head: string }> {
   validateRepoInput(url, ref);
   const source = classifyRepoUrl(url, gateway.defaultRoot);
   if (source.kind === 'local') {

@@ -41,7 +41,10 @@ export function applyServerStartFlag(raw: string | undefined): void {
 
 function checked(v: unknown, where: string): ServerStart {
   if (typeof v === 'string' && (SETTINGS as readonly string[]).includes(v)) return v as ServerStart;
-  throw new LspgateError('INVALID_INPUT', `${where} must be one of ${SETTINGS.join(', ')}, got ${JSON.stringify(v)}`, { setting: where, allowed: [...SETTINGS] });
+  throw new LspgateError('INVALID_INPUT', `${where} must be one of ${SETTINGS.join(', ')}, got ${JSON.stringify(v)}`, {
+    setting: where,
+    allowed: [...SETTINGS],
+  });
 }
 
 /** Sessions started ahead of any question and still at the background priority. */
@@ -79,7 +82,9 @@ export function raisePriority(env: ServiceEnv, session: LspSession): void {
   lowered.delete(session);
   if (!setNice(session, 0, env) && !cannotRaise) {
     cannotRaise = true;
-    env.logger.info(`${session.serverId} stays at nice ${BACKGROUND_NICE}: this process may not raise a priority (an unprivileged user on Linux); set LSPGATE_SERVER_START=on-demand to start servers only when asked`);
+    env.logger.info(
+      `${session.serverId} stays at nice ${BACKGROUND_NICE}: this process may not raise a priority (an unprivileged user on Linux); set LSPGATE_SERVER_START=on-demand to start servers only when asked`,
+    );
   }
 }
 

@@ -29,13 +29,21 @@ export async function openAt(call: ServiceCall, input: { file: string; line: num
   const abs = call.resolvePath(input.file, { expect: 'file' });
   const size = statSync(abs).size;
   const max = call.env.limits.maxFileBytes;
-  if (size > max) throw new LspgateError('LIMIT_EXCEEDED', `${toRelative(call.root, abs)} is ${size} bytes, over maxFileBytes ${max}`, { limit: 'maxFileBytes', value: max });
+  if (size > max)
+    throw new LspgateError('LIMIT_EXCEEDED', `${toRelative(call.root, abs)} is ${size} bytes, over maxFileBytes ${max}`, { limit: 'maxFileBytes', value: max });
   const text = readFileSync(abs, 'utf8');
   refuseBinary(toRelative(call.root, abs), text);
-  if (containsPrivateKey(text)) throw new LspgateError('SECRET_FILE', `refusing a file that holds a private key: ${toRelative(call.root, abs)}`, { path: toRelative(call.root, abs), reason: 'private key block' });
+  if (containsPrivateKey(text))
+    throw new LspgateError('SECRET_FILE', `refusing a file that holds a private key: ${toRelative(call.root, abs)}`, {
+      path: toRelative(call.root, abs),
+      reason: 'private key block',
+    });
   const lines = splitLines(text);
   if (input.line < 1 || input.line > lines.length) {
-    throw new LspgateError('INVALID_INPUT', `line ${input.line} is outside ${toRelative(call.root, abs)} (1..${lines.length})`, { line: input.line, lines: lines.length });
+    throw new LspgateError('INVALID_INPUT', `line ${input.line} is outside ${toRelative(call.root, abs)} (1..${lines.length})`, {
+      line: input.line,
+      lines: lines.length,
+    });
   }
   const ctxLines = input.context_lines ?? 10;
   const start = Math.max(1, input.line - ctxLines);
@@ -96,7 +104,14 @@ export function listWorkspaces(gateway: GatewayHandle, call: ServiceCall): { wor
       servers: infos
         .filter((i) => isInside(ws.root, i.root))
         .map((i) => {
-          const entry: WorkspaceInfo['servers'][number] = { id: i.serverId, root: i.root, state: i.state, generation: i.generation, crashes: i.crashes, progress: i.progress };
+          const entry: WorkspaceInfo['servers'][number] = {
+            id: i.serverId,
+            root: i.root,
+            state: i.state,
+            generation: i.generation,
+            crashes: i.crashes,
+            progress: i.progress,
+          };
           if (i.pid !== undefined) entry.pid = i.pid;
           if (i.rssBytes !== undefined) entry.rss_bytes = i.rssBytes;
           return entry;
