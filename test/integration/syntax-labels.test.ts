@@ -68,6 +68,8 @@ function valueFor(field: string, f: Field, name: string, root: string): unknown 
       return 'rust/src';
     case 'new_name':
       return 'renamed_thing';
+    case 'to':
+      return 'rust/src/moved.rs';
     case 'body':
       return 'fn replaced_thing() {}';
     case 'citation':

@@ -6,7 +6,8 @@
 // it, or secret-named are refused with their codes. Files whose servers lack willRenameFiles
 // (Python, Go, PHP — read from their capabilities) and a grammar-only language answer NOT_SUPPORTED.
 // A changed signature that breaks a caller in another file shows that caller's error in the delta
-// of replace_symbol_body, and the apply is refused; a forced delete shows its referencing files' errors.
+// of replace_symbol_body or a member inserted into an interface, and the apply is refused; a forced delete shows
+// its referencing files' errors.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -118,6 +119,21 @@ describe('move_file: TypeScript', async () => {
     // a body-only change checks no other file
     const body = await fx.run('replace_symbol_body', { symbol: 'area', body: 'export function area(r: number): number {\n  return 3.14 * r * r;\n}' });
     expect([body.referencing, body.introduced]).toEqual([undefined, []]);
+  });
+
+  it('a member inserted into an interface: the code typed by it is checked, and the apply refused', async () => {
+    const before = fx.read('src/geometry/shape.ts');
+    const args = { symbol: 'Shape.size', body: 'perimeter(): number;' };
+    const r = await fx.run('insert_after_symbol', args);
+    expect(r.referencing.files).toContain('src/feature/unit-square.ts');
+    const broken = (r.introduced as { file: string; severity: string }[]).filter((d) => d.severity === 'error').map((d) => d.file);
+    expect(broken).toContain('src/feature/unit-square.ts');
+    const err = await fx.runError('insert_after_symbol', { ...args, apply: true });
+    expect(err.code).toBe('INVALID_INPUT');
+    expect(fx.read('src/geometry/shape.ts')).toBe(before);
+    // beside a top-level function nothing else is checked
+    const top = await fx.run('insert_after_symbol', { symbol: 'area', body: 'export function perimeter(r: number): number {\n  return 2 * Math.PI * r;\n}' });
+    expect([top.referencing, top.introduced]).toEqual([undefined, []]);
   });
 
   it('a forced delete: the files still referencing it show their new errors', async () => {

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { LspgateError } from '../../errors/errors.js';
 import { containsPrivateKey } from '../../util/secret-files.js';
 import { sha256 } from '../../lsp/documents.js';
+import type { CatalogSymbol } from '../../core/catalog.js';
 import type { ServiceCall } from '../call.js';
 import type { TargetInput } from '../navigation/resolve.js';
 import { findReferences, type ReferenceEntry } from '../navigation/references.js';
@@ -253,7 +254,16 @@ async function referencingFiles(
   refs: ReferenceEntry[] | undefined,
 ): Promise<Referencing | undefined> {
   let found = refs;
-  if (kind === 'replace_symbol_body') {
+  const container = kind === 'insert_before_symbol' || kind === 'insert_after_symbol' ? await contractOf(call, span) : undefined;
+  if (container) {
+    // a member added to an interface or trait is owed by everything typed by it (implementers, object literals)
+    try {
+      found = (await findReferences(call, { symbol_id: container.symbol_id, include_declaration: false, max_results: 500 })).references;
+    } catch (e) {
+      call.meta.warn(`${container.qualified_name} gains a member, but the code typed by it was not checked: ${(e as Error).message}`);
+      return undefined;
+    }
+  } else if (kind === 'replace_symbol_body') {
     if (!signatureChanged(span.bytes.subarray(plan.from, plan.to).toString('utf8'), plan.text)) return undefined;
     try {
       found = (await findReferences(call, { symbol_id: span.symbol.symbol_id, include_declaration: false, max_results: 500 })).references;
@@ -267,6 +277,13 @@ async function referencingFiles(
   if (files.length > MAX_REFERENCING_FILES)
     call.meta.warn(`${files.length} files reference ${span.symbol.qualified_name}: the diagnostics delta covers the first ${MAX_REFERENCING_FILES}`);
   return { files: files.slice(0, MAX_REFERENCING_FILES), total_files: files.length, cap: MAX_REFERENCING_FILES };
+}
+
+/** The interface or trait an insertion beside `span`'s symbol adds a member to, if any. */
+async function contractOf(call: ServiceCall, span: SymbolSpan): Promise<CatalogSymbol | undefined> {
+  if (!span.symbol.parent) return undefined;
+  const parent = await call.workspace.catalog.byId(span.symbol.parent);
+  return parent && (parent.kind === 'interface' || parent.kind === 'trait') ? parent : undefined;
 }
 
 /**
