@@ -162,15 +162,32 @@ export const LANGS: BenchLang[] = [
   },
   {
     name: 'php',
-    unavailable: () => (which('php') ? undefined : 'php is not installed (php -l is the compile check): skipped'),
-    prepare: () => [],
-    compile: () => ({ errors: 0, sample: [] }),
+    unavailable: () =>
+      !which('php')
+        ? 'php is not installed (php -l is the compile check): skipped'
+        : fs.existsSync(MONOLOG)
+          ? undefined
+          : `no PHP sources at ${MONOLOG} (Debian's php-monolog)`,
+    prepare(dir) {
+      // Monolog's core, formatters and processors as Debian ships them (php-monolog)
+      const files = listFiles(MONOLOG, (r) => r.endsWith('.php') && (!r.includes('/') || r.startsWith('Formatter/') || r.startsWith('Processor/')));
+      copyFiles(MONOLOG, path.join(dir, 'src'), files);
+      fs.writeFileSync(path.join(dir, 'composer.json'), '{ "name": "bench/monolog-copy", "autoload": { "psr-4": { "Monolog\\\\": "src/" } } }\n');
+      return files.map((f) => `src/${f}`);
+    },
+    compile(root, files) {
+      // php -l: the parse check, one file at a time (it reads only the first file it is given)
+      const lines = files.map((f) => run('php', ['-l', f], root)).filter((out) => !out.includes('No syntax errors detected'));
+      return { errors: lines.length, sample: lines.slice(0, 3).map((l) => l.trim().split('\n')[0]!) };
+    },
     kinds: new Set(['function', 'method']),
     opener: /\{\s*$/,
     comment: '// lspgate-bench: body replaced',
     declaration: (name, n, parent) => (parent === 'class' ? `public function ${name}() {\n    return ${n};\n}` : `function ${name}() {\n    return ${n};\n}`),
   },
 ];
+
+const MONOLOG = '/usr/share/php/Monolog';
 
 function pythonLib(): string {
   const dirs = fs.existsSync('/usr/lib')
