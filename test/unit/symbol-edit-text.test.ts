@@ -27,6 +27,22 @@ describe('shapeText', () => {
     expect(shapeText('def n(self):\n    return 2', py, '    ', true)).toBe('def n(self):\n        return 2');
     expect(shapeText('m() {\n  return 2\n}', ts, '  ', true)).toBe('m() {\n    return 2\n  }');
   });
+  it('a doc comment copied with the declaration: its ` * ` lines do not make the unit one space', () => {
+    const placed = [
+      '    /**',
+      '     * Pushes a handler on to the stack.',
+      '     */',
+      '    public function pushHandler(HandlerInterface $handler): self',
+      '    {',
+      '        array_unshift($this->handlers, $handler);',
+      '',
+      '        return $this;',
+      '    }',
+    ];
+    const copied = [placed[0]!.trimStart(), ...placed.slice(1)].join('\n');
+    expect(shapeText(copied, fileStyle(placed.join('\n')), '    ', true)).toBe(copied);
+  });
+
   it('a header continued over lines keeps its alignment, and the unit is not read from it', () => {
     const py = fileStyle('class A:\n    def m(self):\n        return 1\n');
     expect(shapeText('def n(self,\n      x):\n    return x', py, '    ', false)).toBe('    def n(self,\n          x):\n        return x');

@@ -133,6 +133,12 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
   return out;
 }
 
+/** Whether `text` opens with a comment (`/*`, `//`, or `#` that is not a `#[` attribute). */
+function startsWithComment(text: string): boolean {
+  const t = text.trimStart();
+  return t.startsWith('/*') || t.startsWith('//') || (t.startsWith('#') && !t.startsWith('#['));
+}
+
 /** The new file's bytes [from, to) become `text`. */
 function planEdit(kind: SymbolEditKind, span: SymbolSpan, input: SymbolEditInput, verbatim: ReadonlySet<number>): Planned {
   const { bytes, start, end, docStart } = span;
@@ -144,7 +150,9 @@ function planEdit(kind: SymbolEditKind, span: SymbolSpan, input: SymbolEditInput
   const gap = separation(span);
   switch (kind) {
     case 'replace_symbol_body': {
-      const from = input.include_doc ? docStart : start;
+      // new text that brings its own doc comment (as get_symbol's source does) replaces the old one: two would be kept otherwise
+      const withDoc = input.include_doc ?? (docStart < start && startsWithComment(body));
+      const from = withDoc ? docStart : start;
       return { from, to: end, text: shapeText(body, style, base, true, verbatim) };
     }
     case 'insert_before_symbol': {

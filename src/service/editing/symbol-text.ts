@@ -36,7 +36,8 @@ function unitOf(lines: string[], continued: Set<number>): string | undefined {
   const steps = new Map<number, number>();
   let prev = 0;
   for (const [i, line] of lines.entries()) {
-    if (!line.trim() || continued.has(i)) continue;
+    // ` * text` inside a doc comment sits one space in from its `/**`: no step of the indentation
+    if (!line.trim() || continued.has(i) || line.trimStart().startsWith('*')) continue;
     const lead = /^[ \t]*/.exec(line)![0];
     if (lead.startsWith('\t')) tabs++;
     else if (lead.length) spaced++;
