@@ -209,7 +209,7 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'type_hierarchy',
     title: 'Type hierarchy',
     description:
-      "Supertypes and/or subtypes of a type as a tree (`direction` supertypes | subtypes | both; `depth` 1..5, default 3; `max_results` nodes). From the server's type-hierarchy requests where it has them, else (`source: syntax+server`) from declaration headers in parse trees, each resolved by the server; supertypes outside the workspace are `external` leaves.",
+      "Supertypes and/or subtypes of a type as a tree (`direction` supertypes, subtypes or both; `depth` 1..5, default 3). From the server's type-hierarchy requests where it has them, else (`source: syntax+server`) from declaration headers in parse trees, each resolved by the server; supertypes outside the workspace are `external` leaves.",
     related: { find_implementations: 'for the implementations of a method' },
     input: z.object({
       ...targetShape,

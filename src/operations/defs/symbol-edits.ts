@@ -93,7 +93,7 @@ export const symbolEditOperations: Operation[] = [
   editOp(
     'replace_symbol_body',
     'Replace symbol',
-    `Replace a symbol's whole declaration (signature, body, decorators; overloads together) with \`body\`; its doc comment stays unless \`include_doc\`. ${CHECKED}`,
+    `Replace a symbol's whole declaration (signature, body, decorators; overloads together) with \`body\`; its doc comment stays unless \`include_doc\` or \`body\` opens with one. ${CHECKED}`,
     { body: body.describe('The new declaration'), include_doc: z.boolean().optional().describe('Replace the doc comment too') },
     'replace',
     { symbol: 'capitalize', body: 'export function capitalize(word: string): string {\n  return word.toUpperCase();\n}' },
