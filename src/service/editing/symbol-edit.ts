@@ -252,7 +252,8 @@ function result(
 
 /**
  * The files whose diagnostics an edit can change besides its own: those referencing a deleted
- * symbol, or a symbol whose signature the new text changes; undefined for any other edit.
+ * symbol, a symbol whose signature the new text changes, or the interface or trait an insertion adds a
+ * member to; undefined for any other edit.
  */
 async function referencingFiles(
   call: ServiceCall,
@@ -263,27 +264,25 @@ async function referencingFiles(
 ): Promise<Referencing | undefined> {
   let found = refs;
   const container = kind === 'insert_before_symbol' || kind === 'insert_after_symbol' ? await contractOf(call, span) : undefined;
-  if (container) {
-    // a member added to an interface or trait is owed by everything typed by it (implementers, object literals)
+  // a member added to an interface or trait is owed by everything typed by it (implementers, object literals)
+  const changed = kind === 'replace_symbol_body' && signatureChanged(span.bytes.subarray(plan.from, plan.to).toString('utf8'), plan.text);
+  const subject = container ?? (kind === 'delete_symbol' || changed ? span.symbol : undefined);
+  if (!subject) return undefined;
+  if (kind !== 'delete_symbol') {
     try {
-      found = (await findReferences(call, { symbol_id: container.symbol_id, include_declaration: false, max_results: 500 })).references;
+      found = (await findReferences(call, { symbol_id: subject.symbol_id, include_declaration: false, max_results: 500 })).references;
     } catch (e) {
-      call.meta.warn(`${container.qualified_name} gains a member, but the code typed by it was not checked: ${(e as Error).message}`);
-      return undefined;
-    }
-  } else if (kind === 'replace_symbol_body') {
-    if (!signatureChanged(span.bytes.subarray(plan.from, plan.to).toString('utf8'), plan.text)) return undefined;
-    try {
-      found = (await findReferences(call, { symbol_id: span.symbol.symbol_id, include_declaration: false, max_results: 500 })).references;
-    } catch (e) {
-      call.meta.warn(`the signature of ${span.symbol.qualified_name} changes, but its callers were not checked: ${(e as Error).message}`);
+      const what = container
+        ? `${container.qualified_name} gains a member, but the code typed by it`
+        : `the signature of ${subject.qualified_name} changes, but its callers`;
+      call.meta.warn(`${what} were not checked: ${(e as Error).message}`);
       return undefined;
     }
   }
   if (!found) return undefined;
   const files = [...new Set(found.filter((r) => !r.external && r.file !== span.file).map((r) => r.file))].sort();
   if (files.length > MAX_REFERENCING_FILES)
-    call.meta.warn(`${files.length} files reference ${span.symbol.qualified_name}: the diagnostics delta covers the first ${MAX_REFERENCING_FILES}`);
+    call.meta.warn(`${files.length} files reference ${subject.qualified_name}: the diagnostics delta covers the first ${MAX_REFERENCING_FILES}`);
   return { files: files.slice(0, MAX_REFERENCING_FILES), total_files: files.length, cap: MAX_REFERENCING_FILES };
 }
 
