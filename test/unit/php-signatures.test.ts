@@ -2,6 +2,7 @@
 // (PHP's implicit `public` included) and long parameter lists given whole.
 import { describe, expect, it } from 'vitest';
 import { syntaxEntry } from '../../src/service/cataloging/syntax-entry.js';
+import { modifiersBefore } from '../../src/adapters/php/source.js';
 
 async function signatures(text: string): Promise<Record<string, string>> {
   const bytes = Buffer.from(text, 'utf8');
@@ -76,5 +77,14 @@ describe('PHP syntax signatures', () => {
     expect(wide.length).toBeGreaterThan(400);
     expect(wide.startsWith('public function wide(?\\Some\\Long\\Type0 $argumentNumber0 = null, ')).toBe(true);
     expect(wide.endsWith('?\\Some\\Long\\Type15 $argumentNumber15 = null): void')).toBe(true);
+  });
+});
+
+describe('modifiers of a member whose name is inside a keyword before it', () => {
+  it('are read before the name, not before the keyword that contains it', () => {
+    expect(modifiersBefore('protected function p(): void {}', 'p')).toEqual(['protected']);
+    expect(modifiersBefore('final public static function stat()', 'stat')).toEqual(['final', 'public', 'static']);
+    expect(modifiersBefore('private static ?int $ic = 0;', '$ic')).toEqual(['private', 'static']);
+    expect(modifiersBefore('protected const PRO = 1;', 'PRO')).toEqual(['protected', 'const']);
   });
 });

@@ -189,9 +189,21 @@ export function parsePhpParams(list: string): PhpFunctionHeader['params'] {
 
 /** Modifiers written before the name on a property/constant/class line. */
 export function modifiersBefore(line: string, name: string): string[] {
-  const at = line.indexOf(name);
+  const at = nameAt(line, name);
   const before = at >= 0 ? line.slice(0, at) : line;
   return [...before.matchAll(/\b(public|protected|private|static|abstract|final|readonly|var|const)\b/g)].map((m) => m[1]!);
+}
+
+/**
+ * Where `name` stands as a whole word on `line`, or -1: a method `p` or `stat` must not be found inside the
+ * `protected` or `static` before it (its modifiers were read from the text before that match: none).
+ */
+function nameAt(line: string, name: string): number {
+  const word = /[\w$\x80-\uffff]/;
+  for (let at = line.indexOf(name); at >= 0; at = line.indexOf(name, at + 1)) {
+    if (!word.test(line[at - 1] ?? ' ') && !word.test(line[at + name.length] ?? ' ')) return at;
+  }
+  return -1;
 }
 
 /** Offset of the initialiser of `$name` (just after `=`) in a class body, or -1. */
