@@ -8,6 +8,7 @@
 import type { DeclarationSyntax, SyntaxFileInfo, SyntaxSymbol } from './language-profile.js';
 import type { SymbolKind } from '../schema/descriptors.js';
 import { collapsed } from './structure-forms.js';
+import { declaredSignature } from './declared-signature.js';
 import { compiledQuery, parseLoaded, type SyntaxCapture, type SyntaxNode } from '../syntax/syntax.js';
 
 /** LSP SymbolKind and lspgate's kind of each capture name a query may use. */
@@ -110,7 +111,7 @@ function blanked(text: string, spans: ReadonlyArray<readonly [number, number]>):
 }
 
 export function queryDeclarations(spec: QueryDeclarations): DeclarationSyntax {
-  const symbolsOf = (captures: readonly SyntaxCapture[]): SyntaxSymbol[] => {
+  const symbolsOf = (captures: readonly SyntaxCapture[], text: string): SyntaxSymbol[] => {
     const flat: SyntaxSymbol[] = [];
     const seen = new Set<string>();
     for (const c of captures) {
@@ -124,7 +125,7 @@ export function queryDeclarations(spec: QueryDeclarations): DeclarationSyntax {
         const key = `${c.node.startIndex}:${c.node.endIndex}:${kindName}:${name.at}`;
         if (!isIdentifierName(name, spec.keywords) || seen.has(key)) continue;
         seen.add(key);
-        flat.push({
+        const symbol: SyntaxSymbol = {
           name: collapsed(name.text),
           lspKind: kind.lsp,
           kind: kind.kind,
@@ -132,7 +133,10 @@ export function queryDeclarations(spec: QueryDeclarations): DeclarationSyntax {
           end: c.node.endIndex,
           selection: name.at,
           children: [],
-        });
+        };
+        const signature = declaredSignature(c.node, name.at, text);
+        if (signature !== undefined) symbol.signature = signature;
+        flat.push(symbol);
       }
     }
     return nest(flat);
@@ -145,17 +149,18 @@ export function queryDeclarations(spec: QueryDeclarations): DeclarationSyntax {
     let symbols: SyntaxSymbol[] | undefined;
     for (let round = 0; round < REPAIR_ROUNDS && spans.length > 0 && query; round++) {
       current = blanked(current, spans);
-      const next = parseLoaded(repair.grammar, current, (r) => ({ symbols: symbolsOf(query.captures(r)), spans: repair.spans(r) }));
+      // signatures read the text as written (the macros the parse needed blank are part of them)
+      const next = parseLoaded(repair.grammar, current, (r) => ({ symbols: symbolsOf(query.captures(r), text), spans: repair.spans(r) }));
       if (!next) break;
       symbols = next.symbols;
       spans = next.spans;
     }
-    return symbols ?? symbolsOf(captures);
+    return symbols ?? symbolsOf(captures, text);
   };
   return {
     query: spec.query,
     read(root: SyntaxNode, text: string, captures: readonly SyntaxCapture[]): SyntaxSymbol[] {
-      return spec.repair ? repaired(spec.repair, root, text, captures) : symbolsOf(captures);
+      return spec.repair ? repaired(spec.repair, root, text, captures) : symbolsOf(captures, text);
     },
     ...(spec.packageOf ? { packageOf: spec.packageOf } : {}),
   };
