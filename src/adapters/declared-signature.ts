@@ -19,11 +19,22 @@ const MAX_CLIMB = 3;
 /** Node types of what stands between a signature and its body, left out (C++ member initializers). */
 const BEFORE_BODY = new Set(['field_initializer_list']);
 
+/** A declaration node, not a body of them (Java's `enum_body_declarations`, C++'s `field_declaration_list`). */
+function isDeclaration(n: SyntaxNode): boolean {
+  return /(declaration|definition)$/.test(n.type);
+}
+
 /** The declaration a capture stands for: itself, or when it is a declarator or only the name, the declaration around it (`private int size;`). */
 function declarationOf(node: SyntaxNode, nameAt: number): SyntaxNode {
   if (!node.type.includes('declarator') && (node.startIndex !== nameAt || node.namedChildCount > 0)) return node;
   let up: SyntaxNode | null = node.parent;
-  for (let i = 0; up && i < MAX_CLIMB; i++, up = up.parent) if (/declaration|definition/.test(up.type)) return up;
+  for (let i = 0; up && i < MAX_CLIMB; i++, up = up.parent) {
+    if (!isDeclaration(up)) continue;
+    // C#'s `private int x;` is a field declaration around a variable declaration
+    let outer: SyntaxNode = up;
+    while (outer.parent && isDeclaration(outer.parent)) outer = outer.parent;
+    return outer;
+  }
   return node;
 }
 

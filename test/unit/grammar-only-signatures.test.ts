@@ -87,3 +87,12 @@ impl Node {
     expect(css['class .btn-primary']).toBe('.btn, .btn-primary');
   });
 });
+
+describe('C# fields and events', () => {
+  it('keep their modifiers: the declarator climbs past the variable declaration to the field', async () => {
+    const sig = await signatures('A.cs', 'class S {\n  private readonly int _w = 0;\n  public event EventHandler Sent;\n  public int Cost() => _w * 2;\n}\n');
+    expect(sig['field S._w']).toBe('private readonly int _w = 0;');
+    expect(sig['field S.Sent']).toBe('public event EventHandler Sent;');
+    expect(sig['method S.Cost']).toBe('public int Cost()');
+  });
+});
