@@ -21,6 +21,7 @@ import { mainHelp } from './thin/help-text.js';
 import { COMMON_OPTIONS, guardedParse } from '../frontends/operation-args.js';
 import { serversReport, serversText } from './servers-command.js';
 import { runTrustCommand } from './trust-command.js';
+import { commandFirst } from './thin/argv.js';
 import { applyServerStartFlag } from '../service/workspace/server-warmup.js';
 import { runRecoverCommand } from './recover-command.js';
 
@@ -201,6 +202,6 @@ function usage(message: string): LspgateError {
   return new LspgateError('INVALID_INPUT', message);
 }
 
-main(process.argv.slice(2)).catch((e: unknown) => {
+main(commandFirst(process.argv.slice(2))).catch((e: unknown) => {
   exitAfterFlush(printError(e));
 });

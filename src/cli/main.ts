@@ -10,9 +10,10 @@
  * client of it (thin/plan.ts says which), and Node loads nothing else. Every other call, and any
  * thin call the daemon refuses, loads the full CLI (full-main.ts).
  */
+import { commandFirst } from './thin/argv.js';
 import { localAnswer } from './thin/local.js';
 
-const argv = process.argv.slice(2);
+const argv = commandFirst(process.argv.slice(2));
 const local = await localAnswer(argv);
 if (local) {
   process.exitCode = local.exit_code;
