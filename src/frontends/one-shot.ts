@@ -13,6 +13,7 @@ import { operationHelp } from './help.js';
 import type { FrontendGateway } from './host.js';
 import { parseOperationArgs, type CommonFlags } from './operation-args.js';
 import { relayProgress } from './server-progress.js';
+import { nearestName } from './nearest-name.js';
 
 export interface OneShotOutput {
   stdout: string;
@@ -30,36 +31,6 @@ export function errorText(e: unknown): { text: string; code: number } {
   // a person reads this: a name quoted in the message or details may hold control characters
   const details = err.details === undefined ? '' : `\n${jsonSafeText(JSON.stringify(err.details, null, 2))}`;
   return { text: `${err.code}: ${escapeBlock(err.message)}${details}\n`, code: exitCodeFor(err) };
-}
-
-/** Edits between two short words (insert, delete, replace), or more than `max` when they differ more. */
-function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    prev = row;
-  }
-  return prev[b.length]!;
-}
-
-/**
- * The operation a mistyped name was meant to be: the one a third of its length or fewer edits away
- * (`serch_symbols`, `find-references`; `callers` by its last word), when one is closest.
- */
-function nearestName(name: string, names: readonly string[]): string | undefined {
-  const typed = name.toLowerCase().replace(/-/g, '_').slice(0, 100);
-  const max = Math.max(1, Math.floor(typed.length / 3));
-  let best: string | undefined;
-  let bestDistance = max + 1;
-  let tie = false;
-  for (const n of names) {
-    const d = n.endsWith(`_${typed}`) ? 1 : editDistance(typed, n, max);
-    if (d < bestDistance) [best, bestDistance, tie] = [n, d, false];
-    else if (d === bestDistance) tie = true;
-  }
-  return best && !tie ? best : undefined;
 }
 
 export function findOperation(name: string): Operation {

@@ -42,6 +42,12 @@ afterAll(async () => {
 });
 
 describe('REPL tab completion', () => {
+  it('answers a mistyped command with the one it was meant to be', async () => {
+    input.write('.serch formatName\n');
+    await waitFor(() => out.includes('unknown command .serch'), 'the unknown-command answer', 30_000);
+    expect(out).toContain('unknown command .serch; did you mean .search?');
+  });
+
   it('completes command names generated from the operation table', async () => {
     const [hits] = await complete('.de');
     expect(hits).toContain('def');
@@ -74,6 +80,8 @@ describe('REPL tab completion', () => {
       expect(catalog.some((s) => s.name === 'lines' && s.parent !== undefined)).toBe(true);
       expect((await complete('.def line'))[0]).toEqual([]);
       expect((await complete('.def buildRep'))[0]).toContain('buildReport');
+      // a file's path completes too (the commands that take a file: .outline src/util/str + Tab)
+      expect((await complete('.outline src/util/str'))[0]).toContain('src/util/strings.ts');
     },
     SERVER_TEST_TIMEOUT_MS,
   );

@@ -19,6 +19,6 @@ export interface ReplBackend {
   readonly trace: ReplTrace;
   raw(req: RawRequest): Promise<RawAnswer>;
   servers(): Promise<ServersView>;
-  /** Catalog symbol names of the default workspace once built; [] before. */
+  /** Catalog symbol names and file paths of the default workspace once built; [] before. */
   symbolNames(): Promise<string[]>;
 }

@@ -6,6 +6,7 @@ import type { REPLServer } from 'node:repl';
 import type { FrontendGateway } from '../host.js';
 import { inputFields } from '../input-fields.js';
 import type { SerialQueue } from './eval-queue.js';
+import { nearestName } from '../nearest-name.js';
 
 type Completer = (line: string, cb: (err: Error | null, result: [string[], string]) => void) => void;
 
@@ -23,7 +24,9 @@ export function answerUnknownCommands(server: REPLServer, queue: SerialQueue, wr
       if (found !== undefined || typeof key !== 'string') return found;
       return {
         action() {
-          void queue.enqueue(async () => write(`unknown command .${key} (.help lists them)`)).finally(prompt);
+          const near = nearestName(key, Object.keys(target));
+          const hint = near ? `; did you mean .${near}?` : '';
+          void queue.enqueue(async () => write(`unknown command .${key.slice(0, 100)}${hint} (.help lists them)`)).finally(prompt);
         },
       };
     },

@@ -72,6 +72,8 @@ export async function catalogNames(gateway: Gateway): Promise<string[]> {
     if (scopeOf(s, (id) => byId.get(id)) === 'local') continue;
     set.add(s.name);
     set.add(s.qualified_name);
+    // `.outline src/ro` + Tab: a file's path is a word the commands take too
+    set.add(s.file);
   }
   return [...set].sort();
 }
