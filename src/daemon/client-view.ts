@@ -34,10 +34,13 @@ let nextCall = 1;
 
 /** `view()` is read at each call: before attach it is undefined and every call answers DAEMON_FAILED. */
 export function clientFrontend(core: Gateway, view: () => Gateway | undefined, opts: ClientViewOptions): FrontendGateway {
-  const roots = () =>
-    view()
-      ?.workspaces()
-      .map((w) => w.root) ?? [];
+  // the client's default root counts before its first call opens it: a call that finds that root's
+  // server already loading (another client started it) reports it from the start, not only when it
+  // changes state (a REPL asking while another window's server indexes printed nothing)
+  const roots = () => {
+    const v = view();
+    return v ? [v.defaultRoot, ...v.workspaces().map((w) => w.root)] : [];
+  };
   return {
     get defaultRoot() {
       return view()?.defaultRoot ?? core.defaultRoot;

@@ -219,4 +219,27 @@ describe('the CLI on a terminal prints what a call waits for on stderr', () => {
     expect(screen.indexOf('NOT_READY: fault is still'), screen).toBeGreaterThan(said);
     if (mode === 'require') expect(await daemonStatus(w)).toBeDefined();
   });
+
+  // the REPL on a terminal says it the same way, between the command and its answer; through the daemon
+  // the server is already loading (the calls above started it): said from where it stands
+  it.each([
+    ['the REPL through the daemon', 'require'],
+    ['the REPL in its own process', 'off'],
+  ])('%s', async (_name, mode) => {
+    const pty = runInPty(process.execPath, [CLI, 'repl', '--root', w.ws, '--daemon', mode], { env: { ...w.env, LSPGATE_CACHE_DIR: w.cacheDir } });
+    try {
+      await pty.waitFor('lspgate> ', 'the prompt');
+      const from = pty.screen().length;
+      pty.keys('.def greet --wait_ms 500\r');
+      await pty.waitFor('NOT_READY', 'the answer', from);
+      const screen = pty.screen().slice(from);
+      const said = screen.indexOf('lspgate: fault: ');
+      expect(said, screen).toBeGreaterThanOrEqual(0);
+      expect(screen.indexOf('NOT_READY: fault is still'), screen).toBeGreaterThan(said);
+      pty.keys('.exit\r');
+      await pty.exited;
+    } finally {
+      pty.kill();
+    }
+  });
 });

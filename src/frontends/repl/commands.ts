@@ -8,6 +8,8 @@ import type { Operation } from '../../operations/types.js';
 import { jsonSafeText } from '../../util/control-chars.js';
 import type { FrontendGateway } from '../host.js';
 import { errorText } from '../one-shot.js';
+import { relayProgress } from '../server-progress.js';
+import { progressLine } from '../../link/progress-line.js';
 import { describeFields, inputFields } from '../input-fields.js';
 import { splitWords, wordsToInput } from '../words.js';
 import type { ReplBackend } from './backend-types.js';
@@ -24,13 +26,17 @@ export interface ReplCommand {
   run(args: string, signal?: AbortSignal): Promise<string>;
 }
 
-export function operationCommands(gateway: FrontendGateway, state: ReplState): ReplCommand[] {
+/**
+ * `progress`: where what a call waits for (servers starting and loading, with their progress) is
+ * printed while it runs, one line per update, as the CLI prints it on a terminal's stderr.
+ */
+export function operationCommands(gateway: FrontendGateway, state: ReplState, progress?: (line: string) => void): ReplCommand[] {
   const out: ReplCommand[] = [];
   const taken = new Set<string>();
   for (const op of gateway.operations()) {
     const positional = op.repl?.positional ?? [];
     const usage = `${positional.map((p) => `<${p}>`).join(' ')}${positional.length ? ' ' : ''}[--field value ...]`;
-    const run = (args: string, signal?: AbortSignal) => runOperation(gateway, state, op, args, positional, signal);
+    const run = (args: string, signal?: AbortSignal) => runOperation(gateway, state, op, args, positional, signal, progress);
     for (const name of [op.repl?.command, op.name]) {
       if (!name || taken.has(name)) continue;
       taken.add(name);
@@ -47,15 +53,19 @@ async function runOperation(
   args: string,
   positional: string[],
   signal?: AbortSignal,
+  progress?: (line: string) => void,
 ): Promise<string> {
+  const relay = progress ? relayProgress(gateway.context.broker, (p) => progress(progressLine(p) ?? '')) : undefined;
   try {
     const { input, extra } = wordsToInput(op, splitWords(args), positional, ['json']);
     const asJson = extra.json !== undefined ? extra.json !== 'false' : state.json;
     if (input.output_format === undefined) input.output_format = asJson ? 'json' : 'markdown';
-    const { text } = await gateway.run(op.name, input, signal ? { signal } : undefined);
+    const { text } = await gateway.run(op.name, input, { ...(signal ? { signal } : {}), ...(relay ? { progress: relay.progress } : {}) });
     return text;
   } catch (e) {
     return formatError(e);
+  } finally {
+    relay?.dispose();
   }
 }
 
