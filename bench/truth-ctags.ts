@@ -11,7 +11,9 @@
  * For each language, the ctags kinds that correspond to what lspgate indexes count (the others are
  * listed as excluded); a tag is found when lspgate's catalog has a symbol of the same file, line and
  * name (the last segment of a qualified name). Recall = found ctags tags / counted ctags tags;
- * precision = lspgate symbols that ctags also tags (any kind) / lspgate symbols.
+ * precision = lspgate symbols that ctags also tags (any kind) / lspgate symbols, less the declarations a
+ * language's rules say ctags does not tag (Rust's `const` items): each rule is applied only when ctags,
+ * run on a small probe, indeed tags none of its names, and the table lists it with its count.
  *
  * Usage: npm run truth:ctags [-- java cpp rust ruby shell css] [--misses N] [--json FILE]
  * Without universal-ctags on PATH it says so loudly and exits 0 (apt-get install universal-ctags).
@@ -46,6 +48,8 @@ interface Corpus {
   excludedTags?: { what: string; why: string; test: (t: Tag) => boolean };
   /** lspgate kinds ctags has no kind for (left out of precision), and why. */
   notTagged?: Record<string, string>;
+  /** lspgate symbols of a counted kind ctags does not tag (left out of precision), each rule checked on a probe and listed with its count. */
+  untagged?: UntaggedRule[];
   /**
    * A tag is found by a symbol whose name holds its name on the same line (CSS: ctags tags each
    * selector of a list, lspgate the list as one rule).
@@ -59,6 +63,59 @@ interface Corpus {
   falseTag?: (t: Tag) => boolean;
   /** Node types of the language's tree that hold text, not code (a tag inside one is ctags's false tag), and the grammar to read them with. */
   textNodes?: { grammar: string; types: string[] };
+}
+
+/** A symbol the catalog lists (the fields the rules read). */
+type Symbol = { file: string; line: number; name: string; kind: string; parent?: string; selection_line: number; selection_column: number };
+
+/**
+ * Declarations ctags 5.9 does not tag, by a stated rule: applied only when ctags, run on `probe`,
+ * tags none of its `names` (a ctags that tags them gets the symbols counted again).
+ */
+interface UntaggedRule {
+  what: string;
+  why: string;
+  probe: { file: string; text: string; names: string[] };
+  /** Which symbols the rule leaves out, from the corpus, its counted ctags tags and the language's trees. */
+  select(dir: string, tags: Tag[], symbols: Symbol[]): Promise<(s: Symbol) => boolean>;
+}
+
+/** `file:line:column` (1-based) of the names of nodes of `types` in the files of `symbols`, read from their trees. */
+async function namesOfNodes(dir: string, grammar: string, files: Iterable<string>, types: ReadonlySet<string>): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const file of new Set(files)) {
+    await withSyntaxTree(grammar, fs.readFileSync(path.join(dir, file), 'utf8'), (root) => {
+      for (const n of root.descendantsOfType([...types])) {
+        const name = n?.childForFieldName('name');
+        if (name) out.add(`${file}:${name.startPosition.row + 1}:${name.startPosition.column + 1}`);
+      }
+    });
+  }
+  return out;
+}
+
+/** Rows of the first node of `types` whose text opens with `prefix`, per file (0-based), read from the trees of `files`. */
+async function firstNodeRows(dir: string, grammar: string, files: Iterable<string>, types: ReadonlySet<string>, prefix: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const file of new Set(files)) {
+    await withSyntaxTree(grammar, fs.readFileSync(path.join(dir, file), 'utf8'), (root) => {
+      const first = root.descendantsOfType([...types]).find((n) => n?.text.startsWith(prefix));
+      if (first) out.set(file, first.startPosition.row);
+    });
+  }
+  return out;
+}
+
+/** Whether ctags tags none of the probe's names (the rule's premise holds for this ctags). */
+function probeHolds(rule: UntaggedRule, language: string): boolean {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-truth-probe-'));
+  try {
+    fs.writeFileSync(path.join(dir, rule.probe.file), rule.probe.text);
+    const names = new Set(ctagsOf(dir, language).map((t) => t.name));
+    return rule.probe.names.every((n) => !names.has(n));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function firstExisting(paths: string[]): string | undefined {
@@ -150,8 +207,56 @@ const CORPORA: Corpus[] = [
     },
     kinds: ['module', 'struct', 'enum', 'enumerator', 'function', 'method', 'trait', 'typedef', 'field', 'constant', 'variable'],
     excluded: { implementation: 'impl blocks (counted for precision: ctags tags an impl by its type)', macro: 'macro_rules! definitions' },
-    // `impl IntoIterator for &'a mut BTreeMap<K, V>`: ctags tags the impl by the type's name, past its reference and lifetime
-    symbolName: (name) => /^impl(?:<.*?>)?\s+(?:.*\sfor\s+)?(?:&(?:'\w+\s+)?(?:mut\s+)?)?([A-Za-z_]\w*)/.exec(name)?.[1],
+    // ctags tags an impl by the last name of its type outside generic arguments, past references, pointers and brackets:
+    // `impl IntoIterator for &'a mut BTreeMap<K, V>` → BTreeMap, `impl [T]` → T, `impl IsZero for *const T` → T, `impl … for [T; N]` → N
+    symbolName: implTypeName,
+    untagged: [
+      {
+        what: '`const` items',
+        why: "ctags 5.9's Rust parser has no constant kind and tags no `const` (a `static` is its variable)",
+        probe: { file: 'probe.rs', text: 'const A: u8 = 1;\npub const B: u8 = 2;\nimpl S { const C: u8 = 3; }\n', names: ['A', 'B', 'C'] },
+        async select(dir, _tags, symbols) {
+          const consts = await namesOfNodes(
+            dir,
+            'rust',
+            symbols.filter((s) => s.kind === 'constant').map((s) => s.file),
+            new Set(['const_item']),
+          );
+          return (s) => s.kind === 'constant' && consts.has(`${s.file}:${s.selection_line}:${s.selection_column}`);
+        },
+      },
+      {
+        what: 'fields of a struct-like enum variant',
+        why: 'ctags 5.9 tags the variant (`V { x: u8 }`), not its fields',
+        probe: { file: 'probe.rs', text: 'enum E {\n    V {\n        inner_x: u8,\n    },\n}\n', names: ['inner_x'] },
+        select: (_dir, _tags, _symbols) => Promise.resolve((s) => s.kind === 'field' && !!s.parent?.endsWith('#enum_member')),
+      },
+      {
+        what: 'declarations after a type whose generic arguments open with `<<` (`WithHeader<<T as Pointee>::Metadata>`)',
+        why: "ctags 5.9's Rust parser reads `<<` as a shift and tags nothing more in the file (applied to a file only when ctags has no tag past that line)",
+        probe: {
+          file: 'probe.rs',
+          text: 'pub struct P<T> {\n    a: W<<T as Tr>::M>,\n}\n\nfn after_shift() {}\n',
+          names: ['after_shift'],
+        },
+        async select(dir, tags, symbols) {
+          const rows = await firstNodeRows(
+            dir,
+            'rust',
+            symbols.map((s) => s.file),
+            new Set(['type_arguments']),
+            '<<',
+          );
+          const lastTag = new Map<string, number>();
+          for (const t of tags) lastTag.set(t.file, Math.max(lastTag.get(t.file) ?? 0, t.line));
+          // the cut is the line after the `<<` (its own declaration ctags may still tag), and holds only if ctags tags nothing past it
+          return (s) => {
+            const row = rows.get(s.file);
+            return row !== undefined && (lastTag.get(s.file) ?? 0) <= row + 1 && s.line > row + 1;
+          };
+        },
+      },
+    ],
   },
   {
     lang: 'ruby',
@@ -199,8 +304,9 @@ const CORPORA: Corpus[] = [
     kinds: ['function'],
     excluded: { alias: 'alias definitions', script: 'sourced file names', heredoc: 'here-document labels' },
     notTagged: { variable: 'top-level assignments (ctags tags none)' },
-    // ctags 5.9 reads `COMPREPLY=()` after a function's brace as a function named `COMPREPLY=`
-    falseTag: (t) => t.name.endsWith('='),
+    // ctags 5.9 reads `COMPREPLY=()` after a function's brace as a function named `COMPREPLY=`, and a case arm that
+    // matches the text `()` (`\(\))   : skip parens of shell function definition ;;`) as a header named by the line's last word
+    falseTag: (t) => t.name.endsWith('=') || t.pattern.includes('\\\\(\\\\)'),
     // and tags an awk `function` inside a quoted awk program
     textNodes: { grammar: 'bash', types: ['raw_string', 'string', 'heredoc_body'] },
   },
@@ -302,6 +408,33 @@ async function textLines(dir: string, tags: Tag[], spec: { grammar: string; type
   return out;
 }
 
+/** `s` without its balanced `<…>` groups (`Join<&[T]> for [V]` → `Join for [V]`); a `->` stays. */
+function withoutAngleGroups(s: string): string {
+  let out = '';
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    if (ch === '<') depth++;
+    else if (ch === '>' && depth > 0 && s[i - 1] !== '-') depth--;
+    else if (depth === 0) out += ch;
+  }
+  return out;
+}
+
+/** The name ctags 5.9 gives a Rust impl block lspgate names `impl Trait for Type` / `impl Type`: the type's last identifier outside generic arguments. */
+function implTypeName(name: string): string | undefined {
+  if (!name.startsWith('impl ')) return undefined;
+  const bare = withoutAngleGroups(name.slice(5));
+  const forAt = bare.indexOf(' for ');
+  const type = forAt >= 0 ? bare.slice(forAt + 5) : bare;
+  // a lifetime (`&'a`) is no identifier, nor are `mut`, `const` and `dyn` before the type
+  const ids = type
+    .replace(/'\w+/g, '')
+    .match(/[A-Za-z_]\w*/g)
+    ?.filter((w) => w !== 'mut' && w !== 'const' && w !== 'dyn');
+  return ids?.[ids.length - 1];
+}
+
 /** A C++ name without its template argument lists (`A<B<int>>::f` → `A::f`); an operator's own `<` (`operator<<`) stays. */
 function withoutTemplateArguments(name: string): string {
   const op = name.indexOf('operator');
@@ -340,6 +473,8 @@ interface Row {
   precision_found: number;
   precision: number;
   excluded: Record<string, string>;
+  /** lspgate symbols ctags does not tag, by rule, and how many each rule left out of precision. */
+  untagged: Record<string, string>;
   missed: Record<string, number>;
   missed_examples: string[];
   extra_kinds: Record<string, number>;
@@ -368,7 +503,20 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
     const files = Number(r.result.files);
     const ws = await gateway.workspaceFor(dir);
     const all = await ws.catalog.all();
-    const symbols = all.filter((s) => !c.notTagged?.[s.kind]);
+    const kept = all.filter((s) => !c.notTagged?.[s.kind]);
+    const counted0 = tags.filter((t) => c.kinds.includes(t.kind) && !c.excludedTags?.test(t));
+    const untaggedCounts: Record<string, string> = {};
+    let symbols = kept;
+    for (const rule of c.untagged ?? []) {
+      if (!probeHolds(rule, c.ctags)) {
+        untaggedCounts[rule.what] = 'not applied: this ctags tags the probe';
+        continue;
+      }
+      const out = await rule.select(dir, counted0, kept);
+      const before = symbols.length;
+      symbols = symbols.filter((s) => !out(s));
+      untaggedCounts[rule.what] = `${rule.why} (${before - symbols.length} symbols)`;
+    }
     // a symbol's line is where its range starts (annotations, templates, doc attributes included): the name's line counts too
     const namesOf = (s: (typeof all)[number]) => [...new Set([s.name, lastSegment(s.name), c.symbolName?.(s.name)].filter((n): n is string => !!n))];
     const keysOf = (s: (typeof all)[number]) => namesOf(s).flatMap((n) => [`${s.file}:${s.line}:${n}`, `${s.file}:${s.selection_line}:${n}`]);
@@ -384,7 +532,7 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
       (!!c.byContainment && (byFile.get(t.file) ?? []).some((s) => s.line <= t.line && t.line <= s.end_line && s.name.includes(t.name)));
     const tagged = (s: (typeof all)[number]) =>
       keysOf(s).some((k) => theirs.has(k)) || (!!c.byContainment && (tagLines.has(`${s.file}:${s.line}`) || tagLines.has(`${s.file}:${s.selection_line}`)));
-    const counted = tags.filter((t) => c.kinds.includes(t.kind) && !c.excludedTags?.test(t));
+    const counted = counted0;
     const missedTags = counted.filter((t) => !found(t));
     const extras = symbols.filter((s) => !tagged(s));
     const missed: Record<string, number> = Object.create(null) as Record<string, number>;
@@ -404,6 +552,7 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
       lspgate_symbols: symbols.length,
       precision_found: symbols.length - extras.length,
       precision: pct(symbols.length - extras.length, symbols.length),
+      untagged: untaggedCounts,
       excluded: {
         ...c.excluded,
         ...(c.excludedTags
@@ -453,6 +602,10 @@ async function main(): Promise<void> {
     process.stdout.write(
       `\n## ${r.lang}\nlspgate kinds ctags does not tag (out of precision): ${JSON.stringify(CORPORA.find((c) => c.lang === r.lang)?.notTagged ?? {})}\nexcluded ctags kinds: ${
         Object.entries(r.excluded)
+          .map(([k, why]) => `${k} (${why})`)
+          .join('; ') || 'none'
+      }\nlspgate symbols ctags does not tag (out of precision, each rule checked on a probe): ${
+        Object.entries(r.untagged)
           .map(([k, why]) => `${k} (${why})`)
           .join('; ') || 'none'
       }\nminified files left out (lspgate's catalog skips them): ${r.minified_files} files, ${r.minified_tags} ctags tags\n`,

@@ -38,6 +38,11 @@ export interface DeclaredName {
    * (Rust's `impl Trait for Type`, a CSS selector, C++'s `operator()`): not held to the identifier rule.
    */
   composite?: boolean;
+  /**
+   * The symbol's range when it is not the captured node's: a declaration error recovery left as loose
+   * tokens of an ERROR node (a shell function's `name ( ) {` … `}`), captured by its name.
+   */
+  span?: readonly [number, number];
 }
 
 /**
@@ -121,15 +126,16 @@ export function queryDeclarations(spec: QueryDeclarations): DeclarationSyntax {
       if (!kind || !named) continue;
       for (const name of Array.isArray(named) ? (named as readonly DeclaredName[]) : [named as DeclaredName]) {
         // one symbol per node and name (two patterns may capture the same node)
-        const key = `${c.node.startIndex}:${c.node.endIndex}:${kindName}:${name.at}`;
+        const [start, end] = name.span ?? [c.node.startIndex, c.node.endIndex];
+        const key = `${start}:${end}:${kindName}:${name.at}`;
         if (!isIdentifierName(name, spec.keywords) || seen.has(key)) continue;
         seen.add(key);
         flat.push({
           name: collapsed(name.text),
           lspKind: kind.lsp,
           kind: kind.kind,
-          start: c.node.startIndex,
-          end: c.node.endIndex,
+          start,
+          end,
           selection: name.at,
           children: [],
         });
