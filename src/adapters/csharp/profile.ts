@@ -1,11 +1,11 @@
 /**
  * The C# profile: the syntax tier only (no C# server ships with lspgate). Declarations as csharp-ls
  * and OmniSharp list them: namespaces, types (classes, records, structs, interfaces, enums,
- * delegates) with their fields (one per declarator), properties, events, constructors, methods and
- * enum members.
+ * delegates) with their fields (one per declarator), properties, events, constructors, methods,
+ * operators (`operator ==`, conversions `operator T`) and enum members.
  */
 import { grammarOnlyProfile } from '../grammar-only.js';
-import { queryDeclarations } from '../query-declarations.js';
+import { queryDeclarations, type DeclaredName } from '../query-declarations.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
 
 const QUERY = `
@@ -16,6 +16,7 @@ const QUERY = `
 (enum_declaration) @enum
 (delegate_declaration) @function
 (method_declaration) @method
+[(operator_declaration) (conversion_operator_declaration)] @method
 (constructor_declaration) @constructor
 (property_declaration) @property
 (field_declaration (variable_declaration (variable_declarator) @field))
@@ -23,7 +24,14 @@ const QUERY = `
 (enum_member_declaration) @enum_member
 `;
 
-function nameOf(node: SyntaxNode): { text: string; at: number } | undefined {
+function nameOf(node: SyntaxNode): DeclaredName | undefined {
+  if (node.type === 'operator_declaration' || node.type === 'conversion_operator_declaration') {
+    // named as Roslyn's outline names it: the keyword and what follows it (`operator ==`, `operator T` of a conversion)
+    const children = node.children;
+    const at = children.findIndex((c) => c?.type === 'operator');
+    const what = at >= 0 ? children[at + 1] : undefined;
+    return what ? { text: `operator ${what.text}`, at: children[at]!.startIndex, composite: true } : undefined;
+  }
   const name = node.childForFieldName('name') ?? node.namedChildren.find((c) => c?.type === 'identifier');
   return name ? { text: name.text, at: name.startIndex } : undefined;
 }
