@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Gateway } from '../src/gateway/gateway.js';
 import { looksMinified } from '../src/catalog/file-filter.js';
-import { withSyntaxTree } from '../src/syntax/syntax.js';
+import { withSyntaxTree, type SyntaxNode } from '../src/syntax/syntax.js';
 
 const WORK = process.env.LSPGATE_TRUTH_DIR ?? path.join(os.tmpdir(), 'lspgate-truth-ctags');
 /** Files per corpus at most: enough for thousands of tags, small enough for 2 cores. */
@@ -61,8 +61,8 @@ interface Corpus {
   symbolName?: (name: string) => string | undefined;
   /** ctags's own false tags, dropped (a name that is no declaration). */
   falseTag?: (t: Tag) => boolean;
-  /** Node types whose first line ctags reads as a declaration that is none (C#'s `where T : class`), and the grammar to read them with. */
-  falseLines?: { grammar: string; types: string[] };
+  /** `file:line` of the lines where ctags reads a declaration that is none, found in the trees of the files it tagged (C#'s `where T : class`). */
+  falseLines?: (dir: string, tags: Tag[]) => Promise<Set<string>>;
   /** Node types of the language's tree that hold text, not code (a tag inside one is ctags's false tag), and the grammar to read them with. */
   textNodes?: { grammar: string; types: string[] };
 }
@@ -83,12 +83,19 @@ interface UntaggedRule {
 }
 
 /** `file:line:column` (1-based) of the names of nodes of `types` in the files of `symbols`, read from their trees. */
-async function namesOfNodes(dir: string, grammar: string, files: Iterable<string>, types: ReadonlySet<string>): Promise<Set<string>> {
+async function namesOfNodes(
+  dir: string,
+  grammar: string,
+  files: Iterable<string>,
+  types: ReadonlySet<string>,
+  keep: (n: SyntaxNode) => boolean = () => true,
+): Promise<Set<string>> {
   const out = new Set<string>();
   for (const file of new Set(files)) {
     await withSyntaxTree(grammar, fs.readFileSync(path.join(dir, file), 'utf8'), (root) => {
       for (const n of root.descendantsOfType([...types])) {
-        const name = n?.childForFieldName('name');
+        if (!n || !keep(n)) continue;
+        const name = n.childForFieldName('name') ?? n.namedChildren.find((c) => c?.type === 'identifier');
         if (name) out.add(`${file}:${name.startPosition.row + 1}:${name.startPosition.column + 1}`);
       }
     });
@@ -341,6 +348,15 @@ const CORPORA: Corpus[] = [
  */
 const CSHARP_PACKAGES = ['com.neuecc.unirx@7.1.0', 'com.cysharp.unitask@2.2.5'];
 const CSHARP = process.env.TRUTH_CTAGS_CSHARP;
+/** Declarations of tree-sitter-c-sharp that may carry generic constraints. */
+const CSHARP_DECLARATIONS = [
+  'method_declaration',
+  'class_declaration',
+  'struct_declaration',
+  'interface_declaration',
+  'record_declaration',
+  'delegate_declaration',
+];
 
 /** Unpacks each npm package of `specs` into `dir`/<name> (its .cs files); false when npm cannot fetch one. */
 function packCsharp(dir: string, specs: string[]): boolean {
@@ -370,7 +386,75 @@ CORPORA.push({
   excluded: { local: 'locals' },
   // ctags names an explicit interface implementation with its interface (`IDisposable.Dispose`), lspgate (and Roslyn's outline) by the member's name
   // ctags 5.9 reads a generic constraint (`where TException : Exception`, `where TKey : class`) as a property or class named by its type
-  falseLines: { grammar: 'c-sharp', types: ['type_parameter_constraints_clause'] },
+  falseLines: csharpConstraintLines,
+  untagged: [
+    {
+      what: 'declarations with a generic constraint (`void M<T>(T x) where T : class`)',
+      why: "ctags 5.9 tags the constraint's type in the declaration's place (its false tag, dropped), not the declaration",
+      probe: {
+        file: 'Probe.cs',
+        text: 'class P {\n    public static void Probe_m<T>(T x)\n        where T : System.Exception\n    { }\n}\n',
+        names: ['Probe_m'],
+      },
+      async select(dir, _tags, symbols) {
+        const names = await namesOfNodes(
+          dir,
+          'c-sharp',
+          symbols.map((s) => s.file),
+          new Set(CSHARP_DECLARATIONS),
+          (n) => n.children.some((c) => c?.type === 'type_parameter_constraints_clause'),
+        );
+        return (s) => names.has(`${s.file}:${s.selection_line}:${s.selection_column}`);
+      },
+    },
+    {
+      what: 'fields typed by a member of a generic type (`UniTask<bool>.Awaiter awaiter;`)',
+      why: 'ctags 5.9 tags no such field',
+      probe: { file: 'Probe.cs', text: 'class P {\n    UniTask<bool>.Awaiter probe_f;\n    int plain;\n}\n', names: ['probe_f'] },
+      async select(dir, _tags, symbols) {
+        const names = await namesOfNodes(
+          dir,
+          'c-sharp',
+          symbols.filter((s) => s.kind === 'field').map((s) => s.file),
+          new Set(['variable_declarator']),
+          (n) => {
+            const type = n.parent?.type === 'variable_declaration' ? n.parent.childForFieldName('type') : undefined;
+            return type?.type === 'qualified_name' && type.namedChildren.some((c) => c?.type === 'generic_name');
+          },
+        );
+        return (s) => s.kind === 'field' && names.has(`${s.file}:${s.selection_line}:${s.selection_column}`);
+      },
+    },
+    {
+      what: 'indexers (`public T this[int i]`)',
+      why: 'ctags 5.9 tags an indexer only when it implements an interface explicitly (`IDictionary.this`)',
+      probe: { file: 'Probe.cs', text: 'class P {\n    public int this[int i] { get { return i; } }\n}\n', names: ['this'] },
+      select: () => Promise.resolve((s) => s.kind === 'property' && s.name === 'this'),
+    },
+    {
+      what: 'methods with a parameter of a nullable named type (`void ResetCore(TimeSpan? interval)`; `int?` is tagged)',
+      why: 'ctags 5.9 tags no method whose parameter is of a type `Name?`',
+      probe: {
+        file: 'Probe.cs',
+        text: 'abstract class A {\n    protected abstract void Probe_r(System.TimeSpan? x);\n    void Probe_s(TimeSpan? x) { }\n}\n',
+        names: ['Probe_r', 'Probe_s'],
+      },
+      async select(dir, _tags, symbols) {
+        const names = await namesOfNodes(
+          dir,
+          'c-sharp',
+          symbols.filter((s) => s.kind === 'method').map((s) => s.file),
+          new Set(['method_declaration']),
+          (n) =>
+            (n.childForFieldName('parameters')?.namedChildren ?? []).some((p) => {
+              const type = p?.childForFieldName('type');
+              return type?.type === 'nullable_type' && type.namedChild(0)?.type !== 'predefined_type';
+            }),
+        );
+        return (s) => s.kind === 'method' && names.has(`${s.file}:${s.selection_line}:${s.selection_column}`);
+      },
+    },
+  ],
   tagName: (t) => (['method', 'property', 'event'].includes(t.kind) ? (t.name.split('.').pop() ?? t.name) : t.name),
 });
 
@@ -465,12 +549,22 @@ function implTypeName(name: string): string | undefined {
   return ids?.[ids.length - 1];
 }
 
-/** `file:line` of the lines where a node of `spec.types` starts, in the files ctags tagged (parsed nodes only). */
-async function startLines(dir: string, tags: Tag[], spec: { grammar: string; types: string[] }): Promise<Set<string>> {
+/**
+ * C#: the lines where a generic constraint (`where T : class`) starts, which ctags 5.9 tags as a property or class named
+ * by the constraint's type, and the lines of the body of a declaration with such a constraint, whose statements it then
+ * reads as members (`var isUnityObject = …` as a field, a call as a method): `file:line`, from the parsed nodes only.
+ */
+async function csharpConstraintLines(dir: string, tags: Tag[]): Promise<Set<string>> {
   const out = new Set<string>();
   for (const file of new Set(tags.map((t) => t.file))) {
-    await withSyntaxTree(spec.grammar, fs.readFileSync(path.join(dir, file), 'utf8'), (root) => {
-      for (const n of root.descendantsOfType(spec.types)) if (n && !n.hasError) out.add(`${file}:${n.startPosition.row + 1}`);
+    await withSyntaxTree('c-sharp', fs.readFileSync(path.join(dir, file), 'utf8'), (root) => {
+      for (const n of root.descendantsOfType('type_parameter_constraints_clause')) {
+        if (!n || n.hasError) continue;
+        out.add(`${file}:${n.startPosition.row + 1}`);
+        const body = n.parent?.children.find((c) => c?.type === 'block');
+        if (body && n.parent?.type !== 'class_declaration')
+          for (let row = body.startPosition.row + 1; row < body.endPosition.row; row++) out.add(`${file}:${row + 1}`);
+      }
     });
   }
   return out;
@@ -539,7 +633,7 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
   const allTags = ctagsOf(dir, c.ctags, c.ctagsArgs);
   for (const file of new Set(allTags.map((t) => t.file))) if (looksMinified(fs.readFileSync(path.join(dir, file)))) minified.add(file);
   const inText = c.textNodes ? await textLines(dir, allTags, c.textNodes) : new Set<string>();
-  const falseLines = c.falseLines ? await startLines(dir, allTags, c.falseLines) : new Set<string>();
+  const falseLines = c.falseLines ? await c.falseLines(dir, allTags) : new Set<string>();
   let tags = allTags.filter((t) => !c.falseTag?.(t) && !minified.has(t.file) && !inText.has(`${t.file}:${t.line}`) && !falseLines.has(`${t.file}:${t.line}`));
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-truth-ctags-cache-'));
   const gateway = await Gateway.create({ root: dir, cacheDir });

@@ -139,4 +139,16 @@ describe('C# declarations the outline left out', () => {
       'Unit.operator T#method',
     ]);
   });
+
+  it('lists indexers (`this`) as properties and finalizers (`~Name`) as methods', async () => {
+    const text = [
+      'class Holder {',
+      '    ~Holder() { }',
+      '    public int this[int i] => i;',
+      '    object IDictionary.this[object key] { get { return null; } }',
+      '}',
+      '',
+    ].join('\n');
+    expect(await ids('src/Holder.cs', text)).toEqual(['Holder#class', 'Holder.~Holder#method', 'Holder.this#property', 'Holder.this#property~2']);
+  });
 });
