@@ -69,6 +69,8 @@ export interface QueryDeclarations {
   /** Words of the language that never name a declaration (C++ `explicit`, read as a type by error recovery). */
   keywords?: ReadonlySet<string>;
   repair?: TextRepair;
+  /** Captures beside the query's, found by a walk of the tree (a shell header error recovery left in pieces), named by `nameOf`. */
+  moreCaptures?(root: SyntaxNode): readonly SyntaxCapture[];
 }
 
 /** Rounds of repair at most: each one blanks what the previous parse showed, a few settle any header. */
@@ -143,6 +145,8 @@ export function queryDeclarations(spec: QueryDeclarations): DeclarationSyntax {
     }
     return nest(flat);
   };
+  const withMore = (root: SyntaxNode, captures: readonly SyntaxCapture[]): readonly SyntaxCapture[] =>
+    spec.moreCaptures ? [...captures, ...spec.moreCaptures(root)] : captures;
   /** The symbols of a text re-parsed with its macro-like spans blank, round after round while a parse shows more. */
   const repaired = (repair: TextRepair, root: SyntaxNode, text: string, captures: readonly SyntaxCapture[]): SyntaxSymbol[] => {
     const query = compiledQuery(repair.grammar, spec.query);
@@ -151,17 +155,17 @@ export function queryDeclarations(spec: QueryDeclarations): DeclarationSyntax {
     let symbols: SyntaxSymbol[] | undefined;
     for (let round = 0; round < REPAIR_ROUNDS && spans.length > 0 && query; round++) {
       current = blanked(current, spans);
-      const next = parseLoaded(repair.grammar, current, (r) => ({ symbols: symbolsOf(query.captures(r)), spans: repair.spans(r) }));
+      const next = parseLoaded(repair.grammar, current, (r) => ({ symbols: symbolsOf(withMore(r, query.captures(r))), spans: repair.spans(r) }));
       if (!next) break;
       symbols = next.symbols;
       spans = next.spans;
     }
-    return symbols ?? symbolsOf(captures);
+    return symbols ?? symbolsOf(withMore(root, captures));
   };
   return {
     query: spec.query,
     read(root: SyntaxNode, text: string, captures: readonly SyntaxCapture[]): SyntaxSymbol[] {
-      return spec.repair ? repaired(spec.repair, root, text, captures) : symbolsOf(captures);
+      return spec.repair ? repaired(spec.repair, root, text, captures) : symbolsOf(withMore(root, captures));
     },
     ...(spec.packageOf ? { packageOf: spec.packageOf } : {}),
   };

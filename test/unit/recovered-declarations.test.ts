@@ -92,6 +92,30 @@ describe('shell functions whose body the grammar could not parse', () => {
     ]);
   });
 
+  it('reads the functions after an extended glob group continued over lines inside `[[ … ]]`', async () => {
+    const text = [
+      '_a() {',
+      '  if [[ $p == @(kvm|kmem|',
+      '     |data|trace) ]]; then',
+      '    x=$(foo "$p")',
+      '  fi',
+      '}',
+      '',
+      '_b() {',
+      '  :',
+      '}',
+      '_c() {',
+      '  echo "a"',
+      '}',
+      '',
+    ].join('\n');
+    expect((await symbols('completions/perf.bash', text)).map((s) => [s.id, s.line, s.end])).toEqual([
+      ['_a#function', 1, 6],
+      ['_b#function', 8, 10],
+      ['_c#function', 11, 13],
+    ]);
+  });
+
   it("keeps a header the grammar read as a command followed by an ERROR node's `(` `)` `{` tokens, and a `function name {` after it", async () => {
     const text = [
       '#',

@@ -7,7 +7,7 @@
 import { grammarOnlyProfile } from '../grammar-only.js';
 import { queryDeclarations } from '../query-declarations.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
-import { functionInError, headerWords } from './recovery.js';
+import { bashRepair, functionInError, headerWords } from './recovery.js';
 
 const QUERY = `
 (function_definition) @function
@@ -21,8 +21,6 @@ function nameOf(node: SyntaxNode) {
   return name ? { text: name.text, at: name.startIndex } : undefined;
 }
 
-const declarations = queryDeclarations({ query: QUERY, nameOf });
-
 export const bashProfile = grammarOnlyProfile({
   name: 'shellscript',
   languageIds: ['sh'],
@@ -30,7 +28,7 @@ export const bashProfile = grammarOnlyProfile({
   // POSIX shells and the Bourne-compatible ones the bash grammar reads
   interpreters: { sh: '.sh', bash: '.sh', dash: '.sh', ash: '.sh', ksh: '.sh', mksh: '.sh' },
   // the headers error recovery left in pieces join the query's captures (nested with them, named by nameOf)
-  declarations: { ...declarations, read: (root, text, captures) => declarations.read(root, text, [...captures, ...headerWords(root)]) },
+  declarations: queryDeclarations({ query: QUERY, nameOf, repair: bashRepair, moreCaptures: headerWords }),
   tests: {
     runners: [{ runner: 'bats', description: 'Bats runs *.bats files', files: /\.bats$/ }],
     directories: ['test', 'tests', 'testdata', 'fixtures'],

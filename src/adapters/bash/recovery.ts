@@ -1,15 +1,18 @@
 /**
  * Shell functions the grammar could not parse. tree-sitter-bash's error recovery gives up on some
- * scripts bash runs (an extended glob `@(a|b)` continued over lines inside `[[ … ]]`, a backtick
- * command holding `s/:$//`): the functions around the break lose their `function_definition` node,
- * and their headers are left as tokens. Read from those tokens (never from the text), a header is
- * still a function, spanning to the `}` that closes its `{` among the tokens, or to the next header
- * or parsed function, or the last token, when error recovery took the closing brace elsewhere. A
- * header error recovery swallowed into a string token (everything after an unbalanced quote) has
- * no tokens left to read and stays lost.
+ * scripts bash runs, and the functions around the break lose their `function_definition` node:
+ * - an extended glob group continued over lines inside `[[ … ]]` (`@(kvm|kmem|` newline `|data) ]]`,
+ *   or one holding quoted words `@("-e"|"--event")`): the pattern token stops short, and a quote
+ *   further on opens a string that swallows the functions after it. The test is read as blank from
+ *   after its left operand to the group's `)` (a test declares nothing), so the script parses again;
+ * - a backtick command holding `s/:$//`, and what is left broken after the repair: the headers are
+ *   tokens of ERROR nodes. Read from those tokens (never from the text), a header is still a function,
+ *   spanning to the `}` that closes its `{` among the tokens, or to the next header or parsed function,
+ *   or the last token, when error recovery took the closing brace elsewhere. A header swallowed into a
+ *   string token has no tokens left to read and stays lost.
  */
 import type { SyntaxCapture, SyntaxNode } from '../../syntax/syntax.js';
-import type { DeclaredName } from '../query-declarations.js';
+import type { DeclaredName, TextRepair } from '../query-declarations.js';
 
 /**
  * Where the body of a header begins among `tokens`, the header's tokens after its name starting at
@@ -90,3 +93,35 @@ export function headerWords(root: SyntaxNode): SyntaxCapture[] {
   }
   return out;
 }
+
+/** The first leaf after `node` in the text, or undefined at the end. */
+function nextLeaf(node: SyntaxNode): SyntaxNode | undefined {
+  let n: SyntaxNode | null = node;
+  while (n && !n.nextSibling) n = n.parent;
+  let leaf = n?.nextSibling ?? null;
+  while (leaf && leaf.childCount > 0) leaf = leaf.child(0);
+  return leaf ?? undefined;
+}
+
+/** Leaves read at most past a broken extended glob for its closing `)`: a group spans a few lines, never a script. */
+const GROUP_LEAVES = 200;
+
+/**
+ * The spans of extended glob groups continued over lines in a `[[ … ]]` test (`$x == @(a|b|` newline `|c) ]]`),
+ * which tree-sitter-bash's pattern token cuts at the line break: from after the test's left operand to the `)`
+ * closing the group, the first token after it that opens with `)`. Read as blank, `[[ $x ]]` is a test that parses.
+ */
+function brokenGlobs(root: SyntaxNode): Array<readonly [number, number]> {
+  const spans: Array<readonly [number, number]> = [];
+  if (!root.hasError) return spans;
+  for (const n of root.descendantsOfType('extglob_pattern')) {
+    if (!n || !/^[?*+@!]\(/.test(n.text) || n.text.split('(').length <= n.text.split(')').length) continue;
+    const left = n.parent?.type === 'binary_expression' ? n.parent.namedChild(0) : undefined;
+    let close = nextLeaf(n);
+    for (let i = 0; close && i < GROUP_LEAVES && !close.text.startsWith(')'); i++) close = nextLeaf(close);
+    if (left && left.endIndex <= n.startIndex && close?.text.startsWith(')')) spans.push([left.endIndex, close.startIndex + 1]);
+  }
+  return spans;
+}
+
+export const bashRepair: TextRepair = { grammar: 'bash', spans: brokenGlobs };
