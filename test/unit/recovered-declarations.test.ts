@@ -175,4 +175,24 @@ describe('C# declarations the outline left out', () => {
     ].join('\n');
     expect(await ids('src/Holder.cs', text)).toEqual(['Holder#class', 'Holder.~Holder#method', 'Holder.this#property', 'Holder.this#property~2']);
   });
+
+  it('keeps the namespace whose #if and #else branches open a class differently, reading the #if branch as the compiler and ctags do', async () => {
+    const text = [
+      'namespace UniRx',
+      '{',
+      '#if UniRxLibrary',
+      '    public static partial class SchedulerUnity',
+      '    {',
+      '#else',
+      '    public static partial class Scheduler',
+      '    {',
+      '        public static void SetDefaultForUnity() { }',
+      '#endif',
+      '        static IScheduler mainThread;',
+      '    }',
+      '}',
+      '',
+    ].join('\n');
+    expect(await ids('src/MainThreadScheduler.cs', text)).toEqual(['UniRx#namespace', 'UniRx.SchedulerUnity#class', 'UniRx.SchedulerUnity.mainThread#field']);
+  });
 });

@@ -8,6 +8,7 @@
 import { grammarOnlyProfile } from '../grammar-only.js';
 import { queryDeclarations, type DeclaredName } from '../query-declarations.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
+import { csharpRepair } from './repair.js';
 
 const QUERY = `
 [(namespace_declaration) (file_scoped_namespace_declaration)] @namespace
@@ -52,7 +53,7 @@ function nameOf(node: SyntaxNode): DeclaredName | undefined {
 export const csharpProfile = grammarOnlyProfile({
   name: 'csharp',
   grammars: { '.cs': 'c-sharp' },
-  declarations: queryDeclarations({ query: QUERY, nameOf }),
+  declarations: queryDeclarations({ query: QUERY, nameOf, repair: csharpRepair }),
   tests: {
     runners: [{ runner: 'dotnet test', description: 'xUnit, NUnit and MSTest projects name test classes *Tests.cs / *Test.cs', files: /^\w+Tests?\.cs$/ }],
     directories: ['test', 'tests', 'testdata', 'fixtures'],
