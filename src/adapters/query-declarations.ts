@@ -39,6 +39,11 @@ export interface DeclaredName {
    * (Rust's `impl Trait for Type`, a CSS selector, C++'s `operator()`): not held to the identifier rule.
    */
   composite?: boolean;
+  /**
+   * The symbol's range when it is not the captured node's: a declaration error recovery left as loose
+   * tokens of an ERROR node (a shell function's `name ( ) {` … `}`), captured by its name.
+   */
+  span?: readonly [number, number];
 }
 
 /**
@@ -65,6 +70,8 @@ export interface QueryDeclarations {
   /** Words of the language that never name a declaration (C++ `explicit`, read as a type by error recovery). */
   keywords?: ReadonlySet<string>;
   repair?: TextRepair;
+  /** Captures beside the query's, found by a walk of the tree (a shell header error recovery left in pieces), named by `nameOf`. */
+  moreCaptures?(root: SyntaxNode): readonly SyntaxCapture[];
 }
 
 /** Rounds of repair at most: each one blanks what the previous parse showed, a few settle any header. */
@@ -122,15 +129,16 @@ export function queryDeclarations(spec: QueryDeclarations): DeclarationSyntax {
       if (!kind || !named) continue;
       for (const name of Array.isArray(named) ? (named as readonly DeclaredName[]) : [named as DeclaredName]) {
         // one symbol per node and name (two patterns may capture the same node)
-        const key = `${c.node.startIndex}:${c.node.endIndex}:${kindName}:${name.at}`;
+        const [start, end] = name.span ?? [c.node.startIndex, c.node.endIndex];
+        const key = `${start}:${end}:${kindName}:${name.at}`;
         if (!isIdentifierName(name, spec.keywords) || seen.has(key)) continue;
         seen.add(key);
         const symbol: SyntaxSymbol = {
           name: collapsed(name.text),
           lspKind: kind.lsp,
           kind: kind.kind,
-          start: c.node.startIndex,
-          end: c.node.endIndex,
+          start,
+          end,
           selection: name.at,
           children: [],
         };
@@ -141,6 +149,8 @@ export function queryDeclarations(spec: QueryDeclarations): DeclarationSyntax {
     }
     return nest(flat);
   };
+  const withMore = (root: SyntaxNode, captures: readonly SyntaxCapture[]): readonly SyntaxCapture[] =>
+    spec.moreCaptures ? [...captures, ...spec.moreCaptures(root)] : captures;
   /** The symbols of a text re-parsed with its macro-like spans blank, round after round while a parse shows more. */
   const repaired = (repair: TextRepair, root: SyntaxNode, text: string, captures: readonly SyntaxCapture[]): SyntaxSymbol[] => {
     const query = compiledQuery(repair.grammar, spec.query);
@@ -150,17 +160,17 @@ export function queryDeclarations(spec: QueryDeclarations): DeclarationSyntax {
     for (let round = 0; round < REPAIR_ROUNDS && spans.length > 0 && query; round++) {
       current = blanked(current, spans);
       // signatures read the text as written (the macros the parse needed blank are part of them)
-      const next = parseLoaded(repair.grammar, current, (r) => ({ symbols: symbolsOf(query.captures(r), text), spans: repair.spans(r) }));
+      const next = parseLoaded(repair.grammar, current, (r) => ({ symbols: symbolsOf(withMore(r, query.captures(r)), text), spans: repair.spans(r) }));
       if (!next) break;
       symbols = next.symbols;
       spans = next.spans;
     }
-    return symbols ?? symbolsOf(captures, text);
+    return symbols ?? symbolsOf(withMore(root, captures), text);
   };
   return {
     query: spec.query,
     read(root: SyntaxNode, text: string, captures: readonly SyntaxCapture[]): SyntaxSymbol[] {
-      return spec.repair ? repaired(spec.repair, root, text, captures) : symbolsOf(captures, text);
+      return spec.repair ? repaired(spec.repair, root, text, captures) : symbolsOf(withMore(root, captures), text);
     },
     ...(spec.packageOf ? { packageOf: spec.packageOf } : {}),
   };

@@ -1,10 +1,13 @@
 /**
  * The shell profile: the syntax tier only (no shell server ships with lspgate). Declarations as
  * bash-language-server lists them: functions (either form) and the variables the script assigns at
- * its top level (`export`ed ones included).
+ * its top level (`export`ed ones included); a function whose body the grammar could not parse is
+ * still found (recovery.ts).
  */
 import { grammarOnlyProfile } from '../grammar-only.js';
 import { queryDeclarations } from '../query-declarations.js';
+import type { SyntaxNode } from '../../syntax/syntax.js';
+import { bashRepair, functionInError, headerWords } from './recovery.js';
 
 const QUERY = `
 (function_definition) @function
@@ -12,13 +15,20 @@ const QUERY = `
 (program (declaration_command (variable_assignment) @variable))
 `;
 
+function nameOf(node: SyntaxNode) {
+  if (node.type === 'word') return functionInError(node);
+  const name = node.childForFieldName('name');
+  return name ? { text: name.text, at: name.startIndex } : undefined;
+}
+
 export const bashProfile = grammarOnlyProfile({
   name: 'shellscript',
   languageIds: ['sh'],
   grammars: { '.sh': 'bash', '.bash': 'bash' },
   // POSIX shells and the Bourne-compatible ones the bash grammar reads
   interpreters: { sh: '.sh', bash: '.sh', dash: '.sh', ash: '.sh', ksh: '.sh', mksh: '.sh' },
-  declarations: queryDeclarations({ query: QUERY }),
+  // the headers error recovery left in pieces join the query's captures (nested with them, named by nameOf)
+  declarations: queryDeclarations({ query: QUERY, nameOf, repair: bashRepair, moreCaptures: headerWords }),
   tests: {
     runners: [{ runner: 'bats', description: 'Bats runs *.bats files', files: /\.bats$/ }],
     directories: ['test', 'tests', 'testdata', 'fixtures'],

@@ -2,11 +2,12 @@
  * The Rust profile: the syntax tier only (no Rust server ships with lspgate). Declarations as
  * rust-analyzer lists them: structs, unions, enums (variants, fields), traits, `impl` blocks named
  * `impl Trait for Type` / `impl Type` with their functions (methods), modules, functions,
- * constants, statics, type aliases and macros.
+ * constants, statics, type aliases (a trait's associated types, with or without a default) and macros.
  */
 import { grammarOnlyProfile } from '../grammar-only.js';
 import { queryDeclarations, type DeclaredName } from '../query-declarations.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
+import { rustRepair } from './repair.js';
 
 const QUERY = `
 [(struct_item) (union_item)] @struct
@@ -17,7 +18,7 @@ const QUERY = `
 (mod_item) @module
 [(function_item) (function_signature_item)] @function
 [(const_item) (static_item)] @constant
-(type_item) @type
+[(type_item) (associated_type)] @type
 (macro_definition) @function
 (field_declaration) @field
 `;
@@ -44,7 +45,7 @@ function kindOf(node: SyntaxNode, capture: string): string {
 export const rustProfile = grammarOnlyProfile({
   name: 'rust',
   grammars: { '.rs': 'rust' },
-  declarations: queryDeclarations({ query: QUERY, nameOf, kindOf }),
+  declarations: queryDeclarations({ query: QUERY, nameOf, kindOf, repair: rustRepair }),
   tests: {
     runners: [
       { runner: 'cargo test', description: 'cargo runs the integration tests under tests/ (unit tests live in #[cfg(test)] modules)', files: /^\w+_test\.rs$/ },
