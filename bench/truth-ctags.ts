@@ -57,6 +57,16 @@ interface Corpus {
   symbolName?: (name: string) => string | undefined;
   /** ctags's own false tags, dropped (a name that is no declaration). */
   falseTag?: (t: Tag) => boolean;
+  /**
+   * ctags's false tags that only the corpus's tags show (a call of a macro the corpus defines), each
+   * rule with what it drops and why: printed with the count it dropped.
+   */
+  falseTagsOf?: (all: Tag[]) => Array<{ what: string; why: string; test: (t: Tag) => boolean }>;
+  /**
+   * `file:line` of the lines ctags does not read, each set with why (checked on the tree and on
+   * ctags's own tags): lspgate's symbols there are left out of precision, counted in the printed lines.
+   */
+  unreadLines?: (dir: string, all: Tag[]) => Promise<{ why: string; lines: Set<string> }>;
   /** Node types of the language's tree that hold text, not code (a tag inside one is ctags's false tag), and the grammar to read them with. */
   textNodes?: { grammar: string; types: string[] };
 }
@@ -135,8 +145,22 @@ const CORPORA: Corpus[] = [
     symbolName: (name) => lastSegment(withoutTemplateArguments(name)),
     // ctags writes `operator ()`, clangd and lspgate `operator()`
     tagName: (t) => t.name.replace(/\s+/g, ''),
-    // libstdc++'s configuration macros (c++config.h, outside the corpus) that ctags reads as a name: `_GLIBCXX_NOEXCEPT_IF(…)` as a function
-    falseTag: (t) => t.name.startsWith('_GLIBCXX'),
+    falseTagsOf: (all) => {
+      const macros = new Set(all.filter((t) => t.kind === 'macro').map((t) => t.name));
+      return [
+        {
+          what: '_GLIBCXX* names',
+          why: "libstdc++'s configuration macros (c++config.h, outside the corpus) that ctags reads as a name: `_GLIBCXX_NOEXCEPT_IF(…)` as a function",
+          test: (t) => t.kind !== 'macro' && t.name.startsWith('_GLIBCXX'),
+        },
+        {
+          what: 'names of macros the corpus defines',
+          why: 'a call of a macro the corpus #defines (`__glibcxx_class_requires(_Tp, _Concept)` in a class body), which ctags reads as a prototype: the preprocessor replaces it',
+          test: (t) => t.kind !== 'macro' && macros.has(t.name),
+        },
+      ];
+    },
+    unreadLines: elseBranchesWithoutTags,
   },
   {
     lang: 'rust',
@@ -302,9 +326,46 @@ async function textLines(dir: string, tags: Tag[], spec: { grammar: string; type
   return out;
 }
 
+/**
+ * The lines of C/C++ `#else` branches in which ctags has no tag at all: ctags 5.9 reads the first
+ * branch of a conditional and skips its `#else` (`#if A void f1(); #else void f2(); #endif` tags f1
+ * only). Each branch is checked against ctags's own tags: one it tagged anything in stays counted.
+ */
+async function elseBranchesWithoutTags(dir: string, all: Tag[]): Promise<{ why: string; lines: Set<string> }> {
+  const lines = new Set<string>();
+  const tagged = new Set(all.map((t) => `${t.file}:${t.line}`));
+  let branches = 0;
+  for (const file of new Set(all.map((t) => t.file))) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    await withSyntaxTree('cpp', text, (root) => {
+      const stack = [root];
+      while (stack.length) {
+        const n = stack.pop()!;
+        if (n.type === 'preproc_else') {
+          // the branch's code: past its `#else` line, up to the line before `#endif`
+          const rows: string[] = [];
+          for (let row = n.startPosition.row + 1; row <= n.endPosition.row; row++) rows.push(`${file}:${row + 1}`);
+          if (rows.every((r) => !tagged.has(r))) {
+            branches++;
+            for (const r of rows) lines.add(r);
+          }
+        }
+        for (const c of n.children) if (c) stack.push(c);
+      }
+    });
+  }
+  return { why: `${branches} #else branches ctags did not read (no ctags tag of any kind in the branch; ctags reads a conditional's first branch)`, lines };
+}
+
 /** A C++ name without its template argument lists (`A<B<int>>::f` → `A::f`); an operator's own `<` (`operator<<`) stays. */
 function withoutTemplateArguments(name: string): string {
-  const op = name.indexOf('operator');
+  // the name's own operator stands outside every template argument list (`__not_overloaded<decltype(operator<(…))>` is no operator)
+  let op = -1;
+  for (let i = 0, d = 0; i < name.length && op < 0; i++) {
+    if (d === 0 && name.startsWith('operator', i)) op = i;
+    else if (name[i] === '<') d++;
+    else if (name[i] === '>' && d > 0) d--;
+  }
   const head = op >= 0 ? name.slice(0, op) : name;
   let out = '';
   let depth = 0;
@@ -360,7 +421,12 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
   const allTags = ctagsOf(dir, c.ctags, c.ctagsArgs);
   for (const file of new Set(allTags.map((t) => t.file))) if (looksMinified(fs.readFileSync(path.join(dir, file)))) minified.add(file);
   const inText = c.textNodes ? await textLines(dir, allTags, c.textNodes) : new Set<string>();
-  const tags = allTags.filter((t) => !c.falseTag?.(t) && !minified.has(t.file) && !inText.has(`${t.file}:${t.line}`));
+  const falseRules = c.falseTagsOf?.(allTags) ?? [];
+  const falseCounts = falseRules.map((r) => allTags.filter((t) => c.kinds.includes(t.kind) && r.test(t)).length);
+  const tags = allTags.filter(
+    (t) => !c.falseTag?.(t) && !falseRules.some((r) => r.test(t)) && !minified.has(t.file) && !inText.has(`${t.file}:${t.line}`),
+  );
+  const unread = c.unreadLines ? await c.unreadLines(dir, allTags) : undefined;
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-truth-ctags-cache-'));
   const gateway = await Gateway.create({ root: dir, cacheDir });
   try {
@@ -368,7 +434,9 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
     const files = Number(r.result.files);
     const ws = await gateway.workspaceFor(dir);
     const all = await ws.catalog.all();
-    const symbols = all.filter((s) => !c.notTagged?.[s.kind]);
+    const inUnread = (s: (typeof all)[number]) => !!unread && (unread.lines.has(`${s.file}:${s.line}`) || unread.lines.has(`${s.file}:${s.selection_line}`));
+    const unreadSymbols = all.filter((s) => !c.notTagged?.[s.kind] && inUnread(s)).length;
+    const symbols = all.filter((s) => !c.notTagged?.[s.kind] && !inUnread(s));
     // a symbol's line is where its range starts (annotations, templates, doc attributes included): the name's line counts too
     const namesOf = (s: (typeof all)[number]) => [...new Set([s.name, lastSegment(s.name), c.symbolName?.(s.name)].filter((n): n is string => !!n))];
     const keysOf = (s: (typeof all)[number]) => namesOf(s).flatMap((n) => [`${s.file}:${s.line}:${n}`, `${s.file}:${s.selection_line}:${n}`]);
@@ -409,6 +477,8 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
         ...(c.excludedTags
           ? { [c.excludedTags.what]: `${c.excludedTags.why} (${tags.filter((t) => c.kinds.includes(t.kind) && c.excludedTags!.test(t)).length} tags)` }
           : {}),
+        ...Object.fromEntries(falseRules.map((r, i) => [`false tags: ${r.what}`, `${r.why} (${falseCounts[i]} tags of counted kinds)`])),
+        ...(unread ? { 'lspgate symbols on lines ctags does not read': `${unread.why} (${unreadSymbols} symbols left out of precision)` } : {}),
       },
       missed,
       missed_examples: examplesByKind(missedTags, showMisses).map((t) => `${t.file}:${t.line} ${t.kind} ${t.name}`),

@@ -134,14 +134,36 @@ function headerHasError(decl: SyntaxNode): boolean {
   return false;
 }
 
+/** The declaration an identifier begins (itself inside its first tokens), when it stands in a list of declarations. */
+function beginsDeclaration(id: SyntaxNode): SyntaxNode | undefined {
+  let x = id;
+  while (x.parent && !LISTS.has(x.parent.type)) {
+    if (x.parent.startIndex !== id.startIndex) return undefined;
+    x = x.parent;
+  }
+  return x.parent && (DECLARATIONS.has(x.type) || x.type === 'type_definition') ? x : undefined;
+}
+
+/** Whether an identifier begins a declaration right after one whose closing `;` the parser invented (a MISSING node). */
+function afterInventedSemicolon(id: SyntaxNode): boolean {
+  const prev = beginsDeclaration(id)?.previousSibling;
+  const last = prev?.child(prev.childCount - 1);
+  return !!last && last.type === ';' && last.isMissing && last.startPosition.row <= id.startPosition.row;
+}
+
 /** Whether the tree shows that this macro-like identifier broke the declaration it stands in. */
 function breaks(id: SyntaxNode): boolean {
   const parent = id.parent;
   if (!parent) return false;
   if (parent.type === 'ERROR' || LISTS.has(parent.type)) return true;
+  // `void swap(string& s)\n  _GLIBCXX_NOEXCEPT_IF(…);`, `virtual ~exception() _GLIBCXX_TXN_SAFE_DYN _GLIBCXX_NOTHROW;`: the
+  // parser ended the declaration before the macro with a `;` it had to invent, and read the macro as the next declaration
+  if (afterInventedSemicolon(id)) return true;
   // `LIB_API int f();`, `void f() _GLIBCXX_NOEXCEPT {`: the macro read as the type or as the declarator
   if (DECLARATIONS.has(parent.type) && parent.childForFieldName('body')?.id !== id.id) return headerHasError(parent);
   if (parent.type === 'function_declarator' && parent.hasError) return true;
+  // `_Self& operator++() _GLIBCXX_NOEXCEPT {`: the macro read as the name a reference or pointer declares
+  if ((parent.type === 'reference_declarator' || parent.type === 'pointer_declarator') && parent.hasError) return true;
   // `LIB_TRY {` read as a compound literal; `LIB_END_NAMESPACE` read as a statement missing its `;`
   if ((parent.type === 'compound_literal_expression' || parent.type === 'expression_statement') && parent.hasError) return true;
   // `LIB_CATCH(e) {` among declarations: a function with no return type, which only a class's own constructor is

@@ -77,6 +77,31 @@ function nameStart(name: SyntaxNode): number {
   return x.startIndex;
 }
 
+/** The name of the class whose body holds a node (through a template declaration and conditional groups), if any. */
+function enclosingClassName(node: SyntaxNode): string | undefined {
+  let p = node.parent;
+  while (p && (p.type === 'template_declaration' || p.type.startsWith('preproc_'))) p = p.parent;
+  let name = p?.type === 'field_declaration_list' ? p.parent?.childForFieldName('name') : undefined;
+  // `class locale::_Impl`, `struct hash<T>`: the class's own name
+  while (name && (name.type === 'qualified_identifier' || name.type === 'template_type')) name = name.childForFieldName('name');
+  return name?.text;
+}
+
+/**
+ * Whether a prototype is a macro's call (`__glibcxx_class_requires(_Tp, _Concept)` in a class body, `LIB_DECLARE(Foo);`
+ * among declarations): a function declared without a return type, which only a class's own constructor
+ * (named as the class) and a deduction guide (`vector(It, It) -> vector<T>;`) are — C++ has no implicit int.
+ */
+function isMacroCall(node: SyntaxNode): boolean {
+  if (node.type !== 'declaration' && node.type !== 'field_declaration') return false;
+  if (node.childForFieldName('type')) return false;
+  const declarator = node.childForFieldName('declarator');
+  if (declarator?.type !== 'function_declarator' || declarator.namedChildren.some((c) => c?.type === 'trailing_return_type')) return false;
+  const name = declarator.childForFieldName('declarator');
+  if (!name || (name.type !== 'identifier' && name.type !== 'field_identifier')) return false;
+  return name.text !== enclosingClassName(node);
+}
+
 /** Names clangd gives as written that are more than one identifier: `A::b`, `operator()`, `~A`, `pair<A, B>`. */
 const COMPOSITE_NAMES = new Set(['qualified_identifier', 'operator_name', 'destructor_name', 'template_type', 'template_function', 'operator_cast']);
 
@@ -91,6 +116,9 @@ function nameOf(node: SyntaxNode, capture: string): DeclaredName | undefined {
   // function's definition: C++ defines no function in a body, and clangd lists no local
   // (a template is never local: one in a "body" shows error recovery made a body of declarations a macro broke)
   if ((node.type === 'declaration' || node.type === 'function_definition') && node.parent?.type !== 'template_declaration' && inBody(node)) return undefined;
+  // `friend bool operator==(const A&, const A&);` names a function declared elsewhere: clangd lists no friend, ctags no friend prototype
+  if (node.type === 'declaration' && node.parent?.type === 'friend_declaration') return undefined;
+  if (isMacroCall(node)) return undefined;
   // `void (*_M_fn)(int);` declares a pointer to a function: a field (the field capture), no function
   const data = node.type === 'field_declaration' || node.type === 'declaration' ? declaredData(node.childForFieldName('declarator')!) : undefined;
   if (data?.type === 'field_identifier' || data?.type === 'identifier') return undefined;
