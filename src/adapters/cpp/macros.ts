@@ -195,9 +195,33 @@ function withArguments(id: SyntaxNode): readonly [number, number] {
   return [id.startIndex, id.endIndex];
 }
 
+/**
+ * The span of an identifier and of the balanced parentheses right after it in the text, when error
+ * recovery split them over several nodes (`__attribute__((__abi_tag__ ("cxx11")))`); a string's parentheses do not count.
+ */
+function withBalancedArguments(id: SyntaxNode, text: string): readonly [number, number] {
+  let i = id.endIndex;
+  while (i < text.length && /\s/.test(text[i]!)) i++;
+  if (text[i] !== '(') return [id.startIndex, id.endIndex];
+  let depth = 0;
+  let quote = '';
+  for (; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = '';
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 0) return [id.startIndex, i + 1];
+    else if (ch === ';' || ch === '{' || ch === '}') break;
+  }
+  return [id.startIndex, id.endIndex];
+}
+
 /** Spans of the macro-like identifiers (with their arguments) that broke the parse: a walk with an explicit stack. */
 export function macroSpans(root: SyntaxNode): Array<readonly [number, number]> {
   const spans: Array<readonly [number, number]> = [];
+  const text = root.text;
   const stack: SyntaxNode[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
@@ -207,7 +231,9 @@ export function macroSpans(root: SyntaxNode): Array<readonly [number, number]> {
       continue;
     }
     if (IDENTIFIERS.has(n.type)) {
-      if (macroLike(n.text) && breaks(n)) spans.push(withArguments(n));
+      // `inline namespace __cxx11 __attribute__((__abi_tag__ ("cxx11"))) { }`: a GNU attribute where the grammar takes none
+      if (n.text === '__attribute__' && n.parent?.type === 'ERROR') spans.push(withBalancedArguments(n, text));
+      else if (macroLike(n.text) && breaks(n)) spans.push(withArguments(n));
       continue;
     }
     // a function body that parsed holds no declaration the catalog lists

@@ -21,6 +21,7 @@ const QUERY = `
 (field_declaration declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator)) (reference_declarator (function_declarator))]) @method
 (field_declaration declarator: [(field_identifier) (pointer_declarator) (reference_declarator) (array_declarator) (function_declarator declarator: (parenthesized_declarator))] @field)
 (declaration declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator)) (reference_declarator (function_declarator)) (operator_cast)]) @function
+(declaration declarator: [(qualified_identifier) (init_declarator declarator: (qualified_identifier))]) @static_member
 (type_definition declarator: (_) @type)
 (alias_declaration) @type
 `;
@@ -106,11 +107,24 @@ function isMacroCall(node: SyntaxNode): boolean {
 const COMPOSITE_NAMES = new Set(['qualified_identifier', 'operator_name', 'destructor_name', 'template_type', 'template_function', 'operator_cast']);
 
 function nameOf(node: SyntaxNode, capture: string): DeclaredName | undefined {
+  // `[[nodiscard]] friend constexpr R operator<=>(…)`: error recovery read the keyword as a type, the return type as a field
+  const type = capture === 'field' ? node.parent?.childForFieldName('type') : undefined;
+  if (type?.type === 'type_identifier' && CPP_KEYWORDS.has(type.text)) return undefined;
   if (capture === 'field' || (capture === 'type' && node.type !== 'alias_declaration')) {
     const data = declaredData(node);
     return data && (data.type === 'field_identifier' || data.type === 'type_identifier' || data.type === 'identifier')
       ? { text: data.text, at: data.startIndex }
       : undefined;
+  }
+  // `template<typename _CharT> locale::id ctype<_CharT>::id;`: a static data member defined out of line, named as written
+  if (capture === 'static_member') {
+    // (a friend names a function declared elsewhere; a declaration error recovery made is no definition)
+    if (inBody(node) || node.hasError || node.parent?.type === 'friend_declaration') return undefined;
+    const d = node.childForFieldName('declarator')!;
+    const name = d.type === 'init_declarator' ? d.childForFieldName('declarator')! : d;
+    // `_GLIBCXX_BEGIN_NAMESPACE_VERSION\n using ::abs;` reads as a declaration of `using::abs`: no scope is a keyword
+    if (name.hasError || name.text.split('::').some((p) => CPP_KEYWORDS.has(p.trim()))) return undefined;
+    return { text: name.text.split('::').map((p) => p.trim()).join('::'), at: nameStart(name), composite: true };
   }
   // `unique_lock<mutex> __lock(_M_mutex);` in a body reads as a function's prototype, libstdc++'s `__catch(...) { }` as a
   // function's definition: C++ defines no function in a body, and clangd lists no local
@@ -147,6 +161,7 @@ function nameOf(node: SyntaxNode, capture: string): DeclaredName | undefined {
 
 /** A function defined in a class body, or out of line as `Class::name`, is a method. */
 function kindOf(node: SyntaxNode, capture: string): string {
+  if (capture === 'static_member') return 'field';
   if (capture !== 'function') return capture;
   if (node.parent?.type === 'field_declaration_list' || node.parent?.parent?.type === 'field_declaration_list') return 'method';
   const name = declared(node.childForFieldName('declarator'));
