@@ -61,7 +61,7 @@ interface Corpus {
    * ctags's false tags that only the corpus's tags show (a call of a macro the corpus defines), each
    * rule with what it drops and why: printed with the count it dropped.
    */
-  falseTagsOf?: (all: Tag[]) => Array<{ what: string; why: string; test: (t: Tag) => boolean }>;
+  falseTagsOf?: (all: Tag[], dir: string) => Promise<Array<{ what: string; why: string; test: (t: Tag) => boolean }>>;
   /**
    * `file:line` of the lines ctags does not read, each set with why (checked on the tree and on
    * ctags's own tags): lspgate's symbols there are left out of precision, counted in the printed lines.
@@ -145,9 +145,15 @@ const CORPORA: Corpus[] = [
     symbolName: (name) => lastSegment(withoutTemplateArguments(name)),
     // ctags writes `operator ()`, clangd and lspgate `operator()`
     tagName: (t) => t.name.replace(/\s+/g, ''),
-    falseTagsOf: (all) => {
+    falseTagsOf: async (all, dir) => {
       const macros = new Set(all.filter((t) => t.kind === 'macro').map((t) => t.name));
+      const required = await requirementNames(dir, all);
       return [
+        {
+          what: 'names in a requires-expression',
+          why: 'ctags reads a requirement (`requires { typename _Tp::difference_type; }`) as a member declaration: the name stands at that line inside the requirement braces of the tree',
+          test: (t) => required.has(`${t.file}:${t.line}:${t.name}`),
+        },
         {
           what: '_GLIBCXX* names',
           why: "libstdc++'s configuration macros (c++config.h, outside the corpus) that ctags reads as a name: `_GLIBCXX_NOEXCEPT_IF(…)` as a function",
@@ -357,24 +363,43 @@ async function elseBranchesWithoutTags(dir: string, all: Tag[]): Promise<{ why: 
   return { why: `${branches} #else branches ctags did not read (no ctags tag of any kind in the branch; ctags reads a conditional's first branch)`, lines };
 }
 
+/** `file:line:name` of every identifier inside a C++ requires-expression's requirement braces, in the files ctags tagged. */
+async function requirementNames(dir: string, all: Tag[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const file of new Set(all.map((t) => t.file))) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    await withSyntaxTree('cpp', text, (root) => {
+      const stack: Array<{ n: typeof root; inside: boolean }> = [{ n: root, inside: false }];
+      while (stack.length) {
+        const { n, inside } = stack.pop()!;
+        const now = inside || n.type === 'requirement_seq';
+        if (now && n.type.endsWith('identifier') && n.childCount === 0) out.add(`${file}:${n.startPosition.row + 1}:${n.text}`);
+        for (const c of n.children) if (c) stack.push({ n: c, inside: now });
+      }
+    });
+  }
+  return out;
+}
+
 /** A C++ name without its template argument lists (`A<B<int>>::f` → `A::f`); an operator's own `<` (`operator<<`) stays. */
 function withoutTemplateArguments(name: string): string {
-  // the name's own operator stands outside every template argument list (`__not_overloaded<decltype(operator<(…))>` is no operator)
-  let op = -1;
-  for (let i = 0, d = 0; i < name.length && op < 0; i++) {
-    if (d === 0 && name.startsWith('operator', i)) op = i;
-    else if (name[i] === '<') d++;
-    else if (name[i] === '>' && d > 0) d--;
-  }
-  const head = op >= 0 ? name.slice(0, op) : name;
   let out = '';
   let depth = 0;
-  for (const ch of head) {
+  for (let i = 0; i < name.length; i++) {
+    if (name.startsWith('operator', i)) {
+      // the name's own operator stays as written (`operator<<`); one inside the arguments (`decltype(operator<(…))`) is no bracket
+      let j = i + 8;
+      while (j < name.length && '<>=!+-*/%&|^~ '.includes(name[j]!)) j++;
+      if (depth === 0) return (out + name.slice(i)).replace(/\s+/g, '');
+      i = j - 1;
+      continue;
+    }
+    const ch = name[i]!;
     if (ch === '<') depth++;
     else if (ch === '>' && depth > 0) depth--;
     else if (depth === 0) out += ch;
   }
-  return (out + (op >= 0 ? name.slice(op) : '')).replace(/\s+/g, '');
+  return out.replace(/\s+/g, '');
 }
 
 /** At most `n` of each kind, in order. */
@@ -421,11 +446,9 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
   const allTags = ctagsOf(dir, c.ctags, c.ctagsArgs);
   for (const file of new Set(allTags.map((t) => t.file))) if (looksMinified(fs.readFileSync(path.join(dir, file)))) minified.add(file);
   const inText = c.textNodes ? await textLines(dir, allTags, c.textNodes) : new Set<string>();
-  const falseRules = c.falseTagsOf?.(allTags) ?? [];
+  const falseRules = (await c.falseTagsOf?.(allTags, dir)) ?? [];
   const falseCounts = falseRules.map((r) => allTags.filter((t) => c.kinds.includes(t.kind) && r.test(t)).length);
-  const tags = allTags.filter(
-    (t) => !c.falseTag?.(t) && !falseRules.some((r) => r.test(t)) && !minified.has(t.file) && !inText.has(`${t.file}:${t.line}`),
-  );
+  const tags = allTags.filter((t) => !c.falseTag?.(t) && !falseRules.some((r) => r.test(t)) && !minified.has(t.file) && !inText.has(`${t.file}:${t.line}`));
   const unread = c.unreadLines ? await c.unreadLines(dir, allTags) : undefined;
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-truth-ctags-cache-'));
   const gateway = await Gateway.create({ root: dir, cacheDir });

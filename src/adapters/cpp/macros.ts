@@ -177,6 +177,9 @@ function breaks(id: SyntaxNode): boolean {
     const declarator = decl?.childForFieldName('declarator');
     if (!decl || !DECLARATIONS.has(decl.type) || decl.childForFieldName('type')?.id !== parent.id) return false;
     // in a class body, `class LIB_TAG failure : public base {` reads as a bit-field `failure` of type `class LIB_TAG`
+    // `class _GLIBCXX_NAMESPACE_CXX11 collate : public locale::facet {`: the real name and the base clause's start in an error
+    const next = parent.nextSibling;
+    if (next?.type === 'ERROR' && next.firstChild?.type === 'identifier') return true;
     return declarator?.type === 'identifier' || declarator?.type === 'type_identifier' || (declarator?.type === 'field_identifier' && decl.hasError);
   }
   return false;
@@ -225,6 +228,11 @@ export function macroSpans(root: SyntaxNode): Array<readonly [number, number]> {
   const stack: SyntaxNode[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
+    // `__extension__ using __rep = unsigned __int128;`: GCC's keyword before an alias, which the grammar takes before a declaration only
+    if (n.type === '__extension__' && n.parent?.nextSibling?.text === 'using') {
+      spans.push([n.startIndex, n.endIndex]);
+      continue;
+    }
     const stray = n.childCount === 0 ? strayDirective(n) : undefined;
     if (stray) {
       spans.push(stray);

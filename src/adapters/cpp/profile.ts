@@ -21,12 +21,22 @@ const QUERY = `
 (field_declaration declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator)) (reference_declarator (function_declarator))]) @method
 (field_declaration declarator: [(field_identifier) (pointer_declarator) (reference_declarator) (array_declarator) (function_declarator declarator: (parenthesized_declarator))] @field)
 (declaration declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator)) (reference_declarator (function_declarator)) (operator_cast)]) @function
+(declaration declarator: (init_declarator declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator)) (reference_declarator (function_declarator))])) @function
+(field_declaration_list (template_declaration (declaration declarator: (init_declarator declarator: (identifier) @field))))
 (declaration declarator: [(qualified_identifier) (init_declarator declarator: (qualified_identifier))]) @static_member
 (type_definition declarator: (_) @type)
 (alias_declaration) @type
 `;
 
-const WRAPPERS = new Set(['function_declarator', 'pointer_declarator', 'reference_declarator', 'array_declarator', 'parenthesized_declarator']);
+// (`void end(auto&) = delete;` among declarations reads as an init declarator around the function's)
+const WRAPPERS = new Set([
+  'function_declarator',
+  'pointer_declarator',
+  'reference_declarator',
+  'array_declarator',
+  'parenthesized_declarator',
+  'init_declarator',
+]);
 
 /** The declarator a wrapper wraps: its `declarator` field, or (a reference's `& x`, a parenthesized `(*x)`, which have no field) its last named child. */
 function wrapped(x: SyntaxNode): SyntaxNode | null {
@@ -124,7 +134,14 @@ function nameOf(node: SyntaxNode, capture: string): DeclaredName | undefined {
     const name = d.type === 'init_declarator' ? d.childForFieldName('declarator')! : d;
     // `_GLIBCXX_BEGIN_NAMESPACE_VERSION\n using ::abs;` reads as a declaration of `using::abs`: no scope is a keyword
     if (name.hasError || name.text.split('::').some((p) => CPP_KEYWORDS.has(p.trim()))) return undefined;
-    return { text: name.text.split('::').map((p) => p.trim()).join('::'), at: nameStart(name), composite: true };
+    return {
+      text: name.text
+        .split('::')
+        .map((p) => p.trim())
+        .join('::'),
+      at: nameStart(name),
+      composite: true,
+    };
   }
   // `unique_lock<mutex> __lock(_M_mutex);` in a body reads as a function's prototype, libstdc++'s `__catch(...) { }` as a
   // function's definition: C++ defines no function in a body, and clangd lists no local
