@@ -63,10 +63,10 @@ interface Corpus {
    */
   falseTagsOf?: (all: Tag[], dir: string) => Promise<Array<{ what: string; why: string; test: (t: Tag) => boolean }>>;
   /**
-   * `file:line` of the lines ctags does not read, each set with why (checked on the tree and on
-   * ctags's own tags): lspgate's symbols there are left out of precision, counted in the printed lines.
+   * A second reading by ctags of code its first reading skipped, with why: its tags count as ctags's
+   * for precision (a symbol there is tagged when this reading tags it), not for recall.
    */
-  unreadLines?: (dir: string, all: Tag[]) => Promise<{ why: string; lines: Set<string> }>;
+  secondReading?: (dir: string, all: Tag[]) => Promise<{ why: string; tags: Tag[] }>;
   /** Node types of the language's tree that hold text, not code (a tag inside one is ctags's false tag), and the grammar to read them with. */
   textNodes?: { grammar: string; types: string[] };
 }
@@ -166,7 +166,7 @@ const CORPORA: Corpus[] = [
         },
       ];
     },
-    unreadLines: elseBranchesWithoutTags,
+    secondReading: elseBranchesRead,
   },
   {
     lang: 'rust',
@@ -333,34 +333,55 @@ async function textLines(dir: string, tags: Tag[], spec: { grammar: string; type
 }
 
 /**
- * The lines of C/C++ `#else` branches in which ctags has no tag at all: ctags 5.9 reads the first
- * branch of a conditional and skips its `#else` (`#if A void f1(); #else void f2(); #endif` tags f1
- * only). Each branch is checked against ctags's own tags: one it tagged anything in stays counted.
+ * ctags's tags of the C/C++ `#else` branches it did not read: ctags 5.9 reads the first branch of a
+ * conditional and skips the rest (`#if A void f1(); #else void f2(); #endif` tags f1 only), but reads
+ * the `#else` of an `#if 0`. A branch with no ctags tag of any kind is read again in a copy of its file
+ * whose conditional opens with `#if 0` (every line kept where it was); the copy's tags inside that branch are kept.
  */
-async function elseBranchesWithoutTags(dir: string, all: Tag[]): Promise<{ why: string; lines: Set<string> }> {
-  const lines = new Set<string>();
+async function elseBranchesRead(dir: string, all: Tag[]): Promise<{ why: string; tags: Tag[] }> {
   const tagged = new Set(all.map((t) => `${t.file}:${t.line}`));
+  const copy = `${dir}.else`;
+  fs.rmSync(copy, { recursive: true, force: true });
   let branches = 0;
+  const unread = new Set<string>();
   for (const file of new Set(all.map((t) => t.file))) {
     const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    const lines = text.split('\n');
+    let changed = false;
     await withSyntaxTree('cpp', text, (root) => {
       const stack = [root];
       while (stack.length) {
         const n = stack.pop()!;
-        if (n.type === 'preproc_else') {
+        const group = n.parent;
+        if (n.type === 'preproc_else' && group && group.type !== 'preproc_elif') {
           // the branch's code: past its `#else` line, up to the line before `#endif`
-          const rows: string[] = [];
-          for (let row = n.startPosition.row + 1; row <= n.endPosition.row; row++) rows.push(`${file}:${row + 1}`);
-          if (rows.every((r) => !tagged.has(r))) {
+          const rows: number[] = [];
+          for (let row = n.startPosition.row + 1; row <= n.endPosition.row; row++) rows.push(row);
+          if (rows.every((r) => !tagged.has(`${file}:${r + 1}`)) && /^\s*#\s*if/.test(lines[group.startPosition.row] ?? '')) {
             branches++;
-            for (const r of rows) lines.add(r);
+            for (const r of rows) unread.add(`${file}:${r + 1}`);
+            // the `#if` line (and the lines its condition continues on) become `#if 0`
+            const condition = group.childForFieldName('condition') ?? group.childForFieldName('name');
+            const last = Math.max(group.startPosition.row, condition?.endPosition.row ?? 0);
+            lines[group.startPosition.row] = '#if 0';
+            for (let r = group.startPosition.row + 1; r <= last; r++) lines[r] = '';
+            changed = true;
           }
         }
         for (const c of n.children) if (c) stack.push(c);
       }
     });
+    if (changed) {
+      fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
+      fs.writeFileSync(path.join(copy, file), lines.join('\n'));
+    }
   }
-  return { why: `${branches} #else branches ctags did not read (no ctags tag of any kind in the branch; ctags reads a conditional's first branch)`, lines };
+  const tags = fs.existsSync(copy) ? ctagsOf(copy, 'C++', ['--kinds-C++=+p']).filter((t) => unread.has(`${t.file}:${t.line}`)) : [];
+  fs.rmSync(copy, { recursive: true, force: true });
+  return {
+    why: `${branches} #else branches with no ctags tag, read again with their #if made #if 0 (ctags reads a conditional's first branch): ${tags.length} tags there`,
+    tags,
+  };
 }
 
 /** `file:line:name` of every identifier inside a C++ requires-expression's requirement braces, in the files ctags tagged. */
@@ -449,7 +470,7 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
   const falseRules = (await c.falseTagsOf?.(allTags, dir)) ?? [];
   const falseCounts = falseRules.map((r) => allTags.filter((t) => c.kinds.includes(t.kind) && r.test(t)).length);
   const tags = allTags.filter((t) => !c.falseTag?.(t) && !falseRules.some((r) => r.test(t)) && !minified.has(t.file) && !inText.has(`${t.file}:${t.line}`));
-  const unread = c.unreadLines ? await c.unreadLines(dir, allTags) : undefined;
+  const second = c.secondReading ? await c.secondReading(dir, allTags) : undefined;
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-truth-ctags-cache-'));
   const gateway = await Gateway.create({ root: dir, cacheDir });
   try {
@@ -457,15 +478,13 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
     const files = Number(r.result.files);
     const ws = await gateway.workspaceFor(dir);
     const all = await ws.catalog.all();
-    const inUnread = (s: (typeof all)[number]) => !!unread && (unread.lines.has(`${s.file}:${s.line}`) || unread.lines.has(`${s.file}:${s.selection_line}`));
-    const unreadSymbols = all.filter((s) => !c.notTagged?.[s.kind] && inUnread(s)).length;
-    const symbols = all.filter((s) => !c.notTagged?.[s.kind] && !inUnread(s));
+    const symbols = all.filter((s) => !c.notTagged?.[s.kind]);
     // a symbol's line is where its range starts (annotations, templates, doc attributes included): the name's line counts too
     const namesOf = (s: (typeof all)[number]) => [...new Set([s.name, lastSegment(s.name), c.symbolName?.(s.name)].filter((n): n is string => !!n))];
     const keysOf = (s: (typeof all)[number]) => namesOf(s).flatMap((n) => [`${s.file}:${s.line}:${n}`, `${s.file}:${s.selection_line}:${n}`]);
     const nameOfTag = (t: Tag) => c.tagName?.(t) ?? t.name;
     const mine = new Set(all.flatMap(keysOf));
-    const theirs = new Set(tags.map((t) => `${t.file}:${t.line}:${nameOfTag(t)}`));
+    const theirs = new Set([...tags, ...(second?.tags ?? [])].map((t) => `${t.file}:${t.line}:${nameOfTag(t)}`));
     // containment (CSS): a rule whose lines hold the tag's line and whose selector list holds its name
     const byFile = new Map<string, (typeof all)[number][]>();
     for (const s of all) byFile.set(s.file, [...(byFile.get(s.file) ?? []), s]);
@@ -501,7 +520,7 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
           ? { [c.excludedTags.what]: `${c.excludedTags.why} (${tags.filter((t) => c.kinds.includes(t.kind) && c.excludedTags!.test(t)).length} tags)` }
           : {}),
         ...Object.fromEntries(falseRules.map((r, i) => [`false tags: ${r.what}`, `${r.why} (${falseCounts[i]} tags of counted kinds)`])),
-        ...(unread ? { 'lspgate symbols on lines ctags does not read': `${unread.why} (${unreadSymbols} symbols left out of precision)` } : {}),
+        ...(second ? { 'second reading (precision only)': second.why } : {}),
       },
       missed,
       missed_examples: examplesByKind(missedTags, showMisses).map((t) => `${t.file}:${t.line} ${t.kind} ${t.name}`),
