@@ -3,6 +3,8 @@
  * an independent tagger, on real code the machine has (nothing fetched):
  *   java: OpenJDK 17's java.util and java.util.concurrent (lib/src.zip of the JDK);
  *   cpp:  libstdc++'s bits/*.h (/usr/include/c++/N/bits);
+ *   cpp-other: libstdc++'s other headers (the standard headers, ext/, experimental/ …: no bits/);
+ *   cpp-given: any folder of C++ given as $TRUTH_CTAGS_CPP (e.g. /usr/include/node: Node's and V8's headers).
  *   rust: the Rust standard library's alloc crate (Debian's rust-src: /usr/src/rustc-*);
  *   ruby: Ruby's standard library (libruby: /usr/lib/ruby/3.*);
  *   shell: bash-completion's completions (no extension and no shebang: copied with `.bash`);
@@ -13,7 +15,7 @@
  * name (the last segment of a qualified name). Recall = found ctags tags / counted ctags tags;
  * precision = lspgate symbols that ctags also tags (any kind) / lspgate symbols.
  *
- * Usage: npm run truth:ctags [-- java cpp rust ruby shell css] [--misses N] [--json FILE]
+ * Usage: npm run truth:ctags [-- java cpp cpp-other rust ruby shell css] [--misses N] [--json FILE]
  * Without universal-ctags on PATH it says so loudly and exits 0 (apt-get install universal-ctags).
  */
 import { execFileSync } from 'node:child_process';
@@ -107,6 +109,47 @@ function copyTree(from: string, dir: string, keep: (rel: string) => boolean, ren
   return n > 0;
 }
 
+/** The C++ rules of every C++ corpus: ctags's kinds, its false tags and its second reading of skipped branches. */
+const CPP_RULES: Omit<Corpus, 'lang' | 'source' | 'prepare'> = {
+  ctags: 'C++',
+  // lspgate lists a declaration without a body (clangd does): ctags's prototype kind, off by default, is turned on and counted
+  ctagsArgs: ['--kinds-C++=+p'],
+  kinds: ['class', 'struct', 'union', 'enum', 'enumerator', 'function', 'prototype', 'namespace', 'typedef', 'member'],
+  excluded: {
+    macro: 'preprocessor macros (not declarations of the language)',
+    variable: 'namespace-scope variables',
+    externvar: 'extern declarations',
+    header: 'included files',
+    local: 'locals of a body',
+  },
+  // clangd and lspgate name a specialization with its arguments (`_Digit<_Base, '0'>`, `A<T>::f`), ctags by the bare name
+  symbolName: (name) => lastSegment(withoutTemplateArguments(name)),
+  // ctags writes `operator ()`, clangd and lspgate `operator()`
+  tagName: (t) => t.name.replace(/\s+/g, ''),
+  falseTagsOf: async (all, dir) => {
+    const macros = new Set(all.filter((t) => t.kind === 'macro').map((t) => t.name));
+    const required = await requirementNames(dir, all);
+    return [
+      {
+        what: 'names in a requires-expression',
+        why: 'ctags reads a requirement (`requires { typename _Tp::difference_type; }`) as a member declaration: the name stands at that line inside the requirement braces of the tree',
+        test: (t) => required.has(`${t.file}:${t.line}:${t.name}`),
+      },
+      {
+        what: '_GLIBCXX* names',
+        why: "libstdc++'s configuration macros (c++config.h, outside the corpus) that ctags reads as a name: `_GLIBCXX_NOEXCEPT_IF(…)` as a function",
+        test: (t) => t.kind !== 'macro' && t.name.startsWith('_GLIBCXX'),
+      },
+      {
+        what: 'names of macros the corpus defines',
+        why: 'a call of a macro the corpus #defines (`__glibcxx_class_requires(_Tp, _Concept)` in a class body), which ctags reads as a prototype: the preprocessor replaces it',
+        test: (t) => t.kind !== 'macro' && macros.has(t.name),
+      },
+    ];
+  },
+  secondReading: elseBranchesRead,
+};
+
 const CORPORA: Corpus[] = [
   {
     lang: 'java',
@@ -125,49 +168,36 @@ const CORPORA: Corpus[] = [
   },
   {
     lang: 'cpp',
-    ctags: 'C++',
     source: 'libstdc++ headers: /usr/include/c++/N/bits/*.h',
     prepare(dir) {
       const inc = globDirs('/usr/include/c++', /^\d+$/).pop();
       return !!inc && copyTree(path.join(inc, 'bits'), dir, (r) => r.endsWith('.h') && !r.includes('/'));
     },
-    // lspgate lists a declaration without a body (clangd does): ctags's prototype kind, off by default, is turned on and counted
-    ctagsArgs: ['--kinds-C++=+p'],
-    kinds: ['class', 'struct', 'union', 'enum', 'enumerator', 'function', 'prototype', 'namespace', 'typedef', 'member'],
-    excluded: {
-      macro: 'preprocessor macros (not declarations of the language)',
-      variable: 'namespace-scope variables',
-      externvar: 'extern declarations',
-      header: 'included files',
-      local: 'locals of a body',
-    },
-    // clangd and lspgate name a specialization with its arguments (`_Digit<_Base, '0'>`, `A<T>::f`), ctags by the bare name
-    symbolName: (name) => lastSegment(withoutTemplateArguments(name)),
-    // ctags writes `operator ()`, clangd and lspgate `operator()`
-    tagName: (t) => t.name.replace(/\s+/g, ''),
-    falseTagsOf: async (all, dir) => {
-      const macros = new Set(all.filter((t) => t.kind === 'macro').map((t) => t.name));
-      const required = await requirementNames(dir, all);
-      return [
-        {
-          what: 'names in a requires-expression',
-          why: 'ctags reads a requirement (`requires { typename _Tp::difference_type; }`) as a member declaration: the name stands at that line inside the requirement braces of the tree',
-          test: (t) => required.has(`${t.file}:${t.line}:${t.name}`),
-        },
-        {
-          what: '_GLIBCXX* names',
-          why: "libstdc++'s configuration macros (c++config.h, outside the corpus) that ctags reads as a name: `_GLIBCXX_NOEXCEPT_IF(…)` as a function",
-          test: (t) => t.kind !== 'macro' && t.name.startsWith('_GLIBCXX'),
-        },
-        {
-          what: 'names of macros the corpus defines',
-          why: 'a call of a macro the corpus #defines (`__glibcxx_class_requires(_Tp, _Concept)` in a class body), which ctags reads as a prototype: the preprocessor replaces it',
-          test: (t) => t.kind !== 'macro' && macros.has(t.name),
-        },
-      ];
-    },
-    secondReading: elseBranchesRead,
+    ...CPP_RULES,
   },
+  {
+    // a second C++ corpus, so that the C++ rules are not fitted to bits/: the same g++ install's other headers, another style
+    // (extension headers, policy-based data structures, TS headers), the standard headers having no extension (copied with `.h`)
+    lang: 'cpp-other',
+    source: 'libstdc++ headers outside bits/: /usr/include/c++/N/*, ext/, experimental/, debug/, tr1/ (first 400 files)',
+    prepare(dir) {
+      const inc = globDirs('/usr/include/c++', /^\d+$/).pop();
+      const dirs = new Set(['backward', 'debug', 'decimal', 'experimental', 'ext', 'tr1', 'tr2']);
+      const keep = (r: string) => (r.includes('/') ? dirs.has(r.split('/')[0]!) : true);
+      return !!inc && copyTree(inc, dir, keep, (r) => (path.extname(r) ? r : `${r}.h`));
+    },
+    ...CPP_RULES,
+  },
+  ...(process.env.TRUTH_CTAGS_CPP
+    ? [
+        {
+          lang: 'cpp-given',
+          source: process.env.TRUTH_CTAGS_CPP,
+          prepare: (dir: string) => copyTree(process.env.TRUTH_CTAGS_CPP!, dir, (r) => /\.(h|hh|hpp|hxx|cc|cpp|cxx)$/.test(r)),
+          ...CPP_RULES,
+        },
+      ]
+    : []),
   {
     lang: 'rust',
     ctags: 'Rust',

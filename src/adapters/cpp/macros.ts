@@ -151,6 +151,16 @@ function afterInventedSemicolon(id: SyntaxNode): boolean {
   return !!last && last.type === ';' && last.isMissing && last.startPosition.row <= id.startPosition.row;
 }
 
+/** Whether an identifier is the name a declaration declares (through pointers and references) and the parser invented that declaration's `;`. */
+function declaresBeforeInventedSemicolon(id: SyntaxNode): boolean {
+  let x = id;
+  while (x.parent && (x.parent.type === 'pointer_declarator' || x.parent.type === 'reference_declarator')) x = x.parent;
+  const decl = x.parent;
+  if (!decl || !DECLARATIONS.has(decl.type) || decl.childForFieldName('declarator')?.id !== x.id) return false;
+  const last = decl.child(decl.childCount - 1);
+  return !!last && last.type === ';' && last.isMissing;
+}
+
 /** Whether the tree shows that this macro-like identifier broke the declaration it stands in. */
 function breaks(id: SyntaxNode): boolean {
   const parent = id.parent;
@@ -159,6 +169,8 @@ function breaks(id: SyntaxNode): boolean {
   // `void swap(string& s)\n  _GLIBCXX_NOEXCEPT_IF(…);`, `virtual ~exception() _GLIBCXX_TXN_SAFE_DYN _GLIBCXX_NOTHROW;`: the
   // parser ended the declaration before the macro with a `;` it had to invent, and read the macro as the next declaration
   if (afterInventedSemicolon(id)) return true;
+  // `static void* CPPGC_DEFAULT_ALIGNED Allocate(…);`: the macro read as the name, the parser inventing the `;` after it
+  if (declaresBeforeInventedSemicolon(id)) return true;
   // `LIB_API int f();`, `void f() _GLIBCXX_NOEXCEPT {`: the macro read as the type or as the declarator
   if (DECLARATIONS.has(parent.type) && parent.childForFieldName('body')?.id !== id.id) return headerHasError(parent);
   if (parent.type === 'function_declarator' && parent.hasError) return true;
@@ -180,6 +192,8 @@ function breaks(id: SyntaxNode): boolean {
     // `class _GLIBCXX_NAMESPACE_CXX11 collate : public locale::facet {`: the real name and the base clause's start in an error
     const next = parent.nextSibling;
     if (next?.type === 'ERROR' && next.firstChild?.type === 'identifier') return true;
+    // `class V8_EXPORT AgeTable final {` reads as a function definition declaring `AgeTable final`, no function
+    if (decl.type === 'function_definition' && declarator?.type === 'qualified_identifier' && !declarator.text.includes('::')) return true;
     return declarator?.type === 'identifier' || declarator?.type === 'type_identifier' || (declarator?.type === 'field_identifier' && decl.hasError);
   }
   return false;
@@ -221,6 +235,22 @@ function withBalancedArguments(id: SyntaxNode, text: string): readonly [number, 
   return [id.startIndex, id.endIndex];
 }
 
+/**
+ * Whether a macro's call stands as a type (`const STACK_OF(X509) *certs(void);`, `void f(STACK_OF(X509) *sk);`):
+ * its arguments, read as blank, leave the macro's name as the type, where the grammar read a declarator
+ * in error or a parameter list as a multiplication.
+ */
+function typeMacro(id: SyntaxNode, text: string): boolean {
+  if (text[id.endIndex] !== '(') return false;
+  const parent = id.parent;
+  if (!parent) return false;
+  // `const STACK_OF(X) *f(…);`: the macro read as the type, its arguments as a declarator in error
+  if (parent.childForFieldName('type')?.id === id.id) return id.nextSibling?.type === 'ERROR';
+  // `void f(T *a, STACK_OF(X) *b);`: the parameters read as a call's arguments, `STACK_OF(X) * b` as a product
+  const product = parent.type === 'call_expression' ? parent.parent : null;
+  return product?.type === 'binary_expression' && product.childForFieldName('left')?.id === parent.id && product.childForFieldName('operator')?.type === '*';
+}
+
 /** Spans of the macro-like identifiers (with their arguments) that broke the parse: a walk with an explicit stack. */
 export function macroSpans(root: SyntaxNode): Array<readonly [number, number]> {
   const spans: Array<readonly [number, number]> = [];
@@ -241,6 +271,7 @@ export function macroSpans(root: SyntaxNode): Array<readonly [number, number]> {
     if (IDENTIFIERS.has(n.type)) {
       // `inline namespace __cxx11 __attribute__((__abi_tag__ ("cxx11"))) { }`: a GNU attribute where the grammar takes none
       if (n.text === '__attribute__' && n.parent?.type === 'ERROR') spans.push(withBalancedArguments(n, text));
+      else if (macroLike(n.text) && typeMacro(n, text)) spans.push([n.endIndex, withBalancedArguments(n, text)[1]]);
       else if (macroLike(n.text) && breaks(n)) spans.push(withArguments(n));
       continue;
     }
