@@ -212,6 +212,9 @@ function withArguments(id: SyntaxNode): readonly [number, number] {
   return [id.startIndex, id.endIndex];
 }
 
+/** Characters of an attribute's or a type macro's arguments at most. */
+const MAX_ARGUMENT_CHARS = 4096;
+
 /**
  * The span of an identifier and of the balanced parentheses right after it in the text, when error
  * recovery split them over several nodes (`__attribute__((__abi_tag__ ("cxx11")))`); a string's parentheses do not count.
@@ -222,7 +225,9 @@ function withBalancedArguments(id: SyntaxNode, text: string): readonly [number, 
   if (text[i] !== '(') return [id.startIndex, id.endIndex];
   let depth = 0;
   let quote = '';
-  for (; i < text.length; i++) {
+  // an argument list longer than any real attribute's or macro's is no argument list (and a hostile file's scans stay linear)
+  const end = Math.min(text.length, i + MAX_ARGUMENT_CHARS);
+  for (; i < end; i++) {
     const ch = text[i]!;
     if (quote) {
       if (ch === '\\') i++;
