@@ -93,6 +93,51 @@ describe('C++ macros after a declarator', () => {
   });
 });
 
+describe('C++ macro calls whose arguments are no expression', () => {
+  it("reads the members after calls of a macro the class defines (`_OP_(+=)`) and its `#undef`, and no condition as an object-like macro's arguments", async () => {
+    const text = [
+      'template<typename _CharT>',
+      '  _CharT* assign(_CharT* __s, std::size_t __n, _CharT __a)',
+      '  {',
+      '    if _GLIBCXX17_CONSTEXPR (sizeof(_CharT) == 1)',
+      '      { __builtin_memset(__s, __a, __n); }',
+      '    return __s;',
+      '  }',
+      'template <typename _Tp>',
+      '  class where_expression<bool, _Tp> : public const_where_expression<bool, _Tp>',
+      '  {',
+      '  public:',
+      '    _GLIBCXX_SIMD_INTRINSIC where_expression(const _M& __kk, _Tp& dd)',
+      '      : const_where_expression<_M, _Tp>(__kk, dd) {}',
+      '#define _GLIBCXX_SIMD_OP_(__op) \\',
+      '    template <typename _Up> \\',
+      '      _GLIBCXX_SIMD_INTRINSIC void operator __op(_Up&& __x)&& \\',
+      '      { if (_M_k) _M_value __op static_cast<_Up&&>(__x); }',
+      '    _GLIBCXX_SIMD_OP_(=)',
+      '    _GLIBCXX_SIMD_OP_(+=)',
+      '    _GLIBCXX_SIMD_OP_(&=)',
+      '    _GLIBCXX_SIMD_OP_(|=)',
+      '    _GLIBCXX_SIMD_OP_(<<=)',
+      '  #undef _GLIBCXX_SIMD_OP_',
+      '    _GLIBCXX_SIMD_INTRINSIC void operator++() &&',
+      '    { if (_M_k) ++_M_value; }',
+      '    _GLIBCXX_SIMD_INTRINSIC void operator--() &&',
+      '    { if (_M_k) --_M_value; }',
+      '  };',
+      'int after();',
+      '',
+    ].join('\n');
+    expect(await ids('bits/simd.h', text)).toEqual([
+      'assign#function',
+      'where_expression<bool, _Tp>#class',
+      'where_expression<bool, _Tp>.where_expression#method',
+      'where_expression<bool, _Tp>.operator++#method',
+      'where_expression<bool, _Tp>.operator--#method',
+      'after#function',
+    ]);
+  });
+});
+
 describe('C++ declarations that are not what they look like', () => {
   it('lists no friend prototype (declared elsewhere), a friend defined in the class, and no return type read as a field', async () => {
     const text = [

@@ -96,7 +96,6 @@ const IDENTIFIERS = new Set(['identifier', 'type_identifier', 'namespace_identif
 const DECLARATIONS = new Set(['declaration', 'field_declaration', 'function_definition']);
 const LISTS = new Set(['translation_unit', 'declaration_list', 'field_declaration_list']);
 const SPECIFIERS = new Set(['class_specifier', 'struct_specifier', 'union_specifier']);
-const ARGUMENTS = new Set(['argument_list', 'parenthesized_expression', 'parameter_list']);
 /** The tokens that open, divide and close a conditional group (`#if X … #else … #endif`). */
 const CONDITIONAL_TOKENS = new Set(['#if', '#ifdef', '#ifndef', '#elif', '#elifdef', '#elifndef', '#else', '#endif']);
 const CONDITIONALS = new Set(['preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif', 'preproc_elifdef']);
@@ -200,16 +199,11 @@ function breaks(id: SyntaxNode): boolean {
 }
 
 /** The span of a macro and of the parenthesized arguments right after it (`LIB_CATCH(x)`, `_GLIBCXX_VISIBILITY(default)`). */
-function withArguments(id: SyntaxNode): readonly [number, number] {
-  const next = id.nextSibling;
-  if (next && ARGUMENTS.has(next.type)) return [id.startIndex, next.endIndex];
-  if (next?.type !== '(') return [id.startIndex, id.endIndex];
-  let depth = 0;
-  for (let s: SyntaxNode | null = next; s; s = s.nextSibling) {
-    if (s.type === '(') depth++;
-    else if (s.type === ')' && --depth === 0) return [id.startIndex, s.endIndex];
-  }
-  return [id.startIndex, id.endIndex];
+function withArguments(id: SyntaxNode, text: string): readonly [number, number] {
+  // balanced in the text, not taken from the tree: arguments no expression holds (`_GLIBCXX_SIMD_OP_(+=)`,
+  // `_GLIBCXX20_INIT({})`) make error recovery build an argument list reaching far past them. Only a `(` right
+  // after the name opens arguments: `if _GLIBCXX17_CONSTEXPR (__n == 1)` is an object-like macro before a condition.
+  return text[id.endIndex] === '(' ? withBalancedArguments(id, text) : [id.startIndex, id.endIndex];
 }
 
 /** Characters of an attribute's or a type macro's arguments at most. */
@@ -235,7 +229,6 @@ function withBalancedArguments(id: SyntaxNode, text: string): readonly [number, 
     } else if (ch === '"' || ch === "'") quote = ch;
     else if (ch === '(') depth++;
     else if (ch === ')' && --depth === 0) return [id.startIndex, i + 1];
-    else if (ch === ';' || ch === '{' || ch === '}') break;
   }
   return [id.startIndex, id.endIndex];
 }
@@ -274,10 +267,12 @@ export function macroSpans(root: SyntaxNode): Array<readonly [number, number]> {
       continue;
     }
     if (IDENTIFIERS.has(n.type)) {
+      // `#undef _GLIBCXX_SIMD_OP_` in an error: a directive's operand is the directive's (blank, the directive would take the next line)
+      if (n.previousSibling?.type === 'preproc_directive' || n.parent?.type.startsWith('preproc_')) continue;
       // `inline namespace __cxx11 __attribute__((__abi_tag__ ("cxx11"))) { }`: a GNU attribute where the grammar takes none
       if (n.text === '__attribute__' && n.parent?.type === 'ERROR') spans.push(withBalancedArguments(n, text));
       else if (macroLike(n.text) && typeMacro(n, text)) spans.push([n.endIndex, withBalancedArguments(n, text)[1]]);
-      else if (macroLike(n.text) && breaks(n)) spans.push(withArguments(n));
+      else if (macroLike(n.text) && breaks(n)) spans.push(withArguments(n, text));
       continue;
     }
     // a function body that parsed holds no declaration the catalog lists
