@@ -23,6 +23,7 @@ describe('C++ macros after a declarator', () => {
       '  _GLIBCXX_NOEXCEPT_IF(allocator_traits<_Alloc>::is_always_equal::value);',
       '  virtual ~_Iter() _GLIBCXX_TXN_SAFE_DYN _GLIBCXX_NOTHROW;',
       '  static void* CPPGC_DEFAULT_ALIGNED Allocate(AllocationHandle&, size_t);',
+      '  alignas(_S_alignment) _Tp _M_i _GLIBCXX20_INIT(_Tp());',
       '  int _M_n;',
       '};',
       '',
@@ -33,6 +34,7 @@ describe('C++ macros after a declarator', () => {
       '_Iter.swap#method',
       '_Iter.~_Iter#method',
       '_Iter.Allocate#method',
+      '_Iter._M_i#field',
       '_Iter._M_n#field',
     ]);
   });

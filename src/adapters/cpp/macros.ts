@@ -173,6 +173,8 @@ function breaks(id: SyntaxNode): boolean {
   // `LIB_API int f();`, `void f() _GLIBCXX_NOEXCEPT {`: the macro read as the type or as the declarator
   if (DECLARATIONS.has(parent.type) && parent.childForFieldName('body')?.id !== id.id) return headerHasError(parent);
   if (parent.type === 'function_declarator' && parent.hasError) return true;
+  // `_Tp _M_i _GLIBCXX20_INIT(_Tp());`: the real name in an error just before, the macro's call read as a function declarator
+  if (parent.type === 'function_declarator' && parent.childForFieldName('declarator')?.id === id.id && parent.previousSibling?.type === 'ERROR') return true;
   // `_Self& operator++() _GLIBCXX_NOEXCEPT {`: the macro read as the name a reference or pointer declares
   if ((parent.type === 'reference_declarator' || parent.type === 'pointer_declarator') && parent.hasError) return true;
   // `LIB_TRY {` read as a compound literal; `LIB_END_NAMESPACE` read as a statement missing its `;`
