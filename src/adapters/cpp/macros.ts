@@ -269,6 +269,8 @@ export function macroSpans(root: SyntaxNode): Array<readonly [number, number]> {
       continue;
     }
     if (IDENTIFIERS.has(n.type)) {
+      // (a node's parent costs a walk from the root in tree-sitter: asked for candidates only, or a deep file is quadratic)
+      if (!(n.text === '__attribute__' || macroLike(n.text))) continue;
       // `#undef _GLIBCXX_SIMD_OP_` in an error: a directive's operand is the directive's (blank, the directive would take the next line)
       if (n.previousSibling?.type === 'preproc_directive' || n.parent?.type.startsWith('preproc_')) continue;
       // `inline namespace __cxx11 __attribute__((__abi_tag__ ("cxx11"))) { }`: a GNU attribute where the grammar takes none
