@@ -3,6 +3,8 @@
  * an independent tagger, on real code the machine has (nothing fetched):
  *   java: OpenJDK 17's java.util and java.util.concurrent (lib/src.zip of the JDK);
  *   cpp:  libstdc++'s bits/*.h (/usr/include/c++/N/bits);
+ *   cpp-other: libstdc++'s other headers (the standard headers, ext/, experimental/ …: no bits/);
+ *   cpp-given: any folder of C++ given as $TRUTH_CTAGS_CPP (e.g. /usr/include/node: Node's and V8's headers).
  *   rust: the Rust standard library's alloc crate (Debian's rust-src: /usr/src/rustc-*);
  *   ruby: Ruby's standard library (libruby: /usr/lib/ruby/3.*);
  *   shell: bash-completion's completions (no extension and no shebang: copied with `.bash`);
@@ -15,7 +17,7 @@
  * language's rules say ctags does not tag (Rust's `const` items): each rule is applied only when ctags,
  * run on a small probe, indeed tags none of its names, and the table lists it with its count.
  *
- * Usage: npm run truth:ctags [-- java cpp rust ruby shell css csharp] [--misses N] [--json FILE]
+ * Usage: npm run truth:ctags [-- java cpp cpp-other rust ruby shell css csharp] [--misses N] [--json FILE]
  * Without universal-ctags on PATH it says so loudly and exits 0 (apt-get install universal-ctags).
  */
 import { execFileSync } from 'node:child_process';
@@ -64,6 +66,16 @@ interface Corpus {
   falseTag?: (t: Tag) => boolean;
   /** `file:line` of the lines where ctags reads a declaration that is none, found in the trees of the files it tagged (C#'s `where T : class`). */
   falseLines?: (dir: string, tags: Tag[]) => Promise<Set<string>>;
+  /**
+   * ctags's false tags that only the corpus's tags show (a call of a macro the corpus defines), each
+   * rule with what it drops and why: printed with the count it dropped.
+   */
+  falseTagsOf?: (all: Tag[], dir: string) => Promise<Array<{ what: string; why: string; test: (t: Tag) => boolean }>>;
+  /**
+   * A second reading by ctags of code its first reading skipped, with why: its tags count as ctags's
+   * for precision (a symbol there is tagged when this reading tags it), not for recall.
+   */
+  secondReading?: (dir: string, all: Tag[]) => Promise<{ why: string; tags: Tag[] }>;
   /** Node types of the language's tree that hold text, not code (a tag inside one is ctags's false tag), and the grammar to read them with. */
   textNodes?: { grammar: string; types: string[] };
 }
@@ -116,6 +128,47 @@ function copyTree(from: string, dir: string, keep: (rel: string) => boolean, ren
   return n > 0;
 }
 
+/** The C++ rules of every C++ corpus: ctags's kinds, its false tags and its second reading of skipped branches. */
+const CPP_RULES: Omit<Corpus, 'lang' | 'source' | 'prepare'> = {
+  ctags: 'C++',
+  // lspgate lists a declaration without a body (clangd does): ctags's prototype kind, off by default, is turned on and counted
+  ctagsArgs: ['--kinds-C++=+p'],
+  kinds: ['class', 'struct', 'union', 'enum', 'enumerator', 'function', 'prototype', 'namespace', 'typedef', 'member'],
+  excluded: {
+    macro: 'preprocessor macros (not declarations of the language)',
+    variable: 'namespace-scope variables',
+    externvar: 'extern declarations',
+    header: 'included files',
+    local: 'locals of a body',
+  },
+  // clangd and lspgate name a specialization with its arguments (`_Digit<_Base, '0'>`, `A<T>::f`), ctags by the bare name
+  symbolName: (name) => lastSegment(withoutTemplateArguments(name)),
+  // ctags writes `operator ()`, clangd and lspgate `operator()`
+  tagName: (t) => t.name.replace(/\s+/g, ''),
+  falseTagsOf: async (all, dir) => {
+    const macros = new Set(all.filter((t) => t.kind === 'macro').map((t) => t.name));
+    const required = await requirementNames(dir, all);
+    return [
+      {
+        what: 'names in a requires-expression',
+        why: 'ctags reads a requirement (`requires { typename _Tp::difference_type; }`) as a member declaration: the name stands at that line inside the requirement braces of the tree',
+        test: (t) => required.has(`${t.file}:${t.line}:${t.name}`),
+      },
+      {
+        what: '_GLIBCXX* names',
+        why: "libstdc++'s configuration macros (c++config.h, outside the corpus) that ctags reads as a name: `_GLIBCXX_NOEXCEPT_IF(…)` as a function",
+        test: (t) => t.kind !== 'macro' && t.name.startsWith('_GLIBCXX'),
+      },
+      {
+        what: 'names of macros the corpus defines',
+        why: 'a call of a macro the corpus #defines (`__glibcxx_class_requires(_Tp, _Concept)` in a class body), which ctags reads as a prototype: the preprocessor replaces it',
+        test: (t) => t.kind !== 'macro' && macros.has(t.name),
+      },
+    ];
+  },
+  secondReading: elseBranchesRead,
+};
+
 const CORPORA: Corpus[] = [
   {
     lang: 'java',
@@ -134,29 +187,36 @@ const CORPORA: Corpus[] = [
   },
   {
     lang: 'cpp',
-    ctags: 'C++',
     source: 'libstdc++ headers: /usr/include/c++/N/bits/*.h',
     prepare(dir) {
       const inc = globDirs('/usr/include/c++', /^\d+$/).pop();
       return !!inc && copyTree(path.join(inc, 'bits'), dir, (r) => r.endsWith('.h') && !r.includes('/'));
     },
-    // lspgate lists a declaration without a body (clangd does): ctags's prototype kind, off by default, is turned on and counted
-    ctagsArgs: ['--kinds-C++=+p'],
-    kinds: ['class', 'struct', 'union', 'enum', 'enumerator', 'function', 'prototype', 'namespace', 'typedef', 'member'],
-    excluded: {
-      macro: 'preprocessor macros (not declarations of the language)',
-      variable: 'namespace-scope variables',
-      externvar: 'extern declarations',
-      header: 'included files',
-      local: 'locals of a body',
-    },
-    // clangd and lspgate name a specialization with its arguments (`_Digit<_Base, '0'>`, `A<T>::f`), ctags by the bare name
-    symbolName: (name) => lastSegment(withoutTemplateArguments(name)),
-    // ctags writes `operator ()`, clangd and lspgate `operator()`
-    tagName: (t) => t.name.replace(/\s+/g, ''),
-    // libstdc++'s configuration macros (c++config.h, outside the corpus) that ctags reads as a name: `_GLIBCXX_NOEXCEPT_IF(…)` as a function
-    falseTag: (t) => t.name.startsWith('_GLIBCXX'),
+    ...CPP_RULES,
   },
+  {
+    // a second C++ corpus, so that the C++ rules are not fitted to bits/: the same g++ install's other headers, another style
+    // (extension headers, policy-based data structures, TS headers), the standard headers having no extension (copied with `.h`)
+    lang: 'cpp-other',
+    source: 'libstdc++ headers outside bits/: /usr/include/c++/N/*, ext/, experimental/, debug/, tr1/ (first 400 files)',
+    prepare(dir) {
+      const inc = globDirs('/usr/include/c++', /^\d+$/).pop();
+      const dirs = new Set(['backward', 'debug', 'decimal', 'experimental', 'ext', 'tr1', 'tr2']);
+      const keep = (r: string) => (r.includes('/') ? dirs.has(r.split('/')[0]!) : true);
+      return !!inc && copyTree(inc, dir, keep, (r) => (path.extname(r) ? r : `${r}.h`));
+    },
+    ...CPP_RULES,
+  },
+  ...(process.env.TRUTH_CTAGS_CPP
+    ? [
+        {
+          lang: 'cpp-given',
+          source: process.env.TRUTH_CTAGS_CPP,
+          prepare: (dir: string) => copyTree(process.env.TRUTH_CTAGS_CPP!, dir, (r) => /\.(h|hh|hpp|hxx|cc|cpp|cxx)$/.test(r)),
+          ...CPP_RULES,
+        },
+      ]
+    : []),
   {
     lang: 'rust',
     ctags: 'Rust',
@@ -352,18 +412,95 @@ async function textLines(dir: string, tags: Tag[], spec: { grammar: string; type
   return out;
 }
 
+/**
+ * ctags's tags of the C/C++ `#else` branches it did not read: ctags 5.9 reads the first branch of a
+ * conditional and skips the rest (`#if A void f1(); #else void f2(); #endif` tags f1 only), but reads
+ * the `#else` of an `#if 0`. A branch with no ctags tag of any kind is read again in a copy of its file
+ * whose conditional opens with `#if 0` (every line kept where it was); the copy's tags inside that branch are kept.
+ */
+async function elseBranchesRead(dir: string, all: Tag[]): Promise<{ why: string; tags: Tag[] }> {
+  const tagged = new Set(all.map((t) => `${t.file}:${t.line}`));
+  const copy = `${dir}.else`;
+  fs.rmSync(copy, { recursive: true, force: true });
+  let branches = 0;
+  const unread = new Set<string>();
+  for (const file of new Set(all.map((t) => t.file))) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    const lines = text.split('\n');
+    let changed = false;
+    await withSyntaxTree('cpp', text, (root) => {
+      const stack = [root];
+      while (stack.length) {
+        const n = stack.pop()!;
+        const group = n.parent;
+        if (n.type === 'preproc_else' && group && group.type !== 'preproc_elif') {
+          // the branch's code: past its `#else` line, up to the line before `#endif`
+          const rows: number[] = [];
+          for (let row = n.startPosition.row + 1; row <= n.endPosition.row; row++) rows.push(row);
+          if (rows.every((r) => !tagged.has(`${file}:${r + 1}`)) && /^\s*#\s*if/.test(lines[group.startPosition.row] ?? '')) {
+            branches++;
+            for (const r of rows) unread.add(`${file}:${r + 1}`);
+            // the `#if` line (and the lines its condition continues on) become `#if 0`
+            const condition = group.childForFieldName('condition') ?? group.childForFieldName('name');
+            const last = Math.max(group.startPosition.row, condition?.endPosition.row ?? 0);
+            lines[group.startPosition.row] = '#if 0';
+            for (let r = group.startPosition.row + 1; r <= last; r++) lines[r] = '';
+            changed = true;
+          }
+        }
+        for (const c of n.children) if (c) stack.push(c);
+      }
+    });
+    if (changed) {
+      fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
+      fs.writeFileSync(path.join(copy, file), lines.join('\n'));
+    }
+  }
+  const tags = fs.existsSync(copy) ? ctagsOf(copy, 'C++', ['--kinds-C++=+p']).filter((t) => unread.has(`${t.file}:${t.line}`)) : [];
+  fs.rmSync(copy, { recursive: true, force: true });
+  return {
+    why: `${branches} #else branches with no ctags tag, read again with their #if made #if 0 (ctags reads a conditional's first branch): ${tags.length} tags there`,
+    tags,
+  };
+}
+
+/** `file:line:name` of every identifier inside a C++ requires-expression's requirement braces, in the files ctags tagged. */
+async function requirementNames(dir: string, all: Tag[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const file of new Set(all.map((t) => t.file))) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    await withSyntaxTree('cpp', text, (root) => {
+      const stack: Array<{ n: typeof root; inside: boolean }> = [{ n: root, inside: false }];
+      while (stack.length) {
+        const { n, inside } = stack.pop()!;
+        const now = inside || n.type === 'requirement_seq';
+        if (now && n.type.endsWith('identifier') && n.childCount === 0) out.add(`${file}:${n.startPosition.row + 1}:${n.text}`);
+        for (const c of n.children) if (c) stack.push({ n: c, inside: now });
+      }
+    });
+  }
+  return out;
+}
+
 /** A C++ name without its template argument lists (`A<B<int>>::f` → `A::f`); an operator's own `<` (`operator<<`) stays. */
 function withoutTemplateArguments(name: string): string {
-  const op = name.indexOf('operator');
-  const head = op >= 0 ? name.slice(0, op) : name;
   let out = '';
   let depth = 0;
-  for (const ch of head) {
+  for (let i = 0; i < name.length; i++) {
+    if (name.startsWith('operator', i)) {
+      // the name's own operator stays as written (`operator<<`); one inside the arguments (`decltype(operator<(…))`) is no bracket
+      let j = i + 8;
+      while (j < name.length && '<>=!+-*/%&|^~ '.includes(name[j]!)) j++;
+      if (depth === 0) return (out + name.slice(i)).replace(/\s+/g, '');
+      i = j - 1;
+      continue;
+    }
+    const ch = name[i]!;
     if (ch === '<') depth++;
     else if (ch === '>' && depth > 0) depth--;
     else if (depth === 0) out += ch;
   }
-  return (out + (op >= 0 ? name.slice(op) : '')).replace(/\s+/g, '');
+  return out.replace(/\s+/g, '');
 }
 
 /** At most `n` of each kind, in order. */
@@ -416,7 +553,17 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
   for (const file of new Set(allTags.map((t) => t.file))) if (looksMinified(fs.readFileSync(path.join(dir, file)))) minified.add(file);
   const inText = c.textNodes ? await textLines(dir, allTags, c.textNodes) : new Set<string>();
   const falseLines = c.falseLines ? await c.falseLines(dir, allTags) : new Set<string>();
-  let tags = allTags.filter((t) => !c.falseTag?.(t) && !minified.has(t.file) && !inText.has(`${t.file}:${t.line}`) && !falseLines.has(`${t.file}:${t.line}`));
+  const falseRules = (await c.falseTagsOf?.(allTags, dir)) ?? [];
+  const falseCounts = falseRules.map((r) => allTags.filter((t) => c.kinds.includes(t.kind) && r.test(t)).length);
+  let tags = allTags.filter(
+    (t) =>
+      !c.falseTag?.(t) &&
+      !falseRules.some((r) => r.test(t)) &&
+      !minified.has(t.file) &&
+      !inText.has(`${t.file}:${t.line}`) &&
+      !falseLines.has(`${t.file}:${t.line}`),
+  );
+  const second = c.secondReading ? await c.secondReading(dir, allTags) : undefined;
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-truth-ctags-cache-'));
   const gateway = await Gateway.create({ root: dir, cacheDir });
   try {
@@ -447,7 +594,7 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
     const keysOf = (s: (typeof all)[number]) => namesOf(s).flatMap((n) => [`${s.file}:${s.line}:${n}`, `${s.file}:${s.selection_line}:${n}`]);
     const nameOfTag = (t: Tag) => c.tagName?.(t) ?? t.name;
     const mine = new Set(all.flatMap(keysOf));
-    const theirs = new Set(tags.map((t) => `${t.file}:${t.line}:${nameOfTag(t)}`));
+    const theirs = new Set([...tags, ...(second?.tags ?? [])].map((t) => `${t.file}:${t.line}:${nameOfTag(t)}`));
     // containment (CSS): a rule whose lines hold the tag's line and whose selector list holds its name
     const byFile = new Map<string, (typeof all)[number][]>();
     for (const s of all) byFile.set(s.file, [...(byFile.get(s.file) ?? []), s]);
@@ -485,6 +632,8 @@ async function measure(c: Corpus, showMisses: number): Promise<Row | undefined> 
         ...(c.excludedTags
           ? { [c.excludedTags.what]: `${c.excludedTags.why} (${tags.filter((t) => c.kinds.includes(t.kind) && c.excludedTags!.test(t)).length} tags)` }
           : {}),
+        ...Object.fromEntries(falseRules.map((r, i) => [`false tags: ${r.what}`, `${r.why} (${falseCounts[i]} tags of counted kinds)`])),
+        ...(second ? { 'second reading (precision only)': second.why } : {}),
       },
       missed,
       missed_examples: examplesByKind(missedTags, showMisses).map((t) => `${t.file}:${t.line} ${t.kind} ${t.name}`),

@@ -21,11 +21,22 @@ const QUERY = `
 (field_declaration declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator)) (reference_declarator (function_declarator))]) @method
 (field_declaration declarator: [(field_identifier) (pointer_declarator) (reference_declarator) (array_declarator) (function_declarator declarator: (parenthesized_declarator))] @field)
 (declaration declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator)) (reference_declarator (function_declarator)) (operator_cast)]) @function
+(declaration declarator: (init_declarator declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator)) (reference_declarator (function_declarator))])) @function
+(field_declaration_list (template_declaration (declaration declarator: (init_declarator declarator: (identifier) @field))))
+(declaration declarator: [(qualified_identifier) (init_declarator declarator: (qualified_identifier))]) @static_member
 (type_definition declarator: (_) @type)
 (alias_declaration) @type
 `;
 
-const WRAPPERS = new Set(['function_declarator', 'pointer_declarator', 'reference_declarator', 'array_declarator', 'parenthesized_declarator']);
+// (`void end(auto&) = delete;` among declarations reads as an init declarator around the function's)
+const WRAPPERS = new Set([
+  'function_declarator',
+  'pointer_declarator',
+  'reference_declarator',
+  'array_declarator',
+  'parenthesized_declarator',
+  'init_declarator',
+]);
 
 /** The declarator a wrapper wraps: its `declarator` field, or (a reference's `& x`, a parenthesized `(*x)`, which have no field) its last named child. */
 function wrapped(x: SyntaxNode): SyntaxNode | null {
@@ -77,20 +88,68 @@ function nameStart(name: SyntaxNode): number {
   return x.startIndex;
 }
 
+/** The name of the class whose body holds a node (through a template declaration and conditional groups), if any. */
+function enclosingClassName(node: SyntaxNode): string | undefined {
+  let p = node.parent;
+  while (p && (p.type === 'template_declaration' || p.type.startsWith('preproc_'))) p = p.parent;
+  let name = p?.type === 'field_declaration_list' ? p.parent?.childForFieldName('name') : undefined;
+  // `class locale::_Impl`, `struct hash<T>`: the class's own name
+  while (name && (name.type === 'qualified_identifier' || name.type === 'template_type')) name = name.childForFieldName('name');
+  return name?.text;
+}
+
+/**
+ * Whether a prototype is a macro's call (`__glibcxx_class_requires(_Tp, _Concept)` in a class body, `LIB_DECLARE(Foo);`
+ * among declarations): a function declared without a return type, which only a class's own constructor
+ * (named as the class) and a deduction guide (`vector(It, It) -> vector<T>;`) are — C++ has no implicit int.
+ */
+function isMacroCall(node: SyntaxNode): boolean {
+  if (node.type !== 'declaration' && node.type !== 'field_declaration') return false;
+  if (node.childForFieldName('type')) return false;
+  const declarator = node.childForFieldName('declarator');
+  if (declarator?.type !== 'function_declarator' || declarator.namedChildren.some((c) => c?.type === 'trailing_return_type')) return false;
+  const name = declarator.childForFieldName('declarator');
+  if (!name || (name.type !== 'identifier' && name.type !== 'field_identifier')) return false;
+  return name.text !== enclosingClassName(node);
+}
+
 /** Names clangd gives as written that are more than one identifier: `A::b`, `operator()`, `~A`, `pair<A, B>`. */
 const COMPOSITE_NAMES = new Set(['qualified_identifier', 'operator_name', 'destructor_name', 'template_type', 'template_function', 'operator_cast']);
 
 function nameOf(node: SyntaxNode, capture: string): DeclaredName | undefined {
+  // `[[nodiscard]] friend constexpr R operator<=>(…)`: error recovery read the keyword as a type, the return type as a field
+  const type = capture === 'field' ? node.parent?.childForFieldName('type') : undefined;
+  if (type?.type === 'type_identifier' && CPP_KEYWORDS.has(type.text)) return undefined;
   if (capture === 'field' || (capture === 'type' && node.type !== 'alias_declaration')) {
     const data = declaredData(node);
     return data && (data.type === 'field_identifier' || data.type === 'type_identifier' || data.type === 'identifier')
       ? { text: data.text, at: data.startIndex }
       : undefined;
   }
+  // `template<typename _CharT> locale::id ctype<_CharT>::id;`: a static data member defined out of line, named as written
+  if (capture === 'static_member') {
+    // (a friend names a function declared elsewhere; a declaration error recovery made is no definition)
+    if (inBody(node) || node.hasError || node.parent?.type === 'friend_declaration') return undefined;
+    const d = node.childForFieldName('declarator')!;
+    const name = d.type === 'init_declarator' ? d.childForFieldName('declarator')! : d;
+    // `_GLIBCXX_BEGIN_NAMESPACE_VERSION\n using ::abs;` reads as a declaration of `using::abs`: no scope is a keyword
+    if (name.hasError || name.text.split('::').some((p) => CPP_KEYWORDS.has(p.trim()))) return undefined;
+    return {
+      text: name.text
+        .split('::')
+        .map((p) => p.trim())
+        .join('::'),
+      at: nameStart(name),
+      composite: true,
+    };
+  }
   // `unique_lock<mutex> __lock(_M_mutex);` in a body reads as a function's prototype, libstdc++'s `__catch(...) { }` as a
   // function's definition: C++ defines no function in a body, and clangd lists no local
   // (a template is never local: one in a "body" shows error recovery made a body of declarations a macro broke)
   if ((node.type === 'declaration' || node.type === 'function_definition') && node.parent?.type !== 'template_declaration' && inBody(node)) return undefined;
+  // `friend bool operator==(const A&, const A&);` names a function declared elsewhere: clangd lists no friend, ctags no friend prototype
+  if (node.type === 'declaration' && node.parent?.type === 'friend_declaration') return undefined;
+  if (isMacroCall(node)) return undefined;
   // `void (*_M_fn)(int);` declares a pointer to a function: a field (the field capture), no function
   const data = node.type === 'field_declaration' || node.type === 'declaration' ? declaredData(node.childForFieldName('declarator')!) : undefined;
   if (data?.type === 'field_identifier' || data?.type === 'identifier') return undefined;
@@ -119,6 +178,7 @@ function nameOf(node: SyntaxNode, capture: string): DeclaredName | undefined {
 
 /** A function defined in a class body, or out of line as `Class::name`, is a method. */
 function kindOf(node: SyntaxNode, capture: string): string {
+  if (capture === 'static_member') return 'field';
   if (capture !== 'function') return capture;
   if (node.parent?.type === 'field_declaration_list' || node.parent?.parent?.type === 'field_declaration_list') return 'method';
   const name = declared(node.childForFieldName('declarator'));
