@@ -146,6 +146,17 @@ describe('shell functions whose body the grammar could not parse', () => {
   });
 });
 
+describe('a garbled script read from its ERROR tokens', () => {
+  // Each header word once read all of its ERROR node's tokens again: 5,000 headers in one node took 83 s,
+  // 12,000 would take minutes; read once, they take seconds on any machine (the bound is the test's limit).
+  it('finds 12,000 headers in one ERROR node, reading its tokens once', { timeout: 120_000 }, async () => {
+    const headers = Array.from({ length: 12_000 }, (_, i) => `w${i} ( ) {`).join(' ');
+    const found = await ids('garbled.sh', `esac } ${headers}\n`);
+    expect(found.length).toBeGreaterThanOrEqual(11_999);
+    expect(found).toContain('w11998#function');
+  });
+});
+
 describe('C# declarations the outline left out', () => {
   it('lists operators and conversion operators as methods named as Roslyn names them', async () => {
     const text = [

@@ -47,6 +47,23 @@ function bodyEnd(tokens: readonly (SyntaxNode | null)[], body: number): number {
   return tokens[tokens.length - 1]!.endIndex;
 }
 
+/** The tokens of the ERROR node the last words were found in, with each one's index by its start. */
+let lastTokens: { tree: unknown; id: number; tokens: (SyntaxNode | null)[]; at: Map<number, number> } | undefined;
+
+/**
+ * An ERROR node's tokens, read once for all its words: a garbled script's ERROR node may hold tens of
+ * thousands of them (5,000 headers in one took 83 s when each word read its parent's children again).
+ * Words arrive in document order, so the node asked last is the one asked next.
+ */
+function tokensOf(parent: SyntaxNode): { tokens: (SyntaxNode | null)[]; at: Map<number, number> } {
+  if (lastTokens?.tree === parent.tree && lastTokens.id === parent.id) return lastTokens;
+  const tokens = parent.children;
+  const at = new Map<number, number>();
+  tokens.forEach((t, i) => t && !at.has(t.startIndex) && at.set(t.startIndex, i));
+  lastTokens = { tree: parent.tree, id: parent.id, tokens, at };
+  return lastTokens;
+}
+
 /**
  * A function header error recovery left in pieces, named by its word: the word among an ERROR
  * node's tokens (`name` `(` `)` `{` …), or a command of that one word followed by an ERROR node
@@ -55,8 +72,8 @@ function bodyEnd(tokens: readonly (SyntaxNode | null)[], body: number): number {
 export function functionInError(word: SyntaxNode): DeclaredName | undefined {
   const parent = word.parent;
   if (parent?.type === 'ERROR') {
-    const tokens = parent.children;
-    const i = tokens.findIndex((t) => t?.startIndex === word.startIndex && t.endIndex === word.endIndex);
+    const { tokens, at } = tokensOf(parent);
+    const i = at.get(word.startIndex) ?? -1;
     const keyword = tokens[i - 1]?.type === 'function';
     const body = i < 0 ? -1 : bodyIndex(tokens, i + 1, keyword);
     if (body < 0) return undefined;
