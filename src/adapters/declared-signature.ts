@@ -78,13 +78,14 @@ export function declaredSignature(captured: SyntaxNode, nameAt: number, text: st
   const node = declarationOf(captured, nameAt);
   const from = Math.max(node.startIndex, lineStart(text, nameAt));
   const body = bodyStart(node, text);
+  const lineEnd = text.indexOf('\n', nameAt);
   let to: number;
   if (body !== undefined && body >= nameAt) to = body;
   else if (node.namedChildCount === 0) return undefined;
-  else if (!text.slice(nameAt, node.endIndex).includes('\n')) to = node.endIndex;
+  else if (lineEnd < 0 || lineEnd >= node.endIndex) to = node.endIndex;
   else {
     // no body and more lines (a Ruby method with none): the name's line, when its brackets close there
-    to = text.indexOf('\n', nameAt);
+    to = lineEnd;
     if (!balanced(text.slice(from, to))) return undefined;
   }
   let sig = text.slice(from, to);
