@@ -9,9 +9,8 @@
  */
 import type { SyntaxNode } from '../syntax/syntax.js';
 import { collapsed } from './structure-forms.js';
+import { balance, capSignature } from './doc-text.js';
 
-/** As long as the catalog keeps any signature (longer ones end in `…`). */
-const MAX_SIGNATURE = 200;
 /** A body this far below the name is not a signature's end (a declaration the grammar misread). */
 const MAX_SIGNATURE_LINES = 15;
 /** Levels a capture of a declarator or a bare name climbs to its declaration (Java and C++ capture a field's declarator). */
@@ -55,12 +54,6 @@ function bodyStart(node: SyntaxNode, text: string): number | undefined {
   return at;
 }
 
-function balanced(s: string): boolean {
-  let depth = 0;
-  for (const ch of s) depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
-  return depth === 0;
-}
-
 function lineStart(text: string, at: number): number {
   return text.lastIndexOf('\n', at - 1) + 1;
 }
@@ -86,7 +79,7 @@ export function declaredSignature(captured: SyntaxNode, nameAt: number, text: st
   else {
     // no body and more lines (a Ruby method with none): the name's line, when its brackets close there
     to = lineEnd;
-    if (!balanced(text.slice(from, to))) return undefined;
+    if (balance(text.slice(from, to)) !== 0) return undefined;
   }
   let sig = text.slice(from, to);
   if (sig.split('\n').length > MAX_SIGNATURE_LINES) return undefined;
@@ -98,5 +91,5 @@ export function declaredSignature(captured: SyntaxNode, nameAt: number, text: st
   }
   sig = oneLine(sig, to !== node.endIndex);
   if (!sig) return undefined;
-  return sig.length <= MAX_SIGNATURE ? sig : sig.slice(0, MAX_SIGNATURE - 1) + '…';
+  return capSignature(sig);
 }

@@ -195,13 +195,19 @@ export function sourceSignature(lines: readonly string[], selectionLine: number,
   return cap(sig, MAX_SIGNATURE);
 }
 
-function balance(s: string): number {
+/** Open minus closed parentheses of `s`: 0 when its parameter lists close on it. */
+export function balance(s: string): number {
   let d = 0;
   for (const c of s) {
     if (c === '(') d++;
     else if (c === ')') d--;
   }
   return d;
+}
+
+/** A signature as long as the catalog keeps one (longer ones end in `…`). */
+export function capSignature(s: string): string {
+  return cap(s, MAX_SIGNATURE);
 }
 
 function cap(s: string, max: number): string {

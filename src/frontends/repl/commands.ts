@@ -55,7 +55,12 @@ async function runOperation(
   signal?: AbortSignal,
   progress?: (line: string) => void,
 ): Promise<string> {
-  const relay = progress ? relayProgress(gateway.context.broker, (p) => progress(progressLine(p) ?? '')) : undefined;
+  const relay = progress
+    ? relayProgress(gateway.context.broker, (p) => {
+        const line = progressLine(p);
+        if (line) progress(line);
+      })
+    : undefined;
   try {
     const { input, extra } = wordsToInput(op, splitWords(args), positional, ['json']);
     const asJson = extra.json !== undefined ? extra.json !== 'false' : state.json;

@@ -72,7 +72,7 @@ export function startRepl(gateway: FrontendGateway, opts: ReplOptions): ReplHand
   const names = new SymbolNames(backend, gateway.context.logger);
   const commands: ReplCommand[] = [];
   // on a terminal a call that waits for a server says what it waits for, as the CLI does on stderr
-  const progress = terminal ? (line: string) => line && opts.output.write(line) : undefined;
+  const progress = terminal ? (line: string) => void opts.output.write(line) : undefined;
   commands.push(...operationCommands(gateway, state, progress), ...builtinCommands(gateway, state, backend, () => commands));
   for (const cmd of commands) {
     server.defineCommand(cmd.name, {
