@@ -17,14 +17,14 @@ function executable(file: string): boolean {
   }
 }
 
-function detect(): { available: boolean; install: string; env: Record<string, string> } {
+function detect(): { available: boolean; install: string; env: Record<string, string>; extraPath: string[] } {
   const root = path.join(FIXTURES, 'go-app');
   const entry = loadServers({ workspaceRoot: root }).find((e) => e.id === 'gopls');
-  if (!entry) return { available: false, install: '', env: {} };
+  if (!entry) return { available: false, install: '', env: {}, extraPath: [] };
   const cmd = resolveCommand(entry, { cacheDir: os.tmpdir(), root });
   const dirs = (cmd?.env.PATH ?? '').split(path.delimiter).filter(Boolean);
   const go = dirs.some((d) => executable(path.join(d, 'go')));
-  return { available: !!cmd && go, install: entry.install, env: cmd?.env ?? {} };
+  return { available: !!cmd && go, install: entry.install, env: cmd?.env ?? {}, extraPath: entry.extraPath };
 }
 
 const detected = detect();
@@ -32,6 +32,8 @@ export const goAvailable = detected.available;
 export const goInstallHint = detected.install;
 /** The environment gopls runs with (its PATH holds `go`): for tests that run the go command itself. */
 export const goEnv: Record<string, string> = detected.env;
+/** The shipped servers.json's extraPath for gopls (the Go toolchains, newest first). */
+export const goExtraPath: string[] = detected.extraPath;
 
 if (!goAvailable) {
   console.warn('GO TESTS SKIPPED: gopls/go not installed — run scripts/install-go.sh');
