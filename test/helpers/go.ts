@@ -3,6 +3,7 @@
  * entry: extraPath + PATH) and a `go` binary on that same PATH (gopls fails every request with
  * "go command required" without one).
  */
+import { execFileSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +35,24 @@ export const goInstallHint = detected.install;
 export const goEnv: Record<string, string> = detected.env;
 /** The shipped servers.json's extraPath for gopls (the Go toolchains, newest first). */
 export const goExtraPath: string[] = detected.extraPath;
+
+/** The version of the `go` gopls runs with (`1.26.11`), undefined without one. */
+export const goVersion: string | undefined = goAvailable
+  ? /^go(\d+\.\d+(?:\.\d+)?)/.exec(
+      execFileSync('go', ['env', 'GOVERSION'], { env: { ...process.env, ...goEnv, GOWORK: 'off' } })
+        .toString()
+        .trim(),
+    )?.[1]
+  : undefined;
+
+/** Whether the local go is at least `minor` (`1.26`); says loudly why not, for a describe.runIf. */
+export function goAtLeast(minor: string, what: string): boolean {
+  const [a, b] = minor.split('.').map(Number) as [number, number];
+  const [x, y] = (goVersion ?? '0.0').split('.').map(Number) as [number, number];
+  const ok = x > a || (x === a && y >= b);
+  if (goAvailable && !ok) console.warn(`GO TESTS SKIPPED: ${what} needs Go ${minor}, the local go is ${goVersion} — run scripts/install-go.sh`);
+  return goAvailable && ok;
+}
 
 if (!goAvailable) {
   console.warn('GO TESTS SKIPPED: gopls/go not installed — run scripts/install-go.sh');
