@@ -15,6 +15,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { NEWEST_GO } = await import(path.join(HERE, 'dist/bench/go-toolchain.js'));
 const [cclspBin, ...langs] = process.argv.slice(2);
 const BIN = path.join(HERE, 'node_modules/.bin');
 const CASES = {
@@ -92,7 +93,7 @@ for (const lang of langs.length ? langs : Object.keys(CASES)) {
   const root = path.join(tmp, c.fixture);
   fs.cpSync(path.join(HERE, 'fixtures', c.fixture), root, { recursive: true });
   fs.writeFileSync(path.join(tmp, 'cclsp.json'), JSON.stringify({ servers: [{ extensions: c.ext, command: c.cmd, rootDir: root }] }));
-  const env = { PATH: `/usr/lib/go-1.23/bin:${process.env.PATH}`, GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' };
+  const env = { PATH: `${path.dirname(NEWEST_GO)}:${process.env.PATH}`, GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' };
   const peer = await connect(process.execPath, [cclspBin], root, { ...env, CCLSP_CONFIG_PATH: path.join(tmp, 'cclsp.json') });
   const gate = await connect(process.execPath, [path.join(HERE, 'dist/src/cli/main.js'), 'mcp', '--tools', 'all', '--root', root], root, {
     ...env,

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NEWEST_GO } from './go-toolchain.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -66,7 +67,7 @@ function which(name: string, extra: string[] = []): string | undefined {
   return undefined;
 }
 
-const GO_DIRS = ['/usr/lib/go-1.23/bin', '/usr/local/go/bin'];
+const GO_DIRS = [path.dirname(NEWEST_GO), '/usr/local/go/bin'];
 // its own build settings are not shipped: the loosest that type-checks it with no error (0 before any edit)
 const TS_CONFIG = {
   compilerOptions: {
@@ -116,15 +117,16 @@ export const LANGS: BenchLang[] = [
     unavailable: () => (which('go', GO_DIRS) && which('gopls', GO_DIRS) ? undefined : 'go or gopls is not installed'),
     prepare(dir) {
       // packages that import only the public standard library: built as one module of their own
-      const goroot = run(which('go', GO_DIRS)!, ['env', 'GOROOT'], '/').trim();
+      const [goroot, version] = run(which('go', GO_DIRS)!, ['env', 'GOROOT', 'GOVERSION'], '/').trim().split('\n');
       const files: string[] = [];
       for (const pkg of GO_PACKAGES) {
-        const src = path.join(goroot, 'src', pkg);
+        const src = path.join(goroot!, 'src', pkg);
         const own = listFiles(src, (r) => r.endsWith('.go') && !r.endsWith('_test.go') && !r.includes('/'));
         copyFiles(src, path.join(dir, path.basename(pkg)), own);
         files.push(...own.map((f) => `${path.basename(pkg)}/${f}`));
       }
-      fs.writeFileSync(path.join(dir, 'go.mod'), 'module example.com/stdcopy\n\ngo 1.23\n');
+      // the copied standard library may use its own release's language features
+      fs.writeFileSync(path.join(dir, 'go.mod'), `module example.com/stdcopy\n\ngo ${/^go(1\.\d+)/.exec(version ?? '')?.[1] ?? '1.23'}\n`);
       return files;
     },
     compile(root) {

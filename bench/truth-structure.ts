@@ -26,14 +26,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Gateway } from '../src/gateway/gateway.js';
 import { agreement, agreementPct, type Agreement, type RelationTruth } from './truth-structure-common.js';
+import { NEWEST_GO, NEWEST_GOROOT_SRC, newestGoLine } from './go-toolchain.js';
 import { goTruth } from './truth-structure-go.js';
 import { pythonTruth } from './truth-structure-py.js';
 import { typescriptTruth } from './truth-structure-ts.js';
 
 const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const WORK = process.env.LSPGATE_TRUTH_DIR ?? path.join(os.tmpdir(), 'lspgate-truth-structure');
-const GO = process.env.GO_BIN ?? '/usr/lib/go-1.23/bin/go';
-const GOROOT_SRC = process.env.GOROOT_SRC ?? '/usr/lib/go-1.23/src';
+const GO = process.env.GO_BIN ?? NEWEST_GO;
+const GOROOT_SRC = process.env.GOROOT_SRC ?? NEWEST_GOROOT_SRC;
 const GO_PKGS = [
   'go/token',
   'go/scanner',
@@ -109,7 +110,7 @@ const CORPORA: Corpus[] = [
           fs.writeFileSync(path.join(dir, f), text);
         }
       }
-      fs.writeFileSync(path.join(root, 'go.mod'), `module ${GO_MODULE}\n\ngo 1.23\n`);
+      fs.writeFileSync(path.join(root, 'go.mod'), `module ${GO_MODULE}\n\ngo ${newestGoLine()}\n`);
     },
     truth: (root) => goTruth(root, GO_MODULE, WORK, GO),
   },

@@ -30,7 +30,8 @@ function command(server: string): { cmd: string; args: string[]; env: NodeJS.Pro
   const env = { ...process.env };
   switch (server) {
     case 'gopls':
-      env.PATH = `${env.PATH}:/usr/lib/go-1.23/bin`;
+      // the newest Debian Go first, as servers.json's extraPath has it
+      env.PATH = `${['1.26', '1.25', '1.24', '1.23'].map((v) => `/usr/lib/go-${v}/bin`).join(':')}:${env.PATH}`;
       Object.assign(env, { GOTOOLCHAIN: 'local', GOPROXY: 'off', GOFLAGS: '-mod=mod' });
       return { cmd: 'gopls', args: ['serve'], env, languageId: 'go' };
     case 'pyright':

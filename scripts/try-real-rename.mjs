@@ -16,7 +16,9 @@ import { fileURLToPath } from 'node:url';
 const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { Gateway } = await import(path.join(HERE, 'dist/src/gateway/gateway.js'));
 const WORK = process.env.LSPGATE_TRY_DIR || '/tmp/lspgate-try-rename';
-const GO = process.env.GO_BIN || '/usr/lib/go-1.23/bin/go';
+const { NEWEST_GO, newestGoLine } = await import(path.join(HERE, 'dist/bench/go-toolchain.js'));
+const GO = process.env.GO_BIN || NEWEST_GO;
+const GOROOT_SRC = path.resolve(path.dirname(GO), '..', 'src');
 const PY_JSON = execFileSync('python3', ['-c', 'import json,os;print(os.path.dirname(json.__file__))']).toString().trim();
 
 function run(cmd, args, cwd, env = {}) {
@@ -48,9 +50,9 @@ const LANGS = {
   go: {
     prepare(dir) {
       fs.mkdirSync(path.join(dir, 'json'), { recursive: true });
-      for (const f of fs.readdirSync('/usr/lib/go-1.23/src/encoding/json'))
-        if (f.endsWith('.go')) fs.copyFileSync(path.join('/usr/lib/go-1.23/src/encoding/json', f), path.join(dir, 'json', f));
-      fs.writeFileSync(path.join(dir, 'go.mod'), 'module lspgate.test/stdjson\n\ngo 1.23\n');
+      for (const f of fs.readdirSync(path.join(GOROOT_SRC, 'encoding/json')))
+        if (f.endsWith('.go')) fs.copyFileSync(path.join(GOROOT_SRC, 'encoding/json', f), path.join(dir, 'json', f));
+      fs.writeFileSync(path.join(dir, 'go.mod'), `module lspgate.test/stdjson\n\ngo ${newestGoLine()}\n`);
     },
     target: { symbol: 'Marshal', kind: 'function' },
     newName: 'MarshalValue',

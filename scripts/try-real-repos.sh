@@ -18,7 +18,11 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 WORK="${LSPGATE_TRY_DIR:-/tmp/lspgate-try}"
-GOROOT_SRC="${GOROOT_SRC:-/usr/lib/go-1.23/src}"
+# the newest Debian Go (/usr/lib/go-1.X, what install-go.sh installs), else the official tarball's
+NEWEST_GOROOT="$(ls -d /usr/lib/go-1.* 2>/dev/null | sort -t. -k2,2n | tail -1)"
+NEWEST_GOROOT="${NEWEST_GOROOT:-/usr/local/go}"
+GOROOT_SRC="${GOROOT_SRC:-$NEWEST_GOROOT/src}"
+GO_LINE="$(head -1 "$NEWEST_GOROOT/VERSION" | grep -o '^go1\.[0-9]*' | cut -c3-)"
 PYLIB="${PYLIB:-$(python3 -c 'import json,os;print(os.path.dirname(os.path.dirname(json.__file__)))')}"
 LANGS=("$@")
 [ ${#LANGS[@]} -eq 0 ] && LANGS=(go goroot python php)
@@ -27,7 +31,7 @@ mkdir -p "$WORK"
 prepare_go() {
   rm -rf "$WORK/go" && mkdir -p "$WORK/go/json"
   cp "$GOROOT_SRC"/encoding/json/*.go "$WORK/go/json/"
-  printf 'module lspgate.test/stdjson\n\ngo 1.23\n' > "$WORK/go/go.mod"
+  printf 'module lspgate.test/stdjson\n\ngo %s\n' "${GO_LINE:-1.23}" > "$WORK/go/go.mod"
 }
 
 prepare_goroot() {
@@ -119,7 +123,7 @@ const PLANS = {
     refs: ['Decoder', 'Unmarshal', 'Decoder.Decode', 'Valid'], callers: ['Unmarshal', 'checkValid', 'Decoder.Decode'],
   },
   goroot: {
-    root: `${process.env.GOROOT_SRC ?? '/usr/lib/go-1.23/src'}/net/url`,
+    root: `${process.env.GOROOT_SRC}/net/url`,
     type: 'URL', fn: 'URL.Query', exports: ['net/url', '.'],
     // Unexported names: a reference search for an exported one type-checks every importer in std
     // (net/http, ...), which takes gopls longer than the 30 s request budget on a loaded 2-core box.

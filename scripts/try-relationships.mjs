@@ -29,8 +29,9 @@ const argv = process.argv.slice(2);
 const langAt = argv.indexOf('--lang');
 const LANG = langAt >= 0 ? argv.splice(langAt, 2)[1] : 'ts';
 const WORK = process.env.LSPGATE_TRY_DIR ?? path.join(os.tmpdir(), `lspgate-try-rel-${LANG}`);
-const GOROOT_SRC = process.env.GOROOT_SRC ?? '/usr/lib/go-1.23/src';
-const GO = '/usr/lib/go-1.23/bin/go';
+const { NEWEST_GO, NEWEST_GOROOT_SRC, newestGoLine } = await import(path.join(HERE, 'dist/bench/go-toolchain.js'));
+const GOROOT_SRC = process.env.GOROOT_SRC ?? NEWEST_GOROOT_SRC;
+const GO = NEWEST_GO;
 const GO_PKGS = ['go/token', 'go/scanner', 'go/ast', 'go/build/constraint', 'go/internal/typeparams', 'go/parser', 'go/doc/comment', 'go/printer', 'go/format'];
 const GO_MODULE = 'lspgate.test/gostd';
 const PYLIB = process.env.PYLIB ?? execFileSync('python3', ['-c', 'import json,os;print(os.path.dirname(os.path.dirname(json.__file__)))']).toString().trim();
@@ -109,7 +110,7 @@ function prepareGo() {
       fs.writeFileSync(path.join(dir, f), text);
     }
   }
-  fs.writeFileSync(path.join(ROOT, 'go.mod'), `module ${GO_MODULE}\n\ngo 1.23\n`);
+  fs.writeFileSync(path.join(ROOT, 'go.mod'), `module ${GO_MODULE}\n\ngo ${newestGoLine()}\n`);
 }
 
 function preparePy() {

@@ -14,6 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { NEWEST_GO, NEWEST_GOROOT_SRC, newestGoLine } from '../go-toolchain.js';
 import { packageRoot } from '../raw-client.js';
 
 export type Lang = 'ts' | 'go' | 'py' | 'php';
@@ -25,8 +26,8 @@ export interface Corpus {
   planted?: { file: string; line: number; name: string };
 }
 
-export const GOROOT_SRC = process.env.GOROOT_SRC ?? '/usr/lib/go-1.23/src';
-export const GO_BIN = process.env.LSPGATE_GO ?? '/usr/lib/go-1.23/bin/go';
+export const GOROOT_SRC = process.env.GOROOT_SRC ?? NEWEST_GOROOT_SRC;
+export const GO_BIN = process.env.LSPGATE_GO ?? NEWEST_GO;
 export const GO_MODULE = 'lspgate.test/gostd';
 const GO_PKGS = [
   'go/token',
@@ -116,7 +117,7 @@ function prepareGo(root: string): Corpus {
       fs.writeFileSync(path.join(dir, f), rewrite(fs.readFileSync(path.join(GOROOT_SRC, pkg, f), 'utf8')));
     }
   }
-  fs.writeFileSync(path.join(root, 'go.mod'), `module ${GO_MODULE}\n\ngo 1.23\n`);
+  fs.writeFileSync(path.join(root, 'go.mod'), `module ${GO_MODULE}\n\ngo ${newestGoLine()}\n`);
   commit(root);
   return { lang: 'go', root };
 }

@@ -385,6 +385,11 @@ export interface DeclarationRules {
 export interface TypeRules {
   /** Interfaces are satisfied implicitly (Go): only the server's implementation answer relates a type to one. */
   readonly implicitInterfaces?: boolean;
+  /**
+   * Why the server's own type hierarchy (the LSP requests) is not the language's, when it is not:
+   * the hierarchy is then built from the catalog's relations even where the server offers one.
+   */
+  readonly serverHierarchyPartial?: string;
 }
 
 /** A workspace's manifests, read on demand (each at most once per answer). */

@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { createLogger } from '../../src/util/logger.js';
 import { LspgateError, toLspgateError } from '../../src/errors/errors.js';
-import { goAvailable } from '../helpers/go.js';
+import { goAvailable, goExtraPath } from '../helpers/go.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -108,7 +108,7 @@ describe('a repository cannot make its language servers run its code', () => {
       put(path.join(bin, 'go1.99.0'), sh('toolchain'), 0o755);
       put(path.join(bin, 'pkg-config'), sh('pkg-config'), 0o755);
       const file = path.join(base, 'user-servers.json');
-      put(file, JSON.stringify({ servers: [{ id: 'gopls', extraPath: [bin, '/usr/lib/go-1.23/bin', '/usr/local/go/bin'] }] }));
+      put(file, JSON.stringify({ servers: [{ id: 'gopls', extraPath: [bin, ...goExtraPath] }] }));
       return [file];
     }
 

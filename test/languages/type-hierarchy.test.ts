@@ -1,7 +1,8 @@
 // type_hierarchy on the knowledge-* fixtures, compared as indented text: a three-level class
 // hierarchy (Go: an embedding chain) both ways, depth limits, and an interface's two implementations.
-// None of the four default servers offers the LSP type-hierarchy requests, so every answer is
-// built from the catalog's relations (resolved with the server's definition) and says so.
+// None of the four default servers offers the LSP type-hierarchy requests in a form that has these
+// relations (gopls 0.22, not 0.16, answers them with interface satisfaction only), so every answer is built
+// from the catalog's relations (resolved with the server's definition) and says so.
 import { describe, expect, it } from 'vitest';
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
@@ -75,7 +76,8 @@ for (const c of CASES) {
     it('a three-level chain up from the leaf and down from the root, as a tree', async () => {
       const up = await fx.run('type_hierarchy', { symbol: 'Puppy', direction: 'supertypes', ...c.filter });
       expect(up.source).toBe('syntax+server');
-      expect(up._meta.warnings.join('\n')).toContain(`${c.server} has no type hierarchy provider`);
+      // gopls 0.22 has a provider, but without embedding: lspgate says why it is not used
+      expect(up._meta.warnings.join('\n')).toMatch(new RegExp(`${c.server} has no type hierarchy provider|${c.server}'s type hierarchy is not used`));
       expect(tree(up)).toEqual([
         `${c.kind} Puppy ${at(c.animals, 'Puppy')}:${puppy}`,
         `  ↑ ${c.kind} Dog ${at(c.animals, 'Dog')}:${dog}`,

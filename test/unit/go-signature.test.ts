@@ -1,4 +1,4 @@
-// Hover strings below were captured from gopls 0.16.1 on fixtures/go-app with scripts/capture-hover.ts.
+// Hover strings below were captured from gopls 0.16.1 and 0.22.0 on fixtures/go-app with scripts/capture-hover.ts.
 import { describe, expect, it } from 'vitest';
 import { fileImports, goDocAbove, trailingComment } from '../../src/adapters/go/package.js';
 import { splitGoMethodName } from '../../src/adapters/go/adapter.js';
@@ -9,6 +9,12 @@ const ROUTER_HOVER =
 
 const HANDLE_HOVER =
   '```go\nfunc (r *Router) Handle(path string, h Handler) error\n```\n\nHandle registers h for path.\n\n\n[`(router.Router).Handle` on pkg.go.dev](https://pkg.go.dev/example.com/goapp/router#Router.Handle)';
+
+const ROUTER_HOVER_022 =
+  '```go\ntype Router struct { // size=64 (0x40)\n\tbase.Logger\n\troutes map[string]Handler\n\tPrefix string `json:"prefix" yaml:"prefix"`\n}\n```\n\n---\n\nRouter dispatches requests to the handler registered for their path.\n\n\n```go\n// Embedded fields:\nName string // through Logger \n```\n\n```go\nfunc (r Router) Count() int\nfunc (r *Router) Dispatch(req *Request) (handled bool, err error)\nfunc (r *Router) Handle(path string, h Handler) error\nfunc (l base.Logger) Lines() []string\nfunc (l *base.Logger) Logf(format string, args ...any)\nfunc (r *Router) register(path string, h Handler)\n```\n\n---\n\n[`router.Router` on pkg.go.dev](https://pkg.go.dev/example.com/goapp/router#Router)';
+
+const SERVE_HOVER_022 =
+  '```go\nfunc (Handler) Serve(req *Request) error\n```\n\n---\n\nServe answers the request.\n\n\n---\n\n[`(router.Handler).Serve` on pkg.go.dev](https://pkg.go.dev/example.com/goapp/router#Handler.Serve)';
 
 describe('parseGoHover', () => {
   it('splits declaration, doc and method set, dropping layout comments and the pkg.go.dev link', () => {
@@ -36,6 +42,16 @@ describe('parseGoHover', () => {
       methodSet: [],
     });
     expect(parseGoHover(undefined)).toEqual({ methodSet: [] });
+  });
+
+  it('reads gopls 0.22 hovers, whose parts are separated by --- rules', () => {
+    expect(parseGoHover(ROUTER_HOVER_022)).toEqual(parseGoHover(ROUTER_HOVER));
+    expect(parseGoHover(SERVE_HOVER_022)).toEqual({
+      declaration: 'func (Handler) Serve(req *Request) error',
+      doc: 'Serve answers the request.',
+      methodSet: [],
+    });
+    expect(parseGoHover('```go\nfunc f()\n```\n\n---\n\n[`p.f` on pkg.go.dev](https://pkg.go.dev/p#f)')).toEqual({ declaration: 'func f()', methodSet: [] });
   });
 });
 

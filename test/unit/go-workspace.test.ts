@@ -1,10 +1,10 @@
-// The go.work lspgate writes for Go modules side by side (adapters/go/workspace.ts): which
-// directories are modules, the `go` line, quoting.
+// The go.work lspgate writes for Go modules side by side or nested in a root module
+// (adapters/go/workspace.ts): which directories are modules, the `go` line, quoting, vendored modules.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareGoVersions, findModules, goDirective, goWorkText } from '../../src/adapters/go/workspace.js';
+import { compareGoVersions, findModules, goDirective, goWorkText, vendoredModules } from '../../src/adapters/go/workspace.js';
 
 describe('go.work for nested modules', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-gowork-'));
@@ -29,5 +29,20 @@ describe('go.work for nested modules', () => {
     expect(goWorkText([{ dir: '/r/a', go: '1.21' }, { dir: '/r/b c', go: '1.22.1' }, { dir: '/r/d"\n' }])).toBe(
       'go 1.22.1\n\nuse (\n\t"/r/a"\n\t"/r/b c"\n\t"/r/d\\"\\n"\n)\n',
     );
+  });
+
+  it("lists the modules a root's vendor/modules.txt vendors, once each (what `go mod vendor` writes)", () => {
+    const txt = [
+      '# example.com/extern v1.0.0',
+      '## explicit; go 1.26',
+      'example.com/extern',
+      'example.com/extern/sub',
+      '# example.com/shapes v0.0.0 => ./shapes',
+      '## explicit; go 1.26',
+      'example.com/shapes',
+      '# example.com/shapes => ./shapes',
+    ].join('\n');
+    expect(vendoredModules(txt)).toEqual(['example.com/extern', 'example.com/shapes']);
+    expect(vendoredModules('')).toEqual([]);
   });
 });

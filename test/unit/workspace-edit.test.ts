@@ -66,4 +66,14 @@ describe('cleanMarkdown', () => {
     expect(cleanMarkdown('```php\n<?php\nfunction f(): int { }\n```\n\n\n\ndoc')).toBe('```php\nfunction f(): int\n```\n\ndoc');
     expect(cleanMarkdown('```python\ndef f() -> int\n```\n---\nDoc.')).toBe('```python\ndef f() -> int\n```\nDoc.');
   });
+
+  it("drops gopls 0.22's rules between blank lines, not a heading's underline", () => {
+    // captured from gopls 0.22.0 (scripts/capture-hover.ts, fixtures/go-app)
+    const hover =
+      '```go\nfunc (Handler) Serve(req *Request) error\n```\n\n---\n\nServe answers the request.\n\n\n---\n\n[`(router.Handler).Serve` on pkg.go.dev](https://pkg.go.dev/example.com/goapp/router#Handler.Serve)';
+    expect(cleanMarkdown(hover)).toBe(
+      '```go\nfunc (Handler) Serve(req *Request) error\n```\n\nServe answers the request.\n\n[`(router.Handler).Serve` on pkg.go.dev](https://pkg.go.dev/example.com/goapp/router#Handler.Serve)',
+    );
+    expect(cleanMarkdown('Doc.\n\nTitle\n---\ntext')).toBe('Doc.\n\nTitle\n---\ntext');
+  });
 });

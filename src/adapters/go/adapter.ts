@@ -1,5 +1,5 @@
 /**
- * Go through gopls 0.16. What gopls sends: documentSymbol lists methods at the top level as
+ * Go through gopls 0.16–0.22. What gopls sends: documentSymbol lists methods at the top level as
  * `(*Router).Handle` / `(Router).Count` (not inside their type), struct fields as Field children
  * with the type in `detail`, interface methods as Method children; hover gives the declaration in
  * a ```go block, the doc comment, and for types the full method set (promoted methods included).

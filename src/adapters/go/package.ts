@@ -18,7 +18,7 @@ export function packageClause(lines: string[]): string | undefined {
 /**
  * Nearest go.mod at or above `dir`: its directory and module path. The search goes on above the
  * workspace root (only a go.mod's `module` line is read there), as gopls's own does: a root
- * opened inside a module (`/usr/lib/go-1.23/src/net/url`, whose go.mod is GOROOT/src's
+ * opened inside a module (`/usr/lib/go-1.26/src/net/url`, whose go.mod is GOROOT/src's
  * `module std`) still has import paths.
  */
 export function findModule(dir: string): { dir: string; module: string } | undefined {

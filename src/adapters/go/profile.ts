@@ -39,7 +39,13 @@ export const goProfile: LanguageProfile = {
     // Go's rule: a name is exported when it starts with an upper-case letter.
     isPrivate: (s) => !/^[A-Z]/.test(s.name),
   },
-  types: { implicitInterfaces: true },
+  types: {
+    implicitInterfaces: true,
+    // gopls 0.22 (not 0.16) answers the type-hierarchy requests, but only with interface
+    // satisfaction (fixtures/knowledge-go): a struct embedding another is neither's super- nor
+    // subtype there, and every struct comes back as a class.
+    serverHierarchyPartial: 'it lists only interface satisfaction, no embedded types, and names every struct a class',
+  },
   deadCode: {
     entryPoints: ['main', 'init'],
     exportedApi(s) {
@@ -51,7 +57,7 @@ export const goProfile: LanguageProfile = {
   project: {
     packageKinds: ['go-module', 'go-package'],
     manifests: ['go.mod'],
-    // GOROOT/src (also a distribution's /usr/lib/go-1.23/src), the module cache and a module's vendor/
+    // GOROOT/src (also a distribution's /usr/lib/go-1.26/src, a link to /usr/share/go-1.26/src), the module cache and a module's vendor/
     libraries: { segments: ['vendor'], patterns: [/\/go(?:-[\d.]+)?\/src\//, /\/pkg\/mod\//], environment: ['GOROOT'] },
     modulePath: (m) => goModule(m.text('go.mod')),
     manifestPackages(m) {

@@ -1,6 +1,7 @@
 /**
- * Pure parsing of what gopls 0.16 sends: hover markdown (a ```go block with the declaration, the
- * doc comment, then for types an "Embedded fields" block and a method-set block) and Go function
+ * Pure parsing of what gopls 0.16–0.22 sends: hover markdown (a ```go block with the declaration,
+ * the doc comment, then for types an "Embedded fields" block and a method-set block, the parts
+ * separated by `---` rules since 0.17, then a pkg.go.dev link) and Go function
  * signatures (`func (r *Router) Handle(path string, h Handler) error`).
  */
 import { matchingBracket, splitTopLevel } from '../brackets.js';
@@ -33,6 +34,9 @@ export function parseGoHover(text: string | undefined): GoHover {
   const doc = text
     .slice(firstEnd, nextStart)
     .replace(/\n*\[`[^`]*` on pkg\.go\.dev\]\([^)]*\)\s*$/, '')
+    .trim()
+    .replace(/^---\n+|\n+---$/g, '')
+    .replace(/^---$/, '')
     .trim();
   if (doc) out.doc = doc;
   for (const b of blocks.slice(1)) {

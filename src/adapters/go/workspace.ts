@@ -1,15 +1,18 @@
 /**
- * One gopls view over Go modules that sit side by side under a root with no go.work and no go.mod
- * of its own. gopls 0.16's zero-config mode makes one view per module of each *open* file, and a
- * request is answered from the view of the file it names: references to a function of module
- * `alpha` asked in `alpha` miss the callers in module `beta` (which uses alpha through a `replace`),
- * and a file no one opened yet has no view at all (an empty definition). Workspace folders per
- * module do not help — gopls makes one view per folder, and references still stay inside one view.
+ * One gopls view over the Go modules under a root. gopls's zero-config mode makes one view per
+ * module of each *open* file, and a request is answered from the view of the file it names:
+ * references to a function of module `alpha` asked in `alpha` miss the callers in module `beta`
+ * (which uses alpha through a `replace`), and a file no one opened yet has no view at all (an
+ * empty definition). A root with its own go.mod that requires, replaces or vendors nested modules
+ * is the same: its view resolves them to replaced or vendored copies, so references of a nested
+ * type found only the nested module's users and definitions landed in vendor/. Workspace folders
+ * per module do not help — gopls makes one view per folder, and references still stay inside one.
  * A go.work naming every module is what the go command and gopls know as "these modules together":
  * lspgate writes one into its private cache (never into the repository) and points the server's
- * GOWORK at it. It is used only when `go list -m` accepts it with the server's own environment; a
- * module the local toolchain refuses (a `go` line newer than it, with GOTOOLCHAIN=local) or
- * conflicting replacements fall back to zero-config views, as before.
+ * GOWORK at it. It is used only when the go command accepts it with the server's own environment;
+ * a module the local toolchain refuses (a `go` line newer than it, with GOTOOLCHAIN=local) is left
+ * out, and conflicting replacements, or a vendored dependency that workspace mode (which never
+ * reads a module's vendor/) cannot find in the module cache, fall back to per-module views.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -96,19 +99,56 @@ function goCommand(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise
   });
 }
 
+/** Module paths a root's vendor/modules.txt lists (`# example.com/x v1.2.3`), none when it vendors nothing. */
+export function vendoredModules(modulesTxt: string): string[] {
+  const out: string[] = [];
+  for (const line of modulesTxt.split('\n')) {
+    const m = /^# (\S+)(?: \S+)?(?: =>.*)?$/.exec(line);
+    if (m && !out.includes(m[1]!)) out.push(m[1]!);
+  }
+  return out;
+}
+
+/** The `module` line of a go.mod. */
+function modulePath(gomod: string): string | undefined {
+  return /^module\s+"?([^\s"]+)"?/m.exec(gomod)?.[1];
+}
+
 /**
- * GOWORK for a gopls session at `root`: a go.work in lspgate's cache listing every module below a
- * root that has neither go.work nor go.mod, when there are two or more. Nothing when the user set
- * GOWORK (their choice, `off` included) or the go command refuses the file.
+ * Why workspace mode cannot stand in for the root's vendor/: the modules it vendors (other than the
+ * workspace's own) whose source the module cache lacks; workspace mode reads only the cache. The
+ * error of the go command when it cannot load the module graph at all.
+ */
+async function vendorGaps(root: string, workspacePaths: string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const listed = await fs.readFile(path.join(root, 'vendor', 'modules.txt'), 'utf8').catch(() => '');
+  const vendored = vendoredModules(listed).filter((m) => !workspacePaths.includes(m));
+  if (!vendored.length) return undefined;
+  const all = await goCommand(['list', '-m', '-e', '-f', '{{.Path}}\t{{.Dir}}', 'all'], root, env);
+  if ('error' in all) return all.error;
+  const dirs = new Map(all.out.split('\n').map((l) => l.split('\t') as [string, string | undefined]));
+  const missing = vendored.filter((m) => !dirs.get(m));
+  return missing.length ? `vendor/ holds modules the module cache lacks (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''})` : undefined;
+}
+
+/**
+ * GOWORK for a gopls session at `root`: a go.work in lspgate's cache listing the modules below a
+ * root that has no go.work — with the root itself when it has a go.mod (one nested module is then
+ * enough), else when there are two or more. Nothing when the user set GOWORK (their choice, `off`
+ * included) or the go command refuses the file.
  */
 export async function goWorkspaceEnv(root: string, ctx: ServerEnvContext): Promise<Record<string, string>> {
   if (ctx.env.GOWORK) return {};
-  if (existsSync(path.join(root, 'go.work')) || existsSync(path.join(root, 'go.mod'))) return {};
+  if (existsSync(path.join(root, 'go.work'))) return {};
+  const rootModule = existsSync(path.join(root, 'go.mod'));
   const scan = await findModules(root);
   if (scan.truncated) ctx.log(`stopped looking for nested go.mod files after ${MAX_DIRS} directories under ${root}`);
-  if (scan.modules.length < 2) return {};
+  const dirs = rootModule ? [root, ...scan.modules] : scan.modules;
+  if (dirs.length < 2) return {};
   const found = await Promise.all(
-    scan.modules.map(async (dir) => ({ dir, go: goDirective(await fs.readFile(path.join(dir, 'go.mod'), 'utf8').catch(() => '')) })),
+    dirs.map(async (dir) => {
+      const gomod = await fs.readFile(path.join(dir, 'go.mod'), 'utf8').catch(() => '');
+      return { dir, go: goDirective(gomod), module: modulePath(gomod) };
+    }),
   );
   // With GOTOOLCHAIN=local the go command refuses a go.work whose `go` line is newer than itself, so
   // one such module would take every other out of the workspace: it is left out (it fails alone,
@@ -119,21 +159,31 @@ export async function goWorkspaceEnv(root: string, ctx: ServerEnvContext): Promi
   const tooNew = found.filter((m) => !modules.includes(m));
   if (tooNew.length)
     ctx.log(
-      `left out of the Go workspace (their go line is newer than the local go ${local}): ${tooNew.map((m) => `${path.relative(root, m.dir)} (go ${m.go})`).join(', ')}`,
+      `left out of the Go workspace (their go line is newer than the local go ${local}): ${tooNew.map((m) => `${path.relative(root, m.dir) || '.'} (go ${m.go})`).join(', ')}`,
     );
-  if (modules.length < 2) return {};
+  if (modules.length < 2 || (rootModule && !modules.some((m) => m.dir === root))) return {};
   const dir = path.join(ctx.cacheDir, 'go-work', createHash('sha256').update(root).digest('hex').slice(0, 16));
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, 'go.work');
   await fs.writeFile(file, goWorkText(modules), { mode: 0o600 });
-  const check = await goCommand(['list', '-m'], root, { ...ctx.env, GOWORK: file });
-  if ('error' in check) {
-    ctx.log(
-      `${modules.length} Go modules under ${root} without a go.work: the go command refuses them as one workspace (${check.error}); each gets its own view when one of its files is opened`,
-    );
+  const env = { ...ctx.env, GOWORK: file };
+  const check = await goCommand(['list', '-m'], root, env);
+  const gap =
+    'error' in check
+      ? check.error
+      : rootModule
+        ? await vendorGaps(
+            root,
+            modules.map((m) => m.module ?? ''),
+            env,
+          )
+        : undefined;
+  const what = rootModule ? `the Go module at ${root} and ${modules.length - 1} nested in it` : `${modules.length} Go modules under ${root} without a go.work`;
+  if (gap) {
+    ctx.log(`${what}: the go command refuses them as one workspace (${gap}); each gets its own view when one of its files is opened`);
     return {};
   }
-  ctx.log(`${modules.length} Go modules under ${root} without a go.work: serving them as one workspace (GOWORK=${file})`);
+  ctx.log(`${what}: serving them as one workspace (GOWORK=${file})`);
   return { GOWORK: file };
 }
 

@@ -48,14 +48,15 @@ export async function getHover(call: ServiceCall, input: TargetInput): Promise<H
 
 /**
  * Server quirks that are noise to a reader: intelephense opens every PHP code block with `<?php`
- * and ends declarations with ` { }`; pyright separates code from docs with a `---` rule; gopls and
- * intelephense leave runs of blank lines.
+ * and ends declarations with ` { }`; pyright separates code from docs with a `---` rule, gopls
+ * (0.17+) code, doc and link with `---` rules between blank lines; gopls and intelephense leave
+ * runs of blank lines. A `---` right under a text line is a heading's underline and stays.
  */
 export function cleanMarkdown(text: string): string {
   return text
     .replace(/```php\n<\?php\n/g, '```php\n')
     .replace(/ \{ \}\n```/g, '\n```')
-    .replace(/(```\n)---\n/g, '$1')
+    .replace(/(```\n|\n\n)---(?:\n|$)/g, '$1')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }

@@ -12,7 +12,7 @@ import {
   TypeHierarchySupertypesRequest,
   type TypeHierarchyItem,
 } from 'vscode-languageserver-protocol';
-import { languageProfile } from '../../adapters/languages.js';
+import { languageProfile, profileOf } from '../../adapters/languages.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
@@ -69,7 +69,8 @@ export async function typeHierarchy(call: ServiceCall, input: TypeHierarchyInput
   const target = await resolveTarget(call, input);
   const edges: Edge[] = direction === 'both' ? ['supertypes', 'subtypes'] : [direction];
   const session = target.file.session;
-  if (session.hasCapability('typeHierarchyProvider')) {
+  const partial = profileOf(target.file.relPath, target.catalog?.language)?.types.serverHierarchyPartial;
+  if (session.hasCapability('typeHierarchyProvider') && !partial) {
     const items = await session.request(
       TypeHierarchyPrepareRequest.type,
       { textDocument: { uri: target.file.uri }, position: target.position },
@@ -83,8 +84,12 @@ export async function typeHierarchy(call: ServiceCall, input: TypeHierarchyInput
   const sym = await targetSymbol(call, target);
   if (!TYPE_KINDS.has(sym.kind))
     throw new LspgateError('INVALID_INPUT', `${sym.qualified_name} is a ${sym.kind}, not a type`, { symbol_id: sym.symbol_id, kind: sym.kind });
+  const why =
+    partial && session.hasCapability('typeHierarchyProvider')
+      ? `${session.serverId}'s type hierarchy is not used (${partial})`
+      : `${session.serverId} has no type hierarchy provider`;
   call.meta.warn(
-    `${session.serverId} has no type hierarchy provider: built from the bases declaration headers name (read from parse trees), each resolved with ${session.serverId}'s definition${languageProfile(sym.language)?.types.implicitInterfaces ? `, and ${session.serverId}'s implementation answers` : ''}`,
+    `${why}: built from the bases declaration headers name (read from parse trees), each resolved with ${session.serverId}'s definition${languageProfile(sym.language)?.types.implicitInterfaces ? `, and ${session.serverId}'s implementation answers` : ''}`,
   );
   const root = await grow(catalogExpander(call), { sym }, edges, depth, budget, new Set());
   return { symbol: target.label, direction, source: SYNTAX_SOURCE, root };
