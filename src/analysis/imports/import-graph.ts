@@ -144,7 +144,11 @@ async function build(call: ServiceCall, state: GraphState): Promise<ImportGraph>
   const stale = new Set(state.stale);
   state.stale.clear();
   state.setChanged = false;
-  const listed = [...catalog.files()].map(([file, e]) => ({ file, hash: e.hash })).filter((f) => syntaxOf(f.file));
+  // A file no server is configured for (CSS, a shell script) has no import a server could resolve:
+  // it is not part of the graph, rather than a file left out of every answer with an install hint.
+  const listed = [...catalog.files()]
+    .map(([file, e]) => ({ file, hash: e.hash }))
+    .filter((f) => syntaxOf(f.file) && catalog.serverless(f.file) !== 'NO_SERVER');
   listed.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const present = new Set(listed.map((f) => f.file));
   const setChanged = !prev || prev.present.size !== present.size || listed.some((f) => !prev.present.has(f.file));
