@@ -168,7 +168,8 @@ function withinTokens(call: ServiceCall, hits: CodeHit[], maxTokens: number | un
   for (const h of hits) {
     const t = tokensOf(h);
     if (out.length > 0 && used + t > maxTokens) {
-      call.meta.limit({ limit: 'max_tokens', value: maxTokens, detail: `${hits.length - out.length} more hit(s) left out` });
+      call.meta.truncate();
+      call.meta.limit({ limit: 'max_tokens', value: maxTokens, detail: `${hits.length - out.length} more hit(s) left out; raise max_tokens for them` });
       break;
     }
     used += t;
