@@ -476,6 +476,12 @@ export class WorkspaceCatalog implements Catalog {
     await this.checkRoot();
   }
 
+  async complete(opts: { signal?: AbortSignal } = {}): Promise<void> {
+    if (this.building) await this.building;
+    if (!this.watching || this.state === 'empty') await this.build(opts.signal ? { signal: opts.signal } : {});
+    await this.settled();
+  }
+
   /**
    * Before an answer from a watched catalog: a root that is gone is FILE_NOT_FOUND (the watcher saw
    * every file go: the catalog is empty, which is not the answer), and a root deleted and created

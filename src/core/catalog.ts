@@ -325,6 +325,12 @@ export interface Catalog {
   readonly snapshotFile: string;
   /** Resolves once every file change seen by the watcher so far is cataloged. */
   settled(): Promise<void>;
+  /**
+   * Every file cataloged: a running build finished (its watcher starts before its files are parsed),
+   * a build run when none did (or after invalidate_cache), then the watcher's changes applied. An
+   * unwatched catalog is built again (a walk) to see changes on disk.
+   */
+  complete(opts?: { signal?: AbortSignal }): Promise<void>;
   /** Stops watchers and flushes the on-disk snapshot. */
   close(): Promise<void>;
   /** Monotonic counter, bumped whenever a file is re-cataloged or removed (the operation cache's proof). */

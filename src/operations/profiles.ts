@@ -13,10 +13,11 @@ export type ProfileName = (typeof PROFILE_NAMES)[number];
 /**
  * The operations that change code which the `default` profile lists beside core: an agent that reads
  * code mostly goes on to edit it. Kept to what fits the default's budget (≤ 20 tools and ≤ 10,000
- * tokens of tools/list with output schemas, bench/tools-list.ts): `rename_symbol` (~750 tokens),
+ * tokens of tools/list with output schemas, bench/tools-list.ts): `insert_before_symbol` (~620
+ * tokens; `insert_after_symbol` of the symbol before does the same), `rename_symbol` (~750),
  * `code_actions` and `tag_elements` write too, but are asked for by name or with `--tools all`.
  */
-export const DEFAULT_EDIT_TOOLS: readonly string[] = ['replace_symbol_body', 'insert_before_symbol', 'insert_after_symbol', 'delete_symbol', 'undo'];
+export const DEFAULT_EDIT_TOOLS: readonly string[] = ['replace_symbol_body', 'insert_after_symbol', 'delete_symbol', 'undo'];
 
 function isProfileName(v: string): v is ProfileName {
   return (PROFILE_NAMES as readonly string[]).includes(v);

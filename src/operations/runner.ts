@@ -229,7 +229,7 @@ export class OperationRunner {
     if (format === 'json') return jsonSafeText(JSON.stringify(result, null, 2));
     const safe = escapeForText(result);
     const body = op.markdown ? op.markdown(safe) : genericMarkdown(safe, op.title);
-    return incompleteNotice(safe._meta) + body;
+    return cutNotice(safe._meta) + incompleteNotice(safe._meta) + body;
   }
 
   private labelSyntax(workspace: Workspace, meta: MetaCollector): void {
@@ -349,6 +349,18 @@ function isPlainJson(v: unknown, depth: number): boolean {
   if (Object.getPrototypeOf(v) !== Object.prototype) return false;
   for (const k in v) if (!isPlainJson((v as Record<string, unknown>)[k], depth + 1)) return false;
   return true;
+}
+
+/**
+ * A cut answer says in its first line what was cut and how to get the rest (`_meta.truncated`,
+ * `limits_hit` and `next_cursor` say the same to a program): an agent reads the text, and a
+ * `truncated: true` only in `_meta` went unseen while two of three direct callers were missing.
+ */
+export function cutNotice(meta: Meta): string {
+  if (!meta.truncated) return '';
+  const what = (meta.limits_hit ?? []).map((h) => `${h.limit} ${h.value}${h.detail ? `: ${h.detail}` : ''}`).join('; ') || 'the answer was cut to its budget';
+  const rest = meta.next_cursor !== undefined ? `; the rest: ask again with cursor \`${meta.next_cursor}\`` : '';
+  return `> **truncated** — ${what}${rest}\n\n`;
 }
 
 /**

@@ -33,6 +33,12 @@ describe('the default tool profile', () => {
     for (const name of DEFAULT_EDIT_TOOLS) expect(operations.find((o) => o.name === name)?.annotations.readOnlyHint, name).toBe(false);
   });
 
+  it("fits an agent's loop: impact and code search are in it", () => {
+    const listed = profileTools('default', operations);
+    for (const name of ['analyze_impact', 'search_code', 'search_symbols', 'get_context', 'find_callers', 'get_diagnostics', 'replace_symbol_body'])
+      expect(listed, name).toContain(name);
+  });
+
   it('lists at most 20 tools in at most 10,000 tokens, output schemas included', async () => {
     const { client, close } = await connectInProcess(gateway, selectTools('default', operations));
     try {

@@ -106,7 +106,14 @@ describe('search_code over typescript-language-server', () => {
   });
 
   it('cuts a long function at statement boundaries, header and Markdown sections are chunks', async () => {
-    const pieces = (await search('reconcileLedgerTotals', { limit: 20, include_text: true })).filter((h) => h.chunk.symbol_name === 'reconcileLedgerTotals');
+    // search_code answers one hit per symbol (the pieces fold into the best one): the pieces are the index's
+    const found = (await search('reconcileLedgerTotals', { limit: 20, include_text: true })).filter((h) => h.chunk.symbol_name === 'reconcileLedgerTotals');
+    expect(found).toHaveLength(1);
+    const report = await syncChunks(await gateway.workspaceFor(undefined), gateway.context.limits);
+    const pieces = report.index
+      .search('reconcileLedgerTotals', undefined, 20)
+      .map((h) => ({ chunk: h.chunk }))
+      .filter((h) => h.chunk.symbol_name === 'reconcileLedgerTotals');
     expect(pieces.length).toBeGreaterThan(1);
     pieces.sort((a, b) => a.chunk.start_line - b.chunk.start_line);
     const lines = fs.readFileSync(path.join(root, 'src/util/ledger.ts'), 'utf8').split('\n');

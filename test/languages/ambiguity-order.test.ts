@@ -27,6 +27,18 @@ describe('ambiguity lists: TypeScript', async () => {
     expect(err.code).toBe('AMBIGUOUS_SYMBOL');
     expect(ids(err.details)).toEqual(order);
     expect(tied(await fx.run('find_definition', { symbol: 'render' }))).toEqual([true, order]);
+    // one ranking of a name's declarations: search_symbols lists them in the same order, before partial matches
+    const search = await fx.run('search_symbols', { query: 'render' });
+    const found = search.results.map((h: { symbol_id: string }) => h.symbol_id);
+    expect(found.slice(0, order.length)).toEqual(order);
+    expect(found).toContain('src/c-underscore.ts::Underscored._render#method');
+  });
+
+  it('a name one declaration leads: find_definition, search_symbols and get_context pick the same one', async () => {
+    const def = await fx.run('find_definition', { symbol: 'Page.render' });
+    const first = (def.definitions as { symbol_id: string }[])[0]!.symbol_id;
+    expect((await fx.run('search_symbols', { query: 'Page.render' })).results[0].symbol_id).toBe(first);
+    expect((await fx.run('get_context', { symbol: 'Page.render' })).symbol_id).toBe(first);
   });
 
   it('a namespace alias of the function is not a second candidate', async () => {

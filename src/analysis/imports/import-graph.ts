@@ -125,10 +125,10 @@ export function noteGraphSkips(call: ServiceCall, graph: ImportGraph, files?: It
 
 async function build(call: ServiceCall, state: GraphState): Promise<ImportGraph> {
   const catalog = call.workspace.catalog;
-  // A watched catalog is kept fresh by its watcher: wait for the changes it saw, not a new build
-  // (a build walks the tree, spawns git and writes the snapshot: ~3 s per query on 500 files, loaded).
-  if (catalog.watching) await catalog.settled();
-  else await catalog.build({ ...(call.signal ? { signal: call.signal } : {}) });
+  // Every file cataloged, never a build half-way (its watcher starts before its files are parsed, and
+  // the graph of a half-built or dropped catalog answered 5 of 15 importers, or 0, as `ready`); a
+  // watched catalog is not walked again (~3 s per query on 500 files, loaded).
+  await catalog.complete(call.signal ? { signal: call.signal } : {});
   const prev = state.cached;
   const generations = serverGenerations(call);
   // the feed said nothing changed, and the version proves it (and no server that failed files restarted)
@@ -144,7 +144,11 @@ async function build(call: ServiceCall, state: GraphState): Promise<ImportGraph>
   const stale = new Set(state.stale);
   state.stale.clear();
   state.setChanged = false;
-  const listed = [...catalog.files()].map(([file, e]) => ({ file, hash: e.hash })).filter((f) => syntaxOf(f.file));
+  // A file no server is configured for (CSS, a shell script) has no import a server could resolve:
+  // it is not part of the graph, rather than a file left out of every answer with an install hint.
+  const listed = [...catalog.files()]
+    .map(([file, e]) => ({ file, hash: e.hash }))
+    .filter((f) => syntaxOf(f.file) && catalog.serverless(f.file) !== 'NO_SERVER');
   listed.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const present = new Set(listed.map((f) => f.file));
   const setChanged = !prev || prev.present.size !== present.size || listed.some((f) => !prev.present.has(f.file));

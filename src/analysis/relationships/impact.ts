@@ -5,6 +5,7 @@
  * `direct call` > `reference` > `import` > `indirect dependency`; a test file is `test` whatever
  * reached it. The risk rule is in riskOf (and docs/operations-guide.md).
  */
+import path from 'node:path';
 import { ReferencesRequest } from 'vscode-languageserver-protocol';
 import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../../service/call.js';
@@ -54,13 +55,50 @@ export function severityOf(op: ChangeOperation, impact: ImpactKind): Severity {
   return impact === 'direct call' || impact === 'test' ? 'major' : 'minor';
 }
 
+/** What besides the number of files weighs on the risk: fan-in, spread and the tests that reach the element. */
+export interface Reach {
+  /** Packages (directories) other than the element's own holding an affected non-test file: its public exposure. */
+  packages: number;
+  /** Test files reached. */
+  tests: number;
+}
+
+const LEVELS: RiskLevel[] = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
+const atLeast = (a: RiskLevel, b: RiskLevel): RiskLevel => (LEVELS.indexOf(a) >= LEVELS.indexOf(b) ? a : b);
+
 /**
  * The risk rule. n = affected files, `direct` of them using the element itself (depth 1),
- * the others reached only through callers or importers. delete: LOW when nothing uses the
- * element, else HIGH, CRITICAL from 10 files. refactor: LOW at 0, MEDIUM 1–3, HIGH 4–9, CRITICAL
- * from 10. modify: LOW 0–2, MEDIUM 3–9, HIGH from 10. The reason says direct and transitive apart.
+ * the others reached only through callers or importers. By files: delete → LOW when nothing uses
+ * the element, else HIGH, CRITICAL from 10 files; refactor → LOW at 0, MEDIUM 1–3, HIGH 4–9,
+ * CRITICAL from 10; modify → LOW 0–2, MEDIUM 3–9, HIGH from 10. Then fan-in and spread raise it
+ * (never lower it): call sites (references) from 25 → at least MEDIUM, above 100 → HIGH, and
+ * CRITICAL above 500 or above 100 with no test reaching the element; used from 3 other packages
+ * (its public exposure) → at least MEDIUM (HIGH for delete and refactor), from 10 → HIGH (CRITICAL).
+ * A helper behind 135 call sites in 3 files was MEDIUM by files alone. The reason says direct and
+ * transitive files apart, and what raised the level.
  */
-export function riskOf(op: ChangeOperation, n: number, references: number, direct = n): { level: RiskLevel; reason: string } {
+export function riskOf(op: ChangeOperation, n: number, references: number, direct = n, reach?: Reach): { level: RiskLevel; reason: string } {
+  const base = byFiles(op, n, references, direct);
+  if (!reach) return base;
+  const raised: string[] = [];
+  let level = base.level;
+  const raise = (to: RiskLevel, why: string) => {
+    if (LEVELS.indexOf(to) <= LEVELS.indexOf(level)) return;
+    level = atLeast(level, to);
+    raised.push(why);
+  };
+  if (references > 500) raise('CRITICAL', `${references} call sites and references (CRITICAL above 500)`);
+  else if (references > 100 && reach.tests === 0)
+    raise('CRITICAL', `${references} call sites and references and no test reaches it (CRITICAL above 100 untested)`);
+  else if (references > 100) raise('HIGH', `${references} call sites and references (HIGH above 100)`);
+  else if (references >= 25) raise('MEDIUM', `${references} call sites and references (MEDIUM from 25)`);
+  const wide = op === 'modify' ? (['MEDIUM', 'HIGH'] as const) : (['HIGH', 'CRITICAL'] as const);
+  if (reach.packages >= 10) raise(wide[1], `used from ${reach.packages} other packages (${wide[1]} from 10)`);
+  else if (reach.packages >= 3) raise(wide[0], `used from ${reach.packages} other packages (${wide[0]} from 3)`);
+  return raised.length ? { level, reason: `${base.reason}; raised to ${level}: ${raised.join('; ')}` } : base;
+}
+
+function byFiles(op: ChangeOperation, n: number, references: number, direct: number): { level: RiskLevel; reason: string } {
   const reach = reachText(n, direct);
   if (op === 'delete') {
     if (n === 0 && references === 0) return { level: 'LOW', reason: 'delete of an element nothing references' };
@@ -104,7 +142,9 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
   const effects = new Effects();
   let references: number;
   let label: string;
+  let home: string;
   if (parsed.kind === 'file') {
+    home = parsed.file;
     const graph = await importGraph(call);
     label = parsed.file;
     noteGraphSkips(call, graph);
@@ -115,6 +155,7 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
     await catalogBuilt(call);
     const target = await resolveTarget(call, parsed.input);
     label = target.label;
+    home = target.file.relPath;
     // The graph, the references and the caller tree are independent: asked at once.
     const graphP = importGraph(call);
     const treeP = callerTree(call, target, input.max_depth);
@@ -128,8 +169,11 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
   }
   const list = effects.list(input.operation);
   const direct = list.filter((e) => e.depth === 1).length;
-  const risk = riskOf(input.operation, list.length, references, direct);
   const tests = list.filter((e) => e.impact === 'test').map((e) => e.file);
+  const own = path.posix.dirname(home);
+  const packages = new Set(list.filter((e) => e.impact !== 'test').map((e) => path.posix.dirname(e.file)));
+  packages.delete(own);
+  const risk = riskOf(input.operation, list.length, references, direct, { packages: packages.size, tests: tests.length });
   return {
     element: label,
     risk_level: risk.level,

@@ -76,9 +76,7 @@ export async function queryRelationships(
 
 /** The workspace's catalog, complete (a watched catalog: the changes its watcher saw). */
 export async function catalogBuilt(call: ServiceCall): Promise<void> {
-  const catalog = call.workspace.catalog;
-  if (catalog.watching) await catalog.settled();
-  else await catalog.build(call.signal ? { signal: call.signal } : {});
+  await call.workspace.catalog.complete(call.signal ? { signal: call.signal } : {});
 }
 
 function nameOf(n: CallNode): string {

@@ -97,6 +97,7 @@ export const searchCodeOp = defineOperation({
   output: withMeta({ query: z.string(), mode: z.enum(['bm25', 'vector', 'hybrid']), hits: z.array(HitSchema), total: z.number().int() }),
   annotations: READ_ONLY,
   repl: { command: 'code', positional: ['query'] },
+  profile: 'core',
   clientCases: { ok: [{ query: 'format a display name' }], errors: [{ args: { query: 'format', limit: 0 }, code: 'INVALID_INPUT' }] },
   handler: (input, ctx) => searchCode(ServiceCall.from(ctx), input),
   markdown: (r) =>

@@ -110,7 +110,6 @@ export const descriptorOperations: Operation[] = [
     output: withMeta({ ...ClassDescriptorSchema.shape, symbol_id: z.string() }),
     annotations: READ_ONLY,
     repl: { command: 'type', positional: ['type_name'] },
-    profile: 'core',
     cacheable: true,
     clientCases: { ok: [{ type_name: 'User' }], errors: [{ args: { type_name: 'NoSuchType' }, code: 'SYMBOL_NOT_FOUND' }] },
     waitsForServers: true,

@@ -127,6 +127,7 @@ export const relationshipOperations: Operation[] = [
     output: withMeta({ success: z.boolean(), element: z.string(), operation: z.enum(OPERATIONS), impact: ImpactSchema, skipped: SkippedSchema }),
     annotations: READ_ONLY,
     repl: { command: 'impact', positional: ['element', 'operation'] },
+    profile: 'core',
     clientCases: { ok: [{ element: 'formatName' }], errors: [{ args: { element: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' }] },
     waitsForServers: true,
     handler: (input, ctx) =>

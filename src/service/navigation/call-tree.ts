@@ -25,6 +25,7 @@ import { Limiter } from '../cataloging/limiter.js';
 import { Mentions } from './mentions.js';
 import { mayMissCalls, referenceCallers, withReferenceCallers } from './call-complement.js';
 import type { TreeNode } from '../../schema/rows.js';
+import { pathRole } from '../../adapters/test-files.js';
 
 export interface CallSite {
   line: number;
@@ -66,6 +67,8 @@ interface Walk {
   fromReferences: number;
   /** Incoming walks: the files spelling each asked item's name, opened before its callers are asked. */
   mentions?: Mentions;
+  /** What the budget left out, per level, for the answer's first line. */
+  cut: string[];
 }
 
 /** Call-hierarchy requests one walk keeps in flight: gopls answers them in parallel, tsserver queues them. */
@@ -89,6 +92,7 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
     memo: new Map(),
     limiter: new Limiter(WALK_CONCURRENCY),
     realPaths: new Map(),
+    cut: [],
   };
   let items: CallHierarchyItem[];
   if (session.hasCapability('callHierarchyProvider')) {
@@ -109,7 +113,15 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
   // name of the item asked about are opened first (a caller's callers may never spell the root's name).
   if (direction === 'incoming') w.mentions = new Mentions(call, session);
   const root = await nodeOf(w, item);
-  root.calls = await expand(w, item, depth, new Set([itemKey(item)]));
+  root.calls = await walkLevels(w, item, depth);
+  if (w.cut.length) {
+    call.meta.truncate();
+    call.meta.limit({
+      limit: 'max_results',
+      value: w.budget,
+      detail: `${w.cut.join('; ')} not listed; raise max_results (up to 1000) or lower depth for the rest`,
+    });
+  }
   if (w.fromReferences)
     call.meta.warn(
       `${w.fromReferences} call site(s) that ${session.serverId}'s call hierarchy does not list were found by its references (callers outside the project of the callee's file)`,
@@ -180,47 +192,71 @@ function edgesOnce(w: Walk, item: CallHierarchyItem): Promise<CallEdge[]> {
   return p;
 }
 
-/**
- * Asks for the next level of every node of this level that will be expanded (within the budget,
- * not a cycle) before the depth-first walk reaches it, so the server works while nodes are built.
- */
-function prefetch(w: Walk, list: CallEdge[], path: Set<string>): void {
-  const room = w.budget - w.used;
-  for (const e of list.slice(0, Math.max(0, room))) {
-    if (path.has(itemKey(e.item))) continue;
-    // Awaited (and its error thrown) when the walk reaches the node; never an unhandled rejection.
-    edgesOnce(w, e.item).catch(() => undefined);
-  }
+/** One item of a level of the walk: its node (undefined for the root) and the path that reached it. */
+interface LevelItem {
+  item: CallHierarchyItem;
+  node: CallNode | undefined;
+  path: Set<string>;
 }
 
-async function expand(w: Walk, item: CallHierarchyItem, depth: number, path: Set<string>): Promise<CallNode[]> {
-  const list = (await edgesOnce(w, item)).filter((e) => {
+/**
+ * The tree, breadth first: every item of a level is asked (WALK_CONCURRENCY in flight), and the
+ * budget goes to the whole level — non-test callers before test ones — before any node of the next,
+ * so a cut drops the deepest and the tests, never a direct caller (a method ~50 tests call spent a
+ * depth-first budget on the tests under its first caller, and two of its three callers were missing).
+ */
+async function walkLevels(w: Walk, rootItem: CallHierarchyItem, depth: number): Promise<CallNode[]> {
+  const top: CallNode[] = [];
+  let level: LevelItem[] = [{ item: rootItem, node: undefined, path: new Set([itemKey(rootItem)]) }];
+  for (let d = 1; d <= depth && level.length; d++) {
+    const lists = await Promise.all(level.map((l) => edgesOnce(w, l.item).then((list) => inWorkspace(w, list))));
+    const candidates = level.flatMap((parent, i) => lists[i]!.map((e) => ({ parent, e, test: isTestFile(w, e.item.uri) })));
+    // within each parent's list the sort already put non-test first: the level's budget goes the same way
+    const ranked = [...candidates.filter((c) => !c.test), ...candidates.filter((c) => c.test)];
+    const room = Math.max(0, w.budget - w.used);
+    const kept = new Set(ranked.slice(0, room));
+    w.used += kept.size;
+    if (kept.size < ranked.length) noteCut(w, d, d < depth, ranked.slice(room));
+    const chosen = candidates.filter((c) => kept.has(c));
+    const nodes = await Promise.all(chosen.map((c) => nodeOf(w, c.e.item)));
+    const next: LevelItem[] = [];
+    chosen.forEach(({ parent, e }, i) => {
+      const node = nodes[i]!;
+      node.call_sites = callSites(w, e.sitesUri, e.sites);
+      const key = itemKey(e.item);
+      if (parent.path.has(key)) node.cycle = true;
+      else if (d < depth) next.push({ item: e.item, node, path: new Set(parent.path).add(key) });
+      if (parent.node) (parent.node.children ??= []).push(node);
+      else top.push(node);
+    });
+    // a spent budget still asks the next level once, to count what it leaves out
+    level = next;
+  }
+  return top;
+}
+
+/** The edges of a level inside the workspace, non-test callers first, each group in file then line order. */
+function inWorkspace(w: Walk, list: CallEdge[]): CallEdge[] {
+  const inside = list.filter((e) => {
     if (!isExternal(w, e.item)) return true;
     w.external++;
     return false;
   });
-  list.sort((a, b) => (a.item.uri < b.item.uri ? -1 : a.item.uri > b.item.uri ? 1 : a.item.selectionRange.start.line - b.item.selectionRange.start.line));
-  if (depth > 1) prefetch(w, list, path);
-  const out: CallNode[] = [];
-  for (const e of list) {
-    if (w.used >= w.budget) {
-      w.call.meta.truncate();
-      w.call.meta.limit({ limit: 'max_results', value: w.budget, detail: 'call tree nodes' });
-      break;
-    }
-    w.used++;
-    const node = await nodeOf(w, e.item);
-    node.call_sites = callSites(w, e.sitesUri, e.sites);
-    const key = itemKey(e.item);
-    if (path.has(key)) node.cycle = true;
-    else if (depth > 1) {
-      const next = new Set(path).add(key);
-      const children = await expand(w, e.item, depth - 1, next);
-      if (children.length) node.children = children;
-    }
-    out.push(node);
-  }
-  return out;
+  const byPlace = (a: CallEdge, b: CallEdge) =>
+    a.item.uri < b.item.uri ? -1 : a.item.uri > b.item.uri ? 1 : a.item.selectionRange.start.line - b.item.selectionRange.start.line;
+  return [...inside.filter((e) => !isTestFile(w, e.item.uri)).sort(byPlace), ...inside.filter((e) => isTestFile(w, e.item.uri)).sort(byPlace)];
+}
+
+function isTestFile(w: Walk, uri: string): boolean {
+  const where = insidePath(w, uri);
+  return where !== undefined && pathRole(where.file) === 'test';
+}
+
+/** Entries of level `d` the budget left out (and, below depth, their own callers were not asked). */
+function noteCut(w: Walk, d: number, deeper: boolean, left: { test: boolean }[]): void {
+  const tests = left.filter((c) => c.test).length;
+  const what = w.direction === 'incoming' ? 'caller' : 'callee';
+  w.cut.push(`${left.length} ${what}(s) at depth ${d}${tests ? ` (${tests} of them in tests)` : ''}${deeper ? `, and their own ${what}s,` : ''}`);
 }
 
 function callSites(w: Walk, uri: string, ranges: Range[]): CallSite[] {

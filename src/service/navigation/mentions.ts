@@ -60,9 +60,13 @@ export class Mentions {
     }
     await Promise.all(pending);
     if (todo.length > room) {
-      this.call.meta.warn(
-        `${todo.length} files mention \`${name}\` and were not open in ${this.session.serverId}; ${room ? `the first ${room}` : 'none'} were opened (at most ${MAX_OPENED} per question) so that it sees them, the others may be missing from the answer`,
-      );
+      // a cut like any other: the answer may miss what the unopened files hold, and says so first
+      this.call.meta.truncate();
+      this.call.meta.limit({
+        limit: 'files_opened',
+        value: MAX_OPENED,
+        detail: `${todo.length} files mention \`${name}\` and were not open in ${this.session.serverId}; ${room ? `the first ${room}` : 'none'} were opened (at most ${MAX_OPENED} per question), what the others hold may be missing; search_text for it lists every file that spells it`,
+      });
     }
     return Math.min(todo.length, room);
   }

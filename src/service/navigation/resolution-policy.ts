@@ -176,37 +176,41 @@ export function alternativeOf(c: RankedCandidate): SymbolAlternative {
 }
 
 /**
- * search_symbols: the text match decides first (the exact name, case-sensitive, then the exact
- * name in another case, then partial matches), then the same scope and file-role rules as name
- * resolution, then the text score. An exact-name source class thus comes before partial matches
- * and before a test method named after it.
+ * The one order of a name's declarations, shared by name resolution (find_definition, get_context,
+ * every operation taking a name) and search_symbols: scope, then file role, then exact case, then
+ * visibility as written (rankCandidates: after kind fit; search_symbols: after the text tier, which
+ * puts the name's declarations — in any case — before partial matches). find_definition `render`
+ * and search_symbols `render` ranked the same five declarations in two orders (search: role before
+ * scope, no visibility).
+ */
+export function declarationOrderKey(sym: CatalogSymbol, asked: string, parentOf: ParentOf): number[] {
+  const r = rankCandidate(sym, asked, 'any', parentOf);
+  return [r.key[1]!, r.key[2]!, r.key[3]!, r.visibility];
+}
+
+/**
+ * search_symbols: the text match decides first (the name asked for, or the qualified name, in any
+ * case, before partial matches), then declarationOrderKey, then the text score.
  */
 export function policyOrder<T extends { symbol: CatalogSymbol; score: number }>(hits: T[], query: string, parentOf: ParentOf): T[] {
   const q = query.trim();
   // A blank query lists symbols in file and line order: there is no name to rank against.
   if (q === '') return hits;
   const last = lastSegment(q);
-  const tier = (s: CatalogSymbol): number => {
-    if (s.name === q || s.name === last || s.qualified_name === q) return 0;
-    if (s.name.toLowerCase() === last.toLowerCase()) return 1;
-    return 2;
-  };
+  const tier = (s: CatalogSymbol): number => (s.name === q || s.qualified_name === q || s.name.toLowerCase() === last.toLowerCase() ? 0 : 1);
   return hits
-    .map((h, i) => {
-      const r = rankCandidate(h.symbol, q, 'any', parentOf);
-      return { h, i, key: [tier(h.symbol), r.key[2]!, r.key[1]!] };
-    })
+    .map((h, i) => ({ h, i, key: [tier(h.symbol), ...declarationOrderKey(h.symbol, q, parentOf)] }))
     .sort((a, b) => compareKeys(a.key, b.key) || a.i - b.i)
     .map((x) => x.h);
 }
 
-/** Per catalog version (its ordered symbol list): role * 3 + scope of each position, 255 = not worked out yet. */
+/** Per catalog version (its ordered symbol list): scope * 12 + role * 6 + visibility of each position, 255 = not worked out yet. */
 const fixedKeys = new WeakMap<readonly (CatalogSymbol | undefined)[], Uint8Array>();
 
 /**
- * policyOrder's key of the symbol at each position of `ranker`, as one number (tier, then role,
- * then scope; lower first), for SymbolRanker.top: the same order as policyOrder without ranking
- * every match. Role and scope do not depend on the query and are kept per catalog version.
+ * policyOrder's key of the symbol at each position of `ranker`, as one number (tier, scope, role,
+ * case, visibility; lower first), for SymbolRanker.top: the same order as policyOrder without ranking
+ * every match. Scope, role and visibility do not depend on the query and are kept per catalog version.
  * Undefined for a blank query (policyOrder keeps file and line order).
  */
 export function searchPolicyKey(ranker: SymbolRanker, query: string, parentOf: ParentOf): ((pos: number) => number) | undefined {
@@ -227,16 +231,17 @@ export function searchPolicyKey(ranker: SymbolRanker, query: string, parentOf: P
   const keys = fixed;
   const tierOf = (pos: number) => {
     // Each test below needs the lower-cased name to be q's or last's, or the qualified name q's.
-    if (!ranker.mayBeNamed(pos, lastHash, queryHash) && !ranker.mayBeNamed(pos, queryHash, queryHash)) return 2;
+    if (!ranker.mayBeNamed(pos, lastHash, queryHash) && !ranker.mayBeNamed(pos, queryHash, queryHash)) return 1;
     const s = symbols[pos]!;
-    return s.name === q || s.name === last || s.qualified_name === q ? 0 : ranker.lowerName(pos) === lastLower ? 1 : 2;
+    return s.name === q || s.qualified_name === q || ranker.lowerName(pos) === lastLower ? 0 : 1;
   };
   return (pos) => {
     let f = keys[pos]!;
     if (f === 255) {
       const s = symbols[pos]!;
-      keys[pos] = f = ROLE_RANK[pathRole(s.file, s.language)] * 3 + SCOPE_RANK[scopeOf(s, parentOf)];
+      keys[pos] = f = SCOPE_RANK[scopeOf(s, parentOf)] * 12 + ROLE_RANK[pathRole(s.file, s.language)] * 6 + visibilityOf(s, parentOf);
     }
-    return tierOf(pos) * 6 + f;
+    const exactCase = symbols[pos]!.name === last ? 0 : 1;
+    return tierOf(pos) * 36 + f + exactCase * 3;
   };
 }

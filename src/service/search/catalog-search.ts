@@ -181,7 +181,8 @@ export async function searchSymbols(call: ServiceCall, input: SymbolSearchInput)
     r = await run();
   const results = pageOf(r.hits, r.total, call.meta);
   for (const f of new Set(results.map((h) => h.file))) call.meta.addSourceFile(path.join(call.root, f), cat.files().get(f)?.size);
-  reportCatalog(cat, call.meta, { files: results.map((h) => h.file), wide: true });
+  // a hit from a file without a server says so; a workspace merely holding such files does not
+  reportCatalog(cat, call.meta, { files: results.map((h) => h.file) });
   return { results, total: r.total };
 }
 

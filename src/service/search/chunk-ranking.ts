@@ -4,7 +4,9 @@
  * lists, each over-fetched so fusion has head-room. Vectors come from the workspace's embedder —
  * the model-free local one unless another is configured — and are kept per chunk id. Identical
  * chunks (the same declaration with the same text in two files: a vendored or copied file) fold
- * into the best-ranked one, which lists the others, so copies do not fill the result's slots.
+ * into the best-ranked one, which lists the others, so copies do not fill the result's slots; the
+ * pieces of a split function fold into one hit, and implementation ranks before tests unless the
+ * query asks for tests. Names, signatures and doc comments weigh more than bodies (chunk-index.ts).
  */
 import type { ChunkIndex } from '../../chunks/chunk-index.js';
 import type { Embedder } from '../../chunks/embedder.js';
@@ -30,20 +32,44 @@ function copyKey(c: Chunk): string {
   return `${c.chunk_kind}\0${c.symbol_name ?? ''}\0${c.content_sha256}`;
 }
 
-/** The ranked list with each chunk's copies folded into its first (best-ranked) occurrence, cut to `limit`. */
+/**
+ * The ranked list with each chunk's copies folded into its first (best-ranked) occurrence, and the
+ * pieces of a split function into its best-ranked piece (one hit per symbol: three pieces of one
+ * test callback filled the top three), cut to `limit`.
+ */
 export function foldCopies(ranked: RankedChunk[], limit: number): RankedChunk[] {
   const first = new Map<string, RankedChunk>();
+  const pieces = new Set<string>();
   const out: RankedChunk[] = [];
   for (const r of ranked) {
     const key = copyKey(r.chunk);
     const kept = first.get(key);
-    if (kept) (kept.duplicates ??= []).push(r.chunk);
-    else if (out.length < limit) {
+    if (kept) {
+      (kept.duplicates ??= []).push(r.chunk);
+      continue;
+    }
+    const symbol = r.chunk.chunk_kind === 'function_split' ? `${r.chunk.file}\0${r.chunk.symbol_id ?? r.chunk.symbol_name ?? ''}` : undefined;
+    if (symbol !== undefined && pieces.has(symbol)) continue;
+    if (out.length < limit) {
       first.set(key, r);
+      if (symbol !== undefined) pieces.add(symbol);
       out.push(r);
     }
   }
   return out;
+}
+
+/** A query about tests (`test`, `tests`, `spec`, `testing`, `fixture`, `mock`...) ranks them where they fall. */
+const ASKS_FOR_TESTS = /\b(tests?|testing|tested|specs?|fixtures?|mocks?|unittest|pytest|jest|vitest)\b/i;
+
+/**
+ * Implementation before tests unless the query asks for tests: a question about a validation
+ * answered with the same test callback three times and the implementation 9th. Stable: each group
+ * keeps its own order.
+ */
+export function implementationFirst<T extends { chunk: Chunk }>(ranked: T[], query: string): T[] {
+  if (ASKS_FOR_TESTS.test(query)) return ranked;
+  return [...ranked.filter((r) => !r.chunk.is_test), ...ranked.filter((r) => r.chunk.is_test)];
 }
 
 export const defaultEmbedder: Embedder = new LocalHashEmbedder();
@@ -91,7 +117,10 @@ export async function rankChunks(
   }
   if (mode !== 'hybrid')
     return foldCopies(
-      (mode === 'bm25' ? bm25Ids : vecIds).map((id) => scores.get(id)!),
+      implementationFirst(
+        (mode === 'bm25' ? bm25Ids : vecIds).map((id) => scores.get(id)!),
+        query,
+      ),
       limit,
     );
   const fused = reciprocalRankFusion([bm25Ids, vecIds]);
@@ -101,5 +130,5 @@ export async function rankChunks(
     e.score.normalized = best > 0 ? f.score / best : 0;
     return e;
   });
-  return foldCopies(ranked, limit).map((e, i) => ((e.score.hybrid_rank = i + 1), e));
+  return foldCopies(implementationFirst(ranked, query), limit).map((e, i) => ((e.score.hybrid_rank = i + 1), e));
 }

@@ -168,7 +168,8 @@ function withinTokens(call: ServiceCall, hits: CodeHit[], maxTokens: number | un
   for (const h of hits) {
     const t = tokensOf(h);
     if (out.length > 0 && used + t > maxTokens) {
-      call.meta.limit({ limit: 'max_tokens', value: maxTokens, detail: `${hits.length - out.length} more hit(s) left out` });
+      call.meta.truncate();
+      call.meta.limit({ limit: 'max_tokens', value: maxTokens, detail: `${hits.length - out.length} more hit(s) left out; raise max_tokens for them` });
       break;
     }
     used += t;
@@ -184,7 +185,8 @@ export async function searchCode(call: ServiceCall, input: SearchCodeInput): Pro
   const out: CodeHit[] = [];
   for (const h of hits) out.push(await toHit(call, h, head, files, !!input.include_text));
   for (const h of out) call.meta.addSourceFile(path.join(call.root, h.citation.file));
-  reportCatalog(call.workspace.catalog, call.meta, { files: out.map((h) => h.citation.file), wide: true });
+  // a hit from a file without a server says so; a workspace merely holding such files does not
+  reportCatalog(call.workspace.catalog, call.meta, { files: out.map((h) => h.citation.file) });
   const page = withinTokens(call, out, input.max_tokens);
   // what each citation handed out cites, for verify_citation without content_sha256
   for (const h of hits.slice(0, page.length)) index.noteCited(h.chunk);

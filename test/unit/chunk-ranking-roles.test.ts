@@ -1,0 +1,61 @@
+/**
+ * search_code ranks like a developer: the implementation before tests unless the query asks for
+ * tests, and one hit per symbol (the pieces of a split function fold into the best one). A question
+ * about a validation answered with one test callback three times (its split pieces) and the
+ * implementation 9th.
+ */
+import { describe, expect, it } from 'vitest';
+import { ChunkIndex } from '../../src/chunks/chunk-index.js';
+import { chunkId, contentSha256 } from '../../src/chunks/ids.js';
+import type { Chunk, ChunkKind } from '../../src/chunks/types.js';
+import { rankChunks } from '../../src/service/search/chunk-ranking.js';
+
+function chunk(file: string, start: number, text: string, name: string, kind: ChunkKind, isTest: boolean): Chunk {
+  const sha = contentSha256(text);
+  const end = start + text.split('\n').length - 1;
+  return {
+    id: chunkId(file, start, end, sha),
+    file,
+    start_line: start,
+    end_line: end,
+    language: 'typescript',
+    is_test: isTest,
+    symbol_name: name,
+    symbol_id: `${file}::${name}#function`,
+    chunk_kind: kind,
+    commit_hash: '',
+    content_sha256: sha,
+    text,
+  };
+}
+
+const IMPL = 'export function checkAddress(value: string): boolean {\n  return /^[^@]+@[^@]+$/.test(value);\n}';
+const PIECES = [
+  "it('validates an email address', () => {\n  expect(checkAddress('a@b')).toBe(true); // email validated\n",
+  "  expect(checkAddress('nope')).toBe(false); // email not validated\n  expect(checkAddress('')).toBe(false); // empty email\n",
+  "  expect(checkAddress('a@b@c')).toBe(false); // email with two @ is not validated\n});",
+];
+
+function index(): ChunkIndex {
+  const ix = new ChunkIndex();
+  ix.replaceFile('src/address.ts', 'h1', [chunk('src/address.ts', 1, IMPL, 'checkAddress', 'symbol', false)]);
+  ix.replaceFile(
+    'test/address.test.ts',
+    'h2',
+    PIECES.map((t, i) => chunk('test/address.test.ts', 1 + i * 3, t, 'validates an email address', 'function_split', true)),
+  );
+  return ix;
+}
+
+describe('search_code ranking: implementation first, one hit per symbol', () => {
+  it('a question about the validation: the implementation first, the split test once', async () => {
+    const hits = await rankChunks(index(), 'how is an email address validated', undefined, 10, 'bm25');
+    expect(hits.map((h) => `${h.chunk.file}:${h.chunk.start_line}`)).toEqual(['src/address.ts:1', expect.stringMatching(/^test\/address\.test\.ts:/)]);
+  });
+
+  it('a question about tests keeps the tests where they rank', async () => {
+    const hits = await rankChunks(index(), 'tests of email address validated', undefined, 10, 'bm25');
+    expect(hits[0]!.chunk.file).toBe('test/address.test.ts');
+    expect(hits.filter((h) => h.chunk.file === 'test/address.test.ts')).toHaveLength(1);
+  });
+});
