@@ -36,6 +36,7 @@ import { serverlifeRows } from './redteam-serverlife.js';
 import { cacheAsOtherUser, killRows, writeRows, type Line } from './redteam-writes.js';
 import { gitRows } from './redteam-git.js';
 import { recoveryRows } from './redteam-recovery.js';
+import { undoRows } from './redteam-undo.js';
 import { trustRows } from './redteam-trust.js';
 import { parseRows } from './redteam-parse.js';
 import { runCli } from '../test/helpers/spawn.js';
@@ -142,6 +143,7 @@ async function main(): Promise<number> {
       await runCli(['daemon', 'stop'], { cacheDir: '', cwd: tmp });
     }
     if (!only || only.startsWith('recover')) for (const l of await recoveryRows(tmp)) report(l, lines);
+    if (!only || only.startsWith('undo')) for (const l of await undoRows(tmp)) report(l, lines);
     const log = daemonPaths(cache).log;
     const stderrLeak = fes.some((fe) => leaks(fe.stderr())) || (fs.existsSync(log) && leaks(fs.readFileSync(log, 'utf8')));
     lines.push({

@@ -3,7 +3,7 @@
  * Written atomically (tmp + rename) so a crash never leaves half a file; a snapshot with another
  * index_version or root is ignored (full rebuild).
  */
-import { closeSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { FileEntry } from '../core/catalog.js';
 import { createPrivateFile, mkdirPrivate } from '../util/private-files.js';
@@ -63,10 +63,49 @@ export function saveSnapshot(file: string, snap: Snapshot): void {
       }
     }
     writeSync(fd, `${chunk}}}`);
-  } finally {
     closeSync(fd);
+    renameSync(tmp, file);
+  } catch (e) {
+    // a full disk fails the first write: no temp file (empty or half) is left per attempt
+    try {
+      closeSync(fd);
+    } catch {
+      // closed already
+    }
+    rmSync(tmp, { force: true });
+    throw e;
   }
-  renameSync(tmp, file);
+  removeStaleTemps(file);
+}
+
+/**
+ * The temp files of saves whose process died mid-write (`catalog.json.<pid>.<ms>.tmp`), removed
+ * beside a snapshot just saved: a process's own are never left, and another's that still runs is
+ * writing its own.
+ */
+function removeStaleTemps(file: string): void {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const m = n.startsWith(prefix) ? /^(\d+)\.\d+\.tmp$/.exec(n.slice(prefix.length)) : null;
+    if (!m || (Number(m[1]) !== process.pid && processRuns(Number(m[1])))) continue;
+    rmSync(path.join(dir, n), { force: true });
+  }
+}
+
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export function deleteSnapshot(file: string): void {

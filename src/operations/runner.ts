@@ -313,6 +313,9 @@ export class OperationRunner {
       workspace.notices?.unshift(...notices);
       throw toLspgateError(e);
     }
+    // what the workspace noticed while this answer was made (a catalog save that failed) is said in it, not in a later one
+    const late = workspace.notices?.splice(0) ?? [];
+    for (const n of late) meta.warn(n);
     // an answer built from syntax trees where no server runs says so (index_state and the markdown notice)
     if (op.answersFrom === undefined) this.labelSyntax(workspace, meta);
     const bodyBytes = this.sizeWithinLimit(body);
@@ -325,7 +328,7 @@ export class OperationRunner {
     const data = checked.data as RunResult['result'];
     // Never cached: answers still indexing (partial), answers with a cursor (the cursor is not in
     // the key), aborted calls; errors never reach this point.
-    if (cacheKey !== undefined && meta.indexState === 'ready' && meta.nextCursor === undefined && !opts.signal?.aborted) {
+    if (cacheKey !== undefined && !late.length && meta.indexState === 'ready' && meta.nextCursor === undefined && !opts.signal?.aborted) {
       const { _meta: m, ...validBody } = data;
       const { timing_ms: _t, workspace: _w, tokens_saved: _s, total_tokens_saved: _tt, ...answerMeta } = m;
       this.opCache!.set(cacheKey, { bodyJson: JSON.stringify(validBody), meta: answerMeta, tokensSaved }, recorder!);

@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { OUTSIDE_CANARY, SECRET_CANARY } from './hostile-corpus.js';
+import { POLYGLOT } from './planted-records.js';
 
 export interface WriteWorkspace {
   tmp: string;
@@ -64,7 +65,22 @@ export function buildWriteWorkspace(tmp: string): WriteWorkspace {
     JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'commonjs' }, include: ['src/**/*', 'linked/**/*'] }),
   );
   const repo = buildRepo(path.join(root, 'vendor-src/abs-link-repo'), outside);
+  buildHooks(root);
   return { tmp, root, outside, repo };
+}
+
+/**
+ * VCS internals within reach: a `.git/hooks` folder, a polyglot executable (valid JavaScript and
+ * shell, 0755) to move there, a folder symlink into it (`src/hooks`), and a TypeScript file in it
+ * reached through a file symlink (`src/hook-link.ts`), which the symbol edits, rename and tags target.
+ */
+function buildHooks(root: string): void {
+  write(path.join(root, '.git/hooks/helper.ts'), 'export function greetHook(s: string): string {\n  return s;\n}\n');
+  write(path.join(root, 'src/tool.js'), POLYGLOT);
+  fs.chmodSync(path.join(root, 'src/tool.js'), 0o755);
+  fs.symlinkSync('../.git/hooks', path.join(root, 'src/hooks'));
+  fs.symlinkSync('../.git/hooks/helper.ts', path.join(root, 'src/hook-link.ts'));
+  write(path.join(root, 'src/hook-use.ts'), "import { greetHook } from './hook-link';\nexport const h = greetHook('h');\n");
 }
 
 /** A git repository that commits `src/abs.ts -> <outside>/repo-target.ts` (an absolute symlink). */
@@ -87,7 +103,8 @@ export function treeState(dir: string): Map<string, string> {
   const walk = (d: string) => {
     for (const ent of fs.readdirSync(d, { withFileTypes: true })) {
       const abs = path.join(d, ent.name);
-      if (ent.name === '.git') continue;
+      // a repository's own .git (objects git may pack) is not compared; the root's bare .git/hooks is
+      if (ent.name === '.git' && fs.existsSync(path.join(abs, 'objects'))) continue;
       if (ent.isSymbolicLink()) out.set(abs, `-> ${fs.readlinkSync(abs)}`);
       else if (ent.isDirectory()) walk(abs);
       else out.set(abs, fs.readFileSync(abs, 'latin1'));
@@ -187,6 +204,7 @@ export function writeCases(): WriteCase[] {
       mayChange: [],
     },
     ...symbolEditCases(),
+    ...vcsCases(),
     {
       what: 'rename apply through a symlink inside the root: the target edited, the link kept',
       op: 'rename_symbol',
@@ -281,6 +299,55 @@ function symbolEditCases(): WriteCase[] {
       input: () => ({ file: 'src/keyed.ts', to: 'src/keyed2.ts' }),
       code: 'SECRET_FILE',
       mayChange: none,
+    },
+  ];
+}
+
+/** Every write operation aimed at VCS internals: directly, through a symlinked folder or file, through `..`. */
+function vcsCases(): WriteCase[] {
+  const refused = { code: 'PATH_OUTSIDE_WORKSPACE', mayChange: [] as string[] };
+  const move = (to: string, how: string): WriteCase => ({
+    what: `move_file of a polyglot executable to ${to} (${how})`,
+    op: 'move_file',
+    input: () => ({ file: 'src/tool.js', to, apply: true, accept_errors: true }),
+    ...refused,
+  });
+  const body = 'export function greetHook(s: string): string {\n  return s + s;\n}';
+  return [
+    move('.git/hooks/post-commit', 'direct'),
+    move('src/hooks/post-commit', 'a symlinked folder into .git/hooks'),
+    move('src/../.git/hooks/post-commit', 'a `..` spelling'),
+    move('.GIT/hooks/post-commit', 'another case'),
+    move('.lspgate/config.json', 'tool internals'),
+    {
+      what: 'replace_symbol_body in a file of .git/hooks reached through a file symlink',
+      op: 'replace_symbol_body',
+      input: () => ({ file: 'src/hook-link.ts', line: 1, body, apply: true }),
+      ...refused,
+    },
+    {
+      what: 'insert_after_symbol in a file of .git/hooks reached through a file symlink',
+      op: 'insert_after_symbol',
+      input: () => ({ file: 'src/hook-link.ts', line: 1, body: 'export const more = 1;', apply: true }),
+      ...refused,
+    },
+    {
+      what: 'delete_symbol in a file of .git/hooks reached through a file symlink',
+      op: 'delete_symbol',
+      input: () => ({ file: 'src/hook-link.ts', line: 1, apply: true, force: true }),
+      ...refused,
+    },
+    {
+      what: 'rename apply of a function declared in .git/hooks (reached through a file symlink)',
+      op: 'rename_symbol',
+      input: () => ({ file: 'src/hook-link.ts', line: 1, new_name: 'greetHook2', apply: true }),
+      ...refused,
+    },
+    {
+      what: 'tag_elements of a file of .git/hooks through a file symlink',
+      op: 'tag_elements',
+      input: () => ({ path: 'src/hook-link.ts', dry_run: false }),
+      ...refused,
     },
   ];
 }

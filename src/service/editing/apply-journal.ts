@@ -23,6 +23,7 @@ import {
   readFileSync,
   realpathSync,
   renameSync,
+  rmdirSync,
   rmSync,
   statSync,
   writeSync,
@@ -33,6 +34,7 @@ import { ABSENT, journalDir, processStart, type JournalBegin, type JournalFileSt
 import { sha256 } from '../../util/hash.js';
 import { isInside } from '../../util/paths.js';
 import { createPrivateFile, mkdirPrivate } from '../../util/private-files.js';
+import { refuseVcsInternals } from '../../util/vcs-internals.js';
 import type { FileEdit } from './workspace-edit.js';
 
 /** fsync of a directory: the renames and creations in it are on disk. */
@@ -94,6 +96,8 @@ export class ApplyJournal {
   private readonly fd: number;
   readonly path: string;
   private renamed = 0;
+  /** Folders the apply made for the files it creates (deepest first): an undo or a rollback removes them again when empty. */
+  readonly madeDirs: string[] = [];
 
   private constructor(
     readonly begin: JournalBegin,
@@ -104,7 +108,14 @@ export class ApplyJournal {
     mkdirPrivate(dir);
     this.path = path.join(dir, `${begin.id}.journal`);
     this.fd = createPrivateFile(this.path);
-    this.append(begin);
+    try {
+      this.append(begin);
+    } catch (e) {
+      // a full disk takes the journal's first line: no empty journal is left for recovery to puzzle over
+      closeSync(this.fd);
+      rmSync(this.path, { force: true });
+      throw e;
+    }
     syncDir(dir);
   }
 
@@ -114,6 +125,8 @@ export class ApplyJournal {
     const id = `${time}-${process.pid}-${randomBytes(3).toString('hex')}`;
     const backupDir = path.join(cacheDir, 'backups', ws.id, id);
     const files: JournalFileStep[] = edits.map((e) => {
+      // every writer's last gate (their targets passed editTarget / newFileTarget, which say it first)
+      refuseVcsInternals(ws.root, e.absPath, e.file);
       const backup = path.join(backupDir, e.file);
       if (!isInside(backupDir, backup)) throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `${e.file} would be backed up outside ${backupDir}`, { file: e.file });
       const before = e.created ? ABSENT : sha256(Buffer.from(e.before, 'utf8'));
@@ -156,8 +169,9 @@ export class ApplyJournal {
       const old = readFileSync(step.abs);
       if (sha256(old) !== step.before) throw changedError(step.file, 0);
       mkdirPrivate(path.dirname(step.backup));
-      writeDurably(step.backup, old, 0o600);
-      if (edit.deleted) step.mode = st.mode & 0o7777;
+      // private, with the owner's execute bit of the original: the one place a restore takes it from (restoredMode)
+      writeDurably(step.backup, old, 0o600 | (st.mode & 0o100));
+      if (edit.deleted) step.mode = st.mode & 0o666;
       else writeDurably(step.tmp, Buffer.from(edit.after, 'utf8'), st.mode, st);
       dirs.add(path.dirname(step.tmp)).add(path.dirname(step.backup));
     }
@@ -169,7 +183,11 @@ export class ApplyJournal {
   /** A new file: its folder made (inside the root by real path), nothing there yet, its content in the temp file. */
   private stageCreated(step: JournalFileStep, text: string, mode: number): void {
     const dir = path.dirname(step.abs);
-    mkdirSync(dir, { recursive: true });
+    const first = mkdirSync(dir, { recursive: true });
+    for (let d = dir; first !== undefined; d = path.dirname(d)) {
+      if (!this.madeDirs.includes(d)) this.madeDirs.push(d);
+      if (d === first || path.dirname(d) === d) break;
+    }
     // a folder swapped for a symlink since the preview would put the file elsewhere
     if (realpathSync(dir) !== dir)
       throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `the folder of ${step.file} is no longer the one the preview was made for: nothing was written`, {
@@ -215,6 +233,7 @@ export class ApplyJournal {
   /** Before `commit`: removes the temp files, the backups and the journal (nothing of the workspace was changed). */
   abandon(): void {
     for (const step of this.begin.files) removeTemp(step.tmp);
+    removeEmptyDirs(this.madeDirs);
     this.dropBackups();
     this.close();
   }
@@ -227,6 +246,7 @@ export class ApplyJournal {
       else restoreFromBackup(step, this.begin.id);
     }
     for (const step of this.begin.files.slice(this.renamed)) removeTemp(step.tmp);
+    removeEmptyDirs(this.madeDirs);
     // every file is as before: the backups hold nothing the workspace lacks (a failed restore threw first)
     this.dropBackups();
     this.close();
@@ -275,9 +295,32 @@ export function moveIntoPlace(step: JournalFileStep): void {
   rmSync(step.tmp, { force: true });
 }
 
-/** The old content back in place, byte for byte, with the file's current mode (a removed file: the mode it had). */
+/**
+ * The mode a file the apply removed gets back: the recorded bits without execute bits (a journal or
+ * undo record is data that could have been planted), and execute bits only when lspgate's own backup
+ * of the file has its owner's (stage() copies it there): then for each class that may read it.
+ */
+export function restoredMode(recorded: number | undefined, backup: string): number {
+  const base = (recorded ?? 0o644) & 0o666;
+  const st = lstatSync(backup, { throwIfNoEntry: false });
+  if (!st?.isFile() || (process.getuid !== undefined && st.uid !== process.getuid()) || st.mode & 0o022) return base;
+  return st.mode & 0o100 ? base | ((base & 0o444) >> 2) : base;
+}
+
+/** Folders (deepest first) removed where empty: what an apply made for a new file, once that file is gone. */
+export function removeEmptyDirs(dirs: readonly string[]): void {
+  for (const d of dirs) {
+    try {
+      rmdirSync(d);
+    } catch {
+      // not empty (someone put a file there), or gone: left as it is
+    }
+  }
+}
+
+/** The old content back in place, byte for byte, with the file's current mode (a removed file: restoredMode). */
 export function restoreFromBackup(step: JournalFileStep, journalId: string): void {
-  const st = statSync(step.abs, { throwIfNoEntry: false }) ?? { mode: step.mode ?? 0o644, uid: -1, gid: -1 };
+  const st = statSync(step.abs, { throwIfNoEntry: false }) ?? { mode: restoredMode(step.mode, step.backup), uid: -1, gid: -1 };
   const tmp = tempPathFor(step.abs, `${journalId}-restore`);
   rmSync(tmp, { force: true });
   writeDurably(tmp, readFileSync(step.backup), st.mode, st.uid >= 0 ? st : undefined);

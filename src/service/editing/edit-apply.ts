@@ -10,7 +10,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import { diskError, LspgateError } from '../../errors/errors.js';
 import { ABSENT } from '../../link/journals.js';
 import { sha256 } from '../../lsp/documents.js';
-import { isInside } from '../../util/paths.js';
+import { isInside, toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { ApplyJournal } from './apply-journal.js';
 import { recordApplied } from './applied-records.js';
@@ -97,6 +97,7 @@ export async function applyFileEdits(call: ServiceCall, files: FileEdit[], expec
         after: f.after,
         ...(f.mode !== undefined ? { mode: f.mode } : {}),
       })),
+      ...(journal.madeDirs.length ? { dirs: journal.madeDirs.map((d) => toRelative(call.root, d)) } : {}),
     });
   } catch (e) {
     // the edit is written; only `undo` will not find it

@@ -6,7 +6,8 @@
  * ~/.bashrc as its target and their own file as its temp. A journal is acted on only when:
  *   - the journal is a regular file (no link followed) of this user that no one else can write;
  *   - its root is a real directory path, and every target is a regular file inside that root by real
- *     path — the same gate an edit's target passes (editTargetOfPath: no symlink, no secret);
+ *     path and outside VCS and tool internals — the same gate an edit's target passes
+ *     (editTargetOfPath: no symlink, no secret, no `.git`);
  *   - every temp file is the one lspgate names beside its target, and every backup lies in this
  *     cache's backups/<workspace>/<journal id>/ — each, where it exists, a regular file of this user
  *     (a temp may also have the target's owner: lspgate running as root gives the temp the owner of
@@ -19,6 +20,7 @@ import path from 'node:path';
 import { journalDir, type JournalFileStep, type JournalState } from '../../link/journals.js';
 import { isInside } from '../../util/paths.js';
 import { mkdirPrivate } from '../../util/private-files.js';
+import { vcsInternalsOf } from '../../util/vcs-internals.js';
 import { tempPathFor } from './apply-journal.js';
 import { editTargetOfPath } from './workspace-edit.js';
 
@@ -31,7 +33,8 @@ export function journalFileProblem(file: string): string | undefined {
   return ownFileProblem(st, 'the journal');
 }
 
-function ownFileProblem(st: Stats, what: string, alsoUid?: number): string | undefined {
+/** Why a file is not a regular file of this user (or of `alsoUid`) that no one else can write; undefined when it is. */
+export function ownFileProblem(st: Stats, what: string, alsoUid?: number): string | undefined {
   if (!st.isFile()) return `${what} is not a regular file (a symlink or special file)`;
   const me = uid();
   if (me !== undefined && st.uid !== me && st.uid !== alsoUid) return `${what} belongs to uid ${st.uid}, not to this user (uid ${me})`;
@@ -68,6 +71,8 @@ function stepProblem(step: JournalFileStep, root: string, id: string, backupDir:
   if (typeof step?.file !== 'string' || typeof step.abs !== 'string' || typeof step.tmp !== 'string' || typeof step.backup !== 'string')
     return 'a path is missing';
   if (path.join(root, step.file) !== step.abs || !isInside(root, step.abs) || step.abs === root) return `the target ${step.abs} is not inside the root ${root}`;
+  const internals = vcsInternalsOf(root, step.abs);
+  if (internals !== undefined) return `the target ${step.abs} is inside ${internals} (VCS or tool internals), where lspgate never writes`;
   const target = lstatSync(step.abs, { throwIfNoEntry: false });
   if (target) {
     // the edit path's own gate: a regular file inside the root by real path, no secret

@@ -9,7 +9,9 @@
  * moved text given to the server at its new path, unsaved; the importers' new text, unsaved; then
  * the disk state told again). Apply goes through the one edit path as one journaled multi-file
  * edit: the importers changed, the new path created, the old one removed — so recovery and `undo`
- * restore the move like any edit, and the catalog drops the old path and learns the new one.
+ * restore the move like any edit, and the catalog drops the old path and learns the new one. The
+ * new file keeps the old one's mode without its execute bits (said in the warnings), and never lands
+ * in VCS or tool internals (new-file.ts).
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -82,7 +84,13 @@ export async function moveFile(call: ServiceCall, input: MoveFileInput): Promise
   const importers = edits.filter((f) => f !== own);
   const before = own?.before ?? documentText(src.abs, undefined, call.env.limits.maxFileBytes);
   const movedText = own?.after ?? before;
-  const mode = statSync(src.abs).mode & 0o7777;
+  // a moved file never gains (nor keeps) execute bits: a script moved where something runs it would run
+  const srcMode = statSync(src.abs).mode;
+  const mode = srcMode & 0o666;
+  if (srcMode & 0o111)
+    call.meta.warn(
+      `${src.file} is executable (mode ${(srcMode & 0o777).toString(8)}); ${dst.file} is written without execute bits (mode ${mode.toString(8)}): chmod it if it must run`,
+    );
   const removedEdit: FileEdit = { absPath: src.abs, file: src.file, before, content_hash: sha256(before), after: '', edits: 0, diff: '', deleted: true };
   const createdEdit: FileEdit = {
     absPath: dst.abs,

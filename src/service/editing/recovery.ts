@@ -9,10 +9,10 @@
  * (journal-vetting.ts) is set aside and reported. Run when a workspace opens and by
  * `lspgate recover`.
  */
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { checkCacheDir } from '../../link/paths.js';
-import { ABSENT, journalDir, ownerAlive, readJournal, type JournalFileStep, type JournalState } from '../../link/journals.js';
+import { ABSENT, journalDir, ownerAlive, processStart, readJournal, type JournalFileStep, type JournalState } from '../../link/journals.js';
 import { hashOf, moveIntoPlace, restoreFromBackup, stateHash, syncDir } from './apply-journal.js';
 import { journalFileProblem, journalPathsProblem, recheckStep, setAside } from './journal-vetting.js';
 
@@ -20,8 +20,8 @@ export interface RecoveryOutcome {
   journal: string;
   operation: string;
   root: string;
-  /** set_aside: not provably this user's (journal-vetting.ts); nothing of it was applied. */
-  action: 'completed' | 'rolled_back' | 'in_progress' | 'set_aside';
+  /** set_aside: not provably this user's (journal-vetting.ts); nothing of it was applied. removed_empty: a journal without its first line. */
+  action: 'completed' | 'rolled_back' | 'in_progress' | 'set_aside' | 'removed_empty';
   files: number;
   /** Files someone changed after the crash: left as they are. */
   conflicts: string[];
@@ -61,7 +61,12 @@ export function recoverJournals(cacheDir: string, root?: string, opts: { ownIsDe
       continue;
     }
     const j = readJournal(file);
-    if (!j || (root !== undefined && j.begin.root !== root)) continue;
+    if (!j) {
+      const emptied = removeIfEmpty(file);
+      if (emptied) out.push(emptied);
+      continue;
+    }
+    if (root !== undefined && j.begin.root !== root) continue;
     // an apply still running is left to it (nothing is done with it); any other is vetted before it is acted on
     const pathProblem = running(j) ? undefined : journalPathsProblem(j, cacheDir);
     if (pathProblem) out.push(setAsideOutcome(cacheDir, file, j, pathProblem));
@@ -138,6 +143,38 @@ function recoverOne(j: JournalState): RecoveryOutcome {
   finish(j);
   const left = conflicts.length ? `; ${conflicts.length} file(s) changed since were left as they are: ${conflicts.slice(0, 20).join(', ')}` : '';
   return outcome(j, 'rolled_back', conflicts, `${what}: rolled back — it could not be completed, so the files it had written got their backups back${left}`);
+}
+
+/**
+ * A journal of this user without its `begin` line (a full disk took the first write, or its process
+ * died writing it): nothing of the workspace was touched — temp files come only after `begin` is
+ * fsynced — so it is removed once its process (named in the file name) is gone. Non-empty text
+ * without a `begin` is left to be set aside by the caller's vetting: it is not a journal lspgate wrote.
+ */
+function removeIfEmpty(file: string): RecoveryOutcome | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  if (text.trim() !== '' && text.includes('\n')) return undefined;
+  const pid = Number(/-(\d+)-[0-9a-f]+\.journal$/.exec(file)?.[1]);
+  // this process runs its journal writes without yielding: one of its own without `begin` is not being written
+  if (Number.isInteger(pid) && pid !== process.pid && processStart(pid) !== undefined) return undefined;
+  rmSync(file, { force: true });
+  syncDir(path.dirname(file));
+  const name = path.basename(file);
+  return {
+    journal: name,
+    operation: '',
+    root: '',
+    action: 'removed_empty',
+    files: 0,
+    conflicts: [],
+    backup_dir: '',
+    message: `empty apply journal ${name} removed: its process wrote nothing into it (a full disk or a crash before its first line), so no file was being written`,
+  };
 }
 
 /** Removes the temp files and the journal. */

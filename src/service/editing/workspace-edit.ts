@@ -17,6 +17,7 @@ import { offsetAt } from '../../lsp/positions.js';
 import type { LspSession } from '../../lsp/types.js';
 import { containsPrivateKey } from '../../util/secret-files.js';
 import { fileUri } from '../../util/uri.js';
+import { refuseVcsInternals } from '../../util/vcs-internals.js';
 import { locate, refusalError } from '../locate.js';
 
 export interface FileEdit {
@@ -71,15 +72,17 @@ function readText(abs: string, texts: Texts, shown: string): string {
 }
 
 /**
- * Where an edit may write: the real path of a regular file inside the workspace, no secret by name
- * or content; else the coded refusal (the whole edit is refused). `uri` as the server sent it, or a
- * path's file URI.
+ * Where an edit may write: the real path of a regular file inside the workspace, outside VCS and
+ * tool internals (`.git`, `.hg`, `.svn`, `.lspgate` at any depth, util/vcs-internals.ts), no secret
+ * by name or content; else the coded refusal (the whole edit is refused). `uri` as the server sent
+ * it, or a path's file URI.
  */
 export function editTarget(root: string, uri: string, texts: Texts = new Map()): { abs: string; file: string } {
   const where = locate(root, uri, { purpose: 'write', holdsKey: (abs) => containsPrivateKey(readText(abs, texts, abs)) });
   if (where.where === 'refused') throw refusalError(where, 'the edit touches a file it may not write');
   if (where.where === 'external')
     throw new LspgateError('PATH_OUTSIDE_WORKSPACE', `the edit touches ${where.abs}, outside the workspace ${root}: nothing is changed`, { path: where.abs });
+  refuseVcsInternals(root, where.abs, where.file);
   return where;
 }
 

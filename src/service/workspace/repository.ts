@@ -79,7 +79,7 @@ function reportTier(cat: Catalog, st: CatalogStatus, meta: CallMeta, early: { fi
   return true;
 }
 
-/** `3 file(s) could not be cataloged (SERVER_CRASHED 2, TIMEOUT 1): ...` */
+/** `3 file(s) could not be cataloged (SERVER_CRASHED 2, TIMEOUT 1): a.ts (TIMEOUT), ...; ...` — the first files named, not only counted. */
 export function partialWarning(errors: CatalogStatus['errors']): string {
   const byCode = new Map<string, number>();
   for (const e of errors) byCode.set(e.code, (byCode.get(e.code) ?? 0) + 1);
@@ -87,7 +87,9 @@ export function partialWarning(errors: CatalogStatus['errors']): string {
     .sort((a, b) => b[1] - a[1])
     .map(([c, n]) => `${c} ${n}`)
     .join(', ');
-  return `${errors.length} file(s) could not be cataloged (${codes}): their symbols are missing from this answer; index_folder lists them, refresh retries them`;
+  const named = errors.slice(0, 5).map((e) => `${e.file} (${e.code})`);
+  const more = errors.length > named.length ? `, and ${errors.length - named.length} more` : '';
+  return `${errors.length} file(s) could not be cataloged (${codes}): ${named.join(', ')}${more}; their symbols are missing from this answer; index_folder lists them, refresh retries them`;
 }
 
 export async function indexWorkspace(ws: Workspace, call: ServiceCall, opts: IndexOptions, progress?: IndexProgress, gitHead?: string): Promise<IndexResult> {
