@@ -74,3 +74,18 @@ describe.runIf(goAtLeast('1.26', 'fixtures/nested-root-go'))('the same root vend
     expect(places(await fx.run('find_definition', at(fx, 'main.go', 'Describe(')))).toEqual([line(fx, 'report/report.go', 'func Describe')]);
   });
 });
+
+describe.runIf(goAtLeast('1.26', 'fixtures/nested-root-go'))('the same root with a nested module requiring what the module cache lacks', async () => {
+  // `go list -m all` fails for this workspace (GOPROXY=off), yet the go command loads packages
+  // lazily and gopls answers for all three modules: such a module is no reason to give up the go.work
+  const fx = await openScratch('nested-root-go', {
+    'tool/go.mod':
+      'module example.com/tool\n\ngo 1.26\n\nrequire (\n\texample.com/missing v1.0.0\n\texample.com/shapes v0.0.0\n)\n\nreplace example.com/shapes => ../shapes\n',
+  });
+
+  it('still serves the modules as one workspace', async () => {
+    const refs = places(await fx.run('find_references', at(fx, 'shapes/shapes.go', 'Square struct')));
+    expect(refs).toContain(line(fx, 'main.go', 'shapes.Square{'));
+    expect(refs).toContain(line(fx, 'tool/tool.go', 'func Double'));
+  });
+});
