@@ -29,10 +29,10 @@ describe('redactPrivateKeys', () => {
   });
 });
 
-function callee(source: string): string | undefined {
+function callee(source: string, lineComment = '//'): string | undefined {
   const at = source.indexOf('|');
   const text = source.replace('|', '');
-  const i = calleeOffset(text, at, true);
+  const i = calleeOffset(text, at, lineComment);
   if (i === undefined) return undefined;
   let s = i;
   while (s > 0 && /\w/.test(text[s - 1]!)) s--;
@@ -53,7 +53,8 @@ describe('calleeOffset', () => {
     expect(callee("send(')', |b)")).toBe('send');
     expect(callee('send(a, // (\n |b)')).toBe('send');
     expect(callee('send(a, /* ( */ |b)')).toBe('send');
-    expect(callee('send(a, # (\n |b)')).toBe('send');
+    expect(callee('send(a, # (\n |b)', '#')).toBe('send');
+    expect(callee('send(a // 2, |b)', '#')).toBe('send');
   });
 
   it('none outside a call, or for a called expression', () => {

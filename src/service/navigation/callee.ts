@@ -8,16 +8,16 @@ const IDENT = /[\p{L}\p{N}_$]/u;
 
 /**
  * Offsets of the parentheses still open at `offset`, innermost last. Strings (', ", `, with escapes)
- * and comments (`//`, `/* *\/`, and `#` when `hashComments`) are skipped: a "(" in a string argument
+ * and comments (the language's line comment, `/* *\/`) are skipped: a "(" in a string argument
  * opens nothing.
  */
-function openParens(text: string, offset: number, hashComments: boolean): number[] {
+function openParens(text: string, offset: number, lineComment: string): number[] {
   const open: number[] = [];
   for (let i = 0; i < offset; i++) {
     const c = text[i]!;
     if (c === '"' || c === "'" || c === '`') {
       for (i++; i < offset && text[i] !== c; i++) if (text[i] === '\\') i++;
-    } else if ((c === '/' && text[i + 1] === '/') || (c === '#' && hashComments)) {
+    } else if (text.startsWith(lineComment, i)) {
       while (i < offset && text[i] !== '\n') i++;
     } else if (c === '/' && text[i + 1] === '*') {
       const end = text.indexOf('*/', i + 2);
@@ -33,8 +33,8 @@ function openParens(text: string, offset: number, hashComments: boolean): number
  * (`f` in `f(a, |`, `m` in `o.m<T>(|`); undefined when there is none (no open parenthesis, or a
  * call of an expression such as `f()(|`).
  */
-export function calleeOffset(text: string, offset: number, hashComments = false): number | undefined {
-  const paren = openParens(text, offset, hashComments).pop();
+export function calleeOffset(text: string, offset: number, lineComment = '//'): number | undefined {
+  const paren = openParens(text, offset, lineComment).pop();
   if (paren === undefined) return undefined;
   let i = paren - 1;
   while (i >= 0 && /\s/.test(text[i]!)) i--;

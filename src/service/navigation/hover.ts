@@ -12,6 +12,7 @@ import {
   type Position,
   type SignatureInformation,
 } from 'vscode-languageserver-protocol';
+import { languageProfile } from '../../adapters/languages.js';
 import type { FileContext } from '../../adapters/types.js';
 import type { SymbolContext } from '../../adapters/types.js';
 import { LspgateError } from '../../errors/errors.js';
@@ -137,7 +138,7 @@ export async function signatureHelp(call: ServiceCall, input: { file: string; li
     { signal: call.signal },
   );
   const position = `${file.relPath}:${input.line}:${input.column}`;
-  const callee = calleeOffset(file.text, offsetAt(file.text, at, file.session.positionEncoding), file.language === 'python');
+  const callee = calleeOffset(file.text, offsetAt(file.text, at, file.session.positionEncoding), languageProfile(file.language)?.comments.line);
   if (help?.signatures.length && callee !== undefined) {
     const declarations = await declarationsAt(call, file, positionAtOffset(file, callee));
     const withheld = withheldOrigin(call.root, declarations, `the signature help at ${position}`);
