@@ -38,6 +38,7 @@ import { gitRows } from './redteam-git.js';
 import { recoveryRows } from './redteam-recovery.js';
 import { undoRows } from './redteam-undo.js';
 import { trustRows } from './redteam-trust.js';
+import { profileAndTextRows } from './redteam-texts.js';
 import { parseRows } from './redteam-parse.js';
 import { runCli } from '../test/helpers/spawn.js';
 
@@ -130,7 +131,8 @@ async function main(): Promise<number> {
     // coverage files and embedder answers (bounded parsers, a validated embedder): workspaces of their own
     if (!only || /coverage|embedder/.test(only)) lines.push(...(await boundedCases(tmp, cache)));
     if (!only || /half-open|SIGSTOP/.test(only)) lines.push(...(await serverlifeRows(tmp)));
-    if (!only || only.includes('trust')) for (const l of await trustRows()) report(l, lines);
+    if (!only || (only.includes('trust') && !/^trust (profile|text)/.test(only))) for (const l of await trustRows()) report(l, lines);
+    if (!only || only.includes('trust')) for (const l of await profileAndTextRows(only)) report(l, lines);
     if (!only || only.startsWith('hostile parse')) for (const l of await parseRows()) report(l, lines);
     for (const fe of [stdio, http, side]) lines.push(await stillAnswers(fe));
     if (!only || only.startsWith('hostile git')) for (const l of await gitRows(tmp, cache)) report(l, lines);

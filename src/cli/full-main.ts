@@ -3,6 +3,7 @@
  * operation as a one-shot sub-command. Stdout carries only the protocol or the answer; everything
  * else goes to stderr.
  */
+import path from 'node:path';
 import v8 from 'node:v8';
 import { LspgateError } from '../errors/errors.js';
 import { errorText, runOneShot } from '../frontends/one-shot.js';
@@ -14,8 +15,8 @@ import { attachToDaemon, daemonMode } from '../frontends/daemon-client/client.js
 import type { FrontendGateway } from '../frontends/host.js';
 import { createLogger } from '../util/logger.js';
 import { packageVersion } from '../frontends/version.js';
-import { loadToolsSetting } from '../config/load.js';
-import { parseToolsFlag, selectTools } from '../operations/profiles.js';
+import { userOnlyKeyWarnings } from '../config/trust.js';
+import { configuredTools, parseToolsFlag, selectTools } from '../operations/profiles.js';
 import { operations } from '../operations/registry.js';
 import { mainHelp } from './thin/help-text.js';
 import { COMMON_OPTIONS, guardedParse } from '../frontends/operation-args.js';
@@ -116,14 +117,22 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
   // Checked before any server starts: a typo in --tools is a startup error, not a missing tool later.
   if (values.tools !== undefined && mode !== 'mcp') throw usage('--tools applies to lspgate mcp only');
   // Without --tools or "tools" in config, `lspgate mcp` lists the default profile (core plus the edits).
-  const setting = mode !== 'mcp' ? undefined : values.tools !== undefined ? parseToolsFlag(values.tools) : (loadToolsSetting(root) ?? 'default');
-  const tools = setting === undefined ? undefined : selectTools(setting, operations);
+  // Without --tools, the user's "tools" (default: the default profile), which the repository's config may only narrow.
+  const profile =
+    mode !== 'mcp'
+      ? undefined
+      : values.tools !== undefined
+        ? { tools: selectTools(parseToolsFlag(values.tools), operations), warnings: [] }
+        : configuredTools(root, operations);
+  const tools = profile?.tools;
+  const warnings = [...(profile?.warnings ?? []), ...(mode === 'mcp' ? userOnlyKeyWarnings(path.resolve(root)) : [])];
   applyServerStartFlag(values['server-start']);
   const serversFiles = values.servers ?? [];
-  const gateway = await gatewayFor(values.daemon, root, serversFiles, mode === 'mcp' && values.http ? 'mcp-http' : mode);
+  const gateway = await gatewayFor(values.daemon, root, serversFiles, mode === 'mcp' && values.http ? 'mcp-http' : mode, profile?.warnings);
+  for (const w of warnings) gateway.context.logger.warn(w);
   if (mode === 'repl') return (await import('../frontends/repl/repl.js')).runRepl(gateway);
   if (mode === 'sidecar') return (await import('../frontends/sidecar/sidecar.js')).runSidecar(gateway);
-  if (!values.http) return (await import('../frontends/mcp/stdio.js')).runMcpStdio(gateway, tools);
+  if (!values.http) return (await import('../frontends/mcp/stdio.js')).runMcpStdio(gateway, tools, warnings);
   const port = values.port === undefined ? 0 : Number(values.port);
   const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--port must be 0..65535, got ${values.port}`);
@@ -143,6 +152,7 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
     ...(maxSessions !== undefined ? { maxSessions } : {}),
     ...(handshakeMs !== undefined ? { handshakeMs } : {}),
     ...(tools ? { tools } : {}),
+    warnings,
   });
 }
 
@@ -188,9 +198,9 @@ async function runOperation(name: string, argv: string[]): Promise<void> {
 }
 
 /** Attached to the user's daemon (--daemon auto|require, the default auto), else a gateway in this process. */
-async function gatewayFor(flag: string | undefined, root: string, serversFiles: string[], frontend: string): Promise<FrontendGateway> {
+async function gatewayFor(flag: string | undefined, root: string, serversFiles: string[], frontend: string, warnings: string[] = []): Promise<FrontendGateway> {
   const mode = daemonMode(flag);
-  const notices: string[] = [];
+  const notices: string[] = [...warnings];
   if (mode !== 'off') {
     const remote = await attachToDaemon({ mode, root, serversFiles, frontend, logger: createLogger(), onInProcess: (w) => notices.push(w) });
     if (remote) return remote;

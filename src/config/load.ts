@@ -143,20 +143,26 @@ export function limitEnvName(key: string): string {
   return 'LSPGATE_' + key.replace(/([A-Z])/g, '_$1').toUpperCase();
 }
 
+export interface ToolsLayer {
+  file: string;
+  setting: ToolsSetting;
+}
+
 /**
- * The MCP tool profile from config (`"tools"`): the workspace's `.lspgate/config.json` first, then
- * the user's `$XDG_CONFIG_HOME/lspgate/config.json`; undefined when neither sets it.
+ * `"tools"` as each config file sets it: the user's `$XDG_CONFIG_HOME/lspgate/config.json` and the
+ * workspace's `.lspgate/config.json` (operations/profiles.ts `configuredTools` decides between them).
  */
-export function loadToolsSetting(root: string, env: NodeJS.ProcessEnv = process.env): ToolsSetting | undefined {
-  const files = [path.join(root, '.lspgate', 'config.json'), path.join(env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'lspgate', 'config.json')];
-  for (const file of files) {
+export function loadToolsLayers(root: string, env: NodeJS.ProcessEnv = process.env): { user?: ToolsLayer; workspace?: ToolsLayer } {
+  const read = (file: string): ToolsLayer | undefined => {
     const raw = readJsonConfig(file);
-    if (!isPlainObject(raw) || raw.tools === undefined) continue;
+    if (!isPlainObject(raw) || raw.tools === undefined) return undefined;
     const parsed = ToolsSettingSchema.safeParse(raw.tools);
     if (!parsed.success) throw new LspgateError('INVALID_INPUT', `${file}: "tools" must be "core", "default", "all" or a list of operation names`, { file });
-    return parsed.data;
-  }
-  return undefined;
+    return { file, setting: parsed.data };
+  };
+  const user = read(userConfigFile(env));
+  const workspace = read(path.join(root, '.lspgate', 'config.json'));
+  return { ...(user ? { user } : {}), ...(workspace ? { workspace } : {}) };
 }
 
 function limitsOf(file: string): Record<string, unknown> {

@@ -61,6 +61,28 @@ export function ignoredWarning(setting: string, root: string): string {
   return `ignored ${setting}: ${root} is not a trusted folder, and the setting could make lspgate or a language server run a program or read past its limits; if you trust this repository, run \`lspgate trust ${root}\``;
 }
 
+/**
+ * Keys of config.json only the user's file may set: read there alone, so a repository that names
+ * itself trusted or grants itself other folders changes nothing; the answers say it was ignored.
+ */
+export const USER_ONLY_KEYS = ['trustedFolders', 'allowedRoots'] as const;
+
+/** One warning per user-only key the workspace's `.lspgate/config.json` sets. */
+export function userOnlyKeyWarnings(root: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const file = path.join('.lspgate', 'config.json');
+  let raw: unknown;
+  try {
+    raw = readJsonConfig(path.join(root, file));
+  } catch {
+    return []; // an unreadable workspace config is reported where its limits are read
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return [];
+  return USER_ONLY_KEYS.filter((key) => key in raw).map(
+    (key) =>
+      `ignored ${file} "${key}": only the user's config (${userConfigFile(env)}) may set it, a repository cannot widen what lspgate trusts or opens; to trust this folder, run \`lspgate trust ${root}\``,
+  );
+}
+
 function writeUserConfig(env: NodeJS.ProcessEnv, config: Record<string, unknown>): void {
   const file = userConfigFile(env);
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });

@@ -7,10 +7,11 @@
  * input (EOF) or its death closes the socket: its calls still running are aborted.
  */
 import type net from 'node:net';
-import { loadToolsSetting } from '../config/load.js';
+import path from 'node:path';
+import { userOnlyKeyWarnings } from '../config/trust.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { encodeFrame } from '../link/frame.js';
-import { parseToolsFlag, selectTools } from '../operations/profiles.js';
+import { configuredTools, parseToolsFlag, selectTools, type ConfiguredTools } from '../operations/profiles.js';
 import { operations } from '../operations/registry.js';
 import type { Logger } from '../util/logger.js';
 import { rpcErrorBody } from './rpc-error.js';
@@ -31,17 +32,17 @@ export interface HostingDaemon {
   detach(client: Client): Promise<void>;
 }
 
-function toolsFor(p: AttachParams, root: string): ReadonlySet<string> | undefined {
+function toolsFor(p: AttachParams, root: string): ConfiguredTools | undefined {
   if (p.relay !== 'mcp') return undefined;
-  // The same default as a stand-alone `lspgate mcp`: the default profile (core plus the edits).
-  const setting = p.tools !== undefined ? parseToolsFlag(p.tools) : (loadToolsSetting(root) ?? 'default');
-  return selectTools(setting, operations);
+  // The same as a stand-alone `lspgate mcp`: the user's profile, which the repository may only narrow.
+  const profile = p.tools !== undefined ? { tools: selectTools(parseToolsFlag(p.tools), operations), warnings: [] } : configuredTools(root, operations);
+  return { tools: profile.tools, warnings: [...profile.warnings, ...userOnlyKeyWarnings(path.resolve(root))] };
 }
 
 /** Answers the relay attach on `socket`, then serves the front-end on it; `rest` is what the client sent after the attach. */
 export function hostRelay(d: HostingDaemon, socket: net.Socket, id: unknown, params: unknown, rest: Buffer): void {
   let attached: ReturnType<HostingDaemon['attach']>;
-  let tools: ReadonlySet<string> | undefined;
+  let tools: ConfiguredTools | undefined;
   try {
     attached = d.attach(params);
     try {
@@ -94,7 +95,7 @@ export function hostRelay(d: HostingDaemon, socket: net.Socket, id: unknown, par
 }
 
 /** `lspgate mcp` on the socket: the same server, transport and size guard as on stdio. */
-async function hostMcp(socket: net.Socket, gateway: FrontendGateway, tools: ReadonlySet<string> | undefined, log: Logger): Promise<() => unknown> {
+async function hostMcp(socket: net.Socket, gateway: FrontendGateway, profile: ConfiguredTools | undefined, log: Logger): Promise<() => unknown> {
   const [{ serveStdio, StdioServerTransport }, { createMcpServer }, { MAX_STDIO_MESSAGE_BYTES, StdioSizeGuard }] = await Promise.all([
     import('@modelcontextprotocol/server/stdio'),
     import('../frontends/mcp/server.js'),
@@ -106,7 +107,8 @@ async function hostMcp(socket: net.Socket, gateway: FrontendGateway, tools: Read
     (m) => log.warn(m),
   );
   socket.pipe(guard);
-  const handle = serveStdio(() => createMcpServer(gateway, tools, { forwardLogs: false }), {
+  for (const w of profile?.warnings ?? []) log.warn(w);
+  const handle = serveStdio(() => createMcpServer(gateway, profile?.tools, { forwardLogs: false, warnings: profile?.warnings ?? [] }), {
     transport: new StdioServerTransport(guard, socket),
     onerror: (e) => log.debug('mcp relay error', e),
   });

@@ -13,7 +13,7 @@ import { ResponseCache } from '../cache/response-cache.js';
 import { serverNotifier } from '../broker/file-change-notifier.js';
 import { WorkspaceCatalog } from '../catalog/catalog.js';
 import { loadLimits, loadServers } from '../config/load.js';
-import { ignoredWarning, trustedBy } from '../config/trust.js';
+import { ignoredWarning, trustedBy, userOnlyKeyWarnings } from '../config/trust.js';
 import type { Limits } from '../config/schema.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import { operations as allOperations } from '../operations/registry.js';
@@ -174,7 +174,12 @@ export class Gateway implements RunnerHost {
     const ignored: string[] = [];
     const servers = loadServers({ workspaceRoot: root, extraFiles: opts.serversFiles ?? [], logger, trusted: trust !== undefined, ignored });
     const limits = { ...loadLimits(root, process.env, { trusted: trust !== undefined, ignored }), ...opts.limits };
-    const notices = [...(opts.notices ?? []), ...ignored.map((setting) => ignoredWarning(setting, root)), ...trustedNotice(root, trust)];
+    const notices = [
+      ...(opts.notices ?? []),
+      ...ignored.map((setting) => ignoredWarning(setting, root)),
+      ...userOnlyKeyWarnings(root),
+      ...trustedNotice(root, trust),
+    ];
     // Every session is handed out behind the response cache (byte-bounded, keyed by server
     // generation, document hash and workspace epoch; identical in-flight requests coalesced).
     const broker = withResponseCache(

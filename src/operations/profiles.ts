@@ -2,7 +2,10 @@
  * Tool profiles for MCP (`lspgate mcp --tools core|default|all|name,name…`, or `"tools"` in config): several
  * MCP clients cap the number of tools, and every listed schema costs each turn's context.
  */
+import path from 'node:path';
+import { loadToolsLayers } from '../config/load.js';
 import type { ToolsSetting } from '../config/schema.js';
+import { trustedBy } from '../config/trust.js';
 import { LspgateError } from '../errors/errors.js';
 import type { Operation } from './types.js';
 
@@ -68,4 +71,39 @@ export function selectTools(setting: ToolsSetting, ops: readonly Operation[]): S
     );
   }
   return new Set(wanted);
+}
+
+export interface ConfiguredTools {
+  tools: Set<string>;
+  /** What was ignored and why: a repository's widening of the user's profile. */
+  warnings: string[];
+}
+
+/** The names a warning lists, at most 8 (a widening to `all` would name 40). */
+function someNames(names: string[]): string {
+  return names.length <= 8 ? names.join(', ') : `${names.slice(0, 8).join(', ')} and ${names.length - 8} more`;
+}
+
+/**
+ * The tools `lspgate mcp` lists without `--tools`: the user's `"tools"` (default: the `default`
+ * profile), narrowed by the workspace's `.lspgate/config.json`, never widened by it. A repository is
+ * data: a clone whose config listed `all` gave an agent move_file and delete_symbol the user had
+ * left out. A folder the user trusts (`lspgate trust`) chooses its own list.
+ */
+export function configuredTools(root: string, ops: readonly Operation[], env: NodeJS.ProcessEnv = process.env): ConfiguredTools {
+  const { user, workspace } = loadToolsLayers(root, env);
+  const userSetting = user?.setting ?? 'default';
+  const mine = selectTools(userSetting, ops);
+  if (!workspace) return { tools: mine, warnings: [] };
+  const theirs = selectTools(workspace.setting, ops);
+  // the tools that write first: those are what a user who chose a smaller profile left out on purpose
+  const writes = new Set(ops.filter((o) => !o.annotations.readOnlyHint).map((o) => o.name));
+  const widened = [...theirs].filter((n) => !mine.has(n)).sort((a, b) => Number(writes.has(b)) - Number(writes.has(a)));
+  if (!widened.length || trustedBy(root, env) !== undefined) return { tools: theirs, warnings: [] };
+  const kept = [...theirs].filter((n) => mine.has(n));
+  const warning =
+    `ignored .lspgate/config.json "tools" ${JSON.stringify(workspace.setting)} beyond the user's profile ${JSON.stringify(userSetting)}: ` +
+    `${someNames(widened)} not listed (a repository's config may narrow the tool list, never widen it); ` +
+    `to let this repository choose its tools, run \`lspgate trust ${path.resolve(root)}\`, or start lspgate with --tools`;
+  return { tools: kept.length ? new Set(kept) : mine, warnings: [warning] };
 }

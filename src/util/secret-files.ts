@@ -39,3 +39,15 @@ export function containsPrivateKey(content: string | Buffer): boolean {
   if (!content.includes('PRIVATE KEY')) return false;
   return PRIVATE_KEY_BLOCK.test(typeof content === 'string' ? content : content.toString('latin1'));
 }
+
+/** The block, through its END line when there is one, else through the key's own characters (a truncated quote). */
+const PRIVATE_KEY_SPAN =
+  /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,20000}?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,.-]*)/g;
+
+export const REDACTED_KEY = '[private key redacted]';
+
+/** `text` with every private-key block replaced by REDACTED_KEY (a server's hover quoting a string constant). */
+export function redactPrivateKeys(text: string): string {
+  if (!text.includes('PRIVATE KEY')) return text;
+  return text.replace(PRIVATE_KEY_SPAN, REDACTED_KEY);
+}

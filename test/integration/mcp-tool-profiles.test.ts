@@ -77,6 +77,27 @@ describe('tool profiles', () => {
     }
   });
 
+  it('stdio: the repository config cannot widen the user\'s "tools": "all" over the user\'s core lists core and says why', async () => {
+    const cfg = tempDir('lspgate-profiles-cfg-');
+    mkdirSync(path.join(cfg, 'lspgate'), { recursive: true });
+    writeFileSync(path.join(cfg, 'lspgate', 'config.json'), JSON.stringify({ tools: 'core' }));
+    mkdirSync(path.join(root, '.lspgate'), { recursive: true });
+    writeFileSync(path.join(root, '.lspgate', 'config.json'), JSON.stringify({ tools: 'all', trustedFolders: [root] }));
+    const widened = await connectStdio(CLI, ['mcp', '--root', root], { cacheDir, env: { XDG_CONFIG_HOME: cfg } });
+    try {
+      expect((await widened.client.listTools()).tools.map((t) => t.name).sort()).toEqual([...CORE_TOOLS].sort());
+      const instructions = widened.client.getInstructions() ?? '';
+      expect(instructions).toContain('ignored .lspgate/config.json "tools" "all"');
+      expect(instructions).toContain('"trustedFolders": only the user\'s config');
+      expect(instructions).toContain('lspgate trust ');
+      await waitFor(() => widened.stderr().includes('beyond the user\'s profile "core"'), 'the warning on stderr');
+    } finally {
+      await widened.client.close();
+      writeFileSync(path.join(root, '.lspgate', 'config.json'), '{}');
+      removeDir(cfg);
+    }
+  });
+
   it('HTTP: --tools core applies to the Streamable HTTP transport too', async () => {
     const proc = spawnNode(CLI, ['mcp', '--http', '--port', '0', '--root', root, '--tools', 'core'], { cacheDir, cwd: REPO });
     try {

@@ -36,6 +36,8 @@ export interface McpHttpOptions {
   handshakeMs?: number;
   /** The tools to list (a tool profile); all when absent. */
   tools?: ReadonlySet<string>;
+  /** Configuration ignored at start, said in the server's instructions. */
+  warnings?: readonly string[];
 }
 
 export interface McpHttpServer {
@@ -47,7 +49,7 @@ export interface McpHttpServer {
 
 /** The SDK's handlers behind the endpoint: per-request for 2026-07-28 traffic, sessions (or stateless) for 2025-era traffic. */
 function mcpHandlers(gateway: FrontendGateway, opts: McpHttpOptions, logger: Logger, maxBodyBytes: number) {
-  const factory = () => createMcpServer(gateway, opts.tools);
+  const factory = () => createMcpServer(gateway, opts.tools, { warnings: opts.warnings ?? [] });
   // 2026-07-28 requests carry their own state and go to the SDK's per-request handler; 2025-era
   // traffic gets sessions (http-sessions.ts), or the SDK's stateless fallback with --stateless.
   const handler = createMcpHandler(factory, {

@@ -28,6 +28,8 @@ export interface McpServerOptions {
    * server lifecycle events.
    */
   forwardLogs?: boolean;
+  /** Configuration the server ignored (a repository widening the user's tool profile): said in the instructions. */
+  warnings?: readonly string[];
 }
 
 /** `tools`: the operations to list (a tool profile, operations/profiles.ts); every operation of the `all` profile when absent (`lspgate mcp` passes its `default`). */
@@ -38,7 +40,7 @@ export function createMcpServer(gateway: FrontendGateway, tools?: ReadonlySet<st
   const unlisted = gateway.operations().filter((op) => !listed(op.name) && op.profile !== 'name').length;
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: packageVersion() },
-    { capabilities: { tools: {} }, instructions: serverInstructions(listed, unlisted) },
+    { capabilities: { tools: {} }, instructions: serverInstructions(listed, unlisted, opts.warnings) },
   );
   for (const op of gateway.operations()) if (listed(op.name)) registerOperation(server, gateway, op, listed);
   registerResources(server, gateway);
@@ -62,7 +64,7 @@ const ORIENTING = ['get_repo_outline', 'list_workspaces', 'get_file_outline', 's
  * how many operations the profile leaves out; the agent cannot restart its server, so it is told what
  * to ask its user for.
  */
-export function serverInstructions(listed: (name: string) => boolean, unlisted = 0): string {
+export function serverInstructions(listed: (name: string) => boolean, unlisted = 0, warnings: readonly string[] = []): string {
   const start = ORIENTING.filter(listed).slice(0, 2);
   return [
     'lspgate answers code-intelligence questions from real language servers.',
@@ -78,9 +80,10 @@ export function serverInstructions(listed: (name: string) => boolean, unlisted =
       ? [
           `${unlisted} more tools (such as relationships, impact, dead code, diagrams, code search, reports, more edits, workspace management) are not listed:`,
           'to get them, ask the user to start lspgate with `--tools all` (or `--tools` with a comma-separated list of names),',
-          'or to set "tools" in .lspgate/config.json.',
+          'or to set "tools" in their lspgate config.json.',
         ]
       : []),
+    ...warnings.map((w) => `Configuration warning: ${w}.`),
   ].join(' ');
 }
 

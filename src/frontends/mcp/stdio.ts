@@ -8,7 +8,7 @@ import { installLifecycle } from '../lifecycle.js';
 import { createMcpServer } from './server.js';
 import { MAX_STDIO_MESSAGE_BYTES, StdioSizeGuard } from './stdio-size-guard.js';
 
-export function runMcpStdio(gateway: FrontendGateway, tools?: ReadonlySet<string>): void {
+export function runMcpStdio(gateway: FrontendGateway, tools?: ReadonlySet<string>, warnings: readonly string[] = []): void {
   const logger = gateway.context.logger.child('mcp');
   const guard = new StdioSizeGuard(
     MAX_STDIO_MESSAGE_BYTES,
@@ -16,7 +16,7 @@ export function runMcpStdio(gateway: FrontendGateway, tools?: ReadonlySet<string
     (m) => logger.warn(m),
   );
   process.stdin.pipe(guard);
-  const handle = serveStdio(() => createMcpServer(gateway, tools), {
+  const handle = serveStdio(() => createMcpServer(gateway, tools, { warnings }), {
     transport: new StdioServerTransport(guard, process.stdout),
     onerror: (e) => logger.warn('mcp stdio error', e),
   });

@@ -106,6 +106,7 @@ function hierarchyMarkdown(r: TypeHierarchyResult): string {
 
 function hoverMarkdown(r: HoverResult): string {
   if (!r.found) return `## Hover at ${r.symbol}\n\n(nothing)\n`;
+  if (r.withheld) return `## Hover at ${r.symbol}\n\n(withheld: ${r.withheld})\n`;
   return `## Hover at ${r.symbol}\n\n${r.markdown}\n`;
 }
 
@@ -117,7 +118,8 @@ function signatureMarkdown(r: SignatureHelpResult): string {
       out.push(`    ${j === r.active_parameter && i === r.active_signature ? '→' : '-'} \`${p.label}\`${p.documentation ? `: ${p.documentation}` : ''}`),
     );
   });
-  if (!r.signatures.length) out.push('(no call here)');
+  if (r.withheld) out.push(`(withheld: ${r.withheld})`);
+  else if (!r.signatures.length) out.push('(no call here)');
   return out.join('\n') + '\n';
 }
 
@@ -249,6 +251,10 @@ export const serverKnowledgeOperations: Operation[] = [
           returns: z.array(ReturnDescriptorSchema).optional(),
         })
         .optional(),
+      withheld: z
+        .string()
+        .optional()
+        .describe('Why the hover is not shown: its symbol is declared in a secret file, or outside the workspace and not library code'),
     }),
     annotations: READ_ONLY,
     repl: { command: 'hover', positional: ['symbol'] },
@@ -278,6 +284,10 @@ export const serverKnowledgeOperations: Operation[] = [
       ),
       active_signature: z.number().int().optional(),
       active_parameter: z.number().int().optional(),
+      withheld: z
+        .string()
+        .optional()
+        .describe('Why no signature is shown: the called function is declared in a secret file, or outside the workspace and not library code'),
     }),
     annotations: READ_ONLY,
     repl: { command: 'sig', positional: ['file', 'line', 'column'] },

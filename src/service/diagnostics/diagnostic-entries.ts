@@ -5,6 +5,7 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver-protocol';
 import { fromLspPosition } from '../../lsp/positions.js';
 import type { PositionEncoding } from '../../lsp/types.js';
+import { redactPrivateKeys } from '../../util/secret-files.js';
 import { locate } from '../locations.js';
 
 export const SEVERITIES = ['error', 'warning', 'information', 'hint'] as const;
@@ -85,7 +86,8 @@ export function toDiagnosticEntry(d: Diagnostic, ctx: EntryContext): DiagnosticE
 
 /** LSP 3.18 lets a message be MarkupContent; the answer's message is its text. */
 function messageText(m: string | { value: string }): string {
-  return typeof m === 'string' ? m : m.value;
+  // a message may quote a string constant's value (a type mismatch shows the literal type)
+  return redactPrivateKeys(typeof m === 'string' ? m : m.value);
 }
 
 /** Order of the answer: by position, then severity. */

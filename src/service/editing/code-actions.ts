@@ -13,6 +13,7 @@ import type { ServiceCall } from '../call.js';
 import { documentDiagnostics } from '../diagnostics/diagnostics-source.js';
 import { applyFileEdits } from './edit-apply.js';
 import { toLspPosition } from '../../lsp/positions.js';
+import { redactPrivateKeys } from '../../util/secret-files.js';
 import { previewEdits, type FileEdit } from './workspace-edit.js';
 import type { EditFileEntry } from './rename.js';
 
@@ -106,14 +107,18 @@ async function resolveAction(session: LspSession, a: Command | CodeAction, signa
 }
 
 function entry(index: number, a: Command | CodeAction, files: FileEdit[]): ActionEntry {
-  const e: ActionEntry = { index, title: a.title, files: files.map((f) => ({ file: f.file, content_hash: f.content_hash, edits: f.edits, diff: f.diff })) };
+  const e: ActionEntry = {
+    index,
+    title: redactPrivateKeys(a.title),
+    files: files.map((f) => ({ file: f.file, content_hash: f.content_hash, edits: f.edits, diff: f.diff })),
+  };
   if (isCommand(a)) {
     e.command = a.command;
     return e;
   }
   if (a.kind) e.kind = a.kind;
   if (a.isPreferred) e.is_preferred = true;
-  const fixes = (a.diagnostics ?? []).map((d: Diagnostic) => (typeof d.message === 'string' ? d.message : d.message.value));
+  const fixes = (a.diagnostics ?? []).map((d: Diagnostic) => redactPrivateKeys(typeof d.message === 'string' ? d.message : d.message.value));
   if (fixes.length) e.fixes = fixes;
   if (!a.edit && a.command) e.command = a.command.command;
   return e;
