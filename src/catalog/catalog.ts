@@ -11,7 +11,6 @@
  * server.
  */
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { runGit } from '../util/git.js';
 import type { Limits } from '../config/schema.js';
 import { emptyReason } from './empty-reason.js';
