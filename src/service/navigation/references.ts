@@ -48,10 +48,12 @@ async function serverlessDefinition(
 ): Promise<{ symbol: string; found: boolean; total: number; definitions: DefinitionEntry[] }> {
   const { definitions } = await tiedDefinitions(call, target.symbol.name, { kind: 'tie', leaders: [target.symbol], ranked: [] }, false);
   const details = (target.error.details ?? {}) as { server?: string; install?: string; language?: string };
+  // labelled here too: a configured server whose command is missing (gopls) leaves its files no syntax label of their own
+  call.meta.setIndexState('syntax');
   call.meta.warn(
-    `no language server for ${details.language ?? target.symbol.language} here: its declaration in the catalog answers; a definition asked at a usage, references and callers answer SERVER_NOT_INSTALLED until ${
+    `no language server for ${details.language ?? target.symbol.language} here: its declaration in the catalog answers (syntax); a definition asked at a usage, references and callers answer SERVER_NOT_INSTALLED until ${
       details.server ?? 'its server'
-    } is installed`,
+    } is installed: ${details.install ?? target.error.message}`,
   );
   return { symbol: target.symbol.qualified_name, found: true, total: 1, definitions };
 }
