@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { withSyntaxTree } from '../src/syntax/syntax.js';
+import { DEBIAN, debianTree, isShellScript } from './truth-ctags-debian.js';
 import { CSHARP_UNTAGGED, csharpConstraintLines, implTypeName, RUST_UNTAGGED, type UntaggedRule } from './truth-ctags-rules.js';
 
 /** Files per corpus at most: enough for thousands of tags, small enough for 2 cores. */
@@ -95,6 +96,45 @@ function copyTree(from: string, dir: string, keep: (rel: string) => boolean, ren
   walk('');
   return n > 0;
 }
+
+/**
+ * ctags 5.9's Rust kinds lspgate indexes (`ctags --list-kinds-full=Rust`): a trait is its `interface`; it has no
+ * constant kind (a `static` is its `variable`, a `const` is not tagged: RUST_UNTAGGED).
+ */
+const RUST_KINDS = ['module', 'struct', 'enum', 'enumerator', 'function', 'method', 'interface', 'typedef', 'field', 'variable'];
+
+/** The Ruby rules of every Ruby corpus. */
+const RUBY_RULES: Omit<Corpus, 'lang' | 'source' | 'prepare'> = {
+  ctags: 'Ruby',
+  kinds: ['class', 'module', 'method', 'singletonMethod', 'constant', 'accessor', 'alias'],
+  excluded: { library: 'require targets' },
+  excludedTags: {
+    what: 'alias $NEW $old',
+    why: 'aliases of global variables: lspgate indexes no global variables',
+    test: (t) => t.kind === 'alias' && t.name.startsWith('$'),
+  },
+  // ctags tags attr_accessor's writer as `name=` beside `name`; lspgate lists the attribute once
+  tagName: (t) => (t.kind === 'accessor' ? t.name.replace(/=$/, '') : t.name),
+  // ctags 5.9 reads a constant compared or used as a hash key (`Hash === x`, `TYPE_CHAR => 1`, `RUBY_ENGINE == "jruby"`) as an assignment
+  falseTag: (t) => t.kind === 'constant' && new RegExp(`^/\\^.*\\b${t.name.replace(/[^\w]/g, '')}\\s*(=>|==|=~)`).test(t.pattern),
+  // and tags names inside strings and heredocs: mkmf's Makefile template, racc's parser source kept as text, `%w[alias and]`
+  textNodes: { grammar: 'ruby', types: ['string', 'heredoc_body', 'string_array', 'symbol_array'] },
+  // ctags 5.9 writes an alias of a predicate, bang or writer method without its `?` / `!` / `=` (`alias eql? ==` → `eql`)
+  symbolName: (name) => (/[?!=]$/.test(name) ? name.slice(0, -1) : undefined),
+};
+
+/** The shell rules of every shell corpus. */
+const SHELL_RULES: Omit<Corpus, 'lang' | 'source' | 'prepare'> = {
+  ctags: 'Sh',
+  kinds: ['function'],
+  excluded: { alias: 'alias definitions', script: 'sourced file names', heredoc: 'here-document labels' },
+  notTagged: { variable: 'top-level assignments (ctags tags none)' },
+  // ctags 5.9 reads `COMPREPLY=()` after a function's brace as a function named `COMPREPLY=`, and a case arm that
+  // matches the text `()` (`\(\))   : skip parens of shell function definition ;;`) as a header named by the line's last word
+  falseTag: (t) => t.name.endsWith('=') || t.pattern.includes('\\\\(\\\\)'),
+  // and tags an awk `function` inside a quoted awk program
+  textNodes: { grammar: 'bash', types: ['raw_string', 'string', 'heredoc_body'] },
+};
 
 /** The C++ rules of every C++ corpus: ctags's kinds, its false tags and its second reading of skipped branches. */
 const CPP_RULES: Omit<Corpus, 'lang' | 'source' | 'prepare'> = {
@@ -195,7 +235,7 @@ export const CORPORA: Corpus[] = [
         .find((d) => fs.existsSync(d));
       return !!src && copyTree(src, dir, (r) => r.endsWith('.rs') && !r.includes('tests'));
     },
-    kinds: ['module', 'struct', 'enum', 'enumerator', 'function', 'method', 'trait', 'typedef', 'field', 'constant', 'variable'],
+    kinds: RUST_KINDS,
     excluded: { implementation: 'impl blocks (counted for precision: ctags tags an impl by its type)', macro: 'macro_rules! definitions' },
     // ctags tags an impl by the last name of its type outside generic arguments, past references, pointers and brackets:
     // `impl IntoIterator for &'a mut BTreeMap<K, V>` → BTreeMap, `impl [T]` → T, `impl IsZero for *const T` → T, `impl … for [T; N]` → N
@@ -204,7 +244,6 @@ export const CORPORA: Corpus[] = [
   },
   {
     lang: 'ruby',
-    ctags: 'Ruby',
     source: 'Ruby 3.1 standard library (/usr/lib/ruby/3.1.0, top-level and net/)',
     prepare(dir) {
       const lib = globDirs('/usr/lib/ruby', /^\d/)
@@ -213,25 +252,10 @@ export const CORPORA: Corpus[] = [
       // vendor/ folders are skipped by lspgate's walk (bundled copies): out of the corpus, not misses
       return !!lib && copyTree(lib, dir, (r) => r.endsWith('.rb') && !r.includes('x86_64') && !r.split('/').includes('vendor'));
     },
-    kinds: ['class', 'module', 'method', 'singletonMethod', 'constant', 'accessor', 'alias'],
-    excluded: { library: 'require targets' },
-    excludedTags: {
-      what: 'alias $NEW $old',
-      why: 'aliases of global variables: lspgate indexes no global variables',
-      test: (t) => t.kind === 'alias' && t.name.startsWith('$'),
-    },
-    // ctags tags attr_accessor's writer as `name=` beside `name`; lspgate lists the attribute once
-    tagName: (t) => (t.kind === 'accessor' ? t.name.replace(/=$/, '') : t.name),
-    // ctags 5.9 reads a constant compared or used as a hash key (`Hash === x`, `TYPE_CHAR => 1`, `RUBY_ENGINE == "jruby"`) as an assignment
-    falseTag: (t) => t.kind === 'constant' && new RegExp(`^/\\^.*\\b${t.name.replace(/[^\w]/g, '')}\\s*(=>|==|=~)`).test(t.pattern),
-    // and tags names inside strings and heredocs: mkmf's Makefile template, racc's parser source kept as text, `%w[alias and]`
-    textNodes: { grammar: 'ruby', types: ['string', 'heredoc_body', 'string_array', 'symbol_array'] },
-    // ctags 5.9 writes an alias of a predicate, bang or writer method without its `?` / `!` / `=` (`alias eql? ==` → `eql`)
-    symbolName: (name) => (/[?!=]$/.test(name) ? name.slice(0, -1) : undefined),
+    ...RUBY_RULES,
   },
   {
     lang: 'shell',
-    ctags: 'Sh',
     source: 'bash-completion completions (copied with .bash)',
     prepare(dir) {
       const from = '/usr/share/bash-completion/completions';
@@ -245,14 +269,7 @@ export const CORPORA: Corpus[] = [
         )
       );
     },
-    kinds: ['function'],
-    excluded: { alias: 'alias definitions', script: 'sourced file names', heredoc: 'here-document labels' },
-    notTagged: { variable: 'top-level assignments (ctags tags none)' },
-    // ctags 5.9 reads `COMPREPLY=()` after a function's brace as a function named `COMPREPLY=`, and a case arm that
-    // matches the text `()` (`\(\))   : skip parens of shell function definition ;;`) as a header named by the line's last word
-    falseTag: (t) => t.name.endsWith('=') || t.pattern.includes('\\\\(\\\\)'),
-    // and tags an awk `function` inside a quoted awk program
-    textNodes: { grammar: 'bash', types: ['raw_string', 'string', 'heredoc_body'] },
+    ...SHELL_RULES,
   },
   {
     lang: 'css',
@@ -275,6 +292,53 @@ export const CORPORA: Corpus[] = [
     byContainment: true,
   },
 ];
+
+// held-out corpora (truth-ctags-debian.ts): a Rust crate, a C++ library with export macros, a Ruby web library, a shell project
+CORPORA.push(
+  {
+    lang: 'rust-syn',
+    ctags: 'Rust',
+    source: `Debian ${DEBIAN.rust.pkg} ${DEBIAN.rust.version} (the syn crate's sources)`,
+    prepare(dir) {
+      const tree = debianTree(DEBIAN.rust.pkg, DEBIAN.rust.version);
+      return !!tree && copyTree(path.join(tree, DEBIAN.rust.under), dir, (r) => r.endsWith('.rs'));
+    },
+    kinds: RUST_KINDS,
+    excluded: { implementation: 'impl blocks (counted for precision: ctags tags an impl by its type)', macro: 'macro_rules! definitions' },
+    symbolName: implTypeName,
+    untagged: RUST_UNTAGGED,
+  },
+  {
+    lang: 'cpp-spdlog',
+    source: `Debian ${DEBIAN.cpp.pkg} ${DEBIAN.cpp.version} (spdlog's headers: SPDLOG_API, SPDLOG_INLINE)`,
+    prepare(dir) {
+      const tree = debianTree(DEBIAN.cpp.pkg, DEBIAN.cpp.version);
+      return !!tree && copyTree(path.join(tree, DEBIAN.cpp.under), dir, (r) => /\.(h|hpp|cpp)$/.test(r));
+    },
+    ...CPP_RULES,
+  },
+  {
+    lang: 'ruby-rack',
+    source: `Debian ${DEBIAN.ruby.pkg} ${DEBIAN.ruby.version} (rack's lib/, test/ and examples)`,
+    prepare(dir) {
+      const tree = debianTree(DEBIAN.ruby.pkg, DEBIAN.ruby.version);
+      return !!tree && copyTree(path.join(tree, DEBIAN.ruby.under), dir, (r) => r.endsWith('.rb'));
+    },
+    ...RUBY_RULES,
+  },
+  {
+    lang: 'shell-git',
+    source: `Debian ${DEBIAN.shell.pkg} ${DEBIAN.shell.version} (its shell scripts, kept under their own names: most have no extension, a #! line)`,
+    prepare(dir) {
+      const tree = debianTree(DEBIAN.shell.pkg, DEBIAN.shell.version);
+      const from = tree && path.join(tree, DEBIAN.shell.under);
+      return !!from && copyTree(from, dir, (r) => !/\.(so|mo|gz)$|\/locale\//.test(r) && isShellScript(path.join(from, r)));
+    },
+    ...SHELL_RULES,
+    // ctags reads a file's #! line only when the file is executable, unless told to guess eagerly
+    ctagsArgs: ['--guess-language-eagerly'],
+  },
+);
 
 /**
  * C#: the .cs sources npm packages of Unity libraries ship (UniRx and UniTask, MIT), fetched with `npm pack` at

@@ -77,6 +77,21 @@ async function textLines(dir: string, tags: Tag[], spec: { grammar: string; type
   return out;
 }
 
+/**
+ * The corpus's counted kinds that this ctags does not define for its language (`ctags --list-kinds-full=Rust`): a
+ * kind ctags never emits would count as a silent zero (ctags 5.9 has no Rust `trait`, its trait is `interface`).
+ */
+export function unknownKinds(c: Pick<Corpus, 'ctags' | 'kinds' | 'excluded'>): string[] {
+  const out = execFileSync('ctags', [`--list-kinds-full=${c.ctags}`], { encoding: 'utf8' });
+  const defined = new Set(
+    out
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => l.split(/\s+/)[1]),
+  );
+  return [...c.kinds, ...Object.keys(c.excluded)].filter((k) => !defined.has(k));
+}
+
 /** At most `n` of each kind, in order. */
 function examplesByKind<T extends { kind: string }>(list: T[], n: number): T[] {
   const seen = new Map<string, number>();
@@ -235,8 +250,13 @@ async function main(): Promise<void> {
   const showMisses = Number(flag('--misses') ?? 10);
   const only = new Set(args);
   const rows: Row[] = [];
-  for (const c of CORPORA) {
-    if (only.size && !only.has(c.lang)) continue;
+  const chosen = CORPORA.filter((c) => !only.size || only.has(c.lang));
+  const wrong = chosen.map((c) => ({ lang: c.lang, kinds: unknownKinds(c) })).filter((w) => w.kinds.length);
+  if (wrong.length) {
+    for (const w of wrong) process.stderr.write(`truth-ctags: ${w.lang}: kinds this ctags does not define: ${w.kinds.join(', ')}\n`);
+    throw new Error('the kind mapping names kinds ctags never emits (they would count as a silent zero): fix it from ctags --list-kinds-full');
+  }
+  for (const c of chosen) {
     const row = await measure(c, showMisses);
     if (row) rows.push(row);
   }

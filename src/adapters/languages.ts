@@ -9,6 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { LanguageProfile, SyntaxHook } from './language-profile.js';
 import { modulePath, moduleSpecifier } from '../util/uri.js';
+import { fileExtension } from '../util/paths.js';
 
 /** A module export that is a profile (a profile module may export helpers beside its profiles). */
 function isProfile(value: unknown): value is LanguageProfile {
@@ -81,7 +82,7 @@ export function languageOfId(languageId: string): string {
 }
 
 function extensionOf(relPath: string): string {
-  return path.extname(relPath).toLowerCase();
+  return fileExtension(relPath);
 }
 
 /**

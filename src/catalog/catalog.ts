@@ -11,7 +11,6 @@
  * server.
  */
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { runGit } from '../util/git.js';
 import type { Limits } from '../config/schema.js';
 import { emptyReason } from './empty-reason.js';
@@ -20,7 +19,7 @@ import type { FileCataloger, FileEntry, ReadOptions, SymbolFilter } from '../cor
 import { LspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
 import type { Logger } from '../util/logger.js';
-import { resolveInWorkspace, toRelative } from '../util/paths.js';
+import { fileExtension, resolveInWorkspace, toRelative } from '../util/paths.js';
 import { buildWalk, type BuildOptions } from './build-walk.js';
 import { CatalogFiles } from './catalog-files.js';
 import { ChangeFeed } from './change-feed.js';
@@ -378,7 +377,7 @@ export class WorkspaceCatalog implements Catalog {
         (s) => s.isFile(),
         () => false,
       );
-      if (!exists || !this.extensions().has(path.extname(rel).toLowerCase())) return undefined;
+      if (!exists || !this.extensions().has(fileExtension(rel))) return undefined;
       const entry = await (opts.early ? this.syntax.early(abs, rel) : this.entries.catalogFile(abs, rel));
       // a file the walk leaves out (a skipped directory, ignore rules) is answered by path, not indexed:
       // its ids are the ones its outline gave

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { isSecretPath } from '../util/paths.js';
+import { fileExtension, isSecretPath } from '../util/paths.js';
 
 export const SKIP_DIRS = new Set([
   'node_modules',
@@ -109,8 +109,8 @@ export class FileFilter {
   file(rel: string): SkipReason | undefined {
     const base = rel.slice(rel.lastIndexOf('/') + 1);
     if (isSecretPath(base)) return 'secret';
-    const ext = path.extname(base).toLowerCase();
-    if (BINARY_EXTENSIONS.has(ext)) return 'binary';
+    const ext = fileExtension(base);
+    if (BINARY_EXTENSIONS.has(path.extname(base).toLowerCase())) return 'binary';
     if (this.opts.extensions && !this.opts.extensions.has(ext)) return 'unsupported_extension';
     if (SKIP_FILES.some((re) => re.test(base))) return 'skip_pattern';
     if (this.extra?.ignores(rel)) return 'extra_ignore';

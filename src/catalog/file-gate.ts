@@ -17,7 +17,7 @@ import { constants } from 'node:fs';
 import { open, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { LspgateError, type ErrorCode } from '../errors/errors.js';
-import { isInside, toRelative } from '../util/paths.js';
+import { fileExtension, isInside, toRelative } from '../util/paths.js';
 import { containsPrivateKey } from '../util/secret-files.js';
 import { FileFilter, hasNulByte, looksGenerated, looksMinified, type FilterOptions, type SkipReason } from './file-filter.js';
 
@@ -94,7 +94,7 @@ export class FileGate {
     const why = where.dirsChecked ? this.filter.file(where.rel) : this.filter.path(where.rel);
     if (why) return { admitted: false, abs: where.abs, rel: where.rel, reason: why };
     // no extension: a script by its first line, or out, before the whole file is read
-    if (this.opts.isScript && path.extname(where.rel) === '' && !this.opts.isScript(await headOf(where.abs))) {
+    if (this.opts.isScript && fileExtension(where.rel) === '' && !this.opts.isScript(await headOf(where.abs))) {
       return { admitted: false, abs: where.abs, rel: where.rel, reason: 'unsupported_extension' };
     }
     return judgeBytesAt(this.root, where.abs, where.rel, this.opts.maxFileBytes, { minified: !this.opts.skipMinified });

@@ -7,7 +7,7 @@
  * when a server entry replaces a syntax entry of the same content, the server wins and every symbol
  * one of them lists that the other does not, or lists with another range or kind, is counted.
  */
-import path from 'node:path';
+import { fileExtension } from '../util/paths.js';
 import type { CatalogSymbol, FileEntry, SyntaxCataloger, TierStatus } from '../core/catalog.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { Logger } from '../util/logger.js';
@@ -146,7 +146,7 @@ export class SyntaxEntries {
       if (!syntax) return;
       const parsed = syntax.extensions();
       const todo = files.filter((f) => {
-        if (!parsed.has(path.extname(f.rel).toLowerCase())) return false;
+        if (!parsed.has(fileExtension(f.rel))) return false;
         const e = index.files.get(f.rel);
         return !e || e.size !== f.size || e.mtimeMs !== f.mtimeMs;
       });
@@ -212,7 +212,7 @@ export class SyntaxEntries {
   /** Whether the syntax tier catalogs the file (its extension has a grammar with a declarations hook). */
   catalogs(rel: string): boolean {
     const syntax = this.host.syntax;
-    return !!syntax && syntax.extensions().has(path.extname(rel).toLowerCase());
+    return !!syntax && syntax.extensions().has(fileExtension(rel));
   }
 
   /**

@@ -11,6 +11,7 @@
  * A file still waiting for its server is not labeled here: the catalog's own early-answer rule
  * (reportCatalog) says `syntax` for those while it lasts.
  */
+import { languageProfile } from '../adapters/languages.js';
 import { entryFor } from '../broker/route.js';
 import type { CallMeta } from '../core/call-meta.js';
 import type { Catalog } from '../core/catalog.js';
@@ -49,6 +50,12 @@ export function labelSyntaxAnswer(input: LabelInput, meta: CallMeta): void {
   meta.setIndexState('syntax');
   meta.warn(
     `built from syntax trees (tree-sitter) for ${[...langs].sort().join(', ')}: no language server runs for them here, ` +
-      "so names are matched by their declarations, not resolved by a compiler; install the language's server for semantic answers",
+      "so names are matched by their declarations, not resolved by a compiler; install the language's server for semantic answers" +
+      [...langs]
+        .sort()
+        .map((l) => languageProfile(l)?.server)
+        .filter((s): s is { name: string; install: string } => !!s)
+        .map((s) => ` (${s.name}: ${s.install})`)
+        .join(''),
   );
 }

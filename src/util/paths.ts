@@ -9,6 +9,19 @@ import { LspgateError } from '../errors/errors.js';
 import { isSecretName } from './secret-files.js';
 import { localPathOfFileUrl } from './uri.js';
 
+/** A file-name suffix that is an extension: a letter, then letters, digits, `_`, `+` or `-` (`.py`, `.c++`, `.d-ts`). */
+const EXTENSION = /^\.[a-z][\w+-]*$/i;
+
+/**
+ * The lower-case extension of a path's file name, with its dot; '' when it has none, and when what follows its
+ * last dot is no extension but a piece of the name (`run 0.2`, `uses the 1.x version`, `it's "v1.0"`): such a
+ * file is judged as one without an extension (a script by its `#!` line).
+ */
+export function fileExtension(p: string): string {
+  const ext = path.extname(p);
+  return EXTENSION.test(ext) ? ext.toLowerCase() : '';
+}
+
 /** True for files whose content lspgate never returns (.env*, keys, credentials). */
 export function isSecretPath(p: string): boolean {
   return isSecretName(path.basename(p));

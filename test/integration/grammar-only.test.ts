@@ -107,6 +107,20 @@ describe('grammar-only languages: the syntax tier answers, semantic operations s
     expect(String((e.details as { install?: string }).install)).toContain(c.server);
   });
 
+  it.each(CASES.map((c) => [c.language, c] as const))(
+    '%s: find_definition by name answers the declaration from the catalog, labelled syntax, with the install hint',
+    async (_language, c) => {
+      const r = await fx.run('find_definition', { symbol: c.name });
+      expect(r._meta.index_state).toBe('syntax');
+      expect(r.found).toBe(true);
+      expect((r.definitions as { file: string }[]).map((d) => d.file)).toContain(c.file);
+      expect(r._meta.warnings?.join(' ')).toContain(c.server);
+      // what only a server resolves still says what to install, asked by name too
+      const e = await fx.runError('find_references', { symbol: c.name });
+      expect(e.code).toBe('SERVER_NOT_INSTALLED');
+    },
+  );
+
   it('the workspace lists them at the syntax tier, none failed', async () => {
     const repos = await fx.run('list_repos');
     const repo = (

@@ -12,6 +12,12 @@ const FILES: Record<string, string> = {
   'bin/report': '#!/usr/bin/env python3\n"""Prints a report."""\n\ndef print_report(rows):\n    return len(rows)\n',
   'bin/serve': '#!/usr/bin/env -S node --no-warnings\nfunction startServer(port) {\n  return port;\n}\n',
   'bin/admin': '#!/usr/bin/php\n<?php\nfunction runAdmin(): int { return 0; }\n',
+  // a name whose last dot opens no extension is a name without one: judged by its #! line
+  'tools/run 0.2': '#!/bin/sh\nrun_release_two() {\n  echo 0.2\n}\n',
+  'tools/uses the 1.x version': '#!/bin/bash\nuse_first_version() {\n  echo 1.x\n}\n',
+  'tools/it\'s "v1.0"': '#!/bin/sh\nquoted_version() {\n  echo v1\n}\n',
+  // zsh: read with the bash grammar
+  'bin/setup-zsh': '#!/usr/bin/env zsh\nsetup_prompt() {\n  print -P "%n"\n}\n',
   // no extension, no interpreter lspgate parses: out
   LICENSE: 'Permission is hereby granted, free of charge\n',
   'bin/tool': '#!/usr/bin/perl\nsub tool_main { 1 }\n',
@@ -22,7 +28,7 @@ describe('scripts without an extension, by their #! line', async () => {
   const indexed = await fx.run('index_folder', { path: fx.root });
 
   it('are walked and cataloged in their language', () => {
-    expect(indexed.languages).toMatchObject({ shellscript: 1 + 2, python: 1, javascript: 1, php: 1 });
+    expect(indexed.languages).toMatchObject({ shellscript: 1 + 2 + 4, python: 1, javascript: 1, php: 1 });
   });
 
   it.each([
@@ -31,11 +37,20 @@ describe('scripts without an extension, by their #! line', async () => {
     ['bin/report', 'print_report', 'python'],
     ['bin/serve', 'startServer', 'javascript'],
     ['bin/admin', 'runAdmin', 'php'],
+    ['tools/run 0.2', 'run_release_two', 'shellscript'],
+    ['tools/uses the 1.x version', 'use_first_version', 'shellscript'],
+    ['tools/it\'s "v1.0"', 'quoted_version', 'shellscript'],
+    ['bin/setup-zsh', 'setup_prompt', 'shellscript'],
   ])('%s: %s is found by name, from syntax', async (file, name, language) => {
     const r = await fx.run('search_symbols', { query: name });
     const hit = (r.results as { name: string; file: string; language: string }[]).find((h) => h.name === name);
     expect(hit).toMatchObject({ file, language });
     expect(r._meta.index_state).toBe('syntax');
+  });
+
+  it('a script named with dots and spaces is outlined by its #! line', async () => {
+    const r = await fx.run('get_file_outline', { file: 'tools/run 0.2' });
+    expect(JSON.stringify(r)).toContain('run_release_two');
   });
 
   it('a file without an extension or a known interpreter stays out', async () => {
@@ -51,6 +66,7 @@ describe('scripts without an extension, by their #! line', async () => {
     expect(scriptExtension('#! /bin/dash -e\n')).toBe('.sh');
     expect(scriptExtension('#!/usr/bin/env -S VAR=1 python3.11 -u\n')).toBe('.py');
     expect(scriptExtension('#!/usr/bin/env node\n')).toBe('.js');
+    expect(scriptExtension('#!/usr/bin/env zsh\n')).toBe('.sh');
     expect(scriptExtension('#!/usr/bin/perl\n')).toBeUndefined();
     expect(scriptExtension('echo "#!/bin/sh"\n')).toBeUndefined();
   });

@@ -32,6 +32,14 @@ describe('Go without gopls', () => {
     expect(outline.symbols.map((s) => s.name)).toEqual(expect.arrayContaining(['Handler', 'Router', 'New']));
     expect(outline._meta.warnings?.join(' ')).toContain('SERVER_NOT_INSTALLED');
     expect(outline._meta.warnings?.join(' ')).toContain('scripts/install-go.sh');
+    // a definition asked by name is the catalog's declaration, labelled syntax, with the install hint
+    const def = (await gateway.run('find_definition', { symbol: 'Router', output_format: 'json' })).result as unknown as {
+      _meta: { index_state: string; warnings?: string[] };
+      definitions: { file: string; name: string }[];
+    };
+    expect(def._meta.index_state).toBe('syntax');
+    expect(def.definitions.map((d) => [d.file, d.name])).toEqual([['router/router.go', 'Router']]);
+    expect(def._meta.warnings?.join(' ')).toContain('scripts/install-go.sh');
   });
 
   it('a symbol name asked while go itself is missing is SERVER_NOT_INSTALLED, not SYMBOL_NOT_FOUND', async () => {

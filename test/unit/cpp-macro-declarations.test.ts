@@ -223,3 +223,84 @@ describe('C++ declarations the outline did not reach', () => {
     ]);
   });
 });
+
+describe('export and visibility macros of libraries never seen (spdlog, fmt, Windows headers)', () => {
+  it('reads a prototype behind a C-API macro with a trailing macro, and a function whose scope a macro precedes', async () => {
+    const text = [
+      'SPDLOG_API size_t thread_id() SPDLOG_NOEXCEPT;',
+      'SPDLOG_API std::tm gmtime() SPDLOG_NOEXCEPT;',
+      'void SPDLOG_INLINE thread_pool::post_log(int worker)',
+      '{',
+      '    post();',
+      '}',
+      'std::string SPDLOG_INLINE getenv(const char *field)',
+      '{',
+      '    return {};',
+      '}',
+      '',
+    ].join('\n');
+    expect(await ids('os.h', text)).toEqual(['thread_id#function', 'gmtime#function', 'thread_pool::post_log#method', 'getenv#function']);
+  });
+
+  it('reads `class MACRO name final : base` and `class MACRO("default") name` as the class, with its members', async () => {
+    const text = [
+      'class SPDLOG_API async_logger final : public std::enable_shared_from_this<async_logger>, public logger',
+      '{',
+      'public:',
+      '    async_logger(std::string name, sink_ptr sink);',
+      'private:',
+      '    int overflow_policy_;',
+      '};',
+      'class VISIBILITY_MACRO("default") Named { int w; };',
+      '',
+    ].join('\n');
+    expect(await ids('async_logger.h', text)).toEqual([
+      'async_logger#class',
+      'async_logger.async_logger#method',
+      'async_logger.overflow_policy_#field',
+      'Named#class',
+      'Named.w#field',
+    ]);
+  });
+
+  it('names `extern "C" __declspec(dllimport) int __stdcall Fn(` Fn, and an unnamed enum with a base type not after its type', async () => {
+    const text = [
+      'extern "C" __declspec(dllimport) void __stdcall OutputDebugStringA(const char *s);',
+      'class Widget {',
+      '  enum : std::uint8_t { kSmall = 1 };',
+      '};',
+      'enum : unsigned_type {',
+      '  kTop = 3',
+      '};',
+      '',
+    ].join('\n');
+    expect(await ids('win.h', text)).toEqual(['OutputDebugStringA#function', 'Widget#class', 'Widget.kSmall#enum_member', 'kTop#enum_member']);
+  });
+
+  it('reads `EXPORT template <…> class name` as the class with its members, and declarations between macro-call blocks', async () => {
+    const text = [
+      'FMT_EXPORT template <typename Char> class basic_thing {',
+      ' public:',
+      '  void member_fn();',
+      '  int count;',
+      '};',
+      'TEST(Suite, Case) {',
+      '  check();',
+      '}',
+      'int between_tests(int x);',
+      'TEST(Suite, Other) {',
+      '  check();',
+      '}',
+      'struct after_tests { int z; };',
+      '',
+    ].join('\n');
+    expect(await ids('thing.h', text)).toEqual([
+      'basic_thing#class',
+      'basic_thing.member_fn#method',
+      'basic_thing.count#field',
+      'between_tests#function',
+      'after_tests#struct',
+      'after_tests.z#field',
+    ]);
+  });
+});

@@ -26,7 +26,8 @@ export const bashProfile = grammarOnlyProfile({
   languageIds: ['sh'],
   grammars: { '.sh': 'bash', '.bash': 'bash' },
   // POSIX shells and the Bourne-compatible ones the bash grammar reads
-  interpreters: { sh: '.sh', bash: '.sh', dash: '.sh', ash: '.sh', ksh: '.sh', mksh: '.sh' },
+  // zsh too: the bash grammar reads its common syntax (zsh's own forms parse with errors, and what parses is listed)
+  interpreters: { sh: '.sh', bash: '.sh', dash: '.sh', ash: '.sh', ksh: '.sh', mksh: '.sh', zsh: '.sh' },
   // the headers error recovery left in pieces join the query's captures (nested with them, named by nameOf)
   declarations: queryDeclarations({ query: QUERY, nameOf, repair: bashRepair, moreCaptures: headerWords }),
   tests: {

@@ -140,7 +140,8 @@ function beginsDeclaration(id: SyntaxNode): SyntaxNode | undefined {
     if (x.parent.startIndex !== id.startIndex) return undefined;
     x = x.parent;
   }
-  return x.parent && (DECLARATIONS.has(x.type) || x.type === 'type_definition') ? x : undefined;
+  // (`SPDLOG_NOEXCEPT;` after `size_t thread_id()`: the macro alone, read as an expression statement)
+  return x.parent && (DECLARATIONS.has(x.type) || x.type === 'type_definition' || x.type === 'expression_statement') ? x : undefined;
 }
 
 /** Whether an identifier begins a declaration right after one whose closing `;` the parser invented (a MISSING node). */
@@ -160,10 +161,30 @@ function declaresBeforeInventedSemicolon(id: SyntaxNode): boolean {
   return !!last && last.type === ';' && last.isMissing;
 }
 
+/** Whether an identifier is the scope of a name whose `::` the parser invented (`void LIB_INLINE pool::post(…)`, `LIB_API size_t f()`). */
+function scopeBeforeInventedColons(id: SyntaxNode): boolean {
+  const parent = id.parent;
+  if (parent?.type !== 'qualified_identifier' || parent.childForFieldName('scope')?.id !== id.id) return false;
+  // (nextSibling passes over a MISSING node: the parent's children hold it)
+  const kids = parent.children;
+  const colons = kids[kids.findIndex((k) => k?.id === id.id) + 1];
+  return !!colons && colons.type === '::' && colons.isMissing;
+}
+
+/** What follows a class head's name when that "name" was a macro: the real name, then `final`, a base clause or the body. */
+const NAME_AFTER_MACRO = /^\s+[A-Za-z_]\w*\s*(?:final\b|:(?!:)|\{(?!\s*\}))/;
+
 /** Whether the tree shows that this macro-like identifier broke the declaration it stands in. */
-function breaks(id: SyntaxNode): boolean {
+function breaks(id: SyntaxNode, text: string): boolean {
   const parent = id.parent;
   if (!parent) return false;
+  if (scopeBeforeInventedColons(id)) return true;
+  // `class LIB_VISIBILITY("default") name {`, `class LIB_API name final : public base {`: a class's name is never
+  // called, nor followed by another name and then its base clause or body
+  if (SPECIFIERS.has(parent.type) && parent.childForFieldName('name')?.id === id.id) {
+    const rest = text.slice(id.endIndex, id.endIndex + 256);
+    if (rest.startsWith('(') || NAME_AFTER_MACRO.test(rest)) return true;
+  }
   if (parent.type === 'ERROR' || LISTS.has(parent.type)) return true;
   // `void swap(string& s)\n  _GLIBCXX_NOEXCEPT_IF(…);`, `virtual ~exception() _GLIBCXX_TXN_SAFE_DYN _GLIBCXX_NOTHROW;`: the
   // parser ended the declaration before the macro with a `;` it had to invent, and read the macro as the next declaration
@@ -276,7 +297,7 @@ export function macroSpans(root: SyntaxNode): Array<readonly [number, number]> {
       // `inline namespace __cxx11 __attribute__((__abi_tag__ ("cxx11"))) { }`: a GNU attribute where the grammar takes none
       if (n.text === '__attribute__' && n.parent?.type === 'ERROR') spans.push(withBalancedArguments(n, text));
       else if (macroLike(n.text) && typeMacro(n, text)) spans.push([n.endIndex, withBalancedArguments(n, text)[1]]);
-      else if (macroLike(n.text) && breaks(n)) spans.push(withArguments(n, text));
+      else if (macroLike(n.text) && breaks(n, text)) spans.push(withArguments(n, text));
       continue;
     }
     // a function body that parsed holds no declaration the catalog lists

@@ -48,6 +48,16 @@ function wrapped(x: SyntaxNode): SyntaxNode | null {
   );
 }
 
+/**
+ * A declaration's declarator: its `declarator` field past a calling convention the grammar puts in that field
+ * too (`extern "C" __declspec(dllimport) int __stdcall Fn(int);` declares `Fn`, not `__stdcall`).
+ */
+function declaratorOf(node: SyntaxNode): SyntaxNode | null {
+  const first = node.childForFieldName('declarator');
+  if (first?.type !== 'ms_call_modifier') return first;
+  return node.childrenForFieldName('declarator').find((d) => d && d.type !== 'ms_call_modifier') ?? null;
+}
+
 /** The name a declarator declares: through pointers, references, arrays, parentheses and function declarators. */
 function declared(n: SyntaxNode | null): SyntaxNode | undefined {
   let x = n;
@@ -117,6 +127,11 @@ function isMacroCall(node: SyntaxNode): boolean {
 const COMPOSITE_NAMES = new Set(['qualified_identifier', 'operator_name', 'destructor_name', 'template_type', 'template_function', 'operator_cast']);
 
 function nameOf(node: SyntaxNode, capture: string): DeclaredName | undefined {
+  // `enum : std::uint8_t { … }` is unnamed: the grammar reads its `:` as an error and its base type as the name
+  if (node.type === 'enum_specifier') {
+    const name = node.childForFieldName('name');
+    if (name && /(?<!:):(?!:)/.test(node.text.slice(0, name.startIndex - node.startIndex))) return undefined;
+  }
   // `[[nodiscard]] friend constexpr R operator<=>(…)`: error recovery read the keyword as a type, the return type as a field
   const type = capture === 'field' ? node.parent?.childForFieldName('type') : undefined;
   if (type?.type === 'type_identifier' && CPP_KEYWORDS.has(type.text)) return undefined;
@@ -151,11 +166,11 @@ function nameOf(node: SyntaxNode, capture: string): DeclaredName | undefined {
   if (node.type === 'declaration' && node.parent?.type === 'friend_declaration') return undefined;
   if (isMacroCall(node)) return undefined;
   // `void (*_M_fn)(int);` declares a pointer to a function: a field (the field capture), no function
-  const data = node.type === 'field_declaration' || node.type === 'declaration' ? declaredData(node.childForFieldName('declarator')!) : undefined;
+  const data = node.type === 'field_declaration' || node.type === 'declaration' ? declaredData(declaratorOf(node)!) : undefined;
   if (data?.type === 'field_identifier' || data?.type === 'identifier') return undefined;
   const name =
     node.type === 'function_definition' || node.type === 'field_declaration' || node.type === 'declaration'
-      ? declared(node.childForFieldName('declarator'))
+      ? declared(declaratorOf(node))
       : node.childForFieldName('name');
   // a name error recovery made (a MISSING `::` between a return type and the name) names nothing
   if (!name || name.hasError) return undefined;

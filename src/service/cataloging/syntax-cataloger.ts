@@ -5,7 +5,7 @@
  * file, a question about a file the pass has not reached). Entries are marked `tier: syntax`; they
  * are the catalog's entries for these files (the servers answer semantic questions by position).
  */
-import path from 'node:path';
+import { fileExtension } from '../../util/paths.js';
 import { languageProfiles, scriptExtension } from '../../adapters/languages.js';
 import type { FileContent, FileEntry, SyntaxCataloger, SyntaxFileJob } from '../../core/catalog.js';
 import type { ServiceEnv } from '../env.js';
@@ -37,7 +37,7 @@ export class ServiceSyntaxCataloger implements SyntaxCataloger {
 
   /** Whether a file of this name is cataloged from its parse tree (a file without an extension: by its `#!` line, when read). */
   catalogs(relPath: string): boolean {
-    return this.extensions().has(path.extname(relPath).toLowerCase());
+    return this.extensions().has(fileExtension(relPath));
   }
 
   hasServer(relPath: string): boolean {

@@ -8,7 +8,7 @@ import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../call.js';
 import { LineSource, resolveLocations, toLocations, type ResolvedLocation } from '../locations.js';
 import { preview, type Preview } from '../previews.js';
-import { resolveTarget, resolveTargetOrTie, type TargetInput } from './resolve.js';
+import { resolveTarget, resolveTargetOrTie, type ServerlessDeclaration, type TargetInput } from './resolve.js';
 import { tiedDefinitions } from './tied-definitions.js';
 import { symbolAtSelection } from '../symbols.js';
 import { catalogFileSymbols, containerIn, symbolIdFor } from '../symbol-ids.js';
@@ -25,8 +25,9 @@ export async function findDefinition(
   call: ServiceCall,
   input: TargetInput,
 ): Promise<{ symbol: string; found: boolean; total: number; definitions: DefinitionEntry[]; tied?: true }> {
-  const target = await resolveTargetOrTie(call, input);
+  const target = await resolveTargetOrTie(call, input, 'any', true);
   if (target.kind === 'tie') return { symbol: input.symbol!, found: true, ...(await tiedDefinitions(call, input.symbol!, target)), tied: true };
+  if (target.kind === 'serverless') return serverlessDefinition(call, target);
   const { file } = target;
   const answer = await file.session.request(DefinitionRequest.type, { textDocument: { uri: file.uri }, position: target.position }, { signal: call.signal });
   const src = new LineSource(call);
@@ -34,6 +35,27 @@ export async function findDefinition(
   const definitions: DefinitionEntry[] = [];
   for (const loc of locs) definitions.push(await definitionEntry(call, loc));
   return { symbol: target.label, found: definitions.length > 0, total: definitions.length, definitions };
+}
+
+/**
+ * A declaration asked for by name or id in a language no server runs for: it is its own definition, as
+ * the catalog lists it (the answer is labelled `syntax`), with the server to install for what only a
+ * server resolves (a definition asked at a usage, references, callers).
+ */
+async function serverlessDefinition(
+  call: ServiceCall,
+  target: ServerlessDeclaration,
+): Promise<{ symbol: string; found: boolean; total: number; definitions: DefinitionEntry[] }> {
+  const { definitions } = await tiedDefinitions(call, target.symbol.name, { kind: 'tie', leaders: [target.symbol], ranked: [] }, false);
+  const details = (target.error.details ?? {}) as { server?: string; install?: string; language?: string };
+  // labelled here too: a configured server whose command is missing (gopls) leaves its files no syntax label of their own
+  call.meta.setIndexState('syntax');
+  call.meta.warn(
+    `no language server for ${details.language ?? target.symbol.language} here: its declaration in the catalog answers (syntax); a definition asked at a usage, references and callers answer SERVER_NOT_INSTALLED until ${
+      details.server ?? 'its server'
+    } is installed: ${details.install ?? target.error.message}`,
+  );
+  return { symbol: target.symbol.qualified_name, found: true, total: 1, definitions };
 }
 
 export async function definitionEntry(call: ServiceCall, loc: ResolvedLocation): Promise<DefinitionEntry> {

@@ -79,7 +79,12 @@ export function filterOf(input: TargetInput): SymbolFilter {
 /** `fit`: the kinds the operation is about (find_callers: callables), ranked first among same-named symbols. */
 export async function resolveTarget(call: ServiceCall, input: TargetInput, fit: KindFit = 'any'): Promise<ResolvedTarget> {
   const r = await resolveTargetOrTie(call, input, fit);
-  if (r.kind === 'tie') throw ambiguousError(input.symbol!, filterOf(input), r.ranked, false);
+  if (r.kind === 'tie') {
+    // declarations of a language no server runs for: what to install, whichever of them is meant
+    const files = call.workspace.catalog.files();
+    if (r.leaders.every((s) => files.get(s.file)?.tier === 'syntax')) await fromCatalogSymbol(call, r.leaders[0]!);
+    throw ambiguousError(input.symbol!, filterOf(input), r.ranked, false);
+  }
   return r;
 }
 
@@ -91,14 +96,42 @@ export interface NameTie {
 }
 
 /**
- * As resolveTarget, but a real tie among the declarations of a name (not under `strict`) comes back
- * instead of failing: an operation whose answer is a list (find_definition) answers every one.
+ * A declaration of the catalog asked for by name or symbol_id whose file no server can open (a
+ * grammar-only language): an operation the catalog answers exactly (find_definition) answers from it.
  */
+export interface ServerlessDeclaration {
+  kind: 'serverless';
+  symbol: CatalogSymbol;
+  /** The SERVER_NOT_INSTALLED opening the file met (its details: the server and its install hint). */
+  error: LspgateError;
+}
+
+/**
+ * As resolveTarget, but a real tie among the declarations of a name (not under `strict`) comes back
+ * instead of failing: an operation whose answer is a list (find_definition) answers every one; with
+ * `serverless`, so does a declaration asked by name or id whose file has no server.
+ */
+export async function resolveTargetOrTie(call: ServiceCall, input: TargetInput, fit?: KindFit): Promise<(ResolvedTarget & { kind?: undefined }) | NameTie>;
+export async function resolveTargetOrTie(
+  call: ServiceCall,
+  input: TargetInput,
+  fit: KindFit,
+  serverless: true,
+): Promise<(ResolvedTarget & { kind?: undefined }) | NameTie | ServerlessDeclaration>;
 export async function resolveTargetOrTie(
   call: ServiceCall,
   input: TargetInput,
   fit: KindFit = 'any',
-): Promise<(ResolvedTarget & { kind?: undefined }) | NameTie> {
+  serverless = false,
+): Promise<(ResolvedTarget & { kind?: undefined }) | NameTie | ServerlessDeclaration> {
+  const fromCatalog = async (sym: CatalogSymbol) => {
+    try {
+      return await fromCatalogSymbol(call, sym);
+    } catch (e) {
+      if (serverless && e instanceof LspgateError && e.code === 'SERVER_NOT_INSTALLED') return { kind: 'serverless' as const, symbol: sym, error: e };
+      throw e;
+    }
+  };
   const given = [input.symbol !== undefined, input.symbol_id !== undefined, input.file !== undefined].filter(Boolean).length;
   if (given !== 1) {
     throw new LspgateError('INVALID_INPUT', 'give exactly one of: symbol, symbol_id, or file + line (+ column)');
@@ -108,14 +141,14 @@ export async function resolveTargetOrTie(
   if (input.symbol_id !== undefined) {
     const sym = await call.workspace.catalog.byId(input.symbol_id);
     if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol with id ${input.symbol_id}`, { symbol_id: input.symbol_id });
-    return fromCatalogSymbol(call, sym);
+    return fromCatalog(sym);
   }
   const r = await lookupRanked(call, input.symbol!, filterOf(input), undefined, { fit, strict: input.strict });
   if (r.kind === 'tie') {
     if (input.strict) throw ambiguousError(input.symbol!, filterOf(input), r.ranked, true);
     return r;
   }
-  return fromCatalogSymbol(call, r.symbol);
+  return fromCatalog(r.symbol);
 }
 
 /**

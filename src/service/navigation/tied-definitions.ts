@@ -28,16 +28,18 @@ async function entryOf(call: ServiceCall, s: CatalogSymbol, texts: Map<string, s
   return declarationEntry(s, lines);
 }
 
-export async function tiedDefinitions(call: ServiceCall, name: string, tie: NameTie): Promise<{ definitions: TiedDefinition[]; total: number }> {
+/** `warn`: say the tie (false: one declaration, answered from the catalog for another reason). */
+export async function tiedDefinitions(call: ServiceCall, name: string, tie: NameTie, warn = true): Promise<{ definitions: TiedDefinition[]; total: number }> {
   const shown = tie.leaders.slice(0, MAX_TIED_DEFINITIONS);
   const texts = new Map<string, string[]>();
   const definitions: TiedDefinition[] = [];
   for (const s of shown) definitions.push(await entryOf(call, s, texts));
   const rest = tie.ranked.filter((c) => !shown.includes(c.symbol));
   if (rest.length) call.meta.addAlternatives(rest.slice(0, 50).map(alternativeOf));
-  call.meta.warn(
-    `${tie.leaders.length} declarations named ${name} tie (kind, scope, file role and case): ${shown.length} listed` +
-      `${rest.length ? `, the others in _meta.alternatives` : ''}; ask with a symbol_id (or narrow with kind, package, class_name) for one`,
-  );
+  if (warn)
+    call.meta.warn(
+      `${tie.leaders.length} declarations named ${name} tie (kind, scope, file role and case): ${shown.length} listed` +
+        `${rest.length ? `, the others in _meta.alternatives` : ''}; ask with a symbol_id (or narrow with kind, package, class_name) for one`,
+    );
   return { definitions, total: tie.leaders.length };
 }
