@@ -121,6 +121,25 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
   if (referencing) out.referencing = referencing;
   if (references) out.references = references.map((r) => ({ file: r.file, line: r.line, column: r.column }));
   if (!input.apply) return out;
+  refuseApply(call, kind, span, input, { unbuilt, referencing, delta });
+  const edit: FileEdit = { absPath: span.abs, file: span.file, before, content_hash: sha256(before), after, edits: 1, diff: out.diff };
+  const applied = await applyFileEdits(call, [edit], input.expected_hash ? { [span.file]: input.expected_hash } : undefined, kind);
+  out.applied = true;
+  out.new_hash = sha256(after);
+  out.backup_dir = applied.backup_dir;
+  out.new_symbols = await newSymbols(call, span.file, after, regionStart, regionStart + plan.text.length, kind);
+  return out;
+}
+
+/** An apply the preview cannot vouch for: a delete whose references could not be searched, a reference search blind to folders, new errors. */
+function refuseApply(
+  call: ServiceCall,
+  kind: SymbolEditKind,
+  span: SymbolSpan,
+  input: SymbolEditInput,
+  checks: { unbuilt: string | undefined; referencing: Referencing | undefined; delta: DiagnosticsDelta },
+): void {
+  const { unbuilt, referencing, delta } = checks;
   if (unbuilt && kind === 'delete_symbol' && !input.force)
     throw new LspgateError(
       'INVALID_INPUT',
@@ -148,13 +167,6 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
       },
     );
   }
-  const edit: FileEdit = { absPath: span.abs, file: span.file, before, content_hash: sha256(before), after, edits: 1, diff: out.diff };
-  const applied = await applyFileEdits(call, [edit], input.expected_hash ? { [span.file]: input.expected_hash } : undefined, kind);
-  out.applied = true;
-  out.new_hash = sha256(after);
-  out.backup_dir = applied.backup_dir;
-  out.new_symbols = await newSymbols(call, span.file, after, regionStart, regionStart + plan.text.length, kind);
-  return out;
 }
 
 /** Whether `text` opens with a comment (`/*`, `//`, or `#` that is not a `#[` attribute). */
