@@ -235,7 +235,7 @@ async function oneCase(g: Gateway, root: string, lang: string, base: Map<string,
 
 export async function runBreaking(lang: BenchLang, tmp: string, n: number): Promise<BreakRow[]> {
   const root = path.join(tmp, lang.name, 'breaking');
-  const files = lang.prepare(root);
+  const files = lang.breakingPrepare ? lang.breakingPrepare(root) : lang.prepare(root);
   const base = judge(lang.name, root);
   if (!base) return [];
   process.stderr.write(`[${lang.name} breaking] compiler errors before: ${[...base.values()].flat().length}\n`);

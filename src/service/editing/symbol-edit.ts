@@ -17,7 +17,8 @@ import type { CatalogSymbol } from '../../core/catalog.js';
 import type { ServiceCall } from '../call.js';
 import type { TargetInput } from '../navigation/resolve.js';
 import { findReferences, type ReferenceEntry } from '../navigation/references.js';
-import { notInBuild, refuseUnseen, unseenFolders } from '../navigation/unseen-scope.js';
+import { noProjectReason, refuseUnseen, unseenFolders } from '../navigation/unseen-scope.js';
+import { languageProfile } from '../../adapters/languages.js';
 import { diagnosticsDelta, type DeltaEntry, type DiagnosticsDelta } from './diagnostics-delta.js';
 import { applyFileEdits } from './edit-apply.js';
 import { parseCheck, verbatimRows } from './parse-check.js';
@@ -214,12 +215,13 @@ function planEdit(kind: SymbolEditKind, span: SymbolSpan, input: SymbolEditInput
 }
 
 /**
- * Blank lines between inserted text and the symbol: PEP 8's two around a top-level Python def or
- * class; else the run directly above the symbol when a sibling declaration precedes it, else the
+ * Blank lines between inserted text and the symbol: the style guide's around a top-level declaration
+ * (the profile's topLevelGap: PEP 8's two); else the run directly above the symbol when a sibling declaration precedes it, else the
  * run directly below when one follows, else the file's usual gap between siblings (1 when none).
  */
 function separation(span: SymbolSpan): number {
-  if (span.symbol.language === 'python' && !span.symbol.parent) return 2;
+  const topLevel = languageProfile(span.symbol.language)?.declarations.topLevelGap;
+  if (topLevel !== undefined && !span.symbol.parent) return topLevel;
   const { bytes, siblings } = span;
   const i = siblings.findIndex((s) => s.symbol_id === span.symbol.symbol_id);
   if (i > 0) return blankLinesAbove(bytes, span.docStart);
@@ -250,12 +252,12 @@ function blankLinesBelow(bytes: Buffer, end: number): number {
 
 /** Why the file's server has no answer for it at all (gopls: a file its build constraints exclude), one cheap request to find out. */
 async function buildExclusion(call: ServiceCall, span: SymbolSpan): Promise<string | undefined> {
-  if (span.symbol.language !== 'go') return undefined;
+  if (!languageProfile(span.symbol.language)?.project.noProjectReason) return undefined;
   try {
     await findReferences(call, { symbol_id: span.symbol.symbol_id, include_declaration: false, max_results: 1 });
     return undefined;
   } catch (e) {
-    return notInBuild(e, span.bytes.toString('utf8'));
+    return noProjectReason(e, span.symbol.language, span.bytes.toString('utf8'));
   }
 }
 

@@ -6,52 +6,16 @@
  * references exist. An answer resting on such a search says so, and an apply that trusts it (a
  * delete, a signature change) is refused as unchecked until the caller accepts that.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { languageProfile } from '../../adapters/languages.js';
 import { globMatcher } from '../../catalog/glob.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../call.js';
 
-/** A Go file's reason, from gopls's error about it: no package of the build holds it. */
-export function notInBuild(e: unknown, text: string): string | undefined {
+/** Why the file's server has no answer at all for it (its profile reads the server's error), or undefined. */
+export function noProjectReason(e: unknown, language: string, text: string): string | undefined {
   const message = e instanceof LspgateError ? String(e.details?.lspMessage ?? e.message) : '';
-  if (!message.includes('no package metadata')) return undefined;
-  const constraint = /^\/\/go:build .*$/m.exec(text.slice(0, Math.max(0, text.search(/^package /m))))?.[0];
-  return `no package metadata: gopls builds no package with this file${constraint ? ` (excluded by build tags: \`${constraint}\`)` : ''}, so it has no diagnostics and no references`;
-}
-
-interface PyrightScope {
-  config: string;
-  include: string[];
-  exclude: string[];
-}
-
-/** A TOML array of strings under `[tool.pyright]` (`include = ["src"]`): all a scope needs, no TOML library. */
-function tomlArray(section: string, key: string): string[] | undefined {
-  const m = new RegExp(`^\\s*${key}\\s*=\\s*\\[([^\\]]*)\\]`, 'm').exec(section);
-  return m ? [...m[1]!.matchAll(/"([^"]*)"|'([^']*)'/g)].map((x) => x[1] ?? x[2]!) : undefined;
-}
-
-/** The root's pyright config (pyrightconfig.json first, as pyright reads it), when it narrows `include` or `exclude`. */
-function pyrightScope(root: string): PyrightScope | undefined {
-  try {
-    const json = JSON.parse(readFileSync(path.join(root, 'pyrightconfig.json'), 'utf8')) as { include?: unknown; exclude?: unknown };
-    const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-    return { config: 'pyrightconfig.json', include: list(json.include), exclude: list(json.exclude) };
-  } catch {
-    // no (readable) pyrightconfig.json: pyproject.toml's [tool.pyright]
-  }
-  let toml: string;
-  try {
-    toml = readFileSync(path.join(root, 'pyproject.toml'), 'utf8');
-  } catch {
-    return undefined;
-  }
-  const start = toml.search(/^\[tool\.pyright\]\s*$/m);
-  if (start < 0) return undefined;
-  const rest = toml.slice(start).split('\n').slice(1).join('\n');
-  const section = rest.slice(0, rest.search(/^\[/m) >= 0 ? rest.search(/^\[/m) : rest.length);
-  return { config: 'pyproject.toml [tool.pyright]', include: tomlArray(section, 'include') ?? [], exclude: tomlArray(section, 'exclude') ?? [] };
+  return languageProfile(language)?.project.noProjectReason?.(message, text);
 }
 
 /** A pyright include/exclude entry (a path or a glob, relative to the root) as a matcher of relative paths. */
@@ -66,14 +30,13 @@ function entryMatcher(entry: string): (rel: string) => boolean {
 }
 
 /**
- * The workspace's folders holding cataloged files of `language` its server does not load (for
- * pyright: outside its config's `include`, or inside its `exclude`), with the config that says so.
- * Empty when the server sees every cataloged file (or lspgate cannot tell for that server).
+ * The workspace's folders holding cataloged files of `language` its server does not load (the
+ * profile's serverScope: pyright's `include` minus `exclude`), with the config that says so. Empty
+ * when the server sees every cataloged file (or the profile cannot tell).
  */
 export function unseenFolders(call: ServiceCall, language: string): { folders: string[]; config?: string } {
-  if (language !== 'python') return { folders: [] };
-  const scope = pyrightScope(call.root);
-  if (!scope || (!scope.include.length && !scope.exclude.length)) return { folders: [] };
+  const scope = languageProfile(language)?.project.serverScope?.(call.root);
+  if (!scope) return { folders: [] };
   const included = scope.include.map(entryMatcher);
   const excluded = scope.exclude.map(entryMatcher);
   const seen = (rel: string) => (!included.length || included.some((m) => m(rel))) && !excluded.some((m) => m(rel));
@@ -83,7 +46,7 @@ export function unseenFolders(call: ServiceCall, language: string): { folders: s
     const dir = path.posix.dirname(rel);
     // the outermost folder the server does not see: `tests/` rather than each of its subfolders
     const parts = dir === '.' ? [] : dir.split('/');
-    const top = parts.findIndex((_, i) => !seen(parts.slice(0, i + 1).join('/') + '/x.py'));
+    const top = parts.findIndex((_, i) => !seen(`${parts.slice(0, i + 1).join('/')}/${path.posix.basename(rel)}`));
     folders.add(dir === '.' ? rel : top >= 0 ? parts.slice(0, top + 1).join('/') + '/' : `${dir}/`);
   }
   return { folders: [...folders].sort(), config: scope.config };
