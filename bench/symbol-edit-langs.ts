@@ -25,6 +25,8 @@ export interface BenchLang {
   unavailable(): string | undefined;
   /** Copies the code into `dir` and answers the source files (relative) the bench may edit. */
   prepare(dir: string): string[];
+  /** The breaking cases' code, when it differs (modules that call each other across files); else `prepare`'s. */
+  breakingPrepare?(dir: string): string[];
   compile(root: string, files: string[]): CompileCount;
   /** Kinds of the catalog whose declarations are edited. */
   kinds: Set<string>;
@@ -149,6 +151,13 @@ export const LANGS: BenchLang[] = [
       copyFiles(pythonLib(), path.join(dir, 'stdlib_copy'), files);
       fs.writeFileSync(path.join(dir, 'pyproject.toml'), '[project]\nname = "stdlib-copy"\nversion = "0"\n');
       return files.map((f) => `stdlib_copy/${f}`);
+    },
+    breakingPrepare(dir) {
+      // the standard library's email package: its modules call each other's functions (a changed signature has callers in other files)
+      const files = listFiles(path.join(pythonLib(), 'email'), (r) => r.endsWith('.py'));
+      copyFiles(path.join(pythonLib(), 'email'), path.join(dir, 'email'), files);
+      fs.writeFileSync(path.join(dir, 'pyproject.toml'), '[project]\nname = "email-copy"\nversion = "0"\n');
+      return files.map((f) => `email/${f}`);
     },
     compile(root, files) {
       const script =

@@ -13,7 +13,9 @@
  * errors than before it; (b) every byte outside the reported lines is the old one, the applied diff is
  * the previewed one, and a declaration replaced by its own text leaves the file as it was; (c) refusals
  * by code, with an example each. Prints the table; exit 1 when a check fails.
- *   npm run build && node dist/bench/symbol-edits.js [--per-kind 50] [--lang typescript,go,python]
+ * Then the breaking cases of bench/symbol-edit-breaking.ts, judged by the compiler (--breaking N a kind;
+ * --breaking-only skips the table above).
+ *   npm run build && node dist/bench/symbol-edits.js [--per-kind 50] [--lang typescript,go,python] [--breaking 3] [--breaking-only]
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -21,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { LspgateError } from '../src/errors/errors.js';
 import { Gateway } from '../src/gateway/gateway.js';
+import { BREAK_HEAD, fmtBreakRow, runBreaking, type BreakRow } from './symbol-edit-breaking.js';
 import { LANGS, type BenchLang } from './symbol-edit-langs.js';
 
 type Kind = 'replace_symbol_body' | 'insert_after_symbol' | 'insert_before_symbol' | 'delete_symbol';
@@ -276,6 +279,7 @@ async function main(): Promise<number> {
   const only = arg('--lang')?.split(',');
   const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-symbol-edits-')));
   const rows: Row[] = [];
+  const breaking: BreakRow[] = [];
   const notes: string[] = [];
   try {
     for (const lang of LANGS.filter((l) => !only || only.includes(l.name))) {
@@ -284,7 +288,12 @@ async function main(): Promise<number> {
         notes.push(`${lang.name}: skipped: ${why}`);
         continue;
       }
-      await runLang(lang, tmp, n, rows, notes);
+      if (!process.argv.includes('--breaking-only')) await runLang(lang, tmp, n, rows, notes);
+      const b = await runBreaking(lang, tmp, Number(arg('--breaking') ?? 3));
+      breaking.push(...b);
+      for (const r of b) {
+        for (const x of [...r.falseAccepts, ...r.falseRefusals, ...r.skipped].slice(0, 6)) notes.push(`${r.lang} breaking ${r.kind}: ${x}`);
+      }
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -295,9 +304,10 @@ async function main(): Promise<number> {
   ];
   const load = fs.existsSync('/proc/loadavg') ? fs.readFileSync('/proc/loadavg', 'utf8').trim() : os.loadavg().join(' ');
   process.stdout.write(
-    `${[...head, ...rows.map(fmtRow)].join('\n')}\n\n${new Date().toISOString()}; load ${load}; node ${process.version}\n\n${notes.map((x) => `- ${x}`).join('\n')}\n`,
+    `${rows.length ? [...head, ...rows.map(fmtRow)].join('\n') + '\n\n' : ''}${[...BREAK_HEAD, ...breaking.map(fmtBreakRow)].join('\n')}\n\n${new Date().toISOString()}; load ${load}; node ${process.version}\n\n${notes.map((x) => `- ${x}`).join('\n')}\n`,
   );
-  const failed = rows.some((r) => r.compile.startsWith('NO') || r.outsideBad.length > 0 || r.identityBad.length > 0);
+  const failed =
+    rows.some((r) => r.compile.startsWith('NO') || r.outsideBad.length > 0 || r.identityBad.length > 0) || breaking.some((r) => r.falseAccepts.length > 0);
   return failed ? 1 : 0;
 }
 

@@ -356,6 +356,8 @@ export interface CommentRules {
 }
 
 export interface DeclarationRules {
+  /** Blank lines the language's style guide puts around a top-level declaration (PEP 8: 2); inserted text gets them. */
+  readonly topLevelGap?: number;
   /** Private by the language's own rule; default: `_name` / `#name`, private/protected modifiers. */
   isPrivate?(s: Pick<CatalogSymbol, 'name' | 'signature'>): boolean;
   /** A module's declaration is visible to importers only when its signature starts with this word (TypeScript/JavaScript `export`). */
@@ -452,6 +454,24 @@ export interface ProjectRules {
    * `util/strings.ts`, `./util` → `util/index.ts`), given absolute; undefined when none exists.
    */
   moduleFile?(absPath: string): string | undefined;
+  /**
+   * What the language's server loads, when a project config at `root` narrows it (pyright: its
+   * config's `include` and `exclude`, relative to the root): references outside it are not found.
+   */
+  serverScope?(root: string): ServerScope | undefined;
+  /**
+   * Why the server has no answer at all for a file (gopls: "no package metadata" for a file its build
+   * constraints exclude), from its error message and the file's text; undefined for any other failure.
+   */
+  noProjectReason?(lspMessage: string, text: string): string | undefined;
+}
+
+/** The files a server loads: `include` (all when empty) minus `exclude`, paths or globs relative to the root. */
+export interface ServerScope {
+  /** The file (and section) that says so. */
+  config: string;
+  include: string[];
+  exclude: string[];
 }
 
 /** How a path outside the workspace is known for library code (any one rule suffices). */

@@ -5,6 +5,7 @@ import { GO_COMPLEXITY, GO_IMPORTS, GO_PATTERNS } from './syntax.js';
 import { GO_BODIES, GO_DECORATIONS, GO_NAMED_DECLARATIONS, GO_TYPE_HEADERS } from './structure.js';
 import { GO_DECLARATIONS } from './declarations.js';
 import { GO_TEST_RUNNER, isGoTestFile } from './tests.js';
+import { goNoPackageReason } from './no-package.js';
 
 function goModule(text: string | undefined): string | undefined {
   return /^module\s+(\S+)/m.exec(text ?? '')?.[1];
@@ -55,6 +56,7 @@ export const goProfile: LanguageProfile = {
     },
   },
   project: {
+    noProjectReason: goNoPackageReason,
     packageKinds: ['go-module', 'go-package'],
     manifests: ['go.mod'],
     // GOROOT/src (also a distribution's /usr/lib/go-1.26/src, a link to /usr/share/go-1.26/src), the module cache and a module's vendor/

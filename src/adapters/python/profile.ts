@@ -5,6 +5,7 @@ import { pythonDocstringOf } from './signature.js';
 import { PY_COMPLEXITY, PY_IMPORTS, PY_PATTERNS } from './syntax.js';
 import { PY_ALIASES, PY_BODIES, PY_DECORATIONS, PY_NAMED_DECLARATIONS, PY_SCRIPT_ENTRY, PY_TYPE_HEADERS } from './structure.js';
 import { PY_DECLARATIONS } from './declarations.js';
+import { pyrightScope } from './server-scope.js';
 
 function builds(pyproject: string | undefined): boolean {
   return !!pyproject && /^\s*\[build-system\]/m.test(pyproject);
@@ -60,6 +61,7 @@ export const pythonProfile: LanguageProfile = {
   comments: { line: '#' },
   declarations: {
     bodyDocstring: pythonDocstringOf,
+    topLevelGap: 2,
   },
   types: {},
   deadCode: {
@@ -70,6 +72,7 @@ export const pythonProfile: LanguageProfile = {
   },
   project: {
     packageKinds: ['python-distribution', 'python-package'],
+    serverScope: pyrightScope,
     manifests: ['pyproject.toml', 'setup.py', 'setup.cfg'],
     // installed packages, pyright's bundled typeshed stubs, and the standard library (`lib/python3.11/`)
     libraries: { segments: ['site-packages', 'dist-packages', 'typeshed', 'typeshed-fallback'], patterns: [/\/lib\/python\d(?:\.\d+)?\//] },

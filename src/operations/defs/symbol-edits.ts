@@ -35,7 +35,7 @@ const output = withMeta({
   introduced: z.array(z.unknown()).describe('Diagnostics the new text adds: {file, line, column, severity, code, message, ...}'),
   removed: z.array(z.unknown()).describe('Diagnostics it removes, the same shape'),
   // {files, total_files, cap}: named in the description, not as a schema, for the default profile's size
-  referencing: z.unknown().optional().describe('Signature change or delete: {files, total_files, cap} the delta also checked'),
+  referencing: z.unknown().optional().describe('Signature change or delete: {files, total_files, cap, unseen_folders?} the delta also checked'),
   backup_dir: z.string().optional(),
   new_symbols: z.array(z.unknown()).optional().describe('After an apply: {symbol_id, qualified_name, kind, line}'),
   references: z.array(z.unknown()).optional().describe('A forced delete: {file, line, column} left'),
@@ -58,6 +58,7 @@ function markdown(r: SymbolEditResult): string {
     out.push(
       `Referencing files checked: ${r.referencing.files.length} of ${r.referencing.total_files}${r.referencing.total_files > r.referencing.cap ? ` (cap ${r.referencing.cap})` : ''}`,
     );
+  if (r.referencing?.unseen_folders) out.push(`Not searched (the server does not load them): ${r.referencing.unseen_folders.join(', ')}`);
   for (const d of r.introduced) out.push(`- + ${d.file}:${d.line}:${d.column} **${d.severity}**${d.code ? ` ${d.code}` : ''}: ${d.message}`);
   for (const d of r.removed) out.push(`- − ${d.file}:${d.line}:${d.column} ${d.severity}${d.code ? ` ${d.code}` : ''}: ${d.message}`);
   if (r.references?.length) out.push('', `References left (force): ${r.references.map((x) => `${x.file}:${x.line}`).join(', ')}`);

@@ -17,10 +17,12 @@ import type { CatalogSymbol } from '../../core/catalog.js';
 import type { ServiceCall } from '../call.js';
 import type { TargetInput } from '../navigation/resolve.js';
 import { findReferences, type ReferenceEntry } from '../navigation/references.js';
+import { noProjectReason, refuseUnseen, unseenFolders } from '../navigation/unseen-scope.js';
+import { languageProfile } from '../../adapters/languages.js';
 import { diagnosticsDelta, type DeltaEntry, type DiagnosticsDelta } from './diagnostics-delta.js';
 import { applyFileEdits } from './edit-apply.js';
 import { parseCheck, verbatimRows } from './parse-check.js';
-import { blankLinesBetween, blankRunAfter, blankRunBefore, symbolSpan, wholeLines, type SymbolSpan } from './symbol-range.js';
+import { blankRunAfter, blankRunBefore, docStartOf, symbolSpan, wholeLines, type SymbolSpan } from './symbol-range.js';
 import { fileStyle, leadOf, lineEndByte, lineStartByte, shapeText } from './symbol-text.js';
 import { unifiedDiff, type FileEdit } from './workspace-edit.js';
 
@@ -75,6 +77,8 @@ export interface Referencing {
   /** How many files reference it; only the first `cap` are checked. */
   total_files: number;
   cap: number;
+  /** Folders the server does not load (its project config leaves them out): references there were not searched. */
+  unseen_folders?: string[];
 }
 
 /** Referencing files diagnosed beside the edited one: each is one more diagnostics request before and after. */
@@ -94,26 +98,66 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
     throw new LspgateError('SECRET_FILE', `the new text of ${kind} holds a private key block: nothing is shown, checked or written`, { operation: kind });
   }
   const span = await symbolSpan(call, input);
-  const references = kind === 'delete_symbol' ? await remainingReferences(call, span, input) : undefined;
+  const unbuilt = await buildExclusion(call, span);
+  if (unbuilt) call.meta.warn(`${span.file}: ${unbuilt}`);
+  const references = kind === 'delete_symbol' && !unbuilt ? await remainingReferences(call, span, input) : undefined;
   const plan = planEdit(kind, span, input, input.body ? await verbatimRows(span.file, input.body.replace(/\r\n?/g, '\n')) : new Set());
   const before = span.bytes.toString('utf8');
   const newBytes = Buffer.concat([span.bytes.subarray(0, plan.from), Buffer.from(plan.text, 'utf8'), span.bytes.subarray(plan.to)]);
   const after = newBytes.toString('utf8');
   const regionStart = span.bytes.subarray(0, plan.from).toString('utf8').length;
   const parse = kind === 'delete_symbol' ? 'checked' : await parseCheck(span.file, after, regionStart, regionStart + plan.text.length);
-  const referencing = await referencingFiles(call, kind, span, plan, references);
-  const delta = await diagnosticsDelta(
-    call,
-    span.abs,
-    before,
-    after,
-    (referencing?.files ?? []).map((f) => path.join(call.root, f)),
-  );
+  const referencing = unbuilt ? undefined : await referencingFiles(call, kind, span, plan, references, input);
+  const delta: DiagnosticsDelta = unbuilt
+    ? { diagnostics: 'not_checked', reason: unbuilt, introduced: [], removed: [] }
+    : await diagnosticsDelta(
+        call,
+        span.abs,
+        before,
+        after,
+        (referencing?.files ?? []).map((f) => path.join(call.root, f)),
+      );
   call.meta.addSourceFile(span.abs);
   const out = result(kind, span, plan, before, after, parse, delta);
   if (referencing) out.referencing = referencing;
   if (references) out.references = references.map((r) => ({ file: r.file, line: r.line, column: r.column }));
   if (!input.apply) return out;
+  refuseApply(call, kind, span, input, { unbuilt, referencing, delta });
+  const edit: FileEdit = { absPath: span.abs, file: span.file, before, content_hash: sha256(before), after, edits: 1, diff: out.diff };
+  const applied = await applyFileEdits(call, [edit], input.expected_hash ? { [span.file]: input.expected_hash } : undefined, kind);
+  out.applied = true;
+  out.new_hash = sha256(after);
+  out.backup_dir = applied.backup_dir;
+  out.new_symbols = await newSymbols(call, span.file, after, regionStart, regionStart + plan.text.length, kind);
+  return out;
+}
+
+/** An apply the preview cannot vouch for: a delete whose references could not be searched, a reference search blind to folders, new errors. */
+function refuseApply(
+  call: ServiceCall,
+  kind: SymbolEditKind,
+  span: SymbolSpan,
+  input: SymbolEditInput,
+  checks: { unbuilt: string | undefined; referencing: Referencing | undefined; delta: DiagnosticsDelta },
+): void {
+  const { unbuilt, referencing, delta } = checks;
+  if (unbuilt && kind === 'delete_symbol' && !input.force)
+    throw new LspgateError(
+      'INVALID_INPUT',
+      `delete_symbol of ${span.symbol.qualified_name} could not check its references: ${unbuilt}; nothing was written (force: true deletes unchecked)`,
+      {
+        file: span.file,
+        reason: unbuilt,
+      },
+    );
+  // a reference search blind to part of the workspace cannot vouch for a delete or a signature change
+  if (referencing?.unseen_folders)
+    refuseUnseen(
+      `${kind} of ${span.symbol.qualified_name}`,
+      referencing.unseen_folders,
+      unseenFolders(call, span.symbol.language).config,
+      kind === 'delete_symbol' ? 'force' : 'accept_errors',
+    );
   const errors = delta.introduced.filter((d) => d.severity === 'error');
   if (errors.length && !input.accept_errors) {
     throw new LspgateError(
@@ -124,13 +168,6 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
       },
     );
   }
-  const edit: FileEdit = { absPath: span.abs, file: span.file, before, content_hash: sha256(before), after, edits: 1, diff: out.diff };
-  const applied = await applyFileEdits(call, [edit], input.expected_hash ? { [span.file]: input.expected_hash } : undefined, kind);
-  out.applied = true;
-  out.new_hash = sha256(after);
-  out.backup_dir = applied.backup_dir;
-  out.new_symbols = await newSymbols(call, span.file, after, regionStart, regionStart + plan.text.length, kind);
-  return out;
 }
 
 /** Whether `text` opens with a comment (`/*`, `//`, or `#` that is not a `#[` attribute). */
@@ -177,14 +214,51 @@ function planEdit(kind: SymbolEditKind, span: SymbolSpan, input: SymbolEditInput
   }
 }
 
-/** Blank lines between the symbol and its nearest neighbour declaration (before, else after); 1 when it has none. */
+/**
+ * Blank lines between inserted text and the symbol: the style guide's around a top-level declaration
+ * (the profile's topLevelGap: PEP 8's two); else the run directly above the symbol when a sibling declaration precedes it, else the
+ * run directly below when one follows, else the file's usual gap between siblings (1 when none).
+ */
 function separation(span: SymbolSpan): number {
-  const i = span.siblings.findIndex((s) => s.symbol_id === span.symbol.symbol_id);
-  const prev = span.siblings[i - 1];
-  const next = span.siblings[i + 1];
-  if (prev) return blankLinesBetween(span.bytes, prev.byte_offset + prev.byte_length, span.docStart);
-  if (next) return blankLinesBetween(span.bytes, span.end, next.byte_offset);
-  return 1;
+  const topLevel = languageProfile(span.symbol.language)?.declarations.topLevelGap;
+  if (topLevel !== undefined && !span.symbol.parent) return topLevel;
+  const { bytes, siblings } = span;
+  const i = siblings.findIndex((s) => s.symbol_id === span.symbol.symbol_id);
+  if (i > 0) return blankLinesAbove(bytes, span.docStart);
+  if (i >= 0 && i < siblings.length - 1) return blankLinesBelow(bytes, span.end);
+  const gaps = siblings.slice(1).map((s) => blankLinesAbove(bytes, docStartOf(bytes, s.byte_offset)));
+  return mode(gaps) ?? 1;
+}
+
+function mode(xs: number[]): number | undefined {
+  const counts = new Map<number, number>();
+  for (const x of xs) counts.set(x, (counts.get(x) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0];
+}
+
+const newlines = (bytes: Buffer, from: number, to: number) => bytes.subarray(from, to).filter((b) => b === 0x0a).length;
+
+/** Blank lines directly above the line holding byte `at`. */
+function blankLinesAbove(bytes: Buffer, at: number): number {
+  const ls = lineStartByte(bytes, at);
+  return newlines(bytes, blankRunBefore(bytes, ls), ls);
+}
+
+/** Blank lines directly below the line holding byte `end - 1`. */
+function blankLinesBelow(bytes: Buffer, end: number): number {
+  const le = lineEndByte(bytes, Math.max(0, end - 1));
+  return newlines(bytes, le, blankRunAfter(bytes, le));
+}
+
+/** Why the file's server has no answer for it at all (gopls: a file its build constraints exclude), one cheap request to find out. */
+async function buildExclusion(call: ServiceCall, span: SymbolSpan): Promise<string | undefined> {
+  if (!languageProfile(span.symbol.language)?.project.noProjectReason) return undefined;
+  try {
+    await findReferences(call, { symbol_id: span.symbol.symbol_id, include_declaration: false, max_results: 1 });
+    return undefined;
+  } catch (e) {
+    return noProjectReason(e, span.symbol.language, span.bytes.toString('utf8'));
+  }
 }
 
 async function remainingReferences(call: ServiceCall, span: SymbolSpan, input: SymbolEditInput): Promise<ReferenceEntry[]> {
@@ -261,6 +335,7 @@ async function referencingFiles(
   span: SymbolSpan,
   plan: Planned,
   refs: ReferenceEntry[] | undefined,
+  input: SymbolEditInput,
 ): Promise<Referencing | undefined> {
   let found = refs;
   const container = kind === 'insert_before_symbol' || kind === 'insert_after_symbol' ? await contractOf(call, span) : undefined;
@@ -283,7 +358,10 @@ async function referencingFiles(
   const files = [...new Set(found.filter((r) => !r.external && r.file !== span.file).map((r) => r.file))].sort();
   if (files.length > MAX_REFERENCING_FILES)
     call.meta.warn(`${files.length} files reference ${subject.qualified_name}: the diagnostics delta covers the first ${MAX_REFERENCING_FILES}`);
-  return { files: files.slice(0, MAX_REFERENCING_FILES), total_files: files.length, cap: MAX_REFERENCING_FILES };
+  const out: Referencing = { files: files.slice(0, MAX_REFERENCING_FILES), total_files: files.length, cap: MAX_REFERENCING_FILES };
+  const unseen = unseenFolders(call, span.symbol.language);
+  if (unseen.folders.length && !(kind === 'delete_symbol' ? input.force : input.accept_errors)) out.unseen_folders = unseen.folders;
+  return out;
 }
 
 /** The interface or trait an insertion beside `span`'s symbol adds a member to, if any. */

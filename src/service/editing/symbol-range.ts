@@ -4,7 +4,7 @@
  * catalog's (parse tree) — checked against the bytes on disk now: the range's hash must still be
  * the cataloged one, after one re-catalog of the file, else CONTENT_MODIFIED. The file is put
  * through the write gate first (real path inside the workspace, no secret by name or content).
- * A TypeScript overload set is one declaration: the signatures and the implementation together.
+ * An overload group is one declaration, as get_symbol reads it (declaration-group.ts).
  * The doc comment directly above a declaration (no blank line between) is found from the text.
  */
 import { readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import type { CatalogSymbol } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import { sha256 } from '../../util/hash.js';
 import type { ServiceCall } from '../call.js';
+import { declarationAt, declarationGroup } from '../navigation/declaration-group.js';
 import { filterOf, lookupOne, type TargetInput } from '../navigation/resolve.js';
 import { editTargetOfPath } from './workspace-edit.js';
 import { blank, lineEndByte, lineStartByte } from './symbol-text.js';
@@ -55,15 +56,7 @@ export async function symbolSpan(call: ServiceCall, input: TargetInput): Promise
   const siblings = all
     .filter((s) => (s.parent === sym.parent && s.kind !== 'property' && s.kind !== 'field' && s.kind !== 'variable') || s.symbol_id === sym.symbol_id)
     .sort((a, b) => a.byte_offset - b.byte_offset);
-  let start = sym.byte_offset;
-  let end = sym.byte_offset + sym.byte_length;
-  if (sym.kind === 'function' || sym.kind === 'method') {
-    for (const s of all) {
-      if (s.qualified_name !== sym.qualified_name || s.kind !== sym.kind || s.parent !== sym.parent) continue;
-      start = Math.min(start, s.byte_offset);
-      end = Math.max(end, s.byte_offset + s.byte_length);
-    }
-  }
+  const { start, end } = declarationGroup(sym, all, bytes);
   const group = siblings.filter((s) => s.byte_offset < start || s.byte_offset >= end || s.symbol_id === sym.symbol_id);
   // a server whose range starts at the doc comment (intelephense): the declaration starts after it
   const own = afterComments(bytes, start, end);
@@ -90,11 +83,7 @@ async function catalogSymbol(call: ServiceCall, input: TargetInput): Promise<Cat
   const line = input.line;
   const lines = readFileSync(abs, 'utf8').split('\n').length;
   if (line < 1 || line > lines) throw new LspgateError('INVALID_INPUT', `line ${line} is outside ${rel} (1..${lines})`, { line, lines });
-  const syms = await call.workspace.catalog.fileSymbols(rel);
-  // the declaration named on the line (outermost first), else the innermost one enclosing it
-  const named = syms.filter((s) => s.selection_line === line).sort((a, b) => b.byte_length - a.byte_length)[0];
-  const around = syms.filter((s) => s.line <= line && line <= s.end_line).sort((a, b) => a.byte_length - b.byte_length)[0];
-  const sym = named ?? around;
+  const sym = declarationAt(await call.workspace.catalog.fileSymbols(rel), line, input.column, input.kind);
   if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no declaration on or around line ${line} of ${rel}`, { file: rel, line });
   return sym;
 }
@@ -161,14 +150,4 @@ export function blankRunBefore(bytes: Buffer, at: number): number {
     i = ls;
   }
   return i;
-}
-
-/** Blank lines between two byte positions' lines (the separation of neighbouring declarations). */
-export function blankLinesBetween(bytes: Buffer, endOfFirst: number, startOfSecond: number): number {
-  const from = lineEndByte(bytes, Math.max(0, endOfFirst - 1));
-  const to = lineStartByte(bytes, startOfSecond);
-  if (to <= from) return 0;
-  let n = 0;
-  for (let i = from; i < to; i = lineEndByte(bytes, i)) if (!bytes.subarray(i, lineEndByte(bytes, i)).toString('utf8').trim()) n++;
-  return n;
 }

@@ -12,6 +12,7 @@ import { resolveTarget, resolveTargetOrTie, type ServerlessDeclaration, type Tar
 import { tiedDefinitions } from './tied-definitions.js';
 import { symbolAtSelection } from '../symbols.js';
 import { catalogFileSymbols, containerIn, symbolIdFor } from '../symbol-ids.js';
+import { unseenFolders, unseenWarning } from './unseen-scope.js';
 
 export type { DefinitionEntry } from './definition-entry.js';
 import type { DefinitionEntry } from './definition-entry.js';
@@ -115,6 +116,9 @@ export async function findReferences(
     { signal: call.signal },
   );
   const locs = resolveLocations(call, new LineSource(call), file.session, answer ?? []);
+  // a config that leaves folders out of the server's project: their references are not in the answer
+  const unseen = unseenFolders(call, file.language);
+  if (unseen.folders.length) call.meta.warn(unseenWarning(unseen.folders, unseen.config));
   const max = Math.min(input.max_results ?? 100, call.env.limits.maxResults * 5);
   const shown = locs.slice(0, max);
   if (locs.length > max) {

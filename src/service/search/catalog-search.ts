@@ -17,6 +17,7 @@ import type { ServiceCall } from '../call.js';
 import { reportCatalog } from '../workspace/repository.js';
 import { scopeOf, searchPolicyKey, type ParentOf, type Scope } from '../navigation/resolution-policy.js';
 import { idOrName } from './symbol-target.js';
+import { declarationGroup, overloadable } from '../navigation/declaration-group.js';
 import { projectManifests } from '../../adapters/languages.js';
 
 export interface SymbolSource {
@@ -56,6 +57,7 @@ async function symbolSource(call: ServiceCall, id: string, opts: { verify?: bool
     }
   }
   meta.addSourceFile(abs, bytes.length);
+  sym = await groupOf(call, sym, bytes);
   const out: SymbolSource = { symbol: sym, source: bytes.subarray(sym.byte_offset, sym.byte_offset + sym.byte_length).toString('utf8') };
   const n = opts.contextLines ?? 0;
   if (n > 0) {
@@ -70,6 +72,15 @@ async function symbolSource(call: ServiceCall, id: string, opts: { verify?: bool
     };
   }
   return out;
+}
+
+/** An overloaded callable answers its whole group (what an edit of the same id replaces): its range and hash. */
+async function groupOf(call: ServiceCall, sym: CatalogSymbol, bytes: Buffer): Promise<CatalogSymbol> {
+  if (!overloadable(sym)) return sym;
+  const g = declarationGroup(sym, await call.workspace.catalog.fileSymbols(sym.file), bytes);
+  if (g.members.length < 2) return sym;
+  const { start, end, line, end_line } = g;
+  return { ...sym, line, end_line, byte_offset: start, byte_length: end - start, content_hash: sha256(bytes.subarray(start, end)) };
 }
 
 export async function getSymbol(

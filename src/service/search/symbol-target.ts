@@ -3,36 +3,23 @@
  * qualified name), `symbol_id`, or `file` + `line` (+ `column`). All three resolve in the catalog,
  * without asking a server: a name through the resolution policy (a clear leader, the others in
  * `_meta.alternatives`; a tie is AMBIGUOUS_SYMBOL, as for any operation that needs one target), a
- * line to the innermost cataloged declaration whose range holds it.
+ * line as the symbol edits resolve it (declaration-group.ts).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CatalogSymbol, SymbolFilter } from '../../core/catalog.js';
+import type { SymbolFilter } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../call.js';
+import { declarationAt } from '../navigation/declaration-group.js';
 import { filterOf, lookupOne, type TargetInput } from '../navigation/resolve.js';
 
-/** The innermost symbol whose lines hold `line` (at `column`, when given, one whose name starts there wins). */
-function enclosing(symbols: CatalogSymbol[], line: number, column: number | undefined): CatalogSymbol | undefined {
-  if (column !== undefined) {
-    const named = symbols.find((s) => s.selection_line === line && column >= s.selection_column && column < s.selection_column + s.name.length);
-    if (named) return named;
-  }
-  let best: CatalogSymbol | undefined;
-  for (const s of symbols) {
-    if (s.line > line || s.end_line < line) continue;
-    if (!best || s.end_line - s.line < best.end_line - best.line) best = s;
-  }
-  return best;
-}
-
-async function atLine(call: ServiceCall, file: string, line: number | undefined, column: number | undefined): Promise<string> {
+async function atLine(call: ServiceCall, file: string, line: number | undefined, column: number | undefined, kind: string | undefined): Promise<string> {
   if (line === undefined) throw new LspgateError('INVALID_INPUT', '`file` needs `line` (1-based)');
   const abs = call.resolvePath(file, { expect: 'file' });
   const rel = path.relative(call.root, abs).split(path.sep).join('/');
   const lines = (await readFile(abs, 'utf8')).split(/\r\n|\r|\n/).length;
   if (line > lines) throw new LspgateError('INVALID_INPUT', `line ${line} is outside ${rel} (1..${lines})`, { line, lines });
-  const sym = enclosing(await call.workspace.catalog.fileSymbols(rel), line, column);
+  const sym = declarationAt(await call.workspace.catalog.fileSymbols(rel), line, column, kind);
   if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no cataloged declaration holds ${rel}:${line}`, { file: rel, line });
   return sym.symbol_id;
 }
@@ -41,7 +28,7 @@ async function atLine(call: ServiceCall, file: string, line: number | undefined,
 export async function targetSymbolId(call: ServiceCall, input: TargetInput): Promise<string> {
   const given = [input.symbol !== undefined, input.symbol_id !== undefined, input.file !== undefined].filter(Boolean).length;
   if (given !== 1) throw new LspgateError('INVALID_INPUT', 'give exactly one of: symbol, symbol_id, or file + line (+ column)');
-  if (input.file !== undefined) return atLine(call, input.file, input.line, input.column);
+  if (input.file !== undefined) return atLine(call, input.file, input.line, input.column, input.kind);
   if (input.line !== undefined || input.column !== undefined) throw new LspgateError('INVALID_INPUT', '`line` and `column` go with `file`');
   if (input.symbol_id !== undefined) return input.symbol_id;
   // `symbol` takes an id too: the REPL's and the CLI's positional word may be either
