@@ -23,7 +23,7 @@ import type { LspSession } from '../../lsp/types.js';
 import { toRelative } from '../../util/paths.js';
 import { fileUri } from '../../util/uri.js';
 import type { ServiceCall } from '../call.js';
-import { filesDelta, type DeltaEntry } from './diagnostics-delta.js';
+import { filesDelta, refuseUnchecked, type DeltaEntry, type Unchecked } from './diagnostics-delta.js';
 import { applyFileEdits } from './edit-apply.js';
 import { newFileTarget } from './new-file.js';
 import { editTargetOfPath, previewEdits, unifiedDiff, type FileEdit } from './workspace-edit.js';
@@ -35,6 +35,8 @@ export interface MoveFileInput {
   /** content_hash of each file from the preview: apply only if they are still that. */
   expected_hashes?: Record<string, string> | undefined;
   accept_errors?: boolean | undefined;
+  /** Apply although files of the delta are unchecked. */
+  accept_unchecked?: boolean | undefined;
 }
 
 export interface MoveFileResult {
@@ -45,8 +47,10 @@ export interface MoveFileResult {
   /** Every file the move writes: the importers (edited), the old path (removed), the new path (created). */
   files: { file: string; change: 'edited' | 'removed' | 'created'; content_hash: string; edits: number; diff: string; new_hash?: string }[];
   importers: string[];
-  diagnostics: 'checked' | 'not_checked';
+  diagnostics: 'checked' | 'partial' | 'not_checked';
   diagnostics_reason?: string;
+  /** Files of the delta not checked (no answer within the bound, no server), with the reason. */
+  unchecked: Unchecked[];
   introduced: DeltaEntry[];
   removed: DeltaEntry[];
   /**
@@ -116,6 +120,7 @@ export async function moveFile(call: ServiceCall, input: MoveFileInput): Promise
     })),
     importers: importers.map((f) => f.file),
     diagnostics: delta.diagnostics,
+    unchecked: delta.unchecked,
     introduced: delta.introduced.filter((d) => !pending.includes(d)),
     removed: delta.removed,
     pending_imports: pending,
@@ -123,6 +128,7 @@ export async function moveFile(call: ServiceCall, input: MoveFileInput): Promise
   if (delta.reason) out.diagnostics_reason = delta.reason;
   if (!input.apply) return out;
   if (!input.accept_errors) refuseNewErrors(out);
+  refuseUnchecked(`moving ${src.file} to ${dst.file}`, delta, input.accept_unchecked);
   const applied = await applyFileEdits(call, files, input.expected_hashes, 'move_file');
   out.applied = true;
   out.backup_dir = applied.backup_dir;

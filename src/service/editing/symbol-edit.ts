@@ -17,7 +17,8 @@ import type { CatalogSymbol } from '../../core/catalog.js';
 import type { ServiceCall } from '../call.js';
 import type { TargetInput } from '../navigation/resolve.js';
 import { findReferences, type ReferenceEntry } from '../navigation/references.js';
-import { diagnosticsDelta, type DeltaEntry, type DiagnosticsDelta } from './diagnostics-delta.js';
+import { diagnosticsDelta, refuseUnchecked, type DeltaEntry, type DiagnosticsDelta, type Unchecked } from './diagnostics-delta.js';
+import { editHash } from './edit-hash.js';
 import { applyFileEdits } from './edit-apply.js';
 import { parseCheck, verbatimRows } from './parse-check.js';
 import { blankLinesBetween, blankRunAfter, blankRunBefore, symbolSpan, wholeLines, type SymbolSpan } from './symbol-range.js';
@@ -29,9 +30,11 @@ export type SymbolEditKind = 'replace_symbol_body' | 'insert_before_symbol' | 'i
 export interface SymbolEditInput extends TargetInput {
   body?: string | undefined;
   apply?: boolean | undefined;
-  /** content_hash from the preview: apply only if the file is still that. */
+  /** edit_hash from the preview: apply only if the file and the edit are still those previewed. */
   expected_hash?: string | undefined;
   accept_errors?: boolean | undefined;
+  /** Apply although files of the diagnostics delta are unchecked. */
+  accept_unchecked?: boolean | undefined;
   /** replace_symbol_body: the doc comment above the declaration is replaced too. */
   include_doc?: boolean | undefined;
   /** delete_symbol: delete although references remain. */
@@ -51,15 +54,22 @@ export interface SymbolEditResult {
   symbol_id: string;
   file: string;
   applied: boolean;
+  /** sha256 of the file's bytes before the edit. */
   content_hash: string;
+  /** Binds the file's bytes and this edit: what `expected_hash` takes (edit-hash.ts). */
+  edit_hash: string;
+  /** Why nothing was (or would be) written although no error was raised: the new text is the text there now. */
+  note?: string;
   new_hash?: string;
   diff: string;
   /** Lines of the file on disk the edit replaces or inserts at (1-based, inclusive). */
   line: number;
   end_line: number;
   parse: 'checked' | 'no_grammar';
-  diagnostics: 'checked' | 'not_checked';
+  diagnostics: 'checked' | 'partial' | 'not_checked';
   diagnostics_reason?: string;
+  /** Files of the delta not checked (no answer within the bound, no server, past the cap), with the reason. */
+  unchecked: Unchecked[];
   server?: string;
   introduced: DeltaEntry[];
   removed: DeltaEntry[];
@@ -94,26 +104,65 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
     throw new LspgateError('SECRET_FILE', `the new text of ${kind} holds a private key block: nothing is shown, checked or written`, { operation: kind });
   }
   const span = await symbolSpan(call, input);
-  const references = kind === 'delete_symbol' ? await remainingReferences(call, span, input) : undefined;
+  const searched = kind === 'delete_symbol' ? await remainingReferences(call, span, input) : undefined;
+  const references = typeof searched === 'string' ? [] : searched;
   const plan = planEdit(kind, span, input, input.body ? await verbatimRows(span.file, input.body.replace(/\r\n?/g, '\n')) : new Set());
   const before = span.bytes.toString('utf8');
   const newBytes = Buffer.concat([span.bytes.subarray(0, plan.from), Buffer.from(plan.text, 'utf8'), span.bytes.subarray(plan.to)]);
   const after = newBytes.toString('utf8');
   const regionStart = span.bytes.subarray(0, plan.from).toString('utf8').length;
+  const hash = boundHash(kind, span, input, before, after);
+  call.meta.addSourceFile(span.abs);
+  if (after === before) {
+    // nothing to write, nothing to check, no undo slot taken
+    const same = result(kind, span, plan, before, after, 'checked', { diagnostics: 'checked', introduced: [], removed: [], unchecked: [] }, hash);
+    same.note = 'the new text is the text there now: nothing to write';
+    return same;
+  }
   const parse = kind === 'delete_symbol' ? 'checked' : await parseCheck(span.file, after, regionStart, regionStart + plan.text.length);
-  const referencing = await referencingFiles(call, kind, span, plan, references);
+  const referencing =
+    typeof searched === 'string'
+      ? { files: [], total_files: 0, cap: MAX_REFERENCING_FILES, unchecked: [{ file: span.file, reason: searched }] }
+      : await referencingFiles(call, kind, span, plan, references);
   const delta = await diagnosticsDelta(
     call,
     span.abs,
     before,
     after,
     (referencing?.files ?? []).map((f) => path.join(call.root, f)),
+    referencing?.unchecked ?? [],
   );
-  call.meta.addSourceFile(span.abs);
-  const out = result(kind, span, plan, before, after, parse, delta);
-  if (referencing) out.referencing = referencing;
+  const out = result(kind, span, plan, before, after, parse, delta, hash);
+  if (referencing) out.referencing = { files: referencing.files, total_files: referencing.total_files, cap: referencing.cap };
   if (references) out.references = references.map((r) => ({ file: r.file, line: r.line, column: r.column }));
   if (!input.apply) return out;
+  refuseUnsafe(kind, span, delta, input);
+  const edit: FileEdit = { absPath: span.abs, file: span.file, before, content_hash: sha256(before), after, edits: 1, diff: out.diff };
+  // the edit hash was checked above; the journal checks the bytes read for it are still on disk
+  const applied = await applyFileEdits(call, [edit], undefined, kind);
+  out.applied = true;
+  out.new_hash = sha256(after);
+  out.backup_dir = applied.backup_dir;
+  out.new_symbols = await newSymbols(call, span.file, after, regionStart, regionStart + plan.text.length, kind);
+  return out;
+}
+
+/** The preview's edit_hash; on an apply, CONTENT_MODIFIED unless `expected_hash` (when given) is it. */
+function boundHash(kind: SymbolEditKind, span: SymbolSpan, input: SymbolEditInput, before: string, after: string): string {
+  const { body, include_doc, force } = input;
+  const hash = editHash({ operation: kind, symbol_id: span.symbol.symbol_id, before, after, body, include_doc, force });
+  if (input.apply && input.expected_hash !== undefined && input.expected_hash !== hash) {
+    throw new LspgateError(
+      'CONTENT_MODIFIED',
+      `${kind} of ${span.symbol.qualified_name}: the file or the edit is not the one previewed (expected_hash takes the preview's edit_hash, which binds the file's bytes and the edit); nothing was written: preview again`,
+      { file: span.file, content_hash: sha256(before), edit_hash: hash },
+    );
+  }
+  return hash;
+}
+
+/** An apply is refused while the delta has new errors (unless accept_errors) or unchecked files (unless accept_unchecked). */
+function refuseUnsafe(kind: SymbolEditKind, span: SymbolSpan, delta: DiagnosticsDelta, input: SymbolEditInput): void {
   const errors = delta.introduced.filter((d) => d.severity === 'error');
   if (errors.length && !input.accept_errors) {
     throw new LspgateError(
@@ -124,13 +173,7 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
       },
     );
   }
-  const edit: FileEdit = { absPath: span.abs, file: span.file, before, content_hash: sha256(before), after, edits: 1, diff: out.diff };
-  const applied = await applyFileEdits(call, [edit], input.expected_hash ? { [span.file]: input.expected_hash } : undefined, kind);
-  out.applied = true;
-  out.new_hash = sha256(after);
-  out.backup_dir = applied.backup_dir;
-  out.new_symbols = await newSymbols(call, span.file, after, regionStart, regionStart + plan.text.length, kind);
-  return out;
+  refuseUnchecked(`${kind} of ${span.symbol.qualified_name}`, delta, input.accept_unchecked);
 }
 
 /** Whether `text` opens with a comment (`/*`, `//`, or `#` that is not a `#[` attribute). */
@@ -187,14 +230,15 @@ function separation(span: SymbolSpan): number {
   return 1;
 }
 
-async function remainingReferences(call: ServiceCall, span: SymbolSpan, input: SymbolEditInput): Promise<ReferenceEntry[]> {
+/** The references left outside the declaration; a string (why) when they could not be searched and `force` deletes unchecked. */
+async function remainingReferences(call: ServiceCall, span: SymbolSpan, input: SymbolEditInput): Promise<ReferenceEntry[] | string> {
   let refs: ReferenceEntry[];
   try {
     refs = (await findReferences(call, { symbol_id: span.symbol.symbol_id, include_declaration: false, max_results: 200 })).references;
   } catch (e) {
     if (input.force) {
       call.meta.warn(`references to ${span.symbol.qualified_name} were not checked: ${(e as Error).message}`);
-      return [];
+      return `the references to ${span.symbol.qualified_name} could not be searched: ${(e as Error).message}`;
     }
     if (e instanceof LspgateError)
       throw new LspgateError(
@@ -228,6 +272,7 @@ function result(
   after: string,
   parse: 'checked' | 'no_grammar',
   delta: DiagnosticsDelta,
+  hash: string,
 ): SymbolEditResult {
   const lineOf = (byte: number) => span.bytes.subarray(0, byte).toString('utf8').split('\n').length;
   const out: SymbolEditResult = {
@@ -237,11 +282,13 @@ function result(
     file: span.file,
     applied: false,
     content_hash: sha256(before),
+    edit_hash: hash,
     diff: unifiedDiff(span.file, before, after, 3),
     line: lineOf(plan.from),
     end_line: Math.max(lineOf(plan.from), lineOf(Math.max(plan.from, plan.to - 1))),
     parse,
     diagnostics: delta.diagnostics,
+    unchecked: delta.unchecked,
     introduced: delta.introduced,
     removed: delta.removed,
   };
@@ -261,7 +308,7 @@ async function referencingFiles(
   span: SymbolSpan,
   plan: Planned,
   refs: ReferenceEntry[] | undefined,
-): Promise<Referencing | undefined> {
+): Promise<(Referencing & { unchecked: Unchecked[] }) | undefined> {
   let found = refs;
   const container = kind === 'insert_before_symbol' || kind === 'insert_after_symbol' ? await contractOf(call, span) : undefined;
   // a member added to an interface or trait is owed by everything typed by it (implementers, object literals)
@@ -276,14 +323,23 @@ async function referencingFiles(
         ? `${container.qualified_name} gains a member, but the code typed by it`
         : `the signature of ${subject.qualified_name} changes, but its callers`;
       call.meta.warn(`${what} were not checked: ${(e as Error).message}`);
-      return undefined;
+      // unchecked, never "no callers": an apply needs accept_unchecked
+      return {
+        files: [],
+        total_files: 0,
+        cap: MAX_REFERENCING_FILES,
+        unchecked: [{ file: span.file, reason: `${what} could not be searched: ${(e as Error).message}` }],
+      };
     }
   }
   if (!found) return undefined;
   const files = [...new Set(found.filter((r) => !r.external && r.file !== span.file).map((r) => r.file))].sort();
   if (files.length > MAX_REFERENCING_FILES)
     call.meta.warn(`${files.length} files reference ${subject.qualified_name}: the diagnostics delta covers the first ${MAX_REFERENCING_FILES}`);
-  return { files: files.slice(0, MAX_REFERENCING_FILES), total_files: files.length, cap: MAX_REFERENCING_FILES };
+  const past = files
+    .slice(MAX_REFERENCING_FILES)
+    .map((file) => ({ file, reason: `past the cap of ${MAX_REFERENCING_FILES} referencing files the delta checks` }));
+  return { files: files.slice(0, MAX_REFERENCING_FILES), total_files: files.length, cap: MAX_REFERENCING_FILES, unchecked: past };
 }
 
 /** The interface or trait an insertion beside `span`'s symbol adds a member to, if any. */
