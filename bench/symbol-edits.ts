@@ -151,7 +151,7 @@ async function edit(
   let r: Json;
   const t1 = performance.now();
   try {
-    r = (await g.run(kind, { ...args, apply: true, expected_hash: preview.content_hash, output_format: 'json' })).result as Json;
+    r = (await g.run(kind, { ...args, apply: true, expected_hash: preview.edit_hash, output_format: 'json' })).result as Json;
   } catch (e) {
     refuse(row, e, label);
     return { ok: false };

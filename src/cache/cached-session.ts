@@ -6,7 +6,17 @@
  */
 import { statSync } from 'node:fs';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
-import type { AnyRequestType, LspSession, OpenDocument, PositionEncoding, RequestOptions, SessionInfo, SessionState, TraceEvent } from '../lsp/types.js';
+import type {
+  AnyRequestType,
+  LspSession,
+  OpenDocument,
+  PositionEncoding,
+  RequestOptions,
+  SessionInfo,
+  SessionState,
+  SyncOptions,
+  TraceEvent,
+} from '../lsp/types.js';
 import type { ServerEntry } from '../config/schema.js';
 import type { DiagnosticsFeed } from '../lsp/diagnostics-feed.js';
 import { noteFileAccess, noteSessionUse, type StampedSession } from '../util/dependency-scope.js';
@@ -137,7 +147,7 @@ export class CachedSession implements LspSession, StampedSession {
     return this.inner.requestRaw(method, params, opts);
   }
 
-  async syncDocument(absPath: string, text?: string): Promise<OpenDocument> {
+  async syncDocument(absPath: string, text?: string, opts?: SyncOptions): Promise<OpenDocument> {
     // Every operation syncs each file it touches; re-reading and re-hashing unchanged files was
     // most of a cached answer's time (bench: ~1 ms per file under load). A file whose mtime, size
     // and inode are those of its last sync from disk is the document the server already has.
@@ -146,12 +156,12 @@ export class CachedSession implements LspSession, StampedSession {
     // Given text is not the disk's: the operation cache stats the file itself (a later edit on disk
     // still invalidates what was answered from it).
     noteFileAccess(absPath, st);
-    if (st) {
+    if (st && !opts?.newVersion) {
       const fresh = this.unchangedOnDisk(absPath, st);
       if (fresh) return fresh;
     }
     const before = this.inner.getDocument(absPath);
-    const doc = await this.inner.syncDocument(absPath, text);
+    const doc = await this.inner.syncDocument(absPath, text, opts);
     const changed = before ? before.version !== doc.version || before.hash !== doc.hash : !this.inner.entry.openInsensitive || text !== undefined;
     if (changed) this.cache.bumpEpoch(this.scope);
     // The stat was taken before the session read the file: if it changed in between, the stamp is

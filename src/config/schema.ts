@@ -228,6 +228,11 @@ export const LimitsSchema = z.object({
   parseTimeoutMs: z.number().int().positive().default(20_000),
   /** Each syntax worker's heap cap in MiB; a file that needs more is left out with LIMIT_EXCEEDED. */
   parseHeapMb: z.number().int().min(16).default(512),
+  /**
+   * How long an edit's diagnostics delta waits for the server's answer on one file (before or after
+   * the new text), in ms; past it the file is unchecked and an apply needs `accept_unchecked`.
+   */
+  deltaFileMs: z.number().int().positive().default(30_000),
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 

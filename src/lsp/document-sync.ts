@@ -53,10 +53,10 @@ export class DocumentSync {
    * during a cold catalog at load ~12 (docs/performance.md "Sessions and the daemon"). A failed write resets the generation (lost()),
    * and the request after it fails with that crash.
    */
-  sync(gen: Generation, absPath: string, content: string): OpenDocument {
+  sync(gen: Generation, absPath: string, content: string, newVersion = false): OpenDocument {
     const hash = sha256(content);
     const prev = this.docs.get(absPath);
-    if (prev && prev.generation === gen.n && prev.hash === hash) return publicDoc(prev);
+    if (prev && prev.generation === gen.n && prev.hash === hash && !newVersion) return publicDoc(prev);
     if (prev && prev.generation === gen.n) {
       const doc: Doc = { ...prev, text: content, hash, version: prev.version + 1 };
       this.docs.set(absPath, doc);

@@ -34,7 +34,17 @@ import { crashError, failedError, prepareLaunch, startFailedError, stoppedError 
 import { spawnServer } from './spawn.js';
 import { makeServerTmp, removeServerTmp, tmpEnv } from './server-tmp.js';
 import { inBackground } from '../util/work-class.js';
-import type { AnyRequestType, LspSession, OpenDocument, PositionEncoding, RequestOptions, SessionInfo, SessionState, TraceEvent } from './types.js';
+import type {
+  AnyRequestType,
+  LspSession,
+  OpenDocument,
+  PositionEncoding,
+  RequestOptions,
+  SessionInfo,
+  SessionState,
+  SyncOptions,
+  TraceEvent,
+} from './types.js';
 
 export type { SessionOptions } from './session-options.js';
 
@@ -391,11 +401,11 @@ export class Session implements LspSession {
   // ---------------------------------------------------------------------------------------------
   // documents
 
-  async syncDocument(absPath: string, text?: string): Promise<OpenDocument> {
+  async syncDocument(absPath: string, text?: string, opts?: SyncOptions): Promise<OpenDocument> {
     this.lastUsed = Date.now();
     const content = documentText(absPath, text, this.limits.maxFileBytes);
     await this.start();
-    const doc = this.docs.sync(this.gen!, absPath, content);
+    const doc = this.docs.sync(this.gen!, absPath, content, opts?.newVersion === true);
     this.diagnostics.noteSynced(doc.uri, doc.version, this._generation);
     return doc;
   }

@@ -32,6 +32,10 @@ export interface OpenDocument {
   hash: string;
 }
 
+export interface SyncOptions {
+  newVersion?: boolean;
+}
+
 export interface RequestOptions {
   /** Overrides the entry's `timeouts.requestMs`. */
   timeoutMs?: number;
@@ -121,8 +125,10 @@ export interface LspSession {
   /**
    * Opens the file (didOpen) or, when its content on disk (or `text`) differs from what the server
    * has, sends didChange with the next version. Returns the document as the server now sees it.
+   * `newVersion`: an open document whose content is the same is sent again as the next version
+   * (didChange with the same text), so that a push server publishes for the state it has now.
    */
-  syncDocument(absPath: string, text?: string): Promise<OpenDocument>;
+  syncDocument(absPath: string, text?: string, opts?: SyncOptions): Promise<OpenDocument>;
   /**
    * Runs one unit of bulk work (open → request → close of a file) once background work may start:
    * held while interactive requests run, wait or ended a moment ago, except one unit at a time

@@ -28,13 +28,14 @@ export function outsideUnchanged(op: string, before: string, after: string, r: {
   expect(a.subarray(a.length - suffix.length).equals(suffix)).toBe(true);
 }
 
-/** Preview (nothing written), then apply with the preview's hash; the checks above. */
+/** Preview (nothing written), then apply with the preview's edit hash; the checks above. */
 export async function applyChecked(fx: ScratchFixture, op: string, args: Record<string, unknown>, file: string) {
   const before = fx.read(file);
   const preview = await fx.run(op, args);
   expect(fx.read(file)).toBe(before);
   expect(preview.content_hash).toBe(sha(before));
-  const r = await fx.run(op, { ...args, apply: true, expected_hash: preview.content_hash });
+  expect(preview.edit_hash).toMatch(/^[0-9a-f]{64}$/);
+  const r = await fx.run(op, { ...args, apply: true, expected_hash: preview.edit_hash });
   const after = fx.read(file);
   expect([r.applied, r.new_hash, r.diff]).toEqual([true, sha(after), preview.diff]);
   outsideUnchanged(op, before, after, r as { line: number; end_line: number });

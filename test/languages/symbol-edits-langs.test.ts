@@ -170,10 +170,12 @@ describe('symbol edits: a language with no server (Java, grammar only)', async (
     const { r, after } = await applyChecked(
       fx,
       'replace_symbol_body',
-      { symbol: 'InvoiceService.totalOf', body: 'public long totalOf(Invoice invoice) {\n  return 0;\n}' },
+      // no server: the file is unchecked, which an apply must accept in so many words
+      { symbol: 'InvoiceService.totalOf', body: 'public long totalOf(Invoice invoice) {\n  return 0;\n}', accept_unchecked: true },
       file,
     );
     expect([r.diagnostics, r.parse]).toEqual(['not_checked', 'checked']);
+    expect(r.unchecked).toEqual([{ file, reason: expect.stringContaining('SERVER_NOT_INSTALLED') }]);
     expect(r.diagnostics_reason).toContain('SERVER_NOT_INSTALLED');
     expect(after).toContain("    /** The sum of the invoice's line amounts. */\n    public long totalOf(Invoice invoice) {\n        return 0;\n    }\n");
   });
@@ -188,7 +190,7 @@ describe('symbol edits: a language with no server (Java, grammar only)', async (
     const err = await fx.runError('delete_symbol', { symbol: 'InvoiceService.Status', apply: true });
     expect(err.code).toBe('SERVER_NOT_INSTALLED');
     expect(fx.read(file)).toBe(before);
-    const { after } = await applyChecked(fx, 'delete_symbol', { symbol: 'InvoiceService.Status', force: true }, file);
+    const { after } = await applyChecked(fx, 'delete_symbol', { symbol: 'InvoiceService.Status', force: true, accept_unchecked: true }, file);
     expect(after).not.toContain('enum Status');
   });
 });

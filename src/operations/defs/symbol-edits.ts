@@ -21,42 +21,49 @@ const output = withMeta({
   symbol_id: z.string(),
   file: z.string(),
   applied: z.boolean(),
-  content_hash: z.string().describe('Pass back as expected_hash to apply'),
+  content_hash: z.string(),
+  edit_hash: z.string(),
+  note: z.string().optional(),
   new_hash: z.string().optional(),
   diff: z.string(),
   line: z.number().int(),
   end_line: z.number().int(),
   parse: z.enum(['checked', 'no_grammar']),
-  diagnostics: z.enum(['checked', 'not_checked']),
+  diagnostics: z.enum(['checked', 'partial', 'not_checked']),
   diagnostics_reason: z.string().optional(),
+  unchecked: z.array(z.unknown()).describe('{file, reason}'),
   server: z.string().optional(),
   // each entry: line, column, end_line, end_column, severity, code?, source?, message, tags?, related? (the schema
   // names them once here, not per entry, to keep the default profile's tools/list small)
   introduced: z.array(z.unknown()).describe('Diagnostics the new text adds: {file, line, column, severity, code, message, ...}'),
   removed: z.array(z.unknown()).describe('Diagnostics it removes, the same shape'),
   // {files, total_files, cap}: named in the description, not as a schema, for the default profile's size
-  referencing: z.unknown().optional().describe('Signature change or delete: {files, total_files, cap, unseen_folders?} the delta also checked'),
+  referencing: z.unknown().optional().describe('{files, total_files, cap, unseen_folders?}: callers checked too'),
   backup_dir: z.string().optional(),
-  new_symbols: z.array(z.unknown()).optional().describe('After an apply: {symbol_id, qualified_name, kind, line}'),
+  new_symbols: z.array(z.unknown()).optional().describe('{symbol_id, qualified_name, kind, line}'),
   references: z.array(z.unknown()).optional().describe('A forced delete: {file, line, column} left'),
 });
 
 const common = {
   ...targetShape,
-  apply: z.boolean().optional().describe('Write it (default: preview)'),
-  expected_hash: z.string().max(100).optional().describe("The preview's content_hash"),
-  accept_errors: z.boolean().optional().describe('Apply despite introduced errors'),
+  // what apply and accept_* do is said once in the tool descriptions (the default profile's size)
+  apply: z.boolean().optional(),
+  expected_hash: z.string().max(100).optional().describe("The preview's edit_hash"),
+  accept_errors: z.boolean().optional(),
+  accept_unchecked: z.boolean().optional(),
 };
 const body = z.string().min(1).max(1_000_000);
 
 function markdown(r: SymbolEditResult): string {
   const state = r.applied ? 'applied' : 'preview';
   const out = [`## ${r.operation} ${r.symbol} in ${r.file}:${r.line} (${state})`, '', '```diff', r.diff.trimEnd(), '```', ''];
+  if (r.note) out.push(r.note);
   if (r.diagnostics === 'not_checked') out.push(`Diagnostics not checked: ${r.diagnostics_reason ?? ''}`);
-  else out.push(`Diagnostics (${r.server ?? 'server'}): ${r.introduced.length} introduced, ${r.removed.length} removed`);
+  else out.push(`Diagnostics (${r.server ?? 'server'}, ${r.diagnostics}): ${r.introduced.length} introduced, ${r.removed.length} removed`);
+  for (const u of r.unchecked) out.push(`- unchecked ${u.file}: ${u.reason}`);
   if (r.referencing)
     out.push(
-      `Referencing files checked: ${r.referencing.files.length} of ${r.referencing.total_files}${r.referencing.total_files > r.referencing.cap ? ` (cap ${r.referencing.cap})` : ''}`,
+      `Referencing files checked: ${r.referencing.files.filter((f) => !r.unchecked.some((u) => u.file === f)).length} of ${r.referencing.total_files}${r.referencing.total_files > r.referencing.cap ? ` (cap ${r.referencing.cap})` : ''}`,
     );
   if (r.referencing?.unseen_folders) out.push(`Not searched (the server does not load them): ${r.referencing.unseen_folders.join(', ')}`);
   for (const d of r.introduced) out.push(`- + ${d.file}:${d.line}:${d.column} **${d.severity}**${d.code ? ` ${d.code}` : ''}: ${d.message}`);
@@ -64,7 +71,7 @@ function markdown(r: SymbolEditResult): string {
   if (r.references?.length) out.push('', `References left (force): ${r.references.map((x) => `${x.file}:${x.line}`).join(', ')}`);
   if (r.new_symbols?.length) out.push('', `New symbols: ${r.new_symbols.map((s) => `\`${s.symbol_id}\``).join(', ')}`);
   if (r.backup_dir) out.push('', `backup: ${r.backup_dir}`);
-  if (!r.applied) out.push('', `apply: the same call with apply: true, expected_hash: ${r.content_hash}`);
+  if (!r.applied && !r.note) out.push('', `apply: the same call with apply: true, expected_hash: ${r.edit_hash}`);
   return out.join('\n') + '\n';
 }
 
@@ -76,6 +83,7 @@ function editOp(name: SymbolEditKind, title: string, description: string, shape:
     input: z.object({ ...common, ...shape }),
     output,
     annotations: WRITES_FILES,
+    waitsForServers: true,
     repl: { command: repl, positional: name === 'delete_symbol' ? ['symbol'] : ['symbol', 'body'] },
     profile: 'all',
     clientCases: { ok: [ok], errors: symbolErrorCases(name === 'delete_symbol' ? {} : { body: 'x' }) },
@@ -86,9 +94,10 @@ function editOp(name: SymbolEditKind, title: string, description: string, shape:
 }
 
 const CHECKED =
-  'Nothing is written without `apply: true`: the answer is the diff, its content_hash, and the diagnostics delta (the server checks the new text unsaved, and the callers of a changed signature or deleted symbol: `introduced`/`removed`; `not_checked` with the reason without a server). Text that does not parse in place is INVALID_INPUT. An apply writes through the journal (with backups), is CONTENT_MODIFIED if the file changed since `expected_hash`, and refuses new errors unless `accept_errors`; it answers `new_symbols`. Indentation and line endings follow the file; nothing outside the range changes.';
+  'Without `apply: true` nothing is written: the answer is the diff, edit_hash and diagnostics (`introduced`/`removed`/`unchecked`: the server checks the new text unsaved, and callers of a changed signature or deleted symbol). Text that does not parse in place: INVALID_INPUT. An apply is CONTENT_MODIFIED unless file and edit match `expected_hash`, refuses new errors and unchecked files unless `accept_errors` / `accept_unchecked`, and answers `new_symbols`. Indentation and line endings follow the file; bytes outside the range stay.';
 /** The same checks, said short (a tool listed alone must not name another one). */
-const AS_REPLACE = 'A preview (diff, content_hash, diagnostics delta) unless `apply`; applies refuse new errors unless `accept_errors`.';
+const AS_REPLACE =
+  'Previews (diff, edit_hash, diagnostics) unless `apply`, which refuses new errors and unchecked files unless `accept_errors` / `accept_unchecked`.';
 
 export const symbolEditOperations: Operation[] = [
   editOp(

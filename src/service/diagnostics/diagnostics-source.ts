@@ -40,21 +40,30 @@ export interface SourceOptions {
   signal?: AbortSignal;
   /** An unsaved version to diagnose instead of the disk's (a symbol edit's preview); the caller syncs the disk text back. */
   text?: string;
+  /**
+   * A push server's answer must be computed now (an edit's delta: the other files' unsaved text is
+   * with the server): an unchanged document is sent again as the next version and its publish awaited.
+   */
+  fresh?: boolean;
 }
 
 export async function documentDiagnostics(session: LspSession, absPath: string, opts: SourceOptions): Promise<DocumentDiagnostics> {
   // Read here, not through the session's stat shortcut: the stamp must be the bytes on disk now.
   const text = opts.text ?? documentText(absPath, undefined, opts.maxFileBytes);
-  const doc = await session.syncDocument(absPath, text);
+  const adapter = adapterFor(session.entry.adapter);
+  // pull and request answers are computed when asked; only a publish needs a version of its own
+  const push = !session.hasCapability('diagnosticProvider') && !adapter.requestDiagnostics;
+  const doc = await session.syncDocument(absPath, text, push && opts.fresh ? { newVersion: true } : undefined);
   if (session.hasCapability('diagnosticProvider')) {
     const report = await session.request(DocumentDiagnosticRequest.type, { textDocument: { uri: doc.uri } }, { signal: opts.signal });
     return { mode: 'pull', doc, diagnostics: fullItems(report) };
   }
-  const requested = await adapterFor(session.entry.adapter).requestDiagnostics?.(session, doc, opts.signal);
+  const requested = await adapter.requestDiagnostics?.(session, doc, opts.signal);
   if (requested) return { mode: 'request', doc, diagnostics: requested };
   const feed = session.diagnostics;
   if (!feed) throw new LspgateError('NOT_SUPPORTED', `${session.serverId} sessions here record no published diagnostics`, { server: session.serverId });
-  return pushed(session, feed, doc, opts);
+  // an adapter that could not request them after all: the version of its own is sent now
+  return pushed(session, feed, push || !opts.fresh ? doc : await session.syncDocument(absPath, text, { newVersion: true }), opts);
 }
 
 function fullItems(report: DocumentDiagnosticReport): Diagnostic[] {

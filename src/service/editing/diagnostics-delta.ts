@@ -1,36 +1,51 @@
 /**
- * The diagnostics delta of an edit, before anything is written: the file's server diagnoses the text
- * on disk, then the new text given to it as an unsaved version (didChange; pulled where the server
- * offers pull, else its own requests or the settled publish: diagnostics-source.ts), and the two
- * lists are compared. Afterwards the server is told the disk text again, also when the check
- * failed, so no later answer is computed on text that exists nowhere. A file whose language has no
- * server (or whose server cannot start) is `not_checked`, with the reason. An edit that can break
- * other files (a changed signature, a deletion, a moved file) names them: they are diagnosed before
- * and after too (filesDelta), and their entries name their file.
+ * The diagnostics delta of an edit, before anything is written: every file of the delta (the edited
+ * one, and those referencing a changed signature, a deleted symbol or a moved file) is diagnosed as
+ * the server has it now ("before"), then the new texts are given to the server as unsaved versions
+ * (didChange) and every file is diagnosed again ("after"), and the two lists are compared per file.
+ *
+ * "After" is always an answer the server computed for the state that holds the new text: pulled
+ * (`textDocument/diagnostic`) or requested (tsserver) after the change, or for a push server a
+ * publish for a version sent after the change: an unchanged referencing file is sent again as the
+ * next version with the same text, and its publish for that version (or, for a server that publishes
+ * without versions, one arriving after it) is awaited, as is its "before" (diagnostics-source.ts).
+ * A file whose answer did not come within `limits.deltaFileMs` (or whose server failed) is
+ * **unchecked**, named with its reason, never counted as checked: `diagnostics` is `checked` only
+ * when every file was. Afterwards the server is told the disk text again, also when the check failed.
  */
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { isLspgateError } from '../../errors/errors.js';
+import { isLspgateError, LspgateError } from '../../errors/errors.js';
 import type { LspSession } from '../../lsp/types.js';
 import { toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { atLeast, toDiagnosticEntry, type DiagnosticEntry } from '../diagnostics/diagnostic-entries.js';
 import { documentDiagnostics } from '../diagnostics/diagnostics-source.js';
+import { lineMap, type LineMap } from './line-map.js';
 
 /** A diagnostic of the delta, with the workspace-relative file it is in (a moved file's new path). */
 export type DeltaEntry = DiagnosticEntry & { file: string };
 
+/** A file of the delta whose diagnostics were not compared, and why. */
+export interface Unchecked {
+  file: string;
+  reason: string;
+}
+
 export interface DiagnosticsDelta {
-  diagnostics: 'checked' | 'not_checked';
-  /** Why not checked (no server for the language, the server failed), with the error code. */
+  /** `checked`: every file of the delta was diagnosed before and after; `partial`: some were; `not_checked`: none. */
+  diagnostics: 'checked' | 'partial' | 'not_checked';
+  /** Why not (wholly) checked, with the error code. */
   reason?: string;
   /** Errors and warnings the new text has and the disk text has not (positions in the new text). */
   introduced: DeltaEntry[];
   /** Errors and warnings of the disk text the new text no longer has (positions in the disk text). */
   removed: DeltaEntry[];
+  /** Files of the delta not checked, each with its reason. */
+  unchecked: Unchecked[];
   server?: string;
 }
 
-/** Codes of a server that cannot be used for this file: the delta is not checked, the edit is still answered. */
+/** Codes of a server that cannot answer for a file: the file is unchecked, the edit is still answered. */
 const NO_SERVER = new Set([
   'SERVER_NOT_INSTALLED',
   'SERVER_START_FAILED',
@@ -38,12 +53,21 @@ const NO_SERVER = new Set([
   'SERVER_FAILED',
   'UNSUPPORTED_LANGUAGE',
   'NOT_SUPPORTED',
+  'NOT_READY',
   'TIMEOUT',
+  'CANCELLED',
 ]);
 
-export async function diagnosticsDelta(call: ServiceCall, abs: string, before: string, after: string, others: string[] = []): Promise<DiagnosticsDelta> {
+export async function diagnosticsDelta(
+  call: ServiceCall,
+  abs: string,
+  before: string,
+  after: string,
+  others: string[] = [],
+  unchecked: Unchecked[] = [],
+): Promise<DiagnosticsDelta> {
   const others_ = others.filter((o) => o !== abs).map((o) => ({ abs: o }));
-  return filesDelta(call, abs, [{ abs, before, after }, ...others_]);
+  return filesDelta(call, abs, [{ abs, before, after }, ...others_], unchecked);
 }
 
 /**
@@ -59,54 +83,58 @@ export interface DeltaFile {
   newAbs?: string;
 }
 
+interface Answer {
+  entries: DeltaEntry[];
+  text: string;
+}
+
 /**
- * The delta over several files of one server: each diagnosed as on disk, then every new text given
- * at once (a file's new errors may come from another's change), each diagnosed again, then the
- * server told the disk state: changed files synced back, a moved file's new path closed. Entries
- * name their file.
+ * The delta over several files of one server: each diagnosed as it is, then every new text given at
+ * once (a file's new errors may come from another's change), each diagnosed again, then the server
+ * told the disk state: changed files synced back, a moved file's new path closed. `known` are files
+ * already known to be unchecked (past the referencing cap, references not searchable).
  */
-export async function filesDelta(call: ServiceCall, sessionOf: string, files: DeltaFile[]): Promise<DiagnosticsDelta> {
+export async function filesDelta(call: ServiceCall, sessionOf: string, files: DeltaFile[], known: Unchecked[] = []): Promise<DiagnosticsDelta> {
+  const rel = (a: string) => toRelative(call.root, a);
   let session: LspSession;
   try {
     session = await call.session(sessionOf);
   } catch (e) {
-    if (isLspgateError(e) && NO_SERVER.has(e.code)) return notChecked(`${e.code}: ${e.message}`);
-    throw e;
+    if (!unusable(e)) throw e;
+    const reason = `${e.code}: ${e.message}`;
+    return verdict([], [], [...files.map((f) => ({ file: rel(f.newAbs ?? f.abs), reason })), ...known], 0, reason);
   }
-  const opts = { maxFileBytes: call.env.limits.maxFileBytes, ...(call.signal ? { signal: call.signal } : {}) };
-  const enc = session.positionEncoding;
-  const entries = (list: Diagnostic[], text: string, file: string) =>
-    list.map((d) => ({ file, ...toDiagnosticEntry(d, { root: call.root, text, encoding: enc }) })).filter((d) => atLeast(d.severity, 'warning'));
-  const rel = (a: string) => toRelative(call.root, a);
+  const ask = asker(call, session);
+  const failed = new Map<DeltaFile, string>();
+  const guard = async <T>(f: DeltaFile, work: () => Promise<T>): Promise<T | undefined> => {
+    if (failed.has(f)) return undefined;
+    try {
+      return await work();
+    } catch (e) {
+      if (!unusable(e) || call.signal?.aborted) throw e;
+      failed.set(f, `${e.code}: ${e.message}`);
+      return undefined;
+    }
+  };
+  const changes = (f: DeltaFile) => f.after !== undefined || !!f.newAbs;
+  const was = new Map<DeltaFile, Answer>();
+  const is = new Map<DeltaFile, Answer>();
   const synced: DeltaFile[] = [];
   try {
-    const was: DeltaEntry[] = [];
+    // an unchanged file's "before" is asked anew too: the answer for the server's state now
     for (const f of files) {
-      const old = await documentDiagnostics(session, f.abs, { ...opts, ...(f.before !== undefined ? { text: f.before } : {}) });
-      was.push(...entries(old.diagnostics, old.doc.text, rel(f.abs)));
+      const a = await guard(f, () => ask(f.abs, f.before, !changes(f)));
+      if (a) was.set(f, a);
     }
     for (const f of files) {
-      if (f.after === undefined && !f.newAbs) continue;
+      if (!changes(f)) continue;
       synced.push(f);
       await session.syncDocument(f.newAbs ?? f.abs, f.after);
     }
-    const is: DeltaEntry[] = [];
     for (const f of files) {
-      const where = f.newAbs ?? f.abs;
-      const now = await documentDiagnostics(session, where, { ...opts, ...(f.after !== undefined ? { text: f.after } : {}) });
-      is.push(...entries(now.diagnostics, now.doc.text, rel(where)));
+      const a = await guard(f, () => ask(f.newAbs ?? f.abs, f.after, !changes(f)));
+      if (a) is.set(f, a);
     }
-    // a moved file's diagnostics are matched across its two paths
-    const moved = new Map(files.filter((f) => f.newAbs).map((f) => [rel(f.newAbs!), rel(f.abs)]));
-    return {
-      diagnostics: 'checked',
-      server: session.serverId,
-      introduced: without(is, was, moved),
-      removed: without(was, is, new Map([...moved].map(([a, b]) => [b, a]))),
-    };
-  } catch (e) {
-    if (isLspgateError(e) && NO_SERVER.has(e.code)) return { ...notChecked(`${e.code}: ${e.message}`), server: session.serverId };
-    throw e;
   } finally {
     // the server is told the disk state again whatever happened above
     for (const f of synced.length ? synced : files.slice(0, 1)) {
@@ -114,25 +142,114 @@ export async function filesDelta(call: ServiceCall, sessionOf: string, files: De
       await back.catch((e: unknown) => call.meta.warn(`could not re-sync ${f.abs} with ${session.serverId}: ${(e as Error).message}`));
     }
   }
+  return { ...compare(files, was, is, failed, rel, known), server: session.serverId };
 }
 
-function notChecked(reason: string): DiagnosticsDelta {
-  return { diagnostics: 'not_checked', reason, introduced: [], removed: [] };
+/** Asks one file's diagnostics within limits.deltaFileMs; past it TIMEOUT (the caller's own cancel stays CANCELLED). */
+function asker(call: ServiceCall, session: LspSession): (abs: string, text: string | undefined, fresh: boolean) => Promise<Answer> {
+  const rel = (a: string) => toRelative(call.root, a);
+  const enc = session.positionEncoding;
+  const entries = (list: Diagnostic[], text: string, file: string) =>
+    list.map((d) => ({ file, ...toDiagnosticEntry(d, { root: call.root, text, encoding: enc }) })).filter((d) => atLeast(d.severity, 'warning'));
+  const boundMs = call.env.limits.deltaFileMs;
+  return async (abs, text, fresh) => {
+    const timer = AbortSignal.timeout(boundMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, timer]) : timer;
+    const opts = { maxFileBytes: call.env.limits.maxFileBytes, signal, fresh, ...(text !== undefined ? { text } : {}) };
+    try {
+      const d = await documentDiagnostics(session, abs, opts);
+      if (timer.aborted) throw timeout(session, rel(abs), boundMs);
+      return { entries: entries(d.diagnostics, d.doc.text, rel(abs)), text: d.doc.text };
+    } catch (e) {
+      if (timer.aborted && !call.signal?.aborted) throw timeout(session, rel(abs), boundMs);
+      throw e;
+    }
+  };
+}
+
+/** Per file: after − before and before − after; a file without both answers is unchecked. */
+function compare(
+  files: DeltaFile[],
+  was: Map<DeltaFile, Answer>,
+  is: Map<DeltaFile, Answer>,
+  failed: Map<DeltaFile, string>,
+  rel: (abs: string) => string,
+  known: Unchecked[],
+): DiagnosticsDelta {
+  const introduced: DeltaEntry[] = [];
+  const removed: DeltaEntry[] = [];
+  const unchecked: Unchecked[] = [];
+  for (const f of files) {
+    const b = was.get(f);
+    const a = is.get(f);
+    if (!a || !b) {
+      unchecked.push({ file: rel(f.newAbs ?? f.abs), reason: failed.get(f) ?? 'no answer' });
+      continue;
+    }
+    const map = lineMap(b.text, a.text);
+    introduced.push(...without(a.entries, b.entries, map, 'after'));
+    removed.push(...without(b.entries, a.entries, map, 'before'));
+  }
+  return verdict(introduced, removed, [...unchecked, ...known], files.length - unchecked.length);
+}
+
+/** `checked` only when every file of the delta was; `not_checked` when none was. */
+function verdict(introduced: DeltaEntry[], removed: DeltaEntry[], unchecked: Unchecked[], checkedFiles: number, reason?: string): DiagnosticsDelta {
+  const diagnostics = unchecked.length === 0 ? 'checked' : checkedFiles === 0 ? 'not_checked' : 'partial';
+  const out: DiagnosticsDelta = { diagnostics, introduced, removed, unchecked };
+  const why =
+    reason ?? (unchecked.length ? `${unchecked.length} file(s) of the delta unchecked (first: ${unchecked[0]!.file}: ${unchecked[0]!.reason})` : undefined);
+  if (why) out.reason = why;
+  return out;
+}
+
+function unusable(e: unknown): e is { code: string; message: string } {
+  return isLspgateError(e) && NO_SERVER.has(e.code);
+}
+
+function timeout(session: LspSession, abs: string, ms: number): LspgateError {
+  return new LspgateError('TIMEOUT', `${session.serverId} gave no diagnostics for ${abs} within ${ms} ms (limits.deltaFileMs)`, {
+    server: session.serverId,
+    timeoutMs: ms,
+  });
 }
 
 /**
- * Diagnostics are matched by file, severity, code and message (positions move with any edit); `a`
- * minus `b` as multisets. `same` maps a file of `a` to its name in `b` (a moved file).
+ * `a` minus `b` as multisets of (severity, code, message, position), where a position outside the
+ * changed lines is mapped between the two texts (lines before the change stay, lines after it move by
+ * the change's line shift) and a diagnostic inside the changed lines matches one inside them on the
+ * other side by severity, code and message alone. So a pre-existing error elsewhere with the same
+ * message cannot hide a new one, and a shifted pre-existing one is not new.
  */
-function without(a: DeltaEntry[], b: DeltaEntry[], same: Map<string, string> = new Map()): DeltaEntry[] {
-  const key = (d: DeltaEntry, map?: Map<string, string>) => `${map?.get(d.file) ?? d.file}\0${d.severity}\0${d.code ?? ''}\0${d.message}`;
+function without(a: DeltaEntry[], b: DeltaEntry[], map: LineMap, side: 'before' | 'after'): DeltaEntry[] {
+  const other = side === 'after' ? 'before' : 'after';
+  const key = (d: DeltaEntry, from: 'before' | 'after') => {
+    const at = map.toBefore(d.line, from);
+    return `${d.severity}\0${d.code ?? ''}\0${d.message}\0${at === undefined ? 'changed' : `${at}:${d.column}`}`;
+  };
   const left = new Map<string, number>();
-  for (const d of b) left.set(key(d), (left.get(key(d)) ?? 0) + 1);
+  for (const d of b) left.set(key(d, other), (left.get(key(d, other)) ?? 0) + 1);
   const out: DeltaEntry[] = [];
   for (const d of a) {
-    const n = left.get(key(d, same)) ?? 0;
-    if (n > 0) left.set(key(d, same), n - 1);
+    const k = key(d, side);
+    const n = left.get(k) ?? 0;
+    if (n > 0) left.set(k, n - 1);
     else out.push(d);
   }
   return out;
+}
+
+/**
+ * Fail closed: an apply is refused while any file of its delta is unchecked, unless the caller
+ * accepts that (`accept_unchecked`; `accept_errors` does not cover it). INVALID_INPUT with
+ * `details.unchecked` ({file, reason} each).
+ */
+export function refuseUnchecked(operation: string, delta: DiagnosticsDelta, accepted: boolean | undefined): void {
+  if (accepted || delta.unchecked.length === 0) return;
+  const first = delta.unchecked[0]!;
+  throw new LspgateError(
+    'INVALID_INPUT',
+    `${operation}: ${delta.unchecked.length} file(s) of the diagnostics delta are unchecked (first: ${first.file}: ${first.reason}); nothing was written: preview again, or apply with accept_unchecked: true`,
+    { unchecked: delta.unchecked.slice(0, 100) },
+  );
 }

@@ -25,7 +25,7 @@ import type { LspSession } from '../../lsp/types.js';
 import { toRelative } from '../../util/paths.js';
 import { fileUri } from '../../util/uri.js';
 import type { ServiceCall } from '../call.js';
-import { filesDelta, type DeltaEntry } from './diagnostics-delta.js';
+import { filesDelta, refuseUnchecked, type DeltaEntry, type Unchecked } from './diagnostics-delta.js';
 import { applyFileEdits } from './edit-apply.js';
 import { newFileTarget } from './new-file.js';
 import { editTargetOfPath, previewEdits, unifiedDiff, type FileEdit } from './workspace-edit.js';
@@ -37,6 +37,8 @@ export interface MoveFileInput {
   /** content_hash of each file from the preview: apply only if they are still that. */
   expected_hashes?: Record<string, string> | undefined;
   accept_errors?: boolean | undefined;
+  /** Apply although files of the delta are unchecked. */
+  accept_unchecked?: boolean | undefined;
 }
 
 export interface MoveFileResult {
@@ -47,8 +49,10 @@ export interface MoveFileResult {
   /** Every file the move writes: the importers (edited), the old path (removed), the new path (created). */
   files: { file: string; change: 'edited' | 'removed' | 'created'; content_hash: string; edits: number; diff: string; new_hash?: string }[];
   importers: string[];
-  diagnostics: 'checked' | 'not_checked';
+  diagnostics: 'checked' | 'partial' | 'not_checked';
   diagnostics_reason?: string;
+  /** Files of the delta not checked (no answer within the bound, no server), with the reason. */
+  unchecked: Unchecked[];
   introduced: DeltaEntry[];
   removed: DeltaEntry[];
   /**
@@ -75,6 +79,17 @@ function refuseNewErrors(out: MoveFileResult): void {
   }
 }
 
+/** A moved file never gains (nor keeps) execute bits: a script moved where something runs it would run. */
+function movedMode(call: ServiceCall, src: { abs: string; file: string }, to: string): number {
+  const srcMode = statSync(src.abs).mode;
+  const mode = srcMode & 0o666;
+  if (srcMode & 0o111)
+    call.meta.warn(
+      `${src.file} is executable (mode ${(srcMode & 0o777).toString(8)}); ${to} is written without execute bits (mode ${mode.toString(8)}): chmod it if it must run`,
+    );
+  return mode;
+}
+
 export async function moveFile(call: ServiceCall, input: MoveFileInput): Promise<MoveFileResult> {
   const src = editTargetOfPath(call.root, call.resolvePath(input.file, { expect: 'file' }));
   const dst = newFileTarget(call.root, input.to);
@@ -84,13 +99,7 @@ export async function moveFile(call: ServiceCall, input: MoveFileInput): Promise
   const importers = edits.filter((f) => f !== own);
   const before = own?.before ?? documentText(src.abs, undefined, call.env.limits.maxFileBytes);
   const movedText = own?.after ?? before;
-  // a moved file never gains (nor keeps) execute bits: a script moved where something runs it would run
-  const srcMode = statSync(src.abs).mode;
-  const mode = srcMode & 0o666;
-  if (srcMode & 0o111)
-    call.meta.warn(
-      `${src.file} is executable (mode ${(srcMode & 0o777).toString(8)}); ${dst.file} is written without execute bits (mode ${mode.toString(8)}): chmod it if it must run`,
-    );
+  const mode = movedMode(call, src, dst.file);
   const removedEdit: FileEdit = { absPath: src.abs, file: src.file, before, content_hash: sha256(before), after: '', edits: 0, diff: '', deleted: true };
   const createdEdit: FileEdit = {
     absPath: dst.abs,
@@ -124,6 +133,7 @@ export async function moveFile(call: ServiceCall, input: MoveFileInput): Promise
     })),
     importers: importers.map((f) => f.file),
     diagnostics: delta.diagnostics,
+    unchecked: delta.unchecked,
     introduced: delta.introduced.filter((d) => !pending.includes(d)),
     removed: delta.removed,
     pending_imports: pending,
@@ -131,6 +141,7 @@ export async function moveFile(call: ServiceCall, input: MoveFileInput): Promise
   if (delta.reason) out.diagnostics_reason = delta.reason;
   if (!input.apply) return out;
   if (!input.accept_errors) refuseNewErrors(out);
+  refuseUnchecked(`moving ${src.file} to ${dst.file}`, delta, input.accept_unchecked);
   const applied = await applyFileEdits(call, files, input.expected_hashes, 'move_file');
   out.applied = true;
   out.backup_dir = applied.backup_dir;

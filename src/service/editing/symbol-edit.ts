@@ -19,7 +19,8 @@ import type { TargetInput } from '../navigation/resolve.js';
 import { findReferences, type ReferenceEntry } from '../navigation/references.js';
 import { noProjectReason, refuseUnseen, unseenFolders } from '../navigation/unseen-scope.js';
 import { languageProfile } from '../../adapters/languages.js';
-import { diagnosticsDelta, type DeltaEntry, type DiagnosticsDelta } from './diagnostics-delta.js';
+import { diagnosticsDelta, refuseUnchecked, type DeltaEntry, type DiagnosticsDelta, type Unchecked } from './diagnostics-delta.js';
+import { editHash } from './edit-hash.js';
 import { applyFileEdits } from './edit-apply.js';
 import { parseCheck, verbatimRows } from './parse-check.js';
 import { blankRunAfter, blankRunBefore, docStartOf, symbolSpan, wholeLines, type SymbolSpan } from './symbol-range.js';
@@ -31,9 +32,11 @@ export type SymbolEditKind = 'replace_symbol_body' | 'insert_before_symbol' | 'i
 export interface SymbolEditInput extends TargetInput {
   body?: string | undefined;
   apply?: boolean | undefined;
-  /** content_hash from the preview: apply only if the file is still that. */
+  /** edit_hash from the preview: apply only if the file and the edit are still those previewed. */
   expected_hash?: string | undefined;
   accept_errors?: boolean | undefined;
+  /** Apply although files of the diagnostics delta are unchecked. */
+  accept_unchecked?: boolean | undefined;
   /** replace_symbol_body: the doc comment above the declaration is replaced too. */
   include_doc?: boolean | undefined;
   /** delete_symbol: delete although references remain. */
@@ -53,15 +56,22 @@ export interface SymbolEditResult {
   symbol_id: string;
   file: string;
   applied: boolean;
+  /** sha256 of the file's bytes before the edit. */
   content_hash: string;
+  /** Binds the file's bytes and this edit: what `expected_hash` takes (edit-hash.ts). */
+  edit_hash: string;
+  /** Why nothing was (or would be) written although no error was raised: the new text is the text there now. */
+  note?: string;
   new_hash?: string;
   diff: string;
   /** Lines of the file on disk the edit replaces or inserts at (1-based, inclusive). */
   line: number;
   end_line: number;
   parse: 'checked' | 'no_grammar';
-  diagnostics: 'checked' | 'not_checked';
+  diagnostics: 'checked' | 'partial' | 'not_checked';
   diagnostics_reason?: string;
+  /** Files of the delta not checked (no answer within the bound, no server, past the cap), with the reason. */
+  unchecked: Unchecked[];
   server?: string;
   introduced: DeltaEntry[];
   removed: DeltaEntry[];
@@ -100,31 +110,49 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
   const span = await symbolSpan(call, input);
   const unbuilt = await buildExclusion(call, span);
   if (unbuilt) call.meta.warn(`${span.file}: ${unbuilt}`);
-  const references = kind === 'delete_symbol' && !unbuilt ? await remainingReferences(call, span, input) : undefined;
+  const searched = kind === 'delete_symbol' && !unbuilt ? await remainingReferences(call, span, input) : undefined;
+  const references = typeof searched === 'string' ? [] : searched;
   const plan = planEdit(kind, span, input, input.body ? await verbatimRows(span.file, input.body.replace(/\r\n?/g, '\n')) : new Set());
   const before = span.bytes.toString('utf8');
   const newBytes = Buffer.concat([span.bytes.subarray(0, plan.from), Buffer.from(plan.text, 'utf8'), span.bytes.subarray(plan.to)]);
   const after = newBytes.toString('utf8');
   const regionStart = span.bytes.subarray(0, plan.from).toString('utf8').length;
+  const hash = boundHash(kind, span, input, before, after);
+  call.meta.addSourceFile(span.abs);
+  if (after === before) {
+    // nothing to write, nothing to check, no undo slot taken
+    const same = result(kind, span, plan, before, after, 'checked', { diagnostics: 'checked', introduced: [], removed: [], unchecked: [] }, hash);
+    same.note = 'the new text is the text there now: nothing to write';
+    return same;
+  }
   const parse = kind === 'delete_symbol' ? 'checked' : await parseCheck(span.file, after, regionStart, regionStart + plan.text.length);
-  const referencing = unbuilt ? undefined : await referencingFiles(call, kind, span, plan, references, input);
+  const referencing = unbuilt
+    ? undefined
+    : typeof searched === 'string'
+      ? { files: [], total_files: 0, cap: MAX_REFERENCING_FILES, unchecked: [{ file: span.file, reason: searched }] }
+      : await referencingFiles(call, kind, span, plan, references, input);
+  // a file its server does not build (gopls: build constraints) has no diagnostics to compare: unchecked, with the reason
   const delta: DiagnosticsDelta = unbuilt
-    ? { diagnostics: 'not_checked', reason: unbuilt, introduced: [], removed: [] }
+    ? { diagnostics: 'not_checked', reason: unbuilt, introduced: [], removed: [], unchecked: [{ file: span.file, reason: unbuilt }] }
     : await diagnosticsDelta(
         call,
         span.abs,
         before,
         after,
         (referencing?.files ?? []).map((f) => path.join(call.root, f)),
+        referencing?.unchecked ?? [],
       );
-  call.meta.addSourceFile(span.abs);
-  const out = result(kind, span, plan, before, after, parse, delta);
-  if (referencing) out.referencing = referencing;
+  const out = result(kind, span, plan, before, after, parse, delta, hash);
+  if (referencing) {
+    out.referencing = { files: referencing.files, total_files: referencing.total_files, cap: referencing.cap };
+    if (referencing.unseen_folders) out.referencing.unseen_folders = referencing.unseen_folders;
+  }
   if (references) out.references = references.map((r) => ({ file: r.file, line: r.line, column: r.column }));
   if (!input.apply) return out;
   refuseApply(call, kind, span, input, { unbuilt, referencing, delta });
   const edit: FileEdit = { absPath: span.abs, file: span.file, before, content_hash: sha256(before), after, edits: 1, diff: out.diff };
-  const applied = await applyFileEdits(call, [edit], input.expected_hash ? { [span.file]: input.expected_hash } : undefined, kind);
+  // the edit hash was checked above; the journal checks the bytes read for it are still on disk
+  const applied = await applyFileEdits(call, [edit], undefined, kind);
   out.applied = true;
   out.new_hash = sha256(after);
   out.backup_dir = applied.backup_dir;
@@ -132,7 +160,24 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
   return out;
 }
 
-/** An apply the preview cannot vouch for: a delete whose references could not be searched, a reference search blind to folders, new errors. */
+/** The preview's edit_hash; on an apply, CONTENT_MODIFIED unless `expected_hash` (when given) is it. */
+function boundHash(kind: SymbolEditKind, span: SymbolSpan, input: SymbolEditInput, before: string, after: string): string {
+  const { body, include_doc, force } = input;
+  const hash = editHash({ operation: kind, symbol_id: span.symbol.symbol_id, before, after, body, include_doc, force });
+  if (input.apply && input.expected_hash !== undefined && input.expected_hash !== hash) {
+    throw new LspgateError(
+      'CONTENT_MODIFIED',
+      `${kind} of ${span.symbol.qualified_name}: the file or the edit is not the one previewed (expected_hash takes the preview's edit_hash, which binds the file's bytes and the edit); nothing was written: preview again`,
+      { file: span.file, content_hash: sha256(before), edit_hash: hash },
+    );
+  }
+  return hash;
+}
+
+/**
+ * An apply the preview cannot vouch for: a delete whose references could not be searched, a reference
+ * search blind to folders, new errors (unless accept_errors), unchecked files (unless accept_unchecked).
+ */
 function refuseApply(
   call: ServiceCall,
   kind: SymbolEditKind,
@@ -168,6 +213,7 @@ function refuseApply(
       },
     );
   }
+  refuseUnchecked(`${kind} of ${span.symbol.qualified_name}`, delta, input.accept_unchecked);
 }
 
 /** Whether `text` opens with a comment (`/*`, `//`, or `#` that is not a `#[` attribute). */
@@ -261,14 +307,15 @@ async function buildExclusion(call: ServiceCall, span: SymbolSpan): Promise<stri
   }
 }
 
-async function remainingReferences(call: ServiceCall, span: SymbolSpan, input: SymbolEditInput): Promise<ReferenceEntry[]> {
+/** The references left outside the declaration; a string (why) when they could not be searched and `force` deletes unchecked. */
+async function remainingReferences(call: ServiceCall, span: SymbolSpan, input: SymbolEditInput): Promise<ReferenceEntry[] | string> {
   let refs: ReferenceEntry[];
   try {
     refs = (await findReferences(call, { symbol_id: span.symbol.symbol_id, include_declaration: false, max_results: 200 })).references;
   } catch (e) {
     if (input.force) {
       call.meta.warn(`references to ${span.symbol.qualified_name} were not checked: ${(e as Error).message}`);
-      return [];
+      return `the references to ${span.symbol.qualified_name} could not be searched: ${(e as Error).message}`;
     }
     if (e instanceof LspgateError)
       throw new LspgateError(
@@ -302,6 +349,7 @@ function result(
   after: string,
   parse: 'checked' | 'no_grammar',
   delta: DiagnosticsDelta,
+  hash: string,
 ): SymbolEditResult {
   const lineOf = (byte: number) => span.bytes.subarray(0, byte).toString('utf8').split('\n').length;
   const out: SymbolEditResult = {
@@ -311,11 +359,13 @@ function result(
     file: span.file,
     applied: false,
     content_hash: sha256(before),
+    edit_hash: hash,
     diff: unifiedDiff(span.file, before, after, 3),
     line: lineOf(plan.from),
     end_line: Math.max(lineOf(plan.from), lineOf(Math.max(plan.from, plan.to - 1))),
     parse,
     diagnostics: delta.diagnostics,
+    unchecked: delta.unchecked,
     introduced: delta.introduced,
     removed: delta.removed,
   };
@@ -336,7 +386,7 @@ async function referencingFiles(
   plan: Planned,
   refs: ReferenceEntry[] | undefined,
   input: SymbolEditInput,
-): Promise<Referencing | undefined> {
+): Promise<(Referencing & { unchecked: Unchecked[] }) | undefined> {
   let found = refs;
   const container = kind === 'insert_before_symbol' || kind === 'insert_after_symbol' ? await contractOf(call, span) : undefined;
   // a member added to an interface or trait is owed by everything typed by it (implementers, object literals)
@@ -351,14 +401,28 @@ async function referencingFiles(
         ? `${container.qualified_name} gains a member, but the code typed by it`
         : `the signature of ${subject.qualified_name} changes, but its callers`;
       call.meta.warn(`${what} were not checked: ${(e as Error).message}`);
-      return undefined;
+      // unchecked, never "no callers": an apply needs accept_unchecked
+      return {
+        files: [],
+        total_files: 0,
+        cap: MAX_REFERENCING_FILES,
+        unchecked: [{ file: span.file, reason: `${what} could not be searched: ${(e as Error).message}` }],
+      };
     }
   }
   if (!found) return undefined;
   const files = [...new Set(found.filter((r) => !r.external && r.file !== span.file).map((r) => r.file))].sort();
   if (files.length > MAX_REFERENCING_FILES)
     call.meta.warn(`${files.length} files reference ${subject.qualified_name}: the diagnostics delta covers the first ${MAX_REFERENCING_FILES}`);
-  const out: Referencing = { files: files.slice(0, MAX_REFERENCING_FILES), total_files: files.length, cap: MAX_REFERENCING_FILES };
+  const past = files
+    .slice(MAX_REFERENCING_FILES)
+    .map((file) => ({ file, reason: `past the cap of ${MAX_REFERENCING_FILES} referencing files the delta checks` }));
+  const out: Referencing & { unchecked: Unchecked[] } = {
+    files: files.slice(0, MAX_REFERENCING_FILES),
+    total_files: files.length,
+    cap: MAX_REFERENCING_FILES,
+    unchecked: past,
+  };
   const unseen = unseenFolders(call, span.symbol.language);
   if (unseen.folders.length && !(kind === 'delete_symbol' ? input.force : input.accept_errors)) out.unseen_folders = unseen.folders;
   return out;

@@ -196,6 +196,8 @@ export async function lookupOne(
   return r.symbol;
 }
 
+const SYMBOL_ID = /^[^\s]+::.+#[A-Za-z_]+$/;
+
 /** As lookupOne, but a tie (or several under `strict`) comes back ranked instead of failing. */
 export async function lookupRanked(
   call: ServiceCall,
@@ -204,6 +206,11 @@ export async function lookupRanked(
   accept?: (s: CatalogSymbol) => boolean,
   policy: LookupPolicy = {},
 ): Promise<{ kind: 'chosen'; symbol: CatalogSymbol } | NameTie> {
+  // an id (`path::Qualified.name#kind`) given where a name goes is the id: exactly that symbol
+  if (SYMBOL_ID.test(name)) {
+    const byId = await call.workspace.catalog.byId(name);
+    if (byId && (!accept || accept(byId))) return { kind: 'chosen', symbol: byId };
+  }
   let found = await call.workspace.catalog.lookup(name, filter);
   if (accept) found = found.filter(accept);
   found = collapseOverloads(found);
