@@ -56,7 +56,8 @@ describe('one range per id: TypeScript overloads and positions', async () => {
       expect(got.source).toMatch(/return x;\n\s*}$/);
       expect([got.symbol.end_line - got.symbol.line]).toEqual([id.includes('pick') ? 4 : 4]);
       const r = await fx.run('replace_symbol_body', { symbol_id: id, body: got.source, apply: true });
-      expect([r.applied, r.introduced, fx.read('src/overloads.ts')]).toEqual([true, [], before]);
+      // the same text: nothing written, no undo slot taken
+      expect([r.applied, r.introduced, r.note, fx.read('src/overloads.ts')]).toEqual([false, [], expect.stringContaining('nothing to write'), before]);
     }
   });
 
@@ -134,7 +135,7 @@ describe('one range per id: PHP methods of one name in several classes', async (
       const got = await fx.run('get_symbol', { symbol_id: id });
       sources.push(got.source);
       const r = await fx.run('replace_symbol_body', { symbol_id: id, body: got.source, apply: true });
-      expect([r.applied, fx.read('src/Runners.php')]).toEqual([true, before]);
+      expect([r.applied, r.note, fx.read('src/Runners.php')]).toEqual([false, expect.stringContaining('nothing to write'), before]);
     }
     expect(sources).toEqual([
       'public function run(int $times): int;',

@@ -61,7 +61,10 @@ describe.runIf(goAvailable)('symbol edits in a Go file excluded by build constra
     const err = await fx.runError('delete_symbol', { symbol_id: 'shapes/legacy.go::legacyArea#function', apply: true });
     expect([err.code, err.message]).toEqual(['INVALID_INPUT', expect.stringContaining('no package metadata')]);
     expect(fx.read('shapes/legacy.go')).toBe(before);
-    const forced = await fx.run('delete_symbol', { symbol_id: 'shapes/legacy.go::legacyArea#function', apply: true, force: true });
+    // force deletes although references were not searched; the file's own delta is unchecked too
+    const unchecked = await fx.runError('delete_symbol', { symbol_id: 'shapes/legacy.go::legacyArea#function', apply: true, force: true });
+    expect([unchecked.code, unchecked.message]).toEqual(['INVALID_INPUT', expect.stringContaining('accept_unchecked')]);
+    const forced = await fx.run('delete_symbol', { symbol_id: 'shapes/legacy.go::legacyArea#function', apply: true, force: true, accept_unchecked: true });
     expect(forced.applied).toBe(true);
     expect(fx.read('shapes/legacy.go')).not.toContain('legacyArea');
   });
