@@ -71,14 +71,31 @@ function outlineNode(s: CatalogSymbol): OutlineSymbol {
   };
 }
 
-/** The outline tree of one file's catalog entry: members of containers, never the locals of a body. */
-export function outlineOfEntry(symbols: readonly CatalogSymbol[]): OutlineSymbol[] {
+/** Kinds whose bodies hold statements: what they declare there is a local, or a declaration of its own. */
+const CALLABLE_KINDS = new Set(['function', 'method', 'constructor']);
+
+/**
+ * Declarations inside a function body that an outline lists for a language without a server, as
+ * ctags and the languages' own outlines do (rust-analyzer: a struct, its impl, a `type`, an inner
+ * `fn`; a C++ class in a function; nested Ruby and shell definitions). Variables and constants of a
+ * body are locals, never listed.
+ */
+const BODY_DECLARATION_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'enum', 'namespace', 'module', 'type', ...CALLABLE_KINDS]);
+
+/**
+ * The outline tree of one file's catalog entry: members of containers, never the locals of a body.
+ * `bodies`: the declarations inside function bodies are listed too, nested under their function (a
+ * language with no server, whose outline is the parse tree's; a server's outline keeps its own rule).
+ */
+export function outlineOfEntry(symbols: readonly CatalogSymbol[], opts: { bodies?: boolean } = {}): OutlineSymbol[] {
   const nodes = new Map<string, OutlineSymbol>();
   const roots: OutlineSymbol[] = [];
+  const listed = (parentKind: string, kind: string) =>
+    CONTAINER_KINDS.has(parentKind) || (opts.bodies === true && CALLABLE_KINDS.has(parentKind) && BODY_DECLARATION_KINDS.has(kind));
   // byte order, the enclosing symbol first: a parent comes before its children
   for (const s of [...symbols].sort((a, b) => a.byte_offset - b.byte_offset || b.byte_length - a.byte_length)) {
     const parent = s.parent === undefined ? undefined : nodes.get(s.parent);
-    if (s.parent !== undefined && (!parent || !CONTAINER_KINDS.has(parent.kind))) continue; // a local of a body, or under one
+    if (s.parent !== undefined && (!parent || !listed(parent.kind, s.kind))) continue; // a local of a body, or under one
     const node = outlineNode(s);
     nodes.set(s.symbol_id, node);
     if (parent) (parent.children ??= []).push(node);
@@ -139,8 +156,8 @@ export async function catalogOutline(call: ServiceCall, fileInput: string, why?:
   reportCatalog(call.workspace.catalog, call.meta, { files: [rel] });
   // a file no server handles here (none configured, or its command missing; also one the walk leaves
   // out, not in the catalog): its outline is all a syntax tree says, and the answer says why
+  const route = call.env.broker.route(abs, call.root);
   if (entry.tier === 'syntax') {
-    const route = call.env.broker.route(abs, call.root);
     const missing = route ? notInstalled(route.entry, { cacheDir: call.env.cacheDir, root: route.root }) : undefined;
     if (!route || missing) call.meta.setIndexState('syntax');
     if (missing) call.meta.warn(`${missing.code}: ${missing.message}`);
@@ -151,6 +168,6 @@ export async function catalogOutline(call: ServiceCall, fileInput: string, why?:
     language: entry.language,
     ...(first?.package ? { package: first.package } : {}),
     ...(first?.namespace ? { namespace: first.namespace } : {}),
-    symbols: outlineOfEntry(entry.symbols),
+    symbols: outlineOfEntry(entry.symbols, { bodies: !route }),
   };
 }
