@@ -13,7 +13,7 @@ function paths(value: unknown, kind: (v: unknown) => boolean, at = ''): string[]
 }
 
 /** What each function a profile may hold reads: a parse tree's nodes, names, paths, manifests — or source lines. */
-const FUNCTIONS: Record<string, 'tree' | 'names' | 'paths' | 'manifests' | 'docstring lines'> = {
+const FUNCTIONS: Record<string, 'tree' | 'names' | 'paths' | 'manifests' | 'docstring lines' | 'server messages'> = {
   'syntax.imports.read': 'tree',
   'syntax.imports.isPackageModule': 'paths',
   'syntax.imports.isModuleNamed': 'paths',
@@ -42,6 +42,10 @@ const FUNCTIONS: Record<string, 'tree' | 'names' | 'paths' | 'manifests' | 'docs
   'project.modulePath': 'manifests',
   // a module specifier's candidate files (`./a` → `./a.ts`, `./a/index.ts`): paths
   'project.moduleFile': 'paths',
+  // the folders a server loads, from its project config (pyrightconfig.json, [tool.pyright])
+  'project.serverScope': 'manifests',
+  // why a server answers nothing for a file: its error message, and the build-constraint line quoted in the reason
+  'project.noProjectReason': 'server messages',
 };
 
 // library locations are rules over file paths (a GOROOT source tree, a Python lib directory)
