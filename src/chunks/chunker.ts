@@ -4,19 +4,21 @@
  * trait, struct, enum) is its header, fields and member signatures with its methods' bodies left
  * out, since each method is a chunk of its own; long functions in `function_split` pieces cut
  * between the statements of their body; the lines above the first declaration as the `file_header`
- * (imports). No I/O: the caller reads the file. A file that holds a private-key block gives no chunk
+ * (imports); the invariants its comments and raises state (invariants.ts). No I/O: the caller reads the file. A file that holds a private-key block gives no chunk
  * at all, whatever its kind (doc-chunks.ts checks Markdown the same way): it is a secret file by its
  * content (util/secret-files.ts), and a chunk is text that search hands back.
  */
 import type { CatalogSymbol } from '../core/catalog.js';
 import type { SymbolKind } from '../schema/descriptors.js';
-import { boundedFunctionBodies, functionBodies, type FunctionBody } from '../adapters/file-structure.js';
+import type { FunctionBody } from '../adapters/file-structure.js';
 import { toLspgateError } from '../errors/errors.js';
 import type { ParseBounds } from '../syntax/job-pool.js';
 import { profileOf } from '../adapters/languages.js';
 import { isTestPath } from '../adapters/test-files.js';
 import { containsPrivateKey } from '../util/secret-files.js';
 import { chunkId, contentSha256, linesText, splitLines } from './ids.js';
+import { findInvariants, invariantChunks } from './invariants.js';
+import { boundedChunkSyntax, chunkSyntax, type ChunkSyntax } from './marks.js';
 import { splitRange } from './split.js';
 import type { Chunk, ChunkKind } from './types.js';
 
@@ -164,24 +166,26 @@ function headerChunk(src: ChunkSource, lines: readonly string[], firstLine: numb
 }
 
 /**
- * The file's function bodies, read in a syntax worker within the bounds; a file over them is cut at
- * its symbols only (its long functions are not split), and `unsplit` is told why.
+ * The file's function bodies, comments and raises, read in a syntax worker within the bounds; a
+ * file over them is cut at its symbols only (its long functions are not split, its invariants not
+ * read), and `unsplit` is told why.
  */
-async function bodiesOf(src: ChunkSource): Promise<readonly FunctionBody[]> {
+async function syntaxOfFile(src: ChunkSource): Promise<ChunkSyntax | undefined> {
   try {
-    return (await (src.bounds ? boundedFunctionBodies(src.file, src.text, src.bounds) : functionBodies(src.file, src.text))) ?? [];
+    return await (src.bounds ? boundedChunkSyntax(src.file, src.text, src.bounds) : chunkSyntax(src.file, src.text));
   } catch (e) {
     const err = toLspgateError(e);
     if (err.code !== 'TIMEOUT' && err.code !== 'LIMIT_EXCEEDED') throw err;
-    src.unsplit?.(`${err.message} (${err.code}): its functions are chunked whole, not split at their statements`);
-    return [];
+    src.unsplit?.(`${err.message} (${err.code}): its functions are chunked whole, not split at their statements, and its invariants are not read`);
+    return undefined;
   }
 }
 
 export async function chunkSourceFile(src: ChunkSource): Promise<Chunk[]> {
   if (containsPrivateKey(src.text)) return [];
   const lines = splitLines(src.text);
-  const bodies = await bodiesOf(src);
+  const syntax = await syntaxOfFile(src);
+  const bodies = syntax?.bodies ?? [];
   const offsets = lineOffsets(src.text, lines);
   const byId = new Map(src.symbols.map((s) => [s.symbol_id, s]));
   const chosen = src.symbols.filter((s) => chunkable(s, byId));
@@ -189,5 +193,7 @@ export async function chunkSourceFile(src: ChunkSource): Promise<Chunk[]> {
   const header = headerChunk(src, lines, first);
   const out = header ? [header] : [];
   for (const sym of chosen) out.push(...symbolChunks(src, lines, offsets, sym, bodies));
-  return out;
+  // after the code chunks: an invariant with the same lines and text as a code chunk has its id, and the code chunk is kept
+  const found = syntax ? findInvariants(syntax.marks) : [];
+  return [...out, ...invariantChunks(lines, found, out, (s, e, extra) => makeChunk(src, lines, s, e, 'invariant', extra))];
 }

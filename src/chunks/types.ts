@@ -6,7 +6,43 @@
  */
 import type { SymbolKind } from '../schema/descriptors.js';
 
-export type ChunkKind = 'symbol' | 'function_split' | 'file_header' | 'doc';
+export type ChunkKind =
+  | 'symbol'
+  | 'function_split'
+  | 'file_header'
+  | 'doc'
+  | 'invariant'
+  | 'convention'
+  | 'commit_message'
+  | 'pr_background'
+  | 'pr_solution'
+  | 'flow_spine'
+  | 'flow_step';
+
+export const CHUNK_KINDS: readonly ChunkKind[] = [
+  'symbol',
+  'function_split',
+  'file_header',
+  'doc',
+  'invariant',
+  'convention',
+  'commit_message',
+  'pr_background',
+  'pr_solution',
+  'flow_spine',
+  'flow_step',
+];
+
+/** How an invariant was found: 1 an existing marker (CRITICAL, IMPORTANT, WARNING, Deprecated:, @deprecated), 2 a convention marker (INVARIANT:, CONSENSUS:, SECURITY:), 3 a heuristic (a panic / raise / throw whose message states a policy). */
+export type InvariantTier = 1 | 2 | 3;
+
+/** A source chunk's pointer to an invariant chunk in (or right above) its lines. */
+export interface InvariantRef {
+  chunk_id: string;
+  tier: InvariantTier;
+  /** CRITICAL, Deprecated, INVARIANT, panic … */
+  marker?: string;
+}
 
 export interface Chunk {
   /** chunkId(file, start_line, end_line, content_sha256). */
@@ -32,6 +68,12 @@ export interface Chunk {
   signature?: string;
   /** The symbol's doc comment (the catalog's; often outside the symbol's range): indexed, not cited. */
   docstring?: string;
+  /** Source chunks: the invariant chunks in their lines or in the comment right above them. */
+  invariants?: InvariantRef[];
+  /** Invariant chunks: how they were found and by which marker; `auto` (extracted) or `curated` (a flow corpus). */
+  tier?: InvariantTier;
+  marker?: string;
+  provenance?: 'auto' | 'curated';
 }
 
 export interface Citation {
@@ -49,6 +91,12 @@ export interface ChunkFilter {
   commit_hash?: string;
   /** true: test chunks only; false: no test chunks. */
   is_test?: boolean;
+  /** Only chunks of these kinds. */
+  chunk_kinds?: ChunkKind[];
+  /** Only invariant chunks of these tiers. */
+  tier?: InvariantTier[];
+  /** Only chunks of this symbol: its qualified name or its symbol_id. */
+  symbol?: string;
 }
 
 export interface HitScore {

@@ -8,6 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { LIST_ALL } from '../../chunks/chunk-index.js';
 import { contentSha256, linesText, splitLines } from '../../chunks/ids.js';
 import { citationOf, type Chunk, type ChunkFilter, type Citation, type HitScore } from '../../chunks/types.js';
 import { tokensOf } from '../../core/paging.js';
@@ -179,7 +180,8 @@ function withinTokens(call: ServiceCall, hits: CodeHit[], maxTokens: number | un
 
 export async function searchCode(call: ServiceCall, input: SearchCodeInput): Promise<{ query: string; mode: SearchMode; hits: CodeHit[]; total: number }> {
   checkInput(call, input);
-  const mode = input.mode ?? (configuredEmbedder() ? 'hybrid' : 'bm25');
+  // `*` lists what the filter keeps: there are no words to rank by
+  const mode = input.query.trim() === LIST_ALL ? 'bm25' : (input.mode ?? (configuredEmbedder() ? 'hybrid' : 'bm25'));
   const { hits, head, files, used, index } = await rankedHits(call, input, mode);
   const out: CodeHit[] = [];
   for (const h of hits) out.push(await toHit(call, h, head, files, !!input.include_text));
