@@ -17,6 +17,7 @@ import { profileOf } from '../adapters/languages.js';
 import { isTestPath } from '../adapters/test-files.js';
 import { containsPrivateKey } from '../util/secret-files.js';
 import { chunkId, contentSha256, linesText, splitLines } from './ids.js';
+import { namingOf, type FileIdioms } from './idioms.js';
 import { findInvariants, invariantChunks } from './invariants.js';
 import { boundedChunkSyntax, chunkSyntax, type ChunkSyntax } from './marks.js';
 import { splitRange } from './split.js';
@@ -36,6 +37,8 @@ export interface ChunkSource {
   bounds?: ParseBounds;
   /** Told why the file's functions are not split at their statements (its parse was over a bound). */
   unsplit?(message: string): void;
+  /** Told the file's idiom counts (its package's convention chunk sums them); not called without a parse. */
+  idioms?(counts: FileIdioms): void;
 }
 
 const DECLARATIONS = new Set<SymbolKind>(['function', 'method', 'constructor', 'class', 'interface', 'trait', 'struct', 'type', 'enum']);
@@ -44,6 +47,8 @@ const CONTAINERS = new Set<SymbolKind>(['class', 'interface', 'trait', 'struct',
 const OUTLINED = new Set<SymbolKind>(['class', 'interface', 'trait', 'struct', 'enum']);
 const SPLITTABLE = new Set<SymbolKind>(['function', 'method', 'constructor', 'variable', 'constant']);
 const HEADER_MAX_LINES = 200;
+/** Whose names the naming convention counts: a type's name is PascalCase in most languages whatever the package does. */
+const NAMED = new Set<SymbolKind>(['function', 'method', 'variable', 'constant']);
 
 /**
  * Declarations, and top-level multi-line variables (`export const parse = (...) => {...}` is a
@@ -193,6 +198,11 @@ export async function chunkSourceFile(src: ChunkSource): Promise<Chunk[]> {
   const header = headerChunk(src, lines, first);
   const out = header ? [header] : [];
   for (const sym of chosen) out.push(...symbolChunks(src, lines, offsets, sym, bodies));
+  if (syntax && src.idioms) {
+    const counts = { ...syntax.idioms };
+    for (const sym of chosen) if (NAMED.has(sym.kind)) counts[namingOf(sym.name)] = (counts[namingOf(sym.name)] ?? 0) + 1;
+    src.idioms(counts);
+  }
   // after the code chunks: an invariant with the same lines and text as a code chunk has its id, and the code chunk is kept
   const found = syntax ? findInvariants(syntax.marks) : [];
   return [...out, ...invariantChunks(lines, found, out, (s, e, extra) => makeChunk(src, lines, s, e, 'invariant', extra))];

@@ -8,7 +8,9 @@
 import { syntaxOf } from '../adapters/languages.js';
 import { functionBodies, type FunctionBody } from '../adapters/file-structure.js';
 import { inSyntaxWorker, type ParseBounds } from '../syntax/job-pool.js';
+import { scanImports } from '../adapters/import-scan.js';
 import { withSyntaxTree, type SyntaxNode } from '../syntax/syntax.js';
+import { idiomsOf, type FileIdioms } from './idioms.js';
 
 export interface CommentBlock {
   /** 1-based first and last line. */
@@ -37,6 +39,8 @@ export interface FileMarks {
 export interface ChunkSyntax {
   bodies: FunctionBody[];
   marks: FileMarks;
+  /** Idiom counts for the package's convention chunk (idioms.ts). */
+  idioms: FileIdioms;
 }
 
 /** Comments and raises past these are not read: a generated file is not a policy document. */
@@ -135,12 +139,13 @@ export async function scanMarks(relPath: string, text: string): Promise<FileMark
   return withSyntaxTree(syntax.grammar, text, (root) => scanTree(root));
 }
 
-/** What the chunker needs of a file's parse: function bodies, comments and raises. */
+/** What the chunker needs of a file's parse: function bodies, comments and raises, idiom counts. */
 export async function chunkSyntax(relPath: string, text: string): Promise<ChunkSyntax | undefined> {
   const syntax = syntaxOf(relPath);
   if (!syntax) return undefined;
   const bodies = (await functionBodies(relPath, text)) ?? [];
-  return withSyntaxTree(syntax.grammar, text, (root) => ({ bodies, marks: scanTree(root) }));
+  const imports = ((await scanImports(relPath, text)) ?? []).map((i) => i.specifier);
+  return withSyntaxTree(syntax.grammar, text, (root) => ({ bodies, marks: scanTree(root), idioms: idiomsOf(root, imports) }));
 }
 
 /** chunkSyntax in a syntax worker, within the workspace's parse bounds (TIMEOUT / LIMIT_EXCEEDED naming the file past them). */

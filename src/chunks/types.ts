@@ -74,6 +74,15 @@ export interface Chunk {
   tier?: InvariantTier;
   marker?: string;
   provenance?: 'auto' | 'curated';
+  /** Convention chunks: the package's idiom counts (idioms.ts keys) and `files`. */
+  convention_stats?: Record<string, number>;
+}
+
+/** Kinds whose chunk quotes lines of a file in the workspace (its citation is checked against them); the others are derived text. */
+const QUOTING = new Set<ChunkKind>(['symbol', 'function_split', 'file_header', 'doc', 'invariant', 'flow_spine', 'flow_step']);
+
+export function quotesLines(c: Pick<Chunk, 'chunk_kind'>): boolean {
+  return QUOTING.has(c.chunk_kind);
 }
 
 export interface Citation {

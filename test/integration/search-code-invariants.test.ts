@@ -45,8 +45,19 @@ describe('search_code: invariant chunks', async () => {
     expect(charge!.chunk.invariants[0].chunk_id).toBe(inv!.chunk.id);
   });
 
+  it("a package's convention chunk: its files' idioms summed, its directory cited, never stale by content", async () => {
+    const [c, ...more] = await hits('*', { chunk_kinds: ['convention'] }, { include_text: true });
+    expect(more).toEqual([]);
+    expect([c!.citation.file, c!.chunk.language, c!.stale_citation]).toEqual(['src/', 'typescript', false]);
+    expect(c!.chunk.convention_stats).toEqual({ files: 2, throw: 2, name_lower: 3, name_camel: 1 });
+    expect(c!.chunk.text).toContain('error handling: throw 2');
+    const top = (await hits('error handling throw naming conventions', {}))[0]!;
+    expect(top.chunk.chunk_kind).toBe('convention');
+  });
+
   it('index_stats counts chunks per kind', async () => {
     const stats = await fx.run('index_stats');
+    expect(stats.chunk_kinds.convention).toBe(1);
     expect(stats.chunk_kinds.invariant).toBe(5);
     expect(stats.chunk_kinds.symbol).toBeGreaterThanOrEqual(5);
   });

@@ -44,6 +44,7 @@ const ChunkSchema = z.object({
   tier: TierSchema.optional().describe('Invariant chunks: 1 existing marker (CRITICAL, WARNING, Deprecated:), 2 convention marker (INVARIANT:), 3 heuristic'),
   marker: z.string().optional(),
   provenance: z.enum(['auto', 'curated']).optional(),
+  convention_stats: z.record(z.string(), z.number()).optional().describe("Convention chunks: the package's idiom counts"),
   text: z.string().optional().describe('Only with include_text'),
 });
 

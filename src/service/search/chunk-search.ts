@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LIST_ALL } from '../../chunks/chunk-index.js';
 import { contentSha256, linesText, splitLines } from '../../chunks/ids.js';
-import { citationOf, type Chunk, type ChunkFilter, type Citation, type HitScore } from '../../chunks/types.js';
+import { citationOf, quotesLines, type Chunk, type ChunkFilter, type Citation, type HitScore } from '../../chunks/types.js';
 import { tokensOf } from '../../core/paging.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../call.js';
@@ -95,7 +95,7 @@ async function rankedHits(
   const rank = (s: SyncReport) => rankWithFallback(call, s, input, limit, mode);
   let { hits, used } = await rank(sync);
   const changed = new Set<string>();
-  for (const h of hits) if (!(await contentHolds(files, h.chunk))) changed.add(h.chunk.file);
+  for (const h of hits) if (quotesLines(h.chunk) && !(await contentHolds(files, h.chunk))) changed.add(h.chunk.file);
   if (changed.size > 0 && (await cat.freshen(changed, { early: true }))) {
     sync = await syncChunks(call.workspace, call.env.limits);
     files = new FileLines(call.root);
@@ -134,7 +134,7 @@ async function rankWithFallback(
  * (whose text is its outline) the lines on disk while they still hold the cited content.
  */
 async function previewText(files: FileLines, c: Chunk): Promise<string> {
-  if (contentSha256(c.text) === c.content_sha256 || !(await contentHolds(files, c))) return c.text;
+  if (!quotesLines(c) || contentSha256(c.text) === c.content_sha256 || !(await contentHolds(files, c))) return c.text;
   return linesText((await files.get(c.file))!, c.start_line, c.end_line);
 }
 
@@ -143,10 +143,17 @@ function symbolOf(call: ServiceCall, c: Chunk): HitSymbol | undefined {
   return sym && { symbol_id: sym.symbol_id, name: sym.qualified_name, kind: sym.kind, signature: sym.signature };
 }
 
+/** By commit: a chunk of the tree at another commit than HEAD; a commit's own message never goes stale. */
+function staleHit(c: Chunk, head: string): boolean {
+  return !HISTORY_KINDS.has(c.chunk_kind) && c.commit_hash !== head;
+}
+
+const HISTORY_KINDS = new Set<Chunk['chunk_kind']>(['commit_message', 'pr_background', 'pr_solution']);
+
 async function toHit(call: ServiceCall, h: RankedChunk, head: string, files: FileLines, includeText: boolean): Promise<CodeHit> {
   const { text, docstring, ...rest } = h.chunk;
   void docstring;
-  const stale = h.chunk.commit_hash !== head || !(await contentHolds(files, h.chunk));
+  const stale = staleHit(h.chunk, head) || (quotesLines(h.chunk) && !(await contentHolds(files, h.chunk)));
   const lines = (await previewText(files, h.chunk)).split('\n').slice(0, PREVIEW_LINES);
   const score: HitScore = h.score;
   const symbol = symbolOf(call, h.chunk);
@@ -185,8 +192,8 @@ export async function searchCode(call: ServiceCall, input: SearchCodeInput): Pro
   const { hits, head, files, used, index } = await rankedHits(call, input, mode);
   const out: CodeHit[] = [];
   for (const h of hits) out.push(await toHit(call, h, head, files, !!input.include_text));
-  for (const h of out) call.meta.addSourceFile(path.join(call.root, h.citation.file));
-  reportCatalog(call.workspace.catalog, call.meta, { files: out.map((h) => h.citation.file), wide: true });
+  for (const h of out) if (quotesLines(h.chunk)) call.meta.addSourceFile(path.join(call.root, h.citation.file));
+  reportCatalog(call.workspace.catalog, call.meta, { files: out.filter((h) => quotesLines(h.chunk)).map((h) => h.citation.file), wide: true });
   const page = withinTokens(call, out, input.max_tokens);
   // what each citation handed out cites, for verify_citation without content_sha256
   for (const h of hits.slice(0, page.length)) index.noteCited(h.chunk);

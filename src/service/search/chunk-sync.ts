@@ -10,12 +10,16 @@
  * through the catalog's gate (file-gate.ts): a file swapped for a symlink out of the root or holding
  * a private key is never chunked. Markdown files (no language server, so not cataloged) are walked
  * through the same gate when the catalog changed, and re-read when their size or mtime changed.
+ * A directory's convention chunks (conventions.ts) are summed again from its files' idiom counts
+ * when one of its files was re-chunked or dropped.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ChunkIndex } from '../../chunks/chunk-index.js';
 import { chunkSourceFile } from '../../chunks/chunker.js';
 import { chunkMarkdown } from '../../chunks/doc-chunks.js';
+import { conventionChunks, conventionKey, dirOf, isConventionKey, type PackageFile } from '../../chunks/conventions.js';
+import type { FileIdioms } from '../../chunks/idioms.js';
 import { currentGitHead } from '../../chunks/git-head.js';
 import { FileGate } from '../../catalog/file-gate.js';
 import { walkWorkspace } from '../../catalog/walk.js';
@@ -49,6 +53,9 @@ export class WorkspaceChunks implements Derived {
   /** Re-chunked and removed since the last report (the background sync reports to the next caller). */
   rechunked = new Set<string>();
   removed = new Set<string>();
+  /** Each chunked file's idiom counts, and the directories whose convention chunks are to be made again. */
+  idioms = new Map<string, PackageFile>();
+  dirtyDirs = new Set<string>();
   /** Files chunked without their function bodies (a parse bound), with why: dropped when the file is chunked again. */
   unsplit = new Map<string, string>();
   private gates: { key: string; code: FileGate; docs: FileGate } | undefined;
@@ -89,6 +96,8 @@ export class WorkspaceChunks implements Derived {
     if (batch.reset) {
       this.index = new ChunkIndex();
       this.docs.clear();
+      this.idioms.clear();
+      this.dirtyDirs.clear();
       this.docsAtVersion = -1;
       return;
     }
@@ -134,18 +143,39 @@ async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string): Promis
     const text = a.bytes.toString('utf8');
     s.unsplit.delete(rel);
     const unsplit = (m: string) => s.unsplit.set(rel, m);
+    s.idioms.delete(rel);
+    s.dirtyDirs.add(dirOf(rel));
+    const idioms = (counts: FileIdioms) => s.idioms.set(rel, { file: rel, language: entry.language, idioms: counts });
     s.index.replaceFile(
       rel,
       stamp,
-      await chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols, bounds: s.bounds, unsplit }),
+      await chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols, bounds: s.bounds, unsplit, idioms }),
     );
     s.rechunked.add(rel);
     s.removed.delete(rel);
   }
-  for (const rel of s.index.indexedFiles()) if (!entries.has(rel) && !s.docs.has(rel)) drop(s, rel);
+  for (const rel of s.index.indexedFiles()) if (!entries.has(rel) && !s.docs.has(rel) && !isConventionKey(rel)) drop(s, rel);
+  syncConventions(s, head);
+}
+
+/** The convention chunks of the directories whose files changed. */
+function syncConventions(s: WorkspaceChunks, head: string): void {
+  if (!s.dirtyDirs.size) return;
+  const byDir = new Map<string, PackageFile[]>();
+  for (const f of s.idioms.values()) {
+    const dir = dirOf(f.file);
+    if (s.dirtyDirs.has(dir)) byDir.set(dir, [...(byDir.get(dir) ?? []), f]);
+  }
+  for (const dir of s.dirtyDirs) {
+    const chunks = conventionChunks(dir, byDir.get(dir) ?? [], head);
+    if (chunks.length) s.index.replaceFile(conventionKey(dir), chunks.map((c) => c.content_sha256).join(':'), chunks);
+    else s.index.removeFile(conventionKey(dir));
+  }
+  s.dirtyDirs.clear();
 }
 
 function drop(s: WorkspaceChunks, rel: string): void {
+  if (s.idioms.delete(rel)) s.dirtyDirs.add(dirOf(rel));
   s.index.removeFile(rel);
   s.removed.add(rel);
   s.rechunked.delete(rel);
