@@ -36,6 +36,16 @@ export const CHUNK_KINDS: readonly ChunkKind[] = [
 /** How an invariant was found: 1 an existing marker (CRITICAL, IMPORTANT, WARNING, Deprecated:, @deprecated), 2 a convention marker (INVARIANT:, CONSENSUS:, SECURITY:), 3 a heuristic (a panic / raise / throw whose message states a policy). */
 export type InvariantTier = 1 | 2 | 3;
 
+/** A pull request that touched a chunk's file. */
+export interface PRRef {
+  number: number;
+  title: string;
+  merged_at_utc?: string;
+}
+
+/** Kinds read from git history: searched only when `chunk_kinds` names them. */
+export const HISTORY_KINDS: readonly ChunkKind[] = ['commit_message', 'pr_background', 'pr_solution'];
+
 /** A source chunk's pointer to an invariant chunk in (or right above) its lines. */
 export interface InvariantRef {
   chunk_id: string;
@@ -74,6 +84,10 @@ export interface Chunk {
   tier?: InvariantTier;
   marker?: string;
   provenance?: 'auto' | 'curated';
+  /** History chunks (commit_message, pr_background, pr_solution): when the commit was made, ISO 8601 UTC. */
+  committed_at_utc?: string;
+  /** Source chunks, when asked (search_code's recent_prs): the pull requests that touched the file, newest first. */
+  recent_prs?: PRRef[];
   /** Convention chunks: the package's idiom counts (idioms.ts keys) and `files`. */
   convention_stats?: Record<string, number>;
 }
@@ -106,6 +120,8 @@ export interface ChunkFilter {
   tier?: InvariantTier[];
   /** Only chunks of this symbol: its qualified name or its symbol_id. */
   symbol?: string;
+  /** ISO 8601: history chunks committed after it, and recent_prs merged after it, are left out. */
+  as_of?: string;
 }
 
 export interface HitScore {

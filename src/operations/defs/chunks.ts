@@ -45,6 +45,11 @@ const ChunkSchema = z.object({
   marker: z.string().optional(),
   provenance: z.enum(['auto', 'curated']).optional(),
   convention_stats: z.record(z.string(), z.number()).optional().describe("Convention chunks: the package's idiom counts"),
+  committed_at_utc: z.string().optional().describe('History chunks: when the commit was made'),
+  recent_prs: z
+    .array(z.object({ number: z.number().int(), title: z.string(), merged_at_utc: z.string().optional() }))
+    .optional()
+    .describe('With recent_prs: the pull requests that touched the file, newest first'),
   text: z.string().optional().describe('Only with include_text'),
 });
 
@@ -85,8 +90,16 @@ const FilterSchema = z
       .array(ChunkKindSchema)
       .max(20)
       .optional()
-      .describe('Only chunks of these kinds: code (symbol, function_split, file_header), doc, invariant, convention, commit_message …'),
+      .describe(
+        'Only chunks of these kinds: code (symbol, function_split, file_header), doc, invariant, convention; the history kinds (commit_message, pr_background, pr_solution: read from git log, the last 500 commits) are searched only when named here',
+      ),
     tier: z.array(TierSchema).max(3).optional().describe('Only invariant chunks of these tiers (1 existing marker, 2 convention marker, 3 heuristic)'),
+    as_of: z
+      .string()
+      .max(40)
+      .refine((v) => !Number.isNaN(Date.parse(v)), 'an ISO 8601 date or time')
+      .optional()
+      .describe('Leave out history chunks committed after this time and recent_prs merged after it (ISO 8601)'),
     symbol: z.string().max(1000).optional().describe('Only chunks of this symbol (qualified name or symbol_id): its code pieces and its invariants'),
   })
   .strict();
@@ -112,6 +125,10 @@ export const searchCodeOp = defineOperation({
     max_tokens: z.number().int().min(1).max(1_000_000).optional(),
     include_text: z.boolean().optional(),
     reindex: z.boolean().optional().describe('Drop the stored vector index and rebuild it with the embedder in use (the fix for INDEX_MISMATCH)'),
+    recent_prs: z
+      .boolean()
+      .optional()
+      .describe("Give each hit recent_prs: the pull requests (merges titled 'Merge pull request #N', squashes ending '(#N)') that touched its file"),
   }),
   output: withMeta({ query: z.string(), mode: z.enum(['bm25', 'vector', 'hybrid']), hits: z.array(HitSchema), total: z.number().int() }),
   annotations: READ_ONLY,
