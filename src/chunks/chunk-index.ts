@@ -187,11 +187,15 @@ export class ChunkIndex {
     return out.slice(0, limit).map((chunk) => ({ chunk, bm25: 0 }));
   }
 
-  /** Chunks per kind (index_stats). */
-  kindCounts(): Record<string, number> {
-    const out: Record<string, number> = {};
-    for (const c of this.byId.values()) out[c.chunk_kind] = (out[c.chunk_kind] ?? 0) + 1;
-    return out;
+  /** Chunks per kind, and invariant chunks per tier (index_stats). */
+  kindCounts(): { kinds: Record<string, number>; tiers: Record<string, number> } {
+    const kinds: Record<string, number> = {};
+    const tiers: Record<string, number> = {};
+    for (const c of this.byId.values()) {
+      kinds[c.chunk_kind] = (kinds[c.chunk_kind] ?? 0) + 1;
+      if (c.tier) tiers[c.tier] = (tiers[c.tier] ?? 0) + 1;
+    }
+    return { kinds, tiers };
   }
 
   /** An estimate of the memory it holds: chunk texts (UTF-16, retired ones too), a share per chunk and per BM25 term. */
@@ -205,9 +209,11 @@ export class ChunkIndex {
   stats() {
     let textBytes = 0;
     for (const c of this.byId.values()) textBytes += Buffer.byteLength(c.text);
+    const counts = this.kindCounts();
     return {
       chunk_count: this.byId.size,
-      chunk_kinds: this.kindCounts(),
+      chunk_kinds: counts.kinds,
+      invariant_tiers: counts.tiers,
       file_count: this.files.size,
       bm25_terms: this.bm25.termCount,
       text_bytes: textBytes,

@@ -55,10 +55,21 @@ describe('search_code: invariant chunks', async () => {
     expect(top.chunk.chunk_kind).toBe('convention');
   });
 
+  it("get_context lists the symbol's invariants: in its lines and in the doc comment above it", async () => {
+    const ctx = await fx.run('get_context', { symbol: 'refund', include: ['source'] });
+    expect(ctx.invariants.map((i: JsonResult) => [i.tier, i.marker, i.start_line, i.text])).toEqual([
+      [1, '@deprecated', 19, ' * @deprecated use settleRefund, which records the ledger entry.'],
+      [2, 'INVARIANT', 22, '  // INVARIANT: a refund never exceeds the original charge.'],
+    ]);
+    expect((await fx.run('get_context', { symbol: 'settleRefund', include: ['source'] })).invariants).toEqual([]);
+    expect(await fx.runText('get_context', { symbol: 'charge', include: ['source'] })).toContain('- tier 1 CRITICAL (line 7)');
+  });
+
   it('index_stats counts chunks per kind', async () => {
     const stats = await fx.run('index_stats');
     expect(stats.chunk_kinds.convention).toBe(1);
     expect(stats.chunk_kinds.invariant).toBe(5);
+    expect(stats.invariant_tiers).toEqual({ 1: 2, 2: 2, 3: 1 });
     expect(stats.chunk_kinds.symbol).toBeGreaterThanOrEqual(5);
   });
 

@@ -240,7 +240,10 @@ export const indexStatsOp = defineOperation({
     chunk_count: z.number().int(),
     chunk_kinds: z
       .record(z.string(), z.number().int())
-      .describe('Chunks per kind (symbol, function_split, file_header, doc, invariant, …); a kind with none is absent'),
+      .describe(
+        'Chunks per kind (symbol, function_split, file_header, doc, invariant, …); a kind with none is absent; the history kinds once a search asked for them',
+      ),
+    invariant_tiers: z.record(z.string(), z.number().int()).describe('Invariant chunks per tier (1, 2, 3)'),
     file_count: z.number().int(),
     bm25_terms: z.number().int(),
     text_bytes: z.number().int(),
