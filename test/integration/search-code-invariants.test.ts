@@ -65,6 +65,14 @@ describe('search_code: invariant chunks', async () => {
     expect(await fx.runText('get_context', { symbol: 'charge', include: ['source'] })).toContain('- tier 1 CRITICAL (line 7)');
   });
 
+  it("analyze_impact names the element's invariants", async () => {
+    const r = await fx.run('analyze_impact', { element: 'charge' });
+    expect(r.impact.invariants.map((i: JsonResult) => [i.tier, i.marker, i.start_line])).toEqual([
+      [1, 'CRITICAL', 7],
+      [3, 'throw', 10],
+    ]);
+  });
+
   it('index_stats counts chunks per kind', async () => {
     const stats = await fx.run('index_stats');
     expect(stats.chunk_kinds.convention).toBe(1);
