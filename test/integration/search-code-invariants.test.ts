@@ -53,6 +53,9 @@ describe('search_code: invariant chunks', async () => {
     expect(c!.chunk.text).toContain('error handling: throw 2');
     const top = (await hits('error handling throw naming conventions', {}))[0]!;
     expect(top.chunk.chunk_kind).toBe('convention');
+    // `search` anchors at a line of a file: no directory
+    const anchors = (await fx.run('search', { query: 'error handling throw naming conventions' })).results as JsonResult[];
+    expect(anchors.filter((r) => r.anchor.file.endsWith('/'))).toEqual([]);
   });
 
   it("get_context lists the symbol's invariants: in its lines and in the doc comment above it", async () => {

@@ -180,7 +180,12 @@ export const searchOp = defineOperation({
     const r = await searchCode(call, {
       query: input.query,
       limit: input.limit,
-      filter: { ...(input.language ? { language: input.language } : {}), ...(dir ? { path: `${dir}/**` } : {}) },
+      // an anchor is a line of a file: the code and doc kinds, as this shape always answered
+      filter: {
+        chunk_kinds: ['symbol', 'function_split', 'file_header', 'doc'],
+        ...(input.language ? { language: input.language } : {}),
+        ...(dir ? { path: `${dir}/**` } : {}),
+      },
     });
     const results = r.hits.map((h) => ({
       anchor: { file: `${call.root}/${h.citation.file}`, line: h.citation.start_line },
