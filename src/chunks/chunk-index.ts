@@ -38,6 +38,8 @@ export interface Bm25Hit {
 /** Field weights: a question names what a function does, which is mostly in its name and signature. */
 const BOOST = { name: 4, signature: 2, doc: 2, path: 1, text: 1 };
 const RETIRED_MAX = 20_000;
+/** The query that lists what the filter keeps instead of ranking by words (the invariants of a file). */
+export const LIST_ALL = '*';
 
 /** What a chunk's BM25 document depends on; the n-th identical chunk of a file gets `#n`. */
 function docKey(c: Chunk, seen: Map<string, number>): string {
@@ -168,11 +170,32 @@ export class ChunkIndex {
     if (this.retired.size > RETIRED_MAX) this.retired.delete(this.retired.keys().next().value!);
   }
 
-  /** BM25 hits best first, filtered before the cut so `limit` filtered hits come back when they exist. */
+  /** BM25 hits best first, filtered before the cut so `limit` filtered hits come back when they exist; `*`: every chunk the filter keeps, by file and line. */
   search(query: string, filter: ChunkFilter | undefined, limit: number): Bm25Hit[] {
     const match = chunkMatcher(filter);
+    if (query.trim() === LIST_ALL) return this.list(match, limit);
     const results = this.bm25.search(query, { filter: (r) => match(this.docs.get(r.id as string)!) });
     return results.slice(0, limit).map((r) => ({ chunk: this.docs.get(r.id as string)!, bm25: r.score }));
+  }
+
+  private list(match: (c: Chunk) => boolean, limit: number): Bm25Hit[] {
+    const out: Chunk[] = [];
+    for (const file of [...this.files.keys()].sort()) {
+      for (const c of this.files.get(file)!.chunks) if (match(c)) out.push(c);
+      if (out.length >= limit) break;
+    }
+    return out.slice(0, limit).map((chunk) => ({ chunk, bm25: 0 }));
+  }
+
+  /** Chunks per kind, and invariant chunks per tier (index_stats). */
+  kindCounts(): { kinds: Record<string, number>; tiers: Record<string, number> } {
+    const kinds: Record<string, number> = {};
+    const tiers: Record<string, number> = {};
+    for (const c of this.byId.values()) {
+      kinds[c.chunk_kind] = (kinds[c.chunk_kind] ?? 0) + 1;
+      if (c.tier) tiers[c.tier] = (tiers[c.tier] ?? 0) + 1;
+    }
+    return { kinds, tiers };
   }
 
   /** An estimate of the memory it holds: chunk texts (UTF-16, retired ones too), a share per chunk and per BM25 term. */
@@ -186,8 +209,11 @@ export class ChunkIndex {
   stats() {
     let textBytes = 0;
     for (const c of this.byId.values()) textBytes += Buffer.byteLength(c.text);
+    const counts = this.kindCounts();
     return {
       chunk_count: this.byId.size,
+      chunk_kinds: counts.kinds,
+      invariant_tiers: counts.tiers,
       file_count: this.files.size,
       bm25_terms: this.bm25.termCount,
       text_bytes: textBytes,

@@ -4,19 +4,22 @@
  * trait, struct, enum) is its header, fields and member signatures with its methods' bodies left
  * out, since each method is a chunk of its own; long functions in `function_split` pieces cut
  * between the statements of their body; the lines above the first declaration as the `file_header`
- * (imports). No I/O: the caller reads the file. A file that holds a private-key block gives no chunk
+ * (imports); the invariants its comments and raises state (invariants.ts). No I/O: the caller reads the file. A file that holds a private-key block gives no chunk
  * at all, whatever its kind (doc-chunks.ts checks Markdown the same way): it is a secret file by its
  * content (util/secret-files.ts), and a chunk is text that search hands back.
  */
 import type { CatalogSymbol } from '../core/catalog.js';
 import type { SymbolKind } from '../schema/descriptors.js';
-import { boundedFunctionBodies, functionBodies, type FunctionBody } from '../adapters/file-structure.js';
+import type { FunctionBody } from '../adapters/file-structure.js';
 import { toLspgateError } from '../errors/errors.js';
 import type { ParseBounds } from '../syntax/job-pool.js';
 import { profileOf } from '../adapters/languages.js';
 import { isTestPath } from '../adapters/test-files.js';
 import { containsPrivateKey } from '../util/secret-files.js';
 import { chunkId, contentSha256, linesText, splitLines } from './ids.js';
+import { namingOf, type FileIdioms } from './idioms.js';
+import { findInvariants, invariantChunks } from './invariants.js';
+import { boundedChunkSyntax, chunkSyntax, type ChunkSyntax } from './marks.js';
 import { splitRange } from './split.js';
 import type { Chunk, ChunkKind } from './types.js';
 
@@ -34,6 +37,8 @@ export interface ChunkSource {
   bounds?: ParseBounds;
   /** Told why the file's functions are not split at their statements (its parse was over a bound). */
   unsplit?(message: string): void;
+  /** Told the file's idiom counts (its package's convention chunk sums them); not called without a parse. */
+  idioms?(counts: FileIdioms): void;
 }
 
 const DECLARATIONS = new Set<SymbolKind>(['function', 'method', 'constructor', 'class', 'interface', 'trait', 'struct', 'type', 'enum']);
@@ -42,6 +47,8 @@ const CONTAINERS = new Set<SymbolKind>(['class', 'interface', 'trait', 'struct',
 const OUTLINED = new Set<SymbolKind>(['class', 'interface', 'trait', 'struct', 'enum']);
 const SPLITTABLE = new Set<SymbolKind>(['function', 'method', 'constructor', 'variable', 'constant']);
 const HEADER_MAX_LINES = 200;
+/** Whose names the naming convention counts: a type's name is PascalCase in most languages whatever the package does. */
+const NAMED = new Set<SymbolKind>(['function', 'method', 'variable', 'constant']);
 
 /**
  * Declarations, and top-level multi-line variables (`export const parse = (...) => {...}` is a
@@ -164,24 +171,26 @@ function headerChunk(src: ChunkSource, lines: readonly string[], firstLine: numb
 }
 
 /**
- * The file's function bodies, read in a syntax worker within the bounds; a file over them is cut at
- * its symbols only (its long functions are not split), and `unsplit` is told why.
+ * The file's function bodies, comments and raises, read in a syntax worker within the bounds; a
+ * file over them is cut at its symbols only (its long functions are not split, its invariants not
+ * read), and `unsplit` is told why.
  */
-async function bodiesOf(src: ChunkSource): Promise<readonly FunctionBody[]> {
+async function syntaxOfFile(src: ChunkSource): Promise<ChunkSyntax | undefined> {
   try {
-    return (await (src.bounds ? boundedFunctionBodies(src.file, src.text, src.bounds) : functionBodies(src.file, src.text))) ?? [];
+    return await (src.bounds ? boundedChunkSyntax(src.file, src.text, src.bounds) : chunkSyntax(src.file, src.text));
   } catch (e) {
     const err = toLspgateError(e);
     if (err.code !== 'TIMEOUT' && err.code !== 'LIMIT_EXCEEDED') throw err;
-    src.unsplit?.(`${err.message} (${err.code}): its functions are chunked whole, not split at their statements`);
-    return [];
+    src.unsplit?.(`${err.message} (${err.code}): its functions are chunked whole, not split at their statements, and its invariants are not read`);
+    return undefined;
   }
 }
 
 export async function chunkSourceFile(src: ChunkSource): Promise<Chunk[]> {
   if (containsPrivateKey(src.text)) return [];
   const lines = splitLines(src.text);
-  const bodies = await bodiesOf(src);
+  const syntax = await syntaxOfFile(src);
+  const bodies = syntax?.bodies ?? [];
   const offsets = lineOffsets(src.text, lines);
   const byId = new Map(src.symbols.map((s) => [s.symbol_id, s]));
   const chosen = src.symbols.filter((s) => chunkable(s, byId));
@@ -189,5 +198,12 @@ export async function chunkSourceFile(src: ChunkSource): Promise<Chunk[]> {
   const header = headerChunk(src, lines, first);
   const out = header ? [header] : [];
   for (const sym of chosen) out.push(...symbolChunks(src, lines, offsets, sym, bodies));
-  return out;
+  if (syntax && src.idioms) {
+    const counts = { ...syntax.idioms };
+    for (const sym of chosen) if (NAMED.has(sym.kind)) counts[namingOf(sym.name)] = (counts[namingOf(sym.name)] ?? 0) + 1;
+    src.idioms(counts);
+  }
+  // after the code chunks: an invariant with the same lines and text as a code chunk has its id, and the code chunk is kept
+  const found = syntax ? findInvariants(syntax.marks) : [];
+  return [...out, ...invariantChunks(lines, found, out, (s, e, extra) => makeChunk(src, lines, s, e, 'invariant', extra))];
 }

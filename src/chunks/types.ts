@@ -6,7 +6,53 @@
  */
 import type { SymbolKind } from '../schema/descriptors.js';
 
-export type ChunkKind = 'symbol' | 'function_split' | 'file_header' | 'doc';
+export type ChunkKind =
+  | 'symbol'
+  | 'function_split'
+  | 'file_header'
+  | 'doc'
+  | 'invariant'
+  | 'convention'
+  | 'commit_message'
+  | 'pr_background'
+  | 'pr_solution'
+  | 'flow_spine'
+  | 'flow_step';
+
+export const CHUNK_KINDS: readonly ChunkKind[] = [
+  'symbol',
+  'function_split',
+  'file_header',
+  'doc',
+  'invariant',
+  'convention',
+  'commit_message',
+  'pr_background',
+  'pr_solution',
+  'flow_spine',
+  'flow_step',
+];
+
+/** How an invariant was found: 1 an existing marker (CRITICAL, IMPORTANT, WARNING, Deprecated:, @deprecated), 2 a convention marker (INVARIANT:, CONSENSUS:, SECURITY:), 3 a heuristic (a panic / raise / throw whose message states a policy). */
+export type InvariantTier = 1 | 2 | 3;
+
+/** A pull request that touched a chunk's file. */
+export interface PRRef {
+  number: number;
+  title: string;
+  merged_at_utc?: string;
+}
+
+/** Kinds read from git history: searched only when `chunk_kinds` names them. */
+export const HISTORY_KINDS: readonly ChunkKind[] = ['commit_message', 'pr_background', 'pr_solution'];
+
+/** A source chunk's pointer to an invariant chunk in (or right above) its lines. */
+export interface InvariantRef {
+  chunk_id: string;
+  tier: InvariantTier;
+  /** CRITICAL, Deprecated, INVARIANT, panic … */
+  marker?: string;
+}
 
 export interface Chunk {
   /** chunkId(file, start_line, end_line, content_sha256). */
@@ -32,6 +78,25 @@ export interface Chunk {
   signature?: string;
   /** The symbol's doc comment (the catalog's; often outside the symbol's range): indexed, not cited. */
   docstring?: string;
+  /** Source chunks: the invariant chunks in their lines or in the comment right above them. */
+  invariants?: InvariantRef[];
+  /** Invariant chunks: how they were found and by which marker; `auto` (extracted) or `curated` (a flow corpus). */
+  tier?: InvariantTier;
+  marker?: string;
+  provenance?: 'auto' | 'curated';
+  /** History chunks (commit_message, pr_background, pr_solution): when the commit was made, ISO 8601 UTC. */
+  committed_at_utc?: string;
+  /** Source chunks, when asked (search_code's recent_prs): the pull requests that touched the file, newest first. */
+  recent_prs?: PRRef[];
+  /** Convention chunks: the package's idiom counts (idioms.ts keys) and `files`. */
+  convention_stats?: Record<string, number>;
+}
+
+/** Kinds whose chunk quotes lines of a file in the workspace (its citation is checked against them); the others are derived text. */
+const QUOTING = new Set<ChunkKind>(['symbol', 'function_split', 'file_header', 'doc', 'invariant', 'flow_spine', 'flow_step']);
+
+export function quotesLines(c: Pick<Chunk, 'chunk_kind'>): boolean {
+  return QUOTING.has(c.chunk_kind);
 }
 
 export interface Citation {
@@ -49,6 +114,14 @@ export interface ChunkFilter {
   commit_hash?: string;
   /** true: test chunks only; false: no test chunks. */
   is_test?: boolean;
+  /** Only chunks of these kinds. */
+  chunk_kinds?: ChunkKind[];
+  /** Only invariant chunks of these tiers. */
+  tier?: InvariantTier[];
+  /** Only chunks of this symbol: its qualified name or its symbol_id. */
+  symbol?: string;
+  /** ISO 8601: history chunks committed after it, and recent_prs merged after it, are left out. */
+  as_of?: string;
 }
 
 export interface HitScore {

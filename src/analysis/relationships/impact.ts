@@ -16,6 +16,7 @@ import { importGraph, noteGraphSkips, type ImportGraph } from '../imports/import
 import { catalogBuilt, flattenCalls, importsOf, WALK_BUDGET } from './relationships.js';
 import { parseTarget } from '../target.js';
 import { isTestPath } from '../../adapters/test-files.js';
+import { invariantsFor, type SymbolInvariant } from '../../service/search/invariants-for.js';
 
 export const OPERATIONS = ['modify', 'delete', 'refactor'] as const;
 export type ChangeOperation = (typeof OPERATIONS)[number];
@@ -43,6 +44,8 @@ export interface ImpactResult {
   /** Affected files using the element itself (depth 1), and those reached only through callers or importers. */
   direct_files: number;
   transitive_files: number;
+  /** The element's own invariants (invariants-for.ts): what the change must not break. */
+  invariants?: SymbolInvariant[];
 }
 
 const RANK: Record<Exclude<ImpactKind, 'test'>, number> = { 'direct call': 0, reference: 1, import: 2, 'indirect dependency': 3 };
@@ -143,6 +146,7 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
   let references: number;
   let label: string;
   let home: string;
+  let invariants: SymbolInvariant[] | undefined;
   if (parsed.kind === 'file') {
     home = parsed.file;
     const graph = await importGraph(call);
@@ -166,6 +170,8 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
     noteGraphSkips(call, graph);
     references = referenceEffects(call, target, answer, effects, graph);
     callerEffects(await treeP, effects, graph);
+    const c = target.catalog;
+    if (c) invariants = await invariantsFor(call, c.file, c.line, c.end_line);
   }
   const list = effects.list(input.operation);
   const direct = list.filter((e) => e.depth === 1).length;
@@ -183,6 +189,7 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
     references,
     direct_files: direct,
     transitive_files: list.length - direct,
+    ...(invariants ? { invariants } : {}),
   };
 }
 

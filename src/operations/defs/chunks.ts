@@ -9,6 +9,7 @@ import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { searchCode } from '../../service/search/chunk-search.js';
 import { indexStats, verifyCitation } from '../../service/search/citations.js';
+import { CHUNK_KINDS, type ChunkKind } from '../../chunks/types.js';
 import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
 
@@ -18,6 +19,9 @@ const CitationSchema = z.object({
   end_line: z.number().int().min(1),
   commit_hash: z.string().max(64),
 });
+
+const ChunkKindSchema = z.enum(CHUNK_KINDS as [ChunkKind, ...ChunkKind[]]);
+const TierSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]);
 
 const ChunkSchema = z.object({
   id: z.string(),
@@ -29,10 +33,23 @@ const ChunkSchema = z.object({
   symbol_name: z.string().optional(),
   symbol_kind: SymbolKindSchema.optional(),
   symbol_id: z.string().optional(),
-  chunk_kind: z.enum(['symbol', 'function_split', 'file_header', 'doc']),
+  chunk_kind: ChunkKindSchema,
   commit_hash: z.string(),
   content_sha256: z.string(),
   signature: z.string().optional(),
+  invariants: z
+    .array(z.object({ chunk_id: z.string(), tier: TierSchema, marker: z.string().optional() }))
+    .optional()
+    .describe('Source chunks: the invariant chunks in their lines or in the comment right above them'),
+  tier: TierSchema.optional().describe('Invariant chunks: 1 existing marker (CRITICAL, WARNING, Deprecated:), 2 convention marker (INVARIANT:), 3 heuristic'),
+  marker: z.string().optional(),
+  provenance: z.enum(['auto', 'curated']).optional(),
+  convention_stats: z.record(z.string(), z.number()).optional().describe("Convention chunks: the package's idiom counts"),
+  committed_at_utc: z.string().optional().describe('History chunks: when the commit was made'),
+  recent_prs: z
+    .array(z.object({ number: z.number().int(), title: z.string(), merged_at_utc: z.string().optional() }))
+    .optional()
+    .describe('With recent_prs: the pull requests that touched the file, newest first'),
   text: z.string().optional().describe('Only with include_text'),
 });
 
@@ -69,6 +86,21 @@ const FilterSchema = z
     symbol_kinds: z.array(SymbolKindSchema).max(20).optional(),
     commit_hash: z.string().max(64).optional().describe('Only chunks indexed at this commit (prefix)'),
     is_test: z.boolean().optional().describe('true: only chunks of test files; false: none of them (the test-file rule of each language)'),
+    chunk_kinds: z
+      .array(ChunkKindSchema)
+      .max(20)
+      .optional()
+      .describe(
+        'Only chunks of these kinds: code (symbol, function_split, file_header), doc, invariant, convention; the history kinds (commit_message, pr_background, pr_solution: read from git log, the last 500 commits) are searched only when named here',
+      ),
+    tier: z.array(TierSchema).max(3).optional().describe('Only invariant chunks of these tiers (1 existing marker, 2 convention marker, 3 heuristic)'),
+    as_of: z
+      .string()
+      .max(40)
+      .refine((v) => !Number.isNaN(Date.parse(v)), 'an ISO 8601 date or time')
+      .optional()
+      .describe('Leave out history chunks committed after this time and recent_prs merged after it (ISO 8601)'),
+    symbol: z.string().max(1000).optional().describe('Only chunks of this symbol (qualified name or symbol_id): its code pieces and its invariants'),
   })
   .strict();
 
@@ -78,7 +110,7 @@ export const searchCodeOp = defineOperation({
   name: 'search_code',
   title: 'Search code (ranked chunks with citations)',
   description:
-    "Find code by what it does: natural-language or keyword search over code chunks (functions, types, Markdown sections), ranked by BM25 with a code-aware tokenizer, by vectors, or both (`mode: hybrid`). Each hit has a citation (file, lines, commit) and `stale_citation` once its lines or HEAD changed; `include_text` adds the chunk's text.",
+    "Find code by what it does: natural-language or keyword search over code chunks (functions, types, Markdown sections) and the invariants their comments and raises state (`filter.chunk_kinds: [invariant]`; query `*` lists what the filter keeps, by file and line), ranked by BM25 with a code-aware tokenizer, by vectors, or both (`mode: hybrid`). Each hit has a citation (file, lines, commit) and `stale_citation` once its lines or HEAD changed; `include_text` adds the chunk's text.",
   related: { search_symbols: 'instead for declarations by name', search_text: 'instead for an exact string', verify_citation: 'to check a citation later' },
   input: z.object({
     query: Query,
@@ -93,6 +125,10 @@ export const searchCodeOp = defineOperation({
     max_tokens: z.number().int().min(1).max(1_000_000).optional(),
     include_text: z.boolean().optional(),
     reindex: z.boolean().optional().describe('Drop the stored vector index and rebuild it with the embedder in use (the fix for INDEX_MISMATCH)'),
+    recent_prs: z
+      .boolean()
+      .optional()
+      .describe("Give each hit recent_prs: the pull requests (merges titled 'Merge pull request #N', squashes ending '(#N)') that touched its file"),
   }),
   output: withMeta({ query: z.string(), mode: z.enum(['bm25', 'vector', 'hybrid']), hits: z.array(HitSchema), total: z.number().int() }),
   annotations: READ_ONLY,
@@ -106,7 +142,7 @@ export const searchCodeOp = defineOperation({
       '',
       ...r.hits.map(
         (h) =>
-          `- ${h.citation.file}:${h.citation.start_line}-${h.citation.end_line} ${h.chunk.symbol_name ?? ''} (${h.chunk.chunk_kind}, ${h.score.normalized.toFixed(2)})${h.stale_citation ? ' **stale**' : ''}${h.symbol ? ` \`${h.symbol.symbol_id}\`` : ''}`,
+          `- ${h.citation.file}:${h.citation.start_line}-${h.citation.end_line} ${h.chunk.symbol_name ?? ''} (${h.chunk.chunk_kind}${h.chunk.tier ? ` tier ${h.chunk.tier} ${h.chunk.marker ?? ''}` : ''}, ${h.score.normalized.toFixed(2)})${h.stale_citation ? ' **stale**' : ''}${h.symbol ? ` \`${h.symbol.symbol_id}\`` : ''}`,
       ),
     ].join('\n') + '\n',
 });
@@ -145,7 +181,12 @@ export const searchOp = defineOperation({
     const r = await searchCode(call, {
       query: input.query,
       limit: input.limit,
-      filter: { ...(input.language ? { language: input.language } : {}), ...(dir ? { path: `${dir}/**` } : {}) },
+      // an anchor is a line of a file: the code and doc kinds, as this shape always answered
+      filter: {
+        chunk_kinds: ['symbol', 'function_split', 'file_header', 'doc'],
+        ...(input.language ? { language: input.language } : {}),
+        ...(dir ? { path: `${dir}/**` } : {}),
+      },
     });
     const results = r.hits.map((h) => ({
       anchor: { file: `${call.root}/${h.citation.file}`, line: h.citation.start_line },
@@ -199,10 +240,16 @@ export const indexStatsOp = defineOperation({
   name: 'index_stats',
   title: 'Chunk index statistics',
   description:
-    "The code-search index: chunk, file and term counts, text bytes, indexed HEAD and time, schema version; the vector index's model, dimension and whether it matches the embedder in use (else code search answers INDEX_MISMATCH until `reindex`); bytes on disk.",
+    "The code-search index: chunk counts (in all and per kind), file and term counts, text bytes, indexed HEAD and time, schema version; the vector index's model, dimension and whether it matches the embedder in use (else code search answers INDEX_MISMATCH until `reindex`); bytes on disk.",
   input: z.object({}),
   output: withMeta({
     chunk_count: z.number().int(),
+    chunk_kinds: z
+      .record(z.string(), z.number().int())
+      .describe(
+        'Chunks per kind (symbol, function_split, file_header, doc, invariant, …); a kind with none is absent; the history kinds once a search asked for them',
+      ),
+    invariant_tiers: z.record(z.string(), z.number().int()).describe('Invariant chunks per tier (1, 2, 3)'),
     file_count: z.number().int(),
     bm25_terms: z.number().int(),
     text_bytes: z.number().int(),
@@ -222,7 +269,11 @@ export const indexStatsOp = defineOperation({
   clientCases: { ok: [{}] },
   handler: (_input, ctx) => indexStats(ServiceCall.from(ctx)),
   markdown: (r) =>
-    `${r.chunk_count} chunks in ${r.file_count} files, ${r.bm25_terms} terms, ${r.text_bytes} bytes; embeddings: ${r.embedding_model} (dim ${r.embedding_dim}, ${r.vector_count} vectors${r.embedder_matches ? '' : ', built by another embedder: reindex'}); ${r.index_size_bytes} bytes on disk; HEAD ${r.indexed_head || '(not git)'}; built ${r.built_at}\n`,
+    `${r.chunk_count} chunks (${Object.entries(r.chunk_kinds)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(
+        ', ',
+      )}) in ${r.file_count} files, ${r.bm25_terms} terms, ${r.text_bytes} bytes; embeddings: ${r.embedding_model} (dim ${r.embedding_dim}, ${r.vector_count} vectors${r.embedder_matches ? '' : ', built by another embedder: reindex'}); ${r.index_size_bytes} bytes on disk; HEAD ${r.indexed_head || '(not git)'}; built ${r.built_at}\n`,
 });
 
 export const chunkOperations: Operation[] = [searchCodeOp, searchOp, verifyCitationOp, indexStatsOp];

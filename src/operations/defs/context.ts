@@ -72,7 +72,7 @@ export const contextOperations: Operation[] = [
     name: 'get_context',
     title: 'Context of a symbol',
     description:
-      'What to read before changing a function, method or type, in one answer within `max_tokens` (default 4000): its source; callers and callees one hop away, nearest first; the workspace types its signature names; its tests and other references. Filled in that order (`include` picks parts); what does not fit is counted in `omitted` with the call that fetches it.',
+      'What to read before changing a function, method or type, in one answer within `max_tokens` (default 4000): the invariants stated in or right above it (what must not break); its source; callers and callees one hop away, nearest first; the workspace types its signature names; its tests and other references. Filled in that order (`include` picks parts); what does not fit is counted in `omitted` with the call that fetches it.',
     input: z.object({
       ...targetShape,
       max_tokens: z.number().int().min(600).max(100000).optional().describe(`Token budget of the whole answer (bytes/4; default ${DEFAULT_CONTEXT_TOKENS})`),
@@ -87,6 +87,20 @@ export const contextOperations: Operation[] = [
       end_line: z.number().int(),
       signature: z.string(),
       summary: z.string().optional(),
+      invariants: z
+        .array(
+          z.object({
+            tier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+            marker: z.string(),
+            text: z.string(),
+            start_line: z.number().int(),
+            end_line: z.number().int(),
+            chunk_id: z.string(),
+          }),
+        )
+        .describe(
+          'What must not break: the invariants in its lines or in the comment right above them (tier 1 CRITICAL/IMPORTANT/WARNING/Deprecated, 2 INVARIANT:/CONSENSUS:/SECURITY:, 3 a panic/raise/throw stating a policy)',
+        ),
       source: z.object({ start_line: z.number().int(), end_line: z.number().int(), text: z.string() }).optional(),
       callers: z.array(RefSchema).optional(),
       callees: z.array(RefSchema).optional(),
@@ -121,6 +135,7 @@ function contextMarkdown(r: {
   end_line: number;
   signature: string;
   summary?: string | undefined;
+  invariants: { tier: number; marker: string; text: string; start_line: number }[];
   source?: { start_line: number; end_line: number; text: string } | undefined;
   callers?: Ref[] | undefined;
   callees?: Ref[] | undefined;
@@ -131,6 +146,8 @@ function contextMarkdown(r: {
 }): string {
   const out = [`## ${r.kind} ${r.symbol} — ${r.file}:${r.line}-${r.end_line}`, '', `\`${r.signature}\``];
   if (r.summary) out.push('', r.summary);
+  if (r.invariants.length)
+    out.push('', '### Invariants', ...r.invariants.map((i) => `- tier ${i.tier} ${i.marker} (line ${i.start_line}): ${i.text.split('\n').join(' ')}`));
   if (r.source) out.push('', '```', r.source.text, '```');
   const refs = (title: string, list: Ref[] | undefined) => {
     if (!list) return;

@@ -57,6 +57,19 @@ export const ImpactSchema = z.object({
   transitive_files: z.number().int().describe('Affected files reached only through callers or importers (depth > 1)'),
   references: z.number().int().describe('References to the element outside its declaration (importers, for a file)'),
   tests: z.array(z.string()).describe('Test files the change reaches'),
+  invariants: z
+    .array(
+      z.object({
+        tier: z.number().int(),
+        marker: z.string(),
+        text: z.string(),
+        start_line: z.number().int(),
+        end_line: z.number().int(),
+        chunk_id: z.string(),
+      }),
+    )
+    .optional()
+    .describe("A symbol's own invariants (comment markers, raises stating a policy): what the change must not break"),
 });
 
 export const relationshipOperations: Operation[] = [
@@ -148,6 +161,7 @@ export const relationshipOperations: Operation[] = [
           transitive_files: r.transitive_files,
           references: r.references,
           tests: r.tests,
+          ...(r.invariants ? { invariants: r.invariants } : {}),
         };
         const skipped = skipsOf(call).finish(call.meta, 'analyze_impact');
         return { success: true, element: r.element, operation, impact, skipped };

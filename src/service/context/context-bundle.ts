@@ -4,7 +4,8 @@
  * calls and of what calls it (one hop, the same call trees find_callers / find_callees answer,
  * nearest first), the types its signature names (resolved by the server), the tests that reference
  * it and its other references (find_references, split by isTestPath; the callers' call sites are
- * not repeated among the references). Filled by context-budget.ts.
+ * not repeated among the references), and the invariants its comments and raises state
+ * (invariants-for.ts). Filled by context-budget.ts.
  */
 import path from 'node:path';
 import { LspgateError } from '../../errors/errors.js';
@@ -17,6 +18,7 @@ import { findReferences } from '../navigation/references.js';
 import { resolveTarget, type ResolvedTarget, type TargetInput } from '../navigation/resolve.js';
 import { signatureTypes } from '../navigation/signature-types.js';
 import { catalogSymbolFor } from '../symbol-ids.js';
+import { invariantsFor } from '../search/invariants-for.js';
 
 export interface ContextInput extends TargetInput {
   max_tokens?: number | undefined;
@@ -154,6 +156,8 @@ export async function contextBundle(call: ServiceCall, input: ContextInput, meta
       end_line: sym.end_line,
       signature: sym.signature,
       ...(sym.summary && sym.summary !== sym.signature ? { summary: sym.summary } : {}),
+      // what must not break, in front of the agent before it edits (chunks/invariants.ts)
+      invariants: await invariantsFor(call, sym.file, sym.line, sym.end_line),
     },
     lists: {},
     fetch: fetchCalls(by, sym.symbol_id),

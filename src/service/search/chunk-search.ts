@@ -8,8 +8,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { LIST_ALL } from '../../chunks/chunk-index.js';
 import { contentSha256, linesText, splitLines } from '../../chunks/ids.js';
-import { citationOf, type Chunk, type ChunkFilter, type Citation, type HitScore } from '../../chunks/types.js';
+import { citationOf, HISTORY_KINDS, quotesLines, type Chunk, type PRRef, type ChunkFilter, type Citation, type HitScore } from '../../chunks/types.js';
 import { tokensOf } from '../../core/paging.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../call.js';
@@ -30,6 +31,13 @@ export interface SearchCodeInput {
   include_text?: boolean | undefined;
   /** Drop the workspace's vector index and rebuild it with the embedder in use. */
   reindex?: boolean | undefined;
+  /** Each hit's recent_prs: the pull requests that touched its file (merged at or before filter.as_of). */
+  recent_prs?: boolean | undefined;
+}
+
+/** Whether the call needs the git history read: it asks for history kinds or for recent_prs. */
+function wantsHistory(input: SearchCodeInput): boolean {
+  return !!input.recent_prs || !!input.filter?.chunk_kinds?.some((k) => HISTORY_KINDS.includes(k));
 }
 
 export interface HitSymbol {
@@ -82,26 +90,28 @@ async function rankedHits(
   call: ServiceCall,
   input: SearchCodeInput,
   mode: SearchMode,
-): Promise<{ hits: RankedChunk[]; head: string; files: FileLines; used: SearchMode; index: SyncReport['index'] }> {
+): Promise<{ hits: RankedChunk[]; head: string; files: FileLines; used: SearchMode; index: SyncReport['index']; recentPrs: SyncReport['recentPrs'] }> {
   const cat = call.workspace.catalog;
   // chunks are cut at the catalog's symbol ranges, syntax-tier ones included (early)
   await cat.all({ early: true });
   await cat.settled();
   const limit = input.limit ?? 10;
-  let sync = await syncChunks(call.workspace, call.env.limits);
+  const history = { history: wantsHistory(input) };
+  let sync = await syncChunks(call.workspace, call.env.limits, history);
+  if (history.history && sync.historyProblem) call.meta.warn(sync.historyProblem);
   if (input.reindex) await updatedVectors(call, sync, configuredEmbedder() ?? defaultEmbedder, true);
   let files = new FileLines(call.root);
   const rank = (s: SyncReport) => rankWithFallback(call, s, input, limit, mode);
   let { hits, used } = await rank(sync);
   const changed = new Set<string>();
-  for (const h of hits) if (!(await contentHolds(files, h.chunk))) changed.add(h.chunk.file);
+  for (const h of hits) if (quotesLines(h.chunk) && !(await contentHolds(files, h.chunk))) changed.add(h.chunk.file);
   if (changed.size > 0 && (await cat.freshen(changed, { early: true }))) {
-    sync = await syncChunks(call.workspace, call.env.limits);
+    sync = await syncChunks(call.workspace, call.env.limits, history);
     files = new FileLines(call.root);
     ({ hits, used } = await rank(sync));
   }
   for (const m of sync.unsplit) call.meta.warn(m);
-  return { hits, head: sync.head, files, used, index: sync.index };
+  return { hits, head: sync.head, files, used, index: sync.index, recentPrs: sync.recentPrs };
 }
 
 /**
@@ -133,7 +143,7 @@ async function rankWithFallback(
  * (whose text is its outline) the lines on disk while they still hold the cited content.
  */
 async function previewText(files: FileLines, c: Chunk): Promise<string> {
-  if (contentSha256(c.text) === c.content_sha256 || !(await contentHolds(files, c))) return c.text;
+  if (!quotesLines(c) || contentSha256(c.text) === c.content_sha256 || !(await contentHolds(files, c))) return c.text;
   return linesText((await files.get(c.file))!, c.start_line, c.end_line);
 }
 
@@ -142,10 +152,25 @@ function symbolOf(call: ServiceCall, c: Chunk): HitSymbol | undefined {
   return sym && { symbol_id: sym.symbol_id, name: sym.qualified_name, kind: sym.kind, signature: sym.signature };
 }
 
-async function toHit(call: ServiceCall, h: RankedChunk, head: string, files: FileLines, includeText: boolean): Promise<CodeHit> {
-  const { text, docstring, ...rest } = h.chunk;
+/** By commit: a chunk of the tree at another commit than HEAD; a commit's own message never goes stale. */
+function staleHit(c: Chunk, head: string): boolean {
+  return !HISTORY.has(c.chunk_kind) && c.commit_hash !== head;
+}
+
+const HISTORY = new Set<Chunk['chunk_kind']>(HISTORY_KINDS);
+
+/** The PRs that touched a chunk's file, merged at or before `asOf` when given. */
+function recentPrsOf(c: Chunk, prs: SyncReport['recentPrs'], asOf: string | undefined): PRRef[] {
+  const all = quotesLines(c) ? (prs.get(c.file) ?? []) : [];
+  const cut = asOf ? Date.parse(asOf) : undefined;
+  return cut === undefined ? all : all.filter((p) => !p.merged_at_utc || Date.parse(p.merged_at_utc) <= cut);
+}
+
+async function toHit(call: ServiceCall, h: RankedChunk, head: string, files: FileLines, includeText: boolean, prs?: PRRef[]): Promise<CodeHit> {
+  const { text, docstring, ...fields } = h.chunk;
+  const rest = prs ? { ...fields, recent_prs: prs } : fields;
   void docstring;
-  const stale = h.chunk.commit_hash !== head || !(await contentHolds(files, h.chunk));
+  const stale = staleHit(h.chunk, head) || (quotesLines(h.chunk) && !(await contentHolds(files, h.chunk)));
   const lines = (await previewText(files, h.chunk)).split('\n').slice(0, PREVIEW_LINES);
   const score: HitScore = h.score;
   const symbol = symbolOf(call, h.chunk);
@@ -180,13 +205,16 @@ function withinTokens(call: ServiceCall, hits: CodeHit[], maxTokens: number | un
 
 export async function searchCode(call: ServiceCall, input: SearchCodeInput): Promise<{ query: string; mode: SearchMode; hits: CodeHit[]; total: number }> {
   checkInput(call, input);
-  const mode = input.mode ?? (configuredEmbedder() ? 'hybrid' : 'bm25');
-  const { hits, head, files, used, index } = await rankedHits(call, input, mode);
+  // `*` lists what the filter keeps: there are no words to rank by
+  const mode = input.query.trim() === LIST_ALL ? 'bm25' : (input.mode ?? (configuredEmbedder() ? 'hybrid' : 'bm25'));
+  const { hits, head, files, used, index, recentPrs } = await rankedHits(call, input, mode);
   const out: CodeHit[] = [];
-  for (const h of hits) out.push(await toHit(call, h, head, files, !!input.include_text));
-  for (const h of out) call.meta.addSourceFile(path.join(call.root, h.citation.file));
+  for (const h of hits)
+    out.push(await toHit(call, h, head, files, !!input.include_text, input.recent_prs ? recentPrsOf(h.chunk, recentPrs, input.filter?.as_of) : undefined));
+  const quoting = out.filter((h) => quotesLines(h.chunk)).map((h) => h.citation.file);
+  for (const f of quoting) call.meta.addSourceFile(path.join(call.root, f));
   // a hit from a file without a server says so; a workspace merely holding such files does not
-  reportCatalog(call.workspace.catalog, call.meta, { files: out.map((h) => h.citation.file) });
+  reportCatalog(call.workspace.catalog, call.meta, { files: quoting });
   const page = withinTokens(call, out, input.max_tokens);
   // what each citation handed out cites, for verify_citation without content_sha256
   for (const h of hits.slice(0, page.length)) index.noteCited(h.chunk);

@@ -10,12 +10,18 @@
  * through the catalog's gate (file-gate.ts): a file swapped for a symlink out of the root or holding
  * a private key is never chunked. Markdown files (no language server, so not cataloged) are walked
  * through the same gate when the catalog changed, and re-read when their size or mtime changed.
+ * A directory's convention chunks (conventions.ts) are summed again from its files' idiom counts
+ * when one of its files was re-chunked or dropped.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ChunkIndex } from '../../chunks/chunk-index.js';
 import { chunkSourceFile } from '../../chunks/chunker.js';
 import { chunkMarkdown } from '../../chunks/doc-chunks.js';
+import { conventionChunks, conventionKey, dirOf, isConventionKey, type PackageFile } from '../../chunks/conventions.js';
+import type { FileIdioms } from '../../chunks/idioms.js';
+import { HISTORY_FILE, readHistory } from '../../chunks/history.js';
+import type { PRRef } from '../../chunks/types.js';
 import { currentGitHead } from '../../chunks/git-head.js';
 import { FileGate } from '../../catalog/file-gate.js';
 import { walkWorkspace } from '../../catalog/walk.js';
@@ -36,6 +42,10 @@ export interface SyncReport {
   removed: string[];
   /** Files whose functions could not be split at their statements (a parse bound), with why. */
   unsplit: string[];
+  /** File → the pull requests that touched it, newest first (once history was asked for). */
+  recentPrs: ReadonlyMap<string, PRRef[]>;
+  /** Why the history could not be read, when it was asked for and could not. */
+  historyProblem?: string;
 }
 
 /** One workspace's chunks: its index, the Markdown it walked, and what changed since the last report. */
@@ -49,6 +59,12 @@ export class WorkspaceChunks implements Derived {
   /** Re-chunked and removed since the last report (the background sync reports to the next caller). */
   rechunked = new Set<string>();
   removed = new Set<string>();
+  /** Each chunked file's idiom counts, and the directories whose convention chunks are to be made again. */
+  idioms = new Map<string, PackageFile>();
+  dirtyDirs = new Set<string>();
+  /** The history corpus: read once asked for (HISTORY_KINDS, recent_prs), again when HEAD moves. */
+  history: { head: string; recentPrs: Map<string, PRRef[]>; problem?: string } | undefined;
+  wantHistory = false;
   /** Files chunked without their function bodies (a parse bound), with why: dropped when the file is chunked again. */
   unsplit = new Map<string, string>();
   private gates: { key: string; code: FileGate; docs: FileGate } | undefined;
@@ -89,6 +105,9 @@ export class WorkspaceChunks implements Derived {
     if (batch.reset) {
       this.index = new ChunkIndex();
       this.docs.clear();
+      this.idioms.clear();
+      this.dirtyDirs.clear();
+      this.history = undefined;
       this.docsAtVersion = -1;
       return;
     }
@@ -134,18 +153,39 @@ async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string): Promis
     const text = a.bytes.toString('utf8');
     s.unsplit.delete(rel);
     const unsplit = (m: string) => s.unsplit.set(rel, m);
+    s.idioms.delete(rel);
+    s.dirtyDirs.add(dirOf(rel));
+    const idioms = (counts: FileIdioms) => s.idioms.set(rel, { file: rel, language: entry.language, idioms: counts });
     s.index.replaceFile(
       rel,
       stamp,
-      await chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols, bounds: s.bounds, unsplit }),
+      await chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols, bounds: s.bounds, unsplit, idioms }),
     );
     s.rechunked.add(rel);
     s.removed.delete(rel);
   }
-  for (const rel of s.index.indexedFiles()) if (!entries.has(rel) && !s.docs.has(rel)) drop(s, rel);
+  for (const rel of s.index.indexedFiles()) if (!entries.has(rel) && !s.docs.has(rel) && !isConventionKey(rel) && rel !== HISTORY_FILE) drop(s, rel);
+  syncConventions(s, head);
+}
+
+/** The convention chunks of the directories whose files changed. */
+function syncConventions(s: WorkspaceChunks, head: string): void {
+  if (!s.dirtyDirs.size) return;
+  const byDir = new Map<string, PackageFile[]>();
+  for (const f of s.idioms.values()) {
+    const dir = dirOf(f.file);
+    if (s.dirtyDirs.has(dir)) byDir.set(dir, [...(byDir.get(dir) ?? []), f]);
+  }
+  for (const dir of s.dirtyDirs) {
+    const chunks = conventionChunks(dir, byDir.get(dir) ?? [], head);
+    if (chunks.length) s.index.replaceFile(conventionKey(dir), chunks.map((c) => c.content_sha256).join(':'), chunks);
+    else s.index.removeFile(conventionKey(dir));
+  }
+  s.dirtyDirs.clear();
 }
 
 function drop(s: WorkspaceChunks, rel: string): void {
+  if (s.idioms.delete(rel)) s.dirtyDirs.add(dirOf(rel));
   s.index.removeFile(rel);
   s.removed.add(rel);
   s.rechunked.delete(rel);
@@ -184,13 +224,31 @@ async function syncDocs(ws: Workspace, limits: Limits, s: WorkspaceChunks, head:
 
 /** A moved HEAD re-stamps every chunk whose file did not change: its lines are the same at the new commit. */
 function restamp(index: ChunkIndex, head: string): void {
-  for (const file of index.indexedFiles()) for (const c of index.fileChunks(file)) c.commit_hash = head;
+  for (const file of index.indexedFiles()) if (file !== HISTORY_FILE) for (const c of index.fileChunks(file)) c.commit_hash = head;
+}
+
+/** The history chunks at HEAD, read when asked for and again when HEAD moved. */
+async function syncHistory(ws: Workspace, s: WorkspaceChunks, head: string): Promise<void> {
+  if (!s.wantHistory || s.history?.head === head) return;
+  if (!head) {
+    s.history = { head, recentPrs: new Map(), problem: 'the workspace is not in a git repository: no history chunks' };
+    return;
+  }
+  const h = await readHistory(ws.root);
+  if ('problem' in h) {
+    s.history = { head, recentPrs: new Map(), problem: h.problem };
+    s.index.removeFile(HISTORY_FILE);
+    return;
+  }
+  s.index.replaceFile(HISTORY_FILE, head, h.chunks);
+  s.history = { head, recentPrs: h.recentPrs };
 }
 
 async function doSync(ws: Workspace, limits: Limits, s: WorkspaceChunks): Promise<SyncReport> {
   const head = currentGitHead(ws.root);
   await syncCode(ws, s, head);
   await syncDocs(ws, limits, s, head);
+  await syncHistory(ws, s, head);
   if (s.index.indexedHead !== head) restamp(s.index, head);
   for (const rel of [...s.unsplit.keys()]) if (!s.index.fileHash(rel)) s.unsplit.delete(rel);
   const report: SyncReport = {
@@ -199,6 +257,8 @@ async function doSync(ws: Workspace, limits: Limits, s: WorkspaceChunks): Promis
     rechunked: [...s.rechunked].sort(),
     removed: [...s.removed].sort(),
     unsplit: [...s.unsplit.values()].sort(),
+    recentPrs: s.history?.recentPrs ?? new Map(),
+    ...(s.history?.problem ? { historyProblem: s.history.problem } : {}),
   };
   s.rechunked.clear();
   s.removed.clear();
@@ -209,9 +269,13 @@ async function doSync(ws: Workspace, limits: Limits, s: WorkspaceChunks): Promis
   return report;
 }
 
-/** Brings the workspace's chunks up to date with its catalog (which must be built) and the disk's Markdown. */
-export function syncChunks(ws: Workspace, limits: Limits): Promise<SyncReport> {
+/**
+ * Brings the workspace's chunks up to date with its catalog (which must be built) and the disk's
+ * Markdown; with `history`, reads the git history too from then on (history.ts).
+ */
+export function syncChunks(ws: Workspace, limits: Limits, opts: { history?: boolean } = {}): Promise<SyncReport> {
   const s = chunksOf(ws, limits);
+  if (opts.history) s.wantHistory = true;
   // background work (src/util/work-class.ts): it yields between files
   const run = s.pending.then(() => asBackground(() => doSync(ws, limits, s)));
   s.pending = run.catch(() => undefined);
