@@ -38,9 +38,8 @@ export const waitInputShape = {
     .min(0)
     .max(MAX_WAIT_MS)
     .optional()
-    .describe(
-      "Max ms to wait for the language server to start and load the project, then NOT_READY while it goes on loading (default 20000 over MCP and the sidecar; the CLI waits for the server's readyMs)",
-    ),
+    // said short: every tool that asks a server lists it
+    .describe('Max ms to wait for the server to load, then NOT_READY (default 20000; the CLI: its readyMs)'),
 };
 
 const publicSchemas = new WeakMap<Operation, AnyZodObject>();

@@ -84,6 +84,20 @@ describe('search_code: invariant chunks', async () => {
     expect(stats.chunk_kinds.symbol).toBeGreaterThanOrEqual(5);
   });
 
+  it('an edit preview lists what must not break: the edited symbol’s invariants', async () => {
+    const r = await fx.run('replace_symbol_body', {
+      symbol: 'refund',
+      body: 'export function refund(p: Payment): number {\n  return -Math.abs(p.cents);\n}',
+    });
+    expect(r.applied).toBe(false);
+    expect((r.invariants as JsonResult[]).map((i) => [i.tier, i.marker, i.start_line])).toEqual([
+      [1, '@deprecated', 19],
+      [2, 'INVARIANT', 22],
+    ]);
+    const text = await fx.runText('replace_symbol_body', { symbol: 'charge', body: 'export function charge(p: Payment): number {\n  return p.cents;\n}' });
+    expect(text).toContain('must not break (tier 1, CRITICAL, line 7)');
+  });
+
   it('an edit re-reads that file’s invariants', async () => {
     fx.write('src/auth.ts', fx.read('src/auth.ts').replace('// SECURITY:', '// WARNING:'));
     const found = await hits('*', { chunk_kinds: ['invariant'], path: 'src/auth.ts' });

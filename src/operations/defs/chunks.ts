@@ -9,7 +9,7 @@ import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { searchCode } from '../../service/search/chunk-search.js';
 import { indexStats, verifyCitation } from '../../service/search/citations.js';
-import { CHUNK_KINDS, type ChunkKind } from '../../chunks/types.js';
+import { CHUNK_KINDS, type ChunkKind, type InvariantTier } from '../../chunks/types.js';
 import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
 
@@ -21,7 +21,8 @@ const CitationSchema = z.object({
 });
 
 const ChunkKindSchema = z.enum(CHUNK_KINDS as [ChunkKind, ...ChunkKind[]]);
-const TierSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]);
+// a number, not a union of literals: the same contract in a third of the tools/list tokens
+const TierSchema = z.number().int().min(1).max(3) as unknown as z.ZodType<InvariantTier>;
 
 const ChunkSchema = z.object({
   id: z.string(),
@@ -31,25 +32,20 @@ const ChunkSchema = z.object({
   language: z.string(),
   is_test: z.boolean(),
   symbol_name: z.string().optional(),
-  symbol_kind: SymbolKindSchema.optional(),
+  // output kinds as strings (the input filters list the values): the enums would be listed twice
+  symbol_kind: z.string().optional(),
   symbol_id: z.string().optional(),
-  chunk_kind: ChunkKindSchema,
+  chunk_kind: z.string(),
   commit_hash: z.string(),
   content_sha256: z.string(),
   signature: z.string().optional(),
-  invariants: z
-    .array(z.object({ chunk_id: z.string(), tier: TierSchema, marker: z.string().optional() }))
-    .optional()
-    .describe('Source chunks: the invariant chunks in their lines or in the comment right above them'),
-  tier: TierSchema.optional().describe('Invariant chunks: 1 existing marker (CRITICAL, WARNING, Deprecated:), 2 convention marker (INVARIANT:), 3 heuristic'),
+  invariants: z.array(z.unknown()).optional().describe('Source chunks: their invariants'),
+  tier: TierSchema.optional().describe('1 marker (CRITICAL, Deprecated:), 2 convention (INVARIANT:), 3 heuristic'),
   marker: z.string().optional(),
   provenance: z.enum(['auto', 'curated']).optional(),
-  convention_stats: z.record(z.string(), z.number()).optional().describe("Convention chunks: the package's idiom counts"),
-  committed_at_utc: z.string().optional().describe('History chunks: when the commit was made'),
-  recent_prs: z
-    .array(z.object({ number: z.number().int(), title: z.string(), merged_at_utc: z.string().optional() }))
-    .optional()
-    .describe('With recent_prs: the pull requests that touched the file, newest first'),
+  convention_stats: z.record(z.string(), z.number()).optional(),
+  committed_at_utc: z.string().optional(),
+  recent_prs: z.array(z.unknown()).optional().describe('PRs that touched the file, newest first'),
   text: z.string().optional().describe('Only with include_text'),
 });
 
@@ -69,38 +65,26 @@ const HitSchema = z.object({
   duplicates: z
     .object({ count: z.number().int().min(1), citations: z.array(CitationSchema).max(10) })
     .optional()
-    .describe('Identical chunks elsewhere (the same declaration and text in copies of a file), folded into this hit: how many, and the first ones cited'),
+    .describe('Identical chunks elsewhere, folded into this hit'),
 });
 
 // strict: a filter key search_code does not know is INVALID_INPUT naming it, never a filter silently not applied
 const FilterSchema = z
   .object({
     language: z.string().max(50).optional(),
-    path: z
-      .string()
-      .max(500)
-      .optional()
-      .describe(
-        "Glob over the whole relative path: `*` stays in one directory (`*.go`: the root's Go files), `**` crosses directories (`**/*.go`, `src/**/*.ts`)",
-      ),
+    path: z.string().max(500).optional().describe('Glob (`src/**/*.ts`)'),
     symbol_kinds: z.array(SymbolKindSchema).max(20).optional(),
-    commit_hash: z.string().max(64).optional().describe('Only chunks indexed at this commit (prefix)'),
-    is_test: z.boolean().optional().describe('true: only chunks of test files; false: none of them (the test-file rule of each language)'),
-    chunk_kinds: z
-      .array(ChunkKindSchema)
-      .max(20)
-      .optional()
-      .describe(
-        'Only chunks of these kinds: code (symbol, function_split, file_header), doc, invariant, convention; the history kinds (commit_message, pr_background, pr_solution: read from git log, the last 500 commits) are searched only when named here',
-      ),
-    tier: z.array(TierSchema).max(3).optional().describe('Only invariant chunks of these tiers (1 existing marker, 2 convention marker, 3 heuristic)'),
+    commit_hash: z.string().max(64).optional().describe('Indexed at this commit (prefix)'),
+    is_test: z.boolean().optional().describe('true: test files only; false: none'),
+    chunk_kinds: z.array(ChunkKindSchema).max(20).optional().describe('History kinds only when named'),
+    tier: z.array(TierSchema).max(3).optional().describe('Invariant tiers'),
     as_of: z
       .string()
       .max(40)
       .refine((v) => !Number.isNaN(Date.parse(v)), 'an ISO 8601 date or time')
       .optional()
-      .describe('Leave out history chunks committed after this time and recent_prs merged after it (ISO 8601)'),
-    symbol: z.string().max(1000).optional().describe('Only chunks of this symbol (qualified name or symbol_id): its code pieces and its invariants'),
+      .describe('History cutoff (ISO 8601)'),
+    symbol: z.string().max(1000).optional().describe('Name or id'),
   })
   .strict();
 
@@ -110,25 +94,17 @@ export const searchCodeOp = defineOperation({
   name: 'search_code',
   title: 'Search code (ranked chunks with citations)',
   description:
-    "Find code by what it does: natural-language or keyword search over code chunks (functions, types, Markdown sections) and the invariants their comments and raises state (`filter.chunk_kinds: [invariant]`; query `*` lists what the filter keeps, by file and line), ranked by BM25 with a code-aware tokenizer, by vectors, or both (`mode: hybrid`). Each hit has a citation (file, lines, commit) and `stale_citation` once its lines or HEAD changed; `include_text` adds the chunk's text.",
+    'Find code by what it does: ranked search over code chunks (functions, types, docs) and the invariants comments state (`filter.chunk_kinds: [invariant]`; query `*` lists a filter). Hits cite file, lines, commit.',
   related: { search_symbols: 'instead for declarations by name', search_text: 'instead for an exact string', verify_citation: 'to check a citation later' },
   input: z.object({
     query: Query,
     filter: FilterSchema.optional(),
     limit: z.number().int().min(1).max(100).optional().describe('Default 10'),
-    mode: z
-      .enum(['bm25', 'vector', 'hybrid'])
-      .optional()
-      .describe(
-        'Default: hybrid when LSPGATE_EMBED_URL configures an embedder, else bm25. vector = cosine over embeddings (the configured embedder, else the model-free local one); hybrid = reciprocal-rank fusion of both',
-      ),
+    mode: z.enum(['bm25', 'vector', 'hybrid']).optional().describe('Default: hybrid with an embedder, else bm25'),
     max_tokens: z.number().int().min(1).max(1_000_000).optional(),
     include_text: z.boolean().optional(),
-    reindex: z.boolean().optional().describe('Drop the stored vector index and rebuild it with the embedder in use (the fix for INDEX_MISMATCH)'),
-    recent_prs: z
-      .boolean()
-      .optional()
-      .describe("Give each hit recent_prs: the pull requests (merges titled 'Merge pull request #N', squashes ending '(#N)') that touched its file"),
+    reindex: z.boolean().optional().describe('Fixes INDEX_MISMATCH'),
+    recent_prs: z.boolean().optional().describe('PRs that touched each hit'),
   }),
   output: withMeta({ query: z.string(), mode: z.enum(['bm25', 'vector', 'hybrid']), hits: z.array(HitSchema), total: z.number().int() }),
   annotations: READ_ONLY,

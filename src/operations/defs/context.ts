@@ -72,11 +72,11 @@ export const contextOperations: Operation[] = [
     name: 'get_context',
     title: 'Context of a symbol',
     description:
-      'What to read before changing a function, method or type, in one answer within `max_tokens` (default 4000): the invariants stated in or right above it (what must not break); its source; callers and callees one hop away, nearest first; the workspace types its signature names; its tests and other references. Filled in that order (`include` picks parts); what does not fit is counted in `omitted` with the call that fetches it.',
+      'What to read before changing a function, method or type, in one answer within `max_tokens`: the invariants stated in or above it (what must not break); its source; callers and callees one hop away, nearest first; the workspace types its signature names; its tests and references. Filled in that order (`include` picks parts); what does not fit is counted in `omitted` with the call that fetches it.',
     input: z.object({
       ...targetShape,
-      max_tokens: z.number().int().min(600).max(100000).optional().describe(`Token budget of the whole answer (bytes/4; default ${DEFAULT_CONTEXT_TOKENS})`),
-      include: z.array(PartSchema).min(1).max(6).optional().describe('Parts to return (default all): source, callers, callees, types, tests, references'),
+      max_tokens: z.number().int().min(600).max(100000).optional().describe(`Answer budget (bytes/4; default ${DEFAULT_CONTEXT_TOKENS})`),
+      include: z.array(PartSchema).min(1).max(6).optional().describe('Default all'),
     }),
     output: withMeta({
       symbol: z.string(),
@@ -98,9 +98,7 @@ export const contextOperations: Operation[] = [
             chunk_id: z.string(),
           }),
         )
-        .describe(
-          'What must not break: the invariants in its lines or in the comment right above them (tier 1 CRITICAL/IMPORTANT/WARNING/Deprecated, 2 INVARIANT:/CONSENSUS:/SECURITY:, 3 a panic/raise/throw stating a policy)',
-        ),
+        .describe('What must not break: invariants in its lines or the comment above (tier 1 marker, 2 convention, 3 heuristic)'),
       source: z.object({ start_line: z.number().int(), end_line: z.number().int(), text: z.string() }).optional(),
       callers: z.array(RefSchema).optional(),
       callees: z.array(RefSchema).optional(),

@@ -42,6 +42,7 @@ const output = withMeta({
   backup_dir: z.string().optional(),
   new_symbols: z.array(z.unknown()).optional().describe('{symbol_id, qualified_name, kind, line}'),
   references: z.array(z.unknown()).optional().describe('A forced delete: {file, line, column} left'),
+  invariants: z.array(z.unknown()).optional().describe('{tier, marker, text, start_line, end_line}: what must not break'),
 });
 
 const common = {
@@ -66,6 +67,7 @@ function markdown(r: SymbolEditResult): string {
       `Referencing files checked: ${r.referencing.files.filter((f) => !r.unchecked.some((u) => u.file === f)).length} of ${r.referencing.total_files}${r.referencing.total_files > r.referencing.cap ? ` (cap ${r.referencing.cap})` : ''}`,
     );
   if (r.referencing?.unseen_folders) out.push(`Not searched (the server does not load them): ${r.referencing.unseen_folders.join(', ')}`);
+  for (const i of r.invariants ?? []) out.push(`- must not break (tier ${i.tier}, ${i.marker}, line ${i.start_line}): ${i.text.split('\n')[0]}`);
   for (const d of r.introduced) out.push(`- + ${d.file}:${d.line}:${d.column} **${d.severity}**${d.code ? ` ${d.code}` : ''}: ${d.message}`);
   for (const d of r.removed) out.push(`- − ${d.file}:${d.line}:${d.column} ${d.severity}${d.code ? ` ${d.code}` : ''}: ${d.message}`);
   if (r.references?.length) out.push('', `References left (force): ${r.references.map((x) => `${x.file}:${x.line}`).join(', ')}`);
@@ -94,7 +96,7 @@ function editOp(name: SymbolEditKind, title: string, description: string, shape:
 }
 
 const CHECKED =
-  'Without `apply: true` nothing is written: the answer is the diff, edit_hash and diagnostics (`introduced`/`removed`/`unchecked`: the server checks the new text unsaved, and callers of a changed signature or deleted symbol). Text that does not parse in place: INVALID_INPUT. An apply is CONTENT_MODIFIED unless file and edit match `expected_hash`, refuses new errors and unchecked files unless `accept_errors` / `accept_unchecked`, and answers `new_symbols`. Indentation and line endings follow the file; bytes outside the range stay.';
+  "Without `apply: true` nothing is written: the answer is the diff, edit_hash, the invariants it must keep and the server's check of the new text unsaved (`introduced`/`removed`/`unchecked`, callers of a changed signature included). Unparsable text: INVALID_INPUT. An apply is CONTENT_MODIFIED unless `expected_hash` matches file and edit, refuses new errors and unchecked files unless `accept_errors` / `accept_unchecked`. Layout follows the file; bytes outside the range stay.";
 /** The same checks, said short (a tool listed alone must not name another one). */
 const AS_REPLACE =
   'Previews (diff, edit_hash, diagnostics) unless `apply`, which refuses new errors and unchecked files unless `accept_errors` / `accept_unchecked`.';
@@ -146,7 +148,7 @@ symbolEditOperations.push(
     name: 'undo',
     title: 'Undo the last edit',
     description:
-      'Restore the files of the last applied edit of the workspace (any operation that wrote files) from its backups — only when every file still has exactly what the edit wrote; otherwise CONTENT_MODIFIED naming the files changed since, and nothing is restored. Called again, it goes one edit further back. The CLI: `lspgate undo [--root DIR]`.',
+      'Restore the files of the last applied edit (any operation that wrote files) from its backups, only when each still holds what the edit wrote (else CONTENT_MODIFIED naming the files changed since; nothing restored). Again: one edit further back.',
     input: z.object({}),
     output: withMeta({
       undone: z.string().describe('Journal id of the edit undone'),

@@ -21,6 +21,7 @@ import { noProjectReason, refuseUnseen, unseenFolders } from '../navigation/unse
 import { languageProfile } from '../../adapters/languages.js';
 import { diagnosticsDelta, refuseUnchecked, type DeltaEntry, type DiagnosticsDelta, type Unchecked } from './diagnostics-delta.js';
 import { editHash } from './edit-hash.js';
+import { invariantsFor, type SymbolInvariant } from '../search/invariants-for.js';
 import { applyFileEdits } from './edit-apply.js';
 import { parseCheck, verbatimRows } from './parse-check.js';
 import { blankRunAfter, blankRunBefore, docStartOf, symbolSpan, wholeLines, type SymbolSpan } from './symbol-range.js';
@@ -80,6 +81,8 @@ export interface SymbolEditResult {
   backup_dir?: string;
   new_symbols?: NewSymbol[];
   references?: { file: string; line: number; column: number }[];
+  /** What must not break: the invariants the edited symbol's comments and raises state (seed 004's invariant chunks). */
+  invariants?: SymbolInvariant[];
 }
 
 export interface Referencing {
@@ -148,6 +151,8 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
     if (referencing.unseen_folders) out.referencing.unseen_folders = referencing.unseen_folders;
   }
   if (references) out.references = references.map((r) => ({ file: r.file, line: r.line, column: r.column }));
+  const invariants = await invariantsFor(call, span.file, span.symbol.line, span.symbol.end_line);
+  if (invariants.length) out.invariants = invariants;
   if (!input.apply) return out;
   refuseApply(call, kind, span, input, { unbuilt, referencing, delta });
   const edit: FileEdit = { absPath: span.abs, file: span.file, before, content_hash: sha256(before), after, edits: 1, diff: out.diff };
