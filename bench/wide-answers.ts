@@ -2,7 +2,7 @@
  * Wide answers on a real package, warm: find_callers depth 2 and analyze_impact on a
  * widely called function, with search_code and get_context beside them, in one in-process gateway.
  *
- *   node dist/bench/wide-answers.js --root DIR --symbol NAME [--file REL --line N --column N] [--reps 3] [--json out.json]
+ *   node dist/bench/wide-answers.js --root DIR --symbol NAME [--file REL --line N --column N] [--reps 3] [--json out.json] [--dump DIR]
  *
  * --file/--line/--column place the symbol when its name alone is ambiguous (analyze_impact takes the name).
  *
@@ -95,6 +95,9 @@ async function main(): Promise<void> {
         try {
           const res = await gateway.run(op, { ...input, output_format: 'markdown' });
           first = res.text.split('\n', 1)[0]!.slice(0, 160);
+          // --dump DIR: each answer's text, to compare two builds' answers
+          const dump = arg('dump');
+          if (dump && r === 1) fs.writeFileSync(path.join(dump, `${op}.md`), res.text.replace(/\d+(\.\d+)? ?ms\b/g, 'N ms'));
         } catch (e) {
           first = `ERROR ${e instanceof Error ? e.message : String(e)}`.slice(0, 160);
         }
