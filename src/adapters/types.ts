@@ -116,6 +116,13 @@ export interface LanguageAdapter {
    */
   requestDiagnostics?(session: LspSession, doc: OpenDocument, signal?: AbortSignal): Promise<Diagnostic[] | undefined>;
   /**
+   * The files of the server's project that answers for `absPath` (absolute paths), where the
+   * server can say (tsserver's projectInfo): a callers walk opens none of them and asks no
+   * references for their call sites, since the call hierarchy already covers them. Undefined
+   * when it cannot say: then every file spelling the name counts as possibly outside.
+   */
+  projectFiles?(session: LspSession, absPath: string, signal?: AbortSignal): Promise<ReadonlySet<string> | undefined>;
+  /**
    * Environment variables added for a server started at `root`, read at each (re)start: what the
    * language's own tool needs to see a root's projects as one (go: a go.work for nested modules).
    */

@@ -2,6 +2,7 @@
 // markdown. Fixture callers-crowd-ts: Store.save has 3 direct callers in src/ (saveA, saveB, saveC)
 // and 5 direct test callers; 50 test functions call saveA. A depth-first walk spent its 50-node
 // budget on saveA's tests and left saveB and saveC out, saying so only in `_meta`.
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openFixture } from '../helpers/gateway.js';
 
@@ -40,7 +41,17 @@ describe('find_callers: breadth first, cuts in the first line', async () => {
     expect((await fx.runText('find_callers', { ...input, max_results: 100 })).startsWith('## Callers of Store.save')).toBe(true);
   }, 180_000);
 
+  it("files the callee's project holds are not opened: the hierarchy covers them", async () => {
+    // test/ is in tsconfig.json: its ~50 files spelling `saveA` are callers tsserver lists unopened
+    const r = await fx.run('find_callers', { symbol: 'saveA', max_results: 100 });
+    expect((r.root.calls as Node[]).length).toBeGreaterThanOrEqual(42);
+    const abs = path.join(fx.root, (r.root.calls as Node[])[0]!.file);
+    const session = await fx.gateway.context.broker.sessionFor(abs, fx.root);
+    expect((r.root.calls as Node[]).filter((n) => session.getDocument(path.join(fx.root, n.file)))).toEqual([]);
+  }, 180_000);
+
   it('a lookup that opened fewer files than mention the name is a cut, said first', async () => {
+    // extra/ is outside tsconfig.json: its 52 files spelling `helper` must be opened to be seen
     // one call: a second one finds the 50 files open already
     const { result: r, text } = await fx.gateway.run('find_callers', { symbol: 'helper', output_format: 'markdown' });
     expect(r._meta.truncated).toBe(true);

@@ -20,6 +20,7 @@ import { languageProfile } from '../languages.js';
 import { javascriptProfile, typescriptProfile } from './profile.js';
 import { tsNameProblem } from './identifier.js';
 import { tsServerDiagnostics } from './tsserver-diagnostics.js';
+import { tsServerProjectFiles } from './tsserver-project.js';
 
 export { tsModulePath };
 
@@ -117,6 +118,7 @@ export const typescriptAdapter: LanguageAdapter = {
   languages: [typescriptProfile, javascriptProfile],
   newNameProblem: tsNameProblem,
   requestDiagnostics: tsServerDiagnostics,
+  projectFiles: tsServerProjectFiles,
   writeAccess: 'lexical',
   language(languageId) {
     return languageProfile(languageId) === javascriptProfile ? javascriptProfile.name : typescriptProfile.name;

@@ -23,6 +23,7 @@ import { resolveTarget, type TargetInput } from './resolve.js';
 import { catalogIdAt } from '../symbol-ids.js';
 import { Limiter } from '../cataloging/limiter.js';
 import { Mentions } from './mentions.js';
+import { ProjectFiles } from './projects.js';
 import { mayMissCalls, referenceCallers, withReferenceCallers } from './call-complement.js';
 import type { TreeNode } from '../../schema/rows.js';
 import { pathRole } from '../../adapters/test-files.js';
@@ -69,6 +70,8 @@ interface Walk {
   mentions?: Mentions;
   /** What the budget left out, per level, for the answer's first line. */
   cut: string[];
+  /** Incoming walks: the server's project of each asked item's file, where it can say (projects.ts). */
+  projects?: ProjectFiles;
 }
 
 /** Call-hierarchy requests one walk keeps in flight: gopls answers them in parallel, tsserver queues them. */
@@ -111,7 +114,10 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
   if (!item) throw new LspgateError('SYMBOL_NOT_FOUND', `no function, method or class at ${target.label} to build a call tree from`, { symbol: target.label });
   // Callers can live in files the server's project leaves out: at every level, those that spell the
   // name of the item asked about are opened first (a caller's callers may never spell the root's name).
-  if (direction === 'incoming') w.mentions = new Mentions(call, session);
+  if (direction === 'incoming') {
+    w.mentions = new Mentions(call, session);
+    w.projects = new ProjectFiles(call, session);
+  }
   const root = await nodeOf(w, item);
   root.calls = await walkLevels(w, item, depth);
   if (w.cut.length) {
@@ -167,11 +173,13 @@ async function edges(w: Walk, item: CallHierarchyItem): Promise<CallEdge[]> {
     return w.direction === 'incoming' ? fb.incomingCallsFromReferences({ call, session }, item) : fb.outgoingCallsFromBody({ call, session }, item);
   }
   if (w.direction === 'incoming') {
-    await w.mentions?.open(item.name);
+    // the files of the item's project are the hierarchy's own: neither opened nor checked by references
+    const project = await w.projects?.of(item.uri);
+    await w.mentions?.open(item.name, project);
     const res = (await session.request(CallHierarchyIncomingCallsRequest.type, { item }, { signal: call.signal })) ?? [];
     // Incoming: fromRanges are in the caller's file.
     const hierarchy = res.map((c) => ({ item: c.from, sites: c.fromRanges, sitesUri: c.from.uri }));
-    if (!w.mentions || !mayMissCalls(w.mentions.callSpellings(item.name), item, hierarchy)) return hierarchy;
+    if (!w.mentions || !mayMissCalls(w.mentions.callSpellings(item.name, project), item, hierarchy)) return hierarchy;
     const merged = withReferenceCallers(hierarchy, await referenceCallers(call, session, item));
     w.fromReferences += merged.added;
     return merged.edges;

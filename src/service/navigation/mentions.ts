@@ -37,15 +37,18 @@ export class Mentions {
     private readonly session: LspSession,
   ) {}
 
-  /** Opens the not-yet-open files of the session's server that contain `name` as a word; returns how many. */
-  async open(name: string): Promise<number> {
+  /**
+   * Opens the not-yet-open files of the session's server that contain `name` as a word, but those of
+   * `project` (files the server's project holds: it sees them unopened); returns how many.
+   */
+  async open(name: string, project?: ReadonlySet<string>): Promise<number> {
     if (!/^[\w$]+$/.test(name) || this.names.has(name)) return 0;
     this.names.add(name);
     const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
     const todo: string[] = [];
     const pending: Promise<unknown>[] = [];
     for (const [abs, text] of this.candidates()) {
-      if (!text.includes(name) || !word.test(text)) continue;
+      if (project?.has(abs) || !text.includes(name) || !word.test(text)) continue;
       const opening = this.opening.get(abs);
       if (opening)
         pending.push(opening); // another name of this question is opening it: wait for that
@@ -73,14 +76,15 @@ export class Mentions {
 
   /**
    * The files that spell `name(` (a call, or a declaration, of that name), with the 0-based lines
-   * where they do: a textual upper bound on the call sites the server may know of.
+   * where they do: a textual upper bound on the call sites the server may know of. The files of
+   * `project` are left out (the server's hierarchy covers them).
    */
-  callSpellings(name: string): Map<string, number[]> {
+  callSpellings(name: string, project?: ReadonlySet<string>): Map<string, number[]> {
     const out = new Map<string, number[]>();
     if (!/^[\w$]+$/.test(name)) return out;
     const call = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`, 'g');
     for (const [abs, text] of this.candidates()) {
-      if (!text.includes(name)) continue;
+      if (project?.has(abs) || !text.includes(name)) continue;
       // comments and strings masked; a line where the catalog has a declaration of that name is no call
       const declared = new Set(
         this.declarations
