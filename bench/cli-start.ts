@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import { packageRoot } from './raw-client.js';
 
 export const CLI_START_TARGET = 1.5;

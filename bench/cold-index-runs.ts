@@ -6,11 +6,12 @@
  *
  *   node dist/bench/cold-index-runs.js [--root DIR | --files 480] [--runs 5] [--load 2]
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { Gateway } from '../src/gateway/gateway.js';
 import { generateRepo } from './gen-repo.js';
 

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import type { WorkspaceCatalog } from '../src/catalog/catalog.js';
 import { Gateway } from '../src/gateway/gateway.js';
 import { generateRepo } from './gen-repo.js';

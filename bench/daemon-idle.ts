@@ -16,8 +16,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
 import { alive, descendants } from '../fixtures/fault-server/proc-utils.js';
 import { daemonPaths } from '../src/link/paths.js';
 

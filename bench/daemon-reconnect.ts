@@ -14,11 +14,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { daemonStatus, stopDaemon, type DaemonWorld } from '../test/helpers/daemon.js';
+
+import { daemonPaths } from '../src/frontends/daemon-client/socket-dir.js';
+import { daemonStatus, type DaemonWorld, stopDaemon } from '../test/helpers/daemon.js';
 import { mcpHttpClient, worldProcesses } from '../test/helpers/daemon-procs.js';
 import { errorOf, textOf } from '../test/helpers/mcp-client.js';
 import { commandLine, descendants, waitGone } from '../test/helpers/spawn.js';
-import { daemonPaths } from '../src/frontends/daemon-client/socket-dir.js';
 
 const { values } = parseArgs({
   options: {

@@ -15,7 +15,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { deepInputs, longLineInputs, minifiedInputs, type HostileInput } from '../test/helpers/hostile-sources.js';
+
+import { deepInputs, type HostileInput, longLineInputs, minifiedInputs } from '../test/helpers/hostile-sources.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

@@ -15,14 +15,16 @@
  * answered from the cache.
  * The daemon is stopped at the end.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
 import { daemonPaths } from '../src/link/paths.js';
 import { generateRepo } from './gen-repo.js';
 import { summarize, type Summary } from './stats.js';

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import type { Rng } from './seeded-random.js';
 
 const PACKAGES = ['store', 'codec', 'rules'];

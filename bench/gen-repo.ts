@@ -16,8 +16,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createRng, type Rng } from './seeded-random.js';
+
 import { generateGoWork } from './gen-go-work.js';
+import { createRng, type Rng } from './seeded-random.js';
 
 const DOMAINS = [
   'user',

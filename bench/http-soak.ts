@@ -9,14 +9,16 @@
  *      in the temp dir: for finding what grows), LSPGATE_SOAK_NODE_FLAGS (node's flags instead of
  *      those of the `lspgate` command's shebang: for comparing V8 settings).
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
+import { descendants } from '../fixtures/fault-server/proc-utils.js';
 import { packageRoot } from '../src/config/load.js';
 import { generateRepo } from './gen-repo.js';
-import { descendants } from '../fixtures/fault-server/proc-utils.js';
 
 const files = Number(process.env.LSPGATE_SOAK_FILES ?? 500);
 const clients = Number(process.env.LSPGATE_SOAK_CLIENTS ?? 8);

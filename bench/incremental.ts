@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { syntaxOf } from '../src/adapters/languages.js';
 import { SearchTexts } from '../src/catalog/search-texts.js';
 import { SymbolIndex } from '../src/catalog/symbol-index.js';

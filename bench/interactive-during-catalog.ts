@@ -14,9 +14,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { Gateway } from '../src/gateway/gateway.js';
 import { generateRepo } from './gen-repo.js';
-import { OpTrace, type OpBreakdown } from './op-trace.js';
+import { type OpBreakdown, OpTrace } from './op-trace.js';
 import { buildQuerySet, listSourceFiles } from './query-set.js';
 import { loadShippedEntry, RawLspClient } from './raw-client.js';
 import { WORKLOADS } from './workloads.js';

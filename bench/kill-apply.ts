@@ -14,10 +14,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import { addSharedUse, killAtJournal, type KillPoint, NEW_NAME, OLD_NAME, type RenameRepo, treeVerdict } from '../test/helpers/apply-crash.js';
+import { childEnv, CLI } from '../test/helpers/spawn.js';
 import { generateRepo } from './gen-repo.js';
 import { createRng, type Rng } from './seeded-random.js';
-import { addSharedUse, killAtJournal, NEW_NAME, OLD_NAME, treeVerdict, type KillPoint, type RenameRepo } from '../test/helpers/apply-crash.js';
-import { CLI, childEnv } from '../test/helpers/spawn.js';
 
 interface Round {
   round: number;

@@ -11,12 +11,13 @@
  * exactly one language-server tree whatever its clients do, and after the run `lspgate daemon stop`
  * must leave no process of the daemon's tree behind.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+
 import { alive, descendants } from '../fixtures/fault-server/proc-utils.js';
 import { connect } from '../src/frontends/daemon-client/client.js';
 import { RemoteGateway } from '../src/frontends/daemon-client/remote-gateway.js';

@@ -6,17 +6,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import { DefinitionRequest } from 'vscode-languageserver-protocol';
+
 import { CachedBroker, withResponseCache } from '../src/cache/cached-broker.js';
 import { cacheOf, createCachedSession } from '../src/cache/cached-session.js';
 import { liveResponseCaches, ResponseCache } from '../src/cache/response-cache.js';
 import { Gateway } from '../src/gateway/gateway.js';
-import { createLogger } from '../src/util/logger.js';
 import type { Operation } from '../src/operations/types.js';
+import { createLogger } from '../src/util/logger.js';
 import type { Query } from './query-set.js';
 import { summarize } from './stats.js';
 import { countError, emptySamples, type SuiteResult } from './suite-types.js';
-import { KINDS, WORKLOADS, type Kind } from './workloads.js';
+import { type Kind, KINDS, WORKLOADS } from './workloads.js';
 
 export interface LspgateSuiteOptions {
   root: string;

@@ -5,12 +5,14 @@
  * on the MCP process alone, with the servers' tree measured apart.
  */
 import path from 'node:path';
+
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
 import type { Query } from './query-set.js';
 import { packageRoot, peakRssMb, treePeakRssMb } from './raw-client.js';
 import { countError, emptySamples, type SuiteResult } from './suite-types.js';
-import { KINDS, WORKLOADS, type Kind } from './workloads.js';
+import { type Kind, KINDS, WORKLOADS } from './workloads.js';
 
 export interface McpSuiteOptions {
   /** Node flags for the spawned lspgate process (bench --node-flags), e.g. --max-semi-space-size=2. */

@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { generateRepo } from './gen-repo.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { Gateway } from '../src/gateway/gateway.js';
 
 const args = process.argv.slice(2);

@@ -14,7 +14,9 @@ import { Session as InspectorSession } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import { DefinitionRequest, ReferencesRequest } from 'vscode-languageserver-protocol';
+
 import { liveResponseCaches } from '../src/cache/response-cache.js';
 import { Gateway } from '../src/gateway/gateway.js';
 import { descriptorOperations } from '../src/operations/defs/descriptors.js';
@@ -27,7 +29,7 @@ import { generateRepo } from './gen-repo.js';
 import { buildQuerySet, listSourceFiles, type Query } from './query-set.js';
 import { loadShippedEntry, RawLspClient } from './raw-client.js';
 import { summarize } from './stats.js';
-import { KINDS, WORKLOADS, type Kind } from './workloads.js';
+import { type Kind, KINDS, WORKLOADS } from './workloads.js';
 
 const KIND_OF: Record<string, Kind> = {
   find_definition: 'definition',

@@ -6,7 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DocumentSymbolRequest, SymbolKind, type DocumentSymbol, type SymbolInformation } from 'vscode-languageserver-protocol';
+
+import { type DocumentSymbol, DocumentSymbolRequest, type SymbolInformation, SymbolKind } from 'vscode-languageserver-protocol';
+
 import type { ServerEntry } from '../src/config/schema.js';
 import { RawLspClient } from './raw-client.js';
 import { createRng } from './seeded-random.js';

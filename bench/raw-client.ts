@@ -3,13 +3,15 @@
  * from the same servers.json entry lspgate uses, waiting for the same readiness signal, with no
  * cache, no descriptor building and no safety checks. What lspgate adds is measured against this.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+
+import { createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import {
+  type ClientCapabilities,
   ConfigurationRequest,
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
@@ -17,13 +19,13 @@ import {
   InitializedNotification,
   InitializeRequest,
   RegistrationRequest,
+  type ServerCapabilities,
   ShutdownRequest,
   WorkDoneProgressCreateRequest,
   WorkspaceFoldersRequest,
-  type ClientCapabilities,
-  type ServerCapabilities,
 } from 'vscode-languageserver-protocol';
-import { ServersFileSchema, type ServerEntry } from '../src/config/schema.js';
+
+import { type ServerEntry, ServersFileSchema } from '../src/config/schema.js';
 import type { AnyRequestType } from '../src/lsp/types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

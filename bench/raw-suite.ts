@@ -4,12 +4,14 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import { DocumentSymbolRequest } from 'vscode-languageserver-protocol';
+
 import type { ServerEntry } from '../src/config/schema.js';
 import type { Query } from './query-set.js';
 import { RawLspClient, treePeakRssMb } from './raw-client.js';
 import { countError, emptySamples, type SuiteResult } from './suite-types.js';
-import { KINDS, WORKLOADS, type Kind } from './workloads.js';
+import { type Kind, KINDS, WORKLOADS } from './workloads.js';
 
 export interface RawSuiteOptions {
   entry: ServerEntry;

@@ -15,8 +15,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { connectStdio, textOf, type StdioConnection } from '../test/helpers/mcp-client.js';
-import { startEmbedServer, type EmbedMode } from '../test/helpers/embed-server.js';
+
+import { type EmbedMode, startEmbedServer } from '../test/helpers/embed-server.js';
+import { connectStdio, type StdioConnection, textOf } from '../test/helpers/mcp-client.js';
 import { CLI, runCli } from '../test/helpers/spawn.js';
 import { codeIn, SAFE } from './redteam-frontends.js';
 import type { Line } from './redteam-writes.js';

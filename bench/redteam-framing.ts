@@ -6,8 +6,9 @@
  */
 import type { Message } from 'vscode-jsonrpc';
 import { StreamMessageReader } from 'vscode-jsonrpc/node';
+
 import { CLI, spawnNode } from '../test/helpers/spawn.js';
-import { SAFE, type Frontend, type Outcome } from './redteam-frontends.js';
+import { type Frontend, type Outcome, SAFE } from './redteam-frontends.js';
 
 export interface FramingCase {
   what: string;

@@ -6,12 +6,14 @@
  * client received (for the canary check).
  */
 import fs from 'node:fs';
+
 import type { Client } from '@modelcontextprotocol/client';
-import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { createMessageConnection, type MessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+
 import { ERROR_CODES } from '../src/errors/errors.js';
-import { connectHttp, connectStdio, textOf, type StdioConnection } from '../test/helpers/mcp-client.js';
-import { CLI, runCli, spawnNode, waitFor, type Spawned } from '../test/helpers/spawn.js';
 import { cliArgs } from '../test/helpers/hostile-corpus.js';
+import { connectHttp, connectStdio, type StdioConnection, textOf } from '../test/helpers/mcp-client.js';
+import { CLI, runCli, type Spawned, spawnNode, waitFor } from '../test/helpers/spawn.js';
 
 export const SAFE = 'safe answer';
 

@@ -6,8 +6,9 @@
  * runs git is a row: pass = a safe answer and no planted program ran (no marker file).
  */
 import path from 'node:path';
+
 import { buildHostileGit, gitCalls as calls } from '../test/helpers/hostile-git.js';
-import { mcpHttp, mcpStdio, oneShotCli, sidecar, SAFE, type Frontend } from './redteam-frontends.js';
+import { type Frontend, mcpHttp, mcpStdio, oneShotCli, SAFE, sidecar } from './redteam-frontends.js';
 import type { Line } from './redteam-writes.js';
 
 function line(what: string, frontend: string, outcome: string, ran: string[], t0: number): Line {

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import type { HostileWorkspace, Row } from '../test/helpers/hostile-corpus.js';
 
 /** Retitles a terminal, rings it, forges a heading, and reverses what follows. */

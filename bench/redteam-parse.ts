@@ -7,9 +7,10 @@
  * answers, and one for the daemon being alive after all of them.
  */
 import fs from 'node:fs';
+
 import { daemonPaths } from '../src/frontends/daemon-client/socket-dir.js';
 import { judgeParse, parseCalls, parseWorld } from '../test/helpers/hostile-parse.js';
-import { FRONTEND_NAMES, trustFrontend, TRUST_VECTORS } from '../test/helpers/hostile-trust.js';
+import { FRONTEND_NAMES, TRUST_VECTORS, trustFrontend } from '../test/helpers/hostile-trust.js';
 import { CLI, isAlive, runCli, spawnNode, waitFor } from '../test/helpers/spawn.js';
 import type { Line } from './redteam-writes.js';
 

@@ -4,9 +4,10 @@
  * no process whose command line or environment names the run's temp dir (every lspgate, language
  * server and git it started carries LSPGATE_CACHE_DIR under it) may be left.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { commandLine, isAlive, runCli } from '../test/helpers/spawn.js';
 
 export interface Registry {

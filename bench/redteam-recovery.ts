@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { buildScenario, KINDS, listing, otherUser, type Scenario } from '../test/helpers/hostile-journals.js';
 import { runCli } from '../test/helpers/spawn.js';
 import type { Line } from './redteam-writes.js';

@@ -9,10 +9,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI, commandLine, descendants, spawnNode, TS_APP, waitFor } from '../test/helpers/spawn.js';
+
+import { toLspgateError } from '../src/errors/errors.js';
 import { Gateway } from '../src/gateway/gateway.js';
 import { createLogger } from '../src/util/logger.js';
-import { toLspgateError } from '../src/errors/errors.js';
+import { CLI, commandLine, descendants, spawnNode, TS_APP, waitFor } from '../test/helpers/spawn.js';
 import type { Line } from './redteam-writes.js';
 
 const TOKEN = 'redteam-serverlife-token-0123456789';

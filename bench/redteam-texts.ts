@@ -7,10 +7,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { profileTools } from '../src/operations/profiles.js';
 import { operations } from '../src/operations/registry.js';
 import { leaked, textsWorld } from '../test/helpers/hostile-texts.js';
-import { trustFrontend, trustWorld, TRUST_VECTORS, type TrustWorld } from '../test/helpers/hostile-trust.js';
+import { TRUST_VECTORS, trustFrontend, type TrustWorld, trustWorld } from '../test/helpers/hostile-trust.js';
 import { connectStdio } from '../test/helpers/mcp-client.js';
 import { positionOf } from '../test/helpers/positions.js';
 import { CLI, runCli } from '../test/helpers/spawn.js';

@@ -7,8 +7,9 @@
  * and `lspgate trust <root>`; then trusted (`lspgate trust`): the configured program runs, and it says so.
  */
 import fs from 'node:fs';
+
 import { daemonPaths } from '../src/frontends/daemon-client/socket-dir.js';
-import { FRONTEND_NAMES, hostileFolder, markerExists, markerOf, tooLarge, trustFrontend, trustWorld, TRUST_VECTORS } from '../test/helpers/hostile-trust.js';
+import { FRONTEND_NAMES, hostileFolder, markerExists, markerOf, tooLarge, TRUST_VECTORS, trustFrontend, trustWorld } from '../test/helpers/hostile-trust.js';
 import { CLI, runCli, spawnNode, waitFor } from '../test/helpers/spawn.js';
 import type { Line } from './redteam-writes.js';
 

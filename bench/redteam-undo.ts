@@ -9,7 +9,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { plantRecord, PLANTS, type Plant } from '../test/helpers/planted-records.js';
+
+import { type Plant, plantRecord, PLANTS } from '../test/helpers/planted-records.js';
 import { runCli } from '../test/helpers/spawn.js';
 import type { Line } from './redteam-writes.js';
 

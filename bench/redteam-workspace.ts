@@ -8,7 +8,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { OUTSIDE_CANARY, SECRET_CANARY, type HostileWorkspace, type Row } from '../test/helpers/hostile-corpus.js';
+
+import { type HostileWorkspace, OUTSIDE_CANARY, type Row, SECRET_CANARY } from '../test/helpers/hostile-corpus.js';
 
 /** docs/configuration.md names not already in the corpus's SECRET_TABLE. */
 export const MORE_SECRETS = [

@@ -10,11 +10,12 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
+import { killAtJournal, NEW_NAME, OLD_NAME, treeVerdict, writeRenameRepo } from '../test/helpers/apply-crash.js';
 import { OUTSIDE_CANARY, SECRET_CANARY } from '../test/helpers/hostile-corpus.js';
 import { buildWriteWorkspace, changedPaths, clones, treeState, writeCases, type WriteWorkspace } from '../test/helpers/hostile-writes.js';
-import { killAtJournal, NEW_NAME, OLD_NAME, treeVerdict, writeRenameRepo } from '../test/helpers/apply-crash.js';
 import { runCli } from '../test/helpers/spawn.js';
-import { mcpHttp, mcpStdio, oneShotCli, sidecar, SAFE, type Frontend, type Outcome } from './redteam-frontends.js';
+import { type Frontend, mcpHttp, mcpStdio, oneShotCli, type Outcome, SAFE, sidecar } from './redteam-frontends.js';
 
 export interface Line {
   what: string;

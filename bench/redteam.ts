@@ -15,32 +15,33 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import { daemonPaths } from '../src/frontends/daemon-client/socket-dir.js';
 import {
   buildHostileWorkspace,
   cliCanCarry,
   hostileRows,
-  OUTSIDE_CANARY,
-  SECRET_CANARY,
   type HostileWorkspace,
+  OUTSIDE_CANARY,
   type Row,
+  SECRET_CANARY,
 } from '../test/helpers/hostile-corpus.js';
 import { REPO } from '../test/helpers/spawn.js';
-import { daemonPaths } from '../src/frontends/daemon-client/socket-dir.js';
-import { extendHostileWorkspace, extraRows } from './redteam-workspace.js';
-import { extendNamesWorkspace, nameRows, rawControls } from './redteam-names.js';
-import { mcpHttp, mcpStdio, oneShotCli, sidecar, SAFE, type Frontend, type Outcome } from './redteam-frontends.js';
-import { framingCases } from './redteam-framing.js';
-import { leftovers, startRegistry, stopDaemon } from './redteam-procs.js';
-import { boundedCases } from './redteam-bounded.js';
-import { serverlifeRows } from './redteam-serverlife.js';
-import { cacheAsOtherUser, killRows, writeRows, type Line } from './redteam-writes.js';
-import { gitRows } from './redteam-git.js';
-import { recoveryRows } from './redteam-recovery.js';
-import { undoRows } from './redteam-undo.js';
-import { trustRows } from './redteam-trust.js';
-import { profileAndTextRows } from './redteam-texts.js';
-import { parseRows } from './redteam-parse.js';
 import { runCli } from '../test/helpers/spawn.js';
+import { boundedCases } from './redteam-bounded.js';
+import { framingCases } from './redteam-framing.js';
+import { type Frontend, mcpHttp, mcpStdio, oneShotCli, type Outcome, SAFE, sidecar } from './redteam-frontends.js';
+import { gitRows } from './redteam-git.js';
+import { extendNamesWorkspace, nameRows, rawControls } from './redteam-names.js';
+import { parseRows } from './redteam-parse.js';
+import { leftovers, startRegistry, stopDaemon } from './redteam-procs.js';
+import { recoveryRows } from './redteam-recovery.js';
+import { serverlifeRows } from './redteam-serverlife.js';
+import { profileAndTextRows } from './redteam-texts.js';
+import { trustRows } from './redteam-trust.js';
+import { undoRows } from './redteam-undo.js';
+import { extendHostileWorkspace, extraRows } from './redteam-workspace.js';
+import { cacheAsOtherUser, killRows, type Line, writeRows } from './redteam-writes.js';
 
 const leaks = (text: string): boolean => text.includes(OUTSIDE_CANARY) || text.includes(SECRET_CANARY);
 

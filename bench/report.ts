@@ -6,8 +6,8 @@ import type { LspgateSuiteResult } from './lspgate-suite.js';
 import type { Summary } from './stats.js';
 import { summarize } from './stats.js';
 import type { KindSamples, SuiteResult } from './suite-types.js';
-import { KINDS, type Kind } from './workloads.js';
-import { renderWarmLatency, warmLatencySummary, type WarmLatencyResult } from './warm-latency-suite.js';
+import { renderWarmLatency, type WarmLatencyResult, warmLatencySummary } from './warm-latency-suite.js';
+import { type Kind, KINDS } from './workloads.js';
 
 export interface WorkspaceReport {
   name: string;

@@ -18,7 +18,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
+
 import { DocumentSymbolRequest } from 'vscode-languageserver-protocol';
+
 import { Gateway } from '../src/gateway/gateway.js';
 import { listSourceFiles } from './query-set.js';
 import { loadShippedEntry, processTree, RawLspClient } from './raw-client.js';

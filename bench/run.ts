@@ -16,24 +16,25 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { descriptorOperations } from '../src/operations/defs/descriptors.js';
 import { navigationOperations } from '../src/operations/defs/navigation.js';
 import { operations as registered } from '../src/operations/registry.js';
 import type { Operation } from '../src/operations/types.js';
 import { cliStart, cliStartTable } from './cli-start.js';
+import { coldStart, coldStartTable } from './cold-start.js';
 import { generateRepo } from './gen-repo.js';
+import { incremental } from './incremental.js';
 import { runLspgateSuite } from './lspgate-suite.js';
 import { runMcpSuite } from './mcp-suite.js';
+import { renderMemoryGoals, runMemoryGoals } from './memory-goals.js';
 import { buildQuerySet, listSourceFiles, type Query } from './query-set.js';
 import { loadShippedEntry, packageRoot } from './raw-client.js';
 import { RawRunner, runRawSuite } from './raw-suite.js';
+import { evaluateTargets, renderReport, type TargetResult, toJson, type WorkspaceReport } from './report.js';
 import { toolsListReport } from './tools-list.js';
 import { runWarmLatency } from './warm-latency-suite.js';
-import { coldStart, coldStartTable } from './cold-start.js';
-import { incremental } from './incremental.js';
-import { KINDS, WORKLOADS, type Kind } from './workloads.js';
-import { renderMemoryGoals, runMemoryGoals } from './memory-goals.js';
-import { evaluateTargets, renderReport, toJson, type TargetResult, type WorkspaceReport } from './report.js';
+import { type Kind, KINDS, WORKLOADS } from './workloads.js';
 
 const LANG_SERVER: Record<string, { server: string; fixture: string }> = {
   ts: { server: 'typescript-language-server', fixture: 'fixtures/ts-app' },

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import { Session as InspectorSession } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
+
 import { Gateway } from '../src/gateway/gateway.js';
 import { descriptorOperations } from '../src/operations/defs/descriptors.js';
 import { navigationOperations } from '../src/operations/defs/navigation.js';

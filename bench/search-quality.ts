@@ -13,12 +13,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { FileVectorStore } from '../src/chunks/vector-store.js';
 import { Gateway } from '../src/gateway/gateway.js';
 import { defaultEmbedder, rankChunks } from '../src/service/search/chunk-ranking.js';
 import { syncChunks } from '../src/service/search/chunk-sync.js';
 import { vectorDir, vectorsFor } from '../src/service/search/vector-index.js';
-import { PY_JSON_EMAIL, ZOD_CORE, type Labelled } from './search-labels.js';
+import { type Labelled, PY_JSON_EMAIL, ZOD_CORE } from './search-labels.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

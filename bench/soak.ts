@@ -11,17 +11,18 @@
  *      the servers the daemon's status lists; at the end the daemon is stopped and must leave no
  *      child process behind.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+
+import { packageRoot } from '../src/config/load.js';
+import { isLspgateError } from '../src/errors/errors.js';
 import { connect } from '../src/frontends/daemon-client/client.js';
 import { RemoteGateway } from '../src/frontends/daemon-client/remote-gateway.js';
 import { daemonPaths } from '../src/frontends/daemon-client/socket-dir.js';
 import { Gateway } from '../src/gateway/gateway.js';
-import { packageRoot } from '../src/config/load.js';
-import { isLspgateError } from '../src/errors/errors.js';
 import { createLogger } from '../src/util/logger.js';
 
 const seconds = Number(process.env.LSPGATE_SOAK_SECONDS ?? 60);

@@ -11,10 +11,11 @@
  * (refused, compiler accepts), the compiler's rejected files named in the preview's `introduced`, and
  * introduced entries the server already reported before the edit (get_diagnostics, same file and message).
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+
 import { Gateway } from '../src/gateway/gateway.js';
 import type { BenchLang } from './symbol-edit-langs.js';
 

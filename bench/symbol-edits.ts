@@ -21,10 +21,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { LspgateError } from '../src/errors/errors.js';
 import { Gateway } from '../src/gateway/gateway.js';
-import { BREAK_HEAD, fmtBreakRow, runBreaking, type BreakRow } from './symbol-edit-breaking.js';
-import { LANGS, type BenchLang } from './symbol-edit-langs.js';
+import { BREAK_HEAD, type BreakRow, fmtBreakRow, runBreaking } from './symbol-edit-breaking.js';
+import { type BenchLang, LANGS } from './symbol-edit-langs.js';
 
 type Kind = 'replace_symbol_body' | 'insert_after_symbol' | 'insert_before_symbol' | 'delete_symbol';
 const KINDS: Kind[] = ['replace_symbol_body', 'insert_after_symbol', 'insert_before_symbol', 'delete_symbol'];

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { Gateway } from '../src/gateway/gateway.js';
 
 async function main(): Promise<void> {

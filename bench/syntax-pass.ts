@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { LimitsSchema } from '../src/config/schema.js';
 import { ServiceSyntaxCataloger } from '../src/service/cataloging/syntax-cataloger.js';
 

@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { isTestPath } from '../src/adapters/test-files.js';
 import type { CatalogSymbol } from '../src/core/catalog.js';
 import { Gateway } from '../src/gateway/gateway.js';
-import { isTestPath } from '../src/adapters/test-files.js';
 import { generateRepo } from './gen-repo.js';
 import { outlineRatios } from './outline-ratio.js';
 import { toolsListSizes, toolsListTable } from './tools-list.js';

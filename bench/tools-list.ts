@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 
 import { createMcpServer } from '../src/frontends/mcp/server.js';

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { withSyntaxTree } from '../src/syntax/syntax.js';
 import { DEBIAN, debianTree, isShellScript } from './truth-ctags-debian.js';
 import { CSHARP_UNTAGGED, csharpConstraintLines, implTypeName, RUST_UNTAGGED, type UntaggedRule } from './truth-ctags-rules.js';

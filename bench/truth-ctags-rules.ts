@@ -5,7 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { withSyntaxTree, type SyntaxNode } from '../src/syntax/syntax.js';
+
+import { type SyntaxNode, withSyntaxTree } from '../src/syntax/syntax.js';
 
 /** Where ctags put a tag (the fields the rules read). */
 export interface TagAt {

@@ -24,11 +24,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Gateway } from '../src/gateway/gateway.js';
+
 import { looksMinified } from '../src/catalog/file-filter.js';
+import { Gateway } from '../src/gateway/gateway.js';
 import { withSyntaxTree } from '../src/syntax/syntax.js';
+import { CORPORA, type Corpus, ctagsOf, lastSegment, type Tag } from './truth-ctags-corpora.js';
 import type { UntaggedRule } from './truth-ctags-rules.js';
-import { CORPORA, ctagsOf, lastSegment, type Corpus, type Tag } from './truth-ctags-corpora.js';
 
 const WORK = process.env.LSPGATE_TRUTH_DIR ?? path.join(os.tmpdir(), 'lspgate-truth-ctags');
 

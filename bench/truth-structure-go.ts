@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import type { RelationTruth } from './truth-structure-common.js';
 
 const PROGRAM = `package main

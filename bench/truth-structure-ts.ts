@@ -7,8 +7,10 @@
  * program's own resolution, not lspgate's.
  */
 import path from 'node:path';
+
 import ts from 'typescript';
-import { externalKey, typeKey, type RelationTruth } from './truth-structure-common.js';
+
+import { externalKey, type RelationTruth, typeKey } from './truth-structure-common.js';
 
 function program(root: string): ts.Program {
   const configPath = path.join(root, 'tsconfig.json');

@@ -24,9 +24,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { Gateway } from '../src/gateway/gateway.js';
-import { agreement, agreementPct, type Agreement, type RelationTruth } from './truth-structure-common.js';
 import { NEWEST_GO, NEWEST_GOROOT_SRC, newestGoLine } from './go-toolchain.js';
+import { type Agreement, agreement, agreementPct, type RelationTruth } from './truth-structure-common.js';
 import { goTruth } from './truth-structure-go.js';
 import { pythonTruth } from './truth-structure-py.js';
 import { typescriptTruth } from './truth-structure-ts.js';

@@ -12,9 +12,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { prepareCorpus, type Lang } from './truth/corpora.js';
-import { TruthContext } from './truth/context.js';
-import { callTrees, changedSymbols, citations, getContext, importGraph, impact, workspaceAnalyses } from './truth/checks-common.js';
+
+import { callTrees, changedSymbols, citations, getContext, impact, importGraph, workspaceAnalyses } from './truth/checks-common.js';
 import {
   diagnosticsCold,
   diagnosticsVsTsc,
@@ -27,6 +26,8 @@ import {
   pyOutsideProject,
   tsAmbiguity,
 } from './truth/checks-lang.js';
+import { TruthContext } from './truth/context.js';
+import { type Lang, prepareCorpus } from './truth/corpora.js';
 import { truthFor } from './truth/oracles.js';
 import { renderTable, type Row } from './truth/table.js';
 

@@ -15,10 +15,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { ServerEntry } from '../src/config/schema.js';
+
 import { liveResponseCaches } from '../src/cache/response-cache.js';
+import type { ServerEntry } from '../src/config/schema.js';
 import { Gateway } from '../src/gateway/gateway.js';
 import type { Operation } from '../src/operations/types.js';
 import { createLogger } from '../src/util/logger.js';

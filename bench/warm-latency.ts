@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { descriptorOperations } from '../src/operations/defs/descriptors.js';
 import { navigationOperations } from '../src/operations/defs/navigation.js';
 import { operations as registered } from '../src/operations/registry.js';

@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { liveResponseCaches } from '../src/cache/response-cache.js';
 import { Gateway } from '../src/gateway/gateway.js';
 import { Session } from '../src/lsp/session.js';

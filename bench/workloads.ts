@@ -4,16 +4,18 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import {
+  type CallHierarchyIncomingCall,
   CallHierarchyIncomingCallsRequest,
+  type CallHierarchyItem,
   CallHierarchyPrepareRequest,
   DefinitionRequest,
   DocumentSymbolRequest,
   HoverRequest,
   ReferencesRequest,
-  type CallHierarchyIncomingCall,
-  type CallHierarchyItem,
 } from 'vscode-languageserver-protocol';
+
 import type { Query } from './query-set.js';
 import type { RawLspClient } from './raw-client.js';
 

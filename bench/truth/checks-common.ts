@@ -8,10 +8,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import { DocumentSymbolRequest } from 'vscode-languageserver-protocol';
+
 import { loadShippedEntry, RawLspClient } from '../raw-client.js';
-import { git, GO_MODULE } from './corpora.js';
 import { failureOf, partialOf, type Result, type TruthContext } from './context.js';
+import { git, GO_MODULE } from './corpora.js';
 import { rawCallsMe } from './oracles.js';
 import { compareSets, share } from './table.js';
 

@@ -9,11 +9,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import ts from 'typescript';
-import { CallHierarchyIncomingCallsRequest, CallHierarchyPrepareRequest, ReferencesRequest, type Location } from 'vscode-languageserver-protocol';
+import { CallHierarchyIncomingCallsRequest, CallHierarchyPrepareRequest, type Location, ReferencesRequest } from 'vscode-languageserver-protocol';
+
 import { loadShippedEntry, RawLspClient } from '../raw-client.js';
-import { git, goEnv, GO_BIN } from './corpora.js';
 import { failureOf, partialOf, type Result, type TruthContext } from './context.js';
+import { git, GO_BIN, goEnv } from './corpora.js';
 import { compareSets, share } from './table.js';
 
 const COLD_RUNS = 3;

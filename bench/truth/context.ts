@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Gateway } from '../../src/gateway/gateway.js';
+
 import { LspgateError } from '../../src/errors/errors.js';
+import { Gateway } from '../../src/gateway/gateway.js';
 import type { Corpus, Lang } from './corpora.js';
 import type { GoTruth, PyTruth, TsTruth } from './oracles.js';
 import type { Row } from './table.js';

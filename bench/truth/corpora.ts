@@ -14,6 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { NEWEST_GO, NEWEST_GOROOT_SRC, newestGoLine } from '../go-toolchain.js';
 import { packageRoot } from '../raw-client.js';
 

@@ -13,9 +13,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CallHierarchyIncomingCallsRequest, CallHierarchyPrepareRequest, type CallHierarchyItem, type Position } from 'vscode-languageserver-protocol';
+
+import { CallHierarchyIncomingCallsRequest, type CallHierarchyItem, CallHierarchyPrepareRequest, type Position } from 'vscode-languageserver-protocol';
+
 import { packageRoot, type RawLspClient } from '../raw-client.js';
-import { goEnv, GO_BIN, type Corpus } from './corpora.js';
+import { type Corpus, GO_BIN, goEnv } from './corpora.js';
 
 const relTo = (root: string, abs: string) => path.relative(root, abs).split(path.sep).join('/');
 

@@ -8,8 +8,8 @@
  * catalog then reads the name's line, as it does for every language.
  */
 import type { SyntaxNode } from '../syntax/syntax.js';
-import { collapsed } from './structure-forms.js';
 import { balance, capSignature } from './doc-text.js';
+import { collapsed } from './structure-forms.js';
 
 /** A body this far below the name is not a signature's end (a declaration the grammar misread). */
 const MAX_SIGNATURE_LINES = 15;

@@ -5,12 +5,12 @@
  * included), and function bodies with their statements. Syntax only: a base is a name written in a
  * header, which the server's definition then resolves (or not). Pure: text in, structure out.
  */
+import { inSyntaxWorker, type ParseBounds } from '../syntax/job-pool.js';
+import { lineStartsOf, type SourcePosition, startOf } from '../syntax/positions.js';
+import { compiledQuery, parseLoaded, prepareGrammar, type SyntaxNode, type SyntaxQuery, WHOLE_FILE_QUERY } from '../syntax/syntax.js';
 import type { AliasSyntax, BaseRelation, DeclaredBase, ImportAlias, LanguageProfile, SyntaxHook, TypeHeader } from './language-profile.js';
 import { syntaxOf } from './languages.js';
 import { namedChildren } from './structure-forms.js';
-import { compiledQuery, parseLoaded, prepareGrammar, type SyntaxNode, type SyntaxQuery, WHOLE_FILE_QUERY } from '../syntax/syntax.js';
-import { lineStartsOf, startOf, type SourcePosition } from '../syntax/positions.js';
-import { inSyntaxWorker, type ParseBounds } from '../syntax/job-pool.js';
 
 export type { BaseRelation, DeclaredBase, ImportAlias, TypeHeader };
 

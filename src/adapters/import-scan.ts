@@ -5,11 +5,11 @@
  * Only where each one points is left to the language server (import-resolve.ts): this file never
  * guesses a target.
  */
+import { inSyntaxWorker, type ParseBounds } from '../syntax/job-pool.js';
+import { lineStartsOf, startOf } from '../syntax/positions.js';
+import { type SyntaxNode, WHOLE_FILE_QUERY, withSyntaxTree } from '../syntax/syntax.js';
 import type { ScannedImport } from './language-profile.js';
 import { syntaxOf } from './languages.js';
-import { lineStartsOf, startOf } from '../syntax/positions.js';
-import { inSyntaxWorker, type ParseBounds } from '../syntax/job-pool.js';
-import { withSyntaxTree, type SyntaxNode, WHOLE_FILE_QUERY } from '../syntax/syntax.js';
 
 export type { ImportKind, ScannedImport } from './language-profile.js';
 

@@ -11,8 +11,8 @@
  */
 import type { CatalogSymbol } from '../core/catalog.js';
 import type { SymbolKind } from '../schema/descriptors.js';
-import type { SyntaxCapture, SyntaxNode } from '../syntax/syntax.js';
 import type { SourcePosition } from '../syntax/positions.js';
+import type { SyntaxCapture, SyntaxNode } from '../syntax/syntax.js';
 
 export interface LanguageProfile {
   /** The descriptor language: `CatalogSymbol.language`, `FileEntry.language`, chunk `language`. */

@@ -7,9 +7,10 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { LanguageProfile, SyntaxHook } from './language-profile.js';
-import { modulePath, moduleSpecifier } from '../util/uri.js';
+
 import { fileExtension } from '../util/paths.js';
+import { modulePath, moduleSpecifier } from '../util/uri.js';
+import type { LanguageProfile, SyntaxHook } from './language-profile.js';
 
 /** A module export that is a profile (a profile module may export helpers beside its profiles). */
 function isProfile(value: unknown): value is LanguageProfile {

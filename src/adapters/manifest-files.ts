@@ -1,5 +1,6 @@
 /** Files a manifest field names (package.json `main`/`bin`/`exports`, composer.json `bin`), as project entry points. */
 import path from 'node:path';
+
 import type { ProjectEntry } from './language-profile.js';
 
 /** A string, an array, or an object (conditional exports, named bins) of them; `./x` as `x`. */

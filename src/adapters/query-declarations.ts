@@ -5,11 +5,11 @@
  * operands `@_…`), named by the language's `nameOf` or its `name` field, spanning the node; symbols
  * nest by containment. Shared by the grammar-only profiles, each in its own folder.
  */
-import type { DeclarationSyntax, SyntaxFileInfo, SyntaxSymbol } from './language-profile.js';
 import type { SymbolKind } from '../schema/descriptors.js';
-import { collapsed } from './structure-forms.js';
-import { declaredSignature } from './declared-signature.js';
 import { compiledQuery, parseLoaded, type SyntaxCapture, type SyntaxNode } from '../syntax/syntax.js';
+import { declaredSignature } from './declared-signature.js';
+import type { DeclarationSyntax, SyntaxFileInfo, SyntaxSymbol } from './language-profile.js';
+import { collapsed } from './structure-forms.js';
 
 /** LSP SymbolKind and lspgate's kind of each capture name a query may use. */
 export const CAPTURE_KINDS: ReadonlyMap<string, { lsp: number; kind: SymbolKind }> = new Map<string, { lsp: number; kind: SymbolKind }>([

@@ -4,9 +4,9 @@
  * the outermost node of a declaration. Node and field names here are the ones the shipped grammars
  * share; anything a grammar names its own way stays in that language's profile.
  */
-import type { BaseRelation, DeclaredBase } from './language-profile.js';
-import type { SyntaxNode } from '../syntax/syntax.js';
 import type { SourcePosition } from '../syntax/positions.js';
+import type { SyntaxNode } from '../syntax/syntax.js';
+import type { BaseRelation, DeclaredBase } from './language-profile.js';
 
 /** Named children of a node, without the nulls the runtime's typing allows. */
 export function namedChildren(n: SyntaxNode): SyntaxNode[] {

@@ -7,7 +7,7 @@
  * `namedDeclarations` hook; syntax only: nothing here is resolved.
  */
 import { inSyntaxWorker, type ParseBounds } from '../syntax/job-pool.js';
-import { withSyntaxTree, type SyntaxNode, WHOLE_FILE_QUERY } from '../syntax/syntax.js';
+import { type SyntaxNode, WHOLE_FILE_QUERY, withSyntaxTree } from '../syntax/syntax.js';
 import type { NamedDeclaration } from './language-profile.js';
 import { syntaxOf } from './languages.js';
 

@@ -7,9 +7,9 @@
  * …, each language's list in its profile). Search ranking, name resolution, context bundles, impact,
  * dead code, coverage, chunks (`is_test`) and project_context all ask this module.
  */
+import { BoundedMemo, ENTRY_OVERHEAD, stringBytes } from '../util/bounded-memo.js';
 import type { LanguageProfile, TestConventions } from './language-profile.js';
 import { languageProfiles, profileOf } from './languages.js';
-import { BoundedMemo, ENTRY_OVERHEAD, stringBytes } from '../util/bounded-memo.js';
 
 export type PathRole = 'source' | 'test' | 'example' | 'doc' | 'bench';
 

@@ -8,11 +8,12 @@
  * here, each with a default in the service, so an adapter that lacks one still works.
  */
 import type { Diagnostic, DocumentSymbol, Position } from 'vscode-languageserver-protocol';
+
 import type { Located } from '../core/location.js';
 import type { LspSession, OpenDocument, PositionEncoding } from '../lsp/types.js';
-import type { LanguageProfile } from './language-profile.js';
-import type { FileStructure } from './file-structure.js';
 import type { ClassDescriptor, FunctionDescriptor, SymbolDescriptor, SymbolKind } from '../schema/descriptors.js';
+import type { FileStructure } from './file-structure.js';
+import type { LanguageProfile } from './language-profile.js';
 
 export interface FileContext {
   absPath: string;

@@ -5,9 +5,10 @@
  * bound is not read (it would be parsed on the event loop) and the bound's caller is told.
  */
 import path from 'node:path';
+
 import type { ManifestReader } from '../adapters/language-profile.js';
 import type { ServiceCall } from '../service/call.js';
-import { readJsonObjectIfAny, readTextIfAny, type ReadBound } from '../util/optional-files.js';
+import { type ReadBound, readJsonObjectIfAny, readTextIfAny } from '../util/optional-files.js';
 
 /** Manifests and scripts are read up to maxFileBytes; a larger one is left out and `_meta.limits_hit` says so. */
 export function manifestBound(call: ServiceCall): ReadBound {

@@ -5,7 +5,7 @@
  */
 import { LspgateError } from '../errors/errors.js';
 import type { ServiceCall } from '../service/call.js';
-import { resolveTarget, type ResolvedTarget, type TargetInput } from '../service/navigation/resolve.js';
+import { type ResolvedTarget, resolveTarget, type TargetInput } from '../service/navigation/resolve.js';
 import { toRelative } from '../util/paths.js';
 
 export type ParsedTarget = { kind: 'symbol'; input: TargetInput } | { kind: 'file'; file: string };

@@ -4,21 +4,21 @@
  * bridges), restart limits (in each session's RestartPolicy), idle shutdown, the
  * memory budget (limits.serverMemoryMb, memory-budget.ts), and a stop() that leaves no process behind.
  */
-import { sweepServerTmp } from '../lsp/server-tmp.js';
+import { adapterFor } from '../adapters/index.js';
+import { profileOf } from '../adapters/languages.js';
 import type { Limits, ServerEntry } from '../config/schema.js';
 import { LimitsSchema } from '../config/schema.js';
 import { LspgateError } from '../errors/errors.js';
+import { languageIdFor } from '../lsp/documents.js';
 import type { ProtocolOptions } from '../lsp/generation.js';
+import { Semaphore } from '../lsp/semaphore.js';
+import { sweepServerTmp } from '../lsp/server-tmp.js';
 import { createSession, type Session, type SessionOptions } from '../lsp/session.js';
 import type { LspSession, SessionInfo } from '../lsp/types.js';
 import { createLogger, type Logger } from '../util/logger.js';
-import type { Broker, ServerRoute } from './types.js';
+import { evictedInfo, type Eviction, planEviction, serverMemoryBudgetMb, sessionRss } from './memory-budget.js';
 import { entryFor, findRoot } from './route.js';
-import { languageIdFor } from '../lsp/documents.js';
-import { Semaphore } from '../lsp/semaphore.js';
-import { profileOf } from '../adapters/languages.js';
-import { adapterFor } from '../adapters/index.js';
-import { evictedInfo, planEviction, serverMemoryBudgetMb, sessionRss, type Eviction } from './memory-budget.js';
+import type { Broker, ServerRoute } from './types.js';
 
 export interface BrokerOptions {
   servers: ServerEntry[];

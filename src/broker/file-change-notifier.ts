@@ -4,6 +4,7 @@
  * and a document it has open is re-synced.
  */
 import path from 'node:path';
+
 import type { CatalogChange, CatalogChanges } from '../core/catalog.js';
 import type { Logger } from '../util/logger.js';
 import { isInside } from '../util/paths.js';

@@ -7,6 +7,7 @@
  * list_workspaces shows it and the next start says why it happens.
  */
 import os from 'node:os';
+
 import type { Session } from '../lsp/session.js';
 import type { SessionInfo } from '../lsp/types.js';
 import { groupRss } from '../util/process-memory.js';

@@ -10,6 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+
 import type { ServerEntry } from '../config/schema.js';
 import { isInside } from '../util/paths.js';
 

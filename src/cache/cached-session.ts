@@ -5,7 +5,11 @@
  * sees every change.
  */
 import { statSync } from 'node:fs';
+
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
+
+import type { ServerEntry } from '../config/schema.js';
+import type { DiagnosticsFeed } from '../lsp/diagnostics-feed.js';
 import type {
   AnyRequestType,
   LspSession,
@@ -17,11 +21,9 @@ import type {
   SyncOptions,
   TraceEvent,
 } from '../lsp/types.js';
-import type { ServerEntry } from '../config/schema.js';
-import type { DiagnosticsFeed } from '../lsp/diagnostics-feed.js';
 import { noteFileAccess, noteSessionUse, type StampedSession } from '../util/dependency-scope.js';
 import { pathOfUri } from '../util/uri.js';
-import { responseCacheEnabled, type ResponseCache } from './response-cache.js';
+import { type ResponseCache, responseCacheEnabled } from './response-cache.js';
 
 /** Answers that depend only on the text of the requested document. */
 const DOCUMENT_LOCAL = new Set(['textDocument/documentSymbol', 'textDocument/foldingRange', 'textDocument/selectionRange']);

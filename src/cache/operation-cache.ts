@@ -16,9 +16,11 @@
  * handler inside util/dependency-scope's recordDependencies, and CachedSession and the catalog note
  * each access there.
  */
-import { statSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+
 import { LRUCache } from 'lru-cache';
+
 import type { ChangeFeed, Derived, DerivedKey, DerivedState } from '../core/catalog.js';
 import type { DependencySink, StampedSession } from '../util/dependency-scope.js';
 

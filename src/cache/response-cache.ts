@@ -9,6 +9,7 @@
  * Identical requests in flight at the same time share one server round trip (coalescing).
  */
 import { LRUCache } from 'lru-cache';
+
 import { LspgateError } from '../errors/errors.js';
 import { deepFreeze } from '../util/freeze.js';
 

@@ -9,11 +9,11 @@ import type { CatalogWalkOptions } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
 import type { Logger } from '../util/logger.js';
 import type { CatalogFiles } from './catalog-files.js';
-import { WALKED, type FileGate } from './file-gate.js';
+import { type FileGate, WALKED } from './file-gate.js';
 import type { Freshness } from './freshness.js';
 import type { SymbolIndex } from './symbol-index.js';
 import type { SyntaxEntries } from './syntax-tier.js';
-import { walkWorkspace, type WalkResult } from './walk.js';
+import { type WalkResult, walkWorkspace } from './walk.js';
 
 const PROGRESS_EVERY_MS = 2000;
 /** Failures that may pass: asked once more at the end of a build. */

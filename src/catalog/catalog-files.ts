@@ -8,10 +8,11 @@
  * syntax entry of the same bytes is fed as `entryOnly` (nothing on disk changed, only the symbols).
  */
 import path from 'node:path';
+
 import type { CatalogFileError, FileCataloger, FileEntry } from '../core/catalog.js';
-import { toLspgateError, type LspgateError } from '../errors/errors.js';
+import { type LspgateError, toLspgateError } from '../errors/errors.js';
 import type { ChangeFeed } from './change-feed.js';
-import { refusalOf, WALKED, type FileGate, type GateAnswer } from './file-gate.js';
+import { type FileGate, type GateAnswer, refusalOf, WALKED } from './file-gate.js';
 import type { SymbolIndex } from './symbol-index.js';
 
 export interface CatalogFilesDeps {

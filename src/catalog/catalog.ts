@@ -11,29 +11,30 @@
  * server.
  */
 import { stat } from 'node:fs/promises';
-import { runGit } from '../util/git.js';
+
 import type { Limits } from '../config/schema.js';
-import { emptyReason } from './empty-reason.js';
 import type { Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions } from '../core/catalog.js';
 import type { FileCataloger, FileEntry, ReadOptions, SymbolFilter } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
+import { runGit } from '../util/git.js';
 import type { Logger } from '../util/logger.js';
 import { fileExtension, resolveInWorkspace, toRelative } from '../util/paths.js';
-import { buildWalk, type BuildOptions } from './build-walk.js';
+import { type BuildOptions, buildWalk } from './build-walk.js';
 import { CatalogFiles } from './catalog-files.js';
 import { ChangeFeed } from './change-feed.js';
 import { DerivedState } from './derived-state.js';
 import { DiskChanges } from './disk-changes.js';
 import { DriftBaseline } from './drift-baseline.js';
+import { emptyReason } from './empty-reason.js';
 import type { SkipReason } from './file-filter.js';
 import { FileGate } from './file-gate.js';
 import { Freshness } from './freshness.js';
 import { refreshPaths } from './refresh-paths.js';
+import { SearchTexts } from './search-texts.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
 import { INDEX_VERSION, snapshotPath } from './store.js';
 import { SymbolIndex } from './symbol-index.js';
-import { SearchTexts } from './search-texts.js';
 import { SyntaxEntries, SyntaxTier } from './syntax-tier.js';
 import { walkWorkspace } from './walk.js';
 

@@ -9,6 +9,7 @@
 import { statSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
+
 import type { Logger } from '../util/logger.js';
 import { toRelative } from '../util/paths.js';
 import type { ChangeFeed } from './change-feed.js';

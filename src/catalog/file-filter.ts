@@ -5,7 +5,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import ignore, { type Ignore } from 'ignore';
+
 import { fileExtension, isSecretPath } from '../util/paths.js';
 
 export const SKIP_DIRS = new Set([

@@ -16,10 +16,11 @@
 import { constants } from 'node:fs';
 import { open, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { LspgateError, type ErrorCode } from '../errors/errors.js';
+
+import { type ErrorCode, LspgateError } from '../errors/errors.js';
 import { fileExtension, isInside, toRelative } from '../util/paths.js';
 import { containsPrivateKey } from '../util/secret-files.js';
-import { FileFilter, hasNulByte, looksGenerated, looksMinified, type FilterOptions, type SkipReason } from './file-filter.js';
+import { FileFilter, type FilterOptions, hasNulByte, looksGenerated, looksMinified, type SkipReason } from './file-filter.js';
 
 export interface GateOptions extends FilterOptions {
   maxFileBytes: number;

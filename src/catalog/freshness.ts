@@ -5,11 +5,12 @@
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import type { FileEntry } from '../core/catalog.js';
 import { toLspgateError } from '../errors/errors.js';
 import { noteFileAccess } from '../util/dependency-scope.js';
 import { sha256 } from '../util/hash.js';
-import { GateRefusal, WALKED, type GateAnswer } from './file-gate.js';
+import { type GateAnswer, GateRefusal, WALKED } from './file-gate.js';
 import type { SymbolIndex } from './symbol-index.js';
 
 /** Failures of a file's own parse bounds (syntax-pool.ts): that file fails, not the answer it is part of. */

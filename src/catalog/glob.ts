@@ -14,6 +14,7 @@
  */
 import picomatch from 'picomatch';
 import { RE2JS } from 're2js';
+
 import { LspgateError } from '../errors/errors.js';
 import { BoundedMemo, ENTRY_OVERHEAD } from '../util/bounded-memo.js';
 

@@ -6,6 +6,7 @@
  * such a pattern is INVALID_INPUT with the engine's reason.
  */
 import { RE2JS } from 're2js';
+
 import { LspgateError } from '../errors/errors.js';
 
 export const MAX_PATTERN = 500;

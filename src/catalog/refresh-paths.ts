@@ -4,6 +4,7 @@
  * Every file answers on its own: one that fails is listed with its code, the others still refresh.
  */
 import { stat } from 'node:fs/promises';
+
 import type { CatalogFileError } from '../core/catalog.js';
 import { toLspgateError } from '../errors/errors.js';
 import { resolveInWorkspace, toRelative } from '../util/paths.js';

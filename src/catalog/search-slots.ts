@@ -10,7 +10,7 @@
  */
 import type { CatalogSymbol } from '../core/catalog.js';
 import { FileRanks } from './file-ranks.js';
-import { GramIndex, eachGramOf } from './gram-index.js';
+import { eachGramOf, GramIndex } from './gram-index.js';
 import { KIND_WEIGHT, maskOf, textHash } from './symbol-search.js';
 
 /** Texts of a symbol in `lower` (FIELDS per slot): name, qualified name, signature, summary, docstring. */

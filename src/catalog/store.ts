@@ -5,6 +5,7 @@
  */
 import { closeSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+
 import type { FileEntry } from '../core/catalog.js';
 import { createPrivateFile, mkdirPrivate } from '../util/private-files.js';
 

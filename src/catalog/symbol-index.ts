@@ -3,10 +3,10 @@
  * `SymbolFilter`. Pure data; catalog.ts keeps it in step with the files.
  */
 import type { FileEntry } from '../core/catalog.js';
+import type { CatalogSymbol, SymbolFilter } from '../core/catalog.js';
 import { globMatcher } from './glob.js';
 import { matchesQuery, splitQualified } from './name-match.js';
 import { shareStrings } from './shared-strings.js';
-import type { CatalogSymbol, SymbolFilter } from '../core/catalog.js';
 
 const JOURNAL_MAX = 4096;
 

@@ -7,12 +7,12 @@
  * when a server entry replaces a syntax entry of the same content, the server wins and every symbol
  * one of them lists that the other does not, or lists with another range or kind, is counted.
  */
-import { fileExtension } from '../util/paths.js';
 import type { CatalogSymbol, FileEntry, SyntaxCataloger, TierStatus } from '../core/catalog.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { Logger } from '../util/logger.js';
+import { fileExtension } from '../util/paths.js';
 import type { CatalogFiles } from './catalog-files.js';
-import { refusalOf, type Admission, type FileGate } from './file-gate.js';
+import { type Admission, type FileGate, refusalOf } from './file-gate.js';
 import type { SymbolIndex } from './symbol-index.js';
 import type { WalkedFile } from './walk.js';
 

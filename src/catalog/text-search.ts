@@ -5,11 +5,12 @@
  * the first 4,000 characters of a line, under a time budget per file.
  */
 import { readFile } from 'node:fs/promises';
+
 import { LspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
+import { containsPrivateKey } from '../util/secret-files.js';
 import { globMatcher } from './glob.js';
 import { compileLineRegex, MAX_PATTERN } from './line-regex.js';
-import { containsPrivateKey } from '../util/secret-files.js';
 import { walkWorkspace } from './walk.js';
 
 export { MAX_PATTERN };

@@ -6,9 +6,10 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+
 import type { LimitHit } from '../schema/meta.js';
-import { FileGate } from './file-gate.js';
 import type { FilterOptions, SkipReason } from './file-filter.js';
+import { FileGate } from './file-gate.js';
 
 export interface WalkOptions extends FilterOptions {
   maxFileBytes: number;

@@ -4,9 +4,10 @@
  * debounced and delivered in batches, one batch at a time. A directory created later is watched
  * and its entries reported, so files written before its watcher existed are not missed.
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { type FSWatcher, watch } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+
 import type { Logger } from '../util/logger.js';
 import { isInside, toRelative } from '../util/paths.js';
 import type { FileFilter } from './file-filter.js';

@@ -8,10 +8,11 @@
  * FlexSearch (no BM25: its own contextual score) and Orama (heavier, async API) — see docs/operations-guide.md (Code search).
  */
 import MiniSearch from 'minisearch';
+
 import { sha256 } from '../util/hash.js';
 import { chunkMatcher } from './filter.js';
 import { normalizeTerm, tokenizeCode } from './tokenize.js';
-import { CHUNK_SCHEMA_VERSION, type Chunk, type ChunkFilter } from './types.js';
+import { type Chunk, CHUNK_SCHEMA_VERSION, type ChunkFilter } from './types.js';
 
 interface IndexedFile {
   /** The catalog's (or for Markdown, our own) sha256 of the file bytes the chunks were made from. */

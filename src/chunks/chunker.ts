@@ -8,18 +8,18 @@
  * at all, whatever its kind (doc-chunks.ts checks Markdown the same way): it is a secret file by its
  * content (util/secret-files.ts), and a chunk is text that search hands back.
  */
-import type { CatalogSymbol } from '../core/catalog.js';
-import type { SymbolKind } from '../schema/descriptors.js';
 import type { FunctionBody } from '../adapters/file-structure.js';
-import { toLspgateError } from '../errors/errors.js';
-import type { ParseBounds } from '../syntax/job-pool.js';
 import { profileOf } from '../adapters/languages.js';
 import { isTestPath } from '../adapters/test-files.js';
+import type { CatalogSymbol } from '../core/catalog.js';
+import { toLspgateError } from '../errors/errors.js';
+import type { SymbolKind } from '../schema/descriptors.js';
+import type { ParseBounds } from '../syntax/job-pool.js';
 import { containsPrivateKey } from '../util/secret-files.js';
+import { type FileIdioms, namingOf } from './idioms.js';
 import { chunkId, contentSha256, linesText, splitLines } from './ids.js';
-import { namingOf, type FileIdioms } from './idioms.js';
 import { findInvariants, invariantChunks } from './invariants.js';
-import { boundedChunkSyntax, chunkSyntax, type ChunkSyntax } from './marks.js';
+import { boundedChunkSyntax, type ChunkSyntax, chunkSyntax } from './marks.js';
 import { splitRange } from './split.js';
 import type { Chunk, ChunkKind } from './types.js';
 

@@ -7,8 +7,8 @@
  * lines, so it goes stale with the commit only.
  */
 import { sha256 } from '../util/hash.js';
-import { chunkId, contentSha256 } from './ids.js';
 import type { FileIdioms } from './idioms.js';
+import { chunkId, contentSha256 } from './ids.js';
 import type { Chunk } from './types.js';
 
 export interface PackageFile {

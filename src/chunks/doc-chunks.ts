@@ -8,8 +8,8 @@
  * closes with ``` or ~~~): no tree-sitter grammar for Markdown ships with lspgate.
  */
 import { containsPrivateKey } from '../util/secret-files.js';
+import { type ChunkSource, makeChunk } from './chunker.js';
 import { linesText, splitLines } from './ids.js';
-import { makeChunk, type ChunkSource } from './chunker.js';
 import type { Chunk } from './types.js';
 
 export const DOC_MAX_LINES = 80;

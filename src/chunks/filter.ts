@@ -10,7 +10,7 @@
  * leaves out those committed after it.
  */
 import { globMatcher } from '../catalog/glob.js';
-import { HISTORY_KINDS, type Chunk, type ChunkFilter } from './types.js';
+import { type Chunk, type ChunkFilter, HISTORY_KINDS } from './types.js';
 
 const HISTORY = new Set<string>(HISTORY_KINDS);
 

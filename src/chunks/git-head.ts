@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+
 import { runGit } from '../util/git.js';
 
 function gitDirOf(root: string): string | undefined {

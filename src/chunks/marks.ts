@@ -5,12 +5,12 @@
  * a panic. Only a comment's own text is then read line by line (invariants.ts).
  * Runs in a syntax worker (chunkSyntax), in the same job as the function bodies the chunker cuts at.
  */
-import { syntaxOf } from '../adapters/languages.js';
 import { functionBodies, type FunctionBody } from '../adapters/file-structure.js';
-import { inSyntaxWorker, type ParseBounds } from '../syntax/job-pool.js';
 import { scanImports } from '../adapters/import-scan.js';
-import { withSyntaxTree, type SyntaxNode } from '../syntax/syntax.js';
-import { idiomsOf, type FileIdioms } from './idioms.js';
+import { syntaxOf } from '../adapters/languages.js';
+import { inSyntaxWorker, type ParseBounds } from '../syntax/job-pool.js';
+import { type SyntaxNode, withSyntaxTree } from '../syntax/syntax.js';
+import { type FileIdioms, idiomsOf } from './idioms.js';
 
 export interface CommentBlock {
   /** 1-based first and last line. */

@@ -8,6 +8,7 @@
  * "parses" apart.
  */
 import { stemmer } from 'stemmer';
+
 import { BoundedMemo, ENTRY_OVERHEAD, stringBytes } from '../util/bounded-memo.js';
 
 const WORD = /[A-Za-z0-9_$]+/g;

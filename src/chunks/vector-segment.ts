@@ -7,6 +7,7 @@
  * row NaN, and its rows would be reused by their text's hash for good.
  */
 import { closeSync, renameSync, writeSync } from 'node:fs';
+
 import { createPrivateFile } from '../util/private-files.js';
 
 export interface SegmentHeader<R> {

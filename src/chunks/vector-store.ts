@@ -25,12 +25,13 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+
 import { LspgateError } from '../errors/errors.js';
 import { mkdirPrivate } from '../util/private-files.js';
-import { identityChecksum, type EmbeddingIdentity } from './embedder.js';
-import { chunkMatcher } from './filter.js';
-import { CHUNK_SCHEMA_VERSION, type Chunk, type ChunkFilter } from './types.js';
+import { type EmbeddingIdentity, identityChecksum } from './embedder.js';
 import { allFinite } from './embedding-answer.js';
+import { chunkMatcher } from './filter.js';
+import { type Chunk, CHUNK_SCHEMA_VERSION, type ChunkFilter } from './types.js';
 import { BadSegment, decodeSegment, encodeSegment, writeAtomic } from './vector-segment.js';
 
 /** What the store keeps of a chunk: enough to filter and to cite, not its text. */

@@ -7,10 +7,10 @@
  */
 import { LspgateError } from '../errors/errors.js';
 import { sha256 } from '../util/hash.js';
-import { allFinite } from './embedding-answer.js';
-import type { ChunkIndex } from './chunk-index.js';
-import { identityChecksum, type Embedder } from './embedder.js';
 import { yieldToEventLoop } from '../util/work-class.js';
+import type { ChunkIndex } from './chunk-index.js';
+import { type Embedder, identityChecksum } from './embedder.js';
+import { allFinite } from './embedding-answer.js';
 import { chunkMatcher } from './filter.js';
 import type { Chunk, ChunkFilter } from './types.js';
 import type { StoredChunk, VectorStore } from './vector-store.js';

@@ -2,8 +2,8 @@
  * `lspgate daemon` (run it in the foreground), `lspgate daemon status [--json]` (clients,
  * sessions with their memory and state, workspaces) and `lspgate daemon stop`.
  */
-import { LspgateError } from '../errors/errors.js';
 import { runDaemon } from '../daemon/server.js';
+import { LspgateError } from '../errors/errors.js';
 import { guardedParse } from '../frontends/operation-args.js';
 import { applyServerStartFlag } from '../service/workspace/server-warmup.js';
 import { daemonQuery } from './thin/daemon-query.js';

@@ -5,26 +5,27 @@
  */
 import path from 'node:path';
 import v8 from 'node:v8';
+
+import { userOnlyKeyWarnings } from '../config/trust.js';
 import { LspgateError } from '../errors/errors.js';
-import { errorText, runOneShot } from '../frontends/one-shot.js';
-import { progressLine } from '../link/progress-line.js';
-import type { ProgressUpdate } from '../operations/types.js';
-import { Gateway } from '../gateway/gateway.js';
-import { installLifecycle } from '../frontends/lifecycle.js';
 import { attachToDaemon, daemonMode } from '../frontends/daemon-client/client.js';
 import type { FrontendGateway } from '../frontends/host.js';
-import { createLogger } from '../util/logger.js';
+import { installLifecycle } from '../frontends/lifecycle.js';
+import { errorText, runOneShot } from '../frontends/one-shot.js';
+import { COMMON_OPTIONS, guardedParse } from '../frontends/operation-args.js';
 import { packageVersion } from '../frontends/version.js';
-import { userOnlyKeyWarnings } from '../config/trust.js';
+import { Gateway } from '../gateway/gateway.js';
+import { progressLine } from '../link/progress-line.js';
 import { configuredTools, parseToolsFlag, selectTools } from '../operations/profiles.js';
 import { operations } from '../operations/registry.js';
-import { mainHelp } from './thin/help-text.js';
-import { COMMON_OPTIONS, guardedParse } from '../frontends/operation-args.js';
-import { serversReport, serversText } from './servers-command.js';
-import { runTrustCommand } from './trust-command.js';
-import { commandFirst } from './thin/argv.js';
+import type { ProgressUpdate } from '../operations/types.js';
 import { applyServerStartFlag } from '../service/workspace/server-warmup.js';
+import { createLogger } from '../util/logger.js';
 import { runRecoverCommand } from './recover-command.js';
+import { serversReport, serversText } from './servers-command.js';
+import { commandFirst } from './thin/argv.js';
+import { mainHelp } from './thin/help-text.js';
+import { runTrustCommand } from './trust-command.js';
 
 const MODE_OPTIONS = {
   ...COMMON_OPTIONS,

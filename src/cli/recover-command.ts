@@ -7,6 +7,7 @@
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+
 import { toLspgateError } from '../errors/errors.js';
 import { guardedParse } from '../frontends/operation-args.js';
 import { defaultCacheDir } from '../gateway/gateway.js';

@@ -1,5 +1,6 @@
 /** `lspgate servers`: the merged servers.json entries, whether each one's command resolves, and the root's trust. */
 import path from 'node:path';
+
 import { loadLimits, loadServers, missingRequirement, resolveCommand } from '../config/load.js';
 import { trustedBy } from '../config/trust.js';
 import { defaultCacheDir } from '../gateway/gateway.js';

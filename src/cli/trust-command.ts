@@ -4,9 +4,9 @@
  * in its settings, raised limits). Kept in the user's config as `trustedFolders` (config/trust.ts);
  * read when a workspace's gateway starts, so a running `lspgate mcp` keeps what it started with.
  */
-import { guardedParse } from '../frontends/operation-args.js';
-import { LspgateError } from '../errors/errors.js';
 import { setTrust } from '../config/trust.js';
+import { LspgateError } from '../errors/errors.js';
+import { guardedParse } from '../frontends/operation-args.js';
 
 export function runTrustCommand(command: 'trust' | 'untrust', argv: string[]): string {
   const { values, positionals } = guardedParse({ args: argv, options: { json: { type: 'boolean' } }, strict: true, allowPositionals: true });

@@ -1,5 +1,6 @@
 /** Reading lspgate's JSON config files (servers.json, config.json), user's or workspace's. */
 import { existsSync, readFileSync } from 'node:fs';
+
 import { LspgateError } from '../errors/errors.js';
 
 /** A JSON config file's content; undefined when it does not exist; INVALID_INPUT when it is not JSON. */

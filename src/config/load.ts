@@ -7,14 +7,16 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { packageRoot } from '../link/paths.js';
+
 import { z } from 'zod';
+
 import { LspgateError } from '../errors/errors.js';
+import { packageRoot } from '../link/paths.js';
 import type { Logger } from '../util/logger.js';
 import { readJsonConfig } from './json-file.js';
+import { type Limits, LimitsSchema, type ServerEntry, ServerEntrySchema, type ToolsSetting, ToolsSettingSchema } from './schema.js';
 import { isTrusted, userConfigFile } from './trust.js';
 import { untrustedLayer } from './workspace-layer.js';
-import { LimitsSchema, ServerEntrySchema, ToolsSettingSchema, type Limits, type ServerEntry, type ToolsSetting } from './schema.js';
 
 export { packageRoot } from '../link/paths.js';
 export { readJsonConfig } from './json-file.js';

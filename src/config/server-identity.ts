@@ -8,8 +8,9 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+
+import { type ExpandContext, expandVariables, MissingPackageError, packageDir, searchPath } from './load.js';
 import type { ServerEntry } from './schema.js';
-import { expandVariables, MissingPackageError, packageDir, searchPath, type ExpandContext } from './load.js';
 
 export interface ServerEnvironment {
   /** PATH as the client has it. */

@@ -10,6 +10,7 @@
 import { chmodSync, mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { LspgateError } from '../errors/errors.js';
 import { isInside } from '../util/paths.js';
 import { readJsonConfig } from './json-file.js';

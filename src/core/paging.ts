@@ -4,6 +4,7 @@
  * the offset and a hash of the query) that continues exactly there — and only for the same query.
  */
 import { createHash } from 'node:crypto';
+
 import { LspgateError } from '../errors/errors.js';
 import type { CallMeta } from './call-meta.js';
 

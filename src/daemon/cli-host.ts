@@ -7,15 +7,17 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+
 import { ResponseError } from 'vscode-jsonrpc/node';
+
 import { LspgateError, toLspgateError } from '../errors/errors.js';
-import type { Gateway } from '../gateway/gateway.js';
-import type { Logger } from '../util/logger.js';
-import type { ProgressUpdate } from '../operations/types.js';
-import { findOperation, runOneShot, type OneShotOutput } from '../frontends/one-shot.js';
-import { parseOperationArgs } from '../frontends/operation-args.js';
-import { clientFrontend, type ClientViewOptions } from './client-view.js';
 import { CliParams } from '../frontends/daemon-client/protocol.js';
+import { findOperation, type OneShotOutput, runOneShot } from '../frontends/one-shot.js';
+import { parseOperationArgs } from '../frontends/operation-args.js';
+import type { Gateway } from '../gateway/gateway.js';
+import type { ProgressUpdate } from '../operations/types.js';
+import type { Logger } from '../util/logger.js';
+import { clientFrontend, type ClientViewOptions } from './client-view.js';
 
 /** Why the client must run this call itself, or undefined. */
 function perProcess(argv: readonly string[], cwd: string): string | undefined {

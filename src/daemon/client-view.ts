@@ -4,11 +4,11 @@
  * progress of another client's servers), with its calls counted for status, taking their turn at
  * the daemon's fair scheduler (fair-scheduler.ts), and aborted when the client is gone.
  */
-import { LspgateError } from '../errors/errors.js';
-import type { Gateway } from '../gateway/gateway.js';
 import type { DaemonClientStatus } from '../core/daemon-status.js';
-import { clientBroker, type FrontendGateway } from '../frontends/host.js';
+import { LspgateError } from '../errors/errors.js';
 import { ATTACH } from '../frontends/daemon-client/protocol.js';
+import { clientBroker, type FrontendGateway } from '../frontends/host.js';
+import type { Gateway } from '../gateway/gateway.js';
 import type { ClientQueue } from './fair-scheduler.js';
 
 export interface Client {

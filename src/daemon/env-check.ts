@@ -8,9 +8,9 @@
  * variables by name, programs with both paths.
  */
 import type { ServerEntry } from '../config/schema.js';
-import { identityDifferences, serverIdentity, type ServerEnvironment } from '../config/server-identity.js';
+import { identityDifferences, type ServerEnvironment, serverIdentity } from '../config/server-identity.js';
 import { LspgateError } from '../errors/errors.js';
-import { envDifference, valueHash, type AttachEnvironment } from '../link/config-env.js';
+import { type AttachEnvironment, envDifference, valueHash } from '../link/config-env.js';
 
 export interface EnvDifferences {
   /** lspgate's own settings (LSPGATE_*) that differ. */

@@ -4,6 +4,7 @@
  * and served as the daemon's JSON-RPC (RemoteGateway clients, status, stop).
  */
 import type net from 'node:net';
+
 import { nextFrame } from '../link/frame.js';
 
 export interface FirstMessage {

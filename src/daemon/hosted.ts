@@ -8,19 +8,20 @@
  */
 import type net from 'node:net';
 import path from 'node:path';
+
 import { userOnlyKeyWarnings } from '../config/trust.js';
-import type { Gateway } from '../gateway/gateway.js';
-import { encodeFrame } from '../link/frame.js';
-import { configuredTools, parseToolsFlag, selectTools, type ConfiguredTools } from '../operations/profiles.js';
-import { operations } from '../operations/registry.js';
-import type { Logger } from '../util/logger.js';
-import { rpcErrorBody } from './rpc-error.js';
+import type { AttachParams, AttachResult, DaemonClientStatus } from '../frontends/daemon-client/protocol.js';
+import type { FrontendGateway } from '../frontends/host.js';
 import { serveSidecar } from '../frontends/sidecar/sidecar.js';
 import { packageVersion } from '../frontends/version.js';
-import { clientFrontend, type Client } from './client-view.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { encodeFrame } from '../link/frame.js';
+import { type ConfiguredTools, configuredTools, parseToolsFlag, selectTools } from '../operations/profiles.js';
+import { operations } from '../operations/registry.js';
+import type { Logger } from '../util/logger.js';
+import { type Client, clientFrontend } from './client-view.js';
 import type { FairScheduler } from './fair-scheduler.js';
-import type { FrontendGateway } from '../frontends/host.js';
-import type { AttachParams, AttachResult, DaemonClientStatus } from '../frontends/daemon-client/protocol.js';
+import { rpcErrorBody } from './rpc-error.js';
 
 export interface HostingDaemon {
   readonly core: Gateway;

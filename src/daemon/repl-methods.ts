@@ -6,14 +6,9 @@
  * it. One TraceHub per daemon owns the sessions' single trace listener and fans events out.
  */
 import type { MessageConnection } from 'vscode-jsonrpc/node';
+
 import type { Broker } from '../broker/types.js';
 import { LspgateError } from '../errors/errors.js';
-import type { Gateway } from '../gateway/gateway.js';
-import type { LspSession, TraceEvent } from '../lsp/types.js';
-import type { Logger } from '../util/logger.js';
-import { catalogNames, heldRoots, isUnder, rawRequest, serversView } from '../frontends/repl/lsp-access.js';
-import { clipTrace } from '../frontends/repl/trace.js';
-import { rpcError } from './rpc-error.js';
 import { ATTACH } from '../frontends/daemon-client/protocol.js';
 import {
   RAW,
@@ -21,10 +16,16 @@ import {
   SERVERS,
   SYMBOL_NAMES,
   TRACE,
-  TraceParams,
   type TraceDropped,
   type TraceNotification,
+  TraceParams,
 } from '../frontends/daemon-client/repl-protocol.js';
+import { catalogNames, heldRoots, isUnder, rawRequest, serversView } from '../frontends/repl/lsp-access.js';
+import { clipTrace } from '../frontends/repl/trace.js';
+import type { Gateway } from '../gateway/gateway.js';
+import type { LspSession, TraceEvent } from '../lsp/types.js';
+import type { Logger } from '../util/logger.js';
+import { rpcError } from './rpc-error.js';
 import { TraceLimiter } from './trace-limit.js';
 
 interface Subscriber {

@@ -3,6 +3,7 @@
  * message, and the lspgate code and details in `data`, so a client rebuilds the same error.
  */
 import { ResponseError } from 'vscode-jsonrpc/node';
+
 import { toLspgateError } from '../errors/errors.js';
 import { jsonRpcCodeFor } from '../frontends/sidecar/error-codes.js';
 

@@ -9,39 +9,41 @@
  */
 import { existsSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
+
 import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+
+import { serverMemoryBudgetMb } from '../broker/memory-budget.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
-import { defaultCacheDir, Gateway } from '../gateway/gateway.js';
-import { sessionStatuses } from '../service/workspace/daemon-status.js';
-import type { Logger } from '../util/logger.js';
-import { installLifecycle, type Lifecycle } from '../frontends/lifecycle.js';
-import { guardClientInput } from '../frontends/sidecar/client-framing.js';
-import { rpcError } from './rpc-error.js';
-import { serveOperations } from '../frontends/sidecar/sidecar.js';
-import { packageVersion } from '../frontends/version.js';
-import { registerWatchMethods } from './watch-methods.js';
-import { registerReplMethods } from './repl-methods.js';
 import {
   ATTACH,
   AttachParams,
+  type AttachResult,
   CLI,
+  type DaemonClientStatus,
+  type DaemonStatus,
   STATUS,
   STOP,
   StopParams,
-  type AttachResult,
-  type DaemonClientStatus,
-  type DaemonStatus,
 } from '../frontends/daemon-client/protocol.js';
-import { clientFrontend, type Client } from './client-view.js';
-import { runCli } from './cli-host.js';
-import { readFirstMessage } from './first-message.js';
-import { hostRelay, type HostingDaemon } from './hosted.js';
 import { checkCacheDir, daemonPaths, ensurePrivateDir } from '../frontends/daemon-client/socket-dir.js';
-import { positiveIntFromEnv, traceLimitFromEnv } from './trace-limit.js';
-import { FairScheduler } from './fair-scheduler.js';
+import { installLifecycle, type Lifecycle } from '../frontends/lifecycle.js';
+import { guardClientInput } from '../frontends/sidecar/client-framing.js';
+import { serveOperations } from '../frontends/sidecar/sidecar.js';
+import { packageVersion } from '../frontends/version.js';
+import { defaultCacheDir, Gateway } from '../gateway/gateway.js';
 import { attachEnvironment } from '../link/config-env.js';
+import { sessionStatuses } from '../service/workspace/daemon-status.js';
+import type { Logger } from '../util/logger.js';
+import { runCli } from './cli-host.js';
+import { type Client, clientFrontend } from './client-view.js';
 import { envDifferences, envDiffersError } from './env-check.js';
-import { serverMemoryBudgetMb } from '../broker/memory-budget.js';
+import { FairScheduler } from './fair-scheduler.js';
+import { readFirstMessage } from './first-message.js';
+import { type HostingDaemon, hostRelay } from './hosted.js';
+import { registerReplMethods } from './repl-methods.js';
+import { rpcError } from './rpc-error.js';
+import { positiveIntFromEnv, traceLimitFromEnv } from './trace-limit.js';
+import { registerWatchMethods } from './watch-methods.js';
 
 export const DEFAULT_IDLE_MS = 10 * 60_000;
 /** Operation calls running at once over all clients (fair-scheduler.ts); LSPGATE_DAEMON_CALLS. */

@@ -4,18 +4,19 @@
  * notification naming it; all of them end with the connection.
  */
 import type { MessageConnection } from 'vscode-jsonrpc/node';
+
 import { LspgateError } from '../errors/errors.js';
-import type { Gateway } from '../gateway/gateway.js';
-import type { Logger } from '../util/logger.js';
 import { ATTACH } from '../frontends/daemon-client/protocol.js';
 import {
   FILE_CHANGED,
+  type FileChangedNotification,
   UNWATCH_FILE,
   UnwatchFileParams,
   WATCH_FILE,
   WatchFileParams,
-  type FileChangedNotification,
 } from '../frontends/daemon-client/watch-protocol.js';
+import type { Gateway } from '../gateway/gateway.js';
+import type { Logger } from '../util/logger.js';
 import { rpcError } from './rpc-error.js';
 
 export function registerWatchMethods(connection: MessageConnection, view: () => Gateway | undefined, logger: Logger): void {

@@ -5,9 +5,10 @@
  * attached to the daemon, whose progress arrives with each call instead).
  */
 import path from 'node:path';
+
 import type { Broker } from '../broker/types.js';
-import type { LspSession } from '../lsp/types.js';
 import type { ServerEntry } from '../config/schema.js';
+import type { LspSession } from '../lsp/types.js';
 import type { RunOptions, RunResult } from '../operations/runner.js';
 import type { Operation } from '../operations/types.js';
 import type { Logger } from '../util/logger.js';

@@ -4,6 +4,7 @@
  * per-operation code.
  */
 import { z } from 'zod';
+
 import { LspgateError } from '../errors/errors.js';
 import { publicInputSchema } from '../operations/runner.js';
 import type { Operation } from '../operations/types.js';

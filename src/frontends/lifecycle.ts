@@ -4,8 +4,8 @@
  * process tree), then the process exits. A second signal does not wait: it kills the servers'
  * process groups and exits at once. A stuck close is bounded by a watchdog that does the same.
  */
-import type { FrontendGateway } from './host.js';
 import type { Logger } from '../util/logger.js';
+import type { FrontendGateway } from './host.js';
 
 export interface LifecycleOptions {
   /** Stdio modes: the end of stdin means the client is gone. */

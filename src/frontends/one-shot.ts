@@ -6,14 +6,14 @@
  * its details, exit 2 for INVALID_INPUT and UNKNOWN_OPERATION, else 1.
  */
 import { LspgateError, toLspgateError } from '../errors/errors.js';
-import { escapeBlock, jsonSafeText } from '../util/control-chars.js';
 import { operations } from '../operations/registry.js';
 import type { Operation, ProgressUpdate } from '../operations/types.js';
+import { escapeBlock, jsonSafeText } from '../util/control-chars.js';
 import { operationHelp } from './help.js';
 import type { FrontendGateway } from './host.js';
-import { parseOperationArgs, type CommonFlags } from './operation-args.js';
-import { relayProgress } from './server-progress.js';
 import { nearestName } from './nearest-name.js';
+import { type CommonFlags, parseOperationArgs } from './operation-args.js';
+import { relayProgress } from './server-progress.js';
 
 export interface OneShotOutput {
   stdout: string;

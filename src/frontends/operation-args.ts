@@ -5,6 +5,7 @@
  * the operation lists for the REPL. Numbers and booleans are coerced from the field types.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+
 import { LspgateError } from '../errors/errors.js';
 import type { Operation } from '../operations/types.js';
 import { coerceWord, inputFields } from './input-fields.js';

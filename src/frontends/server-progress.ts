@@ -9,9 +9,9 @@
  * the operation's own when it reports one (index_folder counts files), else two steps per server
  * the call waited for (started, ready).
  */
-import type { WatchedBroker } from './host.js';
 import type { LspSession, SessionInfo, SessionState } from '../lsp/types.js';
 import type { ProgressUpdate } from '../operations/types.js';
+import type { WatchedBroker } from './host.js';
 import { watchSessions } from './session-events.js';
 
 /** Under the 2 s a client may wait between two messages while a server starts or indexes. */

@@ -2,8 +2,8 @@
  * Every language-server session's state changes, existing sessions and those created later, from
  * the broker's creation event (no polling): what MCP logging and start-up progress report.
  */
-import type { WatchedBroker } from './host.js';
 import type { LspSession, SessionInfo, SessionState } from '../lsp/types.js';
+import type { WatchedBroker } from './host.js';
 
 export type SessionStateListener = (state: SessionState, info: SessionInfo, session: LspSession) => void;
 

@@ -5,7 +5,7 @@
  */
 import { LspgateError } from '../errors/errors.js';
 import type { Operation } from '../operations/types.js';
-import { coerceWord, fieldByFlag, inputFields, type InputField } from './input-fields.js';
+import { coerceWord, fieldByFlag, type InputField, inputFields } from './input-fields.js';
 
 /** Splits a line like a shell would for simple cases: whitespace, '…' and "…" quoting, backslash escapes. */
 export function splitWords(line: string): string[] {

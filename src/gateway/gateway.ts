@@ -2,33 +2,34 @@
  * The composition root: config, broker, workspaces (each with its catalog), the operation
  * runner. Front-ends create one Gateway and call `run`; nothing else.
  */
-import { verifySample } from '../service/workspace/verification.js';
-import { serverStartSetting, warmServers } from '../service/workspace/server-warmup.js';
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+
 import { createBroker } from '../broker/broker.js';
+import { serverNotifier } from '../broker/file-change-notifier.js';
 import { withResponseCache } from '../cache/cached-broker.js';
 import { ResponseCache } from '../cache/response-cache.js';
-import { serverNotifier } from '../broker/file-change-notifier.js';
 import { WorkspaceCatalog } from '../catalog/catalog.js';
 import { loadLimits, loadServers } from '../config/load.js';
-import { ignoredWarning, trustedBy, userOnlyKeyWarnings } from '../config/trust.js';
 import type { Limits } from '../config/schema.js';
-import { LspgateError, toLspgateError } from '../errors/errors.js';
-import { operations as allOperations } from '../operations/registry.js';
-import { OperationRunner, type RunOptions, type RunResult, type RunnerHost } from '../operations/runner.js';
-import { SavingsLedger } from '../operations/savings.js';
-import type { Operation } from '../operations/types.js';
+import { ignoredWarning, trustedBy, userOnlyKeyWarnings } from '../config/trust.js';
 import type { DaemonStatusProvider } from '../core/daemon-status.js';
 import type { Workspace } from '../core/workspace.js';
+import { LspgateError, toLspgateError } from '../errors/errors.js';
+import { defaultCacheDir } from '../link/paths.js';
+import { operations as allOperations } from '../operations/registry.js';
+import { OperationRunner, type RunnerHost, type RunOptions, type RunResult } from '../operations/runner.js';
+import { SavingsLedger } from '../operations/savings.js';
+import type { Operation } from '../operations/types.js';
 import { ServiceCataloger } from '../service/cataloging/cataloger.js';
 import { recoverJournals } from '../service/editing/recovery.js';
 import type { ServiceEnv } from '../service/env.js';
+import { serverStartSetting, warmServers } from '../service/workspace/server-warmup.js';
+import { verifySample } from '../service/workspace/verification.js';
 import { createLogger, type Logger } from '../util/logger.js';
 import { resolveInWorkspace, toRelative } from '../util/paths.js';
 import { privateCacheRoot } from '../util/private-files.js';
-import { defaultCacheDir } from '../link/paths.js';
 import { configuredAllowedRoots, RootPolicy } from './root-policy.js';
 
 export interface GatewayOptions {

@@ -10,9 +10,10 @@
 import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LspgateError } from '../errors/errors.js';
+
 import { readJsonConfig } from '../config/load.js';
 import { userConfigFile } from '../config/trust.js';
+import { LspgateError } from '../errors/errors.js';
 import { isInside } from '../util/paths.js';
 
 export { userConfigFile };

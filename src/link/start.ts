@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { LinkError, type DaemonPaths } from './paths.js';
+
+import { type DaemonPaths, LinkError } from './paths.js';
 
 /** A connected socket, or undefined when no daemon listens there. */
 export function connect(socketPath: string): Promise<net.Socket | undefined> {

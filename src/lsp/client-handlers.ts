@@ -2,21 +2,22 @@
  * Answers to server→client requests. Every request gets an answer (a server waiting on an
  * unanswered request can stall): known ones per LSP 3.17, everything else MethodNotFound.
  */
+import { ErrorCodes, type MessageConnection, ResponseError } from 'vscode-jsonrpc/node';
 import {
   ApplyWorkspaceEditRequest,
+  type ConfigurationParams,
   ConfigurationRequest,
+  DiagnosticRefreshRequest,
   LogMessageNotification,
   RegistrationRequest,
-  DiagnosticRefreshRequest,
   ShowMessageNotification,
   ShowMessageRequest,
   UnregistrationRequest,
   WorkDoneProgressCreateRequest,
-  WorkspaceFoldersRequest,
-  type ConfigurationParams,
   type WorkspaceFolder,
+  WorkspaceFoldersRequest,
 } from 'vscode-languageserver-protocol';
-import { ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
+
 import type { Logger } from '../util/logger.js';
 
 /** `workspace/configuration`: walk the settings by dotted section; null when absent (spec). */

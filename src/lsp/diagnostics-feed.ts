@@ -5,8 +5,8 @@
  * omit it (typescript-language-server) are matched by order instead: a publish received after the
  * didOpen/didChange of a version belongs to that version or a later one, never an earlier one.
  */
-import { PublishDiagnosticsNotification, type Diagnostic, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
+import { type Diagnostic, PublishDiagnosticsNotification, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 
 export interface PublishedDiagnostics {
   uri: string;

@@ -11,6 +11,7 @@ import {
   DidOpenTextDocumentNotification,
   FileChangeType,
 } from 'vscode-languageserver-protocol';
+
 import type { ServerEntry } from '../config/schema.js';
 import type { Logger } from '../util/logger.js';
 import { fileUri, languageIdFor, sha256 } from './documents.js';

@@ -1,14 +1,14 @@
 /** Reading documents for the server: size limit, hash, languageId, URI. */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+
 import type { ServerEntry } from '../config/schema.js';
+import { LspgateError } from '../errors/errors.js';
 import { containsPrivateKey } from '../util/secret-files.js';
 import { refuseBinary } from '../util/text-content.js';
 import { decodeUtf8 } from '../util/utf8-text.js';
-import { LspgateError } from '../errors/errors.js';
 
 export { sha256 } from '../util/hash.js';
-
 export { fileUri, uriToPath } from '../util/uri.js';
 
 export function languageIdFor(entry: ServerEntry, absPath: string): string {

@@ -3,6 +3,7 @@
  * whole process group is killed (vscode-languageserver-node's shutdown race).
  */
 import { ExitNotification, ShutdownRequest } from 'vscode-languageserver-protocol';
+
 import type { ServerEntry } from '../config/schema.js';
 import type { Logger } from '../util/logger.js';
 import type { Generation } from './generation.js';

@@ -5,14 +5,15 @@
 import {
   CancellationTokenSource,
   createMessageConnection,
-  StreamMessageReader,
-  StreamMessageWriter,
   type MessageConnection,
   type RequestType,
+  StreamMessageReader,
+  StreamMessageWriter,
 } from 'vscode-jsonrpc/node';
 import type { ServerCapabilities, WorkspaceFolder } from 'vscode-languageserver-protocol';
-import { LspgateError } from '../errors/errors.js';
+
 import type { ServerEntry } from '../config/schema.js';
+import { LspgateError } from '../errors/errors.js';
 import type { Logger } from '../util/logger.js';
 import { registerClientHandlers } from './client-handlers.js';
 import { fileUri } from './documents.js';

@@ -4,6 +4,7 @@
  * a call tree of a few hundred nodes in a 2,000-line file spent most of its time there.
  */
 import type { Position } from 'vscode-languageserver-protocol';
+
 import { fromLspPosition } from './positions.js';
 import type { PositionEncoding } from './types.js';
 

@@ -5,7 +5,8 @@
  * floods notifications grows that queue without bound; above `maxNotificationsPerSec` further
  * notifications in the same second are dropped (counted), except the ones readiness depends on.
  */
-import { Message, type DataCallback, type Disposable, type MessageReader, type MessageWriter } from 'vscode-jsonrpc/node';
+import { type DataCallback, type Disposable, Message, type MessageReader, type MessageWriter } from 'vscode-jsonrpc/node';
+
 import type { TraceEvent } from './types.js';
 
 export interface TapOptions {

@@ -6,6 +6,7 @@
  * Out-of-range values are clamped, as helix does: servers do send positions past a line's end.
  */
 import type { Position } from 'vscode-languageserver-protocol';
+
 import type { PositionEncoding } from './types.js';
 
 /** Texts shorter than this are measured every time (cheaper than a lookup). */

@@ -1,6 +1,7 @@
 /** LSP/JSON-RPC failures → LspgateError, sorted by error code (never by message text). */
 import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
 import { LSPErrorCodes } from 'vscode-languageserver-protocol';
+
 import { LspgateError } from '../errors/errors.js';
 
 export function fromResponseError(e: ResponseError<unknown>, serverId: string, method: string): LspgateError {

@@ -9,6 +9,7 @@
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+
 import { mkdirPrivate } from '../util/private-files.js';
 
 /** Where the servers' temp dirs live, under the cache dir. */

@@ -2,7 +2,7 @@
  * The coded errors a session's lifecycle produces (with what a caller needs to act on them), and
  * the launch preparation whose failure is SERVER_NOT_INSTALLED.
  */
-import { expandVariables, MissingPackageError, missingRequirement, resolveCommand, type ExpandContext, type ResolvedCommand } from '../config/load.js';
+import { type ExpandContext, expandVariables, MissingPackageError, missingRequirement, resolveCommand, type ResolvedCommand } from '../config/load.js';
 import type { ServerEntry } from '../config/schema.js';
 import { LspgateError } from '../errors/errors.js';
 import type { RestartPolicy } from './restart-policy.js';

@@ -3,37 +3,37 @@
  * timeouts/cancellation/concurrency, crash handling and restart (a new generation), shutdown.
  * The LspSession contract is in types.ts.
  */
+import type { RequestType } from 'vscode-jsonrpc/node';
 import {
   DidChangeConfigurationNotification,
   DocumentSymbolRequest,
-  InitializeRequest,
   InitializedNotification,
+  InitializeRequest,
   type InitializeResult,
   type ServerCapabilities,
 } from 'vscode-languageserver-protocol';
-import type { RequestType } from 'vscode-jsonrpc/node';
+
+import { type Limits, LimitsSchema, type ServerEntry } from '../config/schema.js';
 import { LspgateError } from '../errors/errors.js';
-import { LimitsSchema, type Limits, type ServerEntry } from '../config/schema.js';
 import { createLogger, type Logger } from '../util/logger.js';
-import { withSymlinkExcludes } from './symlink-excludes.js';
+import { inBackground } from '../util/work-class.js';
+import { requestDocumentUri, withContentModifiedRetry } from './content-modified-retry.js';
 import { DiagnosticsFeed } from './diagnostics-feed.js';
 import { DocumentSync } from './document-sync.js';
 import { documentText, fileUri, uriToPath } from './documents.js';
-import { requestDocumentUri, withContentModifiedRetry } from './content-modified-retry.js';
-import { awaitScan } from './workspace-scan.js';
 import { probeFirstReply } from './first-reply-probe.js';
-import { Generation, protocolStats, type ProtocolStats } from './generation.js';
+import { Generation, type ProtocolStats, protocolStats } from './generation.js';
 import { stopGeneration } from './generation-stop.js';
 import { initializeParams } from './initialize-params.js';
-import { RestartPolicy } from './restart-policy.js';
 import { LivenessProbe, PROBE_METHOD } from './liveness-probe.js';
+import { RestartPolicy } from './restart-policy.js';
 import { Semaphore } from './semaphore.js';
+import { makeServerTmp, removeServerTmp, tmpEnv } from './server-tmp.js';
+import { crashError, failedError, prepareLaunch, startFailedError, stoppedError } from './session-errors.js';
 import { sessionInfo, StateListeners } from './session-info.js';
 import type { SessionOptions } from './session-options.js';
-import { crashError, failedError, prepareLaunch, startFailedError, stoppedError } from './session-errors.js';
 import { spawnServer } from './spawn.js';
-import { makeServerTmp, removeServerTmp, tmpEnv } from './server-tmp.js';
-import { inBackground } from '../util/work-class.js';
+import { withSymlinkExcludes } from './symlink-excludes.js';
 import type {
   AnyRequestType,
   LspSession,
@@ -45,6 +45,7 @@ import type {
   SyncOptions,
   TraceEvent,
 } from './types.js';
+import { awaitScan } from './workspace-scan.js';
 
 export type { SessionOptions } from './session-options.js';
 

@@ -5,6 +5,7 @@
  * Out-of-range positions are clamped (a stale server answer must not throw).
  */
 import type { Position } from 'vscode-languageserver-protocol';
+
 import type { PositionEncoding } from './types.js';
 
 export class SourceText {

@@ -4,11 +4,12 @@
  * (reaper.ts). Kills the whole tree: when asked, and when the server exits (its left-over children
  * and the watchdog with them).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
-import type { Logger } from '../util/logger.js';
+
 import type { ResolvedCommand } from '../config/load.js';
+import type { Logger } from '../util/logger.js';
 import { wrapWithReaper } from './reaper.js';
 import { StderrRing } from './stderr-ring.js';
 

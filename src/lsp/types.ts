@@ -2,9 +2,10 @@
  * The contract of one language-server session. Implemented in session.ts; everything above the
  * broker talks to a server only through this interface.
  */
+import type { RequestType } from 'vscode-jsonrpc';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import type { ProtocolRequestType } from 'vscode-languageserver-protocol';
-import type { RequestType } from 'vscode-jsonrpc';
+
 import type { ServerEntry } from '../config/schema.js';
 import type { DiagnosticsFeed } from './diagnostics-feed.js';
 

@@ -6,6 +6,7 @@
  * any caller can cause anywhere: an unknown field and an unopened workspace.
  */
 import path from 'node:path';
+
 import type { ErrorCode } from '../errors/errors.js';
 import type { ClientCases, ClientCaseWorkspace, Operation } from './types.js';
 

@@ -1,4 +1,5 @@
-import { statSync, type Stats } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
+
 import type { DependencyRecorder } from '../cache/operation-cache.js';
 import type { CallMeta, ServerStateView } from '../core/call-meta.js';
 import type { IndexState, LimitHit, SymbolAlternative } from '../schema/meta.js';

@@ -3,6 +3,7 @@
  * MCP clients cap the number of tools, and every listed schema costs each turn's context.
  */
 import path from 'node:path';
+
 import { loadToolsLayers } from '../config/load.js';
 import type { ToolsSetting } from '../config/schema.js';
 import { trustedBy } from '../config/trust.js';

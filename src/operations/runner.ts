@@ -1,13 +1,14 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { DependencyRecorder, OperationCache, type CachedResult, type OperationCacheStats } from '../cache/operation-cache.js';
+
+import { type CachedResult, DependencyRecorder, OperationCache, type OperationCacheStats } from '../cache/operation-cache.js';
 import { cloneJson, responseCacheEnabled } from '../cache/response-cache.js';
 import type { Workspace } from '../core/workspace.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { Meta } from '../schema/meta.js';
 import type { ServiceEnv } from '../service/env.js';
-import { labelSyntaxAnswer } from '../service/syntax-label.js';
 import { MAX_WAIT_MS } from '../service/server-wait.js';
+import { labelSyntaxAnswer } from '../service/syntax-label.js';
 
 export { DEFAULT_WAIT_MS } from '../service/server-wait.js';
 import { escapeForText, jsonSafeText } from '../util/control-chars.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { writePrivateFile } from '../util/private-files.js';
 import path from 'node:path';
+
+import { writePrivateFile } from '../util/private-files.js';
 
 /**
  * total_tokens_saved, persisted across runs in `<cacheDir>/savings.json`. Writes are batched

@@ -3,6 +3,7 @@
  * sub-commands). An operation is data plus a handler; front-ends never add logic of their own.
  */
 import type { z } from 'zod';
+
 import type { GatewayHandle, Workspace } from '../core/workspace.js';
 import type { ErrorCode } from '../errors/errors.js';
 import type { ServiceEnv } from '../service/env.js';

@@ -4,6 +4,7 @@
  * ids and descriptions of `full`, so an outline costs a fraction of the file it describes.
  */
 import { z } from 'zod';
+
 import { SymbolKindSchema } from './descriptors.js';
 
 export const OutlineDetailSchema = z.enum(['names', 'signatures', 'full']);

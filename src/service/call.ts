@@ -2,18 +2,19 @@
  * One operation call's view of the service: the workspace, the `_meta` collector, the abort
  * signal, and the files loaded so far (each file is synced and asked for its symbols once per call).
  */
-import { raisePriority } from './workspace/server-warmup.js';
 import path from 'node:path';
-import type { FileContext, LanguageAdapter } from '../adapters/types.js';
+
 import { adapterFor } from '../adapters/index.js';
+import type { FileContext, LanguageAdapter } from '../adapters/types.js';
 import type { CallMeta } from '../core/call-meta.js';
 import type { Workspace } from '../core/workspace.js';
 import type { LspSession } from '../lsp/types.js';
 import type { ParseBounds } from '../syntax/job-pool.js';
 import { resolveInWorkspace, type ResolveOptions } from '../util/paths.js';
 import type { CallScope, ServiceEnv } from './env.js';
-import { loadFileContext, type FileContextSource } from './file-context.js';
+import { type FileContextSource, loadFileContext } from './file-context.js';
 import { ServerWait } from './server-wait.js';
+import { raisePriority } from './workspace/server-warmup.js';
 
 export class ServiceCall implements FileContextSource {
   private readonly files = new Map<string, Promise<FileContext>>();

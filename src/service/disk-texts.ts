@@ -4,6 +4,7 @@
  * location may land in any file, a library's included.
  */
 import { readFileSync, statSync } from 'node:fs';
+
 import { LRUCache } from 'lru-cache';
 
 /** Text of files not open in the server, with the stat it was read at (re-read when the stat moves). */

@@ -6,19 +6,20 @@
  * cataloger.ts) both load files here, so a file has one symbol model.
  */
 import { LRUCache } from 'lru-cache';
-import { DocumentSymbolRequest, HoverRequest, type DocumentSymbol, type Position } from 'vscode-languageserver-protocol';
+import { type DocumentSymbol, DocumentSymbolRequest, HoverRequest, type Position } from 'vscode-languageserver-protocol';
+
 import { boundedFileStructure, type FileStructure } from '../adapters/file-structure.js';
 import { adapterFor } from '../adapters/index.js';
 import type { FileContext, LanguageAdapter } from '../adapters/types.js';
-import type { LspSession, OpenDocument } from '../lsp/types.js';
 import { toLspgateError } from '../errors/errors.js';
-import type { ParseBounds } from '../syntax/job-pool.js';
+import type { LspSession, OpenDocument } from '../lsp/types.js';
 import { fromHoverContents } from '../schema/convert/hover-text.js';
+import type { ParseBounds } from '../syntax/job-pool.js';
 import { ENTRY_OVERHEAD, stringBytes } from '../util/bounded-memo.js';
 import { deepFreeze } from '../util/freeze.js';
 import { toRelative } from '../util/paths.js';
-import { normalizeDocumentSymbols } from './symbols.js';
 import { locate } from './locate.js';
+import { normalizeDocumentSymbols } from './symbols.js';
 
 /** Where a file context comes from: a workspace root and a way to reach sessions and other files. */
 export interface FileContextSource {

@@ -6,6 +6,7 @@
  * outside file keeps its location (path, line) but its text is neither read nor quoted.
  */
 import path from 'node:path';
+
 import { languageProfiles } from '../adapters/languages.js';
 
 const libraries = languageProfiles().flatMap((p) => (p.project.libraries ? [p.project.libraries] : []));

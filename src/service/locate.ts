@@ -5,15 +5,16 @@
  * with the reason. Every site that turns a server URI into a path calls it, reads and writes
  * alike, so they agree on what is inside (locations.ts builds answers from it).
  */
-import type { Located, LocationRefusal } from '../core/location.js';
 import { statSync } from 'node:fs';
+
+import type { Located, LocationRefusal } from '../core/location.js';
 import { LspgateError } from '../errors/errors.js';
 import { isInside, isSecretPath, toRelative } from '../util/paths.js';
+import { containsPrivateKey } from '../util/secret-files.js';
 import { canonicalPath } from '../util/symlinks.js';
 import { pathOfUri } from '../util/uri.js';
-import { containsPrivateKey } from '../util/secret-files.js';
-import { isLibraryPath } from './library-paths.js';
 import { diskText } from './disk-texts.js';
+import { isLibraryPath } from './library-paths.js';
 
 export type { Located, LocationRefusal } from '../core/location.js';
 

@@ -4,6 +4,7 @@
  * since a location may land in any file, a library's included.
  */
 import { LRUCache } from 'lru-cache';
+
 import type { FileContext } from '../adapters/types.js';
 import { lineStarts } from '../lsp/positions.js';
 import { containsPrivateKey } from '../util/secret-files.js';

@@ -7,17 +7,18 @@
  * dropped and counted in a warning.
  */
 import type { Location, LocationLink, Range } from 'vscode-languageserver-protocol';
+
 import type { FileContext } from '../adapters/types.js';
 import { fromLspPosition } from '../lsp/positions.js';
 import type { PositionEncoding } from '../lsp/types.js';
 import { canonicalPath } from '../util/symlinks.js';
 import { fileUri, pathOfUri } from '../util/uri.js';
 import type { ServiceCall } from './call.js';
-import { measure, sourceText, type LinesOf } from './location-texts.js';
 import { locate } from './locate.js';
+import { type LinesOf, measure, sourceText } from './location-texts.js';
 import { comparePositions } from './symbols.js';
 
-export { locate, refusalError, type LocateOptions, type Located, type LocationRefusal } from './locate.js';
+export { locate, type Located, type LocateOptions, type LocationRefusal, refusalError } from './locate.js';
 
 export interface ResolvedLocation {
   absPath: string;

@@ -8,6 +8,7 @@
  * site-packages). Whatever the origin, a private-key block in the text itself is redacted.
  */
 import type { Location } from 'vscode-languageserver-protocol';
+
 import { REDACTED_KEY, redactPrivateKeys } from '../util/secret-files.js';
 import type { ServiceCall } from './call.js';
 import { locate } from './locate.js';

@@ -7,13 +7,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { boundedFileStructure, type Decoration, type FileStructure } from '../adapters/file-structure.js';
+
 import { LRUCache } from 'lru-cache';
-import { LspgateError, toLspgateError } from '../errors/errors.js';
-import type { ParseBounds } from '../syntax/job-pool.js';
+
+import { boundedFileStructure, type Decoration, type FileStructure } from '../adapters/file-structure.js';
 import { syntaxOf } from '../adapters/languages.js';
 import type { Catalog, CatalogSymbol, Derived, DerivedKey } from '../core/catalog.js';
 import type { Workspace } from '../core/workspace.js';
+import { LspgateError, toLspgateError } from '../errors/errors.js';
+import type { ParseBounds } from '../syntax/job-pool.js';
 import { ENTRY_OVERHEAD, stringBytes } from '../util/bounded-memo.js';
 import { sha256 } from '../util/hash.js';
 import { yieldToEventLoop } from '../util/work-class.js';

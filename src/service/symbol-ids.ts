@@ -6,13 +6,14 @@
  * out by the walk's limits) get their ids from the catalog's own flattening of the same answer.
  */
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
+
 import type { SymbolContext } from '../adapters/types.js';
-import { flattenSymbols } from './cataloging/catalog-entry.js';
-import { SourceText } from '../lsp/source-text.js';
 import type { CatalogSymbol } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
 import { fromLspPosition } from '../lsp/positions.js';
+import { SourceText } from '../lsp/source-text.js';
 import type { ServiceCall } from './call.js';
+import { flattenSymbols } from './cataloging/catalog-entry.js';
 
 type ById = Map<string, CatalogSymbol[]>;
 const perCall = new WeakMap<ServiceCall, Map<string, Promise<ById>>>();

@@ -3,7 +3,8 @@
  * source order) and lookups by position.
  */
 import type { DocumentSymbol, Position, Range, SymbolInformation } from 'vscode-languageserver-protocol';
-import type { SymbolContext, FileContext } from '../adapters/types.js';
+
+import type { FileContext, SymbolContext } from '../adapters/types.js';
 
 export function comparePositions(a: Position, b: Position): number {
   return a.line - b.line || a.character - b.character;

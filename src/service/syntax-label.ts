@@ -13,9 +13,9 @@
  */
 import { languageProfile } from '../adapters/languages.js';
 import { entryFor } from '../broker/route.js';
+import type { ServerEntry } from '../config/schema.js';
 import type { CallMeta } from '../core/call-meta.js';
 import type { Catalog } from '../core/catalog.js';
-import type { ServerEntry } from '../config/schema.js';
 import { isInside, toRelative } from '../util/paths.js';
 
 export interface LabelInput {

@@ -13,8 +13,9 @@
  * ended when idle; they never hold the process open.
  */
 import { availableParallelism } from 'node:os';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { LspgateError, type ErrorCode } from '../errors/errors.js';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+
+import { type ErrorCode, LspgateError } from '../errors/errors.js';
 import { workerScript } from '../util/worker-script.js';
 
 /** What a syntax job may take, from the workspace's limits (limits.parseTimeoutMs, limits.parseHeapMb). */

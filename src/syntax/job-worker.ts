@@ -5,7 +5,8 @@
  * function is called with the job's arguments. Its answer, or its error as a code and message, is
  * posted back.
  */
-import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+
 import { toLspgateError } from '../errors/errors.js';
 import { fileUri } from '../util/uri.js';
 import type { JobMessage, SyntaxJob } from './job-pool.js';

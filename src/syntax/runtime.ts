@@ -7,7 +7,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+
 import type { Language, Parser as ParserType, Query as QueryType } from '@vscode/tree-sitter-wasm';
+
 import { LspgateError } from '../errors/errors.js';
 
 export interface TreeSitterModule {

@@ -6,11 +6,12 @@
  * INTERNAL naming the grammar, and test/unit/syntax-queries.test.ts compiles every declared pair.
  */
 import type { Node, Query as QueryType } from '@vscode/tree-sitter-wasm';
-import { LspgateError } from '../errors/errors.js';
-import { loadGrammar, loadRuntime, loaded } from './runtime.js';
 
-export type { Node as SyntaxNode, QueryCapture as SyntaxCapture, QueryMatch as SyntaxMatch, Query as SyntaxQuery } from '@vscode/tree-sitter-wasm';
+import { LspgateError } from '../errors/errors.js';
+import { loaded, loadGrammar, loadRuntime } from './runtime.js';
+
 export { shippedGrammars } from './runtime.js';
+export type { QueryCapture as SyntaxCapture, QueryMatch as SyntaxMatch, Node as SyntaxNode, Query as SyntaxQuery } from '@vscode/tree-sitter-wasm';
 
 /**
  * How deep declarations may nest in a cataloged file (catalog-entry.ts checkSymbolDepth refuses

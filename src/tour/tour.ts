@@ -4,10 +4,10 @@
  * (deterministically: the first in path order with the most methods / the first callable) and shows
  * what each operation answers. Every answer goes through the same runner as MCP and the sidecar.
  */
+import { isTestPath } from '../adapters/test-files.js';
+import type { CatalogSymbol } from '../core/catalog.js';
 import { isLspgateError, toLspgateError } from '../errors/errors.js';
 import type { Gateway } from '../gateway/gateway.js';
-import type { CatalogSymbol } from '../core/catalog.js';
-import { isTestPath } from '../adapters/test-files.js';
 
 // Types whose methods the tour shows (narrower than find_type_definition's TYPE_KINDS).
 const METHOD_OWNER_KINDS = new Set(['class', 'struct', 'interface', 'trait']);

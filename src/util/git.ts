@@ -26,7 +26,7 @@
  * read from a repository here: lspgate's only network command is a clone, whose new repository's
  * config is git's own.
  */
-import { runProgram, type ProgramResult } from './run-program.js';
+import { type ProgramResult, runProgram } from './run-program.js';
 
 export type GitResult = ProgramResult;
 

@@ -5,6 +5,7 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+
 import { LspgateError } from '../errors/errors.js';
 import { isSecretName } from './secret-files.js';
 import { localPathOfFileUrl } from './uri.js';

@@ -4,8 +4,9 @@
  * each created with that mode (the mode given to mkdir/open; a umask can only take bits away), never
  * widened and chmod'ed afterwards, when another user could open it in between.
  */
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync, chmodSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+
 import { checkCacheDir } from '../link/paths.js';
 
 export const PRIVATE_DIR_MODE = 0o700;

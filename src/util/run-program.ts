@@ -4,7 +4,7 @@
  * daemon ~6 MB and a hundred modules for a handful of git calls). stdin is closed, output is
  * bounded (`maxBuffer`: past it the program is killed), and `timeout` or `signal` end it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 
 export interface ProgramResult {

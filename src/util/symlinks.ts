@@ -9,6 +9,7 @@
  */
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+
 import { isInside } from './paths.js';
 
 /** Directories never searched for symlinks (they hold no project sources a server should see twice). */

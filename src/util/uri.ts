@@ -2,7 +2,9 @@
  * The one place file URIs and paths are converted (vscode-uri, as the servers' own clients do).
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
 import { URI } from 'vscode-uri';
+
 import { LspgateError } from '../errors/errors.js';
 
 export function fileUri(absPath: string): string {

@@ -12,6 +12,7 @@
  * write there costs nothing.
  */
 import path from 'node:path';
+
 import { LspgateError } from '../errors/errors.js';
 
 export const VCS_INTERNALS = ['.git', '.hg', '.svn', '.lspgate'] as const;

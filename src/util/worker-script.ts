@@ -8,7 +8,8 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker, type TransferListItem } from 'node:worker_threads';
+import { type TransferListItem, Worker } from 'node:worker_threads';
+
 import { LspgateError } from '../errors/errors.js';
 
 /**

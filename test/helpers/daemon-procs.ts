@@ -5,11 +5,13 @@
  */
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import type { Client } from '@modelcontextprotocol/client';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import { stopDaemon, type DaemonWorld } from './daemon.js';
+import { createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+
+import { type DaemonWorld, stopDaemon } from './daemon.js';
 import { connectHttp } from './mcp-client.js';
-import { CLI, commandLine, descendants, isAlive, removeDir, REPO, spawnNode, waitFor, type Spawned } from './spawn.js';
+import { CLI, commandLine, descendants, isAlive, removeDir, REPO, type Spawned, spawnNode, waitFor } from './spawn.js';
 
 export interface WorldProcess {
   pid: number;

@@ -6,14 +6,16 @@
  */
 import { chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+
+import { createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+
 import { FAULT_SERVER } from '../../fixtures/fault-server/entry.js';
 import { connect } from '../../src/frontends/daemon-client/client.js';
 import type { DaemonStatus } from '../../src/frontends/daemon-client/protocol.js';
 import { RemoteGateway } from '../../src/frontends/daemon-client/remote-gateway.js';
 import { daemonPaths } from '../../src/frontends/daemon-client/socket-dir.js';
 import { createLogger } from '../../src/util/logger.js';
-import { CLI, commandLine, descendants, spawnNode, tempDir, type Spawned } from './spawn.js';
+import { CLI, commandLine, descendants, type Spawned, spawnNode, tempDir } from './spawn.js';
 
 export interface DaemonWorld {
   base: string;

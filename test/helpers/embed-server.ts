@@ -1,6 +1,7 @@
 /** The embedding endpoint fixture (fixtures/embed-server) as a real process, for tests. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+
 import { REPO } from './spawn.js';
 
 export interface EmbedServerStats {

@@ -6,7 +6,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll } from 'vitest';
+
 import { Gateway } from '../../src/gateway/gateway.js';
 import { FIXTURES } from './gateway.js';
 import type { JsonResult } from './results.js';

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { loadServers, resolveCommand } from '../../src/config/load.js';
 import { FIXTURES } from './gateway.js';
 

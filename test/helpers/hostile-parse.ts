@@ -10,8 +10,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { DEEP_LEVELS, longLineInputs, minifiedInputs } from './hostile-sources.js';
-import { trustWorld, type TrustWorld } from './hostile-trust.js';
+import { type TrustWorld, trustWorld } from './hostile-trust.js';
 
 /** The user's limits (their own config.json): a small heap cap, room for the heap case's file. */
 export const USER_LIMITS = { parseHeapMb: 32, maxFileBytes: 4_000_000 };

@@ -9,7 +9,9 @@
  */
 import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+
+import { createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+
 import { FAULT_SERVER } from '../../fixtures/fault-server/entry.js';
 import { connectStdio, textOf } from './mcp-client.js';
 import { CLI, runCli, spawnNode, tempDir } from './spawn.js';

@@ -11,6 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { OUTSIDE_CANARY, SECRET_CANARY } from './hostile-corpus.js';
 import { POLYGLOT } from './planted-records.js';
 

@@ -6,8 +6,9 @@
  */
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { Gateway } from '../../src/gateway/gateway.js';
+
 import { createMcpServer } from '../../src/frontends/mcp/server.js';
+import type { Gateway } from '../../src/gateway/gateway.js';
 import { childEnv } from './spawn.js';
 
 export type Era = 'legacy' | '2026-07-28';

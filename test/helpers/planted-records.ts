@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { workspaceId } from '../../src/gateway/gateway.js';
 
 export const POLYGLOT = '//bin/true; exec echo pwned-by-lspgate\nconsole.log("a tool");\n';

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { childEnv, waitFor } from './spawn.js';
 
 const DRIVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pty-driver.py');

@@ -4,6 +4,7 @@
  * (tsserver's logs, gopls's file cache) makes a recursive remove fail with ENOTEMPTY.
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
+
 import { commandLine, isAlive, waitGone } from './spawn.js';
 
 function environ(pid: number): string {

@@ -5,9 +5,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll } from 'vitest';
+
 import { Gateway } from '../../src/gateway/gateway.js';
-import { FIXTURES, fixtureGateway, type FixtureGateway } from './gateway.js';
+import { type FixtureGateway, fixtureGateway, FIXTURES } from './gateway.js';
 
 export interface ScratchFixture extends FixtureGateway {
   write(rel: string, text: string): void;

@@ -4,7 +4,9 @@
  * is the old one.
  */
 import { createHash } from 'node:crypto';
+
 import { expect } from 'vitest';
+
 import type { ScratchFixture } from './scratch.js';
 
 export const sha = (t: string) => createHash('sha256').update(t).digest('hex');

@@ -6,6 +6,7 @@
  * lspgate classes are injected, never imported, so `instanceof LspgateError` holds on each side.
  */
 import path from 'node:path';
+
 import { z } from 'zod';
 
 /** What every test operation says of itself (each answers from its input or this process). */

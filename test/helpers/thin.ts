@@ -4,10 +4,12 @@
  * and `lspgate mcp` processes driven by the real MCP SDK client.
  */
 import { existsSync } from 'node:fs';
+
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
 import type { DaemonWorld } from './daemon.js';
-import { childEnv, CLI, spawnNode, waitFor, type Spawned } from './spawn.js';
+import { childEnv, CLI, type Spawned, spawnNode, waitFor } from './spawn.js';
 
 export async function startLoggingDaemon(w: DaemonWorld): Promise<Spawned> {
   const d = spawnNode(CLI, ['daemon'], { cacheDir: w.cacheDir, env: { ...w.env, LSPGATE_LOG: 'info' } });

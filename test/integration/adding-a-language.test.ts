@@ -8,8 +8,10 @@
  */
 import { cpSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { languageProfile } from '../../src/adapters/languages.js';
 import { assertBuilt, removeDir, REPO, spawnNode, tempDir } from '../helpers/spawn.js';
 

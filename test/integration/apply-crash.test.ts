@@ -10,11 +10,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, textOf, type StdioConnection } from '../helpers/mcp-client.js';
-import { assertBuilt, CLI, runCli } from '../helpers/spawn.js';
-import { killAtJournal, NEW_NAME, OLD_NAME, treeVerdict, writeRenameRepo, type RenameRepo } from '../helpers/apply-crash.js';
+
+import { killAtJournal, NEW_NAME, OLD_NAME, type RenameRepo, treeVerdict, writeRenameRepo } from '../helpers/apply-crash.js';
+import { connectStdio, type StdioConnection, textOf } from '../helpers/mcp-client.js';
 import { removeWhenQuiet } from '../helpers/quiet-dir.js';
+import { assertBuilt, CLI, runCli } from '../helpers/spawn.js';
 
 const FILES = 150;
 let tmp: string;

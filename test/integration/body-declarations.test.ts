@@ -3,6 +3,7 @@
 // impl, a `type` and an inner `fn`; a C++ class, struct and enum in a function; a shell function
 // defined in a function; a Ruby method defined in a method), and never a body's variables.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 
 interface OutlineNode {

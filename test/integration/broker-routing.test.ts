@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
-import { createLogger } from '../../src/util/logger.js';
+
 import { faultEntry } from '../../fixtures/fault-server/entry.js';
 import { alive, groupMembers, processGroup, waitFor } from '../../fixtures/fault-server/proc-utils.js';
+import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
+import { createLogger } from '../../src/util/logger.js';
 import { caught } from '../helpers/errors.js';
 
 const logger = createLogger('test', 'error');

@@ -8,12 +8,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DefinitionRequest } from 'vscode-languageserver-protocol';
+
+import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
 import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
 import { createCachedSession } from '../../src/cache/cached-session.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import type { LspSession } from '../../src/lsp/types.js';
 import { createLogger } from '../../src/util/logger.js';
-import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
 
 const logger = createLogger('test', 'error');
 type Stats = { requests: Record<string, number>; cancels: unknown[] };

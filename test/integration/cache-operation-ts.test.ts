@@ -11,12 +11,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Gateway } from '../../src/gateway/gateway.js';
-import type { RunResult } from '../../src/operations/runner.js';
-import type { TraceEvent } from '../../src/lsp/types.js';
-import { createLogger } from '../../src/util/logger.js';
+
 import { processGroup } from '../../fixtures/fault-server/proc-utils.js';
+import { Gateway } from '../../src/gateway/gateway.js';
+import type { TraceEvent } from '../../src/lsp/types.js';
+import type { RunResult } from '../../src/operations/runner.js';
+import { createLogger } from '../../src/util/logger.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

@@ -5,16 +5,18 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
 import { DefinitionRequest, DocumentSymbolRequest, HoverRequest } from 'vscode-languageserver-protocol';
+
+import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
 import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
 import { withResponseCache } from '../../src/cache/cached-broker.js';
 import { CachedSession, createCachedSession } from '../../src/cache/cached-session.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
+import type { ServerEntryInput } from '../../src/config/schema.js';
 import type { LspSession } from '../../src/lsp/types.js';
 import { createLogger } from '../../src/util/logger.js';
-import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
-import type { ServerEntryInput } from '../../src/config/schema.js';
 
 const logger = createLogger('test', 'error');
 type Stats = { pid: number; requests: Record<string, number> };

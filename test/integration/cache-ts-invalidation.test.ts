@@ -7,8 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReferencesRequest, type Location } from 'vscode-languageserver-protocol';
+import { type Location, ReferencesRequest } from 'vscode-languageserver-protocol';
+
 import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
 import { createCachedSession } from '../../src/cache/cached-session.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';

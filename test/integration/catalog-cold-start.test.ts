@@ -7,7 +7,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { FAULT_SERVER } from '../../fixtures/fault-server/entry.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 

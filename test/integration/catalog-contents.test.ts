@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Catalog } from '../../src/core/catalog.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 

@@ -9,7 +9,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { LspgateError } from '../../src/errors/errors.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { removeDir, tempDir, TS_APP, waitFor } from '../helpers/spawn.js';

@@ -6,9 +6,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { Gateway } from '../../src/gateway/gateway.js';
-import { fixtureGateway, type FixtureGateway } from '../helpers/gateway.js';
+import { type FixtureGateway, fixtureGateway } from '../helpers/gateway.js';
 
 interface Repo {
   root: string;

@@ -9,8 +9,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { graphStateOf } from '../../src/analysis/imports/import-graph.js';
 import { outlineUri } from '../../src/frontends/mcp/resources.js';
 import { Gateway } from '../../src/gateway/gateway.js';

@@ -8,7 +8,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Gateway } from '../../src/gateway/gateway.js';
 import { syncChunks } from '../../src/service/search/chunk-sync.js';
 import { FIXTURES } from '../helpers/gateway.js';

@@ -4,8 +4,9 @@
  * repetition, positionals, kebab-case aliases, and coded usage errors.
  */
 import { describe, expect, it } from 'vitest';
-import { parseOperationArgs } from '../../src/frontends/operation-args.js';
+
 import { LspgateError } from '../../src/errors/errors.js';
+import { parseOperationArgs } from '../../src/frontends/operation-args.js';
 import { splitWords, wordsToInput } from '../../src/frontends/words.js';
 import { withMeta } from '../../src/schema/meta.js';
 import { testOperations } from '../helpers/test-operations.mjs';

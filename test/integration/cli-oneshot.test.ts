@@ -5,7 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { inputFields } from '../../src/frontends/input-fields.js';
 import { operations } from '../../src/operations/registry.js';
 import { assertBuilt, removeDir, REPO, runCli, tempDir, TS_APP } from '../helpers/spawn.js';

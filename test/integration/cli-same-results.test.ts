@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+
 import { connectStdio } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, removeDir, runCli, spawnNode, tempDir, TS_APP } from '../helpers/spawn.js';
 

@@ -7,9 +7,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { alive, descendants, waitFor } from '../../fixtures/fault-server/proc-utils.js';
-import { assertBuilt, REPO, removeDir, tempDir } from '../helpers/spawn.js';
+import { assertBuilt, removeDir, REPO, tempDir } from '../helpers/spawn.js';
 
 const sockets: net.Socket[] = [];
 const server = net.createServer((s) => sockets.push(s)); // accepts, never answers

@@ -5,7 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Gateway } from '../../src/gateway/gateway.js';
 import { connectStdio, textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, removeDir, runCli, tempDir } from '../helpers/spawn.js';

@@ -8,10 +8,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { coverageParses } from '../../src/analysis/reports/coverage.js';
 import { Gateway } from '../../src/gateway/gateway.js';
-import { fixtureGateway, type FixtureGateway } from '../helpers/gateway.js';
+import { type FixtureGateway, fixtureGateway } from '../helpers/gateway.js';
 
 describe('coverage outcomes cached by content', () => {
   let tmp: string;

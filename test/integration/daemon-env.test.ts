@@ -10,8 +10,10 @@
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonStatus, daemonWorld, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
+
+import { daemonStatus, type DaemonWorld, daemonWorld, stopDaemon } from '../helpers/daemon.js';
 import { assertBuilt, removeDir, runCli, type Spawned } from '../helpers/spawn.js';
 import { count, startLoggingDaemon } from '../helpers/thin.js';
 

@@ -7,16 +7,18 @@
  * (daemon status shows them waiting), so B's request is not behind A's 42 in the server's session
  * queue — where it waited before (until its TIMEOUT). After the release every call of A answers.
  */
-import net from 'node:net';
 import { writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+
 import { packageVersion } from '../../src/link/paths.js';
-import { daemonStatus, daemonWorld, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
+import { daemonStatus, type DaemonWorld, daemonWorld, stopDaemon } from '../helpers/daemon.js';
 import { textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, removeDir, type Spawned } from '../helpers/spawn.js';
-import { mcpThin, startLoggingDaemon, type McpThin } from '../helpers/thin.js';
+import { type McpThin, mcpThin, startLoggingDaemon } from '../helpers/thin.js';
 
 const FLOOD = 50;
 

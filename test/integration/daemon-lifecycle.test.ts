@@ -13,15 +13,17 @@
  * - a call written to a daemon that died before the client noticed is sent to the next daemon.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { connect } from '../../src/frontends/daemon-client/client.js';
 import { RemoteGateway } from '../../src/frontends/daemon-client/remote-gateway.js';
 import { daemonPaths } from '../../src/frontends/daemon-client/socket-dir.js';
 import { createLogger } from '../../src/util/logger.js';
-import { daemonStatus, daemonWorld, faultServersUnder, sidecarClient, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
-import { faultServers, mcpHttpClient, worldProcesses, type McpHttpClient } from '../helpers/daemon-procs.js';
+import { daemonStatus, type DaemonWorld, daemonWorld, faultServersUnder, sidecarClient, stopDaemon } from '../helpers/daemon.js';
+import { faultServers, type McpHttpClient, mcpHttpClient, worldProcesses } from '../helpers/daemon-procs.js';
 import { errorOf } from '../helpers/mcp-client.js';
-import { assertBuilt, CLI, descendants, removeDir, runCli, spawnNode, waitFor, waitGone, type Spawned } from '../helpers/spawn.js';
+import { assertBuilt, CLI, descendants, removeDir, runCli, type Spawned, spawnNode, waitFor, waitGone } from '../helpers/spawn.js';
 
 type Definition = { found: boolean; definitions: { file: string }[] };
 

@@ -12,11 +12,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonWorld, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
+
+import { type DaemonWorld, daemonWorld, stopDaemon } from '../helpers/daemon.js';
 import { textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, removeDir, type Spawned } from '../helpers/spawn.js';
-import { mcpThin, startLoggingDaemon, type McpThin } from '../helpers/thin.js';
+import { type McpThin, mcpThin, startLoggingDaemon } from '../helpers/thin.js';
 
 const METHODS = 600_000;
 

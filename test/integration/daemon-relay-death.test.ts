@@ -4,10 +4,11 @@
  * daemon, attaches again and replays its initialize: the same MCP session goes on answering.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { daemonStatus, type DaemonWorld, daemonWorld, faultServersUnder, stopDaemon } from '../helpers/daemon.js';
 import { textOf } from '../helpers/mcp-client.js';
-import { daemonStatus, daemonWorld, faultServersUnder, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
-import { assertBuilt, isAlive, removeDir, waitFor, type Spawned } from '../helpers/spawn.js';
-import { mcpThin, startLoggingDaemon, type McpThin } from '../helpers/thin.js';
+import { assertBuilt, isAlive, removeDir, type Spawned, waitFor } from '../helpers/spawn.js';
+import { type McpThin, mcpThin, startLoggingDaemon } from '../helpers/thin.js';
 
 describe('a thin mcp client when the daemon dies', () => {
   let w: DaemonWorld;

@@ -6,11 +6,13 @@
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { outlineUri } from '../../src/frontends/mcp/resources.js';
-import { daemonStatus, daemonWorld, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
-import { assertBuilt, removeDir, waitFor, type Spawned } from '../helpers/spawn.js';
-import { mcpThin, startLoggingDaemon, type McpThin } from '../helpers/thin.js';
+import { daemonStatus, type DaemonWorld, daemonWorld, stopDaemon } from '../helpers/daemon.js';
+import { assertBuilt, removeDir, type Spawned, waitFor } from '../helpers/spawn.js';
+import { type McpThin, mcpThin, startLoggingDaemon } from '../helpers/thin.js';
 
 interface LogMessage {
   level: string;

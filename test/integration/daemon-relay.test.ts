@@ -8,12 +8,14 @@
  */
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node';
+
+import { daemonStatus, type DaemonWorld, daemonWorld, sidecarClient, stopDaemon } from '../helpers/daemon.js';
 import { textOf } from '../helpers/mcp-client.js';
-import { daemonStatus, daemonWorld, sidecarClient, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
-import { assertBuilt, commandLine, descendants, removeDir, spawnNode, CLI, TS_APP, waitFor, type Spawned } from '../helpers/spawn.js';
-import { count, mcpThin, startLoggingDaemon, type McpThin } from '../helpers/thin.js';
+import { assertBuilt, CLI, commandLine, descendants, removeDir, type Spawned, spawnNode, TS_APP, waitFor } from '../helpers/spawn.js';
+import { count, type McpThin, mcpThin, startLoggingDaemon } from '../helpers/thin.js';
 
 /** Waits until every listed client pid has a call running in the daemon. */
 async function untilRunning(w: DaemonWorld, pids: number[]): Promise<void> {

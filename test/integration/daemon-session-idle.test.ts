@@ -7,12 +7,14 @@
  * call starts the server again and answers.
  */
 import os from 'node:os';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonStatus, daemonWorld, faultServersUnder, type DaemonWorld } from '../helpers/daemon.js';
+
+import { daemonStatus, type DaemonWorld, daemonWorld, faultServersUnder } from '../helpers/daemon.js';
 import { endWorld } from '../helpers/daemon-procs.js';
-import { assertBuilt, isAlive, runCli, waitFor, type Spawned } from '../helpers/spawn.js';
-import { startLoggingDaemon } from '../helpers/thin.js';
 import type { DaemonStatusAnswer } from '../helpers/results.js';
+import { assertBuilt, isAlive, runCli, type Spawned, waitFor } from '../helpers/spawn.js';
+import { startLoggingDaemon } from '../helpers/thin.js';
 
 const IDLE_MS = 1500;
 

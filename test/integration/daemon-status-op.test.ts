@@ -5,10 +5,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
+import { faultEntry } from '../../fixtures/fault-server/entry.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import type { DaemonStatusAnswer } from '../helpers/results.js';
-import { faultEntry } from '../../fixtures/fault-server/entry.js';
 
 describe('daemon_status without a daemon', () => {
   const tmp: string[] = [];

@@ -9,10 +9,12 @@
  * (An operation's --help needs no daemon: the entry answers it, test/integration/thin-local.test.ts.)
  */
 import { existsSync, readFileSync } from 'node:fs';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { daemonPaths } from '../../src/link/paths.js';
-import { daemonWorld, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
-import { assertBuilt, removeDir, runCli, TS_APP, type Spawned } from '../helpers/spawn.js';
+import { type DaemonWorld, daemonWorld, stopDaemon } from '../helpers/daemon.js';
+import { assertBuilt, removeDir, runCli, type Spawned, TS_APP } from '../helpers/spawn.js';
 import { count, startLoggingDaemon } from '../helpers/thin.js';
 
 const CASES: [string, string[]][] = [

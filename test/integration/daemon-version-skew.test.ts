@@ -8,11 +8,13 @@
  *   starts one of its own version and gets its answer.
  */
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { packageVersion } from '../../src/frontends/version.js';
-import { daemonStatus, daemonWorld, faultServersUnder, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
+import { daemonStatus, type DaemonWorld, daemonWorld, faultServersUnder, stopDaemon } from '../helpers/daemon.js';
 import { otherVersion, runScript, sidecarOf, worldProcesses } from '../helpers/daemon-procs.js';
-import { assertBuilt, CLI, descendants, removeDir, waitGone, type Spawned } from '../helpers/spawn.js';
+import { assertBuilt, CLI, descendants, removeDir, type Spawned, waitGone } from '../helpers/spawn.js';
 
 type Definition = { found: boolean };
 const OLD = '0.0.1-old';

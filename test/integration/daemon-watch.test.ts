@@ -8,13 +8,15 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { connect } from '../../src/frontends/daemon-client/client.js';
 import { RemoteGateway } from '../../src/frontends/daemon-client/remote-gateway.js';
 import { createLogger } from '../../src/util/logger.js';
+import { type DaemonWorld, daemonWorld, sidecarClient } from '../helpers/daemon.js';
 import { endWorld } from '../helpers/daemon-procs.js';
-import { daemonWorld, sidecarClient, type DaemonWorld } from '../helpers/daemon.js';
-import { assertBuilt, waitFor, type Spawned } from '../helpers/spawn.js';
+import { assertBuilt, type Spawned, waitFor } from '../helpers/spawn.js';
 
 describe('file watches through the daemon', () => {
   let w: DaemonWorld;

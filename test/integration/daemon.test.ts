@@ -7,12 +7,14 @@
  */
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancellationTokenSource, createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+
 import { connect } from '../../src/frontends/daemon-client/client.js';
+import { daemonStatus, type DaemonWorld, daemonWorld, faultServersUnder, sidecarClient, stopDaemon } from '../helpers/daemon.js';
 import type { DaemonStatusAnswer } from '../helpers/results.js';
-import { daemonStatus, daemonWorld, faultServersUnder, sidecarClient, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
-import { assertBuilt, isAlive, removeDir, runCli, waitFor, type Spawned } from '../helpers/spawn.js';
+import { assertBuilt, isAlive, removeDir, runCli, type Spawned, waitFor } from '../helpers/spawn.js';
 
 type Rpc = ReturnType<typeof sidecarClient>;
 type ErrData = { code: string; details: Record<string, unknown> };

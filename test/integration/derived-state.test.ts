@@ -10,7 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { graphStateOf } from '../../src/analysis/imports/import-graph.js';
 import type { ChangeFeed } from '../../src/catalog/change-feed.js';
 import { Gateway } from '../../src/gateway/gateway.js';

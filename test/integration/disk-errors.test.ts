@@ -11,7 +11,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { assertBuilt, runCli } from '../helpers/spawn.js';
 
 let tmp: string;

@@ -6,8 +6,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, textOf, type StdioConnection } from '../helpers/mcp-client.js';
+
+import { connectStdio, type StdioConnection, textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, removeDir, runCli, tempDir } from '../helpers/spawn.js';
 
 const KEY_BODY = 'MIIEowIBAAKCAQEAdeploycanary7Qx';

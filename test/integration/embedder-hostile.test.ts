@@ -6,11 +6,13 @@
  * to its end, and nothing invalid is stored — once the endpoint is fixed, hybrid answers with
  * finite scores. A vector index left on disk with non-finite vectors is found and rebuilt.
  */
-import { readdirSync, readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbedServer, type EmbedMode, type EmbedServer } from '../helpers/embed-server.js';
-import { connectStdio, textOf, type StdioConnection } from '../helpers/mcp-client.js';
+
+import { type EmbedMode, type EmbedServer, startEmbedServer } from '../helpers/embed-server.js';
+import { connectStdio, type StdioConnection, textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, removeDir, tempDir } from '../helpers/spawn.js';
 
 interface Answer {

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DefinitionRequest, DocumentSymbolRequest, type DocumentSymbol } from 'vscode-languageserver-protocol';
-import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
-import { createLogger } from '../../src/util/logger.js';
+import { DefinitionRequest, type DocumentSymbol, DocumentSymbolRequest } from 'vscode-languageserver-protocol';
+
 import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
 import { alive, waitFor } from '../../fixtures/fault-server/proc-utils.js';
+import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
+import { createLogger } from '../../src/util/logger.js';
 import { caught } from '../helpers/errors.js';
 
 const logger = createLogger('test', 'error');

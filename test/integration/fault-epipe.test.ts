@@ -1,10 +1,12 @@
 import fs from 'node:fs';
+
 import { afterEach, describe, expect, it } from 'vitest';
 import { DefinitionRequest, type Location } from 'vscode-languageserver-protocol';
-import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
-import { createLogger } from '../../src/util/logger.js';
+
 import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
 import { waitFor } from '../../fixtures/fault-server/proc-utils.js';
+import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
+import { createLogger } from '../../src/util/logger.js';
 import { caught } from '../helpers/errors.js';
 
 const logger = createLogger('test', 'error');

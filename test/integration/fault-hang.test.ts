@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DocumentSymbolRequest, HoverRequest, type DocumentSymbol } from 'vscode-languageserver-protocol';
-import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
-import { createLogger } from '../../src/util/logger.js';
+import { type DocumentSymbol, DocumentSymbolRequest, HoverRequest } from 'vscode-languageserver-protocol';
+
 import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
 import { alive, groupMembers, processGroup, waitFor } from '../../fixtures/fault-server/proc-utils.js';
+import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
+import { createLogger } from '../../src/util/logger.js';
 import { caught } from '../helpers/errors.js';
 
 const logger = createLogger('test', 'error');

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DocumentSymbolRequest, type DocumentSymbol } from 'vscode-languageserver-protocol';
-import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
-import { createLogger } from '../../src/util/logger.js';
-import type { TraceEvent } from '../../src/lsp/types.js';
+import { type DocumentSymbol, DocumentSymbolRequest } from 'vscode-languageserver-protocol';
+
 import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
+import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
 import type { ServerEntryInput } from '../../src/config/schema.js';
+import type { TraceEvent } from '../../src/lsp/types.js';
+import { createLogger } from '../../src/util/logger.js';
 import { caught } from '../helpers/errors.js';
 
 const logger = createLogger('test', 'error');

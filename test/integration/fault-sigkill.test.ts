@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { faultWorkspace } from '../../fixtures/fault-server/entry.js';
 import { alive, descendants, groupMembers, waitFor } from '../../fixtures/fault-server/proc-utils.js';
 

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DefinitionRequest, DocumentSymbolRequest, type DocumentSymbol, type Location } from 'vscode-languageserver-protocol';
+import { DefinitionRequest, type DocumentSymbol, DocumentSymbolRequest, type Location } from 'vscode-languageserver-protocol';
+
+import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
+import { waitFor } from '../../fixtures/fault-server/proc-utils.js';
 import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
 import type { Session } from '../../src/lsp/session.js';
 import { createLogger } from '../../src/util/logger.js';
-import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
-import { waitFor } from '../../fixtures/fault-server/proc-utils.js';
 import { caught } from '../helpers/errors.js';
 
 const logger = createLogger('test', 'error');

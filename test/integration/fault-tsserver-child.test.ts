@@ -2,12 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReferencesRequest, type Location } from 'vscode-languageserver-protocol';
+import { type Location, ReferencesRequest } from 'vscode-languageserver-protocol';
+
+import { alive, descendants, waitFor } from '../../fixtures/fault-server/proc-utils.js';
 import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
 import { loadServers } from '../../src/config/load.js';
 import { createLogger } from '../../src/util/logger.js';
-import { alive, descendants, waitFor } from '../../fixtures/fault-server/proc-utils.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = fs.realpathSync(path.join(here, '../fixtures-local/tiny-ts'));

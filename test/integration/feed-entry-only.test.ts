@@ -9,7 +9,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { graphStateOf } from '../../src/analysis/imports/import-graph.js';
 import type { CatalogChange } from '../../src/core/catalog.js';
 import { Gateway } from '../../src/gateway/gateway.js';

@@ -10,6 +10,7 @@
  * call runs. Against the real typescript-language-server; an order of events, not a timing.
  */
 import { describe, expect, it } from 'vitest';
+
 import type { TraceEvent } from '../../src/lsp/types.js';
 import { openFixture } from '../helpers/gateway.js';
 

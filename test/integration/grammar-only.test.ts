@@ -3,6 +3,7 @@
 // search_code answer from their syntax trees (index_state syntax, the reason in a warning), and a
 // semantic operation answers SERVER_NOT_INSTALLED naming a common server to install.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 
 interface OutlineNode {

@@ -8,20 +8,22 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Client } from '@modelcontextprotocol/client';
-import { connectHttp, connectStdio, textOf, type StdioConnection } from '../helpers/mcp-client.js';
-import { assertBuilt, CLI, runCli, spawnNode, waitFor, type Spawned } from '../helpers/spawn.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import {
   buildHostileWorkspace,
   cliArgs,
   cliCanCarry,
   hostileRows,
-  OUTSIDE_CANARY,
-  SECRET_CANARY,
   type HostileWorkspace,
+  OUTSIDE_CANARY,
   type Row,
+  SECRET_CANARY,
 } from '../helpers/hostile-corpus.js';
+import { connectHttp, connectStdio, type StdioConnection, textOf } from '../helpers/mcp-client.js';
+import { assertBuilt, CLI, runCli, type Spawned, spawnNode, waitFor } from '../helpers/spawn.js';
 
 let tmp: string;
 const w: HostileWorkspace = { root: '', outside: '' };

@@ -10,15 +10,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
-import { connectStdio, textOf, type StdioConnection } from '../helpers/mcp-client.js';
-import { assertBuilt, CLI, runCli, type Spawned } from '../helpers/spawn.js';
+
+import { type DaemonWorld, daemonWorld, sidecarClient, stopDaemon } from '../helpers/daemon.js';
 import { cliArgs } from '../helpers/hostile-corpus.js';
-import { daemonWorld, sidecarClient, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
-import { mcpThin, startLoggingDaemon, type McpThin } from '../helpers/thin.js';
 import { buildHostileGit, gitCalls as calls, type HostileGit } from '../helpers/hostile-git.js';
+import { connectStdio, type StdioConnection, textOf } from '../helpers/mcp-client.js';
+import { assertBuilt, CLI, runCli, type Spawned } from '../helpers/spawn.js';
+import { type McpThin, mcpThin, startLoggingDaemon } from '../helpers/thin.js';
 
 type FrontEnd = 'cli' | 'mcp' | 'mcp-daemon' | 'sidecar';
 const FRONT_ENDS: FrontEnd[] = ['cli', 'mcp', 'mcp-daemon', 'sidecar'];

@@ -9,16 +9,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Gateway } from '../../src/gateway/gateway.js';
+import { createMessageConnection, type MessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+
 import { isLspgateError } from '../../src/errors/errors.js';
-import { serveSidecar } from '../../src/frontends/sidecar/sidecar.js';
 import { jsonRpcCodeFor } from '../../src/frontends/sidecar/error-codes.js';
+import { serveSidecar } from '../../src/frontends/sidecar/sidecar.js';
+import { Gateway } from '../../src/gateway/gateway.js';
+import { buildHostileWorkspace, hostileRows, type HostileWorkspace, OUTSIDE_CANARY, type Row, SECRET_CANARY } from '../helpers/hostile-corpus.js';
 import { connectInProcess, textOf } from '../helpers/mcp-client.js';
-import { assertBuilt, CLI, spawnNode, type Spawned } from '../helpers/spawn.js';
 import type { JsonResult } from '../helpers/results.js';
-import { buildHostileWorkspace, hostileRows, OUTSIDE_CANARY, SECRET_CANARY, type HostileWorkspace, type Row } from '../helpers/hostile-corpus.js';
-import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { assertBuilt, CLI, type Spawned, spawnNode } from '../helpers/spawn.js';
 
 let tmp: string;
 const w: HostileWorkspace = { root: '', outside: '' };

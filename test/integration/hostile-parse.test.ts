@@ -15,11 +15,13 @@
  * shape and size are not timing): nothing here is timed.
  */
 import fs from 'node:fs';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { daemonPaths } from '../../src/frontends/daemon-client/socket-dir.js';
-import { judgeParse, parseCalls, parseWorld, REPO_LIMITS, USER_LIMITS, type ParseWorld } from '../helpers/hostile-parse.js';
-import { FRONTEND_NAMES, trustFrontend, TRUST_VECTORS } from '../helpers/hostile-trust.js';
-import { assertBuilt, CLI, isAlive, runCli, spawnNode, waitFor, type Spawned } from '../helpers/spawn.js';
+import { judgeParse, parseCalls, type ParseWorld, parseWorld, REPO_LIMITS, USER_LIMITS } from '../helpers/hostile-parse.js';
+import { FRONTEND_NAMES, TRUST_VECTORS, trustFrontend } from '../helpers/hostile-trust.js';
+import { assertBuilt, CLI, isAlive, runCli, type Spawned, spawnNode, waitFor } from '../helpers/spawn.js';
 
 let w: ParseWorld;
 let daemon: Spawned | undefined;

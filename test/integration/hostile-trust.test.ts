@@ -8,10 +8,12 @@
  * the same folder, trusted with `lspgate trust`, runs what it configures and says so.
  */
 import fs from 'node:fs';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI, runCli, spawnNode, waitFor, type Spawned } from '../helpers/spawn.js';
-import { FRONTEND_NAMES, hostileFolder, markerExists, tooLarge, trustFrontend, trustWorld, TRUST_VECTORS, type TrustWorld } from '../helpers/hostile-trust.js';
+
 import { daemonPaths } from '../../src/frontends/daemon-client/socket-dir.js';
+import { FRONTEND_NAMES, hostileFolder, markerExists, tooLarge, TRUST_VECTORS, trustFrontend, type TrustWorld, trustWorld } from '../helpers/hostile-trust.js';
+import { assertBuilt, CLI, runCli, type Spawned, spawnNode, waitFor } from '../helpers/spawn.js';
 
 let w: TrustWorld;
 let daemon: Spawned | undefined;

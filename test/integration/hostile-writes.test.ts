@@ -10,12 +10,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, textOf, type StdioConnection } from '../helpers/mcp-client.js';
-import { assertBuilt, CLI, runCli } from '../helpers/spawn.js';
+
 import { cliArgs, OUTSIDE_CANARY, SECRET_CANARY } from '../helpers/hostile-corpus.js';
-import { buildWriteWorkspace, changedPaths, clones, treeState, writeCases, type WriteCase, type WriteWorkspace } from '../helpers/hostile-writes.js';
+import { buildWriteWorkspace, changedPaths, clones, treeState, type WriteCase, writeCases, type WriteWorkspace } from '../helpers/hostile-writes.js';
+import { connectStdio, type StdioConnection, textOf } from '../helpers/mcp-client.js';
 import { removeWhenQuiet } from '../helpers/quiet-dir.js';
+import { assertBuilt, CLI, runCli } from '../helpers/spawn.js';
 
 let tmp: string;
 let cache: string;

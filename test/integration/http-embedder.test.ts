@@ -5,10 +5,12 @@
  * BM25 with a warning, an explicit vector search fails with the code).
  */
 import type { ChildProcess } from 'node:child_process';
+
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+
 import { HttpEmbedder } from '../../src/chunks/http-embedder.js';
 import { LspgateError } from '../../src/errors/errors.js';
-import { startEmbedServer, type EmbedServer } from '../helpers/embed-server.js';
+import { type EmbedServer, startEmbedServer } from '../helpers/embed-server.js';
 import { openFixture } from '../helpers/gateway.js';
 
 const started: ChildProcess[] = [];

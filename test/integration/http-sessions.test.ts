@@ -9,9 +9,11 @@
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { outlineUri } from '../../src/frontends/mcp/resources.js';
-import { assertBuilt, CLI, removeDir, spawnNode, tempDir, TS_APP, waitFor, type Spawned } from '../helpers/spawn.js';
+import { assertBuilt, CLI, removeDir, type Spawned, spawnNode, tempDir, TS_APP, waitFor } from '../helpers/spawn.js';
 
 const TOKEN = 'sessions-token-0123456789';
 const SERVER_TEST_TIMEOUT_MS = 150_000;

@@ -9,8 +9,9 @@
  * it works.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectSdk, SDKS, type HttpSdkClient } from '../helpers/mcp-http-sdks.js';
-import { assertBuilt, CLI, removeDir, spawnNode, tempDir, waitFor, type Spawned } from '../helpers/spawn.js';
+
+import { connectSdk, type HttpSdkClient, SDKS } from '../helpers/mcp-http-sdks.js';
+import { assertBuilt, CLI, removeDir, type Spawned, spawnNode, tempDir, waitFor } from '../helpers/spawn.js';
 
 const TOKEN = 'streams-token-0123456789';
 const INIT = {

@@ -5,8 +5,10 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI, REPO, removeDir, spawnNode, tempDir, waitFor } from '../helpers/spawn.js';
+
+import { assertBuilt, CLI, removeDir, REPO, spawnNode, tempDir, waitFor } from '../helpers/spawn.js';
 
 const cacheDir = tempDir();
 const root = tempDir('lspgate-token-');

@@ -3,11 +3,13 @@
  * token, and raw requests for what must be refused: no/wrong token (401), foreign Host or Origin
  * (403: DNS rebinding), oversized bodies (413), other paths (404).
  */
-import { request } from 'node:http';
 import { readFileSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttp, errorOf, textOf, type Era } from '../helpers/mcp-client.js';
-import { assertBuilt, removeDir, spawnNode, tempDir, TEST_FRONTEND, TS_APP, waitFor, type Spawned } from '../helpers/spawn.js';
+
+import { connectHttp, type Era, errorOf, textOf } from '../helpers/mcp-client.js';
+import { assertBuilt, removeDir, type Spawned, spawnNode, tempDir, TEST_FRONTEND, TS_APP, waitFor } from '../helpers/spawn.js';
 
 let proc: Spawned;
 let cacheDir: string;

@@ -9,10 +9,12 @@
  */
 import { cpSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { toLspgateError } from '../../src/errors/errors.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { createLogger } from '../../src/util/logger.js';
-import { toLspgateError } from '../../src/errors/errors.js';
 import { removeDir, tempDir, TS_APP } from '../helpers/spawn.js';
 
 const TEST_TIMEOUT_MS = 300_000;

@@ -13,10 +13,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { faultEntry } from '../../fixtures/fault-server/entry.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import type { LspSession } from '../../src/lsp/types.js';
-import { faultEntry } from '../../fixtures/fault-server/entry.js';
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; !(await check()); i++) {

@@ -6,22 +6,24 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+
 import { connectHttp, RawMcpStdio } from '../helpers/mcp-client.js';
 import {
   assertBuilt,
-  FAULT_SERVER,
   commandLine,
   descendants,
+  FAULT_SERVER,
   removeDir,
+  type Spawned,
   spawnNode,
   tempDir,
   TEST_FRONTEND,
   TS_APP,
   waitFor,
   waitGone,
-  type Spawned,
 } from '../helpers/spawn.js';
 
 type Mode = 'mcp' | 'sidecar' | 'repl' | 'mcp-http';

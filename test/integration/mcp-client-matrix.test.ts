@@ -9,13 +9,15 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type ClientCall, clientMatrix } from '../../src/operations/client-cases.js';
+import { operations } from '../../src/operations/registry.js';
 import { connectHttp, connectStdio, errorOf } from '../helpers/mcp-client.js';
 import { connectHttpV1, connectStdioV1 } from '../helpers/mcp-client-v1.js';
-import { clientMatrix, type ClientCall } from '../../src/operations/client-cases.js';
-import { operations } from '../../src/operations/registry.js';
 import { makeMatrixWorkspace, type MatrixWorkspace } from '../helpers/mcp-matrix-cases.mjs';
-import { assertBuilt, CLI, removeDir, spawnNode, tempDir, waitFor, type Spawned } from '../helpers/spawn.js';
+import { assertBuilt, CLI, removeDir, type Spawned, spawnNode, tempDir, waitFor } from '../helpers/spawn.js';
 
 /** Bound for a whole client run: it starts a real tsserver on a shared 2-core machine. */
 const RUN_TIMEOUT_MS = 240_000;

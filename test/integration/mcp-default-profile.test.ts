@@ -5,7 +5,9 @@
  * dependency). In-process server and client on an empty workspace: no language server starts.
  */
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Gateway } from '../../src/gateway/gateway.js';
 import { DEFAULT_EDIT_TOOLS, profileTools, selectTools } from '../../src/operations/profiles.js';
 import { operations } from '../../src/operations/registry.js';

@@ -3,8 +3,9 @@
  * transport pair: tool listing (schemas, annotations), structured results and text, coded
  * isError results, protocol errors for unknown tools, progress, cancellation.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { LspgateError } from '../../src/errors/errors.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { withMeta } from '../../src/schema/meta.js';

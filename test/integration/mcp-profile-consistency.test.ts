@@ -8,7 +8,9 @@
  * language server starts.
  */
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Gateway } from '../../src/gateway/gateway.js';
 import { profileTools, selectTools } from '../../src/operations/profiles.js';
 import { operations } from '../../src/operations/registry.js';

@@ -4,10 +4,12 @@
  * answering find_definition on fixtures/ts-app with the real typescript-language-server.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Client } from '@modelcontextprotocol/client';
-import { Gateway } from '../../src/gateway/gateway.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { listedAnnotations } from '../../src/frontends/mcp/server.js';
+import { Gateway } from '../../src/gateway/gateway.js';
 import { profileTools } from '../../src/operations/profiles.js';
 import { operations } from '../../src/operations/registry.js';
 import { connectHttp, connectInProcess, errorOf, textOf } from '../helpers/mcp-client.js';

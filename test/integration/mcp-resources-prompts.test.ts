@@ -8,10 +8,12 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import type { Client, ReadResourceResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Gateway } from '../../src/gateway/gateway.js';
+
 import { outlineUri, repoOutlineUri, symbolUri } from '../../src/frontends/mcp/resources.js';
+import { Gateway } from '../../src/gateway/gateway.js';
 import { connectInProcess } from '../helpers/mcp-client.js';
 import { removeDir, tempDir, TS_APP, waitFor } from '../helpers/spawn.js';
 

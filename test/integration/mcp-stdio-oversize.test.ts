@@ -3,7 +3,8 @@
  * the session stopped answering. It is now refused with a coded error, and the session goes on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, textOf, type StdioConnection } from '../helpers/mcp-client.js';
+
+import { connectStdio, type StdioConnection, textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, removeDir, tempDir, TEST_FRONTEND, TS_APP } from '../helpers/spawn.js';
 
 describe('an oversized MCP stdio message', () => {

@@ -3,7 +3,8 @@
  * the real MCP client in both protocol eras: 2025-11-25 (`initialize`) and 2026-07-28 (pinned).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, errorOf, textOf, type Era, type StdioConnection } from '../helpers/mcp-client.js';
+
+import { connectStdio, type Era, errorOf, type StdioConnection, textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, removeDir, tempDir, TEST_FRONTEND, TS_APP } from '../helpers/spawn.js';
 
 const eras: Era[] = ['legacy', '2026-07-28'];

@@ -4,11 +4,13 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { profileTools } from '../../src/operations/profiles.js';
 import { operations } from '../../src/operations/registry.js';
 import { connectHttp, connectStdio } from '../helpers/mcp-client.js';
-import { assertBuilt, CLI, REPO, removeDir, runCli, spawnNode, tempDir, waitFor } from '../helpers/spawn.js';
+import { assertBuilt, CLI, removeDir, REPO, runCli, spawnNode, tempDir, waitFor } from '../helpers/spawn.js';
 
 const CORE_TOOLS = profileTools('core', operations);
 const DEFAULT_TOOLS = profileTools('default', operations);

@@ -8,12 +8,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { faultEntry } from '../../fixtures/fault-server/entry.js';
+import { alive } from '../../fixtures/fault-server/proc-utils.js';
 import { relayProgress } from '../../src/frontends/server-progress.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import type { ProgressUpdate } from '../../src/operations/types.js';
-import { faultEntry } from '../../fixtures/fault-server/entry.js';
-import { alive } from '../../fixtures/fault-server/proc-utils.js';
 import type { WorkspaceInfo } from '../helpers/results.js';
 
 type Server = WorkspaceInfo['servers'][number];

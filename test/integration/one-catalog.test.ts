@@ -16,11 +16,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import type { WorkspaceCatalog } from '../../src/catalog/catalog.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { ServiceCataloger } from '../../src/service/cataloging/cataloger.js';
-import { FIXTURES, fixtureGateway, type FixtureGateway } from '../helpers/gateway.js';
+import { type FixtureGateway, fixtureGateway, FIXTURES } from '../helpers/gateway.js';
 
 /** A gateway on a private copy of fixtures/one-catalog (plus `extra` files), in the given server-start mode. */
 async function world(serverStart: 'on-demand' | 'after-syntax', extra: Record<string, string> = {}): Promise<FixtureGateway> {

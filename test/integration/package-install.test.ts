@@ -7,12 +7,14 @@
  * configured with that path would. Slow (a real npm install from the registry or npm's cache).
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { assertBuilt, childEnv, removeDir, REPO, tempDir, TS_APP } from '../helpers/spawn.js';
 
 const run = promisify(execFile);

@@ -10,9 +10,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI, runCli, spawnNode, waitFor } from '../helpers/spawn.js';
+
 import { removeWhenQuiet } from '../helpers/quiet-dir.js';
+import { assertBuilt, CLI, runCli, spawnNode, waitFor } from '../helpers/spawn.js';
 
 let tmp: string;
 let root: string;

@@ -10,7 +10,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { buildScenario, EVIL, KINDS, listing, otherUser, type Scenario } from '../helpers/hostile-journals.js';
 import { assertBuilt, runCli } from '../helpers/spawn.js';
 

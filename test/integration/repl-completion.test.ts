@@ -4,9 +4,11 @@
  * once a command has built it.
  */
 import { PassThrough } from 'node:stream';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type ReplHandle, startRepl } from '../../src/frontends/repl/repl.js';
 import { Gateway } from '../../src/gateway/gateway.js';
-import { startRepl, type ReplHandle } from '../../src/frontends/repl/repl.js';
 import { removeDir, tempDir, TS_APP, waitFor } from '../helpers/spawn.js';
 
 /** Bound for tests that start a real language server (the CI machine is shared). */

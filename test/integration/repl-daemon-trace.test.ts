@@ -4,9 +4,10 @@
  * dropped — the typescript-language-server's start alone is many more messages than that.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonWorld, type DaemonWorld } from '../helpers/daemon.js';
+
+import { type DaemonWorld, daemonWorld } from '../helpers/daemon.js';
 import { endWorld } from '../helpers/daemon-procs.js';
-import { assertBuilt, CLI, spawnNode, TS_APP, waitFor, type Spawned } from '../helpers/spawn.js';
+import { assertBuilt, CLI, type Spawned, spawnNode, TS_APP, waitFor } from '../helpers/spawn.js';
 
 const TSLS = 'typescript-language-server';
 const SYMBOLS = `.raw ${TSLS} textDocument/documentSymbol {"textDocument":{"uri":"src/util/strings.ts"}}`;

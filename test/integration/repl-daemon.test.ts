@@ -8,15 +8,17 @@
  * And a daemon stopped while a REPL call is in flight: the call answers DAEMON_FAILED, the REPL goes on.
  */
 import { PassThrough } from 'node:stream';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { connect } from '../../src/frontends/daemon-client/client.js';
 import type { DaemonStatus } from '../../src/frontends/daemon-client/protocol.js';
 import { RemoteGateway } from '../../src/frontends/daemon-client/remote-gateway.js';
-import { startRepl, type ReplHandle } from '../../src/frontends/repl/repl.js';
+import { type ReplHandle, startRepl } from '../../src/frontends/repl/repl.js';
 import { createLogger } from '../../src/util/logger.js';
-import { daemonStatus, daemonWorld, faultServersUnder, sidecarClient, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
+import { daemonStatus, type DaemonWorld, daemonWorld, faultServersUnder, sidecarClient, stopDaemon } from '../helpers/daemon.js';
 import { endWorld } from '../helpers/daemon-procs.js';
-import { assertBuilt, CLI, commandLine, descendants, isAlive, runCli, spawnNode, TS_APP, waitFor, type Spawned } from '../helpers/spawn.js';
+import { assertBuilt, CLI, commandLine, descendants, isAlive, runCli, type Spawned, spawnNode, TS_APP, waitFor } from '../helpers/spawn.js';
 
 const TEST_TIMEOUT_MS = 240_000;
 const TSLS = 'typescript-language-server';

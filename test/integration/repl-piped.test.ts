@@ -5,6 +5,7 @@
  * output in input order, then exit at EOF with the server stopped.
  */
 import { describe, expect, it } from 'vitest';
+
 import { assertBuilt, isAlive, removeDir, spawnNode, tempDir, TEST_FRONTEND, TS_APP, waitGone } from '../helpers/spawn.js';
 
 /** Bound for tests that start a real language server (the CI machine is shared). */

@@ -10,10 +10,12 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
-import { daemonStatus, daemonWorld, type DaemonWorld } from '../helpers/daemon.js';
+
+import { daemonStatus, type DaemonWorld, daemonWorld } from '../helpers/daemon.js';
 import { endWorld } from '../helpers/daemon-procs.js';
-import { runInPty, type PtyProgram } from '../helpers/pty.js';
+import { type PtyProgram, runInPty } from '../helpers/pty.js';
 import { assertBuilt, CLI, removeDir, tempDir, TEST_FRONTEND, TS_APP } from '../helpers/spawn.js';
 
 const TEST_TIMEOUT_MS = 240_000;

@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { INDEX_VERSION } from '../../src/catalog/store.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import type { JsonResult } from '../helpers/results.js';

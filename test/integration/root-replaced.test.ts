@@ -7,9 +7,11 @@
  */
 import { appendFileSync, cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Gateway } from '../../src/gateway/gateway.js';
+
 import { toLspgateError } from '../../src/errors/errors.js';
+import { Gateway } from '../../src/gateway/gateway.js';
 import { createLogger } from '../../src/util/logger.js';
 import { removeDir, tempDir, TS_APP } from '../helpers/spawn.js';
 

@@ -6,9 +6,11 @@
  * out of a search that does not name them.
  */
 import { execFileSync } from 'node:child_process';
+
 import { describe, expect, it } from 'vitest';
-import { openScratch } from '../helpers/scratch.js';
+
 import type { JsonResult } from '../helpers/results.js';
+import { openScratch } from '../helpers/scratch.js';
 
 describe('search_code: commit messages and pull requests', async () => {
   const fx = await openScratch('corpus-ts');

@@ -5,8 +5,9 @@
  * re-reading that file's invariants (incremental like the code chunks).
  */
 import { describe, expect, it } from 'vitest';
-import { openScratch } from '../helpers/scratch.js';
+
 import type { JsonResult } from '../helpers/results.js';
+import { openScratch } from '../helpers/scratch.js';
 
 describe('search_code: invariant chunks', async () => {
   const fx = await openScratch('corpus-ts');

@@ -7,6 +7,7 @@
  * root's files, `**\/*.ts` all of them).
  */
 import { describe, expect, it } from 'vitest';
+
 import { DOC_MAX_LINES } from '../../src/chunks/doc-chunks.js';
 import { openFixture } from '../helpers/gateway.js';
 import type { JsonResult } from '../helpers/results.js';

@@ -6,9 +6,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import { assertBuilt, CLI, removeDir, spawnNode, tempDir, type Spawned } from '../helpers/spawn.js';
+import { createMessageConnection, type MessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+
+import { assertBuilt, CLI, removeDir, type Spawned, spawnNode, tempDir } from '../helpers/spawn.js';
 
 let tmp: string;
 let spawned: Spawned;

@@ -5,9 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Gateway } from '../../src/gateway/gateway.js';
+
 import { LspgateError } from '../../src/errors/errors.js';
+import { Gateway } from '../../src/gateway/gateway.js';
 import { assertBuilt, removeDir, runCli, tempDir } from '../helpers/spawn.js';
 
 const CANARY = 'SECRET-CANARY-7f3e';

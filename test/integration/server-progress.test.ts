@@ -6,11 +6,12 @@
  * after the relay started are seen through the broker's creation event.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
 import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
-import { HEARTBEAT_MS, relayProgress, type ProgressRelay } from '../../src/frontends/server-progress.js';
+import { HEARTBEAT_MS, type ProgressRelay, relayProgress } from '../../src/frontends/server-progress.js';
 import type { ProgressUpdate } from '../../src/operations/types.js';
 import { createLogger } from '../../src/util/logger.js';
-import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
 import { waitFor } from '../helpers/spawn.js';
 
 const logger = createLogger('test', 'error');

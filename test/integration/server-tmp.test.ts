@@ -8,7 +8,9 @@
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createBroker } from '../../src/broker/broker.js';
 import { loadServers } from '../../src/config/load.js';
 import { serverTmpRoot } from '../../src/lsp/server-tmp.js';

@@ -10,15 +10,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { faultEntry } from '../../fixtures/fault-server/entry.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import type { LspSession } from '../../src/lsp/types.js';
-import { faultEntry } from '../../fixtures/fault-server/entry.js';
-import { daemonStatus, daemonWorld, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
+import { daemonStatus, type DaemonWorld, daemonWorld, stopDaemon } from '../helpers/daemon.js';
 import { connectInProcess } from '../helpers/mcp-client.js';
 import { runInPty } from '../helpers/pty.js';
-import { assertBuilt, CLI, removeDir, runCli, tempDir, waitFor, waitGone, type Spawned } from '../helpers/spawn.js';
+import { assertBuilt, CLI, removeDir, runCli, type Spawned, tempDir, waitFor, waitGone } from '../helpers/spawn.js';
 import { startLoggingDaemon } from '../helpers/thin.js';
 
 const SOURCE = 'export function greet(): number {\n  return 1;\n}\n\nexport const answer = greet();\n';

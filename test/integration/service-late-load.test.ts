@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { Gateway } from '../../src/gateway/gateway.js';
 
 const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/late-load-server/server.mjs');

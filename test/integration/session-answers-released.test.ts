@@ -8,11 +8,13 @@
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
+
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentSymbolRequest } from 'vscode-languageserver-protocol';
+
+import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
 import { createBroker, type SessionBroker } from '../../src/broker/broker.js';
 import { createLogger } from '../../src/util/logger.js';
-import { faultEntry, faultWorkspace } from '../../fixtures/fault-server/entry.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;

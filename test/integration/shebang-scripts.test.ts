@@ -3,6 +3,7 @@
 // (`tests/run-all`, `bin/deploy`) were never walked. The gate reads only a file's first bytes to
 // decide; a file without an extension and without a known `#!` line stays out.
 import { describe, expect, it } from 'vitest';
+
 import { scriptExtension } from '../../src/adapters/languages.js';
 import { openScratch } from '../helpers/scratch.js';
 

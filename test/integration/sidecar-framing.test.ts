@@ -5,8 +5,9 @@
  * the relay says why on its own stderr and ends even with megabytes of junk still queued).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { StreamMessageReader, type Message } from 'vscode-jsonrpc/node';
-import { assertBuilt, CLI, removeDir, runCli, spawnNode, tempDir, TS_APP, type Spawned } from '../helpers/spawn.js';
+import { type Message, StreamMessageReader } from 'vscode-jsonrpc/node';
+
+import { assertBuilt, CLI, removeDir, runCli, type Spawned, spawnNode, tempDir, TS_APP } from '../helpers/spawn.js';
 
 const valid = (() => {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_workspaces', params: {} });

@@ -8,13 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CancellationTokenSource,
   createMessageConnection,
+  type MessageConnection,
   ParameterStructures,
   ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
-  type MessageConnection,
 } from 'vscode-jsonrpc/node';
-import { assertBuilt, removeDir, spawnNode, tempDir, TEST_FRONTEND, TS_APP, type Spawned } from '../helpers/spawn.js';
+
+import { assertBuilt, removeDir, type Spawned, spawnNode, tempDir, TEST_FRONTEND, TS_APP } from '../helpers/spawn.js';
 
 let proc: Spawned;
 let conn: MessageConnection;

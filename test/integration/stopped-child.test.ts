@@ -12,10 +12,12 @@
  */
 import { cpSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { toLspgateError } from '../../src/errors/errors.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { createLogger } from '../../src/util/logger.js';
-import { toLspgateError } from '../../src/errors/errors.js';
 import { commandLine, descendants, isAlive, removeDir, tempDir, TS_APP, waitGone } from '../helpers/spawn.js';
 
 // Short enough that the test waits little for a stopped child, long enough for a loaded machine's warm tsserver.

@@ -15,10 +15,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import type { Limits } from '../../src/config/schema.js';
 import { Gateway } from '../../src/gateway/gateway.js';
-import { fixtureGateway, type FixtureGateway } from '../helpers/gateway.js';
+import { type FixtureGateway, fixtureGateway } from '../helpers/gateway.js';
 
 /** One class with `n` empty methods: parse time and heap grow with n whatever the parser's walks do. */
 function manyMethods(name: string, n: number): string {

@@ -8,8 +8,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+
 import { LspgateError } from '../../src/errors/errors.js';
 import { operations } from '../../src/operations/registry.js';
 import { openScratch } from '../helpers/scratch.js';

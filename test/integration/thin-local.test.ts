@@ -7,9 +7,11 @@
  */
 import { cpSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonWorld, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
-import { assertBuilt, REPO, removeDir, spawnNode, tempDir, waitGone, type Spawned } from '../helpers/spawn.js';
+
+import { type DaemonWorld, daemonWorld, stopDaemon } from '../helpers/daemon.js';
+import { assertBuilt, removeDir, REPO, type Spawned, spawnNode, tempDir, waitGone } from '../helpers/spawn.js';
 import { startLoggingDaemon } from '../helpers/thin.js';
 
 const FULL = path.join(REPO, 'dist/src/cli/full-main.js');

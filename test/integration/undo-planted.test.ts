@@ -10,10 +10,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { Gateway } from '../../src/gateway/gateway.js';
 import { fixtureGateway } from '../helpers/gateway.js';
-import { plantRecord, PLANTS, recordsFolder, type Plant } from '../helpers/planted-records.js';
+import { type Plant, plantRecord, PLANTS, recordsFolder } from '../helpers/planted-records.js';
 
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-undo-planted-')));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

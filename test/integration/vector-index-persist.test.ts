@@ -9,7 +9,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { startEmbedServer } from '../helpers/embed-server.js';
 import { assertBuilt, removeDir, REPO, runCli, tempDir } from '../helpers/spawn.js';
 

@@ -4,6 +4,7 @@
 // A candidate that is only another candidate under a namespace (`export const describe =
 // core.describe`) is not a second declaration.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 import type { JsonResult } from '../helpers/results.js';
 

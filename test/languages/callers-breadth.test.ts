@@ -3,7 +3,9 @@
 // and 5 direct test callers; 50 test functions call saveA. A depth-first walk spent its 50-node
 // budget on saveA's tests and left saveB and saveC out, saying so only in `_meta`.
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 
 interface Node {

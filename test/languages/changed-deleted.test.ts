@@ -3,7 +3,9 @@
 // symbol) and the deleted declaration was never named.
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { gitCopy } from '../helpers/git-copy.js';
 import { goAvailable } from '../helpers/go.js';
 import type { ChangedSymbol, JsonResult } from '../helpers/results.js';

@@ -2,7 +2,9 @@
 // untracked file, a deleted function, each mapped onto catalog ranges with its impact summary.
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { LspgateError } from '../../src/errors/errors.js';
 import { gitCopy } from '../helpers/git-copy.js';
 import type { ChangedSymbol, JsonResult } from '../helpers/results.js';

@@ -2,6 +2,7 @@
 // the server's own action (TypeScript quickfix, gopls organize imports), previewed as a diff, then
 // applied against the preview's hashes; the diagnostics afterwards no longer report it.
 import { describe, expect, it } from 'vitest';
+
 import { goAvailable } from '../helpers/go.js';
 import type { ActionEntry, DiagnosticEntry } from '../helpers/results.js';
 import { openScratch } from '../helpers/scratch.js';

@@ -2,6 +2,7 @@
 // are counted by hand in its own comment, and one coverage file per format (lcov, Go
 // coverprofile, coverage.py JSON, Clover) with known hits.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 

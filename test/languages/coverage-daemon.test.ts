@@ -8,13 +8,15 @@
  * worker thread, not on the event loop every client shares). No timing: B's answers are counted
  * while A's call is open.
  */
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonWorld, stopDaemon, type DaemonWorld } from '../helpers/daemon.js';
+
+import { type DaemonWorld, daemonWorld, stopDaemon } from '../helpers/daemon.js';
 import { textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, removeDir, type Spawned } from '../helpers/spawn.js';
-import { mcpThin, startLoggingDaemon, type McpThin } from '../helpers/thin.js';
+import { type McpThin, mcpThin, startLoggingDaemon } from '../helpers/thin.js';
 
 const GO = 'package x\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n';
 const LCOV_LINES = 3_300_000;

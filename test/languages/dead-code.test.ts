@@ -1,6 +1,7 @@
 // find_dead_code on the rel-* fixtures: each fixture has one dead declaration, and entry points,
 // tests, hooks and library API that nothing in the workspace references but that are not dead.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import type { DeadCodeCandidate, JsonResult } from '../helpers/results.js';

@@ -6,7 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { goAvailable } from '../helpers/go.js';
 import type { DiagnosticEntry, FileDiagnostics } from '../helpers/results.js';
 import { openScratch } from '../helpers/scratch.js';

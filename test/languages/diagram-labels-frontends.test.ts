@@ -6,9 +6,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { parseMermaid, readSvg } from '../helpers/diagram-parsers.js';
-import { connectStdio, textOf, type StdioConnection } from '../helpers/mcp-client.js';
+import { connectStdio, type StdioConnection, textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, removeDir, runCli, tempDir } from '../helpers/spawn.js';
 
 const DIRECTIVE = "%%{init: {'theme': 'dark'}}%%";

@@ -1,8 +1,9 @@
 // render_diagram on rel-ts: the edges are query_relationships' edges, and every format parses with
 // the real parsers (mermaid, Graphviz WASM).
 import { describe, expect, it } from 'vitest';
-import { openFixture } from '../helpers/gateway.js';
+
 import { layoutDot, parseMermaid } from '../helpers/diagram-parsers.js';
+import { openFixture } from '../helpers/gateway.js';
 import type { GraphNode, JsonResult } from '../helpers/results.js';
 
 /** `from -label-> to` by node labels. */

@@ -2,7 +2,8 @@
 // own file, its directory, another directory and a test; it calls a helper of its file and a logger
 // elsewhere; its signature names Item and Money). Real servers: tsserver, gopls, pyright, intelephense.
 import { describe, expect, it } from 'vitest';
-import { openFixture, type FixtureGateway } from '../helpers/gateway.js';
+
+import { type FixtureGateway, openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import type { CallNode, JsonResult } from '../helpers/results.js';
 

@@ -2,9 +2,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
-import { Gateway } from '../../src/gateway/gateway.js';
+
 import { LspgateError } from '../../src/errors/errors.js';
+import { Gateway } from '../../src/gateway/gateway.js';
 import { FIXTURES, openFixture, withoutTiming } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import type { CallNode, CallSite, ExportedSymbol, FieldDescriptor, FunctionDescriptor, ReferenceEntry } from '../helpers/results.js';

@@ -5,8 +5,10 @@
 // its vendored copy; lspgate serves the three as one workspace (a go.work in its cache).
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { openFixture, type FixtureGateway } from '../helpers/gateway.js';
+
+import { type FixtureGateway, openFixture } from '../helpers/gateway.js';
 import { goAtLeast } from '../helpers/go.js';
 import { positionOf } from '../helpers/positions.js';
 import { openScratch } from '../helpers/scratch.js';

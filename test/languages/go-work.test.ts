@@ -1,6 +1,7 @@
 // Go through gopls on fixtures/go-work: a go.work with two modules (app imports shapes). The go
 // command refuses GOFLAGS=-mod=mod in workspace mode, which once made every file "no package metadata".
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 

@@ -14,10 +14,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
+import { LspgateError, toLspgateError } from '../../src/errors/errors.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { createLogger } from '../../src/util/logger.js';
-import { LspgateError, toLspgateError } from '../../src/errors/errors.js';
 import { goAvailable, goExtraPath } from '../helpers/go.js';
 
 const dirs: string[] = [];

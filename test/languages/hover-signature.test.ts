@@ -3,7 +3,9 @@
 // an import alias in another (signature help inside the argument list). Positions by text search.
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import { positionOf } from '../helpers/positions.js';

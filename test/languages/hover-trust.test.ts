@@ -7,7 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { Gateway } from '../../src/gateway/gateway.js';
 import { fixtureGateway } from '../helpers/gateway.js';
 import { leaked, textsWorld } from '../helpers/hostile-texts.js';

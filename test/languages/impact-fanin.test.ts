@@ -2,6 +2,7 @@
 // of the library checks its inputs with it) was MEDIUM by its 3 files alone. Fixture
 // callers-crowd-ts: src/fanin/check.ts, called 45 times from each of 3 factories, no test.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 
 describe('analyze_impact: fan-in', async () => {

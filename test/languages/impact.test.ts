@@ -1,6 +1,7 @@
 // analyze_impact on the rel-* fixtures: ripple effects from real references and call trees, the
 // severities of each operation and the risk rule (docs/operations-guide.md "Impact").
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import type { JsonResult, RippleEffect } from '../helpers/results.js';

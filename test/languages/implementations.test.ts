@@ -2,6 +2,7 @@
 // three-level class hierarchy. typescript-language-server and gopls answer from the server;
 // pyright and intelephense (no implementation provider) from the catalog's type relations.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import type { DefinitionEntry, JsonResult } from '../helpers/results.js';

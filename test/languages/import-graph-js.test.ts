@@ -3,6 +3,7 @@
 // from`, `import()` and `require()` are found and resolved by tsserver like the TypeScript ones
 // (a TypeScript-only query node compiled against the JavaScript grammar used to fail the whole graph).
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 import type { JsonResult, Relationship } from '../helpers/results.js';
 

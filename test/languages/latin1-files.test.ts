@@ -5,9 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Gateway } from '../../src/gateway/gateway.js';
+
 import { LspgateError } from '../../src/errors/errors.js';
+import { Gateway } from '../../src/gateway/gateway.js';
 import { removeDir, tempDir } from '../helpers/spawn.js';
 
 let tmp: string;

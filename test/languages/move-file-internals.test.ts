@@ -10,9 +10,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { openScratch } from '../helpers/scratch.js';
+
 import { POLYGLOT } from '../helpers/planted-records.js';
+import { openScratch } from '../helpers/scratch.js';
 
 describe('move_file: VCS internals and execute bits', async () => {
   const fx = await openScratch('move-ts', { 'src/tool.js': POLYGLOT, 'vendor/lib/src/x.ts': 'export const x = 1;\n' });

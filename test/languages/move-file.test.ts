@@ -12,7 +12,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { goAvailable } from '../helpers/go.js';
 import { openScratch } from '../helpers/scratch.js';
 import { sha } from '../helpers/symbol-edits.js';

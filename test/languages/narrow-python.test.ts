@@ -2,9 +2,10 @@
 // examples/ call into it from outside the server's project), with a relative `from . import`,
 // docstrings, overrides (dead-code.test.ts) and a decorator that registers nothing.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
-import { openScratch } from '../helpers/scratch.js';
 import type { JsonResult } from '../helpers/results.js';
+import { openScratch } from '../helpers/scratch.js';
 
 const imports = (r: JsonResult) => r.results.map((x: { line: number; to: string; specifier: string }) => `${x.line} ${x.specifier} -> ${x.to}`);
 

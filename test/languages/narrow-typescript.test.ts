@@ -4,9 +4,10 @@
 // once it is open; its call hierarchy answers from the project of the callee's file only (no caller
 // outside src), its references and rename combine every loaded project.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
-import { openScratch } from '../helpers/scratch.js';
 import type { JsonResult } from '../helpers/results.js';
+import { openScratch } from '../helpers/scratch.js';
 
 interface Node {
   name: string;

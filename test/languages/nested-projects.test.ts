@@ -4,7 +4,8 @@
 // with their own pyproject.toml (one flat, one in a src layout). Definitions, references and hover
 // are asked in each project, by position and by name.
 import { describe, expect, it } from 'vitest';
-import { openFixture, type FixtureGateway } from '../helpers/gateway.js';
+
+import { type FixtureGateway, openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import { positionOf } from '../helpers/positions.js';
 import { openScratch } from '../helpers/scratch.js';

@@ -3,6 +3,7 @@
 // script (grammar-only languages) put the notice on every answer, search_symbols included after
 // every server was ready, and impact listed the CSS and shell files as partial with install hints.
 import { describe, expect, it } from 'vitest';
+
 import { openScratch } from '../helpers/scratch.js';
 
 const EXTRA = {

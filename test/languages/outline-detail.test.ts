@@ -1,5 +1,6 @@
 // get_file_outline `detail` and `depth` on fixtures/ts-app through typescript-language-server.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 
 type Node = { kind: string; name: string; signature?: string; lines?: [number, number]; symbol_id?: string; children?: Node[] };

@@ -4,6 +4,7 @@
 // "no package metadata" for every request about it (before: find_dead_code, coverage_report,
 // depends-on and render_diagram failed whole with INTERNAL).
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 import { gitCopy } from '../helpers/git-copy.js';
 import { goAvailable } from '../helpers/go.js';

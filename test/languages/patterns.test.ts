@@ -1,6 +1,7 @@
 // find_patterns on the pat-* fixtures: each has two types sharing a base (and one that does not
 // recur), decorators or attributes, route registrations and known error-handling forms.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import type { JsonResult } from '../helpers/results.js';

@@ -1,5 +1,6 @@
 // PHP through intelephense on fixtures/php-app (truth in fixtures/php-app/EXPECTED.md).
 import { describe, expect, it } from 'vitest';
+
 import { openFixture, withoutTiming } from '../helpers/gateway.js';
 import type { CallNode, CallSite, ExportedSymbol, FieldDescriptor, FunctionDescriptor, RelationDescriptor } from '../helpers/results.js';
 

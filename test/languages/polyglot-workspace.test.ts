@@ -1,8 +1,9 @@
 // One root with TypeScript, Go (nested go.mod), Python and PHP projects (fixtures/polyglot/README.md).
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
-import { positionOf } from '../helpers/positions.js';
 import { goAvailable } from '../helpers/go.js';
+import { positionOf } from '../helpers/positions.js';
 import type { CallNode, ExportedSymbol, ReferenceEntry, WorkspaceInfo } from '../helpers/results.js';
 
 describe('a polyglot workspace', async () => {

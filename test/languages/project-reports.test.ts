@@ -5,6 +5,7 @@
 // it) and `node:fs` without @types/node; rel-py/main.py imports `nonexistent_mod`; rel-php/bootstrap.php
 // requires app/missing.php. rel-complexity has one coverage file per format.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import type { CodeElement, FileCoverage, JsonResult, ValidationError } from '../helpers/results.js';

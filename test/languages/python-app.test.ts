@@ -1,5 +1,6 @@
 // Python through pyright on fixtures/py-app (truth in fixtures/py-app/EXPECTED.md).
 import { describe, expect, it } from 'vitest';
+
 import { openFixture, withoutTiming } from '../helpers/gateway.js';
 import type { CallNode, CallSite, ExportedSymbol, FieldDescriptor, FunctionDescriptor, ReferenceEntry } from '../helpers/results.js';
 

@@ -7,7 +7,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { Gateway } from '../../src/gateway/gateway.js';
 
 const PHP_FILES = 600;

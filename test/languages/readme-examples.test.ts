@@ -7,9 +7,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { goAvailable } from '../helpers/go.js';
-import { assertBuilt, REPO, removeDir, runCli, tempDir } from '../helpers/spawn.js';
+import { assertBuilt, removeDir, REPO, runCli, tempDir } from '../helpers/spawn.js';
 
 const README = path.join(REPO, 'README.md');
 const EXAMPLE = /<!-- example: (.+?) -->\n````console\n\$ lspgate (.+?)\n([\s\S]*?)\n````\n/g;

@@ -3,6 +3,7 @@
 // package's second file repeated every importer of the package). Impact says direct and
 // transitive files apart.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import type { JsonResult } from '../helpers/results.js';

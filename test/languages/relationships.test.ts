@@ -3,7 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { Gateway } from '../../src/gateway/gateway.js';
 import { FIXTURES, openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';

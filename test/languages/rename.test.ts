@@ -4,7 +4,9 @@
 // new name equal the old count), CONTENT_MODIFIED when a file changed since the preview, and the
 // refusals that come from the server's answer.
 import { createHash } from 'node:crypto';
+
 import { describe, expect, it } from 'vitest';
+
 import { goAvailable } from '../helpers/go.js';
 import { positionOf } from '../helpers/positions.js';
 import type { EditFileEntry, ReferenceEntry } from '../helpers/results.js';

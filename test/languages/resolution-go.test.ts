@@ -2,6 +2,7 @@
 // gopls: one name per rule, answered as a developer would pick it. gopls lists no symbols inside
 // function bodies, so Go's scope rule is package-level before methods.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 

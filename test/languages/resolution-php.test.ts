@@ -2,6 +2,7 @@
 // intelephense: one name per rule, answered as a developer would pick it. intelephense lists no
 // symbols inside function bodies, so PHP's scope rule is namespace-level before class members.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 
 type Alt = { kind: string; file: string; line: number; scope: string; role: string };

@@ -1,6 +1,7 @@
 // The resolution policy (src/service/navigation/resolution-policy.ts) on fixtures/resolution-ts through
 // typescript-language-server: one name per rule, answered as a developer would pick it.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 
 describe('name resolution policy, TypeScript', async () => {

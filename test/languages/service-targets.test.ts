@@ -4,8 +4,10 @@
 // catalog's id (gopls names methods `(*Router).Dispatch`, the catalog `Router.Dispatch`).
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DocumentSymbolRequest, type DocumentSymbol } from 'vscode-languageserver-protocol';
+
 import { describe, expect, it } from 'vitest';
+import { type DocumentSymbol, DocumentSymbolRequest } from 'vscode-languageserver-protocol';
+
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import { lineOf } from '../helpers/positions.js';

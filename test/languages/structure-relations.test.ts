@@ -4,6 +4,7 @@
 // that are no bases, aliased and dotted Python bases, PHP `implements` below a long docblock and
 // attributes, Go fields embedded on later lines.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import type { DefinitionEntry, JsonResult, TypeNode } from '../helpers/results.js';

@@ -4,7 +4,9 @@
 // calls named); a TypeScript delta past its bound (unchecked: apply refused unless
 // accept_unchecked); previews of two bodies with two hashes; an identical body writing nothing.
 import { execFileSync } from 'node:child_process';
+
 import { describe, expect, it } from 'vitest';
+
 import { goAvailable, goEnv } from '../helpers/go.js';
 import { openScratch } from '../helpers/scratch.js';
 

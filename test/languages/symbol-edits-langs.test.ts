@@ -5,6 +5,7 @@
 // delete_symbol refused while references remain. Java has no server: `diagnostics: not_checked`
 // with the reason, and the parse check still refuses broken text. Go skips loudly without Go.
 import { describe, expect, it } from 'vitest';
+
 import { goAvailable } from '../helpers/go.js';
 import { openScratch } from '../helpers/scratch.js';
 import { applyChecked } from '../helpers/symbol-edits.js';

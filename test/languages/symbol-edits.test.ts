@@ -6,7 +6,9 @@
 // method replaced by its own text as get_symbol answers it leaves the file as it was.
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { openScratch } from '../helpers/scratch.js';
 import { applyChecked } from '../helpers/symbol-edits.js';
 

@@ -4,6 +4,7 @@
 // line names the declaration (not its parameter) for reads and edits alike, and inserted text is
 // separated as its neighbours are.
 import { describe, expect, it } from 'vitest';
+
 import { openScratch } from '../helpers/scratch.js';
 
 const OVERLOADS = `/** Picks by key. */

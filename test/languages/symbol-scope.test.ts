@@ -4,6 +4,7 @@
 // its build constraints exclude is edited from the catalog's range with its delta not_checked and
 // the reason (no INTERNAL). Inserted Python text gets PEP 8's two blank lines around a top-level def.
 import { describe, expect, it } from 'vitest';
+
 import { goAvailable } from '../helpers/go.js';
 import { openScratch } from '../helpers/scratch.js';
 

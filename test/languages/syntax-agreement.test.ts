@@ -2,11 +2,12 @@
 // intelephense): on the language fixtures, the background verification asked of every file agrees
 // with the catalog on every symbol — same ids, byte ranges, name positions and kinds (rate 0).
 import { describe, expect, it } from 'vitest';
+
 import type { WorkspaceCatalog } from '../../src/catalog/catalog.js';
 import { ServiceCataloger } from '../../src/service/cataloging/cataloger.js';
 import { verifySample } from '../../src/service/workspace/verification.js';
-import { goAvailable } from '../helpers/go.js';
 import { openFixture } from '../helpers/gateway.js';
+import { goAvailable } from '../helpers/go.js';
 
 const FIXTURES = [
   { language: 'typescript', fixture: 'ts-app' },

@@ -8,9 +8,11 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { afterAll, describe, expect, it } from 'vitest';
-import { shippedServersFile } from '../../src/config/load.js';
+
 import type { WorkspaceCatalog } from '../../src/catalog/catalog.js';
+import { shippedServersFile } from '../../src/config/load.js';
 import { Gateway } from '../../src/gateway/gateway.js';
 import { ServiceCataloger } from '../../src/service/cataloging/cataloger.js';
 import { verifySample } from '../../src/service/workspace/verification.js';

@@ -1,10 +1,12 @@
 // tag_elements on scratch copies: a dry run writes nothing; a write changes exactly the reported
 // elements, keeps a backup that restores the original, and never leaves the workspace.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+
 import { goAvailable, goEnv } from '../helpers/go.js';
 import { openScratch } from '../helpers/scratch.js';
 

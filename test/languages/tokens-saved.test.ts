@@ -5,6 +5,7 @@
  * client views of one gateway on fixtures/ts-app, as two clients of the daemon.
  */
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 
 type Meta = { tokens_saved: number; total_tokens_saved: number };

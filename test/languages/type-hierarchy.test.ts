@@ -4,6 +4,7 @@
 // relations (gopls 0.22, not 0.16, answers them with interface satisfaction only), so every answer is built
 // from the catalog's relations (resolved with the server's definition) and says so.
 import { describe, expect, it } from 'vitest';
+
 import { openFixture } from '../helpers/gateway.js';
 import { goAvailable } from '../helpers/go.js';
 import type { JsonResult, TypeNode } from '../helpers/results.js';

@@ -1,5 +1,6 @@
 // Descriptors for fixtures/ts-app through the real typescript-language-server (EXPECTED.md).
 import { describe, expect, it } from 'vitest';
+
 import { openFixture, withoutTiming } from '../helpers/gateway.js';
 import { lineOf } from '../helpers/positions.js';
 import type { ExportedSymbol, FieldDescriptor, FunctionDescriptor, ListedSymbol, OutlineSymbol } from '../helpers/results.js';

@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { Gateway } from '../../src/gateway/gateway.js';
 import { FIXTURES, openFixture } from '../helpers/gateway.js';
 import { positionOf } from '../helpers/positions.js';

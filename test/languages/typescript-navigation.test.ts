@@ -2,8 +2,10 @@
 // EXPECTED.md and against the raw server's answers for the same positions.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ReferencesRequest } from 'vscode-languageserver-protocol';
+
 import { describe, expect, it } from 'vitest';
+import { ReferencesRequest } from 'vscode-languageserver-protocol';
+
 import { openFixture } from '../helpers/gateway.js';
 import { lineOf, positionOf } from '../helpers/positions.js';
 import type { CallNode, CallSite, DefinitionEntry, ListedSymbol, ReferenceEntry, WorkspaceInfo } from '../helpers/results.js';

@@ -4,13 +4,15 @@
  * with dependencies was opened. With it disabled, tsserver starts no typings installer, and a
  * stand-in registry (fixtures/fake-registry) that npm is pointed at gets no request.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Gateway } from '../../src/gateway/gateway.js';
+
 import { descendants } from '../../fixtures/fault-server/proc-utils.js';
-import { REPO, removeDir, tempDir } from '../helpers/spawn.js';
+import { Gateway } from '../../src/gateway/gateway.js';
+import { removeDir, REPO, tempDir } from '../helpers/spawn.js';
 
 let tmp: string;
 let gateway: Gateway;

@@ -7,6 +7,7 @@
  * answer as if they were empty and do not count.
  */
 import { describe, expect, it } from 'vitest';
+
 import { listedAnnotations } from '../../src/frontends/mcp/server.js';
 import { DROPS_STATE, FETCHES, READ_ONLY, UPDATES_INDEX, WRITES_FILES } from '../../src/operations/annotations.js';
 import { operations } from '../../src/operations/registry.js';

@@ -7,7 +7,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { listJournals } from '../../src/link/journals.js';
 import { ApplyJournal } from '../../src/service/editing/apply-journal.js';
 import { recoverJournals } from '../../src/service/editing/recovery.js';

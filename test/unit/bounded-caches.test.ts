@@ -3,13 +3,14 @@
  * still counts at most its bound, and still answers (a pure memo loses only time).
  */
 import { describe, expect, it } from 'vitest';
+
+import { pathRole, ROLE_MEMO } from '../../src/adapters/test-files.js';
 import { GLOB_MEMO, globMatcher } from '../../src/catalog/glob.js';
 import { normalizeTerm, TERM_MEMO } from '../../src/chunks/tokenize.js';
-import { HOVER_MEMO, MODEL_MEMO } from '../../src/service/file-context.js';
 import { DISK_TEXTS } from '../../src/service/disk-texts.js';
+import { HOVER_MEMO, MODEL_MEMO } from '../../src/service/file-context.js';
 import { measure, TEXT_MEASURES } from '../../src/service/location-texts.js';
 import { BoundedMemo } from '../../src/util/bounded-memo.js';
-import { pathRole, ROLE_MEMO } from '../../src/adapters/test-files.js';
 
 const word = (i: number, len = 12) => `w${i.toString(36)}`.padEnd(len, 'x');
 

@@ -5,7 +5,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { DependencyRecorder, OperationCache } from '../../src/cache/operation-cache.js';
 import { cloneJson, ResponseCache } from '../../src/cache/response-cache.js';
 import { noteFileAccess, noteSessionUse, recordDependencies, type StampedSession } from '../../src/util/dependency-scope.js';

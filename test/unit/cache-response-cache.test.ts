@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LspgateError } from '../../src/errors/errors.js';
+
 import { liveResponseCaches, ResponseCache, responseCacheEnabled } from '../../src/cache/response-cache.js';
+import { LspgateError } from '../../src/errors/errors.js';
 
 function deferred<T>() {
   let resolve!: (v: T) => void;

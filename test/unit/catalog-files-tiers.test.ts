@@ -8,7 +8,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { CatalogFiles } from '../../src/catalog/catalog-files.js';
 import { ChangeFeed } from '../../src/catalog/change-feed.js';
 import { FileGate } from '../../src/catalog/file-gate.js';

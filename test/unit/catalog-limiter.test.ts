@@ -1,5 +1,6 @@
 /** The catalog's per-server limiter halves its concurrency when the server times out and earns it back on answers. */
 import { describe, expect, it } from 'vitest';
+
 import { LspgateError } from '../../src/errors/errors.js';
 import { Limiter } from '../../src/service/cataloging/limiter.js';
 

@@ -4,6 +4,7 @@
  * matching, and the replaced chunks stay reachable for verify_citation.
  */
 import { describe, expect, it } from 'vitest';
+
 import { ChunkIndex } from '../../src/chunks/chunk-index.js';
 import { chunkId, contentSha256 } from '../../src/chunks/ids.js';
 import type { Chunk } from '../../src/chunks/types.js';

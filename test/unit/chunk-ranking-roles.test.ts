@@ -5,6 +5,7 @@
  * implementation 9th.
  */
 import { describe, expect, it } from 'vitest';
+
 import { ChunkIndex } from '../../src/chunks/chunk-index.js';
 import { chunkId, contentSha256 } from '../../src/chunks/ids.js';
 import type { Chunk, ChunkKind } from '../../src/chunks/types.js';

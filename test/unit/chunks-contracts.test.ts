@@ -3,12 +3,14 @@
  * from the seed's formula, isTestPath per language, Filter matching with `**`, the code tokenizer.
  */
 import { createHash } from 'node:crypto';
+
 import { describe, expect, it } from 'vitest';
+
+import { isTestPath } from '../../src/adapters/test-files.js';
 import { chunkMatcher, isZeroFilter } from '../../src/chunks/filter.js';
 import { chunkId, contentSha256 } from '../../src/chunks/ids.js';
 import { normalizeTerm, tokenizeCode } from '../../src/chunks/tokenize.js';
 import type { Chunk } from '../../src/chunks/types.js';
-import { isTestPath } from '../../src/adapters/test-files.js';
 
 const hex = (s: string) => createHash('sha256').update(Buffer.from(s, 'utf8')).digest('hex');
 

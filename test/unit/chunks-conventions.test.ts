@@ -4,6 +4,7 @@
  * `fmt.Errorf` in a comment or a string counts for nothing.
  */
 import { describe, expect, it } from 'vitest';
+
 import { chunkSourceFile } from '../../src/chunks/chunker.js';
 import { conventionChunks, type PackageFile } from '../../src/chunks/conventions.js';
 import type { FileIdioms } from '../../src/chunks/idioms.js';

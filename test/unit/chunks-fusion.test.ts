@@ -3,6 +3,7 @@
  * embedder: deterministic, unit length, and closer for texts that share identifier pieces.
  */
 import { describe, expect, it } from 'vitest';
+
 import { identityChecksum } from '../../src/chunks/embedder.js';
 import { embedText, LocalHashEmbedder } from '../../src/chunks/local-embedder.js';
 import { reciprocalRankFusion } from '../../src/chunks/rrf.js';

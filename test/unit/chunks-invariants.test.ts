@@ -6,6 +6,7 @@
  * points at the invariants in its lines or in the comment right above it.
  */
 import { describe, expect, it } from 'vitest';
+
 import { chunkSourceFile } from '../../src/chunks/chunker.js';
 import type { Chunk } from '../../src/chunks/types.js';
 import type { CatalogSymbol } from '../../src/core/catalog.js';

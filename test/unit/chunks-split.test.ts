@@ -7,6 +7,7 @@
  * paragraph breaks within the size budget.
  */
 import { describe, expect, it } from 'vitest';
+
 import { chunkSourceFile } from '../../src/chunks/chunker.js';
 import { chunkMarkdown, DOC_MAX_CHARS, DOC_MAX_LINES } from '../../src/chunks/doc-chunks.js';
 import { contentSha256, linesText } from '../../src/chunks/ids.js';

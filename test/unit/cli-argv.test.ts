@@ -1,9 +1,10 @@
 // A person's command line: common flags before the command word are read as they are after it, and a
 // mistyped operation name answers with the one it was meant to be.
 import { describe, expect, it } from 'vitest';
+
 import { commandFirst } from '../../src/cli/thin/argv.js';
-import { findOperation } from '../../src/frontends/one-shot.js';
 import { LspgateError } from '../../src/errors/errors.js';
+import { findOperation } from '../../src/frontends/one-shot.js';
 
 describe('common flags before the command word', () => {
   it('move after it, with their values', () => {

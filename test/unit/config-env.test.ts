@@ -7,7 +7,9 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { ServerEntrySchema } from '../../src/config/schema.js';
 import { envDifferences } from '../../src/daemon/env-check.js';
 import { attachEnvironment, envDifference } from '../../src/link/config-env.js';

@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import {
   expandVariables,
   limitEnvName,
   loadLimits,
   loadServers,
-  missingRequirement,
   MissingPackageError,
+  missingRequirement,
   packageDir,
   packageRoot,
   resolveCommand,

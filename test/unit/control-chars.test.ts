@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { escapeBlock, escapeForText, escapeLine, jsonSafeText } from '../../src/util/control-chars.js';
 
 describe('control characters in text answers', () => {

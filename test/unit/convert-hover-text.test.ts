@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { SymbolKind } from 'vscode-languageserver-protocol';
+
 import { fromHoverContents, splitHoverMarkdown } from '../../src/schema/convert/hover-text.js';
 import { fromLspSymbolKind } from '../../src/schema/convert/lsp-kind.js';
-import { SymbolKind } from 'vscode-languageserver-protocol';
 
 describe('hover contents', () => {
   it('accepts MarkupContent, MarkedString and MarkedString[]', () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+
 import type { CatalogSymbol } from '../../src/core/catalog.js';
-import { preview } from '../../src/service/previews.js';
+import { dedupeLocations } from '../../src/service/locations.js';
 import { isLexicalWrite } from '../../src/service/navigation/references.js';
 import { collapseOverloads, firstIdentifier, snapToIdentifier } from '../../src/service/navigation/resolve.js';
-import { dedupeLocations } from '../../src/service/locations.js';
+import { preview } from '../../src/service/previews.js';
 
 describe('service helpers', () => {
   it('previews at most 10 lines, clamped to the file', () => {

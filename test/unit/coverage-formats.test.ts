@@ -5,6 +5,7 @@
  * coded refusal or skipped lines — never work proportional to a number the file names.
  */
 import { describe, expect, it } from 'vitest';
+
 import { Collector, InvalidCoverage, parseCoveragePy, parseGoProfile, parseLcov, parseXmlCoverage } from '../../src/analysis/reports/coverage-formats.js';
 
 const lengths: Record<string, number> = { 'a.go': 6, 'src/x.ts': 10 };

@@ -3,6 +3,7 @@
 // cannot expand where a compiler would, friends, macro calls in class bodies, and declarations the
 // outline's query did not reach. Each case is what a tagger (universal-ctags) or clangd lists.
 import { describe, expect, it } from 'vitest';
+
 import { syntaxEntry } from '../../src/service/cataloging/syntax-entry.js';
 
 async function ids(rel: string, text: string): Promise<string[]> {

@@ -3,7 +3,8 @@
 // names a workspace chooses: none may reach mermaid's configuration as a directive, become markup
 // in the SVG, or be read by Graphviz as an escape sequence or entity.
 import { describe, expect, it } from 'vitest';
-import { toDot, toMermaid, toSvg, type GraphData } from '../../src/analysis/diagrams/diagram-format.js';
+
+import { type GraphData, toDot, toMermaid, toSvg } from '../../src/analysis/diagrams/diagram-format.js';
 import { layoutDot, parseMermaid, readSvg } from '../helpers/diagram-parsers.js';
 
 const hostile: GraphData = {

@@ -1,6 +1,7 @@
 // Which declaration a comment or docstring documents, read by the syntax cataloger through the real
 // grammars: each language's adjacency rules, so a docstring never lands on its neighbour.
 import { describe, expect, it } from 'vitest';
+
 import { syntaxEntry } from '../../src/service/cataloging/syntax-entry.js';
 
 async function docs(rel: string, text: string): Promise<Record<string, string | null>> {

@@ -1,6 +1,7 @@
 // The edit hash binds the file's bytes and the edit (edit-hash.ts); the delta's line map moves
 // positions outside the changed lines by the edit's own shift (line-map.ts).
 import { describe, expect, it } from 'vitest';
+
 import { editHash } from '../../src/service/editing/edit-hash.js';
 import { lineMap } from '../../src/service/editing/line-map.js';
 

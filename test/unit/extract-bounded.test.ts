@@ -6,10 +6,12 @@
 // a parse of 100,000 levels takes tree-sitter itself seconds on a loaded machine; the code before
 // ran out of memory, overflowed the stack or ran for minutes on these inputs.
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import type { FileEntry } from '../../src/core/catalog.js';
 import { syntaxEntry } from '../../src/service/cataloging/syntax-entry.js';
-import { deepInputs, LONG_LINE_DECLARATIONS, longLineInputs, minifiedInputs, type HostileInput } from '../helpers/hostile-sources.js';
+import { deepInputs, type HostileInput, LONG_LINE_DECLARATIONS, longLineInputs, minifiedInputs } from '../helpers/hostile-sources.js';
 
 const CASE_TIMEOUT = 180_000;
 

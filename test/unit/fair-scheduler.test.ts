@@ -4,6 +4,7 @@
  * running (ties round-robin), each client's calls in their own order; a call cancelled or whose client left while waiting never runs.
  */
 import { describe, expect, it } from 'vitest';
+
 import { FairScheduler } from '../../src/daemon/fair-scheduler.js';
 import { LspgateError } from '../../src/errors/errors.js';
 

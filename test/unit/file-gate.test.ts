@@ -8,11 +8,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { ChangeFeed } from '../../src/catalog/change-feed.js';
 import { FileGate, GateRefusal, readGated, refusalOf } from '../../src/catalog/file-gate.js';
-import { parseInWorkers, type SyntaxAnswer } from '../../src/service/cataloging/syntax-pool.js';
 import type { CatalogChanges } from '../../src/core/catalog.js';
+import { parseInWorkers, type SyntaxAnswer } from '../../src/service/cataloging/syntax-pool.js';
 import { createLogger } from '../../src/util/logger.js';
 
 const KEY = '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\n';

@@ -4,7 +4,8 @@
 // their statements. Syntax only: which base is which type is the server's answer (the language
 // tests), here only what the header names.
 import { describe, expect, it } from 'vitest';
-import { docCommentAt, fileStructure, functionBodies, type FileStructure } from '../../src/adapters/file-structure.js';
+
+import { docCommentAt, type FileStructure, fileStructure, functionBodies } from '../../src/adapters/file-structure.js';
 
 const bases = (s: FileStructure | undefined) =>
   Object.fromEntries(

@@ -7,7 +7,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { operations } from '../../src/operations/registry.js';
 import { REPO } from '../helpers/spawn.js';
 

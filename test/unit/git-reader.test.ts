@@ -7,7 +7,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
 import { changedLines, textAtRef } from '../../src/analysis/reports/git-diff.js';
 import { fileAtCommit } from '../../src/chunks/git-head.js';
 import { gitChangedFiles } from '../../src/service/diagnostics/changed-files.js';

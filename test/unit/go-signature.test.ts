@@ -1,7 +1,8 @@
 // Hover strings below were captured from gopls 0.16.1 and 0.22.0 on fixtures/go-app with scripts/capture-hover.ts.
 import { describe, expect, it } from 'vitest';
-import { fileImports, goDocAbove, trailingComment } from '../../src/adapters/go/package.js';
+
 import { splitGoMethodName } from '../../src/adapters/go/adapter.js';
+import { fileImports, goDocAbove, trailingComment } from '../../src/adapters/go/package.js';
 import { parseGoFuncSignature, parseGoHover, parseGoParams, parseGoStructLine } from '../../src/adapters/go/signature.js';
 
 const ROUTER_HOVER =

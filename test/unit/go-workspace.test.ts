@@ -3,7 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { compareGoVersions, findModules, goDirective, goWorkText, vendoredModules } from '../../src/adapters/go/workspace.js';
 
 describe('go.work for nested modules', () => {

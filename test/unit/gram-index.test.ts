@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { GramIndex } from '../../src/catalog/gram-index.js';
 
 /** Deterministic pseudo-random words over a small alphabet, so that grams repeat across documents. */

@@ -2,6 +2,7 @@
 // to its body, or its own text when it has no body; never a one-line body, a neighbour on the same line, or a
 // comment. Through the real tree-sitter grammars (the syntax tier's own entry point).
 import { describe, expect, it } from 'vitest';
+
 import { syntaxEntry } from '../../src/service/cataloging/syntax-entry.js';
 
 async function signatures(rel: string, text: string): Promise<Record<string, string>> {

@@ -3,6 +3,7 @@
 // runner refuses 0 as INVALID_INPUT naming the field before any handler runs.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+
 import { operations } from '../../src/operations/registry.js';
 import { publicInputSchema } from '../../src/operations/runner.js';
 

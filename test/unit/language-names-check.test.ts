@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { afterAll, describe, expect, it } from 'vitest';
 
 const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scripts/check-language-names.mjs');

@@ -3,7 +3,9 @@
 // lspgate parses maps to that same profile, and the profiles are found by name, languageId and extension.
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { adapterFor } from '../../src/adapters/index.js';
 import { discoverProfiles, languageOfId, languageProfile, languageProfiles, profileOf, syntaxOf } from '../../src/adapters/languages.js';
 import { shippedServersFile } from '../../src/config/load.js';

@@ -1,5 +1,6 @@
 // lineColumnOf must answer exactly what fromLspPosition answers on the whole text, in every encoding.
 import { describe, expect, it } from 'vitest';
+
 import { lineColumnOf } from '../../src/lsp/line-position.js';
 import { fromLspPosition } from '../../src/lsp/positions.js';
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node';
+
+import { LspgateError } from '../../src/errors/errors.js';
 import { configurationSection } from '../../src/lsp/client-handlers.js';
 import { FrameGuard } from '../../src/lsp/frame-guard.js';
 import { ReadinessTracker } from '../../src/lsp/readiness.js';
@@ -7,7 +9,6 @@ import { RestartPolicy } from '../../src/lsp/restart-policy.js';
 import { fromResponseError } from '../../src/lsp/rpc-errors.js';
 import { Semaphore } from '../../src/lsp/semaphore.js';
 import { StderrRing } from '../../src/lsp/stderr-ring.js';
-import { LspgateError } from '../../src/errors/errors.js';
 
 describe('workspace/configuration', () => {
   const settings = { python: { analysis: { autoSearchPaths: true } }, gopls: { x: 0 } };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { byteOffsetAt, fromLspPosition, offsetAt, toLspPosition } from '../../src/lsp/positions.js';
 
 // "😀" is one code point, two UTF-16 units, four UTF-8 bytes; "é" is one unit, two bytes.

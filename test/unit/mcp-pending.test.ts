@@ -5,6 +5,7 @@
  * and said. (The real-daemon check is test/integration/daemon-relay-resume.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
+
 import { McpPending } from '../../src/cli/thin/mcp-pending.js';
 
 const line = (m: object) => Buffer.from(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');

@@ -4,6 +4,7 @@
 // inside a function; Ruby defs and aliases inside a `class_eval` in a method; shell functions defined in a
 // function's `if`, subshell or loop.
 import { describe, expect, it } from 'vitest';
+
 import { syntaxEntry } from '../../src/service/cataloging/syntax-entry.js';
 
 async function ids(rel: string, text: string): Promise<string[]> {

@@ -1,8 +1,9 @@
 // rename_symbol's new name against each language's identifier grammar (the adapters' newNameProblem):
 // Unicode identifiers accepted, injected code and keywords refused with the reason.
 import { describe, expect, it } from 'vitest';
-import { genericNameProblem } from '../../src/adapters/identifier.js';
+
 import { goNameProblem } from '../../src/adapters/go/identifier.js';
+import { genericNameProblem } from '../../src/adapters/identifier.js';
 import { phpNameProblem } from '../../src/adapters/php/identifier.js';
 import { pythonNameProblem } from '../../src/adapters/python/identifier.js';
 import { tsNameProblem } from '../../src/adapters/typescript/identifier.js';

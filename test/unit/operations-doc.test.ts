@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
+
 import { operationsReference } from '../../src/frontends/reference.js';
 import { operations } from '../../src/operations/registry.js';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import type { OutlineSymbol } from '../../src/schema/descriptors.js';
 import { shapeOutline } from '../../src/service/descriptors/outline-detail.js';
 

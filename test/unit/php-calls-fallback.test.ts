@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { callSitesIn, maskCommentsAndStrings } from '../../src/service/navigation/calls-fallback.js';
 
 describe('call sites in a body (references fallback for servers without call hierarchy)', () => {

@@ -1,8 +1,9 @@
 // PHP syntax-tier signatures through the real tree-sitter PHP grammar: every modifier spelled out
 // (PHP's implicit `public` included) and long parameter lists given whole.
 import { describe, expect, it } from 'vitest';
-import { syntaxEntry } from '../../src/service/cataloging/syntax-entry.js';
+
 import { modifiersBefore } from '../../src/adapters/php/source.js';
+import { syntaxEntry } from '../../src/service/cataloging/syntax-entry.js';
 
 async function signatures(text: string): Promise<Record<string, string>> {
   const bytes = Buffer.from(text, 'utf8');

@@ -1,13 +1,15 @@
 // Reads fixtures/php-app sources (written for these tests) and PHPDoc strings as intelephense shows them.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
+import { fileStructure } from '../../src/adapters/file-structure.js';
 import { phpStringList, phpStringMap, readPhpValue } from '../../src/adapters/php/array-reader.js';
 import { eloquentInfo, relationCall } from '../../src/adapters/php/eloquent.js';
-import { fileStructure } from '../../src/adapters/file-structure.js';
 import { phpUses } from '../../src/adapters/php/model.js';
-import type { FileContext } from '../../src/adapters/types.js';
 import { inferTableName, parsePhpDoc, parsePhpFunctionHeader, resolveGenericArgs, resolvePhpClass } from '../../src/adapters/php/source.js';
+import type { FileContext } from '../../src/adapters/types.js';
 
 const fixture = (rel: string) => readFileSync(path.join(__dirname, '../../fixtures/php-app', rel), 'utf8');
 

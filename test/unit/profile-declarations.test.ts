@@ -2,6 +2,7 @@
 // cataloger reads them (ids `path::Qualified.name#kind`): what error recovery around unexpanded C++
 // macros made of a header, and the declarations a profile's query left out.
 import { describe, expect, it } from 'vitest';
+
 import { syntaxEntry } from '../../src/service/cataloging/syntax-entry.js';
 
 async function ids(rel: string, text: string): Promise<string[]> {

@@ -2,10 +2,11 @@
 // tree-sitter grammars: the candidates a name matches (name-match.ts) ranked by the resolution
 // policy, as find_definition and get_symbol by name rank them.
 import { describe, expect, it } from 'vitest';
-import type { CatalogSymbol } from '../../src/core/catalog.js';
+
 import { matchesQuery, splitQualified } from '../../src/catalog/name-match.js';
-import { rankCandidates } from '../../src/service/navigation/resolution-policy.js';
+import type { CatalogSymbol } from '../../src/core/catalog.js';
 import { syntaxEntry } from '../../src/service/cataloging/syntax-entry.js';
+import { rankCandidates } from '../../src/service/navigation/resolution-policy.js';
 
 /** The ids of the declarations `name` matches in one file, best first. */
 async function ranked(rel: string, text: string, name: string): Promise<string[]> {

@@ -1,5 +1,6 @@
 // Hover strings below were captured from pyright 1.1.414 on fixtures/py-app with scripts/capture-hover.ts.
 import { describe, expect, it } from 'vitest';
+
 import {
   docSections,
   docstringAfter,

@@ -3,6 +3,7 @@
 // default, methods after an attribute the Rust grammar cannot place, shell functions whose body error
 // recovery broke, and C# declarations the outline left out.
 import { describe, expect, it } from 'vitest';
+
 import { syntaxEntry } from '../../src/service/cataloging/syntax-entry.js';
 
 async function symbols(rel: string, text: string): Promise<Array<{ id: string; line: number; end: number }>> {

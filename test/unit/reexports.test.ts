@@ -5,6 +5,7 @@
  * comment or a string is none (the regex it replaces matched one in a template string).
  */
 import { describe, expect, it } from 'vitest';
+
 import { scanImports } from '../../src/adapters/import-scan.js';
 
 describe('re-exports from the syntax tree', () => {

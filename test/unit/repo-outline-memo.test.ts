@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { FileEntry } from '../../src/core/catalog.js';
+
 import { repoOutline, repoOutlineAt } from '../../src/catalog/outline.js';
+import type { FileEntry } from '../../src/core/catalog.js';
 
 const entry = (language: string, kinds: string[]): FileEntry => ({ language, symbols: kinds.map((kind) => ({ kind })) }) as unknown as FileEntry;
 

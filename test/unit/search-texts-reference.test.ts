@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogSymbol, FileEntry } from '../../src/core/catalog.js';
-import { SymbolIndex } from '../../src/catalog/symbol-index.js';
-import { SearchTexts } from '../../src/catalog/search-texts.js';
-import { rankSymbols } from '../../src/catalog/symbol-search.js';
-import { policyOrder, searchPolicyKey } from '../../src/service/navigation/resolution-policy.js';
-import { selectTop } from '../../src/catalog/top-k.js';
+
 import { createRng } from '../../bench/seeded-random.js';
+import { SearchTexts } from '../../src/catalog/search-texts.js';
+import { SymbolIndex } from '../../src/catalog/symbol-index.js';
+import { rankSymbols } from '../../src/catalog/symbol-search.js';
+import { selectTop } from '../../src/catalog/top-k.js';
+import type { CatalogSymbol, FileEntry } from '../../src/core/catalog.js';
+import { policyOrder, searchPolicyKey } from '../../src/service/navigation/resolution-policy.js';
 
 /**
  * The gram index, the typed-array order and the page selection (search_symbols' path) against the

@@ -4,6 +4,7 @@
  * site found in the text (signature help is judged by where the called function is declared).
  */
 import { describe, expect, it } from 'vitest';
+
 import { calleeOffset } from '../../src/service/navigation/callee.js';
 import { REDACTED_KEY, redactPrivateKeys } from '../../src/util/secret-files.js';
 

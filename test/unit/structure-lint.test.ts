@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
 import { ESLint } from 'eslint';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';

@@ -3,6 +3,7 @@
 // names and method names, and every function a profile holds is known here with what it reads —
 // a new hook over source text (`baseNames(header)`, a leading-line regex) fails this test.
 import { describe, expect, it } from 'vitest';
+
 import { languageProfiles } from '../../src/adapters/languages.js';
 
 /** Dotted paths of every value of `kind` in an object graph (array indexes as `*`). */

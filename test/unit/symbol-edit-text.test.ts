@@ -1,6 +1,7 @@
 // The pure parts of the symbol edits: a caller's text shaped like the file (line endings, indentation
 // unit and depth) and the parse check that refuses text which does not parse, or escapes its place.
 import { describe, expect, it } from 'vitest';
+
 import { parseCheck, verbatimRows } from '../../src/service/editing/parse-check.js';
 import { fileStyle, shapeText } from '../../src/service/editing/symbol-text.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogSymbol, FileEntry } from '../../src/core/catalog.js';
+
 import { SymbolIndex } from '../../src/catalog/symbol-index.js';
+import type { CatalogSymbol, FileEntry } from '../../src/core/catalog.js';
 
 /**
  * The by-name lookup while every file is set twice (a syntax entry, then its server's, as in a cold

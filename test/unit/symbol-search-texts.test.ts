@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogSymbol } from '../../src/core/catalog.js';
-import { rankSymbols } from '../../src/catalog/symbol-search.js';
-import { SearchTexts } from '../../src/catalog/search-texts.js';
+
 import { pathRole } from '../../src/adapters/test-files.js';
+import { SearchTexts } from '../../src/catalog/search-texts.js';
+import { rankSymbols } from '../../src/catalog/symbol-search.js';
+import type { CatalogSymbol } from '../../src/core/catalog.js';
 
 function sym(name: string, i: number, over: Partial<CatalogSymbol> = {}): CatalogSymbol {
   return {

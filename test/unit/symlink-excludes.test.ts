@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { ServerEntrySchema } from '../../src/config/schema.js';
 import { withSymlinkExcludes } from '../../src/lsp/symlink-excludes.js';
 import { canonicalPath, directorySymlinks } from '../../src/util/symlinks.js';

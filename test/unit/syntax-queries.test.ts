@@ -3,9 +3,10 @@
 // graph with INTERNAL "Bad node name 'import_require_clause'"), and each profile's grammars are
 // grammars the tree-sitter package ships.
 import { describe, expect, it } from 'vitest';
+
 import { languageProfiles, syntaxOf, syntaxQueries } from '../../src/adapters/languages.js';
-import { compileQuery, shippedGrammars, withSyntaxTree } from '../../src/syntax/syntax.js';
 import { LspgateError } from '../../src/errors/errors.js';
+import { compileQuery, shippedGrammars, withSyntaxTree } from '../../src/syntax/syntax.js';
 
 const pairs = languageProfiles().flatMap((p) => syntaxQueries(p));
 

@@ -1,6 +1,7 @@
 // The one test-file rule (src/adapters/test-files.ts), per language from its profile. Each row that
 // two earlier copies of the rule answered differently says what they answered and why this answer.
 import { describe, expect, it } from 'vitest';
+
 import { languageProfile } from '../../src/adapters/languages.js';
 import { isTestFunctionName, isTestPath, pathRole, testConvention } from '../../src/adapters/test-files.js';
 

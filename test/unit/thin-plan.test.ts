@@ -5,7 +5,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { thinPlan } from '../../src/cli/thin/plan.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'thin-plan-'));

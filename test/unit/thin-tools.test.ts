@@ -5,11 +5,12 @@
  * (or none) as the full CLI's parseToolsFlag + selectTools printed by errorText.
  */
 import { describe, expect, it } from 'vitest';
+
 import { mainHelp } from '../../src/cli/thin/help-text.js';
-import { errorText } from '../../src/frontends/one-shot.js';
-import { operationHelp } from '../../src/frontends/help.js';
-import { listedOperations, operationNames, toolsFlagError } from '../../src/cli/thin/tools.js';
 import { thinPlan } from '../../src/cli/thin/plan.js';
+import { listedOperations, operationNames, toolsFlagError } from '../../src/cli/thin/tools.js';
+import { operationHelp } from '../../src/frontends/help.js';
+import { errorText } from '../../src/frontends/one-shot.js';
 import { parseToolsFlag, selectTools } from '../../src/operations/profiles.js';
 import { operations } from '../../src/operations/registry.js';
 

@@ -7,7 +7,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { setTrust, userOnlyKeyWarnings } from '../../src/config/trust.js';
 import { configuredTools, profileTools } from '../../src/operations/profiles.js';
 import { operations } from '../../src/operations/registry.js';

@@ -1,8 +1,9 @@
 // A constructor of a generic class: tsserver's hover carries the class's type parameters
 // (captured from typescript-language-server 5.3 + TypeScript 6.0 on zod's `class ZodError<T = any>`),
 // which are not the constructor's own.
-import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import { describe, expect, it } from 'vitest';
+import type { DocumentSymbol } from 'vscode-languageserver-protocol';
+
 import type { FileContext } from '../../src/adapters/types.js';
 import { tsFunctionDescriptor } from '../../src/adapters/typescript/members.js';
 

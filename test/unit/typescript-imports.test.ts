@@ -5,7 +5,8 @@
  * The end-to-end check against the real servers is test/languages/tsgo-parity.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-protocol';
+import { type DocumentSymbol, SymbolKind } from 'vscode-languageserver-protocol';
+
 import { importStatementSpans, withoutImportBindings } from '../../src/adapters/typescript/imports.js';
 import { isConstBinding, tsKindAsTsserver } from '../../src/adapters/typescript/kinds.js';
 

@@ -7,7 +7,9 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ChunkIndex } from '../../src/chunks/chunk-index.js';
 import type { Embedder, EmbeddingIdentity } from '../../src/chunks/embedder.js';
 import { chunkId, contentSha256 } from '../../src/chunks/ids.js';

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { projectManifests } from '../../src/adapters/languages.js';
 import { FileFilter } from '../../src/catalog/file-filter.js';
 import { walkWorkspace } from '../../src/catalog/walk.js';
-import { projectManifests } from '../../src/adapters/languages.js';
 
 const EXT = new Set(['.ts', '.js', '.py']);
 let root: string;

@@ -2,6 +2,7 @@
 // position encoding, overlapping edits refused, a WorkspaceEdit's resource operations refused,
 // and hover markdown cleaned of server quirks.
 import { describe, expect, it } from 'vitest';
+
 import { LspgateError } from '../../src/errors/errors.js';
 import { applyTextEdits, textEditsByFile } from '../../src/service/editing/workspace-edit.js';
 import { cleanMarkdown } from '../../src/service/navigation/hover.js';

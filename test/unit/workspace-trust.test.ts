@@ -6,7 +6,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { loadLimits, loadServers } from '../../src/config/load.js';
 import { isTrusted, setTrust, trustedFolders } from '../../src/config/trust.js';
 import { untrustedLayer } from '../../src/config/workspace-layer.js';

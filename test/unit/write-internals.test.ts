@@ -8,7 +8,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { saveSnapshot } from '../../src/catalog/store.js';
+import { LspgateError } from '../../src/errors/errors.js';
 import { ABSENT, journalDir } from '../../src/link/journals.js';
 import { ApplyJournal, restoredMode } from '../../src/service/editing/apply-journal.js';
 import { journalPathsProblem } from '../../src/service/editing/journal-vetting.js';
@@ -16,9 +20,7 @@ import { newFileTarget } from '../../src/service/editing/new-file.js';
 import { recoverJournals } from '../../src/service/editing/recovery.js';
 import { editTargetOfPath, type FileEdit } from '../../src/service/editing/workspace-edit.js';
 import { partialWarning } from '../../src/service/workspace/repository.js';
-import { saveSnapshot } from '../../src/catalog/store.js';
 import { vcsInternalsOf } from '../../src/util/vcs-internals.js';
-import { LspgateError } from '../../src/errors/errors.js';
 
 let tmp: string;
 let root: string;

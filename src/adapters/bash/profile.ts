@@ -4,9 +4,9 @@
  * its top level (`export`ed ones included); a function whose body the grammar could not parse is
  * still found (recovery.ts).
  */
+import type { SyntaxNode } from '../../syntax/syntax.js';
 import { grammarOnlyProfile } from '../grammar-only.js';
 import { queryDeclarations } from '../query-declarations.js';
-import type { SyntaxNode } from '../../syntax/syntax.js';
 import { bashRepair, functionInError, headerWords } from './recovery.js';
 
 const QUERY = `

@@ -6,9 +6,9 @@
  * (`class LIB_EXPORT Foo`, `LIB_BEGIN_NAMESPACE`) are read as blank where the tree shows they broke
  * a declaration (macros.ts), as a tagger ignores them.
  */
-import { grammarOnlyProfile } from '../grammar-only.js';
-import { queryDeclarations, type DeclaredName } from '../query-declarations.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
+import { grammarOnlyProfile } from '../grammar-only.js';
+import { type DeclaredName, queryDeclarations } from '../query-declarations.js';
 import { CPP_KEYWORDS, macroSpans } from './macros.js';
 
 const QUERY = `

@@ -5,9 +5,9 @@
  * constructors, finalizers (`~Name`), methods, operators (`operator ==`, conversions `operator T`)
  * and enum members.
  */
-import { grammarOnlyProfile } from '../grammar-only.js';
-import { queryDeclarations, type DeclaredName } from '../query-declarations.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
+import { grammarOnlyProfile } from '../grammar-only.js';
+import { type DeclaredName, queryDeclarations } from '../query-declarations.js';
 import { csharpRepair } from './repair.js';
 
 const QUERY = `

@@ -6,9 +6,9 @@
  * name. Rules nest in the at-rule that holds them; `@media`, `@supports` and `@keyframes` blocks
  * are named by their at-rule, and custom properties (`--main`) are variables.
  */
-import { grammarOnlyProfile } from '../grammar-only.js';
-import { queryDeclarations, type DeclaredName } from '../query-declarations.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
+import { grammarOnlyProfile } from '../grammar-only.js';
+import { type DeclaredName, queryDeclarations } from '../query-declarations.js';
 import { cssRepair } from './repair.js';
 
 const QUERY = `

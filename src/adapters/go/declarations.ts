@@ -7,9 +7,9 @@
  * nodes: a func from `func`, a type or value spec from its first name (never the doc comment), a
  * field with its tag. `_` is left out.
  */
-import type { DeclarationSyntax, SyntaxSymbol } from '../language-profile.js';
 import type { SymbolKind } from '../../schema/descriptors.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
+import type { DeclarationSyntax, SyntaxSymbol } from '../language-profile.js';
 import { packageClause } from './package.js';
 
 const K = { class: 5, method: 6, field: 8, interface: 11, function: 12, variable: 13, constant: 14, struct: 23 } as const;

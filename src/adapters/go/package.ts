@@ -4,6 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { toRelative } from '../../util/paths.js';
 import { isGoTestFile } from './tests.js';
 

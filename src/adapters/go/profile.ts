@@ -1,11 +1,12 @@
 /** The Go language profile (language-profile.ts), served by the go adapter (gopls). */
 import path from 'node:path';
+
 import type { LanguageProfile, ProjectPackage } from '../language-profile.js';
-import { GO_COMPLEXITY, GO_IMPORTS, GO_PATTERNS } from './syntax.js';
-import { GO_BODIES, GO_DECORATIONS, GO_NAMED_DECLARATIONS, GO_TYPE_HEADERS } from './structure.js';
 import { GO_DECLARATIONS } from './declarations.js';
-import { GO_TEST_RUNNER, isGoTestFile } from './tests.js';
 import { goNoPackageReason } from './no-package.js';
+import { GO_BODIES, GO_DECORATIONS, GO_NAMED_DECLARATIONS, GO_TYPE_HEADERS } from './structure.js';
+import { GO_COMPLEXITY, GO_IMPORTS, GO_PATTERNS } from './syntax.js';
+import { GO_TEST_RUNNER, isGoTestFile } from './tests.js';
 
 function goModule(text: string | undefined): string | undefined {
   return /^module\s+(\S+)/m.exec(text ?? '')?.[1];

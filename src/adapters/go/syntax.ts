@@ -3,9 +3,9 @@
  * `errors.New`, `fmt.Errorf` with and without `%w`), HTTP route registrations on a router
  * (`mux.HandleFunc("/x", h)`, `r.GET(...)`) and complexity decision points.
  */
+import type { SyntaxNode } from '../../syntax/syntax.js';
 import type { ComplexitySyntax, ImportSyntax, PatternFinding, PatternSyntax } from '../language-profile.js';
 import { calleeText, errorHandling, firstArgument, routeRegistration, stringValue } from '../syntax-forms.js';
-import type { SyntaxNode } from '../../syntax/syntax.js';
 
 export const GO_IMPORTS: ImportSyntax = {
   query: `

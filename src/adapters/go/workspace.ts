@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+
 import type { ServerEnvContext } from '../types.js';
 
 /** Directories the go command itself never treats as part of a module tree (`go help packages`). */

@@ -5,9 +5,9 @@
  * value() default "";`, are its methods) and enum constants; the package clause is
  * the file's package. Local classes and anonymous classes' members are not listed.
  */
-import { grammarOnlyProfile } from '../grammar-only.js';
-import { queryDeclarations, type DeclaredName } from '../query-declarations.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
+import { grammarOnlyProfile } from '../grammar-only.js';
+import { type DeclaredName, queryDeclarations } from '../query-declarations.js';
 
 const QUERY = `
 [(class_declaration) (record_declaration)] @class

@@ -5,8 +5,10 @@
  * modifiers, types, PHPDoc and Eloquent facts are read from the source; intelephense supplies the
  * symbols, their ranges, and definitions (to follow a model's extends chain to Eloquent's Model).
  */
-import { openSync, readSync, closeSync } from 'node:fs';
-import { SymbolKind as Lsp, type DocumentSymbol } from 'vscode-languageserver-protocol';
+import { closeSync, openSync, readSync } from 'node:fs';
+
+import { type DocumentSymbol, SymbolKind as Lsp } from 'vscode-languageserver-protocol';
+
 import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
 import type {
   ClassDescriptor,
@@ -17,13 +19,13 @@ import type {
   SymbolDescriptor,
   SymbolKind,
 } from '../../schema/descriptors.js';
-import { modifiersBefore, parsePhpDoc, parsePhpFunctionHeader, phpNamespace, propertyInitialiser, resolveGenericArgs, stripPhpComments } from './source.js';
-import { symbolLocation } from '../generic.js';
-import { declLine, fullName, modelInfo, ns, phpUses, resolver } from './model.js';
 import { decoratorNames, docCommentAt, typeHeaderOf } from '../file-structure.js';
+import { symbolLocation } from '../generic.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
-import { phpProfile } from './profile.js';
 import { phpNameProblem } from './identifier.js';
+import { declLine, fullName, modelInfo, ns, phpUses, resolver } from './model.js';
+import { phpProfile } from './profile.js';
+import { modifiersBefore, parsePhpDoc, parsePhpFunctionHeader, phpNamespace, propertyInitialiser, resolveGenericArgs, stripPhpComments } from './source.js';
 
 const TYPE_KINDS: number[] = [Lsp.Class, Lsp.Interface, Lsp.Enum, Lsp.Module, Lsp.Struct];
 

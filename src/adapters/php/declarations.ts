@@ -14,14 +14,14 @@
  * One walk of steps per file (walk-steps.ts), shared with the function bodies' walks (locals.ts):
  * blocks, namespaces, functions, closures and classes inside closures nest without JS recursion.
  */
-import type { DeclarationSyntax, SyntaxSymbol } from '../language-profile.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
 import { WalkSteps } from '../../syntax/walk-steps.js';
-import { phpNamespace } from './source.js';
-import { functionLocals } from './locals.js';
-import { K, phpSymbol } from './symbols.js';
+import type { DeclarationSyntax, SyntaxSymbol } from '../language-profile.js';
 import { docTagMembers } from './doc-tags.js';
+import { functionLocals } from './locals.js';
 import { elementSignature, functionSignature, promotedSignature, typeSignature } from './signatures.js';
+import { phpNamespace } from './source.js';
+import { K, phpSymbol } from './symbols.js';
 
 /** Where a declaration starts: at a `/** … *\/` comment right above it, else where `own` says. */
 function startOf(n: SyntaxNode, own: number): number {

@@ -6,7 +6,7 @@
  * (`$this->hasMany(Post::class)`) with their related model.
  */
 import type { RelationDescriptor } from '../../schema/descriptors.js';
-import { phpStringList, phpStringMap, phpValueText, readPhpArguments, readPhpValue, type PhpValue } from './array-reader.js';
+import { phpStringList, phpStringMap, type PhpValue, phpValueText, readPhpArguments, readPhpValue } from './array-reader.js';
 import { inferTableName, propertyInitialiser, snake } from './source.js';
 
 export const RELATION_METHODS = [

@@ -12,9 +12,9 @@
  * children array filled by the steps after it; a branch's bookkeeping, an assignment's target, the
  * next statement are steps of their own after the walks they follow.
  */
-import type { SyntaxSymbol } from '../language-profile.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
 import type { WalkSteps } from '../../syntax/walk-steps.js';
+import type { SyntaxSymbol } from '../language-profile.js';
 import { phpSymbol } from './symbols.js';
 
 /** A class body's members (declarations.ts), for classes declared inside a function (`new class { … }`). */

@@ -3,12 +3,13 @@
  * Eloquent model detection: a class is a model when its `extends` chain, followed through
  * intelephense's definitions (the one place this adapter asks the server), reaches a known root.
  */
-import { DefinitionRequest, SymbolKind as Lsp, type DocumentSymbol, type Location, type LocationLink } from 'vscode-languageserver-protocol';
-import { eloquentInfo, MODEL_ROOTS, type EloquentInfo, type ModelMethod } from './eloquent.js';
-import { parsePhpFunctionHeader, phpNamespace, resolvePhpClass } from './source.js';
-import { decoratorNames, typeHeaderOf } from '../file-structure.js';
+import { DefinitionRequest, type DocumentSymbol, type Location, type LocationLink, SymbolKind as Lsp } from 'vscode-languageserver-protocol';
+
 import { toLspPosition } from '../../lsp/positions.js';
+import { decoratorNames, typeHeaderOf } from '../file-structure.js';
 import type { FileContext } from '../types.js';
+import { type EloquentInfo, eloquentInfo, MODEL_ROOTS, type ModelMethod } from './eloquent.js';
+import { parsePhpFunctionHeader, phpNamespace, resolvePhpClass } from './source.js';
 
 const MAX_MODEL_DEPTH = 8;
 

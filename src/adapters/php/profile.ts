@@ -1,10 +1,11 @@
 /** The PHP language profile (language-profile.ts), served by the php adapter (intelephense). */
 import path from 'node:path';
+
 import type { LanguageProfile, ProjectPackage } from '../language-profile.js';
 import { manifestFiles } from '../manifest-files.js';
-import { PHP_COMPLEXITY, PHP_IMPORTS, PHP_PATTERNS } from './syntax.js';
-import { PHP_ALIASES, PHP_BODIES, PHP_DECORATIONS, PHP_DOC_COMMENTS, PHP_NAMED_DECLARATIONS, PHP_TYPE_HEADERS } from './structure.js';
 import { PHP_DECLARATIONS } from './declarations.js';
+import { PHP_ALIASES, PHP_BODIES, PHP_DECORATIONS, PHP_DOC_COMMENTS, PHP_NAMED_DECLARATIONS, PHP_TYPE_HEADERS } from './structure.js';
+import { PHP_COMPLEXITY, PHP_IMPORTS, PHP_PATTERNS } from './syntax.js';
 
 /** Methods PHP calls itself. */
 const MAGIC_METHODS =

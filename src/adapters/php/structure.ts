@@ -4,6 +4,7 @@
  * docblock and attributes; `use A\B as C` bindings; attributes (`#[Scope]`); function bodies; the
  * docblock of a declaration above its attributes.
  */
+import type { SyntaxNode } from '../../syntax/syntax.js';
 import type {
   AliasSyntax,
   BodySyntax,
@@ -14,7 +15,6 @@ import type {
   TypeHeaderSyntax,
 } from '../language-profile.js';
 import { baseAt, headerText, namedChildren } from '../structure-forms.js';
-import type { SyntaxNode } from '../../syntax/syntax.js';
 
 /** `Base` of `Base`, `\App\Base`, `Models\Base`. */
 function lastName(n: SyntaxNode): SyntaxNode | undefined {

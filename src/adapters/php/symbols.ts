@@ -1,6 +1,6 @@
 /** intelephense's symbols as lspgate's catalog kinds them (the PHP adapter's rules). */
-import type { SyntaxSymbol } from '../language-profile.js';
 import type { SymbolKind } from '../../schema/descriptors.js';
+import type { SyntaxSymbol } from '../language-profile.js';
 
 export const K = {
   module: 2,

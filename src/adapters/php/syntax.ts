@@ -3,10 +3,10 @@
  * `_once`), attributes, `try`/`catch`/`throw`, Laravel route registrations (`Route::get('/x', …)`),
  * and complexity decision points (`and`/`or` included).
  */
+import type { SourcePosition } from '../../syntax/positions.js';
+import type { SyntaxNode } from '../../syntax/syntax.js';
 import type { ComplexitySyntax, FoundImport, ImportKind, ImportSyntax, PatternFinding, PatternSyntax } from '../language-profile.js';
 import { compact, errorHandling, HTTP_VERBS, routeRegistration } from '../syntax-forms.js';
-import type { SyntaxNode } from '../../syntax/syntax.js';
-import type { SourcePosition } from '../../syntax/positions.js';
 
 /** `'x.php'`, `__DIR__ . '/x.php'` and `dirname(__FILE__) . '/x.php'`: the literal part, else undefined. */
 function includePath(arg: SyntaxNode): string | undefined {

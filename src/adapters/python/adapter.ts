@@ -6,7 +6,9 @@
  * defaults, decorators and docstrings are read from the source as written.
  */
 import path from 'node:path';
-import { SymbolKind as Lsp, type DocumentSymbol } from 'vscode-languageserver-protocol';
+
+import { type DocumentSymbol, SymbolKind as Lsp } from 'vscode-languageserver-protocol';
+
 import type {
   ClassDescriptor,
   FieldDescriptor,
@@ -18,9 +20,14 @@ import type {
   SymbolKind,
 } from '../../schema/descriptors.js';
 import { matchingBracket } from '../brackets.js';
+import { decoratorNames, typeHeaderOf } from '../file-structure.js';
+import { symbolLocation } from '../generic.js';
+import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
+import { pythonNameProblem } from './identifier.js';
+import { pythonKind } from './kinds.js';
 import { modulePath } from './module.js';
 import { pythonDeclarations } from './parameters.js';
-import { pythonKind } from './kinds.js';
+import { pythonProfile } from './profile.js';
 import {
   bareParamName,
   docSections,
@@ -33,11 +40,6 @@ import {
   parsePyHover,
   pyVisibility,
 } from './signature.js';
-import { symbolLocation } from '../generic.js';
-import { decoratorNames, typeHeaderOf } from '../file-structure.js';
-import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
-import { pythonProfile } from './profile.js';
-import { pythonNameProblem } from './identifier.js';
 
 function parentOf(ctx: SymbolContext): DocumentSymbol | undefined {
   return ctx.parents[ctx.parents.length - 1];

@@ -10,8 +10,8 @@
  * server's catalog leaves pyright's parameter children out (parameters.ts). Kinds as pyright's getSymbolKind: Method for a def in a
  * class, Constant for an upper-case or `Final` name, Variable otherwise.
  */
-import type { DeclarationSyntax, SyntaxSymbol } from '../language-profile.js';
 import type { SyntaxCapture, SyntaxNode } from '../../syntax/syntax.js';
+import type { DeclarationSyntax, SyntaxSymbol } from '../language-profile.js';
 import { pythonKind } from './kinds.js';
 import { modulePath } from './module.js';
 import { declarationsOfScopes, type PyDecl, type ScopeKey } from './scopes.js';

@@ -5,6 +5,7 @@
  * constant. One function for the server catalog and the syntax catalog alike.
  */
 import { SymbolKind as Lsp } from 'vscode-languageserver-protocol';
+
 import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
 import type { SymbolKind } from '../../schema/descriptors.js';
 

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+
 import { isInside } from '../../util/paths.js';
 
 const PROJECT_MARKERS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'pyrightconfig.json'];

@@ -4,7 +4,8 @@
  * they filled search results and catalogs. A Variable child whose name sits inside its function's
  * parameter list is dropped; locals assigned in the body stay.
  */
-import { SymbolKind as Lsp, type DocumentSymbol, type Position } from 'vscode-languageserver-protocol';
+import { type DocumentSymbol, type Position, SymbolKind as Lsp } from 'vscode-languageserver-protocol';
+
 import { fromLspPosition, lineStarts, toLspPosition } from '../../lsp/positions.js';
 import type { PositionEncoding } from '../../lsp/types.js';
 

@@ -1,11 +1,12 @@
 /** The Python language profile (language-profile.ts), served by the python adapter (pyright). */
 import path from 'node:path';
+
 import type { LanguageProfile } from '../language-profile.js';
-import { pythonDocstringOf } from './signature.js';
-import { PY_COMPLEXITY, PY_IMPORTS, PY_PATTERNS } from './syntax.js';
-import { PY_ALIASES, PY_BODIES, PY_DECORATIONS, PY_NAMED_DECLARATIONS, PY_SCRIPT_ENTRY, PY_TYPE_HEADERS } from './structure.js';
 import { PY_DECLARATIONS } from './declarations.js';
 import { pyrightScope } from './server-scope.js';
+import { pythonDocstringOf } from './signature.js';
+import { PY_ALIASES, PY_BODIES, PY_DECORATIONS, PY_NAMED_DECLARATIONS, PY_SCRIPT_ENTRY, PY_TYPE_HEADERS } from './structure.js';
+import { PY_COMPLEXITY, PY_IMPORTS, PY_PATTERNS } from './syntax.js';
 
 function builds(pyproject: string | undefined): boolean {
   return !!pyproject && /^\s*\[build-system\]/m.test(pyproject);

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import type { ServerScope } from '../language-profile.js';
 
 /** A TOML array of strings (`include = ["src"]`): all a scope needs, no TOML library. */

@@ -4,6 +4,7 @@
  * `from m import A as B` bindings and module-level `B = A` assignments, decorators, and function
  * bodies.
  */
+import type { SyntaxNode } from '../../syntax/syntax.js';
 import type {
   AliasSyntax,
   BodySyntax,
@@ -15,7 +16,6 @@ import type {
 } from '../language-profile.js';
 import { baseAt, decoratorNodes, namedChildren, outermost } from '../structure-forms.js';
 import { calleeText } from '../syntax-forms.js';
-import type { SyntaxNode } from '../../syntax/syntax.js';
 
 /** The identifier a base expression names (`B`, `m.C`, `Generic[T]`), or undefined for a call or anything else. */
 function baseName(n: SyntaxNode): SyntaxNode | undefined {

@@ -3,11 +3,11 @@
  * (route decorators such as `@app.route("/x")` apart), `try`/`except`/`raise`, and complexity
  * decision points (comprehension clauses and `and`/`or` included).
  */
-import type { ComplexitySyntax, FoundImport, ImportSyntax, PatternFinding, PatternSyntax } from '../language-profile.js';
-import { calleeText, errorHandling, HTTP_VERBS, routeRegistration } from '../syntax-forms.js';
-import { collapsed } from '../structure-forms.js';
-import type { SyntaxNode } from '../../syntax/syntax.js';
 import type { SourcePosition } from '../../syntax/positions.js';
+import type { SyntaxNode } from '../../syntax/syntax.js';
+import type { ComplexitySyntax, FoundImport, ImportSyntax, PatternFinding, PatternSyntax } from '../language-profile.js';
+import { collapsed } from '../structure-forms.js';
+import { calleeText, errorHandling, HTTP_VERBS, routeRegistration } from '../syntax-forms.js';
 
 function readImport(stmt: SyntaxNode, kind: string, spec: SyntaxNode | undefined, at: (n: SyntaxNode) => SourcePosition): FoundImport[] {
   if (!spec) return [];

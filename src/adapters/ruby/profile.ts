@@ -4,9 +4,9 @@
  * constants and `attr_reader` / `attr_writer` / `attr_accessor` attributes; a `def` at the top
  * level is a function. `alias new old`, `alias :new :old` and `alias_method :new, :old` are methods named `new`.
  */
+import type { SyntaxNode } from '../../syntax/syntax.js';
 import { grammarOnlyProfile } from '../grammar-only.js';
 import { queryDeclarations } from '../query-declarations.js';
-import type { SyntaxNode } from '../../syntax/syntax.js';
 
 const QUERY = `
 (module) @module

@@ -4,9 +4,9 @@
  * `impl Trait for Type` / `impl Type` with their functions (methods), modules, functions,
  * constants, statics, type aliases (a trait's associated types, with or without a default) and macros.
  */
-import { grammarOnlyProfile } from '../grammar-only.js';
-import { queryDeclarations, type DeclaredName } from '../query-declarations.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
+import { grammarOnlyProfile } from '../grammar-only.js';
+import { type DeclaredName, queryDeclarations } from '../query-declarations.js';
 import { rustRepair } from './repair.js';
 
 const QUERY = `

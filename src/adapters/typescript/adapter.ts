@@ -4,21 +4,22 @@
  * without extension (`src/util/strings`); namespaces are TS `namespace` blocks (`Geometry.Factory`);
  * full names follow tsserver's fully-qualified form with a relative module: `"src/models/user".User`.
  */
-import { DefinitionRequest, SymbolKind as Lsp, type DocumentSymbol, type Position } from 'vscode-languageserver-protocol';
-import type { ClassDescriptor, FieldDescriptor, FunctionDescriptor, RelationDescriptor, SymbolDescriptor, SymbolKind } from '../../schema/descriptors.js';
-import { tsDeclarationHeader } from './declaration.js';
-import { collapseWhitespace, stripComments } from './source-text.js';
+import { DefinitionRequest, type DocumentSymbol, type Position, SymbolKind as Lsp } from 'vscode-languageserver-protocol';
+
 import { toLspPosition } from '../../lsp/positions.js';
+import type { ClassDescriptor, FieldDescriptor, FunctionDescriptor, RelationDescriptor, SymbolDescriptor, SymbolKind } from '../../schema/descriptors.js';
+import { type TypeHeader, typeHeaderOf } from '../file-structure.js';
+import { childContexts, genericAdapter, qualifiedName, rangeText, symbolLocation } from '../generic.js';
+import { languageProfile } from '../languages.js';
+import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
+import { tsDeclarationHeader } from './declaration.js';
+import { tsNameProblem } from './identifier.js';
 import { withoutImportBindings } from './imports.js';
 import { tsDescriptorKind } from './kinds.js';
-import { tsModulePath } from './module-path.js';
-import { childContexts, genericAdapter, qualifiedName, rangeText, symbolLocation } from '../generic.js';
 import { modifiersOf, overloadSiblings, tsFieldDescriptor, tsFunctionDescriptor, tsHoverOf, tsNamespaceOf } from './members.js';
-import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
-import { typeHeaderOf, type TypeHeader } from '../file-structure.js';
-import { languageProfile } from '../languages.js';
+import { tsModulePath } from './module-path.js';
 import { javascriptProfile, typescriptProfile } from './profile.js';
-import { tsNameProblem } from './identifier.js';
+import { collapseWhitespace, stripComments } from './source-text.js';
 import { tsServerDiagnostics } from './tsserver-diagnostics.js';
 import { tsServerProjectFiles } from './tsserver-project.js';
 

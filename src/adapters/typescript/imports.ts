@@ -15,6 +15,7 @@
  */
 import type { DocumentSymbol, Position } from 'vscode-languageserver-protocol';
 import { SymbolKind as Lsp } from 'vscode-languageserver-protocol';
+
 import { lineStarts, offsetAt } from '../../lsp/positions.js';
 import type { PositionEncoding } from '../../lsp/types.js';
 

@@ -9,8 +9,9 @@
  */
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 import { SymbolKind as Lsp } from 'vscode-languageserver-protocol';
-import type { SymbolKind } from '../../schema/descriptors.js';
+
 import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
+import type { SymbolKind } from '../../schema/descriptors.js';
 
 function textBeforeName(lines: string[], symbol: DocumentSymbol): string {
   const { line, character } = symbol.selectionRange.start;

@@ -7,11 +7,11 @@
  * the selection only where the name lies in that span (every later span of a merged item selects
  * its start), `<function>` and `<class>` items only when something inside them is listed.
  */
-import type { DeclarationSyntax, SyntaxFileInfo, SyntaxSymbol } from '../language-profile.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
+import type { DeclarationSyntax, SyntaxFileInfo, SyntaxSymbol } from '../language-profile.js';
 import { nearBefore, tsDescriptorKind } from './kinds.js';
 import { tsModulePath } from './module-path.js';
-import { NAV_KIND, NavTreeBuilder, type NavItem } from './nav-tree.js';
+import { NAV_KIND, type NavItem, NavTreeBuilder } from './nav-tree.js';
 
 interface Marked extends NavItem {
   /** A later span of a merged item: its selection is its start. */

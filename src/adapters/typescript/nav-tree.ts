@@ -13,7 +13,6 @@
  * reaches them: building 20,000 nested namespaces only to refuse them took minutes.
  */
 import { type SyntaxNode } from '../../syntax/syntax.js';
-import { NavWalk } from './nav-walk.js';
 import { anonymousName, assignedName, assignedNameNode, cleanText, hasNavigationBarName, isIdentifierNode, nameText } from './nav-names.js';
 import {
   accessorKeyword,
@@ -29,10 +28,11 @@ import {
   isUsingDeclaration,
   mergeable,
   NAV_KIND,
+  type NavItem,
   PATTERNS,
   skipOuterExpressions,
-  type NavItem,
 } from './nav-nodes.js';
+import { NavWalk } from './nav-walk.js';
 
 export { NAV_KIND, type NavItem };
 

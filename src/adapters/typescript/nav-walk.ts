@@ -4,10 +4,10 @@
  * type, else its named descendants), how an item is opened as the container of what follows,
  * initializers, and the variables destructuring patterns declare.
  */
-import { MAX_SYNTAX_NESTING, tooDeeplyNested, type SyntaxNode } from '../../syntax/syntax.js';
+import { MAX_SYNTAX_NESTING, type SyntaxNode, tooDeeplyNested } from '../../syntax/syntax.js';
 import { WalkSteps } from '../../syntax/walk-steps.js';
 import { isIdentifierNode, nameText } from './nav-names.js';
-import { CLASS_EXPRESSIONS, declarationStart, endOf, FUNCTION_EXPRESSIONS, mergeable, NAV_KIND, PATTERNS, type NavItem } from './nav-nodes.js';
+import { CLASS_EXPRESSIONS, declarationStart, endOf, FUNCTION_EXPRESSIONS, mergeable, NAV_KIND, type NavItem, PATTERNS } from './nav-nodes.js';
 
 export abstract class NavWalk {
   readonly root: NavItem = { name: '', lspKind: 0, start: 0, end: 0, children: [] };

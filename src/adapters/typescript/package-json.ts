@@ -4,9 +4,9 @@
  * API (not `private`, with `exports` or `main`).
  */
 import type { CatalogSymbol } from '../../core/catalog.js';
-import { tsModuleFile } from './module-path.js';
 import type { ManifestReader, ProjectRules } from '../language-profile.js';
 import { manifestFiles } from '../manifest-files.js';
+import { tsModuleFile } from './module-path.js';
 
 /** One object for both languages: project_context reports the package once. */
 export const NODE_PROJECT: ProjectRules = {

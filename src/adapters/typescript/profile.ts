@@ -4,8 +4,8 @@
  * TypeScript-only syntax (`import x = require()`), and share the rest.
  */
 import type { LanguageProfile } from '../language-profile.js';
-import { nodeExportedApi, NODE_PROJECT } from './package-json.js';
-import { JS_COMPLEXITY, JS_IMPORTS, JS_PATTERNS, TS_IMPORTS } from './syntax.js';
+import { JS_DECLARATIONS, TS_DECLARATIONS } from './nav-symbols.js';
+import { NODE_PROJECT, nodeExportedApi } from './package-json.js';
 import {
   JS_BODIES,
   JS_DECORATIONS,
@@ -17,7 +17,7 @@ import {
   TS_NAMED_DECLARATIONS,
   TS_TYPE_HEADERS,
 } from './structure.js';
-import { JS_DECLARATIONS, TS_DECLARATIONS } from './nav-symbols.js';
+import { JS_COMPLEXITY, JS_IMPORTS, JS_PATTERNS, TS_IMPORTS } from './syntax.js';
 
 const shared: Omit<LanguageProfile, 'name' | 'languageIds' | 'grammars' | 'syntax'> = {
   tests: {

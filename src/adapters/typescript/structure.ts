@@ -5,11 +5,11 @@
  * of functions. The JavaScript grammar has no interfaces, no `implements` and no `extends_clause`
  * (its class heritage is the expression itself), so JavaScript has a type query of its own.
  */
+import type { SourcePosition } from '../../syntax/positions.js';
+import type { SyntaxNode } from '../../syntax/syntax.js';
 import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, NamedDeclarationSyntax, SyntaxHook, TypeHeaderSyntax } from '../language-profile.js';
 import { baseAt, collapsed, decoratorNodes, headerText, namedChildren, outermost } from '../structure-forms.js';
 import { calleeText } from '../syntax-forms.js';
-import type { SyntaxNode } from '../../syntax/syntax.js';
-import type { SourcePosition } from '../../syntax/positions.js';
 
 /** The reference without its generic arguments: `Base` of `Base<T>`, `core.Base`. */
 function pathOf(n: SyntaxNode): SyntaxNode {

@@ -4,10 +4,10 @@
  * registrations and complexity decision points. The JavaScript grammar has no `import x = require()`
  * (`import_require_clause` is TypeScript's): JavaScript files get a query of their own.
  */
+import type { SourcePosition } from '../../syntax/positions.js';
+import type { SyntaxNode } from '../../syntax/syntax.js';
 import type { ComplexitySyntax, FoundImport, ImportKind, ImportSyntax, PatternFinding, PatternSyntax } from '../language-profile.js';
 import { calleeText, errorHandling, HTTP_VERBS, routeRegistration } from '../syntax-forms.js';
-import type { SyntaxNode } from '../../syntax/syntax.js';
-import type { SourcePosition } from '../../syntax/positions.js';
 
 const COMMON_IMPORTS = `
 (import_statement source: (string (string_fragment) @spec)) @import

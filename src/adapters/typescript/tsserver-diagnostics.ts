@@ -7,7 +7,8 @@
  * answer taken in between called a broken file clean. Pure conversion here, as
  * typescript-language-server converts the same diagnostics for its publishes (toDiagnostic).
  */
-import { DiagnosticSeverity, DiagnosticTag, ExecuteCommandRequest, type Diagnostic } from 'vscode-languageserver-protocol';
+import { type Diagnostic, DiagnosticSeverity, DiagnosticTag, ExecuteCommandRequest } from 'vscode-languageserver-protocol';
+
 import type { LspSession, OpenDocument } from '../../lsp/types.js';
 import { fileUri } from '../../util/uri.js';
 

@@ -5,6 +5,7 @@
  * A callers walk needs no help for a caller in one of these files: the hierarchy already sees it.
  */
 import { ExecuteCommandRequest } from 'vscode-languageserver-protocol';
+
 import type { LspSession } from '../../lsp/types.js';
 import { TSSERVER_REQUEST_COMMAND } from './tsserver-diagnostics.js';
 

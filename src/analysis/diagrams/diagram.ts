@@ -8,12 +8,12 @@ import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../../service/call.js';
 import { callTree } from '../../service/navigation/call-tree.js';
 import { catalogFileSymbols } from '../../service/symbol-ids.js';
-import type { GraphData, GraphEdge, GraphNode } from './diagram-format.js';
+import { type ImportGraph, importGraph, noteGraphSkips } from '../imports/import-graph.js';
 import { CALLABLE_KINDS, fileCallEdges } from '../relationships/file-calls.js';
-import { importGraph, noteGraphSkips, type ImportGraph } from '../imports/import-graph.js';
-import { addCatalogErrors, skipsOf, type Skips } from '../skips.js';
-import { dependencies, flattenCalls, importsOf, WALK_BUDGET, type Relationship } from '../relationships/relationships.js';
+import { dependencies, flattenCalls, importsOf, type Relationship, WALK_BUDGET } from '../relationships/relationships.js';
+import { addCatalogErrors, type Skips, skipsOf } from '../skips.js';
 import { parseTarget, resolveSymbolTarget, targetFile } from '../target.js';
+import type { GraphData, GraphEdge, GraphNode } from './diagram-format.js';
 
 export const DIAGRAM_TYPES = ['dependencies', 'calls', 'imports', 'all'] as const;
 export type DiagramType = (typeof DIAGRAM_TYPES)[number];

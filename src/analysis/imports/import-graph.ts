@@ -9,15 +9,16 @@
  * resolved at stays as the cheap safety net behind the feed.
  */
 import path from 'node:path';
-import { toLspgateError } from '../../errors/errors.js';
-import type { CatalogChanges, Derived, DerivedKey } from '../../core/catalog.js';
-import type { Workspace } from '../../core/workspace.js';
-import type { ServiceCall } from '../../service/call.js';
+
 import { syntaxOf } from '../../adapters/languages.js';
 import { isRunnerTestFile } from '../../adapters/test-files.js';
-import { resolveFileImports, type FileImports, type ResolvedImport } from './import-resolve.js';
+import type { CatalogChanges, Derived, DerivedKey } from '../../core/catalog.js';
+import type { Workspace } from '../../core/workspace.js';
+import { toLspgateError } from '../../errors/errors.js';
+import type { ServiceCall } from '../../service/call.js';
 import { asBackground, yieldToEventLoop } from '../../util/work-class.js';
 import { skipsOf } from '../skips.js';
+import { type FileImports, type ResolvedImport, resolveFileImports } from './import-resolve.js';
 
 export interface ImportGraph {
   /** Imports per importing file (workspace-relative). */

@@ -9,17 +9,19 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { DefinitionRequest, HoverRequest, type Definition, type DefinitionLink } from 'vscode-languageserver-protocol';
-import { LspgateError } from '../../errors/errors.js';
+
+import { type Definition, type DefinitionLink, DefinitionRequest, HoverRequest } from 'vscode-languageserver-protocol';
+
+import { boundedScanImports, type ScannedImport } from '../../adapters/import-scan.js';
+import type { ImportSyntax } from '../../adapters/language-profile.js';
+import { syntaxOf } from '../../adapters/languages.js';
 import type { FileContext } from '../../adapters/types.js';
+import { LspgateError } from '../../errors/errors.js';
 import { toLspPosition } from '../../lsp/positions.js';
 import type { ServiceCall } from '../../service/call.js';
-import { LineSource, resolveLocations, toLocations, type ResolvedLocation } from '../../service/locations.js';
+import { LineSource, type ResolvedLocation, resolveLocations, toLocations } from '../../service/locations.js';
 import { catalogIdAt } from '../../service/symbol-ids.js';
 import { isInside, isSecretPath, toRelative } from '../../util/paths.js';
-import { syntaxOf } from '../../adapters/languages.js';
-import type { ImportSyntax } from '../../adapters/language-profile.js';
-import { boundedScanImports, type ScannedImport } from '../../adapters/import-scan.js';
 
 export type ImportStatus = 'workspace' | 'external' | 'unresolved';
 

@@ -7,7 +7,7 @@
 import type { PatternFinding, ScanPatternType } from '../../adapters/language-profile.js';
 import { syntaxOf } from '../../adapters/languages.js';
 import { inSyntaxWorker, type ParseBounds } from '../../syntax/job-pool.js';
-import { withSyntaxTree, WHOLE_FILE_QUERY } from '../../syntax/syntax.js';
+import { WHOLE_FILE_QUERY, withSyntaxTree } from '../../syntax/syntax.js';
 
 export type { ScanPatternType };
 

@@ -10,17 +10,19 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { ImplementationRequest } from 'vscode-languageserver-protocol';
+
+import { languageProfile } from '../../adapters/languages.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { toLspPosition } from '../../lsp/positions.js';
 import type { ServiceCall } from '../../service/call.js';
 import { typeDefinition } from '../../service/descriptors/descriptors.js';
 import { locate, toLocations } from '../../service/locations.js';
-import { isInside } from '../../util/paths.js';
 import { declaredBases, headerReferences, SYNTAX_SOURCE, TYPE_KINDS, typeAt } from '../../service/relations/type-relations.js';
+import { isInside } from '../../util/paths.js';
+import { addCatalogErrors, perFile, type Skips, skipsOf } from '../skips.js';
 import { boundedScanFile } from './pattern-scan.js';
-import { languageProfile } from '../../adapters/languages.js';
-import { addCatalogErrors, perFile, skipsOf, type Skips } from '../skips.js';
 
 export const PATTERN_TYPES = ['inheritance', 'framework', 'decorators', 'error-handling'] as const;
 export type PatternType = (typeof PATTERN_TYPES)[number];

@@ -6,17 +6,19 @@
  * reached it. The risk rule is in riskOf (and docs/operations-guide.md).
  */
 import path from 'node:path';
+
 import { ReferencesRequest } from 'vscode-languageserver-protocol';
+
+import { isTestPath } from '../../adapters/test-files.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../../service/call.js';
-import { callTree } from '../../service/navigation/call-tree.js';
 import { LineSource, resolveLocations } from '../../service/locations.js';
-import { resolveTarget, type ResolvedTarget } from '../../service/navigation/resolve.js';
-import { importGraph, noteGraphSkips, type ImportGraph } from '../imports/import-graph.js';
-import { catalogBuilt, flattenCalls, importsOf, WALK_BUDGET } from './relationships.js';
-import { parseTarget } from '../target.js';
-import { isTestPath } from '../../adapters/test-files.js';
+import { callTree } from '../../service/navigation/call-tree.js';
+import { type ResolvedTarget, resolveTarget } from '../../service/navigation/resolve.js';
 import { invariantsFor, type SymbolInvariant } from '../../service/search/invariants-for.js';
+import { type ImportGraph, importGraph, noteGraphSkips } from '../imports/import-graph.js';
+import { parseTarget } from '../target.js';
+import { catalogBuilt, flattenCalls, importsOf, WALK_BUDGET } from './relationships.js';
 
 export const OPERATIONS = ['modify', 'delete', 'refactor'] as const;
 export type ChangeOperation = (typeof OPERATIONS)[number];

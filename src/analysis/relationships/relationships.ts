@@ -5,12 +5,12 @@
  * followed to `max_depth`. Never by name matching: every edge is a server's answer.
  */
 import type { ServiceCall } from '../../service/call.js';
-import { callTree, type CallNode } from '../../service/navigation/call-tree.js';
-import { fileCallEdges } from './file-calls.js';
-import { importGraph, noteGraphSkips, type ImportGraph } from '../imports/import-graph.js';
-import { skipsOf } from '../skips.js';
+import { type CallNode, callTree } from '../../service/navigation/call-tree.js';
+import { type ImportGraph, importGraph, noteGraphSkips } from '../imports/import-graph.js';
 import type { ImportStatus } from '../imports/import-resolve.js';
+import { skipsOf } from '../skips.js';
 import { parseTarget, resolveSymbolTarget, targetFile } from '../target.js';
+import { fileCallEdges } from './file-calls.js';
 
 export const QUERY_TYPES = ['calls', 'calls-me', 'imports', 'imports-me', 'depends-on', 'depends-on-me'] as const;
 export type QueryType = (typeof QUERY_TYPES)[number];

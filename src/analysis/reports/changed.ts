@@ -6,14 +6,16 @@
  * ref and no longer do are named `deleted` (found on the ref's text, syntax only). Lines outside
  * every symbol (imports, top-level statements) are listed per file, never dropped.
  */
+import { readFileSync } from 'node:fs';
+
+import { diffArrays } from 'diff';
+
+import { boundedSyntaxDeclarations, type SyntaxDeclaration } from '../../adapters/syntax-declarations.js';
 import type { CatalogSymbol, SymbolRef } from '../../core/catalog.js';
+import { toLspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../../service/call.js';
 import { catalogFileSymbols } from '../../service/symbol-ids.js';
-import { readFileSync } from 'node:fs';
-import { diffArrays } from 'diff';
-import { boundedSyntaxDeclarations, type SyntaxDeclaration } from '../../adapters/syntax-declarations.js';
-import { toLspgateError } from '../../errors/errors.js';
-import { changedLines, textAtRef, type FileChange } from './git-diff.js';
+import { changedLines, type FileChange, textAtRef } from './git-diff.js';
 
 /** Kinds a change is attributed to; anything else only when it is top-level (a module constant). */
 const CODE_KINDS = new Set(['function', 'method', 'constructor', 'class', 'interface', 'trait', 'struct', 'type', 'enum', 'namespace', 'module']);

@@ -4,7 +4,7 @@
  * that it runs in a syntax worker (complexity.ts asks it there).
  */
 import { syntaxOf } from '../../adapters/languages.js';
-import { withSyntaxTree, type SyntaxNode, type SyntaxQuery, WHOLE_FILE_QUERY } from '../../syntax/syntax.js';
+import { type SyntaxNode, type SyntaxQuery, WHOLE_FILE_QUERY, withSyntaxTree } from '../../syntax/syntax.js';
 
 /**
  * Decision points and code lines within 1-based lines [from, to] of a parsed file: `query` is the

@@ -6,16 +6,16 @@
  * statements plus, for a function, its distinct callees (call tree). test_coverage comes from a
  * coverage file (coverage.ts), or is absent with a note: never invented (the output types it as a number, so absence is the only honest value).
  */
+import { languageProfiles, syntaxOf } from '../../adapters/languages.js';
+import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../../service/call.js';
 import { callTree } from '../../service/navigation/call-tree.js';
-import { LspgateError } from '../../errors/errors.js';
-import { lineCoverage } from './coverage.js';
-import type { measureText } from './complexity-measure.js';
-import { importGraph, noteGraphSkips } from '../imports/import-graph.js';
-import { languageProfiles, syntaxOf } from '../../adapters/languages.js';
-import { inSyntaxWorker } from '../../syntax/job-pool.js';
-import { parseTarget } from '../target.js';
 import { resolveTarget } from '../../service/navigation/resolve.js';
+import { inSyntaxWorker } from '../../syntax/job-pool.js';
+import { importGraph, noteGraphSkips } from '../imports/import-graph.js';
+import { parseTarget } from '../target.js';
+import type { measureText } from './complexity-measure.js';
+import { lineCoverage } from './coverage.js';
 
 export interface ComplexityResult {
   element: string;

@@ -6,13 +6,13 @@
  * server's textDocument/references — a different measure, labelled as such, never passed off as
  * line coverage. A file the server cannot answer for is skipped (listed, not counted as untested).
  */
+import { isTestPath } from '../../adapters/test-files.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import type { ServiceCall } from '../../service/call.js';
 import { LineSource } from '../../service/locations.js';
-import { isTestPath } from '../../adapters/test-files.js';
-import { coverageData, COVERAGE_FILES, reportCoverage, type CoverageData, type FileHits } from './coverage.js';
+import { addCatalogErrors, perFile, type SkippedFile, skipsOf } from '../skips.js';
+import { COVERAGE_FILES, type CoverageData, coverageData, type FileHits, reportCoverage } from './coverage.js';
 import { checkedDeclarations, outsideReferences } from './declarations.js';
-import { addCatalogErrors, perFile, skipsOf, type SkippedFile } from '../skips.js';
 
 export type CoverageMode = 'line' | 'reference';
 

@@ -7,7 +7,8 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { Collector, InvalidCoverage, parseCoveragePy, parseGoProfile, parseLcov, parseXmlCoverage, type ParsedCoverage } from './coverage-formats.js';
+
+import { Collector, InvalidCoverage, parseCoveragePy, type ParsedCoverage, parseGoProfile, parseLcov, parseXmlCoverage } from './coverage-formats.js';
 
 export interface CoverageJob {
   /** The coverage file's name under the root (its format follows from it). */

@@ -13,21 +13,23 @@
  * changes. (Line counts of the source files, which clamp the ranges, are read at parse time: a
  * coverage file older than its sources is stale whatever lspgate does.)
  */
+import { webcrypto } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { webcrypto } from 'node:crypto';
 import path from 'node:path';
+
 import { LRUCache } from 'lru-cache';
+
+import { languageProfiles } from '../../adapters/languages.js';
 import type { Catalog, Derived, DerivedKey } from '../../core/catalog.js';
 import { isLspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../../service/call.js';
 import { ENTRY_OVERHEAD, stringBytes } from '../../util/bounded-memo.js';
 import { isInside } from '../../util/paths.js';
 import { runWorker, workerScript } from '../../util/worker-script.js';
-import { MAX_COVERAGE_LINES, type FileHits } from './coverage-formats.js';
-import type { CoverageAnswer, CoverageJob } from './coverage-worker.js';
-import { languageProfiles } from '../../adapters/languages.js';
 import { manifestBound, manifestReader } from '../manifests.js';
+import { type FileHits, MAX_COVERAGE_LINES } from './coverage-formats.js';
+import type { CoverageAnswer, CoverageJob } from './coverage-worker.js';
 
 export type { FileHits };
 /** Per workspace file: its instrumented lines and hit counts. */

@@ -9,17 +9,17 @@
  * A method overriding a workspace method that something references is not dead (the call
  * dispatches to it). A file the server cannot answer for is skipped, not the whole report.
  */
+import type { ManifestReader } from '../../adapters/language-profile.js';
+import { profileOf } from '../../adapters/languages.js';
+import { isTestFunctionName, isTestPath } from '../../adapters/test-files.js';
 import type { CatalogSymbol, SymbolRef } from '../../core/catalog.js';
 import type { ServiceCall } from '../../service/call.js';
 import { LineSource } from '../../service/locations.js';
 import { decorationOf } from '../../service/structure-index.js';
-import { checkedDeclarations, outsideReferences } from './declarations.js';
-import type { ManifestReader } from '../../adapters/language-profile.js';
-import { profileOf } from '../../adapters/languages.js';
-import { isTestFunctionName, isTestPath } from '../../adapters/test-files.js';
 import { manifestBound, manifestReader } from '../manifests.js';
+import { addCatalogErrors, perFile, type SkippedFile, skipsOf } from '../skips.js';
+import { checkedDeclarations, outsideReferences } from './declarations.js';
 import { BaseMethods } from './overrides.js';
-import { addCatalogErrors, perFile, skipsOf, type SkippedFile } from '../skips.js';
 
 export const CATEGORIES = ['dead', 'entry_point', 'test', 'framework_hook', 'exported_api'] as const;
 export type Category = (typeof CATEGORIES)[number];

@@ -5,10 +5,11 @@
  * recursion — do not count), nor the declarations of related methods some servers list among them.
  */
 import { ReferencesRequest } from 'vscode-languageserver-protocol';
+
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { toLspPosition } from '../../lsp/positions.js';
 import type { ServiceCall } from '../../service/call.js';
-import { resolveLocations, type LineSource, type ResolvedLocation } from '../../service/locations.js';
+import { type LineSource, type ResolvedLocation, resolveLocations } from '../../service/locations.js';
 
 const KINDS = new Set(['function', 'method', 'class']);
 const TYPE_KINDS = new Set(['class', 'struct', 'interface', 'trait', 'enum', 'type']);

@@ -3,8 +3,8 @@
  * untracked files (wholly added). Only the new side is kept, as line sets per file, with the places
  * where lines were removed (a deletion sits between two new-side lines).
  */
-import { runGit } from '../../util/git.js';
 import { LspgateError } from '../../errors/errors.js';
+import { runGit } from '../../util/git.js';
 
 export interface FileChange {
   /** Workspace-relative path (new side). */

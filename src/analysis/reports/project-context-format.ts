@@ -3,6 +3,7 @@
  * the dependency map cut to its budget, directory-level architecture notes, and the markdown document.
  */
 import path from 'node:path';
+
 import type { ServiceCall } from '../../service/call.js';
 import type { CodeElement, EntryPoint, PackageInfo, PatternInfo, ProjectContextData } from './project-context.js';
 

@@ -4,18 +4,19 @@
  * map (the import graph, as the language servers resolve imports) and how its tests are laid out.
  * Everything comes from the catalog, the import graph and the manifests; nothing is guessed.
  */
-import { boundedScriptEntries } from '../../adapters/file-structure.js';
-import { toLspgateError } from '../../errors/errors.js';
 import path from 'node:path';
-import type { CatalogSymbol } from '../../core/catalog.js';
-import type { ServiceCall } from '../../service/call.js';
+
+import { boundedScriptEntries } from '../../adapters/file-structure.js';
 import type { ManifestReader, ProjectPackage, ProjectRules } from '../../adapters/language-profile.js';
 import { languageProfiles, profileOf } from '../../adapters/languages.js';
 import { isTestFunctionName, isTestPath, TEST_DIRECTORY, testConvention, testConventionDescription } from '../../adapters/test-files.js';
+import type { CatalogSymbol } from '../../core/catalog.js';
+import { toLspgateError } from '../../errors/errors.js';
+import type { ServiceCall } from '../../service/call.js';
+import { type ReadBound, readTextIfAny } from '../../util/optional-files.js';
 import { importGraph, noteGraphSkips } from '../imports/import-graph.js';
-import { addCatalogErrors, skipsOf } from '../skips.js';
 import { manifestBound, manifestReader } from '../manifests.js';
-import { readTextIfAny, type ReadBound } from '../../util/optional-files.js';
+import { addCatalogErrors, skipsOf } from '../skips.js';
 
 export type ElementType = 'function' | 'class' | 'component' | 'hook' | 'interface' | 'type';
 

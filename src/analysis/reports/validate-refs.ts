@@ -7,12 +7,13 @@
  * sources report (same file, line and name) is one error with both sources.
  */
 import picomatch from 'picomatch';
+
 import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../../service/call.js';
 import type { DiagnosticEntry } from '../../service/diagnostics/diagnostic-entries.js';
 import { diagnoseFiles } from '../../service/diagnostics/diagnostics.js';
 import { importGraph, noteGraphSkips } from '../imports/import-graph.js';
-import { skipsOf, type SkippedFile } from '../skips.js';
+import { type SkippedFile, skipsOf } from '../skips.js';
 
 export const REFERENCE_KINDS = ['unresolved_import', 'undefined_name', 'missing_export', 'undefined_member'] as const;
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number];

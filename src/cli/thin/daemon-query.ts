@@ -4,6 +4,7 @@
  * only (`lspgate/status` and `lspgate/stop` need no attach) and never start one.
  */
 import { readFileSync } from 'node:fs';
+
 import type { JsonRpcReply } from '../../link/frame.js';
 import { daemonPaths, defaultCacheDir } from '../../link/paths.js';
 import { connect } from '../../link/start.js';

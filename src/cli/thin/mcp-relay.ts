@@ -9,6 +9,7 @@
  * sees EOF, as on stdio) and the daemon closing it then ends this process with status 0.
  */
 import type net from 'node:net';
+
 import { describeJournals, type JournalSummary } from '../../link/journals.js';
 import { McpPending } from './mcp-pending.js';
 

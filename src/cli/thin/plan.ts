@@ -8,6 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+
 import { toolsFlagError } from './tools.js';
 
 /** Commands the CLI runs itself: never forwarded as an operation. */

@@ -1,6 +1,7 @@
 /** One request and its reply over a daemon socket (node builtins only, src/link's framing). */
 import type net from 'node:net';
-import { encodeFrame, nextFrame, readFrame, type JsonRpcReply } from '../../link/frame.js';
+
+import { encodeFrame, type JsonRpcReply, nextFrame, readFrame } from '../../link/frame.js';
 
 /** Sends one request and reads its reply; leftover bytes after it come back with it. Undefined: the socket closed or the reply was not this request's. */
 export async function call(socket: net.Socket, id: number, method: string, params: unknown): Promise<{ reply: JsonRpcReply; rest: Buffer } | undefined> {

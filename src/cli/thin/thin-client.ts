@@ -11,16 +11,17 @@
  * never handed to the full CLI: the daemon may have run part of it (an apply).
  */
 import type net from 'node:net';
-import type { JsonRpcReply } from '../../link/frame.js';
-import { checkCacheDir, daemonPaths, defaultCacheDir, ensurePrivateDir, packageVersion, type DaemonPaths } from '../../link/paths.js';
-import type { ThinPlan } from './plan.js';
-import { relayMcp } from './mcp-relay.js';
-import { SidecarWatch } from './sidecar-watch.js';
+
 import { attachEnvironment } from '../../link/config-env.js';
+import type { JsonRpcReply } from '../../link/frame.js';
 import { describeJournals, journalSummaries } from '../../link/journals.js';
-import { connect, startDaemon, waitForDaemon } from '../../link/start.js';
-import { call, callWithNotifications } from './rpc.js';
+import { checkCacheDir, type DaemonPaths, daemonPaths, defaultCacheDir, ensurePrivateDir, packageVersion } from '../../link/paths.js';
 import { progressLine } from '../../link/progress-line.js';
+import { connect, startDaemon, waitForDaemon } from '../../link/start.js';
+import { relayMcp } from './mcp-relay.js';
+import type { ThinPlan } from './plan.js';
+import { call, callWithNotifications } from './rpc.js';
+import { SidecarWatch } from './sidecar-watch.js';
 
 const START_TIMEOUT_MS = 30_000;
 

@@ -11,13 +11,14 @@
 import { existsSync } from 'node:fs';
 import type net from 'node:net';
 import path from 'node:path';
+
 import { LspgateError, toLspgateError } from '../../errors/errors.js';
 import { defaultCacheDir } from '../../gateway/gateway.js';
-import type { Logger } from '../../util/logger.js';
-import { RemoteGateway } from './remote-gateway.js';
-import { checkCacheDir, daemonPaths, ensurePrivateDir, type DaemonPaths } from './socket-dir.js';
 import { attachEnvironment } from '../../link/config-env.js';
 import { connect, previousStartFailure, startDaemon, waitForDaemon as lightWait, waitUntilGone } from '../../link/start.js';
+import type { Logger } from '../../util/logger.js';
+import { RemoteGateway } from './remote-gateway.js';
+import { checkCacheDir, type DaemonPaths, daemonPaths, ensurePrivateDir } from './socket-dir.js';
 
 async function waitForDaemon(paths: DaemonPaths, limitMs: number) {
   try {

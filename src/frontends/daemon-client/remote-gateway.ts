@@ -12,27 +12,29 @@
  */
 import { realpathSync } from 'node:fs';
 import type net from 'node:net';
+
 import {
   CancellationTokenSource,
   createMessageConnection,
   ErrorCodes,
+  type MessageConnection,
   ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
-  type MessageConnection,
 } from 'vscode-jsonrpc/node';
-import { ERROR_CODES, LspgateError, toLspgateError, type ErrorCode } from '../../errors/errors.js';
-import type { RunOptions, RunResult } from '../../operations/runner.js';
+
+import { ERROR_CODES, type ErrorCode, LspgateError, toLspgateError } from '../../errors/errors.js';
+import type { AttachEnvironment } from '../../link/config-env.js';
+import { describeJournals, journalSummaries } from '../../link/journals.js';
 import { operations as registry } from '../../operations/registry.js';
+import type { RunOptions, RunResult } from '../../operations/runner.js';
 import type { Operation, ProgressUpdate } from '../../operations/types.js';
 import type { Logger } from '../../util/logger.js';
 import type { FrontendGateway } from '../host.js';
 import { PROGRESS_TOKEN_PARAM } from '../sidecar/sidecar.js';
 import { packageVersion } from '../version.js';
-import { ATTACH, STATUS, STOP, type AttachResult, type DaemonStatus } from './protocol.js';
-import type { AttachEnvironment } from '../../link/config-env.js';
-import { FILE_CHANGED, UNWATCH_FILE, WATCH_FILE, type FileChangedNotification } from './watch-protocol.js';
-import { describeJournals, journalSummaries } from '../../link/journals.js';
+import { ATTACH, type AttachResult, type DaemonStatus, STATUS, STOP } from './protocol.js';
+import { FILE_CHANGED, type FileChangedNotification, UNWATCH_FILE, WATCH_FILE } from './watch-protocol.js';
 
 /**
  * A call the dying daemon had received may have been an apply: its error says what that daemon's

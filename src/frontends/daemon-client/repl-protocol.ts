@@ -3,6 +3,7 @@
  * traffic, sessions and completion names, each for the sessions of the asking client's workspaces.
  */
 import { z } from 'zod';
+
 import type { WireTraceEvent } from '../repl/trace.js';
 
 /** A raw LSP request → the server's raw reply: {result, server, root, ms} (RawAnswer). */

@@ -6,7 +6,7 @@
 import { toLspgateError } from '../../errors/errors.js';
 import * as light from '../../link/paths.js';
 
-export { daemonPaths, type DaemonPaths } from '../../link/paths.js';
+export { type DaemonPaths, daemonPaths } from '../../link/paths.js';
 
 /** Creates `dir` (0700) if absent; throws DAEMON_FAILED if it is not a private directory of this user. */
 export function ensurePrivateDir(dir: string): void {

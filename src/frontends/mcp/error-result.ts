@@ -10,7 +10,8 @@
  * that an error object is a valid success; text + `_meta` passes every client and keeps the
  * schemas exact.
  */
-import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
+import { type CallToolResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+
 import { toLspgateError } from '../../errors/errors.js';
 import { jsonSafeText } from '../../util/control-chars.js';
 

@@ -4,9 +4,10 @@
  * → 401. The body limit (413) is applied by the Node adapter while it reads the body.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { writePrivateFile } from '../../util/private-files.js';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
+
+import { writePrivateFile } from '../../util/private-files.js';
 
 export type GuardVerdict = { ok: true } | { ok: false; status: 401 | 403; message: string };
 

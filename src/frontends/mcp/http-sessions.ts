@@ -10,10 +10,12 @@
  * (sse-streams.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server';
+
+import { isInitializeRequest, type McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+
 import type { Logger } from '../../util/logger.js';
+import { EndedSessions, type EndReason, sessionNotFound } from './ended-sessions.js';
 import { MemoryEventStore } from './event-store.js';
-import { EndedSessions, sessionNotFound, type EndReason } from './ended-sessions.js';
 import { streamAtOnce } from './sse-streams.js';
 
 /** A session nobody has used for this long is closed (its client must initialize again: 404). */

@@ -8,14 +8,16 @@
 import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type McpHandlerRequestOptions } from '@modelcontextprotocol/server';
+
+import type { Logger } from '../../util/logger.js';
 import type { FrontendGateway } from '../host.js';
 import { installLifecycle } from '../lifecycle.js';
-import { checkBearer, checkHostAndOrigin, resolveToken, type GuardVerdict } from './http-guards.js';
+import { checkBearer, checkHostAndOrigin, type GuardVerdict, resolveToken } from './http-guards.js';
 import { HttpSessions } from './http-sessions.js';
 import { createMcpServer } from './server.js';
-import type { Logger } from '../../util/logger.js';
 
 export const MCP_HTTP_PATH = '/mcp';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

@@ -5,9 +5,10 @@
  * events and warnings, not the debug trace).
  */
 import type { LoggingLevel, McpServer } from '@modelcontextprotocol/server';
-import type { FrontendGateway } from '../host.js';
+
 import type { SessionInfo, SessionState } from '../../lsp/types.js';
-import { tapLogs, type LogLevel, type LogLine } from '../../util/logger.js';
+import { type LogLevel, type LogLine, tapLogs } from '../../util/logger.js';
+import type { FrontendGateway } from '../host.js';
 import { watchSessions } from '../session-events.js';
 
 /** RFC 5424 severities in the order MCP lists them. */

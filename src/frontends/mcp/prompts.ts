@@ -5,8 +5,9 @@
  * working-tree change. Arguments complete from the catalog.
  */
 import { completable, type GetPromptResult, type McpServer } from '@modelcontextprotocol/server';
-import { runGit } from '../../util/git.js';
 import { z } from 'zod';
+
+import { runGit } from '../../util/git.js';
 import type { FrontendGateway } from '../host.js';
 import { completeSymbolNames, completeWorkspaces } from './completions.js';
 import { protocolErrorOf } from './error-result.js';

@@ -4,7 +4,8 @@
  * variables complete from the catalog (completions.ts); the text is the operation's markdown.
  * Variables are percent-encoded in URIs (a symbol id holds `/`, `::` and `#`).
  */
-import { ResourceNotFoundError, ResourceTemplate, UriTemplate, type McpServer, type ReadResourceResult, type Variables } from '@modelcontextprotocol/server';
+import { type McpServer, type ReadResourceResult, ResourceNotFoundError, ResourceTemplate, UriTemplate, type Variables } from '@modelcontextprotocol/server';
+
 import type { FrontendGateway } from '../host.js';
 import { completeFiles, completeSymbolIds, completeWorkspaces } from './completions.js';
 import { protocolErrorOf } from './error-result.js';

@@ -3,13 +3,14 @@
  * serving entries (serveStdio, createMcpHandler) can make one instance per connection or per
  * HTTP request and serve both protocol eras (2025-11-25 and 2026-07-28) from the same definition.
  */
-import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { type CallToolResult, McpServer, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { FrontendGateway } from '../host.js';
-import { DEFAULT_WAIT_MS, publicInputSchema } from '../../operations/runner.js';
+
 import { describeOperation } from '../../operations/describe.js';
 import { profileTools } from '../../operations/profiles.js';
+import { DEFAULT_WAIT_MS, publicInputSchema } from '../../operations/runner.js';
 import type { Operation, OperationAnnotations } from '../../operations/types.js';
+import type { FrontendGateway } from '../host.js';
 import { relayProgress } from '../server-progress.js';
 import { packageVersion } from '../version.js';
 import { errorResult } from './error-result.js';

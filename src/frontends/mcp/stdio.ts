@@ -3,6 +3,7 @@
  * `initialize` or a 2026-07-28 `server/discover` opening) and builds servers from our factory.
  */
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+
 import type { FrontendGateway } from '../host.js';
 import { installLifecycle } from '../lifecycle.js';
 import { createMcpServer } from './server.js';

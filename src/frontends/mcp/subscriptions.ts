@@ -7,10 +7,11 @@
  * through the front-end's gateway — in process, or over the daemon's socket. A re-read answers the
  * new content: the catalog re-checks a file's (mtime, size) on every answer.
  */
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type McpServer } from '@modelcontextprotocol/server';
+import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
+
 import type { FrontendGateway } from '../host.js';
 import { protocolErrorOf } from './error-result.js';
-import { parseResourceUri, readResource, type LspgateResource } from './resources.js';
+import { type LspgateResource, parseResourceUri, readResource } from './resources.js';
 
 function fileOf(r: LspgateResource): string | undefined {
   if (r.kind === 'outline') return r.file;

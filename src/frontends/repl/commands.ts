@@ -4,13 +4,13 @@
  * `CODE: message` with details, never thrown at the REPL.
  */
 import { LspgateError } from '../../errors/errors.js';
+import { progressLine } from '../../link/progress-line.js';
 import type { Operation } from '../../operations/types.js';
 import { jsonSafeText } from '../../util/control-chars.js';
 import type { FrontendGateway } from '../host.js';
+import { describeFields, inputFields } from '../input-fields.js';
 import { errorText } from '../one-shot.js';
 import { relayProgress } from '../server-progress.js';
-import { progressLine } from '../../link/progress-line.js';
-import { describeFields, inputFields } from '../input-fields.js';
 import { splitWords, wordsToInput } from '../words.js';
 import type { ReplBackend } from './backend-types.js';
 import type { ServersView } from './lsp-access.js';

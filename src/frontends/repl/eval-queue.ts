@@ -12,6 +12,7 @@
 import type { EventEmitter } from 'node:events';
 import type { REPLServer } from 'node:repl';
 import { inspect } from 'node:util';
+
 import { LspgateError } from '../../errors/errors.js';
 import { formatError } from './commands.js';
 

@@ -3,10 +3,11 @@
  * dot-commands answered through the one queue, and completion of operation flags and symbol names.
  */
 import type { REPLServer } from 'node:repl';
+
 import type { FrontendGateway } from '../host.js';
 import { inputFields } from '../input-fields.js';
-import type { SerialQueue } from './eval-queue.js';
 import { nearestName } from '../nearest-name.js';
+import type { SerialQueue } from './eval-queue.js';
 
 type Completer = (line: string, cb: (err: Error | null, result: [string[], string]) => void) => void;
 

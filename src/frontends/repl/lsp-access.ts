@@ -5,11 +5,12 @@
  * a client reaches the sessions of its own workspaces, never another client's.
  */
 import path from 'node:path';
+
 import { LspgateError } from '../../errors/errors.js';
-import { workspaceId, type Gateway } from '../../gateway/gateway.js';
+import { type Gateway, workspaceId } from '../../gateway/gateway.js';
 import type { LspSession, SessionInfo } from '../../lsp/types.js';
-import { resolveInWorkspace } from '../../util/paths.js';
 import { scopeOf } from '../../service/navigation/resolution-policy.js';
+import { resolveInWorkspace } from '../../util/paths.js';
 
 export interface RawRequest {
   server: string;

@@ -11,14 +11,15 @@ import os from 'node:os';
 import path from 'node:path';
 import repl, { type REPLServer } from 'node:repl';
 import type { Readable, Writable } from 'node:stream';
-import { builtinCommands, operationCommands, type ReplCommand, type ReplState } from './commands.js';
-import { answerUnknownCommands, completeCommandArgs } from './hooks.js';
-import { SerialQueue, serialiseEval } from './eval-queue.js';
+
 import type { Logger } from '../../util/logger.js';
-import { installLifecycle } from '../lifecycle.js';
 import type { FrontendGateway } from '../host.js';
-import type { ReplBackend } from './backend-types.js';
+import { installLifecycle } from '../lifecycle.js';
 import { replBackendFor } from './backend.js';
+import type { ReplBackend } from './backend-types.js';
+import { builtinCommands, operationCommands, type ReplCommand, type ReplState } from './commands.js';
+import { serialiseEval, SerialQueue } from './eval-queue.js';
+import { answerUnknownCommands, completeCommandArgs } from './hooks.js';
 
 export interface ReplOptions {
   input: Readable;

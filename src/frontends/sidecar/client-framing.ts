@@ -9,6 +9,7 @@
  * point to resynchronise at (a body may contain anything that looks like a header).
  */
 import type { Readable, Writable } from 'node:stream';
+
 import { FrameGuard } from '../../lsp/frame-guard.js';
 
 /** Largest request the sidecar accepts (a whole-workspace input is far below this). */

@@ -5,23 +5,25 @@
  * `exit` end it (as in LSP); `$/cancelRequest` aborts the call. Errors are ResponseErrors whose
  * `data` is `{ code, details }` with the lspgate code.
  */
-import { describeOperation } from '../../operations/describe.js';
-import { DEFAULT_WAIT_MS } from '../../operations/runner.js';
 import type { Readable, Writable } from 'node:stream';
+
 import {
+  type CancellationToken,
   createMessageConnection,
+  type MessageConnection,
   ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
-  type CancellationToken,
-  type MessageConnection,
 } from 'vscode-jsonrpc/node';
+
 import { LspgateError, toLspgateError } from '../../errors/errors.js';
+import { describeOperation } from '../../operations/describe.js';
+import { DEFAULT_WAIT_MS } from '../../operations/runner.js';
 import type { Logger } from '../../util/logger.js';
 import type { FrontendGateway } from '../host.js';
 import { inputJsonSchema, outputJsonSchema } from '../input-fields.js';
 import { installLifecycle } from '../lifecycle.js';
-import { relayProgress, type ProgressRelay } from '../server-progress.js';
+import { type ProgressRelay, relayProgress } from '../server-progress.js';
 import { packageVersion } from '../version.js';
 import { guardClientInput } from './client-framing.js';
 import { JSONRPC_ERROR_CODES, jsonRpcCodeFor } from './error-codes.js';

@@ -2,19 +2,20 @@
  * Analyses built on the service's relations: find_dead_code, render_diagram, analyze_complexity, find_patterns.
  */
 import { z } from 'zod';
-import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
-import { analyzeComplexity } from '../../analysis/reports/complexity.js';
-import { CATEGORIES, findDeadCode } from '../../analysis/reports/dead-code.js';
+
 import { buildDiagram, DIAGRAM_TYPES } from '../../analysis/diagrams/diagram.js';
 import { toDot, toMermaid, toSvg } from '../../analysis/diagrams/diagram-format.js';
 import { findPatterns, PATTERN_TYPES } from '../../analysis/patterns/patterns.js';
+import { analyzeComplexity } from '../../analysis/reports/complexity.js';
+import { CATEGORIES, findDeadCode } from '../../analysis/reports/dead-code.js';
+import { skipsOf } from '../../analysis/skips.js';
+import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { withMeta } from '../../schema/meta.js';
+import { symbolRowShape } from '../../schema/rows.js';
 import { ServiceCall } from '../../service/call.js';
 import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
-import { SkippedSchema, skippedMarkdown } from './skipped-schema.js';
-import { skipsOf } from '../../analysis/skips.js';
-import { symbolRowShape } from '../../schema/rows.js';
+import { skippedMarkdown, SkippedSchema } from './skipped-schema.js';
 
 export const analysisOperations: Operation[] = [
   defineOperation({

@@ -4,12 +4,13 @@
  * verify_citation; index_stats. Handlers are thin: service/chunk-search.ts and citations.ts answer.
  */
 import { z } from 'zod';
+
+import { CHUNK_KINDS, type ChunkKind, type InvariantTier } from '../../chunks/types.js';
 import { SymbolKindSchema } from '../../schema/descriptors.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { searchCode } from '../../service/search/chunk-search.js';
 import { indexStats, verifyCitation } from '../../service/search/citations.js';
-import { CHUNK_KINDS, type ChunkKind, type InvariantTier } from '../../chunks/types.js';
 import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
 

@@ -3,15 +3,16 @@
  * references in one answer within a token budget.
  */
 import { z } from 'zod';
+
 import { tokensOf } from '../../core/paging.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
-import { contextBundle, DEFAULT_CONTEXT_TOKENS } from '../../service/context/context-bundle.js';
 import { CONTEXT_PARTS } from '../../service/context/context-budget.js';
+import { contextBundle, DEFAULT_CONTEXT_TOKENS } from '../../service/context/context-bundle.js';
 import { targetShape } from '../../service/navigation/resolve.js';
-import type { MetaCollector } from '../meta-collector.js';
 import { READ_ONLY } from '../annotations.js';
 import { symbolErrorCases } from '../client-cases.js';
+import type { MetaCollector } from '../meta-collector.js';
 import { defineOperation, type Operation } from '../types.js';
 
 const PartSchema = z.enum(CONTEXT_PARTS);

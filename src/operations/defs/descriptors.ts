@@ -3,23 +3,24 @@
  * FunctionDescriptor, list_package_exports → SymbolDescriptor[], get_file_outline → OutlineSymbol tree.
  */
 import { z } from 'zod';
+
 import {
+  type ClassDescriptor,
   ClassDescriptorSchema,
+  type FunctionDescriptor,
   FunctionDescriptorSchema,
+  type OutlineSymbol,
   OutlineSymbolSchema,
   SymbolDescriptorSchema,
-  type ClassDescriptor,
-  type FunctionDescriptor,
-  type OutlineSymbol,
 } from '../../schema/descriptors.js';
 import { withMeta } from '../../schema/meta.js';
+import { type CompactOutlineNode, CompactOutlineNodeSchema, OutlineDetailSchema } from '../../schema/outline.js';
 import { ServiceCall } from '../../service/call.js';
 import { catalogOutline } from '../../service/descriptors/catalog-outline.js';
 import { fileOutline, functionDetails, typeDefinition } from '../../service/descriptors/descriptors.js';
 import { packageExports } from '../../service/descriptors/exports.js';
-import { strictField } from '../../service/navigation/resolve.js';
 import { shapeOutline } from '../../service/descriptors/outline-detail.js';
-import { CompactOutlineNodeSchema, OutlineDetailSchema, type CompactOutlineNode } from '../../schema/outline.js';
+import { strictField } from '../../service/navigation/resolve.js';
 import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
 

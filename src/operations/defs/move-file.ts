@@ -4,6 +4,7 @@
  * (service/editing/move-file.ts).
  */
 import { z } from 'zod';
+
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { moveFile, type MoveFileResult } from '../../service/editing/move-file.js';

@@ -2,17 +2,18 @@
  * Navigation operations: find_definition, find_references, find_callers, find_callees, open_at.
  */
 import { z } from 'zod';
+
 import { withMeta } from '../../schema/meta.js';
+import { treeNodeShape } from '../../schema/rows.js';
 import { ServiceCall } from '../../service/call.js';
-import { callTree, type CallNode } from '../../service/navigation/call-tree.js';
-import { PreviewSchema, type Preview } from '../../service/previews.js';
+import { type CallNode, callTree } from '../../service/navigation/call-tree.js';
 import { findDefinition, findReferences } from '../../service/navigation/references.js';
 import { targetShape } from '../../service/navigation/resolve.js';
+import { type Preview, PreviewSchema } from '../../service/previews.js';
 import { openAt } from '../../service/workspace/workspace-info.js';
 import { READ_ONLY } from '../annotations.js';
 import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
-import { treeNodeShape } from '../../schema/rows.js';
 
 export const DefinitionSchema = z.object({
   symbol_id: z.string().optional(),

@@ -2,17 +2,18 @@
  * Whole-project reports: coverage_report, project_context, validate_references.
  */
 import { z } from 'zod';
-import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
+
 import { coverageReport } from '../../analysis/reports/coverage-report.js';
-import { contextMarkdown, shapeContext } from '../../analysis/reports/project-context-format.js';
 import { PACKAGE_KINDS, projectContext } from '../../analysis/reports/project-context.js';
+import { contextMarkdown, shapeContext } from '../../analysis/reports/project-context-format.js';
 import { REFERENCE_KINDS, validateReferences } from '../../analysis/reports/validate-refs.js';
+import { skipsOf } from '../../analysis/skips.js';
+import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
-import { SkippedSchema, skippedMarkdown } from './skipped-schema.js';
-import { skipsOf } from '../../analysis/skips.js';
+import { skippedMarkdown, SkippedSchema } from './skipped-schema.js';
 
 const Cursor = z.string().max(1000);
 const Ratio = z.number().min(0).max(1);

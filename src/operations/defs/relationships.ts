@@ -2,17 +2,18 @@
  * Relationship operations: query_relationships.
  */
 import { z } from 'zod';
-import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
-import { changedSymbols } from '../../analysis/reports/changed.js';
+
 import { analyzeImpact, OPERATIONS } from '../../analysis/relationships/impact.js';
 import { QUERY_TYPES, queryRelationships } from '../../analysis/relationships/relationships.js';
+import { changedSymbols } from '../../analysis/reports/changed.js';
+import { perFile, skipsOf } from '../../analysis/skips.js';
+import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { withMeta } from '../../schema/meta.js';
+import { symbolRowShape } from '../../schema/rows.js';
 import { ServiceCall } from '../../service/call.js';
 import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
-import { SkippedSchema, skippedMarkdown } from './skipped-schema.js';
-import { perFile, skipsOf } from '../../analysis/skips.js';
-import { symbolRowShape } from '../../schema/rows.js';
+import { skippedMarkdown, SkippedSchema } from './skipped-schema.js';
 
 const Cursor = z.string().max(1000);
 const MaxDepth = z.number().int().min(1).max(10);

@@ -4,7 +4,9 @@
  * Symbol retrieval and search live in search.ts. Handlers are thin: service/repository.ts answers.
  */
 import path from 'node:path';
+
 import { z } from 'zod';
+
 import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';

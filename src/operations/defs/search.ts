@@ -5,9 +5,13 @@
  * Handlers are thin: service/catalog-search.ts answers.
  */
 import { z } from 'zod';
+
+import { LspgateError } from '../../errors/errors.js';
 import { SymbolKindSchema } from '../../schema/descriptors.js';
 import { withMeta } from '../../schema/meta.js';
+import { symbolRowShape } from '../../schema/rows.js';
 import { ServiceCall } from '../../service/call.js';
+import { targetShape } from '../../service/navigation/resolve.js';
 import {
   getSymbol as symbolSourceOf,
   getSymbols as symbolSourcesOf,
@@ -15,13 +19,10 @@ import {
   searchText,
   type SymbolSource,
 } from '../../service/search/catalog-search.js';
-import { LspgateError } from '../../errors/errors.js';
-import { targetShape } from '../../service/navigation/resolve.js';
 import { targetSymbolId } from '../../service/search/symbol-target.js';
 import { READ_ONLY } from '../annotations.js';
 import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
-import { symbolRowShape } from '../../schema/rows.js';
 
 export const CatalogSymbolSchema = z.object({
   symbol_id: z.string(),

@@ -3,22 +3,23 @@
  * get_hover, signature_help, rename_symbol, code_actions.
  */
 import { z } from 'zod';
+
 import { ParamDescriptorSchema, ReturnDescriptorSchema } from '../../schema/descriptors.js';
 import { withMeta } from '../../schema/meta.js';
+import { treeNodeShape } from '../../schema/rows.js';
 import { ServiceCall } from '../../service/call.js';
 import { SEVERITIES } from '../../service/diagnostics/diagnostic-entries.js';
-import { getDiagnostics, type DiagnosticsResult } from '../../service/diagnostics/diagnostics.js';
-import { findImplementations, type ImplementationsResult } from '../../service/relations/implementations.js';
-import { getHover, signatureHelp, type HoverResult, type SignatureHelpResult } from '../../service/navigation/hover.js';
+import { type DiagnosticsResult, getDiagnostics } from '../../service/diagnostics/diagnostics.js';
 import { ACTION_KINDS, codeActions, type CodeActionsResult } from '../../service/editing/code-actions.js';
-import { renameSymbol, type RenameResult } from '../../service/editing/rename.js';
+import { type RenameResult, renameSymbol } from '../../service/editing/rename.js';
+import { getHover, type HoverResult, signatureHelp, type SignatureHelpResult } from '../../service/navigation/hover.js';
 import { targetShape } from '../../service/navigation/resolve.js';
+import { findImplementations, type ImplementationsResult } from '../../service/relations/implementations.js';
 import { typeHierarchy, type TypeHierarchyResult, type TypeNode } from '../../service/relations/type-hierarchy.js';
-import { DefinitionSchema } from './navigation.js';
 import { READ_ONLY, WRITES_FILES } from '../annotations.js';
 import { symbolErrorCases } from '../client-cases.js';
 import { defineOperation, type Operation } from '../types.js';
-import { treeNodeShape } from '../../schema/rows.js';
+import { DefinitionSchema } from './navigation.js';
 
 const SeveritySchema = z.enum(SEVERITIES);
 

@@ -5,6 +5,7 @@
  * `undo` restores the last applied edit of the workspace (service/editing/undo.ts).
  */
 import { z } from 'zod';
+
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { symbolEdit, type SymbolEditKind, type SymbolEditResult } from '../../service/editing/symbol-edit.js';

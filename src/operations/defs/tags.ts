@@ -3,10 +3,11 @@
  * MCP annotation is destructive, like rename_symbol's.
  */
 import { z } from 'zod';
+
 import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
-import { TAG_CODES, type ElementType } from '../../service/editing/tag-plan.js';
+import { type ElementType, TAG_CODES } from '../../service/editing/tag-plan.js';
 import { DEFAULT_LANG, tagElements, type TagResult } from '../../service/editing/tags.js';
 import { WRITES_FILES } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';

@@ -2,6 +2,7 @@
  * list_workspaces: open workspaces and the state of each language server serving them.
  */
 import { z } from 'zod';
+
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { daemonStatusAnswer } from '../../service/workspace/daemon-status.js';

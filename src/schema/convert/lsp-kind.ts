@@ -3,6 +3,7 @@
  * adapters refine these (Go struct vs type, TS type alias vs variable).
  */
 import { SymbolKind as Lsp } from 'vscode-languageserver-protocol';
+
 import type { SymbolKind } from '../descriptors.js';
 
 export function fromLspSymbolKind(kind: number): SymbolKind {

@@ -4,14 +4,15 @@
  * real bytes, content hashes, and signature / summary / docstring read from the source.
  */
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
+
 import { docComment, firstSentence, isSignatureDetail, lineFrom, readableLines, sourceSignature } from '../../adapters/doc-text.js';
 import { languageProfile } from '../../adapters/languages.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
-import { MAX_SYNTAX_NESTING, tooDeeplyNested } from '../../syntax/syntax.js';
 import type { SourceText } from '../../lsp/source-text.js';
 import type { PositionEncoding } from '../../lsp/types.js';
 import type { SymbolKind } from '../../schema/descriptors.js';
+import { MAX_SYNTAX_NESTING, tooDeeplyNested } from '../../syntax/syntax.js';
 import { sha256 } from '../../util/hash.js';
 
 export interface FlattenInput {

@@ -7,10 +7,11 @@
  * server (limits.perServerConcurrency).
  */
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
+
 import { adapterFor } from '../../adapters/index.js';
 import { projectManifests } from '../../adapters/languages.js';
-import { readGated } from '../../catalog/file-gate.js';
 import type { FileContext, LanguageAdapter, PackageInfo } from '../../adapters/types.js';
+import { readGated } from '../../catalog/file-gate.js';
 import type { FileCataloger, FileContent, FileEntry } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import { SourceText } from '../../lsp/source-text.js';
@@ -18,11 +19,11 @@ import type { LspSession } from '../../lsp/types.js';
 import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
 import type { SymbolKind } from '../../schema/descriptors.js';
 import { sha256 } from '../../util/hash.js';
-import { decodeUtf8 } from '../../util/utf8-text.js';
 import type { Logger } from '../../util/logger.js';
-import { flattenSymbols } from './catalog-entry.js';
+import { decodeUtf8 } from '../../util/utf8-text.js';
 import type { ServiceEnv } from '../env.js';
 import { loadFileContext } from '../file-context.js';
+import { flattenSymbols } from './catalog-entry.js';
 import { Limiter } from './limiter.js';
 import { ServiceSyntaxCataloger } from './syntax-cataloger.js';
 

@@ -5,12 +5,12 @@
  * file, a question about a file the pass has not reached). Entries are marked `tier: syntax`; they
  * are the catalog's entries for these files (the servers answer semantic questions by position).
  */
-import { fileExtension } from '../../util/paths.js';
 import { languageProfiles, scriptExtension } from '../../adapters/languages.js';
-import type { FileContent, FileEntry, SyntaxCataloger, SyntaxFileJob } from '../../core/catalog.js';
-import type { ServiceEnv } from '../env.js';
 import { entryFor } from '../../broker/route.js';
-import { LspgateError, type ErrorCode } from '../../errors/errors.js';
+import type { FileContent, FileEntry, SyntaxCataloger, SyntaxFileJob } from '../../core/catalog.js';
+import { type ErrorCode, LspgateError } from '../../errors/errors.js';
+import { fileExtension } from '../../util/paths.js';
+import type { ServiceEnv } from '../env.js';
 import { parseInWorkers, type PoolOptions } from './syntax-pool.js';
 
 export class ServiceSyntaxCataloger implements SyntaxCataloger {

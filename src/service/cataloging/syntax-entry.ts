@@ -7,13 +7,14 @@
  * (syntax-pool.ts), where a deadline and a heap cap bound it.
  */
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
+
 import type { SyntaxSymbol } from '../../adapters/language-profile.js';
 import { syntaxOf } from '../../adapters/languages.js';
 import type { FileEntry } from '../../core/catalog.js';
 import { SourceText } from '../../lsp/source-text.js';
 import type { SymbolKind } from '../../schema/descriptors.js';
-import { compileQuery, withSyntaxTree, WHOLE_FILE_QUERY } from '../../syntax/syntax.js';
 import { loadGrammar } from '../../syntax/runtime.js';
+import { compileQuery, WHOLE_FILE_QUERY, withSyntaxTree } from '../../syntax/syntax.js';
 import { sha256 } from '../../util/hash.js';
 import { decodeUtf8 } from '../../util/utf8-text.js';
 import { checkSymbolDepth, flattenSymbols } from './catalog-entry.js';

@@ -12,6 +12,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+
 import type { FileContent, FileEntry } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import { workerScript } from '../../util/worker-script.js';

@@ -7,6 +7,7 @@
  * or coded error. The tree-sitter runtime and each grammar are loaded once per worker, on first use.
  */
 import { parentPort } from 'node:worker_threads';
+
 import { readGated } from '../../catalog/file-gate.js';
 import { toLspgateError } from '../../errors/errors.js';
 import { prepareSyntax, syntaxEntry } from './syntax-entry.js';

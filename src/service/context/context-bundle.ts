@@ -8,17 +8,18 @@
  * (invariants-for.ts). Filled by context-budget.ts.
  */
 import path from 'node:path';
+
+import { isTestPath } from '../../adapters/test-files.js';
 import { LspgateError } from '../../errors/errors.js';
 import { FUNCTION_KINDS } from '../../schema/convert/lsp-kind.js';
-import { isTestPath } from '../../adapters/test-files.js';
 import type { ServiceCall } from '../call.js';
-import { callTree, type CallNode } from '../navigation/call-tree.js';
-import { CONTEXT_PARTS, fillBudget, type ContextPart, type Fetch, type Filled, type Gathered, type ListPart } from './context-budget.js';
+import { type CallNode, callTree } from '../navigation/call-tree.js';
 import { findReferences } from '../navigation/references.js';
-import { resolveTarget, type ResolvedTarget, type TargetInput } from '../navigation/resolve.js';
+import { type ResolvedTarget, resolveTarget, type TargetInput } from '../navigation/resolve.js';
 import { signatureTypes } from '../navigation/signature-types.js';
-import { catalogSymbolFor } from '../symbol-ids.js';
 import { invariantsFor } from '../search/invariants-for.js';
+import { catalogSymbolFor } from '../symbol-ids.js';
+import { CONTEXT_PARTS, type ContextPart, type Fetch, fillBudget, type Filled, type Gathered, type ListPart } from './context-budget.js';
 
 export interface ContextInput extends TargetInput {
   max_tokens?: number | undefined;

@@ -9,11 +9,11 @@
  * the same way while the file's server cannot (loading, missing, failed to start) instead of the
  * adapters' SymbolDescriptors (descriptors.ts).
  */
-import type { ServerEntry } from '../../config/schema.js';
-import { prepareLaunch } from '../../lsp/session-errors.js';
 import { languageProfile } from '../../adapters/languages.js';
+import type { ServerEntry } from '../../config/schema.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
+import { prepareLaunch } from '../../lsp/session-errors.js';
 import type { OutlineSymbol } from '../../schema/descriptors.js';
 import { toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';

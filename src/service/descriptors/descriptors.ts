@@ -2,21 +2,21 @@
  * find_type_definition, get_function_details, get_file_outline: a name (or file) → the adapter's
  * descriptors.
  */
+import { firstSentence } from '../../adapters/doc-text.js';
 import type { FileContext, SymbolContext } from '../../adapters/types.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
-import type { ClassDescriptor, FunctionDescriptor, OutlineSymbol, SymbolDescriptor } from '../../schema/descriptors.js';
 import { FUNCTION_KINDS, TYPE_KINDS } from '../../schema/convert/lsp-kind.js';
+import type { ClassDescriptor, FunctionDescriptor, OutlineSymbol, SymbolDescriptor } from '../../schema/descriptors.js';
+import { deepFreeze } from '../../util/freeze.js';
+import { toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
+import { hasSyntaxTier } from '../cataloging/syntax-entry.js';
 import { filterOf, fromCatalogSymbol, lookupOne } from '../navigation/resolve.js';
 import { catalogFileSymbols, symbolIdFor } from '../symbol-ids.js';
 import { walkSymbols } from '../symbols.js';
-import { firstSentence } from '../../adapters/doc-text.js';
-import { deepFreeze } from '../../util/freeze.js';
+import { catalogOutline, CONTAINER_KINDS, type FileOutline, SERVERLESS, serverMayAnswer } from './catalog-outline.js';
 import { outlinesOf } from './outline-memo.js';
-import { toRelative } from '../../util/paths.js';
-import { hasSyntaxTier } from '../cataloging/syntax-entry.js';
-import { catalogOutline, CONTAINER_KINDS, SERVERLESS, serverMayAnswer, type FileOutline } from './catalog-outline.js';
 
 export interface NameInput {
   package?: string | undefined;

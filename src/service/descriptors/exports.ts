@@ -6,12 +6,13 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { FileContext, SymbolContext } from '../../adapters/types.js';
+
+import { boundedScanImports } from '../../adapters/import-scan.js';
 import { adapterFor } from '../../adapters/index.js';
 import { languageProfile, languageProfiles } from '../../adapters/languages.js';
+import type { FileContext, SymbolContext } from '../../adapters/types.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { SymbolDescriptor } from '../../schema/descriptors.js';
-import { boundedScanImports } from '../../adapters/import-scan.js';
 import { isInside, toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { symbolIdFor } from '../symbol-ids.js';

@@ -7,6 +7,7 @@
  * change feed drops a file's outline as soon as the file changes; the identity checks are the net.
  */
 import { LRUCache } from 'lru-cache';
+
 import type { CatalogChanges, CatalogSymbol, Derived, DerivedKey } from '../../core/catalog.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { OutlineSymbol } from '../../schema/descriptors.js';

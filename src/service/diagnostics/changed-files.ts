@@ -4,11 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import type { Derived, DerivedKey } from '../../core/catalog.js';
 import type { Workspace } from '../../core/workspace.js';
-import { runGit } from '../../util/git.js';
 import { sha256 } from '../../lsp/documents.js';
 import { ENTRY_OVERHEAD, stringBytes } from '../../util/bounded-memo.js';
+import { runGit } from '../../util/git.js';
 
 /** Absolute paths, or undefined when the root is not in a git work tree. */
 export async function gitChangedFiles(root: string, signal?: AbortSignal): Promise<string[] | undefined> {

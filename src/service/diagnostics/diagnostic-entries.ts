@@ -2,7 +2,8 @@
  * LSP Diagnostic → the answer's entry: 1-based lines and columns in characters of the line, the
  * severity as a word, codes as strings, related information with workspace-relative paths.
  */
-import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver-protocol';
+import { type Diagnostic, DiagnosticSeverity, DiagnosticTag } from 'vscode-languageserver-protocol';
+
 import { fromLspPosition } from '../../lsp/positions.js';
 import type { PositionEncoding } from '../../lsp/types.js';
 import { redactPrivateKeys } from '../../util/secret-files.js';

@@ -11,7 +11,8 @@
  * and suggestion diagnostics as separate updates of one file (typescript-language-server debounces
  * them by only 50 ms), gopls publishes type errors first and analyses later.
  */
-import { DocumentDiagnosticRequest, type Diagnostic, type DocumentDiagnosticReport } from 'vscode-languageserver-protocol';
+import { type Diagnostic, type DocumentDiagnosticReport, DocumentDiagnosticRequest } from 'vscode-languageserver-protocol';
+
 import { adapterFor } from '../../adapters/index.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { DiagnosticsFeed, PublishedDiagnostics } from '../../lsp/diagnostics-feed.js';

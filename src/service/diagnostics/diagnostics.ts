@@ -4,14 +4,14 @@
  * (pull or push) and for which content (document version + sha256), so an answer is never the
  * diagnostics of an older text.
  */
-import { LspgateError, toLspgateError } from '../../errors/errors.js';
+import { projectManifests } from '../../adapters/languages.js';
 import { walkWorkspace } from '../../catalog/walk.js';
+import { LspgateError, toLspgateError } from '../../errors/errors.js';
 import { isInside, toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { changedSinceAnswered, gitChangedFiles, rememberAnswered } from './changed-files.js';
-import { atLeast, compareEntries, SEVERITIES, toDiagnosticEntry, type DiagnosticEntry, type Severity } from './diagnostic-entries.js';
+import { atLeast, compareEntries, type DiagnosticEntry, SEVERITIES, type Severity, toDiagnosticEntry } from './diagnostic-entries.js';
 import { documentDiagnostics } from './diagnostics-source.js';
-import { projectManifests } from '../../adapters/languages.js';
 
 export interface DiagnosticsInput {
   file?: string | undefined;

@@ -5,6 +5,7 @@
  * (record-vetting.ts).
  */
 import path from 'node:path';
+
 import { writePrivateFile } from '../../util/private-files.js';
 
 export interface AppliedRecord {

@@ -29,8 +29,9 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+
 import { diskError, LspgateError } from '../../errors/errors.js';
-import { ABSENT, journalDir, processStart, type JournalBegin, type JournalFileStep } from '../../link/journals.js';
+import { ABSENT, type JournalBegin, journalDir, type JournalFileStep, processStart } from '../../link/journals.js';
 import { sha256 } from '../../util/hash.js';
 import { isInside } from '../../util/paths.js';
 import { createPrivateFile, mkdirPrivate } from '../../util/private-files.js';

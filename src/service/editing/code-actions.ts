@@ -5,17 +5,18 @@
  * An action that is only a Command (the server would carry it out itself through
  * workspace/applyEdit, which lspgate refuses) is listed without a diff.
  */
-import { CodeActionRequest, CodeActionResolveRequest, type CodeAction, type Command, type Diagnostic, type Range } from 'vscode-languageserver-protocol';
+import { type CodeAction, CodeActionRequest, CodeActionResolveRequest, type Command, type Diagnostic, type Range } from 'vscode-languageserver-protocol';
+
 import { LspgateError } from '../../errors/errors.js';
 import { sha256 } from '../../lsp/documents.js';
+import { toLspPosition } from '../../lsp/positions.js';
 import type { LspSession, PositionEncoding } from '../../lsp/types.js';
+import { redactPrivateKeys } from '../../util/secret-files.js';
 import type { ServiceCall } from '../call.js';
 import { documentDiagnostics } from '../diagnostics/diagnostics-source.js';
 import { applyFileEdits } from './edit-apply.js';
-import { toLspPosition } from '../../lsp/positions.js';
-import { redactPrivateKeys } from '../../util/secret-files.js';
-import { previewEdits, type FileEdit } from './workspace-edit.js';
 import type { EditFileEntry } from './rename.js';
+import { type FileEdit, previewEdits } from './workspace-edit.js';
 
 export const ACTION_KINDS = ['quickfix', 'refactor', 'source', 'source.organizeImports', 'source.fixAll'] as const;
 

@@ -14,13 +14,14 @@
  * when every file was. Afterwards the server is told the disk text again, also when the check failed.
  */
 import type { Diagnostic } from 'vscode-languageserver-protocol';
+
 import { isLspgateError, LspgateError } from '../../errors/errors.js';
 import type { LspSession } from '../../lsp/types.js';
 import { toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
-import { atLeast, toDiagnosticEntry, type DiagnosticEntry } from '../diagnostics/diagnostic-entries.js';
+import { atLeast, type DiagnosticEntry, toDiagnosticEntry } from '../diagnostics/diagnostic-entries.js';
 import { documentDiagnostics } from '../diagnostics/diagnostics-source.js';
-import { lineMap, type LineMap } from './line-map.js';
+import { type LineMap, lineMap } from './line-map.js';
 
 /** A diagnostic of the delta, with the workspace-relative file it is in (a moved file's new path). */
 export type DeltaEntry = DiagnosticEntry & { file: string };

@@ -7,13 +7,14 @@
  * are re-synced, and a record of the apply is left beside its backups for `undo` (undo.ts).
  */
 import { lstatSync, readFileSync } from 'node:fs';
+
 import { diskError, LspgateError } from '../../errors/errors.js';
 import { ABSENT } from '../../link/journals.js';
 import { sha256 } from '../../lsp/documents.js';
 import { isInside, toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
-import { ApplyJournal } from './apply-journal.js';
 import { recordApplied } from './applied-records.js';
+import { ApplyJournal } from './apply-journal.js';
 import { newFileTarget } from './new-file.js';
 import { editTargetOfPath, type FileEdit } from './workspace-edit.js';
 

@@ -17,6 +17,7 @@
  */
 import { lstatSync, realpathSync, renameSync, type Stats } from 'node:fs';
 import path from 'node:path';
+
 import { journalDir, type JournalFileStep, type JournalState } from '../../link/journals.js';
 import { isInside } from '../../util/paths.js';
 import { mkdirPrivate } from '../../util/private-files.js';

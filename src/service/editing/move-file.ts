@@ -15,7 +15,9 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { WillRenameFilesRequest, type FileOperationRegistrationOptions, type WorkspaceEdit } from 'vscode-languageserver-protocol';
+
+import { type FileOperationRegistrationOptions, WillRenameFilesRequest, type WorkspaceEdit } from 'vscode-languageserver-protocol';
+
 import { profileOf } from '../../adapters/languages.js';
 import { globMatcher } from '../../catalog/glob.js';
 import { isLspgateError, LspgateError } from '../../errors/errors.js';
@@ -25,10 +27,10 @@ import type { LspSession } from '../../lsp/types.js';
 import { toRelative } from '../../util/paths.js';
 import { fileUri } from '../../util/uri.js';
 import type { ServiceCall } from '../call.js';
-import { filesDelta, refuseUnchecked, type DeltaEntry, type Unchecked } from './diagnostics-delta.js';
+import { type DeltaEntry, filesDelta, refuseUnchecked, type Unchecked } from './diagnostics-delta.js';
 import { applyFileEdits } from './edit-apply.js';
 import { newFileTarget } from './new-file.js';
-import { editTargetOfPath, previewEdits, unifiedDiff, type FileEdit } from './workspace-edit.js';
+import { editTargetOfPath, type FileEdit, previewEdits, unifiedDiff } from './workspace-edit.js';
 
 export interface MoveFileInput {
   file: string;

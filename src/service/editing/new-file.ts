@@ -9,6 +9,7 @@
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+
 import { LspgateError } from '../../errors/errors.js';
 import { isSecretPath, resolveInWorkspace, toRelative } from '../../util/paths.js';
 import { refuseVcsInternals } from '../../util/vcs-internals.js';

@@ -6,9 +6,9 @@
  * early and opens another (`} class Evil {`) is valid TypeScript, and the class that follows in the
  * file then ends inside the region.
  */
-import { LspgateError } from '../../errors/errors.js';
 import { syntaxOf } from '../../adapters/languages.js';
-import { withSyntaxTree, type SyntaxNode } from '../../syntax/syntax.js';
+import { LspgateError } from '../../errors/errors.js';
+import { type SyntaxNode, withSyntaxTree } from '../../syntax/syntax.js';
 
 export interface ParseProblem {
   line: number;

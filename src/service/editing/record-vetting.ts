@@ -16,11 +16,12 @@
  */
 import { lstatSync, readFileSync, realpathSync, renameSync } from 'node:fs';
 import path from 'node:path';
+
 import { ABSENT } from '../../link/journals.js';
 import { isInside } from '../../util/paths.js';
 import { mkdirPrivate } from '../../util/private-files.js';
 import { vcsInternalsOf } from '../../util/vcs-internals.js';
-import { SUFFIX, type AppliedRecord } from './applied-records.js';
+import { type AppliedRecord, SUFFIX } from './applied-records.js';
 import { ownFileProblem } from './journal-vetting.js';
 
 export interface RecordPlace {

@@ -11,8 +11,9 @@
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+
+import { ABSENT, journalDir, type JournalFileStep, type JournalState, ownerAlive, processStart, readJournal } from '../../link/journals.js';
 import { checkCacheDir } from '../../link/paths.js';
-import { ABSENT, journalDir, ownerAlive, processStart, readJournal, type JournalFileStep, type JournalState } from '../../link/journals.js';
 import { hashOf, moveIntoPlace, restoreFromBackup, stateHash, syncDir } from './apply-journal.js';
 import { journalFileProblem, journalPathsProblem, recheckStep, setAside } from './journal-vetting.js';
 

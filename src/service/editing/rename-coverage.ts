@@ -8,17 +8,18 @@
  * nothing`: a comment, a string, a file outside its project); occurrences whose definition is
  * another declaration are other symbols of the same name and are not listed.
  */
-import { servedBy } from '../navigation/mentions.js';
 import { DefinitionRequest, type WorkspaceEdit } from 'vscode-languageserver-protocol';
+
+import { LspgateError } from '../../errors/errors.js';
 import { toLspPosition } from '../../lsp/positions.js';
 import type { LspSession } from '../../lsp/types.js';
-import { LspgateError } from '../../errors/errors.js';
 import { isSecretPath } from '../../util/paths.js';
 import { pathOfUri } from '../../util/uri.js';
 import type { ServiceCall } from '../call.js';
 import { diskText } from '../disk-texts.js';
 import { locate } from '../locate.js';
 import { toLocations } from '../locations.js';
+import { servedBy } from '../navigation/mentions.js';
 import type { ResolvedTarget } from '../navigation/resolve.js';
 import { textEditsByFile } from './workspace-edit.js';
 

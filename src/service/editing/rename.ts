@@ -5,17 +5,18 @@
  * prepareRename, or the error its rename answers with (gopls: "invalid identifier"), are
  * INVALID_INPUT carrying the server's message.
  */
-import { PrepareRenameRequest, RenameRequest, type PrepareRenameResult, type WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { PrepareRenameRequest, type PrepareRenameResult, RenameRequest, type WorkspaceEdit } from 'vscode-languageserver-protocol';
+
 import { genericNameProblem } from '../../adapters/identifier.js';
 import type { FileContext } from '../../adapters/types.js';
 import { LspgateError } from '../../errors/errors.js';
 import { sha256 as sha } from '../../lsp/documents.js';
 import type { ServiceCall } from '../call.js';
-import { applyFileEdits } from './edit-apply.js';
-import { resolveTarget, type ResolvedTarget, type TargetInput } from '../navigation/resolve.js';
-import { notRenamed, type NotRenamed } from './rename-coverage.js';
 import { openMentioning } from '../navigation/mentions.js';
-import { previewEdits, type FileEdit } from './workspace-edit.js';
+import { type ResolvedTarget, resolveTarget, type TargetInput } from '../navigation/resolve.js';
+import { applyFileEdits } from './edit-apply.js';
+import { type NotRenamed, notRenamed } from './rename-coverage.js';
+import { type FileEdit, previewEdits } from './workspace-edit.js';
 
 export interface RenameInput extends TargetInput {
   new_name: string;

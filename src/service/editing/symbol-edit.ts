@@ -10,23 +10,24 @@
  * file is the old bytes before it, the new text, the old bytes after it.
  */
 import path from 'node:path';
-import { LspgateError } from '../../errors/errors.js';
-import { containsPrivateKey } from '../../util/secret-files.js';
-import { sha256 } from '../../lsp/documents.js';
-import type { CatalogSymbol } from '../../core/catalog.js';
-import type { ServiceCall } from '../call.js';
-import type { TargetInput } from '../navigation/resolve.js';
-import { findReferences, type ReferenceEntry } from '../navigation/references.js';
-import { noProjectReason, refuseUnseen, unseenFolders } from '../navigation/unseen-scope.js';
+
 import { languageProfile } from '../../adapters/languages.js';
-import { diagnosticsDelta, refuseUnchecked, type DeltaEntry, type DiagnosticsDelta, type Unchecked } from './diagnostics-delta.js';
-import { editHash } from './edit-hash.js';
+import type { CatalogSymbol } from '../../core/catalog.js';
+import { LspgateError } from '../../errors/errors.js';
+import { sha256 } from '../../lsp/documents.js';
+import { containsPrivateKey } from '../../util/secret-files.js';
+import type { ServiceCall } from '../call.js';
+import { findReferences, type ReferenceEntry } from '../navigation/references.js';
+import type { TargetInput } from '../navigation/resolve.js';
+import { noProjectReason, refuseUnseen, unseenFolders } from '../navigation/unseen-scope.js';
 import { invariantsFor, type SymbolInvariant } from '../search/invariants-for.js';
+import { type DeltaEntry, type DiagnosticsDelta, diagnosticsDelta, refuseUnchecked, type Unchecked } from './diagnostics-delta.js';
 import { applyFileEdits } from './edit-apply.js';
+import { editHash } from './edit-hash.js';
 import { parseCheck, verbatimRows } from './parse-check.js';
-import { blankRunAfter, blankRunBefore, docStartOf, symbolSpan, wholeLines, type SymbolSpan } from './symbol-range.js';
+import { blankRunAfter, blankRunBefore, docStartOf, type SymbolSpan, symbolSpan, wholeLines } from './symbol-range.js';
 import { fileStyle, leadOf, lineEndByte, lineStartByte, shapeText } from './symbol-text.js';
-import { unifiedDiff, type FileEdit } from './workspace-edit.js';
+import { type FileEdit, unifiedDiff } from './workspace-edit.js';
 
 export type SymbolEditKind = 'replace_symbol_body' | 'insert_before_symbol' | 'insert_after_symbol' | 'delete_symbol';
 

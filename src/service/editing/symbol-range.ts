@@ -9,14 +9,15 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import { sha256 } from '../../util/hash.js';
 import type { ServiceCall } from '../call.js';
 import { declarationAt, declarationGroup } from '../navigation/declaration-group.js';
 import { filterOf, lookupOne, type TargetInput } from '../navigation/resolve.js';
-import { editTargetOfPath } from './workspace-edit.js';
 import { blank, lineEndByte, lineStartByte } from './symbol-text.js';
+import { editTargetOfPath } from './workspace-edit.js';
 
 export interface SymbolSpan {
   symbol: CatalogSymbol;

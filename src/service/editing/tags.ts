@@ -8,16 +8,17 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { globMatcher } from '../../catalog/glob.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import { sha256 } from '../../util/hash.js';
 import { isSecretPath, toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
-import { applyFileEdits } from './edit-apply.js';
 import { decorationOf } from '../structure-index.js';
+import { applyFileEdits } from './edit-apply.js';
 import { elementType, isPrivate, planFile, type PlannedTag, type TagElement } from './tag-plan.js';
-import { editTargetOfPath, unifiedDiff, type FileEdit } from './workspace-edit.js';
+import { editTargetOfPath, type FileEdit, unifiedDiff } from './workspace-edit.js';
 
 export interface TagInput {
   path: string;

@@ -12,17 +12,18 @@
  */
 import { readdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
+
 import { LspgateError } from '../../errors/errors.js';
-import { checkCacheDir } from '../../link/paths.js';
 import { ABSENT } from '../../link/journals.js';
+import { checkCacheDir } from '../../link/paths.js';
 import { sha256 } from '../../util/hash.js';
 import type { ServiceCall } from '../call.js';
-import { recordsDir, SUFFIX, type AppliedRecord } from './applied-records.js';
+import { type AppliedRecord, recordsDir, SUFFIX } from './applied-records.js';
 import { removeEmptyDirs, restoredMode, stateHash } from './apply-journal.js';
 import { applyFileEdits } from './edit-apply.js';
 import { newFileTarget } from './new-file.js';
-import { setRecordAside, vetRecord, type RecordPlace } from './record-vetting.js';
-import { editTargetOfPath, unifiedDiff, type FileEdit } from './workspace-edit.js';
+import { type RecordPlace, setRecordAside, vetRecord } from './record-vetting.js';
+import { editTargetOfPath, type FileEdit, unifiedDiff } from './workspace-edit.js';
 
 export interface UndoResult {
   undone: string;

@@ -9,8 +9,10 @@
  * server sent both, are one file's. Positions are in the server's encoding.
  */
 import { readFileSync } from 'node:fs';
+
 import { createTwoFilesPatch } from 'diff';
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+
 import { LspgateError } from '../../errors/errors.js';
 import { sha256 } from '../../lsp/documents.js';
 import { offsetAt } from '../../lsp/positions.js';

@@ -6,10 +6,11 @@
  * server's definition of its right-hand side is the other candidate's declaration.
  */
 import { DefinitionRequest } from 'vscode-languageserver-protocol';
+
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { toLspPosition } from '../../lsp/positions.js';
 import type { ServiceCall } from '../call.js';
-import { resolveLocations, LineSource, toLocations } from '../locations.js';
+import { LineSource, resolveLocations, toLocations } from '../locations.js';
 
 /** `NAME = qualifier.NAME` (with `export const` / `let` / `var` and a type annotation in TS/JS): the 1-based column of the last NAME. */
 function aliasColumn(sym: CatalogSymbol, lineText: string): number | undefined {

@@ -8,11 +8,12 @@
  * it: calls-fallback.ts) that no caller of the hierarchy lists.
  */
 import type { CallHierarchyItem, Range } from 'vscode-languageserver-protocol';
+
 import type { LspSession } from '../../lsp/types.js';
 import { pathOfUri } from '../../util/uri.js';
 import type { ServiceCall } from '../call.js';
 import { rangeContains } from '../symbols.js';
-import { loadCallFallback, type CallEdge } from './call-fallback-types.js';
+import { type CallEdge, loadCallFallback } from './call-fallback-types.js';
 
 /**
  * Whether a line spelling `name(` (mentions.ts) is neither the item's own declaration nor a line

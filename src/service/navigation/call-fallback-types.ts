@@ -4,6 +4,7 @@
  * shape so that the call tree treats both sources alike. `sites` are ranges in `sitesUri`.
  */
 import type { CallHierarchyItem, Range } from 'vscode-languageserver-protocol';
+
 import type { LspSession } from '../../lsp/types.js';
 import type { ServiceCall } from '../call.js';
 

@@ -6,27 +6,28 @@
  */
 import {
   CallHierarchyIncomingCallsRequest,
+  type CallHierarchyItem,
   CallHierarchyOutgoingCallsRequest,
   CallHierarchyPrepareRequest,
-  type CallHierarchyItem,
   type Range,
 } from 'vscode-languageserver-protocol';
+
+import { pathRole } from '../../adapters/test-files.js';
 import { LspgateError } from '../../errors/errors.js';
+import { lineColumnOf } from '../../lsp/line-position.js';
 import type { LspSession } from '../../lsp/types.js';
 import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
+import type { TreeNode } from '../../schema/rows.js';
 import type { ServiceCall } from '../call.js';
-import { loadCallFallback, type CallEdge } from './call-fallback-types.js';
-import { LineSource, locate } from '../locations.js';
-import { lineColumnOf } from '../../lsp/line-position.js';
-import { preview, type Preview } from '../previews.js';
-import { resolveTarget, type TargetInput } from './resolve.js';
-import { catalogIdAt } from '../symbol-ids.js';
 import { Limiter } from '../cataloging/limiter.js';
+import { LineSource, locate } from '../locations.js';
+import { type Preview, preview } from '../previews.js';
+import { catalogIdAt } from '../symbol-ids.js';
+import { mayMissCalls, referenceCallers, withReferenceCallers } from './call-complement.js';
+import { type CallEdge, loadCallFallback } from './call-fallback-types.js';
 import { Mentions } from './mentions.js';
 import { ProjectFiles } from './projects.js';
-import { mayMissCalls, referenceCallers, withReferenceCallers } from './call-complement.js';
-import type { TreeNode } from '../../schema/rows.js';
-import { pathRole } from '../../adapters/test-files.js';
+import { resolveTarget, type TargetInput } from './resolve.js';
 
 export interface CallSite {
   line: number;

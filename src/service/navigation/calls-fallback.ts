@@ -9,21 +9,23 @@
  *   constructor. Definitions outside the workspace are returned as they are; the tree counts them.
  */
 import path from 'node:path';
+
 import {
-  DefinitionRequest,
-  ReferencesRequest,
-  SymbolKind as Lsp,
   type CallHierarchyItem,
+  DefinitionRequest,
   type DocumentSymbol,
   type Location,
   type Position,
   type Range,
+  ReferencesRequest,
+  SymbolKind as Lsp,
 } from 'vscode-languageserver-protocol';
+
 import type { FileContext } from '../../adapters/types.js';
 import { offsetAt } from '../../lsp/positions.js';
-import type { CallEdge, CallFallbackContext } from './call-fallback-types.js';
 import { locate, toLocations } from '../locations.js';
 import { comparePositions, innermostAt, rangeContains, walkSymbols } from '../symbols.js';
+import type { CallEdge, CallFallbackContext } from './call-fallback-types.js';
 
 const CALLABLE_KINDS: number[] = [Lsp.Function, Lsp.Method, Lsp.Constructor];
 /** Bounds the definition round trips one body costs. */

@@ -3,7 +3,7 @@
  * is its own definition): shared by the tied-name list and find_implementations' catalog answers.
  */
 import type { CatalogSymbol } from '../../core/catalog.js';
-import { preview, type Preview } from '../previews.js';
+import { type Preview, preview } from '../previews.js';
 
 /** One definition of a find_definition (or find_implementations) answer. */
 export interface DefinitionEntry {

@@ -6,26 +6,27 @@
 import {
   DefinitionRequest,
   HoverRequest,
-  SignatureHelpRequest,
   type Location,
   type MarkupContent,
   type Position,
+  SignatureHelpRequest,
   type SignatureInformation,
 } from 'vscode-languageserver-protocol';
+
 import { languageProfile } from '../../adapters/languages.js';
 import type { FileContext } from '../../adapters/types.js';
 import type { SymbolContext } from '../../adapters/types.js';
 import { LspgateError } from '../../errors/errors.js';
-import type { FunctionDescriptor } from '../../schema/descriptors.js';
-import { FUNCTION_KINDS } from '../../schema/convert/lsp-kind.js';
-import { fromHoverContents, splitHoverMarkdown } from '../../schema/convert/hover-text.js';
 import { offsetAt, toLspPosition } from '../../lsp/positions.js';
+import { fromHoverContents, splitHoverMarkdown } from '../../schema/convert/hover-text.js';
+import { FUNCTION_KINDS } from '../../schema/convert/lsp-kind.js';
+import type { FunctionDescriptor } from '../../schema/descriptors.js';
 import type { ServiceCall } from '../call.js';
 import { locate, toLocations } from '../locations.js';
-import { resolvePosition, resolveTarget, type ResolvedTarget, type TargetInput } from './resolve.js';
-import { symbolAtSelection } from '../symbols.js';
 import { TextGate, withheldOrigin } from '../server-texts.js';
+import { symbolAtSelection } from '../symbols.js';
 import { calleeOffset } from './callee.js';
+import { type ResolvedTarget, resolvePosition, resolveTarget, type TargetInput } from './resolve.js';
 
 export interface ParsedSignature {
   text: string;

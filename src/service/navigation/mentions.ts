@@ -7,11 +7,11 @@
  * serves that spell the name are opened, so that it sees them; what it then answers is its own
  * resolution, never a name match.
  */
+import type { CatalogSymbol } from '../../core/catalog.js';
 import type { LspSession } from '../../lsp/types.js';
 import { isSecretPath } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { diskText } from '../disk-texts.js';
-import type { CatalogSymbol } from '../../core/catalog.js';
 import { maskCommentsAndStrings } from './calls-fallback.js';
 
 /** Files opened for one question at most (each costs the server a parse). */

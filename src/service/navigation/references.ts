@@ -2,16 +2,17 @@
  * find_definition and find_references: typed LSP requests at the resolved target, locations
  * de-duplicated and sorted, each with a preview and the enclosing symbol.
  */
-import { DefinitionRequest, DocumentHighlightKind, DocumentHighlightRequest, ReferencesRequest, type Location } from 'vscode-languageserver-protocol';
+import { DefinitionRequest, DocumentHighlightKind, DocumentHighlightRequest, type Location, ReferencesRequest } from 'vscode-languageserver-protocol';
+
 import type { FileContext } from '../../adapters/types.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../call.js';
-import { LineSource, resolveLocations, toLocations, type ResolvedLocation } from '../locations.js';
-import { preview, type Preview } from '../previews.js';
+import { LineSource, type ResolvedLocation, resolveLocations, toLocations } from '../locations.js';
+import { type Preview, preview } from '../previews.js';
+import { catalogFileSymbols, containerIn, symbolIdFor } from '../symbol-ids.js';
+import { symbolAtSelection } from '../symbols.js';
 import { resolveTarget, resolveTargetOrTie, type ServerlessDeclaration, type TargetInput } from './resolve.js';
 import { tiedDefinitions } from './tied-definitions.js';
-import { symbolAtSelection } from '../symbols.js';
-import { catalogFileSymbols, containerIn, symbolIdFor } from '../symbol-ids.js';
 import { unseenFolders, unseenWarning } from './unseen-scope.js';
 
 export type { DefinitionEntry } from './definition-entry.js';

@@ -14,11 +14,11 @@
  * order never decides, it is the order a tie is shown in.
  * Pure: the caller supplies the parent lookup.
  */
-import type { CatalogSymbol, SymbolRanker } from '../../core/catalog.js';
-import type { SymbolAlternative } from '../../core/call-meta.js';
 import { languageProfile, profileOf } from '../../adapters/languages.js';
-import { pathRole, type PathRole } from '../../adapters/test-files.js';
+import { type PathRole, pathRole } from '../../adapters/test-files.js';
 import { textHash } from '../../catalog/symbol-search.js';
+import type { SymbolAlternative } from '../../core/call-meta.js';
+import type { CatalogSymbol, SymbolRanker } from '../../core/catalog.js';
 
 /** What kinds an operation is about. */
 export type KindFit = 'any' | 'callable' | 'type';

@@ -6,14 +6,15 @@
  */
 import type { Position } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
+
 import type { FileContext, SymbolContext } from '../../adapters/types.js';
 import type { CatalogSymbol, SymbolFilter } from '../../core/catalog.js';
 import { isErrorCode, LspgateError } from '../../errors/errors.js';
 import { fromLspPosition, toLspPosition } from '../../lsp/positions.js';
 import type { ServiceCall } from '../call.js';
-import { alternativeOf, choose, compareKeys, rankCandidates, type KindFit, type RankedCandidate } from './resolution-policy.js';
-import { withoutAliases } from './aliases.js';
 import { innermostContainingLine, symbolAtSelection, walkSymbols } from '../symbols.js';
+import { withoutAliases } from './aliases.js';
+import { alternativeOf, choose, compareKeys, type KindFit, rankCandidates, type RankedCandidate } from './resolution-policy.js';
 
 /** Input fields every symbol-taking operation accepts. */
 export const targetShape = {

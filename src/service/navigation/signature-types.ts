@@ -6,6 +6,7 @@
  * a name the server sends to a library (string, Promise, error) or to nothing is counted.
  */
 import { DefinitionRequest } from 'vscode-languageserver-protocol';
+
 import type { SymbolContext } from '../../adapters/types.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { toLspPosition } from '../../lsp/positions.js';

@@ -7,11 +7,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import type { CatalogSymbol } from '../../core/catalog.js';
 import type { ServiceCall } from '../call.js';
 import { declarationEntry, type TiedDefinition } from './definition-entry.js';
-import type { NameTie } from './resolve.js';
 import { alternativeOf } from './resolution-policy.js';
+import type { NameTie } from './resolve.js';
 
 /** Tied declarations listed in full; the others count in `total` and are in `_meta.alternatives`. */
 export const MAX_TIED_DEFINITIONS = 5;

@@ -7,6 +7,7 @@
  * delete, a signature change) is refused as unchecked until the caller accepts that.
  */
 import path from 'node:path';
+
 import { languageProfile } from '../../adapters/languages.js';
 import { globMatcher } from '../../catalog/glob.js';
 import { LspgateError } from '../../errors/errors.js';

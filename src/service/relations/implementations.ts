@@ -5,14 +5,16 @@
  * the method's name.
  */
 import path from 'node:path';
+
 import { ImplementationRequest } from 'vscode-languageserver-protocol';
+
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../call.js';
 import { LineSource, resolveLocations, toLocations } from '../locations.js';
-import { definitionEntry, type DefinitionEntry } from '../navigation/references.js';
 import { declarationEntry } from '../navigation/definition-entry.js';
-import { resolveTarget, type ResolvedTarget, type TargetInput } from '../navigation/resolve.js';
+import { type DefinitionEntry, definitionEntry } from '../navigation/references.js';
+import { type ResolvedTarget, resolveTarget, type TargetInput } from '../navigation/resolve.js';
 import { catalogSymbolFor } from '../symbol-ids.js';
 import { directSubtypes, membersNamed, SYNTAX_SOURCE, TYPE_KINDS } from './type-relations.js';
 

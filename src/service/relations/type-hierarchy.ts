@@ -5,25 +5,27 @@
  * and for Go, whose types satisfy interfaces without naming them, gopls's implementation answers.
  */
 import path from 'node:path';
+
 import {
   ImplementationRequest,
+  type TypeHierarchyItem,
   TypeHierarchyPrepareRequest,
   TypeHierarchySubtypesRequest,
   TypeHierarchySupertypesRequest,
-  type TypeHierarchyItem,
 } from 'vscode-languageserver-protocol';
+
 import { languageProfile, profileOf } from '../../adapters/languages.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
+import { toLspPosition } from '../../lsp/positions.js';
 import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
+import type { TreeNode } from '../../schema/rows.js';
 import type { ServiceCall } from '../call.js';
-import { targetSymbol } from './implementations.js';
 import { locate, toLocations } from '../locations.js';
 import { resolveTarget, type TargetInput } from '../navigation/resolve.js';
 import { catalogIdAt } from '../symbol-ids.js';
-import { directSubtypes, headerReferences, SYNTAX_SOURCE, typeAt, TYPE_KINDS, type HeaderReference } from './type-relations.js';
-import { toLspPosition } from '../../lsp/positions.js';
-import type { TreeNode } from '../../schema/rows.js';
+import { targetSymbol } from './implementations.js';
+import { directSubtypes, type HeaderReference, headerReferences, SYNTAX_SOURCE, TYPE_KINDS, typeAt } from './type-relations.js';
 
 export type HierarchyDirection = 'supertypes' | 'subtypes' | 'both';
 

@@ -7,12 +7,14 @@
  * declaration — never a name match. Answers built this way say `source: syntax+server`.
  */
 import path from 'node:path';
-import { DefinitionRequest, TypeDefinitionRequest, type Location } from 'vscode-languageserver-protocol';
+
+import { DefinitionRequest, type Location, TypeDefinitionRequest } from 'vscode-languageserver-protocol';
+
 import type { BaseRelation, DeclaredBase, TypeHeader } from '../../adapters/file-structure.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { toLspPosition } from '../../lsp/positions.js';
 import type { ServiceCall } from '../call.js';
-import { locate, toLocations, type Located } from '../locations.js';
+import { locate, type Located, toLocations } from '../locations.js';
 import { structureOfText, syncedStructures } from '../structure-index.js';
 
 export const TYPE_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'type', 'model', 'enum']);

@@ -5,20 +5,21 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
+
+import { projectManifests } from '../../adapters/languages.js';
 import { symbolFilter } from '../../catalog/symbol-index.js';
 import { searchText as runTextSearch, type TextMatch } from '../../catalog/text-search.js';
 import type { CallMeta } from '../../core/call-meta.js';
 import type { CatalogSymbol, SymbolRef } from '../../core/catalog.js';
-import type { SymbolKind } from '../../schema/descriptors.js';
+import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { LspgateError, toLspgateError } from '../../errors/errors.js';
+import type { SymbolKind } from '../../schema/descriptors.js';
 import { sha256 } from '../../util/hash.js';
 import type { ServiceCall } from '../call.js';
-import { reportCatalog } from '../workspace/repository.js';
-import { scopeOf, searchPolicyKey, type ParentOf, type Scope } from '../navigation/resolution-policy.js';
-import { idOrName } from './symbol-target.js';
 import { declarationGroup, overloadable } from '../navigation/declaration-group.js';
-import { projectManifests } from '../../adapters/languages.js';
+import { type ParentOf, type Scope, scopeOf, searchPolicyKey } from '../navigation/resolution-policy.js';
+import { reportCatalog } from '../workspace/repository.js';
+import { idOrName } from './symbol-target.js';
 
 export interface SymbolSource {
   symbol: CatalogSymbol;

@@ -8,17 +8,18 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import { LIST_ALL } from '../../chunks/chunk-index.js';
 import { contentSha256, linesText, splitLines } from '../../chunks/ids.js';
-import { citationOf, HISTORY_KINDS, quotesLines, type Chunk, type PRRef, type ChunkFilter, type Citation, type HitScore } from '../../chunks/types.js';
+import { type Chunk, type ChunkFilter, type Citation, citationOf, HISTORY_KINDS, type HitScore, type PRRef, quotesLines } from '../../chunks/types.js';
 import { tokensOf } from '../../core/paging.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../call.js';
-import { defaultEmbedder, rankChunks, type RankedChunk, type SearchMode } from './chunk-ranking.js';
-import { configuredEmbedder } from './embedder-config.js';
-import { syncChunks, type SyncReport } from './chunk-sync.js';
-import { updatedVectors } from './vector-index.js';
 import { reportCatalog } from '../workspace/repository.js';
+import { defaultEmbedder, rankChunks, type RankedChunk, type SearchMode } from './chunk-ranking.js';
+import { syncChunks, type SyncReport } from './chunk-sync.js';
+import { configuredEmbedder } from './embedder-config.js';
+import { updatedVectors } from './vector-index.js';
 
 export type { SearchMode };
 

@@ -15,22 +15,23 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ChunkIndex } from '../../chunks/chunk-index.js';
-import { chunkSourceFile } from '../../chunks/chunker.js';
-import { chunkMarkdown } from '../../chunks/doc-chunks.js';
-import { conventionChunks, conventionKey, dirOf, isConventionKey, type PackageFile } from '../../chunks/conventions.js';
-import type { FileIdioms } from '../../chunks/idioms.js';
-import { HISTORY_FILE, readHistory } from '../../chunks/history.js';
-import type { PRRef } from '../../chunks/types.js';
-import { currentGitHead } from '../../chunks/git-head.js';
+
+import { projectManifests } from '../../adapters/languages.js';
 import { FileGate } from '../../catalog/file-gate.js';
 import { walkWorkspace } from '../../catalog/walk.js';
+import { ChunkIndex } from '../../chunks/chunk-index.js';
+import { chunkSourceFile } from '../../chunks/chunker.js';
+import { conventionChunks, conventionKey, dirOf, isConventionKey, type PackageFile } from '../../chunks/conventions.js';
+import { chunkMarkdown } from '../../chunks/doc-chunks.js';
+import { currentGitHead } from '../../chunks/git-head.js';
+import { HISTORY_FILE, readHistory } from '../../chunks/history.js';
+import type { FileIdioms } from '../../chunks/idioms.js';
+import type { PRRef } from '../../chunks/types.js';
+import type { Limits } from '../../config/schema.js';
 import type { CatalogChanges, Derived, DerivedKey } from '../../core/catalog.js';
 import type { Workspace } from '../../core/workspace.js';
-import type { Limits } from '../../config/schema.js';
 import { sha256 } from '../../util/hash.js';
 import { asBackground, yieldToEventLoop } from '../../util/work-class.js';
-import { projectManifests } from '../../adapters/languages.js';
 
 const MARKDOWN = new Set(['.md', '.markdown']);
 

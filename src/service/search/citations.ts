@@ -7,16 +7,17 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { identityChecksum } from '../../chunks/embedder.js';
+
 import { snapshotPath } from '../../catalog/store.js';
+import { identityChecksum } from '../../chunks/embedder.js';
+import { fileAtCommit } from '../../chunks/git-head.js';
 import { contentSha256, linesText } from '../../chunks/ids.js';
 import type { Citation } from '../../chunks/types.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../call.js';
-import { FileLines } from './chunk-search.js';
 import { defaultEmbedder } from './chunk-ranking.js';
+import { FileLines } from './chunk-search.js';
 import { syncChunks, type SyncReport } from './chunk-sync.js';
-import { fileAtCommit } from '../../chunks/git-head.js';
 import { configuredEmbedder } from './embedder-config.js';
 import { storedVectorStats } from './vector-index.js';
 

@@ -5,8 +5,8 @@
  * hybrid requests. Read per call so a daemon picks up a changed environment; the instance is kept
  * while the settings stay the same, so its vectors are kept too.
  */
-import { HttpEmbedder } from '../../chunks/http-embedder.js';
 import type { Embedder } from '../../chunks/embedder.js';
+import { HttpEmbedder } from '../../chunks/http-embedder.js';
 import { LspgateError } from '../../errors/errors.js';
 
 let cached: { key: string; embedder: Embedder } | undefined;

@@ -6,9 +6,10 @@
  * the whole index. get_context lists them; an edit preview can call it with the edited symbol's lines.
  */
 import path from 'node:path';
+
 import { chunkSourceFile } from '../../chunks/chunker.js';
-import type { Chunk, InvariantTier } from '../../chunks/types.js';
 import { currentGitHead } from '../../chunks/git-head.js';
+import type { Chunk, InvariantTier } from '../../chunks/types.js';
 import { sha256 } from '../../util/hash.js';
 import type { ServiceCall } from '../call.js';
 import { chunksOf } from './chunk-sync.js';

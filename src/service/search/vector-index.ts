@@ -7,14 +7,15 @@
  * A second process on the same cache dir opens the stored vectors and embeds only what changed.
  */
 import path from 'node:path';
-import { identityChecksum, type Embedder } from '../../chunks/embedder.js';
-import { ChunkVectors } from '../../chunks/vectors.js';
+
+import { type Embedder, identityChecksum } from '../../chunks/embedder.js';
 import { FileVectorStore, type VectorStoreStats } from '../../chunks/vector-store.js';
+import { ChunkVectors } from '../../chunks/vectors.js';
 import type { Derived, DerivedKey } from '../../core/catalog.js';
 import type { Workspace } from '../../core/workspace.js';
+import { asBackground } from '../../util/work-class.js';
 import type { ServiceCall } from '../call.js';
 import type { SyncReport } from './chunk-sync.js';
-import { asBackground } from '../../util/work-class.js';
 
 /** The slot: the vectors open now (undefined until a vector search asks), closed with the workspace. */
 class OpenVectors implements Derived {

@@ -8,9 +8,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { runGit, type GitResult } from '../../util/git.js';
+
 import { LspgateError } from '../../errors/errors.js';
 import { UMASK_VAR, wrapWithReaper } from '../../lsp/reaper.js';
+import { type GitResult, runGit } from '../../util/git.js';
 import { mkdirPrivate } from '../../util/private-files.js';
 import { GIT_ALLOWED_PROTOCOLS } from './repo-url.js';
 

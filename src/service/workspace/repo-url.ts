@@ -6,6 +6,7 @@
  * same list itself through GIT_ALLOW_PROTOCOL (repo-clone.ts), submodules included.
  */
 import path from 'node:path';
+
 import { LspgateError } from '../../errors/errors.js';
 import { localPathOfFileUrl } from '../../util/uri.js';
 

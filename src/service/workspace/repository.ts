@@ -5,15 +5,16 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+
 import { fileTree, repoOutlineAt, type TreeNode } from '../../catalog/outline.js';
-import { cloneRepo, validateRepoInput } from './repo-clone.js';
-import { classifyRepoUrl } from './repo-url.js';
 import type { CallMeta } from '../../core/call-meta.js';
 import type { Catalog, CatalogStatus } from '../../core/catalog.js';
 import type { GatewayHandle, Workspace } from '../../core/workspace.js';
 import { LspgateError } from '../../errors/errors.js';
 import { resolveInWorkspace, toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
+import { cloneRepo, validateRepoInput } from './repo-clone.js';
+import { classifyRepoUrl } from './repo-url.js';
 
 export type { TreeNode };
 

@@ -11,6 +11,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+
 import { readJsonConfig } from '../../config/json-file.js';
 import { userConfigFile } from '../../config/trust.js';
 import { LspgateError } from '../../errors/errors.js';

@@ -7,6 +7,7 @@
  * verification never changes an id.
  */
 import path from 'node:path';
+
 import type { FileEntry } from '../../core/catalog.js';
 import type { Logger } from '../../util/logger.js';
 import type { ServiceCataloger } from '../cataloging/cataloger.js';

@@ -2,9 +2,11 @@
  * open_at and list_workspaces.
  */
 import { readFileSync, statSync } from 'node:fs';
+
 import type { Position } from 'vscode-languageserver-protocol';
-import { LspgateError, isLspgateError } from '../../errors/errors.js';
+
 import type { GatewayHandle } from '../../core/workspace.js';
+import { isLspgateError, LspgateError } from '../../errors/errors.js';
 import { isInside, toRelative } from '../../util/paths.js';
 import { containsPrivateKey } from '../../util/secret-files.js';
 import { refuseBinary } from '../../util/text-content.js';
