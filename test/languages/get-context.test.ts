@@ -109,7 +109,8 @@ contextSuite(
   {
     fixture: 'ctx-go',
     symbol: 'CartTotal',
-    callers: ['Checkout', 'TestCartTotal', 'Summary', 'main'],
+    // nearest first; within a distance, source before tests
+    callers: ['Checkout', 'Summary', 'TestCartTotal', 'main'],
     callees: ['price', 'Log'],
     types: ['Item', 'Money'],
     testFiles: ['shop/cart_test.go'],

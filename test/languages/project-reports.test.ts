@@ -86,7 +86,8 @@ describe('TypeScript (rel-ts)', async () => {
     expect(r.markdown).toBeUndefined();
     const both = await fx.gateway.run('project_context', { output_format: 'both', max_elements: 2 });
     expect(both.result.format).toBe('both');
-    expect(both.text).toBe((both.result as JsonResult).markdown);
+    // the text is the markdown after the line that says what max_elements cut
+    expect(both.text).toBe(`> **truncated** — ${both.text.split('\n')[0]!.slice('> **truncated** — '.length)}\n\n${(both.result as JsonResult).markdown}`);
     expect(both.text).toContain('- src/main.ts → src/app/lazy.ts, src/app/report.ts, src/lib/format.ts');
     expect((both.result as JsonResult).context.elements).toHaveLength(2);
     expect(both.result._meta.truncated).toBe(true);
