@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { LspgateError } from '../../src/errors/errors.js';
 import { Gateway } from '../../src/gateway/gateway.js';
+import { errorCode } from '../helpers/errors.js';
 import { removeDir, tempDir, TS_APP, waitFor } from '../helpers/spawn.js';
 
 const OUTSIDE = 'OUTSIDECANARYQSEVEN';
@@ -36,15 +37,7 @@ async function answer(op: string, input: Record<string, unknown>): Promise<strin
   }
 }
 
-async function codeOf(op: string, input: Record<string, unknown>): Promise<string> {
-  try {
-    await gateway.run(op, input);
-    return 'none';
-  } catch (e) {
-    if (!(e instanceof LspgateError)) throw e;
-    return e.code;
-  }
-}
+const codeOf = (op: string, input: Record<string, unknown>): Promise<string> => errorCode(gateway.run(op, input));
 
 /** Every search and lookup the task names, none of which may quote what is outside or secret. */
 async function expectNothingLeaks(): Promise<void> {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { LspgateError } from '../../src/errors/errors.js';
 import { Gateway } from '../../src/gateway/gateway.js';
+import { errorCode } from '../helpers/errors.js';
 import { FIXTURES } from '../helpers/gateway.js';
 import { removeDir, tempDir, waitFor } from '../helpers/spawn.js';
 
@@ -35,15 +36,7 @@ async function answer(op: string, input: Record<string, unknown>): Promise<strin
   }
 }
 
-async function codeOf(op: string, input: Record<string, unknown>): Promise<string> {
-  try {
-    await gateway.run(op, input);
-    return 'none';
-  } catch (e) {
-    if (!(e instanceof LspgateError)) throw e;
-    return e.code;
-  }
-}
+const codeOf = (op: string, input: Record<string, unknown>): Promise<string> => errorCode(gateway.run(op, input));
 
 beforeAll(async () => {
   tmp = tempDir('lspgate-syntax-gate-');

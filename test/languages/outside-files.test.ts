@@ -9,8 +9,8 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { LspgateError } from '../../src/errors/errors.js';
 import { Gateway } from '../../src/gateway/gateway.js';
+import { errorCode } from '../helpers/errors.js';
 import { removeDir, tempDir } from '../helpers/spawn.js';
 
 const CANARY = 'OUTSIDE-PREVIEW-CANARY';
@@ -38,15 +38,7 @@ afterAll(async () => {
 
 const col = (line: string, word: string) => line.indexOf(word) + 1;
 
-async function codeOf(op: string, input: Record<string, unknown>): Promise<string> {
-  try {
-    await gateway.run(op, input);
-    return 'none';
-  } catch (e) {
-    if (e instanceof LspgateError) return e.code;
-    throw e;
-  }
-}
+const codeOf = (op: string, input: Record<string, unknown>): Promise<string> => errorCode(gateway.run(op, input));
 
 describe('files outside the workspace and binary files', () => {
   it('a definition in a sibling folder: its location, external, without a preview', async () => {
