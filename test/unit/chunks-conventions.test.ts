@@ -9,28 +9,9 @@ import { chunkSourceFile } from '../../src/chunks/chunker.js';
 import { conventionChunks, type PackageFile } from '../../src/chunks/conventions.js';
 import type { FileIdioms } from '../../src/chunks/idioms.js';
 import type { CatalogSymbol } from '../../src/core/catalog.js';
+import { catalogSymbol } from '../helpers/catalog-symbols.js';
 
-function sym(file: string, language: string, name: string, line: number, end_line: number): CatalogSymbol {
-  return {
-    symbol_id: `${file}::${name}`,
-    file,
-    name,
-    qualified_name: name,
-    kind: 'function',
-    lsp_kind: 0,
-    language,
-    server: 's',
-    signature: name,
-    summary: '',
-    line,
-    end_line,
-    selection_line: line,
-    selection_column: 1,
-    byte_offset: 0,
-    byte_length: 0,
-    content_hash: '',
-  };
-}
+const sym = (file: string, language: string, name: string, line: number, end_line: number) => catalogSymbol(file, language, name, 'function', line, end_line);
 
 async function idioms(file: string, language: string, text: string, symbols: CatalogSymbol[]): Promise<PackageFile> {
   let counts: FileIdioms | undefined;

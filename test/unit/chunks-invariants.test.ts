@@ -9,29 +9,9 @@ import { describe, expect, it } from 'vitest';
 
 import { chunkSourceFile } from '../../src/chunks/chunker.js';
 import type { Chunk } from '../../src/chunks/types.js';
-import type { CatalogSymbol } from '../../src/core/catalog.js';
+import { catalogSymbol } from '../helpers/catalog-symbols.js';
 
-function sym(file: string, language: string, name: string, kind: CatalogSymbol['kind'], line: number, end_line: number): CatalogSymbol {
-  return {
-    symbol_id: `${file}::${name}#${kind}`,
-    file,
-    name,
-    qualified_name: name,
-    kind,
-    lsp_kind: 0,
-    language,
-    server: 's',
-    signature: name,
-    summary: '',
-    line,
-    end_line,
-    selection_line: line,
-    selection_column: 1,
-    byte_offset: 0,
-    byte_length: 0,
-    content_hash: '',
-  };
-}
+const sym = catalogSymbol;
 
 const invariants = (chunks: Chunk[]) => chunks.filter((c) => c.chunk_kind === 'invariant');
 const summary = (chunks: Chunk[]) => invariants(chunks).map((c) => [c.tier, c.marker, c.start_line, c.end_line, c.symbol_name ?? '']);

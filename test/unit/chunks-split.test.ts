@@ -12,32 +12,10 @@ import { chunkSourceFile } from '../../src/chunks/chunker.js';
 import { chunkMarkdown, DOC_MAX_CHARS, DOC_MAX_LINES } from '../../src/chunks/doc-chunks.js';
 import { contentSha256, linesText } from '../../src/chunks/ids.js';
 import { splitRange } from '../../src/chunks/split.js';
-import type { CatalogSymbol } from '../../src/core/catalog.js';
+import { catalogSymbol } from '../helpers/catalog-symbols.js';
 
 /** A catalog symbol over lines [line, end_line] of `file` (what a server's documentSymbol gives). */
-function sym(file: string, language: string, qualified: string, kind: CatalogSymbol['kind'], line: number, end_line: number, parent?: string): CatalogSymbol {
-  const name = qualified.split('.').pop()!;
-  return {
-    symbol_id: `${file}::${qualified}#${kind}`,
-    file,
-    name,
-    qualified_name: qualified,
-    kind,
-    lsp_kind: 0,
-    language,
-    server: 's',
-    signature: name,
-    summary: '',
-    line,
-    end_line,
-    selection_line: line,
-    selection_column: 1,
-    byte_offset: 0,
-    byte_length: 0,
-    content_hash: '',
-    ...(parent ? { parent: `${file}::${parent}` } : {}),
-  };
-}
+const sym = catalogSymbol;
 
 describe('function_split between the statements of the parse tree', () => {
   it('Python: never before an else; every piece starts at a statement of the body', async () => {
