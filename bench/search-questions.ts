@@ -46,7 +46,10 @@ export const GO_JSON: Question[] = [
     q: 'how does the JSON decoder report the byte offset of a syntax error',
     answers: [...a('scanner.go', 'SyntaxError', 'scanner.error', 'checkValid'), ...a('stream.go', 'Decoder.InputOffset')],
   },
-  { q: 'reject unknown object keys when decoding into a struct', answers: [...a('stream.go', 'Decoder.DisallowUnknownFields'), ...a('decode.go', 'decodeState.object')] },
+  {
+    q: 'reject unknown object keys when decoding into a struct',
+    answers: [...a('stream.go', 'Decoder.DisallowUnknownFields'), ...a('decode.go', 'decodeState.object')],
+  },
   { q: 'which struct field wins when embedded structs have the same JSON name', answers: a('encode.go', 'dominantField', 'typeFields') },
   { q: 'check whether a string is a valid JSON number literal', answers: a('encode.go', 'isValidNumber') },
   { q: 'decode a \\u escape with a utf-16 surrogate pair inside a string', answers: a('decode.go', 'unquoteBytes', 'getu4') },
@@ -56,7 +59,10 @@ export const GO_JSON: Question[] = [
   { q: 'case-insensitive matching of JSON keys to struct field names', answers: a('fold.go', 'foldName', 'appendFoldedName', 'foldRune') },
   { q: 'parse the omitempty option of a struct tag', answers: [...a('tags.go', 'parseTag', 'tagOptions.Contains'), ...a('encode.go', 'typeFields')] },
   { q: 'what counts as an empty value for omitempty', answers: a('encode.go', 'isEmptyValue') },
-  { q: 'format floats like ES6 with an exponent for very large or very small numbers', answers: [...a('encode.go', 'floatEncoder.encode'), ...at('encode.go', 540)] },
+  {
+    q: 'format floats like ES6 with an exponent for very large or very small numbers',
+    answers: [...a('encode.go', 'floatEncoder.encode'), ...at('encode.go', 540)],
+  },
   { q: 'read the next token from a JSON stream', answers: a('stream.go', 'Decoder.Token') },
   { q: 'test that decoding fails past the maximum nesting depth', answers: a('decode_test.go', 'TestUnmarshalMaxDepth') },
   { q: 'tests for the Encoder SetEscapeHTML option', answers: a('stream_test.go', 'TestEncoderSetEscapeHTML') },
@@ -88,7 +94,10 @@ export const PY_EMAIL_JSON: Question[] = [
     q: 'where does the json encoder detect circular references',
     answers: a('json/encoder.py', '_make_iterencode', '_iterencode_list', '_iterencode_dict', '_iterencode', 'JSONEncoder.iterencode'),
   },
-  { q: 'parse a message incrementally from chunks of data as they arrive', answers: a('email/feedparser.py', 'FeedParser.feed', 'FeedParser', 'BytesFeedParser') },
+  {
+    q: 'parse a message incrementally from chunks of data as they arrive',
+    answers: a('email/feedparser.py', 'FeedParser.feed', 'FeedParser', 'BytesFeedParser'),
+  },
   { q: 'decode a header with encoded words into bytes and charset pairs', answers: a('email/header.py', 'decode_header') },
   { q: 'pretty print JSON from the command line', answers: a('json/tool.py', 'main') },
 ];
