@@ -121,11 +121,15 @@ export function setAsideDir(cacheDir: string): string {
 
 /** Moves a journal out of journals/ so it is never read again; answers where it went (undefined: it could not be moved). */
 export function setAside(cacheDir: string, file: string): string | undefined {
-  const dir = setAsideDir(cacheDir);
+  if (path.dirname(file) !== journalDir(cacheDir)) return undefined;
+  return moveAside(setAsideDir(cacheDir), file, path.basename(file));
+}
+
+/** Moves a file the vetting refused into the private folder `dir` as `name` plus the time; where it went, or undefined. */
+export function moveAside(dir: string, file: string, name: string): string | undefined {
   try {
     mkdirPrivate(dir);
-    const to = path.join(dir, `${path.basename(file)}.${Date.now()}`);
-    if (path.dirname(file) !== journalDir(cacheDir)) return undefined;
+    const to = path.join(dir, `${name}.${Date.now()}`);
     renameSync(file, to);
     return to;
   } catch {

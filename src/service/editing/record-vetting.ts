@@ -14,15 +14,14 @@
  * Anything else is set aside (moved to records-set-aside/ in the cache, never read again) with the
  * reason, which the answer gives.
  */
-import { lstatSync, readFileSync, realpathSync, renameSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 import { ABSENT } from '../../link/journals.js';
 import { isInside } from '../../util/paths.js';
-import { mkdirPrivate } from '../../util/private-files.js';
 import { vcsInternalsOf } from '../../util/vcs-internals.js';
 import { type AppliedRecord, SUFFIX } from './applied-records.js';
-import { ownFileProblem } from './journal-vetting.js';
+import { moveAside, ownFileProblem } from './journal-vetting.js';
 
 export interface RecordPlace {
   cacheDir: string;
@@ -111,13 +110,5 @@ export function recordsAsideDir(cacheDir: string): string {
 
 /** Moves a record out of the records' folder so it is never read again; answers where it went (undefined: it could not be moved). */
 export function setRecordAside(cacheDir: string, file: string): string | undefined {
-  const dir = recordsAsideDir(cacheDir);
-  try {
-    mkdirPrivate(dir);
-    const to = path.join(dir, `${path.basename(path.dirname(file))}-${path.basename(file)}.${Date.now()}`);
-    renameSync(file, to);
-    return to;
-  } catch {
-    return undefined;
-  }
+  return moveAside(recordsAsideDir(cacheDir), file, `${path.basename(path.dirname(file))}-${path.basename(file)}`);
 }
