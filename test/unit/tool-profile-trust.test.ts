@@ -4,29 +4,16 @@
  * folder (`lspgate trust`). Keys only the user may set (`trustedFolders`, `allowedRoots`) are named
  * when a repository sets them.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { setTrust, userOnlyKeyWarnings } from '../../src/config/trust.js';
 import { configuredTools, profileTools } from '../../src/operations/profiles.js';
 import { operations } from '../../src/operations/registry.js';
+import { tempJsonFiles } from '../helpers/temp-json.js';
 
-const tmp: string[] = [];
-function tempDir(): string {
-  const d = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-profile-')));
-  tmp.push(d);
-  return d;
-}
-function write(file: string, data: unknown): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(data));
-}
-afterEach(() => {
-  for (const d of tmp.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const { tempDir, write } = tempJsonFiles('lspgate-profile-');
 
 const CORE = profileTools('core', operations).sort();
 const DEFAULT = profileTools('default', operations).sort();

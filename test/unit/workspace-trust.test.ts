@@ -7,26 +7,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { loadLimits, loadServers } from '../../src/config/load.js';
 import { isTrusted, setTrust, trustedFolders } from '../../src/config/trust.js';
 import { untrustedLayer } from '../../src/config/workspace-layer.js';
 import { attachEnvironment } from '../../src/link/config-env.js';
+import { tempJsonFiles } from '../helpers/temp-json.js';
 
-const tmp: string[] = [];
-function tempDir(): string {
-  const d = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-trust-')));
-  tmp.push(d);
-  return d;
-}
-function write(file: string, data: unknown): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(data));
-}
-afterEach(() => {
-  for (const d of tmp.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const { tempDir, write } = tempJsonFiles('lspgate-trust-');
 function env(): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, XDG_CONFIG_HOME: tempDir() };
 }
