@@ -30,18 +30,21 @@ export interface Corpus {
 export const GOROOT_SRC = process.env.GOROOT_SRC ?? NEWEST_GOROOT_SRC;
 export const GO_BIN = process.env.LSPGATE_GO ?? NEWEST_GO;
 export const GO_MODULE = 'lspgate.test/gostd';
+// the internal package go/scanner and go/parser import is release-specific (typeparams up to Go 1.25,
+// scannerhooks from 1.26): whichever this GOROOT has is copied
 const GO_PKGS = [
   'go/token',
   'go/scanner',
   'go/ast',
   'go/build/constraint',
   'go/internal/typeparams',
+  'go/internal/scannerhooks',
   'go/parser',
   'go/doc/comment',
   'go/printer',
   'go/format',
   'mime',
-];
+].filter((p) => fs.existsSync(path.join(GOROOT_SRC, p)));
 
 export const goEnv = (): NodeJS.ProcessEnv => ({
   ...process.env,
