@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The client matrix with the Python MCP SDK (`mcp`): every tool once with valid input and once per
-error a caller can cause (each operation's clientCases, src/operations/client-cases.ts), over stdio and over
+error a caller can cause (test/helpers/mcp-client-cases.mjs), over stdio and over
 Streamable HTTP; each result must be a success with structured content, or an isError result whose
 text JSON carries the expected code. Run through scripts/python-client-matrix.sh.
 

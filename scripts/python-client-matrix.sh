@@ -19,7 +19,7 @@ rm -rf "$run" && mkdir -p "$run"
 node --input-type=module -e "
   const m = await import('$repo/test/helpers/mcp-matrix-cases.mjs');
   const { operations } = await import('$repo/dist/src/operations/registry.js');
-  const { clientMatrix } = await import('$repo/dist/src/operations/client-cases.js');
+  const { clientMatrix } = await import('$repo/test/helpers/mcp-client-cases.mjs');
   const ws = m.makeMatrixWorkspace('$run');
   const tools = operations.map((o) => o.name).join(',');
   process.stdout.write(JSON.stringify({ root: ws.root, tools, allowed_roots: '$run', calls: clientMatrix(operations, ws) }));

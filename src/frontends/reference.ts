@@ -7,7 +7,7 @@
  */
 import type { ErrorCode } from '../errors/errors.js';
 import { PROFILE_NAMES, profileTools } from '../operations/profiles.js';
-import type { ClientCases, Operation } from '../operations/types.js';
+import type { Operation } from '../operations/types.js';
 import { type InputField, inputFields, type JsonSchema, outputJsonSchema } from './input-fields.js';
 
 /** Where generated pages say where they come from. */
@@ -107,13 +107,12 @@ function typeText(s: JsonSchema, depth = 0): string {
 
 /**
  * What a caller can get wrong: every operation refuses an unknown or malformed field; every one that
- * looks a workspace up refuses one that is not open; then the errors its client-matrix calls provoke.
+ * looks a workspace up refuses one that is not open; then the errors its contract lists.
  */
 function callerErrors(op: Operation): ErrorCode[] {
-  const cases: ClientCases = typeof op.clientCases === 'function' ? op.clientCases({ root: '/ws', upstream: '/upstream', folder: '/folder' }) : op.clientCases;
   const codes = new Set<ErrorCode>(['INVALID_INPUT']);
-  if (!cases.opensWorkspace) codes.add('WORKSPACE_NOT_FOUND');
-  for (const e of cases.errors ?? []) codes.add(e.code);
+  if (!op.opensWorkspace) codes.add('WORKSPACE_NOT_FOUND');
+  for (const code of op.callerErrors ?? []) codes.add(code);
   return [...codes];
 }
 

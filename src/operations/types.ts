@@ -48,28 +48,6 @@ export interface OperationAnnotations {
  */
 export type ToolProfile = 'core' | 'all' | 'name';
 
-/**
- * Calls the client matrix makes with every MCP client, on a copy of fixtures/ts-app (operations/
- * client-cases.ts builds the whole matrix from these). `ok` succeed with structured content;
- * `errors` fail with their code. Each operation also gets an unknown field (INVALID_INPUT) and,
- * unless it opens a workspace, an unopened `workspace` (WORKSPACE_NOT_FOUND), built from `ok[0]`.
- */
-export interface ClientCases {
-  ok: Record<string, unknown>[];
-  errors?: { args: Record<string, unknown>; code: ErrorCode }[];
-  /** It opens a workspace instead of looking one up (index_folder, index_repo). */
-  opensWorkspace?: boolean;
-  /** Runs after every other call: it drops what the others read (invalidate_cache). */
-  last?: boolean;
-}
-
-/** Beside the matrix workspace: a one-commit git repository (index_repo) and a plain folder (index_folder). */
-export interface ClientCaseWorkspace {
-  root: string;
-  upstream: string;
-  folder: string;
-}
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyZodObject = z.ZodObject<any>;
 
@@ -114,8 +92,14 @@ export interface Operation<I extends AnyZodObject = AnyZodObject, O extends AnyZ
    * it takes `wait_ms`, past which it answers NOT_READY while the server goes on loading.
    */
   waitsForServers?: true;
-  /** Its calls in the MCP client matrix (1.x/2.x SDKs, the Python SDK). */
-  clientCases: ClientCases | ((ws: ClientCaseWorkspace) => ClientCases);
+  /**
+   * The errors a caller can cause besides the two every operation has (an unknown or malformed field:
+   * INVALID_INPUT; a workspace that is not open: WORKSPACE_NOT_FOUND). Listed in the reference docs;
+   * the client matrix provokes each one (test/helpers/mcp-client-cases.mjs).
+   */
+  callerErrors?: readonly ErrorCode[];
+  /** It opens a workspace instead of looking one up (index_folder, index_repo): no WORKSPACE_NOT_FOUND. */
+  opensWorkspace?: true;
   /** REPL dot-command (without the dot) and which input fields its positional words fill. */
   repl?: { command: string; positional: string[] };
   handler(input: z.infer<I>, ctx: OperationContext): Promise<Omit<z.infer<O>, '_meta'>>;

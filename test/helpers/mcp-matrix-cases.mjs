@@ -1,7 +1,6 @@
 /**
  * The client matrix's workspace: a copy of fixtures/ts-app with a secret file, a text file and a
- * tiny git repository beside it. The calls made on it are each operation's `clientCases`, beside
- * its definition (src/operations/client-cases.ts builds the matrix from the table).
+ * tiny git repository beside it. The calls made on it are in mcp-client-cases.mjs.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';

@@ -3,7 +3,7 @@
  * structured results against output schemas, also on error results, once it has listed the tools)
  * and the 2.x client, each over stdio and Streamable HTTP against a spawned `lspgate mcp` on a copy
  * of fixtures/ts-app. Each tool is called once with valid input and once per error kind a caller
- * can cause (each operation's `clientCases`, src/operations/client-cases.ts); the client must see a success with structured
+ * can cause (test/helpers/mcp-client-cases.mjs); the client must see a success with structured
  * content, or an isError result whose code is the expected one. One HTTP server serves both
  * clients; stdio is one process per client (a stdio server has one peer).
  */
@@ -12,9 +12,9 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type ClientCall, clientMatrix } from '../../src/operations/client-cases.js';
 import { operations } from '../../src/operations/registry.js';
 import { connectHttp, connectStdio, errorOf } from '../helpers/mcp-client.js';
+import { type ClientCall, clientMatrix } from '../helpers/mcp-client-cases.mjs';
 import { connectHttpV1, connectStdioV1 } from '../helpers/mcp-client-v1.js';
 import { makeMatrixWorkspace, type MatrixWorkspace } from '../helpers/mcp-matrix-cases.mjs';
 import { assertBuilt, CLI, removeDir, type Spawned, spawnNode, tempDir, waitFor } from '../helpers/spawn.js';

@@ -46,7 +46,6 @@ export const analysisOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'dead', positional: ['category'] },
-    clientCases: { ok: [{}] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const maxSymbols = input.max_symbols ?? 5000;
@@ -97,7 +96,7 @@ export const analysisOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'diagram', positional: ['diagram_type', 'target'] },
-    clientCases: { ok: [{ target: 'formatName' }], errors: [{ args: { target: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' }] },
+    callerErrors: ['SYMBOL_NOT_FOUND'],
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const diagram_type = input.diagram_type ?? 'dependencies';
@@ -143,7 +142,7 @@ export const analysisOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'complexity', positional: ['element'] },
-    clientCases: { ok: [{ element: 'formatName' }], errors: [{ args: { element: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' }] },
+    callerErrors: ['SYMBOL_NOT_FOUND'],
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const r = await analyzeComplexity(call, input.element);
@@ -206,7 +205,6 @@ export const analysisOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'patterns', positional: ['pattern_type'] },
-    clientCases: { ok: [{ limit: 5 }], errors: [{ args: { limit: 0 }, code: 'INVALID_INPUT' }] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const limit = input.limit ?? 10;

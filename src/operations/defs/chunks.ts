@@ -111,7 +111,6 @@ export const searchCodeOp = defineOperation({
   annotations: READ_ONLY,
   repl: { command: 'code', positional: ['query'] },
   profile: 'core',
-  clientCases: { ok: [{ query: 'format a display name' }], errors: [{ args: { query: 'format', limit: 0 }, code: 'INVALID_INPUT' }] },
   handler: (input, ctx) => searchCode(ServiceCall.from(ctx), input),
   markdown: (r) =>
     [
@@ -151,7 +150,6 @@ export const searchOp = defineOperation({
   annotations: READ_ONLY,
   // the code search in another shape: listed only when asked for by name
   profile: 'name',
-  clientCases: { ok: [{ query: 'format a display name' }], errors: [{ args: { query: 'format', limit: 0 }, code: 'INVALID_INPUT' }] },
   handler: async (input, ctx) => {
     const call = ServiceCall.from(ctx);
     const dir = input.directory?.replace(/^\.?\/+|\/+$/g, '');
@@ -204,10 +202,6 @@ export const verifyCitationOp = defineOperation({
     moved_to: CitationSchema.optional(),
   }),
   annotations: READ_ONLY,
-  clientCases: {
-    ok: [{ citation: { file: 'src/util/strings.ts', start_line: 7, end_line: 9, commit_hash: '' }, content_sha256: '0'.repeat(64) }],
-    errors: [{ args: { citation: { file: 'src/util/strings.ts', start_line: 9, end_line: 7, commit_hash: '' } }, code: 'INVALID_INPUT' }],
-  },
   handler: (input, ctx) => verifyCitation(ServiceCall.from(ctx), input.citation, input.content_sha256),
   markdown: (r) =>
     `${r.citation.file}:${r.citation.start_line}-${r.citation.end_line}: ${r.stale ? 'stale' : 'holds'} (content ${r.content_matches ? 'matches' : 'differs'}, commit ${r.commit_moved ? `moved to ${r.current_head.slice(0, 12)}` : 'is HEAD'})${r.moved_to ? `; now at lines ${r.moved_to.start_line}-${r.moved_to.end_line}` : ''}\n`,
@@ -243,7 +237,6 @@ export const indexStatsOp = defineOperation({
     schema_version: z.string(),
   }),
   annotations: READ_ONLY,
-  clientCases: { ok: [{}] },
   handler: (_input, ctx) => indexStats(ServiceCall.from(ctx)),
   markdown: (r) =>
     `${r.chunk_count} chunks (${Object.entries(r.chunk_kinds)

@@ -11,7 +11,7 @@ import { CONTEXT_PARTS } from '../../service/context/context-budget.js';
 import { contextBundle, DEFAULT_CONTEXT_TOKENS } from '../../service/context/context-bundle.js';
 import { targetShape } from '../../service/navigation/resolve.js';
 import { READ_ONLY } from '../annotations.js';
-import { symbolErrorCases } from '../client-cases.js';
+import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
 import type { MetaCollector } from '../meta-collector.js';
 import { defineOperation, type Operation } from '../types.js';
 
@@ -112,10 +112,7 @@ export const contextOperations: Operation[] = [
     annotations: READ_ONLY,
     repl: { command: 'ctx', positional: ['symbol'] },
     profile: 'core',
-    clientCases: {
-      ok: [{ symbol: 'formatName', max_tokens: 1500 }],
-      errors: [{ args: { symbol: 'formatName', max_tokens: 10 }, code: 'INVALID_INPUT' }, ...symbolErrorCases()],
-    },
+    callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => (await contextBundle(call, input, () => metaTokens(ctx.meta, ctx.workspace.root))).body as never),

@@ -112,7 +112,7 @@ export const descriptorOperations: Operation[] = [
     annotations: READ_ONLY,
     repl: { command: 'type', positional: ['type_name'] },
     cacheable: true,
-    clientCases: { ok: [{ type_name: 'User' }], errors: [{ args: { type_name: 'NoSuchType' }, code: 'SYMBOL_NOT_FOUND' }] },
+    callerErrors: ['SYMBOL_NOT_FOUND'],
     waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => typeDefinition(call, input)),
     markdown: (r) => classMarkdown(r),
@@ -135,13 +135,7 @@ export const descriptorOperations: Operation[] = [
     annotations: READ_ONLY,
     repl: { command: 'fn', positional: ['function_name'] },
     cacheable: true,
-    clientCases: {
-      ok: [{ function_name: 'formatName' }],
-      errors: [
-        { args: { function_name: 'noSuchFunction' }, code: 'SYMBOL_NOT_FOUND' },
-        { args: { function_name: 'describe' }, code: 'AMBIGUOUS_SYMBOL' },
-      ],
-    },
+    callerErrors: ['SYMBOL_NOT_FOUND', 'AMBIGUOUS_SYMBOL'],
     waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => functionDetails(call, input)),
     markdown: (r) => functionMarkdown(r).join('\n') + '\n',
@@ -159,7 +153,7 @@ export const descriptorOperations: Operation[] = [
     output: withMeta({ package: z.string(), files: z.array(z.string()), symbols: z.array(ExportedSymbolSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'exports', positional: ['package'] },
-    clientCases: { ok: [{ package: 'src/util/strings.ts' }], errors: [{ args: { package: 'src/nowhere' }, code: 'SYMBOL_NOT_FOUND' }] },
+    callerErrors: ['SYMBOL_NOT_FOUND'],
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => packageExports(call, input)),
     markdown(r) {
       const out = [`## Exports of ${r.package}`, '', `files: ${r.files.join(', ')}`, ''];
@@ -198,15 +192,7 @@ export const descriptorOperations: Operation[] = [
     repl: { command: 'outline', positional: ['file'] },
     profile: 'core',
     cacheable: true,
-    clientCases: {
-      ok: [{ file: 'src/util/strings.ts' }],
-      errors: [
-        { args: { file: 'src/missing.ts' }, code: 'FILE_NOT_FOUND' },
-        { args: { file: '../../etc/passwd' }, code: 'PATH_OUTSIDE_WORKSPACE' },
-        { args: { file: '.env' }, code: 'SECRET_FILE' },
-        { args: { file: 'notes.txt' }, code: 'UNSUPPORTED_LANGUAGE' },
-      ],
-    },
+    callerErrors: ['FILE_NOT_FOUND', 'PATH_OUTSIDE_WORKSPACE', 'SECRET_FILE', 'UNSUPPORTED_LANGUAGE'],
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const detail = input.detail ?? 'signatures';

@@ -70,14 +70,7 @@ export const moveFileOperations: Operation[] = [
     waitsForServers: true,
     repl: { command: 'move', positional: ['file', 'to'] },
     profile: 'all',
-    clientCases: {
-      ok: [{ file: 'src/util/strings.ts', to: 'src/util/text.ts' }],
-      errors: [
-        { args: { file: 'src/util/strings.ts', to: 'src/util/math.ts' }, code: 'INVALID_INPUT' },
-        { args: { file: 'src/util/strings.ts', to: '../outside.ts' }, code: 'PATH_OUTSIDE_WORKSPACE' },
-        { args: { file: 'src/missing.ts', to: 'src/other.ts' }, code: 'FILE_NOT_FOUND' },
-      ],
-    },
+    callerErrors: ['PATH_OUTSIDE_WORKSPACE', 'FILE_NOT_FOUND'],
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => moveFile(call, input)),
     // the schema lists the delta's entries as unknown; the handler's result is a MoveFileResult
     markdown: (r) => markdown(r as unknown as MoveFileResult),

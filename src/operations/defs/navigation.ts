@@ -12,7 +12,7 @@ import { targetShape } from '../../service/navigation/resolve.js';
 import { type Preview, PreviewSchema } from '../../service/previews.js';
 import { openAt } from '../../service/workspace/workspace-info.js';
 import { READ_ONLY } from '../annotations.js';
-import { symbolErrorCases } from '../client-cases.js';
+import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
 import { defineOperation, type Operation } from '../types.js';
 
 export const DefinitionSchema = z.object({
@@ -93,11 +93,7 @@ export const navigationOperations: Operation[] = [
     repl: { command: 'def', positional: ['symbol'] },
     profile: 'core',
     cacheable: true,
-    clientCases: {
-      // several classes of ts-app declare `describe`: the tie is answered, unless strict
-      ok: [{ symbol: 'formatName' }, { symbol: 'describe' }],
-      errors: [...symbolErrorCases().filter((c) => c.code !== 'AMBIGUOUS_SYMBOL'), { args: { symbol: 'describe', strict: true }, code: 'AMBIGUOUS_SYMBOL' }],
-    },
+    callerErrors: ['SYMBOL_NOT_FOUND', 'FILE_NOT_FOUND', 'PATH_OUTSIDE_WORKSPACE', 'AMBIGUOUS_SYMBOL'],
     waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => findDefinition(call, input)),
     markdown(r) {
@@ -129,7 +125,7 @@ export const navigationOperations: Operation[] = [
     repl: { command: 'refs', positional: ['symbol'] },
     profile: 'core',
     cacheable: true,
-    clientCases: { ok: [{ symbol: 'formatName' }], errors: symbolErrorCases() },
+    callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => findReferences(call, input)),
     markdown(r) {
@@ -155,7 +151,7 @@ export const navigationOperations: Operation[] = [
     repl: { command: 'callers', positional: ['symbol'] },
     profile: 'core',
     cacheable: true,
-    clientCases: { ok: [{ symbol: 'formatName', depth: 2 }], errors: symbolErrorCases() },
+    callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => callTree(call, input, 'incoming')),
     markdown: (r) => treeMarkdown('Callers', r),
@@ -171,7 +167,7 @@ export const navigationOperations: Operation[] = [
     annotations: READ_ONLY,
     repl: { command: 'callees', positional: ['symbol'] },
     cacheable: true,
-    clientCases: { ok: [{ symbol: 'summarizeUsers' }], errors: symbolErrorCases() },
+    callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => callTree(call, input, 'outgoing')),
     markdown: (r) => treeMarkdown('Callees', r),
@@ -196,15 +192,7 @@ export const navigationOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'open', positional: ['file', 'line'] },
-    clientCases: {
-      ok: [{ file: 'src/util/strings.ts', line: 7 }],
-      errors: [
-        { args: { file: 'src/missing.ts', line: 1 }, code: 'FILE_NOT_FOUND' },
-        { args: { file: '../../etc/passwd', line: 1 }, code: 'PATH_OUTSIDE_WORKSPACE' },
-        { args: { file: '.env', line: 1 }, code: 'SECRET_FILE' },
-        { args: { file: 'src/util/strings.ts', line: 0 }, code: 'INVALID_INPUT' },
-      ],
-    },
+    callerErrors: ['FILE_NOT_FOUND', 'PATH_OUTSIDE_WORKSPACE', 'SECRET_FILE'],
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => openAt(call, input)),
     markdown(r) {
       const head = `## ${r.file}:${r.start_line}-${r.end_line}${r.symbol ? ` (in ${r.symbol.kind} ${r.symbol.qualified_name})` : ''}`;

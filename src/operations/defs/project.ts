@@ -88,7 +88,6 @@ export const projectOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'coverage', positional: ['format'] },
-    clientCases: { ok: [{ format: 'detailed' }], errors: [{ args: { format: 'full' }, code: 'INVALID_INPUT' }] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const format = input.format ?? 'summary';
@@ -158,7 +157,6 @@ export const projectOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'context', positional: [] },
-    clientCases: { ok: [{ output_format: 'both' }], errors: [{ args: { max_elements: 0 }, code: 'INVALID_INPUT' }] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const format = input.output_format ?? 'json';
@@ -218,7 +216,6 @@ export const projectOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'validate', positional: ['pattern'] },
-    clientCases: { ok: [{ pattern: 'src/**/*.ts' }], errors: [{ args: { pattern: '/etc/**' }, code: 'INVALID_INPUT' }] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const maxFiles = input.max_files ?? 300;

@@ -97,13 +97,7 @@ export const relationshipOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'rel', positional: ['query_type', 'target'] },
-    clientCases: {
-      ok: [{ query_type: 'calls-me', target: 'formatName' }],
-      errors: [
-        { args: { query_type: 'calls-me', target: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' },
-        { args: { query_type: 'calls-me', target: 'describe' }, code: 'AMBIGUOUS_SYMBOL' },
-      ],
-    },
+    callerErrors: ['SYMBOL_NOT_FOUND', 'AMBIGUOUS_SYMBOL'],
     waitsForServers: true,
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
@@ -142,7 +136,7 @@ export const relationshipOperations: Operation[] = [
     annotations: READ_ONLY,
     repl: { command: 'impact', positional: ['element', 'operation'] },
     profile: 'core',
-    clientCases: { ok: [{ element: 'formatName' }], errors: [{ args: { element: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' }] },
+    callerErrors: ['SYMBOL_NOT_FOUND'],
     waitsForServers: true,
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
@@ -217,7 +211,6 @@ export const relationshipOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'changed', positional: ['base_ref'] },
-    clientCases: { ok: [{}], errors: [{ args: { base_ref: '--output=/tmp/x' }, code: 'INVALID_INPUT' }] },
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const base_ref = input.base_ref ?? 'HEAD';

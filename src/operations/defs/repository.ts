@@ -3,7 +3,6 @@
  * invalidating them, refresh, structure (get_repo_outline, get_file_tree) and detect_drift.
  * Symbol retrieval and search live in search.ts. Handlers are thin: service/repository.ts answers.
  */
-import path from 'node:path';
 
 import { z } from 'zod';
 
@@ -98,11 +97,8 @@ export const indexFolder = defineOperation({
   output: withMeta(IndexResultShape),
   annotations: UPDATES_INDEX,
   repl: { command: 'index', positional: ['path'] },
-  clientCases: (ws) => ({
-    ok: [{ path: ws.folder }],
-    errors: [{ args: { path: path.join(ws.folder, 'missing') }, code: 'FILE_NOT_FOUND' }],
-    opensWorkspace: true,
-  }),
+  callerErrors: ['FILE_NOT_FOUND'],
+  opensWorkspace: true,
   async handler(input, ctx) {
     const ws = await openFolder(ctx.gateway, input.path);
     return indexWorkspace(ws, ServiceCall.from(ctx), { extraIgnore: input.extra_ignore_patterns, followSymlinks: input.follow_symlinks }, ctx.progress);
@@ -123,14 +119,8 @@ export const indexRepo = defineOperation({
   output: withMeta({ ...IndexResultShape, url: z.string(), clone_path: z.string() }),
   annotations: FETCHES,
   repl: { command: 'clone', positional: ['url', 'ref'] },
-  clientCases: (ws) => ({
-    ok: [{ url: ws.upstream }],
-    errors: [
-      { args: { url: '--upload-pack=touch /tmp/x' }, code: 'INVALID_INPUT' },
-      { args: { url: path.join(ws.folder, 'no-such-repo') }, code: 'FILE_NOT_FOUND' },
-    ],
-    opensWorkspace: true,
-  }),
+  callerErrors: ['FILE_NOT_FOUND'],
+  opensWorkspace: true,
   async handler(input, ctx) {
     const call = ServiceCall.from(ctx);
     const { ws, dir, head } = await cloneAndOpen(ctx.gateway, call, input.url, input.ref);
@@ -167,7 +157,6 @@ export const listRepos = defineOperation({
   repl: { command: 'repos', positional: [] },
   // what list_workspaces answers too: listed only when asked for by name
   profile: 'name',
-  clientCases: { ok: [{}] },
   async handler(_input, ctx) {
     return { repos: listRepoEntries(ctx.gateway) };
   },
@@ -192,7 +181,6 @@ export const invalidateCache = defineOperation({
   output: withMeta({ workspace: z.string(), root: z.string(), invalidated: z.boolean() }),
   annotations: DROPS_STATE,
   repl: { command: 'invalidate', positional: [] },
-  clientCases: { ok: [{}], last: true },
   async handler(_input, ctx) {
     await ctx.workspace.catalog.invalidate();
     return { workspace: ctx.workspace.id, root: ctx.workspace.root, invalidated: true };
@@ -208,7 +196,6 @@ export const refresh = defineOperation({
   output: withMeta({ refreshed: z.array(z.string()), duration_ms: z.number(), errors: z.array(FileErrorSchema) }),
   annotations: UPDATES_INDEX,
   repl: { command: 'refresh', positional: [] },
-  clientCases: { ok: [{ paths: ['src/util/strings.ts'] }] },
   handler: (input, ctx) => refreshWorkspace(ServiceCall.from(ctx), input.paths),
 });
 
@@ -228,7 +215,6 @@ export const getRepoOutline = defineOperation({
   annotations: READ_ONLY,
   repl: { command: 'repo', positional: [] },
   profile: 'core',
-  clientCases: { ok: [{}] },
   handler: (input, ctx) => repoOutlineOf(ServiceCall.from(ctx), input.depth ?? 2),
   markdown: (r) =>
     [
@@ -269,7 +255,7 @@ export const getFileTree = defineOperation({
   output: withMeta({ tree: TreeNodeSchema }),
   annotations: READ_ONLY,
   repl: { command: 'tree', positional: ['path_prefix'] },
-  clientCases: { ok: [{ path_prefix: 'src' }], errors: [{ args: { path_prefix: '../..' }, code: 'PATH_OUTSIDE_WORKSPACE' }] },
+  callerErrors: ['PATH_OUTSIDE_WORKSPACE'],
   handler: (input, ctx) => fileTreeOf(ServiceCall.from(ctx), input.path_prefix, input.depth ?? 4),
   markdown: (r) => {
     const out: string[] = [];
@@ -315,7 +301,6 @@ export const detectDrift = defineOperation({
   }),
   annotations: DROPS_STATE,
   repl: { command: 'drift', positional: [] },
-  clientCases: { ok: [{}] },
   handler: async (input, ctx) => {
     const hash = queryHash(['detect_drift']);
     const offset = decodeCursor(input.cursor, hash);

@@ -21,7 +21,7 @@ import {
 } from '../../service/search/catalog-search.js';
 import { targetSymbolId } from '../../service/search/symbol-target.js';
 import { READ_ONLY } from '../annotations.js';
-import { symbolErrorCases } from '../client-cases.js';
+import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
 import { defineOperation, type Operation } from '../types.js';
 
 export const CatalogSymbolSchema = z.object({
@@ -77,10 +77,7 @@ export const getSymbol = defineOperation({
   annotations: READ_ONLY,
   repl: { command: 'symbol', positional: ['symbol'] },
   profile: 'core',
-  clientCases: {
-    ok: [{ symbol_id: 'src/util/strings.ts::formatName#function' }, { symbol: 'formatName' }, { file: 'src/util/strings.ts', line: 8 }],
-    errors: [{ args: { symbol_id: 'src/util/strings.ts::nope#function' }, code: 'SYMBOL_NOT_FOUND' }, ...symbolErrorCases()],
-  },
+  callerErrors: SYMBOL_CALLER_ERRORS,
   async handler(input, ctx) {
     const call = ServiceCall.from(ctx);
     return symbolSourceOf(call, await targetSymbolId(call, input), { verify: input.verify, contextLines: input.context_lines });
@@ -103,13 +100,6 @@ export const getSymbols = defineOperation({
     errors: z.array(z.object({ symbol_id: z.string().optional(), symbol: z.string().optional(), code: z.string(), message: z.string() })),
   }),
   annotations: READ_ONLY,
-  clientCases: {
-    ok: [{ symbol_ids: ['src/util/strings.ts::formatName#function'] }, { symbols: ['formatName', 'src/util/strings.ts::formatName#function', 'describe'] }],
-    errors: [
-      { args: { symbol_ids: [] }, code: 'INVALID_INPUT' },
-      { args: {}, code: 'INVALID_INPUT' },
-    ],
-  },
   handler: (input, ctx) => {
     if (!input.symbols && !input.symbol_ids) throw new LspgateError('INVALID_INPUT', 'give `symbols` (names or ids) or `symbol_ids`');
     return symbolSourcesOf(ServiceCall.from(ctx), input.symbol_ids ?? [], input.verify, input.symbols ?? []);
@@ -151,7 +141,6 @@ export const searchSymbols = defineOperation({
   annotations: READ_ONLY,
   repl: { command: 'search', positional: ['query'] },
   profile: 'core',
-  clientCases: { ok: [{ query: 'format' }], errors: [{ args: { query: 'x', cursor: 'not-a-cursor' }, code: 'INVALID_INPUT' }] },
   handler: (input, ctx) => rankedSymbols(ServiceCall.from(ctx), input),
   markdown: (r) =>
     [
@@ -191,7 +180,6 @@ export const searchTextOp = defineOperation({
   annotations: READ_ONLY,
   repl: { command: 'grep', positional: ['query'] },
   profile: 'core',
-  clientCases: { ok: [{ query: 'formatName' }], errors: [{ args: { query: '([', regex: true }, code: 'INVALID_INPUT' }] },
   handler: (input, ctx) => searchText(ServiceCall.from(ctx), input),
   markdown: (r) =>
     [

@@ -17,7 +17,7 @@ import { targetShape } from '../../service/navigation/resolve.js';
 import { findImplementations, type ImplementationsResult } from '../../service/relations/implementations.js';
 import { typeHierarchy, type TypeHierarchyResult, type TypeNode } from '../../service/relations/type-hierarchy.js';
 import { READ_ONLY, WRITES_FILES } from '../annotations.js';
-import { symbolErrorCases } from '../client-cases.js';
+import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
 import { defineOperation, type Operation } from '../types.js';
 import { DefinitionSchema } from './navigation.js';
 
@@ -182,13 +182,7 @@ export const serverKnowledgeOperations: Operation[] = [
     annotations: READ_ONLY,
     repl: { command: 'diag', positional: ['file'] },
     profile: 'core',
-    clientCases: {
-      ok: [{ file: 'src/util/strings.ts' }],
-      errors: [
-        { args: { file: 'src/missing.ts' }, code: 'FILE_NOT_FOUND' },
-        { args: { file: '../../etc/passwd' }, code: 'PATH_OUTSIDE_WORKSPACE' },
-      ],
-    },
+    callerErrors: ['FILE_NOT_FOUND', 'PATH_OUTSIDE_WORKSPACE'],
     waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => getDiagnostics(call, input)),
     markdown: diagnosticsMarkdown,
@@ -203,7 +197,7 @@ export const serverKnowledgeOperations: Operation[] = [
     output: withMeta({ symbol: z.string(), source: z.enum(['server', 'syntax+server']), implementations: z.array(DefinitionSchema) }),
     annotations: READ_ONLY,
     repl: { command: 'impl', positional: ['symbol'] },
-    clientCases: { ok: [{ symbol: 'Shape' }], errors: symbolErrorCases() },
+    callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => findImplementations(call, input)),
     markdown: implementationsMarkdown,
@@ -228,7 +222,7 @@ export const serverKnowledgeOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'hier', positional: ['symbol'] },
-    clientCases: { ok: [{ symbol: 'Circle', direction: 'supertypes' }], errors: symbolErrorCases() },
+    callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => typeHierarchy(call, input)),
     markdown: hierarchyMarkdown,
@@ -259,7 +253,7 @@ export const serverKnowledgeOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'hover', positional: ['symbol'] },
-    clientCases: { ok: [{ symbol: 'formatName' }], errors: symbolErrorCases() },
+    callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => getHover(call, input)),
     markdown: hoverMarkdown,
@@ -292,13 +286,7 @@ export const serverKnowledgeOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'sig', positional: ['file', 'line', 'column'] },
-    clientCases: {
-      ok: [{ file: 'src/services/report.ts', line: 15, column: 65 }],
-      errors: [
-        { args: { file: 'src/missing.ts', line: 1, column: 1 }, code: 'FILE_NOT_FOUND' },
-        { args: { file: 'src/services/report.ts', line: 15, column: 0 }, code: 'INVALID_INPUT' },
-      ],
-    },
+    callerErrors: ['FILE_NOT_FOUND'],
     waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => signatureHelp(call, input)),
     markdown: signatureMarkdown,
@@ -345,7 +333,7 @@ export const serverKnowledgeOperations: Operation[] = [
     }),
     annotations: WRITES_FILES,
     repl: { command: 'rename', positional: ['symbol', 'new_name'] },
-    clientCases: { ok: [{ symbol: 'formatName', new_name: 'formatFullName' }], errors: symbolErrorCases({ new_name: 'renamed' }) },
+    callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => renameSymbol(call, input)),
     markdown: editMarkdown,
@@ -381,7 +369,7 @@ export const serverKnowledgeOperations: Operation[] = [
     }),
     annotations: WRITES_FILES,
     repl: { command: 'actions', positional: ['file'] },
-    clientCases: { ok: [{ file: 'src/util/strings.ts' }], errors: [{ args: { file: 'src/missing.ts' }, code: 'FILE_NOT_FOUND' }] },
+    callerErrors: ['FILE_NOT_FOUND'],
     waitsForServers: true,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => codeActions(call, input)),
     markdown: actionsMarkdown,

@@ -12,7 +12,7 @@ import { symbolEdit, type SymbolEditKind, type SymbolEditResult } from '../../se
 import { undoLastEdit, type UndoResult } from '../../service/editing/undo.js';
 import { targetShape } from '../../service/navigation/resolve.js';
 import { WRITES_FILES } from '../annotations.js';
-import { symbolErrorCases } from '../client-cases.js';
+import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
 import { defineOperation, type Operation } from '../types.js';
 
 // Kept short: these four tools are in the default MCP profile, whose whole tools/list must stay small
@@ -78,7 +78,7 @@ function markdown(r: SymbolEditResult): string {
   return out.join('\n') + '\n';
 }
 
-function editOp(name: SymbolEditKind, title: string, description: string, shape: z.ZodRawShape, repl: string, ok: Record<string, unknown>): Operation {
+function editOp(name: SymbolEditKind, title: string, description: string, shape: z.ZodRawShape, repl: string): Operation {
   return defineOperation({
     name,
     title,
@@ -89,7 +89,7 @@ function editOp(name: SymbolEditKind, title: string, description: string, shape:
     waitsForServers: true,
     repl: { command: repl, positional: name === 'delete_symbol' ? ['symbol'] : ['symbol', 'body'] },
     profile: 'all',
-    clientCases: { ok: [ok], errors: symbolErrorCases(name === 'delete_symbol' ? {} : { body: 'x' }) },
+    callerErrors: SYMBOL_CALLER_ERRORS,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => symbolEdit(call, name, input as Parameters<typeof symbolEdit>[2])),
     // the schema lists the delta's entries as unknown (kept small); the handler's result is a SymbolEditResult
     markdown: (r) => markdown(r as unknown as SymbolEditResult),
@@ -109,7 +109,6 @@ export const symbolEditOperations: Operation[] = [
     `Replace a symbol's whole declaration (signature, body, decorators; overloads together) with \`body\`; its doc comment stays unless \`include_doc\` or \`body\` opens with one. ${CHECKED}`,
     { body: body.describe('The new declaration'), include_doc: z.boolean().optional().describe('Replace the doc comment too') },
     'replace',
-    { symbol: 'capitalize', body: 'export function capitalize(word: string): string {\n  return word.toUpperCase();\n}' },
   ),
   editOp(
     'insert_before_symbol',
@@ -117,7 +116,6 @@ export const symbolEditOperations: Operation[] = [
     `Insert declarations (\`body\`) before a symbol and its doc comment, indented and spaced as its neighbours. ${AS_REPLACE}`,
     { body: body.describe('The declarations to insert') },
     'insert-before',
-    { symbol: 'capitalize', body: 'export function lower(word: string): string {\n  return word.toLowerCase();\n}' },
   ),
   editOp(
     'insert_after_symbol',
@@ -125,7 +123,6 @@ export const symbolEditOperations: Operation[] = [
     `Insert declarations (\`body\`) after a symbol, indented and spaced as its neighbours. ${AS_REPLACE}`,
     { body: body.describe('The declarations to insert') },
     'insert-after',
-    { symbol: 'capitalize', body: 'export function lower(word: string): string {\n  return word.toLowerCase();\n}' },
   ),
   editOp(
     'delete_symbol',
@@ -133,7 +130,6 @@ export const symbolEditOperations: Operation[] = [
     `Delete a declaration with its doc comment and decorators; refused while references remain (\`details.references\`) unless \`force\`. ${AS_REPLACE}`,
     { force: z.boolean().optional().describe('Delete despite references') },
     'delete',
-    { symbol: 'padLeft', force: true },
   ),
 ];
 
@@ -164,7 +160,6 @@ symbolEditOperations.push(
     answersFrom: 'process',
     profile: 'all',
     // after every other call: it reverts the matrix's one applied write (tag_elements with dry_run false)
-    clientCases: { ok: [{}], last: true },
     handler: (_input, ctx) => ServiceCall.run(ctx, (call) => undoLastEdit(call)),
     markdown: undoMarkdown,
   }),

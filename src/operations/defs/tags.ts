@@ -67,15 +67,7 @@ export const tagOperations: Operation[] = [
     }),
     annotations: WRITES_FILES,
     repl: { command: 'tag', positional: ['path'] },
-    clientCases: {
-      // writes only in tag-scratch/, a file of its own in the matrix workspace (no other call's names)
-      ok: [{ path: 'src/util' }, { path: 'tag-scratch', dry_run: false }],
-      errors: [
-        { args: { path: '../../etc', dry_run: false }, code: 'PATH_OUTSIDE_WORKSPACE' },
-        { args: { path: '.env', dry_run: false }, code: 'SECRET_FILE' },
-        { args: { path: 'src/missing.ts' }, code: 'FILE_NOT_FOUND' },
-      ],
-    },
+    callerErrors: ['PATH_OUTSIDE_WORKSPACE', 'SECRET_FILE', 'FILE_NOT_FOUND'],
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const hash = queryHash([

@@ -62,7 +62,6 @@ const listWorkspacesOperations: Operation[] = [
     }),
     annotations: READ_ONLY,
     repl: { command: 'workspaces', positional: [] },
-    clientCases: { ok: [{}] },
     handler: async (_input, ctx) => {
       // one tool for the workspaces: the servers serving each, and what its catalog holds
       const catalogs = new Map(listRepos(ctx.gateway).map(({ workspace, root: _r, index_version: _v, ...c }) => [workspace, c]));
@@ -142,7 +141,6 @@ export const daemonStatusOperation = defineOperation({
   }),
   annotations: READ_ONLY,
   repl: { command: 'daemon', positional: [] },
-  clientCases: { ok: [{}] },
   handler: async (_input, ctx) => ({ ...daemonStatusAnswer(ctx.env), total_tokens_saved: ctx.savedTokens().total }),
   markdown(r) {
     const mib = (n: number | undefined) => (n === undefined ? '' : `, ${Math.round(n / 1048576)} MiB`);
