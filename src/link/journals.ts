@@ -97,20 +97,24 @@ export function readJournal(file: string): JournalState | undefined {
   return state;
 }
 
-/** Every readable journal under the cache dir, or those of one root (real path). */
-export function listJournals(cacheDir: string, root?: string): JournalState[] {
+/** The journal files under the cache dir, oldest name first; none when the folder does not exist. */
+export function journalFiles(cacheDir: string): string[] {
   const dir = journalDir(cacheDir);
-  let names: string[];
   try {
-    names = readdirSync(dir)
+    return readdirSync(dir)
       .filter((n) => n.endsWith('.journal'))
-      .sort();
+      .sort()
+      .map((n) => path.join(dir, n));
   } catch {
     return [];
   }
+}
+
+/** Every readable journal under the cache dir, or those of one root (real path). */
+export function listJournals(cacheDir: string, root?: string): JournalState[] {
   const out: JournalState[] = [];
-  for (const n of names) {
-    const j = readJournal(path.join(dir, n));
+  for (const file of journalFiles(cacheDir)) {
+    const j = readJournal(file);
     if (j && (root === undefined || j.begin.root === root)) out.push(j);
   }
   return out;

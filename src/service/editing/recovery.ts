@@ -9,10 +9,10 @@
  * (journal-vetting.ts) is set aside and reported. Run when a workspace opens and by
  * `lspgate recover`.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
-import { ABSENT, journalDir, type JournalFileStep, type JournalState, ownerAlive, processStart, readJournal } from '../../link/journals.js';
+import { ABSENT, journalDir, journalFiles, type JournalFileStep, type JournalState, ownerAlive, processStart, readJournal } from '../../link/journals.js';
 import { checkCacheDir } from '../../link/paths.js';
 import { hashOf, moveIntoPlace, restoreFromBackup, stateHash, syncDir } from './apply-journal.js';
 import { journalFileProblem, journalPathsProblem, recheckStep, setAside } from './journal-vetting.js';
@@ -41,21 +41,11 @@ export interface RecoveryOutcome {
  * directories must be this user's and writable by no one else (UNSAFE_DIRECTORY otherwise).
  */
 export function recoverJournals(cacheDir: string, root?: string, opts: { ownIsDead?: boolean } = {}): RecoveryOutcome[] {
-  const dir = journalDir(cacheDir);
   checkCacheDir(cacheDir);
-  checkCacheDir(dir);
-  let names: string[];
-  try {
-    names = readdirSync(dir)
-      .filter((n) => n.endsWith('.journal'))
-      .sort();
-  } catch {
-    return [];
-  }
+  checkCacheDir(journalDir(cacheDir));
   const running = (j: JournalState) => (j.begin.pid === process.pid ? !opts.ownIsDead : ownerAlive(j.begin));
   const out: RecoveryOutcome[] = [];
-  for (const name of names) {
-    const file = path.join(dir, name);
+  for (const file of journalFiles(cacheDir)) {
     const fileProblem = journalFileProblem(file);
     if (fileProblem) {
       out.push(setAsideOutcome(cacheDir, file, undefined, fileProblem));
