@@ -8,9 +8,9 @@ import type { DocumentSymbol, Range } from 'vscode-languageserver-protocol';
 import { splitHoverMarkdown } from '../schema/convert/hover-text.js';
 import { FIELD_KINDS, fromLspSymbolKind, FUNCTION_KINDS } from '../schema/convert/lsp-kind.js';
 import type { ClassDescriptor, FieldDescriptor, FunctionDescriptor, SymbolDescriptor, SymbolKind, SymbolLocation } from '../schema/descriptors.js';
+import { collapseWhitespace } from '../util/whitespace.js';
 import { languageOfId } from './languages.js';
 import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from './types.js';
-import { collapseWhitespace } from './typescript/source-text.js';
 
 /** 1-based location of a range in a file, workspace-relative. */
 export function symbolLocation(file: FileContext, range: Range): SymbolLocation {

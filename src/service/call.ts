@@ -13,8 +13,8 @@ import type { ParseBounds } from '../syntax/job-pool.js';
 import { resolveInWorkspace, type ResolveOptions } from '../util/paths.js';
 import type { CallScope, ServiceEnv } from './env.js';
 import { type FileContextSource, loadFileContext } from './file-context.js';
+import { raisePriority } from './server-priority.js';
 import { ServerWait } from './server-wait.js';
-import { raisePriority } from './workspace/server-warmup.js';
 
 export class ServiceCall implements FileContextSource {
   private readonly files = new Map<string, Promise<FileContext>>();

@@ -8,6 +8,7 @@ import { DefinitionRequest, type DocumentSymbol, type Position, SymbolKind as Ls
 
 import { toLspPosition } from '../../lsp/positions.js';
 import type { ClassDescriptor, FieldDescriptor, FunctionDescriptor, RelationDescriptor, SymbolDescriptor, SymbolKind } from '../../schema/descriptors.js';
+import { collapseWhitespace } from '../../util/whitespace.js';
 import { type TypeHeader, typeHeaderOf } from '../file-structure.js';
 import { childContexts, genericAdapter, qualifiedName, rangeText, symbolLocation } from '../generic.js';
 import { languageProfile } from '../languages.js';
@@ -19,7 +20,7 @@ import { tsDescriptorKind } from './kinds.js';
 import { modifiersOf, overloadSiblings, tsFieldDescriptor, tsFunctionDescriptor, tsHoverOf, tsNamespaceOf } from './members.js';
 import { tsModulePath } from './module-path.js';
 import { javascriptProfile, typescriptProfile } from './profile.js';
-import { collapseWhitespace, stripComments } from './source-text.js';
+import { stripComments } from './source-text.js';
 import { tsServerDiagnostics } from './tsserver-diagnostics.js';
 import { tsServerProjectFiles } from './tsserver-project.js';
 

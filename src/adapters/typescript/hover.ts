@@ -7,7 +7,8 @@
  * rendered as `*@param* \`when\` — The login time.` and `*@returns* — The new login count.`
  */
 import { splitHoverMarkdown } from '../../schema/convert/hover-text.js';
-import { collapseWhitespace, indexOfTopLevel } from './source-text.js';
+import { collapseWhitespace } from '../../util/whitespace.js';
+import { indexOfTopLevel } from './source-text.js';
 
 export interface TsHoverTag {
   name: string;

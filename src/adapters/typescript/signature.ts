@@ -4,7 +4,8 @@
  * (`login(when: Date = new Date()): number {`).
  */
 import type { ParamDescriptor } from '../../schema/descriptors.js';
-import { collapseWhitespace, indexOfTopLevel, matchingClose, splitTopLevel } from './source-text.js';
+import { collapseWhitespace } from '../../util/whitespace.js';
+import { indexOfTopLevel, matchingClose, splitTopLevel } from './source-text.js';
 
 const PARAM_MODIFIERS = new Set(['public', 'private', 'protected', 'readonly', 'override']);
 

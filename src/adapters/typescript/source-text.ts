@@ -66,11 +66,6 @@ export function matchingClose(text: string, open: number): number {
   return found;
 }
 
-/** Collapses runs of whitespace (multi-line hovers and headers) into single spaces. */
-export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
 /** Removes `/* … *\/` and `// …` comments (outside strings) from declaration text. */
 export function stripComments(text: string): string {
   let out = '';

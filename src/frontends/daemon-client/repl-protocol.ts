@@ -4,7 +4,12 @@
  */
 import { z } from 'zod';
 
-import type { WireTraceEvent } from '../repl/trace.js';
+import type { TraceEvent } from '../../lsp/types.js';
+
+/** A traced LSP message as it crosses the daemon's socket: its payload clipped to a string. */
+export interface WireTraceEvent extends Omit<TraceEvent, 'payload'> {
+  payload?: string;
+}
 
 /** A raw LSP request → the server's raw reply: {result, server, root, ms} (RawAnswer). */
 export const RAW = 'lspgate/raw';

@@ -1,6 +1,6 @@
 /**
  * What the REPL's `.raw`, `.trace`, `.servers` and symbol completion use, whichever gateway it has:
- * in-process (backend.ts, the servers of this process) or attached to the daemon (daemon/remote-repl.ts,
+ * in-process (backend.ts, the servers of this process) or attached to the daemon (remote-backend.ts,
  * the daemon's `lspgate/raw`, `lspgate/trace`, `lspgate/servers`, `lspgate/symbol_names`).
  */
 import type { RawAnswer, RawRequest, ServersView } from './lsp-access.js';

@@ -6,10 +6,10 @@
 import { LspgateError } from '../../errors/errors.js';
 import { Gateway } from '../../gateway/gateway.js';
 import { RemoteGateway } from '../daemon-client/remote-gateway.js';
-import { RemoteReplBackend } from '../daemon-client/remote-repl.js';
 import type { FrontendGateway } from '../host.js';
 import type { ReplBackend } from './backend-types.js';
 import { catalogNames, rawRequest, serversView } from './lsp-access.js';
+import { RemoteReplBackend } from './remote-backend.js';
 import { TraceTap } from './trace.js';
 
 export function replBackendFor(gateway: FrontendGateway, write: (line: string) => void): ReplBackend {

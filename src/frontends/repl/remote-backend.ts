@@ -1,14 +1,14 @@
 /**
  * The REPL's backend attached to the daemon: `.raw`, `.trace`, `.servers` and completion names
- * through the daemon's REPL methods (repl-protocol.ts), for the sessions of this client's
+ * through the daemon's REPL methods (daemon-client/repl-protocol.ts), for the sessions of this client's
  * workspaces. Trace lines arrive as `lspgate/trace` notifications on the same connection as the
  * answers, so a traced call's lines print before its answer.
  */
-import type { ReplBackend, ReplTrace } from '../repl/backend-types.js';
-import type { RawAnswer, RawRequest, ServersView } from '../repl/lsp-access.js';
-import { formatWireTrace } from '../repl/trace.js';
-import type { RemoteGateway } from './remote-gateway.js';
-import { RAW, SERVERS, SYMBOL_NAMES, TRACE, type TraceDropped, type TraceNotification } from './repl-protocol.js';
+import type { RemoteGateway } from '../daemon-client/remote-gateway.js';
+import { RAW, SERVERS, SYMBOL_NAMES, TRACE, type TraceDropped, type TraceNotification } from '../daemon-client/repl-protocol.js';
+import type { ReplBackend, ReplTrace } from './backend-types.js';
+import type { RawAnswer, RawRequest, ServersView } from './lsp-access.js';
+import { formatWireTrace } from './trace.js';
 
 export class RemoteReplBackend implements ReplBackend {
   readonly exitHelp = "Detach from the lspgate daemon and exit (the daemon's servers keep running)";

@@ -5,6 +5,7 @@
  */
 import type { Broker } from '../../broker/types.js';
 import type { LspSession, TraceEvent } from '../../lsp/types.js';
+import type { WireTraceEvent } from '../daemon-client/repl-protocol.js';
 
 const MAX_PAYLOAD_CHARS = 2000;
 
@@ -51,11 +52,6 @@ export class TraceTap {
     this.attached.add(s);
     s.onTrace((e) => this.write(formatTrace(s.serverId, e)));
   }
-}
-
-/** A trace event as it crosses the daemon's socket: the payload already JSON, clipped to what is printed. */
-export interface WireTraceEvent extends Omit<TraceEvent, 'payload'> {
-  payload?: string;
 }
 
 export function clipTrace(e: TraceEvent): WireTraceEvent {

@@ -9,20 +9,16 @@
  * `on-demand` starts none before a semantic question (memory over the first semantic answer's
  * time): `LSPGATE_SERVER_START`, `--server-start`, or `"serverStart"` in config.json.
  */
-import os from 'node:os';
 import path from 'node:path';
 
 import { readJsonConfig } from '../../config/json-file.js';
 import { userConfigFile } from '../../config/trust.js';
 import { LspgateError } from '../../errors/errors.js';
-import type { LspSession } from '../../lsp/types.js';
-import { groupPids, statFields } from '../../util/process-memory.js';
 import type { ServiceEnv } from '../env.js';
+import { lowerPriority } from '../server-priority.js';
 
 export type ServerStart = 'after-syntax' | 'on-demand';
 const SETTINGS: readonly ServerStart[] = ['after-syntax', 'on-demand'];
-/** The nice value of a server started ahead of any question. */
-const BACKGROUND_NICE = 10;
 
 /** LSPGATE_SERVER_START, else the workspace's then the user's config.json `serverStart`, else `after-syntax`. */
 export function serverStartSetting(root: string, env: NodeJS.ProcessEnv = process.env): ServerStart {
@@ -48,10 +44,6 @@ function checked(v: unknown, where: string): ServerStart {
   });
 }
 
-/** Sessions started ahead of any question and still at the background priority. */
-const lowered = new WeakSet<LspSession>();
-let cannotRaise = false;
-
 /**
  * After a build's syntax pass: starts, in the background, one session per server and project root
  * that the cataloged files need (one file of each opens it), unless the setting is `on-demand`.
@@ -71,38 +63,8 @@ export function warmServers(env: ServiceEnv, root: string, files: Iterable<strin
     env.broker
       .sessionFor(abs, root)
       .then((session) => {
-        if (setNice(session, BACKGROUND_NICE, env)) lowered.add(session);
+        lowerPriority(env, session);
       })
       .catch((e: unknown) => env.logger.debug(`warm-up of ${route.entry.id} for ${root} did not start`, e));
   }
-}
-
-/** A caller waits on this session: back to normal priority if it was started in the background. */
-export function raisePriority(env: ServiceEnv, session: LspSession): void {
-  if (!lowered.has(session)) return;
-  lowered.delete(session);
-  if (!setNice(session, 0, env) && !cannotRaise) {
-    cannotRaise = true;
-    env.logger.info(
-      `${session.serverId} stays at nice ${BACKGROUND_NICE}: this process may not raise a priority (an unprivileged user on Linux); set LSPGATE_SERVER_START=on-demand to start servers only when asked`,
-    );
-  }
-}
-
-/** Sets the nice value of the session's whole process group; false when it could not (no pid, not permitted). */
-function setNice(session: LspSession, nice: number, env: ServiceEnv): boolean {
-  const pid = session.pid;
-  if (pid === undefined) return false;
-  // the server's whole tree is its process group (its reaper or itself leads it): tsserver, go list children
-  const pids = groupPids(Number(statFields(String(pid))?.[2] ?? pid));
-  let ok = pids.length > 0;
-  for (const p of pids.length ? pids : [pid]) {
-    try {
-      os.setPriority(p, nice);
-    } catch (e) {
-      ok = false;
-      env.logger.debug(`setPriority(${p}, ${nice}) failed`, e);
-    }
-  }
-  return ok;
 }
