@@ -25,7 +25,6 @@ import { probeFirstReply } from './first-reply-probe.js';
 import { Generation, type ProtocolStats, protocolStats } from './generation.js';
 import { stopGeneration } from './generation-stop.js';
 import { initializeParams } from './initialize-params.js';
-import { LivenessProbe, PROBE_METHOD } from './liveness-probe.js';
 import { RestartPolicy } from './restart-policy.js';
 import { Semaphore } from './semaphore.js';
 import { makeServerTmp, removeServerTmp, tmpEnv } from './server-tmp.js';
@@ -34,6 +33,7 @@ import { sessionInfo, StateListeners } from './session-info.js';
 import type { SessionOptions } from './session-options.js';
 import { spawnServer } from './spawn.js';
 import { withSymlinkExcludes } from './symlink-excludes.js';
+import { TimeoutWatch } from './timeout-watch.js';
 import type {
   AnyRequestType,
   LspSession,
@@ -71,8 +71,7 @@ export class Session implements LspSession {
   private readonly policy: RestartPolicy;
   private readonly logger: Logger;
   private readonly limits: Limits;
-  private consecutiveTimeouts = 0;
-  private readonly probe = new LivenessProbe();
+  private readonly timeouts: TimeoutWatch;
   private crashCount = 0;
   private lastError: string | undefined;
   private startedAt: string | undefined;
@@ -94,6 +93,7 @@ export class Session implements LspSession {
     this.policy = opts.restartPolicy ?? new RestartPolicy(entry.restart.maxCrashes, entry.restart.windowMs);
     this.docs = new DocumentSync(entry, this.logger);
     this.stateListeners = new StateListeners(this.logger);
+    this.timeouts = new TimeoutWatch(entry);
     this.slots = new Semaphore(this.limits.perServerConcurrency, 10_000, entry.id);
   }
 
@@ -150,7 +150,7 @@ export class Session implements LspSession {
     const { cmd, initOptions } = launch;
     const settings = withSymlinkExcludes(this.entry, launch.settings, this.root, this.logger);
     this._generation++;
-    this.consecutiveTimeouts = 0;
+    this.timeouts.answered();
     this.setState('starting');
     this.startedAt = new Date().toISOString();
     this.readyAt = undefined;
@@ -351,45 +351,16 @@ export class Session implements LspSession {
       const result = await gen.send<R>(method, type, params, Math.max(1, deadline - Date.now()), opts?.signal, timeoutMs);
       // an answer given while a vital child died is not an answer (tsserver gone: an empty list)
       if (this.checkVital()) throw gen.crashError!;
-      this.consecutiveTimeouts = 0;
+      this.timeouts.answered();
       if (method === DocumentSymbolRequest.method) gen.readiness.firstReply();
       return result;
     } catch (e) {
-      if (e instanceof LspgateError && e.code === 'TIMEOUT' && !e.details?.queued) {
-        // a stopped process of the tree (a stopped tsserver under a running wrapper) is a hung server now, not after more timeouts
-        const stopped = gen.stoppedReason();
-        if (stopped) this.reset(gen, `a request timed out and ${stopped}`);
-        else if (bg) this.probeAfterBackgroundTimeout(gen);
-        else this.onTimeout();
-      }
+      if (e instanceof LspgateError && e.code === 'TIMEOUT' && !e.details?.queued) this.timeouts.timedOut(gen, bg, (reason) => this.reset(gen, reason));
       throw await this.explained(e, params);
     } finally {
       release();
       releaseGlobal?.();
     }
-  }
-
-  private onTimeout(): void {
-    const gen = this.gen;
-    if (!gen?.alive) return;
-    this.consecutiveTimeouts++;
-    const max = this.entry.restart.maxConsecutiveTimeouts;
-    if (this.consecutiveTimeouts >= max) {
-      this.consecutiveTimeouts = 0;
-      this.reset(gen, `${max} consecutive request timeouts`);
-    }
-  }
-
-  /** A background request timed out: the server is reset if it answers nothing at all (liveness-probe.ts). */
-  private probeAfterBackgroundTimeout(gen: Generation): void {
-    const ms = this.entry.timeouts.requestMs;
-    void this.probe.answers(gen, ms).then((answered) => {
-      // the wrapper may answer the probe itself while the child that does the work is stopped
-      const stopped = gen.stoppedReason();
-      if (stopped) this.reset(gen, `a background request timed out and ${stopped}`);
-      else if (!answered)
-        this.reset(gen, `no answer to a background request, nor to ${PROBE_METHOD} within ${ms} ms: the server answers nothing (stopped or hung)`);
-    });
   }
 
   private async resyncFor(params: unknown): Promise<void> {
