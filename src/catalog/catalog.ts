@@ -30,6 +30,7 @@ import { emptyReason } from './empty-reason.js';
 import type { SkipReason } from './file-filter.js';
 import { FileGate } from './file-gate.js';
 import { Freshness } from './freshness.js';
+import type { PublishedSource } from './published/source.js';
 import { refreshPaths } from './refresh-paths.js';
 import { SearchTexts } from './search-texts.js';
 import { SnapshotKeeper } from './snapshot-keeper.js';
@@ -50,6 +51,8 @@ export interface CatalogDeps {
   notice?: (message: string) => void;
   /** After each build that walked the workspace: the cataloged files (the service starts the servers they need). */
   afterBuild?: (files: ReadonlyMap<string, FileEntry>) => void;
+  /** `--index`: the published entries of the files whose bytes match, taken before the first build's walk as a snapshot's are (published/source.ts). */
+  published?: PublishedSource;
 }
 
 type FileError = CatalogFileError;
@@ -220,6 +223,7 @@ export class WorkspaceCatalog implements Catalog {
     const release = this.feed.hold();
     try {
       if (!this.loaded) this.loadFromDisk();
+      for (const [rel, entry] of (await this.deps.published?.()) ?? []) this.index.setFile(rel, entry);
       // `git rev-parse` is a process spawn (~50-100 ms under load): it runs while files are cataloged,
       // not after them (it was a third of catalog.build on the 11-file fixture).
       const head = readGitHead(this.root);

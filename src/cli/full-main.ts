@@ -93,6 +93,8 @@ async function main(argv: string[]): Promise<void> {
       return runTourCommand(rest);
     case 'servers':
       return runServers(rest);
+    case 'publish':
+      return exitAfterFlush(await (await import('./publish-command.js')).runPublishCommand(rest));
     case 'recover':
       return exitAfterFlush(runRecoverCommand(rest));
     case 'trust':
@@ -129,7 +131,7 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
   const warnings = [...(profile?.warnings ?? []), ...(mode === 'mcp' ? userOnlyKeyWarnings(path.resolve(root)) : [])];
   applyServerStartFlag(values['server-start']);
   const serversFiles = values.servers ?? [];
-  const gateway = await gatewayFor(values.daemon, root, serversFiles, mode === 'mcp' && values.http ? 'mcp-http' : mode, profile?.warnings);
+  const gateway = await gatewayFor(values.daemon, root, serversFiles, mode === 'mcp' && values.http ? 'mcp-http' : mode, profile?.warnings, values.index);
   for (const w of warnings) gateway.context.logger.warn(w);
   if (mode === 'repl') return (await import('../frontends/repl/repl.js')).runRepl(gateway);
   if (mode === 'sidecar') return (await import('../frontends/sidecar/sidecar.js')).runSidecar(gateway);
@@ -186,7 +188,7 @@ async function runOperation(name: string, argv: string[]): Promise<void> {
   const out = await runOneShot(
     [name, ...argv],
     async (flags) => {
-      const gateway = await gatewayFor(flags.daemon, flags.root ?? process.cwd(), flags.servers, 'cli');
+      const gateway = await gatewayFor(flags.daemon, flags.root ?? process.cwd(), flags.servers, 'cli', [], flags.index);
       installLifecycle(gateway, { watchStdin: false, logger: gateway.context.logger });
       return gateway;
     },
@@ -198,15 +200,26 @@ async function runOperation(name: string, argv: string[]): Promise<void> {
   exitAfterFlush(out.exit_code);
 }
 
-/** Attached to the user's daemon (--daemon auto|require, the default auto), else a gateway in this process. */
-async function gatewayFor(flag: string | undefined, root: string, serversFiles: string[], frontend: string, warnings: string[] = []): Promise<FrontendGateway> {
-  const mode = daemonMode(flag);
+/**
+ * Attached to the user's daemon (--daemon auto|require, the default auto), else a gateway in this
+ * process. With --index the gateway is this process's: the shared daemon reads the index it was
+ * started with (LSPGATE_INDEX), not this call's.
+ */
+async function gatewayFor(
+  flag: string | undefined,
+  root: string,
+  serversFiles: string[],
+  frontend: string,
+  warnings: string[] = [],
+  index?: string,
+): Promise<FrontendGateway> {
+  const mode = (index ?? process.env.LSPGATE_INDEX) ? 'off' : daemonMode(flag);
   const notices: string[] = [...warnings];
   if (mode !== 'off') {
     const remote = await attachToDaemon({ mode, root, serversFiles, frontend, logger: createLogger(), onInProcess: (w) => notices.push(w) });
     if (remote) return remote;
   }
-  return Gateway.create({ root, serversFiles, notices });
+  return Gateway.create({ root, serversFiles, notices, ...(index ? { index } : {}) });
 }
 
 function usage(message: string): LspgateError {

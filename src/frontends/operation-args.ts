@@ -6,6 +6,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
+import { redactText } from '../catalog/published/url.js';
 import { LspgateError } from '../errors/errors.js';
 import type { Operation } from '../operations/types.js';
 import { coerceWord, inputFields } from './input-fields.js';
@@ -17,6 +18,8 @@ export interface CommonFlags {
   help: boolean;
   /** --daemon auto|off|require (validated by daemonMode). */
   daemon?: string;
+  /** --index <postgres-url>: answer the catalog from the published index (gateway.ts). */
+  index?: string;
 }
 
 /** Flags every command takes besides its own. */
@@ -26,6 +29,7 @@ export const COMMON_OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   daemon: { type: 'string' },
+  index: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 export function parseOperationArgs(op: Operation, argv: string[]): { input: Record<string, unknown>; flags: CommonFlags } {
@@ -74,6 +78,7 @@ export function parseOperationArgs(op: Operation, argv: string[]): { input: Reco
       json: Boolean(v.json),
       help: Boolean(v.help),
       daemon: v.daemon as string | undefined,
+      ...(v.index !== undefined ? { index: v.index as string } : {}),
     },
   };
 }
@@ -85,7 +90,8 @@ export function guardedParse<T extends ParseArgsConfig>(config: T): ReturnType<t
   } catch (e) {
     const err = e as Error & { code?: string };
     if (typeof err.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS')) {
-      throw new LspgateError('INVALID_INPUT', err.message, { argument_error: err.code });
+      // an argument echoed back may be a connection URL: never with its password
+      throw new LspgateError('INVALID_INPUT', redactText(err.message), { argument_error: err.code });
     }
     throw e;
   }

@@ -11,6 +11,8 @@ import { serverNotifier } from '../broker/file-change-notifier.js';
 import { withResponseCache } from '../cache/cached-broker.js';
 import { ResponseCache } from '../cache/response-cache.js';
 import { WorkspaceCatalog } from '../catalog/catalog.js';
+import { publishedSource } from '../catalog/published/source.js';
+import { isPostgresUrl, redactUrl } from '../catalog/published/url.js';
 import { loadLimits, loadServers } from '../config/load.js';
 import type { Limits } from '../config/schema.js';
 import { ignoredWarning, trustedBy, userOnlyKeyWarnings } from '../config/trust.js';
@@ -49,6 +51,8 @@ export interface GatewayOptions {
   sessionIdleMs?: number;
   /** Warnings every answer carries in `_meta.warnings` (why this process runs its own servers). */
   notices?: string[];
+  /** A PostgreSQL URL (`--index`; default LSPGATE_INDEX): each workspace takes its repository's published entries first. */
+  index?: string;
 }
 
 /** LSPGATE_CACHE_DIR, else ~/.cache/lspgate (one copy: src/link/paths.ts, which the thin entry needs). */
@@ -187,7 +191,17 @@ export class Gateway implements RunnerHost {
       createBroker({ servers, cacheDir, logger: logger.child('broker'), limits, sessionIdleMs: opts.sessionIdleMs }),
       new ResponseCache({ maxBytes: limits.cacheBytes }),
     );
-    const context: ServiceEnv = { servers, broker, limits, cacheDir, logger, serverStart: serverStartSetting(root), ...(notices.length ? { notices } : {}) };
+    const index = indexUrl(opts.index);
+    const context: ServiceEnv = {
+      servers,
+      broker,
+      limits,
+      cacheDir,
+      logger,
+      serverStart: serverStartSetting(root),
+      ...(notices.length ? { notices } : {}),
+      ...(index ? { index } : {}),
+    };
     return new Gateway(root, context, opts.operations ?? allOperations, opts.allowedRoots ?? configuredAllowedRoots());
   }
 
@@ -238,6 +252,7 @@ export class Gateway implements RunnerHost {
       cataloger,
       notice: (m) => notices.push(m),
       afterBuild,
+      ...(env.index ? { published: publishedSource(env.index, root, env.logger, (m) => notices.push(m)) } : {}),
     });
     // the servers learn of changes from the catalog's one feed, as every other listener does
     catalog.changes.subscribe(serverNotifier(env.broker, env.logger.child(`catalog:${id}`)));
@@ -308,6 +323,14 @@ export class Gateway implements RunnerHost {
     this.savings.flush();
     await this.context.broker.stop();
   }
+}
+
+/** `--index`, else LSPGATE_INDEX: a postgres:// URL (said back with its password masked when it is not one). */
+function indexUrl(flag: string | undefined): string | undefined {
+  const url = (flag ?? process.env.LSPGATE_INDEX ?? '').trim();
+  if (!url) return undefined;
+  if (!isPostgresUrl(url)) throw new LspgateError('INVALID_INPUT', `--index takes a postgres:// or postgresql:// URL, got ${redactUrl(url).slice(0, 80)}`);
+  return url;
 }
 
 function realDirectory(p: string): string {

@@ -24,6 +24,8 @@ export interface ServiceEnv {
   readonly serverStart?: 'after-syntax' | 'on-demand';
   /** Warnings every answer of this process carries in `_meta.warnings` (it runs its own servers because the daemon refused it). */
   readonly notices?: readonly string[];
+  /** `--index` / LSPGATE_INDEX: the PostgreSQL index whose published entries each workspace takes first (catalog/published). */
+  readonly index?: string;
 }
 
 /** One call's scope: the workspace it targets, the environment, its `_meta` and its signal. */

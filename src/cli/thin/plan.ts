@@ -21,6 +21,7 @@ const LOCAL = new Set([
   'servers',
   'daemon',
   'recover',
+  'publish',
   'trust',
   'untrust',
   'help',
@@ -77,7 +78,8 @@ function perProcessConfig(root: string): boolean {
 
 function modeAllows(s: Scan, env: NodeJS.ProcessEnv): boolean {
   const mode = one(s, 'daemon') ?? (env.LSPGATE_DAEMON || 'auto');
-  return (mode === 'auto' || mode === 'require') && (s.values.get('daemon')?.length ?? 0) <= 1 && !s.values.has('servers');
+  // LSPGATE_INDEX (like --index) is served by this process's own gateway
+  return (mode === 'auto' || mode === 'require') && (s.values.get('daemon')?.length ?? 0) <= 1 && !s.values.has('servers') && !env.LSPGATE_INDEX;
 }
 
 /** The thin path for `argv`, or undefined: the full CLI handles it. */
@@ -98,8 +100,9 @@ export function thinPlan(argv: string[], env: NodeJS.ProcessEnv = process.env, c
   }
   if (LOCAL.has(cmd)) return undefined;
   // An operation's own options are the daemon's to parse; only the common ones matter here.
-  const s = scan(rest, new Set(['root', 'daemon', 'servers']));
-  if (!modeAllows(s, env)) return undefined;
+  const s = scan(rest, new Set(['root', 'daemon', 'servers', 'index']));
+  // --index is this process's own gateway (full-main.ts), never the daemon's
+  if (!modeAllows(s, env) || s.values.has('index')) return undefined;
   const root = path.resolve(cwd, one(s, 'root') ?? '.');
   if (perProcessConfig(root)) return undefined;
   return { kind: 'cli', root, argv };
