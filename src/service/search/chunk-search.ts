@@ -19,7 +19,7 @@ import { reportCatalog } from '../workspace/repository.js';
 import { defaultEmbedder, rankChunks, type RankedChunk, type SearchMode } from './chunk-ranking.js';
 import { syncChunks, type SyncReport } from './chunk-sync.js';
 import { configuredEmbedder } from './embedder-config.js';
-import { updatedVectors } from './vector-index.js';
+import { reportRebuilt, updatedVectors } from './vector-index.js';
 
 export type { SearchMode };
 
@@ -131,7 +131,9 @@ async function rankWithFallback(
   const index = sync.index;
   try {
     const vectors = mode === 'bm25' ? undefined : await updatedVectors(call, sync, configuredEmbedder() ?? defaultEmbedder, false);
-    return { hits: await rankChunks(index, input.query, input.filter, limit, mode, vectors, call.signal), used: mode };
+    const hits = await rankChunks(index, input.query, input.filter, limit, mode, vectors, call.signal);
+    if (vectors) reportRebuilt(call, vectors);
+    return { hits, used: mode };
   } catch (e) {
     if (mode !== 'hybrid' || !(e instanceof LspgateError) || (e.code !== 'SERVER_FAILED' && e.code !== 'TIMEOUT')) throw e;
     call.meta.warn(`${e.message}; answered with BM25 only`);
