@@ -98,7 +98,7 @@ async function rankedHits(
   await cat.settled();
   const limit = input.limit ?? 10;
   const history = { history: wantsHistory(input) };
-  let sync = await syncChunks(call.workspace, call.env.limits, history);
+  let sync = await syncChunks(call.workspace, call.env.limits, { ...history, cacheDir: call.env.cacheDir });
   if (history.history && sync.historyProblem) call.meta.warn(sync.historyProblem);
   if (input.reindex) await updatedVectors(call, sync, configuredEmbedder() ?? defaultEmbedder, true);
   let files = new FileLines(call.root);
@@ -107,7 +107,7 @@ async function rankedHits(
   const changed = new Set<string>();
   for (const h of hits) if (quotesLines(h.chunk) && !(await contentHolds(files, h.chunk))) changed.add(h.chunk.file);
   if (changed.size > 0 && (await cat.freshen(changed, { early: true }))) {
-    sync = await syncChunks(call.workspace, call.env.limits, history);
+    sync = await syncChunks(call.workspace, call.env.limits, { ...history, cacheDir: call.env.cacheDir });
     files = new FileLines(call.root);
     ({ hits, used } = await rank(sync));
   }

@@ -87,7 +87,7 @@ export async function verifyCitation(call: ServiceCall, citation: Citation, cont
   const abs = call.resolvePath(citation.file, { mustExist: false });
   const rel = path.relative(call.root, abs).split(path.sep).join('/');
   await call.workspace.catalog.all();
-  const sync = await syncChunks(call.workspace, call.env.limits);
+  const sync = await syncChunks(call.workspace, call.env.limits, { cacheDir: call.env.cacheDir });
   const { sha, judged_against } = contentSha
     ? { sha: contentSha, judged_against: 'content_sha256' as const }
     : await citedContent(call.root, sync.index, rel, citation);
@@ -117,7 +117,7 @@ export async function verifyCitation(call: ServiceCall, citation: Citation, cont
  */
 export async function indexStats(call: ServiceCall) {
   await call.workspace.catalog.all();
-  const sync = await syncChunks(call.workspace, call.env.limits);
+  const sync = await syncChunks(call.workspace, call.env.limits, { cacheDir: call.env.cacheDir });
   const vec = storedVectorStats(call.workspace, call.env.cacheDir);
   const checksum = identityChecksum((configuredEmbedder() ?? defaultEmbedder).identity());
   const catalogBytes = await stat(snapshotPath(call.env.cacheDir, call.workspace.id)).then(
