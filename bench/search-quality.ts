@@ -168,8 +168,8 @@ async function main(): Promise<void> {
       rechunked,
       reembedded_chunks_last_edit: embedded,
       vector_index_bytes: vstats.size_bytes,
-      catalog_bytes: fs.existsSync(path.join(cacheDir, 'workspaces', ws.id, 'catalog.json'))
-        ? fs.statSync(path.join(cacheDir, 'workspaces', ws.id, 'catalog.json')).size
+      catalog_bytes: fs.existsSync(path.join(cacheDir, 'workspaces', ws.id, 'index.db'))
+        ? fs.statSync(path.join(cacheDir, 'workspaces', ws.id, 'index.db')).size
         : 0,
       vector_store_cold_open_ms: Math.round(coldOpenMs * 10) / 10,
       modes,
