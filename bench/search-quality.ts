@@ -19,7 +19,7 @@ import { SqliteVectorStore } from '../src/chunks/vector-store.js';
 import { Gateway } from '../src/gateway/gateway.js';
 import { defaultEmbedder, rankChunks } from '../src/service/search/chunk-ranking.js';
 import { syncChunks } from '../src/service/search/chunk-sync.js';
-import { indexDbPath } from '../src/service/search/index-db.js';
+import { indexDbPath } from '../src/store/db.js';
 import { vectorsFor } from '../src/service/search/vector-index.js';
 import { type Labelled, PY_JSON_EMAIL, ZOD_CORE } from './search-labels.js';
 
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
       }
     }
     t = performance.now();
-    const db = openSqlite(indexDbPath(cacheDir, ws));
+    const db = openSqlite(indexDbPath(cacheDir, ws.id));
     SqliteVectorStore.open(db, defaultEmbedder.identity()).close();
     const coldOpenMs = performance.now() - t;
     db.close();

@@ -1,15 +1,15 @@
 /**
- * The workspace's SQLite database, `<cacheDir>/workspaces/<id>/index.db` (private: 0600 in a 0700
- * folder), opened once per workspace and kept in its catalog's DerivedState (closed with it). The
- * chunks with their FTS5 index (chunk-fts.ts) and the vectors (vector-store.ts) live in it.
+ * The workspace's SQLite database (src/store/db.ts: `<cacheDir>/workspaces/<id>/index.db`, private,
+ * WAL, migrated), a connection of the search side opened once per workspace with extensions allowed
+ * and kept in its catalog's DerivedState (closed with it). The chunks with their FTS5 index
+ * (chunk-fts.ts) and the vectors (vector-store.ts) live in it beside the catalog's tables.
  */
-import { closeSync, existsSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 
-import { openSqlite, type SqlDb } from '../../chunks/sqlite-handle.js';
+import { loadVec, type SqlDb } from '../../chunks/sqlite-handle.js';
 import type { Derived, DerivedKey } from '../../core/catalog.js';
 import type { Workspace } from '../../core/workspace.js';
-import { createPrivateFile, mkdirPrivate } from '../../util/private-files.js';
+import { indexDbPath, openIndexDb } from '../../store/db.js';
 
 /** SQLite's page cache at its default cache_size (2,000 KiB): what the connection holds at most. */
 const PAGE_CACHE_BYTES = 2000 * 1024;
@@ -29,18 +29,13 @@ class IndexDb implements Derived {
 
 const INDEX_DB: DerivedKey<IndexDb> = { name: 'index_db' };
 
-export function indexDbPath(cacheDir: string, ws: Workspace): string {
-  return path.join(cacheDir, 'workspaces', ws.id, 'index.db');
-}
-
-/** The open database of the workspace (opened, and created private, on first use). */
+/** The open database of the workspace (opened through src/store/db.ts on first use, sqlite-vec loaded). */
 export function indexDbOf(ws: Workspace, cacheDir: string): SqlDb {
   const slot = ws.catalog.derived.get(INDEX_DB, () => new IndexDb());
   if (!slot.db?.isOpen) {
-    const file = indexDbPath(cacheDir, ws);
-    mkdirPrivate(path.dirname(file));
-    if (!existsSync(file)) closeSync(createPrivateFile(file));
-    slot.db = openSqlite(file);
+    const db: SqlDb = openIndexDb(cacheDir, ws.id, { allowExtension: true }).db;
+    loadVec(db);
+    slot.db = db;
   }
   return slot.db;
 }
@@ -60,6 +55,6 @@ export function indexDbIfAvailable(ws: Workspace, cacheDir: string): SqlDb | und
 
 /** The database if one is open or on disk (index_stats reads it without creating one). */
 export function existingIndexDb(ws: Workspace, cacheDir: string): SqlDb | undefined {
-  if (!ws.catalog.derived.peek(INDEX_DB)?.db?.isOpen && !existsSync(indexDbPath(cacheDir, ws))) return undefined;
+  if (!ws.catalog.derived.peek(INDEX_DB)?.db?.isOpen && !existsSync(indexDbPath(cacheDir, ws.id))) return undefined;
   return indexDbOf(ws, cacheDir);
 }
