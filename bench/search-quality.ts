@@ -19,8 +19,8 @@ import { SqliteVectorStore } from '../src/chunks/vector-store.js';
 import { Gateway } from '../src/gateway/gateway.js';
 import { defaultEmbedder, rankChunks } from '../src/service/search/chunk-ranking.js';
 import { syncChunks } from '../src/service/search/chunk-sync.js';
-import { indexDbPath } from '../src/store/db.js';
 import { vectorsFor } from '../src/service/search/vector-index.js';
+import { indexDbPath } from '../src/store/db.js';
 import { type Labelled, PY_JSON_EMAIL, ZOD_CORE } from './search-labels.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

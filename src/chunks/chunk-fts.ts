@@ -2,7 +2,7 @@
  * The chunks of a workspace in its SQLite database, and their lexical index in FTS5:
  * - `chunks`: one row per chunk (seed 004's fields: id, file, kind, symbol, lines, text, and the
  *   whole Chunk as JSON without its text); `file_id` names the catalog's `files` row when the file
- *   has one (Markdown, history and convention chunks have none).
+ *   had one when its chunks were written (Markdown, history and convention chunks have none).
  * - `chunks_fts`: FTS5, contentless with deletes, one row per chunk (its rowid the chunk's), columns
  *   name, signature, doc, path, body. What FTS5 indexes is the code tokenizer's terms (tokenize.ts:
  *   camelCase and snake_case split, stop words dropped, Porter-stemmed), joined by spaces: FTS5's
@@ -75,9 +75,10 @@ export class ChunkFts {
    * the stored ones were cut from the same stamp. `file` is the index's key (a path, or the key of
    * a directory's convention chunks or of the history).
    */
-  replaceFile(file: string, stamp: string, chunks: readonly Chunk[], fileId: number | null = null): boolean {
+  replaceFile(file: string, stamp: string, chunks: readonly Chunk[]): boolean {
     const db = this.db;
     if (this.stamp(file) === stamp) return false;
+    const fileId = this.fileId(file);
     inTransaction(db, () => {
       db.prepare('DELETE FROM chunks WHERE file = ?').run(file);
       const ins = db.prepare('INSERT INTO chunks(id, file, file_id, kind, symbol, start_line, end_line, text, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
@@ -91,6 +92,17 @@ export class ChunkFts {
     });
     return true;
   }
+
+  /**
+   * The catalog's `files` row of the path, when there is one: a join key, not a foreign key — the
+   * catalog empties and rewrites its rows on its own schedule, and the chunks' stamps must go with
+   * the chunks, so chunks are deleted here only.
+   */
+  private fileId(file: string): number | null {
+    if (this.hasFiles === undefined) this.hasFiles = !!this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'files' AND type = 'table'").get();
+    return this.hasFiles ? ((this.db.prepare('SELECT id FROM files WHERE path = ?').get(file)?.id as number | undefined) ?? null) : null;
+  }
+  private hasFiles: boolean | undefined;
 
   removeFile(file: string): void {
     inTransaction(this.db, () => {

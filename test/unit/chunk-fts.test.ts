@@ -109,6 +109,19 @@ describe('ChunkFts', () => {
     expect(db(file).prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH 'beta'").get()!.n).toBe(0);
   });
 
+  it("names the catalog's files row of the chunk's path (seed 003's join: chunks to files)", () => {
+    const h = db(tmp());
+    h.exec("CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE); INSERT INTO files(id, path) VALUES (7, 'src/a.ts')");
+    const fts = new ChunkFts(h);
+    fts.replaceFile('src/a.ts', 'h1', [chunk('src/a.ts', 1, 'alpha', 'function alpha() {}')]);
+    fts.replaceFile('README.md', 'h1', [chunk('README.md', 1, 'Intro', '# Intro', { chunk_kind: 'doc' })]);
+    const rows = h.prepare('SELECT c.file AS file, f.path AS path FROM chunks c LEFT JOIN files f ON f.id = c.file_id ORDER BY c.file').all();
+    expect(rows.map((r) => [r.file, r.path])).toEqual([
+      ['README.md', null],
+      ['src/a.ts', 'src/a.ts'],
+    ]);
+  });
+
   it('a process killed in the middle of replacing a file leaves its previous chunks, searchable', () => {
     const file = tmp();
     const fts = new ChunkFts(db(file));
