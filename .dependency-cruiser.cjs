@@ -11,7 +11,7 @@
  *   4. analysis            src/analysis: relationships, impact, reports, patterns, diagrams, built
  *                          from service calls (call trees, references, name resolution)
  *   5. service             src/service
- *   6. index and transport src/catalog, src/cache, src/broker, src/chunks
+ *   6. index and transport src/catalog, src/cache, src/broker, src/chunks, src/store (the workspace database)
  *                          (catalog is a pure index + store: no lsp, broker, cache, adapters, service)
  *   7. servers and syntax  src/lsp, src/adapters, src/syntax (adapters may import lsp and syntax;
  *                          lsp and syntax import neither adapters nor each other)
@@ -26,7 +26,7 @@ const GATEWAY = '^src/gateway/';
 const OPERATIONS = '^src/operations/';
 const ANALYSIS = '^src/analysis/';
 const SERVICE = '^src/service/';
-const INDEX = '^src/(catalog|cache|broker|chunks)/';
+const INDEX = '^src/(catalog|cache|broker|chunks|store)/';
 const SERVERS = '^src/(lsp|adapters|syntax)/';
 const GROUND = '^src/(schema|config|core|errors|util|link)/';
 const KNOWN = [FRONT, GATEWAY, OPERATIONS, ANALYSIS, SERVICE, INDEX, SERVERS, GROUND];

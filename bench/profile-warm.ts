@@ -114,9 +114,9 @@ async function main(): Promise<void> {
       await ws.catalog.build();
       memory('catalog built');
       if (process.argv.includes('--memory')) {
-        const snap = path.join(cacheDir, 'workspaces', ws.id, 'catalog.json');
+        const snap = path.join(cacheDir, 'workspaces', ws.id, 'index.db');
         const rc = (gateway.context.broker as { cache?: { stats(): unknown } }).cache?.stats();
-        process.stderr.write(`[mem] catalog snapshot ${fs.existsSync(snap) ? mb(fs.statSync(snap).size) : 'absent'}; response cache ${JSON.stringify(rc)}\n`);
+        process.stderr.write(`[mem] catalog database ${fs.existsSync(snap) ? mb(fs.statSync(snap).size) : 'absent'}; response cache ${JSON.stringify(rc)}\n`);
         if (process.argv.includes('--heap')) {
           const v8 = await import('node:v8');
           process.stderr.write(`[mem] heap snapshot ${v8.writeHeapSnapshot(path.join(os.tmpdir(), 'lspgate-catalog.heapsnapshot'))}\n`);

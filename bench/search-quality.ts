@@ -14,11 +14,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { FileVectorStore } from '../src/chunks/vector-store.js';
+import { openSqlite } from '../src/chunks/sqlite-handle.js';
+import { SqliteVectorStore } from '../src/chunks/vector-store.js';
 import { Gateway } from '../src/gateway/gateway.js';
 import { defaultEmbedder, rankChunks } from '../src/service/search/chunk-ranking.js';
 import { syncChunks } from '../src/service/search/chunk-sync.js';
-import { vectorDir, vectorsFor } from '../src/service/search/vector-index.js';
+import { vectorsFor } from '../src/service/search/vector-index.js';
+import { indexDbPath } from '../src/store/db.js';
 import { type Labelled, PY_JSON_EMAIL, ZOD_CORE } from './search-labels.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -116,9 +118,10 @@ async function main(): Promise<void> {
       }
     }
     t = performance.now();
-    const reopened = FileVectorStore.open(vectorDir(cacheDir, ws), defaultEmbedder.identity());
+    const db = openSqlite(indexDbPath(cacheDir, ws.id));
+    SqliteVectorStore.open(db, defaultEmbedder.identity()).close();
     const coldOpenMs = performance.now() - t;
-    reopened.close();
+    db.close();
     // Nine edits of one file, a line inserted mid-file each time (every chunk below moves): the
     // median of each step, its minimum, and the median CPU time of this process (the machine is
     // shared: at a high load average wall time is mostly waiting for a core).
@@ -165,8 +168,8 @@ async function main(): Promise<void> {
       rechunked,
       reembedded_chunks_last_edit: embedded,
       vector_index_bytes: vstats.size_bytes,
-      catalog_bytes: fs.existsSync(path.join(cacheDir, 'workspaces', ws.id, 'catalog.json'))
-        ? fs.statSync(path.join(cacheDir, 'workspaces', ws.id, 'catalog.json')).size
+      catalog_bytes: fs.existsSync(path.join(cacheDir, 'workspaces', ws.id, 'index.db'))
+        ? fs.statSync(path.join(cacheDir, 'workspaces', ws.id, 'index.db')).size
         : 0,
       vector_store_cold_open_ms: Math.round(coldOpenMs * 10) / 10,
       modes,

@@ -1,12 +1,14 @@
 /**
- * The vector-store choice, measured: LanceDB's embedded library against lspgate's FileVectorStore on
- * 10,000 seeded random 512-dim rows (500 files): build, bytes on disk, cold open + first search (a
- * new process), filtered search p50, and replacing one file. LanceDB is not a dependency; install it
+ * The vector-store choice, measured: LanceDB's embedded library against lspgate's SqliteVectorStore
+ * (sqlite-vec in the workspace database) on 10,000 seeded random 512-dim rows (500 files): build,
+ * bytes on disk, cold open + first search (a new process), filtered search p50 (a filter every row
+ * passes, and a path glob keeping 2% of the rows: sqlite's KNN bounded to their rowids), and
+ * replacing one file. Needs node:sqlite (Node >= 22.13). LanceDB is not a dependency; install it
  * elsewhere and point LANCEDB_DIR at that folder:
  *
  *   mkdir /tmp/lance-eval && (cd /tmp/lance-eval && npm init -y && npm i @lancedb/lancedb apache-arrow@18.1.0)
  *   npm run build
- *   for e in lance file; do for p in build open; do LANCEDB_DIR=/tmp/lance-eval node bench/vector-engines.mjs $e $p; done; done
+ *   for e in lance sqlite; do for p in build open; do LANCEDB_DIR=/tmp/lance-eval node bench/vector-engines.mjs $e $p; done; done
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -63,7 +65,9 @@ if (engine === 'lance') {
     console.log('replace_one_file_ms', Math.round(performance.now() - t));
   }
 } else {
-  const { FileVectorStore } = await import(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/src/chunks/vector-store.js'));
+  const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/src/chunks');
+  const { SqliteVectorStore } = await import(`${dist}/vector-store.js`);
+  const { openSqlite } = await import(`${dist}/sqlite-handle.js`);
   const id = { provider: 'bench', model: 'rand', dim: DIM, pooling: '', normalize: '' };
   const rec = (r) => ({
     id: r.id,
@@ -78,7 +82,8 @@ if (engine === 'lance') {
   });
   if (phase === 'build') {
     fs.rmSync(DIR, { recursive: true, force: true });
-    const s = FileVectorStore.open(DIR, id);
+    fs.mkdirSync(DIR, { recursive: true });
+    const s = SqliteVectorStore.open(openSqlite(path.join(DIR, 'index.db')), id);
     for (let i = 0; i < N; i += 256)
       s.upsert(
         rows.slice(i, i + 256).map(rec),
@@ -86,7 +91,7 @@ if (engine === 'lance') {
       );
     console.log('build_ms', Math.round(performance.now() - t), 'bytes', du(DIR));
   } else {
-    const s = FileVectorStore.open(DIR, id);
+    const s = SqliteVectorStore.open(openSqlite(path.join(DIR, 'index.db')), id);
     const r = s.search(queries[0], 10);
     console.log('cold_open_and_first_search_ms', Math.round(performance.now() - t), r.length);
     const lat = [];
@@ -96,6 +101,13 @@ if (engine === 'lance') {
       lat.push(performance.now() - t);
     }
     console.log('search_p50_ms', p50(lat).toFixed(2));
+    const narrow = [];
+    for (const q of queries) {
+      t = performance.now();
+      s.search(q, 10, { path: 'src/f1?.ts' });
+      narrow.push(performance.now() - t);
+    }
+    console.log('search_path_filter_p50_ms', p50(narrow).toFixed(2));
     const f1 = rows.filter((r) => r.file === 'src/f1.ts');
     t = performance.now();
     s.replace(

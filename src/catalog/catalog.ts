@@ -13,7 +13,7 @@
 import { stat } from 'node:fs/promises';
 
 import type { Limits } from '../config/schema.js';
-import type { Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions } from '../core/catalog.js';
+import type { CallEdgeRow, Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions } from '../core/catalog.js';
 import type { FileCataloger, FileEntry, ReadOptions, SymbolFilter } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
@@ -22,6 +22,7 @@ import type { Logger } from '../util/logger.js';
 import { fileExtension, resolveInWorkspace, toRelative } from '../util/paths.js';
 import { type BuildOptions, buildWalk } from './build-walk.js';
 import { CatalogFiles } from './catalog-files.js';
+import { CatalogKeeper } from './catalog-keeper.js';
 import { ChangeFeed } from './change-feed.js';
 import { DerivedState } from './derived-state.js';
 import { DiskChanges } from './disk-changes.js';
@@ -33,8 +34,7 @@ import { Freshness } from './freshness.js';
 import type { PublishedSource } from './published/source.js';
 import { refreshPaths } from './refresh-paths.js';
 import { SearchTexts } from './search-texts.js';
-import { SnapshotKeeper } from './snapshot-keeper.js';
-import { INDEX_VERSION, snapshotPath } from './store.js';
+import { CatalogStore, INDEX_VERSION } from './store.js';
 import { SymbolIndex } from './symbol-index.js';
 import { SyntaxEntries, SyntaxTier } from './syntax-tier.js';
 import { walkWorkspace } from './walk.js';
@@ -80,7 +80,8 @@ export class WorkspaceCatalog implements Catalog {
   private readonly logger: Logger;
   private readonly feed: ChangeFeed;
   private readonly entries: CatalogFiles;
-  private readonly snapshot: SnapshotKeeper;
+  /** The catalog in the workspace database (store.ts), written file by file. */
+  private readonly snapshot: CatalogKeeper;
   private readonly baseline = new DriftBaseline(this.index);
   private readonly freshness: Freshness;
   private readonly disk: DiskChanges;
@@ -93,8 +94,8 @@ export class WorkspaceCatalog implements Catalog {
     this.gate = this.makeGate();
     this.feed = new ChangeFeed(this.logger);
     this.derived = new DerivedState(this.logger);
-    const head = () => ({ indexedAt: this.indexedAt, gitHead: this.gitHead, quiet: this.state === 'building' || (this.state === 'empty' && !this.indexedAt) });
-    this.snapshot = new SnapshotKeeper(snapshotPath(deps.cacheDir, deps.id), this.root, this.index, head, this.logger, deps.notice);
+    const head = () => ({ indexedAt: this.indexedAt, gitHead: this.gitHead });
+    this.snapshot = new CatalogKeeper(new CatalogStore(deps.cacheDir, deps.id, this.root), this.index, head, this.logger, deps.notice);
     const entries = new CatalogFiles({
       root: this.root,
       index: this.index,
@@ -512,8 +513,12 @@ export class WorkspaceCatalog implements Catalog {
     if (this.building) await this.building.catch(() => undefined);
     this.derived.close();
     this.feed.close();
-    if (this.snapshot.pending) this.snapshot.saveNow();
+    if (this.snapshot.pending) this.snapshot.flush();
+    this.snapshot.close();
   }
+
+  /** Call edges lspgate computed (find_callers / find_callees), kept in the database's call_graph. */
+  readonly recordCalls = (edges: readonly CallEdgeRow[]): number => this.snapshot.recordCalls(edges);
 }
 
 async function readGitHead(root: string): Promise<string> {

@@ -1,114 +1,276 @@
 /**
- * The on-disk snapshot of one workspace's catalog: `<cacheDir>/workspaces/<id>/catalog.json`.
- * Written atomically (tmp + rename) so a crash never leaves half a file; a snapshot with another
- * index_version or root is ignored (full rebuild).
+ * The catalog on disk: the workspace database (src/store/db.ts), seed 003's tables. A file's row
+ * holds its text (for files_fts), its stamps and state; its symbols are rows of `symbols` with the
+ * seed's columns and the rest of each CatalogSymbol in `extra`. Each file is written in one
+ * transaction (its symbols and the call edges they carry go and come with it): a process killed
+ * mid-write leaves that file as it was. The database holds one root's catalog at one INDEX_VERSION;
+ * another is dropped at load (a full rebuild).
  */
-import { closeSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { StatementSync } from 'node:sqlite';
 
-import type { FileEntry } from '../core/catalog.js';
-import { createPrivateFile, mkdirPrivate } from '../util/private-files.js';
+import type { CallEdgeRow, CatalogSymbol, FileEntry } from '../core/catalog.js';
+import { type IndexDb, indexDbPath, openIndexDb } from '../store/db.js';
 
 /** 2: TypeScript import bindings left out, tsgo's const Variables are constants. 3: files with a grammar cataloged from their parse trees only. */
 export const INDEX_VERSION = 3;
 
-export interface Snapshot {
-  index_version: number;
-  root: string;
-  indexed_at: string;
-  git_head: string;
-  files: Record<string, FileEntry>;
-}
-
+/** Where the catalog is kept (index_stats reports its size). */
 export function snapshotPath(cacheDir: string, workspaceId: string): string {
-  return path.join(cacheDir, 'workspaces', workspaceId, 'catalog.json');
+  return indexDbPath(cacheDir, workspaceId);
 }
 
-export function loadSnapshot(file: string, root: string): Snapshot | undefined {
-  let raw: string;
-  try {
-    raw = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    const snap = JSON.parse(raw) as Snapshot;
-    if (snap.index_version !== INDEX_VERSION || snap.root !== root || typeof snap.files !== 'object' || snap.files === null) return undefined;
-    return snap;
-  } catch {
-    return undefined; // a corrupt snapshot costs a rebuild, never a failure
-  }
+export interface CatalogHead {
+  indexedAt: string | undefined;
+  gitHead: string;
 }
 
-/**
- * Written file by file, not as one JSON string: the whole snapshot of a 500-file workspace is
- * ~17 MB of JSON, and one string of it (plus the Buffer write makes of it) was a third of
- * lspgate's peak RSS (bench --gen-files 500). The result is the same JSON.
- */
-export function saveSnapshot(file: string, snap: Snapshot): void {
-  // the cache is private (signatures and docstrings of the workspace): 0700 directories, a 0600 file from creation
-  mkdirPrivate(path.dirname(file));
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const fd = createPrivateFile(tmp);
-  try {
-    const { files, ...head } = snap;
-    const prefix = JSON.stringify(head);
-    let chunk = `${prefix.slice(0, -1)}${prefix.length > 2 ? ',' : ''}"files":{`;
-    let first = true;
-    for (const [rel, entry] of Object.entries(files)) {
-      chunk += `${first ? '' : ','}${JSON.stringify(rel)}:${JSON.stringify(entry)}`;
-      first = false;
-      if (chunk.length >= 1 << 16) {
-        writeSync(fd, chunk);
-        chunk = '';
+/** CatalogSymbol fields that have a column of their own; every other field goes into `extra`. */
+const COLUMNS = new Set(['symbol_id', 'file', 'name', 'qualified_name', 'kind', 'signature', 'summary', 'docstring', 'line', 'end_line', 'selection_column']);
+
+interface FileRow {
+  id: number;
+  path: string;
+  language: string | null;
+  hash: string | null;
+  size: number | null;
+  state: string | null;
+  entry: string | null;
+}
+interface SymbolRow {
+  file_id: number;
+  name: string;
+  kind: string;
+  line: number;
+  column: number;
+  symbol_id: string;
+  end_line: number;
+  signature: string | null;
+  doc: string | null;
+  detail: string | null;
+  qualified_name: string;
+  extra: string | null;
+}
+
+export class CatalogStore {
+  private opened: IndexDb | undefined;
+  private statements: Record<string, StatementSync> = {};
+
+  constructor(
+    private readonly cacheDir: string,
+    private readonly workspaceId: string,
+    private readonly root: string,
+  ) {}
+
+  get file(): string {
+    return indexDbPath(this.cacheDir, this.workspaceId);
+  }
+
+  /** The database, opened at first use. */
+  get db(): IndexDb {
+    this.opened ??= openIndexDb(this.cacheDir, this.workspaceId);
+    return this.opened;
+  }
+
+  private st(sql: string): StatementSync {
+    return (this.statements[sql] ??= this.db.db.prepare(sql));
+  }
+
+  /**
+   * Every stored file's entry, handed to `into`; the head of the last build that finished, if one
+   * did. A database of another root or INDEX_VERSION is emptied first.
+   */
+  load(into: (rel: string, entry: FileEntry) => void): CatalogHead | undefined {
+    const { db } = this;
+    if (db.meta('index_version') !== String(INDEX_VERSION) || db.meta('root') !== this.root) {
+      db.transaction(() => {
+        db.db.exec('DELETE FROM files');
+        db.db.prepare("DELETE FROM meta WHERE key IN ('indexed_at', 'git_head')").run();
+        db.setMeta('index_version', String(INDEX_VERSION));
+        db.setMeta('root', this.root);
+      });
+      return undefined;
+    }
+    const files = this.st('SELECT id, path, language, hash, size, state, entry FROM files ORDER BY id').all() as unknown as FileRow[];
+    const symbols = this.st(
+      'SELECT file_id, name, kind, line, "column", symbol_id, end_line, signature, doc, detail, qualified_name, extra FROM symbols ORDER BY file_id, ord',
+    ).all() as unknown as SymbolRow[];
+    let s = 0;
+    for (const f of files) {
+      while (s < symbols.length && symbols[s]!.file_id < f.id) s++;
+      const own: CatalogSymbol[] = [];
+      for (; s < symbols.length && symbols[s]!.file_id === f.id; s++) own.push(symbolOf(symbols[s]!, f.path));
+      into(f.path, entryOf(f, own));
+    }
+    const indexedAt = db.meta('indexed_at');
+    return indexedAt ? { indexedAt, gitHead: db.meta('git_head') ?? '' } : undefined;
+  }
+
+  /** The stored (hash, mtime, state) of every file: what a full save compares the index against. */
+  stamps(): Map<string, string> {
+    const rows = this.st('SELECT path, hash, state, entry FROM files').all() as unknown as { path: string; hash: string; state: string; entry: string }[];
+    return new Map(rows.map((r) => [r.path, `${r.hash}|${r.state}|${(JSON.parse(r.entry) as { mtimeMs?: number }).mtimeMs}`]));
+  }
+
+  static stampOf(entry: FileEntry): string {
+    return `${entry.hash}|${stateOf(entry)}|${entry.mtimeMs}`;
+  }
+
+  /** One file's entry, in one transaction: its row, and its symbols in place of the old ones. */
+  writeFile(rel: string, entry: FileEntry): void {
+    this.db.transaction(() => {
+      const old = this.st('SELECT id, hash, content IS NOT NULL AS has_text FROM files WHERE path = ?').get(rel) as
+        { id: number; hash: string; has_text: number } | undefined;
+      const meta = { mtimeMs: entry.mtimeMs, server: entry.server, ...(entry.tier ? { tier: entry.tier } : {}) };
+      const stamps = [entry.language, Math.trunc(entry.mtimeMs), entry.hash, entry.size, stateOf(entry)] as const;
+      let id: number;
+      if (old && old.hash === entry.hash && old.has_text) {
+        // the same bytes: the text (and files_fts) stay as they are
+        this.st('UPDATE files SET language = ?, last_modified = ?, hash = ?, size = ?, state = ? WHERE id = ?').run(...stamps, old.id);
+        this.st('DELETE FROM symbols WHERE file_id = ?').run(old.id);
+        id = old.id;
+      } else {
+        const content = this.textOf(rel, entry.hash);
+        if (old) {
+          this.st('UPDATE files SET content = ?, language = ?, last_modified = ?, hash = ?, size = ?, state = ? WHERE id = ?').run(content, ...stamps, old.id);
+          this.st('DELETE FROM symbols WHERE file_id = ?').run(old.id);
+          id = old.id;
+        } else {
+          const r = this.st('INSERT INTO files(path, content, language, last_modified, hash, size, state) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+            rel,
+            content,
+            ...stamps,
+          );
+          id = Number(r.lastInsertRowid);
+        }
       }
-    }
-    writeSync(fd, `${chunk}}}`);
-    closeSync(fd);
-    renameSync(tmp, file);
-  } catch (e) {
-    // a full disk fails the first write: no temp file (empty or half) is left per attempt
+      const insert = this.st(
+        'INSERT OR IGNORE INTO symbols(name, kind, file_id, line, "column", container_name, symbol_id, end_line, signature, doc, detail, qualified_name, ord, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      // a symbol whose id another row holds already (the same id twice) is kept in the file's entry
+      const duplicates: { ord: number; symbol: CatalogSymbol }[] = [];
+      entry.symbols.forEach((sym, ord) => {
+        const dot = sym.qualified_name.lastIndexOf('.');
+        const r = insert.run(
+          sym.name,
+          sym.kind,
+          id,
+          sym.line,
+          sym.selection_column,
+          dot > 0 ? sym.qualified_name.slice(0, dot) : null,
+          sym.symbol_id,
+          sym.end_line,
+          sym.signature,
+          sym.docstring ?? null,
+          sym.summary,
+          sym.qualified_name,
+          ord,
+          extraOf(sym),
+        );
+        if (r.changes === 0) duplicates.push({ ord, symbol: sym });
+      });
+      this.st('UPDATE files SET entry = ? WHERE id = ?').run(JSON.stringify(duplicates.length ? { ...meta, duplicates } : meta), id);
+    });
+  }
+
+  removeFile(rel: string): void {
+    this.st('DELETE FROM files WHERE path = ?').run(rel);
+  }
+
+  saveHead(head: CatalogHead): void {
+    this.db.transaction(() => {
+      this.db.setMeta('index_version', String(INDEX_VERSION));
+      this.db.setMeta('root', this.root);
+      if (head.indexedAt) this.db.setMeta('indexed_at', head.indexedAt);
+      this.db.setMeta('git_head', head.gitHead);
+    });
+  }
+
+  /** Records call edges lspgate computed; those whose ends are not both cataloged are left out. Answers how many are stored. */
+  recordCalls(edges: readonly CallEdgeRow[]): number {
+    if (edges.length === 0) return 0;
+    let stored = 0;
+    this.db.transaction(() => {
+      const insert = this.st(
+        `INSERT OR IGNORE INTO call_graph(caller_id, callee_id, file_id, line)
+         SELECT a.id, b.id, f.id, ? FROM symbols a, symbols b, files f WHERE a.symbol_id = ? AND b.symbol_id = ? AND f.path = ?`,
+      );
+      for (const e of edges) stored += Number(insert.run(e.line, e.caller, e.callee, e.file).changes);
+    });
+    return stored;
+  }
+
+  /** Empties the catalog's tables (invalidate_cache). */
+  clear(): void {
+    this.db.transaction(() => {
+      this.db.db.exec('DELETE FROM files');
+      this.db.db.prepare("DELETE FROM meta WHERE key IN ('indexed_at', 'git_head')").run();
+    });
+  }
+
+  close(): void {
+    this.statements = {};
+    this.opened?.close();
+    this.opened = undefined;
+  }
+
+  /** The file's text when its bytes on disk are still the ones cataloged (else NULL until the next write), and are text. */
+  private textOf(rel: string, hash: string): string | null {
+    let bytes: Buffer;
     try {
-      closeSync(fd);
+      bytes = readFileSync(path.join(this.root, rel));
     } catch {
-      // closed already
+      return null;
     }
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-  removeStaleTemps(file);
-}
-
-/**
- * The temp files of saves whose process died mid-write (`catalog.json.<pid>.<ms>.tmp`), removed
- * beside a snapshot just saved: a process's own are never left, and another's that still runs is
- * writing its own.
- */
-function removeStaleTemps(file: string): void {
-  const dir = path.dirname(file);
-  const prefix = `${path.basename(file)}.`;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const n of names) {
-    const m = n.startsWith(prefix) ? /^(\d+)\.\d+\.tmp$/.exec(n.slice(prefix.length)) : null;
-    if (!m || (Number(m[1]) !== process.pid && processRuns(Number(m[1])))) continue;
-    rmSync(path.join(dir, n), { force: true });
+    if (createHash('sha256').update(bytes).digest('hex') !== hash || bytes.includes(0)) return null;
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      return null;
+    }
   }
 }
 
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+function stateOf(entry: FileEntry): string {
+  return entry.tier === 'syntax' ? 'syntax' : 'server';
 }
 
-export function deleteSnapshot(file: string): void {
-  rmSync(path.dirname(file), { recursive: true, force: true });
+function extraOf(sym: CatalogSymbol): string {
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(sym)) if (!COLUMNS.has(k) && v !== undefined) extra[k] = v;
+  return JSON.stringify(extra);
+}
+
+function symbolOf(r: SymbolRow, file: string): CatalogSymbol {
+  const extra = JSON.parse(r.extra ?? '{}') as Partial<CatalogSymbol>;
+  return {
+    symbol_id: r.symbol_id,
+    file,
+    name: r.name,
+    qualified_name: r.qualified_name,
+    kind: r.kind as CatalogSymbol['kind'],
+    ...extra,
+    signature: r.signature ?? '',
+    summary: r.detail ?? '',
+    ...(r.doc !== null ? { docstring: r.doc } : {}),
+    line: r.line,
+    end_line: r.end_line,
+    selection_column: r.column,
+  } as CatalogSymbol;
+}
+
+function entryOf(f: FileRow, symbols: CatalogSymbol[]): FileEntry {
+  const meta = JSON.parse(f.entry ?? '{}') as { mtimeMs?: number; server?: string; tier?: 'syntax'; duplicates?: { ord: number; symbol: CatalogSymbol }[] };
+  for (const d of meta.duplicates ?? []) symbols.splice(d.ord, 0, d.symbol);
+  return {
+    hash: f.hash ?? '',
+    size: f.size ?? 0,
+    mtimeMs: meta.mtimeMs ?? 0,
+    language: f.language ?? '',
+    server: meta.server ?? '',
+    symbols,
+    ...(meta.tier ? { tier: meta.tier } : {}),
+  };
 }

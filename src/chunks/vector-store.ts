@@ -1,38 +1,24 @@
 /**
- * The vector store contract (Upsert, DeleteByFile, Search with a filter, Stats, Close) and its embedded
- * default: a small on-disk store under the cache dir, `<cacheDir>/workspaces/<id>/vectors/`.
- *
- * Why not an engine: LanceDB (@lancedb/lancedb 0.39) requires Node >= 22 and an apache-arrow peer;
- * sqlite-vec needs a SQLite binding (better-sqlite3 has an install script, node:sqlite is not in
- * Node 20); hnswlib-node and usearch compile or run node-gyp-build at install. None installs with no
- * install script on Node 20 and 22 (docs/operations-guide.md, Code search, has the measurements).
- *
- * Layout: `manifest.json` (schema version, the embedder identity and its checksum, the live segment
- * list) and append-only segments `seg-<n>.bin` (vector-segment.ts): magic, a JSON header (files
- * deleted, then records) and a Float32 matrix of finite values (a segment holding another is
- * refused on open and the index rebuilt). A record names its matrix row, or -1 when its vector is already stored under
- * the same embed_key (a chunk that moved: only its record is written again). Every write is a new
- * segment written to a temp file and renamed, then the manifest is renamed over the old one, so a
- * crashed process leaves the last complete state (no fsync: a power loss may lose the last writes,
- * which are re-embedded then);
- * a segment the manifest does not name is garbage and removed on open. Replaying segments in order
- * gives the live set (a segment's deletes first, then its records, later ids overriding earlier).
- * When the segments hold more dead rows than live ones (or there are many), they are compacted into
- * one. One writer at a time is the design; two processes writing the same index lose each other's
- * manifest updates, which costs a rebuild (a record naming a vector that is gone fails the open),
- * never a wrong vector: a vector is found by the hash of the text it embeds, under one identity. Search is exact cosine over the live rows (unit vectors, so a dot product): a flat scan of
- * ~10,000 512-float rows takes a few milliseconds, less than an ANN index would save.
+ * The vector store contract (seed 004's Upsert, DeleteByFile, Search with a filter, Stats, Close) and
+ * its implementation in the workspace's SQLite database with sqlite-vec:
+ * - `chunk_vectors`: one row per stored chunk (what is needed to filter and to cite, and the hash
+ *   of the text its vector embeds), its rowid the key of
+ * - `vec_chunks`, a vec0 table (`chunk_rowid INTEGER PRIMARY KEY, embedding float[dim]`, cosine),
+ * - `manifest`: the embedder identity, its checksum, the dimension, built_at, indexed_head.
+ * Opening with an embedder of another checksum is INDEX_MISMATCH with a reindex hint (vectors of
+ * two spaces are never compared); `reindex` drops the vectors and starts again. Every write is one
+ * transaction (a per-file replace is delete + insert together), so a killed process leaves the
+ * previous state in the WAL-journaled file. Vectors are stored as unit vectors.
+ * Search with a filter pre-filters: the matching rows' rowids (the filter is matched in JS — path
+ * globs are not SQL) bound the KNN (`chunk_rowid IN (...)`), so `k` filtered hits come back when
+ * they exist; with no filter the KNN runs on the whole table.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import path from 'node:path';
-
 import { LspgateError } from '../errors/errors.js';
-import { mkdirPrivate } from '../util/private-files.js';
 import { type EmbeddingIdentity, identityChecksum } from './embedder.js';
 import { allFinite } from './embedding-answer.js';
-import { chunkMatcher } from './filter.js';
+import { chunkMatcher, isZeroFilter } from './filter.js';
+import { inTransaction, type SqlDb, type SqlRow } from './sqlite-handle.js';
 import { type Chunk, CHUNK_SCHEMA_VERSION, type ChunkFilter } from './types.js';
-import { BadSegment, decodeSegment, encodeSegment, writeAtomic } from './vector-segment.js';
 
 /** What the store keeps of a chunk: enough to filter and to cite, not its text. */
 export type StoredChunk = Pick<Chunk, 'id' | 'file' | 'start_line' | 'end_line' | 'language' | 'is_test' | 'symbol_kind' | 'commit_hash' | 'content_sha256'> & {
@@ -66,6 +52,8 @@ export interface VectorStore {
   search(query: Float32Array, k: number, filter?: ChunkFilter, accept?: (c: StoredChunk) => boolean): StoreHit[];
   /** The stored records of one file with their vectors. */
   fileRecords(file: string): { chunk: StoredChunk; vector: Float32Array }[];
+  /** The stored chunk ids by file (one query: what the indexer compares with its chunks). */
+  idsByFile(): Map<string, Set<string>>;
   files(): string[];
   /** Vectors stored now. */
   readonly size: number;
@@ -76,19 +64,20 @@ export interface VectorStore {
   rebuiltBecause?: string | undefined;
 }
 
-interface Manifest {
-  schema_version: string;
-  identity: EmbeddingIdentity;
-  checksum: string;
-  built_at: string;
-  indexed_head: string;
-  chunk_count: number;
-  next: number;
-  segments: string[];
-}
+export const STORE_SCHEMA_VERSION = `${CHUNK_SCHEMA_VERSION}+sqlite-vec-1`;
+/** sqlite-vec's largest k. */
+const MAX_K = 4096;
 
-const MAX_SEGMENTS = 24;
-export const STORE_SCHEMA_VERSION = `${CHUNK_SCHEMA_VERSION}+vectors-2`;
+const RECORDS_DDL = `CREATE TABLE IF NOT EXISTS chunk_vectors (
+  rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, file TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+  language TEXT NOT NULL, is_test INTEGER NOT NULL, symbol_kind TEXT, commit_hash TEXT NOT NULL, content_sha256 TEXT NOT NULL,
+  embed_key TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS idx_chunk_vectors_file ON chunk_vectors(file);`;
+
+export interface OpenOptions {
+  /** Drop an index built by another embedder (or an older schema) instead of refusing it. */
+  reindex?: boolean;
+}
 
 function unitCopy(v: Float32Array): Float32Array {
   let n = 0;
@@ -99,201 +88,158 @@ function unitCopy(v: Float32Array): Float32Array {
   return out;
 }
 
-/** Whether `b`, normalised, is `a` (a unit vector). */
-function sameVector(a: Float32Array, b: Float32Array): boolean {
-  const u = unitCopy(b);
-  for (let i = 0; i < a.length; i++) if (Math.abs(a[i]! - u[i]!) > 1e-6) return false;
-  return a.length === b.length;
-}
+const blob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+function fromRow(r: SqlRow): StoredChunk {
+  const s: StoredChunk = {
+    id: r.id as string,
+    file: r.file as string,
+    start_line: r.start_line as number,
+    end_line: r.end_line as number,
+    language: r.language as string,
+    is_test: r.is_test === 1,
+    commit_hash: r.commit_hash as string,
+    content_sha256: r.content_sha256 as string,
+    embed_key: r.embed_key as string,
+  };
+  if (r.symbol_kind !== null) s.symbol_kind = r.symbol_kind as Chunk['symbol_kind'] & string;
   return s;
 }
 
-export interface OpenOptions {
-  /** Drop an index built by another embedder (or an older schema) instead of refusing it. */
-  reindex?: boolean;
+function manifestOf(db: SqlDb): Map<string, string> {
+  db.exec('CREATE TABLE IF NOT EXISTS manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  return new Map(
+    db
+      .prepare('SELECT key, value FROM manifest')
+      .all()
+      .map((r) => [r.key as string, r.value as string]),
+  );
 }
 
-/** The embedded default VectorStore: one directory, one embedder identity. */
-export class FileVectorStore implements VectorStore {
-  private readonly rows = new Map<string, { chunk: StoredChunk; vector: Float32Array }>();
-  private readonly byFile = new Map<string, Set<string>>();
-  /** Every vector written to the live segments, by embed_key (records may point at one with row -1). */
-  private readonly byKey = new Map<string, Float32Array>();
-  /** Rows written to the live segments, live or not: dead = written − live. */
-  private written = 0;
+function tableExists(db: SqlDb, name: string): boolean {
+  return !!db.prepare("SELECT 1 FROM sqlite_master WHERE name = ? AND type IN ('table', 'view')").get(name);
+}
+
+/** The VectorStore in a SQLite database (sqlite-vec's vec0), for one embedder identity. */
+export class SqliteVectorStore implements VectorStore {
   private closed = false;
-  /** Set when open() found an index it could not use for a reason a caller should hear (read once). */
   rebuiltBecause: string | undefined;
 
   private constructor(
-    readonly dir: string,
-    private manifest: Manifest,
+    readonly db: SqlDb,
+    private readonly identity: EmbeddingIdentity,
+    readonly checksum: string,
   ) {}
 
   /**
-   * Opens (or creates) the store for `identity`. An index built by an embedder with another
-   * checksum is refused with INDEX_MISMATCH and a reindex hint — its vectors live in another space —
-   * unless `reindex` asks to drop it.
+   * Opens (or creates) the store for `identity` in `db` (sqlite-vec loaded). An index built by an
+   * embedder with another checksum, or by another store schema, is refused with INDEX_MISMATCH and
+   * a reindex hint unless `reindex` asks to drop it.
    */
-  static open(dir: string, identity: EmbeddingIdentity, opts: OpenOptions = {}): FileVectorStore {
+  static open(db: SqlDb, identity: EmbeddingIdentity, opts: OpenOptions = {}): SqliteVectorStore {
     const checksum = identityChecksum(identity);
-    const found = FileVectorStore.readManifest(dir);
-    if (found && !opts.reindex && (found.checksum !== checksum || found.schema_version !== STORE_SCHEMA_VERSION)) {
-      const was = `${found.identity.provider}/${found.identity.model} (dim ${found.identity.dim})`;
+    const m = manifestOf(db);
+    const found = m.get('checksum');
+    const schema = m.get('schema_version');
+    if (found !== undefined && !opts.reindex && (found !== checksum || schema !== STORE_SCHEMA_VERSION)) {
+      const was = JSON.parse(m.get('identity') ?? '{}') as EmbeddingIdentity;
       const now = `${identity.provider}/${identity.model} (dim ${identity.dim})`;
       throw new LspgateError(
         'INDEX_MISMATCH',
-        found.schema_version !== STORE_SCHEMA_VERSION
-          ? `the vector index in ${dir} has schema ${found.schema_version}, this lspgate writes ${STORE_SCHEMA_VERSION}; reindex to rebuild it`
-          : `the vector index was built with embedder ${was}, the configured embedder is ${now}: its scores would be meaningless; reindex to rebuild it with the configured embedder`,
+        schema !== STORE_SCHEMA_VERSION
+          ? `the vector index has schema ${schema ?? 'unknown'}, this lspgate writes ${STORE_SCHEMA_VERSION}; reindex to rebuild it`
+          : `the vector index was built with embedder ${was.provider}/${was.model} (dim ${was.dim}), the configured embedder is ${now}: its scores would be meaningless; reindex to rebuild it with the configured embedder`,
         {
-          index_embedder: found.identity,
-          index_checksum: found.checksum,
+          index_embedder: was,
+          index_checksum: found,
           configured_embedder: identity,
           configured_checksum: checksum,
           hint: 'pass reindex: true to search_code or index_folder (CLI: --reindex), or set the embedder the index was built with',
         },
       );
     }
-    let why: string | undefined;
-    if (found && !opts.reindex) {
-      const store = new FileVectorStore(dir, found);
-      try {
-        store.load();
-        return store;
-      } catch (e) {
-        // A segment is missing or damaged (the workspace's cache dir was cleared under us) — or it
-        // holds non-finite vectors, which no search can use: rebuild, and say so when it matters.
-        if (e instanceof BadSegment && e.reason === 'non_finite') why = `the stored vector index held non-finite vectors (${e.message}): rebuilt`;
-      }
+    const store = new SqliteVectorStore(db, identity, checksum);
+    // a manifest whose tables are gone (a damaged or hand-edited database) starts again, and says so
+    const intact = tableExists(db, 'vec_chunks') && tableExists(db, 'chunk_vectors');
+    if (found === undefined || opts.reindex || !intact) {
+      store.create();
+      if (found !== undefined && !opts.reindex) store.rebuiltBecause = 'the stored vector index had lost its tables: rebuilt';
     }
-    const fresh = FileVectorStore.create(dir, identity, checksum);
-    fresh.rebuiltBecause = why;
-    return fresh;
-  }
-
-  private static create(dir: string, identity: EmbeddingIdentity, checksum: string): FileVectorStore {
-    rmSync(dir, { recursive: true, force: true });
-    mkdirPrivate(dir);
-    const fresh: Manifest = {
-      schema_version: STORE_SCHEMA_VERSION,
-      identity,
-      checksum,
-      built_at: new Date().toISOString(),
-      indexed_head: '',
-      chunk_count: 0,
-      next: 1,
-      segments: [],
-    };
-    const store = new FileVectorStore(dir, fresh);
-    store.writeManifest();
     return store;
   }
 
-  /** The manifest of the index in `dir`, if there is a readable one. */
-  static readManifest(dir: string): Manifest | undefined {
-    try {
-      const m = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
-      return m && Array.isArray(m.segments) && typeof m.checksum === 'string' ? m : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** Bytes of the manifest and the live segments. */
-  static sizeOnDisk(dir: string): number {
-    const m = FileVectorStore.readManifest(dir);
-    if (!m) return 0;
-    let n = 0;
-    for (const f of ['manifest.json', ...m.segments]) n += existsSync(path.join(dir, f)) ? statSync(path.join(dir, f)).size : 0;
-    return n;
-  }
-
-  private load(): void {
-    for (const name of this.manifest.segments) {
-      const { header, vectors } = decodeSegment<StoredChunk>(readFileSync(path.join(this.dir, name)), name);
-      const resolved = header.records.map((r, i) => {
-        const v = header.rows[i]! >= 0 ? vectors[header.rows[i]!] : this.byKey.get(r.embed_key);
-        if (!v) throw new Error(`record ${r.id} names no stored vector`);
-        this.byKey.set(r.embed_key, v);
-        return v;
-      });
-      this.apply(header.deleted_files, header.records, resolved);
-      this.written += header.records.length;
-    }
-    const live = new Set([...this.manifest.segments, 'manifest.json']);
-    for (const f of readdirSync(this.dir)) if (!live.has(f)) rmSync(path.join(this.dir, f), { force: true });
-  }
-
-  private apply(deletedFiles: string[], records: StoredChunk[], vectors: Float32Array[]): void {
-    for (const f of deletedFiles) {
-      for (const id of this.byFile.get(f) ?? []) this.rows.delete(id);
-      this.byFile.delete(f);
-    }
-    records.forEach((chunk, i) => {
-      const old = this.rows.get(chunk.id);
-      if (old) this.byFile.get(old.chunk.file)?.delete(chunk.id);
-      this.rows.set(chunk.id, { chunk, vector: vectors[i]! });
-      let ids = this.byFile.get(chunk.file);
-      if (!ids) this.byFile.set(chunk.file, (ids = new Set()));
-      ids.add(chunk.id);
+  private create(): void {
+    const { dim } = this.identity;
+    if (!Number.isInteger(dim) || dim < 1 || dim > 8192) throw new LspgateError('INVALID_INPUT', `embedder dimension ${dim} is not an integer in 1..8192`);
+    inTransaction(this.db, () => {
+      this.db.exec(`DROP TABLE IF EXISTS vec_chunks; DROP TABLE IF EXISTS chunk_vectors; ${RECORDS_DDL}
+        CREATE VIRTUAL TABLE vec_chunks USING vec0(chunk_rowid INTEGER PRIMARY KEY, embedding float[${dim}] distance_metric=cosine);
+        DELETE FROM manifest;`);
+      const put = this.db.prepare('INSERT INTO manifest(key, value) VALUES (?, ?)');
+      const rows: [string, string][] = [
+        ['schema_version', STORE_SCHEMA_VERSION],
+        ['embedding_model', this.identity.model],
+        ['embedding_dim', String(dim)],
+        ['identity', JSON.stringify(this.identity)],
+        ['checksum', this.checksum],
+        ['built_at', new Date().toISOString()],
+        ['indexed_head', ''],
+      ];
+      for (const [k, v] of rows) put.run(k, v);
     });
   }
 
-  /** Numbered in order, with the writer's pid: two processes writing at once never overwrite a segment. */
-  private segmentName(): string {
-    return `seg-${String(this.manifest.next).padStart(6, '0')}-${process.pid}.bin`;
-  }
-
-  private writeManifest(): void {
-    writeAtomic(path.join(this.dir, 'manifest.json'), [Buffer.from(JSON.stringify(this.manifest))]);
-  }
-
   private check(): void {
-    if (this.closed) throw new LspgateError('INTERNAL', 'vector store is closed');
+    if (this.closed || !this.db.isOpen) throw new LspgateError('INTERNAL', 'vector store is closed');
   }
 
   replace(files: string[], chunks: StoredChunk[], embeddings: Float32Array[]): void {
     this.check();
     if (chunks.length !== embeddings.length) throw new LspgateError('INTERNAL', `upsert of ${chunks.length} chunks with ${embeddings.length} vectors`);
-    const dim = this.manifest.identity.dim;
+    const dim = this.identity.dim;
     const bad = embeddings.find((v) => v.length !== dim);
     if (bad) throw new LspgateError('INTERNAL', `a ${bad.length}-dimensional vector for an index of dim ${dim}`);
     // embedders validate their answers; this is the last line: nothing non-finite is ever written
     if (!allFinite(embeddings)) throw new LspgateError('INTERNAL', 'a vector with a non-finite value: not stored');
     if (files.length === 0 && chunks.length === 0) return;
-    const records = chunks.map((c) => ({ ...c }));
-    const fresh: Float32Array[] = [];
-    const rows: number[] = [];
-    const vectors = embeddings.map((e, i) => {
-      const key = records[i]!.embed_key;
-      const known = this.byKey.get(key);
-      const v = known && (known === e || sameVector(known, e)) ? known : unitCopy(e);
-      if (v !== known) {
-        this.byKey.set(key, v);
-        fresh.push(v);
-      }
-      rows.push(v === known ? -1 : fresh.length - 1);
-      return v;
+    const db = this.db;
+    inTransaction(db, () => {
+      const ofFile = db.prepare('SELECT rowid FROM chunk_vectors WHERE file = ?');
+      const delVec = db.prepare('DELETE FROM vec_chunks WHERE chunk_rowid = ?');
+      const delRec = db.prepare('DELETE FROM chunk_vectors WHERE rowid = ?');
+      for (const f of files)
+        for (const r of ofFile.all(f)) {
+          delVec.run(r.rowid!);
+          delRec.run(r.rowid!);
+        }
+      const byId = db.prepare('SELECT rowid FROM chunk_vectors WHERE id = ?');
+      const ins = db.prepare(
+        `INSERT INTO chunk_vectors(id, file, start_line, end_line, language, is_test, symbol_kind, commit_hash, content_sha256, embed_key)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      const insVec = db.prepare('INSERT INTO vec_chunks(chunk_rowid, embedding) VALUES (?, ?)');
+      chunks.forEach((c, i) => {
+        const old = byId.get(c.id);
+        if (old) {
+          delVec.run(old.rowid!);
+          delRec.run(old.rowid!);
+        }
+        const { lastInsertRowid } = ins.run(
+          c.id,
+          c.file,
+          c.start_line,
+          c.end_line,
+          c.language,
+          c.is_test ? 1 : 0,
+          c.symbol_kind ?? null,
+          c.commit_hash,
+          c.content_sha256,
+          c.embed_key,
+        );
+        insVec.run(BigInt(lastInsertRowid), blob(unitCopy(embeddings[i]!)));
+      });
+      db.prepare("UPDATE manifest SET value = ? WHERE key = 'built_at'").run(new Date().toISOString());
     });
-    const name = this.segmentName();
-    mkdirPrivate(this.dir);
-    writeAtomic(path.join(this.dir, name), encodeSegment({ dim, deleted_files: files, records, rows }, fresh));
-    this.apply(files, records, vectors);
-    this.written += records.length;
-    this.manifest = {
-      ...this.manifest,
-      next: this.manifest.next + 1,
-      segments: [...this.manifest.segments, name],
-      chunk_count: this.rows.size,
-      built_at: new Date().toISOString(),
-    };
-    if (this.manifest.segments.length > MAX_SEGMENTS || this.written > 2 * this.rows.size + 1000) this.compact();
-    else this.writeManifest();
   }
 
   upsert(chunks: StoredChunk[], embeddings: Float32Array[]): void {
@@ -304,84 +250,122 @@ export class FileVectorStore implements VectorStore {
     this.replace([file], [], []);
   }
 
-  /** Rewrites the live rows as one segment and drops the others. */
-  private compact(): void {
-    const old = this.manifest.segments;
-    const name = this.segmentName();
-    const live = [...this.rows.values()];
-    const rowOf = new Map<Float32Array, number>();
-    const rows = live.map((r) => rowOf.get(r.vector) ?? rowOf.set(r.vector, rowOf.size).get(r.vector)!);
-    writeAtomic(
-      path.join(this.dir, name),
-      encodeSegment({ dim: this.manifest.identity.dim, deleted_files: [], records: live.map((r) => r.chunk), rows }, [...rowOf.keys()]),
-    );
-    this.byKey.clear();
-    for (const r of live) this.byKey.set(r.chunk.embed_key, r.vector);
-    this.manifest = { ...this.manifest, next: this.manifest.next + 1, segments: [name] };
-    this.writeManifest();
-    this.written = live.length;
-    for (const s of old) rmSync(path.join(this.dir, s), { force: true });
-  }
-
   search(query: Float32Array, k: number, filter?: ChunkFilter, accept?: (c: StoredChunk) => boolean): StoreHit[] {
     this.check();
-    if (query.length !== this.manifest.identity.dim)
-      throw new LspgateError('INTERNAL', `a ${query.length}-dimensional query for an index of dim ${this.manifest.identity.dim}`);
-    const q = unitCopy(query);
-    const match = chunkMatcher<StoredChunk>(filter);
-    // The k best so far, nearest first: most rows lose to the k-th and cost one comparison.
-    const top: StoreHit[] = [];
-    for (const { chunk, vector } of this.rows.values()) {
-      const distance = 1 - dot(q, vector);
-      if (top.length >= k && distance >= top[top.length - 1]!.distance) continue;
-      if (!match(chunk) || (accept && !accept(chunk))) continue;
-      let i = top.length;
-      while (i > 0 && top[i - 1]!.distance > distance) i--;
-      top.splice(i, 0, { chunk, distance });
-      if (top.length > k) top.pop();
+    if (query.length !== this.identity.dim) throw new LspgateError('INTERNAL', `a ${query.length}-dimensional query for an index of dim ${this.identity.dim}`);
+    if (!allFinite([query])) throw new LspgateError('INTERNAL', 'a query vector with a non-finite value');
+    const kk = Math.min(Math.max(1, Math.floor(k)), MAX_K);
+    const q = blob(unitCopy(query));
+    const records = new Map<number, StoredChunk>();
+    let rows: SqlRow[];
+    if (isZeroFilter(filter) && !accept) {
+      rows = this.db.prepare('SELECT chunk_rowid, distance FROM vec_chunks WHERE embedding MATCH ? AND k = ? ORDER BY distance').all(q, kk);
+    } else {
+      const match = chunkMatcher<StoredChunk>(filter);
+      const keep: number[] = [];
+      let total = 0;
+      for (const r of this.db.prepare('SELECT rowid, * FROM chunk_vectors').iterate()) {
+        total++;
+        const c = fromRow(r);
+        if (match(c) && (!accept || accept(c))) {
+          keep.push(r.rowid as number);
+          records.set(r.rowid as number, c);
+        }
+      }
+      if (keep.length === 0) return [];
+      rows =
+        keep.length === total
+          ? this.db.prepare('SELECT chunk_rowid, distance FROM vec_chunks WHERE embedding MATCH ? AND k = ? ORDER BY distance').all(q, kk)
+          : this.db
+              .prepare(
+                'SELECT chunk_rowid, distance FROM vec_chunks WHERE embedding MATCH ? AND k = ? AND chunk_rowid IN (SELECT value FROM json_each(?)) ORDER BY distance',
+              )
+              .all(q, kk, JSON.stringify(keep));
     }
-    return top;
+    // A non-finite stored value makes a distance NaN (SQL NULL): nothing this store writes, but a
+    // database edited behind its back. Such an index is dropped (to be embedded again), and says so.
+    if (rows.some((r) => typeof r.distance !== 'number' || !Number.isFinite(r.distance))) {
+      this.create();
+      this.rebuiltBecause = 'the stored vector index held non-finite vectors: rebuilt';
+      return [];
+    }
+    const rec = this.db.prepare('SELECT rowid, * FROM chunk_vectors WHERE rowid = ?');
+    return rows.map((r) => {
+      const id = r.chunk_rowid as number;
+      return { chunk: records.get(id) ?? fromRow(rec.get(id)!), distance: r.distance as number };
+    });
   }
 
   fileRecords(file: string): { chunk: StoredChunk; vector: Float32Array }[] {
-    return [...(this.byFile.get(file) ?? [])].map((id) => this.rows.get(id)!);
+    this.check();
+    const vec = this.db.prepare('SELECT embedding FROM vec_chunks WHERE chunk_rowid = ?');
+    return this.db
+      .prepare('SELECT rowid, * FROM chunk_vectors WHERE file = ?')
+      .all(file)
+      .map((r) => {
+        const b = vec.get(r.rowid!)!.embedding as Uint8Array;
+        return { chunk: fromRow(r), vector: new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)) };
+      })
+      .filter((r) => allFinite([r.vector]));
+  }
+
+  idsByFile(): Map<string, Set<string>> {
+    this.check();
+    const out = new Map<string, Set<string>>();
+    for (const r of this.db.prepare('SELECT file, id FROM chunk_vectors').iterate()) {
+      const f = r.file as string;
+      let s = out.get(f);
+      if (!s) out.set(f, (s = new Set()));
+      s.add(r.id as string);
+    }
+    return out;
   }
 
   files(): string[] {
-    return [...this.byFile.keys()];
-  }
-
-  has(id: string): boolean {
-    return this.rows.has(id);
+    this.check();
+    return this.db
+      .prepare('SELECT DISTINCT file FROM chunk_vectors ORDER BY file')
+      .all()
+      .map((r) => r.file as string);
   }
 
   get size(): number {
-    return this.rows.size;
+    this.check();
+    return this.db.prepare('SELECT count(*) AS n FROM chunk_vectors').get()!.n as number;
   }
 
   setHead(head: string): void {
-    if (this.manifest.indexed_head === head) return;
-    this.manifest = { ...this.manifest, indexed_head: head };
-    this.writeManifest();
+    this.check();
+    this.db.prepare("UPDATE manifest SET value = ? WHERE key = 'indexed_head'").run(head);
   }
 
   stats(): VectorStoreStats {
-    const m = this.manifest;
-    return {
-      chunk_count: this.rows.size,
-      embedding_model: m.identity.model,
-      embedding_dim: m.identity.dim,
-      embedder_checksum: m.checksum,
-      indexed_head: m.indexed_head,
-      built_at: m.built_at,
-      schema_version: m.schema_version,
-      size_bytes: FileVectorStore.sizeOnDisk(this.dir),
-    };
+    this.check();
+    return readStats(this.db)!;
   }
 
+  /** Idempotent; the database handle belongs to whoever opened it. */
   close(): void {
     this.closed = true;
-    this.rows.clear();
-    this.byFile.clear();
   }
+}
+
+/** Seed 004's Stats from the manifest without opening the store for an embedder (index_stats must not refuse); undefined when there is none. */
+export function readStats(db: SqlDb): VectorStoreStats | undefined {
+  if (!tableExists(db, 'manifest')) return undefined;
+  const m = manifestOf(db);
+  if (!m.has('checksum') || !tableExists(db, 'chunk_vectors')) return undefined;
+  const n = db.prepare('SELECT count(*) AS n FROM chunk_vectors').get()!.n as number;
+  const dim = Number(m.get('embedding_dim') ?? 0);
+  return {
+    chunk_count: n,
+    embedding_model: m.get('embedding_model') ?? '',
+    embedding_dim: dim,
+    embedder_checksum: m.get('checksum') ?? '',
+    indexed_head: m.get('indexed_head') ?? '',
+    built_at: m.get('built_at') ?? '',
+    schema_version: m.get('schema_version') ?? '',
+    // the vectors' own bytes (the rows beside them are a few hundred bytes each)
+    size_bytes: n * dim * 4,
+  };
 }

@@ -67,11 +67,12 @@ export class ChunkVectors {
   private changes(index: ChunkIndex): { changed: string[]; gone: string[] } {
     const indexed = index.indexedFiles();
     const live = new Set(indexed);
-    const gone = this.store.files().filter((f) => !live.has(f));
+    const stored = this.store.idsByFile();
+    const gone = [...stored.keys()].filter((f) => !live.has(f));
     const changed: string[] = [];
     for (const file of indexed) {
       const chunks = index.fileChunks(file);
-      const have = new Set(this.store.fileRecords(file).map((r) => r.chunk.id));
+      const have = stored.get(file) ?? new Set<string>();
       if (have.size !== chunks.length || !chunks.every((c) => have.has(c.id))) changed.push(file);
     }
     return { changed, gone };

@@ -10,19 +10,23 @@
  * client of it (thin/plan.ts says which), and Node loads nothing else. Every other call, and any
  * thin call the daemon refuses, loads the full CLI (full-main.ts).
  */
+import { runOnFloor } from '../link/node-floor.js';
 import { commandFirst } from './thin/argv.js';
 import { localAnswer } from './thin/local.js';
 
-const argv = commandFirst(process.argv.slice(2));
-const local = await localAnswer(argv);
-if (local) {
-  process.exitCode = local.exit_code;
-  if (local.stderr) process.stderr.write(local.stderr);
-  process.stdout.write(local.stdout);
-} else {
-  // loaded only now: --version and --help need none of the daemon client's modules
-  const { thinPlan } = await import('./thin/plan.js');
-  const { runThin } = await import('./thin/thin-client.js');
-  const plan = thinPlan(argv);
-  if (!plan || !(await runThin(plan))) await import('./full-main.js');
+// Below Node 22.13 the same command re-runs on the packaged Node (src/link/node-floor.ts).
+if (runOnFloor(import.meta.url, process.argv.slice(2))) {
+  const argv = commandFirst(process.argv.slice(2));
+  const local = await localAnswer(argv);
+  if (local) {
+    process.exitCode = local.exit_code;
+    if (local.stderr) process.stderr.write(local.stderr);
+    process.stdout.write(local.stdout);
+  } else {
+    // loaded only now: --version and --help need none of the daemon client's modules
+    const { thinPlan } = await import('./thin/plan.js');
+    const { runThin } = await import('./thin/thin-client.js');
+    const plan = thinPlan(argv);
+    if (!plan || !(await runThin(plan))) await import('./full-main.js');
+  }
 }

@@ -276,6 +276,14 @@ export interface CatalogDrift {
 
 export type CatalogFileError = { file: string; code: string; message: string };
 
+/** A call between two cataloged symbols (ids), at a call site in `file` (workspace-relative), 1-based `line`. */
+export interface CallEdgeRow {
+  caller: string;
+  callee: string;
+  file: string;
+  line: number;
+}
+
 export interface Catalog {
   /** Builds (or loads from disk and refreshes) the whole catalog; progress per file. */
   build(opts?: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<CatalogStatus>;
@@ -321,8 +329,10 @@ export interface Catalog {
   /** What the last walk passed over, and the limits it hit. */
   readonly skipped: SkipCounts;
   readonly limitsHit: LimitHit[];
-  /** Where the snapshot lives (list_repos shows it). */
+  /** Where the catalog is kept: the workspace database (list_repos shows it). */
   readonly snapshotFile: string;
+  /** Keeps call edges lspgate computed in the database's call_graph (those with both ends cataloged); answers how many were stored. */
+  recordCalls?(edges: readonly CallEdgeRow[]): number;
   /** Resolves once every file change seen by the watcher so far is cataloged. */
   settled(): Promise<void>;
   /**

@@ -176,7 +176,7 @@ describe('persistence', () => {
   it('a restart reloads the catalog and parses again only the files whose hash changed', async () => {
     await cat.close();
     const before = (await cat.all()).map((s) => s.symbol_id).sort();
-    expect(fs.existsSync(path.join(cacheDir, 'workspaces', (await gateway.workspaceFor(root)).id, 'catalog.json'))).toBe(true);
+    expect(fs.existsSync(path.join(cacheDir, 'workspaces', (await gateway.workspaceFor(root)).id, 'index.db'))).toBe(true);
     // Same bytes, new mtime: the hash decides, nothing is re-asked.
     const touched = path.join(root, 'src/greeter.ts');
     fs.utimesSync(touched, new Date(), new Date(Date.now() + 5000));

@@ -69,7 +69,7 @@ describe('derived state of a workspace', () => {
     const { id, refs, feed } = await deriveEverything();
     const listed = (await run('list_workspaces')) as Listed;
     const sizes = listed.workspaces.find((w) => w.id === id)!.derived_bytes;
-    for (const name of ['import_graph', 'chunk_index', 'vectors', 'outlines', 'structures']) expect(sizes[name], name).toBeGreaterThan(0);
+    for (const name of ['import_graph', 'chunk_index', 'index_db', 'outlines', 'structures']) expect(sizes[name], name).toBeGreaterThan(0);
     expect(Object.keys(sizes).some((k) => k.startsWith('operation_cache:') && sizes[k]! > 0)).toBe(true);
     expect(gateway.runner.operationCacheStats().entries).toBeGreaterThan(0);
     expect(feed.listenerCount).toBeGreaterThan(1);

@@ -6,11 +6,12 @@
  * to its end, and nothing invalid is stored — once the endpoint is fixed, hybrid answers with
  * finite scores. A vector index left on disk with non-finite vectors is found and rebuilt.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { openSqlite } from '../../src/chunks/sqlite-handle.js';
 import { type EmbedMode, type EmbedServer, startEmbedServer } from '../helpers/embed-server.js';
 import { connectStdio, type StdioConnection, textOf } from '../helpers/mcp-client.js';
 import { assertBuilt, CLI, removeDir, tempDir } from '../helpers/spawn.js';
@@ -127,19 +128,16 @@ describe('a hostile embedding endpoint through lspgate mcp', () => {
   it('a stored index holding non-finite vectors is found and rebuilt', async () => {
     await mcp!.client.close();
     mcp = undefined;
-    // the index the previous process wrote: every float of its segments made NaN
+    // the index the previous process wrote: every stored vector made NaN
     const workspaces = path.join(cacheDir, 'workspaces');
-    const dir = readdirSync(workspaces)
-      .map((id) => path.join(workspaces, id, 'vectors'))
-      .find((d) => existsSync(path.join(d, 'manifest.json')))!;
-    const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { segments: string[] };
-    expect(manifest.segments.length).toBeGreaterThan(0);
-    for (const seg of manifest.segments) {
-      const buf = readFileSync(path.join(dir, seg));
-      const rows = Math.floor((buf.length - 8 - buf.readUInt32LE(4)) / 4) - 1;
-      for (let i = 0; i < rows; i++) buf.writeFloatLE(Number.NaN, buf.length - 4 * (i + 1));
-      writeFileSync(path.join(dir, seg), buf);
-    }
+    const file = readdirSync(workspaces)
+      .map((id) => path.join(workspaces, id, 'index.db'))
+      .find((f) => existsSync(f))!;
+    const db = openSqlite(file);
+    const dim = Number(db.prepare("SELECT value FROM manifest WHERE key = 'embedding_dim'").get()!.value);
+    const nan = new Uint8Array(new Float32Array(dim).fill(Number.NaN).buffer);
+    expect(Number(db.prepare('UPDATE vec_chunks SET embedding = ?').run(nan).changes)).toBeGreaterThan(0);
+    db.close();
     await start();
     const r = await search({});
     expect(r.isError, r.text).toBe(false);

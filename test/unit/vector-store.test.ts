@@ -1,10 +1,12 @@
 /**
- * The on-disk VectorStore (seed 004's Upsert, DeleteByFile, Search with a filter, Stats, Close):
- * exact cosine against distances computed here, filters, persistence across opens, crash leftovers,
- * compaction, and the embedder checksum (another identity is INDEX_MISMATCH with a reindex hint).
- * ChunkVectors on top: a moved chunk keeps its vector (only new text is embedded).
+ * The SQLite VectorStore (seed 004's Upsert, DeleteByFile, Search with a filter, Stats, Close) on
+ * sqlite-vec: exact cosine against distances computed here, filters applied before the cut,
+ * persistence across opens, a process killed mid-write leaving the previous state, and the embedder
+ * checksum (another identity is INDEX_MISMATCH with a reindex hint). ChunkVectors on top: a moved
+ * chunk keeps its vector (only new text is embedded).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -13,18 +15,27 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ChunkIndex } from '../../src/chunks/chunk-index.js';
 import type { Embedder, EmbeddingIdentity } from '../../src/chunks/embedder.js';
 import { chunkId, contentSha256 } from '../../src/chunks/ids.js';
+import { openSqlite, type SqlDb } from '../../src/chunks/sqlite-handle.js';
 import type { Chunk } from '../../src/chunks/types.js';
-import { FileVectorStore, type StoredChunk } from '../../src/chunks/vector-store.js';
+import { readStats, SqliteVectorStore, type StoredChunk } from '../../src/chunks/vector-store.js';
 import { ChunkVectors } from '../../src/chunks/vectors.js';
 import { LspgateError } from '../../src/errors/errors.js';
 
 const dirs: string[] = [];
+const dbs: SqlDb[] = [];
 function tmp(): string {
   const d = mkdtempSync(path.join(os.tmpdir(), 'lspgate-vs-'));
   dirs.push(d);
-  return path.join(d, 'vectors');
+  return path.join(d, 'index.db');
 }
+function db(file: string): SqlDb {
+  const h = openSqlite(file);
+  dbs.push(h);
+  return h;
+}
+const open = (file: string, id: EmbeddingIdentity, opts: { reindex?: boolean } = {}) => SqliteVectorStore.open(db(file), id, opts);
 afterEach(() => {
+  for (const h of dbs.splice(0)) if (h.isOpen) h.close();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -63,9 +74,9 @@ async function failure(f: () => unknown): Promise<LspgateError> {
   throw new Error('expected a coded failure');
 }
 
-describe('FileVectorStore', () => {
+describe('SqliteVectorStore', () => {
   it('searches by exact cosine, nearest first, with the filter applied before the cut', () => {
-    const s = FileVectorStore.open(tmp(), ID3);
+    const s = open(tmp(), ID3);
     const vecs = [v(1, 0, 0), v(1, 1, 0), v(0, 1, 0), v(0, 0, 2)];
     const recs = [rec('a.ts', 1), rec('a.ts', 2), rec('b.py', 3, { language: 'python' }), rec('src/deep/c.ts', 4, { symbol_kind: 'function' })];
     s.upsert(recs, vecs);
@@ -75,69 +86,77 @@ describe('FileVectorStore', () => {
     expect(hits.map((h) => h.chunk.id)).toEqual(expected.map((e) => e.id));
     hits.forEach((h, i) => expect(h.distance).toBeCloseTo(expected[i]!.d, 5));
     expect(s.search(q, 1).map((h) => h.chunk.id)).toEqual([expected[0]!.id]);
+    // b.py is the third nearest: a post-filter of the top 1 would find nothing
     expect(s.search(q, 1, { language: 'python' }).map((h) => h.chunk.file)).toEqual(['b.py']);
     expect(s.search(q, 5, { path: 'src/**/*.ts' }).map((h) => h.chunk.file)).toEqual(['src/deep/c.ts']);
     expect(s.search(q, 5, { symbol_kinds: ['function'] })).toHaveLength(1);
+    expect(s.search(q, 5, { language: 'rust' })).toEqual([]);
     expect(
       s
         .search(q, 5, undefined, (c) => c.file !== 'a.ts')
         .map((h) => h.chunk.file)
         .sort(),
     ).toEqual(['b.py', 'src/deep/c.ts']);
-    expect(s.stats()).toMatchObject({ chunk_count: 4, embedding_model: 'three', embedding_dim: 3 });
-    expect(s.stats().size_bytes).toBeGreaterThan(4 * 3 * 4);
+    expect(s.stats()).toMatchObject({ chunk_count: 4, embedding_model: 'three', embedding_dim: 3, embedder_checksum: expect.any(String) });
+    expect(s.stats().size_bytes).toBe(4 * 3 * 4);
   });
 
   it('persists: a second open sees the same rows, deletes and replacements; Close is idempotent', () => {
-    const dir = tmp();
-    const s = FileVectorStore.open(dir, ID3);
+    const file = tmp();
+    const s = open(file, ID3);
     s.upsert([rec('a.ts', 1), rec('a.ts', 2), rec('b.ts', 3)], [v(1, 0, 0), v(0, 1, 0), v(0, 0, 1)]);
     s.deleteByFile('a.ts');
     s.replace(['b.ts'], [rec('b.ts', 4)], [v(1, 1, 1)]);
     s.setHead('abc');
     s.close();
     s.close();
-    const again = FileVectorStore.open(dir, ID3);
+    const again = open(file, ID3);
     expect(again.files()).toEqual(['b.ts']);
     expect(again.fileRecords('b.ts').map((r) => r.chunk.start_line)).toEqual([4]);
     expect([...again.fileRecords('b.ts')[0]!.vector].map((x) => +x.toFixed(4))).toEqual([0.5774, 0.5774, 0.5774]);
     expect(again.stats()).toMatchObject({ chunk_count: 1, indexed_head: 'abc' });
-    expect(FileVectorStore.readManifest(dir)?.chunk_count).toBe(1);
+    expect(readStats(db(file))?.chunk_count).toBe(1);
+    // the tables are plain SQL: the vec0 table is keyed by the record's rowid
+    const h = db(file);
+    expect(h.prepare('SELECT count(*) AS n FROM vec_chunks v JOIN chunk_vectors c ON c.rowid = v.chunk_rowid').get()!.n).toBe(1);
+    expect(h.prepare("SELECT value FROM manifest WHERE key = 'embedding_dim'").get()!.value).toBe('3');
   });
 
-  it('ignores and removes a segment the manifest does not name (a crash between segment and manifest)', () => {
-    const dir = tmp();
-    FileVectorStore.open(dir, ID3).upsert([rec('a.ts', 1)], [v(1, 0, 0)]);
-    const [seg] = readdirSync(dir).filter((f) => f.startsWith('seg-'));
-    expect(seg).toMatch(new RegExp(`^seg-000001-${process.pid}\\.bin$`));
-    writeFileSync(path.join(dir, 'seg-000099-1.bin'), 'half written');
-    writeFileSync(path.join(dir, 'manifest.json.123.tmp'), '{');
-    const s = FileVectorStore.open(dir, ID3);
-    expect(s.size).toBe(1);
-    expect(readdirSync(dir).sort()).toEqual(['manifest.json', seg]);
-  });
-
-  it('compacts many segments into one with the same live rows', () => {
-    const dir = tmp();
-    const s = FileVectorStore.open(dir, ID3);
-    for (let i = 1; i <= 30; i++) s.replace(['a.ts'], [rec('a.ts', i), rec('a.ts', i + 100)], [v(i, 1, 0), v(0, i, 1)]);
-    const segs = readdirSync(dir).filter((f) => f.startsWith('seg-'));
-    expect(segs.length).toBeLessThanOrEqual(24);
-    const again = FileVectorStore.open(dir, ID3);
+  it('a process killed in the middle of a replace leaves the previous state of the file', () => {
+    const file = tmp();
+    const s = open(file, ID3);
+    s.upsert([rec('a.ts', 1), rec('a.ts', 2)], [v(1, 0, 0), v(0, 1, 0)]);
+    s.close();
+    // another process starts replacing a.ts (its rows deleted, new ones half written) and is killed
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { DatabaseSync } from 'node:sqlite';
+         const db = new DatabaseSync(${JSON.stringify(file)});
+         db.exec("PRAGMA journal_mode=WAL; BEGIN IMMEDIATE; DELETE FROM chunk_vectors WHERE file = 'a.ts';");
+         db.exec("INSERT INTO chunk_vectors(id, file, start_line, end_line, language, is_test, commit_hash, content_sha256, embed_key) VALUES ('x', 'a.ts', 9, 9, 'typescript', 0, '', '', '')");
+         process.kill(process.pid, 'SIGKILL');`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(child.signal).toBe('SIGKILL');
+    const again = open(file, ID3);
     expect(
       again
         .fileRecords('a.ts')
         .map((r) => r.chunk.start_line)
-        .sort((a, b) => a - b),
-    ).toEqual([30, 130]);
+        .sort(),
+    ).toEqual([1, 2]);
+    expect(again.search(v(0, 1, 0), 1)[0]!.chunk.start_line).toBe(2);
   });
 
-  it('a moved chunk is written as a record pointing at its stored vector, not a second copy', () => {
-    const dir = tmp();
-    const s = FileVectorStore.open(dir, { ...ID3, dim: 256 });
+  it('a moved chunk keeps its vector: the indexer passes the stored one back under the new id', () => {
+    const file = tmp();
+    const s = open(file, { ...ID3, dim: 256 });
     const big = (x: number) => Float32Array.from({ length: 256 }, (_, i) => Math.sin(i * x));
-    const before = [rec('a.ts', 1, { embed_key: 'k1' }), rec('a.ts', 2, { embed_key: 'k2' })];
-    s.upsert(before, [big(1), big(2)]);
+    s.upsert([rec('a.ts', 1, { embed_key: 'k1' }), rec('a.ts', 2, { embed_key: 'k2' })], [big(1), big(2)]);
     const moved = [rec('a.ts', 11, { embed_key: 'k1' }), rec('a.ts', 12, { embed_key: 'k2' })];
     s.replace(
       ['a.ts'],
@@ -147,12 +166,7 @@ describe('FileVectorStore', () => {
         .sort((x, y) => x.chunk.start_line - y.chunk.start_line)
         .map((r) => r.vector),
     );
-    const segs = readdirSync(dir)
-      .filter((f) => f.startsWith('seg-'))
-      .sort();
-    expect(segs).toHaveLength(2);
-    expect(statSync(path.join(dir, segs[1]!)).size).toBeLessThan(256 * 4);
-    const again = FileVectorStore.open(dir, { ...ID3, dim: 256 });
+    const again = open(file, { ...ID3, dim: 256 });
     const got = again.fileRecords('a.ts').sort((x, y) => x.chunk.start_line - y.chunk.start_line);
     expect(got.map((r) => r.chunk.start_line)).toEqual([11, 12]);
     const hit = again.search(big(2), 1)[0]!;
@@ -161,8 +175,8 @@ describe('FileVectorStore', () => {
   });
 
   it('refuses an index built by another embedder with INDEX_MISMATCH and a reindex hint; reindex rebuilds', async () => {
-    const dir = tmp();
-    FileVectorStore.open(dir, ID3).upsert([rec('a.ts', 1)], [v(1, 0, 0)]);
+    const file = tmp();
+    open(file, ID3).upsert([rec('a.ts', 1)], [v(1, 0, 0)]);
     for (const other of [
       { ...ID3, model: 'four' },
       { ...ID3, dim: 4 },
@@ -170,45 +184,54 @@ describe('FileVectorStore', () => {
       { ...ID3, pooling: 'cls' },
       { ...ID3, normalize: 'none' },
     ]) {
-      const e = await failure(() => FileVectorStore.open(dir, other));
+      const e = await failure(() => open(file, other));
       expect(e.code).toBe('INDEX_MISMATCH');
       expect(e.message).toContain('reindex');
       expect(e.details).toMatchObject({ index_embedder: ID3, configured_embedder: other });
       expect(String(e.details?.hint)).toContain('reindex: true');
     }
-    expect(FileVectorStore.open(dir, ID3).size).toBe(1);
-    const rebuilt = FileVectorStore.open(dir, { ...ID3, dim: 4 }, { reindex: true });
+    // a manifest written by another store schema is refused the same way
+    const h = db(file);
+    h.prepare("UPDATE manifest SET value = '0.9' WHERE key = 'schema_version'").run();
+    expect((await failure(() => open(file, ID3))).message).toMatch(/schema 0\.9.*reindex/);
+    h.prepare("UPDATE manifest SET value = ? WHERE key = 'schema_version'").run(readStats(open(file, ID3, { reindex: true }).db)!.schema_version);
+    open(file, ID3).upsert([rec('a.ts', 1)], [v(1, 0, 0)]);
+    expect(open(file, ID3).size).toBe(1);
+    const rebuilt = open(file, { ...ID3, dim: 4 }, { reindex: true });
     expect(rebuilt.size).toBe(0);
     expect(rebuilt.stats()).toMatchObject({ embedding_dim: 4 });
-    expect(FileVectorStore.open(dir, { ...ID3, dim: 4 }).size).toBe(0);
+    expect(open(file, { ...ID3, dim: 4 }).size).toBe(0);
   });
 
-  it('starts afresh when a named segment is gone (the cache dir was cleared)', () => {
-    const dir = tmp();
-    FileVectorStore.open(dir, ID3).upsert([rec('a.ts', 1)], [v(1, 0, 0)]);
-    for (const f of readdirSync(dir).filter((x) => x.startsWith('seg-'))) rmSync(path.join(dir, f));
-    const s = FileVectorStore.open(dir, ID3);
+  it('starts afresh, and says so, when the manifest names tables that are gone', () => {
+    const file = tmp();
+    open(file, ID3).upsert([rec('a.ts', 1)], [v(1, 0, 0)]);
+    db(file).exec('DROP TABLE vec_chunks');
+    const s = open(file, ID3);
     expect(s.size).toBe(0);
-    expect(existsSync(path.join(dir, 'manifest.json'))).toBe(true);
+    expect(s.rebuiltBecause).toMatch(/rebuilt/);
+    expect(open(file, ID3).rebuiltBecause).toBeUndefined();
   });
 
-  it('never writes a non-finite value; an index on disk holding one is rebuilt, and open says why', async () => {
-    const dir = tmp();
-    const s = FileVectorStore.open(dir, ID3);
+  it('never writes a non-finite value, and refuses a vector of another dimension', async () => {
+    const s = open(tmp(), ID3);
     expect((await failure(() => s.upsert([rec('a.ts', 1)], [v(Number.POSITIVE_INFINITY, 0, 0)]))).code).toBe('INTERNAL');
+    expect((await failure(() => s.upsert([rec('a.ts', 1)], [v(1, 0)]))).message).toMatch(/2-dimensional/);
     expect(s.size).toBe(0);
-    s.upsert([rec('a.ts', 1), rec('a.ts', 2)], [v(1, 0, 0), v(0, 1, 0)]);
-    s.close();
-    // what an older lspgate wrote from an endpoint's 1e999: a NaN in the last row
-    const seg = readdirSync(dir).find((f) => f.startsWith('seg-'))!;
-    const buf = readFileSync(path.join(dir, seg));
-    buf.writeFloatLE(Number.NaN, buf.length - 4);
-    writeFileSync(path.join(dir, seg), buf);
-    const again = FileVectorStore.open(dir, ID3);
+  });
+
+  it('an index holding a non-finite vector (written behind its back) is never ranked: search drops it and says why', () => {
+    const file = tmp();
+    open(file, ID3).upsert([rec('a.ts', 1), rec('a.ts', 2)], [v(1, 0, 0), v(0, 1, 0)]);
+    const nan = new Uint8Array(v(Number.NaN, 1, 0).buffer);
+    db(file).prepare('UPDATE vec_chunks SET embedding = ? WHERE chunk_rowid = (SELECT max(chunk_rowid) FROM vec_chunks)').run(nan);
+    const again = open(file, ID3);
+    // never handed back for reuse, never ranked
+    expect(again.fileRecords('a.ts').map((r) => r.chunk.start_line)).toEqual([1]);
+    expect(again.search(v(0, 1, 0), 5)).toEqual([]);
     expect(again.size).toBe(0);
     expect(again.rebuiltBecause).toMatch(/non-finite.*rebuilt/);
-    const clean = FileVectorStore.open(dir, ID3);
-    expect(clean.rebuiltBecause).toBeUndefined();
+    expect(open(file, ID3).rebuiltBecause).toBeUndefined();
   });
 });
 
@@ -249,7 +272,7 @@ describe('ChunkVectors over the store', () => {
     const index = new ChunkIndex();
     index.replaceFile('a.ts', 'h1', [chunk('a.ts', 1, 'function alpha() {}', 'alpha'), chunk('a.ts', 3, 'function beta() {}', 'beta')]);
     const emb = new CountingEmbedder();
-    const cv = new ChunkVectors(emb, FileVectorStore.open(dir, ID3));
+    const cv = new ChunkVectors(emb, open(dir, ID3));
     expect(await cv.update(index, 'h')).toMatchObject({ embedded: 2, reused: 0 });
     // An edit above both: they move (new ids), one changes.
     index.replaceFile('a.ts', 'h2', [chunk('a.ts', 2, 'function alpha() {}', 'alpha'), chunk('a.ts', 4, 'function beta() { return 1; }', 'beta')]);
@@ -261,12 +284,12 @@ describe('ChunkVectors over the store', () => {
     const hits = cv.search(index, (await emb.embed(['a.ts\nfunction beta() { return 1; }']))[0]!, 2, undefined);
     expect(hits.map((h) => h.chunk.symbol_name).sort()).toEqual(['alpha', 'beta']);
     const second = new CountingEmbedder();
-    const cv2 = new ChunkVectors(second, FileVectorStore.open(dir, ID3));
+    const cv2 = new ChunkVectors(second, open(dir, ID3));
     expect(await cv2.update(index, 'h')).toMatchObject({ embedded: 0, files: 0 });
     expect(second.embedded).toEqual([]);
     index.removeFile('a.ts');
     expect(await cv2.update(index, 'h')).toMatchObject({ files: 1 });
-    expect(FileVectorStore.open(dir, ID3).size).toBe(0);
+    expect(open(dir, ID3).size).toBe(0);
   });
 
   it('yields to the event loop between embedding steps (background work does not hold the process)', async () => {
@@ -280,7 +303,7 @@ describe('ChunkVectors over the store', () => {
       );
     }
     const emb = new CountingEmbedder();
-    const cv = new ChunkVectors(emb, FileVectorStore.open(tmp(), ID3));
+    const cv = new ChunkVectors(emb, open(tmp(), ID3));
     const update = cv.update(index, 'h');
     // a macrotask queued now (an interactive request's answer arriving) runs while the 600 chunks
     // are still being embedded, not after all of them: without the yields it saw all 600 embedded

@@ -24,6 +24,7 @@ import { LineSource, locate } from '../locations.js';
 import { type Preview, preview } from '../previews.js';
 import { catalogIdAt } from '../symbol-ids.js';
 import { mayMissCalls, referenceCallers, withReferenceCallers } from './call-complement.js';
+import { callEdgesOf } from './call-edges.js';
 import { type CallEdge, loadCallFallback } from './call-fallback-types.js';
 import { Mentions } from './mentions.js';
 import { ProjectFiles } from './projects.js';
@@ -121,6 +122,7 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
   }
   const root = await nodeOf(w, item);
   root.calls = await walkLevels(w, item, depth);
+  w.call.workspace.catalog.recordCalls?.(callEdgesOf(root, direction));
   if (w.cut.length) {
     call.meta.truncate();
     call.meta.limit({

@@ -19,7 +19,7 @@ import { reportCatalog } from '../workspace/repository.js';
 import { defaultEmbedder, rankChunks, type RankedChunk, type SearchMode } from './chunk-ranking.js';
 import { syncChunks, type SyncReport } from './chunk-sync.js';
 import { configuredEmbedder } from './embedder-config.js';
-import { updatedVectors } from './vector-index.js';
+import { reportRebuilt, updatedVectors } from './vector-index.js';
 
 export type { SearchMode };
 
@@ -98,7 +98,7 @@ async function rankedHits(
   await cat.settled();
   const limit = input.limit ?? 10;
   const history = { history: wantsHistory(input) };
-  let sync = await syncChunks(call.workspace, call.env.limits, history);
+  let sync = await syncChunks(call.workspace, call.env.limits, { ...history, cacheDir: call.env.cacheDir });
   if (history.history && sync.historyProblem) call.meta.warn(sync.historyProblem);
   if (input.reindex) await updatedVectors(call, sync, configuredEmbedder() ?? defaultEmbedder, true);
   let files = new FileLines(call.root);
@@ -107,7 +107,7 @@ async function rankedHits(
   const changed = new Set<string>();
   for (const h of hits) if (quotesLines(h.chunk) && !(await contentHolds(files, h.chunk))) changed.add(h.chunk.file);
   if (changed.size > 0 && (await cat.freshen(changed, { early: true }))) {
-    sync = await syncChunks(call.workspace, call.env.limits, history);
+    sync = await syncChunks(call.workspace, call.env.limits, { ...history, cacheDir: call.env.cacheDir });
     files = new FileLines(call.root);
     ({ hits, used } = await rank(sync));
   }
@@ -131,7 +131,9 @@ async function rankWithFallback(
   const index = sync.index;
   try {
     const vectors = mode === 'bm25' ? undefined : await updatedVectors(call, sync, configuredEmbedder() ?? defaultEmbedder, false);
-    return { hits: await rankChunks(index, input.query, input.filter, limit, mode, vectors, call.signal), used: mode };
+    const hits = await rankChunks(index, input.query, input.filter, limit, mode, vectors, call.signal);
+    if (vectors) reportRebuilt(call, vectors);
+    return { hits, used: mode };
   } catch (e) {
     if (mode !== 'hybrid' || !(e instanceof LspgateError) || (e.code !== 'SERVER_FAILED' && e.code !== 'TIMEOUT')) throw e;
     call.meta.warn(`${e.message}; answered with BM25 only`);

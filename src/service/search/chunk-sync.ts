@@ -19,6 +19,7 @@ import path from 'node:path';
 import { projectManifests } from '../../adapters/languages.js';
 import { FileGate } from '../../catalog/file-gate.js';
 import { walkWorkspace } from '../../catalog/walk.js';
+import { ChunkFts } from '../../chunks/chunk-fts.js';
 import { ChunkIndex } from '../../chunks/chunk-index.js';
 import { chunkSourceFile } from '../../chunks/chunker.js';
 import { conventionChunks, conventionKey, dirOf, isConventionKey, type PackageFile } from '../../chunks/conventions.js';
@@ -32,6 +33,7 @@ import type { CatalogChanges, Derived, DerivedKey } from '../../core/catalog.js'
 import type { Workspace } from '../../core/workspace.js';
 import { sha256 } from '../../util/hash.js';
 import { asBackground, yieldToEventLoop } from '../../util/work-class.js';
+import { indexDbIfAvailable } from './index-db.js';
 
 const MARKDOWN = new Set(['.md', '.markdown']);
 
@@ -51,7 +53,9 @@ export interface SyncReport {
 
 /** One workspace's chunks: its index, the Markdown it walked, and what changed since the last report. */
 export class WorkspaceChunks implements Derived {
-  index = new ChunkIndex();
+  index: ChunkIndex;
+  /** Whether the database's chunks of files this index does not hold were removed (once per index). */
+  pruned = false;
   /** Catalog version when Markdown was last walked (-1: never). */
   docsAtVersion = -1;
   docs = new Map<string, string>();
@@ -74,7 +78,9 @@ export class WorkspaceChunks implements Derived {
   constructor(
     private readonly ws: Workspace,
     private readonly limits: Limits,
+    private readonly fts?: ChunkFts,
   ) {
+    this.index = new ChunkIndex(fts);
     this.unsubscribe = ws.catalog.changes.subscribe((batch) => this.onChanges(batch));
   }
 
@@ -104,7 +110,8 @@ export class WorkspaceChunks implements Derived {
   /** The feed: a reset starts again from nothing; changes are re-chunked now if the index was ever built. */
   private onChanges(batch: CatalogChanges): void {
     if (batch.reset) {
-      this.index = new ChunkIndex();
+      this.index = new ChunkIndex(this.fts);
+      this.pruned = false;
       this.docs.clear();
       this.idioms.clear();
       this.dirtyDirs.clear();
@@ -125,9 +132,15 @@ export class WorkspaceChunks implements Derived {
 
 const CHUNKS: DerivedKey<WorkspaceChunks> = { name: 'chunk_index' };
 
-/** The workspace's chunk state, made on first use. */
-export function chunksOf(ws: Workspace, limits: Limits): WorkspaceChunks {
-  return ws.catalog.derived.get(CHUNKS, () => new WorkspaceChunks(ws, limits));
+/**
+ * The workspace's chunk state, made on first use: with `cacheDir`, its chunks are kept and ranked in
+ * the workspace's database (FTS5) when this Node has node:sqlite, else in the heap (MiniSearch).
+ */
+export function chunksOf(ws: Workspace, limits: Limits, cacheDir?: string): WorkspaceChunks {
+  return ws.catalog.derived.get(CHUNKS, () => {
+    const db = cacheDir === undefined ? undefined : indexDbIfAvailable(ws, cacheDir);
+    return new WorkspaceChunks(ws, limits, db && new ChunkFts(db));
+  });
 }
 
 /** The workspace's chunk state if it was ever made (never makes one). */
@@ -251,6 +264,11 @@ async function doSync(ws: Workspace, limits: Limits, s: WorkspaceChunks): Promis
   await syncDocs(ws, limits, s, head);
   await syncHistory(ws, s, head);
   if (s.index.indexedHead !== head) restamp(s.index, head);
+  if (!s.pruned) {
+    // files gone while no process of this cache watched them
+    s.index.fts?.prune(new Set(s.index.indexedFiles()));
+    s.pruned = true;
+  }
   for (const rel of [...s.unsplit.keys()]) if (!s.index.fileHash(rel)) s.unsplit.delete(rel);
   const report: SyncReport = {
     index: s.index,
@@ -274,8 +292,8 @@ async function doSync(ws: Workspace, limits: Limits, s: WorkspaceChunks): Promis
  * Brings the workspace's chunks up to date with its catalog (which must be built) and the disk's
  * Markdown; with `history`, reads the git history too from then on (history.ts).
  */
-export function syncChunks(ws: Workspace, limits: Limits, opts: { history?: boolean } = {}): Promise<SyncReport> {
-  const s = chunksOf(ws, limits);
+export function syncChunks(ws: Workspace, limits: Limits, opts: { history?: boolean; cacheDir?: string } = {}): Promise<SyncReport> {
+  const s = chunksOf(ws, limits, opts.cacheDir);
   if (opts.history) s.wantHistory = true;
   // background work (src/util/work-class.ts): it yields between files
   const run = s.pending.then(() => asBackground(() => doSync(ws, limits, s)));

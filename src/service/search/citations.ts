@@ -87,7 +87,7 @@ export async function verifyCitation(call: ServiceCall, citation: Citation, cont
   const abs = call.resolvePath(citation.file, { mustExist: false });
   const rel = path.relative(call.root, abs).split(path.sep).join('/');
   await call.workspace.catalog.all();
-  const sync = await syncChunks(call.workspace, call.env.limits);
+  const sync = await syncChunks(call.workspace, call.env.limits, { cacheDir: call.env.cacheDir });
   const { sha, judged_against } = contentSha
     ? { sha: contentSha, judged_against: 'content_sha256' as const }
     : await citedContent(call.root, sync.index, rel, citation);
@@ -113,17 +113,21 @@ export async function verifyCitation(call: ServiceCall, citation: Citation, cont
 /**
  * index_stats: the Stats of the workspace's chunk index (chunks/types.ts), brought up to date first, with the
  * stored vector index's embedder (read from its manifest, so a mismatched index is reported, not
- * refused) and the bytes the workspace's index takes on disk (catalog snapshot + vectors).
+ * refused) and the bytes the workspace's index takes on disk: one database (catalog, chunks, FTS5,
+ * vectors) and its write-ahead log; vector_index_bytes is the vectors' share of it.
  */
 export async function indexStats(call: ServiceCall) {
   await call.workspace.catalog.all();
-  const sync = await syncChunks(call.workspace, call.env.limits);
+  const sync = await syncChunks(call.workspace, call.env.limits, { cacheDir: call.env.cacheDir });
   const vec = storedVectorStats(call.workspace, call.env.cacheDir);
   const checksum = identityChecksum((configuredEmbedder() ?? defaultEmbedder).identity());
-  const catalogBytes = await stat(snapshotPath(call.env.cacheDir, call.workspace.id)).then(
-    (s) => s.size,
-    () => 0,
-  );
+  const size = (f: string) =>
+    stat(f).then(
+      (s) => s.size,
+      () => 0,
+    );
+  const db = snapshotPath(call.env.cacheDir, call.workspace.id);
+  const catalogBytes = (await size(db)) + (await size(`${db}-wal`));
   return {
     ...sync.index.stats(),
     embedding_model: vec?.embedding_model ?? 'none',
@@ -133,6 +137,6 @@ export async function indexStats(call: ServiceCall) {
     vector_count: vec?.chunk_count ?? 0,
     vector_index_bytes: vec?.size_bytes ?? 0,
     catalog_bytes: catalogBytes,
-    index_size_bytes: catalogBytes + (vec?.size_bytes ?? 0),
+    index_size_bytes: catalogBytes,
   };
 }

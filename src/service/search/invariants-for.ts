@@ -35,7 +35,7 @@ const MAX_LISTED = 50;
 export async function invariantsFor(call: ServiceCall, file: string, line: number, endLine: number): Promise<SymbolInvariant[]> {
   const entry = call.workspace.catalog.files().get(file);
   if (!entry) return [];
-  const chunks = chunksOf(call.workspace, call.env.limits);
+  const chunks = chunksOf(call.workspace, call.env.limits, call.env.cacheDir);
   const indexed = chunks.index.fileHash(file)?.startsWith(entry.hash) ? chunks.index.fileChunks(file) : undefined;
   const all = indexed ?? (await freshChunks(call, file, entry));
   const inside = (c: Chunk) => c.start_line >= line && c.end_line <= endLine;
@@ -51,7 +51,7 @@ async function freshChunks(
   file: string,
   entry: { hash: string; language: string; symbols: Parameters<typeof chunkSourceFile>[0]['symbols'] },
 ): Promise<readonly Chunk[]> {
-  const a = await chunksOf(call.workspace, call.env.limits).gate('code').admit(path.join(call.root, file));
+  const a = await chunksOf(call.workspace, call.env.limits, call.env.cacheDir).gate('code').admit(path.join(call.root, file));
   if (!a.admitted || sha256(a.bytes) !== entry.hash) return [];
   return chunkSourceFile({
     file,

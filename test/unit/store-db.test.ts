@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { indexDbPath, openIndexDb } from '../../src/store/db.js';
+import { SCHEMA_VERSION } from '../../src/store/schema.js';
+
+const dirs: string[] = [];
+function cacheDir(): string {
+  const d = mkdtempSync(path.join(tmpdir(), 'lspgate-store-'));
+  dirs.push(d);
+  return d;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('the workspace database', () => {
+  it('is created private, in WAL mode with foreign keys, at the schema version', () => {
+    const cache = cacheDir();
+    const idx = openIndexDb(cache, 'ws1');
+    expect(idx.file).toBe(indexDbPath(cache, 'ws1'));
+    expect(idx.rebuilt).toBeUndefined();
+    expect(statSync(idx.file).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(idx.file)).mode & 0o777).toBe(0o700);
+    expect(idx.db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+    expect(idx.db.prepare('PRAGMA foreign_keys').get()).toEqual({ foreign_keys: 1 });
+    expect(idx.meta('schema_version')).toBe(String(SCHEMA_VERSION));
+    idx.db.prepare("INSERT INTO files(path, content) VALUES ('a.ts', 'x')").run();
+    expect(statSync(`${idx.file}-wal`).mode & 0o777).toBe(0o600);
+    idx.close();
+  });
+
+  it('keeps files_fts in step with files, and drops a file’s symbols and edges with it', () => {
+    const idx = openIndexDb(cacheDir(), 'ws');
+    const { db } = idx;
+    db.prepare("INSERT INTO files(id, path, content) VALUES (1, 'src/a.ts', 'export function alphaBeta() {}')").run();
+    db.prepare("INSERT INTO symbols(id, name, kind, file_id, symbol_id) VALUES (1, 'alphaBeta', 'function', 1, 'src/a.ts::alphaBeta#function')").run();
+    db.prepare('INSERT INTO call_graph(caller_id, callee_id, file_id, line) VALUES (1, 1, 1, 1)').run();
+    const match = db.prepare('SELECT f.path FROM files_fts JOIN files f ON f.id = files_fts.rowid WHERE files_fts MATCH ?');
+    expect(match.all('alphaBeta')).toEqual([{ path: 'src/a.ts' }]);
+    db.prepare("UPDATE files SET content = 'gammaDelta' WHERE id = 1").run();
+    expect(match.all('alphaBeta')).toEqual([]);
+    expect(match.all('gammaDelta')).toEqual([{ path: 'src/a.ts' }]);
+    db.prepare('DELETE FROM files WHERE id = 1').run();
+    expect(match.all('gammaDelta')).toEqual([]);
+    expect(db.prepare('SELECT count(*) AS n FROM symbols').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM call_graph').get()).toEqual({ n: 0 });
+    idx.close();
+  });
+
+  it('rolls a transaction back when it throws, nested ones to their savepoint', () => {
+    const idx = openIndexDb(cacheDir(), 'ws');
+    const count = () => (idx.db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
+    expect(() =>
+      idx.transaction(() => {
+        idx.db.prepare("INSERT INTO files(path) VALUES ('a')").run();
+        throw new Error('half way');
+      }),
+    ).toThrow('half way');
+    expect(count()).toBe(0);
+    idx.transaction(() => {
+      idx.db.prepare("INSERT INTO files(path) VALUES ('b')").run();
+      expect(() =>
+        idx.transaction(() => {
+          idx.db.prepare("INSERT INTO files(path) VALUES ('c')").run();
+          throw new Error('inner');
+        }),
+      ).toThrow('inner');
+    });
+    expect(idx.db.prepare('SELECT path FROM files').all()).toEqual([{ path: 'b' }]);
+    idx.close();
+  });
+
+  it('rebuilds a database at a schema version it does not know, and says so', () => {
+    const cache = cacheDir();
+    const first = openIndexDb(cache, 'ws');
+    first.db.prepare("INSERT INTO files(path) VALUES ('kept?')").run();
+    first.setMeta('schema_version', String(SCHEMA_VERSION + 1));
+    first.close();
+    const again = openIndexDb(cache, 'ws');
+    expect(again.rebuilt).toMatch(new RegExp(`schema version ${SCHEMA_VERSION + 1}, which this lspgate \\(${SCHEMA_VERSION}\\) does not know: it was rebuilt`));
+    expect(again.db.prepare('SELECT count(*) AS n FROM files').get()).toEqual({ n: 0 });
+    expect(again.meta('schema_version')).toBe(String(SCHEMA_VERSION));
+    again.close();
+    expect(openIndexDb(cache, 'ws').rebuilt).toBeUndefined();
+  });
+
+  it('rebuilds a file that is not a database', () => {
+    const cache = cacheDir();
+    openIndexDb(cache, 'ws').close();
+    writeFileSync(indexDbPath(cache, 'ws'), 'not a database, just text '.repeat(200));
+    rmSync(`${indexDbPath(cache, 'ws')}-wal`, { force: true });
+    rmSync(`${indexDbPath(cache, 'ws')}-shm`, { force: true });
+    const idx = openIndexDb(cache, 'ws');
+    expect(idx.rebuilt).toMatch(/could not be read .*it was rebuilt/);
+    expect(idx.meta('schema_version')).toBe(String(SCHEMA_VERSION));
+    idx.close();
+  });
+});
