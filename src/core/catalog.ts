@@ -256,6 +256,14 @@ export interface ReadOptions {
   early?: boolean;
 }
 
+export interface LookupOptions {
+  /**
+   * Called when the name was answered while the syntax pass was still running: from every file parsed
+   * so far plus the unparsed files that hold the name, parsed first (catalog/early-names.ts).
+   */
+  onEarly?: (early: { unparsed: number; parsedAhead: number }) => void;
+}
+
 /** Why the walk passed over files, with counts (the file-safety pipeline's reasons). */
 export type SkipCounts = Partial<Record<string, number>>;
 
@@ -292,7 +300,7 @@ export interface Catalog {
    * `Router.ServeHTTP`, `App\Models\User::posts`, `flask.app.Flask.route`), filtered.
    * Builds the catalog first if needed.
    */
-  lookup(name: string, filter?: SymbolFilter): Promise<CatalogSymbol[]>;
+  lookup(name: string, filter?: SymbolFilter, opts?: LookupOptions): Promise<CatalogSymbol[]>;
   byId(symbolId: string, opts?: ReadOptions): Promise<CatalogSymbol | undefined>;
   /** The cataloged symbol without a freshness check (get_symbol's verify compares it to the disk). */
   peek(symbolId: string): Promise<CatalogSymbol | undefined>;

@@ -212,7 +212,7 @@ export async function lookupRanked(
     const byId = await call.workspace.catalog.byId(name);
     if (byId && (!accept || accept(byId))) return { kind: 'chosen', symbol: byId };
   }
-  let found = await call.workspace.catalog.lookup(name, filter);
+  let found = await call.workspace.catalog.lookup(name, filter, { onEarly: (e) => resolvedWhileBuilding(call, name, e) });
   if (accept) found = found.filter(accept);
   found = collapseOverloads(found);
   if (found.length === 0) {
@@ -235,6 +235,14 @@ export async function lookupRanked(
   }
   const first = r.ranked[0]!;
   return { kind: 'tie', leaders: r.ranked.filter((c) => compareKeys(c.key, first.key) === 0).map((c) => c.symbol), ranked: r.ranked };
+}
+
+/** A name answered before the syntax pass ended says so: a declaration in a language without a grammar may be missing. */
+function resolvedWhileBuilding(call: ServiceCall, name: string, e: { unparsed: number; parsedAhead: number }): void {
+  call.meta.setIndexState('indexing');
+  call.meta.warn(
+    `the catalog was still building (${e.unparsed} file(s) not yet parsed): ${name} was resolved after parsing first the ${e.parsedAhead} of them that mention it; ask again when index_state is ready`,
+  );
 }
 
 function ambiguousError(name: string, filter: SymbolFilter, ranked: RankedCandidate[], strict: boolean): LspgateError {
