@@ -39,12 +39,18 @@ export interface EarlyLookup {
  * Parses first the unparsed files of the running pass that can declare `name`; undefined when no
  * pass runs or the question must wait for it (see the file comment).
  */
-export async function parseDeclarersFirst(host: EarlyNamesHost, name: string, signal?: AbortSignal): Promise<EarlyLookup | undefined> {
+export async function parseDeclarersFirst(
+  host: EarlyNamesHost,
+  name: string,
+  onHolders?: (files: string[]) => void,
+  signal?: AbortSignal,
+): Promise<EarlyLookup | undefined> {
   const files = host.unparsed();
   const word = splitQualified(name).at(-1);
   if (!files || !word) return undefined;
   const holders = await filesHolding(files, word, signal);
   if (!holders || holders.length > MAX_PARSED_AHEAD) return undefined;
+  if (holders.length) onHolders?.(holders.map((f) => f.abs));
   const parsed = await Promise.all(holders.map((f) => host.parseAhead(f)));
   if (parsed.includes(false)) return undefined;
   return { unparsed: files.length, parsedAhead: holders.length };

@@ -149,7 +149,7 @@ export class SyntaxEntries {
     if (!this.running && !this.host.tier.ready) {
       await Promise.race([new Promise<void>((resolve) => this.starts.push(resolve)), this.host.tier.whenReady()]);
     }
-    const early = await parseDeclarersFirst(this, name);
+    const early = await parseDeclarersFirst(this, name, opts.onHolders);
     const hits = early && find();
     if (!hits?.length) return undefined;
     opts.onEarly?.(early!);

@@ -262,6 +262,8 @@ export interface LookupOptions {
    * so far plus the unparsed files that hold the name, parsed first (catalog/early-names.ts).
    */
   onEarly?: (early: { unparsed: number; parsedAhead: number }) => void;
+  /** The unparsed files found holding the name, before they are parsed (absolute paths): their server may start meanwhile. */
+  onHolders?: (files: string[]) => void;
 }
 
 /** Why the walk passed over files, with counts (the file-safety pipeline's reasons). */

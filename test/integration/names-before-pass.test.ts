@@ -73,6 +73,8 @@ describe('a name asked while the syntax pass runs', () => {
     const r = (await g.run('get_symbol', { symbol: 'ZetaTarget' })) as unknown as Answer;
     const passDone = catalog.tier.ready;
     expect(passDone).toBe(false);
+    // get_symbol needs no server: none was started for it (the tests run servers on demand)
+    expect(g.context.broker.info()).toEqual([]);
     expect((r.result.symbol as { symbol_id: string }).symbol_id).toBe('zz/target.ts::ZetaTarget#class');
     expect(r.result.source).toContain('export class ZetaTarget');
     expect(r.result._meta.index_state).toBe('indexing');
