@@ -7,7 +7,8 @@
  * so far plus those. The text search only chooses what to parse first: the answer still comes from
  * parse trees, and it is marked as given while the catalog was building. Whatever the search cannot
  * vouch for (a file it could not read, a file that would not parse, a name held by more files than
- * are worth parsing ahead) sends the question back to waiting for the pass.
+ * are worth parsing ahead) sends the question back to waiting for the pass, and so does a pass with
+ * little left to do.
  */
 import { readFileSync } from 'node:fs';
 
@@ -16,6 +17,11 @@ import type { WalkedFile } from './walk.js';
 
 /** More files than this holding the name: parsing them ahead is most of the pass; the pass answers. */
 export const MAX_PARSED_AHEAD = 200;
+/**
+ * Fewer files than this left to parse: the pass ends within a second or two, and its answer is
+ * complete and unmarked (a small workspace answers as it did before).
+ */
+export const MIN_UNPARSED = 200;
 /** The longest the search holds the thread that answers every client before letting others run. */
 const SLICE_MS = 15;
 
@@ -47,7 +53,7 @@ export async function parseDeclarersFirst(
 ): Promise<EarlyLookup | undefined> {
   const files = host.unparsed();
   const word = splitQualified(name).at(-1);
-  if (!files || !word) return undefined;
+  if (!files || !word || files.length < MIN_UNPARSED) return undefined;
   const holders = await filesHolding(files, word, signal);
   if (!holders || holders.length > MAX_PARSED_AHEAD) return undefined;
   if (holders.length) onHolders?.(holders.map((f) => f.abs));
