@@ -125,7 +125,11 @@ class SyntaxPool {
       if (run.opts.signal?.aborted) run.settle(new LspgateError('CANCELLED', 'cataloging was cancelled'));
     }
     const live = this.runs.filter((r) => r.pending.length > 0);
-    const pick = live.find((r) => r.opts.interactive) ?? live[this.turn++ % Math.max(1, live.length)];
+    // bulk batches on at most `size` workers: one started for a question someone waits for does not
+    // join the pass and take the cores a language server loading beside it needs
+    const bulkRoom = this.slots.filter((s) => s.batch && !s.run?.opts.interactive).length < this.size;
+    const bulk = live.filter((r) => !r.opts.interactive);
+    const pick = live.find((r) => r.opts.interactive) ?? (bulkRoom ? bulk[this.turn++ % Math.max(1, bulk.length)] : undefined);
     return pick ? { run: pick, files: pick.pending.shift()! } : undefined;
   }
 
