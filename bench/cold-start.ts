@@ -4,13 +4,16 @@
  * and asks, at once, search_symbols (the first answer: how long, which index_state), then
  * get_file_outline of the first hit's file, then find_definition of the first hit — by name in one
  * run, by its file and line in the next (each run cold: the definition starts the server) — then
- * index_folder; it notes when the syntax pass was done, and the process tree's memory (lspgate and
- * every server it started: /proc) at the first answer and at its peak. The runs alternate the one
+ * index_folder; it notes when the syntax pass was done, lspgate's own RSS then, and the process tree's
+ * memory (lspgate and every server it started: /proc) at the first answer and at its peak. Two more
+ * runs ask find_definition of that same hit at once, before anything else — by name, then by its file
+ * and line — on a cold catalog: a name asked while the syntax pass runs (the answer says whether it
+ * came before the pass ended and marked as building). The runs alternate the one
  * catalog with servers started after the pass (`after-syntax`), started only on demand, and
  * `LSPGATE_SYNTAX=off` (every file through its server's documentSymbol, as before), then the raw
  * server is started and waited for with the same readiness rule.
  *
- *   node dist/bench/cold-start.js [--root DIR | --files N] [--lang ts|go|py|php] [--query Q] [--runs N]
+ *   node dist/bench/cold-start.js [--root DIR | --files N] [--lang ts|go|py|php] [--query Q] [--runs N] [--at-once-only]
  */
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,11 +31,21 @@ import { WORKLOADS } from './workloads.js';
 const SERVER: Record<string, string> = { ts: 'typescript-language-server', go: 'gopls', py: 'pyright', php: 'intelephense' };
 
 export type ColdMode = 'after-syntax' | 'on-demand' | 'servers only';
+/** `search first`: search_symbols, outline, then the definition; `at once`: the definition of a known hit first. */
+export type ColdAsk = 'search first' | 'at once';
+type Hit = { file: string; name: string; line: number };
 
 export interface ColdRun {
   mode: ColdMode;
+  asked: ColdAsk;
   def_by: 'name' | 'position';
   def_ms: number;
+  /** The definition's answer: its first location, index_state, and whether it came before the pass ended marked as building. */
+  def_at: string;
+  def_state: string;
+  def_before_pass: boolean;
+  def_building: boolean;
+  hit?: Hit;
   tree_mb_first: number;
   tree_mb_peak: number;
   /** The process tree's peak before the first semantic question (in on-demand mode: no server yet). */
@@ -47,6 +60,11 @@ export interface ColdRun {
   files: number;
   symbols: number;
   peak_rss_mb: number;
+  /** lspgate's own RSS (its worker threads included, no server) when the syntax pass ended, and after index_folder. */
+  rss_after_pass_mb: number;
+  rss_end_mb: number;
+  /** At-once runs: lspgate's RSS once its idle parse workers have ended (IDLE_MS after the last parse), -1 otherwise. */
+  rss_settled_mb: number;
   load: number;
 }
 
@@ -84,7 +102,25 @@ function treeMb(): number {
 }
 
 /** The child: one cold lspgate, in-process, measured from before the gateway exists. */
-async function child(root: string, query: string, mode: ColdMode, defBy: ColdRun['def_by']): Promise<ColdRun> {
+type DefAnswer = { definitions: { file: string; line: number }[]; _meta: { index_state: string; warnings?: string[] } };
+
+/** find_definition by name or by position; its first location, state and whether it was marked as building. */
+async function definition(g: Gateway, hit: Hit, defBy: ColdRun['def_by']): Promise<Pick<ColdRun, 'def_at' | 'def_state' | 'def_building'>> {
+  const input = defBy === 'name' ? { symbol: hit.name } : { file: hit.file, line: hit.line };
+  const r = await g.run('find_definition', { ...input, output_format: 'json' }).catch((e: unknown) => ({ result: { error: String(e) } }));
+  const a = r.result as unknown as Partial<DefAnswer> & { error?: string };
+  if (!a.definitions) return { def_at: a.error ?? '?', def_state: '-', def_building: false };
+  const first = a.definitions[0];
+  return {
+    def_at: first ? `${first.file}:${first.line}` : '(none)',
+    def_state: a._meta!.index_state,
+    def_building: (a._meta!.warnings ?? []).some((w) => w.includes('still building')),
+  };
+}
+
+const rssMb = () => Math.round(process.memoryUsage().rss / 1024 / 1024);
+
+async function child(root: string, query: string, mode: ColdMode, defBy: ColdRun['def_by'], known?: Hit): Promise<ColdRun> {
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-cold-start-'));
   const load = os.loadavg()[0]!;
   let peak = 0;
@@ -94,8 +130,14 @@ async function child(root: string, query: string, mode: ColdMode, defBy: ColdRun
   try {
     const cat = (await g.workspaceFor(root)).catalog as WorkspaceCatalog;
     let syntaxReady = 0;
+    let rssAfterPass = 0;
+    const ready = cat.tier.whenReady().then(() => {
+      syntaxReady = ms(t0);
+      rssAfterPass = rssMb();
+    });
+    if (known)
+      return await atOnce(g, cat, root, known, defBy, { mode, t0, load, ready, peak: () => peak, syntaxReady: () => syntaxReady, rss: () => rssAfterPass });
     const search = g.run('search_symbols', { query, max_results: 5, output_format: 'json' });
-    const ready = cat.tier.whenReady().then(() => (syntaxReady = ms(t0)));
     const first = (await search).result as unknown as { results: { file: string; name: string; line: number }[]; _meta: { index_state: string } };
     const firstMs = ms(t0);
     const firstMb = treeMb();
@@ -108,11 +150,9 @@ async function child(root: string, query: string, mode: ColdMode, defBy: ColdRun
     const hit = first.results[0];
     const peakSyntax = Math.max(peak, treeMb());
     const t2 = performance.now();
-    if (hit)
-      await g
-        .run('find_definition', { ...(defBy === 'name' ? { symbol: hit.name } : { file: hit.file, line: hit.line }), output_format: 'json' })
-        .catch(() => undefined);
+    const def = hit ? await definition(g, hit, defBy) : { def_at: '-', def_state: '-', def_building: false };
     const defMs = hit ? ms(t2) : -1;
+    const defBeforePass = !cat.tier.ready;
     const built = (await g.run('index_folder', { path: root, output_format: 'json' })).result as unknown as { state: string; files: number; symbols: number };
     const catalogMs = ms(t0);
     await ready;
@@ -120,8 +160,12 @@ async function child(root: string, query: string, mode: ColdMode, defBy: ColdRun
     peak = Math.max(peak, treeMb());
     return {
       mode,
+      asked: 'search first',
       def_by: defBy,
       def_ms: defMs,
+      ...def,
+      def_before_pass: defBeforePass,
+      ...(hit ? { hit: { file: hit.file, name: hit.name, line: hit.line } } : {}),
       tree_mb_first: firstMb,
       tree_mb_peak: peak,
       tree_mb_peak_syntax: peakSyntax,
@@ -135,6 +179,9 @@ async function child(root: string, query: string, mode: ColdMode, defBy: ColdRun
       files: built.files,
       symbols: built.symbols,
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+      rss_after_pass_mb: rssAfterPass,
+      rss_end_mb: rssMb(),
+      rss_settled_mb: -1,
       load: +load.toFixed(1),
     };
   } finally {
@@ -144,14 +191,64 @@ async function child(root: string, query: string, mode: ColdMode, defBy: ColdRun
   }
 }
 
-function runChild(root: string, query: string, mode: ColdMode, defBy: ColdRun['def_by']): Promise<ColdRun> {
+interface AtOnceClock {
+  mode: ColdMode;
+  t0: number;
+  load: number;
+  ready: Promise<void>;
+  peak(): number;
+  syntaxReady(): number;
+  rss(): number;
+}
+
+/** The definition of a known hit asked first, on a cold catalog (no search before it), then index_folder. */
+async function atOnce(g: Gateway, cat: WorkspaceCatalog, root: string, hit: Hit, defBy: ColdRun['def_by'], c: AtOnceClock): Promise<ColdRun> {
+  const def = await definition(g, hit, defBy);
+  const defMs = ms(c.t0);
+  const defBeforePass = !cat.tier.ready;
+  const firstMb = treeMb();
+  const built = (await g.run('index_folder', { path: root, output_format: 'json' })).result as unknown as { state: string; files: number; symbols: number };
+  const catalogMs = ms(c.t0);
+  await c.ready;
+  const rssEnd = rssMb();
+  // the syntax pool ends its workers 20 s after their last parse (syntax-pool.ts IDLE_MS)
+  await new Promise((resolve) => setTimeout(resolve, 22_000));
+  return {
+    mode: c.mode,
+    asked: 'at once',
+    def_by: defBy,
+    def_ms: defMs,
+    ...def,
+    def_before_pass: defBeforePass,
+    tree_mb_first: firstMb,
+    tree_mb_peak: Math.max(c.peak(), treeMb()),
+    tree_mb_peak_syntax: -1,
+    first_search_ms: -1,
+    first_search_state: '-',
+    outline_ms: -1,
+    outline_state: '-',
+    syntax_ready_ms: c.syntaxReady(),
+    catalog_ms: catalogMs,
+    catalog_state: built.state,
+    files: built.files,
+    symbols: built.symbols,
+    peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+    rss_after_pass_mb: c.rss(),
+    rss_end_mb: rssEnd,
+    rss_settled_mb: rssMb(),
+    load: +c.load.toFixed(1),
+  };
+}
+
+function runChild(root: string, query: string, mode: ColdMode, defBy: ColdRun['def_by'], known?: Hit): Promise<ColdRun> {
   return new Promise((resolve, reject) => {
     const env = {
       ...process.env,
       LSPGATE_SYNTAX: mode === 'servers only' ? 'off' : 'on',
       LSPGATE_SERVER_START: mode === 'on-demand' ? 'on-demand' : 'after-syntax',
     };
-    const c = fork(fileURLToPath(import.meta.url), ['--child', root, query, mode, defBy], { env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    const argv = ['--child', root, query, mode, defBy, ...(known ? [JSON.stringify(known)] : [])];
+    const c = fork(fileURLToPath(import.meta.url), argv, { env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     c.on('message', (m) => resolve(m as ColdRun));
     c.on('exit', (code) => (code === 0 ? undefined : reject(new Error(`cold-start child exited ${code}`))));
   });
@@ -180,22 +277,34 @@ export async function coldStart(
   query: string,
   runs: number,
   log: (s: string) => void,
+  opts: { atOnceOnly?: boolean } = {},
 ): Promise<{ runs: ColdRun[]; raw_ready_ms: number[] }> {
   const out: ColdRun[] = [];
   const raw: number[] = [];
+  type Step = [ColdMode, ColdRun['def_by'], ColdAsk];
+  const searchFirst: Step[] = [
+    ['after-syntax', 'position', 'search first'],
+    ['on-demand', 'name', 'search first'],
+    ['servers only', 'name', 'search first'],
+  ];
+  const plan: Step[] = [
+    ['after-syntax', 'name', 'search first'],
+    ...(opts.atOnceOnly ? [] : searchFirst),
+    ['after-syntax', 'name', 'at once'],
+    ['after-syntax', 'position', 'at once'],
+  ];
+  let hit: Hit | undefined;
   for (let i = 0; i < runs; i++) {
-    for (const [mode, defBy] of [
-      ['after-syntax', 'name'],
-      ['after-syntax', 'position'],
-      ['on-demand', 'name'],
-      ['servers only', 'name'],
-    ] as const) {
-      const r = await runChild(root, query, mode, defBy);
+    for (const [mode, defBy, asked] of plan) {
+      if (asked === 'at once' && !hit) continue;
+      const r = await runChild(root, query, mode, defBy, asked === 'at once' ? hit : undefined);
+      hit ??= r.hit;
       log(
-        `cold start ${path.basename(root)} ${mode}: first answer ${r.first_search_ms} ms (${r.first_search_state}), definition by ${defBy} ${r.def_ms} ms, catalog ${r.catalog_ms} ms, tree ${r.tree_mb_first}/${r.tree_mb_peak_syntax}/${r.tree_mb_peak} MB, load ${r.load}`,
+        `cold start ${path.basename(root)} ${mode}, ${asked}: first answer ${r.first_search_ms} ms (${r.first_search_state}), definition by ${defBy} ${r.def_ms} ms (${r.def_at}, ${r.def_state}${r.def_building ? ', marked building' : ''}${r.def_before_pass ? ', before the pass ended' : ''}), pass ${r.syntax_ready_ms} ms, catalog ${r.catalog_ms} ms, lspgate ${r.rss_after_pass_mb} MB after the pass (${r.rss_end_mb} MB after index_folder, ${r.rss_settled_mb} MB once its parse workers ended), tree ${r.tree_mb_first}/${r.tree_mb_peak_syntax}/${r.tree_mb_peak} MB, load ${r.load}`,
       );
       out.push(r);
     }
+    if (opts.atOnceOnly) continue;
     raw.push(await rawToReady(root, lang));
     log(`cold start ${path.basename(root)} raw server ready after ${raw.at(-1)} ms`);
   }
@@ -203,21 +312,41 @@ export async function coldStart(
 }
 
 export function coldStartTable(name: string, r: { runs: ColdRun[]; raw_ready_ms: number[] }): string {
-  const rows = r.runs.map(
-    (x) =>
-      `| ${name} | ${x.mode} | ${x.files} | ${(x.first_search_ms / 1000).toFixed(1)} s (${x.first_search_state}) | ${x.outline_ms} ms (${x.outline_state}) | ${x.def_by}: ${(x.def_ms / 1000).toFixed(1)} s | ${(x.syntax_ready_ms / 1000).toFixed(1)} s | ${(x.catalog_ms / 1000).toFixed(1)} s | ${x.peak_rss_mb} MB | ${x.tree_mb_first} MB / ${x.tree_mb_peak_syntax} MB / ${x.tree_mb_peak} MB | ${x.load} |`,
-  );
+  const rows = r.runs.map((x) => {
+    const atOnce = x.asked === 'at once';
+    const search = atOnce ? 'not asked' : `${(x.first_search_ms / 1000).toFixed(1)} s (${x.first_search_state})`;
+    const outline = atOnce ? '—' : `${x.outline_ms} ms (${x.outline_state})`;
+    const marks = [x.def_state, ...(x.def_building ? ['marked building'] : []), ...(x.def_before_pass ? ['before the pass ended'] : [])].join(', ');
+    const def = `${x.def_by}: ${(x.def_ms / 1000).toFixed(1)} s${atOnce ? ' from start' : ''} → ${x.def_at} (${marks})`;
+    const peakSyntax = x.tree_mb_peak_syntax < 0 ? '—' : `${x.tree_mb_peak_syntax} MB`;
+    return `| ${name} | ${x.mode}, ${x.asked} | ${x.files} | ${search} | ${outline} | ${def} | ${(x.syntax_ready_ms / 1000).toFixed(1)} s | ${(x.catalog_ms / 1000).toFixed(1)} s | ${x.rss_after_pass_mb} MB / ${x.rss_settled_mb < 0 ? '—' : `${x.rss_settled_mb} MB`} / ${x.peak_rss_mb} MB | ${x.tree_mb_first} MB / ${peakSyntax} / ${x.tree_mb_peak} MB | ${x.load} |`;
+  });
+  // each at-once run by name beside the by-position run that follows it (same round, nearest load)
+  const atOnce = r.runs.filter((x) => x.asked === 'at once' && x.mode === 'after-syntax');
+  const ratios = atOnce.flatMap((x, i) => {
+    const next = atOnce[i + 1];
+    return x.def_by === 'name' && next?.def_by === 'position' ? [x.def_ms / next.def_ms] : [];
+  });
+  const ratio = ratios.length
+    ? [
+        `\nAsked at once on a cold catalog, find_definition by name took ${ratios.map((x) => `${x.toFixed(2)}x`).join(', ')} the same question by position (target ≤ 1.5x).`,
+      ]
+    : [];
   return [
-    `| workspace | lspgate | files | first search_symbols after start | then get_file_outline | then find_definition (cold server) | syntax pass done | index_folder done | lspgate peak RSS | process tree at first answer / peak before a semantic question / peak | load |`,
-    `|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
+    `| workspace | lspgate, asked | files | first search_symbols after start | then get_file_outline | find_definition (cold server) | syntax pass done | index_folder done | lspgate RSS after the pass / once its parse workers ended / peak | process tree at first answer / peak before a semantic question / peak | load |`,
+    `|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|`,
     ...rows,
-    `| ${name} | raw server to ready | | ${r.raw_ready_ms.map((x) => `${(x / 1000).toFixed(1)} s`).join(', ')} | | | | | | | |`,
+    ...(r.raw_ready_ms.length
+      ? [`| ${name} | raw server to ready | | ${r.raw_ready_ms.map((x) => `${(x / 1000).toFixed(1)} s`).join(', ')} | | | | | | | |`]
+      : []),
+    ...ratio,
   ].join('\n');
 }
 
 async function main(): Promise<void> {
   if (process.argv[2] === '--child') {
-    const r = await child(process.argv[3]!, process.argv[4]!, process.argv[5] as ColdMode, process.argv[6] as ColdRun['def_by']);
+    const known = process.argv[7] ? (JSON.parse(process.argv[7]) as Hit) : undefined;
+    const r = await child(process.argv[3]!, process.argv[4]!, process.argv[5] as ColdMode, process.argv[6] as ColdRun['def_by'], known);
     process.send!(r);
     return;
   }
@@ -225,7 +354,10 @@ async function main(): Promise<void> {
   const gen = arg('--root') ? undefined : generateRepo({ files: Number(arg('--files') ?? 500), seed: 42 });
   const root = fs.realpathSync(arg('--root') ?? gen!.root);
   try {
-    const r = await coldStart(root, lang, arg('--query') ?? 'Service', Number(arg('--runs') ?? 1), (s) => process.stderr.write(`[cold-start] ${s}\n`));
+    const log = (s: string) => process.stderr.write(`[cold-start] ${s}\n`);
+    const r = await coldStart(root, lang, arg('--query') ?? 'Service', Number(arg('--runs') ?? 1), log, {
+      atOnceOnly: process.argv.includes('--at-once-only'),
+    });
     process.stdout.write(coldStartTable(path.basename(root), r) + '\n');
   } finally {
     if (gen) fs.rmSync(gen.root, { recursive: true, force: true });

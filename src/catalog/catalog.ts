@@ -14,10 +14,10 @@ import { stat } from 'node:fs/promises';
 
 import type { Limits } from '../config/schema.js';
 import type { CallEdgeRow, Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions } from '../core/catalog.js';
-import type { FileCataloger, FileEntry, ReadOptions, SymbolFilter } from '../core/catalog.js';
+import type { FileCataloger, FileEntry, LookupOptions, ReadOptions, SymbolFilter } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
-import { runGit } from '../util/git.js';
+import { headCommit } from '../util/git.js';
 import type { Logger } from '../util/logger.js';
 import { fileExtension, resolveInWorkspace, toRelative } from '../util/paths.js';
 import { type BuildOptions, buildWalk } from './build-walk.js';
@@ -227,7 +227,7 @@ export class WorkspaceCatalog implements Catalog {
       for (const [rel, entry] of (await this.deps.published?.()) ?? []) this.index.setFile(rel, entry);
       // `git rev-parse` is a process spawn (~50-100 ms under load): it runs while files are cataloged,
       // not after them (it was a third of catalog.build on the 11-file fixture).
-      const head = readGitHead(this.root);
+      const head = headCommit(this.root);
       const watch = this.options.watch !== false ? (w: { directories: string[] }) => this.disk.start(w.directories) : undefined;
       const walk = await buildWalk(
         {
@@ -294,14 +294,20 @@ export class WorkspaceCatalog implements Catalog {
 
   /** Waits for the build, or with `early` for its syntax pass only (starting a build if none ran). */
   private async ensureBuilt(early = false): Promise<void> {
-    await this.checkRoot();
     if (early && this.deps.cataloger.syntax) {
-      if (!this.building && this.state === 'empty') this.build().catch((e: unknown) => this.logger.warn('catalog build failed', e));
-      if (this.building) await this.tier.whenReady();
+      if (await this.started()) await this.tier.whenReady();
       return;
     }
+    await this.checkRoot();
     if (this.building) await this.building;
     else if (this.state === 'empty') await this.build();
+  }
+
+  /** Starts a build if none ran yet (the root checked first); whether one is running. */
+  private async started(): Promise<boolean> {
+    await this.checkRoot();
+    if (!this.building && this.state === 'empty') this.build().catch((e: unknown) => this.logger.warn('catalog build failed', e));
+    return this.building !== undefined;
   }
 
   removeFile(rel: string): void {
@@ -320,17 +326,21 @@ export class WorkspaceCatalog implements Catalog {
     return entry.symbols;
   }
 
-  async lookup(name: string, filter?: SymbolFilter): Promise<CatalogSymbol[]> {
+  async lookup(name: string, filter?: SymbolFilter, opts: LookupOptions = {}): Promise<CatalogSymbol[]> {
     if (typeof name !== 'string' || name.trim() === '') throw new LspgateError('INVALID_INPUT', 'symbol name must be a non-empty string');
     const max = this.deps.limits.maxQueryLength;
     if (name.length > max) throw new LspgateError('INVALID_INPUT', `symbol name is longer than maxQueryLength ${max}`);
+    // while the pass runs, the unparsed files that can declare the name are parsed first (early-names.ts)
+    const find = () => this.index.find(name, filter);
+    const early = this.deps.cataloger.syntax && !this.tier.ready && (await this.started()) ? await this.syntax.namesFirst(name, find, opts) : undefined;
+    if (early) return early;
     // A name waits for the build's syntax pass, not for the servers' catalog of languages without a
     // grammar: that is a documentSymbol request per file to a server that may still be loading its
     // project. A name the parse trees hold answers at once (a same-named declaration in such a
     // language joins later answers); only a name they lack waits for the whole build.
     await this.ensureBuilt(true);
     await this.disk.settled();
-    let hits = this.index.find(name, filter);
+    let hits = find();
     if (hits.length === 0 && this.building) {
       await this.ensureBuilt();
       hits = this.index.find(name, filter);
@@ -519,9 +529,4 @@ export class WorkspaceCatalog implements Catalog {
 
   /** Call edges lspgate computed (find_callers / find_callees), kept in the database's call_graph. */
   readonly recordCalls = (edges: readonly CallEdgeRow[]): number => this.snapshot.recordCalls(edges);
-}
-
-async function readGitHead(root: string): Promise<string> {
-  const r = await runGit(['rev-parse', 'HEAD'], { cwd: root, timeout: 5000 });
-  return r.exitCode === 0 ? String(r.stdout).trim() : '';
 }

@@ -7,11 +7,12 @@
  * when a server entry replaces a syntax entry of the same content, the server wins and every symbol
  * one of them lists that the other does not, or lists with another range or kind, is counted.
  */
-import type { CatalogSymbol, FileEntry, SyntaxCataloger, TierStatus } from '../core/catalog.js';
+import type { CatalogSymbol, FileEntry, LookupOptions, SyntaxCataloger, TierStatus } from '../core/catalog.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { Logger } from '../util/logger.js';
 import { fileExtension } from '../util/paths.js';
 import type { CatalogFiles } from './catalog-files.js';
+import { parseDeclarersFirst } from './early-names.js';
 import { type Admission, type FileGate, refusalOf } from './file-gate.js';
 import type { SymbolIndex } from './symbol-index.js';
 import type { WalkedFile } from './walk.js';
@@ -133,7 +134,48 @@ type AdmittedFile = Admission & { admitted: true };
 
 /** The syntax tier's side of the catalog: its pass over a build's files, early entries, changed files. */
 export class SyntaxEntries {
+  /** The running pass's files not answered yet (a name asked meanwhile reads them: early-names.ts). */
+  private running: Map<string, WalkedFile> | undefined;
+  private starts: (() => void)[] = [];
+
   constructor(private readonly host: SyntaxHost) {}
+
+  /**
+   * A name asked while a build runs: once its pass has its files, those not parsed yet that can
+   * declare the name are parsed first (early-names.ts) and `find` answers, if it finds any (said to
+   * `onEarly`); undefined when the name must wait for the pass.
+   */
+  async namesFirst(name: string, find: () => CatalogSymbol[], opts: LookupOptions): Promise<CatalogSymbol[] | undefined> {
+    if (!this.running && !this.host.tier.ready) {
+      await Promise.race([new Promise<void>((resolve) => this.starts.push(resolve)), this.host.tier.whenReady()]);
+    }
+    const early = await parseDeclarersFirst(this, name, opts.onHolders);
+    const hits = early && find();
+    if (!hits?.length) return undefined;
+    opts.onEarly?.(early!);
+    return hits;
+  }
+
+  /** The running pass's files it has not answered yet; undefined when no pass runs. */
+  unparsed(): WalkedFile[] | undefined {
+    return this.running && !this.host.tier.ready ? [...this.running.values()] : undefined;
+  }
+
+  /**
+   * A file of the running pass parsed now, ahead of its turn (a name asked before the pass reached
+   * it), through the gate like any early reader's; false when it could not be (refused, no syntax,
+   * a parse failure: the pass will say why).
+   */
+  async parseAhead(f: WalkedFile): Promise<boolean> {
+    const { syntax, files } = this.host;
+    if (!syntax) return false;
+    const a = await this.host.gate().admit(f.abs);
+    if (!a.admitted) return false;
+    const entry = await syntax.catalogOne(a.abs, a.rel, a).catch(() => undefined);
+    if (!entry) return false;
+    if (this.running?.has(a.rel)) files.storeSyntax(a.rel, entry, true);
+    return true;
+  }
 
   /**
    * Every walked file (the gate admitted each) the syntax tier parses and the index does not hold as
@@ -152,14 +194,19 @@ export class SyntaxEntries {
       });
       const unanswered = new Set(todo.map((f) => f.rel));
       const walked = new Map(files.map((f) => [f.rel, index.files.get(f.rel)?.mtimeMs]));
+      this.running = new Map(todo.map((f) => [f.rel, f]));
+      for (const started of this.starts.splice(0)) started();
       await syntax
         .catalogMany(
           todo,
           (rel, entry, error) => {
             unanswered.delete(rel);
+            this.running?.delete(rel);
             // the watcher may have parsed the file again since the walk read it: its newer entry stays
             const now = index.files.get(rel);
             if (now && walked.get(rel) !== now.mtimeMs && now.mtimeMs !== entry?.mtimeMs) return;
+            // parsed ahead of its turn (a name asked meanwhile): the same bytes are not stored twice
+            if (now?.tier === 'syntax' && entry && now.hash === entry.hash && now.mtimeMs === entry.mtimeMs && now.size === entry.size) return;
             if (entry) this.host.files.storeSyntax(rel, entry, true);
             else if (error) this.failed(rel, new LspgateError(error.code as 'INTERNAL', error.message, { file: rel }));
           },
@@ -174,6 +221,7 @@ export class SyntaxEntries {
           for (const rel of unanswered) this.failed(rel, e, true);
         });
     } finally {
+      this.running = undefined;
       tier.markReady();
     }
   }

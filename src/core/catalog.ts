@@ -256,6 +256,16 @@ export interface ReadOptions {
   early?: boolean;
 }
 
+export interface LookupOptions {
+  /**
+   * Called when the name was answered while the syntax pass was still running: from every file parsed
+   * so far plus the unparsed files that hold the name, parsed first (catalog/early-names.ts).
+   */
+  onEarly?: (early: { unparsed: number; parsedAhead: number }) => void;
+  /** The unparsed files found holding the name, before they are parsed (absolute paths): their server may start meanwhile. */
+  onHolders?: (files: string[]) => void;
+}
+
 /** Why the walk passed over files, with counts (the file-safety pipeline's reasons). */
 export type SkipCounts = Partial<Record<string, number>>;
 
@@ -300,7 +310,7 @@ export interface Catalog {
    * `Router.ServeHTTP`, `App\Models\User::posts`, `flask.app.Flask.route`), filtered.
    * Builds the catalog first if needed.
    */
-  lookup(name: string, filter?: SymbolFilter): Promise<CatalogSymbol[]>;
+  lookup(name: string, filter?: SymbolFilter, opts?: LookupOptions): Promise<CatalogSymbol[]>;
   byId(symbolId: string, opts?: ReadOptions): Promise<CatalogSymbol | undefined>;
   /** The cataloged symbol without a freshness check (get_symbol's verify compares it to the disk). */
   peek(symbolId: string): Promise<CatalogSymbol | undefined>;

@@ -159,3 +159,9 @@ export async function runGit(args: string[], opts: GitOptions = {}): Promise<Git
   if (list.exitCode !== 0 && !(list.exitCode === 1 && list.stdout === '' && list.stderr === '')) return list;
   return spawnGit(args, withConfigPairs(env, driverOverrides(list.stdout)), opts);
 }
+
+/** The commit HEAD names in `root`, or '' (no repository, no commit yet, git missing). */
+export async function headCommit(root: string): Promise<string> {
+  const r = await runGit(['rev-parse', 'HEAD'], { cwd: root, timeout: 5000 });
+  return r.exitCode === 0 ? String(r.stdout).trim() : '';
+}

@@ -42,6 +42,12 @@ const BATCH = 8;
 const PREPARE_MS = 60_000;
 /** Workers with nothing to do are ended after this long (they hold a runtime and its grammars). */
 const IDLE_MS = 20_000;
+/**
+ * A question someone waits for takes the next worker that finishes its batch; only when none has
+ * within this long does it get a worker of its own. Starting one (a runtime and a grammar) took
+ * 2.7 s on a loaded 2-core machine, ten times a batch.
+ */
+const OWN_WORKER_AFTER_MS = 1000;
 
 export interface PoolOptions {
   root: string;
@@ -81,6 +87,8 @@ class SyntaxPool {
   private readonly runs: Run[] = [];
   private readonly size = Math.max(1, Math.min(availableParallelism(), 4));
   private idle: NodeJS.Timeout | undefined;
+  /** Since when a question someone waits for has found every worker busy (see OWN_WORKER_AFTER_MS). */
+  private waiting: { since: number; timer: NodeJS.Timeout } | undefined;
   private ids = 0;
   private turn = 0;
 
@@ -117,7 +125,11 @@ class SyntaxPool {
       if (run.opts.signal?.aborted) run.settle(new LspgateError('CANCELLED', 'cataloging was cancelled'));
     }
     const live = this.runs.filter((r) => r.pending.length > 0);
-    const pick = live.find((r) => r.opts.interactive) ?? live[this.turn++ % Math.max(1, live.length)];
+    // bulk batches on at most `size` workers: one started for a question someone waits for does not
+    // join the pass and take the cores a language server loading beside it needs
+    const bulkRoom = this.slots.filter((s) => s.batch && !s.run?.opts.interactive).length < this.size;
+    const bulk = live.filter((r) => !r.opts.interactive);
+    const pick = live.find((r) => r.opts.interactive) ?? (bulkRoom ? bulk[this.turn++ % Math.max(1, bulk.length)] : undefined);
     return pick ? { run: pick, files: pick.pending.shift()! } : undefined;
   }
 
@@ -125,7 +137,7 @@ class SyntaxPool {
     for (;;) {
       let slot = this.slots.find((s) => !s.batch && !s.dead);
       // a question someone waits for gets a worker of its own even when every worker is on a long file
-      const room = this.slots.length < this.size || (this.slots.length < this.size * 2 && this.runs.some((r) => r.opts.interactive && r.pending.length > 0));
+      const room = this.slots.length < this.size || (this.slots.length < this.size * 2 && this.waitedForWorker());
       if (!slot && !room) break;
       const work = this.next();
       if (!work) break;
@@ -133,6 +145,20 @@ class SyntaxPool {
       this.send(slot, work.run, work.files);
     }
     this.idleCheck();
+  }
+
+  /** Whether a question someone waits for has found every worker busy for OWN_WORKER_AFTER_MS. */
+  private waitedForWorker(): boolean {
+    if (!this.runs.some((r) => r.opts.interactive && r.pending.length > 0)) {
+      clearTimeout(this.waiting?.timer);
+      this.waiting = undefined;
+      return false;
+    }
+    this.waiting ??= { since: performance.now(), timer: setTimeout(() => this.dispatch(), OWN_WORKER_AFTER_MS).unref() };
+    if (performance.now() - this.waiting.since < OWN_WORKER_AFTER_MS) return false;
+    clearTimeout(this.waiting.timer);
+    this.waiting = undefined;
+    return true;
   }
 
   private send(slot: Slot, run: Run, files: SyntaxJob[]): void {

@@ -12,6 +12,7 @@ import type { CatalogSymbol, SymbolFilter } from '../../core/catalog.js';
 import { isErrorCode, LspgateError } from '../../errors/errors.js';
 import { fromLspPosition, toLspPosition } from '../../lsp/positions.js';
 import type { ServiceCall } from '../call.js';
+import { raisePriority } from '../server-priority.js';
 import { innermostContainingLine, symbolAtSelection, walkSymbols } from '../symbols.js';
 import { withoutAliases } from './aliases.js';
 import { alternativeOf, choose, compareKeys, type KindFit, rankCandidates, type RankedCandidate } from './resolution-policy.js';
@@ -144,7 +145,7 @@ export async function resolveTargetOrTie(
     if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol with id ${input.symbol_id}`, { symbol_id: input.symbol_id });
     return fromCatalog(sym);
   }
-  const r = await lookupRanked(call, input.symbol!, filterOf(input), undefined, { fit, strict: input.strict });
+  const r = await lookupRanked(call, input.symbol!, filterOf(input), undefined, { fit, strict: input.strict, serverNext: true });
   if (r.kind === 'tie') {
     if (input.strict) throw ambiguousError(input.symbol!, filterOf(input), r.ranked, true);
     return r;
@@ -179,6 +180,8 @@ function failedFilesError(call: ServiceCall, name: string): void {
 export interface LookupPolicy {
   fit?: KindFit | undefined;
   strict?: boolean | undefined;
+  /** The caller asks the declaration's server next: on a cold catalog it may start while the name resolves. */
+  serverNext?: boolean;
 }
 
 /**
@@ -212,7 +215,10 @@ export async function lookupRanked(
     const byId = await call.workspace.catalog.byId(name);
     if (byId && (!accept || accept(byId))) return { kind: 'chosen', symbol: byId };
   }
-  let found = await call.workspace.catalog.lookup(name, filter);
+  let found = await call.workspace.catalog.lookup(name, filter, {
+    onEarly: (e) => resolvedWhileBuilding(call, name, e),
+    ...(policy.serverNext ? { onHolders: (files: string[]) => startServerFor(call, files) } : {}),
+  });
   if (accept) found = found.filter(accept);
   found = collapseOverloads(found);
   if (found.length === 0) {
@@ -235,6 +241,38 @@ export async function lookupRanked(
   }
   const first = r.ranked[0]!;
   return { kind: 'tie', leaders: r.ranked.filter((c) => compareKeys(c.key, first.key) === 0).map((c) => c.symbol), ranked: r.ranked };
+}
+
+/** A name answered before the syntax pass ended says so: a declaration in a language without a grammar may be missing. */
+function resolvedWhileBuilding(call: ServiceCall, name: string, e: { unparsed: number; parsedAhead: number }): void {
+  call.meta.setIndexState('indexing');
+  call.meta.warn(
+    `the catalog was still building (${e.unparsed} file(s) not yet parsed): ${name} was resolved after parsing first the ${e.parsedAhead} of them that mention it; ask again when index_state is ready`,
+  );
+}
+
+/**
+ * While the files that can declare a name are parsed, their server starts loading its project
+ * (opening a file is what makes tsserver load one): a name asked on a cold workspace does not start
+ * its server much later than the same question by position. Only when the first 20 have one server
+ * and root: another language's file that mentions the name must not start a server nobody needs.
+ */
+function startServerFor(call: ServiceCall, files: string[]): void {
+  const routes = new Set(
+    files.slice(0, 20).map((f) => {
+      const r = call.env.broker.route(f, call.workspace.root);
+      return r ? `${r.entry.id}@${r.root}` : '';
+    }),
+  );
+  if (routes.size !== 1 || routes.has('')) return;
+  const abs = files[0]!;
+  call.env.broker
+    .sessionFor(abs, call.workspace.root)
+    .then((session) => {
+      raisePriority(call.env, session);
+      return session.syncDocument(abs);
+    })
+    .catch((e: unknown) => call.env.logger.debug(`early start of the server for ${abs} failed`, e));
 }
 
 function ambiguousError(name: string, filter: SymbolFilter, ranked: RankedCandidate[], strict: boolean): LspgateError {
