@@ -5,8 +5,10 @@
 import { createHash } from 'node:crypto';
 
 import { describe, expect, it } from 'vitest';
+import { SymbolKind } from 'vscode-languageserver-protocol';
 
 import { sourceSignature } from '../../src/adapters/doc-text.js';
+import { LspSymbolKind } from '../../src/schema/convert/lsp-symbol-kind.js';
 import { sha256 } from '../../src/util/hash.js';
 
 /** sourceSignature as it was: the body opener cut by a pattern. */
@@ -54,5 +56,9 @@ describe('the syntax pass keeps its answers', () => {
     for (const data of [Buffer.from(''), Buffer.from('héllo'), 'héllo', Buffer.alloc(100_000, 7)]) {
       expect(sha256(data)).toBe(createHash('sha256').update(data).digest('hex'));
     }
+  });
+
+  it("the workers' LSP symbol kinds are the protocol package's, name for name", () => {
+    expect(Object.entries(LspSymbolKind).sort()).toEqual(Object.entries(SymbolKind).sort());
   });
 });
