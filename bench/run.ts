@@ -1,10 +1,13 @@
 /**
  * `npm run bench -- [--root DIR] [--lang ts|go|py|php] [--queries N] [--reps N] [--json out.json]
  *                   [--server ID] [--compare ID] [--gen-files N] [--no-gen] [--no-mcp] [--seed N]
- *                   [--node-flags "FLAGS"] [--no-memory] [--no-cold-start] [--cold-runs N]`
+ *                   [--node-flags "FLAGS"] [--no-memory] [--no-cold-start] [--cold-runs N] [--no-pass-cpu]`
  *  (node flags of the spawned `lspgate mcp`, shown in the header; the cold start — with and without
  *  the syntax tier, beside the raw server's time to ready — runs on every workspace: bench/cold-start.ts;
  *  so does one changed file on its syntax catalog: bench/incremental.ts)
+ *
+ * First, the syntax pass's CPU against the raw parse of the same files, per corpus (generated 3,500
+ * files, node_modules TS/JS, GOROOT/src, the Python stdlib: bench/pass-cpu.ts; `--no-pass-cpu`).
  *
  * Last, the memory goals (bench/memory-goals.ts: the daemon after four roots used once and left,
  * monorepo and four-client ratios, each met/missed; `--no-memory` leaves them out).
@@ -28,6 +31,7 @@ import { incremental } from './incremental.js';
 import { runLspgateSuite } from './lspgate-suite.js';
 import { runMcpSuite } from './mcp-suite.js';
 import { renderMemoryGoals, runMemoryGoals } from './memory-goals.js';
+import { passCpu, passCpuTable } from './pass-cpu.js';
 import { buildQuerySet, listSourceFiles, type Query } from './query-set.js';
 import { loadShippedEntry, packageRoot } from './raw-client.js';
 import { RawRunner, runRawSuite } from './raw-suite.js';
@@ -60,6 +64,7 @@ interface Args {
   memory: boolean;
   coldStart: boolean;
   coldRuns: number;
+  passCpu: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -78,6 +83,7 @@ function parseArgs(argv: string[]): Args {
     memory: true,
     coldStart: true,
     coldRuns: 1,
+    passCpu: true,
   };
   for (let i = 0; i < argv.length; i++) {
     const v = () => {
@@ -124,6 +130,9 @@ function parseArgs(argv: string[]): Args {
         break;
       case '--no-cold-start':
         a.coldStart = false;
+        break;
+      case '--no-pass-cpu':
+        a.passCpu = false;
         break;
       case '--cold-runs':
         a.coldRuns = Number(v());
@@ -257,6 +266,7 @@ async function main(): Promise<void> {
   const tools = await toolsListReport();
   const start = cliStart();
   const surface = `## Agent surface\n\n${tools.text}\nCLI start (median of 15 runs interleaved with \`node -e 0\`):\n\n${cliStartTable(start)}\n`;
+  const pass = a.passCpu ? await passCpu(['gen', 'nm', 'go', 'py'], 3500, 3000, log) : [];
   const reports: WorkspaceReport[] = [];
   const allTargets: TargetResult[] = [];
   const cold: string[] = [];
@@ -277,12 +287,13 @@ async function main(): Promise<void> {
   const flags = a.nodeFlags.length ? `; lspgate mcp spawned with node ${a.nodeFlags.join(' ')}` : '';
   const header = `lspgate bench ${meta.date} — node ${meta.node}, ${meta.cpus} CPUs, load average ${meta.loadavg.map((x) => x.toFixed(1)).join(' ')}${flags}`;
   process.stdout.write(renderReport(reports, allTargets, `${header}\n\n${surface}`));
+  if (pass.length) process.stdout.write(`\n## The syntax pass against the raw parse (same files, same runtime, same run)\n\n${passCpuTable(pass)}\n`);
   if (cold.length) process.stdout.write(`\n## Cold start: the syntax tier, the servers only, the raw server\n\n${cold.join('\n\n')}\n`);
   process.stdout.write(`\n## One changed file\n\n${changed.join('\n')}\n`);
   const memory = a.memory ? runMemoryGoals(log) : [];
   if (memory.length) process.stdout.write(renderMemoryGoals(memory));
   fs.mkdirSync(path.dirname(a.json), { recursive: true });
-  const json = { ...(toJson(reports, allTargets, meta) as object), tools_list: tools.rows, cli_start: start, memory_goals: memory };
+  const json = { ...(toJson(reports, allTargets, meta) as object), tools_list: tools.rows, cli_start: start, memory_goals: memory, pass_cpu: pass };
   fs.writeFileSync(a.json, JSON.stringify(json, null, 2));
   log(`JSON written to ${a.json}`);
 }

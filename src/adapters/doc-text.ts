@@ -190,9 +190,22 @@ export function sourceSignature(lines: readonly string[], selectionLine: number,
     sig += (sig.endsWith('(') || t.startsWith(')') ? '' : ' ') + t;
     depth += balance(t);
   }
-  sig = sig.replace(/\s+/g, ' ').replace(/\s*\{\s*$/, '');
+  sig = dropBodyOpener(sig.replace(/\s+/g, ' '));
   if (language === 'python') sig = sig.replace(/:\s*$/, '');
   return cap(sig, MAX_SIGNATURE);
+}
+
+/**
+ * `s` (whitespace runs already one space) without a trailing `{` and the spaces around it: what
+ * `s.replace(/\s*\{\s*$/, '')` gives, without trying the pattern at every index of a long line.
+ */
+function dropBodyOpener(s: string): string {
+  let e = s.length;
+  if (s.charCodeAt(e - 1) === 32) e--;
+  if (s.charCodeAt(e - 1) !== 123) return s;
+  e--;
+  if (s.charCodeAt(e - 1) === 32) e--;
+  return s.slice(0, e);
 }
 
 /** Open minus closed parentheses of `s`: 0 when its parameter lists close on it. */

@@ -13,7 +13,7 @@
  * A file that appears after the first walk (a symlink made later pointing out of the root, a key
  * written into a source file) is judged exactly as the walk would have judged it.
  */
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
 import { open, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -148,6 +148,29 @@ async function openedAt(fd: number): Promise<string | undefined> {
   }
 }
 
+/** openedAt, synchronously (judgeBytesAtSync). */
+function openedAtSync(fd: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+type JudgeOpts = { generated?: boolean; minified?: boolean };
+
+/** The content rules on what one open read (judgeBytesAt, judgeBytesAtSync): the same for both. */
+function judgeBody(abs: string, rel: string, st: { size: number; mtimeMs: number }, body: Buffer, opts: JudgeOpts): Admission {
+  const out = (reason: SkipReason): Admission => ({ admitted: false, abs, rel, reason });
+  const head = body.subarray(0, SNIFF_BYTES);
+  if (hasNulByte(head)) return out('binary');
+  if (!opts.generated && looksGenerated(head)) return out('generated');
+  if (opts.minified === false && looksMinified(body)) return out('minified');
+  if (containsPrivateKey(body)) return out('private_key');
+  return { admitted: true, abs, rel, size: st.size, mtimeMs: st.mtimeMs, bytes: body };
+}
+
 /**
  * The gate's content rules on the bytes of one open of `abs` (a real path inside `root`): no path
  * is followed again — O_NOFOLLOW (a file swapped for a symlink since its real path was taken is not
@@ -156,13 +179,7 @@ async function openedAt(fd: number): Promise<string | undefined> {
  * a reader of a file the walk admitted earlier uses (the cataloger, the syntax workers): the bytes
  * they catalog pass the same rules, whatever happened to the path since.
  */
-export async function judgeBytesAt(
-  root: string,
-  abs: string,
-  rel: string,
-  maxFileBytes: number,
-  opts: { generated?: boolean; minified?: boolean } = {},
-): Promise<Admission> {
+export async function judgeBytesAt(root: string, abs: string, rel: string, maxFileBytes: number, opts: JudgeOpts = {}): Promise<Admission> {
   const out = (reason: SkipReason): Admission => ({ admitted: false, abs, rel, reason });
   let fh;
   try {
@@ -183,17 +200,45 @@ export async function judgeBytesAt(
       if (bytesRead === 0) break;
       got += bytesRead;
     }
-    const body = got < bytes.length ? bytes.subarray(0, got) : bytes;
-    const head = body.subarray(0, SNIFF_BYTES);
-    if (hasNulByte(head)) return out('binary');
-    if (!opts.generated && looksGenerated(head)) return out('generated');
-    if (opts.minified === false && looksMinified(body)) return out('minified');
-    if (containsPrivateKey(body)) return out('private_key');
-    return { admitted: true, abs, rel, size: st.size, mtimeMs: st.mtimeMs, bytes: body };
+    return judgeBody(abs, rel, st, got < bytes.length ? bytes.subarray(0, got) : bytes, opts);
   } catch {
     return out('unreadable');
   } finally {
     await fh.close();
+  }
+}
+
+/**
+ * judgeBytesAt with the same system calls made synchronously, for a worker thread that has nothing
+ * else to do meanwhile (the syntax workers): five promise round trips through libuv's pool per file
+ * cost more than the calls themselves.
+ */
+export function judgeBytesAtSync(root: string, abs: string, rel: string, maxFileBytes: number, opts: JudgeOpts = {}): Admission {
+  const out = (reason: SkipReason): Admission => ({ admitted: false, abs, rel, reason });
+  let fd;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (e) {
+    return out((e as NodeJS.ErrnoException).code === 'ELOOP' ? 'symlink' : 'unreadable');
+  }
+  try {
+    const at = openedAtSync(fd);
+    if (at !== undefined && at !== abs) return out(isInside(root, at) ? 'symlink' : 'symlink_outside_root');
+    const st = fstatSync(fd);
+    if (!st.isFile()) return out('unreadable');
+    if (st.size > maxFileBytes) return out('too_large');
+    const bytes = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < bytes.length) {
+      const bytesRead = readSync(fd, bytes, got, bytes.length - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return judgeBody(abs, rel, st, got < bytes.length ? bytes.subarray(0, got) : bytes, opts);
+  } catch {
+    return out('unreadable');
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -231,7 +276,15 @@ const REFUSALS: Partial<Record<SkipReason, [ErrorCode, (rel: string) => string]>
  * when the path now leads elsewhere inside the root.
  */
 export async function readGated(root: string, abs: string, rel: string, maxFileBytes: number): Promise<{ bytes: Buffer; size: number; mtimeMs: number }> {
-  const a = await judgeBytesAt(root, abs, rel, maxFileBytes, { generated: true });
+  return gated(await judgeBytesAt(root, abs, rel, maxFileBytes, { generated: true }), rel, maxFileBytes);
+}
+
+/** readGated, synchronously (judgeBytesAtSync): the same answer and the same errors. */
+export function readGatedSync(root: string, abs: string, rel: string, maxFileBytes: number): { bytes: Buffer; size: number; mtimeMs: number } {
+  return gated(judgeBytesAtSync(root, abs, rel, maxFileBytes, { generated: true }), rel, maxFileBytes);
+}
+
+function gated(a: Admission, rel: string, maxFileBytes: number): { bytes: Buffer; size: number; mtimeMs: number } {
   if (a.admitted) return { bytes: a.bytes, size: a.size, mtimeMs: a.mtimeMs };
   if (a.reason === 'too_large')
     throw new GateRefusal('LIMIT_EXCEEDED', `${rel} is over maxFileBytes ${maxFileBytes}`, a.reason, { limit: 'maxFileBytes', max: maxFileBytes, file: rel });

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
-/** sha256 (hex) of bytes or of a string's UTF-8 encoding. */
+/** sha256 (hex) of bytes or of a string's UTF-8 encoding (one-shot: the catalog hashes every symbol's bytes). */
 export function sha256(data: Buffer | string): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data, 'hex');
 }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ChangeFeed } from '../../src/catalog/change-feed.js';
-import { FileGate, GateRefusal, readGated, refusalOf } from '../../src/catalog/file-gate.js';
+import { FileGate, GateRefusal, readGated, readGatedSync, refusalOf } from '../../src/catalog/file-gate.js';
 import type { CatalogChanges } from '../../src/core/catalog.js';
 import { parseInWorkers, type SyntaxAnswer } from '../../src/service/cataloging/syntax-pool.js';
 import { createLogger } from '../../src/util/logger.js';
@@ -133,6 +133,25 @@ describe('reading a file the walk admitted earlier', () => {
     await expect(read(deep!)).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
     await expect(read(swapped!)).rejects.toMatchObject({ code: 'CONTENT_MODIFIED' });
     await expect(read(keyed!)).rejects.toMatchObject({ code: 'SECRET_FILE' });
+  });
+
+  it("readGatedSync (the syntax workers' read) answers exactly as readGated, bytes or error, file by file", async () => {
+    const rels = [...stale(), 'src/ok.ts', 'src/blob.ts', 'src/big.ts', 'src/wire.ts', 'src/missing.ts', 'src'];
+    const outcome = async (read: () => unknown) => {
+      try {
+        const r = (await read()) as { bytes: Buffer; size: number; mtimeMs: number };
+        return { bytes: r.bytes.toString('hex'), size: r.size, mtimeMs: r.mtimeMs };
+      } catch (e) {
+        const g = e as GateRefusal;
+        return { code: g.code, message: g.message, details: g.details };
+      }
+    };
+    for (const rel of rels) {
+      const abs = path.join(root, rel);
+      const sync = await outcome(() => readGatedSync(root, abs, rel, 1000));
+      expect(sync, rel).toEqual(await outcome(() => readGated(root, abs, rel, 1000)));
+    }
+    expect(await outcome(() => readGatedSync(root, path.join(root, 'src/big.ts'), 'src/big.ts', 1000))).toMatchObject({ code: 'LIMIT_EXCEEDED' });
   });
 
   it('the syntax workers read the same way (the answer is a coded error, never the outside text)', async () => {

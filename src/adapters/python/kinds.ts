@@ -4,9 +4,8 @@
  * property; a variable in a class is a field, a module-level Constant or upper-case name a
  * constant. One function for the server catalog and the syntax catalog alike.
  */
-import { SymbolKind as Lsp } from 'vscode-languageserver-protocol';
-
 import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
+import { LspSymbolKind as Lsp } from '../../schema/convert/lsp-symbol-kind.js';
 import type { SymbolKind } from '../../schema/descriptors.js';
 
 const FUNCTION_KINDS: number[] = [Lsp.Method, Lsp.Function, Lsp.Constructor];

@@ -8,9 +8,9 @@
  * tsgo EnumMember) and getters (tsserver Method, tsgo Property).
  */
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
-import { SymbolKind as Lsp } from 'vscode-languageserver-protocol';
 
 import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
+import { LspSymbolKind as Lsp } from '../../schema/convert/lsp-symbol-kind.js';
 import type { SymbolKind } from '../../schema/descriptors.js';
 
 function textBeforeName(lines: string[], symbol: DocumentSymbol): string {

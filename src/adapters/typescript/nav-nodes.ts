@@ -38,6 +38,19 @@ export interface NavItem {
   commonJs?: boolean;
 }
 
+/** Parents the walk already holds (a handled node's own container, nav-walk.ts visitAll): asking the tree walks down from its root. */
+const knownParents = new WeakMap<SyntaxNode, SyntaxNode>();
+
+/** Records that `parent` is `child`'s parent in the tree (the walk found `child` among its children). */
+export function knowParent(child: SyntaxNode, parent: SyntaxNode): void {
+  knownParents.set(child, parent);
+}
+
+/** `n.parent`, from what the walk knows when it can. */
+export function parentOf(n: SyntaxNode): SyntaxNode | null {
+  return knownParents.get(n) ?? n.parent;
+}
+
 export const FUNCTION_EXPRESSIONS = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 export const CLASS_EXPRESSIONS = new Set(['class']);
 export const PATTERNS = new Set(['object_pattern', 'array_pattern']);
@@ -47,11 +60,11 @@ const OWN_BODIES = new Set(['program', 'class_body', 'interface_body', 'object_t
 
 /** What navigationBar.ts mergeChildren needs of a declaration: its merge key, AST parent and whether it is its container's own child. */
 export function mergeable(n: SyntaxNode, merge: string): Pick<NavItem, 'merge' | 'scope' | 'own'> {
-  let p = n.parent;
-  if (p?.type === 'ambient_declaration') p = p.parent;
-  if (p?.type === 'export_statement') p = p.parent;
+  let p = parentOf(n);
+  if (p?.type === 'ambient_declaration') p = parentOf(p);
+  if (p?.type === 'export_statement') p = parentOf(p);
   const moduleBody =
-    p?.type === 'statement_block' && (p.parent?.type === 'internal_module' || p.parent?.type === 'module' || p.parent?.type === 'ambient_declaration');
+    p?.type === 'statement_block' && (parentOf(p)?.type === 'internal_module' || parentOf(p)?.type === 'module' || parentOf(p)?.type === 'ambient_declaration');
   return { merge, scope: p?.id ?? -1, own: !!p && (OWN_BODIES.has(p.type) || moduleBody) };
 }
 
@@ -69,10 +82,10 @@ export function endOf(n: SyntaxNode): number {
 /** Where TypeScript's node starts: at its first decorator or modifier, `export` and `declare` included. */
 export function declarationStart(n: SyntaxNode): number {
   let start = n.startIndex;
-  let p = n.parent;
+  let p = parentOf(n);
   if (p?.type === 'ambient_declaration') {
     start = p.startIndex;
-    p = p.parent;
+    p = parentOf(p);
   }
   if (p?.type === 'export_statement') start = p.startIndex;
   // tree-sitter puts a method's decorators before it in the class body
@@ -85,8 +98,8 @@ const DECLARING = new Set(['required_parameter', 'optional_parameter', 'formal_p
 
 /** Whether a destructuring pattern declares (a parameter's, a variable's) rather than assigns. */
 export function isParameterPattern(p: SyntaxNode): boolean {
-  let x = p.parent;
-  while (x && PATTERN_PARTS.has(x.type)) x = x.parent;
+  let x = parentOf(p);
+  while (x && PATTERN_PARTS.has(x.type)) x = parentOf(x);
   return !!x && (DECLARING.has(x.type) || (x.type === 'for_in_statement' && !!x.childForFieldName('kind')));
 }
 
@@ -104,7 +117,7 @@ export function accessorKeyword(n: SyntaxNode): 'get' | 'set' | undefined {
 }
 
 export function isDefaultExport(n: SyntaxNode): boolean {
-  const p = n.parent;
+  const p = parentOf(n);
   return p?.type === 'export_statement' && p.children.some((c) => c?.type === 'default');
 }
 
@@ -116,7 +129,7 @@ export function firstIdentifier(n: SyntaxNode): SyntaxNode {
 
 /** The LSP kind of a variable declaration: Constant for `const`, Variable for `let`, `var` and `using`. */
 export function declarationKind(declarator: SyntaxNode): number {
-  const decl = declarator.parent;
+  const decl = parentOf(declarator);
   const keyword = decl?.type === 'lexical_declaration' ? (decl.childForFieldName('kind')?.type ?? decl.child(0)?.type) : undefined;
   return keyword === 'const' ? NAV_KIND.constant : NAV_KIND.variable;
 }

@@ -29,6 +29,7 @@ import {
   mergeable,
   NAV_KIND,
   type NavItem,
+  parentOf,
   PATTERNS,
   skipOuterExpressions,
 } from './nav-nodes.js';
@@ -70,7 +71,7 @@ export class NavTreeBuilder extends NavWalk {
       variable_declarator: (n) => this.declarator(n, declarationKind(n)),
       pair: (n) => this.pair(n),
       shorthand_property_identifier: (n) => {
-        if (n.parent?.type === 'object')
+        if (parentOf(n)?.type === 'object')
           this.open({ name: nameText(n), lspKind: NAV_KIND.property, start: n.startIndex, end: endOf(n), nameAt: n.startIndex, children: [] }, () => undefined);
       },
       spread_element: (n) => this.spread(n),
@@ -91,7 +92,7 @@ export class NavTreeBuilder extends NavWalk {
   private methodSignature(n: SyntaxNode): void {
     const name = n.childForFieldName('name');
     // `constructor(a: string);` — an overload of the constructor (or a `declare class`'s only one): TypeScript's Constructor node
-    if (n.parent?.type === 'class_body' && name?.text === 'constructor' && name.type === 'property_identifier') {
+    if (parentOf(n)?.type === 'class_body' && name?.text === 'constructor' && name.type === 'property_identifier') {
       this.parent.children.push({
         name: 'constructor',
         lspKind: NAV_KIND.constructor,
@@ -107,7 +108,7 @@ export class NavTreeBuilder extends NavWalk {
 
   private method(n: SyntaxNode): void {
     const name = n.childForFieldName('name');
-    const inClass = n.parent?.type === 'class_body';
+    const inClass = parentOf(n)?.type === 'class_body';
     const start = declarationStart(n);
     if (inClass && name?.text === 'constructor' && name.type === 'property_identifier') {
       this.open({ name: 'constructor', lspKind: NAV_KIND.constructor, start, end: endOf(n), children: [], ...mergeable(n, 'constructor') }, () =>
@@ -262,7 +263,7 @@ export class NavTreeBuilder extends NavWalk {
   private pair(n: SyntaxNode): void {
     const key = n.childForFieldName('key');
     // a property assignment is listed whatever its name (hasNavigationBarName is for class and type members)
-    if (n.parent?.type !== 'object' || !key) return this.visitAll(n);
+    if (parentOf(n)?.type !== 'object' || !key) return this.visitAll(n);
     const value = n.childForFieldName('value');
     const fn = !!value && FUNCTION_EXPRESSIONS.has(value.type);
     this.open(
@@ -280,7 +281,7 @@ export class NavTreeBuilder extends NavWalk {
   }
 
   private spread(n: SyntaxNode): void {
-    if (n.parent?.type !== 'object') return this.visitAll(n);
+    if (parentOf(n)?.type !== 'object') return this.visitAll(n);
     const expr = n.namedChildren[0];
     const named = expr?.type === 'identifier' ? expr : undefined;
     this.parent.children.push({
@@ -422,7 +423,7 @@ export class NavTreeBuilder extends NavWalk {
    */
   private usingDeclaration(n: SyntaxNode, left: SyntaxNode): void {
     const declarators = [n];
-    const sequence = n.parent?.type === 'await_expression' ? n.parent.parent : n.parent;
+    const sequence = parentOf(n)?.type === 'await_expression' ? parentOf(parentOf(n)!) : parentOf(n);
     if (sequence?.type === 'sequence_expression') for (const c of sequence.namedChildren.slice(1)) if (c?.type === 'assignment_expression') declarators.push(c);
     for (const d of declarators) {
       const name = d === n ? left : d.childForFieldName('left');

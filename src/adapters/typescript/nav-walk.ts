@@ -7,7 +7,26 @@
 import { MAX_SYNTAX_NESTING, type SyntaxNode, tooDeeplyNested } from '../../syntax/syntax.js';
 import { WalkSteps } from '../../syntax/walk-steps.js';
 import { isIdentifierNode, nameText } from './nav-names.js';
-import { CLASS_EXPRESSIONS, declarationStart, endOf, FUNCTION_EXPRESSIONS, mergeable, NAV_KIND, type NavItem, PATTERNS } from './nav-nodes.js';
+import {
+  CLASS_EXPRESSIONS,
+  declarationStart,
+  endOf,
+  FUNCTION_EXPRESSIONS,
+  knowParent,
+  mergeable,
+  NAV_KIND,
+  type NavItem,
+  parentOf,
+  PATTERNS,
+} from './nav-nodes.js';
+
+const ANONYMOUS = 0;
+const HANDLED = 1;
+const WALKED = 2;
+/** A type id the grammar does not list: asked of the node itself. */
+const UNKNOWN = 3;
+/** Node roles per grammar and per handler table (a builder's `cases`), computed once. */
+const ROLES = new WeakMap<object, Map<string, Uint8Array>>();
 
 export abstract class NavWalk {
   readonly root: NavItem = { name: '', lspKind: 0, start: 0, end: 0, children: [] };
@@ -47,16 +66,22 @@ export abstract class NavWalk {
    * visited in order after this step.
    */
   protected visitAll(n: SyntaxNode): void {
+    const roles = this.roles(n);
     const cursor = n.walk();
     try {
       if (!cursor.gotoFirstChild()) return;
       let depth = 1;
       for (;;) {
         let descend = false;
-        if (cursor.nodeIsNamed) {
-          if (this.cases.has(cursor.nodeType)) this.visit(cursor.currentNode);
-          else descend = true;
-        }
+        // one call into the module per node (its type id) instead of two (named? then its type's name)
+        const id = cursor.nodeTypeId;
+        let role = id < roles.length ? roles[id]! : UNKNOWN;
+        if (role === UNKNOWN) role = cursor.nodeIsNamed ? (this.cases.has(cursor.nodeType) ? HANDLED : WALKED) : ANONYMOUS;
+        if (role === HANDLED) {
+          const c = cursor.currentNode;
+          if (depth === 1) knowParent(c, n);
+          this.visit(c);
+        } else if (role === WALKED) descend = true;
         if (descend && cursor.gotoFirstChild()) {
           depth++;
           continue;
@@ -68,6 +93,30 @@ export abstract class NavWalk {
     } finally {
       cursor.delete();
     }
+  }
+
+  private roleTable: { language: object; roles: Uint8Array } | undefined;
+
+  /** By node type id of `n`'s grammar: a named node of a handled type, another named node, or an anonymous one (ERROR, id 65535, is named). */
+  private roles(n: SyntaxNode): Uint8Array {
+    const language = n.tree.language;
+    if (this.roleTable?.language === language) return this.roleTable.roles;
+    let byCases = ROLES.get(language);
+    if (!byCases) ROLES.set(language, (byCases = new Map()));
+    const key = [...this.cases.keys()].join(' ');
+    let roles = byCases.get(key);
+    if (!roles) {
+      const types = language.types;
+      roles = new Uint8Array(Math.max(types.length, 65536));
+      for (let id = 0; id < roles.length; id++) {
+        const type = id < types.length ? types[id] : id === 65535 ? 'ERROR' : undefined;
+        if (type === undefined) roles[id] = UNKNOWN;
+        else roles[id] = !language.nodeTypeIsNamed(id) ? ANONYMOUS : this.cases.has(type || 'ERROR') ? HANDLED : WALKED;
+      }
+      byCases.set(key, roles);
+    }
+    this.roleTable = { language, roles };
+    return roles;
   }
 
   /** Visits a node that may be absent. */
@@ -112,8 +161,8 @@ export abstract class NavWalk {
   /** A class or type member's end: TypeScript's member takes the `;` (a type member also the `,`) after it; an object literal's does not. */
   protected memberEnd(n: SyntaxNode): number {
     const next = n.nextSibling;
-    if (!next || next.isNamed || n.parent?.type === 'object') return endOf(n);
-    return next.type === ';' || (next.type === ',' && n.parent?.type !== 'class_body') ? next.endIndex : endOf(n);
+    if (!next || next.isNamed || parentOf(n)?.type === 'object') return endOf(n);
+    return next.type === ';' || (next.type === ',' && parentOf(n)?.type !== 'class_body') ? next.endIndex : endOf(n);
   }
 
   /** A class body's members (the subclass reads them). */

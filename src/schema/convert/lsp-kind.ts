@@ -2,9 +2,8 @@
  * LSP SymbolKind → descriptor kinds. Exhaustive over the 26 kinds of LSP 3.17 §3.16.1; language
  * adapters refine these (Go struct vs type, TS type alias vs variable).
  */
-import { SymbolKind as Lsp } from 'vscode-languageserver-protocol';
-
 import type { SymbolKind } from '../descriptors.js';
+import { LspSymbolKind as Lsp } from './lsp-symbol-kind.js';
 
 export function fromLspSymbolKind(kind: number): SymbolKind {
   switch (kind) {

@@ -113,7 +113,8 @@ function toCatalogSymbol(
       ...(profile?.comments.blockDoc ? { blockDoc: profile.comments.blockDoc } : {}),
       ...(profile?.comments.trailingDoc ? { trailing: true } : {}),
     });
-  return {
+  // built in the key order of the catalog's JSON, optional keys in their places (no spread objects per symbol)
+  const sym = {
     symbol_id: n === 1 ? base : `${base}~${n}`,
     file: input.file,
     name,
@@ -124,16 +125,17 @@ function toCatalogSymbol(
     server: input.server,
     signature,
     summary: docstring ? firstSentence(docstring) : signature,
-    ...(docstring ? { docstring } : {}),
-    ...(parent ? { parent: parent.symbol_id } : {}),
-    ...(input.package ? { package: input.package } : {}),
-    ...(input.namespace ? { namespace: input.namespace } : {}),
-    line: node.range.start.line + 1,
-    end_line: endLine + 1,
-    selection_line: selLine + 1,
-    selection_column: source.column(node.selectionRange.start, encoding),
-    byte_offset: start,
-    byte_length: end - start,
-    content_hash: sha256(source.bytes.subarray(start, end)),
-  };
+  } as CatalogSymbol;
+  if (docstring) sym.docstring = docstring;
+  if (parent) sym.parent = parent.symbol_id;
+  if (input.package) sym.package = input.package;
+  if (input.namespace) sym.namespace = input.namespace;
+  sym.line = node.range.start.line + 1;
+  sym.end_line = endLine + 1;
+  sym.selection_line = selLine + 1;
+  sym.selection_column = source.column(node.selectionRange.start, encoding);
+  sym.byte_offset = start;
+  sym.byte_length = end - start;
+  sym.content_hash = sha256(source.bytes.subarray(start, end));
+  return sym;
 }

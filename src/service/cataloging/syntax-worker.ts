@@ -8,7 +8,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 
-import { readGated } from '../../catalog/file-gate.js';
+import { readGatedSync } from '../../catalog/file-gate.js';
 import { toLspgateError } from '../../errors/errors.js';
 import { prepareSyntax, syntaxEntry } from './syntax-entry.js';
 import type { SyntaxBatch, WorkerMessage } from './syntax-pool.js';
@@ -21,7 +21,7 @@ async function one(batch: SyntaxBatch, index: number): Promise<WorkerMessage> {
     const c = job.content;
     const { bytes, size, mtimeMs } = c
       ? { bytes: Buffer.from(c.bytes.buffer, c.bytes.byteOffset, c.bytes.byteLength), size: c.size, mtimeMs: c.mtimeMs }
-      : await readGated(root, job.abs, job.rel, maxFileBytes);
+      : readGatedSync(root, job.abs, job.rel, maxFileBytes);
     await prepareSyntax(job.rel);
     parentPort!.postMessage({ id: batch.id, begin: index } satisfies WorkerMessage);
     const entry = await syntaxEntry({ rel: job.rel, abs: job.abs, root, bytes, size, mtimeMs });
