@@ -5,6 +5,7 @@
  * operands `@_…`), named by the language's `nameOf` or its `name` field, spanning the node; symbols
  * nest by containment. Shared by the grammar-only profiles, each in its own folder.
  */
+import { LspSymbolKind } from '../schema/convert/lsp-symbol-kind.js';
 import type { SymbolKind } from '../schema/descriptors.js';
 import { compiledQuery, parseLoaded, type SyntaxCapture, type SyntaxNode } from '../syntax/syntax.js';
 import { declaredSignature } from './declared-signature.js';
@@ -13,21 +14,21 @@ import { collapsed } from './structure-forms.js';
 
 /** LSP SymbolKind and lspgate's kind of each capture name a query may use. */
 export const CAPTURE_KINDS: ReadonlyMap<string, { lsp: number; kind: SymbolKind }> = new Map<string, { lsp: number; kind: SymbolKind }>([
-  ['module', { lsp: 2, kind: 'module' }],
-  ['namespace', { lsp: 3, kind: 'namespace' }],
-  ['class', { lsp: 5, kind: 'class' }],
-  ['method', { lsp: 6, kind: 'method' }],
-  ['property', { lsp: 7, kind: 'property' }],
-  ['field', { lsp: 8, kind: 'field' }],
-  ['constructor', { lsp: 9, kind: 'constructor' }],
-  ['enum', { lsp: 10, kind: 'enum' }],
-  ['interface', { lsp: 11, kind: 'interface' }],
-  ['function', { lsp: 12, kind: 'function' }],
-  ['variable', { lsp: 13, kind: 'variable' }],
-  ['constant', { lsp: 14, kind: 'constant' }],
-  ['enum_member', { lsp: 22, kind: 'enum_member' }],
-  ['struct', { lsp: 23, kind: 'struct' }],
-  ['type', { lsp: 26, kind: 'type' }],
+  ['module', { lsp: LspSymbolKind.Module, kind: 'module' }],
+  ['namespace', { lsp: LspSymbolKind.Namespace, kind: 'namespace' }],
+  ['class', { lsp: LspSymbolKind.Class, kind: 'class' }],
+  ['method', { lsp: LspSymbolKind.Method, kind: 'method' }],
+  ['property', { lsp: LspSymbolKind.Property, kind: 'property' }],
+  ['field', { lsp: LspSymbolKind.Field, kind: 'field' }],
+  ['constructor', { lsp: LspSymbolKind.Constructor, kind: 'constructor' }],
+  ['enum', { lsp: LspSymbolKind.Enum, kind: 'enum' }],
+  ['interface', { lsp: LspSymbolKind.Interface, kind: 'interface' }],
+  ['function', { lsp: LspSymbolKind.Function, kind: 'function' }],
+  ['variable', { lsp: LspSymbolKind.Variable, kind: 'variable' }],
+  ['constant', { lsp: LspSymbolKind.Constant, kind: 'constant' }],
+  ['enum_member', { lsp: LspSymbolKind.EnumMember, kind: 'enum_member' }],
+  ['struct', { lsp: LspSymbolKind.Struct, kind: 'struct' }],
+  ['type', { lsp: LspSymbolKind.TypeParameter, kind: 'type' }],
 ]);
 
 /** A symbol's name and where it starts. */
