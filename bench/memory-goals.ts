@@ -1,5 +1,5 @@
 /**
- * `node dist/bench/memory-goals.js [--skip daemon-idle,monorepo,four-clients]`, and the last part of
+ * `node dist/bench/memory-goals.js [--skip daemon-idle,monorepo,four-clients,store]`, and the last part of
  * `npm run bench` (`--no-memory` leaves it out): the daemon's and lspgate's memory goals, each run
  * in processes of its own and printed with met/missed:
  *   - daemon-idle (bench/daemon-idle.ts): the daemon after four roots were used once and left, with
@@ -9,7 +9,9 @@
  *     under a go.work): the RSS of lspgate and its servers after a cold index_folder against one raw
  *     server per language asked documentSymbol of every file — target ≤ 1.3x (private memory shown too);
  *   - four-clients (bench/daemon-clients.ts, 500 generated TypeScript files): four `lspgate mcp` thin
- *     clients of one daemon against one — target ≤ 1.1x, by summed RSS and by summed PSS.
+ *     clients of one daemon against one — target ≤ 1.1x, by summed RSS and by summed PSS;
+ *   - store (bench/store-goals.ts, 3,500 generated files): lspgate's own RSS after cataloging and
+ *     answering — target ≤ 150 MB — and a warm restart's first search — target ≤ 1 s.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -110,11 +112,37 @@ function fourClients(log: (s: string) => void): MemoryGoal[] {
   ];
 }
 
+/** The workspace database's goals (bench/store-goals.ts) on the generated 3,500-file repository. */
+function store(log: (s: string) => void): MemoryGoal[] {
+  const [r] = runJson('store-goals.js', ['--files', '3500'], log) as [
+    {
+      cold: { files: number; symbols: number; catalog_ms: number; rss_mb_after_gc: number; peak_rss_mb: number; db_mb: number };
+      warm: { first_answer_ms_since_process_start: number; first_answer_ms_after_gateway: number; rss_mb_after_gc: number };
+    },
+  ];
+  const { cold: c, warm: w } = r;
+  return [
+    {
+      goal: `lspgate's own process on ${c.files} generated files (${c.symbols} symbols) after cataloging and answering search_symbols, search_text, outlines, get_symbol`,
+      measured: `${c.rss_mb_after_gc} MB RSS after GC, peak ${c.peak_rss_mb} MB (catalog ${Math.round(c.catalog_ms / 1000)} s; index.db ${c.db_mb} MB)`,
+      target: '≤ 150 MB',
+      met: c.rss_mb_after_gc <= 150,
+    },
+    {
+      goal: 'warm restart on the same cache, no file changed: the first search_symbols answer',
+      measured: `${w.first_answer_ms_since_process_start} ms after the process started (${w.first_answer_ms_after_gateway} ms after the gateway was made), ${w.rss_mb_after_gc} MB RSS`,
+      target: '≤ 1,000 ms',
+      met: w.first_answer_ms_since_process_start <= 1000,
+    },
+  ];
+}
+
 export function runMemoryGoals(log: (s: string) => void, skip: ReadonlySet<string> = new Set()): MemoryGoal[] {
   const out: MemoryGoal[] = [];
   if (!skip.has('daemon-idle')) out.push(daemonIdle(log));
   if (!skip.has('monorepo')) out.push(...monorepo(log));
   if (!skip.has('four-clients')) out.push(...fourClients(log));
+  if (!skip.has('store')) out.push(...store(log));
   return out;
 }
 

@@ -20,6 +20,7 @@ export class CatalogKeeper {
   private failing = false;
   /** Why the database was rebuilt at open, for the next answer (once). */
   private rebuiltTold = false;
+  private closed = false;
 
   constructor(
     readonly store: CatalogStore,
@@ -44,6 +45,8 @@ export class CatalogKeeper {
   }
 
   schedule(): void {
+    // closed: a late watcher event must not open the database again (its cache may be gone)
+    if (this.closed) return;
     this.timer ??= setTimeout(() => this.flush(), 500).unref();
   }
 
@@ -98,6 +101,7 @@ export class CatalogKeeper {
   }
 
   close(): void {
+    this.closed = true;
     this.cancel();
     this.store.close();
   }
