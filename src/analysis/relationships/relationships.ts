@@ -6,7 +6,7 @@
  */
 import type { ServiceCall } from '../../service/call.js';
 import { type CallNode, callTree } from '../../service/navigation/call-tree.js';
-import { type ImportGraph, importGraph, noteGraphSkips } from '../imports/import-graph.js';
+import { type ImportGraph, importGraphWithin, noteGraphSkips } from '../imports/import-graph.js';
 import type { ImportStatus } from '../imports/import-resolve.js';
 import { skipsOf } from '../skips.js';
 import { parseTarget, resolveSymbolTarget, targetFile } from '../target.js';
@@ -60,7 +60,7 @@ export async function queryRelationships(
     return { target: tree.symbol, results: flattenCalls(tree.root, incoming) };
   }
   const { file, label } = await targetFile(call, parsed);
-  const graph = await importGraph(call);
+  const graph = await importGraphWithin(call);
   if (input.query_type === 'imports') {
     // What a file imports depends only on the files the walk went through.
     const visited = new Set<string>();
@@ -166,9 +166,15 @@ export async function dependencies(call: ServiceCall, graph: ImportGraph, file: 
   const out: Relationship[] = [];
   const seen = new Set([file]);
   let frontier = [file];
+  let unasked = 0;
   for (let depth = 1; depth <= maxDepth && frontier.length && out.length < WALK_BUDGET; depth++) {
     const next: string[] = [];
     for (const f of frontier) {
+      // past the deadline a file's edges are not asked (the target's own always are)
+      if (depth > 1 && call.deadline?.passed()) {
+        unasked++;
+        continue;
+      }
       const edges = new Map<string, Relationship>();
       const add = (other: string, line: number | undefined, via: 'import' | 'call') => {
         const [from, to] = reverse ? [other, f] : [f, other];
@@ -193,5 +199,6 @@ export async function dependencies(call: ServiceCall, graph: ImportGraph, file: 
     }
     frontier = next;
   }
+  if (unasked) call.deadline?.cut(call.meta, `the dependencies of ${unasked} file(s) the walk reached not asked`);
   return out;
 }

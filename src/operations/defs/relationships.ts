@@ -105,6 +105,7 @@ export const relationshipOperations: Operation[] = [
       ],
     },
     waitsForServers: true,
+    wide: true,
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const max_depth = input.max_depth ?? 3;
@@ -144,6 +145,7 @@ export const relationshipOperations: Operation[] = [
     profile: 'core',
     clientCases: { ok: [{ element: 'formatName' }], errors: [{ args: { element: 'noSuchSymbolAnywhere' }, code: 'SYMBOL_NOT_FOUND' }] },
     waitsForServers: true,
+    wide: true,
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const operation = input.operation ?? 'modify';
