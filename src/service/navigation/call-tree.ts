@@ -291,7 +291,7 @@ function isTestFile(w: Walk, uri: string): boolean {
 function noteCut(w: Walk, d: number, deeper: boolean, left: { test: boolean }[]): void {
   const tests = left.filter((c) => c.test).length;
   const what = w.direction === 'incoming' ? 'caller' : 'callee';
-  w.cut.push(`${left.length} ${what}(s) at depth ${d}${tests ? ` (${tests} of them in tests)` : ''}${deeper ? `, and their own ${what}s,` : ''}`);
+  w.cut.push(`${left.length} ${what}(s) at depth ${d}${tests ? ` (${tests} of them in tests)` : ''}${deeper ? ` and their own ${what}s` : ''}`);
 }
 
 function callSites(w: Walk, uri: string, ranges: Range[]): CallSite[] {
