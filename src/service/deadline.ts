@@ -5,10 +5,13 @@
  * is never cached (the same call may finish next time).
  */
 import type { CallMeta } from '../core/call-meta.js';
+import type { LimitHit } from '../schema/meta.js';
 
 export class Deadline {
   /** performance.now() at which it passes. */
   readonly at: number;
+  private readonly parts: string[] = [];
+  private hit: LimitHit | undefined;
 
   constructor(
     readonly ms: number,
@@ -33,10 +36,20 @@ export class Deadline {
     }
   }
 
-  /** Says what the deadline left out: `truncated`, and `limits_hit` max_ms, the answer's first line. */
+  /**
+   * Says what the deadline left out: `truncated`, and one `limits_hit` max_ms for the answer's first
+   * line, whose detail gathers every part the deadline cut (the import graph, the callers).
+   */
   cut(meta: CallMeta, detail: string): void {
+    if (!this.parts.includes(detail)) this.parts.push(detail);
+    const text = `${this.parts.join('; ')}; raise max_ms for the rest`;
+    if (this.hit) {
+      this.hit.detail = text;
+      return;
+    }
     meta.truncate();
-    meta.limit({ limit: 'max_ms', value: this.ms, detail: `${detail}; raise max_ms for the rest` });
+    this.hit = { limit: 'max_ms', value: this.ms, detail: text };
+    meta.limit(this.hit);
   }
 }
 

@@ -34,7 +34,8 @@ describe('wide answers at their deadline', async () => {
   it('analyze_impact: the callers past the deadline are a cut said first', async () => {
     const { result: r, text } = await callers.gateway.run('analyze_impact', { element: 'Store.save', max_depth: 3, max_ms: 1, output_format: 'markdown' });
     expect(r._meta.truncated).toBe(true);
-    expect(firstLine(text)).toMatch(/^> \*\*truncated\*\* — max_ms 1: .*callers at depth 2-3 not asked; raise max_ms for the rest/);
+    expect(firstLine(text)).toMatch(/^> \*\*truncated\*\* — max_ms 1: (.*; )?callers at depth 2-3 not asked; raise max_ms for the rest$/);
+    expect(r._meta.limits_hit!.filter((h) => h.limit === 'max_ms')).toHaveLength(1);
     expect((r.impact as { total_affected_files: number }).total_affected_files).toBeGreaterThan(0);
   }, 180_000);
 
