@@ -68,6 +68,11 @@ function answers(c: Pick<Chunk, 'file' | 'symbol_name' | 'start_line' | 'end_lin
   return name === a.symbol || name.endsWith(`.${a.symbol}`);
 }
 
+const pieceOf = (c: Chunk, lines: string) => {
+  const [start, end] = lines.split('-').map(Number);
+  return { ...c, start_line: start!, end_line: end! };
+};
+
 const label = (c: Pick<Chunk, 'file' | 'symbol_name' | 'start_line'>) => `${c.file}:${c.start_line} ${c.symbol_name ?? '-'}`;
 
 async function runRepo(key: string, repo: Repo) {
@@ -81,13 +86,22 @@ async function runRepo(key: string, repo: Repo) {
     for (const q of repo.questions) {
       const r = (await gateway.run('search_code', { query: q.q, limit: TOP, output_format: 'json' })).result as unknown as {
         mode: string;
-        hits: { chunk: Chunk }[];
+        hits: { chunk: Chunk; pieces?: string[] }[];
       };
       if (r.mode !== 'bm25') throw new Error(`search_code ranked with ${r.mode}: this bench measures the default BM25 ranking`);
       const sync = await syncChunks(await gateway.workspaceFor(undefined), gateway.context.limits);
       const base = sync.index.search(q.q, undefined, TOP).map((h) => h.chunk);
       const rank = (cs: Pick<Chunk, 'file' | 'symbol_name' | 'start_line' | 'end_line'>[]) => cs.findIndex((c) => q.answers.some((a) => answers(c, a))) + 1;
-      rows.push({ q: q.q, lspgate: rank(r.hits.map((h) => h.chunk)), baseline: rank(base), top: r.hits.map((h) => label(h.chunk)), baseTop: base.map(label) });
+      // a hit cites the other matching pieces of its split function (`pieces`): a piece spanning the answer counts
+      const spans = r.hits.map((h) => [h.chunk, ...(h.pieces ?? []).map((p) => pieceOf(h.chunk, p))]);
+      const lspgate = spans.findIndex((cs) => rank(cs) > 0) + 1;
+      rows.push({
+        q: q.q,
+        lspgate,
+        baseline: rank(base),
+        top: r.hits.map((h) => `${label(h.chunk)}${h.pieces ? ` +${h.pieces.join(',')}` : ''}`),
+        baseTop: base.map(label),
+      });
     }
     return { repo: repo.name, index_state: indexed.state, files: indexed.files, rows };
   } finally {

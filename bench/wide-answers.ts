@@ -1,10 +1,12 @@
 /**
  * Wide answers on a real package, warm: find_callers depth 2 and analyze_impact on a
- * widely called function, with search_code and get_context beside them, in one in-process gateway.
+ * widely called function, with search_code, get_context and a rename preview (an edit preview with
+ * its referencing files) beside them, in one in-process gateway.
  *
  *   node dist/bench/wide-answers.js --root DIR --symbol NAME [--file REL --line N --column N] [--reps 3] [--json out.json] [--dump DIR]
  *
- * --file/--line/--column place the symbol when its name alone is ambiguous (analyze_impact takes the name).
+ * --file/--line/--column place the symbol when its name alone is ambiguous (analyze_impact takes the name,
+ * or --element: a symbol_id).
  *
  * Each answer is timed with its caches invalidated first (as the warm column of `npm run bench`),
  * and the LSP requests it sent and the documents it opened are counted. The first round warms the
@@ -76,9 +78,11 @@ async function main(): Promise<void> {
   const target = file && line ? { file, line: Number(line), column: Number(arg('column', '1')) } : { symbol };
   const asks: [string, string, Record<string, unknown>][] = [
     ['find_callers depth 2', 'find_callers', { ...target, depth: 2 }],
-    ['analyze_impact', 'analyze_impact', { element: symbol }],
+    ['analyze_impact', 'analyze_impact', { element: arg('element', symbol) }],
     ['search_code', 'search_code', { query: `${symbol} parameters` }],
     ['get_context', 'get_context', target],
+    // an edit preview with its referencing files: a rename, not applied
+    ['rename preview', 'rename_symbol', { ...target, new_name: `${symbol.split('.').pop()}Renamed` }],
   ];
   const samples = new Map<string, number[]>();
   const rows: string[] = [];

@@ -6,6 +6,7 @@ import { cloneJson, responseCacheEnabled } from '../cache/response-cache.js';
 import type { Workspace } from '../core/workspace.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import type { Meta } from '../schema/meta.js';
+import { cutByDeadline, Deadline } from '../service/deadline.js';
 import type { ServiceEnv } from '../service/env.js';
 import { MAX_WAIT_MS } from '../service/server-wait.js';
 import { labelSyntaxAnswer } from '../service/syntax-label.js';
@@ -43,6 +44,14 @@ export const waitInputShape = {
     .describe('Max ms to wait for the server to load, then NOT_READY (default 20000; the CLI: its readyMs)'),
 };
 
+/**
+ * The field of every wide operation (`wide`): its deadline. Said once in the MCP server's
+ * instructions, not in each tool (tool-schema.ts), as `wait_ms` is.
+ */
+export const deadlineInputShape = {
+  max_ms: z.number().int().min(1).max(MAX_WAIT_MS).optional().describe('Deadline: at it, the answer so far, its first line saying what was cut'),
+};
+
 const publicSchemas = new WeakMap<Operation, AnyZodObject>();
 
 /**
@@ -57,12 +66,13 @@ export function publicInputSchema(op: Operation): AnyZodObject {
   // keeps it; its `json` and `markdown` still choose the text rendering (ownFormat).
   const own = op.input.shape.output_format ? { output_format: op.input.shape.output_format } : {};
   const wait = op.waitsForServers ? waitInputShape : {};
-  if (!schema) publicSchemas.set(op, (schema = op.input.extend({ ...commonInputShape, ...wait, ...own }).strict()));
+  const wide = op.wide ? deadlineInputShape : {};
+  if (!schema) publicSchemas.set(op, (schema = op.input.extend({ ...commonInputShape, ...wait, ...wide, ...own }).strict()));
   return schema;
 }
 
 /** A parsed input with the common fields the runner reads itself. */
-type CommonInput = Record<string, unknown> & { workspace?: string; output_format?: OutputFormat | 'both'; wait_ms?: number };
+type CommonInput = Record<string, unknown> & { workspace?: string; output_format?: OutputFormat | 'both'; wait_ms?: number; max_ms?: number };
 
 export interface RunOptions {
   signal?: AbortSignal;
@@ -275,7 +285,7 @@ export class OperationRunner {
         operations: [...this.byName.keys()],
       });
     }
-    const { workspace: wsName, output_format, wait_ms, ...input } = this.parseInput(op, rawInput ?? {}) as CommonInput;
+    const { workspace: wsName, output_format, wait_ms, max_ms, ...input } = this.parseInput(op, rawInput ?? {}) as CommonInput;
     if (op.input.shape.output_format && output_format !== undefined) input.output_format = output_format;
     if (opts.signal?.aborted) throw new LspgateError('CANCELLED', 'cancelled before start');
     const workspace = await this.workspace(wsName);
@@ -293,7 +303,6 @@ export class OperationRunner {
     const meta = new MetaCollector(recorder);
     for (const n of notices) meta.warn(n);
     for (const notice of this.host.context.notices ?? []) meta.warn(notice);
-    const savedTokens = () => ({ session: this.sessionSaved, total: this.host.savings.value });
     const ctx = {
       workspace,
       env: this.host.context,
@@ -301,8 +310,9 @@ export class OperationRunner {
       signal: opts.signal,
       progress: opts.progress,
       meta,
-      savedTokens,
+      savedTokens: () => ({ session: this.sessionSaved, total: this.host.savings.value }),
       ...waitBound(op, wait_ms, opts),
+      ...(max_ms !== undefined && { deadline: new Deadline(max_ms, started) }),
     };
     let body: Record<string, unknown>;
     try {
@@ -326,15 +336,22 @@ export class OperationRunner {
       throw new LspgateError('INTERNAL', `${name} produced a result that does not match its schema: ${z.prettifyError(checked.error)}`);
     }
     const data = checked.data as RunResult['result'];
-    // Never cached: answers still indexing (partial), answers with a cursor (the cursor is not in
-    // the key), aborted calls; errors never reach this point.
-    if (cacheKey !== undefined && !late.length && meta.indexState === 'ready' && meta.nextCursor === undefined && !opts.signal?.aborted) {
+    // Never cached: what complete() leaves out, aborted calls; errors never reach this point.
+    if (cacheKey !== undefined && !late.length && complete(meta) && !opts.signal?.aborted) {
       const { _meta: m, ...validBody } = data;
       const { timing_ms: _t, workspace: _w, tokens_saved: _s, total_tokens_saved: _tt, ...answerMeta } = m;
       this.opCache!.set(cacheKey, { bodyJson: JSON.stringify(validBody), meta: answerMeta, tokensSaved }, recorder!);
     }
     return { result: data, format, text: this.render(op, data, format) };
   }
+}
+
+/**
+ * An answer neither still indexing (partial), nor paged (the cursor is not in the cache key), nor
+ * cut by its deadline (the same call may finish next time).
+ */
+function complete(meta: MetaCollector): boolean {
+  return meta.indexState === 'ready' && meta.nextCursor === undefined && !cutByDeadline(meta.limitsHit);
 }
 
 /** How long the caller lets the call wait for servers: never part of the answer, nor of its cache key. */

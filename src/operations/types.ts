@@ -6,6 +6,7 @@ import type { z } from 'zod';
 
 import type { GatewayHandle, Workspace } from '../core/workspace.js';
 import type { ErrorCode } from '../errors/errors.js';
+import type { Deadline } from '../service/deadline.js';
 import type { ServiceEnv } from '../service/env.js';
 import type { MetaCollector } from './meta-collector.js';
 
@@ -28,6 +29,8 @@ export interface OperationContext {
   progress?: (p: ProgressUpdate) => void;
   /** The caller's bound on waiting for language servers (`wait_ms`, or the front-end's default). */
   waitMs?: number;
+  /** A wide operation's deadline (`max_ms`). */
+  deadline?: Deadline;
   meta: MetaCollector;
   /** Tokens saved so far: by this client's session, and by every client of this cache directory (persisted). */
   savedTokens(): { session: number; total: number };
@@ -100,6 +103,8 @@ export interface Operation<I extends AnyZodObject = AnyZodObject, O extends AnyZ
   callerErrors?: readonly ErrorCode[];
   /** It opens a workspace instead of looking one up (index_folder, index_repo): no WORKSPACE_NOT_FOUND. */
   opensWorkspace?: true;
+  /** It walks many files (callers, impact, importers): it takes `max_ms`, at which it answers with what it has. */
+  wide?: true;
   /** REPL dot-command (without the dot) and which input fields its positional words fill. */
   repl?: { command: string; positional: string[] };
   handler(input: z.infer<I>, ctx: OperationContext): Promise<Omit<z.infer<O>, '_meta'>>;

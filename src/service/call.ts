@@ -11,6 +11,7 @@ import type { Workspace } from '../core/workspace.js';
 import type { LspSession } from '../lsp/types.js';
 import type { ParseBounds } from '../syntax/job-pool.js';
 import { resolveInWorkspace, type ResolveOptions } from '../util/paths.js';
+import type { Deadline } from './deadline.js';
 import type { CallScope, ServiceEnv } from './env.js';
 import { type FileContextSource, loadFileContext } from './file-context.js';
 import { raisePriority } from './server-priority.js';
@@ -26,12 +27,15 @@ export class ServiceCall implements FileContextSource {
   readonly signal?: AbortSignal;
   /** The caller's bound on waiting for servers (`wait_ms`), shared by every wait of this call. */
   readonly serverWait: ServerWait;
+  /** A wide operation's deadline (`max_ms`): its walks answer with what they have by then. */
+  readonly deadline?: Deadline;
 
   constructor(scope: CallScope, serverWait?: ServerWait) {
     this.workspace = scope.workspace;
     this.env = scope.env;
     this.meta = scope.meta;
     this.signal = scope.signal;
+    if (scope.deadline) this.deadline = scope.deadline;
     this.serverWait = serverWait ?? new ServerWait(scope.waitMs);
   }
 

@@ -10,6 +10,7 @@ import type { CallMeta } from '../core/call-meta.js';
 import type { DaemonStatusProvider } from '../core/daemon-status.js';
 import type { Workspace } from '../core/workspace.js';
 import type { Logger } from '../util/logger.js';
+import type { Deadline } from './deadline.js';
 
 export interface ServiceEnv {
   readonly servers: ServerEntry[];
@@ -36,4 +37,6 @@ export interface CallScope {
   readonly signal?: AbortSignal;
   /** How long the call may wait for a language server to start and load its project (wait_ms); unbounded when absent. */
   readonly waitMs?: number;
+  /** A wide operation's deadline (`max_ms`), from the call's start. */
+  readonly deadline?: Deadline;
 }

@@ -59,4 +59,12 @@ describe('search_code ranking: implementation first, one hit per symbol', () => 
     expect(hits[0]!.chunk.file).toBe('test/address.test.ts');
     expect(hits.filter((h) => h.chunk.file === 'test/address.test.ts')).toHaveLength(1);
   });
+
+  it('the folded hit ranks by its best piece and cites the other pieces that matched', async () => {
+    // zod's "URL.canParse" question: the test it named was in the 2nd piece, and the fold kept only the 1st
+    const [hit] = await rankChunks(index(), 'tests of email address validated', undefined, 10, 'bm25');
+    const all = [hit!.chunk, ...(hit!.pieces ?? [])].map((c) => c.start_line).sort();
+    expect(all).toEqual([1, 4, 7]);
+    expect(hit!.pieces!.map((c) => c.start_line)).not.toContain(hit!.chunk.start_line);
+  });
 });

@@ -54,6 +54,8 @@ export class GraphState implements Derived {
   readonly stale = new Set<string>();
   /** A file came or went since the graph was built: unresolved imports may resolve now. */
   setChanged = false;
+  /** The build running: its files so far (undefined: not yet resolved), for an answer its deadline cuts. */
+  progress: { entries: Map<string, { hash: string; imports: FileImports } | undefined>; failed: Map<string, GraphFailure> } | undefined;
   private readonly unsubscribe: () => void;
 
   constructor(ws: Workspace) {
@@ -107,6 +109,33 @@ export async function importGraph(call: ServiceCall): Promise<ImportGraph> {
     state.building = p;
   }
   return p;
+}
+
+/**
+ * The graph by the call's deadline (`max_ms`): past it, the files resolved so far, the rest said
+ * first (the build goes on, and the next answer has them).
+ */
+export async function importGraphWithin(call: ServiceCall): Promise<ImportGraph> {
+  const p = importGraph(call);
+  const deadline = call.deadline;
+  if (!deadline) return p;
+  const done = await deadline.race(p);
+  if (done) return done.value;
+  const state = graphStateOf(call.workspace);
+  const progress = state.progress;
+  if (!progress) {
+    const last = state.cached?.graph;
+    deadline.cut(call.meta, `the import graph ${last ? 'as last built: changes since' : 'of every file'} not resolved yet (its build goes on: ask again)`);
+    return last ?? assemble(new Map(), new Map());
+  }
+  const kept = new Map<string, { hash: string; imports: FileImports }>();
+  let pending = 0;
+  for (const [file, e] of progress.entries) {
+    if (e) kept.set(file, e);
+    else if (!progress.failed.has(file)) pending++;
+  }
+  deadline.cut(call.meta, `the imports of ${pending} of ${progress.entries.size} files not resolved yet (resolving goes on: ask again)`);
+  return assemble(kept, new Map(progress.failed));
 }
 
 /**
@@ -175,7 +204,12 @@ async function build(call: ServiceCall, state: GraphState): Promise<ImportGraph>
       todo.push(f);
     }
   }
-  for (const [file, failure] of await resolveAll(call, todo, entries)) failed.set(file, failure);
+  state.progress = { entries, failed };
+  try {
+    await resolveAll(call, todo, entries, failed);
+  } finally {
+    state.progress = undefined;
+  }
   const kept = new Map<string, { hash: string; imports: FileImports }>();
   for (const [file, e] of entries) if (e) kept.set(file, e);
   const graph = assemble(kept, failed);
@@ -208,8 +242,8 @@ async function resolveAll(
   call: ServiceCall,
   todo: { file: string; hash: string }[],
   entries: Map<string, { hash: string; imports: FileImports } | undefined>,
-): Promise<Map<string, GraphFailure>> {
-  const failed = new Map<string, GraphFailure>();
+  failed: Map<string, GraphFailure>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < todo.length) {
@@ -227,7 +261,6 @@ async function resolveAll(
     }
   };
   await Promise.all(Array.from({ length: Math.min(RESOLVE_CONCURRENCY, todo.length) }, worker));
-  return failed;
 }
 
 function mayPointElsewhere(imp: ResolvedImport, present: Set<string>): boolean {

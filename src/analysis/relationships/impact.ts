@@ -16,7 +16,7 @@ import { LineSource, resolveLocations } from '../../service/locations.js';
 import { callTree } from '../../service/navigation/call-tree.js';
 import { type ResolvedTarget, resolveTarget } from '../../service/navigation/resolve.js';
 import { invariantsFor, type SymbolInvariant } from '../../service/search/invariants-for.js';
-import { type ImportGraph, importGraph, noteGraphSkips } from '../imports/import-graph.js';
+import { type ImportGraph, importGraphWithin, noteGraphSkips } from '../imports/import-graph.js';
 import { parseTarget } from '../target.js';
 import { catalogBuilt, flattenCalls, importsOf, WALK_BUDGET } from './relationships.js';
 
@@ -151,7 +151,7 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
   let invariants: SymbolInvariant[] | undefined;
   if (parsed.kind === 'file') {
     home = parsed.file;
-    const graph = await importGraph(call);
+    const graph = await importGraphWithin(call);
     label = parsed.file;
     noteGraphSkips(call, graph);
     for (const r of importsOf(graph, parsed.file, input.max_depth, true))
@@ -163,7 +163,7 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
     label = target.label;
     home = target.file.relPath;
     // The graph, the references and the caller tree are independent: asked at once.
-    const graphP = importGraph(call);
+    const graphP = importGraphWithin(call);
     const treeP = callerTree(call, target, input.max_depth);
     graphP.catch(() => undefined);
     treeP.catch(() => undefined);

@@ -5,8 +5,9 @@
  * followed to `max_depth`. Never by name matching: every edge is a server's answer.
  */
 import type { ServiceCall } from '../../service/call.js';
+import { Limiter } from '../../service/cataloging/limiter.js';
 import { type CallNode, callTree } from '../../service/navigation/call-tree.js';
-import { type ImportGraph, importGraph, noteGraphSkips } from '../imports/import-graph.js';
+import { type ImportGraph, importGraphWithin, noteGraphSkips } from '../imports/import-graph.js';
 import type { ImportStatus } from '../imports/import-resolve.js';
 import { skipsOf } from '../skips.js';
 import { parseTarget, resolveSymbolTarget, targetFile } from '../target.js';
@@ -60,7 +61,7 @@ export async function queryRelationships(
     return { target: tree.symbol, results: flattenCalls(tree.root, incoming) };
   }
   const { file, label } = await targetFile(call, parsed);
-  const graph = await importGraph(call);
+  const graph = await importGraphWithin(call);
   if (input.query_type === 'imports') {
     // What a file imports depends only on the files the walk went through.
     const visited = new Set<string>();
@@ -161,14 +162,34 @@ export function importsOf(graph: ImportGraph, file: string, maxDepth: number, re
   return out;
 }
 
+/** Files whose call edges a depends-on walk asks at once (each is one call tree per function, in turn). */
+const FILES_AT_ONCE = 4;
+
 /** depends-on(-me): file-level union of import edges and call edges, breadth first to `maxDepth`. */
 export async function dependencies(call: ServiceCall, graph: ImportGraph, file: string, maxDepth: number, reverse: boolean): Promise<Relationship[]> {
   const out: Relationship[] = [];
   const seen = new Set([file]);
   let frontier = [file];
+  let unasked = 0;
+  const limiter = new Limiter(FILES_AT_ONCE);
+  const direction = reverse ? 'incoming' : 'outgoing';
   for (let depth = 1; depth <= maxDepth && frontier.length && out.length < WALK_BUDGET; depth++) {
     const next: string[] = [];
-    for (const f of frontier) {
+    // a level's files are asked together (each file's call edges were awaited in turn: one call tree per function, serially)
+    const calls = frontier.map((f) =>
+      limiter.run(async () => {
+        // past the deadline a file's edges are not asked (the target's own always are)
+        if (depth > 1 && call.deadline?.passed()) return undefined;
+        return fileCallEdges(call, f, direction, skipsOf(call));
+      }),
+    );
+    calls.forEach((p) => p.catch(() => undefined));
+    for (const [k, f] of frontier.entries()) {
+      const callEdges = await calls[k]!;
+      if (!callEdges) {
+        unasked++;
+        continue;
+      }
       const edges = new Map<string, Relationship>();
       const add = (other: string, line: number | undefined, via: 'import' | 'call') => {
         const [from, to] = reverse ? [other, f] : [f, other];
@@ -181,7 +202,7 @@ export async function dependencies(call: ServiceCall, graph: ImportGraph, file: 
       else
         for (const i of graph.files.get(f)?.imports ?? [])
           if (i.status === 'workspace') for (const t of i.target_files ?? [i.target!]) if (t !== f) add(t, i.line, 'import');
-      for (const e of await fileCallEdges(call, f, reverse ? 'incoming' : 'outgoing', skipsOf(call))) add(e.file, e.line, 'call');
+      for (const e of callEdges) add(e.file, e.line, 'call');
       for (const [other, r] of [...edges].sort((a, b) => a[0].localeCompare(b[0]))) {
         r.via!.sort();
         out.push(r);
@@ -193,5 +214,6 @@ export async function dependencies(call: ServiceCall, graph: ImportGraph, file: 
     }
     frontier = next;
   }
+  if (unasked) call.deadline?.cut(call.meta, `the dependencies of ${unasked} file(s) the walk reached not asked`);
   return out;
 }

@@ -18,7 +18,7 @@ import { installLogging } from './logging.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { installSubscriptions } from './subscriptions.js';
-import { compactInputSchema, compactOutputSchema, META_SUMMARY, WAIT_SUMMARY } from './tool-schema.js';
+import { compactInputSchema, compactOutputSchema, DEADLINE_SUMMARY, META_SUMMARY, WAIT_SUMMARY } from './tool-schema.js';
 
 export const MCP_SERVER_NAME = 'lspgate';
 
@@ -76,6 +76,7 @@ export function serverInstructions(listed: (name: string) => boolean, unlisted =
     `Every result carries \`_meta\` (${META_SUMMARY}).`,
     'Errors carry a `code` you can act on.',
     WAIT_SUMMARY,
+    DEADLINE_SUMMARY,
     'Resources: lspgate://{workspace}/outline/{file}, lspgate://{workspace}/symbol/{symbol_id}, lspgate://{workspace}/repo-outline.',
     ...(unlisted > 0
       ? [

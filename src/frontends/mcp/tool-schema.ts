@@ -56,11 +56,16 @@ function compactNode(node: unknown, output: boolean): unknown {
 export const WAIT_SUMMARY =
   'Tools that ask a language server take `wait_ms` (default 20000): past it they answer NOT_READY saying what is loading, while the server goes on loading; ask again later.';
 
+/** What `max_ms` means, said once as `wait_ms` is. */
+export const DEADLINE_SUMMARY =
+  'Tools that walk many files (callers, impact, relationships) take `max_ms`: at it they answer with what they have, the first line saying what was cut.';
+
 /** A tool's input schema as listed. */
 export function compactInputSchema(schema: Json): Json {
   const out = compactNode(schema, false) as Json;
   const props = out.properties;
   if (isObject(props) && props.wait_ms !== undefined) props.wait_ms = { type: 'integer' };
+  if (isObject(props) && props.max_ms !== undefined) props.max_ms = { type: 'integer' };
   return out;
 }
 

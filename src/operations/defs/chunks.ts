@@ -67,6 +67,7 @@ const HitSchema = z.object({
     .object({ count: z.number().int().min(1), citations: z.array(CitationSchema).max(10) })
     .optional()
     .describe('Identical chunks elsewhere, folded into this hit'),
+  pieces: z.array(z.string()).optional().describe('Lines (`start-end`) of the other matching pieces of this split function'),
 });
 
 // strict: a filter key search_code does not know is INVALID_INPUT naming it, never a filter silently not applied
@@ -96,7 +97,7 @@ export const searchCodeOp = defineOperation({
   title: 'Search code (ranked chunks with citations)',
   description:
     'Find code by what it does: ranked search over code chunks (functions, types, docs) and the invariants comments state (`filter.chunk_kinds: [invariant]`; query `*` lists a filter). Hits cite file, lines, commit.',
-  related: { search_symbols: 'instead for declarations by name', search_text: 'instead for an exact string', verify_citation: 'to check a citation later' },
+  related: { search_symbols: 'by name', search_text: 'for an exact string', verify_citation: 'to check a citation later' },
   input: z.object({
     query: Query,
     filter: FilterSchema.optional(),
@@ -118,7 +119,7 @@ export const searchCodeOp = defineOperation({
       '',
       ...r.hits.map(
         (h) =>
-          `- ${h.citation.file}:${h.citation.start_line}-${h.citation.end_line} ${h.chunk.symbol_name ?? ''} (${h.chunk.chunk_kind}${h.chunk.tier ? ` tier ${h.chunk.tier} ${h.chunk.marker ?? ''}` : ''}, ${h.score.normalized.toFixed(2)})${h.stale_citation ? ' **stale**' : ''}${h.symbol ? ` \`${h.symbol.symbol_id}\`` : ''}`,
+          `- ${h.citation.file}:${h.citation.start_line}-${h.citation.end_line} ${h.chunk.symbol_name ?? ''} (${h.chunk.chunk_kind}${h.chunk.tier ? ` tier ${h.chunk.tier} ${h.chunk.marker ?? ''}` : ''}, ${h.score.normalized.toFixed(2)})${h.stale_citation ? ' **stale**' : ''}${h.symbol ? ` \`${h.symbol.symbol_id}\`` : ''}${h.pieces ? ` (also lines ${h.pieces.join(', ')})` : ''}`,
       ),
     ].join('\n') + '\n',
 });

@@ -99,6 +99,7 @@ export const relationshipOperations: Operation[] = [
     repl: { command: 'rel', positional: ['query_type', 'target'] },
     callerErrors: ['SYMBOL_NOT_FOUND', 'AMBIGUOUS_SYMBOL'],
     waitsForServers: true,
+    wide: true,
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const max_depth = input.max_depth ?? 3;
@@ -124,7 +125,7 @@ export const relationshipOperations: Operation[] = [
     name: 'analyze_impact',
     title: 'Analyze impact',
     description:
-      'What a change to a function, class or file would break, from real references and call trees: one ripple effect per affected file (`impact`: direct call, reference, import, indirect dependency, test; `severity` for the `operation` modify / delete / refactor), the `risk_level` with its reason and the tests reached. `max_depth` 1..10 (default 3).',
+      'What a change to a function, class or file would break, from real references and call trees: one ripple effect per affected file (`impact`: direct call, reference, import, indirect dependency, test; `severity` for the `operation` modify / delete / refactor), the `risk_level` with its reason and the tests reached.',
     input: z.object({
       element: z.string().min(1).max(4096).describe('Name, qualified name, `Class#method`, symbol_id, or workspace-relative file'),
       operation: z.enum(OPERATIONS).optional().describe('modify (default) | delete | refactor'),
@@ -138,6 +139,7 @@ export const relationshipOperations: Operation[] = [
     profile: 'core',
     callerErrors: ['SYMBOL_NOT_FOUND'],
     waitsForServers: true,
+    wide: true,
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const operation = input.operation ?? 'modify';

@@ -124,8 +124,8 @@ export const searchSymbols = defineOperation({
   description:
     'Find declarations by name: exact > prefix > substring > fuzzy, also over qualified names, signatures and docs; source before tests, module-level before members. Filters: `kind`, `language`, `file_pattern` (glob). Pages with max_results / max_tokens / cursor.',
   related: {
-    search_text: 'instead for text that names no declaration (strings, comments, config)',
-    search_code: 'instead to find code by what it does',
+    search_text: 'for strings, comments, config',
+    search_code: 'by what code does',
     get_symbol: 'to read one',
   },
   input: z.object({
@@ -165,7 +165,7 @@ export const searchTextOp = defineOperation({
   title: 'Search text',
   description:
     'Search the text of workspace files (secrets and binaries never): literal, or `regex: true` in RE2 syntax (no backreferences or lookaround); case-insensitive unless `case_sensitive`. For what no declaration is named after: string literals, comments, config values. Pages with max_results / max_tokens / cursor.',
-  related: { search_symbols: 'instead for declarations by name', search_code: 'instead to find code by what it does' },
+  related: { search_symbols: 'instead for declarations by name', search_code: 'by what code does' },
   input: z.object({
     query: z.string().min(1).max(2000),
     regex: z.boolean().optional(),

@@ -72,6 +72,10 @@ interface Walk {
   mentions?: Mentions;
   /** What the budget left out, per level, for the answer's first line. */
   cut: string[];
+  /** The first level the call's deadline (`max_ms`) left unasked. */
+  late?: number;
+  /** Items of a begun level whose own edges the deadline left unasked. */
+  unasked: number;
   /** Incoming walks: the server's project of each asked item's file, where it can say (projects.ts). */
   projects?: ProjectFiles;
 }
@@ -98,6 +102,7 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
     limiter: new Limiter(WALK_CONCURRENCY),
     realPaths: new Map(),
     cut: [],
+    unasked: 0,
   };
   let items: CallHierarchyItem[];
   if (session.hasCapability('callHierarchyProvider')) {
@@ -131,12 +136,22 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
       detail: `${w.cut.join('; ')} not listed; raise max_results (up to 1000) or lower depth for the rest`,
     });
   }
+  noteDeadline(w, depth);
   if (w.fromReferences)
     call.meta.warn(
       `${w.fromReferences} call site(s) that ${session.serverId}'s call hierarchy does not list were found by its references (callers outside the project of the callee's file)`,
     );
   if (w.external) call.meta.warn(`${w.external} call(s) to code outside the workspace (standard library, dependencies) left out`);
   return { symbol: target.label, root };
+}
+
+/** What the deadline left unasked, said first (Deadline.cut). */
+function noteDeadline(w: Walk, depth: number): void {
+  const what = w.direction === 'incoming' ? 'callers' : 'callees';
+  const parts: string[] = [];
+  if (w.unasked) parts.push(`the ${what} of ${w.unasked} node(s) listed without theirs`);
+  if (w.late !== undefined) parts.push(`${what} at depth ${w.late}${w.late < depth ? `-${depth}` : ''}`);
+  if (parts.length) w.call.deadline?.cut(w.call.meta, `${parts.join(' and ')} not asked`);
 }
 
 function itemKey(item: CallHierarchyItem): string {
@@ -192,12 +207,18 @@ async function edges(w: Walk, item: CallHierarchyItem): Promise<CallEdge[]> {
   return res.map((c) => ({ item: c.to, sites: c.fromRanges, sitesUri: item.uri }));
 }
 
-/** The edges of an item, asked once per walk. */
-function edgesOnce(w: Walk, item: CallHierarchyItem): Promise<CallEdge[]> {
+/** The edges of an item, asked once per walk; below the root, not once the deadline passed. */
+function edgesOnce(w: Walk, item: CallHierarchyItem, cuttable: boolean): Promise<CallEdge[]> {
   const key = itemKey(item);
   let p = w.memo.get(key);
   if (!p) {
-    p = w.limiter.run(() => edges(w, item));
+    p = w.limiter.run(async () => {
+      if (cuttable && w.call.deadline?.passed()) {
+        w.unasked++;
+        return [];
+      }
+      return edges(w, item);
+    });
     w.memo.set(key, p);
   }
   return p;
@@ -220,7 +241,12 @@ async function walkLevels(w: Walk, rootItem: CallHierarchyItem, depth: number): 
   const top: CallNode[] = [];
   let level: LevelItem[] = [{ item: rootItem, node: undefined, path: new Set([itemKey(rootItem)]) }];
   for (let d = 1; d <= depth && level.length; d++) {
-    const lists = await Promise.all(level.map((l) => edgesOnce(w, l.item).then((list) => inWorkspace(w, list))));
+    // past the deadline the levels not begun are left out (the direct ones are always asked)
+    if (d > 1 && w.call.deadline?.passed()) {
+      w.late = d;
+      break;
+    }
+    const lists = await Promise.all(level.map((l) => edgesOnce(w, l.item, d > 1).then((list) => inWorkspace(w, list))));
     const candidates = level.flatMap((parent, i) => lists[i]!.map((e) => ({ parent, e, test: isTestFile(w, e.item.uri) })));
     // within each parent's list the sort already put non-test first: the level's budget goes the same way
     const ranked = [...candidates.filter((c) => !c.test), ...candidates.filter((c) => c.test)];
@@ -267,7 +293,7 @@ function isTestFile(w: Walk, uri: string): boolean {
 function noteCut(w: Walk, d: number, deeper: boolean, left: { test: boolean }[]): void {
   const tests = left.filter((c) => c.test).length;
   const what = w.direction === 'incoming' ? 'caller' : 'callee';
-  w.cut.push(`${left.length} ${what}(s) at depth ${d}${tests ? ` (${tests} of them in tests)` : ''}${deeper ? `, and their own ${what}s,` : ''}`);
+  w.cut.push(`${left.length} ${what}(s) at depth ${d}${tests ? ` (${tests} of them in tests)` : ''}${deeper ? ` and their own ${what}s` : ''}`);
 }
 
 function callSites(w: Walk, uri: string, ranges: Range[]): CallSite[] {

@@ -23,6 +23,8 @@ export interface RankedChunk {
   score: HitScore;
   /** Identical chunks of other places, folded into this one (ranked below it). */
   duplicates?: Chunk[];
+  /** The other pieces of the same split function that matched, folded into this one, in rank order. */
+  pieces?: Chunk[];
 }
 
 const OVERFETCH = 5;
@@ -35,11 +37,12 @@ function copyKey(c: Chunk): string {
 /**
  * The ranked list with each chunk's copies folded into its first (best-ranked) occurrence, and the
  * pieces of a split function into its best-ranked piece (one hit per symbol: three pieces of one
- * test callback filled the top three), cut to `limit`.
+ * test callback filled the top three), which lists the others' lines: the hit ranks by its best
+ * piece and cites every piece that matched (the test a question named was in the 2nd), cut to `limit`.
  */
 export function foldCopies(ranked: RankedChunk[], limit: number): RankedChunk[] {
   const first = new Map<string, RankedChunk>();
-  const pieces = new Set<string>();
+  const pieces = new Map<string, RankedChunk>();
   const out: RankedChunk[] = [];
   for (const r of ranked) {
     const key = copyKey(r.chunk);
@@ -49,10 +52,14 @@ export function foldCopies(ranked: RankedChunk[], limit: number): RankedChunk[] 
       continue;
     }
     const symbol = r.chunk.chunk_kind === 'function_split' ? `${r.chunk.file}\0${r.chunk.symbol_id ?? r.chunk.symbol_name ?? ''}` : undefined;
-    if (symbol !== undefined && pieces.has(symbol)) continue;
+    const whole = symbol === undefined ? undefined : pieces.get(symbol);
+    if (whole) {
+      (whole.pieces ??= []).push(r.chunk);
+      continue;
+    }
     if (out.length < limit) {
       first.set(key, r);
-      if (symbol !== undefined) pieces.add(symbol);
+      if (symbol !== undefined) pieces.set(symbol, r);
       out.push(r);
     }
   }

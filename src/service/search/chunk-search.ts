@@ -57,6 +57,8 @@ export interface CodeHit {
   symbol?: HitSymbol;
   /** Identical chunks elsewhere (copies of the file), folded into this hit: how many, and the first citations. */
   duplicates?: { count: number; citations: Citation[] };
+  /** Other pieces of the same split function that matched (`start-end` lines), folded into this hit. */
+  pieces?: string[];
 }
 
 const MAX_DUPLICATE_CITATIONS = 10;
@@ -184,6 +186,7 @@ async function toHit(call: ServiceCall, h: RankedChunk, head: string, files: Fil
     stale_citation: stale,
     preview: { start_line: h.chunk.start_line, lines },
     ...(symbol ? { symbol } : {}),
+    ...(h.pieces?.length ? { pieces: h.pieces.slice(0, MAX_DUPLICATE_CITATIONS).map((c) => `${c.start_line}-${c.end_line}`) } : {}),
     ...(h.duplicates?.length ? { duplicates: { count: h.duplicates.length, citations: h.duplicates.slice(0, MAX_DUPLICATE_CITATIONS).map(citationOf) } } : {}),
   };
 }
