@@ -32,6 +32,7 @@ import type { SkipReason } from './file-filter.js';
 import { FileGate } from './file-gate.js';
 import { Freshness } from './freshness.js';
 import type { PublishedSource } from './published/source.js';
+import { checkName, idFile } from './query-input.js';
 import { refreshPaths } from './refresh-paths.js';
 import { SearchTexts } from './search-texts.js';
 import { CatalogStore, INDEX_VERSION } from './store.js';
@@ -327,9 +328,7 @@ export class WorkspaceCatalog implements Catalog {
   }
 
   async lookup(name: string, filter?: SymbolFilter, opts: LookupOptions = {}): Promise<CatalogSymbol[]> {
-    if (typeof name !== 'string' || name.trim() === '') throw new LspgateError('INVALID_INPUT', 'symbol name must be a non-empty string');
-    const max = this.deps.limits.maxQueryLength;
-    if (name.length > max) throw new LspgateError('INVALID_INPUT', `symbol name is longer than maxQueryLength ${max}`);
+    checkName(name, this.deps.limits.maxQueryLength);
     // while the pass runs, the unparsed files that can declare the name are parsed first (early-names.ts)
     const find = () => this.index.find(name, filter);
     const early = this.deps.cataloger.syntax && !this.tier.ready && (await this.started()) ? await this.syntax.namesFirst(name, find, opts) : undefined;
@@ -376,10 +375,7 @@ export class WorkspaceCatalog implements Catalog {
   }
 
   async byId(symbolId: string, opts: ReadOptions = {}): Promise<CatalogSymbol | undefined> {
-    if (typeof symbolId !== 'string' || !symbolId.includes('::')) {
-      throw new LspgateError('INVALID_INPUT', `not a symbol id (expected path::Qualified.name#kind): ${String(symbolId).slice(0, 200)}`);
-    }
-    const file = symbolId.slice(0, symbolId.indexOf('::'));
+    const file = idFile(symbolId);
     // The id's path is caller input: it must resolve inside the workspace and not be secret.
     const abs = resolveInWorkspace(this.root, file, { mustExist: false });
     const rel = toRelative(this.root, abs);
