@@ -17,6 +17,9 @@ export interface CommonFlags {
   help: boolean;
   /** --daemon auto|off|require (validated by daemonMode). */
   daemon?: string;
+  /** --flow-corpus FILE, --policy FILE (service/search/corpus-sync.ts). */
+  flowCorpus?: string;
+  policy?: string;
 }
 
 /** Flags every command takes besides its own. */
@@ -26,6 +29,8 @@ export const COMMON_OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   daemon: { type: 'string' },
+  'flow-corpus': { type: 'string' },
+  policy: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 export function parseOperationArgs(op: Operation, argv: string[]): { input: Record<string, unknown>; flags: CommonFlags } {
@@ -74,6 +79,8 @@ export function parseOperationArgs(op: Operation, argv: string[]): { input: Reco
       json: Boolean(v.json),
       help: Boolean(v.help),
       daemon: v.daemon as string | undefined,
+      ...(typeof v['flow-corpus'] === 'string' ? { flowCorpus: v['flow-corpus'] } : {}),
+      ...(typeof v.policy === 'string' ? { policy: v.policy } : {}),
     },
   };
 }

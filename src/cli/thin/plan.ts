@@ -77,7 +77,14 @@ function perProcessConfig(root: string): boolean {
 
 function modeAllows(s: Scan, env: NodeJS.ProcessEnv): boolean {
   const mode = one(s, 'daemon') ?? (env.LSPGATE_DAEMON || 'auto');
-  return (mode === 'auto' || mode === 'require') && (s.values.get('daemon')?.length ?? 0) <= 1 && !s.values.has('servers');
+  // --flow-corpus and --policy set this process's environment (the full path): a daemon then answers only under the same
+  return (
+    (mode === 'auto' || mode === 'require') &&
+    (s.values.get('daemon')?.length ?? 0) <= 1 &&
+    !s.values.has('servers') &&
+    !s.values.has('flow-corpus') &&
+    !s.values.has('policy')
+  );
 }
 
 /** The thin path for `argv`, or undefined: the full CLI handles it. */
@@ -98,7 +105,7 @@ export function thinPlan(argv: string[], env: NodeJS.ProcessEnv = process.env, c
   }
   if (LOCAL.has(cmd)) return undefined;
   // An operation's own options are the daemon's to parse; only the common ones matter here.
-  const s = scan(rest, new Set(['root', 'daemon', 'servers']));
+  const s = scan(rest, new Set(['root', 'daemon', 'servers', 'flow-corpus', 'policy']));
   if (!modeAllows(s, env)) return undefined;
   const root = path.resolve(cwd, one(s, 'root') ?? '.');
   if (perProcessConfig(root)) return undefined;

@@ -47,6 +47,13 @@ const ChunkSchema = z.object({
   convention_stats: z.record(z.string(), z.number()).optional(),
   committed_at_utc: z.string().optional(),
   recent_prs: z.array(z.unknown()).optional().describe('PRs that touched the file, newest first'),
+  // policy and flow corpus fields (seed 004's), unknown for the default profile's size; unresolved: the names a curated chunk holds that no longer resolve
+  category: z.unknown().optional(),
+  guidance: z.unknown().optional(),
+  flow_step: z.unknown().optional(),
+  flow_spine: z.unknown().optional(),
+  enforced_at: z.unknown().optional(),
+  unresolved: z.unknown().optional(),
   text: z.string().optional().describe('Only with include_text'),
 });
 
@@ -95,7 +102,7 @@ export const searchCodeOp = defineOperation({
   name: 'search_code',
   title: 'Search code (ranked chunks with citations)',
   description:
-    'Find code by what it does: ranked search over code chunks (functions, types, docs) and the invariants comments state (`filter.chunk_kinds: [invariant]`; query `*` lists a filter). Hits cite file, lines, commit.',
+    'Find code by what it does: ranked search over code chunks (functions, types, docs), the invariants comments state and curated flows (`filter.chunk_kinds`; query `*` lists a filter). Hits cite file, lines, commit.',
   related: { search_symbols: 'instead for declarations by name', search_text: 'instead for an exact string', verify_citation: 'to check a citation later' },
   input: z.object({
     query: Query,
@@ -241,6 +248,16 @@ export const indexStatsOp = defineOperation({
     indexed_head: z.string(),
     built_at: z.string(),
     schema_version: z.string(),
+    flow_corpus: z
+      .unknown()
+      .optional()
+      .describe(
+        'The flow corpus (--flow-corpus or .lspgate/corpus.jsonl): {file, flows, steps, curated_invariants, unresolved: [{line, flow, step, invariant, field, ref}] (names the catalog no longer resolves: stale citations), unresolved_count, problems}, or {file, problem}',
+      ),
+    policy: z
+      .unknown()
+      .optional()
+      .describe('The policy (--policy or .lspgate/policy.json): {file, rules, categories (chunks per category), problems}, or {file, problem}'),
   }),
   annotations: READ_ONLY,
   clientCases: { ok: [{}] },

@@ -144,7 +144,16 @@ async function rankWithFallback(
  * (whose text is its outline) the lines on disk while they still hold the cited content.
  */
 async function previewText(files: FileLines, c: Chunk): Promise<string> {
-  if (!quotesLines(c) || contentSha256(c.text) === c.content_sha256 || !(await contentHolds(files, c))) return c.text;
+  // a curated chunk's text is what it says of the lines it cites
+  if (
+    !quotesLines(c) ||
+    c.flow_step ||
+    c.flow_spine ||
+    c.provenance === 'curated' ||
+    contentSha256(c.text) === c.content_sha256 ||
+    !(await contentHolds(files, c))
+  )
+    return c.text;
   return linesText((await files.get(c.file))!, c.start_line, c.end_line);
 }
 
@@ -171,7 +180,8 @@ async function toHit(call: ServiceCall, h: RankedChunk, head: string, files: Fil
   const { text, docstring, ...fields } = h.chunk;
   const rest = prs ? { ...fields, recent_prs: prs } : fields;
   void docstring;
-  const stale = staleHit(h.chunk, head) || (quotesLines(h.chunk) && !(await contentHolds(files, h.chunk)));
+  // a curated flow naming what the catalog no longer has is a stale citation (its `unresolved` says which)
+  const stale = staleHit(h.chunk, head) || !!h.chunk.unresolved?.length || (quotesLines(h.chunk) && !(await contentHolds(files, h.chunk)));
   const lines = (await previewText(files, h.chunk)).split('\n').slice(0, PREVIEW_LINES);
   const score: HitScore = h.score;
   const symbol = symbolOf(call, h.chunk);
