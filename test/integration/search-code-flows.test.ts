@@ -56,8 +56,10 @@ describe('search_code: flow corpus and policy', async () => {
   });
 
   it('a curated invariant cites where it is enforced, with enforced_at and provenance curated', async () => {
-    const [inv, ...more] = await hits('*', { chunk_kinds: ['invariant'], path: 'src/stock.ts' });
-    expect(more).toEqual([]);
+    const found = await hits('*', { chunk_kinds: ['invariant'], path: 'src/stock.ts' });
+    // beside the one its comment states
+    expect(found.map((h) => h.chunk.provenance)).toEqual(['curated', 'auto']);
+    const inv = found[0];
     expect([inv!.chunk.provenance, inv!.chunk.marker, inv!.chunk.tier, inv!.citation.start_line, inv!.stale_citation]).toEqual([
       'curated',
       'INV-stock-nonneg',
@@ -70,7 +72,10 @@ describe('search_code: flow corpus and policy', async () => {
 
   it('get_context shows what must not break: the curated invariant, the guidance, the flows it is a step of', async () => {
     const ctx = await fx.run('get_context', { symbol: 'reserve', include: ['source'] });
-    expect(ctx.invariants.map((i: JsonResult) => [i.marker, i.start_line])).toEqual([['INV-stock-nonneg', 3]]);
+    expect(ctx.invariants.map((i: JsonResult) => [i.marker, i.start_line, i.provenance])).toEqual([
+      ['INVARIANT', 4, undefined],
+      ['INV-stock-nonneg', 3, 'curated'],
+    ]);
     expect(ctx.guidance).toEqual({
       category: 'inventory',
       also_review: ['src/cart.ts'],
@@ -100,7 +105,7 @@ describe('search_code: flow corpus and policy', async () => {
 
   it('analyze_impact names the invariants and the flows reached', async () => {
     const r = await fx.run('analyze_impact', { element: 'reserve' });
-    expect(r.impact.invariants.map((i: JsonResult) => i.marker)).toEqual(['INV-stock-nonneg']);
+    expect(r.impact.invariants.map((i: JsonResult) => i.marker)).toEqual(['INVARIANT', 'INV-stock-nonneg']);
     const flows = (r.impact.flows as JsonResult[]).map((f) => [f.flow_id, f.step_id ?? 'entry', f.reached_in ?? '']);
     expect(flows).toContainEqual(['checkout', '2', '']);
     expect(flows).toContainEqual(['checkout', '1', 'src/cart.ts']);

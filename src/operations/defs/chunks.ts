@@ -102,7 +102,7 @@ export const searchCodeOp = defineOperation({
   name: 'search_code',
   title: 'Search code (ranked chunks with citations)',
   description:
-    'Find code by what it does: ranked search over code chunks (functions, types, docs), the invariants comments state and curated flows (`filter.chunk_kinds`; query `*` lists a filter). Hits cite file, lines, commit.',
+    'Find code by what it does: ranked search over code chunks (functions, types, docs), invariants and curated flows (`filter.chunk_kinds`; query `*` lists a filter). Hits cite file, lines, commit.',
   related: { search_symbols: 'instead for declarations by name', search_text: 'instead for an exact string', verify_citation: 'to check a citation later' },
   input: z.object({
     query: Query,

@@ -68,6 +68,7 @@ export const ImpactSchema = z.object({
         start_line: z.number().int(),
         end_line: z.number().int(),
         chunk_id: z.string(),
+        provenance: z.string().optional(),
       }),
     )
     .optional()

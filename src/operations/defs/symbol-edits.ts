@@ -72,10 +72,13 @@ function markdown(r: SymbolEditResult): string {
       `Referencing files checked: ${r.referencing.files.filter((f) => !r.unchecked.some((u) => u.file === f)).length} of ${r.referencing.total_files}${r.referencing.total_files > r.referencing.cap ? ` (cap ${r.referencing.cap})` : ''}`,
     );
   if (r.referencing?.unseen_folders) out.push(`Not searched (the server does not load them): ${r.referencing.unseen_folders.join(', ')}`);
-  for (const i of r.invariants ?? []) out.push(`- must not break (tier ${i.tier}, ${i.marker}, line ${i.start_line}): ${i.text.split('\n')[0]}`);
-  out.push(...guidanceLines(r));
   for (const d of r.introduced) out.push(`- + ${d.file}:${d.line}:${d.column} **${d.severity}**${d.code ? ` ${d.code}` : ''}: ${d.message}`);
   for (const d of r.removed) out.push(`- − ${d.file}:${d.line}:${d.column} ${d.severity}${d.code ? ` ${d.code}` : ''}: ${d.message}`);
+  const keep = [
+    ...(r.invariants ?? []).map((i) => `- must not break (tier ${i.tier}, ${i.marker}, line ${i.start_line}): ${i.text.split('\n')[0]!.trim()}`),
+    ...guidanceLines(r),
+  ];
+  if (keep.length) out.push('', ...keep);
   if (r.references?.length) out.push('', `References left (force): ${r.references.map((x) => `${x.file}:${x.line}`).join(', ')}`);
   if (r.new_symbols?.length) out.push('', `New symbols: ${r.new_symbols.map((s) => `\`${s.symbol_id}\``).join(', ')}`);
   if (r.backup_dir) out.push('', `backup: ${r.backup_dir}`);
