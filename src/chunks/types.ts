@@ -135,7 +135,7 @@ export interface Chunk {
   recent_prs?: PRRef[];
   /** Convention chunks: the package's idiom counts (idioms.ts keys) and `files`. */
   convention_stats?: Record<string, number>;
-  /** The policy's category for the chunk's path (policy.ts), and its guidance; absent when no rule matched. */
+  /** The policy's category for the chunk's path (policy.ts) and its guidance, set on a hit when it is handed out; absent when no rule matched. */
   category?: string;
   guidance?: ModificationGuidance;
   /** Flow corpus chunks (flow-corpus.ts). */

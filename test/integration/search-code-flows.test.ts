@@ -35,6 +35,9 @@ describe('search_code: flow corpus and policy', async () => {
     expect(stats.policy).toEqual({ file: '.lspgate/policy.json', rules: 2, categories: expect.any(Object), problems: [] });
     expect(stats.policy.categories.inventory).toBeGreaterThan(0);
     expect(stats.policy.categories.orders).toBeGreaterThan(0);
+    const text = await fx.runText('index_stats');
+    expect(text).toContain('flow corpus .lspgate/corpus.jsonl: 2 flows, 4 steps, 2 unresolved');
+    expect(text).toContain('- **stale** line 7 cancel/2: symbol restock');
   });
 
   it("flow steps cite their symbol's lines; the removed symbol's step cites the corpus and is a stale citation", async () => {

@@ -13,6 +13,7 @@ import { searchCode } from '../../service/search/chunk-search.js';
 import { indexStats, verifyCitation } from '../../service/search/citations.js';
 import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
+import { corpusLines } from './must-keep-lines.js';
 
 const CitationSchema = z.object({
   file: z.string().min(1).max(4096),
@@ -267,7 +268,7 @@ export const indexStatsOp = defineOperation({
       .map(([k, n]) => `${n} ${k}`)
       .join(
         ', ',
-      )}) in ${r.file_count} files, ${r.bm25_terms} terms, ${r.text_bytes} bytes; embeddings: ${r.embedding_model} (dim ${r.embedding_dim}, ${r.vector_count} vectors${r.embedder_matches ? '' : ', built by another embedder: reindex'}); ${r.index_size_bytes} bytes on disk; HEAD ${r.indexed_head || '(not git)'}; built ${r.built_at}\n`,
+      )}) in ${r.file_count} files, ${r.bm25_terms} terms, ${r.text_bytes} bytes; embeddings: ${r.embedding_model} (dim ${r.embedding_dim}, ${r.vector_count} vectors${r.embedder_matches ? '' : ', built by another embedder: reindex'}); ${r.index_size_bytes} bytes on disk; HEAD ${r.indexed_head || '(not git)'}; built ${r.built_at}\n${corpusLines(r.flow_corpus, r.policy)}`,
 });
 
 export const chunkOperations: Operation[] = [searchCodeOp, searchOp, verifyCitationOp, indexStatsOp];

@@ -40,3 +40,33 @@ export function guidanceLines(r: Guided): string[] {
   }
   return out;
 }
+
+interface CorpusReport {
+  file: string;
+  problem?: string;
+  flows?: number;
+  steps?: number;
+  unresolved?: { line: number; flow?: string; step?: string; invariant?: string; field: string; ref: string }[];
+  unresolved_count?: number;
+  problems?: string[];
+  rules?: number;
+}
+
+/** index_stats' lines for the flow corpus (its unresolved names: stale citations) and the policy. */
+export function corpusLines(flowCorpus: unknown, policy: unknown): string {
+  const out: string[] = [];
+  const fc = flowCorpus as CorpusReport | undefined;
+  if (fc?.problem) out.push(`flow corpus ${fc.file}: ${fc.problem}`);
+  else if (fc) {
+    out.push(
+      `flow corpus ${fc.file}: ${fc.flows} flows, ${fc.steps} steps, ${fc.unresolved_count} unresolved${fc.problems?.length ? `, ${fc.problems.length} problem(s)` : ''}`,
+    );
+    for (const u of fc.unresolved ?? [])
+      out.push(`- **stale** line ${u.line} ${[u.flow, u.step].filter(Boolean).join('/') || u.invariant || ''}: ${u.field} ${u.ref}`);
+    for (const p of fc.problems ?? []) out.push(`- ${p}`);
+  }
+  const p = policy as CorpusReport | undefined;
+  if (p?.problem) out.push(`policy ${p.file}: ${p.problem}`);
+  else if (p) out.push(`policy ${p.file}: ${p.rules} rules${p.problems?.length ? `; ${p.problems.join('; ')}` : ''}`);
+  return out.length ? out.join('\n') + '\n' : '';
+}

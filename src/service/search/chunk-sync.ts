@@ -32,7 +32,7 @@ import type { CatalogChanges, Derived, DerivedKey } from '../../core/catalog.js'
 import type { Workspace } from '../../core/workspace.js';
 import { sha256 } from '../../util/hash.js';
 import { asBackground, yieldToEventLoop } from '../../util/work-class.js';
-import { applyPolicy, syncFlowCorpus } from './corpus-sync.js';
+import { currentPolicy, syncFlowCorpus } from './corpus-sync.js';
 
 const MARKDOWN = new Set(['.md', '.markdown']);
 
@@ -252,7 +252,8 @@ async function doSync(ws: Workspace, limits: Limits, s: WorkspaceChunks): Promis
   await syncCode(ws, s, head);
   await syncDocs(ws, limits, s, head);
   await syncHistory(ws, s, head);
-  await applyPolicy(ws, s, await syncFlowCorpus(ws, s, head));
+  await syncFlowCorpus(ws, s, head);
+  await currentPolicy(ws, s.index);
   if (s.index.indexedHead !== head) restamp(s.index, head);
   for (const rel of [...s.unsplit.keys()]) if (!s.index.fileHash(rel)) s.unsplit.delete(rel);
   const report: SyncReport = {

@@ -6,8 +6,8 @@
  * lspgate setting), else the workspace's `.lspgate/corpus.jsonl` and `.lspgate/policy.json`, read as
  * data only (corpus-input.ts). Incremental: the corpus is verified again when its file changed, when
  * one of the files its resolved names are in changed (their catalog hash), or — while a name does
- * not resolve — when the catalog changed at all (any file may come to declare it). The policy's
- * categories are set on the chunks of files re-chunked since, and on every chunk when it changed.
+ * not resolve — when the catalog changed at all (any file may come to declare it). The policy is read
+ * again when its file changed; a chunk's category is decided when it is handed out (categoryOf).
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { readDataFile } from '../../chunks/corpus-input.js';
 import { FLOW_CORPUS_KEY, flowChunks, type FlowCorpus, parseFlowCorpus, type Resolved, type UnresolvedRef } from '../../chunks/flow-corpus.js';
 import { contentSha256, linesText, splitLines } from '../../chunks/ids.js';
 import { type Categorized, categorizer, parsePolicy, type Policy } from '../../chunks/policy.js';
+import type { Chunk } from '../../chunks/types.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import type { Workspace } from '../../core/workspace.js';
 import { LspgateError } from '../../errors/errors.js';
@@ -42,11 +43,10 @@ export function applyCorpusFlags(flags: { flowCorpus?: string | undefined; polic
   }
 }
 
-/** What the chunk state offers the corpus: its index, its file gate, the files re-chunked since the last report. */
+/** What the chunk state offers the corpus: its index and its file gate. */
 export interface CorpusHost {
   index: ChunkIndex;
   gate(kind: 'code'): FileGate;
-  rechunked: ReadonlySet<string>;
 }
 
 export interface FlowCorpusReport {
@@ -243,23 +243,12 @@ export async function currentPolicy(ws: Workspace, index: ChunkIndex): Promise<{
   return { state, changed: true };
 }
 
-/** Sets each chunk's category and guidance from the policy: every chunk when it changed, else those of the re-chunked files. */
-export async function applyPolicy(ws: Workspace, host: CorpusHost, corpusRemade: boolean): Promise<void> {
-  const { state, changed } = await currentPolicy(ws, host.index);
-  const keys = changed ? host.index.indexedFiles() : [...host.rechunked, ...(corpusRemade ? [FLOW_CORPUS_KEY] : [])];
-  for (const key of keys) {
-    for (const c of host.index.fileChunks(key)) {
-      const cat = c.file.startsWith(':') ? undefined : state.categorize?.(c.file);
-      if (cat) {
-        c.category = cat.category;
-        if (cat.guidance) c.guidance = cat.guidance;
-        else delete c.guidance;
-      } else {
-        delete c.category;
-        delete c.guidance;
-      }
-    }
-  }
+/**
+ * The policy's category and guidance for a chunk, decided when it is handed out (not stored on the
+ * chunk: whatever store holds the chunks, a changed policy applies at once to every one).
+ */
+export function categoryOf(index: ChunkIndex, c: Pick<Chunk, 'file'>): Categorized | undefined {
+  return c.file.startsWith(':') ? undefined : policyStates.get(index)?.categorize?.(c.file);
 }
 
 /** index_stats' view of the corpus and the policy (after a sync). */
@@ -274,8 +263,12 @@ export function corpusReports(index: ChunkIndex): {
   else if (c?.problem) out.flow_corpus = { file: c.file, problem: c.problem };
   if (p?.policy) {
     const categories: Record<string, number> = {};
-    for (const file of index.indexedFiles())
-      for (const ch of index.fileChunks(file)) if (ch.category) categories[ch.category] = (categories[ch.category] ?? 0) + 1;
+    for (const file of index.indexedFiles()) {
+      for (const ch of index.fileChunks(file)) {
+        const cat = categoryOf(index, ch)?.category;
+        if (cat) categories[cat] = (categories[cat] ?? 0) + 1;
+      }
+    }
     out.policy = { file: p.file, rules: p.policy.rules.length, categories, problems: p.policy.problems };
   } else if (p?.problem) out.policy = { file: p.file, problem: p.problem };
   return out;
