@@ -46,6 +46,51 @@ export interface PRRef {
 /** Kinds read from git history: searched only when `chunk_kinds` names them. */
 export const HISTORY_KINDS: readonly ChunkKind[] = ['commit_message', 'pr_background', 'pr_solution'];
 
+/** One conditional edge of a flow step: under `when`, control goes to `then` at `at` (a symbol, `file` or `file:line`). */
+export interface Branch {
+  when: string;
+  then: string;
+  at: string;
+}
+
+/** Where a curated invariant is enforced: a step of a flow, at a code location. */
+export interface EnforcePoint {
+  flow: string;
+  step: string;
+  loc: string;
+}
+
+/** A flow's backbone (flow_spine chunks): its entry point, what triggers it, the flows it links to. */
+export interface FlowSpineMeta {
+  flow_id: string;
+  entry_point?: string;
+  trigger?: string;
+  root_symbol?: string;
+  links?: string[];
+  called_by?: string[];
+}
+
+/** One step of a flow (flow_step chunks): the symbol it runs at, what it calls, reads, writes, emits, its branches, the invariant ids it keeps. */
+export interface FlowStepMeta {
+  flow_id: string;
+  step_id: string;
+  symbol?: string;
+  kind?: string;
+  calls?: string[];
+  reads?: string;
+  writes?: string;
+  emits?: string;
+  branches?: Branch[];
+  invariants?: string[];
+}
+
+/** A policy's advice for a chunk's path category: informative, never enforced. */
+export interface ModificationGuidance {
+  also_review?: string[];
+  required_tests?: string[];
+  watch_out?: string[];
+}
+
 /** A source chunk's pointer to an invariant chunk in (or right above) its lines. */
 export interface InvariantRef {
   chunk_id: string;
@@ -90,13 +135,24 @@ export interface Chunk {
   recent_prs?: PRRef[];
   /** Convention chunks: the package's idiom counts (idioms.ts keys) and `files`. */
   convention_stats?: Record<string, number>;
+  /** The policy's category for the chunk's path (policy.ts) and its guidance, set on a hit when it is handed out; absent when no rule matched. */
+  category?: string;
+  guidance?: ModificationGuidance;
+  /** Flow corpus chunks (flow-corpus.ts). */
+  flow_step?: FlowStepMeta;
+  flow_spine?: FlowSpineMeta;
+  /** Curated invariant chunks: the flow steps and code locations that enforce them. */
+  enforced_at?: EnforcePoint[];
+  /** Curated chunks: the symbols and locations they name that the catalog no longer resolves (a stale citation). */
+  unresolved?: string[];
 }
 
 /** Kinds whose chunk quotes lines of a file in the workspace (its citation is checked against them); the others are derived text. */
 const QUOTING = new Set<ChunkKind>(['symbol', 'function_split', 'file_header', 'doc', 'invariant', 'flow_spine', 'flow_step']);
 
-export function quotesLines(c: Pick<Chunk, 'chunk_kind'>): boolean {
-  return QUOTING.has(c.chunk_kind);
+/** A chunk citing a pseudo-path (`:git-log`, `:flow-corpus`) quotes no workspace file. */
+export function quotesLines(c: Pick<Chunk, 'chunk_kind' | 'file'>): boolean {
+  return QUOTING.has(c.chunk_kind) && !c.file.startsWith(':');
 }
 
 export interface Citation {

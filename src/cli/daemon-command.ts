@@ -5,6 +5,7 @@
 import { runDaemon } from '../daemon/server.js';
 import { LspgateError } from '../errors/errors.js';
 import { guardedParse } from '../frontends/operation-args.js';
+import { applyCorpusFlags } from '../service/search/corpus-sync.js';
 import { applyServerStartFlag } from '../service/workspace/server-warmup.js';
 import { daemonQuery } from './thin/daemon-query.js';
 import { DAEMON_HELP } from './thin/help-text.js';
@@ -14,6 +15,8 @@ const OPTIONS = {
   'idle-ms': { type: 'string' },
   'server-idle-ms': { type: 'string' },
   'server-start': { type: 'string' },
+  'flow-corpus': { type: 'string' },
+  policy: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -26,6 +29,7 @@ export async function runDaemonCommand(argv: string[]): Promise<void> {
   }
   if (sub === undefined) {
     applyServerStartFlag(values['server-start']);
+    applyCorpusFlags({ flowCorpus: values['flow-corpus'], policy: values.policy });
     const idle = intFlag(values['idle-ms'], '--idle-ms', 1);
     const sessionIdle = intFlag(values['server-idle-ms'], '--server-idle-ms', 0);
     return runDaemon({ ...(idle !== undefined ? { idleMs: idle } : {}), ...(sessionIdle !== undefined ? { sessionIdleMs: sessionIdle } : {}) });

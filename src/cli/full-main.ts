@@ -19,6 +19,7 @@ import { progressLine } from '../link/progress-line.js';
 import { configuredTools, parseToolsFlag, selectTools } from '../operations/profiles.js';
 import { operations } from '../operations/registry.js';
 import type { ProgressUpdate } from '../operations/types.js';
+import { applyCorpusFlags } from '../service/search/corpus-sync.js';
 import { applyServerStartFlag } from '../service/workspace/server-warmup.js';
 import { createLogger } from '../util/logger.js';
 import { runRecoverCommand } from './recover-command.js';
@@ -130,6 +131,7 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
   const tools = profile?.tools;
   const warnings = [...(profile?.warnings ?? []), ...(mode === 'mcp' ? userOnlyKeyWarnings(path.resolve(root)) : [])];
   applyServerStartFlag(values['server-start']);
+  applyCorpusFlags({ flowCorpus: values['flow-corpus'], policy: values.policy });
   const serversFiles = values.servers ?? [];
   const gateway = await gatewayFor(values.daemon, root, serversFiles, mode === 'mcp' && values.http ? 'mcp-http' : mode, profile?.warnings, values.index);
   for (const w of warnings) gateway.context.logger.warn(w);
@@ -161,6 +163,7 @@ async function runMode(mode: 'mcp' | 'sidecar' | 'repl', argv: string[]): Promis
 
 async function runTourCommand(argv: string[]): Promise<void> {
   const { values } = guardedParse({ args: argv, options: COMMON_OPTIONS, strict: true, allowPositionals: false });
+  applyCorpusFlags({ flowCorpus: values['flow-corpus'], policy: values.policy });
   const gateway = await Gateway.create({ root: values.root ?? process.cwd(), serversFiles: values.servers ?? [] });
   installLifecycle(gateway, { watchStdin: false, logger: gateway.context.logger });
   let code: number;
@@ -188,6 +191,7 @@ async function runOperation(name: string, argv: string[]): Promise<void> {
   const out = await runOneShot(
     [name, ...argv],
     async (flags) => {
+      applyCorpusFlags(flags);
       const gateway = await gatewayFor(flags.daemon, flags.root ?? process.cwd(), flags.servers, 'cli', [], flags.index);
       installLifecycle(gateway, { watchStdin: false, logger: gateway.context.logger });
       return gateway;

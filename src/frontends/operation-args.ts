@@ -20,6 +20,9 @@ export interface CommonFlags {
   daemon?: string;
   /** --index <postgres-url>: answer the catalog from the published index (gateway.ts). */
   index?: string;
+  /** --flow-corpus FILE, --policy FILE (service/search/corpus-sync.ts). */
+  flowCorpus?: string;
+  policy?: string;
 }
 
 /** Flags every command takes besides its own. */
@@ -30,6 +33,8 @@ export const COMMON_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   daemon: { type: 'string' },
   index: { type: 'string' },
+  'flow-corpus': { type: 'string' },
+  policy: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 export function parseOperationArgs(op: Operation, argv: string[]): { input: Record<string, unknown>; flags: CommonFlags } {
@@ -79,6 +84,8 @@ export function parseOperationArgs(op: Operation, argv: string[]): { input: Reco
       help: Boolean(v.help),
       daemon: v.daemon as string | undefined,
       ...(v.index !== undefined ? { index: v.index as string } : {}),
+      ...(typeof v['flow-corpus'] === 'string' ? { flowCorpus: v['flow-corpus'] } : {}),
+      ...(typeof v.policy === 'string' ? { policy: v.policy } : {}),
     },
   };
 }

@@ -15,7 +15,8 @@ import type { ServiceCall } from '../../service/call.js';
 import { LineSource, resolveLocations } from '../../service/locations.js';
 import { callTree } from '../../service/navigation/call-tree.js';
 import { type ResolvedTarget, resolveTarget } from '../../service/navigation/resolve.js';
-import { invariantsFor, type SymbolInvariant } from '../../service/search/invariants-for.js';
+import type { SymbolInvariant } from '../../service/search/invariants-for.js';
+import { mustKeep, type SymbolFlow } from '../../service/search/must-keep.js';
 import { type ImportGraph, importGraphWithin, noteGraphSkips } from '../imports/import-graph.js';
 import { parseTarget } from '../target.js';
 import { catalogBuilt, flattenCalls, importsOf, WALK_BUDGET } from './relationships.js';
@@ -48,6 +49,8 @@ export interface ImpactResult {
   transitive_files: number;
   /** The element's own invariants (invariants-for.ts): what the change must not break. */
   invariants?: SymbolInvariant[];
+  /** Curated flows the element, or an affected file, is a step of (must-keep.ts). */
+  flows?: SymbolFlow[];
 }
 
 const RANK: Record<Exclude<ImpactKind, 'test'>, number> = { 'direct call': 0, reference: 1, import: 2, 'indirect dependency': 3 };
@@ -149,6 +152,7 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
   let label: string;
   let home: string;
   let invariants: SymbolInvariant[] | undefined;
+  let span: { file: string; line: number; end_line: number; symbol_id: string } | undefined;
   if (parsed.kind === 'file') {
     home = parsed.file;
     const graph = await importGraphWithin(call);
@@ -172,10 +176,18 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
     noteGraphSkips(call, graph);
     references = referenceEffects(call, target, answer, effects, graph);
     callerEffects(await treeP, effects, graph);
-    const c = target.catalog;
-    if (c) invariants = await invariantsFor(call, c.file, c.line, c.end_line);
+    span = target.catalog;
   }
   const list = effects.list(input.operation);
+  // the element's invariants and guidance, and the curated flows it and the affected files are steps of
+  const kept = span
+    ? await mustKeep(
+        call,
+        span,
+        list.map((e) => e.file),
+      )
+    : undefined;
+  if (kept) invariants = kept.invariants;
   const direct = list.filter((e) => e.depth === 1).length;
   const tests = list.filter((e) => e.impact === 'test').map((e) => e.file);
   const own = path.posix.dirname(home);
@@ -192,6 +204,7 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
     direct_files: direct,
     transitive_files: list.length - direct,
     ...(invariants ? { invariants } : {}),
+    ...(kept?.flows ? { flows: kept.flows } : {}),
   };
 }
 

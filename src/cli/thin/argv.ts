@@ -5,7 +5,7 @@
  */
 
 /** Common flags that take a value (`--root DIR` or `--root=DIR`). */
-const VALUED = new Set(['root', 'servers', 'daemon', 'server-start', 'tools']);
+const VALUED = new Set(['root', 'servers', 'daemon', 'server-start', 'tools', 'flow-corpus', 'policy']);
 /** Common flags that take none. */
 const SWITCHES = new Set(['json']);
 

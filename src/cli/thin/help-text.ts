@@ -40,6 +40,8 @@ export function mainHelp(ops: readonly HelpEntry[], version: string): string {
     '  --index <postgres-url> (take the published index of this repository first; env LSPGATE_INDEX; runs in-process).',
     '  mcp, sidecar, repl and daemon: --server-start after-syntax|on-demand (start language servers once the syntax catalog is',
     '  built, the default, or only at the first question that needs one; env LSPGATE_SERVER_START, config.json "serverStart").',
+    '  --flow-corpus FILE (curated flows, JSONL; default <root>/.lspgate/corpus.jsonl), --policy FILE (path categories and',
+    '  guidance, JSON; default <root>/.lspgate/policy.json): shown in search_code, get_context and edit previews.',
     '  Env: LSPGATE_CACHE_DIR, LSPGATE_LOG=debug|info|warn|error, LSPGATE_TOKEN, LSPGATE_DAEMON, LSPGATE_DAEMON_IDLE_MS.',
     '',
     'Operations:',
@@ -50,7 +52,7 @@ export function mainHelp(ops: readonly HelpEntry[], version: string): string {
 }
 
 export const DAEMON_HELP = [
-  'lspgate daemon [--idle-ms N] [--server-idle-ms N] [--server-start after-syntax|on-demand]',
+  'lspgate daemon [--idle-ms N] [--server-idle-ms N] [--server-start after-syntax|on-demand] [--flow-corpus FILE] [--policy FILE]',
   '                                 run the shared daemon in the foreground: it exits after --idle-ms without clients (default 600000),',
   '                                 and stops a language server nobody used for --server-idle-ms (default 600000; 0: never)',
   'lspgate daemon status [--json]   clients, language-server sessions (state, memory) and workspaces of the running daemon',

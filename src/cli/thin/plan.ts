@@ -78,8 +78,16 @@ function perProcessConfig(root: string): boolean {
 
 function modeAllows(s: Scan, env: NodeJS.ProcessEnv): boolean {
   const mode = one(s, 'daemon') ?? (env.LSPGATE_DAEMON || 'auto');
-  // LSPGATE_INDEX (like --index) is served by this process's own gateway
-  return (mode === 'auto' || mode === 'require') && (s.values.get('daemon')?.length ?? 0) <= 1 && !s.values.has('servers') && !env.LSPGATE_INDEX;
+  // LSPGATE_INDEX (like --index) is served by this process's own gateway; --flow-corpus and --policy set this
+  // process's environment (the full path): a daemon then answers only under the same
+  return (
+    (mode === 'auto' || mode === 'require') &&
+    (s.values.get('daemon')?.length ?? 0) <= 1 &&
+    !s.values.has('servers') &&
+    !s.values.has('flow-corpus') &&
+    !s.values.has('policy') &&
+    !env.LSPGATE_INDEX
+  );
 }
 
 /** The thin path for `argv`, or undefined: the full CLI handles it. */
@@ -100,7 +108,7 @@ export function thinPlan(argv: string[], env: NodeJS.ProcessEnv = process.env, c
   }
   if (LOCAL.has(cmd)) return undefined;
   // An operation's own options are the daemon's to parse; only the common ones matter here.
-  const s = scan(rest, new Set(['root', 'daemon', 'servers', 'index']));
+  const s = scan(rest, new Set(['root', 'daemon', 'servers', 'index', 'flow-corpus', 'policy']));
   // --index is this process's own gateway (full-main.ts), never the daemon's
   if (!modeAllows(s, env) || s.values.has('index')) return undefined;
   const root = path.resolve(cwd, one(s, 'root') ?? '.');

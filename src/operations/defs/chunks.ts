@@ -13,6 +13,7 @@ import { searchCode } from '../../service/search/chunk-search.js';
 import { indexStats, verifyCitation } from '../../service/search/citations.js';
 import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
+import { corpusLines } from './must-keep-lines.js';
 
 const CitationSchema = z.object({
   file: z.string().min(1).max(4096),
@@ -47,6 +48,13 @@ const ChunkSchema = z.object({
   convention_stats: z.record(z.string(), z.number()).optional(),
   committed_at_utc: z.string().optional(),
   recent_prs: z.array(z.unknown()).optional().describe('PRs that touched the file, newest first'),
+  // policy and flow corpus fields (seed 004's), unknown for the default profile's size; unresolved: the names a curated chunk holds that no longer resolve
+  category: z.unknown().optional(),
+  guidance: z.unknown().optional(),
+  flow_step: z.unknown().optional(),
+  flow_spine: z.unknown().optional(),
+  enforced_at: z.unknown().optional(),
+  unresolved: z.unknown().optional(),
   text: z.string().optional().describe('Only with include_text'),
 });
 
@@ -96,7 +104,7 @@ export const searchCodeOp = defineOperation({
   name: 'search_code',
   title: 'Search code (ranked chunks with citations)',
   description:
-    'Find code by what it does: ranked search over code chunks (functions, types, docs) and the invariants comments state (`filter.chunk_kinds: [invariant]`; query `*` lists a filter). Hits cite file, lines, commit.',
+    'Find code by what it does: ranked search over code chunks (functions, types, docs), invariants and curated flows (`filter.chunk_kinds`; query `*` lists a filter). Hits cite file, lines, commit.',
   related: { search_symbols: 'by name', search_text: 'for an exact string', verify_citation: 'to check a citation later' },
   input: z.object({
     query: Query,
@@ -236,6 +244,16 @@ export const indexStatsOp = defineOperation({
     indexed_head: z.string(),
     built_at: z.string(),
     schema_version: z.string(),
+    flow_corpus: z
+      .unknown()
+      .optional()
+      .describe(
+        'The flow corpus (--flow-corpus or .lspgate/corpus.jsonl): {file, flows, steps, curated_invariants, unresolved: [{line, flow, step, invariant, field, ref}] (names the catalog no longer resolves: stale citations), unresolved_count, problems}, or {file, problem}',
+      ),
+    policy: z
+      .unknown()
+      .optional()
+      .describe('The policy (--policy or .lspgate/policy.json): {file, rules, categories (chunks per category), problems}, or {file, problem}'),
   }),
   annotations: READ_ONLY,
   handler: (_input, ctx) => indexStats(ServiceCall.from(ctx)),
@@ -244,7 +262,7 @@ export const indexStatsOp = defineOperation({
       .map(([k, n]) => `${n} ${k}`)
       .join(
         ', ',
-      )}) in ${r.file_count} files, ${r.bm25_terms} terms, ${r.text_bytes} bytes; embeddings: ${r.embedding_model} (dim ${r.embedding_dim}, ${r.vector_count} vectors${r.embedder_matches ? '' : ', built by another embedder: reindex'}); ${r.index_size_bytes} bytes on disk; HEAD ${r.indexed_head || '(not git)'}; built ${r.built_at}\n`,
+      )}) in ${r.file_count} files, ${r.bm25_terms} terms, ${r.text_bytes} bytes; embeddings: ${r.embedding_model} (dim ${r.embedding_dim}, ${r.vector_count} vectors${r.embedder_matches ? '' : ', built by another embedder: reindex'}); ${r.index_size_bytes} bytes on disk; HEAD ${r.indexed_head || '(not git)'}; built ${r.built_at}\n${corpusLines(r.flow_corpus, r.policy)}`,
 });
 
 export const chunkOperations: Operation[] = [searchCodeOp, searchOp, verifyCitationOp, indexStatsOp];

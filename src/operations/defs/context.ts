@@ -14,6 +14,7 @@ import { READ_ONLY } from '../annotations.js';
 import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
 import type { MetaCollector } from '../meta-collector.js';
 import { defineOperation, type Operation } from '../types.js';
+import { guidanceLines } from './must-keep-lines.js';
 
 const PartSchema = z.enum(CONTEXT_PARTS);
 
@@ -73,7 +74,7 @@ export const contextOperations: Operation[] = [
     name: 'get_context',
     title: 'Context of a symbol',
     description:
-      'What to read before changing a function, method or type, in one answer within `max_tokens`: the invariants stated in or above it (what must not break); its source; callers and callees one hop away, nearest first; the workspace types its signature names; its tests and references. Filled in that order (`include` picks parts); what does not fit is counted in `omitted` with the call that fetches it.',
+      'What to read before changing a function, method or type, in one answer within `max_tokens`: what must not break (invariants, guidance, flows); its source; callers and callees one hop away, nearest first; the workspace types its signature names; its tests and references. Filled in that order (`include` picks parts); what does not fit is counted in `omitted` with the call that fetches it.',
     input: z.object({
       ...targetShape,
       max_tokens: z.number().int().min(600).max(100000).optional().describe(`Answer budget (bytes/4; default ${DEFAULT_CONTEXT_TOKENS})`),
@@ -91,15 +92,20 @@ export const contextOperations: Operation[] = [
       invariants: z
         .array(
           z.object({
-            tier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+            // 1..3 as a number: a union of literals lists three schemas in the default profile
+            tier: z.number().int().min(1).max(3),
             marker: z.string(),
             text: z.string(),
             start_line: z.number().int(),
             end_line: z.number().int(),
             chunk_id: z.string(),
+            provenance: z.string().optional(),
           }),
         )
         .describe('What must not break: invariants in its lines or the comment above (tier 1 marker, 2 convention, 3 heuristic)'),
+      // {category, also_review, required_tests, watch_out}; [{flow_id, step_id, trigger, invariants, unresolved}]
+      guidance: z.unknown().optional(),
+      flows: z.unknown().optional(),
       source: z.object({ start_line: z.number().int(), end_line: z.number().int(), text: z.string() }).optional(),
       callers: z.array(RefSchema).optional(),
       callees: z.array(RefSchema).optional(),
@@ -132,6 +138,8 @@ function contextMarkdown(r: {
   signature: string;
   summary?: string | undefined;
   invariants: { tier: number; marker: string; text: string; start_line: number }[];
+  guidance?: unknown;
+  flows?: unknown;
   source?: { start_line: number; end_line: number; text: string } | undefined;
   callers?: Ref[] | undefined;
   callees?: Ref[] | undefined;
@@ -144,6 +152,8 @@ function contextMarkdown(r: {
   if (r.summary) out.push('', r.summary);
   if (r.invariants.length)
     out.push('', '### Invariants', ...r.invariants.map((i) => `- tier ${i.tier} ${i.marker} (line ${i.start_line}): ${i.text.split('\n').join(' ')}`));
+  const guided = guidanceLines(r);
+  if (guided.length) out.push('', '### Guidance and flows', ...guided);
   if (r.source) out.push('', '```', r.source.text, '```');
   const refs = (title: string, list: Ref[] | undefined) => {
     if (!list) return;

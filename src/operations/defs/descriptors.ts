@@ -171,8 +171,7 @@ export const descriptorOperations: Operation[] = [
   defineOperation({
     name: 'get_file_outline',
     title: 'File outline',
-    description:
-      'The symbols of one file as a tree, from the catalog. `detail`: `signatures` (default), `names`, or `full` (SymbolDescriptors with ids and doc sentences); `depth: 1` keeps the top level. Cheaper than reading the file.',
+    description: 'The symbols of one file as a tree, from the catalog. Cheaper than reading the file.',
     related: { get_symbol: 'to read one symbol', find_type_definition: "for a type's whole structure" },
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),

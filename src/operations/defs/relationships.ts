@@ -13,6 +13,7 @@ import { symbolRowShape } from '../../schema/rows.js';
 import { ServiceCall } from '../../service/call.js';
 import { READ_ONLY } from '../annotations.js';
 import { defineOperation, type Operation } from '../types.js';
+import { guidanceLines } from './must-keep-lines.js';
 import { skippedMarkdown, SkippedSchema } from './skipped-schema.js';
 
 const Cursor = z.string().max(1000);
@@ -67,10 +68,12 @@ export const ImpactSchema = z.object({
         start_line: z.number().int(),
         end_line: z.number().int(),
         chunk_id: z.string(),
+        provenance: z.string().optional(),
       }),
     )
     .optional()
     .describe("A symbol's own invariants (comment markers, raises stating a policy): what the change must not break"),
+  flows: z.unknown().optional(),
 });
 
 export const relationshipOperations: Operation[] = [
@@ -159,6 +162,7 @@ export const relationshipOperations: Operation[] = [
           references: r.references,
           tests: r.tests,
           ...(r.invariants ? { invariants: r.invariants } : {}),
+          ...(r.flows ? { flows: r.flows } : {}),
         };
         const skipped = skipsOf(call).finish(call.meta, 'analyze_impact');
         return { success: true, element: r.element, operation, impact, skipped };
@@ -169,6 +173,8 @@ export const relationshipOperations: Operation[] = [
       for (const e of i.ripple_effects) out.push(`- ${e.file}${e.line ? `:${e.line}` : ''} — ${e.impact} (${e.severity})`);
       if (!i.ripple_effects.length) out.push('(nothing else is affected)');
       if (i.tests.length) out.push('', `Tests reached: ${i.tests.join(', ')}`);
+      for (const v of i.invariants ?? []) out.push(`- must not break (tier ${v.tier}, ${v.marker}, line ${v.start_line}): ${v.text.split('\n')[0]}`);
+      out.push(...guidanceLines(i));
       return out.join('\n') + skippedMarkdown(r.skipped);
     },
   }),

@@ -122,7 +122,7 @@ export const searchSymbols = defineOperation({
   name: 'search_symbols',
   title: 'Search symbols',
   description:
-    'Find declarations by name: exact > prefix > substring > fuzzy, also over qualified names, signatures and docs; source before tests, module-level before members. Filters: `kind`, `language`, `file_pattern` (glob). Pages with max_results / max_tokens / cursor.',
+    'Find declarations by name: exact > prefix > substring > fuzzy, also over qualified names, signatures and docs; source before tests, module-level before members. Filters: `kind`, `language`, `file_pattern` (glob).',
   related: {
     search_text: 'for strings, comments, config',
     search_code: 'by what code does',
@@ -164,7 +164,7 @@ export const searchTextOp = defineOperation({
   answersFrom: 'text',
   title: 'Search text',
   description:
-    'Search the text of workspace files (secrets and binaries never): literal, or `regex: true` in RE2 syntax (no backreferences or lookaround); case-insensitive unless `case_sensitive`. For what no declaration is named after: string literals, comments, config values. Pages with max_results / max_tokens / cursor.',
+    'Search the text of workspace files (secrets and binaries never): literal, or `regex: true` in RE2 syntax (no backreferences or lookaround); case-insensitive unless `case_sensitive`. For what no declaration is named after: string literals, comments, config values.',
   related: { search_symbols: 'instead for declarations by name', search_code: 'by what code does' },
   input: z.object({
     query: z.string().min(1).max(2000),

@@ -14,6 +14,7 @@ import { targetShape } from '../../service/navigation/resolve.js';
 import { WRITES_FILES } from '../annotations.js';
 import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
 import { defineOperation, type Operation } from '../types.js';
+import { guidanceLines } from './must-keep-lines.js';
 
 // Kept short: these four tools are in the default MCP profile, whose whole tools/list must stay small
 const output = withMeta({
@@ -44,6 +45,9 @@ const output = withMeta({
   new_symbols: z.array(z.unknown()).optional().describe('{symbol_id, qualified_name, kind, line}'),
   references: z.array(z.unknown()).optional().describe('A forced delete: {file, line, column} left'),
   invariants: z.array(z.unknown()).optional().describe('{tier, marker, text, start_line, end_line}: what must not break'),
+  // {category, also_review, required_tests, watch_out} and [{flow_id, step_id, trigger, invariants, unresolved}]: unknown, for the default profile's size
+  guidance: z.unknown().optional(),
+  flows: z.unknown().optional(),
 });
 
 const common = {
@@ -68,9 +72,13 @@ function markdown(r: SymbolEditResult): string {
       `Referencing files checked: ${r.referencing.files.filter((f) => !r.unchecked.some((u) => u.file === f)).length} of ${r.referencing.total_files}${r.referencing.total_files > r.referencing.cap ? ` (cap ${r.referencing.cap})` : ''}`,
     );
   if (r.referencing?.unseen_folders) out.push(`Not searched (the server does not load them): ${r.referencing.unseen_folders.join(', ')}`);
-  for (const i of r.invariants ?? []) out.push(`- must not break (tier ${i.tier}, ${i.marker}, line ${i.start_line}): ${i.text.split('\n')[0]}`);
   for (const d of r.introduced) out.push(`- + ${d.file}:${d.line}:${d.column} **${d.severity}**${d.code ? ` ${d.code}` : ''}: ${d.message}`);
   for (const d of r.removed) out.push(`- − ${d.file}:${d.line}:${d.column} ${d.severity}${d.code ? ` ${d.code}` : ''}: ${d.message}`);
+  const keep = [
+    ...(r.invariants ?? []).map((i) => `- must not break (tier ${i.tier}, ${i.marker}, line ${i.start_line}): ${i.text.split('\n')[0]!.trim()}`),
+    ...guidanceLines(r),
+  ];
+  if (keep.length) out.push('', ...keep);
   if (r.references?.length) out.push('', `References left (force): ${r.references.map((x) => `${x.file}:${x.line}`).join(', ')}`);
   if (r.new_symbols?.length) out.push('', `New symbols: ${r.new_symbols.map((s) => `\`${s.symbol_id}\``).join(', ')}`);
   if (r.backup_dir) out.push('', `backup: ${r.backup_dir}`);

@@ -17,7 +17,7 @@ import { type CallNode, callTree } from '../navigation/call-tree.js';
 import { findReferences } from '../navigation/references.js';
 import { type ResolvedTarget, resolveTarget, type TargetInput } from '../navigation/resolve.js';
 import { signatureTypes } from '../navigation/signature-types.js';
-import { invariantsFor } from '../search/invariants-for.js';
+import { mustKeep } from '../search/must-keep.js';
 import { catalogSymbolFor } from '../symbol-ids.js';
 import { CONTEXT_PARTS, type ContextPart, type Fetch, fillBudget, type Filled, type Gathered, type ListPart } from './context-budget.js';
 
@@ -158,7 +158,8 @@ export async function contextBundle(call: ServiceCall, input: ContextInput, meta
       signature: sym.signature,
       ...(sym.summary && sym.summary !== sym.signature ? { summary: sym.summary } : {}),
       // what must not break, in front of the agent before it edits (chunks/invariants.ts)
-      invariants: await invariantsFor(call, sym.file, sym.line, sym.end_line),
+      // and the policy's guidance and the curated flows it is a step of (must-keep.ts)
+      ...(await mustKeep(call, sym)),
     },
     lists: {},
     fetch: fetchCalls(by, sym.symbol_id),

@@ -20,7 +20,8 @@ import type { ServiceCall } from '../call.js';
 import { findReferences, type ReferenceEntry } from '../navigation/references.js';
 import type { TargetInput } from '../navigation/resolve.js';
 import { noProjectReason, refuseUnseen, unseenFolders } from '../navigation/unseen-scope.js';
-import { invariantsFor, type SymbolInvariant } from '../search/invariants-for.js';
+import type { SymbolInvariant } from '../search/invariants-for.js';
+import { type MustKeep, mustKeep } from '../search/must-keep.js';
 import { type DeltaEntry, type DiagnosticsDelta, diagnosticsDelta, refuseUnchecked, type Unchecked } from './diagnostics-delta.js';
 import { applyFileEdits } from './edit-apply.js';
 import { editHash } from './edit-hash.js';
@@ -84,6 +85,9 @@ export interface SymbolEditResult {
   references?: { file: string; line: number; column: number }[];
   /** What must not break: the invariants the edited symbol's comments and raises state (seed 004's invariant chunks). */
   invariants?: SymbolInvariant[];
+  /** The policy's category and guidance for the file, and the curated flows the symbol is a step of. */
+  guidance?: MustKeep['guidance'];
+  flows?: MustKeep['flows'];
 }
 
 export interface Referencing {
@@ -152,8 +156,9 @@ export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input:
     if (referencing.unseen_folders) out.referencing.unseen_folders = referencing.unseen_folders;
   }
   if (references) out.references = references.map((r) => ({ file: r.file, line: r.line, column: r.column }));
-  const invariants = await invariantsFor(call, span.file, span.symbol.line, span.symbol.end_line);
+  const { invariants, ...guided } = await mustKeep(call, span.symbol);
   if (invariants.length) out.invariants = invariants;
+  Object.assign(out, guided);
   if (!input.apply) return out;
   refuseApply(call, kind, span, input, { unbuilt, referencing, delta });
   const edit: FileEdit = { absPath: span.abs, file: span.file, before, content_hash: sha256(before), after, edits: 1, diff: out.diff };

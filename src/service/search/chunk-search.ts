@@ -18,6 +18,7 @@ import type { ServiceCall } from '../call.js';
 import { reportCatalog } from '../workspace/repository.js';
 import { defaultEmbedder, rankChunks, type RankedChunk, type SearchMode } from './chunk-ranking.js';
 import { syncChunks, type SyncReport } from './chunk-sync.js';
+import { categoryOf } from './corpus-sync.js';
 import { configuredEmbedder } from './embedder-config.js';
 import { reportRebuilt, updatedVectors } from './vector-index.js';
 
@@ -148,7 +149,16 @@ async function rankWithFallback(
  * (whose text is its outline) the lines on disk while they still hold the cited content.
  */
 async function previewText(files: FileLines, c: Chunk): Promise<string> {
-  if (!quotesLines(c) || contentSha256(c.text) === c.content_sha256 || !(await contentHolds(files, c))) return c.text;
+  // a curated chunk's text is what it says of the lines it cites
+  if (
+    !quotesLines(c) ||
+    c.flow_step ||
+    c.flow_spine ||
+    c.provenance === 'curated' ||
+    contentSha256(c.text) === c.content_sha256 ||
+    !(await contentHolds(files, c))
+  )
+    return c.text;
   return linesText((await files.get(c.file))!, c.start_line, c.end_line);
 }
 
@@ -171,11 +181,25 @@ function recentPrsOf(c: Chunk, prs: SyncReport['recentPrs'], asOf: string | unde
   return cut === undefined ? all : all.filter((p) => !p.merged_at_utc || Date.parse(p.merged_at_utc) <= cut);
 }
 
-async function toHit(call: ServiceCall, h: RankedChunk, head: string, files: FileLines, includeText: boolean, prs?: PRRef[]): Promise<CodeHit> {
+async function toHit(
+  call: ServiceCall,
+  h: RankedChunk,
+  head: string,
+  files: FileLines,
+  includeText: boolean,
+  prs?: PRRef[],
+  index?: SyncReport['index'],
+): Promise<CodeHit> {
   const { text, docstring, ...fields } = h.chunk;
-  const rest = prs ? { ...fields, recent_prs: prs } : fields;
+  const cat = index && categoryOf(index, h.chunk);
+  const rest = {
+    ...fields,
+    ...(prs ? { recent_prs: prs } : {}),
+    ...(cat ? { category: cat.category, ...(cat.guidance ? { guidance: cat.guidance } : {}) } : {}),
+  };
   void docstring;
-  const stale = staleHit(h.chunk, head) || (quotesLines(h.chunk) && !(await contentHolds(files, h.chunk)));
+  // a curated flow naming what the catalog no longer has is a stale citation (its `unresolved` says which)
+  const stale = staleHit(h.chunk, head) || !!h.chunk.unresolved?.length || (quotesLines(h.chunk) && !(await contentHolds(files, h.chunk)));
   const lines = (await previewText(files, h.chunk)).split('\n').slice(0, PREVIEW_LINES);
   const score: HitScore = h.score;
   const symbol = symbolOf(call, h.chunk);
@@ -216,7 +240,9 @@ export async function searchCode(call: ServiceCall, input: SearchCodeInput): Pro
   const { hits, head, files, used, index, recentPrs } = await rankedHits(call, input, mode);
   const out: CodeHit[] = [];
   for (const h of hits)
-    out.push(await toHit(call, h, head, files, !!input.include_text, input.recent_prs ? recentPrsOf(h.chunk, recentPrs, input.filter?.as_of) : undefined));
+    out.push(
+      await toHit(call, h, head, files, !!input.include_text, input.recent_prs ? recentPrsOf(h.chunk, recentPrs, input.filter?.as_of) : undefined, index),
+    );
   const quoting = out.filter((h) => quotesLines(h.chunk)).map((h) => h.citation.file);
   for (const f of quoting) call.meta.addSourceFile(path.join(call.root, f));
   // a hit from a file without a server says so; a workspace merely holding such files does not

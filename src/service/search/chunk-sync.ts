@@ -33,6 +33,7 @@ import type { CatalogChanges, Derived, DerivedKey } from '../../core/catalog.js'
 import type { Workspace } from '../../core/workspace.js';
 import { sha256 } from '../../util/hash.js';
 import { asBackground, yieldToEventLoop } from '../../util/work-class.js';
+import { currentPolicy, syncFlowCorpus } from './corpus-sync.js';
 import { indexDbIfAvailable } from './index-db.js';
 
 const MARKDOWN = new Set(['.md', '.markdown']);
@@ -178,7 +179,8 @@ async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string): Promis
     s.rechunked.add(rel);
     s.removed.delete(rel);
   }
-  for (const rel of s.index.indexedFiles()) if (!entries.has(rel) && !s.docs.has(rel) && !isConventionKey(rel) && rel !== HISTORY_FILE) drop(s, rel);
+  // `:git-log`, `:flow-corpus`: not files
+  for (const rel of s.index.indexedFiles()) if (!entries.has(rel) && !s.docs.has(rel) && !isConventionKey(rel) && !rel.startsWith(':')) drop(s, rel);
   syncConventions(s, head);
 }
 
@@ -263,6 +265,8 @@ async function doSync(ws: Workspace, limits: Limits, s: WorkspaceChunks): Promis
   await syncCode(ws, s, head);
   await syncDocs(ws, limits, s, head);
   await syncHistory(ws, s, head);
+  await syncFlowCorpus(ws, s, head);
+  await currentPolicy(ws, s.index);
   if (s.index.indexedHead !== head) restamp(s.index, head);
   if (!s.pruned) {
     // files gone while no process of this cache watched them

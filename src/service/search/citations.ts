@@ -18,6 +18,7 @@ import type { ServiceCall } from '../call.js';
 import { defaultEmbedder } from './chunk-ranking.js';
 import { FileLines } from './chunk-search.js';
 import { syncChunks, type SyncReport } from './chunk-sync.js';
+import { corpusReports } from './corpus-sync.js';
 import { configuredEmbedder } from './embedder-config.js';
 import { storedVectorStats } from './vector-index.js';
 
@@ -138,5 +139,6 @@ export async function indexStats(call: ServiceCall) {
     vector_index_bytes: vec?.size_bytes ?? 0,
     catalog_bytes: catalogBytes,
     index_size_bytes: catalogBytes,
+    ...corpusReports(sync.index),
   };
 }

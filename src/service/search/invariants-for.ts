@@ -22,6 +22,8 @@ export interface SymbolInvariant {
   end_line: number;
   /** The invariant chunk's id (search_code's `invariants[].chunk_id`, for a file unchanged since indexed). */
   chunk_id: string;
+  /** A flow corpus's invariant (must-keep.ts); absent for those the code states. */
+  provenance?: 'curated';
 }
 
 /** Invariants per answer past this are left out (a file of markers). */
