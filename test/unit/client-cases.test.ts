@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { operations } from '../../src/operations/registry.js';
-import { casesOf,CLIENT_CASES } from '../helpers/mcp-client-cases.mjs';
+import { casesOf, CLIENT_CASES } from '../helpers/mcp-client-cases.mjs';
 
 const WS = { root: '/ws', upstream: '/upstream', folder: '/folder' };
 
