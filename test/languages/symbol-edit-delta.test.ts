@@ -4,9 +4,12 @@
 // calls named); a TypeScript delta past its bound (unchecked: apply refused unless
 // accept_unchecked); previews of two bodies with two hashes; an identical body writing nothing.
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { FIXTURES } from '../helpers/gateway.js';
 import { goAvailable, goEnv } from '../helpers/go.js';
 import { openScratch } from '../helpers/scratch.js';
 
@@ -75,6 +78,48 @@ describe('delta: a TypeScript check past its bound fails closed', async () => {
     expect(ok.applied).toBe(true);
     expect(fx.read('src/main.ts')).toContain('return "r";');
   });
+});
+
+/**
+ * The shipped TypeScript server behind fixtures/fault-server/slow-diagnostics.mjs, which holds the
+ * diagnostics of files naming `slow` (publishes and tsserver's diagnostics requests) for two minutes.
+ */
+function slowTsServers(slow: string): string {
+  const repo = path.resolve(FIXTURES, '..');
+  const shipped = (JSON.parse(fs.readFileSync(path.join(repo, 'servers.json'), 'utf8')) as { servers: Record<string, unknown>[] }).servers;
+  const ts = shipped.find((s) => s.id === 'typescript-language-server')!;
+  const { package: _p, binPath: _b, ...rest } = ts;
+  const tls = path.join(repo, 'node_modules/typescript-language-server/lib/cli.mjs');
+  const proxy = path.join(FIXTURES, 'fault-server/slow-diagnostics.mjs');
+  const entry = { ...rest, id: 'slow-ts', node: false, priority: 100, command: process.execPath };
+  Object.assign(entry, { args: [proxy, `--slow=${slow}`, '--delay-ms=120000', '--', process.execPath, tls, '--stdio'] });
+  return JSON.stringify({ servers: [entry, { id: 'typescript-language-server', enabled: false }] });
+}
+
+describe('delta: a TypeScript server too slow to diagnose a caller fails closed', async () => {
+  // the server answers src/use.ts's diagnostics two minutes late; the workspace bounds a file at 4 s
+  const fx = await openScratch(
+    'delta-ts',
+    { '.lspgate/config.json': JSON.stringify({ limits: { deltaFileMs: 4000 } }), '.slow/servers.json': slowTsServers('src/use.ts') },
+    { serversFiles: ['.slow/servers.json'] },
+  );
+
+  it('the slow caller is unchecked (TIMEOUT), the other checked; apply refused without accept_unchecked, written with it', async () => {
+    // an optional parameter: a changed signature (callers searched) that breaks no caller
+    const args = { symbol: 'area', body: 'export function area(w: number, h: number, d = 1): number {\n  return w * h * d;\n}' };
+    const before = fx.read('src/geom.ts');
+    const r = await fx.run('replace_symbol_body', args);
+    expect(r.server).toBe('slow-ts');
+    expect(r.referencing.files).toEqual(['src/plan.ts', 'src/use.ts']);
+    expect(r.unchecked).toEqual([{ file: 'src/use.ts', reason: expect.stringMatching(/^TIMEOUT: .*src\/use\.ts within 4000 ms/) }]);
+    expect([r.diagnostics, r.introduced]).toEqual(['partial', []]);
+    const err = await fx.runError('replace_symbol_body', { ...args, apply: true, expected_hash: r.edit_hash });
+    expect([err.code, err.details?.unchecked]).toEqual(['INVALID_INPUT', r.unchecked]);
+    expect(fx.read('src/geom.ts')).toBe(before);
+    const ok = await fx.run('replace_symbol_body', { ...args, apply: true, expected_hash: r.edit_hash, accept_unchecked: true });
+    expect(ok.applied).toBe(true);
+    expect(fx.read('src/geom.ts')).toContain('return w * h * d;');
+  }, 120_000);
 });
 
 describe('symbol edits: the hash binds the edit; an identical body writes nothing; ids and wait_ms', async () => {
