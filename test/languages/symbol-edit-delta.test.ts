@@ -26,6 +26,8 @@ describe.runIf(goAvailable)('delta: a Go function called from three other packag
     expect(r.referencing.files).toEqual(['a/a.go', 'b/b.go', 'c/c.go']);
     expect(errorFiles(r.introduced)).toEqual(['a/a.go', 'b/b.go', 'c/c.go']);
     expect([r.diagnostics, r.unchecked]).toEqual(['checked', []]);
+    // the preview's errors are not left behind: a caller's diagnostics right after it are the disk's
+    expect((await fx.run('get_diagnostics', { file: 'a/a.go', severity: 'error' })).counts.error).toBe(0);
     // the compiler agrees once the text is on disk (a copy: the fixture is never built broken)
     fx.write('geom/geom.go', before.replace(/func Area[\s\S]*$/, body + '\n'));
     let out = '';
@@ -39,6 +41,19 @@ describe.runIf(goAvailable)('delta: a Go function called from three other packag
     const err = await fx.runError('replace_symbol_body', { symbol: 'Area', body, apply: true, expected_hash: r.edit_hash });
     expect(err.code).toBe('INVALID_INPUT');
     expect(fx.read('geom/geom.go')).toBe(before);
+  });
+});
+describe.runIf(goAvailable)('delta: a Go method whose type satisfies an interface', async () => {
+  const fx = await openScratch('delta-go');
+
+  it('a parameter added: the file naming the type in a type switch over the interface is checked and introduced', async () => {
+    const body = 'func (q Square) Area(d int) int {\n\treturn q.S * q.S * d\n}';
+    const r = await fx.run('replace_symbol_body', { symbol: 'Square.Area', body });
+    // kinds.go never calls Area: it is found through the references of Square
+    expect(r.referencing.files).toContain('kinds/kinds.go');
+    expect(r.introduced).toEqual(expect.arrayContaining([expect.objectContaining({ file: 'kinds/kinds.go', line: 9, severity: 'error' })]));
+    const err = await fx.runError('replace_symbol_body', { symbol: 'Square.Area', body, apply: true, expected_hash: r.edit_hash });
+    expect(err.code).toBe('INVALID_INPUT');
   });
 });
 if (!goAvailable) describe('delta: Go', () => it.skip('GO TESTS SKIPPED: needs Go and gopls (test/helpers/go.ts)', () => {}));
