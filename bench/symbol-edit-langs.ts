@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { NEWEST_GO } from './go-toolchain.js';
+import { prepareCorpus } from './truth/corpora.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -131,6 +132,13 @@ export const LANGS: BenchLang[] = [
       // the copied standard library may use its own release's language features
       fs.writeFileSync(path.join(dir, 'go.mod'), `module example.com/stdcopy\n\ngo ${/^go(1\.\d+)/.exec(version ?? '')?.[1] ?? '1.23'}\n`);
       return files;
+    },
+    breakingPrepare(dir) {
+      // go/token, go/ast, go/parser, go/printer… in one module (the truth corpus): exported functions called from other packages
+      fs.mkdirSync(path.dirname(dir), { recursive: true });
+      const root = prepareCorpus('go', path.dirname(dir))!.root;
+      fs.renameSync(root, dir);
+      return listFiles(dir, (r) => r.endsWith('.go'));
     },
     compile(root) {
       const go = which('go', GO_DIRS)!;
