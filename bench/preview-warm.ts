@@ -1,6 +1,6 @@
 /**
- * A warm symbol-edit preview with referencing files on a 300-file TypeScript package (issue 37's
- * bound: within 5 s). zod's own sources (node_modules/zod/src: v3, v4, mini, locales, 332 files) are
+ * A warm symbol-edit preview with referencing files on a 300-file TypeScript package (the bound:
+ * within 5 s). zod's own sources (node_modules/zod/src: v3, v4, mini, locales, 332 files) are
  * copied with a tsconfig that takes them all; once the server is warm (a diagnostics answer and a
  * reference search), functions of v4/core/util.ts get an optional parameter (a signature change: the
  * delta covers every referencing file, up to its cap of 20), each previewed twice, and the wall time,
