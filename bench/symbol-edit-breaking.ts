@@ -6,20 +6,18 @@
  *   arity      a call of a top-level function of the same file with one argument too many;
  *   return     a value of the wrong type returned where the declaration names its result type;
  * each previewed, then applied WITHOUT accept_errors (refused or written), and when refused applied
- * with accept_errors, so the compiler (tsc, go build + go vet, the pyright CLI) judges every case; then
+ * with accept_errors, so the compiler (bench/symbol-edit-judge.ts) judges every case; then
  * undone. Counted: false accepts (written without accept_errors, compiler rejects), false refusals
  * (refused, compiler accepts), the compiler's rejected files named in the preview's `introduced`, and
  * introduced entries the server already reported before the edit (get_diagnostics, same file and message).
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { Gateway } from '../src/gateway/gateway.js';
+import { judge } from './symbol-edit-judge.js';
 import type { BenchLang } from './symbol-edit-langs.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 type Json = Record<string, unknown>;
 type Case = 'param' | 'undefined' | 'arity' | 'return';
 const CASES: Case[] = ['param', 'undefined', 'arity', 'return'];
@@ -35,36 +33,8 @@ export interface BreakRow {
   named: number;
   preexisting: number;
   skipped: string[];
-}
-
-/** Errors by file (relative) and message, from the language's compiler; undefined when it has none here. */
-function judge(lang: string, root: string): Map<string, string[]> | undefined {
-  const out = new Map<string, string[]>();
-  const add = (file: string, msg: string) => {
-    const f = file.replace(/^\.\//, '');
-    out.set(f, [...(out.get(f) ?? []), msg.trim()]);
-  };
-  const run = (cmd: string, args: string[], env: Record<string, string> = {}) =>
-    spawnSync(cmd, args, { cwd: root, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 64 << 20, timeout: 600_000 });
-  if (lang === 'typescript') {
-    const r = run(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', root, '--noEmit', '--pretty', 'false']);
-    for (const m of `${r.stdout}`.matchAll(/^(\S+\.ts)\(\d+,\d+\): error (TS\d+: .*)$/gm)) add(m[1]!, m[2]!);
-  } else if (lang === 'go') {
-    const go = ['/usr/lib/go-1.23/bin/go', '/usr/local/go/bin/go'].find((g) => fs.existsSync(g)) ?? 'go';
-    const env = { GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '', GOCACHE: path.join(path.dirname(root), 'gocache') };
-    for (const args of [
-      ['build', './...'],
-      ['vet', './...'],
-    ]) {
-      const r = run(go, args, env);
-      for (const m of `${r.stdout}${r.stderr}`.matchAll(/^(?:vet: )?(\S+\.go):\d+:\d+: (.*)$/gm)) add(m[1]!, m[2]!);
-    }
-  } else if (lang === 'python') {
-    const r = run(process.execPath, [path.join(REPO, 'node_modules/pyright/index.js'), '--outputjson']);
-    const json = JSON.parse(r.stdout || '{}') as { generalDiagnostics?: { file: string; severity: string; message: string }[] };
-    for (const d of json.generalDiagnostics ?? []) if (d.severity === 'error') add(path.relative(root, d.file), d.message.split('\n')[0]!);
-  } else return undefined;
-  return out;
+  /** Files the compiler rejected that the preview did not name, with the preview's unchecked files. */
+  missed: string[];
 }
 
 /** Files with an error message the baseline does not have (as many times). */
@@ -81,15 +51,26 @@ function rejectedFiles(base: Map<string, string[]>, now: Map<string, string[]>):
   return out;
 }
 
-const EXTRA: Record<string, string> = { typescript: 'lspgateExtra: number', go: 'lspgateExtra int', python: 'lspgate_extra' };
-const UNDEFINED: Record<string, string> = { typescript: 'lspgateUndefinedName();', go: 'lspgateUndefinedName()', python: 'lspgate_undefined_name()' };
-const WRONG_RETURN: Record<string, string> = { typescript: 'return Symbol("lspgate");', go: 'return struct{ lspgate int }{}', python: 'return object()' };
+const EXTRA: Record<string, string> = { typescript: 'lspgateExtra: number', go: 'lspgateExtra int', python: 'lspgate_extra', php: 'int $lspgateExtra' };
+const UNDEFINED: Record<string, string> = {
+  typescript: 'lspgateUndefinedName();',
+  go: 'lspgateUndefinedName()',
+  python: 'lspgate_undefined_name()',
+  php: 'lspgate_undefined_name();',
+};
+const WRONG_RETURN: Record<string, string> = {
+  typescript: 'return Symbol("lspgate");',
+  go: 'return struct{ lspgate int }{}',
+  python: 'return object()',
+  php: 'return new \\stdClass();',
+};
 const RESULT_TYPE: Record<string, RegExp> = {
   typescript: /\)\s*:\s*(number|string|boolean)\s*\{\s*$/m,
   go: /\)\s*(int|string|bool|error|float64|\[\]byte)\s*\{\s*$/m,
   python: /\)\s*->\s*(int|str|bool|float)\s*:\s*$/m,
+  php: /\)\s*:\s*(int|string|bool|float|array)\s*(\{\s*)?$/m,
 };
-const ARG: Record<string, string> = { typescript: '0 as any', go: 'nil', python: 'None' };
+const ARG: Record<string, string> = { typescript: '0 as any', go: 'nil', python: 'None', php: 'null' };
 
 /** The source with a required parameter first in the parameter list (after Python's self/cls). */
 function addParam(lang: string, name: string, source: string): string | undefined {
@@ -154,8 +135,11 @@ async function source(g: Gateway, id: string): Promise<string> {
 }
 
 /** Up to `n` (symbol id, new body) pairs of a case kind. */
-async function picks(g: Gateway, lang: BenchLang, fns: Fn[], kind: Case, n: number): Promise<{ id: string; body: string }[]> {
+async function picks(g: Gateway, root: string, lang: BenchLang, fns: Fn[], kind: Case, n: number): Promise<{ id: string; body: string }[]> {
   const out: { id: string; body: string }[] = [];
+  // a name other files never spell cannot have callers there: no reference search for it
+  const texts = new Map([...new Set(fns.map((f) => f.file))].map((f) => [f, fs.readFileSync(path.join(root, f), 'utf8')]));
+  const spelledIn = (name: string, own: string) => [...texts].filter(([f, t]) => f !== own && new RegExp(`\\b${name}\\s*\\(`).test(t)).length;
   const step = Math.max(1, Math.floor(fns.length / (n * 8)));
   for (let i = 0; i < fns.length && out.length < n; i += kind === 'param' ? 1 : step) {
     const f = fns[i]!;
@@ -164,7 +148,7 @@ async function picks(g: Gateway, lang: BenchLang, fns: Fn[], kind: Case, n: numb
     if (!src) continue;
     let body: string | undefined;
     if (kind === 'param') {
-      if (/^(constructor|__init__|init|main)$/.test(f.name) || src.includes('\n    @overload')) continue;
+      if (/^(constructor|__init__|__construct|init|main)$/.test(f.name) || src.includes('\n    @overload') || spelledIn(f.name, f.file) < 3) continue;
       const refs = (
         await g.run('find_references', { symbol_id: f.id, include_declaration: false, max_results: 500, output_format: 'json' }).catch(() => undefined)
       )?.result as { references?: { file: string }[] } | undefined;
@@ -172,7 +156,9 @@ async function picks(g: Gateway, lang: BenchLang, fns: Fn[], kind: Case, n: numb
       if (others.size >= 3) body = addParam(lang.name, f.name, src);
     } else if (kind === 'undefined') body = prepend(lang, src, UNDEFINED[lang.name]!);
     else if (kind === 'return')
-      body = RESULT_TYPE[lang.name]!.test(src.split('\n').slice(0, 3).join('\n')) ? prepend(lang, src, WRONG_RETURN[lang.name]!) : undefined;
+      body = RESULT_TYPE[lang.name]!.test(lang.name === 'python' ? src.split('\n').slice(0, 3).join('\n') : src.slice(0, src.indexOf('{') + 1))
+        ? prepend(lang, src, WRONG_RETURN[lang.name]!)
+        : undefined;
     else {
       const callee = fns.find((c) => c.top && c.kind === 'function' && c.file === f.file && c.id !== f.id);
       const csrc = callee && (await source(g, callee.id).catch(() => undefined));
@@ -191,7 +177,16 @@ async function picks(g: Gateway, lang: BenchLang, fns: Fn[], kind: Case, n: numb
   return out;
 }
 
-async function oneCase(g: Gateway, root: string, lang: string, base: Map<string, string[]>, row: BreakRow, id: string, body: string): Promise<void> {
+async function oneCase(
+  g: Gateway,
+  root: string,
+  lang: string,
+  files: string[],
+  base: Map<string, string[]>,
+  row: BreakRow,
+  id: string,
+  body: string,
+): Promise<void> {
   let preview: Json;
   try {
     preview = (await g.run('replace_symbol_body', { symbol_id: id, body, output_format: 'json' })).result as Json;
@@ -202,19 +197,27 @@ async function oneCase(g: Gateway, root: string, lang: string, base: Map<string,
   row.cases++;
   const file = preview.file as string;
   const before = fs.readFileSync(path.join(root, file), 'utf8');
-  const introduced = (preview.introduced as { file?: string; message: string; severity: string }[]).filter((d) => d.severity === 'error');
+  const introduced = (preview.introduced as { file?: string; line: number; message: string; severity: string }[]).filter((d) => d.severity === 'error');
   const named = new Set(introduced.map((d) => d.file ?? file));
-  // introduced entries the server reported before the edit (same file and message): pre-existing, not introduced
+  // introduced entries the server reported before the edit: pre-existing, not introduced (same file and
+  // message; in a referencing file, which the edit does not change, on the same line too)
   for (const f of named) {
-    const diag = (await g.run('get_diagnostics', { file: f, severity: 'error', output_format: 'json' }).catch(() => undefined))?.result as
-      { diagnostics?: { message: string }[] } | undefined;
-    const had = new Set((diag?.diagnostics ?? []).map((d) => d.message));
-    row.preexisting += introduced.filter((d) => (d.file ?? file) === f && had.has(d.message)).length;
+    const diag = (await g.run('get_diagnostics', { file: f, severity: 'error', wait_ms: 300_000, output_format: 'json' }).catch(() => undefined))?.result as
+      { files?: { diagnostics: { line: number; message: string }[] }[] } | undefined;
+    const had = (diag?.files ?? []).flatMap((x) => x.diagnostics);
+    row.preexisting += introduced.filter((d) => (d.file ?? file) === f && had.some((h) => h.message === d.message && (f === file || h.line === d.line))).length;
   }
   let refused = false;
   try {
-    await g.run('replace_symbol_body', { symbol_id: id, body, apply: true, expected_hash: preview.content_hash, output_format: 'json' });
-  } catch {
+    await g.run('replace_symbol_body', { symbol_id: id, body, apply: true, expected_hash: preview.edit_hash, output_format: 'json' });
+  } catch (e) {
+    // only a refusal of the check counts: another error is the bench's (a stale hash) and is said
+    const code = (e as { code?: string }).code;
+    if (code !== 'INVALID_INPUT') {
+      row.skipped.push(`${id}: apply ${code}: ${(e as Error).message.slice(0, 160)}`);
+      row.cases--;
+      return;
+    }
     refused = true;
     row.refused++;
     // written anyway, so that the compiler judges the refusal (undone below)
@@ -222,11 +225,13 @@ async function oneCase(g: Gateway, root: string, lang: string, base: Map<string,
       row.skipped.push(`${id}: apply with accept_errors: ${(e as Error).message.slice(0, 160)}`);
     });
   }
-  const rejected = rejectedFiles(base, judge(lang, root)!);
+  const rejected = rejectedFiles(base, (await judge(lang, root, g, files))!);
   if (!refused && rejected.size) row.falseAccepts.push(`${id}: compiler rejects ${[...rejected].join(', ')}`);
   if (refused && !rejected.size) row.falseRefusals.push(`${id}: refused, compiler accepts`);
   row.rejected += rejected.size;
   row.named += [...rejected].filter((f) => named.has(f)).length;
+  const missed = [...rejected].filter((f) => !named.has(f));
+  if (missed.length) row.missed.push(`${id}: not named ${missed.join(', ')}; unchecked ${JSON.stringify(preview.unchecked ?? [])}`);
   await g.run('undo', { output_format: 'json' }).catch(() => undefined);
   if (fs.readFileSync(path.join(root, file), 'utf8') !== before) {
     fs.writeFileSync(path.join(root, file), before);
@@ -237,14 +242,18 @@ async function oneCase(g: Gateway, root: string, lang: string, base: Map<string,
 export async function runBreaking(lang: BenchLang, tmp: string, n: number): Promise<BreakRow[]> {
   const root = path.join(tmp, lang.name, 'breaking');
   const files = lang.breakingPrepare ? lang.breakingPrepare(root) : lang.prepare(root);
-  const base = judge(lang.name, root);
-  if (!base) return [];
-  process.stderr.write(`[${lang.name} breaking] compiler errors before: ${[...base.values()].flat().length}\n`);
   const g = await Gateway.create({ root, cacheDir: path.join(tmp, lang.name, 'cache-breaking') });
   const rows: BreakRow[] = [];
   try {
+    const base = await judge(lang.name, root, g, files);
+    if (!base) return [];
+    process.stderr.write(`[${lang.name} breaking] compiler errors before: ${[...base.values()].flat().length}\n`);
     const fns = await functions(g, files);
-    for (const kind of CASES) {
+    const only = process.argv
+      .find((a) => a.startsWith('--cases='))
+      ?.slice('--cases='.length)
+      .split(',');
+    for (const kind of CASES.filter((k) => !only || only.includes(k))) {
       const row: BreakRow = {
         lang: lang.name,
         kind,
@@ -256,8 +265,9 @@ export async function runBreaking(lang: BenchLang, tmp: string, n: number): Prom
         named: 0,
         preexisting: 0,
         skipped: [],
+        missed: [],
       };
-      for (const p of await picks(g, lang, fns, kind, n)) await oneCase(g, root, lang.name, base, row, p.id, p.body);
+      for (const p of await picks(g, root, lang, fns, kind, n)) await oneCase(g, root, lang.name, files, base, row, p.id, p.body);
       rows.push(row);
       process.stderr.write(`${fmtBreakRow(row)}\n`);
     }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { NEWEST_GO } from './go-toolchain.js';
+import { prepareCorpus } from './truth/corpora.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -132,6 +133,13 @@ export const LANGS: BenchLang[] = [
       fs.writeFileSync(path.join(dir, 'go.mod'), `module example.com/stdcopy\n\ngo ${/^go(1\.\d+)/.exec(version ?? '')?.[1] ?? '1.23'}\n`);
       return files;
     },
+    breakingPrepare(dir) {
+      // go/token, go/ast, go/parser, go/printer… in one module (the truth corpus): exported functions called from other packages
+      fs.mkdirSync(path.dirname(dir), { recursive: true });
+      const root = prepareCorpus('go', path.dirname(dir))!.root;
+      fs.renameSync(root, dir);
+      return listFiles(dir, (r) => r.endsWith('.go'));
+    },
     compile(root) {
       const go = which('go', GO_DIRS)!;
       const env = { GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '', GOCACHE: path.join(path.dirname(root), 'gocache') };
@@ -154,11 +162,25 @@ export const LANGS: BenchLang[] = [
       return files.map((f) => `stdlib_copy/${f}`);
     },
     breakingPrepare(dir) {
-      // the standard library's email package: its modules call each other's functions (a changed signature has callers in other files)
+      // the standard library's email package: its modules call each other's functions (a changed signature has
+      // callers in other files). Renamed mailcopy: pyright resolves a standard library module's name to its
+      // typeshed stub before a local package, so `from email.utils import …` would not reach the copy.
       const files = listFiles(path.join(pythonLib(), 'email'), (r) => r.endsWith('.py'));
-      copyFiles(path.join(pythonLib(), 'email'), path.join(dir, 'email'), files);
+      copyFiles(path.join(pythonLib(), 'email'), path.join(dir, 'mailcopy'), files);
+      for (const f of files) {
+        const file = path.join(dir, 'mailcopy', f);
+        const text = fs.readFileSync(file, 'utf8');
+        fs.writeFileSync(
+          file,
+          text
+            .replace(/\bfrom email\b/g, 'from mailcopy')
+            .replace(/\bimport email\b(?!\.)/g, 'import mailcopy as email')
+            .replace(/\bimport email\./g, 'import mailcopy.')
+            .replace(/(?<![\w.])email\.(?=[a-z_])/g, 'mailcopy.'),
+        );
+      }
       fs.writeFileSync(path.join(dir, 'pyproject.toml'), '[project]\nname = "email-copy"\nversion = "0"\n');
-      return files.map((f) => `email/${f}`);
+      return files.map((f) => `mailcopy/${f}`);
     },
     compile(root, files) {
       const script =

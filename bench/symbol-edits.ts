@@ -16,6 +16,7 @@
  * Then the breaking cases of bench/symbol-edit-breaking.ts, judged by the compiler (--breaking N a kind;
  * --breaking-only skips the table above).
  *   npm run build && node dist/bench/symbol-edits.js [--per-kind 50] [--lang typescript,go,python] [--breaking 3] [--breaking-only]
+ *     [--cases=param,undefined,arity,return]
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -293,7 +294,7 @@ async function main(): Promise<number> {
       const b = await runBreaking(lang, tmp, Number(arg('--breaking') ?? 3));
       breaking.push(...b);
       for (const r of b) {
-        for (const x of [...r.falseAccepts, ...r.falseRefusals, ...r.skipped].slice(0, 6)) notes.push(`${r.lang} breaking ${r.kind}: ${x}`);
+        for (const x of [...r.falseAccepts, ...r.falseRefusals, ...r.missed, ...r.skipped].slice(0, 6)) notes.push(`${r.lang} breaking ${r.kind}: ${x}`);
       }
     }
   } finally {

@@ -456,9 +456,10 @@ export interface ProjectRules {
   moduleFile?(absPath: string): string | undefined;
   /**
    * What the language's server loads, when a project config at `root` narrows it (pyright: its
-   * config's `include` and `exclude`, relative to the root): references outside it are not found.
+   * config's `include` and `exclude`, relative to the root; tsserver: its tsconfigs): references outside
+   * it are not found. `files`: the language's cataloged files, relative to the root.
    */
-  serverScope?(root: string): ServerScope | undefined;
+  serverScope?(root: string, files: readonly string[]): ServerScope | undefined;
   /**
    * Why the server has no answer at all for a file (gopls: "no package metadata" for a file its build
    * constraints exclude), from its error message and the file's text; undefined for any other failure.
@@ -472,6 +473,8 @@ export interface ServerScope {
   config: string;
   include: string[];
   exclude: string[];
+  /** Whether the server loads a root-relative file, when include/exclude cannot say it (several configs). */
+  sees?(rel: string): boolean;
 }
 
 /** How a path outside the workspace is known for library code (any one rule suffices). */

@@ -4,9 +4,12 @@
 // calls named); a TypeScript delta past its bound (unchecked: apply refused unless
 // accept_unchecked); previews of two bodies with two hashes; an identical body writing nothing.
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { FIXTURES } from '../helpers/gateway.js';
 import { goAvailable, goEnv } from '../helpers/go.js';
 import { openScratch } from '../helpers/scratch.js';
 
@@ -23,6 +26,8 @@ describe.runIf(goAvailable)('delta: a Go function called from three other packag
     expect(r.referencing.files).toEqual(['a/a.go', 'b/b.go', 'c/c.go']);
     expect(errorFiles(r.introduced)).toEqual(['a/a.go', 'b/b.go', 'c/c.go']);
     expect([r.diagnostics, r.unchecked]).toEqual(['checked', []]);
+    // the preview's errors are not left behind: a caller's diagnostics right after it are the disk's
+    expect((await fx.run('get_diagnostics', { file: 'a/a.go', severity: 'error' })).counts.error).toBe(0);
     // the compiler agrees once the text is on disk (a copy: the fixture is never built broken)
     fx.write('geom/geom.go', before.replace(/func Area[\s\S]*$/, body + '\n'));
     let out = '';
@@ -36,6 +41,19 @@ describe.runIf(goAvailable)('delta: a Go function called from three other packag
     const err = await fx.runError('replace_symbol_body', { symbol: 'Area', body, apply: true, expected_hash: r.edit_hash });
     expect(err.code).toBe('INVALID_INPUT');
     expect(fx.read('geom/geom.go')).toBe(before);
+  });
+});
+describe.runIf(goAvailable)('delta: a Go method whose type satisfies an interface', async () => {
+  const fx = await openScratch('delta-go');
+
+  it('a parameter added: the file naming the type in a type switch over the interface is checked and introduced', async () => {
+    const body = 'func (q Square) Area(d int) int {\n\treturn q.S * q.S * d\n}';
+    const r = await fx.run('replace_symbol_body', { symbol: 'Square.Area', body });
+    // kinds.go never calls Area: it is found through the references of Square
+    expect(r.referencing.files).toContain('kinds/kinds.go');
+    expect(r.introduced).toEqual(expect.arrayContaining([expect.objectContaining({ file: 'kinds/kinds.go', line: 9, severity: 'error' })]));
+    const err = await fx.runError('replace_symbol_body', { symbol: 'Square.Area', body, apply: true, expected_hash: r.edit_hash });
+    expect(err.code).toBe('INVALID_INPUT');
   });
 });
 if (!goAvailable) describe('delta: Go', () => it.skip('GO TESTS SKIPPED: needs Go and gopls (test/helpers/go.ts)', () => {}));
@@ -75,6 +93,48 @@ describe('delta: a TypeScript check past its bound fails closed', async () => {
     expect(ok.applied).toBe(true);
     expect(fx.read('src/main.ts')).toContain('return "r";');
   });
+});
+
+/**
+ * The shipped TypeScript server behind fixtures/fault-server/slow-diagnostics.mjs, which holds the
+ * diagnostics of files naming `slow` (publishes and tsserver's diagnostics requests) for two minutes.
+ */
+function slowTsServers(slow: string): string {
+  const repo = path.resolve(FIXTURES, '..');
+  const shipped = (JSON.parse(fs.readFileSync(path.join(repo, 'servers.json'), 'utf8')) as { servers: Record<string, unknown>[] }).servers;
+  const ts = shipped.find((s) => s.id === 'typescript-language-server')!;
+  const { package: _p, binPath: _b, ...rest } = ts;
+  const tls = path.join(repo, 'node_modules/typescript-language-server/lib/cli.mjs');
+  const proxy = path.join(FIXTURES, 'fault-server/slow-diagnostics.mjs');
+  const entry = { ...rest, id: 'slow-ts', node: false, priority: 100, command: process.execPath };
+  Object.assign(entry, { args: [proxy, `--slow=${slow}`, '--delay-ms=120000', '--', process.execPath, tls, '--stdio'] });
+  return JSON.stringify({ servers: [entry, { id: 'typescript-language-server', enabled: false }] });
+}
+
+describe('delta: a TypeScript server too slow to diagnose a caller fails closed', async () => {
+  // the server answers src/use.ts's diagnostics two minutes late; the workspace bounds a file at 4 s
+  const fx = await openScratch(
+    'delta-ts',
+    { '.lspgate/config.json': JSON.stringify({ limits: { deltaFileMs: 4000 } }), '.slow/servers.json': slowTsServers('src/use.ts') },
+    { serversFiles: ['.slow/servers.json'] },
+  );
+
+  it('the slow caller is unchecked (TIMEOUT), the other checked; apply refused without accept_unchecked, written with it', async () => {
+    // an optional parameter: a changed signature (callers searched) that breaks no caller
+    const args = { symbol: 'area', body: 'export function area(w: number, h: number, d = 1): number {\n  return w * h * d;\n}' };
+    const before = fx.read('src/geom.ts');
+    const r = await fx.run('replace_symbol_body', args);
+    expect(r.server).toBe('slow-ts');
+    expect(r.referencing.files).toEqual(['src/plan.ts', 'src/use.ts']);
+    expect(r.unchecked).toEqual([{ file: 'src/use.ts', reason: expect.stringMatching(/^TIMEOUT: .*src\/use\.ts within 4000 ms/) }]);
+    expect([r.diagnostics, r.introduced]).toEqual(['partial', []]);
+    const err = await fx.runError('replace_symbol_body', { ...args, apply: true, expected_hash: r.edit_hash });
+    expect([err.code, err.details?.unchecked]).toEqual(['INVALID_INPUT', r.unchecked]);
+    expect(fx.read('src/geom.ts')).toBe(before);
+    const ok = await fx.run('replace_symbol_body', { ...args, apply: true, expected_hash: r.edit_hash, accept_unchecked: true });
+    expect(ok.applied).toBe(true);
+    expect(fx.read('src/geom.ts')).toContain('return w * h * d;');
+  }, 120_000);
 });
 
 describe('symbol edits: the hash binds the edit; an identical body writes nothing; ids and wait_ms', async () => {

@@ -3,6 +3,7 @@
 // the tests call refuse the apply (INVALID_INPUT, details.unseen_folders) unless forced; a Go file
 // its build constraints exclude is edited from the catalog's range with its delta not_checked and
 // the reason (no INTERNAL). Inserted Python text gets PEP 8's two blank lines around a top-level def.
+// The same for TypeScript files no tsconfig takes (fixtures/narrow-ts: include ["src"]).
 import { describe, expect, it } from 'vitest';
 
 import { goAvailable } from '../helpers/go.js';
@@ -48,6 +49,43 @@ describe('symbol edits and the folders pyright does not load', async () => {
     expect(fx.read('edits/consts.py')).toBe(
       CONSTS.replace('def second', 'def mid() -> int:\n    return 3\n\n\ndef second') + '\n\ndef last() -> int:\n    return 4\n',
     );
+  });
+});
+
+describe('symbol edits and the TypeScript files no tsconfig takes', async () => {
+  // fixtures/narrow-ts: tsconfig.json includes only src/; scripts/ calls a function nothing in src/ calls
+  const fx = await openScratch('narrow-ts', {
+    'src/leftover.ts': 'export function leftover(n: number): number {\n  return n + 1;\n}\n',
+    'scripts/use.ts': "import { leftover } from '../src/leftover.js';\n\nexport const three = leftover(2);\n",
+  });
+  const unseen = ['examples/', 'scripts/', 'tests/'];
+
+  it('find_references warns that the folders outside every tsconfig are not searched', async () => {
+    const r = await fx.run('find_references', { symbol: 'leftover', include_declaration: false });
+    expect(r._meta.warnings.join('\n')).toMatch(/does not load examples\/, scripts\/, tests\/ \(tsconfig\.json leaves them out\)/);
+  });
+
+  it('delete_symbol of a function only scripts/ calls: unseen_folders, not "0 references"; apply refused unless forced', async () => {
+    const before = fx.read('src/leftover.ts');
+    const preview = await fx.run('delete_symbol', { symbol: 'leftover' });
+    expect(preview.referencing.unseen_folders).toEqual(unseen);
+    const err = await fx.runError('delete_symbol', { symbol: 'leftover', apply: true, expected_hash: preview.edit_hash });
+    expect([err.code, err.details?.unseen_folders]).toEqual(['INVALID_INPUT', unseen]);
+    expect(fx.read('src/leftover.ts')).toBe(before);
+  });
+
+  it('a signature change is refused alike unless accept_errors; a body-only change is not', async () => {
+    const args = { symbol: 'leftover', body: 'export function leftover(n: number, by = 1): number {\n  return n + by;\n}' };
+    const preview = await fx.run('replace_symbol_body', args);
+    expect(preview.referencing.unseen_folders).toEqual(unseen);
+    const err = await fx.runError('replace_symbol_body', { ...args, apply: true, expected_hash: preview.edit_hash });
+    expect([err.code, err.details?.unseen_folders]).toEqual(['INVALID_INPUT', unseen]);
+    const body = await fx.run('replace_symbol_body', {
+      symbol: 'leftover',
+      body: 'export function leftover(n: number): number {\n  return 1 + n;\n}',
+      apply: true,
+    });
+    expect(body.applied).toBe(true);
   });
 });
 

@@ -18,6 +18,7 @@ import {
   TS_TYPE_HEADERS,
 } from './structure.js';
 import { JS_COMPLEXITY, JS_IMPORTS, JS_PATTERNS, TS_IMPORTS } from './syntax.js';
+import { tsconfigScope } from './tsconfig-scope.js';
 
 const shared: Omit<LanguageProfile, 'name' | 'languageIds' | 'grammars' | 'syntax'> = {
   tests: {
@@ -64,6 +65,8 @@ export const typescriptProfile: LanguageProfile = {
     declarations: TS_DECLARATIONS,
     namedDeclarations: TS_NAMED_DECLARATIONS,
   },
+  // a TypeScript file no tsconfig takes is outside every project a reference search covers
+  project: { ...NODE_PROJECT, serverScope: tsconfigScope },
 };
 
 export const javascriptProfile: LanguageProfile = {

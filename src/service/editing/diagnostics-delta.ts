@@ -142,6 +142,15 @@ export async function filesDelta(call: ServiceCall, sessionOf: string, files: De
       const back = f.newAbs ? session.closeDocument(f.newAbs) : session.syncDocument(f.abs).then(() => undefined);
       await back.catch((e: unknown) => call.meta.warn(`could not re-sync ${f.abs} with ${session.serverId}: ${(e as Error).message}`));
     }
+    // an unchanged file's last publish answered the new text: its next version is published for the
+    // disk state, so a later get_diagnostics waits for that one instead of quoting the preview's errors
+    if (synced.length)
+      for (const f of files) {
+        if (changes(f) || !(was.has(f) || is.has(f))) continue;
+        await session
+          .syncDocument(f.abs, undefined, { newVersion: true })
+          .catch((e: unknown) => call.meta.warn(`could not re-sync ${f.abs} with ${session.serverId}: ${(e as Error).message}`));
+      }
   }
   return { ...compare(files, was, is, failed, rel, known), server: session.serverId };
 }

@@ -25,6 +25,7 @@ import { type MustKeep, mustKeep } from '../search/must-keep.js';
 import { type DeltaEntry, type DiagnosticsDelta, diagnosticsDelta, refuseUnchecked, type Unchecked } from './diagnostics-delta.js';
 import { applyFileEdits } from './edit-apply.js';
 import { editHash } from './edit-hash.js';
+import { ownerReferences, referencingOrder } from './owner-references.js';
 import { parseCheck, verbatimRows } from './parse-check.js';
 import { blankRunAfter, blankRunBefore, docStartOf, type SymbolSpan, symbolSpan, wholeLines } from './symbol-range.js';
 import { fileStyle, leadOf, lineEndByte, lineStartByte, shapeText } from './symbol-text.js';
@@ -422,7 +423,7 @@ async function referencingFiles(
     }
   }
   if (!found) return undefined;
-  const files = [...new Set(found.filter((r) => !r.external && r.file !== span.file).map((r) => r.file))].sort();
+  const files = referencingOrder(span.file, found, changed && !container ? await ownerReferences(call, span.symbol) : []);
   if (files.length > MAX_REFERENCING_FILES)
     call.meta.warn(`${files.length} files reference ${subject.qualified_name}: the diagnostics delta covers the first ${MAX_REFERENCING_FILES}`);
   const past = files

@@ -1,7 +1,7 @@
 /**
  * What a server cannot see, and the refusal it earns. A reference search only covers the files the
- * server loads: pyright loads a project config's `include` minus its `exclude`, so a `tests/` the
- * config leaves out holds callers no reference search finds; gopls builds no package with a file
+ * server loads: pyright loads a project config's `include` minus its `exclude`, tsserver the files
+ * its tsconfigs take, so a `tests/` the config leaves out holds callers no reference search finds; gopls builds no package with a file
  * its build constraints exclude ("no package metadata"), so neither its diagnostics nor its
  * references exist. An answer resting on such a search says so, and an apply that trusts it (a
  * delete, a signature change) is refused as unchecked until the caller accepts that.
@@ -36,14 +36,17 @@ function entryMatcher(entry: string): (rel: string) => boolean {
  * when the server sees every cataloged file (or the profile cannot tell).
  */
 export function unseenFolders(call: ServiceCall, language: string): { folders: string[]; config?: string } {
-  const scope = languageProfile(language)?.project.serverScope?.(call.root);
+  const profile = languageProfile(language)?.project;
+  if (!profile?.serverScope) return { folders: [] };
+  const files = [...call.workspace.catalog.files()].filter(([, entry]) => entry.language === language).map(([rel]) => rel);
+  const scope = profile.serverScope(call.root, files);
   if (!scope) return { folders: [] };
   const included = scope.include.map(entryMatcher);
   const excluded = scope.exclude.map(entryMatcher);
-  const seen = (rel: string) => (!included.length || included.some((m) => m(rel))) && !excluded.some((m) => m(rel));
+  const seen = scope.sees ?? ((rel: string) => (!included.length || included.some((m) => m(rel))) && !excluded.some((m) => m(rel)));
   const folders = new Set<string>();
-  for (const [rel, entry] of call.workspace.catalog.files()) {
-    if (entry.language !== language || seen(rel)) continue;
+  for (const rel of files) {
+    if (seen(rel)) continue;
     const dir = path.posix.dirname(rel);
     // the outermost folder the server does not see: `tests/` rather than each of its subfolders
     const parts = dir === '.' ? [] : dir.split('/');
