@@ -22,7 +22,10 @@ export const analysisOperations: Operation[] = [
     name: 'find_dead_code',
     title: 'Find dead code',
     description:
-      'Top-level functions, classes and methods no reference reaches outside their own declaration, each with a `category` and a `reason`: `dead`, or apart because something outside the code calls them, `entry_point`, `test`, `framework_hook`, `exported_api`. `counts` per category; `max_symbols` bounds the declarations checked (one references request each); pages with max_results / cursor.',
+      'Top-level functions, classes and methods no reference reaches outside their own declaration, each ' +
+      'with a `category` and a `reason`: `dead`, or apart because something outside the code calls them, ' +
+      '`entry_point`, `test`, `framework_hook`, `exported_api`. `counts` per category; `max_symbols` ' +
+      'bounds the declarations checked (one references request each); pages with max_results / cursor.',
     input: z.object({
       category: z.enum(CATEGORIES).optional().describe('Only this category (default: all)'),
       max_symbols: z.number().int().min(1).max(20000).optional().describe('Declarations checked (default 5000; the rest are counted in `unchecked`)'),
@@ -69,7 +72,10 @@ export const analysisOperations: Operation[] = [
     name: 'render_diagram',
     title: 'Render diagram',
     description:
-      "A diagram of the workspace's relationships: `diagram_type` dependencies (files; default), imports, calls (functions) or all, around `target` to `depth` (default 2) or over the whole workspace. `format`: mermaid (default) or dot text, svg (Graphviz), or json graph data. At most `max_nodes` (default 60), nearest first; the rest is counted.",
+      "A diagram of the workspace's relationships: `diagram_type` dependencies (files; default), imports, " +
+      'calls (functions) or all, around `target` to `depth` (default 2) or over the whole workspace. ' +
+      '`format`: mermaid (default) or dot text, svg (Graphviz), or json graph data. At most `max_nodes` ' +
+      '(default 60), nearest first; the rest is counted.',
     input: z.object({
       diagram_type: z.enum(DIAGRAM_TYPES).optional().describe('dependencies (default) | calls | imports | all'),
       format: z.enum(['mermaid', 'dot', 'json', 'svg']).optional().describe('mermaid (default) | dot | json | svg'),
@@ -124,7 +130,10 @@ export const analysisOperations: Operation[] = [
     name: 'analyze_complexity',
     title: 'Analyze complexity',
     description:
-      'Complexity of a function, class or file: lines of code, cyclomatic complexity (decision points on the syntax tree), dependencies (imports, distinct callees), test coverage (0..1 from a coverage file in the workspace; absent, with the reason in `note`, without one). `element`: a name, `Class#method`, symbol_id or file.',
+      'Complexity of a function, class or file: lines of code, cyclomatic complexity (decision points on ' +
+      'the syntax tree), dependencies (imports, distinct callees), test coverage (0..1 from a coverage ' +
+      'file in the workspace; absent, with the reason in `note`, without one). `element`: a name, ' +
+      '`Class#method`, symbol_id or file.',
     input: z.object({ element: z.string().min(1).max(4096).describe('Name, qualified name, `Class#method`, symbol_id, or workspace-relative file') }),
     output: withMeta({
       success: z.boolean(),
@@ -167,7 +176,11 @@ export const analysisOperations: Operation[] = [
     name: 'find_patterns',
     title: 'Find patterns',
     description:
-      'Recurring structures, most used first, each with files, usage count, description and first sites. `pattern_type`: `inheritance` (types sharing a base read from parse trees, resolved by the server), `framework` (Eloquent models, HTTP route registrations), `decorators` (and PHP attributes), `error-handling` (try/catch, thrown types, Go error checks and wrapping); default all. `limit` 1..100 per page (default 10); cursor for more.',
+      'Recurring structures, most used first, each with files, usage count, description and first sites. ' +
+      '`pattern_type`: `inheritance` (types sharing a base read from parse trees, resolved by the server), ' +
+      '`framework` (Eloquent models, HTTP route registrations), `decorators` (and PHP attributes), ' +
+      '`error-handling` (try/catch, thrown types, Go error checks and wrapping); default all. `limit` ' +
+      '1..100 per page (default 10); cursor for more.',
     input: z.object({
       pattern_type: z.enum(PATTERN_TYPES).optional().describe('inheritance | framework | decorators | error-handling (default: all)'),
       limit: z.number().int().min(1).max(100).optional().describe('Patterns per page (default 10)'),

@@ -104,7 +104,8 @@ export const searchCodeOp = defineOperation({
   name: 'search_code',
   title: 'Search code (ranked chunks with citations)',
   description:
-    'Find code by what it does: ranked search over code chunks (functions, types, docs), invariants and curated flows (`filter.chunk_kinds`; query `*` lists a filter). Hits cite file, lines, commit.',
+    'Find code by what it does: ranked search over code chunks (functions, types, docs), invariants and ' +
+    'curated flows (`filter.chunk_kinds`; query `*` lists a filter). Hits cite file, lines, commit.',
   related: { search_symbols: 'by name', search_text: 'for an exact string', verify_citation: 'to check a citation later' },
   input: z.object({
     query: Query,
@@ -142,7 +143,8 @@ export const searchOp = defineOperation({
   name: 'search',
   title: 'Search code (anchor / preview shape)',
   description:
-    "Code-chunk search answered in the anchor / preview / score shape: each hit's absolute path and line, up to 10 preview lines, a score in [0, 1]; `directory` narrows to a folder.",
+    "Code-chunk search answered in the anchor / preview / score shape: each hit's absolute path and " +
+    'line, up to 10 preview lines, a score in [0, 1]; `directory` narrows to a folder.',
   related: { search_code: 'for the same search with citations' },
   input: z.object({
     query: Query,
@@ -189,7 +191,10 @@ export const verifyCitationOp = defineOperation({
   answersFrom: 'text',
   title: 'Verify a citation',
   description:
-    "Whether a code-search citation still holds: the cited lines still hash to the cited content (`content_matches`), HEAD is still its commit (`commit_moved`), and where the lines moved within the file (`moved_to`). Pass the hit's `chunk.content_sha256` for a citation from another process; `judged_against` says what the lines were compared with.",
+    'Whether a code-search citation still holds: the cited lines still hash to the cited content ' +
+    '(`content_matches`), HEAD is still its commit (`commit_moved`), and where the lines moved within ' +
+    "the file (`moved_to`). Pass the hit's `chunk.content_sha256` for a citation from another process; " +
+    '`judged_against` says what the lines were compared with.',
   input: z.object({
     citation: CitationSchema,
     content_sha256: z
@@ -220,7 +225,9 @@ export const indexStatsOp = defineOperation({
   name: 'index_stats',
   title: 'Chunk index statistics',
   description:
-    "The code-search index: chunk counts (in all and per kind), file and term counts, text bytes, indexed HEAD and time, schema version; the vector index's model, dimension and whether it matches the embedder in use (else code search answers INDEX_MISMATCH until `reindex`); bytes on disk.",
+    'The code-search index: chunk counts (in all and per kind), file and term counts, text bytes, ' +
+    "indexed HEAD and time, schema version; the vector index's model, dimension and whether it matches " +
+    'the embedder in use (else code search answers INDEX_MISMATCH until `reindex`); bytes on disk.',
   input: z.object({}),
   output: withMeta({
     chunk_count: z.number().int(),
@@ -248,7 +255,9 @@ export const indexStatsOp = defineOperation({
       .unknown()
       .optional()
       .describe(
-        'The flow corpus (--flow-corpus or .lspgate/corpus.jsonl): {file, flows, steps, curated_invariants, unresolved: [{line, flow, step, invariant, field, ref}] (names the catalog no longer resolves: stale citations), unresolved_count, problems}, or {file, problem}',
+        'The flow corpus (--flow-corpus or .lspgate/corpus.jsonl): {file, flows, steps, curated_invariants, ' +
+          'unresolved: [{line, flow, step, invariant, field, ref}] (names the catalog no longer resolves: ' +
+          'stale citations), unresolved_count, problems}, or {file, problem}',
       ),
     policy: z
       .unknown()

@@ -74,7 +74,10 @@ export const contextOperations: Operation[] = [
     name: 'get_context',
     title: 'Context of a symbol',
     description:
-      'What to read before changing a function, method or type, in one answer within `max_tokens`: what must not break (invariants, guidance, flows); its source; callers and callees one hop away, nearest first; the workspace types its signature names; its tests and references. Filled in that order (`include` picks parts); what does not fit is counted in `omitted` with the call that fetches it.',
+      'What to read before changing a function, method or type, in one answer within `max_tokens`: what ' +
+      'must not break (invariants, guidance, flows); its source; callers and callees one hop away, nearest ' +
+      'first; the workspace types its signature names; its tests and references. Filled in that order ' +
+      '(`include` picks parts); what does not fit is counted in `omitted` with the call that fetches it.',
     input: z.object({
       ...targetShape,
       max_tokens: z.number().int().min(600).max(100000).optional().describe(`Answer budget (bytes/4; default ${DEFAULT_CONTEXT_TOKENS})`),

@@ -94,7 +94,9 @@ export const descriptorOperations: Operation[] = [
     name: 'find_type_definition',
     title: 'Type definition',
     description:
-      'A class, interface, struct, trait, enum or type alias as a ClassDescriptor: fields, methods with parameters and returns, relations (extends, implements, embeds, Eloquent), docs and location. Name it by `type_name` (narrow with package / namespace / kind) or `symbol_id`.',
+      'A class, interface, struct, trait, enum or type alias as a ClassDescriptor: fields, methods with ' +
+      'parameters and returns, relations (extends, implements, embeds, Eloquent), docs and location. Name ' +
+      'it by `type_name` (narrow with package / namespace / kind) or `symbol_id`.',
     related: { get_function_details: 'for one function or method' },
     input: z.object({
       type_name: z
@@ -121,7 +123,10 @@ export const descriptorOperations: Operation[] = [
     name: 'get_function_details',
     title: 'Function details',
     description:
-      'A function, method or constructor as a FunctionDescriptor: signature, docs, parameters (type, default, optional, variadic), returns, visibility, static/abstract, owning type, overloads (`metadata.overloads`); its code with `include_code`. `class_name` or a qualified name (`User.describe`) picks a method.',
+      'A function, method or constructor as a FunctionDescriptor: signature, docs, parameters (type, ' +
+      'default, optional, variadic), returns, visibility, static/abstract, owning type, overloads ' +
+      '(`metadata.overloads`); its code with `include_code`. `class_name` or a qualified name ' +
+      '(`User.describe`) picks a method.',
     related: { find_type_definition: 'for a whole type' },
     input: z.object({
       function_name: z.string().min(1).max(500).optional().describe('Function or method name, or qualified name (`User.login`); or give symbol_id'),
@@ -144,7 +149,9 @@ export const descriptorOperations: Operation[] = [
     name: 'list_package_exports',
     title: 'Package exports',
     description:
-      "The public surface of a package as SymbolDescriptors: a TypeScript module file or directory with an index (re-exports followed), a Go package (import path or directory), a Python module (dotted) or a PHP namespace. `symbol_type` filters by kind. A module's API without reading it.",
+      'The public surface of a package as SymbolDescriptors: a TypeScript module file or directory with an ' +
+      'index (re-exports followed), a Go package (import path or directory), a Python module (dotted) or a ' +
+      "PHP namespace. `symbol_type` filters by kind. A module's API without reading it.",
     input: z.object({
       ...scope,
       symbol_type: z.string().max(50).optional().describe('Only this kind: class, interface, function, type, enum, constant, variable, namespace'),
@@ -176,7 +183,8 @@ export const descriptorOperations: Operation[] = [
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
       detail: OutlineDetailSchema.optional().describe(
-        'names: kind, name, line range, nesting; signatures (default): and the signature; full: every node a SymbolDescriptor with its symbol_id and first sentence of its doc',
+        'names: kind, name, line range, nesting; signatures (default): and the signature; full: every node a ' +
+          'SymbolDescriptor with its symbol_id and first sentence of its doc',
       ),
       depth: z.number().int().min(1).max(10).optional().describe('Levels of nesting kept (1: top-level symbols only; default all)'),
     }),

@@ -33,7 +33,14 @@ export const moveFileOperations: Operation[] = [
     name: 'move_file',
     title: 'Move file',
     description:
-      "Rename a file and update every import of it, as its server computes them (`workspace/willRenameFiles`: TypeScript/JavaScript; NOT_SUPPORTED elsewhere). `to`: root-relative, not existing, no secret's name; folders are created. Without `apply: true` nothing is written: each file's diff, content hashes, and the diagnostics delta over the moved file and its importers. An apply is journaled (it can be undone), CONTENT_MODIFIED if a file changed since the preview, refuses new errors unless `accept_errors`, and refuses while any file of the delta is unchecked (`unchecked`: no server answer within the bound, no server) unless `accept_unchecked` (INVALID_INPUT with details.unchecked).",
+      'Rename a file and update every import of it, as its server computes them ' +
+      '(`workspace/willRenameFiles`: TypeScript/JavaScript; NOT_SUPPORTED elsewhere). `to`: root-relative, ' +
+      "not existing, no secret's name; folders are created. Without `apply: true` nothing is written: each " +
+      "file's diff, content hashes, and the diagnostics delta over the moved file and its importers. An " +
+      'apply is journaled (it can be undone), CONTENT_MODIFIED if a file changed since the preview, ' +
+      'refuses new errors unless `accept_errors`, and refuses while any file of the delta is unchecked ' +
+      '(`unchecked`: no server answer within the bound, no server) unless `accept_unchecked` ' +
+      '(INVALID_INPUT with details.unchecked).',
     input: z.object({
       file: pathField.describe('The file to move (root-relative)'),
       to: pathField.describe('Its new path (root-relative)'),

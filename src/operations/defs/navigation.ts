@@ -79,7 +79,9 @@ export const navigationOperations: Operation[] = [
     name: 'find_definition',
     title: 'Find definition',
     description:
-      'Where a symbol is declared: each definition with its kind, enclosing symbol, symbol_id and a 3-line preview. Name it by `symbol`, `symbol_id`, or `file` + `line` (+ `column`) of a use. A name several declarations share equally answers them ranked (`tied`; `total` counts them).',
+      'Where a symbol is declared: each definition with its kind, enclosing symbol, symbol_id and a 3-line ' +
+      'preview. Name it by `symbol`, `symbol_id`, or `file` + `line` (+ `column`) of a use. A name several ' +
+      'declarations share equally answers them ranked (`tied`; `total` counts them).',
     related: { find_references: 'for its uses', get_symbol: 'for its source' },
     input: z.object(targetShape),
     output: withMeta({
@@ -113,7 +115,9 @@ export const navigationOperations: Operation[] = [
     name: 'find_references',
     title: 'Find references',
     description:
-      'Every use of a symbol, from the language server (not text search): file, line, column, a preview, whether it writes, the enclosing function. `total` counts all; `max_results` (default 100) cuts the list.',
+      'Every use of a symbol, from the language server (not text search): file, line, column, a preview, ' +
+      'whether it writes, the enclosing function. `total` counts all; `max_results` (default 100) cuts the ' +
+      'list.',
     related: { find_callers: 'instead for the calling functions as a tree' },
     input: z.object({
       ...targetShape,
@@ -143,7 +147,9 @@ export const navigationOperations: Operation[] = [
     name: 'find_callers',
     title: 'Find callers',
     description:
-      'The functions that call the target, as a tree to `depth` (1..5) with each call site; cycles are marked, not expanded. Where the server has no call hierarchy, callers come from references (said in _meta.warnings).',
+      'The functions that call the target, as a tree to `depth` (1..5) with each call site; cycles are ' +
+      'marked, not expanded. Where the server has no call hierarchy, callers come from references (said in ' +
+      '_meta.warnings).',
     related: { find_callees: 'for what it calls', get_context: 'for one hop of callers and callees with the source' },
     input: treeInput,
     output: treeOutput,
@@ -179,7 +185,8 @@ export const navigationOperations: Operation[] = [
     answersFrom: 'text',
     title: 'Open at line',
     description:
-      'Lines around a line of a file (`context_lines` each side, default 10) and the symbol enclosing it: to read a location an answer gave. Secret files are refused.',
+      'Lines around a line of a file (`context_lines` each side, default 10) and the symbol enclosing it: ' +
+      'to read a location an answer gave. Secret files are refused.',
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
       line: z.number().int().min(1).describe('1-based line'),

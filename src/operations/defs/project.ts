@@ -58,7 +58,11 @@ export const projectOperations: Operation[] = [
     name: 'coverage_report',
     title: 'Coverage report',
     description:
-      "Test coverage of the workspace: overall, per file, untested files (0..1). With a coverage file at the root (lcov, Go coverprofile, coverage.py JSON, Clover/Cobertura): line coverage; without one, reference coverage, the share of each file's top-level declarations a test references (`mode` and `basis` say which). `format: detailed` adds uncovered lines or untested symbols per file; pages with max_results / cursor.",
+      'Test coverage of the workspace: overall, per file, untested files (0..1). With a coverage file at ' +
+      'the root (lcov, Go coverprofile, coverage.py JSON, Clover/Cobertura): line coverage; without one, ' +
+      "reference coverage, the share of each file's top-level declarations a test references (`mode` and " +
+      '`basis` say which). `format: detailed` adds uncovered lines or untested symbols per file; pages ' +
+      'with max_results / cursor.',
     input: z.object({
       format: z.enum(['summary', 'detailed']).optional().describe('summary (default) | detailed'),
       max_symbols: z.number().int().min(1).max(20000).optional().describe('Reference mode: declarations checked (default 5000; one references request each)'),
@@ -136,7 +140,10 @@ export const projectOperations: Operation[] = [
     name: 'project_context',
     title: 'Project context',
     description:
-      'An orientation in a workspace: a summary (languages, packages, entry points), top-level elements, the module dependency map from the import graph, test patterns and directory-level architecture notes. `output_format`: json (default), markdown or both. Elements page with max_elements / cursor; dependencies are cut at max_dependencies.',
+      'An orientation in a workspace: a summary (languages, packages, entry points), top-level elements, ' +
+      'the module dependency map from the import graph, test patterns and directory-level architecture ' +
+      'notes. `output_format`: json (default), markdown or both. Elements page with max_elements / cursor; ' +
+      'dependencies are cut at max_dependencies.',
     input: z.object({
       output_format: z
         .enum(['json', 'markdown', 'both'])
@@ -184,7 +191,10 @@ export const projectOperations: Operation[] = [
     name: 'validate_references',
     title: 'Validate references',
     description:
-      "References that do not resolve (unresolved imports, undefined names, missing exports or members), each with file, line, the reference as written, error, kind and sources (the servers' diagnostics, the import graph). `pattern`: a glob of files (default every file a server serves). Files are cut at max_files; errors page with max_results / cursor.",
+      'References that do not resolve (unresolved imports, undefined names, missing exports or members), ' +
+      "each with file, line, the reference as written, error, kind and sources (the servers' diagnostics, " +
+      'the import graph). `pattern`: a glob of files (default every file a server serves). Files are cut ' +
+      'at max_files; errors page with max_results / cursor.',
     input: z.object({
       pattern: z.string().min(1).max(1000).optional().describe('Glob of files to check, e.g. `src/**/*.ts` (default: all)'),
       max_files: z.number().int().min(1).max(5000).optional().describe('Files diagnosed (default 300)'),

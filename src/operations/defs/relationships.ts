@@ -81,7 +81,11 @@ export const relationshipOperations: Operation[] = [
     name: 'query_relationships',
     title: 'Query relationships',
     description:
-      'Relationships from the language servers (never name matching), followed to `max_depth` (1..10, default 3): `calls`, `calls-me`, `imports`, `imports-me` (a symbol stands for its file), `depends-on`, `depends-on-me` (files: imports and calls). `target`: a name, `Class#method`, symbol_id or file. Imports carry `status` workspace / external / unresolved. Pages with max_results / cursor.',
+      'Relationships from the language servers (never name matching), followed to `max_depth` (1..10, ' +
+      'default 3): `calls`, `calls-me`, `imports`, `imports-me` (a symbol stands for its file), ' +
+      '`depends-on`, `depends-on-me` (files: imports and calls). `target`: a name, `Class#method`, ' +
+      'symbol_id or file. Imports carry `status` workspace / external / unresolved. Pages with max_results ' +
+      '/ cursor.',
     related: { render_diagram: 'to draw them' },
     input: z.object({
       query_type: z.enum(QUERY_TYPES),
@@ -128,7 +132,10 @@ export const relationshipOperations: Operation[] = [
     name: 'analyze_impact',
     title: 'Analyze impact',
     description:
-      'What a change to a function, class or file would break, from real references and call trees: one ripple effect per affected file (`impact`: direct call, reference, import, indirect dependency, test; `severity` for the `operation` modify / delete / refactor), the `risk_level` with its reason and the tests reached.',
+      'What a change to a function, class or file would break, from real references and call trees: one ' +
+      'ripple effect per affected file (`impact`: direct call, reference, import, indirect dependency, ' +
+      'test; `severity` for the `operation` modify / delete / refactor), the `risk_level` with its reason ' +
+      'and the tests reached.',
     input: z.object({
       element: z.string().min(1).max(4096).describe('Name, qualified name, `Class#method`, symbol_id, or workspace-relative file'),
       operation: z.enum(OPERATIONS).optional().describe('modify (default) | delete | refactor'),
@@ -182,7 +189,9 @@ export const relationshipOperations: Operation[] = [
     name: 'changed_symbols',
     title: 'Changed symbols',
     description:
-      'The functions, methods and classes whose lines changed in the working tree against `base_ref` (default HEAD; untracked files count as added), each with its impact (affected files, risk, tests; `impact_depth`, default 2). Changes outside every symbol are listed in `unattributed`.',
+      'The functions, methods and classes whose lines changed in the working tree against `base_ref` ' +
+      '(default HEAD; untracked files count as added), each with its impact (affected files, risk, tests; ' +
+      '`impact_depth`, default 2). Changes outside every symbol are listed in `unattributed`.',
     related: { analyze_impact: "for one symbol's whole ripple list" },
     input: z.object({
       base_ref: z.string().min(1).max(200).optional().describe('Git ref to compare the working tree with (default HEAD)'),
@@ -208,7 +217,8 @@ export const relationshipOperations: Operation[] = [
             .object({ affected_files: z.number().int(), risk_level: z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']), tests: z.array(z.string()) })
             .optional()
             .describe(
-              'Absent for a deleted symbol (nothing is left to ask a server about: its former callers fail to compile, see get_diagnostics) and for a file in `skipped`',
+              'Absent for a deleted symbol (nothing is left to ask a server about: its former callers fail to ' +
+                'compile, see get_diagnostics) and for a file in `skipped`',
             ),
         }),
       ),

@@ -32,7 +32,8 @@ const TiersSchema = z
     syntax_files: z.number().int().describe('Files cataloged from their syntax trees (every file whose language has a grammar)'),
     server_files: z.number().int().describe("Files cataloged from a server's documentSymbol (a language with a server and no grammar)"),
     syntax_only: CountsSchema.describe(
-      'Files whose language no server handles here, by why (NO_SERVER: none configured; SERVER_NOT_INSTALLED): semantic operations on them answer SERVER_NOT_INSTALLED',
+      'Files whose language no server handles here, by why (NO_SERVER: none configured; ' +
+        'SERVER_NOT_INSTALLED): semantic operations on them answer SERVER_NOT_INSTALLED',
     ),
     disagreement: z
       .object({
@@ -46,7 +47,10 @@ const TiersSchema = z
         rate: z.number(),
       })
       .describe(
-        "Background verification: a sample of files asked of their servers' documentSymbol while they are idle, compared with the catalog's entries of the same bytes — symbols only one side lists, or lists with another range or kind; rate over the server symbols. The catalog stays as parsed: nothing here changes an id",
+        "Background verification: a sample of files asked of their servers' documentSymbol while they are " +
+          "idle, compared with the catalog's entries of the same bytes — symbols only one side lists, or lists " +
+          'with another range or kind; rate over the server symbols. The catalog stays as parsed: nothing here ' +
+          'changes an id',
       ),
   })
   .describe('Where the catalog comes from: syntax trees, with a sample verified against the language servers');
@@ -88,7 +92,11 @@ export const indexFolder = defineOperation({
   name: 'index_folder',
   title: 'Index a local folder',
   description:
-    "Open a local folder as a workspace and catalog its symbols from the language servers. Files are filtered first (.gitignore, skip patterns, secrets, binary and oversized files, counted in `skipped`). Returns the workspace id for `workspace`; running it again reuses unchanged files. Only folders inside the served root, the configured allowedRoots or lspgate's clones (else PATH_OUTSIDE_WORKSPACE).",
+    'Open a local folder as a workspace and catalog its symbols from the language servers. Files are ' +
+    'filtered first (.gitignore, skip patterns, secrets, binary and oversized files, counted in ' +
+    '`skipped`). Returns the workspace id for `workspace`; running it again reuses unchanged files. Only ' +
+    "folders inside the served root, the configured allowedRoots or lspgate's clones (else " +
+    'PATH_OUTSIDE_WORKSPACE).',
   input: z.object({
     path: z.string().min(1).max(4096).describe('Folder to open (absolute, or relative to the default root)'),
     extra_ignore_patterns: ExtraIgnore.optional().describe('More .gitignore-style patterns to leave out'),
@@ -110,7 +118,9 @@ export const indexRepo = defineOperation({
   name: 'index_repo',
   title: 'Clone and index a git repository',
   description:
-    "Clone a git repository (https://, ssh://, user@host:path, file:// or an allowed local path) into lspgate's cache, shallow when possible, and catalog it as a workspace. `ref`: a branch, tag or commit. Returns the workspace id.",
+    'Clone a git repository (https://, ssh://, user@host:path, file:// or an allowed local path) into ' +
+    "lspgate's cache, shallow when possible, and catalog it as a workspace. `ref`: a branch, tag or " +
+    'commit. Returns the workspace id.',
   input: z.object({
     url: z.string().min(1).max(2000).describe('Repository URL or local path'),
     ref: z.string().max(200).optional().describe('Branch, tag or commit (default: the remote HEAD)'),
@@ -176,7 +186,8 @@ export const invalidateCache = defineOperation({
   answersFrom: 'process',
   title: 'Drop a workspace catalog',
   description:
-    "Delete the workspace's catalog, in memory and on disk; the next call that needs it rebuilds it from the language servers. For a catalog that seems wrong: edits are picked up without it.",
+    "Delete the workspace's catalog, in memory and on disk; the next call that needs it rebuilds it from " +
+    'the language servers. For a catalog that seems wrong: edits are picked up without it.',
   input: z.object({}),
   output: withMeta({ workspace: z.string(), root: z.string(), invalidated: z.boolean() }),
   annotations: DROPS_STATE,
@@ -191,7 +202,9 @@ export const refresh = defineOperation({
   name: 'refresh',
   title: 'Re-sync changed files',
   description:
-    'Re-catalog files now: `paths`, or every file changed, added or deleted since it was cataloged. Edits are picked up anyway (a watcher, and a check on every answer); use it after bulk changes such as a checkout, to pay the cost once.',
+    'Re-catalog files now: `paths`, or every file changed, added or deleted since it was cataloged. ' +
+    'Edits are picked up anyway (a watcher, and a check on every answer); use it after bulk changes such ' +
+    'as a checkout, to pay the cost once.',
   input: z.object({ paths: z.array(z.string().max(4096)).max(1000).optional().describe('Workspace-relative files') }),
   output: withMeta({ refreshed: z.array(z.string()), duration_ms: z.number(), errors: z.array(FileErrorSchema) }),
   annotations: UPDATES_INDEX,
@@ -247,7 +260,8 @@ export const getFileTree = defineOperation({
   name: 'get_file_tree',
   title: 'File tree',
   description:
-    "The cataloged files as a tree: each file's language and symbol count, each directory's totals. `path_prefix` narrows to a directory; `depth` limits nesting (deeper files are counted, not listed).",
+    "The cataloged files as a tree: each file's language and symbol count, each directory's totals. " +
+    '`path_prefix` narrows to a directory; `depth` limits nesting (deeper files are counted, not listed).',
   input: z.object({
     path_prefix: z.string().max(4096).optional().describe('Directory to start from, workspace-relative'),
     depth: z.number().int().min(1).max(20).optional().describe('Levels to list (default 4)'),
@@ -273,7 +287,10 @@ export const detectDrift = defineOperation({
   name: 'detect_drift',
   title: 'Symbols changed since indexing',
   description:
-    "Symbols added, removed and modified (by content hash) since the catalog's reference state (when it was loaded or last reset); changed files are re-cataloged on the way. `reset: true` makes now the reference. Also in the DriftOutput shape: `success` and `drift_report` with counts and `details` (paged by max_results / cursor; page without `reset`).",
+    "Symbols added, removed and modified (by content hash) since the catalog's reference state (when it " +
+    'was loaded or last reset); changed files are re-cataloged on the way. `reset: true` makes now the ' +
+    'reference. Also in the DriftOutput shape: `success` and `drift_report` with counts and `details` ' +
+    '(paged by max_results / cursor; page without `reset`).',
   input: z.object({
     reset: z.boolean().optional().describe('After reporting, take the current state as the new reference'),
     max_results: z.number().int().min(1).max(5000).optional().describe('drift_report.details per page (default 500; the counts cover all)'),

@@ -66,7 +66,9 @@ export const getSymbol = defineOperation({
   name: 'get_symbol',
   title: 'Source of one symbol',
   description:
-    'The exact source of one symbol, by byte offset from the catalog: no need to read its file. `symbol` takes a name, qualified name or id. `verify: true` re-hashes it (`_meta.content_verified`; a changed file is re-cataloged first); `context_lines` adds lines around it.',
+    'The exact source of one symbol, by byte offset from the catalog: no need to read its file. `symbol` ' +
+    'takes a name, qualified name or id. `verify: true` re-hashes it (`_meta.content_verified`; a ' +
+    'changed file is re-cataloged first); `context_lines` adds lines around it.',
   related: { get_symbols: 'for several at once', get_context: 'for its callers, callees, types and tests as well' },
   input: z.object({
     ...targetShape,
@@ -89,7 +91,8 @@ export const getSymbols = defineOperation({
   name: 'get_symbols',
   title: 'Source of several symbols',
   description:
-    'The source of several symbols in one call, named by `symbols` (names, qualified names or ids) or `symbol_ids`, and an error entry with its code for each that cannot be read.',
+    'The source of several symbols in one call, named by `symbols` (names, qualified names or ids) or ' +
+    '`symbol_ids`, and an error entry with its code for each that cannot be read.',
   input: z.object({
     symbols: z.array(z.string().min(1).max(4096)).min(1).max(100).optional(),
     symbol_ids: z.array(z.string().min(1).max(4096)).min(1).max(100).optional(),
@@ -122,7 +125,9 @@ export const searchSymbols = defineOperation({
   name: 'search_symbols',
   title: 'Search symbols',
   description:
-    'Find declarations by name: exact > prefix > substring > fuzzy, also over qualified names, signatures and docs; source before tests, module-level before members. Filters: `kind`, `language`, `file_pattern` (glob).',
+    'Find declarations by name: exact > prefix > substring > fuzzy, also over qualified names, ' +
+    'signatures and docs; source before tests, module-level before members. Filters: `kind`, `language`, ' +
+    '`file_pattern` (glob).',
   related: {
     search_text: 'for strings, comments, config',
     search_code: 'by what code does',
@@ -164,7 +169,9 @@ export const searchTextOp = defineOperation({
   answersFrom: 'text',
   title: 'Search text',
   description:
-    'Search the text of workspace files (secrets and binaries never): literal, or `regex: true` in RE2 syntax (no backreferences or lookaround); case-insensitive unless `case_sensitive`. For what no declaration is named after: string literals, comments, config values.',
+    'Search the text of workspace files (secrets and binaries never): literal, or `regex: true` in RE2 ' +
+    'syntax (no backreferences or lookaround); case-insensitive unless `case_sensitive`. For what no ' +
+    'declaration is named after: string literals, comments, config values.',
   related: { search_symbols: 'instead for declarations by name', search_code: 'by what code does' },
   input: z.object({
     query: z.string().min(1).max(2000),

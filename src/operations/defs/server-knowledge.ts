@@ -42,7 +42,9 @@ const FileDiagnosticsSchema = z.object({
   mode: z
     .enum(['pull', 'request', 'push'])
     .describe(
-      "pull: textDocument/diagnostic; request: the server's own diagnostics requests for the synced text (tsserver's, through typescript-language-server); push: publishDiagnostics for this version, after the server settled",
+      "pull: textDocument/diagnostic; request: the server's own diagnostics requests for the synced text " +
+        "(tsserver's, through typescript-language-server); push: publishDiagnostics for this version, after " +
+        'the server settled',
     ),
   version: z.number().int().describe('Document version the diagnostics were computed for'),
   content_hash: z.string().describe('sha256 of the file content the diagnostics were computed for'),
@@ -163,7 +165,9 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'get_diagnostics',
     title: 'Get diagnostics',
     description:
-      'Errors and warnings from the language servers for the files as they are on disk now: `file`, `files`, `changed: true` (changed since git HEAD or since the last answer) or the whole workspace (at most `max_files`, default 50). `severity` keeps that level and worse. Use it to check an edit.',
+      'Errors and warnings from the language servers for the files as they are on disk now: `file`, ' +
+      '`files`, `changed: true` (changed since git HEAD or since the last answer) or the whole workspace ' +
+      '(at most `max_files`, default 50). `severity` keeps that level and worse. Use it to check an edit.',
     input: z.object({
       file: z.string().min(1).max(4096).optional().describe('One file, relative to the workspace root'),
       files: z.array(z.string().min(1).max(4096)).min(1).max(500).optional().describe('Several files'),
@@ -191,7 +195,9 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'find_implementations',
     title: 'Find implementations',
     description:
-      'Types implementing or extending the target, or for a method the methods implementing or overriding it. From the server where it answers the request; else (`source: syntax+server`) from declaration headers read from parse trees and resolved by the server, up to 5 levels (said in _meta.warnings).',
+      'Types implementing or extending the target, or for a method the methods implementing or overriding ' +
+      'it. From the server where it answers the request; else (`source: syntax+server`) from declaration ' +
+      'headers read from parse trees and resolved by the server, up to 5 levels (said in _meta.warnings).',
     related: { type_hierarchy: 'for the whole tree' },
     input: z.object(targetShape),
     output: withMeta({ symbol: z.string(), source: z.enum(['server', 'syntax+server']), implementations: z.array(DefinitionSchema) }),
@@ -206,7 +212,10 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'type_hierarchy',
     title: 'Type hierarchy',
     description:
-      "Supertypes and/or subtypes of a type as a tree (`direction` supertypes, subtypes or both; `depth` 1..5, default 3). From the server's type-hierarchy requests where it has them, else (`source: syntax+server`) from declaration headers in parse trees, each resolved by the server; supertypes outside the workspace are `external` leaves.",
+      'Supertypes and/or subtypes of a type as a tree (`direction` supertypes, subtypes or both; `depth` ' +
+      "1..5, default 3). From the server's type-hierarchy requests where it has them, else (`source: " +
+      'syntax+server`) from declaration headers in parse trees, each resolved by the server; supertypes ' +
+      'outside the workspace are `external` leaves.',
     related: { find_implementations: 'for the implementations of a method' },
     input: z.object({
       ...targetShape,
@@ -231,7 +240,9 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'get_hover',
     title: 'Hover',
     description:
-      "The language server's hover for a symbol, or at `file` + `line` + `column`: its markdown, code blocks and prose apart, and for a function the parsed signature. `found: false` when the server shows nothing there.",
+      "The language server's hover for a symbol, or at `file` + `line` + `column`: its markdown, code " +
+      'blocks and prose apart, and for a function the parsed signature. `found: false` when the server ' +
+      'shows nothing there.',
     input: z.object(targetShape),
     output: withMeta({
       symbol: z.string(),
@@ -262,7 +273,9 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'signature_help',
     title: 'Signature help',
     description:
-      "The signatures the server offers at a call site (`file`, `line`, `column` inside the arguments): each parameter's label and documentation, the active signature and parameter. An empty list: no call there.",
+      'The signatures the server offers at a call site (`file`, `line`, `column` inside the arguments): ' +
+      "each parameter's label and documentation, the active signature and parameter. An empty list: no " +
+      'call there.',
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
       line: z.number().int().min(1).describe('1-based line'),
@@ -295,7 +308,12 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'rename_symbol',
     title: 'Rename symbol',
     description:
-      "Rename a symbol everywhere the language server knows it. Without `apply` nothing is written: a diff per file with edit counts and content hashes. `apply: true` writes only if every file still has that content (`expected_hashes`), else CONTENT_MODIFIED; files are replaced atomically and servers and catalog re-synced. `not_renamed` lists occurrences the edit leaves (outside the server's project); applying then needs `accept_not_renamed: true`. NOT_SUPPORTED where the server has no rename.",
+      'Rename a symbol everywhere the language server knows it. Without `apply` nothing is written: a diff ' +
+      'per file with edit counts and content hashes. `apply: true` writes only if every file still has ' +
+      'that content (`expected_hashes`), else CONTENT_MODIFIED; files are replaced atomically and servers ' +
+      "and catalog re-synced. `not_renamed` lists occurrences the edit leaves (outside the server's " +
+      'project); applying then needs `accept_not_renamed: true`. NOT_SUPPORTED where the server has no ' +
+      'rename.',
     input: z.object({
       ...targetShape,
       new_name: z.string().min(1).max(500).describe('The new name'),
@@ -305,7 +323,8 @@ export const serverKnowledgeOperations: Operation[] = [
         .boolean()
         .optional()
         .describe(
-          "Apply even though `not_renamed` lists occurrences of the old name the server's edit leaves (default false: such an apply is refused and nothing is written)",
+          "Apply even though `not_renamed` lists occurrences of the old name the server's edit leaves (default " +
+            'false: such an apply is refused and nothing is written)',
         ),
     }),
     output: withMeta({
@@ -342,7 +361,10 @@ export const serverKnowledgeOperations: Operation[] = [
     name: 'code_actions',
     title: 'Code actions',
     description:
-      "The server's code actions for a file or lines of it (`start_line`..`end_line`; `only`: quickfix, refactor, source, ...), each with its index, kind, the diagnostics it fixes and its edit as diffs. Nothing is written unless `apply` names an index; then a rename's rules hold (`expected_hashes`, CONTENT_MODIFIED, atomic writes).",
+      "The server's code actions for a file or lines of it (`start_line`..`end_line`; `only`: quickfix, " +
+      'refactor, source, ...), each with its index, kind, the diagnostics it fixes and its edit as diffs. ' +
+      "Nothing is written unless `apply` names an index; then a rename's rules hold (`expected_hashes`, " +
+      'CONTENT_MODIFIED, atomic writes).',
     input: z.object({
       file: z.string().min(1).max(4096).describe('File path relative to the workspace root'),
       start_line: z.number().int().min(1).optional().describe('First line of the range (1-based; default the whole file)'),

@@ -105,7 +105,11 @@ function editOp(name: SymbolEditKind, title: string, description: string, shape:
 }
 
 const CHECKED =
-  "Without `apply: true` nothing is written: the answer is the diff, edit_hash, the invariants it must keep and the server's check of the new text unsaved (`introduced`/`removed`/`unchecked`, callers of a changed signature included). Unparsable text: INVALID_INPUT. An apply is CONTENT_MODIFIED unless `expected_hash` matches file and edit, refuses new errors and unchecked files unless `accept_errors` / `accept_unchecked`. Layout follows the file; bytes outside the range stay.";
+  'Without `apply: true` nothing is written: the answer is the diff, edit_hash, the invariants it must ' +
+  "keep and the server's check of the new text unsaved (`introduced`/`removed`/`unchecked`, callers of " +
+  'a changed signature included). Unparsable text: INVALID_INPUT. An apply is CONTENT_MODIFIED unless ' +
+  '`expected_hash` matches file and edit, refuses new errors and unchecked files unless ' +
+  '`accept_errors` / `accept_unchecked`. Layout follows the file; bytes outside the range stay.';
 /** The same checks, said short (a tool listed alone must not name another one). */
 const AS_REPLACE =
   'Previews (diff, edit_hash, diagnostics) unless `apply`, which refuses new errors and unchecked files unless `accept_errors` / `accept_unchecked`.';
@@ -153,7 +157,9 @@ symbolEditOperations.push(
     name: 'undo',
     title: 'Undo the last edit',
     description:
-      'Restore the files of the last applied edit (any operation that wrote files) from its backups, only when each still holds what the edit wrote (else CONTENT_MODIFIED naming the files changed since; nothing restored). Again: one edit further back.',
+      'Restore the files of the last applied edit (any operation that wrote files) from its backups, only ' +
+      'when each still holds what the edit wrote (else CONTENT_MODIFIED naming the files changed since; ' +
+      'nothing restored). Again: one edit further back.',
     input: z.object({}),
     output: withMeta({
       undone: z.string().describe('Journal id of the edit undone'),

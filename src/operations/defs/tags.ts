@@ -30,7 +30,12 @@ export const tagOperations: Operation[] = [
     name: 'tag_elements',
     title: 'Tag code elements',
     description:
-      'Tag comments above each function, method, class, interface and type of a file or directory: `// @Fn/<file>#<name>:<line>` (`#` in Python; in Go the directive `//lspgate:tag @Fn/…`, hidden from go doc; Fn, Mt, Cl, Cp, Hk, If, Ty). `dry_run` defaults to TRUE: the elements and diffs, nothing written. `dry_run: false` writes atomically (hashes checked, backups in the cache). Tagged elements are skipped unless `force` or `update_lineno`; `include_private`, `lang` and `exclude` choose. Never outside the workspace nor into a secret file.',
+      'Tag comments above each function, method, class, interface and type of a file or directory: `// ' +
+      '@Fn/<file>#<name>:<line>` (`#` in Python; in Go the directive `//lspgate:tag @Fn/…`, hidden from go ' +
+      'doc; Fn, Mt, Cl, Cp, Hk, If, Ty). `dry_run` defaults to TRUE: the elements and diffs, nothing ' +
+      'written. `dry_run: false` writes atomically (hashes checked, backups in the cache). Tagged elements ' +
+      'are skipped unless `force` or `update_lineno`; `include_private`, `lang` and `exclude` choose. ' +
+      'Never outside the workspace nor into a secret file.',
     input: z.object({
       path: z.string().min(1).max(4096).describe('File or directory to tag, relative to the workspace root (`.` for all)'),
       dry_run: z.boolean().optional().describe('Report only (default true); false writes the tags'),

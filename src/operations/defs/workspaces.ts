@@ -17,7 +17,8 @@ const ServerSchema = z.object({
   state: z
     .string()
     .describe(
-      'idle | starting | indexing | ready | crashed | failed | stopping | stopped (also: unused for its idle time) | evicted (shut down under the memory budget); the next request starts it again',
+      'idle | starting | indexing | ready | crashed | failed | stopping | stopped (also: unused for its ' +
+        'idle time) | evicted (shut down under the memory budget); the next request starts it again',
     ),
   pid: z.number().int().optional(),
   rss_bytes: z.number().int().optional().describe("Resident memory of the server's whole process tree (for evicted: when it was shut down)"),
@@ -42,7 +43,9 @@ const listWorkspacesOperations: Operation[] = [
     answersFrom: 'process',
     title: 'Workspaces',
     description:
-      'The open workspaces: id and root, the catalog (state, files, symbols, languages, indexed_at, git HEAD, failed files) and each language server (state, pid, memory, restarts, progress). Servers start on the first question about their language. Use an id as `workspace`.',
+      'The open workspaces: id and root, the catalog (state, files, symbols, languages, indexed_at, git ' +
+      'HEAD, failed files) and each language server (state, pid, memory, restarts, progress). Servers ' +
+      'start on the first question about their language. Use an id as `workspace`.',
     input: z.object({}),
     output: withMeta({
       workspaces: z.array(
@@ -55,7 +58,8 @@ const listWorkspacesOperations: Operation[] = [
           derived_bytes: z
             .record(z.string(), z.number().int())
             .describe(
-              'Memory held by what is derived from the workspace catalog (import_graph, chunk_index, vectors, outlines, operation_cache:*, ...), estimated, per index; dropped when the workspace is closed',
+              'Memory held by what is derived from the workspace catalog (import_graph, chunk_index, vectors, ' +
+                'outlines, operation_cache:*, ...), estimated, per index; dropped when the workspace is closed',
             ),
         }),
       ),
@@ -115,7 +119,9 @@ export const daemonStatusOperation = defineOperation({
   answersFrom: 'process',
   title: 'Daemon status',
   description:
-    'The shared lspgate daemon: pid, version, socket, uptime, idle exit, when unused servers stop, the memory budget, memory, attached clients and every language-server session (state, pid, memory). In a process of its own: `daemon: false` and its sessions.',
+    'The shared lspgate daemon: pid, version, socket, uptime, idle exit, when unused servers stop, the ' +
+    'memory budget, memory, attached clients and every language-server session (state, pid, memory). In ' +
+    'a process of its own: `daemon: false` and its sessions.',
   related: { list_workspaces: 'for the workspaces this client sees' },
   input: z.object({}),
   output: withMeta({
