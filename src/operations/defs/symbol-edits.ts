@@ -8,7 +8,8 @@ import { z } from 'zod';
 
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
-import { symbolEdit, type SymbolEditKind, type SymbolEditResult } from '../../service/editing/symbol-edit.js';
+import type { SymbolEditKind } from '../../service/editing/edit-plan.js';
+import { symbolEdit, type SymbolEditResult } from '../../service/editing/symbol-edit.js';
 import { undoLastEdit, type UndoResult } from '../../service/editing/undo.js';
 import { targetShape } from '../../service/navigation/resolve.js';
 import { WRITES_FILES } from '../annotations.js';

@@ -25,13 +25,11 @@ import { type MustKeep, mustKeep } from '../search/must-keep.js';
 import { type DeltaEntry, type DiagnosticsDelta, diagnosticsDelta, refuseUnchecked, type Unchecked } from './diagnostics-delta.js';
 import { applyFileEdits } from './edit-apply.js';
 import { editHash } from './edit-hash.js';
+import { planEdit, type Planned, type SymbolEditKind } from './edit-plan.js';
 import { ownerReferences, referencingOrder } from './owner-references.js';
 import { parseCheck, verbatimRows } from './parse-check.js';
-import { blankRunAfter, blankRunBefore, docStartOf, type SymbolSpan, symbolSpan, wholeLines } from './symbol-range.js';
-import { fileStyle, leadOf, lineEndByte, lineStartByte, shapeText } from './symbol-text.js';
+import { type SymbolSpan, symbolSpan } from './symbol-range.js';
 import { type FileEdit, unifiedDiff } from './workspace-edit.js';
-
-export type SymbolEditKind = 'replace_symbol_body' | 'insert_before_symbol' | 'insert_after_symbol' | 'delete_symbol';
 
 export interface SymbolEditInput extends TargetInput {
   body?: string | undefined;
@@ -103,25 +101,28 @@ export interface Referencing {
 /** Referencing files diagnosed beside the edited one: each is one more diagnostics request before and after. */
 export const MAX_REFERENCING_FILES = 20;
 
-interface Planned {
-  from: number;
-  to: number;
-  text: string;
+/** The new text: present unless deleting, and never a private key. */
+function checkBody(kind: SymbolEditKind, body: string | undefined): void {
+  if (kind !== 'delete_symbol' && (body === undefined || !body.trim())) throw new LspgateError('INVALID_INPUT', `${kind} needs \`body\`: the new text`);
+  // a key pasted into the new text would be quoted by the diff, sent to a server and written: refused before anything
+  if (body !== undefined && containsPrivateKey(body)) {
+    throw new LspgateError('SECRET_FILE', `the new text of ${kind} holds a private key block: nothing is shown, checked or written`, { operation: kind });
+  }
 }
 
 export async function symbolEdit(call: ServiceCall, kind: SymbolEditKind, input: SymbolEditInput): Promise<SymbolEditResult> {
-  if (kind !== 'delete_symbol' && (input.body === undefined || !input.body.trim()))
-    throw new LspgateError('INVALID_INPUT', `${kind} needs \`body\`: the new text`);
-  // a key pasted into the new text would be quoted by the diff, sent to a server and written: refused before anything
-  if (input.body !== undefined && containsPrivateKey(input.body)) {
-    throw new LspgateError('SECRET_FILE', `the new text of ${kind} holds a private key block: nothing is shown, checked or written`, { operation: kind });
-  }
+  checkBody(kind, input.body);
   const span = await symbolSpan(call, input);
   const unbuilt = await buildExclusion(call, span);
   if (unbuilt) call.meta.warn(`${span.file}: ${unbuilt}`);
   const searched = kind === 'delete_symbol' && !unbuilt ? await remainingReferences(call, span, input) : undefined;
   const references = typeof searched === 'string' ? [] : searched;
-  const plan = planEdit(kind, span, input, input.body ? await verbatimRows(span.file, input.body.replace(/\r\n?/g, '\n')) : new Set());
+  const plan = planEdit(
+    kind,
+    span,
+    { body: input.body ?? '', includeDoc: input.include_doc },
+    input.body ? await verbatimRows(span.file, input.body.replace(/\r\n?/g, '\n')) : new Set(),
+  );
   const before = span.bytes.toString('utf8');
   const newBytes = Buffer.concat([span.bytes.subarray(0, plan.from), Buffer.from(plan.text, 'utf8'), span.bytes.subarray(plan.to)]);
   const after = newBytes.toString('utf8');
@@ -226,86 +227,6 @@ function refuseApply(
     );
   }
   refuseUnchecked(`${kind} of ${span.symbol.qualified_name}`, delta, input.accept_unchecked);
-}
-
-/** Whether `text` opens with a comment (`/*`, `//`, or `#` that is not a `#[` attribute). */
-function startsWithComment(text: string): boolean {
-  const t = text.trimStart();
-  return t.startsWith('/*') || t.startsWith('//') || (t.startsWith('#') && !t.startsWith('#['));
-}
-
-/** The new file's bytes [from, to) become `text`. */
-function planEdit(kind: SymbolEditKind, span: SymbolSpan, input: SymbolEditInput, verbatim: ReadonlySet<number>): Planned {
-  const { bytes, start, end, docStart } = span;
-  const text = bytes.toString('utf8');
-  const style = fileStyle(text);
-  const lineStart = lineStartByte(bytes, docStart);
-  const base = leadOf(bytes.subarray(lineStart, lineEndByte(bytes, lineStart)).toString('utf8'));
-  const body = input.body ?? '';
-  const gap = separation(span);
-  switch (kind) {
-    case 'replace_symbol_body': {
-      // new text that brings its own doc comment (as get_symbol's source does) replaces the old one: two would be kept otherwise
-      const withDoc = input.include_doc ?? (docStart < start && startsWithComment(body));
-      const from = withDoc ? docStart : start;
-      return { from, to: end, text: shapeText(body, style, base, true, verbatim) };
-    }
-    case 'insert_before_symbol': {
-      const at = lineStartByte(bytes, docStart);
-      return { from: at, to: at, text: shapeText(body, style, base, false, verbatim) + style.eol.repeat(1 + gap) };
-    }
-    case 'insert_after_symbol': {
-      const at = lineEndByte(bytes, end - 1);
-      const open = at === bytes.length && bytes[at - 1] !== 0x0a;
-      // the file's last line had no line ending: the new text goes after one, and ends as the file did
-      const shaped = shapeText(body, style, base, false, verbatim);
-      return open ? { from: at, to: at, text: style.eol.repeat(1 + gap) + shaped } : { from: at, to: at, text: style.eol.repeat(gap) + shaped + style.eol };
-    }
-    case 'delete_symbol': {
-      const whole = wholeLines(bytes, docStart, end);
-      if (!whole.widened) return { from: whole.from, to: whole.to, text: '' };
-      // the blank lines after it go too; when none follow (the last member), the ones before it
-      const after = blankRunAfter(bytes, whole.to);
-      if (after > whole.to) return { from: whole.from, to: after, text: '' };
-      return { from: blankRunBefore(bytes, whole.from), to: whole.to, text: '' };
-    }
-  }
-}
-
-/**
- * Blank lines between inserted text and the symbol: the style guide's around a top-level declaration
- * (the profile's topLevelGap: PEP 8's two); else the run directly above the symbol when a sibling declaration precedes it, else the
- * run directly below when one follows, else the file's usual gap between siblings (1 when none).
- */
-function separation(span: SymbolSpan): number {
-  const topLevel = languageProfile(span.symbol.language)?.declarations.topLevelGap;
-  if (topLevel !== undefined && !span.symbol.parent) return topLevel;
-  const { bytes, siblings } = span;
-  const i = siblings.findIndex((s) => s.symbol_id === span.symbol.symbol_id);
-  if (i > 0) return blankLinesAbove(bytes, span.docStart);
-  if (i >= 0 && i < siblings.length - 1) return blankLinesBelow(bytes, span.end);
-  const gaps = siblings.slice(1).map((s) => blankLinesAbove(bytes, docStartOf(bytes, s.byte_offset)));
-  return mode(gaps) ?? 1;
-}
-
-function mode(xs: number[]): number | undefined {
-  const counts = new Map<number, number>();
-  for (const x of xs) counts.set(x, (counts.get(x) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0];
-}
-
-const newlines = (bytes: Buffer, from: number, to: number) => bytes.subarray(from, to).filter((b) => b === 0x0a).length;
-
-/** Blank lines directly above the line holding byte `at`. */
-function blankLinesAbove(bytes: Buffer, at: number): number {
-  const ls = lineStartByte(bytes, at);
-  return newlines(bytes, blankRunBefore(bytes, ls), ls);
-}
-
-/** Blank lines directly below the line holding byte `end - 1`. */
-function blankLinesBelow(bytes: Buffer, end: number): number {
-  const le = lineEndByte(bytes, Math.max(0, end - 1));
-  return newlines(bytes, le, blankRunAfter(bytes, le));
 }
 
 /** Why the file's server has no answer for it at all (gopls: a file its build constraints exclude), one cheap request to find out. */
