@@ -8,9 +8,10 @@
 import { inSyntaxWorker, type ParseBounds } from '../syntax/job-pool.js';
 import { lineStartsOf, type SourcePosition, startOf } from '../syntax/positions.js';
 import { compiledQuery, parseLoaded, prepareGrammar, type SyntaxNode, type SyntaxQuery, WHOLE_FILE_QUERY } from '../syntax/syntax.js';
-import type { AliasSyntax, BaseRelation, DeclaredBase, ImportAlias, LanguageProfile, SyntaxHook, TypeHeader } from './language-profile.js';
+import type { LanguageProfile } from './language-profile.js';
 import { syntaxOf } from './languages.js';
 import { namedChildren } from './structure-forms.js';
+import type { AliasSyntax, BaseRelation, DeclaredBase, ImportAlias, SyntaxHook, TypeHeader } from './syntax-hooks.js';
 
 export type { BaseRelation, DeclaredBase, ImportAlias, TypeHeader };
 

@@ -10,7 +10,8 @@ import path from 'node:path';
 
 import { fileExtension } from '../util/paths.js';
 import { modulePath, moduleSpecifier } from '../util/uri.js';
-import type { LanguageProfile, SyntaxHook } from './language-profile.js';
+import type { LanguageProfile } from './language-profile.js';
+import type { SyntaxHook } from './syntax-hooks.js';
 
 /** A module export that is a profile (a profile module may export helpers beside its profiles). */
 function isProfile(value: unknown): value is LanguageProfile {

@@ -6,7 +6,7 @@
  */
 import type { SourcePosition } from '../syntax/positions.js';
 import type { SyntaxNode } from '../syntax/syntax.js';
-import type { BaseRelation, DeclaredBase } from './language-profile.js';
+import type { BaseRelation, DeclaredBase } from './syntax-hooks.js';
 
 /** Named children of a node, without the nulls the runtime's typing allows. */
 export function namedChildren(n: SyntaxNode): SyntaxNode[] {

@@ -8,8 +8,8 @@
  */
 import { inSyntaxWorker, type ParseBounds } from '../syntax/job-pool.js';
 import { type SyntaxNode, WHOLE_FILE_QUERY, withSyntaxTree } from '../syntax/syntax.js';
-import type { NamedDeclaration } from './language-profile.js';
 import { syntaxOf } from './languages.js';
+import type { NamedDeclaration } from './syntax-hooks.js';
 
 export interface SyntaxDeclaration {
   name: string;

@@ -5,8 +5,8 @@
  * own way stays in that language's profile.
  */
 import type { SyntaxNode } from '../syntax/syntax.js';
-import type { PatternFinding } from './language-profile.js';
 import { collapsed } from './structure-forms.js';
+import type { PatternFinding } from './syntax-hooks.js';
 
 /** Method names that register an HTTP route on a router object (`app.get`, `router.post`, `Route::any`). */
 export const HTTP_VERBS: ReadonlySet<string> = new Set(['get', 'post', 'put', 'patch', 'delete', 'options', 'head', 'all', 'route', 'any', 'match']);

@@ -5,8 +5,8 @@
  * set, neither a relation. Interfaces a type satisfies are the server's answer (implicitInterfaces).
  */
 import type { SyntaxNode } from '../../syntax/syntax.js';
-import type { BodySyntax, DeclaredBase, DecorationSyntax, NamedDeclarationSyntax, TypeHeaderSyntax } from '../language-profile.js';
 import { baseAt, collapsed, namedChildren } from '../structure-forms.js';
+import type { BodySyntax, DeclaredBase, DecorationSyntax, NamedDeclarationSyntax, TypeHeaderSyntax } from '../syntax-hooks.js';
 
 /** The type name of an embedded type (`Base`, `pkg.Thing`, `Inner[T]`), or undefined for any other type expression. */
 function embeddedName(t: SyntaxNode): SyntaxNode | undefined {

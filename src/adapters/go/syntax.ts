@@ -4,8 +4,9 @@
  * (`mux.HandleFunc("/x", h)`, `r.GET(...)`) and complexity decision points.
  */
 import type { SyntaxNode } from '../../syntax/syntax.js';
-import type { ComplexitySyntax, ImportSyntax, PatternFinding, PatternSyntax } from '../language-profile.js';
+import type { ImportSyntax } from '../language-profile.js';
 import { calleeText, errorHandling, firstArgument, routeRegistration, stringValue } from '../syntax-forms.js';
+import type { ComplexitySyntax, PatternFinding, PatternSyntax } from '../syntax-hooks.js';
 
 export const GO_IMPORTS: ImportSyntax = {
   query: `

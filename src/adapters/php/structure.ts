@@ -5,16 +5,8 @@
  * docblock of a declaration above its attributes.
  */
 import type { SyntaxNode } from '../../syntax/syntax.js';
-import type {
-  AliasSyntax,
-  BodySyntax,
-  DeclaredBase,
-  DecorationSyntax,
-  DocCommentSyntax,
-  NamedDeclarationSyntax,
-  TypeHeaderSyntax,
-} from '../language-profile.js';
 import { baseAt, headerText, namedChildren } from '../structure-forms.js';
+import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, DocCommentSyntax, NamedDeclarationSyntax, TypeHeaderSyntax } from '../syntax-hooks.js';
 
 /** `Base` of `Base`, `\App\Base`, `Models\Base`. */
 function lastName(n: SyntaxNode): SyntaxNode | undefined {

@@ -5,8 +5,9 @@
  */
 import type { SourcePosition } from '../../syntax/positions.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
-import type { ComplexitySyntax, FoundImport, ImportKind, ImportSyntax, PatternFinding, PatternSyntax } from '../language-profile.js';
+import type { FoundImport, ImportKind, ImportSyntax } from '../language-profile.js';
 import { compact, errorHandling, HTTP_VERBS, routeRegistration } from '../syntax-forms.js';
+import type { ComplexitySyntax, PatternFinding, PatternSyntax } from '../syntax-hooks.js';
 
 /** `'x.php'`, `__DIR__ . '/x.php'` and `dirname(__FILE__) . '/x.php'`: the literal part, else undefined. */
 function includePath(arg: SyntaxNode): string | undefined {

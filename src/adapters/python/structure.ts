@@ -5,17 +5,9 @@
  * bodies.
  */
 import type { SyntaxNode } from '../../syntax/syntax.js';
-import type {
-  AliasSyntax,
-  BodySyntax,
-  DeclaredBase,
-  DecorationSyntax,
-  NamedDeclarationSyntax,
-  ScriptEntrySyntax,
-  TypeHeaderSyntax,
-} from '../language-profile.js';
 import { baseAt, decoratorNodes, namedChildren, outermost } from '../structure-forms.js';
 import { calleeText } from '../syntax-forms.js';
+import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, NamedDeclarationSyntax, ScriptEntrySyntax, TypeHeaderSyntax } from '../syntax-hooks.js';
 
 /** The identifier a base expression names (`B`, `m.C`, `Generic[T]`), or undefined for a call or anything else. */
 function baseName(n: SyntaxNode): SyntaxNode | undefined {

@@ -5,9 +5,10 @@
  */
 import type { SourcePosition } from '../../syntax/positions.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
-import type { ComplexitySyntax, FoundImport, ImportSyntax, PatternFinding, PatternSyntax } from '../language-profile.js';
+import type { FoundImport, ImportSyntax } from '../language-profile.js';
 import { collapsed } from '../structure-forms.js';
 import { calleeText, errorHandling, HTTP_VERBS, routeRegistration } from '../syntax-forms.js';
+import type { ComplexitySyntax, PatternFinding, PatternSyntax } from '../syntax-hooks.js';
 
 function readImport(stmt: SyntaxNode, kind: string, spec: SyntaxNode | undefined, at: (n: SyntaxNode) => SourcePosition): FoundImport[] {
   if (!spec) return [];

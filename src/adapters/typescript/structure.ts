@@ -7,9 +7,9 @@
  */
 import type { SourcePosition } from '../../syntax/positions.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
-import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, NamedDeclarationSyntax, SyntaxHook, TypeHeaderSyntax } from '../language-profile.js';
 import { baseAt, collapsed, decoratorNodes, headerText, namedChildren, outermost } from '../structure-forms.js';
 import { calleeText } from '../syntax-forms.js';
+import type { AliasSyntax, BodySyntax, DeclaredBase, DecorationSyntax, NamedDeclarationSyntax, SyntaxHook, TypeHeaderSyntax } from '../syntax-hooks.js';
 
 /** The reference without its generic arguments: `Base` of `Base<T>`, `core.Base`. */
 function pathOf(n: SyntaxNode): SyntaxNode {

@@ -6,8 +6,9 @@
  */
 import type { SourcePosition } from '../../syntax/positions.js';
 import type { SyntaxNode } from '../../syntax/syntax.js';
-import type { ComplexitySyntax, FoundImport, ImportKind, ImportSyntax, PatternFinding, PatternSyntax } from '../language-profile.js';
+import type { FoundImport, ImportKind, ImportSyntax } from '../language-profile.js';
 import { calleeText, errorHandling, HTTP_VERBS, routeRegistration } from '../syntax-forms.js';
+import type { ComplexitySyntax, PatternFinding, PatternSyntax } from '../syntax-hooks.js';
 
 const COMMON_IMPORTS = `
 (import_statement source: (string (string_fragment) @spec)) @import

@@ -4,8 +4,8 @@
  * query and reader. No language server answers these (they are forms of code, not symbols or
  * references). Pure: text in, hits out.
  */
-import type { PatternFinding, ScanPatternType } from '../../adapters/language-profile.js';
 import { syntaxOf } from '../../adapters/languages.js';
+import type { PatternFinding, ScanPatternType } from '../../adapters/syntax-hooks.js';
 import { inSyntaxWorker, type ParseBounds } from '../../syntax/job-pool.js';
 import { WHOLE_FILE_QUERY, withSyntaxTree } from '../../syntax/syntax.js';
 
