@@ -80,7 +80,7 @@ export function toLspgateError(e: unknown): LspgateError {
  * message says so. Undefined for any other error.
  */
 export function diskError(e: unknown, what?: string, kept = 'nothing was lost: what was there is as it was'): LspgateError | undefined {
-  const errno = (e as NodeJS.ErrnoException | undefined)?.code;
+  const errno = sqliteErrno(e) ?? (e as NodeJS.ErrnoException | undefined)?.code;
   const code = errno === 'ENOSPC' || errno === 'EDQUOT' ? 'DISK_FULL' : errno === 'EROFS' ? 'READ_ONLY' : undefined;
   if (!code) return undefined;
   const file = (e as NodeJS.ErrnoException).path;
@@ -93,6 +93,18 @@ export function diskError(e: unknown, what?: string, kept = 'nothing was lost: w
     { errno, ...(file ? { path: file } : {}) },
     { cause: e },
   );
+}
+
+/**
+ * node:sqlite reports a refused write as ERR_SQLITE_ERROR with SQLite's result code: SQLITE_FULL (13)
+ * is the file system's ENOSPC, SQLITE_READONLY (8, with its extended codes) its EROFS. A transaction
+ * that fails so is rolled back: the database keeps its previous state.
+ */
+function sqliteErrno(e: unknown): string | undefined {
+  const err = e as { code?: unknown; errcode?: unknown } | undefined;
+  if (err?.code !== 'ERR_SQLITE_ERROR' || typeof err.errcode !== 'number') return undefined;
+  const primary = err.errcode & 0xff;
+  return primary === 13 ? 'ENOSPC' : primary === 8 ? 'EROFS' : undefined;
 }
 
 export function isErrorCode(v: string): v is ErrorCode {
