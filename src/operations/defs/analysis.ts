@@ -14,8 +14,9 @@ import { withMeta } from '../../schema/meta.js';
 import { symbolRowShape } from '../../schema/rows.js';
 import { ServiceCall } from '../../service/call.js';
 import { READ_ONLY } from '../annotations.js';
+import { SkippedSchema } from '../contracts/skipped.js';
+import { skippedMarkdown } from '../render/skipped.js';
 import { defineOperation, type Operation } from '../types.js';
-import { skippedMarkdown, SkippedSchema } from './skipped-schema.js';
 
 export const analysisOperations: Operation[] = [
   defineOperation({

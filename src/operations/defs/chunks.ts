@@ -12,8 +12,8 @@ import { ServiceCall } from '../../service/call.js';
 import { searchCode } from '../../service/search/chunk-search.js';
 import { indexStats, verifyCitation } from '../../service/search/citations.js';
 import { READ_ONLY } from '../annotations.js';
+import { corpusLines } from '../render/must-keep-lines.js';
 import { defineOperation, type Operation } from '../types.js';
-import { corpusLines } from './must-keep-lines.js';
 
 const CitationSchema = z.object({
   file: z.string().min(1).max(4096),

@@ -13,8 +13,8 @@ import { targetShape } from '../../service/navigation/resolve.js';
 import { READ_ONLY } from '../annotations.js';
 import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
 import type { MetaCollector } from '../meta-collector.js';
+import { guidanceLines } from '../render/must-keep-lines.js';
 import { defineOperation, type Operation } from '../types.js';
-import { guidanceLines } from './must-keep-lines.js';
 
 const PartSchema = z.enum(CONTEXT_PARTS);
 

@@ -12,8 +12,9 @@ import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { READ_ONLY } from '../annotations.js';
+import { SkippedSchema } from '../contracts/skipped.js';
+import { skippedMarkdown } from '../render/skipped.js';
 import { defineOperation, type Operation } from '../types.js';
-import { skippedMarkdown, SkippedSchema } from './skipped-schema.js';
 
 const Cursor = z.string().max(1000);
 const Ratio = z.number().min(0).max(1);

@@ -14,8 +14,8 @@ import { undoLastEdit, type UndoResult } from '../../service/editing/undo.js';
 import { targetShape } from '../../service/navigation/resolve.js';
 import { WRITES_FILES } from '../annotations.js';
 import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
+import { guidanceLines } from '../render/must-keep-lines.js';
 import { defineOperation, type Operation } from '../types.js';
-import { guidanceLines } from './must-keep-lines.js';
 
 // Kept short: these four tools are in the default MCP profile, whose whole tools/list must stay small
 const output = withMeta({
