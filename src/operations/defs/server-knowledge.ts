@@ -18,8 +18,8 @@ import { findImplementations, type ImplementationsResult } from '../../service/r
 import { typeHierarchy, type TypeHierarchyResult, type TypeNode } from '../../service/relations/type-hierarchy.js';
 import { READ_ONLY, WRITES_FILES } from '../annotations.js';
 import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
+import { DefinitionSchema } from '../contracts/navigation.js';
 import { defineOperation, type Operation } from '../types.js';
-import { DefinitionSchema } from './navigation.js';
 
 const SeveritySchema = z.enum(SEVERITIES);
 
