@@ -1,5 +1,5 @@
 /**
- * Contracts of the get_context operations: their result schemas and types.
+ * The contract of get_context: its result schema and type.
  */
 import { z } from 'zod';
 

@@ -1,5 +1,5 @@
 /**
- * Contracts of the move_file operations: their result schemas and types.
+ * The contract of move_file: its result schema and type.
  */
 import { z } from 'zod';
 

@@ -1,5 +1,5 @@
 /**
- * Markdown of the get_context operations.
+ * Markdown of get_context.
  */
 import type { Omitted, Ref, Site, TypeRow } from '../contracts/context.js';
 import { guidanceLines } from './must-keep-lines.js';

@@ -1,5 +1,5 @@
 /**
- * Markdown of the move_file operations.
+ * Markdown of move_file.
  */
 import { type MoveFileResult } from '../../service/editing/move-file.js';
 
