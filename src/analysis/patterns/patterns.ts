@@ -1,5 +1,5 @@
 /**
- * find_patterns (its output schema: operations/defs/analysis.ts): recurring structures of a workspace.
+ * find_patterns (its output schema: operations/contracts/analysis.ts): recurring structures of a workspace.
  * - inheritance: types that extend or implement the same base, from the bases their headers name
  *   (read from parse trees) as the server's own definition resolves them (type-relations.ts), or for
  *   interfaces satisfied implicitly (Go) the server's textDocument/implementation; a base counts once

@@ -1,5 +1,5 @@
 /**
- * query_relationships (input → output as operations/defs/relationships.ts defines them): calls / calls-me from the call tree
+ * query_relationships (input → output: operations/defs and contracts/relationships.ts): calls / calls-me from the call tree
  * (call hierarchy, or the references fallback where a server has none), imports / imports-me from
  * the resolved import graph, depends-on / depends-on-me as the union of both at file level, each
  * followed to `max_depth`. Never by name matching: every edge is a server's answer.

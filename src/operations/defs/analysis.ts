@@ -10,12 +10,11 @@ import { analyzeComplexity } from '../../analysis/reports/complexity.js';
 import { CATEGORIES, findDeadCode } from '../../analysis/reports/dead-code.js';
 import { skipsOf } from '../../analysis/skips.js';
 import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
-import { withMeta } from '../../schema/meta.js';
-import { symbolRowShape } from '../../schema/rows.js';
 import { ServiceCall } from '../../service/call.js';
 import { READ_ONLY } from '../annotations.js';
+import { AnalyzeComplexityOutput, FindDeadCodeOutput, FindPatternsOutput, RenderDiagramOutput } from '../contracts/analysis.js';
+import { findDeadCodeMarkdown, findPatternsMarkdown, renderDiagramMarkdown } from '../render/analysis.js';
 import { defineOperation, type Operation } from '../types.js';
-import { skippedMarkdown, SkippedSchema } from './skipped-schema.js';
 
 export const analysisOperations: Operation[] = [
   defineOperation({
@@ -32,21 +31,7 @@ export const analysisOperations: Operation[] = [
       max_results: z.number().int().min(1).max(1000).optional().describe('Candidates per page (default 200)'),
       cursor: z.string().max(1000).optional(),
     }),
-    output: withMeta({
-      success: z.boolean(),
-      scanned: z.number().int().describe('Declarations checked'),
-      unchecked: z.number().int().describe('Declarations not checked (over max_symbols)'),
-      skipped: SkippedSchema,
-      counts: z.record(z.string(), z.number().int()).describe('Candidates per category'),
-      total: z.number().int(),
-      candidates: z.array(
-        z.object({
-          ...symbolRowShape,
-          category: z.enum(CATEGORIES),
-          reason: z.string(),
-        }),
-      ),
-    }),
+    output: FindDeadCodeOutput,
     annotations: READ_ONLY,
     repl: { command: 'dead', positional: ['category'] },
     handler: (input, ctx) =>
@@ -61,12 +46,7 @@ export const analysisOperations: Operation[] = [
         const candidates = paginate(list, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
         return { success: true, scanned: r.scanned, unchecked: r.unchecked, skipped: r.skipped, counts, total: list.length, candidates };
       }),
-    markdown(r) {
-      const out = [`## ${r.counts.dead ?? 0} dead declaration(s) among ${r.scanned} checked`, ''];
-      for (const c of r.candidates) out.push(`- [${c.category}] ${c.kind} **${c.qualified_name}** — ${c.file}:${c.line}: ${c.reason}`);
-      if (!r.candidates.length) out.push('(none)');
-      return out.join('\n') + skippedMarkdown(r.skipped);
-    },
+    markdown: findDeadCodeMarkdown,
   }),
   defineOperation({
     name: 'render_diagram',
@@ -83,23 +63,7 @@ export const analysisOperations: Operation[] = [
       depth: z.number().int().min(1).max(10).optional().describe('Levels around the target (default 2)'),
       max_nodes: z.number().int().min(1).max(500).optional().describe('Node budget (default 60)'),
     }),
-    output: withMeta({
-      success: z.boolean(),
-      diagram_type: z.enum(DIAGRAM_TYPES),
-      format: z.enum(['mermaid', 'dot', 'json', 'svg']),
-      nodes: z.number().int(),
-      edges: z.number().int(),
-      omitted_nodes: z.number().int().describe('Nodes left out by max_nodes (a lower bound: the walk stops once the budget is spent)'),
-      skipped: SkippedSchema,
-      text: z.string().optional().describe('The mermaid / dot / svg text'),
-      diagram: z
-        .object({
-          nodes: z.array(z.object({ id: z.string(), label: z.string(), type: z.enum(['function', 'class', 'component', 'module']) })),
-          edges: z.array(z.object({ from: z.string(), to: z.string(), label: z.string().optional() })),
-        })
-        .optional()
-        .describe('The graph (format json)'),
-    }),
+    output: RenderDiagramOutput,
     annotations: READ_ONLY,
     repl: { command: 'diagram', positional: ['diagram_type', 'target'] },
     callerErrors: ['SYMBOL_NOT_FOUND'],
@@ -119,12 +83,7 @@ export const analysisOperations: Operation[] = [
         const text = format === 'mermaid' ? toMermaid(graph) : format === 'dot' ? toDot(graph) : await toSvg(graph);
         return { ...base, text };
       }),
-    markdown(r) {
-      const head = `## ${r.diagram_type} diagram: ${r.nodes} node(s), ${r.edges} edge(s)${r.omitted_nodes ? `, ${r.omitted_nodes} left out` : ''}`;
-      const body = r.text ?? JSON.stringify(r.diagram, null, 2);
-      const lang = r.format === 'json' ? 'json' : r.format === 'svg' ? 'xml' : r.format;
-      return [head, '', '```' + lang, body.trimEnd(), '```'].join('\n') + skippedMarkdown(r.skipped);
-    },
+    markdown: renderDiagramMarkdown,
   }),
   defineOperation({
     name: 'analyze_complexity',
@@ -135,20 +94,7 @@ export const analysisOperations: Operation[] = [
       'file in the workspace; absent, with the reason in `note`, without one). `element`: a name, ' +
       '`Class#method`, symbol_id or file.',
     input: z.object({ element: z.string().min(1).max(4096).describe('Name, qualified name, `Class#method`, symbol_id, or workspace-relative file') }),
-    output: withMeta({
-      success: z.boolean(),
-      element: z.string(),
-      note: z.string(),
-      context: z.object({
-        lines_of_code: z.number().int(),
-        cyclomatic_complexity: z.number().int(),
-        dependencies: z.number().int(),
-        test_coverage: z.number().min(0).max(1).optional().describe('Absent when no coverage file covers the element (`note` says why)'),
-      }),
-      file: z.string(),
-      start_line: z.number().int(),
-      end_line: z.number().int(),
-    }),
+    output: AnalyzeComplexityOutput,
     annotations: READ_ONLY,
     repl: { command: 'complexity', positional: ['element'] },
     callerErrors: ['SYMBOL_NOT_FOUND'],
@@ -194,28 +140,7 @@ export const analysisOperations: Operation[] = [
         .optional()
         .describe('Types checked for inheritance and models (default 2000; one definition request per base name)'),
     }),
-    output: withMeta({
-      success: z.boolean(),
-      pattern_type: z.string().describe('The pattern_type asked for, or `all`'),
-      limit: z.number().int(),
-      total: z.number().int().describe('Patterns found (all pages)'),
-      files_scanned: z.number().int(),
-      types_checked: z.number().int(),
-      skipped: SkippedSchema,
-      patterns: z.record(
-        z.string(),
-        z.object({
-          files: z.array(z.string()),
-          usage: z.number().int(),
-          description: z.string(),
-          pattern_type: z.enum(PATTERN_TYPES),
-          source: z
-            .enum(['syntax', 'syntax+server', 'server'])
-            .describe("syntax: forms of parse trees; syntax+server: bases read from parse trees, resolved by the server; server: the server's answers"),
-          sites: z.array(z.object({ file: z.string(), line: z.number().int(), symbol_id: z.string().optional() })).describe('First occurrences (at most 5)'),
-        }),
-      ),
-    }),
+    output: FindPatternsOutput,
     annotations: READ_ONLY,
     repl: { command: 'patterns', positional: ['pattern_type'] },
     handler: (input, ctx) =>
@@ -244,12 +169,6 @@ export const analysisOperations: Operation[] = [
           patterns,
         };
       }),
-    markdown(r) {
-      const out = [`## ${r.total} pattern(s) (${r.pattern_type})`, ''];
-      for (const [name, p] of Object.entries(r.patterns))
-        out.push(`- **${name}** [${p.pattern_type}] ×${p.usage} in ${p.files.length} file(s) — ${p.description}`);
-      if (!r.total) out.push('(none)');
-      return out.join('\n') + skippedMarkdown(r.skipped);
-    },
+    markdown: findPatternsMarkdown,
   }),
 ];

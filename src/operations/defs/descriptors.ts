@@ -4,17 +4,7 @@
  */
 import { z } from 'zod';
 
-import {
-  type ClassDescriptor,
-  ClassDescriptorSchema,
-  type FunctionDescriptor,
-  FunctionDescriptorSchema,
-  type OutlineSymbol,
-  OutlineSymbolSchema,
-  SymbolDescriptorSchema,
-} from '../../schema/descriptors.js';
-import { withMeta } from '../../schema/meta.js';
-import { type CompactOutlineNode, CompactOutlineNodeSchema, OutlineDetailSchema } from '../../schema/outline.js';
+import { OutlineDetailSchema } from '../../schema/outline.js';
 import { ServiceCall } from '../../service/call.js';
 import { catalogOutline } from '../../service/descriptors/catalog-outline.js';
 import { fileOutline, functionDetails, typeDefinition } from '../../service/descriptors/descriptors.js';
@@ -22,6 +12,8 @@ import { packageExports } from '../../service/descriptors/exports.js';
 import { shapeOutline } from '../../service/descriptors/outline-detail.js';
 import { strictField } from '../../service/navigation/resolve.js';
 import { READ_ONLY } from '../annotations.js';
+import { FindTypeDefinitionOutput, GetFileOutlineOutput, GetFunctionDetailsOutput, ListPackageExportsOutput } from '../contracts/descriptors.js';
+import { classMarkdown, functionMarkdown, listPackageExportsMarkdown, outlineMarkdown } from '../render/descriptors.js';
 import { defineOperation, type Operation } from '../types.js';
 
 const scope = {
@@ -29,65 +21,6 @@ const scope = {
   namespace: z.string().max(500).optional().describe('Namespace (PHP `App\\Models`, TS namespace `Geometry.Factory`)'),
   language: z.string().max(50).optional().describe('typescript, javascript, go, python, php'),
 };
-
-function loc(l: { file_path?: string | undefined; start_line?: number | undefined; end_line?: number | undefined } | undefined): string {
-  return l?.file_path ? `${l.file_path}:${l.start_line ?? '?'}-${l.end_line ?? '?'}` : '';
-}
-
-function functionMarkdown(f: FunctionDescriptor, level = '##'): string[] {
-  const out = [`${level} ${f.kind} ${f.receiver ? `${f.receiver}.` : ''}${f.name}`, '', '```', f.signature ?? f.name, '```'];
-  if (f.description) out.push('', f.description);
-  const flags = [f.visibility, f.is_static ? 'static' : '', f.is_abstract ? 'abstract' : '', ...(f.tags ?? [])].filter(Boolean);
-  if (flags.length) out.push('', `_${flags.join(', ')}_ — ${loc(f.location)}`);
-  else out.push('', loc(f.location));
-  if (f.parameters?.length) {
-    out.push('', '| parameter | type | default | description |', '|---|---|---|---|');
-    for (const p of f.parameters)
-      out.push(`| ${p.variadic ? '...' : ''}${p.name}${p.optional ? '?' : ''} | ${p.type ?? ''} | ${p.default ?? ''} | ${p.description ?? ''} |`);
-  }
-  for (const r of f.returns ?? []) out.push('', `Returns \`${r.type}\`${r.description ? ` — ${r.description}` : ''}`);
-  const overloads = f.metadata?.overloads;
-  if (Array.isArray(overloads)) out.push('', 'Overloads:', ...overloads.map((o) => `- \`${String(o)}\``));
-  if (f.code) out.push('', '```', f.code, '```');
-  return out;
-}
-
-function classMarkdown(c: ClassDescriptor & { symbol_id?: string }): string {
-  const out = [`## ${c.kind} ${c.full_name ?? c.name}`, '', '```', c.signature ?? c.name, '```'];
-  if (c.description) out.push('', c.description);
-  out.push('', `${loc(c.location)}${c.symbol_id ? ` \`${c.symbol_id}\`` : ''}`);
-  if (c.relations?.length) out.push('', ...c.relations.map((r) => `- ${r.type} **${r.target}**${r.target_full_name ? ` (${r.target_full_name})` : ''}`));
-  if (c.fields?.length) {
-    out.push('', '### Fields', '', '| name | type | modifiers | default | description |', '|---|---|---|---|---|');
-    for (const f of c.fields) {
-      const mods = [f.visibility, f.is_static ? 'static' : '', f.is_readonly ? 'readonly' : '', f.optional ? 'optional' : '', ...(f.tags ?? [])]
-        .filter(Boolean)
-        .join(' ');
-      out.push(`| ${f.name} | ${f.type ?? ''} | ${mods} | ${f.default ?? ''} | ${f.description ?? ''} |`);
-    }
-  }
-  if (c.methods?.length) {
-    out.push('', '### Methods', '');
-    for (const m of c.methods) out.push(`- \`${m.signature ?? m.name}\`${m.description ? ` — ${m.description.split('\n')[0]}` : ''}`);
-  }
-  return out.join('\n') + '\n';
-}
-
-function outlineMarkdown(r: { file: string; language: string; symbols: (OutlineSymbol | CompactOutlineNode)[] }): string {
-  const out = [`## ${r.file} (${r.language})`, ''];
-  const walk = (list: (OutlineSymbol | CompactOutlineNode)[], depth: number) => {
-    for (const s of list) {
-      const line = 'lines' in s ? `lines ${s.lines[0]}-${s.lines[1]}` : `line ${s.location?.start_line ?? '?'}`;
-      out.push(`${'  '.repeat(depth)}- ${s.kind} **${s.name}** — ${line}${s.signature ? `: \`${s.signature}\`` : ''}`);
-      walk(s.children ?? [], depth + 1);
-    }
-  };
-  walk(r.symbols, 0);
-  if (!r.symbols.length) out.push('(no symbols)');
-  return out.join('\n') + '\n';
-}
-
-const ExportedSymbolSchema = SymbolDescriptorSchema.extend({ symbol_id: z.string() });
 
 export const descriptorOperations: Operation[] = [
   defineOperation({
@@ -110,7 +43,7 @@ export const descriptorOperations: Operation[] = [
       strict: strictField(),
       kind: z.string().max(50).optional().describe('class | interface | struct | trait | enum | type'),
     }),
-    output: withMeta({ ...ClassDescriptorSchema.shape, symbol_id: z.string() }),
+    output: FindTypeDefinitionOutput,
     annotations: READ_ONLY,
     repl: { command: 'type', positional: ['type_name'] },
     cacheable: true,
@@ -136,7 +69,7 @@ export const descriptorOperations: Operation[] = [
       class_name: z.string().max(500).optional().describe('Owning class / struct / trait, for methods'),
       include_code: z.boolean().optional().describe('Include the source of the function (default false)'),
     }),
-    output: withMeta({ ...FunctionDescriptorSchema.shape, symbol_id: z.string() }),
+    output: GetFunctionDetailsOutput,
     annotations: READ_ONLY,
     repl: { command: 'fn', positional: ['function_name'] },
     cacheable: true,
@@ -157,23 +90,12 @@ export const descriptorOperations: Operation[] = [
       symbol_type: z.string().max(50).optional().describe('Only this kind: class, interface, function, type, enum, constant, variable, namespace'),
       max_results: z.number().int().min(1).max(2000).optional().describe('Maximum symbols (default 200)'),
     }),
-    output: withMeta({ package: z.string(), files: z.array(z.string()), symbols: z.array(ExportedSymbolSchema) }),
+    output: ListPackageExportsOutput,
     annotations: READ_ONLY,
     repl: { command: 'exports', positional: ['package'] },
     callerErrors: ['SYMBOL_NOT_FOUND'],
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => packageExports(call, input)),
-    markdown(r) {
-      const out = [`## Exports of ${r.package}`, '', `files: ${r.files.join(', ')}`, ''];
-      const byKind = new Map<string, typeof r.symbols>();
-      for (const s of r.symbols) byKind.set(s.kind, [...(byKind.get(s.kind) ?? []), s]);
-      for (const [kind, list] of byKind) {
-        out.push(`### ${kind}`, '');
-        for (const s of list) out.push(`- **${s.name}** — \`${s.signature ?? s.name}\` (${loc(s.location)})`);
-        out.push('');
-      }
-      if (!r.symbols.length) out.push('(no exported symbols)');
-      return out.join('\n').trimEnd() + '\n';
-    },
+    markdown: listPackageExportsMarkdown,
   }),
   defineOperation({
     name: 'get_file_outline',
@@ -188,13 +110,7 @@ export const descriptorOperations: Operation[] = [
       ),
       depth: z.number().int().min(1).max(10).optional().describe('Levels of nesting kept (1: top-level symbols only; default all)'),
     }),
-    output: withMeta({
-      file: z.string(),
-      language: z.string(),
-      package: z.string().optional(),
-      namespace: z.string().optional(),
-      symbols: z.array(z.union([OutlineSymbolSchema, CompactOutlineNodeSchema])),
-    }),
+    output: GetFileOutlineOutput,
     annotations: READ_ONLY,
     repl: { command: 'outline', positional: ['file'] },
     profile: 'core',

@@ -4,54 +4,19 @@
 import { z } from 'zod';
 
 import { coverageReport } from '../../analysis/reports/coverage-report.js';
-import { PACKAGE_KINDS, projectContext } from '../../analysis/reports/project-context.js';
+import { projectContext } from '../../analysis/reports/project-context.js';
 import { contextMarkdown, shapeContext } from '../../analysis/reports/project-context-format.js';
-import { REFERENCE_KINDS, validateReferences } from '../../analysis/reports/validate-refs.js';
+import { validateReferences } from '../../analysis/reports/validate-refs.js';
 import { skipsOf } from '../../analysis/skips.js';
 import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
-import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import { READ_ONLY } from '../annotations.js';
+import { CoverageReportOutput, ProjectContextOutput, ValidateReferencesOutput } from '../contracts/project.js';
+import { coverageReportMarkdown, projectContextMarkdown, validateReferencesMarkdown } from '../render/project.js';
+import { skippedMarkdown } from '../render/skipped.js';
 import { defineOperation, type Operation } from '../types.js';
-import { skippedMarkdown, SkippedSchema } from './skipped-schema.js';
 
 const Cursor = z.string().max(1000);
-const Ratio = z.number().min(0).max(1);
-
-const FileCoverageSchema = z.object({
-  file: z.string(),
-  coverage: Ratio,
-  covered: z.number().int().describe('Lines that ran (line mode) or declarations a test references (reference mode)'),
-  total: z.number().int().describe('Instrumented lines (line mode) or checked declarations (reference mode)'),
-  uncovered_lines: z
-    .array(z.object({ start: z.number().int(), end: z.number().int() }))
-    .optional()
-    .describe('Line mode: instrumented line ranges that never ran'),
-  untested_symbols: z.array(z.string()).optional().describe('Reference mode: declarations no test file references'),
-});
-
-const ElementSchema = z.object({
-  name: z.string(),
-  type: z.enum(['function', 'class', 'component', 'hook', 'interface', 'type']),
-  file: z.string(),
-  line: z.number().int(),
-  symbol_id: z.string(),
-});
-
-const PatternInfoSchema = z.object({ files: z.array(z.string()), usage: z.number().int(), description: z.string() });
-
-const ContextSchema = z.object({
-  project_summary: z.string(),
-  summary: z.object({
-    languages: z.record(z.string(), z.number().int()).describe('Cataloged files per language'),
-    packages: z.array(z.object({ name: z.string(), kind: z.enum(PACKAGE_KINDS), path: z.string() })),
-    entry_points: z.array(z.object({ file: z.string(), line: z.number().int().optional(), name: z.string().optional(), reason: z.string() })),
-  }),
-  elements: z.array(ElementSchema),
-  dependencies: z.record(z.string(), z.array(z.string())).describe('Importing file → workspace files it imports (Go: package directories)'),
-  test_patterns: z.record(z.string(), PatternInfoSchema),
-  architecture_notes: z.string(),
-});
 
 export const projectOperations: Operation[] = [
   defineOperation({
@@ -69,27 +34,7 @@ export const projectOperations: Operation[] = [
       max_results: z.number().int().min(1).max(1000).optional().describe('Files per page (default 200)'),
       cursor: Cursor.optional(),
     }),
-    output: withMeta({
-      success: z.boolean(),
-      format: z.enum(['summary', 'detailed']),
-      mode: z.enum(['line', 'reference']),
-      basis: z.string().describe('What the numbers measure'),
-      sources: z.array(z.string()).describe('Coverage files read (line mode)'),
-      coverage: z.object({
-        overall: Ratio.describe('Over every file, not just this page'),
-        by_file: z.record(z.string(), Ratio).describe('This page of files'),
-        untested_files: z.array(z.string()).describe('Files of this page with coverage 0'),
-      }),
-      covered: z.number().int(),
-      total: z.number().int(),
-      total_files: z.number().int(),
-      total_untested_files: z.number().int(),
-      files_without_data: z.array(z.string()).describe('Line mode: non-test source files no coverage file covers (first 200)'),
-      scanned: z.number().int().describe('Reference mode: declarations checked'),
-      unchecked: z.number().int().describe('Reference mode: declarations over max_symbols, not checked'),
-      skipped: SkippedSchema,
-      files: z.array(FileCoverageSchema).optional().describe('format detailed: this page of files'),
-    }),
+    output: CoverageReportOutput,
     annotations: READ_ONLY,
     repl: { command: 'coverage', positional: ['format'] },
     handler: (input, ctx) =>
@@ -127,14 +72,7 @@ export const projectOperations: Operation[] = [
         };
         return format === 'detailed' ? { ...base, files: page } : base;
       }),
-    markdown(r) {
-      const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
-      const out = [`## ${r.mode === 'line' ? 'Line' : 'Reference'} coverage: ${pct(r.coverage.overall)} (${r.covered}/${r.total})`, '', r.basis, ''];
-      for (const [f, c] of Object.entries(r.coverage.by_file)) out.push(`- ${f}: ${pct(c)}`);
-      if (r.coverage.untested_files.length) out.push('', `Untested: ${r.coverage.untested_files.join(', ')}`);
-      if (r.files_without_data.length) out.push('', `No coverage data: ${r.files_without_data.join(', ')}`);
-      return out.join('\n') + skippedMarkdown(r.skipped);
-    },
+    markdown: coverageReportMarkdown,
   }),
   defineOperation({
     name: 'project_context',
@@ -153,15 +91,7 @@ export const projectOperations: Operation[] = [
       max_dependencies: z.number().int().min(1).max(5000).optional().describe('Files of the dependency map (default 300)'),
       cursor: Cursor.optional().describe('Next page of elements'),
     }),
-    output: withMeta({
-      success: z.boolean(),
-      format: z.enum(['json', 'markdown', 'both']),
-      context: ContextSchema,
-      total_elements: z.number().int(),
-      total_dependency_files: z.number().int(),
-      skipped: SkippedSchema,
-      markdown: z.string().optional().describe('output_format markdown / both'),
-    }),
+    output: ProjectContextOutput,
     annotations: READ_ONLY,
     repl: { command: 'context', positional: [] },
     handler: (input, ctx) =>
@@ -183,9 +113,7 @@ export const projectOperations: Operation[] = [
         };
         return format === 'json' ? base : { ...base, markdown: contextMarkdown(context) + skippedMarkdown(skipped).replace(/^\n/, '') };
       }),
-    markdown(r) {
-      return r.markdown ?? contextMarkdown(r.context) + skippedMarkdown(r.skipped).replace(/^\n/, '');
-    },
+    markdown: projectContextMarkdown,
   }),
   defineOperation({
     name: 'validate_references',
@@ -201,29 +129,7 @@ export const projectOperations: Operation[] = [
       max_results: z.number().int().min(1).max(1000).optional().describe('Errors per page (default 200)'),
       cursor: Cursor.optional(),
     }),
-    output: withMeta({
-      success: z.boolean(),
-      pattern: z.string(),
-      validation: z.object({
-        valid_references: z.number().int().describe('Imports of the checked files that resolved'),
-        invalid_references: z.number().int().describe('All unresolved references (every page)'),
-        errors: z.array(
-          z.object({
-            file: z.string(),
-            line: z.number().int(),
-            column: z.number().int().optional(),
-            reference: z.string(),
-            error: z.string(),
-            kind: z.enum(REFERENCE_KINDS),
-            code: z.string().optional().describe("The server's diagnostic code"),
-            sources: z.array(z.enum(['diagnostic', 'import_graph'])),
-          }),
-        ),
-      }),
-      files_matched: z.number().int(),
-      files_checked: z.number().int(),
-      skipped: SkippedSchema.describe('Files whose diagnostics could not be had, or that are left out of the import graph, with the failure'),
-    }),
+    output: ValidateReferencesOutput,
     annotations: READ_ONLY,
     repl: { command: 'validate', positional: ['pattern'] },
     handler: (input, ctx) =>
@@ -242,15 +148,6 @@ export const projectOperations: Operation[] = [
           skipped: r.skipped,
         };
       }),
-    markdown(r) {
-      const v = r.validation;
-      const out = [
-        `## ${v.invalid_references} unresolved reference(s) in ${r.files_checked} file(s) (${r.pattern}); ${v.valid_references} import(s) resolved`,
-        '',
-      ];
-      for (const e of v.errors) out.push(`- ${e.file}:${e.line} \`${e.reference}\` — ${e.kind}: ${e.error}${e.code ? ` (${e.code})` : ''}`);
-      if (!v.errors.length) out.push(r.skipped.length ? '(every reference of the files checked resolves)' : '(every reference resolves)');
-      return out.join('\n') + skippedMarkdown(r.skipped);
-    },
+    markdown: validateReferencesMarkdown,
   }),
 ];

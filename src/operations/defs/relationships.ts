@@ -8,73 +8,14 @@ import { QUERY_TYPES, queryRelationships } from '../../analysis/relationships/re
 import { changedSymbols } from '../../analysis/reports/changed.js';
 import { perFile, skipsOf } from '../../analysis/skips.js';
 import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
-import { withMeta } from '../../schema/meta.js';
-import { symbolRowShape } from '../../schema/rows.js';
 import { ServiceCall } from '../../service/call.js';
 import { READ_ONLY } from '../annotations.js';
+import { AnalyzeImpactOutput, ChangedSymbolsOutput, QueryRelationshipsOutput } from '../contracts/relationships.js';
+import { analyzeImpactMarkdown, changedSymbolsMarkdown, queryRelationshipsMarkdown } from '../render/relationships.js';
 import { defineOperation, type Operation } from '../types.js';
-import { guidanceLines } from './must-keep-lines.js';
-import { skippedMarkdown, SkippedSchema } from './skipped-schema.js';
 
 const Cursor = z.string().max(1000);
 const MaxDepth = z.number().int().min(1).max(10);
-
-export const RelationshipSchema = z.object({
-  from: z.string().describe('Source element: qualified name (calls) or workspace file (imports, dependencies)'),
-  to: z.string().describe('Target element: qualified name, workspace file, or the specifier as written when it did not resolve to a workspace file'),
-  type: z.enum(['import', 'call', 'dependency']),
-  file: z.string().describe('File where the relationship is written (the caller, the importing file)'),
-  line: z.number().int().optional().describe('1-based line of the call site or import'),
-  depth: z.number().int().describe('1 = direct; n = found n steps from the target'),
-  from_symbol_id: z.string().optional(),
-  to_symbol_id: z.string().optional(),
-  status: z.enum(['workspace', 'external', 'unresolved']).optional().describe('Imports: resolved to a workspace file, outside the workspace, or not resolved'),
-  specifier: z.string().optional().describe('Imports: the module specifier as written'),
-  via: z
-    .array(z.enum(['import', 'call']))
-    .optional()
-    .describe('Dependencies: import and/or call edges'),
-  paths: z
-    .number()
-    .int()
-    .optional()
-    .describe('Calls: how many paths of the walk reach this edge, when more than one (the edge is listed once, at its smallest depth)'),
-});
-
-export const RippleEffectSchema = z.object({
-  file: z.string(),
-  impact: z.enum(['direct call', 'reference', 'import', 'indirect dependency', 'test']),
-  severity: z.enum(['minor', 'major', 'breaking']),
-  line: z.number().int().optional().describe('1-based line of the first use that puts the file here'),
-  depth: z.number().int().describe('1 = uses the element itself; n = n call/import steps away'),
-});
-
-export const ImpactSchema = z.object({
-  affected_files: z.number().int().describe('Number of ripple_effects (one per file)'),
-  risk_level: z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']),
-  risk_reason: z.string().describe('The rule that gave risk_level'),
-  ripple_effects: z.array(RippleEffectSchema),
-  total_affected_files: z.number().int().describe('All affected files; more than affected_files only when the page is cut (_meta.truncated)'),
-  direct_files: z.number().int().describe('Affected files that use the element itself (depth 1)'),
-  transitive_files: z.number().int().describe('Affected files reached only through callers or importers (depth > 1)'),
-  references: z.number().int().describe('References to the element outside its declaration (importers, for a file)'),
-  tests: z.array(z.string()).describe('Test files the change reaches'),
-  invariants: z
-    .array(
-      z.object({
-        tier: z.number().int(),
-        marker: z.string(),
-        text: z.string(),
-        start_line: z.number().int(),
-        end_line: z.number().int(),
-        chunk_id: z.string(),
-        provenance: z.string().optional(),
-      }),
-    )
-    .optional()
-    .describe("A symbol's own invariants (comment markers, raises stating a policy): what the change must not break"),
-  flows: z.unknown().optional(),
-});
 
 export const relationshipOperations: Operation[] = [
   defineOperation({
@@ -94,14 +35,7 @@ export const relationshipOperations: Operation[] = [
       max_results: z.number().int().min(1).max(1000).optional().describe('Relationships per page (default 200)'),
       cursor: Cursor.optional().describe('`_meta.next_cursor` of the previous page of the same query'),
     }),
-    output: withMeta({
-      success: z.boolean(),
-      query_type: z.enum(QUERY_TYPES),
-      target: z.string(),
-      total: z.number().int(),
-      results: z.array(RelationshipSchema),
-      skipped: SkippedSchema,
-    }),
+    output: QueryRelationshipsOutput,
     annotations: READ_ONLY,
     repl: { command: 'rel', positional: ['query_type', 'target'] },
     callerErrors: ['SYMBOL_NOT_FOUND', 'AMBIGUOUS_SYMBOL'],
@@ -117,16 +51,7 @@ export const relationshipOperations: Operation[] = [
         const skipped = skipsOf(call).finish(call.meta, 'query_relationships');
         return { success: true, query_type: input.query_type, target: r.target, total: r.results.length, results, skipped };
       }),
-    markdown(r) {
-      const out = [`## ${r.query_type} of ${r.target}: ${r.total} relationship(s)`, ''];
-      for (const x of r.results) {
-        const where = `${x.file}${x.line ? `:${x.line}` : ''}`;
-        const extra = x.status && x.status !== 'workspace' ? ` (${x.status})` : x.via ? ` (${x.via.join('+')})` : '';
-        out.push(`${'  '.repeat(x.depth - 1)}- ${x.from} → ${x.to}${extra} — ${where}`);
-      }
-      if (!r.results.length) out.push(r.skipped.length ? '(none among the files answered)' : '(none)');
-      return out.join('\n') + skippedMarkdown(r.skipped);
-    },
+    markdown: queryRelationshipsMarkdown,
   }),
   defineOperation({
     name: 'analyze_impact',
@@ -143,7 +68,7 @@ export const relationshipOperations: Operation[] = [
       max_results: z.number().int().min(1).max(1000).optional().describe('Ripple effects per page (default 200)'),
       cursor: Cursor.optional(),
     }),
-    output: withMeta({ success: z.boolean(), element: z.string(), operation: z.enum(OPERATIONS), impact: ImpactSchema, skipped: SkippedSchema }),
+    output: AnalyzeImpactOutput,
     annotations: READ_ONLY,
     repl: { command: 'impact', positional: ['element', 'operation'] },
     profile: 'core',
@@ -174,16 +99,7 @@ export const relationshipOperations: Operation[] = [
         const skipped = skipsOf(call).finish(call.meta, 'analyze_impact');
         return { success: true, element: r.element, operation, impact, skipped };
       }),
-    markdown(r) {
-      const i = r.impact;
-      const out = [`## Impact of ${r.operation} ${r.element}: ${i.risk_level}`, '', i.risk_reason, ''];
-      for (const e of i.ripple_effects) out.push(`- ${e.file}${e.line ? `:${e.line}` : ''} — ${e.impact} (${e.severity})`);
-      if (!i.ripple_effects.length) out.push('(nothing else is affected)');
-      if (i.tests.length) out.push('', `Tests reached: ${i.tests.join(', ')}`);
-      for (const v of i.invariants ?? []) out.push(`- must not break (tier ${v.tier}, ${v.marker}, line ${v.start_line}): ${v.text.split('\n')[0]}`);
-      out.push(...guidanceLines(i));
-      return out.join('\n') + skippedMarkdown(r.skipped);
-    },
+    markdown: analyzeImpactMarkdown,
   }),
   defineOperation({
     name: 'changed_symbols',
@@ -199,34 +115,7 @@ export const relationshipOperations: Operation[] = [
       max_results: z.number().int().min(1).max(200).optional().describe('Symbols per page, each with its impact (default 50)'),
       cursor: Cursor.optional(),
     }),
-    output: withMeta({
-      success: z.boolean(),
-      base_ref: z.string(),
-      files_changed: z.number().int(),
-      total: z.number().int(),
-      symbols: z.array(
-        z.object({
-          ...symbolRowShape,
-          line: z.number().int().describe('First line (for a deleted symbol: at base_ref)'),
-          end_line: z.number().int(),
-          change: z
-            .enum(['added', 'modified', 'deleted'])
-            .describe("deleted: declared at base_ref, gone from the working tree (found on the ref's syntax tree)"),
-          changed_lines: z.number().int().describe('Lines of it added, rewritten or removed'),
-          impact: z
-            .object({ affected_files: z.number().int(), risk_level: z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']), tests: z.array(z.string()) })
-            .optional()
-            .describe(
-              'Absent for a deleted symbol (nothing is left to ask a server about: its former callers fail to ' +
-                'compile, see get_diagnostics) and for a file in `skipped`',
-            ),
-        }),
-      ),
-      unattributed: z.array(
-        z.object({ file: z.string(), lines: z.array(z.number().int()), removed_lines: z.number().int(), reason: z.enum(['outside symbols', 'not cataloged']) }),
-      ),
-      skipped: SkippedSchema.describe('Files whose impact summaries could not be had (their symbols are listed without `impact`)'),
-    }),
+    output: ChangedSymbolsOutput,
     annotations: READ_ONLY,
     repl: { command: 'changed', positional: ['base_ref'] },
     handler: (input, ctx) =>
@@ -248,18 +137,6 @@ export const relationshipOperations: Operation[] = [
         const skipped = skips.finish(call.meta, 'changed_symbols');
         return { success: true, base_ref, files_changed: r.files, total: r.symbols.length, symbols, unattributed: r.unattributed, skipped };
       }),
-    markdown(r) {
-      const out = [`## ${r.total} changed symbol(s) in ${r.files_changed} file(s) against ${r.base_ref}`, ''];
-      for (const s of r.symbols) {
-        const where = `${s.file}:${s.line}-${s.end_line}${s.change === 'deleted' ? ` at ${r.base_ref}` : ''}`;
-        const impact = s.impact
-          ? `: ${s.impact.risk_level}, ${s.impact.affected_files} file(s) affected${s.impact.tests.length ? `, tests ${s.impact.tests.join(', ')}` : ''}`
-          : '';
-        out.push(`- ${s.change} ${s.kind} **${s.qualified_name}** — ${where}${impact}`);
-      }
-      for (const u of r.unattributed) out.push(`- ${u.file}: ${u.lines.length} line(s) changed, ${u.removed_lines} removed ${u.reason}`);
-      if (!r.symbols.length && !r.unattributed.length) out.push('(no changes)');
-      return out.join('\n') + skippedMarkdown(r.skipped);
-    },
+    markdown: changedSymbolsMarkdown,
   }),
 ];

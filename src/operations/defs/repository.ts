@@ -7,7 +7,6 @@
 import { z } from 'zod';
 
 import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
-import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
 import {
   cloneAndOpen,
@@ -18,73 +17,20 @@ import {
   openFolder,
   refreshWorkspace,
   repoOutlineOf,
-  type TreeNode,
 } from '../../service/workspace/repository.js';
 import { DROPS_STATE, FETCHES, READ_ONLY, UPDATES_INDEX } from '../annotations.js';
+import {
+  DetectDriftOutput,
+  GetFileTreeOutput,
+  GetRepoOutlineOutput,
+  IndexFolderOutput,
+  IndexRepoOutput,
+  InvalidateCacheOutput,
+  ListReposOutput,
+  RefreshOutput,
+} from '../contracts/repository.js';
+import { detectDriftMarkdown, getFileTreeMarkdown, getRepoOutlineMarkdown, indexMarkdown, listReposMarkdown } from '../render/repository.js';
 import { defineOperation, type Operation } from '../types.js';
-
-const FileErrorSchema = z.object({ file: z.string(), code: z.string(), message: z.string() });
-const CountsSchema = z.record(z.string(), z.number());
-
-const TiersSchema = z
-  .object({
-    syntax_ready: z.boolean().describe('The syntax pass is done: outlines, search_symbols, get_symbol, the repository structure and search_code answer'),
-    syntax_files: z.number().int().describe('Files cataloged from their syntax trees (every file whose language has a grammar)'),
-    server_files: z.number().int().describe("Files cataloged from a server's documentSymbol (a language with a server and no grammar)"),
-    syntax_only: CountsSchema.describe(
-      'Files whose language no server handles here, by why (NO_SERVER: none configured; ' +
-        'SERVER_NOT_INSTALLED): semantic operations on them answer SERVER_NOT_INSTALLED',
-    ),
-    disagreement: z
-      .object({
-        files_sampled: z.number().int(),
-        files_compared: z.number().int(),
-        syntax_symbols: z.number().int(),
-        server_symbols: z.number().int(),
-        only_syntax: z.number().int(),
-        only_server: z.number().int(),
-        differing: z.number().int(),
-        rate: z.number(),
-      })
-      .describe(
-        "Background verification: a sample of files asked of their servers' documentSymbol while they are " +
-          "idle, compared with the catalog's entries of the same bytes — symbols only one side lists, or lists " +
-          'with another range or kind; rate over the server symbols. The catalog stays as parsed: nothing here ' +
-          'changes an id',
-      ),
-  })
-  .describe('Where the catalog comes from: syntax trees, with a sample verified against the language servers');
-
-const IndexResultShape = {
-  workspace: z.string().describe('Workspace id: pass it as `workspace` to every other operation'),
-  root: z.string(),
-  state: z.enum(['empty', 'building', 'ready', 'partial']),
-  empty_reason: z.string().optional().describe('With state empty after a build: why nothing was cataloged (what the walk left out, per reason)'),
-  files: z.number().int(),
-  symbols: z.number().int(),
-  languages: CountsSchema.describe('Files per language'),
-  skipped: CountsSchema.describe('Files and directories left out, per reason (skip_pattern, gitignore, secret, binary, too_large, ...)'),
-  errors: z.array(FileErrorSchema).describe('Files that could not be cataloged, with the error code'),
-  duration_ms: z.number(),
-  git_head: z.string().optional(),
-  tiers: TiersSchema.optional(),
-};
-
-function indexMarkdown(r: z.infer<ReturnType<typeof withMeta<typeof IndexResultShape>>>): string {
-  const lines = [`## Indexed ${r.root}`, '', `workspace \`${r.workspace}\`: ${r.files} files, ${r.symbols} symbols, ${r.state}, ${r.duration_ms} ms`];
-  if (r.empty_reason) lines.push(`nothing cataloged: ${r.empty_reason}`);
-  lines.push(
-    `languages: ${
-      Object.entries(r.languages)
-        .map(([l, n]) => `${l} ${n}`)
-        .join(', ') || 'none'
-    }`,
-  );
-  const skipped = Object.entries(r.skipped).filter(([, n]) => n > 0);
-  if (skipped.length) lines.push(`skipped: ${skipped.map(([k, n]) => `${k} ${n}`).join(', ')}`);
-  for (const e of r.errors.slice(0, 20)) lines.push(`- failed ${e.file}: ${e.code} ${e.message}`);
-  return lines.join('\n') + '\n';
-}
 
 const ExtraIgnore = z.array(z.string().max(500)).max(200);
 
@@ -102,7 +48,7 @@ export const indexFolder = defineOperation({
     extra_ignore_patterns: ExtraIgnore.optional().describe('More .gitignore-style patterns to leave out'),
     follow_symlinks: z.boolean().optional().describe('Follow symlinks that stay inside the folder (default false)'),
   }),
-  output: withMeta(IndexResultShape),
+  output: IndexFolderOutput,
   annotations: UPDATES_INDEX,
   repl: { command: 'index', positional: ['path'] },
   callerErrors: ['FILE_NOT_FOUND'],
@@ -126,7 +72,7 @@ export const indexRepo = defineOperation({
     ref: z.string().max(200).optional().describe('Branch, tag or commit (default: the remote HEAD)'),
     extra_ignore_patterns: ExtraIgnore.optional(),
   }),
-  output: withMeta({ ...IndexResultShape, url: z.string(), clone_path: z.string() }),
+  output: IndexRepoOutput,
   annotations: FETCHES,
   repl: { command: 'clone', positional: ['url', 'ref'] },
   callerErrors: ['FILE_NOT_FOUND'],
@@ -140,29 +86,13 @@ export const indexRepo = defineOperation({
   markdown: (r) => indexMarkdown(r) + `cloned from ${r.url} into ${r.clone_path}\n`,
 });
 
-const RepoEntrySchema = z.object({
-  workspace: z.string(),
-  root: z.string(),
-  state: z.string(),
-  empty_reason: z.string().optional(),
-  files: z.number().int(),
-  symbols: z.number().int(),
-  languages: CountsSchema,
-  indexed_at: z.string().optional(),
-  git_head: z.string().optional(),
-  index_version: z.number().int(),
-  failed_files: z.number().int(),
-  failed: z.string().optional().describe('Why files failed (codes and counts, the first files): the workspace is `partial`'),
-  tiers: TiersSchema.optional(),
-});
-
 export const listRepos = defineOperation({
   name: 'list_repos',
   title: 'List indexed workspaces',
   description: 'Every open workspace with its catalog: files, symbols, languages, when it was indexed, git HEAD, index version (the repository-listing shape).',
   related: { list_workspaces: 'for the same workspaces with their language servers' },
   input: z.object({}),
-  output: withMeta({ repos: z.array(RepoEntrySchema) }),
+  output: ListReposOutput,
   annotations: READ_ONLY,
   repl: { command: 'repos', positional: [] },
   // what list_workspaces answers too: listed only when asked for by name
@@ -170,15 +100,7 @@ export const listRepos = defineOperation({
   async handler(_input, ctx) {
     return { repos: listRepoEntries(ctx.gateway) };
   },
-  markdown: (r) =>
-    [
-      '## Workspaces',
-      '',
-      ...r.repos.map(
-        (x) =>
-          `- \`${x.workspace}\` ${x.root}: ${x.files} files, ${x.symbols} symbols, ${x.state}${x.empty_reason ? ` (${x.empty_reason})` : ''}${x.failed ? ` (failed: ${x.failed})` : ''}${x.indexed_at ? `, indexed ${x.indexed_at}` : ''}${x.git_head ? `, HEAD ${x.git_head.slice(0, 12)}` : ''}`,
-      ),
-    ].join('\n') + '\n',
+  markdown: listReposMarkdown,
 });
 
 export const invalidateCache = defineOperation({
@@ -189,7 +111,7 @@ export const invalidateCache = defineOperation({
     "Delete the workspace's catalog, in memory and on disk; the next call that needs it rebuilds it from " +
     'the language servers. For a catalog that seems wrong: edits are picked up without it.',
   input: z.object({}),
-  output: withMeta({ workspace: z.string(), root: z.string(), invalidated: z.boolean() }),
+  output: InvalidateCacheOutput,
   annotations: DROPS_STATE,
   repl: { command: 'invalidate', positional: [] },
   async handler(_input, ctx) {
@@ -206,7 +128,7 @@ export const refresh = defineOperation({
     'Edits are picked up anyway (a watcher, and a check on every answer); use it after bulk changes such ' +
     'as a checkout, to pay the cost once.',
   input: z.object({ paths: z.array(z.string().max(4096)).max(1000).optional().describe('Workspace-relative files') }),
-  output: withMeta({ refreshed: z.array(z.string()), duration_ms: z.number(), errors: z.array(FileErrorSchema) }),
+  output: RefreshOutput,
   annotations: UPDATES_INDEX,
   repl: { command: 'refresh', positional: [] },
   handler: (input, ctx) => refreshWorkspace(ServiceCall.from(ctx), input.paths),
@@ -218,43 +140,13 @@ export const getRepoOutline = defineOperation({
   description: 'A map of the workspace: directories with file and symbol counts, files per language, symbols per kind. Start here in an unfamiliar repository.',
   related: { get_file_tree: 'for every file', search_symbols: 'to find a declaration by name', get_file_outline: 'for the symbols of one file' },
   input: z.object({ depth: z.number().int().min(1).max(10).optional().describe('Directory depth to group by (default 2)') }),
-  output: withMeta({
-    files: z.number().int(),
-    symbols: z.number().int(),
-    directories: z.array(z.object({ path: z.string(), files: z.number().int(), symbols: z.number().int() })),
-    languages: CountsSchema,
-    symbol_kinds: CountsSchema,
-  }),
+  output: GetRepoOutlineOutput,
   annotations: READ_ONLY,
   repl: { command: 'repo', positional: [] },
   profile: 'core',
   handler: (input, ctx) => repoOutlineOf(ServiceCall.from(ctx), input.depth ?? 2),
-  markdown: (r) =>
-    [
-      `## Repository outline: ${r.files} files, ${r.symbols} symbols`,
-      '',
-      `languages: ${Object.entries(r.languages)
-        .map(([l, n]) => `${l} ${n}`)
-        .join(', ')}`,
-      `kinds: ${Object.entries(r.symbol_kinds)
-        .map(([k, n]) => `${k} ${n}`)
-        .join(', ')}`,
-      '',
-      ...r.directories.map((d) => `- ${d.path}/ — ${d.files} files, ${d.symbols} symbols`),
-    ].join('\n') + '\n',
+  markdown: getRepoOutlineMarkdown,
 });
-
-const TreeNodeSchema: z.ZodType<TreeNode> = z.lazy(() =>
-  z.object({
-    name: z.string(),
-    path: z.string(),
-    type: z.enum(['directory', 'file']),
-    language: z.string().optional(),
-    symbols: z.number().int().optional(),
-    files: z.number().int().optional(),
-    children: z.array(TreeNodeSchema).optional(),
-  }),
-);
 
 export const getFileTree = defineOperation({
   name: 'get_file_tree',
@@ -266,21 +158,12 @@ export const getFileTree = defineOperation({
     path_prefix: z.string().max(4096).optional().describe('Directory to start from, workspace-relative'),
     depth: z.number().int().min(1).max(20).optional().describe('Levels to list (default 4)'),
   }),
-  output: withMeta({ tree: TreeNodeSchema }),
+  output: GetFileTreeOutput,
   annotations: READ_ONLY,
   repl: { command: 'tree', positional: ['path_prefix'] },
   callerErrors: ['PATH_OUTSIDE_WORKSPACE'],
   handler: (input, ctx) => fileTreeOf(ServiceCall.from(ctx), input.path_prefix, input.depth ?? 4),
-  markdown: (r) => {
-    const out: string[] = [];
-    const walk = (n: TreeNode, depth: number) => {
-      const pad = '  '.repeat(depth);
-      out.push(n.type === 'file' ? `${pad}- ${n.name} (${n.language}, ${n.symbols} symbols)` : `${pad}- ${n.name}/ (${n.files} files, ${n.symbols} symbols)`);
-      for (const c of n.children ?? []) walk(c, depth + 1);
-    };
-    walk(r.tree, 0);
-    return out.join('\n') + '\n';
-  },
+  markdown: getFileTreeMarkdown,
 });
 
 export const detectDrift = defineOperation({
@@ -296,26 +179,7 @@ export const detectDrift = defineOperation({
     max_results: z.number().int().min(1).max(5000).optional().describe('drift_report.details per page (default 500; the counts cover all)'),
     cursor: z.string().max(1000).optional(),
   }),
-  output: withMeta({
-    since: z.string().optional().describe('When the reference state was taken'),
-    added: z.array(z.string()),
-    removed: z.array(z.string()),
-    modified: z.array(z.string()),
-    success: z.boolean(),
-    drift_report: z.object({
-      added_elements: z.number().int(),
-      removed_elements: z.number().int(),
-      modified_elements: z.number().int(),
-      details: z.array(
-        z.object({
-          element: z.string().describe('Qualified name'),
-          change_type: z.enum(['added', 'removed', 'modified']),
-          file: z.string(),
-          symbol_id: z.string(),
-        }),
-      ),
-    }),
-  }),
+  output: DetectDriftOutput,
   annotations: DROPS_STATE,
   repl: { command: 'drift', positional: [] },
   handler: async (input, ctx) => {
@@ -325,12 +189,7 @@ export const detectDrift = defineOperation({
     const details = paginate(r.drift_report.details, { offset, maxResults: input.max_results ?? 500, hash, meta: ctx.meta });
     return { ...r, drift_report: { ...r.drift_report, details } };
   },
-  markdown: (r) =>
-    [
-      `## Drift${r.since ? ` since ${r.since}` : ''}`,
-      '',
-      ...(['added', 'removed', 'modified'] as const).flatMap((k) => [`${k}: ${r[k].length}`, ...r[k].slice(0, 50).map((id) => `- ${id}`)]),
-    ].join('\n') + '\n',
+  markdown: detectDriftMarkdown,
 });
 
 export const repositoryOperations: Operation[] = [indexFolder, indexRepo, listRepos, invalidateCache, refresh, getRepoOutline, getFileTree, detectDrift];

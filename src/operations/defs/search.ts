@@ -8,59 +8,19 @@ import { z } from 'zod';
 
 import { LspgateError } from '../../errors/errors.js';
 import { SymbolKindSchema } from '../../schema/descriptors.js';
-import { withMeta } from '../../schema/meta.js';
-import { symbolRowShape } from '../../schema/rows.js';
 import { ServiceCall } from '../../service/call.js';
 import { targetShape } from '../../service/navigation/resolve.js';
-import {
-  getSymbol as symbolSourceOf,
-  getSymbols as symbolSourcesOf,
-  searchSymbols as rankedSymbols,
-  searchText,
-  type SymbolSource,
-} from '../../service/search/catalog-search.js';
+import { getSymbol as symbolSourceOf, getSymbols as symbolSourcesOf, searchSymbols as rankedSymbols, searchText } from '../../service/search/catalog-search.js';
 import { targetSymbolId } from '../../service/search/symbol-target.js';
 import { READ_ONLY } from '../annotations.js';
 import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
+import { GetSymbolOutput, GetSymbolsOutput, SearchSymbolsOutput, SearchTextOutput } from '../contracts/search.js';
+import { searchSymbolsMarkdown, searchTextMarkdown, sourceMarkdown } from '../render/search.js';
 import { defineOperation, type Operation } from '../types.js';
-
-export const CatalogSymbolSchema = z.object({
-  symbol_id: z.string(),
-  file: z.string(),
-  name: z.string(),
-  qualified_name: z.string(),
-  kind: SymbolKindSchema,
-  lsp_kind: z.number().int(),
-  language: z.string(),
-  server: z.string(),
-  signature: z.string(),
-  summary: z.string(),
-  docstring: z.string().optional(),
-  parent: z.string().optional(),
-  package: z.string().optional(),
-  namespace: z.string().optional(),
-  line: z.number().int(),
-  end_line: z.number().int(),
-  selection_line: z.number().int(),
-  selection_column: z.number().int(),
-  byte_offset: z.number().int(),
-  byte_length: z.number().int(),
-  content_hash: z.string(),
-});
-
-const ContextSchema = z.object({ start_line: z.number().int(), end_line: z.number().int(), before: z.string(), after: z.string() });
-const SymbolSourceSchema = z.object({ symbol: CatalogSymbolSchema, source: z.string(), context: ContextSchema.optional() });
 
 const MaxResults = z.number().int().min(1).max(1000);
 const MaxTokens = z.number().int().min(1).max(1_000_000);
 const Cursor = z.string().max(1000);
-
-function sourceMarkdown(s: SymbolSource): string {
-  const sym = s.symbol;
-  const fence = '`'.repeat(Math.max(3, ...[...s.source.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-  const body = s.context ? `${s.context.before}\n${s.source}\n${s.context.after}` : s.source;
-  return `### ${sym.qualified_name} (${sym.kind}) — ${sym.file}:${sym.line}-${sym.end_line}\n\`${sym.symbol_id}\`\n\n${fence}${sym.language}\n${body}\n${fence}\n`;
-}
 
 export const getSymbol = defineOperation({
   name: 'get_symbol',
@@ -75,7 +35,7 @@ export const getSymbol = defineOperation({
     verify: z.boolean().optional(),
     context_lines: z.number().int().min(0).max(50).optional(),
   }),
-  output: withMeta({ symbol: CatalogSymbolSchema, source: z.string(), context: ContextSchema.optional() }),
+  output: GetSymbolOutput,
   annotations: READ_ONLY,
   repl: { command: 'symbol', positional: ['symbol'] },
   profile: 'core',
@@ -98,27 +58,13 @@ export const getSymbols = defineOperation({
     symbol_ids: z.array(z.string().min(1).max(4096)).min(1).max(100).optional(),
     verify: z.boolean().optional(),
   }),
-  output: withMeta({
-    symbols: z.array(SymbolSourceSchema),
-    errors: z.array(z.object({ symbol_id: z.string().optional(), symbol: z.string().optional(), code: z.string(), message: z.string() })),
-  }),
+  output: GetSymbolsOutput,
   annotations: READ_ONLY,
   handler: (input, ctx) => {
     if (!input.symbols && !input.symbol_ids) throw new LspgateError('INVALID_INPUT', 'give `symbols` (names or ids) or `symbol_ids`');
     return symbolSourcesOf(ServiceCall.from(ctx), input.symbol_ids ?? [], input.verify, input.symbols ?? []);
   },
   markdown: (r) => r.symbols.map(sourceMarkdown).join('\n') + r.errors.map((e) => `- ${e.symbol_id ?? e.symbol}: ${e.code} ${e.message}\n`).join(''),
-});
-
-const SearchHitSchema = z.object({
-  ...symbolRowShape,
-  kind: SymbolKindSchema,
-  language: z.string(),
-  end_line: z.number().int(),
-  signature: z.string(),
-  summary: z.string(),
-  scope: z.enum(['module', 'member', 'local']).describe('Declared at module level, as a member of a type, or inside a function body'),
-  score: z.number(),
 });
 
 export const searchSymbols = defineOperation({
@@ -142,26 +88,12 @@ export const searchSymbols = defineOperation({
     max_tokens: MaxTokens.optional().describe('Approximate token budget of the returned items (bytes/4)'),
     cursor: Cursor.optional().describe('`_meta.next_cursor` of the previous page of the same query'),
   }),
-  output: withMeta({ results: z.array(SearchHitSchema), total: z.number().int() }),
+  output: SearchSymbolsOutput,
   annotations: READ_ONLY,
   repl: { command: 'search', positional: ['query'] },
   profile: 'core',
   handler: (input, ctx) => rankedSymbols(ServiceCall.from(ctx), input),
-  markdown: (r) =>
-    [
-      `## ${r.total} symbol(s)`,
-      '',
-      ...r.results.map((h) => `- \`${h.symbol_id}\` ${h.file}:${h.line} — ${h.signature}${h.summary !== h.signature ? ` — ${h.summary}` : ''}`),
-    ].join('\n') + '\n',
-});
-
-const TextMatchSchema = z.object({
-  file: z.string(),
-  line: z.number().int(),
-  column: z.number().int(),
-  text: z.string(),
-  before: z.array(z.string()).optional(),
-  after: z.array(z.string()).optional(),
+  markdown: searchSymbolsMarkdown,
 });
 
 export const searchTextOp = defineOperation({
@@ -183,21 +115,12 @@ export const searchTextOp = defineOperation({
     context_lines: z.number().int().min(0).max(10).optional(),
     cursor: Cursor.optional(),
   }),
-  output: withMeta({ matches: z.array(TextMatchSchema), files_searched: z.number().int() }),
+  output: SearchTextOutput,
   annotations: READ_ONLY,
   repl: { command: 'grep', positional: ['query'] },
   profile: 'core',
   handler: (input, ctx) => searchText(ServiceCall.from(ctx), input),
-  markdown: (r) =>
-    [
-      `## ${r.matches.length} match(es) in ${r.files_searched} files`,
-      '',
-      ...r.matches.flatMap((m) => [
-        ...(m.before ?? []).map((l) => `  ${l}`),
-        `- ${m.file}:${m.line}:${m.column}: ${m.text.trim()}`,
-        ...(m.after ?? []).map((l) => `  ${l}`),
-      ]),
-    ].join('\n') + '\n',
+  markdown: searchTextMarkdown,
 });
 
 export const searchOperations: Operation[] = [getSymbol, getSymbols, searchSymbols, searchTextOp];

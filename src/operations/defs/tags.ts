@@ -1,18 +1,17 @@
 /**
- * tag_elements (input and output below: the public contract). Writes files when asked (`dry_run: false`), so its
- * MCP annotation is destructive, like rename_symbol's.
+ * tag_elements (input below, output in ../contracts/tags.ts: the public contract). Writes files when
+ * asked (`dry_run: false`), so its MCP annotation is destructive, like rename_symbol's.
  */
 import { z } from 'zod';
 
 import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
-import { withMeta } from '../../schema/meta.js';
 import { ServiceCall } from '../../service/call.js';
-import { type ElementType, TAG_CODES } from '../../service/editing/tag-plan.js';
+import { TAG_CODES } from '../../service/editing/tag-plan.js';
 import { DEFAULT_LANG, tagElements, type TagResult } from '../../service/editing/tags.js';
 import { WRITES_FILES } from '../annotations.js';
+import { ELEMENT_TYPES, TagElementsOutput } from '../contracts/tags.js';
+import { tagElementsMarkdown } from '../render/tags.js';
 import { defineOperation, type Operation } from '../types.js';
-
-const ELEMENT_TYPES = Object.keys(TAG_CODES) as [ElementType, ...ElementType[]];
 
 /** tag_elements' summary text, in the form clients parse: "Tagged 45 elements in 12 files:\n - 18 functions (@Fn) ...". */
 function summary(r: TagResult): string {
@@ -48,28 +47,7 @@ export const tagOperations: Operation[] = [
       max_results: z.number().int().min(1).max(5000).optional().describe('Elements listed per page (default 500; all are tagged)'),
       cursor: z.string().max(1000).optional(),
     }),
-    output: withMeta({
-      success: z.boolean(),
-      dry_run: z.boolean(),
-      path: z.string(),
-      text: z.string().describe("'Tagged N elements in M files:' and counts per tag"),
-      counts: z.record(z.string(), z.number().int()).describe('Elements tagged (or to tag) per element type'),
-      total: z.number().int(),
-      elements: z.array(
-        z.object({
-          file: z.string(),
-          line: z.number().int().describe('Line of the declaration name before tagging'),
-          name: z.string(),
-          qualified_name: z.string(),
-          symbol_id: z.string(),
-          element_type: z.enum(ELEMENT_TYPES),
-          tag: z.string(),
-          action: z.enum(['tag', 'retag', 'skip']),
-        }),
-      ),
-      files: z.array(z.object({ file: z.string(), content_hash: z.string(), new_hash: z.string().optional(), tags: z.number().int(), diff: z.string() })),
-      backup_dir: z.string().optional().describe('Where the originals of the written files were copied (writes only)'),
-    }),
+    output: TagElementsOutput,
     annotations: WRITES_FILES,
     repl: { command: 'tag', positional: ['path'] },
     callerErrors: ['PATH_OUTSIDE_WORKSPACE', 'SECRET_FILE', 'FILE_NOT_FOUND'],
@@ -101,11 +79,6 @@ export const tagOperations: Operation[] = [
           ...(r.backup_dir ? { backup_dir: r.backup_dir } : {}),
         };
       }),
-    markdown(r) {
-      const out = [`## ${r.text.split('\n')[0]}${r.dry_run ? ' (dry run: nothing written)' : ''}`, '', ...r.text.split('\n').slice(1)];
-      if (r.backup_dir) out.push('', `Backups: ${r.backup_dir}`);
-      for (const f of r.files) out.push('', '```diff', f.diff.trimEnd(), '```');
-      return out.join('\n') + '\n';
-    },
+    markdown: tagElementsMarkdown,
   }),
 ];

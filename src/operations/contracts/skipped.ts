@@ -14,10 +14,4 @@ export const SkippedSchema = z
   )
   .describe('Files left out of this answer and why (the answer is `partial` when any are); empty when nothing was left out');
 
-/** The skipped files as the end of a markdown answer (the text ends with a newline either way). */
-export function skippedMarkdown(skipped: readonly { file: string; code: string; reason: string }[]): string {
-  if (!skipped.length) return '\n';
-  return (
-    ['', '', `Skipped (${skipped.length} file(s) left out of this answer):`, ...skipped.map((s) => `- ${s.file} (${s.code}): ${s.reason}`)].join('\n') + '\n'
-  );
-}
+export type Skipped = z.infer<typeof SkippedSchema>;
