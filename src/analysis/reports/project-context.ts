@@ -100,9 +100,15 @@ function element(s: CatalogSymbol): CodeElement | undefined {
   return type ? { name: s.name, type, file: s.file, line: s.selection_line, symbol_id: s.symbol_id } : undefined;
 }
 
-/** The project rules of every language, each once (TypeScript and JavaScript share package.json's). */
+/**
+ * The project rules of every language, each once: languages that read the same manifests share their
+ * rules (TypeScript and JavaScript: package.json), even where one adds to them (TypeScript's tsconfig
+ * scope), so a manifest's packages and entry points are listed once.
+ */
 function projectRules(): ProjectRules[] {
-  return [...new Set(languageProfiles().map((p) => p.project))];
+  const byManifests = new Map<unknown, ProjectRules>();
+  for (const { project } of languageProfiles()) if (!byManifests.has(project.manifests ?? project)) byManifests.set(project.manifests ?? project, project);
+  return [...byManifests.values()];
 }
 
 /** Root manifests (package.json, go.mod, pyproject.toml, composer.json), then each language's packages in the catalog (Go packages, Python packages, PHP namespaces). */
