@@ -13,9 +13,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { ChunkFts, ftsQuery, ftsTerms } from '../../src/chunks/chunk-fts.js';
 import { ChunkIndex } from '../../src/chunks/chunk-index.js';
-import { chunkId, contentSha256 } from '../../src/chunks/ids.js';
 import { openSqlite, type SqlDb } from '../../src/chunks/sqlite-handle.js';
 import type { Chunk } from '../../src/chunks/types.js';
+import { symbolChunk } from '../helpers/chunks.js';
 
 const dirs: string[] = [];
 const dbs: SqlDb[] = [];
@@ -34,25 +34,6 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function chunk(file: string, start: number, name: string, text: string, extra: Partial<Chunk> = {}): Chunk {
-  const sha = contentSha256(text);
-  const end = start + text.split('\n').length - 1;
-  return {
-    id: chunkId(file, start, end, sha),
-    file,
-    start_line: start,
-    end_line: end,
-    language: 'typescript',
-    is_test: false,
-    symbol_name: name,
-    chunk_kind: 'symbol',
-    commit_hash: '',
-    content_sha256: sha,
-    text,
-    ...extra,
-  };
-}
-
 const ids = (hits: { id: string }[], chunks: Chunk[]) => hits.map((h) => chunks.find((c) => c.id === h.id)?.symbol_name);
 
 describe('ChunkFts', () => {
@@ -67,9 +48,9 @@ describe('ChunkFts', () => {
   it('ranks a name match above a body mention, finds camelCase names by their words, and stems', () => {
     const fts = new ChunkFts(db(tmp()));
     const cs = [
-      chunk('src/a.ts', 1, 'render', 'function render() {\n  // parses the template before drawing\n}'),
-      chunk('src/b.ts', 1, 'parseTemplate', 'function parseTemplate(t: string) {\n  return t;\n}'),
-      chunk('src/c.ts', 1, 'unrelated', 'const x = 1;'),
+      symbolChunk('src/a.ts', 1, 'function render() {\n  // parses the template before drawing\n}', 'render'),
+      symbolChunk('src/b.ts', 1, 'function parseTemplate(t: string) {\n  return t;\n}', 'parseTemplate'),
+      symbolChunk('src/c.ts', 1, 'const x = 1;', 'unrelated'),
     ];
     fts.replaceFile('src/a.ts', 'h1', [cs[0]!]);
     fts.replaceFile('src/b.ts', 'h1', [cs[1]!]);
@@ -91,15 +72,15 @@ describe('ChunkFts', () => {
   it('replaces a file whole, writes a stamp once, and prunes files no index holds', () => {
     const file = tmp();
     const fts = new ChunkFts(db(file));
-    const v1 = [chunk('a.ts', 1, 'alpha', 'function alpha() {}')];
-    const v2 = [chunk('a.ts', 1, 'beta', 'function beta() {}')];
+    const v1 = [symbolChunk('a.ts', 1, 'function alpha() {}', 'alpha')];
+    const v2 = [symbolChunk('a.ts', 1, 'function beta() {}', 'beta')];
     expect(fts.replaceFile('a.ts', 'h1', v1)).toBe(true);
     // a second process (or this one after a restart) finding the rows of the same bytes leaves them
     expect(new ChunkFts(db(file)).replaceFile('a.ts', 'h1', v1)).toBe(false);
     expect(fts.replaceFile('a.ts', 'h2', v2)).toBe(true);
     expect(fts.search('alpha', () => true, 5)).toEqual([]);
     expect(fts.search('beta', () => true, 5).map((h) => h.id)).toEqual([v2[0]!.id]);
-    fts.replaceFile('gone.ts', 'h1', [chunk('gone.ts', 1, 'gamma', 'function gamma() {}')]);
+    fts.replaceFile('gone.ts', 'h1', [symbolChunk('gone.ts', 1, 'function gamma() {}', 'gamma')]);
     expect(fts.prune(new Set(['a.ts']))).toBe(1);
     expect(fts.files()).toEqual(['a.ts']);
     expect(fts.search('gamma', () => true, 5)).toEqual([]);
@@ -113,8 +94,8 @@ describe('ChunkFts', () => {
     const h = db(tmp());
     h.exec("CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE); INSERT INTO files(id, path) VALUES (7, 'src/a.ts')");
     const fts = new ChunkFts(h);
-    fts.replaceFile('src/a.ts', 'h1', [chunk('src/a.ts', 1, 'alpha', 'function alpha() {}')]);
-    fts.replaceFile('README.md', 'h1', [chunk('README.md', 1, 'Intro', '# Intro', { chunk_kind: 'doc' })]);
+    fts.replaceFile('src/a.ts', 'h1', [symbolChunk('src/a.ts', 1, 'function alpha() {}', 'alpha')]);
+    fts.replaceFile('README.md', 'h1', [symbolChunk('README.md', 1, '# Intro', 'Intro', { chunk_kind: 'doc' })]);
     const rows = h.prepare('SELECT c.file AS file, f.path AS path FROM chunks c LEFT JOIN files f ON f.id = c.file_id ORDER BY c.file').all();
     expect(rows.map((r) => [r.file, r.path])).toEqual([
       ['README.md', null],
@@ -125,7 +106,7 @@ describe('ChunkFts', () => {
   it('a process killed in the middle of replacing a file leaves its previous chunks, searchable', () => {
     const file = tmp();
     const fts = new ChunkFts(db(file));
-    const old = chunk('a.ts', 1, 'alpha', 'function alpha() {}');
+    const old = symbolChunk('a.ts', 1, 'function alpha() {}', 'alpha');
     fts.replaceFile('a.ts', 'h1', [old]);
     const child = spawnSync(
       process.execPath,
@@ -149,8 +130,8 @@ describe('ChunkFts', () => {
 describe('ChunkIndex over FTS5', () => {
   it('ranks through FTS5 with the chunk filter applied before the cut, and forgets removed files', () => {
     const index = new ChunkIndex(new ChunkFts(db(tmp())));
-    index.replaceFile('src/cache.ts', 'h1', [chunk('src/cache.ts', 1, 'evictCache', 'function evictCache() { /* evict the oldest cache entry */ }')]);
-    index.replaceFile('lib/cache.py', 'h1', [chunk('lib/cache.py', 1, 'trim', 'def trim():\n    # cache: drop an entry', { language: 'python' })]);
+    index.replaceFile('src/cache.ts', 'h1', [symbolChunk('src/cache.ts', 1, 'function evictCache() { /* evict the oldest cache entry */ }', 'evictCache')]);
+    index.replaceFile('lib/cache.py', 'h1', [symbolChunk('lib/cache.py', 1, 'def trim():\n    # cache: drop an entry', 'trim', { language: 'python' })]);
     expect(index.search('evict cache entry', undefined, 5).map((h) => h.chunk.symbol_name)).toEqual(['evictCache', 'trim']);
     // trim ranks second: a filter applied after a cut of 1 would find nothing
     expect(index.search('evict cache entry', { language: 'python' }, 1).map((h) => h.chunk.symbol_name)).toEqual(['trim']);

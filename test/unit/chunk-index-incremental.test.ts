@@ -6,26 +6,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { ChunkIndex } from '../../src/chunks/chunk-index.js';
-import { chunkId, contentSha256 } from '../../src/chunks/ids.js';
-import type { Chunk } from '../../src/chunks/types.js';
-
-function chunk(file: string, start: number, text: string, name: string): Chunk {
-  const sha = contentSha256(text);
-  const end = start + text.split('\n').length - 1;
-  return {
-    id: chunkId(file, start, end, sha),
-    file,
-    start_line: start,
-    end_line: end,
-    language: 'typescript',
-    is_test: false,
-    symbol_name: name,
-    chunk_kind: 'symbol',
-    commit_hash: '',
-    content_sha256: sha,
-    text,
-  };
-}
+import { symbolChunk } from '../helpers/chunks.js';
 
 const ALPHA = 'function parseAlpha(input) {\n  return input.trim();\n}';
 const BETA = 'function renderBeta(node) {\n  return node.html;\n}';
@@ -34,15 +15,20 @@ const DUP = 'function noop() {}';
 describe('ChunkIndex incremental re-index', () => {
   it('re-tokenises only changed chunks; moved ones answer at their new lines', () => {
     const index = new ChunkIndex();
-    const first = [chunk('a.ts', 1, ALPHA, 'parseAlpha'), chunk('a.ts', 5, BETA, 'renderBeta'), chunk('a.ts', 9, DUP, 'noop'), chunk('a.ts', 10, DUP, 'noop')];
+    const first = [
+      symbolChunk('a.ts', 1, ALPHA, 'parseAlpha'),
+      symbolChunk('a.ts', 5, BETA, 'renderBeta'),
+      symbolChunk('a.ts', 9, DUP, 'noop'),
+      symbolChunk('a.ts', 10, DUP, 'noop'),
+    ];
     expect(index.replaceFile('a.ts', 'h1', first)).toEqual({ added: 4, kept: 0, discarded: 0 });
     // Two lines inserted at the top: everything moves by 2; beta's body changes.
     const beta2 = BETA.replace('node.html', 'node.outerMarkup');
     const second = [
-      chunk('a.ts', 3, ALPHA, 'parseAlpha'),
-      chunk('a.ts', 7, beta2, 'renderBeta'),
-      chunk('a.ts', 11, DUP, 'noop'),
-      chunk('a.ts', 12, DUP, 'noop'),
+      symbolChunk('a.ts', 3, ALPHA, 'parseAlpha'),
+      symbolChunk('a.ts', 7, beta2, 'renderBeta'),
+      symbolChunk('a.ts', 11, DUP, 'noop'),
+      symbolChunk('a.ts', 12, DUP, 'noop'),
     ];
     expect(index.replaceFile('a.ts', 'h2', second)).toEqual({ added: 1, kept: 3, discarded: 1 });
     expect(index.chunkCount).toBe(4);

@@ -16,10 +16,10 @@ import { ChunkIndex } from '../../src/chunks/chunk-index.js';
 import type { Embedder, EmbeddingIdentity } from '../../src/chunks/embedder.js';
 import { chunkId, contentSha256 } from '../../src/chunks/ids.js';
 import { openSqlite, type SqlDb } from '../../src/chunks/sqlite-handle.js';
-import type { Chunk } from '../../src/chunks/types.js';
 import { readStats, SqliteVectorStore, type StoredChunk } from '../../src/chunks/vector-store.js';
 import { ChunkVectors } from '../../src/chunks/vectors.js';
 import { LspgateError } from '../../src/errors/errors.js';
+import { symbolChunk } from '../helpers/chunks.js';
 
 const dirs: string[] = [];
 const dbs: SqlDb[] = [];
@@ -248,34 +248,16 @@ class CountingEmbedder implements Embedder {
   }
 }
 
-function chunk(file: string, start: number, text: string, name: string): Chunk {
-  const sha = contentSha256(text);
-  const end = start + text.split('\n').length - 1;
-  return {
-    id: chunkId(file, start, end, sha),
-    file,
-    start_line: start,
-    end_line: end,
-    language: 'typescript',
-    is_test: false,
-    symbol_name: name,
-    chunk_kind: 'symbol',
-    commit_hash: '',
-    content_sha256: sha,
-    text,
-  };
-}
-
 describe('ChunkVectors over the store', () => {
   it('embeds only new text: a chunk that moved keeps its vector; a second process re-embeds nothing', async () => {
     const dir = tmp();
     const index = new ChunkIndex();
-    index.replaceFile('a.ts', 'h1', [chunk('a.ts', 1, 'function alpha() {}', 'alpha'), chunk('a.ts', 3, 'function beta() {}', 'beta')]);
+    index.replaceFile('a.ts', 'h1', [symbolChunk('a.ts', 1, 'function alpha() {}', 'alpha'), symbolChunk('a.ts', 3, 'function beta() {}', 'beta')]);
     const emb = new CountingEmbedder();
     const cv = new ChunkVectors(emb, open(dir, ID3));
     expect(await cv.update(index, 'h')).toMatchObject({ embedded: 2, reused: 0 });
     // An edit above both: they move (new ids), one changes.
-    index.replaceFile('a.ts', 'h2', [chunk('a.ts', 2, 'function alpha() {}', 'alpha'), chunk('a.ts', 4, 'function beta() { return 1; }', 'beta')]);
+    index.replaceFile('a.ts', 'h2', [symbolChunk('a.ts', 2, 'function alpha() {}', 'alpha'), symbolChunk('a.ts', 4, 'function beta() { return 1; }', 'beta')]);
     emb.embedded = [];
     expect(await cv.update(index, 'h')).toMatchObject({ embedded: 1, reused: 1, files: 1 });
     expect(emb.embedded).toHaveLength(1);
@@ -299,7 +281,7 @@ describe('ChunkVectors over the store', () => {
       index.replaceFile(
         file,
         `h${f}`,
-        Array.from({ length: 10 }, (_, i) => chunk(file, i * 2 + 1, `function fn${f}_${i}() {}`, `fn${f}_${i}`)),
+        Array.from({ length: 10 }, (_, i) => symbolChunk(file, i * 2 + 1, `function fn${f}_${i}() {}`, `fn${f}_${i}`)),
       );
     }
     const emb = new CountingEmbedder();
