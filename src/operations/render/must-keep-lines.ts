@@ -1,37 +1,28 @@
 /**
- * The markdown lines of "what must not break" beyond a symbol's own invariants: the policy's
- * category and guidance for its file, and the curated flows it is a step of (service/search/must-keep.ts).
+ * The markdown lines of "what must not break": a symbol's invariants, the policy's category and
+ * guidance for its file, and the curated flows it is a step of (service/search/must-keep.ts).
  */
+import type { MustKeep } from '../../service/search/must-keep.js';
 
+/** The result fields the contracts declare loosely (kept small in tools/list); their shape is MustKeep's. */
 interface Guided {
   guidance?: unknown;
   flows?: unknown;
 }
 
-interface FlowLine {
-  flow_id: string;
-  step_id?: string;
-  trigger?: string;
-  invariants?: string[];
-  reached_in?: string;
-  unresolved?: string[];
-}
-
-interface GuidanceLine {
-  category?: string;
-  also_review?: string[];
-  required_tests?: string[];
-  watch_out?: string[];
+/** One invariant as an edit preview and an impact answer print it: tier, marker, line, its first line of text. */
+export function mustNotBreakLine(i: { tier: number; marker: string; start_line: number; text: string }): string {
+  return `- must not break (tier ${i.tier}, ${i.marker}, line ${i.start_line}): ${i.text.split('\n')[0]!.trim()}`;
 }
 
 export function guidanceLines(r: Guided): string[] {
   const out: string[] = [];
-  const g = r.guidance as GuidanceLine | undefined;
+  const g = r.guidance as MustKeep['guidance'];
   if (g?.category) out.push(`- category ${g.category}`);
   for (const w of g?.watch_out ?? []) out.push(`- watch out: ${w}`);
   if (g?.required_tests?.length) out.push(`- run: ${g.required_tests.join(', ')}`);
   if (g?.also_review?.length) out.push(`- also review: ${g.also_review.join(', ')}`);
-  for (const f of (r.flows ?? []) as FlowLine[]) {
+  for (const f of (r.flows ?? []) as NonNullable<MustKeep['flows']>) {
     const where = f.step_id ? `step ${f.step_id}` : 'entry';
     const stale = f.unresolved?.length ? ` — **stale**: ${f.unresolved.join('; ')} no longer resolve` : '';
     out.push(

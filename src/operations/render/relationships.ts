@@ -2,7 +2,7 @@
  * Markdown of the relationship operations.
  */
 import type { AnalyzeImpactResult, ChangedSymbolsResult, QueryRelationshipsResult } from '../contracts/relationships.js';
-import { guidanceLines } from './must-keep-lines.js';
+import { guidanceLines, mustNotBreakLine } from './must-keep-lines.js';
 import { skippedMarkdown } from './skipped.js';
 
 export function queryRelationshipsMarkdown(r: QueryRelationshipsResult): string {
@@ -22,7 +22,7 @@ export function analyzeImpactMarkdown(r: AnalyzeImpactResult): string {
   for (const e of i.ripple_effects) out.push(`- ${e.file}${e.line ? `:${e.line}` : ''} — ${e.impact} (${e.severity})`);
   if (!i.ripple_effects.length) out.push('(nothing else is affected)');
   if (i.tests.length) out.push('', `Tests reached: ${i.tests.join(', ')}`);
-  for (const v of i.invariants ?? []) out.push(`- must not break (tier ${v.tier}, ${v.marker}, line ${v.start_line}): ${v.text.split('\n')[0]}`);
+  for (const v of i.invariants ?? []) out.push(mustNotBreakLine(v));
   out.push(...guidanceLines(i));
   return out.join('\n') + skippedMarkdown(r.skipped);
 }

@@ -3,7 +3,7 @@
  */
 import { type SymbolEditResult } from '../../service/editing/symbol-edit.js';
 import { type UndoResult } from '../../service/editing/undo.js';
-import { guidanceLines } from './must-keep-lines.js';
+import { guidanceLines, mustNotBreakLine } from './must-keep-lines.js';
 
 export function symbolEditMarkdown(r: SymbolEditResult): string {
   const state = r.applied ? 'applied' : 'preview';
@@ -19,10 +19,7 @@ export function symbolEditMarkdown(r: SymbolEditResult): string {
   if (r.referencing?.unseen_folders) out.push(`Not searched (the server does not load them): ${r.referencing.unseen_folders.join(', ')}`);
   for (const d of r.introduced) out.push(`- + ${d.file}:${d.line}:${d.column} **${d.severity}**${d.code ? ` ${d.code}` : ''}: ${d.message}`);
   for (const d of r.removed) out.push(`- − ${d.file}:${d.line}:${d.column} ${d.severity}${d.code ? ` ${d.code}` : ''}: ${d.message}`);
-  const keep = [
-    ...(r.invariants ?? []).map((i) => `- must not break (tier ${i.tier}, ${i.marker}, line ${i.start_line}): ${i.text.split('\n')[0]!.trim()}`),
-    ...guidanceLines(r),
-  ];
+  const keep = [...(r.invariants ?? []).map(mustNotBreakLine), ...guidanceLines(r)];
   if (keep.length) out.push('', ...keep);
   if (r.references?.length) out.push('', `References left (force): ${r.references.map((x) => `${x.file}:${x.line}`).join(', ')}`);
   if (r.new_symbols?.length) out.push('', `New symbols: ${r.new_symbols.map((s) => `\`${s.symbol_id}\``).join(', ')}`);
