@@ -142,10 +142,6 @@ export class WorkspaceCatalog implements Catalog {
     );
   }
 
-  get snapshotFile(): string {
-    return this.snapshot.file;
-  }
-
   /** Bumped whenever a file is re-cataloged or removed. */
   get version(): number {
     return this.index.version;

@@ -17,11 +17,6 @@ import { type IndexDb, indexDbPath, openIndexDb } from '../store/db.js';
 /** 2: TypeScript import bindings left out, tsgo's const Variables are constants. 3: files with a grammar cataloged from their parse trees only. */
 export const INDEX_VERSION = 3;
 
-/** Where the catalog is kept (index_stats reports its size). */
-export function snapshotPath(cacheDir: string, workspaceId: string): string {
-  return indexDbPath(cacheDir, workspaceId);
-}
-
 export interface CatalogHead {
   indexedAt: string | undefined;
   gitHead: string;

@@ -339,8 +339,6 @@ export interface Catalog {
   /** What the last walk passed over, and the limits it hit. */
   readonly skipped: SkipCounts;
   readonly limitsHit: LimitHit[];
-  /** Where the catalog is kept: the workspace database (list_repos shows it). */
-  readonly snapshotFile: string;
   /** Keeps call edges lspgate computed in the database's call_graph (those with both ends cataloged); answers how many were stored. */
   recordCalls?(edges: readonly CallEdgeRow[]): number;
   /** Resolves once every file change seen by the watcher so far is cataloged. */

@@ -8,12 +8,12 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 
-import { snapshotPath } from '../../catalog/store.js';
 import { identityChecksum } from '../../chunks/embedder.js';
 import { fileAtCommit } from '../../chunks/git-head.js';
 import { contentSha256, linesText } from '../../chunks/ids.js';
 import type { Citation } from '../../chunks/types.js';
 import { LspgateError } from '../../errors/errors.js';
+import { indexDbPath } from '../../store/db.js';
 import type { ServiceCall } from '../call.js';
 import { defaultEmbedder } from './chunk-ranking.js';
 import { FileLines } from './chunk-search.js';
@@ -127,7 +127,7 @@ export async function indexStats(call: ServiceCall) {
       (s) => s.size,
       () => 0,
     );
-  const db = snapshotPath(call.env.cacheDir, call.workspace.id);
+  const db = indexDbPath(call.env.cacheDir, call.workspace.id);
   const catalogBytes = (await size(db)) + (await size(`${db}-wal`));
   return {
     ...sync.index.stats(),
