@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { connectIndex } from '../catalog/published/connect.js';
-import { gitHead, repositoryName } from '../catalog/published/repository.js';
+import { repositoryName } from '../catalog/published/repository.js';
 import { isPostgresUrl, redactUrl } from '../catalog/published/url.js';
 import { type FileBody, publishCommit, type PublishReport } from '../catalog/published/writer.js';
 import { INDEX_VERSION } from '../catalog/store.js';
@@ -21,6 +21,7 @@ import { Gateway } from '../gateway/gateway.js';
 import { defaultEmbedder } from '../service/search/chunk-ranking.js';
 import { syncChunks } from '../service/search/chunk-sync.js';
 import { configuredEmbedder } from '../service/search/embedder-config.js';
+import { headCommit } from '../util/git.js';
 import { runGit } from '../util/git.js';
 
 const OPTIONS = {
@@ -50,7 +51,7 @@ export async function runPublishCommand(argv: string[]): Promise<number> {
   if (!url || !isPostgresUrl(url))
     throw new LspgateError('INVALID_INPUT', `publish needs --to <postgres://...>${url ? `, got ${redactUrl(url).slice(0, 80)}` : ''}`);
   const root = path.resolve(values.root ?? process.cwd());
-  const sha = await gitHead(root);
+  const sha = await headCommit(root);
   if (!sha) throw new LspgateError('INVALID_INPUT', `${root} has no git commit to publish`);
   await assertClean(root);
   const repo = values.repo?.trim() || (await repositoryName(root));

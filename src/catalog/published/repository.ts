@@ -24,9 +24,3 @@ export function normalizeRemote(url: string): string {
   s = s.replace(/^([^/:]+):(?!\d+\/)/, '$1/');
   return s.replace(/\.git\/?$/, '').replace(/\/+$/, '');
 }
-
-/** The commit checked out at `root` ('' outside git or before the first commit). */
-export async function gitHead(root: string): Promise<string> {
-  const r = await runGit(['rev-parse', 'HEAD'], { cwd: root, timeout: 5000 });
-  return r.exitCode === 0 ? String(r.stdout).trim() : '';
-}

@@ -6,10 +6,11 @@
  */
 import type { FileEntry } from '../../core/catalog.js';
 import { toLspgateError } from '../../errors/errors.js';
+import { headCommit } from '../../util/git.js';
 import type { Logger } from '../../util/logger.js';
 import { INDEX_VERSION } from '../store.js';
 import { readPublished } from './reader.js';
-import { gitHead, repositoryName } from './repository.js';
+import { repositoryName } from './repository.js';
 import { redactText, redactUrl } from './url.js';
 
 /** The entries at the first call (the first build), undefined at every later one: later builds keep what the catalog has. */
@@ -22,7 +23,7 @@ export function publishedSource(url: string, root: string, logger: Logger, notic
     asked = true;
     const started = Date.now();
     try {
-      const [repository, head] = await Promise.all([repositoryName(root), gitHead(root)]);
+      const [repository, head] = await Promise.all([repositoryName(root), headCommit(root)]);
       const got = await readPublished(url, { root, repository, head, indexVersion: INDEX_VERSION });
       logger.info(
         `published index ${redactUrl(url)}: ${got.entries.size} files of ${got.repository}@${got.commit.slice(0, 12)} (${got.chosen}), ` +
