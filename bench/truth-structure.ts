@@ -36,18 +36,20 @@ const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const WORK = process.env.LSPGATE_TRUTH_DIR ?? path.join(os.tmpdir(), 'lspgate-truth-structure');
 const GO = process.env.GO_BIN ?? NEWEST_GO;
 const GOROOT_SRC = process.env.GOROOT_SRC ?? NEWEST_GOROOT_SRC;
+/** The parser's internal package differs by Go version (typeparams until 1.2x, scannerhooks in 1.26): those this GOROOT has. */
 const GO_PKGS = [
   'go/token',
   'go/scanner',
   'go/ast',
   'go/build/constraint',
   'go/internal/typeparams',
+  'go/internal/scannerhooks',
   'go/parser',
   'go/doc/comment',
   'go/printer',
   'go/format',
   'text/template/parse',
-];
+].filter((pkg) => fs.existsSync(path.join(GOROOT_SRC, pkg)));
 const GO_MODULE = 'lspgate.test/gostd';
 const PY_PKGS = ['asyncio', 'concurrent', 'email', 'http', 'json', 'logging', 'unittest', 'xml'];
 const TYPE_KINDS = new Set(['class', 'interface', 'trait', 'struct', 'type', 'model', 'enum']);
