@@ -9,8 +9,10 @@
  * or --element: a symbol_id).
  *
  * Each answer is timed with its caches invalidated first (as the warm column of `npm run bench`),
- * and the LSP requests it sent and the documents it opened are counted. The first round warms the
- * server (project loaded, catalog built) and is not reported.
+ * and the LSP requests it sent and the documents it opened are counted, with the documents left open
+ * in the servers after it. The first round warms the server (project loaded, catalog built) and is
+ * not reported. --check-prune asks analyze_impact once more with every last-level item asked
+ * (new-files-only.ts off) and compares the two answers' effects.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,6 +25,7 @@ import { descriptorOperations } from '../src/operations/defs/descriptors.js';
 import { navigationOperations } from '../src/operations/defs/navigation.js';
 import { operations as registered } from '../src/operations/registry.js';
 import type { Operation } from '../src/operations/types.js';
+import { NewFilesOnly } from '../src/service/navigation/new-files-only.js';
 import { createLogger } from '../src/util/logger.js';
 import { summarize } from './stats.js';
 
@@ -109,12 +112,17 @@ async function main(): Promise<void> {
         const ms = performance.now() - t;
         for (const [k, n] of openers) log(`  opened ${n} × ${k}`);
         openers.clear();
-        log(`${r ? `rep ${r}` : 'warm-up'} ${label}: ${ms.toFixed(0)} ms, ${counts.requests} requests, ${counts.opened} opened — ${first}`);
+        const open = gateway.context.broker
+          .existing()
+          .filter((s) => s.root === root)
+          .reduce((n, s) => n + s.info().openDocuments, 0);
+        log(`${r ? `rep ${r}` : 'warm-up'} ${label}: ${ms.toFixed(0)} ms, ${counts.requests} requests, ${counts.opened} opened, ${open} open after — ${first}`);
         if (!r) continue;
         (samples.get(label) ?? samples.set(label, []).get(label)!).push(ms);
         if (r === 1) rows.push(`| ${label} | REPLACE:${label} | ${counts.requests} | ${counts.opened} | ${first.replace(/\|/g, '\\|')} |`);
       }
     }
+    if (process.argv.includes('--check-prune')) await checkPrune(gateway, { element: arg('element', symbol) }, log);
   } finally {
     await gateway.close();
     fs.rmSync(cacheDir, { recursive: true, force: true });
@@ -141,6 +149,35 @@ async function main(): Promise<void> {
       json,
       JSON.stringify({ date: new Date().toISOString(), root, symbol, loadavg: os.loadavg(), samples: Object.fromEntries(samples) }, null, 2),
     );
+}
+
+/** analyze_impact with and without the last level's skips: the same effects, and the requests each sent. */
+async function checkPrune(gateway: Gateway, input: Record<string, unknown>, log: (s: string) => void): Promise<void> {
+  const effects = async () => {
+    for (const c of liveResponseCaches()) c.invalidateWorkspaceAnswers();
+    gateway.runner.clearOperationCache();
+    counts.requests = 0;
+    const t = performance.now();
+    const res = await gateway.run('analyze_impact', { ...input, max_results: 1000, output_format: 'json' });
+    const impact = res.result['impact'] as { ripple_effects: { file: string; impact: string; depth: number; line?: number }[] };
+    const list = impact.ripple_effects.map((e) => `${e.file} ${e.impact} ${e.depth}:${e.line}`);
+    return { list, ms: performance.now() - t, requests: counts.requests };
+  };
+  const pruned = await effects();
+  const proto = NewFilesOnly.prototype as unknown as { mayAddFiles: () => boolean };
+  const skip = proto.mayAddFiles;
+  proto.mayAddFiles = () => true;
+  const whole = await effects().finally(() => (proto.mayAddFiles = skip));
+  const same = JSON.stringify(pruned.list) === JSON.stringify(whole.list);
+  log(
+    `check-prune: ${same ? 'same' : 'DIFFERENT'} effects (${pruned.list.length} vs ${whole.list.length}); skipping ${pruned.ms.toFixed(0)} ms, ${pruned.requests} requests; asking all ${whole.ms.toFixed(0)} ms, ${whole.requests} requests`,
+  );
+  if (!same) {
+    const a = new Set(pruned.list);
+    const b = new Set(whole.list);
+    log(`  only skipping: ${pruned.list.filter((x) => !b.has(x)).join(', ')}`);
+    log(`  only asking all: ${whole.list.filter((x) => !a.has(x)).join(', ')}`);
+  }
 }
 
 main().then(

@@ -7,6 +7,7 @@
  */
 import { LspgateError, toLspgateError } from '../errors/errors.js';
 import { operations } from '../operations/registry.js';
+import { DEFAULT_MAX_MS } from '../operations/runner.js';
 import type { Operation, ProgressUpdate } from '../operations/types.js';
 import { escapeBlock, jsonSafeText } from '../util/control-chars.js';
 import { operationHelp } from './help.js';
@@ -71,7 +72,7 @@ export async function runOneShot(
     const { result, text } = await gateway.run(
       op.name,
       { ...input, output_format: format },
-      { ...(signal ? { signal } : {}), ...(relay ? { progress: relay.progress } : {}) },
+      { defaultMaxMs: DEFAULT_MAX_MS, ...(signal ? { signal } : {}), ...(relay ? { progress: relay.progress } : {}) },
     );
     return { stdout: flags.json ? jsonSafeText(JSON.stringify(result, null, 2)) + '\n' : text.endsWith('\n') ? text : text + '\n', stderr: '', exit_code: 0 };
   } catch (e) {

@@ -11,6 +11,7 @@ import type { ServiceEnv } from '../service/env.js';
 import { MAX_WAIT_MS } from '../service/server-wait.js';
 import { labelSyntaxAnswer } from '../service/syntax-label.js';
 
+export { DEFAULT_MAX_MS } from '../service/deadline.js';
 export { DEFAULT_WAIT_MS } from '../service/server-wait.js';
 import { escapeForText, jsonSafeText } from '../util/control-chars.js';
 import { recordDependencies } from '../util/dependency-scope.js';
@@ -83,6 +84,8 @@ export interface RunOptions {
    * server's own readiness budget (`timeouts.readyMs`).
    */
   defaultWaitMs?: number;
+  /** The deadline of a wide operation when the caller gave no `max_ms` (the front-end's default: DEFAULT_MAX_MS). */
+  defaultMaxMs?: number;
 }
 
 export interface RunResult {
@@ -312,7 +315,7 @@ export class OperationRunner {
       meta,
       savedTokens: () => ({ session: this.sessionSaved, total: this.host.savings.value }),
       ...waitBound(op, wait_ms, opts),
-      ...(max_ms !== undefined && { deadline: new Deadline(max_ms, started) }),
+      ...deadlineOf(op, max_ms, opts, started),
     };
     let body: Record<string, unknown>;
     try {
@@ -352,6 +355,12 @@ export class OperationRunner {
  */
 function complete(meta: MetaCollector): boolean {
   return meta.indexState === 'ready' && meta.nextCursor === undefined && !cutByDeadline(meta.limitsHit);
+}
+
+/** A wide operation's deadline: the caller's `max_ms`, else the front-end's default. */
+function deadlineOf(op: Operation, maxMs: number | undefined, opts: RunOptions, started: number): { deadline?: Deadline } {
+  const ms = op.wide ? (maxMs ?? opts.defaultMaxMs) : undefined;
+  return ms === undefined ? {} : { deadline: new Deadline(ms, started) };
 }
 
 /** How long the caller lets the call wait for servers: never part of the answer, nor of its cache key. */

@@ -14,6 +14,7 @@ import { resolveInWorkspace, type ResolveOptions } from '../util/paths.js';
 import type { Deadline } from './deadline.js';
 import type { CallScope, ServiceEnv } from './env.js';
 import { type FileContextSource, loadFileContext } from './file-context.js';
+import { pinDocument } from './held-documents.js';
 import { raisePriority } from './server-priority.js';
 import { ServerWait } from './server-wait.js';
 
@@ -144,11 +145,11 @@ export class ServiceCall implements FileContextSource {
     await wait;
   }
 
-  /** The file as the server sees it, with its symbols; loaded once per call. */
+  /** The file as the server sees it, with its symbols; loaded once per call, and kept open (held-documents.ts). */
   file(absPath: string): Promise<FileContext> {
     let f = this.files.get(absPath);
     if (!f) {
-      f = loadFileContext(this, absPath);
+      f = loadFileContext(this, absPath).then(keptOpen);
       this.files.set(absPath, f);
       f.catch(() => this.files.delete(absPath));
     }
@@ -163,4 +164,14 @@ export class ServiceCall implements FileContextSource {
   adapter(file: FileContext): LanguageAdapter {
     return adapterFor(file.session.entry.adapter);
   }
+}
+
+/**
+ * A question's file stays open: pinned, so that a bulk job that opened it beside the question (the
+ * import graph) does not close it, and opened again if that job closed it before the pin.
+ */
+async function keptOpen(file: FileContext): Promise<FileContext> {
+  pinDocument(file.session, file.absPath);
+  if (!file.session.getDocument(file.absPath)) await file.session.syncDocument(file.absPath, file.text);
+  return file;
 }

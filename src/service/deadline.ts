@@ -7,6 +7,13 @@
 import type { CallMeta } from '../core/call-meta.js';
 import type { LimitHit } from '../schema/meta.js';
 
+/**
+ * The deadline of a wide operation the caller gave none (MCP, the sidecar, the REPL and the CLI): below
+ * the MCP SDK client's 60 s request timeout, so an agent gets the answer so far with its cut said
+ * first, not a timeout and nothing. `max_ms` overrides it.
+ */
+export const DEFAULT_MAX_MS = 30_000;
+
 export class Deadline {
   /** performance.now() at which it passes. */
   readonly at: number;

@@ -7,7 +7,7 @@
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-import { createMcpServer } from '../../src/frontends/mcp/server.js';
+import { createMcpServer, type McpServerOptions } from '../../src/frontends/mcp/server.js';
 import type { Gateway } from '../../src/gateway/gateway.js';
 import { childEnv } from './spawn.js';
 
@@ -18,9 +18,13 @@ function newClient(era: Era): Client {
 }
 
 /** `tools`: the profile's tool names (all when absent). */
-export async function connectInProcess(gateway: Gateway, tools?: ReadonlySet<string>): Promise<{ client: Client; close: () => Promise<void> }> {
+export async function connectInProcess(
+  gateway: Gateway,
+  tools?: ReadonlySet<string>,
+  opts?: McpServerOptions,
+): Promise<{ client: Client; close: () => Promise<void> }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const server = createMcpServer(gateway, tools);
+  const server = createMcpServer(gateway, tools, opts);
   await server.connect(serverSide);
   const client = newClient('legacy');
   await client.connect(clientSide);

@@ -16,6 +16,7 @@ import type { CatalogChanges, Derived, DerivedKey } from '../../core/catalog.js'
 import type { Workspace } from '../../core/workspace.js';
 import { toLspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../../service/call.js';
+import { withTransientDocument } from '../../service/held-documents.js';
 import { asBackground, yieldToEventLoop } from '../../util/work-class.js';
 import { skipsOf } from '../skips.js';
 import { type FileImports, type ResolvedImport, resolveFileImports } from './import-resolve.js';
@@ -251,7 +252,10 @@ async function resolveAll(
       // between files, whatever else the process has to do (an interactive answer) runs first
       await yieldToEventLoop();
       try {
-        const imports = await resolveFileImports(call, file);
+        const abs = call.resolvePath(file, { expect: 'file' });
+        // opened for its definitions only, and closed after (tsserver re-checks its project for every open file)
+        const session = await call.env.broker.sessionFor(abs, call.root);
+        const imports = await withTransientDocument(session, abs, () => resolveFileImports(call, abs, file));
         if (imports) entries.set(file, { hash, imports });
       } catch (e) {
         const err = toLspgateError(e);

@@ -19,6 +19,7 @@ import type { FileContext } from '../../adapters/types.js';
 import { LspgateError } from '../../errors/errors.js';
 import { toLspPosition } from '../../lsp/positions.js';
 import type { ServiceCall } from '../../service/call.js';
+import { loadFileContext } from '../../service/file-context.js';
 import { LineSource, type ResolvedLocation, resolveLocations, toLocations } from '../../service/locations.js';
 import { catalogIdAt } from '../../service/symbol-ids.js';
 import { isInside, isSecretPath, toRelative } from '../../util/paths.js';
@@ -44,10 +45,13 @@ export interface FileImports {
   imports: ResolvedImport[];
 }
 
-/** The imports of one workspace file, each resolved; undefined when no grammar covers the file. */
-export async function resolveFileImports(call: ServiceCall, relPath: string): Promise<FileImports | undefined> {
-  const abs = call.resolvePath(relPath, { expect: 'file' });
-  const file = await call.file(abs);
+/**
+ * The imports of one workspace file, each resolved; undefined when no grammar covers the file. The
+ * file is loaded outside the call's own files (not `call.file`): the graph opens it only for these
+ * requests and closes it after (held-documents.ts), and a question of the same call loads it itself.
+ */
+export async function resolveFileImports(call: ServiceCall, abs: string, relPath: string): Promise<FileImports | undefined> {
+  const file = await loadFileContext(call, abs);
   const scanned = await boundedScanImports(relPath, file.text, call.env.limits, call.signal);
   if (!scanned) return undefined;
   const src = new LineSource(call);

@@ -14,11 +14,13 @@ import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../../service/call.js';
 import { LineSource, resolveLocations } from '../../service/locations.js';
 import { callTree } from '../../service/navigation/call-tree.js';
+import type { Reach as CallerReach } from '../../service/navigation/new-files-only.js';
 import { type ResolvedTarget, resolveTarget } from '../../service/navigation/resolve.js';
 import type { SymbolInvariant } from '../../service/search/invariants-for.js';
 import { mustKeep, type SymbolFlow } from '../../service/search/must-keep.js';
-import { type ImportGraph, importGraphWithin, noteGraphSkips } from '../imports/import-graph.js';
+import { type ImportGraph, importGraph, importGraphWithin, noteGraphSkips } from '../imports/import-graph.js';
 import { parseTarget } from '../target.js';
+import { reachFrom } from './impact-reach.js';
 import { catalogBuilt, flattenCalls, importsOf, WALK_BUDGET } from './relationships.js';
 
 export const OPERATIONS = ['modify', 'delete', 'refactor'] as const;
@@ -132,7 +134,9 @@ class Effects {
   private readonly byFile = new Map<string, { impact: Exclude<ImpactKind, 'test'>; line?: number; depth: number }>();
   add(file: string, impact: Exclude<ImpactKind, 'test'>, depth: number, line?: number): void {
     const old = this.byFile.get(file);
-    if (old && (RANK[old.impact] < RANK[impact] || (old.impact === impact && (old.line ?? Infinity) <= (line ?? Infinity)))) return;
+    // the strongest reason, then the fewest steps (what a walk that skips known files keeps), then the first line
+    const before = (a: { depth: number; line?: number | undefined }) => a.depth < depth || (a.depth === depth && (a.line ?? Infinity) <= (line ?? Infinity));
+    if (old && (RANK[old.impact] < RANK[impact] || (old.impact === impact && before(old)))) return;
     this.byFile.set(file, { impact, depth, ...(line !== undefined ? { line } : {}) });
   }
   list(op: ChangeOperation): RippleEffect[] {
@@ -168,7 +172,7 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
     home = target.file.relPath;
     // The graph, the references and the caller tree are independent: asked at once.
     const graphP = importGraphWithin(call);
-    const treeP = callerTree(call, target, input.max_depth);
+    const treeP = callerTree(call, target, input.max_depth, graphReach(call));
     graphP.catch(() => undefined);
     treeP.catch(() => undefined);
     const answer = await referencesOf(call, target);
@@ -206,6 +210,16 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
     ...(invariants ? { invariants } : {}),
     ...(kept?.flows ? { flows: kept.flows } : {}),
   };
+}
+
+/** Once the whole import graph is built, which files the callers walk's last level can reach (impact-reach.ts). */
+function graphReach(call: ServiceCall): CallerReach {
+  let reach: CallerReach | undefined;
+  importGraph(call).then(
+    (g) => (reach = reachFrom(call, g)),
+    () => undefined,
+  );
+  return (home) => reach?.(home);
 }
 
 function referencesOf(call: ServiceCall, target: ResolvedTarget) {
@@ -248,13 +262,18 @@ function onImportLine(graph: ImportGraph, file: string, line: number | undefined
  * (types, fields) have none. The PHP fallback counts every reference to a class as a call, the
  * `use` statement's too (attributed to the file): a "call" on an import line is an import.
  */
-async function callerTree(call: ServiceCall, target: ResolvedTarget, maxDepth: number): Promise<Awaited<ReturnType<typeof callTree>> | undefined> {
+async function callerTree(
+  call: ServiceCall,
+  target: ResolvedTarget,
+  maxDepth: number,
+  reach: CallerReach,
+): Promise<Awaited<ReturnType<typeof callTree>> | undefined> {
   try {
     return await callTree(
       call,
       target.catalog
-        ? { symbol_id: target.catalog.symbol_id, depth: maxDepth, max_results: WALK_BUDGET }
-        : { file: target.file.relPath, line: target.position.line + 1, depth: maxDepth, max_results: WALK_BUDGET },
+        ? { symbol_id: target.catalog.symbol_id, depth: maxDepth, max_results: WALK_BUDGET, files_only: true, reach }
+        : { file: target.file.relPath, line: target.position.line + 1, depth: maxDepth, max_results: WALK_BUDGET, files_only: true, reach },
       'incoming',
     );
   } catch (e) {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 
 import { describeOperation } from '../../operations/describe.js';
 import { profileTools } from '../../operations/profiles.js';
-import { DEFAULT_WAIT_MS, publicInputSchema } from '../../operations/runner.js';
+import { DEFAULT_MAX_MS, DEFAULT_WAIT_MS, publicInputSchema } from '../../operations/runner.js';
 import type { Operation, OperationAnnotations } from '../../operations/types.js';
 import type { FrontendGateway } from '../host.js';
 import { relayProgress } from '../server-progress.js';
@@ -31,6 +31,8 @@ export interface McpServerOptions {
   forwardLogs?: boolean;
   /** Configuration the server ignored (a repository widening the user's tool profile): said in the instructions. */
   warnings?: readonly string[];
+  /** The deadline of a wide tool called without `max_ms` (default DEFAULT_MAX_MS; tests lower it). */
+  defaultMaxMs?: number;
 }
 
 /** `tools`: the operations to list (a tool profile, operations/profiles.ts); every operation of the `all` profile when absent (`lspgate mcp` passes its `default`). */
@@ -43,7 +45,7 @@ export function createMcpServer(gateway: FrontendGateway, tools?: ReadonlySet<st
     { name: MCP_SERVER_NAME, version: packageVersion() },
     { capabilities: { tools: {} }, instructions: serverInstructions(listed, unlisted, opts.warnings) },
   );
-  for (const op of gateway.operations()) if (listed(op.name)) registerOperation(server, gateway, op, listed);
+  for (const op of gateway.operations()) if (listed(op.name)) registerOperation(server, gateway, op, listed, opts.defaultMaxMs ?? DEFAULT_MAX_MS);
   registerResources(server, gateway);
   registerPrompts(server, gateway, listed);
   const disposers = [installSubscriptions(server, gateway), installLogging(server, gateway, opts.forwardLogs ?? true)];
@@ -89,7 +91,7 @@ export function serverInstructions(listed: (name: string) => boolean, unlisted =
   ].join(' ');
 }
 
-function registerOperation(server: McpServer, gateway: FrontendGateway, op: Operation, listed: (name: string) => boolean): void {
+function registerOperation(server: McpServer, gateway: FrontendGateway, op: Operation, listed: (name: string) => boolean, defaultMaxMs: number): void {
   server.registerTool(
     op.name,
     {
@@ -99,7 +101,7 @@ function registerOperation(server: McpServer, gateway: FrontendGateway, op: Oper
       outputSchema: checkedByRunner(op.output),
       annotations: listedAnnotations(op.annotations),
     },
-    (args: unknown, ctx: ServerContext) => callOperation(gateway, op.name, args, ctx),
+    (args: unknown, ctx: ServerContext) => callOperation(gateway, op.name, args, ctx, defaultMaxMs),
   );
 }
 
@@ -115,7 +117,13 @@ export function listedAnnotations(a: OperationAnnotations): Partial<OperationAnn
  * Runs one operation for a tools/call. An LspgateError is a result the model can act on
  * (`isError: true`, the coded payload as text and `_meta`: see error-result.ts).
  */
-export async function callOperation(gateway: FrontendGateway, name: string, args: unknown, ctx: ServerContext): Promise<CallToolResult> {
+export async function callOperation(
+  gateway: FrontendGateway,
+  name: string,
+  args: unknown,
+  ctx: ServerContext,
+  defaultMaxMs = DEFAULT_MAX_MS,
+): Promise<CallToolResult> {
   const token = ctx.mcpReq._meta?.progressToken;
   // Only a client that asked for progress (sent a progressToken) gets it: the operation's own and
   // the language servers' start/indexing states while the call runs.
@@ -126,8 +134,13 @@ export async function callOperation(gateway: FrontendGateway, name: string, args
           void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined); // the request may already be answered or the client gone: progress is best effort
         });
   try {
-    // an agent waits at most DEFAULT_WAIT_MS for a server unless it says otherwise: then NOT_READY, and it can do other work
-    const { result, text } = await gateway.run(name, args ?? {}, { signal: ctx.mcpReq.signal, progress: relay?.progress, defaultWaitMs: DEFAULT_WAIT_MS });
+    // an agent waits at most DEFAULT_WAIT_MS for a server, and a wide answer comes by DEFAULT_MAX_MS, unless it says otherwise
+    const { result, text } = await gateway.run(name, args ?? {}, {
+      signal: ctx.mcpReq.signal,
+      progress: relay?.progress,
+      defaultWaitMs: DEFAULT_WAIT_MS,
+      defaultMaxMs,
+    });
     return { content: [{ type: 'text', text }], structuredContent: result };
   } catch (e) {
     return errorResult(e);

@@ -8,6 +8,8 @@
  * the operation runner checks every call's input, and every result, with the zod schemas themselves.
  */
 
+import { DEFAULT_MAX_MS } from '../../service/deadline.js';
+
 type Json = Record<string, unknown>;
 
 /**
@@ -57,8 +59,7 @@ export const WAIT_SUMMARY =
   'Tools that ask a language server take `wait_ms` (default 20000): past it they answer NOT_READY saying what is loading, while the server goes on loading; ask again later.';
 
 /** What `max_ms` means, said once as `wait_ms` is. */
-export const DEADLINE_SUMMARY =
-  'Tools that walk many files (callers, impact, relationships) take `max_ms`: at it they answer with what they have, the first line saying what was cut.';
+export const DEADLINE_SUMMARY = `Tools that walk many files (callers, impact, relationships) take \`max_ms\` (default ${DEFAULT_MAX_MS}): at it they answer with what they have, the first line saying what was cut.`;
 
 /** A tool's input schema as listed. */
 export function compactInputSchema(schema: Json): Json {

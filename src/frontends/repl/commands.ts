@@ -5,6 +5,7 @@
  */
 import { LspgateError } from '../../errors/errors.js';
 import { progressLine } from '../../link/progress-line.js';
+import { DEFAULT_MAX_MS } from '../../operations/runner.js';
 import type { Operation } from '../../operations/types.js';
 import { jsonSafeText } from '../../util/control-chars.js';
 import type { FrontendGateway } from '../host.js';
@@ -65,7 +66,11 @@ async function runOperation(
     const { input, extra } = wordsToInput(op, splitWords(args), positional, ['json']);
     const asJson = extra.json !== undefined ? extra.json !== 'false' : state.json;
     if (input.output_format === undefined) input.output_format = asJson ? 'json' : 'markdown';
-    const { text } = await gateway.run(op.name, input, { ...(signal ? { signal } : {}), ...(relay ? { progress: relay.progress } : {}) });
+    const { text } = await gateway.run(op.name, input, {
+      defaultMaxMs: DEFAULT_MAX_MS,
+      ...(signal ? { signal } : {}),
+      ...(relay ? { progress: relay.progress } : {}),
+    });
     return text;
   } catch (e) {
     return formatError(e);

@@ -18,7 +18,7 @@ import {
 
 import { LspgateError, toLspgateError } from '../../errors/errors.js';
 import { describeOperation } from '../../operations/describe.js';
-import { DEFAULT_WAIT_MS } from '../../operations/runner.js';
+import { DEFAULT_MAX_MS, DEFAULT_WAIT_MS } from '../../operations/runner.js';
 import type { Logger } from '../../util/logger.js';
 import type { FrontendGateway } from '../host.js';
 import { inputJsonSchema, outputJsonSchema } from '../input-fields.js';
@@ -95,7 +95,12 @@ export function serveOperations(connection: MessageConnection, gateway: Frontend
         });
       }
       // a program waits at most DEFAULT_WAIT_MS for a server unless it passes wait_ms: then NOT_READY
-      const run = await gateway.run(method, args, { signal: ac.signal, progress: relay?.progress, defaultWaitMs: DEFAULT_WAIT_MS });
+      const run = await gateway.run(method, args, {
+        signal: ac.signal,
+        progress: relay?.progress,
+        defaultWaitMs: DEFAULT_WAIT_MS,
+        defaultMaxMs: DEFAULT_MAX_MS,
+      });
       return opts.fullResult ? run : run.result;
     } catch (e) {
       const err = toLspgateError(e);

@@ -23,6 +23,7 @@ import type { Logger } from '../../util/logger.js';
 import { decodeUtf8 } from '../../util/utf8-text.js';
 import type { ServiceEnv } from '../env.js';
 import { loadFileContext } from '../file-context.js';
+import { withTransientDocument } from '../held-documents.js';
 import { flattenSymbols } from './catalog-entry.js';
 import { Limiter } from './limiter.js';
 import { ServiceSyntaxCataloger } from './syntax-cataloger.js';
@@ -97,9 +98,9 @@ export class ServiceCataloger implements FileCataloger {
     decodeUtf8(bytes, rel); // byte offsets must be offsets of the real bytes (utf8-text.ts)
     const source = new SourceText(bytes);
     const wasOpen = session.getDocument(abs) !== undefined;
-    let file: FileContext;
-    try {
-      file = await loadFileContext(
+    // ...and is closed again (tsserver keeps every open file in memory), unless a question pinned it meanwhile
+    const file: FileContext = await withTransientDocument(session, abs, () =>
+      loadFileContext(
         {
           root: this.root,
           session: async () => session,
@@ -111,11 +112,8 @@ export class ServiceCataloger implements FileCataloger {
         // A file opened only to catalog it is not kept in the response cache (every file of the
         // workspace would be, for answers an operation may never ask for again)...
         { text: source.text, transient: !wasOpen, background },
-      );
-    } finally {
-      // ...and is closed again: tsserver keeps every open file in memory.
-      if (!wasOpen) await session.closeDocument(abs);
-    }
+      ),
+    );
     const adapter = adapterFor(session.entry.adapter);
     return {
       hash: sha256(bytes),

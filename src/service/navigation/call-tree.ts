@@ -27,6 +27,7 @@ import { mayMissCalls, referenceCallers, withReferenceCallers } from './call-com
 import { callEdgesOf } from './call-edges.js';
 import { type CallEdge, loadCallFallback } from './call-fallback-types.js';
 import { Mentions } from './mentions.js';
+import { NewFilesOnly, type Reach } from './new-files-only.js';
 import { ProjectFiles } from './projects.js';
 import { resolveTarget, type TargetInput } from './resolve.js';
 
@@ -49,6 +50,10 @@ export type Direction = 'incoming' | 'outgoing';
 export interface CallTreeInput extends TargetInput {
   depth?: number | undefined;
   max_results?: number | undefined;
+  /** Incoming, read for its files only (analyze_impact): the last level asks only what may add a file (new-files-only.ts). */
+  files_only?: boolean;
+  /** files_only: which files can call into a file, where the caller knows. */
+  reach?: Reach;
 }
 
 interface Walk {
@@ -78,6 +83,8 @@ interface Walk {
   unasked: number;
   /** Incoming walks: the server's project of each asked item's file, where it can say (projects.ts). */
   projects?: ProjectFiles;
+  /** files_only: the files the walk holds, and the last level's items left unasked. */
+  newFiles?: NewFilesOnly;
 }
 
 /** Call-hierarchy requests one walk keeps in flight: gopls answers them in parallel, tsserver queues them. */
@@ -121,11 +128,9 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
   if (!item) throw new LspgateError('SYMBOL_NOT_FOUND', `no function, method or class at ${target.label} to build a call tree from`, { symbol: target.label });
   // Callers can live in files the server's project leaves out: at every level, those that spell the
   // name of the item asked about are opened first (a caller's callers may never spell the root's name).
-  if (direction === 'incoming') {
-    w.mentions = new Mentions(call, session);
-    w.projects = new ProjectFiles(call, session);
-  }
+  if (direction === 'incoming') incomingHelpers(w, input);
   const root = await nodeOf(w, item);
+  w.newFiles?.know(root.file);
   root.calls = await walkLevels(w, item, depth);
   w.call.workspace.catalog.recordCalls?.(callEdgesOf(root, direction));
   if (w.cut.length) {
@@ -143,6 +148,13 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
     );
   if (w.external) call.meta.warn(`${w.external} call(s) to code outside the workspace (standard library, dependencies) left out`);
   return { symbol: target.label, root };
+}
+
+/** An incoming walk's helpers: the files to open, the server's projects, and files_only's skips. */
+function incomingHelpers(w: Walk, input: CallTreeInput): void {
+  w.mentions = new Mentions(w.call, w.session);
+  w.projects = new ProjectFiles(w.call, w.session);
+  if (input.files_only) w.newFiles = new NewFilesOnly(w.call, w.session, (i) => insidePath(w, i.uri)?.file, input.reach);
 }
 
 /** What the deadline left unasked, said first (Deadline.cut). */
@@ -246,7 +258,16 @@ async function walkLevels(w: Walk, rootItem: CallHierarchyItem, depth: number): 
       w.late = d;
       break;
     }
-    const lists = await Promise.all(level.map((l) => edgesOnce(w, l.item, d > 1).then((list) => inWorkspace(w, list))));
+    const ask = (i: number) => edgesOnce(w, level[i]!.item, d > 1).then((list) => inWorkspace(w, list));
+    const lists =
+      w.newFiles && d === depth && d > 1
+        ? await w.newFiles.lastLevel(
+            level.map((l) => l.item),
+            ask,
+            (e) => insidePath(w, e.item.uri)?.file,
+            WALK_CONCURRENCY,
+          )
+        : await Promise.all(level.map((_, i) => ask(i)));
     const candidates = level.flatMap((parent, i) => lists[i]!.map((e) => ({ parent, e, test: isTestFile(w, e.item.uri) })));
     // within each parent's list the sort already put non-test first: the level's budget goes the same way
     const ranked = [...candidates.filter((c) => !c.test), ...candidates.filter((c) => c.test)];
@@ -256,6 +277,7 @@ async function walkLevels(w: Walk, rootItem: CallHierarchyItem, depth: number): 
     if (kept.size < ranked.length) noteCut(w, d, d < depth, ranked.slice(room));
     const chosen = candidates.filter((c) => kept.has(c));
     const nodes = await Promise.all(chosen.map((c) => nodeOf(w, c.e.item)));
+    for (const node of nodes) w.newFiles?.know(node.file);
     const next: LevelItem[] = [];
     chosen.forEach(({ parent, e }, i) => {
       const node = nodes[i]!;

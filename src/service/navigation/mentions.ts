@@ -12,6 +12,7 @@ import type { LspSession } from '../../lsp/types.js';
 import { isSecretPath } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { diskText } from '../disk-texts.js';
+import { pinDocument } from '../held-documents.js';
 import { maskCommentsAndStrings } from './calls-fallback.js';
 
 /** Files opened for one question at most (each costs the server a parse). */
@@ -53,10 +54,13 @@ export class Mentions {
       if (opening)
         pending.push(opening); // another name of this question is opening it: wait for that
       else if (!this.session.getDocument(abs)) todo.push(abs);
+      // open (a bulk job may hold it only for now): the question relies on it staying open
+      else pinDocument(this.session, abs);
     }
     todo.sort();
     const room = Math.max(0, MAX_OPENED - this.opening.size);
     for (const abs of todo.slice(0, room)) {
+      pinDocument(this.session, abs);
       const p = this.session.syncDocument(abs);
       this.opening.set(abs, p);
       pending.push(p);
