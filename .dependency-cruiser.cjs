@@ -141,14 +141,6 @@ module.exports = {
       to: { path: '^(bench|test)/' },
     },
     {
-      name: 'profiles-are-leaves',
-      severity: 'error',
-      comment:
-        'The language registry (src/adapters/languages.ts) imports every profile folder with a top-level await: a profile module that reaches the registry again waits on that await for ever (the process exits with an unsettled top-level await). Depend on the profile instead, or give the rule a module of its own (src/adapters/go/tests.ts).',
-      from: { path: '^src/adapters/[^/]+/profile\\.ts$' },
-      to: { path: '^src/adapters/languages\\.ts$', reachable: true },
-    },
-    {
       name: 'src-dir-in-a-layer',
       severity: 'error',
       comment: 'Every folder of src/ belongs to a layer: name a new one in .dependency-cruiser.cjs so the rules see it.',
