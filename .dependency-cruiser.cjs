@@ -134,6 +134,14 @@ module.exports = {
       to: { path: '^src/cli/full-main\\.ts$', dependencyTypesNot: ['dynamic-import'] },
     },
     {
+      name: 'renderers-read-contracts',
+      severity: 'error',
+      comment:
+        "A renderer (src/operations/render) is typed by the operation's contract (src/operations/contracts), what the operation promises, not by the service's own result types.",
+      from: { path: '^src/operations/render/' },
+      to: { path: '^src/service/' },
+    },
+    {
       name: 'src-not-to-bench-or-test',
       severity: 'error',
       comment: 'Shipped code never depends on benchmarks or tests.',
