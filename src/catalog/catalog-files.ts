@@ -20,6 +20,8 @@ export interface CatalogFilesDeps {
   index: SymbolIndex;
   feed: ChangeFeed;
   cataloger: FileCataloger;
+  /** The gate for the walk's options when the catalog is made (CatalogFiles.gate). */
+  gate: FileGate;
   /** What the catalog knows of its syntax tier (syntax-tier.ts: which files stay at it, how the tiers disagree). */
   tier: { compare(before: FileEntry | undefined, after: FileEntry): void; readonly syntaxOnly: Map<string, string> };
   /** The snapshot's keeper (catalog-keeper.ts): told when an entry changed, it saves again. */
@@ -35,15 +37,15 @@ export class CatalogFiles {
   private readonly inflight = new Map<string, { promise: Promise<FileEntry>; background: boolean }>();
 
   /**
-   * `gate`: the gate every file passes to enter, for the walk's options now; index_folder's options
-   * replace it (WorkspaceCatalog.configure), and every stage asks this one.
+   * The gate every file passes to enter, for the walk's options now: index_folder's options replace it
+   * (WorkspaceCatalog.configure), and every stage asks this one.
    */
-  constructor(
-    private readonly deps: CatalogFilesDeps,
-    public gate: FileGate,
-  ) {
+  gate: FileGate;
+
+  constructor(private readonly deps: CatalogFilesDeps) {
     this.root = deps.root;
     this.index = deps.index;
+    this.gate = deps.gate;
   }
 
   /** An entry's stamps moved but its bytes did not (freshness.ts): the snapshot is saved again. */

@@ -66,6 +66,13 @@ export class WorkspaceCatalog implements Catalog {
   skipped: Partial<Record<SkipReason, number>> = {};
   limitsHit: LimitHit[] = [];
   private options: CatalogWalkOptions = {};
+  /** The gate every stage asks, held by CatalogFiles: a new one when configure changes the walk's options. */
+  private get gate(): FileGate {
+    return this.entries.gate;
+  }
+  private set gate(gate: FileGate) {
+    this.entries.gate = gate;
+  }
   private state: CatalogStatus['state'] = 'empty';
   private building: Promise<CatalogStatus> | undefined;
   /** The rebuild after the root was deleted and created again, while it runs. */
@@ -88,6 +95,11 @@ export class WorkspaceCatalog implements Catalog {
   /** The syntax tier's work on this catalog: its pass, early entries, changed files. */
   private readonly syntax: SyntaxEntries;
 
+  /**
+   * The pipeline, built bottom up: each stage is given the stages below it and calls them. A file goes
+   * walk (build-walk.ts) or watcher (disk-changes.ts) → gate → parse (syntax-tier.ts; freshness.ts keeps
+   * an entry whose bytes match) → entry (catalog-files.ts) → index → feed.
+   */
   constructor(private readonly deps: CatalogDeps) {
     this.root = deps.root;
     this.logger = deps.logger.child(`catalog:${deps.id}`);
@@ -95,13 +107,16 @@ export class WorkspaceCatalog implements Catalog {
     this.derived = new DerivedState(this.logger);
     const head = () => ({ indexedAt: this.indexedAt, gitHead: this.gitHead });
     this.snapshot = new CatalogKeeper(new CatalogStore(deps.cacheDir, deps.id, this.root), this.index, head, this.logger, deps.notice);
-    // The pipeline, built bottom up: each stage is given the stages below it and calls them. A file
-    // goes walk (build-walk.ts) or watcher (disk-changes.ts) → gate → parse (syntax-tier.ts; freshness.ts
-    // keeps an entry whose bytes match) → entry (catalog-files.ts) → index → feed.
-    this.entries = new CatalogFiles(
-      { root: this.root, index: this.index, feed: this.feed, cataloger: deps.cataloger, tier: this.tier, snapshot: this.snapshot },
-      this.makeGate(),
-    );
+    const entries = new CatalogFiles({
+      root: this.root,
+      index: this.index,
+      feed: this.feed,
+      cataloger: deps.cataloger,
+      gate: this.makeGate(),
+      tier: this.tier,
+      snapshot: this.snapshot,
+    });
+    this.entries = entries;
     this.syntax = new SyntaxEntries(this.entries, { tier: this.tier, syntax: deps.cataloger.syntax, logger: this.logger });
     this.freshness = new Freshness(this.entries, this.syntax);
     this.disk = new DiskChanges(
@@ -130,7 +145,7 @@ export class WorkspaceCatalog implements Catalog {
     const same =
       JSON.stringify(opts.extraIgnore ?? []) === JSON.stringify(this.options.extraIgnore ?? []) && !!opts.followSymlinks === !!this.options.followSymlinks;
     this.options = { ...this.options, ...opts };
-    if (!same) this.entries.gate = this.makeGate();
+    if (!same) this.gate = this.makeGate();
   }
 
   /** Patterns index_folder added (search_text walks with them too). */
@@ -193,18 +208,9 @@ export class WorkspaceCatalog implements Catalog {
       // `git rev-parse` is a process spawn (~50-100 ms under load): it runs while files are cataloged,
       // not after them (it was a third of catalog.build on the 11-file fixture).
       const head = headCommit(this.root);
-      const walk = await buildWalk(
-        {
-          files: this.entries,
-          syntax: this.syntax,
-          freshness: this.freshness,
-          disk: this.options.watch !== false ? this.disk : undefined,
-          logger: this.logger,
-          limits: this.deps.limits,
-          options: this.options,
-        },
-        opts,
-      );
+      const { entries: files, freshness, syntax, logger, options } = this;
+      const disk = options.watch !== false ? this.disk : undefined;
+      const walk = await buildWalk({ files, syntax, freshness, disk, logger, limits: this.deps.limits, options }, opts);
       this.skipped = walk.skipped;
       this.limitsHit = walk.limitsHit;
       this.gitHead = await head;
@@ -239,7 +245,7 @@ export class WorkspaceCatalog implements Catalog {
         followSymlinks: !!this.options.followSymlinks,
         directoriesOnly: true,
       },
-      this.entries.gate,
+      this.gate,
     );
     this.disk.start(walk.directories);
   }
