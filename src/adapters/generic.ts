@@ -74,7 +74,7 @@ function functionKindOf(kind: SymbolKind): FunctionDescriptor['kind'] {
 
 export const genericAdapter: LanguageAdapter = {
   name: 'generic',
-  // whatever language the server names: a known languageId is its profile's language (`typescriptreact` → typescript)
+  // whatever language the server names: a languageId a profile lists is that profile's language
   languages: [],
   language: languageOfId,
   packageOf(): PackageInfo {

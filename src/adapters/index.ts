@@ -1,22 +1,35 @@
 /**
  * Adapter registry: servers.json names an adapter per server (`adapter`); unknown names fall back
- * to the generic adapter. Language adapters add one line each here.
+ * to the generic adapter. No adapter is listed here: the build generates adapters.generated.ts,
+ * importing the `<folder>/adapter.ts` of every language folder that has one, named by its folder
+ * (scripts/gen-language-registry.mjs, which also refuses a shipped server naming a missing adapter).
  */
+import { ADAPTER_MODULES, SHIPPED_SERVERS } from './adapters.generated.js';
 import { genericAdapter } from './generic.js';
-import { goAdapter } from './go/adapter.js';
-import { phpAdapter } from './php/adapter.js';
-import { pythonAdapter } from './python/adapter.js';
-import type { LanguageAdapter } from './types.js';
-import { typescriptAdapter } from './typescript/adapter.js';
+import type { AdapterModule, LanguageAdapter, ShippedServer } from './types.js';
+
+function isAdapter(value: unknown): value is LanguageAdapter {
+  const a = value as Partial<LanguageAdapter> | null;
+  return typeof a === 'object' && a !== null && typeof a.name === 'string' && Array.isArray(a.languages) && typeof a.language === 'function';
+}
+
+/** The one adapter a folder's adapter module exports (its default export may name it again). */
+function adapterOf(folder: string, module: AdapterModule): LanguageAdapter {
+  const found = new Set(Object.values(module).filter(isAdapter));
+  if (found.size !== 1) throw new Error(`src/adapters/${folder}/adapter.ts exports ${found.size} language adapters; it must export one`);
+  return [...found][0]!;
+}
 
 const adapters = new Map<string, LanguageAdapter>([
   ['generic', genericAdapter],
-  ['typescript', typescriptAdapter],
-  ['go', goAdapter],
-  ['python', pythonAdapter],
-  ['php', phpAdapter],
+  ...Object.entries(ADAPTER_MODULES).map(([folder, module]) => [folder, adapterOf(folder, module)] as const),
 ]);
 
 export function adapterFor(name: string | undefined): LanguageAdapter {
   return (name && adapters.get(name)) || genericAdapter;
+}
+
+/** The servers lspgate ships in servers.json (a user's or workspace's file may add or change them). */
+export function shippedServers(): readonly ShippedServer[] {
+  return SHIPPED_SERVERS;
 }

@@ -26,6 +26,9 @@ import type {
   TypeHeaderSyntax,
 } from './syntax-hooks.js';
 
+/** A language folder's profile module as the registry sees it: its exports, of which the profiles count. */
+export type ProfileModule = Readonly<Record<string, unknown>>;
+
 export interface LanguageProfile {
   /** The descriptor language: `CatalogSymbol.language`, `FileEntry.language`, chunk `language`. */
   readonly name: string;

@@ -2,15 +2,13 @@
  * The language registry: every language profile lspgate knows (language-profile.ts), found by its
  * name, an LSP languageId, or a file's extension. Server adapters point into it (an adapter says
  * which languages it serves); a language can have a profile and no server. The registry lists no
- * language itself: it loads every folder beside this file that holds a profile module
- * (`<folder>/profile.ts`, built to `profile.js`), so adding a language is adding its folder.
+ * language itself: the build generates profiles.generated.ts, importing the profile module of every
+ * folder beside this file that has one (`<folder>/profile.ts`), so adding a language is adding its
+ * folder (scripts/gen-language-registry.mjs).
  */
-import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
-
 import { fileExtension } from '../util/paths.js';
-import { modulePath, moduleSpecifier } from '../util/uri.js';
-import type { LanguageProfile } from './language-profile.js';
+import type { LanguageProfile, ProfileModule } from './language-profile.js';
+import { PROFILE_MODULES } from './profiles.generated.js';
 import type { SyntaxHook } from './syntax-hooks.js';
 
 /** A module export that is a profile (a profile module may export helpers beside its profiles). */
@@ -27,24 +25,16 @@ function isProfile(value: unknown): value is LanguageProfile {
 }
 
 /**
- * The profiles exported by the profile module of each folder in `dir`, folders in name order and a
- * module's profiles in export-name order: a fixed order whatever the file system lists first. The
- * module's extension is this file's own (`.js` built, `.ts` when the test runner loads the sources).
+ * The profiles the modules export, modules in the order given (the generator's: folder names) and a
+ * module's profiles in export-name order: a fixed order whatever the file system lists first.
  */
-export async function discoverProfiles(dir: string, ext: string): Promise<LanguageProfile[]> {
-  const folders = readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(path.join(dir, d.name, `profile${ext}`)))
-    .map((d) => d.name)
-    .sort();
-  const modules = await Promise.all(folders.map((f) => import(moduleSpecifier(path.join(dir, f, `profile${ext}`))) as Promise<Record<string, unknown>>));
+export function profilesOf(modules: readonly ProfileModule[]): LanguageProfile[] {
   const out: LanguageProfile[] = [];
   for (const m of modules) for (const key of Object.keys(m).sort()) if (isProfile(m[key])) out.push(m[key]);
   return out;
 }
 
-const here = modulePath(import.meta.url);
-// No profile module imports this one (a cycle would wait on this await for ever): profiles are leaves.
-const PROFILES: readonly LanguageProfile[] = await discoverProfiles(path.dirname(here), path.extname(here));
+const PROFILES: readonly LanguageProfile[] = profilesOf(PROFILE_MODULES);
 
 const byName = new Map<string, LanguageProfile>();
 const byExtension = new Map<string, LanguageProfile>();

@@ -138,3 +138,16 @@ export interface LanguageAdapter {
     ctx: ServerEnvContext & { root: string },
   ): Promise<{ message: string; details: Record<string, unknown> } | undefined>;
 }
+
+/** A language folder's adapter module as the registry sees it: its exports, one of them the adapter. */
+export type AdapterModule = Readonly<Record<string, unknown>>;
+
+/** A server of the shipped servers.json as the registry lists it. */
+export interface ShippedServer {
+  readonly id: string;
+  /** The adapter servers.json names (`generic` when it names none). */
+  readonly adapter: string;
+  readonly languages: readonly string[];
+  /** Whether it runs unless a user's or workspace's servers.json says otherwise. */
+  readonly enabled: boolean;
+}

@@ -20,20 +20,38 @@ export interface CatalogFilesDeps {
   index: SymbolIndex;
   feed: ChangeFeed;
   cataloger: FileCataloger;
-  gate(): FileGate;
+  /** The gate for the walk's options when the catalog is made (CatalogFiles.gate). */
+  gate: FileGate;
   /** What the catalog knows of its syntax tier (syntax-tier.ts: which files stay at it, how the tiers disagree). */
   tier: { compare(before: FileEntry | undefined, after: FileEntry): void; readonly syntaxOnly: Map<string, string> };
-  /** The snapshot should be saved again. */
-  touched(): void;
+  /** The snapshot's keeper (catalog-keeper.ts): told when an entry changed, it saves again. */
+  snapshot: { schedule(): void };
 }
 
 export class CatalogFiles {
+  readonly root: string;
+  readonly index: SymbolIndex;
   readonly errors = new Map<string, CatalogFileError>();
   /** False until the first build's walk is done: until then its changes are the starting state. */
   live = false;
   private readonly inflight = new Map<string, { promise: Promise<FileEntry>; background: boolean }>();
 
-  constructor(private readonly deps: CatalogFilesDeps) {}
+  /**
+   * The gate every file passes to enter, for the walk's options now: index_folder's options replace it
+   * (WorkspaceCatalog.configure), and every stage asks this one.
+   */
+  gate: FileGate;
+
+  constructor(private readonly deps: CatalogFilesDeps) {
+    this.root = deps.root;
+    this.index = deps.index;
+    this.gate = deps.gate;
+  }
+
+  /** An entry's stamps moved but its bytes did not (freshness.ts): the snapshot is saved again. */
+  touched(): void {
+    this.deps.snapshot.schedule();
+  }
 
   /** Whether the file is cataloged or failed (recorded in errors). */
   knows(rel: string): boolean {
@@ -68,7 +86,7 @@ export class CatalogFiles {
   }
 
   private async gated(abs: string, rel: string, background: boolean, given?: GateAnswer): Promise<FileEntry> {
-    const a = given ?? (await this.deps.gate().admit(abs));
+    const a = given ?? (await this.gate.admit(abs));
     if (a !== WALKED && !a.admitted) {
       const refused = refusalOf(a);
       if (refused) {
@@ -96,7 +114,7 @@ export class CatalogFiles {
       this.deps.tier.syntaxOnly.delete(rel);
     }
     this.deps.index.setFile(rel, entry);
-    this.deps.touched();
+    this.touched();
     if (before?.hash !== entry.hash) this.feed(rel, known ? 'changed' : 'added', walked);
     else if (before.tier !== entry.tier) this.feed(rel, 'changed', walked, true);
   }
@@ -120,7 +138,7 @@ export class CatalogFiles {
     const known = this.knows(rel);
     this.deps.index.removeFile(rel);
     this.errors.delete(rel);
-    this.deps.touched();
+    this.touched();
     if (known) this.feed(rel, 'removed', walked);
   }
 

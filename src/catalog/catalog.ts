@@ -66,7 +66,13 @@ export class WorkspaceCatalog implements Catalog {
   skipped: Partial<Record<SkipReason, number>> = {};
   limitsHit: LimitHit[] = [];
   private options: CatalogWalkOptions = {};
-  private gate: FileGate;
+  /** The gate every stage asks, held by CatalogFiles: a new one when configure changes the walk's options. */
+  private get gate(): FileGate {
+    return this.entries.gate;
+  }
+  private set gate(gate: FileGate) {
+    this.entries.gate = gate;
+  }
   private state: CatalogStatus['state'] = 'empty';
   private building: Promise<CatalogStatus> | undefined;
   /** The rebuild after the root was deleted and created again, while it runs. */
@@ -89,10 +95,14 @@ export class WorkspaceCatalog implements Catalog {
   /** The syntax tier's work on this catalog: its pass, early entries, changed files. */
   private readonly syntax: SyntaxEntries;
 
+  /**
+   * The pipeline, built bottom up: each stage is given the stages below it and calls them. A file goes
+   * walk (build-walk.ts) or watcher (disk-changes.ts) → gate → parse (syntax-tier.ts; freshness.ts keeps
+   * an entry whose bytes match) → entry (catalog-files.ts) → index → feed.
+   */
   constructor(private readonly deps: CatalogDeps) {
     this.root = deps.root;
     this.logger = deps.logger.child(`catalog:${deps.id}`);
-    this.gate = this.makeGate();
     this.feed = new ChangeFeed(this.logger);
     this.derived = new DerivedState(this.logger);
     const head = () => ({ indexedAt: this.indexedAt, gitHead: this.gitHead });
@@ -102,42 +112,15 @@ export class WorkspaceCatalog implements Catalog {
       index: this.index,
       feed: this.feed,
       cataloger: deps.cataloger,
-      gate: () => this.gate,
+      gate: this.makeGate(),
       tier: this.tier,
-      touched: () => this.snapshot.schedule(),
+      snapshot: this.snapshot,
     });
     this.entries = entries;
-    this.freshness = new Freshness({
-      root: this.root,
-      index: this.index,
-      catalogFile: (abs, rel, background, admission) => entries.catalogFile(abs, rel, background, admission),
-      catalogEarly: (abs, rel) => this.syntax.early(abs, rel),
-      entryTouched: () => this.snapshot.schedule(),
-      removeFile: (rel) => entries.removeFile(rel),
-      recordError: (rel, e) => entries.recordError(rel, e),
-    });
-    this.syntax = new SyntaxEntries({
-      index: this.index,
-      tier: this.tier,
-      syntax: deps.cataloger.syntax,
-      logger: this.logger,
-      files: entries,
-      gate: () => this.gate,
-      refreshFile: (a) => this.freshness.refreshFile(a, false, a),
-    });
+    this.syntax = new SyntaxEntries(this.entries, { tier: this.tier, syntax: deps.cataloger.syntax, logger: this.logger });
+    this.freshness = new Freshness(this.entries, this.syntax);
     this.disk = new DiskChanges(
-      {
-        root: this.root,
-        feed: this.feed,
-        gate: () => this.gate,
-        cataloged: () => this.state !== 'empty',
-        knows: (rel) => entries.knows(rel),
-        knownUnder: (rel) => entries.knownUnder(rel),
-        removeFile: (rel) => entries.removeFile(rel),
-        // its syntax entry first (early answers see the edit at once), then its server's
-        refreshFile: (a) => this.syntax.changed(a),
-        recordError: (rel, e) => entries.recordError(rel, e),
-      },
+      { files: this.entries, syntax: this.syntax, freshness: this.freshness, feed: this.feed, cataloged: () => this.state !== 'empty' },
       this.logger,
     );
   }
@@ -225,22 +208,9 @@ export class WorkspaceCatalog implements Catalog {
       // `git rev-parse` is a process spawn (~50-100 ms under load): it runs while files are cataloged,
       // not after them (it was a third of catalog.build on the 11-file fixture).
       const head = headCommit(this.root);
-      const watch = this.options.watch !== false ? (w: { directories: string[] }) => this.disk.start(w.directories) : undefined;
-      const walk = await buildWalk(
-        {
-          root: this.root,
-          index: this.index,
-          files: this.entries,
-          freshness: this.freshness,
-          syntax: this.syntax,
-          gate: this.gate,
-          logger: this.logger,
-          limits: this.deps.limits,
-          options: this.options,
-        },
-        opts,
-        watch,
-      );
+      const { entries: files, freshness, syntax, logger, options } = this;
+      const disk = options.watch !== false ? this.disk : undefined;
+      const walk = await buildWalk({ files, syntax, freshness, disk, logger, limits: this.deps.limits, options }, opts);
       this.skipped = walk.skipped;
       this.limitsHit = walk.limitsHit;
       this.gitHead = await head;

@@ -12,34 +12,39 @@ import path from 'node:path';
 
 import type { Logger } from '../util/logger.js';
 import { toRelative } from '../util/paths.js';
+import type { CatalogFiles } from './catalog-files.js';
 import type { ChangeFeed } from './change-feed.js';
-import type { Admission, FileGate } from './file-gate.js';
+import type { Admission } from './file-gate.js';
+import type { Freshness } from './freshness.js';
+import type { SyntaxEntries } from './syntax-tier.js';
 import { DirectoryWatcher } from './watcher.js';
 
-export interface DiskChangeHost {
-  readonly root: string;
+/** The stages a change goes through after the watcher, and what the catalog says of its state. */
+export interface DiskChangeStages {
+  /** Where entries enter and leave (catalog-files.ts); its gate judges every changed path. */
+  readonly files: CatalogFiles;
+  /** Parses a changed file first (syntax-tier.ts): early answers see the edit at once. */
+  readonly syntax: SyntaxEntries;
+  /** Then its server's entry, for a file the syntax tier has none for (freshness.ts). */
+  readonly freshness: Freshness;
   readonly feed: ChangeFeed;
-  gate(): FileGate;
   /** False before the first build (or after invalidate_cache): changes are passed on but not cataloged. */
   cataloged(): boolean;
-  /** Whether the catalog has the file (cataloged, or failed and recorded). */
-  knows(rel: string): boolean;
-  /** Known files at or below `rel`. */
-  knownUnder(rel: string): string[];
-  removeFile(rel: string): void;
-  refreshFile(f: Admission & { admitted: true }): Promise<unknown>;
-  recordError(rel: string, e: unknown): void;
 }
 
+/** The watcher's end of the pipeline: a changed path → the gate → parse (syntax, then server) → entry → feed. */
 export class DiskChanges {
   private watcher: DirectoryWatcher | undefined;
   /** The root directory the watcher watches (device and inode): a root made anew is another directory. */
   private rootId: string | undefined;
+  private readonly root: string;
 
   constructor(
-    private readonly host: DiskChangeHost,
+    private readonly stages: DiskChangeStages,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.root = stages.files.root;
+  }
 
   get watching(): boolean {
     return this.watcher !== undefined;
@@ -47,8 +52,8 @@ export class DiskChanges {
 
   /** Watches `directories` (the walk's: each one the gate entered); more are added to a running watcher. */
   start(directories: string[]): void {
-    if (!this.watcher) this.rootId = directoryId(this.host.root);
-    this.watcher ??= new DirectoryWatcher(this.host.root, this.host.gate().filter, (changes) => this.apply(changes), this.logger);
+    if (!this.watcher) this.rootId = directoryId(this.root);
+    this.watcher ??= new DirectoryWatcher(this.root, this.stages.files.gate.filter, (changes) => this.apply(changes), this.logger);
     for (const d of directories) this.watcher.add(d);
   }
 
@@ -65,7 +70,7 @@ export class DiskChanges {
 
   /** Whether the watched root is gone (deleted or renamed away). */
   rootMissing(): boolean {
-    return this.watcher !== undefined && directoryId(this.host.root) === undefined;
+    return this.watcher !== undefined && directoryId(this.root) === undefined;
   }
 
   /**
@@ -76,26 +81,26 @@ export class DiskChanges {
    */
   rootReplaced(): boolean {
     if (!this.watcher || this.rootId === undefined) return false;
-    const now = directoryId(this.host.root);
+    const now = directoryId(this.root);
     return now !== undefined && now !== this.rootId;
   }
 
   private async apply(abs: string[]): Promise<void> {
-    await this.host.feed.batch(async () => {
+    await this.stages.feed.batch(async () => {
       for (const file of abs) await this.applyOne(file);
     });
   }
 
   private async applyOne(file: string): Promise<void> {
-    const { host } = this;
-    const rel = toRelative(host.root, file);
-    const gate = host.gate();
+    const { files, feed } = this.stages;
+    const rel = toRelative(this.root, file);
+    const { gate } = files;
     const base = path.basename(file);
     if (base === '.gitignore' || gate.filter.isManifest(base)) gate.filter.invalidate(path.dirname(rel) === '.' ? '' : path.dirname(rel));
     const st = await lstat(file).catch(() => undefined);
     if (!st) {
       this.watcher?.remove(file);
-      for (const known of host.knownUnder(rel)) host.removeFile(known);
+      for (const known of files.knownUnder(rel)) files.removeFile(known);
       return;
     }
     if (
@@ -113,14 +118,20 @@ export class DiskChanges {
     }
     const a = await gate.admit(file);
     if (!a.admitted) {
-      if (host.knows(rel)) host.removeFile(rel);
+      if (files.knows(rel)) files.removeFile(rel);
       return;
     }
-    if (!host.cataloged()) {
-      host.feed.emit({ rel: a.rel, path: a.abs, kind: host.knows(a.rel) ? 'changed' : 'added' });
+    if (!this.stages.cataloged()) {
+      feed.emit({ rel: a.rel, path: a.abs, kind: files.knows(a.rel) ? 'changed' : 'added' });
       return;
     }
-    await host.refreshFile(a).catch((e: unknown) => host.recordError(a.rel, e));
+    await this.recatalog(a).catch((e: unknown) => files.recordError(a.rel, e));
+  }
+
+  /** Its syntax entry first (early answers see the edit at once), else its server's, on the bytes the gate admitted. */
+  private async recatalog(a: Admission & { admitted: true }): Promise<void> {
+    if (await this.stages.syntax.changed(a)) return;
+    await this.stages.freshness.refreshFile(a, false, a);
   }
 }
 

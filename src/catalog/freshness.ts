@@ -10,30 +10,23 @@ import type { FileEntry } from '../core/catalog.js';
 import { toLspgateError } from '../errors/errors.js';
 import { noteFileAccess } from '../util/dependency-scope.js';
 import { sha256 } from '../util/hash.js';
+import type { CatalogFiles } from './catalog-files.js';
 import { type GateAnswer, GateRefusal, WALKED } from './file-gate.js';
-import type { SymbolIndex } from './symbol-index.js';
+import type { SyntaxEntries } from './syntax-tier.js';
 
 /** Failures of a file's own parse bounds (syntax-pool.ts): that file fails, not the answer it is part of. */
 const PARSE_BOUNDS = new Set(['TIMEOUT', 'LIMIT_EXCEEDED']);
 
-export interface FreshnessHost {
-  readonly root: string;
-  readonly index: SymbolIndex;
-  /**
-   * Catalogs the file again through the catalog's gate (concurrent callers share one request);
-   * `background` for bulk work; `admission`: the gate's answer the caller already has.
-   */
-  catalogFile(abs: string, rel: string, background?: boolean, admission?: GateAnswer): Promise<FileEntry>;
-  /** An early answer's re-catalog: from syntax where the file has it (milliseconds), else from its server; through the gate too. */
-  catalogEarly(abs: string, rel: string): Promise<FileEntry>;
-  /** An entry's stamps moved but its bytes did not: the snapshot should be saved again. */
-  entryTouched(): void;
-  removeFile(rel: string): void;
-  recordError(rel: string, e: unknown): void;
-}
-
+/**
+ * The pipeline's stage between a reader and the parse: an entry is kept while its stamps or bytes
+ * match the disk, else the file is parsed again (SyntaxEntries, for an early reader) or asked of its
+ * server (CatalogFiles), through the gate either way; both are stages below this one, called directly.
+ */
 export class Freshness {
-  constructor(private readonly host: FreshnessHost) {}
+  constructor(
+    private readonly files: CatalogFiles,
+    private readonly syntax: SyntaxEntries,
+  ) {}
 
   /**
    * Keeps a file's entry if its bytes did not change (mtime+size first, then hash), else re-asks;
@@ -46,7 +39,7 @@ export class Freshness {
     admission?: GateAnswer,
     early = false,
   ): Promise<FileEntry> {
-    const entry = this.host.index.files.get(f.rel);
+    const entry = this.files.index.files.get(f.rel);
     if (entry) {
       // Synchronous: this runs on every answer that names a cataloged file (containers of each
       // reference, symbol ids), one after the other; an async stat waits for a thread-pool round
@@ -58,26 +51,26 @@ export class Freshness {
       if (sha256(bytes) === entry.hash) {
         entry.mtimeMs = st.mtimeMs;
         entry.size = st.size;
-        this.host.entryTouched();
+        this.files.touched();
         return entry;
       }
     }
-    return early ? this.host.catalogEarly(f.abs, f.rel) : this.host.catalogFile(f.abs, f.rel, background, admission);
+    return early ? this.syntax.early(f.abs, f.rel) : this.files.catalogFile(f.abs, f.rel, background, admission);
   }
 
   /** Makes sure the cataloged answer for `rel` matches the disk; false when the file is gone. */
   async ensureFresh(rel: string, early = false): Promise<boolean> {
-    const abs = path.join(this.host.root, rel);
+    const abs = path.join(this.files.root, rel);
     try {
       await this.refreshFile({ abs, rel }, false, undefined, early);
       return true;
     } catch (e) {
       // gone, or refused by the gate now (the catalog dropped it): no longer a cataloged file
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' || e instanceof GateRefusal) {
-        this.host.removeFile(rel);
+        this.files.removeFile(rel);
         return false;
       }
-      this.host.recordError(rel, e);
+      this.files.recordError(rel, e);
       throw toLspgateError(e);
     }
   }
@@ -86,27 +79,27 @@ export class Freshness {
   async freshen(files: Iterable<string>, early = false): Promise<boolean> {
     let changed = false;
     for (const rel of new Set(files)) {
-      const before = this.host.index.files.get(rel);
+      const before = this.files.index.files.get(rel);
       // a file over a parse bound (deadline, heap cap) is left out of this answer, recorded as failed:
       // the answer is partial, not an error for every file beside it
       await this.ensureFresh(rel, early).catch((e: unknown) => {
         if (!PARSE_BOUNDS.has(toLspgateError(e).code)) throw e;
       });
-      if (this.host.index.files.get(rel) !== before) changed = true;
+      if (this.files.index.files.get(rel) !== before) changed = true;
     }
     return changed;
   }
 
   /** Stats every cataloged file (mtime+size) and re-catalogs the changed ones; true when one was. */
   async sweep(): Promise<boolean> {
-    const rels = [...this.host.index.files.keys()];
+    const rels = [...this.files.index.files.keys()];
     let changed = false;
     for (let i = 0; i < rels.length; i += 64) {
       const batch = rels.slice(i, i + 64);
-      const before = batch.map((r) => this.host.index.files.get(r));
+      const before = batch.map((r) => this.files.index.files.get(r));
       // A file that fails is recorded in status().errors by ensureFresh; the sweep goes on.
       await Promise.all(batch.map((r) => this.ensureFresh(r).catch(() => undefined)));
-      if (batch.some((r, k) => this.host.index.files.get(r) !== before[k])) changed = true;
+      if (batch.some((r, k) => this.files.index.files.get(r) !== before[k])) changed = true;
     }
     return changed;
   }

@@ -13,8 +13,7 @@ import type { Logger } from '../util/logger.js';
 import { fileExtension } from '../util/paths.js';
 import type { CatalogFiles } from './catalog-files.js';
 import { parseDeclarersFirst } from './early-names.js';
-import { type Admission, type FileGate, refusalOf } from './file-gate.js';
-import type { SymbolIndex } from './symbol-index.js';
+import { type Admission, refusalOf } from './file-gate.js';
 import type { WalkedFile } from './walk.js';
 
 function sameSymbol(a: CatalogSymbol, b: CatalogSymbol): boolean {
@@ -116,29 +115,29 @@ export class SyntaxTier {
   }
 }
 
-/** What the syntax tier's work needs of its catalog. */
+/** What the syntax tier's work needs besides the stage below it (its entries enter through CatalogFiles). */
 export interface SyntaxHost {
-  readonly index: SymbolIndex;
   readonly tier: SyntaxTier;
   readonly syntax: SyntaxCataloger | undefined;
   readonly logger: Logger;
-  /** Where every entry enters (catalog-files.ts): syntax entries are stored and fed there. */
-  readonly files: CatalogFiles;
-  /** The catalog's gate now: an early reader's file passes it before it is parsed. */
-  gate(): FileGate;
-  /** The file brought up to date through its server (freshness.ts), on the bytes the gate admitted. */
-  refreshFile(a: AdmittedFile): Promise<unknown>;
 }
 
 type AdmittedFile = Admission & { admitted: true };
 
-/** The syntax tier's side of the catalog: its pass over a build's files, early entries, changed files. */
+/**
+ * The syntax tier's side of the catalog, the pipeline's parse stage: its pass over a build's files,
+ * early entries, changed files. It calls the stage below it, CatalogFiles (`files`): the gate a file
+ * passes, where its entry enters, and the server's entry of a file the tier does not parse.
+ */
 export class SyntaxEntries {
   /** The running pass's files not answered yet (a name asked meanwhile reads them: early-names.ts). */
   private running: Map<string, WalkedFile> | undefined;
   private starts: (() => void)[] = [];
 
-  constructor(private readonly host: SyntaxHost) {}
+  constructor(
+    private readonly files: CatalogFiles,
+    private readonly host: SyntaxHost,
+  ) {}
 
   /**
    * A name asked while a build runs: once its pass has its files, those not parsed yet that can
@@ -167,9 +166,10 @@ export class SyntaxEntries {
    * a parse failure: the pass will say why).
    */
   async parseAhead(f: WalkedFile): Promise<boolean> {
-    const { syntax, files } = this.host;
+    const { syntax } = this.host;
+    const { files } = this;
     if (!syntax) return false;
-    const a = await this.host.gate().admit(f.abs);
+    const a = await files.gate.admit(f.abs);
     if (!a.admitted) return false;
     const entry = await syntax.catalogOne(a.abs, a.rel, a).catch(() => undefined);
     if (!entry) return false;
@@ -183,7 +183,8 @@ export class SyntaxEntries {
    * of the same bytes is there already, failures are recorded (failed). Early answers wait for this pass only.
    */
   async pass(files: WalkedFile[], signal?: AbortSignal): Promise<void> {
-    const { syntax, index, tier } = this.host;
+    const { syntax, tier } = this.host;
+    const { index } = this.files;
     try {
       if (!syntax) return;
       const parsed = syntax.extensions();
@@ -207,7 +208,7 @@ export class SyntaxEntries {
             if (now && walked.get(rel) !== now.mtimeMs && now.mtimeMs !== entry?.mtimeMs) return;
             // parsed ahead of its turn (a name asked meanwhile): the same bytes are not stored twice
             if (now?.tier === 'syntax' && entry && now.hash === entry.hash && now.mtimeMs === entry.mtimeMs && now.size === entry.size) return;
-            if (entry) this.host.files.storeSyntax(rel, entry, true);
+            if (entry) this.files.storeSyntax(rel, entry, true);
             else if (error) this.failed(rel, new LspgateError(error.code as 'INTERNAL', error.message, { file: rel }));
           },
           signal,
@@ -232,15 +233,15 @@ export class SyntaxEntries {
    * another origin is there (a file cataloged by its server because its grammar could not read it).
    */
   private failed(rel: string, e: unknown, always = false): void {
-    const current = this.host.index.files.get(rel);
+    const current = this.files.index.files.get(rel);
     if (current && current.tier !== 'syntax' && !always) return;
     this.dropFailed(rel, e, true);
   }
 
   /** A syntax entry of other bytes is no answer for the file now: it goes, and the file fails with `e`. */
   private dropFailed(rel: string, e: unknown, walked = false): void {
-    if (this.host.index.files.get(rel)?.tier === 'syntax') this.host.files.removeFile(rel, walked);
-    this.host.files.recordError(rel, e, walked);
+    if (this.files.index.files.get(rel)?.tier === 'syntax') this.files.removeFile(rel, walked);
+    this.files.recordError(rel, e, walked);
   }
 
   /** Resolves when the current build's syntax pass is done. */
@@ -269,9 +270,10 @@ export class SyntaxEntries {
    * one it only leaves out (ignore rules) is answered by its server, not indexed.
    */
   async early(abs: string, rel: string): Promise<FileEntry> {
-    const { syntax, files } = this.host;
+    const { syntax } = this.host;
+    const { files } = this;
     if (!syntax || !this.catalogs(rel)) return files.catalogFile(abs, rel);
-    const gate = this.host.gate();
+    const { gate } = files;
     const a = await gate.admit(abs);
     if (!a.admitted) {
       // Left out of the index only (a generated file, ignore rules) in a language no enabled server
@@ -289,26 +291,22 @@ export class SyntaxEntries {
     });
     if (!entry) return files.catalogFile(abs, rel, false, a);
     files.storeSyntax(a.rel, entry, false);
-    return this.host.index.files.get(a.rel) ?? entry;
+    return files.index.files.get(a.rel) ?? entry;
   }
 
   /**
    * A file the watcher saw change (the gate admitted it, with these bytes): parsed again on the
    * worker pool (milliseconds: every answer sees the edit at once). A file it could not parse (over
-   * the deadline, the heap cap) leaves the index with its coded error. A file without a grammar is
-   * cataloged by its server.
+   * the deadline, the heap cap) leaves the index with its coded error. False when the syntax tier
+   * has no entry for the file (no grammar, nothing declared): its server's entry is the caller's to ask.
    */
-  async changed(a: AdmittedFile): Promise<unknown> {
+  async changed(a: AdmittedFile): Promise<boolean> {
     const syntax = this.host.syntax;
-    if (syntax && this.catalogs(a.rel)) {
-      let failure: unknown;
-      const entry = await syntax.catalogOne(a.abs, a.rel, a).catch((e: unknown) => void (failure = e));
-      if (entry) {
-        this.host.files.storeSyntax(a.rel, entry, false);
-        return entry;
-      }
-      if (failure !== undefined) return this.dropFailed(a.rel, failure);
-    }
-    return this.host.refreshFile(a);
+    if (!syntax || !this.catalogs(a.rel)) return false;
+    let failure: unknown;
+    const entry = await syntax.catalogOne(a.abs, a.rel, a).catch((e: unknown) => void (failure = e));
+    if (entry) this.files.storeSyntax(a.rel, entry, false);
+    else if (failure !== undefined) this.dropFailed(a.rel, failure);
+    return entry !== undefined || failure !== undefined;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The one place file URIs and paths are converted (vscode-uri, as the servers' own clients do).
  */
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 import { URI } from 'vscode-uri';
 
@@ -41,9 +41,4 @@ export function localPathOfFileUrl(url: string): string {
 /** The file of a module of lspgate's own, by its `import.meta.url` (always a `file:` URL Node made). */
 export function modulePath(importMetaUrl: string): string {
   return fileURLToPath(importMetaUrl);
-}
-
-/** What `import()` takes for a module file given by its absolute path (a bare path is not a URL on Windows). */
-export function moduleSpecifier(absPath: string): string {
-  return pathToFileURL(absPath).href;
 }

@@ -1,11 +1,14 @@
 /**
  * "Adding a language" done as the recipe says: a grammar-only language is one profile folder under
- * src/adapters/, nothing else. The test builds a copy of the package (the built dist/ plus the
- * fixture folder fixtures/adding-a-language/adapters/powershell compiled beside the others, as
- * `npm run build` would) and asks that copy, through its CLI, for an outline and a symbol search
- * of a PowerShell script: PowerShell's grammar ships in the tree-sitter package and no profile of
- * the checkout uses it, so every answer comes from the added folder.
+ * src/adapters/ and the build's registry generator, nothing else. The test builds a copy of the
+ * package as `npm run build` would: the built dist/, the adapter folders with the fixture folder
+ * fixtures/adding-a-language/adapters/powershell added, scripts/gen-language-registry.mjs run on
+ * them, and the new profile and the regenerated registry compiled beside the others. It asks that
+ * copy, through its CLI, for an outline and a symbol search of a PowerShell script: PowerShell's
+ * grammar ships in the tree-sitter package and no profile of the checkout uses it, so every answer
+ * comes from the added folder.
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -40,11 +43,18 @@ beforeAll(() => {
   cpSync(path.join(REPO, 'dist/src'), path.join(tmp, 'dist/src'), { recursive: true, filter: (f) => !f.endsWith('.map') });
   for (const f of PACKAGE_FILES) cpSync(path.join(REPO, f), path.join(tmp, f));
   symlinkSync(realpathSync(path.join(REPO, 'node_modules')), path.join(tmp, 'node_modules'));
-  // the recipe's one step: the profile folder, compiled where the build puts the others
-  const source = readFileSync(path.join(FIXTURE, 'adapters/powershell/profile.ts'), 'utf8');
-  const out = ts.transpileModule(source, { fileName: 'profile.ts', compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } });
+  // the recipe's step: the profile folder; then the build's: the registry generated, both compiled
+  const adapters = path.join(tmp, 'src/adapters');
+  cpSync(path.join(REPO, 'src/adapters'), adapters, { recursive: true });
+  cpSync(path.join(FIXTURE, 'adapters/powershell'), path.join(adapters, 'powershell'), { recursive: true });
+  const gen = spawnSync(process.execPath, [path.join(REPO, 'scripts/gen-language-registry.mjs'), '--root', tmp], { encoding: 'utf8' });
+  expect([gen.status, gen.stderr]).toEqual([0, '']);
   mkdirSync(path.join(tmp, 'dist/src/adapters/powershell'));
-  writeFileSync(path.join(tmp, 'dist/src/adapters/powershell/profile.js'), out.outputText);
+  for (const rel of ['powershell/profile', 'profiles.generated']) {
+    const source = readFileSync(path.join(adapters, `${rel}.ts`), 'utf8');
+    const out = ts.transpileModule(source, { fileName: `${rel}.ts`, compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } });
+    writeFileSync(path.join(tmp, 'dist/src/adapters', `${rel}.js`), out.outputText);
+  }
   cli = path.join(tmp, 'dist/src/cli/main.js');
   project = path.join(tmp, 'project');
   cpSync(path.join(FIXTURE, 'project'), project, { recursive: true });

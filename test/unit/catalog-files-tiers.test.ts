@@ -57,7 +57,7 @@ function setup(failWith?: LspgateError) {
       return entryOf(opts!.content!.bytes);
     },
   };
-  const files = new CatalogFiles({ root: tmp, index, feed, cataloger, gate: () => gate, tier, touched: () => undefined });
+  const files = new CatalogFiles({ root: tmp, index, feed, cataloger, gate, tier, snapshot: { schedule: () => undefined } });
   files.live = true;
   const seen: CatalogChange[][] = [];
   feed.subscribe((b) => seen.push([...b.changes]));

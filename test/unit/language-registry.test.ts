@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { adapterFor } from '../../src/adapters/index.js';
-import { discoverProfiles, languageOfId, languageProfile, languageProfiles, profileOf, syntaxOf } from '../../src/adapters/languages.js';
+import { languageOfId, languageProfile, languageProfiles, profileOf, profilesOf, syntaxOf } from '../../src/adapters/languages.js';
 import { shippedServersFile } from '../../src/config/load.js';
 import { REPO } from '../helpers/spawn.js';
 
@@ -47,15 +47,16 @@ describe('language registry', () => {
     expect(languageOfId('rust')).toBe('rust');
   });
 
-  it('lists the profiles of every adapter folder with a profile module, each once, in a fixed order', async () => {
+  it('lists the profiles of every adapter folder with a profile module, each once, folders in name order', async () => {
     const dir = path.join(REPO, 'src/adapters');
-    const folders = fs.readdirSync(dir).filter((f) => fs.existsSync(path.join(dir, f, 'profile.ts')));
-    const exported = (await Promise.all(folders.map((f) => import(path.join(dir, f, 'profile.ts')) as Promise<Record<string, unknown>>))).flatMap((m) =>
-      Object.values(m),
-    );
+    const folders = fs
+      .readdirSync(dir)
+      .filter((f) => fs.existsSync(path.join(dir, f, 'profile.ts')))
+      .sort();
+    const modules = await Promise.all(folders.map((f) => import(path.join(dir, f, 'profile.ts')) as Promise<Record<string, unknown>>));
     const names = languageProfiles().map((p) => p.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(new Set(languageProfiles())).toEqual(new Set(exported));
-    expect(names).toEqual((await discoverProfiles(dir, '.ts')).map((p) => p.name));
+    expect(new Set(languageProfiles())).toEqual(new Set(modules.flatMap((m) => Object.values(m))));
+    expect(names).toEqual(profilesOf(modules).map((p) => p.name));
   });
 });

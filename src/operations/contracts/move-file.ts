@@ -4,6 +4,7 @@
 import { z } from 'zod';
 
 import { withMeta } from '../../schema/meta.js';
+import type { DeltaDiagnostic } from './server-knowledge.js';
 
 export const MoveFileOutput = withMeta({
   file: z.string(),
@@ -29,3 +30,9 @@ export const MoveFileOutput = withMeta({
   pending_imports: z.array(z.unknown()).describe('Errors on imports of the new path, unresolvable before it exists on disk: not counted'),
   backup_dir: z.string().optional(),
 });
+
+/** The diagnostics delta MoveFileOutput declares loosely (for tools/list's size), as a renderer reads it. */
+export type MoveFileResult = Omit<z.infer<typeof MoveFileOutput>, 'introduced' | 'removed'> & {
+  introduced: DeltaDiagnostic[];
+  removed: DeltaDiagnostic[];
+};

@@ -32,6 +32,7 @@ export const ReferenceSchema = z.object({
 });
 
 export type CallNodeShape = CallNode;
+export type PreviewShape = z.infer<typeof PreviewSchema>;
 
 export const CallSiteSchema = z.object({ line: z.number().int(), column: z.number().int(), preview: PreviewSchema });
 

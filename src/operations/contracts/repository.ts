@@ -70,6 +70,8 @@ export const RepoEntrySchema = z.object({
   tiers: TiersSchema.optional(),
 });
 
+export type { TreeNode };
+
 export const TreeNodeSchema: z.ZodType<TreeNode> = z.lazy(() =>
   z.object({
     name: z.string(),

@@ -34,6 +34,7 @@ export const CatalogSymbolSchema = z.object({
 export const ContextSchema = z.object({ start_line: z.number().int(), end_line: z.number().int(), before: z.string(), after: z.string() });
 
 export const SymbolSourceSchema = z.object({ symbol: CatalogSymbolSchema, source: z.string(), context: ContextSchema.optional() });
+export type SymbolSource = z.infer<typeof SymbolSourceSchema>;
 
 export const SearchHitSchema = z.object({
   ...symbolRowShape,

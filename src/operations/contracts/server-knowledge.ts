@@ -25,6 +25,9 @@ export const DiagnosticSchema = z.object({
   related: z.array(z.object({ file: z.string(), line: z.number().int(), column: z.number().int(), message: z.string() })).optional(),
 });
 
+/** One diagnostic of an edit's delta (`introduced`, `removed`): declared loosely in those schemas, for tools/list's size. */
+export type DeltaDiagnostic = z.infer<typeof DiagnosticSchema> & { file: string };
+
 export const FileDiagnosticsSchema = z.object({
   file: z.string(),
   server: z.string(),
@@ -39,6 +42,8 @@ export const FileDiagnosticsSchema = z.object({
   content_hash: z.string().describe('sha256 of the file content the diagnostics were computed for'),
   diagnostics: z.array(DiagnosticSchema),
 });
+
+export type { TypeNode };
 
 export const TypeNodeSchema: z.ZodType<TypeNode> = z.lazy(() =>
   z.object({
@@ -83,6 +88,7 @@ export const TypeHierarchyOutput = withMeta({
   source: z.enum(['server', 'syntax+server']),
   root: TypeNodeSchema,
 });
+export type TypeHierarchyResult = z.infer<typeof TypeHierarchyOutput>;
 
 export const GetHoverOutput = withMeta({
   symbol: z.string(),
@@ -120,6 +126,7 @@ export const SignatureHelpOutput = withMeta({
     .optional()
     .describe('Why no signature is shown: the called function is declared in a secret file, or outside the workspace and not library code'),
 });
+export type SignatureHelpResult = z.infer<typeof SignatureHelpOutput>;
 
 export const RenameSymbolOutput = withMeta({
   symbol: z.string(),
@@ -162,3 +169,4 @@ export const CodeActionsOutput = withMeta({
     }),
   ),
 });
+export type CodeActionsResult = z.infer<typeof CodeActionsOutput>;

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 
 import { withMeta } from '../../schema/meta.js';
+import type { DeltaDiagnostic } from './server-knowledge.js';
 
 // Kept short: these four tools are in the default MCP profile, whose whole tools/list must stay small
 export const SymbolEditOutput = withMeta({
@@ -39,6 +40,18 @@ export const SymbolEditOutput = withMeta({
   flows: z.unknown().optional(),
 });
 
+/** The fields SymbolEditOutput declares loosely (named in its descriptions, for tools/list's size), as a renderer reads them. */
+type LooseFields = 'unchecked' | 'introduced' | 'removed' | 'referencing' | 'new_symbols' | 'references' | 'invariants';
+export type SymbolEditResult = Omit<z.infer<typeof SymbolEditOutput>, LooseFields> & {
+  unchecked: { file: string; reason: string }[];
+  introduced: DeltaDiagnostic[];
+  removed: DeltaDiagnostic[];
+  referencing?: { files: string[]; total_files: number; cap: number; unseen_folders?: string[] };
+  new_symbols?: { symbol_id: string; qualified_name: string; kind: string; line: number }[];
+  references?: { file: string; line: number; column: number }[];
+  invariants?: { tier: number; marker: string; text: string; start_line: number; end_line: number }[];
+};
+
 export const UndoOutput = withMeta({
   undone: z.string().describe('Journal id of the edit undone'),
   operation: z.string(),
@@ -46,3 +59,4 @@ export const UndoOutput = withMeta({
   files: z.array(z.object({ file: z.string(), diff: z.string() })),
   backup_dir: z.string().describe('Where the undone state was copied'),
 });
+export type UndoResult = z.infer<typeof UndoOutput>;

@@ -6,9 +6,9 @@
 import { z } from 'zod';
 
 import { ServiceCall } from '../../service/call.js';
-import { moveFile, type MoveFileResult } from '../../service/editing/move-file.js';
+import { moveFile } from '../../service/editing/move-file.js';
 import { WRITES_FILES } from '../annotations.js';
-import { MoveFileOutput } from '../contracts/move-file.js';
+import { MoveFileOutput, type MoveFileResult } from '../contracts/move-file.js';
 import { moveFileMarkdown } from '../render/move-file.js';
 import { defineOperation, type Operation } from '../types.js';
 
@@ -42,7 +42,7 @@ export const moveFileOperations: Operation[] = [
     profile: 'all',
     callerErrors: ['PATH_OUTSIDE_WORKSPACE', 'FILE_NOT_FOUND'],
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => moveFile(call, input)),
-    // the schema lists the delta's entries as unknown; the handler's result is a MoveFileResult
-    markdown: (r) => moveFileMarkdown(r as unknown as MoveFileResult),
+    // the schema lists the delta's entries as unknown; the contract's MoveFileResult names their shape
+    markdown: (r) => moveFileMarkdown(r as MoveFileResult),
   }),
 ];

@@ -8,12 +8,12 @@ import { z } from 'zod';
 
 import { ServiceCall } from '../../service/call.js';
 import type { SymbolEditKind } from '../../service/editing/edit-plan.js';
-import { symbolEdit, type SymbolEditResult } from '../../service/editing/symbol-edit.js';
+import { symbolEdit } from '../../service/editing/symbol-edit.js';
 import { undoLastEdit } from '../../service/editing/undo.js';
 import { targetShape } from '../../service/navigation/resolve.js';
 import { WRITES_FILES } from '../annotations.js';
 import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
-import { SymbolEditOutput, UndoOutput } from '../contracts/symbol-edits.js';
+import { SymbolEditOutput, type SymbolEditResult, UndoOutput } from '../contracts/symbol-edits.js';
 import { symbolEditMarkdown, undoMarkdown } from '../render/symbol-edits.js';
 import { defineOperation, type Operation } from '../types.js';
 
@@ -40,8 +40,8 @@ function editOp(name: SymbolEditKind, title: string, description: string, shape:
     profile: 'all',
     callerErrors: SYMBOL_CALLER_ERRORS,
     handler: (input, ctx) => ServiceCall.run(ctx, (call) => symbolEdit(call, name, input as Parameters<typeof symbolEdit>[2])),
-    // the schema lists the delta's entries as unknown (kept small); the handler's result is a SymbolEditResult
-    markdown: (r) => symbolEditMarkdown(r as unknown as SymbolEditResult),
+    // the schema lists the delta's entries as unknown (kept small); the contract's SymbolEditResult names their shape
+    markdown: (r) => symbolEditMarkdown(r as SymbolEditResult),
   });
 }
 

@@ -1,7 +1,7 @@
 /**
  * Markdown of move_file.
  */
-import { type MoveFileResult } from '../../service/editing/move-file.js';
+import type { MoveFileResult } from '../contracts/move-file.js';
 
 export function moveFileMarkdown(r: MoveFileResult): string {
   const state = r.applied ? 'applied' : 'preview';

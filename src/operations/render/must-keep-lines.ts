@@ -2,9 +2,9 @@
  * The markdown lines of "what must not break": a symbol's invariants, the policy's category and
  * guidance for its file, and the curated flows it is a step of (service/search/must-keep.ts).
  */
-import type { MustKeep } from '../../service/search/must-keep.js';
+import type { MustKeepFlow, MustKeepGuidance } from '../contracts/must-keep.js';
 
-/** The result fields the contracts declare loosely (kept small in tools/list); their shape is MustKeep's. */
+/** The result fields the contracts declare loosely (kept small in tools/list); their shapes are contracts/must-keep.ts's. */
 interface Guided {
   guidance?: unknown;
   flows?: unknown;
@@ -17,12 +17,12 @@ export function mustNotBreakLine(i: { tier: number; marker: string; start_line: 
 
 export function guidanceLines(r: Guided): string[] {
   const out: string[] = [];
-  const g = r.guidance as MustKeep['guidance'];
+  const g = r.guidance as MustKeepGuidance | undefined;
   if (g?.category) out.push(`- category ${g.category}`);
   for (const w of g?.watch_out ?? []) out.push(`- watch out: ${w}`);
   if (g?.required_tests?.length) out.push(`- run: ${g.required_tests.join(', ')}`);
   if (g?.also_review?.length) out.push(`- also review: ${g.also_review.join(', ')}`);
-  for (const f of (r.flows ?? []) as NonNullable<MustKeep['flows']>) {
+  for (const f of (r.flows ?? []) as MustKeepFlow[]) {
     const where = f.step_id ? `step ${f.step_id}` : 'entry';
     const stale = f.unresolved?.length ? ` — **stale**: ${f.unresolved.join('; ')} no longer resolve` : '';
     out.push(

@@ -1,9 +1,7 @@
 /**
  * Markdown of the navigation operations.
  */
-import { type CallNode } from '../../service/navigation/call-tree.js';
-import { type Preview } from '../../service/previews.js';
-import type { FindDefinitionResult, FindReferencesResult, OpenAtResult } from '../contracts/navigation.js';
+import type { CallNodeShape as CallNode, FindDefinitionResult, FindReferencesResult, OpenAtResult, PreviewShape as Preview } from '../contracts/navigation.js';
 
 export function previewText(p: Preview, mark?: number): string {
   return p.lines.map((l, i) => `${String(p.start_line + i).padStart(5)}${p.start_line + i === mark ? '>' : ' '} ${l}`).join('\n');

@@ -1,8 +1,7 @@
 /**
  * Markdown of the repository operations.
  */
-import { type TreeNode } from '../../service/workspace/repository.js';
-import type { DetectDriftResult, GetFileTreeResult, GetRepoOutlineResult, IndexResult, ListReposResult } from '../contracts/repository.js';
+import type { DetectDriftResult, GetFileTreeResult, GetRepoOutlineResult, IndexResult, ListReposResult, TreeNode } from '../contracts/repository.js';
 
 export function indexMarkdown(r: IndexResult): string {
   const lines = [`## Indexed ${r.root}`, '', `workspace \`${r.workspace}\`: ${r.files} files, ${r.symbols} symbols, ${r.state}, ${r.duration_ms} ms`];

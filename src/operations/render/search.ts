@@ -1,8 +1,7 @@
 /**
  * Markdown of the symbol retrieval and search operations.
  */
-import { type SymbolSource } from '../../service/search/catalog-search.js';
-import type { SearchSymbolsResult, SearchTextResult } from '../contracts/search.js';
+import type { SearchSymbolsResult, SearchTextResult, SymbolSource } from '../contracts/search.js';
 
 export function sourceMarkdown(s: SymbolSource): string {
   const sym = s.symbol;

@@ -1,14 +1,18 @@
 /**
  * Markdown of the server knowledge operations.
  */
-import { type DiagnosticsResult } from '../../service/diagnostics/diagnostics.js';
-import { type CodeActionsResult } from '../../service/editing/code-actions.js';
-import { type RenameResult } from '../../service/editing/rename.js';
-import { type HoverResult, type SignatureHelpResult } from '../../service/navigation/hover.js';
-import { type ImplementationsResult } from '../../service/relations/implementations.js';
-import { type TypeHierarchyResult, type TypeNode } from '../../service/relations/type-hierarchy.js';
+import type {
+  CodeActionsResult,
+  FindImplementationsResult,
+  GetDiagnosticsResult,
+  GetHoverResult,
+  RenameSymbolResult,
+  SignatureHelpResult,
+  TypeHierarchyResult,
+  TypeNode,
+} from '../contracts/server-knowledge.js';
 
-export function diagnosticsMarkdown(r: DiagnosticsResult): string {
+export function diagnosticsMarkdown(r: GetDiagnosticsResult): string {
   const c = r.counts;
   const out = [`## Diagnostics: ${c.error} error(s), ${c.warning} warning(s), ${c.information} info, ${c.hint} hint(s) in ${r.files_checked} file(s)`, ''];
   for (const f of r.files) {
@@ -23,7 +27,7 @@ export function diagnosticsMarkdown(r: DiagnosticsResult): string {
   return out.join('\n') + '\n';
 }
 
-export function implementationsMarkdown(r: ImplementationsResult): string {
+export function implementationsMarkdown(r: FindImplementationsResult): string {
   const out = [
     `## ${r.implementations.length} implementation(s) of ${r.symbol} (${r.source === 'server' ? 'from the server' : 'from declaration headers read from parse trees, resolved by the server'})`,
     '',
@@ -51,7 +55,7 @@ export function hierarchyMarkdown(r: TypeHierarchyResult): string {
   return out.join('\n') + '\n';
 }
 
-export function hoverMarkdown(r: HoverResult): string {
+export function hoverMarkdown(r: GetHoverResult): string {
   if (!r.found) return `## Hover at ${r.symbol}\n\n(nothing)\n`;
   if (r.withheld) return `## Hover at ${r.symbol}\n\n(withheld: ${r.withheld})\n`;
   return `## Hover at ${r.symbol}\n\n${r.markdown}\n`;
@@ -70,7 +74,7 @@ export function signatureMarkdown(r: SignatureHelpResult): string {
   return out.join('\n') + '\n';
 }
 
-export function editMarkdown(r: RenameResult): string {
+export function editMarkdown(r: RenameSymbolResult): string {
   const out = [`## Rename ${r.old_name} → ${r.new_name}: ${r.total_edits} edit(s) in ${r.total_files} file(s)${r.applied ? ' (applied)' : ' (preview)'}`, ''];
   for (const f of r.files) out.push('```diff', f.diff.trimEnd(), '```');
   if (r.backup_dir) out.push('', `backups: ${r.backup_dir}`);

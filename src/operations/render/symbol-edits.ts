@@ -1,8 +1,7 @@
 /**
  * Markdown of the symbol edit operations.
  */
-import { type SymbolEditResult } from '../../service/editing/symbol-edit.js';
-import { type UndoResult } from '../../service/editing/undo.js';
+import type { SymbolEditResult, UndoResult } from '../contracts/symbol-edits.js';
 import { guidanceLines, mustNotBreakLine } from './must-keep-lines.js';
 
 export function symbolEditMarkdown(r: SymbolEditResult): string {
