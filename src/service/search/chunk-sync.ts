@@ -20,13 +20,14 @@ import { projectManifests } from '../../adapters/languages.js';
 import { FileGate } from '../../catalog/file-gate.js';
 import { walkWorkspace } from '../../catalog/walk.js';
 import { ChunkFts } from '../../chunks/chunk-fts.js';
-import { ChunkIndex } from '../../chunks/chunk-index.js';
+import { type ChunkIndex, HeapChunkIndex } from '../../chunks/chunk-index.js';
 import { chunkSourceFile } from '../../chunks/chunker.js';
 import { conventionChunks, conventionKey, dirOf, isConventionKey, type PackageFile } from '../../chunks/conventions.js';
 import { chunkMarkdown } from '../../chunks/doc-chunks.js';
 import { currentGitHead } from '../../chunks/git-head.js';
 import { HISTORY_FILE, readHistory } from '../../chunks/history.js';
 import type { FileIdioms } from '../../chunks/idioms.js';
+import { SqlChunkIndex } from '../../chunks/sql-chunk-index.js';
 import type { PRRef } from '../../chunks/types.js';
 import type { Limits } from '../../config/schema.js';
 import type { CatalogChanges, Derived, DerivedKey } from '../../core/catalog.js';
@@ -55,8 +56,6 @@ export interface SyncReport {
 /** One workspace's chunks: its index, the Markdown it walked, and what changed since the last report. */
 export class WorkspaceChunks implements Derived {
   index: ChunkIndex;
-  /** Whether the database's chunks of files this index does not hold were removed (once per index). */
-  pruned = false;
   /** Catalog version when Markdown was last walked (-1: never). */
   docsAtVersion = -1;
   docs = new Map<string, string>();
@@ -65,8 +64,7 @@ export class WorkspaceChunks implements Derived {
   /** Re-chunked and removed since the last report (the background sync reports to the next caller). */
   rechunked = new Set<string>();
   removed = new Set<string>();
-  /** Each chunked file's idiom counts, and the directories whose convention chunks are to be made again. */
-  idioms = new Map<string, PackageFile>();
+  /** The directories whose convention chunks are to be made again (the files' idiom counts are in the index). */
   dirtyDirs = new Set<string>();
   /** The history corpus: read once asked for (HISTORY_KINDS, recent_prs), again when HEAD moves. */
   history: { head: string; recentPrs: Map<string, PRRef[]>; problem?: string } | undefined;
@@ -81,7 +79,7 @@ export class WorkspaceChunks implements Derived {
     private readonly limits: Limits,
     private readonly fts?: ChunkFts,
   ) {
-    this.index = new ChunkIndex(fts);
+    this.index = newIndex(fts);
     this.unsubscribe = ws.catalog.changes.subscribe((batch) => this.onChanges(batch));
   }
 
@@ -111,10 +109,8 @@ export class WorkspaceChunks implements Derived {
   /** The feed: a reset starts again from nothing; changes are re-chunked now if the index was ever built. */
   private onChanges(batch: CatalogChanges): void {
     if (batch.reset) {
-      this.index = new ChunkIndex(this.fts);
-      this.pruned = false;
+      this.index = newIndex(this.fts);
       this.docs.clear();
-      this.idioms.clear();
       this.dirtyDirs.clear();
       this.history = undefined;
       this.docsAtVersion = -1;
@@ -129,6 +125,11 @@ export class WorkspaceChunks implements Derived {
   async settled(): Promise<void> {
     await this.pending;
   }
+}
+
+/** In the database when there is one (its only copy), else in the heap. */
+function newIndex(fts: ChunkFts | undefined): ChunkIndex {
+  return fts ? new SqlChunkIndex(fts) : new HeapChunkIndex();
 }
 
 const CHUNKS: DerivedKey<WorkspaceChunks> = { name: 'chunk_index' };
@@ -168,14 +169,20 @@ async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string): Promis
     const text = a.bytes.toString('utf8');
     s.unsplit.delete(rel);
     const unsplit = (m: string) => s.unsplit.set(rel, m);
-    s.idioms.delete(rel);
     s.dirtyDirs.add(dirOf(rel));
-    const idioms = (counts: FileIdioms) => s.idioms.set(rel, { file: rel, language: entry.language, idioms: counts });
-    s.index.replaceFile(
-      rel,
-      stamp,
-      await chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols, bounds: s.bounds, unsplit, idioms }),
-    );
+    let counted: PackageFile | undefined;
+    const idioms = (counts: FileIdioms) => (counted = { file: rel, language: entry.language, idioms: counts });
+    const chunks = await chunkSourceFile({
+      file: rel,
+      language: entry.language,
+      text,
+      commitHash: head,
+      symbols: entry.symbols,
+      bounds: s.bounds,
+      unsplit,
+      idioms,
+    });
+    s.index.replaceFile(rel, stamp, chunks, counted);
     s.rechunked.add(rel);
     s.removed.delete(rel);
   }
@@ -186,14 +193,8 @@ async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string): Promis
 
 /** The convention chunks of the directories whose files changed. */
 function syncConventions(s: WorkspaceChunks, head: string): void {
-  if (!s.dirtyDirs.size) return;
-  const byDir = new Map<string, PackageFile[]>();
-  for (const f of s.idioms.values()) {
-    const dir = dirOf(f.file);
-    if (s.dirtyDirs.has(dir)) byDir.set(dir, [...(byDir.get(dir) ?? []), f]);
-  }
   for (const dir of s.dirtyDirs) {
-    const chunks = conventionChunks(dir, byDir.get(dir) ?? [], head);
+    const chunks = conventionChunks(dir, s.index.dirIdioms(dir), head);
     if (chunks.length) s.index.replaceFile(conventionKey(dir), chunks.map((c) => c.content_sha256).join(':'), chunks);
     else s.index.removeFile(conventionKey(dir));
   }
@@ -201,7 +202,7 @@ function syncConventions(s: WorkspaceChunks, head: string): void {
 }
 
 function drop(s: WorkspaceChunks, rel: string): void {
-  if (s.idioms.delete(rel)) s.dirtyDirs.add(dirOf(rel));
+  if (!isConventionKey(rel) && !rel.startsWith(':')) s.dirtyDirs.add(dirOf(rel));
   s.index.removeFile(rel);
   s.removed.add(rel);
   s.rechunked.delete(rel);
@@ -228,6 +229,8 @@ async function syncDocs(ws: Workspace, limits: Limits, s: WorkspaceChunks, head:
     const now = st ? `${st.size}:${st.mtimeMs}` : '';
     if (now === stamp) continue;
     s.docs.set(rel, now);
+    // cut from the same size and mtime by this process before a restart, or by another one
+    if (now && s.index.fileHash(rel) === now) continue;
     const a = st ? await s.gate('docs').admit(abs) : undefined;
     if (!a?.admitted) drop(s, rel);
     else {
@@ -236,11 +239,6 @@ async function syncDocs(ws: Workspace, limits: Limits, s: WorkspaceChunks, head:
       s.removed.delete(rel);
     }
   }
-}
-
-/** A moved HEAD re-stamps every chunk whose file did not change: its lines are the same at the new commit. */
-function restamp(index: ChunkIndex, head: string): void {
-  for (const file of index.indexedFiles()) if (file !== HISTORY_FILE) for (const c of index.fileChunks(file)) c.commit_hash = head;
 }
 
 /** The history chunks at HEAD, read when asked for and again when HEAD moved. */
@@ -262,17 +260,14 @@ async function syncHistory(ws: Workspace, s: WorkspaceChunks, head: string): Pro
 
 async function doSync(ws: Workspace, limits: Limits, s: WorkspaceChunks): Promise<SyncReport> {
   const head = currentGitHead(ws.root);
-  await syncCode(ws, s, head);
+  // Markdown first: the code pass drops every stored key that is neither cataloged nor a walked document
   await syncDocs(ws, limits, s, head);
+  await syncCode(ws, s, head);
   await syncHistory(ws, s, head);
   await syncFlowCorpus(ws, s, head);
   await currentPolicy(ws, s.index);
-  if (s.index.indexedHead !== head) restamp(s.index, head);
-  if (!s.pruned) {
-    // files gone while no process of this cache watched them
-    s.index.fts?.prune(new Set(s.index.indexedFiles()));
-    s.pruned = true;
-  }
+  // a moved HEAD re-stamps every chunk whose file did not change: its lines are the same at the new commit
+  if (s.index.indexedHead !== head) s.index.restamp(head);
   for (const rel of [...s.unsplit.keys()]) if (!s.index.fileHash(rel)) s.unsplit.delete(rel);
   const report: SyncReport = {
     index: s.index,
