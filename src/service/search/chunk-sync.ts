@@ -28,9 +28,9 @@ import { currentGitHead } from '../../chunks/git-head.js';
 import { HISTORY_FILE, readHistory } from '../../chunks/history.js';
 import type { FileIdioms } from '../../chunks/idioms.js';
 import { SqlChunkIndex } from '../../chunks/sql-chunk-index.js';
-import type { PRRef } from '../../chunks/types.js';
+import type { Chunk, PRRef } from '../../chunks/types.js';
 import type { Limits } from '../../config/schema.js';
-import type { CatalogChanges, Derived, DerivedKey } from '../../core/catalog.js';
+import type { CatalogChanges, Derived, DerivedKey, FileEntry } from '../../core/catalog.js';
 import type { Workspace } from '../../core/workspace.js';
 import { sha256 } from '../../util/hash.js';
 import { asBackground, yieldToEventLoop } from '../../util/work-class.js';
@@ -69,6 +69,8 @@ export class WorkspaceChunks implements Derived {
   /** The history corpus: read once asked for (HISTORY_KINDS, recent_prs), again when HEAD moves. */
   history: { head: string; recentPrs: Map<string, PRRef[]>; problem?: string } | undefined;
   wantHistory = false;
+  /** Whether the published index (`--index`) was asked for the chunks of the files it has (once). */
+  publishedAsked = false;
   /** Files chunked without their function bodies (a parse bound), with why: dropped when the file is chunked again. */
   unsplit = new Map<string, string>();
   private gates: { key: string; code: FileGate; docs: FileGate } | undefined;
@@ -150,11 +152,36 @@ export function existingChunks(ws: Workspace): WorkspaceChunks | undefined {
   return ws.catalog.derived.peek(CHUNKS);
 }
 
+/** A server entry that replaced a syntax entry of the same bytes re-cuts the file at the server's ranges. */
+function stampOf(entry: FileEntry): string {
+  return entry.tier === 'syntax' ? `${entry.hash}:syntax` : entry.hash;
+}
+
+/**
+ * `--index`, once: the files whose chunks are not stored at their stamp take the published chunks
+ * where the published file has the same stamp (files that differ locally are cut below), each
+ * through the same gate and byte check as a file cut here.
+ */
+async function takePublished(ws: Workspace, s: WorkspaceChunks): Promise<void> {
+  if (s.publishedAsked || !ws.catalog.publishedChunks) return;
+  s.publishedAsked = true;
+  const entries = ws.catalog.files();
+  const want = new Map<string, string>();
+  for (const [rel, entry] of entries) if (s.index.fileHash(rel) !== stampOf(entry)) want.set(rel, stampOf(entry));
+  await ws.catalog.publishedChunks(want, async (rel, chunks) => {
+    const entry = entries.get(rel);
+    const a = entry && (await s.gate('code').admit(path.join(ws.root, rel)));
+    if (!entry || !a?.admitted || sha256(a.bytes) !== entry.hash) return;
+    s.index.replaceFile(rel, stampOf(entry), chunks as Chunk[]);
+    s.rechunked.add(rel);
+  });
+}
+
 async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string): Promise<void> {
+  await takePublished(ws, s);
   const entries = ws.catalog.files();
   for (const [rel, entry] of entries) {
-    // a server entry that replaced a syntax entry of the same bytes re-cuts the file at the server's ranges
-    const stamp = entry.tier === 'syntax' ? `${entry.hash}:syntax` : entry.hash;
+    const stamp = stampOf(entry);
     if (s.index.fileHash(rel) === stamp) continue;
     // chunking is CPU work per file: interactive work waiting on the event loop goes first
     await yieldToEventLoop();
