@@ -4,7 +4,8 @@
  * on fresh caches with a read-only role. A word written into a published chunk of an unchanged file
  * is found (so that file's chunks came from PostgreSQL, not a local cut); a word written into a
  * published chunk of a file changed locally is not (the local file is cut here: the overlay); without
- * `--index` neither is. No password reaches any output.
+ * `--index` neither is. No password reaches any output. `publish` writes the call edges the
+ * publisher's database recorded (find_callers asked there first) into `call_edges`.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
@@ -28,11 +29,13 @@ function git(...args: string[]): string {
   return execFileSync('git', [...GIT_ID, ...args], { cwd: root, stdio: 'pipe' }).toString();
 }
 
-async function lspgate(args: string[]) {
-  const cacheDir = tempDir('lspgate-pgcache-');
+/** One lspgate process, on a fresh cache unless given the publisher's. */
+async function lspgate(args: string[], cacheDir = tempDir('lspgate-pgcache-')) {
   dirs.push(cacheDir);
   return runCli([...args, '--root', root], { cacheDir, env: { LSPGATE_LOG: 'info' } });
 }
+
+let callers: { symbol_id?: string; call_sites?: { line: number }[] }[] = [];
 
 /** search_code (BM25) on a fresh cache: the symbols of the hits, and all the process wrote. */
 async function searchCode(query: string, index?: string): Promise<{ symbols: string[]; output: string }> {
@@ -58,7 +61,12 @@ describe.skipIf(pgSkip)('search_code from the published chunks', () => {
     await cluster.admin(`CREATE ROLE lspgate_owner LOGIN PASSWORD '${OWNER_PW}'`);
     await cluster.admin(`GRANT CREATE ON DATABASE postgres TO lspgate_owner`);
     await cluster.admin(`CREATE ROLE lspgate_reader LOGIN PASSWORD '${READER_PW}'`);
-    const r = await lspgate(['publish', '--to', ownerUrl(), '--json']);
+    // the publisher's cache records the calls find_callers computed (call_graph); publish takes them
+    const publisherCache = tempDir('lspgate-pgpublisher-');
+    const tree = await lspgate(['find_callers', '--symbol', 'clamp', '--depth', '1', '--json'], publisherCache);
+    expect(tree.code, tree.stderr).toBe(0);
+    callers = ((JSON.parse(tree.stdout) as { root: { calls?: typeof callers } }).root.calls ?? []).filter((c) => c.symbol_id);
+    const r = await lspgate(['publish', '--to', ownerUrl(), '--json'], publisherCache);
     expect(r.code, r.stderr).toBe(0);
     for (const stmt of readerGrants('lspgate_reader', 'lspgate_owner')) await cluster.admin(stmt);
     // words only the published rows hold: no local cut of these files would produce them
@@ -88,4 +96,16 @@ describe.skipIf(pgSkip)('search_code from the published chunks', () => {
     }
     expect((await searchCode('zanzibarpublished')).symbols).not.toContain('clamp');
   }, 120_000);
+
+  it("publishes the call edges the publisher's database recorded", async () => {
+    expect(callers.length).toBeGreaterThan(0);
+    const rows = await cluster.admin(
+      `SELECT e.caller_symbol_id AS caller, e.callee_symbol_id AS callee, e.line, f.path FROM lspgate.call_edges e
+         JOIN lspgate.files f ON f.repo_id = e.repo_id AND f.id = e.file_id ORDER BY e.line`,
+    );
+    const edges = rows.rows as { caller: string; callee: string; line: number; path: string }[];
+    expect(edges.map((e) => e.caller).sort()).toEqual(callers.map((c) => c.symbol_id).sort());
+    expect(edges.every((e) => e.callee === 'src/util/math.ts::clamp#function')).toBe(true);
+    expect(edges.map((e) => e.line)).toEqual(callers.flatMap((c) => (c.call_sites ?? []).map((x) => x.line)).sort((a, b) => a - b));
+  });
 });
