@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ChunkFts } from '../src/chunks/chunk-fts.js';
-import { ChunkIndex } from '../src/chunks/chunk-index.js';
+import { HeapChunkIndex } from '../src/chunks/chunk-index.js';
 import { chunkMatcher } from '../src/chunks/filter.js';
 import { openSqlite } from '../src/chunks/sqlite-handle.js';
 import type { Chunk } from '../src/chunks/types.js';
@@ -83,7 +83,7 @@ async function runRepo(key: string, weights: number[] | undefined) {
     await gateway.run('search_code', { query: 'warm up', limit: 1, output_format: 'json' });
     const index = (await syncChunks(await gateway.workspaceFor(undefined), gateway.context.limits)).index;
     // the same chunks in a heap index (MiniSearch) and in FTS5 with the weights asked for
-    const heap = new ChunkIndex();
+    const heap = new HeapChunkIndex();
     let t = performance.now();
     for (const file of index.indexedFiles()) heap.replaceFile(file, index.fileHash(file) ?? '', [...index.fileChunks(file)]);
     const heapMs = performance.now() - t;
@@ -102,16 +102,7 @@ async function runRepo(key: string, weights: number[] | undefined) {
       const mini = heap.search(q.q, undefined, FETCH).map((h) => h.chunk);
       ms.mini.push(performance.now() - t);
       t = performance.now();
-      const ftsHits = fts
-        .search(
-          q.q,
-          (id) => {
-            const c = index.live(id);
-            return !!c && keep(c);
-          },
-          FETCH,
-        )
-        .map((h) => index.live(h.id)!);
+      const ftsHits = fts.search(q.q, (c) => keep(c), FETCH).map((h) => h.chunk);
       ms.fts.push(performance.now() - t);
       const r = {
         q: q.q,

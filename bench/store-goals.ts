@@ -2,8 +2,9 @@
  * `node dist/bench/store-goals.js [--files 3500] [--root DIR]` (also the `store` row of
  * bench/memory-goals.ts): the workspace database's goals, each phase in a process of its own.
  *   - cold: a gateway catalogs the repository (gen-repo's, seed 42, unless --root), then answers
- *     search_symbols, search_text, get_repo_outline, get_file_outline and get_symbol; lspgate's own
- *     RSS after a full GC and its peak RSS — target ≤ 150 MB;
+ *     search_symbols, search_text, get_repo_outline, get_file_outline, get_symbol and (BM25)
+ *     search_code; lspgate's own RSS after a full GC before and after search_code, and its peak RSS
+ *     — target ≤ 150 MB;
  *   - warm: a new process on the same cache, no file changed: the first search_symbols answer, in ms
  *     since the process started (Node's start and lspgate's imports included) — target ≤ 1 s.
  * Prints one JSON object.
@@ -48,11 +49,18 @@ async function cold(root: string, cacheDir: string): Promise<Record<string, unkn
       await run('get_file_outline', { file: first.file });
       await run('get_symbol', { symbol_id: first.symbol_id });
     }
+    const rssBeforeSearchCode = gcRss();
+    const t1 = performance.now();
+    const code = (await run('search_code', { query: 'parse the service request', mode: 'bm25' })) as unknown as { hits?: unknown[]; results?: unknown[] };
+    const searchCodeMs = Math.round(performance.now() - t1);
     return {
       files: status.files,
       symbols: status.symbols,
       state: status.state,
       catalog_ms: catalogMs,
+      rss_mb_before_search_code: rssBeforeSearchCode,
+      search_code_ms: searchCodeMs,
+      search_code_hits: (code.hits ?? code.results ?? []).length,
       rss_mb_after_gc: gcRss(),
       heap_used_mb: mb(process.memoryUsage().heapUsed),
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),

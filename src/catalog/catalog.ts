@@ -391,6 +391,10 @@ export class WorkspaceCatalog implements Catalog {
     return this.index.files;
   }
 
+  publishedChunks(want: ReadonlyMap<string, string>, take: (path: string, chunks: unknown[]) => Promise<void>): Promise<number | undefined> {
+    return this.deps.published?.chunks(want, take) ?? Promise.resolve(undefined);
+  }
+
   /**
    * Every symbol in file then byte order. The ordered list is kept until the index changes (its
    * version): sorting 500 files' symbols on every search_symbols and get_repo_outline was a third

@@ -17,18 +17,19 @@
  * from the same bytes (another process, or itself before a restart) leaves them, and every write is
  * a whole file, so two processes on one cache never leave a file half written.
  */
-import { inTransaction, type SqlDb } from './sqlite-handle.js';
+import { searchTablesMigration } from '../store/search-schema.js';
+import { dirOf, type PackageFile } from './conventions.js';
+import { inTransaction, type SqlDb, type SqlRow } from './sqlite-handle.js';
 import { normalizeTerm, tokenizeCode } from './tokenize.js';
-import type { Chunk } from './types.js';
+import { type Chunk, CHUNKER_VERSION } from './types.js';
 
-const DDL = `CREATE TABLE IF NOT EXISTS chunks (
-  rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, file TEXT NOT NULL, file_id INTEGER, kind TEXT NOT NULL,
-  symbol TEXT, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, text TEXT NOT NULL, json TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS idx_chunks_file ON chunks(file);
-CREATE TABLE IF NOT EXISTS chunk_files (file TEXT PRIMARY KEY, stamp TEXT NOT NULL);
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(name, signature, doc, path, body, content='', contentless_delete=1, tokenize="unicode61 tokenchars '_$'");
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
-CREATE TRIGGER IF NOT EXISTS chunks_fts_delete AFTER DELETE ON chunks BEGIN DELETE FROM chunks_fts WHERE rowid = old.rowid; END;`;
+/** The meta key holding the chunker version the stored chunks were cut by. */
+const CHUNKER_KEY = 'chunker_version';
+
+/** A chunk from its row (`text` and `json` columns). */
+export function chunkOfRow(r: SqlRow): Chunk {
+  return { ...(JSON.parse(r.json as string) as Omit<Chunk, 'text'>), text: r.text as string } as Chunk;
+}
 
 /** bm25() column weights, in the order of chunks_fts's columns. */
 export const FTS_WEIGHTS = [8, 4, 4, 1, 1];
@@ -53,6 +54,7 @@ export function ftsQuery(query: string): string | undefined {
 
 export interface FtsHit {
   id: string;
+  chunk: Chunk;
   /** FTS5's bm25(), sign turned: higher is better. */
   bm25: number;
 }
@@ -61,9 +63,28 @@ export class ChunkFts {
   /** bm25() column weights (a bench varies them). */
   weights = FTS_WEIGHTS;
 
-  constructor(readonly db: SqlDb) {
-    db.exec(DDL);
+  /**
+   * Chunks cut by another chunker version (`chunkerVersion`: tests pretend a change) are dropped
+   * here, all at once: the next sync cuts every file again, bytes changed or not.
+   */
+  constructor(
+    readonly db: SqlDb,
+    chunkerVersion = CHUNKER_VERSION,
+  ) {
+    inTransaction(db, () => {
+      searchTablesMigration(db);
+      const was = db.prepare('SELECT value FROM meta WHERE key = ?').get(CHUNKER_KEY)?.value;
+      if (was === chunkerVersion) return;
+      if (was !== undefined) {
+        db.exec('DELETE FROM chunks; DELETE FROM chunk_files;');
+        this.rechunkedBecause = `the stored chunks were cut by chunker ${was}, this is ${chunkerVersion}: every file is chunked again`;
+      }
+      db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(CHUNKER_KEY, chunkerVersion);
+    });
   }
+
+  /** Why the stored chunks were dropped when this was opened (a chunker change), once. */
+  rechunkedBecause: string | undefined;
 
   /** The stamp the stored chunks of `file` were cut from. */
   stamp(file: string): string | undefined {
@@ -75,20 +96,36 @@ export class ChunkFts {
    * the stored ones were cut from the same stamp. `file` is the index's key (a path, or the key of
    * a directory's convention chunks or of the history).
    */
-  replaceFile(file: string, stamp: string, chunks: readonly Chunk[]): boolean {
+  replaceFile(file: string, stamp: string, chunks: readonly Chunk[], idioms?: PackageFile): boolean {
     const db = this.db;
     if (this.stamp(file) === stamp) return false;
     const fileId = this.fileId(file);
     inTransaction(db, () => {
       db.prepare('DELETE FROM chunks WHERE file = ?').run(file);
-      const ins = db.prepare('INSERT INTO chunks(id, file, file_id, kind, symbol, start_line, end_line, text, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      // an id another file's chunk has already (or an earlier chunk of this one) is left out: the first keeps it
+      const ins = db.prepare(
+        'INSERT OR IGNORE INTO chunks(id, file, file_id, kind, symbol, start_line, end_line, text, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
       const fts = db.prepare('INSERT INTO chunks_fts(rowid, name, signature, doc, path, body) VALUES (?, ?, ?, ?, ?, ?)');
       for (const c of chunks) {
         const { text, ...rest } = c;
-        const { lastInsertRowid } = ins.run(c.id, file, fileId, c.chunk_kind, c.symbol_name ?? null, c.start_line, c.end_line, text, JSON.stringify(rest));
+        const { changes, lastInsertRowid } = ins.run(
+          c.id,
+          file,
+          fileId,
+          c.chunk_kind,
+          c.symbol_name ?? null,
+          c.start_line,
+          c.end_line,
+          text,
+          JSON.stringify(rest),
+        );
+        if (!changes) continue;
         fts.run(lastInsertRowid, ftsTerms(c.symbol_name ?? ''), ftsTerms(c.signature ?? ''), ftsTerms(c.docstring ?? ''), ftsTerms(c.file), ftsTerms(text));
       }
-      db.prepare('INSERT INTO chunk_files(file, stamp) VALUES (?, ?) ON CONFLICT(file) DO UPDATE SET stamp = excluded.stamp').run(file, stamp);
+      db.prepare(
+        'INSERT INTO chunk_files(file, stamp, dir, idioms) VALUES (?, ?, ?, ?) ON CONFLICT(file) DO UPDATE SET stamp = excluded.stamp, dir = excluded.dir, idioms = excluded.idioms',
+      ).run(file, stamp, idioms ? dirOf(file) : null, idioms ? JSON.stringify(idioms) : null);
     });
     return true;
   }
@@ -111,6 +148,14 @@ export class ChunkFts {
     });
   }
 
+  /** The idiom counts of the files of `dir` (what its convention chunks are summed from). */
+  dirIdioms(dir: string): PackageFile[] {
+    return this.db
+      .prepare('SELECT idioms FROM chunk_files WHERE dir = ? AND idioms IS NOT NULL ORDER BY file')
+      .all(dir)
+      .map((r) => JSON.parse(r.idioms as string) as PackageFile);
+  }
+
   /** Removes every stored file `keep` does not name (after a full sync: files gone while no process watched). */
   prune(keep: ReadonlySet<string>): number {
     const gone = this.files().filter((f) => !keep.has(f));
@@ -129,18 +174,19 @@ export class ChunkFts {
    * Chunk ids best first, each passing `accept` (the chunk filter, applied before the cut so `limit`
    * filtered hits come back when they exist). The ranked rows are read lazily.
    */
-  search(query: string, accept: (id: string) => boolean, limit: number): FtsHit[] {
+  search(query: string, accept: (c: Chunk) => boolean, limit: number): FtsHit[] {
     const match = ftsQuery(query);
     if (!match || limit <= 0) return [];
     const out: FtsHit[] = [];
     const rows = this.db
       .prepare(
-        `SELECT c.id AS id, bm25(chunks_fts, ${this.weights.map(Number).join(', ')}) AS score FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH ? ORDER BY score`,
+        `SELECT c.id AS id, c.text AS text, c.json AS json, bm25(chunks_fts, ${this.weights.map(Number).join(', ')}) AS score FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH ? ORDER BY score`,
       )
       .iterate(match);
     for (const r of rows) {
-      if (!accept(r.id as string)) continue;
-      out.push({ id: r.id as string, bm25: -(r.score as number) });
+      const chunk = chunkOfRow(r);
+      if (!accept(chunk)) continue;
+      out.push({ id: r.id as string, chunk, bm25: -(r.score as number) });
       if (out.length >= limit) break;
     }
     return out;

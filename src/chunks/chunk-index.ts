@@ -1,19 +1,22 @@
 /**
  * The chunks of one workspace and their BM25 index, kept per file so a changed file re-chunks and
- * re-indexes only itself. BM25 documents are keyed by what they index (file, content hash, name,
+ * re-indexes only itself: the contract (ChunkIndex) and its heap implementation. The workspace's
+ * chunks live in its SQLite database (sql-chunk-index.ts, ranked by FTS5: 36 of 43 developer
+ * questions answered in the top 5 against MiniSearch's 34, bench/search-fts5.ts); the heap one is
+ * for a process that cannot have the database (a read-only or full cache disk) and for tests of the
+ * index alone. In the heap, BM25 documents are keyed by what they index (file, content hash, name,
  * signature, docstring, kind), not by chunk id: an edit that shifts the chunks below it changes
  * their ids but not their documents, so `replaceFile` re-tokenises only chunks whose text changed
  * and re-points the rest at their new lines.
- * Lexical ranking: FTS5's bm25() over the chunks in the workspace's SQLite database (chunk-fts.ts)
- * when the index is given one — 36 of 43 developer questions answered in the top 5 against
- * MiniSearch's 34 (bench/search-fts5.ts) — else MiniSearch's BM25+ in the heap (BM25+ over several
- * fields, with our code tokenizer), for a Node without node:sqlite and for tests of the index alone.
+ * Lexical ranking in the heap: MiniSearch's BM25+ over several fields, with our code tokenizer.
  */
 import MiniSearch from 'minisearch';
 
 import { sha256 } from '../util/hash.js';
 import type { ChunkFts } from './chunk-fts.js';
+import { dirOf, type PackageFile } from './conventions.js';
 import { chunkMatcher } from './filter.js';
+import { HISTORY_FILE } from './history.js';
 import { normalizeTerm, tokenizeCode } from './tokenize.js';
 import { type Chunk, CHUNK_SCHEMA_VERSION, type ChunkFilter } from './types.js';
 
@@ -64,17 +67,86 @@ function citationKey(file: string, start: number, end: number, commit: string): 
   return `${file}\0${start}:${end}\0${commit}`;
 }
 
-export class ChunkIndex {
+/** Chunks per kind and invariant tier, and the rest of index_stats' view of the index. */
+export interface ChunkIndexStats {
+  chunk_count: number;
+  chunk_kinds: Record<string, number>;
+  invariant_tiers: Record<string, number>;
+  file_count: number;
+  bm25_terms: number;
+  text_bytes: number;
+  indexed_head: string;
+  built_at: string;
+  schema_version: string;
+}
+
+/** A workspace's chunks by index key (a path, a directory's convention key, `:`-keys), and their lexical ranking. */
+export interface ChunkIndex {
+  builtAt: string;
+  indexedHead: string;
+  /** The database side, when the chunks are kept there. */
+  readonly fts?: ChunkFts | undefined;
+  /** The stamp (content hash) the key's chunks were cut from. */
+  fileHash(file: string): string | undefined;
+  indexedFiles(): string[];
+  readonly chunkCount: number;
+  /** A chunk indexed now, or (heap only) one a re-index replaced. */
+  get(id: string): Chunk | undefined;
+  /** A chunk indexed now (not a replaced one). */
+  live(id: string): Chunk | undefined;
+  noteCited(c: Chunk): void;
+  citedContents(file: string, start: number, end: number, commit: string): readonly string[];
+  fileChunks(file: string): readonly Chunk[];
+  /** Chunk ids by key, in one read (what the vector indexer compares with its rows). */
+  idsByFile(): Map<string, string[]>;
+  /** `idioms`: the file's idiom counts, kept for its directory's convention chunks. */
+  replaceFile(file: string, hash: string, chunks: Chunk[], idioms?: PackageFile): unknown;
+  removeFile(file: string): void;
+  /** The idiom counts of the files of `dir`. */
+  dirIdioms(dir: string): PackageFile[];
+  /** HEAD moved: every chunk but the history's is cited at `head` (its lines are the same there). */
+  restamp(head: string): void;
+  search(query: string, filter: ChunkFilter | undefined, limit: number): Bm25Hit[];
+  kindCounts(): { kinds: Record<string, number>; tiers: Record<string, number> };
+  /** What it holds in the heap (bytes, estimated). */
+  approxBytes(): number;
+  stats(): ChunkIndexStats;
+}
+
+/**
+ * The content each citation an index handed out cited (file, lines, commit → content_sha256s, in the
+ * order handed out): the same lines at the same commit can have held other content since (an edit not
+ * committed yet), and verify_citation judges against what was cited. Bounded: the oldest go first.
+ */
+export class CitedContents {
+  private readonly cited = new Map<string, string[]>();
+
+  note(c: Chunk): void {
+    const key = citationKey(c.file, c.start_line, c.end_line, c.commit_hash);
+    const list = this.cited.get(key) ?? [];
+    if (!list.includes(c.content_sha256)) list.push(c.content_sha256);
+    this.cited.delete(key);
+    this.cited.set(key, list);
+    if (this.cited.size > MAX_CITED) this.cited.delete(this.cited.keys().next().value!);
+  }
+
+  of(file: string, start: number, end: number, commit: string): readonly string[] {
+    return this.cited.get(citationKey(file, start, end, commit)) ?? [];
+  }
+
+  /** Estimated heap bytes. */
+  bytes(): number {
+    return 300 * this.cited.size;
+  }
+}
+
+export class HeapChunkIndex implements ChunkIndex {
   private readonly files = new Map<string, IndexedFile>();
   private readonly byId = new Map<string, Chunk>();
   /** Chunks replaced by a re-index, by id: verify_citation can still say what an old citation held. */
   private readonly retired = new Map<string, Chunk>();
-  /**
-   * The content each citation this index handed out cited (file, lines, commit → content_sha256s,
-   * in the order handed out): the same lines at the same commit can have held other content since
-   * (an edit not committed yet), and verify_citation judges against what was cited.
-   */
-  private readonly cited = new Map<string, string[]>();
+  private readonly cited = new CitedContents();
+  private readonly idioms = new Map<string, PackageFile>();
   /** BM25 document key → the chunk it stands for now. */
   private readonly docs = new Map<string, Chunk>();
   private readonly bm25 = new MiniSearch<Doc>({
@@ -87,8 +159,7 @@ export class ChunkIndex {
   builtAt = '';
   indexedHead = '';
 
-  /** `fts`: the chunks are kept and ranked in SQLite, MiniSearch is left empty. */
-  constructor(readonly fts?: ChunkFts) {}
+  readonly fts = undefined;
 
   fileHash(file: string): string | undefined {
     return this.files.get(file)?.hash;
@@ -106,34 +177,39 @@ export class ChunkIndex {
     return this.byId.get(id) ?? this.retired.get(id);
   }
 
-  /** A chunk indexed now (not a replaced one). */
   live(id: string): Chunk | undefined {
     return this.byId.get(id);
   }
 
-  /** The chunk a citation was made from: indexed now, or replaced by a re-index. */
-  /** A chunk was handed out as a citation (search_code). */
   noteCited(c: Chunk): void {
-    const key = citationKey(c.file, c.start_line, c.end_line, c.commit_hash);
-    const list = this.cited.get(key) ?? [];
-    if (!list.includes(c.content_sha256)) list.push(c.content_sha256);
-    this.cited.delete(key);
-    this.cited.set(key, list);
-    if (this.cited.size > MAX_CITED) this.cited.delete(this.cited.keys().next().value!);
+    this.cited.note(c);
   }
 
-  /** The contents this index handed out a citation for (usually one; several when the lines changed between two answers). */
   citedContents(file: string, start: number, end: number, commit: string): readonly string[] {
-    return this.cited.get(citationKey(file, start, end, commit)) ?? [];
+    return this.cited.of(file, start, end, commit);
   }
 
   fileChunks(file: string): readonly Chunk[] {
     return this.files.get(file)?.chunks ?? [];
   }
 
+  idsByFile(): Map<string, string[]> {
+    return new Map([...this.files].map(([f, x]) => [f, x.chunks.map((c) => c.id)]));
+  }
+
+  dirIdioms(dir: string): PackageFile[] {
+    return [...this.idioms.values()].filter((f) => dirOf(f.file) === dir);
+  }
+
+  restamp(head: string): void {
+    for (const [file, x] of this.files) if (file !== HISTORY_FILE) for (const c of x.chunks) c.commit_hash = head;
+  }
+
   /** Says how many BM25 documents were tokenised anew, kept (re-pointed at moved lines) and discarded. */
-  replaceFile(file: string, hash: string, chunks: Chunk[]): { added: number; kept: number; discarded: number } {
+  replaceFile(file: string, hash: string, chunks: Chunk[], idioms?: PackageFile): { added: number; kept: number; discarded: number } {
     const old = this.files.get(file);
+    if (idioms) this.idioms.set(file, idioms);
+    else this.idioms.delete(file);
     for (const c of old?.chunks ?? []) this.byId.delete(c.id);
     const ids = new Set<string>();
     const unique = chunks.filter((c) => !ids.has(c.id) && !this.byId.has(c.id) && !!ids.add(c.id));
@@ -148,26 +224,25 @@ export class ChunkIndex {
     }
     for (const [key, c] of old?.docs ?? []) {
       if (!docs.has(key)) {
-        if (!this.fts) this.bm25.discard(key);
+        this.bm25.discard(key);
         this.docs.delete(key);
         discarded++;
       }
       if (!this.byId.has(c.id)) this.retire(c);
     }
     for (const d of added) this.docs.set(d.id, docs.get(d.id)!);
-    if (this.fts) this.fts.replaceFile(file, hash, unique);
-    else this.bm25.addAll(added);
+    this.bm25.addAll(added);
     this.files.set(file, { hash, chunks: unique, docs });
     return { added: added.length, kept: docs.size - added.length, discarded };
   }
 
   removeFile(file: string): void {
     const old = this.files.get(file);
+    this.idioms.delete(file);
     if (!old) return;
-    this.fts?.removeFile(file);
     for (const [key, c] of old.docs) {
       this.byId.delete(c.id);
-      if (!this.fts) this.bm25.discard(key);
+      this.bm25.discard(key);
       this.docs.delete(key);
       this.retire(c);
     }
@@ -183,17 +258,6 @@ export class ChunkIndex {
   search(query: string, filter: ChunkFilter | undefined, limit: number): Bm25Hit[] {
     const match = chunkMatcher(filter);
     if (query.trim() === LIST_ALL) return this.list(match, limit);
-    if (this.fts)
-      return this.fts
-        .search(
-          query,
-          (id) => {
-            const c = this.byId.get(id);
-            return !!c && match(c);
-          },
-          limit,
-        )
-        .map((h) => ({ chunk: this.byId.get(h.id)!, bm25: h.bm25 }));
     const results = this.bm25.search(query, { filter: (r) => match(this.docs.get(r.id as string)!) });
     return results.slice(0, limit).map((r) => ({ chunk: this.docs.get(r.id as string)!, bm25: r.score }));
   }
@@ -223,10 +287,10 @@ export class ChunkIndex {
     let chars = 0;
     for (const c of this.byId.values()) chars += c.text.length;
     for (const c of this.retired.values()) chars += c.text.length;
-    return 2 * chars + 400 * (this.byId.size + this.retired.size) + 120 * this.bm25.termCount;
+    return 2 * chars + 400 * (this.byId.size + this.retired.size) + 120 * this.bm25.termCount + this.cited.bytes();
   }
 
-  stats() {
+  stats(): ChunkIndexStats {
     let textBytes = 0;
     for (const c of this.byId.values()) textBytes += Buffer.byteLength(c.text);
     const counts = this.kindCounts();
@@ -235,7 +299,7 @@ export class ChunkIndex {
       chunk_kinds: counts.kinds,
       invariant_tiers: counts.tiers,
       file_count: this.files.size,
-      bm25_terms: this.fts ? this.fts.termCount() : this.bm25.termCount,
+      bm25_terms: this.bm25.termCount,
       text_bytes: textBytes,
       indexed_head: this.indexedHead,
       built_at: this.builtAt,

@@ -24,6 +24,8 @@ export interface SqlDb {
   exec(sql: string): void;
   prepare(sql: string): SqlStatement;
   loadExtension(file: string): void;
+  /** A scalar SQL function written in JavaScript. */
+  function(name: string, opts: { deterministic?: boolean }, fn: (...args: SqlValue[]) => SqlValue): void;
   close(): void;
   readonly isOpen: boolean;
 }

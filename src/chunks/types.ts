@@ -192,6 +192,12 @@ export interface HitScore {
   hybrid_rank: number;
 }
 export const CHUNK_SCHEMA_VERSION = '1.0';
+/**
+ * The chunker's version: bump it when the same bytes would be cut into other chunks (boundaries,
+ * fields, text). A stored index cut by another version is re-chunked whole (chunk-fts.ts): the
+ * same-hash skip alone would keep the old cuts of every file whose bytes did not change.
+ */
+export const CHUNKER_VERSION = '1';
 
 export function citationOf(c: Chunk): Citation {
   return { file: c.file, start_line: c.start_line, end_line: c.end_line, commit_hash: c.commit_hash };

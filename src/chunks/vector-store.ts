@@ -9,14 +9,16 @@
  * two spaces are never compared); `reindex` drops the vectors and starts again. Every write is one
  * transaction (a per-file replace is delete + insert together), so a killed process leaves the
  * previous state in the WAL-journaled file. Vectors are stored as unit vectors.
- * Search with a filter pre-filters: the matching rows' rowids (the filter is matched in JS — path
- * globs are not SQL) bound the KNN (`chunk_rowid IN (...)`), so `k` filtered hits come back when
- * they exist; with no filter the KNN runs on the whole table.
+ * Search with a filter pre-filters: the matching rows' rowids bound the KNN (`chunk_rowid IN
+ * (...)`), so `k` filtered hits come back when they exist; with no filter the KNN runs on the whole
+ * table. The workspace's search (`searchLive`) selects those rowids in SQL, joined to the live chunks
+ * (filter-sql.ts); `search` matches a filter in JS, for a store whose chunks are not in its database.
  */
 import { LspgateError } from '../errors/errors.js';
 import { type EmbeddingIdentity, identityChecksum } from './embedder.js';
 import { allFinite } from './embedding-answer.js';
 import { chunkMatcher, isZeroFilter } from './filter.js';
+import { filterSql } from './filter-sql.js';
 import { inTransaction, type SqlDb, type SqlRow } from './sqlite-handle.js';
 import { type Chunk, CHUNK_SCHEMA_VERSION, type ChunkFilter } from './types.js';
 
@@ -50,6 +52,9 @@ export interface VectorStore {
   /** Deletes then upserts in one durable step (the incremental indexer's unit of work). */
   replace(files: string[], chunks: StoredChunk[], embeddings: Float32Array[]): void;
   search(query: Float32Array, k: number, filter?: ChunkFilter, accept?: (c: StoredChunk) => boolean): StoreHit[];
+  /** The database it lives in, and a search filtered in SQL against the live chunks there (when the chunks are in it too). */
+  readonly db?: SqlDb;
+  searchLive?(query: Float32Array, k: number, filter: ChunkFilter | undefined, head: string): StoreHit[];
   /** The stored records of one file with their vectors. */
   fileRecords(file: string): { chunk: StoredChunk; vector: Float32Array }[];
   /** The stored chunk ids by file (one query: what the indexer compares with its chunks). */
@@ -257,31 +262,51 @@ export class SqliteVectorStore implements VectorStore {
     const kk = Math.min(Math.max(1, Math.floor(k)), MAX_K);
     const q = blob(unitCopy(query));
     const records = new Map<number, StoredChunk>();
-    let rows: SqlRow[];
-    if (isZeroFilter(filter) && !accept) {
-      rows = this.db.prepare('SELECT chunk_rowid, distance FROM vec_chunks WHERE embedding MATCH ? AND k = ? ORDER BY distance').all(q, kk);
-    } else {
-      const match = chunkMatcher<StoredChunk>(filter);
-      const keep: number[] = [];
-      let total = 0;
-      for (const r of this.db.prepare('SELECT rowid, * FROM chunk_vectors').iterate()) {
-        total++;
-        const c = fromRow(r);
-        if (match(c) && (!accept || accept(c))) {
-          keep.push(r.rowid as number);
-          records.set(r.rowid as number, c);
-        }
+    if (isZeroFilter(filter) && !accept) return this.nearest(q, kk, undefined, records);
+    const match = chunkMatcher<StoredChunk>(filter);
+    const keep: number[] = [];
+    let total = 0;
+    for (const r of this.db.prepare('SELECT rowid, * FROM chunk_vectors').iterate()) {
+      total++;
+      const c = fromRow(r);
+      if (match(c) && (!accept || accept(c))) {
+        keep.push(r.rowid as number);
+        records.set(r.rowid as number, c);
       }
-      if (keep.length === 0) return [];
-      rows =
-        keep.length === total
-          ? this.db.prepare('SELECT chunk_rowid, distance FROM vec_chunks WHERE embedding MATCH ? AND k = ? ORDER BY distance').all(q, kk)
-          : this.db
-              .prepare(
-                'SELECT chunk_rowid, distance FROM vec_chunks WHERE embedding MATCH ? AND k = ? AND chunk_rowid IN (SELECT value FROM json_each(?)) ORDER BY distance',
-              )
-              .all(q, kk, JSON.stringify(keep));
     }
+    if (keep.length === 0) return [];
+    return this.nearest(q, kk, keep.length === total ? undefined : keep, records);
+  }
+
+  /**
+   * The k nearest rows whose chunk is live in the same database's `chunks` table and passes
+   * `filter`, the filter evaluated in SQL (filter-sql.ts): the candidate rowids are selected by
+   * SQLite and bound the KNN, so k filtered hits come back when they exist and no row is read into
+   * JavaScript to be filtered. `head`: the HEAD the live chunks are cited at.
+   */
+  searchLive(query: Float32Array, k: number, filter: ChunkFilter | undefined, head: string): StoreHit[] {
+    this.check();
+    if (query.length !== this.identity.dim) throw new LspgateError('INTERNAL', `a ${query.length}-dimensional query for an index of dim ${this.identity.dim}`);
+    if (!allFinite([query])) throw new LspgateError('INTERNAL', 'a query vector with a non-finite value');
+    const kk = Math.min(Math.max(1, Math.floor(k)), MAX_K);
+    const { where, params } = filterSql(this.db, filter, head);
+    const keep = this.db
+      .prepare(`SELECT v.rowid AS r FROM chunk_vectors v JOIN chunks c ON c.id = v.id WHERE ${where}`)
+      .all(...params)
+      .map((r) => r.r as number);
+    if (keep.length === 0) return [];
+    return this.nearest(blob(unitCopy(query)), kk, keep.length === this.size ? undefined : keep, new Map());
+  }
+
+  /** The KNN over all vectors, or over the rowids `keep`; hits with their rows. */
+  private nearest(q: Uint8Array, kk: number, keep: number[] | undefined, records: Map<number, StoredChunk>): StoreHit[] {
+    const rows = keep
+      ? this.db
+          .prepare(
+            'SELECT chunk_rowid, distance FROM vec_chunks WHERE embedding MATCH ? AND k = ? AND chunk_rowid IN (SELECT value FROM json_each(?)) ORDER BY distance',
+          )
+          .all(q, kk, JSON.stringify(keep))
+      : this.db.prepare('SELECT chunk_rowid, distance FROM vec_chunks WHERE embedding MATCH ? AND k = ? ORDER BY distance').all(q, kk);
     // A non-finite stored value makes a distance NaN (SQL NULL): nothing this store writes, but a
     // database edited behind its back. Such an index is dropped (to be embedded again), and says so.
     if (rows.some((r) => typeof r.distance !== 'number' || !Number.isFinite(r.distance))) {

@@ -65,15 +65,13 @@ export class ChunkVectors {
 
   /** Files whose indexed chunks are not exactly the stored ones, and stored files no longer indexed. */
   private changes(index: ChunkIndex): { changed: string[]; gone: string[] } {
-    const indexed = index.indexedFiles();
-    const live = new Set(indexed);
+    const indexed = index.idsByFile();
     const stored = this.store.idsByFile();
-    const gone = [...stored.keys()].filter((f) => !live.has(f));
+    const gone = [...stored.keys()].filter((f) => !indexed.has(f));
     const changed: string[] = [];
-    for (const file of indexed) {
-      const chunks = index.fileChunks(file);
+    for (const [file, ids] of indexed) {
       const have = stored.get(file) ?? new Set<string>();
-      if (have.size !== chunks.length || !chunks.every((c) => have.has(c.id))) changed.push(file);
+      if (have.size !== ids.length || !ids.every((id) => have.has(id))) changed.push(file);
     }
     return { changed, gone };
   }
@@ -141,8 +139,19 @@ export class ChunkVectors {
     return vecs;
   }
 
-  /** The k nearest live chunks that pass `filter` (matched on the live chunk, whose commit may be newer). */
+  /**
+   * The k nearest live chunks that pass `filter` (matched on the live chunk, whose commit may be
+   * newer): in SQL when the chunks are in the store's database, else row by row here.
+   */
   search(index: ChunkIndex, query: Float32Array, k: number, filter: ChunkFilter | undefined): VectorHit[] {
+    if (index.fts && this.store.searchLive && index.fts.db === this.store.db) {
+      const out: VectorHit[] = [];
+      for (const h of this.store.searchLive(query, k, filter, index.indexedHead)) {
+        const chunk = index.live(h.chunk.id);
+        if (chunk) out.push({ chunk, distance: h.distance });
+      }
+      return out;
+    }
     const match = chunkMatcher(filter);
     const accept = (s: StoredChunk) => {
       const c = index.live(s.id);

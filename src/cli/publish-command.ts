@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
+import { recordedCalls } from '../catalog/published/call-edges.js';
 import { connectIndex } from '../catalog/published/connect.js';
 import { repositoryName } from '../catalog/published/repository.js';
 import { isPostgresUrl, redactUrl } from '../catalog/published/url.js';
@@ -21,6 +22,7 @@ import { Gateway } from '../gateway/gateway.js';
 import { defaultEmbedder } from '../service/search/chunk-ranking.js';
 import { syncChunks } from '../service/search/chunk-sync.js';
 import { configuredEmbedder } from '../service/search/embedder-config.js';
+import { indexDbOf } from '../service/search/index-db.js';
 import { headCommit } from '../util/git.js';
 import { runGit } from '../util/git.js';
 
@@ -36,8 +38,9 @@ const OPTIONS = {
 
 export const PUBLISH_HELP = `lspgate publish --to <postgres-url> [--root DIR] [--repo NAME] [--no-vectors] [--json]
 
-Writes the workspace's index (files, symbols, chunks, vectors) at its git HEAD into PostgreSQL, in one
-transaction; files published before with the same path and bytes are shared, not written again.
+Writes the workspace's index (files, symbols, chunks, vectors, the call edges its database recorded)
+at its git HEAD into PostgreSQL, in one transaction; files published before with the same path and
+bytes are shared, not written again.
 The repository's name: --repo, else LSPGATE_INDEX_REPO, else the origin remote (github.com/org/repo),
 else the folder's name. Give the password through PGPASSWORD or ~/.pgpass rather than the URL.`;
 
@@ -79,6 +82,7 @@ export async function runPublishCommand(argv: string[]): Promise<number> {
         indexVersion: INDEX_VERSION,
         files,
         load,
+        calls: recordedCalls(indexDbOf(ws, gateway.context.cacheDir)),
         ...(identity ? { embedder: { checksum: identityChecksum(identity), dim: identity.dim, identity } } : {}),
       });
       const timings = { catalog_ms: t1 - t0, chunks_ms: t2 - t1, write_ms: Date.now() - t2 };

@@ -295,6 +295,12 @@ export interface CallEdgeRow {
 }
 
 export interface Catalog {
+  /**
+   * `--index`: gives `take` the published chunks (seed-004 Chunks, src/chunks/types.ts) of the files
+   * whose local stamp (path → content hash, `:syntax` at the syntax tier) is the published one; the
+   * number of files taken, undefined without an index or when it cannot be read.
+   */
+  publishedChunks?(want: ReadonlyMap<string, string>, take: (path: string, chunks: unknown[]) => Promise<void>): Promise<number | undefined>;
   /** Builds (or loads from disk and refreshes) the whole catalog; progress per file. */
   build(opts?: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<CatalogStatus>;
   status(): CatalogStatus;

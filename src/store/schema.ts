@@ -10,8 +10,10 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 
+import { searchTablesMigration } from './search-schema.js';
+
 /** Bump with a migration appended to MIGRATIONS. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Version 1: the catalog (files with content and FTS5, symbols, call_graph) and meta. */
 const V1 = `
@@ -81,4 +83,9 @@ export function createSchema(db: DatabaseSync): void {
  * MIGRATIONS[v] brings a database at version v to v + 1 (in the caller's transaction). Index 0 is
  * unused: version 0 is a new database (createSchema).
  */
-export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [() => undefined];
+export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [() => undefined, searchTables];
+
+/** The search side's tables: chunks, their FTS5 index, the vectors' rows and manifest (search-schema.ts). */
+function searchTables(db: DatabaseSync): void {
+  searchTablesMigration(db);
+}

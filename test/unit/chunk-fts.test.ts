@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { ChunkFts, ftsQuery, ftsTerms } from '../../src/chunks/chunk-fts.js';
-import { ChunkIndex } from '../../src/chunks/chunk-index.js';
+import { SqlChunkIndex } from '../../src/chunks/sql-chunk-index.js';
 import { openSqlite, type SqlDb } from '../../src/chunks/sqlite-handle.js';
 import type { Chunk } from '../../src/chunks/types.js';
 import { symbolChunk } from '../helpers/chunks.js';
@@ -60,7 +60,7 @@ describe('ChunkFts', () => {
     expect(fts.search('parsing a template', all, 10)[0]!.bm25).toBeGreaterThan(0);
     expect(
       ids(
-        fts.search('parse template', (id) => id !== cs[1]!.id, 1),
+        fts.search('parse template', (c) => c.id !== cs[1]!.id, 1),
         cs,
       ),
     ).toEqual(['render']);
@@ -88,6 +88,18 @@ describe('ChunkFts', () => {
     expect(fts.size).toBe(0);
     // the FTS rows went with the chunk rows (the delete trigger)
     expect(db(file).prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH 'beta'").get()!.n).toBe(0);
+  });
+
+  it('drops the chunks cut by another chunker version when opened, so files whose bytes did not change are cut again', () => {
+    const file = tmp();
+    const v1 = new ChunkFts(db(file), '1');
+    v1.replaceFile('a.ts', 'h1', [symbolChunk('a.ts', 1, 'function alpha() {}', 'alpha')]);
+    expect(new ChunkFts(db(file), '1').stamp('a.ts')).toBe('h1');
+    const v2 = new ChunkFts(db(file), '2');
+    expect(v2.rechunkedBecause).toMatch(/chunker 1, this is 2/);
+    expect(v2.stamp('a.ts')).toBeUndefined();
+    expect(v2.size).toBe(0);
+    expect(v2.replaceFile('a.ts', 'h1', [symbolChunk('a.ts', 1, 'function alpha() {}', 'alpha')])).toBe(true);
   });
 
   it("names the catalog's files row of the chunk's path (seed 003's join: chunks to files)", () => {
@@ -129,7 +141,7 @@ describe('ChunkFts', () => {
 
 describe('ChunkIndex over FTS5', () => {
   it('ranks through FTS5 with the chunk filter applied before the cut, and forgets removed files', () => {
-    const index = new ChunkIndex(new ChunkFts(db(tmp())));
+    const index = new SqlChunkIndex(new ChunkFts(db(tmp())));
     index.replaceFile('src/cache.ts', 'h1', [symbolChunk('src/cache.ts', 1, 'function evictCache() { /* evict the oldest cache entry */ }', 'evictCache')]);
     index.replaceFile('lib/cache.py', 'h1', [symbolChunk('lib/cache.py', 1, 'def trim():\n    # cache: drop an entry', 'trim', { language: 'python' })]);
     expect(index.search('evict cache entry', undefined, 5).map((h) => h.chunk.symbol_name)).toEqual(['evictCache', 'trim']);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { ChunkIndex } from '../../src/chunks/chunk-index.js';
+import { HeapChunkIndex } from '../../src/chunks/chunk-index.js';
 import { symbolChunk } from '../helpers/chunks.js';
 
 const ALPHA = 'function parseAlpha(input) {\n  return input.trim();\n}';
@@ -14,7 +14,7 @@ const DUP = 'function noop() {}';
 
 describe('ChunkIndex incremental re-index', () => {
   it('re-tokenises only changed chunks; moved ones answer at their new lines', () => {
-    const index = new ChunkIndex();
+    const index = new HeapChunkIndex();
     const first = [
       symbolChunk('a.ts', 1, ALPHA, 'parseAlpha'),
       symbolChunk('a.ts', 5, BETA, 'renderBeta'),

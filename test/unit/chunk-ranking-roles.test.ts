@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { ChunkIndex } from '../../src/chunks/chunk-index.js';
+import { HeapChunkIndex } from '../../src/chunks/chunk-index.js';
 import { chunkId, contentSha256 } from '../../src/chunks/ids.js';
 import type { Chunk, ChunkKind } from '../../src/chunks/types.js';
 import { rankChunks } from '../../src/service/search/chunk-ranking.js';
@@ -37,8 +37,8 @@ const PIECES = [
   "  expect(checkAddress('a@b@c')).toBe(false); // email with two @ is not validated\n});",
 ];
 
-function index(): ChunkIndex {
-  const ix = new ChunkIndex();
+function index(): HeapChunkIndex {
+  const ix = new HeapChunkIndex();
   ix.replaceFile('src/address.ts', 'h1', [chunk('src/address.ts', 1, IMPL, 'checkAddress', 'symbol', false)]);
   ix.replaceFile(
     'test/address.test.ts',

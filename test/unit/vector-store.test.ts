@@ -12,7 +12,7 @@ import path from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { ChunkIndex } from '../../src/chunks/chunk-index.js';
+import { HeapChunkIndex } from '../../src/chunks/chunk-index.js';
 import type { Embedder, EmbeddingIdentity } from '../../src/chunks/embedder.js';
 import { chunkId, contentSha256 } from '../../src/chunks/ids.js';
 import { openSqlite, type SqlDb } from '../../src/chunks/sqlite-handle.js';
@@ -251,7 +251,7 @@ class CountingEmbedder implements Embedder {
 describe('ChunkVectors over the store', () => {
   it('embeds only new text: a chunk that moved keeps its vector; a second process re-embeds nothing', async () => {
     const dir = tmp();
-    const index = new ChunkIndex();
+    const index = new HeapChunkIndex();
     index.replaceFile('a.ts', 'h1', [symbolChunk('a.ts', 1, 'function alpha() {}', 'alpha'), symbolChunk('a.ts', 3, 'function beta() {}', 'beta')]);
     const emb = new CountingEmbedder();
     const cv = new ChunkVectors(emb, open(dir, ID3));
@@ -275,7 +275,7 @@ describe('ChunkVectors over the store', () => {
   });
 
   it('yields to the event loop between embedding steps (background work does not hold the process)', async () => {
-    const index = new ChunkIndex();
+    const index = new HeapChunkIndex();
     for (let f = 0; f < 60; f++) {
       const file = `f${f}.ts`;
       index.replaceFile(

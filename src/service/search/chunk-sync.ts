@@ -20,16 +20,17 @@ import { projectManifests } from '../../adapters/languages.js';
 import { FileGate } from '../../catalog/file-gate.js';
 import { walkWorkspace } from '../../catalog/walk.js';
 import { ChunkFts } from '../../chunks/chunk-fts.js';
-import { ChunkIndex } from '../../chunks/chunk-index.js';
+import { type ChunkIndex, HeapChunkIndex } from '../../chunks/chunk-index.js';
 import { chunkSourceFile } from '../../chunks/chunker.js';
 import { conventionChunks, conventionKey, dirOf, isConventionKey, type PackageFile } from '../../chunks/conventions.js';
 import { chunkMarkdown } from '../../chunks/doc-chunks.js';
 import { currentGitHead } from '../../chunks/git-head.js';
 import { HISTORY_FILE, readHistory } from '../../chunks/history.js';
 import type { FileIdioms } from '../../chunks/idioms.js';
-import type { PRRef } from '../../chunks/types.js';
+import { SqlChunkIndex } from '../../chunks/sql-chunk-index.js';
+import type { Chunk, PRRef } from '../../chunks/types.js';
 import type { Limits } from '../../config/schema.js';
-import type { CatalogChanges, Derived, DerivedKey } from '../../core/catalog.js';
+import type { CatalogChanges, Derived, DerivedKey, FileEntry } from '../../core/catalog.js';
 import type { Workspace } from '../../core/workspace.js';
 import { sha256 } from '../../util/hash.js';
 import { asBackground, yieldToEventLoop } from '../../util/work-class.js';
@@ -55,8 +56,6 @@ export interface SyncReport {
 /** One workspace's chunks: its index, the Markdown it walked, and what changed since the last report. */
 export class WorkspaceChunks implements Derived {
   index: ChunkIndex;
-  /** Whether the database's chunks of files this index does not hold were removed (once per index). */
-  pruned = false;
   /** Catalog version when Markdown was last walked (-1: never). */
   docsAtVersion = -1;
   docs = new Map<string, string>();
@@ -65,12 +64,13 @@ export class WorkspaceChunks implements Derived {
   /** Re-chunked and removed since the last report (the background sync reports to the next caller). */
   rechunked = new Set<string>();
   removed = new Set<string>();
-  /** Each chunked file's idiom counts, and the directories whose convention chunks are to be made again. */
-  idioms = new Map<string, PackageFile>();
+  /** The directories whose convention chunks are to be made again (the files' idiom counts are in the index). */
   dirtyDirs = new Set<string>();
   /** The history corpus: read once asked for (HISTORY_KINDS, recent_prs), again when HEAD moves. */
   history: { head: string; recentPrs: Map<string, PRRef[]>; problem?: string } | undefined;
   wantHistory = false;
+  /** Whether the published index (`--index`) was asked for the chunks of the files it has (once). */
+  publishedAsked = false;
   /** Files chunked without their function bodies (a parse bound), with why: dropped when the file is chunked again. */
   unsplit = new Map<string, string>();
   private gates: { key: string; code: FileGate; docs: FileGate } | undefined;
@@ -81,7 +81,7 @@ export class WorkspaceChunks implements Derived {
     private readonly limits: Limits,
     private readonly fts?: ChunkFts,
   ) {
-    this.index = new ChunkIndex(fts);
+    this.index = newIndex(fts);
     this.unsubscribe = ws.catalog.changes.subscribe((batch) => this.onChanges(batch));
   }
 
@@ -111,10 +111,8 @@ export class WorkspaceChunks implements Derived {
   /** The feed: a reset starts again from nothing; changes are re-chunked now if the index was ever built. */
   private onChanges(batch: CatalogChanges): void {
     if (batch.reset) {
-      this.index = new ChunkIndex(this.fts);
-      this.pruned = false;
+      this.index = newIndex(this.fts);
       this.docs.clear();
-      this.idioms.clear();
       this.dirtyDirs.clear();
       this.history = undefined;
       this.docsAtVersion = -1;
@@ -129,6 +127,11 @@ export class WorkspaceChunks implements Derived {
   async settled(): Promise<void> {
     await this.pending;
   }
+}
+
+/** In the database when there is one (its only copy), else in the heap. */
+function newIndex(fts: ChunkFts | undefined): ChunkIndex {
+  return fts ? new SqlChunkIndex(fts) : new HeapChunkIndex();
 }
 
 const CHUNKS: DerivedKey<WorkspaceChunks> = { name: 'chunk_index' };
@@ -149,11 +152,36 @@ export function existingChunks(ws: Workspace): WorkspaceChunks | undefined {
   return ws.catalog.derived.peek(CHUNKS);
 }
 
+/** A server entry that replaced a syntax entry of the same bytes re-cuts the file at the server's ranges. */
+function stampOf(entry: FileEntry): string {
+  return entry.tier === 'syntax' ? `${entry.hash}:syntax` : entry.hash;
+}
+
+/**
+ * `--index`, once: the files whose chunks are not stored at their stamp take the published chunks
+ * where the published file has the same stamp (files that differ locally are cut below), each
+ * through the same gate and byte check as a file cut here.
+ */
+async function takePublished(ws: Workspace, s: WorkspaceChunks): Promise<void> {
+  if (s.publishedAsked || !ws.catalog.publishedChunks) return;
+  s.publishedAsked = true;
+  const entries = ws.catalog.files();
+  const want = new Map<string, string>();
+  for (const [rel, entry] of entries) if (s.index.fileHash(rel) !== stampOf(entry)) want.set(rel, stampOf(entry));
+  await ws.catalog.publishedChunks(want, async (rel, chunks) => {
+    const entry = entries.get(rel);
+    const a = entry && (await s.gate('code').admit(path.join(ws.root, rel)));
+    if (!entry || !a?.admitted || sha256(a.bytes) !== entry.hash) return;
+    s.index.replaceFile(rel, stampOf(entry), chunks as Chunk[]);
+    s.rechunked.add(rel);
+  });
+}
+
 async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string): Promise<void> {
+  await takePublished(ws, s);
   const entries = ws.catalog.files();
   for (const [rel, entry] of entries) {
-    // a server entry that replaced a syntax entry of the same bytes re-cuts the file at the server's ranges
-    const stamp = entry.tier === 'syntax' ? `${entry.hash}:syntax` : entry.hash;
+    const stamp = stampOf(entry);
     if (s.index.fileHash(rel) === stamp) continue;
     // chunking is CPU work per file: interactive work waiting on the event loop goes first
     await yieldToEventLoop();
@@ -168,14 +196,20 @@ async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string): Promis
     const text = a.bytes.toString('utf8');
     s.unsplit.delete(rel);
     const unsplit = (m: string) => s.unsplit.set(rel, m);
-    s.idioms.delete(rel);
     s.dirtyDirs.add(dirOf(rel));
-    const idioms = (counts: FileIdioms) => s.idioms.set(rel, { file: rel, language: entry.language, idioms: counts });
-    s.index.replaceFile(
-      rel,
-      stamp,
-      await chunkSourceFile({ file: rel, language: entry.language, text, commitHash: head, symbols: entry.symbols, bounds: s.bounds, unsplit, idioms }),
-    );
+    let counted: PackageFile | undefined;
+    const idioms = (counts: FileIdioms) => (counted = { file: rel, language: entry.language, idioms: counts });
+    const chunks = await chunkSourceFile({
+      file: rel,
+      language: entry.language,
+      text,
+      commitHash: head,
+      symbols: entry.symbols,
+      bounds: s.bounds,
+      unsplit,
+      idioms,
+    });
+    s.index.replaceFile(rel, stamp, chunks, counted);
     s.rechunked.add(rel);
     s.removed.delete(rel);
   }
@@ -186,14 +220,8 @@ async function syncCode(ws: Workspace, s: WorkspaceChunks, head: string): Promis
 
 /** The convention chunks of the directories whose files changed. */
 function syncConventions(s: WorkspaceChunks, head: string): void {
-  if (!s.dirtyDirs.size) return;
-  const byDir = new Map<string, PackageFile[]>();
-  for (const f of s.idioms.values()) {
-    const dir = dirOf(f.file);
-    if (s.dirtyDirs.has(dir)) byDir.set(dir, [...(byDir.get(dir) ?? []), f]);
-  }
   for (const dir of s.dirtyDirs) {
-    const chunks = conventionChunks(dir, byDir.get(dir) ?? [], head);
+    const chunks = conventionChunks(dir, s.index.dirIdioms(dir), head);
     if (chunks.length) s.index.replaceFile(conventionKey(dir), chunks.map((c) => c.content_sha256).join(':'), chunks);
     else s.index.removeFile(conventionKey(dir));
   }
@@ -201,7 +229,7 @@ function syncConventions(s: WorkspaceChunks, head: string): void {
 }
 
 function drop(s: WorkspaceChunks, rel: string): void {
-  if (s.idioms.delete(rel)) s.dirtyDirs.add(dirOf(rel));
+  if (!isConventionKey(rel) && !rel.startsWith(':')) s.dirtyDirs.add(dirOf(rel));
   s.index.removeFile(rel);
   s.removed.add(rel);
   s.rechunked.delete(rel);
@@ -228,6 +256,8 @@ async function syncDocs(ws: Workspace, limits: Limits, s: WorkspaceChunks, head:
     const now = st ? `${st.size}:${st.mtimeMs}` : '';
     if (now === stamp) continue;
     s.docs.set(rel, now);
+    // cut from the same size and mtime by this process before a restart, or by another one
+    if (now && s.index.fileHash(rel) === now) continue;
     const a = st ? await s.gate('docs').admit(abs) : undefined;
     if (!a?.admitted) drop(s, rel);
     else {
@@ -236,11 +266,6 @@ async function syncDocs(ws: Workspace, limits: Limits, s: WorkspaceChunks, head:
       s.removed.delete(rel);
     }
   }
-}
-
-/** A moved HEAD re-stamps every chunk whose file did not change: its lines are the same at the new commit. */
-function restamp(index: ChunkIndex, head: string): void {
-  for (const file of index.indexedFiles()) if (file !== HISTORY_FILE) for (const c of index.fileChunks(file)) c.commit_hash = head;
 }
 
 /** The history chunks at HEAD, read when asked for and again when HEAD moved. */
@@ -262,17 +287,14 @@ async function syncHistory(ws: Workspace, s: WorkspaceChunks, head: string): Pro
 
 async function doSync(ws: Workspace, limits: Limits, s: WorkspaceChunks): Promise<SyncReport> {
   const head = currentGitHead(ws.root);
-  await syncCode(ws, s, head);
+  // Markdown first: the code pass drops every stored key that is neither cataloged nor a walked document
   await syncDocs(ws, limits, s, head);
+  await syncCode(ws, s, head);
   await syncHistory(ws, s, head);
   await syncFlowCorpus(ws, s, head);
   await currentPolicy(ws, s.index);
-  if (s.index.indexedHead !== head) restamp(s.index, head);
-  if (!s.pruned) {
-    // files gone while no process of this cache watched them
-    s.index.fts?.prune(new Set(s.index.indexedFiles()));
-    s.pruned = true;
-  }
+  // a moved HEAD re-stamps every chunk whose file did not change: its lines are the same at the new commit
+  if (s.index.indexedHead !== head) s.index.restamp(head);
   for (const rel of [...s.unsplit.keys()]) if (!s.index.fileHash(rel)) s.unsplit.delete(rel);
   const report: SyncReport = {
     index: s.index,

@@ -263,11 +263,10 @@ export function corpusReports(index: ChunkIndex): {
   else if (c?.problem) out.flow_corpus = { file: c.file, problem: c.problem };
   if (p?.policy) {
     const categories: Record<string, number> = {};
-    for (const file of index.indexedFiles()) {
-      for (const ch of index.fileChunks(file)) {
-        const cat = categoryOf(index, ch)?.category;
-        if (cat) categories[cat] = (categories[cat] ?? 0) + 1;
-      }
+    // a chunk's category is its file's: counted from the ids, without reading the chunks
+    for (const [file, ids] of index.idsByFile()) {
+      const cat = categoryOf(index, { file })?.category;
+      if (cat && ids.length) categories[cat] = (categories[cat] ?? 0) + ids.length;
     }
     out.policy = { file: p.file, rules: p.policy.rules.length, categories, problems: p.policy.problems };
   } else if (p?.problem) out.policy = { file: p.file, problem: p.problem };
