@@ -8,6 +8,7 @@
 import type { FileEntry } from '../core/catalog.js';
 import type { CallEdgeRow } from '../core/catalog.js';
 import { toLspgateError } from '../errors/errors.js';
+import { SymbolTextsReader } from '../store/symbol-texts.js';
 import type { Logger } from '../util/logger.js';
 import { type CatalogHead, CatalogStore } from './store.js';
 import type { SymbolIndex } from './symbol-index.js';
@@ -21,6 +22,7 @@ export class CatalogKeeper {
   /** Why the database was rebuilt at open, for the next answer (once). */
   private rebuiltTold = false;
   private closed = false;
+  private reader: { db: unknown; reader: SymbolTextsReader } | undefined;
 
   constructor(
     readonly store: CatalogStore,
@@ -86,6 +88,21 @@ export class CatalogKeeper {
   recordCalls(edges: readonly CallEdgeRow[]): number {
     this.flush();
     return this.guard(() => this.store.recordCalls(edges)) ?? 0;
+  }
+
+  /**
+   * search_symbols' reads (store/symbol-texts.ts) once the database holds every change of the index
+   * (pending writes are made first); undefined when it cannot (closed, or a write failed).
+   */
+  searchReader(): SymbolTextsReader | undefined {
+    if (this.closed) return undefined;
+    this.flush();
+    if (this.failing || this.written !== this.index.version) return undefined;
+    return this.guard(() => {
+      const { db } = this.store.db;
+      if (this.reader?.db !== db) this.reader = { db, reader: new SymbolTextsReader(db) };
+      return this.reader.reader;
+    });
   }
 
   cancel(): void {

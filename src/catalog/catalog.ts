@@ -13,7 +13,7 @@
 import { stat } from 'node:fs/promises';
 
 import type { Limits } from '../config/schema.js';
-import type { CallEdgeRow, Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions } from '../core/catalog.js';
+import type { CallEdgeRow, Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions, SymbolRanker } from '../core/catalog.js';
 import type { FileCataloger, FileEntry, LookupOptions, ReadOptions, SymbolFilter } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
@@ -34,6 +34,7 @@ import { Freshness } from './freshness.js';
 import type { PublishedSource } from './published/source.js';
 import { checkName, idFile } from './query-input.js';
 import { refreshPaths } from './refresh-paths.js';
+import { DbSymbolSearch } from './db-symbol-search.js';
 import { SearchTexts } from './search-texts.js';
 import { CatalogStore, INDEX_VERSION } from './store.js';
 import { SymbolIndex } from './symbol-index.js';
@@ -75,6 +76,7 @@ export class WorkspaceCatalog implements Catalog {
   private orderedList: { version: number; list: CatalogSymbol[] } | undefined;
   /** search_symbols' texts, kept in step with the index file by file (search-texts.ts). */
   private texts: SearchTexts | undefined;
+  private dbSearch: DbSymbolSearch | undefined;
   private indexedAt: string | undefined;
   private gitHead = '';
   private loaded = false;
@@ -440,11 +442,18 @@ export class WorkspaceCatalog implements Catalog {
   }
 
   /**
-   * search_symbols' ranking: the symbols' searched texts lower-cased and indexed, brought up to date
-   * with the index at each call — only the files changed since the last one are re-read.
+   * search_symbols' ranking: from the workspace database once it holds every change of the index
+   * (db-symbol-search.ts), else the texts in the heap, brought up to date file by file.
    */
-  async searchTexts(opts: ReadOptions = {}): Promise<SearchTexts> {
+  async searchTexts(opts: ReadOptions = {}): Promise<SymbolRanker> {
     await this.ensureBuilt(opts.early);
+    // from the database (nothing per symbol in the heap); in the heap only while it cannot be written
+    const reader = this.snapshot.searchReader();
+    if (reader) {
+      if (this.dbSearch?.reader !== reader) this.dbSearch = new DbSymbolSearch(reader, (rel, ord) => this.index.files.get(rel)?.symbols[ord]);
+      this.texts = undefined;
+      return this.dbSearch.refresh();
+    }
     this.texts = this.texts ? this.texts.sync(this.index) : SearchTexts.of(this.index);
     return this.texts;
   }
