@@ -8,7 +8,7 @@
 import type { FileEntry } from '../core/catalog.js';
 import type { CallEdgeRow } from '../core/catalog.js';
 import { toLspgateError } from '../errors/errors.js';
-import { SymbolTextsReader } from '../store/symbol-texts.js';
+import { SymbolTextsReader } from '../store/symbol-texts-reader.js';
 import type { Logger } from '../util/logger.js';
 import { type CatalogHead, CatalogStore } from './store.js';
 import type { SymbolIndex } from './symbol-index.js';

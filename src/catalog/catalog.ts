@@ -34,8 +34,7 @@ import { Freshness } from './freshness.js';
 import type { PublishedSource } from './published/source.js';
 import { checkName, idFile } from './query-input.js';
 import { refreshPaths } from './refresh-paths.js';
-import { DbSymbolSearch } from './db-symbol-search.js';
-import { SearchTexts } from './search-texts.js';
+import { SearchRankers } from './search-rankers.js';
 import { CatalogStore, INDEX_VERSION } from './store.js';
 import { SymbolIndex } from './symbol-index.js';
 import { SyntaxEntries, SyntaxTier } from './syntax-tier.js';
@@ -74,9 +73,8 @@ export class WorkspaceCatalog implements Catalog {
   private replacing: Promise<void> | undefined;
   /** all()'s ordered list and the index version it was built at. */
   private orderedList: { version: number; list: CatalogSymbol[] } | undefined;
-  /** search_symbols' texts, kept in step with the index file by file (search-texts.ts). */
-  private texts: SearchTexts | undefined;
-  private dbSearch: DbSymbolSearch | undefined;
+  /** search_symbols' ranking (search-rankers.ts). */
+  private readonly rankers: SearchRankers;
   private indexedAt: string | undefined;
   private gitHead = '';
   private loaded = false;
@@ -99,6 +97,7 @@ export class WorkspaceCatalog implements Catalog {
     this.derived = new DerivedState(this.logger);
     const head = () => ({ indexedAt: this.indexedAt, gitHead: this.gitHead });
     this.snapshot = new CatalogKeeper(new CatalogStore(deps.cacheDir, deps.id, this.root), this.index, head, this.logger, deps.notice);
+    this.rankers = new SearchRankers(this.index, this.snapshot);
     const entries = new CatalogFiles({
       root: this.root,
       index: this.index,
@@ -442,20 +441,12 @@ export class WorkspaceCatalog implements Catalog {
   }
 
   /**
-   * search_symbols' ranking: from the workspace database once it holds every change of the index
-   * (db-symbol-search.ts), else the texts in the heap, brought up to date file by file.
+   * search_symbols' ranking: from the workspace database once it holds every change of the index,
+   * else the texts in the heap (search-rankers.ts).
    */
   async searchTexts(opts: ReadOptions = {}): Promise<SymbolRanker> {
     await this.ensureBuilt(opts.early);
-    // from the database (nothing per symbol in the heap); in the heap only while it cannot be written
-    const reader = this.snapshot.searchReader();
-    if (reader) {
-      if (this.dbSearch?.reader !== reader) this.dbSearch = new DbSymbolSearch(reader, (rel, ord) => this.index.files.get(rel)?.symbols[ord]);
-      this.texts = undefined;
-      return this.dbSearch.refresh();
-    }
-    this.texts = this.texts ? this.texts.sync(this.index) : SearchTexts.of(this.index);
-    return this.texts;
+    return this.rankers.now();
   }
 
   async refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: FileError[] }> {

@@ -2,19 +2,21 @@
  * search_symbols answered from the workspace database (src/store/symbol-texts.ts), exactly as
  * rankSymbols and then the resolution policy's order would (test/unit/db-symbol-search.test.ts
  * holds it to the same reference as the in-heap SearchTexts). Nothing per symbol stays in the heap:
- * - one word of the query (the longest, when it has three characters or more) gives the
- *   candidates: the FTS5 trigram index's rows holding it in a text, and the names that have it as
- *   a subsequence (GLOB over the name index, for the fuzzy pass); every symbol matching the query
- *   matches that word, so nothing else can match. A query of shorter words reads every row;
- * - each candidate is verified and scored in JavaScript (symbol-search.ts's scoreWord over the
- *   stored lower-cased texts), and only the matches are looked up as symbols (`symbolAt`: the
- *   catalog's entry of the file, at the row's place in it) for the filters, the policy key and the
- *   order, of which only the page is sorted (top-k.ts).
+ * - one word of the query (the longest, when it has three characters or more) narrows the rows:
+ *   the FTS5 trigram index's rows holding it in a text, and the names that have it as a
+ *   subsequence (the fuzzy pass); every symbol matching the query matches that word. A query of
+ *   shorter words reads every row;
+ * - SQLite scores the plain (ASCII) rows for a plain query (symbol-texts-reader.ts) and returns the
+ *   matches only; the other rows are scored here (scoreRow: scoreWord over the stored lower-cased
+ *   texts). Only the matches are looked up as symbols (`symbolAt`: the catalog's entry of the file,
+ *   at the row's place in it) for the filters, the policy key and the order, of which only the
+ *   page is sorted (top-k.ts).
  * Positions (`symbols`, the policy key's argument) are the rows' ids, which are never reused: a key
  * kept per position stays true. `symbols` holds the last query's matches only.
  */
 import type { CatalogSymbol, RankedPage, SymbolRanker } from '../core/catalog.js';
-import type { SymbolTextsReader, TextRow } from '../store/symbol-texts.js';
+import { isPlain } from '../store/symbol-texts.js';
+import { MAX_SQL_WORDS, type SymbolTextsReader, type TextRow } from '../store/symbol-texts-reader.js';
 import { fuzzyName, KIND_WEIGHT, textHash } from './symbol-search.js';
 import { selectTop } from './top-k.js';
 
@@ -47,8 +49,8 @@ function placeOrder(a: Match, b: Match): number {
 
 export class DbSymbolSearch implements SymbolRanker {
   symbols: (CatalogSymbol | undefined)[] = [];
-  /** The last query's matches: lower-cased name and qualified name by id (the policy key reads them). */
-  private readonly names = new Map<number, { name: string; qn: string }>();
+  /** The last query's positions (cleared at the next). */
+  private held: number[] = [];
 
   constructor(
     readonly reader: SymbolTextsReader,
@@ -63,12 +65,14 @@ export class DbSymbolSearch implements SymbolRanker {
   }
 
   lowerName(pos: number): string {
-    return this.names.get(pos)?.name ?? '';
+    return this.symbols[pos]?.name.toLowerCase() ?? '';
   }
 
   mayBeNamed(pos: number, hash: number, qualifiedHash: number): boolean {
-    const t = this.names.get(pos);
-    return !!t && (textHash(t.name) === hash || textHash(t.qn) === qualifiedHash);
+    const s = this.symbols[pos];
+    if (!s) return false;
+    const name = s.name.toLowerCase();
+    return textHash(name) === hash || textHash(s.qualified_name === s.name ? name : s.qualified_name.toLowerCase()) === qualifiedHash;
   }
 
   rank(query: string, keep?: (s: CatalogSymbol) => boolean): { symbol: CatalogSymbol; score: number }[] {
@@ -76,61 +80,65 @@ export class DbSymbolSearch implements SymbolRanker {
   }
 
   top(query: string, keep: ((s: CatalogSymbol) => boolean) | undefined, k: number, major?: (pos: number) => number): RankedPage {
-    for (const id of this.names.keys()) this.symbols[id] = undefined;
-    this.names.clear();
+    for (const id of this.held) this.symbols[id] = undefined;
+    this.held = [];
+    const matches: Match[] = [];
+    const paths = new Map<number, string | undefined>();
+    const add = (id: number, fileId: number, ord: number, score: number) => {
+      let file = paths.get(fileId);
+      if (file === undefined && !paths.has(fileId)) paths.set(fileId, (file = this.reader.pathOf(fileId)));
+      const symbol = file === undefined ? undefined : this.symbolAt(file, ord);
+      if (!symbol || (keep && !keep(symbol))) return;
+      matches.push({ id, ord, symbol, score: score + (KIND_WEIGHT[symbol.kind] ?? 0) });
+      this.symbols[id] = symbol;
+      this.held.push(id);
+    };
     const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
-    if (words.length === 0) return this.blank(keep, k);
+    if (words.length === 0) {
+      for (const [id, fileId, ord] of this.reader.places()) add(id, fileId, ord, 0);
+      const order = selectTop(matches.length, k, (a, b) => placeOrder(matches[a]!, matches[b]!));
+      return { top: order.map((j) => ({ symbol: matches[j]!.symbol, score: 1 })), total: matches.length };
+    }
     // One word keeps the query's case (an exact-case name scores 100); several are lower-cased.
     const list = words.length > 1 ? words : [query.trim()];
     const lower = list.map((w) => w.toLowerCase());
-    const matches: Match[] = [];
-    for (const row of this.rows(lower)) {
+    const narrow = narrowing(lower);
+    const verify = (row: TextRow) => {
       let total = 0;
       for (let j = 0; j < list.length; j++) {
         const sc = scoreRow(row, list[j]!, lower[j]!);
-        if (sc === 0) {
-          total = 0;
-          break;
-        }
+        if (sc === 0) return;
         total += sc;
       }
-      if (total === 0) continue;
-      const symbol = this.symbolAt(row.path, row.ord);
-      if (!symbol || (keep && !keep(symbol))) continue;
-      matches.push({ id: row.id, ord: row.ord, symbol, score: total + (KIND_WEIGHT[symbol.kind] ?? 0) });
-      this.symbols[row.id] = symbol;
-      this.names.set(row.id, { name: row.lname, qn: row.lqn ?? row.lname });
-    }
+      add(row.id, row.file_id, row.ord, total);
+    };
+    if (list.length <= MAX_SQL_WORDS && list.every(isPlain)) {
+      const scored = this.reader.scored(
+        list.map((word, j) => ({ word, w: lower[j]! })),
+        narrow,
+      );
+      for (const [id, fileId, ord, score] of scored) add(id, fileId, ord, score);
+      for (const row of this.reader.others(narrow)) verify(row);
+    } else for (const row of this.reader.texts(narrow)) verify(row);
     const keys = new Float64Array(matches.length);
     matches.forEach((m, j) => (keys[j] = (major ? major(m.id) : 0) * SCORE_SPAN + (SCORE_SPAN - 1 - m.score)));
     const order = selectTop(matches.length, k, (a, b) => keys[a]! - keys[b]! || tie(matches[a]!, matches[b]!));
     return { top: order.map((j) => ({ symbol: matches[j]!.symbol, score: matches[j]!.score })), total: matches.length };
   }
+}
 
-  /** The rows that may match every word: one word's candidates, or every row when each word is short. */
-  private rows(lower: string[]): Iterable<TextRow> {
-    let best: string | undefined;
-    let bestLength = 2;
-    for (const w of lower) {
-      const length = [...w].length;
-      if (length > bestLength && !LONE_SURROGATE.test(w)) {
-        best = w;
-        bestLength = length;
-      }
+/** The word whose candidates the rows are narrowed to: the longest of three characters or more (well formed), if any. */
+function narrowing(lower: string[]): string | undefined {
+  let best: string | undefined;
+  let bestLength = 2;
+  for (const w of lower) {
+    const length = [...w].length;
+    if (length > bestLength && !LONE_SURROGATE.test(w)) {
+      best = w;
+      bestLength = length;
     }
-    return best === undefined ? this.reader.all() : this.reader.candidates(best, true);
   }
-
-  /** A blank query lists every symbol the filters let through, in file and line order, score 1. */
-  private blank(keep: ((s: CatalogSymbol) => boolean) | undefined, k: number): RankedPage {
-    const matches: Match[] = [];
-    for (const row of this.reader.blankRows()) {
-      const symbol = this.symbolAt(row.path, row.ord);
-      if (symbol && (!keep || keep(symbol))) matches.push({ id: row.id, ord: row.ord, symbol, score: 1 });
-    }
-    const order = selectTop(matches.length, k, (a, b) => placeOrder(matches[a]!, matches[b]!));
-    return { top: order.map((j) => ({ symbol: matches[j]!.symbol, score: 1 })), total: matches.length };
-  }
+  return best;
 }
 
 /** rankSymbols' order among equal scores: name length, then the blank order. */

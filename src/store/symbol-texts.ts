@@ -26,9 +26,11 @@ CREATE TABLE symbol_texts (
   lqn TEXT,
   lsig TEXT,
   lsum TEXT,
-  ldoc TEXT
+  ldoc TEXT,
+  plain INTEGER NOT NULL
 );
 CREATE INDEX idx_symbol_texts_file ON symbol_texts(file_id);
+CREATE INDEX idx_symbol_texts_other ON symbol_texts(id) WHERE plain = 0;
 CREATE INDEX idx_symbol_texts_lname ON symbol_texts(lname);
 CREATE VIRTUAL TABLE symbol_texts_fts USING fts5(lname, lqn, lsig, lsum, ldoc, content=symbol_texts, content_rowid=id, tokenize='trigram case_sensitive 1');
 CREATE TRIGGER symbol_texts_insert AFTER INSERT ON symbol_texts BEGIN
@@ -65,7 +67,19 @@ export function lowerTexts(s: SearchedFields): [string, string, string, string, 
   return [name, qn, sig, sum, doc];
 }
 
-const insertSql = 'INSERT INTO symbol_texts(file_id, ord, name, lname, lqn, lsig, lsum, ldoc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
+const insertSql = 'INSERT INTO symbol_texts(file_id, ord, name, lname, lqn, lsig, lsum, ldoc, plain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+
+/**
+ * ASCII without NUL: where SQLite's `=`, substr, instr and GLOB (by character, case-sensitive) say
+ * what JavaScript's ===, startsWith, includes and fuzzyName (by code unit) say.
+ */
+export function isPlain(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0 || c > 0x7f) return false;
+  }
+  return true;
+}
 const statements = new WeakMap<DatabaseSync, { del: StatementSync; insert: StatementSync }>();
 
 function writeRows(db: DatabaseSync, fileId: number, list: { ord: number; symbol: SearchedFields }[]): void {
@@ -74,7 +88,8 @@ function writeRows(db: DatabaseSync, fileId: number, list: { ord: number; symbol
   st.del.run(fileId);
   for (const { ord, symbol } of list) {
     const [name, qn, sig, sum, doc] = lowerTexts(symbol);
-    st.insert.run(fileId, ord, symbol.name, name, qn === name ? null : qn, sig, sum === sig ? null : sum, doc === sum ? null : doc);
+    const plain = [symbol.name, qn, sig, sum, doc].every(isPlain);
+    st.insert.run(fileId, ord, symbol.name, name, qn === name ? null : qn, sig, sum === sig ? null : sum, doc === sum ? null : doc, plain ? 1 : 0);
   }
 }
 
@@ -85,70 +100,4 @@ export function writeSymbolTexts(db: DatabaseSync, fileId: number, symbols: read
     fileId,
     symbols.map((symbol, ord) => ({ ord, symbol })),
   );
-}
-
-/** One stored symbol's searched texts, with its file and place in the file's entry. */
-export interface TextRow {
-  id: number;
-  path: string;
-  ord: number;
-  name: string;
-  lname: string;
-  lqn: string | null;
-  lsig: string | null;
-  lsum: string | null;
-  ldoc: string | null;
-}
-
-const COLUMNS = 't.id, f.path, t.ord, t.name, t.lname, t.lqn, t.lsig, t.lsum, t.ldoc FROM symbol_texts t JOIN files f ON f.id = t.file_id';
-
-/** The reads search_symbols makes (db-symbol-search.ts). */
-export class SymbolTextsReader {
-  private readonly byPhrase: StatementSync;
-  private readonly byPhraseOrName: StatementSync;
-  private readonly everything: StatementSync;
-  private readonly places: StatementSync;
-  private readonly last: StatementSync;
-
-  constructor(db: DatabaseSync) {
-    this.byPhrase = db.prepare(`SELECT ${COLUMNS} WHERE t.id IN (SELECT rowid FROM symbol_texts_fts WHERE symbol_texts_fts MATCH ?)`);
-    this.byPhraseOrName = db.prepare(
-      `SELECT ${COLUMNS} WHERE t.id IN (SELECT rowid FROM symbol_texts_fts WHERE symbol_texts_fts MATCH ? UNION SELECT id FROM symbol_texts WHERE lname GLOB ?)`,
-    );
-    this.everything = db.prepare(`SELECT ${COLUMNS}`);
-    this.places = db.prepare('SELECT t.id, f.path, t.ord FROM symbol_texts t JOIN files f ON f.id = t.file_id');
-    this.last = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'symbol_texts'");
-  }
-
-  /**
-   * The rows that may hold `word` (lower-cased, three characters or more, well formed) in one of
-   * their texts, and with `fuzzy` those whose name may have it as a subsequence too: a superset.
-   */
-  candidates(word: string, fuzzy: boolean): Iterable<TextRow> {
-    const phrase = `"${word.replaceAll('"', '""')}"`;
-    if (!fuzzy) return this.byPhrase.iterate(phrase) as Iterable<TextRow>;
-    return this.byPhraseOrName.iterate(phrase, subsequenceGlob(word)) as Iterable<TextRow>;
-  }
-
-  /** Every row. */
-  all(): Iterable<TextRow> {
-    return this.everything.iterate() as Iterable<TextRow>;
-  }
-
-  /** Every row's id and place (a blank query reads no texts). */
-  blankRows(): Iterable<Pick<TextRow, 'id' | 'path' | 'ord'>> {
-    return this.places.iterate() as Iterable<Pick<TextRow, 'id' | 'path' | 'ord'>>;
-  }
-
-  /** The highest id ever given (ids are not reused). */
-  lastId(): number {
-    return (this.last.get() as { seq: number } | undefined)?.seq ?? 0;
-  }
-}
-
-/** `*a*b*c*`: GLOB matches a name that has the word's characters in order (a superset of fuzzyName). */
-function subsequenceGlob(word: string): string {
-  let out = '*';
-  for (const c of word) out += (c === '*' || c === '?' || c === '[' ? `[${c}]` : c) + '*';
-  return out;
 }

@@ -11,7 +11,7 @@ import { rankSymbols } from '../../src/catalog/symbol-search.js';
 import type { CatalogSymbol, FileEntry } from '../../src/core/catalog.js';
 import { policyOrder, searchPolicyKey } from '../../src/service/navigation/resolution-policy.js';
 import { openIndexDb } from '../../src/store/db.js';
-import { SymbolTextsReader } from '../../src/store/symbol-texts.js';
+import { SymbolTextsReader } from '../../src/store/symbol-texts-reader.js';
 import { generatedCatalog, QUERIES } from '../helpers/generated-symbols.js';
 
 /**
