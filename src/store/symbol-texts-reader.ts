@@ -34,7 +34,9 @@ export interface QueryWord {
 export const MAX_SQL_WORDS = 8;
 
 const TEXTS = 'id, file_id, ord, name, lname, lqn, lsig, lsum, ldoc FROM symbol_texts';
-const CANDIDATES = 'id IN (SELECT rowid FROM symbol_texts_fts WHERE symbol_texts_fts MATCH :phrase UNION SELECT id FROM symbol_texts WHERE lname GLOB :cglob)';
+// the fuzzy pass reads the name index only (SQLite would scan the table: 60-110 ms against 10-25 on 168k rows)
+const CANDIDATES =
+  'id IN (SELECT rowid FROM symbol_texts_fts WHERE symbol_texts_fts MATCH :phrase UNION SELECT id FROM symbol_texts INDEXED BY idx_symbol_texts_lname WHERE lname GLOB :cglob)';
 
 /** scoreWord for word j (symbol-search.ts), over the stored texts (a NULL text is the one before it). */
 function scoreSql(j: number): string {

@@ -80,7 +80,7 @@ describe('search_symbols from the database against the reference ranking (genera
           expect([q, k, line(got.top)]).toEqual([q, k, line(ref.slice(0, k))]);
         }
       }
-    });
+    }, 120_000);
   }
 
   it('rank() is rankSymbols exactly (no policy key)', () => {
@@ -124,7 +124,7 @@ describe('search_symbols from the database after edits and after a migration', (
         expect([batch, q, got.total, line(got.top)]).toEqual([batch, q, want.length, line(want.slice(0, 57))]);
       }
     }
-  });
+  }, 120_000);
 
   it('a database written before the table is migrated with its symbols searchable', () => {
     const { cache, store, files } = storeOf(generatedCatalog(500, 5));
