@@ -48,9 +48,14 @@ function placeOrder(a: Match, b: Match): number {
 }
 
 export class DbSymbolSearch implements SymbolRanker {
-  symbols: (CatalogSymbol | undefined)[] = [];
+  /** Dense (an index, not a dictionary, per lookup of the policy key): one slot per id given so far. */
+  readonly symbols: (CatalogSymbol | undefined)[] = [];
   /** The last query's positions (cleared at the next). */
   private held: number[] = [];
+  /** By id, once a query matched it: its lower-cased name's and qualified name's hashes (an id's symbol never changes). */
+  private nameHash = new Int32Array(0);
+  private qualifiedHash = new Int32Array(0);
+  private hashed = new Uint8Array(0);
 
   constructor(
     readonly reader: SymbolTextsReader,
@@ -60,7 +65,18 @@ export class DbSymbolSearch implements SymbolRanker {
   /** Ready for a query over the rows stored now (call after the database caught up with the catalog). */
   refresh(): this {
     const n = this.reader.lastId() + 1;
-    if (this.symbols.length < n) this.symbols.length = n;
+    while (this.symbols.length < n) this.symbols.push(undefined);
+    if (this.hashed.length < n) {
+      const size = Math.max(n, this.hashed.length * 2);
+      const grow = <T extends Int32Array | Uint8Array>(a: T, make: (k: number) => T): T => {
+        const b = make(size);
+        b.set(a);
+        return b;
+      };
+      this.nameHash = grow(this.nameHash, (k) => new Int32Array(k));
+      this.qualifiedHash = grow(this.qualifiedHash, (k) => new Int32Array(k));
+      this.hashed = grow(this.hashed, (k) => new Uint8Array(k));
+    }
     return this;
   }
 
@@ -69,10 +85,14 @@ export class DbSymbolSearch implements SymbolRanker {
   }
 
   mayBeNamed(pos: number, hash: number, qualifiedHash: number): boolean {
-    const s = this.symbols[pos];
-    if (!s) return false;
+    return this.hashed[pos] === 1 && (this.nameHash[pos] === hash || this.qualifiedHash[pos] === qualifiedHash);
+  }
+
+  private hash(id: number, s: CatalogSymbol): void {
     const name = s.name.toLowerCase();
-    return textHash(name) === hash || textHash(s.qualified_name === s.name ? name : s.qualified_name.toLowerCase()) === qualifiedHash;
+    this.nameHash[id] = textHash(name);
+    this.qualifiedHash[id] = textHash(s.qualified_name === s.name ? name : s.qualified_name.toLowerCase());
+    this.hashed[id] = 1;
   }
 
   rank(query: string, keep?: (s: CatalogSymbol) => boolean): { symbol: CatalogSymbol; score: number }[] {
@@ -92,6 +112,7 @@ export class DbSymbolSearch implements SymbolRanker {
       matches.push({ id, ord, symbol, score: score + (KIND_WEIGHT[symbol.kind] ?? 0) });
       this.symbols[id] = symbol;
       this.held.push(id);
+      if (this.hashed[id] !== 1) this.hash(id, symbol);
     };
     const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
     if (words.length === 0) {
