@@ -39,9 +39,12 @@ export class CatalogKeeper {
   /** The stored files go into the index; the last finished build's head is returned (undefined: none). */
   load(): CatalogHead | undefined {
     return this.guard(() => {
+      // files cataloged before the load (an outline asked before the first build) are not stored yet
+      const before = this.index.changedSince(this.written) ?? [];
       const loaded = this.store.load((rel, entry) => this.index.setFile(rel, entry));
       this.tellRebuilt();
       this.written = this.index.version;
+      for (const rel of new Set(before)) this.writeOne(rel, this.index.files.get(rel));
       return loaded;
     });
   }
