@@ -40,10 +40,11 @@ export class CatalogKeeper {
   load(): CatalogHead | undefined {
     return this.guard(() => {
       // files cataloged before the load (an outline asked before the first build) are not stored yet
-      const before = this.index.changedSince(this.written) ?? [];
+      const before = this.index.changedSince(this.written);
       const loaded = this.store.load((rel, entry) => this.index.setFile(rel, entry));
       this.tellRebuilt();
-      this.written = this.index.version;
+      // so many that the journal no longer names them: the next flush compares every file's stamps
+      this.written = before ? this.index.version : -1;
       for (const rel of new Set(before)) this.writeOne(rel, this.index.files.get(rel));
       return loaded;
     });
@@ -94,7 +95,7 @@ export class CatalogKeeper {
   }
 
   /**
-   * search_symbols' reads (store/symbol-texts.ts) once the database holds every change of the index
+   * search_symbols' reads (store/symbol-texts-reader.ts) once the database holds every change of the index
    * (pending writes are made first); undefined when it cannot (closed, or a write failed).
    */
   searchReader(): SymbolTextsReader | undefined {
