@@ -8,6 +8,7 @@
 import type { FileEntry } from '../core/catalog.js';
 import type { CallEdgeRow } from '../core/catalog.js';
 import { toLspgateError } from '../errors/errors.js';
+import { SymbolTextsReader } from '../store/symbol-texts-reader.js';
 import type { Logger } from '../util/logger.js';
 import { type CatalogHead, CatalogStore } from './store.js';
 import type { SymbolIndex } from './symbol-index.js';
@@ -21,6 +22,7 @@ export class CatalogKeeper {
   /** Why the database was rebuilt at open, for the next answer (once). */
   private rebuiltTold = false;
   private closed = false;
+  private reader: { db: unknown; reader: SymbolTextsReader } | undefined;
 
   constructor(
     readonly store: CatalogStore,
@@ -37,9 +39,13 @@ export class CatalogKeeper {
   /** The stored files go into the index; the last finished build's head is returned (undefined: none). */
   load(): CatalogHead | undefined {
     return this.guard(() => {
+      // files cataloged before the load (an outline asked before the first build) are not stored yet
+      const before = this.index.changedSince(this.written);
       const loaded = this.store.load((rel, entry) => this.index.setFile(rel, entry));
       this.tellRebuilt();
-      this.written = this.index.version;
+      // so many that the journal no longer names them: the next flush compares every file's stamps
+      this.written = before ? this.index.version : -1;
+      for (const rel of new Set(before)) this.writeOne(rel, this.index.files.get(rel));
       return loaded;
     });
   }
@@ -86,6 +92,21 @@ export class CatalogKeeper {
   recordCalls(edges: readonly CallEdgeRow[]): number {
     this.flush();
     return this.guard(() => this.store.recordCalls(edges)) ?? 0;
+  }
+
+  /**
+   * search_symbols' reads (store/symbol-texts-reader.ts) once the database holds every change of the index
+   * (pending writes are made first); undefined when it cannot (closed, or a write failed).
+   */
+  searchReader(): SymbolTextsReader | undefined {
+    if (this.closed) return undefined;
+    this.flush();
+    if (this.failing || this.written !== this.index.version) return undefined;
+    return this.guard(() => {
+      const { db } = this.store.db;
+      if (this.reader?.db !== db) this.reader = { db, reader: new SymbolTextsReader(db) };
+      return this.reader.reader;
+    });
   }
 
   cancel(): void {

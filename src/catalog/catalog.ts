@@ -13,7 +13,7 @@
 import { stat } from 'node:fs/promises';
 
 import type { Limits } from '../config/schema.js';
-import type { CallEdgeRow, Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions } from '../core/catalog.js';
+import type { CallEdgeRow, Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions, SymbolRanker } from '../core/catalog.js';
 import type { FileCataloger, FileEntry, LookupOptions, ReadOptions, SymbolFilter } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
@@ -34,7 +34,7 @@ import { Freshness } from './freshness.js';
 import type { PublishedSource } from './published/source.js';
 import { checkName, idFile } from './query-input.js';
 import { refreshPaths } from './refresh-paths.js';
-import { SearchTexts } from './search-texts.js';
+import { SearchRankers } from './search-rankers.js';
 import { CatalogStore, INDEX_VERSION } from './store.js';
 import { SymbolIndex } from './symbol-index.js';
 import { SyntaxEntries, SyntaxTier } from './syntax-tier.js';
@@ -79,8 +79,8 @@ export class WorkspaceCatalog implements Catalog {
   private replacing: Promise<void> | undefined;
   /** all()'s ordered list and the index version it was built at. */
   private orderedList: { version: number; list: CatalogSymbol[] } | undefined;
-  /** search_symbols' texts, kept in step with the index file by file (search-texts.ts). */
-  private texts: SearchTexts | undefined;
+  /** search_symbols' ranking (search-rankers.ts). */
+  private readonly rankers: SearchRankers;
   private indexedAt: string | undefined;
   private gitHead = '';
   private loaded = false;
@@ -107,6 +107,7 @@ export class WorkspaceCatalog implements Catalog {
     this.derived = new DerivedState(this.logger);
     const head = () => ({ indexedAt: this.indexedAt, gitHead: this.gitHead });
     this.snapshot = new CatalogKeeper(new CatalogStore(deps.cacheDir, deps.id, this.root), this.index, head, this.logger, deps.notice);
+    this.rankers = new SearchRankers(this.index, this.snapshot);
     const entries = new CatalogFiles({
       root: this.root,
       index: this.index,
@@ -414,13 +415,12 @@ export class WorkspaceCatalog implements Catalog {
   }
 
   /**
-   * search_symbols' ranking: the symbols' searched texts lower-cased and indexed, brought up to date
-   * with the index at each call — only the files changed since the last one are re-read.
+   * search_symbols' ranking: from the workspace database once it holds every change of the index,
+   * else the texts in the heap (search-rankers.ts).
    */
-  async searchTexts(opts: ReadOptions = {}): Promise<SearchTexts> {
+  async searchTexts(opts: ReadOptions = {}): Promise<SymbolRanker> {
     await this.ensureBuilt(opts.early);
-    this.texts = this.texts ? this.texts.sync(this.index) : SearchTexts.of(this.index);
-    return this.texts;
+    return this.rankers.now();
   }
 
   async refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: FileError[] }> {

@@ -13,6 +13,7 @@ import type { StatementSync } from 'node:sqlite';
 
 import type { CallEdgeRow, CatalogSymbol, FileEntry } from '../core/catalog.js';
 import { type IndexDb, indexDbPath, openIndexDb } from '../store/db.js';
+import { writeSymbolTexts } from '../store/symbol-texts.js';
 
 /** 2: TypeScript import bindings left out, tsgo's const Variables are constants. 3: files with a grammar cataloged from their parse trees only. */
 export const INDEX_VERSION = 3;
@@ -166,6 +167,7 @@ export class CatalogStore {
         );
         if (r.changes === 0) duplicates.push({ ord, symbol: sym });
       });
+      writeSymbolTexts(this.db.db, id, entry.symbols);
       this.st('UPDATE files SET entry = ? WHERE id = ?').run(JSON.stringify(duplicates.length ? { ...meta, duplicates } : meta), id);
     });
   }

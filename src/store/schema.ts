@@ -11,9 +11,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 import { searchTablesMigration } from './search-schema.js';
-
-/** Bump with a migration appended to MIGRATIONS. */
-export const SCHEMA_VERSION = 2;
+import { addSymbolTexts } from './symbol-texts.js';
 
 /** Version 1: the catalog (files with content and FTS5, symbols, call_graph) and meta. */
 const V1 = `
@@ -83,7 +81,10 @@ export function createSchema(db: DatabaseSync): void {
  * MIGRATIONS[v] brings a database at version v to v + 1 (in the caller's transaction). Index 0 is
  * unused: version 0 is a new database (createSchema).
  */
-export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [() => undefined, searchTables];
+export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [() => undefined, searchTables, addSymbolTexts];
+
+/** The version a database is at once every migration ran: one more than the last migration's index. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The search side's tables: chunks, their FTS5 index, the vectors' rows and manifest (search-schema.ts). */
 function searchTables(db: DatabaseSync): void {

@@ -1,0 +1,103 @@
+/**
+ * search_symbols' texts in the workspace database: for every symbol of a cataloged file (those
+ * `symbols` skips as duplicate ids too), its five searched texts lower-cased as JavaScript does
+ * (`toLowerCase`, which SQL's lower() is not), in `symbol_texts`, and an FTS5 trigram index over
+ * them (`symbol_texts_fts`, case-sensitive over the lower-cased texts: a word of three or more
+ * characters can only be in a row it matches as a phrase). A text equal to the one before it is
+ * NULL (a summary that is the signature, a docstring that is the summary, a qualified name that
+ * is the name): the index holds it once. Rows are written with their file, in the transaction
+ * that writes the file (store.ts `writeFile`); a file's deletion takes them (foreign key, and the
+ * triggers keep the FTS index in step). Ids are AUTOINCREMENT: an id names one symbol of one
+ * version of its file, never another, so keys kept per id stay true.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+
+import type { CatalogSymbol } from '../core/catalog.js';
+
+/** Migration: the table, its indexes and the FTS index, filled from the symbols already stored. */
+export function addSymbolTexts(db: DatabaseSync): void {
+  db.exec(`
+CREATE TABLE symbol_texts (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  ord INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  lname TEXT NOT NULL,
+  lqn TEXT,
+  lsig TEXT,
+  lsum TEXT,
+  ldoc TEXT,
+  plain INTEGER NOT NULL
+);
+CREATE INDEX idx_symbol_texts_file ON symbol_texts(file_id);
+CREATE INDEX idx_symbol_texts_other ON symbol_texts(id) WHERE plain = 0;
+CREATE INDEX idx_symbol_texts_lname ON symbol_texts(lname);
+CREATE VIRTUAL TABLE symbol_texts_fts USING fts5(lname, lqn, lsig, lsum, ldoc, content=symbol_texts, content_rowid=id, tokenize='trigram case_sensitive 1');
+CREATE TRIGGER symbol_texts_insert AFTER INSERT ON symbol_texts BEGIN
+  INSERT INTO symbol_texts_fts(rowid, lname, lqn, lsig, lsum, ldoc) VALUES (new.id, new.lname, new.lqn, new.lsig, new.lsum, new.ldoc);
+END;
+CREATE TRIGGER symbol_texts_delete AFTER DELETE ON symbol_texts BEGIN
+  INSERT INTO symbol_texts_fts(symbol_texts_fts, rowid, lname, lqn, lsig, lsum, ldoc) VALUES ('delete', old.id, old.lname, old.lqn, old.lsig, old.lsum, old.ldoc);
+END;
+`);
+  // a database cataloged before this table: its stored symbols (and the duplicates kept in `entry`) in their file's order
+  const files = db.prepare('SELECT id, entry FROM files').all() as unknown as { id: number; entry: string | null }[];
+  const rows = db.prepare('SELECT name, qualified_name, signature, detail, doc, ord FROM symbols WHERE file_id = ? ORDER BY ord');
+  for (const f of files) {
+    const list = (
+      rows.all(f.id) as unknown as { name: string; qualified_name: string; signature: string | null; detail: string | null; doc: string | null; ord: number }[]
+    ).map((r) => ({
+      ord: r.ord,
+      symbol: { name: r.name, qualified_name: r.qualified_name, signature: r.signature ?? '', summary: r.detail ?? '', docstring: r.doc ?? undefined },
+    }));
+    const duplicates = (JSON.parse(f.entry ?? '{}') as { duplicates?: { ord: number; symbol: SearchedFields }[] }).duplicates ?? [];
+    writeRows(db, f.id, [...list, ...duplicates]);
+  }
+}
+
+type SearchedFields = Pick<CatalogSymbol, 'name' | 'qualified_name' | 'signature' | 'summary' | 'docstring'>;
+
+/** The five searched texts of a symbol lower-cased (search-slots.ts's, the same strings). */
+export function lowerTexts(s: SearchedFields): [string, string, string, string, string] {
+  const name = s.name.toLowerCase();
+  const qn = s.qualified_name === s.name ? name : s.qualified_name.toLowerCase();
+  const sig = s.signature.toLowerCase();
+  const sum = s.summary === s.signature ? sig : s.summary.toLowerCase();
+  const doc = !s.docstring ? '' : s.docstring === s.summary ? sum : s.docstring.toLowerCase();
+  return [name, qn, sig, sum, doc];
+}
+
+const insertSql = 'INSERT INTO symbol_texts(file_id, ord, name, lname, lqn, lsig, lsum, ldoc, plain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+
+/**
+ * ASCII without NUL: where SQLite's `=`, substr, instr and GLOB (by character, case-sensitive) say
+ * what JavaScript's ===, startsWith, includes and fuzzyName (by code unit) say.
+ */
+export function isPlain(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0 || c > 0x7f) return false;
+  }
+  return true;
+}
+const statements = new WeakMap<DatabaseSync, { del: StatementSync; insert: StatementSync }>();
+
+function writeRows(db: DatabaseSync, fileId: number, list: { ord: number; symbol: SearchedFields }[]): void {
+  let st = statements.get(db);
+  if (!st) statements.set(db, (st = { del: db.prepare('DELETE FROM symbol_texts WHERE file_id = ?'), insert: db.prepare(insertSql) }));
+  st.del.run(fileId);
+  for (const { ord, symbol } of list) {
+    const [name, qn, sig, sum, doc] = lowerTexts(symbol);
+    const plain = [symbol.name, qn, sig, sum, doc].every(isPlain);
+    st.insert.run(fileId, ord, symbol.name, name, qn === name ? null : qn, sig, sum === sig ? null : sum, doc === sum ? null : doc, plain ? 1 : 0);
+  }
+}
+
+/** A file's rows in place of its old ones (in the caller's transaction): `symbols` in the entry's order. */
+export function writeSymbolTexts(db: DatabaseSync, fileId: number, symbols: readonly CatalogSymbol[]): void {
+  writeRows(
+    db,
+    fileId,
+    symbols.map((symbol, ord) => ({ ord, symbol })),
+  );
+}
