@@ -6,7 +6,7 @@
  * `else` suite is bound right after its body, before the `except` clauses. The platform is this
  * host's, as it is for the pyright that lspgate starts; `sys.version_info` tests are left unknown.
  */
-import type { SyntaxNode } from '../../syntax/syntax.js';
+import { parentOf, type SyntaxNode } from '../../syntax/syntax.js';
 
 const PLATFORM = process.platform;
 const OS_NAME = PLATFORM === 'win32' ? 'nt' : 'posix';
@@ -122,10 +122,10 @@ export class Reachability {
   /** Whether pyright's binder reaches `n` (a binding site) from the start of its file. */
   reaches(n: SyntaxNode): boolean {
     let child = n;
-    for (let p = n.parent; p; child = p, p = p.parent) {
+    for (let p = parentOf(n); p; child = p, p = parentOf(p)) {
       if ((p.type === 'block' || p.type === 'module') && child.startIndex >= this.cutoffOf(p)) return false;
       if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'else_clause') {
-        const stmt = p.type === 'if_statement' ? p : p.parent;
+        const stmt = p.type === 'if_statement' ? p : parentOf(p);
         if (stmt?.type === 'if_statement' && !this.branchLive(stmt, child, p)) return false;
       }
     }
@@ -165,7 +165,7 @@ export class Reachability {
 /** pyright's binding order of a node: its position, with a try's `else` suite moved before its `except` clauses. */
 export function bindingOrder(n: SyntaxNode): number {
   let key = n.startIndex;
-  for (let p = n.parent, child = n; p; child = p, p = p.parent) {
+  for (let p = parentOf(n), child = n; p; child = p, p = parentOf(p)) {
     if (p.type !== 'try_statement' || child.type !== 'else_clause') continue;
     const firstExcept = p.namedChildren.find((c) => c?.type === 'except_clause' || c?.type === 'except_group_clause');
     if (!firstExcept) continue;

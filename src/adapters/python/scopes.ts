@@ -6,7 +6,7 @@
  * binds `x` in its class, after the class body's own names; `global` and `nonlocal` send a name to
  * the module or the enclosing function.
  */
-import type { SyntaxCapture, SyntaxNode } from '../../syntax/syntax.js';
+import { parentOf, type SyntaxCapture, type SyntaxNode } from '../../syntax/syntax.js';
 import { bindingOrder, Reachability } from './flow.js';
 
 export type ScopeKey = number;
@@ -61,7 +61,7 @@ interface Scope {
 /** The scope a node binds in; undefined in a lambda or a comprehension (walrus: through comprehensions). */
 export function bindingScope(node: SyntaxNode, walrus = false): Scope | undefined {
   let child = node;
-  for (let p = node.parent; p; child = p, p = p.parent) {
+  for (let p = parentOf(node); p; child = p, p = parentOf(p)) {
     switch (p.type) {
       case 'module':
         return { node: p, kind: 'module' };
@@ -137,10 +137,10 @@ class Binder {
   }
 
   definition(name: SyntaxNode): void {
-    const def = name.parent!;
+    const def = parentOf(name)!;
     const scope = bindingScope(def);
     if (!scope) return;
-    const start = def.parent?.type === 'decorated_definition' ? def.parent.startIndex : def.startIndex;
+    const start = parentOf(def)?.type === 'decorated_definition' ? parentOf(def)!.startIndex : def.startIndex;
     const type = def.type === 'class_definition' ? 'class' : 'function';
     this.add(scope, name.text, { type, node: def, name, start, end: endOf(def), typed: true, method: type === 'function' && scope.kind === 'class' });
   }
@@ -197,7 +197,7 @@ class Binder {
   /** `__slots__ = ('a', 'b')` in a class body declares members `a` and `b` there, at their strings. */
   slots(target: SyntaxNode): void {
     const scope = bindingScope(target);
-    const value = target.parent?.childForFieldName('right');
+    const value = parentOf(target)?.childForFieldName('right');
     if (scope?.kind !== 'class' || !value) return;
     const strings = value.type === 'string' ? [value] : value.namedChildren.filter((c): c is SyntaxNode => c?.type === 'string');
     for (const str of strings) {
@@ -215,7 +215,7 @@ class Binder {
   }
 
   assignment(target: SyntaxNode): void {
-    const stmt = target.parent!;
+    const stmt = parentOf(target)!;
     if (target.type === 'identifier' && target.text === '__slots__' && stmt.type === 'assignment') this.slots(target);
     const type = stmt.type === 'assignment' ? stmt.childForFieldName('type') : null;
     const final = isFinalAnnotation(type);
@@ -249,13 +249,13 @@ class Binder {
 
   typeAlias(type: SyntaxNode): void {
     const name = type.namedChildren.find((c) => c?.type === 'identifier') ?? type.namedChildren[0]?.namedChildren.find((c) => c?.type === 'identifier');
-    const scope = name ? bindingScope(type.parent!) : undefined;
+    const scope = name ? bindingScope(parentOf(type)!) : undefined;
     if (name && scope) this.add(scope, name.text, { type: 'typeAlias', node: type, name, start: name.startIndex, end: name.endIndex, typed: true });
   }
 
   /** A capture pattern of a `case` (`case str(s)`, `case [x, *rest]`, `case y if …`); `_` binds nothing. */
   capture(name: SyntaxNode): void {
-    const dotted = name.parent;
+    const dotted = parentOf(name);
     if (name.text === '_' || (dotted?.type === 'dotted_name' && dotted.namedChildCount !== 1)) return;
     const scope = bindingScope(name);
     if (scope) this.add(scope, name.text, { type: 'variable', node: name, name, start: name.startIndex, end: name.endIndex, typed: false });
@@ -292,7 +292,7 @@ function firstParameter(fn: SyntaxNode): string | undefined {
 }
 
 function decoratedWith(fn: SyntaxNode, name: string): boolean {
-  const decorated = fn.parent?.type === 'decorated_definition' ? fn.parent : undefined;
+  const decorated = parentOf(fn)?.type === 'decorated_definition' ? parentOf(fn) : undefined;
   return !!decorated?.namedChildren.some((d) => d?.type === 'decorator' && d.text.replace(/^@\s*/, '') === name);
 }
 
@@ -307,8 +307,8 @@ export function declarationsOfScopes(module: SyntaxNode, captures: readonly Synt
         b.definition(c.node);
         break;
       case 'target':
-        if (c.node.parent?.type === 'as_pattern') b.target(c.node, false, false);
-        else if (c.node.parent?.type === 'for_statement') b.target(c.node, false, false);
+        if (parentOf(c.node)?.type === 'as_pattern') b.target(c.node, false, false);
+        else if (parentOf(c.node)?.type === 'for_statement') b.target(c.node, false, false);
         else b.assignment(c.node);
         break;
       case 'walrus':

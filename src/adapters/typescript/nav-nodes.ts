@@ -3,7 +3,7 @@
  * where a declaration starts (its decorators, `export`, `declare`) and ends (no trailing comment),
  * what merges with what, which patterns declare, the kind of a variable and of an export assignment.
  */
-import type { SyntaxNode } from '../../syntax/syntax.js';
+import { knowParent, parentOf, type SyntaxNode } from '../../syntax/syntax.js';
 
 /** typescript-language-server's SymbolKind for each of tsserver's ScriptElementKinds used here. */
 export const NAV_KIND = {
@@ -38,18 +38,7 @@ export interface NavItem {
   commonJs?: boolean;
 }
 
-/** Parents the walk already holds (a handled node's own container, nav-walk.ts visitAll): asking the tree walks down from its root. */
-const knownParents = new WeakMap<SyntaxNode, SyntaxNode>();
-
-/** Records that `parent` is `child`'s parent in the tree (the walk found `child` among its children). */
-export function knowParent(child: SyntaxNode, parent: SyntaxNode): void {
-  knownParents.set(child, parent);
-}
-
-/** `n.parent`, from what the walk knows when it can. */
-export function parentOf(n: SyntaxNode): SyntaxNode | null {
-  return knownParents.get(n) ?? n.parent;
-}
+export { knowParent, parentOf };
 
 export const FUNCTION_EXPRESSIONS = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 export const CLASS_EXPRESSIONS = new Set(['class']);
