@@ -18,6 +18,7 @@ import {
   type NavItem,
   parentOf,
   PATTERNS,
+  readingText,
 } from './nav-nodes.js';
 
 const ANONYMOUS = 0;
@@ -43,7 +44,9 @@ export abstract class NavWalk {
   /** The walk's pending steps: what a recursive visit would do after the call it is in. */
   protected readonly steps = new WalkSteps();
 
-  build(program: SyntaxNode): NavItem[] {
+  /** The items of a tree parsed from `text`. */
+  build(program: SyntaxNode, text: string): NavItem[] {
+    readingText(program.tree, text);
     this.steps.run(() => this.visitAll(program));
     return this.root.children;
   }
