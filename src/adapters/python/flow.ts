@@ -119,15 +119,36 @@ function statementExits(s: SyntaxNode): boolean {
 export class Reachability {
   private readonly cutoff = new Map<number, number>();
 
+  /** reaches' answers by the node the walk up starts from: a file's bindings share their ancestors. */
+  private readonly reachedFrom = new Map<number, boolean>();
+
   /** Whether pyright's binder reaches `n` (a binding site) from the start of its file. */
   reaches(n: SyntaxNode): boolean {
+    const walked: number[] = [];
+    let reached = true;
     let child = n;
     for (let p = parentOf(n); p; child = p, p = parentOf(p)) {
-      if ((p.type === 'block' || p.type === 'module') && child.startIndex >= this.cutoffOf(p)) return false;
-      if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'else_clause') {
-        const stmt = p.type === 'if_statement' ? p : parentOf(p);
-        if (stmt?.type === 'if_statement' && !this.branchLive(stmt, child, p)) return false;
+      const memo = this.reachedFrom.get(child.id);
+      if (memo !== undefined) {
+        reached = memo;
+        break;
       }
+      walked.push(child.id);
+      if (!this.stepReaches(p, child)) {
+        reached = false;
+        break;
+      }
+    }
+    for (const id of walked) this.reachedFrom.set(id, reached);
+    return reached;
+  }
+
+  private stepReaches(p: SyntaxNode, child: SyntaxNode): boolean {
+    const type = p.type;
+    if ((type === 'block' || type === 'module') && child.startIndex >= this.cutoffOf(p)) return false;
+    if (type === 'if_statement' || type === 'elif_clause' || type === 'else_clause') {
+      const stmt = type === 'if_statement' ? p : parentOf(p);
+      if (stmt?.type === 'if_statement' && !this.branchLive(stmt, child, p)) return false;
     }
     return true;
   }

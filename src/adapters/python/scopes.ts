@@ -58,27 +58,56 @@ interface Scope {
   kind: 'module' | 'class' | 'function';
 }
 
+/** What one step up decides: the scope, no scope (undefined), or to look further up (UP). */
+const UP = Symbol('up');
+
+function scopeStep(p: SyntaxNode, child: SyntaxNode, walrus: boolean): Scope | undefined | typeof UP {
+  switch (p.type) {
+    case 'module':
+      return { node: p, kind: 'module' };
+    case 'class_definition':
+      return p.childForFieldName('body')?.id === child.id ? { node: p, kind: 'class' } : UP;
+    case 'function_definition':
+      return p.childForFieldName('body')?.id === child.id || child.type === 'parameters' ? { node: p, kind: 'function' } : UP;
+    case 'lambda':
+      return p.childForFieldName('body')?.id === child.id || child.type === 'lambda_parameters' ? undefined : UP;
+    default:
+      return COMPREHENSIONS.has(p.type) && !walrus ? undefined : UP;
+  }
+}
+
+/**
+ * bindingScope's answers for the tree being read, by the node the walk up starts from (null: no
+ * scope): a file's bindings share their ancestors, and each step up asks the tree for a type.
+ */
+const scopesFrom = { tree: undefined as unknown, plain: new Map<number, Scope | null>(), walrus: new Map<number, Scope | null>() };
+
 /** The scope a node binds in; undefined in a lambda or a comprehension (walrus: through comprehensions). */
 export function bindingScope(node: SyntaxNode, walrus = false): Scope | undefined {
+  if (node.tree !== scopesFrom.tree) {
+    scopesFrom.tree = node.tree;
+    scopesFrom.plain.clear();
+    scopesFrom.walrus.clear();
+  }
+  const known = walrus ? scopesFrom.walrus : scopesFrom.plain;
+  const walked: number[] = [];
+  let found: Scope | null = null;
   let child = node;
   for (let p = parentOf(node); p; child = p, p = parentOf(p)) {
-    switch (p.type) {
-      case 'module':
-        return { node: p, kind: 'module' };
-      case 'class_definition':
-        if (p.childForFieldName('body')?.id === child.id) return { node: p, kind: 'class' };
-        break;
-      case 'function_definition':
-        if (p.childForFieldName('body')?.id === child.id || child.type === 'parameters') return { node: p, kind: 'function' };
-        break;
-      case 'lambda':
-        if (p.childForFieldName('body')?.id === child.id || child.type === 'lambda_parameters') return undefined;
-        break;
-      default:
-        if (COMPREHENSIONS.has(p.type) && !walrus) return undefined;
+    const memo = known.get(child.id);
+    if (memo !== undefined) {
+      found = memo;
+      break;
+    }
+    walked.push(child.id);
+    const step = scopeStep(p, child, walrus);
+    if (step !== UP) {
+      found = step ?? null;
+      break;
     }
   }
-  return undefined;
+  for (const id of walked) known.set(id, found);
+  return found ?? undefined;
 }
 
 /** Where a node ends without trailing comments (pyright's suite ends at its last statement). */
