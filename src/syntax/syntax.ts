@@ -10,6 +10,7 @@ import type { Node, Query as QueryType } from '@vscode/tree-sitter-wasm';
 import { LspgateError } from '../errors/errors.js';
 import { loaded, loadGrammar, loadRuntime } from './runtime.js';
 
+export { knowParent, parentOf } from './parents.js';
 export { shippedGrammars } from './runtime.js';
 export type { QueryCapture as SyntaxCapture, QueryMatch as SyntaxMatch, Node as SyntaxNode, Query as SyntaxQuery } from '@vscode/tree-sitter-wasm';
 

@@ -10,7 +10,7 @@
  * server's catalog leaves pyright's parameter children out (parameters.ts). Kinds as pyright's getSymbolKind: Method for a def in a
  * class, Constant for an upper-case or `Final` name, Variable otherwise.
  */
-import type { SyntaxCapture, SyntaxNode } from '../../syntax/syntax.js';
+import { parentOf, type SyntaxCapture, type SyntaxNode } from '../../syntax/syntax.js';
 import type { DeclarationSyntax, SyntaxSymbol } from '../language-profile.js';
 import { pythonKind } from './kinds.js';
 import { modulePath } from './module.js';
@@ -50,7 +50,7 @@ function primary(decls: PyDecl[]): PyDecl {
 
 /** `@staticmethod`, `@functools.cache`, `@app.route("/x")` → `staticmethod`, `functools.cache`, `app.route`, from the tree. */
 function decoratorNames(def: SyntaxNode): string[] {
-  const parent = def.parent;
+  const parent = parentOf(def);
   if (parent?.type !== 'decorated_definition') return [];
   const out: string[] = [];
   for (const d of parent.namedChildren) {

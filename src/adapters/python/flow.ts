@@ -6,7 +6,7 @@
  * `else` suite is bound right after its body, before the `except` clauses. The platform is this
  * host's, as it is for the pyright that lspgate starts; `sys.version_info` tests are left unknown.
  */
-import type { SyntaxNode } from '../../syntax/syntax.js';
+import { parentOf, type SyntaxNode } from '../../syntax/syntax.js';
 
 const PLATFORM = process.platform;
 const OS_NAME = PLATFORM === 'win32' ? 'nt' : 'posix';
@@ -119,15 +119,36 @@ function statementExits(s: SyntaxNode): boolean {
 export class Reachability {
   private readonly cutoff = new Map<number, number>();
 
+  /** reaches' answers by the node the walk up starts from: a file's bindings share their ancestors. */
+  private readonly reachedFrom = new Map<number, boolean>();
+
   /** Whether pyright's binder reaches `n` (a binding site) from the start of its file. */
   reaches(n: SyntaxNode): boolean {
+    const walked: number[] = [];
+    let reached = true;
     let child = n;
-    for (let p = n.parent; p; child = p, p = p.parent) {
-      if ((p.type === 'block' || p.type === 'module') && child.startIndex >= this.cutoffOf(p)) return false;
-      if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'else_clause') {
-        const stmt = p.type === 'if_statement' ? p : p.parent;
-        if (stmt?.type === 'if_statement' && !this.branchLive(stmt, child, p)) return false;
+    for (let p = parentOf(n); p; child = p, p = parentOf(p)) {
+      const memo = this.reachedFrom.get(child.id);
+      if (memo !== undefined) {
+        reached = memo;
+        break;
       }
+      walked.push(child.id);
+      if (!this.stepReaches(p, child)) {
+        reached = false;
+        break;
+      }
+    }
+    for (const id of walked) this.reachedFrom.set(id, reached);
+    return reached;
+  }
+
+  private stepReaches(p: SyntaxNode, child: SyntaxNode): boolean {
+    const type = p.type;
+    if ((type === 'block' || type === 'module') && child.startIndex >= this.cutoffOf(p)) return false;
+    if (type === 'if_statement' || type === 'elif_clause' || type === 'else_clause') {
+      const stmt = type === 'if_statement' ? p : parentOf(p);
+      if (stmt?.type === 'if_statement' && !this.branchLive(stmt, child, p)) return false;
     }
     return true;
   }
@@ -165,7 +186,7 @@ export class Reachability {
 /** pyright's binding order of a node: its position, with a try's `else` suite moved before its `except` clauses. */
 export function bindingOrder(n: SyntaxNode): number {
   let key = n.startIndex;
-  for (let p = n.parent, child = n; p; child = p, p = p.parent) {
+  for (let p = parentOf(n), child = n; p; child = p, p = parentOf(p)) {
     if (p.type !== 'try_statement' || child.type !== 'else_clause') continue;
     const firstExcept = p.namedChildren.find((c) => c?.type === 'except_clause' || c?.type === 'except_group_clause');
     if (!firstExcept) continue;

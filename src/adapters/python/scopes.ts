@@ -6,7 +6,7 @@
  * binds `x` in its class, after the class body's own names; `global` and `nonlocal` send a name to
  * the module or the enclosing function.
  */
-import type { SyntaxCapture, SyntaxNode } from '../../syntax/syntax.js';
+import { parentOf, type SyntaxCapture, type SyntaxNode } from '../../syntax/syntax.js';
 import { bindingOrder, Reachability } from './flow.js';
 
 export type ScopeKey = number;
@@ -58,27 +58,56 @@ interface Scope {
   kind: 'module' | 'class' | 'function';
 }
 
+/** What one step up decides: the scope, no scope (undefined), or to look further up (UP). */
+const UP = Symbol('up');
+
+function scopeStep(p: SyntaxNode, child: SyntaxNode, walrus: boolean): Scope | undefined | typeof UP {
+  switch (p.type) {
+    case 'module':
+      return { node: p, kind: 'module' };
+    case 'class_definition':
+      return p.childForFieldName('body')?.id === child.id ? { node: p, kind: 'class' } : UP;
+    case 'function_definition':
+      return p.childForFieldName('body')?.id === child.id || child.type === 'parameters' ? { node: p, kind: 'function' } : UP;
+    case 'lambda':
+      return p.childForFieldName('body')?.id === child.id || child.type === 'lambda_parameters' ? undefined : UP;
+    default:
+      return COMPREHENSIONS.has(p.type) && !walrus ? undefined : UP;
+  }
+}
+
+/**
+ * bindingScope's answers for the tree being read, by the node the walk up starts from (null: no
+ * scope): a file's bindings share their ancestors, and each step up asks the tree for a type.
+ */
+const scopesFrom = { tree: undefined as unknown, plain: new Map<number, Scope | null>(), walrus: new Map<number, Scope | null>() };
+
 /** The scope a node binds in; undefined in a lambda or a comprehension (walrus: through comprehensions). */
 export function bindingScope(node: SyntaxNode, walrus = false): Scope | undefined {
+  if (node.tree !== scopesFrom.tree) {
+    scopesFrom.tree = node.tree;
+    scopesFrom.plain.clear();
+    scopesFrom.walrus.clear();
+  }
+  const known = walrus ? scopesFrom.walrus : scopesFrom.plain;
+  const walked: number[] = [];
+  let found: Scope | null = null;
   let child = node;
-  for (let p = node.parent; p; child = p, p = p.parent) {
-    switch (p.type) {
-      case 'module':
-        return { node: p, kind: 'module' };
-      case 'class_definition':
-        if (p.childForFieldName('body')?.id === child.id) return { node: p, kind: 'class' };
-        break;
-      case 'function_definition':
-        if (p.childForFieldName('body')?.id === child.id || child.type === 'parameters') return { node: p, kind: 'function' };
-        break;
-      case 'lambda':
-        if (p.childForFieldName('body')?.id === child.id || child.type === 'lambda_parameters') return undefined;
-        break;
-      default:
-        if (COMPREHENSIONS.has(p.type) && !walrus) return undefined;
+  for (let p = parentOf(node); p; child = p, p = parentOf(p)) {
+    const memo = known.get(child.id);
+    if (memo !== undefined) {
+      found = memo;
+      break;
+    }
+    walked.push(child.id);
+    const step = scopeStep(p, child, walrus);
+    if (step !== UP) {
+      found = step ?? null;
+      break;
     }
   }
-  return undefined;
+  for (const id of walked) known.set(id, found);
+  return found ?? undefined;
 }
 
 /** Where a node ends without trailing comments (pyright's suite ends at its last statement). */
@@ -137,10 +166,10 @@ class Binder {
   }
 
   definition(name: SyntaxNode): void {
-    const def = name.parent!;
+    const def = parentOf(name)!;
     const scope = bindingScope(def);
     if (!scope) return;
-    const start = def.parent?.type === 'decorated_definition' ? def.parent.startIndex : def.startIndex;
+    const start = parentOf(def)?.type === 'decorated_definition' ? parentOf(def)!.startIndex : def.startIndex;
     const type = def.type === 'class_definition' ? 'class' : 'function';
     this.add(scope, name.text, { type, node: def, name, start, end: endOf(def), typed: true, method: type === 'function' && scope.kind === 'class' });
   }
@@ -197,7 +226,7 @@ class Binder {
   /** `__slots__ = ('a', 'b')` in a class body declares members `a` and `b` there, at their strings. */
   slots(target: SyntaxNode): void {
     const scope = bindingScope(target);
-    const value = target.parent?.childForFieldName('right');
+    const value = parentOf(target)?.childForFieldName('right');
     if (scope?.kind !== 'class' || !value) return;
     const strings = value.type === 'string' ? [value] : value.namedChildren.filter((c): c is SyntaxNode => c?.type === 'string');
     for (const str of strings) {
@@ -215,7 +244,7 @@ class Binder {
   }
 
   assignment(target: SyntaxNode): void {
-    const stmt = target.parent!;
+    const stmt = parentOf(target)!;
     if (target.type === 'identifier' && target.text === '__slots__' && stmt.type === 'assignment') this.slots(target);
     const type = stmt.type === 'assignment' ? stmt.childForFieldName('type') : null;
     const final = isFinalAnnotation(type);
@@ -249,13 +278,13 @@ class Binder {
 
   typeAlias(type: SyntaxNode): void {
     const name = type.namedChildren.find((c) => c?.type === 'identifier') ?? type.namedChildren[0]?.namedChildren.find((c) => c?.type === 'identifier');
-    const scope = name ? bindingScope(type.parent!) : undefined;
+    const scope = name ? bindingScope(parentOf(type)!) : undefined;
     if (name && scope) this.add(scope, name.text, { type: 'typeAlias', node: type, name, start: name.startIndex, end: name.endIndex, typed: true });
   }
 
   /** A capture pattern of a `case` (`case str(s)`, `case [x, *rest]`, `case y if …`); `_` binds nothing. */
   capture(name: SyntaxNode): void {
-    const dotted = name.parent;
+    const dotted = parentOf(name);
     if (name.text === '_' || (dotted?.type === 'dotted_name' && dotted.namedChildCount !== 1)) return;
     const scope = bindingScope(name);
     if (scope) this.add(scope, name.text, { type: 'variable', node: name, name, start: name.startIndex, end: name.endIndex, typed: false });
@@ -292,7 +321,7 @@ function firstParameter(fn: SyntaxNode): string | undefined {
 }
 
 function decoratedWith(fn: SyntaxNode, name: string): boolean {
-  const decorated = fn.parent?.type === 'decorated_definition' ? fn.parent : undefined;
+  const decorated = parentOf(fn)?.type === 'decorated_definition' ? parentOf(fn) : undefined;
   return !!decorated?.namedChildren.some((d) => d?.type === 'decorator' && d.text.replace(/^@\s*/, '') === name);
 }
 
@@ -307,8 +336,8 @@ export function declarationsOfScopes(module: SyntaxNode, captures: readonly Synt
         b.definition(c.node);
         break;
       case 'target':
-        if (c.node.parent?.type === 'as_pattern') b.target(c.node, false, false);
-        else if (c.node.parent?.type === 'for_statement') b.target(c.node, false, false);
+        if (parentOf(c.node)?.type === 'as_pattern') b.target(c.node, false, false);
+        else if (parentOf(c.node)?.type === 'for_statement') b.target(c.node, false, false);
         else b.assignment(c.node);
         break;
       case 'walrus':

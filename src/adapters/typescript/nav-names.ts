@@ -5,7 +5,7 @@
  * brackets, callbacks are named after the call (`describe("x") callback`), and names are cut at
  * 150 characters with their line breaks dropped.
  */
-import type { SyntaxNode } from '../../syntax/syntax.js';
+import { parentOf, type SyntaxNode } from '../../syntax/syntax.js';
 
 const MAX_LENGTH = 150;
 
@@ -86,8 +86,8 @@ const STRING_ARGUMENTS = new Set(['string', 'template_string']);
  */
 export function anonymousName(node: SyntaxNode): string {
   if (node.type === 'class') return '<class>';
-  const args = node.parent;
-  const call = args?.type === 'arguments' ? args.parent : undefined;
+  const args = parentOf(node);
+  const call = args?.type === 'arguments' ? parentOf(args) : undefined;
   if (call?.type !== 'call_expression') return '<function>';
   const name = calledName(call.childForFieldName('function'));
   if (name === undefined) return '<function>';
@@ -110,7 +110,7 @@ export function assignedName(node: SyntaxNode): SyntaxNode | undefined {
  * index names it `[index]` (navigationBar.ts getItemName of an ElementAccessExpression).
  */
 export function assignedNameNode(node: SyntaxNode): { node: SyntaxNode; text: string } | undefined {
-  const parent = node.parent;
+  const parent = parentOf(node);
   if (parent && BINARY.has(parent.type) && parent.childForFieldName('right')?.equals(node)) {
     const left = parent.childForFieldName('left');
     const index = left?.type === 'subscript_expression' ? left.childForFieldName('index') : undefined;
@@ -124,7 +124,7 @@ export function assignedNameNode(node: SyntaxNode): { node: SyntaxNode; text: st
 const BINARY = new Set(['assignment_expression', 'augmented_assignment_expression', 'binary_expression']);
 
 function assignedNameOf(node: SyntaxNode): SyntaxNode | undefined {
-  const parent = node.parent;
+  const parent = parentOf(node);
   if (!parent) return undefined;
   if (parent.type === 'pair' && parent.childForFieldName('value')?.equals(node)) return parent.childForFieldName('key') ?? undefined;
   if (BINARY.has(parent.type) && parent.childForFieldName('right')?.equals(node)) {

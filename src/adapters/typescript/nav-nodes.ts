@@ -3,7 +3,7 @@
  * where a declaration starts (its decorators, `export`, `declare`) and ends (no trailing comment),
  * what merges with what, which patterns declare, the kind of a variable and of an export assignment.
  */
-import type { SyntaxNode } from '../../syntax/syntax.js';
+import { knowParent, parentOf, type SyntaxNode } from '../../syntax/syntax.js';
 
 /** typescript-language-server's SymbolKind for each of tsserver's ScriptElementKinds used here. */
 export const NAV_KIND = {
@@ -38,18 +38,7 @@ export interface NavItem {
   commonJs?: boolean;
 }
 
-/** Parents the walk already holds (a handled node's own container, nav-walk.ts visitAll): asking the tree walks down from its root. */
-const knownParents = new WeakMap<SyntaxNode, SyntaxNode>();
-
-/** Records that `parent` is `child`'s parent in the tree (the walk found `child` among its children). */
-export function knowParent(child: SyntaxNode, parent: SyntaxNode): void {
-  knownParents.set(child, parent);
-}
-
-/** `n.parent`, from what the walk knows when it can. */
-export function parentOf(n: SyntaxNode): SyntaxNode | null {
-  return knownParents.get(n) ?? n.parent;
-}
+export { knowParent, parentOf };
 
 export const FUNCTION_EXPRESSIONS = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 export const CLASS_EXPRESSIONS = new Set(['class']);
@@ -68,8 +57,36 @@ export function mergeable(n: SyntaxNode, merge: string): Pick<NavItem, 'merge' |
   return { merge, scope: p?.id ?? -1, own: !!p && (OWN_BODIES.has(p.type) || moduleBody) };
 }
 
+/** The text of the tree being read (NavWalk.build): endOf looks at a node's last characters before asking the tree. */
+let reading: { tree: unknown; text: string } | undefined;
+
+export function readingText(tree: unknown, text: string): void {
+  reading = { tree, text };
+}
+
+/** How far back endOf looks for a line comment on a node's last line before it asks the tree. */
+const TAIL = 256;
+
+/**
+ * Whether a comment may end the node spanning [start, end) of `text`: a block comment's `*\/` right
+ * at its end, or a `//` on its last line. False only when neither can be there (a `//` inside a
+ * string on that line answers true: the tree is asked then).
+ */
+function mayEndInComment(text: string, start: number, end: number): boolean {
+  if (end - start >= 2 && text.charCodeAt(end - 1) === 0x2f && text.charCodeAt(end - 2) === 0x2a) return true;
+  const lo = Math.max(start, end - TAIL);
+  for (let i = end - 1; i >= lo; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) return false;
+    if (c === 0x2f && i > start && text.charCodeAt(i - 1) === 0x2f) return true;
+  }
+  return lo > start;
+}
+
 /** Where a node ends without the comments tree-sitter keeps at its end (TypeScript's node ends at its last token). */
 export function endOf(n: SyntaxNode): number {
+  // a node's end is its last child's: unless a comment ends its text, it is the node's own end
+  if (reading?.tree === n.tree && !mayEndInComment(reading.text, n.startIndex, n.endIndex)) return n.endIndex;
   // down the last children in a loop: `const v = a = b = …` nests its last child 20,000 deep
   for (let node = n; ;) {
     let last = node.lastChild;

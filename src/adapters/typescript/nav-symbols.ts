@@ -187,7 +187,7 @@ function lineBefore(text: string, at: number): string {
 
 function reader(js: boolean): DeclarationSyntax['read'] {
   return (root: SyntaxNode, text: string) => {
-    const items = es5Pass(new NavTreeBuilder(js).build(root) as Marked[]);
+    const items = es5Pass(new NavTreeBuilder(js).build(root, text) as Marked[]);
     mergeSiblings([items]);
     return toSymbols(items, text);
   };

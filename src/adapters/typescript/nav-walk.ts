@@ -18,6 +18,7 @@ import {
   type NavItem,
   parentOf,
   PATTERNS,
+  readingText,
 } from './nav-nodes.js';
 
 const ANONYMOUS = 0;
@@ -25,6 +26,32 @@ const HANDLED = 1;
 const WALKED = 2;
 /** A type id the grammar does not list: asked of the node itself. */
 const UNKNOWN = 3;
+/**
+ * Named nodes that hold no declaration of any kind (tokens, or strings and regexes made of
+ * tokens): walked past like anonymous ones, without asking the tree for a first child each time.
+ */
+const BARREN = new Set([
+  'identifier',
+  'property_identifier',
+  'type_identifier',
+  'private_property_identifier',
+  'statement_identifier',
+  'number',
+  'string',
+  'string_fragment',
+  'escape_sequence',
+  'regex',
+  'regex_pattern',
+  'regex_flags',
+  'comment',
+  'this',
+  'super',
+  'true',
+  'false',
+  'null',
+  'undefined',
+  'predefined_type',
+]);
 /** Node roles per grammar and per handler table (a builder's `cases`), computed once. */
 const ROLES = new WeakMap<object, Map<string, Uint8Array>>();
 
@@ -43,7 +70,9 @@ export abstract class NavWalk {
   /** The walk's pending steps: what a recursive visit would do after the call it is in. */
   protected readonly steps = new WalkSteps();
 
-  build(program: SyntaxNode): NavItem[] {
+  /** The items of a tree parsed from `text`. */
+  build(program: SyntaxNode, text: string): NavItem[] {
+    readingText(program.tree, text);
     this.steps.run(() => this.visitAll(program));
     return this.root.children;
   }
@@ -111,7 +140,8 @@ export abstract class NavWalk {
       for (let id = 0; id < roles.length; id++) {
         const type = id < types.length ? types[id] : id === 65535 ? 'ERROR' : undefined;
         if (type === undefined) roles[id] = UNKNOWN;
-        else roles[id] = !language.nodeTypeIsNamed(id) ? ANONYMOUS : this.cases.has(type || 'ERROR') ? HANDLED : WALKED;
+        else if (!language.nodeTypeIsNamed(id) || (BARREN.has(type) && !this.cases.has(type))) roles[id] = ANONYMOUS;
+        else roles[id] = this.cases.has(type || 'ERROR') ? HANDLED : WALKED;
       }
       byCases.set(key, roles);
     }
