@@ -71,8 +71,6 @@ export class WorkspaceCatalog implements Catalog {
   private building: Promise<CatalogStatus> | undefined;
   /** The rebuild after the root was deleted and created again, while it runs. */
   private replacing: Promise<void> | undefined;
-  /** all()'s ordered list and the index version it was built at. */
-  private orderedList: { version: number; list: CatalogSymbol[] } | undefined;
   /** search_symbols' texts, kept in step with the index file by file (search-texts.ts). */
   private texts: SearchTexts | undefined;
   private indexedAt: string | undefined;
@@ -421,22 +419,10 @@ export class WorkspaceCatalog implements Catalog {
     return this.index.files;
   }
 
-  /**
-   * Every symbol in file then byte order. The ordered list is kept until the index changes (its
-   * version): sorting 500 files' symbols on every search_symbols and get_repo_outline was a third
-   * of those answers. Callers get their own copy of the array.
-   */
+  /** Every symbol in file then byte order, read file by file from the index (not kept: the heap holds stamps). */
   async all(opts: ReadOptions = {}): Promise<CatalogSymbol[]> {
-    return (await this.ordered(opts.early)).list.slice();
-  }
-
-  private async ordered(early = false): Promise<{ version: number; list: CatalogSymbol[] }> {
-    await this.ensureBuilt(early);
-    if (this.orderedList?.version !== this.index.version) {
-      const list = [...this.index.files.keys()].sort().flatMap((rel) => [...this.index.files.get(rel)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
-      this.orderedList = { version: this.index.version, list };
-    }
-    return this.orderedList;
+    await this.ensureBuilt(opts.early);
+    return [...this.index.files.keys()].sort().flatMap((rel) => [...this.index.files.get(rel)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
   }
 
   /**
@@ -515,7 +501,6 @@ export class WorkspaceCatalog implements Catalog {
     if (this.building) await this.building.catch(() => undefined);
     this.derived.close();
     this.feed.close();
-    if (this.snapshot.pending) this.snapshot.flush();
     this.snapshot.close();
   }
 

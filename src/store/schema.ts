@@ -11,7 +11,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** Bump with a migration appended to MIGRATIONS. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Version 1: the catalog (files with content and FTS5, symbols, call_graph) and meta. */
 const V1 = `
@@ -81,4 +81,13 @@ export function createSchema(db: DatabaseSync): void {
  * MIGRATIONS[v] brings a database at version v to v + 1 (in the caller's transaction). Index 0 is
  * unused: version 0 is a new database (createSchema).
  */
-export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [() => undefined];
+export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [() => undefined, symbolLastNames];
+
+/**
+ * Symbols by the last segment of their qualified name (`Repo.save` → `save`): what a lookup by name
+ * reads instead of an index in memory. Rows written before have NULL there until the catalog's
+ * store fills them at its next load (the segmenting rule is the catalog's: name-match.ts).
+ */
+function symbolLastNames(db: DatabaseSync): void {
+  db.exec('ALTER TABLE symbols ADD COLUMN last_name TEXT; CREATE INDEX idx_symbols_last_name ON symbols(last_name);');
+}
