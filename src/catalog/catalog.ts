@@ -1,14 +1,10 @@
 /**
- * The symbol catalog of one workspace: a pure index and store. The files the gate admits
- * (file-gate.ts: the file-safety rules, for the first walk and every later path) are handed to a
- * FileCataloger (the service's, which asks the language servers), and their entries are indexed with
- * stable ids, persisted with file hashes so a restart re-asks only changed files, kept fresh by a
- * watcher (disk-changes.ts) and by a stat check on every answer (freshness.ts). Every change reaches
- * one feed (change-feed.ts) that the servers, subscriptions and derived indexes listen to; what is
- * derived from the catalog lives in its DerivedState and goes with it. Beside the servers' entries,
- * the syntax tier's (syntax-tier.ts) answer early readers first and stay for languages no server
- * catalogs; they enter through the same gate and reach the same feed. The catalog never talks to a
- * server.
+ * The symbol catalog of one workspace. The files the gate admits (file-gate.ts) are handed to a
+ * FileCataloger (the service's) and the syntax tier (syntax-tier.ts); their entries are indexed with
+ * stable ids in the workspace database (symbol-index.ts, catalog-keeper.ts) so a restart re-asks
+ * only changed files, kept fresh by a watcher (disk-changes.ts) and a stat check on every answer
+ * (freshness.ts). Every change reaches one feed (change-feed.ts); what is derived from the catalog
+ * lives in its DerivedState. The catalog never talks to a server.
  */
 import { stat } from 'node:fs/promises';
 
@@ -22,20 +18,21 @@ import type { Logger } from '../util/logger.js';
 import { fileExtension, resolveInWorkspace, toRelative } from '../util/paths.js';
 import { type BuildOptions, buildWalk } from './build-walk.js';
 import { CatalogFiles } from './catalog-files.js';
+import { catalogGate } from './catalog-gate.js';
 import { CatalogKeeper } from './catalog-keeper.js';
+import { catalogStatus } from './catalog-status.js';
 import { ChangeFeed } from './change-feed.js';
 import { DerivedState } from './derived-state.js';
 import { DiskChanges } from './disk-changes.js';
 import { DriftBaseline } from './drift-baseline.js';
-import { emptyReason } from './empty-reason.js';
 import type { SkipReason } from './file-filter.js';
-import { FileGate } from './file-gate.js';
+import type { FileGate } from './file-gate.js';
 import { Freshness } from './freshness.js';
 import type { PublishedSource } from './published/source.js';
 import { checkName, idFile } from './query-input.js';
-import { refreshPaths } from './refresh-paths.js';
+import { refreshAll, refreshPaths } from './refresh-paths.js';
 import { SearchTexts } from './search-texts.js';
-import { CatalogStore, INDEX_VERSION } from './store.js';
+import { CatalogStore } from './store.js';
 import { SymbolIndex } from './symbol-index.js';
 import { SyntaxEntries, SyntaxTier } from './syntax-tier.js';
 import { walkWorkspace } from './walk.js';
@@ -55,8 +52,6 @@ export interface CatalogDeps {
   /** `--index`: the published entries of the files whose bytes match, taken before the first build's walk as a snapshot's are (published/source.ts). */
   published?: PublishedSource;
 }
-
-type FileError = CatalogFileError;
 
 export class WorkspaceCatalog implements Catalog {
   readonly index = new SymbolIndex();
@@ -155,7 +150,6 @@ export class WorkspaceCatalog implements Catalog {
     return this.feed;
   }
 
-  /** Changes the walk's options (index_folder); a different walk drops the cataloged set. */
   configure(opts: CatalogWalkOptions): void {
     const same =
       JSON.stringify(opts.extraIgnore ?? []) === JSON.stringify(this.options.extraIgnore ?? []) && !!opts.followSymlinks === !!this.options.followSymlinks;
@@ -163,7 +157,6 @@ export class WorkspaceCatalog implements Catalog {
     if (!same) this.gate = this.makeGate();
   }
 
-  /** Patterns index_folder added (search_text walks with them too). */
   get extraIgnore(): string[] {
     return this.options.extraIgnore ?? [];
   }
@@ -175,35 +168,13 @@ export class WorkspaceCatalog implements Catalog {
 
   /** The gate every file passes to enter this catalog (file-gate.ts), for the walk's options now. */
   private makeGate(): FileGate {
-    const { maxFileBytes } = this.deps.limits;
-    const syntax = this.deps.cataloger.syntax;
-    const isScript = syntax?.isScript ? (head: Buffer) => syntax.isScript!(head) : undefined;
-    const manifests = this.deps.cataloger.projectManifests?.();
-    return new FileGate(this.root, {
-      extensions: this.extensions(),
-      extraIgnore: this.options.extraIgnore ?? [],
-      ...(manifests ? { manifests } : {}),
-      followSymlinks: !!this.options.followSymlinks,
-      maxFileBytes,
-      skipMinified: true,
-      ...(isScript ? { isScript } : {}),
-    });
+    return catalogGate(this.root, this.deps.cataloger, this.deps.limits.maxFileBytes, this.options, this.extensions());
   }
 
   status(): CatalogStatus {
-    const empty = this.state === 'ready' && this.index.files.size === 0 && this.entries.errors.size === 0;
-    return {
-      // a file that failed since the build (a changed file over a parse bound) makes the workspace partial
-      state: empty ? 'empty' : this.state === 'ready' && this.entries.errors.size ? 'partial' : this.state,
-      ...(empty ? { empty_reason: emptyReason(this.skipped, this.tier.passError) } : {}),
-      files: this.index.files.size,
-      symbols: this.index.symbolCount(),
-      ...(this.indexedAt ? { indexed_at: this.indexedAt } : {}),
-      git_head: this.gitHead,
-      index_version: INDEX_VERSION,
-      errors: [...this.entries.errors.values()].sort((a, b) => a.file.localeCompare(b.file)),
-      ...(this.deps.cataloger.syntax ? { tiers: this.tier.status(this.index.files, this.hasServer) } : {}),
-    };
+    const { index, state, skipped, indexedAt, gitHead } = this;
+    const tiers = this.deps.cataloger.syntax ? () => this.tier.status(index.files, this.hasServer) : undefined;
+    return catalogStatus({ index, state, skipped, indexedAt, gitHead, tiers, errors: this.entries.errors, passError: this.tier.passError });
   }
 
   build(opts: BuildOptions = {}): Promise<CatalogStatus> {
@@ -214,7 +185,6 @@ export class WorkspaceCatalog implements Catalog {
   private async doBuild(opts: BuildOptions): Promise<CatalogStatus> {
     this.state = 'building';
     this.tier.restart(false);
-    let saved = false;
     // a rebuild's changes reach the feed's listeners as one batch
     const release = this.feed.hold();
     try {
@@ -224,35 +194,21 @@ export class WorkspaceCatalog implements Catalog {
       // not after them (it was a third of catalog.build on the 11-file fixture).
       const head = headCommit(this.root);
       const watch = this.options.watch !== false ? (w: { directories: string[] }) => this.disk.start(w.directories) : undefined;
-      const walk = await buildWalk(
-        {
-          root: this.root,
-          index: this.index,
-          files: this.entries,
-          freshness: this.freshness,
-          syntax: this.syntax,
-          gate: this.gate,
-          logger: this.logger,
-          limits: this.deps.limits,
-          options: this.options,
-        },
-        opts,
-        watch,
-      );
+      const { root, index, entries: files, freshness, syntax, gate, logger, options } = this;
+      const walk = await buildWalk({ root, index, files, freshness, syntax, gate, logger, limits: this.deps.limits, options }, opts, watch);
       this.skipped = walk.skipped;
       this.limitsHit = walk.limitsHit;
       this.gitHead = await head;
       this.indexedAt = new Date().toISOString();
       if (this.baseline.size === 0) this.baseline.set();
       this.snapshot.saveNow();
-      saved = true;
       this.entries.live = true;
       this.deps.afterBuild?.(this.index.files);
     } finally {
       this.tier.markReady();
       this.state = this.entries.errors.size ? 'partial' : this.indexedAt ? 'ready' : this.index.files.size ? 'partial' : 'empty';
-      // A build that stopped half-way still keeps what it cataloged.
-      if (!saved) this.snapshot.schedule();
+      // a build that stopped half-way still keeps what it cataloged
+      this.snapshot.schedule();
       release();
     }
     return this.status();
@@ -265,16 +221,8 @@ export class WorkspaceCatalog implements Catalog {
    */
   async watch(): Promise<void> {
     if (this.disk.watching || this.options.watch === false) return;
-    const walk = await walkWorkspace(
-      this.root,
-      {
-        maxFileBytes: this.deps.limits.maxFileBytes,
-        maxFiles: this.deps.limits.maxFiles,
-        followSymlinks: !!this.options.followSymlinks,
-        directoriesOnly: true,
-      },
-      this.gate,
-    );
+    const { maxFileBytes, maxFiles } = this.deps.limits;
+    const walk = await walkWorkspace(this.root, { maxFileBytes, maxFiles, followSymlinks: !!this.options.followSymlinks, directoriesOnly: true }, this.gate);
     this.disk.start(walk.directories);
   }
 
@@ -352,7 +300,6 @@ export class WorkspaceCatalog implements Catalog {
     return this.freshness.sweep();
   }
 
-  /** Re-catalogs any of `files` that changed on disk; true when one did. */
   freshen(files: Iterable<string>, opts: ReadOptions = {}): Promise<boolean> {
     return this.freshness.freshen(files, opts.early);
   }
@@ -398,7 +345,6 @@ export class WorkspaceCatalog implements Catalog {
     return this.index.byId(symbolId);
   }
 
-  /** Symbols added, removed and modified (by content hash) since the baseline; `reset` moves it. */
   async drift(reset = false): Promise<CatalogDrift> {
     await this.refresh();
     return this.baseline.compare(reset);
@@ -419,6 +365,10 @@ export class WorkspaceCatalog implements Catalog {
     return this.index.files;
   }
 
+  ready(opts: ReadOptions = {}): Promise<void> {
+    return this.ensureBuilt(opts.early);
+  }
+
   /** Every symbol in file then byte order, read file by file from the index (not kept: the heap holds stamps). */
   async all(opts: ReadOptions = {}): Promise<CatalogSymbol[]> {
     await this.ensureBuilt(opts.early);
@@ -435,21 +385,11 @@ export class WorkspaceCatalog implements Catalog {
     return this.texts;
   }
 
-  async refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: FileError[] }> {
-    if (!relPaths) return this.refreshAll();
+  async refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: CatalogFileError[] }> {
+    if (!relPaths) return refreshAll(this.index, () => this.build());
     return this.feed.batch(() => refreshPaths(this.root, this.entries, this.syntax, relPaths));
   }
 
-  private async refreshAll(): Promise<{ refreshed: string[]; errors: FileError[] }> {
-    const refreshed: string[] = [];
-    const before = new Map([...this.index.files].map(([rel, e]) => [rel, e.hash]));
-    const status = await this.build();
-    for (const [rel, e] of this.index.files) if (before.get(rel) !== e.hash) refreshed.push(rel);
-    for (const rel of before.keys()) if (!this.index.files.has(rel)) refreshed.push(rel);
-    return { refreshed: refreshed.sort(), errors: status.errors };
-  }
-
-  /** Drops everything cataloged, in memory and on disk (invalidate_cache). */
   async invalidate(): Promise<void> {
     if (this.building) await this.building.catch(() => undefined);
     this.entries.clear();

@@ -90,6 +90,7 @@ export class SymbolIndex {
   private readonly pending = new Map<string, Stamped | undefined>();
   private readonly cache = new EntryCache<CatalogSymbol[]>();
   private backing: IndexBacking | undefined;
+  private removing: ((rel: string, old: FileEntry) => void)[] = [];
   private seq = 0;
   private symbols = 0;
   /** Monotonic: bumped whenever a file's symbols are set or removed (the operation cache's proof). */
@@ -110,6 +111,11 @@ export class SymbolIndex {
   /** Symbols are read from `backing` from now on; files set before stay pending until written. */
   attach(backing: IndexBacking): void {
     this.backing = backing;
+  }
+
+  /** `fn` sees a file's entry just before the index replaces or removes it (its symbols still readable). */
+  beforeRemove(fn: (rel: string, old: FileEntry) => void): void {
+    this.removing.push(fn);
   }
 
   /** Files set or removed after `version`; undefined when the journal no longer reaches that far back. */
@@ -159,6 +165,7 @@ export class SymbolIndex {
   removeFile(rel: string): void {
     const old = this.stamps.get(rel);
     if (!old) return;
+    for (const fn of this.removing) fn(rel, old);
     this.version++;
     this.note(rel);
     this.stamps.delete(rel);
