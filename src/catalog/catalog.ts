@@ -71,6 +71,8 @@ export class WorkspaceCatalog implements Catalog {
   private indexedAt: string | undefined;
   private gitHead = '';
   private loaded = false;
+  /** Loaded from the database, the first build not done yet. */
+  private warm = false;
   private readonly logger: Logger;
   private readonly feed: ChangeFeed;
   private readonly entries: CatalogFiles;
@@ -206,6 +208,7 @@ export class WorkspaceCatalog implements Catalog {
       this.deps.afterBuild?.(this.index.files);
     } finally {
       this.tier.markReady();
+      this.warm = false;
       this.state = this.entries.errors.size ? 'partial' : this.indexedAt ? 'ready' : this.index.files.size ? 'partial' : 'empty';
       // a build that stopped half-way still keeps what it cataloged
       this.snapshot.schedule();
@@ -214,11 +217,7 @@ export class WorkspaceCatalog implements Catalog {
     return this.status();
   }
 
-  /**
-   * Makes sure changes on disk reach the feed (a resource subscription needs them) without waiting
-   * for a build: the directories the gate would enter are watched at once; until the first build,
-   * changes are passed on but not cataloged.
-   */
+  /** Changes on disk reach the feed (subscriptions) before any build: passed on, not cataloged, until the first. */
   async watch(): Promise<void> {
     if (this.disk.watching || this.options.watch === false) return;
     const { maxFileBytes, maxFiles } = this.deps.limits;
@@ -230,13 +229,19 @@ export class WorkspaceCatalog implements Catalog {
     this.loaded = true;
     const head = this.snapshot.load();
     if (!head) return;
+    this.warm = true;
     this.indexedAt = head.indexedAt;
     this.gitHead = head.gitHead;
     this.baseline.set(head.indexedAt);
   }
 
-  /** Waits for the build, or with `early` for its syntax pass only (starting a build if none ran). */
+  /**
+   * Waits for the build, or with `early` for its syntax pass (starting a build if none ran). A warm
+   * start waits for neither: the database answers while the build runs, each answer checking its files.
+   */
   private async ensureBuilt(early = false): Promise<void> {
+    if (!this.loaded && !this.building) this.loadFromDisk();
+    if (this.warm && (await this.started())) return;
     if (early && this.deps.cataloger.syntax) {
       if (await this.started()) await this.tier.whenReady();
       return;
@@ -260,11 +265,9 @@ export class WorkspaceCatalog implements Catalog {
   async fileSymbols(relPath: string): Promise<CatalogSymbol[]> {
     const abs = resolveInWorkspace(this.root, relPath, { expect: 'file' });
     const rel = toRelative(this.root, abs);
-    // The entry the snapshot holds answers as soon as it is checked fresh: no server for an
-    // unchanged file (an outline must not wait for a server start).
+    // The stored entry answers once checked fresh (no server for an unchanged file), without
+    // waiting for a running build: a request the build has in flight for the file is shared.
     if (!this.loaded && !this.building) this.loadFromDisk();
-    // One file's symbols never wait for a running build (interactive first): the file is
-    // brought up to date on its own; a request the build already has in flight for it is shared.
     const entry = this.index.files.get(rel) ? await this.freshness.refreshFile({ abs, rel }) : await this.entries.catalogFile(abs, rel);
     return entry.symbols;
   }
@@ -273,17 +276,16 @@ export class WorkspaceCatalog implements Catalog {
     checkName(name, this.deps.limits.maxQueryLength);
     // while the pass runs, the unparsed files that can declare the name are parsed first (early-names.ts)
     const find = () => this.index.find(name, filter);
-    const early = this.deps.cataloger.syntax && !this.tier.ready && (await this.started()) ? await this.syntax.namesFirst(name, find, opts) : undefined;
+    const early =
+      this.deps.cataloger.syntax && !this.tier.ready && !this.warm && (await this.started()) ? await this.syntax.namesFirst(name, find, opts) : undefined;
     if (early) return early;
-    // A name waits for the build's syntax pass, not for the servers' catalog of languages without a
-    // grammar: that is a documentSymbol request per file to a server that may still be loading its
-    // project. A name the parse trees hold answers at once (a same-named declaration in such a
-    // language joins later answers); only a name they lack waits for the whole build.
+    // A name waits for the syntax pass, not for servers cataloging languages without a grammar (a
+    // server may still be loading its project); only a name the parse trees lack waits for the build.
     await this.ensureBuilt(true);
     await this.disk.settled();
     let hits = find();
     if (hits.length === 0 && this.building) {
-      await this.ensureBuilt();
+      await this.building;
       hits = this.index.find(name, filter);
     }
     if (hits.length === 0) {
@@ -295,7 +297,6 @@ export class WorkspaceCatalog implements Catalog {
     return hits;
   }
 
-  /** Stats every cataloged file (mtime+size) and re-catalogs the changed ones; true when one was. */
   sweep(): Promise<boolean> {
     return this.freshness.sweep();
   }
@@ -339,7 +340,6 @@ export class WorkspaceCatalog implements Catalog {
     return this.index.byId(id);
   }
 
-  /** The cataloged symbol without a freshness check (get_symbol's verify compares it to the disk). */
   async peek(symbolId: string): Promise<CatalogSymbol | undefined> {
     await this.ensureBuilt(true);
     return this.index.byId(symbolId);
@@ -396,6 +396,7 @@ export class WorkspaceCatalog implements Catalog {
     this.derived.clear();
     this.baseline.clear();
     this.state = 'empty';
+    this.warm = false;
     this.indexedAt = undefined;
     this.snapshot.delete();
   }
