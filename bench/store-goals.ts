@@ -2,11 +2,12 @@
  * `node dist/bench/store-goals.js [--files 3500] [--root DIR]` (also the `store` row of
  * bench/memory-goals.ts): the workspace database's goals, each phase in a process of its own.
  *   - cold: a gateway catalogs the repository (gen-repo's, seed 42, unless --root), then answers
- *     search_symbols, search_text, get_repo_outline, get_file_outline, get_symbol and (BM25)
- *     search_code; lspgate's own RSS after a full GC before and after search_code, and its peak RSS
- *     — target ≤ 150 MB;
- *   - warm: a new process on the same cache, no file changed: the first search_symbols answer, in ms
- *     since the process started (Node's start and lspgate's imports included) — target ≤ 1 s.
+ *     get_file_outline, get_symbol, a lookup by name, search_text and get_repo_outline; lspgate's own
+ *     RSS after a full GC (and the worker threads still alive) — target ≤ 150 MB; then search_symbols (ranked from the database: symbol_texts),
+ *     and the RSS again; then a BM25 search_code (every file chunked into the database) and the RSS again;
+ *   - warm: a new process on the same cache, no file changed: the first get_file_outline, get_symbol
+ *     by id and lookup by name, then search_symbols, each in ms since the process started (Node's
+ *     start and lspgate's imports included) — target ≤ 1 s; the RSS after them.
  * Prints one JSON object.
  */
 import { spawnSync } from 'node:child_process';
@@ -32,6 +33,28 @@ function gcRss(): number {
   return mb(process.memoryUsage().rss);
 }
 
+/** The process's threads (Node's own, libuv's pool, the syntax pass's workers while alive). */
+function threads(): number {
+  return Number(/Threads:\s+(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0);
+}
+
+type Run = (op: string, input: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/** The first top-level symbol of a file with one: its id, name and file (from get_file_outline). */
+async function firstSymbol(run: Run, root: string): Promise<{ file: string; id: string; name: string }> {
+  for (const file of fs
+    .readdirSync(path.join(root, 'src'), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
+    const rel = `src/${file}`;
+    const outline = (await run('get_file_outline', { file: rel })) as { symbols: { name: string; kind: string }[] };
+    const top = outline.symbols[0];
+    if (top) return { file: rel, id: `${rel}::${top.name}#${top.kind}`, name: top.name };
+  }
+  throw new Error('no file with a symbol');
+}
+
 async function cold(root: string, cacheDir: string): Promise<Record<string, unknown>> {
   const t0 = performance.now();
   const g = await Gateway.create({ root, cacheDir });
@@ -40,16 +63,18 @@ async function cold(root: string, cacheDir: string): Promise<Record<string, unkn
     await ws.catalog.complete();
     const catalogMs = Math.round(performance.now() - t0);
     const status = ws.catalog.status();
-    const run = async (op: string, input: Record<string, unknown>) => (await g.run(op, { ...input, output_format: 'json' })).result as Record<string, unknown>;
-    const hits = (await run('search_symbols', { query: 'service' })) as unknown as { results: { symbol_id: string; file: string }[] };
+    const run: Run = async (op, input) => (await g.run(op, { ...input, output_format: 'json' })).result as Record<string, unknown>;
+    const first = await firstSymbol(run, root);
+    await run('get_symbol', { symbol_id: first.id });
+    await ws.catalog.lookup(first.name);
     await run('search_text', { query: 'return' });
     await run('get_repo_outline', {});
-    const first = hits.results[0];
-    if (first) {
-      await run('get_file_outline', { file: first.file });
-      await run('get_symbol', { symbol_id: first.symbol_id });
-    }
+    const rss = gcRss();
+    const heap = mb(process.memoryUsage().heapUsed);
+    const liveThreads = threads();
+    await run('search_symbols', { query: 'service' });
     const rssBeforeSearchCode = gcRss();
+    const heapAfterSymbols = mb(process.memoryUsage().heapUsed);
     const t1 = performance.now();
     const code = (await run('search_code', { query: 'parse the service request', mode: 'bm25' })) as unknown as { hits?: unknown[]; results?: unknown[] };
     const searchCodeMs = Math.round(performance.now() - t1);
@@ -58,11 +83,14 @@ async function cold(root: string, cacheDir: string): Promise<Record<string, unkn
       symbols: status.symbols,
       state: status.state,
       catalog_ms: catalogMs,
-      rss_mb_before_search_code: rssBeforeSearchCode,
+      rss_mb_after_gc: rss,
+      heap_used_mb: heap,
+      threads: liveThreads,
+      rss_mb_after_search_symbols: rssBeforeSearchCode,
+      heap_used_mb_after_search_symbols: heapAfterSymbols,
       search_code_ms: searchCodeMs,
       search_code_hits: (code.hits ?? code.results ?? []).length,
-      rss_mb_after_gc: gcRss(),
-      heap_used_mb: mb(process.memoryUsage().heapUsed),
+      rss_mb_after_search_code: gcRss(),
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
       db_mb: mb(fs.statSync(path.join(cacheDir, 'workspaces', ws.id, 'index.db')).size),
     };
@@ -75,13 +103,27 @@ async function warm(root: string, cacheDir: string): Promise<Record<string, unkn
   const g = await Gateway.create({ root, cacheDir });
   try {
     const t = performance.now();
-    const r = (await g.run('search_symbols', { query: 'service', output_format: 'json' })).result as unknown as { results: unknown[] };
-    const firstAnswerMs = Math.round(performance.now());
+    const run: Run = async (op, input) => (await g.run(op, { ...input, output_format: 'json' })).result as Record<string, unknown>;
+    const since = () => Math.round(performance.now());
+    const first = await firstSymbol(run, root);
+    const outlineMs = since();
+    await run('get_symbol', { symbol_id: first.id });
+    const symbolMs = since();
+    const ws = await g.openWorkspace(root);
+    const named = await ws.catalog.lookup(first.name);
+    const lookupMs = since();
+    const rss = gcRss();
+    const r = (await run('search_symbols', { query: 'service' })) as unknown as { results: unknown[] };
     return {
-      first_answer_ms_since_process_start: firstAnswerMs,
-      first_answer_ms_after_gateway: Math.round(firstAnswerMs - t),
+      first_outline_ms_since_process_start: outlineMs,
+      first_outline_ms_after_gateway: Math.round(outlineMs - t),
+      get_symbol_ms_since_process_start: symbolMs,
+      lookup_by_name_ms_since_process_start: lookupMs,
+      lookup_hits: named.length,
+      rss_mb_after_gc: rss,
+      search_symbols_ms_since_process_start: since(),
       results: r.results.length,
-      rss_mb_after_gc: gcRss(),
+      rss_mb_after_search_symbols: gcRss(),
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     };
   } finally {

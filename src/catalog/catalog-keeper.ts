@@ -1,22 +1,21 @@
 /**
- * Keeps the workspace database (store.ts) in step with the in-memory index: the files the index
- * changed (its journal) are written every 500 ms after a change — during a build too, so a build
- * killed half-way keeps what it cataloged — each file in its own transaction; at the end of a build
- * every file whose stamps differ from the stored ones is written and the head is saved. A write
- * that fails costs nothing but the next start's work: the log and the next answer say it.
+ * The index's writer and reader (symbol-index.ts's backing): the workspace database (store.ts)
+ * holds every file's symbols, the index their stamps. The files the index set or removed since the
+ * last write are written every 500 ms after a change, or at once when enough of them wait — during
+ * a build too, so a build killed half-way keeps what it cataloged — each file in its own
+ * transaction; at the end of a build the head is saved. A write that fails keeps the file's
+ * symbols in memory (the answers are unaffected) and is tried again: the log and the next answer
+ * say it.
  */
-import type { FileEntry } from '../core/catalog.js';
 import type { CallEdgeRow } from '../core/catalog.js';
 import { toLspgateError } from '../errors/errors.js';
 import { SymbolTextsReader } from '../store/symbol-texts-reader.js';
 import type { Logger } from '../util/logger.js';
-import { type CatalogHead, CatalogStore } from './store.js';
+import type { CatalogHead, CatalogStore } from './store.js';
 import type { SymbolIndex } from './symbol-index.js';
 
 export class CatalogKeeper {
   private timer: NodeJS.Timeout | undefined;
-  /** The index version the database holds every change up to. */
-  private written = 0;
   /** A save failed since the last one that worked: the warning is given once per such streak. */
   private failing = false;
   /** Why the database was rebuilt at open, for the next answer (once). */
@@ -30,22 +29,26 @@ export class CatalogKeeper {
     private readonly head: () => CatalogHead,
     private readonly logger: Logger,
     private readonly notice?: (message: string) => void,
-  ) {}
+  ) {
+    // a read that fails answers from what the index holds in memory: files it could not write are there
+    index.attach({
+      symbolsOf: (rel) => this.read(() => store.symbolsOf(rel)),
+      fileOfId: (id) => this.read(() => store.fileOfId(id)),
+      filesNamed: (key) => this.read(() => store.filesNamed(key)) ?? [],
+      // while writes fail, only the timer tries again (not every file set)
+      full: () => (this.failing ? this.schedule() : this.flush()),
+    });
+  }
 
   get file(): string {
     return this.store.file;
   }
 
-  /** The stored files go into the index; the last finished build's head is returned (undefined: none). */
+  /** The stored files' stamps go into the index; the last finished build's head is returned (undefined: none). */
   load(): CatalogHead | undefined {
     return this.guard(() => {
-      // files cataloged before the load (an outline asked before the first build) are not stored yet
-      const before = this.index.changedSince(this.written);
-      const loaded = this.store.load((rel, entry) => this.index.setFile(rel, entry));
+      const loaded = this.store.load((rel, entry, count) => this.index.setStored(rel, entry, count));
       this.tellRebuilt();
-      // so many that the journal no longer names them: the next flush compares every file's stamps
-      this.written = before ? this.index.version : -1;
-      for (const rel of new Set(before)) this.writeOne(rel, this.index.files.get(rel));
       return loaded;
     });
   }
@@ -60,32 +63,17 @@ export class CatalogKeeper {
     return this.timer !== undefined;
   }
 
-  /** Writes the files changed since the last write; all of them (by stamps) when the journal no longer reaches back. */
+  /** Writes the files set or removed since the last write, each in its own transaction. */
   flush(): void {
     this.cancel();
-    const changed = this.index.changedSince(this.written);
-    if (!changed) return this.saveNow();
-    this.guard(() => {
-      const version = this.index.version;
-      for (const rel of new Set(changed)) this.writeOne(rel, this.index.files.get(rel));
-      this.written = version;
-    });
+    if (this.closed) return;
+    this.guard(() => this.index.flush((rel, entry) => (entry ? this.store.writeFile(rel, entry) : this.store.removeFile(rel))));
   }
 
-  /** Every file whose stamps differ from the stored ones, files the index no longer has removed, and the head. */
+  /** Every pending file, and the head (the end of a build). */
   saveNow(): void {
-    this.cancel();
-    this.guard(() => {
-      const version = this.index.version;
-      const stored = this.store.stamps();
-      for (const [rel, entry] of this.index.files) {
-        if (stored.get(rel) !== CatalogStore.stampOf(entry)) this.writeOne(rel, entry);
-        stored.delete(rel);
-      }
-      for (const rel of stored.keys()) this.store.removeFile(rel);
-      this.store.saveHead(this.head());
-      this.written = version;
-    });
+    this.flush();
+    this.guard(() => this.store.saveHead(this.head()));
   }
 
   /** Call edges between symbols the database holds: the files changed since the last write are written first. */
@@ -101,7 +89,7 @@ export class CatalogKeeper {
   searchReader(): SymbolTextsReader | undefined {
     if (this.closed) return undefined;
     this.flush();
-    if (this.failing || this.written !== this.index.version) return undefined;
+    if (this.failing || this.index.unwritten > 0) return undefined;
     return this.guard(() => {
       const { db } = this.store.db;
       if (this.reader?.db !== db) this.reader = { db, reader: new SymbolTextsReader(db) };
@@ -118,18 +106,24 @@ export class CatalogKeeper {
   delete(): void {
     this.cancel();
     this.guard(() => this.store.clear());
-    this.written = this.index.version;
   }
 
   close(): void {
+    if (this.index.unwritten) this.flush();
     this.closed = true;
     this.cancel();
     this.store.close();
   }
 
-  private writeOne(rel: string, entry: FileEntry | undefined): void {
-    if (entry) this.store.writeFile(rel, entry);
-    else this.store.removeFile(rel);
+  private read<T>(fn: () => T): T | undefined {
+    if (this.closed) return undefined;
+    try {
+      return fn();
+    } catch (e) {
+      const err = toLspgateError(e);
+      this.logger.warn(`the catalog could not be read from ${this.file} (${err.code}: ${err.message}); answering from memory`);
+      return undefined;
+    }
   }
 
   private tellRebuilt(): void {
@@ -146,8 +140,8 @@ export class CatalogKeeper {
       this.failing = false;
       return r;
     } catch (e) {
-      // the answers are unaffected (the catalog is in memory), but a silent failure costs a whole
-      // rebuild at the next start with no one told why: the log and the next answer say it
+      // the answers are unaffected (unwritten files stay in memory), but a silent failure costs a
+      // whole rebuild at the next start with no one told why: the log and the next answer say it
       const err = toLspgateError(e);
       const message = `the catalog could not be saved to ${this.file} (${err.code}: ${err.message}); answers are unaffected, the next start catalogs the workspace again`;
       this.logger.warn(message);

@@ -1,14 +1,10 @@
 /**
- * The symbol catalog of one workspace: a pure index and store. The files the gate admits
- * (file-gate.ts: the file-safety rules, for the first walk and every later path) are handed to a
- * FileCataloger (the service's, which asks the language servers), and their entries are indexed with
- * stable ids, persisted with file hashes so a restart re-asks only changed files, kept fresh by a
- * watcher (disk-changes.ts) and by a stat check on every answer (freshness.ts). Every change reaches
- * one feed (change-feed.ts) that the servers, subscriptions and derived indexes listen to; what is
- * derived from the catalog lives in its DerivedState and goes with it. Beside the servers' entries,
- * the syntax tier's (syntax-tier.ts) answer early readers first and stay for languages no server
- * catalogs; they enter through the same gate and reach the same feed. The catalog never talks to a
- * server.
+ * The symbol catalog of one workspace. The files the gate admits (file-gate.ts) are handed to a
+ * FileCataloger (the service's) and the syntax tier (syntax-tier.ts); their entries are indexed with
+ * stable ids in the workspace database (symbol-index.ts, catalog-keeper.ts) so a restart re-asks
+ * only changed files, kept fresh by a watcher (disk-changes.ts) and a stat check on every answer
+ * (freshness.ts). Every change reaches one feed (change-feed.ts); what is derived from the catalog
+ * lives in its DerivedState. The catalog never talks to a server.
  */
 import { stat } from 'node:fs/promises';
 
@@ -22,20 +18,21 @@ import type { Logger } from '../util/logger.js';
 import { fileExtension, resolveInWorkspace, toRelative } from '../util/paths.js';
 import { type BuildOptions, buildWalk } from './build-walk.js';
 import { CatalogFiles } from './catalog-files.js';
+import { catalogGate } from './catalog-gate.js';
 import { CatalogKeeper } from './catalog-keeper.js';
+import { catalogStatus } from './catalog-status.js';
 import { ChangeFeed } from './change-feed.js';
 import { DerivedState } from './derived-state.js';
 import { DiskChanges } from './disk-changes.js';
 import { DriftBaseline } from './drift-baseline.js';
-import { emptyReason } from './empty-reason.js';
 import type { SkipReason } from './file-filter.js';
-import { FileGate } from './file-gate.js';
+import type { FileGate } from './file-gate.js';
 import { Freshness } from './freshness.js';
 import type { PublishedSource } from './published/source.js';
 import { checkName, idFile } from './query-input.js';
-import { refreshPaths } from './refresh-paths.js';
+import { refreshAll, refreshPaths } from './refresh-paths.js';
 import { SearchRankers } from './search-rankers.js';
-import { CatalogStore, INDEX_VERSION } from './store.js';
+import { CatalogStore } from './store.js';
 import { SymbolIndex } from './symbol-index.js';
 import { SyntaxEntries, SyntaxTier } from './syntax-tier.js';
 import { walkWorkspace } from './walk.js';
@@ -56,8 +53,6 @@ export interface CatalogDeps {
   published?: PublishedSource;
 }
 
-type FileError = CatalogFileError;
-
 export class WorkspaceCatalog implements Catalog {
   readonly index = new SymbolIndex();
   readonly tier = new SyntaxTier();
@@ -77,13 +72,13 @@ export class WorkspaceCatalog implements Catalog {
   private building: Promise<CatalogStatus> | undefined;
   /** The rebuild after the root was deleted and created again, while it runs. */
   private replacing: Promise<void> | undefined;
-  /** all()'s ordered list and the index version it was built at. */
-  private orderedList: { version: number; list: CatalogSymbol[] } | undefined;
   /** search_symbols' ranking (search-rankers.ts). */
   private readonly rankers: SearchRankers;
   private indexedAt: string | undefined;
   private gitHead = '';
   private loaded = false;
+  /** Loaded from the database, the first build not done yet. */
+  private warm = false;
   private readonly logger: Logger;
   private readonly feed: ChangeFeed;
   private readonly entries: CatalogFiles;
@@ -141,7 +136,6 @@ export class WorkspaceCatalog implements Catalog {
     return this.feed;
   }
 
-  /** Changes the walk's options (index_folder); a different walk drops the cataloged set. */
   configure(opts: CatalogWalkOptions): void {
     const same =
       JSON.stringify(opts.extraIgnore ?? []) === JSON.stringify(this.options.extraIgnore ?? []) && !!opts.followSymlinks === !!this.options.followSymlinks;
@@ -149,7 +143,6 @@ export class WorkspaceCatalog implements Catalog {
     if (!same) this.gate = this.makeGate();
   }
 
-  /** Patterns index_folder added (search_text walks with them too). */
   get extraIgnore(): string[] {
     return this.options.extraIgnore ?? [];
   }
@@ -161,35 +154,13 @@ export class WorkspaceCatalog implements Catalog {
 
   /** The gate every file passes to enter this catalog (file-gate.ts), for the walk's options now. */
   private makeGate(): FileGate {
-    const { maxFileBytes } = this.deps.limits;
-    const syntax = this.deps.cataloger.syntax;
-    const isScript = syntax?.isScript ? (head: Buffer) => syntax.isScript!(head) : undefined;
-    const manifests = this.deps.cataloger.projectManifests?.();
-    return new FileGate(this.root, {
-      extensions: this.extensions(),
-      extraIgnore: this.options.extraIgnore ?? [],
-      ...(manifests ? { manifests } : {}),
-      followSymlinks: !!this.options.followSymlinks,
-      maxFileBytes,
-      skipMinified: true,
-      ...(isScript ? { isScript } : {}),
-    });
+    return catalogGate(this.root, this.deps.cataloger, this.deps.limits.maxFileBytes, this.options, this.extensions());
   }
 
   status(): CatalogStatus {
-    const empty = this.state === 'ready' && this.index.files.size === 0 && this.entries.errors.size === 0;
-    return {
-      // a file that failed since the build (a changed file over a parse bound) makes the workspace partial
-      state: empty ? 'empty' : this.state === 'ready' && this.entries.errors.size ? 'partial' : this.state,
-      ...(empty ? { empty_reason: emptyReason(this.skipped, this.tier.passError) } : {}),
-      files: this.index.files.size,
-      symbols: this.index.symbolCount(),
-      ...(this.indexedAt ? { indexed_at: this.indexedAt } : {}),
-      git_head: this.gitHead,
-      index_version: INDEX_VERSION,
-      errors: [...this.entries.errors.values()].sort((a, b) => a.file.localeCompare(b.file)),
-      ...(this.deps.cataloger.syntax ? { tiers: this.tier.status(this.index.files, this.hasServer) } : {}),
-    };
+    const { index, state, skipped, indexedAt, gitHead } = this;
+    const tiers = this.deps.cataloger.syntax ? () => this.tier.status(index.files, this.hasServer) : undefined;
+    return catalogStatus({ index, state, skipped, indexedAt, gitHead, tiers, errors: this.entries.errors, passError: this.tier.passError });
   }
 
   build(opts: BuildOptions = {}): Promise<CatalogStatus> {
@@ -200,7 +171,6 @@ export class WorkspaceCatalog implements Catalog {
   private async doBuild(opts: BuildOptions): Promise<CatalogStatus> {
     this.state = 'building';
     this.tier.restart(false);
-    let saved = false;
     // a rebuild's changes reach the feed's listeners as one batch
     const release = this.feed.hold();
     try {
@@ -218,36 +188,24 @@ export class WorkspaceCatalog implements Catalog {
       this.indexedAt = new Date().toISOString();
       if (this.baseline.size === 0) this.baseline.set();
       this.snapshot.saveNow();
-      saved = true;
       this.entries.live = true;
       this.deps.afterBuild?.(this.index.files);
     } finally {
       this.tier.markReady();
+      this.warm = false;
       this.state = this.entries.errors.size ? 'partial' : this.indexedAt ? 'ready' : this.index.files.size ? 'partial' : 'empty';
-      // A build that stopped half-way still keeps what it cataloged.
-      if (!saved) this.snapshot.schedule();
+      // a build that stopped half-way still keeps what it cataloged
+      this.snapshot.schedule();
       release();
     }
     return this.status();
   }
 
-  /**
-   * Makes sure changes on disk reach the feed (a resource subscription needs them) without waiting
-   * for a build: the directories the gate would enter are watched at once; until the first build,
-   * changes are passed on but not cataloged.
-   */
+  /** Changes on disk reach the feed (subscriptions) before any build: passed on, not cataloged, until the first. */
   async watch(): Promise<void> {
     if (this.disk.watching || this.options.watch === false) return;
-    const walk = await walkWorkspace(
-      this.root,
-      {
-        maxFileBytes: this.deps.limits.maxFileBytes,
-        maxFiles: this.deps.limits.maxFiles,
-        followSymlinks: !!this.options.followSymlinks,
-        directoriesOnly: true,
-      },
-      this.gate,
-    );
+    const { maxFileBytes, maxFiles } = this.deps.limits;
+    const walk = await walkWorkspace(this.root, { maxFileBytes, maxFiles, followSymlinks: !!this.options.followSymlinks, directoriesOnly: true }, this.gate);
     this.disk.start(walk.directories);
   }
 
@@ -255,13 +213,19 @@ export class WorkspaceCatalog implements Catalog {
     this.loaded = true;
     const head = this.snapshot.load();
     if (!head) return;
+    this.warm = true;
     this.indexedAt = head.indexedAt;
     this.gitHead = head.gitHead;
     this.baseline.set(head.indexedAt);
   }
 
-  /** Waits for the build, or with `early` for its syntax pass only (starting a build if none ran). */
+  /**
+   * Waits for the build, or with `early` for its syntax pass (starting a build if none ran). A warm
+   * start waits for neither: the database answers while the build runs, each answer checking its files.
+   */
   private async ensureBuilt(early = false): Promise<void> {
+    if (!this.loaded && !this.building) this.loadFromDisk();
+    if (this.warm && (await this.started())) return;
     if (early && this.deps.cataloger.syntax) {
       if (await this.started()) await this.tier.whenReady();
       return;
@@ -285,11 +249,9 @@ export class WorkspaceCatalog implements Catalog {
   async fileSymbols(relPath: string): Promise<CatalogSymbol[]> {
     const abs = resolveInWorkspace(this.root, relPath, { expect: 'file' });
     const rel = toRelative(this.root, abs);
-    // The entry the snapshot holds answers as soon as it is checked fresh: no server for an
-    // unchanged file (an outline must not wait for a server start).
+    // The stored entry answers once checked fresh (no server for an unchanged file), without
+    // waiting for a running build: a request the build has in flight for the file is shared.
     if (!this.loaded && !this.building) this.loadFromDisk();
-    // One file's symbols never wait for a running build (interactive first): the file is
-    // brought up to date on its own; a request the build already has in flight for it is shared.
     const entry = this.index.files.get(rel) ? await this.freshness.refreshFile({ abs, rel }) : await this.entries.catalogFile(abs, rel);
     return entry.symbols;
   }
@@ -298,17 +260,16 @@ export class WorkspaceCatalog implements Catalog {
     checkName(name, this.deps.limits.maxQueryLength);
     // while the pass runs, the unparsed files that can declare the name are parsed first (early-names.ts)
     const find = () => this.index.find(name, filter);
-    const early = this.deps.cataloger.syntax && !this.tier.ready && (await this.started()) ? await this.syntax.namesFirst(name, find, opts) : undefined;
+    const early =
+      this.deps.cataloger.syntax && !this.tier.ready && !this.warm && (await this.started()) ? await this.syntax.namesFirst(name, find, opts) : undefined;
     if (early) return early;
-    // A name waits for the build's syntax pass, not for the servers' catalog of languages without a
-    // grammar: that is a documentSymbol request per file to a server that may still be loading its
-    // project. A name the parse trees hold answers at once (a same-named declaration in such a
-    // language joins later answers); only a name they lack waits for the whole build.
+    // A name waits for the syntax pass, not for servers cataloging languages without a grammar (a
+    // server may still be loading its project); only a name the parse trees lack waits for the build.
     await this.ensureBuilt(true);
     await this.disk.settled();
     let hits = find();
     if (hits.length === 0 && this.building) {
-      await this.ensureBuilt();
+      await this.building;
       hits = this.index.find(name, filter);
     }
     if (hits.length === 0) {
@@ -320,12 +281,10 @@ export class WorkspaceCatalog implements Catalog {
     return hits;
   }
 
-  /** Stats every cataloged file (mtime+size) and re-catalogs the changed ones; true when one was. */
   sweep(): Promise<boolean> {
     return this.freshness.sweep();
   }
 
-  /** Re-catalogs any of `files` that changed on disk; true when one did. */
   freshen(files: Iterable<string>, opts: ReadOptions = {}): Promise<boolean> {
     return this.freshness.freshen(files, opts.early);
   }
@@ -365,13 +324,11 @@ export class WorkspaceCatalog implements Catalog {
     return this.index.byId(id);
   }
 
-  /** The cataloged symbol without a freshness check (get_symbol's verify compares it to the disk). */
   async peek(symbolId: string): Promise<CatalogSymbol | undefined> {
     await this.ensureBuilt(true);
     return this.index.byId(symbolId);
   }
 
-  /** Symbols added, removed and modified (by content hash) since the baseline; `reset` moves it. */
   async drift(reset = false): Promise<CatalogDrift> {
     await this.refresh();
     return this.baseline.compare(reset);
@@ -396,22 +353,14 @@ export class WorkspaceCatalog implements Catalog {
     return this.deps.published?.chunks(want, take) ?? Promise.resolve(undefined);
   }
 
-  /**
-   * Every symbol in file then byte order. The ordered list is kept until the index changes (its
-   * version): sorting 500 files' symbols on every search_symbols and get_repo_outline was a third
-   * of those answers. Callers get their own copy of the array.
-   */
-  async all(opts: ReadOptions = {}): Promise<CatalogSymbol[]> {
-    return (await this.ordered(opts.early)).list.slice();
+  ready(opts: ReadOptions = {}): Promise<void> {
+    return this.ensureBuilt(opts.early);
   }
 
-  private async ordered(early = false): Promise<{ version: number; list: CatalogSymbol[] }> {
-    await this.ensureBuilt(early);
-    if (this.orderedList?.version !== this.index.version) {
-      const list = [...this.index.files.keys()].sort().flatMap((rel) => [...this.index.files.get(rel)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
-      this.orderedList = { version: this.index.version, list };
-    }
-    return this.orderedList;
+  /** Every symbol in file then byte order, read file by file from the index (not kept: the heap holds stamps). */
+  async all(opts: ReadOptions = {}): Promise<CatalogSymbol[]> {
+    await this.ensureBuilt(opts.early);
+    return [...this.index.files.keys()].sort().flatMap((rel) => [...this.index.files.get(rel)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
   }
 
   /**
@@ -423,27 +372,18 @@ export class WorkspaceCatalog implements Catalog {
     return this.rankers.now();
   }
 
-  async refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: FileError[] }> {
-    if (!relPaths) return this.refreshAll();
+  async refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: CatalogFileError[] }> {
+    if (!relPaths) return refreshAll(this.index, () => this.build());
     return this.feed.batch(() => refreshPaths(this.root, this.entries, this.syntax, relPaths));
   }
 
-  private async refreshAll(): Promise<{ refreshed: string[]; errors: FileError[] }> {
-    const refreshed: string[] = [];
-    const before = new Map([...this.index.files].map(([rel, e]) => [rel, e.hash]));
-    const status = await this.build();
-    for (const [rel, e] of this.index.files) if (before.get(rel) !== e.hash) refreshed.push(rel);
-    for (const rel of before.keys()) if (!this.index.files.has(rel)) refreshed.push(rel);
-    return { refreshed: refreshed.sort(), errors: status.errors };
-  }
-
-  /** Drops everything cataloged, in memory and on disk (invalidate_cache). */
   async invalidate(): Promise<void> {
     if (this.building) await this.building.catch(() => undefined);
     this.entries.clear();
     this.derived.clear();
     this.baseline.clear();
     this.state = 'empty';
+    this.warm = false;
     this.indexedAt = undefined;
     this.snapshot.delete();
   }
@@ -489,7 +429,6 @@ export class WorkspaceCatalog implements Catalog {
     if (this.building) await this.building.catch(() => undefined);
     this.derived.close();
     this.feed.close();
-    if (this.snapshot.pending) this.snapshot.flush();
     this.snapshot.close();
   }
 

@@ -5,10 +5,11 @@
  */
 import { stat } from 'node:fs/promises';
 
-import type { CatalogFileError } from '../core/catalog.js';
+import type { CatalogFileError, CatalogStatus } from '../core/catalog.js';
 import { toLspgateError } from '../errors/errors.js';
 import { resolveInWorkspace, toRelative } from '../util/paths.js';
 import type { CatalogFiles } from './catalog-files.js';
+import type { SymbolIndex } from './symbol-index.js';
 import type { SyntaxEntries } from './syntax-tier.js';
 
 export async function refreshPaths(
@@ -37,4 +38,14 @@ export async function refreshPaths(
     }
   }
   return { refreshed, errors };
+}
+
+/** `refresh` of every file: a build, and the files whose hash it changed (or that it removed). */
+export async function refreshAll(index: SymbolIndex, build: () => Promise<CatalogStatus>): Promise<{ refreshed: string[]; errors: CatalogFileError[] }> {
+  const refreshed: string[] = [];
+  const before = new Map([...index.files].map(([rel, e]) => [rel, e.hash]));
+  const status = await build();
+  for (const [rel, e] of index.files) if (before.get(rel) !== e.hash) refreshed.push(rel);
+  for (const rel of before.keys()) if (!index.files.has(rel)) refreshed.push(rel);
+  return { refreshed: refreshed.sort(), errors: status.errors };
 }

@@ -14,6 +14,8 @@ import type { StatementSync } from 'node:sqlite';
 import type { CallEdgeRow, CatalogSymbol, FileEntry } from '../core/catalog.js';
 import { type IndexDb, indexDbPath, openIndexDb } from '../store/db.js';
 import { writeSymbolTexts } from '../store/symbol-texts.js';
+import { shareStrings } from './shared-strings.js';
+import { lastSegment } from './symbol-index.js';
 
 /** 2: TypeScript import bindings left out, tsgo's const Variables are constants. 3: files with a grammar cataloged from their parse trees only. */
 export const INDEX_VERSION = 3;
@@ -75,10 +77,11 @@ export class CatalogStore {
   }
 
   /**
-   * Every stored file's entry, handed to `into`; the head of the last build that finished, if one
-   * did. A database of another root or INDEX_VERSION is emptied first.
+   * Every stored file's stamps and symbol count, handed to `into` (its symbols stay in the
+   * database: `symbolsOf`); the head of the last build that finished, if one did. A database of
+   * another root or INDEX_VERSION is emptied first.
    */
-  load(into: (rel: string, entry: FileEntry) => void): CatalogHead | undefined {
+  load(into: (rel: string, entry: Omit<FileEntry, 'symbols'>, count: number) => void): CatalogHead | undefined {
     const { db } = this;
     if (db.meta('index_version') !== String(INDEX_VERSION) || db.meta('root') !== this.root) {
       db.transaction(() => {
@@ -89,29 +92,54 @@ export class CatalogStore {
       });
       return undefined;
     }
-    const files = this.st('SELECT id, path, language, hash, size, state, entry FROM files ORDER BY id').all() as unknown as FileRow[];
-    const symbols = this.st(
-      'SELECT file_id, name, kind, line, "column", symbol_id, end_line, signature, doc, detail, qualified_name, extra FROM symbols ORDER BY file_id, ord',
-    ).all() as unknown as SymbolRow[];
-    let s = 0;
-    for (const f of files) {
-      while (s < symbols.length && symbols[s]!.file_id < f.id) s++;
-      const own: CatalogSymbol[] = [];
-      for (; s < symbols.length && symbols[s]!.file_id === f.id; s++) own.push(symbolOf(symbols[s]!, f.path));
-      into(f.path, entryOf(f, own));
+    this.fillLastNames();
+    const counts = new Map<number, number>();
+    for (const r of this.st('SELECT file_id, count(*) AS n FROM symbols GROUP BY file_id').all() as unknown as { file_id: number; n: number }[])
+      counts.set(r.file_id, r.n);
+    for (const f of this.st('SELECT id, path, language, hash, size, state, entry FROM files ORDER BY id').all() as unknown as FileRow[]) {
+      const { entry, duplicates } = entryOf(f);
+      into(f.path, entry, (counts.get(f.id) ?? 0) + duplicates.length);
     }
     const indexedAt = db.meta('indexed_at');
     return indexedAt ? { indexedAt, gitHead: db.meta('git_head') ?? '' } : undefined;
   }
 
-  /** The stored (hash, mtime, state) of every file: what a full save compares the index against. */
-  stamps(): Map<string, string> {
-    const rows = this.st('SELECT path, hash, state, entry FROM files').all() as unknown as { path: string; hash: string; state: string; entry: string }[];
-    return new Map(rows.map((r) => [r.path, `${r.hash}|${r.state}|${(JSON.parse(r.entry) as { mtimeMs?: number }).mtimeMs}`]));
+  /** A stored file's symbols in its entry's order; undefined when the file is not stored. */
+  symbolsOf(rel: string): CatalogSymbol[] | undefined {
+    const f = this.st('SELECT id, path, language, hash, size, state, entry FROM files WHERE path = ?').get(rel) as FileRow | undefined;
+    if (!f) return undefined;
+    const rows = this.st(
+      'SELECT file_id, name, kind, line, "column", symbol_id, end_line, signature, doc, detail, qualified_name, extra FROM symbols WHERE file_id = ? ORDER BY ord',
+    ).all(f.id) as unknown as SymbolRow[];
+    const symbols = rows.map((r) => symbolOf(r, rel));
+    const { entry, duplicates } = entryOf(f);
+    for (const d of duplicates) symbols.splice(d.ord, 0, d.symbol);
+    shareStrings(rel, { ...entry, symbols });
+    return symbols;
   }
 
-  static stampOf(entry: FileEntry): string {
-    return `${entry.hash}|${stateOf(entry)}|${entry.mtimeMs}`;
+  /** The stored file that declares `symbolId` (the symbol_id index). */
+  fileOfId(symbolId: string): string | undefined {
+    const r = this.st('SELECT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.symbol_id = ?').get(symbolId) as { path: string } | undefined;
+    return r?.path;
+  }
+
+  /** The stored files declaring a symbol whose last name segment is `key` (the last_name index). */
+  filesNamed(key: string): string[] {
+    const rows = this.st('SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.last_name = ?').all(key) as unknown as {
+      path: string;
+    }[];
+    return rows.map((r) => r.path);
+  }
+
+  /** Rows written before the last_name column (a migrated database) get theirs. */
+  private fillLastNames(): void {
+    if (!this.st('SELECT 1 FROM symbols WHERE last_name IS NULL LIMIT 1').get()) return;
+    this.db.transaction(() => {
+      const set = this.st('UPDATE symbols SET last_name = ? WHERE id = ?');
+      for (const r of this.st('SELECT id, qualified_name FROM symbols WHERE last_name IS NULL').all() as unknown as { id: number; qualified_name: string }[])
+        set.run(lastSegment(r.qualified_name), r.id);
+    });
   }
 
   /** One file's entry, in one transaction: its row, and its symbols in place of the old ones. */
@@ -143,7 +171,7 @@ export class CatalogStore {
         }
       }
       const insert = this.st(
-        'INSERT OR IGNORE INTO symbols(name, kind, file_id, line, "column", container_name, symbol_id, end_line, signature, doc, detail, qualified_name, ord, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT OR IGNORE INTO symbols(name, kind, file_id, line, "column", container_name, symbol_id, end_line, signature, doc, detail, qualified_name, ord, extra, last_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
       // a symbol whose id another row holds already (the same id twice) is kept in the file's entry
       const duplicates: { ord: number; symbol: CatalogSymbol }[] = [];
@@ -164,6 +192,7 @@ export class CatalogStore {
           sym.qualified_name,
           ord,
           extraOf(sym),
+          lastSegment(sym.qualified_name),
         );
         if (r.changes === 0) duplicates.push({ ord, symbol: sym });
       });
@@ -258,16 +287,17 @@ function symbolOf(r: SymbolRow, file: string): CatalogSymbol {
   } as CatalogSymbol;
 }
 
-function entryOf(f: FileRow, symbols: CatalogSymbol[]): FileEntry {
+function entryOf(f: FileRow): { entry: Omit<FileEntry, 'symbols'>; duplicates: { ord: number; symbol: CatalogSymbol }[] } {
   const meta = JSON.parse(f.entry ?? '{}') as { mtimeMs?: number; server?: string; tier?: 'syntax'; duplicates?: { ord: number; symbol: CatalogSymbol }[] };
-  for (const d of meta.duplicates ?? []) symbols.splice(d.ord, 0, d.symbol);
   return {
-    hash: f.hash ?? '',
-    size: f.size ?? 0,
-    mtimeMs: meta.mtimeMs ?? 0,
-    language: f.language ?? '',
-    server: meta.server ?? '',
-    symbols,
-    ...(meta.tier ? { tier: meta.tier } : {}),
+    entry: {
+      hash: f.hash ?? '',
+      size: f.size ?? 0,
+      mtimeMs: meta.mtimeMs ?? 0,
+      language: f.language ?? '',
+      server: meta.server ?? '',
+      ...(meta.tier ? { tier: meta.tier } : {}),
+    },
+    duplicates: meta.duplicates ?? [],
   };
 }

@@ -324,6 +324,8 @@ export interface Catalog {
   cached(symbolId: string): CatalogSymbol | undefined;
   /** Every cataloged symbol, in file then line order (builds first if needed). */
   all(opts?: ReadOptions): Promise<CatalogSymbol[]>;
+  /** Waits for the catalog as all() does, reading no symbol (they may be in the database). */
+  ready(opts?: ReadOptions): Promise<void>;
   /** search_symbols' ranking over all(), its texts prepared once per catalog version. */
   searchTexts(opts?: ReadOptions): Promise<SymbolRanker>;
   /** Why no language server handles this cataloged file here (`NO_SERVER`, `SERVER_NOT_INSTALLED` …), or undefined. */

@@ -81,7 +81,7 @@ export function createSchema(db: DatabaseSync): void {
  * MIGRATIONS[v] brings a database at version v to v + 1 (in the caller's transaction). Index 0 is
  * unused: version 0 is a new database (createSchema).
  */
-export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [() => undefined, searchTables, addSymbolTexts];
+export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [() => undefined, searchTables, addSymbolTexts, symbolLastNames];
 
 /** The version a database is at once every migration ran: one more than the last migration's index. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -89,4 +89,13 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 /** The search side's tables: chunks, their FTS5 index, the vectors' rows and manifest (search-schema.ts). */
 function searchTables(db: DatabaseSync): void {
   searchTablesMigration(db);
+}
+
+/**
+ * Symbols by the last segment of their qualified name (`Repo.save` → `save`): what a lookup by name
+ * reads instead of an index in memory. Rows written before have NULL there until the catalog's
+ * store fills them at its next load (the segmenting rule is the catalog's: name-match.ts).
+ */
+function symbolLastNames(db: DatabaseSync): void {
+  db.exec('ALTER TABLE symbols ADD COLUMN last_name TEXT; CREATE INDEX idx_symbols_last_name ON symbols(last_name);');
 }

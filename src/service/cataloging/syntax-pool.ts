@@ -273,11 +273,17 @@ class SyntaxPool {
     this.dispatch();
   }
 
-  /** No work left: the workers end after a while, and hold the process meanwhile never. */
+  /** No work left: all workers but one end now, the last after a while; none holds the process open. */
   private idleCheck(): void {
     clearTimeout(this.idle);
     if (this.slots.some((s) => s.batch) || this.runs.length) return;
     if (this.slots.length === 0) return;
+    // one worker stays for the next edit; the others a pass started end now: each holds a V8 heap,
+    // the grammars' WASM memory and a malloc arena (~15 MB of the process's RSS apiece)
+    for (const s of this.slots.splice(1)) {
+      s.dead = true;
+      void s.worker.terminate();
+    }
     this.idle = setTimeout(() => {
       for (const s of this.slots.splice(0)) {
         s.dead = true;

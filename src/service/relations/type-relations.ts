@@ -134,7 +134,7 @@ function mayName(b: DeclaredBase, name: string, aliases: ReadonlyMap<string, str
 /** Types of the same language whose header names a base the server resolves to `sym`, with how they relate. */
 export async function directSubtypes(call: ServiceCall, sym: CatalogSymbol): Promise<{ sub: CatalogSymbol; relation: BaseRelation }[]> {
   const out: { sub: CatalogSymbol; relation: BaseRelation }[] = [];
-  await call.workspace.catalog.all();
+  await call.workspace.catalog.ready();
   const structures = await syncedStructures(call.workspace, sym.language, { bounds: call.env.limits, signal: call.signal, unread: (m) => call.meta.warn(m) });
   const assigned = new Set<string>();
   for (const { structure } of structures.values()) for (const a of structure.aliases) if (a.assigned && a.imported === sym.name) assigned.add(a.local);

@@ -97,7 +97,7 @@ async function rankedHits(
 ): Promise<{ hits: RankedChunk[]; head: string; files: FileLines; used: SearchMode; index: SyncReport['index']; recentPrs: SyncReport['recentPrs'] }> {
   const cat = call.workspace.catalog;
   // chunks are cut at the catalog's symbol ranges, syntax-tier ones included (early)
-  await cat.all({ early: true });
+  await cat.ready({ early: true });
   await cat.settled();
   const limit = input.limit ?? 10;
   const history = { history: wantsHistory(input) };

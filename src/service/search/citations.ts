@@ -87,7 +87,7 @@ export async function verifyCitation(call: ServiceCall, citation: Citation, cont
     throw new LspgateError('INVALID_INPUT', `end_line ${citation.end_line} is before start_line ${citation.start_line}`);
   const abs = call.resolvePath(citation.file, { mustExist: false });
   const rel = path.relative(call.root, abs).split(path.sep).join('/');
-  await call.workspace.catalog.all();
+  await call.workspace.catalog.ready();
   const sync = await syncChunks(call.workspace, call.env.limits, { cacheDir: call.env.cacheDir });
   const { sha, judged_against } = contentSha
     ? { sha: contentSha, judged_against: 'content_sha256' as const }
@@ -118,7 +118,7 @@ export async function verifyCitation(call: ServiceCall, citation: Citation, cont
  * vectors) and its write-ahead log; vector_index_bytes is the vectors' share of it.
  */
 export async function indexStats(call: ServiceCall) {
-  await call.workspace.catalog.all();
+  await call.workspace.catalog.ready();
   const sync = await syncChunks(call.workspace, call.env.limits, { cacheDir: call.env.cacheDir });
   const vec = storedVectorStats(call.workspace, call.env.cacheDir);
   const checksum = identityChecksum((configuredEmbedder() ?? defaultEmbedder).identity());

@@ -201,7 +201,7 @@ export async function refreshWorkspace(call: ServiceCall, paths: string[] | unde
 
 export async function repoOutlineOf(call: ServiceCall, depth: number) {
   const cat = call.workspace.catalog;
-  await cat.all({ early: true });
+  await cat.ready({ early: true });
   reportCatalog(cat, call.meta, { wide: true });
   for (const [rel, e] of cat.files()) call.meta.addSourceFile(path.join(call.root, rel), e.size);
   return repoOutlineAt(cat.files(), cat.version, depth);
@@ -213,7 +213,7 @@ export async function fileTreeOf(call: ServiceCall, pathPrefix: string | undefin
   if (pathPrefix && pathPrefix.replace(/^\.?\/*/, '') !== '') {
     prefix = toRelative(call.root, resolveInWorkspace(call.root, pathPrefix, { mustExist: false, refuseSecrets: false }));
   }
-  await cat.all({ early: true });
+  await cat.ready({ early: true });
   reportCatalog(cat, call.meta, { wide: true });
   for (const [rel, e] of cat.files()) if (!prefix || rel.startsWith(prefix + '/')) call.meta.addSourceFile(path.join(call.root, rel), e.size);
   return { tree: fileTree(cat.files(), prefix, depth) };
