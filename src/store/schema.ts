@@ -97,5 +97,7 @@ function searchTables(db: DatabaseSync): void {
  * store fills them at its next load (the segmenting rule is the catalog's: name-match.ts).
  */
 function symbolLastNames(db: DatabaseSync): void {
-  db.exec('ALTER TABLE symbols ADD COLUMN last_name TEXT; CREATE INDEX idx_symbols_last_name ON symbols(last_name);');
+  const cols = db.prepare("SELECT name FROM pragma_table_info('symbols')").all() as { name: string }[];
+  if (!cols.some((c) => c.name === 'last_name')) db.exec('ALTER TABLE symbols ADD COLUMN last_name TEXT');
+  db.exec('CREATE INDEX IF NOT EXISTS idx_symbols_last_name ON symbols(last_name);');
 }
