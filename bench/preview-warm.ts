@@ -6,7 +6,8 @@
  * delta covers every referencing file, up to its cap of 20), each previewed twice, and the wall time,
  * the files the delta covered, its verdict, and the LSP requests sent (with the time the server spent
  * answering them, overlaps counted once) are printed.
- *   npm run build && node dist/bench/preview-warm.js [--names a,b]
+ *   npm run build && node dist/bench/preview-warm.js [--names=a,b] [--detail]
+ * (--detail: every request of each preview, with its send offset, duration and tsserver command)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
       .find((a) => a.startsWith('--names='))
       ?.slice('--names='.length)
       .split(',') ?? DEFAULT_NAMES;
+  const detail = process.argv.includes('--detail');
   const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-preview-warm-')));
   const root = path.join(tmp, 'zod');
   fs.cpSync(path.join(REPO, 'node_modules/zod/src'), path.join(root, 'src'), { recursive: true });
@@ -79,6 +81,7 @@ async function main(): Promise<void> {
             `diagnostics ${String(r.diagnostics)}, unchecked ${(r.unchecked as unknown[]).length}, introduced ${(r.introduced as unknown[]).length}; ` +
             `server ${Math.round(b.serverMs)} ms over ${b.requests.length} requests (${countBy(b.requests)})`,
         );
+        if (detail) out.push(...trace.requestLines(t, end));
       }
     }
   } finally {
