@@ -1,8 +1,11 @@
 /**
- * One side of an edit's diagnostics delta ("before" or "after"): every file's diagnostics, asked
- * PHASE_CONCURRENCY at a time — a server answers them one after another all the same (tsserver is
- * one thread), but without a round trip and a turn of lspgate's event loop between them — and each
+ * One side of an edit's diagnostics delta ("before" or "after"): every file's diagnostics, each
  * reused instead when it was last computed for the server state there is now (delta-answers.ts).
+ * A server that computes them when asked (tsserver's requests, pull) gets PHASE_CONCURRENCY files
+ * at a time: it answers them one after another all the same (tsserver is one thread), but without a
+ * round trip and a turn of lspgate's event loop between them. A server that publishes gets one at a
+ * time, as before: intelephense published a caller's new version as clean while it had not yet
+ * taken in the edited file changed beside it (a PHP caller's broken calls missed).
  */
 import { documentText } from '../../lsp/documents.js';
 import type { LspSession } from '../../lsp/types.js';
@@ -33,7 +36,9 @@ export async function askPhase<F, A extends { text: string; mode: string }>(
   const first = await serverStamp(session, call.root, stampOf, call.signal);
   const asked: { abs: string; text: string; answer: A }[] = [];
   const items = files.map((f) => ({ f, ...item(f) }));
-  await pool(items, async (it) => {
+  // a stamp comes only from a server answering tsserver's requests
+  const computed = first || session.hasCapability('diagnosticProvider');
+  await pool(items, computed ? PHASE_CONCURRENCY : 1, async (it) => {
     const text = it.text ?? diskText(call, it.at);
     const reused = text === undefined ? undefined : keptAnswer<A>(session, call.root, first, it.at, text);
     if (reused) {
@@ -56,10 +61,10 @@ function diskText(call: ServiceCall, abs: string): string | undefined {
   }
 }
 
-/** Runs `work` over `items`, PHASE_CONCURRENCY at a time; every started item ends before the first error is thrown. */
-async function pool<T>(items: T[], work: (t: T) => Promise<void>): Promise<void> {
+/** Runs `work` over `items`, `width` at a time; every started item ends before the first error is thrown. */
+async function pool<T>(items: T[], width: number, work: (t: T) => Promise<void>): Promise<void> {
   let next = 0;
-  const runners = Array.from({ length: Math.min(PHASE_CONCURRENCY, items.length) }, async () => {
+  const runners = Array.from({ length: Math.min(width, items.length) }, async () => {
     while (next < items.length) {
       try {
         await work(items[next++]!);
