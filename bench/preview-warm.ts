@@ -28,6 +28,12 @@ function countBy(xs: string[]): string {
   return [...m].map(([k, v]) => `${k}×${v}`).join(', ');
 }
 
+/** The p-th percentile (nearest rank), rounded ms. */
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)] ?? NaN);
+}
+
 async function main(): Promise<void> {
   const names =
     process.argv
@@ -65,6 +71,8 @@ async function main(): Promise<void> {
     await g.run('find_references', { symbol_id: `${file}::cleanRegex#function`, output_format: 'json' });
     out.push(`warm-up (first diagnostics + a reference search): ${Math.round(performance.now() - t)} ms`);
     trace.attach(g.context.broker.existing()[0]);
+    const firsts: number[] = [];
+    const seconds: number[] = [];
     for (const name of names) {
       const id = `${file}::${name}#function`;
       const src = ((await g.run('get_symbol', { symbol_id: id, output_format: 'json' })).result as Json).source as string;
@@ -74,6 +82,7 @@ async function main(): Promise<void> {
         t = performance.now();
         const r = (await g.run('replace_symbol_body', { symbol_id: id, body, output_format: 'json' })).result as Json;
         const end = performance.now();
+        (round === 1 ? firsts : seconds).push(end - t);
         const b = trace.window(t, end, file);
         const ref = r.referencing as { files?: string[]; total_files?: number } | undefined;
         out.push(
@@ -84,6 +93,11 @@ async function main(): Promise<void> {
         if (detail) out.push(...trace.requestLines(t, end));
       }
     }
+    const all = [...firsts, ...seconds];
+    out.push(
+      `previews ${all.length}: p50 ${pct(all, 50)} ms, p95 ${pct(all, 95)} ms, max ${pct(all, 100)} ms; first of each p95 ${pct(firsts, 95)} ms; ` +
+        `load at the end ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`,
+    );
   } finally {
     await g.close();
     fs.rmSync(tmp, { recursive: true, force: true });
