@@ -1,8 +1,9 @@
 // The TypeScript delta asks tsserver only what it compares and nothing twice: no suggestion
-// diagnostics (hints, never errors); a preview repeated on an unchanged workspace reuses the answers
+// diagnostics (hints, never errors); callers opened for it are closed again; a preview repeated on an unchanged workspace reuses the answers
 // computed for the same server state (no diagnostics request at all); and once another file of the
 // project changes on disk, the kept "before" is not reused: an error the old disk state had and the
 // edit brings back is introduced, not hidden.
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { describe, expect, it } from 'vitest';
@@ -48,6 +49,10 @@ describe('delta reuse: a repeated TypeScript preview', async () => {
     expect([first.diagnostics, first.introduced, first.unchecked]).toEqual(['checked', [], []]);
     expect(sent1).toContain('semanticDiagnosticsSync');
     expect(sent1).not.toContain('suggestionDiagnosticsSync');
+    // the callers were opened for the delta alone: closed again, so that typescript-language-server
+    // does not re-check them after every later change
+    const session = fx.gateway.context.broker.existing().find((s) => s.serverId === 'typescript-language-server')!;
+    expect(['src/plan.ts', 'src/use.ts'].filter((f) => session.getDocument(path.join(fx.root, f)))).toEqual([]);
     let again: Record<string, unknown> = {};
     const sent2 = await tsserverCommands(fx, async () => (again = await fx.run('replace_symbol_body', args)));
     expect(sent2.filter((c) => c.endsWith('DiagnosticsSync'))).toEqual([]);
