@@ -24,8 +24,9 @@ import { sha256 } from '../../util/hash.js';
 
 /** A disk change younger than this may not have reached the server yet. */
 export const STAMP_SETTLE_MS = 5000;
-/** Answers kept per session; the oldest is forgotten first. */
-const MAX_ANSWERS = 256;
+/** Answers kept in all, and the text they hold (each keeps the file's text for the line map); the oldest is forgotten first. */
+const MAX_ANSWERS = 512;
+const MAX_ANSWER_CHARS = 64 << 20;
 /** Disk hashes remembered by file identity (inode, size, times); the oldest is forgotten first. */
 const MAX_DISK_HASHES = 50_000;
 
@@ -38,13 +39,13 @@ export interface Stamp {
 
 interface Kept<A> {
   textHash: string;
+  chars: number;
   answer: A;
 }
 
-/** By workspace root and server: a call's session object may be a wrapper made for the call. */
-const kept = new Map<string, Map<string, Kept<unknown>>>();
-/** Workspaces × servers kept at most. */
-const MAX_SESSIONS = 64;
+/** By workspace root, server, file and stamp (a call's session object may be a wrapper made for the call). */
+const kept = new Map<string, Kept<unknown>>();
+let keptChars = 0;
 const diskHashes = new Map<string, { id: string; hash: string; changedAt: number }>();
 
 /** The stamp of the server's state for the project of `abs`; undefined when the server cannot list its project. */
@@ -71,7 +72,7 @@ export async function serverStamp(session: LspSession, root: string, abs: string
 /** The kept answer for `abs` with this text at this stamp. */
 export function keptAnswer<A>(session: LspSession, root: string, stamp: Stamp | undefined, abs: string, text: string): A | undefined {
   if (!stamp || !stamp.files.has(abs)) return undefined;
-  const k = kept.get(`${root}\0${session.serverId}`)?.get(`${abs}\0${stamp.key}`);
+  const k = kept.get(`${root}\0${session.serverId}\0${abs}\0${stamp.key}`);
   return k && k.textHash === sha256(text) ? (k.answer as A) : undefined;
 }
 
@@ -84,20 +85,22 @@ export function keepAnswers<A>(
   answers: { abs: string; text: string; answer: A }[],
 ): void {
   if (!from || !to || from.key !== to.key || !from.settled || !to.settled) return;
-  const id = `${root}\0${session.serverId}`;
-  let map = kept.get(id);
-  if (!map) {
-    kept.set(id, (map = new Map()));
-    if (kept.size > MAX_SESSIONS) kept.delete(kept.keys().next().value!);
-  }
   for (const a of answers) {
     if (!from.files.has(a.abs)) continue;
     // a file has one answer per server state: a preview's "before" and "after" are both kept
-    const key = `${a.abs}\0${from.key}`;
-    map.delete(key);
-    map.set(key, { textHash: sha256(a.text), answer: a.answer });
-    if (map.size > MAX_ANSWERS) map.delete(map.keys().next().value!);
+    const key = `${root}\0${session.serverId}\0${a.abs}\0${from.key}`;
+    forget(key);
+    kept.set(key, { textHash: sha256(a.text), chars: a.text.length, answer: a.answer });
+    keptChars += a.text.length;
+    while (kept.size > MAX_ANSWERS || keptChars > MAX_ANSWER_CHARS) forget(kept.keys().next().value!);
   }
+}
+
+function forget(key: string): void {
+  const k = kept.get(key);
+  if (!k) return;
+  keptChars -= k.chars;
+  kept.delete(key);
 }
 
 /** The language's manifests (TypeScript: package.json, tsconfig.json) from the file's folder up to the root: compiler options live there. */
