@@ -14,6 +14,8 @@ interface Sent {
   uri?: string;
   at: number;
   answeredAt?: number;
+  /** An executeCommand's first argument (tsserver's command) and the file it names. */
+  what?: string;
 }
 
 export interface OpBreakdown {
@@ -51,6 +53,12 @@ export class OpTrace {
     if (e.direction === 'send' && e.kind === 'request' && e.id !== undefined) {
       const uri = (e.payload as { textDocument?: { uri?: string } } | undefined)?.textDocument?.uri;
       const s: Sent = { id: e.id, method: e.method ?? '?', at: now, ...(uri ? { uri } : {}) };
+      const args = (e.payload as { arguments?: unknown[] } | undefined)?.arguments;
+      if (args && typeof args[0] === 'string')
+        s.what = `${args[0]} ${String((args[1] as { file?: string } | undefined)?.file ?? '')
+          .split('/')
+          .slice(-2)
+          .join('/')}`;
       this.sent.set(e.id, s);
       this.log.push(s);
     } else if (e.direction === 'receive' && e.id !== undefined && (e.kind === 'response' || e.kind === 'error')) {
@@ -58,6 +66,13 @@ export class OpTrace {
       if (s) s.answeredAt = now;
       this.sent.delete(e.id);
     }
+  }
+
+  /** Each request sent in [start, end]: offset from start, send → answer ms, method or tsserver command and file. */
+  requestLines(start: number, end: number): string[] {
+    return this.log
+      .filter((s) => s.at >= start && s.at <= end)
+      .map((s) => `  +${Math.round(s.at - start)} ${s.answeredAt === undefined ? '?' : Math.round(s.answeredAt - s.at)} ms ${s.what ?? s.method}`);
   }
 
   /**

@@ -6,7 +6,8 @@
  * delta covers every referencing file, up to its cap of 20), each previewed twice, and the wall time,
  * the files the delta covered, its verdict, and the LSP requests sent (with the time the server spent
  * answering them, overlaps counted once) are printed.
- *   npm run build && node dist/bench/preview-warm.js [--names a,b]
+ *   npm run build && node dist/bench/preview-warm.js [--names=a,b] [--detail]
+ * (--detail: every request of each preview, with its send offset, duration and tsserver command)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,12 +28,19 @@ function countBy(xs: string[]): string {
   return [...m].map(([k, v]) => `${k}×${v}`).join(', ');
 }
 
+/** The p-th percentile (nearest rank), rounded ms. */
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)] ?? NaN);
+}
+
 async function main(): Promise<void> {
   const names =
     process.argv
       .find((a) => a.startsWith('--names='))
       ?.slice('--names='.length)
       .split(',') ?? DEFAULT_NAMES;
+  const detail = process.argv.includes('--detail');
   const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-preview-warm-')));
   const root = path.join(tmp, 'zod');
   fs.cpSync(path.join(REPO, 'node_modules/zod/src'), path.join(root, 'src'), { recursive: true });
@@ -63,6 +71,8 @@ async function main(): Promise<void> {
     await g.run('find_references', { symbol_id: `${file}::cleanRegex#function`, output_format: 'json' });
     out.push(`warm-up (first diagnostics + a reference search): ${Math.round(performance.now() - t)} ms`);
     trace.attach(g.context.broker.existing()[0]);
+    const firsts: number[] = [];
+    const seconds: number[] = [];
     for (const name of names) {
       const id = `${file}::${name}#function`;
       const src = ((await g.run('get_symbol', { symbol_id: id, output_format: 'json' })).result as Json).source as string;
@@ -72,6 +82,7 @@ async function main(): Promise<void> {
         t = performance.now();
         const r = (await g.run('replace_symbol_body', { symbol_id: id, body, output_format: 'json' })).result as Json;
         const end = performance.now();
+        (round === 1 ? firsts : seconds).push(end - t);
         const b = trace.window(t, end, file);
         const ref = r.referencing as { files?: string[]; total_files?: number } | undefined;
         out.push(
@@ -79,8 +90,14 @@ async function main(): Promise<void> {
             `diagnostics ${String(r.diagnostics)}, unchecked ${(r.unchecked as unknown[]).length}, introduced ${(r.introduced as unknown[]).length}; ` +
             `server ${Math.round(b.serverMs)} ms over ${b.requests.length} requests (${countBy(b.requests)})`,
         );
+        if (detail) out.push(...trace.requestLines(t, end));
       }
     }
+    const all = [...firsts, ...seconds];
+    out.push(
+      `previews ${all.length}: p50 ${pct(all, 50)} ms, p95 ${pct(all, 95)} ms, max ${pct(all, 100)} ms; first of each p95 ${pct(firsts, 95)} ms; ` +
+        `load at the end ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`,
+    );
   } finally {
     await g.close();
     fs.rmSync(tmp, { recursive: true, force: true });

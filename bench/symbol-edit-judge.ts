@@ -3,7 +3,8 @@
  * and message. TypeScript: tsc --noEmit; Go: go build + go vet; Python: the pyright CLI; PHP: `php -l`
  * of every file, every class loaded by `php` itself (an interface method's new parameter makes
  * its implementing classes a fatal error only when they are loaded), and intelephense's own
- * diagnostics of every file as the server reads the disk (php has no type check of calls).
+ * diagnostics of every file as the server reads the disk, answered for the version it was last
+ * sent (intelephenseErrors; php has no type check of calls).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +12,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { Gateway } from '../src/gateway/gateway.js';
+import type { OpenDocument } from '../src/lsp/types.js';
+import { toDiagnosticEntry } from '../src/service/diagnostics/diagnostic-entries.js';
 import { NEWEST_GO } from './go-toolchain.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -63,14 +66,62 @@ export async function judge(lang: string, root: string, g: Gateway, files: strin
       if (!`${lint.stdout}`.includes('No syntax errors detected')) add(f, `php -l: ${`${lint.stdout}${lint.stderr}`.trim().split('\n')[0]}`);
       const load = run('php', ['-d', 'display_errors=stderr', '-d', 'error_reporting=E_ALL & ~E_DEPRECATED', '-r', PHP_LOAD, root, f]);
       for (const m of `${load.stderr}${load.stdout}`.matchAll(/(?:Fatal error|Warning): +(.*) in (\S+\.php) on line \d+/g)) add(m[2]!, `php: ${m[1]}`);
-      // no answer is no verdict: the bench stops rather than count a file as accepted
-      const diag = (await g.run('get_diagnostics', { file: f, severity: 'error', wait_ms: 300_000, output_format: 'json' })).result as {
-        files?: { diagnostics: { message: string }[] }[];
-        failed?: { file: string; code: string }[];
-      };
-      if (diag.failed?.length) throw new Error(`intelephense gave no diagnostics for ${f}: ${JSON.stringify(diag.failed)}`);
-      for (const d of (diag?.files ?? []).flatMap((x) => x.diagnostics)) add(f, `intelephense: ${d.message}`);
     }
+    for (const [f, messages] of await intelephenseErrors(g, root, files)) for (const m of messages) add(f, `intelephense: ${m}`);
   } else return undefined;
+  return out;
+}
+
+/** No publish for any judged file for this long: intelephense has answered the versions it was sent. */
+const PHP_QUIET_MS = 3000;
+
+/**
+ * intelephense's errors of every file as it reads them now. Each file is sent again as a new version
+ * (its disk text) and the judge waits until the server has published for every one and then been
+ * quiet for PHP_QUIET_MS: its publishes say no version, and one computed for an earlier text (the
+ * delta's re-sync before the write) can arrive after the new version was sent — taken as the answer,
+ * an edit's "Undefined function" read as absent under load. A file with no publish by then is asked
+ * through get_diagnostics (which re-opens it); no answer is no verdict: the bench stops.
+ */
+async function intelephenseErrors(g: Gateway, root: string, files: string[]): Promise<Map<string, string[]>> {
+  await g.run('get_diagnostics', { file: files[0], severity: 'error', wait_ms: 300_000, output_format: 'json' });
+  const session = g.context.broker.existing().find((s) => s.serverId === 'intelephense');
+  const feed = session?.diagnostics;
+  if (!session || !feed) throw new Error('no intelephense session recording publishes');
+  const docs = new Map<string, OpenDocument>();
+  for (const f of files) docs.set(f, await session.syncDocument(path.join(root, f), undefined, { newVersion: true }));
+  const uris = [...docs.values()].map((d) => d.uri);
+  const answered = () => [...docs.values()].every((d) => feed.current(d.uri, d.version, session.generation));
+  const deadline = Date.now() + 300_000;
+  let last = Date.now();
+  while (Date.now() < deadline) {
+    const quietFor = PHP_QUIET_MS - (Date.now() - last);
+    if (quietFor <= 0 && answered()) break;
+    if (quietFor <= 0 && Date.now() - last > 30_000) break; // the rest are asked below
+    const p = await Promise.race(uris.map((u) => feed.next(u, Math.max(quietFor, 250))));
+    if (p) last = Date.now();
+  }
+  const out = new Map<string, string[]>();
+  for (const [f, d] of docs) {
+    const p = feed.current(d.uri, d.version, session.generation);
+    if (p) {
+      // as get_diagnostics words them (its fallback below): the same entry conversion
+      const entries = p.diagnostics.map((x) => toDiagnosticEntry(x, { root, text: d.text, encoding: session.positionEncoding }));
+      out.set(
+        f,
+        entries.filter((e) => e.severity === 'error').map((e) => e.message),
+      );
+      continue;
+    }
+    const diag = (await g.run('get_diagnostics', { file: f, severity: 'error', wait_ms: 300_000, output_format: 'json' })).result as {
+      files?: { diagnostics: { message: string }[] }[];
+      failed?: { file: string; code: string }[];
+    };
+    if (diag.failed?.length) throw new Error(`intelephense gave no diagnostics for ${f}: ${JSON.stringify(diag.failed)}`);
+    out.set(
+      f,
+      (diag.files ?? []).flatMap((x) => x.diagnostics.map((m) => m.message)),
+    );
+  }
   return out;
 }

@@ -114,8 +114,9 @@ export interface LanguageAdapter {
    * request besides its publishes (tsserver's own diagnostics requests through
    * typescript-language-server, answered once the project is loaded); undefined when the server
    * does not offer it or did not answer as that server does (its publishes are used then).
+   * `problemsOnly`: the caller keeps errors and warnings only, so requests for hints alone may be left out.
    */
-  requestDiagnostics?(session: LspSession, doc: OpenDocument, signal?: AbortSignal): Promise<Diagnostic[] | undefined>;
+  requestDiagnostics?(session: LspSession, doc: OpenDocument, signal?: AbortSignal, opts?: { problemsOnly?: boolean }): Promise<Diagnostic[] | undefined>;
   /**
    * The files of the server's project that answers for `absPath` (absolute paths), where the
    * server can say (tsserver's projectInfo): a callers walk opens none of them and asks no

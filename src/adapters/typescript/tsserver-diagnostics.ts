@@ -72,18 +72,31 @@ export function fromTsServerDiagnostic(d: TsServerDiagnostic): Diagnostic {
 /**
  * The adapter's requestDiagnostics: tsserver's synchronous diagnostics requests for the synced
  * document, when the server offers `typescript.tsserverRequest`; undefined when it does not, or
- * when a response is not tsserver's.
+ * when a response is not tsserver's. `problemsOnly` leaves out suggestionDiagnosticsSync: every
+ * diagnostic it answers has category `suggestion` (a hint: "unused", "may be converted"), never an
+ * error or a warning, and on a large file it is one more pass over the file. The requests go out
+ * together: tsserver answers them in order, without a round trip between them.
  */
-export async function tsServerDiagnostics(session: LspSession, doc: OpenDocument, signal?: AbortSignal): Promise<Diagnostic[] | undefined> {
+export async function tsServerDiagnostics(
+  session: LspSession,
+  doc: OpenDocument,
+  signal?: AbortSignal,
+  opts?: { problemsOnly?: boolean },
+): Promise<Diagnostic[] | undefined> {
   const provider = session.capabilities?.executeCommandProvider;
   if (!session.hasCapability('executeCommandProvider') || !provider?.commands.includes(TSSERVER_REQUEST_COMMAND)) return undefined;
+  const commands = opts?.problemsOnly ? TSSERVER_DIAGNOSTIC_REQUESTS.filter((c) => c !== 'suggestionDiagnosticsSync') : TSSERVER_DIAGNOSTIC_REQUESTS;
+  const responses = await Promise.all(
+    commands.map((command) =>
+      session.request(
+        ExecuteCommandRequest.type,
+        { command: TSSERVER_REQUEST_COMMAND, arguments: [command, { file: doc.path, includeLinePosition: false }] },
+        { signal },
+      ),
+    ),
+  );
   const out: Diagnostic[] = [];
-  for (const command of TSSERVER_DIAGNOSTIC_REQUESTS) {
-    const response = await session.request(
-      ExecuteCommandRequest.type,
-      { command: TSSERVER_REQUEST_COMMAND, arguments: [command, { file: doc.path, includeLinePosition: false }] },
-      { signal },
-    );
+  for (const response of responses) {
     const body = tsServerDiagnosticsBody(response);
     if (!body) return undefined;
     out.push(...body.map(fromTsServerDiagnostic));

@@ -46,6 +46,8 @@ export interface SourceOptions {
    * with the server): an unchanged document is sent again as the next version and its publish awaited.
    */
   fresh?: boolean;
+  /** The caller keeps errors and warnings only (an edit's delta): a request for hints alone may be left out. */
+  problemsOnly?: boolean;
 }
 
 export async function documentDiagnostics(session: LspSession, absPath: string, opts: SourceOptions): Promise<DocumentDiagnostics> {
@@ -59,7 +61,7 @@ export async function documentDiagnostics(session: LspSession, absPath: string, 
     const report = await session.request(DocumentDiagnosticRequest.type, { textDocument: { uri: doc.uri } }, { signal: opts.signal });
     return { mode: 'pull', doc, diagnostics: fullItems(report) };
   }
-  const requested = await adapter.requestDiagnostics?.(session, doc, opts.signal);
+  const requested = await adapter.requestDiagnostics?.(session, doc, opts.signal, { problemsOnly: opts.problemsOnly === true });
   if (requested) return { mode: 'request', doc, diagnostics: requested };
   const feed = session.diagnostics;
   if (!feed) throw new LspgateError('NOT_SUPPORTED', `${session.serverId} sessions here record no published diagnostics`, { server: session.serverId });

@@ -20,7 +20,8 @@ import type { LspSession } from '../../lsp/types.js';
 import { toRelative } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { atLeast, type DiagnosticEntry, toDiagnosticEntry } from '../diagnostics/diagnostic-entries.js';
-import { documentDiagnostics } from '../diagnostics/diagnostics-source.js';
+import { type DocumentDiagnostics, documentDiagnostics } from '../diagnostics/diagnostics-source.js';
+import { askPhase } from './delta-phase.js';
 import { type LineMap, lineMap } from './line-map.js';
 
 /** A diagnostic of the delta, with the workspace-relative file it is in (a moved file's new path). */
@@ -84,9 +85,10 @@ export interface DeltaFile {
   newAbs?: string;
 }
 
-interface Answer {
+export interface Answer {
   entries: DeltaEntry[];
   text: string;
+  mode: DocumentDiagnostics['mode'];
 }
 
 /**
@@ -121,38 +123,60 @@ export async function filesDelta(call: ServiceCall, sessionOf: string, files: De
   const was = new Map<DeltaFile, Answer>();
   const is = new Map<DeltaFile, Answer>();
   const synced: DeltaFile[] = [];
+  const openBefore = new Set(files.filter((f) => session.getDocument(f.abs)).map((f) => f.abs));
+  const phase = (side: 'before' | 'after', into: Map<DeltaFile, Answer>) =>
+    askPhase(call, session, files[0]!.abs, files, (f) => {
+      const at = side === 'after' ? (f.newAbs ?? f.abs) : f.abs;
+      const text = side === 'after' ? f.after : f.before;
+      // an unchanged file's "before" is asked anew too: the answer for the server's state now
+      return { at, text, work: () => guard(f, () => ask(at, text, !changes(f))), into };
+    });
   try {
-    // an unchanged file's "before" is asked anew too: the answer for the server's state now
-    for (const f of files) {
-      const a = await guard(f, () => ask(f.abs, f.before, !changes(f)));
-      if (a) was.set(f, a);
-    }
+    await phase('before', was);
     for (const f of files) {
       if (!changes(f)) continue;
       synced.push(f);
       await session.syncDocument(f.newAbs ?? f.abs, f.after);
     }
-    for (const f of files) {
-      const a = await guard(f, () => ask(f.newAbs ?? f.abs, f.after, !changes(f)));
-      if (a) is.set(f, a);
-    }
+    await phase('after', is);
   } finally {
-    // the server is told the disk state again whatever happened above
-    for (const f of synced.length ? synced : files.slice(0, 1)) {
-      const back = f.newAbs ? session.closeDocument(f.newAbs) : session.syncDocument(f.abs).then(() => undefined);
-      await back.catch((e: unknown) => call.meta.warn(`could not re-sync ${f.abs} with ${session.serverId}: ${(e as Error).message}`));
-    }
-    // an unchanged file's last publish answered the new text: its next version is published for the
-    // disk state, so a later get_diagnostics waits for that one instead of quoting the preview's errors
-    if (synced.length)
-      for (const f of files) {
-        if (changes(f) || !(was.has(f) || is.has(f))) continue;
-        await session
-          .syncDocument(f.abs, undefined, { newVersion: true })
-          .catch((e: unknown) => call.meta.warn(`could not re-sync ${f.abs} with ${session.serverId}: ${(e as Error).message}`));
-      }
+    await backToDisk(call, session, files, synced, { was, is }, openBefore);
   }
   return { ...compare(files, was, is, failed, rel, known), server: session.serverId };
+}
+
+/**
+ * After the delta, whatever happened in it: the server is told the disk state again (changed files
+ * synced back, a moved file's new path closed), a push server gets a new version of each unchanged
+ * file, and files a request/pull server had opened for the delta alone are closed.
+ */
+async function backToDisk(
+  call: ServiceCall,
+  session: LspSession,
+  files: DeltaFile[],
+  synced: DeltaFile[],
+  answers: { was: Map<DeltaFile, Answer>; is: Map<DeltaFile, Answer> },
+  openBefore: Set<string>,
+): Promise<void> {
+  const warn = (what: string, f: string) => (e: unknown) => call.meta.warn(`could not ${what} ${f} with ${session.serverId}: ${(e as Error).message}`);
+  const unchanged = files.filter((f) => f.after === undefined && !f.newAbs);
+  for (const f of synced.length ? synced : files.slice(0, 1)) {
+    await (f.newAbs ? session.closeDocument(f.newAbs) : session.syncDocument(f.abs).then(() => undefined)).catch(warn('re-sync', f.abs));
+  }
+  // an unchanged file's last publish answered the new text: its next version is published for the
+  // disk state, so a later get_diagnostics waits for that one instead of quoting the preview's
+  // errors. A server answering on request or pull computes every answer when asked: no new
+  // version for it (each one is a new program for tsserver, and a check of every open file).
+  if ([...answers.was.values(), ...answers.is.values()].some((a) => a.mode === 'push')) {
+    const answered = unchanged.filter((f) => answers.was.has(f) || answers.is.has(f));
+    if (synced.length) for (const f of answered) await session.syncDocument(f.abs, undefined, { newVersion: true }).catch(warn('re-sync', f.abs));
+    return;
+  }
+  // Referencing files opened for the delta alone are closed again where every answer was asked
+  // (tsserver): typescript-language-server re-checks every open file after each change (geterr), and
+  // a preview's files left open made the next operation wait behind a re-check of each (zod's
+  // classic/schemas.ts: ~10 s at load 18) whose publishes nobody reads.
+  for (const f of unchanged) if (!openBefore.has(f.abs) && session.getDocument(f.abs)) await session.closeDocument(f.abs).catch(warn('close', f.abs));
 }
 
 /** Asks one file's diagnostics within limits.deltaFileMs; past it TIMEOUT (the caller's own cancel stays CANCELLED). */
@@ -165,11 +189,12 @@ function asker(call: ServiceCall, session: LspSession): (abs: string, text: stri
   return async (abs, text, fresh) => {
     const timer = AbortSignal.timeout(boundMs);
     const signal = call.signal ? AbortSignal.any([call.signal, timer]) : timer;
-    const opts = { maxFileBytes: call.env.limits.maxFileBytes, signal, fresh, ...(text !== undefined ? { text } : {}) };
+    // errors and warnings are compared, never hints: a request for hints alone is left out
+    const opts = { maxFileBytes: call.env.limits.maxFileBytes, signal, fresh, problemsOnly: true, ...(text !== undefined ? { text } : {}) };
     try {
       const d = await documentDiagnostics(session, abs, opts);
       if (timer.aborted) throw timeout(session, rel(abs), boundMs);
-      return { entries: entries(d.diagnostics, d.doc.text, rel(abs)), text: d.doc.text };
+      return { entries: entries(d.diagnostics, d.doc.text, rel(abs)), text: d.doc.text, mode: d.mode };
     } catch (e) {
       if (timer.aborted && !call.signal?.aborted) throw timeout(session, rel(abs), boundMs);
       throw e;
