@@ -107,7 +107,9 @@ export class WorkspaceChunks implements Derived {
   }
 
   bytes(): number {
-    return this.index.approxBytes();
+    let held = 0;
+    for (const v of this.publishedVectors?.byKey.values() ?? []) held += v.byteLength + 64;
+    return this.index.approxBytes() + held;
   }
 
   dispose(): void {
