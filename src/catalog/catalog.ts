@@ -10,7 +10,7 @@ import { stat } from 'node:fs/promises';
 
 import type { Limits } from '../config/schema.js';
 import type { CallEdgeRow, Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions, SymbolRanker } from '../core/catalog.js';
-import type { FileCataloger, FileEntry, LookupOptions, ReadOptions, SymbolFilter } from '../core/catalog.js';
+import type { FileCataloger, FileEntry, LookupOptions, PublishedTake, ReadOptions, SymbolFilter } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
 import { headCommit } from '../util/git.js';
@@ -349,7 +349,7 @@ export class WorkspaceCatalog implements Catalog {
     return this.index.files;
   }
 
-  publishedChunks(want: ReadonlyMap<string, string>, take: (path: string, chunks: unknown[]) => Promise<void>): Promise<number | undefined> {
+  publishedChunks(want: ReadonlyMap<string, string>, take: PublishedTake): Promise<number | undefined> {
     return this.deps.published?.chunks(want, take) ?? Promise.resolve(undefined);
   }
 

@@ -29,6 +29,8 @@ export interface VectorUpdate {
   embedded: number;
   /** Chunks whose stored vector was reused under a new id. */
   reused: number;
+  /** Chunks whose vector came from `seed` (the published index's, same embedder) instead of the embedder. */
+  imported: number;
   files: number;
 }
 
@@ -76,17 +78,20 @@ export class ChunkVectors {
     return { changed, gone };
   }
 
-  /** Embeds what is new and writes the changed files' chunks, STEP_CHUNKS at a time. */
-  async update(index: ChunkIndex, head: string, signal?: AbortSignal): Promise<VectorUpdate> {
+  /**
+   * Embeds what is new and writes the changed files' chunks, STEP_CHUNKS at a time. `seed`: vectors
+   * of this embedder made elsewhere, by the hash of the embedded text; a chunk found there is not embedded.
+   */
+  async update(index: ChunkIndex, head: string, signal?: AbortSignal, seed?: (key: string) => Float32Array | undefined): Promise<VectorUpdate> {
     const { changed, gone } = this.changes(index);
-    const report: VectorUpdate = { embedded: 0, reused: 0, files: changed.length + gone.length };
+    const report: VectorUpdate = { embedded: 0, reused: 0, imported: 0, files: changed.length + gone.length };
     let files: string[] = gone;
     let chunks: Chunk[] = [];
     const flush = async () => {
       // embedding is CPU work (the local embedder) or a long wait: between steps the event loop runs,
       // so an interactive operation arriving meanwhile is not held behind the whole index
       await yieldToEventLoop();
-      await this.write(files, chunks, report, signal);
+      await this.write(files, chunks, report, signal, seed);
       files = [];
       chunks = [];
     };
@@ -100,11 +105,31 @@ export class ChunkVectors {
     return report;
   }
 
-  private async write(files: string[], chunks: Chunk[], report: VectorUpdate, signal?: AbortSignal): Promise<void> {
+  private async write(
+    files: string[],
+    chunks: Chunk[],
+    report: VectorUpdate,
+    signal?: AbortSignal,
+    seed?: (key: string) => Float32Array | undefined,
+  ): Promise<void> {
     const known = new Map<string, Float32Array>();
     for (const f of files) for (const r of this.store.fileRecords(f)) known.set(r.chunk.embed_key, r.vector);
     const keys = chunks.map((c) => sha256(embeddingText(c)));
-    const missing = [...new Set(keys.filter((k) => !known.has(k)))];
+    const dim = this.embedder.identity().dim;
+    let missing = [...new Set(keys.filter((k) => !known.has(k)))];
+    let imported = 0;
+    if (seed) {
+      const before = missing.length;
+      missing = missing.filter((k) => {
+        const v = seed(k);
+        // the same embedder's checksum says the same space; a vector that is still not of its shape is embedded again
+        if (!v || v.length !== dim || !allFinite([v])) return true;
+        known.set(k, v);
+        return false;
+      });
+      imported = before - missing.length;
+      report.imported += imported;
+    }
     if (missing.length) {
       const text = new Map(chunks.map((c, i) => [keys[i]!, c] as const));
       const vecs = await this.embed(
@@ -114,7 +139,7 @@ export class ChunkVectors {
       missing.forEach((k, i) => known.set(k, vecs[i]!));
     }
     report.embedded += missing.length;
-    report.reused += chunks.length - missing.length;
+    report.reused += chunks.length - missing.length - imported;
     this.store.replace(
       files,
       chunks.map((c, i) => stored(c, keys[i]!)),

@@ -294,13 +294,23 @@ export interface CallEdgeRow {
   line: number;
 }
 
+/** The published vectors of one file's chunks: the embedder's identity checksum, one vector per chunk in order (undefined: none published). */
+export interface PublishedVectors {
+  embedder: string;
+  identity: unknown;
+  vectors: (Float32Array | undefined)[];
+}
+
+/** Takes one file's published chunks, with their vectors when the commit was published with an embedder. */
+export type PublishedTake = (path: string, chunks: unknown[], vectors?: PublishedVectors) => Promise<void>;
+
 export interface Catalog {
   /**
    * `--index`: gives `take` the published chunks (seed-004 Chunks, src/chunks/types.ts) of the files
    * whose local stamp (path → content hash, `:syntax` at the syntax tier) is the published one; the
    * number of files taken, undefined without an index or when it cannot be read.
    */
-  publishedChunks?(want: ReadonlyMap<string, string>, take: (path: string, chunks: unknown[]) => Promise<void>): Promise<number | undefined>;
+  publishedChunks?(want: ReadonlyMap<string, string>, take: PublishedTake): Promise<number | undefined>;
   /** Builds (or loads from disk and refreshes) the whole catalog; progress per file. */
   build(opts?: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<CatalogStatus>;
   status(): CatalogStatus;

@@ -4,8 +4,7 @@
  * be read (unreachable, no such repository, another index version) is said once, coded, in the
  * next answer's `_meta.warnings` and in the log, and the local catalog answers alone.
  */
-import type { Chunk } from '../../chunks/types.js';
-import type { FileEntry } from '../../core/catalog.js';
+import type { FileEntry, PublishedTake } from '../../core/catalog.js';
 import { toLspgateError } from '../../errors/errors.js';
 import { headCommit } from '../../util/git.js';
 import type { Logger } from '../../util/logger.js';
@@ -23,7 +22,7 @@ import { redactText, redactUrl } from './url.js';
  * (no entries were taken, or the index cannot be read: said like the entries' failure).
  */
 export type PublishedSource = (() => Promise<ReadonlyMap<string, FileEntry> | undefined>) & {
-  chunks(want: ReadonlyMap<string, string>, take: (path: string, chunks: Chunk[]) => Promise<void>): Promise<number | undefined>;
+  chunks(want: ReadonlyMap<string, string>, take: PublishedTake): Promise<number | undefined>;
 };
 
 export function publishedSource(url: string, root: string, logger: Logger, notice: (message: string) => void): PublishedSource {
@@ -50,7 +49,7 @@ export function publishedSource(url: string, root: string, logger: Logger, notic
       return undefined;
     }
   };
-  const chunks = async (want: ReadonlyMap<string, string>, take: (path: string, chunks: Chunk[]) => Promise<void>): Promise<number | undefined> => {
+  const chunks = async (want: ReadonlyMap<string, string>, take: PublishedTake): Promise<number | undefined> => {
     if (!read || want.size === 0) return undefined;
     const started = Date.now();
     try {

@@ -29,6 +29,7 @@ import { HISTORY_FILE, readHistory } from '../../chunks/history.js';
 import type { FileIdioms } from '../../chunks/idioms.js';
 import { SqlChunkIndex } from '../../chunks/sql-chunk-index.js';
 import type { Chunk, PRRef } from '../../chunks/types.js';
+import { embeddingText } from '../../chunks/vectors.js';
 import type { Limits } from '../../config/schema.js';
 import type { CatalogChanges, Derived, DerivedKey, FileEntry } from '../../core/catalog.js';
 import type { Workspace } from '../../core/workspace.js';
@@ -71,6 +72,11 @@ export class WorkspaceChunks implements Derived {
   wantHistory = false;
   /** Whether the published index (`--index`) was asked for the chunks of the files it has (once). */
   publishedAsked = false;
+  /**
+   * The published vectors of the taken chunks, by the hash of what was embedded (vectors.ts), until
+   * the first vector update takes them into the store (or re-embeds, under another embedder).
+   */
+  publishedVectors: { embedder: string; identity: unknown; byKey: Map<string, Float32Array> } | undefined;
   /** Files chunked without their function bodies (a parse bound), with why: dropped when the file is chunked again. */
   unsplit = new Map<string, string>();
   private gates: { key: string; code: FileGate; docs: FileGate } | undefined;
@@ -101,7 +107,9 @@ export class WorkspaceChunks implements Derived {
   }
 
   bytes(): number {
-    return this.index.approxBytes();
+    let held = 0;
+    for (const v of this.publishedVectors?.byKey.values() ?? []) held += v.byteLength + 64;
+    return this.index.approxBytes() + held;
   }
 
   dispose(): void {
@@ -168,12 +176,18 @@ async function takePublished(ws: Workspace, s: WorkspaceChunks): Promise<void> {
   const entries = ws.catalog.files();
   const want = new Map<string, string>();
   for (const [rel, entry] of entries) if (s.index.fileHash(rel) !== stampOf(entry)) want.set(rel, stampOf(entry));
-  await ws.catalog.publishedChunks(want, async (rel, chunks) => {
+  await ws.catalog.publishedChunks(want, async (rel, chunks, vectors) => {
     const entry = entries.get(rel);
     const a = entry && (await s.gate('code').admit(path.join(ws.root, rel)));
     if (!entry || !a?.admitted || sha256(a.bytes) !== entry.hash) return;
     s.index.replaceFile(rel, stampOf(entry), chunks as Chunk[]);
     s.rechunked.add(rel);
+    if (!vectors) return;
+    const pub = (s.publishedVectors ??= { embedder: vectors.embedder, identity: vectors.identity, byKey: new Map() });
+    (chunks as Chunk[]).forEach((c, i) => {
+      const v = vectors.vectors[i];
+      if (v) pub.byKey.set(sha256(embeddingText(c)), v);
+    });
   });
 }
 

@@ -14,7 +14,7 @@ import type { Derived, DerivedKey } from '../../core/catalog.js';
 import type { Workspace } from '../../core/workspace.js';
 import { asBackground } from '../../util/work-class.js';
 import type { ServiceCall } from '../call.js';
-import type { SyncReport } from './chunk-sync.js';
+import { existingChunks, type SyncReport } from './chunk-sync.js';
 import { existingIndexDb, indexDbOf } from './index-db.js';
 
 /** The slot: the vectors open now (undefined until a vector search asks), closed with the workspace. */
@@ -64,13 +64,38 @@ export function reportRebuilt(call: ServiceCall, v: ChunkVectors): void {
   v.store.rebuiltBecause = undefined;
 }
 
-/** The workspace's vectors, brought up to date with the synced chunks (embedding only what is new). */
+/**
+ * The workspace's vectors, brought up to date with the synced chunks (embedding only what is new).
+ * The chunks taken from the published index (`--index`) bring their vectors: under the embedder
+ * they were published with (same identity checksum) they go into the store as they are, under
+ * another they are embedded here and the answer says so once.
+ */
 export async function updatedVectors(call: ServiceCall, sync: SyncReport, embedder: Embedder, reindex: boolean): Promise<ChunkVectors> {
   const v = vectorsFor(call.workspace, call.env.cacheDir, embedder, { reindex });
   reportRebuilt(call, v);
-  const r = await asBackground(() => v.update(sync.index, sync.head, call.signal));
+  const chunks = existingChunks(call.workspace);
+  const pub = chunks?.publishedVectors;
+  if (pub && pub.embedder !== v.checksum) {
+    const why =
+      `the published index's vectors are of another embedder (${describe(pub.identity)}) than this gateway's ` +
+      `(${describe(embedder.identity())}): the ${pub.byKey.size} published chunks' vectors are not used, they are embedded here`;
+    call.meta.warn(why);
+    call.env.logger.warn(why);
+    chunks!.publishedVectors = undefined;
+  }
+  const seed = pub && pub.embedder === v.checksum ? (key: string) => pub.byKey.get(key) : undefined;
+  const r = await asBackground(() => v.update(sync.index, sync.head, call.signal, seed));
+  // every taken chunk's vector is in the store now (or was embedded): the heap copy is not needed again
+  if (seed) chunks!.publishedVectors = undefined;
+  if (r.imported) call.env.logger.info(`vectors: ${r.imported} chunk(s) taken from the published index, ${r.embedded} embedded here`);
   if (r.files) call.env.logger.debug(`vectors: ${r.files} file(s) updated, ${r.embedded} chunk(s) embedded, ${r.reused} reused`);
   return v;
+}
+
+/** An embedder's identity as said in a warning: provider, model and dimension (never its URL or key). */
+function describe(identity: unknown): string {
+  const id = (identity ?? {}) as Partial<Record<'provider' | 'model' | 'dim', unknown>>;
+  return `${String(id.provider ?? '?')} ${String(id.model ?? '?')}, dim ${String(id.dim ?? '?')}`.slice(0, 160);
 }
 
 /** The stored index's stats without opening it for an embedder (index_stats must not refuse). */
