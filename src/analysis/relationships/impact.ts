@@ -171,13 +171,11 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
     const target = await resolveTarget(call, parsed.input);
     label = target.label;
     home = target.file.relPath;
-    // The graph, the references and the caller tree are asked at once; the references once the walk
-    // opened the files outside the server's project that spell the name (before: they miss those uses).
+    // Asked at once; the references once the walk opened the files spelling the name (Mentions.firstOpened).
     const graphP = importGraphWithin(call);
     const mentions = new Mentions(call, target.file.session);
     const treeP = callerTree(call, target, input.max_depth, graphReach(call), mentions);
-    graphP.catch(() => undefined);
-    treeP.catch(() => undefined);
+    for (const p of [graphP, treeP]) p.catch(() => undefined);
     const answer = await mentions.firstOpened(treeP).then(() => referencesOf(call, target));
     const graph = await graphP;
     noteGraphSkips(call, graph);
