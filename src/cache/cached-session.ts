@@ -65,6 +65,8 @@ export class CachedSession implements LspSession, StampedSession {
   private readonly scope: string;
   private readonly store: boolean;
   private readonly stamps = new Map<string, DiskStamp>();
+  /** Open documents synced with `widens` since their open: the epoch already counts them. */
+  private readonly widened = new Set<string>();
 
   constructor(
     readonly inner: LspSession,
@@ -158,6 +160,13 @@ export class CachedSession implements LspSession, StampedSession {
     // Given text is not the disk's: the operation cache stats the file itself (a later edit on disk
     // still invalidates what was answered from it).
     noteFileAccess(absPath, st);
+    // tsserver loads a file outside its project into an inferred project once open: its references
+    // grow (0 → 104 on callers-crowd-ts), whoever opened it (a bulk job opens without `widens`)
+    const widens = opts?.widens === true && !(this.widened.has(absPath) && this.inner.getDocument(absPath));
+    if (widens) {
+      this.widened.add(absPath);
+      this.cache.bumpEpoch(this.scope);
+    }
     if (st && !opts?.newVersion) {
       const fresh = this.unchangedOnDisk(absPath, st);
       if (fresh) return fresh;
@@ -165,7 +174,8 @@ export class CachedSession implements LspSession, StampedSession {
     const before = this.inner.getDocument(absPath);
     const doc = await this.inner.syncDocument(absPath, text, opts);
     const changed = before ? before.version !== doc.version || before.hash !== doc.hash : !this.inner.entry.openInsensitive || text !== undefined;
-    if (changed) this.cache.bumpEpoch(this.scope);
+    // bumped again once open: a request that read the old epoch while the open was on its way is not kept
+    if (changed || widens) this.cache.bumpEpoch(this.scope);
     // The stat was taken before the session read the file: if it changed in between, the stamp is
     // older than the text and the next sync reads again (never the other way round).
     if (st?.isFile()) this.stamps.set(absPath, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, version: doc.version, generation: this.inner.generation });
@@ -197,6 +207,7 @@ export class CachedSession implements LspSession, StampedSession {
 
   async closeDocument(absPath: string): Promise<void> {
     this.stamps.delete(absPath);
+    this.widened.delete(absPath);
     await this.inner.closeDocument(absPath);
     // After didClose the server reads the file from disk again, which may differ from the text it had.
     this.cache.bumpEpoch(this.scope);

@@ -174,7 +174,8 @@ export const ServerEntrySchema = z.object({
    * The server's answers do not change when a file is merely opened with its on-disk content: it
    * loads the whole project from disk (tsserver, gopls, pyright). The response cache then keeps its
    * answers across such opens; any other server's answers may grow as files open (intelephense's
-   * references went from 9 to 17), so each open starts a new cache epoch.
+   * references went from 9 to 17), so each open starts a new cache epoch. A file outside the project
+   * is loaded once open (tsserver's inferred project): opens that may be such (SyncOptions.widens) do too.
    */
   openInsensitive: z.boolean().default(false),
   /** Higher wins when two entries claim one extension; `enabled: false` drops an entry. */

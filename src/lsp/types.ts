@@ -35,6 +35,12 @@ export interface OpenDocument {
 
 export interface SyncOptions {
   newVersion?: boolean;
+  /**
+   * The file may lie outside the server's project (a callers walk opening the files that spell a
+   * name): open, it can add to the server's workspace-wide answers even where merely opening a
+   * project file cannot (`openInsensitive`), so answers cached before no longer hold.
+   */
+  widens?: boolean;
 }
 
 export interface RequestOptions {

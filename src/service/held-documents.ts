@@ -62,6 +62,11 @@ export function pinDocument(session: LspSession, absPath: string): void {
   heldOf(session).pinned.add(absPath);
 }
 
+/** A bulk job holds the document open only for now: it closes it when done unless it is pinned. */
+export function heldTransiently(session: LspSession, absPath: string): boolean {
+  return heldOf(session).transient.has(absPath) && !heldOf(session).pinned.has(absPath);
+}
+
 /** Documents bulk jobs hold open right now (for tests and the bench). */
 export function transientlyHeld(session: LspSession): number {
   return heldOf(session).transient.size;

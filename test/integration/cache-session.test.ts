@@ -123,6 +123,30 @@ describe('CachedSession over a real server', () => {
     expect(await serverCount(session, 'textDocument/definition')).toBe(3);
   });
 
+  it('openInsensitive: an open keeps the answers, but one that may widen the project (widens) does not', async () => {
+    const { session, uri } = await open([], { openInsensitive: true });
+    await session.waitReady();
+    const def = { textDocument: { uri }, position: { line: 0, character: 1 } };
+    const opened = (name: string) => {
+      const abs = path.join(ws!.root, name);
+      fs.writeFileSync(abs, `${name}\n`);
+      return abs;
+    };
+    await session.request(DefinitionRequest.type, def);
+    await session.syncDocument(opened('b.fault'));
+    await session.request(DefinitionRequest.type, def);
+    expect(await serverCount(session, 'textDocument/definition')).toBe(1);
+    // a callers walk opening a file outside the server's project: tsserver's references grow
+    const c = opened('c.fault');
+    await session.syncDocument(c, undefined, { widens: true });
+    await session.request(DefinitionRequest.type, def);
+    expect(await serverCount(session, 'textDocument/definition')).toBe(2);
+    // relied on again while still open: the epoch already counts it
+    await session.syncDocument(c, undefined, { widens: true });
+    await session.request(DefinitionRequest.type, def);
+    expect(await serverCount(session, 'textDocument/definition')).toBe(2);
+  });
+
   it('a restarted server (new generation) is asked again', async () => {
     const { session, uri } = await open();
     await session.waitReady();

@@ -14,6 +14,7 @@ import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../../service/call.js';
 import { LineSource, resolveLocations } from '../../service/locations.js';
 import { callTree } from '../../service/navigation/call-tree.js';
+import { Mentions } from '../../service/navigation/mentions.js';
 import type { Reach as CallerReach } from '../../service/navigation/new-files-only.js';
 import { type ResolvedTarget, resolveTarget } from '../../service/navigation/resolve.js';
 import type { SymbolInvariant } from '../../service/search/invariants-for.js';
@@ -170,12 +171,12 @@ export async function analyzeImpact(call: ServiceCall, input: { element: string;
     const target = await resolveTarget(call, parsed.input);
     label = target.label;
     home = target.file.relPath;
-    // The graph, the references and the caller tree are independent: asked at once.
+    // Asked at once; the references once the walk opened the files spelling the name (Mentions.firstOpened).
     const graphP = importGraphWithin(call);
-    const treeP = callerTree(call, target, input.max_depth, graphReach(call));
-    graphP.catch(() => undefined);
-    treeP.catch(() => undefined);
-    const answer = await referencesOf(call, target);
+    const mentions = new Mentions(call, target.file.session);
+    const treeP = callerTree(call, target, input.max_depth, graphReach(call), mentions);
+    for (const p of [graphP, treeP]) p.catch(() => undefined);
+    const answer = await mentions.firstOpened(treeP).then(() => referencesOf(call, target));
     const graph = await graphP;
     noteGraphSkips(call, graph);
     references = referenceEffects(call, target, answer, effects, graph);
@@ -267,13 +268,13 @@ async function callerTree(
   target: ResolvedTarget,
   maxDepth: number,
   reach: CallerReach,
+  mentions: Mentions,
 ): Promise<Awaited<ReturnType<typeof callTree>> | undefined> {
+  const walk = { depth: maxDepth, max_results: WALK_BUDGET, files_only: true, reach, mentions };
   try {
     return await callTree(
       call,
-      target.catalog
-        ? { symbol_id: target.catalog.symbol_id, depth: maxDepth, max_results: WALK_BUDGET, files_only: true, reach }
-        : { file: target.file.relPath, line: target.position.line + 1, depth: maxDepth, max_results: WALK_BUDGET, files_only: true, reach },
+      target.catalog ? { symbol_id: target.catalog.symbol_id, ...walk } : { file: target.file.relPath, line: target.position.line + 1, ...walk },
       'incoming',
     );
   } catch (e) {

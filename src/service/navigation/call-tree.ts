@@ -54,6 +54,8 @@ export interface CallTreeInput extends TargetInput {
   files_only?: boolean;
   /** files_only: which files can call into a file, where the caller knows. */
   reach?: Reach;
+  /** Incoming: the files opened for the question, shared with what it asks beside the walk (impact's references). */
+  mentions?: Mentions;
 }
 
 interface Walk {
@@ -129,6 +131,7 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
   // Callers can live in files the server's project leaves out: at every level, those that spell the
   // name of the item asked about are opened first (a caller's callers may never spell the root's name).
   if (direction === 'incoming') incomingHelpers(w, input);
+  if (w.viaFallback) input.mentions?.none();
   const root = await nodeOf(w, item);
   w.newFiles?.know(root.file);
   root.calls = await walkLevels(w, item, depth);
@@ -152,7 +155,7 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
 
 /** An incoming walk's helpers: the files to open, the server's projects, and files_only's skips. */
 function incomingHelpers(w: Walk, input: CallTreeInput): void {
-  w.mentions = new Mentions(w.call, w.session);
+  w.mentions = input.mentions ?? new Mentions(w.call, w.session);
   w.projects = new ProjectFiles(w.call, w.session);
   if (input.files_only) w.newFiles = new NewFilesOnly(w.call, w.session, (i) => insidePath(w, i.uri)?.file, input.reach);
 }

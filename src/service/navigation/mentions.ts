@@ -12,7 +12,7 @@ import type { LspSession } from '../../lsp/types.js';
 import { isSecretPath } from '../../util/paths.js';
 import type { ServiceCall } from '../call.js';
 import { diskText } from '../disk-texts.js';
-import { pinDocument } from '../held-documents.js';
+import { heldTransiently, pinDocument } from '../held-documents.js';
 import { maskCommentsAndStrings } from './calls-fallback.js';
 
 /** Files opened for one question at most (each costs the server a parse). */
@@ -27,7 +27,20 @@ export class Mentions {
   private texts: Map<string, string> | undefined;
   /** Files this question opened (or is opening), by absolute path. */
   private readonly opening = new Map<string, Promise<unknown>>();
-  private readonly names = new Set<string>();
+  /** Each name's opening, asked once per question. */
+  private readonly byName = new Map<string, Promise<number>>();
+  private markFirst: (p: Promise<number>) => void = () => undefined;
+  private readonly first = new Promise<number>((resolve) => {
+    this.markFirst = (p) => {
+      this.markFirst = () => undefined;
+      resolve(
+        p.then(
+          () => 0,
+          () => 0,
+        ),
+      );
+    };
+  });
   /** Candidate texts with comments and strings blanked, made once per question. */
   private readonly masked = new Map<string, string>();
   /** The catalog's symbols of each candidate file. */
@@ -40,11 +53,34 @@ export class Mentions {
 
   /**
    * Opens the not-yet-open files of the session's server that contain `name` as a word, but those of
-   * `project` (files the server's project holds: it sees them unopened); returns how many.
+   * `project` (files the server's project holds: it sees them unopened); returns how many. A second
+   * ask of the same name waits for the first one's files.
    */
-  async open(name: string, project?: ReadonlySet<string>): Promise<number> {
-    if (!/^[\w$]+$/.test(name) || this.names.has(name)) return 0;
-    this.names.add(name);
+  open(name: string, project?: ReadonlySet<string>): Promise<number> {
+    const asked = this.byName.get(name);
+    if (asked) return asked.then(() => 0);
+    const p = this.openOnce(name, project);
+    this.byName.set(name, p);
+    this.markFirst(p);
+    return p;
+  }
+
+  /**
+   * Settles once the first name asked (a callers walk's root) has its files open, or `otherwise`
+   * settled: a question asking the server about that name beside the walk asks after the files are
+   * open, else its answer misses what they hold (analyze_impact's references: 0 instead of 104).
+   */
+  async firstOpened(otherwise: Promise<unknown>): Promise<void> {
+    await Promise.race([this.first, otherwise]).catch(() => undefined);
+  }
+
+  /** No name will be asked (a walk without a call hierarchy): firstOpened need not wait. */
+  none(): void {
+    this.markFirst(Promise.resolve(0));
+  }
+
+  private async openOnce(name: string, project?: ReadonlySet<string>): Promise<number> {
+    if (!/^[\w$]+$/.test(name)) return 0;
     const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
     const todo: string[] = [];
     const pending: Promise<unknown>[] = [];
@@ -53,15 +89,19 @@ export class Mentions {
       const opening = this.opening.get(abs);
       if (opening)
         pending.push(opening); // another name of this question is opening it: wait for that
-      else if (!this.session.getDocument(abs)) todo.push(abs);
-      // open (a bulk job may hold it only for now): the question relies on it staying open
-      else pinDocument(this.session, abs);
+      // open only while a bulk job holds it: pinned, it stays open for good, so it counts as opened
+      else if (!this.session.getDocument(abs) || heldTransiently(this.session, abs)) todo.push(abs);
+      else {
+        // open already (a former question's): the question relies on it staying open
+        pinDocument(this.session, abs);
+        pending.push(this.session.syncDocument(abs, undefined, { widens: true }));
+      }
     }
     todo.sort();
     const room = Math.max(0, MAX_OPENED - this.opening.size);
     for (const abs of todo.slice(0, room)) {
       pinDocument(this.session, abs);
-      const p = this.session.syncDocument(abs);
+      const p = this.session.syncDocument(abs, undefined, { widens: true });
       this.opening.set(abs, p);
       pending.push(p);
     }
