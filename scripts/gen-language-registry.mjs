@@ -2,9 +2,11 @@
 // shipped servers.json, so that no code lists languages by hand and nothing scans folders at run time:
 //   src/adapters/profiles.generated.ts  every folder's profile module (`<folder>/profile.ts`), read by
 //                                       languages.ts (the syntax workers load it: profiles only);
-//   src/adapters/adapters.generated.ts  every folder's server adapter (`<folder>/adapter.ts`) and the
-//                                       shipped servers (id, adapter, languages), read by index.ts.
-// Adding a language is adding its folder (and a servers.json entry for a server), then this run.
+//   src/adapters/adapters.generated.ts  every server adapter (`servers/<folder>/adapter.ts`, kept apart
+//                                       from the profiles, which sit below it) and the shipped servers
+//                                       (id, adapter, languages), read by index.ts.
+// Adding a language is adding its folder (and, for a server of its own, a servers/<folder>/adapter.ts and a
+// servers.json entry), then this run.
 // Runs before tsc in `npm run build` (the modules are TypeScript the compiler builds); the output is
 // committed, as src/cli/thin/operations.json is, so the sources run under the test runner, and
 // `npm run lint` runs `--check`, which fails when a committed module differs from what this writes.
@@ -52,20 +54,20 @@ function profilesModule(adapters) {
 }
 
 function adaptersModule(adapters, servers) {
-  const folders = foldersWith(adapters, 'adapter');
+  const folders = existsSync(path.join(adapters, 'servers')) ? foldersWith(path.join(adapters, 'servers'), 'adapter') : [];
   for (const s of servers) {
     if (s.adapter !== undefined && s.adapter !== 'generic' && !folders.includes(s.adapter))
-      throw new Error(`servers.json: server ${s.id} names adapter ${s.adapter}, and no src/adapters/${s.adapter}/adapter.ts exists`);
+      throw new Error(`servers.json: server ${s.id} names adapter ${s.adapter}, and no src/adapters/servers/${s.adapter}/adapter.ts exists`);
   }
   const shipped = servers.map((s) => ({ id: s.id, adapter: s.adapter ?? 'generic', languages: s.languages, enabled: s.enabled ?? true }));
   return [
     HEADER,
     ...sortedImports([
       "import type { AdapterModule, ShippedServer } from './types.js';",
-      ...folders.map((f) => `import * as ${identifier(f, 'Adapter')} from './${f}/adapter.js';`),
+      ...folders.map((f) => `import * as ${identifier(f, 'Adapter')} from './servers/${f}/adapter.js';`),
     ]),
     '',
-    "/** Each language folder's adapter module by its folder name, the adapter name servers.json uses. */",
+    '/** Each server adapter module by its folder name under servers/, the adapter name servers.json uses. */',
     `export const ADAPTER_MODULES: Readonly<Record<string, AdapterModule>> = { ${folders.map((f) => `${JSON.stringify(f)}: ${identifier(f, 'Adapter')}`).join(', ')} };`,
     '',
     "/** The servers of the shipped servers.json, in its order (`enabled`: run unless a user's or workspace's file says otherwise). */",

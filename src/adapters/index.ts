@@ -1,7 +1,7 @@
 /**
  * Adapter registry: servers.json names an adapter per server (`adapter`); unknown names fall back
  * to the generic adapter. No adapter is listed here: the build generates adapters.generated.ts,
- * importing the `<folder>/adapter.ts` of every language folder that has one, named by its folder
+ * importing every `servers/<folder>/adapter.ts`, named by its folder
  * (scripts/gen-language-registry.mjs, which also refuses a shipped server naming a missing adapter).
  */
 import { ADAPTER_MODULES, SHIPPED_SERVERS } from './adapters.generated.js';
@@ -16,7 +16,7 @@ function isAdapter(value: unknown): value is LanguageAdapter {
 /** The one adapter a folder's adapter module exports (its default export may name it again). */
 function adapterOf(folder: string, module: AdapterModule): LanguageAdapter {
   const found = new Set(Object.values(module).filter(isAdapter));
-  if (found.size !== 1) throw new Error(`src/adapters/${folder}/adapter.ts exports ${found.size} language adapters; it must export one`);
+  if (found.size !== 1) throw new Error(`src/adapters/servers/${folder}/adapter.ts exports ${found.size} language adapters; it must export one`);
   return [...found][0]!;
 }
 

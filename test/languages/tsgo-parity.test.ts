@@ -10,7 +10,7 @@
  *   (tsserver: Variable), enum members as EnumMember (tsserver: Constant), namespaces as
  *   Namespace (tsserver: Module), a getter as Property (tsserver: Method), and no `detail`.
  *   The catalog leaves the import bindings out and kinds consts and type aliases as tsserver does
- *   (src/adapters/typescript/imports.ts, typescript-kinds.ts), so lookups by name and symbol ids
+ *   (src/adapters/servers/typescript/imports.ts, typescript-kinds.ts), so lookups by name and symbol ids
  *   agree; enum members and getters keep their kinds. The outline (built by the service from
  *   its own documentSymbol) still lists tsgo's import bindings and is compared without them.
  * - hover: no inherited JSDoc (a constructor without its own comment gets none, not the class's;

@@ -1,9 +1,9 @@
 // Hover strings below were captured from gopls 0.16.1 and 0.22.0 on fixtures/go-app with scripts/capture-hover.ts.
 import { describe, expect, it } from 'vitest';
 
-import { splitGoMethodName } from '../../src/adapters/go/adapter.js';
 import { fileImports, goDocAbove, trailingComment } from '../../src/adapters/go/package.js';
-import { parseGoFuncSignature, parseGoHover, parseGoParams, parseGoStructLine } from '../../src/adapters/go/signature.js';
+import { splitGoMethodName } from '../../src/adapters/servers/go/adapter.js';
+import { parseGoFuncSignature, parseGoHover, parseGoParams, parseGoStructLine } from '../../src/adapters/servers/go/signature.js';
 
 const ROUTER_HOVER =
   '```go\ntype Router struct { // size=64 (0x40)\n\tbase.Logger\n\troutes map[string]Handler\n\tPrefix string `json:"prefix" yaml:"prefix"`\n}\n```\n\nRouter dispatches requests to the handler registered for their path.\n\n\n```go\n// Embedded fields:\nName string // through Logger \n```\n\n```go\nfunc (r Router) Count() int\nfunc (r *Router) Dispatch(req *Request) (handled bool, err error)\nfunc (r *Router) Handle(path string, h Handler) error\nfunc (l base.Logger) Lines() []string\nfunc (l *base.Logger) Logf(format string, args ...any)\nfunc (r *Router) register(path string, h Handler)\n```\n\n[`router.Router` on pkg.go.dev](https://pkg.go.dev/example.com/goapp/router#Router)';

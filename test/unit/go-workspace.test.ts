@@ -1,12 +1,12 @@
 // The go.work lspgate writes for Go modules side by side or nested in a root module
-// (adapters/go/workspace.ts): which directories are modules, the `go` line, quoting, vendored modules.
+// (adapters/servers/go/workspace.ts): which directories are modules, the `go` line, quoting, vendored modules.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { compareGoVersions, findModules, goDirective, goWorkText, vendoredModules } from '../../src/adapters/go/workspace.js';
+import { compareGoVersions, findModules, goDirective, goWorkText, vendoredModules } from '../../src/adapters/servers/go/workspace.js';
 
 describe('go.work for nested modules', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-gowork-'));

@@ -1,6 +1,6 @@
 // The generated language registry (scripts/gen-language-registry.mjs, run by `npm run build`, checked by
 // `npm run lint:registry`): the committed modules are what the generator writes from this checkout; on
-// a copy of the adapter folders it lists a folder added with a profile or an adapter module, `--check`
+// a copy of the adapter folders it lists a folder added with a profile or an adapter module (under servers/), `--check`
 // names the stale module, and a shipped server naming an adapter no folder provides stops the run.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -40,7 +40,8 @@ describe('the generated language registry', () => {
     expect(generate('--check').status).toBe(0);
     fs.mkdirSync(path.join(root, 'src/adapters/zig-lang'));
     fs.writeFileSync(path.join(root, 'src/adapters/zig-lang/profile.ts'), 'export {};\n');
-    fs.writeFileSync(path.join(root, 'src/adapters/zig-lang/adapter.ts'), 'export {};\n');
+    fs.mkdirSync(path.join(root, 'src/adapters/servers/zig-lang'));
+    fs.writeFileSync(path.join(root, 'src/adapters/servers/zig-lang/adapter.ts'), 'export {};\n');
 
     const stale = generate('--check');
     expect(stale.status).toBe(1);
@@ -59,6 +60,6 @@ describe('the generated language registry', () => {
     fs.writeFileSync(file, JSON.stringify(config));
     const r = generate();
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/server typescript-language-server names adapter typescrpt, and no src\/adapters\/typescrpt\/adapter\.ts exists/);
+    expect(r.stderr).toMatch(/server typescript-language-server names adapter typescrpt, and no src\/adapters\/servers\/typescrpt\/adapter\.ts exists/);
   });
 });

@@ -2,11 +2,11 @@
 // Unicode identifiers accepted, injected code and keywords refused with the reason.
 import { describe, expect, it } from 'vitest';
 
-import { goNameProblem } from '../../src/adapters/go/identifier.js';
 import { genericNameProblem } from '../../src/adapters/identifier.js';
-import { phpNameProblem } from '../../src/adapters/php/identifier.js';
-import { pythonNameProblem } from '../../src/adapters/python/identifier.js';
-import { tsNameProblem } from '../../src/adapters/typescript/identifier.js';
+import { goNameProblem } from '../../src/adapters/servers/go/identifier.js';
+import { phpNameProblem } from '../../src/adapters/servers/php/identifier.js';
+import { pythonNameProblem } from '../../src/adapters/servers/python/identifier.js';
+import { tsNameProblem } from '../../src/adapters/servers/typescript/identifier.js';
 
 const INJECTED = "x(); require('child_process').execSync('id'); function y";
 

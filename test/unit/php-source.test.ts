@@ -5,10 +5,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { fileStructure } from '../../src/adapters/file-structure.js';
-import { phpStringList, phpStringMap, readPhpValue } from '../../src/adapters/php/array-reader.js';
-import { eloquentInfo, relationCall } from '../../src/adapters/php/eloquent.js';
-import { phpUses } from '../../src/adapters/php/model.js';
 import { inferTableName, parsePhpDoc, parsePhpFunctionHeader, resolveGenericArgs, resolvePhpClass } from '../../src/adapters/php/source.js';
+import { phpStringList, phpStringMap, readPhpValue } from '../../src/adapters/servers/php/array-reader.js';
+import { eloquentInfo, relationCall } from '../../src/adapters/servers/php/eloquent.js';
+import { phpUses } from '../../src/adapters/servers/php/model.js';
 import type { FileContext } from '../../src/adapters/types.js';
 
 const fixture = (rel: string) => readFileSync(path.join(__dirname, '../../fixtures/php-app', rel), 'utf8');

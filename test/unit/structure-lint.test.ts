@@ -26,7 +26,7 @@ describe('structure modules hold no regex', () => {
   it('a regex planted in a structure module is an error naming the rule; the same text elsewhere is not', async () => {
     const [inRelations] = await eslint.lintText(PLANT, { filePath: path.join(ROOT, 'src/service/relations/planted.ts') });
     expect(inRelations!.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.line)).toEqual([1, 2]);
-    const [inHover] = await eslint.lintText(PLANT, { filePath: path.join(ROOT, 'src/adapters/typescript/planted-hover.ts') });
+    const [inHover] = await eslint.lintText(PLANT, { filePath: path.join(ROOT, 'src/adapters/servers/typescript/planted-hover.ts') });
     expect(inHover!.messages.filter((m) => m.ruleId === 'no-restricted-syntax')).toEqual([]);
   }, 120_000);
 

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
 
+import { tsFunctionDescriptor } from '../../src/adapters/servers/typescript/members.js';
 import type { FileContext } from '../../src/adapters/types.js';
-import { tsFunctionDescriptor } from '../../src/adapters/typescript/members.js';
 
 const TEXT = ['export class Box<T = any> extends Error {', '  constructor(items: T[]) {', '    super();', '  }', '}', ''].join('\n');
 const HOVER = '\n```typescript\nconstructor Box<T = any>(items: T[]): Box<T>\n```\n';

@@ -1,9 +1,9 @@
 // Hover strings captured from typescript-language-server 5.3 + TypeScript 6.0 on fixtures/ts-app.
 import { describe, expect, it } from 'vitest';
 
-import { parseTsMemberTail, parseTsModifiers, tsDeclarationHeader } from '../../src/adapters/typescript/declaration.js';
-import { fromTsHover, parseTsMemberDisplay } from '../../src/adapters/typescript/hover.js';
-import { parseTsCallable, parseTsParameters } from '../../src/adapters/typescript/signature.js';
+import { parseTsMemberTail, parseTsModifiers, tsDeclarationHeader } from '../../src/adapters/servers/typescript/declaration.js';
+import { fromTsHover, parseTsMemberDisplay } from '../../src/adapters/servers/typescript/hover.js';
+import { parseTsCallable, parseTsParameters } from '../../src/adapters/servers/typescript/signature.js';
 
 const LOGIN =
   '\n```typescript\n(method) User.login(when?: Date): number\n```\nRecords a login.\n\n*@param* `when` — The login time.  \n\n*@returns* — The new login count.';

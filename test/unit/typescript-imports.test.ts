@@ -1,5 +1,5 @@
 /**
- * The import-statement finder behind the catalog's TypeScript filter (src/adapters/typescript/imports.ts):
+ * The import-statement finder behind the catalog's TypeScript filter (src/adapters/servers/typescript/imports.ts):
  * which spans of source are import declarations / export clauses; and the kinds evened out
  * between tsserver and tsgo (src/adapters/typescript/kinds.ts).
  * The end-to-end check against the real servers is test/languages/tsgo-parity.test.ts.
@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { type DocumentSymbol, SymbolKind } from 'vscode-languageserver-protocol';
 
-import { importStatementSpans, withoutImportBindings } from '../../src/adapters/typescript/imports.js';
+import { importStatementSpans, withoutImportBindings } from '../../src/adapters/servers/typescript/imports.js';
 import { isConstBinding, tsKindAsTsserver } from '../../src/adapters/typescript/kinds.js';
 
 const spansOf = (text: string) => importStatementSpans(text).map(([s, e]) => text.slice(s, e));

@@ -18,16 +18,13 @@ import type {
   ReturnDescriptor,
   SymbolDescriptor,
   SymbolKind,
-} from '../../schema/descriptors.js';
-import { matchingBracket } from '../brackets.js';
-import { decoratorNames, typeHeaderOf } from '../file-structure.js';
-import { symbolLocation } from '../generic.js';
-import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
-import { pythonNameProblem } from './identifier.js';
-import { pythonKind } from './kinds.js';
-import { modulePath } from './module.js';
-import { pythonDeclarations } from './parameters.js';
-import { pythonProfile } from './profile.js';
+} from '../../../schema/descriptors.js';
+import { matchingBracket } from '../../brackets.js';
+import { decoratorNames, typeHeaderOf } from '../../file-structure.js';
+import { symbolLocation } from '../../generic.js';
+import { pythonKind } from '../../python/kinds.js';
+import { modulePath } from '../../python/module.js';
+import { pythonProfile } from '../../python/profile.js';
 import {
   bareParamName,
   docSections,
@@ -39,7 +36,10 @@ import {
   parsePyDef,
   parsePyHover,
   pyVisibility,
-} from './signature.js';
+} from '../../python/signature.js';
+import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../../types.js';
+import { pythonNameProblem } from './identifier.js';
+import { pythonDeclarations } from './parameters.js';
 
 function parentOf(ctx: SymbolContext): DocumentSymbol | undefined {
   return ctx.parents[ctx.parents.length - 1];

@@ -3,7 +3,7 @@
  * over the UTF-8 bytes, i.e. ASCII letters, digits and `_` plus any non-ASCII character. The name is
  * given without the `$` a variable is written with; a leading `$` is taken as that sigil.
  */
-import { grammarProblem } from '../identifier.js';
+import { grammarProblem } from '../../identifier.js';
 
 const LABEL = /^[A-Za-z_\u0080-\u{10FFFF}][A-Za-z0-9_\u0080-\u{10FFFF}]*$/u;
 

@@ -3,8 +3,8 @@
  * text the documentSymbol ranges cover: for members, from the range start (which may include the
  * JSDoc) to the name; after the name, up to the end of the declaration.
  */
-import { collapseWhitespace } from '../../util/whitespace.js';
-import { indexOfTopLevel, stripComments } from './source-text.js';
+import { collapseWhitespace } from '../../../util/whitespace.js';
+import { indexOfTopLevel, stripComments } from '../../typescript/source-text.js';
 
 export const TS_MODIFIERS = [
   'export',

@@ -4,8 +4,8 @@
  * separated by `---` rules since 0.17, then a pkg.go.dev link) and Go function
  * signatures (`func (r *Router) Handle(path string, h Handler) error`).
  */
-import type { ParamDescriptor, ReturnDescriptor } from '../../schema/descriptors.js';
-import { matchingBracket, splitTopLevel } from '../brackets.js';
+import type { ParamDescriptor, ReturnDescriptor } from '../../../schema/descriptors.js';
+import { matchingBracket, splitTopLevel } from '../../brackets.js';
 
 export interface GoHover {
   /** The first ```go block: the declaration as gopls prints it (size comments removed). */

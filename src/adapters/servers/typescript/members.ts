@@ -5,14 +5,14 @@
 import type { DocumentSymbol, Range } from 'vscode-languageserver-protocol';
 import { SymbolKind as Lsp } from 'vscode-languageserver-protocol';
 
-import type { FieldDescriptor, FunctionDescriptor, ParamDescriptor } from '../../schema/descriptors.js';
-import { collapseWhitespace } from '../../util/whitespace.js';
-import { rangeText, symbolLocation } from '../generic.js';
-import type { FileContext, SymbolContext } from '../types.js';
+import type { FieldDescriptor, FunctionDescriptor, ParamDescriptor } from '../../../schema/descriptors.js';
+import { collapseWhitespace } from '../../../util/whitespace.js';
+import { rangeText, symbolLocation } from '../../generic.js';
+import type { FileContext, SymbolContext } from '../../types.js';
+import { stripComments } from '../../typescript/source-text.js';
 import { parseTsMemberTail, parseTsModifiers, type TsModifier } from './declaration.js';
 import { fromTsHover, parseTsMemberDisplay, type TsHover } from './hover.js';
 import { parseTsCallable, type TsParameter } from './signature.js';
-import { stripComments } from './source-text.js';
 
 const CONTAINER_KINDS: number[] = [Lsp.Namespace, Lsp.Module, Lsp.Package];
 

@@ -6,8 +6,8 @@
  */
 import { type DocumentSymbol, type Position, SymbolKind as Lsp } from 'vscode-languageserver-protocol';
 
-import { fromLspPosition, lineStarts, toLspPosition } from '../../lsp/positions.js';
-import type { PositionEncoding } from '../../lsp/types.js';
+import { fromLspPosition, lineStarts, toLspPosition } from '../../../lsp/positions.js';
+import type { PositionEncoding } from '../../../lsp/types.js';
 
 const FUNCTIONS: readonly number[] = [Lsp.Function, Lsp.Method, Lsp.Constructor];
 

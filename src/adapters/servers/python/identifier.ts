@@ -3,7 +3,7 @@
  * `_`, then XID_Continue, as `str.isidentifier()` decides; the hard keywords (`keyword.kwlist`) are
  * not identifiers, the soft ones (`match`, `case`, `type`, `_`) are.
  */
-import { grammarProblem } from '../identifier.js';
+import { grammarProblem } from '../../identifier.js';
 
 const IDENTIFIER = /^[\p{XID_Start}_][\p{XID_Continue}]*$/u;
 

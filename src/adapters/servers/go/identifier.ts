@@ -3,7 +3,7 @@
  * category L, or `_`) followed by letters and Unicode decimal digits (Nd); keywords are not
  * identifiers.
  */
-import { grammarProblem } from '../identifier.js';
+import { grammarProblem } from '../../identifier.js';
 
 const IDENTIFIER = /^[\p{L}_][\p{L}\p{Nd}_]*$/u;
 

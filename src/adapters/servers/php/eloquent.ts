@@ -5,9 +5,9 @@
  * (`getFullNameAttribute` and methods returning `Attribute`), mutators, and relation methods
  * (`$this->hasMany(Post::class)`) with their related model.
  */
-import type { RelationDescriptor } from '../../schema/descriptors.js';
+import type { RelationDescriptor } from '../../../schema/descriptors.js';
+import { inferTableName, propertyInitialiser, snake } from '../../php/source.js';
 import { phpStringList, phpStringMap, type PhpValue, phpValueText, readPhpArguments, readPhpValue } from './array-reader.js';
-import { inferTableName, propertyInitialiser, snake } from './source.js';
 
 export const RELATION_METHODS = [
   'hasOne',

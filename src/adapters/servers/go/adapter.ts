@@ -10,17 +10,17 @@ import path from 'node:path';
 
 import { type DocumentSymbol, SymbolKind as Lsp } from 'vscode-languageserver-protocol';
 
-import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
-import type { ClassDescriptor, FieldDescriptor, FunctionDescriptor, RelationDescriptor, SymbolDescriptor, SymbolKind } from '../../schema/descriptors.js';
-import { toRelative } from '../../util/paths.js';
-import { typeHeaderOf } from '../file-structure.js';
-import { symbolLocation } from '../generic.js';
-import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
+import { fromLspSymbolKind } from '../../../schema/convert/lsp-kind.js';
+import type { ClassDescriptor, FieldDescriptor, FunctionDescriptor, RelationDescriptor, SymbolDescriptor, SymbolKind } from '../../../schema/descriptors.js';
+import { toRelative } from '../../../util/paths.js';
+import { typeHeaderOf } from '../../file-structure.js';
+import { symbolLocation } from '../../generic.js';
+import { fileImports, goDocAbove, importPathOf, packageClause, packageDirFiles, trailingComment } from '../../go/package.js';
+import { goProfile } from '../../go/profile.js';
+import { isGoTestFile } from '../../go/tests.js';
+import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../../types.js';
 import { goNameProblem } from './identifier.js';
-import { fileImports, goDocAbove, importPathOf, packageClause, packageDirFiles, trailingComment } from './package.js';
-import { goProfile } from './profile.js';
 import { firstParagraph, type GoFuncSignature, parseGoFuncSignature, parseGoHover, parseGoStructLine } from './signature.js';
-import { isGoTestFile } from './tests.js';
 import { explainGoFailure, goWorkspaceEnv } from './workspace.js';
 
 /** gopls names methods `(*Router).ServeHTTP` / `(Router).Len` / `(*Stack[T]).Push`. */

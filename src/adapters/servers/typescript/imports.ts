@@ -16,8 +16,8 @@
 import type { DocumentSymbol, Position } from 'vscode-languageserver-protocol';
 import { SymbolKind as Lsp } from 'vscode-languageserver-protocol';
 
-import { lineStarts, offsetAt } from '../../lsp/positions.js';
-import type { PositionEncoding } from '../../lsp/types.js';
+import { lineStarts, offsetAt } from '../../../lsp/positions.js';
+import type { PositionEncoding } from '../../../lsp/types.js';
 
 const enum K {
   Ident,

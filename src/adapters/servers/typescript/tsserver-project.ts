@@ -6,7 +6,7 @@
  */
 import { ExecuteCommandRequest } from 'vscode-languageserver-protocol';
 
-import type { LspSession } from '../../lsp/types.js';
+import type { LspSession } from '../../../lsp/types.js';
 import { TSSERVER_REQUEST_COMMAND } from './tsserver-diagnostics.js';
 
 /** The absolute paths of the project's files, or undefined when the server does not say (not tsserver, no such command, no project). */

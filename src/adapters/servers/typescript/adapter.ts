@@ -6,21 +6,21 @@
  */
 import { DefinitionRequest, type DocumentSymbol, type Position, SymbolKind as Lsp } from 'vscode-languageserver-protocol';
 
-import { toLspPosition } from '../../lsp/positions.js';
-import type { ClassDescriptor, FieldDescriptor, FunctionDescriptor, RelationDescriptor, SymbolDescriptor, SymbolKind } from '../../schema/descriptors.js';
-import { collapseWhitespace } from '../../util/whitespace.js';
-import { type TypeHeader, typeHeaderOf } from '../file-structure.js';
-import { childContexts, genericAdapter, qualifiedName, rangeText, symbolLocation } from '../generic.js';
-import { languageProfile } from '../languages.js';
-import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
+import { toLspPosition } from '../../../lsp/positions.js';
+import type { ClassDescriptor, FieldDescriptor, FunctionDescriptor, RelationDescriptor, SymbolDescriptor, SymbolKind } from '../../../schema/descriptors.js';
+import { collapseWhitespace } from '../../../util/whitespace.js';
+import { type TypeHeader, typeHeaderOf } from '../../file-structure.js';
+import { childContexts, genericAdapter, qualifiedName, rangeText, symbolLocation } from '../../generic.js';
+import { languageProfile } from '../../languages.js';
+import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../../types.js';
+import { tsDescriptorKind } from '../../typescript/kinds.js';
+import { tsModulePath } from '../../typescript/module-path.js';
+import { javascriptProfile, typescriptProfile } from '../../typescript/profile.js';
+import { stripComments } from '../../typescript/source-text.js';
 import { tsDeclarationHeader } from './declaration.js';
 import { tsNameProblem } from './identifier.js';
 import { withoutImportBindings } from './imports.js';
-import { tsDescriptorKind } from './kinds.js';
 import { modifiersOf, overloadSiblings, tsFieldDescriptor, tsFunctionDescriptor, tsHoverOf, tsNamespaceOf } from './members.js';
-import { tsModulePath } from './module-path.js';
-import { javascriptProfile, typescriptProfile } from './profile.js';
-import { stripComments } from './source-text.js';
 import { tsServerDiagnostics } from './tsserver-diagnostics.js';
 import { tsServerProjectFiles } from './tsserver-project.js';
 

@@ -20,7 +20,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
-import type { ServerEnvContext } from '../types.js';
+import type { ServerEnvContext } from '../../types.js';
 
 /** Directories the go command itself never treats as part of a module tree (`go help packages`). */
 function skipped(name: string): boolean {

@@ -9,8 +9,8 @@
  */
 import { type Diagnostic, DiagnosticSeverity, DiagnosticTag, ExecuteCommandRequest } from 'vscode-languageserver-protocol';
 
-import type { LspSession, OpenDocument } from '../../lsp/types.js';
-import { fileUri } from '../../util/uri.js';
+import type { LspSession, OpenDocument } from '../../../lsp/types.js';
+import { fileUri } from '../../../util/uri.js';
 
 export const TSSERVER_REQUEST_COMMAND = 'typescript.tsserverRequest';
 export const TSSERVER_DIAGNOSTIC_REQUESTS = ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync', 'suggestionDiagnosticsSync'] as const;

@@ -3,9 +3,9 @@
  * (`(method) User.login(when?: Date): number`) or the source text of a declaration
  * (`login(when: Date = new Date()): number {`).
  */
-import type { ParamDescriptor } from '../../schema/descriptors.js';
-import { collapseWhitespace } from '../../util/whitespace.js';
-import { indexOfTopLevel, matchingClose, splitTopLevel } from './source-text.js';
+import type { ParamDescriptor } from '../../../schema/descriptors.js';
+import { collapseWhitespace } from '../../../util/whitespace.js';
+import { indexOfTopLevel, matchingClose, splitTopLevel } from '../../typescript/source-text.js';
 
 const PARAM_MODIFIERS = new Set(['public', 'private', 'protected', 'readonly', 'override']);
 

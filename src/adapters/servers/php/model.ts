@@ -5,11 +5,11 @@
  */
 import { DefinitionRequest, type DocumentSymbol, type Location, type LocationLink, SymbolKind as Lsp } from 'vscode-languageserver-protocol';
 
-import { toLspPosition } from '../../lsp/positions.js';
-import { decoratorNames, typeHeaderOf } from '../file-structure.js';
-import type { FileContext } from '../types.js';
+import { toLspPosition } from '../../../lsp/positions.js';
+import { decoratorNames, typeHeaderOf } from '../../file-structure.js';
+import { parsePhpFunctionHeader, phpNamespace, resolvePhpClass } from '../../php/source.js';
+import type { FileContext } from '../../types.js';
 import { type EloquentInfo, eloquentInfo, MODEL_ROOTS, type ModelMethod } from './eloquent.js';
-import { parsePhpFunctionHeader, phpNamespace, resolvePhpClass } from './source.js';
 
 const MAX_MODEL_DEPTH = 8;
 

@@ -6,9 +6,9 @@
  * `constructor User(…): User`, `type T = …`, `namespace A.B`), followed by the JSDoc text and its tags
  * rendered as `*@param* \`when\` — The login time.` and `*@returns* — The new login count.`
  */
-import { splitHoverMarkdown } from '../../schema/convert/hover-text.js';
-import { collapseWhitespace } from '../../util/whitespace.js';
-import { indexOfTopLevel } from './source-text.js';
+import { splitHoverMarkdown } from '../../../schema/convert/hover-text.js';
+import { collapseWhitespace } from '../../../util/whitespace.js';
+import { indexOfTopLevel } from '../../typescript/source-text.js';
 
 export interface TsHoverTag {
   name: string;

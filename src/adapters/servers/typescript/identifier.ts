@@ -3,7 +3,7 @@
  * ZWJ — reserved words included, since a method or property may be named `delete` or `class`
  * (tsserver refuses the places where they may not stand). A private member keeps its `#`.
  */
-import { grammarProblem } from '../identifier.js';
+import { grammarProblem } from '../../identifier.js';
 
 const IDENTIFIER_NAME = /^#?[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;
 

@@ -9,7 +9,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 
 import { type DocumentSymbol, SymbolKind as Lsp } from 'vscode-languageserver-protocol';
 
-import { fromLspSymbolKind } from '../../schema/convert/lsp-kind.js';
+import { fromLspSymbolKind } from '../../../schema/convert/lsp-kind.js';
 import type {
   ClassDescriptor,
   FieldDescriptor,
@@ -18,14 +18,22 @@ import type {
   RelationDescriptor,
   SymbolDescriptor,
   SymbolKind,
-} from '../../schema/descriptors.js';
-import { decoratorNames, docCommentAt, typeHeaderOf } from '../file-structure.js';
-import { symbolLocation } from '../generic.js';
-import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../types.js';
+} from '../../../schema/descriptors.js';
+import { decoratorNames, docCommentAt, typeHeaderOf } from '../../file-structure.js';
+import { symbolLocation } from '../../generic.js';
+import { phpProfile } from '../../php/profile.js';
+import {
+  modifiersBefore,
+  parsePhpDoc,
+  parsePhpFunctionHeader,
+  phpNamespace,
+  propertyInitialiser,
+  resolveGenericArgs,
+  stripPhpComments,
+} from '../../php/source.js';
+import type { FileContext, LanguageAdapter, PackageInfo, SymbolContext } from '../../types.js';
 import { phpNameProblem } from './identifier.js';
 import { declLine, fullName, modelInfo, ns, phpUses, resolver } from './model.js';
-import { phpProfile } from './profile.js';
-import { modifiersBefore, parsePhpDoc, parsePhpFunctionHeader, phpNamespace, propertyInitialiser, resolveGenericArgs, stripPhpComments } from './source.js';
 
 const TYPE_KINDS: number[] = [Lsp.Class, Lsp.Interface, Lsp.Enum, Lsp.Module, Lsp.Struct];
 
