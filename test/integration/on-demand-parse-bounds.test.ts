@@ -7,7 +7,7 @@
  * query compiling are outside the deadline).
  * - find_definition in deep.go answers (gopls), and `_meta.warnings` names the file, TIMEOUT and the
  *   limit: its structure was not read.
- * - analyze_complexity of deep.go is a TIMEOUT error naming the file and limits.parseTimeoutMs, and a
+ * - analyze_complexity of q/deep.go (300,000 levels) is a TIMEOUT error naming the file and limits.parseTimeoutMs, and a
  *   second call started after it (the outline of a small file) ends before it: the thread answered
  *   meanwhile. Nothing here is timed.
  */
@@ -24,6 +24,14 @@ import { deepInputs } from '../helpers/hostile-sources.js';
 import { assertBuilt } from '../helpers/spawn.js';
 
 const deepGo = deepInputs().find((i) => i.name === 'deep-decl go')!;
+/**
+ * The complexity query reads the tree in one walk (a node's parent is no longer walked down to from
+ * the root), so 100,000 levels take 250-1,000 ms: three times as many, in a package of their own
+ * (go/parser stops at 100,000 levels: gopls sees that package as unparsable, not the one asked about).
+ */
+const deeperGo = deepInputs(300_000)
+  .find((i) => i.name === 'deep-decl go')!
+  .text.replace(/^package p/, 'package q');
 
 describe.skipIf(!goAvailable)('on-demand parses are bounded and off the main thread', () => {
   let root: string;
@@ -37,6 +45,8 @@ describe.skipIf(!goAvailable)('on-demand parses are bounded and off the main thr
     fs.writeFileSync(path.join(root, 'go.mod'), 'module example.com/p\n\ngo 1.21\n');
     fs.writeFileSync(path.join(root, 'a.go'), 'package p\n\n// Total adds.\nfunc Total(a, b int) int { return a + b }\n\nvar T = Total(1, 2)\n');
     fs.writeFileSync(path.join(root, 'deep.go'), deepGo.text);
+    fs.mkdirSync(path.join(root, 'q'));
+    fs.writeFileSync(path.join(root, 'q', 'deep.go'), deeperGo);
     gateway = await Gateway.create({ root, cacheDir, limits: { parseTimeoutMs: 300, maxFileBytes: 4_000_000 } });
     await gateway.run('index_folder', { path: root, output_format: 'json' });
   }, 240_000);
@@ -58,7 +68,7 @@ describe.skipIf(!goAvailable)('on-demand parses are bounded and off the main thr
   it("the deep file's complexity is a TIMEOUT naming it, and a call started after it ends first", async () => {
     await json('get_file_outline', { file: 'a.go' });
     const ended: string[] = [];
-    const slow = gateway.run('analyze_complexity', { element: 'deep.go', output_format: 'json' }).then(
+    const slow = gateway.run('analyze_complexity', { element: 'q/deep.go', output_format: 'json' }).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -68,7 +78,7 @@ describe.skipIf(!goAvailable)('on-demand parses are bounded and off the main thr
     expect(err).toBeInstanceOf(LspgateError);
     expect((err as LspgateError).code).toBe('TIMEOUT');
     expect((err as LspgateError).message).toContain('deep.go');
-    expect((err as LspgateError).details).toMatchObject({ file: 'deep.go', limit: 'parseTimeoutMs' });
+    expect((err as LspgateError).details).toMatchObject({ file: 'q/deep.go', limit: 'parseTimeoutMs' });
     expect(JSON.stringify(outline)).toContain('Total');
     expect(ended).toEqual(['outline', 'complexity']);
   }, 240_000);
