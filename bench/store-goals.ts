@@ -7,7 +7,8 @@
  *     and the RSS again; then a BM25 search_code (every file chunked into the database) and the RSS again;
  *   - warm: a new process on the same cache, no file changed: the first get_file_outline, get_symbol
  *     by id and lookup by name, then search_symbols, each in ms since the process started (Node's
- *     start and lspgate's imports included) — target ≤ 1 s; the RSS after them.
+ *     start and lspgate's imports included) — target ≤ 1 s; the RSS after them;
+ *   - warm-search: another new process whose first question is search_symbols, in ms since it started.
  * Prints one JSON object.
  */
 import { spawnSync } from 'node:child_process';
@@ -131,6 +132,23 @@ async function warm(root: string, cacheDir: string): Promise<Record<string, unkn
   }
 }
 
+/** A new process whose first question is search_symbols: the issue's "first search after start". */
+async function warmSearch(root: string, cacheDir: string): Promise<Record<string, unknown>> {
+  const g = await Gateway.create({ root, cacheDir });
+  try {
+    const t = performance.now();
+    const r = (await g.run('search_symbols', { query: 'service', output_format: 'json' })).result as unknown as { results: unknown[] };
+    return {
+      first_search_ms_since_process_start: Math.round(performance.now()),
+      first_search_ms_after_gateway: Math.round(performance.now() - t),
+      results: r.results.length,
+      rss_mb_after_gc: gcRss(),
+    };
+  } finally {
+    await g.close();
+  }
+}
+
 function phase(name: string, root: string, cacheDir: string): Record<string, unknown> {
   process.stderr.write(`[store-goals] ${name} on ${root}\n`);
   const r = spawnSync(process.execPath, ['--max-semi-space-size=2', '--expose-gc', here, '--phase', name, '--root', root, '--cache', cacheDir], {
@@ -143,7 +161,7 @@ function phase(name: string, root: string, cacheDir: string): Record<string, unk
 
 const phaseName = arg('--phase');
 if (phaseName) {
-  const result = await (phaseName === 'cold' ? cold : warm)(arg('--root')!, arg('--cache')!);
+  const result = await (phaseName === 'cold' ? cold : phaseName === 'warm-search' ? warmSearch : warm)(arg('--root')!, arg('--cache')!);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 } else {
@@ -154,7 +172,8 @@ if (phaseName) {
   try {
     const c = phase('cold', root, cacheDir);
     const w = phase('warm', root, cacheDir);
-    process.stdout.write(`${JSON.stringify({ root: given ?? `generated-${gen!.files.length}`, cold: c, warm: w })}\n`);
+    const ws = phase('warm-search', root, cacheDir);
+    process.stdout.write(`${JSON.stringify({ root: given ?? `generated-${gen!.files.length}`, cold: c, warm: w, warm_search_first: ws })}\n`);
   } finally {
     fs.rmSync(cacheDir, { recursive: true, force: true });
     if (gen) fs.rmSync(gen.root, { recursive: true, force: true });
