@@ -7,12 +7,14 @@
  * why they are skipped (CI installs Debian's postgresql: .ci/run).
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
 import pg from 'pg';
+
+import { REPO, tempDir } from './spawn.js';
 
 function findBin(): string | undefined {
   const dirs = [...(process.env.PATH ?? '').split(path.delimiter)];
@@ -127,4 +129,26 @@ export async function startCluster(): Promise<PgCluster> {
       }
     },
   };
+}
+
+const GIT_ID = ['-c', 'user.name=lspgate-test', '-c', 'user.email=test@lspgate.invalid', '-c', 'commit.gpgsign=false'];
+
+/**
+ * What a publish test starts from: fixtures/ts-app as a git repository of one commit in a new temp
+ * folder (its real path is returned; the caller removes it), and on `cluster` the roles `lspgate_owner`
+ * (may create the index's schema) and `lspgate_reader` with the given passwords.
+ */
+export async function publishableFixture(cluster: PgCluster, prefix: string, passwords: { owner: string; reader: string }): Promise<string> {
+  const root = realpathSync(tempDir(prefix));
+  cpSync(path.join(REPO, 'fixtures/ts-app'), root, { recursive: true });
+  for (const args of [
+    ['init', '-q', '-b', 'main'],
+    ['add', '-A'],
+    ['commit', '-q', '-m', 'fixture'],
+  ])
+    execFileSync('git', [...GIT_ID, ...args], { cwd: root, stdio: 'pipe' });
+  await cluster.admin(`CREATE ROLE lspgate_owner LOGIN PASSWORD '${passwords.owner}'`);
+  await cluster.admin(`GRANT CREATE ON DATABASE postgres TO lspgate_owner`);
+  await cluster.admin(`CREATE ROLE lspgate_reader LOGIN PASSWORD '${passwords.reader}'`);
+  return root;
 }

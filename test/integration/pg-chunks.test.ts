@@ -7,27 +7,21 @@
  * `--index` neither is. No password reaches any output. `publish` writes the call edges the
  * publisher's database recorded (find_callers asked there first) into `call_edges`.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { readerGrants } from '../../src/catalog/published/schema.js';
-import { type PgCluster, pgSkip, startCluster } from '../helpers/pg-cluster.js';
-import { assertBuilt, removeDir, REPO, runCli, tempDir } from '../helpers/spawn.js';
+import { type PgCluster, pgSkip, publishableFixture, startCluster } from '../helpers/pg-cluster.js';
+import { assertBuilt, removeDir, runCli, tempDir } from '../helpers/spawn.js';
 
 const OWNER_PW = 'owner-Pw-3a9e';
 const READER_PW = 'reader-Pw-8c1f';
-const GIT_ID = ['-c', 'user.name=lspgate-test', '-c', 'user.email=test@lspgate.invalid', '-c', 'commit.gpgsign=false'];
 
 let cluster: PgCluster;
 let root: string;
 const dirs: string[] = [];
-
-function git(...args: string[]): string {
-  return execFileSync('git', [...GIT_ID, ...args], { cwd: root, stdio: 'pipe' }).toString();
-}
 
 /** One lspgate process, on a fresh cache unless given the publisher's. */
 async function lspgate(args: string[], cacheDir = tempDir('lspgate-pgcache-')) {
@@ -52,15 +46,8 @@ describe.skipIf(pgSkip)('search_code from the published chunks', () => {
   beforeAll(async () => {
     assertBuilt();
     cluster = await startCluster();
-    root = realpathSync(tempDir('lspgate-pgchunks-'));
+    root = await publishableFixture(cluster, 'lspgate-pgchunks-', { owner: OWNER_PW, reader: READER_PW });
     dirs.push(root);
-    cpSync(path.join(REPO, 'fixtures/ts-app'), root, { recursive: true });
-    git('init', '-q', '-b', 'main');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'fixture');
-    await cluster.admin(`CREATE ROLE lspgate_owner LOGIN PASSWORD '${OWNER_PW}'`);
-    await cluster.admin(`GRANT CREATE ON DATABASE postgres TO lspgate_owner`);
-    await cluster.admin(`CREATE ROLE lspgate_reader LOGIN PASSWORD '${READER_PW}'`);
     // the publisher's cache records the calls find_callers computed (call_graph); publish takes them
     const publisherCache = tempDir('lspgate-pgpublisher-');
     const tree = await lspgate(['find_callers', '--symbol', 'clamp', '--depth', '1', '--json'], publisherCache);

@@ -8,7 +8,7 @@
  * answer's warnings while the local catalog answers; no password reaches any output.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import pg from 'pg';
@@ -16,8 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { readerGrants } from '../../src/catalog/published/schema.js';
 import { connectStdio } from '../helpers/mcp-client.js';
-import { type PgCluster, pgSkip, startCluster } from '../helpers/pg-cluster.js';
-import { assertBuilt, CLI, removeDir, REPO, runCli, tempDir } from '../helpers/spawn.js';
+import { type PgCluster, pgSkip, publishableFixture, startCluster } from '../helpers/pg-cluster.js';
+import { assertBuilt, CLI, removeDir, runCli, tempDir } from '../helpers/spawn.js';
 
 const OWNER_PW = 'owner-Pw-71c2';
 const READER_PW = 'reader-Pw-5d0e';
@@ -52,15 +52,8 @@ describe.skipIf(pgSkip)('the published index in PostgreSQL', () => {
   beforeAll(async () => {
     assertBuilt();
     cluster = await startCluster();
-    root = realpathSync(tempDir('lspgate-pgrepo-'));
+    root = await publishableFixture(cluster, 'lspgate-pgrepo-', { owner: OWNER_PW, reader: READER_PW });
     dirs.push(root);
-    cpSync(path.join(REPO, 'fixtures/ts-app'), root, { recursive: true });
-    git('init', '-q', '-b', 'main');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'fixture');
-    await cluster.admin(`CREATE ROLE lspgate_owner LOGIN PASSWORD '${OWNER_PW}'`);
-    await cluster.admin(`GRANT CREATE ON DATABASE postgres TO lspgate_owner`);
-    await cluster.admin(`CREATE ROLE lspgate_reader LOGIN PASSWORD '${READER_PW}'`);
   }, 120_000);
 
   afterAll(async () => {

@@ -10,20 +10,18 @@
  * the server does not have it (Debian bookworm has no package).
  */
 import type { ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { readerGrants } from '../../src/catalog/published/schema.js';
 import { type EmbedServer, startEmbedServer } from '../helpers/embed-server.js';
-import { type PgCluster, pgSkip, startCluster } from '../helpers/pg-cluster.js';
-import { assertBuilt, removeDir, REPO, runCli, tempDir } from '../helpers/spawn.js';
+import { type PgCluster, pgSkip, publishableFixture, startCluster } from '../helpers/pg-cluster.js';
+import { assertBuilt, removeDir, runCli, tempDir } from '../helpers/spawn.js';
 
 const OWNER_PW = 'owner-Pw-5d2b';
 const READER_PW = 'reader-Pw-71e0';
-const GIT_ID = ['-c', 'user.name=lspgate-test', '-c', 'user.email=test@lspgate.invalid', '-c', 'commit.gpgsign=false'];
 const DIM = 16;
 /** The fixture server puts a character in slot charCode % DIM: this query is the unit vector of slot 10. */
 const QUERY = 'zzzzzzzz';
@@ -44,10 +42,6 @@ let srv: EmbedServer;
 let root: string;
 const dirs: string[] = [];
 const started: ChildProcess[] = [];
-
-function git(...args: string[]): string {
-  return execFileSync('git', [...GIT_ID, ...args], { cwd: root, stdio: 'pipe' }).toString();
-}
 
 function embedEnv(model: string): Record<string, string> {
   return { LSPGATE_EMBED_URL: srv.url, LSPGATE_EMBED_API: 'openai', LSPGATE_EMBED_MODEL: model, LSPGATE_EMBED_DIM: String(DIM) };
@@ -111,15 +105,8 @@ describe.skipIf(pgSkip)('search_code vectors from the published index', () => {
     assertBuilt();
     [cluster, srv] = await Promise.all([startCluster(), startEmbedServer('--dim', String(DIM))]);
     started.push(srv.proc);
-    root = realpathSync(tempDir('lspgate-pgvec-'));
+    root = await publishableFixture(cluster, 'lspgate-pgvec-', { owner: OWNER_PW, reader: READER_PW });
     dirs.push(root);
-    cpSync(path.join(REPO, 'fixtures/ts-app'), root, { recursive: true });
-    git('init', '-q', '-b', 'main');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'fixture');
-    await cluster.admin(`CREATE ROLE lspgate_owner LOGIN PASSWORD '${OWNER_PW}'`);
-    await cluster.admin(`GRANT CREATE ON DATABASE postgres TO lspgate_owner`);
-    await cluster.admin(`CREATE ROLE lspgate_reader LOGIN PASSWORD '${READER_PW}'`);
   }, 180_000);
 
   afterAll(async () => {
