@@ -1,6 +1,6 @@
 import type { CatalogSymbol } from '../../src/core/catalog.js';
 
-/** A catalog symbol for chunker tests: `qualified` names it (`Box.get`), `parent` is the qualified name of its container. */
+/** A catalog symbol for tests: `qualified` names it (`Box.get`), `parent` is the qualified name of its container. */
 export function catalogSymbol(
   file: string,
   language: string,

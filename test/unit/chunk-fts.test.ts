@@ -5,34 +5,15 @@
  * processes, files pruned, and the filter applied before the cut.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { ChunkFts, ftsQuery, ftsTerms } from '../../src/chunks/chunk-fts.js';
 import { SqlChunkIndex } from '../../src/chunks/sql-chunk-index.js';
-import { openSqlite, type SqlDb } from '../../src/chunks/sqlite-handle.js';
 import type { Chunk } from '../../src/chunks/types.js';
-import { symbolChunk } from '../helpers/chunks.js';
+import { symbolChunk, tempDatabases } from '../helpers/chunks.js';
 
-const dirs: string[] = [];
-const dbs: SqlDb[] = [];
-function tmp(): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'lspgate-fts-'));
-  dirs.push(d);
-  return path.join(d, 'index.db');
-}
-function db(file: string): SqlDb {
-  const h = openSqlite(file);
-  dbs.push(h);
-  return h;
-}
-afterEach(() => {
-  for (const h of dbs.splice(0)) if (h.isOpen) h.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const { tmp, db } = tempDatabases('lspgate-fts-');
 
 const ids = (hits: { id: string }[], chunks: Chunk[]) => hits.map((h) => chunks.find((c) => c.id === h.id)?.symbol_name);
 

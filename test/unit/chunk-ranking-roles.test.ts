@@ -7,27 +7,12 @@
 import { describe, expect, it } from 'vitest';
 
 import { HeapChunkIndex } from '../../src/chunks/chunk-index.js';
-import { chunkId, contentSha256 } from '../../src/chunks/ids.js';
 import type { Chunk, ChunkKind } from '../../src/chunks/types.js';
 import { rankChunks } from '../../src/service/search/chunk-ranking.js';
+import { symbolChunk } from '../helpers/chunks.js';
 
 function chunk(file: string, start: number, text: string, name: string, kind: ChunkKind, isTest: boolean): Chunk {
-  const sha = contentSha256(text);
-  const end = start + text.split('\n').length - 1;
-  return {
-    id: chunkId(file, start, end, sha),
-    file,
-    start_line: start,
-    end_line: end,
-    language: 'typescript',
-    is_test: isTest,
-    symbol_name: name,
-    symbol_id: `${file}::${name}#function`,
-    chunk_kind: kind,
-    commit_hash: '',
-    content_sha256: sha,
-    text,
-  };
+  return symbolChunk(file, start, text, name, { is_test: isTest, symbol_id: `${file}::${name}#function`, chunk_kind: kind });
 }
 
 const IMPL = 'export function checkAddress(value: string): boolean {\n  return /^[^@]+@[^@]+$/.test(value);\n}';

@@ -4,6 +4,7 @@ import { DriftBaseline } from '../../src/catalog/drift-baseline.js';
 import { EntryCache } from '../../src/catalog/entry-cache.js';
 import { lastSegment, SymbolIndex } from '../../src/catalog/symbol-index.js';
 import type { CatalogSymbol, FileEntry } from '../../src/core/catalog.js';
+import { catalogSymbol } from '../helpers/catalog-symbols.js';
 
 /**
  * The index over a store (a Map standing for the workspace database): stamps in memory, symbols
@@ -11,26 +12,7 @@ import type { CatalogSymbol, FileEntry } from '../../src/core/catalog.js';
  * over it keeps paths and the old symbols of the files replaced since.
  */
 function sym(file: string, qualified: string, hash = 'h'): CatalogSymbol {
-  const name = qualified.split('.').at(-1)!;
-  return {
-    symbol_id: `${file}::${qualified}#method`,
-    file,
-    name,
-    qualified_name: qualified,
-    kind: 'method',
-    lsp_kind: 6,
-    language: 'typescript',
-    server: 'ts',
-    signature: `${name}()`,
-    summary: name,
-    line: 1,
-    end_line: 1,
-    selection_line: 1,
-    selection_column: 0,
-    byte_offset: 0,
-    byte_length: 1,
-    content_hash: hash,
-  };
+  return { ...catalogSymbol(file, 'typescript', qualified, 'method', 1, 1), content_hash: hash };
 }
 
 function entry(symbols: CatalogSymbol[]): FileEntry {

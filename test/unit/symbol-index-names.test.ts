@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { SymbolIndex } from '../../src/catalog/symbol-index.js';
 import type { CatalogSymbol, FileEntry } from '../../src/core/catalog.js';
+import { catalogSymbol } from '../helpers/catalog-symbols.js';
 
 /**
  * The by-name lookup while every file is set twice (a syntax entry, then its server's, as in a cold
@@ -9,26 +10,7 @@ import type { CatalogSymbol, FileEntry } from '../../src/core/catalog.js';
  * order the files were last set, and a removed file's symbols are gone.
  */
 function sym(file: string, qualified: string, n: number): CatalogSymbol {
-  const name = qualified.split('.').at(-1)!;
-  return {
-    symbol_id: `${file}::${qualified}#method`,
-    file,
-    name,
-    qualified_name: qualified,
-    kind: 'method',
-    lsp_kind: 6,
-    language: 'typescript',
-    server: 'ts',
-    signature: `${name}()`,
-    summary: name,
-    line: n,
-    end_line: n,
-    selection_line: n,
-    selection_column: 0,
-    byte_offset: n,
-    byte_length: 1,
-    content_hash: '',
-  };
+  return { ...catalogSymbol(file, 'typescript', qualified, 'method', n, n), byte_offset: n };
 }
 
 function entry(file: string, classes: string[], tier?: 'syntax'): FileEntry {

@@ -6,38 +6,19 @@
  * chunk keeps its vector (only new text is embedded).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { HeapChunkIndex } from '../../src/chunks/chunk-index.js';
 import type { Embedder, EmbeddingIdentity } from '../../src/chunks/embedder.js';
 import { chunkId, contentSha256 } from '../../src/chunks/ids.js';
-import { openSqlite, type SqlDb } from '../../src/chunks/sqlite-handle.js';
 import { readStats, SqliteVectorStore, type StoredChunk } from '../../src/chunks/vector-store.js';
 import { ChunkVectors } from '../../src/chunks/vectors.js';
 import { LspgateError } from '../../src/errors/errors.js';
-import { symbolChunk } from '../helpers/chunks.js';
+import { symbolChunk, tempDatabases } from '../helpers/chunks.js';
 
-const dirs: string[] = [];
-const dbs: SqlDb[] = [];
-function tmp(): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'lspgate-vs-'));
-  dirs.push(d);
-  return path.join(d, 'index.db');
-}
-function db(file: string): SqlDb {
-  const h = openSqlite(file);
-  dbs.push(h);
-  return h;
-}
+const { tmp, db } = tempDatabases('lspgate-vs-');
 const open = (file: string, id: EmbeddingIdentity, opts: { reindex?: boolean } = {}) => SqliteVectorStore.open(db(file), id, opts);
-afterEach(() => {
-  for (const h of dbs.splice(0)) if (h.isOpen) h.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 const ID3: EmbeddingIdentity = { provider: 'test', model: 'three', dim: 3, pooling: 'mean', normalize: 'l2' };
 
