@@ -79,6 +79,8 @@ export class WorkspaceCatalog implements Catalog {
   private loaded = false;
   /** Loaded from the database, the first build not done yet. */
   private warm = false;
+  /** The warm start's stored files stat'd against the disk (once, before the first ranking over all of them). */
+  private storedChecked: Promise<boolean> | undefined;
   private readonly logger: Logger;
   private readonly feed: ChangeFeed;
   private readonly entries: CatalogFiles;
@@ -214,6 +216,7 @@ export class WorkspaceCatalog implements Catalog {
     const head = this.snapshot.load();
     if (!head) return;
     this.warm = true;
+    this.storedChecked = undefined;
     this.indexedAt = head.indexedAt;
     this.gitHead = head.gitHead;
     this.baseline.set(head.indexedAt);
@@ -369,6 +372,8 @@ export class WorkspaceCatalog implements Catalog {
    */
   async searchTexts(opts: ReadOptions = {}): Promise<SymbolRanker> {
     await this.ensureBuilt(opts.early);
+    // a warm start ranks the stored catalog while its build runs: no hit may come from a file edited while lspgate was down
+    if (this.warm) await (this.storedChecked ??= this.freshness.sweep());
     return this.rankers.now();
   }
 

@@ -346,8 +346,6 @@ export interface Catalog {
   refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: CatalogFileError[] }>;
   /** Re-catalogs any of `files` that changed on disk; true when one did. */
   freshen(files: Iterable<string>, opts?: ReadOptions): Promise<boolean>;
-  /** Stats every cataloged file (mtime+size) and re-catalogs the changed ones; true when one was. */
-  sweep(): Promise<boolean>;
   /** Symbols added, removed and modified since the baseline; `reset` moves it to now. */
   drift(reset?: boolean): Promise<CatalogDrift>;
   /** Drops everything cataloged, in memory and on disk (invalidate_cache). */

@@ -181,10 +181,6 @@ export async function searchSymbols(call: ServiceCall, input: SymbolSearchInput)
     );
     return { hits: top.map(({ symbol: s, score }) => toHit(s, score, (id) => cat.cached(id))), total };
   };
-  // while a build runs (a warm start answers from the stored catalog meanwhile) every cataloged file's
-  // stat is compared first, a changed one re-cataloged: no hit comes from a file edited while lspgate was down
-  await cat.ready({ early: true });
-  if (cat.status().state === 'building') await cat.sweep();
   let r = await run();
   // "none" is the answer a file not yet checked or parsed would falsify (a warm start answers from the
   // stored catalog while its build checks the disk): it waits for the build, as a lookup by name does
