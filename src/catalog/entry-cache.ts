@@ -2,7 +2,9 @@
  * The files' symbols the index keeps in memory after reading them from the store (symbol-index.ts):
  * least recently used first out, bounded by their symbols' count (a file's weight), so the heap
  * holds a few thousand symbols whatever the repository's size. A Map's insertion order is the
- * recency order: a hit is moved to the end.
+ * recency order: a hit is moved to the end. Not lru-cache (used for the process-wide caches): it
+ * refuses an entry heavier than its bound, and a file with more symbols than the bound is the one
+ * being read, which must stay.
  */
 export const CACHED_SYMBOLS = 16_384;
 
