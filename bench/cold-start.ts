@@ -248,7 +248,9 @@ function runChild(root: string, query: string, mode: ColdMode, defBy: ColdRun['d
       LSPGATE_SERVER_START: mode === 'on-demand' ? 'on-demand' : 'after-syntax',
     };
     const argv = ['--child', root, query, mode, defBy, ...(known ? [JSON.stringify(known)] : [])];
-    const c = fork(fileURLToPath(import.meta.url), argv, { env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    // the young-generation cap the `lspgate` command runs with (its shebang): the RSS measured is the shipped process's
+    const execArgv = [...process.execArgv.filter((a) => !a.startsWith('--max-semi-space-size')), '--max-semi-space-size=2'];
+    const c = fork(fileURLToPath(import.meta.url), argv, { env, execArgv, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     c.on('message', (m) => resolve(m as ColdRun));
     c.on('exit', (code) => (code === 0 ? undefined : reject(new Error(`cold-start child exited ${code}`))));
   });
