@@ -11,6 +11,8 @@
  *   idiom counts the directory's convention chunks are summed from.
  * - `chunks_fts`: FTS5 contentless-delete over the code tokenizer's terms (chunk-fts.ts), and its vocabulary.
  * - `chunk_vectors` + `manifest`: the vector store's rows and its embedder identity (vector-store.ts).
+ * - `published_vectors`: the vectors taken with published chunks (`--index`) until the first vector
+ *   search uses them (published-vectors.ts; their embedder in `meta`).
  *   `vec_chunks` (the vec0 table) is made when the store is opened: its dimension is the embedder's.
  */
 export const SEARCH_TABLES = `
@@ -30,6 +32,7 @@ CREATE TABLE IF NOT EXISTS chunk_vectors (
   embed_key TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS idx_chunk_vectors_file ON chunk_vectors(file);
 CREATE TABLE IF NOT EXISTS manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS published_vectors (embed_key TEXT PRIMARY KEY, vector BLOB NOT NULL);
 `;
 
 /**

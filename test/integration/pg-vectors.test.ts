@@ -12,6 +12,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -47,9 +48,9 @@ function embedEnv(model: string): Record<string, string> {
   return { LSPGATE_EMBED_URL: srv.url, LSPGATE_EMBED_API: 'openai', LSPGATE_EMBED_MODEL: model, LSPGATE_EMBED_DIM: String(DIM) };
 }
 
-async function lspgate(args: string[], env: Record<string, string>) {
-  const cacheDir = tempDir('lspgate-pgveccache-');
-  dirs.push(cacheDir);
+async function lspgate(args: string[], env: Record<string, string>, cache?: string) {
+  const cacheDir = cache ?? tempDir('lspgate-pgveccache-');
+  if (!cache) dirs.push(cacheDir);
   return runCli([...args, '--root', root], { cacheDir, env: { LSPGATE_LOG: 'info', ...env } });
 }
 
@@ -61,12 +62,13 @@ interface VectorSearch {
   output: string;
 }
 
-/** A vector search_code on a fresh cache, with `model` at the fixture server. */
-async function vectorSearch(model: string, index?: string): Promise<VectorSearch> {
+/** A search_code (vector unless `mode`) on a fresh cache unless `cache`, with `model` at the fixture server. */
+async function vectorSearch(model: string, index?: string, opts: { mode?: string; cache?: string } = {}): Promise<VectorSearch> {
   const before = (await srv.stats()).inputs;
   const r = await lspgate(
-    ['search_code', '--query', QUERY, '--mode', 'vector', '--limit', '3', '--json', ...(index ? ['--index', index] : [])],
+    ['search_code', '--query', QUERY, '--mode', opts.mode ?? 'vector', '--limit', '3', '--json', ...(index ? ['--index', index] : [])],
     embedEnv(model),
+    opts.cache,
   );
   expect(r.code, r.stderr).toBe(0);
   const json = JSON.parse(r.stdout) as { hits: { chunk: { symbol_name?: string } }[]; _meta: { warnings?: string[] } };
@@ -138,6 +140,28 @@ describe.skipIf(pgSkip)('search_code vectors from the published index', () => {
       expect(out).not.toContain(READER_PW);
       expect(out).not.toContain(OWNER_PW);
     }
+  }, 240_000);
+
+  it('keeps the taken vectors in the database until a later process searches by vector', async () => {
+    await publish();
+    await plantClamp();
+    const cache = tempDir('lspgate-pgveccache-');
+    dirs.push(cache);
+    // the first process takes the published chunks and their vectors, and asks no vector
+    const lexical = await vectorSearch('m', readerUrl(), { mode: 'bm25', cache });
+    expect(lexical.embedded).toBe(0);
+    const db = new DatabaseSync(path.join(cache, 'workspaces', readdirSync(path.join(cache, 'workspaces'))[0]!, 'index.db'));
+    const waiting = Number((db.prepare('SELECT count(*) AS n FROM published_vectors').get() as { n: number }).n);
+    db.close();
+    expect(waiting).toBeGreaterThan(0);
+    // a new process on the same cache takes no chunk again (their stamps are stored): the vectors
+    // it seeds the store with are the ones the first left in the database
+    const later = await vectorSearch('m', readerUrl(), { cache });
+    expect(later.symbols[0]).toBe('clamp');
+    expect(Number(/vectors: (\d+) chunk\(s\) taken from the published index/.exec(later.output)?.[1])).toBeGreaterThanOrEqual(waiting);
+    const after = new DatabaseSync(path.join(cache, 'workspaces', readdirSync(path.join(cache, 'workspaces'))[0]!, 'index.db'));
+    expect((after.prepare('SELECT count(*) AS n FROM published_vectors').get() as { n: number }).n).toBe(0);
+    after.close();
   }, 240_000);
 
   it.skipIf(!!NO_PGVECTOR)(

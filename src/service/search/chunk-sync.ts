@@ -27,6 +27,7 @@ import { chunkMarkdown } from '../../chunks/doc-chunks.js';
 import { currentGitHead } from '../../chunks/git-head.js';
 import { HISTORY_FILE, readHistory } from '../../chunks/history.js';
 import type { FileIdioms } from '../../chunks/idioms.js';
+import { newPublishedVectors, type PublishedVectors, waitingPublishedVectors } from '../../chunks/published-vectors.js';
 import { SqlChunkIndex } from '../../chunks/sql-chunk-index.js';
 import type { Chunk, PRRef } from '../../chunks/types.js';
 import { embeddingText } from '../../chunks/vectors.js';
@@ -74,9 +75,10 @@ export class WorkspaceChunks implements Derived {
   publishedAsked = false;
   /**
    * The published vectors of the taken chunks, by the hash of what was embedded (vectors.ts), until
-   * the first vector update takes them into the store (or re-embeds, under another embedder).
+   * the first vector update takes them into the store (or re-embeds, under another embedder): in
+   * the database when there is one, so also those an earlier process took.
    */
-  publishedVectors: { embedder: string; identity: unknown; byKey: Map<string, Float32Array> } | undefined;
+  publishedVectors: PublishedVectors | undefined;
   /** Files chunked without their function bodies (a parse bound), with why: dropped when the file is chunked again. */
   unsplit = new Map<string, string>();
   private gates: { key: string; code: FileGate; docs: FileGate } | undefined;
@@ -88,6 +90,7 @@ export class WorkspaceChunks implements Derived {
     private readonly fts?: ChunkFts,
   ) {
     this.index = newIndex(fts);
+    this.publishedVectors = fts && waitingPublishedVectors(fts.db);
     this.unsubscribe = ws.catalog.changes.subscribe((batch) => this.onChanges(batch));
   }
 
@@ -107,9 +110,13 @@ export class WorkspaceChunks implements Derived {
   }
 
   bytes(): number {
-    let held = 0;
-    for (const v of this.publishedVectors?.byKey.values() ?? []) held += v.byteLength + 64;
-    return this.index.approxBytes() + held;
+    return this.index.approxBytes() + (this.publishedVectors?.bytes() ?? 0);
+  }
+
+  /** The holder for published vectors of `embedder`, made on the first file taken with vectors. */
+  publishedHolder(embedder: string, identity: unknown): PublishedVectors {
+    if (this.publishedVectors?.embedder !== embedder) this.publishedVectors = newPublishedVectors(this.fts?.db, embedder, identity);
+    return this.publishedVectors;
   }
 
   dispose(): void {
@@ -183,11 +190,12 @@ async function takePublished(ws: Workspace, s: WorkspaceChunks): Promise<void> {
     s.index.replaceFile(rel, stampOf(entry), chunks as Chunk[]);
     s.rechunked.add(rel);
     if (!vectors) return;
-    const pub = (s.publishedVectors ??= { embedder: vectors.embedder, identity: vectors.identity, byKey: new Map() });
+    const byKey = new Map<string, Float32Array>();
     (chunks as Chunk[]).forEach((c, i) => {
       const v = vectors.vectors[i];
-      if (v) pub.byKey.set(sha256(embeddingText(c)), v);
+      if (v) byKey.set(sha256(embeddingText(c)), v);
     });
+    s.publishedHolder(vectors.embedder, vectors.identity).add(byKey);
   });
 }
 

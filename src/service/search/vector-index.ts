@@ -78,15 +78,19 @@ export async function updatedVectors(call: ServiceCall, sync: SyncReport, embedd
   if (pub && pub.embedder !== v.checksum) {
     const why =
       `the published index's vectors are of another embedder (${describe(pub.identity)}) than this gateway's ` +
-      `(${describe(embedder.identity())}): the ${pub.byKey.size} published chunks' vectors are not used, they are embedded here`;
+      `(${describe(embedder.identity())}): the ${pub.count()} published chunks' vectors are not used, they are embedded here`;
     call.meta.warn(why);
     call.env.logger.warn(why);
+    pub.clear();
     chunks!.publishedVectors = undefined;
   }
-  const seed = pub && pub.embedder === v.checksum ? (key: string) => pub.byKey.get(key) : undefined;
+  const seed = pub && pub.embedder === v.checksum ? (key: string) => pub.get(key) : undefined;
   const r = await asBackground(() => v.update(sync.index, sync.head, call.signal, seed));
-  // every taken chunk's vector is in the store now (or was embedded): the heap copy is not needed again
-  if (seed) chunks!.publishedVectors = undefined;
+  // every taken chunk's vector is in the store now (or was embedded): the waiting copy is not needed again
+  if (seed) {
+    pub?.clear();
+    chunks!.publishedVectors = undefined;
+  }
   if (r.imported) call.env.logger.info(`vectors: ${r.imported} chunk(s) taken from the published index, ${r.embedded} embedded here`);
   if (r.files) call.env.logger.debug(`vectors: ${r.files} file(s) updated, ${r.embedded} chunk(s) embedded, ${r.reused} reused`);
   return v;
