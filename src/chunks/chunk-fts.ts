@@ -149,6 +149,12 @@ export class ChunkFts {
   }
 
   /** The idiom counts of the files of `dir` (what its convention chunks are summed from). */
+  /** One file's idiom counts, as stored with its chunks (undefined: none counted). */
+  fileIdioms(file: string): PackageFile | undefined {
+    const raw = this.db.prepare('SELECT idioms FROM chunk_files WHERE file = ?').get(file)?.idioms;
+    return typeof raw === 'string' ? (JSON.parse(raw) as PackageFile) : undefined;
+  }
+
   dirIdioms(dir: string): PackageFile[] {
     return this.db
       .prepare('SELECT idioms FROM chunk_files WHERE dir = ? AND idioms IS NOT NULL ORDER BY file')

@@ -104,6 +104,8 @@ export interface ChunkIndex {
   removeFile(file: string): void;
   /** The idiom counts of the files of `dir`. */
   dirIdioms(dir: string): PackageFile[];
+  /** One file's idiom counts (undefined: none counted). */
+  fileIdioms(file: string): PackageFile | undefined;
   /** HEAD moved: every chunk but the history's is cited at `head` (its lines are the same there). */
   restamp(head: string): void;
   search(query: string, filter: ChunkFilter | undefined, limit: number): Bm25Hit[];
@@ -199,6 +201,10 @@ export class HeapChunkIndex implements ChunkIndex {
 
   dirIdioms(dir: string): PackageFile[] {
     return [...this.idioms.values()].filter((f) => dirOf(f.file) === dir);
+  }
+
+  fileIdioms(file: string): PackageFile | undefined {
+    return this.idioms.get(file);
   }
 
   restamp(head: string): void {

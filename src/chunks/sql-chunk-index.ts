@@ -89,6 +89,10 @@ export class SqlChunkIndex implements ChunkIndex {
     this.fts.removeFile(file);
   }
 
+  fileIdioms(file: string): PackageFile | undefined {
+    return this.fts.fileIdioms(file);
+  }
+
   dirIdioms(dir: string): PackageFile[] {
     return this.fts.dirIdioms(dir);
   }

@@ -82,6 +82,7 @@ export async function runPublishCommand(argv: string[]): Promise<number> {
         indexVersion: INDEX_VERSION,
         files,
         load,
+        idioms: (rel) => chunks.fileIdioms(rel)?.idioms,
         calls: recordedCalls(indexDbOf(ws, gateway.context.cacheDir)),
         ...(identity ? { embedder: { checksum: identityChecksum(identity), dim: identity.dim, identity } } : {}),
       });

@@ -301,8 +301,12 @@ export interface PublishedVectors {
   vectors: (Float32Array | undefined)[];
 }
 
-/** Takes one file's published chunks, with their vectors when the commit was published with an embedder. */
-export type PublishedTake = (path: string, chunks: unknown[], vectors?: PublishedVectors) => Promise<void>;
+/**
+ * Takes one file's published chunks, with their vectors when the commit was published with an
+ * embedder, and its idiom counts (`{ counts }`, counts null when none were counted; undefined when
+ * the file was published before the index had them).
+ */
+export type PublishedTake = (path: string, chunks: unknown[], vectors?: PublishedVectors, idioms?: { counts: Record<string, number> | null }) => Promise<void>;
 
 export interface Catalog {
   /**

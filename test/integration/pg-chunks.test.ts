@@ -5,7 +5,8 @@
  * is found (so that file's chunks came from PostgreSQL, not a local cut); a word written into a
  * published chunk of a file changed locally is not (the local file is cut here: the overlay); without
  * `--index` neither is. No password reaches any output. `publish` writes the call edges the
- * publisher's database recorded (find_callers asked there first) into `call_edges`.
+ * publisher's database recorded (find_callers asked there first) into `call_edges`, and each file's
+ * idiom counts, from which a directory's convention chunks are summed where its files were taken.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -82,6 +83,21 @@ describe.skipIf(pgSkip)('search_code from the published chunks', () => {
       writeFileSync(file, before);
     }
     expect((await searchCode('zanzibarpublished')).symbols).not.toContain('clamp');
+  }, 120_000);
+
+  it('sums the convention chunks of directories whose files were all taken from the published idiom counts', async () => {
+    const conventions = async (index?: string) => {
+      const r = await lspgate(['search_code', '--query', '*', '--filter', '{"chunk_kinds":["convention"]}', '--json', ...(index ? ['--index', index] : [])]);
+      expect(r.code, r.stderr).toBe(0);
+      const json = JSON.parse(r.stdout) as { hits: { citation: { file: string }; chunk: { convention_stats?: unknown } }[] };
+      return { hits: json.hits.map((h) => [h.citation.file, h.chunk.convention_stats]).sort(), output: r.stdout + r.stderr };
+    };
+    const local = await conventions();
+    expect(local.hits.length).toBeGreaterThan(0);
+    const taken = await conventions(readerUrl());
+    // every file unchanged here: each one taken, none cut locally
+    expect(taken.output).toMatch(/the chunks of 11 files taken/);
+    expect(taken.hits).toEqual(local.hits);
   }, 120_000);
 
   it("publishes the call edges the publisher's database recorded", async () => {

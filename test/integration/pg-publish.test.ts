@@ -54,6 +54,7 @@ function input(sha: string, files: Record<string, string>, load?: (path: string)
     indexVersion: 3,
     files: new Map(Object.entries(files).map(([path, hash]) => [path, entry(path, hash, [`${hash}Fn`])])),
     load: load ?? (async (path) => ({ content: `// ${path}`, chunks: [chunk(path, `${files[path]}Fn`)], vectors: [axis(path)] })),
+    idioms: (path) => ({ [`calls:${path}`]: 1 }),
     embedder: { checksum: 'test-embedder', dim: 4, identity: { provider: 'test', model: 'axes', dim: 4 } },
   };
 }
@@ -94,6 +95,22 @@ describe.skipIf(pgSkip)('publishing into PostgreSQL', () => {
     await expect(publishCommit(conn, failing)).rejects.toThrow('embedder went away');
     expect(await counts(conn)).toEqual(before);
     expect((await conn.query(`SELECT sha FROM lspgate.commits ORDER BY sha`)).rows.map((r) => r.sha)).toEqual(['c1', 'c2']);
+  });
+
+  it("brings a schema 1 index to 2 and fills the listed files' idiom counts", async () => {
+    // an index as schema 1 wrote it: no idioms column
+    await conn.query('ALTER TABLE lspgate.files DROP COLUMN idioms');
+    await conn.query(`UPDATE lspgate.meta SET value = '1' WHERE key = 'schema_version'`);
+    const r = await publishCommit(conn, input('c4', { 'a.ts': 'alpha', 'b.ts': 'beta2', 'c.ts': 'gamma' }));
+    expect(r).toMatchObject({ files: 3, new_files: 0 });
+    expect((await conn.query(`SELECT value FROM lspgate.meta WHERE key = 'schema_version'`)).rows[0]!.value).toBe('2');
+    const rows = await conn.query<{ path: string; idioms: unknown }>(
+      `SELECT f.path, f.idioms FROM lspgate.files f JOIN lspgate.commit_files cf ON cf.repo_id = f.repo_id AND cf.file_id = f.id
+        WHERE cf.sha = 'c4' ORDER BY f.path`,
+    );
+    expect(rows.rows).toEqual(['a.ts', 'b.ts', 'c.ts'].map((path) => ({ path, idioms: { counts: { [`calls:${path}`]: 1 } } })));
+    // files no commit of this publish lists keep NULL: unknown, never read as "no idioms"
+    expect(Number((await conn.query(`SELECT count(*) AS n FROM lspgate.files WHERE idioms IS NULL`)).rows[0]!.n)).toBe(1);
   });
 
   it('finds the nearest chunks by exact cosine over float4[] when pgvector is absent', async () => {

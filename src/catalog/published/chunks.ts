@@ -14,7 +14,8 @@ import type { IndexConnection } from './connect.js';
 
 const PATHS_PER_QUERY = 400;
 
-type Row = { path: string; hash: string; tier: string | null; text: string; detail: Omit<Chunk, 'text'>; embedding: number[] | null };
+type Idioms = { counts: Record<string, number> | null };
+type Row = { path: string; hash: string; tier: string | null; text: string; detail: Omit<Chunk, 'text'>; embedding: number[] | null; idioms: Idioms | null };
 
 /** Calls `take(path, chunks, vectors)` for each wanted file (path → local stamp) whose published stamp is the same. */
 export async function readPublishedChunks(
@@ -24,10 +25,13 @@ export async function readPublishedChunks(
 ): Promise<number> {
   const paths = [...opts.want.keys()].sort();
   const embedder = await commitEmbedder(conn, opts);
+  // an index of schema 1 has no idiom counts: its files come without them (taken, they are cut here)
+  const version = await conn.query<{ value: string }>(`SELECT value FROM lspgate.meta WHERE key = 'schema_version'`);
+  const idioms = Number(version.rows[0]?.value) >= 2 ? 'f.idioms' : 'NULL::jsonb';
   let files = 0;
   for (let i = 0; i < paths.length; i += PATHS_PER_QUERY) {
     const r = await conn.query<Row>(
-      `SELECT f.path, f.hash, f.tier, c.text, c.detail, v.embedding::real[] AS embedding
+      `SELECT f.path, f.hash, f.tier, ${idioms} AS idioms, c.text, c.detail, v.embedding::real[] AS embedding
          FROM lspgate.repositories r
          JOIN lspgate.commit_files cf ON cf.repo_id = r.id
          JOIN lspgate.files f ON f.repo_id = cf.repo_id AND f.id = cf.file_id
@@ -37,16 +41,17 @@ export async function readPublishedChunks(
         ORDER BY f.path, c.ord`,
       [opts.repository, opts.commit, paths.slice(i, i + PATHS_PER_QUERY), embedder?.checksum ?? ''],
     );
-    const byPath = new Map<string, { chunks: Chunk[]; vectors: PublishedVectors['vectors'] }>();
+    const byPath = new Map<string, { chunks: Chunk[]; vectors: PublishedVectors['vectors']; idioms: Idioms | undefined }>();
     for (const row of r.rows) {
       const stamp = row.tier === 'syntax' ? `${row.hash}:syntax` : row.hash;
       if (opts.want.get(row.path) !== stamp) continue;
       let file = byPath.get(row.path);
-      if (!file) byPath.set(row.path, (file = { chunks: [], vectors: [] }));
+      if (!file) byPath.set(row.path, (file = { chunks: [], vectors: [], idioms: row.idioms ?? undefined }));
       file.chunks.push({ ...row.detail, text: row.text } as Chunk);
       file.vectors.push(row.embedding ? Float32Array.from(row.embedding) : undefined);
     }
-    for (const [p, file] of byPath) await take(p, file.chunks, embedder && { embedder: embedder.checksum, identity: embedder.identity, vectors: file.vectors });
+    for (const [p, file] of byPath)
+      await take(p, file.chunks, embedder && { embedder: embedder.checksum, identity: embedder.identity, vectors: file.vectors }, file.idioms);
     files += byPath.size;
   }
   return files;

@@ -8,8 +8,20 @@
  * partition of each and its indexes.
  */
 
-/** Bumped when the DDL changes; a database at another version is refused (INDEX_MISMATCH) rather than half-read. */
-export const PG_SCHEMA_VERSION = 1;
+/**
+ * Bumped when the DDL changes; a database at a version no migration below brings here is refused
+ * (INDEX_MISMATCH) rather than half-read. 2: `files.idioms`.
+ */
+export const PG_SCHEMA_VERSION = 2;
+
+/**
+ * PG_MIGRATIONS[v] takes a published index at version v to v + 1 (the publisher runs them, in its
+ * transaction). 1 → 2: each file's idiom counts, from which a directory's convention chunks are
+ * summed — NULL in rows written before (the next publish of a commit listing them fills them).
+ */
+export const PG_MIGRATIONS: Record<number, string[]> = {
+  1: ['ALTER TABLE lspgate.files ADD COLUMN IF NOT EXISTS idioms jsonb', "UPDATE lspgate.meta SET value = '2' WHERE key = 'schema_version'"],
+};
 
 /** Hash partitions per large table: enough to keep each partition's indexes small at 1,000 repositories. */
 export const PARTITIONS = 8;
@@ -44,6 +56,7 @@ export function schemaDdl(vectors: VectorColumn): string[] {
       path text NOT NULL, hash text NOT NULL, index_version int NOT NULL,
       language text NOT NULL, server text NOT NULL, tier text, size int NOT NULL,
       content text,
+      idioms jsonb,
       PRIMARY KEY (repo_id, id),
       UNIQUE (repo_id, path, hash, index_version)) PARTITION BY HASH (repo_id)`,
     `CREATE TABLE lspgate.commit_files (

@@ -7,11 +7,12 @@
  * repository); the schema is made by the first publish (pgvector's column where the extension can
  * be created, else float4[]).
  */
+import type { FileIdioms } from '../../chunks/idioms.js';
 import type { Chunk } from '../../chunks/types.js';
 import type { CatalogSymbol, FileEntry } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { IndexConnection } from './connect.js';
-import { PG_SCHEMA_VERSION, schemaDdl, type VectorColumn } from './schema.js';
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION, schemaDdl, type VectorColumn } from './schema.js';
 
 /** Rows per INSERT: one jsonb parameter each, well under the protocol's 1 GB message bound. */
 const BATCH_ROWS = 1000;
@@ -32,6 +33,8 @@ export interface PublishInput {
   /** Every cataloged file of the commit. */
   files: ReadonlyMap<string, FileEntry>;
   load(path: string): Promise<FileBody>;
+  /** A file's idiom counts (its directory's convention chunks are summed from them); undefined: none counted. */
+  idioms(path: string): FileIdioms | undefined;
   /** The embedder whose vectors `load` returns: its identity checksum and dimension. */
   embedder?: { checksum: string; dim: number; identity: unknown };
   /** Call edges lspgate computed (caller and callee cataloged), by the caller's file. */
@@ -61,11 +64,12 @@ export async function publishCommit(conn: IndexConnection, input: PublishInput):
     const vectorColumn = await ensureSchema(conn, input.embedder?.dim);
     const repoId = await repositoryId(conn, input.repo);
     await conn.query('SELECT pg_advisory_xact_lock($1)', [repoId]);
-    const known = await publishedFiles(conn, repoId, input);
+    const { known, noIdioms } = await publishedFiles(conn, repoId, input);
     const useVectors = input.embedder && vectorColumn !== 'none' ? input.embedder : undefined;
     const warnings: string[] = [];
     if (input.embedder && !useVectors)
       warnings.push(`vectors not published: the index's vector column is ${vectorColumn}, the embedder's dimension ${input.embedder.dim}`);
+    await fillIdioms(conn, repoId, input, known, noIdioms);
     const wrote = await writeNewFiles(conn, repoId, input, known, useVectors ? { checksum: useVectors.checksum, column: vectorColumn } : undefined);
     const symbols = [...input.files.values()].reduce((n, e) => n + e.symbols.length, 0);
     await writeCommit(conn, repoId, input, [...known.values()], symbols, useVectors);
@@ -77,19 +81,43 @@ export async function publishCommit(conn: IndexConnection, input: PublishInput):
   }
 }
 
-/** The ids of the commit's files the repository published before (same path, bytes and index version). */
-async function publishedFiles(conn: IndexConnection, repoId: string, input: PublishInput): Promise<Map<string, string>> {
+/**
+ * The ids of the commit's files the repository published before (same path, bytes and index
+ * version), and those of them written before the index had idiom counts (schema version 1).
+ */
+async function publishedFiles(conn: IndexConnection, repoId: string, input: PublishInput) {
   const listing = [...input.files].map(([path, e]) => ({ path, hash: e.hash }));
   const known = new Map<string, string>();
+  const noIdioms: string[] = [];
   for (const part of batches(listing)) {
-    const r = await conn.query<{ id: string; path: string }>(
-      `SELECT f.id, f.path FROM lspgate.files f JOIN jsonb_to_recordset($2::jsonb) AS x(path text, hash text)
+    const r = await conn.query<{ id: string; path: string; unknown: boolean }>(
+      `SELECT f.id, f.path, f.idioms IS NULL AS unknown FROM lspgate.files f JOIN jsonb_to_recordset($2::jsonb) AS x(path text, hash text)
          ON f.path = x.path AND f.hash = x.hash WHERE f.repo_id = $1 AND f.index_version = $3`,
       [repoId, JSON.stringify(part), input.indexVersion],
     );
-    for (const row of r.rows) known.set(row.path, row.id);
+    for (const row of r.rows) {
+      known.set(row.path, row.id);
+      if (row.unknown) noIdioms.push(row.path);
+    }
   }
-  return known;
+  return { known, noIdioms };
+}
+
+/** A file's `idioms` cell: always an object, so NULL means "written before the index had them". */
+function idiomsCell(input: PublishInput, path: string): string {
+  return JSON.stringify({ counts: input.idioms(path) ?? null });
+}
+
+/** Fills the idiom counts of files published before the index had them (a schema 1 index, migrated). */
+async function fillIdioms(conn: IndexConnection, repoId: string, input: PublishInput, known: Map<string, string>, paths: string[]): Promise<void> {
+  for (const part of batches(paths, 200)) {
+    const rows = part.map((path) => ({ id: known.get(path), idioms: idiomsCell(input, path) }));
+    await conn.query(
+      `UPDATE lspgate.files f SET idioms = x.idioms::jsonb FROM jsonb_to_recordset($2::jsonb) AS x(id bigint, idioms text)
+        WHERE f.repo_id = $1 AND f.id = x.id`,
+      [repoId, JSON.stringify(rows)],
+    );
+  }
 }
 
 type Written = Pick<PublishReport, 'new_files' | 'new_symbols' | 'chunks' | 'vectors'>;
@@ -115,11 +143,12 @@ async function writeNewFiles(
       tier: e.tier ?? null,
       size: e.size,
       content: bodies.get(path)!.content ?? null,
+      idioms: idiomsCell(input, path),
     }));
     const ids = await conn.query<{ id: string; path: string }>(
-      `INSERT INTO lspgate.files (repo_id, path, hash, index_version, language, server, tier, size, content)
-       SELECT $1, x.path, x.hash, $2, x.language, x.server, x.tier, x.size, x.content
-         FROM jsonb_to_recordset($3::jsonb) AS x(path text, hash text, language text, server text, tier text, size int, content text)
+      `INSERT INTO lspgate.files (repo_id, path, hash, index_version, language, server, tier, size, content, idioms)
+       SELECT $1, x.path, x.hash, $2, x.language, x.server, x.tier, x.size, x.content, x.idioms::jsonb
+         FROM jsonb_to_recordset($3::jsonb) AS x(path text, hash text, language text, server text, tier text, size int, content text, idioms text)
        RETURNING id, path`,
       [repoId, input.indexVersion, JSON.stringify(rows, jsonSafe)],
     );
@@ -197,7 +226,11 @@ async function ensureSchema(conn: IndexConnection, dim: number | undefined): Pro
     const column = await vectorColumnFor(conn, dim);
     for (const stmt of schemaDdl(column)) await conn.query(stmt);
   }
-  const meta = new Map((await conn.query<{ key: string; value: string }>('SELECT key, value FROM lspgate.meta')).rows.map((r) => [r.key, r.value]));
+  let meta = new Map((await conn.query<{ key: string; value: string }>('SELECT key, value FROM lspgate.meta')).rows.map((r) => [r.key, r.value]));
+  for (let v = Number(meta.get('schema_version')); PG_MIGRATIONS[v] && v < PG_SCHEMA_VERSION; v++) {
+    for (const stmt of PG_MIGRATIONS[v]!) await conn.query(stmt);
+    meta = new Map((await conn.query<{ key: string; value: string }>('SELECT key, value FROM lspgate.meta')).rows.map((r) => [r.key, r.value]));
+  }
   if (meta.get('schema_version') !== String(PG_SCHEMA_VERSION)) {
     throw new LspgateError(
       'INDEX_MISMATCH',

@@ -183,11 +183,14 @@ async function takePublished(ws: Workspace, s: WorkspaceChunks): Promise<void> {
   const entries = ws.catalog.files();
   const want = new Map<string, string>();
   for (const [rel, entry] of entries) if (s.index.fileHash(rel) !== stampOf(entry)) want.set(rel, stampOf(entry));
-  await ws.catalog.publishedChunks(want, async (rel, chunks, vectors) => {
+  await ws.catalog.publishedChunks(want, async (rel, chunks, vectors, idioms) => {
     const entry = entries.get(rel);
-    const a = entry && (await s.gate('code').admit(path.join(ws.root, rel)));
-    if (!entry || !a?.admitted || sha256(a.bytes) !== entry.hash) return;
-    s.index.replaceFile(rel, stampOf(entry), chunks as Chunk[]);
+    // published before the index had idiom counts: cut here, so its directory's conventions count it
+    if (!entry || !idioms) return;
+    const a = await s.gate('code').admit(path.join(ws.root, rel));
+    if (!a.admitted || sha256(a.bytes) !== entry.hash) return;
+    s.index.replaceFile(rel, stampOf(entry), chunks as Chunk[], idioms.counts ? { file: rel, language: entry.language, idioms: idioms.counts } : undefined);
+    s.dirtyDirs.add(dirOf(rel));
     s.rechunked.add(rel);
     if (!vectors) return;
     const byKey = new Map<string, Float32Array>();
