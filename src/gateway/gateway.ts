@@ -29,7 +29,7 @@ import { recoverJournals } from '../service/editing/recovery.js';
 import type { ServiceEnv } from '../service/env.js';
 import { serverStartSetting, warmServers } from '../service/workspace/server-warmup.js';
 import { verifySample } from '../service/workspace/verification.js';
-import { workEnded } from '../util/idle-gc.js';
+import { workEnded, workStarted } from '../util/idle-gc.js';
 import { createLogger, type Logger } from '../util/logger.js';
 import { resolveInWorkspace, toRelative } from '../util/paths.js';
 import { privateCacheRoot } from '../util/private-files.js';
@@ -212,8 +212,9 @@ export class Gateway implements RunnerHost {
 
   run(name: string, input: unknown, opts?: RunOptions): Promise<RunResult> {
     if (this.closed) return Promise.reject(new LspgateError('SERVER_FAILED', 'the gateway is shut down'));
-    // its garbage's pages go back to the system once nothing more is asked for a while
-    return this.runner.run(name, input, opts).finally(workEnded);
+    // its garbage's pages go back to the system once nothing more is asked for a while (never during an answer)
+    workStarted();
+    return this.runner.run(name, input, opts).finally(() => workEnded(true));
   }
 
   async workspaceFor(idOrPath: string | undefined): Promise<Workspace> {

@@ -43,11 +43,22 @@ function collector(): Collect | null {
   return collect;
 }
 
-/** A piece of work ended (an operation answered, a pass done): the collection runs IDLE_GC_MS after the last one. */
-export function workEnded(): void {
+/** Operations being answered: the collection waits for none. */
+let running = 0;
+
+/** An operation starts: no collection runs until it (and every other) has ended. */
+export function workStarted(): void {
+  running++;
   clearTimeout(timer);
+}
+
+/** A piece of work ended (an operation answered, a pass done): the collection runs IDLE_GC_MS after the last one. */
+export function workEnded(operation = false): void {
+  if (operation) running = Math.max(0, running - 1);
+  clearTimeout(timer);
+  if (running > 0) return;
   timer = setTimeout(() => {
-    if (process.memoryUsage.rss() - floor >= GROWTH_BYTES) reduceMemory();
+    if (running === 0 && process.memoryUsage.rss() - floor >= GROWTH_BYTES) reduceMemory();
   }, IDLE_GC_MS);
   // never what keeps the process alive
   timer.unref();

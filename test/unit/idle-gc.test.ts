@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { IDLE_GC_MS, workEnded } from '../../src/util/idle-gc.js';
+import { IDLE_GC_MS, workEnded, workStarted } from '../../src/util/idle-gc.js';
 
 const rssMb = () => process.memoryUsage().rss / 1048576;
 
@@ -24,6 +24,19 @@ describe('idle memory reduction', () => {
     vi.advanceTimersByTime(IDLE_GC_MS - 1);
     const before = rssMb();
     vi.advanceTimersByTime(1);
+    expect(before - rssMb()).toBeGreaterThan(40);
+  });
+
+  it('waits for the operations being answered', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    expect(burst()).toBe(1_500_000);
+    workStarted();
+    workEnded(); // a pass ended while an operation is answered
+    const before = rssMb();
+    vi.advanceTimersByTime(IDLE_GC_MS * 2);
+    expect(before - rssMb()).toBeLessThan(20);
+    workEnded(true);
+    vi.advanceTimersByTime(IDLE_GC_MS);
     expect(before - rssMb()).toBeGreaterThan(40);
   });
 });
