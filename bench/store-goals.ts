@@ -4,7 +4,9 @@
  *   - cold: a gateway catalogs the repository (gen-repo's, seed 42, unless --root), then answers
  *     get_file_outline, get_symbol, a lookup by name, search_text and get_repo_outline; lspgate's own
  *     RSS after a full GC (and the worker threads still alive) — target ≤ 150 MB; then search_symbols (ranked from the database: symbol_texts),
- *     and the RSS again; then a BM25 search_code (every file chunked into the database) and the RSS again;
+ *     and the RSS again; then a BM25 search_code (every file chunked into the database) and the RSS again,
+ *     again 21 s later (the workers' idle time: the job worker that chunked has ended), and after a GC
+ *     that gives back what V8 keeps committed (`flavor: 'last-resort'`);
  *   - warm: a new process on the same cache, no file changed: the first get_file_outline, get_symbol
  *     by id and lookup by name, then search_symbols, each in ms since the process started (Node's
  *     start and lspgate's imports included) — target ≤ 1 s; the RSS after them;
@@ -33,6 +35,18 @@ function gcRss(): number {
   (globalThis as { gc?: () => void }).gc?.();
   return mb(process.memoryUsage().rss);
 }
+
+/**
+ * The RSS after a GC that also gives back the heap V8 committed and no longer uses (what a regular
+ * gc() leaves committed after a burst of garbage): what is left is live heap and off-heap memory.
+ */
+function reducedRss(): number {
+  (globalThis as { gc?: (o: object) => void }).gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  return mb(process.memoryUsage().rss);
+}
+
+/** Past the worker pools' idle time (20 s): the syntax and job workers a pass or a chunking started have ended. */
+const WORKERS_IDLE_MS = 21_000;
 
 /** The process's threads (Node's own, libuv's pool, the syntax pass's workers while alive). */
 function threads(): number {
@@ -79,6 +93,10 @@ async function cold(root: string, cacheDir: string): Promise<Record<string, unkn
     const t1 = performance.now();
     const code = (await run('search_code', { query: 'parse the service request', mode: 'bm25' })) as unknown as { hits?: unknown[]; results?: unknown[] };
     const searchCodeMs = Math.round(performance.now() - t1);
+    const afterSearchCode = gcRss();
+    const peak = Math.round(process.resourceUsage().maxRSS / 1024);
+    await new Promise((r) => setTimeout(r, WORKERS_IDLE_MS));
+    const idle = gcRss();
     return {
       files: status.files,
       symbols: status.symbols,
@@ -91,8 +109,12 @@ async function cold(root: string, cacheDir: string): Promise<Record<string, unkn
       heap_used_mb_after_search_symbols: heapAfterSymbols,
       search_code_ms: searchCodeMs,
       search_code_hits: (code.hits ?? code.results ?? []).length,
-      rss_mb_after_search_code: gcRss(),
-      peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+      rss_mb_after_search_code: afterSearchCode,
+      peak_rss_mb: peak,
+      // 21 s later: the job worker that chunked is gone; then what V8 keeps committed is given back too
+      rss_mb_workers_ended: idle,
+      threads_workers_ended: threads(),
+      rss_mb_reduced_gc: reducedRss(),
       db_mb: mb(fs.statSync(path.join(cacheDir, 'workspaces', ws.id, 'index.db')).size),
     };
   } finally {

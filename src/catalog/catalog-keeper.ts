@@ -35,6 +35,17 @@ export class CatalogKeeper {
       symbolsOf: (rel) => this.read(() => store.symbolsOf(rel)),
       fileOfId: (id) => this.read(() => store.fileOfId(id)),
       filesNamed: (key) => this.read(() => store.filesNamed(key)) ?? [],
+      // counted into a copy first: a read failing half-way must not leave half its counts added
+      countKinds: (of, add) => {
+        const counted = this.read(() => {
+          const into = new Map<string, number>();
+          store.countKinds(of, (kind, n) => into.set(kind, (into.get(kind) ?? 0) + n));
+          return into;
+        });
+        if (!counted) return false;
+        for (const [kind, n] of counted) add(kind, n);
+        return true;
+      },
       // while writes fail, only the timer tries again (not every file set)
       full: () => (this.failing ? this.schedule() : this.flush()),
     });

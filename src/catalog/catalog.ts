@@ -10,7 +10,7 @@ import { stat } from 'node:fs/promises';
 
 import type { Limits } from '../config/schema.js';
 import type { CallEdgeRow, Catalog, CatalogDrift, CatalogFileError, CatalogStatus, CatalogSymbol, CatalogWalkOptions, SymbolRanker } from '../core/catalog.js';
-import type { FileCataloger, FileEntry, LookupOptions, PublishedTake, ReadOptions, SymbolFilter } from '../core/catalog.js';
+import type { FileCataloger, FileEntry, LookupOptions, PublishedTake, ReadOptions, SymbolFilter, SymbolTally } from '../core/catalog.js';
 import { LspgateError } from '../errors/errors.js';
 import type { LimitHit } from '../schema/meta.js';
 import { headCommit } from '../util/git.js';
@@ -350,6 +350,10 @@ export class WorkspaceCatalog implements Catalog {
 
   files(): ReadonlyMap<string, FileEntry> {
     return this.index.files;
+  }
+
+  symbolTally(): SymbolTally {
+    return { count: (rel) => this.index.countOf(rel), kinds: () => this.index.kindCounts() };
   }
 
   publishedChunks(want: ReadonlyMap<string, string>, take: PublishedTake): Promise<number | undefined> {

@@ -12,7 +12,7 @@
  *   at the row's place in it) for the filters, the policy key and the order, of which only the
  *   page is sorted (top-k.ts).
  * Positions (`symbols`, the policy key's argument) are the rows' ids, which are never reused: a key
- * kept per position stays true. `symbols` holds the last query's matches only.
+ * kept per position stays true. `symbols` holds the matches of the query being ranked only.
  */
 import type { CatalogSymbol, RankedPage, SymbolRanker } from '../core/catalog.js';
 import { isPlain } from '../store/symbol-texts.js';
@@ -50,7 +50,7 @@ function placeOrder(a: Match, b: Match): number {
 export class DbSymbolSearch implements SymbolRanker {
   /** Dense (an index, not a dictionary, per lookup of the policy key): one slot per id given so far. */
   readonly symbols: (CatalogSymbol | undefined)[] = [];
-  /** The last query's positions (cleared at the next). */
+  /** The positions of the query being ranked (emptied once its page is made). */
   private held: number[] = [];
   /** By id, once a query matched it: its lower-cased name's and qualified name's hashes (an id's symbol never changes). */
   private nameHash = new Int32Array(0);
@@ -118,7 +118,7 @@ export class DbSymbolSearch implements SymbolRanker {
     if (words.length === 0) {
       for (const [id, fileId, ord] of this.reader.places()) add(id, fileId, ord, 0);
       const order = selectTop(matches.length, k, (a, b) => placeOrder(matches[a]!, matches[b]!));
-      return { top: order.map((j) => ({ symbol: matches[j]!.symbol, score: 1 })), total: matches.length };
+      return this.release({ top: order.map((j) => ({ symbol: matches[j]!.symbol, score: 1 })), total: matches.length });
     }
     // One word keeps the query's case (an exact-case name scores 100); several are lower-cased.
     const list = words.length > 1 ? words : [query.trim()];
@@ -144,7 +144,17 @@ export class DbSymbolSearch implements SymbolRanker {
     const keys = new Float64Array(matches.length);
     matches.forEach((m, j) => (keys[j] = (major ? major(m.id) : 0) * SCORE_SPAN + (SCORE_SPAN - 1 - m.score)));
     const order = selectTop(matches.length, k, (a, b) => keys[a]! - keys[b]! || tie(matches[a]!, matches[b]!));
-    return { top: order.map((j) => ({ symbol: matches[j]!.symbol, score: matches[j]!.score })), total: matches.length };
+    return this.release({ top: order.map((j) => ({ symbol: matches[j]!.symbol, score: matches[j]!.score })), total: matches.length });
+  }
+
+  /**
+   * The page is made: the matches' slots are emptied (`major` read them while the page was ordered).
+   * Held until the next query, a query matching 22k of 169k symbols kept them all — 25 MB of heap.
+   */
+  private release(page: RankedPage): RankedPage {
+    for (const id of this.held) this.symbols[id] = undefined;
+    this.held = [];
+    return page;
   }
 }
 

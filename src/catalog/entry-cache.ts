@@ -26,6 +26,11 @@ export class EntryCache<T extends readonly unknown[]> {
     return v;
   }
 
+  /** The value without making it the most recent. */
+  peek(key: string): T | undefined {
+    return this.map.get(key);
+  }
+
   set(key: string, value: T): void {
     this.delete(key);
     this.map.set(key, value);

@@ -2,7 +2,7 @@
  * Repository structure from the catalog: get_repo_outline (directories, languages, symbol kinds)
  * and get_file_tree (nested tree with language and symbol count per file).
  */
-import type { FileEntry } from '../core/catalog.js';
+import type { FileEntry, SymbolTally } from '../core/catalog.js';
 
 export interface RepoOutline {
   files: number;
@@ -19,32 +19,38 @@ export interface RepoOutline {
 const made = new WeakMap<ReadonlyMap<string, FileEntry>, { version: number; depth: number; outline: RepoOutline }[]>();
 
 /** repoOutline of the catalog at `version` (SymbolIndex.version), made once per version and depth. */
-export function repoOutlineAt(files: ReadonlyMap<string, FileEntry>, version: number, depth: number): RepoOutline {
+export function repoOutlineAt(files: ReadonlyMap<string, FileEntry>, version: number, depth: number, tally?: SymbolTally): RepoOutline {
   let list = made.get(files);
   if (!list || list[0]?.version !== version) made.set(files, (list = []));
   let hit = list.find((m) => m.depth === depth);
-  if (!hit) list.push((hit = { version, depth, outline: repoOutline(files, depth) }));
+  if (!hit) list.push((hit = { version, depth, outline: repoOutline(files, depth, tally) }));
   return structuredClone(hit.outline);
 }
 
-export function repoOutline(files: ReadonlyMap<string, FileEntry>, depth: number): RepoOutline {
+/**
+ * With `tally` the symbols are counted without being read (the catalog's database counts the stored
+ * ones); without, each file's `symbols` is read.
+ */
+export function repoOutline(files: ReadonlyMap<string, FileEntry>, depth: number, tally?: SymbolTally): RepoOutline {
   const dirs = new Map<string, { files: number; symbols: number }>();
   // Maps, not records: a symbol kind is literally `constructor` (and counting into a Map is
   // several times faster than into a dictionary-mode object over 24k symbols).
   const languages = new Map<string, number>();
-  const kinds = new Map<string, number>();
+  let kinds = new Map<string, number>();
   let symbols = 0;
   for (const [rel, entry] of files) {
     const parts = rel.split('/').slice(0, -1);
     const dir = parts.slice(0, depth).join('/') || '.';
     const d = dirs.get(dir) ?? { files: 0, symbols: 0 };
+    const count = tally ? tally.count(rel) : entry.symbols.length;
     d.files++;
-    d.symbols += entry.symbols.length;
+    d.symbols += count;
     dirs.set(dir, d);
     languages.set(entry.language, (languages.get(entry.language) ?? 0) + 1);
-    for (const s of entry.symbols) kinds.set(s.kind, (kinds.get(s.kind) ?? 0) + 1);
-    symbols += entry.symbols.length;
+    if (!tally) for (const s of entry.symbols) kinds.set(s.kind, (kinds.get(s.kind) ?? 0) + 1);
+    symbols += count;
   }
+  if (tally) kinds = tally.kinds();
   return {
     files: files.size,
     symbols,

@@ -118,6 +118,20 @@ export class CatalogStore {
     return symbols;
   }
 
+  /**
+   * The stored symbols of the files in `of`, counted by kind in the database into `add` (duplicate
+   * ids, kept in the file's entry, counted from there): what symbolsOf would hand out, never read.
+   */
+  countKinds(of: ReadonlySet<string>, add: (kind: string, n: number) => void): void {
+    const rows = this.st('SELECT f.path AS path, s.kind AS kind, count(*) AS n FROM symbols s JOIN files f ON f.id = s.file_id GROUP BY s.file_id, s.kind');
+    for (const r of rows.iterate() as Iterable<{ path: string; kind: string; n: number }>) if (of.has(r.path)) add(r.kind, r.n);
+    const dup = this.st(`SELECT id, path, language, hash, size, state, entry FROM files WHERE entry LIKE '%"duplicates"%'`);
+    for (const f of dup.iterate() as Iterable<FileRow>) {
+      if (!of.has(f.path)) continue;
+      for (const d of entryOf(f).duplicates) add(d.symbol.kind, 1);
+    }
+  }
+
   /** The stored file that declares `symbolId` (the symbol_id index). */
   fileOfId(symbolId: string): string | undefined {
     const r = this.st('SELECT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.symbol_id = ?').get(symbolId) as { path: string } | undefined;

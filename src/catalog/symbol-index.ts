@@ -30,6 +30,11 @@ export interface IndexBacking {
   filesNamed(key: string): string[];
   /** Asked when PENDING_MAX files wait to be written: the keeper writes them (`flush`). */
   full(): void;
+  /**
+   * Counts the stored symbols of the files in `of` by kind into `add`, in the database (no symbol
+   * read into the heap); false when the store could not be read.
+   */
+  countKinds?(of: ReadonlySet<string>, add: (kind: string, n: number) => void): boolean;
 }
 
 const META = Symbol('lspgate.fileStamp');
@@ -247,6 +252,31 @@ export class SymbolIndex {
 
   symbolCount(): number {
     return this.symbols;
+  }
+
+  /** The number of symbols of a file (what `files.get(rel).symbols.length` answers), without reading them. */
+  countOf(rel: string): number {
+    return this.stamps.get(rel)?.[META].count ?? 0;
+  }
+
+  /**
+   * Every file's symbols counted by kind, as reading each file's `symbols` would count them: those
+   * in memory (pending, cached) from memory, the stored ones in the database (get_repo_outline:
+   * reading every stored symbol into the heap to count it grew the process by ~60 MB at 3,500 files).
+   */
+  kindCounts(): Map<string, number> {
+    const kinds = new Map<string, number>();
+    const add = (kind: string, n: number) => kinds.set(kind, (kinds.get(kind) ?? 0) + n);
+    const stored = new Set<string>();
+    for (const [rel, entry] of this.stamps) {
+      const m = entry[META];
+      const inMemory = m.held ?? this.cache.peek(rel);
+      if (inMemory) for (const s of inMemory) add(s.kind, 1);
+      else if (m.count > 0) stored.add(rel);
+    }
+    if (stored.size === 0 || this.backing?.countKinds?.(stored, add)) return kinds;
+    for (const rel of stored) for (const s of this.stamps.get(rel)!.symbols) add(s.kind, 1);
+    return kinds;
   }
 
   /** Every symbol, file by file in the index's order; each file's symbols are read as the iteration reaches it. */

@@ -308,6 +308,14 @@ export interface PublishedVectors {
  */
 export type PublishedTake = (path: string, chunks: unknown[], vectors?: PublishedVectors, idioms?: { counts: Record<string, number> | null }) => Promise<void>;
 
+/** The cataloged symbols counted, none read into the heap: per file, and by kind over every file. */
+export interface SymbolTally {
+  /** What `files().get(rel).symbols.length` answers. */
+  count(rel: string): number;
+  /** Symbols by kind over every file of `files()`. */
+  kinds(): Map<string, number>;
+}
+
 export interface Catalog {
   /**
    * `--index`: gives `take` the published chunks (seed-004 Chunks, src/chunks/types.ts) of the files
@@ -346,6 +354,8 @@ export interface Catalog {
   serverless(rel: string): string | undefined;
   /** The cataloged files now (relative path → entry); read-only. */
   files(): ReadonlyMap<string, FileEntry>;
+  /** The files' symbols counted without reading them (get_repo_outline); absent: count `files()`' symbols. */
+  symbolTally?(): SymbolTally;
   /** Re-reads the given files (or every file whose hash changed) and re-catalogs them. */
   refresh(relPaths?: string[]): Promise<{ refreshed: string[]; errors: CatalogFileError[] }>;
   /** Re-catalogs any of `files` that changed on disk; true when one did. */

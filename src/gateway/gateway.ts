@@ -29,6 +29,7 @@ import { recoverJournals } from '../service/editing/recovery.js';
 import type { ServiceEnv } from '../service/env.js';
 import { serverStartSetting, warmServers } from '../service/workspace/server-warmup.js';
 import { verifySample } from '../service/workspace/verification.js';
+import { workEnded, workStarted } from '../util/idle-gc.js';
 import { createLogger, type Logger } from '../util/logger.js';
 import { resolveInWorkspace, toRelative } from '../util/paths.js';
 import { privateCacheRoot } from '../util/private-files.js';
@@ -211,7 +212,9 @@ export class Gateway implements RunnerHost {
 
   run(name: string, input: unknown, opts?: RunOptions): Promise<RunResult> {
     if (this.closed) return Promise.reject(new LspgateError('SERVER_FAILED', 'the gateway is shut down'));
-    return this.runner.run(name, input, opts);
+    // its garbage's pages go back to the system once nothing more is asked for a while (never during an answer)
+    workStarted();
+    return this.runner.run(name, input, opts).finally(() => workEnded(true));
   }
 
   async workspaceFor(idOrPath: string | undefined): Promise<Workspace> {
@@ -238,6 +241,7 @@ export class Gateway implements RunnerHost {
     const cataloger = new ServiceCataloger(env, root);
     const start = env.serverStart ?? 'after-syntax';
     const afterBuild = (files: ReadonlyMap<string, unknown>): void => {
+      workEnded();
       warmServers(env, root, files.keys(), start);
       // the servers, once started, check a sample of the catalog while nobody asks them anything
       if (start === 'after-syntax')

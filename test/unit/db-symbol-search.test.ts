@@ -90,6 +90,14 @@ describe('search_symbols from the database against the reference ranking (genera
   it('rank() is rankSymbols exactly (no policy key)', () => {
     for (const q of ['lo', 'run', 'load order', 'prsCfg', '  ']) expect(line(texts.rank(q))).toEqual(line(rankSymbols(catalogOrder, q)));
   });
+
+  it('keeps no match once its page is made (a query matching most symbols held them all until the next)', () => {
+    for (const q of ['lo', 'load order', '  ']) {
+      const page = texts.top(q, undefined, 5, searchPolicyKey(texts, q, parentOf));
+      expect(page.total).toBeGreaterThan(100);
+      expect(texts.symbols.filter((s) => s !== undefined)).toEqual([]);
+    }
+  });
 });
 
 describe('search_symbols from the database after edits and after a migration', () => {

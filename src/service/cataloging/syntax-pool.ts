@@ -259,7 +259,10 @@ class SyntaxPool {
   private died(slot: Slot, code: number): void {
     slot.dead = true;
     clearTimeout(slot.timer);
-    this.slots.splice(this.slots.indexOf(slot), 1);
+    // a worker the pool ended when idle is out of `slots` already: splice(-1) would drop the last
+    // slot, the worker kept for the next edit, unended and out of the idle timer's reach
+    const at = this.slots.indexOf(slot);
+    if (at >= 0) this.slots.splice(at, 1);
     const { batch, run } = slot;
     if (batch && run && !run.done) {
       const file = batch.files[slot.at];

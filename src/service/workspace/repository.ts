@@ -204,7 +204,7 @@ export async function repoOutlineOf(call: ServiceCall, depth: number) {
   await cat.ready({ early: true });
   reportCatalog(cat, call.meta, { wide: true });
   for (const [rel, e] of cat.files()) call.meta.addSourceFile(path.join(call.root, rel), e.size);
-  return repoOutlineAt(cat.files(), cat.version, depth);
+  return repoOutlineAt(cat.files(), cat.version, depth, cat.symbolTally?.());
 }
 
 export async function fileTreeOf(call: ServiceCall, pathPrefix: string | undefined, depth: number): Promise<{ tree: TreeNode }> {

@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { IDLE_GC_MS, workEnded, workStarted } from '../../src/util/idle-gc.js';
+
+const rssMb = () => process.memoryUsage().rss / 1048576;
+
+/** A burst of short-lived objects (~100 MB of heap), garbage once it returns. */
+function burst(): number {
+  const objects: { i: number; s: string }[] = [];
+  for (let i = 0; i < 1_500_000; i++) objects.push({ i, s: `x${i}` });
+  return objects.length;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('idle memory reduction', () => {
+  it('gives the garbage of a burst back to the system once idle', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    // V8's own collections free the burst's objects and keep the pages
+    expect(burst()).toBe(1_500_000);
+    workEnded();
+    vi.advanceTimersByTime(IDLE_GC_MS - 1);
+    const before = rssMb();
+    vi.advanceTimersByTime(1);
+    expect(before - rssMb()).toBeGreaterThan(40);
+  });
+
+  it('waits for the operations being answered', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    expect(burst()).toBe(1_500_000);
+    workStarted();
+    workEnded(); // a pass ended while an operation is answered
+    const before = rssMb();
+    vi.advanceTimersByTime(IDLE_GC_MS * 2);
+    expect(before - rssMb()).toBeLessThan(20);
+    workEnded(true);
+    vi.advanceTimersByTime(IDLE_GC_MS);
+    expect(before - rssMb()).toBeGreaterThan(40);
+  });
+});
