@@ -2,8 +2,9 @@
  * The index's writer and reader (symbol-index.ts's backing): the workspace database (store.ts)
  * holds every file's symbols, the index their stamps. The files the index set or removed since the
  * last write are written every 500 ms after a change, or at once when enough of them wait — during
- * a build too, so a build killed half-way keeps what it cataloged — each file in its own
- * transaction; at the end of a build the head is saved. A write that fails keeps the file's
+ * a build too, so a build killed half-way keeps what it cataloged — in one transaction (one commit, and
+ * no savepoint per file: FTS5 writes its pending terms to disk at each); at the end of a build the
+ * head is saved. A write that fails keeps the file's
  * symbols in memory (the answers are unaffected) and is tried again: the log and the next answer
  * say it.
  */
@@ -74,11 +75,16 @@ export class CatalogKeeper {
     return this.timer !== undefined;
   }
 
-  /** Writes the files set or removed since the last write, each in its own transaction. */
+  /** Writes the files set or removed since the last write, in one transaction (a failure leaves them all pending). */
   flush(): void {
     this.cancel();
     if (this.closed) return;
-    this.guard(() => this.index.flush((rel, entry) => (entry ? this.store.writeFile(rel, entry) : this.store.removeFile(rel))));
+    this.guard(() =>
+      this.index.flush(
+        (rel, entry) => (entry ? this.store.writeFile(rel, entry) : this.store.removeFile(rel)),
+        (writeAll) => this.store.batch(writeAll),
+      ),
+    );
   }
 
   /** Every pending file, and the head (the end of a build). */

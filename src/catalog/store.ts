@@ -55,6 +55,7 @@ interface SymbolRow {
 export class CatalogStore {
   private opened: IndexDb | undefined;
   private statements: Record<string, StatementSync> = {};
+  private batching = false;
 
   constructor(
     private readonly cacheDir: string,
@@ -156,63 +157,81 @@ export class CatalogStore {
     });
   }
 
-  /** One file's entry, in one transaction: its row, and its symbols in place of the old ones. */
-  writeFile(rel: string, entry: FileEntry): void {
+  /**
+   * `fn` in one transaction, whose writeFile calls open no savepoint of their own (FTS5 writes its
+   * pending terms to disk at each savepoint): a write that throws rolls back them all.
+   */
+  batch(fn: () => void): void {
     this.db.transaction(() => {
-      const old = this.st('SELECT id, hash, content IS NOT NULL AS has_text FROM files WHERE path = ?').get(rel) as
-        { id: number; hash: string; has_text: number } | undefined;
-      const meta = { mtimeMs: entry.mtimeMs, server: entry.server, ...(entry.tier ? { tier: entry.tier } : {}) };
-      const stamps = [entry.language, Math.trunc(entry.mtimeMs), entry.hash, entry.size, stateOf(entry)] as const;
-      let id: number;
-      if (old && old.hash === entry.hash && old.has_text) {
-        // the same bytes: the text (and files_fts) stay as they are
-        this.st('UPDATE files SET language = ?, last_modified = ?, hash = ?, size = ?, state = ? WHERE id = ?').run(...stamps, old.id);
+      this.batching = true;
+      try {
+        fn();
+      } finally {
+        this.batching = false;
+      }
+    });
+  }
+
+  /** One file's entry, in one transaction (or the batch's): its row, and its symbols in place of the old ones. */
+  writeFile(rel: string, entry: FileEntry): void {
+    if (this.batching) this.writeOne(rel, entry);
+    else this.db.transaction(() => this.writeOne(rel, entry));
+  }
+
+  private writeOne(rel: string, entry: FileEntry): void {
+    const old = this.st('SELECT id, hash, content IS NOT NULL AS has_text FROM files WHERE path = ?').get(rel) as
+      { id: number; hash: string; has_text: number } | undefined;
+    const meta = { mtimeMs: entry.mtimeMs, server: entry.server, ...(entry.tier ? { tier: entry.tier } : {}) };
+    const stamps = [entry.language, Math.trunc(entry.mtimeMs), entry.hash, entry.size, stateOf(entry)] as const;
+    let id: number;
+    if (old && old.hash === entry.hash && old.has_text) {
+      // the same bytes: the text (and files_fts) stay as they are
+      this.st('UPDATE files SET language = ?, last_modified = ?, hash = ?, size = ?, state = ? WHERE id = ?').run(...stamps, old.id);
+      this.st('DELETE FROM symbols WHERE file_id = ?').run(old.id);
+      id = old.id;
+    } else {
+      const content = this.textOf(rel, entry.hash);
+      if (old) {
+        this.st('UPDATE files SET content = ?, language = ?, last_modified = ?, hash = ?, size = ?, state = ? WHERE id = ?').run(content, ...stamps, old.id);
         this.st('DELETE FROM symbols WHERE file_id = ?').run(old.id);
         id = old.id;
       } else {
-        const content = this.textOf(rel, entry.hash);
-        if (old) {
-          this.st('UPDATE files SET content = ?, language = ?, last_modified = ?, hash = ?, size = ?, state = ? WHERE id = ?').run(content, ...stamps, old.id);
-          this.st('DELETE FROM symbols WHERE file_id = ?').run(old.id);
-          id = old.id;
-        } else {
-          const r = this.st('INSERT INTO files(path, content, language, last_modified, hash, size, state) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-            rel,
-            content,
-            ...stamps,
-          );
-          id = Number(r.lastInsertRowid);
-        }
-      }
-      const insert = this.st(
-        'INSERT OR IGNORE INTO symbols(name, kind, file_id, line, "column", container_name, symbol_id, end_line, signature, doc, detail, qualified_name, ord, extra, last_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      );
-      // a symbol whose id another row holds already (the same id twice) is kept in the file's entry
-      const duplicates: { ord: number; symbol: CatalogSymbol }[] = [];
-      entry.symbols.forEach((sym, ord) => {
-        const dot = sym.qualified_name.lastIndexOf('.');
-        const r = insert.run(
-          sym.name,
-          sym.kind,
-          id,
-          sym.line,
-          sym.selection_column,
-          dot > 0 ? sym.qualified_name.slice(0, dot) : null,
-          sym.symbol_id,
-          sym.end_line,
-          sym.signature,
-          sym.docstring ?? null,
-          sym.summary,
-          sym.qualified_name,
-          ord,
-          extraOf(sym),
-          lastSegment(sym.qualified_name),
+        const r = this.st('INSERT INTO files(path, content, language, last_modified, hash, size, state) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+          rel,
+          content,
+          ...stamps,
         );
-        if (r.changes === 0) duplicates.push({ ord, symbol: sym });
-      });
-      writeSymbolTexts(this.db.db, id, entry.symbols);
-      this.st('UPDATE files SET entry = ? WHERE id = ?').run(JSON.stringify(duplicates.length ? { ...meta, duplicates } : meta), id);
+        id = Number(r.lastInsertRowid);
+      }
+    }
+    const insert = this.st(
+      'INSERT OR IGNORE INTO symbols(name, kind, file_id, line, "column", container_name, symbol_id, end_line, signature, doc, detail, qualified_name, ord, extra, last_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    // a symbol whose id another row holds already (the same id twice) is kept in the file's entry
+    const duplicates: { ord: number; symbol: CatalogSymbol }[] = [];
+    entry.symbols.forEach((sym, ord) => {
+      const dot = sym.qualified_name.lastIndexOf('.');
+      const r = insert.run(
+        sym.name,
+        sym.kind,
+        id,
+        sym.line,
+        sym.selection_column,
+        dot > 0 ? sym.qualified_name.slice(0, dot) : null,
+        sym.symbol_id,
+        sym.end_line,
+        sym.signature,
+        sym.docstring ?? null,
+        sym.summary,
+        sym.qualified_name,
+        ord,
+        extraOf(sym),
+        lastSegment(sym.qualified_name),
+      );
+      if (r.changes === 0) duplicates.push({ ord, symbol: sym });
     });
+    writeSymbolTexts(this.db.db, id, entry.symbols);
+    this.st('UPDATE files SET entry = ? WHERE id = ?').run(JSON.stringify(duplicates.length ? { ...meta, duplicates } : meta), id);
   }
 
   removeFile(rel: string): void {

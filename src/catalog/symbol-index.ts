@@ -195,15 +195,22 @@ export class SymbolIndex {
   }
 
   /**
-   * The files set or removed since the last write, each handed to `write` (the store writes it in
-   * a transaction of its own); a file whose write throws stays pending, with every file after it.
+   * The files set or removed since the last write, each handed to `write`, all inside `batch` (the
+   * store's one transaction): they are written when `batch` returns; when it throws (a write or the
+   * commit failed, the transaction rolled back) every file stays pending.
    */
-  flush(write: (rel: string, entry: FileEntry | undefined) => void): void {
-    for (const [rel, entry] of [...this.pending]) {
-      const symbols = entry?.[META].held;
-      write(rel, entry);
+  flush(write: (rel: string, entry: FileEntry | undefined) => void, batch: (writeAll: () => void) => void = (f) => f()): void {
+    const done: [string, Stamped | undefined][] = [];
+    batch(() => {
+      for (const [rel, entry] of this.pending) {
+        write(rel, entry);
+        done.push([rel, entry]);
+      }
+    });
+    for (const [rel, entry] of done) {
       this.pending.delete(rel);
       if (!entry) continue;
+      const symbols = entry[META].held;
       entry[META].held = undefined;
       if (this.stamps.get(rel) === entry) this.cache.set(rel, symbols!);
     }

@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { indexDbPath, openIndexDb } from '../../src/store/db.js';
 import { SCHEMA_VERSION } from '../../src/store/schema.js';
+import { writeSymbolTexts } from '../../src/store/symbol-texts.js';
+import { catalogSymbol } from '../helpers/catalog-symbols.js';
 
 const dirs: string[] = [];
 function cacheDir(): string {
@@ -48,6 +50,28 @@ describe('the workspace database', () => {
     expect(match.all('gammaDelta')).toEqual([]);
     expect(db.prepare('SELECT count(*) AS n FROM symbols').get()).toEqual({ n: 0 });
     expect(db.prepare('SELECT count(*) AS n FROM call_graph').get()).toEqual({ n: 0 });
+    idx.close();
+  });
+
+  it('writes each symbol text into the FTS index once, also in a database that had the insert trigger', () => {
+    const cache = cacheDir();
+    const first = openIndexDb(cache, 'ws');
+    // a database of the version before: its FTS rows were written by a trigger
+    first.db.exec(`CREATE TRIGGER symbol_texts_insert AFTER INSERT ON symbol_texts BEGIN
+  INSERT INTO symbol_texts_fts(rowid, lname, lqn, lsig, lsum, ldoc) VALUES (new.id, new.lname, new.lqn, new.lsig, new.lsum, new.ldoc);
+END;`);
+    first.setMeta('schema_version', String(SCHEMA_VERSION - 1));
+    first.close();
+    const idx = openIndexDb(cache, 'ws');
+    expect(idx.rebuilt).toBeUndefined();
+    expect(idx.db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name = 'symbol_texts_insert'").all()).toEqual([]);
+    idx.db.prepare("INSERT INTO files(id, path) VALUES (1, 'src/a.ts')").run();
+    idx.transaction(() => writeSymbolTexts(idx.db, 1, [catalogSymbol('src/a.ts', 'typescript', 'alphaBeta', 'function', 1, 1)]));
+    const hits = idx.db.prepare("SELECT count(*) AS n FROM symbol_texts_fts WHERE symbol_texts_fts MATCH 'alphabeta'");
+    expect(hits.get()).toEqual({ n: 1 });
+    // the delete trigger takes the FTS row with its file's
+    idx.db.prepare('DELETE FROM files WHERE id = 1').run();
+    expect(hits.get()).toEqual({ n: 0 });
     idx.close();
   });
 
