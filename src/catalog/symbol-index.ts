@@ -193,8 +193,9 @@ export class SymbolIndex {
    * The files set or removed since the last write, each handed to `write` (the store writes it in
    * a transaction of its own); a file whose write throws stays pending, with every file after it.
    */
-  flush(write: (rel: string, entry: FileEntry | undefined) => void): void {
+  flush(write: (rel: string, entry: FileEntry | undefined) => void, enough?: () => boolean): void {
     for (const [rel, entry] of [...this.pending]) {
+      if (enough?.()) return;
       const symbols = entry?.[META].held;
       write(rel, entry);
       this.pending.delete(rel);
