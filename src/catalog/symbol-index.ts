@@ -197,12 +197,15 @@ export class SymbolIndex {
   /**
    * The files set or removed since the last write, each handed to `write`, all inside `batch` (the
    * store's one transaction): they are written when `batch` returns; when it throws (a write or the
-   * commit failed, the transaction rolled back) every file stays pending.
+   * commit failed, the transaction rolled back) every file stays pending. With `enough`, a slice:
+   * the files written before it said so, in that one transaction; the others stay pending.
    */
-  flush(write: (rel: string, entry: FileEntry | undefined) => void, batch: (writeAll: () => void) => void = (f) => f()): void {
+  flush(write: (rel: string, entry: FileEntry | undefined) => void, batch: (writeAll: () => void) => void = (f) => f(), enough?: () => boolean): void {
     const done: [string, Stamped | undefined][] = [];
     batch(() => {
       for (const [rel, entry] of this.pending) {
+        // a slice writes one file at least, then stops when `enough` says so (the rest stay pending)
+        if (done.length > 0 && enough?.()) return;
         write(rel, entry);
         done.push([rel, entry]);
       }

@@ -11,6 +11,7 @@ import type { Workspace } from '../core/workspace.js';
 import type { LspSession } from '../lsp/types.js';
 import type { ParseBounds } from '../syntax/job-pool.js';
 import { resolveInWorkspace, type ResolveOptions } from '../util/paths.js';
+import { yieldToServers } from './cataloging/syntax-pool.js';
 import type { Deadline } from './deadline.js';
 import type { CallScope, ServiceEnv } from './env.js';
 import { type FileContextSource, loadFileContext } from './file-context.js';
@@ -40,6 +41,20 @@ export class ServiceCall implements FileContextSource {
     this.serverWait = serverWait ?? new ServerWait(scope.waitMs);
   }
 
+  /** Ends this call's hold on the syntax pass (yieldToServers), if it took one; at the latest when ServiceCall.run ends. */
+  releasePass(): void {
+    this.passHold?.();
+    this.passHold = undefined;
+  }
+
+  private passHold: (() => void) | undefined;
+  /** Only a call under ServiceCall.run holds the pass back: its end is what releases the hold. */
+  private mayYield = false;
+
+  private yieldPass(): void {
+    if (this.mayYield) this.passHold ??= yieldToServers();
+  }
+
   static from(scope: CallScope): ServiceCall {
     return new ServiceCall(scope);
   }
@@ -54,8 +69,22 @@ export class ServiceCall implements FileContextSource {
    */
   static async run<T>(ctx: CallScope, work: (call: ServiceCall) => Promise<T>): Promise<T> {
     const first = ServiceCall.from(ctx);
+    first.mayYield = true;
     // The second try shares the first one's bound on waiting: the caller's wait_ms is for the call.
-    const again = () => work(new ServiceCall(ctx, first.serverWait));
+    const calls = [first];
+    try {
+      return await ServiceCall.runOnce(ctx, first, work, () => {
+        const next = new ServiceCall(ctx, first.serverWait);
+        next.mayYield = true;
+        calls.push(next);
+        return work(next);
+      });
+    } finally {
+      for (const c of calls) c.releasePass();
+    }
+  }
+
+  private static async runOnce<T>(ctx: CallScope, first: ServiceCall, work: (call: ServiceCall) => Promise<T>, again: () => Promise<T>): Promise<T> {
     let out: T;
     try {
       out = await work(first);
@@ -122,6 +151,8 @@ export class ServiceCall implements FileContextSource {
     raisePriority(this.env, session);
     // The start, the sync and the readiness wait are bounded by the caller's wait_ms together; past
     // it NOT_READY, while all three go on in the background.
+    // a server not ready yet: the syntax pass's workers give it the cores until the call ends (syntax-pool.ts)
+    if (session.state !== 'ready') this.yieldPass();
     await this.serverWait.within(session, this.syncAndWait(session, absPath));
     this.meta.addServer(session);
     return session;

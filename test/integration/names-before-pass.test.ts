@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import type { WorkspaceCatalog } from '../../src/catalog/catalog.js';
 import { Gateway } from '../../src/gateway/gateway.js';
+import { heldForServers } from '../../src/service/cataloging/syntax-pool.js';
 
 const FILES = 1000;
 
@@ -92,11 +93,35 @@ describe('a name asked while the syntax pass runs', () => {
   it('answers find_definition by name with the declaration, marked as building', async () => {
     const { g } = await cold();
     const r = (await g.run('find_definition', { symbol: 'ZetaTarget.run', output_format: 'json' })) as unknown as Answer;
+    // a hold the question took on the pass while its server loaded ended with the answer
+    expect(heldForServers()).toBe(0);
     const defs = r.result.definitions as { file: string; line: number }[];
     expect(defs.map((d) => `${d.file}:${d.line}`)).toEqual(['zz/target.ts:3']);
     expect(r.result._meta.index_state).toBe('indexing');
     expect(r.result._meta.warnings?.join('\n')).toMatch(/the catalog was still building/);
   });
+
+  it('holds the pass back while a semantic question waits for its loading server, until the answer', async () => {
+    const { g, catalog } = await cold();
+    // the build starts, a name is answered before its pass ends; then a question by position starts tsserver while the pass runs
+    const named = (await g.run('get_symbol', { symbol: 'ZetaTarget', output_format: 'json' })) as unknown as Answer;
+    expect(named.result._meta.index_state).toBe('indexing');
+    let heldAtOpen: number | undefined;
+    let passDoneAtOpen: boolean | undefined;
+    g.context.broker.onSessionCreated?.((s) =>
+      s.onTrace((e) => {
+        if (e.direction !== 'send' || e.method !== 'textDocument/didOpen' || heldAtOpen !== undefined) return;
+        heldAtOpen = heldForServers();
+        passDoneAtOpen = catalog.tier.ready;
+      }),
+    );
+    const r = (await g.run('find_definition', { file: 'zz/user.ts', line: 3, column: 25, output_format: 'json' })) as unknown as Answer;
+    expect(passDoneAtOpen).toBe(false);
+    expect(heldAtOpen).toBe(1);
+    expect((r.result.definitions as { file: string; line: number }[]).map((d) => `${d.file}:${d.line}`)).toEqual(['zz/target.ts:2']);
+    expect(heldForServers()).toBe(0);
+    await catalog.tier.whenReady();
+  }, 180_000);
 
   it('says SYMBOL_NOT_FOUND only once every file is parsed', async () => {
     const { g, catalog } = await cold();

@@ -76,6 +76,27 @@ describe('SymbolIndex over a store', () => {
     expect(reads.length).toBe(0);
   });
 
+  it('writes in slices: a flush told it has done enough leaves the rest pending, still answering', () => {
+    const { stored, index, write } = storeBacked();
+    for (let i = 0; i < 10; i++) index.setFile(`f${i}.ts`, entry([sym(`f${i}.ts`, `C${i}.run`)]));
+    let written = 0;
+    index.flush(
+      (rel, e) => {
+        written++;
+        stored.set(rel, [...e!.symbols]);
+      },
+      undefined,
+      () => written >= 4,
+    );
+    expect(stored.size).toBe(4);
+    expect(index.unwritten).toBe(6);
+    expect(index.find('run')).toHaveLength(10);
+    write();
+    expect(index.unwritten).toBe(0);
+    expect(stored.size).toBe(10);
+    expect(index.find('run')).toHaveLength(10);
+  });
+
   it('drift compares the replaced and removed files only, with their symbols before', () => {
     const { index, write } = storeBacked();
     const baseline = new DriftBaseline(index);

@@ -126,14 +126,15 @@ class SyntaxPool {
     }
     const live = this.runs.filter((r) => r.pending.length > 0);
     // bulk batches on at most `size` workers: one started for a question someone waits for does not
-    // join the pass and take the cores a language server loading beside it needs
-    const bulkRoom = this.slots.filter((s) => s.batch && !s.run?.opts.interactive).length < this.size;
+    // join the pass and take the cores a language server loading beside it needs; none while a
+    // semantic question waits for its server to load (yieldToServers)
+    const bulkRoom = !yielding.size && this.slots.filter((s) => s.batch && !s.run?.opts.interactive).length < this.size;
     const bulk = live.filter((r) => !r.opts.interactive);
     const pick = live.find((r) => r.opts.interactive) ?? (bulkRoom ? bulk[this.turn++ % Math.max(1, bulk.length)] : undefined);
     return pick ? { run: pick, files: pick.pending.shift()! } : undefined;
   }
 
-  private dispatch(): void {
+  dispatch(): void {
     for (;;) {
       let slot = this.slots.find((s) => !s.batch && !s.dead);
       // a question someone waits for gets a worker of its own even when every worker is on a long file
@@ -295,6 +296,35 @@ class SyntaxPool {
     }, IDLE_MS);
     this.idle.unref();
   }
+}
+
+/** The longest one semantic question holds the bulk passes back (a project that loads for minutes does not stop them). */
+export const MAX_YIELD_MS = 10_000;
+/** The holds of semantic questions waiting for their server now (yieldToServers). */
+const yielding = new Set<object>();
+
+/**
+ * A semantic question waits for its server to load its project: bulk passes send no new batch
+ * until the returned release is called (or MAX_YIELD_MS passed), so the server has the cores the
+ * pass's workers took — by name on a cold 3,500-file workspace the server loaded beside two busy
+ * workers and the answer took 1.8x the same question by position, which runs no pass. Questions
+ * someone waits for (parses ahead, changed files) still go out; batches already sent finish.
+ */
+export function yieldToServers(): () => void {
+  const hold = {};
+  yielding.add(hold);
+  const timer = setTimeout(() => release(), MAX_YIELD_MS).unref();
+  const release = () => {
+    clearTimeout(timer);
+    if (!yielding.delete(hold) || yielding.size) return;
+    for (const pool of pools.values()) pool.dispatch();
+  };
+  return release;
+}
+
+/** How many semantic questions hold the bulk passes back now. */
+export function heldForServers(): number {
+  return yielding.size;
 }
 
 /** One pool per worker heap cap (workspaces with the same limits share one). */
