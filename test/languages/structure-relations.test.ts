@@ -70,6 +70,12 @@ describe('type relations from parse trees: Python', async () => {
     expect(await supertypes(fx, 'Dotted')).toEqual(['Base', 'Mixin']);
   });
 
+  it("a base in a copy of a standard-library package is the workspace's class, named once", async () => {
+    // pyright answers the definition of `_base.BrokenExecutor` with the workspace's module and the
+    // interpreter's (or typeshed's) copy of it: the base is one class, not one more external one
+    expect(await supertypes(fx, 'BrokenProcessPool')).toEqual(['BrokenExecutor']);
+  });
+
   it('find_implementations (pyright has no provider) lists the same subtypes', async () => {
     const r = await fx.run('find_implementations', { symbol: 'Base' });
     expect(r.source).toBe('syntax+server');

@@ -110,12 +110,24 @@ export async function headerReferences(call: ServiceCall, sym: CatalogSymbol, ke
       out.push({ name: b.name, relation: b.relation, target });
     }
     for (const o of outside) {
-      if (seen.has(`${o.abs}:${o.line}`)) continue;
+      if (seen.has(`${o.abs}:${o.line}`) || copyOfTarget(o.abs, targets)) continue;
       seen.add(`${o.abs}:${o.line}`);
       out.push({ name: b.name, relation: b.relation, external: o.abs, externalLine: o.line + 1 });
     }
   }
   return out;
+}
+
+/**
+ * Whether an outside definition is another copy of a module a workspace target is in: a workspace
+ * holding `concurrent/futures/_base.py` (a vendored or copied standard library) makes pyright answer
+ * both it and the interpreter's `…/lib/python3.11/concurrent/futures/_base.py` (or a typeshed stub,
+ * `.pyi`). The base is the workspace's class, named once; an outside place of another path stays.
+ */
+function copyOfTarget(abs: string, targets: readonly CatalogSymbol[]): boolean {
+  const asSource = (f: string) => (f.endsWith('.pyi') ? f.slice(0, -1) : f);
+  const file = asSource(abs.split(path.sep).join('/'));
+  return targets.some((t) => file.endsWith(`/${asSource(t.file)}`));
 }
 
 /**
