@@ -121,13 +121,14 @@ export async function headerReferences(call: ServiceCall, sym: CatalogSymbol, ke
 /**
  * Whether an outside definition is another copy of a module a workspace target is in: a workspace
  * holding `concurrent/futures/_base.py` (a vendored or copied standard library) makes pyright answer
- * both it and the interpreter's `…/lib/python3.11/concurrent/futures/_base.py` (or a typeshed stub,
- * `.pyi`). The base is the workspace's class, named once; an outside place of another path stays.
+ * both it and the interpreter's `…/lib/python3.11/concurrent/futures/_base.py` (or typeshed's stub
+ * of it). The base is the workspace's class, named once; an outside place of another path stays.
  */
 function copyOfTarget(abs: string, targets: readonly CatalogSymbol[]): boolean {
-  const asSource = (f: string) => (f.endsWith('.pyi') ? f.slice(0, -1) : f);
-  const file = asSource(abs.split(path.sep).join('/'));
-  return targets.some((t) => file.endsWith(`/${asSource(t.file)}`));
+  // the module's path without its extension: a declaration file (a stub) of the same module is a copy too
+  const module = (f: string) => f.slice(0, f.length - path.posix.extname(f).length);
+  const file = module(abs.split(path.sep).join('/'));
+  return targets.some((t) => file.endsWith(`/${module(t.file)}`));
 }
 
 /**
