@@ -11,7 +11,7 @@
  */
 import { inTransaction, type SqlDb } from './sqlite-handle.js';
 
-export interface PublishedVectors {
+export interface WaitingVectors {
   /** The identity checksum of the embedder the vectors were published with. */
   readonly embedder: string;
   /** That embedder's identity (provider, model, dimension), as said in a warning. */
@@ -29,7 +29,7 @@ export interface PublishedVectors {
 
 const META_KEY = 'published_vectors_embedder';
 
-class HeapPublishedVectors implements PublishedVectors {
+class HeapPublishedVectors implements WaitingVectors {
   private readonly byKey = new Map<string, Float32Array>();
 
   constructor(
@@ -56,7 +56,7 @@ class HeapPublishedVectors implements PublishedVectors {
   }
 }
 
-class DbPublishedVectors implements PublishedVectors {
+class DbPublishedVectors implements WaitingVectors {
   constructor(
     private readonly db: SqlDb,
     readonly embedder: string,
@@ -94,7 +94,7 @@ class DbPublishedVectors implements PublishedVectors {
  * A new holder for vectors of `embedder` (its identity checksum): in `db` when there is one
  * (replacing what waited there), else in the heap.
  */
-export function newPublishedVectors(db: SqlDb | undefined, embedder: string, identity: unknown): PublishedVectors {
+export function newWaitingVectors(db: SqlDb | undefined, embedder: string, identity: unknown): WaitingVectors {
   if (!db) return new HeapPublishedVectors(embedder, identity);
   inTransaction(db, () => {
     db.exec('DELETE FROM published_vectors');
@@ -107,7 +107,7 @@ export function newPublishedVectors(db: SqlDb | undefined, embedder: string, ide
 }
 
 /** The vectors an earlier process took and no vector search has used yet, if any wait in `db`. */
-export function waitingPublishedVectors(db: SqlDb): PublishedVectors | undefined {
+export function waitingPublishedVectors(db: SqlDb): WaitingVectors | undefined {
   const raw = db.prepare('SELECT value FROM meta WHERE key = ?').get(META_KEY)?.value;
   if (typeof raw !== 'string') return undefined;
   let saved: { embedder?: unknown; identity?: unknown };

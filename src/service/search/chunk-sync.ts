@@ -27,7 +27,7 @@ import { chunkMarkdown } from '../../chunks/doc-chunks.js';
 import { currentGitHead } from '../../chunks/git-head.js';
 import { HISTORY_FILE, readHistory } from '../../chunks/history.js';
 import type { FileIdioms } from '../../chunks/idioms.js';
-import { newPublishedVectors, type PublishedVectors, waitingPublishedVectors } from '../../chunks/published-vectors.js';
+import { newWaitingVectors, waitingPublishedVectors, type WaitingVectors } from '../../chunks/published-vectors.js';
 import { SqlChunkIndex } from '../../chunks/sql-chunk-index.js';
 import type { Chunk, PRRef } from '../../chunks/types.js';
 import { embeddingText } from '../../chunks/vectors.js';
@@ -78,7 +78,7 @@ export class WorkspaceChunks implements Derived {
    * the first vector update takes them into the store (or re-embeds, under another embedder): in
    * the database when there is one, so also those an earlier process took.
    */
-  publishedVectors: PublishedVectors | undefined;
+  publishedVectors: WaitingVectors | undefined;
   /** Files chunked without their function bodies (a parse bound), with why: dropped when the file is chunked again. */
   unsplit = new Map<string, string>();
   private gates: { key: string; code: FileGate; docs: FileGate } | undefined;
@@ -114,8 +114,8 @@ export class WorkspaceChunks implements Derived {
   }
 
   /** The holder for published vectors of `embedder`, made on the first file taken with vectors. */
-  publishedHolder(embedder: string, identity: unknown): PublishedVectors {
-    if (this.publishedVectors?.embedder !== embedder) this.publishedVectors = newPublishedVectors(this.fts?.db, embedder, identity);
+  publishedHolder(embedder: string, identity: unknown): WaitingVectors {
+    if (this.publishedVectors?.embedder !== embedder) this.publishedVectors = newWaitingVectors(this.fts?.db, embedder, identity);
     return this.publishedVectors;
   }
 
