@@ -1,5 +1,5 @@
 /**
- * `node dist/bench/memory-goals.js [--skip daemon-idle,monorepo,four-clients,store]`, and the last part of
+ * `node dist/bench/memory-goals.js [--skip daemon-idle,monorepo,four-clients,store,store-corpora]`, and the last part of
  * `npm run bench` (`--no-memory` leaves it out): the daemon's and lspgate's memory goals, each run
  * in processes of its own and printed with met/missed:
  *   - daemon-idle (bench/daemon-idle.ts): the daemon after four roots were used once and left, with
@@ -10,8 +10,10 @@
  *     server per language asked documentSymbol of every file — target ≤ 1.3x (private memory shown too);
  *   - four-clients (bench/daemon-clients.ts, 500 generated TypeScript files): four `lspgate mcp` thin
  *     clients of one daemon against one — target ≤ 1.1x, by summed RSS and by summed PSS;
- *   - store (bench/store-goals.ts, 3,500 generated files): lspgate's own RSS after cataloging and
- *     answering — target ≤ 150 MB — and a warm restart's first search — target ≤ 1 s.
+ *   - store (bench/store-goals.ts, 3,500 generated files, then up to 3,000 files each of node_modules
+ *     TS/JS, GOROOT/src and the Python stdlib where this machine has them; `store-corpora` skips those):
+ *     lspgate's own RSS with every operation answered — target ≤ 150 MB — and a warm restart's first
+ *     search_symbols since the process started — target ≤ 1 s.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { generateRepo } from './gen-repo.js';
+import { corpora } from './pass-cpu.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The `lspgate` command's own young-generation cap (its shebang). */
@@ -112,44 +115,66 @@ function fourClients(log: (s: string) => void): MemoryGoal[] {
   ];
 }
 
-/** The workspace database's goals (bench/store-goals.ts) on the generated 3,500-file repository. */
-function store(log: (s: string) => void): MemoryGoal[] {
-  const [r] = runJson('store-goals.js', ['--files', '3500'], log) as [
-    {
-      cold: {
-        files: number;
-        symbols: number;
-        catalog_ms: number;
-        rss_mb_after_gc: number;
-        rss_mb_after_search_symbols: number;
-        peak_rss_mb: number;
-        db_mb: number;
-      };
-      warm: {
-        first_outline_ms_since_process_start: number;
-        first_outline_ms_after_gateway: number;
-        get_symbol_ms_since_process_start: number;
-        lookup_by_name_ms_since_process_start: number;
-        search_symbols_ms_since_process_start: number;
-        rss_mb_after_gc: number;
-      };
-    },
-  ];
-  const { cold: c, warm: w } = r;
+type StoreGoals = {
+  cold: {
+    files: number;
+    symbols: number;
+    catalog_ms: number;
+    rss_mb_after_gc: number;
+    rss_mb_after_search_symbols: number;
+    rss_mb_after_search_code: number;
+    rss_mb_workers_ended: number;
+    rss_mb_reduced_gc: number;
+    peak_rss_mb: number;
+    db_mb: number;
+  };
+  warm: {
+    first_outline_ms_since_process_start: number;
+    first_outline_ms_after_gateway: number;
+    get_symbol_ms_since_process_start: number;
+    lookup_by_name_ms_since_process_start: number;
+    search_symbols_ms_since_process_start: number;
+    rss_mb_after_gc: number;
+  };
+  warm_search_first: { first_search_ms_since_process_start: number; first_search_ms_after_gateway: number; rss_mb_after_gc: number };
+};
+
+/**
+ * The workspace database's goals (bench/store-goals.ts) on one repository: lspgate's own RSS with every
+ * operation of the cold phase answered (the highest of its readings after GC), and the warm restart's
+ * first search_symbols — the process's first question — since the process started.
+ */
+function storeGoals(label: string, r: StoreGoals): MemoryGoal[] {
+  const { cold: c, warm: w, warm_search_first: f } = r;
+  const answered = Math.max(c.rss_mb_after_gc, c.rss_mb_after_search_symbols, c.rss_mb_after_search_code);
   return [
     {
-      goal: `lspgate's own process on ${c.files} generated files (${c.symbols} symbols) after cataloging and answering outlines, get_symbol, a name, search_text`,
-      measured: `${c.rss_mb_after_gc} MB RSS after GC, ${c.rss_mb_after_search_symbols} MB once search_symbols ranked, peak ${c.peak_rss_mb} MB (catalog ${Math.round(c.catalog_ms / 1000)} s; index.db ${c.db_mb} MB)`,
+      goal: `${label}: lspgate's own process, ${c.files} files (${c.symbols} symbols), every operation answered (outlines, get_symbol, a name, search_text, get_repo_outline; search_symbols; the first search_code)`,
+      measured: `${c.rss_mb_after_gc} / ${c.rss_mb_after_search_symbols} / ${c.rss_mb_after_search_code} MB RSS after GC after each group; ${c.rss_mb_workers_ended} MB once the workers ended, ${c.rss_mb_reduced_gc} MB after a memory-reducing GC; peak ${c.peak_rss_mb} MB (catalog ${Math.round(c.catalog_ms / 1000)} s; index.db ${c.db_mb} MB)`,
       target: '≤ 150 MB',
-      met: c.rss_mb_after_gc <= 150,
+      met: answered <= 150,
     },
     {
-      goal: 'warm restart on the same cache, no file changed: the first get_file_outline, get_symbol, name, search_symbols',
-      measured: `outline ${w.first_outline_ms_since_process_start} ms after the process started (${w.first_outline_ms_after_gateway} ms after the gateway), get_symbol ${w.get_symbol_ms_since_process_start} ms, name ${w.lookup_by_name_ms_since_process_start} ms, search_symbols ${w.search_symbols_ms_since_process_start} ms; ${w.rss_mb_after_gc} MB RSS`,
+      goal: `${label}: warm restart on the same cache, no file changed: the first search_symbols (the process's first question)`,
+      measured: `${f.first_search_ms_since_process_start} ms after the process started (${f.first_search_ms_after_gateway} ms after the gateway), ${f.rss_mb_after_gc} MB RSS; in another process: outline ${w.first_outline_ms_since_process_start} ms, get_symbol ${w.get_symbol_ms_since_process_start} ms, name ${w.lookup_by_name_ms_since_process_start} ms, search_symbols after them ${w.search_symbols_ms_since_process_start} ms`,
       target: '≤ 1,000 ms',
-      met: w.get_symbol_ms_since_process_start <= 1000,
+      met: f.first_search_ms_since_process_start <= 1000,
     },
   ];
+}
+
+/** The store's goals on the generated 3,500-file repository and, unless skipped, on this machine's real corpora. */
+function store(log: (s: string) => void, realCorpora: boolean): MemoryGoal[] {
+  const out = storeGoals('generated repository', runJson('store-goals.js', ['--files', '3500'], log)[0] as StoreGoals);
+  if (!realCorpora) return out;
+  for (const c of corpora(['nm', 'go', 'py'], 0, 3000)) {
+    try {
+      out.push(...storeGoals(c.name, runJson('store-goals.js', ['--root', c.root], log)[0] as StoreGoals));
+    } finally {
+      fs.rmSync(c.root, { recursive: true, force: true });
+    }
+  }
+  return out;
 }
 
 export function runMemoryGoals(log: (s: string) => void, skip: ReadonlySet<string> = new Set()): MemoryGoal[] {
@@ -157,7 +182,7 @@ export function runMemoryGoals(log: (s: string) => void, skip: ReadonlySet<strin
   if (!skip.has('daemon-idle')) out.push(daemonIdle(log));
   if (!skip.has('monorepo')) out.push(...monorepo(log));
   if (!skip.has('four-clients')) out.push(...fourClients(log));
-  if (!skip.has('store')) out.push(...store(log));
+  if (!skip.has('store')) out.push(...store(log, !skip.has('store-corpora')));
   return out;
 }
 

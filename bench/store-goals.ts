@@ -55,19 +55,29 @@ function threads(): number {
 
 type Run = (op: string, input: Record<string, unknown>) => Promise<Record<string, unknown>>;
 
+/** Source files of a repository, sorted, for the first outline (the generated one's `src/` first: its files are all there). */
+function sourceFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, rel: string) => {
+    for (const d of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (d.name.startsWith('.') || d.name === 'node_modules') continue;
+      const r = rel ? `${rel}/${d.name}` : d.name;
+      if (d.isDirectory()) walk(path.join(dir, d.name), r);
+      else if (d.isFile() && /\.(ts|tsx|js|mjs|go|py|php)$/.test(d.name) && !d.name.endsWith('.d.ts')) out.push(r);
+    }
+  };
+  walk(root, '');
+  return [...out.filter((f) => f.startsWith('src/')), ...out.filter((f) => !f.startsWith('src/'))];
+}
+
 /** The first top-level symbol of a file with one: its id, name and file (from get_file_outline). */
 async function firstSymbol(run: Run, root: string): Promise<{ file: string; id: string; name: string }> {
-  for (const file of fs
-    .readdirSync(path.join(root, 'src'), { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith('.ts'))
-    .sort()) {
-    const rel = `src/${file}`;
+  for (const rel of sourceFiles(root).slice(0, 200)) {
     const outline = (await run('get_file_outline', { file: rel })) as { symbols: { name: string; kind: string }[] };
     const top = outline.symbols[0];
     if (top) return { file: rel, id: `${rel}::${top.name}#${top.kind}`, name: top.name };
   }
-  throw new Error('no file with a symbol');
+  throw new Error('no file with a symbol among the first 200');
 }
 
 async function cold(root: string, cacheDir: string): Promise<Record<string, unknown>> {
