@@ -173,27 +173,61 @@ export function docstringAfter(lines: string[], headerEnd: number, bodyEnd: numb
   return dedent(body).trim() || undefined;
 }
 
+/**
+ * Per line of a file, computed once when first asked (the catalog reads a docstring for each of a
+ * module's hundreds of symbols, and each read scanned up to 60 lines with a pattern): the bracket
+ * depth change of its code — the text before a ` #` comment — and whether that code ends with `:`.
+ * The same reading as headerAt's, kept beside the file's lines.
+ */
+interface LineFacts {
+  delta: Int32Array;
+  /** 0: not read yet; 1: ends with `:`; 2: does not. */
+  colon: Uint8Array;
+}
+const lineFacts = new WeakMap<readonly string[], LineFacts>();
+
+function factsAt(lines: readonly string[], l: number): { delta: number; colon: boolean } {
+  let f = lineFacts.get(lines);
+  if (!f) lineFacts.set(lines, (f = { delta: new Int32Array(lines.length), colon: new Uint8Array(lines.length) }));
+  if (f.colon[l] === 0) {
+    const line = lines[l] ?? '';
+    const t = line.includes('#') ? line.replace(/\s+#.*$/, '') : line;
+    let depth = 0;
+    for (let i = 0; i < t.length; i++) {
+      const c = t.charCodeAt(i);
+      if (c === 40 || c === 91 || c === 123)
+        depth++; // ( [ {
+      else if (c === 41 || c === 93 || c === 125) depth--; // ) ] }
+    }
+    f.delta[l] = depth;
+    f.colon[l] = /:\s*$/.test(t) ? 1 : 2;
+  }
+  return { delta: f.delta[l]!, colon: f.colon[l] === 1 };
+}
+
+/** headerAt's last line, from the file's line facts (no text joined). */
+function headerEndAt(lines: readonly string[], line: number): number {
+  let depth = 0;
+  for (let l = line; l < lines.length && l < line + 60; l++) {
+    const f = factsAt(lines, l);
+    depth += f.delta;
+    if (depth <= 0 && f.colon) return l;
+  }
+  return line;
+}
+
 /** The docstring of the `def` / `class` whose name is on `selectionLine` and whose body ends at `endLine`. */
 export function pythonDocstringOf(lines: string[], selectionLine: number, endLine: number): string | undefined {
-  const headerEnd = headerAt(lines, selectionLine)[1];
+  const headerEnd = headerEndAt(lines, selectionLine);
   if (headerEnd <= endLine) return docstringAfter(lines, headerEnd, endLine);
   // a header ending past the declaration is the next one's (`attr: int = 3` then `def m(self):`), and
   // so is its docstring: an attribute's own docstring is a string statement right below a one-line
   // declaration (not the next item of a list or tuple the declaration's line opens)
   const below = (lines[selectionLine + 1] ?? '').trim();
   const stringStatement = below.startsWith('"""') || below.startsWith("'''") || below.endsWith('"') || below.endsWith("'");
-  if (!stringStatement || !isCompleteLine(lines[selectionLine] ?? '')) return undefined;
+  // a line closes every bracket it opens: a one-line statement, as far as brackets tell
+  if (!stringStatement || factsAt(lines, selectionLine).delta > 0) return undefined;
   return docstringAfter(lines, selectionLine, endLine);
-}
-
-/** Whether a line closes every bracket it opens (a one-line statement, as far as brackets tell). */
-function isCompleteLine(line: string): boolean {
-  let depth = 0;
-  for (const c of line.replace(/\s+#.*$/, '')) {
-    if ('([{'.includes(c)) depth++;
-    else if (')]}'.includes(c)) depth--;
-  }
-  return depth <= 0;
 }
 
 function dedent(lines: string[]): string {
