@@ -181,6 +181,26 @@ describe('search_symbols from the database after edits and after a migration', (
     }
   }, 120_000);
 
+  it('few rows not plain: read them all instead of narrowing them, the same answers', () => {
+    const { store, files, ranker } = storeOf(generatedCatalog(200, 7).map((s) => ({ ...s, parent: undefined })));
+    const others = (store.db.db.prepare('SELECT count(*) AS n FROM symbol_texts WHERE plain = 0').get() as { n: number }).n;
+    expect(others).toBeGreaterThan(20);
+    expect(others).toBeLessThanOrEqual(256);
+    const texts = ranker();
+    const now = [...files.keys()].sort().flatMap((f) => [...files.get(f)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
+    const ids = new Map(now.map((s) => [s.symbol_id, s]));
+    for (const q of [...QUERIES, 'naïve', 'İndex', 'naïve load']) {
+      const want = policyOrder(rankSymbols(now, q), q, (id) => ids.get(id));
+      const got = texts.top(
+        q,
+        undefined,
+        57,
+        searchPolicyKey(texts, q, (id) => ids.get(id)),
+      );
+      expect([q, got.total, line(got.top)]).toEqual([q, want.length, line(want.slice(0, 57))]);
+    }
+  });
+
   it('a database written before the table is migrated with its symbols searchable', () => {
     const { cache, store, files } = storeOf(generatedCatalog(500, 5));
     // back to the version before the table: no search table, the symbols stored
