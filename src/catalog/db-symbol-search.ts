@@ -159,37 +159,7 @@ export class DbSymbolSearch implements SymbolRanker {
       if (file === undefined && !paths.has(fileId)) paths.set(fileId, (file = this.reader.pathOf(fileId)));
       return file;
     };
-    let atFile = 0;
-    let atOrd = 0;
-    const stored: StoredKeyParts = { fixed: 0, name: '', lname: '', lqn: '', symbol: () => this.symbolAt(pathOf(atFile)!, atOrd) };
-    const add = (id: number, fileId: number, ord: number, score: number, r: RowKeys | undefined) => {
-      const file = pathOf(fileId);
-      if (file === undefined) return;
-      if (r && !keep && r.pkey !== null && r.kind !== null && r.line !== null && r.offset !== null) {
-        let key = 0;
-        if (major) {
-          atFile = fileId;
-          atOrd = ord;
-          stored.fixed = r.pkey;
-          stored.name = r.name;
-          stored.lname = r.lname;
-          stored.lqn = r.lqn;
-          key = major(id, stored);
-        }
-        const total = score + (KIND_WEIGHT[r.kind] ?? 0);
-        m.push(id, fileId, ord, r.line, r.offset, r.name.length, total, key * SCORE_SPAN + (SCORE_SPAN - 1 - total));
-        return;
-      }
-      // a filter sees the symbol; a row without keys is ranked from it
-      const symbol = this.symbolAt(file, ord);
-      if (!symbol || (keep && !keep(symbol))) return;
-      this.symbols[id] = symbol;
-      this.held.push(id);
-      if (this.hashed[id] !== 1) this.hash(id, symbol);
-      const total = score + (KIND_WEIGHT[symbol.kind] ?? 0);
-      const key = major ? major(id) : 0;
-      m.push(id, fileId, ord, symbol.line, symbol.byte_offset, symbol.name.length, total, key * SCORE_SPAN + (SCORE_SPAN - 1 - total));
-    };
+    const add = this.adder(m, pathOf, keep, major);
     // rankSymbols' blank order: file (localeCompare), line, then the catalog's order (file by code unit, offset in the file)
     const placeOrder = (a: number, b: number): number => {
       if (m.file[a] === m.file[b]) return m.line[a]! - m.line[b]! || m.offset[a]! - m.offset[b]! || m.ord[a]! - m.ord[b]!;
@@ -206,9 +176,58 @@ export class DbSymbolSearch implements SymbolRanker {
         keys.pkey = pkey;
         add(id, fileId, ord, 0, keys);
       }
-      const order = selectTop(m.n, k, placeOrder);
-      return this.page(m, order, pathOf, () => 1);
+      return this.page(m, selectTop(m.n, k, placeOrder), pathOf, () => 1);
     }
+    this.match(query, words, add);
+    // rankSymbols' order among equal scores: name length, then the blank order
+    const order = selectTop(m.n, k, (a, b) => m.key[a]! - m.key[b]! || m.nameLength[a]! - m.nameLength[b]! || placeOrder(a, b));
+    return this.page(m, order, pathOf, (j) => m.score[j]!);
+  }
+
+  /**
+   * What takes a matching row into `m`: ranked from its keys, or — when `keep` must see the symbol
+   * or the row has no keys — from the symbol, read and held until the page is made.
+   */
+  private adder(
+    m: Matches,
+    pathOf: (fileId: number) => string | undefined,
+    keep: ((s: CatalogSymbol) => boolean) | undefined,
+    major: PolicyKey | undefined,
+  ): (id: number, fileId: number, ord: number, score: number, r: RowKeys) => void {
+    let atFile = 0;
+    let atOrd = 0;
+    const stored: StoredKeyParts = { fixed: 0, name: '', lname: '', lqn: '', symbol: () => this.symbolAt(pathOf(atFile)!, atOrd) };
+    return (id, fileId, ord, score, r) => {
+      const file = pathOf(fileId);
+      if (file === undefined) return;
+      if (!keep && r.pkey !== null && r.kind !== null && r.line !== null && r.offset !== null) {
+        let key = 0;
+        if (major) {
+          atFile = fileId;
+          atOrd = ord;
+          stored.fixed = r.pkey;
+          stored.name = r.name;
+          stored.lname = r.lname;
+          stored.lqn = r.lqn;
+          key = major(id, stored);
+        }
+        const total = score + (KIND_WEIGHT[r.kind] ?? 0);
+        m.push(id, fileId, ord, r.line, r.offset, r.name.length, total, key * SCORE_SPAN + (SCORE_SPAN - 1 - total));
+        return;
+      }
+      const symbol = this.symbolAt(file, ord);
+      if (!symbol || (keep && !keep(symbol))) return;
+      this.symbols[id] = symbol;
+      this.held.push(id);
+      if (this.hashed[id] !== 1) this.hash(id, symbol);
+      const total = score + (KIND_WEIGHT[symbol.kind] ?? 0);
+      const key = major ? major(id) : 0;
+      m.push(id, fileId, ord, symbol.line, symbol.byte_offset, symbol.name.length, total, key * SCORE_SPAN + (SCORE_SPAN - 1 - total));
+    };
+  }
+
+  /** The rows matching every word of `query` (`words`, lower-cased), each scored, handed to `add`. */
+  private match(query: string, words: string[], add: (id: number, fileId: number, ord: number, score: number, r: RowKeys) => void): void {
     // One word keeps the query's case (an exact-case name scores 100); several are lower-cased.
     const list = words.length > 1 ? words : [query.trim()];
     const lower = list.map((w) => w.toLowerCase());
@@ -230,26 +249,25 @@ export class DbSymbolSearch implements SymbolRanker {
       keys.lqn = row.lqn ?? row.lname;
       add(row.id, row.file_id, row.ord, total, keys);
     };
-    if (list.length <= MAX_SQL_WORDS && list.every(isPlain)) {
-      const scored = this.reader.scored(
-        list.map((word, j) => ({ word, w: lower[j]! })),
-        narrow,
-      );
-      for (const [id, fileId, ord, score, kind, line, offset, pkey, name, lname, lqn] of scored) {
-        keys.kind = kind;
-        keys.line = line;
-        keys.offset = offset;
-        keys.pkey = pkey;
-        keys.name = name;
-        keys.lname = lname;
-        keys.lqn = lqn;
-        add(id, fileId, ord, score, keys);
-      }
-      for (const row of this.reader.others(narrow)) verify(row);
-    } else for (const row of this.reader.texts(narrow)) verify(row);
-    // rankSymbols' order among equal scores: name length, then the blank order
-    const order = selectTop(m.n, k, (a, b) => m.key[a]! - m.key[b]! || m.nameLength[a]! - m.nameLength[b]! || placeOrder(a, b));
-    return this.page(m, order, pathOf, (j) => m.score[j]!);
+    if (list.length > MAX_SQL_WORDS || !list.every(isPlain)) {
+      for (const row of this.reader.texts(narrow)) verify(row);
+      return;
+    }
+    const scored = this.reader.scored(
+      list.map((word, j) => ({ word, w: lower[j]! })),
+      narrow,
+    );
+    for (const [id, fileId, ord, score, kind, line, offset, pkey, name, lname, lqn] of scored) {
+      keys.kind = kind;
+      keys.line = line;
+      keys.offset = offset;
+      keys.pkey = pkey;
+      keys.name = name;
+      keys.lname = lname;
+      keys.lqn = lqn;
+      add(id, fileId, ord, score, keys);
+    }
+    for (const row of this.reader.others(narrow)) verify(row);
   }
 
   /**
