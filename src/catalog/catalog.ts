@@ -103,7 +103,13 @@ export class WorkspaceCatalog implements Catalog {
     this.feed = new ChangeFeed(this.logger);
     this.derived = new DerivedState(this.logger);
     const head = () => ({ indexedAt: this.indexedAt, gitHead: this.gitHead });
-    this.snapshot = new CatalogKeeper(new CatalogStore(deps.cacheDir, deps.id, this.root), this.index, head, this.logger, deps.notice);
+    this.snapshot = new CatalogKeeper(
+      new CatalogStore(deps.cacheDir, deps.id, this.root, deps.cataloger.searchKeys?.bind(deps.cataloger)),
+      this.index,
+      head,
+      this.logger,
+      deps.notice,
+    );
     this.rankers = new SearchRankers(this.index, this.snapshot);
     const entries = new CatalogFiles({
       root: this.root,

@@ -8,13 +8,16 @@
  *   shorter words reads every row;
  * - SQLite scores the plain (ASCII) rows for a plain query (symbol-texts-reader.ts) and returns the
  *   matches only; the other rows are scored here (scoreRow: scoreWord over the stored lower-cased
- *   texts). Only the matches are looked up as symbols (`symbolAt`: the catalog's entry of the file,
- *   at the row's place in it) for the filters, the policy key and the order, of which only the
- *   page is sorted (top-k.ts).
+ *   texts). The rows come with their search keys (kind, line, byte offset, and the resolution
+ *   policy's fixed part, stored with the texts: symbol-texts.ts addSymbolSearchKeys): the matches are
+ *   ranked from those, a column each (`Matches`), of which only the page is sorted (top-k.ts) and
+ *   only the page's symbols are read (`symbolAt`: the catalog's entry of the file, at the row's
+ *   place in it). A match is read to rank only when a filter must see it or its row has no keys
+ *   (written before them): a word matching every one of 169k symbols read them all (RSS 160 → 205 MB).
  * Positions (`symbols`, the policy key's argument) are the rows' ids, which are never reused: a key
- * kept per position stays true. `symbols` holds the matches of the query being ranked only.
+ * kept per position stays true. `symbols` holds the read matches of the query being ranked only.
  */
-import type { CatalogSymbol, RankedPage, SymbolRanker } from '../core/catalog.js';
+import type { CatalogSymbol, PolicyKey, RankedPage, StoredKeyParts, SymbolRanker } from '../core/catalog.js';
 import { isPlain } from '../store/symbol-texts.js';
 import { MAX_SQL_WORDS, type SymbolTextsReader, type TextRow } from '../store/symbol-texts-reader.js';
 import { fuzzyName, KIND_WEIGHT, textHash } from './symbol-search.js';
@@ -28,27 +31,70 @@ const SCORE_SPAN = 2 ** 24;
 
 export type SymbolAt = (file: string, ord: number) => CatalogSymbol | undefined;
 
-interface Match {
-  id: number;
-  ord: number;
-  symbol: CatalogSymbol;
-  score: number;
+/** The matches of one query, a column each (a word can match every stored symbol: no object per match). */
+class Matches {
+  n = 0;
+  id = new Int32Array(256);
+  file = new Int32Array(256);
+  ord = new Int32Array(256);
+  line = new Int32Array(256);
+  offset = new Float64Array(256);
+  nameLength = new Int32Array(256);
+  score = new Int32Array(256);
+  /** major * SCORE_SPAN + (SCORE_SPAN - 1 - score): lower first. */
+  key = new Float64Array(256);
+
+  push(id: number, file: number, ord: number, line: number, offset: number, nameLength: number, score: number, key: number): void {
+    if (this.n === this.id.length) this.grow();
+    const j = this.n++;
+    this.id[j] = id;
+    this.file[j] = file;
+    this.ord[j] = ord;
+    this.line[j] = line;
+    this.offset[j] = offset;
+    this.nameLength[j] = nameLength;
+    this.score[j] = score;
+    this.key[j] = key;
+  }
+
+  private grow(): void {
+    const size = this.id.length * 2;
+    const more = <T extends Int32Array | Float64Array>(a: T, make: (k: number) => T): T => {
+      const b = make(size);
+      b.set(a);
+      return b;
+    };
+    this.id = more(this.id, (k) => new Int32Array(k));
+    this.file = more(this.file, (k) => new Int32Array(k));
+    this.ord = more(this.ord, (k) => new Int32Array(k));
+    this.line = more(this.line, (k) => new Int32Array(k));
+    this.offset = more(this.offset, (k) => new Float64Array(k));
+    this.nameLength = more(this.nameLength, (k) => new Int32Array(k));
+    this.score = more(this.score, (k) => new Int32Array(k));
+    this.key = more(this.key, (k) => new Float64Array(k));
+  }
 }
 
 function unitCompare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** rankSymbols' blank order: file (localeCompare), line, then the catalog's order (file by code unit, offset in the file). */
-function placeOrder(a: Match, b: Match): number {
-  const x = a.symbol;
-  const y = b.symbol;
-  if (x.file === y.file) return x.line - y.line || x.byte_offset - y.byte_offset || a.ord - b.ord;
-  return x.file.localeCompare(y.file) || x.line - y.line || unitCompare(x.file, y.file);
+/** A row's search keys as the reader gives them (NULL on a row written without them). */
+interface RowKeys {
+  kind: string | null;
+  line: number | null;
+  offset: number | null;
+  pkey: number | null;
+  name: string;
+  lname: string;
+  lqn: string;
 }
 
 export class DbSymbolSearch implements SymbolRanker {
-  /** Dense (an index, not a dictionary, per lookup of the policy key): one slot per id given so far. */
+  /**
+   * Dense (an index, not a dictionary, per lookup of the policy key): one slot per id given so far;
+   * filled only for a match whose symbol had to be read (a filter, or a row without search keys).
+   */
   readonly symbols: (CatalogSymbol | undefined)[] = [];
   /** The positions of the query being ranked (emptied once its page is made). */
   private held: number[] = [];
@@ -99,31 +145,94 @@ export class DbSymbolSearch implements SymbolRanker {
     return this.top(query, keep, Infinity).top;
   }
 
-  top(query: string, keep: ((s: CatalogSymbol) => boolean) | undefined, k: number, major?: (pos: number) => number): RankedPage {
+  /**
+   * Ranked from the rows' search keys: only the page's symbols are read — and a match's when `keep`
+   * must see it or its row has no keys (written before them).
+   */
+  top(query: string, keep: ((s: CatalogSymbol) => boolean) | undefined, k: number, major?: PolicyKey): RankedPage {
     for (const id of this.held) this.symbols[id] = undefined;
     this.held = [];
-    const matches: Match[] = [];
+    const m = new Matches();
     const paths = new Map<number, string | undefined>();
-    const add = (id: number, fileId: number, ord: number, score: number) => {
+    const pathOf = (fileId: number): string | undefined => {
       let file = paths.get(fileId);
       if (file === undefined && !paths.has(fileId)) paths.set(fileId, (file = this.reader.pathOf(fileId)));
-      const symbol = file === undefined ? undefined : this.symbolAt(file, ord);
-      if (!symbol || (keep && !keep(symbol))) return;
-      matches.push({ id, ord, symbol, score: score + (KIND_WEIGHT[symbol.kind] ?? 0) });
-      this.symbols[id] = symbol;
-      this.held.push(id);
-      if (this.hashed[id] !== 1) this.hash(id, symbol);
+      return file;
+    };
+    const add = this.adder(m, pathOf, keep, major);
+    // rankSymbols' blank order: file (localeCompare), line, then the catalog's order (file by code unit, offset in the file)
+    const placeOrder = (a: number, b: number): number => {
+      if (m.file[a] === m.file[b]) return m.line[a]! - m.line[b]! || m.offset[a]! - m.offset[b]! || m.ord[a]! - m.ord[b]!;
+      const x = pathOf(m.file[a]!)!;
+      const y = pathOf(m.file[b]!)!;
+      return x.localeCompare(y) || m.line[a]! - m.line[b]! || unitCompare(x, y);
     };
     const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
     if (words.length === 0) {
-      for (const [id, fileId, ord] of this.reader.places()) add(id, fileId, ord, 0);
-      const order = selectTop(matches.length, k, (a, b) => placeOrder(matches[a]!, matches[b]!));
-      return this.release({ top: order.map((j) => ({ symbol: matches[j]!.symbol, score: 1 })), total: matches.length });
+      const keys: RowKeys = { kind: '', line: null, offset: null, pkey: null, name: '', lname: '', lqn: '' };
+      for (const [id, fileId, ord, line, offset, pkey] of this.reader.places()) {
+        keys.line = line;
+        keys.offset = offset;
+        keys.pkey = pkey;
+        add(id, fileId, ord, 0, keys);
+      }
+      return this.page(m, selectTop(m.n, k, placeOrder), pathOf, () => 1);
     }
+    this.match(query, words, add);
+    // rankSymbols' order among equal scores: name length, then the blank order
+    const order = selectTop(m.n, k, (a, b) => m.key[a]! - m.key[b]! || m.nameLength[a]! - m.nameLength[b]! || placeOrder(a, b));
+    return this.page(m, order, pathOf, (j) => m.score[j]!);
+  }
+
+  /**
+   * What takes a matching row into `m`: ranked from its keys, or — when `keep` must see the symbol
+   * or the row has no keys — from the symbol, read and held until the page is made.
+   */
+  private adder(
+    m: Matches,
+    pathOf: (fileId: number) => string | undefined,
+    keep: ((s: CatalogSymbol) => boolean) | undefined,
+    major: PolicyKey | undefined,
+  ): (id: number, fileId: number, ord: number, score: number, r: RowKeys) => void {
+    let atFile = 0;
+    let atOrd = 0;
+    const stored: StoredKeyParts = { fixed: 0, name: '', lname: '', lqn: '', symbol: () => this.symbolAt(pathOf(atFile)!, atOrd) };
+    return (id, fileId, ord, score, r) => {
+      const file = pathOf(fileId);
+      if (file === undefined) return;
+      if (!keep && r.pkey !== null && r.kind !== null && r.line !== null && r.offset !== null) {
+        let key = 0;
+        if (major) {
+          atFile = fileId;
+          atOrd = ord;
+          stored.fixed = r.pkey;
+          stored.name = r.name;
+          stored.lname = r.lname;
+          stored.lqn = r.lqn;
+          key = major(id, stored);
+        }
+        const total = score + (KIND_WEIGHT[r.kind] ?? 0);
+        m.push(id, fileId, ord, r.line, r.offset, r.name.length, total, key * SCORE_SPAN + (SCORE_SPAN - 1 - total));
+        return;
+      }
+      const symbol = this.symbolAt(file, ord);
+      if (!symbol || (keep && !keep(symbol))) return;
+      this.symbols[id] = symbol;
+      this.held.push(id);
+      if (this.hashed[id] !== 1) this.hash(id, symbol);
+      const total = score + (KIND_WEIGHT[symbol.kind] ?? 0);
+      const key = major ? major(id) : 0;
+      m.push(id, fileId, ord, symbol.line, symbol.byte_offset, symbol.name.length, total, key * SCORE_SPAN + (SCORE_SPAN - 1 - total));
+    };
+  }
+
+  /** The rows matching every word of `query` (`words`, lower-cased), each scored, handed to `add`. */
+  private match(query: string, words: string[], add: (id: number, fileId: number, ord: number, score: number, r: RowKeys) => void): void {
     // One word keeps the query's case (an exact-case name scores 100); several are lower-cased.
     const list = words.length > 1 ? words : [query.trim()];
     const lower = list.map((w) => w.toLowerCase());
     const narrow = narrowing(lower);
+    const keys: RowKeys = { kind: null, line: null, offset: null, pkey: null, name: '', lname: '', lqn: '' };
     const verify = (row: TextRow) => {
       let total = 0;
       for (let j = 0; j < list.length; j++) {
@@ -131,30 +240,49 @@ export class DbSymbolSearch implements SymbolRanker {
         if (sc === 0) return;
         total += sc;
       }
-      add(row.id, row.file_id, row.ord, total);
+      keys.kind = row.kind;
+      keys.line = row.line;
+      keys.offset = row.byte_offset;
+      keys.pkey = row.pkey;
+      keys.name = row.name;
+      keys.lname = row.lname;
+      keys.lqn = row.lqn ?? row.lname;
+      add(row.id, row.file_id, row.ord, total, keys);
     };
-    if (list.length <= MAX_SQL_WORDS && list.every(isPlain)) {
-      const scored = this.reader.scored(
-        list.map((word, j) => ({ word, w: lower[j]! })),
-        narrow,
-      );
-      for (const [id, fileId, ord, score] of scored) add(id, fileId, ord, score);
-      for (const row of this.reader.others(narrow)) verify(row);
-    } else for (const row of this.reader.texts(narrow)) verify(row);
-    const keys = new Float64Array(matches.length);
-    matches.forEach((m, j) => (keys[j] = (major ? major(m.id) : 0) * SCORE_SPAN + (SCORE_SPAN - 1 - m.score)));
-    const order = selectTop(matches.length, k, (a, b) => keys[a]! - keys[b]! || tie(matches[a]!, matches[b]!));
-    return this.release({ top: order.map((j) => ({ symbol: matches[j]!.symbol, score: matches[j]!.score })), total: matches.length });
+    if (list.length > MAX_SQL_WORDS || !list.every(isPlain)) {
+      for (const row of this.reader.texts(narrow)) verify(row);
+      return;
+    }
+    const scored = this.reader.scored(
+      list.map((word, j) => ({ word, w: lower[j]! })),
+      narrow,
+    );
+    for (const [id, fileId, ord, score, kind, line, offset, pkey, name, lname, lqn] of scored) {
+      keys.kind = kind;
+      keys.line = line;
+      keys.offset = offset;
+      keys.pkey = pkey;
+      keys.name = name;
+      keys.lname = lname;
+      keys.lqn = lqn;
+      add(id, fileId, ord, score, keys);
+    }
+    for (const row of this.reader.others(narrow)) verify(row);
   }
 
   /**
-   * The page is made: the matches' slots are emptied (`major` read them while the page was ordered).
-   * Held until the next query, a query matching 22k of 169k symbols kept them all — 25 MB of heap.
+   * The page's symbols, read now (a symbol `keep` saw is at hand); then the matches' slots are
+   * emptied. Held until the next query, a query matching 22k of 169k symbols kept them all — 25 MB of heap.
    */
-  private release(page: RankedPage): RankedPage {
+  private page(m: Matches, order: number[], pathOf: (fileId: number) => string | undefined, scoreOf: (j: number) => number): RankedPage {
+    const top: RankedPage['top'] = [];
+    for (const j of order) {
+      const symbol = this.symbols[m.id[j]!] ?? this.symbolAt(pathOf(m.file[j]!)!, m.ord[j]!);
+      if (symbol) top.push({ symbol, score: scoreOf(j) });
+    }
     for (const id of this.held) this.symbols[id] = undefined;
     this.held = [];
-    return page;
+    return { top, total: m.n };
   }
 }
 
@@ -170,11 +298,6 @@ function narrowing(lower: string[]): string | undefined {
     }
   }
   return best;
-}
-
-/** rankSymbols' order among equal scores: name length, then the blank order. */
-function tie(a: Match, b: Match): number {
-  return a.symbol.name.length - b.symbol.name.length || placeOrder(a, b);
 }
 
 /** scoreWord (symbol-search.ts) from the stored lower-cased texts; `w` is `word` lower-cased. */

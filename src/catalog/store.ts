@@ -61,6 +61,8 @@ export class CatalogStore {
     private readonly cacheDir: string,
     private readonly workspaceId: string,
     private readonly root: string,
+    /** search_symbols' fixed key of each of a file's symbols, stored with their texts (FileCataloger.searchKeys). */
+    private readonly searchKeys?: (symbols: readonly CatalogSymbol[]) => ArrayLike<number>,
   ) {}
 
   get file(): string {
@@ -230,7 +232,7 @@ export class CatalogStore {
       );
       if (r.changes === 0) duplicates.push({ ord, symbol: sym });
     });
-    writeSymbolTexts(this.db.db, id, entry.symbols);
+    writeSymbolTexts(this.db.db, id, entry.symbols, this.searchKeys?.(entry.symbols));
     this.st('UPDATE files SET entry = ? WHERE id = ?').run(JSON.stringify(duplicates.length ? { ...meta, duplicates } : meta), id);
   }
 

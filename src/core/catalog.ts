@@ -94,6 +94,11 @@ export interface FileCataloger {
   projectManifests?(): ReadonlySet<string>;
   /** The syntax tier: the entries of every file whose language has a grammar, read from its syntax tree. */
   readonly syntax?: SyntaxCataloger;
+  /**
+   * search_symbols' fixed key of each of a file's symbols (entry order), stored with the file so a
+   * search ranks without reading symbols (resolution-policy.ts fixedPolicyKeys).
+   */
+  searchKeys?(symbols: readonly CatalogSymbol[]): ArrayLike<number>;
 }
 
 /** One file the syntax tier is asked to catalog. */
@@ -405,7 +410,7 @@ export interface SymbolRanker {
    * The first `k` of rank()'s list, or, given `major` (a key per symbol position, lower first),
    * of that list re-ordered by `major` first (stable); `total` counts every match.
    */
-  top(query: string, keep: ((s: CatalogSymbol) => boolean) | undefined, k: number, major?: (pos: number) => number): RankedPage;
+  top(query: string, keep: ((s: CatalogSymbol) => boolean) | undefined, k: number, major?: PolicyKey): RankedPage;
   /** The lower-cased name of the symbol at position `pos`. */
   lowerName(pos: number): string;
   /**
@@ -414,6 +419,26 @@ export interface SymbolRanker {
    * named neither text. Reads no symbol object.
    */
   mayBeNamed(pos: number, hash: number, qualifiedHash: number): boolean;
+}
+
+/**
+ * search_symbols' key before the score, per symbol position (lower first): from the symbol at `pos`,
+ * or, given `stored`, from the parts a ranker keeps in the database (no symbol read; `stored` is
+ * only valid during the call).
+ */
+export type PolicyKey = (pos: number, stored?: StoredKeyParts) => number;
+
+/** What a ranker stores of a symbol for PolicyKey (db-symbol-search.ts): its names and the key's fixed part. */
+export interface StoredKeyParts {
+  /** The part that does not depend on the query (resolution-policy.ts fixedPolicyKey). */
+  fixed: number;
+  name: string;
+  /** The name lower-cased (toLowerCase). */
+  lname: string;
+  /** The qualified name lower-cased. */
+  lqn: string;
+  /** The symbol itself, read when the parts cannot decide (its qualified name's exact case). */
+  symbol(): CatalogSymbol | undefined;
 }
 
 export interface RankedPage {

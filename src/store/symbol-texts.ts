@@ -56,6 +56,23 @@ END;
 }
 
 /**
+ * Migration: what search_symbols ranks by besides the texts, so a search reads only its page's
+ * symbols (db-symbol-search.ts): each row's kind, line and byte offset, and `pkey`, the resolution
+ * policy's key part that does not depend on the query (FileCataloger.searchKeys). Rows written
+ * before (and by a store given no key function) have NULL there: their symbols are read to rank.
+ */
+export function addSymbolSearchKeys(db: DatabaseSync): void {
+  const have = new Set((db.prepare('PRAGMA table_info(symbol_texts)').all() as { name: string }[]).map((c) => c.name));
+  for (const [column, type] of [
+    ['kind', 'TEXT'],
+    ['line', 'INTEGER'],
+    ['byte_offset', 'INTEGER'],
+    ['pkey', 'INTEGER'],
+  ])
+    if (!have.has(column)) db.exec(`ALTER TABLE symbol_texts ADD COLUMN ${column} ${type}`);
+}
+
+/**
  * Migration: the FTS entries of new rows are written by writeRows, no longer by a trigger (a
  * database at an earlier version had one; addSymbolTexts no longer makes it).
  */
@@ -75,7 +92,10 @@ export function lowerTexts(s: SearchedFields): [string, string, string, string, 
   return [name, qn, sig, sum, doc];
 }
 
-const insertSql = 'INSERT INTO symbol_texts(file_id, ord, name, lname, lqn, lsig, lsum, ldoc, plain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const insertSql =
+  'INSERT INTO symbol_texts(file_id, ord, name, lname, lqn, lsig, lsum, ldoc, plain, kind, line, byte_offset, pkey) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+/** addSymbolTexts' rows, written before the search keys' columns exist (addSymbolSearchKeys adds them). */
+const insertTextsSql = 'INSERT INTO symbol_texts(file_id, ord, name, lname, lqn, lsig, lsum, ldoc, plain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const ftsSql = 'INSERT INTO symbol_texts_fts(rowid, lname, lqn, lsig, lsum, ldoc) VALUES (?, ?, ?, ?, ?, ?)';
 
 /**
@@ -89,11 +109,21 @@ export function isPlain(s: string): boolean {
   }
   return true;
 }
-const statements = new WeakMap<DatabaseSync, { del: StatementSync; insert: StatementSync; fts: StatementSync }>();
+const statements = new WeakMap<DatabaseSync, { del: StatementSync; insert: StatementSync | undefined; fts: StatementSync }>();
+const textStatements = new WeakMap<DatabaseSync, StatementSync>();
 
-function writeRows(db: DatabaseSync, fileId: number, list: { ord: number; symbol: SearchedFields }[]): void {
+/** A file's rows in place of its old ones; with `placed`, the search keys' columns too (see addSymbolSearchKeys). */
+function writeRows(
+  db: DatabaseSync,
+  fileId: number,
+  list: { ord: number; symbol: SearchedFields }[],
+  placed?: { symbols: readonly CatalogSymbol[]; keys: ArrayLike<number> | undefined },
+): void {
   let st = statements.get(db);
-  if (!st) statements.set(db, (st = { del: db.prepare('DELETE FROM symbol_texts WHERE file_id = ?'), insert: db.prepare(insertSql), fts: db.prepare(ftsSql) }));
+  if (!st) statements.set(db, (st = { del: db.prepare('DELETE FROM symbol_texts WHERE file_id = ?'), insert: undefined, fts: db.prepare(ftsSql) }));
+  if (placed) st.insert ??= db.prepare(insertSql);
+  let textsOnly = placed ? undefined : textStatements.get(db);
+  if (!placed && !textsOnly) textStatements.set(db, (textsOnly = db.prepare(insertTextsSql)));
   st.del.run(fileId);
   for (const { ord, symbol } of list) {
     const [name, qn, sig, sum, doc] = lowerTexts(symbol);
@@ -101,16 +131,23 @@ function writeRows(db: DatabaseSync, fileId: number, list: { ord: number; symbol
     const lqn = qn === name ? null : qn;
     const lsum = sum === sig ? null : sum;
     const ldoc = doc === sum ? null : doc;
-    const { lastInsertRowid } = st.insert.run(fileId, ord, symbol.name, name, lqn, sig, lsum, ldoc, plain ? 1 : 0);
+    const at = placed?.symbols[ord];
+    const { lastInsertRowid } = at
+      ? st.insert!.run(fileId, ord, symbol.name, name, lqn, sig, lsum, ldoc, plain ? 1 : 0, at.kind, at.line, at.byte_offset, placed!.keys?.[ord] ?? null)
+      : textsOnly!.run(fileId, ord, symbol.name, name, lqn, sig, lsum, ldoc, plain ? 1 : 0);
     st.fts.run(lastInsertRowid, name, lqn, sig, lsum, ldoc);
   }
 }
 
-/** A file's rows in place of its old ones (in the caller's transaction): `symbols` in the entry's order. */
-export function writeSymbolTexts(db: DatabaseSync, fileId: number, symbols: readonly CatalogSymbol[]): void {
+/**
+ * A file's rows in place of its old ones (in the caller's transaction): `symbols` in the entry's
+ * order; `keys`, search_symbols' fixed key of each (FileCataloger.searchKeys), NULL without.
+ */
+export function writeSymbolTexts(db: DatabaseSync, fileId: number, symbols: readonly CatalogSymbol[], keys?: ArrayLike<number>): void {
   writeRows(
     db,
     fileId,
     symbols.map((symbol, ord) => ({ ord, symbol })),
+    { symbols, keys },
   );
 }

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { indexDbPath, openIndexDb } from '../../src/store/db.js';
-import { SCHEMA_VERSION } from '../../src/store/schema.js';
-import { writeSymbolTexts } from '../../src/store/symbol-texts.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/schema.js';
+import { addSymbolSearchKeys, dropSymbolTextsInsertTrigger, writeSymbolTexts } from '../../src/store/symbol-texts.js';
 import { catalogSymbol } from '../helpers/catalog-symbols.js';
 
 const dirs: string[] = [];
@@ -60,7 +60,7 @@ describe('the workspace database', () => {
     first.db.exec(`CREATE TRIGGER symbol_texts_insert AFTER INSERT ON symbol_texts BEGIN
   INSERT INTO symbol_texts_fts(rowid, lname, lqn, lsig, lsum, ldoc) VALUES (new.id, new.lname, new.lqn, new.lsig, new.lsum, new.ldoc);
 END;`);
-    first.setMeta('schema_version', String(SCHEMA_VERSION - 1));
+    first.setMeta('schema_version', String(MIGRATIONS.indexOf(dropSymbolTextsInsertTrigger)));
     first.close();
     const idx = openIndexDb(cache, 'ws');
     expect(idx.rebuilt).toBeUndefined();
@@ -72,6 +72,21 @@ END;`);
     // the delete trigger takes the FTS row with its file's
     idx.db.prepare('DELETE FROM files WHERE id = 1').run();
     expect(hits.get()).toEqual({ n: 0 });
+    idx.close();
+  });
+
+  it('adds the search keys to symbol_texts once (a database migrated again keeps its rows), pkey NULL where written without keys', () => {
+    const cache = cacheDir();
+    const first = openIndexDb(cache, 'ws');
+    first.db.prepare("INSERT INTO files(id, path) VALUES (1, 'src/a.ts')").run();
+    first.transaction(() => writeSymbolTexts(first.db, 1, [catalogSymbol('src/a.ts', 'typescript', 'alphaBeta', 'function', 3, 1)], [7]));
+    first.setMeta('schema_version', String(MIGRATIONS.indexOf(addSymbolSearchKeys)));
+    first.close();
+    const idx = openIndexDb(cache, 'ws');
+    expect(idx.rebuilt).toBeUndefined();
+    expect(idx.db.prepare('SELECT name, kind, line, pkey FROM symbol_texts').all()).toEqual([{ name: 'alphaBeta', kind: 'function', line: 3, pkey: 7 }]);
+    idx.transaction(() => writeSymbolTexts(idx.db, 1, [catalogSymbol('src/a.ts', 'typescript', 'gamma', 'class', 5, 1)]));
+    expect(idx.db.prepare('SELECT name, kind, line, pkey FROM symbol_texts').all()).toEqual([{ name: 'gamma', kind: 'class', line: 5, pkey: null }]);
     idx.close();
   });
 

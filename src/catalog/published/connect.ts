@@ -5,7 +5,7 @@
  * answer or an error. A reader's session is read-only (`SET default_transaction_read_only`) on top
  * of the read-only role docs/architecture.md asks for.
  */
-import pg from 'pg';
+import type pg from 'pg';
 
 import { LspgateError } from '../../errors/errors.js';
 import { redactText, redactUrl } from './url.js';
@@ -52,9 +52,11 @@ export function indexError(e: unknown, url: string, doing: string): LspgateError
 
 export async function connectIndex(url: string, opts: { readOnly: boolean }): Promise<IndexConnection> {
   const shown = redactUrl(url);
+  // loaded here, not with the module: a process that never reads a published index does not load pg's ~35 modules
+  const { Client } = (await import('pg')).default;
   let client: pg.Client;
   try {
-    client = new pg.Client({
+    client = new Client({
       connectionString: url,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       application_name: opts.readOnly ? 'lspgate-reader' : 'lspgate-publish',

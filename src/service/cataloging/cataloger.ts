@@ -12,7 +12,7 @@ import { adapterFor } from '../../adapters/index.js';
 import { projectManifests } from '../../adapters/languages.js';
 import type { FileContext, LanguageAdapter, PackageInfo } from '../../adapters/types.js';
 import { readGated } from '../../catalog/file-gate.js';
-import type { FileCataloger, FileContent, FileEntry } from '../../core/catalog.js';
+import type { CatalogSymbol, FileCataloger, FileContent, FileEntry } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import { SourceText } from '../../lsp/source-text.js';
 import type { LspSession } from '../../lsp/types.js';
@@ -24,6 +24,7 @@ import { decodeUtf8 } from '../../util/utf8-text.js';
 import type { ServiceEnv } from '../env.js';
 import { loadFileContext } from '../file-context.js';
 import { withTransientDocument } from '../held-documents.js';
+import { fixedPolicyKeys } from '../navigation/resolution-policy.js';
 import { flattenSymbols } from './catalog-entry.js';
 import { Limiter } from './limiter.js';
 import { ServiceSyntaxCataloger } from './syntax-cataloger.js';
@@ -44,6 +45,10 @@ export class ServiceCataloger implements FileCataloger {
 
   projectManifests(): ReadonlySet<string> {
     return projectManifests();
+  }
+
+  searchKeys(symbols: readonly CatalogSymbol[]): Uint8Array {
+    return fixedPolicyKeys(symbols);
   }
 
   extensions(): Set<string> {

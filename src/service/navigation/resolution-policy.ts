@@ -18,7 +18,7 @@ import { languageProfile, profileOf } from '../../adapters/languages.js';
 import { type PathRole, pathRole } from '../../adapters/test-files.js';
 import { textHash } from '../../catalog/symbol-search.js';
 import type { SymbolAlternative } from '../../core/call-meta.js';
-import type { CatalogSymbol, SymbolRanker } from '../../core/catalog.js';
+import type { CatalogSymbol, PolicyKey, SymbolRanker } from '../../core/catalog.js';
 
 /** What kinds an operation is about. */
 export type KindFit = 'any' | 'callable' | 'type';
@@ -204,6 +204,24 @@ export function policyOrder<T extends { symbol: CatalogSymbol; score: number }>(
     .map((x) => x.h);
 }
 
+/** searchPolicyKey's part that does not depend on the query: scope * 12 + role * 6 + visibility. */
+export function fixedPolicyKey(s: CatalogSymbol, parentOf: ParentOf): number {
+  return SCOPE_RANK[scopeOf(s, parentOf)] * 12 + ROLE_RANK[pathRole(s.file, s.language)] * 6 + visibilityOf(s, parentOf);
+}
+
+/**
+ * fixedPolicyKey of each of one file's symbols (entry order), their parents looked up among them, the
+ * last of an id as the catalog's byId finds it: what the store keeps beside each symbol's texts.
+ */
+export function fixedPolicyKeys(symbols: readonly CatalogSymbol[]): Uint8Array {
+  const byId = new Map<string, CatalogSymbol>();
+  for (const s of symbols) byId.set(s.symbol_id, s);
+  const parentOf = (id: string) => byId.get(id);
+  const keys = new Uint8Array(symbols.length);
+  symbols.forEach((s, i) => (keys[i] = fixedPolicyKey(s, parentOf)));
+  return keys;
+}
+
 /** Per catalog version (its ordered symbol list): scope * 12 + role * 6 + visibility of each position, 255 = not worked out yet. */
 const fixedKeys = new WeakMap<readonly (CatalogSymbol | undefined)[], Uint8Array>();
 
@@ -213,7 +231,7 @@ const fixedKeys = new WeakMap<readonly (CatalogSymbol | undefined)[], Uint8Array
  * every match. Scope, role and visibility do not depend on the query and are kept per catalog version.
  * Undefined for a blank query (policyOrder keeps file and line order).
  */
-export function searchPolicyKey(ranker: SymbolRanker, query: string, parentOf: ParentOf): ((pos: number) => number) | undefined {
+export function searchPolicyKey(ranker: SymbolRanker, query: string, parentOf: ParentOf): PolicyKey | undefined {
   const q = query.trim();
   if (q === '') return undefined;
   const last = lastSegment(q);
@@ -235,12 +253,15 @@ export function searchPolicyKey(ranker: SymbolRanker, query: string, parentOf: P
     const s = symbols[pos]!;
     return s.name === q || s.qualified_name === q || ranker.lowerName(pos) === lastLower ? 0 : 1;
   };
-  return (pos) => {
-    let f = keys[pos]!;
-    if (f === 255) {
-      const s = symbols[pos]!;
-      keys[pos] = f = SCOPE_RANK[scopeOf(s, parentOf)] * 12 + ROLE_RANK[pathRole(s.file, s.language)] * 6 + visibilityOf(s, parentOf);
+  const qLower = q.toLowerCase();
+  return (pos, stored) => {
+    if (stored) {
+      // the same tests from the stored parts; the qualified name's exact case only when its lower case is q's
+      const named = stored.name === q || stored.lname === lastLower || (stored.lqn === qLower && stored.symbol()?.qualified_name === q);
+      return (named ? 0 : 36) + stored.fixed + (stored.name === last ? 0 : 3);
     }
+    let f = keys[pos]!;
+    if (f === 255) keys[pos] = f = fixedPolicyKey(symbols[pos]!, parentOf);
     const exactCase = symbols[pos]!.name === last ? 0 : 1;
     return tierOf(pos) * 36 + f + exactCase * 3;
   };
