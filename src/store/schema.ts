@@ -11,7 +11,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 import { searchTablesMigration } from './search-schema.js';
-import { addSymbolTexts, dropSymbolTextsInsertTrigger } from './symbol-texts.js';
+import { addSymbolTexts, dropSymbolTextsInsertTrigger, ftsWithoutPositions } from './symbol-texts.js';
 
 /** Version 1: the catalog (files with content and FTS5, symbols, call_graph) and meta. */
 const V1 = `
@@ -81,7 +81,7 @@ export function createSchema(db: DatabaseSync): void {
  * MIGRATIONS[v] brings a database at version v to v + 1 (in the caller's transaction). Index 0 is
  * unused: version 0 is a new database (createSchema).
  */
-export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [() => undefined, searchTables, addSymbolTexts, symbolLastNames, dropSymbolTextsInsertTrigger];
+export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [() => undefined, searchTables, addSymbolTexts, symbolLastNames, dropSymbolTextsInsertTrigger, ftsWithoutPositions];
 
 /** The version a database is at once every migration ran: one more than the last migration's index. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
