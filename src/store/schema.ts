@@ -81,7 +81,14 @@ export function createSchema(db: DatabaseSync): void {
  * MIGRATIONS[v] brings a database at version v to v + 1 (in the caller's transaction). Index 0 is
  * unused: version 0 is a new database (createSchema).
  */
-export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [() => undefined, searchTables, addSymbolTexts, symbolLastNames, dropSymbolTextsInsertTrigger, ftsWithoutPositions];
+export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [
+  () => undefined,
+  searchTables,
+  addSymbolTexts,
+  symbolLastNames,
+  dropSymbolTextsInsertTrigger,
+  ftsWithoutPositions,
+];
 
 /** The version a database is at once every migration ran: one more than the last migration's index. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

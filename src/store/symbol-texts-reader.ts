@@ -66,7 +66,10 @@ export function subsequenceGlob(word: string): string {
  */
 export function trigramsQuery(word: string): string {
   const chars = [...word];
-  const quote = (i: number) => `"${chars.slice(i, i + 3).join('').replaceAll('"', '""')}"`;
+  const quote = (i: number) => {
+    const gram = chars.slice(i, i + 3).join('');
+    return `"${gram.replaceAll('"', '""')}"`;
+  };
   if (chars.length <= 3) return quote(0);
   const terms: string[] = [];
   for (let i = 0; i + 3 < chars.length; i += 3) terms.push(quote(i));
