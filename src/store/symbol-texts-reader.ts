@@ -4,7 +4,7 @@
  * written in SQL, the same answer where `=`, substr, instr and GLOB agree with JavaScript — and
  * only the matches come back, as four integers; the other rows come back with their texts, for
  * the caller to score. A word of three characters or more narrows the rows to the FTS5 index's
- * (and, for the fuzzy pass, the name index's) candidates.
+ * (the rows holding each of its trigrams) and, for the fuzzy pass, the name index's candidates.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
@@ -73,6 +73,24 @@ export function subsequenceGlob(word: string): string {
   let out = '*';
   for (const c of word) out += (c === '*' || c === '?' || c === '[' ? `[${c}]` : c) + '*';
   return out;
+}
+
+/**
+ * The FTS5 query of the rows holding each trigram of `word` (three characters or more) that
+ * covers it — those at 0, 3, 6… and the last: a superset of the rows holding the word, which the
+ * index, keeping no positions (`detail=none`), cannot ask as a phrase.
+ */
+export function trigramsQuery(word: string): string {
+  const chars = [...word];
+  const quote = (i: number) => {
+    const gram = chars.slice(i, i + 3).join('');
+    return `"${gram.replaceAll('"', '""')}"`;
+  };
+  if (chars.length <= 3) return quote(0);
+  const terms: string[] = [];
+  for (let i = 0; i + 3 < chars.length; i += 3) terms.push(quote(i));
+  terms.push(quote(chars.length - 3));
+  return terms.join(' AND ');
 }
 
 export class SymbolTextsReader {
@@ -149,6 +167,6 @@ export class SymbolTextsReader {
   }
 
   private narrowing(word: string): Record<string, string> {
-    return { phrase: `"${word.replaceAll('"', '""')}"`, cglob: subsequenceGlob(word) };
+    return { phrase: trigramsQuery(word), cglob: subsequenceGlob(word) };
   }
 }

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { indexDbPath, openIndexDb } from '../../src/store/db.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/schema.js';
-import { addSymbolSearchKeys, dropSymbolTextsInsertTrigger, writeSymbolTexts } from '../../src/store/symbol-texts.js';
+import { addSymbolSearchKeys, dropSymbolTextsInsertTrigger, ftsWithoutPositions, writeSymbolTexts } from '../../src/store/symbol-texts.js';
+import { trigramsQuery } from '../../src/store/symbol-texts-reader.js';
 import { catalogSymbol } from '../helpers/catalog-symbols.js';
 
 const dirs: string[] = [];
@@ -67,11 +68,36 @@ END;`);
     expect(idx.db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name = 'symbol_texts_insert'").all()).toEqual([]);
     idx.db.prepare("INSERT INTO files(id, path) VALUES (1, 'src/a.ts')").run();
     idx.transaction(() => writeSymbolTexts(idx.db, 1, [catalogSymbol('src/a.ts', 'typescript', 'alphaBeta', 'function', 1, 1)]));
-    const hits = idx.db.prepare("SELECT count(*) AS n FROM symbol_texts_fts WHERE symbol_texts_fts MATCH 'alphabeta'");
-    expect(hits.get()).toEqual({ n: 1 });
+    const hits = idx.db.prepare('SELECT count(*) AS n FROM symbol_texts_fts WHERE symbol_texts_fts MATCH ?');
+    expect(hits.get(trigramsQuery('alphabeta'))).toEqual({ n: 1 });
     // the delete trigger takes the FTS row with its file's
     idx.db.prepare('DELETE FROM files WHERE id = 1').run();
-    expect(hits.get()).toEqual({ n: 0 });
+    expect(hits.get(trigramsQuery('alphabeta'))).toEqual({ n: 0 });
+    idx.close();
+  });
+
+  it('rebuilds the FTS index of symbol texts without positions, from the rows a database holds', () => {
+    const cache = cacheDir();
+    const first = openIndexDb(cache, 'ws');
+    // a database of the version before: the index kept positions (phrase queries)
+    first.db.exec(`DROP TABLE symbol_texts_fts;
+CREATE VIRTUAL TABLE symbol_texts_fts USING fts5(lname, lqn, lsig, lsum, ldoc, content=symbol_texts, content_rowid=id, tokenize='trigram case_sensitive 1');`);
+    first.db.prepare("INSERT INTO files(id, path) VALUES (1, 'src/a.ts')").run();
+    first.transaction(() => writeSymbolTexts(first.db, 1, [catalogSymbol('src/a.ts', 'typescript', 'alphaBeta', 'function', 1, 1)]));
+    expect(first.db.prepare('SELECT count(*) AS n FROM symbol_texts_fts WHERE symbol_texts_fts MATCH ?').get('"phabet"')).toEqual({ n: 1 });
+    first.setMeta('schema_version', String(MIGRATIONS.indexOf(ftsWithoutPositions)));
+    first.close();
+    const idx = openIndexDb(cache, 'ws');
+    expect(idx.rebuilt).toBeUndefined();
+    const { sql } = idx.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'symbol_texts_fts'").get() as { sql: string };
+    expect(sql).toContain('detail=none');
+    const hits = idx.db.prepare('SELECT count(*) AS n FROM symbol_texts_fts WHERE symbol_texts_fts MATCH ?');
+    // the stored row is in the rebuilt index, a candidate of every word whose trigrams it holds (a superset:
+    // 'betalpha' is not in it, its trigrams are; the search scores candidates on their texts)
+    expect(hits.get(trigramsQuery('phabet'))).toEqual({ n: 1 });
+    expect(hits.get(trigramsQuery('betalpha'))).toEqual({ n: 1 });
+    expect(hits.get(trigramsQuery('gamma'))).toEqual({ n: 0 });
+    expect(() => hits.get('"phabet"')).toThrow(/phrase queries are not supported/);
     idx.close();
   });
 
