@@ -10,12 +10,14 @@
  * client of it (thin/plan.ts says which), and Node loads nothing else. Every other call, and any
  * thin call the daemon refuses, loads the full CLI (full-main.ts).
  */
+import { enableCodeCache } from '../link/code-cache.js';
 import { runOnFloor } from '../link/node-floor.js';
 import { commandFirst } from './thin/argv.js';
 import { localAnswer } from './thin/local.js';
 
 // Below Node 22.13 the same command re-runs on the packaged Node (src/link/node-floor.ts).
 if (runOnFloor(import.meta.url, process.argv.slice(2))) {
+  enableCodeCache();
   const argv = commandFirst(process.argv.slice(2));
   const local = await localAnswer(argv);
   if (local) {
