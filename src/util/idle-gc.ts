@@ -6,7 +6,8 @@
  * files, the process stayed at 281 MB after its workers ended, and a memory-reducing collection
  * (the one V8 runs under memory pressure) took it to 167 MB. So, IDLE_GC_MS after the last operation
  * or pass ended, that collection is run once — when the RSS grew by GROWTH_BYTES since the last —
- * at a moment nobody waits (a question asked meanwhile waits for it to end).
+ * at a moment nobody waits (a question asked meanwhile waits for it to end); at once when a pass ends
+ * with no question being answered (burstEnded).
  *
  * The collector is V8's `gc`, reached by setting --expose-gc at run time and taking `gc` from a new
  * context (the flag only exposes it to contexts made afterwards). Where that fails nothing is done.
@@ -62,6 +63,16 @@ export function workEnded(operation = false): void {
   }, IDLE_GC_MS);
   // never what keeps the process alive
   timer.unref();
+}
+
+/**
+ * A burst of work nobody waits on ended (a pass done): its garbage goes back now, not IDLE_GC_MS
+ * later (the questions asked next would find it resident), unless an operation is being answered —
+ * then, as after any work, once everything has been idle IDLE_GC_MS.
+ */
+export function burstEnded(): void {
+  if (running === 0 && process.memoryUsage.rss() - floor >= GROWTH_BYTES) reduceMemory();
+  else workEnded();
 }
 
 /** The memory-reducing collection, now (the idle timer's; tests). */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { IDLE_GC_MS, workEnded, workStarted } from '../../src/util/idle-gc.js';
+import { burstEnded, IDLE_GC_MS, workEnded, workStarted } from '../../src/util/idle-gc.js';
 
 const rssMb = () => process.memoryUsage().rss / 1048576;
 
@@ -34,6 +34,22 @@ describe('idle memory reduction', () => {
     workEnded(); // a pass ended while an operation is answered
     const before = rssMb();
     vi.advanceTimersByTime(IDLE_GC_MS * 2);
+    expect(before - rssMb()).toBeLessThan(20);
+    workEnded(true);
+    vi.advanceTimersByTime(IDLE_GC_MS);
+    expect(before - rssMb()).toBeGreaterThan(40);
+  });
+
+  it("gives a pass's garbage back as the pass ends, unless a question is being answered", () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    expect(burst()).toBe(1_500_000);
+    let before = rssMb();
+    burstEnded();
+    expect(before - rssMb()).toBeGreaterThan(40);
+    expect(burst()).toBe(1_500_000);
+    workStarted();
+    before = rssMb();
+    burstEnded();
     expect(before - rssMb()).toBeLessThan(20);
     workEnded(true);
     vi.advanceTimersByTime(IDLE_GC_MS);
