@@ -10,7 +10,7 @@
  * work the file's content decides) and a heap cap per worker (`resourceLimits`). Over either, the
  * worker is terminated and replaced and the job fails TIMEOUT or LIMIT_EXCEEDED naming the file and
  * the limit. Workers are kept between jobs (each holds a tree-sitter runtime and its grammars) and
- * ended when idle, all but one soon after a burst; they never hold the process open.
+ * ended when idle; they never hold the process open.
  */
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
@@ -49,10 +49,8 @@ export type JobMessage =
 
 /** Loading a module and a grammar may take this long on a loaded machine. */
 const PREPARE_MS = 60_000;
-/** The last worker, with nothing to do, is ended after this long. */
+/** Workers with nothing to do are ended after this long. */
 const IDLE_MS = 20_000;
-/** The others (a burst's: chunking every file) after this long: a burst's next job comes sooner. */
-const SPARE_IDLE_MS = 1000;
 
 interface Pending {
   id: number;
@@ -107,16 +105,9 @@ class JobPool {
       this.start(slot, p);
     }
     if (this.slots.length > 0 && this.slots.every((s) => !s.job)) {
-      // a burst's spare workers end soon (each holds an isolate and its grammars: ~10-20 MB); one is
-      // kept IDLE_MS for the next on-demand job (starting one took 420-600 ms at load 4-5)
-      const spares = this.slots.length > 1;
-      this.idle = setTimeout(
-        () => {
-          for (const s of this.slots.splice(spares ? 1 : 0)) void s.worker.terminate();
-          if (spares) this.dispatch();
-        },
-        spares ? SPARE_IDLE_MS : IDLE_MS,
-      );
+      this.idle = setTimeout(() => {
+        for (const s of this.slots.splice(0)) void s.worker.terminate();
+      }, IDLE_MS);
       this.idle.unref();
     }
   }
