@@ -31,7 +31,7 @@ describe("lspgate's own Node process", () => {
       'process.stdout.write(JSON.stringify({ own, child, flags: process.execArgv.slice(0, ' + NODE_FLAGS.length + ') }));',
     ].join('\n');
     // `node` from PATH as the shebang finds it: put this test's Node first
-    const env = { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}` };
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}` };
     delete env.GLIBC_TUNABLES;
     const r = spawnSync(envBin!, [rest.join(' '), '--input-type=module', '-e', script], { encoding: 'utf8', env });
     expect(r.status, r.stderr).toBe(0);
