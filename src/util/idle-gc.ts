@@ -29,7 +29,7 @@ const GROWTH_BYTES = 32 * 1048576;
  * pass's last syntax worker ended meanwhile: the RSS fell below the last collection's, and 28 MB of a
  * search's garbage then stayed resident).
  */
-const HEAP_GROWTH_BYTES = 16 * 1048576;
+const HEAP_GROWTH_BYTES = 8 * 1048576;
 
 type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 
