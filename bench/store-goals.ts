@@ -1,12 +1,17 @@
 /**
- * `node dist/bench/store-goals.js [--files 3500] [--root DIR]` (also the `store` row of
- * bench/memory-goals.ts): the workspace database's goals, each phase in a process of its own.
+ * `node dist/bench/store-goals.js [--files 3500] [--root DIR] [--phase-only cold] [--bare] [--no-code-cache] [--node-flags '…']` (also the `store` row of
+ * bench/memory-goals.ts): the workspace database's goals, each phase in a process of its own, started
+ * as the lspgate bin starts its Node (src/link/node-memory.ts: its flags and malloc tunables; `--bare`:
+ * without the tunables, to compare; `--node-flags`: more Node flags for the phases).
  *   - cold: a gateway catalogs the repository (gen-repo's, seed 42, unless --root), then answers
- *     get_file_outline, get_symbol, a lookup by name, search_text and get_repo_outline; lspgate's own
- *     RSS after a full GC (and the worker threads still alive) — target ≤ 150 MB; then search_symbols (ranked from the database: symbol_texts),
- *     and the RSS again; then a BM25 search_code (every file chunked into the database) and the RSS again,
- *     again 21 s later (the workers' idle time: the job worker that chunked has ended), and after a GC
- *     that gives back what V8 keeps committed (`flavor: 'last-resort'`);
+ *     get_file_outline, get_symbol, a lookup by name, search_text and get_repo_outline back to back;
+ *     lspgate's own RSS — target ≤ 150 MB — read three ways: right after each answer, nothing
+ *     collected (`rss_mb_right_after`); after a full GC (`rss_mb_after_gc`, the worker threads still
+ *     alive); and settled, once nothing was asked for 6.5 s and lspgate's idle collection has run
+ *     (`rss_mb_settled`, nothing forced). Then search_symbols (ranked from the database: symbol_texts)
+ *     and the RSS again (the three ways); then a BM25 search_code (every file chunked into the database)
+ *     and the RSS again, again 21 s later (the workers' idle time: the job worker that chunked has
+ *     ended), and after a GC that gives back what V8 keeps committed (`flavor: 'last-resort'`);
  *   - warm: a new process on the same cache, no file changed: the first get_file_outline, get_symbol
  *     by id and lookup by name, then search_symbols, each in ms since the process started (Node's
  *     start and lspgate's imports included) — target ≤ 1 s; the RSS after them;
@@ -16,15 +21,31 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
-import { Gateway } from '../src/gateway/gateway.js';
+import type { GatewayOptions } from '../src/gateway/gateway.js';
+import { enableCodeCache } from '../src/link/code-cache.js';
+import { MALLOC_TUNABLES, NODE_FLAGS } from '../src/link/node-memory.js';
+import { IDLE_GC_MS } from '../src/util/idle-gc.js';
 import { generateRepo } from './gen-repo.js';
 
 const here = fileURLToPath(import.meta.url);
+
+/**
+ * The gateway, loaded when a phase first asks for it: after the phase turned on Node's code cache in its
+ * cache directory, as the lspgate command does before it loads anything (src/link/code-cache.ts), so a
+ * warm phase loads lspgate's modules as a restarted lspgate would. `--no-code-cache` compares without it.
+ */
+const Gateway = {
+  async create(opts: GatewayOptions) {
+    const { Gateway: G } = await import('../src/gateway/gateway.js');
+    return G.create(opts);
+  },
+};
 const mb = (bytes: number) => Math.round(bytes / 1048576);
 
 function arg(name: string): string | undefined {
@@ -48,6 +69,20 @@ function reducedRss(): number {
 
 /** Past the worker pools' idle time (20 s): the syntax and job workers a pass or a chunking started have ended. */
 const WORKERS_IDLE_MS = 21_000;
+
+/** Past lspgate's idle collection (IDLE_GC_MS after the last work) and the time it takes. */
+const SETTLE_MS = IDLE_GC_MS + 1500;
+
+/** The RSS now, nothing collected first. */
+function rssNow(): number {
+  return mb(process.memoryUsage().rss);
+}
+
+/** The RSS once nothing has been asked for SETTLE_MS: what an idle process holds, nothing forced. */
+async function settle(): Promise<number> {
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  return rssNow();
+}
 
 /** The process's threads (Node's own, libuv's pool, the syntax pass's workers while alive). */
 function threads(): number {
@@ -89,30 +124,47 @@ async function cold(root: string, cacheDir: string): Promise<Record<string, unkn
     await ws.catalog.complete();
     const catalogMs = Math.round(performance.now() - t0);
     const status = ws.catalog.status();
+    // what the process holds at once, no collection forced: the moment an answer has been made
+    const rightAfter: Record<string, number> = { catalog: rssNow() };
     const run: Run = async (op, input) => (await g.run(op, { ...input, output_format: 'json' })).result as Record<string, unknown>;
     const first = await firstSymbol(run, root);
+    rightAfter.outlines = rssNow();
     await run('get_symbol', { symbol_id: first.id });
+    rightAfter.get_symbol = rssNow();
     await ws.catalog.lookup(first.name);
+    rightAfter.lookup = rssNow();
     await run('search_text', { query: 'return' });
+    rightAfter.search_text = rssNow();
     await run('get_repo_outline', {});
+    rightAfter.get_repo_outline = rssNow();
     const rss = gcRss();
     const heap = mb(process.memoryUsage().heapUsed);
     const liveThreads = threads();
+    // what it holds once nothing is asked for a while: lspgate's idle collection has run (no collection forced)
+    const settled: Record<string, number> = { after_answers: await settle() };
     await run('search_symbols', { query: 'service' });
+    rightAfter.search_symbols = rssNow();
     const rssBeforeSearchCode = gcRss();
     const heapAfterSymbols = mb(process.memoryUsage().heapUsed);
+    settled.after_search_symbols = await settle();
     const t1 = performance.now();
     const code = (await run('search_code', { query: 'parse the service request', mode: 'bm25' })) as unknown as { hits?: unknown[]; results?: unknown[] };
     const searchCodeMs = Math.round(performance.now() - t1);
+    rightAfter.search_code = rssNow();
     const afterSearchCode = gcRss();
+    settled.after_search_code = await settle();
     const peak = Math.round(process.resourceUsage().maxRSS / 1024);
-    await new Promise((r) => setTimeout(r, WORKERS_IDLE_MS));
+    await new Promise((r) => setTimeout(r, WORKERS_IDLE_MS - SETTLE_MS));
+    settled.workers_ended = rssNow();
     const idle = gcRss();
+    const cpu = process.cpuUsage();
     return {
       files: status.files,
       symbols: status.symbols,
       state: status.state,
       catalog_ms: catalogMs,
+      rss_mb_right_after: rightAfter,
+      rss_mb_settled: settled,
       rss_mb_after_gc: rss,
       heap_used_mb: heap,
       threads: liveThreads,
@@ -126,6 +178,8 @@ async function cold(root: string, cacheDir: string): Promise<Record<string, unkn
       rss_mb_workers_ended: idle,
       threads_workers_ended: threads(),
       rss_mb_reduced_gc: reducedRss(),
+      // the whole phase's CPU (the pass, the answers, every collection): what memory savings cost
+      cpu_s: Math.round((cpu.user + cpu.system) / 1e5) / 10,
       db_mb: mb(fs.statSync(path.join(cacheDir, 'workspaces', ws.id, 'index.db')).size),
     };
   } finally {
@@ -189,18 +243,42 @@ async function warmSearch(root: string, cacheDir: string): Promise<Record<string
 
 function phase(name: string, root: string, cacheDir: string): Record<string, unknown> {
   process.stderr.write(`[store-goals] ${name} on ${root}\n`);
-  const r = spawnSync(process.execPath, ['--max-semi-space-size=2', '--expose-gc', here, '--phase', name, '--root', root, '--cache', cacheDir], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  // started as the lspgate bin starts its Node (its flags and malloc tunables), unless --bare
+  const bare = process.argv.includes('--bare');
+  const env = bare ? { ...process.env } : { ...process.env, GLIBC_TUNABLES: MALLOC_TUNABLES };
+  if (bare) delete env.GLIBC_TUNABLES;
+  const extra = arg('--node-flags')?.split(' ').filter(Boolean) ?? [];
+  const r = spawnSync(
+    process.execPath,
+    [
+      ...NODE_FLAGS,
+      ...extra,
+      '--expose-gc',
+      here,
+      '--phase',
+      name,
+      '--root',
+      root,
+      '--cache',
+      cacheDir,
+      ...(process.argv.includes('--no-code-cache') ? ['--no-code-cache'] : []),
+    ],
+    {
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   if (r.status !== 0) throw new Error(`${name} phase exited ${r.status}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
 }
 
 const phaseName = arg('--phase');
 if (phaseName) {
+  if (!process.argv.includes('--no-code-cache')) enableCodeCache({ ...process.env, LSPGATE_CACHE_DIR: arg('--cache')! });
   const result = await (phaseName === 'cold' ? cold : phaseName === 'warm-search' ? warmSearch : warm)(arg('--root')!, arg('--cache')!);
   process.stdout.write(`${JSON.stringify(result)}\n`);
+  module.flushCompileCache?.();
   process.exit(0);
 } else {
   const given = arg('--root');
@@ -208,9 +286,10 @@ if (phaseName) {
   const root = given ?? gen!.root;
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lspgate-store-goals-'));
   try {
+    const only = arg('--phase-only');
     const c = phase('cold', root, cacheDir);
-    const w = phase('warm', root, cacheDir);
-    const ws = phase('warm-search', root, cacheDir);
+    const w = only === 'cold' ? undefined : phase('warm', root, cacheDir);
+    const ws = only === 'cold' ? undefined : phase('warm-search', root, cacheDir);
     process.stdout.write(`${JSON.stringify({ root: given ?? `generated-${gen!.files.length}`, cold: c, warm: w, warm_search_first: ws })}\n`);
   } finally {
     fs.rmSync(cacheDir, { recursive: true, force: true });

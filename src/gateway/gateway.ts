@@ -29,7 +29,7 @@ import { recoverJournals } from '../service/editing/recovery.js';
 import type { ServiceEnv } from '../service/env.js';
 import { serverStartSetting, warmServers } from '../service/workspace/server-warmup.js';
 import { verifySample } from '../service/workspace/verification.js';
-import { workEnded, workStarted } from '../util/idle-gc.js';
+import { burstEnded, workEnded, workStarted } from '../util/idle-gc.js';
 import { createLogger, type Logger } from '../util/logger.js';
 import { resolveInWorkspace, toRelative } from '../util/paths.js';
 import { privateCacheRoot } from '../util/private-files.js';
@@ -241,7 +241,8 @@ export class Gateway implements RunnerHost {
     const cataloger = new ServiceCataloger(env, root);
     const start = env.serverStart ?? 'after-syntax';
     const afterBuild = (files: ReadonlyMap<string, unknown>): void => {
-      workEnded();
+      // the pass's garbage goes back at once, before the questions that come next (none being answered)
+      burstEnded();
       warmServers(env, root, files.keys(), start);
       // the servers, once started, check a sample of the catalog while nobody asks them anything
       if (start === 'after-syntax')

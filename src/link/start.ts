@@ -7,6 +7,7 @@ import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 
+import { NODE_FLAGS, withOwnTunables } from './node-memory.js';
 import { type DaemonPaths, LinkError } from './paths.js';
 
 /** A connected socket, or undefined when no daemon listens there. */
@@ -41,10 +42,11 @@ spawn(file, args, { detached: true, stdio: 'inherit' }).unref();`;
 export function startDaemon(paths: DaemonPaths): void {
   const log = openSync(paths.log, 'a', 0o600);
   try {
-    const launcher = spawn(process.execPath, ['-e', LAUNCHER, process.execPath, '--max-semi-space-size=2', cliScript(), 'daemon'], {
+    // the daemon runs with the bin's flags and malloc tunables (the launcher too: it only spawns)
+    const launcher = spawn(process.execPath, ['-e', LAUNCHER, process.execPath, ...NODE_FLAGS, cliScript(), 'daemon'], {
       detached: true,
       stdio: ['ignore', 'ignore', log],
-      env: process.env,
+      env: withOwnTunables(process.env),
     });
     launcher.unref();
   } finally {

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { IDLE_GC_MS, workEnded, workStarted } from '../../src/util/idle-gc.js';
+import { burstEnded, IDLE_GC_MS, reduceMemory, workEnded, workStarted } from '../../src/util/idle-gc.js';
 
 const rssMb = () => process.memoryUsage().rss / 1048576;
 
 /** A burst of short-lived objects (~100 MB of heap), garbage once it returns. */
-function burst(): number {
+function burst(n = 1_500_000): number {
   const objects: { i: number; s: string }[] = [];
-  for (let i = 0; i < 1_500_000; i++) objects.push({ i, s: `x${i}` });
+  for (let i = 0; i < n; i++) objects.push({ i, s: `x${i}` });
   return objects.length;
 }
 
@@ -38,5 +38,36 @@ describe('idle memory reduction', () => {
     workEnded(true);
     vi.advanceTimersByTime(IDLE_GC_MS);
     expect(before - rssMb()).toBeGreaterThan(40);
+  });
+
+  it("gives a pass's garbage back as the pass ends, unless a question is being answered", () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    expect(burst()).toBe(1_500_000);
+    let before = rssMb();
+    burstEnded();
+    expect(before - rssMb()).toBeGreaterThan(40);
+    expect(burst()).toBe(1_500_000);
+    workStarted();
+    before = rssMb();
+    burstEnded();
+    expect(before - rssMb()).toBeLessThan(20);
+    workEnded(true);
+    vi.advanceTimersByTime(IDLE_GC_MS);
+    expect(before - rssMb()).toBeGreaterThan(40);
+  });
+
+  it("collects after a burst that grew V8's heap, though not the RSS, enough", () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    reduceMemory();
+    const heapMb = () => process.memoryUsage().heapTotal / 1048576;
+    const start = { rss: rssMb(), heap: heapMb() };
+    // ~25 MB of garbage: under the RSS's 32 MB, over the heap's 16 MB
+    expect(burst(240_000)).toBe(240_000);
+    const before = { rss: rssMb(), heap: heapMb() };
+    expect(before.rss - start.rss).toBeLessThan(32);
+    expect(before.heap - start.heap).toBeGreaterThan(16);
+    workEnded();
+    vi.advanceTimersByTime(IDLE_GC_MS);
+    expect(before.heap - heapMb()).toBeGreaterThan(10);
   });
 });
