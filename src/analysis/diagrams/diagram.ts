@@ -5,6 +5,7 @@
  * nearest ones; edges to nodes over the budget are left out and counted.
  */
 import { LspgateError } from '../../errors/errors.js';
+import { DIAGRAM_TYPES } from '../../schema/vocabularies.js';
 import type { ServiceCall } from '../../service/call.js';
 import { callTree } from '../../service/navigation/call-tree.js';
 import { catalogFileSymbols } from '../../service/symbol-ids.js';
@@ -15,7 +16,7 @@ import { addCatalogErrors, type Skips, skipsOf } from '../skips.js';
 import { parseTarget, resolveSymbolTarget, targetFile } from '../target.js';
 import type { GraphData, GraphEdge, GraphNode } from './diagram-format.js';
 
-export const DIAGRAM_TYPES = ['dependencies', 'calls', 'imports', 'all'] as const;
+export { DIAGRAM_TYPES };
 export type DiagramType = (typeof DIAGRAM_TYPES)[number];
 
 class Builder {

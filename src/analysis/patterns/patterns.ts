@@ -16,6 +16,7 @@ import { ImplementationRequest } from 'vscode-languageserver-protocol';
 import { languageProfile } from '../../adapters/languages.js';
 import type { CatalogSymbol } from '../../core/catalog.js';
 import { toLspPosition } from '../../lsp/positions.js';
+import { PATTERN_TYPES } from '../../schema/vocabularies.js';
 import type { ServiceCall } from '../../service/call.js';
 import { typeDefinition } from '../../service/descriptors/descriptors.js';
 import { locate, toLocations } from '../../service/locations.js';
@@ -24,7 +25,7 @@ import { isInside } from '../../util/paths.js';
 import { addCatalogErrors, perFile, type Skips, skipsOf } from '../skips.js';
 import { boundedScanFile } from './pattern-scan.js';
 
-export const PATTERN_TYPES = ['inheritance', 'framework', 'decorators', 'error-handling'] as const;
+export { PATTERN_TYPES };
 export type PatternType = (typeof PATTERN_TYPES)[number];
 
 export interface PatternSite {

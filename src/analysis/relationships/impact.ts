@@ -11,6 +11,7 @@ import { ReferencesRequest } from 'vscode-languageserver-protocol';
 
 import { isTestPath } from '../../adapters/test-files.js';
 import { LspgateError } from '../../errors/errors.js';
+import { OPERATIONS } from '../../schema/vocabularies.js';
 import type { ServiceCall } from '../../service/call.js';
 import { LineSource, resolveLocations } from '../../service/locations.js';
 import { callTree } from '../../service/navigation/call-tree.js';
@@ -24,7 +25,7 @@ import { parseTarget } from '../target.js';
 import { reachFrom } from './impact-reach.js';
 import { catalogBuilt, flattenCalls, importsOf, WALK_BUDGET } from './relationships.js';
 
-export const OPERATIONS = ['modify', 'delete', 'refactor'] as const;
+export { OPERATIONS };
 export type ChangeOperation = (typeof OPERATIONS)[number];
 export type ImpactKind = 'direct call' | 'reference' | 'import' | 'indirect dependency' | 'test';
 export type Severity = 'minor' | 'major' | 'breaking';

@@ -4,6 +4,7 @@
  * the resolved import graph, depends-on / depends-on-me as the union of both at file level, each
  * followed to `max_depth`. Never by name matching: every edge is a server's answer.
  */
+import { QUERY_TYPES } from '../../schema/vocabularies.js';
 import type { ServiceCall } from '../../service/call.js';
 import { Limiter } from '../../service/cataloging/limiter.js';
 import { type CallNode, callTree } from '../../service/navigation/call-tree.js';
@@ -13,7 +14,7 @@ import { skipsOf } from '../skips.js';
 import { parseTarget, resolveSymbolTarget, targetFile } from '../target.js';
 import { fileCallEdges } from './file-calls.js';
 
-export const QUERY_TYPES = ['calls', 'calls-me', 'imports', 'imports-me', 'depends-on', 'depends-on-me'] as const;
+export { QUERY_TYPES };
 export type QueryType = (typeof QUERY_TYPES)[number];
 
 export interface Relationship {

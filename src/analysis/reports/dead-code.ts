@@ -13,6 +13,7 @@ import type { ManifestReader } from '../../adapters/language-profile.js';
 import { profileOf } from '../../adapters/languages.js';
 import { isTestFunctionName, isTestPath } from '../../adapters/test-files.js';
 import type { CatalogSymbol, SymbolRef } from '../../core/catalog.js';
+import { CATEGORIES } from '../../schema/vocabularies.js';
 import type { ServiceCall } from '../../service/call.js';
 import { LineSource } from '../../service/locations.js';
 import { decorationOf } from '../../service/structure-index.js';
@@ -21,7 +22,7 @@ import { addCatalogErrors, perFile, type SkippedFile, skipsOf } from '../skips.j
 import { checkedDeclarations, outsideReferences } from './declarations.js';
 import { BaseMethods } from './overrides.js';
 
-export const CATEGORIES = ['dead', 'entry_point', 'test', 'framework_hook', 'exported_api'] as const;
+export { CATEGORIES };
 export type Category = (typeof CATEGORIES)[number];
 
 export interface DeadCodeCandidate extends SymbolRef {

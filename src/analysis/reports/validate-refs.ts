@@ -9,13 +9,14 @@
 import picomatch from 'picomatch';
 
 import { LspgateError } from '../../errors/errors.js';
+import { REFERENCE_KINDS } from '../../schema/vocabularies.js';
 import type { ServiceCall } from '../../service/call.js';
 import type { DiagnosticEntry } from '../../service/diagnostics/diagnostic-entries.js';
 import { diagnoseFiles } from '../../service/diagnostics/diagnostics.js';
 import { importGraph, noteGraphSkips } from '../imports/import-graph.js';
 import { type SkippedFile, skipsOf } from '../skips.js';
 
-export const REFERENCE_KINDS = ['unresolved_import', 'undefined_name', 'missing_export', 'undefined_member'] as const;
+export { REFERENCE_KINDS };
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 
 /**

@@ -3,11 +3,9 @@
  */
 import { z } from 'zod';
 
-import { DIAGRAM_TYPES } from '../../analysis/diagrams/diagram.js';
-import { PATTERN_TYPES } from '../../analysis/patterns/patterns.js';
-import { CATEGORIES } from '../../analysis/reports/dead-code.js';
 import { withMeta } from '../../schema/meta.js';
 import { symbolRowShape } from '../../schema/rows.js';
+import { CATEGORIES, DIAGRAM_TYPES, PATTERN_TYPES } from '../../schema/vocabularies.js';
 import { SkippedSchema } from './skipped.js';
 
 export const FindDeadCodeOutput = withMeta({

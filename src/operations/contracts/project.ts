@@ -4,8 +4,8 @@
 import { z } from 'zod';
 
 import { PACKAGE_KINDS } from '../../analysis/reports/project-context.js';
-import { REFERENCE_KINDS } from '../../analysis/reports/validate-refs.js';
 import { withMeta } from '../../schema/meta.js';
+import { REFERENCE_KINDS } from '../../schema/vocabularies.js';
 import { SkippedSchema } from './skipped.js';
 
 export const Ratio = z.number().min(0).max(1);

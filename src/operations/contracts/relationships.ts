@@ -3,10 +3,9 @@
  */
 import { z } from 'zod';
 
-import { OPERATIONS } from '../../analysis/relationships/impact.js';
-import { QUERY_TYPES } from '../../analysis/relationships/relationships.js';
 import { withMeta } from '../../schema/meta.js';
 import { symbolRowShape } from '../../schema/rows.js';
+import { OPERATIONS, QUERY_TYPES } from '../../schema/vocabularies.js';
 import { SkippedSchema } from './skipped.js';
 
 export const RelationshipSchema = z.object({

@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { ParamDescriptorSchema, ReturnDescriptorSchema } from '../../schema/descriptors.js';
 import { withMeta } from '../../schema/meta.js';
 import { treeNodeShape } from '../../schema/rows.js';
-import { SEVERITIES } from '../../service/diagnostics/diagnostic-entries.js';
-import { type TypeNode } from '../../service/relations/type-hierarchy.js';
+import { SEVERITIES } from '../../schema/vocabularies.js';
+import type { TypeNode } from '../../service/relations/type-hierarchy.js';
 import { DefinitionSchema } from './navigation.js';
 
 export const SeveritySchema = z.enum(SEVERITIES);

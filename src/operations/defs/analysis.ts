@@ -3,13 +3,9 @@
  */
 import { z } from 'zod';
 
-import { buildDiagram, DIAGRAM_TYPES } from '../../analysis/diagrams/diagram.js';
-import { toDot, toMermaid, toSvg } from '../../analysis/diagrams/diagram-format.js';
-import { findPatterns, PATTERN_TYPES } from '../../analysis/patterns/patterns.js';
-import { analyzeComplexity } from '../../analysis/reports/complexity.js';
-import { CATEGORIES, findDeadCode } from '../../analysis/reports/dead-code.js';
 import { skipsOf } from '../../analysis/skips.js';
 import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
+import { CATEGORIES, DIAGRAM_TYPES, PATTERN_TYPES } from '../../schema/vocabularies.js';
 import { ServiceCall } from '../../service/call.js';
 import { READ_ONLY } from '../annotations.js';
 import { AnalyzeComplexityOutput, FindDeadCodeOutput, FindPatternsOutput, RenderDiagramOutput } from '../contracts/analysis.js';
@@ -39,7 +35,7 @@ export const analysisOperations: Operation[] = [
         const maxSymbols = input.max_symbols ?? 5000;
         const hash = queryHash(['find_dead_code', input.category ?? '', maxSymbols]);
         const offset = decodeCursor(input.cursor, hash);
-        const r = await findDeadCode(call, maxSymbols);
+        const r = await (await import('../../analysis/reports/dead-code.js')).findDeadCode(call, maxSymbols);
         if (r.unchecked) call.meta.limit({ limit: 'max_symbols', value: maxSymbols, detail: `${r.unchecked} declaration(s) not checked` });
         const counts = Object.fromEntries(CATEGORIES.map((c) => [c, r.candidates.filter((x) => x.category === c).length]));
         const list = input.category ? r.candidates.filter((x) => x.category === input.category) : r.candidates;
@@ -72,7 +68,9 @@ export const analysisOperations: Operation[] = [
         const diagram_type = input.diagram_type ?? 'dependencies';
         const format = input.format ?? 'mermaid';
         const max_nodes = input.max_nodes ?? 60;
-        const { graph, omitted_nodes } = await buildDiagram(call, { diagram_type, target: input.target, depth: input.depth ?? 2, max_nodes });
+        const { graph, omitted_nodes } = await (
+          await import('../../analysis/diagrams/diagram.js')
+        ).buildDiagram(call, { diagram_type, target: input.target, depth: input.depth ?? 2, max_nodes });
         if (omitted_nodes) {
           call.meta.truncate();
           call.meta.limit({ limit: 'max_nodes', value: max_nodes, detail: `${omitted_nodes} node(s) left out` });
@@ -80,7 +78,12 @@ export const analysisOperations: Operation[] = [
         const skipped = skipsOf(call).finish(call.meta, 'render_diagram');
         const base = { success: true, diagram_type, format, nodes: graph.nodes.length, edges: graph.edges.length, omitted_nodes, skipped };
         if (format === 'json') return { ...base, diagram: graph };
-        const text = format === 'mermaid' ? toMermaid(graph) : format === 'dot' ? toDot(graph) : await toSvg(graph);
+        const text =
+          format === 'mermaid'
+            ? (await import('../../analysis/diagrams/diagram-format.js')).toMermaid(graph)
+            : format === 'dot'
+              ? (await import('../../analysis/diagrams/diagram-format.js')).toDot(graph)
+              : await (await import('../../analysis/diagrams/diagram-format.js')).toSvg(graph);
         return { ...base, text };
       }),
     markdown: renderDiagramMarkdown,
@@ -100,7 +103,7 @@ export const analysisOperations: Operation[] = [
     callerErrors: ['SYMBOL_NOT_FOUND'],
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
-        const r = await analyzeComplexity(call, input.element);
+        const r = await (await import('../../analysis/reports/complexity.js')).analyzeComplexity(call, input.element);
         skipsOf(call).finish(call.meta, 'analyze_complexity (its dependency count)');
         return {
           success: true,
@@ -149,7 +152,9 @@ export const analysisOperations: Operation[] = [
         const limits = { max_files: input.max_files ?? 5000, max_types: input.max_types ?? 2000 };
         const hash = queryHash(['find_patterns', input.pattern_type ?? 'all', limits.max_files, limits.max_types]);
         const offset = decodeCursor(input.cursor, hash);
-        const r = await findPatterns(call, input.pattern_type ? [input.pattern_type] : PATTERN_TYPES, limits);
+        const r = await (
+          await import('../../analysis/patterns/patterns.js')
+        ).findPatterns(call, input.pattern_type ? [input.pattern_type] : PATTERN_TYPES, limits);
         const page = paginate(r.patterns, { offset, maxResults: limit, hash, meta: call.meta });
         const patterns = Object.fromEntries(
           page.map((p) => [

@@ -8,8 +8,6 @@ import { z } from 'zod';
 import { CHUNK_KINDS, type ChunkKind } from '../../chunks/types.js';
 import { SymbolKindSchema } from '../../schema/descriptors.js';
 import { ServiceCall } from '../../service/call.js';
-import { searchCode } from '../../service/search/chunk-search.js';
-import { indexStats, verifyCitation } from '../../service/search/citations.js';
 import { READ_ONLY } from '../annotations.js';
 import { CitationSchema, IndexStatsOutput, SearchCodeOutput, SearchOutput, TierSchema, VerifyCitationOutput } from '../contracts/chunks.js';
 import { indexStatsMarkdown, searchCodeMarkdown, searchMarkdown, verifyCitationMarkdown } from '../render/chunks.js';
@@ -60,7 +58,7 @@ export const searchCodeOp = defineOperation({
   annotations: READ_ONLY,
   repl: { command: 'code', positional: ['query'] },
   profile: 'core',
-  handler: (input, ctx) => searchCode(ServiceCall.from(ctx), input),
+  handler: async (input, ctx) => (await import('../../service/search/chunk-search.js')).searchCode(ServiceCall.from(ctx), input),
   markdown: searchCodeMarkdown,
 });
 
@@ -84,7 +82,9 @@ export const searchOp = defineOperation({
   handler: async (input, ctx) => {
     const call = ServiceCall.from(ctx);
     const dir = input.directory?.replace(/^\.?\/+|\/+$/g, '');
-    const r = await searchCode(call, {
+    const r = await (
+      await import('../../service/search/chunk-search.js')
+    ).searchCode(call, {
       query: input.query,
       limit: input.limit,
       // an anchor is a line of a file: the code and doc kinds, as this shape always answered
@@ -122,7 +122,8 @@ export const verifyCitationOp = defineOperation({
   }),
   output: VerifyCitationOutput,
   annotations: READ_ONLY,
-  handler: (input, ctx) => verifyCitation(ServiceCall.from(ctx), input.citation, input.content_sha256),
+  handler: async (input, ctx) =>
+    (await import('../../service/search/citations.js')).verifyCitation(ServiceCall.from(ctx), input.citation, input.content_sha256),
   markdown: verifyCitationMarkdown,
 });
 
@@ -136,7 +137,7 @@ export const indexStatsOp = defineOperation({
   input: z.object({}),
   output: IndexStatsOutput,
   annotations: READ_ONLY,
-  handler: (_input, ctx) => indexStats(ServiceCall.from(ctx)),
+  handler: async (_input, ctx) => (await import('../../service/search/citations.js')).indexStats(ServiceCall.from(ctx)),
   markdown: indexStatsMarkdown,
 });
 

@@ -5,8 +5,8 @@
 import { z } from 'zod';
 
 import { tokensOf } from '../../core/paging.js';
+import { DEFAULT_CONTEXT_TOKENS } from '../../schema/vocabularies.js';
 import { ServiceCall } from '../../service/call.js';
-import { contextBundle, DEFAULT_CONTEXT_TOKENS } from '../../service/context/context-bundle.js';
 import { targetShape } from '../../service/navigation/resolve.js';
 import { READ_ONLY } from '../annotations.js';
 import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
@@ -57,7 +57,12 @@ export const contextOperations: Operation[] = [
     callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
     handler: (input, ctx) =>
-      ServiceCall.run(ctx, async (call) => (await contextBundle(call, input, () => metaTokens(ctx.meta, ctx.workspace.root))).body as never),
+      ServiceCall.run(
+        ctx,
+        async (call) =>
+          (await (await import('../../service/context/context-bundle.js')).contextBundle(call, input, () => metaTokens(ctx.meta, ctx.workspace.root)))
+            .body as never,
+      ),
     markdown: (r) => contextMarkdown(r),
   }),
 ];

@@ -6,9 +6,6 @@ import { z } from 'zod';
 
 import { OutlineDetailSchema } from '../../schema/outline.js';
 import { ServiceCall } from '../../service/call.js';
-import { catalogOutline } from '../../service/descriptors/catalog-outline.js';
-import { fileOutline, functionDetails, typeDefinition } from '../../service/descriptors/descriptors.js';
-import { packageExports } from '../../service/descriptors/exports.js';
 import { shapeOutline } from '../../service/descriptors/outline-detail.js';
 import { strictField } from '../../service/navigation/resolve.js';
 import { READ_ONLY } from '../annotations.js';
@@ -49,7 +46,7 @@ export const descriptorOperations: Operation[] = [
     cacheable: true,
     callerErrors: ['SYMBOL_NOT_FOUND'],
     waitsForServers: true,
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => typeDefinition(call, input)),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/descriptors/descriptors.js')).typeDefinition(call, input)),
     markdown: (r) => classMarkdown(r),
   }),
   defineOperation({
@@ -75,7 +72,7 @@ export const descriptorOperations: Operation[] = [
     cacheable: true,
     callerErrors: ['SYMBOL_NOT_FOUND', 'AMBIGUOUS_SYMBOL'],
     waitsForServers: true,
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => functionDetails(call, input)),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/descriptors/descriptors.js')).functionDetails(call, input)),
     markdown: (r) => functionMarkdown(r).join('\n') + '\n',
   }),
   defineOperation({
@@ -94,7 +91,7 @@ export const descriptorOperations: Operation[] = [
     annotations: READ_ONLY,
     repl: { command: 'exports', positional: ['package'] },
     callerErrors: ['SYMBOL_NOT_FOUND'],
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => packageExports(call, input)),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/descriptors/exports.js')).packageExports(call, input)),
     markdown: listPackageExportsMarkdown,
   }),
   defineOperation({
@@ -119,7 +116,10 @@ export const descriptorOperations: Operation[] = [
     handler: (input, ctx) =>
       ServiceCall.run(ctx, async (call) => {
         const detail = input.detail ?? 'signatures';
-        const o = detail === 'full' ? await fileOutline(call, input.file) : await catalogOutline(call, input.file);
+        const o =
+          detail === 'full'
+            ? await (await import('../../service/descriptors/descriptors.js')).fileOutline(call, input.file)
+            : await (await import('../../service/descriptors/catalog-outline.js')).catalogOutline(call, input.file);
         return { ...o, symbols: shapeOutline(o.symbols, detail, input.depth) };
       }),
     markdown: outlineMarkdown,

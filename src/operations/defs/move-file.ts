@@ -6,7 +6,6 @@
 import { z } from 'zod';
 
 import { ServiceCall } from '../../service/call.js';
-import { moveFile } from '../../service/editing/move-file.js';
 import { WRITES_FILES } from '../annotations.js';
 import { MoveFileOutput, type MoveFileResult } from '../contracts/move-file.js';
 import { moveFileMarkdown } from '../render/move-file.js';
@@ -41,7 +40,7 @@ export const moveFileOperations: Operation[] = [
     repl: { command: 'move', positional: ['file', 'to'] },
     profile: 'all',
     callerErrors: ['PATH_OUTSIDE_WORKSPACE', 'FILE_NOT_FOUND'],
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => moveFile(call, input)),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/editing/move-file.js')).moveFile(call, input)),
     // the schema lists the delta's entries as unknown; the contract's MoveFileResult names their shape
     markdown: (r) => moveFileMarkdown(r as MoveFileResult),
   }),

@@ -4,10 +4,7 @@
 import { z } from 'zod';
 
 import { ServiceCall } from '../../service/call.js';
-import { callTree } from '../../service/navigation/call-tree.js';
-import { findDefinition, findReferences } from '../../service/navigation/references.js';
 import { targetShape } from '../../service/navigation/resolve.js';
-import { openAt } from '../../service/workspace/workspace-info.js';
 import { READ_ONLY } from '../annotations.js';
 import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
 import { FindDefinitionOutput, FindReferencesOutput, OpenAtOutput, treeOutput } from '../contracts/navigation.js';
@@ -37,7 +34,7 @@ export const navigationOperations: Operation[] = [
     cacheable: true,
     callerErrors: ['SYMBOL_NOT_FOUND', 'FILE_NOT_FOUND', 'PATH_OUTSIDE_WORKSPACE', 'AMBIGUOUS_SYMBOL'],
     waitsForServers: true,
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => findDefinition(call, input)),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/navigation/references.js')).findDefinition(call, input)),
     markdown: findDefinitionMarkdown,
   }),
   defineOperation({
@@ -60,7 +57,7 @@ export const navigationOperations: Operation[] = [
     cacheable: true,
     callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => findReferences(call, input)),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/navigation/references.js')).findReferences(call, input)),
     markdown: findReferencesMarkdown,
   }),
   defineOperation({
@@ -80,7 +77,7 @@ export const navigationOperations: Operation[] = [
     callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
     wide: true,
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => callTree(call, input, 'incoming')),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/navigation/call-tree.js')).callTree(call, input, 'incoming')),
     markdown: (r) => treeMarkdown('Callers', r),
   }),
   defineOperation({
@@ -97,7 +94,7 @@ export const navigationOperations: Operation[] = [
     callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
     wide: true,
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => callTree(call, input, 'outgoing')),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/navigation/call-tree.js')).callTree(call, input, 'outgoing')),
     markdown: (r) => treeMarkdown('Callees', r),
   }),
   defineOperation({
@@ -116,7 +113,7 @@ export const navigationOperations: Operation[] = [
     annotations: READ_ONLY,
     repl: { command: 'open', positional: ['file', 'line'] },
     callerErrors: ['FILE_NOT_FOUND', 'PATH_OUTSIDE_WORKSPACE', 'SECRET_FILE'],
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => openAt(call, input)),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/workspace/workspace-info.js')).openAt(call, input)),
     markdown: openAtMarkdown,
   }),
 ];

@@ -3,10 +3,7 @@
  */
 import { z } from 'zod';
 
-import { coverageReport } from '../../analysis/reports/coverage-report.js';
-import { projectContext } from '../../analysis/reports/project-context.js';
 import { contextMarkdown, shapeContext } from '../../analysis/reports/project-context-format.js';
-import { validateReferences } from '../../analysis/reports/validate-refs.js';
 import { skipsOf } from '../../analysis/skips.js';
 import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
 import { ServiceCall } from '../../service/call.js';
@@ -43,7 +40,7 @@ export const projectOperations: Operation[] = [
         const maxSymbols = input.max_symbols ?? 5000;
         const hash = queryHash(['coverage_report', format, maxSymbols]);
         const offset = decodeCursor(input.cursor, hash);
-        const r = await coverageReport(call, maxSymbols);
+        const r = await (await import('../../analysis/reports/coverage-report.js')).coverageReport(call, maxSymbols);
         if (r.unchecked) call.meta.limit({ limit: 'max_symbols', value: maxSymbols, detail: `${r.unchecked} declaration(s) not checked` });
         const page = paginate(r.files, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
         const coverage = {
@@ -99,7 +96,7 @@ export const projectOperations: Operation[] = [
         const format = input.output_format ?? 'json';
         const hash = queryHash(['project_context', input.max_dependencies ?? 300]);
         const offset = decodeCursor(input.cursor, hash);
-        const data = await projectContext(call);
+        const data = await (await import('../../analysis/reports/project-context.js')).projectContext(call);
         const elements = paginate(data.elements, { offset, maxResults: input.max_elements ?? 200, hash, meta: call.meta });
         const context = shapeContext(call, data, elements, input.max_dependencies ?? 300);
         const skipped = skipsOf(call).finish(call.meta, 'project_context');
@@ -137,7 +134,7 @@ export const projectOperations: Operation[] = [
         const maxFiles = input.max_files ?? 300;
         const hash = queryHash(['validate_references', input.pattern ?? '', maxFiles]);
         const offset = decodeCursor(input.cursor, hash);
-        const r = await validateReferences(call, input.pattern, maxFiles);
+        const r = await (await import('../../analysis/reports/validate-refs.js')).validateReferences(call, input.pattern, maxFiles);
         const errors = paginate(r.errors, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
         return {
           success: true,

@@ -3,11 +3,9 @@
  */
 import { z } from 'zod';
 
-import { analyzeImpact, OPERATIONS } from '../../analysis/relationships/impact.js';
-import { QUERY_TYPES, queryRelationships } from '../../analysis/relationships/relationships.js';
-import { changedSymbols } from '../../analysis/reports/changed.js';
 import { perFile, skipsOf } from '../../analysis/skips.js';
 import { decodeCursor, paginate, queryHash } from '../../core/paging.js';
+import { OPERATIONS, QUERY_TYPES } from '../../schema/vocabularies.js';
 import { ServiceCall } from '../../service/call.js';
 import { READ_ONLY } from '../annotations.js';
 import { AnalyzeImpactOutput, ChangedSymbolsOutput, QueryRelationshipsOutput } from '../contracts/relationships.js';
@@ -46,7 +44,9 @@ export const relationshipOperations: Operation[] = [
         const max_depth = input.max_depth ?? 3;
         const hash = queryHash(['query_relationships', input.query_type, input.target, max_depth]);
         const offset = decodeCursor(input.cursor, hash);
-        const r = await queryRelationships(call, { query_type: input.query_type, target: input.target, max_depth });
+        const r = await (
+          await import('../../analysis/relationships/relationships.js')
+        ).queryRelationships(call, { query_type: input.query_type, target: input.target, max_depth });
         const results = paginate(r.results, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
         const skipped = skipsOf(call).finish(call.meta, 'query_relationships');
         return { success: true, query_type: input.query_type, target: r.target, total: r.results.length, results, skipped };
@@ -81,7 +81,7 @@ export const relationshipOperations: Operation[] = [
         const max_depth = input.max_depth ?? 3;
         const hash = queryHash(['analyze_impact', input.element, operation, max_depth]);
         const offset = decodeCursor(input.cursor, hash);
-        const r = await analyzeImpact(call, { element: input.element, operation, max_depth });
+        const r = await (await import('../../analysis/relationships/impact.js')).analyzeImpact(call, { element: input.element, operation, max_depth });
         const page = paginate(r.effects, { offset, maxResults: input.max_results ?? 200, hash, meta: call.meta });
         const impact = {
           affected_files: page.length,
@@ -123,7 +123,7 @@ export const relationshipOperations: Operation[] = [
         const base_ref = input.base_ref ?? 'HEAD';
         const hash = queryHash(['changed_symbols', base_ref, input.impact_depth ?? 2]);
         const offset = decodeCursor(input.cursor, hash);
-        const r = await changedSymbols(call, base_ref);
+        const r = await (await import('../../analysis/reports/changed.js')).changedSymbols(call, base_ref);
         const page = paginate(r.symbols, { offset, maxResults: input.max_results ?? 50, hash, meta: call.meta });
         const skips = skipsOf(call);
         const symbols = [];
@@ -131,7 +131,13 @@ export const relationshipOperations: Operation[] = [
           const i =
             s.change === 'deleted' || skips.has(s.file)
               ? undefined
-              : await perFile(skips, s.file, () => analyzeImpact(call, { element: s.symbol_id, operation: 'modify', max_depth: input.impact_depth ?? 2 }));
+              : await perFile(skips, s.file, async () =>
+                  (await import('../../analysis/relationships/impact.js')).analyzeImpact(call, {
+                    element: s.symbol_id,
+                    operation: 'modify',
+                    max_depth: input.impact_depth ?? 2,
+                  }),
+                );
           symbols.push(i ? { ...s, impact: { affected_files: i.effects.length, risk_level: i.risk_level, tests: i.tests } } : s);
         }
         const skipped = skips.finish(call.meta, 'changed_symbols');

@@ -4,14 +4,9 @@
  */
 import { z } from 'zod';
 
+import { ACTION_KINDS } from '../../schema/vocabularies.js';
 import { ServiceCall } from '../../service/call.js';
-import { getDiagnostics } from '../../service/diagnostics/diagnostics.js';
-import { ACTION_KINDS, codeActions } from '../../service/editing/code-actions.js';
-import { renameSymbol } from '../../service/editing/rename.js';
-import { getHover, signatureHelp } from '../../service/navigation/hover.js';
 import { targetShape } from '../../service/navigation/resolve.js';
-import { findImplementations } from '../../service/relations/implementations.js';
-import { typeHierarchy } from '../../service/relations/type-hierarchy.js';
 import { READ_ONLY, WRITES_FILES } from '../annotations.js';
 import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
 import {
@@ -57,7 +52,7 @@ export const serverKnowledgeOperations: Operation[] = [
     profile: 'core',
     callerErrors: ['FILE_NOT_FOUND', 'PATH_OUTSIDE_WORKSPACE'],
     waitsForServers: true,
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => getDiagnostics(call, input)),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/diagnostics/diagnostics.js')).getDiagnostics(call, input)),
     markdown: diagnosticsMarkdown,
   }),
   defineOperation({
@@ -74,7 +69,8 @@ export const serverKnowledgeOperations: Operation[] = [
     repl: { command: 'impl', positional: ['symbol'] },
     callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => findImplementations(call, input)),
+    handler: (input, ctx) =>
+      ServiceCall.run(ctx, async (call) => (await import('../../service/relations/implementations.js')).findImplementations(call, input)),
     markdown: implementationsMarkdown,
   }),
   defineOperation({
@@ -97,7 +93,7 @@ export const serverKnowledgeOperations: Operation[] = [
     repl: { command: 'hier', positional: ['symbol'] },
     callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => typeHierarchy(call, input)),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/relations/type-hierarchy.js')).typeHierarchy(call, input)),
     markdown: hierarchyMarkdown,
   }),
   defineOperation({
@@ -113,7 +109,7 @@ export const serverKnowledgeOperations: Operation[] = [
     repl: { command: 'hover', positional: ['symbol'] },
     callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => getHover(call, input)),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/navigation/hover.js')).getHover(call, input)),
     markdown: hoverMarkdown,
   }),
   defineOperation({
@@ -133,7 +129,7 @@ export const serverKnowledgeOperations: Operation[] = [
     repl: { command: 'sig', positional: ['file', 'line', 'column'] },
     callerErrors: ['FILE_NOT_FOUND'],
     waitsForServers: true,
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => signatureHelp(call, input)),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/navigation/hover.js')).signatureHelp(call, input)),
     markdown: signatureMarkdown,
   }),
   defineOperation({
@@ -164,7 +160,7 @@ export const serverKnowledgeOperations: Operation[] = [
     repl: { command: 'rename', positional: ['symbol', 'new_name'] },
     callerErrors: SYMBOL_CALLER_ERRORS,
     waitsForServers: true,
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => renameSymbol(call, input)),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/editing/rename.js')).renameSymbol(call, input)),
     markdown: editMarkdown,
   }),
   defineOperation({
@@ -188,7 +184,7 @@ export const serverKnowledgeOperations: Operation[] = [
     repl: { command: 'actions', positional: ['file'] },
     callerErrors: ['FILE_NOT_FOUND'],
     waitsForServers: true,
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => codeActions(call, input)),
+    handler: (input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/editing/code-actions.js')).codeActions(call, input)),
     markdown: actionsMarkdown,
   }),
 ];

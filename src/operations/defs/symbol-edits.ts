@@ -8,8 +8,7 @@ import { z } from 'zod';
 
 import { ServiceCall } from '../../service/call.js';
 import type { SymbolEditKind } from '../../service/editing/edit-plan.js';
-import { symbolEdit } from '../../service/editing/symbol-edit.js';
-import { undoLastEdit } from '../../service/editing/undo.js';
+import type { symbolEdit } from '../../service/editing/symbol-edit.js';
 import { targetShape } from '../../service/navigation/resolve.js';
 import { WRITES_FILES } from '../annotations.js';
 import { SYMBOL_CALLER_ERRORS } from '../caller-errors.js';
@@ -39,7 +38,10 @@ function editOp(name: SymbolEditKind, title: string, description: string, shape:
     repl: { command: repl, positional: name === 'delete_symbol' ? ['symbol'] : ['symbol', 'body'] },
     profile: 'all',
     callerErrors: SYMBOL_CALLER_ERRORS,
-    handler: (input, ctx) => ServiceCall.run(ctx, (call) => symbolEdit(call, name, input as Parameters<typeof symbolEdit>[2])),
+    handler: (input, ctx) =>
+      ServiceCall.run(ctx, async (call) =>
+        (await import('../../service/editing/symbol-edit.js')).symbolEdit(call, name, input as Parameters<typeof symbolEdit>[2]),
+      ),
     // the schema lists the delta's entries as unknown (kept small); the contract's SymbolEditResult names their shape
     markdown: (r) => symbolEditMarkdown(r as SymbolEditResult),
   });
@@ -102,7 +104,7 @@ symbolEditOperations.push(
     answersFrom: 'process',
     profile: 'all',
     // after every other call: it reverts the matrix's one applied write (tag_elements with dry_run false)
-    handler: (_input, ctx) => ServiceCall.run(ctx, (call) => undoLastEdit(call)),
+    handler: (_input, ctx) => ServiceCall.run(ctx, async (call) => (await import('../../service/editing/undo.js')).undoLastEdit(call)),
     markdown: undoMarkdown,
   }),
 );

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { isTestPath } from '../../adapters/test-files.js';
 import { LspgateError } from '../../errors/errors.js';
 import { FUNCTION_KINDS } from '../../schema/convert/lsp-kind.js';
+import { DEFAULT_CONTEXT_TOKENS } from '../../schema/vocabularies.js';
 import type { ServiceCall } from '../call.js';
 import { type CallNode, callTree } from '../navigation/call-tree.js';
 import { findReferences } from '../navigation/references.js';
@@ -47,7 +48,7 @@ export interface UseSite {
   container?: string;
 }
 
-export const DEFAULT_CONTEXT_TOKENS = 4000;
+export { DEFAULT_CONTEXT_TOKENS };
 /** The references find_references is asked for (its own ceiling is maxResults × 5). */
 const REFERENCE_LIMIT = 1000;
 

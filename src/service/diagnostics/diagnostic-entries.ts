@@ -6,10 +6,11 @@ import { type Diagnostic, DiagnosticSeverity, DiagnosticTag } from 'vscode-langu
 
 import { fromLspPosition } from '../../lsp/positions.js';
 import type { PositionEncoding } from '../../lsp/types.js';
+import { SEVERITIES } from '../../schema/vocabularies.js';
 import { redactPrivateKeys } from '../../util/secret-files.js';
 import { locate } from '../locations.js';
 
-export const SEVERITIES = ['error', 'warning', 'information', 'hint'] as const;
+export { SEVERITIES };
 export type Severity = (typeof SEVERITIES)[number];
 
 export interface RelatedEntry {

@@ -11,6 +11,7 @@ import { LspgateError } from '../../errors/errors.js';
 import { sha256 } from '../../lsp/documents.js';
 import { toLspPosition } from '../../lsp/positions.js';
 import type { LspSession, PositionEncoding } from '../../lsp/types.js';
+import { ACTION_KINDS } from '../../schema/vocabularies.js';
 import { redactPrivateKeys } from '../../util/secret-files.js';
 import type { ServiceCall } from '../call.js';
 import { documentDiagnostics } from '../diagnostics/diagnostics-source.js';
@@ -18,7 +19,7 @@ import { applyFileEdits } from './edit-apply.js';
 import type { EditFileEntry } from './rename.js';
 import { type FileEdit, previewEdits } from './workspace-edit.js';
 
-export const ACTION_KINDS = ['quickfix', 'refactor', 'source', 'source.organizeImports', 'source.fixAll'] as const;
+export { ACTION_KINDS };
 
 export interface CodeActionsInput {
   file: string;
