@@ -64,6 +64,13 @@ export function generatedCatalog(n: number, seed: number): CatalogSymbol[] {
   return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.byte_offset - b.byte_offset));
 }
 
+/** The filters a ranking is checked under: none, by kind, by path (each search_symbols filter's shape). */
+export const RANKING_FILTERS: [string, ((s: CatalogSymbol) => boolean) | undefined][] = [
+  ['no filter', undefined],
+  ['methods and functions', (s) => s.kind === 'method' || s.kind === 'function'],
+  ['source files', (s) => s.file.startsWith('src/')],
+];
+
 export const QUERIES = [
   // one and two characters: thousands of matches
   'a',

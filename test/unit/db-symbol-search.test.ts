@@ -14,7 +14,7 @@ import { openIndexDb } from '../../src/store/db.js';
 import { MIGRATIONS } from '../../src/store/schema.js';
 import { addSymbolTexts } from '../../src/store/symbol-texts.js';
 import { SymbolTextsReader } from '../../src/store/symbol-texts-reader.js';
-import { generatedCatalog, QUERIES } from '../helpers/generated-symbols.js';
+import { generatedCatalog, QUERIES, RANKING_FILTERS } from '../helpers/generated-symbols.js';
 
 /**
  * search_symbols from the workspace database (db-symbol-search.ts) against the plain reference:
@@ -78,12 +78,7 @@ for (const keyed of [true, false])
       expect(texts.top('lo Or lo Or lo Or lo Or run', undefined, 0).total).toBeGreaterThan(0);
     });
 
-    const filters: [string, ((s: CatalogSymbol) => boolean) | undefined][] = [
-      ['no filter', undefined],
-      ['methods and functions', (s) => s.kind === 'method' || s.kind === 'function'],
-      ['source files', (s) => s.file.startsWith('src/')],
-    ];
-    for (const [label, keep] of filters) {
+    for (const [label, keep] of RANKING_FILTERS) {
       it(`same page (order, scores) and total for every query, ${label}`, () => {
         // more words than SQLite scores in one statement: scored in JavaScript
         for (const q of [...QUERIES, 'loadTwin', 'twin load', 'lo Or lo Or lo Or lo Or run', 'load order service handler parse config user run get']) {

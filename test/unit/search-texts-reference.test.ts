@@ -7,7 +7,7 @@ import { rankSymbols } from '../../src/catalog/symbol-search.js';
 import { selectTop } from '../../src/catalog/top-k.js';
 import type { CatalogSymbol, FileEntry } from '../../src/core/catalog.js';
 import { policyOrder, searchPolicyKey } from '../../src/service/navigation/resolution-policy.js';
-import { generatedCatalog, QUERIES } from '../helpers/generated-symbols.js';
+import { generatedCatalog, QUERIES, RANKING_FILTERS } from '../helpers/generated-symbols.js';
 
 /**
  * The gram index, the typed-array order and the page selection (search_symbols' path) against the
@@ -23,12 +23,7 @@ function reference(q: string, keep: (s: CatalogSymbol) => boolean) {
 }
 
 describe('search_symbols fast path against the reference ranking (generated catalog, 3,000 symbols)', () => {
-  const filters: [string, ((s: CatalogSymbol) => boolean) | undefined][] = [
-    ['no filter', undefined],
-    ['methods and functions', (s) => s.kind === 'method' || s.kind === 'function'],
-    ['source files', (s) => s.file.startsWith('src/')],
-  ];
-  for (const [label, keep] of filters) {
+  for (const [label, keep] of RANKING_FILTERS) {
     it(`same page (order, scores) and total for every query, ${label}`, () => {
       for (const q of QUERIES) {
         const ref = reference(q, keep ?? (() => true));
