@@ -24,6 +24,8 @@ const NOT_ANSWER_SETTINGS = new Set([
   'LSPGATE_CACHE_DIR',
   'LSPGATE_LOG',
   'LSPGATE_V8_FLAGS',
+  // where this process keeps its compiled modules, or not: never what an answer says
+  'LSPGATE_CODE_CACHE',
   // lspgate mcp --http only, never through the daemon
   'LSPGATE_TOKEN',
 ]);

@@ -42,7 +42,7 @@ export function mainHelp(ops: readonly HelpEntry[], version: string): string {
     '  built, the default, or only at the first question that needs one; env LSPGATE_SERVER_START, config.json "serverStart").',
     '  --flow-corpus FILE (curated flows, JSONL; default <root>/.lspgate/corpus.jsonl), --policy FILE (path categories and',
     '  guidance, JSON; default <root>/.lspgate/policy.json): shown in search_code, get_context and edit previews.',
-    '  Env: LSPGATE_CACHE_DIR, LSPGATE_LOG=debug|info|warn|error, LSPGATE_TOKEN, LSPGATE_DAEMON, LSPGATE_DAEMON_IDLE_MS.',
+    '  Env: LSPGATE_CACHE_DIR, LSPGATE_LOG=debug|info|warn|error, LSPGATE_TOKEN, LSPGATE_DAEMON, LSPGATE_DAEMON_IDLE_MS, LSPGATE_CODE_CACHE=off.',
     '',
     'Operations:',
     ...ops.map((o) => `  ${o.name.padEnd(width)}${o.title}${o.repl ? `  (repl .${o.repl})` : ''}`),
