@@ -8,7 +8,7 @@
  * one else can write (checkCacheDir), or not at all. `LSPGATE_CODE_CACHE=off` leaves it off.
  * Node builtins and src/link only: the `lspgate` entry calls it before it loads anything else.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
 
@@ -35,6 +35,16 @@ export function enableCodeCache(env: NodeJS.ProcessEnv = process.env): string | 
   const { status } = module.enableCompileCache(dir);
   const { ENABLED, ALREADY_ENABLED } = module.constants.compileCacheStatus;
   if (status !== ENABLED && status !== ALREADY_ENABLED) return undefined;
+  // Node makes its versioned subdirectory with the umask's mode (0755) and its files 0600: like every
+  // directory of the cache, 0700 (inside a 0700 directory nobody else could enter it meanwhile)
+  const made = module.getCompileCacheDir?.();
+  if (made && path.dirname(made) === dir) {
+    try {
+      chmodSync(made, 0o700);
+    } catch {
+      // not there: Node keeps no cache
+    }
+  }
   setTimeout(() => module.flushCompileCache?.(), FLUSH_AFTER_MS).unref();
   return dir;
 }

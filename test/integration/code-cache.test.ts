@@ -40,7 +40,11 @@ describe('the code cache', () => {
     expect(run({ LSPGATE_CACHE_DIR: cache }).status).toBe(0);
     const dir = path.join(cache, 'code-cache');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(filesUnder(dir).length).toBeGreaterThan(0);
+    // Node's own subdirectory and files too: every directory of the cache 0700, every file 0600
+    for (const sub of readdirSync(dir)) expect(statSync(path.join(dir, sub)).mode & 0o777).toBe(0o700);
+    const files = filesUnder(dir);
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expect(statSync(f).mode & 0o777).toBe(0o600);
   });
 
   it('is not kept in a cache directory others can write, nor when turned off', () => {
