@@ -59,20 +59,22 @@ class Matches {
 
   private grow(): void {
     const size = this.id.length * 2;
-    const more = <T extends Int32Array | Float64Array>(a: T, make: (k: number) => T): T => {
-      const b = make(size);
-      b.set(a);
-      return b;
-    };
-    this.id = more(this.id, (k) => new Int32Array(k));
-    this.file = more(this.file, (k) => new Int32Array(k));
-    this.ord = more(this.ord, (k) => new Int32Array(k));
-    this.line = more(this.line, (k) => new Int32Array(k));
-    this.offset = more(this.offset, (k) => new Float64Array(k));
-    this.nameLength = more(this.nameLength, (k) => new Int32Array(k));
-    this.score = more(this.score, (k) => new Int32Array(k));
-    this.key = more(this.key, (k) => new Float64Array(k));
+    this.id = grown(this.id, size, Int32Array);
+    this.file = grown(this.file, size, Int32Array);
+    this.ord = grown(this.ord, size, Int32Array);
+    this.line = grown(this.line, size, Int32Array);
+    this.offset = grown(this.offset, size, Float64Array);
+    this.nameLength = grown(this.nameLength, size, Int32Array);
+    this.score = grown(this.score, size, Int32Array);
+    this.key = grown(this.key, size, Float64Array);
   }
+}
+
+/** A typed array of `size` slots holding `a`'s values first. */
+function grown<T extends Int32Array | Float64Array | Uint8Array>(a: T, size: number, Make: new (n: number) => T): T {
+  const b = new Make(size);
+  b.set(a);
+  return b;
 }
 
 function unitCompare(a: string, b: string): number {
@@ -114,14 +116,9 @@ export class DbSymbolSearch implements SymbolRanker {
     while (this.symbols.length < n) this.symbols.push(undefined);
     if (this.hashed.length < n) {
       const size = Math.max(n, this.hashed.length * 2);
-      const grow = <T extends Int32Array | Uint8Array>(a: T, make: (k: number) => T): T => {
-        const b = make(size);
-        b.set(a);
-        return b;
-      };
-      this.nameHash = grow(this.nameHash, (k) => new Int32Array(k));
-      this.qualifiedHash = grow(this.qualifiedHash, (k) => new Int32Array(k));
-      this.hashed = grow(this.hashed, (k) => new Uint8Array(k));
+      this.nameHash = grown(this.nameHash, size, Int32Array);
+      this.qualifiedHash = grown(this.qualifiedHash, size, Int32Array);
+      this.hashed = grown(this.hashed, size, Uint8Array);
     }
     return this;
   }
