@@ -6,7 +6,6 @@
  * have entered it (never a symlinked one, so nothing outside the root is watched). The catalog's
  * change feed tells everyone else; a watcher batch reaches its listeners as one batch.
  */
-import { statSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -17,7 +16,7 @@ import type { ChangeFeed } from './change-feed.js';
 import type { Admission } from './file-gate.js';
 import type { Freshness } from './freshness.js';
 import type { SyntaxEntries } from './syntax-tier.js';
-import { DirectoryWatcher } from './watcher.js';
+import { directoryId, DirectoryWatcher } from './watcher.js';
 
 /** The stages a change goes through after the watcher, and what the catalog says of its state. */
 export interface DiskChangeStages {
@@ -35,7 +34,7 @@ export interface DiskChangeStages {
 /** The watcher's end of the pipeline: a changed path → the gate → parse (syntax, then server) → entry → feed. */
 export class DiskChanges {
   private watcher: DirectoryWatcher | undefined;
-  /** The root directory the watcher watches (device and inode): a root made anew is another directory. */
+  /** The root directory the watcher watches (device, inode, birth time): a root made anew is another directory. */
   private rootId: string | undefined;
   private readonly root: string;
 
@@ -77,12 +76,14 @@ export class DiskChanges {
    * Whether the root now is another directory than the one watched: deleted and created again
    * (`rm -rf` + `cp -r`). The watches hang on the old directory, which is gone: they saw every file
    * go and will never see the new ones come, so the catalog would answer "0 files" until restarted.
-   * A root that is missing now is not "replaced" (answers say FILE_NOT_FOUND).
+   * A root that is missing now is not "replaced" (answers say FILE_NOT_FOUND). The inode number is
+   * often the old one (ext4 reuses it at once) and a file system may keep no birth time: the event
+   * the root sent of its own going says it too.
    */
   rootReplaced(): boolean {
     if (!this.watcher || this.rootId === undefined) return false;
     const now = directoryId(this.root);
-    return now !== undefined && now !== this.rootId;
+    return now !== undefined && (now !== this.rootId || this.watcher.rootGone);
   }
 
   private async apply(abs: string[]): Promise<void> {
@@ -132,14 +133,5 @@ export class DiskChanges {
   private async recatalog(a: Admission & { admitted: true }): Promise<void> {
     if (await this.stages.syntax.changed(a)) return;
     await this.stages.freshness.refreshFile(a, false, a);
-  }
-}
-
-function directoryId(dir: string): string | undefined {
-  try {
-    const st = statSync(dir, { bigint: true });
-    return `${st.dev}:${st.ino}`;
-  } catch {
-    return undefined;
   }
 }

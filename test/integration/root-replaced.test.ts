@@ -4,6 +4,9 @@
  * catalog answered "0 files, 0 symbols" with nothing said once the deletions had been applied
  * before the copy (an answer in between applies them). Every answer must be the full catalog, a
  * coded error (the root missing: FILE_NOT_FOUND), or say it is not ready — never an empty catalog.
+ * On ext4 the new directory usually gets the old one's inode number: device and inode alone do not
+ * tell the two apart (the birth time and the root's own "gone" event do), and a directory below the
+ * root deleted and copied back between two batches of changes must be watched anew just the same.
  */
 import { appendFileSync, cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -77,5 +80,22 @@ describe('a root deleted and created again under the watcher', () => {
       found = JSON.stringify((await gateway.run('search_symbols', { query: 'afterReplace', output_format: 'json' })).result);
     }
     expect(found).toContain('src/util/math.ts');
+  }, 300_000);
+
+  it('follows edits in a directory deleted and copied back within one batch of changes', async () => {
+    const util = path.join(root, 'src/util');
+    for (let round = 0; round < 3; round++) {
+      // one step: the watcher reports "src/util" once, and it is there — another directory, often the same inode
+      rmSync(util, { recursive: true, force: true });
+      cpSync(path.join(TS_APP, 'src/util'), util, { recursive: true });
+      const name = `afterCopy${round}`;
+      appendFileSync(path.join(util, 'math.ts'), `\nexport function ${name}(): number {\n  return ${round};\n}\n`);
+      let found = '';
+      for (let i = 0; i < 300 && !found.includes('src/util/math.ts'); i++) {
+        if (i) await new Promise((r) => setTimeout(r, 100));
+        found = JSON.stringify((await gateway.run('search_symbols', { query: name, output_format: 'json' })).result);
+      }
+      expect(found, `round ${round}`).toContain('src/util/math.ts');
+    }
   }, 300_000);
 });
