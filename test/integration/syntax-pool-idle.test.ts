@@ -9,8 +9,8 @@ import { parseInWorkers } from '../../src/service/cataloging/syntax-pool.js';
 /** The threads of this process: Node's own, libuv's pool, and a thread per syntax worker alive. */
 const threads = () => fs.readdirSync('/proc/self/task').length;
 
-async function until(what: string, ok: () => boolean): Promise<void> {
-  const end = performance.now() + 20_000;
+async function until(what: string, ok: () => boolean, withinMs = 20_000): Promise<void> {
+  const end = performance.now() + withinMs;
   while (!ok()) {
     if (performance.now() > end) throw new Error(`still waiting for ${what}: ${threads()} threads`);
     await new Promise((r) => setImmediate(r));
@@ -49,5 +49,36 @@ describe.skipIf(availableParallelism() < 2 || !fs.existsSync('/proc/self/task'))
     vi.advanceTimersByTime(20_001);
     await until('the kept worker to end', () => threads() === before);
     expect(threads()).toBe(before);
+  });
+
+  it('keeps no worker after a large pass: each grew with it, the next edit starts a fresh one', async () => {
+    vi.useRealTimers();
+    const dir = path.join(root, 'large');
+    fs.mkdirSync(dir);
+    // LARGE_PASS_FILES (512) or more in one pass
+    const files = Array.from({ length: 520 }, (_, i) => {
+      const rel = `large/m${i}.ts`;
+      fs.writeFileSync(path.join(root, rel), `export const v${i} = ${i};\n`);
+      return { abs: path.join(root, rel), rel };
+    });
+    const before = threads();
+    let answered = 0;
+    await parseInWorkers(files, { root, maxFileBytes: 1 << 20, deadlineMs: 60_000, maxHeapMb: 256 }, (a) => {
+      expect(a.error).toBeUndefined();
+      answered++;
+    });
+    expect(answered).toBe(files.length);
+    // every worker of the pass ends at once (no 20 s wait for the one a small parse would keep)
+    await until('every pass worker to end', () => threads() === before, 5000);
+    // and an edit after it is parsed by a fresh worker, which is then kept
+    let edit = 0;
+    await parseInWorkers([files[0]!], { root, maxFileBytes: 1 << 20, deadlineMs: 60_000, maxHeapMb: 256, interactive: true }, (a) => {
+      expect(a.error).toBeUndefined();
+      edit++;
+    });
+    expect(edit).toBe(1);
+    const kept = performance.now() + 1000;
+    await until('a second', () => performance.now() > kept);
+    expect(threads()).toBe(before + 1);
   });
 });
