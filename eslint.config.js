@@ -108,6 +108,7 @@ export default defineConfig(
       'src/link/start.ts',
       'src/link/paths.ts',
       'src/link/node-floor.ts',
+      'src/link/full-cli.ts',
       'src/util/worker-script.ts',
     ],
     rules: { 'no-restricted-imports': ['error', { paths: WATCH_IMPORTS }], 'no-restricted-syntax': ['error', ...WATCH_CALLS] },

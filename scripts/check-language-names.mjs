@@ -28,6 +28,7 @@ const OWNERS = ['adapters/', 'config/'];
 const ALLOWED = [
   { file: 'link/paths.ts', literal: 'package.json', why: "lspgate's own package root and version, not a workspace's project" },
   { file: 'util/worker-script.ts', literal: '.ts', why: "whether lspgate's own module runs from its TypeScript sources (the test runner)" },
+  { file: 'link/full-cli.ts', literal: '.js', why: "whether lspgate's own module runs compiled (a bundle beside it) or from its TypeScript sources" },
 ];
 
 /** String literals of `name: [...]` arrays and the keys of `name: {...}` objects in the adapters' sources. */

@@ -9,9 +9,10 @@
  * what needs no workspace (--version, --help, daemon status…) is answered here (thin/local.ts); a
  * call the shared daemon can serve — `mcp` on stdio, `sidecar`, a one-shot operation — is a thin
  * client of it (thin/plan.ts says which), and Node loads nothing else. Every other call, and any
- * thin call the daemon refuses, loads the full CLI (full-main.ts).
+ * thin call the daemon refuses, loads the full CLI (full-main.ts, bundled by the build: link/full-cli.ts).
  */
 import { enableCodeCache } from '../link/code-cache.js';
+import { fullCliUrl } from '../link/full-cli.js';
 import { runOnFloor } from '../link/node-floor.js';
 import { forgetOwnTunables } from '../link/node-memory.js';
 import { commandFirst } from './thin/argv.js';
@@ -33,6 +34,7 @@ if (runOnFloor(import.meta.url, process.argv.slice(2))) {
     const { thinPlan } = await import('./thin/plan.js');
     const { runThin } = await import('./thin/thin-client.js');
     const plan = thinPlan(argv);
-    if (!plan || !(await runThin(plan))) await import('./full-main.js');
+    // the bundle of the full CLI when the build made one (src/link/full-cli.ts)
+    if (!plan || !(await runThin(plan))) await import(fullCliUrl());
   }
 }

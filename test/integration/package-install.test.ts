@@ -54,12 +54,15 @@ describe('the packed tarball, installed into an empty directory', () => {
   it('ships the runtime only', () => {
     const files = JSON.parse(readFileSync(path.join(work, 'files.json'), 'utf8')) as string[];
     expect(files).toContain('dist/src/cli/main.js');
+    expect(files).toContain('dist/bundle/full-main.js'); // the full CLI in one folder (scripts/bundle.mjs)
     expect(files).toContain('servers.json');
     expect(files).toContain('servers.schema.json');
     expect(files).toContain('config.schema.json'); // the JSON Schema of .lspgate/config.json, for editors
     expect(files.filter((f) => /^dist\/(bench|fixtures)\//.test(f))).toEqual([]);
     expect(
-      files.filter((f) => !/^(dist\/src\/|servers\.json$|servers\.schema\.json$|config\.schema\.json$|README\.md$|package\.json$|LICENSE)/.test(f)),
+      files.filter(
+        (f) => !/^(dist\/src\/|dist\/bundle\/|servers\.json$|servers\.schema\.json$|config\.schema\.json$|README\.md$|package\.json$|LICENSE)/.test(f),
+      ),
     ).toEqual([]);
   });
 
