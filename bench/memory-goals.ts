@@ -136,6 +136,7 @@ type StoreGoals = {
     search_symbols_ms_since_process_start: number;
   };
   warm_search_first: { first_search_ms_since_process_start: number; first_search_ms_after_gateway: number; rss_mb_after_gc: number };
+  warm_command?: { bundle_median_ms: number; modules_median_ms: number; bundle_ms: number[]; modules_ms: number[] };
 };
 
 const each = (o: Record<string, number>) =>
@@ -151,7 +152,10 @@ const each = (o: Record<string, number>) =>
  * the process started.
  */
 function storeGoals(label: string, r: StoreGoals): MemoryGoal[] {
-  const { cold: c, warm: w, warm_search_first: f } = r;
+  const { cold: c, warm: w, warm_search_first: f, warm_command: cmd } = r;
+  const viaCommand = cmd
+    ? `; through the lspgate command (one-shot, to its exit), median of ${cmd.bundle_ms.length}: ${cmd.bundle_median_ms} ms bundled, ${cmd.modules_median_ms} ms from the modules`
+    : '';
   return [
     {
       goal: `${label}: lspgate's own process, ${c.files} files (${c.symbols} symbols), every operation answered (outlines, get_symbol, a name, search_text, get_repo_outline; search_symbols; the first search_code), settled`,
@@ -161,7 +165,7 @@ function storeGoals(label: string, r: StoreGoals): MemoryGoal[] {
     },
     {
       goal: `${label}: warm restart on the same cache, no file changed: the first search_symbols (the process's first question)`,
-      measured: `${f.first_search_ms_since_process_start} ms after the process started (${f.first_search_ms_after_gateway} ms after the gateway), ${f.rss_mb_after_gc} MB RSS; in another process: outline ${w.first_outline_ms_since_process_start} ms, get_symbol ${w.get_symbol_ms_since_process_start} ms, name ${w.lookup_by_name_ms_since_process_start} ms, search_symbols after them ${w.search_symbols_ms_since_process_start} ms`,
+      measured: `${f.first_search_ms_since_process_start} ms after the process started (${f.first_search_ms_after_gateway} ms after the gateway), ${f.rss_mb_after_gc} MB RSS; in another process: outline ${w.first_outline_ms_since_process_start} ms, get_symbol ${w.get_symbol_ms_since_process_start} ms, name ${w.lookup_by_name_ms_since_process_start} ms, search_symbols after them ${w.search_symbols_ms_since_process_start} ms${viaCommand}`,
       target: '≤ 1,000 ms',
       met: f.first_search_ms_since_process_start <= 1000,
     },

@@ -16,7 +16,9 @@
  *     by id and lookup by name, then search_symbols, each in ms since the process started (Node's
  *     start and lspgate's imports included) — target ≤ 1 s; the RSS after them;
  *   - warm-search: another new process whose first question is search_symbols, in ms since it started
- *     (and the process's CPU time by then, steadier than the wall time on a loaded machine).
+ *     (and the process's CPU time by then, steadier than the wall time on a loaded machine);
+ *   - the same through the `lspgate` command: one-shot `search_symbols --daemon off` to its exit, with
+ *     the bundled full CLI and with its modules, in turn (the phases above import the modules).
  * Prints one JSON object.
  */
 import { spawnSync } from 'node:child_process';
@@ -241,6 +243,44 @@ async function warmSearch(root: string, cacheDir: string): Promise<Record<string
   }
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * The same first search through the `lspgate` command, as a user or an agent starts it on a warm cache:
+ * a one-shot `search_symbols --daemon off` started as the bin starts its Node, wall time to its exit
+ * (the answer printed, the process ended), with the bundled full CLI and with its modules
+ * (LSPGATE_BUNDLE=off), in turn, `runs` pairs.
+ */
+function commandSearch(root: string, cacheDir: string, runs = 5): Record<string, unknown> {
+  process.stderr.write(`[store-goals] warm search through the lspgate command on ${root}\n`);
+  const main = path.resolve(path.dirname(here), '../src/cli/main.js');
+  const time = (bundle: boolean) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, GLIBC_TUNABLES: MALLOC_TUNABLES, LSPGATE_CACHE_DIR: cacheDir, LSPGATE_BUNDLE: bundle ? 'on' : 'off' };
+    const t = performance.now();
+    const r = spawnSync(process.execPath, [...NODE_FLAGS, main, 'search_symbols', '--root', root, '--query', 'service', '--daemon', 'off', '--json'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    if (r.status !== 0) throw new Error(`lspgate search_symbols exited ${r.status}: ${r.stderr.toString().slice(0, 300)}`);
+    return Math.round(performance.now() - t);
+  };
+  time(true); // the code cache written for both, as a restarted lspgate finds it
+  time(false);
+  const bundled: number[] = [];
+  const modules: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    bundled.push(time(true));
+    modules.push(time(false));
+  }
+  return {
+    bundle_ms: bundled,
+    modules_ms: modules,
+    bundle_median_ms: median(bundled),
+    modules_median_ms: median(modules),
+    load: Number(os.loadavg()[0]!.toFixed(1)),
+  };
+}
+
 function phase(name: string, root: string, cacheDir: string): Record<string, unknown> {
   process.stderr.write(`[store-goals] ${name} on ${root}\n`);
   // started as the lspgate bin starts its Node (its flags and malloc tunables), unless --bare
@@ -290,7 +330,10 @@ if (phaseName) {
     const c = phase('cold', root, cacheDir);
     const w = only === 'cold' ? undefined : phase('warm', root, cacheDir);
     const ws = only === 'cold' ? undefined : phase('warm-search', root, cacheDir);
-    process.stdout.write(`${JSON.stringify({ root: given ?? `generated-${gen!.files.length}`, cold: c, warm: w, warm_search_first: ws })}\n`);
+    const cmd = only === 'cold' ? undefined : commandSearch(root, cacheDir);
+    process.stdout.write(
+      `${JSON.stringify({ root: given ?? `generated-${gen!.files.length}`, cold: c, warm: w, warm_search_first: ws, warm_command: cmd })}\n`,
+    );
   } finally {
     fs.rmSync(cacheDir, { recursive: true, force: true });
     if (gen) fs.rmSync(gen.root, { recursive: true, force: true });
