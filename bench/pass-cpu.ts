@@ -12,7 +12,10 @@
  * CPU is `process.cpuUsage()`: getrusage(RUSAGE_SELF), which counts every thread of the process,
  * worker threads included (checked against /proc/self/stat's utime+stime).
  *
- *   node dist/bench/pass-cpu.js [--corpora gen,nm,go,py] [--gen-files 3500] [--max-files 3000]
+ *   node dist/bench/pass-cpu.js [--corpora gen,nm,go,py] [--gen-files 3500] [--max-files 3000] [--pass-only]
+ *
+ * `--pass-only`: step 1 alone (the workers' and the raw parse's figures are 0), to compare the pass
+ * before and after a change in short runs.
  */
 import { execFileSync, fork } from 'node:child_process';
 import fs from 'node:fs';
@@ -181,6 +184,21 @@ async function child(root: string, corpus: string): Promise<PassCpu> {
     const rels = files.map(([rel]) => rel).sort();
     const texts = rels.map((rel) => ({ rel, bytes: fs.readFileSync(path.join(root, rel)) }));
     const mb = texts.reduce((n, t) => n + t.bytes.length, 0) / 1e6;
+    const passOnly = {
+      corpus,
+      files: rels.length,
+      mb: +mb.toFixed(1),
+      errors: 0,
+      symbols,
+      pass_cpu_s: +pass.toFixed(2),
+      pass_wall_s: +passWall.toFixed(2),
+      pass_main_cpu_s: +passMain.toFixed(2),
+      workers_cpu_s: 0,
+      workers_wall_s: 0,
+      parse_cpu_s: 0,
+      load: +load.toFixed(1),
+    };
+    if (process.env.PASS_CPU_PASS_ONLY) return passOnly;
 
     // 2. the syntax workers alone, on the same files
     const syntax = new ServiceSyntaxCataloger({ servers: [], limits: LimitsSchema.parse({}) }, root);
@@ -211,18 +229,11 @@ async function child(root: string, corpus: string): Promise<PassCpu> {
     const parse = cpuS(process.cpuUsage(c2));
     parser.delete();
     return {
-      corpus,
-      files: rels.length,
-      mb: +mb.toFixed(1),
+      ...passOnly,
       errors,
-      symbols,
-      pass_cpu_s: +pass.toFixed(2),
-      pass_wall_s: +passWall.toFixed(2),
-      pass_main_cpu_s: +passMain.toFixed(2),
       workers_cpu_s: +workers.toFixed(2),
       workers_wall_s: +workersWall.toFixed(2),
       parse_cpu_s: +parse.toFixed(2),
-      load: +load.toFixed(1),
     };
   } finally {
     fs.rmSync(cacheDir, { recursive: true, force: true });
@@ -231,7 +242,12 @@ async function child(root: string, corpus: string): Promise<PassCpu> {
 
 function runChild(root: string, corpus: string): Promise<PassCpu> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, LSPGATE_SERVER_START: 'on-demand', LSPGATE_DAEMON: 'off' };
+    const env = {
+      ...process.env,
+      LSPGATE_SERVER_START: 'on-demand',
+      LSPGATE_DAEMON: 'off',
+      ...(process.argv.includes('--pass-only') ? { PASS_CPU_PASS_ONLY: '1' } : {}),
+    };
     const c = fork(fileURLToPath(import.meta.url), ['--child', root, corpus], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     c.on('message', (m) => resolve(m as PassCpu));
     c.on('exit', (code) => (code === 0 ? undefined : reject(new Error(`pass-cpu child exited ${code}`))));
@@ -246,7 +262,7 @@ export async function passCpu(names: string[], genFiles: number, maxFiles: numbe
       log(`pass CPU: ${c.name}`);
       const r = await runChild(fs.realpathSync(c.root), c.name);
       log(
-        `pass CPU: ${c.name}: pass ${r.pass_cpu_s} s, workers ${r.workers_cpu_s} s, raw parse ${r.parse_cpu_s} s (${(r.pass_cpu_s / r.parse_cpu_s).toFixed(2)}x)`,
+        `pass CPU: ${c.name}: pass ${r.pass_cpu_s} s (main thread ${r.pass_main_cpu_s} s, load ${r.load}), workers ${r.workers_cpu_s} s, raw parse ${r.parse_cpu_s} s (${(r.pass_cpu_s / r.parse_cpu_s).toFixed(2)}x)`,
       );
       out.push(r);
     } finally {

@@ -11,7 +11,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 import { searchTablesMigration } from './search-schema.js';
-import { addSymbolSearchKeys, addSymbolTexts, dropSymbolTextsInsertTrigger, ftsWithoutPositions } from './symbol-texts.js';
+import { addSymbolSearchKeys, addSymbolTexts, dropSymbolTextsInsertTrigger, ftsLeaner, ftsWithoutPositions } from './symbol-texts.js';
 
 /** Version 1: the catalog (files with content and FTS5, symbols, call_graph) and meta. */
 const V1 = `
@@ -89,6 +89,7 @@ export const MIGRATIONS: ((db: DatabaseSync) => void)[] = [
   dropSymbolTextsInsertTrigger,
   addSymbolSearchKeys,
   ftsWithoutPositions,
+  ftsLeaner,
 ];
 
 /** The version a database is at once every migration ran: one more than the last migration's index. */

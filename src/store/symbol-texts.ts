@@ -7,10 +7,10 @@
  * equal to the one before it is
  * NULL (a summary that is the signature, a docstring that is the summary, a qualified name that
  * is the name): the index holds it once. Rows are written with their file, in the transaction
- * that writes the file (store.ts `writeFile`), each row's FTS entry by the same code right after
- * it — not by a trigger: FTS5 writes its pending terms to disk at every statement that reaches it
- * through a trigger, and 168,898 symbols cost 23.5 CPU-s that way against 5.5 s inserted by hand
- * (`dropSymbolTextsInsertTrigger`). A file's deletion takes its rows (foreign key, and the delete
+ * that writes the file (store.ts `writeFile`), the file's FTS entries by the same code right after
+ * them, in one statement reading the rows as stored — not by a trigger: FTS5 writes its pending
+ * terms to disk at every statement that reaches it through a trigger, and 168,898 symbols cost
+ * 23.5 CPU-s that way against 5.5 s inserted by hand (`dropSymbolTextsInsertTrigger`). A file's deletion takes its rows (foreign key, and the delete
  * trigger keeps the FTS index in step). Ids are AUTOINCREMENT: an id names one symbol of one
  * version of its file, never another, so keys kept per id stay true.
  */
@@ -100,6 +100,28 @@ INSERT INTO symbol_texts_fts(symbol_texts_fts) VALUES ('rebuild');
 `);
 }
 
+/**
+ * Migration: the FTS index keeps no column sizes (`columnsize=0`: search_symbols never ranks by
+ * them, and each row cost a row of `symbol_texts_fts_docsize`) and merges its segments sixteen at a
+ * time, not four (`automerge`). Every write of a pass — a slice of a few files, one transaction —
+ * adds a segment; merged four at a time, each entry was written again at every level of about
+ * log4(segments). The generated corpus's 168,898 symbols written three files to a transaction
+ * (bench/store-writes.ts), with each file's FTS entries in one statement (writeRows): 9.7–12.8
+ * CPU-s of the main thread before, 7.8–9.5 after (load 1.9–2.8). The index is rebuilt from the rows
+ * stored.
+ */
+export function ftsLeaner(db: DatabaseSync): void {
+  db.exec(`
+DROP TABLE symbol_texts_fts;
+CREATE VIRTUAL TABLE symbol_texts_fts USING fts5(lname, lqn, lsig, lsum, ldoc, content=symbol_texts, content_rowid=id, tokenize='trigram case_sensitive 1', detail=none, columnsize=0);
+INSERT INTO symbol_texts_fts(symbol_texts_fts, rank) VALUES ('automerge', ${FTS_AUTOMERGE});
+INSERT INTO symbol_texts_fts(symbol_texts_fts) VALUES ('rebuild');
+`);
+}
+
+/** FTS5's `automerge`: how many segments of a level are merged into one of the next (its default: 4). */
+export const FTS_AUTOMERGE = 16;
+
 type SearchedFields = Pick<CatalogSymbol, 'name' | 'qualified_name' | 'signature' | 'summary' | 'docstring'>;
 
 /** The five searched texts of a symbol lower-cased (search-slots.ts's, the same strings). */
@@ -116,7 +138,8 @@ const insertSql =
   'INSERT INTO symbol_texts(file_id, ord, name, lname, lqn, lsig, lsum, ldoc, plain, kind, line, byte_offset, pkey) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 /** addSymbolTexts' rows, written before the search keys' columns exist (addSymbolSearchKeys adds them). */
 const insertTextsSql = 'INSERT INTO symbol_texts(file_id, ord, name, lname, lqn, lsig, lsum, ldoc, plain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
-const ftsSql = 'INSERT INTO symbol_texts_fts(rowid, lname, lqn, lsig, lsum, ldoc) VALUES (?, ?, ?, ?, ?, ?)';
+/** A file's FTS entries, from its rows as stored (the texts the delete trigger hands FTS5 back), in one statement. */
+const ftsSql = 'INSERT INTO symbol_texts_fts(rowid, lname, lqn, lsig, lsum, ldoc) SELECT id, lname, lqn, lsig, lsum, ldoc FROM symbol_texts WHERE file_id = ?';
 
 /**
  * ASCII without NUL: where SQLite's `=`, substr, instr and GLOB (by character, case-sensitive) say
@@ -152,11 +175,10 @@ function writeRows(
     const lsum = sum === sig ? null : sum;
     const ldoc = doc === sum ? null : doc;
     const at = placed?.symbols[ord];
-    const { lastInsertRowid } = at
-      ? st.insert!.run(fileId, ord, symbol.name, name, lqn, sig, lsum, ldoc, plain ? 1 : 0, at.kind, at.line, at.byte_offset, placed!.keys?.[ord] ?? null)
-      : textsOnly!.run(fileId, ord, symbol.name, name, lqn, sig, lsum, ldoc, plain ? 1 : 0);
-    st.fts.run(lastInsertRowid, name, lqn, sig, lsum, ldoc);
+    if (at) st.insert!.run(fileId, ord, symbol.name, name, lqn, sig, lsum, ldoc, plain ? 1 : 0, at.kind, at.line, at.byte_offset, placed!.keys?.[ord] ?? null);
+    else textsOnly!.run(fileId, ord, symbol.name, name, lqn, sig, lsum, ldoc, plain ? 1 : 0);
   }
+  if (list.length > 0) st.fts.run(fileId);
 }
 
 /**

@@ -6,7 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { indexDbPath, openIndexDb } from '../../src/store/db.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/schema.js';
-import { addSymbolSearchKeys, dropSymbolTextsInsertTrigger, ftsWithoutPositions, writeSymbolTexts } from '../../src/store/symbol-texts.js';
+import {
+  addSymbolSearchKeys,
+  dropSymbolTextsInsertTrigger,
+  FTS_AUTOMERGE,
+  ftsLeaner,
+  ftsWithoutPositions,
+  writeSymbolTexts,
+} from '../../src/store/symbol-texts.js';
 import { trigramsQuery } from '../../src/store/symbol-texts-reader.js';
 import { catalogSymbol } from '../helpers/catalog-symbols.js';
 
@@ -98,6 +105,41 @@ CREATE VIRTUAL TABLE symbol_texts_fts USING fts5(lname, lqn, lsig, lsum, ldoc, c
     expect(hits.get(trigramsQuery('betalpha'))).toEqual({ n: 1 });
     expect(hits.get(trigramsQuery('gamma'))).toEqual({ n: 0 });
     expect(() => hits.get('"phabet"')).toThrow(/phrase queries are not supported/);
+    idx.close();
+  });
+
+  it('rebuilds the FTS index of symbol texts without column sizes, merging wider, from the rows a database holds', () => {
+    const cache = cacheDir();
+    const first = openIndexDb(cache, 'ws');
+    // a database of the version before: column sizes kept, FTS5's default merging
+    first.db.exec(`DROP TABLE symbol_texts_fts;
+CREATE VIRTUAL TABLE symbol_texts_fts USING fts5(lname, lqn, lsig, lsum, ldoc, content=symbol_texts, content_rowid=id, tokenize='trigram case_sensitive 1', detail=none);`);
+    first.db.prepare("INSERT INTO files(id, path) VALUES (1, 'src/a.ts'), (2, 'src/b.ts')").run();
+    first.transaction(() => {
+      writeSymbolTexts(first.db, 1, [catalogSymbol('src/a.ts', 'typescript', 'alphaBeta', 'function', 1, 1)]);
+      writeSymbolTexts(first.db, 2, [catalogSymbol('src/b.ts', 'typescript', 'gammaDelta', 'function', 1, 1)]);
+    });
+    expect((first.db.prepare('SELECT count(*) AS n FROM symbol_texts_fts_docsize').get() as { n: number }).n).toBe(2);
+    first.setMeta('schema_version', String(MIGRATIONS.indexOf(ftsLeaner)));
+    first.close();
+    const idx = openIndexDb(cache, 'ws');
+    expect(idx.rebuilt).toBeUndefined();
+    const { sql } = idx.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'symbol_texts_fts'").get() as { sql: string };
+    expect(sql).toContain('detail=none');
+    expect(sql).toContain('columnsize=0');
+    expect(idx.db.prepare("SELECT name FROM sqlite_master WHERE name = 'symbol_texts_fts_docsize'").all()).toEqual([]);
+    expect(idx.db.prepare("SELECT v FROM symbol_texts_fts_config WHERE k = 'automerge'").get()).toEqual({ v: FTS_AUTOMERGE });
+    const hits = idx.db.prepare('SELECT rowid AS id FROM symbol_texts_fts WHERE symbol_texts_fts MATCH ?');
+    const idOf = (fileId: number) => (idx.db.prepare('SELECT id FROM symbol_texts WHERE file_id = ?').get(fileId) as { id: number }).id;
+    // the stored rows are in the rebuilt index; a file rewritten and one removed leave it in step
+    expect(hits.all(trigramsQuery('alphabeta'))).toEqual([{ id: idOf(1) }]);
+    expect(hits.all(trigramsQuery('gammadelta'))).toEqual([{ id: idOf(2) }]);
+    idx.transaction(() => writeSymbolTexts(idx.db, 1, [catalogSymbol('src/a.ts', 'typescript', 'epsilonZeta', 'function', 1, 1)]));
+    idx.db.prepare('DELETE FROM files WHERE id = 2').run();
+    expect(hits.all(trigramsQuery('alphabeta'))).toEqual([]);
+    expect(hits.all(trigramsQuery('gammadelta'))).toEqual([]);
+    expect(hits.all(trigramsQuery('epsilonzeta'))).toEqual([{ id: idOf(1) }]);
+    idx.db.exec("INSERT INTO symbol_texts_fts(symbol_texts_fts, rank) VALUES ('integrity-check', 1)");
     idx.close();
   });
 
