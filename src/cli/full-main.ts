@@ -223,7 +223,9 @@ async function gatewayFor(
     const remote = await attachToDaemon({ mode, root, serversFiles, frontend, logger: createLogger(), onInProcess: (w) => notices.push(w) });
     if (remote) return remote;
   }
-  return Gateway.create({ root, serversFiles, notices, ...(index ? { index } : {}) });
+  // a one-shot operation in this process: no server warmed up to be stopped at the exit (serverStartSetting)
+  const serverStartDefault = frontend === 'cli' ? 'on-demand' : undefined;
+  return Gateway.create({ root, serversFiles, notices, ...(index ? { index } : {}), ...(serverStartDefault ? { serverStartDefault } : {}) });
 }
 
 function usage(message: string): LspgateError {

@@ -27,7 +27,7 @@ import type { Operation } from '../operations/types.js';
 import { ServiceCataloger } from '../service/cataloging/cataloger.js';
 import { recoverJournals } from '../service/editing/recovery.js';
 import type { ServiceEnv } from '../service/env.js';
-import { serverStartSetting, warmServers } from '../service/workspace/server-warmup.js';
+import { type ServerStart, serverStartSetting, warmServers } from '../service/workspace/server-warmup.js';
 import { verifySample } from '../service/workspace/verification.js';
 import { burstEnded, workEnded, workStarted } from '../util/idle-gc.js';
 import { createLogger, type Logger } from '../util/logger.js';
@@ -54,6 +54,8 @@ export interface GatewayOptions {
   notices?: string[];
   /** A PostgreSQL URL (`--index`; default LSPGATE_INDEX): each workspace takes its repository's published entries first. */
   index?: string;
+  /** When servers start if neither LSPGATE_SERVER_START nor a config.json says (serverStartSetting); default `after-syntax`. */
+  serverStartDefault?: ServerStart;
 }
 
 /** LSPGATE_CACHE_DIR, else ~/.cache/lspgate (one copy: src/link/paths.ts, which the thin entry needs). */
@@ -199,7 +201,7 @@ export class Gateway implements RunnerHost {
       limits,
       cacheDir,
       logger,
-      serverStart: serverStartSetting(root),
+      serverStart: serverStartSetting(root, process.env, opts.serverStartDefault),
       ...(notices.length ? { notices } : {}),
       ...(index ? { index } : {}),
     };

@@ -96,4 +96,17 @@ describe('lspgate one-shot CLI', () => {
       removeDir(dir);
     }
   });
+
+  it('a one-shot operation in its own process warms no server up to stop it at its exit (on demand unless set)', async () => {
+    const own = tempDir();
+    try {
+      const args = ['index_folder', '--path', '.', '--root', TS_APP, '--daemon', 'off', '--json'];
+      const r = await runCli(args, { cacheDir: own, env: { LSPGATE_LOG: 'debug', LSPGATE_SERVER_START: '' } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('servers layer'); // the debug log is on
+      expect(r.stderr).not.toMatch(/warm-up of|broker:typescript-language-server|verification:/);
+    } finally {
+      removeDir(own);
+    }
+  });
 });

@@ -20,15 +20,20 @@ import { lowerPriority } from '../server-priority.js';
 export type ServerStart = 'after-syntax' | 'on-demand';
 const SETTINGS: readonly ServerStart[] = ['after-syntax', 'on-demand'];
 
-/** LSPGATE_SERVER_START, else the workspace's then the user's config.json `serverStart`, else `after-syntax`. */
-export function serverStartSetting(root: string, env: NodeJS.ProcessEnv = process.env): ServerStart {
+/**
+ * LSPGATE_SERVER_START, else the workspace's then the user's config.json `serverStart`, else
+ * `fallback`: `after-syntax`, or `on-demand` for a process that answers one operation and exits (a
+ * one-shot `lspgate <operation>` in its own process: a server it warmed up would be stopped at its
+ * exit, and the operation that needs one starts it).
+ */
+export function serverStartSetting(root: string, env: NodeJS.ProcessEnv = process.env, fallback: ServerStart = 'after-syntax'): ServerStart {
   const fromEnv = env.LSPGATE_SERVER_START;
   if (fromEnv !== undefined && fromEnv !== '') return checked(fromEnv, 'LSPGATE_SERVER_START');
   for (const file of [path.join(root, '.lspgate', 'config.json'), userConfigFile(env)]) {
     const raw = readJsonConfig(file) as { serverStart?: unknown } | undefined;
     if (raw && typeof raw === 'object' && raw.serverStart !== undefined) return checked(raw.serverStart, `${file} serverStart`);
   }
-  return 'after-syntax';
+  return fallback;
 }
 
 /** `--server-start` of `mcp`, `sidecar`, `repl` and `daemon`: checked, then in effect for the servers this process runs. */
