@@ -24,8 +24,9 @@ const NOT_ANSWER_SETTINGS = new Set([
   'LSPGATE_CACHE_DIR',
   'LSPGATE_LOG',
   'LSPGATE_V8_FLAGS',
-  // where this process keeps its compiled modules, or not: never what an answer says
+  // where this process keeps its compiled modules, or not, and whether it loads the bundle: never what an answer says
   'LSPGATE_CODE_CACHE',
+  'LSPGATE_BUNDLE',
   // lspgate mcp --http only, never through the daemon
   'LSPGATE_TOKEN',
 ]);

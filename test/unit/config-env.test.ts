@@ -44,6 +44,7 @@ describe('attachEnvironment', () => {
       LSPGATE_DAEMON: 'require',
       LSPGATE_DAEMON_SERVER_IDLE_MS: '5',
       LSPGATE_CODE_CACHE: 'off',
+      LSPGATE_BUNDLE: 'off',
       LSPGATE_CACHE_DIR: '/c',
       LSPGATE_RESPONSE_CACHE: '',
       PATH: '/usr/bin',
