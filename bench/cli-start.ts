@@ -11,6 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { packageRoot } from './raw-client.js';
+import { median } from './stats.js';
 
 export const CLI_START_TARGET = 1.5;
 
@@ -21,8 +22,6 @@ export interface CliStartRow {
   ratio: number;
   met: boolean;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function wall(args: string[], env: NodeJS.ProcessEnv): number {
   const t = performance.now();

@@ -23,6 +23,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { descendants } from '../fixtures/fault-server/proc-utils.js';
 import { daemonPaths } from '../src/link/paths.js';
 import { generateRepo } from './gen-repo.js';
+import { median } from './stats.js';
 
 const { values } = parseArgs({ options: { files: { type: 'string' }, clients: { type: 'string' }, 'cli-runs': { type: 'string' } } });
 const FILES = Number(values.files ?? 500);
@@ -105,8 +106,6 @@ function wallMs(args: string[], extraEnv: Record<string, string> = {}): number {
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
   const repo = generateRepo({ files: FILES, out: path.join(tmp, 'repo') });

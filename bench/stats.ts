@@ -14,6 +14,11 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(rank, sorted.length) - 1]!;
 }
 
+/** The middle sample (the upper of the two middle ones for an even count); NaN for none. */
+export function median(samples: readonly number[]): number {
+  return samples.length ? [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]! : NaN;
+}
+
 export function summarize(samples: number[]): Summary {
   const sorted = [...samples].sort((a, b) => a - b);
   const mean = sorted.reduce((a, b) => a + b, 0) / (sorted.length || 1);

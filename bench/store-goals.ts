@@ -34,6 +34,7 @@ import { enableCodeCache } from '../src/link/code-cache.js';
 import { MALLOC_TUNABLES, NODE_FLAGS } from '../src/link/node-memory.js';
 import { IDLE_GC_MS } from '../src/util/idle-gc.js';
 import { generateRepo } from './gen-repo.js';
+import { median } from './stats.js';
 
 const here = fileURLToPath(import.meta.url);
 
@@ -242,8 +243,6 @@ async function warmSearch(root: string, cacheDir: string): Promise<Record<string
     await g.close();
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
  * The same first search through the `lspgate` command, as a user or an agent starts it on a warm cache:

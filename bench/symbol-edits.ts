@@ -25,6 +25,7 @@ import path from 'node:path';
 
 import { LspgateError } from '../src/errors/errors.js';
 import { Gateway } from '../src/gateway/gateway.js';
+import { median } from './stats.js';
 import { BREAK_HEAD, type BreakRow, fmtBreakRow, runBreaking } from './symbol-edit-breaking.js';
 import { type BenchLang, LANGS } from './symbol-edit-langs.js';
 
@@ -61,7 +62,6 @@ function arg(name: string): string | undefined {
 }
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
-const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : NaN);
 
 /** Every function/method of the files, in file order, with its parent's kind. */
 async function collect(g: Gateway, lang: BenchLang, files: string[]): Promise<Sym[]> {

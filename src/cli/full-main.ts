@@ -224,8 +224,7 @@ async function gatewayFor(
     if (remote) return remote;
   }
   // a one-shot operation in this process: no server warmed up to be stopped at the exit (serverStartSetting)
-  const serverStartDefault = frontend === 'cli' ? 'on-demand' : undefined;
-  return Gateway.create({ root, serversFiles, notices, ...(index ? { index } : {}), ...(serverStartDefault ? { serverStartDefault } : {}) });
+  return Gateway.create({ root, serversFiles, notices, ...(index ? { index } : {}), serverStartDefault: frontend === 'cli' ? 'on-demand' : undefined });
 }
 
 function usage(message: string): LspgateError {

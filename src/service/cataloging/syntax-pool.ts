@@ -300,12 +300,13 @@ class SyntaxPool {
     if (this.slots.length === 0) return;
     // one worker stays for the next edit; the others a pass started end now: each holds a V8 heap,
     // the grammars' WASM memory and a malloc arena (~15 MB of the process's RSS apiece)
-    const keep = this.slots.findIndex((s) => !s.grown);
-    if (keep > 0) this.slots.unshift(...this.slots.splice(keep, 1));
-    for (const s of this.slots.splice(keep < 0 ? 0 : 1)) {
+    const kept = this.slots.find((s) => !s.grown);
+    for (const s of this.slots.splice(0)) {
+      if (s === kept) continue;
       s.dead = true;
       void s.worker.terminate();
     }
+    if (kept) this.slots.push(kept);
     this.idle = setTimeout(() => {
       for (const s of this.slots.splice(0)) {
         s.dead = true;
