@@ -12,7 +12,6 @@
  * thin call the daemon refuses, loads the full CLI (full-main.ts, bundled by the build: link/full-cli.ts).
  */
 import { enableCodeCache } from '../link/code-cache.js';
-import { fullCliUrl } from '../link/full-cli.js';
 import { runOnFloor } from '../link/node-floor.js';
 import { forgetOwnTunables } from '../link/node-memory.js';
 import { commandFirst } from './thin/argv.js';
@@ -34,7 +33,7 @@ if (runOnFloor(import.meta.url, process.argv.slice(2))) {
     const { thinPlan } = await import('./thin/plan.js');
     const { runThin } = await import('./thin/thin-client.js');
     const plan = thinPlan(argv);
-    // the bundle of the full CLI when the build made one (src/link/full-cli.ts)
-    if (!plan || !(await runThin(plan))) await import(fullCliUrl());
+    // the bundle of the full CLI when the build made one (src/link/full-cli.ts); --version and --help load neither
+    if (!plan || !(await runThin(plan))) await import((await import('../link/full-cli.js')).fullCliUrl());
   }
 }
