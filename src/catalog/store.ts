@@ -13,7 +13,7 @@ import type { StatementSync } from 'node:sqlite';
 
 import type { CallEdgeRow, CatalogSymbol, FileEntry } from '../core/catalog.js';
 import { type IndexDb, indexDbPath, openIndexDb } from '../store/db.js';
-import { writeSymbolTexts } from '../store/symbol-texts.js';
+import { writeSymbolTexts, writeSymbolTextsFts } from '../store/symbol-texts.js';
 import { shareStrings } from './shared-strings.js';
 import { lastSegment } from './symbol-index.js';
 
@@ -56,6 +56,8 @@ export class CatalogStore {
   private opened: IndexDb | undefined;
   private statements: Record<string, StatementSync> = {};
   private batching = false;
+  /** Files whose symbol texts' FTS entries are still to be written, before their transaction ends (writeSymbolTextsFts). */
+  private ftsPending: number[] = [];
 
   constructor(
     private readonly cacheDir: string,
@@ -161,10 +163,11 @@ export class CatalogStore {
 
   /**
    * `fn` in one transaction, whose writeFile calls open no savepoint of their own (FTS5 writes its
-   * pending terms to disk at each savepoint): a write that throws rolls back them all.
+   * pending terms to disk at each savepoint), their files' symbol texts indexed together at its end
+   * (writeSymbolTextsFts): a write that throws rolls back them all.
    */
   batch(fn: () => void): void {
-    this.db.transaction(() => {
+    this.inTransaction(() => {
       this.batching = true;
       try {
         fn();
@@ -177,12 +180,32 @@ export class CatalogStore {
   /** One file's entry, in one transaction (or the batch's): its row, and its symbols in place of the old ones. */
   writeFile(rel: string, entry: FileEntry): void {
     if (this.batching) this.writeOne(rel, entry);
-    else this.db.transaction(() => this.writeOne(rel, entry));
+    else this.inTransaction(() => this.writeOne(rel, entry));
+  }
+
+  /** `fn` in one transaction, the FTS entries it left pending written before the commit (none kept when it throws). */
+  private inTransaction(fn: () => void): void {
+    try {
+      this.db.transaction(() => {
+        fn();
+        this.writePendingFts();
+      });
+    } finally {
+      this.ftsPending = [];
+    }
+  }
+
+  private writePendingFts(): void {
+    const ids = this.ftsPending;
+    this.ftsPending = [];
+    writeSymbolTextsFts(this.db.db, ids);
   }
 
   private writeOne(rel: string, entry: FileEntry): void {
     const old = this.st('SELECT id, hash, content IS NOT NULL AS has_text FROM files WHERE path = ?').get(rel) as
       { id: number; hash: string; has_text: number } | undefined;
+    // the file written before in this transaction: its rows' FTS entries go in before the rows do
+    if (old && this.ftsPending.includes(old.id)) this.writePendingFts();
     const meta = { mtimeMs: entry.mtimeMs, server: entry.server, ...(entry.tier ? { tier: entry.tier } : {}) };
     const stamps = [entry.language, Math.trunc(entry.mtimeMs), entry.hash, entry.size, stateOf(entry)] as const;
     let id: number;
@@ -232,11 +255,13 @@ export class CatalogStore {
       );
       if (r.changes === 0) duplicates.push({ ord, symbol: sym });
     });
-    writeSymbolTexts(this.db.db, id, entry.symbols, this.searchKeys?.(entry.symbols));
+    writeSymbolTexts(this.db.db, id, entry.symbols, this.searchKeys?.(entry.symbols), this.ftsPending);
     this.st('UPDATE files SET entry = ? WHERE id = ?').run(JSON.stringify(duplicates.length ? { ...meta, duplicates } : meta), id);
   }
 
   removeFile(rel: string): void {
+    // a file written before in this transaction: its rows' FTS entries go in before the rows go
+    if (this.ftsPending.length > 0) this.writePendingFts();
     this.st('DELETE FROM files WHERE path = ?').run(rel);
   }
 

@@ -140,6 +140,9 @@ const insertSql =
 const insertTextsSql = 'INSERT INTO symbol_texts(file_id, ord, name, lname, lqn, lsig, lsum, ldoc, plain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
 /** A file's FTS entries, from its rows as stored (the texts the delete trigger hands FTS5 back), in one statement. */
 const ftsSql = 'INSERT INTO symbol_texts_fts(rowid, lname, lqn, lsig, lsum, ldoc) SELECT id, lname, lqn, lsig, lsum, ldoc FROM symbol_texts WHERE file_id = ?';
+/** The FTS entries of several files (a JSON array of their ids), in one statement. */
+const ftsManySql =
+  'INSERT INTO symbol_texts_fts(rowid, lname, lqn, lsig, lsum, ldoc) SELECT id, lname, lqn, lsig, lsum, ldoc FROM symbol_texts WHERE file_id IN (SELECT value FROM json_each(?))';
 
 /**
  * ASCII without NUL: where SQLite's `=`, substr, instr and GLOB (by character, case-sensitive) say
@@ -152,7 +155,7 @@ export function isPlain(s: string): boolean {
   }
   return true;
 }
-const statements = new WeakMap<DatabaseSync, { del: StatementSync; insert: StatementSync | undefined; fts: StatementSync }>();
+const statements = new WeakMap<DatabaseSync, { del: StatementSync; insert: StatementSync | undefined; fts: StatementSync; ftsMany?: StatementSync }>();
 const textStatements = new WeakMap<DatabaseSync, StatementSync>();
 
 /** A file's rows in place of its old ones; with `placed`, the search keys' columns too (see addSymbolSearchKeys). */
@@ -161,9 +164,9 @@ function writeRows(
   fileId: number,
   list: { ord: number; symbol: SearchedFields }[],
   placed?: { symbols: readonly CatalogSymbol[]; keys: ArrayLike<number> | undefined },
+  deferFts?: number[],
 ): void {
-  let st = statements.get(db);
-  if (!st) statements.set(db, (st = { del: db.prepare('DELETE FROM symbol_texts WHERE file_id = ?'), insert: undefined, fts: db.prepare(ftsSql) }));
+  const st = statementsOf(db);
   if (placed) st.insert ??= db.prepare(insertSql);
   let textsOnly = placed ? undefined : textStatements.get(db);
   if (!placed && !textsOnly) textStatements.set(db, (textsOnly = db.prepare(insertTextsSql)));
@@ -178,18 +181,45 @@ function writeRows(
     if (at) st.insert!.run(fileId, ord, symbol.name, name, lqn, sig, lsum, ldoc, plain ? 1 : 0, at.kind, at.line, at.byte_offset, placed!.keys?.[ord] ?? null);
     else textsOnly!.run(fileId, ord, symbol.name, name, lqn, sig, lsum, ldoc, plain ? 1 : 0);
   }
-  if (list.length > 0) st.fts.run(fileId);
+  if (list.length === 0) return;
+  if (deferFts) deferFts.push(fileId);
+  else st.fts.run(fileId);
+}
+
+function statementsOf(db: DatabaseSync): { del: StatementSync; insert: StatementSync | undefined; fts: StatementSync; ftsMany?: StatementSync } {
+  let st = statements.get(db);
+  if (!st) statements.set(db, (st = { del: db.prepare('DELETE FROM symbol_texts WHERE file_id = ?'), insert: undefined, fts: db.prepare(ftsSql) }));
+  return st;
 }
 
 /**
  * A file's rows in place of its old ones (in the caller's transaction): `symbols` in the entry's
- * order; `keys`, search_symbols' fixed key of each (FileCataloger.searchKeys), NULL without.
+ * order; `keys`, search_symbols' fixed key of each (FileCataloger.searchKeys), NULL without. With
+ * `deferFts`, the file's FTS entries are not written: its id is added there, for the caller to
+ * write with writeSymbolTextsFts before its transaction ends.
  */
-export function writeSymbolTexts(db: DatabaseSync, fileId: number, symbols: readonly CatalogSymbol[], keys?: ArrayLike<number>): void {
+export function writeSymbolTexts(db: DatabaseSync, fileId: number, symbols: readonly CatalogSymbol[], keys?: ArrayLike<number>, deferFts?: number[]): void {
   writeRows(
     db,
     fileId,
     symbols.map((symbol, ord) => ({ ord, symbol })),
     { symbols, keys },
+    deferFts,
   );
+}
+
+/**
+ * The FTS entries of the files whose rows writeSymbolTexts wrote with `deferFts`, in one statement:
+ * FTS5 writes its pending terms to disk as a new segment at the start of every statement that
+ * opens a statement journal (one with a trigger, a multi-row insert…), and a file's rows are
+ * written by several — its entries written with it made a segment per file, each merged again
+ * level after level. Written together at the end of a transaction, they make one. In the writes'
+ * transaction, before any of their rows can change again (a delete of rows whose entries are not
+ * written yet would take entries that are not there).
+ */
+export function writeSymbolTextsFts(db: DatabaseSync, fileIds: readonly number[]): void {
+  if (fileIds.length === 0) return;
+  const st = statementsOf(db);
+  if (fileIds.length === 1) st.fts.run(fileIds[0]!);
+  else (st.ftsMany ??= db.prepare(ftsManySql)).run(JSON.stringify(fileIds));
 }

@@ -13,7 +13,7 @@ import { fixedPolicyKey, fixedPolicyKeys, policyOrder, searchPolicyKey } from '.
 import { openIndexDb } from '../../src/store/db.js';
 import { MIGRATIONS } from '../../src/store/schema.js';
 import { addSymbolTexts } from '../../src/store/symbol-texts.js';
-import { SymbolTextsReader } from '../../src/store/symbol-texts-reader.js';
+import { SymbolTextsReader, trigramsQuery } from '../../src/store/symbol-texts-reader.js';
 import { generatedCatalog, QUERIES, RANKING_FILTERS } from '../helpers/generated-symbols.js';
 
 /**
@@ -144,13 +144,16 @@ describe('search_symbols from the database after edits and after a migration', (
     const { store, files, ranker } = storeOf(generatedCatalog(2000, 17).map((s) => ({ ...s, parent: undefined })));
     const texts = ranker();
     for (let batch = 0; batch < 8; batch++) {
-      for (let e = 0; e < 1 + rng.int(4); e++) {
+      // odd batches in one transaction, as the catalog's keeper writes them (the FTS entries at its end): a file
+      // rewritten or removed after it was written in the same transaction too
+      const edits: (() => void)[] = [];
+      for (let e = 0; e < 1 + rng.int(6); e++) {
         const names = [...files.keys()];
         const roll = rng.int(10);
         if (roll === 0 && names.length > 5) {
           const gone = rng.pick(names);
           files.delete(gone);
-          store.removeFile(gone);
+          edits.push(() => store.removeFile(gone));
           continue;
         }
         const file = roll === 1 ? `src/new${rng.int(1_000_000)}.ts` : rng.pick(names);
@@ -162,8 +165,11 @@ describe('search_symbols from the database after edits and after a migration', (
           byte_offset: rng.int(5000),
         }));
         files.set(file, entry(fresh));
-        store.writeFile(file, entry(fresh));
+        edits.push(() => store.writeFile(file, entry(fresh)));
       }
+      if (batch % 2) store.batch(() => edits.forEach((edit) => edit()));
+      else edits.forEach((edit) => edit());
+      store.db.db.exec("INSERT INTO symbol_texts_fts(symbol_texts_fts, rank) VALUES ('integrity-check', 1)");
       texts.refresh();
       const now = [...files.keys()].sort().flatMap((f) => [...files.get(f)!.symbols].sort((a, b) => a.byte_offset - b.byte_offset));
       const ids = new Map(now.map((s) => [s.symbol_id, s]));
@@ -175,6 +181,32 @@ describe('search_symbols from the database after edits and after a migration', (
       }
     }
   }, 120_000);
+
+  it("a transaction's files make one segment of the FTS index, written after their rows", () => {
+    const { store } = storeOf([]);
+    const files = ['src/a.ts', 'src/b.ts', 'src/c.ts'];
+    const segments = () => (store.db.db.prepare('SELECT count(DISTINCT segid) AS n FROM symbol_texts_fts_idx').get() as { n: number }).n;
+    store.batch(() => {
+      for (const [i, file] of files.entries())
+        store.writeFile(
+          file,
+          entry(generatedCatalog(40, i + 1).map((s, j) => ({ ...s, file, symbol_id: `${file}::${s.qualified_name}#${j}`, parent: undefined }))),
+        );
+    });
+    expect(segments()).toBe(1);
+    const hits = store.db.db.prepare('SELECT count(*) AS n FROM symbol_texts_fts WHERE symbol_texts_fts MATCH ?');
+    expect((hits.get(trigramsQuery('load')) as { n: number }).n).toBeGreaterThan(0);
+    // three more files, each in a transaction of its own: a segment each
+    for (const [i, name] of files.entries()) {
+      const file = name.replace('src/', 'lib/');
+      store.writeFile(
+        file,
+        entry(generatedCatalog(40, i + 9).map((s, j) => ({ ...s, file, symbol_id: `${file}::${s.qualified_name}#${j}`, parent: undefined }))),
+      );
+    }
+    expect(segments()).toBe(1 + files.length);
+    store.db.db.exec("INSERT INTO symbol_texts_fts(symbol_texts_fts, rank) VALUES ('integrity-check', 1)");
+  });
 
   it('few rows not plain: read them all instead of narrowing them, the same answers', () => {
     const { store, files, ranker } = storeOf(generatedCatalog(200, 7).map((s) => ({ ...s, parent: undefined })));
