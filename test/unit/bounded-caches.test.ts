@@ -2,6 +2,9 @@
  * Every process-wide memo is bounded in bytes (docs/architecture.md, Caches and derived state): filled far past its bound, each
  * still counts at most its bound, and still answers (a pure memo loses only time).
  */
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
 import { describe, expect, it } from 'vitest';
 
 import { pathRole, ROLE_MEMO } from '../../src/adapters/test-files.js';
@@ -14,7 +17,29 @@ import { BoundedMemo } from '../../src/util/bounded-memo.js';
 
 const word = (i: number, len = 12) => `w${i.toString(36)}`.padEnd(len, 'x');
 
+/** V8's collector (idle-gc.ts's way to it), for a heap measure. */
+function fullGc(): void {
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as (o: object) => void)({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+}
+
 describe('bounded memos', () => {
+  it('a term cut from a file text does not keep that text alive in TERM_MEMO', () => {
+    TERM_MEMO.clear();
+    fullGc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 40; i++) {
+      // a 1 MB text of its own, and a term of 20 characters matched in it (a slice of it in V8)
+      const text = `${'x '.repeat(250_000)} parseServiceRequest${i}a ${'y '.repeat(250_000)}`;
+      const term = /parseServiceRequest\d+a/.exec(text)![0];
+      expect(normalizeTerm(term)).toBe(term.toLowerCase());
+    }
+    fullGc();
+    // kept whole, the 40 texts are 40 MB; the terms alone a few KB
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 1048576);
+    expect(TERM_MEMO.get('parseServiceRequest7a')).toBe('parseservicerequest7a');
+  });
+
   it('BoundedMemo keeps its count under the bound, starts again when full, and never keeps an entry larger than the bound', () => {
     const m = new BoundedMemo<string, string>(1000, (k, v) => 2 * (k.length + v.length));
     for (let i = 0; i < 500; i++) {
