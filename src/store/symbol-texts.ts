@@ -155,7 +155,13 @@ export function isPlain(s: string): boolean {
   }
   return true;
 }
-const statements = new WeakMap<DatabaseSync, { del: StatementSync; insert: StatementSync | undefined; fts: StatementSync; ftsMany?: StatementSync }>();
+interface TextStatements {
+  del: StatementSync;
+  insert: StatementSync | undefined;
+  fts: StatementSync;
+  ftsMany?: StatementSync;
+}
+const statements = new WeakMap<DatabaseSync, TextStatements>();
 const textStatements = new WeakMap<DatabaseSync, StatementSync>();
 
 /** A file's rows in place of its old ones; with `placed`, the search keys' columns too (see addSymbolSearchKeys). */
@@ -186,7 +192,7 @@ function writeRows(
   else st.fts.run(fileId);
 }
 
-function statementsOf(db: DatabaseSync): { del: StatementSync; insert: StatementSync | undefined; fts: StatementSync; ftsMany?: StatementSync } {
+function statementsOf(db: DatabaseSync): TextStatements {
   let st = statements.get(db);
   if (!st) statements.set(db, (st = { del: db.prepare('DELETE FROM symbol_texts WHERE file_id = ?'), insert: undefined, fts: db.prepare(ftsSql) }));
   return st;

@@ -2,9 +2,6 @@
  * Every process-wide memo is bounded in bytes (docs/architecture.md, Caches and derived state): filled far past its bound, each
  * still counts at most its bound, and still answers (a pure memo loses only time).
  */
-import v8 from 'node:v8';
-import vm from 'node:vm';
-
 import { describe, expect, it } from 'vitest';
 
 import { pathRole, ROLE_MEMO } from '../../src/adapters/test-files.js';
@@ -14,19 +11,14 @@ import { DISK_TEXTS } from '../../src/service/disk-texts.js';
 import { HOVER_MEMO, MODEL_MEMO } from '../../src/service/file-context.js';
 import { measure, TEXT_MEASURES } from '../../src/service/location-texts.js';
 import { BoundedMemo } from '../../src/util/bounded-memo.js';
+import { reduceMemory } from '../../src/util/idle-gc.js';
 
 const word = (i: number, len = 12) => `w${i.toString(36)}`.padEnd(len, 'x');
-
-/** V8's collector (idle-gc.ts's way to it), for a heap measure. */
-function fullGc(): void {
-  v8.setFlagsFromString('--expose-gc');
-  (vm.runInNewContext('gc') as (o: object) => void)({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-}
 
 describe('bounded memos', () => {
   it('a term cut from a file text does not keep that text alive in TERM_MEMO', () => {
     TERM_MEMO.clear();
-    fullGc();
+    reduceMemory();
     const before = process.memoryUsage().heapUsed;
     for (let i = 0; i < 40; i++) {
       // a 1 MB text of its own, and a term of 20 characters matched in it (a slice of it in V8)
@@ -34,7 +26,7 @@ describe('bounded memos', () => {
       const term = /parseServiceRequest\d+a/.exec(text)![0];
       expect(normalizeTerm(term)).toBe(term.toLowerCase());
     }
-    fullGc();
+    reduceMemory();
     // kept whole, the 40 texts are 40 MB; the terms alone a few KB
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 1048576);
     expect(TERM_MEMO.get('parseServiceRequest7a')).toBe('parseservicerequest7a');
