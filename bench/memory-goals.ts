@@ -146,8 +146,8 @@ const each = (o: Record<string, number>) =>
 
 /**
  * The workspace database's goals (bench/store-goals.ts) on one repository: lspgate's own RSS with every
- * operation of the cold phase answered — settled (nothing asked for 6.5 s after each burst: lspgate's idle
- * collection has run, nothing forced), the goal's reading; right after each answer and after a full GC,
+ * operation of the cold phase answered — settled (nothing asked for 10 s after each burst: lspgate's idle
+ * collection and V8's memory reducer have run, nothing forced), the goal's reading; right after each answer and after a full GC,
  * reported beside it — and the warm restart's first search_symbols, the process's first question, since
  * the process started.
  */

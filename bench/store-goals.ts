@@ -7,7 +7,8 @@
  *     get_file_outline, get_symbol, a lookup by name, search_text and get_repo_outline back to back;
  *     lspgate's own RSS — target ≤ 150 MB — read three ways: right after each answer, nothing
  *     collected (`rss_mb_right_after`); after a full GC (`rss_mb_after_gc`, the worker threads still
- *     alive); and settled, once nothing was asked for 6.5 s and lspgate's idle collection has run
+ *     alive); and settled, once nothing was asked for 10 s (lspgate's idle collection and V8's memory
+ *     reducer have run)
  *     (`rss_mb_settled`, nothing forced). Then search_symbols (ranked from the database: symbol_texts)
  *     and the RSS again (the three ways); then a BM25 search_code (every file chunked into the database)
  *     and the RSS again, again 21 s later (the workers' idle time: the job worker that chunked has
@@ -73,8 +74,12 @@ function reducedRss(): number {
 /** Past the worker pools' idle time (20 s): the syntax and job workers a pass or a chunking started have ended. */
 const WORKERS_IDLE_MS = 21_000;
 
-/** Past lspgate's idle collection (IDLE_GC_MS after the last work) and the time it takes. */
-const SETTLE_MS = IDLE_GC_MS + 1500;
+/**
+ * Past lspgate's idle collection (IDLE_GC_MS after the last work) and V8's own memory reducer (~8 s
+ * after allocation slows), which gives back pages the collections left resident: settled at 6.5 s,
+ * the Python stdlib's process read 145–159 MB; at 10 s, 117 MB (the same run, nothing else changed).
+ */
+const SETTLE_MS = Math.max(IDLE_GC_MS + 1500, 10_000);
 
 /** The RSS now, nothing collected first. */
 function rssNow(): number {

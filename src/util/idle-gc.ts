@@ -19,11 +19,20 @@ import vm from 'node:vm';
 /** Idle this long after the last piece of work: the memory-reducing collection runs. */
 export const IDLE_GC_MS = 5000;
 /**
- * Only when the RSS grew this much since the last one: the collection is several full collections
- * in a row (738 ms at load 6.5 on 2 cores after a search_symbols over 169k symbols), not worth it
- * after a small question.
+ * Only when the RSS grew this much since the last one: not worth it after a small question. The
+ * collection took 738 ms at load 6.5 on 2 cores when the catalog lived in the heap; with the catalog
+ * in the database it takes ~85 ms (a 35 MB heap, Python stdlib's 1,784 files). At 32 MB a pass's
+ * answers that left ~35 MB of pooled pages behind were collected in one run and not in the next.
  */
-const GROWTH_BYTES = 32 * 1048576;
+const GROWTH_BYTES = 16 * 1048576;
+/**
+ * Pages freed by the collection can stay resident a while after it (V8 gives some back later: its own
+ * memory reducer, ~8 s after allocation slows, took a process from 149 to 119 MB): the floor is read
+ * again then, and the lower reading kept. Read only at once, the floor kept pages that went back
+ * afterwards, and the growth of the next burst was measured from there: ~35 MB of a pass's answers'
+ * garbage then did not count as growth and stayed resident.
+ */
+export const RELEASED_MS = 10_000;
 /**
  * Or when V8's committed heap grew this much: the RSS alone missed a burst that followed a pass (the
  * pass's last syntax worker ended meanwhile: the RSS fell below the last collection's, and 28 MB of a
@@ -33,15 +42,23 @@ const HEAP_GROWTH_BYTES = 8 * 1048576;
 
 type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 
+/** The process's RSS and V8's committed heap, in bytes (a test reads the memory it arranges through these). */
+export const memoryReadings = {
+  rss: (): number => process.memoryUsage.rss(),
+  heap: (): number => process.memoryUsage().heapTotal,
+};
+
 let collect: Collect | null | undefined;
 let timer: NodeJS.Timeout | undefined;
+/** Reads the floor again once the collection's pages have gone back (RELEASED_MS). */
+let settle: NodeJS.Timeout | undefined;
 /** The RSS and V8's committed heap after the last collection (0: none yet). */
 let floor = 0;
 let heapFloor = 0;
 
 /** Whether the memory grew enough since the last collection for another to be worth its time. */
 function grew(): boolean {
-  return process.memoryUsage.rss() - floor >= GROWTH_BYTES || process.memoryUsage().heapTotal - heapFloor >= HEAP_GROWTH_BYTES;
+  return memoryReadings.rss() - floor >= GROWTH_BYTES || memoryReadings.heap() - heapFloor >= HEAP_GROWTH_BYTES;
 }
 
 function collector(): Collect | null {
@@ -93,6 +110,16 @@ export function reduceMemory(): void {
   clearTimeout(timer);
   timer = undefined;
   collector()?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-  floor = process.memoryUsage.rss();
-  heapFloor = process.memoryUsage().heapTotal;
+  readFloor(true);
+  clearTimeout(settle);
+  settle = setTimeout(() => readFloor(false), RELEASED_MS);
+  settle.unref();
+}
+
+/** The RSS and V8's committed heap as the floor: now (`reset`), or the lower of it and now. */
+function readFloor(reset: boolean): void {
+  const rss = memoryReadings.rss();
+  const heap = memoryReadings.heap();
+  floor = reset ? rss : Math.min(floor, rss);
+  heapFloor = reset ? heap : Math.min(heapFloor, heap);
 }

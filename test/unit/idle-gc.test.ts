@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { burstEnded, IDLE_GC_MS, reduceMemory, workEnded, workStarted } from '../../src/util/idle-gc.js';
+import { burstEnded, IDLE_GC_MS, memoryReadings, RELEASED_MS, reduceMemory, workEnded, workStarted } from '../../src/util/idle-gc.js';
 
 const rssMb = () => process.memoryUsage().rss / 1048576;
 
@@ -69,5 +69,30 @@ describe('idle memory reduction', () => {
     workEnded();
     vi.advanceTimersByTime(IDLE_GC_MS);
     expect(before.heap - heapMb()).toBeGreaterThan(10);
+  });
+
+  it('measures growth from what is resident once the collection has given its pages back', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    // V8 gives a collection's freed pages back on a background thread, a moment after it: 200 MB
+    // resident as it returns, 150 MB once they are back, then 25 MB of growth
+    const mb = 1048576;
+    const rss = vi.spyOn(memoryReadings, 'rss');
+    const heap = vi.spyOn(memoryReadings, 'heap').mockReturnValue(40 * mb);
+    try {
+      rss.mockReturnValue(200 * mb);
+      reduceMemory();
+      rss.mockReturnValue(150 * mb);
+      vi.advanceTimersByTime(RELEASED_MS);
+      rss.mockReturnValue(175 * mb);
+      const garbage = new WeakRef({ garbage: true });
+      await new Promise((resolve) => setImmediate(resolve)); // the WeakRef no longer keeps it
+      workEnded();
+      vi.advanceTimersByTime(IDLE_GC_MS);
+      // the collection ran: an object nothing holds is gone
+      expect(garbage.deref()).toBeUndefined();
+    } finally {
+      rss.mockRestore();
+      heap.mockRestore();
+    }
   });
 });
