@@ -73,8 +73,8 @@ describe('idle memory reduction', () => {
 
   it('measures growth from what is resident once the collection has given its pages back', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    // V8 gives a collection's freed pages back on a background thread, a moment after it: 200 MB
-    // resident as it returns, 150 MB once they are back, then 25 MB of growth
+    // pages the collection freed stay resident a while (V8 gives some back later): 200 MB resident
+    // as it returns, 150 MB once they are back, then 25 MB of growth
     const mb = 1048576;
     const rss = vi.spyOn(memoryReadings, 'rss');
     const heap = vi.spyOn(memoryReadings, 'heap').mockReturnValue(40 * mb);
