@@ -59,48 +59,33 @@ describe('idle memory reduction', () => {
   it("collects after a burst that grew V8's heap, though not the RSS, enough; not after less", async () => {
     // the RSS can stay put while the heap grows (a syntax worker ended meanwhile): 4 MB of the heap's
     // growth is enough, 15 MB of the RSS's alone is not
-    expect(await collectsAfter({ rss: 0, heap: 5 })).toBe(true);
-    expect(await collectsAfter({ rss: 15, heap: 3 })).toBe(false);
-    expect(await collectsAfter({ rss: 17, heap: 0 })).toBe(true);
+    expect(await collectsAfter({ rss: 150, heap: 45 })).toBe(true);
+    expect(await collectsAfter({ rss: 165, heap: 43 })).toBe(false);
+    expect(await collectsAfter({ rss: 167, heap: 40 })).toBe(true);
   });
 
   it('measures growth from what is resident once the collection has given its pages back', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    // pages the collection freed stay resident a while (V8 gives some back later): 200 MB resident
-    // as it returns, 150 MB once they are back, then 25 MB of growth
-    const mb = 1048576;
-    const rss = vi.spyOn(memoryReadings, 'rss');
-    const heap = vi.spyOn(memoryReadings, 'heap').mockReturnValue(40 * mb);
-    try {
-      rss.mockReturnValue(200 * mb);
-      reduceMemory();
-      rss.mockReturnValue(150 * mb);
-      vi.advanceTimersByTime(RELEASED_MS);
-      rss.mockReturnValue(175 * mb);
-      const garbage = new WeakRef({ garbage: true });
-      await new Promise((resolve) => setImmediate(resolve)); // the WeakRef no longer keeps it
-      workEnded();
-      vi.advanceTimersByTime(IDLE_GC_MS);
-      // the collection ran: an object nothing holds is gone
-      expect(garbage.deref()).toBeUndefined();
-    } finally {
-      rss.mockRestore();
-      heap.mockRestore();
-    }
+    // pages the collection freed stay resident a while (V8 gives some back later): 200 MB resident as
+    // it returns, 150 MB once they are back, then 25 MB of growth
+    expect(await collectsAfter({ rssAtCollection: 200, rss: 175, heap: 40 })).toBe(true);
   });
 });
 
-/** Whether the idle collection runs after work that grew the RSS and the heap by these MB since the last collection. */
-async function collectsAfter(growth: { rss: number; heap: number }): Promise<boolean> {
+/**
+ * Whether the idle collection runs after work, the readings arranged (MB): the RSS at the last
+ * collection (150 unless said), 150 once its pages are back, and then `rss`; the heap 40, then `heap`.
+ */
+async function collectsAfter(then: { rssAtCollection?: number; rss: number; heap: number }): Promise<boolean> {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   const mb = 1048576;
-  const rss = vi.spyOn(memoryReadings, 'rss').mockReturnValue(150 * mb);
+  const rss = vi.spyOn(memoryReadings, 'rss').mockReturnValue((then.rssAtCollection ?? 150) * mb);
   const heap = vi.spyOn(memoryReadings, 'heap').mockReturnValue(40 * mb);
   try {
     reduceMemory();
+    rss.mockReturnValue(150 * mb);
     vi.advanceTimersByTime(RELEASED_MS);
-    rss.mockReturnValue((150 + growth.rss) * mb);
-    heap.mockReturnValue((40 + growth.heap) * mb);
+    rss.mockReturnValue(then.rss * mb);
+    heap.mockReturnValue(then.heap * mb);
     const garbage = new WeakRef({ garbage: true });
     await new Promise((resolve) => setImmediate(resolve)); // the WeakRef no longer keeps it
     workEnded();
