@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { burstEnded, IDLE_GC_MS, memoryReadings, RELEASED_MS, reduceMemory, workEnded, workStarted } from '../../src/util/idle-gc.js';
+import { burstEnded, IDLE_GC_MS, memoryReadings, reduceMemory, RELEASED_MS, workEnded, workStarted } from '../../src/util/idle-gc.js';
 
 const rssMb = () => process.memoryUsage().rss / 1048576;
 
