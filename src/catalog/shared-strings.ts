@@ -6,16 +6,23 @@
  * Sharing them is done once per entry, when the index takes it.
  */
 import type { FileEntry } from '../core/catalog.js';
+import { ownString } from '../util/bounded-memo.js';
 
-/** Values with few distinct spellings in a workspace (languages, server ids, kinds, packages); bounded, so a workspace with very many packages keeps only the first. */
+/**
+ * Values with few distinct spellings in a workspace (languages, server ids, kinds, packages); bounded, so a
+ * workspace with very many packages keeps only the first. Each is kept as a string of its own: a package
+ * name cut from a file's text would otherwise keep that whole text for the life of the process.
+ */
 const FEW = new Map<string, string>();
 const FEW_MAX = 8192;
 
 function few<T extends string>(s: T): T {
   const known = FEW.get(s) as T | undefined;
   if (known !== undefined) return known;
-  if (FEW.size < FEW_MAX) FEW.set(s, s);
-  return s;
+  if (FEW.size >= FEW_MAX) return s;
+  const own = ownString(s);
+  FEW.set(own, own);
+  return own;
 }
 
 /** Makes the symbols of `entry` share their repeated strings, in place; `rel` is the file's path. */

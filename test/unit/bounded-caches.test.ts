@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 
 import { pathRole, ROLE_MEMO } from '../../src/adapters/test-files.js';
 import { GLOB_MEMO, globMatcher } from '../../src/catalog/glob.js';
+import { shareStrings } from '../../src/catalog/shared-strings.js';
 import { normalizeTerm, TERM_MEMO } from '../../src/chunks/tokenize.js';
+import type { CatalogSymbol, FileEntry } from '../../src/core/catalog.js';
 import { DISK_TEXTS } from '../../src/service/disk-texts.js';
 import { HOVER_MEMO, MODEL_MEMO } from '../../src/service/file-context.js';
 import { measure, TEXT_MEASURES } from '../../src/service/location-texts.js';
@@ -30,6 +32,23 @@ describe('bounded memos', () => {
     // kept whole, the 40 texts are 40 MB; the terms alone a few KB
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 1048576);
     expect(TERM_MEMO.get('parseServiceRequest7a')).toBe('parseservicerequest7a');
+  });
+
+  it('a package name cut from a file text does not keep that text alive among the shared strings', () => {
+    reduceMemory();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 40; i++) {
+      // a 1 MB text of its own, and the package its first line names (a slice of it in V8)
+      const text = `package com.example.service${i};\n${'x '.repeat(500_000)}`;
+      const pkg = /^package ([\w.]+);/.exec(text)![1]!;
+      const symbol = { symbol_id: `A${i}.java::A#class`, file: `A${i}.java`, language: 'java', server: 'jdtls', kind: 'class', package: pkg };
+      const entry: FileEntry = { hash: '', size: 0, mtimeMs: 0, language: 'java', server: 'jdtls', symbols: [symbol as unknown as CatalogSymbol] };
+      shareStrings(`A${i}.java`, entry);
+      expect(entry.symbols[0]!.package).toBe(`com.example.service${i}`);
+    }
+    reduceMemory();
+    // kept whole, the 40 texts are 40 MB; the package names alone a few KB
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 1048576);
   });
 
   it('BoundedMemo keeps its count under the bound, starts again when full, and never keeps an entry larger than the bound', () => {
