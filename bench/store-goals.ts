@@ -77,7 +77,7 @@ const WORKERS_IDLE_MS = 21_000;
 /**
  * Past lspgate's idle collection (IDLE_GC_MS after the last work) and V8's own memory reducer (~8 s
  * after allocation slows), which gives back pages the collections left resident: settled at 6.5 s,
- * the Python stdlib's process read 145–159 MB; at 10 s, 117 MB (the same run, nothing else changed).
+ * the Python stdlib's process read 145–159 MB; at 10 s, 117 MB (the same probe, run in turn).
  */
 const SETTLE_MS = Math.max(IDLE_GC_MS + 1500, 10_000);
 
