@@ -29,7 +29,7 @@ import { type CallEdge, loadCallFallback } from './call-fallback-types.js';
 import { Mentions } from './mentions.js';
 import { NewFilesOnly, type Reach } from './new-files-only.js';
 import { ProjectFiles } from './projects.js';
-import { resolveTarget, type TargetInput } from './resolve.js';
+import { type ResolvedTarget, resolveTarget, type TargetInput } from './resolve.js';
 
 export interface CallSite {
   line: number;
@@ -126,8 +126,9 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
       `${session.serverId} has no call hierarchy: ${direction === 'incoming' ? 'callers derived from references' : 'callees derived from the calls in the body'}`,
     );
   }
-  const item = items[0];
-  if (!item) throw new LspgateError('SYMBOL_NOT_FOUND', `no function, method or class at ${target.label} to build a call tree from`, { symbol: target.label });
+  const prepared = items[0];
+  if (!prepared) throw new LspgateError('SYMBOL_NOT_FOUND', `no function, method or class at ${target.label} to build a call tree from`, { symbol: target.label });
+  const item = w.viaFallback ? prepared : ownDeclaration(w, target, prepared);
   // Callers can live in files the server's project leaves out: at every level, those that spell the
   // name of the item asked about are opened first (a caller's callers may never spell the root's name).
   if (direction === 'incoming') incomingHelpers(w, input);
@@ -151,6 +152,24 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
     );
   if (w.external) call.meta.warn(`${w.external} call(s) to code outside the workspace (standard library, dependencies) left out`);
   return { symbol: target.label, root };
+}
+
+/**
+ * The item to walk from: the one the server prepared, or — when that is another declaration of the
+ * name outside the workspace (a later import that rebinds it, `def f` then `from _c import f` as
+ * asyncio does; a stub) while the symbol asked about is the workspace's — that symbol, its calls read
+ * the way a server without a call hierarchy has them read, and the answer says so.
+ */
+function ownDeclaration(w: Walk, target: ResolvedTarget, item: CallHierarchyItem): CallHierarchyItem {
+  const declared = target.symbol;
+  if (!declared || insidePath(w, item.uri)) return item;
+  w.viaFallback = true;
+  const how = w.direction === 'incoming' ? 'callers derived from references' : 'callees derived from the calls in the body';
+  w.call.meta.warn(
+    `${w.session.serverId}'s call hierarchy at ${target.label} answered ${item.name} declared outside the workspace (${item.uri}; an import that rebinds the name?): ${how}`,
+  );
+  const { name, kind, range, selectionRange } = declared.symbol;
+  return { name, kind, uri: target.file.uri, range, selectionRange };
 }
 
 /** An incoming walk's helpers: the files to open, the server's projects, and files_only's skips. */
