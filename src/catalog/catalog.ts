@@ -228,6 +228,11 @@ export class WorkspaceCatalog implements Catalog {
     this.baseline.set(head.indexedAt);
   }
 
+  hasStored(): boolean {
+    if (!this.loaded && !this.building) this.loadFromDisk();
+    return this.warm;
+  }
+
   /**
    * Waits for the build, or with `early` for its syntax pass (starting a build if none ran). A warm
    * start waits for neither: the database answers while the build runs, each answer checking its files.

@@ -351,6 +351,8 @@ export interface Catalog {
   cached(symbolId: string): CatalogSymbol | undefined;
   /** Every cataloged symbol, in file then line order (builds first if needed). */
   all(opts?: ReadOptions): Promise<CatalogSymbol[]>;
+  /** Whether a finished build of this workspace is stored (the database read, nothing built): a warm start. */
+  hasStored?(): boolean;
   /** Waits for the catalog as all() does, reading no symbol (they may be in the database). */
   ready(opts?: ReadOptions): Promise<void>;
   /** search_symbols' ranking over all(), its texts prepared once per catalog version. */

@@ -134,7 +134,7 @@ export function registerReplMethods(connection: MessageConnection, view: () => G
   );
   connection.onRequest(
     SYMBOL_NAMES,
-    handle(() => catalogNames(attached())),
+    handle(() => catalogNames(attached(), { stored: true })),
   );
   const hub = hubOf(core.context.broker);
   const subscriber = traceSubscriber(connection, view, logger, outlet);

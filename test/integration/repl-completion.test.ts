@@ -1,7 +1,7 @@
 /**
  * REPL tab completion, in-process on fixtures/ts-app with the real operation table and server:
  * command names, `--field` names from the operation's schema, and symbol names from the catalog
- * once a command has built it.
+ * once a command has built it, or at the first Tab when a finished build is stored.
  */
 import { PassThrough } from 'node:stream';
 
@@ -22,9 +22,9 @@ let cacheDir: string;
 
 type Completer = (line: string, cb: (err: Error | null, r: [string[], string]) => void) => void;
 
-function complete(line: string): Promise<[string[], string]> {
-  const completer = (repl.server as unknown as { completer: Completer }).completer;
-  return new Promise((resolve, reject) => completer.call(repl.server, line, (err, r) => (err ? reject(err) : resolve(r))));
+function complete(line: string, on: ReplHandle = repl): Promise<[string[], string]> {
+  const completer = (on.server as unknown as { completer: Completer }).completer;
+  return new Promise((resolve, reject) => completer.call(on.server, line, (err, r) => (err ? reject(err) : resolve(r))));
 }
 
 beforeAll(async () => {
@@ -84,6 +84,34 @@ describe('REPL tab completion', () => {
       expect((await complete('.def buildRep'))[0]).toContain('buildReport');
       // a file's path completes too (the commands that take a file: .outline src/util/str + Tab)
       expect((await complete('.outline src/util/str'))[0]).toContain('src/util/strings.ts');
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
+});
+
+describe('REPL tab completion on a workspace whose catalog is stored', () => {
+  it(
+    'completes symbol names and paths at the first Tab, before any command',
+    async () => {
+      const dir = tempDir();
+      try {
+        const first = await Gateway.create({ root: TS_APP, cacheDir: dir });
+        await first.run('index_folder', { path: TS_APP });
+        await first.close();
+        const again = await Gateway.create({ root: TS_APP, cacheDir: dir });
+        const keys = new PassThrough();
+        const handle = startRepl(again, { input: keys, output: new PassThrough(), terminal: false });
+        try {
+          expect((await complete('.def formatN', handle))[0]).toContain('formatName');
+          expect((await complete('.outline src/util/str', handle))[0]).toContain('src/util/strings.ts');
+        } finally {
+          keys.end();
+          await handle.closed;
+          await again.close();
+        }
+      } finally {
+        removeDir(dir);
+      }
     },
     SERVER_TEST_TIMEOUT_MS,
   );

@@ -19,6 +19,9 @@ export interface ReplBackend {
   readonly trace: ReplTrace;
   raw(req: RawRequest): Promise<RawAnswer>;
   servers(): Promise<ServersView>;
-  /** Catalog symbol names and file paths of the default workspace once built; [] before. */
-  symbolNames(): Promise<string[]>;
+  /**
+   * Catalog symbol names and file paths of the default workspace once built, or with `stored` once a
+   * finished build is stored (a warm start, whose build this starts); [] before.
+   */
+  symbolNames(opts?: { stored?: boolean }): Promise<string[]>;
 }

@@ -32,7 +32,7 @@ function localBackend(gateway: Gateway, write: (line: string) => void): ReplBack
     },
     raw: (req) => rawRequest(gateway, req),
     servers: async () => serversView(gateway, false),
-    symbolNames: () => catalogNames(gateway),
+    symbolNames: (opts) => catalogNames(gateway, opts),
   };
 }
 

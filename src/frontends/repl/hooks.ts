@@ -35,7 +35,7 @@ export function answerUnknownCommands(server: REPLServer, queue: SerialQueue, wr
 }
 
 /** After `.command `: `--` completes the operation's flags, anything else a symbol name. */
-export function completeCommandArgs(server: REPLServer, gateway: FrontendGateway, names: { complete(prefix: string): string[] }): void {
+export function completeCommandArgs(server: REPLServer, gateway: FrontendGateway, names: { complete(prefix: string): Promise<string[]> }): void {
   const mutable = server as unknown as { completer: Completer };
   const defaultCompleter = mutable.completer;
   mutable.completer = (line, cb) => {
@@ -49,6 +49,6 @@ export function completeCommandArgs(server: REPLServer, gateway: FrontendGateway
         .concat('--json');
       return cb(null, [flags.filter((f) => f.startsWith(word)), word]);
     }
-    return cb(null, [names.complete(word), word]);
+    void names.complete(word).then((hits) => cb(null, [hits, word]));
   };
 }

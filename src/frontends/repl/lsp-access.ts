@@ -61,11 +61,13 @@ export function serversView(gateway: Gateway, onlyHeld: boolean): ServersView {
 }
 
 /** Names of the default workspace's module-level symbols and members, once its catalog has been built (never builds it itself). */
-export async function catalogNames(gateway: Gateway): Promise<string[]> {
+export async function catalogNames(gateway: Gateway, opts: { stored?: boolean } = {}): Promise<string[]> {
   const ws = await gateway.workspaceFor(undefined);
   const st = ws.catalog.status();
-  if (!((st.state === 'ready' || st.state === 'partial') && ws.catalog.all)) return [];
-  const all = await ws.catalog.all();
+  // `stored`: a catalog a finished build left in the database answers while its warm build runs
+  const answers = st.state === 'ready' || st.state === 'partial' || (opts.stored === true && ws.catalog.hasStored?.() === true);
+  if (!answers) return [];
+  const all = await ws.catalog.all({ early: true });
   const byId = new Map(all.map((s) => [s.symbol_id, s]));
   const set = new Set<string>();
   for (const s of all) {

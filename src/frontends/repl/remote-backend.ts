@@ -54,6 +54,7 @@ export class RemoteReplBackend implements ReplBackend {
     return this.remote.call<ServersView>(SERVERS, {});
   }
 
+  /** The daemon answers a stored catalog's names itself (repl-methods.ts). */
   symbolNames(): Promise<string[]> {
     return this.remote.call<string[]>(SYMBOL_NAMES, {});
   }

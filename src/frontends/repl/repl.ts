@@ -71,6 +71,7 @@ export function startRepl(gateway: FrontendGateway, opts: ReplOptions): ReplHand
   };
 
   const names = new SymbolNames(backend, gateway.context.logger);
+  names.refresh(true);
   const commands: ReplCommand[] = [];
   // on a terminal a call that waits for a server says what it waits for, as the CLI does on stderr
   const progress = terminal ? (line: string) => void opts.output.write(line) : undefined;
@@ -135,32 +136,36 @@ function setupHistory(server: REPLServer, gateway: FrontendGateway, historyFile:
   });
 }
 
-/** Symbol names for tab completion, from the catalog once it has been built (never builds it itself). */
+/**
+ * Symbol names for tab completion: from the catalog a finished build stored, at start (a warm start:
+ * the names are read while its build runs), then after every command. Never builds a catalog that
+ * is not stored: a cold build is the first command's.
+ */
 class SymbolNames {
   private names: string[] = [];
-  private loading = false;
+  private loading: Promise<void> | undefined;
 
   constructor(
     private readonly backend: ReplBackend,
     private readonly logger: Logger,
   ) {}
 
-  refresh(): void {
-    if (this.loading) return;
-    this.loading = true;
-    void (async () => {
+  refresh(stored = false): void {
+    this.loading ??= (async () => {
       try {
-        const names = await this.backend.symbolNames();
+        const names = await this.backend.symbolNames({ stored });
         if (names.length) this.names = names;
       } catch (e) {
         this.logger.debug('completion names unavailable', e);
       } finally {
-        this.loading = false;
+        this.loading = undefined;
       }
     })();
   }
 
-  complete(prefix: string): string[] {
+  /** The names starting with `prefix`; a Tab before the first names came waits for them. */
+  async complete(prefix: string): Promise<string[]> {
+    if (this.names.length === 0 && this.loading) await this.loading;
     return this.names.filter((n) => n.startsWith(prefix)).slice(0, 200);
   }
 }
