@@ -22,6 +22,7 @@ export const treeNodeShape = {
   file: z.string(),
   line: z.number().int(),
   symbol_id: z.string().optional().describe('The catalog id of this declaration (a target for other operations)'),
+  qualified_name: z.string().optional().describe("The catalog's qualified name (`conn.readRequest`), where it is not `name`"),
   detail: z.string().optional(),
   cycle: z.boolean().optional().describe('Already on the path from the root: not expanded again'),
 };

@@ -88,7 +88,12 @@ export function containerIn(symbols: CatalogSymbol[], line: number, column: numb
 
 /** The catalog id of the symbol whose name starts at a 1-based position of a workspace file, if any. */
 export async function catalogIdAt(call: ServiceCall, relPath: string, line: number, column: number, name: string): Promise<string | undefined> {
-  return pick((await catalogIndex(call, relPath)).get(`${line}:${column}`), { name })?.symbol_id;
+  return (await catalogSymbolAt(call, relPath, line, column, name))?.symbol_id;
+}
+
+/** The catalog's symbol whose name starts at a 1-based position of a workspace file, if any. */
+export async function catalogSymbolAt(call: ServiceCall, relPath: string, line: number, column: number, name: string): Promise<CatalogSymbol | undefined> {
+  return pick((await catalogIndex(call, relPath)).get(`${line}:${column}`), { name });
 }
 
 /** Among catalog symbols whose name starts at the same place, the one that is this symbol. */

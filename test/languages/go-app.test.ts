@@ -185,4 +185,11 @@ describe.runIf(goAvailable)('Go through gopls', async () => {
     expect(deep.root.calls.map((c: CallNode) => [c.name, (c.children ?? []).map((k: CallNode) => k.name)])).toEqual([['Start', ['main']]]);
     expect(deep._meta.index_state).toBe('ready');
   });
+
+  it("find_callers names methods as the catalog does (gopls's call hierarchy says Function, `register`)", async () => {
+    const r = await fx.run('find_callers', { symbol: 'Router.register' });
+    const label = (n: CallNode) => `${n.kind} ${n.qualified_name ?? n.name}`;
+    expect([label(r.root), ...r.root.calls.map(label)]).toEqual(['method Router.register', 'method Router.Handle']);
+    expect(await fx.runText('find_callers', { symbol: 'Router.register' })).toContain('- method **Router.Handle** — router/router.go:43');
+  });
 });

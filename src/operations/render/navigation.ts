@@ -8,11 +8,11 @@ export function previewText(p: Preview, mark?: number): string {
 }
 
 export function treeMarkdown(title: string, r: { symbol: string; root: CallNode }): string {
-  const out = [`## ${title} of ${r.symbol}`, '', `${r.root.kind} **${r.root.name}** — ${r.root.file}:${r.root.line}`];
+  const out = [`## ${title} of ${r.symbol}`, '', `${r.root.kind} **${r.root.qualified_name ?? r.root.name}** — ${r.root.file}:${r.root.line}`];
   const walk = (nodes: CallNode[] | undefined, depth: number) => {
     for (const n of nodes ?? []) {
       const sites = (n.call_sites ?? []).map((s) => `${s.line}:${s.column}`).join(', ');
-      out.push(`${'  '.repeat(depth)}- ${n.kind} **${n.name}** — ${n.file}:${n.line}${sites ? ` (calls at ${sites})` : ''}${n.cycle ? ' ↻ cycle' : ''}`);
+      out.push(`${'  '.repeat(depth)}- ${n.kind} **${n.qualified_name ?? n.name}** — ${n.file}:${n.line}${sites ? ` (calls at ${sites})` : ''}${n.cycle ? ' ↻ cycle' : ''}`);
       walk(n.children, depth + 1);
     }
   };

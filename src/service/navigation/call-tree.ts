@@ -22,7 +22,7 @@ import type { ServiceCall } from '../call.js';
 import { Limiter } from '../cataloging/limiter.js';
 import { LineSource, locate } from '../locations.js';
 import { type Preview, preview } from '../previews.js';
-import { catalogIdAt } from '../symbol-ids.js';
+import { catalogSymbolAt } from '../symbol-ids.js';
 import { mayMissCalls, referenceCallers, withReferenceCallers } from './call-complement.js';
 import { callEdgesOf } from './call-edges.js';
 import { type CallEdge, loadCallFallback } from './call-fallback-types.js';
@@ -210,8 +210,13 @@ async function nodeOf(w: Walk, item: CallHierarchyItem): Promise<CallNode> {
   const lines = w.src.lines(abs, w.session);
   const pos = lineColumnOf(lines, item.selectionRange.start, w.session.positionEncoding);
   const node: CallNode = { name: item.name, kind: fromLspSymbolKind(item.kind), file, line: pos.line };
-  const id = await catalogIdAt(w.call, node.file, pos.line, pos.column, item.name);
-  if (id) node.symbol_id = id;
+  // the catalog's kind and qualified name: call hierarchies name a method `readRequest`, kind Function (gopls, pyright)
+  const sym = await catalogSymbolAt(w.call, node.file, pos.line, pos.column, item.name);
+  if (sym) {
+    node.symbol_id = sym.symbol_id;
+    node.kind = sym.kind;
+    if (sym.qualified_name !== node.name) node.qualified_name = sym.qualified_name;
+  }
   if (item.detail) node.detail = item.detail;
   w.call.meta.addSourceFile(abs);
   return node;
