@@ -10,6 +10,7 @@ import { redactText } from '../catalog/published/url.js';
 import { LspgateError } from '../errors/errors.js';
 import type { Operation } from '../operations/types.js';
 import { coerceWord, inputFields } from './input-fields.js';
+import { nearestName } from './nearest-name.js';
 
 export interface CommonFlags {
   root?: string;
@@ -48,6 +49,16 @@ export function parseOperationArgs(op: Operation, argv: string[]): { input: Reco
       options[flag] = opt;
       flagToField.set(flag, f.name);
     }
+  }
+  const unknown = unknownOption(argv, options);
+  if (unknown !== undefined) {
+    // named as the operation's own (parseArgs says how to pass a positional that starts with '-')
+    const near = nearestName(unknown.replace(/-/g, '_'), fields.map((f) => f.name));
+    throw new LspgateError(
+      'INVALID_INPUT',
+      `${op.name} has no option --${unknown.slice(0, 100)}${near ? `; did you mean --${near}?` : ''} (lspgate ${op.name} --help lists its options)`,
+      { option: unknown.slice(0, 100), options: fields.map((f) => f.name) },
+    );
   }
   const parsed = guardedParse({ args: argv, options, allowPositionals: true, strict: true, allowNegative: true });
   const input: Record<string, unknown> = {};
@@ -88,6 +99,24 @@ export function parseOperationArgs(op: Operation, argv: string[]): { input: Reco
       ...(typeof v.policy === 'string' ? { policy: v.policy } : {}),
     },
   };
+}
+
+/**
+ * The first `--name` of `argv` that `options` does not hold (`--no-name` holds when `name` is a
+ * boolean), before a `--`; a string option's next word is its value, whatever it looks like.
+ */
+function unknownOption(argv: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return undefined;
+    if (!word.startsWith('--')) continue;
+    const name = word.slice(2).split('=')[0]!;
+    const negated = name.startsWith('no-') ? options[name.slice(3)] : undefined;
+    const opt = Object.hasOwn(options, name) ? options[name] : negated?.type === 'boolean' ? negated : undefined;
+    if (!opt) return name;
+    if (opt.type === 'string' && !word.includes('=')) i++;
+  }
+  return undefined;
 }
 
 /** parseArgs with its TypeErrors (unknown option, missing value) turned into INVALID_INPUT. */

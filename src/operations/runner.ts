@@ -152,7 +152,7 @@ export class OperationRunner {
     if (known) return cloneJson(known);
     const parsed = publicInputSchema(op).safeParse(rawInput);
     if (!parsed.success) {
-      throw new LspgateError('INVALID_INPUT', `invalid input for ${op.name}: ${z.prettifyError(parsed.error)}`, {
+      throw new LspgateError('INVALID_INPUT', `invalid input for ${op.name}: ${missingFields(parsed.error, rawInput) ?? z.prettifyError(parsed.error)}`, {
         issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
       });
     }
@@ -401,4 +401,19 @@ function incompleteNotice(meta: Meta): string {
   const why = meta.warnings?.length ? `: ${meta.warnings.join('; ')}` : '';
   if (meta.index_state === 'syntax') return `> **index_state: syntax** — answered from syntax trees (tree-sitter), not from a language server${why}\n\n`;
   return `> **index_state: ${meta.index_state}** — this answer may be incomplete${why}\n\n`;
+}
+
+/**
+ * "`path` is required" when every issue is a top-level field the input left out (zod says
+ * "expected string, received undefined → at path"); undefined otherwise.
+ */
+function missingFields(error: z.ZodError, rawInput: unknown): string | undefined {
+  const given = typeof rawInput === 'object' && rawInput !== null ? (rawInput as Record<string, unknown>) : {};
+  const missing: string[] = [];
+  for (const issue of error.issues) {
+    const [field, ...rest] = issue.path;
+    if (issue.code !== 'invalid_type' || typeof field !== 'string' || rest.length > 0 || given[field] !== undefined) return undefined;
+    missing.push(`\`${field}\``);
+  }
+  return missing.length === 0 ? undefined : `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} required`;
 }

@@ -45,6 +45,22 @@ describe('one-shot arguments', () => {
     expect(codeOf(() => parseOperationArgs(echo, ['--times', 'three']))).toBe('INVALID_INPUT');
     expect(codeOf(() => parseOperationArgs(echo, ['a', 'b']))).toBe('INVALID_INPUT');
   });
+
+  it("names an unknown flag as the operation's, with the field it was meant to be", () => {
+    const message = (argv: string[]) => {
+      try {
+        parseOperationArgs(echo, argv);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'no error';
+    };
+    expect(message(['hi', '--tims', '2'])).toBe('echo has no option --tims; did you mean --times? (lspgate echo --help lists its options)');
+    expect(message(['hi', '--bogus'])).toBe('echo has no option --bogus (lspgate echo --help lists its options)');
+    // a string flag's value may start with dashes; --no-<boolean> and words after `--` are not flags
+    expect(parseOperationArgs(echo, ['--text=--x', '--no-loud']).input).toEqual({ text: '--x', loud: false });
+    expect(parseOperationArgs(echo, ['--loud', '--', '--not-a-flag']).input).toEqual({ text: '--not-a-flag', loud: true });
+  });
 });
 
 describe('REPL words', () => {
