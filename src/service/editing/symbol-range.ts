@@ -15,7 +15,7 @@ import { LspgateError } from '../../errors/errors.js';
 import { sha256 } from '../../util/hash.js';
 import type { ServiceCall } from '../call.js';
 import { declarationAt, declarationGroup } from '../navigation/declaration-group.js';
-import { filterOf, lookupOne, type TargetInput } from '../navigation/resolve.js';
+import { checkOneTarget, filterOf, lookupOne, type TargetInput } from '../navigation/resolve.js';
 import { blank, lineEndByte, lineStartByte } from './symbol-text.js';
 import { editTargetOfPath } from './workspace-edit.js';
 
@@ -70,8 +70,7 @@ function matches(bytes: Buffer, s: CatalogSymbol): boolean {
 }
 
 async function catalogSymbol(call: ServiceCall, input: TargetInput): Promise<CatalogSymbol> {
-  const given = [input.symbol !== undefined, input.symbol_id !== undefined, input.file !== undefined].filter(Boolean).length;
-  if (given !== 1) throw new LspgateError('INVALID_INPUT', 'give exactly one of: symbol, symbol_id, or file + line');
+  checkOneTarget(input, false);
   if (input.symbol_id !== undefined) {
     const sym = await call.workspace.catalog.byId(input.symbol_id);
     if (!sym) throw new LspgateError('SYMBOL_NOT_FOUND', `no symbol with id ${input.symbol_id}`, { symbol_id: input.symbol_id });

@@ -79,6 +79,19 @@ export function filterOf(input: TargetInput): SymbolFilter {
 }
 
 /** `fit`: the kinds the operation is about (find_callers: callables), ranked first among same-named symbols. */
+/**
+ * INVALID_INPUT unless exactly one way of naming the target is given: a symbol, a symbol_id, or a
+ * file (with its line, and `column` where the operation takes one). A line or column without its
+ * file is said as such.
+ */
+export function checkOneTarget(input: Pick<TargetInput, 'symbol' | 'symbol_id' | 'file' | 'line' | 'column'>, withColumn = true): void {
+  const given = [input.symbol !== undefined, input.symbol_id !== undefined, input.file !== undefined].filter(Boolean).length;
+  if (given === 1) return;
+  if (given === 0 && (input.line !== undefined || input.column !== undefined))
+    throw new LspgateError('INVALID_INPUT', '`line` and `column` go with `file`: give the file they are in, or a symbol or symbol_id instead');
+  throw new LspgateError('INVALID_INPUT', `give exactly one of: symbol, symbol_id, or file + line${withColumn ? ' (+ column)' : ''}`);
+}
+
 export async function resolveTarget(call: ServiceCall, input: TargetInput, fit: KindFit = 'any'): Promise<ResolvedTarget> {
   const r = await resolveTargetOrTie(call, input, fit);
   if (r.kind === 'tie') {
@@ -134,10 +147,7 @@ export async function resolveTargetOrTie(
       throw e;
     }
   };
-  const given = [input.symbol !== undefined, input.symbol_id !== undefined, input.file !== undefined].filter(Boolean).length;
-  if (given !== 1) {
-    throw new LspgateError('INVALID_INPUT', 'give exactly one of: symbol, symbol_id, or file + line (+ column)');
-  }
+  checkOneTarget(input);
   if (input.file !== undefined) return resolvePosition(call, input.file, input.line, input.column);
   if (input.line !== undefined || input.column !== undefined) throw new LspgateError('INVALID_INPUT', '`line` and `column` go with `file`');
   if (input.symbol_id !== undefined) {

@@ -12,7 +12,7 @@ import type { SymbolFilter } from '../../core/catalog.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../call.js';
 import { declarationAt } from '../navigation/declaration-group.js';
-import { filterOf, lookupOne, type TargetInput } from '../navigation/resolve.js';
+import { checkOneTarget, filterOf, lookupOne, type TargetInput } from '../navigation/resolve.js';
 
 async function atLine(call: ServiceCall, file: string, line: number | undefined, column: number | undefined, kind: string | undefined): Promise<string> {
   if (line === undefined) throw new LspgateError('INVALID_INPUT', '`file` needs `line` (1-based)');
@@ -27,8 +27,7 @@ async function atLine(call: ServiceCall, file: string, line: number | undefined,
 
 /** The symbol id a target names (get_symbol). */
 export async function targetSymbolId(call: ServiceCall, input: TargetInput): Promise<string> {
-  const given = [input.symbol !== undefined, input.symbol_id !== undefined, input.file !== undefined].filter(Boolean).length;
-  if (given !== 1) throw new LspgateError('INVALID_INPUT', 'give exactly one of: symbol, symbol_id, or file + line (+ column)');
+  checkOneTarget(input);
   if (input.file !== undefined) return atLine(call, input.file, input.line, input.column, input.kind);
   if (input.line !== undefined || input.column !== undefined) throw new LspgateError('INVALID_INPUT', '`line` and `column` go with `file`');
   if (input.symbol_id !== undefined) return input.symbol_id;
