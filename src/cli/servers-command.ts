@@ -1,4 +1,5 @@
 /** `lspgate servers`: the merged servers.json entries, whether each one's command resolves, and the root's trust. */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 import { loadLimits, loadServers, missingRequirement, resolveCommand } from '../config/load.js';
@@ -22,6 +23,8 @@ export interface ServersReport {
   trusted_by: string | null;
   /** Workspace settings left out because the root is not trusted. */
   ignored: string[];
+  /** The root's own settings files (`.lspgate/servers.json`, `.lspgate/config.json`) that exist. */
+  workspace_config: string[];
   servers: ServerStatus[];
 }
 
@@ -45,13 +48,16 @@ export function serversReport(root: string, extraFiles: string[]): ServersReport
       install: entry.install,
     };
   });
-  return { root: abs, trusted_by: trust ?? null, ignored, servers };
+  const workspace_config = ['servers.json', 'config.json'].map((f) => path.join('.lspgate', f)).filter((f) => existsSync(path.join(abs, f)));
+  return { root: abs, trusted_by: trust ?? null, ignored, workspace_config, servers };
 }
 
 export function serversText(report: ServersReport): string {
   const trust = report.trusted_by
     ? `${report.root}: trusted (trustedFolders: ${report.trusted_by}); its .lspgate config applies in full`
-    : `${report.root}: not trusted; its .lspgate config is read as data only (\`lspgate trust ${report.root}\` to trust it)`;
+    : report.workspace_config.length === 0
+      ? `${report.root}: not trusted, and it has no .lspgate config of its own (nothing to apply or ignore)`
+      : `${report.root}: not trusted; its ${report.workspace_config.join(' and ')} ${report.workspace_config.length === 1 ? 'is' : 'are'} read as data only (\`lspgate trust ${report.root}\` to trust it)`;
   const ignored = report.ignored.map((s) => `  ignored: ${s}`);
   const servers = report.servers.map(
     (s) =>

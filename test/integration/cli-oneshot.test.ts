@@ -77,6 +77,13 @@ describe('lspgate one-shot CLI', () => {
     expect(list.map((s) => s.id)).toEqual(expect.arrayContaining(['pyright', 'intelephense', 'gopls']));
   });
 
+  it('servers says a folder with no .lspgate config of its own has nothing to ignore', async () => {
+    const { code, stdout } = await runCli(['servers', '--root', TS_APP], { cacheDir });
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toMatch(/: (trusted \(|not trusted, and it has no \.lspgate config of its own \(nothing to apply or ignore\))/);
+    expect(stdout).not.toContain('read as data only');
+  });
+
   it('servers marks an entry whose command does not resolve as not installed, with its install hint', async () => {
     const dir = tempDir();
     const extra = path.join(dir, 'servers.json');
