@@ -4,7 +4,8 @@
  * nothing more. This guard sits between stdin and the SDK's transport and
  * passes complete lines only; a line over `maxBytes` is dropped without being buffered (only its
  * first and last KiB are kept, to find its id: clients write it first or last), answered with a JSON-RPC error carrying LIMIT_EXCEEDED, and
- * the session goes on.
+ * the session goes on. A line that is not JSON is answered as JSON-RPC says (-32700, id null): the
+ * SDK's transport drops it without a word, and a client waiting on it waited for ever.
  */
 import { Transform, type TransformCallback } from 'node:stream';
 
@@ -13,6 +14,8 @@ export const MAX_STDIO_MESSAGE_BYTES = 8 * 1024 * 1024;
 const HEAD_BYTES = 1024;
 /** JSON-RPC "Invalid Request": the message was never read. */
 const INVALID_REQUEST = -32600;
+/** JSON-RPC "Parse error": the line is not JSON. */
+const PARSE_ERROR = -32700;
 
 export class StdioSizeGuard extends Transform {
   private parts: Buffer[] = [];
@@ -61,10 +64,26 @@ export class StdioSizeGuard extends Transform {
 
   private endLine(): void {
     if (this.dropping) this.refuse();
-    else if (this.parts.length) this.push(Buffer.concat(this.parts));
+    else if (this.parts.length) this.pass(Buffer.concat(this.parts));
     this.parts = [];
     this.length = 0;
     this.dropping = false;
+  }
+
+  /** A whole line on to the transport when it is JSON (or blank); else the parse error, and nothing passed. */
+  private pass(line: Buffer): void {
+    const text = line.toString('utf8');
+    try {
+      JSON.parse(text);
+    } catch {
+      if (text.trim() !== '') {
+        this.log(`answered a line of ${line.length} bytes that is not JSON with a parse error`);
+        const error = { code: PARSE_ERROR, message: 'Parse error: the line is not JSON (MCP stdio carries one JSON-RPC message per line)', data: { code: 'INVALID_INPUT' } };
+        this.reply(JSON.stringify({ jsonrpc: '2.0', id: null, error }) + '\n');
+        return;
+      }
+    }
+    this.push(line);
   }
 
   private refuse(): void {
@@ -80,7 +99,7 @@ export class StdioSizeGuard extends Transform {
   }
 
   override _flush(cb: TransformCallback): void {
-    if (!this.dropping && this.parts.length) this.push(Buffer.concat(this.parts));
+    if (!this.dropping && this.parts.length) this.pass(Buffer.concat(this.parts));
     cb();
   }
 }
