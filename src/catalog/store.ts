@@ -26,10 +26,33 @@ export interface CatalogHead {
 }
 
 /** CatalogSymbol fields that have a column of their own; every other field goes into `extra`. */
-const COLUMN_KEYS = ['symbol_id', 'file', 'name', 'qualified_name', 'kind', 'signature', 'summary', 'docstring', 'line', 'end_line', 'selection_column'] as const;
+const COLUMN_KEYS = [
+  'symbol_id',
+  'file',
+  'name',
+  'qualified_name',
+  'kind',
+  'signature',
+  'summary',
+  'docstring',
+  'line',
+  'end_line',
+  'selection_column',
+] as const;
 const COLUMNS = new Set<string>(COLUMN_KEYS);
 /** The fields `extra` holds (extraOf writes them in this order). */
-const EXTRA_KEYS = ['lsp_kind', 'language', 'server', 'parent', 'package', 'namespace', 'selection_line', 'byte_offset', 'byte_length', 'content_hash'] as const;
+const EXTRA_KEYS = [
+  'lsp_kind',
+  'language',
+  'server',
+  'parent',
+  'package',
+  'namespace',
+  'selection_line',
+  'byte_offset',
+  'byte_length',
+  'content_hash',
+] as const;
 /** A CatalogSymbol field in neither list fails to compile here: it would not be stored. */
 type Unstored = Exclude<keyof CatalogSymbol, (typeof COLUMN_KEYS)[number] | (typeof EXTRA_KEYS)[number]>;
 const everyFieldStored: [Unstored] extends [never] ? true : Unstored = true;

@@ -50,16 +50,12 @@ export function parseOperationArgs(op: Operation, argv: string[]): { input: Reco
       flagToField.set(flag, f.name);
     }
   }
-  const unknown = unknownOption(argv, options);
-  if (unknown !== undefined) {
-    // named as the operation's own (parseArgs says how to pass a positional that starts with '-')
-    const near = nearestName(unknown.replace(/-/g, '_'), fields.map((f) => f.name));
-    throw new LspgateError(
-      'INVALID_INPUT',
-      `${op.name} has no option --${unknown.slice(0, 100)}${near ? `; did you mean --${near}?` : ''} (lspgate ${op.name} --help lists its options)`,
-      { option: unknown.slice(0, 100), options: fields.map((f) => f.name) },
-    );
-  }
+  refuseUnknownOption(
+    op.name,
+    fields.map((f) => f.name),
+    argv,
+    options,
+  );
   const parsed = guardedParse({ args: argv, options, allowPositionals: true, strict: true, allowNegative: true });
   const input: Record<string, unknown> = {};
   for (const [flag, value] of Object.entries(parsed.values)) {
@@ -99,6 +95,22 @@ export function parseOperationArgs(op: Operation, argv: string[]): { input: Reco
       ...(typeof v.policy === 'string' ? { policy: v.policy } : {}),
     },
   };
+}
+
+/**
+ * INVALID_INPUT naming the first flag of `argv` the operation does not have, as the operation's own
+ * (parseArgs' message says how to pass a positional that starts with '-'), with the field it was
+ * meant to be when one is near.
+ */
+function refuseUnknownOption(opName: string, fieldNames: string[], argv: readonly string[], options: NonNullable<ParseArgsConfig['options']>): void {
+  const unknown = unknownOption(argv, options)?.slice(0, 100);
+  if (unknown === undefined) return;
+  const near = nearestName(unknown.replace(/-/g, '_'), fieldNames);
+  throw new LspgateError(
+    'INVALID_INPUT',
+    `${opName} has no option --${unknown}${near ? `; did you mean --${near}?` : ''} (lspgate ${opName} --help lists its options)`,
+    { option: unknown, options: fieldNames },
+  );
 }
 
 /**

@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { openFixture } from '../helpers/gateway.js';
+import type { JsonResult } from '../helpers/results.js';
 
-const calls = (r: { root: { calls: { name: string; file: string; line: number }[] } }) => r.root.calls.map((c) => `${c.name} ${c.file}:${c.line}`);
+const calls = (r: JsonResult) => r.root.calls.map((c: { name: string; file: string; line: number }) => `${c.name} ${c.file}:${c.line}`);
 
 describe('a Python function whose name a later import rebinds', async () => {
   const fx = await openFixture('py-shadowed-import');

@@ -29,7 +29,7 @@ describe('operation input', () => {
     expect((err as LspgateError).message).toContain('txet');
   });
 
-  it('names a required field the input left out, instead of the schema library\'s dump', async () => {
+  it("names a required field the input left out, instead of the schema library's dump", async () => {
     await expect(gateway.run('echo', { times: 2 })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'invalid input for echo: `text` is required' });
     // a field given with the wrong type is not "required": the schema's own words say what is wrong
     const wrong = await gateway.run('echo', { text: 3 }).then(

@@ -7,7 +7,11 @@ import { StdioSizeGuard } from '../../src/frontends/mcp/stdio-size-guard.js';
 it('answers a line that is not JSON with -32700 and passes the JSON lines around it', async () => {
   const replies: string[] = [];
   const logs: string[] = [];
-  const guard = new StdioSizeGuard(1024, (line) => replies.push(line), (m) => logs.push(m));
+  const guard = new StdioSizeGuard(
+    1024,
+    (line) => replies.push(line),
+    (m) => logs.push(m),
+  );
   const passed: string[] = [];
   guard.on('data', (b: Buffer) => passed.push(b.toString('utf8')));
   guard.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\nthis is not json\n\n{"jsonrpc":"2.0",');

@@ -78,7 +78,11 @@ export class StdioSizeGuard extends Transform {
     } catch {
       if (text.trim() !== '') {
         this.log(`answered a line of ${line.length} bytes that is not JSON with a parse error`);
-        const error = { code: PARSE_ERROR, message: 'Parse error: the line is not JSON (MCP stdio carries one JSON-RPC message per line)', data: { code: 'INVALID_INPUT' } };
+        const error = {
+          code: PARSE_ERROR,
+          message: 'Parse error: the line is not JSON (MCP stdio carries one JSON-RPC message per line)',
+          data: { code: 'INVALID_INPUT' },
+        };
         this.reply(JSON.stringify({ jsonrpc: '2.0', id: null, error }) + '\n');
         return;
       }

@@ -12,7 +12,9 @@ export function treeMarkdown(title: string, r: { symbol: string; root: CallNode 
   const walk = (nodes: CallNode[] | undefined, depth: number) => {
     for (const n of nodes ?? []) {
       const sites = (n.call_sites ?? []).map((s) => `${s.line}:${s.column}`).join(', ');
-      out.push(`${'  '.repeat(depth)}- ${n.kind} **${n.qualified_name ?? n.name}** — ${n.file}:${n.line}${sites ? ` (calls at ${sites})` : ''}${n.cycle ? ' ↻ cycle' : ''}`);
+      out.push(
+        `${'  '.repeat(depth)}- ${n.kind} **${n.qualified_name ?? n.name}** — ${n.file}:${n.line}${sites ? ` (calls at ${sites})` : ''}${n.cycle ? ' ↻ cycle' : ''}`,
+      );
       walk(n.children, depth + 1);
     }
   };

@@ -127,7 +127,8 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
     );
   }
   const prepared = items[0];
-  if (!prepared) throw new LspgateError('SYMBOL_NOT_FOUND', `no function, method or class at ${target.label} to build a call tree from`, { symbol: target.label });
+  if (!prepared)
+    throw new LspgateError('SYMBOL_NOT_FOUND', `no function, method or class at ${target.label} to build a call tree from`, { symbol: target.label });
   const item = w.viaFallback ? prepared : ownDeclaration(w, target, prepared);
   // Callers can live in files the server's project leaves out: at every level, those that spell the
   // name of the item asked about are opened first (a caller's callers may never spell the root's name).
