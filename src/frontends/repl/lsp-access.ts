@@ -60,7 +60,10 @@ export function serversView(gateway: Gateway, onlyHeld: boolean): ServersView {
   };
 }
 
-/** Names of the default workspace's module-level symbols and members, once its catalog has been built (never builds it itself). */
+/**
+ * Names of the default workspace's module-level symbols and members, once its catalog has been built,
+ * or with `stored` once a finished build is stored (its warm build starts); never a cold build.
+ */
 export async function catalogNames(gateway: Gateway, opts: { stored?: boolean } = {}): Promise<string[]> {
   const ws = await gateway.workspaceFor(undefined);
   const st = ws.catalog.status();
