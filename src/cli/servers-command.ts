@@ -1,9 +1,8 @@
 /** `lspgate servers`: the merged servers.json entries, whether each one's command resolves, and the root's trust. */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 import { loadLimits, loadServers, missingRequirement, resolveCommand } from '../config/load.js';
-import { trustedBy } from '../config/trust.js';
+import { trustedBy, workspaceConfigFiles } from '../config/trust.js';
 import { defaultCacheDir } from '../gateway/gateway.js';
 
 export interface ServerStatus {
@@ -48,8 +47,7 @@ export function serversReport(root: string, extraFiles: string[]): ServersReport
       install: entry.install,
     };
   });
-  const workspace_config = ['servers.json', 'config.json'].map((f) => path.join('.lspgate', f)).filter((f) => existsSync(path.join(abs, f)));
-  return { root: abs, trusted_by: trust ?? null, ignored, workspace_config, servers };
+  return { root: abs, trusted_by: trust ?? null, ignored, workspace_config: workspaceConfigFiles(abs), servers };
 }
 
 export function serversText(report: ServersReport): string {

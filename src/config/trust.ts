@@ -7,13 +7,18 @@
  * user's config (`$XDG_CONFIG_HOME/lspgate/config.json`), and a folder trusts its subfolders. A
  * repository's own config.json cannot name itself trusted: that key is read from the user's file only.
  */
-import { chmodSync, mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { LspgateError } from '../errors/errors.js';
 import { isInside } from '../util/paths.js';
 import { readJsonConfig } from './json-file.js';
+
+/** The folder's own settings files that exist, relative to it (`.lspgate/servers.json`, `.lspgate/config.json`): what trust decides about. */
+export function workspaceConfigFiles(root: string): string[] {
+  return ['servers.json', 'config.json'].map((f) => path.join('.lspgate', f)).filter((f) => existsSync(path.join(root, f)));
+}
 
 export function userConfigFile(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');

@@ -351,7 +351,10 @@ export interface Catalog {
   cached(symbolId: string): CatalogSymbol | undefined;
   /** Every cataloged symbol, in file then line order (builds first if needed). */
   all(opts?: ReadOptions): Promise<CatalogSymbol[]>;
-  /** Whether a finished build of this workspace is stored (the database read, nothing built): a warm start. */
+  /**
+   * Whether this process started from a finished build the database holds and its own build has not
+   * finished yet (a warm start; the database is read, nothing built). False once the build is done: status says ready.
+   */
   hasStored?(): boolean;
   /** Waits for the catalog as all() does, reading no symbol (they may be in the database). */
   ready(opts?: ReadOptions): Promise<void>;

@@ -3,7 +3,7 @@
  * runner. Front-ends create one Gateway and call `run`; nothing else.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import { createBroker } from '../broker/broker.js';
@@ -15,7 +15,7 @@ import { publishedSource } from '../catalog/published/source.js';
 import { isPostgresUrl, redactUrl } from '../catalog/published/url.js';
 import { loadLimits, loadServers } from '../config/load.js';
 import type { Limits } from '../config/schema.js';
-import { ignoredWarning, trustedBy, userOnlyKeyWarnings } from '../config/trust.js';
+import { ignoredWarning, trustedBy, userOnlyKeyWarnings, workspaceConfigFiles } from '../config/trust.js';
 import type { DaemonStatusProvider } from '../core/daemon-status.js';
 import type { Workspace } from '../core/workspace.js';
 import { LspgateError, toLspgateError } from '../errors/errors.js';
@@ -105,11 +105,9 @@ function recoverApplies(env: ServiceEnv, root: string): string[] {
 /** A trusted root's own config is run as the user's: every answer says so. */
 function trustedNotice(root: string, trust: string | undefined): string[] {
   if (trust === undefined) return [];
-  const own = ['servers.json', 'config.json'].filter((f) => existsSync(path.join(root, '.lspgate', f)));
+  const own = workspaceConfigFiles(root);
   if (!own.length) return [];
-  return [
-    `${own.map((f) => path.join('.lspgate', f)).join(' and ')} applied in full: ${root} is a trusted folder (trustedFolders: ${trust}; \`lspgate untrust ${trust}\` to undo)`,
-  ];
+  return [`${own.join(' and ')} applied in full: ${root} is a trusted folder (trustedFolders: ${trust}; \`lspgate untrust ${trust}\` to undo)`];
 }
 
 export function workspaceId(root: string): string {

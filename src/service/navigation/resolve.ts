@@ -78,7 +78,6 @@ export function filterOf(input: TargetInput): SymbolFilter {
   return f;
 }
 
-/** `fit`: the kinds the operation is about (find_callers: callables), ranked first among same-named symbols. */
 /**
  * INVALID_INPUT unless exactly one way of naming the target is given: a symbol, a symbol_id, or a
  * file (with its line, and `column` where the operation takes one). A line or column without its
@@ -92,6 +91,7 @@ export function checkOneTarget(input: Pick<TargetInput, 'symbol' | 'symbol_id' |
   throw new LspgateError('INVALID_INPUT', `give exactly one of: symbol, symbol_id, or file + line${withColumn ? ' (+ column)' : ''}`);
 }
 
+/** `fit`: the kinds the operation is about (find_callers: callables), ranked first among same-named symbols. */
 export async function resolveTarget(call: ServiceCall, input: TargetInput, fit: KindFit = 'any'): Promise<ResolvedTarget> {
   const r = await resolveTargetOrTie(call, input, fit);
   if (r.kind === 'tie') {
