@@ -191,12 +191,17 @@ function reject(res: ServerResponse, v: Exclude<GuardVerdict, { ok: true }>): vo
 /** The CLI entry: start, print where to connect (stderr), run until a signal. */
 export async function runMcpHttp(gateway: FrontendGateway, opts: McpHttpOptions): Promise<void> {
   const logger = gateway.context.logger.child('mcp-http');
-  const http = await startMcpHttp(gateway, opts);
+  // Signals are handled before the token file is written and its path announced: a client that
+  // stops the server as soon as it reads the line (or while it starts) gets the graceful close,
+  // whose exit removes the file. Installed after the line, a SIGTERM sent in between killed the
+  // process outright and left the token on disk (seen once on a loaded CI machine).
+  const started: { http?: McpHttpServer } = {};
+  installLifecycle(gateway, { watchStdin: false, closeFrontend: () => started.http?.close(), logger });
+  const http = (started.http = await startMcpHttp(gateway, opts));
   process.stderr.write(`lspgate: MCP Streamable HTTP listening on ${http.url}\n`);
   process.stderr.write(
     http.tokenFile
       ? `lspgate: bearer token written to ${http.tokenFile} (send "Authorization: Bearer <token>")\n`
       : 'lspgate: bearer token taken from LSPGATE_TOKEN\n',
   );
-  installLifecycle(gateway, { watchStdin: false, closeFrontend: () => http.close(), logger });
 }
