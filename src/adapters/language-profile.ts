@@ -332,9 +332,10 @@ export interface ProjectRules {
   serverScope?(root: string, files: readonly string[]): ServerScope | undefined;
   /**
    * Why the server has no answer at all for a file (gopls: "no package metadata" for a file its build
-   * constraints exclude), from its error message and the file's text; undefined for any other failure.
+   * constraints exclude), from its error message, the file's text and its path (a Go file's name
+   * can carry its constraint); undefined for any other failure.
    */
-  noProjectReason?(lspMessage: string, text: string): string | undefined;
+  noProjectReason?(lspMessage: string, text: string, file: string): string | undefined;
 }
 
 /** The files a server loads: `include` (all when empty) minus `exclude`, paths or globs relative to the root. */

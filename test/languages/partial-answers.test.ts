@@ -2,7 +2,8 @@
 // the server's failure, the answer is `partial` (in `_meta` and in the text), the rest is answered.
 // fixtures/partial-go holds shapes/legacy.go, excluded by `//go:build !go1.21`: gopls answers
 // "no package metadata" for every request about it (before: find_dead_code, coverage_report,
-// depends-on and render_diagram failed whole with INTERNAL).
+// depends-on and render_diagram failed whole with INTERNAL). lspgate reads that answer: SERVER_FAILED
+// naming the constraint, not INTERNAL with gopls's bare message.
 import { describe, expect, it } from 'vitest';
 
 import { openFixture } from '../helpers/gateway.js';
@@ -13,8 +14,8 @@ import type { JsonResult } from '../helpers/results.js';
 const LEGACY = 'shapes/legacy.go';
 
 function expectLegacySkipped(r: JsonResult): void {
-  expect(r.skipped.map((s: { file: string; code: string }) => `${s.file} ${s.code}`)).toEqual([`${LEGACY} INTERNAL`]);
-  expect(r.skipped[0].reason).toContain('no package metadata');
+  expect(r.skipped.map((s: { file: string; code: string }) => `${s.file} ${s.code}`)).toEqual([`${LEGACY} SERVER_FAILED`]);
+  expect(r.skipped[0].reason).toContain("left out of the server's build (its GOOS, GOARCH, Go version and tags) by its build tags `//go:build !go1.21`");
   expect(r._meta.index_state).toBe('partial');
   expect(r._meta.warnings.join('\n')).toContain(`partial: 1 file(s) left out`);
 }
@@ -33,7 +34,7 @@ describe.runIf(goAvailable)('partial answers: a Go file excluded by build constr
     ]);
     const text = await fx.runText('find_dead_code');
     expect(text.startsWith('> **index_state: partial**')).toBe(true);
-    expect(text).toContain(`- ${LEGACY} (INTERNAL): `);
+    expect(text).toContain(`- ${LEGACY} (SERVER_FAILED): `);
   });
 
   it('coverage_report leaves the file out instead of counting it untested', async () => {
@@ -74,8 +75,18 @@ describe.runIf(goAvailable)('partial answers: a Go file excluded by build constr
 
   it('a request about the file itself is the failure: nothing could be answered', async () => {
     const err = await fx.runError('query_relationships', { query_type: 'calls-me', target: 'shapes/legacy.go::LegacyTotal#function' });
-    expect(err.code).toBe('INTERNAL');
-    expect(err.message).toContain('no package metadata');
+    expect(err.code).toBe('SERVER_FAILED');
+    expect(err.message).toContain('gopls builds no package with shapes/legacy.go');
+  });
+
+  it('a question about a position in the file names the constraint and how to include it, not INTERNAL', async () => {
+    const err = await fx.runError('find_definition', { file: LEGACY, line: 14, column: 21 });
+    expect(err.code).toBe('SERVER_FAILED');
+    expect(err.details).toMatchObject({ file: LEGACY, reason: 'excluded_by_build_constraint', constraint: '//go:build !go1.21' });
+    expect(err.message).toContain('buildFlags');
+    // the file's outline still answers, from the parse tree
+    const outline = await fx.run('get_file_outline', { file: LEGACY });
+    expect(outline.symbols.map((s: { name: string }) => s.name)).toEqual(['legacyArea', 'LegacyTotal']);
   });
 });
 

@@ -95,7 +95,7 @@ describe.runIf(goAvailable)('symbol edits in a Go file excluded by build constra
   it('a delete previews from the catalog, not_checked with the reason; the apply needs force', async () => {
     const before = fx.read('shapes/legacy.go');
     const r = await fx.run('delete_symbol', { symbol_id: 'shapes/legacy.go::legacyArea#function' });
-    expect([r.diagnostics, r.diagnostics_reason]).toEqual(['not_checked', expect.stringContaining('excluded by build tags: `//go:build !go1.21`')]);
+    expect([r.diagnostics, r.diagnostics_reason]).toEqual(['not_checked', expect.stringContaining('excluded by its build tags `//go:build !go1.21`')]);
     expect(r.diff).toContain('-func legacyArea(side int) int {');
     const err = await fx.runError('delete_symbol', { symbol_id: 'shapes/legacy.go::legacyArea#function', apply: true });
     expect([err.code, err.message]).toEqual(['INVALID_INPUT', expect.stringContaining('no package metadata')]);

@@ -236,7 +236,7 @@ async function buildExclusion(call: ServiceCall, span: SymbolSpan): Promise<stri
     await findReferences(call, { symbol_id: span.symbol.symbol_id, include_declaration: false, max_results: 1 });
     return undefined;
   } catch (e) {
-    return noProjectReason(e, span.symbol.language, span.bytes.toString('utf8'));
+    return noProjectReason(e, span.symbol.language, span.bytes.toString('utf8'), span.file);
   }
 }
 

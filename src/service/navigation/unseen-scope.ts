@@ -14,9 +14,9 @@ import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../call.js';
 
 /** Why the file's server has no answer at all for it (its profile reads the server's error), or undefined. */
-export function noProjectReason(e: unknown, language: string, text: string): string | undefined {
+export function noProjectReason(e: unknown, language: string, text: string, file: string): string | undefined {
   const message = e instanceof LspgateError ? String(e.details?.lspMessage ?? e.message) : '';
-  return languageProfile(language)?.project.noProjectReason?.(message, text);
+  return languageProfile(language)?.project.noProjectReason?.(message, text, file);
 }
 
 /** A pyright include/exclude entry (a path or a glob, relative to the root) as a matcher of relative paths. */

@@ -20,6 +20,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
+import { goBuildConstraint } from '../../go/no-package.js';
 import type { ServerEnvContext } from '../../types.js';
 
 /** Directories the go command itself never treats as part of a module tree (`go help packages`). */
@@ -200,19 +201,43 @@ export async function explainGoFailure(
   ctx: ServerEnvContext & { root: string },
 ): Promise<{ message: string; details: Record<string, unknown> } | undefined> {
   if (!lspMessage.startsWith('no package metadata for file')) return undefined;
+  const file = path.relative(ctx.root, absPath);
   let dir = path.dirname(absPath);
   while (!existsSync(path.join(dir, 'go.mod'))) {
     const parent = path.dirname(dir);
-    if (dir === ctx.root || parent === dir || !dir.startsWith(ctx.root)) return undefined;
+    if (dir === ctx.root || parent === dir || !dir.startsWith(ctx.root)) return excludedByBuild(file, absPath) ?? outsideModules(file);
     dir = parent;
   }
   const requires = goDirective(await fs.readFile(path.join(dir, 'go.mod'), 'utf8').catch(() => ''));
   const version = await goCommand(['env', 'GOVERSION'], dir, { ...ctx.env, GOWORK: 'off' });
   const local = 'out' in version ? version.out.replace(/^go/, '') : undefined;
-  if (!requires || !local || compareGoVersions(requires, local) <= 0) return undefined;
   const module = path.relative(ctx.root, dir) || '.';
+  if (!requires || !local || compareGoVersions(requires, local) <= 0) return excludedByBuild(file, absPath);
   return {
     message: `the Go module at ${module} needs Go ${requires} (its go.mod's go line) and the local go is ${local}: the server runs with GOTOOLCHAIN=local and GOPROXY=off and never downloads a toolchain, so it cannot load that module. Install Go ${requires} or newer on the server's PATH.`,
     details: { module, requires, local },
+  };
+}
+
+/** A file whose build constraint leaves it out of the server's build: what gopls cannot answer, and how to include it. */
+async function excludedByBuild(file: string, absPath: string): Promise<{ message: string; details: Record<string, unknown> } | undefined> {
+  const text = await fs.readFile(absPath, 'utf8').catch(() => '');
+  const found = goBuildConstraint(absPath, text);
+  if (!found) return undefined;
+  return {
+    message:
+      `gopls builds no package with ${file}: it is left out of the server's build (its GOOS, GOARCH, Go version ` +
+      `and tags) by ${found.by}, so gopls has no definition, references, hover or diagnostics for it. ` +
+      `Its outline still answers from the parse tree; to have gopls read it, set the tags in gopls's buildFlags ` +
+      `("settings": {"gopls": {"buildFlags": ["-tags=…"]}} in your servers.json) or GOOS/GOARCH in the environment lspgate starts from.`,
+    details: { file, reason: 'excluded_by_build_constraint', constraint: found.constraint },
+  };
+}
+
+/** A Go file under no go.mod of the workspace (and no constraint to blame): gopls has no module to load it from. */
+function outsideModules(file: string): { message: string; details: Record<string, unknown> } {
+  return {
+    message: `gopls builds no package with ${file}: no go.mod above it inside the workspace, so no module holds it. Open the module's own folder, or add a go.mod.`,
+    details: { file, reason: 'outside_every_module' },
   };
 }
