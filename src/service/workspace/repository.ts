@@ -56,8 +56,15 @@ export function reportCatalog(cat: Catalog, meta: CallMeta, early?: { files?: It
   for (const hit of cat.limitsHit) meta.limit(hit);
   const st = cat.status();
   if (early && reportTier(cat, st, meta, early)) return;
-  if (st.state === 'building') meta.setIndexState('indexing');
-  else if (st.state === 'partial') {
+  if (st.state === 'building') {
+    meta.setIndexState('indexing');
+    // a warm start: the stored catalog answers while the walk runs; say what that leaves out
+    if (cat.hasStored?.() && st.indexed_at)
+      meta.warn(
+        `answered from the catalog stored at ${st.indexed_at} while the walk now running compares it with the disk: ` +
+          `a file added, removed or changed since then may not show yet (refresh waits for the walk)`,
+      );
+  } else if (st.state === 'partial') {
     meta.setIndexState('partial');
     if (st.errors.length) meta.warn(partialWarning(st.errors));
   }
