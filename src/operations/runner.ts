@@ -394,10 +394,13 @@ export function cutNotice(meta: Meta): string {
 
 /**
  * An answer that is not complete says so in the text an agent reads, not only in `_meta`: a
- * markdown list of "0 symbol(s)" from a catalog with 65 files missing reads as "none".
+ * markdown list of "0 symbol(s)" from a catalog with 65 files missing reads as "none". A complete
+ * one's warnings are said there too.
  */
 function incompleteNotice(meta: Meta): string {
-  if (meta.index_state === 'ready') return '';
+  // a complete answer's warnings (references a server's config leaves out, a fallback that was
+  // used) are read in the text too: in `_meta` alone a markdown answer never showed them
+  if (meta.index_state === 'ready') return meta.warnings?.length ? `> **note** — ${meta.warnings.join('; ')}\n\n` : '';
   const why = meta.warnings?.length ? `: ${meta.warnings.join('; ')}` : '';
   if (meta.index_state === 'syntax') return `> **index_state: syntax** — answered from syntax trees (tree-sitter), not from a language server${why}\n\n`;
   return `> **index_state: ${meta.index_state}** — this answer may be incomplete${why}\n\n`;
