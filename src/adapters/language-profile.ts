@@ -336,6 +336,13 @@ export interface ProjectRules {
    * can carry its constraint); undefined for any other failure.
    */
   noProjectReason?(lspMessage: string, text: string, file: string): string | undefined;
+  /**
+   * Code the server reads as unreachable on this machine and reports no references in (pyright:
+   * the rest of a module after `if sys.platform != "win32": raise ImportError`): `guard` finds a
+   * condition the server evaluates statically in a file's text, `hint` its diagnostic that names
+   * the unreachable code (navigation/unreachable-uses.ts).
+   */
+  unreachable?: { guard: RegExp; hint: RegExp };
 }
 
 /** The files a server loads: `include` (all when empty) minus `exclude`, paths or globs relative to the root. */

@@ -244,7 +244,9 @@ async function buildExclusion(call: ServiceCall, span: SymbolSpan): Promise<stri
 async function remainingReferences(call: ServiceCall, span: SymbolSpan, input: SymbolEditInput): Promise<ReferenceEntry[] | string> {
   let refs: ReferenceEntry[];
   try {
-    refs = (await findReferences(call, { symbol_id: span.symbol.symbol_id, include_declaration: false, max_results: 200 })).references;
+    const found = await findReferences(call, { symbol_id: span.symbol.symbol_id, include_declaration: false, max_results: 200 });
+    // uses the server reads as unreachable here (pyright: a module behind a sys.platform guard) are uses all the same
+    refs = [...found.references, ...(found.unreachable ?? []).map((u) => ({ ...u, isWrite: false }))];
   } catch (e) {
     if (input.force) {
       call.meta.warn(`references to ${span.symbol.qualified_name} were not checked: ${(e as Error).message}`);

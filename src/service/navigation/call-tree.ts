@@ -30,6 +30,7 @@ import { Mentions } from './mentions.js';
 import { NewFilesOnly, type Reach } from './new-files-only.js';
 import { ProjectFiles } from './projects.js';
 import { type ResolvedTarget, resolveTarget, type TargetInput } from './resolve.js';
+import { unreachableUses, unreachableWarning } from './unreachable-uses.js';
 
 export interface CallSite {
   line: number;
@@ -147,12 +148,27 @@ export async function callTree(call: ServiceCall, input: CallTreeInput, directio
     });
   }
   noteDeadline(w, depth);
-  if (w.fromReferences)
-    call.meta.warn(
-      `${w.fromReferences} call site(s) that ${session.serverId}'s call hierarchy does not list were found by its references (callers outside the project of the callee's file)`,
-    );
-  if (w.external) call.meta.warn(`${w.external} call(s) to code outside the workspace (standard library, dependencies) left out`);
+  noteSources(w);
+  if (direction === 'incoming') await unreachableCallers(w, target, root);
   return { symbol: target.label, root };
+}
+
+/** Where calls came from besides the call hierarchy, and which were left out. */
+function noteSources(w: Walk): void {
+  if (w.fromReferences)
+    w.call.meta.warn(
+      `${w.fromReferences} call site(s) that ${w.session.serverId}'s call hierarchy does not list were found by its references (callers outside the project of the callee's file)`,
+    );
+  if (w.external) w.call.meta.warn(`${w.external} call(s) to code outside the workspace (standard library, dependencies) left out`);
+}
+
+/** Calls of the root's name inside code the server reads as unreachable here: no caller of the tree, said. */
+async function unreachableCallers(w: Walk, target: ResolvedTarget, root: CallNode): Promise<void> {
+  const name = target.catalog?.name ?? target.symbol?.symbol.name;
+  if (!name) return;
+  const listed = new Set((root.calls ?? []).flatMap((c) => (c.call_sites ?? []).map((s) => `${c.file}:${s.line}:${s.column}`)));
+  const found = await unreachableUses(w.call, target.file.language, name, listed);
+  if (found) w.call.meta.warn(unreachableWarning(w.session.serverId, name, found));
 }
 
 /**

@@ -13,6 +13,7 @@ import { catalogFileSymbols, containerIn, symbolIdFor } from '../symbol-ids.js';
 import { symbolAtSelection } from '../symbols.js';
 import { resolveTarget, resolveTargetOrTie, type ServerlessDeclaration, type TargetInput } from './resolve.js';
 import { tiedDefinitions } from './tied-definitions.js';
+import { type UnreachableUse, unreachableUses, unreachableWarning } from './unreachable-uses.js';
 import { unseenFolders, unseenWarning } from './unseen-scope.js';
 
 export type { DefinitionEntry } from './definition-entry.js';
@@ -108,7 +109,7 @@ export interface ReferenceEntry {
 export async function findReferences(
   call: ServiceCall,
   input: TargetInput & { include_declaration?: boolean | undefined; max_results?: number | undefined },
-): Promise<{ symbol: string; total: number; references: ReferenceEntry[] }> {
+): Promise<{ symbol: string; total: number; references: ReferenceEntry[]; unreachable?: UnreachableUse[] }> {
   const target = await resolveTarget(call, input);
   const { file } = target;
   const answer = await file.session.request(
@@ -120,6 +121,10 @@ export async function findReferences(
   // a config that leaves folders out of the server's project: their references are not in the answer
   const unseen = unseenFolders(call, file.language);
   if (unseen.folders.length) call.meta.warn(unseenWarning(unseen.folders, unseen.config));
+  // uses inside code the server reads as unreachable here: not in its answer, said
+  const name = target.catalog?.name ?? target.symbol?.symbol.name ?? wordAt(file, target.position);
+  const unreachable = name ? await unreachableUses(call, file.language, name, new Set(locs.map((l) => `${l.file}:${l.line}:${l.column}`))) : undefined;
+  if (unreachable) call.meta.warn(unreachableWarning(file.session.serverId, name!, unreachable));
   const max = Math.min(input.max_results ?? 100, call.env.limits.maxResults * 5);
   const shown = locs.slice(0, max);
   if (locs.length > max) {
@@ -138,7 +143,15 @@ export async function findReferences(
     }
     references.push(entry);
   }
-  return { symbol: target.label, total: locs.length, references };
+  return { symbol: target.label, total: locs.length, references, ...(unreachable?.uses.length ? { unreachable: unreachable.uses } : {}) };
+}
+
+/** The identifier at an LSP position of the file (a target given by position). */
+function wordAt(file: FileContext, pos: { line: number; character: number }): string | undefined {
+  const line = file.lines[pos.line] ?? '';
+  let start = pos.character;
+  while (start > 0 && /[\w$]/.test(line[start - 1]!)) start--;
+  return /^[\w$]+/.exec(line.slice(start))?.[0];
 }
 
 /**
