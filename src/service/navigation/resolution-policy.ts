@@ -189,17 +189,50 @@ export function declarationOrderKey(sym: CatalogSymbol, asked: string, parentOf:
 }
 
 /**
+ * A partial match's place by its name (0 first): the name holds every word of the query (`idle
+ * timeout` in IdleTimeout), some of them, or none (a match by qualified name, signature, docs, or a
+ * fuzzy one). Without it, scope and role came before the text: on GOROOT `idle timeout` listed the
+ * field Server.IdleTimeout (score 225) 48th, after top-level functions matching by their docs only.
+ */
+export function nameHold(lowerName: string, words: readonly string[]): number {
+  let held = 0;
+  for (const w of words) if (lowerName.includes(w)) held++;
+  return held === words.length ? 0 : held > 0 ? 1 : 2;
+}
+
+/**
+ * A partial match's order after nameHold, from its fixedPolicyKey: source before tests, locals last;
+ * then the text score. Scope and visibility order the declarations a name means (find_definition's
+ * tie), not how well a text matches: ahead of the score they put every top-level test function
+ * before a source field whose name is the query's words.
+ */
+function partialKey(fixed: number): [role: number, local: number] {
+  return [Math.floor((fixed % 12) / 6), Math.floor(fixed / 12) === SCOPE_RANK.local ? 1 : 0];
+}
+
+/** The query's words as nameHold reads them. */
+export function queryWords(query: string): string[] {
+  return query.trim().toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+/**
  * search_symbols: the text match decides first (the name asked for, or the qualified name, in any
- * case, before partial matches), then declarationOrderKey, then the text score.
+ * case, then partial matches by how much of the query their name holds: nameHold), then
+ * declarationOrderKey, then the text score.
  */
 export function policyOrder<T extends { symbol: CatalogSymbol; score: number }>(hits: T[], query: string, parentOf: ParentOf): T[] {
   const q = query.trim();
   // A blank query lists symbols in file and line order: there is no name to rank against.
   if (q === '') return hits;
   const last = lastSegment(q);
-  const tier = (s: CatalogSymbol): number => (s.name === q || s.qualified_name === q || s.name.toLowerCase() === last.toLowerCase() ? 0 : 1);
+  const words = queryWords(q);
+  const key = (s: CatalogSymbol): number[] => {
+    if (s.name === q || s.qualified_name === q || s.name.toLowerCase() === last.toLowerCase()) return [0, ...declarationOrderKey(s, q, parentOf)];
+    const fixed = fixedPolicyKey(s, parentOf);
+    return [1 + nameHold(s.name.toLowerCase(), words), ...partialKey(fixed)];
+  };
   return hits
-    .map((h, i) => ({ h, i, key: [tier(h.symbol), ...declarationOrderKey(h.symbol, q, parentOf)] }))
+    .map((h, i) => ({ h, i, key: key(h.symbol) }))
     .sort((a, b) => compareKeys(a.key, b.key) || a.i - b.i)
     .map((x) => x.h);
 }
@@ -226,9 +259,10 @@ export function fixedPolicyKeys(symbols: readonly CatalogSymbol[]): Uint8Array {
 const fixedKeys = new WeakMap<readonly (CatalogSymbol | undefined)[], Uint8Array>();
 
 /**
- * policyOrder's key of the symbol at each position of `ranker`, as one number (tier, scope, role,
- * case, visibility; lower first), for SymbolRanker.top: the same order as policyOrder without ranking
- * every match. Scope, role and visibility do not depend on the query and are kept per catalog version.
+ * policyOrder's key of the symbol at each position of `ranker`, as one number (lower first; the
+ * name asked for: scope, role, case, visibility; a partial match: 36 × (1 + nameHold), role, local),
+ * for SymbolRanker.top: the same order as policyOrder without ranking every match. Scope, role and
+ * visibility do not depend on the query and are kept per catalog version.
  * Undefined for a blank query (policyOrder keeps file and line order).
  */
 export function searchPolicyKey(ranker: SymbolRanker, query: string, parentOf: ParentOf): PolicyKey | undefined {
@@ -247,22 +281,27 @@ export function searchPolicyKey(ranker: SymbolRanker, query: string, parentOf: P
     fixedKeys.set(symbols, (fixed = more));
   }
   const keys = fixed;
+  const words = queryWords(q);
   const tierOf = (pos: number) => {
     // Each test below needs the lower-cased name to be q's or last's, or the qualified name q's.
-    if (!ranker.mayBeNamed(pos, lastHash, queryHash) && !ranker.mayBeNamed(pos, queryHash, queryHash)) return 1;
+    if (!ranker.mayBeNamed(pos, lastHash, queryHash) && !ranker.mayBeNamed(pos, queryHash, queryHash)) return false;
     const s = symbols[pos]!;
-    return s.name === q || s.qualified_name === q || ranker.lowerName(pos) === lastLower ? 0 : 1;
+    return s.name === q || s.qualified_name === q || ranker.lowerName(pos) === lastLower;
+  };
+  const partial = (lname: string, fixed: number) => {
+    const [role, local] = partialKey(fixed);
+    return 36 * (1 + nameHold(lname, words)) + role * 6 + local * 3;
   };
   const qLower = q.toLowerCase();
   return (pos, stored) => {
     if (stored) {
       // the same tests from the stored parts; the qualified name's exact case only when its lower case is q's
       const named = stored.name === q || stored.lname === lastLower || (stored.lqn === qLower && stored.symbol()?.qualified_name === q);
-      return (named ? 0 : 36) + stored.fixed + (stored.name === last ? 0 : 3);
+      return named ? stored.fixed + (stored.name === last ? 0 : 3) : partial(stored.lname, stored.fixed);
     }
     let f = keys[pos]!;
     if (f === 255) keys[pos] = f = fixedPolicyKey(symbols[pos]!, parentOf);
-    const exactCase = symbols[pos]!.name === last ? 0 : 1;
-    return tierOf(pos) * 36 + f + exactCase * 3;
+    if (!tierOf(pos)) return partial(ranker.lowerName(pos), f);
+    return f + (symbols[pos]!.name === last ? 0 : 3);
   };
 }
