@@ -8,32 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { rankSymbols } from '../../src/catalog/symbol-search.js';
 import type { CatalogSymbol } from '../../src/core/catalog.js';
 import { nameHold, policyOrder } from '../../src/service/navigation/resolution-policy.js';
+import { catalogSymbol } from '../helpers/catalog-symbols.js';
 
-let n = 0;
 function sym(file: string, qualified: string, kind: string, extra: Partial<CatalogSymbol> = {}): CatalogSymbol {
-  const name = qualified.split('.').at(-1)!;
-  const parent = qualified.includes('.') ? `${file}::${qualified.split('.')[0]}#struct` : undefined;
-  return {
-    symbol_id: `${file}::${qualified}#${kind}`,
-    file,
-    name,
-    qualified_name: qualified,
-    kind,
-    lsp_kind: 12,
-    language: 'go',
-    server: 'gopls',
-    signature: `${name} time.Duration`,
-    summary: '',
-    ...(parent ? { parent } : {}),
-    line: 1,
-    end_line: 2,
-    selection_line: 1,
-    selection_column: 0,
-    byte_offset: n++,
-    byte_length: 1,
-    content_hash: '',
-    ...extra,
-  } as CatalogSymbol;
+  const parent = qualified.includes('.') ? `${qualified.split('.')[0]}#struct` : undefined;
+  return { ...catalogSymbol(file, 'go', qualified, kind, 1, 2, parent), ...extra };
 }
 
 describe('search_symbols, partial matches', () => {
