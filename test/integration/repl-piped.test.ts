@@ -47,6 +47,9 @@ describe('lspgate repl with piped stdin', () => {
       '.fail --code AMBIGUOUS_SYMBOL',
       '.echo x --times nope',
       '.nope',
+      // a command's name without its dot fails as JavaScript, and says which command was meant
+      'echo hi there',
+      'echo',
       '1 + 1',
       'await run("echo", { text: "from js" }).then((r) => r.text)',
     ]);
@@ -71,6 +74,8 @@ describe('lspgate repl with piped stdin', () => {
       'src/a.ts::A#class',
       'INVALID_INPUT: --times expects an integer',
       'unknown command .nope',
+      "SyntaxError: Unexpected identifier 'hi'; did you mean .echo hi there? (commands start with a dot; other input is JavaScript)",
+      'ReferenceError: echo is not defined; did you mean .echo? (commands start with a dot; other input is JavaScript)',
       '2',
       "'from js'",
     ]);

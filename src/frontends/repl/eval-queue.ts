@@ -10,7 +10,7 @@
  * `ReferenceError: foo is not defined` and ends the evaluation it belongs to.
  */
 import type { EventEmitter } from 'node:events';
-import type { REPLServer } from 'node:repl';
+import { Recoverable, type REPLServer } from 'node:repl';
 import { inspect } from 'node:util';
 
 import { LspgateError } from '../../errors/errors.js';
@@ -84,9 +84,9 @@ export function evalErrorText(e: unknown): string {
 export function serialiseEval(server: REPLServer, queue: SerialQueue, write: (s: string) => void, prompt: () => void): void {
   const mutable = server as unknown as { eval: EvalFn };
   const defaultEval = mutable.eval;
-  let pending: { cb: EvalCallback; done: () => void } | undefined;
+  let pending: { cb: EvalCallback; done: () => void; code: string } | undefined;
   onEvalError(server, (e) => {
-    write(evalErrorText(e));
+    write(evalErrorText(e) + commandHint(server, pending?.code));
     const p = pending;
     pending = undefined;
     // the evaluation it ended: its callback shows the prompt; else (a timer's throw, a line that
@@ -100,12 +100,18 @@ export function serialiseEval(server: REPLServer, queue: SerialQueue, write: (s:
     void queue.enqueue(
       () =>
         new Promise<void>((done) => {
-          const mine = { cb, done };
+          const mine = { cb, done, code };
           pending = mine;
           defaultEval.call(server, code, context, file, (err, result) => {
             // already ended through the domain
             if (pending !== mine) return;
             pending = undefined;
+            const hint = err && !(err instanceof Recoverable) ? commandHint(server, code) : '';
+            if (hint) {
+              write(evalErrorText(err) + hint);
+              cb(null, undefined);
+              return done();
+            }
             if (err || !isThenable(result)) {
               cb(err, result);
               return done();
@@ -126,6 +132,16 @@ export function serialiseEval(server: REPLServer, queue: SerialQueue, write: (s:
       { signalOnRequest: true },
     );
   };
+}
+
+/**
+ * A line that failed as JavaScript but starts with a command's name (`refs helper`): the command
+ * was meant, its dot forgotten. Said after the error, not run: the line may have been JavaScript.
+ */
+export function commandHint(server: REPLServer, code: string | undefined): string {
+  const m = /^\s*([A-Za-z_][\w-]*)(?:\s|$)/.exec(code ?? '');
+  if (!m || !Object.prototype.hasOwnProperty.call(server.commands, m[1]!)) return '';
+  return `; did you mean .${code!.trim().slice(0, 200)}? (commands start with a dot; other input is JavaScript)`;
 }
 
 /** Replaces node:repl's domain error listener (the stack printer) by `handler`. */
