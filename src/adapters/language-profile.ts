@@ -338,11 +338,12 @@ export interface ProjectRules {
   noProjectReason?(lspMessage: string, text: string, file: string): string | undefined;
   /**
    * Code the server reads as unreachable on this machine and reports no references in (pyright:
-   * the rest of a module after `if sys.platform != "win32": raise ImportError`): `guard` finds a
-   * condition the server evaluates statically in a file's text, `hint` its diagnostic that names
-   * the unreachable code (navigation/unreachable-uses.ts).
+   * the rest of a module after `if sys.platform != "win32": raise ImportError`): `conditions` are
+   * the expressions the server evaluates for this machine (a file testing none of them in an `if`,
+   * `elif` or `assert` is not looked at), `hint` a word of its diagnostic that names the unreachable
+   * code, which decides (navigation/unreachable-uses.ts).
    */
-  unreachable?: { guard: RegExp; hint: RegExp };
+  unreachable?: { conditions: readonly string[]; hint: string };
 }
 
 /** The files a server loads: `include` (all when empty) minus `exclude`, paths or globs relative to the root. */

@@ -75,7 +75,7 @@ export const pythonProfile: LanguageProfile = {
     packageKinds: ['python-distribution', 'python-package'],
     serverScope: pyrightScope,
     // pyright evaluates these conditions for this machine, and binds nothing in the code they rule out
-    unreachable: { guard: /^[ \t]*(?:if|elif|assert)\b[^\n]*\b(?:sys\.platform|sys\.version_info|os\.name)\b/m, hint: /\bunreachable\b/i },
+    unreachable: { conditions: ['sys.platform', 'sys.version_info', 'os.name'], hint: 'unreachable' },
     manifests: ['pyproject.toml', 'setup.py', 'setup.cfg'],
     // installed packages, pyright's bundled typeshed stubs, and the standard library (`lib/python3.11/`)
     libraries: { segments: ['site-packages', 'dist-packages', 'typeshed', 'typeshed-fallback'], patterns: [/\/lib\/python\d(?:\.\d+)?\//] },

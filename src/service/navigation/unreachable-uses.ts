@@ -44,7 +44,21 @@ export interface UnreachableUses {
 /** Per workspace, per file: the hash the scan read and the offset of the first guard (-1: none). */
 const guards = new WeakMap<Workspace, Map<string, { hash: string; at: number }>>();
 
-function guardOffset(call: ServiceCall, rel: string, hash: string, size: number, guard: RegExp): number {
+/** Offset of the first line that tests one of `conditions` in an `if`, `elif` or `assert` (-1: none). */
+function firstGuard(text: string, conditions: readonly string[]): number {
+  let first = -1;
+  for (const c of conditions)
+    for (let at = text.indexOf(c); at >= 0 && (first < 0 || at < first); at = text.indexOf(c, at + c.length)) {
+      const start = text.lastIndexOf('\n', at - 1) + 1;
+      if (/^(?:if|elif|assert)\b/.test(text.slice(start, at).trimStart())) {
+        first = start;
+        break;
+      }
+    }
+  return first;
+}
+
+function guardOffset(call: ServiceCall, rel: string, hash: string, size: number, conditions: readonly string[]): number {
   let memo = guards.get(call.workspace);
   if (!memo) guards.set(call.workspace, (memo = new Map()));
   const known = memo.get(rel);
@@ -52,7 +66,7 @@ function guardOffset(call: ServiceCall, rel: string, hash: string, size: number,
   let at = -1;
   if (size <= call.env.limits.maxFileBytes) {
     try {
-      at = readFileSync(path.join(call.root, rel), 'utf8').search(guard);
+      at = firstGuard(readFileSync(path.join(call.root, rel), 'utf8'), conditions);
     } catch {
       // gone since it was cataloged: no guard to report
     }
@@ -100,7 +114,7 @@ export async function unreachableUses(call: ServiceCall, language: string, name:
   const unreported = (text: string, rel: string, at = 0) => spellings(text, name, at).filter((s) => !reported.has(`${rel}:${s.line}:${s.column}`));
   for (const [rel, entry] of call.workspace.catalog.files()) {
     if (entry.language !== language) continue;
-    const at = guardOffset(call, rel, entry.hash, entry.size, profile.guard);
+    const at = guardOffset(call, rel, entry.hash, entry.size, profile.conditions);
     if (at < 0) continue;
     let text: string;
     try {
@@ -119,7 +133,7 @@ export async function unreachableUses(call: ServiceCall, language: string, name:
       const file = await call.file(path.join(call.root, c.rel));
       const report = await documentDiagnostics(file.session, file.absPath, { maxFileBytes: call.env.limits.maxFileBytes, signal: call.signal });
       hints = report.diagnostics.filter(
-        (d) => (d.severity === DiagnosticSeverity.Hint || d.tags?.includes(DiagnosticTag.Unnecessary)) && profile.hint.test(messageOf(d)),
+        (d) => (d.severity === DiagnosticSeverity.Hint || d.tags?.includes(DiagnosticTag.Unnecessary)) && messageOf(d).toLowerCase().includes(profile.hint),
       );
     } catch (e) {
       if (e instanceof LspgateError && e.code === 'CANCELLED') throw e;
