@@ -60,12 +60,7 @@ export const FindReferencesOutput = withMeta({
   symbol: z.string(),
   total: z.number().int(),
   references: z.array(ReferenceSchema),
-  unreachable: z
-    .array(z.object({ file: z.string(), line: z.number().int(), column: z.number().int() }))
-    .optional()
-    .describe(
-      'Spellings of the name the server did not report because it reads their code as unreachable on this machine (pyright: a module after `if sys.platform != "win32": raise ImportError`); not counted in total',
-    ),
+  unreachable: z.array(z.object({ file: z.string(), line: z.number().int(), column: z.number().int() })).optional(),
 });
 export type FindReferencesResult = z.infer<typeof FindReferencesOutput>;
 

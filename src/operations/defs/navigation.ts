@@ -41,9 +41,8 @@ export const navigationOperations: Operation[] = [
     name: 'find_references',
     title: 'Find references',
     description:
-      'Every use of a symbol, from the language server (not text search): file, line, column, a preview, ' +
-      'whether it writes, the enclosing function. `total` counts all; `max_results` (default 100) cuts the ' +
-      'list.',
+      'Every use of a symbol from the language server (not text search), with preview, write flag and ' +
+      'enclosing function. `total` counts all; `max_results` (default 100) cuts the list.',
     related: { find_callers: 'instead for the calling functions as a tree' },
     input: z.object({
       ...targetShape,

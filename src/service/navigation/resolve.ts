@@ -20,10 +20,10 @@ import { alternativeOf, choose, compareKeys, type KindFit, rankCandidates, type 
 /** Input fields every symbol-taking operation accepts. */
 export const targetShape = {
   symbol: z.string().min(1).max(500).optional().describe('Name or qualified name (`Router.ServeHTTP`)'),
-  symbol_id: z.string().min(1).max(1000).optional().describe('Id `path::Qualified.name#kind` from an earlier answer'),
+  symbol_id: z.string().min(1).max(1000).optional().describe('Id (`path::Type.name#kind`) from an answer'),
   file: z.string().min(1).max(4096).optional().describe('Workspace-relative; with `line`'),
   line: z.number().int().min(1).optional().describe('1-based'),
-  column: z.number().int().min(1).optional().describe('1-based; default: the symbol on the line'),
+  column: z.number().int().min(1).optional().describe("1-based; default: the line's symbol"),
   ...filterShape(),
   strict: strictField(),
 };
