@@ -10,7 +10,7 @@ import type { CatalogSymbol } from '../../src/core/catalog.js';
 import { nameHold, policyOrder } from '../../src/service/navigation/resolution-policy.js';
 import { catalogSymbol } from '../helpers/catalog-symbols.js';
 
-function sym(file: string, qualified: string, kind: string, extra: Partial<CatalogSymbol> = {}): CatalogSymbol {
+function sym(file: string, qualified: string, kind: CatalogSymbol['kind'], extra: Partial<CatalogSymbol> = {}): CatalogSymbol {
   const parent = qualified.includes('.') ? `${qualified.split('.')[0]}#struct` : undefined;
   return { ...catalogSymbol(file, 'go', qualified, kind, 1, 2, parent), ...extra };
 }
