@@ -161,7 +161,9 @@ async function edit(
   row.applyMs.push(performance.now() - t1);
   row.applied++;
   const after = fs.readFileSync(abs, 'utf8');
-  const sameDiff = r.diff === preview.diff && r.new_hash === sha(after) && preview.content_hash === sha(before);
+  // a replacement by the declaration's own text writes nothing: applied false, no new_hash, the file as it was
+  const unchanged = r.applied === false && after === before;
+  const sameDiff = r.diff === preview.diff && (unchanged || r.new_hash === sha(after)) && preview.content_hash === sha(before);
   if (sameDiff && outsideIdentical(kind, before, after, r as unknown as { line: number; end_line: number })) row.outsideOk++;
   else row.outsideBad.push(`${label} (${file} lines ${String(r.line)}-${String(r.end_line)}${sameDiff ? '' : ', applied diff/hash differs from the preview'})`);
   if (identity) {
