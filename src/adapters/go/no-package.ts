@@ -37,7 +37,7 @@ export function goBuildConstraint(fileName: string, text: string): { constraint:
 }
 
 /** gopls's "no package metadata" for a file: no package of the build holds it (its build constraint named when it has one). */
-export function goNoPackageReason(lspMessage: string, text: string, fileName = ''): string | undefined {
+export function goNoPackageReason(lspMessage: string, text: string, fileName: string): string | undefined {
   if (!lspMessage.includes('no package metadata')) return undefined;
   const constraint = goBuildConstraint(fileName, text);
   return `no package metadata: gopls builds no package with this file${constraint ? ` (excluded by ${constraint.by})` : ''}, so it has no diagnostics and no references`;

@@ -123,8 +123,8 @@ export async function findReferences(
   if (unseen.folders.length) call.meta.warn(unseenWarning(unseen.folders, unseen.config));
   // uses inside code the server reads as unreachable here: not in its answer, said
   const name = target.catalog?.name ?? target.symbol?.symbol.name ?? wordAt(file, target.position);
-  const unreachable = name ? await unreachableUses(call, file.language, name, new Set(locs.map((l) => `${l.file}:${l.line}:${l.column}`))) : undefined;
-  if (unreachable) call.meta.warn(unreachableWarning(file.session.serverId, name!, unreachable));
+  const unreachable = await unreachableUses(call, file.language, name, new Set(locs.map((l) => `${l.file}:${l.line}:${l.column}`)));
+  if (unreachable) call.meta.warn(unreachableWarning(file.session.serverId, name, unreachable));
   const max = Math.min(input.max_results ?? 100, call.env.limits.maxResults * 5);
   const shown = locs.slice(0, max);
   if (locs.length > max) {
@@ -146,12 +146,12 @@ export async function findReferences(
   return { symbol: target.label, total: locs.length, references, ...(unreachable?.uses.length ? { unreachable: unreachable.uses } : {}) };
 }
 
-/** The identifier at an LSP position of the file (a target given by position). */
-function wordAt(file: FileContext, pos: { line: number; character: number }): string | undefined {
+/** The identifier around an LSP position of the file (a target given by a position inside a name). */
+function wordAt(file: FileContext, pos: { line: number; character: number }): string {
   const line = file.lines[pos.line] ?? '';
   let start = pos.character;
   while (start > 0 && /[\w$]/.test(line[start - 1]!)) start--;
-  return /^[\w$]+/.exec(line.slice(start))?.[0];
+  return identifierAt(line, start);
 }
 
 /**

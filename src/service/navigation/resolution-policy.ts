@@ -282,7 +282,7 @@ export function searchPolicyKey(ranker: SymbolRanker, query: string, parentOf: P
   }
   const keys = fixed;
   const words = queryWords(q);
-  const tierOf = (pos: number) => {
+  const isNamed = (pos: number) => {
     // Each test below needs the lower-cased name to be q's or last's, or the qualified name q's.
     if (!ranker.mayBeNamed(pos, lastHash, queryHash) && !ranker.mayBeNamed(pos, queryHash, queryHash)) return false;
     const s = symbols[pos]!;
@@ -301,7 +301,7 @@ export function searchPolicyKey(ranker: SymbolRanker, query: string, parentOf: P
     }
     let f = keys[pos]!;
     if (f === 255) keys[pos] = f = fixedPolicyKey(symbols[pos]!, parentOf);
-    if (!tierOf(pos)) return partial(ranker.lowerName(pos), f);
+    if (!isNamed(pos)) return partial(ranker.lowerName(pos), f);
     return f + (symbols[pos]!.name === last ? 0 : 3);
   };
 }

@@ -12,7 +12,6 @@
  * unreachable"), with the spellings inside its range. A reference answer warns with them, and a
  * delete counts them as the uses they are.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { type Diagnostic, DiagnosticSeverity, DiagnosticTag } from 'vscode-languageserver-protocol';
@@ -22,6 +21,8 @@ import type { Workspace } from '../../core/workspace.js';
 import { LspgateError } from '../../errors/errors.js';
 import type { ServiceCall } from '../call.js';
 import { documentDiagnostics } from '../diagnostics/diagnostics-source.js';
+import { diskText } from '../disk-texts.js';
+import { rangeContains } from '../symbols.js';
 
 /** Files whose diagnostics are asked for in one answer: each costs the server a check of the file. */
 const MAX_CHECKED = 8;
@@ -63,14 +64,9 @@ function guardOffset(call: ServiceCall, rel: string, hash: string, size: number,
   if (!memo) guards.set(call.workspace, (memo = new Map()));
   const known = memo.get(rel);
   if (known?.hash === hash) return known.at;
-  let at = -1;
-  if (size <= call.env.limits.maxFileBytes) {
-    try {
-      at = firstGuard(readFileSync(path.join(call.root, rel), 'utf8'), conditions);
-    } catch {
-      // gone since it was cataloged: no guard to report
-    }
-  }
+  // a file gone since it was cataloged has no guard to report
+  const text = size <= call.env.limits.maxFileBytes ? diskText(path.join(call.root, rel)) : undefined;
+  const at = text === undefined ? -1 : firstGuard(text, conditions);
   memo.set(rel, { hash, at });
   return at;
 }
@@ -96,12 +92,6 @@ function messageOf(d: Diagnostic): string {
   return typeof d.message === 'string' ? d.message : d.message.value;
 }
 
-function inside(d: Diagnostic, line: number, column: number): boolean {
-  const { start, end } = d.range;
-  const at = (l: number, c: number) => l * 1e7 + c;
-  return at(line - 1, column - 1) >= at(start.line, start.character) && at(line - 1, column - 1) < at(end.line, end.character);
-}
-
 /**
  * The spellings of `name` in files of `language` that the server reads as unreachable there, those
  * the answer reported (`reported`: `file:line:column` keys) left out. Undefined when the language's
@@ -116,13 +106,9 @@ export async function unreachableUses(call: ServiceCall, language: string, name:
     if (entry.language !== language) continue;
     const at = guardOffset(call, rel, entry.hash, entry.size, profile.conditions);
     if (at < 0) continue;
-    let text: string;
-    try {
-      text = readFileSync(path.join(call.root, rel), 'utf8');
-    } catch {
-      continue;
-    }
-    if (unreported(text, rel, at).length) candidates.push({ rel, text, at });
+    // the text the guard scan read, from the disk-text cache (re-read only when its stat moved)
+    const text = diskText(path.join(call.root, rel));
+    if (text !== undefined && unreported(text, rel, at).length) candidates.push({ rel, text, at });
   }
   if (!candidates.length) return undefined;
   candidates.sort((a, b) => (a.rel < b.rel ? -1 : 1));
@@ -141,7 +127,7 @@ export async function unreachableUses(call: ServiceCall, language: string, name:
       continue;
     }
     for (const s of unreported(c.text, c.rel, c.at)) {
-      const h = hints.find((d) => inside(d, s.line, s.column));
+      const h = hints.find((d) => rangeContains(d.range, { line: s.line - 1, character: s.column - 1 }));
       if (!h) continue;
       out.uses.push({ file: c.rel, line: s.line, column: s.column });
       out.hint ||= messageOf(h);
